@@ -1,0 +1,126 @@
+package occkit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// Document is an immutable JSON document: a native Configuration, or any
+// JSON value derived from one. It holds compact JSON bytes whose object key
+// order is the author's; every edit returns a new Document and leaves the
+// receiver unchanged, so a Document can be shared between goroutines.
+//
+// The zero Document is the empty object {}.
+type Document struct {
+	raw []byte
+}
+
+// ParseDocument wraps valid JSON bytes (copied, compacted) as a Document.
+// It applies no limits: use compile.Load for untrusted input.
+func ParseDocument(b []byte) (Document, error) {
+	if !gjson.ValidBytes(b) {
+		return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
+	}
+	var buf bytes.Buffer
+	if err := compactJSON(&buf, b); err != nil {
+		return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
+	}
+	return Document{raw: buf.Bytes()}, nil
+}
+
+// MustParseDocument is ParseDocument for literals in tests and examples; it
+// panics on invalid JSON.
+func MustParseDocument(s string) Document {
+	d, err := ParseDocument([]byte(s))
+	if err != nil {
+		panic(fmt.Sprintf("occkit: MustParseDocument: %v", err))
+	}
+	return d
+}
+
+func (d Document) bytes() []byte {
+	if d.raw == nil {
+		return []byte("{}")
+	}
+	return d.raw
+}
+
+// Bytes returns a copy of the document's JSON.
+func (d Document) Bytes() []byte { return bytes.Clone(d.bytes()) }
+
+// String returns the document's JSON.
+func (d Document) String() string { return string(d.bytes()) }
+
+// Root returns the whole document as a gjson result.
+func (d Document) Root() gjson.Result { return gjson.ParseBytes(d.bytes()) }
+
+// Get returns the value at p (Exists() is false when absent).
+func (d Document) Get(p Path) gjson.Result {
+	if p.IsRoot() {
+		return d.Root()
+	}
+	return gjson.GetBytes(d.bytes(), p.GJSON())
+}
+
+// Has reports whether a value exists at p.
+func (d Document) Has(p Path) bool { return d.Get(p).Exists() }
+
+// Set returns a copy of d with the Go value v (marshalled as JSON) at p,
+// creating missing parent objects. Other bytes are kept as they are.
+func (d Document) Set(p Path, v any) (Document, error) {
+	if p.IsRoot() {
+		return Document{}, Invalid("", p, "cannot replace the document root")
+	}
+	out, err := sjson.SetBytes(bytes.Clone(d.bytes()), p.GJSON(), v)
+	if err != nil {
+		return Document{}, Invalid("", p, "cannot set %s", p.String())
+	}
+	return Document{raw: out}, nil
+}
+
+// SetRaw is Set with v given as raw JSON, which must be valid.
+func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
+	if p.IsRoot() {
+		return ParseDocument(raw)
+	}
+	if !gjson.ValidBytes(raw) {
+		return Document{}, Invalid("", p, "value for %s is not valid JSON", p.String())
+	}
+	var buf bytes.Buffer
+	_ = compactJSON(&buf, raw)
+	out, err := sjson.SetRawBytes(bytes.Clone(d.bytes()), p.GJSON(), buf.Bytes())
+	if err != nil {
+		return Document{}, Invalid("", p, "cannot set %s", p.String())
+	}
+	return Document{raw: out}, nil
+}
+
+// Delete returns a copy of d without the value at p; deleting an absent
+// value is not an error.
+func (d Document) Delete(p Path) (Document, error) {
+	if p.IsRoot() {
+		return Document{}, Invalid("", p, "cannot delete the document root")
+	}
+	if !d.Has(p) {
+		return d, nil
+	}
+	out, err := sjson.DeleteBytes(bytes.Clone(d.bytes()), p.GJSON())
+	if err != nil {
+		return Document{}, Invalid("", p, "cannot delete %s", p.String())
+	}
+	return Document{raw: out}, nil
+}
+
+// Equal reports whether d and e hold the same bytes.
+func (d Document) Equal(e Document) bool { return bytes.Equal(d.bytes(), e.bytes()) }
+
+// Digest is the hex SHA-256 of the document's bytes.
+func (d Document) Digest() string {
+	sum := sha256.Sum256(d.bytes())
+	return hex.EncodeToString(sum[:])
+}

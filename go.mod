@@ -1,0 +1,16 @@
+module github.com/occkit/occkit
+
+go 1.23
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/hashicorp/go-multierror v1.1.1
+	github.com/tidwall/gjson v1.20.4
+	github.com/tidwall/sjson v1.2.10
+)
+
+require (
+	github.com/hashicorp/errwrap v1.0.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
+)

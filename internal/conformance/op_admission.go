@@ -1,0 +1,8 @@
+package conformance
+
+// Handlers for the admission ops.
+
+var (
+	opAuthValidate   = notYet
+	opAdmissionAdmit = notYet
+)

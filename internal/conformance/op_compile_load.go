@@ -1,0 +1,5 @@
+package conformance
+
+// Handler for the compile.load op.
+
+var opCompileLoad = notYet

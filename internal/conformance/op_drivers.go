@@ -1,0 +1,9 @@
+package conformance
+
+// Handlers for the drivers ops.
+
+var (
+	opDriversSandbox      = notYet
+	opDriversInstallation = notYet
+	opDriversConcurrency  = notYet
+)

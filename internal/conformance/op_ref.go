@@ -1,0 +1,8 @@
+package conformance
+
+// Handlers for the ref ops.
+
+var (
+	opRefParse = notYet
+	opRefMatch = notYet
+)

@@ -1,0 +1,287 @@
+package occkit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Path is an immutable location inside a JSON document: a sequence of object
+// keys and array indexes. The zero value is the document root.
+//
+// A Path renders in three forms, all produced here and nowhere else:
+//
+//   - [Path.String]: the dot path used in errors and conformance cases
+//     (agents.entries.main.model, fallbacks[0], models["openai/gpt-5"]);
+//   - [Path.Pointer]: an RFC 6901 JSON pointer (/agents/entries/main/model);
+//   - [Path.GJSON]: an escaped gjson/sjson path, safe for untrusted keys.
+type Path struct {
+	// elems is never mutated after construction; every method that extends a
+	// path copies it, so a Path can be shared freely.
+	elems []elem
+}
+
+type elem struct {
+	key   string
+	index int // valid when isIndex
+	isIdx bool
+}
+
+// Root returns the empty path (the document itself).
+func Root() Path { return Path{} }
+
+// NewPath returns the path made of the given object keys.
+func NewPath(keys ...string) Path {
+	p := Path{}
+	for _, k := range keys {
+		p = p.Key(k)
+	}
+	return p
+}
+
+// Key returns p extended by the object key k.
+func (p Path) Key(k string) Path { return p.with(elem{key: k}) }
+
+// Index returns p extended by the array index i.
+func (p Path) Index(i int) Path { return p.with(elem{index: i, isIdx: true}) }
+
+func (p Path) with(e elem) Path {
+	n := make([]elem, len(p.elems), len(p.elems)+1)
+	copy(n, p.elems)
+	return Path{elems: append(n, e)}
+}
+
+// Len reports the number of elements of p.
+func (p Path) Len() int { return len(p.elems) }
+
+// IsRoot reports whether p is the document root.
+func (p Path) IsRoot() bool { return len(p.elems) == 0 }
+
+// Elem returns element i: the key, or the index when isIndex is true.
+func (p Path) Elem(i int) (key string, index int, isIndex bool) {
+	e := p.elems[i]
+	return e.key, e.index, e.isIdx
+}
+
+// Parent returns p without its last element; the root's parent is the root.
+func (p Path) Parent() Path {
+	if len(p.elems) == 0 {
+		return p
+	}
+	return Path{elems: p.elems[:len(p.elems)-1:len(p.elems)-1]}
+}
+
+// Equal reports whether p and q name the same location.
+func (p Path) Equal(q Path) bool {
+	if len(p.elems) != len(q.elems) {
+		return false
+	}
+	for i := range p.elems {
+		if p.elems[i] != q.elems[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare orders paths element by element; a prefix sorts first, indexes
+// before keys at the same depth. It returns -1, 0 or +1.
+func (p Path) Compare(q Path) int {
+	for i := 0; i < len(p.elems) && i < len(q.elems); i++ {
+		a, b := p.elems[i], q.elems[i]
+		switch {
+		case a.isIdx && !b.isIdx:
+			return -1
+		case !a.isIdx && b.isIdx:
+			return 1
+		case a.isIdx:
+			if a.index != b.index {
+				if a.index < b.index {
+					return -1
+				}
+				return 1
+			}
+		default:
+			if c := strings.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+		}
+	}
+	switch {
+	case len(p.elems) < len(q.elems):
+		return -1
+	case len(p.elems) > len(q.elems):
+		return 1
+	}
+	return 0
+}
+
+// plainKey reports whether k can be written bare in a dot path.
+func plainKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '$' || c == '@' || c == '*' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// String renders p as a dot path: keys joined by ".", indexes as "[i]", and
+// keys that are empty or hold anything but letters, digits and "_-$@*:" as
+// ["key"] with JSON string quoting. The root renders as "".
+func (p Path) String() string {
+	var b strings.Builder
+	for i, e := range p.elems {
+		switch {
+		case e.isIdx:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(e.index))
+			b.WriteByte(']')
+		case plainKey(e.key):
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e.key)
+		default:
+			b.WriteByte('[')
+			b.Write(gjson.AppendJSONString(nil, e.key))
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
+}
+
+// Pointer renders p as an RFC 6901 JSON pointer ("" for the root).
+func (p Path) Pointer() string {
+	var b strings.Builder
+	for _, e := range p.elems {
+		b.WriteByte('/')
+		if e.isIdx {
+			b.WriteString(strconv.Itoa(e.index))
+			continue
+		}
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e.key))
+	}
+	return b.String()
+}
+
+// GJSON renders p as a gjson/sjson path with every key escaped, so a key
+// taken from a document can never act as a wildcard, modifier or query.
+func (p Path) GJSON() string {
+	var b strings.Builder
+	for i, e := range p.elems {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if e.isIdx {
+			b.WriteString(strconv.Itoa(e.index))
+			continue
+		}
+		b.WriteString(gjson.Escape(e.key))
+	}
+	return b.String()
+}
+
+// ParsePath parses the dot-path form written by [Path.String].
+func ParsePath(s string) (Path, error) {
+	p := Path{}
+	i := 0
+	for i < len(s) {
+		switch s[i] {
+		case '.':
+			if i == 0 || i == len(s)-1 {
+				return Path{}, fmt.Errorf("occkit: bad path %q: stray '.' at %d", s, i)
+			}
+			i++
+			if s[i] == '.' || s[i] == '[' {
+				return Path{}, fmt.Errorf("occkit: bad path %q: empty key at %d", s, i)
+			}
+		case '[':
+			end := -1
+			if i+1 < len(s) && s[i+1] == '"' {
+				// A quoted key: find the closing quote, honouring escapes.
+				j := i + 2
+				for j < len(s) && s[j] != '"' {
+					if s[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				if j >= len(s) || j+1 >= len(s) || s[j+1] != ']' {
+					return Path{}, fmt.Errorf("occkit: bad path %q: unterminated key at %d", s, i)
+				}
+				lit := s[i+1 : j+1]
+				if !gjson.Valid(lit) {
+					return Path{}, fmt.Errorf("occkit: bad path %q: bad quoted key at %d", s, i)
+				}
+				p = p.Key(gjson.Parse(lit).String())
+				i = j + 2
+				continue
+			}
+			end = strings.IndexByte(s[i:], ']')
+			if end < 0 {
+				return Path{}, fmt.Errorf("occkit: bad path %q: unterminated index at %d", s, i)
+			}
+			n, err := strconv.Atoi(s[i+1 : i+end])
+			if err != nil || n < 0 || strconv.Itoa(n) != s[i+1:i+end] {
+				return Path{}, fmt.Errorf("occkit: bad path %q: bad index at %d", s, i)
+			}
+			p = p.Index(n)
+			i += end + 1
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != '.' && s[j] != '[' {
+			j++
+		}
+		if j == i {
+			continue
+		}
+		p = p.Key(s[i:j])
+		i = j
+	}
+	return p, nil
+}
+
+// ParsePointer parses an RFC 6901 JSON pointer. Every segment becomes an
+// object key except all-digit segments, which become indexes (a pointer alone
+// cannot tell "0" the key from 0 the index; rendering is the same either way).
+func ParsePointer(s string) (Path, error) {
+	if s == "" {
+		return Path{}, nil
+	}
+	if s[0] != '/' {
+		return Path{}, fmt.Errorf("occkit: bad JSON pointer %q: must start with '/'", s)
+	}
+	p := Path{}
+	for _, seg := range strings.Split(s[1:], "/") {
+		if isIndexSegment(seg) {
+			n, _ := strconv.Atoi(seg)
+			p = p.Index(n)
+			continue
+		}
+		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(seg, "~0", ""), "~1", ""), "~") {
+			return Path{}, fmt.Errorf("occkit: bad JSON pointer %q: bad escape", s)
+		}
+		p = p.Key(strings.NewReplacer("~1", "/", "~0", "~").Replace(seg))
+	}
+	return p, nil
+}
+
+func isIndexSegment(seg string) bool {
+	if seg == "" || len(seg) > 9 || (len(seg) > 1 && seg[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(seg); i++ {
+		if seg[i] < '0' || seg[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
