@@ -1,9 +1,8 @@
 package conformance
 
-// Handlers for the resolver ops.
+// Handlers for the harness.resolve and roster.check ops.
 
 var (
 	opHarnessResolve = notYet
 	opRosterCheck    = notYet
-	opRuntimeSelect  = notYet
 )

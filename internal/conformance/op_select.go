@@ -1,0 +1,5 @@
+package conformance
+
+// Handler for the runtime.select op.
+
+var opRuntimeSelect = notYet
