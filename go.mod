@@ -13,4 +13,5 @@ require (
 	github.com/hashicorp/errwrap v1.0.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )

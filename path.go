@@ -183,9 +183,22 @@ func (p Path) GJSON() string {
 			b.WriteString(strconv.Itoa(e.index))
 			continue
 		}
-		b.WriteString(gjson.Escape(e.key))
+		writeGJSONKey(&b, e.key)
 	}
 	return b.String()
+}
+
+// writeGJSONKey escapes every ASCII byte that is not a letter, digit, '_' or
+// '-'. gjson.Escape leaves ':' bare, which sjson reads as its "force key"
+// prefix at the start of a component.
+func writeGJSONKey(b *strings.Builder, k string) {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c < 0x80 && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
 }
 
 // ParsePath parses the dot-path form written by [Path.String].

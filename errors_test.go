@@ -1,0 +1,139 @@
+package occkit_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+)
+
+// Every code of the closed set is mapped to a real status and has a template.
+func TestAllCodesMapped(t *testing.T) {
+	want := map[occkit.Code]int{
+		occkit.CodeInvalidRequest:                 http.StatusBadRequest,
+		occkit.CodeResourceConflict:               http.StatusConflict,
+		occkit.CodeCredentialGatewayNotConfigured: http.StatusConflict,
+		occkit.CodeForbidden:                      http.StatusForbidden,
+		occkit.CodeNotImplemented:                 http.StatusNotImplemented,
+		occkit.CodeDependencyUnavailable:          http.StatusServiceUnavailable,
+	}
+	templates := []*occkit.Error{occkit.ErrInvalidRequest, occkit.ErrResourceConflict,
+		occkit.ErrCredentialGatewayNotConfigured, occkit.ErrForbidden, occkit.ErrNotImplemented, occkit.ErrDependencyUnavailable}
+	if len(occkit.AllCodes()) != len(want) || len(templates) != len(want) {
+		t.Fatalf("AllCodes has %d members, want %d", len(occkit.AllCodes()), len(want))
+	}
+	for i, c := range occkit.AllCodes() {
+		if got := c.HTTPStatus(); got != want[c] {
+			t.Errorf("%s.HTTPStatus() = %d, want %d", c, got, want[c])
+		}
+		if templates[i].Code != c {
+			t.Errorf("template %d has code %s, want %s", i, templates[i].Code, c)
+		}
+	}
+	if got := occkit.Code("BOGUS").HTTPStatus(); got != http.StatusInternalServerError {
+		t.Errorf("unknown code status = %d", got)
+	}
+}
+
+func TestErrorIsTemplate(t *testing.T) {
+	err := fmt.Errorf("wrapped: %w", occkit.Invalid("RES-7", occkit.NewPath("agents", "defaults"), "codex needs the websocket app-server"))
+	tests := []struct {
+		name   string
+		target error
+		want   bool
+	}{
+		{"code", occkit.ErrInvalidRequest, true},
+		{"other code", occkit.ErrResourceConflict, false},
+		{"code and rule", &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "RES-7"}, true},
+		{"wrong rule", &occkit.Error{Rule: "RES-8"}, false},
+		{"path", &occkit.Error{Path: occkit.NewPath("agents", "defaults")}, true},
+		{"wrong path", &occkit.Error{Path: occkit.NewPath("agents")}, false},
+		{"plain error", errors.New("x"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errors.Is(err, tt.target); got != tt.want {
+				t.Errorf("errors.Is = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	got := occkit.Sanitize(long)
+	if n := utf8.RuneCountInString(got); n != occkit.MaxMessageRunes || !strings.HasSuffix(got, "…") {
+		t.Errorf("Sanitize(300 runes) has %d runes, suffix %q", n, got[len(got)-3:])
+	}
+	exact := strings.Repeat("a", occkit.MaxMessageRunes)
+	if got := occkit.Sanitize(exact); got != exact {
+		t.Errorf("a message of exactly the cap was cut")
+	}
+	if got := occkit.Sanitize("a\x1b[31mb\nc\u202ed\xff"); got != "a?[31mb?c?d?" {
+		t.Errorf("Sanitize controls = %q", got)
+	}
+}
+
+func TestSanitizeProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.String().Draw(t, "s")
+		got := occkit.Sanitize(s)
+		if utf8.RuneCountInString(got) > occkit.MaxMessageRunes || !utf8.ValidString(got) {
+			t.Fatalf("Sanitize(%q) = %q", s, got)
+		}
+		for _, r := range got {
+			if r < 0x20 || r == 0x7f {
+				t.Fatalf("control %U survived", r)
+			}
+		}
+	})
+}
+
+func TestJoin(t *testing.T) {
+	if occkit.Join() != nil || occkit.Join(nil, nil) != nil {
+		t.Fatal("Join of nothing is not nil")
+	}
+	a := occkit.Invalid("RES-3", occkit.NewPath("agents", "entries", "b", "model"), "missing model")
+	b := occkit.Conflict("RES-13", occkit.NewPath("agents"), "no driver")
+	c := occkit.Invalid("RES-1", occkit.NewPath("agents"), "bad runtime")
+	one := occkit.Join(a)
+	if one != error(a) {
+		t.Fatalf("Join of one = %T", one)
+	}
+	err := occkit.Join(a, b, c, a, occkit.Join(b, c))
+	var got []string
+	for _, e := range occkit.Errors(err) {
+		got = append(got, e.Path.String()+" "+string(e.Code))
+	}
+	want := []string{"agents INVALID_REQUEST", "agents RESOURCE_CONFLICT", "agents.entries.b.model INVALID_REQUEST"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Errors order (-want +got):\n%s", diff)
+	}
+	if !errors.Is(err, occkit.ErrResourceConflict) {
+		t.Error("aggregate hides a member from errors.Is")
+	}
+	if f := occkit.First(err); f.Rule != "RES-1" {
+		t.Errorf("First = %v", f)
+	}
+	plain := occkit.Errors(errors.New("boom"))
+	if len(plain) != 1 || plain[0].Code != occkit.CodeInvalidRequest {
+		t.Errorf("plain error not wrapped: %v", plain)
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	e := occkit.Invalid("RES-10", occkit.NewPath("agents", "list"), "must be an empty array")
+	if got, want := e.Error(), "INVALID_REQUEST agents.list: must be an empty array [RES-10]"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if e.HTTPStatus() != 400 {
+		t.Errorf("status %d", e.HTTPStatus())
+	}
+}

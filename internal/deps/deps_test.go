@@ -1,0 +1,83 @@
+// Package deps holds the test that keeps the pure packages pure.
+package deps
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// allowed lists the module path prefixes a pure package may depend on:
+// the chosen JSON libraries, go-multierror and go-toml, with the modules
+// they themselves require.
+var allowed = []string{
+	"github.com/tidwall/gjson",
+	"github.com/tidwall/sjson",
+	"github.com/tidwall/match",  // required by gjson
+	"github.com/tidwall/pretty", // required by gjson
+	"github.com/santhosh-tekuri/jsonschema/v5",
+	"github.com/hashicorp/go-multierror",
+	"github.com/hashicorp/errwrap", // required by go-multierror
+	"github.com/pelletier/go-toml/v2",
+}
+
+// pure are the packages that must never pull in Kubernetes, SSH or any
+// other module a control plane did not ask for.
+var pure = []string{".", "./resolver", "./admission", "./compile", "./probe", "./logging"}
+
+func TestPurePackagesImportOnlyChosenModules(t *testing.T) {
+	args := append([]string{"list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}"}, pure...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, pkg := range strings.Fields(string(out)) {
+		seen++
+		if ok, why := allowedImport(pkg); !ok {
+			t.Errorf("a pure package depends on %s (%s)", pkg, why)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("go list reported no packages")
+	}
+}
+
+func allowedImport(pkg string) (bool, string) {
+	const self = "github.com/occkit/occkit"
+	if pkg == self || strings.HasPrefix(pkg, self+"/") {
+		rest := strings.TrimPrefix(pkg, self)
+		for _, banned := range []string{"/drivers", "/examples"} {
+			if rest == banned || strings.HasPrefix(rest, banned+"/") {
+				return false, "a higher layer"
+			}
+		}
+		return true, ""
+	}
+	for _, a := range allowed {
+		if pkg == a || strings.HasPrefix(pkg, a+"/") {
+			return true, ""
+		}
+	}
+	return false, "not a chosen module"
+}
+
+func TestAllowedImport(t *testing.T) {
+	for pkg, want := range map[string]bool{
+		"github.com/tidwall/gjson":                     true,
+		"github.com/occkit/occkit/resolver":            true,
+		"github.com/occkit/occkit/internal/json5":      true,
+		"github.com/occkit/occkit/drivers":             false,
+		"github.com/occkit/occkit/drivers/kubernetes":  false,
+		"k8s.io/api/core/v1":                           false,
+		"golang.org/x/crypto/ssh":                      false,
+		"github.com/tidwall/gjsonx":                    false,
+		"github.com/occkit/occkit/examples/quickstart": false,
+	} {
+		if got, _ := allowedImport(pkg); got != want {
+			t.Errorf("allowedImport(%q) = %v, want %v", pkg, got, want)
+		}
+	}
+}

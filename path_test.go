@@ -1,0 +1,148 @@
+package occkit_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+)
+
+func TestPathRender(t *testing.T) {
+	tests := []struct {
+		name     string
+		path     occkit.Path
+		dot, ptr string
+	}{
+		{"root", occkit.Root(), "", ""},
+		{"keys", occkit.NewPath("agents", "entries", "main", "model"), "agents.entries.main.model", "/agents/entries/main/model"},
+		{"index", occkit.NewPath("agents", "defaults", "model", "fallbacks").Index(0), "agents.defaults.model.fallbacks[0]", "/agents/defaults/model/fallbacks/0"},
+		{"slash key", occkit.NewPath("agents", "defaults", "models", "openai/gpt-5"), `agents.defaults.models["openai/gpt-5"]`, "/agents/defaults/models/openai~1gpt-5"},
+		{"dot key", occkit.NewPath("a", "k.y"), `a["k.y"]`, "/a/k.y"},
+		{"tilde key", occkit.NewPath("a~b"), `["a~b"]`, "/a~0b"},
+		{"empty key", occkit.NewPath(""), `[""]`, "/"},
+		{"quote key", occkit.NewPath(`x"y`), `["x\"y"]`, `/x"y`},
+		{"wildcard key", occkit.NewPath("models", "openai/*"), `models["openai/*"]`, "/models/openai~1*"},
+		{"nested index", occkit.NewPath("m").Index(2).Index(3).Key("id"), "m[2][3].id", "/m/2/3/id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.path.String(); got != tt.dot {
+				t.Errorf("String() = %q, want %q", got, tt.dot)
+			}
+			if got := tt.path.Pointer(); got != tt.ptr {
+				t.Errorf("Pointer() = %q, want %q", got, tt.ptr)
+			}
+			back, err := occkit.ParsePath(tt.dot)
+			if err != nil {
+				t.Fatalf("ParsePath(%q): %v", tt.dot, err)
+			}
+			if !back.Equal(tt.path) {
+				t.Errorf("ParsePath(%q) = %q", tt.dot, back.String())
+			}
+		})
+	}
+}
+
+func TestParsePathErrors(t *testing.T) {
+	for _, s := range []string{".a", "a.", "a..b", "a[", "a[x]", "a[-1]", "a[01]", `a["x]`, `a["x"`, "a.[0]"} {
+		if _, err := occkit.ParsePath(s); err == nil {
+			t.Errorf("ParsePath(%q) accepted", s)
+		}
+	}
+	for _, s := range []string{"a", "/a~2"} {
+		if _, err := occkit.ParsePointer(s); err == nil {
+			t.Errorf("ParsePointer(%q) accepted", s)
+		}
+	}
+}
+
+func genPath(t *rapid.T) occkit.Path {
+	p := occkit.Root()
+	n := rapid.IntRange(0, 6).Draw(t, "len")
+	for i := 0; i < n; i++ {
+		if rapid.Bool().Draw(t, "isIndex") {
+			p = p.Index(rapid.IntRange(0, 1000).Draw(t, "index"))
+		} else {
+			p = p.Key(rapid.String().Draw(t, "key"))
+		}
+	}
+	return p
+}
+
+// The three renderings are converted in one place; each must round-trip.
+func TestPathRoundTripProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genPath(t)
+		back, err := occkit.ParsePath(p.String())
+		if err != nil {
+			t.Fatalf("ParsePath(%q): %v", p.String(), err)
+		}
+		if !back.Equal(p) {
+			t.Fatalf("dot round trip: %q -> %q", p.String(), back.String())
+		}
+		fromPtr, err := occkit.ParsePointer(p.Pointer())
+		if err != nil {
+			t.Fatalf("ParsePointer(%q): %v", p.Pointer(), err)
+		}
+		if fromPtr.Pointer() != p.Pointer() {
+			t.Fatalf("pointer round trip: %q -> %q", p.Pointer(), fromPtr.Pointer())
+		}
+	})
+}
+
+// A path built from untrusted keys addresses exactly that key through gjson
+// and sjson: no key can act as a wildcard, modifier or query.
+func TestPathGJSONProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		key := rapid.String().Draw(t, "key")
+		p := occkit.NewPath("root", key)
+		doc, err := occkit.MustParseDocument(`{"root":{"other":1}}`).Set(p, "v")
+		if err != nil {
+			t.Skip("sjson cannot set this key")
+		}
+		if got := doc.Get(p).String(); got != "v" {
+			t.Fatalf("Get(%q) = %q in %s", p.String(), got, doc.String())
+		}
+		if got := doc.Get(occkit.NewPath("root", "other")).Int(); got != 1 {
+			t.Fatalf("sibling changed: %s", doc.String())
+		}
+	})
+}
+
+func TestPathImmutable(t *testing.T) {
+	base := occkit.NewPath("a", "b")
+	x := base.Key("x")
+	y := base.Key("y")
+	if diff := cmp.Diff([]string{"a.b", "a.b.x", "a.b.y"}, []string{base.String(), x.String(), y.String()}); diff != "" {
+		t.Fatal(diff)
+	}
+	if p := x.Parent().Key("z"); !x.Equal(occkit.NewPath("a", "b", "x")) || p.String() != "a.b.z" {
+		t.Fatalf("Parent aliases its child: x=%s p=%s", x, p)
+	}
+}
+
+func TestPathCompare(t *testing.T) {
+	ordered := []occkit.Path{
+		occkit.Root(),
+		occkit.NewPath("a"),
+		occkit.NewPath("a").Index(0),
+		occkit.NewPath("a").Index(1),
+		occkit.NewPath("a", "b"),
+		occkit.NewPath("b"),
+	}
+	for i := range ordered {
+		for j := range ordered {
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got := ordered[i].Compare(ordered[j]); got != want {
+				t.Errorf("Compare(%q, %q) = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+}
