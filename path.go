@@ -70,7 +70,7 @@ func (p Path) Parent() Path {
 	if len(p.elems) == 0 {
 		return p
 	}
-	return Path{elems: p.elems[:len(p.elems)-1:len(p.elems)-1]}
+	return Path{elems: p.elems[: len(p.elems)-1 : len(p.elems)-1]}
 }
 
 // Equal reports whether p and q name the same location.
