@@ -1,0 +1,342 @@
+package admission
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// SourceIdentity names the stored Configuration a revision was admitted
+// from: its ID and the generation read (ADM-3). Version freezing freezes
+// this reference, not later edits (ADM-7).
+type SourceIdentity struct {
+	ID         string
+	Generation int64
+}
+
+// HarnessIdentity is the approved Harness and its version (ADM-3).
+type HarnessIdentity struct {
+	ID      resolver.Harness
+	Version string
+}
+
+// ComputeIdentity names the Compute that runs the revision: its kind (the
+// bundled kinds or a custom driver's name) and the configured driver ID.
+type ComputeIdentity struct {
+	Kind resolver.Compute
+	ID   string
+}
+
+// Account is a managed account binding (ADM-7): the exact credential
+// reference and the verified Backend/workspace ownership. Reconciliation
+// cannot substitute a newly issued credential: the reference is frozen.
+type Account struct {
+	BackendID   string
+	DriverID    string
+	WorkspaceID string
+	Credential  SourceRef
+}
+
+// IsZero reports whether a is "no account binding".
+func (a Account) IsZero() bool { return a == Account{} }
+
+// Revision is a frozen AgentRevision (ADM-3): the admitted result of one
+// deployment. It is deeply immutable: it has no exported fields, every
+// accessor returns a copy, and the admitted document is held as canonical
+// JSON bytes with their SHA-256 digest. A *Revision is safe to share
+// between goroutines.
+//
+// A Revision is made only by [Admitter.Admit] or restored from its own
+// record by [ParseRevision]; either way [Verify] re-checks it before any
+// runtime effect (ADM-5).
+type Revision struct {
+	agentID         string
+	source          SourceIdentity
+	harness         HarnessIdentity
+	mode            resolver.Mode
+	compute         ComputeIdentity
+	sandboxDriverID string
+	account         Account
+	auth            Binding
+	projection      Projection
+	primary         string
+	fallbacks       []string
+	level           logging.Level
+	ownership       logging.Ownership
+	reasons         []resolver.Reason
+
+	canonical []byte
+	doc       occkit.Document
+	digest    string
+}
+
+// AgentID is the Agent the revision deploys.
+func (r *Revision) AgentID() string { return r.agentID }
+
+// Source is the Configuration identity and generation admitted.
+func (r *Revision) Source() SourceIdentity { return r.source }
+
+// Harness is the approved Harness.
+func (r *Revision) Harness() resolver.Harness { return r.harness.ID }
+
+// HarnessIdentity is the approved Harness and its version.
+func (r *Revision) HarnessIdentity() HarnessIdentity { return r.harness }
+
+// Mode is the admitted execution mode.
+func (r *Revision) Mode() resolver.Mode { return r.mode }
+
+// Topology is the admitted (Harness, Mode) pair.
+func (r *Revision) Topology() resolver.Topology {
+	return resolver.Topology{Harness: r.harness.ID, Mode: r.mode}
+}
+
+// Compute is the Compute kind that runs the revision.
+func (r *Revision) Compute() resolver.Compute { return r.compute.Kind }
+
+// ComputeIdentity is the Compute kind and driver ID.
+func (r *Revision) ComputeIdentity() ComputeIdentity { return r.compute }
+
+// SandboxDriverID is the bound SandboxDriver, or "" when none.
+func (r *Revision) SandboxDriverID() string { return r.sandboxDriverID }
+
+// Account is the managed account binding, or the zero Account.
+func (r *Revision) Account() Account { return r.account }
+
+// HarnessAuth is the frozen harnessAuth snapshot: references only.
+func (r *Revision) HarnessAuth() Binding { return r.auth }
+
+// Projection is the credential projection plan (AUTH-2).
+func (r *Revision) Projection() Projection { return r.projection.clone() }
+
+// Primary is the admitted primary model ref.
+func (r *Revision) Primary() string { return r.primary }
+
+// Fallbacks is the fallback order as admitted (ADM-4); a copy.
+func (r *Revision) Fallbacks() []string { return append([]string(nil), r.fallbacks...) }
+
+// Level is the admitted log level (LOG-1).
+func (r *Revision) Level() logging.Level { return r.level }
+
+// LoggingOwnership says who owns the native logging configuration.
+func (r *Revision) LoggingOwnership() logging.Ownership { return r.ownership }
+
+// Reasons is the Harness decision's reason chain (SEL-9); a copy.
+func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
+
+// Document is the admitted document (after transform and stamp). A Document
+// is immutable, so sharing it is safe.
+func (r *Revision) Document() occkit.Document { return r.doc }
+
+// Canonical returns a copy of the admitted document's canonical JSON bytes.
+func (r *Revision) Canonical() []byte { return bytes.Clone(r.canonical) }
+
+// Digest is the hex SHA-256 of [Revision.Canonical].
+func (r *Revision) Digest() string { return r.digest }
+
+// revisionRecord is the persisted form of a Revision. Field order is fixed,
+// so marshalling is deterministic.
+type revisionRecord struct {
+	Version   int              `json:"version"`
+	AgentID   string           `json:"agentId"`
+	Source    sourceRecord     `json:"source"`
+	Harness   harnessRecord    `json:"harness"`
+	Compute   computeRecord    `json:"compute"`
+	Sandbox   string           `json:"sandboxDriverId,omitempty"`
+	Account   *accountRecord   `json:"account,omitempty"`
+	Auth      json.RawMessage  `json:"harnessAuth"`
+	Env       projectionRecord `json:"projection"`
+	Primary   string           `json:"primary"`
+	Fallbacks []string         `json:"fallbacks"`
+	Logging   loggingRecord    `json:"logging"`
+	Doc       json.RawMessage  `json:"configuration"`
+	Digest    string           `json:"digest"`
+}
+
+type sourceRecord struct {
+	ID         string `json:"id"`
+	Generation int64  `json:"generation"`
+}
+
+type harnessRecord struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+	Mode    string `json:"mode"`
+}
+
+type computeRecord struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
+type refRecord struct {
+	Kind        string `json:"kind"`
+	NamespaceID string `json:"namespaceId"`
+	ID          string `json:"id"`
+}
+
+type accountRecord struct {
+	BackendID   string    `json:"backendId"`
+	DriverID    string    `json:"driverId"`
+	WorkspaceID string    `json:"workspaceId"`
+	Credential  refRecord `json:"credential"`
+}
+
+type envRecord struct {
+	Name        string     `json:"name"`
+	Value       string     `json:"value,omitempty"`
+	From        *refRecord `json:"from,omitempty"`
+	Placeholder bool       `json:"placeholder,omitempty"`
+}
+
+type projectionRecord struct {
+	Gateway     []envRecord `json:"gateway"`
+	Harness     []envRecord `json:"harness"`
+	StdinLogin  bool        `json:"stdinLogin,omitempty"`
+	EgressProxy bool        `json:"egressProxy,omitempty"`
+	HostManaged bool        `json:"hostManaged,omitempty"`
+}
+
+type loggingRecord struct {
+	Level     string `json:"level"`
+	Ownership string `json:"ownership"`
+}
+
+const recordVersion = 1
+
+func envRecords(vs []EnvVar) []envRecord {
+	out := make([]envRecord, 0, len(vs))
+	for _, v := range vs {
+		e := envRecord{Name: v.Name, Value: v.Value, Placeholder: v.Placeholder}
+		if v.From != (SourceRef{}) {
+			e.From = &refRecord{Kind: string(v.From.Kind), NamespaceID: v.From.NamespaceID, ID: v.From.ID}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func envVars(rs []envRecord) []EnvVar {
+	out := make([]EnvVar, 0, len(rs))
+	for _, e := range rs {
+		v := EnvVar{Name: e.Name, Value: e.Value, Placeholder: e.Placeholder}
+		if e.From != nil {
+			v.From = SourceRef{Kind: SourceKind(e.From.Kind), NamespaceID: e.From.NamespaceID, ID: e.From.ID}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// MarshalJSON renders the revision's persisted record. The output is
+// deterministic: the same revision always gives the same bytes. The record
+// holds references only, never secret bytes.
+func (r *Revision) MarshalJSON() ([]byte, error) {
+	rec := revisionRecord{
+		Version: recordVersion,
+		AgentID: r.agentID,
+		Source:  sourceRecord{ID: r.source.ID, Generation: r.source.Generation},
+		Harness: harnessRecord{ID: string(r.harness.ID), Version: r.harness.Version, Mode: string(r.mode)},
+		Compute: computeRecord{Kind: string(r.compute.Kind), ID: r.compute.ID},
+		Sandbox: r.sandboxDriverID,
+		Auth:    r.auth.JSON(),
+		Env: projectionRecord{
+			Gateway: envRecords(r.projection.Gateway), Harness: envRecords(r.projection.Harness),
+			StdinLogin: r.projection.StdinLogin, EgressProxy: r.projection.EgressProxy,
+			HostManaged: r.projection.HostManaged,
+		},
+		Primary:   r.primary,
+		Fallbacks: r.Fallbacks(),
+		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
+		Doc:       r.Canonical(),
+		Digest:    r.digest,
+	}
+	if rec.Fallbacks == nil {
+		rec.Fallbacks = []string{}
+	}
+	if !r.account.IsZero() {
+		a := r.account
+		rec.Account = &accountRecord{
+			BackendID: a.BackendID, DriverID: a.DriverID, WorkspaceID: a.WorkspaceID,
+			Credential: refRecord{Kind: string(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
+		}
+	}
+	return json.Marshal(rec)
+}
+
+// ParseRevision restores a revision from the record [Revision.MarshalJSON]
+// wrote. It checks the record's shape, the harnessAuth snapshot (AUTH-4a)
+// and that the digest matches the document; a restored revision must still
+// pass [Verify] before any runtime effect. The reason chain is not
+// persisted.
+func ParseRevision(b []byte) (*Revision, error) {
+	if !gjson.ValidBytes(b) {
+		return nil, occkit.Invalid("ADM-3", occkit.Root(), "revision record is not valid JSON")
+	}
+	var rec revisionRecord
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return nil, occkit.Invalid("ADM-3", occkit.Root(), "revision record has an unexpected shape")
+	}
+	if rec.Version != recordVersion {
+		return nil, occkit.Invalid("ADM-3", occkit.NewPath("version"), "unsupported revision record version")
+	}
+	auth, err := ParseBinding(gjson.ParseBytes(rec.Auth), occkit.NewPath("harnessAuth"))
+	if err != nil {
+		return nil, err
+	}
+	doc, err := occkit.ParseDocument(rec.Doc)
+	if err != nil {
+		return nil, occkit.Invalid("ADM-3", occkit.NewPath("configuration"), "revision document is not valid JSON")
+	}
+	r := &Revision{
+		agentID:         rec.AgentID,
+		source:          SourceIdentity{ID: rec.Source.ID, Generation: rec.Source.Generation},
+		harness:         HarnessIdentity{ID: resolver.Harness(rec.Harness.ID), Version: rec.Harness.Version},
+		mode:            resolver.Mode(rec.Harness.Mode),
+		compute:         ComputeIdentity{Kind: resolver.Compute(rec.Compute.Kind), ID: rec.Compute.ID},
+		sandboxDriverID: rec.Sandbox,
+		auth:            auth,
+		projection: Projection{
+			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
+			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
+		},
+		primary:   rec.Primary,
+		fallbacks: append([]string(nil), rec.Fallbacks...),
+		level:     logging.Level(rec.Logging.Level),
+		ownership: logging.Ownership(rec.Logging.Ownership),
+	}
+	if rec.Account != nil {
+		a := rec.Account
+		r.account = Account{
+			BackendID: a.BackendID, DriverID: a.DriverID, WorkspaceID: a.WorkspaceID,
+			Credential: SourceRef{Kind: SourceKind(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
+		}
+	}
+	r.setDocument(doc)
+	if r.digest != rec.Digest {
+		return nil, occkit.Conflict("ADM-3", occkit.NewPath("digest"), "revision digest does not match its document")
+	}
+	return r, nil
+}
+
+// setDocument freezes doc: canonical bytes, their digest, and the Document
+// view of those bytes.
+func (r *Revision) setDocument(doc occkit.Document) {
+	r.canonical = occkit.Canonical(doc)
+	sum := sha256.Sum256(r.canonical)
+	r.digest = hex.EncodeToString(sum[:])
+	// Canonical bytes are valid compact JSON: parsing cannot fail.
+	d, err := occkit.ParseDocument(r.canonical)
+	if err != nil {
+		d = doc
+	}
+	r.doc = d
+}
