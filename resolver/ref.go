@@ -1,0 +1,225 @@
+package resolver
+
+import "strings"
+
+// Ref is a parsed model reference `provider/id[@profile]` (REF-1..REF-5).
+type Ref struct {
+	// Provider is trimmed and lower-cased (REF-2).
+	Provider string
+	// ID is the model ID after the first slash, trimmed, case kept. It may
+	// contain further slashes (REF-1).
+	ID string
+	// Profile is the auth-profile suffix, or "" (REF-5).
+	Profile string
+}
+
+// String renders the ref as "provider/id", followed by "@profile" when a
+// profile is set.
+func (r Ref) String() string {
+	s := r.Provider + "/" + r.ID
+	if r.Profile != "" {
+		s += "@" + r.Profile
+	}
+	return s
+}
+
+// Key is the ref without its profile: "provider/id", the form model maps
+// are keyed by.
+func (r Ref) Key() string { return r.Provider + "/" + r.ID }
+
+// ParseRef parses a selected model ref strictly (REF-1..REF-5). It reports
+// false when s is not a valid selected ref (REF-3): empty, without a `/`,
+// starting or ending with `/`, or with an empty provider or ID after
+// trimming.
+func ParseRef(s string) (Ref, bool) {
+	return refParse(s, "", true)
+}
+
+// ParseRefLenient parses s like [ParseRef], except that a bare ID without
+// any `/` gets defaultProvider (REF-5a). Empty input, "/", "p/" and "/m"
+// stay invalid, as does a bare ID when defaultProvider is blank.
+func ParseRefLenient(s, defaultProvider string) (Ref, bool) {
+	return refParse(s, defaultProvider, false)
+}
+
+func refParse(s, defaultProvider string, strict bool) (Ref, bool) {
+	model, profile := refSplitProfile(strings.TrimSpace(s))
+	if model == "" {
+		return Ref{}, false
+	}
+	slash := strings.IndexByte(model, '/')
+	if slash < 0 {
+		if strict {
+			return Ref{}, false
+		}
+		p := strings.ToLower(strings.TrimSpace(defaultProvider))
+		if p == "" || strings.Contains(p, "/") {
+			return Ref{}, false
+		}
+		return Ref{Provider: p, ID: model, Profile: profile}, true
+	}
+	// REF-3: the string itself must neither start nor end with a slash.
+	if strings.HasPrefix(model, "/") || strings.HasSuffix(model, "/") {
+		return Ref{}, false
+	}
+	provider := strings.ToLower(strings.TrimSpace(model[:slash]))
+	id := strings.TrimSpace(model[slash+1:])
+	if provider == "" || id == "" {
+		return Ref{}, false
+	}
+	return Ref{Provider: provider, ID: id, Profile: profile}, true
+}
+
+// refSplitProfile splits a trailing `@profile` off s (REF-5). Only an `@`
+// after the last `/` that is not the first character of that last segment
+// counts. When what follows an `@` (up to the next `@`) is an 8-digit date,
+// a version or a quantization tag, that `@` belongs to the model ID and the
+// next `@` is tried.
+func refSplitProfile(s string) (model, profile string) {
+	start := strings.LastIndexByte(s, '/') + 1
+	for i := start + 1; i < len(s); i++ {
+		if s[i] != '@' {
+			continue
+		}
+		rest := s[i+1:]
+		seg := rest
+		if j := strings.IndexByte(rest, '@'); j >= 0 {
+			seg = rest[:j]
+		}
+		if refIsModelSuffix(seg) {
+			continue
+		}
+		m, p := strings.TrimSpace(s[:i]), strings.TrimSpace(rest)
+		if m == "" || p == "" || strings.HasSuffix(m, "/") {
+			return s, ""
+		}
+		return m, p
+	}
+	return s, ""
+}
+
+// refIsModelSuffix reports whether seg (the text after an `@`) names a model
+// variant rather than an auth profile: an 8-digit date, a numeric version
+// (`1234`, `v2`, `1.2.3`) or a quantization tag (REF-5).
+func refIsModelSuffix(seg string) bool {
+	seg = strings.ToLower(strings.TrimSpace(seg))
+	if seg == "" {
+		return false
+	}
+	return refIsVersion(seg) || refIsQuantTag(seg)
+}
+
+// refIsVersion matches pure digits (dates such as 20251001 included) and
+// `v?N(.N)*`.
+func refIsVersion(s string) bool {
+	s = strings.TrimPrefix(s, "v")
+	if s == "" {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if !refAllDigits(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// refIsQuantTag matches the quantization tags local model servers put after
+// an `@` (lower-cased input):
+//
+//   - GGUF families `q<N>` and `iq<N>` with `_`-separated alphanumeric parts
+//     (q4_k_m, q8_0, iq3_xxs, iq4_nl, q6_k);
+//   - bit widths `<N>bit`, `<N>-bit`, `<N>bits`, `<N.N>bit` (8bit, 4-bit);
+//   - float and integer formats f16, bf16, fp8, int4, uint8, mxfp4, nvfp4.
+func refIsQuantTag(s string) bool {
+	switch {
+	case strings.HasPrefix(s, "iq"):
+		return refIsGGUF(s[2:])
+	case strings.HasPrefix(s, "q"):
+		return refIsGGUF(s[1:])
+	}
+	for _, suf := range []string{"-bits", "-bit", "bits", "bit"} {
+		if n, ok := strings.CutSuffix(s, suf); ok {
+			whole, frac, dot := strings.Cut(n, ".")
+			return refAllDigits(whole) && (!dot || refAllDigits(frac))
+		}
+	}
+	for _, pre := range []string{"mxfp", "nvfp", "uint", "int", "bf", "fp", "f"} {
+		if n, ok := strings.CutPrefix(s, pre); ok {
+			return refAllDigits(n)
+		}
+	}
+	return false
+}
+
+// refIsGGUF matches `<N>(_<alnum>)*` (what follows `q` or `iq`).
+func refIsGGUF(s string) bool {
+	head, tail, _ := strings.Cut(s, "_")
+	if !refAllDigits(head) {
+		return false
+	}
+	if tail == "" {
+		return !strings.HasSuffix(s, "_")
+	}
+	for _, part := range strings.Split(tail, "_") {
+		if part == "" {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func refAllDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchRow reports whether the catalog row ID rowID
+// (`models.providers.<p>.models[i].id`) names ref (REF-4): rowID equals
+// the full "provider/id" (provider part compared case-insensitively) or
+// equals the ID after the first slash. The part after the last slash alone
+// never matches, and the profile is ignored.
+func MatchRow(ref Ref, rowID string) bool {
+	row := strings.TrimSpace(rowID)
+	if row == "" || ref.ID == "" {
+		return false
+	}
+	if row == ref.ID {
+		return true
+	}
+	p, id, ok := strings.Cut(row, "/")
+	return ok && strings.EqualFold(strings.TrimSpace(p), ref.Provider) && strings.TrimSpace(id) == ref.ID
+}
+
+// RuntimeAuto is the normalized runtime ID meaning "choose automatically"
+// (REF-6, SEL-3).
+const RuntimeAuto = "auto"
+
+// NormalizeRuntime trims and lower-cases a runtime ID and resolves its
+// aliases (REF-6): `pi` → `openclaw`, `codex-app-server` → `codex`; "",
+// `auto` and `default` → [RuntimeAuto].
+func NormalizeRuntime(id string) string {
+	switch s := strings.ToLower(strings.TrimSpace(id)); s {
+	case "", RuntimeAuto, "default":
+		return RuntimeAuto
+	case "pi":
+		return string(HarnessOpenClaw)
+	case "codex-app-server":
+		return string(HarnessCodex)
+	default:
+		return s
+	}
+}
