@@ -2,7 +2,38 @@ package conformance
 
 // Handlers for the ref ops.
 
-var (
-	opRefParse = notYet
-	opRefMatch = notYet
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit/resolver"
 )
+
+// opRefParse parses input.ref strictly, or leniently with
+// input.defaultProvider when input.strict is false (REF-1..REF-5a).
+func opRefParse(in gjson.Result) (Result, error) {
+	s := in.Get("ref").String()
+	var (
+		r  resolver.Ref
+		ok bool
+	)
+	if st := in.Get("strict"); st.Exists() && !st.Bool() {
+		r, ok = resolver.ParseRefLenient(s, in.Get("defaultProvider").String())
+	} else {
+		r, ok = resolver.ParseRef(s)
+	}
+	if !ok {
+		return Result{"valid": false}, nil
+	}
+	res := Result{"valid": true, "provider": r.Provider, "id": r.ID}
+	if r.Profile != "" {
+		res["profile"] = r.Profile
+	}
+	return res, nil
+}
+
+// opRefMatch reports whether input.rowId names input.ref (REF-4). A ref
+// that is not valid matches nothing.
+func opRefMatch(in gjson.Result) (Result, error) {
+	r, ok := resolver.ParseRef(in.Get("ref").String())
+	return Result{"match": ok && resolver.MatchRow(r, in.Get("rowId").String())}, nil
+}
