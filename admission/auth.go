@@ -1,0 +1,307 @@
+package admission
+
+import (
+	"context"
+	"errors"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Credential environment variable names (AUTH-2).
+const (
+	EnvOpenAIAPIKey     = "OPENAI_API_KEY"
+	EnvAnthropicAPIKey  = "ANTHROPIC_API_KEY"
+	EnvCodexAccessToken = "CODEX_ACCESS_TOKEN"
+	EnvCodexLoginMode   = "CODEX_LOGIN_MODE"
+)
+
+// Codex login modes rendered as CODEX_LOGIN_MODE.
+const (
+	LoginModeAPIKey     = "api_key"
+	LoginModeCodexPAT   = "codex_pat"
+	LoginModeCodexOAuth = "codex_oauth"
+)
+
+// AuthFacts are the facts harnessAuth validation depends on: the admitted
+// topology, the binding, and the installation around it.
+type AuthFacts struct {
+	// Compute is the Compute kind.
+	Compute resolver.Compute
+	// Topologies is the (Harness, Mode) set a custom Compute declares
+	// (RES-11); ignored for the bundled kinds.
+	Topologies []resolver.Topology
+	Harness    resolver.Harness
+	Mode       resolver.Mode
+	// Binding is the Agent's harnessAuth; the zero Binding is "none".
+	Binding Binding
+	// CredentialGateway reports whether the installation selects a
+	// Credential Gateway.
+	CredentialGateway bool
+	// Sandbox is the configured SandboxDriver, or nil.
+	Sandbox             *resolver.SandboxFacts
+	NativeWorkerSupport resolver.NativeWorkerSupport
+	// Model is the admitted primary model ref; embedded OpenClaw chooses its
+	// credential variable by the model's provider.
+	Model string
+	// AgentID is the Agent being deployed (for custom validators).
+	AgentID string
+}
+
+// bindingPath is where harnessAuth errors point: the Agent's field.
+var bindingPath = occkit.NewPath("harnessAuth")
+
+// BindingPath is the path harnessAuth refusals carry ("harnessAuth").
+func BindingPath() occkit.Path { return bindingPath }
+
+// CheckTopology applies the execution-mode table (RES-11) with dedicated
+// OpenClaw's requirements (RES-13) for one Compute: a pair outside the
+// Compute's set is 400; dedicated OpenClaw without native-worker support is
+// 400 and without a qualifying SandboxDriver 409 naming the missing Driver.
+func CheckTopology(f AuthFacts) error {
+	modePath := occkit.NewPath("executionMode")
+	if f.Harness != resolver.HarnessOpenClaw && f.Harness != resolver.HarnessCodex {
+		return occkit.Invalid("RES-1", occkit.NewPath("harness"), "the Harness must be openclaw or codex")
+	}
+	if f.Mode != resolver.ModeEmbedded && f.Mode != resolver.ModeDedicated {
+		return occkit.Invalid("RES-11", modePath, "executionMode must be embedded or dedicated")
+	}
+	if f.Harness == resolver.HarnessCodex && f.Mode == resolver.ModeEmbedded {
+		return occkit.Invalid("RES-11", modePath,
+			"the codex Harness runs only in dedicated execution mode, not embedded")
+	}
+	switch f.Compute {
+	case resolver.ComputeKubernetes:
+		if f.Harness == resolver.HarnessOpenClaw && f.Mode == resolver.ModeDedicated {
+			if f.NativeWorkerSupport != resolver.NativeWorkersPinned && f.NativeWorkerSupport != resolver.NativeWorkersCustomImage {
+				return occkit.Invalid("RES-13", modePath,
+					"dedicated openclaw needs native-worker support (pinned runtime image or runtime.nativeWorkerSupport)")
+			}
+			if !f.Sandbox.Qualifies() {
+				return occkit.Conflict("RES-13", modePath,
+					"dedicated openclaw needs a SandboxDriver with harness provisioning and the networking, filesystem and process facets")
+			}
+		}
+		return nil
+	case resolver.ComputeSSH, resolver.ComputeDocker:
+		if f.Harness == resolver.HarnessOpenClaw && f.Mode == resolver.ModeEmbedded {
+			return nil
+		}
+		return occkit.Invalid("RES-11", modePath, "%s Compute runs only embedded openclaw", f.Compute)
+	case "":
+		return occkit.Invalid("RES-11", occkit.NewPath("compute"), "a Compute is required")
+	}
+	for _, t := range f.Topologies {
+		if t.Harness == f.Harness && t.Mode == f.Mode {
+			return nil
+		}
+	}
+	return occkit.Invalid("RES-11", modePath, "this Compute does not declare %s in %s execution mode", f.Harness, f.Mode)
+}
+
+// ValidateHarnessAuth is the bundled Computes' harness-auth validation
+// (AUTH-1..AUTH-6) of an already parsed binding: RES-11 first (400), then a
+// missing binding (409, AUTH-1), then the Compute's rules. It returns the
+// credential projection plan. A custom Compute validates through its own
+// [HarnessAuthValidator] (see [ValidateWith]).
+//
+// Refusals: codex-oauth off dedicated Codex → 400 (AUTH-4a); while a
+// Credential Gateway is selected, api_key and codex_pat → 409; Kubernetes
+// refuses runtime → 409; SSH embedded OpenClaw accepts only runtime, others
+// 409; Docker refuses every binding (409); credential_source without a
+// gateway → 409 CREDENTIAL_GATEWAY_NOT_CONFIGURED, without its paired
+// SandboxDriver or on an embedded topology → 409.
+func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
+	if err := checkSourceType(f); err != nil {
+		return Projection{}, err
+	}
+	if err := CheckTopology(f); err != nil {
+		return Projection{}, err
+	}
+	if f.Binding.IsZero() {
+		return Projection{}, occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
+	}
+	switch f.Compute {
+	case resolver.ComputeKubernetes:
+		return kubernetesAuth(f)
+	case resolver.ComputeSSH:
+		// AUTH-5: systemd loads operator-provided host credentials.
+		if f.Binding.Method != MethodRuntime {
+			return Projection{}, occkit.Conflict("AUTH-5", bindingPath.Key("method"),
+				"ssh Compute accepts only the runtime harnessAuth method")
+		}
+		return Projection{Gateway: []EnvVar{}, Harness: []EnvVar{}, HostManaged: true}, nil
+	case resolver.ComputeDocker:
+		return Projection{}, occkit.Conflict("AUTH-4", bindingPath.Key("method"),
+			"docker Compute supports no harnessAuth binding")
+	}
+	return Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
+		"Compute %s has no harness-auth validator", f.Compute)
+}
+
+// checkSourceType is the topology part of the binding shape (AUTH-4a):
+// codex-oauth sources serve dedicated Codex only.
+func checkSourceType(f AuthFacts) error {
+	b := f.Binding
+	if b.Method == MethodCredentialSource && b.SourceType == SourceTypeCodexOAuth &&
+		(f.Harness != resolver.HarnessCodex || f.Mode != resolver.ModeDedicated) {
+		return occkit.Invalid("AUTH-4a", bindingPath.Key("sourceType"),
+			"the codex-oauth source type serves dedicated codex only")
+	}
+	return nil
+}
+
+func kubernetesAuth(f AuthFacts) (Projection, error) {
+	b := f.Binding
+	method := bindingPath.Key("method")
+	embedded := f.Mode == resolver.ModeEmbedded
+	codex := f.Harness == resolver.HarnessCodex
+	p := Projection{Gateway: []EnvVar{}, Harness: []EnvVar{}}
+	switch b.Method {
+	case MethodRuntime:
+		return Projection{}, occkit.Conflict("AUTH-4", method, "kubernetes Compute does not accept the runtime harnessAuth method")
+	case MethodAPIKey, MethodCodexPAT:
+		if f.CredentialGateway {
+			return Projection{}, occkit.Conflict("AUTH-4", method,
+				"a Credential Gateway is selected: Secret-backed and account harnessAuth methods are refused")
+		}
+	}
+	switch b.Method {
+	case MethodAPIKey:
+		switch {
+		case embedded:
+			name, err := embeddedKeyName(f.Model)
+			if err != nil {
+				return Projection{}, err
+			}
+			p.Harness = []EnvVar{{Name: name, From: b.Source}}
+		case codex:
+			p.Harness = []EnvVar{
+				{Name: EnvOpenAIAPIKey, From: b.Source},
+				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
+			}
+			p.StdinLogin = true
+		default:
+			p.Harness = []EnvVar{{Name: EnvOpenAIAPIKey, From: b.Source}}
+		}
+	case MethodCodexPAT:
+		if !codex || embedded {
+			return Projection{}, occkit.Conflict("AUTH-2", method, "codex_pat serves dedicated codex only")
+		}
+		p.Harness = []EnvVar{
+			{Name: EnvCodexAccessToken, From: b.Source},
+			{Name: EnvCodexLoginMode, Value: LoginModeCodexPAT},
+		}
+	case MethodCredentialSource:
+		// AUTH-3, in its order: gateway, paired Sandbox, dedicated Harness.
+		if !f.CredentialGateway {
+			return Projection{}, occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", method,
+				"credential_source needs a selected Credential Gateway")
+		}
+		if !f.Sandbox.Qualifies() {
+			return Projection{}, occkit.Conflict("AUTH-3", method,
+				"credential_source needs the paired SandboxDriver with harness provisioning and all three facets")
+		}
+		if embedded {
+			return Projection{}, occkit.Conflict("AUTH-3", method,
+				"credential_source serves a dedicated Harness, not embedded execution")
+		}
+		p.EgressProxy = true
+		switch {
+		case codex && b.SourceType == SourceTypeCodexOAuth:
+			p.Harness = []EnvVar{
+				{Name: EnvCodexAccessToken, Placeholder: true},
+				{Name: EnvCodexLoginMode, Value: LoginModeCodexOAuth},
+			}
+		case codex:
+			p.Harness = []EnvVar{
+				{Name: EnvOpenAIAPIKey, Placeholder: true},
+				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
+			}
+		default:
+			p.Harness = []EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
+		}
+	default:
+		return Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
+	}
+	return p, nil
+}
+
+// embeddedKeyName chooses the combined process's key variable by the native
+// model provider (AUTH-2). Providers other than openai and anthropic have no
+// Kubernetes api_key projection: 409, naming the provider.
+func embeddedKeyName(model string) (string, error) {
+	ref, ok := resolver.ParseRef(model)
+	if !ok {
+		return "", occkit.Invalid("AUTH-2", occkit.NewPath("model"),
+			"embedded api_key needs a valid primary model to choose the provider's key variable")
+	}
+	switch ref.Provider {
+	case "openai":
+		return EnvOpenAIAPIKey, nil
+	case "anthropic":
+		return EnvAnthropicAPIKey, nil
+	}
+	return "", occkit.Conflict("AUTH-2", bindingPath.Key("method"),
+		"kubernetes projects api_key only for the openai and anthropic providers, not %s", ref.Provider)
+}
+
+// HarnessAuthValidator is the harness-auth check a ComputeDriver provides
+// (DRV-1, AUTH-7). It returns the credential projection plan for the
+// binding. Its refusals map as follows: an *occkit.Error with code
+// INVALID_REQUEST is a configuration refusal and stays 400; every other
+// refusal is 409 RESOURCE_CONFLICT. A ComputeDriver without one is 503.
+type HarnessAuthValidator interface {
+	ValidateHarnessAuth(ctx context.Context, f AuthFacts) (Projection, error)
+}
+
+// ValidateWith runs a custom Compute's validator with the AUTH-7 error
+// mapping, after the binding-shape rule and RES-11 (both 400) and the
+// missing-binding rule (409). v nil → 503 DEPENDENCY_UNAVAILABLE.
+func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Projection, error) {
+	if err := checkSourceType(f); err != nil {
+		return Projection{}, err
+	}
+	if err := CheckTopology(f); err != nil {
+		return Projection{}, err
+	}
+	if v == nil {
+		return Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
+			"the ComputeDriver has no harness-auth validator")
+	}
+	if f.Binding.IsZero() {
+		return Projection{}, occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
+	}
+	p, err := v.ValidateHarnessAuth(ctx, f)
+	if err != nil {
+		return Projection{}, mapDriverRefusal("AUTH-7", err)
+	}
+	// AUTH-6: a dedicated gateway never receives the Harness inference
+	// credential, whatever the driver planned.
+	for _, e := range p.Gateway {
+		if e.From != (SourceRef{}) || e.Placeholder {
+			return Projection{}, occkit.Conflict("AUTH-6", bindingPath,
+				"the ComputeDriver projected the Harness credential into the gateway")
+		}
+	}
+	return p.clone(), nil
+}
+
+// mapDriverRefusal applies AUTH-7: a configuration refusal (INVALID_REQUEST)
+// stays 400; any other refusal is 409. A driver's plain error text is not
+// repeated: it might carry a value.
+func mapDriverRefusal(rule string, err error) error {
+	var oe *occkit.Error
+	if errors.As(err, &oe) {
+		if oe.Code == occkit.CodeInvalidRequest || oe.HTTPStatus() == 409 {
+			return oe
+		}
+		out := *oe
+		out.Code = occkit.CodeResourceConflict
+		if out.Rule == "" {
+			out.Rule = rule
+		}
+		return &out
+	}
+	return occkit.Conflict(rule, bindingPath, "the ComputeDriver refused the harnessAuth binding")
+}
