@@ -1,0 +1,195 @@
+package logging
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"regexp"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// ProtectedKey is one Kubernetes label (and annotation) key that carries a
+// Collector identity fact (LOG-6). Drivers write these on the Pod and its
+// containers from identity facts the control plane owns; the Collector maps
+// them to resource attributes ([ProtectedKey.Attribute]) and never takes
+// identity from a log record's payload.
+type ProtectedKey string
+
+// The closed set of protected keys.
+const (
+	KeyServiceName ProtectedKey = "occkit.io/service-name"
+	KeyVersion     ProtectedKey = "occkit.io/version"
+	KeyContainer   ProtectedKey = "occkit.io/container"
+	KeyNamespace   ProtectedKey = "occkit.io/namespace"
+	KeyAgent       ProtectedKey = "occkit.io/agent"
+	KeyRevision    ProtectedKey = "occkit.io/revision"
+)
+
+// AllProtectedKeys lists every [ProtectedKey].
+func AllProtectedKeys() []ProtectedKey {
+	return []ProtectedKey{KeyServiceName, KeyVersion, KeyContainer, KeyNamespace, KeyAgent, KeyRevision}
+}
+
+// Attribute is the OpenTelemetry resource attribute the Collector derives
+// from k ("" for an unknown key).
+func (k ProtectedKey) Attribute() string {
+	switch k {
+	case KeyServiceName:
+		return "service.name"
+	case KeyVersion:
+		return "service.version"
+	case KeyContainer:
+		return "container.name"
+	case KeyNamespace:
+		return "occkit.namespace.id"
+	case KeyAgent:
+		return "occkit.agent.id"
+	case KeyRevision:
+		return "occkit.agent.revision.id"
+	}
+	return ""
+}
+
+// protectedAttributes are the attribute names a payload may never set; the
+// [Filter] handler drops them whatever its allowlist says.
+var protectedAttributes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range AllProtectedKeys() {
+		m[k.Attribute()] = true
+	}
+	return m
+}()
+
+// Service names a Collector reports for each kind of process.
+const (
+	ServiceGateway         = "openclaw-gateway"
+	ServiceOpenClawHarness = "openclaw-harness"
+	ServiceCodexAppServer  = "codex-app-server"
+)
+
+// Identity holds the facts a Collector identity is derived from. They come
+// from the admitted revision and the Compute, never from a log payload.
+type Identity struct {
+	Harness   resolver.Harness
+	Mode      resolver.Mode // zero: the Harness's default mode, as in [Render]
+	Container Container
+	Version   string // the approved Harness version
+	Namespace string // the OCC Namespace ID
+	Agent     string // the Agent ID
+	Revision  string // the AgentRevision ID
+}
+
+// Metadata is the protected label and annotation set of one container.
+// Labels hold Kubernetes-valid values (a fact that is not a valid label
+// value is replaced by "sha256-" and the first 12 hex characters of its
+// SHA-256, as DRV-5 names resources); Annotations hold every fact exactly.
+// Both are keyed by [ProtectedKey].
+type Metadata struct {
+	Labels      map[string]string
+	Annotations map[string]string
+}
+
+// labelValue is Kubernetes' label value syntax (at most 63 characters).
+var labelValue = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+
+// CollectorMetadata returns the protected labels and annotations of the
+// container described by id (LOG-6). Every fact is required: an empty one,
+// or an unknown Harness, mode or container, is a 400 INVALID_REQUEST
+// naming the fact.
+func CollectorMetadata(id Identity) (Metadata, error) {
+	service, err := serviceName(id)
+	if err != nil {
+		return Metadata{}, err
+	}
+	facts := []struct {
+		key   ProtectedKey
+		name  string
+		value string
+	}{
+		{KeyServiceName, "service.name", service},
+		{KeyVersion, "version", id.Version},
+		{KeyContainer, "container", string(id.Container)},
+		{KeyNamespace, "namespace", id.Namespace},
+		{KeyAgent, "agent", id.Agent},
+		{KeyRevision, "revision", id.Revision},
+	}
+	md := Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
+	var errs []error
+	for _, f := range facts {
+		if f.value == "" {
+			errs = append(errs, occkit.Invalid("LOG-6", occkit.NewPath(f.name), "the collector identity needs %s", f.name))
+			continue
+		}
+		md.Annotations[string(f.key)] = f.value
+		md.Labels[string(f.key)] = safeLabelValue(f.value)
+	}
+	if err := occkit.Join(errs...); err != nil {
+		return Metadata{}, err
+	}
+	return md, nil
+}
+
+func safeLabelValue(v string) string {
+	if labelValue.MatchString(v) {
+		return v
+	}
+	sum := sha256.Sum256([]byte(v))
+	return "sha256-" + hex.EncodeToString(sum[:])[:12]
+}
+
+func serviceName(id Identity) (string, error) {
+	// Render validates the topology and container the same way.
+	if _, err := Render(id.Harness, id.Mode, id.Container, LevelInfo); err != nil {
+		return "", err
+	}
+	switch {
+	case id.Container == ContainerGateway:
+		return ServiceGateway, nil
+	case id.Harness == resolver.HarnessCodex:
+		return ServiceCodexAppServer, nil
+	case id.Mode == resolver.ModeDedicated:
+		return ServiceOpenClawHarness, nil
+	}
+	return ServiceGateway, nil // the combined embedded process
+}
+
+// WorkAttribute is an attribute key of worker (reconciliation) log records
+// (LOG-6). These describe controller work, never runtime identity.
+type WorkAttribute string
+
+// The closed set of worker attribute keys.
+const (
+	WorkID        WorkAttribute = "work.id"
+	WorkOperation WorkAttribute = "work.operation"
+	WorkAttempt   WorkAttribute = "work.attempt"
+	WorkOutcome   WorkAttribute = "work.outcome"
+)
+
+// AllWorkAttributes lists every [WorkAttribute].
+func AllWorkAttributes() []WorkAttribute {
+	return []WorkAttribute{WorkID, WorkOperation, WorkAttempt, WorkOutcome}
+}
+
+// Work describes one unit of controller work for a log record.
+type Work struct {
+	ID        string
+	Operation string
+	Attempt   int
+	Outcome   string // empty while the work runs
+}
+
+// Attrs returns w as slog attributes under the [WorkAttribute] keys; an
+// empty Outcome is left out.
+func (w Work) Attrs() []slog.Attr {
+	attrs := []slog.Attr{
+		slog.String(string(WorkID), w.ID),
+		slog.String(string(WorkOperation), w.Operation),
+		slog.Int(string(WorkAttempt), w.Attempt),
+	}
+	if w.Outcome != "" {
+		attrs = append(attrs, slog.String(string(WorkOutcome), w.Outcome))
+	}
+	return attrs
+}

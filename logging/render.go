@@ -1,0 +1,166 @@
+package logging
+
+import (
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Container is the role of one process container of a deployment, as the
+// logging render sees it (LOG-4).
+type Container string
+
+const (
+	// ContainerGateway is the OpenClaw gateway. In an embedded topology it
+	// is the one combined gateway/Harness process.
+	ContainerGateway Container = "gateway"
+	// ContainerHarness is the Harness: the Codex app-server of dedicated
+	// Codex, the native OpenClaw Harness of dedicated OpenClaw, and (again)
+	// the combined process of embedded OpenClaw.
+	ContainerHarness Container = "harness"
+)
+
+// AllContainers lists every [Container].
+func AllContainers() []Container { return []Container{ContainerGateway, ContainerHarness} }
+
+// The read-only mount of the admitted document (LOG-4).
+const (
+	// ConfigDir is where Kubernetes mounts the admitted document read-only.
+	ConfigDir = "/etc/openclaw"
+	// ConfigPath is the admitted document inside [ConfigDir]; OpenClaw
+	// processes find it through OPENCLAW_CONFIG_PATH.
+	ConfigPath = ConfigDir + "/openclaw.json"
+)
+
+// Environment variable names the render sets or clears.
+const (
+	EnvConfigPath       = "OPENCLAW_CONFIG_PATH"
+	EnvOpenClawLogLevel = "OPENCLAW_LOG_LEVEL"
+	EnvLogFormat        = "LOG_FORMAT"
+	EnvRustLog          = "RUST_LOG"
+)
+
+// codexOverrides are the host-owned codex configuration overrides (LOG-4),
+// given as `-c key=value` arguments whose values are TOML.
+var codexOverrides = []string{
+	"-c", `otel.exporter="none"`,
+	"-c", "otel.log_user_prompt=false",
+}
+
+// EnvVar is one environment variable of a container.
+type EnvVar struct {
+	Name  string
+	Value string
+}
+
+// Rendered is the logging part of one container's launch (LOG-4, LOG-5).
+// It never holds a credential: only names, fixed values and the level.
+type Rendered struct {
+	// Env lists the variables to set, in a stable order.
+	Env []EnvVar
+	// Unset lists inherited variables the launch must remove because they
+	// would override the admitted level (OPENCLAW_LOG_LEVEL).
+	Unset []string
+	// Args are the logging arguments of the process, in order: for Codex
+	// the `-c` overrides, which precede the app-server subcommand.
+	Args []string
+	// Command is the process's argv with Args in place (Codex:
+	// codex <Args> app-server), or nil when the render does not own the
+	// command line (OpenClaw is configured through its document and takes
+	// no verbosity flags).
+	Command []string
+	// ConfigDir and ConfigPath locate the admitted document, mounted
+	// read-only; empty for a container that does not read it.
+	ConfigDir, ConfigPath string
+	// StderrOnly says a Collector must read stderr only: the process's
+	// stdout is protocol output (the Codex app-server).
+	StderrOnly bool
+}
+
+// Lookup returns the value of the named variable in r.Env.
+func (r Rendered) Lookup(name string) (string, bool) {
+	for _, e := range r.Env {
+		if e.Name == name {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
+// Render returns the logging environment and arguments of one container of
+// a platform-owned deployment (LOG-4, LOG-5). The level is the one [Guard]
+// admitted. A zero mode means the Harness's only or default mode: dedicated
+// for Codex, embedded for OpenClaw.
+//
+//   - OpenClaw processes (the gateway of every topology, the combined
+//     process of embedded OpenClaw and the native Harness of dedicated
+//     OpenClaw) read the admitted document, whose stamp sets JSON console
+//     logging at the level and turns OTLP log export off:
+//     OPENCLAW_CONFIG_PATH points at it under /etc/openclaw and
+//     OPENCLAW_LOG_LEVEL is removed so nothing overrides it.
+//   - The Codex app-server gets LOG_FORMAT=json,
+//     RUST_LOG=<level>,codex_otel=off (the admitted level names are
+//     tracing's filter names unchanged) and the overrides
+//     -c otel.exporter="none" -c otel.log_user_prompt=false before the
+//     app-server subcommand. Collectors read its stderr only.
+//
+// Nothing rendered turns console or tool redaction off (LOG-5). An unknown
+// Harness, mode, container or level, or a topology outside RES-11 (embedded
+// Codex), is a 400 INVALID_REQUEST. Driver-managed runtimes (LOG-3) are not
+// rendered here.
+func Render(harness resolver.Harness, mode resolver.Mode, container Container, level Level) (Rendered, error) {
+	if !level.Valid() {
+		return Rendered{}, invalidLevel()
+	}
+	switch harness {
+	case resolver.HarnessOpenClaw:
+		if mode == "" {
+			mode = resolver.ModeEmbedded
+		}
+	case resolver.HarnessCodex:
+		if mode == "" {
+			mode = resolver.ModeDedicated
+		}
+	default:
+		return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("harness"), "harness must be openclaw or codex")
+	}
+	switch mode {
+	case resolver.ModeEmbedded, resolver.ModeDedicated:
+	default:
+		return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("executionMode"), "executionMode must be embedded or dedicated")
+	}
+	if harness == resolver.HarnessCodex && mode == resolver.ModeEmbedded {
+		return Rendered{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "the codex harness runs dedicated only")
+	}
+	switch container {
+	case ContainerGateway:
+		return renderOpenClaw(), nil
+	case ContainerHarness:
+		if harness == resolver.HarnessCodex {
+			return renderCodex(level), nil
+		}
+		return renderOpenClaw(), nil
+	}
+	return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("container"), "container must be gateway or harness")
+}
+
+func renderOpenClaw() Rendered {
+	return Rendered{
+		Env:        []EnvVar{{EnvConfigPath, ConfigPath}},
+		Unset:      []string{EnvOpenClawLogLevel},
+		ConfigDir:  ConfigDir,
+		ConfigPath: ConfigPath,
+	}
+}
+
+func renderCodex(level Level) Rendered {
+	args := append([]string(nil), codexOverrides...)
+	return Rendered{
+		Env: []EnvVar{
+			{EnvLogFormat, "json"},
+			{EnvRustLog, string(level) + ",codex_otel=off"},
+		},
+		Args:       args,
+		Command:    append(append([]string{"codex"}, args...), "app-server"),
+		StderrOnly: true,
+	}
+}

@@ -1,0 +1,172 @@
+package logging
+
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// The settings the stamp owns (LOG-1). Paths are built once; they never
+// depend on document content.
+var (
+	pathLogging         = occkit.NewPath("logging")
+	pathLevel           = pathLogging.Key("level")
+	pathConsoleLevel    = pathLogging.Key("consoleLevel")
+	pathConsoleStyle    = pathLogging.Key("consoleStyle")
+	pathRedactSensitive = pathLogging.Key("redactSensitive")
+	pathDiagnostics     = occkit.NewPath("diagnostics")
+	pathOtel            = pathDiagnostics.Key("otel")
+	pathOtelLogs        = pathOtel.Key("logs")
+)
+
+// ConsoleStyle is the console style the stamp sets: JSON lines a Collector
+// can parse (LOG-1).
+const ConsoleStyle = "json"
+
+// Stamp applies platform-owned logging to an admitted document (LOG-1):
+// logging.level and logging.consoleLevel become level,
+// logging.consoleStyle becomes "json", diagnostics.otel.logs becomes false
+// and the retired logging.redactSensitive is removed, so the runtime keeps
+// its own default redaction (LOG-5).
+//
+// Every other key and byte of doc is kept, in its order: the edits are sjson
+// edits in place. Stamped keys that already exist keep their position; new
+// ones are appended to their object. A logging, diagnostics or
+// diagnostics.otel value that is not an object counts as {} and is replaced
+// by an object holding only the stamped keys.
+//
+// With [OwnedByDriver] the document is returned unchanged (LOG-3). The zero
+// Ownership is [OwnedByPlatform]. Stamp is idempotent and never changes doc.
+// An invalid level or ownership, or a document that is not a JSON object, is
+// a 400 INVALID_REQUEST.
+func Stamp(doc occkit.Document, level Level, owner Ownership) (occkit.Document, error) {
+	owner, err := ParseOwnership(string(owner))
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	if !level.Valid() {
+		return occkit.Document{}, invalidLevel()
+	}
+	if !doc.Root().IsObject() {
+		return occkit.Document{}, occkit.Invalid("LOG-1", occkit.Root(), "the configuration must be a JSON object")
+	}
+	if owner == OwnedByDriver {
+		return doc, nil
+	}
+	out, err := stampLogging(doc, level)
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	return stampDiagnostics(out)
+}
+
+func stampLogging(doc occkit.Document, level Level) (occkit.Document, error) {
+	if !doc.Get(pathLogging).IsObject() {
+		raw := `{"level":` + quote(string(level)) + `,"consoleLevel":` + quote(string(level)) +
+			`,"consoleStyle":` + quote(ConsoleStyle) + `}`
+		return doc.SetRaw(pathLogging, []byte(raw))
+	}
+	out, err := doc.Delete(pathRedactSensitive)
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	for _, e := range []struct {
+		path  occkit.Path
+		value string
+	}{
+		{pathLevel, string(level)},
+		{pathConsoleLevel, string(level)},
+		{pathConsoleStyle, ConsoleStyle},
+	} {
+		if out, err = setIfDifferent(out, e.path, e.value); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return out, nil
+}
+
+func stampDiagnostics(doc occkit.Document) (occkit.Document, error) {
+	if !doc.Get(pathDiagnostics).IsObject() {
+		return doc.SetRaw(pathDiagnostics, []byte(`{"otel":{"logs":false}}`))
+	}
+	if !doc.Get(pathOtel).IsObject() {
+		return doc.SetRaw(pathOtel, []byte(`{"logs":false}`))
+	}
+	if v := doc.Get(pathOtelLogs); v.Type == gjson.False {
+		return doc, nil
+	}
+	return doc.SetRaw(pathOtelLogs, []byte("false"))
+}
+
+// setIfDifferent leaves an already-correct value's bytes alone (it may be
+// written with escapes), so stamping a stamped document is a no-op.
+func setIfDifferent(doc occkit.Document, p occkit.Path, value string) (occkit.Document, error) {
+	if v := doc.Get(p); v.Type == gjson.String && v.Str == value {
+		return doc, nil
+	}
+	return doc.SetRaw(p, []byte(quote(value)))
+}
+
+func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
+
+// Guard checks, before anything is rendered from a stored revision, that its
+// document still carries an intact stamp (LOG-2) and returns the admitted
+// level. It refuses with 409 RESOURCE_CONFLICT at the path of each broken
+// setting: logging.level or logging.consoleLevel absent, null or not one of
+// [AllLevels]; logging.consoleLevel unequal to logging.level;
+// logging.consoleStyle not "json"; logging.redactSensitive present;
+// diagnostics.otel.logs not false. A non-object logging, diagnostics or otel
+// counts as {}. Such a revision cannot be rendered: redeploy.
+//
+// Guard applies to platform-owned logging only; a driver-managed document
+// is not stamped and must not be guarded.
+func Guard(doc occkit.Document) (Level, error) {
+	logging := objectOrEmpty(doc.Get(pathLogging))
+	var errs []error
+	level, okLevel := stampedLevel(logging.Get("level"))
+	if !okLevel {
+		errs = append(errs, broken(pathLevel, "logging.level must be one of debug, info, warn or error"))
+	}
+	console, okConsole := stampedLevel(logging.Get("consoleLevel"))
+	if !okConsole {
+		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must be one of debug, info, warn or error"))
+	}
+	if okLevel && okConsole && level != console {
+		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must equal logging.level"))
+	}
+	if s := logging.Get("consoleStyle"); s.Type != gjson.String || s.Str != ConsoleStyle {
+		errs = append(errs, broken(pathConsoleStyle, "logging.consoleStyle must be json"))
+	}
+	if logging.Get("redactSensitive").Exists() {
+		errs = append(errs, broken(pathRedactSensitive, "logging.redactSensitive is retired and must be absent"))
+	}
+	otel := objectOrEmpty(objectOrEmpty(doc.Get(pathDiagnostics)).Get("otel"))
+	if otel.Get("logs").Type != gjson.False {
+		errs = append(errs, broken(pathOtelLogs, "diagnostics.otel.logs must be false"))
+	}
+	if err := occkit.Join(errs...); err != nil {
+		return "", err
+	}
+	return level, nil
+}
+
+func stampedLevel(v gjson.Result) (Level, bool) {
+	if v.Type != gjson.String {
+		return "", false
+	}
+	l := Level(v.Str)
+	return l, l.Valid()
+}
+
+func broken(p occkit.Path, detail string) error {
+	return occkit.Conflict("LOG-2", p, "%s; the revision cannot be rendered, redeploy it", detail)
+}
+
+// objectOrEmpty returns v when it is an object and an empty object otherwise,
+// so that keys are looked up in objects only (gjson would also index arrays).
+func objectOrEmpty(v gjson.Result) gjson.Result {
+	if v.IsObject() {
+		return v
+	}
+	return gjson.Parse("{}")
+}
