@@ -1,11 +1,172 @@
 package conformance
 
-// Handlers for the logging ops.
+// Handlers for the logging ops. Each is a thin adapter over package logging.
 
-var (
-	opLoggingLevel        = notYet
-	opLoggingStamp        = notYet
-	opLoggingGuard        = notYet
-	opLoggingRender       = notYet
-	opLoggingStartupPhase = notYet
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
 )
+
+func opLoggingLevel(in gjson.Result) (Result, error) {
+	l, err := logging.ParseLevel(in.Get("value"))
+	if err != nil {
+		return nil, err
+	}
+	return Result{"level": string(l)}, nil
+}
+
+func opLoggingStamp(in gjson.Result) (Result, error) {
+	doc, err := inputDocument(in, "configuration")
+	if err != nil {
+		return nil, err
+	}
+	level, err := logging.ParseLevel(in.Get("level"))
+	if err != nil {
+		return nil, err
+	}
+	owner, err := loggingString(in, "runtimeLogging")
+	if err != nil {
+		return nil, err
+	}
+	out, err := logging.Stamp(doc, level, logging.Ownership(owner))
+	if err != nil {
+		return nil, err
+	}
+	return Result{"configuration": out, DocumentKey: out}, nil
+}
+
+func opLoggingGuard(in gjson.Result) (Result, error) {
+	doc, err := inputDocument(in, "configuration")
+	if err != nil {
+		return nil, err
+	}
+	l, err := logging.Guard(doc)
+	if err != nil {
+		return nil, err
+	}
+	return Result{"level": string(l)}, nil
+}
+
+func opLoggingRender(in gjson.Result) (Result, error) {
+	harness, err := loggingString(in, "harness")
+	if err != nil {
+		return nil, err
+	}
+	if harness == "" {
+		harness = string(resolver.HarnessOpenClaw) // the default Harness
+	}
+	mode, err := loggingString(in, "executionMode")
+	if err != nil {
+		return nil, err
+	}
+	container, err := loggingString(in, "container")
+	if err != nil {
+		return nil, err
+	}
+	level, err := logging.ParseLevel(in.Get("level"))
+	if err != nil {
+		return nil, err
+	}
+	r, err := logging.Render(resolver.Harness(harness), resolver.Mode(mode), logging.Container(container), level)
+	if err != nil {
+		return nil, err
+	}
+	argv := r.Command
+	if argv == nil {
+		argv = r.Args
+	}
+	return Result{"env": envCheck(r), "args": argsCheck(argv)}, nil
+}
+
+// envCheck: each named variable has exactly the expected value; null means
+// the variable must be absent.
+func envCheck(r logging.Rendered) Check {
+	return func(want gjson.Result) string {
+		var diffs []string
+		want.ForEach(func(k, v gjson.Result) bool {
+			got, ok := r.Lookup(k.String())
+			switch {
+			case v.Type == gjson.Null && ok:
+				diffs = append(diffs, fmt.Sprintf("%s: want absent, got %q", k.String(), got))
+			case v.Type != gjson.Null && !ok:
+				diffs = append(diffs, fmt.Sprintf("%s: absent, want %s", k.String(), v.Raw))
+			case v.Type != gjson.Null && got != v.String():
+				diffs = append(diffs, fmt.Sprintf("%s: got %q, want %s", k.String(), got, v.Raw))
+			}
+			return true
+		})
+		return strings.Join(diffs, "\n")
+	}
+}
+
+// argsCheck: the expected arguments appear, in order, among argv.
+func argsCheck(argv []string) Check {
+	return func(want gjson.Result) string {
+		i := 0
+		for _, w := range want.Array() {
+			for i < len(argv) && argv[i] != w.String() {
+				i++
+			}
+			if i == len(argv) {
+				got, _ := json.Marshal(argv)
+				return fmt.Sprintf("%s is not an ordered subsequence of %s", want.Raw, got)
+			}
+			i++
+		}
+		return ""
+	}
+}
+
+func opLoggingStartupPhase(in gjson.Result) (Result, error) {
+	var fields [4]string
+	for i, k := range []string{"container", "phase", "outcome", "code"} {
+		if v := in.Get(k); v.Type == gjson.String {
+			fields[i] = v.Str
+		} else if v.Exists() && k != "code" {
+			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a string", k)
+		}
+	}
+	var times [3]time.Time
+	for i, k := range []string{"originMs", "startedAtMs", "nowMs"} {
+		v := in.Get(k)
+		if v.Exists() && v.Type != gjson.Number {
+			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a number", k)
+		}
+		times[i] = time.UnixMilli(v.Int())
+	}
+	rec, err := logging.StartupPhase(logging.StartupEvent{
+		Container: logging.StartupContainer(fields[0]),
+		Phase:     logging.Phase(fields[1]),
+		Outcome:   logging.Outcome(fields[2]),
+		Code:      fields[3],
+		Origin:    times[0], StartedAt: times[1], Now: times[2],
+	})
+	if err != nil {
+		return nil, err
+	}
+	b, err := rec.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return Result{"record": json.RawMessage(b)}, nil
+}
+
+// loggingString reads an optional string input ("" when absent).
+func loggingString(in gjson.Result, key string) (string, error) {
+	v := in.Get(key)
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		return "", nil
+	case v.Type == gjson.String:
+		return v.Str, nil
+	}
+	return "", occkit.Invalid("", occkit.NewPath(key), "%s must be a string", key)
+}
