@@ -2,7 +2,55 @@ package conformance
 
 // Handlers for the compile.endpoint and compile.repair ops.
 
-var (
-	opCompileEndpoint = notYet
-	opCompileRepair   = notYet
+import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
 )
+
+func opCompileEndpoint(in gjson.Result) (Result, error) {
+	doc, err := inputDocument(in, "configuration")
+	if err != nil {
+		return nil, err
+	}
+	before := doc.Bytes()
+	e := in.Get("endpoint")
+	ep := compile.Endpoint{
+		BaseURL:       e.Get("baseUrl").String(),
+		ModelProvider: e.Get("modelProvider").String(),
+		AuthHeader:    e.Get("authHeader").Bool(),
+	}
+	out, err := compile.CompileEndpoint(doc, ep)
+	if err != nil {
+		return nil, err
+	}
+	return Result{
+		DocumentKey:       out,
+		"configuration":   out,
+		"sourceUnchanged": bytes.Equal(before, doc.Bytes()),
+	}, nil
+}
+
+func opCompileRepair(in gjson.Result) (Result, error) {
+	doc, err := inputDocument(in, "configuration")
+	if err != nil {
+		return nil, err
+	}
+	before := doc.Bytes()
+	out, changes, err := compile.Repair(doc)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(before, doc.Bytes()) {
+		return nil, occkit.New(occkit.CodeInvalidRequest, "CMP-3", occkit.Root(), "repair modified its input")
+	}
+	return Result{
+		DocumentKey:     out,
+		"configuration": out,
+		"changes":       len(changes),
+		"unchanged":     len(changes) == 0 && out.Equal(doc),
+	}, nil
+}

@@ -1,0 +1,389 @@
+package compile
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Endpoint is a custom OpenAI-compatible model endpoint that a dedicated
+// Codex Harness reaches instead of the official OpenAI route (CMP-1, PRB-9).
+type Endpoint struct {
+	// BaseURL is the endpoint's absolute HTTPS base URL, e.g.
+	// "https://llm.example.test/v1". It is rendered into the Codex app-server
+	// configuration ([RenderCodexConfig]), never into the gateway document.
+	BaseURL string
+	// ModelProvider is the provider ID the Codex side registers the endpoint
+	// under (e.g. "openai-compatible"); it becomes the second segment of the
+	// compiled gateway refs (`codex/<ModelProvider>/<id>`).
+	ModelProvider string
+	// AuthHeader mirrors OpenClaw's provider `authHeader` switch: the
+	// credential travels as an `Authorization: Bearer` header. Codex sends
+	// its provider credential that way in every case, so the switch is
+	// carried for the caller and not rendered.
+	AuthHeader bool
+}
+
+var epProviderPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// Validate checks the endpoint: ModelProvider is a provider ID (lower-case
+// letters, digits, `.`, `_`, `-`; not `openai` or `codex`, which Codex and
+// OpenClaw reserve) and BaseURL an absolute `https` URL with a host and no
+// user info, query or fragment (a URL must never carry a credential).
+// Errors name the setting (`endpoint.baseUrl`, `endpoint.modelProvider`),
+// never its value.
+func (e Endpoint) Validate() error {
+	var errs []error
+	mp := strings.TrimSpace(e.ModelProvider)
+	switch {
+	case !epProviderPattern.MatchString(mp):
+		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
+			"endpoint.modelProvider must be a lower-case provider ID without '/'"))
+	case mp == "openai" || mp == "codex":
+		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
+			"endpoint.modelProvider may not name a built-in provider"))
+	}
+	if msg := epCheckBaseURL(e.BaseURL); msg != "" {
+		errs = append(errs, occkit.Invalid("PRB-9", occkit.NewPath("endpoint", "baseUrl"), "endpoint.baseUrl %s", msg))
+	}
+	return occkit.Join(errs...)
+}
+
+func epCheckBaseURL(raw string) string {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "is required"
+	}
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() || u.Host == "" || u.Hostname() == "" {
+		return "must be an absolute URL"
+	}
+	switch {
+	case u.Scheme != "https":
+		return "must use https"
+	case u.User != nil:
+		return "must not carry user info"
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return "must not carry a query or fragment"
+	}
+	return ""
+}
+
+// provider returns the normalized model provider ID.
+func (e Endpoint) provider() string { return strings.TrimSpace(e.ModelProvider) }
+
+// CompileEndpoint compiles an admitted dedicated-Codex Configuration for a
+// custom endpoint (CMP-1): the private gateway document in which every ref
+// of the selected primary's provider becomes `codex/<ModelProvider>/<id>`
+// and the codex provider catalog (`models.providers.codex.models`) is
+// rebuilt from the selected refs and the catalog rows they match.
+//
+// The source provider is the provider of the selected primary
+// (`agents.defaults.model`, else the first entry's model in document order).
+// Rewritten: `model` (string or `{primary, fallbacks}`) and
+// `subagents.model` in the defaults and every entry, and the keys of their
+// `models` maps. Aliases without a slash, non-string values and other
+// providers' refs are left alone; fallback order and every policy value are
+// kept byte-for-byte. A catalog row matched (REF-4) by a rewritten ref keeps
+// its metadata and gets the id `<ModelProvider>/<id>`; a selected ref
+// without a row gets `{name, id}`; `models` keys without a row (wildcards
+// always) are not projected. When the source provider is not `codex`, its
+// provider entry moves to `models.providers.codex`.
+//
+// CompileEndpoint works on a copy (CMP-2): doc is never changed, and the
+// result shares no bytes with it. An invalid endpoint, a missing or invalid
+// primary, or a non-object `agents`/`models` shape is a 400.
+func CompileEndpoint(doc occkit.Document, ep Endpoint) (occkit.Document, error) {
+	if err := ep.Validate(); err != nil {
+		return occkit.Document{}, err
+	}
+	c := &epCompiler{doc: doc, mp: ep.provider(), refs: map[string]string{}, selected: map[string]bool{}}
+	scopes, err := epScopes(c.doc)
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	primary, ppath, ok := epPrimary(c.doc, scopes)
+	if !ok {
+		return occkit.Document{}, occkit.Invalid("CMP-1", occkit.NewPath("agents", "defaults", "model"),
+			"no primary model is selected in agents.defaults.model or an entry's model")
+	}
+	ref, ok := resolver.ParseRef(primary)
+	if !ok {
+		return occkit.Document{}, occkit.Invalid("REF-3", ppath, "%s is not a valid provider/model ref", ppath.String())
+	}
+	c.source = ref.Provider
+	for _, s := range scopes {
+		if err := c.scope(s); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	if err := c.catalog(); err != nil {
+		return occkit.Document{}, err
+	}
+	return c.doc, nil
+}
+
+// epScopes lists the agent scopes: agents.defaults (when an object), then
+// every agents.entries value in document order.
+func epScopes(doc occkit.Document) ([]occkit.Path, error) {
+	agents := doc.Get(occkit.NewPath("agents"))
+	if !agents.Exists() || agents.Type == gjson.Null {
+		return nil, nil
+	}
+	if !agents.IsObject() {
+		return nil, occkit.Invalid("RES-2", occkit.NewPath("agents"), "agents must be an object")
+	}
+	var out []occkit.Path
+	defaults := occkit.NewPath("agents", "defaults")
+	switch d := doc.Get(defaults); {
+	case d.IsObject():
+		out = append(out, defaults)
+	case d.Exists() && d.Type != gjson.Null:
+		return nil, occkit.Invalid("RES-2", defaults, "agents.defaults must be an object")
+	}
+	entriesPath := occkit.NewPath("agents", "entries")
+	entries := doc.Get(entriesPath)
+	if entries.Exists() && entries.Type != gjson.Null && !entries.IsObject() {
+		return nil, occkit.Invalid("RES-2", entriesPath, "agents.entries must be an object")
+	}
+	var bad error
+	for _, p := range epPairs(entries) {
+		at := entriesPath.Key(p.key)
+		if !gjson.Parse(p.raw).IsObject() {
+			bad = occkit.Invalid("RES-2", at, "%s must be an object", at.String())
+			break
+		}
+		out = append(out, at)
+	}
+	return out, bad
+}
+
+// epModelPrimary returns the primary of a model slot (string or object).
+func epModelPrimary(v gjson.Result, at occkit.Path) (string, occkit.Path, bool) {
+	switch {
+	case v.Type == gjson.String:
+		return v.String(), at, true
+	case v.IsObject():
+		if p := v.Get("primary"); p.Type == gjson.String {
+			return p.String(), at.Key("primary"), true
+		}
+	}
+	return "", occkit.Path{}, false
+}
+
+func epPrimary(doc occkit.Document, scopes []occkit.Path) (string, occkit.Path, bool) {
+	for _, s := range scopes {
+		at := s.Key("model")
+		if ref, p, ok := epModelPrimary(doc.Get(at), at); ok {
+			return ref, p, true
+		}
+	}
+	return "", occkit.Path{}, false
+}
+
+type epCompiler struct {
+	doc    occkit.Document
+	mp     string
+	source string
+	// refs maps each rewritten ref's key ("provider/id") to its ID, in first
+	// seen order (order), for the catalog projection.
+	refs     map[string]string
+	order    []string
+	selected map[string]bool
+	rows     map[string]resolver.Ref
+}
+
+func (c *epCompiler) note(ref resolver.Ref, selected bool) {
+	k := ref.Key()
+	if _, seen := c.refs[k]; !seen {
+		c.refs[k] = ref.ID
+		c.order = append(c.order, k)
+		if c.rows == nil {
+			c.rows = map[string]resolver.Ref{}
+		}
+		c.rows[k] = ref
+	}
+	if selected {
+		c.selected[k] = true
+	}
+}
+
+// qualify rewrites one ref of the source provider; ok is false for
+// anything else (other providers, aliases, non-refs).
+func (c *epCompiler) qualify(s string, selected bool) (string, bool) {
+	if !strings.Contains(s, "/") {
+		return "", false // an alias stays a native alias (CMP-1)
+	}
+	ref, ok := resolver.ParseRef(s)
+	if !ok || ref.Provider != c.source {
+		return "", false
+	}
+	c.note(ref, selected)
+	out := "codex/" + c.mp + "/" + ref.ID
+	if ref.Profile != "" {
+		out += "@" + ref.Profile
+	}
+	return out, true
+}
+
+func (c *epCompiler) set(at occkit.Path, v string) error {
+	d, err := c.doc.Set(at, v)
+	if err != nil {
+		return err
+	}
+	c.doc = d
+	return nil
+}
+
+// slot rewrites a model slot: a string, or {primary, fallbacks}.
+func (c *epCompiler) slot(at occkit.Path) error {
+	v := c.doc.Get(at)
+	if v.Type == gjson.String {
+		if out, ok := c.qualify(v.String(), true); ok {
+			return c.set(at, out)
+		}
+		return nil
+	}
+	if !v.IsObject() {
+		return nil
+	}
+	if p := v.Get("primary"); p.Type == gjson.String {
+		if out, ok := c.qualify(p.String(), true); ok {
+			if err := c.set(at.Key("primary"), out); err != nil {
+				return err
+			}
+		}
+	}
+	if fb := v.Get("fallbacks"); fb.IsArray() {
+		for i, f := range fb.Array() {
+			if f.Type != gjson.String {
+				continue
+			}
+			if out, ok := c.qualify(f.String(), true); ok {
+				if err := c.set(at.Key("fallbacks").Index(i), out); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *epCompiler) scope(s occkit.Path) error {
+	if err := c.slot(s.Key("model")); err != nil {
+		return err
+	}
+	if c.doc.Get(s.Key("subagents")).IsObject() {
+		if err := c.slot(s.Key("subagents").Key("model")); err != nil {
+			return err
+		}
+	}
+	return c.modelsKeys(s.Key("models"))
+}
+
+// modelsKeys renames the source provider's keys of a models map in place.
+// Should a renamed key collide with an existing one, the later member in
+// document order wins at the earlier member's position.
+func (c *epCompiler) modelsKeys(at occkit.Path) error {
+	m := c.doc.Get(at)
+	if !m.IsObject() {
+		return nil
+	}
+	var out []epPair
+	index := map[string]int{}
+	changed := false
+	for _, p := range epPairs(m) {
+		if k, ok := c.qualify(p.key, false); ok {
+			p = epPair{key: k, raw: p.raw}
+			changed = true
+		}
+		if i, dup := index[p.key]; dup {
+			out[i].raw = p.raw
+			changed = true
+			continue
+		}
+		index[p.key] = len(out)
+		out = append(out, p)
+	}
+	if !changed {
+		return nil
+	}
+	d, err := c.doc.SetRaw(at, []byte(epObject(out)))
+	if err != nil {
+		return err
+	}
+	c.doc = d
+	return nil
+}
+
+// catalog rebuilds models.providers.codex from the source provider's entry.
+func (c *epCompiler) catalog() error {
+	modelsPath := occkit.NewPath("models")
+	if m := c.doc.Get(modelsPath); m.Exists() && m.Type != gjson.Null && !m.IsObject() {
+		return occkit.Invalid("RES-4", modelsPath, "models must be an object")
+	}
+	providersPath := modelsPath.Key("providers")
+	if p := c.doc.Get(providersPath); p.Exists() && p.Type != gjson.Null && !p.IsObject() {
+		return occkit.Invalid("RES-4", providersPath, "models.providers must be an object")
+	}
+	sourcePath := providersPath.Key(c.source)
+	source := c.doc.Get(sourcePath)
+	sourceRaw := "{}"
+	if source.IsObject() {
+		sourceRaw = source.Raw
+	}
+	var rows []gjson.Result
+	if arr := source.Get("models"); source.IsObject() && arr.IsArray() {
+		for _, r := range arr.Array() {
+			if r.IsObject() {
+				rows = append(rows, r)
+			}
+		}
+	}
+	var projected []string
+	seen := map[string]bool{}
+	for _, k := range c.order {
+		id := c.refs[k]
+		if epIsWildcard(id) || seen[id] {
+			continue
+		}
+		ref := c.rows[k]
+		var row gjson.Result
+		for _, r := range rows {
+			if rid := r.Get("id"); rid.Type == gjson.String && resolver.MatchRow(ref, rid.String()) {
+				row = r
+				break
+			}
+		}
+		newID := epQuote(c.mp + "/" + id)
+		switch {
+		case row.Exists():
+			projected = append(projected, epSetRaw(row.Raw, "id", newID))
+		case c.selected[k]:
+			projected = append(projected, `{"name":`+epQuote(id)+`,"id":`+newID+`}`)
+		default:
+			continue
+		}
+		seen[id] = true
+	}
+	codexRaw := epSetRaw(sourceRaw, "models", "["+strings.Join(projected, ",")+"]")
+	doc := c.doc
+	if c.source != "codex" {
+		d, err := doc.Delete(sourcePath)
+		if err != nil {
+			return err
+		}
+		doc = d
+	}
+	d, err := doc.SetRaw(providersPath.Key("codex"), []byte(codexRaw))
+	if err != nil {
+		return err
+	}
+	c.doc = d
+	return nil
+}

@@ -1,0 +1,534 @@
+package compile
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// ChangeKind classifies one edit made by [Repair].
+type ChangeKind string
+
+// The closed set of repair edits (CMP-3).
+const (
+	// ChangeRefRewritten: a legacy model ref in a model slot became its
+	// canonical provider/model ref.
+	ChangeRefRewritten ChangeKind = "ref-rewritten"
+	// ChangeKeyRenamed: a legacy `models` map key became its canonical key
+	// (no canonical entry existed).
+	ChangeKeyRenamed ChangeKind = "key-renamed"
+	// ChangeKeyMerged: a legacy `models` map key was merged into an existing
+	// canonical entry (the canonical entry wins) and removed.
+	ChangeKeyMerged ChangeKind = "key-merged"
+	// ChangePolicySet: a model-scoped `agentRuntime.id` was written, keeping
+	// the runtime a legacy ref or a whole-agent CLI pin implied.
+	ChangePolicySet ChangeKind = "policy-set"
+	// ChangeRuntimeRenamed: `agentRuntime.id: codex-cli` became `codex`.
+	ChangeRuntimeRenamed ChangeKind = "runtime-renamed"
+	// ChangePinRemoved: a whole-agent runtime key (`agentRuntime`,
+	// `embeddedHarness` of the defaults or an entry) was removed.
+	ChangePinRemoved ChangeKind = "pin-removed"
+)
+
+// AllChangeKinds lists every [ChangeKind].
+func AllChangeKinds() []ChangeKind {
+	return []ChangeKind{ChangeRefRewritten, ChangeKeyRenamed, ChangeKeyMerged,
+		ChangePolicySet, ChangeRuntimeRenamed, ChangePinRemoved}
+}
+
+// Change is one edit made by [Repair].
+type Change struct {
+	// Kind says what was done.
+	Kind ChangeKind
+	// Path is where the result of the edit is (for a removal: what was
+	// removed).
+	Path occkit.Path
+	// From and To are the old and new ref, key or runtime ID when the edit
+	// has them ("" otherwise). They are model refs and runtime IDs, never
+	// credential values.
+	From, To string
+}
+
+// String renders the change as "kind path [from → to]".
+func (c Change) String() string {
+	s := string(c.Kind) + " " + c.Path.String()
+	if c.From != "" || c.To != "" {
+		s += " " + c.From + " → " + c.To
+	}
+	return s
+}
+
+// repTarget is where a legacy provider's refs go.
+type repTarget struct {
+	provider string
+	runtime  string
+}
+
+// repLegacy maps legacy runtime-named providers to their canonical
+// provider and the model-scoped runtime that keeps their route (CMP-3).
+var repLegacy = map[string]repTarget{
+	"codex":             {provider: "openai", runtime: "codex"},
+	"codex-cli":         {provider: "openai", runtime: "codex"},
+	"claude-cli":        {provider: "anthropic", runtime: "claude-cli"},
+	"anthropic-cli":     {provider: "anthropic", runtime: "claude-cli"},
+	"google-gemini-cli": {provider: "google", runtime: "google-gemini-cli"},
+}
+
+// repCLIProvider maps a CLI backend runtime to the one provider it serves
+// (SEL-7): a whole-agent pin on it becomes model policy for that
+// provider's refs only.
+var repCLIProvider = map[string]string{
+	"claude-cli":        "anthropic",
+	"google-gemini-cli": "google",
+}
+
+// repWholeAgentKeys are the legacy whole-agent runtime keys (SEL-2).
+var repWholeAgentKeys = []string{"agentRuntime", "embeddedHarness"}
+
+// repSlots are the model slots of an agent scope: a ref string or
+// `{primary, fallbacks}`.
+var repSlots = [][]string{
+	{"model"}, {"subagents", "model"}, {"heartbeat", "model"},
+	{"mediaModels", "image"}, {"mediaModels", "video"}, {"mediaModels", "music"},
+}
+
+// Repair applies OpenClaw's `doctor --fix` legacy migration to a
+// Configuration (CMP-3) and returns the repaired copy with the list of
+// edits. doc itself never changes; an already canonical document comes back
+// byte-for-byte equal with no changes, and Repair(Repair(x)) makes none.
+//
+// In agents.defaults, every agents.entries value and every agents.list
+// item:
+//
+//   - refs of the legacy providers in model slots (`model`, `primary`,
+//     `fallbacks`, `subagents.model`, `heartbeat.model`, `mediaModels.*`,
+//     `modelPolicy.allow`) are rewritten: `codex/*` and `codex-cli/*` →
+//     `openai/*`, `claude-cli/*` and `anthropic-cli/*` → `anthropic/*`,
+//     `google-gemini-cli/*` → `google/*`;
+//   - legacy `models` map keys are renamed in place, or merged into the
+//     existing canonical entry (deeply; the canonical entry wins);
+//   - each migrated ref gets model-scoped policy in the scope's `models`
+//     map: `agentRuntime.id` `codex`, `claude-cli` or `google-gemini-cli`.
+//     An existing concrete pin is never overwritten; `auto`, `default`
+//     and a missing id are;
+//   - the whole-agent runtime keys `agentRuntime` and `embeddedHarness` are
+//     removed. A pin on a CLI backend (`claude-cli`, `google-gemini-cli`)
+//     first becomes model policy for the scope's refs on that CLI's
+//     provider; an entry without its own pin inherits the defaults' pin for
+//     this. Other pins (`codex`, `openclaw`, `auto`) are dropped.
+//
+// Everywhere (models maps, `models.providers.*` and their catalog rows)
+// `agentRuntime.id: codex-cli` becomes `codex`. Values of the wrong shape
+// are left alone; unknown keys and the key order of untouched objects are
+// preserved (DOC-3).
+func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
+	r := &repairer{doc: doc}
+	defaultsPin := ""
+	for i, s := range repScopes(doc) {
+		own := r.pin(s)
+		pin := own
+		if i == 0 && s.Equal(occkit.NewPath("agents", "defaults")) {
+			defaultsPin = own
+		} else if own == "" {
+			pin = defaultsPin
+		}
+		if err := r.scope(s, pin); err != nil {
+			return occkit.Document{}, nil, err
+		}
+	}
+	if err := r.providers(); err != nil {
+		return occkit.Document{}, nil, err
+	}
+	return r.doc, r.changes, nil
+}
+
+// repScopes lists agents.defaults (first, when an object), the object
+// values of agents.entries and the object items of agents.list.
+func repScopes(doc occkit.Document) []occkit.Path {
+	if !doc.Get(occkit.NewPath("agents")).IsObject() {
+		return nil
+	}
+	var out []occkit.Path
+	if d := occkit.NewPath("agents", "defaults"); doc.Get(d).IsObject() {
+		out = append(out, d)
+	}
+	entries := occkit.NewPath("agents", "entries")
+	for _, p := range epPairs(doc.Get(entries)) {
+		if gjson.Parse(p.raw).IsObject() {
+			out = append(out, entries.Key(p.key))
+		}
+	}
+	list := occkit.NewPath("agents", "list")
+	if l := doc.Get(list); l.IsArray() {
+		for i, item := range l.Array() {
+			if item.IsObject() {
+				out = append(out, list.Index(i))
+			}
+		}
+	}
+	return out
+}
+
+type repairer struct {
+	doc     occkit.Document
+	changes []Change
+}
+
+// repPolicy is model-scoped runtime policy to write for a models map key.
+type repPolicy struct {
+	key     string
+	runtime string
+}
+
+func (r *repairer) add(kind ChangeKind, at occkit.Path, from, to string) {
+	r.changes = append(r.changes, Change{Kind: kind, Path: at, From: from, To: to})
+}
+
+func (r *repairer) set(at occkit.Path, v any) error {
+	d, err := r.doc.Set(at, v)
+	if err != nil {
+		return err
+	}
+	r.doc = d
+	return nil
+}
+
+func (r *repairer) setRaw(at occkit.Path, raw string) error {
+	d, err := r.doc.SetRaw(at, []byte(raw))
+	if err != nil {
+		return err
+	}
+	r.doc = d
+	return nil
+}
+
+// repRuntime normalizes a runtime ID for repair: REF-6 aliases, and the
+// retired `codex-cli` backend as `codex`.
+func repRuntime(id string) string {
+	n := resolver.NormalizeRuntime(id)
+	if n == "codex-cli" {
+		return string(resolver.HarnessCodex)
+	}
+	return n
+}
+
+// pin returns the normalized whole-agent runtime of a scope ("" when it
+// has none): `agentRuntime.id`, else `embeddedHarness.runtime`.
+func (r *repairer) pin(s occkit.Path) string {
+	ar := r.doc.Get(s.Key("agentRuntime"))
+	if ar.Type == gjson.String && strings.TrimSpace(ar.String()) != "" {
+		return repRuntime(ar.String())
+	}
+	if id := ar.Get("id"); ar.IsObject() && id.Type == gjson.String && strings.TrimSpace(id.String()) != "" {
+		return repRuntime(id.String())
+	}
+	if rt := r.doc.Get(s.Key("embeddedHarness")).Get("runtime"); rt.Type == gjson.String && strings.TrimSpace(rt.String()) != "" {
+		return repRuntime(rt.String())
+	}
+	return ""
+}
+
+func (r *repairer) scope(s occkit.Path, pin string) error {
+	var policies []repPolicy
+	var selected []resolver.Ref
+	for _, keys := range repSlots {
+		at := s
+		for _, k := range keys {
+			at = at.Key(k)
+		}
+		if err := r.slot(at, &policies, &selected); err != nil {
+			return err
+		}
+	}
+	allow := s.Key("modelPolicy").Key("allow")
+	if a := r.doc.Get(allow); a.IsArray() {
+		for i, v := range a.Array() {
+			if v.Type == gjson.String {
+				if err := r.ref(allow.Index(i), v.String(), &policies, &selected); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	models := s.Key("models")
+	if err := r.modelsMap(models, &policies); err != nil {
+		return err
+	}
+	if provider, ok := repCLIProvider[pin]; ok {
+		for _, ref := range selected {
+			if ref.Provider == provider {
+				policies = append(policies, repPolicy{key: ref.Key(), runtime: pin})
+			}
+		}
+		for _, p := range epPairs(r.doc.Get(models)) {
+			if ref, ok := resolver.ParseRef(p.key); ok && ref.Provider == provider && !epIsWildcard(ref.ID) {
+				policies = append(policies, repPolicy{key: p.key, runtime: pin})
+			}
+		}
+	}
+	if err := r.policies(models, policies); err != nil {
+		return err
+	}
+	for _, k := range repWholeAgentKeys {
+		at := s.Key(k)
+		if !r.doc.Has(at) {
+			continue
+		}
+		d, err := r.doc.Delete(at)
+		if err != nil {
+			return err
+		}
+		r.doc = d
+		r.add(ChangePinRemoved, at, "", "")
+	}
+	return nil
+}
+
+// slot migrates a model slot: a ref string or {primary, fallbacks}.
+func (r *repairer) slot(at occkit.Path, policies *[]repPolicy, selected *[]resolver.Ref) error {
+	v := r.doc.Get(at)
+	if v.Type == gjson.String {
+		return r.ref(at, v.String(), policies, selected)
+	}
+	if !v.IsObject() {
+		return nil
+	}
+	if p := v.Get("primary"); p.Type == gjson.String {
+		if err := r.ref(at.Key("primary"), p.String(), policies, selected); err != nil {
+			return err
+		}
+	}
+	if fb := v.Get("fallbacks"); fb.IsArray() {
+		for i, f := range fb.Array() {
+			if f.Type != gjson.String {
+				continue
+			}
+			if err := r.ref(at.Key("fallbacks").Index(i), f.String(), policies, selected); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// repCanonical returns the canonical form of a legacy ref.
+func repCanonical(s string) (resolver.Ref, repTarget, bool) {
+	ref, ok := resolver.ParseRef(s)
+	if !ok {
+		return resolver.Ref{}, repTarget{}, false
+	}
+	t, legacy := repLegacy[ref.Provider]
+	if !legacy {
+		return ref, repTarget{}, false
+	}
+	ref.Provider = t.provider
+	return ref, t, true
+}
+
+// ref migrates one ref string at a slot and records it as selected.
+func (r *repairer) ref(at occkit.Path, s string, policies *[]repPolicy, selected *[]resolver.Ref) error {
+	ref, t, legacy := repCanonical(s)
+	if !legacy {
+		if ref.Provider != "" {
+			*selected = append(*selected, ref)
+		}
+		return nil
+	}
+	to := ref.String()
+	if err := r.set(at, to); err != nil {
+		return err
+	}
+	r.add(ChangeRefRewritten, at, s, to)
+	*policies = append(*policies, repPolicy{key: ref.Key(), runtime: t.runtime})
+	*selected = append(*selected, ref)
+	return nil
+}
+
+// repGroup is one member of a rebuilt models map: the canonical entry (if
+// the map had one) and the legacy entries that merge into it.
+type repGroup struct {
+	key, rawKey string
+	pos         int
+	canonical   string // raw; "" when the map had no canonical entry
+	legacy      []string
+}
+
+// modelsMap renames or merges the legacy keys of a models map and renames
+// `codex-cli` runtime IDs in its entries.
+func (r *repairer) modelsMap(at occkit.Path, policies *[]repPolicy) error {
+	m := r.doc.Get(at)
+	if !m.IsObject() {
+		return nil
+	}
+	pairs := epPairs(m)
+	var groups []*repGroup
+	byRef := map[string]*repGroup{}
+	byKey := map[string]bool{}
+	for i, p := range pairs {
+		if _, _, legacy := repCanonical(p.key); legacy || byKey[p.key] {
+			continue // duplicate keys: the first one is the one readers see
+		}
+		g := &repGroup{key: p.key, rawKey: p.rawKey, pos: i, canonical: p.raw}
+		groups = append(groups, g)
+		byKey[p.key] = true
+		if ref, ok := resolver.ParseRef(p.key); ok {
+			if _, seen := byRef[ref.String()]; !seen {
+				byRef[ref.String()] = g
+			}
+		}
+	}
+	changed := false
+	for i, p := range pairs {
+		ref, t, legacy := repCanonical(p.key)
+		if !legacy {
+			continue
+		}
+		changed = true
+		g, ok := byRef[ref.String()]
+		if !ok {
+			g = &repGroup{key: ref.String(), pos: i}
+			groups = append(groups, g)
+			byRef[ref.String()] = g
+		}
+		if g.canonical == "" && len(g.legacy) == 0 {
+			r.add(ChangeKeyRenamed, at.Key(g.key), p.key, g.key)
+		} else {
+			r.add(ChangeKeyMerged, at.Key(g.key), p.key, g.key)
+		}
+		g.legacy = append(g.legacy, p.raw)
+		*policies = append(*policies, repPolicy{key: g.key, runtime: t.runtime})
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pos < groups[j].pos })
+	out := make([]epPair, 0, len(groups))
+	for _, g := range groups {
+		raw := g.canonical
+		rest := g.legacy
+		if raw == "" {
+			raw, rest = rest[0], rest[1:]
+		}
+		for _, l := range rest {
+			raw = epDeepMerge(gjson.Parse(raw), gjson.Parse(l))
+		}
+		if v := gjson.Parse(raw); v.IsObject() {
+			if id := v.Get("agentRuntime.id"); id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == "codex-cli" {
+				raw = epSetRaw(raw, "agentRuntime", epSetRaw(v.Get("agentRuntime").Raw, "id", `"codex"`))
+				r.add(ChangeRuntimeRenamed, at.Key(g.key).Key("agentRuntime").Key("id"), id.String(), "codex")
+				changed = true
+			}
+		}
+		out = append(out, epPair{key: g.key, rawKey: g.rawKey, raw: raw})
+	}
+	if !changed {
+		return nil
+	}
+	return r.setRaw(at, epObject(out))
+}
+
+// policies writes model-scoped runtime policy into a models map, creating
+// the map or its entries as needed. The first policy for a key wins; an
+// entry's concrete pin is never overwritten.
+func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
+	if len(policies) == 0 {
+		return nil
+	}
+	m := r.doc.Get(at)
+	if m.Exists() && m.Type != gjson.Null && !m.IsObject() {
+		return nil // not a models map: nothing can be written safely
+	}
+	pairs := epPairs(m)
+	index := map[string]int{}
+	for i, p := range pairs {
+		if _, dup := index[p.key]; !dup {
+			index[p.key] = i
+		}
+	}
+	done := map[string]bool{}
+	changed := false
+	for _, p := range policies {
+		if done[p.key] {
+			continue
+		}
+		done[p.key] = true
+		fresh := `{"id":` + epQuote(p.runtime) + `}`
+		i, ok := index[p.key]
+		if !ok {
+			index[p.key] = len(pairs)
+			pairs = append(pairs, epPair{key: p.key, raw: `{"agentRuntime":` + fresh + `}`})
+			r.add(ChangePolicySet, at.Key(p.key).Key("agentRuntime").Key("id"), "", p.runtime)
+			changed = true
+			continue
+		}
+		v := gjson.Parse(pairs[i].raw)
+		var raw string
+		switch ar := v.Get("agentRuntime"); {
+		case v.Type == gjson.Null:
+			raw = `{"agentRuntime":` + fresh + `}`
+		case !v.IsObject():
+			continue
+		case !ar.Exists() || ar.Type == gjson.Null:
+			raw = epSetRaw(v.Raw, "agentRuntime", fresh)
+		case !ar.IsObject():
+			continue
+		default:
+			id := ar.Get("id")
+			auto := !id.Exists() || id.Type == gjson.Null ||
+				id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == resolver.RuntimeAuto
+			if !auto {
+				continue // a concrete pin is never overwritten (CMP-3)
+			}
+			raw = epSetRaw(v.Raw, "agentRuntime", epSetRaw(ar.Raw, "id", epQuote(p.runtime)))
+		}
+		pairs[i].raw = raw
+		r.add(ChangePolicySet, at.Key(p.key).Key("agentRuntime").Key("id"), "", p.runtime)
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return r.setRaw(at, epObject(pairs))
+}
+
+// providers renames `codex-cli` runtime IDs on provider entries and their
+// catalog rows.
+func (r *repairer) providers() error {
+	providers := occkit.NewPath("models", "providers")
+	for _, p := range epPairs(r.doc.Get(providers)) {
+		at := providers.Key(p.key)
+		v := gjson.Parse(p.raw)
+		if !v.IsObject() {
+			continue
+		}
+		if err := r.renameCodexCLI(at.Key("agentRuntime").Key("id")); err != nil {
+			return err
+		}
+		if rows := v.Get("models"); rows.IsArray() {
+			for i, row := range rows.Array() {
+				if row.IsObject() {
+					if err := r.renameCodexCLI(at.Key("models").Index(i).Key("agentRuntime").Key("id")); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *repairer) renameCodexCLI(at occkit.Path) error {
+	id := r.doc.Get(at)
+	if id.Type != gjson.String || resolver.NormalizeRuntime(id.String()) != "codex-cli" {
+		return nil
+	}
+	if !r.doc.Get(at.Parent()).IsObject() {
+		return nil
+	}
+	if err := r.set(at, "codex"); err != nil {
+		return err
+	}
+	r.add(ChangeRuntimeRenamed, at, id.String(), "codex")
+	return nil
+}
