@@ -1,0 +1,134 @@
+package compile
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// GatewayWorkspace is where a dedicated topology's gateway renders the main
+// Agent's workspace (RES-12); the Harness executes in its own workspace.
+const GatewayWorkspace = "/home/node/workspace"
+
+// rndInferenceEnv are the Harness inference credential variables (AUTH-2)
+// that a dedicated gateway's document must not carry (AUTH-6).
+var rndInferenceEnv = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEX_ACCESS_TOKEN"}
+
+// rndCredentialHeaders are provider request headers that carry a model
+// credential (compared case-insensitively).
+var rndCredentialHeaders = map[string]bool{"authorization": true, "x-api-key": true, "api-key": true}
+
+// rndTopology checks that (h, m) is a topology the bundled runtimes have
+// (RES-11): openclaw embedded or dedicated, codex dedicated.
+func rndTopology(h resolver.Harness, m resolver.Mode) error {
+	switch {
+	case h != resolver.HarnessOpenClaw && h != resolver.HarnessCodex:
+		return occkit.Invalid("RES-1", occkit.Root(), "harness must be openclaw or codex")
+	case m != resolver.ModeEmbedded && m != resolver.ModeDedicated:
+		return occkit.Invalid("RES-11", occkit.Root(), "execution mode must be embedded or dedicated")
+	case h == resolver.HarnessCodex && m == resolver.ModeEmbedded:
+		return occkit.Invalid("RES-11", occkit.Root(), "the codex harness runs dedicated, not embedded")
+	}
+	return nil
+}
+
+// RenderGateway renders the gateway process's native document from an
+// admitted document and the decided topology (CMP-4). Embedded OpenClaw is
+// one process: its document is the admitted document itself. For a
+// dedicated Harness the gateway's view differs in two ways: the main
+// Agent's workspace is [GatewayWorkspace] (RES-12; `agents.entries.main`
+// when that entry exists, else `agents.defaults`), and no Harness inference
+// credential reaches it (AUTH-6): `apiKey` and credential headers
+// (`Authorization`, `x-api-key`, `api-key`) of every `models.providers`
+// entry and the inference variables of `env` / `env.vars` are removed.
+// Every other byte is kept; doc itself never changes.
+func RenderGateway(doc occkit.Document, h resolver.Harness, m resolver.Mode) (occkit.Document, error) {
+	if err := rndTopology(h, m); err != nil {
+		return occkit.Document{}, err
+	}
+	if m == resolver.ModeEmbedded {
+		return doc, nil
+	}
+	if err := rndAgentsShape(doc); err != nil {
+		return occkit.Document{}, err
+	}
+	ws := occkit.NewPath("agents", "defaults", "workspace")
+	if doc.Get(occkit.NewPath("agents", "entries", "main")).IsObject() {
+		ws = occkit.NewPath("agents", "entries", "main", "workspace")
+	}
+	out, err := doc.Set(ws, GatewayWorkspace)
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	return rndStripInferenceCredentials(out)
+}
+
+// RenderHarness renders the native document of the dedicated OpenClaw
+// Harness (the node host) from an admitted document (CMP-4). The Harness
+// does the inference and keeps the model settings; it serves no channels,
+// so `channels` (and with it every channel credential, which belongs to the
+// gateway, AUTH-6) is removed. Any other topology has no separate OpenClaw
+// Harness document and is a 400.
+func RenderHarness(doc occkit.Document, h resolver.Harness, m resolver.Mode) (occkit.Document, error) {
+	if err := rndTopology(h, m); err != nil {
+		return occkit.Document{}, err
+	}
+	if h != resolver.HarnessOpenClaw || m != resolver.ModeDedicated {
+		return occkit.Document{}, occkit.Invalid("RES-11", occkit.Root(),
+			"only dedicated openclaw has a separate OpenClaw Harness document")
+	}
+	return doc.Delete(occkit.NewPath("channels"))
+}
+
+func rndAgentsShape(doc occkit.Document) error {
+	for _, p := range []occkit.Path{
+		occkit.NewPath("agents"), occkit.NewPath("agents", "defaults"), occkit.NewPath("agents", "entries"),
+	} {
+		if v := doc.Get(p); v.Exists() && v.Type != gjson.Null && !v.IsObject() {
+			return occkit.Invalid("RES-2", p, "%s must be an object", p.String())
+		}
+	}
+	return nil
+}
+
+// rndStripInferenceCredentials removes model credentials from a gateway
+// document (AUTH-6).
+func rndStripInferenceCredentials(doc occkit.Document) (occkit.Document, error) {
+	var drop []occkit.Path
+	providers := occkit.NewPath("models", "providers")
+	for _, p := range epPairs(doc.Get(providers)) {
+		at := providers.Key(p.key)
+		v := gjson.Parse(p.raw)
+		if !v.IsObject() {
+			continue
+		}
+		if v.Get("apiKey").Exists() {
+			drop = append(drop, at.Key("apiKey"))
+		}
+		for _, h := range epPairs(v.Get("headers")) {
+			if rndCredentialHeaders[strings.ToLower(strings.TrimSpace(h.key))] {
+				drop = append(drop, at.Key("headers").Key(h.key))
+			}
+		}
+	}
+	for _, base := range []occkit.Path{occkit.NewPath("env"), occkit.NewPath("env", "vars")} {
+		if !doc.Get(base).IsObject() {
+			continue
+		}
+		for _, name := range rndInferenceEnv {
+			if doc.Has(base.Key(name)) {
+				drop = append(drop, base.Key(name))
+			}
+		}
+	}
+	var err error
+	for _, p := range drop {
+		if doc, err = doc.Delete(p); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return doc, nil
+}
