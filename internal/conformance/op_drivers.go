@@ -1,9 +1,72 @@
 package conformance
 
-// Handlers for the drivers ops.
+// Handlers for the drivers ops. Each is a thin adapter from the case input
+// to the drivers package's public API.
 
-var (
-	opDriversSandbox      = notYet
-	opDriversInstallation = notYet
-	opDriversConcurrency  = notYet
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/resolver"
 )
+
+// opDriversSandbox validates a SandboxDriver declaration as registration
+// does (DRV-2, DRV-4): the input is the driver's manifest.
+func opDriversSandbox(in gjson.Result) (Result, error) {
+	m, err := drivers.ParseSandboxManifest([]byte(in.Raw))
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return Result{"valid": true}, nil
+}
+
+// opDriversInstallation computes GET /installation capabilities (DRV-3).
+func opDriversInstallation(in gjson.Result) (Result, error) {
+	inst := resolver.Installation{
+		NativeWorkerSupport: resolver.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
+	}
+	if sd := in.Get("sandboxDriver"); sd.IsObject() {
+		m, err := drivers.ParseSandboxManifest([]byte(sd.Raw))
+		if err != nil {
+			return nil, err
+		}
+		facts := m.Facts()
+		inst.Sandbox = &facts
+	}
+	avail := in.Get("sandboxAvailable")
+	caps, err := drivers.Capabilities(inst, drivers.CapabilityOptions{
+		SandboxUnavailable: avail.Exists() && avail.Type == gjson.False,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return Result{"capabilities": gjson.ParseBytes(caps.JSON()).Value()}, nil
+}
+
+// opDriversConcurrency resolves node-host session workers and dedicated
+// Codex's bound on active turns (RES-14).
+func opDriversConcurrency(in gjson.Result) (Result, error) {
+	workers, err := drivers.ParseSessionWorkers(in.Get("capacity"), occkit.NewPath("capacity"))
+	if err != nil {
+		return nil, err
+	}
+	cfg := occkit.MustParseDocument("{}")
+	if v := in.Get("maxConcurrent"); v.Exists() {
+		if cfg, err = cfg.SetRaw(occkit.NewPath("agents", "defaults", "maxConcurrent"), []byte(v.Raw)); err != nil {
+			return nil, err
+		}
+	}
+	maxConcurrent, err := drivers.MaxConcurrent(cfg, int(in.Get("availableParallelism").Int()))
+	if err != nil {
+		return nil, err
+	}
+	return Result{
+		"maxConcurrent":   maxConcurrent,
+		"workers":         workers,
+		"admitNewSession": drivers.CanAdmitSession(workers, int(in.Get("activeSessions").Int())),
+	}, nil
+}

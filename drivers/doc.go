@@ -1,0 +1,109 @@
+// Package drivers defines the contracts between occkit and the code that
+// runs admitted revisions: a [ComputeDriver] (where a revision runs) and a
+// [SandboxDriver] (what contains a dedicated Harness), plus the
+// installation-level policy that depends on which drivers are configured.
+//
+// The design follows database/sql/driver: each contract is a small
+// required interface, and everything else is an optional capability
+// interface that a driver implements or not. Callers never type-assert
+// themselves: they use [As] (which follows Unwrap chains, so a wrapping
+// driver never hides a capability) or the helper functions that apply each
+// capability's documented fallback.
+//
+// # Compute drivers
+//
+// A [ComputeDriver] declares itself ([Declaration]: name, runtime-logging
+// owner, [ActivationOrder], whether predecessors must stop first, and the
+// (Harness, Mode) topologies it runs), prepares and retires revisions,
+// ensures and deletes tenant namespaces, and validates harnessAuth
+// bindings (DRV-1, AUTH-7). [ValidateDeclaration] checks a declaration
+// against RES-11.
+//
+// The optional capabilities and their fallbacks:
+//
+//	capability                 absent →
+//	[Activator]                [Activate] is a no-op: prepared revisions serve when ready
+//	[Stopper]                  [Stop] retires the revision
+//	[GatewaySettingsValidator] [CheckGatewaySettings] runs no check
+//	[Diagnoser]                [Diagnose] answers 501 NOT_IMPLEMENTED
+//	[RuntimeLogReader]         [ReadRuntimeLogs] answers 501 (also under driver-owned logging, LOG-3)
+//	[ModelDiscoverer]          [DiscoverModels] answers 501
+//	[Preflighter]              [Preflight] succeeds
+//	lifecycle hooks            the phase runs without the driver
+//
+// Admission consumes a driver through [ComputeInfo] and [SandboxInfo]:
+// the method sets here are admission's structural interfaces
+// ([admission.HarnessAuthValidator], [GatewaySettingsValidator],
+// [ConfigurationTransformer]), so a driver satisfies both packages at
+// once. [ValidateHarnessAuth] runs a driver's validation with admission's
+// AUTH-7 error mapping.
+//
+// # Sandbox drivers
+//
+// A [SandboxDriver] declares its containment facets (networking,
+// filesystem, process: non-empty, unique; there is no exec facet and no
+// per-tool sandbox admission), an optional harness home, and must clean
+// up. Its optional capabilities are a pure [ConfigurationTransformer], a
+// [HarnessProvisioner], a [SandboxNamespacePreparer] and a
+// [SandboxLogReader]. A SandboxDriver works only beside the bundled
+// Kubernetes Compute and only for dedicated execution (DRV-2).
+//
+// Registration checks a [SandboxManifest]: [SandboxManifestOf] derives
+// one from a Go driver and [ParseSandboxManifest] reads one published as
+// JSON; [SandboxManifest.Validate] refuses an invalid declaration with 400
+// INVALID_REQUEST naming the offending key.
+//
+// # Lifecycle hooks
+//
+// Any driver may hook the four Compute lifecycle phases of [AllHookPhases]
+// (DRV-4) by implementing [NamespacePreparedHook], [WorkloadStartHook],
+// [WorkloadStopHook] or [NamespaceDeleteHook]; [HookPhasesOf] lists what a
+// driver hooks and [CheckHookPhases] refuses any other phase name. A
+// start hook contributes placeholders, never credentials, through
+// [Launch].
+//
+// # Registry
+//
+// A [Registry] is an explicit value holding one installation's drivers by
+// name; there are no global registries or init-time registration.
+// Registering validates the driver; a duplicate name is 409.
+//
+// # Installation capabilities
+//
+// [Capabilities] computes `capabilities` of `GET /installation` (DRV-3):
+// openclaw.executionModes (always; embedded, then dedicated when a
+// qualifying SandboxDriver and native-worker support exist, outage or not),
+// nativeWorkers (only under the same conditions) and
+// sandboxDriverUnavailable (during an outage). [NativeWorkerSource]
+// decides where native-worker support comes from; an operator can declare
+// only custom-image.
+//
+// # Concurrency
+//
+// A dedicated OpenClaw node host retains a fixed pool of session workers
+// (Kubernetes default 8, range 1–1024): [SessionHost] admits sessions while
+// a worker is free and never displaces an active one. Dedicated Codex has
+// no session cap; its active turns are bounded by [MaxConcurrent], which
+// defaults to max(8, 4 × available parallelism) (RES-14).
+//
+// # Testing drivers
+//
+// Package drivers/drivertest is the conformance suite a driver author runs
+// from their own tests, and drivers/memdriver is an in-memory reference
+// ComputeDriver that passes it.
+//
+// # Decisions where the specification is silent
+//
+//   - Harness-auth validation is part of the required ComputeDriver
+//     interface (DRV-1); the 503 of AUTH-7 is what admission answers when
+//     it is handed a Compute value that lacks it.
+//   - A harness home of "/" is refused: it is normalized and absolute, but
+//     a Harness home at the root would own the whole filesystem.
+//   - A hooks declaration naming no phase is refused, like an unknown one.
+//   - A SandboxDriver whose facet list is invalid never qualifies, even if
+//     it also lists all three facets.
+//   - sandboxDriverUnavailable is reported only when a SandboxDriver is
+//     configured; with none there is no Driver to be out.
+//   - An Agent's maxConcurrent must be a positive integer (400 otherwise),
+//     rather than being clamped.
+package drivers

@@ -1,0 +1,220 @@
+package drivers
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// The functions below call an optional capability when the driver (or a
+// driver it wraps) has it, and otherwise apply the documented fallback. A
+// control plane calls these rather than type-asserting itself, so every
+// caller falls back the same way.
+
+// errNoDriver is the refusal for a nil driver: a required collaborator is
+// missing.
+func errNoDriver(rule string) error {
+	return occkit.New(occkit.CodeDependencyUnavailable, rule, occkit.Root(), "no driver is configured")
+}
+
+func notImplemented(rule, what string) error {
+	return occkit.New(occkit.CodeNotImplemented, rule, occkit.Root(), "%s is not implemented by this driver", what)
+}
+
+// CheckTopology refuses a revision topology the driver does not declare:
+// 400 INVALID_REQUEST (RES-11). Drivers call it first thing in Prepare.
+func CheckTopology(d Declaration, t resolver.Topology) error {
+	if t.Harness == resolver.HarnessCodex && t.Mode == resolver.ModeEmbedded {
+		return occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "codex runs dedicated, not embedded")
+	}
+	if !d.Supports(t) {
+		return occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
+			"compute %s does not run %s %s", d.Name, t.Harness, t.Mode)
+	}
+	return nil
+}
+
+// ValidateHarnessAuth runs d's harness-auth validation through admission's
+// AUTH-7 mapping ([admission.ValidateWith]): binding shape and RES-11 first
+// (400), a missing binding 409, then the driver, whose INVALID_REQUEST
+// refusals stay 400 and every other refusal becomes 409. A nil d is 503
+// DEPENDENCY_UNAVAILABLE.
+func ValidateHarnessAuth(ctx context.Context, d ComputeDriver, f admission.AuthFacts) (admission.Projection, error) {
+	var v admission.HarnessAuthValidator
+	if !isNil(d) {
+		v = d
+		decl := d.Declaration()
+		if f.Compute == "" {
+			f.Compute = decl.Name
+		}
+		if f.Topologies == nil {
+			f.Topologies = append([]resolver.Topology(nil), decl.Topologies...)
+		}
+	}
+	return admission.ValidateWith(ctx, v, f)
+}
+
+// CheckGatewaySettings runs d's [GatewaySettingsValidator] when it has one
+// (AUTH-7): a refusal is 409 RESOURCE_CONFLICT carrying the setting's path
+// and never the driver's text (which might quote a value). Absent, no
+// check runs. A nil d is 503.
+func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Document, t resolver.Topology) error {
+	if isNil(d) {
+		return errNoDriver("AUTH-7")
+	}
+	v, ok := As[GatewaySettingsValidator](d)
+	if !ok {
+		return nil
+	}
+	err := v.ValidateGatewaySettings(ctx, doc, t)
+	if err == nil {
+		return nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return err
+	}
+	at := occkit.Root()
+	if oe := occkit.First(err); oe != nil {
+		at = oe.Path
+	}
+	if at.IsRoot() {
+		return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway settings")
+	}
+	return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
+}
+
+// Activate calls d's [Activator], or does nothing when it has none (the
+// revision serves once prepared).
+func Activate(ctx context.Context, d ComputeDriver, rev *admission.Revision) error {
+	if isNil(d) {
+		return errNoDriver("DRV-1")
+	}
+	if a, ok := As[Activator](d); ok {
+		return a.Activate(ctx, rev)
+	}
+	return ctx.Err()
+}
+
+// Stop calls d's [Stopper], or retires the revision when it has none.
+func Stop(ctx context.Context, d ComputeDriver, rev *admission.Revision) error {
+	if isNil(d) {
+		return errNoDriver("DRV-1")
+	}
+	if rev == nil {
+		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to stop")
+	}
+	if s, ok := As[Stopper](d); ok {
+		return s.Stop(ctx, rev)
+	}
+	return d.Retire(ctx, rev.AgentID(), rev.Digest())
+}
+
+// MustStopPredecessors reports whether every earlier version of the Agent
+// must stop before rev is prepared: always for a dedicated revision
+// (ADM-6), otherwise when the driver declares exclusive replacement.
+func MustStopPredecessors(d ComputeDriver, rev *admission.Revision) bool {
+	if rev != nil && rev.Mode() == resolver.ModeDedicated {
+		return true
+	}
+	return !isNil(d) && d.Declaration().StopPredecessors
+}
+
+// Diagnose calls d's [Diagnoser], or answers 501 NOT_IMPLEMENTED.
+func Diagnose(ctx context.Context, d ComputeDriver, rev *admission.Revision) (Diagnostics, error) {
+	if isNil(d) {
+		return Diagnostics{}, errNoDriver("DRV-1")
+	}
+	if g, ok := As[Diagnoser](d); ok {
+		return g.Diagnose(ctx, rev)
+	}
+	return Diagnostics{}, notImplemented("DRV-1", "deployment diagnostics")
+}
+
+// ReadRuntimeLogs calls d's [RuntimeLogReader] with a normalized request.
+// It answers 501 NOT_IMPLEMENTED when the driver owns runtime logging
+// (LOG-3) or has no reader, and 400 for a line count out of range.
+func ReadRuntimeLogs(ctx context.Context, d ComputeDriver, rev *admission.Revision, req LogRequest) (LogChunk, error) {
+	if isNil(d) {
+		return LogChunk{}, errNoDriver("DRV-1")
+	}
+	if d.Declaration().Logging() == logging.OwnedByDriver {
+		return LogChunk{}, occkit.New(occkit.CodeNotImplemented, "LOG-3", occkit.Root(),
+			"runtime logs are managed by the ComputeDriver")
+	}
+	r, ok := As[RuntimeLogReader](d)
+	if !ok {
+		return LogChunk{}, notImplemented("DRV-1", "runtime-log reading")
+	}
+	req, err := normalizeLogRequest(req)
+	if err != nil {
+		return LogChunk{}, err
+	}
+	return r.ReadRuntimeLogs(ctx, rev, req)
+}
+
+// ReadSandboxLogs calls d's [SandboxLogReader], or answers 501.
+func ReadSandboxLogs(ctx context.Context, d SandboxDriver, ns Namespace, rev *admission.Revision, req LogRequest) (LogChunk, error) {
+	if isNil(d) {
+		return LogChunk{}, errNoDriver("DRV-2")
+	}
+	r, ok := AsSandbox[SandboxLogReader](d)
+	if !ok {
+		return LogChunk{}, notImplemented("DRV-2", "sandbox-log reading")
+	}
+	req, err := normalizeLogRequest(req)
+	if err != nil {
+		return LogChunk{}, err
+	}
+	return r.ReadSandboxLogs(ctx, ns, rev, req)
+}
+
+func normalizeLogRequest(req LogRequest) (LogRequest, error) {
+	if req.Lines == 0 {
+		req.Lines = DefaultLogLines
+	}
+	if req.Lines < 1 || req.Lines > MaxLogLines {
+		return req, occkit.Invalid("DRV-1", occkit.NewPath("lines"), "lines must be between 1 and %d", MaxLogLines)
+	}
+	return req, nil
+}
+
+// DiscoverModels calls d's [ModelDiscoverer], or answers 501. A driver
+// error that is not a structured error is replaced by a 409 that does not
+// repeat its text, which might quote the transient credential.
+func DiscoverModels(ctx context.Context, d ComputeDriver, q ModelQuery) ([]Model, error) {
+	if isNil(d) {
+		return nil, errNoDriver("DRV-1")
+	}
+	m, ok := As[ModelDiscoverer](d)
+	if !ok {
+		return nil, notImplemented("DRV-1", "model discovery")
+	}
+	models, err := m.DiscoverModels(ctx, q)
+	if err == nil {
+		return models, nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return nil, err
+	}
+	leaks := q.Credential != "" && strings.Contains(err.Error(), q.Credential)
+	if oe := occkit.First(err); !leaks && oe != nil && errors.As(err, new(*occkit.Error)) {
+		return nil, oe
+	}
+	return nil, occkit.Conflict("DRV-1", occkit.Root(), "model discovery failed")
+}
+
+// Preflight calls d's [Preflighter], or succeeds.
+func Preflight(ctx context.Context, d ComputeDriver) error {
+	if isNil(d) {
+		return errNoDriver("DRV-1")
+	}
+	if p, ok := As[Preflighter](d); ok {
+		return p.Preflight(ctx)
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+package drivers
+
+import (
+	"context"
+	"regexp"
+	"sort"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+)
+
+// HookPhase is one Compute lifecycle phase a driver can hook (DRV-4). The
+// set is closed: see [AllHookPhases].
+type HookPhase string
+
+// The lifecycle phases, in the order a deployment meets them.
+const (
+	// PhaseAfterNamespacePrepared runs once the tenant namespace exists.
+	PhaseAfterNamespacePrepared HookPhase = "afterNamespacePrepared"
+	// PhaseBeforeWorkloadStart runs before a revision's workloads start; it
+	// may contribute launch environment ([Launch]).
+	PhaseBeforeWorkloadStart HookPhase = "beforeWorkloadStart"
+	// PhaseBeforeWorkloadStop runs before a revision's workloads stop.
+	PhaseBeforeWorkloadStop HookPhase = "beforeWorkloadStop"
+	// PhaseBeforeNamespaceDelete runs before the tenant namespace is deleted.
+	PhaseBeforeNamespaceDelete HookPhase = "beforeNamespaceDelete"
+)
+
+// AllHookPhases lists every [HookPhase] in lifecycle order.
+func AllHookPhases() []HookPhase {
+	return []HookPhase{
+		PhaseAfterNamespacePrepared, PhaseBeforeWorkloadStart,
+		PhaseBeforeWorkloadStop, PhaseBeforeNamespaceDelete,
+	}
+}
+
+// Valid reports whether p is one of [AllHookPhases].
+func (p HookPhase) Valid() bool {
+	for _, q := range AllHookPhases() {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}
+
+// The hook interfaces. Any driver (compute or sandbox) may implement any of
+// them; [HookPhasesOf] discovers which, through wrappers. A driver that
+// implements none has no lifecycle hooks, and the phase simply runs without
+// it. Every hook must honour ctx and be safe to call again after a failure.
+type (
+	// NamespacePreparedHook runs at [PhaseAfterNamespacePrepared]. If a
+	// later driver's hook fails, drivers whose hook already succeeded get
+	// their [NamespaceDeleteHook] (when they have one), in reverse order.
+	NamespacePreparedHook interface {
+		AfterNamespacePrepared(ctx context.Context, ns Namespace) error
+	}
+	// WorkloadStartHook runs at [PhaseBeforeWorkloadStart] and may add
+	// placeholder environment to launch. If a later hook fails, drivers
+	// whose hook already succeeded get their [WorkloadStopHook] in reverse
+	// order.
+	WorkloadStartHook interface {
+		BeforeWorkloadStart(ctx context.Context, rev *admission.Revision, launch *Launch) error
+	}
+	// WorkloadStopHook runs at [PhaseBeforeWorkloadStop], in reverse
+	// registration order.
+	WorkloadStopHook interface {
+		BeforeWorkloadStop(ctx context.Context, rev *admission.Revision) error
+	}
+	// NamespaceDeleteHook runs at [PhaseBeforeNamespaceDelete], in reverse
+	// registration order.
+	NamespaceDeleteHook interface {
+		BeforeNamespaceDelete(ctx context.Context, ns Namespace) error
+	}
+)
+
+// HookPhasesOf lists, in lifecycle order, the phases driver d hooks. It
+// follows Unwrap chains ([As]), so a wrapper never hides a hook.
+func HookPhasesOf(d any) []HookPhase {
+	var out []HookPhase
+	if _, ok := asAny[NamespacePreparedHook](d); ok {
+		out = append(out, PhaseAfterNamespacePrepared)
+	}
+	if _, ok := asAny[WorkloadStartHook](d); ok {
+		out = append(out, PhaseBeforeWorkloadStart)
+	}
+	if _, ok := asAny[WorkloadStopHook](d); ok {
+		out = append(out, PhaseBeforeWorkloadStop)
+	}
+	if _, ok := asAny[NamespaceDeleteHook](d); ok {
+		out = append(out, PhaseBeforeNamespaceDelete)
+	}
+	return out
+}
+
+// CheckHookPhases validates a declared set of hook phases, e.g. the keys
+// of a driver manifest's hooks object (DRV-4): each must be one of
+// [AllHookPhases], named once. at is the path of the declaration; each
+// refusal is 400 INVALID_REQUEST at at.Key(phase).
+func CheckHookPhases(at occkit.Path, phases []string) error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, p := range phases {
+		switch {
+		case !HookPhase(p).Valid():
+			errs = append(errs, occkit.Invalid("DRV-4", at.Key(p),
+				"unknown lifecycle hook: hooks are afterNamespacePrepared, beforeWorkloadStart, beforeWorkloadStop and beforeNamespaceDelete"))
+		case seen[p]:
+			errs = append(errs, occkit.Invalid("DRV-4", at.Key(p), "lifecycle hook declared twice"))
+		}
+		seen[p] = true
+	}
+	return occkit.Join(errs...)
+}
+
+// Launch collects the environment lifecycle hooks contribute to a workload
+// at [PhaseBeforeWorkloadStart]. Contributions are placeholders, never
+// credentials: a hook names an opaque value that its own egress side
+// resolves, so nothing secret enters a pod spec.
+type Launch struct {
+	env map[string]string
+}
+
+// Launch limits and shapes.
+const (
+	// MaxLaunchEnv caps the number of contributed variables.
+	MaxLaunchEnv = 64
+)
+
+var (
+	launchName        = regexp.MustCompile(`^[A-Z_][A-Z0-9_]{0,127}$`)
+	launchPlaceholder = regexp.MustCompile(`^opaque-[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+	// Names the platform owns: process basics, loader hooks, and every
+	// variable the platform itself renders (LOG-4, CMP-4).
+	launchReserved = regexp.MustCompile(`^(?:HOME|PATH|TMPDIR|CODEX_HOME|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|LOG_FORMAT|RUST_LOG|XDG_.*|OPENCLAW_.*|OTEL_.*|LD_.*|DYLD_.*)$`)
+)
+
+// Setenv contributes one variable. The name must be an upper-case
+// environment name that the platform does not own; the value must be an
+// opaque placeholder (`opaque-…`). A refusal is 400 INVALID_REQUEST naming
+// the variable, never its value.
+func (l *Launch) Setenv(name, value string) error {
+	at := occkit.NewPath("environment").Key(name)
+	switch {
+	case !launchName.MatchString(name):
+		return occkit.Invalid("DRV-4", occkit.NewPath("environment"), "launch environment name is not an upper-case variable name")
+	case launchReserved.MatchString(name):
+		return occkit.Invalid("DRV-4", at, "launch environment variable %s is reserved for the platform", name)
+	case !launchPlaceholder.MatchString(value):
+		return occkit.Invalid("DRV-4", at, "launch environment variable %s must hold an opaque placeholder", name)
+	}
+	if l.env == nil {
+		l.env = map[string]string{}
+	}
+	if _, ok := l.env[name]; !ok && len(l.env) >= MaxLaunchEnv {
+		return occkit.Invalid("DRV-4", at, "launch environment holds at most %d variables", MaxLaunchEnv)
+	}
+	l.env[name] = value
+	return nil
+}
+
+// Env returns a copy of the contributed variables.
+func (l *Launch) Env() map[string]string {
+	out := make(map[string]string, len(l.env))
+	for k, v := range l.env {
+		out[k] = v
+	}
+	return out
+}
+
+// Names returns the contributed variable names, sorted.
+func (l *Launch) Names() []string {
+	out := make([]string, 0, len(l.env))
+	for k := range l.env {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

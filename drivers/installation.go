@@ -1,0 +1,140 @@
+package drivers
+
+import (
+	"encoding/json"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// InstallationCapabilities is `capabilities` of `GET /installation`
+// (DRV-3). Its JSON form is
+//
+//	{"openclaw": {"executionModes": ["embedded", "dedicated"]},
+//	 "nativeWorkers": {"support": "pinned-runtime"},
+//	 "sandboxDriverUnavailable": true}
+//
+// where nativeWorkers and sandboxDriverUnavailable appear only when set.
+type InstallationCapabilities struct {
+	OpenClaw OpenClawCapabilities `json:"openclaw"`
+	// NativeWorkers is present only when dedicated native OpenClaw can be
+	// admitted, and says where its native-worker support comes from.
+	NativeWorkers *NativeWorkers `json:"nativeWorkers,omitempty"`
+	// SandboxDriverUnavailable is true while the configured SandboxDriver
+	// is out; queued provisioning waits for it.
+	SandboxDriverUnavailable bool `json:"sandboxDriverUnavailable,omitempty"`
+}
+
+// OpenClawCapabilities lists what OpenClaw Agents can deploy as.
+type OpenClawCapabilities struct {
+	// ExecutionModes are the modes an OpenClaw Agent can deploy in, always
+	// embedded first; never empty.
+	ExecutionModes []resolver.Mode `json:"executionModes"`
+}
+
+// NativeWorkers reports native-worker support.
+type NativeWorkers struct {
+	Support resolver.NativeWorkerSupport `json:"support"`
+}
+
+// CapabilityOptions are the live facts capabilities depend on beside the
+// installation's configuration. The zero value is a healthy installation.
+type CapabilityOptions struct {
+	// SandboxUnavailable reports an outage of the configured SandboxDriver.
+	SandboxUnavailable bool
+}
+
+// Capabilities computes the installation capabilities (DRV-3):
+//
+//   - openclaw.executionModes is always present: embedded, then dedicated
+//     when a qualifying SandboxDriver is configured (a valid declaration
+//     with harness provisioning and all three facets, RES-13) and
+//     native-worker support exists. A Driver outage does not remove
+//     dedicated: the installation still offers it and queued work waits.
+//   - nativeWorkers is {support} under the same two conditions, and is
+//     omitted otherwise (no qualifying SandboxDriver, or one but no
+//     support source).
+//   - sandboxDriverUnavailable is true when a SandboxDriver is configured
+//     and opts reports its outage.
+//
+// A support value outside [resolver.NativeWorkerSupport]'s set is 400
+// INVALID_REQUEST at runtime.nativeWorkerSupport.
+func Capabilities(inst resolver.Installation, opts CapabilityOptions) (InstallationCapabilities, error) {
+	support := inst.NativeWorkerSupport
+	switch support {
+	case resolver.NativeWorkersNone, resolver.NativeWorkersPinned, resolver.NativeWorkersCustomImage:
+	default:
+		return InstallationCapabilities{}, occkit.Invalid("DRV-3", nativeWorkerPath,
+			"runtime.nativeWorkerSupport must be pinned-runtime or custom-image")
+	}
+	caps := InstallationCapabilities{
+		OpenClaw: OpenClawCapabilities{ExecutionModes: []resolver.Mode{resolver.ModeEmbedded}},
+	}
+	if Qualifies(inst.Sandbox) && support != resolver.NativeWorkersNone {
+		caps.OpenClaw.ExecutionModes = append(caps.OpenClaw.ExecutionModes, resolver.ModeDedicated)
+		caps.NativeWorkers = &NativeWorkers{Support: support}
+	}
+	caps.SandboxDriverUnavailable = inst.Sandbox != nil && opts.SandboxUnavailable
+	return caps, nil
+}
+
+// Offers reports whether mode is listed for OpenClaw. A Console refuses an
+// unlisted mode before any write.
+func (c InstallationCapabilities) Offers(mode resolver.Mode) bool {
+	for _, m := range c.OpenClaw.ExecutionModes {
+		if m == mode {
+			return true
+		}
+	}
+	return false
+}
+
+// JSON renders the capabilities as the `capabilities` object.
+func (c InstallationCapabilities) JSON() []byte {
+	b, err := json.Marshal(c)
+	if err != nil {
+		// Every field is a string, a bool or a slice of strings.
+		return []byte(`{"openclaw":{"executionModes":["embedded"]}}`)
+	}
+	return b
+}
+
+// Qualifies reports whether a configured SandboxDriver can contain a
+// dedicated OpenClaw Harness (RES-13): its facets are a valid declaration
+// (DRV-2) and it provisions the Harness with all three facets. A nil s
+// does not qualify. Unlike [resolver.SandboxFacts.Qualifies], a declaration
+// with an unknown or repeated facet never qualifies: it could not have
+// been registered.
+func Qualifies(s *resolver.SandboxFacts) bool {
+	if s == nil || CheckFacets(occkit.Root(), s.Facets) != nil {
+		return false
+	}
+	return s.Qualifies()
+}
+
+var nativeWorkerPath = occkit.NewPath("runtime", "nativeWorkerSupport")
+
+// NativeWorkerSource decides where native-worker support comes from
+// (DRV-3, RES-13). pinnedSupports is a fact of the pinned runtime image
+// (whether its OpenClaw build accepts the configuration dedicated native
+// OpenClaw writes); declared is the operator's `runtime.nativeWorkerSupport`
+// for a custom image. The pinned image wins; otherwise the declaration
+// counts.
+//
+// An operator can declare only custom-image: declaring pinned-runtime (or
+// anything else) is 400 INVALID_REQUEST at runtime.nativeWorkerSupport.
+func NativeWorkerSource(pinnedSupports bool, declared string) (resolver.NativeWorkerSupport, error) {
+	switch resolver.NativeWorkerSupport(declared) {
+	case resolver.NativeWorkersNone, resolver.NativeWorkersCustomImage:
+	case resolver.NativeWorkersPinned:
+		return resolver.NativeWorkersNone, occkit.Invalid("DRV-3", nativeWorkerPath,
+			"an operator cannot declare pinned-runtime: only custom-image can be declared")
+	default:
+		return resolver.NativeWorkersNone, occkit.Invalid("DRV-3", nativeWorkerPath,
+			"runtime.nativeWorkerSupport may only be custom-image")
+	}
+	if pinnedSupports {
+		return resolver.NativeWorkersPinned, nil
+	}
+	return resolver.NativeWorkerSupport(declared), nil
+}
