@@ -2,4 +2,94 @@ package conformance
 
 // Handler for the runtime.select op.
 
-var opRuntimeSelect = notYet
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// opRuntimeSelect runs resolver.Select. input.harnesses lists the
+// registered plugins: "codex" is the library's own codex harness, an
+// object a test plugin. input.env is deliberately never read (SEL-2).
+func opRuntimeSelect(in gjson.Result) (Result, error) {
+	doc, err := inputDocument(in, "configuration")
+	if err != nil {
+		return nil, err
+	}
+	reg, err := selectRegistry(in.Get("harnesses"))
+	if err != nil {
+		return nil, err
+	}
+	s := in.Get("session")
+	sel, err := resolver.Select(doc, resolver.SelectRequest{
+		Provider: in.Get("provider").String(),
+		Model:    in.Get("model").String(),
+		AgentID:  in.Get("agentId").String(),
+		Session: resolver.Session{
+			LockedOwner:         s.Get("lockedOwner").String(),
+			Override:            s.Get("override").String(),
+			ACPBackend:          s.Get("acpBackend").String(),
+			HistoricalHarnessID: s.Get("historicalHarnessId").String(),
+		},
+	}, reg)
+	if err != nil {
+		return nil, err
+	}
+	res := Result{"runtime": sel.Runtime, "source": string(sel.Source)}
+	if sel.CLIBackend != "" {
+		res["cliBackend"] = sel.CLIBackend
+	}
+	return res, nil
+}
+
+func selectRegistry(list gjson.Result) (*resolver.Registry, error) {
+	reg, _ := resolver.NewRegistry()
+	var err error
+	list.ForEach(func(_, h gjson.Result) bool {
+		if h.Type == gjson.String {
+			if h.String() != "codex" {
+				err = occkit.Invalid("", occkit.Root(), "unknown built-in harness %q", h.String())
+				return false
+			}
+			err = reg.Register(resolver.CodexHarness())
+			return err == nil
+		}
+		err = reg.Register(selectTestPlugin(h))
+		return err == nil
+	})
+	return reg, err
+}
+
+// selectTestPlugin answers every route the same way. Without
+// autoProviders it may claim any provider ("*").
+type selectTestPluginT struct {
+	id       string
+	auto     []string
+	priority int
+	support  resolver.Support
+}
+
+func selectTestPlugin(h gjson.Result) selectTestPluginT {
+	p := selectTestPluginT{id: h.Get("id").String(), priority: int(h.Get("priority").Int()), auto: []string{"*"}}
+	if a := h.Get("autoProviders"); a.Exists() {
+		p.auto = []string{}
+		for _, v := range a.Array() {
+			p.auto = append(p.auto, v.String())
+		}
+	}
+	switch s := h.Get("supports"); {
+	case s.Type == gjson.True:
+		p.support = resolver.Supported()
+	case s.Type == gjson.String && s.String() == "fallback":
+		p.support = resolver.FallbackToOpenClaw("test harness declares the OpenClaw fallback")
+	default:
+		p.support = resolver.Unsupported("test harness does not support the route")
+	}
+	return p
+}
+
+func (p selectTestPluginT) ID() string                                    { return p.id }
+func (p selectTestPluginT) AutoProviders() []string                       { return p.auto }
+func (p selectTestPluginT) Priority() int                                 { return p.priority }
+func (p selectTestPluginT) Supports(resolver.RouteFacts) resolver.Support { return p.support }

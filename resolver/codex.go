@@ -1,0 +1,123 @@
+package resolver
+
+import (
+	"net/url"
+	"strings"
+)
+
+// CodexHarness returns the built-in rules of the `codex` runtime as a
+// [HarnessPlugin] (SEL-4..SEL-6). Register it to make Codex selectable:
+//
+//   - provider `openai`: supported on an official OpenAI route (see
+//     [OfficialOpenAIRoute]) without request overrides; with overrides it
+//     declares the OpenClaw fallback; any other route is unsupported;
+//   - provider `codex` (the native Codex provider): supported, or the
+//     OpenClaw fallback when request overrides are authored;
+//   - every other provider: unsupported.
+//
+// It auto-selects for `codex` and `openai` (the latter only through the
+// OpenAI rule of SEL-4) with priority 0.
+func CodexHarness() HarnessPlugin { return codexHarness{} }
+
+type codexHarness struct{}
+
+func (codexHarness) ID() string              { return string(HarnessCodex) }
+func (codexHarness) AutoProviders() []string { return []string{"codex", "openai"} }
+func (codexHarness) Priority() int           { return 0 }
+
+func (codexHarness) Supports(f RouteFacts) Support {
+	switch f.Provider {
+	case "codex":
+		if f.HasOverrides() {
+			return FallbackToOpenClaw("authored request overrides are reproduced by OpenClaw")
+		}
+		return Supported()
+	case "openai":
+		if !OfficialOpenAIRoute(f) {
+			return Unsupported("route is not an official OpenAI Responses route")
+		}
+		if f.HasOverrides() {
+			return FallbackToOpenClaw("authored request overrides are reproduced by OpenClaw")
+		}
+		return Supported()
+	}
+	return Unsupported("provider is not served by the codex harness")
+}
+
+// OfficialOpenAIRoute reports whether f describes one of the official
+// HTTPS Responses routes of SEL-4, ignoring request overrides:
+//
+//   - the Platform route: base URL unset, or `https://api.openai.com` with
+//     path ``, `/`, `/v1` or `/v1/`, and adapter unset or `openai-responses`;
+//   - the ChatGPT Responses route: base URL `https://chatgpt.com/backend-api/codex`
+//     (optionally with a trailing `/`), or unset, with adapter
+//     `openai-chatgpt-responses` (unset is accepted with that URL).
+//
+// Host names compare case-insensitively; an explicit port other than 443,
+// plain `http`, userinfo, a query or a fragment make the route custom.
+func OfficialOpenAIRoute(f RouteFacts) bool {
+	api := strings.ToLower(strings.TrimSpace(f.API))
+	if f.BaseURLStripped {
+		return false
+	}
+	raw := strings.TrimSpace(f.BaseURL)
+	if raw == "" {
+		return api == "" || api == codexAPIResponses || api == codexAPIChatGPT
+	}
+	host, path, ok := codexHTTPSHostPath(raw)
+	if !ok {
+		return false
+	}
+	switch host {
+	case "api.openai.com":
+		switch path {
+		case "", "/", "/v1", "/v1/":
+			return api == "" || api == codexAPIResponses
+		}
+	case "chatgpt.com":
+		switch path {
+		case "/backend-api/codex", "/backend-api/codex/":
+			return api == "" || api == codexAPIChatGPT
+		}
+	}
+	return false
+}
+
+const (
+	codexAPIResponses = "openai-responses"
+	codexAPIChatGPT   = "openai-chatgpt-responses"
+)
+
+// codexHTTPSHostPath splits an https URL into its lower-cased host and its
+// path, refusing any other scheme, a non-443 port, userinfo, a query or a
+// fragment.
+func codexHTTPSHostPath(raw string) (host, path string, ok bool) {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Opaque != "" {
+		return "", "", false
+	}
+	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#") {
+		return "", "", false
+	}
+	if p := u.Port(); p != "" && p != "443" {
+		return "", "", false
+	}
+	return strings.ToLower(u.Hostname()), u.EscapedPath(), true
+}
+
+// codexSanitizeURL returns raw without userinfo, query and fragment, and
+// whether anything was removed. A value that does not parse as a URL is
+// reported as "" and stripped, so it can never leak into facts or reasons.
+func codexSanitizeURL(raw string) (string, bool) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", true
+	}
+	stripped := u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#")
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String(), stripped
+}

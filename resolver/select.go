@@ -1,0 +1,651 @@
+package resolver
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// SelectRequest names the provider/model turn to choose a runtime for.
+type SelectRequest struct {
+	// Provider is the provider ID; "" when only a bare model ID is known
+	// (then Model may also be a full "provider/id" ref).
+	Provider string
+	// Model is the model ID (after the provider's slash).
+	Model string
+	// AgentID selects the agent entry (`agents.entries.<id>`, or the
+	// `agents.list` item with that id) whose model map is consulted first.
+	AgentID string
+	// Session holds the session's runtime facts; the zero value is a
+	// fresh session.
+	Session Session
+}
+
+// Session is what a session already says about its runtime (SEL-8).
+type Session struct {
+	// LockedOwner is the runtime owning a locked native transcript.
+	LockedOwner string
+	// Override is an explicit session runtime override.
+	Override string
+	// ACPBackend is the ACP backend of an ACP session.
+	ACPBackend string
+	// HistoricalHarnessID records which runtime produced the transcript;
+	// it never pins the next turn.
+	HistoricalHarnessID string
+}
+
+// Source says where the deciding runtime policy came from.
+type Source string
+
+// The closed set of sources.
+const (
+	// SourceModel: model-scoped policy (model map key, catalog row or
+	// provider wildcard key).
+	SourceModel Source = "model"
+	// SourceProvider: `models.providers.<p>.agentRuntime`.
+	SourceProvider Source = "provider"
+	// SourceImplicit: no policy; automatic selection.
+	SourceImplicit Source = "implicit"
+	// SourceSession: the session (locked owner, override or ACP backend).
+	SourceSession Source = "session"
+)
+
+// AllSources lists every [Source].
+func AllSources() []Source {
+	return []Source{SourceModel, SourceProvider, SourceImplicit, SourceSession}
+}
+
+// Selection is the outcome of [Select].
+type Selection struct {
+	// Runtime is the chosen runtime: "openclaw", a registered plugin ID,
+	// or the ACP backend of an ACP session.
+	Runtime string
+	// Source is where the deciding policy came from.
+	Source Source
+	// CLIBackend is the CLI backend the built-in harness hands the turn
+	// to (SEL-7), or "".
+	CLIBackend string
+	// ACP reports an ACP session that keeps its ACP backend (SEL-8).
+	ACP bool
+	// Fallback reports that Runtime is openclaw because the requested
+	// plugin declared the exact-request OpenClaw fallback (SEL-5).
+	Fallback bool
+	// Requested is the normalized runtime the policy asked for
+	// ([RuntimeAuto] when none).
+	Requested string
+	// Provider and Model are the effective route.
+	Provider, Model string
+	// Reasons is the ordered reason chain (SEL-9).
+	Reasons []Reason
+}
+
+// Explain writes the reason chain, one line per [Reason], followed by the
+// outcome.
+func (s Selection) Explain(w io.Writer) error {
+	for i, r := range s.Reasons {
+		line := fmt.Sprintf("%d. %s", i+1, r.Rule)
+		if !r.Path.IsRoot() {
+			line += " " + r.Path.String()
+		}
+		if r.Value != "" {
+			line += " = " + r.Value
+		}
+		if r.Note != "" {
+			line += ": " + r.Note
+		}
+		if _, err := fmt.Fprintln(w, occkit.Sanitize(line)); err != nil {
+			return err
+		}
+	}
+	out := fmt.Sprintf("runtime %s (source %s)", s.Runtime, s.Source)
+	if s.CLIBackend != "" {
+		out += " via CLI backend " + s.CLIBackend
+	}
+	_, err := fmt.Fprintln(w, occkit.Sanitize(out))
+	return err
+}
+
+// selCLIBackends maps each CLI backend alias to the one provider it serves
+// (SEL-7).
+var selCLIBackends = map[string]string{
+	"claude-cli":        "anthropic",
+	"google-gemini-cli": "google",
+}
+
+// Select chooses the runtime for one provider/model turn with OpenClaw
+// semantics (SEL-1..SEL-9). doc is the OpenClaw configuration; reg holds
+// the registered plugins (nil = none). The environment is never read
+// (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
+// provider/model.
+func Select(doc occkit.Document, req SelectRequest, reg *Registry) (Selection, error) {
+	st := &selState{doc: doc, reg: reg}
+	provider, model, err := selTarget(req.Provider, req.Model)
+	if err != nil {
+		return Selection{}, err
+	}
+	st.provider, st.model = provider, model
+	st.entry = selFindEntry(doc, req.AgentID)
+	st.ignoreWholeAgentKeys()
+
+	ses := req.Session
+	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
+		st.reason("SEL-8", occkit.Root(), b, "ACP session keeps its ACP backend")
+		return st.done(Selection{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+	}
+	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
+		st.reason("SEL-8", occkit.Root(), NormalizeRuntime(h), "historical harness ID does not pin the next turn")
+	}
+
+	pol := st.lookupPolicy()
+	if pol.provider != "" && st.provider == "" {
+		st.provider = pol.provider
+	}
+	st.facts = st.routeFacts()
+
+	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
+		if rt := NormalizeRuntime(o); rt != RuntimeAuto {
+			st.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
+			sel, err := st.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+			return st.done(sel), err
+		}
+	}
+	if o := strings.TrimSpace(ses.Override); o != "" {
+		if sel, ok := st.sessionOverride(NormalizeRuntime(o)); ok {
+			return st.done(sel), nil
+		}
+	}
+
+	if !pol.found {
+		pol.runtime, pol.source = RuntimeAuto, SourceImplicit
+	}
+	var sel Selection
+	if pol.runtime == RuntimeAuto {
+		sel = st.auto(pol.source, pol.ambiguous)
+	} else {
+		sel, err = st.explicit(pol.runtime, pol.source, pol.path, selRuleFor(pol.runtime))
+	}
+	return st.done(sel), err
+}
+
+func selRuleFor(runtime string) string {
+	if _, cli := selCLIBackends[runtime]; cli {
+		return "SEL-7"
+	}
+	return "SEL-5"
+}
+
+type selState struct {
+	doc             occkit.Document
+	reg             *Registry
+	provider, model string
+	entry           occkit.Path // agent entry, root when none
+	facts           RouteFacts
+	reasons         []Reason
+}
+
+func (st *selState) reason(rule string, p occkit.Path, value, note string) {
+	st.reasons = append(st.reasons, Reason{Rule: rule, Path: p, Value: value, Note: note})
+}
+
+func (st *selState) done(s Selection) Selection {
+	s.Provider, s.Model = st.provider, st.model
+	if s.Requested == "" {
+		s.Requested = RuntimeAuto
+	}
+	s.Reasons = st.reasons
+	return s
+}
+
+func (st *selState) ref() string {
+	if st.provider == "" {
+		return st.model
+	}
+	return st.provider + "/" + st.model
+}
+
+// selTarget normalizes the request's provider and model (REF-1, REF-2).
+func selTarget(provider, model string) (string, string, error) {
+	p := strings.ToLower(strings.TrimSpace(provider))
+	m := strings.TrimSpace(model)
+	if strings.Contains(p, "/") {
+		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
+	}
+	if p == "" {
+		if r, ok := ParseRef(m); ok {
+			p, m = r.Provider, r.ID
+		}
+	} else if pre, rest, ok := strings.Cut(m, "/"); ok && strings.EqualFold(strings.TrimSpace(pre), p) && strings.TrimSpace(rest) != "" {
+		m = strings.TrimSpace(rest)
+	}
+	if m == "" {
+		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "a model ID is required")
+	}
+	return p, m, nil
+}
+
+// selFindEntry locates the agent entry named id.
+func selFindEntry(doc occkit.Document, id string) occkit.Path {
+	id = strings.ToLower(strings.TrimSpace(id))
+	if id == "" {
+		return occkit.Root()
+	}
+	entries := occkit.NewPath("agents", "entries")
+	if doc.Get(entries.Key(id)).IsObject() {
+		return entries.Key(id)
+	}
+	found := occkit.Root()
+	doc.Get(entries).ForEach(func(k, v gjson.Result) bool {
+		if strings.ToLower(strings.TrimSpace(k.String())) == id && v.IsObject() {
+			found = entries.Key(k.String())
+			return false
+		}
+		return true
+	})
+	if !found.IsRoot() {
+		return found
+	}
+	list := occkit.NewPath("agents", "list")
+	if l := doc.Get(list); l.IsArray() {
+		for i, v := range l.Array() {
+			if v.IsObject() && strings.ToLower(strings.TrimSpace(v.Get("id").String())) == id {
+				return list.Index(i)
+			}
+		}
+	}
+	return occkit.Root()
+}
+
+// ignoreWholeAgentKeys records the whole-agent runtime keys selection
+// ignores (SEL-2).
+func (st *selState) ignoreWholeAgentKeys() {
+	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
+	if !st.entry.IsRoot() {
+		scopes = append(scopes, st.entry)
+	}
+	for _, s := range scopes {
+		for _, k := range []string{"agentRuntime", "embeddedHarness"} {
+			p := s.Key(k)
+			if v := st.doc.Get(p); v.Exists() {
+				st.reason("SEL-2", p, selRuntimeValue(v), "whole-agent runtime key is ignored")
+			}
+		}
+	}
+}
+
+func selRuntimeValue(v gjson.Result) string {
+	if v.IsObject() {
+		v = v.Get("id")
+	}
+	if v.Type == gjson.String {
+		return NormalizeRuntime(v.String())
+	}
+	return ""
+}
+
+type selPolicy struct {
+	found     bool
+	ambiguous bool
+	runtime   string
+	source    Source
+	path      occkit.Path
+	provider  string // provider of the matched key, for bare model IDs
+}
+
+// selPolicyOf reads a non-blank `agentRuntime.id` under v.
+func selPolicyOf(v gjson.Result) (string, bool) {
+	ar := v.Get("agentRuntime")
+	if !ar.IsObject() {
+		return "", false
+	}
+	id := ar.Get("id")
+	if id.Type != gjson.String || strings.TrimSpace(id.String()) == "" {
+		return "", false
+	}
+	return id.String(), true
+}
+
+func (st *selState) modelMaps() []occkit.Path {
+	var maps []occkit.Path
+	if !st.entry.IsRoot() {
+		maps = append(maps, st.entry.Key("models"))
+	}
+	return append(maps, occkit.NewPath("agents", "defaults", "models"))
+}
+
+// lookupPolicy applies the SEL-1 lookup order.
+func (st *selState) lookupPolicy() selPolicy {
+	// 1. exact model keys, entry scope then defaults.
+	for _, m := range st.modelMaps() {
+		pol, stop := st.scanKeys(m, false)
+		if pol.ambiguous {
+			st.reason("SEL-1", m, st.model, "bare model ID matches keys of different providers: no policy")
+			return pol
+		}
+		if stop {
+			return pol
+		}
+	}
+	if st.provider == "" {
+		st.reason("SEL-1", occkit.Root(), st.model, "model ID has no provider: provider policy does not apply")
+		return selPolicy{}
+	}
+	// 2. the provider catalog row.
+	if row, ok := st.catalogRow(); ok {
+		if id, ok := selPolicyOf(st.doc.Get(row)); ok {
+			return st.hit(row.Key("agentRuntime").Key("id"), id, SourceModel, "catalog row policy", "")
+		}
+	}
+	// 3. provider wildcard keys.
+	for _, m := range st.modelMaps() {
+		if pol, stop := st.scanKeys(m, true); stop {
+			return pol
+		}
+	}
+	// 4. provider-level policy.
+	if pc, ok := st.providerConfig(); ok {
+		if id, ok := selPolicyOf(st.doc.Get(pc)); ok {
+			return st.hit(pc.Key("agentRuntime").Key("id"), id, SourceProvider, "provider policy", "")
+		}
+	}
+	return selPolicy{}
+}
+
+func (st *selState) hit(p occkit.Path, raw string, src Source, note, provider string) selPolicy {
+	rt := NormalizeRuntime(raw)
+	st.reason("SEL-1", p, rt, note)
+	return selPolicy{found: true, runtime: rt, source: src, path: p, provider: provider}
+}
+
+// scanKeys looks for policy keys of the model map at m: exact keys, or
+// `<provider>/*` keys when wildcard is set. stop reports a decision.
+func (st *selState) scanKeys(m occkit.Path, wildcard bool) (selPolicy, bool) {
+	type match struct {
+		key, provider, raw string
+	}
+	var matches []match
+	st.doc.Get(m).ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		raw, ok := selPolicyOf(v)
+		if !ok {
+			return true
+		}
+		prov, ok := st.keyMatches(key, wildcard)
+		if ok {
+			matches = append(matches, match{key: key, provider: prov, raw: raw})
+		}
+		return true
+	})
+	if len(matches) == 0 {
+		return selPolicy{}, false
+	}
+	first := matches[0]
+	if st.provider == "" {
+		for _, x := range matches[1:] {
+			if x.provider != first.provider {
+				return selPolicy{ambiguous: true}, true
+			}
+		}
+	}
+	note := "model policy"
+	if wildcard {
+		note = "provider wildcard policy"
+	}
+	return st.hit(m.Key(first.key).Key("agentRuntime").Key("id"), first.raw, SourceModel, note, first.provider), true
+}
+
+// keyMatches reports whether a model-map key names the target (exactly, or
+// as `<provider>/*` when wildcard is set) and the key's provider.
+func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
+	k := strings.TrimSpace(key)
+	pre, rest, qualified := strings.Cut(k, "/")
+	kp := strings.ToLower(strings.TrimSpace(pre))
+	rest = strings.TrimSpace(rest)
+	if wildcard {
+		return kp, qualified && st.provider != "" && kp == st.provider && rest == "*"
+	}
+	if k == st.model {
+		if qualified {
+			return kp, true
+		}
+		return "", true
+	}
+	if !qualified || kp == "" || rest != st.model {
+		return "", false
+	}
+	return kp, st.provider == "" || kp == st.provider
+}
+
+// providerConfig finds `models.providers.<p>` (the key compared
+// case-insensitively).
+func (st *selState) providerConfig() (occkit.Path, bool) {
+	if st.provider == "" {
+		return occkit.Root(), false
+	}
+	base := occkit.NewPath("models", "providers")
+	if st.doc.Get(base.Key(st.provider)).IsObject() {
+		return base.Key(st.provider), true
+	}
+	found, ok := occkit.Root(), false
+	st.doc.Get(base).ForEach(func(k, v gjson.Result) bool {
+		if strings.ToLower(strings.TrimSpace(k.String())) == st.provider && v.IsObject() {
+			found, ok = base.Key(k.String()), true
+			return false
+		}
+		return true
+	})
+	return found, ok
+}
+
+// catalogRow finds the provider catalog row of the target (REF-4). A row
+// whose ID equals the model ID wins over a provider-prefixed one.
+func (st *selState) catalogRow() (occkit.Path, bool) {
+	pc, ok := st.providerConfig()
+	if !ok {
+		return occkit.Root(), false
+	}
+	rows := st.doc.Get(pc.Key("models"))
+	if !rows.IsArray() {
+		return occkit.Root(), false
+	}
+	ref := Ref{Provider: st.provider, ID: st.model}
+	prefixed := -1
+	for i, r := range rows.Array() {
+		id := r.Get("id")
+		if !r.IsObject() || id.Type != gjson.String {
+			continue
+		}
+		if strings.TrimSpace(id.String()) == st.model {
+			return pc.Key("models").Index(i), true
+		}
+		if prefixed < 0 && MatchRow(ref, id.String()) {
+			prefixed = i
+		}
+	}
+	if prefixed >= 0 {
+		return pc.Key("models").Index(prefixed), true
+	}
+	return occkit.Root(), false
+}
+
+// routeFacts gathers the secret-free facts of the route (SEL-4, SEL-6).
+func (st *selState) routeFacts() RouteFacts {
+	f := RouteFacts{Provider: st.provider, Model: st.model}
+	var scan selOverrideScan
+	pc, hasPC := st.providerConfig()
+	row, hasRow := st.catalogRow()
+	var pv, rv gjson.Result
+	if hasPC {
+		pv = st.doc.Get(pc)
+		scan.provider(pv, pc)
+	}
+	if hasRow {
+		rv = st.doc.Get(row)
+		scan.row(rv, row)
+	}
+	for _, v := range []gjson.Result{rv, pv} {
+		if u := v.Get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
+			f.BaseURL, f.BaseURLStripped = codexSanitizeURL(u.String())
+			break
+		}
+	}
+	for _, v := range []gjson.Result{rv, pv} {
+		if a := v.Get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
+			f.API = strings.TrimSpace(a.String())
+			break
+		}
+	}
+	// SEL-6a: params at the agent scopes, and of the exact model keys.
+	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
+	if !st.entry.IsRoot() {
+		scopes = append(scopes, st.entry)
+	}
+	for _, s := range scopes {
+		scan.params(st.doc.Get(s.Key("params")), s.Key("params"))
+	}
+	if st.provider != "" {
+		for _, m := range st.modelMaps() {
+			st.doc.Get(m).ForEach(func(k, v gjson.Result) bool {
+				if p, ok := st.keyMatches(k.String(), false); ok && (p == "" || p == st.provider) {
+					scan.params(v.Get("params"), m.Key(k.String()).Key("params"))
+				}
+				return true
+			})
+		}
+	}
+	sort.SliceStable(scan.paths, func(i, j int) bool { return scan.paths[i].Compare(scan.paths[j]) < 0 })
+	f.Overrides = scan.paths
+	for _, p := range f.Overrides {
+		st.reason("SEL-6", p, "", "authored request override")
+	}
+	return f
+}
+
+// auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
+func (st *selState) auto(src Source, ambiguous bool) Selection {
+	openclaw := Selection{Runtime: string(HarnessOpenClaw), Source: src, Requested: RuntimeAuto}
+	if st.provider == "" || ambiguous {
+		st.reason("SEL-3", occkit.Root(), string(HarnessOpenClaw), "provider unknown: no plugin is asked")
+		return openclaw
+	}
+	if st.provider == "openai" {
+		if OfficialOpenAIRoute(st.facts) && !st.facts.HasOverrides() {
+			p, ok := st.reg.Lookup(string(HarnessCodex))
+			if !ok {
+				st.reason("SEL-4", occkit.Root(), string(HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
+				return openclaw
+			}
+			sup := pluginAsk(p, st.facts, string(HarnessCodex))
+			if sup.Kind == SupportSupported {
+				st.reason("SEL-4", occkit.Root(), string(HarnessCodex), "official OpenAI Responses route without request overrides")
+				return Selection{Runtime: string(HarnessCodex), Source: src, Requested: RuntimeAuto}
+			}
+			st.reason("SEL-4", occkit.Root(), string(HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
+			return openclaw
+		}
+		st.reason("SEL-4", occkit.Root(), st.facts.BaseURL, "custom route, adapter or request overrides keep openai off codex")
+	}
+	type cand struct {
+		id  string
+		pri int
+	}
+	var claims []cand
+	for _, id := range st.reg.IDs() {
+		p, _ := st.reg.Lookup(id)
+		if st.provider == "openai" && id == string(HarnessCodex) {
+			continue // decided by SEL-4 alone
+		}
+		if !pluginAutoFor(p, st.provider) {
+			continue
+		}
+		sup := pluginAsk(p, st.facts, RuntimeAuto)
+		if sup.Kind == SupportSupported {
+			claims = append(claims, cand{id: id, pri: p.Priority()})
+			st.reason("SEL-3", occkit.Root(), id, fmt.Sprintf("claims the route (priority %d)", p.Priority()))
+		} else {
+			st.reason("SEL-3", occkit.Root(), id, "does not claim the route: "+sup.Reason)
+		}
+	}
+	if len(claims) == 0 {
+		st.reason("SEL-3", occkit.Root(), string(HarnessOpenClaw), "no plugin claims the route")
+		return openclaw
+	}
+	sort.Slice(claims, func(i, j int) bool {
+		if claims[i].pri != claims[j].pri {
+			return claims[i].pri > claims[j].pri
+		}
+		return claims[i].id < claims[j].id
+	})
+	st.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
+	return Selection{Runtime: claims[0].id, Source: src, Requested: RuntimeAuto}
+}
+
+// explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
+// was configured and rule the rule reported on refusal.
+func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) (Selection, error) {
+	if rt == string(HarnessOpenClaw) {
+		return Selection{Runtime: rt, Source: src, Requested: rt}, nil
+	}
+	if want, cli := selCLIBackends[rt]; cli {
+		if st.provider != want {
+			return Selection{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, st.ref())
+		}
+		st.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
+		return Selection{Runtime: string(HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
+	}
+	plug, ok := st.reg.Lookup(rt)
+	if !ok {
+		return Selection{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, st.ref())
+	}
+	sup := pluginAsk(plug, st.facts, rt)
+	switch sup.Kind {
+	case SupportSupported:
+		st.reason("SEL-5", p, rt, "explicit runtime supports the route")
+		return Selection{Runtime: rt, Source: src, Requested: rt}, nil
+	case SupportFallback:
+		st.reason("SEL-5", p, string(HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		return Selection{Runtime: string(HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
+	}
+	detail := ""
+	if sup.Reason != "" {
+		detail = " (" + sup.Reason + ")"
+	}
+	return Selection{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, st.ref(), detail)
+}
+
+// sessionOverride applies a session runtime override when it is
+// compatible (SEL-8); an incompatible one is recorded and ignored.
+func (st *selState) sessionOverride(rt string) (Selection, bool) {
+	if rt == RuntimeAuto {
+		st.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
+		return Selection{}, false
+	}
+	ignore := func(why string) (Selection, bool) {
+		st.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
+		return Selection{}, false
+	}
+	if rt == string(HarnessOpenClaw) {
+		st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, true
+	}
+	if want, cli := selCLIBackends[rt]; cli {
+		if st.provider != want {
+			return ignore("CLI backend serves provider " + want)
+		}
+		st.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
+		return Selection{Runtime: string(HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
+	}
+	plug, ok := st.reg.Lookup(rt)
+	if !ok {
+		return ignore("no such harness is registered")
+	}
+	if sup := pluginAsk(plug, st.facts, rt); sup.Kind != SupportSupported {
+		return ignore("harness does not support the route: " + sup.Reason)
+	}
+	st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+	return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, true
+}

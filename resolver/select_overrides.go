@@ -1,0 +1,162 @@
+package resolver
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// selOverrideScan collects the authored request overrides of a route
+// (SEL-6, SEL-6a). Only paths are kept, never values.
+type selOverrideScan struct {
+	paths []occkit.Path
+}
+
+func (s *selOverrideScan) add(p occkit.Path) { s.paths = append(s.paths, p) }
+
+// provider checks `models.providers.<p>`: non-empty headers, request and
+// (filtered) params, a boolean authHeader, a numeric timeoutSeconds and a
+// localService.
+func (s *selOverrideScan) provider(v gjson.Result, at occkit.Path) {
+	if !v.IsObject() {
+		return
+	}
+	s.nonEmpty(v.Get("headers"), at.Key("headers"))
+	s.nonEmpty(v.Get("request"), at.Key("request"))
+	s.params(v.Get("params"), at.Key("params"))
+	if a := v.Get("authHeader"); a.IsBool() {
+		s.add(at.Key("authHeader"))
+	}
+	if t := v.Get("timeoutSeconds"); t.Type == gjson.Number {
+		s.add(at.Key("timeoutSeconds"))
+	}
+	if l := v.Get("localService"); l.Exists() && l.Type != gjson.Null && l.Type != gjson.False {
+		s.add(at.Key("localService"))
+	}
+}
+
+// row checks a catalog row: non-empty headers, (filtered) params and every
+// compat key but the native reasoning capabilities.
+func (s *selOverrideScan) row(v gjson.Result, at occkit.Path) {
+	if !v.IsObject() {
+		return
+	}
+	s.nonEmpty(v.Get("headers"), at.Key("headers"))
+	s.params(v.Get("params"), at.Key("params"))
+	c := v.Get("compat")
+	switch {
+	case !c.Exists() || c.Type == gjson.Null:
+	case !c.IsObject():
+		s.add(at.Key("compat"))
+	default:
+		c.ForEach(func(k, val gjson.Result) bool {
+			if !selCompatCapability(k.String(), val) {
+				s.add(at.Key("compat").Key(k.String()))
+			}
+			return true
+		})
+	}
+}
+
+// params checks a params object with the runtime controls filtered out
+// (SEL-6a); any other key is an override.
+func (s *selOverrideScan) params(v gjson.Result, at occkit.Path) {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+	case !v.IsObject():
+		s.add(at)
+	default:
+		v.ForEach(func(k, val gjson.Result) bool {
+			if !selRuntimeControl(k.String(), val) {
+				s.add(at.Key(k.String()))
+			}
+			return true
+		})
+	}
+}
+
+func (s *selOverrideScan) nonEmpty(v gjson.Result, at occkit.Path) {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+	case v.IsObject() || v.IsArray():
+		if selHasKeys(v) {
+			s.add(at)
+		}
+	case v.Type == gjson.String && v.String() == "":
+	default:
+		s.add(at)
+	}
+}
+
+func selHasKeys(v gjson.Result) bool {
+	found := false
+	v.ForEach(func(_, _ gjson.Result) bool { found = true; return false })
+	return found
+}
+
+// selCompatCapability reports the two compat entries that describe native
+// reasoning capabilities rather than request behaviour (SEL-6):
+// `supportsReasoningEffort: true` and a non-empty
+// `supportedReasoningEfforts` drawn from the native effort levels.
+func selCompatCapability(key string, v gjson.Result) bool {
+	switch key {
+	case "supportsReasoningEffort":
+		return v.Type == gjson.True
+	case "supportedReasoningEfforts":
+		if !v.IsArray() {
+			return false
+		}
+		list := v.Array()
+		if len(list) == 0 {
+			return false
+		}
+		for _, e := range list {
+			if e.Type != gjson.String || !selNativeEffort(e.String()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func selNativeEffort(s string) bool {
+	switch s {
+	case "minimal", "low", "medium", "high", "xhigh", "max", "ultra":
+		return true
+	}
+	return false
+}
+
+// selRuntimeControl reports whether a params entry is a typed runtime
+// control with a valid value (SEL-6): `thinking` (a thinking level or a
+// boolean), `fastMode`/`fast_mode` (a boolean), and the fast-mode cutoff in
+// seconds (a positive integer). An invalid value is request behaviour.
+func selRuntimeControl(key string, v gjson.Result) bool {
+	switch key {
+	case "thinking":
+		if v.IsBool() {
+			return true
+		}
+		return v.Type == gjson.String && selThinkingLevel(strings.ToLower(strings.TrimSpace(v.String())))
+	case "fastMode", "fast_mode":
+		return v.IsBool()
+	case "fastModeCutoffSeconds", "fast_mode_cutoff_seconds", "fastModeSeconds", "fast_mode_seconds", "fastSeconds", "fast_seconds":
+		if v.Type != gjson.Number {
+			return false
+		}
+		f := v.Float()
+		return f >= 1 && f == float64(int64(f)) && !strings.ContainsAny(v.Raw, ".eE")
+	}
+	return false
+}
+
+func selThinkingLevel(s string) bool {
+	switch s {
+	case "off", "minimal", "low", "medium", "high", "xhigh", "max", "ultra", "adaptive":
+		return true
+	}
+	return false
+}
