@@ -1,0 +1,135 @@
+package resolver
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/occkit/occkit"
+)
+
+// Request holds what OCC Harness resolution needs besides the
+// Configuration: the Agent's execution mode, the Compute it deploys to and
+// the installation's facts. The zero Request is an embedded deployment on
+// Kubernetes with no native-worker support and no SandboxDriver.
+type Request struct {
+	// Mode is the Agent's execution mode; "" means [ModeEmbedded] (RES-11:
+	// creation defaults to embedded).
+	Mode Mode
+	// Compute is where the Agent deploys; "" means [ComputeKubernetes].
+	Compute Compute
+	// Installation holds native-worker support and the SandboxDriver
+	// (RES-13).
+	Installation Installation
+	// Topologies are the (Harness, Mode) pairs a custom Compute supports
+	// (RES-11). It is ignored for the bundled Computes (Kubernetes, SSH,
+	// Docker), whose sets are fixed; a custom Compute with no Topologies
+	// supports nothing.
+	Topologies []Topology
+}
+
+// Decision is the outcome of OCC Harness resolution: the Harness, the
+// execution mode, the primary model with its fallbacks in author order, and
+// the ordered chain of reasons that led there (SEL-9).
+type Decision struct {
+	Harness Harness
+	Mode    Mode
+	// Primary is the primary model ref in canonical form
+	// ("provider/id[@profile]"), or "" when the Configuration selects no
+	// model (RES-4).
+	Primary string
+	// Fallbacks are the primary's fallbacks in canonical form, in the
+	// author's order (ADM-4). Never nil.
+	Fallbacks []string
+	// Reasons explain the decision, in the order the rules applied.
+	Reasons []Reason
+}
+
+// Explain writes a human-readable account of d: one summary line, then one
+// line per reason ("RULE path = value: note").
+func (d Decision) Explain(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "harness %s, mode %s", d.Harness, d.Mode)
+	if d.Primary != "" {
+		fmt.Fprintf(&b, ", primary %s", d.Primary)
+	}
+	if len(d.Fallbacks) > 0 {
+		fmt.Fprintf(&b, ", fallbacks %s", strings.Join(d.Fallbacks, ", "))
+	}
+	b.WriteByte('\n')
+	for _, r := range d.Reasons {
+		p := r.Path.String()
+		if r.Path.IsRoot() {
+			p = "(request)"
+		}
+		fmt.Fprintf(&b, "  %s %s", r.Rule, p)
+		if r.Value != "" {
+			fmt.Fprintf(&b, " = %q", r.Value)
+		}
+		if r.Note != "" {
+			fmt.Fprintf(&b, ": %s", r.Note)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Prepared is a Configuration analysed once for OCC Harness resolution
+// (RES-1..RES-9): its candidates, policies and the Harness they select.
+// Evaluate it against any number of Requests with [Prepared.Resolve]. A
+// Prepared is immutable and safe for concurrent use.
+type Prepared struct {
+	err       error
+	harness   Harness
+	primary   string
+	fallbacks []string
+	reasons   []Reason
+}
+
+// Prepare analyses doc once: one pass builds indexes over the document's
+// bytes, then every candidate model is checked against them. Problems of
+// the Configuration are kept and returned by every [Prepared.Resolve].
+func Prepare(doc occkit.Document) *Prepared {
+	return resPrepare(doc)
+}
+
+// Resolve decides the Harness, mode and models of one deployment of doc
+// (RES-1..RES-9, RES-11..RES-13). It is Prepare(doc).Resolve(req).
+//
+// Every problem of the Configuration is returned at once, joined with
+// [occkit.Join]; only a Configuration without problems is checked against
+// the request's mode, Compute and installation (see the package
+// documentation, "Errors and precedence").
+func Resolve(doc occkit.Document, req Request) (Decision, error) {
+	return Prepare(doc).Resolve(req)
+}
+
+// Err reports the Configuration's problems (nil when it resolves).
+func (p *Prepared) Err() error { return p.err }
+
+// Resolve evaluates the prepared Configuration for req.
+func (p *Prepared) Resolve(req Request) (Decision, error) {
+	if p.err != nil {
+		return Decision{}, p.err
+	}
+	mode := req.Mode
+	if mode == "" {
+		mode = ModeEmbedded
+	}
+	reasons := make([]Reason, len(p.reasons), len(p.reasons)+3)
+	copy(reasons, p.reasons)
+	reasons, err := resTopology(p.harness, mode, req, reasons)
+	if err != nil {
+		return Decision{}, err
+	}
+	fb := make([]string, len(p.fallbacks))
+	copy(fb, p.fallbacks)
+	return Decision{
+		Harness:   p.harness,
+		Mode:      mode,
+		Primary:   p.primary,
+		Fallbacks: fb,
+		Reasons:   reasons,
+	}, nil
+}

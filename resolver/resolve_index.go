@@ -1,0 +1,540 @@
+package resolver
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// This file builds, in one pass over the document, the indexes OCC Harness
+// resolution evaluates: selections, selectable catalogs, provider rows and
+// plugin routing. Every lookup afterwards is a map access, so resolution
+// stays linear in the number of models.
+
+// resRt is the state of one agentRuntime setting (RES-1).
+type resRt uint8
+
+const (
+	resRtNone resRt = iota // no agentRuntime
+	resRtOK                // agentRuntime {id: openclaw|codex}
+	resRtBad               // present but unsupported (already reported)
+)
+
+// resReadRuntime reads the agentRuntime of a policy holder (a catalog
+// entry, a provider row or a provider). shape reports whether the refusal
+// is of agentRuntime itself (not an object) rather than of its id.
+func resReadRuntime(v gjson.Result) (id string, st resRt, shape bool) {
+	ar := v.Get("agentRuntime")
+	if !ar.Exists() {
+		return "", resRtNone, false
+	}
+	if !ar.IsObject() {
+		return "", resRtBad, true
+	}
+	idv := ar.Get("id")
+	if idv.Type == gjson.String && (idv.Str == string(HarnessOpenClaw) || idv.Str == string(HarnessCodex)) {
+		return idv.Str, resRtOK, false
+	}
+	return "", resRtBad, false
+}
+
+// resRuntimeErr is the RES-1 refusal of the agentRuntime under base.
+func resRuntimeErr(base occkit.Path, shape bool) error {
+	if shape {
+		return occkit.Invalid("RES-1", base.Key("agentRuntime"),
+			"%s must be an object {id}", base.Key("agentRuntime"))
+	}
+	return occkit.Invalid("RES-1", base.Key("agentRuntime").Key("id"),
+		`%s must be "openclaw" or "codex"`, base.Key("agentRuntime").Key("id"))
+}
+
+// resCatKey is one key of a selectable catalog (agents.defaults.models or
+// an entry's models).
+type resCatKey struct {
+	raw   string
+	ref   Ref
+	valid bool // raw is a valid selected ref (REF-3)
+	rt    string
+	rtSt  resRt
+}
+
+// resCatalog is one selectable catalog.
+type resCatalog struct {
+	present bool
+	bad     bool // not an object (reported)
+	path    occkit.Path
+	keys    []resCatKey
+	byKey   map[string][]int32 // Ref.Key() -> indexes into keys
+}
+
+func (c *resCatalog) keyPath(i int) occkit.Path { return c.path.Key(c.keys[i].raw) }
+
+// resBuildCatalog indexes a selectable catalog (RES-4: it must be an object
+// of objects; RES-1: each agentRuntime is supported).
+func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog {
+	c := resCatalog{present: v.Exists(), path: path}
+	if !c.present {
+		return c
+	}
+	if !v.IsObject() {
+		c.bad = true
+		*errs = append(*errs, occkit.Invalid("RES-4", path, "%s must be an object keyed by model ref", path))
+		return c
+	}
+	v.ForEach(func(k, val gjson.Result) bool {
+		ck := resCatKey{raw: k.String()}
+		ck.ref, ck.valid = ParseRef(ck.raw)
+		if !val.IsObject() {
+			*errs = append(*errs, occkit.Invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
+			ck.rtSt = resRtBad
+		} else {
+			var shape bool
+			ck.rt, ck.rtSt, shape = resReadRuntime(val)
+			if ck.rtSt == resRtBad {
+				*errs = append(*errs, resRuntimeErr(path.Key(ck.raw), shape))
+			}
+		}
+		if ck.valid {
+			if c.byKey == nil {
+				c.byKey = make(map[string][]int32)
+			}
+			key := ck.ref.Key()
+			c.byKey[key] = append(c.byKey[key], int32(len(c.keys)))
+		}
+		c.keys = append(c.keys, ck)
+		return true
+	})
+	return c
+}
+
+// resRefAt is a model ref and where it is written.
+type resRefAt struct {
+	ref Ref
+	loc occkit.Path
+}
+
+// resSelection is one `model` setting: a string or {primary, fallbacks}
+// (RES-3).
+type resSelection struct {
+	present   bool
+	ok        bool // the primary is known
+	complete  bool // every ref parsed
+	primary   resRefAt
+	fallbacks []resRefAt
+}
+
+// resParseSelection reads a `model` setting at path (RES-3).
+func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelection {
+	s := resSelection{present: v.Exists()}
+	if !s.present {
+		return s
+	}
+	switch {
+	case v.Type == gjson.String:
+		r, ok := ParseRef(v.Str)
+		if !ok {
+			*errs = append(*errs, occkit.Invalid("RES-3", path, "%s must be a provider/model ref", path))
+			return s
+		}
+		s.ok, s.complete, s.primary = true, true, resRefAt{ref: r, loc: path}
+		return s
+	case !v.IsObject():
+		*errs = append(*errs, occkit.Invalid("RES-3", path,
+			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
+		return s
+	}
+	s.complete = true
+	pp := path.Key("primary")
+	pv := v.Get("primary")
+	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
+		s.ok, s.primary = true, resRefAt{ref: r, loc: pp}
+	} else {
+		s.complete = false
+		*errs = append(*errs, occkit.Invalid("RES-3", pp, "%s must be a provider/model ref", pp))
+	}
+	fv := v.Get("fallbacks")
+	if !fv.Exists() {
+		return s
+	}
+	fp := path.Key("fallbacks")
+	if !fv.IsArray() {
+		s.complete = false
+		*errs = append(*errs, occkit.Invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
+		return s
+	}
+	i := 0
+	fv.ForEach(func(_, e gjson.Result) bool {
+		at := fp.Index(i)
+		i++
+		r, ok := ParseRef(e.Str)
+		if e.Type != gjson.String || !ok {
+			s.complete = false
+			*errs = append(*errs, occkit.Invalid("RES-3", at, "%s must be a provider/model ref", at))
+			return true
+		}
+		if s.ok && r.Provider != s.primary.ref.Provider {
+			*errs = append(*errs, occkit.Invalid("RES-3", at, "%s must keep the primary model's provider", at))
+		}
+		s.fallbacks = append(s.fallbacks, resRefAt{ref: r, loc: at})
+		return true
+	})
+	return s
+}
+
+// resEntry is one agents.entries value.
+type resEntry struct {
+	id     string
+	path   occkit.Path
+	sel    resSelection
+	models resCatalog
+}
+
+// resRow is one row of models.providers.<p>.models.
+type resRow struct {
+	id   string // trimmed row id
+	idOK bool   // the row is an object with a string id
+	obj  bool
+	rt   string
+	rtSt resRt
+}
+
+// resProvider is one models.providers value.
+type resProvider struct {
+	raw    string // the key as written
+	name   string // normalized provider name (REF-2)
+	path   occkit.Path
+	rt     string
+	rtSt   resRt
+	rowsAt bool // a models array is present
+	rows   []resRow
+	byID   map[string][]int32 // trimmed row id -> rows
+	byFull map[string][]int32 // "provider/id" of a prefixed row id -> rows
+}
+
+func (p *resProvider) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
+
+// resNormProvider normalizes a provider name the way refs are (REF-2).
+func resNormProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// resBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
+func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *resProvider {
+	p := &resProvider{raw: raw, name: resNormProvider(raw), path: path}
+	if !v.IsObject() {
+		*errs = append(*errs, occkit.Invalid("RES-4", path, "%s must be an object", path))
+		p.rtSt = resRtBad
+		return p
+	}
+	var shape bool
+	p.rt, p.rtSt, shape = resReadRuntime(v)
+	if p.rtSt == resRtBad {
+		*errs = append(*errs, resRuntimeErr(path, shape))
+	}
+	mv := v.Get("models")
+	if !mv.Exists() {
+		return p
+	}
+	if !mv.IsArray() {
+		*errs = append(*errs, occkit.Invalid("RES-9", path.Key("models"),
+			"%s must be an array of model objects", path.Key("models")))
+		return p
+	}
+	p.rowsAt = true
+	mv.ForEach(func(_, e gjson.Result) bool {
+		i := len(p.rows)
+		row := resRow{}
+		switch {
+		case !e.IsObject():
+			*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
+				"%s must be an object with an id, not a bare string or other value", p.rowPath(i)))
+		default:
+			row.obj = true
+			var shape bool
+			row.rt, row.rtSt, shape = resReadRuntime(e)
+			if row.rtSt == resRtBad {
+				*errs = append(*errs, resRuntimeErr(p.rowPath(i), shape))
+			}
+			idv := e.Get("id")
+			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
+				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i).Key("id"),
+					"%s must be a model ID", p.rowPath(i).Key("id")))
+				break
+			}
+			row.idOK = true
+			row.id = strings.TrimSpace(idv.Str)
+			if p.byID == nil {
+				p.byID = make(map[string][]int32)
+			}
+			p.byID[row.id] = append(p.byID[row.id], int32(i))
+			if full, ok := resFullRowKey(row.id); ok {
+				if p.byFull == nil {
+					p.byFull = make(map[string][]int32)
+				}
+				p.byFull[full] = append(p.byFull[full], int32(i))
+			}
+		}
+		p.rows = append(p.rows, row)
+		return true
+	})
+	return p
+}
+
+// resFullRowKey is the "provider/id" key of a row ID written with its
+// provider prefix, normalized like [Ref.Key] so that [MatchRow] candidates
+// can be found by map lookup.
+func resFullRowKey(rowID string) (string, bool) {
+	pr, id, ok := strings.Cut(rowID, "/")
+	if !ok {
+		return "", false
+	}
+	pr, id = resNormProvider(pr), strings.TrimSpace(id)
+	if pr == "" || id == "" {
+		return "", false
+	}
+	return pr + "/" + id, true
+}
+
+// rowsFor returns the indexes of the rows that name ref (REF-4), in row
+// order, each confirmed by [MatchRow].
+func (p *resProvider) rowsFor(ref Ref) []int32 {
+	a, b := p.byID[ref.ID], p.byFull[ref.Key()]
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make([]int32, 0, len(a)+len(b))
+	seen := make(map[int32]bool, len(a)+len(b))
+	for _, list := range [][]int32{a, b} {
+		for _, i := range list {
+			if !seen[i] && MatchRow(ref, p.rows[i].id) {
+				seen[i] = true
+				out = append(out, i)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// resIndex is everything resolution reads from one document.
+type resIndex struct {
+	errs []error
+
+	shapeOK  bool // agents, agents.defaults and agents.entries have their shapes
+	defaults resSelection
+	defModel occkit.Path
+	catalog  resCatalog // agents.defaults.models
+	entries  []*resEntry
+
+	providers map[string][]*resProvider // normalized name -> entries
+	provOrder []*resProvider
+	routed    map[string]bool // normalized plugins.entries keys (RES-6)
+	codex     gjson.Result    // plugins.entries.codex (RES-7)
+}
+
+var (
+	resPathAgents    = occkit.NewPath("agents")
+	resPathDefaults  = occkit.NewPath("agents", "defaults")
+	resPathEntries   = occkit.NewPath("agents", "entries")
+	resPathDefModel  = occkit.NewPath("agents", "defaults", "model")
+	resPathDefModels = occkit.NewPath("agents", "defaults", "models")
+	resPathModels    = occkit.NewPath("models")
+	resPathProviders = occkit.NewPath("models", "providers")
+	resPathPlugins   = occkit.NewPath("plugins")
+	resPathPlugEnts  = occkit.NewPath("plugins", "entries")
+	resPathCodexPlug = occkit.NewPath("plugins", "entries", "codex")
+)
+
+// resObjectField returns the first value of key in the object o (gjson
+// semantics for duplicate keys) without building a path string.
+func resObjectField(o gjson.Result, key string) gjson.Result {
+	var out gjson.Result
+	o.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// resBuildIndex makes the one pass over doc.
+func resBuildIndex(doc occkit.Document) *resIndex {
+	x := &resIndex{shapeOK: true, defModel: resPathDefModel}
+	root := doc.Root()
+	if !root.IsObject() {
+		x.shapeOK = false
+		x.errs = append(x.errs, occkit.Invalid("RES-2", occkit.Root(), "the Configuration must be a JSON object"))
+		return x
+	}
+	var agents, models, plugins gjson.Result
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "agents":
+			if !agents.Exists() {
+				agents = v
+			}
+		case "models":
+			if !models.Exists() {
+				models = v
+			}
+		case "plugins":
+			if !plugins.Exists() {
+				plugins = v
+			}
+		}
+		return true
+	})
+	x.indexAgents(agents)
+	x.indexProviders(models)
+	x.indexPlugins(plugins)
+	return x
+}
+
+func (x *resIndex) indexAgents(agents gjson.Result) {
+	if !agents.Exists() {
+		return
+	}
+	if !agents.IsObject() {
+		x.shapeOK = false
+		x.errs = append(x.errs, occkit.Invalid("RES-2", resPathAgents, "agents must be an object"))
+		return
+	}
+	var defaults, entries gjson.Result
+	agents.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "defaults":
+			if !defaults.Exists() {
+				defaults = v
+			}
+		case "entries":
+			if !entries.Exists() {
+				entries = v
+			}
+		}
+		return true
+	})
+	if defaults.Exists() {
+		if !defaults.IsObject() {
+			x.shapeOK = false
+			x.errs = append(x.errs, occkit.Invalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
+		} else {
+			var model, cat gjson.Result
+			defaults.ForEach(func(k, v gjson.Result) bool {
+				switch k.Str {
+				case "model":
+					if !model.Exists() {
+						model = v
+					}
+				case "models":
+					if !cat.Exists() {
+						cat = v
+					}
+				}
+				return true
+			})
+			x.defaults = resParseSelection(model, resPathDefModel, &x.errs)
+			x.catalog = resBuildCatalog(cat, resPathDefModels, &x.errs)
+		}
+	}
+	if !entries.Exists() {
+		return
+	}
+	if !entries.IsObject() {
+		x.shapeOK = false
+		x.errs = append(x.errs, occkit.Invalid("RES-2", resPathEntries,
+			"agents.entries must be an object keyed by Agent ID"))
+		return
+	}
+	seen := map[string]bool{}
+	entries.ForEach(func(k, v gjson.Result) bool {
+		id := k.String()
+		if seen[id] {
+			return true // gjson reads the first of duplicate keys; so do we
+		}
+		seen[id] = true
+		p := resPathEntries.Key(id)
+		if !v.IsObject() {
+			x.shapeOK = false
+			x.errs = append(x.errs, occkit.Invalid("RES-2", p, "%s must be an object", p))
+			return true
+		}
+		e := &resEntry{id: id, path: p}
+		var model, cat gjson.Result
+		v.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "model":
+				if !model.Exists() {
+					model = v
+				}
+			case "models":
+				if !cat.Exists() {
+					cat = v
+				}
+			}
+			return true
+		})
+		e.sel = resParseSelection(model, p.Key("model"), &x.errs)
+		e.models = resBuildCatalog(cat, p.Key("models"), &x.errs)
+		x.entries = append(x.entries, e)
+		return true
+	})
+	// Entries are evaluated in ID order so that the author's key order never
+	// changes a decision or the problems reported.
+	sort.Slice(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id })
+}
+
+func (x *resIndex) indexProviders(models gjson.Result) {
+	if !models.Exists() {
+		return
+	}
+	if !models.IsObject() {
+		x.errs = append(x.errs, occkit.Invalid("RES-4", resPathModels, "models must be an object"))
+		return
+	}
+	providers := resObjectField(models, "providers")
+	if !providers.Exists() {
+		return
+	}
+	if !providers.IsObject() {
+		x.errs = append(x.errs, occkit.Invalid("RES-4", resPathProviders,
+			"models.providers must be an object keyed by provider"))
+		return
+	}
+	x.providers = map[string][]*resProvider{}
+	providers.ForEach(func(k, v gjson.Result) bool {
+		raw := k.String()
+		p := resBuildProvider(raw, v, resPathProviders.Key(raw), &x.errs)
+		x.providers[p.name] = append(x.providers[p.name], p)
+		x.provOrder = append(x.provOrder, p)
+		return true
+	})
+}
+
+func (x *resIndex) indexPlugins(plugins gjson.Result) {
+	if !plugins.Exists() {
+		return
+	}
+	if !plugins.IsObject() {
+		x.errs = append(x.errs, occkit.Invalid("RES-6", resPathPlugins, "plugins must be an object"))
+		return
+	}
+	entries := resObjectField(plugins, "entries")
+	if !entries.Exists() {
+		return
+	}
+	if !entries.IsObject() {
+		x.errs = append(x.errs, occkit.Invalid("RES-6", resPathPlugEnts, "plugins.entries must be an object keyed by plugin"))
+		return
+	}
+	x.routed = map[string]bool{}
+	entries.ForEach(func(k, v gjson.Result) bool {
+		x.routed[resNormProvider(k.String())] = true
+		if k.Str == "codex" && !x.codex.Exists() {
+			x.codex = v
+		}
+		return true
+	})
+}

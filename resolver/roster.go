@@ -1,0 +1,235 @@
+package resolver
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// Stage is when roster rules run (RES-10).
+type Stage string
+
+// Roster stages.
+const (
+	// StageSave is a Configuration create or update.
+	StageSave Stage = "save"
+	// StageDeploy is a deployment of an Agent to a Compute.
+	StageDeploy Stage = "deploy"
+)
+
+// AllStages lists every [Stage].
+func AllStages() []Stage { return []Stage{StageSave, StageDeploy} }
+
+// RosterRequest says which roster rules apply. The zero value checks a
+// Configuration save.
+type RosterRequest struct {
+	// Stage is StageSave ("" means save) or StageDeploy.
+	Stage Stage
+	// Compute is the deployment's Compute ("" means Kubernetes); read at
+	// StageDeploy only.
+	Compute Compute
+	// Harness is the resolved Harness. The roster rules are the same for
+	// both Harnesses today; it is recorded for the error detail.
+	Harness Harness
+	// Mode is the execution mode ("" means embedded); dedicated execution
+	// adds the main-Agent rules at StageDeploy.
+	Mode Mode
+}
+
+// rosterIDPattern is the OpenClaw Agent ID shape: ^[a-z0-9_][a-z0-9_-]{0,63}$,
+// case-insensitive.
+func rosterValidID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+		case c == '-' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// rosterNormalizeID is OpenClaw's Agent ID normalization: lower-case; an ID
+// starting with "_" also drops its trailing "-".
+func rosterNormalizeID(id string) string {
+	n := strings.ToLower(strings.TrimSpace(id))
+	if strings.HasPrefix(n, "_") {
+		n = strings.TrimRight(n, "-")
+	}
+	return n
+}
+
+var (
+	rosterPathList      = occkit.NewPath("agents", "list")
+	rosterPathOwnership = occkit.NewPath("agents", "ownership")
+	rosterPathSession   = occkit.NewPath("agents", "defaults", "sessionStore", "agentId")
+	rosterPathSystem    = occkit.NewPath("agents", "defaults", "systemAgent", "agentId")
+)
+
+// rosterMainAgent is the Agent dedicated execution serves.
+const rosterMainAgent = "main"
+
+// CheckRoster applies the roster rules of RES-10 to doc: the agents roster
+// shapes the OpenClaw Gateway refuses, checked at Configuration save and at
+// deployment (except on SSH Compute, which runs the host's OpenClaw), plus
+// the main-Agent rules of dedicated execution at deployment. Every problem
+// is returned at once, joined with [occkit.Join].
+func CheckRoster(doc occkit.Document, req RosterRequest) error {
+	stage := req.Stage
+	if stage == "" {
+		stage = StageSave
+	}
+	if stage != StageSave && stage != StageDeploy {
+		return occkit.Invalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
+	}
+	compute := req.Compute
+	if compute == "" {
+		compute = ComputeKubernetes
+	}
+	if stage == StageDeploy && compute == ComputeSSH {
+		return nil
+	}
+	root := doc.Root()
+	if !root.IsObject() {
+		return occkit.Invalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")
+	}
+	agents := resObjectField(root, "agents")
+	if !agents.Exists() {
+		return nil
+	}
+	if !agents.IsObject() {
+		return occkit.Invalid("RES-2", resPathAgents, "agents must be an object")
+	}
+	var errs []error
+	var list, entries, ownership, defaults gjson.Result
+	agents.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "list":
+			if !list.Exists() {
+				list = v
+			}
+		case "entries":
+			if !entries.Exists() {
+				entries = v
+			}
+		case "ownership":
+			if !ownership.Exists() {
+				ownership = v
+			}
+		case "defaults":
+			if !defaults.Exists() {
+				defaults = v
+			}
+		}
+		return true
+	})
+	if defaults.Exists() && !defaults.IsObject() {
+		errs = append(errs, occkit.Invalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
+	}
+
+	// agents.list: only an empty array may remain.
+	if list.Exists() {
+		switch {
+		case !list.IsArray():
+			errs = append(errs, occkit.Invalid("RES-10", rosterPathList,
+				"agents.list must be an empty array when present: configure each Agent under agents.entries, keyed by its Agent ID"))
+		case len(list.Array()) > 0:
+			errs = append(errs, occkit.Invalid("RES-10", rosterPathList,
+				"agents.list is not supported: remove it and configure each Agent under agents.entries, keyed by its Agent ID"))
+		}
+	}
+
+	// agents.entries: an object of objects with valid, unique IDs.
+	type entry struct {
+		id   string
+		norm string
+		val  gjson.Result
+	}
+	var ids []entry
+	entriesOK := true
+	if entries.Exists() {
+		if !entries.IsObject() {
+			entriesOK = false
+			errs = append(errs, occkit.Invalid("RES-2", resPathEntries,
+				"agents.entries must be an object keyed by Agent ID"))
+		} else {
+			seen := map[string]bool{}
+			entries.ForEach(func(k, v gjson.Result) bool {
+				id := k.String()
+				if !seen[id] {
+					seen[id] = true
+					ids = append(ids, entry{id: id, norm: rosterNormalizeID(id), val: v})
+				}
+				return true
+			})
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].id < ids[j].id })
+	firstByNorm := map[string]string{}
+	for _, e := range ids {
+		p := resPathEntries.Key(e.id)
+		if !e.val.IsObject() {
+			errs = append(errs, occkit.Invalid("RES-2", p, "%s must be an object", p))
+		} else if e.val.Get("default").Exists() {
+			errs = append(errs, occkit.Invalid("RES-10", p.Key("default"),
+				"%s is not supported: remove it", p.Key("default")))
+		}
+		if !rosterValidID(e.id) {
+			errs = append(errs, occkit.Invalid("RES-10", p,
+				"the Agent ID of %s must be 1 to 64 letters, digits, _ or -, not starting with -", p))
+			continue
+		}
+		if other, dup := firstByNorm[e.norm]; dup {
+			errs = append(errs, occkit.Invalid("RES-10", p,
+				"%s and %s normalize to the same Agent ID: rename one", resPathEntries.Key(other), p))
+			continue
+		}
+		firstByNorm[e.norm] = e.id
+	}
+
+	// agents.ownership.
+	n := len(ids)
+	explicit := ownership.Type == gjson.String && ownership.Str == "explicit"
+	switch {
+	case ownership.Exists() && !explicit:
+		errs = append(errs, occkit.Invalid("RES-10", rosterPathOwnership,
+			`agents.ownership accepts only "explicit": set it, or remove it when agents.entries has at most one entry`))
+	case entriesOK && n > 1 && !explicit:
+		errs = append(errs, occkit.Invalid("RES-10", rosterPathOwnership,
+			`agents.ownership "explicit" is required when agents.entries has more than one entry`))
+	case entriesOK && explicit && n == 0:
+		errs = append(errs, occkit.Invalid("RES-10", rosterPathOwnership,
+			`agents.ownership "explicit" needs at least one agents.entries entry: add one, or remove agents.ownership`))
+	}
+
+	// Dedicated execution serves the main Agent (deployment only).
+	if stage == StageDeploy && req.Mode == ModeDedicated {
+		if entriesOK && n > 0 {
+			if _, ok := firstByNorm[rosterMainAgent]; !ok {
+				errs = append(errs, occkit.Invalid("RES-10", resPathEntries,
+					"dedicated execution serves the main Agent: agents.entries must hold main"))
+			}
+		}
+		if defaults.IsObject() {
+			for _, at := range []occkit.Path{rosterPathSession, rosterPathSystem} {
+				v := doc.Get(at)
+				if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.String && strings.TrimSpace(v.Str) == "" {
+					continue // unset: nothing named
+				}
+				if v.Type != gjson.String || rosterNormalizeID(v.Str) != rosterMainAgent {
+					errs = append(errs, occkit.Invalid("RES-10", at,
+						"dedicated execution serves the main Agent: %s may not name another Agent", at))
+				}
+			}
+		}
+	}
+	return occkit.Join(errs...)
+}
