@@ -1,0 +1,290 @@
+package compile_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+)
+
+func TestRepair(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		want  string
+		kinds []compile.ChangeKind
+	}{
+		{
+			name:  "CMP-3 codex refs move to openai with model-scoped codex policy",
+			in:    `{"agents":{"defaults":{"model":{"primary":"codex/gpt-5.5","fallbacks":["codex-cli/gpt-5.4","anthropic/x"]}}}}`,
+			want:  `{"agents":{"defaults":{"model":{"primary":"openai/gpt-5.5","fallbacks":["openai/gpt-5.4","anthropic/x"]},"models":{"openai/gpt-5.5":{"agentRuntime":{"id":"codex"}},"openai/gpt-5.4":{"agentRuntime":{"id":"codex"}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangePolicySet, compile.ChangePolicySet},
+		},
+		{
+			name: "CMP-3 CLI refs in every slot get their CLI runtime",
+			in: `{"agents":{"entries":{"main":{"model":"openai/current","heartbeat":{"model":"claude-cli/hb","every":"2h"},
+				"subagents":{"model":{"primary":"google-gemini-cli/sub","fallbacks":["anthropic-cli/sf"]}},"mediaModels":{"image":"google-gemini-cli/img"},
+				"modelPolicy":{"allow":["claude-cli/a",7]}}}}}`,
+			want: `{"agents":{"entries":{"main":{"model":"openai/current","heartbeat":{"model":"anthropic/hb","every":"2h"},
+				"subagents":{"model":{"primary":"google/sub","fallbacks":["anthropic/sf"]}},"mediaModels":{"image":"google/img"},
+				"modelPolicy":{"allow":["anthropic/a",7]},
+				"models":{"anthropic/hb":{"agentRuntime":{"id":"claude-cli"}},"google/sub":{"agentRuntime":{"id":"google-gemini-cli"}},
+					"anthropic/sf":{"agentRuntime":{"id":"claude-cli"}},"google/img":{"agentRuntime":{"id":"google-gemini-cli"}},
+					"anthropic/a":{"agentRuntime":{"id":"claude-cli"}}}}}}}`,
+		},
+		{
+			name: "CMP-3 a legacy key merges deeply into the canonical entry, which wins and keeps its pin",
+			in: `{"agents":{"defaults":{"models":{"claude-cli/a":{"alias":"Legacy","params":{"temperature":0.3,"maxTokens":1200}},
+				"anthropic/a":{"alias":"Canonical","params":{"temperature":0.8},"agentRuntime":{"id":"openclaw"}}}}}}`,
+			want:  `{"agents":{"defaults":{"models":{"anthropic/a":{"alias":"Canonical","params":{"temperature":0.8,"maxTokens":1200},"agentRuntime":{"id":"openclaw"}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeKeyMerged},
+		},
+		{
+			name:  "CMP-3 a legacy key without a canonical entry is renamed in place",
+			in:    `{"agents":{"defaults":{"models":{"a/x":{},"codex/gpt":{"alias":"G"},"z/y":{}}}}}`,
+			want:  `{"agents":{"defaults":{"models":{"a/x":{},"openai/gpt":{"alias":"G","agentRuntime":{"id":"codex"}},"z/y":{}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeKeyRenamed, compile.ChangePolicySet},
+		},
+		{
+			name: "CMP-3 a whole-agent CLI pin becomes policy for that provider's refs only, then is removed",
+			in: `{"agents":{"defaults":{"agentRuntime":{"id":"claude-cli"},"model":{"primary":"anthropic/opus","fallbacks":["openai/gpt"]}},
+				"entries":{"main":{"model":"anthropic/sonnet"},"other":{"embeddedHarness":{"runtime":"pi"},"model":"anthropic/haiku"}}}}`,
+			want: `{"agents":{"defaults":{"model":{"primary":"anthropic/opus","fallbacks":["openai/gpt"]},"models":{"anthropic/opus":{"agentRuntime":{"id":"claude-cli"}}}},
+				"entries":{"main":{"model":"anthropic/sonnet","models":{"anthropic/sonnet":{"agentRuntime":{"id":"claude-cli"}}}},"other":{"model":"anthropic/haiku"}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangePolicySet, compile.ChangePinRemoved, compile.ChangePolicySet, compile.ChangePinRemoved},
+		},
+		{
+			name:  "CMP-3 whole-agent codex and auto pins are dropped without policy",
+			in:    `{"agents":{"defaults":{"agentRuntime":{"id":"codex"},"embeddedHarness":{"runtime":"auto","fallback":"pi"},"model":"openai/gpt"}}}`,
+			want:  `{"agents":{"defaults":{"model":"openai/gpt"}}}`,
+			kinds: []compile.ChangeKind{compile.ChangePinRemoved, compile.ChangePinRemoved},
+		},
+		{
+			name: "CMP-3 codex-cli runtime ids become codex everywhere",
+			in: `{"models":{"providers":{"openai":{"agentRuntime":{"id":" Codex-CLI "},"models":[{"id":"a","agentRuntime":{"id":"codex-cli"}},"bare"]}}},
+				"agents":{"list":[{"id":"main","models":{"openai/b":{"agentRuntime":{"id":"codex-cli","x":1}}}}]}}`,
+			want: `{"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"a","agentRuntime":{"id":"codex"}},"bare"]}}},
+				"agents":{"list":[{"id":"main","models":{"openai/b":{"agentRuntime":{"id":"codex","x":1}}}}]}}`,
+			kinds: []compile.ChangeKind{compile.ChangeRuntimeRenamed, compile.ChangeRuntimeRenamed, compile.ChangeRuntimeRenamed},
+		},
+		{
+			name: "CMP-3 a concrete pin on the canonical key is never overwritten",
+			in:   `{"agents":{"defaults":{"model":"codex/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}}}}`,
+		},
+		{
+			name: "CMP-3 non-refs, aliases and wrong shapes are left alone",
+			in:   `{"agents":{"defaults":{"model":"fast","subagents":{"model":"codex/"},"models":"nope"},"entries":{"a":"x"}},"models":{"providers":{"p":[]}}}`,
+			want: `{"agents":{"defaults":{"model":"fast","subagents":{"model":"codex/"},"models":"nope"},"entries":{"a":"x"}},"models":{"providers":{"p":[]}}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := occkit.MustParseDocument(tt.in)
+			before := in.String()
+			got, changes, err := compile.Repair(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(jsonValue(t, tt.want), jsonValue(t, got.String())); d != "" {
+				t.Errorf("repaired document (-want +got):\n%s", d)
+			}
+			if tt.kinds != nil {
+				var kinds []compile.ChangeKind
+				for _, c := range changes {
+					kinds = append(kinds, c.Kind)
+				}
+				if d := cmp.Diff(tt.kinds, kinds); d != "" {
+					t.Errorf("change kinds (-want +got):\n%s", d)
+				}
+			}
+			if in.String() != before {
+				t.Error("CMP-3: input changed")
+			}
+			again, more, err := compile.Repair(got)
+			if err != nil || len(more) != 0 || !again.Equal(got) {
+				t.Errorf("CMP-3 not idempotent: %v %v", more, err)
+			}
+		})
+	}
+}
+
+func TestRepairCanonicalIsByteIdentical(t *testing.T) {
+	src := `{"agents":{"defaults":{"model":"anthropic/opus","models":{"anthropic/opus":{"agentRuntime":{"id":"claude-cli"}}}}},"x":[3,1]}`
+	in := occkit.MustParseDocument(src)
+	out, changes, err := compile.Repair(in)
+	if err != nil || len(changes) != 0 || out.String() != in.String() {
+		t.Fatalf("canonical document changed: %v %v %s", changes, err, out)
+	}
+}
+
+// TestChangeKindsMapped: every ChangeKind is distinct and produced by Repair.
+func TestChangeKindsMapped(t *testing.T) {
+	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"agentRuntime":{"id":"auto"},"model":"codex/a",
+		"models":{"claude-cli/b":{},"anthropic/b":{},"codex-cli/c":{},"openai/d":{"agentRuntime":{"id":"codex-cli"}}}}}}`)
+	_, changes, err := compile.Repair(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[compile.ChangeKind]bool{}
+	for _, c := range changes {
+		seen[c.Kind] = true
+		if !strings.HasPrefix(c.String(), string(c.Kind)+" ") {
+			t.Errorf("Change.String() = %q", c.String())
+		}
+	}
+	distinct := map[compile.ChangeKind]bool{}
+	for _, k := range compile.AllChangeKinds() {
+		if distinct[k] || k == "" {
+			t.Errorf("kind %q duplicated or empty", k)
+		}
+		distinct[k] = true
+		if !seen[k] {
+			t.Errorf("kind %q never produced", k)
+		}
+	}
+}
+
+// repairDoc draws configurations full of legacy shapes.
+func repairDoc(t *rapid.T) string {
+	provider := rapid.SampledFrom([]string{"codex", "codex-cli", "claude-cli", "anthropic-cli", "google-gemini-cli",
+		"openai", "anthropic", "google", "Codex", "fast"})
+	ref := func(label string) string {
+		p := provider.Draw(t, label+"p")
+		if p == "fast" {
+			return p
+		}
+		return p + "/" + rapid.SampledFrom([]string{"m", "v/m", "x", "*"}).Draw(t, label+"m")
+	}
+	runtime := rapid.SampledFrom([]string{"codex", "codex-cli", "claude-cli", "google-gemini-cli", "auto", "openclaw", "pi", ""})
+	scope := func(label string) map[string]any {
+		s := map[string]any{}
+		if rapid.Bool().Draw(t, label+"str") {
+			s["model"] = ref(label + "model")
+		} else {
+			var fb []any
+			for i, n := 0, rapid.IntRange(0, 3).Draw(t, label+"nfb"); i < n; i++ {
+				fb = append(fb, ref(label+"fb"))
+			}
+			s["model"] = map[string]any{"primary": ref(label + "primary"), "fallbacks": fb}
+		}
+		models := map[string]any{}
+		for i, n := 0, rapid.IntRange(0, 4).Draw(t, label+"nm"); i < n; i++ {
+			e := map[string]any{"params": map[string]any{"k": rapid.IntRange(0, 3).Draw(t, label+"param")}}
+			if rt := runtime.Draw(t, label+"rt"); rt != "" {
+				e["agentRuntime"] = map[string]any{"id": rt}
+			}
+			models[ref(label+"key")] = e
+		}
+		s["models"] = models
+		if rt := runtime.Draw(t, label+"pin"); rt != "" {
+			s["agentRuntime"] = map[string]any{"id": rt}
+		}
+		if rapid.Bool().Draw(t, label+"harness") {
+			s["embeddedHarness"] = map[string]any{"runtime": runtime.Draw(t, label+"eh")}
+		}
+		return s
+	}
+	doc := map[string]any{
+		"agents": map[string]any{"defaults": scope("d"), "entries": map[string]any{"main": scope("e1"), "paige": scope("e2")}},
+		"models": map[string]any{"providers": map[string]any{"openai": map[string]any{
+			"agentRuntime": map[string]any{"id": runtime.Draw(t, "prt")},
+			"models":       []any{map[string]any{"id": "m", "agentRuntime": map[string]any{"id": runtime.Draw(t, "rowrt")}}},
+		}}},
+		"x-unknown": map[string]any{"b": 1, "a": []any{"z"}},
+	}
+	b, _ := json.Marshal(doc)
+	return string(b)
+}
+
+// TestRepairProperties: Repair is idempotent, never mutates its input,
+// keeps unknown settings byte-for-byte and leaves no legacy ref, codex-cli
+// runtime or whole-agent key behind (CMP-3, DOC-3).
+func TestRepairProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := occkit.MustParseDocument(repairDoc(t))
+		before := in.Bytes()
+		out, _, err := compile.Repair(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(in.Bytes()) != string(before) {
+			t.Fatal("input changed")
+		}
+		again, changes, err := compile.Repair(out)
+		if err != nil || len(changes) != 0 || !again.Equal(out) {
+			t.Fatalf("second pass made changes %v (%v):\n%s", changes, err, out)
+		}
+		if got, want := out.Get(occkit.NewPath("x-unknown")).Raw, in.Get(occkit.NewPath("x-unknown")).Raw; got != want {
+			t.Fatalf("unknown setting changed: %s", got)
+		}
+		s := out.String()
+		for _, legacy := range []string{`"codex/`, `"codex-cli`, `"claude-cli/`, `"anthropic-cli/`, `"google-gemini-cli/`, `"embeddedHarness"`} {
+			if strings.Contains(s, legacy) {
+				t.Fatalf("legacy %s left in %s", legacy, s)
+			}
+		}
+		for _, scope := range []occkit.Path{occkit.NewPath("agents", "defaults"), occkit.NewPath("agents", "entries", "main")} {
+			if out.Has(scope.Key("agentRuntime")) {
+				t.Fatalf("whole-agent pin left at %s", scope)
+			}
+		}
+	})
+}
+
+func FuzzRepair(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `[]`, `null`, `{"agents":1}`,
+		`{"agents":{"defaults":{"model":"codex/gpt-5.5","models":{"openai/gpt-5.5":{"agentRuntime":{"id":"auto"}}}}}}`,
+		`{"agents":{"defaults":{"agentRuntime":{"id":"claude-cli"},"model":{"primary":"anthropic/a","fallbacks":["claude-cli/b",1,null]}},"entries":{"m":{"models":{"claude-cli/b":null,"anthropic/b":"x"}}}}}`,
+		`{"models":{"providers":{"openai":{"agentRuntime":"codex-cli","models":[{"agentRuntime":{"id":"codex-cli"}}]}}},"agents":{"list":[{"embeddedHarness":"x"}]}}`,
+		`{"agents":{"defaults":{"models":{"codex/a":{"p":{"q":1}},"codex-cli/a":{"p":{"r":2}},"openai/a":{"p":{"q":3}}}}}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		in, err := occkit.ParseDocument([]byte(s))
+		if err != nil {
+			return
+		}
+		before := in.String()
+		out, _, err := compile.Repair(in)
+		if err != nil {
+			if _, ok := err.(*occkit.Error); !ok {
+				t.Fatalf("unstructured error %T: %v", err, err)
+			}
+			return
+		}
+		if in.String() != before {
+			t.Fatal("input changed")
+		}
+		if !json.Valid(out.Bytes()) {
+			t.Fatalf("invalid output %s", out)
+		}
+		again, changes, err := compile.Repair(out)
+		if err != nil || len(changes) != 0 || !again.Equal(out) {
+			t.Fatalf("not idempotent: %v %v\n%s\n%s", changes, err, out, again)
+		}
+	})
+}
+
+func BenchmarkRepair(b *testing.B) {
+	var models []string
+	for i := 0; i < 20; i++ {
+		models = append(models, fmt.Sprintf(`"claude-cli/m%d":{"params":{"t":%d}},"anthropic/m%d":{"alias":"a"}`, i, i, i))
+	}
+	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"agentRuntime":{"id":"claude-cli"},"model":{"primary":"codex/gpt","fallbacks":["claude-cli/m1","anthropic/m2"]},"models":{` +
+		strings.Join(models, ",") + `}},"entries":{"main":{"model":"codex-cli/gpt"}}},"channels":{"slack":{"enabled":true}}}`)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := compile.Repair(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
