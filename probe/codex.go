@@ -1,0 +1,211 @@
+package probe
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/tidwall/gjson"
+)
+
+// CodexRun is what one `codex exec --json` probe attempt produced.
+type CodexRun struct {
+	// Model is the configured primary model ("openai/gpt-5", "codex/…").
+	Model string
+	// Stdout is the JSONL event stream the command printed.
+	Stdout []byte
+	// Stderr is read only to derive the closed [FailureClass]; it never
+	// reaches an outcome or a record.
+	Stderr []byte
+	// Exit is how the command ended.
+	Exit Exit
+	// TimedOut reports the attempt was stopped at its cap; an Exit.Err of
+	// ETIMEDOUT means the same.
+	TimedOut bool
+}
+
+// maxRecoveredStreamErrors bounds the stream-reconnect errors a probe turn
+// may recover from (PRB-4).
+const maxRecoveredStreamErrors = 10
+
+var (
+	codexModel = regexp.MustCompile(`^(?:openai|codex)/.+`)
+	// Codex reports provider HTTP rejections as "status 401 Unauthorized"
+	// or "unexpected status 403 Forbidden"; transport failures carry none.
+	codexRejected        = regexp.MustCompile(`\bstatus 40[13] (?:Unauthorized|Forbidden)\b`)
+	codexReconnect       = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (?:\()?stream disconnected (?:before completion|- retrying sampling request)(?:[:.)]|$)`)
+	codexCredentialWords = regexp.MustCompile(`(?i)auth|unauthori[sz]ed|forbidden|credential|api.?key|\b40[13]\b`)
+)
+
+// codexEvent is one parsed stream line.
+type codexEvent struct {
+	typ      string
+	itemType string
+	raw      gjson.Result
+}
+
+// ClassifyCodex classifies one Codex probe attempt (PRB-4, PRB-7), in order:
+// a model outside openai/ or codex/ is [Unavailable]; a line that is not JSON
+// is INVALID_OUTPUT/json and an event without a string type
+// INVALID_OUTPUT/shape; a turn.failed reporting 401/403 is
+// [AuthenticationFailed]; then the events are walked: an error event is
+// tolerated only as a recognised stream reconnect inside the turn (at most
+// 10), and any type outside thread.started, turn.started, turn.completed,
+// item.* — or an item that is not agent_message, reasoning or error — fails
+// (turn-failed, tool-event, unexpected-event). Only then does a timeout count
+// ([ModelProbeTimeout]: a tool or protocol failure seen first wins), then a
+// failed exit (PROCESS_EXIT). [Ready] needs exactly one turn.started,
+// exactly one turn.completed as the last event and a non-blank agent
+// message; anything else is PROBE_STATUS/no-reply.
+func ClassifyCodex(r CodexRun) Outcome {
+	o := classifyCodex(r)
+	o.FailureClass = codexFailureClass(r, o)
+	return o
+}
+
+func classifyCodex(r CodexRun) Outcome {
+	if !codexModel.MatchString(r.Model) {
+		return Outcome{Code: Unavailable}
+	}
+	events, bad := parseCodexStream(r.Stdout)
+	if bad.Code != "" {
+		return bad
+	}
+	for _, e := range events {
+		if e.typ == "turn.failed" && codexRejected.MatchString(stringAt(e.raw, "error.message")) {
+			return Outcome{Code: AuthenticationFailed}
+		}
+	}
+	turnStarted, turnCompleted, recovered := false, false, 0
+	for _, e := range events {
+		if e.typ == "turn.started" {
+			turnStarted = true
+		}
+		if e.typ == "error" {
+			if !turnStarted || turnCompleted || !recoveredStreamError(e.raw) {
+				return failed(CauseProbeStatus, "error-event")
+			}
+			if recovered++; recovered > maxRecoveredStreamErrors {
+				return failed(CauseProbeStatus, "error-event")
+			}
+			continue
+		}
+		if verdict := codexEventVerdict(e); verdict != "" {
+			return failed(CauseProbeStatus, verdict)
+		}
+		if e.typ == "turn.completed" {
+			turnCompleted = true
+		}
+	}
+	if r.TimedOut || r.Exit.Err == "ETIMEDOUT" {
+		return Outcome{Code: ModelProbeTimeout}
+	}
+	if !r.Exit.Clean() {
+		return exitFailure(r.Exit)
+	}
+	if codexReplied(events) {
+		return Outcome{Code: Ready}
+	}
+	return failed(CauseProbeStatus, "no-reply")
+}
+
+// parseCodexStream splits the trimmed output into lines, each of which must
+// be a JSON value with a string "type".
+func parseCodexStream(stdout []byte) ([]codexEvent, Outcome) {
+	out := bytes.TrimSpace(stdout)
+	if len(out) == 0 {
+		return nil, Outcome{}
+	}
+	lines := bytes.Split(out, []byte("\n"))
+	events := make([]codexEvent, 0, len(lines))
+	for _, line := range lines {
+		if !gjson.ValidBytes(line) {
+			return nil, failed(CauseInvalidOutput, "json")
+		}
+		events = append(events, codexEvent{raw: gjson.ParseBytes(line)})
+	}
+	for i := range events {
+		t := events[i].raw.Get("type")
+		if t.Type != gjson.String {
+			return nil, failed(CauseInvalidOutput, "shape")
+		}
+		events[i].typ = t.Str
+		events[i].itemType = stringAt(events[i].raw, "item.type")
+	}
+	return events, Outcome{}
+}
+
+// codexEventVerdict is the failure detail an event earns, "" when allowed.
+func codexEventVerdict(e codexEvent) string {
+	switch e.typ {
+	case "thread.started", "turn.started", "turn.completed":
+		return ""
+	case "item.started", "item.updated", "item.completed":
+		switch e.itemType {
+		case "agent_message", "reasoning", "error":
+			return ""
+		}
+		return "tool-event"
+	case "turn.failed":
+		return "turn-failed"
+	}
+	if strings.HasPrefix(e.typ, "item.") {
+		return "tool-event"
+	}
+	return "unexpected-event"
+}
+
+// recoveredStreamError recognises Codex's in-turn stream retry notice, the
+// only error event a probe turn may survive.
+func recoveredStreamError(raw gjson.Result) bool {
+	msg := raw.Get("message")
+	if msg.Type != gjson.String || len(utf16.Encode([]rune(msg.Str))) > 512 {
+		return false
+	}
+	m := codexReconnect.FindStringSubmatch(msg.Str)
+	if m == nil {
+		return false
+	}
+	attempt, limit := atoiSmall(m[1]), atoiSmall(m[2])
+	if attempt > limit || limit > maxRecoveredStreamErrors {
+		return false
+	}
+	return !codexCredentialWords.MatchString(msg.Str)
+}
+
+// codexReplied holds the READY conditions of PRB-4.
+func codexReplied(events []codexEvent) bool {
+	started, completed, reply := 0, 0, false
+	for _, e := range events {
+		switch e.typ {
+		case "turn.started":
+			started++
+		case "turn.completed":
+			completed++
+		case "item.completed":
+			if e.itemType == "agent_message" {
+				text := e.raw.Get("item.text")
+				reply = reply || (text.Type == gjson.String && strings.TrimSpace(text.Str) != "")
+			}
+		}
+	}
+	return started == 1 && completed == 1 && len(events) > 0 &&
+		events[len(events)-1].typ == "turn.completed" && reply
+}
+
+func stringAt(v gjson.Result, path string) string {
+	r := v.Get(path)
+	if r.Type != gjson.String {
+		return ""
+	}
+	return r.Str
+}
+
+func atoiSmall(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
