@@ -1,0 +1,52 @@
+// Package json5 transcodes JSON5 text into compact JSON.
+//
+// [Transcode] accepts JSON5 as the npm package json5@2.2.3 parses it (the
+// parser OpenClaw itself uses) and writes compact JSON, keeping the author's
+// object key order. Because every JSON document is also a JSON5 document with
+// the same meaning, Transcode doubles as a normalizer for strict JSON.
+//
+// # Grammar
+//
+// Accepted beyond JSON: `//` and `/* */` comments; trailing commas in objects
+// and arrays; object keys written as ES5 IdentifierNames (`$`, `_`, Unicode
+// letters, combining marks, digits and connector punctuation after the
+// first character, and `\uXXXX` escapes that spell such characters);
+// single-quoted strings; line continuations (a backslash before a line
+// terminator); the escapes `\v`, `\0`, `\xHH` and identity escapes such as
+// `\a` → `a`; hexadecimal numbers; leading and trailing decimal points;
+// an explicit `+` sign; a byte-order mark and all JSON5 white space (tab,
+// LF, VT, FF, CR, space, U+00A0, U+2028, U+2029, U+FEFF and every Unicode
+// space separator, category Zs). Any JSON value may be the top-level value.
+//
+// # Output
+//
+// Output is compact JSON. Strings are re-escaped canonically: `"` and `\`
+// are escaped, control characters use `\b \f \n \r \t` or `\u00XX`, and
+// everything else is written as raw UTF-8. A lone UTF-16 surrogate (which
+// JSON5, like JavaScript, allows through `\uD800`) is written back as a
+// `\udXXX` escape, so the value survives. Numbers keep their decimal
+// spelling except where JSON5 differs from JSON: a `+` sign is dropped, a
+// missing integer part becomes `0` (`.5` → `0.5`), a bare trailing point is
+// dropped (`5.` → `5`), and hexadecimal numbers become exact decimal
+// integers (`0x1F` → `31`).
+//
+// # Decisions
+//
+// `Infinity`, `-Infinity` and `NaN` are valid JSON5 but JSON cannot hold
+// them: Transcode refuses them with an [Error] of kind [KindNonFinite]
+// rather than inventing a spelling (a string, null or a huge number would
+// each silently change the value). For the same reason a hexadecimal literal
+// of more than 256 significant digits, which JavaScript turns into Infinity,
+// is refused with [KindNumber]. Input must be valid UTF-8. Duplicate object
+// keys are kept as written unless [Options.RejectDuplicateKeys] is set.
+//
+// # Limits and errors
+//
+// The parser is a loop over an explicit stack, never recursive, and nesting
+// is bounded by [Options.MaxDepth] ([DefaultMaxDepth] when zero): a document
+// of twenty million `[` is refused after MaxDepth bytes. Optional limits on
+// string length and key count stop work early. Every failure is an [*Error]
+// with a [Kind], a 1-based line and column (columns count code points), the
+// byte offset and the JSON location reached; its message comes from a fixed
+// vocabulary and never quotes the document.
+package json5

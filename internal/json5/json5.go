@@ -1,0 +1,871 @@
+package json5
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DefaultMaxDepth bounds nesting when [Options.MaxDepth] is zero.
+const DefaultMaxDepth = 1000
+
+// maxHexDigits is the longest hexadecimal literal (significant digits)
+// that is still finite as a double: 16^256 = 2^1024.
+const maxHexDigits = 256
+
+// Options tune [Transcode]. The zero value transcodes with nesting bounded
+// by [DefaultMaxDepth] and no other limit.
+type Options struct {
+	// MaxDepth is the deepest nesting allowed: the top-level value has depth
+	// 1 and each object or array inside another adds 1. Zero means
+	// DefaultMaxDepth.
+	MaxDepth int
+	// MaxStringBytes, when positive, bounds the decoded length in bytes of
+	// every string value and key.
+	MaxStringBytes int
+	// MaxKeys, when positive, bounds the total number of object members in
+	// the document.
+	MaxKeys int
+	// RejectDuplicateKeys refuses an object that names the same key twice
+	// (compared after decoding, so "a" and 'a' and a collide).
+	RejectDuplicateKeys bool
+}
+
+// Kind classifies an [Error].
+type Kind int
+
+// The kinds of error Transcode reports.
+const (
+	// KindSyntax: the text is not JSON5.
+	KindSyntax Kind = iota + 1
+	// KindEncoding: the text is not valid UTF-8.
+	KindEncoding
+	// KindNonFinite: Infinity or NaN, which JSON cannot hold.
+	KindNonFinite
+	// KindNumber: a hexadecimal number too large to be finite.
+	KindNumber
+	// KindDepth: nesting deeper than Options.MaxDepth.
+	KindDepth
+	// KindString: a string longer than Options.MaxStringBytes.
+	KindString
+	// KindKeys: more object members than Options.MaxKeys.
+	KindKeys
+	// KindDuplicateKey: an object names a key twice.
+	KindDuplicateKey
+)
+
+// String names the kind.
+func (k Kind) String() string {
+	switch k {
+	case KindSyntax:
+		return "syntax"
+	case KindEncoding:
+		return "encoding"
+	case KindNonFinite:
+		return "non-finite number"
+	case KindNumber:
+		return "number out of range"
+	case KindDepth:
+		return "depth"
+	case KindString:
+		return "string length"
+	case KindKeys:
+		return "key count"
+	case KindDuplicateKey:
+		return "duplicate key"
+	}
+	return "unknown"
+}
+
+// PathElem is one step of an [Error]'s location: an object key (decoded)
+// or an array index.
+type PathElem struct {
+	Key     string
+	Index   int
+	IsIndex bool
+}
+
+// Error is a transcoding failure. Msg comes from a fixed vocabulary and
+// never quotes the document.
+type Error struct {
+	Kind Kind
+	// Line and Column are 1-based; Column counts code points.
+	Line, Column int
+	// Offset is the byte offset of the failure.
+	Offset int
+	// Path is the location the parser had reached: the enclosing keys and
+	// indexes, ending with the offending member or element when known.
+	Path []PathElem
+	Msg  string
+}
+
+// Error renders "json5: line L, column C: msg".
+func (e *Error) Error() string {
+	return fmt.Sprintf("json5: line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// Transcode parses JSON5 src and returns it as compact JSON.
+func Transcode(src []byte, opts Options) ([]byte, error) {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	p := &parser{src: src, opts: opts, out: make([]byte, 0, len(src))}
+	if !utf8.Valid(src) {
+		for i := 0; i < len(src); {
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size <= 1 {
+				p.pos = i
+				break
+			}
+			i += size
+		}
+		return nil, p.fail(KindEncoding, "invalid UTF-8")
+	}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.out, nil
+}
+
+// Unquote decodes one JSON or JSON5 string literal (with its quotes) into
+// its value. Lone surrogates are kept as their 3-byte generalized UTF-8
+// form, which [AppendString] writes back as \u escapes.
+func Unquote(lit []byte) (string, error) {
+	if len(lit) == 0 || lit[0] != '"' && lit[0] != '\'' {
+		return "", &Error{Kind: KindSyntax, Line: 1, Column: 1, Msg: "expected a string"}
+	}
+	p := &parser{src: lit}
+	s, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	if p.pos != len(lit) {
+		return "", p.fail(KindSyntax, "unexpected text after string")
+	}
+	return string(s), nil
+}
+
+type frame struct {
+	array  bool
+	n      int    // array: index of the current element
+	key    string // object: current member's key
+	hasKey bool
+	keys   []string
+	set    map[string]struct{}
+}
+
+type parser struct {
+	src   []byte
+	pos   int
+	out   []byte
+	opts  Options
+	stack []frame
+	keys  int
+	buf   []byte
+}
+
+// path returns the location the parser has reached.
+func (p *parser) path() []PathElem {
+	var out []PathElem
+	for _, f := range p.stack {
+		switch {
+		case f.array:
+			out = append(out, PathElem{Index: f.n, IsIndex: true})
+		case f.hasKey:
+			out = append(out, PathElem{Key: f.key})
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+func (p *parser) fail(k Kind, msg string) *Error {
+	line, col := 1, 1
+	end := p.pos
+	if end > len(p.src) {
+		end = len(p.src)
+	}
+	for i := 0; i < end; {
+		c := p.src[i]
+		switch {
+		case c == '\n':
+			line, col = line+1, 1
+			i++
+		case c == '\r':
+			if i+1 < end && p.src[i+1] == '\n' {
+				i++
+				continue
+			}
+			line, col = line+1, 1
+			i++
+		case c < utf8.RuneSelf:
+			col++
+			i++
+		default:
+			_, size := utf8.DecodeRune(p.src[i:])
+			col++
+			i += size
+		}
+	}
+	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: p.path(), Msg: msg}
+}
+
+// run is the whole parse: a loop over states with an explicit stack.
+func (p *parser) run() error {
+	const (
+		stValue    = iota // a value is expected
+		stAfter           // a value just ended
+		stKey             // an object key (or '}' when allowClose)
+		stElemOrRB        // an array element or ']'
+	)
+	state := stValue
+	for {
+		if err := p.skip(); err != nil {
+			return err
+		}
+		switch state {
+		case stValue:
+			if p.pos >= len(p.src) {
+				return p.fail(KindSyntax, "unexpected end of input")
+			}
+			switch p.src[p.pos] {
+			case '{', '[':
+				if len(p.stack) >= p.opts.MaxDepth {
+					return p.fail(KindDepth, "nesting too deep")
+				}
+				arr := p.src[p.pos] == '['
+				p.out = append(p.out, p.src[p.pos])
+				p.pos++
+				p.stack = append(p.stack, frame{array: arr})
+				if arr {
+					state = stElemOrRB
+				} else {
+					state = stKey
+				}
+				continue
+			}
+			if err := p.scalar(); err != nil {
+				return err
+			}
+			state = stAfter
+		case stElemOrRB:
+			if p.pos < len(p.src) && p.src[p.pos] == ']' {
+				p.close(']')
+				state = stAfter
+				continue
+			}
+			state = stValue
+		case stKey:
+			if p.pos < len(p.src) && p.src[p.pos] == '}' {
+				p.close('}')
+				state = stAfter
+				continue
+			}
+			if err := p.member(); err != nil {
+				return err
+			}
+			state = stValue
+		case stAfter:
+			if len(p.stack) == 0 {
+				if p.pos < len(p.src) {
+					return p.fail(KindSyntax, "unexpected text after the document")
+				}
+				return nil
+			}
+			top := &p.stack[len(p.stack)-1]
+			if p.pos >= len(p.src) {
+				return p.fail(KindSyntax, "unexpected end of input")
+			}
+			c := p.src[p.pos]
+			switch {
+			case c == ',':
+				p.pos++
+				p.out = append(p.out, ',')
+				if top.array {
+					top.n++
+					state = stElemOrRB
+				} else {
+					top.hasKey = false
+					state = stKey
+				}
+			case c == ']' && top.array, c == '}' && !top.array:
+				p.close(c)
+			default:
+				if top.array {
+					return p.fail(KindSyntax, "expected ',' or ']'")
+				}
+				return p.fail(KindSyntax, "expected ',' or '}'")
+			}
+		}
+	}
+}
+
+// close ends the innermost container, dropping a trailing comma from the
+// output.
+func (p *parser) close(c byte) {
+	if n := len(p.out); n > 0 && p.out[n-1] == ',' {
+		p.out = p.out[:n-1]
+	}
+	p.out = append(p.out, c)
+	p.pos++
+	p.stack = p.stack[:len(p.stack)-1]
+}
+
+// member reads a key and its colon.
+func (p *parser) member() error {
+	top := &p.stack[len(p.stack)-1]
+	var key []byte
+	var err error
+	start := p.pos
+	if p.pos >= len(p.src) {
+		return p.fail(KindSyntax, "unexpected end of input")
+	}
+	switch c := p.src[p.pos]; {
+	case c == '"' || c == '\'':
+		key, err = p.str()
+	default:
+		key, err = p.ident()
+	}
+	if err != nil {
+		return err
+	}
+	k := string(key)
+	top.key, top.hasKey = k, true
+	p.keys++
+	if p.opts.MaxKeys > 0 && p.keys > p.opts.MaxKeys {
+		p.pos = start
+		return p.fail(KindKeys, "too many object keys")
+	}
+	if p.opts.RejectDuplicateKeys && p.seen(top, k) {
+		p.pos = start
+		return p.fail(KindDuplicateKey, "duplicate object key")
+	}
+	p.out = AppendString(p.out, k)
+	if err := p.skip(); err != nil {
+		return err
+	}
+	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+		return p.fail(KindSyntax, "expected ':' after object key")
+	}
+	p.pos++
+	p.out = append(p.out, ':')
+	return nil
+}
+
+// seen records k in f and reports whether it was already there.
+func (p *parser) seen(f *frame, k string) bool {
+	if f.set != nil {
+		if _, ok := f.set[k]; ok {
+			return true
+		}
+		f.set[k] = struct{}{}
+		return false
+	}
+	for _, x := range f.keys {
+		if x == k {
+			return true
+		}
+	}
+	f.keys = append(f.keys, k)
+	if len(f.keys) > 16 {
+		f.set = make(map[string]struct{}, 2*len(f.keys))
+		for _, x := range f.keys {
+			f.set[x] = struct{}{}
+		}
+		f.keys = nil
+	}
+	return false
+}
+
+// skip passes white space and comments.
+func (p *parser) skip() error {
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
+		switch c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			p.pos++
+			continue
+		case '/':
+			if p.pos+1 < len(p.src) && p.src[p.pos+1] == '/' {
+				p.pos += 2
+				for p.pos < len(p.src) {
+					if c := p.src[p.pos]; c == '\n' || c == '\r' {
+						break
+					}
+					if r, size := utf8.DecodeRune(p.src[p.pos:]); r == 0x2028 || r == 0x2029 {
+						break
+					} else {
+						p.pos += size
+					}
+				}
+				continue
+			}
+			if p.pos+1 < len(p.src) && p.src[p.pos+1] == '*' {
+				start := p.pos
+				p.pos += 2
+				for {
+					if p.pos+1 >= len(p.src) {
+						p.pos = start
+						return p.fail(KindSyntax, "unterminated comment")
+					}
+					if p.src[p.pos] == '*' && p.src[p.pos+1] == '/' {
+						p.pos += 2
+						break
+					}
+					p.pos++
+				}
+				continue
+			}
+			return p.fail(KindSyntax, "invalid character")
+		}
+		if c < utf8.RuneSelf {
+			return nil
+		}
+		r, size := utf8.DecodeRune(p.src[p.pos:])
+		if !isSpace(r) {
+			return nil
+		}
+		p.pos += size
+	}
+	return nil
+}
+
+func isSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x2028, 0x2029, 0xFEFF:
+		return true
+	}
+	return r > 0x7f && unicode.Is(unicode.Zs, r)
+}
+
+// scalar writes one string, number or literal.
+func (p *parser) scalar() error {
+	c := p.src[p.pos]
+	switch {
+	case c == '"' || c == '\'':
+		s, err := p.str()
+		if err != nil {
+			return err
+		}
+		p.out = AppendString(p.out, string(s))
+		return nil
+	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 'I':
+		if p.word("Infinity") {
+			return p.fail(KindNonFinite, "Infinity cannot be represented in JSON")
+		}
+	case c == 'N':
+		if p.word("NaN") {
+			return p.fail(KindNonFinite, "NaN cannot be represented in JSON")
+		}
+	case c == 'n' || c == 't' || c == 'f':
+		for _, w := range []string{"null", "true", "false"} {
+			if p.word(w) {
+				p.out = append(p.out, w...)
+				p.pos += len(w)
+				return nil
+			}
+		}
+	}
+	return p.fail(KindSyntax, "invalid value")
+}
+
+func (p *parser) word(w string) bool {
+	return len(p.src)-p.pos >= len(w) && string(p.src[p.pos:p.pos+len(w)]) == w
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func (p *parser) number() error {
+	start := p.pos
+	neg := false
+	if c := p.src[p.pos]; c == '+' || c == '-' {
+		neg = c == '-'
+		p.pos++
+		if p.pos >= len(p.src) {
+			return p.fail(KindSyntax, "invalid number")
+		}
+		switch p.src[p.pos] {
+		case 'I':
+			if p.word("Infinity") {
+				p.pos = start
+				return p.fail(KindNonFinite, "Infinity cannot be represented in JSON")
+			}
+			return p.fail(KindSyntax, "invalid number")
+		case 'N':
+			if p.word("NaN") {
+				p.pos = start
+				return p.fail(KindNonFinite, "NaN cannot be represented in JSON")
+			}
+			return p.fail(KindSyntax, "invalid number")
+		}
+	}
+	s := p.src
+	if p.pos+1 < len(s) && s[p.pos] == '0' && (s[p.pos+1] == 'x' || s[p.pos+1] == 'X') {
+		p.pos += 2
+		hs := p.pos
+		for p.pos < len(s) && isHex(s[p.pos]) {
+			p.pos++
+		}
+		if p.pos == hs {
+			return p.fail(KindSyntax, "invalid hexadecimal number")
+		}
+		if !p.hex(neg, s[hs:p.pos]) {
+			p.pos = start
+			return p.fail(KindNumber, "hexadecimal number too large")
+		}
+		return nil
+	}
+	intStart := p.pos
+	for p.pos < len(s) && isDigit(s[p.pos]) {
+		p.pos++
+	}
+	intDigits := s[intStart:p.pos]
+	if len(intDigits) > 1 && intDigits[0] == '0' {
+		p.pos = intStart + 1
+		return p.fail(KindSyntax, "invalid number: leading zero")
+	}
+	var frac []byte
+	if p.pos < len(s) && s[p.pos] == '.' {
+		p.pos++
+		fs := p.pos
+		for p.pos < len(s) && isDigit(s[p.pos]) {
+			p.pos++
+		}
+		frac = s[fs:p.pos]
+	}
+	if len(intDigits) == 0 && len(frac) == 0 {
+		return p.fail(KindSyntax, "invalid number")
+	}
+	var exp []byte
+	if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
+		es := p.pos
+		p.pos++
+		if p.pos < len(s) && (s[p.pos] == '+' || s[p.pos] == '-') {
+			p.pos++
+		}
+		ds := p.pos
+		for p.pos < len(s) && isDigit(s[p.pos]) {
+			p.pos++
+		}
+		if p.pos == ds {
+			return p.fail(KindSyntax, "invalid number: empty exponent")
+		}
+		exp = s[es:p.pos]
+	}
+	if neg {
+		p.out = append(p.out, '-')
+	}
+	if len(intDigits) == 0 {
+		p.out = append(p.out, '0')
+	} else {
+		p.out = append(p.out, intDigits...)
+	}
+	if len(frac) > 0 {
+		p.out = append(p.out, '.')
+		p.out = append(p.out, frac...)
+	}
+	p.out = append(p.out, exp...)
+	return nil
+}
+
+// hex writes a hexadecimal literal as its exact decimal integer; it
+// reports false when the literal is too large to be finite.
+func (p *parser) hex(neg bool, digits []byte) bool {
+	i := 0
+	for i < len(digits)-1 && digits[i] == '0' {
+		i++
+	}
+	digits = digits[i:]
+	if len(digits) > maxHexDigits {
+		return false
+	}
+	if neg && !(len(digits) == 1 && digits[0] == '0') {
+		p.out = append(p.out, '-')
+	}
+	if len(digits) <= 15 {
+		v, _ := strconv.ParseUint(string(digits), 16, 64)
+		p.out = strconv.AppendUint(p.out, v, 10)
+		return true
+	}
+	var b big.Int
+	b.SetString(string(digits), 16)
+	p.out = b.Append(p.out, 10)
+	return true
+}
+
+// str decodes the string literal at p.pos (generalized UTF-8) into p.buf.
+func (p *parser) str() ([]byte, error) {
+	s := p.src
+	q := s[p.pos]
+	start := p.pos
+	p.pos++
+	b := p.buf[:0]
+	defer func() { p.buf = b[:0] }()
+	for {
+		if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
+			p.pos = start
+			return nil, p.fail(KindString, "string too long")
+		}
+		if p.pos >= len(s) {
+			p.pos = start
+			return nil, p.fail(KindSyntax, "unterminated string")
+		}
+		c := s[p.pos]
+		switch {
+		case c == q:
+			p.pos++
+			if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
+				p.pos = start
+				return nil, p.fail(KindString, "string too long")
+			}
+			return b, nil
+		case c == '\\':
+			var err error
+			if b, err = p.escape(b); err != nil {
+				return nil, err
+			}
+		case c == '\n' || c == '\r':
+			return nil, p.fail(KindSyntax, "line break in string")
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			p.pos++
+		default:
+			_, size := utf8.DecodeRune(s[p.pos:])
+			b = append(b, s[p.pos:p.pos+size]...)
+			p.pos += size
+		}
+	}
+}
+
+// escape decodes the escape sequence at p.pos (the backslash) onto b.
+func (p *parser) escape(b []byte) ([]byte, error) {
+	s := p.src
+	p.pos++
+	if p.pos >= len(s) {
+		return nil, p.fail(KindSyntax, "unterminated string")
+	}
+	c := s[p.pos]
+	switch c {
+	case 'b':
+		b = append(b, '\b')
+	case 'f':
+		b = append(b, '\f')
+	case 'n':
+		b = append(b, '\n')
+	case 'r':
+		b = append(b, '\r')
+	case 't':
+		b = append(b, '\t')
+	case 'v':
+		b = append(b, '\v')
+	case '0':
+		if p.pos+1 < len(s) && isDigit(s[p.pos+1]) {
+			p.pos++
+			return nil, p.fail(KindSyntax, "invalid escape: octal")
+		}
+		b = append(b, 0)
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return nil, p.fail(KindSyntax, "invalid escape: octal")
+	case 'x':
+		if p.pos+2 >= len(s) || !isHex(s[p.pos+1]) || !isHex(s[p.pos+2]) {
+			return nil, p.fail(KindSyntax, "invalid \\x escape")
+		}
+		v, _ := strconv.ParseUint(string(s[p.pos+1:p.pos+3]), 16, 8)
+		b = utf8.AppendRune(b, rune(v))
+		p.pos += 2
+	case 'u':
+		u, ok := p.hex4(p.pos + 1)
+		if !ok {
+			return nil, p.fail(KindSyntax, "invalid \\u escape")
+		}
+		p.pos += 4
+		b = appendUnit(b, u)
+	case '\n':
+	case '\r':
+		if p.pos+1 < len(s) && s[p.pos+1] == '\n' {
+			p.pos++
+		}
+	default:
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(s[p.pos:])
+			p.pos += size
+			if r != 0x2028 && r != 0x2029 {
+				b = utf8.AppendRune(b, r)
+			}
+			return b, nil
+		}
+		b = append(b, c)
+	}
+	p.pos++
+	return b, nil
+}
+
+func (p *parser) hex4(at int) (rune, bool) {
+	if at+4 > len(p.src) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range p.src[at : at+4] {
+		if !isHex(c) {
+			return 0, false
+		}
+		v <<= 4
+		switch {
+		case c <= '9':
+			v |= rune(c - '0')
+		case c >= 'a':
+			v |= rune(c-'a') + 10
+		default:
+			v |= rune(c-'A') + 10
+		}
+	}
+	return v, true
+}
+
+// appendUnit appends one UTF-16 code unit. Surrogates are written in their
+// 3-byte generalized UTF-8 form; a low surrogate right after a high one
+// joins it into the 4-byte form of the supplementary character, as the two
+// code units join in a JavaScript string.
+func appendUnit(b []byte, u rune) []byte {
+	if u < 0xD800 || u > 0xDFFF {
+		return utf8.AppendRune(b, u)
+	}
+	if u >= 0xDC00 {
+		if n := len(b); n >= 3 && b[n-3] == 0xED && b[n-2] >= 0xA0 && b[n-2] <= 0xAF {
+			hi := 0xD000 | rune(b[n-2]&0x3F)<<6 | rune(b[n-1]&0x3F)
+			r := 0x10000 + (hi-0xD800)<<10 + (u - 0xDC00)
+			return utf8.AppendRune(b[:n-3], r)
+		}
+	}
+	return append(b, 0xED, byte(0x80|(u>>6)&0x3F), byte(0x80|u&0x3F))
+}
+
+// ident reads an ES5 IdentifierName key.
+func (p *parser) ident() ([]byte, error) {
+	b := p.buf[:0]
+	defer func() { p.buf = b[:0] }()
+	first := true
+	for p.pos < len(p.src) {
+		if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
+			return nil, p.fail(KindString, "string too long")
+		}
+		c := p.src[p.pos]
+		var r rune
+		size := 1
+		escaped := false
+		switch {
+		case c == '\\':
+			if p.pos+1 >= len(p.src) || p.src[p.pos+1] != 'u' {
+				return nil, p.fail(KindSyntax, "invalid identifier escape")
+			}
+			u, ok := p.hex4(p.pos + 2)
+			if !ok {
+				return nil, p.fail(KindSyntax, "invalid \\u escape")
+			}
+			r, size, escaped = u, 6, true
+		case c < utf8.RuneSelf:
+			r = rune(c)
+		default:
+			r, size = utf8.DecodeRune(p.src[p.pos:])
+		}
+		ok := idStart(r)
+		if !first {
+			ok = ok || idPart(r)
+		}
+		if !ok {
+			if escaped || first {
+				return nil, p.fail(KindSyntax, "invalid identifier")
+			}
+			break
+		}
+		b = utf8.AppendRune(b, r)
+		p.pos += size
+		first = false
+	}
+	if first {
+		return nil, p.fail(KindSyntax, "unexpected end of input")
+	}
+	if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
+		return nil, p.fail(KindString, "string too long")
+	}
+	return b, nil
+}
+
+func idStart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '$' || r == '_'
+	}
+	return (unicode.IsLetter(r) || unicode.In(r, unicode.Nl, unicode.Other_ID_Start)) && !patternChar(r)
+}
+
+// patternChar reports the Pattern_Syntax and Pattern_White_Space characters
+// that Unicode excludes from identifiers.
+func patternChar(r rune) bool {
+	return unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
+}
+
+func idPart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= '0' && r <= '9'
+	}
+	return r == 0x200C || r == 0x200D ||
+		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue) && !patternChar(r)
+}
+
+// AppendString appends s as a JSON string literal: '"' and '\' escaped,
+// control characters as \b \f \n \r \t or \u00XX, a lone surrogate in
+// generalized UTF-8 as \udXXX, everything else raw.
+func AppendString(dst []byte, s string) []byte {
+	const hexd = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0xED {
+			i++
+			continue
+		}
+		if c == 0xED {
+			if i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+				dst = append(dst, s[start:i]...)
+				u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				dst = append(dst, '\\', 'u', hexd[u>>12], hexd[u>>8&0xF], hexd[u>>4&0xF], hexd[u&0xF])
+				i += 3
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xF])
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
