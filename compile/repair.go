@@ -53,11 +53,14 @@ type Change struct {
 	From, To string
 }
 
-// String renders the change as "kind path [from → to]".
+// String renders the change as "kind path [from] [→ to]".
 func (c Change) String() string {
 	s := string(c.Kind) + " " + c.Path.String()
-	if c.From != "" || c.To != "" {
-		s += " " + c.From + " → " + c.To
+	if c.From != "" {
+		s += " " + c.From
+	}
+	if c.To != "" {
+		s += " → " + c.To
 	}
 	return s
 }

@@ -1,0 +1,200 @@
+package compile_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pelletier/go-toml/v2"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/resolver"
+)
+
+const renderSource = `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/data/main"}}},
+	"models":{"providers":{"openai":{"apiKey":"sk-live-123","headers":{"Authorization":"Bearer sk-live-123","X-Trace":"1"}},"codex":"bad"}},
+	"env":{"OPENAI_API_KEY":"sk-live-123","OTHER":"1","vars":{"ANTHROPIC_API_KEY":"sk-ant"}},
+	"channels":{"slack":{"botToken":"xoxb-1"}}}`
+
+func TestRenderGateway(t *testing.T) {
+	in := occkit.MustParseDocument(renderSource)
+	t.Run("embedded OpenClaw is one process: the admitted document", func(t *testing.T) {
+		got, err := compile.RenderGateway(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded)
+		if err != nil || !got.Equal(in) {
+			t.Fatalf("embedded gateway = %s, %v", got, err)
+		}
+	})
+	for _, h := range []resolver.Harness{resolver.HarnessCodex, resolver.HarnessOpenClaw} {
+		t.Run("RES-12 AUTH-6 dedicated "+string(h), func(t *testing.T) {
+			got, err := compile.RenderGateway(in, h, resolver.ModeDedicated)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/home/node/workspace"}}},
+				"models":{"providers":{"openai":{"headers":{"X-Trace":"1"}},"codex":"bad"}},
+				"env":{"OTHER":"1","vars":{}},
+				"channels":{"slack":{"botToken":"xoxb-1"}}}`
+			if d := cmp.Diff(jsonValue(t, want), jsonValue(t, got.String())); d != "" {
+				t.Errorf("gateway document (-want +got):\n%s", d)
+			}
+			if strings.Contains(got.String(), "sk-") {
+				t.Error("AUTH-6: inference credential reached the gateway")
+			}
+		})
+	}
+	t.Run("RES-12 without a main entry the defaults carry the workspace", func(t *testing.T) {
+		got, err := compile.RenderGateway(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), resolver.HarnessCodex, resolver.ModeDedicated)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ws := got.Get(occkit.NewPath("agents", "defaults", "workspace")).String(); ws != compile.GatewayWorkspace {
+			t.Errorf("workspace = %q", ws)
+		}
+	})
+	t.Run("RES-11 codex is never embedded", func(t *testing.T) {
+		_, err := compile.RenderGateway(in, resolver.HarnessCodex, resolver.ModeEmbedded)
+		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
+	})
+	t.Run("RES-1 unknown harness", func(t *testing.T) {
+		_, err := compile.RenderGateway(in, "claude", resolver.ModeDedicated)
+		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-1")
+	})
+}
+
+func TestRenderHarness(t *testing.T) {
+	in := occkit.MustParseDocument(renderSource)
+	got, err := compile.RenderHarness(in, resolver.HarnessOpenClaw, resolver.ModeDedicated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Has(occkit.NewPath("channels")) || !got.Has(occkit.NewPath("models", "providers", "openai", "apiKey")) {
+		t.Errorf("harness document = %s", got)
+	}
+	if _, err := compile.RenderHarness(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded); err == nil {
+		t.Error("embedded OpenClaw has no separate Harness document")
+	} else {
+		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
+	}
+	if _, err := compile.RenderHarness(in, resolver.HarnessCodex, resolver.ModeDedicated); err == nil {
+		t.Error("codex has no OpenClaw Harness document")
+	}
+}
+
+func decodeTOML(t testing.TB, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := toml.Unmarshal(b, &m); err != nil {
+		t.Fatalf("invalid TOML: %v\n%s", err, b)
+	}
+	return m
+}
+
+func TestRenderCodexConfig(t *testing.T) {
+	compiled, err := compile.CompileEndpoint(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/vendor/org/model"}}}`), testEndpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		doc  occkit.Document
+		opts compile.CodexOptions
+		want map[string]any
+	}{
+		{
+			name: "PRB-9 LOG-4 official route: Responses over WebSocket, Codex login",
+			doc:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5.5"}}}`),
+			want: map[string]any{
+				"model": "gpt-5.5", "model_provider": "openai-ws", "approval_policy": "never",
+				"features": map[string]any{"apps": false, "plugins": false, "remote_plugin": false},
+				"apps":     map[string]any{"_default": map[string]any{"enabled": false}},
+				"otel":     map[string]any{"exporter": "none", "log_user_prompt": false},
+				"model_providers": map[string]any{"openai-ws": map[string]any{
+					"name": "OpenAI", "base_url": "https://api.openai.com/v1", "wire_api": "responses",
+					"requires_openai_auth": true, "supports_websockets": true,
+				}},
+			},
+		},
+		{
+			name: "PRB-9 CMP-1 compiled custom endpoint: HTTPS Responses streaming, credential by name",
+			doc:  compiled,
+			opts: compile.CodexOptions{Endpoint: &testEndpoint, CredentialEnv: "OPENAI_API_KEY", Plugins: true},
+			want: map[string]any{
+				"model": "vendor/org/model", "model_provider": "openai-compatible", "approval_policy": "never",
+				"features": map[string]any{"apps": true, "plugins": true, "remote_plugin": true},
+				"apps":     map[string]any{"_default": map[string]any{"enabled": false}},
+				"otel":     map[string]any{"exporter": "none", "log_user_prompt": false},
+				"model_providers": map[string]any{"openai-compatible": map[string]any{
+					"name": "OpenAI-compatible", "base_url": "https://llm.example.test/v1", "wire_api": "responses",
+					"env_key": "OPENAI_API_KEY", "requires_openai_auth": false, "supports_websockets": false,
+				}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := compile.RenderCodexConfig(tt.doc, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, decodeTOML(t, b)); d != "" {
+				t.Errorf("codex config (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRenderCodexConfigErrors(t *testing.T) {
+	ok := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`)
+	tests := []struct {
+		name       string
+		doc        occkit.Document
+		opts       compile.CodexOptions
+		path, rule string
+	}{
+		{"RES-12 other providers are refused", occkit.MustParseDocument(`{"agents":{"entries":{"main":{"model":"anthropic/x"}}}}`), compile.CodexOptions{}, "agents.entries.main.model", "RES-12"},
+		{"RES-3 no primary", occkit.MustParseDocument(`{}`), compile.CodexOptions{}, "agents.defaults.model", "RES-3"},
+		{"AUTH-2 the credential is a variable name, never a value", ok, compile.CodexOptions{CredentialEnv: "sk-live-123"}, "", "AUTH-2"},
+		{"PRB-9 endpoint must be https", ok, compile.CodexOptions{Endpoint: &compile.Endpoint{BaseURL: "http://x", ModelProvider: "p"}}, "endpoint.baseUrl", "PRB-9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := compile.RenderCodexConfig(tt.doc, tt.opts)
+			wantError(t, err, occkit.CodeInvalidRequest, tt.path, tt.rule)
+			if strings.Contains(err.Error(), "sk-live") {
+				t.Errorf("error leaks a credential: %v", err)
+			}
+		})
+	}
+}
+
+// TestRenderCodexConfigNoSecrets: whatever the model ID, endpoint and
+// variable name, the rendered TOML parses and holds no credential value
+// from the document (providers' apiKey, env values).
+func TestRenderCodexConfigNoSecrets(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		secret := "sk-" + rapid.StringMatching(`[A-Za-z0-9]{8,16}`).Draw(t, "secret")
+		model := rapid.StringMatching(`[a-z0-9][a-z0-9./_-]{0,20}`).Draw(t, "model")
+		doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/` + model + `"}},"models":{"providers":{"openai":{"apiKey":"` +
+			secret + `"}}},"env":{"OPENAI_API_KEY":"` + secret + `"}}`)
+		opts := compile.CodexOptions{CredentialEnv: rapid.SampledFrom([]string{"", "OPENAI_API_KEY", "CODEX_KEY"}).Draw(t, "env")}
+		if rapid.Bool().Draw(t, "endpoint") {
+			opts.Endpoint = &compile.Endpoint{BaseURL: "https://" + rapid.StringMatching(`[a-z]{1,8}\.test`).Draw(t, "host") + "/v1", ModelProvider: "gw"}
+		}
+		b, err := compile.RenderCodexConfig(doc, opts)
+		if err != nil {
+			if _, ok := err.(*occkit.Error); !ok || strings.Contains(err.Error(), secret) {
+				t.Fatalf("bad error %v", err)
+			}
+			return
+		}
+		var m map[string]any
+		if err := toml.Unmarshal(b, &m); err != nil {
+			t.Fatalf("invalid TOML: %v", err)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Fatalf("secret rendered:\n%s", b)
+		}
+	})
+}
