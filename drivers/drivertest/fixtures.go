@@ -1,0 +1,92 @@
+package drivertest
+
+import (
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// RevisionOptions describe a fixture revision. The zero value of each
+// field is a sensible default.
+type RevisionOptions struct {
+	// AgentID defaults to "drivertest".
+	AgentID string
+	// Compute defaults to "drivertest".
+	Compute resolver.Compute
+	// Topology defaults to embedded OpenClaw.
+	Topology resolver.Topology
+	// Binding defaults to an api_key binding on a Secret reference.
+	Binding admission.Binding
+	// Configuration defaults to a minimal document whose primary model
+	// fits the topology's Harness.
+	Configuration occkit.Document
+	// Generation defaults to 1.
+	Generation int64
+	// SandboxDriverID is the sandbox binding; "" means none.
+	SandboxDriverID string
+}
+
+// Revision builds a frozen fixture revision, for driver tests that need
+// one outside the suite. It goes through [admission.ParseRevision], so the
+// revision is exactly what a control plane restores from its record.
+func Revision(o RevisionOptions) (*admission.Revision, error) {
+	if o.AgentID == "" {
+		o.AgentID = "drivertest"
+	}
+	if o.Compute == "" {
+		o.Compute = "drivertest"
+	}
+	if o.Topology == (resolver.Topology{}) {
+		o.Topology = resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}
+	}
+	if o.Binding.IsZero() {
+		o.Binding = admission.Binding{
+			Method: admission.MethodAPIKey,
+			Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "drivertest", ID: "model-key"},
+		}
+	}
+	if o.Generation == 0 {
+		o.Generation = 1
+	}
+	primary := "openai/gpt-5"
+	if o.Topology.Harness == resolver.HarnessCodex {
+		primary = "codex/gpt-5-codex"
+	}
+	doc := o.Configuration
+	if len(doc.Bytes()) == 0 {
+		var err error
+		doc, err = occkit.MustParseDocument(`{"agents":{"defaults":{}}}`).Set(occkit.NewPath("agents", "defaults", "model"), primary)
+		if err != nil {
+			return nil, err
+		}
+	} else if p := doc.Get(occkit.NewPath("agents", "defaults", "model")); p.Type == gjson.String {
+		primary = p.Str
+	}
+	rec := map[string]any{
+		"version": 1,
+		"agentId": o.AgentID,
+		"source":  map[string]any{"id": "drivertest-configuration", "generation": o.Generation},
+		"harness": map[string]any{"id": string(o.Topology.Harness), "version": "drivertest", "mode": string(o.Topology.Mode)},
+		"compute": map[string]any{"kind": string(o.Compute), "id": string(o.Compute)},
+		"harnessAuth": json.RawMessage(o.Binding.JSON()),
+		"projection":  map[string]any{"gateway": []any{}, "harness": []any{}},
+		"primary":     primary,
+		"fallbacks":   []string{},
+		"logging":     map[string]any{"level": string(logging.LevelInfo), "ownership": string(logging.OwnedByPlatform)},
+		"configuration": json.RawMessage(occkit.Canonical(doc)),
+		"digest":        occkit.CanonicalDigest(doc),
+	}
+	if o.SandboxDriverID != "" {
+		rec["sandboxDriverId"] = o.SandboxDriverID
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	return admission.ParseRevision(b)
+}
