@@ -294,7 +294,9 @@ func (b bare) EnsureNamespace(ctx context.Context, ns drivers.Namespace) error {
 func (b bare) DeleteNamespace(ctx context.Context, ns drivers.Namespace) error {
 	return b.d.DeleteNamespace(ctx, ns)
 }
-func (b bare) Prepare(ctx context.Context, rev *admission.Revision) error { return b.d.Prepare(ctx, rev) }
+func (b bare) Prepare(ctx context.Context, rev *admission.Revision) error {
+	return b.d.Prepare(ctx, rev)
+}
 func (b bare) Retire(ctx context.Context, agentID, digest string) error {
 	return b.d.Retire(ctx, agentID, digest)
 }

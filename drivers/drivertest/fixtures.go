@@ -68,16 +68,16 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 		primary = p.Str
 	}
 	rec := map[string]any{
-		"version": 1,
-		"agentId": o.AgentID,
-		"source":  map[string]any{"id": "drivertest-configuration", "generation": o.Generation},
-		"harness": map[string]any{"id": string(o.Topology.Harness), "version": "drivertest", "mode": string(o.Topology.Mode)},
-		"compute": map[string]any{"kind": string(o.Compute), "id": string(o.Compute)},
-		"harnessAuth": json.RawMessage(o.Binding.JSON()),
-		"projection":  map[string]any{"gateway": []any{}, "harness": []any{}},
-		"primary":     primary,
-		"fallbacks":   []string{},
-		"logging":     map[string]any{"level": string(logging.LevelInfo), "ownership": string(logging.OwnedByPlatform)},
+		"version":       1,
+		"agentId":       o.AgentID,
+		"source":        map[string]any{"id": "drivertest-configuration", "generation": o.Generation},
+		"harness":       map[string]any{"id": string(o.Topology.Harness), "version": "drivertest", "mode": string(o.Topology.Mode)},
+		"compute":       map[string]any{"kind": string(o.Compute), "id": string(o.Compute)},
+		"harnessAuth":   json.RawMessage(o.Binding.JSON()),
+		"projection":    map[string]any{"gateway": []any{}, "harness": []any{}},
+		"primary":       primary,
+		"fallbacks":     []string{},
+		"logging":       map[string]any{"level": string(logging.LevelInfo), "ownership": string(logging.OwnedByPlatform)},
 		"configuration": json.RawMessage(occkit.Canonical(doc)),
 		"digest":        occkit.CanonicalDigest(doc),
 	}
