@@ -73,7 +73,7 @@ func classifyCodex(r CodexRun) Outcome {
 		return bad
 	}
 	for _, e := range events {
-		if e.typ == "turn.failed" && codexRejected.MatchString(stringAt(e.raw, "error.message")) {
+		if e.typ == "turn.failed" && codexRejected.MatchString(turnFailedText(e.raw)) {
 			return Outcome{Code: AuthenticationFailed}
 		}
 	}
@@ -209,3 +209,33 @@ func atoiSmall(s string) int {
 	}
 	return n
 }
+
+// turnFailedText is the failure message of a turn.failed event: its
+// error.message, or an error or message given as a plain string.
+func turnFailedText(raw gjson.Result) string {
+	if m := stringAt(raw, "error.message"); m != "" {
+		return m
+	}
+	if m := stringAt(raw, "error"); m != "" {
+		return m
+	}
+	return stringAt(raw, "message")
+}
+
+// ClassifyLogin classifies the Codex login step (PRB-3): a clean exit is
+// [Ready]; an error that reports 401 or 403 is [AuthenticationFailed]; any
+// other failure is [LoginFailed]. Stderr is read only to find the status
+// and the closed [FailureClass].
+func ClassifyLogin(exit Exit, stderr []byte) Outcome {
+	switch {
+	case exit.Clean():
+		return Outcome{Code: Ready}
+	case exit.Err == "ETIMEDOUT":
+		return Outcome{Code: LoginFailed, FailureClass: ClassTimeout}
+	case exit.Err == "" && codexLoginRejected.Match(stderr):
+		return Outcome{Code: AuthenticationFailed, FailureClass: ClassCredential}
+	}
+	return Outcome{Code: LoginFailed, FailureClass: classifyFailureText(string(stderr))}
+}
+
+var codexLoginRejected = regexp.MustCompile(`\bstatus 40[13] (?:Unauthorized|Forbidden)\b`)

@@ -32,8 +32,8 @@ const (
 	ClassCredential FailureClass = "credential"
 	// ClassTLS: the failure names a TLS or certificate error. Not retried.
 	ClassTLS FailureClass = "tls"
-	// ClassLimit: the failure names a rate, usage or quota limit. Not
-	// retried.
+	// ClassLimit: the failure names a rate, usage or quota limit.
+	// Not retried.
 	ClassLimit FailureClass = "limit"
 	// ClassOther: anything else (protocol, tool events, no reply, wrapper
 	// errors). Not retried.
@@ -115,7 +115,7 @@ func codexFailureClass(r CodexRun, o Outcome) FailureClass {
 		var texts []string
 		for _, e := range events {
 			if e.typ == "error" || e.typ == "turn.failed" {
-				texts = append(texts, stringAt(e.raw, "message"), stringAt(e.raw, "error.message"))
+				texts = append(texts, stringAt(e.raw, "message"), turnFailedText(e.raw))
 			}
 		}
 		return classifyFailureText(append(texts, string(r.Stderr))...)
