@@ -113,8 +113,9 @@ type StartupEvent struct {
 	// outcome is failed and it matches ^[A-Z][A-Z0-9_]{0,63}$; otherwise it
 	// is dropped, never refused, so a malformed code cannot hide a failure.
 	Code string
-	// Origin is when the wrapper started, StartedAt when the phase began,
-	// and Now when it ended.
+	// Origin is when the wrapper started, StartedAt when the phase began
+	// (zero: Origin, for a phase timed from the wrapper's start) and Now
+	// when it ended. Origin and Now are required.
 	Origin, StartedAt, Now time.Time
 }
 
@@ -133,7 +134,8 @@ type StartupRecord struct {
 
 // StartupPhase builds the record of one phase (LOG-7): ms is Now −
 // StartedAt and sinceStartMs is Now − Origin, both in whole milliseconds.
-// An unknown container, phase or outcome is a 400 INVALID_REQUEST.
+// An unknown container, phase or outcome, or a zero Origin or Now, is a
+// 400 INVALID_REQUEST.
 func StartupPhase(e StartupEvent) (StartupRecord, error) {
 	if !e.Container.Valid() {
 		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.NewPath("container"), "container must be gateway or agent")
@@ -143,6 +145,12 @@ func StartupPhase(e StartupEvent) (StartupRecord, error) {
 	}
 	if e.Outcome == "" {
 		e.Outcome = OutcomeOK
+	}
+	if e.Origin.IsZero() || e.Now.IsZero() {
+		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.Root(), "a startup phase needs its origin and end times")
+	}
+	if e.StartedAt.IsZero() {
+		e.StartedAt = e.Origin
 	}
 	if !e.Outcome.Valid() {
 		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.NewPath("outcome"), "outcome must be ok or failed")

@@ -1,0 +1,101 @@
+package logging
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// LOG-6
+func TestCollectorMetadata(t *testing.T) {
+	base := Identity{Version: "2026.7.1", Namespace: "ns_1", Agent: "agt_main", Revision: "rev-3"}
+	for _, tc := range []struct {
+		name      string
+		harness   resolver.Harness
+		mode      resolver.Mode
+		container Container
+		service   string
+	}{
+		{"embedded gateway", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerGateway, ServiceGateway},
+		{"embedded combined process", resolver.HarnessOpenClaw, "", ContainerHarness, ServiceGateway},
+		{"dedicated openclaw harness", resolver.HarnessOpenClaw, resolver.ModeDedicated, ContainerHarness, ServiceOpenClawHarness},
+		{"codex gateway", resolver.HarnessCodex, resolver.ModeDedicated, ContainerGateway, ServiceGateway},
+		{"codex app-server", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, ServiceCodexAppServer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := base
+			id.Harness, id.Mode, id.Container = tc.harness, tc.mode, tc.container
+			got, err := CollectorMetadata(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{
+				"occkit.io/service-name": tc.service, "occkit.io/version": "2026.7.1",
+				"occkit.io/container": string(tc.container), "occkit.io/namespace": "ns_1",
+				"occkit.io/agent": "agt_main", "occkit.io/revision": "rev-3",
+			}
+			if d := cmp.Diff(Metadata{Labels: want, Annotations: want}, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestCollectorMetadataLabelSafety(t *testing.T) {
+	id := Identity{Harness: resolver.HarnessCodex, Container: ContainerHarness,
+		Version: "0.158.0+build.7", Namespace: "Team Blue", Agent: "agt_x", Revision: "rev_0123456789012345678901234567890123456789012345678901234567890123"}
+	got, err := CollectorMetadata(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range got.Labels {
+		if !labelValue.MatchString(v) || len(v) > 63 {
+			t.Errorf("label %s=%q is not a valid label value", k, v)
+		}
+	}
+	if got.Labels["occkit.io/version"] == id.Version || got.Annotations["occkit.io/version"] != id.Version {
+		t.Errorf("version label %q annotation %q", got.Labels["occkit.io/version"], got.Annotations["occkit.io/version"])
+	}
+	if got.Labels["occkit.io/namespace"] != safeLabelValue("Team Blue") || len(got.Labels["occkit.io/namespace"]) != len("sha256-")+12 {
+		t.Errorf("namespace label %q", got.Labels["occkit.io/namespace"])
+	}
+	if got.Labels["occkit.io/agent"] != "agt_x" {
+		t.Errorf("a valid value was rewritten: %q", got.Labels["occkit.io/agent"])
+	}
+}
+
+func TestCollectorMetadataRefuses(t *testing.T) {
+	_, err := CollectorMetadata(Identity{Harness: resolver.HarnessOpenClaw, Container: ContainerGateway})
+	var paths []string
+	for _, e := range occkit.Errors(err) {
+		if e.Code != occkit.CodeInvalidRequest || e.Rule != "LOG-6" {
+			t.Errorf("unexpected %v", e)
+		}
+		paths = append(paths, e.Path.String())
+	}
+	if d := cmp.Diff([]string{"agent", "namespace", "revision", "version"}, paths); d != "" {
+		t.Errorf("missing facts (-want +got):\n%s", d)
+	}
+	_, err = CollectorMetadata(Identity{Harness: resolver.HarnessCodex, Mode: resolver.ModeEmbedded, Container: ContainerHarness, Version: "v", Namespace: "n", Agent: "a", Revision: "r"})
+	wantErr(t, err, occkit.CodeInvalidRequest, "RES-11", "executionMode")
+}
+
+func TestWorkAttrs(t *testing.T) {
+	got := Work{ID: "w1", Operation: "deploy", Attempt: 2, Outcome: "succeeded"}.Attrs()
+	want := []slog.Attr{slog.String("work.id", "w1"), slog.String("work.operation", "deploy"), slog.Int("work.attempt", 2), slog.String("work.outcome", "succeeded")}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i := range want {
+		if !got[i].Equal(want[i]) {
+			t.Errorf("attr %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if n := len((Work{ID: "w1", Operation: "deploy", Attempt: 1}).Attrs()); n != 3 {
+		t.Errorf("running work has %d attrs, want 3 (no outcome)", n)
+	}
+}

@@ -1,0 +1,184 @@
+package logging
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit"
+)
+
+// LOG-1: exact bytes, so key order and untouched bytes are checked too.
+func TestStamp(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		level    Level
+		want     string
+	}{
+		{"empty document", `{}`, LevelInfo,
+			`{"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"other keys kept before the appended blocks", `{"feature":1,"agents":{"b":2,"a":1}}`, LevelWarn,
+			`{"feature":1,"agents":{"b":2,"a":1},"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"existing logging keys keep their place", `{"logging":{"consoleStyle":"pretty","file":"/tmp/x.log","level":"debug"},"x":true}`, LevelError,
+			`{"logging":{"consoleStyle":"json","file":"/tmp/x.log","level":"error","consoleLevel":"error"},"x":true,"diagnostics":{"otel":{"logs":false}}}`},
+		{"redactSensitive removed", `{"logging":{"redactSensitive":"tools","level":"info"}}`, LevelDebug,
+			`{"logging":{"level":"debug","consoleLevel":"debug","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"redactSensitive off removed", `{"logging":{"a":1,"redactSensitive":"off","b":2}}`, LevelInfo,
+			`{"logging":{"a":1,"b":2,"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"string logging replaced in place", `{"logging":"verbose","z":0,"diagnostics":[]}`, LevelError,
+			`{"logging":{"level":"error","consoleLevel":"error","consoleStyle":"json"},"z":0,"diagnostics":{"otel":{"logs":false}}}`},
+		{"null logging replaced", `{"logging":null}`, LevelInfo,
+			`{"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"array logging replaced", `{"logging":[{"level":"debug"}]}`, LevelWarn,
+			`{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"diagnostics keys kept", `{"diagnostics":{"flags":["x"],"otel":{"endpoint":"http://c:4318","logs":true,"traces":true}}}`, LevelInfo,
+			`{"diagnostics":{"flags":["x"],"otel":{"endpoint":"http://c:4318","logs":false,"traces":true}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
+		{"non-object otel replaced", `{"diagnostics":{"enabled":true,"otel":"on"}}`, LevelInfo,
+			`{"diagnostics":{"enabled":true,"otel":{"logs":false}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
+		{"missing otel appended", `{"diagnostics":{"enabled":true}}`, LevelInfo,
+			`{"diagnostics":{"enabled":true,"otel":{"logs":false}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
+		{"otel.logs string replaced", `{"diagnostics":{"otel":{"logs":"false"}}}`, LevelInfo,
+			`{"diagnostics":{"otel":{"logs":false}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
+		{"keys needing escapes are untouched", `{"a.b":{"c*":1},"logging":{"x?":2}}`, LevelInfo,
+			`{"a.b":{"c*":1},"logging":{"x?":2,"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+		{"nested logging keys are not the stamp's", `{"agents":{"logging":{"level":"x"}}}`, LevelInfo,
+			`{"agents":{"logging":{"level":"x"}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := occkit.MustParseDocument(tc.in)
+			before := in.String()
+			got, err := Stamp(in, tc.level, OwnedByPlatform)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got.String()); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+			if in.String() != before {
+				t.Errorf("input changed: %s", in)
+			}
+			again, err := Stamp(got, tc.level, OwnedByPlatform)
+			if err != nil || again.String() != got.String() {
+				t.Errorf("not idempotent: %s, %v", again, err)
+			}
+			if l, err := Guard(got); err != nil || l != tc.level {
+				t.Errorf("Guard after Stamp = %q, %v", l, err)
+			}
+		})
+	}
+}
+
+// LOG-3
+func TestStampDriverOwnedIsUnchanged(t *testing.T) {
+	in := occkit.MustParseDocument(`{"logging":{"redactSensitive":"off","level":"trace"},"diagnostics":{"otel":{"logs":true}}}`)
+	got, err := Stamp(in, LevelInfo, OwnedByDriver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(in) {
+		t.Errorf("driver-owned document changed: %s", got)
+	}
+}
+
+func TestStampZeroOwnershipIsPlatform(t *testing.T) {
+	got, err := Stamp(occkit.Document{}, LevelWarn, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := Guard(got); err != nil || l != LevelWarn {
+		t.Errorf("Guard = %q, %v", l, err)
+	}
+}
+
+func TestStampRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc  string
+		level      Level
+		owner      Ownership
+		rule, path string
+	}{
+		{"invalid level", `{}`, "trace", OwnedByPlatform, "LOG-1", "level"},
+		{"empty level", `{}`, "", OwnedByPlatform, "LOG-1", "level"},
+		{"invalid ownership", `{}`, LevelInfo, "compute", "LOG-3", "runtimeLogging"},
+		{"array root", `[]`, LevelInfo, OwnedByPlatform, "LOG-1", ""},
+		{"string root", `"x"`, LevelInfo, OwnedByPlatform, "LOG-1", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Stamp(occkit.MustParseDocument(tc.doc), tc.level, tc.owner)
+			wantErr(t, err, occkit.CodeInvalidRequest, tc.rule, tc.path)
+		})
+	}
+}
+
+const intact = `"diagnostics":{"otel":{"logs":false}}`
+
+// LOG-2
+func TestGuard(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want      Level
+		paths     []string // broken settings; nil = intact
+	}{
+		{"intact warn", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},` + intact + `}`, LevelWarn, nil},
+		{"intact with other keys", `{"logging":{"file":"/x","level":"error","consoleLevel":"error","consoleStyle":"json"},"diagnostics":{"otel":{"endpoint":"e","logs":false}}}`, LevelError, nil},
+		{"empty document", `{}`, "", []string{"logging.level", "logging.consoleLevel", "logging.consoleStyle", "diagnostics.otel.logs"}},
+		{"null level", `{"logging":{"level":null,"consoleLevel":"info","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.level"}},
+		{"absent level", `{"logging":{"consoleLevel":"info","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.level"}},
+		{"invalid console level", `{"logging":{"level":"info","consoleLevel":"verbose","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.consoleLevel"}},
+		{"unequal levels", `{"logging":{"level":"info","consoleLevel":"debug","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.consoleLevel"}},
+		{"upper-case level", `{"logging":{"level":"INFO","consoleLevel":"INFO","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.level", "logging.consoleLevel"}},
+		{"pretty style", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"pretty"},` + intact + `}`, "", []string{"logging.consoleStyle"}},
+		{"absent style", `{"logging":{"level":"warn","consoleLevel":"warn"},` + intact + `}`, "", []string{"logging.consoleStyle"}},
+		{"redactSensitive present", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json","redactSensitive":"tools"},` + intact + `}`, "", []string{"logging.redactSensitive"}},
+		{"redactSensitive null", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json","redactSensitive":null},` + intact + `}`, "", []string{"logging.redactSensitive"}},
+		{"otel logs true", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":{"logs":true}}}`, "", []string{"diagnostics.otel.logs"}},
+		{"otel logs string", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":{"logs":"false"}}}`, "", []string{"diagnostics.otel.logs"}},
+		{"otel absent", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{}}`, "", []string{"diagnostics.otel.logs"}},
+		{"non-object otel", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":[false]}}`, "", []string{"diagnostics.otel.logs"}},
+		{"non-object logging", `{"logging":["info"],` + intact + `}`, "", []string{"logging.level", "logging.consoleLevel", "logging.consoleStyle"}},
+		{"array root", `[{"logging":{"level":"info"}}]`, "", []string{"logging.level", "logging.consoleLevel", "logging.consoleStyle", "diagnostics.otel.logs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Guard(occkit.MustParseDocument(tc.doc))
+			if tc.paths == nil {
+				if err != nil || got != tc.want {
+					t.Fatalf("Guard = %q, %v; want %q", got, err, tc.want)
+				}
+				return
+			}
+			if got != "" {
+				t.Errorf("level %q returned with an error", got)
+			}
+			var paths []string
+			for _, e := range occkit.Errors(err) {
+				if e.Code != occkit.CodeResourceConflict || e.Rule != "LOG-2" || e.HTTPStatus() != 409 {
+					t.Errorf("error %v is not a LOG-2 409 RESOURCE_CONFLICT", e)
+				}
+				paths = append(paths, e.Path.String())
+			}
+			if d := cmp.Diff(sorted(tc.paths), paths); d != "" {
+				t.Errorf("broken settings (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// Refusals name settings, never their values.
+func TestGuardNeverEchoesValues(t *testing.T) {
+	secret := "sk-live-0123456789"
+	_, err := Guard(occkit.MustParseDocument(`{"logging":{"level":"` + secret + `","consoleLevel":"` + secret + `","consoleStyle":"` + secret + `","redactSensitive":"` + secret + `"},"diagnostics":{"otel":{"logs":"` + secret + `"}}}`))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	if msg := err.Error(); strings.Contains(msg, secret) {
+		t.Errorf("error echoes a value: %s", msg)
+	}
+}
