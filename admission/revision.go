@@ -320,6 +320,9 @@ func ParseRevision(b []byte) (*Revision, error) {
 			Credential: SourceRef{Kind: SourceKind(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
 		}
 	}
+	if err := r.checkFields(); err != nil {
+		return nil, err
+	}
 	r.setDocument(doc)
 	if r.digest != rec.Digest {
 		return nil, occkit.Conflict("ADM-3", occkit.NewPath("digest"), "revision digest does not match its document")
@@ -339,4 +342,25 @@ func (r *Revision) setDocument(doc occkit.Document) {
 		d = doc
 	}
 	r.doc = d
+}
+
+// checkFields refuses a restored record whose closed-set fields hold values
+// admission never freezes.
+func (r *Revision) checkFields() error {
+	if r.harness.ID != resolver.HarnessOpenClaw && r.harness.ID != resolver.HarnessCodex {
+		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "id"), "revision Harness must be openclaw or codex")
+	}
+	if r.mode != resolver.ModeEmbedded && r.mode != resolver.ModeDedicated {
+		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "mode"), "revision mode must be embedded or dedicated")
+	}
+	if !r.level.Valid() {
+		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "level"), "revision level is not a log level")
+	}
+	if r.ownership != logging.OwnedByPlatform && r.ownership != logging.OwnedByDriver {
+		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "ownership"), "revision logging ownership must be platform or driver")
+	}
+	if r.auth.IsZero() {
+		return occkit.Invalid("ADM-3", occkit.NewPath("harnessAuth"), "a revision always holds a harnessAuth snapshot")
+	}
+	return nil
 }
