@@ -238,16 +238,16 @@ func selFindEntry(doc occkit.Document, id string) occkit.Path {
 	if doc.Get(entries.Key(id)).IsObject() {
 		return entries.Key(id)
 	}
-	found := occkit.Root()
+	best, ok := "", false
 	doc.Get(entries).ForEach(func(k, v gjson.Result) bool {
-		if strings.ToLower(strings.TrimSpace(k.String())) == id && v.IsObject() {
-			found = entries.Key(k.String())
-			return false
+		key := k.String()
+		if strings.ToLower(strings.TrimSpace(key)) == id && v.IsObject() && (!ok || key < best) {
+			best, ok = key, true
 		}
 		return true
 	})
-	if !found.IsRoot() {
-		return found
+	if ok {
+		return entries.Key(best)
 	}
 	list := occkit.NewPath("agents", "list")
 	if l := doc.Get(list); l.IsArray() {
@@ -383,6 +383,16 @@ func (st *selState) scanKeys(m occkit.Path, wildcard bool) (selPolicy, bool) {
 	if len(matches) == 0 {
 		return selPolicy{}, false
 	}
+	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q"). The
+	// provider-qualified key wins, then the smallest key, so author key
+	// order never changes a selection.
+	sort.SliceStable(matches, func(i, j int) bool {
+		qi, qj := matches[i].provider != "", matches[j].provider != ""
+		if qi != qj {
+			return qi
+		}
+		return matches[i].key < matches[j].key
+	})
 	first := matches[0]
 	if st.provider == "" {
 		for _, x := range matches[1:] {
@@ -430,15 +440,20 @@ func (st *selState) providerConfig() (occkit.Path, bool) {
 	if st.doc.Get(base.Key(st.provider)).IsObject() {
 		return base.Key(st.provider), true
 	}
-	found, ok := occkit.Root(), false
+	// Of several keys naming the provider in other spellings, the smallest
+	// wins, independent of author key order.
+	best, ok := "", false
 	st.doc.Get(base).ForEach(func(k, v gjson.Result) bool {
-		if strings.ToLower(strings.TrimSpace(k.String())) == st.provider && v.IsObject() {
-			found, ok = base.Key(k.String()), true
-			return false
+		key := k.String()
+		if strings.ToLower(strings.TrimSpace(key)) == st.provider && v.IsObject() && (!ok || key < best) {
+			best, ok = key, true
 		}
 		return true
 	})
-	return found, ok
+	if !ok {
+		return occkit.Root(), false
+	}
+	return base.Key(best), true
 }
 
 // catalogRow finds the provider catalog row of the target (REF-4). A row

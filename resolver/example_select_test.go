@@ -1,0 +1,56 @@
+package resolver_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+func ExampleSelect() {
+	doc := occkit.MustParseDocument(`{
+	  "agents": {"defaults": {
+	    "agentRuntime": {"id": "codex"},
+	    "models": {
+	      "vllm/*": {"agentRuntime": {"id": "openclaw"}},
+	      "anthropic/claude-opus-5": {"agentRuntime": {"id": "claude-cli"}}
+	    }
+	  }},
+	  "models": {"providers": {"openai": {"baseUrl": "https://api.openai.com/v1"}}}
+	}`)
+	reg, err := resolver.NewRegistry(resolver.CodexHarness())
+	if err != nil {
+		panic(err)
+	}
+	for _, req := range []resolver.SelectRequest{
+		{Provider: "openai", Model: "gpt-5.5"},
+		{Provider: "vllm", Model: "qwen-local"},
+		{Provider: "anthropic", Model: "claude-opus-5"},
+	} {
+		sel, err := resolver.Select(doc, req, reg)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s/%s:\n", req.Provider, req.Model)
+		_ = sel.Explain(os.Stdout)
+	}
+	_, err = resolver.Select(doc, resolver.SelectRequest{Provider: "vllm", Model: "qwen-local",
+		Session: resolver.Session{LockedOwner: "acme-agent"}}, reg)
+	fmt.Println(err)
+	// Output:
+	// openai/gpt-5.5:
+	// 1. SEL-2 agents.defaults.agentRuntime = codex: whole-agent runtime key is ignored
+	// 2. SEL-4 = codex: official OpenAI Responses route without request overrides
+	// runtime codex (source implicit)
+	// vllm/qwen-local:
+	// 1. SEL-2 agents.defaults.agentRuntime = codex: whole-agent runtime key is ignored
+	// 2. SEL-1 agents.defaults.models["vllm/*"].agentRuntime.id = openclaw: provider wildcard policy
+	// runtime openclaw (source model)
+	// anthropic/claude-opus-5:
+	// 1. SEL-2 agents.defaults.agentRuntime = codex: whole-agent runtime key is ignored
+	// 2. SEL-1 agents.defaults.models["anthropic/claude-opus-5"].agentRuntime.id = claude-cli: model policy
+	// 3. SEL-7 agents.defaults.models["anthropic/claude-opus-5"].agentRuntime.id = claude-cli: CLI backend runs through the built-in openclaw harness
+	// runtime openclaw (source model) via CLI backend claude-cli
+	// INVALID_REQUEST: runtime "acme-agent" is not a registered harness for vllm/qwen-local [SEL-8]
+}
