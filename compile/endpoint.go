@@ -19,8 +19,8 @@ type Endpoint struct {
 	// configuration ([RenderCodexConfig]), never into the gateway document.
 	BaseURL string
 	// ModelProvider is the provider ID the Codex side registers the endpoint
-	// under (e.g. "openai-compatible"); it becomes the second segment of the
-	// compiled gateway refs (`codex/<ModelProvider>/<id>`).
+	// under; it becomes the second segment of the compiled gateway refs
+	// (`codex/<ModelProvider>/<id>`). Empty means [DefaultModelProvider].
 	ModelProvider string
 	// AuthHeader mirrors OpenClaw's provider `authHeader` switch: the
 	// credential travels as an `Authorization: Bearer` header. Codex sends
@@ -28,6 +28,10 @@ type Endpoint struct {
 	// carried for the caller and not rendered.
 	AuthHeader bool
 }
+
+// DefaultModelProvider is the provider ID of a custom endpoint whose
+// [Endpoint.ModelProvider] is empty.
+const DefaultModelProvider = "openai-compatible"
 
 var epProviderPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
@@ -39,7 +43,7 @@ var epProviderPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 // never its value.
 func (e Endpoint) Validate() error {
 	var errs []error
-	mp := strings.TrimSpace(e.ModelProvider)
+	mp := e.provider()
 	switch {
 	case !epProviderPattern.MatchString(mp):
 		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
@@ -74,8 +78,13 @@ func epCheckBaseURL(raw string) string {
 	return ""
 }
 
-// provider returns the normalized model provider ID.
-func (e Endpoint) provider() string { return strings.TrimSpace(e.ModelProvider) }
+// provider returns the model provider ID, defaulted.
+func (e Endpoint) provider() string {
+	if mp := strings.TrimSpace(e.ModelProvider); mp != "" {
+		return mp
+	}
+	return DefaultModelProvider
+}
 
 // CompileEndpoint compiles an admitted dedicated-Codex Configuration for a
 // custom endpoint (CMP-1): the private gateway document in which every ref

@@ -95,6 +95,17 @@ func TestCompileEndpoint(t *testing.T) {
 	}
 }
 
+func TestCompileEndpointDefaultProvider(t *testing.T) {
+	got, err := compile.CompileEndpoint(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/v/m"}}}`),
+		compile.Endpoint{BaseURL: "https://llm.example.test/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := got.Get(occkit.NewPath("agents", "defaults", "model")).String(); m != "codex/"+compile.DefaultModelProvider+"/v/m" {
+		t.Errorf("model = %q", m)
+	}
+}
+
 func TestCompileEndpointErrors(t *testing.T) {
 	ok := `{"agents":{"defaults":{"model":"codex/m"}}}`
 	tests := []struct {
@@ -109,6 +120,7 @@ func TestCompileEndpointErrors(t *testing.T) {
 		{"PRB-9 a missing base URL is refused", ok, compile.Endpoint{ModelProvider: "p"}, "endpoint.baseUrl", "PRB-9", ""},
 		{"CMP-1 a provider with a slash is refused", ok, compile.Endpoint{BaseURL: "https://llm.test", ModelProvider: "a/b"}, "endpoint.modelProvider", "CMP-1", ""},
 		{"CMP-1 a built-in provider is refused", ok, compile.Endpoint{BaseURL: "https://llm.test", ModelProvider: "openai"}, "endpoint.modelProvider", "CMP-1", ""},
+		{"CMP-1 an upper-case provider is refused", ok, compile.Endpoint{BaseURL: "https://llm.test", ModelProvider: "Gateway"}, "endpoint.modelProvider", "CMP-1", ""},
 		{"CMP-1 no primary", `{"agents":{"defaults":{"subagents":{"model":"codex/x"}}}}`, testEndpoint, "agents.defaults.model", "CMP-1", ""},
 		{"REF-3 invalid primary", `{"agents":{"defaults":{"model":{"primary":"codex/"}}}}`, testEndpoint, "agents.defaults.model.primary", "REF-3", ""},
 		{"RES-4 models must be an object", `{"agents":{"defaults":{"model":"codex/m"}},"models":[]}`, testEndpoint, "models", "RES-4", ""},
