@@ -1,5 +1,20 @@
 package conformance
 
-// Handler for the compile.load op.
+import (
+	"github.com/tidwall/gjson"
 
-var opCompileLoad = notYet
+	"github.com/occkit/occkit/compile"
+)
+
+// opCompileLoad loads input.text with compile.Load under input.limits.
+func opCompileLoad(in gjson.Result) (Result, error) {
+	opts := compile.LoadOptions{Limits: compile.Limits{
+		MaxBytes: int(in.Get("limits.maxBytes").Int()),
+		MaxDepth: int(in.Get("limits.maxDepth").Int()),
+	}}
+	doc, err := compile.Load([]byte(in.Get("text").String()), opts)
+	if err != nil {
+		return nil, err
+	}
+	return Result{"configuration": doc, DocumentKey: doc}, nil
+}

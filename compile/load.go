@@ -1,0 +1,309 @@
+package compile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/json5"
+)
+
+// Default limits of [Limits] (DOC-2) and the fixed bounds of includes
+// (DOC-4).
+const (
+	// DefaultMaxBytes bounds the size of a document (and of each included
+	// file): 2 MiB.
+	DefaultMaxBytes = 2 << 20
+	// DefaultMaxDepth bounds nesting: the top-level value has depth 1 and
+	// each object or array inside another adds 1.
+	DefaultMaxDepth = 64
+	// DefaultMaxStringBytes bounds the decoded length of every string value
+	// and object key: 1 MiB, half a document, so that one string cannot be
+	// the whole budget yet any realistic prompt or certificate fits.
+	DefaultMaxStringBytes = 1 << 20
+	// DefaultMaxKeys bounds the total number of object members in a
+	// document. A large real Configuration has a few thousand.
+	DefaultMaxKeys = 100_000
+	// HardMaxDepth caps [Limits.MaxDepth] whatever the caller asks, so that
+	// the recursive readers downstream (gjson) stay well inside the stack.
+	HardMaxDepth = 10_000
+	// MaxIncludeDepth is how deep $include may nest: the loaded document
+	// is level 0 and may start a chain of at most ten included files.
+	MaxIncludeDepth = 10
+	// MaxIncludeFiles bounds how many files one load may include in total,
+	// so that a file included many times over (a diamond) cannot multiply
+	// the work.
+	MaxIncludeFiles = 32
+)
+
+// Limits bound the work of loading one document (DOC-2). A zero field
+// takes its default, so the zero value is right for untrusted input.
+type Limits struct {
+	// MaxBytes is the largest document, and the largest included file, in
+	// bytes. Default [DefaultMaxBytes].
+	MaxBytes int
+	// MaxDepth is the deepest nesting allowed (the top-level value has
+	// depth 1). Default [DefaultMaxDepth]; at most [HardMaxDepth].
+	MaxDepth int
+	// MaxStringBytes bounds every string value and key, decoded, in bytes.
+	// Default [DefaultMaxStringBytes].
+	MaxStringBytes int
+	// MaxKeys bounds the number of object members in the whole document.
+	// Default [DefaultMaxKeys].
+	MaxKeys int
+}
+
+// withDefaults fills zero (or negative) fields with their defaults.
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxDepth > HardMaxDepth {
+		l.MaxDepth = HardMaxDepth
+	}
+	if l.MaxStringBytes <= 0 {
+		l.MaxStringBytes = DefaultMaxStringBytes
+	}
+	if l.MaxKeys <= 0 {
+		l.MaxKeys = DefaultMaxKeys
+	}
+	return l
+}
+
+// LoadOptions configure [Load] and [LoadFile]. The zero value applies the
+// default [Limits], refuses $include and leaves ${VAR} references as they
+// are.
+type LoadOptions struct {
+	// Limits bound the work (DOC-2).
+	Limits Limits
+	// Lookup resolves ${VAR} references in string values (DOC-4). Nil
+	// turns substitution off: strings, ${VAR} and $${VAR} included, are kept
+	// verbatim, as a control plane stores a Configuration whose references
+	// the runtime resolves later. The process environment is never read
+	// unless the caller passes os.LookupEnv here.
+	Lookup func(name string) (string, bool)
+	// IncludeRoots are the directories $include may read from. For [Load]
+	// an empty list refuses $include; for [LoadFile] it defaults to the
+	// directory of the file.
+	IncludeRoots []string
+	// BaseDir is the directory that relative $include paths of the
+	// document given to [Load] resolve against. Default: the first root.
+	// [LoadFile] uses the file's directory.
+	BaseDir string
+}
+
+// Load reads one Configuration: strict JSON first, JSON5 only when that
+// fails (DOC-1), within the limits (DOC-2), with $include resolved and
+// ${VAR} substituted (DOC-4). The result is compact JSON in the author's
+// key order; string escapes are normalized, so the same value written as
+// JSON or JSON5 loads to the same bytes.
+//
+// Load reads the file system only for $include, and then only inside
+// [LoadOptions.IncludeRoots], at most [MaxIncludeFiles] files.
+func Load(src []byte, opts LoadOptions) (occkit.Document, error) {
+	ld := newLoader(opts)
+	base := opts.BaseDir
+	if base == "" && len(ld.inc.roots) > 0 {
+		base = ld.inc.roots[0]
+	}
+	if base != "" {
+		if abs, err := filepath.Abs(base); err == nil {
+			base = abs
+		}
+	}
+	return ld.load(src, base, nil)
+}
+
+// LoadFile is [Load] for the file at path. Relative $include paths resolve
+// against the file's directory, which is also the include root unless
+// [LoadOptions.IncludeRoots] names others. The path may be a symbolic link
+// (a Kubernetes ConfigMap mount is one); the file it names must be regular.
+func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "the configuration file path cannot be resolved")
+	}
+	if len(opts.IncludeRoots) == 0 {
+		opts.IncludeRoots = []string{filepath.Dir(abs)}
+	}
+	ld := newLoader(opts)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "the configuration file cannot be read")
+	}
+	data, rerr := incReadFile(real, ld.limits.MaxBytes, false)
+	if rerr != "" {
+		return occkit.Document{}, ldFileError(occkit.Root(), "DOC-1", "the configuration file", rerr, ld.limits)
+	}
+	return ld.load(data, filepath.Dir(abs), []string{real})
+}
+
+type loader struct {
+	limits Limits
+	lookup func(string) (string, bool)
+	inc    *includer
+}
+
+func newLoader(opts LoadOptions) *loader {
+	l := opts.Limits.withDefaults()
+	return &loader{limits: l, lookup: opts.Lookup, inc: newIncluder(opts.IncludeRoots, l)}
+}
+
+// load runs the whole pipeline on one top-level document.
+func (ld *loader) load(src []byte, dir string, chain []string) (occkit.Document, error) {
+	out, err := ld.parse(src)
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	hasInclude := bytes.Contains(out, []byte(`"$include":`))
+	hasRef := ld.lookup != nil && bytes.Contains(out, []byte("${"))
+	if hasInclude || hasRef {
+		root := ldTree(out)
+		if hasInclude {
+			if root, err = ld.inc.process(ld, root, occkit.Root(), dir, chain, 0); err != nil {
+				return occkit.Document{}, err
+			}
+		}
+		if hasRef {
+			if err := ldSubstitute(root, occkit.Root(), ld.lookup); err != nil {
+				return occkit.Document{}, err
+			}
+		}
+		// The merged, substituted document obeys the same limits.
+		if out, err = ld.parse(root.appendJSON(nil)); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return occkit.ParseDocument(out)
+}
+
+// parse turns one source text into normalized JSON within the limits.
+func (ld *loader) parse(src []byte) ([]byte, error) {
+	l := ld.limits
+	if len(src) > l.MaxBytes {
+		return nil, occkit.Invalid("DOC-2", occkit.Root(), "the document is larger than the limit of %d bytes", l.MaxBytes)
+	}
+	opts := json5.Options{MaxDepth: l.MaxDepth, MaxStringBytes: l.MaxStringBytes, MaxKeys: l.MaxKeys, RejectDuplicateKeys: true}
+	// DOC-2: the cheap pre-scan refuses a too-deep document before anything
+	// else reads it; the transcoder, which stops at the same container,
+	// then names the path.
+	if ldDepthExceeds(src, l.MaxDepth) {
+		if _, err := json5.Transcode(src, opts); err != nil {
+			return nil, ld.syntaxError(err)
+		}
+		// The pre-scan over-counts only in contrived JSON5 (a string
+		// continued across lines after a comment it misread); the
+		// transcoder enforces the same limit exactly, so it decides.
+	}
+	// DOC-1: strict JSON first. Every JSON document is JSON5 with the same
+	// meaning, so one transcoder both normalizes strict JSON and reads JSON5
+	// when strict parsing fails; only its error message differs.
+	strict := json.Valid(src)
+	out, err := json5.Transcode(src, opts)
+	if err != nil {
+		if strict {
+			var e *json5.Error
+			if errors.As(err, &e) && e.Kind == json5.KindSyntax {
+				// Unreachable: JSON5 accepts all JSON. Fail closed anyway.
+				return nil, occkit.Invalid("DOC-1", occkit.Root(), "the document cannot be normalized")
+			}
+		}
+		return nil, ld.syntaxError(err)
+	}
+	return out, nil
+}
+
+// syntaxError maps a transcoder error onto the occkit error of its rule.
+// Messages name the limit or the grammar problem, never document text.
+func (ld *loader) syntaxError(err error) error {
+	var e *json5.Error
+	if !errors.As(err, &e) {
+		return occkit.Invalid("DOC-1", occkit.Root(), "the document is neither JSON nor JSON5")
+	}
+	at := ldPath(e.Path)
+	l := ld.limits
+	switch e.Kind {
+	case json5.KindDepth:
+		return occkit.Invalid("DOC-2", at, "the document nests deeper than the limit of %d levels", l.MaxDepth)
+	case json5.KindString:
+		return occkit.Invalid("DOC-2", at, "a string or key is longer than the limit of %d bytes", l.MaxStringBytes)
+	case json5.KindKeys:
+		return occkit.Invalid("DOC-2", at, "the document has more than the limit of %d object keys", l.MaxKeys)
+	case json5.KindDuplicateKey:
+		return occkit.Invalid("DOC-2", at, "an object names the same key twice (line %d, column %d)", e.Line, e.Column)
+	case json5.KindNonFinite:
+		return occkit.Invalid("DOC-1", at, "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
+	case json5.KindNumber:
+		return occkit.Invalid("DOC-1", at, "a hexadecimal number is too large (line %d, column %d)", e.Line, e.Column)
+	case json5.KindEncoding:
+		return occkit.Invalid("DOC-1", at, "the document is not valid UTF-8 (line %d, column %d)", e.Line, e.Column)
+	}
+	return occkit.Invalid("DOC-1", at, "the document is neither JSON nor JSON5: %s at line %d, column %d", e.Msg, e.Line, e.Column)
+}
+
+func ldPath(elems []json5.PathElem) occkit.Path {
+	p := occkit.Root()
+	for _, e := range elems {
+		if e.IsIndex {
+			p = p.Index(e.Index)
+		} else {
+			p = p.Key(e.Key)
+		}
+	}
+	return p
+}
+
+// ldDepthExceeds is the DOC-2 pre-scan: one pass over the bytes counting
+// brackets outside strings and comments (JSON5 lexing, which is exact for
+// JSON too). It stops at the first container past max.
+func ldDepthExceeds(src []byte, max int) bool {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 >= len(src) {
+				continue
+			}
+			switch src[i+1] {
+			case '/':
+				// A line comment ends at LF, CR, U+2028 or U+2029.
+				for i += 2; i < len(src) && src[i] != '\n' && src[i] != '\r' &&
+					!(src[i] == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9)); i++ {
+				}
+			case '*':
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return false
+				}
+				i += end + 3
+			}
+		case '[', '{':
+			depth++
+			if depth > max {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
+}
+
+// ldFileError explains why a file could not be read, naming no path.
+func ldFileError(at occkit.Path, rule, what string, reason string, l Limits) error {
+	if reason == incTooLarge {
+		return occkit.Invalid("DOC-2", at, "%s is larger than the limit of %d bytes", what, l.MaxBytes)
+	}
+	return occkit.Invalid(rule, at, "%s cannot be read: %s", what, reason)
+}
