@@ -1,4 +1,83 @@
 // Package admission admits a deployment and freezes it into an immutable
-// [Revision] (ADM-1..ADM-7), and validates harnessAuth bindings
-// (AUTH-1..AUTH-7).
+// [Revision] (ADM-1..ADM-7), validates harnessAuth bindings
+// (AUTH-1..AUTH-7), re-checks a revision before runtime effects ([Verify])
+// and guards activation ([Guard]).
+//
+// # Admission
+//
+// Make one [Admitter] with [New] and share it. [Admitter.Admit] runs the
+// steps of ADM-1 in order and stops at the first refusal, returning no
+// revision:
+//
+//  1. authorize the exact Agent, Configuration and harness credential
+//     source ([Authorizer]; a denial is 403 FORBIDDEN, no Authorizer 503);
+//  2. read the Configuration ([ConfigurationReader]);
+//  3. apply the SandboxDriver's [ConfigurationTransformer], on the immutable
+//     document, so the stored source never changes;
+//  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
+//     "driver" preserves the native configuration, LOG-3);
+//  5. validate the document against the embedded schema (DOC-5);
+//  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
+//     stage (RES-10);
+//  7. validate harnessAuth for the Compute (AUTH) and, when the
+//     ComputeDriver offers one, its [GatewaySettingsValidator];
+//  8. freeze.
+//
+// # Revisions
+//
+// A [Revision] has no exported fields. It holds the admitted document as
+// canonical (key-sorted) JSON bytes with their SHA-256 digest, so the key
+// order of the input never changes the digest; the source identity and
+// generation; the approved Harness and version; the execution mode; the
+// Compute identity; the bound SandboxDriver or managed [Account]; the
+// harnessAuth snapshot ([Binding], references only); the credential
+// [Projection]; the primary model and fallback order as admitted (ADM-4);
+// the admitted level and logging ownership. Every accessor returns a copy.
+// [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
+// restores one, refusing a record whose digest does not match its document.
+//
+// # harnessAuth
+//
+// [ParseBinding] checks a binding's shape first (AUTH-4a, 400 naming the
+// offending key). [ValidateHarnessAuth] then applies, in order: the
+// codex-oauth restriction (400), the execution-mode table ([CheckTopology],
+// RES-11/RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
+// bundled Computes' rules (AUTH-2..AUTH-6), returning the [Projection]: the
+// environment variable names each process receives, never values.
+// A custom Compute validates through its [HarnessAuthValidator] with the
+// AUTH-7 mapping ([ValidateWith]). [CreateHarnessAuth], [UpdateHarnessAuth]
+// and [RequireHarnessAuth] are AUTH-1's create, update and deploy semantics.
+//
+// # Verification and activation
+//
+// [Verify] is ADM-5: before any runtime effect, a worker re-checks the
+// record's integrity, the Agent and Compute ownership, the authority, the
+// logging stamp (LOG-2), the bound SandboxDriver and the harness-auth
+// combination against today's installation; any doubt fails closed.
+// [Guard] is ADM-6's activation state machine: embedded replacement uses
+// Recreate with no automatic rollback, dedicated replacement stops every
+// earlier version first, publication precedes retirement, an older retry is
+// superseded, and one audit is recorded per durable completion.
+//
+// # Choices where the rules are silent
+//
+//   - Refusal paths name the Agent field: harnessAuth, harnessAuth.source.kind, ….
+//   - The snapshot is the binding's public shape, key-sorted; no driver
+//     metadata is added (the Compute identity is frozen beside it).
+//   - Embedded OpenClaw with api_key projects OPENAI_API_KEY for provider
+//     openai and ANTHROPIC_API_KEY for anthropic; any other provider is 409
+//     (no Kubernetes projection exists), a missing primary model 400.
+//   - Dedicated OpenClaw with api_key projects OPENAI_API_KEY whatever the
+//     provider, as the AUTH-2 table says.
+//   - credential_source checks, in AUTH-3's order: the gateway (409
+//     CREDENTIAL_GATEWAY_NOT_CONFIGURED), the paired SandboxDriver (it must
+//     qualify: provisioning and all three facets), then the dedicated
+//     topology. Codex gets an OPENAI_API_KEY placeholder and
+//     CODEX_LOGIN_MODE=api_key; a codex-oauth source a CODEX_ACCESS_TOKEN
+//     placeholder and CODEX_LOGIN_MODE=codex_oauth.
+//   - A SandboxDriver is bound to (and transforms) dedicated deployments on
+//     Kubernetes only (DRV-2); other deployments ignore it.
+//   - A driver's plain error text is never repeated in a refusal: it might
+//     carry a value. Gateway-settings refusals keep only the setting's path.
+//   - A cancelled context is 503 DEPENDENCY_UNAVAILABLE.
 package admission

@@ -1,0 +1,41 @@
+package admission_test
+
+import (
+	"fmt"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/resolver"
+)
+
+// A harnessAuth binding the Compute cannot honour is refused with the
+// setting it names.
+func ExampleValidateHarnessAuth() {
+	_, err := admission.ValidateHarnessAuth(admission.AuthFacts{
+		Compute: resolver.ComputeKubernetes, Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded,
+		Binding: admission.Binding{Method: admission.MethodRuntime},
+	})
+	e := occkit.First(err)
+	fmt.Println(e.HTTPStatus(), e.Code, e.Path, e.Rule)
+	// Output:
+	// 409 RESOURCE_CONFLICT harnessAuth.method AUTH-4
+}
+
+// The activation guard never lets an older retry overwrite a newer
+// selected version.
+func ExampleGuard() {
+	g := admission.NewGuard(resolver.ModeDedicated)
+	g, _, _ = g.Deploy(1)
+	g, _, _, _ = g.Activate(1)
+	g, plan, _ := g.Deploy(2)
+	fmt.Println(plan)
+	g, _, plan, _ = g.Activate(2)
+	fmt.Println(plan)
+	g, outcome, _, _ := g.Activate(1)
+	sel, _ := g.Selected()
+	fmt.Println(outcome, sel, g.Audits())
+	// Output:
+	// [{stop 1} {prepare 2}]
+	// [{start 2} {publish 2} {retire 1} {audit 2}]
+	// superseded 2 2
+}
