@@ -76,7 +76,7 @@ func TestUpfrontCheck_PRB3(t *testing.T) {
 			name: "openai completions path", provider: ProviderOpenAI, api: APIOpenAICompletions, key: " " + plantedKey + "\n",
 			fake:     fakeProvider{status: 401, answer: ""},
 			wantPath: "/v1/chat/completions", wantHeader: map[string]string{"Authorization": "Bearer " + plantedKey},
-			want:     UpfrontResult{Code: AuthenticationFailed, Provider: ProviderOpenAI, HeaderMarkers: []string{}, BodyShape: BodyEmpty},
+			want: UpfrontResult{Code: AuthenticationFailed, Provider: ProviderOpenAI, HeaderMarkers: []string{}, BodyShape: BodyEmpty},
 		},
 		{
 			name: "anthropic rejects the key", provider: ProviderAnthropic, api: APIAnthropicMessages, key: plantedKey,

@@ -3,7 +3,7 @@
 # argument picks a behaviour; the rest are its parameters. Every mode also
 # prints planted secrets to both streams, which must never reach a record.
 secret="sk-live-PLANTED-SECRET-0123456789"
-echo "provider said: Incorrect API key provided: $secret" >&2
+echo "trace: session $secret" >&2
 mode=$1
 shift
 case "$mode" in
@@ -28,7 +28,7 @@ child) # child PIDFILE: spawn a grandchild that must die with the probe
 	sleep 300 &
 	echo $! > "$1"
 	echo '{"type":"turn.started"}'
-	echo "$secret"
+	echo '{"type":"item.updated","item":{"type":"reasoning","text":"'"$secret"'"}}'
 	wait
 	;;
 signal) # signal NAME: die by a signal

@@ -1,0 +1,471 @@
+package probe
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recorder collects records and the JSON log lines of a slog logger.
+type recorder struct {
+	mu      sync.Mutex
+	records []Record
+	logs    bytes.Buffer
+}
+
+func (r *recorder) add(rec Record) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.records = append(r.records, rec)
+}
+
+func (r *recorder) logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(lockedWriter{r}, nil))
+}
+
+type lockedWriter struct{ r *recorder }
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.r.mu.Lock()
+	defer w.r.mu.Unlock()
+	return w.r.logs.Write(p)
+}
+
+// everything renders all records and logs, for leak checks.
+func (r *recorder) everything(t *testing.T) string {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, err := json.Marshal(r.records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + r.logs.String()
+}
+
+func testdataPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// secretEnv is a parent environment with planted credentials.
+func secretEnv() []string {
+	return append(os.Environ(), "OPENAI_API_KEY="+plantedKey, "APP_SERVER_TOKEN=tok-PLANTED", "CODEX_HOME=/tmp/codex-home",
+		"SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt", "SSL_CERT_DIR=/etc/ssl/certs")
+}
+
+// fastPolicy keeps the SPEC's shape at test speed.
+var fastPolicy = RetryPolicy{AttemptCap: 400 * time.Millisecond, Budget: 2 * time.Second, MinDelay: 50 * time.Millisecond, MaxDelay: 80 * time.Millisecond}
+
+func codexRunner(t *testing.T, rec *recorder, args ...string) CodexRunner {
+	return CodexRunner{
+		Model: "openai/gpt-5", Binary: testdataPath(t, "fake-codex.sh"), Args: args,
+		Environ: secretEnv(), TempDir: t.TempDir(), Policy: fastPolicy,
+		Logger: rec.logger(), OnRecord: rec.add,
+	}
+}
+
+func assertNoLeak(t *testing.T, rec *recorder) {
+	t.Helper()
+	all := rec.everything(t)
+	for _, s := range []string{plantedKey, "PLANTED", "Incorrect API key", "READY."} {
+		if strings.Contains(all, s) {
+			t.Errorf("records leak %q: %s", s, all)
+		}
+	}
+}
+
+// PRB-4, PRB-6: a recorded stream replayed by a real process.
+func TestCodexRunner_Replays_PRB4(t *testing.T) {
+	tests := []struct {
+		name    string
+		stream  string
+		exit    string
+		want    Outcome
+		records int
+	}{
+		{"ready", "codex/ready.jsonl", "0", Outcome{Code: Ready}, 1},
+		{"rejected credential is not retried", "codex/unauthorized.jsonl", "1", Outcome{Code: AuthenticationFailed, FailureClass: ClassCredential}, 1},
+		{"server error retried once", "codex/server-error.jsonl", "1", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "error-event"), FailureClass: ClassHTTP5xx}, 2},
+		{"tool event", "codex/tool.jsonl", "0", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "tool-event"), FailureClass: ClassOther}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			var held Held
+			r := codexRunner(t, rec, "replay", testdataPath(t, tt.stream), tt.exit)
+			r.Publish = held.Publish
+			got, err := r.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Run (-want +got):\n%s", diff)
+			}
+			if h, ok := held.Status(); !ok || h != got {
+				t.Errorf("held %+v %v, want %+v", h, ok, got)
+			}
+			if len(rec.records) != tt.records {
+				t.Fatalf("%d records, want %d", len(rec.records), tt.records)
+			}
+			for i, r := range rec.records {
+				if r.Event != EventCodex || r.Attempt != i+1 {
+					t.Errorf("record %d: %+v", i, r)
+				}
+			}
+			last := rec.records[len(rec.records)-1]
+			if last.Code != tt.want.Code || last.ExitCode != atoi(t, tt.exit) || last.Signal != "" {
+				t.Errorf("last record %+v", last)
+			}
+			assertNoLeak(t, rec)
+		})
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// PRB-5: a timeout is retried; the second attempt's cap and the final
+// status follow; one record per attempt; the status is published once.
+func TestCodexRunner_RetriesTimeoutThenReady_PRB5(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "1.sleep"), "30")
+	mustCopy(t, testdataPath(t, "codex/ready.jsonl"), filepath.Join(dir, "2.jsonl"))
+	rec := &recorder{}
+	var publishes []Outcome
+	r := codexRunner(t, rec, "sequence", dir)
+	r.Publish = func(o Outcome) { publishes = append(publishes, o) }
+	started := time.Now()
+	got, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Code != Ready || len(publishes) != 1 || publishes[0].Code != Ready {
+		t.Fatalf("got %+v, publishes %+v", got, publishes)
+	}
+	if len(rec.records) != 2 || rec.records[0].Code != ModelProbeTimeout || rec.records[0].Signal != "SIGKILL" ||
+		rec.records[0].ExitCode != -1 || rec.records[0].FailureClass != ClassTimeout {
+		t.Fatalf("records %+v", rec.records)
+	}
+	if e := rec.records[0].ElapsedMs; e < 400 || e > 1000 {
+		t.Errorf("first attempt ran %d ms, cap 400 ms", e)
+	}
+	if e := time.Since(started); e < 450*time.Millisecond {
+		t.Errorf("no delay before the retry: %v", e)
+	}
+	if n := strings.TrimSpace(readFile(t, filepath.Join(dir, "count"))); n != "2" {
+		t.Errorf("%s runs, want 2", n)
+	}
+}
+
+// PRB-5: readiness polling reads the held result and never starts another
+// model call.
+func TestCodexRunner_HeldResultStartsNoCall_PRB5(t *testing.T) {
+	dir := t.TempDir()
+	mustCopy(t, testdataPath(t, "codex/usage-limit.jsonl"), filepath.Join(dir, "1.jsonl"))
+	mustWrite(t, filepath.Join(dir, "1.exit"), "1")
+	var held Held
+	rec := &recorder{}
+	r := codexRunner(t, rec, "sequence", dir)
+	r.Publish = held.Publish
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		if held.Ready() {
+			t.Fatal("a limit failure reads as ready")
+		}
+		if o, ok := held.Status(); !ok || o.FailureClass != ClassLimit {
+			t.Fatalf("held %+v %v", o, ok)
+		}
+	}
+	held.Publish(Outcome{Code: Ready})
+	if held.Ready() {
+		t.Error("a second publish replaced the held result")
+	}
+	if n := strings.TrimSpace(readFile(t, filepath.Join(dir, "count"))); n != "1" {
+		t.Errorf("%s model calls, want 1", n)
+	}
+}
+
+// PRB-7: the probe process sees only the minimal environment.
+func TestCodexRunner_MinimalEnvironment_PRB7(t *testing.T) {
+	envFile := filepath.Join(t.TempDir(), "env")
+	rec := &recorder{}
+	got, err := codexRunner(t, rec, "env", envFile).Run(context.Background())
+	if err != nil || got.Code != Ready {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, envFile)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		switch k {
+		case "PWD", "SHLVL", "_": // set by the shell itself
+			continue
+		case "HOME":
+			if !strings.Contains(v, "codex-auth-probe-") {
+				t.Errorf("HOME = %q, want the probe directory", v)
+			}
+		case "RUST_LOG":
+			if v != "error" {
+				t.Errorf("RUST_LOG = %q", v)
+			}
+		}
+		names = append(names, k)
+	}
+	want := []string{"PATH", "CODEX_HOME", "SSL_CERT_FILE", "SSL_CERT_DIR", "HOME", "RUST_LOG"}
+	if diff := cmp.Diff(sorted(want), sorted(names)); diff != "" {
+		t.Errorf("probe environment (-want +got):\n%s", diff)
+	}
+	assertNoLeak(t, rec)
+}
+
+// PRB-5, PRB-6: signals, exit codes, spawn errors and output floods.
+func TestCodexRunner_ProcessEnds_PRB6(t *testing.T) {
+	tests := []struct {
+		name   string
+		binary string
+		args   []string
+		want   Outcome
+		exit   int
+		signal string
+	}{
+		{"killed by SIGTERM is retried", "", []string{"signal", "TERM"},
+			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "signal-SIGTERM"), FailureClass: ClassKilled}, -1, "SIGTERM"},
+		{"SIGSEGV is named in the cause, not the record", "", []string{"signal", "SEGV"},
+			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "signal-SIGSEGV"), FailureClass: ClassOther}, -1, ""},
+		{"unknown mode exits 64", "", []string{"bogus"},
+			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "exit-64"), FailureClass: ClassOther}, 64, ""},
+		{"missing binary", "/nonexistent/codex", nil,
+			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "error-ENOENT"), FailureClass: ClassOther}, -1, ""},
+		{"output flood", "", []string{"flood"},
+			// The stream is cut mid-line, and the stream is read first.
+			Outcome{Code: ModelProbeFailed, Cause: cause(CauseInvalidOutput, "json"), FailureClass: ClassOther}, -1, "SIGKILL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			r := codexRunner(t, rec, tt.args...)
+			if tt.binary != "" {
+				r.Binary, r.Args = tt.binary, []string{}
+			}
+			r.MaxOutput = 64 << 10
+			got, err := r.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Run (-want +got):\n%s", diff)
+			}
+			first := rec.records[0]
+			if first.ExitCode != tt.exit || first.Signal != tt.signal {
+				t.Errorf("record exit %d signal %q, want %d %q", first.ExitCode, first.Signal, tt.exit, tt.signal)
+			}
+			assertNoLeak(t, rec)
+		})
+	}
+}
+
+// PRB-5: a cancelled context ends a running probe and its children within
+// 100 ms, and publishes nothing.
+func TestCodexRunner_CancelKillsTree_PRB5(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	rec := &recorder{}
+	r := codexRunner(t, rec, "child", pidFile)
+	r.Policy = RetryPolicy{} // a 30 s cap: only cancellation can end it
+	published := false
+	r.Publish = func(Outcome) { published = true }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := r.Run(ctx); done <- err }()
+	pid := waitForPID(t, pidFile)
+	cancelled := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if elapsed := time.Since(cancelled); elapsed > 100*time.Millisecond {
+			t.Errorf("cancel took %v, want ≤ 100 ms", elapsed)
+		}
+		if err != context.Canceled {
+			t.Errorf("err = %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("cancel did not end the probe")
+	}
+	waitDead(t, pid)
+	if published || len(rec.records) != 0 {
+		t.Errorf("cancelled run published %v, records %+v", published, rec.records)
+	}
+}
+
+// PRB-5: a timeout kills the whole process tree, not just the leader.
+func TestCodexRunner_TimeoutKillsTree_PRB5(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	rec := &recorder{}
+	r := codexRunner(t, rec, "child", pidFile)
+	r.Policy = RetryPolicy{AttemptCap: 300 * time.Millisecond, Budget: 400 * time.Millisecond, MinDelay: 50 * time.Millisecond, MaxDelay: 60 * time.Millisecond}
+	started := time.Now()
+	got, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Code != ModelProbeTimeout {
+		t.Errorf("got %+v", got)
+	}
+	// 300 ms then a retry with the 40–50 ms the budget leaves.
+	if n := len(rec.records); n != 2 {
+		t.Errorf("%d records, want 2", n)
+	}
+	if e := time.Since(started); e > 2*time.Second {
+		t.Errorf("probe outlived its budget: %v", e)
+	}
+	waitDead(t, waitForPID(t, pidFile))
+}
+
+// PRB-5: termination during the delay exits at once without another probe.
+func TestCodexRunner_CancelDuringDelay_PRB5(t *testing.T) {
+	dir := t.TempDir()
+	mustCopy(t, testdataPath(t, "codex/server-error.jsonl"), filepath.Join(dir, "1.jsonl"))
+	mustWrite(t, filepath.Join(dir, "1.exit"), "1")
+	rec := &recorder{}
+	r := codexRunner(t, rec, "sequence", dir)
+	r.Policy.MinDelay, r.Policy.MaxDelay, r.Policy.Budget = 5*time.Second, 5*time.Second, 20*time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	r.OnRecord = func(rc Record) { rec.add(rc); go cancel() }
+	started := time.Now()
+	_, err := r.Run(ctx)
+	if err != context.Canceled {
+		t.Fatalf("err = %v", err)
+	}
+	if e := time.Since(started); e > 2*time.Second {
+		t.Errorf("delay not interrupted: %v", e)
+	}
+	if n := strings.TrimSpace(readFile(t, filepath.Join(dir, "count"))); n != "1" {
+		t.Errorf("%s runs, want 1", n)
+	}
+}
+
+// PRB-5: a model outside openai/ or codex/ starts no process.
+func TestCodexRunner_UnavailableStartsNothing_PRB4(t *testing.T) {
+	dir := t.TempDir()
+	rec := &recorder{}
+	r := codexRunner(t, rec, "sequence", dir)
+	r.Model = "anthropic/claude-sonnet-4"
+	got, err := r.Run(context.Background())
+	if err != nil || got.Code != Unavailable {
+		t.Fatalf("got %+v %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "count")); !os.IsNotExist(err) {
+		t.Error("a process ran")
+	}
+}
+
+// PRB-6: the record JSON line.
+func TestRecordJSON_PRB6(t *testing.T) {
+	tests := []struct {
+		rec  Record
+		want string
+	}{
+		{Record{Event: EventCodex, Attempt: 1, ElapsedMs: 30012, ExitCode: -1, Signal: "SIGKILL", Code: ModelProbeTimeout, FailureClass: ClassTimeout},
+			`{"event":"codex.model_probe","attempt":1,"elapsedMs":30012,"exitCode":null,"signal":"SIGKILL","code":"MODEL_PROBE_TIMEOUT","failureClass":"timeout"}`},
+		{Record{Event: EventCodex, Attempt: 2, ElapsedMs: 2101, ExitCode: 0, Code: Ready},
+			`{"event":"codex.model_probe","attempt":2,"elapsedMs":2101,"exitCode":0,"signal":null,"code":"READY"}`},
+		{Record{Event: EventCodex, Attempt: 1, ExitCode: 1, Signal: "SIGSEGV", Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "exit-1"), FailureClass: ClassNetwork},
+			`{"event":"codex.model_probe","attempt":1,"elapsedMs":0,"exitCode":1,"signal":null,"code":"MODEL_PROBE_FAILED","causeKind":"PROCESS_EXIT","causeDetail":"exit-1","failureClass":"network"}`},
+		{Record{Event: EventOpenClaw, ElapsedMs: 65010, CapMs: 65000, CPUWaitMs: 20000, Code: CPUStarved},
+			`{"event":"openclaw.model_probe","elapsedMs":65010,"capMs":65000,"cpuWaitMs":20000,"code":"MODEL_PROBE_CPU_STARVED"}`},
+		{Record{Event: EventOpenClaw, CapMs: 65000, CPUWaitMs: -1, Code: ModelProbeFailed, Cause: Cause{Kind: CauseProbeStatus, Detail: "sk-live-x"}},
+			`{"event":"openclaw.model_probe","elapsedMs":0,"capMs":65000,"cpuWaitMs":null,"code":"MODEL_PROBE_FAILED"}`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tt.want {
+			t.Errorf("got  %s\nwant %s", b, tt.want)
+		}
+	}
+}
+
+func mustWrite(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustCopy(t *testing.T, from, to string) {
+	t.Helper()
+	mustWrite(t, to, readFile(t, from))
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func waitForPID(t *testing.T, file string) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(file); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				return pid
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no child pid")
+	return 0
+}
+
+// waitDead waits until pid is gone or a zombie (killed, awaiting its reaper).
+func waitDead(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return
+		}
+		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Errorf("child %d survived the probe", pid)
+}
