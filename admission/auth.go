@@ -55,9 +55,11 @@ var bindingPath = occkit.NewPath("harnessAuth")
 func BindingPath() occkit.Path { return bindingPath }
 
 // CheckTopology applies the execution-mode table (RES-11) with dedicated
-// OpenClaw's requirements (RES-13) for one Compute: a pair outside the
-// Compute's set is 400; dedicated OpenClaw without native-worker support is
-// 400 and without a qualifying SandboxDriver 409 naming the missing Driver.
+// OpenClaw's requirements (RES-13) for one Compute ("" is Kubernetes), the
+// same table [resolver.Resolve] applies: a pair outside the Compute's set is
+// 400; dedicated OpenClaw without native-worker support is 400 and without a
+// qualifying SandboxDriver 409 naming the missing Driver (both are reported
+// together).
 func CheckTopology(f AuthFacts) error {
 	modePath := occkit.NewPath("executionMode")
 	if f.Harness != resolver.HarnessOpenClaw && f.Harness != resolver.HarnessCodex {
@@ -71,16 +73,18 @@ func CheckTopology(f AuthFacts) error {
 			"the codex Harness runs only in dedicated execution mode, not embedded")
 	}
 	switch f.Compute {
-	case resolver.ComputeKubernetes:
+	case resolver.ComputeKubernetes, "":
 		if f.Harness == resolver.HarnessOpenClaw && f.Mode == resolver.ModeDedicated {
+			var errs []error
 			if f.NativeWorkerSupport != resolver.NativeWorkersPinned && f.NativeWorkerSupport != resolver.NativeWorkersCustomImage {
-				return occkit.Invalid("RES-13", modePath,
-					"dedicated openclaw needs native-worker support (pinned runtime image or runtime.nativeWorkerSupport)")
+				errs = append(errs, occkit.Invalid("RES-13", modePath,
+					"dedicated openclaw needs native-worker support (pinned runtime image or runtime.nativeWorkerSupport)"))
 			}
 			if !f.Sandbox.Qualifies() {
-				return occkit.Conflict("RES-13", modePath,
-					"dedicated openclaw needs a SandboxDriver with harness provisioning and the networking, filesystem and process facets")
+				errs = append(errs, occkit.Conflict("RES-13", modePath,
+					"dedicated openclaw needs a qualifying SandboxDriver (harness provisioning and the networking, filesystem and process facets); missing Driver: SandboxDriver"))
 			}
+			return occkit.Join(errs...)
 		}
 		return nil
 	case resolver.ComputeSSH, resolver.ComputeDocker:
@@ -88,8 +92,6 @@ func CheckTopology(f AuthFacts) error {
 			return nil
 		}
 		return occkit.Invalid("RES-11", modePath, "%s Compute runs only embedded openclaw", f.Compute)
-	case "":
-		return occkit.Invalid("RES-11", occkit.NewPath("compute"), "a Compute is required")
 	}
 	for _, t := range f.Topologies {
 		if t.Harness == f.Harness && t.Mode == f.Mode {
@@ -122,7 +124,7 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 		return Projection{}, occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
 	}
 	switch f.Compute {
-	case resolver.ComputeKubernetes:
+	case resolver.ComputeKubernetes, "":
 		return kubernetesAuth(f)
 	case resolver.ComputeSSH:
 		// AUTH-5: systemd loads operator-provided host credentials.
