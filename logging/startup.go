@@ -170,17 +170,17 @@ func StartupPhase(e StartupEvent) (StartupRecord, error) {
 
 // PeerStatusChanged is the record a gateway logs when it sees its Harness
 // replaced (LOG-7): phase peer-status-changed, timed from the wrapper's
-// origin.
-func PeerStatusChanged(origin, now time.Time) StartupRecord {
-	r, _ := StartupPhase(StartupEvent{Container: StartupGateway, Phase: PhasePeerStatusChanged, Origin: origin, StartedAt: origin, Now: now})
-	return r
+// origin. It fails only on a zero time, like [StartupPhase].
+func PeerStatusChanged(origin, now time.Time) (StartupRecord, error) {
+	return StartupPhase(StartupEvent{Container: StartupGateway, Phase: PhasePeerStatusChanged, Origin: origin, Now: now})
 }
 
 // GatewayRespawn is the record a gateway logs when its restarted native
-// process serves again (LOG-7): ms is the respawn's duration.
-func GatewayRespawn(origin, respawnStarted, now time.Time) StartupRecord {
-	r, _ := StartupPhase(StartupEvent{Container: StartupGateway, Phase: PhaseGatewayRespawn, Origin: origin, StartedAt: respawnStarted, Now: now})
-	return r
+// process serves again (LOG-7): ms is the respawn's duration and
+// sinceStartMs the time since the wrapper started. It fails only on a zero
+// origin or end time, like [StartupPhase].
+func GatewayRespawn(origin, respawnStarted, now time.Time) (StartupRecord, error) {
+	return StartupPhase(StartupEvent{Container: StartupGateway, Phase: PhaseGatewayRespawn, Origin: origin, StartedAt: respawnStarted, Now: now})
 }
 
 // MarshalJSON renders the record's exact wire object.

@@ -104,13 +104,23 @@ func TestStartupPhaseZeroStartIsOrigin(t *testing.T) {
 }
 
 func TestGatewayRecords(t *testing.T) {
-	got, _ := json.Marshal(PeerStatusChanged(ms(1000), ms(4000)))
+	r, err := PeerStatusChanged(ms(1000), ms(4000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(r)
 	if want := `{"event":"runtime.startup_phase","container":"gateway","phase":"peer-status-changed","outcome":"ok","ms":3000,"sinceStartMs":3000}`; string(got) != want {
 		t.Errorf("peer-status-changed = %s", got)
 	}
-	got, _ = json.Marshal(GatewayRespawn(ms(1000), ms(4000), ms(4500)))
+	if r, err = GatewayRespawn(ms(1000), ms(4000), ms(4500)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = json.Marshal(r)
 	if want := `{"event":"runtime.startup_phase","container":"gateway","phase":"gateway-respawn","outcome":"ok","ms":500,"sinceStartMs":3500}`; string(got) != want {
 		t.Errorf("gateway-respawn = %s", got)
+	}
+	if _, err := GatewayRespawn(time.Time{}, ms(1), ms(2)); err == nil {
+		t.Error("zero origin accepted")
 	}
 }
 
