@@ -1,0 +1,230 @@
+package probe
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const probeConfig = `{"agents":{"defaults":{"model":"openai/gpt-4.1","workspace":"/nope"}},"models":{"providers":{"openai":{"api":"openai-responses"}}}}`
+
+func openClawRunner(t *testing.T, rec *recorder, args ...string) OpenClawRunner {
+	cg := t.TempDir()
+	mustWrite(t, filepath.Join(cg, "cpu.max"), "max 100000\n")
+	mustWrite(t, filepath.Join(cg, "cpu.pressure"), "some avg10=0.00 avg60=0.00 avg300=0.00 total=1000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=500\n")
+	return OpenClawRunner{
+		Model: "openai/gpt-4.1", CredentialEnv: "OPENAI_API_KEY", ProbeConfig: []byte(probeConfig),
+		Binary: testdataPath(t, "fake-openclaw.sh"), Args: args, Environ: secretEnv(), TempDir: t.TempDir(),
+		CPU: CPUAccounting{Dir: cg}, Logger: rec.logger(), OnRecord: rec.add,
+	}
+}
+
+// PRB-2: the OpenClaw runner runs its probe command once and classifies it.
+func TestOpenClawRunner_PRB2(t *testing.T) {
+	tests := []struct {
+		name   string
+		output string
+		exit   string
+		want   Outcome
+	}{
+		{"ready", "openclaw/ok.json", "0", Outcome{Code: Ready}},
+		{"auth", "openclaw/auth.json", "0", Outcome{Code: AuthenticationFailed}},
+		{"rate limit", "openclaw/rate-limit.json", "0", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "rate_limit")}},
+		{"exit wins", "openclaw/ok.json", "1", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "exit-1")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			var held Held
+			r := openClawRunner(t, rec, "print", testdataPath(t, tt.output), tt.exit)
+			r.Publish = held.Publish
+			got, err := r.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+			if h, _ := held.Status(); h != got {
+				t.Errorf("held %+v", h)
+			}
+			if len(rec.records) != 1 || rec.records[0].Event != EventOpenClaw || rec.records[0].CapMs != 65000 ||
+				rec.records[0].CPUWaitMs != 0 || rec.records[0].Code != tt.want.Code {
+				t.Errorf("records %+v", rec.records)
+			}
+			assertNoLeak(t, rec)
+		})
+	}
+}
+
+// PRB-2: reaching the cap is CPU-starved when the cgroup accounted more
+// than a quarter of the elapsed time as CPU wait, a timeout otherwise.
+func TestOpenClawRunner_Cap_PRB2(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		waitUsec string
+		want     Code
+	}{
+		{"starved", "5000000", CPUStarved},
+		{"not starved", "2000", ModelProbeTimeout},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			r := openClawRunner(t, rec)
+			r.Args = []string{"starve", r.CPU.Dir, tt.waitUsec}
+			r.Cap = 300 * time.Millisecond
+			started := time.Now()
+			got, err := r.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Code != tt.want || !got.Cause.IsZero() {
+				t.Errorf("got %+v, want %s", got, tt.want)
+			}
+			if e := time.Since(started); e > 2*time.Second {
+				t.Errorf("cap not enforced: %v", e)
+			}
+			if rec.records[0].CapMs != 300 || rec.records[0].ElapsedMs < 300 {
+				t.Errorf("record %+v", rec.records[0])
+			}
+		})
+	}
+}
+
+// PRB-2, PRB-3: unmet preconditions are UNAVAILABLE without a process;
+// the probe environment holds only what it needs; the configuration the
+// probe reads is the probe configuration with its own workspace.
+func TestOpenClawRunner_Preconditions_PRB3(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		change func(*OpenClawRunner)
+	}{
+		{"model outside provider", func(r *OpenClawRunner) { r.Provider = "anthropic" }},
+		{"credential missing", func(r *OpenClawRunner) { r.CredentialEnv = "ANTHROPIC_API_KEY" }},
+		{"config disagrees", func(r *OpenClawRunner) { r.ProbeConfig = []byte(`{"agents":{"defaults":{"model":"openai/gpt-4o"}}}`) }},
+		{"config not json", func(r *OpenClawRunner) { r.ProbeConfig = []byte(`{`) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			envFile := filepath.Join(t.TempDir(), "env")
+			rec := &recorder{}
+			r := openClawRunner(t, rec)
+			r.Args = []string{"env", envFile, testdataPath(t, "openclaw/ok.json")}
+			tt.change(&r)
+			got, err := r.Run(context.Background())
+			if err != nil || got.Code != Unavailable {
+				t.Fatalf("got %+v %v", got, err)
+			}
+			if _, err := os.Stat(envFile); !os.IsNotExist(err) {
+				t.Error("the probe ran")
+			}
+		})
+	}
+	envFile := filepath.Join(t.TempDir(), "env")
+	rec := &recorder{}
+	r := openClawRunner(t, rec, "env", envFile, testdataPath(t, "openclaw/ok.json"))
+	if got, err := r.Run(context.Background()); err != nil || got.Code != Ready {
+		t.Fatalf("got %+v %v", got, err)
+	}
+	env := readFile(t, envFile)
+	for _, name := range []string{"APP_SERVER_TOKEN", "CODEX_HOME"} {
+		if strings.Contains(env, name+"=") {
+			t.Errorf("probe environment has %s", name)
+		}
+	}
+	for _, want := range []string{"OPENAI_API_KEY=" + plantedKey, "OPENCLAW_CONFIG_PATH=", "TMPDIR=", `"workspace":"`} {
+		if !strings.Contains(env, want) {
+			t.Errorf("probe environment lacks %q", want)
+		}
+	}
+	if strings.Contains(env, `"/nope"`) {
+		t.Error("the probe workspace was not replaced")
+	}
+	assertNoLeak(t, rec)
+}
+
+// PRB-3: the upfront 401 ends the probe before the full run.
+func TestOpenClawRunner_UpfrontRejects_PRB3(t *testing.T) {
+	fake := &fakeProvider{status: 401, answer: `{"error":{"code":"invalid_api_key","type":"invalid_request_error"}}`}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	envFile := filepath.Join(t.TempDir(), "env")
+	rec := &recorder{}
+	r := openClawRunner(t, rec, "env", envFile, testdataPath(t, "openclaw/ok.json"))
+	r.Upfront = &Upfront{OpenAIBase: srv.URL + "/v1"}
+	got, err := r.Run(context.Background())
+	if err != nil || got.Code != AuthenticationFailed {
+		t.Fatalf("got %+v %v", got, err)
+	}
+	if _, err := os.Stat(envFile); !os.IsNotExist(err) {
+		t.Error("the full probe ran after a 401")
+	}
+	fake.mu.Lock()
+	path := fake.path
+	fake.mu.Unlock()
+	if path != "/v1/responses" {
+		t.Errorf("upfront path %q", path)
+	}
+	fake.mu.Lock()
+	fake.status = 400
+	fake.mu.Unlock()
+	if got, err := r.Run(context.Background()); err != nil || got.Code != Ready {
+		t.Fatalf("after a 400 the full probe decides: %+v %v", got, err)
+	}
+	assertNoLeak(t, rec)
+}
+
+// PRB-2: cancellation stops the OpenClaw probe at once.
+func TestOpenClawRunner_Cancel_PRB2(t *testing.T) {
+	rec := &recorder{}
+	r := openClawRunner(t, rec)
+	r.Args = []string{"starve", r.CPU.Dir, "1"}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	started := time.Now()
+	if _, err := r.Run(ctx); err != context.Canceled {
+		t.Fatalf("err = %v", err)
+	}
+	if e := time.Since(started); e > 300*time.Millisecond {
+		t.Errorf("cancel took %v", e)
+	}
+	if len(rec.records) != 0 {
+		t.Errorf("records %+v", rec.records)
+	}
+}
+
+// PRB-2: CPU accounting from a real cgroup, when the machine has one.
+func TestCPUAccounting_RealCgroup_PRB2(t *testing.T) {
+	acct := CPUAccounting{}
+	if acct.CPUMax() == "" {
+		t.Skip("no cgroup v2 cpu.max here")
+	}
+	if c := acct.Cap(); c < 65*time.Second || c > 600*time.Second {
+		t.Errorf("cap %v out of range", c)
+	}
+	m := acct.Start()
+	if _, known := m.Wait(); !known {
+		t.Log("no CPU wait accounting on this kernel")
+	}
+}
+
+// PRB-2: cpu.stat throttling is the fallback metric.
+func TestCPUAccounting_Fallback_PRB2(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "cpu.stat"), "usage_usec 100\nnr_throttled 1\nthrottled_usec 5000\n")
+	m := CPUAccounting{Dir: dir}.Start()
+	mustWrite(t, filepath.Join(dir, "cpu.stat"), "usage_usec 200\nnr_throttled 2\nthrottled_usec 2505000\n")
+	if w, ok := m.Wait(); !ok || w != 2500*time.Millisecond {
+		t.Errorf("wait %v %v", w, ok)
+	}
+	mustWrite(t, filepath.Join(dir, "cpu.stat"), "throttled_usec 1\n")
+	if _, ok := m.Wait(); ok {
+		t.Error("a decreasing counter is known")
+	}
+	if _, ok := (CPUAccounting{Dir: t.TempDir()}).Start().Wait(); ok {
+		t.Error("no accounting is known")
+	}
+}
