@@ -48,7 +48,8 @@ func (codexHarness) Supports(f RouteFacts) Support {
 // HTTPS Responses routes of SEL-4, ignoring request overrides:
 //
 //   - the Platform route: base URL unset, or `https://api.openai.com` with
-//     path ``, `/`, `/v1` or `/v1/`, and adapter unset or `openai-responses`;
+//     an empty path, `/`, `/v1` or `/v1/`, and adapter unset or
+//     `openai-responses`;
 //   - the ChatGPT Responses route: base URL `https://chatgpt.com/backend-api/codex`
 //     (optionally with a trailing `/`), or unset, with adapter
 //     `openai-chatgpt-responses` (unset is accepted with that URL).

@@ -186,6 +186,23 @@ type selState struct {
 	entry           occkit.Path // agent entry, root when none
 	facts           RouteFacts
 	reasons         []Reason
+
+	// memoized lookups (the provider is fixed once the policy is known)
+	pcMemo, rowMemo selMemo
+}
+
+type selMemo struct {
+	done, ok bool
+	provider string
+	path     occkit.Path
+}
+
+func (m *selMemo) get(provider string, find func() (occkit.Path, bool)) (occkit.Path, bool) {
+	if !m.done || m.provider != provider {
+		m.path, m.ok = find()
+		m.done, m.provider = true, provider
+	}
+	return m.path, m.ok
 }
 
 func (st *selState) reason(rule string, p occkit.Path, value, note string) {
@@ -433,6 +450,10 @@ func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
 // providerConfig finds `models.providers.<p>` (the key compared
 // case-insensitively).
 func (st *selState) providerConfig() (occkit.Path, bool) {
+	return st.pcMemo.get(st.provider, st.findProviderConfig)
+}
+
+func (st *selState) findProviderConfig() (occkit.Path, bool) {
 	if st.provider == "" {
 		return occkit.Root(), false
 	}
@@ -459,6 +480,10 @@ func (st *selState) providerConfig() (occkit.Path, bool) {
 // catalogRow finds the provider catalog row of the target (REF-4). A row
 // whose ID equals the model ID wins over a provider-prefixed one.
 func (st *selState) catalogRow() (occkit.Path, bool) {
+	return st.rowMemo.get(st.provider, st.findCatalogRow)
+}
+
+func (st *selState) findCatalogRow() (occkit.Path, bool) {
 	pc, ok := st.providerConfig()
 	if !ok {
 		return occkit.Root(), false
@@ -525,7 +550,7 @@ func (st *selState) routeFacts() RouteFacts {
 	if st.provider != "" {
 		for _, m := range st.modelMaps() {
 			st.doc.Get(m).ForEach(func(k, v gjson.Result) bool {
-				if p, ok := st.keyMatches(k.String(), false); ok && (p == "" || p == st.provider) {
+				if _, ok := st.keyMatches(k.String(), false); ok {
 					scan.params(v.Get("params"), m.Key(k.String()).Key("params"))
 				}
 				return true

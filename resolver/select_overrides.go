@@ -132,8 +132,10 @@ func selNativeEffort(s string) bool {
 
 // selRuntimeControl reports whether a params entry is a typed runtime
 // control with a valid value (SEL-6): `thinking` (a thinking level or a
-// boolean), `fastMode`/`fast_mode` (a boolean), and the fast-mode cutoff in
-// seconds (a positive integer). An invalid value is request behaviour.
+// boolean), `fastMode`/`fast_mode` (a boolean, or a positive integer of
+// seconds), and the fast-mode cutoff in seconds (`fastModeCutoffSeconds`
+// and its spellings, a positive integer). An invalid value is request
+// behaviour.
 func selRuntimeControl(key string, v gjson.Result) bool {
 	switch key {
 	case "thinking":
@@ -142,15 +144,21 @@ func selRuntimeControl(key string, v gjson.Result) bool {
 		}
 		return v.Type == gjson.String && selThinkingLevel(strings.ToLower(strings.TrimSpace(v.String())))
 	case "fastMode", "fast_mode":
-		return v.IsBool()
-	case "fastModeCutoffSeconds", "fast_mode_cutoff_seconds", "fastModeSeconds", "fast_mode_seconds", "fastSeconds", "fast_seconds":
-		if v.Type != gjson.Number {
-			return false
-		}
-		f := v.Float()
-		return f >= 1 && f == float64(int64(f)) && !strings.ContainsAny(v.Raw, ".eE")
+		return v.IsBool() || selPositiveInt(v)
+	case "fastModeCutoff", "fast_mode_cutoff", "fastModeCutoffSeconds", "fast_mode_cutoff_seconds",
+		"fastModeSeconds", "fast_mode_seconds", "fastSeconds", "fast_seconds":
+		return selPositiveInt(v)
 	}
 	return false
+}
+
+// selPositiveInt reports a JSON integer literal ≥ 1.
+func selPositiveInt(v gjson.Result) bool {
+	if v.Type != gjson.Number || strings.ContainsAny(v.Raw, ".eE-") {
+		return false
+	}
+	f := v.Float()
+	return f >= 1 && f <= 1<<53
 }
 
 func selThinkingLevel(s string) bool {
