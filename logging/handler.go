@@ -73,8 +73,10 @@ type filter struct {
 	prefix   string // the open groups, each followed by "."
 }
 
+// Enabled defers to the wrapped handler.
 func (f *filter) Enabled(ctx context.Context, l slog.Level) bool { return f.next.Enabled(ctx, l) }
 
+// Handle passes a copy of r with the message and attributes filtered.
 func (f *filter) Handle(ctx context.Context, r slog.Record) error {
 	msg := r.Message
 	if !f.messages[msg] {
@@ -90,6 +92,7 @@ func (f *filter) Handle(ctx context.Context, r slog.Record) error {
 	return f.next.Handle(ctx, out)
 }
 
+// WithAttrs filters attrs once, at the current group path.
 func (f *filter) WithAttrs(attrs []slog.Attr) slog.Handler {
 	var kept []slog.Attr
 	for _, a := range attrs {
@@ -104,6 +107,7 @@ func (f *filter) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return &c
 }
 
+// WithGroup opens a group; allowlist names below it carry its path.
 func (f *filter) WithGroup(name string) slog.Handler {
 	if name == "" {
 		return f
