@@ -1,7 +1,8 @@
 package resolver
 
 import (
-	"github.com/tidwall/gjson"
+	"strconv"
+	"strings"
 
 	"github.com/occkit/occkit"
 )
@@ -10,11 +11,35 @@ import (
 // RES-4), their policies (RES-5, RES-6, RES-7), catalogs (RES-8) and
 // provider rows (RES-9).
 
-// resSource is one explicit runtime policy of a candidate (RES-5).
+// resSource is one explicit runtime policy of a candidate (RES-5). Its
+// path is built only when a reason or a problem names it.
 type resSource struct {
 	id   string
-	path occkit.Path // the agentRuntime.id setting
-	what string
+	cat  *resCatalog  // a catalog key, or nil
+	prov *resProvider // a provider row or the provider, when cat is nil
+	at   int32        // key or row index; -1 for the provider itself
+}
+
+func (s resSource) path() occkit.Path {
+	switch {
+	case s.cat != nil:
+		return s.cat.keyPath(int(s.at)).Key("agentRuntime").Key("id")
+	case s.at >= 0:
+		return s.prov.rowPath(int(s.at)).Key("agentRuntime").Key("id")
+	}
+	return s.prov.path.Key("agentRuntime").Key("id")
+}
+
+func (s resSource) what() string {
+	switch {
+	case s.cat != nil && s.cat.path.Len() > 3:
+		return "Agent entry model policy"
+	case s.cat != nil:
+		return "default model policy"
+	case s.at >= 0:
+		return "provider model row policy"
+	}
+	return "provider policy"
 }
 
 // resOutcome is the evaluation of one candidate in one scope.
@@ -27,40 +52,39 @@ type resOutcome struct {
 // entry's models[ref], agents.defaults.models[ref], the matching provider
 // rows, the provider (RES-5). bad reports that a policy holder was already
 // refused (RES-1, RES-4), so nothing more should be concluded.
-func (x *resIndex) resSources(ref Ref, e *resEntry) (out []resSource, bad bool) {
-	fromCat := func(c *resCatalog, what string) {
-		if c == nil || !c.present || c.bad {
+func (x *resIndex) resSources(c *resRefAt, e *resEntry, out []resSource) (_ []resSource, bad bool) {
+	fromCat := func(cat *resCatalog) {
+		if !cat.present || cat.bad {
 			return
 		}
-		for _, i := range c.byKey[ref.Key()] {
-			k := c.keys[i]
-			switch k.rtSt {
+		cat.lookup(c.key, func(i int32) {
+			switch k := &cat.keys[i]; k.rtSt {
 			case resRtBad:
 				bad = true
 			case resRtOK:
-				out = append(out, resSource{id: k.rt, path: c.keyPath(int(i)).Key("agentRuntime").Key("id"), what: what})
+				out = append(out, resSource{id: k.rt, cat: cat, at: i})
 			}
-		}
+		})
 	}
 	if e != nil {
-		fromCat(&e.models, "Agent entry model policy")
+		fromCat(&e.models)
 	}
-	fromCat(&x.catalog, "default model policy")
-	for _, p := range x.providers[ref.Provider] {
-		for _, i := range p.rowsFor(ref) {
-			r := p.rows[i]
-			switch r.rtSt {
+	fromCat(&x.catalog)
+	var buf [4]int32
+	for _, p := range x.providers[c.ref.Provider] {
+		for _, i := range p.rowsFor(c, buf[:0]) {
+			switch r := &p.rows[i]; r.rtSt {
 			case resRtBad:
 				bad = true
 			case resRtOK:
-				out = append(out, resSource{id: r.rt, path: p.rowPath(int(i)).Key("agentRuntime").Key("id"), what: "provider model row policy"})
+				out = append(out, resSource{id: r.rt, prov: p, at: i})
 			}
 		}
 		switch p.rtSt {
 		case resRtBad:
 			bad = true
 		case resRtOK:
-			out = append(out, resSource{id: p.rt, path: p.path.Key("agentRuntime").Key("id"), what: "provider policy"})
+			out = append(out, resSource{id: p.rt, prov: p, at: -1})
 		}
 	}
 	return out, bad
@@ -80,44 +104,51 @@ func (x *resIndex) resNeedsPolicy(provider string) bool {
 }
 
 // resEvaluate decides the Harness of one candidate in the scope of entry e
-// (nil: agents.defaults), appending any problem to errs.
-func (x *resIndex) resEvaluate(c resRefAt, e *resEntry, errs *[]error) resOutcome {
-	srcs, bad := x.resSources(c.ref, e)
+// (nil: agents.defaults), appending any problem to errs and, when record
+// is set, the deciding reasons to the outcome.
+func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]error) resOutcome {
+	var buf [6]resSource
+	srcs, bad := x.resSources(c, e, buf[:0])
 	if bad {
 		return resOutcome{}
 	}
 	if len(srcs) == 0 {
 		if x.resNeedsPolicy(c.ref.Provider) {
-			*errs = append(*errs, occkit.Invalid("RES-6", c.loc,
+			*errs = append(*errs, occkit.Invalid("RES-6", c.loc(),
 				"provider %q requires an explicit supported runtime policy (agentRuntime.id \"openclaw\" or \"codex\") for %s",
-				c.ref.Provider, c.loc))
+				c.ref.Provider, c.loc()))
 			return resOutcome{}
 		}
-		return resOutcome{harness: HarnessOpenClaw, reasons: []Reason{{
-			Rule: "RES-6", Path: c.loc, Value: c.ref.Provider,
-			Note: "built-in provider without runtime policy, custom provider entry or plugin routing selects openclaw",
-		}}}
+		out := resOutcome{harness: HarnessOpenClaw}
+		if record {
+			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.ref.Provider,
+				Note: "built-in provider without runtime policy, custom provider entry or plugin routing selects openclaw"}}
+		}
+		return out
 	}
 	first := srcs[0]
 	for _, s := range srcs[1:] {
 		if s.id != first.id {
-			*errs = append(*errs, occkit.Invalid("RES-5", s.path,
+			*errs = append(*errs, occkit.Invalid("RES-5", s.path(),
 				"conflicting Harness runtime policies for the model at %s: %s and %s differ",
-				c.loc, first.path, s.path))
+				c.loc(), first.path(), s.path()))
 			return resOutcome{}
 		}
 	}
 	out := resOutcome{harness: Harness(first.id)}
-	for _, s := range srcs {
-		out.reasons = append(out.reasons, Reason{Rule: "RES-5", Path: s.path, Value: s.id, Note: s.what})
+	if record {
+		for _, s := range srcs {
+			out.reasons = append(out.reasons, Reason{Rule: "RES-5", Path: s.path(), Value: s.id, Note: s.what()})
+		}
 	}
 	if out.harness == HarnessCodex {
-		r, err := x.resCodexAllowed(c, first.path)
-		if err != nil {
+		if err := x.resCodexAllowed(c, first); err != nil {
 			*errs = append(*errs, err)
 			return resOutcome{}
 		}
-		out.reasons = append(out.reasons, r)
+		if record {
+			out.reasons = append(out.reasons, x.resCodexReason(c))
+		}
 	}
 	return out
 }
@@ -125,29 +156,28 @@ func (x *resIndex) resEvaluate(c resRefAt, e *resEntry, errs *[]error) resOutcom
 // resCodexAllowed applies RES-7: the codex runtime needs provider codex, or
 // provider openai with the Codex plugin enabled on the websocket
 // app-server transport.
-func (x *resIndex) resCodexAllowed(c resRefAt, policy occkit.Path) (Reason, error) {
-	const need = `the codex runtime on provider openai requires plugins.entries.codex.enabled true and plugins.entries.codex.config.appServer.transport "websocket"`
+func (x *resIndex) resCodexAllowed(c *resRefAt, policy resSource) error {
 	switch c.ref.Provider {
 	case string(HarnessCodex):
-		return Reason{Rule: "RES-7", Path: c.loc, Value: c.ref.Provider, Note: "native codex provider"}, nil
+		return nil
 	case "openai":
-		plug := x.codex
-		if !plug.Exists() || !plug.IsObject() {
-			return Reason{}, occkit.Invalid("RES-7", resPathCodexPlug, "%s", need)
+		if x.codexRefused {
+			return occkit.Invalid("RES-7", x.codexBad,
+				`the codex runtime on provider openai requires plugins.entries.codex.enabled true and plugins.entries.codex.config.appServer.transport "websocket"`)
 		}
-		if plug.Get("enabled").Type != gjson.True {
-			return Reason{}, occkit.Invalid("RES-7", resPathCodexPlug.Key("enabled"), "%s", need)
-		}
-		tp := resPathCodexPlug.Key("config").Key("appServer").Key("transport")
-		t := plug.Get("config.appServer.transport")
-		if t.Type != gjson.String || t.Str != "websocket" {
-			return Reason{}, occkit.Invalid("RES-7", tp, "%s", need)
-		}
-		return Reason{Rule: "RES-7", Path: tp, Value: t.Str, Note: "openai on codex through the enabled Codex plugin's websocket app-server"}, nil
+		return nil
 	}
-	return Reason{}, occkit.Invalid("RES-7", policy,
+	return occkit.Invalid("RES-7", policy.path(),
 		`the codex runtime requires the codex provider, or openai with the Codex plugin (plugins.entries.codex) enabled on the "websocket" app-server transport; %s is on provider %q`,
-		c.loc, c.ref.Provider)
+		c.loc(), c.ref.Provider)
+}
+
+func (x *resIndex) resCodexReason(c *resRefAt) Reason {
+	if c.ref.Provider == string(HarnessCodex) {
+		return Reason{Rule: "RES-7", Path: c.loc(), Value: c.ref.Provider, Note: "native codex provider"}
+	}
+	return Reason{Rule: "RES-7", Path: resPathCodexTransport, Value: "websocket",
+		Note: "openai on codex through the enabled Codex plugin's websocket app-server"}
 }
 
 // resCheckCatalog applies RES-8 (and RES-4 for a catalog without any
@@ -256,26 +286,29 @@ func resPrepare(doc occkit.Document) *Prepared {
 		if !s.ok {
 			return ""
 		}
-		out := x.resEvaluate(s.primary, e, &errs)
+		out := x.resEvaluate(&s.primary, e, record, &errs)
 		if record {
-			reasons = append(reasons, Reason{Rule: "RES-3", Path: s.primary.loc, Value: s.primary.ref.String(), Note: "primary model"})
+			reasons = append(reasons, Reason{Rule: "RES-3", Path: s.primary.loc(), Value: s.primary.str, Note: "primary model"})
 			reasons = append(reasons, out.reasons...)
 		}
-		for _, f := range s.fallbacks {
-			fo := x.resEvaluate(f, e, &errs)
+		agree := 0
+		for i := range s.fallbacks {
+			f := &s.fallbacks[i]
+			fo := x.resEvaluate(f, e, false, &errs)
 			if fo.harness == "" || out.harness == "" {
 				continue
 			}
 			if fo.harness != out.harness {
-				errs = append(errs, occkit.Invalid("RES-8", f.loc,
+				errs = append(errs, occkit.Invalid("RES-8", f.loc(),
 					"%s resolves to the %s Harness, but the primary resolves to %s: fallbacks must resolve to the same Harness",
-					f.loc, fo.harness, out.harness))
+					f.loc(), fo.harness, out.harness))
 				continue
 			}
-			if record {
-				reasons = append(reasons, Reason{Rule: "RES-8", Path: f.loc, Value: f.ref.String(),
-					Note: "fallback resolves to the primary's Harness"})
-			}
+			agree++
+		}
+		if record && agree > 0 && agree == len(s.fallbacks) {
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacks[0].base, Value: strconv.Itoa(agree),
+				Note: "every fallback keeps the primary's provider and resolves through the same policy checks to its Harness"})
 		}
 		return out.harness
 	}
@@ -289,10 +322,10 @@ func resPrepare(doc occkit.Document) *Prepared {
 			if !e.sel.ok {
 				continue
 			}
-			if haveRef && e.sel.primary.ref.String() != ref.primary.ref.String() {
-				errs = append(errs, occkit.Invalid("RES-3", e.sel.primary.loc,
+			if haveRef && e.sel.primary.str != ref.primary.str {
+				errs = append(errs, occkit.Invalid("RES-3", e.sel.primary.loc(),
 					"%s must equal the primary model %s: all Agent entries resolve to one primary model",
-					e.sel.primary.loc, ref.primary.loc))
+					e.sel.primary.loc(), ref.primary.loc()))
 				continue
 			}
 			if e == refEntry {
@@ -301,7 +334,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 			}
 			h = evalSel(&e.sel, e, false)
 			if h != "" {
-				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.sel.primary.loc, Value: e.sel.primary.ref.String(),
+				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.sel.primary.loc(), Value: e.sel.primary.ref.String(),
 					Note: "Agent entry selects the same primary model"})
 			}
 		case x.defaults.ok:
@@ -313,7 +346,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 				h = evalSel(&x.defaults, e, false)
 			}
 			if h != "" {
-				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.path, Value: x.defaults.primary.ref.String(),
+				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.path, Value: x.defaults.primary.str,
 					Note: "Agent entry inherits agents.defaults.model"})
 			}
 		default:
@@ -322,11 +355,11 @@ func resPrepare(doc occkit.Document) *Prepared {
 		if h != "" && refHarness != "" && h != refHarness {
 			at := e.path
 			if e.sel.present {
-				at = e.sel.primary.loc
+				at = e.sel.primary.loc()
 			}
 			errs = append(errs, occkit.Invalid("RES-3", at,
 				"%s resolves to the %s Harness but %s resolves to %s: all Agent entries resolve to one Harness",
-				e.path, h, ref.primary.loc, refHarness))
+				e.path, h, ref.primary.loc(), refHarness))
 		}
 	}
 
@@ -360,13 +393,13 @@ func resPrepare(doc occkit.Document) *Prepared {
 		return p
 	}
 	p.harness = refHarness
-	p.primary = ref.primary.ref.String()
+	p.primary = ref.primary.str
 	p.fallbacks = make([]string, len(ref.fallbacks))
 	for i, f := range ref.fallbacks {
-		p.fallbacks[i] = f.ref.String()
+		p.fallbacks[i] = f.str
 	}
 	if p.harness == HarnessCodex {
-		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc, Value: ref.primary.ref.Provider,
+		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.ref.Provider,
 			Note: "dedicated Codex accepts this provider"})
 	}
 	p.reasons = reasons
@@ -379,11 +412,11 @@ func resEntryAddsPolicy(e *resEntry, s *resSelection) bool {
 	if !e.models.present || e.models.bad || len(e.models.byKey) == 0 {
 		return false
 	}
-	if len(e.models.byKey[s.primary.ref.Key()]) > 0 {
+	if e.models.has(s.primary.key) {
 		return true
 	}
-	for _, f := range s.fallbacks {
-		if len(e.models.byKey[f.ref.Key()]) > 0 {
+	for i := range s.fallbacks {
+		if e.models.has(s.fallbacks[i].key) {
 			return true
 		}
 	}
@@ -398,14 +431,23 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 	if len(x.provOrder) == 0 {
 		return
 	}
-	cands := map[string]Ref{}
+	// provider -> model ID -> candidate
+	cands := map[string]map[string]Ref{}
+	addRef := func(r Ref) {
+		m := cands[r.Provider]
+		if m == nil {
+			m = map[string]Ref{}
+			cands[r.Provider] = m
+		}
+		m[r.ID] = r
+	}
 	add := func(s *resSelection) {
 		if !s.ok {
 			return
 		}
-		cands[s.primary.ref.Key()] = s.primary.ref
-		for _, f := range s.fallbacks {
-			cands[f.ref.Key()] = f.ref
+		addRef(s.primary.ref)
+		for i := range s.fallbacks {
+			addRef(s.fallbacks[i].ref)
 		}
 	}
 	add(&x.defaults)
@@ -416,12 +458,14 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 		if !p.rowsAt {
 			continue
 		}
-		first := map[string]int{}
+		mine := cands[p.name]
+		first := make(map[string]int, len(p.rows))
 		for i, r := range p.rows {
 			if !r.idOK {
 				continue
 			}
-			matched := x.resRowCandidates(p, r.id, cands)
+			var buf [2]string
+			matched := resRowCandidates(p.name, r.id, mine, buf[:0])
 			if len(matched) == 0 {
 				if complete {
 					*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
@@ -429,28 +473,28 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 				}
 				continue
 			}
-			for _, key := range matched {
-				if j, dup := first[key]; dup {
+			for _, id := range matched {
+				if j, dup := first[id]; dup {
 					*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
 						"%s and %s name the same model: the provider model policy is ambiguous", p.rowPath(j), p.rowPath(i)))
 					continue
 				}
-				first[key] = i
+				first[id] = i
 			}
 		}
 	}
 }
 
-// resRowCandidates returns the keys of the candidates on provider p that
-// row id names (REF-4, confirmed by [MatchRow]).
-func (x *resIndex) resRowCandidates(p *resProvider, id string, cands map[string]Ref) []string {
-	var out []string
-	if c, ok := cands[p.name+"/"+id]; ok && c.Provider == p.name && MatchRow(c, id) {
-		out = append(out, c.Key())
+// resRowCandidates returns the model IDs of the candidates on provider
+// that row id names (REF-4, each confirmed by [MatchRow]): the row is the
+// ID after the first slash, or the full ref.
+func resRowCandidates(provider, id string, mine map[string]Ref, out []string) []string {
+	if c, ok := mine[id]; ok && MatchRow(c, id) {
+		out = append(out, c.ID)
 	}
-	if full, ok := resFullRowKey(id); ok && full != p.name+"/"+id {
-		if c, ok := cands[full]; ok && c.Provider == p.name && MatchRow(c, id) {
-			out = append(out, c.Key())
+	if pr, rest, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), provider) {
+		if c, ok := mine[strings.TrimSpace(rest)]; ok && MatchRow(c, id) && (len(out) == 0 || out[0] != c.ID) {
+			out = append(out, c.ID)
 		}
 	}
 	return out

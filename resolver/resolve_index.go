@@ -27,18 +27,38 @@ const (
 // entry, a provider row or a provider). shape reports whether the refusal
 // is of agentRuntime itself (not an object) rather than of its id.
 func resReadRuntime(v gjson.Result) (id string, st resRt, shape bool) {
-	ar := v.Get("agentRuntime")
+	id, st, shape, _ = resReadPolicy(v, false)
+	return id, st, shape
+}
+
+// resReadPolicy is resReadRuntime that also returns the holder's "id"
+// field when wantID is set, in one scan of the object.
+func resReadPolicy(v gjson.Result, wantID bool) (id string, st resRt, shape bool, rowID gjson.Result) {
+	var ar gjson.Result
+	v.ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "agentRuntime":
+			if !ar.Exists() {
+				ar = val
+			}
+		case "id":
+			if wantID && !rowID.Exists() {
+				rowID = val
+			}
+		}
+		return true
+	})
 	if !ar.Exists() {
-		return "", resRtNone, false
+		return "", resRtNone, false, rowID
 	}
 	if !ar.IsObject() {
-		return "", resRtBad, true
+		return "", resRtBad, true, rowID
 	}
-	idv := ar.Get("id")
+	idv := resObjectField(ar, "id")
 	if idv.Type == gjson.String && (idv.Str == string(HarnessOpenClaw) || idv.Str == string(HarnessCodex)) {
-		return idv.Str, resRtOK, false
+		return idv.Str, resRtOK, false, rowID
 	}
-	return "", resRtBad, false
+	return "", resRtBad, false, rowID
 }
 
 // resRuntimeErr is the RES-1 refusal of the agentRuntime under base.
@@ -59,6 +79,7 @@ type resCatKey struct {
 	valid bool // raw is a valid selected ref (REF-3)
 	rt    string
 	rtSt  resRt
+	next  int32 // next key with the same Ref.Key, or -1
 }
 
 // resCatalog is one selectable catalog.
@@ -67,7 +88,25 @@ type resCatalog struct {
 	bad     bool // not an object (reported)
 	path    occkit.Path
 	keys    []resCatKey
-	byKey   map[string][]int32 // Ref.Key() -> indexes into keys
+	byKey   map[string]int32 // Ref.Key() -> first index into keys (chained by next)
+	last    map[string]int32 // Ref.Key() -> last index, while building
+}
+
+// lookup calls f for each key whose ref is key, in document order.
+func (c *resCatalog) lookup(key string, f func(i int32)) {
+	i, ok := c.byKey[key]
+	if !ok {
+		return
+	}
+	for ; i >= 0; i = c.keys[i].next {
+		f(i)
+	}
+}
+
+// has reports whether the catalog holds key.
+func (c *resCatalog) has(key string) bool {
+	_, ok := c.byKey[key]
+	return ok
 }
 
 func (c *resCatalog) keyPath(i int) occkit.Path { return c.path.Key(c.keys[i].raw) }
@@ -85,7 +124,7 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 		return c
 	}
 	v.ForEach(func(k, val gjson.Result) bool {
-		ck := resCatKey{raw: k.String()}
+		ck := resCatKey{raw: k.String(), next: -1}
 		ck.ref, ck.valid = ParseRef(ck.raw)
 		if !val.IsObject() {
 			*errs = append(*errs, occkit.Invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
@@ -99,21 +138,63 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 		}
 		if ck.valid {
 			if c.byKey == nil {
-				c.byKey = make(map[string][]int32)
+				c.byKey = make(map[string]int32)
+				c.last = make(map[string]int32)
 			}
-			key := ck.ref.Key()
-			c.byKey[key] = append(c.byKey[key], int32(len(c.keys)))
+			key := resRefKey(ck.raw, ck.ref)
+			i := int32(len(c.keys))
+			if l, dup := c.last[key]; dup {
+				c.keys[l].next = i
+			} else {
+				c.byKey[key] = i
+			}
+			c.last[key] = i
 		}
 		c.keys = append(c.keys, ck)
 		return true
 	})
+	c.last = nil
 	return c
 }
 
-// resRefAt is a model ref and where it is written.
+// resRefKey is r.Key(), reusing raw when it is already written that way
+// (the common case), so indexing does not allocate per key.
+func resRefKey(raw string, r Ref) string {
+	if r.Profile == "" && len(raw) == len(r.Provider)+1+len(r.ID) &&
+		raw[:len(r.Provider)] == r.Provider && raw[len(r.Provider)] == '/' && raw[len(r.Provider)+1:] == r.ID {
+		return raw
+	}
+	return r.Key()
+}
+
+// resRefString is r.String(), reusing raw when it is already canonical.
+func resRefString(raw string, r Ref) string {
+	if r.Profile == "" {
+		return resRefKey(raw, r)
+	}
+	return r.String()
+}
+
+// resRefAt is a model ref and where it is written: at base, or at
+// base[idx] for a fallback. The location is built only when a reason or a
+// problem needs it.
 type resRefAt struct {
-	ref Ref
-	loc occkit.Path
+	ref  Ref
+	key  string // ref.Key()
+	str  string // ref.String()
+	base occkit.Path
+	idx  int // -1: at base itself
+}
+
+func (r resRefAt) loc() occkit.Path {
+	if r.idx < 0 {
+		return r.base
+	}
+	return r.base.Index(r.idx)
+}
+
+func resNewRefAt(raw string, ref Ref, base occkit.Path, idx int) resRefAt {
+	return resRefAt{ref: ref, key: resRefKey(strings.TrimSpace(raw), ref), str: resRefString(strings.TrimSpace(raw), ref), base: base, idx: idx}
 }
 
 // resSelection is one `model` setting: a string or {primary, fallbacks}
@@ -139,7 +220,7 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 			*errs = append(*errs, occkit.Invalid("RES-3", path, "%s must be a provider/model ref", path))
 			return s
 		}
-		s.ok, s.complete, s.primary = true, true, resRefAt{ref: r, loc: path}
+		s.ok, s.complete, s.primary = true, true, resNewRefAt(v.Str, r, path, -1)
 		return s
 	case !v.IsObject():
 		*errs = append(*errs, occkit.Invalid("RES-3", path,
@@ -150,7 +231,7 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 	pp := path.Key("primary")
 	pv := v.Get("primary")
 	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
-		s.ok, s.primary = true, resRefAt{ref: r, loc: pp}
+		s.ok, s.primary = true, resNewRefAt(pv.Str, r, pp, -1)
 	} else {
 		s.complete = false
 		*errs = append(*errs, occkit.Invalid("RES-3", pp, "%s must be a provider/model ref", pp))
@@ -165,20 +246,21 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 		*errs = append(*errs, occkit.Invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
 		return s
 	}
-	i := 0
+	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
-		at := fp.Index(i)
 		i++
 		r, ok := ParseRef(e.Str)
 		if e.Type != gjson.String || !ok {
 			s.complete = false
+			at := fp.Index(i)
 			*errs = append(*errs, occkit.Invalid("RES-3", at, "%s must be a provider/model ref", at))
 			return true
 		}
 		if s.ok && r.Provider != s.primary.ref.Provider {
+			at := fp.Index(i)
 			*errs = append(*errs, occkit.Invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
-		s.fallbacks = append(s.fallbacks, resRefAt{ref: r, loc: at})
+		s.fallbacks = append(s.fallbacks, resNewRefAt(e.Str, r, fp, i))
 		return true
 	})
 	return s
@@ -194,11 +276,13 @@ type resEntry struct {
 
 // resRow is one row of models.providers.<p>.models.
 type resRow struct {
-	id   string // trimmed row id
-	idOK bool   // the row is an object with a string id
-	obj  bool
-	rt   string
-	rtSt resRt
+	id       string // trimmed row id
+	idOK     bool   // the row is an object with a string id
+	obj      bool
+	rt       string
+	rtSt     resRt
+	nextID   int32 // next row with the same id, or -1
+	nextFull int32 // next row with the same non-canonical full key, or -1
 }
 
 // resProvider is one models.providers value.
@@ -210,8 +294,8 @@ type resProvider struct {
 	rtSt   resRt
 	rowsAt bool // a models array is present
 	rows   []resRow
-	byID   map[string][]int32 // trimmed row id -> rows
-	byFull map[string][]int32 // "provider/id" of a prefixed row id -> rows
+	byID   map[string]int32 // trimmed row id -> first row (chained by nextID)
+	byFull map[string]int32 // normalized "provider/id" of a prefixed row id written otherwise -> first row
 }
 
 func (p *resProvider) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
@@ -242,9 +326,10 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		return p
 	}
 	p.rowsAt = true
+	lastID, lastFull := map[string]int32{}, map[string]int32{}
 	mv.ForEach(func(_, e gjson.Result) bool {
 		i := len(p.rows)
-		row := resRow{}
+		row := resRow{nextID: -1, nextFull: -1}
 		switch {
 		case !e.IsObject():
 			*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
@@ -252,11 +337,11 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		default:
 			row.obj = true
 			var shape bool
-			row.rt, row.rtSt, shape = resReadRuntime(e)
+			var idv gjson.Result
+			row.rt, row.rtSt, shape, idv = resReadPolicy(e, true)
 			if row.rtSt == resRtBad {
 				*errs = append(*errs, resRuntimeErr(p.rowPath(i), shape))
 			}
-			idv := e.Get("id")
 			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
 				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i).Key("id"),
 					"%s must be a model ID", p.rowPath(i).Key("id")))
@@ -265,14 +350,26 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 			row.idOK = true
 			row.id = strings.TrimSpace(idv.Str)
 			if p.byID == nil {
-				p.byID = make(map[string][]int32)
+				p.byID = make(map[string]int32)
 			}
-			p.byID[row.id] = append(p.byID[row.id], int32(i))
-			if full, ok := resFullRowKey(row.id); ok {
+			if l, dup := lastID[row.id]; dup {
+				p.rows[l].nextID = int32(i)
+			} else {
+				p.byID[row.id] = int32(i)
+			}
+			lastID[row.id] = int32(i)
+			// A row written "provider/id" is found by byID under the
+			// candidate's Key; only other spellings need byFull.
+			if full, ok := resFullRowKey(row.id); ok && full != row.id {
 				if p.byFull == nil {
-					p.byFull = make(map[string][]int32)
+					p.byFull = make(map[string]int32)
 				}
-				p.byFull[full] = append(p.byFull[full], int32(i))
+				if l, dup := lastFull[full]; dup {
+					p.rows[l].nextFull = int32(i)
+				} else {
+					p.byFull[full] = int32(i)
+				}
+				lastFull[full] = int32(i)
 			}
 		}
 		p.rows = append(p.rows, row)
@@ -283,37 +380,57 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 
 // resFullRowKey is the "provider/id" key of a row ID written with its
 // provider prefix, normalized like [Ref.Key] so that [MatchRow] candidates
-// can be found by map lookup.
+// can be found by map lookup. It returns rowID itself when that is
+// already the normalized form.
 func resFullRowKey(rowID string) (string, bool) {
-	pr, id, ok := strings.Cut(rowID, "/")
+	pr0, id0, ok := strings.Cut(rowID, "/")
 	if !ok {
 		return "", false
 	}
-	pr, id = resNormProvider(pr), strings.TrimSpace(id)
+	pr, id := resNormProvider(pr0), strings.TrimSpace(id0)
 	if pr == "" || id == "" {
 		return "", false
+	}
+	if pr == pr0 && id == id0 {
+		return rowID, true
 	}
 	return pr + "/" + id, true
 }
 
-// rowsFor returns the indexes of the rows that name ref (REF-4), in row
-// order, each confirmed by [MatchRow].
-func (p *resProvider) rowsFor(ref Ref) []int32 {
-	a, b := p.byID[ref.ID], p.byFull[ref.Key()]
-	if len(a)+len(b) == 0 {
-		return nil
+// rowsFor returns the indexes of the rows that name the candidate c
+// (REF-4), in row order, each confirmed by [MatchRow].
+func (p *resProvider) rowsFor(c *resRefAt, buf []int32) []int32 {
+	out := buf[:0]
+	add := func(i int32) {
+		for _, j := range out {
+			if j == i {
+				return
+			}
+		}
+		if MatchRow(c.ref, p.rows[i].id) {
+			out = append(out, i)
+		}
 	}
-	out := make([]int32, 0, len(a)+len(b))
-	seen := make(map[int32]bool, len(a)+len(b))
-	for _, list := range [][]int32{a, b} {
-		for _, i := range list {
-			if !seen[i] && MatchRow(ref, p.rows[i].id) {
-				seen[i] = true
-				out = append(out, i)
+	if i, ok := p.byID[c.ref.ID]; ok {
+		for ; i >= 0; i = p.rows[i].nextID {
+			add(i)
+		}
+	}
+	if c.key != c.ref.ID {
+		if i, ok := p.byID[c.key]; ok {
+			for ; i >= 0; i = p.rows[i].nextID {
+				add(i)
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	if i, ok := p.byFull[c.key]; ok {
+		for ; i >= 0; i = p.rows[i].nextFull {
+			add(i)
+		}
+	}
+	if len(out) > 1 {
+		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	}
 	return out
 }
 
@@ -331,6 +448,11 @@ type resIndex struct {
 	provOrder []*resProvider
 	routed    map[string]bool // normalized plugins.entries keys (RES-6)
 	codex     gjson.Result    // plugins.entries.codex (RES-7)
+
+	// The Codex plugin's verdict for openai on codex (RES-7), decided once:
+	// codexBad is the setting that refuses it, when codexRefused.
+	codexRefused bool
+	codexBad     occkit.Path
 }
 
 var (
@@ -344,6 +466,7 @@ var (
 	resPathPlugins   = occkit.NewPath("plugins")
 	resPathPlugEnts  = occkit.NewPath("plugins", "entries")
 	resPathCodexPlug = occkit.NewPath("plugins", "entries", "codex")
+	resPathCodexTransport = occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "transport")
 )
 
 // resObjectField returns the first value of key in the object o (gjson
@@ -390,7 +513,24 @@ func resBuildIndex(doc occkit.Document) *resIndex {
 	x.indexAgents(agents)
 	x.indexProviders(models)
 	x.indexPlugins(plugins)
+	x.codexRefused, x.codexBad = resCodexPluginVerdict(x.codex)
 	return x
+}
+
+// resCodexPluginVerdict decides whether the Codex plugin admits openai on
+// the codex runtime: enabled true and the "websocket" app-server
+// transport (RES-7). It names the first setting that refuses.
+func resCodexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
+	if !plug.Exists() || !plug.IsObject() {
+		return true, resPathCodexPlug
+	}
+	if plug.Get("enabled").Type != gjson.True {
+		return true, resPathCodexPlug.Key("enabled")
+	}
+	if t := plug.Get("config.appServer.transport"); t.Type != gjson.String || t.Str != "websocket" {
+		return true, resPathCodexTransport
+	}
+	return false, occkit.Path{}
 }
 
 func (x *resIndex) indexAgents(agents gjson.Result) {

@@ -305,7 +305,7 @@ func TestResolveReasons(t *testing.T) {
 		"RES-3 agents.defaults.model.primary",
 		`RES-5 agents.defaults.models["openai/a"].agentRuntime.id`,
 		"RES-7 plugins.entries.codex.config.appServer.transport",
-		"RES-8 agents.defaults.model.fallbacks[0]",
+		"RES-8 agents.defaults.model.fallbacks",
 		"RES-3 agents.entries.main",
 		"RES-12 agents.defaults.model.primary",
 		"RES-11 ",
