@@ -312,10 +312,13 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 	kp := occkit.NewPath("hooks")
 	if h := v.Get(kp.GJSON()); h.Exists() && h.Type != gjson.Null {
 		var names []string
+		declared := 0
 		switch {
 		case h.IsObject():
 			h.ForEach(func(k, _ gjson.Result) bool { names = append(names, k.String()); return true })
+			declared = len(names)
 		case h.IsArray():
+			declared = len(h.Array())
 			for i, x := range h.Array() {
 				if x.Type != gjson.String {
 					errs = append(errs, occkit.Invalid("DRV-4", kp.Index(i), "a hook must be named by a string"))
@@ -326,7 +329,7 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		default:
 			errs = append(errs, occkit.Invalid("DRV-4", kp, "hooks must be an object or an array of phase names"))
 		}
-		if len(names) == 0 && (h.IsObject() || h.IsArray()) {
+		if declared == 0 && (h.IsObject() || h.IsArray()) {
 			errs = append(errs, occkit.Invalid("DRV-4", kp, "hooks, when declared, must name at least one phase"))
 		}
 		for _, n := range names {

@@ -39,7 +39,8 @@ type Options struct {
 	// derives its own namespace from it.
 	Namespace drivers.Namespace
 	// Timeout bounds each driver call; zero means 10 s. A call that does not
-	// return within Timeout plus a second's grace is a violation.
+	// return within Timeout plus a grace (Timeout again, at most a second)
+	// is a violation.
 	Timeout time.Duration
 	// Canary is a secret-looking value the suite plants in revision
 	// documents and transient credentials; no error or output may contain
@@ -235,7 +236,7 @@ func (s *suite) callCtx(parent context.Context, what string, fn func(ctx context
 			s.fail("%s returned an error that contains a secret value planted by the suite; errors must name settings, never values", what)
 		}
 		return err
-	case <-time.After(s.opts.Timeout + time.Second):
+	case <-time.After(s.opts.Timeout + min(time.Second, s.opts.Timeout)):
 		s.fail("%s did not return within %s: driver calls must honour their context deadline", what, s.opts.Timeout)
 		return errHung
 	}

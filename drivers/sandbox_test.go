@@ -1,0 +1,231 @@
+package drivers_test
+
+import (
+	"context"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/resolver"
+)
+
+// problem is an expected refusal: code, dot path and rule.
+type problem struct {
+	Code occkit.Code
+	Path string
+	Rule string
+}
+
+func problems(err error) []problem {
+	var out []problem
+	for _, e := range occkit.Errors(err) {
+		out = append(out, problem{e.Code, e.Path.String(), e.Rule})
+	}
+	return out
+}
+
+func invalid(path, rule string) problem { return problem{occkit.CodeInvalidRequest, path, rule} }
+
+func TestSandboxManifestValidate(t *testing.T) {
+	all := resolver.AllFacets()
+	tests := []struct {
+		name string
+		m    drivers.SandboxManifest
+		want []problem
+	}{
+		{"all facets with cleanup", drivers.SandboxManifest{Facets: all, Cleanup: true}, nil},
+		{"two facets, no provisioning", drivers.SandboxManifest{Facets: []resolver.Facet{"networking", "process"}, Cleanup: true}, nil},
+		{"one facet", drivers.SandboxManifest{Facets: []resolver.Facet{"filesystem"}, Cleanup: true}, nil},
+		{"every optional capability", drivers.SandboxManifest{Facets: all, Cleanup: true, ProvisionHarness: true, TransformConfiguration: true,
+			HarnessHome: "/sandbox/home", Hooks: drivers.AllHookPhases(), Compute: resolver.ComputeKubernetes}, nil},
+		{"no facets", drivers.SandboxManifest{Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
+		{"empty facets", drivers.SandboxManifest{Facets: []resolver.Facet{}, Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
+		{"exec facet", drivers.SandboxManifest{Facets: []resolver.Facet{"networking", "exec"}, Cleanup: true}, []problem{invalid("facets[1]", "DRV-2")}},
+		{"upper-case facet", drivers.SandboxManifest{Facets: []resolver.Facet{"Networking"}, Cleanup: true}, []problem{invalid("facets[0]", "DRV-2")}},
+		{"repeated facet", drivers.SandboxManifest{Facets: []resolver.Facet{"process", "filesystem", "process"}, Cleanup: true}, []problem{invalid("facets[2]", "DRV-2")}},
+		{"no cleanup", drivers.SandboxManifest{Facets: all}, []problem{invalid("cleanup", "DRV-2")}},
+		{"relative home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "home/node"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"root home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"dot-dot home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/../etc"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"trailing slash home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"double slash home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home//node"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"dot home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/./node"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"control character home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/\nnode"}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"unknown hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"afterWorkloadStart"}}, []problem{invalid("hooks.afterWorkloadStart", "DRV-4")}},
+		{"repeated hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"beforeWorkloadStop", "beforeWorkloadStop"}}, []problem{invalid("hooks.beforeWorkloadStop", "DRV-4")}},
+		{"ssh compute", drivers.SandboxManifest{Facets: all, Cleanup: true, Compute: resolver.ComputeSSH}, []problem{invalid("compute", "DRV-2")}},
+		{"everything wrong at once", drivers.SandboxManifest{Facets: []resolver.Facet{"exec"}, HarnessHome: "x", Compute: "docker"},
+			[]problem{invalid("cleanup", "DRV-2"), invalid("compute", "DRV-2"), invalid("facets[0]", "DRV-2"), invalid("harnessHome", "DRV-2")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, problems(tt.m.Validate())); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseSandboxManifest(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want drivers.SandboxManifest
+		errs []problem
+	}{
+		{"full", `{"name":"openshell","facets":["networking","filesystem","process"],"cleanup":true,"provisionHarness":true,
+			"transformConfiguration":true,"harnessHome":"/sandbox","hooks":["beforeWorkloadStart"],"compute":"kubernetes","extra":1}`,
+			drivers.SandboxManifest{Name: "openshell", Facets: resolver.AllFacets(), Cleanup: true, ProvisionHarness: true,
+				TransformConfiguration: true, HarnessHome: "/sandbox", Hooks: []drivers.HookPhase{"beforeWorkloadStart"}, Compute: "kubernetes"}, nil},
+		{"hooks object", `{"facets":["process"],"cleanup":true,"hooks":{"afterNamespacePrepared":true,"bogus":true}}`,
+			drivers.SandboxManifest{Facets: []resolver.Facet{"process"}, Cleanup: true, Hooks: []drivers.HookPhase{"afterNamespacePrepared", "bogus"}}, nil},
+		{"nulls are absent", `{"facets":null,"cleanup":null,"harnessHome":null,"hooks":null}`, drivers.SandboxManifest{}, nil},
+		{"empty facets kept empty", `{"facets":[]}`, drivers.SandboxManifest{Facets: []resolver.Facet{}}, nil},
+		{"not JSON", `{`, drivers.SandboxManifest{}, []problem{invalid("", "DRV-2")}},
+		{"not an object", `[]`, drivers.SandboxManifest{}, []problem{invalid("", "DRV-2")}},
+		{"facets not an array", `{"facets":"networking"}`, drivers.SandboxManifest{}, []problem{invalid("facets", "DRV-2")}},
+		{"facet not a string", `{"facets":["process",3]}`, drivers.SandboxManifest{}, []problem{invalid("facets[1]", "DRV-2")}},
+		{"cleanup not a boolean", `{"cleanup":"yes"}`, drivers.SandboxManifest{}, []problem{invalid("cleanup", "DRV-2")}},
+		{"home not a string", `{"harnessHome":7}`, drivers.SandboxManifest{}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"empty home", `{"harnessHome":""}`, drivers.SandboxManifest{}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"empty hooks", `{"hooks":{}}`, drivers.SandboxManifest{}, []problem{invalid("hooks", "DRV-4")}},
+		{"hooks not a collection", `{"hooks":"beforeWorkloadStart"}`, drivers.SandboxManifest{}, []problem{invalid("hooks", "DRV-4")}},
+		{"hook not a string", `{"hooks":[1]}`, drivers.SandboxManifest{}, []problem{invalid("hooks[0]", "DRV-4")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := drivers.ParseSandboxManifest([]byte(tt.in))
+			if diff := cmp.Diff(tt.errs, problems(err)); diff != "" {
+				t.Fatalf("problems (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("manifest (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// box is a SandboxDriver with every optional capability.
+type box struct{ name string }
+
+func (b box) SandboxDeclaration() drivers.SandboxDeclaration {
+	return drivers.SandboxDeclaration{Name: b.name, Facets: resolver.AllFacets(), HarnessHome: "/sandbox/home"}
+}
+func (box) Cleanup(context.Context, drivers.Namespace, *admission.Revision) error { return nil }
+func (box) ProvisionHarness(context.Context, drivers.Namespace, *admission.Revision) (drivers.SandboxRef, error) {
+	return drivers.SandboxRef{Name: "sbx"}, nil
+}
+func (box) TransformConfiguration(_ context.Context, d occkit.Document) (occkit.Document, error) {
+	return d, nil
+}
+func (box) BeforeWorkloadStart(context.Context, *admission.Revision, *drivers.Launch) error {
+	return nil
+}
+
+// minimalBox has only the required methods.
+type minimalBox struct{}
+
+func (minimalBox) SandboxDeclaration() drivers.SandboxDeclaration {
+	return drivers.SandboxDeclaration{Name: "minimal", Facets: []resolver.Facet{"networking"}}
+}
+func (minimalBox) Cleanup(context.Context, drivers.Namespace, *admission.Revision) error { return nil }
+
+// boxWrapper forwards only the required methods.
+type boxWrapper struct{ inner drivers.SandboxDriver }
+
+func (w boxWrapper) SandboxDeclaration() drivers.SandboxDeclaration {
+	return w.inner.SandboxDeclaration()
+}
+func (w boxWrapper) Cleanup(ctx context.Context, ns drivers.Namespace, rev *admission.Revision) error {
+	return w.inner.Cleanup(ctx, ns, rev)
+}
+func (w boxWrapper) Unwrap() drivers.SandboxDriver { return w.inner }
+
+func TestSandboxManifestOf(t *testing.T) {
+	full := drivers.SandboxManifest{Name: "box", Facets: resolver.AllFacets(), Cleanup: true, ProvisionHarness: true,
+		TransformConfiguration: true, HarnessHome: "/sandbox/home", Hooks: []drivers.HookPhase{drivers.PhaseBeforeWorkloadStart}}
+	tests := []struct {
+		name string
+		d    drivers.SandboxDriver
+		want drivers.SandboxManifest
+	}{
+		{"full", box{"box"}, full},
+		{"behind two wrappers", boxWrapper{boxWrapper{box{"box"}}}, full},
+		{"minimal", minimalBox{}, drivers.SandboxManifest{Name: "minimal", Facets: []resolver.Facet{"networking"}, Cleanup: true}},
+		{"nil", nil, drivers.SandboxManifest{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, drivers.SandboxManifestOf(tt.d)); diff != "" {
+				t.Errorf("manifest (-want +got):\n%s", diff)
+			}
+		})
+	}
+	info := drivers.SandboxInfo(boxWrapper{box{"box"}})
+	if info.ID != "box" || !info.Facts.Qualifies() {
+		t.Errorf("SandboxInfo = %+v, want a qualifying box", info)
+	}
+	if _, ok := admission.Capability[admission.ConfigurationTransformer](info.Driver); !ok {
+		t.Error("admission cannot find the transform through the wrapper")
+	}
+}
+
+// A harness home is accepted exactly when it is absolute, normalized and
+// below the root (DRV-2).
+func TestHarnessHomeProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		segs := rapid.SliceOfN(rapid.SampledFrom([]string{"", ".", "..", "home", "node", "a b", "x.y", "\x01"}), 0, 5).Draw(t, "segs")
+		home := rapid.SampledFrom([]string{"", "/"}).Draw(t, "lead") + strings.Join(segs, "/")
+		err := drivers.CheckHarnessHome(occkit.NewPath("harnessHome"), home)
+		want := strings.HasPrefix(home, "/") && path.Clean(home) == home && home != "/" &&
+			!strings.ContainsRune(home, '\x01')
+		if (err == nil) != want {
+			t.Fatalf("CheckHarnessHome(%q) = %v, want accepted=%v", home, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), home) && home != "" && home != "/" {
+			t.Fatalf("the refusal repeats the value: %v", err)
+		}
+	})
+}
+
+func FuzzParseSandboxManifest(f *testing.F) {
+	for _, s := range []string{
+		`{"facets":["networking","filesystem","process"],"cleanup":true,"provisionHarness":true}`,
+		`{"facets":[],"cleanup":true}`, `{"hooks":{"x":1}}`, `{"harnessHome":"/a/../b"}`, `[]`, `{`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := drivers.ParseSandboxManifest(b)
+		if err != nil {
+			for _, e := range occkit.Errors(err) {
+				if e.Code != occkit.CodeInvalidRequest {
+					t.Fatalf("parse refusal %v is not 400", e)
+				}
+			}
+			return
+		}
+		for _, e := range occkit.Errors(m.Validate()) {
+			if e.Code != occkit.CodeInvalidRequest || (e.Rule != "DRV-2" && e.Rule != "DRV-4") {
+				t.Fatalf("validation refusal %v is not 400 DRV-2/DRV-4", e)
+			}
+		}
+	})
+}
+
+func BenchmarkParseAndValidateSandboxManifest(b *testing.B) {
+	in := []byte(`{"name":"openshell","facets":["networking","filesystem","process"],"cleanup":true,"provisionHarness":true,"harnessHome":"/sandbox/home","hooks":["beforeWorkloadStart","beforeWorkloadStop"]}`)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m, err := drivers.ParseSandboxManifest(in)
+		if err != nil || m.Validate() != nil {
+			b.Fatal(err)
+		}
+	}
+}
