@@ -33,9 +33,8 @@ var (
 	codexModel = regexp.MustCompile(`^(?:openai|codex)/.+`)
 	// Codex reports provider HTTP rejections as "status 401 Unauthorized"
 	// or "unexpected status 403 Forbidden"; transport failures carry none.
-	codexRejected        = regexp.MustCompile(`\bstatus 40[13] (?:Unauthorized|Forbidden)\b`)
-	codexReconnect       = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (?:\()?stream disconnected (?:before completion|- retrying sampling request)(?:[:.)]|$)`)
-	codexCredentialWords = regexp.MustCompile(`(?i)auth|unauthori[sz]ed|forbidden|credential|api.?key|\b40[13]\b`)
+	codexRejected  = regexp.MustCompile(`\bstatus 40[13] (?:Unauthorized|Forbidden)\b`)
+	codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (?:\()?stream disconnected (?:before completion|- retrying sampling request)(?:[:.)]|$)`)
 )
 
 // codexEvent is one parsed stream line.
@@ -73,7 +72,7 @@ func classifyCodex(r CodexRun) Outcome {
 		return bad
 	}
 	for _, e := range events {
-		if e.typ == "turn.failed" && codexRejected.MatchString(turnFailedText(e.raw)) {
+		if e.typ == "turn.failed" && namesStatus(turnFailedText(e.raw), "401", "403") {
 			return Outcome{Code: AuthenticationFailed}
 		}
 	}
@@ -171,7 +170,53 @@ func recoveredStreamError(raw gjson.Result) bool {
 	if attempt > limit || limit > maxRecoveredStreamErrors {
 		return false
 	}
-	return !codexCredentialWords.MatchString(msg.Str)
+	return !namesCredential(msg.Str)
+}
+
+// namesCredential reports whether text mentions authentication: auth,
+// unauthorized, forbidden, credential, api key, or a 401/403 status.
+func namesCredential(text string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range []string{"auth", "forbidden", "credential"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	for i := strings.Index(lower, "api"); i >= 0; {
+		rest := lower[i+3:]
+		if strings.HasPrefix(rest, "key") || (len(rest) > 3 && strings.HasPrefix(rest[1:], "key")) {
+			return true
+		}
+		j := strings.Index(rest, "api")
+		if j < 0 {
+			break
+		}
+		i += 3 + j
+	}
+	return namesStatus(text, "401", "403")
+}
+
+// namesStatus reports whether text holds one of the codes as a standalone
+// number (not part of a longer word or number).
+func namesStatus(text string, codes ...string) bool {
+	isWord := func(b byte) bool {
+		return b == '_' || ('0' <= b && b <= '9') || ('a' <= b|0x20 && b|0x20 <= 'z')
+	}
+	for _, code := range codes {
+		for from := 0; ; {
+			i := strings.Index(text[from:], code)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(code)
+			if (i == 0 || !isWord(text[i-1])) && (end == len(text) || !isWord(text[end])) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
 
 // codexReplied holds the READY conditions of PRB-4.

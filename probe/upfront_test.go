@@ -59,14 +59,14 @@ func TestUpfrontCheck_PRB3(t *testing.T) {
 		provider   Provider
 		api        API
 		key        string
-		fake       fakeProvider
+		fake       *fakeProvider
 		wantPath   string
 		wantHeader map[string]string
 		want       UpfrontResult
 	}{
 		{
 			name: "openai rejects the key", provider: ProviderOpenAI, api: APIOpenAIResponses, key: plantedKey,
-			fake: fakeProvider{status: 401, headers: map[string]string{"X-Request-Id": "req_1", "Www-Authenticate": "Bearer", "Openai-Organization": "org", "Set-Cookie": "a=b"},
+			fake: &fakeProvider{status: 401, headers: map[string]string{"X-Request-Id": "req_1", "Www-Authenticate": "Bearer", "Openai-Organization": "org", "Set-Cookie": "a=b"},
 				answer: `{"error":{"message":"Incorrect API key provided: sk-live-***6789.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`},
 			wantPath: "/v1/responses", wantHeader: map[string]string{"Authorization": "Bearer " + plantedKey, "Content-Type": "application/json"},
 			want: UpfrontResult{Code: AuthenticationFailed, Provider: ProviderOpenAI, HeaderMarkers: []string{"openai-organization", "www-authenticate", "x-request-id"},
@@ -74,13 +74,13 @@ func TestUpfrontCheck_PRB3(t *testing.T) {
 		},
 		{
 			name: "openai completions path", provider: ProviderOpenAI, api: APIOpenAICompletions, key: " " + plantedKey + "\n",
-			fake:     fakeProvider{status: 401, answer: ""},
+			fake:     &fakeProvider{status: 401, answer: ""},
 			wantPath: "/v1/chat/completions", wantHeader: map[string]string{"Authorization": "Bearer " + plantedKey},
 			want: UpfrontResult{Code: AuthenticationFailed, Provider: ProviderOpenAI, HeaderMarkers: []string{}, BodyShape: BodyEmpty},
 		},
 		{
 			name: "anthropic rejects the key", provider: ProviderAnthropic, api: APIAnthropicMessages, key: plantedKey,
-			fake: fakeProvider{status: 401, headers: map[string]string{"Request-Id": "req_2", "Anthropic-Organization-Id": "o", "Cf-Ray": "r"},
+			fake: &fakeProvider{status: 401, headers: map[string]string{"Request-Id": "req_2", "Anthropic-Organization-Id": "o", "Cf-Ray": "r"},
 				answer: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`},
 			wantPath: "/v1/messages", wantHeader: map[string]string{"X-Api-Key": plantedKey, "Anthropic-Version": "2023-06-01"},
 			want: UpfrontResult{Code: AuthenticationFailed, Provider: ProviderAnthropic, HeaderMarkers: []string{"anthropic-organization-id", "cf-ray", "request-id"},
@@ -88,19 +88,19 @@ func TestUpfrontCheck_PRB3(t *testing.T) {
 		},
 		{
 			name: "400 for the empty body falls through", provider: ProviderOpenAI, key: plantedKey,
-			fake:     fakeProvider{status: 400, answer: `{"error":{"message":"Missing required parameter: 'model'.","type":"invalid_request_error","code":"missing_required_parameter"}}`},
+			fake:     &fakeProvider{status: 400, answer: `{"error":{"message":"Missing required parameter: 'model'.","type":"invalid_request_error","code":"missing_required_parameter"}}`},
 			wantPath: "/v1/responses", want: UpfrontResult{},
 		},
 		{
 			name: "403 falls through", provider: ProviderAnthropic, key: plantedKey,
-			fake:     fakeProvider{status: 403, answer: `{"type":"error","error":{"type":"permission_error"}}`},
+			fake:     &fakeProvider{status: 403, answer: `{"type":"error","error":{"type":"permission_error"}}`},
 			wantPath: "/v1/messages", want: UpfrontResult{},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := tt.fake
-			srv := httptest.NewServer(&fake)
+			srv := httptest.NewServer(fake)
 			defer srv.Close()
 			u := Upfront{OpenAIBase: srv.URL + "/v1", AnthropicBase: srv.URL}
 			got := u.Check(context.Background(), tt.provider, tt.api, tt.key)
