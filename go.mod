@@ -5,6 +5,7 @@ go 1.23
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-multierror v1.1.1
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/tidwall/gjson v1.20.4
 	github.com/tidwall/sjson v1.2.10
 )

@@ -152,7 +152,7 @@ type frame struct {
 	n      int    // array: index of the current element
 	key    string // object: current member's key
 	hasKey bool
-	keys   []string
+	base   int // object: where its keys start in parser.arena
 	set    map[string]struct{}
 }
 
@@ -164,6 +164,10 @@ type parser struct {
 	stack []frame
 	keys  int
 	buf   []byte
+	// arena holds the keys of the open objects that have few keys, each
+	// object's keys contiguous from its frame's base (inner objects close
+	// before outer ones add keys); a larger object moves to its own set.
+	arena []string
 }
 
 // path returns the location the parser has reached.
@@ -239,7 +243,7 @@ func (p *parser) run() error {
 				arr := p.src[p.pos] == '['
 				p.out = append(p.out, p.src[p.pos])
 				p.pos++
-				p.stack = append(p.stack, frame{array: arr})
+				p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
 				if arr {
 					state = stElemOrRB
 				} else {
@@ -311,6 +315,9 @@ func (p *parser) close(c byte) {
 	}
 	p.out = append(p.out, c)
 	p.pos++
+	if top := p.stack[len(p.stack)-1]; !top.array && top.set == nil {
+		p.arena = p.arena[:top.base]
+	}
 	p.stack = p.stack[:len(p.stack)-1]
 }
 
@@ -364,19 +371,22 @@ func (p *parser) seen(f *frame, k string) bool {
 		f.set[k] = struct{}{}
 		return false
 	}
-	for _, x := range f.keys {
+	mine := p.arena[f.base:]
+	for _, x := range mine {
 		if x == k {
 			return true
 		}
 	}
-	f.keys = append(f.keys, k)
-	if len(f.keys) > 16 {
-		f.set = make(map[string]struct{}, 2*len(f.keys))
-		for _, x := range f.keys {
-			f.set[x] = struct{}{}
-		}
-		f.keys = nil
+	if len(mine) < 16 {
+		p.arena = append(p.arena, k)
+		return false
 	}
+	f.set = make(map[string]struct{}, 2*len(mine)+2)
+	for _, x := range mine {
+		f.set[x] = struct{}{}
+	}
+	f.set[k] = struct{}{}
+	p.arena = p.arena[:f.base]
 	return false
 }
 

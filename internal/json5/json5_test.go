@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,8 @@ func TestTranscodeErrors(t *testing.T) {
 		{"key length", `{abcd: 1}`, Options{MaxStringBytes: 3}, KindString, 1, 6, nil},
 		{"key count", `[{a: 1}, {b: 2}]`, Options{MaxKeys: 1}, KindKeys, 1, 11, []PathElem{{Index: 1, IsIndex: true}, {Key: "b"}}},
 		{"duplicate", `{a: 1, b: {c: 1, 'c': 2}}`, Options{RejectDuplicateKeys: true}, KindDuplicateKey, 1, 18, []PathElem{{Key: "b"}, {Key: "c"}}},
+		{"duplicate after a nested object", `{a: {x: 1, a: 2}, b: 1, a: 3}`, Options{RejectDuplicateKeys: true}, KindDuplicateKey, 1, 25, []PathElem{{Key: "a"}}},
+		{"duplicate in a large object", "{" + manyKeys(40) + "k7: 0}", Options{RejectDuplicateKeys: true}, KindDuplicateKey, 1, 342, []PathElem{{Key: "k7"}}},
 		{"duplicate via escape", `{"a": 1, "\u0061": 2}`, Options{RejectDuplicateKeys: true}, KindDuplicateKey, 1, 10, []PathElem{{Key: "a"}}},
 	}
 	for _, tt := range tests {
@@ -104,6 +107,21 @@ func TestTranscodeErrors(t *testing.T) {
 				t.Errorf("error (-want +got):\n%s\n%v", diff, e)
 			}
 		})
+	}
+}
+
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "k%d: %d, ", i, i)
+	}
+	return b.String()
+}
+
+func TestNoFalseDuplicates(t *testing.T) {
+	in := "{" + manyKeys(40) + "n: {" + manyKeys(20) + "}, m: [{a: 1}, {a: 2}], a: {a: {a: 1}}}"
+	if _, err := Transcode([]byte(in), Options{RejectDuplicateKeys: true}); err != nil {
+		t.Fatal(err)
 	}
 }
 

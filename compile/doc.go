@@ -1,0 +1,83 @@
+// Package compile turns native OpenClaw Configuration text into the JSON
+// documents the rest of occkit works on, and compiles admitted documents
+// into what each process runs.
+//
+// Everything here is a pure function of its inputs: a [occkit.Document] in,
+// a new Document out, the input never changed. Documents are handled as
+// bytes with gjson and sjson, so unknown keys and the author's key order
+// survive every step (DOC-3).
+//
+// # Loading
+//
+// [Load] reads one Configuration from bytes and [LoadFile] from a file
+// (DOC-1). Strict JSON is tried first, with encoding/json's notion of
+// validity; only when that fails is the text read as JSON5, as the npm
+// json5 package that OpenClaw uses reads it: comments, trailing commas,
+// unquoted keys, single quotes, hexadecimal numbers and the rest. The result
+// is compact JSON in the author's key order with string escapes normalized,
+// so the same value loads to the same bytes whichever syntax it was written
+// in. Infinity and NaN, which JSON5 allows and JSON cannot hold, are
+// refused (DOC-1) rather than rewritten into some other value.
+//
+// Loading is bounded by [Limits] (DOC-2), whose zero value is right for
+// untrusted input: [DefaultMaxBytes] per document, [DefaultMaxDepth]
+// levels of nesting (the top-level value is level 1), [DefaultMaxStringBytes]
+// per string or key and [DefaultMaxKeys] object members in all. Depth is
+// checked first by a single pass over the bytes that skips strings and
+// comments, before any recursive reader sees the document; the parser
+// itself is a loop over an explicit stack. An object that names the same key
+// twice is refused: gjson reads the first and encoding/json the last, so a
+// duplicate would let two readers see two documents. Every refusal is a 400
+// INVALID_REQUEST with the path of the offending value where one exists and
+// a message that names the limit or the grammar problem (with line and
+// column), never document text.
+//
+// $include (DOC-4) follows OpenClaw: the key may appear in any object at any
+// depth and holds a path or an array of paths. An object holding only
+// $include is replaced by what it includes; with other keys beside it the
+// included value must be an object, and the object's own keys are merged
+// over it. An array of paths merges its files left to right. The merge is
+// deep: objects merge key by key, arrays concatenate (included first),
+// scalars of the including document win. Relative paths resolve against the
+// including file's directory. Every file must lie inside one of
+// [LoadOptions.IncludeRoots] both as written (so ".." cannot climb out and
+// an absolute path must name a file inside a root) and after symbolic links
+// are resolved; it is opened without following a final symbolic link or
+// blocking on a FIFO, must be a regular file with a single hard link and at
+// most MaxBytes long, and is re-checked after opening (Go 1.23 has no
+// os.Root, so this is its equivalent; a directory swapped between the checks
+// and the open is the remaining window). Includes nest at most
+// [MaxIncludeDepth] files deep, at most [MaxIncludeFiles] files per load; a
+// cycle is an error. The merged document obeys the same Limits. Without
+// roots, [Load] refuses $include; [LoadFile] defaults the root to the
+// file's directory. OpenClaw's guard against JavaScript prototype keys
+// (__proto__ and friends) has no meaning for Go values: such keys are kept
+// like any other.
+//
+// ${VAR} substitution (DOC-4) applies to string values, never keys, after
+// includes are merged, and reads variables only through
+// [LoadOptions.Lookup]; the process environment is never consulted unless
+// the caller passes os.LookupEnv. A nil Lookup turns substitution off and
+// keeps every string verbatim (a control plane stores Configurations whose
+// references the runtime resolves later). As in OpenClaw, names match
+// [A-Z_][A-Z0-9_]*, $${VAR} writes a literal ${VAR}, text that is not a
+// reference (${lower}) is left alone, and a variable that is missing or
+// empty is an error naming the variable. Secret-store references
+// (${pass:…}, ${gopass:…}) are refused: occkit runs no password store.
+//
+// # Schema
+//
+// [Schema] is the embedded JSON Schema (draft 2020-12) for the parts of a
+// Configuration occkit interprets: agents, models, plugins.entries.codex,
+// logging and diagnostics.otel (DOC-5). It never closes an object: unknown
+// keys are always allowed. It asserts only the value types no other rule
+// owns (agents.defaults.maxConcurrent, provider baseUrl/api/headers, the
+// codex plugin's enabled and transport, …); shapes that a resolver or
+// logging rule refuses with its own rule ID, such as a non-object
+// agents.entries value or a null logging.level, are described but left to
+// that rule. [NewValidator] compiles it once into a [Validator];
+// [Validate] uses a shared one compiled on first use. Violations are 400
+// INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
+// path, and occkit's own wording naming the setting and the schema keyword:
+// the validator's text, which can quote values, is never passed on.
+package compile

@@ -1,0 +1,142 @@
+package compile
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/occkit/occkit"
+)
+
+// SchemaID is the $id of the embedded Configuration schema.
+const SchemaID = "https://occkit.dev/schema/openclaw-config.schema.json"
+
+//go:embed schema/openclaw-config.schema.json
+var schemaJSON []byte
+
+// Schema returns a copy of the embedded JSON Schema (draft 2020-12) for the
+// parts of a Configuration occkit interprets (DOC-5).
+func Schema() []byte { return bytes.Clone(schemaJSON) }
+
+// Validator is the compiled [Schema]: prepare once with [NewValidator],
+// then validate many documents, from any goroutine.
+type Validator struct {
+	schema *jsonschema.Schema
+}
+
+// NewValidator compiles the embedded schema.
+func NewValidator() (*Validator, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(SchemaID, bytes.NewReader(schemaJSON)); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(SchemaID)
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{schema: s}, nil
+}
+
+// Validate checks doc against the schema. Each violation is an
+// INVALID_REQUEST with rule DOC-5, the instance location as its path, and a
+// message of occkit's wording that names the setting and the schema
+// keyword; the validator's own text, which can quote values, is dropped.
+// Several violations come back together, sorted (see [occkit.Join]).
+func (v *Validator) Validate(doc occkit.Document) error {
+	dec := json.NewDecoder(bytes.NewReader(doc.Bytes()))
+	dec.UseNumber()
+	var inst any
+	if err := dec.Decode(&inst); err != nil {
+		return occkit.Invalid("DOC-5", occkit.Root(), "the document is not valid JSON")
+	}
+	err := v.schema.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return occkit.Invalid("DOC-5", occkit.Root(), "the document cannot be validated against the schema")
+	}
+	var errs []error
+	schLeaves(ve, &errs)
+	if len(errs) == 0 {
+		errs = append(errs, schError(ve))
+	}
+	return occkit.Join(errs...)
+}
+
+// sharedValidator is compiled on first use by [Validate].
+var sharedValidator = sync.OnceValues(NewValidator)
+
+// Validate checks doc with a shared [Validator] compiled on first use.
+func Validate(doc occkit.Document) error {
+	v, err := sharedValidator()
+	if err != nil {
+		return occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
+	}
+	return v.Validate(doc)
+}
+
+// schLeaves collects the innermost failures; a failed anyOf or oneOf is
+// reported once, at its own location, rather than as each branch's miss.
+func schLeaves(ve *jsonschema.ValidationError, out *[]error) {
+	kw := schKeyword(ve.KeywordLocation)
+	if len(ve.Causes) == 0 || kw == "anyOf" || kw == "oneOf" {
+		if ve.KeywordLocation != "" {
+			*out = append(*out, schError(ve))
+		}
+		return
+	}
+	for _, c := range ve.Causes {
+		schLeaves(c, out)
+	}
+}
+
+func schKeyword(loc string) string {
+	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
+		return loc[i+1:]
+	}
+	return loc
+}
+
+// schPhrases words each keyword's failure; the keywords are the schema's,
+// so naming them quotes nothing of the document.
+var schPhrases = map[string]string{
+	"type":     "has the wrong type",
+	"minimum":  "is below the allowed minimum",
+	"maximum":  "is above the allowed maximum",
+	"enum":     "is not one of the allowed values",
+	"const":    "is not the allowed value",
+	"required": "lacks a required setting",
+	"anyOf":    "matches none of the allowed shapes",
+	"oneOf":    "matches none of the allowed shapes",
+}
+
+func schError(ve *jsonschema.ValidationError) *occkit.Error {
+	at, err := occkit.ParsePointer(ve.InstanceLocation)
+	if err != nil {
+		at = occkit.Root()
+	}
+	kw := schKeyword(ve.KeywordLocation)
+	phrase, ok := schPhrases[kw]
+	if !ok {
+		phrase = "does not match the schema"
+		kw = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, kw)
+	}
+	name := "the document"
+	if !at.IsRoot() {
+		name = at.String()
+	}
+	return occkit.Invalid("DOC-5", at, "%s %s (schema keyword %s)", name, phrase, kw)
+}
