@@ -6,3 +6,18 @@ replace (
 	github.com/occkit/occkit => ..
 	github.com/occkit/occkit/drivers/kubernetes => ../drivers/kubernetes
 )
+
+require (
+	github.com/occkit/occkit v0.0.0-00010101000000-000000000000
+	github.com/tidwall/gjson v1.20.4
+)
+
+require (
+	github.com/hashicorp/errwrap v1.0.0 // indirect
+	github.com/hashicorp/go-multierror v1.1.1 // indirect
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
+	github.com/tidwall/sjson v1.2.10 // indirect
+)
