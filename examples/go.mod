@@ -8,6 +8,7 @@ replace (
 )
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/occkit/occkit v0.0.0-00010101000000-000000000000
 	github.com/tidwall/gjson v1.20.4
 )

@@ -1,0 +1,75 @@
+// Policytest shows how a control-plane team unit-tests its own agent
+// policies with occkit: the team writes case files in occkit's conformance
+// format (testdata/*.json: "our prod agents run embedded OpenClaw", "no
+// codex on SSH", "a legacy codex/ ref is repaired", ...) and runs them
+// with `go test` through the small runner in runner.go, which maps each op
+// to one call of the library's public API.
+//
+// Run the team's cases:
+//
+//	go test ./examples/policytest            # from the repository root
+//	go run ./examples/policytest             # the same, as a program
+//	go run ./examples/policytest -cases DIR  # another directory of cases
+//
+// The same files run through occkit's own conformance runner too, from an
+// occkit checkout (internal packages cannot be imported from another
+// module, which is why this example carries its own runner):
+//
+//	go test ./internal/conformance -args -cases $PWD/examples/policytest/testdata
+//	OCCKIT_CASES=$PWD/examples/policytest/testdata go test ./internal/conformance
+//
+// Both print "conformance: N passed, N failed".
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs every case of the -cases directory and returns the exit status:
+// 0 when every case passes.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("policytest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("cases", defaultCases(), "directory of case files")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cases, err := LoadCases(*dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "policytest:", err)
+		return 2
+	}
+	passed, failed := 0, 0
+	for _, c := range cases {
+		if diff := Run(c); diff != "" {
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: %s (rule %s, op %s)\n%s\n", c.File, c.Name, c.Rule, c.Op, diff)
+			continue
+		}
+		passed++
+		fmt.Fprintf(stdout, "ok   %s: %s\n", c.File, c.Name)
+	}
+	fmt.Fprintf(stdout, "conformance: %d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// defaultCases finds testdata beside this example whether the program runs
+// from the repository root, from examples/ or from this directory.
+func defaultCases() string {
+	for _, d := range []string{"testdata", "policytest/testdata", "examples/policytest/testdata"} {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	return "testdata"
+}
