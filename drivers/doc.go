@@ -60,7 +60,10 @@
 // [WorkloadStopHook] or [NamespaceDeleteHook]; [HookPhasesOf] lists what a
 // driver hooks and [CheckHookPhases] refuses any other phase name. A
 // start hook contributes placeholders, never credentials, through
-// [Launch].
+// [Launch]. [Hooks] dispatches a phase over a deployment's drivers: start
+// phases in order, compensating the completed ones in reverse when one
+// fails; stop phases in reverse order. A failure is a [HookError] naming
+// the phase and driver, never the hook's own text.
 //
 // # Registry
 //

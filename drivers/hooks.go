@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"sort"
+	"time"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
@@ -176,4 +177,155 @@ func (l *Launch) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Hooks runs the lifecycle hooks of an ordered set of drivers (DRV-4):
+// start-side phases in order, stop-side phases in reverse order. It is a
+// value; build it once per deployment with [NewHooks].
+type Hooks struct {
+	drivers []any
+}
+
+// NewHooks returns the dispatcher for ds, in order. Nil entries are
+// skipped. Entries are normally ComputeDrivers and SandboxDrivers; any
+// value implementing a hook interface (directly or through Unwrap) works.
+func NewHooks(ds ...any) Hooks {
+	var out []any
+	for _, d := range ds {
+		if !isNil(d) {
+			out = append(out, d)
+		}
+	}
+	return Hooks{drivers: out}
+}
+
+// HookError reports a failed lifecycle hook. Its message names the phase
+// and the driver, never the hook's own error text (which might quote a
+// value); Unwrap gives the hook's error to callers that want it.
+type HookError struct {
+	Phase  HookPhase
+	Driver string
+	Err    error
+}
+
+// Error renders "lifecycle hook PHASE failed for DRIVER".
+func (e *HookError) Error() string {
+	return "lifecycle hook " + string(e.Phase) + " failed for " + e.Driver
+}
+
+// Unwrap returns the hook's error.
+func (e *HookError) Unwrap() error { return e.Err }
+
+// driverName names d for a HookError.
+func driverName(d any) string {
+	if s, ok := asAny[SandboxDriver](d); ok {
+		return "sandbox driver " + s.SandboxDeclaration().Name
+	}
+	if c, ok := asAny[ComputeDriver](d); ok {
+		return "compute driver " + string(c.Declaration().Name)
+	}
+	return "a driver"
+}
+
+// rollbackTimeout bounds the compensating hooks run after a failure whose
+// context was already cancelled.
+const rollbackTimeout = 5 * time.Second
+
+func rollbackContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+}
+
+// AfterNamespacePrepared runs every [NamespacePreparedHook] in order. When
+// one fails (or ctx ends), drivers whose hook already succeeded get their
+// [NamespaceDeleteHook] in reverse order, and the failure is returned as a
+// *HookError.
+func (h Hooks) AfterNamespacePrepared(ctx context.Context, ns Namespace) error {
+	var done []any
+	for _, d := range h.drivers {
+		hook, ok := asAny[NamespacePreparedHook](d)
+		if !ok {
+			continue
+		}
+		err := ctx.Err()
+		if err == nil {
+			err = hook.AfterNamespacePrepared(ctx, ns)
+		}
+		if err != nil {
+			rctx, cancel := rollbackContext(ctx)
+			_ = Hooks{drivers: done}.BeforeNamespaceDelete(rctx, ns)
+			cancel()
+			return &HookError{Phase: PhaseAfterNamespacePrepared, Driver: driverName(d), Err: err}
+		}
+		done = append(done, d)
+	}
+	return nil
+}
+
+// BeforeWorkloadStart runs every [WorkloadStartHook] in order, collecting
+// their launch environment, and returns it. When one fails, drivers whose
+// hook already succeeded get their [WorkloadStopHook] in reverse order.
+func (h Hooks) BeforeWorkloadStart(ctx context.Context, rev *admission.Revision) (map[string]string, error) {
+	var done []any
+	launch := &Launch{}
+	for _, d := range h.drivers {
+		hook, ok := asAny[WorkloadStartHook](d)
+		if !ok {
+			continue
+		}
+		err := ctx.Err()
+		if err == nil {
+			err = hook.BeforeWorkloadStart(ctx, rev, launch)
+		}
+		if err != nil {
+			rctx, cancel := rollbackContext(ctx)
+			_ = Hooks{drivers: done}.BeforeWorkloadStop(rctx, rev)
+			cancel()
+			return nil, &HookError{Phase: PhaseBeforeWorkloadStart, Driver: driverName(d), Err: err}
+		}
+		done = append(done, d)
+	}
+	return launch.Env(), nil
+}
+
+// BeforeWorkloadStop runs every [WorkloadStopHook] in reverse order and
+// stops at the first failure.
+func (h Hooks) BeforeWorkloadStop(ctx context.Context, rev *admission.Revision) error {
+	for i := len(h.drivers) - 1; i >= 0; i-- {
+		d := h.drivers[i]
+		hook, ok := asAny[WorkloadStopHook](d)
+		if !ok {
+			continue
+		}
+		err := ctx.Err()
+		if err == nil {
+			err = hook.BeforeWorkloadStop(ctx, rev)
+		}
+		if err != nil {
+			return &HookError{Phase: PhaseBeforeWorkloadStop, Driver: driverName(d), Err: err}
+		}
+	}
+	return nil
+}
+
+// BeforeNamespaceDelete runs every [NamespaceDeleteHook] in reverse order
+// and stops at the first failure.
+func (h Hooks) BeforeNamespaceDelete(ctx context.Context, ns Namespace) error {
+	for i := len(h.drivers) - 1; i >= 0; i-- {
+		d := h.drivers[i]
+		hook, ok := asAny[NamespaceDeleteHook](d)
+		if !ok {
+			continue
+		}
+		err := ctx.Err()
+		if err == nil {
+			err = hook.BeforeNamespaceDelete(ctx, ns)
+		}
+		if err != nil {
+			return &HookError{Phase: PhaseBeforeNamespaceDelete, Driver: driverName(d), Err: err}
+		}
+	}
+	return nil
 }
