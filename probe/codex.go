@@ -30,10 +30,7 @@ type CodexRun struct {
 const maxRecoveredStreamErrors = 10
 
 var (
-	codexModel = regexp.MustCompile(`^(?:openai|codex)/.+`)
-	// Codex reports provider HTTP rejections as "status 401 Unauthorized"
-	// or "unexpected status 403 Forbidden"; transport failures carry none.
-	codexRejected  = regexp.MustCompile(`\bstatus 40[13] (?:Unauthorized|Forbidden)\b`)
+	codexModel     = regexp.MustCompile(`^(?:openai|codex)/.+`)
 	codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (?:\()?stream disconnected (?:before completion|- retrying sampling request)(?:[:.)]|$)`)
 )
 
@@ -72,6 +69,9 @@ func classifyCodex(r CodexRun) Outcome {
 		return bad
 	}
 	for _, e := range events {
+		// Codex reports provider rejections as "status 401 Unauthorized" or
+		// "unexpected status 403 Forbidden"; transport failures carry no
+		// status, so a standalone 401 or 403 marks the rejection.
 		if e.typ == "turn.failed" && namesStatus(turnFailedText(e.raw), "401", "403") {
 			return Outcome{Code: AuthenticationFailed}
 		}
