@@ -27,9 +27,16 @@ type RevisionOptions struct {
 	Configuration occkit.Document
 	// Generation defaults to 1.
 	Generation int64
-	// SandboxDriverID is the sandbox binding; "" means none.
+	// SandboxDriverID is the sandbox binding; "" means none, except for
+	// dedicated OpenClaw, which defaults to [SandboxDriverID] (RES-13: it
+	// always runs inside a SandboxDriver).
 	SandboxDriverID string
 }
+
+// SandboxDriverID is the sandbox binding of fixture dedicated OpenClaw
+// revisions: a driver under test that checks the binding configures a
+// SandboxDriver of this name.
+const SandboxDriverID = "drivertest-sandbox"
 
 // Revision builds a frozen fixture revision, for driver tests that need
 // one outside the suite. It goes through [admission.ParseRevision], so the
@@ -66,6 +73,16 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 		}
 	} else if p := doc.Get(occkit.NewPath("agents", "defaults", "model")); p.Type == gjson.String {
 		primary = p.Str
+	}
+	// A fixture is what admission freezes: a platform-owned document
+	// carries the logging stamp (LOG-1), so rendering drivers can guard it
+	// (LOG-2).
+	doc, err := logging.Stamp(doc, logging.LevelInfo, logging.OwnedByPlatform)
+	if err != nil {
+		return nil, err
+	}
+	if o.SandboxDriverID == "" && o.Topology == (resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}) {
+		o.SandboxDriverID = SandboxDriverID
 	}
 	rec := map[string]any{
 		"version":       1,
