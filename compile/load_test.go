@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
 )
@@ -359,4 +360,66 @@ func TestLoadMatchesEncodingJSON(t *testing.T) {
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// jsonValue draws a JSON value of bounded depth for property tests.
+func jsonValue(t *rapid.T, depth int) any {
+	kinds := 6
+	if depth > 3 {
+		kinds = 4
+	}
+	switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+	case 0:
+		return nil
+	case 1:
+		return rapid.Bool().Draw(t, "bool")
+	case 2:
+		return rapid.Float64Range(-1e9, 1e9).Draw(t, "num")
+	case 3:
+		return rapid.String().Draw(t, "str")
+	case 4:
+		n := rapid.IntRange(0, 4).Draw(t, "len")
+		a := make([]any, n)
+		for i := range a {
+			a[i] = jsonValue(t, depth+1)
+		}
+		return a
+	}
+	m := map[string]any{}
+	for _, k := range rapid.SliceOfNDistinct(rapid.String(), 0, 4, func(s string) string { return s }).Draw(t, "keys") {
+		m[k] = jsonValue(t, depth+1)
+	}
+	return m
+}
+
+// TestLoadProperties: DOC-1 — strict JSON loads to the value encoding/json
+// reads, loading is idempotent, and indentation never changes the bytes.
+func TestLoadProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := jsonValue(t, 0)
+		compact, err := json.Marshal(v)
+		if err != nil {
+			t.Skip()
+		}
+		indented, _ := json.MarshalIndent(v, "", "\t")
+		a, err := Load(compact, LoadOptions{})
+		if err != nil {
+			t.Fatalf("Load(%s): %v", compact, err)
+		}
+		b, err := Load(indented, LoadOptions{})
+		if err != nil || !a.Equal(b) {
+			t.Fatalf("indentation changed the result: %s vs %s (%v)", a, b, err)
+		}
+		again, err := Load(a.Bytes(), LoadOptions{})
+		if err != nil || !again.Equal(a) {
+			t.Fatalf("not idempotent: %s -> %s (%v)", a, again, err)
+		}
+		var got any
+		if err := json.Unmarshal(a.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(v, got); diff != "" {
+			t.Fatalf("value changed (-want +got):\n%s", diff)
+		}
+	})
 }
