@@ -194,7 +194,8 @@ type restart struct {
 	DelaySeconds int    `json:"delaySeconds"`
 }
 
-// Prepare writes rev's files (RES-11: only a declared topology). A
+// Prepare writes rev's files (RES-11: only a declared topology; LOG-2:
+// only with an intact logging stamp). A
 // revision is written to a temporary directory and renamed into place, so
 // a failure leaves nothing half-written; preparing it again keeps its files
 // and marks it prepared (re-starting a stopped one).
@@ -214,7 +215,13 @@ func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
 	if err != nil {
 		return err
 	}
-	logs, err := logging.Render(rev.Harness(), rev.Mode(), logging.ContainerHarness, rev.Level())
+	// LOG-2: render nothing from a revision whose stamp is not intact;
+	// such a revision must be redeployed.
+	level, err := logging.Guard(rev.Document())
+	if err != nil {
+		return err
+	}
+	logs, err := logging.Render(rev.Harness(), rev.Mode(), logging.ContainerHarness, level)
 	if err != nil {
 		return err
 	}
