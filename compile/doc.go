@@ -80,4 +80,42 @@
 // INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
 // path, and occkit's own wording naming the setting and the schema keyword:
 // the validator's text, which can quote values, is never passed on.
+//
+// # Endpoint compile
+//
+// [CompileEndpoint] turns an admitted dedicated-Codex Configuration into the
+// private gateway document for a custom OpenAI-compatible [Endpoint]
+// (CMP-1). Every ref of the selected primary's provider becomes
+// codex/<ModelProvider>/<id>: model, primary, fallbacks, subagents.model and
+// the models keys, in the defaults and in every entry. Aliases without a
+// slash and other providers' refs are kept, and so are fallback order and
+// policies; wildcard keys are never projected into the catalog.
+// models.providers.codex.models is rebuilt from the selected refs and their
+// matching rows, each row keeping its metadata. Compile works on a copy
+// (CMP-2); the endpoint URL reaches only [RenderCodexConfig].
+//
+// # Legacy repair
+//
+// [Repair] applies OpenClaw's doctor --fix migration (CMP-3): codex/* and
+// codex-cli/* become openai/* with model-scoped runtime codex; claude-cli/*
+// and anthropic-cli/* become anthropic/* with runtime claude-cli;
+// google-gemini-cli/* becomes google/* with runtime google-gemini-cli.
+// Legacy models keys merge into canonical keys, the canonical entry winning.
+// Whole-agent agentRuntime and embeddedHarness keys are removed, a CLI pin
+// first becoming policy for refs on that CLI's provider; codex-cli runtime
+// IDs become codex, and a concrete pin is never overwritten (auto is). It
+// returns the [Change]s it made, is idempotent, never mutates its input, and
+// keeps unknown keys and key order.
+//
+// # Rendering
+//
+// [RenderGateway], [RenderHarness] and [RenderCodexConfig] render the
+// per-process native documents from an admitted document and the decided
+// Harness and Mode, passed as plain values (CMP-4). A dedicated gateway sees
+// the main workspace as [GatewayWorkspace] (RES-12) and never an inference
+// credential (AUTH-6). The Codex app-server TOML holds the model, the
+// provider with its base URL and Responses wire API (WebSocket on the
+// official route, HTTPS streaming for compatible endpoints, PRB-9),
+// approval_policy "never" and OpenTelemetry export off (LOG-4). Credentials
+// appear only as environment variable names.
 package compile
