@@ -37,12 +37,6 @@ func opTable() map[string]opFunc {
 	}
 }
 
-// notYet is what an op returns until its package implements it: the case
-// fails (never skips).
-func notYet(in gjson.Result) (Result, error) {
-	return nil, occkit.New(occkit.CodeNotImplemented, "", occkit.Root(), "op not implemented yet")
-}
-
 // inputDocument turns the case's "configuration" value into a Document.
 func inputDocument(in gjson.Result, key string) (occkit.Document, error) {
 	v := in.Get(key)
