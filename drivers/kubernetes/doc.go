@@ -1,0 +1,2 @@
+// Package kubernetes is the reference Kubernetes ComputeDriver (DRV-5).
+package kubernetes

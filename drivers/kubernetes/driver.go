@@ -1,0 +1,331 @@
+package kubernetes
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// FieldManager is the server-side apply field manager of every write.
+const FieldManager = "occkit"
+
+// Config configures a [Driver]. Only Client is required; the zero value
+// of every other field is the default.
+type Config struct {
+	// Client is the Kubernetes API client (a real clientset, or
+	// k8s.io/client-go/kubernetes/fake in tests).
+	Client kubernetes.Interface
+	// Tenant maps an Agent to its tenant namespace. Nil: every Agent runs
+	// in Namespace.
+	Tenant func(agentID string) (drivers.Namespace, error)
+	// Namespace is the tenant namespace when Tenant is nil; zero is
+	// {ID: DefaultNamespace, Name: DefaultNamespace}.
+	Namespace drivers.Namespace
+	Images    Images
+	Storage   Storage
+	// Sandbox is the configured SandboxDriver; when it qualifies, the
+	// driver declares dedicated OpenClaw (RES-11, RES-13).
+	Sandbox *Sandbox
+	// FieldManager names the driver's server-side apply writes; empty is
+	// [FieldManager].
+	FieldManager string
+	// Force takes over fields another field manager owns. Off by default,
+	// so such a conflict is detected and returned as 409 RESOURCE_CONFLICT.
+	Force bool
+	// SkipDryRun applies for real at once. By default Prepare first applies
+	// every object with dryRun=All, so an object the server refuses leaves
+	// nothing half-written.
+	SkipDryRun bool
+	// PollInterval is how often a replacement checks that earlier pods are
+	// gone (ADM-6); zero is 250 ms.
+	PollInterval time.Duration
+	// Now is the clock of diagnostics; nil is time.Now.
+	Now func() time.Time
+}
+
+// Driver is the reference Kubernetes [drivers.ComputeDriver] (DRV-5). It
+// also implements [drivers.Activator], [drivers.Stopper],
+// [drivers.Diagnoser] and [drivers.Preflighter]. A Driver is safe for
+// concurrent use.
+type Driver struct {
+	cfg  Config
+	decl drivers.Declaration
+}
+
+var (
+	_ drivers.ComputeDriver = (*Driver)(nil)
+	_ drivers.Activator     = (*Driver)(nil)
+	_ drivers.Stopper       = (*Driver)(nil)
+	_ drivers.Diagnoser     = (*Driver)(nil)
+	_ drivers.Preflighter   = (*Driver)(nil)
+)
+
+var configPath = occkit.NewPath("kubernetes")
+
+// New returns a driver for cfg. A missing client or an invalid setting
+// is 400 INVALID_REQUEST naming the setting.
+func New(cfg Config) (*Driver, error) {
+	var errs []error
+	if cfg.Client == nil {
+		errs = append(errs, occkit.Invalid("DRV-5", configPath.Key("client"), "a Kubernetes client is required"))
+	}
+	if cfg.FieldManager == "" {
+		cfg.FieldManager = FieldManager
+	}
+	if len(cfg.FieldManager) > 128 {
+		errs = append(errs, occkit.Invalid("DRV-5", configPath.Key("fieldManager"), "the field manager name is longer than 128 characters"))
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 250 * time.Millisecond
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Tenant == nil {
+		ns := RenderOptions{Namespace: cfg.Namespace}.withDefaults().Namespace
+		if len(validation.IsDNS1123Label(ns.Name)) > 0 {
+			errs = append(errs, occkit.Invalid("DRV-5", configPath.Key("namespace"), "the namespace name is not a DNS-1123 label"))
+		}
+		cfg.Namespace = ns
+	}
+	if sb := cfg.Sandbox; sb != nil {
+		if sb.ID == "" {
+			errs = append(errs, occkit.Invalid("DRV-2", configPath.Key("sandbox").Key("id"), "the SandboxDriver name is required"))
+		}
+		if sb.HarnessHome != "" {
+			errs = append(errs, drivers.CheckHarnessHome(configPath.Key("sandbox").Key("harnessHome"), sb.HarnessHome))
+		}
+		if sb.RuntimeClassName != "" && len(validation.IsDNS1123Subdomain(sb.RuntimeClassName)) > 0 {
+			errs = append(errs, occkit.Invalid("DRV-2", configPath.Key("sandbox").Key("runtimeClassName"), "the runtime class name is not a DNS-1123 subdomain"))
+		}
+	}
+	if err := occkit.Join(errs...); err != nil {
+		return nil, err
+	}
+	// Render checks the storage settings; check them once here too.
+	probe := RenderOptions{Storage: cfg.Storage}.withDefaults()
+	if err := (&renderer{opts: probe, ns: DefaultNamespace}).checkStorage(); err != nil {
+		e := *occkit.First(err)
+		e.Code = occkit.CodeInvalidRequest
+		return nil, &e
+	}
+	tops := []resolver.Topology{
+		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
+		{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated},
+	}
+	if cfg.Sandbox != nil && drivers.Qualifies(&cfg.Sandbox.Facts) {
+		tops = append(tops, resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated})
+	}
+	return &Driver{cfg: cfg, decl: drivers.Declaration{
+		Name:           resolver.ComputeKubernetes,
+		RuntimeLogging: logging.OwnedByPlatform,
+		Activation:     drivers.ActivateAfterCommit,
+		Topologies:     tops,
+	}}, nil
+}
+
+// NewForConfig is [New] with a clientset built from rc; cfg.Client is
+// replaced.
+func NewForConfig(rc *rest.Config, cfg Config) (*Driver, error) {
+	if rc == nil {
+		return nil, occkit.Invalid("DRV-5", configPath.Key("client"), "a REST configuration is required")
+	}
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		return nil, occkit.Invalid("DRV-5", configPath.Key("client"), "the REST configuration cannot build a client")
+	}
+	cfg.Client = cs
+	return New(cfg)
+}
+
+// Declaration declares the Kubernetes Compute (DRV-1, RES-11): embedded
+// OpenClaw and dedicated Codex always, dedicated OpenClaw only with a
+// qualifying SandboxDriver; platform-owned logging; activation after
+// commit. Dedicated revisions always stop their predecessors (ADM-6).
+func (d *Driver) Declaration() drivers.Declaration {
+	decl := d.decl
+	decl.Topologies = append([]resolver.Topology(nil), d.decl.Topologies...)
+	return decl
+}
+
+// ValidateHarnessAuth applies the Kubernetes harnessAuth rules
+// (AUTH-1..AUTH-6) and returns the credential projection plan that
+// [Render] projects.
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+	if err := ctx.Err(); err != nil {
+		return admission.Projection{}, err
+	}
+	f.Compute = resolver.ComputeKubernetes
+	return admission.ValidateHarnessAuth(f)
+}
+
+// tenant is the Agent's tenant namespace.
+func (d *Driver) tenant(agentID string) (drivers.Namespace, error) {
+	if d.cfg.Tenant == nil {
+		return d.cfg.Namespace, nil
+	}
+	ns, err := d.cfg.Tenant(agentID)
+	if err != nil {
+		return drivers.Namespace{}, err
+	}
+	if ns.Name == "" {
+		ns.Name = ns.ID
+	}
+	if len(validation.IsDNS1123Label(ns.Name)) > 0 {
+		return drivers.Namespace{}, occkit.Conflict("DRV-5", configPath.Key("namespace"), "the Agent's tenant namespace name is not a DNS-1123 label")
+	}
+	return ns, nil
+}
+
+// renderOptions are the render inputs for a namespace.
+func (d *Driver) renderOptions(ns drivers.Namespace) RenderOptions {
+	return RenderOptions{Namespace: ns, Images: d.cfg.Images, Storage: d.cfg.Storage, Sandbox: d.cfg.Sandbox}
+}
+
+// render checks that rev can run here and renders it.
+func (d *Driver) render(rev *admission.Revision, stopped bool) (Objects, drivers.Namespace, error) {
+	if rev == nil {
+		return Objects{}, drivers.Namespace{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
+	}
+	if err := drivers.CheckTopology(d.decl, rev.Topology()); err != nil {
+		return Objects{}, drivers.Namespace{}, err
+	}
+	if rev.Compute() != resolver.ComputeKubernetes {
+		return Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
+			"the revision was admitted for another Compute; redeploy")
+	}
+	ns, err := d.tenant(rev.AgentID())
+	if err != nil {
+		return Objects{}, drivers.Namespace{}, err
+	}
+	opts := d.renderOptions(ns)
+	opts.Stopped = stopped
+	objs, err := Render(rev, opts)
+	return objs, ns, err
+}
+
+// Prepare renders rev and applies its objects with server-side apply
+// (DRV-5). A dedicated revision first stops every earlier version of the
+// Agent and waits until its pods are gone (ADM-6); an embedded one
+// replaces its Deployment in place with the Recreate strategy. Unless
+// SkipDryRun is set, every object is applied with dryRun=All before any
+// is written. A field owned by another field manager is 409
+// RESOURCE_CONFLICT (unless Force is set). Preparing the same revision
+// again changes nothing.
+func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	objs, ns, err := d.render(rev, false)
+	if err != nil {
+		return err
+	}
+	if err := d.ensureNamespace(ctx, ns); err != nil {
+		return err
+	}
+	if !d.cfg.SkipDryRun {
+		if err := d.applyAll(ctx, objs, true); err != nil {
+			return err
+		}
+	}
+	if rev.Mode() == resolver.ModeDedicated {
+		if err := d.stopPredecessors(ctx, ns.Name, rev); err != nil {
+			return err
+		}
+	}
+	return d.applyAll(ctx, objs, false)
+}
+
+// Activate selects a prepared revision (ADM-6): its workloads must run
+// it (409 when they are missing or a newer revision replaced them, so an
+// older retry never overwrites the selected version); then the
+// ConfigMaps of the Agent's other revisions, which nothing runs any more,
+// are deleted.
+func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	objs, ns, err := d.render(rev, false)
+	if err != nil {
+		return err
+	}
+	for _, dep := range objs.Deployments {
+		live, err := d.cfg.Client.AppsV1().Deployments(ns.Name).Get(ctx, dep.Name, getOptions)
+		if err != nil {
+			if isNotFound(err) {
+				return occkit.Conflict("ADM-6", objectPath(dep), "the revision is not prepared; prepare it before activation")
+			}
+			return d.apiError(ctx, err, objectPath(dep))
+		}
+		if live.Labels[LabelRevision] != Hash(rev.Digest()) {
+			return occkit.Conflict("ADM-6", objectPath(dep), "another revision of the Agent replaced this one; it is superseded")
+		}
+	}
+	return d.deleteOthers(ctx, ns.Name, rev.AgentID(), rev.Digest())
+}
+
+// Stop scales rev's workloads to zero replicas, keeping them and their
+// data for a later start. Workloads that another revision replaced, or
+// that are gone, are left alone.
+func (d *Driver) Stop(ctx context.Context, rev *admission.Revision) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	objs, ns, err := d.render(rev, true)
+	if err != nil {
+		return err
+	}
+	for _, dep := range objs.Deployments {
+		live, err := d.cfg.Client.AppsV1().Deployments(ns.Name).Get(ctx, dep.Name, getOptions)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return d.apiError(ctx, err, objectPath(dep))
+		}
+		if live.Labels[LabelRevision] != Hash(rev.Digest()) {
+			continue
+		}
+		if err := d.apply(ctx, dep, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Retire deletes the workloads, Services, ServiceAccounts and ConfigMaps
+// that carry the revision's label; PersistentVolumeClaims (the Agent's
+// durable data) are never deleted. Objects that a later revision took over
+// carry its label and are untouched. Retiring what is gone succeeds.
+func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ns, err := d.tenant(agentID)
+	if err != nil {
+		return err
+	}
+	sel := LabelManagedBy + "=" + ManagedBy + "," + LabelAgent + "=" + Hash(agentID) + "," + LabelRevision + "=" + Hash(revisionDigest)
+	return d.deleteSelected(ctx, ns.Name, sel, true)
+}
+
+// Preflight checks that the Kubernetes API answers the driver.
+func (d *Driver) Preflight(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := d.cfg.Client.CoreV1().Namespaces().List(ctx, listOne)
+	if err != nil {
+		return d.apiError(ctx, err, configPath)
+	}
+	return nil
+}

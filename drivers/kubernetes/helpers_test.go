@@ -1,0 +1,143 @@
+package kubernetes
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// tenant is the tenant namespace of the test revisions.
+var tenant = drivers.Namespace{ID: "team-a", Name: "team-a"}
+
+// testSandbox is a qualifying SandboxDriver configuration.
+func testSandbox() *Sandbox {
+	return &Sandbox{
+		ID:               "openshell",
+		Facts:            resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true},
+		RuntimeClassName: "gvisor",
+		HarnessHome:      "/sandbox/home",
+	}
+}
+
+// topologyCase is one RES-11 row with an Agent that admits on it.
+type topologyCase struct {
+	name    string
+	mode    resolver.Mode
+	harness resolver.Harness
+	auth    string
+	doc     string
+}
+
+var (
+	embeddedOpenClaw = topologyCase{
+		name: "embedded-openclaw", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
+		doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"channels":{"slack":{"enabled":true}}}`,
+	}
+	dedicatedCodex = topologyCase{
+		name: "dedicated-codex", mode: resolver.ModeDedicated, harness: resolver.HarnessCodex,
+		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
+		doc:  `{"agents":{"defaults":{"model":"codex/gpt-5-codex","models":{"codex/gpt-5-codex":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{}}}}`,
+	}
+	dedicatedOpenClaw = topologyCase{
+		name: "dedicated-openclaw", mode: resolver.ModeDedicated, harness: resolver.HarnessOpenClaw,
+		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
+		doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{}}},"channels":{"slack":{"enabled":true}}}`,
+	}
+	allTopologyCases = []topologyCase{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}
+)
+
+// admitOn admits c through package admission against driver d, so the
+// projection plan is d's own (AUTH-7).
+func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation int64) *admission.Revision {
+	t.Helper()
+	return admitDoc(t, d, agentID, c, occkit.MustParseDocument(c.doc), generation)
+}
+
+func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) *admission.Revision {
+	t.Helper()
+	a, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1", resolver.HarnessCodex: "0.130.0"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := admission.CreateHarnessAuth(gjson.Parse(c.auth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := admission.Request{
+		Agent:         admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
+		Configuration: admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
+		Compute:       drivers.ComputeInfo(d, "kubernetes"),
+		Level:         logging.LevelWarn,
+	}
+	if sb := d.cfg.Sandbox; sb != nil {
+		req.Sandbox = &admission.SandboxInfo{ID: sb.ID, Facts: sb.Facts}
+		req.NativeWorkerSupport = resolver.NativeWorkersPinned
+	}
+	rev, err := a.Admit(context.Background(), req)
+	if err != nil {
+		t.Fatalf("admit %s: %v", c.name, err)
+	}
+	if rev.Topology() != (resolver.Topology{Harness: c.harness, Mode: c.mode}) {
+		t.Fatalf("admit %s: topology %v", c.name, rev.Topology())
+	}
+	return rev
+}
+
+// record edits a revision's persisted record and restores it, for
+// revisions admission would never freeze (defence in depth).
+func record(t testing.TB, rev *admission.Revision, edit func(map[string]any)) *admission.Revision {
+	t.Helper()
+	b, err := json.Marshal(rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	b, err = json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := admission.ParseRevision(b)
+	if err != nil {
+		t.Fatalf("restore edited record: %v", err)
+	}
+	return out
+}
+
+// unstamped replaces a record's document with doc (recomputing the digest).
+func withDocument(doc occkit.Document) func(map[string]any) {
+	return func(m map[string]any) {
+		m["configuration"] = json.RawMessage(occkit.Canonical(doc))
+		m["digest"] = occkit.CanonicalDigest(doc)
+	}
+}
+
+// errorKey is what tests compare of an error: code, rule and path.
+type errorKey struct {
+	Code occkit.Code
+	Rule string
+	Path string
+}
+
+func keyOf(err error) errorKey {
+	oe := occkit.First(err)
+	if oe == nil {
+		return errorKey{}
+	}
+	return errorKey{Code: oe.Code, Rule: oe.Rule, Path: oe.Path.String()}
+}

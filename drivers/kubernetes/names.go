@@ -1,0 +1,107 @@
+package kubernetes
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/occkit/occkit/admission"
+)
+
+// HashLen is how many hex characters of a SHA-256 name an object (DRV-5).
+const HashLen = 12
+
+// Hash returns the first [HashLen] hex characters of the SHA-256 of id.
+// Every object name and selection label derives from it, so a name is
+// always a valid DNS-1123 label, whatever characters the ID holds, and
+// never reveals the ID itself.
+func Hash(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:])[:HashLen]
+}
+
+// Component is one workload of a rendered revision.
+type Component string
+
+// Components. An embedded revision has only [ComponentGateway]: the one
+// combined gateway/Harness process.
+const (
+	// ComponentGateway is the OpenClaw gateway (for embedded OpenClaw, the
+	// combined gateway and built-in Harness).
+	ComponentGateway Component = "gateway"
+	// ComponentHarness is a dedicated Harness: the Codex app-server or the
+	// native OpenClaw node host.
+	ComponentHarness Component = "harness"
+)
+
+// AllComponents lists every [Component].
+func AllComponents() []Component { return []Component{ComponentGateway, ComponentHarness} }
+
+// suffix is the short name suffix of c.
+func (c Component) suffix() string {
+	if c == ComponentHarness {
+		return "harness"
+	}
+	return "gw"
+}
+
+// WorkloadName is the name of an Agent's workload for c, e.g.
+// occ-<12hex of agentID>-gw: the Deployment, its ServiceAccount and its
+// Service share it. Workloads are named per Agent, not per revision, so a
+// replacement updates them in place (Recreate, ADM-6).
+func WorkloadName(agentID string, c Component) string {
+	return "occ-" + Hash(agentID) + "-" + c.suffix()
+}
+
+// DataName is the name of the PersistentVolumeClaim that holds c's durable
+// data. It outlives every revision: Retire never deletes it.
+func DataName(agentID string, c Component) string {
+	return WorkloadName(agentID, c) + "-data"
+}
+
+// ConfigName is the name of a revision's ConfigMap holding the native
+// document of c (the admitted OpenClaw document, or the dedicated
+// Harness's own), e.g. occ-<agent>-<revision>-gw. ConfigMaps are per
+// revision and immutable.
+func ConfigName(agentID, digest string, c Component) string {
+	return "occ-" + Hash(agentID) + "-" + Hash(digest) + "-" + c.suffix()
+}
+
+// CredentialSecretName is the Kubernetes Secret that holds the bytes of an
+// OCC credential reference, in the tenant namespace: occ-<12hex of ID>-cred
+// for an OCC Secret, occ-<12hex of ID>-token for a managed ServiceAccount's
+// token Secret. The driver only ever references it (AUTH-2).
+func CredentialSecretName(ref admission.SourceRef) string {
+	if ref.Kind == admission.SourceServiceAccount {
+		return "occ-" + Hash(ref.ID) + "-token"
+	}
+	return "occ-" + Hash(ref.ID) + "-cred"
+}
+
+// CredentialSecretKey is the key of [CredentialSecretName]'s data that a
+// credential variable reads: "token" for a ServiceAccount token Secret
+// (the key Kubernetes fills), "value" for an OCC Secret.
+func CredentialSecretKey(ref admission.SourceRef) string {
+	if ref.Kind == admission.SourceServiceAccount {
+		return "token"
+	}
+	return "value"
+}
+
+// Labels the driver writes on every object it renders, besides the
+// protected Collector labels of package logging on pods (LOG-6).
+const (
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+	// ManagedBy is the value of [LabelManagedBy].
+	ManagedBy = "occkit"
+	// LabelAgent holds [Hash] of the Agent ID; with LabelComponent it is a
+	// workload's (immutable) selector.
+	LabelAgent = "kubernetes.occkit.io/agent"
+	// LabelComponent holds the [Component].
+	LabelComponent = "kubernetes.occkit.io/component"
+	// LabelRevision holds [Hash] of the revision digest.
+	LabelRevision = "kubernetes.occkit.io/revision"
+	// AnnotationDigest holds the full revision digest.
+	AnnotationDigest = "kubernetes.occkit.io/digest"
+	// AnnotationGeneration holds the admitted Configuration generation.
+	AnnotationGeneration = "kubernetes.occkit.io/generation"
+)
