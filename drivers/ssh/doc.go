@@ -1,0 +1,108 @@
+// Package ssh is the reference SSH [drivers.ComputeDriver] (DRV-6): it runs
+// embedded OpenClaw gateways as systemd services on hosts reached over
+// SSH. It is a nested module (github.com/occkit/occkit/drivers/ssh), so a
+// control plane that does not use it never has golang.org/x/crypto in its
+// build list.
+//
+// Make a [Driver] with [New] from a [Config]. It declares one topology,
+// embedded OpenClaw (RES-11): [Driver.Prepare] refuses anything else with
+// 400 INVALID_REQUEST before touching a host. Every operation is bounded
+// ([DefaultOperationTimeout], 180 s) and honours its context: a caller's
+// cancellation or deadline comes back as the context's error, the
+// driver's own bounds as 503 DEPENDENCY_UNAVAILABLE naming the bound
+// (operationTimeout, readinessTimeout, lockWait).
+//
+// # Hosts and host keys
+//
+// Each [Host] names an address, a login, a key and a known_hosts file.
+// The known_hosts file is required ([New] refuses a host without one) and
+// is the only trust source: the key the server presents is checked with
+// golang.org/x/crypto/ssh/knownhosts, and the negotiated host-key
+// algorithms are limited to the types on file for that host. An unknown,
+// changed or revoked key ends the connection before authentication with a
+// [*HostKeyError] (its [HostKeyProblem] says which), which unwraps to a
+// 503 DEPENDENCY_UNAVAILABLE at hosts[i]. There is no insecure mode.
+//
+// A revision runs on the host its Agent ID ranks highest by rendezvous
+// hashing, so adding a host moves only the Agents that now rank it first;
+// [Driver.Retire] visits every host, so a changed host list never orphans
+// a unit.
+//
+// # Units
+//
+// [Render] turns a revision into a [Unit]: one systemd service per
+// revision, named [UnitPrefix] + the first 12 hex characters of SHA-256
+// of the Agent ID + the digest prefix, with Restart=always, RestartSec=2
+// and TimeoutStopSec=30. The admitted document (the revision's canonical
+// bytes, so its SHA-256 is the revision digest) is written owner
+// read-only (0400) in the revision's directory and OPENCLAW_CONFIG_PATH
+// points at it; the rest of the logging environment comes from
+// [logging.Render] (LOG-4), and UnsetEnvironment= removes
+// OPENCLAW_LOG_LEVEL so nothing overrides the admitted level. Paths and
+// arguments are restricted to characters that neither systemd nor the
+// shell expands. Every file is uploaded atomically (a temporary file in
+// the same directory, then mv -f); uploading identical bytes changes
+// nothing.
+//
+// Units are started by a [ServiceManager]. [Systemd] (the default) runs
+// systemctl over SSH: daemon-reload, enable and restart to start; disable
+// --now to stop; daemon-reload after removing a file. [ScopeUser] (the
+// default) needs the login's user manager to run without a session
+// (loginctl enable-linger); [ScopeSystem] needs a login that may write
+// /etc/systemd/system.
+//
+// # Credentials
+//
+// The only harnessAuth binding is {"method": "runtime"} with no other keys
+// (AUTH-5, [Driver.ValidateHarnessAuth]); every other method is 409.
+// Credentials come from operator-provided environment files that systemd
+// loads outside version immutability: [Config.EnvironmentFile] for every
+// unit (required to exist once configured) and the optional env file in
+// the Agent's directory. The driver names them in the unit and never
+// writes, reads or reports their contents. Readiness does not validate
+// model auth.
+//
+// # Locking and ports
+//
+// Work that reads or changes a host's units runs under a per-host lock:
+// flock(1) on the lock file in the state directory, held by a remote
+// process whose standard input is the driver's SSH session. Releasing the
+// lock closes that input; a crashed driver or a dropped connection closes
+// it too, and the kernel frees the lock, so there is no stale lock to
+// detect or break. Waiting is bounded by [Config.LockWait] (30 s).
+//
+// Under the lock, a revision deployed before keeps its port; otherwise it
+// takes the lowest port of [Config.PortRange] that no deployed unit of
+// the unit directory claims and that nothing listens on (ss -ltn). An
+// exhausted range is 409 RESOURCE_CONFLICT at portRange. The unit file
+// holding the port is written before the lock is released, so the next
+// operation sees the port taken.
+//
+// # Readiness
+//
+// After the lock is released, Prepare polls the gateway's /readyz on the
+// host's loopback through a direct-tcpip channel of the SSH connection
+// (no port is exposed), every [Config.PollInterval], for at most
+// [Config.ReadinessTimeout] (120 s). Only a 200 counts. The served marker
+// (served, in the revision's directory) is written after readiness, under
+// the lock and only while the unit still exists; a never-ready gateway
+// fails Prepare with 503 at readinessTimeout and leaves no marker. Preparing
+// a served revision whose unit is unchanged only re-checks readiness.
+//
+// Prepare trusts the revision's admission: the control plane runs
+// [admission.Verify] (ADM-5, including the logging stamp guard, LOG-2)
+// before any runtime effect.
+//
+// # Testing
+//
+// The tests run against a real OpenSSH server (internal/sshtest, a plain
+// test user on loopback) and skip when none can start, unless
+// OCCKIT_REQUIRE_INTEGRATION=1. Hosts there run no systemd, so the real
+// tier starts units through a test [ServiceManager] that runs the unit's
+// ExecStart (a fake gateway answering /readyz) detached over SSH, and
+// checks upload atomicity, the lock, port choice, host keys, readiness
+// and the served marker, plus the drivertest conformance suite;
+// [Systemd]'s commands are checked through a recording systemctl on the
+// same host, and every rendered unit passes `systemd-analyze verify`
+// with empty output.
+package ssh

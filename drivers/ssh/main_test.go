@@ -1,0 +1,254 @@
+package ssh
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
+)
+
+// The real tier: one OpenSSH server per test package (TestMain), logging
+// into the plain user sshtest.User. The gateway the units start is this
+// test binary itself, re-executed with "gateway" as its first argument
+// (fakeGateway), copied where the test user can run it.
+var (
+	srv     *sshtest.Server
+	srvErr  error
+	gateway string // the fake gateway executable, runnable by the test user
+	shared  string // a local directory the test user can read
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "gateway" {
+		os.Exit(fakeGateway(os.Args[2:]))
+	}
+	flag.Parse()
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	srv, srvErr = sshtest.Start(ctx)
+	if srvErr == nil {
+		defer srv.Stop()
+		var err error
+		if shared, err = os.MkdirTemp("", "occkit-ssh-test-"); err == nil {
+			defer os.RemoveAll(shared)
+			err = os.Chmod(shared, 0o755)
+		}
+		if err == nil {
+			gateway = filepath.Join(shared, "openclaw")
+			err = copyExecutable(gateway)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "sshtest setup:", err)
+			return 1
+		}
+		defer killFakeGateways()
+	}
+	return m.Run()
+}
+
+func copyExecutable(dst string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(self)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// needSSH skips (or, under sshtest.Required, fails) without a server.
+func needSSH(t testing.TB) *sshtest.Server {
+	t.Helper()
+	if srvErr != nil {
+		if errors.Is(srvErr, sshtest.ErrUnavailable) && !sshtest.Required() {
+			t.Skip(srvErr)
+		}
+		t.Fatal(srvErr)
+	}
+	return srv
+}
+
+// fakeGateway is the stand-in OpenClaw gateway: `gateway [flags] --port N`.
+// It answers /readyz with 200 once ready (at once, when --ready-file
+// exists, or never), and /env with what it was started with.
+func fakeGateway(args []string) int {
+	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
+	port := fs.Int("port", 0, "listen port")
+	readyFile := fs.String("ready-file", "", "ready only once this file exists")
+	never := fs.Bool("never-ready", false, "never ready")
+	life := fs.Duration("max-life", 5*time.Minute, "exit after this long")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(*port))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	time.AfterFunc(*life, func() { os.Exit(0) })
+	mux := http.NewServeMux()
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ready := !*never
+		if *readyFile != "" {
+			_, err := os.Stat(*readyFile)
+			ready = ready && err == nil
+		}
+		if !ready {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+	mux.HandleFunc("/env", func(w http.ResponseWriter, r *http.Request) {
+		env := map[string]string{}
+		for _, kv := range os.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			if strings.HasPrefix(k, "OPENCLAW_") || strings.HasPrefix(k, "TEST_") {
+				env[k] = v
+			}
+		}
+		wd, _ := os.Getwd()
+		env["cwd"] = wd
+		_ = json.NewEncoder(w).Encode(env)
+	})
+	_ = http.Serve(l, mux)
+	return 0
+}
+
+// procs is the test ServiceManager: it runs the unit's ExecStart as a
+// detached process over SSH (the test host runs no systemd), with the
+// unit's environment, environment files and working directory. Restart=
+// is not emulated.
+type procs struct {
+	dir string // absolute, on the host
+
+	mu     sync.Mutex
+	starts int
+	// inStart counts concurrent Start calls (the lock test wants 1).
+	inStart, maxInStart atomic.Int32
+	delay               time.Duration
+}
+
+func newProcs(t testing.TB, s *sshtest.Server) *procs {
+	return &procs{dir: filepath.Join(s.Home, "procs", sanitize(t.Name()))}
+}
+
+func sanitize(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '-'
+	}, name)
+}
+
+const killScript = `if [ -f "$pf" ]; then
+	p=$(cat "$pf")
+	kill "$p" 2>/dev/null || true
+	# Gone, or a zombie its new parent has not reaped yet.
+	i=0; while st=$(ps -o stat= -p "$p" 2>/dev/null) && [ "${st#Z}" = "$st" ] && [ $i -lt 100 ]; do sleep 0.02; i=$((i+1)); done
+	rm -f "$pf"
+fi
+`
+
+func (p *procs) Start(ctx context.Context, r Runner, u Unit) error {
+	n := p.inStart.Add(1)
+	defer p.inStart.Add(-1)
+	for {
+		m := p.maxInStart.Load()
+		if n <= m || p.maxInStart.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	p.mu.Lock()
+	p.starts++
+	p.mu.Unlock()
+	if p.delay > 0 {
+		time.Sleep(p.delay)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "set -e\nmkdir -p %s\npf=%s\n%s", quote(p.dir), quote(p.dir+"/"+u.Name+".pid"), killScript)
+	fmt.Fprintf(&b, "cd %s\n(\nset -a\n", quote(u.WorkingDirectory))
+	for _, f := range u.EnvironmentFiles {
+		if f.Optional {
+			fmt.Fprintf(&b, "[ ! -f %s ] || . %s\n", quote(f.Path), quote(f.Path))
+		} else {
+			fmt.Fprintf(&b, ". %s\n", quote(f.Path))
+		}
+	}
+	b.WriteString("set +a\n")
+	for _, e := range u.Env {
+		fmt.Fprintf(&b, "export %s=%s\n", e.Name, quote(e.Value))
+	}
+	for _, n := range u.Unset {
+		fmt.Fprintf(&b, "unset %s\n", n)
+	}
+	args := make([]string, len(u.Exec))
+	for i, a := range u.Exec {
+		args[i] = quote(a)
+	}
+	fmt.Fprintf(&b, "exec setsid %s >%s 2>&1 </dev/null\n) &\necho $! > \"$pf\"\n", strings.Join(args, " "), quote(p.dir+"/"+u.Name+".log"))
+	_, err := r.Run(ctx, b.String(), nil)
+	return err
+}
+
+func (p *procs) Stop(ctx context.Context, r Runner, name string) error {
+	_, err := r.Run(ctx, "pf="+quote(p.dir+"/"+name+".pid")+"\n"+killScript, nil)
+	return err
+}
+
+func (p *procs) Forget(context.Context, Runner) error { return nil }
+
+// killFakeGateways ends every fake gateway the tests left running.
+func killFakeGateways() {
+	if srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := testConn(ctx)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	_, _ = c.Run(ctx, `for pf in `+quote(srv.Home)+`/procs/*/*.pid; do [ -f "$pf" ] || continue; `+killScript+` done`, nil)
+}
+
+// testConn is a driver connection to the test server.
+func testConn(ctx context.Context) (*conn, error) {
+	h, err := prepareHost(occkit.NewPath("hosts").Index(0), 0, Host{Addr: srv.Addr, User: sshtest.User, Signer: srv.Signer, KnownHostsFile: srv.KnownHosts}, 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return dial(ctx, h, 5*time.Second)
+}

@@ -1,0 +1,275 @@
+package ssh
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Environment variables the driver sets besides the logging render.
+const (
+	// EnvStateDir is the Agent's durable OpenClaw state directory.
+	EnvStateDir = "OPENCLAW_STATE_DIR"
+	// EnvGatewayPort is the gateway's port (also passed as --port).
+	EnvGatewayPort = "OPENCLAW_GATEWAY_PORT"
+)
+
+// UnitPrefix starts the name of every unit the driver writes.
+const UnitPrefix = "occkit-gw-"
+
+// EnvVar is one variable a unit sets. Values are never credentials.
+type EnvVar struct {
+	Name, Value string
+}
+
+// EnvironmentFile is an EnvironmentFile= line: Optional files may be
+// absent ("-" prefix).
+type EnvironmentFile struct {
+	Path     string
+	Optional bool
+}
+
+// Unit is one revision's rendered systemd service and where its files go
+// on the host. Content is the unit file; the other fields are what it
+// says, for a [ServiceManager] that needs them.
+type Unit struct {
+	// Name is the unit name, UnitPrefix + agent hash + "-" + revision
+	// digest prefix + ".service".
+	Name string
+	// Path is the unit file on the host.
+	Path string
+	// Content is the unit file.
+	Content []byte
+	// Port is the gateway port.
+	Port int
+	// Exec is the ExecStart argv.
+	Exec []string
+	// Env are the Environment= variables, in order.
+	Env []EnvVar
+	// Unset are the UnsetEnvironment= names (LOG-4: nothing may override
+	// the admitted level).
+	Unset []string
+	// EnvironmentFiles are the operator's credential files (AUTH-5), in
+	// load order.
+	EnvironmentFiles []EnvironmentFile
+	// WorkingDirectory is the Agent's state directory.
+	WorkingDirectory string
+	// AgentDir is the Agent's directory (kept across revisions).
+	AgentDir string
+	// RevisionDir holds the revision's files (removed by Retire).
+	RevisionDir string
+	// ConfigPath is the admitted document, written read-only
+	// (OPENCLAW_CONFIG_PATH).
+	ConfigPath string
+	// MarkerPath is the served marker, written only after readiness.
+	MarkerPath string
+}
+
+// RenderOptions are the host facts a unit is rendered from. Paths must be
+// absolute.
+type RenderOptions struct {
+	// Port is the gateway port.
+	Port int
+	// Scope is the systemd instance; "" is [ScopeUser].
+	Scope Scope
+	// UnitDir and StateDir are the host directories (see [Config]).
+	UnitDir, StateDir string
+	// BinaryPath and Args make ExecStart (see [Config]); nil Args means
+	// ["gateway"].
+	BinaryPath string
+	Args       []string
+	// EnvironmentFile is the operator's host-wide credential file, or "".
+	EnvironmentFile string
+	// ServiceUser is User= of a system-scope unit, or "".
+	ServiceUser string
+}
+
+// hash12 is the first 12 hex characters of SHA-256 of s, the naming
+// convention of the reference drivers.
+func hash12(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// UnitName is the unit name of an Agent's revision.
+func UnitName(agentID, digest string) string {
+	return UnitPrefix + hash12(agentID) + "-" + digest[:min(12, len(digest))] + ".service"
+}
+
+func validDigest(d string) bool {
+	if len(d) != 64 {
+		return false
+	}
+	for _, c := range d {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Render renders the systemd unit of an embedded OpenClaw revision (DRV-6):
+// Restart=always, RestartSec=2, TimeoutStopSec=30; the admitted document
+// at ConfigPath with OPENCLAW_CONFIG_PATH pointing at it and the logging
+// environment of [logging.Render] (LOG-4); the operator's environment
+// files for credentials (AUTH-5) — the unit names them, the driver never
+// writes them. It is pure: the same revision and options give the same
+// bytes.
+func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
+	if rev == nil {
+		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "no revision to render")
+	}
+	if t := rev.Topology(); t != (resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}) {
+		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only embedded openclaw")
+	}
+	if o.Scope == "" {
+		o.Scope = ScopeUser
+	}
+	if o.Args == nil {
+		o.Args = []string{"gateway"}
+	}
+	var errs []error
+	if o.Port < 1 || o.Port > 65535 {
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("port"), "port must be 1-65535"))
+	}
+	if o.Scope != ScopeUser && o.Scope != ScopeSystem {
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("scope"), "scope must be user or system"))
+	}
+	errs = append(errs,
+		checkPath(occkit.NewPath("unitDir"), o.UnitDir, true),
+		checkPath(occkit.NewPath("stateDir"), o.StateDir, true),
+		checkPath(occkit.NewPath("binaryPath"), o.BinaryPath, true))
+	if o.EnvironmentFile != "" {
+		errs = append(errs, checkPath(occkit.NewPath("environmentFile"), o.EnvironmentFile, true))
+	}
+	for i, a := range o.Args {
+		if !argRE.MatchString(a) {
+			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
+		}
+	}
+	if o.ServiceUser != "" && (!userRE.MatchString(o.ServiceUser) || o.ServiceUser == "root") {
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("serviceUser"), "serviceUser must be a non-root account name"))
+	}
+	if err := occkit.Join(errs...); err != nil {
+		return Unit{}, err
+	}
+	lr, err := logging.Render(resolver.HarnessOpenClaw, resolver.ModeEmbedded, logging.ContainerGateway, rev.Level())
+	if err != nil {
+		return Unit{}, err
+	}
+	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + hash12(rev.AgentID())
+	u := Unit{
+		Name:             UnitName(rev.AgentID(), rev.Digest()),
+		Port:             o.Port,
+		AgentDir:         agentDir,
+		WorkingDirectory: agentDir + "/state",
+		RevisionDir:      agentDir + "/revisions/" + rev.Digest(),
+	}
+	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
+	u.ConfigPath = u.RevisionDir + "/openclaw.json"
+	u.MarkerPath = u.RevisionDir + "/served"
+	port := strconv.Itoa(o.Port)
+	u.Env = append(u.Env, EnvVar{EnvStateDir, u.WorkingDirectory})
+	for _, e := range lr.Env {
+		v := e.Value
+		if e.Name == logging.EnvConfigPath {
+			// The admitted document lives on the host, not under the
+			// Kubernetes mount.
+			v = u.ConfigPath
+		}
+		u.Env = append(u.Env, EnvVar{e.Name, v})
+	}
+	u.Env = append(u.Env, EnvVar{EnvGatewayPort, port})
+	u.Unset = append(u.Unset, lr.Unset...)
+	if o.EnvironmentFile != "" {
+		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: o.EnvironmentFile})
+	}
+	u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: agentDir + "/env", Optional: true})
+	u.Exec = append(append([]string{o.BinaryPath}, o.Args...), lr.Args...)
+	u.Exec = append(u.Exec, "--port", port)
+	if u.Content, err = u.render(rev, o); err != nil {
+		return Unit{}, err
+	}
+	return u, nil
+}
+
+func (u Unit) render(rev *admission.Revision, o RenderOptions) ([]byte, error) {
+	agent, _ := json.Marshal(rev.AgentID())
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Written by occkit drivers/ssh; do not edit.\n")
+	fmt.Fprintf(&b, "# occkit-agent: %s\n", agent)
+	fmt.Fprintf(&b, "# occkit-revision: %s\n", rev.Digest())
+	fmt.Fprintf(&b, "# occkit-port: %d\n", u.Port)
+	b.WriteString("[Unit]\n")
+	fmt.Fprintf(&b, "Description=OpenClaw gateway %s revision %s\n", hash12(rev.AgentID()), rev.Digest()[:12])
+	if o.Scope == ScopeSystem {
+		b.WriteString("After=network-online.target\nWants=network-online.target\n")
+	}
+	b.WriteString("\n[Service]\nType=simple\n")
+	if o.Scope == ScopeSystem && o.ServiceUser != "" {
+		fmt.Fprintf(&b, "User=%s\n", o.ServiceUser)
+	}
+	fmt.Fprintf(&b, "WorkingDirectory=%s\n", u.WorkingDirectory)
+	for _, e := range u.Env {
+		q, err := envQuote(e.Name + "=" + e.Value)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "Environment=%s\n", q)
+	}
+	if len(u.Unset) > 0 {
+		fmt.Fprintf(&b, "UnsetEnvironment=%s\n", strings.Join(u.Unset, " "))
+	}
+	for _, f := range u.EnvironmentFiles {
+		opt := ""
+		if f.Optional {
+			opt = "-"
+		}
+		fmt.Fprintf(&b, "EnvironmentFile=%s%s\n", opt, f.Path)
+	}
+	for _, a := range u.Exec {
+		if !argRE.MatchString(a) {
+			return nil, occkit.Invalid("DRV-6", occkit.NewPath("args"), "an ExecStart argument may hold only letters, digits and _ . / : @ + = , -")
+		}
+	}
+	fmt.Fprintf(&b, "ExecStart=%s\n", strings.Join(u.Exec, " "))
+	b.WriteString("Restart=always\nRestartSec=2\nTimeoutStopSec=30\nKillSignal=SIGTERM\nNoNewPrivileges=true\n")
+	b.WriteString("\n[Install]\n")
+	if o.Scope == ScopeSystem {
+		b.WriteString("WantedBy=multi-user.target\n")
+	} else {
+		b.WriteString("WantedBy=default.target\n")
+	}
+	return b.Bytes(), nil
+}
+
+// envQuote quotes one Environment= assignment: double quotes with C
+// escapes, and %% for systemd's specifier character.
+func envQuote(s string) (string, error) {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			return "", occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '%':
+			b.WriteString("%%")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String(), nil
+}
