@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/occkit/occkit"
 )
@@ -72,7 +71,7 @@ func (x *resIndex) resSources(c *resRefAt, e *resEntry, out []resSource) (_ []re
 	fromCat(&x.catalog)
 	var buf [4]int32
 	for _, p := range x.providers[c.ref.Provider] {
-		for _, i := range p.rowsFor(c, buf[:0]) {
+		for _, i := range p.rowsFor(c.ref, buf[:0]) {
 			switch r := &p.rows[i]; r.rtSt {
 			case resRtBad:
 				bad = true
@@ -431,71 +430,43 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 	if len(x.provOrder) == 0 {
 		return
 	}
-	// provider -> model ID -> candidate
-	cands := map[string]map[string]Ref{}
-	addRef := func(r Ref) {
-		m := cands[r.Provider]
-		if m == nil {
-			m = map[string]Ref{}
-			cands[r.Provider] = m
-		}
-		m[r.ID] = r
-	}
-	add := func(s *resSelection) {
-		if !s.ok {
-			return
-		}
-		addRef(s.primary.ref)
-		for i := range s.fallbacks {
-			addRef(s.fallbacks[i].ref)
+	var buf [4]int32
+	mark := func(r Ref) {
+		for _, p := range x.providers[r.Provider] {
+			rows := p.rowsFor(r, buf[:0])
+			for k, i := range rows {
+				p.rows[i].used = true
+				if k > 0 {
+					*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(int(i)),
+						"%s and %s name the same model: the provider model policy is ambiguous",
+						p.rowPath(int(rows[0])), p.rowPath(int(i))))
+				}
+			}
 		}
 	}
-	add(&x.defaults)
+	sels := make([]*resSelection, 0, 1+len(x.entries))
+	sels = append(sels, &x.defaults)
 	for _, e := range x.entries {
-		add(&e.sel)
+		sels = append(sels, &e.sel)
 	}
-	for _, p := range x.provOrder {
-		if !p.rowsAt {
+	for _, s := range sels {
+		if !s.ok {
 			continue
 		}
-		mine := cands[p.name]
-		first := make(map[string]int, len(p.rows))
-		for i, r := range p.rows {
-			if !r.idOK {
-				continue
-			}
-			var buf [2]string
-			matched := resRowCandidates(p.name, r.id, mine, buf[:0])
-			if len(matched) == 0 {
-				if complete {
-					*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
-						"%s names a model that is neither the resolved primary nor one of its fallbacks", p.rowPath(i)))
-				}
-				continue
-			}
-			for _, id := range matched {
-				if j, dup := first[id]; dup {
-					*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
-						"%s and %s name the same model: the provider model policy is ambiguous", p.rowPath(j), p.rowPath(i)))
-					continue
-				}
-				first[id] = i
+		mark(s.primary.ref)
+		for i := range s.fallbacks {
+			mark(s.fallbacks[i].ref)
+		}
+	}
+	if !complete {
+		return
+	}
+	for _, p := range x.provOrder {
+		for i := range p.rows {
+			if r := &p.rows[i]; r.idOK && !r.used {
+				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
+					"%s names a model that is neither the resolved primary nor one of its fallbacks", p.rowPath(i)))
 			}
 		}
 	}
-}
-
-// resRowCandidates returns the model IDs of the candidates on provider
-// that row id names (REF-4, each confirmed by [MatchRow]): the row is the
-// ID after the first slash, or the full ref.
-func resRowCandidates(provider, id string, mine map[string]Ref, out []string) []string {
-	if c, ok := mine[id]; ok && MatchRow(c, id) {
-		out = append(out, c.ID)
-	}
-	if pr, rest, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), provider) {
-		if c, ok := mine[strings.TrimSpace(rest)]; ok && MatchRow(c, id) && (len(out) == 0 || out[0] != c.ID) {
-			out = append(out, c.ID)
-		}
-	}
-	return out
 }

@@ -27,38 +27,40 @@ const (
 // entry, a provider row or a provider). shape reports whether the refusal
 // is of agentRuntime itself (not an object) rather than of its id.
 func resReadRuntime(v gjson.Result) (id string, st resRt, shape bool) {
-	id, st, shape, _ = resReadPolicy(v, false)
+	id, st, shape, _ = resReadPolicy(v, "")
 	return id, st, shape
 }
 
-// resReadPolicy is resReadRuntime that also returns the holder's "id"
-// field when wantID is set, in one scan of the object.
-func resReadPolicy(v gjson.Result, wantID bool) (id string, st resRt, shape bool, rowID gjson.Result) {
-	var ar gjson.Result
-	v.ForEach(func(k, val gjson.Result) bool {
-		switch k.Str {
-		case "agentRuntime":
-			if !ar.Exists() {
-				ar = val
-			}
-		case "id":
-			if wantID && !rowID.Exists() {
-				rowID = val
-			}
-		}
-		return true
-	})
+// resReadPolicy is resReadRuntime that also returns the holder's field
+// named other (when not ""), in one scan of the object.
+func resReadPolicy(v gjson.Result, other string) (id string, st resRt, shape bool, field gjson.Result) {
+	// Two gjson lookups skip over the other members without decoding
+	// them, which is cheaper than visiting every member.
+	ar := v.Get("agentRuntime")
+	if other != "" {
+		field = v.Get(other)
+	}
 	if !ar.Exists() {
-		return "", resRtNone, false, rowID
+		return "", resRtNone, false, field
 	}
 	if !ar.IsObject() {
-		return "", resRtBad, true, rowID
+		return "", resRtBad, true, field
 	}
 	idv := resObjectField(ar, "id")
 	if idv.Type == gjson.String && (idv.Str == string(HarnessOpenClaw) || idv.Str == string(HarnessCodex)) {
-		return idv.Str, resRtOK, false, rowID
+		return idv.Str, resRtOK, false, field
 	}
-	return "", resRtBad, false, rowID
+	return "", resRtBad, false, field
+}
+
+// resSizeHint estimates how many members a JSON container of raw holds,
+// at perMember bytes each, to size its index once.
+func resSizeHint(raw string, perMember int) int {
+	n := len(raw) / perMember
+	if n > 1<<16 {
+		n = 1 << 16
+	}
+	return n
 }
 
 // resRuntimeErr is the RES-1 refusal of the agentRuntime under base.
@@ -79,7 +81,7 @@ type resCatKey struct {
 	valid bool // raw is a valid selected ref (REF-3)
 	rt    string
 	rtSt  resRt
-	next  int32 // next key with the same Ref.Key, or -1
+	prev  int32 // the previous key with the same Ref.Key, or -1
 }
 
 // resCatalog is one selectable catalog.
@@ -88,8 +90,7 @@ type resCatalog struct {
 	bad     bool // not an object (reported)
 	path    occkit.Path
 	keys    []resCatKey
-	byKey   map[string]int32 // Ref.Key() -> first index into keys (chained by next)
-	last    map[string]int32 // Ref.Key() -> last index, while building
+	byKey   map[string]int32 // Ref.Key() -> last index into keys (chained by prev)
 }
 
 // lookup calls f for each key whose ref is key, in document order.
@@ -98,8 +99,17 @@ func (c *resCatalog) lookup(key string, f func(i int32)) {
 	if !ok {
 		return
 	}
-	for ; i >= 0; i = c.keys[i].next {
+	if c.keys[i].prev < 0 { // the common case: one key
 		f(i)
+		return
+	}
+	var buf [8]int32
+	all := buf[:0]
+	for ; i >= 0; i = c.keys[i].prev {
+		all = append(all, i)
+	}
+	for j := len(all) - 1; j >= 0; j-- {
+		f(all[j])
 	}
 }
 
@@ -124,7 +134,7 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 		return c
 	}
 	v.ForEach(func(k, val gjson.Result) bool {
-		ck := resCatKey{raw: k.String(), next: -1}
+		ck := resCatKey{raw: k.String(), prev: -1}
 		ck.ref, ck.valid = ParseRef(ck.raw)
 		if !val.IsObject() {
 			*errs = append(*errs, occkit.Invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
@@ -138,22 +148,17 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 		}
 		if ck.valid {
 			if c.byKey == nil {
-				c.byKey = make(map[string]int32)
-				c.last = make(map[string]int32)
+				c.byKey = make(map[string]int32, resSizeHint(v.Raw, 64))
 			}
 			key := resRefKey(ck.raw, ck.ref)
-			i := int32(len(c.keys))
-			if l, dup := c.last[key]; dup {
-				c.keys[l].next = i
-			} else {
-				c.byKey[key] = i
+			if l, dup := c.byKey[key]; dup {
+				ck.prev = l
 			}
-			c.last[key] = i
+			c.byKey[key] = int32(len(c.keys))
 		}
 		c.keys = append(c.keys, ck)
 		return true
 	})
-	c.last = nil
 	return c
 }
 
@@ -276,13 +281,14 @@ type resEntry struct {
 
 // resRow is one row of models.providers.<p>.models.
 type resRow struct {
-	id       string // trimmed row id
-	idOK     bool   // the row is an object with a string id
-	obj      bool
-	rt       string
-	rtSt     resRt
-	nextID   int32 // next row with the same id, or -1
-	nextFull int32 // next row with the same non-canonical full key, or -1
+	id    string // trimmed row id
+	idOK  bool   // the row is an object with a string id
+	rt    string
+	rtSt  resRt
+	alt   string // the model ID after the provider prefix, when id is written "<p>/…", else ""
+	prevA int32  // the previous row indexed under id, or -1
+	prevB int32  // the previous row indexed under alt, or -1
+	used  bool   // a selected model names this row (RES-9)
 }
 
 // resProvider is one models.providers value.
@@ -294,8 +300,10 @@ type resProvider struct {
 	rtSt   resRt
 	rowsAt bool // a models array is present
 	rows   []resRow
-	byID   map[string]int32 // trimmed row id -> first row (chained by nextID)
-	byFull map[string]int32 // normalized "provider/id" of a prefixed row id written otherwise -> first row
+	// byID indexes every row under each model ID it can name on this
+	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
+	// holds the last such row; earlier ones are chained by prevA/prevB.
+	byID map[string]int32
 }
 
 func (p *resProvider) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
@@ -312,11 +320,11 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		return p
 	}
 	var shape bool
-	p.rt, p.rtSt, shape = resReadRuntime(v)
+	var mv gjson.Result
+	p.rt, p.rtSt, shape, mv = resReadPolicy(v, "models")
 	if p.rtSt == resRtBad {
 		*errs = append(*errs, resRuntimeErr(path, shape))
 	}
-	mv := v.Get("models")
 	if !mv.Exists() {
 		return p
 	}
@@ -326,50 +334,42 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		return p
 	}
 	p.rowsAt = true
-	lastID, lastFull := map[string]int32{}, map[string]int32{}
 	mv.ForEach(func(_, e gjson.Result) bool {
-		i := len(p.rows)
-		row := resRow{nextID: -1, nextFull: -1}
+		i := int32(len(p.rows))
+		row := resRow{prevA: -1, prevB: -1}
 		switch {
 		case !e.IsObject():
-			*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
-				"%s must be an object with an id, not a bare string or other value", p.rowPath(i)))
+			*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(int(i)),
+				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
 		default:
-			row.obj = true
 			var shape bool
 			var idv gjson.Result
-			row.rt, row.rtSt, shape, idv = resReadPolicy(e, true)
+			row.rt, row.rtSt, shape, idv = resReadPolicy(e, "id")
 			if row.rtSt == resRtBad {
-				*errs = append(*errs, resRuntimeErr(p.rowPath(i), shape))
+				*errs = append(*errs, resRuntimeErr(p.rowPath(int(i)), shape))
 			}
 			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
-				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i).Key("id"),
-					"%s must be a model ID", p.rowPath(i).Key("id")))
+				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(int(i)).Key("id"),
+					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
 				break
 			}
 			row.idOK = true
 			row.id = strings.TrimSpace(idv.Str)
 			if p.byID == nil {
-				p.byID = make(map[string]int32)
+				p.byID = make(map[string]int32, resSizeHint(mv.Raw, 48))
 			}
-			if l, dup := lastID[row.id]; dup {
-				p.rows[l].nextID = int32(i)
-			} else {
-				p.byID[row.id] = int32(i)
+			if l, dup := p.byID[row.id]; dup {
+				row.prevA = l
 			}
-			lastID[row.id] = int32(i)
-			// A row written "provider/id" is found by byID under the
-			// candidate's Key; only other spellings need byFull.
-			if full, ok := resFullRowKey(row.id); ok && full != row.id {
-				if p.byFull == nil {
-					p.byFull = make(map[string]int32)
+			p.byID[row.id] = i
+			if pr, rest, ok := strings.Cut(row.id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
+				if alt := strings.TrimSpace(rest); alt != "" && alt != row.id {
+					row.alt = alt
+					if l, dup := p.byID[alt]; dup {
+						row.prevB = l
+					}
+					p.byID[alt] = i
 				}
-				if l, dup := lastFull[full]; dup {
-					p.rows[l].nextFull = int32(i)
-				} else {
-					p.byFull[full] = int32(i)
-				}
-				lastFull[full] = int32(i)
 			}
 		}
 		p.rows = append(p.rows, row)
@@ -378,58 +378,25 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 	return p
 }
 
-// resFullRowKey is the "provider/id" key of a row ID written with its
-// provider prefix, normalized like [Ref.Key] so that [MatchRow] candidates
-// can be found by map lookup. It returns rowID itself when that is
-// already the normalized form.
-func resFullRowKey(rowID string) (string, bool) {
-	pr0, id0, ok := strings.Cut(rowID, "/")
-	if !ok {
-		return "", false
-	}
-	pr, id := resNormProvider(pr0), strings.TrimSpace(id0)
-	if pr == "" || id == "" {
-		return "", false
-	}
-	if pr == pr0 && id == id0 {
-		return rowID, true
-	}
-	return pr + "/" + id, true
-}
-
-// rowsFor returns the indexes of the rows that name the candidate c
+// rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
-func (p *resProvider) rowsFor(c *resRefAt, buf []int32) []int32 {
+func (p *resProvider) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
-	add := func(i int32) {
-		for _, j := range out {
-			if j == i {
-				return
-			}
-		}
-		if MatchRow(c.ref, p.rows[i].id) {
+	i, ok := p.byID[ref.ID]
+	for ok && i >= 0 {
+		r := &p.rows[i]
+		if MatchRow(ref, r.id) {
 			out = append(out, i)
 		}
-	}
-	if i, ok := p.byID[c.ref.ID]; ok {
-		for ; i >= 0; i = p.rows[i].nextID {
-			add(i)
+		if r.id == ref.ID {
+			i = r.prevA
+		} else {
+			i = r.prevB
 		}
 	}
-	if c.key != c.ref.ID {
-		if i, ok := p.byID[c.key]; ok {
-			for ; i >= 0; i = p.rows[i].nextID {
-				add(i)
-			}
-		}
-	}
-	if i, ok := p.byFull[c.key]; ok {
-		for ; i >= 0; i = p.rows[i].nextFull {
-			add(i)
-		}
-	}
-	if len(out) > 1 {
-		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	// The chain runs from the last row back to the first.
+	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
+		out[a], out[b] = out[b], out[a]
 	}
 	return out
 }
