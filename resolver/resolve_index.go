@@ -423,16 +423,16 @@ type resIndex struct {
 }
 
 var (
-	resPathAgents    = occkit.NewPath("agents")
-	resPathDefaults  = occkit.NewPath("agents", "defaults")
-	resPathEntries   = occkit.NewPath("agents", "entries")
-	resPathDefModel  = occkit.NewPath("agents", "defaults", "model")
-	resPathDefModels = occkit.NewPath("agents", "defaults", "models")
-	resPathModels    = occkit.NewPath("models")
-	resPathProviders = occkit.NewPath("models", "providers")
-	resPathPlugins   = occkit.NewPath("plugins")
-	resPathPlugEnts  = occkit.NewPath("plugins", "entries")
-	resPathCodexPlug = occkit.NewPath("plugins", "entries", "codex")
+	resPathAgents         = occkit.NewPath("agents")
+	resPathDefaults       = occkit.NewPath("agents", "defaults")
+	resPathEntries        = occkit.NewPath("agents", "entries")
+	resPathDefModel       = occkit.NewPath("agents", "defaults", "model")
+	resPathDefModels      = occkit.NewPath("agents", "defaults", "models")
+	resPathModels         = occkit.NewPath("models")
+	resPathProviders      = occkit.NewPath("models", "providers")
+	resPathPlugins        = occkit.NewPath("plugins")
+	resPathPlugEnts       = occkit.NewPath("plugins", "entries")
+	resPathCodexPlug      = occkit.NewPath("plugins", "entries", "codex")
 	resPathCodexTransport = occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "transport")
 )
 
