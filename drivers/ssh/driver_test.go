@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -414,6 +415,16 @@ func TestPrepareServesAndRetires(t *testing.T) {
 	}
 	if got := remote(t, "stat -c %a "+u.Path+"; cat "+u.MarkerPath); !strings.HasPrefix(got, "644\n") || !strings.Contains(got, rev.Digest()) {
 		t.Errorf("unit mode / marker: %q", got)
+	}
+	// The unit the driver wrote passes systemd-analyze verify (its
+	// ExecStart exists: the host is this machine).
+	onHost := u
+	onHost.Content = []byte(remote(t, "cat "+u.Path))
+	if !bytes.Equal(onHost.Content, u.Content) {
+		t.Errorf("unit on host differs from Render:\n%s", onHost.Content)
+	}
+	if out, err := verify(t, onHost); out != "" || err != nil {
+		t.Errorf("systemd-analyze verify (%v): %s", err, out)
 	}
 	// Preparing a served revision again changes nothing and restarts nothing.
 	if err := d.Prepare(ctx, rev); err != nil {

@@ -8,6 +8,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/occkit/occkit v0.0.0-00010101000000-000000000000
 	golang.org/x/crypto v0.59.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (

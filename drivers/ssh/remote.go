@@ -37,7 +37,9 @@ type RunError struct {
 	Stderr []byte
 }
 
-func (e *RunError) Error() string { return "ssh: remote script exited with status " + strconv.Itoa(e.Status) }
+func (e *RunError) Error() string {
+	return "ssh: remote script exited with status " + strconv.Itoa(e.Status)
+}
 
 // quote is POSIX single-quoting.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
@@ -120,9 +122,9 @@ func knownAlgorithms(h host, remote net.Addr) []string {
 // host's known keys.
 type probeKey struct{}
 
-func (probeKey) Type() string                             { return "occkit-probe" }
-func (probeKey) Marshal() []byte                          { return []byte("occkit-probe") }
-func (probeKey) Verify([]byte, *xssh.Signature) error     { return errors.New("probe key") }
+func (probeKey) Type() string                         { return "occkit-probe" }
+func (probeKey) Marshal() []byte                      { return []byte("occkit-probe") }
+func (probeKey) Verify([]byte, *xssh.Signature) error { return errors.New("probe key") }
 
 func (c *conn) Close() error { return c.c.Close() }
 
