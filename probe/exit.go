@@ -1,9 +1,6 @@
 package probe
 
-import (
-	"regexp"
-	"strconv"
-)
+import "strconv"
 
 // Exit is how a probe process ended. The zero value is a clean exit with
 // status 0.
@@ -31,21 +28,22 @@ func (e Exit) RecordSignal() string {
 	return ""
 }
 
-var (
-	errnoName  = regexp.MustCompile(`^E[A-Z0-9]{1,15}$`)
-	signalName = regexp.MustCompile(`^SIG[A-Z0-9]{1,10}$`)
-)
-
-// exitFailure is the PROCESS_EXIT cause of a failed exit: the errno first,
-// then the status (1–999), then the signal; no detail when none fits.
+// exitFailure is the PROCESS_EXIT cause of a failed exit, chosen by what the
+// exit reports: the errno first, then the status, then the signal. The
+// detail is then checked against the vocabulary of PRB-6 (error-E…,
+// exit-N for 1 ≤ N ≤ 999, signal-SIG…): an off-vocabulary detail (status
+// 1000, a lower-case errno, a free-text error) drops the whole cause and
+// keeps the code, as the reference's cause validator does. An exit that
+// reports nothing at all keeps the bare PROCESS_EXIT kind.
 func exitFailure(e Exit) Outcome {
+	detail := ""
 	switch {
-	case errnoName.MatchString(e.Err):
-		return failed(CauseProcessExit, "error-"+e.Err)
-	case e.Code > 0 && e.Code < 1000:
-		return failed(CauseProcessExit, "exit-"+strconv.Itoa(e.Code))
-	case signalName.MatchString(e.Signal):
-		return failed(CauseProcessExit, "signal-"+e.Signal)
+	case e.Err != "":
+		detail = "error-" + e.Err
+	case e.Code > 0:
+		detail = "exit-" + strconv.Itoa(e.Code)
+	case e.Signal != "":
+		detail = "signal-" + e.Signal
 	}
-	return failed(CauseProcessExit, "")
+	return failed(CauseProcessExit, detail)
 }
