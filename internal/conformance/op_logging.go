@@ -140,6 +140,9 @@ func opLoggingStartupPhase(in gjson.Result) (Result, error) {
 		if v.Exists() && v.Type != gjson.Number {
 			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a number", k)
 		}
+		if !v.Exists() && k == "startedAtMs" {
+			continue // zero: the library times the phase from the origin
+		}
 		times[i] = time.UnixMilli(v.Int())
 	}
 	rec, err := logging.StartupPhase(logging.StartupEvent{
