@@ -333,7 +333,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 			}
 			h = evalSel(&e.sel, e, false)
 			if h != "" {
-				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.sel.primary.loc(), Value: e.sel.primary.ref.String(),
+				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.sel.primary.loc(), Value: e.sel.primary.str,
 					Note: "Agent entry selects the same primary model"})
 			}
 		case x.defaults.ok:
