@@ -3,6 +3,7 @@ package conformance
 // Handlers for the admission ops.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -11,10 +12,9 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
-
-var opAdmissionAdmit = notYet
 
 // opAuthValidate: auth.validate (AUTH-*).
 func opAuthValidate(in gjson.Result) (Result, error) {
@@ -89,4 +89,62 @@ func envSetCheck(p admission.Projection) Check {
 		}
 		return strings.Join(diffs, "; ")
 	}
+}
+
+// opAdmissionAdmit: admission.admit (ADM-1..ADM-3). The Authorizer allows
+// everything: authorization is not what these cases exercise.
+func opAdmissionAdmit(in gjson.Result) (Result, error) {
+	agent := in.Get("agent")
+	b, err := admission.ParseBinding(agent.Get("harnessAuth"), admission.BindingPath())
+	if err != nil {
+		return nil, err
+	}
+	level, err := logging.ParseLevel(in.Get("level"))
+	if err != nil {
+		return nil, err
+	}
+	doc, err := inputDocument(in, "configuration")
+	if err != nil {
+		return nil, err
+	}
+	a, err := admission.New(admission.Options{
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+	})
+	if err != nil {
+		return nil, err
+	}
+	c := in.Get("compute")
+	req := admission.Request{
+		Agent: admission.Agent{
+			ID: strOr(agent.Get("id"), "main"), ConfigurationID: "cfg",
+			ExecutionMode: resolver.Mode(agent.Get("executionMode").String()), HarnessAuth: b,
+		},
+		Configuration: admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
+		Compute: admission.ComputeInfo{
+			Kind:           resolver.Compute(strOr(c.Get("kind"), string(resolver.ComputeKubernetes))),
+			RuntimeLogging: logging.Ownership(c.Get("runtimeLogging").String()),
+		},
+		CredentialGateway:   in.Get("credentialGateway").Bool(),
+		NativeWorkerSupport: resolver.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
+		Level:               level,
+	}
+	if s := sandboxFacts(in.Get("sandbox")); s != nil {
+		req.Sandbox = &admission.SandboxInfo{ID: "sandbox", Facts: *s}
+	}
+	rev, err := a.Admit(context.Background(), req)
+	if err != nil {
+		return nil, err
+	}
+	again, err := a.Admit(context.Background(), req)
+	if err != nil {
+		return nil, err
+	}
+	return Result{
+		"harness":      string(rev.Harness()),
+		"mode":         string(rev.Mode()),
+		"primary":      rev.Primary(),
+		"fallbacks":    rev.Fallbacks(),
+		"digestStable": rev.Digest() == again.Digest(),
+		DocumentKey:    rev.Document(),
+	}, nil
 }

@@ -1,0 +1,292 @@
+package admission
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Options configure an [Admitter]. The zero value is valid and fails
+// closed: without an [Authorizer] every admission is refused with 503
+// DEPENDENCY_UNAVAILABLE.
+type Options struct {
+	// Authorizer authorizes each deployment (ADM-2). Required for any
+	// admission to succeed.
+	Authorizer Authorizer
+	// HarnessVersions is the approved version of each Harness the
+	// installation runs (ADM-3), frozen into every revision. A Harness
+	// without an entry is frozen with an empty version.
+	HarnessVersions map[resolver.Harness]string
+}
+
+// Admitter admits deployments. Make one with [New] and share it: it is
+// immutable and safe for concurrent use.
+type Admitter struct {
+	authz    Authorizer
+	versions map[resolver.Harness]string
+	schema   *compile.Validator
+}
+
+// New prepares an Admitter from opts: it compiles the Configuration schema
+// (DOC-5) once and copies what it keeps, so later changes to opts do not
+// affect it. A HarnessVersions key other than openclaw or codex is a 400.
+func New(opts Options) (*Admitter, error) {
+	for h := range opts.HarnessVersions {
+		if h != resolver.HarnessOpenClaw && h != resolver.HarnessCodex {
+			return nil, occkit.Invalid("RES-1", occkit.NewPath("harnessVersions").Key(string(h)),
+				"harness versions name openclaw or codex only")
+		}
+	}
+	schema, err := compile.NewValidator()
+	if err != nil {
+		return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
+	}
+	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema}, nil
+}
+
+// Agent is the resource being deployed, as stored.
+type Agent struct {
+	ID string
+	// ConfigurationID names the stored Configuration.
+	ConfigurationID string
+	// ExecutionMode is the stored mode; "" is embedded (RES-11).
+	ExecutionMode resolver.Mode
+	// HarnessAuth is the stored binding (see [CreateHarnessAuth] and
+	// [UpdateHarnessAuth]); the zero Binding cannot deploy (AUTH-1).
+	HarnessAuth Binding
+}
+
+// Request is one deployment. Compute.Kind "" is Kubernetes.
+type Request struct {
+	// Principal is the caller, passed to the Authorizer.
+	Principal string
+	Agent     Agent
+	// Configuration reads the stored Configuration after authorization.
+	Configuration ConfigurationReader
+	Compute       ComputeInfo
+	// Sandbox is the configured SandboxDriver, or nil. It is bound to (and
+	// transforms the Configuration of) dedicated deployments on Kubernetes
+	// only (DRV-2).
+	Sandbox *SandboxInfo
+	// CredentialGateway reports whether a Credential Gateway is selected.
+	CredentialGateway   bool
+	NativeWorkerSupport resolver.NativeWorkerSupport
+	// Level is the admitted log level; "" is info (LOG-1). Parse a JSON
+	// value with [logging.ParseLevel] (which refuses JSON null).
+	Level logging.Level
+	// Account is a managed account binding to freeze, or the zero Account.
+	Account Account
+}
+
+// Admit runs one admission in the order of ADM-1: authorize → read the
+// Configuration → SandboxDriver transform (on a copy) → logging stamp
+// (LOG-1, unless the ComputeDriver owns logging) → schema validation
+// (DOC-5) → Harness resolution (RES) → roster (RES-10, deploy stage) →
+// harness-auth validation (AUTH) → gateway-settings check → freeze.
+//
+// The first refusal ends admission and nothing is left behind: Admit has no
+// side effects of its own and returns no revision. A cancelled ctx is 503
+// DEPENDENCY_UNAVAILABLE.
+func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
+	mode := req.Agent.ExecutionMode
+	if mode == "" {
+		mode = resolver.ModeEmbedded
+	}
+	if req.Compute.Kind == "" {
+		req.Compute.Kind = resolver.ComputeKubernetes
+	}
+	if err := a.authorize(ctx, req.Principal, req.Agent); err != nil {
+		return nil, err
+	}
+
+	if err := alive(ctx); err != nil {
+		return nil, err
+	}
+	if req.Configuration == nil {
+		return nil, occkit.Invalid("ADM-1", occkit.NewPath("configurationId"), "the deployment names no Configuration")
+	}
+	doc, gen, err := req.Configuration.ReadConfiguration(ctx, req.Agent.ConfigurationID)
+	if err != nil {
+		return nil, mapDependency("ADM-1", "the Configuration could not be read", err)
+	}
+	source := SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
+
+	sandbox := boundSandbox(req, mode)
+	if sandbox != nil {
+		if t, ok := Capability[ConfigurationTransformer](sandbox.Driver); ok {
+			if err := alive(ctx); err != nil {
+				return nil, err
+			}
+			out, err := t.TransformConfiguration(ctx, doc)
+			if err != nil {
+				return nil, mapRefusal("ADM-1", occkit.Root(), "the SandboxDriver refused the Configuration", err)
+			}
+			doc = out
+		}
+	}
+
+	owner, err := logging.ParseOwnership(string(req.Compute.RuntimeLogging))
+	if err != nil {
+		return nil, err
+	}
+	level := req.Level
+	if level == "" {
+		level = logging.LevelInfo
+	}
+	if _, err := logging.ParseLevelString(string(level)); err != nil {
+		return nil, err
+	}
+	if owner == logging.OwnedByPlatform {
+		if doc, err = logging.Stamp(doc, level, owner); err != nil {
+			return nil, err
+		}
+	}
+
+	if err := a.schema.Validate(doc); err != nil {
+		return nil, err
+	}
+
+	inst := resolver.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
+	if req.Sandbox != nil {
+		facts := req.Sandbox.Facts
+		facts.Facets = append([]resolver.Facet(nil), facts.Facets...)
+		inst.Sandbox = &facts
+	}
+	dec, err := resolver.Resolve(doc, resolver.Request{
+		Mode: mode, Compute: req.Compute.Kind, Installation: inst,
+		Topologies: append([]resolver.Topology(nil), req.Compute.Topologies...),
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	if err := resolver.CheckRoster(doc, resolver.RosterRequest{
+		Stage: resolver.StageDeploy, Compute: req.Compute.Kind, Harness: dec.Harness, Mode: dec.Mode,
+	}); err != nil {
+		return nil, err
+	}
+
+	if err := alive(ctx); err != nil {
+		return nil, err
+	}
+	facts := AuthFacts{
+		Compute: req.Compute.Kind, Topologies: req.Compute.Topologies,
+		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
+		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
+		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
+	}
+	proj, err := validateAuth(ctx, req.Compute, facts)
+	if err != nil {
+		return nil, err
+	}
+
+	if g, ok := Capability[GatewaySettingsValidator](req.Compute.Driver); ok {
+		if err := g.ValidateGatewaySettings(ctx, doc, resolver.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
+			return nil, gatewaySettingsRefusal(err)
+		}
+	}
+
+	r := &Revision{
+		agentID:    req.Agent.ID,
+		source:     source,
+		harness:    HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
+		mode:       dec.Mode,
+		compute:    ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
+		account:    req.Account,
+		auth:       req.Agent.HarnessAuth,
+		projection: proj.clone(),
+		primary:    dec.Primary,
+		fallbacks:  append([]string(nil), dec.Fallbacks...),
+		level:      level,
+		ownership:  owner,
+		reasons:    append([]resolver.Reason(nil), dec.Reasons...),
+	}
+	if sandbox != nil {
+		r.sandboxDriverID = sandbox.ID
+	}
+	r.setDocument(doc)
+	return r, nil
+}
+
+// boundSandbox is the SandboxDriver a deployment uses: DRV-2 binds one to
+// dedicated execution on the bundled Kubernetes Compute only.
+func boundSandbox(req Request, mode resolver.Mode) *SandboxInfo {
+	if req.Sandbox == nil || mode != resolver.ModeDedicated || req.Compute.Kind != resolver.ComputeKubernetes {
+		return nil
+	}
+	return req.Sandbox
+}
+
+// validateAuth runs the Compute's harness-auth validation: the driver's
+// validator when it has one, the built-in rules for a bundled kind
+// without a driver, else 503 (AUTH-7).
+func validateAuth(ctx context.Context, c ComputeInfo, f AuthFacts) (Projection, error) {
+	if v, ok := Capability[HarnessAuthValidator](c.Driver); ok {
+		return ValidateWith(ctx, v, f)
+	}
+	if c.Driver == nil && bundled(c.Kind) {
+		return ValidateHarnessAuth(f)
+	}
+	return ValidateWith(ctx, nil, f)
+}
+
+func bundled(k resolver.Compute) bool {
+	return k == resolver.ComputeKubernetes || k == resolver.ComputeSSH || k == resolver.ComputeDocker
+}
+
+func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) error {
+	if err := alive(ctx); err != nil {
+		return err
+	}
+	if a.authz == nil {
+		return occkit.New(occkit.CodeDependencyUnavailable, "ADM-2", occkit.Root(), "no Authorizer is configured")
+	}
+	err := a.authz.Authorize(ctx, AuthorizeRequest{
+		Principal: principal, AgentID: ag.ID,
+		Configuration: SourceIdentity{ID: ag.ConfigurationID},
+		HarnessAuth:   ag.HarnessAuth,
+	})
+	if err == nil {
+		return nil
+	}
+	var oe *occkit.Error
+	if errors.As(err, &oe) && oe.Code == occkit.CodeDependencyUnavailable {
+		return oe
+	}
+	return occkit.New(occkit.CodeForbidden, "ADM-2", occkit.Root(), "the deployment is not authorized")
+}
+
+// gatewaySettingsRefusal is 409 naming the refused setting (the driver's
+// error path), never its value: the driver's message is dropped.
+func gatewaySettingsRefusal(err error) error {
+	at := occkit.Root()
+	if oe := occkit.First(err); oe != nil {
+		at = oe.Path
+	}
+	if at.IsRoot() {
+		return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway settings")
+	}
+	return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
+}
+
+// mapDependency keeps a structured refusal and reports any other failure
+// as 503 without repeating its text.
+func mapDependency(rule, what string, err error) error {
+	var oe *occkit.Error
+	if errors.As(err, &oe) {
+		return oe
+	}
+	return occkit.New(occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
+}
+
+func alive(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return occkit.New(occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package admission_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Admit an embedded OpenClaw Agent on Kubernetes and read the frozen
+// revision.
+func Example() {
+	a, err := admission.New(admission.Options{
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+	})
+	if err != nil {
+		panic(err)
+	}
+	auth, err := admission.CreateHarnessAuth(gjson.Parse(
+		`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
+	if err != nil {
+		panic(err)
+	}
+	rev, err := a.Admit(context.Background(), admission.Request{
+		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 2,
+			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)},
+		Compute: admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+		Level:   logging.LevelWarn,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rev.Harness(), rev.Mode(), rev.Primary())
+	fmt.Println(rev.Document().Get(occkit.NewPath("logging", "consoleLevel")))
+	fmt.Println(rev.Projection().Names(admission.ProcessHarness))
+	fmt.Println(string(rev.HarnessAuth().JSON()))
+	// Output:
+	// openclaw embedded anthropic/claude-sonnet-4-6
+	// warn
+	// [ANTHROPIC_API_KEY]
+	// {"method":"api_key","source":{"id":"sec_1","kind":"secret","namespaceId":"ns_1"}}
+}

@@ -1,0 +1,119 @@
+package admission
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// VerifyFacts are the installation's facts at the moment a worker is about
+// to act on a revision (ADM-5).
+type VerifyFacts struct {
+	// Principal is the identity the worker acts for, re-authorized.
+	Principal string
+	// AgentID is the Agent the worker reconciles: it must own the revision.
+	AgentID string
+	// Authorizer re-authorizes the deployment; nil fails closed (503).
+	Authorizer Authorizer
+	// Compute is the Compute now configured for the Agent.
+	Compute ComputeInfo
+	// Sandbox is the SandboxDriver now configured, or nil.
+	Sandbox             *SandboxInfo
+	CredentialGateway   bool
+	NativeWorkerSupport resolver.NativeWorkerSupport
+}
+
+// Verify re-checks a revision before any runtime effect (ADM-5) and fails
+// closed: the record's integrity (the digest matches the document), the
+// ownership (the Agent and the Compute identity are the ones admitted), the
+// authority (the Authorizer allows the deployment again: 403 otherwise),
+// the combination (RES-11 and the harness-auth rules for today's
+// installation, which must give the admitted projection), the logging
+// ownership, and every required Driver (the bound SandboxDriver must still
+// be configured and qualify: 409 otherwise; a missing harness-auth
+// validator is 503).
+func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
+	if rev == nil || rev.canonical == nil {
+		return occkit.Conflict("ADM-5", occkit.Root(), "no admitted revision")
+	}
+	if err := alive(ctx); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(rev.canonical)
+	if hex.EncodeToString(sum[:]) != rev.digest {
+		return occkit.Conflict("ADM-5", occkit.NewPath("digest"), "the revision digest does not match its document")
+	}
+	if f.AgentID != rev.agentID {
+		return occkit.Conflict("ADM-5", occkit.NewPath("agentId"), "the revision belongs to another Agent")
+	}
+	if f.Compute.Kind == "" {
+		f.Compute.Kind = resolver.ComputeKubernetes
+	}
+	if f.Compute.Kind != rev.compute.Kind || f.Compute.ID != rev.compute.ID {
+		return occkit.Conflict("ADM-5", occkit.NewPath("compute"), "the revision was admitted for another Compute")
+	}
+	owner, err := logging.ParseOwnership(string(f.Compute.RuntimeLogging))
+	if err != nil {
+		return err
+	}
+	if owner != rev.ownership {
+		return occkit.Conflict("ADM-5", occkit.NewPath("runtimeLogging"), "the Compute's logging ownership changed since admission")
+	}
+
+	// LOG-2: a platform-owned stamp must still be intact and match.
+	if owner == logging.OwnedByPlatform {
+		lvl, err := logging.Guard(rev.doc)
+		if err != nil {
+			return err
+		}
+		if lvl != rev.level {
+			return occkit.Conflict("ADM-5", occkit.NewPath("logging", "level"), "the admitted level does not match the stamped document")
+		}
+	}
+
+	a := &Admitter{authz: f.Authorizer}
+	if err := a.authorize(ctx, f.Principal, Agent{
+		ID: rev.agentID, ConfigurationID: rev.source.ID,
+		ExecutionMode: rev.mode, HarnessAuth: rev.auth,
+	}); err != nil {
+		return err
+	}
+
+	var sandbox *resolver.SandboxFacts
+	if rev.sandboxDriverID != "" {
+		if f.Sandbox == nil || f.Sandbox.ID != rev.sandboxDriverID {
+			return occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"), "the SandboxDriver bound to the revision is not configured")
+		}
+	}
+	if f.Sandbox != nil {
+		facts := f.Sandbox.Facts
+		sandbox = &facts
+	}
+	if rev.sandboxDriverID != "" && rev.harness.ID == resolver.HarnessOpenClaw && !sandbox.Qualifies() {
+		return occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"), "the bound SandboxDriver no longer qualifies")
+	}
+
+	proj, err := validateAuth(ctx, f.Compute, AuthFacts{
+		Compute: rev.compute.Kind, Topologies: f.Compute.Topologies,
+		Harness: rev.harness.ID, Mode: rev.mode, Binding: rev.auth,
+		CredentialGateway: f.CredentialGateway, Sandbox: sandbox,
+		NativeWorkerSupport: f.NativeWorkerSupport, Model: rev.primary, AgentID: rev.agentID,
+	})
+	if err != nil {
+		return err
+	}
+	if !sameProjection(proj, rev.projection) {
+		return occkit.Conflict("ADM-5", occkit.NewPath("harnessAuth"), "the credential projection changed since admission; redeploy")
+	}
+	return nil
+}
+
+func sameProjection(a, b Projection) bool {
+	return slices.Equal(a.Gateway, b.Gateway) && slices.Equal(a.Harness, b.Harness) &&
+		a.StdinLogin == b.StdinLogin && a.EgressProxy == b.EgressProxy && a.HostManaged == b.HostManaged
+}

@@ -1,0 +1,81 @@
+package admission_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// TestVerify: ADM-5 re-checks before any runtime effect and fails closed.
+func TestVerify(t *testing.T) {
+	a := newAdmitter(t, allow())
+	dedicated := admission.Request{
+		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: resolver.ModeDedicated, HarnessAuth: apiKey},
+		Configuration: admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(codexConfig)},
+		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+		Sandbox:       &admission.SandboxInfo{ID: "openshell", Facts: *fullSandbox},
+	}
+	rev, err := a.Admit(context.Background(), dedicated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := admission.VerifyFacts{
+		Principal: "worker", AgentID: "main", Authorizer: allow(),
+		Compute: admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+		Sandbox: &admission.SandboxInfo{ID: "openshell", Facts: *fullSandbox},
+	}
+	tests := []struct {
+		name     string
+		edit     func(*admission.VerifyFacts)
+		wantCode occkit.Code
+	}{
+		{name: "unchanged installation", edit: func(*admission.VerifyFacts) {}},
+		{name: "another Agent", edit: func(f *admission.VerifyFacts) { f.AgentID = "other" }, wantCode: occkit.CodeResourceConflict},
+		{name: "another Compute", edit: func(f *admission.VerifyFacts) { f.Compute.ID = "k8s-2" }, wantCode: occkit.CodeResourceConflict},
+		{name: "revoked authority", edit: func(f *admission.VerifyFacts) { f.Authorizer = authz{deny: errors.New("revoked")} }, wantCode: occkit.CodeForbidden},
+		{name: "no authorizer", edit: func(f *admission.VerifyFacts) { f.Authorizer = nil }, wantCode: occkit.CodeDependencyUnavailable},
+		{name: "bound SandboxDriver missing", edit: func(f *admission.VerifyFacts) { f.Sandbox = nil }, wantCode: occkit.CodeResourceConflict},
+		{name: "another SandboxDriver", edit: func(f *admission.VerifyFacts) { f.Sandbox = &admission.SandboxInfo{ID: "other", Facts: *fullSandbox} },
+			wantCode: occkit.CodeResourceConflict},
+		{name: "a Credential Gateway is now selected", edit: func(f *admission.VerifyFacts) { f.CredentialGateway = true }, wantCode: occkit.CodeResourceConflict},
+		{name: "logging ownership changed", edit: func(f *admission.VerifyFacts) { f.Compute.RuntimeLogging = logging.OwnedByDriver },
+			wantCode: occkit.CodeResourceConflict},
+		{name: "a driver without a validator", edit: func(f *admission.VerifyFacts) { f.Compute.Driver = struct{}{} }, wantCode: occkit.CodeDependencyUnavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := good
+			tt.edit(&f)
+			err := admission.Verify(context.Background(), rev, f)
+			if tt.wantCode == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if e := occkit.First(err); e == nil || e.Code != tt.wantCode {
+				t.Fatalf("got %v, want %s", err, tt.wantCode)
+			}
+		})
+	}
+	t.Run("nil revision", func(t *testing.T) {
+		if err := admission.Verify(context.Background(), nil, good); !errors.Is(err, occkit.ErrResourceConflict) {
+			t.Fatal(err)
+		}
+	})
+	t.Run("restored record verifies", func(t *testing.T) {
+		b, _ := rev.MarshalJSON()
+		back, err := admission.ParseRevision(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := admission.Verify(context.Background(), back, good); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
