@@ -96,8 +96,21 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 	return nil
 }
 
+// applyAll applies every object. A PersistentVolumeClaim that exists is
+// left alone: durable data is created once and never re-applied (its
+// spec is immutable once bound, and an installation's new storage
+// settings must not resize an Agent's data behind its back).
 func (d *Driver) applyAll(ctx context.Context, objs Objects, dryRun bool) error {
 	for _, obj := range objs.List() {
+		if pvc, ok := obj.(*corev1.PersistentVolumeClaim); ok {
+			_, err := d.cfg.Client.CoreV1().PersistentVolumeClaims(pvc.Namespace).Get(ctx, pvc.Name, getOptions)
+			if err == nil {
+				continue
+			}
+			if !isNotFound(err) {
+				return d.apiError(ctx, err, objectPath(obj))
+			}
+		}
 		if err := d.apply(ctx, obj, dryRun); err != nil {
 			return err
 		}

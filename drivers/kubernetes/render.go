@@ -251,8 +251,8 @@ func (r *renderer) check() error {
 // checkStorage checks the installation's storage settings (409: the
 // installation cannot run the revision).
 func (r *renderer) checkStorage() error {
-	if _, err := resource.ParseQuantity(r.opts.Storage.Size); err != nil {
-		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("size"), "the storage size is not a Kubernetes quantity")
+	if q, err := resource.ParseQuantity(r.opts.Storage.Size); err != nil || q.Sign() <= 0 {
+		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("size"), "the storage size is not a positive Kubernetes quantity")
 	}
 	if r.opts.Storage.ClassName != "" && len(validation.IsDNS1123Subdomain(r.opts.Storage.ClassName)) > 0 {
 		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("className"), "the storage class name is not a DNS-1123 subdomain")
