@@ -256,8 +256,14 @@ func (d *Driver) prepare(ctx context.Context, h host, rev *admission.Revision) e
 	if err != nil {
 		return err
 	}
-	if served && !changed && c.ready(ctx, unit.Port, d.probeTimeout()) {
-		return nil
+	if served && !changed {
+		if c.ready(ctx, unit.Port, d.probeTimeout()) {
+			return nil
+		}
+		// Served once, not serving now: start it again.
+		if err := d.restart(ctx, c, unit); err != nil {
+			return err
+		}
 	}
 	if err := d.waitReady(ctx, c, unit); err != nil {
 		return err
@@ -304,6 +310,22 @@ func (d *Driver) install(ctx context.Context, c *conn, rev *admission.Revision) 
 		return Unit{}, false, false, d.serviceErr(ctx, c.h, "start", err)
 	}
 	return u, false, changed, nil
+}
+
+// restart clears the served marker and restarts the unit, under the lock.
+func (d *Driver) restart(ctx context.Context, c *conn, u Unit) error {
+	release, err := c.lock(ctx, d.lockPath(), d.s.lockWait)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if _, err := c.step(ctx, "clearing the served marker", "rm -f -- "+quote(u.MarkerPath), nil); err != nil {
+		return err
+	}
+	if err := d.s.services.Start(ctx, c, u); err != nil {
+		return d.serviceErr(ctx, c.h, "start", err)
+	}
+	return nil
 }
 
 func (d *Driver) serviceErr(ctx context.Context, h host, what string, err error) error {
@@ -456,14 +478,20 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 }
 
 // Preflight connects to every host (verifying its key) and checks the tools
-// the driver runs there and the gateway binary.
+// the driver runs there, the gateway binary and the operator environment
+// file (when configured).
 func (d *Driver) Preflight(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	script := "for t in sh flock ss mktemp cmp mv sed awk; do command -v \"$t\" >/dev/null 2>&1 || exit 3; done\n[ -x " + quote(d.s.binary) + " ] || exit 4\n"
+	what := "checking host tools (sh flock ss mktemp cmp mv sed awk) and binaryPath"
+	if d.s.envFile != "" {
+		script += "[ -f " + quote(d.s.envFile) + " ] || exit 5\n"
+		what += " and environmentFile"
+	}
 	return d.eachHost(ctx, func(ctx context.Context, c *conn) error {
-		_, err := c.step(ctx, "checking host tools (sh flock ss mktemp cmp mv sed awk) and binaryPath", script, nil)
+		_, err := c.step(ctx, what, script, nil)
 		return err
 	})
 }

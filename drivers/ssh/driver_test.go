@@ -303,8 +303,8 @@ func TestUploadAtomicAndIdempotent(t *testing.T) {
 	dir := "t/upload"
 	t.Cleanup(func() { remote(t, "rm -rf "+dir) })
 	path := dir + "/sub/file.json"
-	a := []byte(strings.Repeat("a", 1<<20))
-	b := []byte(strings.Repeat("b", 1<<20))
+	a := []byte(strings.Repeat("a", 256<<10))
+	b := []byte(strings.Repeat("b", 256<<10))
 	for i, step := range []struct {
 		content []byte
 		mode    os.FileMode
@@ -350,9 +350,12 @@ func TestUploadAtomicAndIdempotent(t *testing.T) {
 		}
 	}()
 	seen := map[string]bool{}
-	for i := 0; i < 30; i++ {
-		out := remote(t, "cat "+path+" | md5sum | cut -c1-8; wc -c < "+path)
-		seen[out] = true
+	for i := 0; i < 20; i++ {
+		out, err := c.Run(ctx, "cat "+path+" | md5sum | cut -c1-8", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[string(out)] = true
 	}
 	close(done)
 	wg.Wait()
@@ -627,4 +630,56 @@ func TestConformance(t *testing.T) {
 	s := needSSH(t)
 	cfg, _ := testConfig(t, s)
 	drivertest.Run(t, func() drivers.ComputeDriver { return mustNew(t, cfg) })
+}
+
+func TestPreflight(t *testing.T) {
+	s := needSSH(t)
+	cfg, _ := testConfig(t, s)
+	if err := mustNew(t, cfg).Preflight(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(*Config){
+		"missing binary":           func(c *Config) { c.BinaryPath = "/nonexistent/openclaw" },
+		"missing environment file": func(c *Config) { c.EnvironmentFile = "/nonexistent/credentials.env" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg, _ := testConfig(t, s)
+			edit(&cfg)
+			wantCode(t, mustNew(t, cfg).Preflight(ctxT(t)), occkit.CodeDependencyUnavailable, "DRV-6", "hosts[0]")
+		})
+	}
+}
+
+// A served revision whose gateway died is started again by Prepare.
+func TestPrepareRestartsADeadServedGateway(t *testing.T) {
+	s := needSSH(t)
+	cfg, p := testConfig(t, s)
+	d := mustNew(t, cfg)
+	ctx := ctxT(t)
+	rev := revision(t, "dead", 0)
+	if err := d.Prepare(ctx, rev); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Stop(ctx, mustConn(t), UnitName(rev.AgentID(), rev.Digest())); err != nil {
+		t.Fatal(err)
+	}
+	if readyz(cfg.PortRange.Min) != 0 {
+		t.Fatal("gateway still up")
+	}
+	if err := d.Prepare(ctx, rev); err != nil {
+		t.Fatal(err)
+	}
+	if readyz(cfg.PortRange.Min) != http.StatusOK || p.starts != 2 {
+		t.Errorf("not restarted (starts %d)", p.starts)
+	}
+}
+
+func mustConn(t testing.TB) *conn {
+	t.Helper()
+	c, err := testConn(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }

@@ -1,7 +1,6 @@
 package ssh
 
 import (
-	"context"
 	"errors"
 
 	"golang.org/x/crypto/ssh/knownhosts"
@@ -70,10 +69,4 @@ func hostKeyError(h host, err error) error {
 // may quote document content.
 func unavailable(h host, format string, args ...any) error {
 	return occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", h.path(), h.String()+": "+format, args...)
-}
-
-// ctxErr returns the caller's context error when the parent is done, so
-// callers see context.Canceled or DeadlineExceeded (DRV-1), else nil.
-func ctxErr(parent context.Context) error {
-	return parent.Err()
 }
