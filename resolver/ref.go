@@ -99,57 +99,23 @@ func refSplitProfile(s string) (model, profile string) {
 }
 
 // refIsModelSuffix reports whether seg (the text after an `@`) names a model
-// variant rather than an auth profile: an 8-digit date, a numeric version
-// (`1234`, `v2`, `1.2.3`) or a quantization tag (REF-5).
+// variant rather than an auth profile (REF-5): an 8-digit date (20251001) or
+// a quantization tag: the GGUF families `q<N>` and `iq<N>` with
+// `_`-separated alphanumeric parts (q4_k_m, q8_0, iq3_xxs) and bit widths
+// `<N>bit` (8bit), case-insensitive. Nothing else is exempt: `@v2` or
+// `@work` is a profile, as in OpenClaw's current parser.
 func refIsModelSuffix(seg string) bool {
 	seg = strings.ToLower(strings.TrimSpace(seg))
-	if seg == "" {
-		return false
-	}
-	return refIsVersion(seg) || refIsQuantTag(seg)
-}
-
-// refIsVersion matches pure digits (dates such as 20251001 included) and
-// `v?N(.N)*`.
-func refIsVersion(s string) bool {
-	s = strings.TrimPrefix(s, "v")
-	if s == "" {
-		return false
-	}
-	for _, part := range strings.Split(s, ".") {
-		if !refAllDigits(part) {
-			return false
-		}
-	}
-	return true
-}
-
-// refIsQuantTag matches the quantization tags local model servers put after
-// an `@` (lower-cased input):
-//
-//   - GGUF families `q<N>` and `iq<N>` with `_`-separated alphanumeric parts
-//     (q4_k_m, q8_0, iq3_xxs, iq4_nl, q6_k);
-//   - bit widths `<N>bit`, `<N>-bit`, `<N>bits`, `<N.N>bit` (8bit, 4-bit);
-//   - float and integer formats f16, bf16, fp8, int4, uint8, mxfp4, nvfp4.
-func refIsQuantTag(s string) bool {
 	switch {
-	case strings.HasPrefix(s, "iq"):
-		return refIsGGUF(s[2:])
-	case strings.HasPrefix(s, "q"):
-		return refIsGGUF(s[1:])
+	case len(seg) == 8 && refAllDigits(seg):
+		return true
+	case strings.HasPrefix(seg, "iq"):
+		return refIsGGUF(seg[2:])
+	case strings.HasPrefix(seg, "q"):
+		return refIsGGUF(seg[1:])
 	}
-	for _, suf := range []string{"-bits", "-bit", "bits", "bit"} {
-		if n, ok := strings.CutSuffix(s, suf); ok {
-			whole, frac, dot := strings.Cut(n, ".")
-			return refAllDigits(whole) && (!dot || refAllDigits(frac))
-		}
-	}
-	for _, pre := range []string{"mxfp", "nvfp", "uint", "int", "bf", "fp", "f"} {
-		if n, ok := strings.CutPrefix(s, pre); ok {
-			return refAllDigits(n)
-		}
-	}
-	return false
+	n, ok := strings.CutSuffix(seg, "bit")
+	return ok && refAllDigits(n)
 }
 
 // refIsGGUF matches `<N>(_<alnum>)*` (what follows `q` or `iq`).
