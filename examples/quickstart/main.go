@@ -30,6 +30,8 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
@@ -125,7 +127,11 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	fmt.Fprintf(w, "topology   %s/%s on %s\n", rev.Harness(), rev.Mode(), rev.Compute())
 	fmt.Fprintf(w, "models     %s (fallbacks: %s)\n", rev.Primary(), strings.Join(rev.Fallbacks(), ", "))
 	fmt.Fprintf(w, "auth       %s\n", rev.HarnessAuth().JSON())
-	fmt.Fprintf(w, "harness env %v\n", rev.Projection().Names(admission.ProcessHarness))
+	if p := rev.Projection(); p.HostManaged {
+		fmt.Fprintln(w, "credentials supplied by the host (AUTH-5), outside the revision")
+	} else {
+		fmt.Fprintf(w, "credentials %v projected from the Secret (AUTH-2)\n", p.Names(admission.ProcessHarness))
+	}
 	fmt.Fprintf(w, "logging    level=%s consoleStyle=%s redactSensitive present=%t\n",
 		rev.Document().Get(occkit.NewPath("logging", "level")),
 		rev.Document().Get(occkit.NewPath("logging", "consoleStyle")),
@@ -189,7 +195,25 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 	})
 }
 
+// render prints what the Compute applies for rev: on Kubernetes, the
+// objects of the reference driver's pure Render (DRV-5) as YAML.
 func render(w io.Writer, rev *admission.Revision) error {
+	switch rev.Compute() {
+	case resolver.ComputeKubernetes:
+		objs, err := kubernetes.Render(rev, kubernetes.RenderOptions{
+			Namespace: drivers.Namespace{ID: "ns_support", Name: "support"},
+		})
+		if err != nil {
+			return err
+		}
+		y, err := objs.YAML()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n== kubernetes manifests (%d objects, namespace %s)\n", len(objs.List()), objs.Namespace)
+		_, err = w.Write(y)
+		return err
+	}
 	return nil
 }
 
