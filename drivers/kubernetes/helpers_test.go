@@ -97,7 +97,7 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 
 // record edits a revision's persisted record and restores it, for
 // revisions admission would never freeze (defence in depth).
-func record(t testing.TB, rev *admission.Revision, edit func(map[string]any)) *admission.Revision {
+func record(t fataler, rev *admission.Revision, edit func(map[string]any)) *admission.Revision {
 	t.Helper()
 	b, err := json.Marshal(rev)
 	if err != nil {
@@ -125,6 +125,13 @@ func withDocument(doc occkit.Document) func(map[string]any) {
 		m["configuration"] = json.RawMessage(occkit.Canonical(doc))
 		m["digest"] = occkit.CanonicalDigest(doc)
 	}
+}
+
+// fataler is the part of testing.TB (and *rapid.T) the helpers use.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
 }
 
 // errorKey is what tests compare of an error: code, rule and path.

@@ -48,7 +48,7 @@ func renderCase(t testing.TB, c topologyCase) (*admission.Revision, Objects) {
 
 // strictDecode decodes a multi-document YAML stream with the Kubernetes
 // scheme in strict mode: unknown or duplicate fields are errors.
-func strictDecode(t testing.TB, stream []byte) []runtime.Object {
+func strictDecode(t fataler, stream []byte) []runtime.Object {
 	t.Helper()
 	s := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme.Scheme, scheme.Scheme,
 		json.SerializerOptions{Yaml: true, Strict: true})
