@@ -2,7 +2,6 @@ package admission
 
 import (
 	"context"
-	"errors"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/resolver"
@@ -120,8 +119,8 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 	if err := CheckTopology(f); err != nil {
 		return Projection{}, err
 	}
-	if f.Binding.IsZero() {
-		return Projection{}, occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
+	if err := RequireHarnessAuth(f.Binding); err != nil {
+		return Projection{}, err
 	}
 	switch f.Compute {
 	case resolver.ComputeKubernetes, "":
@@ -271,8 +270,8 @@ func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Pro
 		return Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
 			"the ComputeDriver has no harness-auth validator")
 	}
-	if f.Binding.IsZero() {
-		return Projection{}, occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
+	if err := RequireHarnessAuth(f.Binding); err != nil {
+		return Projection{}, err
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)
 	if err != nil {
@@ -293,17 +292,5 @@ func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Pro
 // stays 400; any other refusal is 409. A driver's plain error text is not
 // repeated: it might carry a value.
 func mapDriverRefusal(rule string, err error) error {
-	var oe *occkit.Error
-	if errors.As(err, &oe) {
-		if oe.Code == occkit.CodeInvalidRequest || oe.HTTPStatus() == 409 {
-			return oe
-		}
-		out := *oe
-		out.Code = occkit.CodeResourceConflict
-		if out.Rule == "" {
-			out.Rule = rule
-		}
-		return &out
-	}
-	return occkit.Conflict(rule, bindingPath, "the ComputeDriver refused the harnessAuth binding")
+	return mapRefusal(rule, bindingPath, "the ComputeDriver refused the harnessAuth binding", err)
 }

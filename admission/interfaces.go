@@ -146,8 +146,8 @@ func unwrap(v any) any {
 	return out.Interface()
 }
 
-// mapRefusal keeps a 400 refusal and turns any other into 409, without
-// repeating the text of a plain error.
+// mapRefusal keeps a 400 or 409 refusal and turns any other into 409,
+// without repeating the text of a plain error.
 func mapRefusal(rule string, at occkit.Path, what string, err error) error {
 	var oe *occkit.Error
 	if errors.As(err, &oe) {
@@ -156,6 +156,9 @@ func mapRefusal(rule string, at occkit.Path, what string, err error) error {
 		}
 		out := *oe
 		out.Code = occkit.CodeResourceConflict
+		if out.Rule == "" {
+			out.Rule = rule
+		}
 		return &out
 	}
 	return occkit.Conflict(rule, at, "%s", what)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -73,8 +74,10 @@ type Revision struct {
 	reasons         []resolver.Reason
 
 	canonical []byte
-	doc       occkit.Document
 	digest    string
+	// doc is the Document view of canonical, parsed on first use.
+	docOnce sync.Once
+	doc     occkit.Document
 }
 
 // AgentID is the Agent the revision deploys.
@@ -130,9 +133,16 @@ func (r *Revision) LoggingOwnership() logging.Ownership { return r.ownership }
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
 
-// Document is the admitted document (after transform and stamp). A Document
-// is immutable, so sharing it is safe.
-func (r *Revision) Document() occkit.Document { return r.doc }
+// Document is the admitted document (after transform and stamp) in its
+// canonical, key-sorted form. A Document is immutable, so sharing it is
+// safe.
+func (r *Revision) Document() occkit.Document {
+	r.docOnce.Do(func() {
+		// Canonical bytes are valid compact JSON: parsing cannot fail.
+		r.doc, _ = occkit.ParseDocument(r.canonical)
+	})
+	return r.doc
+}
 
 // Canonical returns a copy of the admitted document's canonical JSON bytes.
 func (r *Revision) Canonical() []byte { return bytes.Clone(r.canonical) }
@@ -330,18 +340,11 @@ func ParseRevision(b []byte) (*Revision, error) {
 	return r, nil
 }
 
-// setDocument freezes doc: canonical bytes, their digest, and the Document
-// view of those bytes.
+// setDocument freezes doc: its canonical bytes and their digest.
 func (r *Revision) setDocument(doc occkit.Document) {
 	r.canonical = occkit.Canonical(doc)
 	sum := sha256.Sum256(r.canonical)
 	r.digest = hex.EncodeToString(sum[:])
-	// Canonical bytes are valid compact JSON: parsing cannot fail.
-	d, err := occkit.ParseDocument(r.canonical)
-	if err != nil {
-		d = doc
-	}
-	r.doc = d
 }
 
 // checkFields refuses a restored record whose closed-set fields hold values

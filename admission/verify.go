@@ -67,7 +67,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 
 	// LOG-2: a platform-owned stamp must still be intact and match.
 	if owner == logging.OwnedByPlatform {
-		lvl, err := logging.Guard(rev.doc)
+		lvl, err := logging.Guard(rev.Document())
 		if err != nil {
 			return err
 		}

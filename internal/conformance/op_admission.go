@@ -125,10 +125,10 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 			RuntimeLogging: logging.Ownership(c.Get("runtimeLogging").String()),
 		},
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
-		NativeWorkerSupport: resolver.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
+		NativeWorkerSupport: resolver.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Level:               level,
 	}
-	if s := sandboxFacts(in.Get("sandbox")); s != nil {
+	if s := sandboxFacts(firstOf(in, "sandbox", "installation.sandboxDriver")); s != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: "sandbox", Facts: *s}
 	}
 	rev, err := a.Admit(context.Background(), req)
@@ -147,4 +147,15 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 		"digestStable": rev.Digest() == again.Digest(),
 		DocumentKey:    rev.Document(),
 	}, nil
+}
+
+// firstOf returns the first of the given gjson paths present in in (the
+// harness.resolve cases spell installation facts under "installation").
+func firstOf(in gjson.Result, paths ...string) gjson.Result {
+	for _, p := range paths {
+		if v := in.Get(p); v.Exists() {
+			return v
+		}
+	}
+	return gjson.Result{}
 }
