@@ -26,11 +26,16 @@ type VerifyFacts struct {
 	Sandbox             *SandboxInfo
 	CredentialGateway   bool
 	NativeWorkerSupport resolver.NativeWorkerSupport
+	// Account is the managed account binding as verified now; a revision
+	// that froze one requires exactly the same (ADM-7: reconciliation
+	// cannot substitute a newly issued credential).
+	Account Account
 }
 
 // Verify re-checks a revision before any runtime effect (ADM-5) and fails
 // closed: the record's integrity (the digest matches the document), the
-// ownership (the Agent and the Compute identity are the ones admitted), the
+// ownership (the Agent, the Compute identity and any managed account
+// binding are the ones admitted), the
 // authority (the Authorizer allows the deployment again: 403 otherwise),
 // the combination (RES-11 and the harness-auth rules for today's
 // installation, which must give the admitted projection), the logging
@@ -56,6 +61,9 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 	}
 	if f.Compute.Kind != rev.compute.Kind || f.Compute.ID != rev.compute.ID {
 		return occkit.Conflict("ADM-5", occkit.NewPath("compute"), "the revision was admitted for another Compute")
+	}
+	if !rev.account.IsZero() && f.Account != rev.account {
+		return occkit.Conflict("ADM-7", occkit.NewPath("account"), "the managed account binding differs from the one admitted")
 	}
 	owner, err := logging.ParseOwnership(string(f.Compute.RuntimeLogging))
 	if err != nil {

@@ -63,6 +63,29 @@ func TestVerify(t *testing.T) {
 			}
 		})
 	}
+	t.Run("managed account is frozen (ADM-7)", func(t *testing.T) {
+		acct := admission.Account{BackendID: "chatgpt", DriverID: "d", WorkspaceID: "ws_1",
+			Credential: admission.SourceRef{Kind: admission.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}
+		req := dedicated
+		req.Agent.HarnessAuth = saPAT
+		req.Account = acct
+		rev, err := a.Admit(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rev.Account() != acct {
+			t.Fatalf("account %+v", rev.Account())
+		}
+		f := good
+		f.Account = acct
+		if err := admission.Verify(context.Background(), rev, f); err != nil {
+			t.Fatal(err)
+		}
+		f.Account.Credential.ID = "sa_2"
+		if err := admission.Verify(context.Background(), rev, f); !errors.Is(err, occkit.ErrResourceConflict) {
+			t.Fatalf("substituted credential: %v", err)
+		}
+	})
 	t.Run("nil revision", func(t *testing.T) {
 		if err := admission.Verify(context.Background(), nil, good); !errors.Is(err, occkit.ErrResourceConflict) {
 			t.Fatal(err)
