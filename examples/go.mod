@@ -5,12 +5,14 @@ go 1.26.0
 replace (
 	github.com/occkit/occkit => ..
 	github.com/occkit/occkit/drivers/kubernetes => ../drivers/kubernetes
+	github.com/occkit/occkit/drivers/ssh => ../drivers/ssh
 )
 
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/occkit/occkit v0.0.0-00010101000000-000000000000
 	github.com/occkit/occkit/drivers/kubernetes v0.0.0-00010101000000-000000000000
+	github.com/occkit/occkit/drivers/ssh v0.0.0-00010101000000-000000000000
 	github.com/tidwall/gjson v1.20.4
 )
 
@@ -49,11 +51,12 @@ require (
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
-	golang.org/x/net v0.57.0 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
+	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/term v0.45.0 // indirect
-	golang.org/x/text v0.40.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect

@@ -15,10 +15,11 @@
 // occkit checkout (internal packages cannot be imported from another
 // module, which is why this example carries its own runner):
 //
-//	go test ./internal/conformance -args -cases $PWD/examples/policytest/testdata
-//	OCCKIT_CASES=$PWD/examples/policytest/testdata go test ./internal/conformance
+//	go test -v ./internal/conformance -run 'TestConformance$' -args -cases examples/policytest/testdata
+//	OCCKIT_CASES=$PWD/examples/policytest/testdata go test -v ./internal/conformance -run 'TestConformance$'
 //
-// Both print "conformance: N passed, N failed".
+// Both print the line "conformance: N passed, N failed" (go test shows a
+// passing test's output only with -v), as this program does.
 package main
 
 import (

@@ -1,8 +1,9 @@
 // Quickstart loads a real OpenClaw Configuration written in JSON5, resolves
 // its Harness, admits it for a Compute and prints what a control plane
 // would keep and deploy: the decision with its reasons, the frozen
-// revision's digest and the rendered Kubernetes manifests. It ends with
-// refusals, each with its code, HTTP status, rule and JSON path.
+// revision's digest and the rendered Kubernetes manifests (with -compute
+// ssh: the systemd unit). It ends with refusals, each with its code, HTTP
+// status, rule and JSON path.
 //
 // Run it from the repository root:
 //
@@ -32,6 +33,7 @@ import (
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/kubernetes"
+	"github.com/occkit/occkit/drivers/ssh"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
@@ -212,6 +214,21 @@ func render(w io.Writer, rev *admission.Revision) error {
 		}
 		fmt.Fprintf(w, "\n== kubernetes manifests (%d objects, namespace %s)\n", len(objs.List()), objs.Namespace)
 		_, err = w.Write(y)
+		return err
+	case resolver.ComputeSSH:
+		// The host facts the SSH driver's Config would supply (DRV-6).
+		u, err := ssh.Render(rev, ssh.RenderOptions{
+			Port:            18789,
+			UnitDir:         "/home/occ/.config/systemd/user",
+			StateDir:        "/home/occ/.local/state/occkit",
+			BinaryPath:      "/usr/local/bin/openclaw",
+			EnvironmentFile: "/etc/occkit/credentials.env",
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n== systemd unit %s\n", u.Path)
+		_, err = w.Write(u.Content)
 		return err
 	}
 	return nil

@@ -90,6 +90,8 @@ func TestSSH(t *testing.T) {
 		"topology   openclaw/embedded on ssh\n",
 		`auth       {"method":"runtime"}` + "\n",
 		"credentials supplied by the host (AUTH-5)",
+		"Restart=always\nRestartSec=2\nTimeoutStopSec=30\n", // DRV-6
+		"EnvironmentFile=/etc/occkit/credentials.env\n",     // AUTH-5
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -98,6 +100,7 @@ func TestSSH(t *testing.T) {
 	if strings.Contains(out, "kind: Deployment") {
 		t.Error("SSH output shows Kubernetes manifests")
 	}
+	golden(t, "ssh", out)
 }
 
 // Dedicated OpenClaw needs native workers and a SandboxDriver: both
