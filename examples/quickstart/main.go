@@ -125,16 +125,16 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		return refused(w, "admit", err)
 	}
 	fmt.Fprintln(w, "\n== admit")
-	fmt.Fprintf(w, "revision   %s\n", rev.Digest())
-	fmt.Fprintf(w, "topology   %s/%s on %s\n", rev.Harness(), rev.Mode(), rev.Compute())
-	fmt.Fprintf(w, "models     %s (fallbacks: %s)\n", rev.Primary(), strings.Join(rev.Fallbacks(), ", "))
-	fmt.Fprintf(w, "auth       %s\n", rev.HarnessAuth().JSON())
+	fmt.Fprintf(w, "revision     %s\n", rev.Digest())
+	fmt.Fprintf(w, "topology     %s/%s on %s\n", rev.Harness(), rev.Mode(), rev.Compute())
+	fmt.Fprintf(w, "models       %s (fallbacks: %s)\n", rev.Primary(), strings.Join(rev.Fallbacks(), ", "))
+	fmt.Fprintf(w, "harnessAuth  %s\n", rev.HarnessAuth().JSON())
 	if p := rev.Projection(); p.HostManaged {
-		fmt.Fprintln(w, "credentials supplied by the host (AUTH-5), outside the revision")
+		fmt.Fprintln(w, "credentials  supplied by the host (AUTH-5), outside the revision")
 	} else {
-		fmt.Fprintf(w, "credentials %v projected from the Secret (AUTH-2)\n", p.Names(admission.ProcessHarness))
+		fmt.Fprintf(w, "credentials  %v projected from the Secret (AUTH-2)\n", p.Names(admission.ProcessHarness))
 	}
-	fmt.Fprintf(w, "logging    level=%s consoleStyle=%s redactSensitive present=%t\n",
+	fmt.Fprintf(w, "logging      level=%s consoleStyle=%s redactSensitive present=%t\n",
 		rev.Document().Get(occkit.NewPath("logging", "level")),
 		rev.Document().Get(occkit.NewPath("logging", "consoleStyle")),
 		rev.Document().Has(occkit.NewPath("logging", "redactSensitive")))

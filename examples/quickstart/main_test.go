@@ -87,9 +87,9 @@ func TestSSH(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"topology   openclaw/embedded on ssh\n",
-		`auth       {"method":"runtime"}` + "\n",
-		"credentials supplied by the host (AUTH-5)",
+		"topology     openclaw/embedded on ssh\n",
+		`harnessAuth  {"method":"runtime"}` + "\n",
+		"credentials  supplied by the host (AUTH-5)",
 		"Restart=always\nRestartSec=2\nTimeoutStopSec=30\n", // DRV-6
 		"EnvironmentFile=/etc/occkit/credentials.env\n",     // AUTH-5
 	} {
