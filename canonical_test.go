@@ -1,0 +1,187 @@
+package occkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+)
+
+// refCanonical is the obvious recursive definition of the canonical form;
+// the single-pass Canonical must agree with it on every document.
+func refCanonical(b *bytes.Buffer, v gjson.Result) {
+	switch {
+	case v.IsObject():
+		type kv struct {
+			k string
+			v gjson.Result
+		}
+		var ms []kv
+		v.ForEach(func(k, val gjson.Result) bool { ms = append(ms, kv{k.String(), val}); return true })
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].k < ms[j].k })
+		b.WriteByte('{')
+		for i, m := range ms {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(appendCanonicalString(nil, []byte(m.k)))
+			b.WriteByte(':')
+			refCanonical(b, m.v)
+		}
+		b.WriteByte('}')
+	case v.IsArray():
+		b.WriteByte('[')
+		for i, e := range v.Array() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			refCanonical(b, e)
+		}
+		b.WriteByte(']')
+	case v.Type == gjson.String:
+		b.Write(appendCanonicalString(nil, []byte(v.String())))
+	default:
+		b.WriteString(v.Raw)
+	}
+}
+
+func genJSON(t *rapid.T, depth int) any {
+	kind := rapid.IntRange(0, 5).Draw(t, "kind")
+	if depth > 4 {
+		kind %= 3
+	}
+	switch kind {
+	case 0:
+		return rapid.OneOf(rapid.Just[any](nil), rapid.Just[any](true), rapid.Just[any](1.5e3), rapid.Just[any](-0.25)).Draw(t, "lit")
+	case 1, 2:
+		return rapid.OneOf(rapid.String(), rapid.StringMatching(`[a-c"\\\x00-\x1f<>&\x{2028}é]{0,6}`)).Draw(t, "s")
+	case 3, 4:
+		n := rapid.IntRange(0, 5).Draw(t, "n")
+		m := make([][2]any, n)
+		for i := range m {
+			m[i] = [2]any{rapid.StringMatching(`[a-c"\\\x01é]{0,3}`).Draw(t, "k"), genJSON(t, depth+1)}
+		}
+		return m
+	default:
+		n := rapid.IntRange(0, 4).Draw(t, "n")
+		a := make([]any, n)
+		for i := range a {
+			a[i] = genJSON(t, depth+1)
+		}
+		return a
+	}
+}
+
+// encode writes v as JSON; objects are [][2]any so duplicate keys and key
+// order are under the generator's control.
+func encode(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case [][2]any:
+		b.WriteByte('{')
+		for i, kv := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(kv[0])
+			b.Write(k)
+			b.WriteByte(':')
+			encode(b, kv[1])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			encode(b, e)
+		}
+		b.WriteByte(']')
+	default:
+		j, _ := json.Marshal(x)
+		b.Write(j)
+	}
+}
+
+func TestCanonicalMatchesDefinition(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var sb strings.Builder
+		encode(&sb, genJSON(t, 0))
+		d, err := ParseDocument([]byte(sb.String()))
+		if err != nil {
+			t.Fatalf("generator made invalid JSON %s", sb.String())
+		}
+		var want bytes.Buffer
+		refCanonical(&want, d.Root())
+		got := Canonical(d)
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("Canonical(%s)\n got %s\nwant %s", d, got, want.Bytes())
+		}
+		if !json.Valid(got) {
+			t.Fatalf("Canonical produced invalid JSON %s", got)
+		}
+	})
+}
+
+func TestCanonicalTable(t *testing.T) {
+	for in, want := range map[string]string{
+		`{}`:  `{}`,
+		`[]`:  `[]`,
+		`"x"`: `"x"`,
+		`{"b":1,"a":{"d":[3,{"z":0,"y":1}],"c":null}}`: `{"a":{"c":null,"d":[3,{"y":1,"z":0}]},"b":1}`,
+		`{"\u00e9":1,"e":2}`:                           `{"e":2,"é":1}`,
+		`{"a":"\u003c\/"}`:                             `{"a":"</"}`,
+		`{"a":1e10,"b":-0.0}`:                          `{"a":1e10,"b":-0.0}`,
+		`{"k":1,"k":0}`:                                `{"k":1,"k":0}`,
+		`[{"b":1,"a":2},{"d":1,"c":2}]`:                `[{"a":2,"b":1},{"c":2,"d":1}]`,
+	} {
+		if got := string(Canonical(MustParseDocument(in))); got != want {
+			t.Errorf("Canonical(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func BenchmarkCanonical(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"models":{"providers":{"p":{"models":[`)
+	for i := 0; i < 1000; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"name":"Model","id":"vendor/m`)
+		sb.WriteString(strings.Repeat("x", i%7))
+		sb.WriteString(`","contextWindow":128000,"compat":{"z":true,"a":false}}`)
+	}
+	sb.WriteString(`]}}},"agents":{"defaults":{"model":"p/vendor/m"}}}`)
+	d := MustParseDocument(sb.String())
+	b.SetBytes(int64(len(d.raw)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Canonical(d)
+	}
+}
+
+func BenchmarkCanonicalFloorUnmarshal(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"models":{"providers":{"p":{"models":[`)
+	for i := 0; i < 1000; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"name":"Model","id":"vendor/m`)
+		sb.WriteString(strings.Repeat("x", i%7))
+		sb.WriteString(`","contextWindow":128000,"compat":{"z":true,"a":false}}`)
+	}
+	sb.WriteString(`]}}},"agents":{"defaults":{"model":"p/vendor/m"}}}`)
+	raw := []byte(sb.String())
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var v map[string]any
+		_ = json.Unmarshal(raw, &v)
+	}
+}
