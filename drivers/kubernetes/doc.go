@@ -37,9 +37,9 @@
 // Embedded OpenClaw is one Deployment: the gateway and its built-in
 // Harness in one container and process. A dedicated topology runs the
 // gateway and the Harness as separate Deployments, separate Pods, each
-// with its own ServiceAccount and data volume; the gateway's Service serves
-// both, the Codex app-server has its own (the gateway's codex plugin is
-// pointed at it over WebSocket), and the native OpenClaw node host dials
+// with its own ServiceAccount and data volume. The gateway has a Service;
+// so has the Codex app-server (the gateway's codex plugin is pointed at
+// it over WebSocket), while the native OpenClaw node host dials
 // the gateway's Service and runs under the sandbox's RuntimeClass and
 // harness home. Workloads are named per Agent, ConfigMaps per revision.
 //
