@@ -55,7 +55,9 @@ func opDriversConcurrency(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	cfg := occkit.MustParseDocument("{}")
-	if v := in.Get("maxConcurrent"); v.Exists() {
+	// The case's maxConcurrent is the Agent's setting; absent or null
+	// means the Agent sets none (RES-14).
+	if v := in.Get("maxConcurrent"); v.Exists() && v.Type != gjson.Null {
 		if cfg, err = cfg.SetRaw(occkit.NewPath("agents", "defaults", "maxConcurrent"), []byte(v.Raw)); err != nil {
 			return nil, err
 		}
