@@ -34,11 +34,26 @@ func resReadRuntime(v gjson.Result) (id string, st resRt, shape bool) {
 // resReadPolicy is resReadRuntime that also returns the holder's field
 // named other (when not ""), in one scan of the object.
 func resReadPolicy(v gjson.Result, other string) (id string, st resRt, shape bool, field gjson.Result) {
-	// Two gjson lookups skip over the other members without decoding
-	// them, which is cheaper than visiting every member.
-	ar := v.Get("agentRuntime")
-	if other != "" {
-		field = v.Get(other)
+	var ar gjson.Result
+	if other == "models" {
+		// A provider: its models array may be large, so visit the members
+		// once instead of letting each lookup scan past the array.
+		v.ForEach(func(k, val gjson.Result) bool {
+			switch {
+			case k.Str == "agentRuntime" && !ar.Exists():
+				ar = val
+			case k.Str == other && !field.Exists():
+				field = val
+			}
+			return true
+		})
+	} else {
+		// A small policy holder: gjson lookups skip the other members
+		// without decoding them.
+		ar = v.Get("agentRuntime")
+		if other != "" {
+			field = v.Get(other)
+		}
 	}
 	if !ar.Exists() {
 		return "", resRtNone, false, field
@@ -133,6 +148,7 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 		*errs = append(*errs, occkit.Invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c
 	}
+	c.keys = make([]resCatKey, 0, resSizeHint(v.Raw, 48))
 	v.ForEach(func(k, val gjson.Result) bool {
 		ck := resCatKey{raw: k.String(), prev: -1}
 		ck.ref, ck.valid = ParseRef(ck.raw)
@@ -251,6 +267,7 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 		*errs = append(*errs, occkit.Invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
 		return s
 	}
+	s.fallbacks = make([]resRefAt, 0, resSizeHint(fv.Raw, 24))
 	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
 		i++
@@ -334,6 +351,7 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		return p
 	}
 	p.rowsAt = true
+	p.rows = make([]resRow, 0, resSizeHint(mv.Raw, 32))
 	mv.ForEach(func(_, e gjson.Result) bool {
 		i := int32(len(p.rows))
 		row := resRow{prevA: -1, prevB: -1}
