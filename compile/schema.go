@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
 )
@@ -27,20 +28,35 @@ func Schema() []byte { return bytes.Clone(schemaJSON) }
 // then validate many documents, from any goroutine.
 type Validator struct {
 	schema *jsonschema.Schema
+	// proj prunes an instance to what the schema can look at; nil when
+	// the schema refuses projection (see projection).
+	proj *projNode
+	// fast accepts, in place, documents that certainly pass; nil when the
+	// schema uses a keyword it does not reproduce (see fastChecker).
+	fast *fastNode
 }
 
-// NewValidator compiles the embedded schema.
-func NewValidator() (*Validator, error) {
+// NewValidator compiles the embedded schema and derives, once, the parts
+// of a document it can constrain, so [Validator.Validate] decodes only
+// those.
+func NewValidator() (*Validator, error) { return compileValidator(SchemaID, schemaJSON) }
+
+func compileValidator(id string, schema []byte) (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(SchemaID, bytes.NewReader(schemaJSON)); err != nil {
+	if err := c.AddResource(id, bytes.NewReader(schema)); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(SchemaID)
+	s, err := c.Compile(id)
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{schema: s}, nil
+	v := &Validator{schema: s}
+	if p, vacuous, err := projection(s); err == nil {
+		v.proj = p
+		v.fast = fastChecker(s, vacuous)
+	}
+	return v, nil
 }
 
 // Validate checks doc against the schema. Each violation is an
@@ -49,13 +65,37 @@ func NewValidator() (*Validator, error) {
 // keyword; the validator's own text, which can quote values, is dropped.
 // Several violations come back together, sorted (see [occkit.Join]).
 func (v *Validator) Validate(doc occkit.Document) error {
+	if v.proj == nil {
+		return v.validateWhole(doc)
+	}
+	root := doc.Root()
+	if v.fast != nil && v.fast.valid(root) {
+		return nil
+	}
+	return v.validatePruned(root)
+}
+
+// validatePruned validates the instance pruned to what the schema can
+// look at; a Document holds valid JSON (DOC-1), so pruning cannot fail.
+func (v *Validator) validatePruned(root gjson.Result) error {
+	return v.report(v.schema.Validate(v.proj.prune(root)))
+}
+
+// validateWhole validates the whole decoded document: the path of a
+// schema that refuses projection, and the reference the projection is
+// tested against.
+func (v *Validator) validateWhole(doc occkit.Document) error {
 	dec := json.NewDecoder(bytes.NewReader(doc.Bytes()))
 	dec.UseNumber()
 	var inst any
 	if err := dec.Decode(&inst); err != nil {
 		return occkit.Invalid("DOC-5", occkit.Root(), "the document is not valid JSON")
 	}
-	err := v.schema.Validate(inst)
+	return v.report(v.schema.Validate(inst))
+}
+
+// report turns the validator's outcome into DOC-5 errors.
+func (v *Validator) report(err error) error {
 	if err == nil {
 		return nil
 	}
