@@ -209,7 +209,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID
 	}
-	r.setDocument(doc)
+	r.freeze(doc)
 	return r, nil
 }
 

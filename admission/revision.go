@@ -74,6 +74,7 @@ type Revision struct {
 	reasons         []resolver.Reason
 
 	canonical []byte
+	docDigest string
 	digest    string
 	// doc is the Document view of canonical, parsed on first use.
 	docOnce sync.Once
@@ -147,8 +148,19 @@ func (r *Revision) Document() occkit.Document {
 // Canonical returns a copy of the admitted document's canonical JSON bytes.
 func (r *Revision) Canonical() []byte { return bytes.Clone(r.canonical) }
 
-// Digest is the hex SHA-256 of [Revision.Canonical].
+// Digest identifies the revision: the hex SHA-256 of the canonical JSON
+// ([occkit.Canonical]) of its persisted record ([Revision.MarshalJSON])
+// without the "digest" member, so it covers
+// every frozen field — the canonical document, the harnessAuth snapshot and
+// its projection, the Harness, mode, Compute, sandbox and account bindings,
+// fallbacks and logging. Two admissions that differ in anything a runtime
+// would honour have different digests; a rebinding of the credential with an
+// unchanged document is a new revision.
 func (r *Revision) Digest() string { return r.digest }
+
+// DocumentDigest is the hex SHA-256 of [Revision.Canonical]: what a driver
+// compares with the admitted document it wrote to a host or a ConfigMap.
+func (r *Revision) DocumentDigest() string { return r.docDigest }
 
 // revisionRecord is the persisted form of a Revision. Field order is fixed,
 // so marshalling is deterministic.
@@ -166,7 +178,7 @@ type revisionRecord struct {
 	Fallbacks []string         `json:"fallbacks"`
 	Logging   loggingRecord    `json:"logging"`
 	Doc       json.RawMessage  `json:"configuration"`
-	Digest    string           `json:"digest"`
+	Digest    string           `json:"digest,omitempty"`
 }
 
 type sourceRecord struct {
@@ -248,6 +260,11 @@ func envVars(rs []envRecord) []EnvVar {
 // deterministic: the same revision always gives the same bytes. The record
 // holds references only, never secret bytes.
 func (r *Revision) MarshalJSON() ([]byte, error) {
+	return json.Marshal(r.record())
+}
+
+// record is the persisted form, digest included.
+func (r *Revision) record() revisionRecord {
 	rec := revisionRecord{
 		Version: recordVersion,
 		AgentID: r.agentID,
@@ -277,7 +294,7 @@ func (r *Revision) MarshalJSON() ([]byte, error) {
 			Credential: refRecord{Kind: string(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
 		}
 	}
-	return json.Marshal(rec)
+	return rec
 }
 
 // ParseRevision restores a revision from the record [Revision.MarshalJSON]
@@ -333,18 +350,39 @@ func ParseRevision(b []byte) (*Revision, error) {
 	if err := r.checkFields(); err != nil {
 		return nil, err
 	}
-	r.setDocument(doc)
+	r.freeze(doc)
 	if r.digest != rec.Digest {
-		return nil, occkit.Conflict("ADM-3", occkit.NewPath("digest"), "revision digest does not match its document")
+		return nil, occkit.Conflict("ADM-3", occkit.NewPath("digest"), "revision digest does not match its record")
 	}
 	return r, nil
 }
 
-// setDocument freezes doc: its canonical bytes and their digest.
-func (r *Revision) setDocument(doc occkit.Document) {
+// freeze sets the document (its canonical bytes and their digest) and then
+// the revision digest over the whole record. Every other field must be set
+// before.
+func (r *Revision) freeze(doc occkit.Document) {
 	r.canonical = occkit.Canonical(doc)
 	sum := sha256.Sum256(r.canonical)
-	r.digest = hex.EncodeToString(sum[:])
+	r.docDigest = hex.EncodeToString(sum[:])
+	r.digest = r.recordDigest()
+}
+
+// recordDigest is the SHA-256 of the canonical record without its digest.
+// Anyone holding a record can recompute it the same way.
+func (r *Revision) recordDigest() string {
+	rec := r.record()
+	rec.Digest = ""
+	b, err := json.Marshal(rec)
+	if err != nil {
+		// Only plain strings, numbers and raw JSON the revision itself
+		// canonicalized: marshalling cannot fail.
+		return ""
+	}
+	doc, err := occkit.ParseDocument(b)
+	if err != nil {
+		return ""
+	}
+	return occkit.CanonicalDigest(doc)
 }
 
 // checkFields refuses a restored record whose closed-set fields hold values

@@ -50,8 +50,8 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		return err
 	}
 	sum := sha256.Sum256(rev.canonical)
-	if hex.EncodeToString(sum[:]) != rev.digest {
-		return occkit.Conflict("ADM-5", occkit.NewPath("digest"), "the revision digest does not match its document")
+	if hex.EncodeToString(sum[:]) != rev.docDigest || rev.recordDigest() != rev.digest {
+		return occkit.Conflict("ADM-5", occkit.NewPath("digest"), "the revision digest does not match its record")
 	}
 	if f.AgentID != rev.agentID {
 		return occkit.Conflict("ADM-5", occkit.NewPath("agentId"), "the revision belongs to another Agent")

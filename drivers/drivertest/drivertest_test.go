@@ -276,7 +276,15 @@ func TestRevisionFixture(t *testing.T) {
 	if rev.Harness() != resolver.HarnessCodex || rev.Mode() != resolver.ModeDedicated || rev.Primary() != "codex/gpt-5-codex" {
 		t.Errorf("fixture = %s %s %s", rev.Harness(), rev.Mode(), rev.Primary())
 	}
-	if rev.Digest() != occkit.CanonicalDigest(rev.Document()) {
-		t.Error("fixture digest does not match its document")
+	if rev.DocumentDigest() != occkit.CanonicalDigest(rev.Document()) {
+		t.Error("fixture document digest does not match its document")
+	}
+	again, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}})
+	if err != nil || again.Digest() != rev.Digest() {
+		t.Errorf("fixture digest is not deterministic: %v", err)
+	}
+	other, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}, Generation: 2})
+	if err != nil || other.Digest() == rev.Digest() || other.DocumentDigest() != rev.DocumentDigest() {
+		t.Errorf("a revision differing only outside its document must differ in Digest, not DocumentDigest: %v", err)
 	}
 }

@@ -27,6 +27,9 @@ type RevisionOptions struct {
 	Configuration occkit.Document
 	// Generation defaults to 1.
 	Generation int64
+	// Level is the admitted log level the document is stamped with and
+	// the revision records; it defaults to info.
+	Level logging.Level
 	// SandboxDriverID is the sandbox binding; "" means none, except for
 	// dedicated OpenClaw, which defaults to [SandboxDriverID] (RES-13: it
 	// always runs inside a SandboxDriver).
@@ -77,7 +80,10 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 	// A fixture is what admission freezes: a platform-owned document
 	// carries the logging stamp (LOG-1), so rendering drivers can guard it
 	// (LOG-2).
-	doc, err := logging.Stamp(doc, logging.LevelInfo, logging.OwnedByPlatform)
+	if o.Level == "" {
+		o.Level = logging.LevelInfo
+	}
+	doc, err := logging.Stamp(doc, o.Level, logging.OwnedByPlatform)
 	if err != nil {
 		return nil, err
 	}
@@ -94,15 +100,23 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 		"projection":    map[string]any{"gateway": []any{}, "harness": []any{}},
 		"primary":       primary,
 		"fallbacks":     []string{},
-		"logging":       map[string]any{"level": string(logging.LevelInfo), "ownership": string(logging.OwnedByPlatform)},
+		"logging":       map[string]any{"level": string(o.Level), "ownership": string(logging.OwnedByPlatform)},
 		"configuration": json.RawMessage(occkit.Canonical(doc)),
-		"digest":        occkit.CanonicalDigest(doc),
 	}
 	if o.SandboxDriverID != "" {
 		rec["sandboxDriverId"] = o.SandboxDriverID
 	}
+	// The digest is the SHA-256 of the canonical record without it.
 	b, err := json.Marshal(rec)
 	if err != nil {
+		return nil, err
+	}
+	unsealed, err := occkit.ParseDocument(b)
+	if err != nil {
+		return nil, err
+	}
+	rec["digest"] = occkit.CanonicalDigest(unsealed)
+	if b, err = json.Marshal(rec); err != nil {
 		return nil, err
 	}
 	return admission.ParseRevision(b)

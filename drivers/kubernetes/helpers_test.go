@@ -108,6 +108,16 @@ func record(t fataler, rev *admission.Revision, edit func(map[string]any)) *admi
 		t.Fatal(err)
 	}
 	edit(m)
+	// Reseal: the digest is the SHA-256 of the canonical record without it.
+	delete(m, "digest")
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	unsealed, err := occkit.ParseDocument(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m["digest"] = occkit.CanonicalDigest(unsealed)
 	b, err = json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
@@ -119,11 +129,10 @@ func record(t fataler, rev *admission.Revision, edit func(map[string]any)) *admi
 	return out
 }
 
-// unstamped replaces a record's document with doc (recomputing the digest).
+// withDocument replaces a record's document with doc ([record] reseals it).
 func withDocument(doc occkit.Document) func(map[string]any) {
 	return func(m map[string]any) {
 		m["configuration"] = json.RawMessage(occkit.Canonical(doc))
-		m["digest"] = occkit.CanonicalDigest(doc)
 	}
 }
 

@@ -413,7 +413,7 @@ func TestPrepareServesAndRetires(t *testing.T) {
 		t.Errorf("gateway env %v does not match the unit", env)
 	}
 	// The admitted document is on the host, read-only, byte for byte.
-	if got := remote(t, "stat -c %a "+u.ConfigPath+"; sha256sum < "+u.ConfigPath+" | cut -c1-64"); got != "400\n"+rev.Digest()+"\n" {
+	if got := remote(t, "stat -c %a "+u.ConfigPath+"; sha256sum < "+u.ConfigPath+" | cut -c1-64"); got != "400\n"+rev.DocumentDigest()+"\n" {
 		t.Errorf("document on host: %q", got)
 	}
 	if got := remote(t, "stat -c %a "+u.Path+"; cat "+u.MarkerPath); !strings.HasPrefix(got, "644\n") || !strings.Contains(got, rev.Digest()) {

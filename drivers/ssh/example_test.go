@@ -56,16 +56,16 @@ func ExampleRender() {
 	// true
 	// # Written by occkit drivers/ssh; do not edit.
 	// # occkit-agent: "support"
-	// # occkit-revision: 3a1e9396b9f0a1e6cbb010c4355a88b2b63f96a5d29cf96cb5fa89c1aae773f9
+	// # occkit-revision: 3205470d72d1ea582899310995a3089cd6bc43e6da755b11e35c88e04e74a72a
 	// # occkit-port: 18000
 	// [Unit]
-	// Description=OpenClaw gateway a18603086e5b revision 3a1e9396b9f0
+	// Description=OpenClaw gateway a18603086e5b revision 3205470d72d1
 	//
 	// [Service]
 	// Type=simple
 	// WorkingDirectory=/home/occ/.local/state/occkit/agents/a18603086e5b/state
 	// Environment="OPENCLAW_STATE_DIR=/home/occ/.local/state/occkit/agents/a18603086e5b/state"
-	// Environment="OPENCLAW_CONFIG_PATH=/home/occ/.local/state/occkit/agents/a18603086e5b/revisions/3a1e9396b9f0a1e6cbb010c4355a88b2b63f96a5d29cf96cb5fa89c1aae773f9/openclaw.json"
+	// Environment="OPENCLAW_CONFIG_PATH=/home/occ/.local/state/occkit/agents/a18603086e5b/revisions/3205470d72d1ea582899310995a3089cd6bc43e6da755b11e35c88e04e74a72a/openclaw.json"
 	// Environment="OPENCLAW_GATEWAY_PORT=18000"
 	// UnsetEnvironment=OPENCLAW_LOG_LEVEL
 	// EnvironmentFile=/etc/occkit/credentials.env

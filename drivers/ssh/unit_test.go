@@ -36,35 +36,12 @@ func existingBinary(t testing.TB) string {
 
 func levelRevision(t testing.TB, agent string, level logging.Level) *admission.Revision {
 	t.Helper()
-	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`)
-	for _, kv := range []struct {
-		p occkit.Path
-		v any
-	}{
-		{occkit.NewPath("logging", "level"), string(level)},
-		{occkit.NewPath("logging", "consoleLevel"), string(level)},
-		{occkit.NewPath("logging", "consoleStyle"), "json"},
-		{occkit.NewPath("diagnostics", "otel", "logs"), false},
-	} {
-		var err error
-		if doc, err = doc.Set(kv.p, kv.v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b := admission.Binding{Method: admission.MethodRuntime}
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: agent, Compute: resolver.ComputeSSH, Configuration: doc, Binding: b})
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+		AgentID: agent, Compute: resolver.ComputeSSH, Level: level,
+		Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
+		Binding:       admission.Binding{Method: admission.MethodRuntime},
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	// Re-marshal with the level set, as admission freezes it.
-	rec, _ := rev.MarshalJSON()
-	var m map[string]any
-	if err := json.Unmarshal(rec, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["logging"] = map[string]any{"level": string(level), "ownership": string(logging.OwnedByPlatform)}
-	rec, _ = json.Marshal(m)
-	if rev, err = admission.ParseRevision(rec); err != nil {
 		t.Fatal(err)
 	}
 	return rev

@@ -38,5 +38,5 @@ func Example_readme() {
 	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(admission.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
-	// openclaw a05e4a5456ca [ANTHROPIC_API_KEY]
+	// openclaw 4c211d2ba4e5 [ANTHROPIC_API_KEY]
 }

@@ -391,7 +391,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers
 	case err != nil:
 		files.State, files.Code = drivers.DiagnosticUnknown, "UNREADABLE"
 	default:
-		if doc, err := occkit.ParseDocument(b); err != nil || occkit.CanonicalDigest(doc) != rev.Digest() {
+		if doc, err := occkit.ParseDocument(b); err != nil || occkit.CanonicalDigest(doc) != rev.DocumentDigest() {
 			files.State, files.Code = drivers.DiagnosticFailed, "DIGEST_MISMATCH"
 		}
 	}

@@ -100,7 +100,7 @@ func TestPrepareWritesProcessDescription(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc, err := occkit.ParseDocument(cfg)
-	if err != nil || occkit.CanonicalDigest(doc) != rev.Digest() {
+	if err != nil || occkit.CanonicalDigest(doc) != rev.DocumentDigest() {
 		t.Errorf("the document on disk is not the admitted one (%v)", err)
 	}
 	if st, err := os.Stat(p.Env["OPENCLAW_CONFIG_PATH"]); err != nil || st.Mode().Perm() != 0o444 {

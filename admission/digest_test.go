@@ -1,0 +1,84 @@
+package admission_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/resolver"
+)
+
+// ADM-3: the digest identifies the whole frozen revision. Rebinding the
+// credential, or changing the admitted level, with the same Configuration
+// is a different revision; the document digest is the same.
+func TestDigestCoversTheWholeRevision(t *testing.T) {
+	a, err := admission.New(admission.Options{
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
+	admit := func(secretID string, level logging.Level) *admission.Revision {
+		t.Helper()
+		auth, err := admission.CreateHarnessAuth(gjson.Parse(
+			`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"` + secretID + `"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev, err := a.Admit(context.Background(), admission.Request{
+			Agent:         admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
+			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+			Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+			Level:         level,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+	base := admit("sec_1", logging.LevelInfo)
+	tests := []struct {
+		name string
+		rev  *admission.Revision
+		same bool
+	}{
+		{"same input", admit("sec_1", logging.LevelInfo), true},
+		{"other secret", admit("sec_2", logging.LevelInfo), false},
+		{"other level", admit("sec_1", logging.LevelWarn), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.rev.Digest() == base.Digest(); got != tt.same {
+				t.Errorf("digest equal = %v, want %v", got, tt.same)
+			}
+		})
+	}
+	if tests[1].rev.DocumentDigest() != base.DocumentDigest() {
+		t.Error("rebinding the credential changed the document digest")
+	}
+	if base.DocumentDigest() != occkit.CanonicalDigest(base.Document()) {
+		t.Error("DocumentDigest is not the canonical document's digest")
+	}
+	// A restored record keeps its digest; a tampered one is refused.
+	rec, err := base.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := admission.ParseRevision(rec)
+	if err != nil || back.Digest() != base.Digest() {
+		t.Fatalf("round trip: %v", err)
+	}
+	tampered := []byte(string(rec))
+	if i := bytes.Index(rec, []byte(`"sec_1"`)); i >= 0 {
+		copy(tampered[i:], `"sec_9"`)
+	}
+	if _, err := admission.ParseRevision(tampered); err == nil {
+		t.Error("a record with a changed binding kept its digest")
+	}
+}
