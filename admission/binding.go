@@ -3,6 +3,7 @@ package admission
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -226,8 +227,10 @@ func parseSource(v gjson.Result, at occkit.Path, method Method) (SourceRef, erro
 	return SourceRef{Kind: kind, NamespaceID: ns, ID: id}, nil
 }
 
-// refString checks an opaque reference: a non-blank string without control
-// characters, at most maxRefLen bytes.
+// refString checks an opaque reference: a non-blank string of valid UTF-8
+// without control characters, at most maxRefLen bytes. Invalid UTF-8 would
+// not survive the snapshot's JSON encoding, so the frozen reference would
+// name something else than the one admitted.
 func refString(v gjson.Result, at occkit.Path) (string, error) {
 	if v.Type != gjson.String {
 		return "", occkit.Invalid("AUTH-4a", at, "%s must be a string reference", at.String())
@@ -235,6 +238,9 @@ func refString(v gjson.Result, at occkit.Path) (string, error) {
 	s := v.Str
 	if strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s) {
 		return "", occkit.Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
+	}
+	if !utf8.ValidString(s) {
+		return "", occkit.Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
 	}
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
