@@ -14,17 +14,27 @@
 // the last slash names an auth profile ([ParseRef], [ParseRefLenient],
 // [Ref], REF-1..REF-5a). [MatchRow] decides whether a provider catalog row
 // names a ref (REF-4); [NormalizeRuntime] normalizes runtime IDs (REF-6).
-//
-// (The helper owning ref*.go sends the full text of this section.)
+// Only an 8-digit date or a quantization tag after an "@" (q4_k_m,
+// iq3_xxs, 8bit; case-insensitive) belongs to the model ID; an "@" right
+// after the last slash belongs to the ID too. Catalog row IDs compare
+// case-sensitively; only the provider prefix is case-insensitive.
 //
 // # Runtime selection
 //
 // [Select] is OpenClaw's general per-turn runtime selection (SEL-1..SEL-9)
 // over a [Registry] of [HarnessPlugin]s, for control planes that run more
-// than the two OCC Harnesses.
-//
-// (The helper owning select*.go and plugin*.go sends the full text of this
-// section.)
+// than the two OCC Harnesses. The lookup order is: the session (ACP
+// backend, locked transcript owner, a compatible explicit override), then
+// the model keys (entry, then defaults), the provider catalog row, the
+// "<p>/*" wildcards, the provider policy, else auto. Runtimes come from a
+// [Registry] value (never a global) of [HarnessPlugin]s, each answering
+// [HarnessPlugin.Supports] from secret-free [RouteFacts]; [CodexHarness]
+// ships the codex rules and [OfficialOpenAIRoute] the SEL-4 route test.
+// Whole-agent runtime keys and the process environment are never read
+// (SEL-2). Each [Selection] carries its [Reason] chain
+// ([Selection.Explain], SEL-9). Key order never changes a selection: when
+// several keys name the same model, the provider-qualified key wins, then
+// the lexicographically smallest.
 //
 // # OCC Harness resolution
 //
