@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -159,7 +160,14 @@ var schPhrases = map[string]string{
 }
 
 func schError(ve *jsonschema.ValidationError) *occkit.Error {
-	at, err := occkit.ParsePointer(ve.InstanceLocation)
+	// The validator percent-escapes each token of the location; a token
+	// never holds a raw "/" (it is "~1" before escaping), so unescaping the
+	// whole pointer gives the author's keys back.
+	loc, err := url.PathUnescape(ve.InstanceLocation)
+	if err != nil {
+		loc = ve.InstanceLocation
+	}
+	at, err := occkit.ParsePointer(loc)
 	if err != nil {
 		at = occkit.Root()
 	}

@@ -3,14 +3,18 @@ package compile
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
 )
@@ -75,6 +79,8 @@ func TestValidate(t *testing.T) {
 		{"DOC-5 catalog row", `{"models": {"providers": {"openai": {"models": [{"id": "a"}, {"id": "b", "reasoning": "yes"}]}}}}`, []wantErr{inv("models.providers.openai.models[1].reasoning")}},
 		{"DOC-5 codex plugin", `{"plugins": {"entries": {"codex": {"enabled": "true", "config": {"appServer": {"transport": 1}}}}}}`,
 			[]wantErr{inv("plugins.entries.codex.config.appServer.transport"), inv("plugins.entries.codex.enabled")}},
+		{"DOC-5 a key with non-ASCII, slash and percent is named as written", `{"models": {"providers": {"é/x%2F~": {"api": 1}}}}`,
+			[]wantErr{inv(occkit.NewPath("models", "providers", "é/x%2F~", "api").String())}},
 		{"DOC-5 policy map entry", `{"agents": {"defaults": {"models": {"openai/gpt-5": {"alias": 1}}}}}`, []wantErr{inv(`agents.defaults.models["openai/gpt-5"].alias`)}},
 	}
 	v, err := NewValidator()
@@ -164,5 +170,393 @@ func BenchmarkValidate(b *testing.B) {
 		if err := v.Validate(doc); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// projSchemas exercise the DOC-5 projection beyond the embedded schema:
+// combinators, presence keywords, arrays, recursion, whole-value keywords
+// and an older draft. Each must keep its projection.
+var projSchemas = map[string]string{
+	"combinators": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+		"properties": {
+			"a": {"anyOf": [{"type": "string", "minLength": 2}, {"type": "object", "properties": {"n": {"type": "integer"}}}]},
+			"b": {"oneOf": [{"type": "number", "maximum": 3}, {"type": "number", "minimum": 2}, {"properties": {"k": {"const": 1}}, "required": ["k"]}]},
+			"c": {"not": {"type": "object", "required": ["bad"]}},
+			"d": {"if": {"required": ["kind"], "properties": {"kind": {"const": "x"}}}, "then": {"required": ["x"], "properties": {"x": {"type": "boolean"}}},
+				"else": {"properties": {"y": {"type": "null"}}}},
+			"e": {"allOf": [{"properties": {"p": {"type": "string"}}}, {"additionalProperties": {"type": "array"}}]},
+			"f": {"dependentRequired": {"u": ["v"]}, "dependentSchemas": {"w": {"properties": {"z": {"enum": [1, "two", null]}}}}}
+		},
+		"additionalProperties": {"properties": {"deep": {"properties": {"q": {"type": "integer", "exclusiveMaximum": 10}}}}}}`,
+	"arrays": `{"$schema": "https://json-schema.org/draft/2020-12/schema",
+		"properties": {
+			"t": {"prefixItems": [{"type": "string"}, {"properties": {"k": {"type": "boolean"}}}], "items": {"type": "integer"}, "minItems": 1, "maxItems": 4},
+			"u": {"uniqueItems": true},
+			"c": {"contains": {"type": "string", "pattern": "^a"}, "minContains": 2},
+			"o": {"items": {"properties": {"v": {"const": {"a": [1, 2]}}}}},
+			"n": {"items": {"items": {"multipleOf": 0.5}}}
+		}}`,
+	"recursive": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/node",
+		"$defs": {"node": {"type": "object", "required": ["value"],
+			"properties": {"value": {"type": ["integer", "string"], "minimum": 0, "maxLength": 3}, "children": {"items": {"$ref": "#/$defs/node"}},
+				"tag": {"format": "email"}, "meta": {"description": "annotation only", "properties": {"any": true}}}}}}`,
+	"fast": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["id"],
+		"properties": {
+			"id": {"type": "string", "pattern": "^[a-z]+$", "minLength": 1, "maxLength": 5},
+			"n": {"type": "integer", "minimum": -1, "maximum": 100},
+			"list": {"type": "array", "prefixItems": [{"type": "boolean"}], "items": {"$ref": "#/$defs/row"}, "maxItems": 3},
+			"pick": {"anyOf": [{"type": "null"}, {"allOf": [{"type": "number"}, {"exclusiveMinimum": 0}]}, false]}
+		},
+		"additionalProperties": {"$ref": "#/$defs/row"},
+		"$defs": {"row": {"properties": {"k": {"type": "object", "required": ["a"]}}}}}`,
+	"draft7": `{"$schema": "http://json-schema.org/draft-07/schema#",
+		"properties": {
+			"t": {"items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false},
+			"s": {"items": {"type": "boolean"}},
+			"d": {"dependencies": {"a": ["b"], "c": {"properties": {"e": {"type": "string"}}}}}
+		}}`,
+}
+
+// fallbackSchemas use a keyword whose outcome depends on keys no schema
+// names: the projection refuses them.
+var fallbackSchemas = map[string]string{
+	"propertyNames":         `{"properties": {"a": {"propertyNames": {"maxLength": 2}}}}`,
+	"additionalProperties":  `{"properties": {"a": {"properties": {"k": {"type": "string"}}, "additionalProperties": false}}}`,
+	"minProperties":         `{"additionalProperties": {"minProperties": 2}}`,
+	"maxProperties":         `{"maxProperties": 2}`,
+	"patternProperties":     `{"patternProperties": {"^x": {"type": "string"}}}`,
+	"unevaluatedProperties": `{"properties": {"k": {"type": "string"}}, "unevaluatedProperties": {"type": "number"}}`,
+	"unevaluatedItems":      `{"prefixItems": [{"type": "string"}], "unevaluatedItems": false}`,
+}
+
+func compileTestSchema(t testing.TB, name, src string) *Validator {
+	t.Helper()
+	v, err := compileValidator("https://occkit.test/"+strings.ReplaceAll(name, " ", "-")+".json", []byte(src))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return v
+}
+
+// TestProjectionFallback: DOC-5 a schema whose verdict depends on keys it
+// does not name is validated whole, and says so.
+func TestProjectionFallback(t *testing.T) {
+	for name, src := range fallbackSchemas {
+		t.Run(name, func(t *testing.T) {
+			v := compileTestSchema(t, name, src)
+			if v.proj != nil || v.fast != nil {
+				t.Errorf("projection kept for a schema using %s", name)
+			}
+		})
+	}
+	for name, src := range projSchemas {
+		t.Run("keeps "+name, func(t *testing.T) {
+			if v := compileTestSchema(t, name, src); v.proj == nil {
+				_, _, err := projection(v.schema)
+				t.Errorf("projection refused: %v", err)
+			}
+		})
+	}
+	v, err := NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.proj == nil || v.fast == nil {
+		t.Error("the embedded schema lost its projection or its fast checker")
+	}
+}
+
+// TestProjectionPrunes: DOC-5 what the embedded schema cannot look at is
+// not decoded.
+func TestProjectionPrunes(t *testing.T) {
+	v, err := NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := occkit.MustParseDocument(`{"channels": {"slack": {"enabled": true}},
+		"agents": {"defaults": {"maxConcurrent": 2, "model": {"primary": "a/b"},
+			"models": {"a/b": {"alias": "x", "agentRuntime": {"id": "codex"}, "params": {"t": 1}}}},
+			"list": [1], "entries": {"main": {"workspace": "/w", "subagents": {"maxConcurrent": 1, "x": 2}}}},
+		"models": {"providers": {"p": {"api": "a", "models": [{"id": "m", "reasoning": true, "cost": {}}, 3]}}}}`)
+	want := map[string]any{
+		"agents": map[string]any{
+			"defaults": map[string]any{"maxConcurrent": json.Number("2"),
+				"models": map[string]any{"a/b": map[string]any{"alias": "x", "params": map[string]any{}}}},
+			"entries": map[string]any{"main": map[string]any{"subagents": map[string]any{"maxConcurrent": json.Number("1")}}}},
+		"models": map[string]any{"providers": map[string]any{"p": map[string]any{"api": "a",
+			"models": []any{map[string]any{"reasoning": true}, json.Number("3")}}}},
+	}
+	if diff := cmp.Diff(want, v.proj.prune(doc.Root())); diff != "" {
+		t.Errorf("pruned instance (-want +got):\n%s", diff)
+	}
+}
+
+// genInstance writes a random JSON value shaped after the schemas of set:
+// mostly the keys and elements they name, each of a random type, beside
+// keys no schema names, repeated keys and escaped spellings.
+func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
+	set = closure(set)
+	var names []string
+	seen := map[string]bool{}
+	name := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			names = append(names, k)
+		}
+	}
+	items := false
+	for _, s := range set {
+		for _, k := range sortedKeys(s.Properties) {
+			name(k)
+		}
+		for _, k := range s.Required {
+			name(k)
+		}
+		for _, k := range sortedKeys(s.DependentRequired) {
+			name(k)
+			for _, d := range s.DependentRequired[k] {
+				name(d)
+			}
+		}
+		for _, k := range sortedKeys(s.Dependencies) {
+			name(k)
+			if deps, ok := s.Dependencies[k].([]string); ok {
+				for _, d := range deps {
+					name(d)
+				}
+			}
+		}
+		for _, k := range sortedKeys(s.DependentSchemas) {
+			name(k)
+		}
+		items = items || s.Items != nil || s.Items2020 != nil || len(s.PrefixItems) > 0 || s.Contains != nil
+	}
+	kind := rapid.IntRange(0, 9).Draw(t, "kind")
+	conforming := rapid.Bool().Draw(t, "conforming")
+	if conforming {
+		// Half the values take a type every schema of set allows, so
+		// whole documents pass often enough.
+		allowed := map[string]bool{"object": true, "array": true, "scalar": true}
+		for _, s := range set {
+			if len(s.Types) == 0 {
+				continue
+			}
+			mine := map[string]bool{}
+			for _, ty := range s.Types {
+				switch ty {
+				case "object", "array":
+					mine[ty] = true
+				default:
+					mine["scalar"] = true
+				}
+			}
+			for k := range allowed {
+				allowed[k] = allowed[k] && mine[k]
+			}
+		}
+		switch {
+		case allowed["object"] && !allowed["scalar"]:
+			kind = 0
+		case allowed["array"] && !allowed["scalar"]:
+			kind = 5
+		case allowed["scalar"] && !allowed["object"] && !allowed["array"]:
+			kind = 9
+		}
+	}
+	if depth > 6 {
+		kind = 9
+	}
+	switch {
+	case kind <= 2 || kind <= 4 && len(names) > 0:
+		var b strings.Builder
+		b.WriteByte('{')
+		var keys []string
+		for _, s := range set {
+			for _, k := range s.Required {
+				if rapid.IntRange(0, 9).Draw(t, "required") < 8 {
+					keys = append(keys, k)
+				}
+			}
+		}
+		n := len(keys) + rapid.IntRange(0, len(names)+3).Draw(t, "keys")
+		for i := 0; i < n; i++ {
+			var k string
+			if i < len(keys) {
+				k = keys[i]
+			} else if len(names) > 0 && rapid.IntRange(0, 9).Draw(t, "named") < 7 {
+				k = rapid.SampledFrom(names).Draw(t, "name")
+			} else {
+				k = rapid.SampledFrom([]string{"x", "extra", "a/b", "a.b", "", "é", "Alias", "𝄞"}).Draw(t, "other")
+			}
+			var sub []*jsonschema.Schema
+			for _, s := range set {
+				if x, ok := s.Properties[k]; ok {
+					sub = append(sub, x)
+				} else if a, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+					sub = append(sub, a)
+				}
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(genString(t, k))
+			b.WriteByte(':')
+			b.WriteString(genInstance(t, sub, depth+1))
+		}
+		b.WriteByte('}')
+		return b.String()
+	case kind <= 6 && (items || kind == 5):
+		var b strings.Builder
+		b.WriteByte('[')
+		n := rapid.IntRange(0, 5).Draw(t, "elems")
+		for i := 0; i < n; i++ {
+			var sub []*jsonschema.Schema
+			for _, s := range set {
+				if i < len(s.PrefixItems) {
+					sub = append(sub, s.PrefixItems[i])
+				} else if s.Items2020 != nil {
+					sub = append(sub, s.Items2020)
+				}
+				switch it := s.Items.(type) {
+				case *jsonschema.Schema:
+					sub = append(sub, it)
+				case []*jsonschema.Schema:
+					if i < len(it) {
+						sub = append(sub, it[i])
+					}
+				}
+				if s.Contains != nil {
+					sub = append(sub, s.Contains)
+				}
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(genInstance(t, sub, depth+1))
+		}
+		b.WriteByte(']')
+		return b.String()
+	}
+	pool := []string{
+		`null`, `true`, `false`, `0`, `1`, `-1`, `-2`, `2`, `3`, `1.5`, `1.0`, `1e2`, `2E-1`, `-0`, `0.5`, `11`,
+		`123456789012345678901234567890`, `""`, `"a"`, `"ab"`, `"abcd"`, `"two"`, `"x"`, `"websocket"`,
+		`"\u00e9t\u00e9"`, `"a\"b"`, `"\ud800"`, `"\ud834\udd1e"`, `"é"`, `"a@b.c"`, `{}`, `[]`, `[1,2]`,
+		`{"a":[1,2]}`, `{"a":[1,2.0]}`,
+	}
+	if conforming {
+		var ok []string
+		for _, c := range pool {
+			dec := json.NewDecoder(strings.NewReader(c))
+			dec.UseNumber()
+			var x any
+			if dec.Decode(&x) != nil {
+				continue
+			}
+			fits := true
+			for _, s := range set {
+				fits = fits && s.Validate(x) == nil
+			}
+			if fits {
+				ok = append(ok, c)
+			}
+		}
+		if len(ok) > 0 {
+			pool = ok
+		}
+	}
+	return rapid.SampledFrom(pool).Draw(t, "scalar")
+}
+
+// genString spells s as a JSON string, sometimes escaping every rune.
+func genString(t *rapid.T, s string) string {
+	if !rapid.Bool().Draw(t, "escape") {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func errSet(err error) []string {
+	var out []string
+	for _, e := range occkit.Errors(err) {
+		out = append(out, fmt.Sprintf("%s %s %s %s", e.Code, e.Path.String(), e.Rule, e.Detail))
+	}
+	return out
+}
+
+// TestProjectionEquivalent: DOC-5 for random documents, pruned validation,
+// the fast acceptance and whole-document validation agree: the same
+// verdict and the same errors at the same paths.
+func TestProjectionEquivalent(t *testing.T) {
+	embedded, err := NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	validators := map[string]*Validator{"embedded": embedded}
+	for name, src := range projSchemas {
+		validators[name] = compileTestSchema(t, name, src)
+	}
+	for name, src := range fallbackSchemas {
+		validators["fallback "+name] = compileTestSchema(t, name, src)
+	}
+	for name, v := range validators {
+		t.Run(name, func(t *testing.T) {
+			var valid, invalid, fast int
+			rapid.Check(t, func(t *rapid.T) {
+				src := genInstance(t, []*jsonschema.Schema{v.schema}, 0)
+				doc, err := occkit.ParseDocument([]byte(src))
+				if err != nil {
+					t.Fatalf("generated invalid JSON %s: %v", src, err)
+				}
+				whole := v.validateWhole(doc)
+				if whole == nil {
+					valid++
+				} else {
+					invalid++
+				}
+				if diff := cmp.Diff(errSet(whole), errSet(v.Validate(doc))); diff != "" {
+					t.Fatalf("Validate differs from whole validation of %s (-whole +got):\n%s", src, diff)
+				}
+				if v.proj == nil {
+					return
+				}
+				if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(doc.Root()))); diff != "" {
+					t.Fatalf("pruned validation differs from whole validation of %s (-whole +pruned):\n%s", src, diff)
+				}
+				if v.fast != nil && v.fast.valid(doc.Root()) {
+					fast++
+					if whole != nil {
+						t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
+					}
+				}
+				dec := json.NewDecoder(strings.NewReader(src))
+				dec.UseNumber()
+				var want any
+				if err := dec.Decode(&want); err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, decodeAll(doc.Root())); diff != "" {
+					t.Fatalf("decodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
+				}
+			})
+			t.Logf("%d valid, %d invalid, %d accepted fast", valid, invalid, fast)
+			if valid == 0 || invalid == 0 {
+				t.Errorf("the generator never produced a %s document", map[bool]string{true: "valid", false: "invalid"}[valid == 0])
+			}
+			if v.fast != nil && fast == 0 {
+				t.Error("the fast checker never accepted a document")
+			}
+		})
 	}
 }
