@@ -21,13 +21,15 @@ type Document struct {
 }
 
 // ParseDocument wraps valid JSON bytes (copied, compacted) as a Document.
-// It applies no limits: use compile.Load for untrusted input.
+// It applies no limits except the nesting bound of encoding/json (10,000
+// levels), past which JSON is refused as invalid: use compile.Load for
+// untrusted input.
 func ParseDocument(b []byte) (Document, error) {
-	if !gjson.ValidBytes(b) {
-		return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
-	}
+	// Compact first: its scanner is a loop with a depth bound, whereas
+	// gjson's validator recurses once per level and would exhaust the
+	// stack (a fatal error, not a panic) on a long run of '['.
 	var buf bytes.Buffer
-	if err := compactJSON(&buf, b); err != nil {
+	if err := compactJSON(&buf, b); err != nil || !gjson.ValidBytes(buf.Bytes()) {
 		return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
 	}
 	return Document{raw: buf.Bytes()}, nil
@@ -88,11 +90,10 @@ func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
 	if p.IsRoot() {
 		return ParseDocument(raw)
 	}
-	if !gjson.ValidBytes(raw) {
+	var buf bytes.Buffer
+	if err := compactJSON(&buf, raw); err != nil || !gjson.ValidBytes(buf.Bytes()) {
 		return Document{}, Invalid("", p, "value for %s is not valid JSON", p.String())
 	}
-	var buf bytes.Buffer
-	_ = compactJSON(&buf, raw)
 	out, err := sjson.SetRawBytes(bytes.Clone(d.bytes()), p.GJSON(), buf.Bytes())
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())

@@ -1,0 +1,56 @@
+package occkit_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/occkit/occkit"
+)
+
+// TestParseDocumentDeepNesting: a run of '[' far deeper than any document
+// must be refused as invalid JSON (DOC-1), not exhaust the stack; depth up
+// to encoding/json's bound of 10,000 stays valid.
+func TestParseDocumentDeepNesting(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	tests := []struct {
+		name string
+		in   string
+		ok   bool
+	}{
+		{"10,000 levels", nest(10_000), true},
+		{"10,001 levels", nest(10_001), false},
+		{"20 MB of [", strings.Repeat("[", 20<<20), false},
+		{"20 MB of { \"a\":", strings.Repeat(`{"a":`, 4<<20), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := occkit.ParseDocument([]byte(tt.in))
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("ParseDocument: %v", err)
+				}
+			} else {
+				checkInvalid(t, err, "DOC-1", occkit.Root())
+			}
+			_, err = occkit.MustParseDocument(`{"a":1}`).SetRaw(occkit.NewPath("a"), []byte(tt.in))
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("SetRaw: %v", err)
+				}
+			} else {
+				checkInvalid(t, err, "", occkit.NewPath("a"))
+			}
+		})
+	}
+}
+
+func checkInvalid(t *testing.T, err error, rule string, at occkit.Path) {
+	t.Helper()
+	e := occkit.First(err)
+	if e == nil {
+		t.Fatal("accepted, want 400 INVALID_REQUEST")
+	}
+	if e.Code != occkit.CodeInvalidRequest || e.Rule != rule || !e.Path.Equal(at) {
+		t.Fatalf("got %s %q at %q, want INVALID_REQUEST %q at %q", e.Code, e.Rule, e.Path, rule, at)
+	}
+}
