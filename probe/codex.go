@@ -119,7 +119,7 @@ func parseCodexStream(stdout []byte) ([]codexEvent, Outcome) {
 	lines := bytes.Split(out, []byte("\n"))
 	events := make([]codexEvent, 0, len(lines))
 	for _, line := range lines {
-		if !gjson.ValidBytes(line) {
+		if !validJSON(line) {
 			return nil, failed(CauseInvalidOutput, "json")
 		}
 		events = append(events, codexEvent{raw: gjson.ParseBytes(line)})

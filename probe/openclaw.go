@@ -93,7 +93,7 @@ func ClassifyOpenClaw(r OpenClawRun) Outcome {
 	if !r.Exit.Clean() {
 		return exitFailure(r.Exit)
 	}
-	if !gjson.ValidBytes(r.Stdout) {
+	if !validJSON(r.Stdout) {
 		return failed(CauseInvalidOutput, "json")
 	}
 	// gjson walks only objects by key, so a non-object anywhere on the path

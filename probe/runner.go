@@ -280,7 +280,7 @@ func (r OpenClawRunner) probe(ctx context.Context, clock Clock, limit time.Durat
 			credential = v
 		}
 	}
-	if !gjson.ValidBytes(r.ProbeConfig) {
+	if !validJSON(r.ProbeConfig) {
 		return Outcome{Code: Unavailable}, false, nil
 	}
 	config := gjson.ParseBytes(r.ProbeConfig)

@@ -122,7 +122,7 @@ func ClassifyUpfront(provider Provider, status int, header http.Header, body []b
 	case len(trimmed) == 0:
 		r.BodyShape = BodyEmpty
 		return r
-	case !gjson.ValidBytes(trimmed):
+	case !validJSON(trimmed):
 		r.BodyShape = BodyNonJSON
 		return r
 	}
