@@ -72,6 +72,20 @@ func BenchmarkValidateSizes(b *testing.B) {
 					}
 				}
 			})
+			// A refused document takes the validator's path for its errors.
+			bad, err := doc.Set(occkit.NewPath("agents", "defaults", "maxConcurrent"), "x")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/models=%d/validate-refused", kind.name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := v.Validate(bad); err == nil {
+						b.Fatal("want a DOC-5 error")
+					}
+				}
+			})
 			b.Run(fmt.Sprintf("%s/models=%d/unmarshal-floor", kind.name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
