@@ -303,7 +303,9 @@ func (r *Revision) record() revisionRecord {
 // pass [Verify] before any runtime effect. The reason chain is not
 // persisted.
 func ParseRevision(b []byte) (*Revision, error) {
-	if !gjson.ValidBytes(b) {
+	// encoding/json's validator first: gjson's recurses once per level and
+	// a long run of '[' would exhaust the stack.
+	if !json.Valid(b) || !gjson.ValidBytes(b) {
 		return nil, occkit.Invalid("ADM-3", occkit.Root(), "revision record is not valid JSON")
 	}
 	var rec revisionRecord
