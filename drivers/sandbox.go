@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"encoding/json"
 	"path"
 	"strings"
 
@@ -244,7 +245,9 @@ func CheckHarnessHome(at occkit.Path, home string) error {
 // are 400 INVALID_REQUEST. ParseSandboxManifest checks only the shape:
 // call [SandboxManifest.Validate] for the rules, as [Registry] does.
 func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
-	if !gjson.ValidBytes(b) {
+	// encoding/json's validator first: gjson's recurses once per level and
+	// a long run of '[' would exhaust the stack.
+	if !json.Valid(b) || !gjson.ValidBytes(b) {
 		return SandboxManifest{}, occkit.Invalid("DRV-2", occkit.Root(), "sandbox manifest is not valid JSON")
 	}
 	v := gjson.ParseBytes(b)
