@@ -239,7 +239,7 @@ func (ld *loader) syntaxError(err error) error {
 	case json5.KindNonFinite:
 		return occkit.Invalid("DOC-1", at, "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
 	case json5.KindNumber:
-		return occkit.Invalid("DOC-1", at, "a hexadecimal number is too large (line %d, column %d)", e.Line, e.Column)
+		return occkit.Invalid("DOC-1", at, "a number is too large to be finite (line %d, column %d)", e.Line, e.Column)
 	case json5.KindEncoding:
 		return occkit.Invalid("DOC-1", at, "the document is not valid UTF-8 (line %d, column %d)", e.Line, e.Column)
 	}

@@ -35,9 +35,10 @@
 // `Infinity`, `-Infinity` and `NaN` are valid JSON5 but JSON cannot hold
 // them: Transcode refuses them with an [Error] of kind [KindNonFinite]
 // rather than inventing a spelling (a string, null or a huge number would
-// each silently change the value). For the same reason a hexadecimal literal
-// of more than 256 significant digits, which JavaScript turns into Infinity,
-// is refused with [KindNumber]. Input must be valid UTF-8. Duplicate object
+// each silently change the value). For the same reason a number that
+// JavaScript turns into Infinity, a decimal literal beyond float64 (`1e999`)
+// or a hexadecimal literal of more than 256 significant digits, is refused
+// with [KindNumber]. Input must be valid UTF-8. Duplicate object
 // keys are kept as written unless [Options.RejectDuplicateKeys] is set.
 //
 // # Limits and errors

@@ -44,7 +44,8 @@ const (
 	KindEncoding
 	// KindNonFinite: Infinity or NaN, which JSON cannot hold.
 	KindNonFinite
-	// KindNumber: a hexadecimal number too large to be finite.
+	// KindNumber: a number too large to be finite (a decimal literal beyond
+	// float64 or a hexadecimal one of more than 256 significant digits).
 	KindNumber
 	// KindDepth: nesting deeper than Options.MaxDepth.
 	KindDepth
@@ -570,6 +571,16 @@ func (p *parser) number() error {
 			return p.fail(KindSyntax, "invalid number: empty exponent")
 		}
 		exp = s[es:p.pos]
+	}
+	// A decimal literal beyond float64, like a long hexadecimal one, is
+	// Infinity to JavaScript (and an error to encoding/json): refuse it
+	// rather than store a number two readers see differently. Only an
+	// exponent or more than 308 integer digits can overflow.
+	if exp != nil || len(intDigits) > 308 {
+		if _, err := strconv.ParseFloat(string(s[start:p.pos]), 64); err != nil {
+			p.pos = start
+			return p.fail(KindNumber, "number too large to be finite")
+		}
 	}
 	if neg {
 		p.out = append(p.out, '-')

@@ -36,6 +36,7 @@ func TestTranscode(t *testing.T) {
 		{"top-level scalar", `  'x'  `, `"x"`},
 		{"empty containers", `[{}, [], {a: []}]`, `[{},[],{"a":[]}]`},
 		{"duplicate kept without option", `{a: 1, a: 2}`, `{"a":1,"a":2}`},
+		{"largest finite and underflow kept", `[1.7976931348623157e308, 1e-999, -0]`, `[1.7976931348623157e308,1e-999,-0]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,6 +68,10 @@ func TestTranscodeErrors(t *testing.T) {
 		{"Infinity", `{a: [1, -Infinity]}`, Options{}, KindNonFinite, 1, 9, []PathElem{{Key: "a"}, {Index: 1, IsIndex: true}}},
 		{"NaN", `NaN`, Options{}, KindNonFinite, 1, 1, nil},
 		{"huge hex", `0x` + strings.Repeat("f", 257), Options{}, KindNumber, 1, 1, nil},
+		{"decimal beyond float64", `{a: [1, 1e999]}`, Options{}, KindNumber, 1, 9, []PathElem{{Key: "a"}, {Index: 1, IsIndex: true}}},
+		{"negative decimal beyond float64", `-1.8e308`, Options{}, KindNumber, 1, 1, nil},
+		{"JSON5 decimal beyond float64", `+.5e400`, Options{}, KindNumber, 1, 1, nil},
+		{"310 integer digits", `1` + strings.Repeat("0", 309), Options{}, KindNumber, 1, 1, nil},
 		{"unterminated string", "{\n  a: 'x}", Options{}, KindSyntax, 2, 6, []PathElem{{Key: "a"}}},
 		{"line break in string", "'a\nb'", Options{}, KindSyntax, 1, 3, nil},
 		{"octal escape", `'\1'`, Options{}, KindSyntax, 1, 3, nil},
