@@ -38,8 +38,9 @@
 //
 // # OCC Harness resolution
 //
-// [Resolve] is what an OCC deployment admits (RES-1..RES-9, RES-11..RES-13),
-// stricter than selection. It reads the Configuration's candidates — the
+// [Resolve] is what an OCC deployment admits (RES-1..RES-9, RES-11..RES-13,
+// and the agents.list rule of RES-10 on every Compute but SSH), stricter
+// than selection. It reads the Configuration's candidates — the
 // primary and fallbacks of agents.defaults.model and of each entry's model
 // (a string or {primary, fallbacks}) — and, per candidate, gathers the
 // explicit runtime policy from four places: the entry's models[ref],
@@ -90,9 +91,12 @@
 // stage runs only when the ones before it found nothing:
 //
 //  1. Shapes (RES-2): the Configuration, agents, agents.defaults and
-//     agents.entries must be objects. A broken shape stops here, because
-//     the candidates cannot be known.
-//  2. The Configuration (RES-1, RES-3..RES-9), all 400 INVALID_REQUEST.
+//     agents.entries (and each entry) must be objects. A broken shape
+//     stops here and is all that is reported, because the candidates
+//     cannot be known.
+//  2. The Configuration (RES-1, RES-3..RES-9), all 400 INVALID_REQUEST,
+//     joined with a non-empty agents.list (RES-10) unless the Compute is
+//     SSH.
 //     Checks that depend on the whole candidate set (a provider row naming
 //     no selected model, RES-9) are skipped while a selection itself is
 //     broken, so one mistake is not reported twice.
@@ -108,7 +112,9 @@
 // request, which precedes an installation conflict. Mode and installation
 // problems carry the path executionMode (a field of the Agent, not of the
 // Configuration). Messages name settings and provider or runtime names,
-// never model IDs or other values.
+// never model IDs or other values. A path spelled out in a message is cut
+// to 96 code points, so a long author key cannot push the rule text past
+// the message cap; the error's Path stays exact.
 //
 // # Decisions you made where SPEC is silent
 //
@@ -158,6 +164,10 @@
 //     agents.ownership; a blank or null sessionStore/systemAgent agentId
 //     names nobody; the main Agent is found after normalization ("Main"
 //     is main).
+//   - Of the roster rules, [Resolve] applies only the agents.list one
+//     (deployment harness resolution refuses configured Agent lists);
+//     entry IDs, default markers, ownership and the main-Agent rules stay
+//     with [CheckRoster], so resolving never depends on them.
 //   - RES-14 (session and turn concurrency) is a Compute-driver concern
 //     and lives with the drivers, not here.
 package resolver

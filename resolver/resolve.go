@@ -81,6 +81,7 @@ func (d Decision) Explain(w io.Writer) error {
 // Prepared is immutable and safe for concurrent use.
 type Prepared struct {
 	err       error
+	listErr   error // agents.list (RES-10), refused on every Compute but SSH
 	harness   Harness
 	primary   string
 	fallbacks []string
@@ -105,13 +106,19 @@ func Resolve(doc occkit.Document, req Request) (Decision, error) {
 	return Prepare(doc).Resolve(req)
 }
 
-// Err reports the Configuration's problems (nil when it resolves).
+// Err reports the Configuration's problems (nil when it resolves). A
+// non-empty agents.list (RES-10) is not among them: it is refused by
+// [Prepared.Resolve] on every Compute but SSH.
 func (p *Prepared) Err() error { return p.err }
 
 // Resolve evaluates the prepared Configuration for req.
 func (p *Prepared) Resolve(req Request) (Decision, error) {
-	if p.err != nil {
-		return Decision{}, p.err
+	listErr := p.listErr
+	if req.Compute == ComputeSSH {
+		listErr = nil // RES-10: SSH deployment applies no roster rules
+	}
+	if p.err != nil || listErr != nil {
+		return Decision{}, occkit.Join(listErr, p.err)
 	}
 	mode := req.Mode
 	if mode == "" {

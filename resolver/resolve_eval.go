@@ -3,6 +3,8 @@ package resolver
 import (
 	"strconv"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 )
 
@@ -113,7 +115,7 @@ func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]er
 	}
 	if len(srcs) == 0 {
 		if x.resNeedsPolicy(c.ref.Provider) {
-			*errs = append(*errs, occkit.Invalid("RES-6", c.loc(),
+			*errs = append(*errs, resInvalid("RES-6", c.loc(),
 				"provider %q requires an explicit supported runtime policy (agentRuntime.id \"openclaw\" or \"codex\") for %s",
 				c.ref.Provider, c.loc()))
 			return resOutcome{}
@@ -128,7 +130,7 @@ func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]er
 	first := srcs[0]
 	for _, s := range srcs[1:] {
 		if s.id != first.id {
-			*errs = append(*errs, occkit.Invalid("RES-5", s.path(),
+			*errs = append(*errs, resInvalid("RES-5", s.path(),
 				"conflicting Harness runtime policies for the model at %s: %s and %s differ",
 				c.loc(), first.path(), s.path()))
 			return resOutcome{}
@@ -161,12 +163,12 @@ func (x *resIndex) resCodexAllowed(c *resRefAt, policy resSource) error {
 		return nil
 	case "openai":
 		if x.codexRefused {
-			return occkit.Invalid("RES-7", x.codexBad,
+			return resInvalid("RES-7", x.codexBad,
 				`the codex runtime on provider openai requires plugins.entries.codex.enabled true and plugins.entries.codex.config.appServer.transport "websocket"`)
 		}
 		return nil
 	}
-	return occkit.Invalid("RES-7", policy.path(),
+	return resInvalid("RES-7", policy.path(),
 		`the codex runtime requires the codex provider, or openai with the Codex plugin (plugins.entries.codex) enabled on the "websocket" app-server transport; %s is on provider %q`,
 		c.loc(), c.ref.Provider)
 }
@@ -186,7 +188,7 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 		return
 	}
 	if !hasPrimary {
-		*errs = append(*errs, occkit.Invalid("RES-4", c.path,
+		*errs = append(*errs, resInvalid("RES-4", c.path,
 			"%s lists models but no primary model is configured (agents.defaults.model or an entry's model)", c.path))
 		return
 	}
@@ -197,10 +199,10 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 		k := &c.keys[i]
 		switch {
 		case !k.valid:
-			*errs = append(*errs, occkit.Invalid("RES-8", c.keyPath(i),
+			*errs = append(*errs, resInvalid("RES-8", c.keyPath(i),
 				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
 		case k.ref.Provider != primary.Provider:
-			*errs = append(*errs, occkit.Invalid("RES-8", c.keyPath(i),
+			*errs = append(*errs, resInvalid("RES-8", c.keyPath(i),
 				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
 		case k.ref.Key() == pk:
 			if prim < 0 {
@@ -216,11 +218,11 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 	primRt := ""
 	switch {
 	case prim < 0:
-		*errs = append(*errs, occkit.Invalid("RES-8", c.path,
+		*errs = append(*errs, resInvalid("RES-8", c.path,
 			"%s lists models besides the primary, so it must also list the primary with an explicit agentRuntime", c.path))
 	case c.keys[prim].rtSt == resRtNone:
 		at := c.keyPath(prim).Key("agentRuntime")
-		*errs = append(*errs, occkit.Invalid("RES-8", at,
+		*errs = append(*errs, resInvalid("RES-8", at,
 			"%s is required: %s lists other models, which need a runtime matching the primary's on both keys", at, c.path))
 	case c.keys[prim].rtSt == resRtOK:
 		primRt = c.keys[prim].rt
@@ -230,12 +232,12 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 		switch k.rtSt {
 		case resRtNone:
 			at := c.keyPath(i).Key("agentRuntime")
-			*errs = append(*errs, occkit.Invalid("RES-8", at,
+			*errs = append(*errs, resInvalid("RES-8", at,
 				"%s is required: a catalog model other than the primary needs an explicit runtime matching the primary's Harness", at))
 		case resRtOK:
 			if primRt != "" && k.rt != primRt {
 				at := c.keyPath(i).Key("agentRuntime").Key("id")
-				*errs = append(*errs, occkit.Invalid("RES-8", at,
+				*errs = append(*errs, resInvalid("RES-8", at,
 					"%s must match the primary's runtime in %s", at, c.path))
 			}
 		}
@@ -248,9 +250,11 @@ func resPrepare(doc occkit.Document) *Prepared {
 	errs := x.errs
 	p := &Prepared{harness: HarnessOpenClaw}
 	if !x.shapeOK {
-		p.err = occkit.Join(errs...)
+		// RES-2: a broken shape is all that is reported.
+		p.err = occkit.Join(x.shapeErrs...)
 		return p
 	}
+	p.listErr = resListErr(x.list)
 
 	// RES-3: the reference primary is the defaults' primary, else the
 	// first entry's own primary (entries in ID order).
@@ -268,7 +272,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 			}
 		} else if !x.defaults.present {
 			at := e.path.Key("model")
-			errs = append(errs, occkit.Invalid("RES-3", at,
+			errs = append(errs, resInvalid("RES-3", at,
 				"%s is required: agents.defaults.model is not set", at))
 			complete = false
 		}
@@ -298,7 +302,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 				continue
 			}
 			if fo.harness != out.harness {
-				errs = append(errs, occkit.Invalid("RES-8", f.loc(),
+				errs = append(errs, resInvalid("RES-8", f.loc(),
 					"%s resolves to the %s Harness, but the primary resolves to %s: fallbacks must resolve to the same Harness",
 					f.loc(), fo.harness, out.harness))
 				continue
@@ -322,7 +326,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 				continue
 			}
 			if haveRef && e.sel.primary.str != ref.primary.str {
-				errs = append(errs, occkit.Invalid("RES-3", e.sel.primary.loc(),
+				errs = append(errs, resInvalid("RES-3", e.sel.primary.loc(),
 					"%s must equal the primary model %s: all Agent entries resolve to one primary model",
 					e.sel.primary.loc(), ref.primary.loc()))
 				continue
@@ -356,7 +360,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 			if e.sel.present {
 				at = e.sel.primary.loc()
 			}
-			errs = append(errs, occkit.Invalid("RES-3", at,
+			errs = append(errs, resInvalid("RES-3", at,
 				"%s resolves to the %s Harness but %s resolves to %s: all Agent entries resolve to one Harness",
 				e.path, h, ref.primary.loc(), refHarness))
 		}
@@ -405,6 +409,16 @@ func resPrepare(doc occkit.Document) *Prepared {
 	return p
 }
 
+// resListErr applies the agents.list rule of RES-10 that OCC deployment
+// shares with Configuration save: only an empty array may remain.
+func resListErr(list gjson.Result) error {
+	if !list.Exists() || list.IsArray() && len(list.Array()) == 0 {
+		return nil
+	}
+	return resInvalid("RES-10", rosterPathList,
+		"agents.list is not supported: remove it and configure each Agent under agents.entries, keyed by its Agent ID")
+}
+
 // resEntryAddsPolicy reports whether e's own catalog holds a key for one of
 // the inherited selection's refs.
 func resEntryAddsPolicy(e *resEntry, s *resSelection) bool {
@@ -437,7 +451,7 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 			for k, i := range rows {
 				p.rows[i].used = true
 				if k > 0 {
-					*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(int(i)),
+					*errs = append(*errs, resInvalid("RES-9", p.rowPath(int(i)),
 						"%s and %s name the same model: the provider model policy is ambiguous",
 						p.rowPath(int(rows[0])), p.rowPath(int(i))))
 				}
@@ -464,7 +478,7 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 	for _, p := range x.provOrder {
 		for i := range p.rows {
 			if r := &p.rows[i]; r.idOK && !r.used {
-				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(i),
+				*errs = append(*errs, resInvalid("RES-9", p.rowPath(i),
 					"%s names a model that is neither the resolved primary nor one of its fallbacks", p.rowPath(i)))
 			}
 		}

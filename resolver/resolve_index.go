@@ -81,10 +81,10 @@ func resSizeHint(raw string, perMember int) int {
 // resRuntimeErr is the RES-1 refusal of the agentRuntime under base.
 func resRuntimeErr(base occkit.Path, shape bool) error {
 	if shape {
-		return occkit.Invalid("RES-1", base.Key("agentRuntime"),
+		return resInvalid("RES-1", base.Key("agentRuntime"),
 			"%s must be an object {id}", base.Key("agentRuntime"))
 	}
-	return occkit.Invalid("RES-1", base.Key("agentRuntime").Key("id"),
+	return resInvalid("RES-1", base.Key("agentRuntime").Key("id"),
 		`%s must be "openclaw" or "codex"`, base.Key("agentRuntime").Key("id"))
 }
 
@@ -145,7 +145,7 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 	}
 	if !v.IsObject() {
 		c.bad = true
-		*errs = append(*errs, occkit.Invalid("RES-4", path, "%s must be an object keyed by model ref", path))
+		*errs = append(*errs, resInvalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c
 	}
 	c.keys = make([]resCatKey, 0, resSizeHint(v.Raw, 48))
@@ -153,7 +153,7 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 		ck := resCatKey{raw: k.String(), prev: -1}
 		ck.ref, ck.valid = ParseRef(ck.raw)
 		if !val.IsObject() {
-			*errs = append(*errs, occkit.Invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
+			*errs = append(*errs, resInvalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
 			ck.rtSt = resRtBad
 		} else {
 			var shape bool
@@ -238,13 +238,13 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
 		if !ok {
-			*errs = append(*errs, occkit.Invalid("RES-3", path, "%s must be a provider/model ref", path))
+			*errs = append(*errs, resInvalid("RES-3", path, "%s must be a provider/model ref", path))
 			return s
 		}
 		s.ok, s.complete, s.primary = true, true, resNewRefAt(v.Str, r, path, -1)
 		return s
 	case !v.IsObject():
-		*errs = append(*errs, occkit.Invalid("RES-3", path,
+		*errs = append(*errs, resInvalid("RES-3", path,
 			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
 		return s
 	}
@@ -255,7 +255,7 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 		s.ok, s.primary = true, resNewRefAt(pv.Str, r, pp, -1)
 	} else {
 		s.complete = false
-		*errs = append(*errs, occkit.Invalid("RES-3", pp, "%s must be a provider/model ref", pp))
+		*errs = append(*errs, resInvalid("RES-3", pp, "%s must be a provider/model ref", pp))
 	}
 	fv := v.Get("fallbacks")
 	if !fv.Exists() {
@@ -264,7 +264,7 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 	fp := path.Key("fallbacks")
 	if !fv.IsArray() {
 		s.complete = false
-		*errs = append(*errs, occkit.Invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
+		*errs = append(*errs, resInvalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
 		return s
 	}
 	s.fallbacks = make([]resRefAt, 0, resSizeHint(fv.Raw, 24))
@@ -275,12 +275,12 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 		if e.Type != gjson.String || !ok {
 			s.complete = false
 			at := fp.Index(i)
-			*errs = append(*errs, occkit.Invalid("RES-3", at, "%s must be a provider/model ref", at))
+			*errs = append(*errs, resInvalid("RES-3", at, "%s must be a provider/model ref", at))
 			return true
 		}
 		if s.ok && r.Provider != s.primary.ref.Provider {
 			at := fp.Index(i)
-			*errs = append(*errs, occkit.Invalid("RES-3", at, "%s must keep the primary model's provider", at))
+			*errs = append(*errs, resInvalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
 		s.fallbacks = append(s.fallbacks, resNewRefAt(e.Str, r, fp, i))
 		return true
@@ -332,7 +332,7 @@ func resNormProvider(s string) string { return strings.ToLower(strings.TrimSpace
 func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *resProvider {
 	p := &resProvider{raw: raw, name: resNormProvider(raw), path: path}
 	if !v.IsObject() {
-		*errs = append(*errs, occkit.Invalid("RES-4", path, "%s must be an object", path))
+		*errs = append(*errs, resInvalid("RES-4", path, "%s must be an object", path))
 		p.rtSt = resRtBad
 		return p
 	}
@@ -346,7 +346,7 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		return p
 	}
 	if !mv.IsArray() {
-		*errs = append(*errs, occkit.Invalid("RES-9", path.Key("models"),
+		*errs = append(*errs, resInvalid("RES-9", path.Key("models"),
 			"%s must be an array of model objects", path.Key("models")))
 		return p
 	}
@@ -357,7 +357,7 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 		row := resRow{prevA: -1, prevB: -1}
 		switch {
 		case !e.IsObject():
-			*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(int(i)),
+			*errs = append(*errs, resInvalid("RES-9", p.rowPath(int(i)),
 				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
 		default:
 			var shape bool
@@ -367,7 +367,7 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 				*errs = append(*errs, resRuntimeErr(p.rowPath(int(i)), shape))
 			}
 			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
-				*errs = append(*errs, occkit.Invalid("RES-9", p.rowPath(int(i)).Key("id"),
+				*errs = append(*errs, resInvalid("RES-9", p.rowPath(int(i)).Key("id"),
 					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
 				break
 			}
@@ -423,7 +423,12 @@ func (p *resProvider) rowsFor(ref Ref, buf []int32) []int32 {
 type resIndex struct {
 	errs []error
 
-	shapeOK  bool // agents, agents.defaults and agents.entries have their shapes
+	shapeOK bool // agents, agents.defaults and agents.entries have their shapes
+	// shapeErrs are the RES-2 refusals; when there are any, they are all
+	// that is reported (the candidates cannot be known).
+	shapeErrs []error
+	// list is agents.list (RES-10: only an empty array may remain).
+	list     gjson.Result
 	defaults resSelection
 	defModel occkit.Path
 	catalog  resCatalog // agents.defaults.models
@@ -468,13 +473,18 @@ func resObjectField(o gjson.Result, key string) gjson.Result {
 	return out
 }
 
+// shapeErr records a RES-2 refusal.
+func (x *resIndex) shapeErr(err error) {
+	x.shapeOK = false
+	x.shapeErrs = append(x.shapeErrs, err)
+}
+
 // resBuildIndex makes the one pass over doc.
 func resBuildIndex(doc occkit.Document) *resIndex {
 	x := &resIndex{shapeOK: true, defModel: resPathDefModel}
 	root := doc.Root()
 	if !root.IsObject() {
-		x.shapeOK = false
-		x.errs = append(x.errs, occkit.Invalid("RES-2", occkit.Root(), "the Configuration must be a JSON object"))
+		x.shapeErr(resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object"))
 		return x
 	}
 	var agents, models, plugins gjson.Result
@@ -523,8 +533,7 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		return
 	}
 	if !agents.IsObject() {
-		x.shapeOK = false
-		x.errs = append(x.errs, occkit.Invalid("RES-2", resPathAgents, "agents must be an object"))
+		x.shapeErr(resInvalid("RES-2", resPathAgents, "agents must be an object"))
 		return
 	}
 	var defaults, entries gjson.Result
@@ -538,13 +547,16 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 			if !entries.Exists() {
 				entries = v
 			}
+		case "list":
+			if !x.list.Exists() {
+				x.list = v
+			}
 		}
 		return true
 	})
 	if defaults.Exists() {
 		if !defaults.IsObject() {
-			x.shapeOK = false
-			x.errs = append(x.errs, occkit.Invalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
+			x.shapeErr(resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
 		} else {
 			var model, cat gjson.Result
 			defaults.ForEach(func(k, v gjson.Result) bool {
@@ -568,8 +580,7 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		return
 	}
 	if !entries.IsObject() {
-		x.shapeOK = false
-		x.errs = append(x.errs, occkit.Invalid("RES-2", resPathEntries,
+		x.shapeErr(resInvalid("RES-2", resPathEntries,
 			"agents.entries must be an object keyed by Agent ID"))
 		return
 	}
@@ -582,8 +593,7 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		seen[id] = true
 		p := resPathEntries.Key(id)
 		if !v.IsObject() {
-			x.shapeOK = false
-			x.errs = append(x.errs, occkit.Invalid("RES-2", p, "%s must be an object", p))
+			x.shapeErr(resInvalid("RES-2", p, "%s must be an object", p))
 			return true
 		}
 		e := &resEntry{id: id, path: p}
@@ -616,7 +626,7 @@ func (x *resIndex) indexProviders(models gjson.Result) {
 		return
 	}
 	if !models.IsObject() {
-		x.errs = append(x.errs, occkit.Invalid("RES-4", resPathModels, "models must be an object"))
+		x.errs = append(x.errs, resInvalid("RES-4", resPathModels, "models must be an object"))
 		return
 	}
 	providers := resObjectField(models, "providers")
@@ -624,7 +634,7 @@ func (x *resIndex) indexProviders(models gjson.Result) {
 		return
 	}
 	if !providers.IsObject() {
-		x.errs = append(x.errs, occkit.Invalid("RES-4", resPathProviders,
+		x.errs = append(x.errs, resInvalid("RES-4", resPathProviders,
 			"models.providers must be an object keyed by provider"))
 		return
 	}
@@ -643,7 +653,7 @@ func (x *resIndex) indexPlugins(plugins gjson.Result) {
 		return
 	}
 	if !plugins.IsObject() {
-		x.errs = append(x.errs, occkit.Invalid("RES-6", resPathPlugins, "plugins must be an object"))
+		x.errs = append(x.errs, resInvalid("RES-6", resPathPlugins, "plugins must be an object"))
 		return
 	}
 	entries := resObjectField(plugins, "entries")
@@ -651,7 +661,7 @@ func (x *resIndex) indexPlugins(plugins gjson.Result) {
 		return
 	}
 	if !entries.IsObject() {
-		x.errs = append(x.errs, occkit.Invalid("RES-6", resPathPlugEnts, "plugins.entries must be an object keyed by plugin"))
+		x.errs = append(x.errs, resInvalid("RES-6", resPathPlugEnts, "plugins.entries must be an object keyed by plugin"))
 		return
 	}
 	x.routed = map[string]bool{}
@@ -662,4 +672,42 @@ func (x *resIndex) indexPlugins(plugins gjson.Result) {
 		}
 		return true
 	})
+}
+
+// resNameRunes bounds how much of a setting's path a message spells out.
+// Error details are capped at [occkit.MaxMessageRunes]; a path built from
+// a long author key would otherwise push the rule text out of the message.
+const resNameRunes = 96
+
+// resBoundedArgs returns args with every [occkit.Path] rendered as its dot
+// path, cut to resNameRunes code points with "…" when longer.
+func resBoundedArgs(args []any) []any {
+	out := args
+	copied := false
+	for i, a := range args {
+		p, ok := a.(occkit.Path)
+		if !ok {
+			continue
+		}
+		if !copied {
+			out, copied = append([]any(nil), args...), true
+		}
+		s := p.String()
+		if r := []rune(s); len(r) > resNameRunes {
+			s = string(r[:resNameRunes-1]) + "…"
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// resInvalid is [occkit.Invalid] with the paths named in the message
+// bounded (resBoundedArgs); the error's Path stays exact.
+func resInvalid(rule string, path occkit.Path, format string, args ...any) *occkit.Error {
+	return occkit.Invalid(rule, path, format, resBoundedArgs(args)...)
+}
+
+// resConflict is [occkit.Conflict] with bounded path arguments.
+func resConflict(rule string, path occkit.Path, format string, args ...any) *occkit.Error {
+	return occkit.Conflict(rule, path, format, resBoundedArgs(args)...)
 }

@@ -31,11 +31,11 @@ func resBundledTopologies(c Compute) ([]Topology, bool) {
 // on req's Compute, appending the deciding reasons.
 func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason, error) {
 	if mode != ModeEmbedded && mode != ModeDedicated {
-		return nil, occkit.Invalid("RES-11", resPathMode,
+		return nil, resInvalid("RES-11", resPathMode,
 			`executionMode must be "embedded" or "dedicated"`)
 	}
 	if h == HarnessCodex && mode == ModeEmbedded {
-		return nil, occkit.Invalid("RES-11", resPathMode,
+		return nil, resInvalid("RES-11", resPathMode,
 			"the codex Harness runs only in dedicated execution mode, not embedded: set executionMode to dedicated")
 	}
 	compute := req.Compute
@@ -54,7 +54,7 @@ func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason,
 		}
 	}
 	if !supported {
-		return nil, occkit.Invalid("RES-11", resPathMode,
+		return nil, resInvalid("RES-11", resPathMode,
 			"Compute %q does not support the %s Harness in %s execution mode (supported: %s)",
 			string(compute), h, mode, resTopologyList(set))
 	}
@@ -68,11 +68,11 @@ func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason,
 	var errs []error
 	support := req.Installation.NativeWorkerSupport
 	if support != NativeWorkersPinned && support != NativeWorkersCustomImage {
-		errs = append(errs, occkit.Invalid("RES-13", resPathMode,
-			"dedicated OpenClaw needs native-worker support: the pinned runtime image, or a custom image declaring runtime.nativeWorkerSupport"))
+		errs = append(errs, resInvalid("RES-13", resPathMode,
+			"dedicated OpenClaw needs native-worker support (enforced worker placement through cloudWorkers.requiredProfile, node-local inference): the pinned runtime image, or a custom image declaring runtime.nativeWorkerSupport"))
 	}
 	if sb := req.Installation.Sandbox; !sb.Qualifies() {
-		errs = append(errs, occkit.Conflict("RES-13", resPathMode,
+		errs = append(errs, resConflict("RES-13", resPathMode,
 			"dedicated OpenClaw needs a qualifying SandboxDriver (%s); missing Driver: SandboxDriver", resSandboxGap(sb)))
 	}
 	if len(errs) > 0 {

@@ -88,7 +88,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		stage = StageSave
 	}
 	if stage != StageSave && stage != StageDeploy {
-		return occkit.Invalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
+		return resInvalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
 	}
 	compute := req.Compute
 	if compute == "" {
@@ -99,14 +99,14 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 	root := doc.Root()
 	if !root.IsObject() {
-		return occkit.Invalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")
+		return resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")
 	}
 	agents := resObjectField(root, "agents")
 	if !agents.Exists() {
 		return nil
 	}
 	if !agents.IsObject() {
-		return occkit.Invalid("RES-2", resPathAgents, "agents must be an object")
+		return resInvalid("RES-2", resPathAgents, "agents must be an object")
 	}
 	var errs []error
 	var list, entries, ownership, defaults gjson.Result
@@ -132,17 +132,17 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		return true
 	})
 	if defaults.Exists() && !defaults.IsObject() {
-		errs = append(errs, occkit.Invalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
+		errs = append(errs, resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
 	}
 
 	// agents.list: only an empty array may remain.
 	if list.Exists() {
 		switch {
 		case !list.IsArray():
-			errs = append(errs, occkit.Invalid("RES-10", rosterPathList,
+			errs = append(errs, resInvalid("RES-10", rosterPathList,
 				"agents.list must be an empty array when present: configure each Agent under agents.entries, keyed by its Agent ID"))
 		case len(list.Array()) > 0:
-			errs = append(errs, occkit.Invalid("RES-10", rosterPathList,
+			errs = append(errs, resInvalid("RES-10", rosterPathList,
 				"agents.list is not supported: remove it and configure each Agent under agents.entries, keyed by its Agent ID"))
 		}
 	}
@@ -158,7 +158,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	if entries.Exists() {
 		if !entries.IsObject() {
 			entriesOK = false
-			errs = append(errs, occkit.Invalid("RES-2", resPathEntries,
+			errs = append(errs, resInvalid("RES-2", resPathEntries,
 				"agents.entries must be an object keyed by Agent ID"))
 		} else {
 			seen := map[string]bool{}
@@ -177,18 +177,18 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	for _, e := range ids {
 		p := resPathEntries.Key(e.id)
 		if !e.val.IsObject() {
-			errs = append(errs, occkit.Invalid("RES-2", p, "%s must be an object", p))
+			errs = append(errs, resInvalid("RES-2", p, "%s must be an object", p))
 		} else if e.val.Get("default").Exists() {
-			errs = append(errs, occkit.Invalid("RES-10", p.Key("default"),
+			errs = append(errs, resInvalid("RES-10", p.Key("default"),
 				"%s is not supported: remove it", p.Key("default")))
 		}
 		if !rosterValidID(e.id) {
-			errs = append(errs, occkit.Invalid("RES-10", p,
+			errs = append(errs, resInvalid("RES-10", p,
 				"the Agent ID of %s must be 1 to 64 letters, digits, _ or -, not starting with -", p))
 			continue
 		}
 		if other, dup := firstByNorm[e.norm]; dup {
-			errs = append(errs, occkit.Invalid("RES-10", p,
+			errs = append(errs, resInvalid("RES-10", p,
 				"%s and %s normalize to the same Agent ID: rename one", resPathEntries.Key(other), p))
 			continue
 		}
@@ -200,13 +200,13 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	explicit := ownership.Type == gjson.String && ownership.Str == "explicit"
 	switch {
 	case ownership.Exists() && !explicit:
-		errs = append(errs, occkit.Invalid("RES-10", rosterPathOwnership,
+		errs = append(errs, resInvalid("RES-10", rosterPathOwnership,
 			`agents.ownership accepts only "explicit": set it, or remove it when agents.entries has at most one entry`))
 	case entriesOK && n > 1 && !explicit:
-		errs = append(errs, occkit.Invalid("RES-10", rosterPathOwnership,
+		errs = append(errs, resInvalid("RES-10", rosterPathOwnership,
 			`agents.ownership "explicit" is required when agents.entries has more than one entry`))
 	case entriesOK && explicit && n == 0:
-		errs = append(errs, occkit.Invalid("RES-10", rosterPathOwnership,
+		errs = append(errs, resInvalid("RES-10", rosterPathOwnership,
 			`agents.ownership "explicit" needs at least one agents.entries entry: add one, or remove agents.ownership`))
 	}
 
@@ -214,7 +214,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	if stage == StageDeploy && req.Mode == ModeDedicated {
 		if entriesOK && n > 0 {
 			if _, ok := firstByNorm[rosterMainAgent]; !ok {
-				errs = append(errs, occkit.Invalid("RES-10", resPathEntries,
+				errs = append(errs, resInvalid("RES-10", resPathEntries,
 					"dedicated execution serves the main Agent: agents.entries must hold main"))
 			}
 		}
@@ -225,7 +225,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 					continue // unset: nothing named
 				}
 				if v.Type != gjson.String || rosterNormalizeID(v.Str) != rosterMainAgent {
-					errs = append(errs, occkit.Invalid("RES-10", at,
+					errs = append(errs, resInvalid("RES-10", at,
 						"dedicated execution serves the main Agent: %s may not name another Agent", at))
 				}
 			}
