@@ -3,6 +3,7 @@ package resolver
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -692,13 +693,34 @@ func resBoundedArgs(args []any) []any {
 		if !copied {
 			out, copied = append([]any(nil), args...), true
 		}
-		s := p.String()
+		s := resMessagePath(p).String()
 		if r := []rune(s); len(r) > resNameRunes {
 			s = string(r[:resNameRunes-1]) + "…"
 		}
 		out[i] = s
 	}
 	return out
+}
+
+// resMessagePath is p with control characters in its keys replaced by '?'
+// (as messages replace them), so a message names such a key as the author
+// reads it rather than by its JSON escape.
+func resMessagePath(p occkit.Path) occkit.Path {
+	q := occkit.Root()
+	for i := 0; i < p.Len(); i++ {
+		k, idx, isIdx := p.Elem(i)
+		if isIdx {
+			q = q.Index(idx)
+			continue
+		}
+		q = q.Key(strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return '?'
+			}
+			return r
+		}, k))
+	}
+	return q
 }
 
 // resInvalid is [occkit.Invalid] with the paths named in the message

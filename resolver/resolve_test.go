@@ -286,6 +286,8 @@ func TestResolveMessages(t *testing.T) {
 			[]string{"embedded", "dedicated"}, nil},
 		{"RES-13 names the missing Driver", `{}`, Request{Mode: ModeDedicated, Installation: Installation{NativeWorkerSupport: NativeWorkersPinned}},
 			[]string{"SandboxDriver"}, nil},
+		{"RES-2 a control character in a key is named as ?", `{"agents":{"entries":{"a\u0007b":1}}}`, Request{},
+			[]string{`agents.entries["a?b"] must be an object`}, nil},
 		{"RES-2 a long key keeps the rule text", `{"agents":{"entries":{"` + strings.Repeat("x.", 200) + `":false}}}`, Request{},
 			[]string{"… must be an object"}, nil},
 		{"RES-13 names the worker placement setting", `{}`, Request{Mode: ModeDedicated, Installation: Installation{Sandbox: resQualified.Sandbox}},
