@@ -119,6 +119,9 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 	if err := CheckTopology(f); err != nil {
 		return Projection{}, err
 	}
+	if err := checkCodexProvider(f); err != nil {
+		return Projection{}, err
+	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
 		return Projection{}, err
 	}
@@ -152,6 +155,34 @@ func checkSourceType(f AuthFacts) error {
 	return nil
 }
 
+// checkCodexProvider is RES-12 on the facts' primary model: dedicated Codex
+// serves only the native codex provider or openai (400). An unknown model
+// is left to the resolver, which has the Configuration.
+func checkCodexProvider(f AuthFacts) error {
+	if f.Harness != resolver.HarnessCodex || f.Mode != resolver.ModeDedicated || f.Model == "" {
+		return nil
+	}
+	ref, ok := resolver.ParseRef(f.Model)
+	if ok && (ref.Provider == "codex" || ref.Provider == "openai") {
+		return nil
+	}
+	return occkit.Invalid("RES-12", occkit.NewPath("model"),
+		"dedicated codex accepts only the codex provider or openai")
+}
+
+// nativeOpenAI is the provider rule of dedicated OpenClaw (AUTH-2, AUTH-3):
+// the native Harness receives only OPENAI_API_KEY (or an OpenAI placeholder
+// from the Credential Gateway), so its primary model must be an openai
+// model; any other provider, or no model at all, is a binding this Compute
+// cannot honour (409).
+func nativeOpenAI(f AuthFacts, rule string) error {
+	if ref, ok := resolver.ParseRef(f.Model); ok && ref.Provider == "openai" {
+		return nil
+	}
+	return occkit.Conflict(rule, bindingPath.Key("method"),
+		"dedicated openclaw authenticates only openai models (OPENAI_API_KEY)")
+}
+
 func kubernetesAuth(f AuthFacts) (Projection, error) {
 	b := f.Binding
 	method := bindingPath.Key("method")
@@ -183,6 +214,9 @@ func kubernetesAuth(f AuthFacts) (Projection, error) {
 			}
 			p.StdinLogin = true
 		default:
+			if err := nativeOpenAI(f, "AUTH-2"); err != nil {
+				return Projection{}, err
+			}
 			p.Harness = []EnvVar{{Name: EnvOpenAIAPIKey, From: b.Source}}
 		}
 	case MethodCodexPAT:
@@ -220,6 +254,9 @@ func kubernetesAuth(f AuthFacts) (Projection, error) {
 				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
 			}
 		default:
+			if err := nativeOpenAI(f, "AUTH-3"); err != nil {
+				return Projection{}, err
+			}
 			p.Harness = []EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
 		}
 	default:
@@ -230,12 +267,14 @@ func kubernetesAuth(f AuthFacts) (Projection, error) {
 
 // embeddedKeyName chooses the combined process's key variable by the native
 // model provider (AUTH-2). Providers other than openai and anthropic have no
-// Kubernetes api_key projection: 409, naming the provider.
+// Kubernetes api_key projection: 409, naming the provider. Without a primary
+// model there is no provider to choose by: also 409, a binding this Compute
+// cannot honour for that Configuration.
 func embeddedKeyName(model string) (string, error) {
 	ref, ok := resolver.ParseRef(model)
 	if !ok {
-		return "", occkit.Invalid("AUTH-2", occkit.NewPath("model"),
-			"embedded api_key needs a valid primary model to choose the provider's key variable")
+		return "", occkit.Conflict("AUTH-2", bindingPath.Key("method"),
+			"embedded api_key needs a primary model whose provider chooses the key variable")
 	}
 	switch ref.Provider {
 	case "openai":

@@ -65,10 +65,13 @@
 //   - The snapshot is the binding's public shape, key-sorted; no driver
 //     metadata is added (the Compute identity is frozen beside it).
 //   - Embedded OpenClaw with api_key projects OPENAI_API_KEY for provider
-//     openai and ANTHROPIC_API_KEY for anthropic; any other provider is 409
-//     (no Kubernetes projection exists), a missing primary model 400.
-//   - Dedicated OpenClaw with api_key projects OPENAI_API_KEY whatever the
-//     provider, as the AUTH-2 table says.
+//     openai and ANTHROPIC_API_KEY for anthropic; any other provider, or no
+//     primary model at all, is 409 (no Kubernetes projection exists).
+//   - Dedicated OpenClaw receives only OPENAI_API_KEY (AUTH-2) or an OpenAI
+//     placeholder (AUTH-3), so api_key and credential_source need an openai
+//     primary model there; another provider or none is 409.
+//   - Facts naming dedicated Codex with a primary model outside codex and
+//     openai are refused by RES-12 (400), as the resolver would.
 //   - credential_source checks, in AUTH-3's order: the gateway (409
 //     CREDENTIAL_GATEWAY_NOT_CONFIGURED), the paired SandboxDriver (it must
 //     qualify: provisioning and all three facets), then the dedicated
