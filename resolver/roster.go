@@ -72,6 +72,11 @@ var (
 	rosterPathOwnership = occkit.NewPath("agents", "ownership")
 	rosterPathSession   = occkit.NewPath("agents", "defaults", "sessionStore", "agentId")
 	rosterPathSystem    = occkit.NewPath("agents", "defaults", "systemAgent", "agentId")
+	// SPEC names the settings without their agents.defaults prefix, where
+	// OpenClaw keeps them; a top-level spelling is checked too (fail
+	// closed: it can only refuse).
+	rosterPathSessionTop = occkit.NewPath("sessionStore", "agentId")
+	rosterPathSystemTop  = occkit.NewPath("systemAgent", "agentId")
 )
 
 // rosterMainAgent is the Agent dedicated execution serves.
@@ -219,7 +224,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 			}
 		}
 		if defaults.IsObject() {
-			for _, at := range []occkit.Path{rosterPathSession, rosterPathSystem} {
+			for _, at := range []occkit.Path{rosterPathSession, rosterPathSystem, rosterPathSessionTop, rosterPathSystemTop} {
 				v := doc.Get(at)
 				if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.String && strings.TrimSpace(v.Str) == "" {
 					continue // unset: nothing named
