@@ -22,10 +22,17 @@ func opAuthValidate(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	mode := resolver.Mode(strOr(in.Get("executionMode"), string(resolver.ModeEmbedded)))
+	// An omitted harness on an embedded topology can only be openclaw
+	// (RES-11); a dedicated one must name it.
+	harness := resolver.Harness(in.Get("harness").String())
+	if !in.Get("harness").Exists() && mode == resolver.ModeEmbedded {
+		harness = resolver.HarnessOpenClaw
+	}
 	f := admission.AuthFacts{
 		Compute:             resolver.Compute(strOr(in.Get("compute"), string(resolver.ComputeKubernetes))),
-		Harness:             resolver.Harness(in.Get("harness").String()),
-		Mode:                resolver.Mode(strOr(in.Get("executionMode"), string(resolver.ModeEmbedded))),
+		Harness:             harness,
+		Mode:                mode,
 		Binding:             b,
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
 		Sandbox:             sandboxFacts(in.Get("sandbox")),
@@ -114,6 +121,11 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	c := in.Get("compute")
+	kind := c.Get("kind")
+	if c.Type == gjson.String {
+		// compute given as a bare kind, as auth.validate spells it.
+		kind = c
+	}
 	req := admission.Request{
 		Agent: admission.Agent{
 			ID: strOr(agent.Get("id"), "main"), ConfigurationID: "cfg",
@@ -121,7 +133,7 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 		},
 		Configuration: admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
 		Compute: admission.ComputeInfo{
-			Kind:           resolver.Compute(strOr(c.Get("kind"), string(resolver.ComputeKubernetes))),
+			Kind:           resolver.Compute(strOr(kind, string(resolver.ComputeKubernetes))),
 			RuntimeLogging: logging.Ownership(c.Get("runtimeLogging").String()),
 		},
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
