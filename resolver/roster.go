@@ -223,16 +223,16 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 					"dedicated execution serves the main Agent: agents.entries must hold main"))
 			}
 		}
-		if defaults.IsObject() {
-			for _, at := range []occkit.Path{rosterPathSession, rosterPathSystem, rosterPathSessionTop, rosterPathSystemTop} {
-				v := doc.Get(at)
-				if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.String && strings.TrimSpace(v.Str) == "" {
-					continue // unset: nothing named
-				}
-				if v.Type != gjson.String || rosterNormalizeID(v.Str) != rosterMainAgent {
-					errs = append(errs, resInvalid("RES-10", at,
-						"dedicated execution serves the main Agent: %s may not name another Agent", at))
-				}
+		// A non-object agents.defaults holds no such setting (gjson finds
+		// nothing under a scalar), and RES-2 already refused it.
+		for _, at := range []occkit.Path{rosterPathSession, rosterPathSystem, rosterPathSessionTop, rosterPathSystemTop} {
+			v := doc.Get(at)
+			if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.String && strings.TrimSpace(v.Str) == "" {
+				continue // unset: nothing named
+			}
+			if v.Type != gjson.String || rosterNormalizeID(v.Str) != rosterMainAgent {
+				errs = append(errs, resInvalid("RES-10", at,
+					"dedicated execution serves the main Agent: %s may not name another Agent", at))
 			}
 		}
 	}
