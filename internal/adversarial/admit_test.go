@@ -1,0 +1,124 @@
+package adversarial_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/resolver"
+)
+
+var (
+	secret    = admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
+	apiKey    = admission.Binding{Method: admission.MethodAPIKey, Source: secret}
+	embedded  = `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"logging":{"level":"debug"}}`
+	errReader = errors.New("store \x1b[2J unavailable")
+)
+
+type failingReader struct{}
+
+func (failingReader) ReadConfiguration(context.Context, string) (occkit.Document, int64, error) {
+	return occkit.Document{}, 0, errReader
+}
+
+// TestAdmitRefuses: hostile requests through one prepared Admitter are
+// refused with the rule and setting that decided; no revision comes back
+// and the Configuration Document is unchanged.
+func TestAdmitRefuses(t *testing.T) {
+	a, err := admission.New(admission.Options{Authorizer: admission.AuthorizerFunc(func(_ context.Context, r admission.AuthorizeRequest) error {
+		if r.Principal == "mallory" {
+			return errors.New("denied")
+		}
+		return nil
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		doc  string
+		edit func(*admission.Request)
+		want want
+	}{
+		{"authorizer denial", embedded, func(r *admission.Request) { r.Principal = "mallory" }, want{403, occkit.CodeForbidden, "", "ADM-2"}},
+		{"unknown Compute kind", embedded, func(r *admission.Request) { r.Compute.Kind = "nomad" }, want{400, bad, "executionMode", "RES-11"}},
+		{"Compute kind with a bidi override", embedded, func(r *admission.Request) { r.Compute.Kind = "kuber\u202enetes" }, want{400, bad, "executionMode", "RES-11"}},
+		{"unknown execution mode", embedded, func(r *admission.Request) { r.Agent.ExecutionMode = "turbo" }, want{400, bad, "executionMode", "RES-11"}},
+		{"unknown binding method", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = admission.Binding{Method: "oauth"} }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},
+		{"binding method with a bidi override", embedded, func(r *admission.Request) { r.Agent.HarnessAuth.Method = "api\u202e_key" }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},
+		{"missing binding", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = admission.Binding{} }, want{409, occkit.CodeResourceConflict, "harnessAuth", "AUTH-1"}},
+		{"runtime binding on Kubernetes", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = admission.Binding{Method: admission.MethodRuntime} }, want{409, occkit.CodeResourceConflict, "harnessAuth.method", "AUTH-4"}},
+		{"unknown level", embedded, func(r *admission.Request) { r.Level = "trace" }, want{400, bad, "level", "LOG-1"}},
+		{"level with a terminal escape", embedded, func(r *admission.Request) { r.Level = "info\x1b[2J" }, want{400, bad, "level", "LOG-1"}},
+		{"unknown logging owner", embedded, func(r *admission.Request) { r.Compute.RuntimeLogging = "nobody" }, want{400, bad, "runtimeLogging", "LOG-3"}},
+		{"unknown Harness in the Configuration", `{"agents":{"defaults":{"model":"anthropic/m","models":{"anthropic/m":{"agentRuntime":{"id":"gemini"}}}}}}`, nil,
+			want{400, bad, `agents.defaults.models["anthropic/m"].agentRuntime.id`, "RES-1"}},
+		{"bidi Agent ID in the Configuration", "{\"agents\":{\"defaults\":{\"model\":\"anthropic/m\"},\"entries\":{\"ma\u202ein\":{}}}}", nil,
+			want{400, bad, "agents.entries[\"ma\u202ein\"]", "RES-10"}},
+		{"bidi provider named by the projection", "{\"agents\":{\"defaults\":{\"model\":\"open\u202eai/gpt-5\"}}}", nil,
+			want{409, occkit.CodeResourceConflict, "harnessAuth.method", "AUTH-2"}},
+		{"-0 concurrency", `{"agents":{"defaults":{"model":"anthropic/m","maxConcurrent":-0}}}`, nil,
+			want{400, bad, "agents.defaults.maxConcurrent", "DOC-5"}},
+		{"Configuration store failure", embedded, func(r *admission.Request) { r.Configuration = failingReader{} }, want{503, occkit.CodeDependencyUnavailable, "", "ADM-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := occkit.MustParseDocument(tt.doc)
+			before := doc.Bytes()
+			req := admission.Request{
+				Principal:     "user_1",
+				Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", HarnessAuth: apiKey},
+				Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+				Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+			}
+			if tt.edit != nil {
+				tt.edit(&req)
+			}
+			rev, err := a.Admit(context.Background(), req)
+			if rev != nil {
+				t.Error("a refusal returned a revision")
+			}
+			refused(t, err, tt.want)
+			unchanged(t, "Configuration", before, doc)
+		})
+	}
+}
+
+// TestRevisionTruncation_ADM3: a revision record cut at any byte is
+// refused with a structured 400 by ParseRevision, never a panic and never
+// a revision.
+func TestRevisionTruncation_ADM3(t *testing.T) {
+	a, err := admission.New(admission.Options{Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := a.Admit(context.Background(), admission.Request{
+		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", HarnessAuth: apiKey},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: occkit.MustParseDocument(validJSON)},
+		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := rev.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := admission.ParseRevision(rec); err != nil || back.Digest() != rev.Digest() {
+		t.Fatalf("the whole record does not restore: %v", err)
+	}
+	for n := 0; n < len(rec); n++ {
+		back, err := admission.ParseRevision(bytes.Clone(rec[:n]))
+		if back != nil {
+			t.Fatalf("a %d-byte prefix restored a revision", n)
+		}
+		e := occkit.First(err)
+		if e == nil || e.Code != bad || e.HTTPStatus() != 400 || e.Rule == "" {
+			t.Fatalf("a %d-byte prefix: %v", n, err)
+		}
+		clean(t, err.Error())
+	}
+}
