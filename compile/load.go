@@ -99,9 +99,10 @@ type LoadOptions struct {
 
 // Load reads one Configuration: strict JSON first, JSON5 only when that
 // fails (DOC-1), within the limits (DOC-2), with $include resolved and
-// ${VAR} substituted (DOC-4). The result is compact JSON in the author's
-// key order; string escapes are normalized, so the same value written as
-// JSON or JSON5 loads to the same bytes.
+// ${VAR} substituted (DOC-4). A Configuration is a JSON object: any other
+// top-level value is refused (DOC-1). The result is compact JSON in the
+// author's key order; string escapes are normalized, so the same value
+// written as JSON or JSON5 loads to the same bytes.
 //
 // Load reads the file system only for $include, and then only inside
 // [LoadOptions.IncludeRoots], at most [MaxIncludeFiles] files.
@@ -179,7 +180,28 @@ func (ld *loader) load(src []byte, dir string, chain []string) (occkit.Document,
 			return occkit.Document{}, err
 		}
 	}
+	// DOC-1: a Configuration is a JSON object (OpenClaw's configuration
+	// schema is one). An included file may hold any value, but the loaded
+	// document, after its includes are merged, must be an object.
+	if out[0] != '{' {
+		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "a Configuration must be a JSON object, not %s", ldKind(out[0]))
+	}
 	return occkit.ParseDocument(out)
+}
+
+// ldKind names the JSON type whose normalized encoding starts with c.
+func ldKind(c byte) string {
+	switch c {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // parse turns one source text into normalized JSON within the limits.

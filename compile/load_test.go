@@ -42,7 +42,7 @@ func TestLoad(t *testing.T) {
 		{"DOC-1 JSON and JSON5 agree", `{'a': "\x41/"}`, `{"a":"A/"}`},
 		{"DOC-3 unknown keys kept", `{"x-vendor": {"k": 1}, "agents": {}}`, `{"x-vendor":{"k":1},"agents":{}}`},
 		{"DOC-4 no lookup keeps references", `{"k": "${OPENAI_API_KEY}", "e": "$${X}"}`, `{"k":"${OPENAI_API_KEY}","e":"$${X}"}`},
-		{"DOC-2 exactly at depth 64", strings.Repeat("[", 64) + strings.Repeat("]", 64), strings.Repeat("[", 64) + strings.Repeat("]", 64)},
+		{"DOC-2 exactly at depth 64", `{"a":` + strings.Repeat("[", 63) + strings.Repeat("]", 63) + `}`, `{"a":` + strings.Repeat("[", 63) + strings.Repeat("]", 63) + `}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,6 +82,13 @@ func TestLoadErrors(t *testing.T) {
 		{"DOC-2 duplicate key via escape", `{"a": 1, "\u0061": 2}`, Limits{}, inv("a", "DOC-2")},
 		{"DOC-2 duplicate key in JSON5", `{a: 1, 'a': 2,}`, Limits{}, inv("a", "DOC-2")},
 		{"DOC-4 include without roots", `{"agents": {"$include": "a.json"}}`, Limits{}, inv("agents.$include", "DOC-4")},
+		{"DOC-1 top-level array", `[]`, Limits{}, inv("", "DOC-1")},
+		{"DOC-1 top-level array in JSON5", `[{a: 1},]`, Limits{}, inv("", "DOC-1")},
+		{"DOC-1 top-level string", `"x"`, Limits{}, inv("", "DOC-1")},
+		{"DOC-1 top-level number", ` 42 `, Limits{}, inv("", "DOC-1")},
+		{"DOC-1 top-level boolean", `true`, Limits{}, inv("", "DOC-1")},
+		{"DOC-1 top-level null", `null`, Limits{}, inv("", "DOC-1")},
+		{"DOC-2 depth before DOC-1 object check", strings.Repeat("[", 65) + strings.Repeat("]", 65), Limits{}, inv(strings.Repeat("[0]", 64), "DOC-2")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -284,6 +291,7 @@ func TestLoadIncludeErrors(t *testing.T) {
 		{"DOC-4 bad include entry", `{"$include": ["obj.json", true]}`, Limits{}, inv("$include[1]", "DOC-4")},
 		{"DOC-4 empty path", `{"$include": ""}`, Limits{}, inv("$include", "DOC-4")},
 		{"DOC-4 siblings need an object", `{"$include": "arr.json", "k": 1}`, Limits{}, inv("$include", "DOC-4")},
+		{"DOC-1 a top-level include must yield an object", `{"$include": "arr.json"}`, Limits{}, inv("", "DOC-1")},
 		{"DOC-2 duplicate inside an included file", `{"p": {"$include": "bad.json"}}`, Limits{}, inv("p.$include", "DOC-2")},
 		{"DOC-1 syntax inside an included file", `{"p": {"$include": ["obj.json", "broken.json5"]}}`, Limits{}, inv("p.$include[1]", "DOC-1")},
 		{"DOC-2 included file too large", `{"$include": "big.json"}`, Limits{MaxBytes: 100}, inv("$include", "DOC-2")},
@@ -394,9 +402,10 @@ func jsonValue(t *rapid.T, depth int) any {
 
 // TestLoadProperties: DOC-1 — strict JSON loads to the value encoding/json
 // reads, loading is idempotent, and indentation never changes the bytes.
+// The value is wrapped in an object: a Configuration is one.
 func TestLoadProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		v := jsonValue(t, 0)
+		v := map[string]any{"v": jsonValue(t, 0)}
 		compact, err := json.Marshal(v)
 		if err != nil {
 			t.Skip()
