@@ -1,0 +1,107 @@
+package bench_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/resolver"
+)
+
+type pipeline struct {
+	admitter *admission.Admitter
+	binding  admission.Binding
+}
+
+func newPipeline(tb testing.TB) pipeline {
+	tb.Helper()
+	a, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pipeline{a, admission.Binding{Method: admission.MethodAPIKey,
+		Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
+}
+
+// run is one deployment from source bytes to the rendered gateway document.
+func (p pipeline) run(src []byte) (occkit.Document, error) {
+	doc, err := compile.Load(src, compile.LoadOptions{})
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	d, err := resolver.Resolve(doc, resolver.Request{Mode: resolver.ModeEmbedded, Compute: resolver.ComputeKubernetes})
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	rev, err := p.admitter.Admit(context.Background(), admission.Request{
+		Principal:     "user_1",
+		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: d.Mode, HarnessAuth: p.binding},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+	})
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	return compile.RenderGateway(rev.Document(), rev.Harness(), rev.Mode())
+}
+
+// TestEndToEnd checks that every generated size goes through the whole
+// pipeline, so the benchmark measures admissions, not refusals.
+func TestEndToEnd(t *testing.T) {
+	p := newPipeline(t)
+	for _, n := range bench.Sizes {
+		gw, err := p.run(bench.Configuration(n))
+		if err != nil {
+			t.Fatalf("models=%d: %v", n, err)
+		}
+		if got := gw.Get(occkit.NewPath("logging", "level")).String(); got != "info" {
+			t.Errorf("models=%d: gateway logging.level = %q, want the admitted info", n, got)
+		}
+		if gw.Has(occkit.NewPath("logging", "redactSensitive")) {
+			t.Errorf("models=%d: redactSensitive survived the stamp", n)
+		}
+		if got := len(gw.Get(occkit.NewPath("agents", "defaults", "models")).Map()); got != n {
+			t.Errorf("models=%d: gateway catalog has %d models", n, got)
+		}
+	}
+}
+
+func BenchmarkEndToEnd(b *testing.B) {
+	p := newPipeline(b)
+	for _, n := range bench.Sizes {
+		src := bench.Configuration(n)
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := p.run(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkFloor(b *testing.B) {
+	for _, n := range bench.Sizes {
+		src := bench.Configuration(n)
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var v map[string]any
+				if err := json.Unmarshal(src, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
