@@ -174,6 +174,11 @@ func (in *includer) process(ld *loader, n *ldNode, at occkit.Path, dir string, c
 		return rest, nil
 	}
 	incAt := at.Key(includeKey)
+	if len(in.roots) == 0 {
+		// The directive itself is refused, whatever it names (an empty
+		// list included): without roots nothing may be included.
+		return nil, occkit.Invalid("DOC-4", incAt, "$include is not allowed: no include roots are configured")
+	}
 	included, err := in.resolve(ld, n.mems[inc].val, incAt, at, dir, chain, depth)
 	if err != nil {
 		return nil, err
@@ -214,9 +219,6 @@ func (in *includer) resolve(ld *loader, v *ldNode, incAt, at occkit.Path, dir st
 // load reads, parses and processes one included file. Error messages never
 // quote the include path: it is a document value.
 func (in *includer) load(ld *loader, v *ldNode, incAt, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
-	if len(in.roots) == 0 {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include is not allowed: no include roots are configured")
-	}
 	if depth >= MaxIncludeDepth {
 		return nil, occkit.Invalid("DOC-4", incAt, "includes nest deeper than the limit of %d", MaxIncludeDepth)
 	}

@@ -82,6 +82,8 @@ func TestLoadErrors(t *testing.T) {
 		{"DOC-2 duplicate key via escape", `{"a": 1, "\u0061": 2}`, Limits{}, inv("a", "DOC-2")},
 		{"DOC-2 duplicate key in JSON5", `{a: 1, 'a': 2,}`, Limits{}, inv("a", "DOC-2")},
 		{"DOC-4 include without roots", `{"agents": {"$include": "a.json"}}`, Limits{}, inv("agents.$include", "DOC-4")},
+		{"DOC-4 include list without roots", `{"agents": {"$include": ["a.json"]}}`, Limits{}, inv("agents.$include", "DOC-4")},
+		{"DOC-4 empty include list without roots", `{"a": 1, "$include": []}`, Limits{}, inv("$include", "DOC-4")},
 		{"DOC-1 top-level array", `[]`, Limits{}, inv("", "DOC-1")},
 		{"DOC-1 top-level array in JSON5", `[{a: 1},]`, Limits{}, inv("", "DOC-1")},
 		{"DOC-1 top-level string", `"x"`, Limits{}, inv("", "DOC-1")},
