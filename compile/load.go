@@ -208,7 +208,7 @@ func ldKind(c byte) string {
 func (ld *loader) parse(src []byte) ([]byte, error) {
 	l := ld.limits
 	if len(src) > l.MaxBytes {
-		return nil, occkit.Invalid("DOC-2", occkit.Root(), "the document is larger than the limit of %d bytes", l.MaxBytes)
+		return nil, occkit.Invalid("DOC-2", occkit.Root(), "the document size exceeds the limit of %d bytes", l.MaxBytes)
 	}
 	opts := json5.Options{MaxDepth: l.MaxDepth, MaxStringBytes: l.MaxStringBytes, MaxKeys: l.MaxKeys, RejectDuplicateKeys: true}
 	// DOC-2: the cheap pre-scan refuses a too-deep document before anything
@@ -251,13 +251,13 @@ func (ld *loader) syntaxError(err error) error {
 	l := ld.limits
 	switch e.Kind {
 	case json5.KindDepth:
-		return occkit.Invalid("DOC-2", at, "the document nests deeper than the limit of %d levels", l.MaxDepth)
+		return occkit.Invalid("DOC-2", at, "the nesting depth exceeds the limit of %d levels", l.MaxDepth)
 	case json5.KindString:
 		return occkit.Invalid("DOC-2", at, "a string or key is longer than the limit of %d bytes", l.MaxStringBytes)
 	case json5.KindKeys:
 		return occkit.Invalid("DOC-2", at, "the document has more than the limit of %d object keys", l.MaxKeys)
 	case json5.KindDuplicateKey:
-		return occkit.Invalid("DOC-2", at, "an object names the same key twice (line %d, column %d)", e.Line, e.Column)
+		return occkit.Invalid("DOC-2", at, "duplicate object key: an object names the same key twice (line %d, column %d)", e.Line, e.Column)
 	case json5.KindNonFinite:
 		return occkit.Invalid("DOC-1", at, "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
 	case json5.KindNumber:
