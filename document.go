@@ -25,14 +25,51 @@ type Document struct {
 // levels), past which JSON is refused as invalid: use compile.Load for
 // untrusted input.
 func ParseDocument(b []byte) (Document, error) {
-	// Compact first: its scanner is a loop with a depth bound, whereas
-	// gjson's validator recurses once per level and would exhaust the
-	// stack (a fatal error, not a panic) on a long run of '['.
+	// Input that is already compact (compile.Load's output, a frozen
+	// revision) needs only validation. gjson's validator recurses once per
+	// level, so it runs only where the bracket count shows the nesting is
+	// bounded; anything else goes through encoding/json's compactor, a loop
+	// with a depth bound, which would otherwise be the costliest step here.
+	if compactShallow(b) {
+		if !gjson.ValidBytes(b) {
+			return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
+		}
+		return Document{raw: bytes.Clone(b)}, nil
+	}
 	var buf bytes.Buffer
 	if err := compactJSON(&buf, b); err != nil || !gjson.ValidBytes(buf.Bytes()) {
 		return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
 	}
 	return Document{raw: buf.Bytes()}, nil
+}
+
+// maxDepth is encoding/json's nesting bound, which ParseDocument keeps.
+const maxDepth = 10_000
+
+// compactShallow reports whether b has no white space outside strings and
+// no more than maxDepth levels of brackets outside strings: then b is its
+// own compact form and gjson may validate it without deep recursion.
+func compactShallow(b []byte) bool {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				return false
+			}
+		case '}', ']':
+			depth--
+		case ' ', '\t', '\n', '\r':
+			return false
+		}
+	}
+	return true
 }
 
 // MustParseDocument is ParseDocument for literals in tests and examples; it

@@ -54,3 +54,21 @@ func checkInvalid(t *testing.T, err error, rule string, at occkit.Path) {
 		t.Fatalf("got %s %q at %q, want INVALID_REQUEST %q at %q", e.Code, e.Rule, e.Path, rule, at)
 	}
 }
+
+// TestParseDocumentCompactPath: compact input takes the path without the
+// compactor and must agree with it: same bytes, same verdict.
+func TestParseDocumentCompactPath(t *testing.T) {
+	for _, in := range []string{
+		`{"a":[1,2.5e-3,true,null,"x\u00e9 \"q\" \\"],"b":{}}`, `"a b"`, `-0`, `[]`,
+		`01`, `[1,]`, `{"a":}`, `"\x01"`, `nul`, `"unterminated`, `{"a":"\"}`, `[` + `"\\"` + `]`,
+		strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000),
+		strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001),
+		`["` + strings.Repeat("[", 20_000) + `"]`,
+	} {
+		compact, errCompact := occkit.ParseDocument([]byte(" " + in)) // white space forces the compactor
+		direct, errDirect := occkit.ParseDocument([]byte(in))
+		if (errCompact == nil) != (errDirect == nil) || errDirect == nil && direct.String() != compact.String() {
+			t.Errorf("%.40q: compactor %v %.40s, direct %v %.40s", in, errCompact, compact, errDirect, direct)
+		}
+	}
+}
