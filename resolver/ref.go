@@ -1,6 +1,9 @@
 package resolver
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Ref is a parsed model reference `provider/id[@profile]` (REF-1..REF-5).
 type Ref struct {
@@ -77,6 +80,9 @@ func refParse(s, defaultProvider string, strict bool) (Ref, bool) {
 // next `@` is tried.
 func refSplitProfile(s string) (model, profile string) {
 	start := strings.LastIndexByte(s, '/') + 1
+	// The segment's first character is its first after the white space the
+	// ID loses to trimming (REF-2): "p/ @x" is "p/@x".
+	start += len(s[start:]) - len(strings.TrimLeftFunc(s[start:], unicode.IsSpace))
 	for i := start + 1; i < len(s); i++ {
 		if s[i] != '@' {
 			continue
