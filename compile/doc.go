@@ -14,7 +14,9 @@
 // validity; only when that fails is the text read as JSON5, as the npm
 // json5 package that OpenClaw uses reads it: comments, trailing commas,
 // unquoted keys, single quotes, hexadecimal numbers and the rest. The result
-// is compact JSON in the author's key order with string escapes normalized,
+// must be a JSON object (a Configuration is one; any other top-level value
+// is refused, DOC-1) and is compact JSON in the author's key order with
+// string escapes normalized,
 // so the same value loads to the same bytes whichever syntax it was written
 // in. Infinity and NaN, which JSON5 allows and JSON cannot hold, are
 // refused (DOC-1) rather than rewritten into some other value.
