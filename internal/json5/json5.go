@@ -2,6 +2,7 @@ package json5
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"unicode"
@@ -609,16 +610,27 @@ func (p *parser) hex(neg bool, digits []byte) bool {
 	if len(digits) > maxHexDigits {
 		return false
 	}
-	if neg && !(len(digits) == 1 && digits[0] == '0') {
-		p.out = append(p.out, '-')
-	}
 	if len(digits) <= 15 {
+		if neg && !(len(digits) == 1 && digits[0] == '0') {
+			p.out = append(p.out, '-')
+		}
 		v, _ := strconv.ParseUint(string(digits), 16, 64)
 		p.out = strconv.AppendUint(p.out, v, 10)
 		return true
 	}
 	var b big.Int
 	b.SetString(string(digits), 16)
+	// A literal of maxHexDigits digits may still round up to Infinity as
+	// a double (from 2^1024 - 2^970 on), as the same decimal would: refuse
+	// it before writing anything.
+	if len(digits) == maxHexDigits {
+		if f, _ := new(big.Float).SetInt(&b).Float64(); math.IsInf(f, 0) {
+			return false
+		}
+	}
+	if neg && !(len(digits) == 1 && digits[0] == '0') {
+		p.out = append(p.out, '-')
+	}
 	p.out = b.Append(p.out, 10)
 	return true
 }

@@ -36,6 +36,7 @@ func TestTranscode(t *testing.T) {
 		{"top-level scalar", `  'x'  `, `"x"`},
 		{"empty containers", `[{}, [], {a: []}]`, `[{},[],{"a":[]}]`},
 		{"duplicate kept without option", `{a: 1, a: 2}`, `{"a":1,"a":2}`},
+		{"largest finite hex", `0xFFFFFFFFFFFFFB` + strings.Repeat("F", 242), "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791"},
 		{"largest finite and underflow kept", `[1.7976931348623157e308, 1e-999, -0]`, `[1.7976931348623157e308,1e-999,-0]`},
 	}
 	for _, tt := range tests {
@@ -72,6 +73,7 @@ func TestTranscodeErrors(t *testing.T) {
 		{"negative decimal beyond float64", `-1.8e308`, Options{}, KindNumber, 1, 1, nil},
 		{"JSON5 decimal beyond float64", `+.5e400`, Options{}, KindNumber, 1, 1, nil},
 		{"310 integer digits", `1` + strings.Repeat("0", 309), Options{}, KindNumber, 1, 1, nil},
+		{"hex rounding up to Infinity", `0xFFFFFFFFFFFFFC` + strings.Repeat("0", 242), Options{}, KindNumber, 1, 1, nil},
 		{"unterminated string", "{\n  a: 'x}", Options{}, KindSyntax, 2, 6, []PathElem{{Key: "a"}}},
 		{"line break in string", "'a\nb'", Options{}, KindSyntax, 1, 3, nil},
 		{"octal escape", `'\1'`, Options{}, KindSyntax, 1, 3, nil},
