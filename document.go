@@ -23,8 +23,23 @@ type Document struct {
 // ParseDocument wraps valid JSON bytes (copied, compacted) as a Document.
 // It applies no limits except the nesting bound of encoding/json (10,000
 // levels), past which JSON is refused as invalid: use compile.Load for
-// untrusted input.
+// untrusted input. An object that names a key twice is refused (400,
+// DOC-2, at the repeated key): gjson reads the first and encoding/json or
+// JavaScript the last, so a Document with a duplicate would let occkit and
+// the runtime see two different documents.
 func ParseDocument(b []byte) (Document, error) {
+	d, err := parseCompact(b)
+	if err != nil {
+		return Document{}, err
+	}
+	if at, dup := duplicateKey(d.raw); dup {
+		return Document{}, Invalid("DOC-2", at, "duplicate object key %s", at.String())
+	}
+	return d, nil
+}
+
+// parseCompact validates b and returns it as compact JSON.
+func parseCompact(b []byte) (Document, error) {
 	// Input that is already compact (compile.Load's output, a frozen
 	// revision) needs only validation. gjson's validator recurses once per
 	// level, so it runs only where the bracket count shows the nesting is
@@ -130,6 +145,10 @@ func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
 	var buf bytes.Buffer
 	if err := compactJSON(&buf, raw); err != nil || !gjson.ValidBytes(buf.Bytes()) {
 		return Document{}, Invalid("", p, "value for %s is not valid JSON", p.String())
+	}
+	if at, dup := duplicateKey(buf.Bytes()); dup {
+		at = joinPath(p, at)
+		return Document{}, Invalid("DOC-2", at, "duplicate object key %s", at.String())
 	}
 	out, err := sjson.SetRawBytes(bytes.Clone(d.bytes()), p.GJSON(), buf.Bytes())
 	if err != nil {

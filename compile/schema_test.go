@@ -516,6 +516,9 @@ func TestProjectionEquivalent(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				src := genInstance(t, []*jsonschema.Schema{v.schema}, 0)
 				doc, err := occkit.ParseDocument([]byte(src))
+				if e := occkit.First(err); e != nil && e.Rule == "DOC-2" {
+					t.Skip("a repeated key: not a Document")
+				}
 				if err != nil {
 					t.Fatalf("generated invalid JSON %s: %v", src, err)
 				}

@@ -126,9 +126,16 @@ func CheckSandboxWith(ctx context.Context, d drivers.SandboxDriver, opts Options
 //	}
 func Run(t *testing.T, newDriver func() drivers.ComputeDriver) {
 	t.Helper()
+	RunWith(t, newDriver, Options{})
+}
+
+// RunWith is [Run] with options, e.g. a longer per-call Timeout for a
+// driver whose backend is a real remote host.
+func RunWith(t *testing.T, newDriver func() drivers.ComputeDriver, opts Options) {
+	t.Helper()
 	for _, c := range computeContracts {
 		t.Run(c.name, func(t *testing.T) {
-			for _, v := range runContract(context.Background(), c, Options{}, newDriver(), nil) {
+			for _, v := range runContract(context.Background(), c, opts, newDriver(), nil) {
 				t.Error(v.String())
 			}
 		})

@@ -629,7 +629,10 @@ func TestReadinessTimeout(t *testing.T) {
 func TestConformance(t *testing.T) {
 	s := needSSH(t)
 	cfg, _ := testConfig(t, s)
-	drivertest.Run(t, func() drivers.ComputeDriver { return mustNew(t, cfg) })
+	// Every call crosses a real SSH connection and the concurrency contract
+	// serializes eight Prepares on one host lock: allow a loaded machine
+	// more than the suite's 10 s default per call.
+	drivertest.RunWith(t, func() drivers.ComputeDriver { return mustNew(t, cfg) }, drivertest.Options{Timeout: time.Minute})
 }
 
 func TestPreflight(t *testing.T) {
