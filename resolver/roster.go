@@ -57,6 +57,17 @@ func rosterValidID(id string) bool {
 	return true
 }
 
+// rosterReservedID reports the normalized IDs OpenClaw drops as
+// prototype-polluting keys when it merges configuration objects: such an
+// entry would pass here and vanish at the runtime, so it is refused.
+func rosterReservedID(norm string) bool {
+	switch norm {
+	case "__proto__", "constructor", "prototype":
+		return true
+	}
+	return false
+}
+
 // rosterNormalizeID is OpenClaw's Agent ID normalization: lower-case; an ID
 // starting with "_" also drops its trailing "-".
 func rosterNormalizeID(id string) string {
@@ -190,6 +201,11 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		if !rosterValidID(e.id) {
 			errs = append(errs, resInvalid("RES-10", p,
 				"the Agent ID of %s must be 1 to 64 letters, digits, _ or -, not starting with -", p))
+			continue
+		}
+		if rosterReservedID(e.norm) {
+			errs = append(errs, resInvalid("RES-10", p,
+				"the Agent ID of %s is reserved: OpenClaw skips it when it merges objects, so it would not deploy", p))
 			continue
 		}
 		if other, dup := firstByNorm[e.norm]; dup {
