@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
@@ -99,6 +102,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	}
 	if req.Compute.Kind == "" {
 		req.Compute.Kind = resolver.ComputeKubernetes
+	}
+	if err := checkAgentID(req.Agent.ID); err != nil {
+		return nil, err
 	}
 	if err := a.authorize(ctx, req.Principal, req.Agent); err != nil {
 		return nil, err
@@ -287,6 +293,26 @@ func mapDependency(rule, what string, err error) error {
 func alive(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return occkit.New(occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
+	}
+	return nil
+}
+
+// maxAgentIDLen bounds the Agent ID a revision freezes.
+const maxAgentIDLen = 256
+
+// checkAgentID refuses an Agent ID that could not be shown or matched
+// safely once frozen (ADM-3): empty, untrimmed, longer than
+// maxAgentIDLen bytes, invalid UTF-8, or holding control or format (bidi)
+// characters. The request is malformed, so this comes before any work.
+func checkAgentID(id string) error {
+	at := occkit.NewPath("agent", "id")
+	if id == "" || strings.TrimSpace(id) != id || len(id) > maxAgentIDLen || !utf8.ValidString(id) {
+		return occkit.Invalid("ADM-3", at, "the Agent ID must be a non-empty, trimmed UTF-8 string of at most %d bytes", maxAgentIDLen)
+	}
+	for _, r := range id {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return occkit.Invalid("ADM-3", at, "the Agent ID must not contain control or formatting characters")
+		}
 	}
 	return nil
 }

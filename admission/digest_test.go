@@ -3,6 +3,7 @@ package admission_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -80,5 +81,32 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 	}
 	if _, err := admission.ParseRevision(tampered); err == nil {
 		t.Error("a record with a changed binding kept its digest")
+	}
+}
+
+// ADM-3: an Agent ID that could not be shown or matched safely is refused
+// before any work, with nothing frozen.
+func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
+	a, err := admission.New(admission.Options{
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
+	for name, id := range map[string]string{
+		"empty": "", "untrimmed": " main", "bidi": "ma\u202ein", "isolate": "m\u2066", "control": "ma\x1bin",
+		"invalid UTF-8": "ma\xffin", "too long": strings.Repeat("a", 257),
+	} {
+		t.Run(name, func(t *testing.T) {
+			rev, err := a.Admit(context.Background(), admission.Request{
+				Agent:         admission.Agent{ID: id, ConfigurationID: "cfg_1"},
+				Configuration: admission.StaticConfiguration{ID: "cfg_1", Document: doc},
+			})
+			e := occkit.First(err)
+			if rev != nil || e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "ADM-3" || e.Path.String() != "agent.id" {
+				t.Fatalf("Admit(%q) = %v, %v", id, rev, err)
+			}
+		})
 	}
 }
