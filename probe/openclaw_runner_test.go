@@ -183,13 +183,15 @@ func TestOpenClawRunner_Cancel_PRB2(t *testing.T) {
 	r := openClawRunner(t, rec)
 	r.Args = []string{"starve", r.CPU.Dir, "1"}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel)
-	started := time.Now()
+	cancelled := make(chan time.Time, 1)
+	time.AfterFunc(100*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
 	if _, err := r.Run(ctx); err != context.Canceled {
 		t.Fatalf("err = %v", err)
 	}
-	if e := time.Since(started); e > 300*time.Millisecond {
-		t.Errorf("cancel took %v", e)
+	// Measured from the cancellation, not from the start: spawning the
+	// probe on a loaded machine is not what this bounds.
+	if e := time.Since(<-cancelled); e > 100*time.Millisecond {
+		t.Errorf("cancel took %v, want ≤ 100 ms", e)
 	}
 	if len(rec.records) != 0 {
 		t.Errorf("records %+v", rec.records)
