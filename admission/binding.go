@@ -142,7 +142,9 @@ func ParseBinding(v gjson.Result, at occkit.Path) (Binding, error) {
 	if !v.Exists() || v.Type == gjson.Null {
 		return Binding{}, nil
 	}
-	if !v.IsObject() {
+	// A Result from gjson.Parse over truncated text still reads as an
+	// object: only whole, valid JSON is a binding.
+	if !v.IsObject() || !gjson.Valid(v.Raw) {
 		return Binding{}, occkit.Invalid("AUTH-4a", at, "harnessAuth must be an object or null")
 	}
 	if err := noDuplicateKeys(v, at); err != nil {

@@ -110,3 +110,15 @@ func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
 		})
 	}
 }
+
+// AUTH-4a: a binding parsed from truncated text is refused, not read.
+func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
+	for _, s := range []string{`{"method":"runtime"`, `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"s"}`} {
+		if _, err := admission.ParseBinding(gjson.Parse(s), admission.BindingPath()); err == nil {
+			t.Errorf("ParseBinding(%s) accepted", s)
+		}
+	}
+	if _, err := admission.ParseBinding(gjson.Parse(`{"method":"runtime"}`), admission.BindingPath()); err != nil {
+		t.Errorf("a whole binding was refused: %v", err)
+	}
+}
