@@ -467,7 +467,22 @@ func resObjectField(o gjson.Result, key string) gjson.Result {
 	o.ForEach(func(k, v gjson.Result) bool {
 		if k.Str == key {
 			out = v
-			return false
+			return false // stop: the rest of a large object is not scanned
+		}
+		return true
+	})
+	return out
+}
+
+// resObjectFields scans the object o once and returns the first value of
+// each named key, in the order of keys (absent keys give a zero Result).
+func resObjectFields(o gjson.Result, keys ...string) []gjson.Result {
+	out := make([]gjson.Result, len(keys))
+	o.ForEach(func(k, v gjson.Result) bool {
+		for i, key := range keys {
+			if k.Str == key && !out[i].Exists() {
+				out[i] = v
+			}
 		}
 		return true
 	})
@@ -488,24 +503,8 @@ func resBuildIndex(doc occkit.Document) *resIndex {
 		x.shapeErr(resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object"))
 		return x
 	}
-	var agents, models, plugins gjson.Result
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "agents":
-			if !agents.Exists() {
-				agents = v
-			}
-		case "models":
-			if !models.Exists() {
-				models = v
-			}
-		case "plugins":
-			if !plugins.Exists() {
-				plugins = v
-			}
-		}
-		return true
-	})
+	f := resObjectFields(root, "agents", "models", "plugins")
+	agents, models, plugins := f[0], f[1], f[2]
 	x.indexAgents(agents)
 	x.indexProviders(models)
 	x.indexPlugins(plugins)
@@ -537,42 +536,15 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		x.shapeErr(resInvalid("RES-2", resPathAgents, "agents must be an object"))
 		return
 	}
-	var defaults, entries gjson.Result
-	agents.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "defaults":
-			if !defaults.Exists() {
-				defaults = v
-			}
-		case "entries":
-			if !entries.Exists() {
-				entries = v
-			}
-		case "list":
-			if !x.list.Exists() {
-				x.list = v
-			}
-		}
-		return true
-	})
+	f := resObjectFields(agents, "defaults", "entries", "list")
+	defaults, entries := f[0], f[1]
+	x.list = f[2]
 	if defaults.Exists() {
 		if !defaults.IsObject() {
 			x.shapeErr(resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
 		} else {
-			var model, cat gjson.Result
-			defaults.ForEach(func(k, v gjson.Result) bool {
-				switch k.Str {
-				case "model":
-					if !model.Exists() {
-						model = v
-					}
-				case "models":
-					if !cat.Exists() {
-						cat = v
-					}
-				}
-				return true
-			})
+			f := resObjectFields(defaults, "model", "models")
+			model, cat := f[0], f[1]
 			x.defaults = resParseSelection(model, resPathDefModel, &x.errs)
 			x.catalog = resBuildCatalog(cat, resPathDefModels, &x.errs)
 		}
@@ -598,20 +570,8 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 			return true
 		}
 		e := &resEntry{id: id, path: p}
-		var model, cat gjson.Result
-		v.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "model":
-				if !model.Exists() {
-					model = v
-				}
-			case "models":
-				if !cat.Exists() {
-					cat = v
-				}
-			}
-			return true
-		})
+		f := resObjectFields(v, "model", "models")
+		model, cat := f[0], f[1]
 		e.sel = resParseSelection(model, p.Key("model"), &x.errs)
 		e.models = resBuildCatalog(cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)

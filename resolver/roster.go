@@ -125,28 +125,8 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		return resInvalid("RES-2", resPathAgents, "agents must be an object")
 	}
 	var errs []error
-	var list, entries, ownership, defaults gjson.Result
-	agents.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "list":
-			if !list.Exists() {
-				list = v
-			}
-		case "entries":
-			if !entries.Exists() {
-				entries = v
-			}
-		case "ownership":
-			if !ownership.Exists() {
-				ownership = v
-			}
-		case "defaults":
-			if !defaults.Exists() {
-				defaults = v
-			}
-		}
-		return true
-	})
+	f := resObjectFields(agents, "list", "entries", "ownership", "defaults")
+	list, entries, ownership, defaults := f[0], f[1], f[2], f[3]
 	if defaults.Exists() && !defaults.IsObject() {
 		errs = append(errs, resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
 	}
