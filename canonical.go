@@ -29,6 +29,13 @@ func Canonical(d Document) []byte {
 	return c.out
 }
 
+// CanonicalDocument is [Canonical] as a Document. Canonicalizing a valid,
+// duplicate-free Document gives one again (keys compare decoded, so no two
+// spellings can collapse into a new duplicate), so nothing is re-validated:
+// a caller that keeps the canonical form, such as a frozen revision, pays
+// for one pass instead of a pass and a parse.
+func CanonicalDocument(d Document) Document { return Document{raw: Canonical(d)} }
+
 // CanonicalDigest is the hex SHA-256 of [Canonical].
 func CanonicalDigest(d Document) string {
 	return Document{raw: Canonical(d)}.Digest()

@@ -131,6 +131,14 @@ func TestCanonicalMatchesDefinition(t *testing.T) {
 		if !json.Valid(got) {
 			t.Fatalf("Canonical produced invalid JSON %s", got)
 		}
+		// CanonicalDocument skips the parse because it could not refuse.
+		parsed, err := ParseDocument(got)
+		if err != nil {
+			t.Fatalf("ParseDocument refuses the canonical form %s: %v", got, err)
+		}
+		if cd := CanonicalDocument(d); !cd.Equal(parsed) || !bytes.Equal(Canonical(cd), got) {
+			t.Fatalf("CanonicalDocument(%s) = %s, want %s, a fixed point", d, cd, got)
+		}
 	})
 }
 

@@ -3,10 +3,13 @@ package admission_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
@@ -121,4 +124,65 @@ func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 	if _, err := admission.ParseBinding(gjson.Parse(`{"method":"runtime"}`), admission.BindingPath()); err != nil {
 		t.Errorf("a whole binding was refused: %v", err)
 	}
+}
+
+// TestRecordDigestSplice: ADM-3 defines the digest as the SHA-256 of the
+// canonical persisted record without its digest member. Admission
+// computes it without re-canonicalizing the document; whatever the
+// document holds (keys sorting on both sides of the record's own,
+// escapes, non-ASCII), the result is the one a reader of the record gets
+// the plain way.
+func TestRecordDigestSplice(t *testing.T) {
+	a, err := admission.New(admission.Options{
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth, err := admission.CreateHarnessAuth(gjson.Parse(`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"a", "configuration", "digest", "zz", `q"uote`, "é", "\u2028", "0", "agents2", "Ω"}
+	values := []string{`1`, `-0.5e3`, `"x"`, `"\u00e9\n"`, `null`, `true`, `[]`, `{}`, `[1,"two",{"b":2,"a":1}]`, `{"configuration":0}`}
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		b.WriteString(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}`)
+		for i, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(keys), 0, 6, rapid.ID[string]).Draw(t, "keys") {
+			kj, _ := json.Marshal(k)
+			fmt.Fprintf(&b, ",%s:%s", kj, rapid.SampledFrom(values).Draw(t, fmt.Sprint("value", i)))
+		}
+		b.WriteByte('}')
+		doc, err := occkit.ParseDocument([]byte(b.String()))
+		if err != nil {
+			t.Fatalf("%s: %v", b.String(), err)
+		}
+		level := rapid.SampledFrom(logging.AllLevels()).Draw(t, "level")
+		rev, err := a.Admit(context.Background(), admission.Request{
+			Agent:         admission.Agent{ID: rapid.SampledFrom([]string{"main", "agt_1"}).Draw(t, "agent"), ConfigurationID: "cfg_1", HarnessAuth: auth},
+			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+			Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+			Level:         level,
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", b.String(), err)
+		}
+		rec, err := rev.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := occkit.ParseDocument(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole, err = whole.Delete(occkit.NewPath("digest")); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := rev.Digest(), occkit.CanonicalDigest(whole); got != want {
+			t.Fatalf("digest of %s = %s, the canonical record's is %s", b.String(), got, want)
+		}
+		if err := admission.Verify(context.Background(), rev, admission.VerifyFacts{AgentID: rev.AgentID(), Compute: admission.ComputeInfo{Kind: rev.Compute()}}); err != nil && occkit.First(err).Path.String() == "digest" {
+			t.Fatalf("Verify refused its own digest: %v", err)
+		}
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -73,12 +72,10 @@ type Revision struct {
 	ownership       logging.Ownership
 	reasons         []resolver.Reason
 
-	canonical []byte
+	// doc is the admitted document in canonical form.
+	doc       occkit.Document
 	docDigest string
 	digest    string
-	// doc is the Document view of canonical, parsed on first use.
-	docOnce sync.Once
-	doc     occkit.Document
 }
 
 // AgentID is the Agent the revision deploys.
@@ -137,16 +134,10 @@ func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason
 // Document is the admitted document (after transform and stamp) in its
 // canonical, key-sorted form. A Document is immutable, so sharing it is
 // safe.
-func (r *Revision) Document() occkit.Document {
-	r.docOnce.Do(func() {
-		// Canonical bytes are valid compact JSON: parsing cannot fail.
-		r.doc, _ = occkit.ParseDocument(r.canonical)
-	})
-	return r.doc
-}
+func (r *Revision) Document() occkit.Document { return r.doc }
 
 // Canonical returns a copy of the admitted document's canonical JSON bytes.
-func (r *Revision) Canonical() []byte { return bytes.Clone(r.canonical) }
+func (r *Revision) Canonical() []byte { return r.doc.Bytes() }
 
 // Digest identifies the revision: the hex SHA-256 of the canonical JSON
 // ([occkit.Canonical]) of its persisted record ([Revision.MarshalJSON])
@@ -260,11 +251,12 @@ func envVars(rs []envRecord) []EnvVar {
 // deterministic: the same revision always gives the same bytes. The record
 // holds references only, never secret bytes.
 func (r *Revision) MarshalJSON() ([]byte, error) {
-	return json.Marshal(r.record())
+	return json.Marshal(r.record(r.Canonical()))
 }
 
-// record is the persisted form, digest included.
-func (r *Revision) record() revisionRecord {
+// record is the persisted form, digest included, holding doc as the
+// document.
+func (r *Revision) record(doc json.RawMessage) revisionRecord {
 	rec := revisionRecord{
 		Version: recordVersion,
 		AgentID: r.agentID,
@@ -281,7 +273,7 @@ func (r *Revision) record() revisionRecord {
 		Primary:   r.primary,
 		Fallbacks: r.Fallbacks(),
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
-		Doc:       r.Canonical(),
+		Doc:       doc,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
@@ -363,28 +355,44 @@ func ParseRevision(b []byte) (*Revision, error) {
 // the revision digest over the whole record. Every other field must be set
 // before.
 func (r *Revision) freeze(doc occkit.Document) {
-	r.canonical = occkit.Canonical(doc)
-	sum := sha256.Sum256(r.canonical)
-	r.docDigest = hex.EncodeToString(sum[:])
+	r.doc = occkit.CanonicalDocument(doc)
+	r.docDigest = r.doc.Digest()
 	r.digest = r.recordDigest()
 }
 
 // recordDigest is the SHA-256 of the canonical record without its digest.
 // Anyone holding a record can recompute it the same way.
+//
+// The document is most of the record and is already canonical, so it is
+// not marshalled, parsed and canonicalized again: the rest of the record is
+// canonicalized around a placeholder, and the hash runs over the bytes
+// before the placeholder, the canonical document and the bytes after it.
+// Canonicalization sorts members by key and rewrites each value in place,
+// so that is byte for byte the canonical form of the whole record
+// (TestRecordDigestSplice checks it against the plain computation).
 func (r *Revision) recordDigest() string {
-	rec := r.record()
+	rec := r.record(json.RawMessage("0"))
 	rec.Digest = ""
 	b, err := json.Marshal(rec)
 	if err != nil {
-		// Only plain strings, numbers and raw JSON the revision itself
-		// canonicalized: marshalling cannot fail.
+		// Only plain strings, numbers and the binding's own canonical
+		// JSON: marshalling cannot fail.
 		return ""
 	}
-	doc, err := occkit.ParseDocument(b)
+	rest, err := occkit.ParseDocument(b)
 	if err != nil {
 		return ""
 	}
-	return occkit.CanonicalDigest(doc)
+	canonical := occkit.Canonical(rest)
+	at := gjson.GetBytes(canonical, "configuration")
+	if !at.Exists() || at.Raw != "0" {
+		return ""
+	}
+	h := sha256.New()
+	h.Write(canonical[:at.Index])
+	h.Write(r.doc.Bytes())
+	h.Write(canonical[at.Index+len(at.Raw):])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // checkFields refuses a restored record whose closed-set fields hold values

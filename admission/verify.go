@@ -2,8 +2,6 @@ package admission
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"slices"
 
 	"github.com/occkit/occkit"
@@ -43,14 +41,13 @@ type VerifyFacts struct {
 // be configured and qualify: 409 otherwise; a missing harness-auth
 // validator is 503).
 func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
-	if rev == nil || rev.canonical == nil {
+	if rev == nil || rev.docDigest == "" {
 		return occkit.Conflict("ADM-5", occkit.Root(), "no admitted revision")
 	}
 	if err := alive(ctx); err != nil {
 		return err
 	}
-	sum := sha256.Sum256(rev.canonical)
-	if hex.EncodeToString(sum[:]) != rev.docDigest || rev.recordDigest() != rev.digest {
+	if rev.doc.Digest() != rev.docDigest || rev.recordDigest() != rev.digest {
 		return occkit.Conflict("ADM-5", occkit.NewPath("digest"), "the revision digest does not match its record")
 	}
 	if f.AgentID != rev.agentID {
