@@ -225,10 +225,9 @@ func (ld *loader) parse(src []byte) ([]byte, error) {
 	// DOC-1: strict JSON first. Every JSON document is JSON5 with the same
 	// meaning, so one transcoder both normalizes strict JSON and reads JSON5
 	// when strict parsing fails; only its error message differs.
-	strict := json.Valid(src)
 	out, err := json5.Transcode(src, opts)
 	if err != nil {
-		if strict {
+		if json.Valid(src) {
 			var e *json5.Error
 			if errors.As(err, &e) && e.Kind == json5.KindSyntax {
 				// Unreachable: JSON5 accepts all JSON. Fail closed anyway.
