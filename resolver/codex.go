@@ -50,9 +50,11 @@ func (codexHarness) Supports(f RouteFacts) Support {
 //   - the Platform route: base URL unset, or `https://api.openai.com` with
 //     an empty path, `/`, `/v1` or `/v1/`, and adapter unset or
 //     `openai-responses`;
-//   - the ChatGPT Responses route: base URL `https://chatgpt.com/backend-api/codex`
-//     (optionally with a trailing `/`), or unset, with adapter
-//     `openai-chatgpt-responses` (unset is accepted with that URL).
+//   - the ChatGPT Responses route: base URL `https://chatgpt.com/backend-api`
+//     (OpenClaw's default for the ChatGPT adapter) or its Codex path
+//     `https://chatgpt.com/backend-api/codex`, each optionally with a
+//     trailing `/`, or unset, with adapter `openai-chatgpt-responses`
+//     (unset is accepted with such a URL).
 //
 // Host names compare case-insensitively; an explicit port other than 443,
 // plain `http`, userinfo, a query or a fragment make the route custom.
@@ -77,7 +79,7 @@ func OfficialOpenAIRoute(f RouteFacts) bool {
 		}
 	case "chatgpt.com":
 		switch path {
-		case "/backend-api/codex", "/backend-api/codex/":
+		case "/backend-api", "/backend-api/", "/backend-api/codex", "/backend-api/codex/":
 			return api == "" || api == codexAPIChatGPT
 		}
 	}
