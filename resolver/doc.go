@@ -92,8 +92,9 @@
 //
 //  1. Shapes (RES-2): the Configuration, agents, agents.defaults and
 //     agents.entries (and each entry) must be objects. A broken shape
-//     stops here and is all that is reported, because the candidates
-//     cannot be known.
+//     stops here, because the candidates cannot be known; only a
+//     non-empty agents.list (RES-10, unless the Compute is SSH), which
+//     does not depend on them, is reported beside it.
 //  2. The Configuration (RES-1, RES-3..RES-9), all 400 INVALID_REQUEST,
 //     joined with a non-empty agents.list (RES-10) unless the Compute is
 //     SSH.

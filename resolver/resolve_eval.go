@@ -249,12 +249,14 @@ func resPrepare(doc occkit.Document) *Prepared {
 	x := resBuildIndex(doc)
 	errs := x.errs
 	p := &Prepared{harness: HarnessOpenClaw}
+	// RES-10: agents.list is read beside the shapes, not through them, so
+	// it is refused even when a shape is broken.
+	p.listErr = resListErr(x.list)
 	if !x.shapeOK {
-		// RES-2: a broken shape is all that is reported.
+		// RES-2: a broken shape is all the Configuration stage reports.
 		p.err = occkit.Join(x.shapeErrs...)
 		return p
 	}
-	p.listErr = resListErr(x.list)
 
 	// RES-3: the reference primary is the defaults' primary, else the
 	// first entry's own primary (entries in ID order).
