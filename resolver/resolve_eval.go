@@ -320,6 +320,9 @@ func resPrepare(doc occkit.Document) *Prepared {
 	if haveRef {
 		refHarness = evalSel(ref, refEntry, true)
 	}
+	var firstOff *resEntry   // the first entry whose primary differs from ref's
+	var harnessOff *resEntry // the first entry whose Harness differs from ref's
+	var harnessOffH Harness
 	for _, e := range x.entries {
 		var h Harness
 		switch {
@@ -331,6 +334,9 @@ func resPrepare(doc occkit.Document) *Prepared {
 				errs = append(errs, resInvalid("RES-3", e.sel.primary.loc(),
 					"%s must equal the primary model %s: all Agent entries resolve to one primary model",
 					e.sel.primary.loc(), ref.primary.loc()))
+				if firstOff == nil {
+					firstOff = e
+				}
 				continue
 			}
 			if e == refEntry {
@@ -365,7 +371,26 @@ func resPrepare(doc occkit.Document) *Prepared {
 			errs = append(errs, resInvalid("RES-3", at,
 				"%s resolves to the %s Harness but %s resolves to %s: all Agent entries resolve to one Harness",
 				e.path, h, ref.primary.loc(), refHarness))
+			if harnessOff == nil {
+				harnessOff, harnessOffH = e, h
+			}
 		}
+	}
+
+	// RES-3: without agents.defaults.model the first candidate is an
+	// entry's, and which entry comes first is the author's key order. The
+	// reference entry is chosen by ID so that order never matters; it is
+	// refused too, so the problem names every entry that disagrees with
+	// another, whichever of them the author wrote first.
+	if refEntry != nil && firstOff != nil {
+		errs = append(errs, resInvalid("RES-3", ref.primary.loc(),
+			"%s must equal the primary model %s: all Agent entries resolve to one primary model",
+			ref.primary.loc(), firstOff.sel.primary.loc()))
+	}
+	if refEntry != nil && harnessOff != nil {
+		errs = append(errs, resInvalid("RES-3", ref.primary.loc(),
+			"%s resolves to the %s Harness but %s resolves to %s: all Agent entries resolve to one Harness",
+			refEntry.path, refHarness, harnessOff.path, harnessOffH))
 	}
 
 	// RES-8 (RES-4): selectable catalogs.
