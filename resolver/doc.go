@@ -135,7 +135,9 @@
 //     of the first entry in Agent ID order (byte order). Entries are always
 //     evaluated in ID order, so the author's key order never changes a
 //     decision or the problems reported. [Decision.Fallbacks] are the
-//     reference selection's.
+//     reference selection's. Without agents.defaults.model, entries that
+//     disagree (primary or Harness) are refused at the reference entry too,
+//     so the entry the author wrote second is always among those named.
 //   - An entry without a model inherits agents.defaults.model; its own
 //     models map is an extra policy source for the inherited refs.
 //   - A conflict (RES-5) is reported at the first policy that disagrees
@@ -160,8 +162,8 @@
 //     [Request.Topologies].
 //   - Rosters: an empty RosterRequest.Stage means save; Docker and custom
 //     Computes apply the same roster rules as Kubernetes at deployment
-//     (fail closed); colliding IDs are reported at every entry after the
-//     first in ID order; "explicit" with zero entries is reported at
+//     (fail closed); colliding IDs are reported at each colliding entry
+//     (whichever the author meant to keep); "explicit" with zero entries is reported at
 //     agents.ownership; a blank or null sessionStore/systemAgent agentId
 //     names nobody; the main Agent is found after normalization ("Main"
 //     is main).

@@ -170,6 +170,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i].id < ids[j].id })
 	firstByNorm := map[string]string{}
+	byNorm := map[string][]string{}
 	for _, e := range ids {
 		p := resPathEntries.Key(e.id)
 		if !e.val.IsObject() {
@@ -188,12 +189,25 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 				"the Agent ID of %s is reserved: OpenClaw skips it when it merges objects, so it would not deploy", p))
 			continue
 		}
-		if other, dup := firstByNorm[e.norm]; dup {
-			errs = append(errs, resInvalid("RES-10", p,
-				"%s and %s normalize to the same Agent ID: rename one", resPathEntries.Key(other), p))
+		if _, dup := firstByNorm[e.norm]; !dup {
+			firstByNorm[e.norm] = e.id
+		}
+		byNorm[e.norm] = append(byNorm[e.norm], e.id)
+	}
+	// Colliding IDs: each of them is refused, naming another, so the
+	// refusal holds whichever one the author meant to keep.
+	for _, e := range ids {
+		group := byNorm[e.norm]
+		if len(group) < 2 {
 			continue
 		}
-		firstByNorm[e.norm] = e.id
+		other := group[0]
+		if other == e.id {
+			other = group[1]
+		}
+		p := resPathEntries.Key(e.id)
+		errs = append(errs, resInvalid("RES-10", p,
+			"%s and %s normalize to the same Agent ID: rename one", resPathEntries.Key(other), p))
 	}
 
 	// agents.ownership.
