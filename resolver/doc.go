@@ -26,7 +26,8 @@
 // than the two OCC Harnesses. The lookup order is: the session (ACP
 // backend, locked transcript owner, a compatible explicit override), then
 // the model keys (entry, then defaults), the provider catalog row, the
-// "<p>/*" wildcards, the provider policy, else auto. Runtimes come from a
+// "<p>/*" wildcards (for a bare model ID, any provider's, unless keys of
+// two providers match), the provider policy, else auto. Runtimes come from a
 // [Registry] value (never a global) of [HarnessPlugin]s, each answering
 // [HarnessPlugin.Supports] from secret-free [RouteFacts]; [CodexHarness]
 // ships the codex rules and [OfficialOpenAIRoute] the SEL-4 route test.

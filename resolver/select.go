@@ -347,21 +347,25 @@ func (st *selState) lookupPolicy() selPolicy {
 			return pol
 		}
 	}
-	if st.provider == "" {
-		st.reason("SEL-1", occkit.Root(), st.model, "model ID has no provider: provider policy does not apply")
-		return selPolicy{}
-	}
-	// 2. the provider catalog row.
+	// 2. the provider catalog row (a bare model ID names no provider).
 	if row, ok := st.catalogRow(); ok {
 		if id, ok := selPolicyOf(st.doc.Get(row)); ok {
 			return st.hit(row.Key("agentRuntime").Key("id"), id, SourceModel, "catalog row policy", "")
 		}
 	}
-	// 3. provider wildcard keys.
+	// 3. provider wildcard keys; for a bare model ID, any provider's,
+	// unless keys of different providers match (as in OpenClaw).
 	for _, m := range st.modelMaps() {
 		if pol, stop := st.scanKeys(m, true); stop {
+			if pol.ambiguous {
+				st.reason("SEL-1", m, st.model, "bare model ID matches wildcard keys of different providers: no policy")
+			}
 			return pol
 		}
+	}
+	if st.provider == "" {
+		st.reason("SEL-1", occkit.Root(), st.model, "model ID has no provider: provider policy does not apply")
+		return selPolicy{}
 	}
 	// 4. provider-level policy.
 	if pc, ok := st.providerConfig(); ok {
@@ -433,7 +437,7 @@ func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
 	kp := strings.ToLower(strings.TrimSpace(pre))
 	rest = strings.TrimSpace(rest)
 	if wildcard {
-		return kp, qualified && st.provider != "" && kp == st.provider && rest == "*"
+		return kp, qualified && kp != "" && rest == "*" && (st.provider == "" || kp == st.provider)
 	}
 	if k == st.model {
 		if qualified {
