@@ -103,6 +103,10 @@
 // and anthropic-cli/* become anthropic/* with runtime claude-cli;
 // google-gemini-cli/* becomes google/* with runtime google-gemini-cli.
 // Legacy models keys merge into canonical keys, the canonical entry winning.
+// Refs of the retired CLI runtimes elsewhere in the document (voice, image,
+// summary and preferred models, compaction, hooks, channel overrides,
+// provider/model pairs, other models maps) are canonicalized too, without
+// runtime policy, as doctor's document-wide ref rewrite does.
 // Whole-agent agentRuntime and embeddedHarness keys are removed, a CLI pin
 // first becoming policy for refs on that CLI's provider; codex-cli runtime
 // IDs become codex, and a concrete pin is never overwritten (auto is). It

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -124,7 +125,17 @@ var repSlots = [][]string{
 //     provider; an entry without its own pin inherits the defaults' pin for
 //     this. Other pins (`codex`, `openclaw`, `auto`) are dropped.
 //
-// Everywhere (models maps, `models.providers.*` and their catalog rows)
+// Everywhere else in the document, as doctor does, refs of the retired CLI
+// runtimes (`codex-cli`, `claude-cli`, `anthropic-cli`,
+// `google-gemini-cli`) are rewritten without runtime policy wherever a model
+// ref is recognized: string values under `model`, `primary`, `voiceModel`,
+// `imageModel`, `summaryModel`, `preferredModel` and the other *Model keys,
+// string items of `fallbacks`, `allowedModels` and the like, strings below
+// `modelByChannel`, `mediaModels.*`, `{provider, model}` pairs and the keys
+// of any `models` map (merged as above). `codex/*` stays outside the agent
+// scopes, where it may name the native codex provider.
+//
+// In agent models maps, `models.providers.*` and their catalog rows
 // `agentRuntime.id: codex-cli` becomes `codex`. Values of the wrong shape
 // are left alone; unknown keys and the key order of untouched objects are
 // preserved (DOC-3).
@@ -144,6 +155,9 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 		}
 	}
 	if err := r.providers(); err != nil {
+		return occkit.Document{}, nil, err
+	}
+	if err := r.refs(occkit.Root(), "", false, false); err != nil {
 		return occkit.Document{}, nil, err
 	}
 	return r.doc, r.changes, nil
@@ -258,7 +272,7 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		}
 	}
 	models := s.Key("models")
-	if err := r.modelsMap(models, &policies); err != nil {
+	if err := r.modelsMap(models, repCanonical, &policies); err != nil {
 		return err
 	}
 	if provider, ok := repCLIProvider[pin]; ok {
@@ -318,6 +332,10 @@ func (r *repairer) slot(at occkit.Path, policies *[]repPolicy, selected *[]resol
 	return nil
 }
 
+// repCanon maps a ref to its canonical form; legacy is false for a ref it
+// leaves alone (then ref is the parsed ref, or zero when s is no ref).
+type repCanon func(s string) (ref resolver.Ref, t repTarget, legacy bool)
+
 // repCanonical returns the canonical form of a legacy ref.
 func repCanonical(s string) (resolver.Ref, repTarget, bool) {
 	ref, ok := resolver.ParseRef(s)
@@ -330,6 +348,20 @@ func repCanonical(s string) (resolver.Ref, repTarget, bool) {
 	}
 	ref.Provider = t.provider
 	return ref, t, true
+}
+
+// repCLIOnly are the legacy providers doctor rewrites outside the agent
+// scopes: the retired CLI runtimes (anthropic-cli is claude-cli's alias).
+// `codex/*`, also the native codex provider's name, is rewritten in agent
+// scopes only.
+var repCLIOnly = map[string]bool{"codex-cli": true, "claude-cli": true, "anthropic-cli": true, "google-gemini-cli": true}
+
+// repCanonicalCLI is [repCanonical] restricted to [repCLIOnly].
+func repCanonicalCLI(s string) (resolver.Ref, repTarget, bool) {
+	if ref, ok := resolver.ParseRef(s); !ok || !repCLIOnly[ref.Provider] {
+		return ref, repTarget{}, false
+	}
+	return repCanonical(s)
 }
 
 // ref migrates one ref string at a slot and records it as selected.
@@ -360,9 +392,11 @@ type repGroup struct {
 	legacy      []string
 }
 
-// modelsMap renames or merges the legacy keys of a models map and renames
-// `codex-cli` runtime IDs in its entries.
-func (r *repairer) modelsMap(at occkit.Path, policies *[]repPolicy) error {
+// modelsMap renames or merges the legacy keys (per canon) of a models map.
+// In an agent scope (policies not nil) each migrated key also gets its
+// runtime policy and `codex-cli` runtime IDs in the entries become `codex`;
+// elsewhere only the keys move.
+func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPolicy) error {
 	m := r.doc.Get(at)
 	if !m.IsObject() {
 		return nil
@@ -372,7 +406,7 @@ func (r *repairer) modelsMap(at occkit.Path, policies *[]repPolicy) error {
 	byRef := map[string]*repGroup{}
 	byKey := map[string]bool{}
 	for i, p := range pairs {
-		if _, _, legacy := repCanonical(p.key); legacy || byKey[p.key] {
+		if _, _, legacy := canon(p.key); legacy || byKey[p.key] {
 			continue // duplicate keys: the first one is the one readers see
 		}
 		g := &repGroup{key: p.key, rawKey: p.rawKey, pos: i, canonical: p.raw}
@@ -386,7 +420,7 @@ func (r *repairer) modelsMap(at occkit.Path, policies *[]repPolicy) error {
 	}
 	changed := false
 	for i, p := range pairs {
-		ref, t, legacy := repCanonical(p.key)
+		ref, t, legacy := canon(p.key)
 		if !legacy {
 			continue
 		}
@@ -403,7 +437,9 @@ func (r *repairer) modelsMap(at occkit.Path, policies *[]repPolicy) error {
 			r.add(ChangeKeyMerged, at.Key(g.key), p.key, g.key)
 		}
 		g.legacy = append(g.legacy, p.raw)
-		*policies = append(*policies, repPolicy{key: g.key, runtime: t.runtime})
+		if policies != nil {
+			*policies = append(*policies, repPolicy{key: g.key, runtime: t.runtime})
+		}
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pos < groups[j].pos })
 	out := make([]epPair, 0, len(groups))
@@ -416,7 +452,7 @@ func (r *repairer) modelsMap(at occkit.Path, policies *[]repPolicy) error {
 		for _, l := range rest {
 			raw = epDeepMerge(gjson.Parse(raw), gjson.Parse(l))
 		}
-		if v := gjson.Parse(raw); v.IsObject() {
+		if v := gjson.Parse(raw); policies != nil && v.IsObject() {
 			if id := v.Get("agentRuntime.id"); id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == "codex-cli" {
 				raw = epSetRaw(raw, "agentRuntime", epSetRaw(v.Get("agentRuntime").Raw, "id", `"codex"`))
 				r.add(ChangeRuntimeRenamed, at.Key(g.key).Key("agentRuntime").Key("id"), id.String(), "codex")
@@ -533,5 +569,124 @@ func (r *repairer) renameCodexCLI(at occkit.Path) error {
 		return err
 	}
 	r.add(ChangeRuntimeRenamed, at, id.String(), "codex")
+	return nil
+}
+
+// Where doctor recognizes a model ref anywhere in a Configuration: string
+// values under these keys, string items of arrays under these keys (and of
+// `modelPolicy.allow`), every string below a `modelByChannel` object, the
+// `image`, `video` and `music` strings below a `mediaModels` object, the
+// keys of every `models` map, and objects that pair a `provider` with a
+// `model` (CMP-3).
+var (
+	repRefStringKeys = map[string]bool{
+		"model": true, "primary": true, "summaryModel": true, "imageModel": true,
+		"utilityModel": true, "voiceModel": true, "imageGenerationModel": true,
+		"musicGenerationModel": true, "pdfModel": true, "videoGenerationModel": true,
+		"preferredModel": true,
+	}
+	repRefArrayKeys = map[string]bool{
+		"fallback": true, "fallbacks": true, "allowedModels": true,
+		"modelFallbacks": true, "imageModelFallbacks": true,
+	}
+	repMediaKeys = map[string]bool{"image": true, "video": true, "music": true}
+)
+
+// refs rewrites the retired CLI runtimes' refs ([repCLIOnly]) wherever
+// doctor recognizes a model ref, outside the agent model slots too (voice,
+// image, PDF and summary models, compaction, hooks, channel overrides,
+// plugin settings, media provider/model pairs, ...). These moves carry no
+// runtime policy: only agent selections ([repairer.scope]) get one. key is
+// the member name (or array index) of the value at at; channel and media
+// say whether a `modelByChannel` or `mediaModels` object encloses it.
+func (r *repairer) refs(at occkit.Path, key string, channel, media bool) error {
+	v := r.doc.Get(at)
+	switch {
+	case v.Type == gjson.String:
+		if repRefStringKeys[key] || channel || media && repMediaKeys[key] {
+			return r.cliRef(at, v.String())
+		}
+	case v.IsArray():
+		allow := key == "allow" && repParentKey(at) == "modelPolicy"
+		for i, e := range v.Array() {
+			if e.Type == gjson.String && (repRefArrayKeys[key] || allow) {
+				if err := r.cliRef(at.Index(i), e.String()); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := r.refs(at.Index(i), strconv.Itoa(i), channel || key == "modelByChannel", media || key == "mediaModels"); err != nil {
+				return err
+			}
+		}
+	case v.IsObject():
+		provider, model := v.Get("provider"), v.Get("model")
+		pair := provider.Type == gjson.String && model.Type == gjson.String
+		if pair && strings.TrimSpace(provider.String()) != "" {
+			if err := r.cliPair(at, provider.String(), model.String()); err != nil {
+				return err
+			}
+		}
+		if key == "models" {
+			if err := r.modelsMap(at, repCanonicalCLI, nil); err != nil {
+				return err
+			}
+		}
+		for _, p := range epPairs(r.doc.Get(at)) {
+			if pair && p.key == "model" {
+				continue
+			}
+			if err := r.refs(at.Key(p.key), p.key, channel || key == "modelByChannel", media || key == "mediaModels"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// repParentKey is the member name of the object holding the value at at
+// ("" at the root or under an array).
+func repParentKey(at occkit.Path) string {
+	if at.Len() < 2 {
+		return ""
+	}
+	k, _, isIndex := at.Elem(at.Len() - 2)
+	if isIndex {
+		return ""
+	}
+	return k
+}
+
+// cliRef rewrites one ref string of a retired CLI runtime.
+func (r *repairer) cliRef(at occkit.Path, s string) error {
+	ref, _, legacy := repCanonicalCLI(s)
+	if !legacy {
+		return nil
+	}
+	to := ref.String()
+	if err := r.set(at, to); err != nil {
+		return err
+	}
+	r.add(ChangeRefRewritten, at, s, to)
+	return nil
+}
+
+// cliPair rewrites an object's {provider, model} pair naming a retired CLI
+// runtime's model as one ref: the canonical provider and the model ID.
+func (r *repairer) cliPair(at occkit.Path, provider, model string) error {
+	from := provider + "/" + model
+	ref, _, legacy := repCanonicalCLI(from)
+	if !legacy {
+		return nil
+	}
+	to := ref.String()
+	p, id, _ := strings.Cut(to, "/")
+	if err := r.set(at.Key("provider"), p); err != nil {
+		return err
+	}
+	if err := r.set(at.Key("model"), id); err != nil {
+		return err
+	}
+	r.add(ChangeRefRewritten, at, from, to)
 	return nil
 }
