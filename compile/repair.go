@@ -93,12 +93,11 @@ var repCLIProvider = map[string]string{
 // repWholeAgentKeys are the legacy whole-agent runtime keys (SEL-2).
 var repWholeAgentKeys = []string{"agentRuntime", "embeddedHarness"}
 
-// repSlots are the model slots of an agent scope: a ref string or
-// `{primary, fallbacks}`.
-var repSlots = [][]string{
-	{"model"}, {"subagents", "model"}, {"heartbeat", "model"},
-	{"mediaModels", "image"}, {"mediaModels", "video"}, {"mediaModels", "music"},
-}
+// repSlots are the model selections of an agent scope (a ref string or
+// `{primary, fallbacks}`) whose migrated refs get runtime policy. Media
+// model slots are not among them: doctor rewrites those with the
+// document-wide ref rewrite, without policy ([repairer.refs]).
+var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "model"}}
 
 // Repair applies OpenClaw's `doctor --fix` legacy migration to a
 // Configuration (CMP-3) and returns the repaired copy with the list of
@@ -109,7 +108,7 @@ var repSlots = [][]string{
 // item:
 //
 //   - refs of the legacy providers in model slots (`model`, `primary`,
-//     `fallbacks`, `subagents.model`, `heartbeat.model`, `mediaModels.*`,
+//     `fallbacks`, `subagents.model`, `heartbeat.model`,
 //     `modelPolicy.allow`) are rewritten: `codex/*` and `codex-cli/*` →
 //     `openai/*`, `claude-cli/*` and `anthropic-cli/*` → `anthropic/*`,
 //     `google-gemini-cli/*` → `google/*`;

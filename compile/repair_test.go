@@ -27,7 +27,7 @@ func TestRepair(t *testing.T) {
 			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangePolicySet, compile.ChangePolicySet},
 		},
 		{
-			name: "CMP-3 CLI refs in every slot get their CLI runtime",
+			name: "CMP-3 CLI refs in every selection slot get their CLI runtime; media slots move without policy",
 			in: `{"agents":{"entries":{"main":{"model":"openai/current","heartbeat":{"model":"claude-cli/hb","every":"2h"},
 				"subagents":{"model":{"primary":"google-gemini-cli/sub","fallbacks":["anthropic-cli/sf"]}},"mediaModels":{"image":"google-gemini-cli/img"},
 				"modelPolicy":{"allow":["claude-cli/a",7]}}}}}`,
@@ -35,7 +35,7 @@ func TestRepair(t *testing.T) {
 				"subagents":{"model":{"primary":"google/sub","fallbacks":["anthropic/sf"]}},"mediaModels":{"image":"google/img"},
 				"modelPolicy":{"allow":["anthropic/a",7]},
 				"models":{"anthropic/hb":{"agentRuntime":{"id":"claude-cli"}},"google/sub":{"agentRuntime":{"id":"google-gemini-cli"}},
-					"anthropic/sf":{"agentRuntime":{"id":"claude-cli"}},"google/img":{"agentRuntime":{"id":"google-gemini-cli"}},
+					"anthropic/sf":{"agentRuntime":{"id":"claude-cli"}},
 					"anthropic/a":{"agentRuntime":{"id":"claude-cli"}}}}}}}`,
 		},
 		{
