@@ -481,8 +481,9 @@ func (st *selState) findProviderConfig() (occkit.Path, bool) {
 	return base.Key(best), true
 }
 
-// catalogRow finds the provider catalog row of the target (REF-4). A row
-// whose ID equals the model ID wins over a provider-prefixed one.
+// catalogRow finds the provider catalog row of the target (REF-4): the
+// first row, in array order, whose ID is the model ID or the full ref (as
+// OpenClaw's resolveModelConfig does).
 func (st *selState) catalogRow() (occkit.Path, bool) {
 	return st.rowMemo.get(st.provider, st.findCatalogRow)
 }
@@ -497,23 +498,21 @@ func (st *selState) findCatalogRow() (occkit.Path, bool) {
 		return occkit.Root(), false
 	}
 	ref := Ref{Provider: st.provider, ID: st.model}
-	prefixed := -1
-	for i, r := range rows.Array() {
+	found := -1
+	i := -1
+	rows.ForEach(func(_, r gjson.Result) bool {
+		i++
 		id := r.Get("id")
-		if !r.IsObject() || id.Type != gjson.String {
-			continue
+		if r.IsObject() && id.Type == gjson.String && MatchRow(ref, id.String()) {
+			found = i
+			return false
 		}
-		if strings.TrimSpace(id.String()) == st.model {
-			return pc.Key("models").Index(i), true
-		}
-		if prefixed < 0 && MatchRow(ref, id.String()) {
-			prefixed = i
-		}
+		return true
+	})
+	if found < 0 {
+		return occkit.Root(), false
 	}
-	if prefixed >= 0 {
-		return pc.Key("models").Index(prefixed), true
-	}
-	return occkit.Root(), false
+	return pc.Key("models").Index(found), true
 }
 
 // routeFacts gathers the secret-free facts of the route (SEL-4, SEL-6).
