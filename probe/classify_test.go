@@ -190,3 +190,74 @@ func TestClassifyLogin_PRB3(t *testing.T) {
 		})
 	}
 }
+
+// PRB-5: the closed failure class of Codex's failure text decides the retry.
+// Codex's own exhausted retry budget ("exceeded retry limit, last status:
+// …") is not a usage limit: the status it names decides; its overload
+// notice ("currently experiencing high demand") is a transient failure.
+func TestClassifyFailureText_PRB5(t *testing.T) {
+	tests := []struct {
+		text string
+		want FailureClass
+	}{
+		{"exceeded retry limit, last status: 500 Internal Server Error", ClassHTTP5xx},
+		{"exceeded retry limit, last status: 502 Bad Gateway, request id: req_1", ClassHTTP5xx},
+		{"exceeded retry limit, last status: 503 Service Unavailable", ClassHTTP5xx},
+		{"Exceeded Retry Limit, last status: 529", ClassOverloaded},
+		{"exceeded retry limit, last status: 429 Too Many Requests", ClassLimit},
+		{"exceeded retry limit, last status: 401 Unauthorized", ClassCredential},
+		{"We're currently experiencing high demand, which may cause temporary errors.", ClassOverloaded},
+		{"Reconnecting... 5/5 (We're currently experiencing high demand.)", ClassOverloaded},
+		{"You exceeded your current quota, please check your plan and billing details.", ClassLimit},
+		{"Rate limit exceeded", ClassLimit},
+		{"You've hit your usage limit. Upgrade to Pro or try again later.", ClassLimit},
+		{"unexpected status 503 Service Unavailable", ClassHTTP5xx},
+		{"stream disconnected before completion: error sending request", ClassConnectionDropped},
+		{"error sending request for url (https://api.openai.com/v1/responses)", ClassNetwork},
+		{"invalid peer certificate: UnknownIssuer", ClassTLS},
+		{"something else entirely", ClassOther},
+		{"", ClassOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := classifyFailureText(tt.text); got != tt.want {
+				t.Errorf("classifyFailureText(%q) = %s, want %s", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// PRB-5: a Codex turn that failed on an exhausted 5xx or an overload is a
+// retried transient failure; one that failed on an exhausted 429 is a limit.
+func TestClassifyCodex_TransientFailureClass_PRB5(t *testing.T) {
+	failedTurn := func(msg string) []byte {
+		return []byte(strings.Join([]string{
+			`{"type":"thread.started","thread_id":"t"}`, `{"type":"turn.started"}`,
+			`{"type":"error","message":"` + msg + `"}`,
+			`{"type":"turn.failed","error":{"message":"` + msg + `"}}`,
+		}, "\n"))
+	}
+	tests := []struct {
+		name    string
+		msg     string
+		want    FailureClass
+		retried bool
+	}{
+		{"exhausted 502", "exceeded retry limit, last status: 502 Bad Gateway", ClassHTTP5xx, true},
+		{"exhausted 503", "exceeded retry limit, last status: 503 Service Unavailable", ClassHTTP5xx, true},
+		{"high demand", "We're currently experiencing high demand, which may cause temporary errors.", ClassOverloaded, true},
+		{"exhausted 429", "exceeded retry limit, last status: 429 Too Many Requests", ClassLimit, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := ClassifyCodex(CodexRun{Model: "openai/gpt-5", Stdout: failedTurn(tt.msg), Exit: Exit{Code: 1}})
+			want := Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "error-event"), FailureClass: tt.want}
+			if diff := cmp.Diff(want, o); diff != "" {
+				t.Errorf("ClassifyCodex (-want +got):\n%s", diff)
+			}
+			if got := o.FailureClass.Retried(); got != tt.retried {
+				t.Errorf("Retried() = %v, want %v", got, tt.retried)
+			}
+		})
+	}
+}

@@ -20,7 +20,8 @@ const (
 	ClassKilled FailureClass = "killed"
 	// ClassHTTP5xx: the provider answered with a server error. Retried.
 	ClassHTTP5xx FailureClass = "http_5xx"
-	// ClassOverloaded: the provider reported overload. Retried.
+	// ClassOverloaded: the provider reported overload (Codex prints it as
+	// "currently experiencing high demand"). Retried.
 	ClassOverloaded FailureClass = "overloaded"
 	// ClassConnectionDropped: the stream or connection dropped. Retried.
 	ClassConnectionDropped FailureClass = "connection_dropped"
@@ -77,17 +78,28 @@ var failureText = []struct {
 	{ClassCredential, regexp.MustCompile(`(?i)\b40[13]\b|unauthori[sz]ed|forbidden|credential|api.?key|access.?token|invalid.?auth|authenticat`)},
 	{ClassTLS, regexp.MustCompile(`(?i)\btls\b|\bssl\b|certificate|x509|handshake`)},
 	{ClassLimit, regexp.MustCompile(`(?i)\b429\b|rate.?limit|usage.?limit|quota|too many requests|insufficient_quota|limit reached|exceeded`)},
-	{ClassOverloaded, regexp.MustCompile(`(?i)overload|\b529\b`)},
+	{ClassOverloaded, regexp.MustCompile(`(?i)overload|\b529\b|high demand`)},
 	{ClassHTTP5xx, regexp.MustCompile(`(?i)\b5[0-9][0-9]\b|internal server error|bad gateway|service unavailable|gateway time-?out|server error`)},
 	{ClassConnectionDropped, regexp.MustCompile(`(?i)stream disconnected|connection (?:reset|closed|aborted)|broken pipe|unexpected eof|closed before|dropped`)},
 	{ClassNetwork, regexp.MustCompile(`(?i)error sending request|failed to connect|connection refused|could not connect|dns|lookup|resolve|network|unreachable|timed out|connect error|os error`)},
 }
 
+// codexRetryBudget is how Codex reports that its own in-turn retries ran
+// out ("exceeded retry limit, last status: 503 Service Unavailable"). That
+// budget is not a provider's rate or usage limit: the status it carries
+// decides the class, so an exhausted 5xx is a retried server error and an
+// exhausted 429 a limit (PRB-5).
+var codexRetryBudget = regexp.MustCompile(`(?i)exceeded retry limit`)
+
 // classifyFailureText maps failure text to a class; unrecognised text is
 // [ClassOther]. The text itself is never kept.
 func classifyFailureText(texts ...string) FailureClass {
+	cleaned := make([]string, len(texts))
+	for i, t := range texts {
+		cleaned[i] = codexRetryBudget.ReplaceAllLiteralString(t, " ")
+	}
 	for _, f := range failureText {
-		for _, t := range texts {
+		for _, t := range cleaned {
 			if t != "" && f.pattern.MatchString(t) {
 				return f.class
 			}
