@@ -165,9 +165,9 @@
 //     Computes apply the same roster rules as Kubernetes at deployment
 //     (fail closed); colliding IDs are reported at each colliding entry
 //     (whichever the author meant to keep); "explicit" with zero entries
-//     is reported at agents.ownership; a blank or null sessionStore/systemAgent agentId
-//     names nobody; the main Agent is found after normalization ("Main"
-//     is main).
+//     is reported at agents.ownership; a blank or null
+//     sessionStore/systemAgent agentId names nobody; the main Agent is
+//     found after normalization ("Main" is main).
 //   - Of the roster rules, [Resolve] applies only the agents.list one
 //     (deployment harness resolution refuses configured Agent lists);
 //     entry IDs, default markers, ownership and the main-Agent rules stay
