@@ -107,8 +107,9 @@
 // summary and preferred models, compaction, hooks, channel overrides,
 // provider/model pairs, other models maps) are canonicalized too, without
 // runtime policy, as doctor's document-wide ref rewrite does.
-// Whole-agent agentRuntime and embeddedHarness keys are removed, a CLI pin
-// first becoming policy for refs on that CLI's provider; codex-cli runtime
+// Whole-agent agentRuntime and embeddedHarness keys are removed, a scope's
+// own agentRuntime CLI pin first becoming policy for that scope's model
+// selection refs on that CLI's provider; codex-cli runtime
 // IDs become codex, and a concrete pin is never overwritten (auto is). It
 // returns the [Change]s it made, is idempotent, never mutates its input, and
 // keeps unknown keys and key order.

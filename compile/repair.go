@@ -119,10 +119,12 @@ var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mode
 //     An existing concrete pin is never overwritten; `auto`, `default`
 //     and a missing id are;
 //   - the whole-agent runtime keys `agentRuntime` and `embeddedHarness` are
-//     removed. A pin on a CLI backend (`claude-cli`, `google-gemini-cli`)
-//     first becomes model policy for the scope's refs on that CLI's
-//     provider; an entry without its own pin inherits the defaults' pin for
-//     this. Other pins (`codex`, `openclaw`, `auto`) are dropped.
+//     removed. A scope's own `agentRuntime: {id}` pin on a CLI backend
+//     (`claude-cli`, `google-gemini-cli`) first becomes model policy for
+//     the refs of that scope's `model` selection (primary and fallbacks)
+//     on that CLI's provider, as doctor does: not for other models keys,
+//     not from `embeddedHarness`, and not inherited by entries from the
+//     defaults. Other pins (`codex`, `openclaw`, `auto`) are dropped.
 //
 // Everywhere else in the document, as doctor does, refs of the retired CLI
 // runtimes (`codex-cli`, `claude-cli`, `anthropic-cli`,
@@ -140,16 +142,8 @@ var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mode
 // preserved (DOC-3).
 func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	r := &repairer{doc: doc}
-	defaultsPin := ""
-	for i, s := range repScopes(doc) {
-		own := r.pin(s)
-		pin := own
-		if i == 0 && s.Equal(occkit.NewPath("agents", "defaults")) {
-			defaultsPin = own
-		} else if own == "" {
-			pin = defaultsPin
-		}
-		if err := r.scope(s, pin); err != nil {
+	for _, s := range repScopes(doc) {
+		if err := r.scope(s, r.pin(s)); err != nil {
 			return occkit.Document{}, nil, err
 		}
 	}
@@ -232,31 +226,33 @@ func repRuntime(id string) string {
 	return n
 }
 
-// pin returns the normalized whole-agent runtime of a scope ("" when it
-// has none): `agentRuntime.id`, else `embeddedHarness.runtime`.
+// pin returns the normalized whole-agent runtime pin of a scope ("" when
+// it has none): its own `agentRuntime: {id}`. As in doctor, a pin is
+// read from the object form only, `embeddedHarness` carries no
+// recoverable pin, and an entry does not inherit the defaults' pin.
 func (r *repairer) pin(s occkit.Path) string {
 	ar := r.doc.Get(s.Key("agentRuntime"))
-	if ar.Type == gjson.String && strings.TrimSpace(ar.String()) != "" {
-		return repRuntime(ar.String())
-	}
 	if id := ar.Get("id"); ar.IsObject() && id.Type == gjson.String && strings.TrimSpace(id.String()) != "" {
 		return repRuntime(id.String())
-	}
-	if rt := r.doc.Get(s.Key("embeddedHarness")).Get("runtime"); rt.Type == gjson.String && strings.TrimSpace(rt.String()) != "" {
-		return repRuntime(rt.String())
 	}
 	return ""
 }
 
 func (r *repairer) scope(s occkit.Path, pin string) error {
 	var policies []repPolicy
-	var selected []resolver.Ref
-	for _, keys := range repSlots {
+	// own are the refs of the scope's model selection: the only refs a
+	// whole-agent CLI pin becomes policy for.
+	var own, other []resolver.Ref
+	for i, keys := range repSlots {
 		at := s
 		for _, k := range keys {
 			at = at.Key(k)
 		}
-		if err := r.slot(at, &policies, &selected); err != nil {
+		selected := &other
+		if i == 0 {
+			selected = &own
+		}
+		if err := r.slot(at, &policies, selected); err != nil {
 			return err
 		}
 	}
@@ -264,7 +260,7 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 	if a := r.doc.Get(allow); a.IsArray() {
 		for i, v := range a.Array() {
 			if v.Type == gjson.String {
-				if err := r.ref(allow.Index(i), v.String(), &policies, &selected); err != nil {
+				if err := r.ref(allow.Index(i), v.String(), &policies, &other); err != nil {
 					return err
 				}
 			}
@@ -275,14 +271,9 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		return err
 	}
 	if provider, ok := repCLIProvider[pin]; ok {
-		for _, ref := range selected {
+		for _, ref := range own {
 			if ref.Provider == provider {
 				policies = append(policies, repPolicy{key: ref.Key(), runtime: pin})
-			}
-		}
-		for _, p := range epPairs(r.doc.Get(models)) {
-			if ref, ok := resolver.ParseRef(p.key); ok && ref.Provider == provider && !epIsWildcard(ref.ID) {
-				policies = append(policies, repPolicy{key: p.key, runtime: pin})
 			}
 		}
 	}
