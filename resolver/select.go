@@ -16,7 +16,9 @@ type SelectRequest struct {
 	// Provider is the provider ID; "" when only a bare model ID is known
 	// (then Model may also be a full "provider/id" ref).
 	Provider string
-	// Model is the model ID (after the provider's slash).
+	// Model is the model ID (after the provider's slash). With a Provider
+	// it may be "": then only the provider's wildcard keys and its own
+	// agentRuntime apply (SEL-1 steps 3 and 4).
 	Model string
 	// AgentID selects the agent entry (`agents.entries.<id>`, or the
 	// `agents.list` item with that id) whose model map is consulted first.
@@ -219,8 +221,11 @@ func (st *selState) done(s Selection) Selection {
 }
 
 func (st *selState) ref() string {
-	if st.provider == "" {
+	switch {
+	case st.provider == "":
 		return st.model
+	case st.model == "":
+		return st.provider
 	}
 	return st.provider + "/" + st.model
 }
@@ -239,8 +244,11 @@ func selTarget(provider, model string) (string, string, error) {
 	} else if pre, rest, ok := strings.Cut(m, "/"); ok && strings.EqualFold(strings.TrimSpace(pre), p) && strings.TrimSpace(rest) != "" {
 		m = strings.TrimSpace(rest)
 	}
-	if m == "" {
-		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "a model ID is required")
+	// A provider without a model ID still has provider-scoped policy (its
+	// wildcard keys and agentRuntime), as in OpenClaw; without either there
+	// is nothing to select for.
+	if m == "" && p == "" {
+		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "a provider or a model ID is required")
 	}
 	return p, m, nil
 }
@@ -438,6 +446,9 @@ func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
 	rest = strings.TrimSpace(rest)
 	if wildcard {
 		return kp, qualified && kp != "" && rest == "*" && (st.provider == "" || kp == st.provider)
+	}
+	if st.model == "" {
+		return "", false // only wildcard keys name a provider-only target
 	}
 	if k == st.model {
 		if qualified {

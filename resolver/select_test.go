@@ -132,6 +132,18 @@ func TestSelect(t *testing.T) {
 			cfg: `{"agents":{"defaults":{"models":{"a/*":{"agentRuntime":{"id":"acme"}},"b/*":{}}}}}`,
 			req: SelectRequest{Model: "m"}, plugins: []HarnessPlugin{yes("acme")},
 			want: selWant{Runtime: "acme", Source: SourceModel}},
+		{name: "SEL-1 provider without a model ID takes its wildcard key",
+			cfg: `{"agents":{"defaults":{"models":{"vllm/*":{"agentRuntime":{"id":"openclaw"}},"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}`,
+			req: SelectRequest{Provider: "vllm"}, plugins: []HarnessPlugin{yes("acme")},
+			want: selWant{Runtime: "openclaw", Source: SourceModel}},
+		{name: "SEL-1 provider without a model ID takes its provider policy",
+			cfg: `{"models":{"providers":{"vllm":{"agentRuntime":{"id":"acme"},"models":[{"id":"q","agentRuntime":{"id":"openclaw"}}]}}}}`,
+			req: SelectRequest{Provider: "vllm"}, plugins: []HarnessPlugin{yes("acme")},
+			want: selWant{Runtime: "acme", Source: SourceProvider}},
+		{name: "SEL-5 provider without a model ID: a refusal names the provider",
+			cfg: `{"models":{"providers":{"vllm":{"agentRuntime":{"id":"ghost"}}}}}`,
+			req: SelectRequest{Provider: "vllm"},
+			err: &selErrWant{rule: "SEL-5", path: "models.providers.vllm.agentRuntime.id"}},
 		{name: "SEL-1 model given as a full ref",
 			cfg: `{"models":{"providers":{"vllm":{"agentRuntime":{"id":"acme"}}}}}`,
 			req: SelectRequest{Model: "vllm/q"}, plugins: []HarnessPlugin{yes("acme")},
@@ -397,7 +409,7 @@ func TestSelectReasons(t *testing.T) {
 }
 
 func TestSelectBadRequest(t *testing.T) {
-	for _, req := range []SelectRequest{{Provider: "openai"}, {Provider: "a/b", Model: "m"}, {Model: "  "}} {
+	for _, req := range []SelectRequest{{Provider: "  "}, {Provider: "a/b", Model: "m"}, {Model: "  "}} {
 		_, err := Select(occkit.Document{}, req, nil)
 		if e := occkit.First(err); e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "SEL-1" {
 			t.Errorf("Select(%+v) err = %v, want SEL-1 INVALID_REQUEST", req, err)
