@@ -102,7 +102,8 @@
 //     it is handed a Compute value that lacks it.
 //   - A harness home of "/" is refused: it is normalized and absolute, but
 //     a Harness home at the root would own the whole filesystem.
-//   - A hooks declaration naming no phase is refused, like an unknown one.
+//   - A hooks declaration naming no phase ({} or []) declares no hooks:
+//     DRV-4 limits which phases may be keys, not how many.
 //   - A SandboxDriver whose facet list is invalid never qualifies, even if
 //     it also lists all three facets.
 //   - sandboxDriverUnavailable is reported only when a SandboxDriver is

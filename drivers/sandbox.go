@@ -241,7 +241,8 @@ func CheckHarnessHome(at occkit.Path, home string) error {
 //	 "hooks": ["beforeWorkloadStart"], "compute": "kubernetes"}
 //
 // hooks may also be an object whose keys are the phases (the values are
-// not read). Every key is optional; unknown keys are ignored. Wrong types
+// not read); an empty one declares no hooks (DRV-4 restricts which keys
+// appear, not how many). Every key is optional; unknown keys are ignored. Wrong types
 // are 400 INVALID_REQUEST. ParseSandboxManifest checks only the shape:
 // call [SandboxManifest.Validate] for the rules, as [Registry] does.
 func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
@@ -315,13 +316,10 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 	kp := occkit.NewPath("hooks")
 	if h := v.Get(kp.GJSON()); h.Exists() && h.Type != gjson.Null {
 		var names []string
-		declared := 0
 		switch {
 		case h.IsObject():
 			h.ForEach(func(k, _ gjson.Result) bool { names = append(names, k.String()); return true })
-			declared = len(names)
 		case h.IsArray():
-			declared = len(h.Array())
 			for i, x := range h.Array() {
 				if x.Type != gjson.String {
 					errs = append(errs, occkit.Invalid("DRV-4", kp.Index(i), "a hook must be named by a string"))
@@ -331,9 +329,6 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 			}
 		default:
 			errs = append(errs, occkit.Invalid("DRV-4", kp, "hooks must be an object or an array of phase names"))
-		}
-		if declared == 0 && (h.IsObject() || h.IsArray()) {
-			errs = append(errs, occkit.Invalid("DRV-4", kp, "hooks, when declared, must name at least one phase"))
 		}
 		for _, n := range names {
 			m.Hooks = append(m.Hooks, HookPhase(n))

@@ -94,7 +94,10 @@ func TestParseSandboxManifest(t *testing.T) {
 		{"cleanup not a boolean", `{"cleanup":"yes"}`, drivers.SandboxManifest{}, []problem{invalid("cleanup", "DRV-2")}},
 		{"home not a string", `{"harnessHome":7}`, drivers.SandboxManifest{}, []problem{invalid("harnessHome", "DRV-2")}},
 		{"empty home", `{"harnessHome":""}`, drivers.SandboxManifest{}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"empty hooks", `{"hooks":{}}`, drivers.SandboxManifest{}, []problem{invalid("hooks", "DRV-4")}},
+		{"empty hooks object declares none", `{"hooks":{}}`, drivers.SandboxManifest{}, nil},
+		{"empty hooks list declares none", `{"hooks":[]}`, drivers.SandboxManifest{}, nil},
+		{"hooks object keys are the phases", `{"hooks":{"beforeWorkloadStop":true,"afterNamespacePrepared":{}}}`,
+			drivers.SandboxManifest{Hooks: []drivers.HookPhase{"beforeWorkloadStop", "afterNamespacePrepared"}}, nil},
 		{"hooks not a collection", `{"hooks":"beforeWorkloadStart"}`, drivers.SandboxManifest{}, []problem{invalid("hooks", "DRV-4")}},
 		{"hook not a string", `{"hooks":[1]}`, drivers.SandboxManifest{}, []problem{invalid("hooks[0]", "DRV-4")}},
 	}
