@@ -113,7 +113,9 @@ var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mode
 //     `openai/*`, `claude-cli/*` and `anthropic-cli/*` → `anthropic/*`,
 //     `google-gemini-cli/*` → `google/*`;
 //   - legacy `models` map keys are renamed in place, or merged into the
-//     existing canonical entry (deeply; the canonical entry wins);
+//     existing canonical entry (deeply; the canonical entry wins; as in
+//     doctor, the prototype keys `__proto__`, `constructor` and
+//     `prototype` are dropped from both sides of a merge);
 //   - each migrated ref gets model-scoped policy in the scope's `models`
 //     map: `agentRuntime.id` `codex`, `claude-cli` or `google-gemini-cli`.
 //     An existing concrete pin is never overwritten; `auto`, `default`
@@ -439,8 +441,11 @@ func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPoli
 		if raw == "" {
 			raw, rest = rest[0], rest[1:]
 		}
+		if len(rest) > 0 {
+			raw = repSanitize(gjson.Parse(raw))
+		}
 		for _, l := range rest {
-			raw = epDeepMerge(gjson.Parse(raw), gjson.Parse(l))
+			raw = epDeepMerge(gjson.Parse(raw), gjson.Parse(repSanitize(gjson.Parse(l))))
 		}
 		if v := gjson.Parse(raw); policies != nil && v.IsObject() {
 			if id := v.Get("agentRuntime.id"); id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == "codex-cli" {
@@ -455,6 +460,48 @@ func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPoli
 		return nil
 	}
 	return r.setRaw(at, epObject(out))
+}
+
+// repBlockedKeys are the object keys doctor drops from both sides of a
+// models-map merge (JavaScript prototype keys), at every depth.
+var repBlockedKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+
+// repSanitize returns v's raw JSON without [repBlockedKeys] members, at
+// every depth. Values without such keys keep their bytes.
+func repSanitize(v gjson.Result) string {
+	switch {
+	case v.IsObject():
+		pairs := epPairs(v)
+		out := pairs[:0:0]
+		dropped := false
+		for _, p := range pairs {
+			if repBlockedKeys[p.key] {
+				dropped = true
+				continue
+			}
+			if s := repSanitize(gjson.Parse(p.raw)); s != p.raw {
+				p.raw, dropped = s, true
+			}
+			out = append(out, p)
+		}
+		if !dropped {
+			return v.Raw
+		}
+		return epObject(out)
+	case v.IsArray():
+		items := v.Array()
+		parts := make([]string, len(items))
+		dropped := false
+		for i, e := range items {
+			parts[i] = repSanitize(e)
+			dropped = dropped || parts[i] != e.Raw
+		}
+		if !dropped {
+			return v.Raw
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return v.Raw
 }
 
 // policies writes model-scoped runtime policy into a models map, creating

@@ -113,6 +113,16 @@ func TestRepair(t *testing.T) {
 			kinds: []compile.ChangeKind{compile.ChangeKeyMerged},
 		},
 		{
+			name: "CMP-3 prototype keys are dropped from both sides of a merge, and only there",
+			in: `{"agents":{"defaults":{"models":{
+				"claude-cli/a":{"params":{"maxTokens":1200,"constructor":{"polluted":true}},"l":[{"prototype":1}]},
+				"anthropic/a":{"params":{"temperature":0.8,"__proto__":{"polluted":true}}},
+				"claude-cli/b":{"constructor":1}}}}}`,
+			want: `{"agents":{"defaults":{"models":{
+				"anthropic/a":{"params":{"temperature":0.8,"maxTokens":1200},"l":[{}],"agentRuntime":{"id":"claude-cli"}},
+				"anthropic/b":{"constructor":1,"agentRuntime":{"id":"claude-cli"}}}}}}`,
+		},
+		{
 			name: "CMP-3 non-refs, aliases and wrong shapes are left alone",
 			in:   `{"agents":{"defaults":{"model":"fast","subagents":{"model":"codex/"},"models":"nope"},"entries":{"a":"x"}},"models":{"providers":{"p":[]}}}`,
 			want: `{"agents":{"defaults":{"model":"fast","subagents":{"model":"codex/"},"models":"nope"},"entries":{"a":"x"}},"models":{"providers":{"p":[]}}}`,
