@@ -9,14 +9,16 @@ import (
 )
 
 // opRefParse parses input.ref strictly, or leniently with
-// input.defaultProvider when input.strict is false (REF-1..REF-5a).
+// input.defaultProvider when input.strict is false (absent or null
+// is the default, strict) (REF-1..REF-5a).
 func opRefParse(in gjson.Result) (Result, error) {
 	s := in.Get("ref").String()
 	var (
 		r  resolver.Ref
 		ok bool
 	)
-	if st := in.Get("strict"); st.Exists() && !st.Bool() {
+	// Only an explicit false is lenient: absent and null keep the default.
+	if st := in.Get("strict"); st.Type == gjson.False {
 		r, ok = resolver.ParseRefLenient(s, in.Get("defaultProvider").String())
 	} else {
 		r, ok = resolver.ParseRef(s)
