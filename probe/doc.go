@@ -45,7 +45,9 @@
 // flood or a cancelled context (also during the retry delay), emit one
 // [Record] per attempt through a log/slog logger or a callback, and publish
 // the final outcome once, after retries end. A [Held] result answers
-// readiness polls without starting another model call. [Upfront] sends
+// readiness polls without starting another model call. A Codex probe for a
+// custom OpenAI-compatible endpoint reaches it as the Harness does, over
+// HTTPS Responses streaming ([CodexEndpoint], PRB-9). [Upfront] sends
 // OpenClaw's first, empty request to the provider's default endpoint.
 //
 // # Worker mapping

@@ -2,10 +2,12 @@ package probe
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -29,7 +31,76 @@ var codexDisabledFeatures = []string{
 // CodexProbeArgs are the arguments of the Codex probe (PRB-7): user
 // configuration and rules ignored, tools disabled, read-only sandbox, no
 // approvals, JSON events, the configured primary model only (PRB-10).
-func CodexProbeArgs(model, dir string) []string {
+func CodexProbeArgs(model, dir string) []string { return codexProbeArgs(model, dir, nil) }
+
+// CodexEndpoint is a custom OpenAI-compatible endpoint the Codex Harness
+// reaches instead of the official route (CMP-1). The probe then reaches it
+// the same way (PRB-9, "probe included"): over HTTPS Responses streaming
+// with WebSockets off. User configuration is ignored, so the route is given
+// as command-line overrides.
+type CodexEndpoint struct {
+	// Provider is the model_providers ID the route is registered under; it
+	// must be a bare TOML key (letters, digits, '_' and '-').
+	Provider string
+	// BaseURL is the endpoint's https:// base URL.
+	BaseURL string
+	// CredentialEnv names the variable Codex reads the API key from, which
+	// the probe environment then keeps; "" uses Codex's stored login.
+	CredentialEnv string
+}
+
+var (
+	codexProviderID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	codexEnvName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+)
+
+// valid reports whether the endpoint can be rendered as overrides.
+func (e CodexEndpoint) valid() bool {
+	return codexProviderID.MatchString(e.Provider) && strings.HasPrefix(e.BaseURL, "https://") &&
+		len(e.BaseURL) > len("https://") && (e.CredentialEnv == "" || codexEnvName.MatchString(e.CredentialEnv))
+}
+
+// overrides are the `-c` arguments that select the endpoint (PRB-9).
+func (e CodexEndpoint) overrides() []string {
+	key := "model_providers." + e.Provider + "."
+	auth := "requires_openai_auth=true"
+	if e.CredentialEnv != "" {
+		auth = "env_key=" + tomlString(e.CredentialEnv)
+	}
+	var args []string
+	for _, kv := range []string{
+		"model_provider=" + tomlString(e.Provider),
+		key + "name=" + tomlString(e.Provider),
+		key + "base_url=" + tomlString(e.BaseURL),
+		key + `wire_api="responses"`,
+		key + "supports_websockets=false",
+		key + auth,
+	} {
+		args = append(args, "-c", kv)
+	}
+	return args
+}
+
+// tomlString renders s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func codexProbeArgs(model, dir string, endpoint *CodexEndpoint) []string {
 	var args []string
 	for _, f := range codexDisabledFeatures {
 		args = append(args, "--disable", f)
@@ -38,7 +109,13 @@ func CodexProbeArgs(model, dir string) []string {
 	if i := strings.IndexByte(model, '/'); i >= 0 {
 		id = model[i+1:]
 	}
-	return append(args,
+	if endpoint != nil {
+		// The stored probe model names no route; a compiled one may
+		// (codex/<provider>/vendor/model), as the Harness configuration
+		// renders it without.
+		id = strings.TrimPrefix(id, endpoint.Provider+"/")
+	}
+	args = append(args,
 		"-a", "never", "exec", "--ephemeral", "--ignore-user-config", "--ignore-rules",
 		"--skip-git-repo-check", "--json", "--sandbox", "read-only", "--cd", dir,
 		"--model", id,
@@ -46,8 +123,11 @@ func CodexProbeArgs(model, dir string) []string {
 		"-c", `web_search="disabled"`,
 		"-c", "project_doc_max_bytes=0",
 		"-c", "check_for_update_on_startup=false",
-		"Reply only READY. Do not use tools.",
 	)
+	if endpoint != nil {
+		args = append(args, endpoint.overrides()...)
+	}
+	return append(args, "Reply only READY. Do not use tools.")
 }
 
 // CodexEnvironment names the variables a Codex probe keeps from its
@@ -68,6 +148,10 @@ type CodexRunner struct {
 	// Args replaces [CodexProbeArgs] when non-nil (the probe directory is
 	// not substituted).
 	Args []string
+	// Endpoint, when set, is the custom OpenAI-compatible endpoint the
+	// Harness uses; the probe reaches it too (PRB-9). An endpoint that
+	// cannot be rendered makes the attempt [Unavailable].
+	Endpoint *CodexEndpoint
 	// Environ is the environment the minimal probe environment is drawn
 	// from; nil means os.Environ().
 	Environ []string
@@ -146,7 +230,7 @@ func (r CodexRunner) Run(ctx context.Context) (Outcome, error) {
 
 // attempt runs one probe process in a fresh directory and classifies it.
 func (r CodexRunner) attempt(ctx context.Context, clock Clock, timeout time.Duration) (Outcome, Exit, time.Duration, error) {
-	if !codexModel.MatchString(r.Model) {
+	if !codexModel.MatchString(r.Model) || (r.Endpoint != nil && !r.Endpoint.valid()) {
 		return Outcome{Code: Unavailable, FailureClass: ClassOther}, Exit{Code: -1}, 0, nil
 	}
 	dir, err := os.MkdirTemp(r.TempDir, "codex-auth-probe-")
@@ -161,15 +245,19 @@ func (r CodexRunner) attempt(ctx context.Context, clock Clock, timeout time.Dura
 		binary = "codex"
 	}
 	if args == nil {
-		args = CodexProbeArgs(r.Model, dir)
+		args = codexProbeArgs(r.Model, dir, r.Endpoint)
 	}
 	source := r.Environ
 	if source == nil {
 		source = os.Environ()
 	}
+	keep := CodexEnvironment()
+	if r.Endpoint != nil && r.Endpoint.CredentialEnv != "" {
+		keep = append(keep, r.Endpoint.CredentialEnv)
+	}
 	f, err := run(ctx, clock, process{
 		path: binary, args: args, dir: dir, timeout: timeout, max: r.MaxOutput,
-		env: environ(source, CodexEnvironment(), map[string]string{"HOME": dir, "RUST_LOG": "error"}),
+		env: environ(source, keep, map[string]string{"HOME": dir, "RUST_LOG": "error"}),
 	})
 	if err != nil {
 		return Outcome{}, Exit{}, 0, err
