@@ -81,7 +81,7 @@ var failureText = []struct {
 	{ClassOverloaded, regexp.MustCompile(`(?i)overload|\b529\b|high demand`)},
 	{ClassHTTP5xx, regexp.MustCompile(`(?i)\b5[0-9][0-9]\b|internal server error|bad gateway|service unavailable|gateway time-?out|server error`)},
 	{ClassConnectionDropped, regexp.MustCompile(`(?i)stream disconnected|connection (?:reset|closed|aborted)|broken pipe|unexpected eof|closed before|dropped`)},
-	{ClassNetwork, regexp.MustCompile(`(?i)error sending request|failed to connect|connection refused|could not connect|dns|lookup|resolve|network|unreachable|timed out|connect error|os error`)},
+	{ClassNetwork, regexp.MustCompile(`(?i)error sending request|failed to connect|connection (?:refused|failed|error)|could not connect|dns|lookup|resolve|network|unreachable|timed out|connect error|os error`)},
 }
 
 // codexRetryBudget is how Codex reports that its own in-turn retries ran
