@@ -77,7 +77,7 @@ var failureText = []struct {
 }{
 	{ClassCredential, regexp.MustCompile(`(?i)\b40[13]\b|unauthori[sz]ed|forbidden|credential|api.?key|access.?token|invalid.?auth|authenticat`)},
 	{ClassTLS, regexp.MustCompile(`(?i)\btls\b|\bssl\b|certificate|x509|handshake`)},
-	{ClassLimit, regexp.MustCompile(`(?i)\b429\b|rate.?limit|usage.?limit|quota|too many requests|insufficient_quota|limit reached|exceeded`)},
+	{ClassLimit, regexp.MustCompile(`(?i)\b429\b|rate.?limit|usage.?limit|quota|too many requests|insufficient_quota|limit (?:reached|exceeded)|exceeded your`)},
 	{ClassOverloaded, regexp.MustCompile(`(?i)overload|\b529\b|high demand`)},
 	{ClassHTTP5xx, regexp.MustCompile(`(?i)\b5[0-9][0-9]\b|internal server error|bad gateway|service unavailable|gateway time-?out|server error`)},
 	{ClassConnectionDropped, regexp.MustCompile(`(?i)stream disconnected|connection (?:reset|closed|aborted)|broken pipe|unexpected eof|closed before|dropped`)},
@@ -89,7 +89,7 @@ var failureText = []struct {
 // budget is not a provider's rate or usage limit: the status it carries
 // decides the class, so an exhausted 5xx is a retried server error and an
 // exhausted 429 a limit (PRB-5).
-var codexRetryBudget = regexp.MustCompile(`(?i)exceeded retry limit`)
+var codexRetryBudget = regexp.MustCompile(`(?i)exceeded retry limit|retry limit (?:reached|exceeded)`)
 
 // classifyFailureText maps failure text to a class; unrecognised text is
 // [ClassOther]. The text itself is never kept.
