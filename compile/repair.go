@@ -152,7 +152,7 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	if err := r.providers(); err != nil {
 		return occkit.Document{}, nil, err
 	}
-	if err := r.refs(occkit.Root(), "", false, false); err != nil {
+	if err := r.refs(occkit.Root(), r.doc.Root(), "", false, false); err != nil {
 		return occkit.Document{}, nil, err
 	}
 	return r.doc, r.changes, nil
@@ -633,11 +633,14 @@ var (
 // doctor recognizes a model ref, outside the agent model slots too (voice,
 // image, PDF and summary models, compaction, hooks, channel overrides,
 // plugin settings, media provider/model pairs, ...). These moves carry no
-// runtime policy: only agent selections ([repairer.scope]) get one. key is
-// the member name (or array index) of the value at at; channel and media
-// say whether a `modelByChannel` or `mediaModels` object encloses it.
-func (r *repairer) refs(at occkit.Path, key string, channel, media bool) error {
-	v := r.doc.Get(at)
+// runtime policy: only agent selections ([repairer.scope]) get one.
+//
+// v is the value at at as the walk found it: edits below a value change
+// values only (or the keys of a models map, which is re-read once), so the
+// paths of its members stay valid and the walk is one pass over the
+// document. key is the member name (or array index) of v; channel and
+// media say whether a `modelByChannel` or `mediaModels` object encloses it.
+func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, media bool) error {
 	switch {
 	case v.Type == gjson.String:
 		if repRefStringKeys[key] || channel || media && repMediaKeys[key] {
@@ -645,17 +648,19 @@ func (r *repairer) refs(at occkit.Path, key string, channel, media bool) error {
 		}
 	case v.IsArray():
 		allow := key == "allow" && repParentKey(at) == "modelPolicy"
-		for i, e := range v.Array() {
+		inChannel, inMedia := channel || key == "modelByChannel", media || key == "mediaModels"
+		i := 0
+		var err error
+		v.ForEach(func(_, e gjson.Result) bool {
 			if e.Type == gjson.String && (repRefArrayKeys[key] || allow) {
-				if err := r.cliRef(at.Index(i), e.String()); err != nil {
-					return err
-				}
-				continue
+				err = r.cliRef(at.Index(i), e.String())
+			} else {
+				err = r.refs(at.Index(i), e, strconv.Itoa(i), inChannel, inMedia)
 			}
-			if err := r.refs(at.Index(i), strconv.Itoa(i), channel || key == "modelByChannel", media || key == "mediaModels"); err != nil {
-				return err
-			}
-		}
+			i++
+			return err == nil
+		})
+		return err
 	case v.IsObject():
 		provider, model := v.Get("provider"), v.Get("model")
 		pair := provider.Type == gjson.String && model.Type == gjson.String
@@ -665,18 +670,25 @@ func (r *repairer) refs(at occkit.Path, key string, channel, media bool) error {
 			}
 		}
 		if key == "models" {
+			n := len(r.changes)
 			if err := r.modelsMap(at, repCanonicalCLI, nil); err != nil {
 				return err
 			}
-		}
-		for _, p := range epPairs(r.doc.Get(at)) {
-			if pair && p.key == "model" {
-				continue
-			}
-			if err := r.refs(at.Key(p.key), p.key, channel || key == "modelByChannel", media || key == "mediaModels"); err != nil {
-				return err
+			if len(r.changes) != n {
+				v = r.doc.Get(at)
 			}
 		}
+		inChannel, inMedia := channel || key == "modelByChannel", media || key == "mediaModels"
+		var err error
+		v.ForEach(func(k, e gjson.Result) bool {
+			name := k.String()
+			if pair && name == "model" {
+				return true
+			}
+			err = r.refs(at.Key(name), e, name, inChannel, inMedia)
+			return err == nil
+		})
+		return err
 	}
 	return nil
 }
