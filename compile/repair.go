@@ -144,45 +144,140 @@ var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mode
 // preserved (DOC-3).
 func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	r := &repairer{doc: doc}
-	for _, s := range repScopes(doc) {
-		if err := r.scope(s, r.pin(s)); err != nil {
-			return occkit.Document{}, nil, err
-		}
+	if err := r.agents(); err != nil {
+		return occkit.Document{}, nil, err
 	}
 	if err := r.providers(); err != nil {
 		return occkit.Document{}, nil, err
 	}
-	if err := r.refs(occkit.Root(), r.doc.Root(), "", false, false); err != nil {
-		return occkit.Document{}, nil, err
+	if raw, changed := r.refs(occkit.Root(), r.doc.Root(), "", false, false); changed {
+		out, err := occkit.ParseDocument([]byte(raw))
+		if err != nil {
+			return occkit.Document{}, nil, err
+		}
+		r.doc = out
 	}
 	return r.doc, r.changes, nil
 }
 
-// repScopes lists agents.defaults (first, when an object), the object
-// values of agents.entries and the object items of agents.list.
-func repScopes(doc occkit.Document) []occkit.Path {
-	if !doc.Get(occkit.NewPath("agents")).IsObject() {
+// agents repairs agents.defaults (when an object), the object values of
+// agents.entries and the object items of agents.list. Each scope is
+// repaired on its own small document and written back once per container,
+// so the work grows with the document, not with entries × document.
+func (r *repairer) agents() error {
+	agents := occkit.NewPath("agents")
+	a := r.doc.Get(agents)
+	if !a.IsObject() {
 		return nil
 	}
-	var out []occkit.Path
-	if d := occkit.NewPath("agents", "defaults"); doc.Get(d).IsObject() {
-		out = append(out, d)
-	}
-	entries := occkit.NewPath("agents", "entries")
-	for _, p := range epPairs(doc.Get(entries)) {
-		if gjson.Parse(p.raw).IsObject() {
-			out = append(out, entries.Key(p.key))
+	var defaults, entries, list gjson.Result
+	a.ForEach(func(k, v gjson.Result) bool {
+		switch k.String() {
+		case "defaults":
+			if !defaults.Exists() {
+				defaults = v
+			}
+		case "entries":
+			if !entries.Exists() {
+				entries = v
+			}
+		case "list":
+			if !list.Exists() {
+				list = v
+			}
 		}
-	}
-	list := occkit.NewPath("agents", "list")
-	if l := doc.Get(list); l.IsArray() {
-		for i, item := range l.Array() {
-			if item.IsObject() {
-				out = append(out, list.Index(i))
+		return true
+	})
+	if defaults.IsObject() {
+		at := agents.Key("defaults")
+		raw, changed, err := r.subScope(at, defaults.Raw)
+		if err != nil {
+			return err
+		}
+		if changed {
+			if err := r.setRaw(at, raw); err != nil {
+				return err
 			}
 		}
 	}
-	return out
+	if entries.IsObject() {
+		at := agents.Key("entries")
+		pairs := epPairs(entries)
+		changed := false
+		for i, p := range pairs {
+			if !gjson.Parse(p.raw).IsObject() {
+				continue
+			}
+			raw, ok, err := r.subScope(at.Key(p.key), p.raw)
+			if err != nil {
+				return err
+			}
+			if ok {
+				pairs[i].raw, changed = raw, true
+			}
+		}
+		if changed {
+			if err := r.setRaw(at, epObject(pairs)); err != nil {
+				return err
+			}
+		}
+	}
+	if list.IsArray() {
+		at := agents.Key("list")
+		items := list.Array()
+		parts := make([]string, len(items))
+		changed := false
+		for i, item := range items {
+			parts[i] = item.Raw
+			if !item.IsObject() {
+				continue
+			}
+			raw, ok, err := r.subScope(at.Index(i), item.Raw)
+			if err != nil {
+				return err
+			}
+			if ok {
+				parts[i], changed = raw, true
+			}
+		}
+		if changed {
+			if err := r.setRaw(at, "["+strings.Join(parts, ",")+"]"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// subScope repairs the agent scope raw, found at at, as a document of its
+// own, and records its changes at their paths in the whole document.
+func (r *repairer) subScope(at occkit.Path, raw string) (string, bool, error) {
+	doc, err := occkit.ParseDocument([]byte(raw))
+	if err != nil {
+		return "", false, err
+	}
+	sub := &repairer{doc: doc}
+	if err := sub.scope(occkit.Root(), sub.pin(occkit.Root())); err != nil {
+		return "", false, err
+	}
+	for _, c := range sub.changes {
+		c.Path = repJoin(at, c.Path)
+		r.changes = append(r.changes, c)
+	}
+	out := sub.doc.String()
+	return out, out != raw, nil
+}
+
+// repJoin is the path rel below base.
+func repJoin(base, rel occkit.Path) occkit.Path {
+	for i := 0; i < rel.Len(); i++ {
+		if k, idx, isIndex := rel.Elem(i); isIndex {
+			base = base.Index(idx)
+		} else {
+			base = base.Key(k)
+		}
+	}
+	return base
 }
 
 type repairer struct {
@@ -393,6 +488,15 @@ func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPoli
 	if !m.IsObject() {
 		return nil
 	}
+	if raw, changed := r.mapKeys(at, m, canon, policies); changed {
+		return r.setRaw(at, raw)
+	}
+	return nil
+}
+
+// mapKeys is [repairer.modelsMap] on the object m found at at: it records
+// the changes and returns the rewritten map and whether it changed.
+func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon repCanon, policies *[]repPolicy) (string, bool) {
 	pairs := epPairs(m)
 	var groups []*repGroup
 	byRef := map[string]*repGroup{}
@@ -457,9 +561,9 @@ func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPoli
 		out = append(out, epPair{key: g.key, rawKey: g.rawKey, raw: raw})
 	}
 	if !changed {
-		return nil
+		return m.Raw, false
 	}
-	return r.setRaw(at, epObject(out))
+	return epObject(out), true
 }
 
 // repBlockedKeys are the object keys doctor drops from both sides of a
@@ -572,41 +676,49 @@ func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
 // catalog rows.
 func (r *repairer) providers() error {
 	providers := occkit.NewPath("models", "providers")
-	for _, p := range epPairs(r.doc.Get(providers)) {
+	pairs := epPairs(r.doc.Get(providers))
+	changed := false
+	for i, p := range pairs {
 		at := providers.Key(p.key)
 		v := gjson.Parse(p.raw)
 		if !v.IsObject() {
 			continue
 		}
-		if err := r.renameCodexCLI(at.Key("agentRuntime").Key("id")); err != nil {
-			return err
-		}
+		raw, ok := r.renameCodexCLI(at, v)
 		if rows := v.Get("models"); rows.IsArray() {
-			for i, row := range rows.Array() {
-				if row.IsObject() {
-					if err := r.renameCodexCLI(at.Key("models").Index(i).Key("agentRuntime").Key("id")); err != nil {
-						return err
-					}
+			items := rows.Array()
+			parts := make([]string, len(items))
+			rowsChanged := false
+			for j, row := range items {
+				parts[j] = row.Raw
+				if nr, renamed := r.renameCodexCLI(at.Key("models").Index(j), row); renamed {
+					parts[j], rowsChanged = nr, true
 				}
 			}
+			if rowsChanged {
+				raw, ok = epSetRaw(raw, "models", "["+strings.Join(parts, ",")+"]"), true
+			}
+		}
+		if ok {
+			pairs[i].raw, changed = raw, true
 		}
 	}
-	return nil
+	if !changed {
+		return nil
+	}
+	return r.setRaw(providers, epObject(pairs))
 }
 
-func (r *repairer) renameCodexCLI(at occkit.Path) error {
-	id := r.doc.Get(at)
-	if id.Type != gjson.String || resolver.NormalizeRuntime(id.String()) != "codex-cli" {
-		return nil
+// renameCodexCLI renames `agentRuntime.id: codex-cli` to `codex` in the
+// object v found at at, returning v's raw JSON and whether it changed.
+func (r *repairer) renameCodexCLI(at occkit.Path, v gjson.Result) (string, bool) {
+	ar := v.Get("agentRuntime")
+	id := ar.Get("id")
+	if !v.IsObject() || !ar.IsObject() || id.Type != gjson.String || resolver.NormalizeRuntime(id.String()) != "codex-cli" {
+		return v.Raw, false
 	}
-	if !r.doc.Get(at.Parent()).IsObject() {
-		return nil
-	}
-	if err := r.set(at, "codex"); err != nil {
-		return err
-	}
-	r.add(ChangeRuntimeRenamed, at, id.String(), "codex")
-	return nil
+	r.add(ChangeRuntimeRenamed, at.Key("agentRuntime").Key("id"), id.String(), "codex")
+	return epSetRaw(v.Raw, "agentRuntime", epSetRaw(ar.Raw, "id", `"codex"`)), true
 }
 
 // Where doctor recognizes a model ref anywhere in a Configuration: string
@@ -635,62 +747,89 @@ var (
 // plugin settings, media provider/model pairs, ...). These moves carry no
 // runtime policy: only agent selections ([repairer.scope]) get one.
 //
-// v is the value at at as the walk found it: edits below a value change
-// values only (or the keys of a models map, which is re-read once), so the
-// paths of its members stay valid and the walk is one pass over the
-// document. key is the member name (or array index) of v; channel and
-// media say whether a `modelByChannel` or `mediaModels` object encloses it.
-func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, media bool) error {
+// The walk is one pass over v, the value at at: it returns v's raw JSON
+// with the rewrites and whether anything changed, rebuilding only the
+// changed containers. key is the member name (or array index) of v;
+// channel and media say whether a `modelByChannel` or `mediaModels` object
+// encloses it.
+func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, media bool) (string, bool) {
 	switch {
 	case v.Type == gjson.String:
 		if repRefStringKeys[key] || channel || media && repMediaKeys[key] {
-			return r.cliRef(at, v.String())
+			return r.cliRef(at, v)
 		}
 	case v.IsArray():
 		allow := key == "allow" && repParentKey(at) == "modelPolicy"
 		inChannel, inMedia := channel || key == "modelByChannel", media || key == "mediaModels"
-		i := 0
-		var err error
+		var parts []string
+		changed := false
 		v.ForEach(func(_, e gjson.Result) bool {
+			i := len(parts)
+			raw, ok := e.Raw, false
 			if e.Type == gjson.String && (repRefArrayKeys[key] || allow) {
-				err = r.cliRef(at.Index(i), e.String())
+				raw, ok = r.cliRef(at.Index(i), e)
 			} else {
-				err = r.refs(at.Index(i), e, strconv.Itoa(i), inChannel, inMedia)
+				raw, ok = r.refs(at.Index(i), e, strconv.Itoa(i), inChannel, inMedia)
 			}
-			i++
-			return err == nil
+			parts = append(parts, raw)
+			changed = changed || ok
+			return true
 		})
-		return err
+		if changed {
+			return "[" + strings.Join(parts, ",") + "]", true
+		}
 	case v.IsObject():
+		changed := false
 		provider, model := v.Get("provider"), v.Get("model")
 		pair := provider.Type == gjson.String && model.Type == gjson.String
+		var pairProvider, pairModel string
 		if pair && strings.TrimSpace(provider.String()) != "" {
-			if err := r.cliPair(at, provider.String(), model.String()); err != nil {
-				return err
+			from := provider.String() + "/" + model.String()
+			if ref, _, legacy := repCanonicalCLI(from); legacy {
+				to := ref.String()
+				pairProvider, pairModel, _ = strings.Cut(to, "/")
+				r.add(ChangeRefRewritten, at, from, to)
+				changed = true
 			}
 		}
 		if key == "models" {
-			n := len(r.changes)
-			if err := r.modelsMap(at, repCanonicalCLI, nil); err != nil {
-				return err
-			}
-			if len(r.changes) != n {
-				v = r.doc.Get(at)
+			if raw, ok := r.mapKeys(at, v, repCanonicalCLI, nil); ok {
+				v, changed = gjson.Parse(raw), true
 			}
 		}
 		inChannel, inMedia := channel || key == "modelByChannel", media || key == "mediaModels"
-		var err error
-		v.ForEach(func(k, e gjson.Result) bool {
-			name := k.String()
-			if pair && name == "model" {
-				return true
+		pairs := epPairs(v)
+		for i, p := range pairs {
+			switch {
+			case pair && p.key == "model":
+				if changed && pairModel != "" {
+					pairs[i].raw = epQuote(pairModel)
+				}
+				continue
+			case pair && p.key == "provider" && pairProvider != "":
+				pairs[i].raw = epQuote(pairProvider)
+				continue
 			}
-			err = r.refs(at.Key(name), e, name, inChannel, inMedia)
-			return err == nil
-		})
-		return err
+			if raw, ok := r.refs(at.Key(p.key), gjson.Parse(p.raw), p.key, inChannel, inMedia); ok {
+				pairs[i].raw, changed = raw, true
+			}
+		}
+		if changed {
+			return epObject(pairs), true
+		}
 	}
-	return nil
+	return v.Raw, false
+}
+
+// cliRef rewrites one ref string of a retired CLI runtime.
+func (r *repairer) cliRef(at occkit.Path, v gjson.Result) (string, bool) {
+	ref, _, legacy := repCanonicalCLI(v.String())
+	if !legacy {
+		return v.Raw, false
+	}
+	to := ref.String()
+	r.add(ChangeRefRewritten, at, v.String(), to)
+	return epQuote(to), true
 }
 
 // repParentKey is the member name of the object holding the value at at
@@ -704,38 +843,4 @@ func repParentKey(at occkit.Path) string {
 		return ""
 	}
 	return k
-}
-
-// cliRef rewrites one ref string of a retired CLI runtime.
-func (r *repairer) cliRef(at occkit.Path, s string) error {
-	ref, _, legacy := repCanonicalCLI(s)
-	if !legacy {
-		return nil
-	}
-	to := ref.String()
-	if err := r.set(at, to); err != nil {
-		return err
-	}
-	r.add(ChangeRefRewritten, at, s, to)
-	return nil
-}
-
-// cliPair rewrites an object's {provider, model} pair naming a retired CLI
-// runtime's model as one ref: the canonical provider and the model ID.
-func (r *repairer) cliPair(at occkit.Path, provider, model string) error {
-	from := provider + "/" + model
-	ref, _, legacy := repCanonicalCLI(from)
-	if !legacy {
-		return nil
-	}
-	to := ref.String()
-	p, id, _ := strings.Cut(to, "/")
-	if err := r.set(at.Key("provider"), p); err != nil {
-		return err
-	}
-	if err := r.set(at.Key("model"), id); err != nil {
-		return err
-	}
-	r.add(ChangeRefRewritten, at, from, to)
-	return nil
 }
