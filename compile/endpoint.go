@@ -116,7 +116,7 @@ func CompileEndpoint(doc occkit.Document, ep Endpoint) (occkit.Document, error) 
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	primary, ppath, ok := epPrimary(c.doc, scopes)
+	primary, ppath, ok := epPrimary(scopes)
 	if !ok {
 		return occkit.Document{}, occkit.Invalid("CMP-1", occkit.NewPath("agents", "defaults", "model"),
 			"no primary model is selected in agents.defaults.model or an entry's model")
@@ -126,10 +126,8 @@ func CompileEndpoint(doc occkit.Document, ep Endpoint) (occkit.Document, error) 
 		return occkit.Document{}, occkit.Invalid("REF-3", ppath, "%s is not a valid provider/model ref", ppath.String())
 	}
 	c.source = ref.Provider
-	for _, s := range scopes {
-		if err := c.scope(s); err != nil {
-			return occkit.Document{}, err
-		}
+	if err := c.scopes(scopes); err != nil {
+		return occkit.Document{}, err
 	}
 	if err := c.catalog(); err != nil {
 		return occkit.Document{}, err
@@ -137,39 +135,92 @@ func CompileEndpoint(doc occkit.Document, ep Endpoint) (occkit.Document, error) 
 	return c.doc, nil
 }
 
+// epScope is one agent scope and its value as read from the document.
+type epScope struct {
+	at occkit.Path
+	v  gjson.Result
+}
+
 // epScopes lists the agent scopes: agents.defaults (when an object), then
 // every agents.entries value in document order.
-func epScopes(doc occkit.Document) ([]occkit.Path, error) {
-	agents := doc.Get(occkit.NewPath("agents"))
+func epScopes(doc occkit.Document) ([]epScope, error) {
+	agentsPath := occkit.NewPath("agents")
+	agents := doc.Get(agentsPath)
 	if !agents.Exists() || agents.Type == gjson.Null {
 		return nil, nil
 	}
 	if !agents.IsObject() {
-		return nil, occkit.Invalid("RES-2", occkit.NewPath("agents"), "agents must be an object")
+		return nil, occkit.Invalid("RES-2", agentsPath, "agents must be an object")
 	}
-	var out []occkit.Path
-	defaults := occkit.NewPath("agents", "defaults")
-	switch d := doc.Get(defaults); {
+	var out []epScope
+	defaults := agentsPath.Key("defaults")
+	switch d := agents.Get("defaults"); {
 	case d.IsObject():
-		out = append(out, defaults)
+		out = append(out, epScope{defaults, d})
 	case d.Exists() && d.Type != gjson.Null:
 		return nil, occkit.Invalid("RES-2", defaults, "agents.defaults must be an object")
 	}
-	entriesPath := occkit.NewPath("agents", "entries")
-	entries := doc.Get(entriesPath)
+	entriesPath := agentsPath.Key("entries")
+	entries := agents.Get("entries")
 	if entries.Exists() && entries.Type != gjson.Null && !entries.IsObject() {
 		return nil, occkit.Invalid("RES-2", entriesPath, "agents.entries must be an object")
 	}
 	var bad error
 	for _, p := range epPairs(entries) {
 		at := entriesPath.Key(p.key)
-		if !gjson.Parse(p.raw).IsObject() {
+		v := gjson.Parse(p.raw)
+		if !v.IsObject() {
 			bad = occkit.Invalid("RES-2", at, "%s must be an object", at.String())
 			break
 		}
-		out = append(out, at)
+		out = append(out, epScope{at, v})
 	}
 	return out, bad
+}
+
+// scopes rewrites every agent scope, each on a document of its own, and
+// writes agents.defaults and agents.entries back once each, so the work
+// grows with the document, not with entries × document.
+func (c *epCompiler) scopes(scopes []epScope) error {
+	whole := c.doc
+	defer func() { c.doc = whole }()
+	entries := occkit.NewPath("agents", "entries")
+	var pairs []epPair
+	next, entriesChanged := 0, false
+	for _, s := range scopes {
+		sub, err := occkit.ParseDocument([]byte(s.v.Raw))
+		if err != nil {
+			return err
+		}
+		c.doc = sub
+		if err := c.scope(occkit.Root()); err != nil {
+			return err
+		}
+		out := c.doc.String()
+		if s.at.Equal(entries.Parent().Key("defaults")) {
+			if out != s.v.Raw {
+				if whole, err = whole.SetRaw(s.at, []byte(out)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		// Entry scopes follow the members of agents.entries in order.
+		if pairs == nil {
+			pairs = epPairs(whole.Get(entries))
+		}
+		if out != pairs[next].raw {
+			pairs[next].raw, entriesChanged = out, true
+		}
+		next++
+	}
+	if entriesChanged {
+		var err error
+		if whole, err = whole.SetRaw(entries, []byte(epObject(pairs))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // epModelPrimary returns the primary of a model slot (string or object).
@@ -185,10 +236,9 @@ func epModelPrimary(v gjson.Result, at occkit.Path) (string, occkit.Path, bool) 
 	return "", occkit.Path{}, false
 }
 
-func epPrimary(doc occkit.Document, scopes []occkit.Path) (string, occkit.Path, bool) {
+func epPrimary(scopes []epScope) (string, occkit.Path, bool) {
 	for _, s := range scopes {
-		at := s.Key("model")
-		if ref, p, ok := epModelPrimary(doc.Get(at), at); ok {
+		if ref, p, ok := epModelPrimary(s.v.Get("model"), s.at.Key("model")); ok {
 			return ref, p, true
 		}
 	}

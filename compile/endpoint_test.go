@@ -217,3 +217,52 @@ func BenchmarkCompileEndpoint(b *testing.B) {
 		}
 	}
 }
+
+// TestCompileEndpointManyEntries: every entry is rewritten in place, in
+// order, with its own refs, whatever the number of entries and whichever
+// are untouched (CMP-1; the scopes are compiled one by one and written
+// back once).
+func TestCompileEndpointManyEntries(t *testing.T) {
+	tests := []struct {
+		name    string
+		entries int
+		every   int // every n-th entry selects a source ref; the others another provider
+	}{
+		{name: "one entry", entries: 1, every: 1},
+		{name: "all entries rewritten", entries: 300, every: 1},
+		{name: "some entries untouched", entries: 300, every: 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var in, want strings.Builder
+			in.WriteString(`{"agents":{"defaults":{"model":"codex/v/p"},"entries":{`)
+			want.WriteString(`{"defaults":{"model":"codex/openai-compatible/v/p"},"entries":{`)
+			for i := 0; i < tt.entries; i++ {
+				if i > 0 {
+					in.WriteByte(',')
+					want.WriteByte(',')
+				}
+				if i%tt.every == 0 {
+					fmt.Fprintf(&in, `"e%d":{"model":"codex/v/m%d","models":{"codex/v/m%d":{"n":%d}}}`, i, i, i, i)
+					fmt.Fprintf(&want, `"e%d":{"model":"codex/openai-compatible/v/m%d","models":{"codex/openai-compatible/v/m%d":{"n":%d}}}`, i, i, i, i)
+				} else {
+					fmt.Fprintf(&in, `"e%d":{"model":"anthropic/m%d"}`, i, i)
+					fmt.Fprintf(&want, `"e%d":{"model":"anthropic/m%d"}`, i, i)
+				}
+			}
+			in.WriteString(`}}}`)
+			want.WriteString(`}}`)
+			doc := occkit.MustParseDocument(in.String())
+			out, err := compile.CompileEndpoint(doc, testEndpoint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Get(occkit.NewPath("agents")).Raw; got != want.String() {
+				t.Errorf("agents:\n got %.300s\nwant %.300s", got, want.String())
+			}
+			if doc.String() != in.String() {
+				t.Error("CMP-2: source changed")
+			}
+		})
+	}
+}

@@ -95,7 +95,7 @@ func RenderCodexConfig(doc occkit.Document, opts CodexOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	primary, at, ok := epPrimary(doc, scopes)
+	primary, at, ok := epPrimary(scopes)
 	if !ok {
 		return nil, occkit.Invalid("RES-3", occkit.NewPath("agents", "defaults", "model"),
 			"no primary model is selected for the codex harness")
