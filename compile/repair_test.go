@@ -332,3 +332,56 @@ func BenchmarkRepair(b *testing.B) {
 		}
 	}
 }
+
+// TestRepairManyScopes: every entry and list item is repaired in place with
+// its own changes at their whole-document paths, whichever scopes are
+// untouched (CMP-3; scopes are repaired one by one and written back once).
+func TestRepairManyScopes(t *testing.T) {
+	tests := []struct {
+		name  string
+		n     int
+		every int // every n-th scope holds a legacy ref
+	}{
+		{name: "one scope", n: 1, every: 1},
+		{name: "all scopes repaired", n: 200, every: 1},
+		{name: "some scopes untouched", n: 200, every: 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var entries, list, wantEntries, wantList []string
+			legacy := 0
+			for i := 0; i < tt.n; i++ {
+				if i%tt.every == 0 {
+					legacy++
+					entries = append(entries, fmt.Sprintf(`"e%d":{"model":"claude-cli/m%d"}`, i, i))
+					wantEntries = append(wantEntries, fmt.Sprintf(`"e%d":{"model":"anthropic/m%d","models":{"anthropic/m%d":{"agentRuntime":{"id":"claude-cli"}}}}`, i, i, i))
+					list = append(list, fmt.Sprintf(`{"id":"l%d","agentRuntime":{"id":"auto"},"model":"openai/m%d"}`, i, i))
+					wantList = append(wantList, fmt.Sprintf(`{"id":"l%d","model":"openai/m%d"}`, i, i))
+				} else {
+					entries = append(entries, fmt.Sprintf(`"e%d":{"model":"anthropic/m%d"}`, i, i))
+					wantEntries = append(wantEntries, entries[len(entries)-1])
+					list = append(list, fmt.Sprintf(`{"id":"l%d"}`, i))
+					wantList = append(wantList, list[len(list)-1])
+				}
+			}
+			in := `{"agents":{"entries":{` + strings.Join(entries, ",") + `},"list":[` + strings.Join(list, ",") + `]}}`
+			want := `{"agents":{"entries":{` + strings.Join(wantEntries, ",") + `},"list":[` + strings.Join(wantList, ",") + `]}}`
+			got, changes, err := compile.Repair(occkit.MustParseDocument(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want {
+				t.Errorf("repaired:\n got %.300s\nwant %.300s", got.String(), want)
+			}
+			// Each legacy entry: ref rewritten + policy set; each pinned item: pin removed.
+			if len(changes) != 3*legacy {
+				t.Errorf("%d changes, want %d", len(changes), 3*legacy)
+			}
+			for _, c := range changes {
+				if !got.Has(c.Path) && c.Kind != compile.ChangePinRemoved {
+					t.Errorf("change %s names a path absent from the result", c)
+				}
+			}
+		})
+	}
+}
