@@ -111,7 +111,9 @@ func CheckTopology(f AuthFacts) error {
 // refuses runtime → 409; SSH embedded OpenClaw accepts only runtime, others
 // 409; Docker refuses every binding (409); credential_source without a
 // gateway → 409 CREDENTIAL_GATEWAY_NOT_CONFIGURED, without its paired
-// SandboxDriver or on an embedded topology → 409.
+// SandboxDriver or on an embedded topology → 409. The missing gateway is
+// checked before the Compute's own rules, so it is the answer on every
+// Compute.
 func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 	if err := checkSourceType(f); err != nil {
 		return Projection{}, err
@@ -123,6 +125,9 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 		return Projection{}, err
 	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
+		return Projection{}, err
+	}
+	if err := requireCredentialGateway(f); err != nil {
 		return Projection{}, err
 	}
 	switch f.Compute {
@@ -141,6 +146,20 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 	}
 	return Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
 		"Compute %s has no harness-auth validator", f.Compute)
+}
+
+// requireCredentialGateway refuses a credential_source binding while the
+// installation selects no Credential Gateway with 409
+// CREDENTIAL_GATEWAY_NOT_CONFIGURED, whatever the Compute (AUTH-4): the
+// source lives in the gateway, so without one there is nothing to bind
+// and the fix is the gateway, not the Compute. As in the reference
+// controller, the deployment check is made before any Compute rule.
+func requireCredentialGateway(f AuthFacts) error {
+	if f.Binding.Method == MethodCredentialSource && !f.CredentialGateway {
+		return occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", bindingPath.Key("method"),
+			"credential_source needs a selected Credential Gateway")
+	}
+	return nil
 }
 
 // checkSourceType is the topology part of the binding shape (AUTH-4a):
@@ -228,11 +247,8 @@ func kubernetesAuth(f AuthFacts) (Projection, error) {
 			{Name: EnvCodexLoginMode, Value: LoginModeCodexPAT},
 		}
 	case MethodCredentialSource:
-		// AUTH-3, in its order: gateway, paired Sandbox, dedicated Harness.
-		if !f.CredentialGateway {
-			return Projection{}, occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", method,
-				"credential_source needs a selected Credential Gateway")
-		}
+		// AUTH-3, in its order: gateway (requireCredentialGateway), paired
+		// Sandbox, dedicated Harness.
 		if !f.Sandbox.Qualifies() {
 			return Projection{}, occkit.Conflict("AUTH-3", method,
 				"credential_source needs the paired SandboxDriver with harness provisioning and all three facets")
@@ -310,6 +326,9 @@ func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Pro
 			"the ComputeDriver has no harness-auth validator")
 	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
+		return Projection{}, err
+	}
+	if err := requireCredentialGateway(f); err != nil {
 		return Projection{}, err
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)

@@ -108,6 +108,20 @@ func TestValidateHarnessAuth(t *testing.T) {
 		{name: "ssh runtime", facts: with(kube(oc, emb, runtimeAuth), func(f *admission.AuthFacts) { f.Compute = resolver.ComputeSSH }), harness: []string{}},
 		{name: "ssh refuses api key", facts: with(kube(oc, emb, apiKey), func(f *admission.AuthFacts) { f.Compute = resolver.ComputeSSH }),
 			wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-5"},
+		{name: "ssh refuses a credential source with a gateway", facts: with(kube(oc, emb, credSource), func(f *admission.AuthFacts) {
+			f.Compute, f.CredentialGateway = resolver.ComputeSSH, true
+		}), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-5"},
+
+		// AUTH-4: a credential source without a gateway names the gateway on every Compute.
+		{name: "ssh credential source without a gateway", facts: with(kube(oc, emb, credSource), func(f *admission.AuthFacts) { f.Compute = resolver.ComputeSSH }),
+			wantCode: occkit.CodeCredentialGatewayNotConfigured, wantRule: "AUTH-3"},
+		{name: "docker credential source without a gateway", facts: with(kube(oc, emb, credSource), func(f *admission.AuthFacts) { f.Compute = resolver.ComputeDocker }),
+			wantCode: occkit.CodeCredentialGatewayNotConfigured, wantRule: "AUTH-3"},
+		{name: "embedded kubernetes credential source without a gateway", facts: kube(oc, emb, credSource),
+			wantCode: occkit.CodeCredentialGatewayNotConfigured, wantRule: "AUTH-3"},
+		{name: "docker credential source with a gateway", facts: with(kube(oc, emb, credSource), func(f *admission.AuthFacts) {
+			f.Compute, f.CredentialGateway = resolver.ComputeDocker, true
+		}), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-4"},
 
 		// RES-11 first.
 		{name: "ssh dedicated codex is refused by RES-11 first", facts: with(kube(cx, ded, apiKey), func(f *admission.AuthFacts) { f.Compute = resolver.ComputeSSH }),
@@ -180,6 +194,7 @@ func TestValidateWith(t *testing.T) {
 	tests := []struct {
 		name     string
 		v        admission.HarnessAuthValidator
+		binding  *admission.Binding
 		wantCode occkit.Code
 	}{
 		{name: "no validator", v: nil, wantCode: occkit.CodeDependencyUnavailable},
@@ -188,9 +203,15 @@ func TestValidateWith(t *testing.T) {
 		{name: "plain refusal is 409", v: fakeValidator{err: errors.New("sk-live-secret refused")}, wantCode: occkit.CodeResourceConflict},
 		{name: "gateway credential is refused (AUTH-6)", v: fakeValidator{p: leak}, wantCode: occkit.CodeResourceConflict},
 		{name: "accepted", v: fakeValidator{p: admission.Projection{Harness: []admission.EnvVar{{Name: "X_KEY", From: secretRef}}}}},
+		{name: "credential source without a gateway names the gateway before the driver", v: fakeValidator{},
+			binding: &credSource, wantCode: occkit.CodeCredentialGatewayNotConfigured},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			f := f
+			if tt.binding != nil {
+				f.Binding = *tt.binding
+			}
 			_, err := admission.ValidateWith(context.Background(), tt.v, f)
 			if tt.wantCode == "" {
 				if err != nil {
