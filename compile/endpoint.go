@@ -404,6 +404,7 @@ func (c *epCompiler) catalog() error {
 			}
 		}
 	}
+	index := epRowIndex(rows)
 	var projected []string
 	seen := map[string]bool{}
 	for _, k := range c.order {
@@ -413,11 +414,8 @@ func (c *epCompiler) catalog() error {
 		}
 		ref := c.rows[k]
 		var row gjson.Result
-		for _, r := range rows {
-			if rid := r.Get("id"); rid.Type == gjson.String && resolver.MatchRow(ref, rid.String()) {
-				row = r
-				break
-			}
+		if i, ok := index.first(ref); ok {
+			row = rows[i]
 		}
 		newID := epQuote(c.mp + "/" + id)
 		switch {
@@ -445,4 +443,45 @@ func (c *epCompiler) catalog() error {
 	}
 	c.doc = d
 	return nil
+}
+
+// epRows indexes catalog rows by the refs they can match (REF-4): by the
+// whole trimmed row ID, and by the provider and ID of a row ID written as
+// `provider/id`. Each key keeps the first row in array order.
+type epRows struct {
+	rows  []gjson.Result
+	byKey map[string]int
+}
+
+func epRowIndex(rows []gjson.Result) epRows {
+	x := epRows{rows: rows, byKey: make(map[string]int, 2*len(rows))}
+	add := func(k string, i int) {
+		if _, seen := x.byKey[k]; !seen {
+			x.byKey[k] = i
+		}
+	}
+	for i, r := range rows {
+		rid := r.Get("id")
+		if rid.Type != gjson.String {
+			continue
+		}
+		id := strings.TrimSpace(rid.String())
+		add("id\x00"+id, i)
+		if p, rest, ok := strings.Cut(id, "/"); ok {
+			add("p\x00"+strings.ToLower(strings.TrimSpace(p))+"\x00"+strings.TrimSpace(rest), i)
+		}
+	}
+	return x
+}
+
+// first returns the first row matching ref ([resolver.MatchRow]), looking
+// only at the rows whose keys can match instead of scanning the catalog.
+func (x epRows) first(ref resolver.Ref) (int, bool) {
+	best := -1
+	for _, k := range []string{"id\x00" + ref.ID, "p\x00" + ref.Provider + "\x00" + ref.ID} {
+		if i, ok := x.byKey[k]; ok && (best < 0 || i < best) && resolver.MatchRow(ref, x.rows[i].Get("id").String()) {
+			best = i
+		}
+	}
+	return best, best >= 0
 }

@@ -266,3 +266,31 @@ func TestCompileEndpointManyEntries(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileEndpointRowMatch: the first catalog row in array order that
+// matches a ref (REF-4: the full ref or the ID after the first slash,
+// trimmed, provider case-insensitive) keeps its metadata (CMP-1).
+func TestCompileEndpointRowMatch(t *testing.T) {
+	tests := []struct {
+		name, rows, want string
+	}{
+		{name: "full ref before bare ID", rows: `[{"id":"codex/v/a","name":"full"},{"id":"v/a","name":"bare"}]`, want: "full"},
+		{name: "bare ID before full ref", rows: `[{"id":"v/a","name":"bare"},{"id":"codex/v/a","name":"full"}]`, want: "bare"},
+		{name: "trimmed and provider case-insensitive", rows: `[{"id":"x"},{"id":" CODEX/v/a ","name":"spaced"}]`, want: "spaced"},
+		{name: "after-last-slash never matches", rows: `[{"id":"a","name":"last"}]`, want: "v/a"},
+		{name: "non-string IDs are skipped", rows: `[{"id":7,"name":"seven"},{"id":"v/a","name":"bare"}]`, want: "bare"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/v/a"}},"models":{"providers":{"codex":{"models":` + tt.rows + `}}}}`)
+			out, err := compile.CompileEndpoint(doc, testEndpoint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := out.Get(occkit.NewPath("models", "providers", "codex", "models")).Array()
+			if len(rows) != 1 || rows[0].Get("name").String() != tt.want || rows[0].Get("id").String() != "openai-compatible/v/a" {
+				t.Errorf("catalog = %s, want the row named %q", out.Get(occkit.NewPath("models", "providers", "codex", "models")).Raw, tt.want)
+			}
+		})
+	}
+}
