@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/resolver"
@@ -97,23 +98,45 @@ func rndAgentsShape(doc occkit.Document) error {
 // rndStripInferenceCredentials removes model credentials from a gateway
 // document (AUTH-6).
 func rndStripInferenceCredentials(doc occkit.Document) (occkit.Document, error) {
-	var drop []occkit.Path
+	// Providers are rewritten member by member and written back once, so
+	// the work grows with the document, not with providers × document.
 	providers := occkit.NewPath("models", "providers")
-	for _, p := range epPairs(doc.Get(providers)) {
-		at := providers.Key(p.key)
+	pairs := epPairs(doc.Get(providers))
+	changed := false
+	for i, p := range pairs {
 		v := gjson.Parse(p.raw)
 		if !v.IsObject() {
 			continue
 		}
+		var drop []occkit.Path
 		if v.Get("apiKey").Exists() {
-			drop = append(drop, at.Key("apiKey"))
+			drop = append(drop, occkit.NewPath("apiKey"))
 		}
 		for _, h := range epPairs(v.Get("headers")) {
 			if rndCredentialHeaders[strings.ToLower(strings.TrimSpace(h.key))] {
-				drop = append(drop, at.Key("headers").Key(h.key))
+				drop = append(drop, occkit.NewPath("headers", h.key))
 			}
 		}
+		if len(drop) == 0 {
+			continue
+		}
+		raw := p.raw
+		for _, d := range drop {
+			out, err := sjson.Delete(raw, d.GJSON())
+			if err != nil {
+				return occkit.Document{}, err
+			}
+			raw = out
+		}
+		pairs[i].raw, changed = raw, true
 	}
+	if changed {
+		var err error
+		if doc, err = doc.SetRaw(providers, []byte(epObject(pairs))); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	var drop []occkit.Path
 	for _, base := range []occkit.Path{occkit.NewPath("env"), occkit.NewPath("env", "vars")} {
 		if !doc.Get(base).IsObject() {
 			continue

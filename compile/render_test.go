@@ -198,3 +198,29 @@ func TestRenderCodexConfigNoSecrets(t *testing.T) {
 		}
 	})
 }
+
+// TestRenderGatewayStripsEveryProvider: a dedicated gateway loses the
+// inference credentials of every provider, and only those (AUTH-6).
+func TestRenderGatewayStripsEveryProvider(t *testing.T) {
+	tests := []struct {
+		name, providers, want string
+	}{
+		{name: "keys and credential headers of several providers",
+			providers: `{"a":{"apiKey":"k1","baseUrl":"u"},"b":{"headers":{"x-api-key":"k2","Accept":"j"}},"c":{"apiKey":{"source":"env"},"headers":{" Authorization ":"k3"}}}`,
+			want:      `{"a":{"baseUrl":"u"},"b":{"headers":{"Accept":"j"}},"c":{"headers":{}}}`},
+		{name: "nothing to strip", providers: `{"a":{"baseUrl":"u"},"b":"bad"}`, want: `{"a":{"baseUrl":"u"},"b":"bad"}`},
+		{name: "header keys needing escapes", providers: `{"a.b":{"headers":{"Authorization":"k","x.y":"1"}}}`, want: `{"a.b":{"headers":{"x.y":"1"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":` + tt.providers + `}}`)
+			got, err := compile.RenderGateway(doc, resolver.HarnessCodex, resolver.ModeDedicated)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(jsonValue(t, tt.want), jsonValue(t, got.Get(occkit.NewPath("models", "providers")).Raw)); d != "" {
+				t.Errorf("providers (-want +got):\n%s", d)
+			}
+		})
+	}
+}
