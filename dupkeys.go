@@ -68,6 +68,9 @@ func duplicateKey(b []byte) (Path, bool) {
 				top.index++
 			}
 		case '}':
+			// An empty object leaves expectKey set; nothing after its
+			// close is one of its keys.
+			expectKey = false
 			top := s.frames[len(s.frames)-1]
 			if dup, ok := repeated(s.keys[top.base:]); ok {
 				return s.path(dup), true

@@ -765,7 +765,8 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 		changed := false
 		v.ForEach(func(_, e gjson.Result) bool {
 			i := len(parts)
-			raw, ok := e.Raw, false
+			var raw string
+			var ok bool
 			if e.Type == gjson.String && (repRefArrayKeys[key] || allow) {
 				raw, ok = r.cliRef(at.Index(i), e)
 			} else {

@@ -127,7 +127,8 @@ func opProbeUpfront(in gjson.Result) (Result, error) {
 }
 
 // headerMarkerCheck accepts the marker list as an array or a comma-joined
-// string; null, [] and "" all mean "no marker".
+// string (spaces around the commas ignored); null, [] and "" all mean "no
+// marker".
 func headerMarkerCheck(got []string) Check {
 	return func(want gjson.Result) string {
 		var w []string
@@ -137,7 +138,9 @@ func headerMarkerCheck(got []string) Check {
 				w = append(w, x.String())
 			}
 		case want.Type == gjson.String && want.Str != "":
-			w = strings.Split(want.Str, ",")
+			for _, x := range strings.Split(want.Str, ",") {
+				w = append(w, strings.TrimSpace(x))
+			}
 		}
 		if strings.Join(w, ",") != strings.Join(got, ",") {
 			return fmt.Sprintf("want %q, got %q", w, got)
