@@ -179,23 +179,23 @@ func TestOpenClawRunner_UpfrontRejects_PRB3(t *testing.T) {
 
 // PRB-2: cancellation stops the OpenClaw probe at once.
 func TestOpenClawRunner_Cancel_PRB2(t *testing.T) {
-	rec := &recorder{}
-	r := openClawRunner(t, rec)
-	r.Args = []string{"starve", r.CPU.Dir, "1"}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancelled := make(chan time.Time, 1)
-	time.AfterFunc(100*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
-	if _, err := r.Run(ctx); err != context.Canceled {
-		t.Fatalf("err = %v", err)
-	}
-	// Measured from the cancellation, not from the start: spawning the
-	// probe on a loaded machine is not what this bounds.
-	if e := time.Since(<-cancelled); e > 100*time.Millisecond {
-		t.Errorf("cancel took %v, want ≤ 100 ms", e)
-	}
-	if len(rec.records) != 0 {
-		t.Errorf("records %+v", rec.records)
-	}
+	withinCancelBound(t, func(t *testing.T) time.Duration {
+		rec := &recorder{}
+		r := openClawRunner(t, rec)
+		r.Args = []string{"starve", r.CPU.Dir, "1"}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancelled := make(chan time.Time, 1)
+		time.AfterFunc(100*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
+		if _, err := r.Run(ctx); err != context.Canceled {
+			t.Fatalf("err = %v", err)
+		}
+		if len(rec.records) != 0 {
+			t.Errorf("records %+v", rec.records)
+		}
+		// Measured from the cancellation, not from the start: spawning the
+		// probe on a loaded machine is not what this bounds.
+		return time.Since(<-cancelled)
+	})
 }
 
 // PRB-2: CPU accounting from a real cgroup, when the machine has one.
