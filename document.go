@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -111,7 +112,16 @@ func (d Document) Bytes() []byte { return bytes.Clone(d.bytes()) }
 func (d Document) String() string { return string(d.bytes()) }
 
 // Root returns the whole document as a gjson result.
-func (d Document) Root() gjson.Result { return gjson.ParseBytes(d.bytes()) }
+func (d Document) Root() gjson.Result { return gjson.Parse(d.view()) }
+
+// view is the document's bytes as a string without a copy. A Document's
+// bytes are never written after construction (every edit builds new
+// bytes), so the string is as immutable as Go requires; gjson.ParseBytes
+// would copy the whole document on every Root call instead.
+func (d Document) view() string {
+	b := d.bytes()
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // Get returns the value at p (Exists() is false when absent).
 func (d Document) Get(p Path) gjson.Result {

@@ -87,3 +87,26 @@ func TestCanonicalProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestDocumentRootDoesNotCopy: Root and Get(Root()) read the document's
+// own bytes; resolution calls them per admission, and a copy of a large
+// Configuration each time was a fifth of its allocated bytes.
+func TestDocumentRootDoesNotCopy(t *testing.T) {
+	d := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`)
+	if n := testing.AllocsPerRun(100, func() {
+		if d.Root().Get("agents.defaults.model").Str != "openai/gpt-5" {
+			t.Fatal("wrong value")
+		}
+		_ = d.Get(occkit.Root())
+	}); n != 0 {
+		t.Errorf("Root allocates %v times per call, want 0", n)
+	}
+	// Edits build new bytes: a Result taken before an edit keeps its value.
+	before := d.Root().Get("agents.defaults.model")
+	if _, err := d.Set(occkit.NewPath("agents", "defaults", "model"), "openai/gpt-4o"); err != nil {
+		t.Fatal(err)
+	}
+	if before.Str != "openai/gpt-5" || d.Root().Get("agents.defaults.model").Str != "openai/gpt-5" {
+		t.Errorf("an edit changed the original document")
+	}
+}
