@@ -7,7 +7,6 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 )
 
@@ -45,7 +44,7 @@ func opCompileRepair(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	if !bytes.Equal(before, doc.Bytes()) {
-		return nil, occkit.New(occkit.CodeInvalidRequest, "CMP-3", occkit.Root(), "repair modified its input")
+		return nil, caseErrorf("compile.repair modified its input (CMP-3)")
 	}
 	return Result{
 		DocumentKey:     out,

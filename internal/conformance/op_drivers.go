@@ -4,6 +4,8 @@ package conformance
 // to the drivers package's public API.
 
 import (
+	"encoding/json"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
@@ -44,7 +46,7 @@ func opDriversInstallation(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"capabilities": gjson.ParseBytes(caps.JSON()).Value()}, nil
+	return Result{"capabilities": json.RawMessage(caps.JSON())}, nil
 }
 
 // opDriversConcurrency resolves node-host session workers and dedicated

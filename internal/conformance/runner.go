@@ -9,8 +9,11 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
@@ -93,7 +96,15 @@ func Run(c Case) (failure string) {
 		in = gjson.Parse("{}")
 	}
 	res, err := op(in)
-	if want := c.Expect.Get("error"); want.Exists() {
+	var ce caseError
+	if errors.As(err, &ce) {
+		// The runner could not express the case's input, or the library
+		// broke an invariant the runner checks: never a refusal that an
+		// expected error may match.
+		return "runner: " + ce.Error()
+	}
+	// "error": null expects no error, as a null success field means absent.
+	if want := c.Expect.Get("error"); want.Exists() && want.Type != gjson.Null {
 		return checkError(want, res, err)
 	}
 	if err != nil {
@@ -101,6 +112,9 @@ func Run(c Case) (failure string) {
 	}
 	var diffs []string
 	c.Expect.ForEach(func(k, v gjson.Result) bool {
+		if k.String() == "error" {
+			return true
+		}
 		if d := checkField(k.String(), v, res); d != "" {
 			diffs = append(diffs, fmt.Sprintf("%s: %s", k.String(), d))
 		}
@@ -109,7 +123,44 @@ func Run(c Case) (failure string) {
 	return strings.Join(diffs, "\n")
 }
 
+// caseError is a case input the runner cannot express (an unknown built-in
+// harness name, a non-JSON event, ...) or an invariant of the runner's own
+// that the library broke. It fails the case whatever it expects: it is not
+// a refusal by the library.
+type caseError struct{ msg string }
+
+func (e caseError) Error() string { return e.msg }
+
+func caseErrorf(format string, args ...any) error {
+	return caseError{msg: fmt.Sprintf(format, args...)}
+}
+
+// errorKeys are the members of an expected error (FORMAT.md); any other
+// member fails the case rather than going unchecked. "rule" compares the
+// error's SPEC rule ID.
+var errorKeys = map[string]bool{
+	"status": true, "code": true, "path": true, "rule": true,
+	"mentions": true, "neverMentions": true,
+}
+
 func checkError(want gjson.Result, res Result, err error) string {
+	if !want.IsObject() {
+		return fmt.Sprintf("expect.error must be an object, got %s", want.Raw)
+	}
+	var unknown []string
+	want.ForEach(func(k, _ gjson.Result) bool {
+		if !errorKeys[k.String()] {
+			unknown = append(unknown, k.String())
+		}
+		return true
+	})
+	if len(unknown) > 0 {
+		return fmt.Sprintf("expect.error has keys the runner cannot check: %s", strings.Join(unknown, ", "))
+	}
+	wantPath, pathErr := expectedPath(want.Get("path"))
+	if pathErr != nil {
+		return pathErr.Error()
+	}
 	if err == nil {
 		got, _ := json.Marshal(plain(res))
 		return fmt.Sprintf("expected error %s, got success %s", want.Raw, got)
@@ -130,8 +181,11 @@ func checkError(want gjson.Result, res Result, err error) string {
 		if c := want.Get("code"); c.Exists() && c.String() != string(e.Code) {
 			m = append(m, fmt.Sprintf("code %s != %s", e.Code, c.String()))
 		}
-		if p := want.Get("path"); p.Exists() && p.String() != e.Path.String() {
-			m = append(m, fmt.Sprintf("path %q != %q", e.Path.String(), p.String()))
+		if p := want.Get("path"); p.Exists() && !wantPath(e.Path) {
+			m = append(m, fmt.Sprintf("path %q != %s", e.Path.String(), p.Raw))
+		}
+		if r := want.Get("rule"); r.Exists() && r.String() != e.Rule {
+			m = append(m, fmt.Sprintf("rule %q != %q", e.Rule, r.String()))
 		}
 		for _, s := range want.Get("mentions").Array() {
 			if !strings.Contains(e.Error(), s.String()) {
@@ -144,6 +198,44 @@ func checkError(want gjson.Result, res Result, err error) string {
 		misses = append(misses, fmt.Sprintf("%s (%s)", e.Error(), strings.Join(m, ", ")))
 	}
 	return "no error matches " + want.Raw + ":\n  " + strings.Join(misses, "\n  ")
+}
+
+// expectedPath reads an expected error path: a dot path as [occkit.Path.String]
+// writes it ("[i]" indexes, ["key"] for any key, so models["main"] and
+// models.main are the same path), a JSON pointer ("/agents/list"), or an
+// array of keys and indexes; "" and null are the root (no path).
+func expectedPath(v gjson.Result) (func(occkit.Path) bool, error) {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		return occkit.Path.IsRoot, nil
+	case v.IsArray():
+		p := occkit.Root()
+		for _, seg := range v.Array() {
+			switch {
+			case seg.Type == gjson.Number && seg.Num >= 0 && seg.Num == float64(int(seg.Num)):
+				p = p.Index(int(seg.Num))
+			case seg.Type == gjson.String:
+				p = p.Key(seg.Str)
+			default:
+				return nil, fmt.Errorf("expect.error.path: bad segment %s", seg.Raw)
+			}
+		}
+		return p.Equal, nil
+	case v.Type != gjson.String:
+		return nil, fmt.Errorf("expect.error.path must be a string, got %s", v.Raw)
+	case strings.HasPrefix(v.Str, "/"):
+		// A pointer cannot tell the key "0" from the index 0; its rendering
+		// is the same either way, so compare renderings.
+		if _, err := occkit.ParsePointer(v.Str); err != nil {
+			return nil, fmt.Errorf("expect.error.path: %v", err)
+		}
+		return func(p occkit.Path) bool { return p.Pointer() == v.Str }, nil
+	}
+	want, err := occkit.ParsePath(v.Str)
+	if err != nil {
+		return nil, fmt.Errorf("expect.error.path: %v", err)
+	}
+	return want.Equal, nil
 }
 
 func checkField(key string, want gjson.Result, res Result) string {
@@ -163,7 +255,7 @@ func checkField(key string, want gjson.Result, res Result) string {
 	if !present {
 		return "missing from result"
 	}
-	return diffJSON(want.Value(), got)
+	return diffJSON(want, got)
 }
 
 func checkPaths(want gjson.Result, res Result) string {
@@ -171,9 +263,20 @@ func checkPaths(want gjson.Result, res Result) string {
 	if !ok {
 		return "op returned no document"
 	}
+	if want.Type == gjson.Null {
+		return ""
+	}
+	if !want.IsObject() {
+		return fmt.Sprintf("paths must map paths to values, got %s", want.Raw)
+	}
 	var diffs []string
 	want.ForEach(func(k, v gjson.Result) bool {
-		p, err := occkit.ParsePath(k.String())
+		// A dot path, or a JSON pointer (a dot path never starts with '/').
+		parse := occkit.ParsePath
+		if strings.HasPrefix(k.String(), "/") {
+			parse = occkit.ParsePointer
+		}
+		p, err := parse(k.String())
 		if err != nil {
 			diffs = append(diffs, err.Error())
 			return true
@@ -189,7 +292,7 @@ func checkPaths(want gjson.Result, res Result) string {
 			diffs = append(diffs, fmt.Sprintf("%s: absent, want %s", k.String(), v.Raw))
 			return true
 		}
-		if d := diffJSON(v.Value(), got.Value()); d != "" {
+		if d := diffJSON(v, got); d != "" {
 			diffs = append(diffs, fmt.Sprintf("%s: %s", k.String(), d))
 		}
 		return true
@@ -197,21 +300,62 @@ func checkPaths(want gjson.Result, res Result) string {
 	return strings.Join(diffs, "\n")
 }
 
-// diffJSON compares two values as JSON (key order ignored, numbers as
-// float64) and returns a cmp.Diff (-want +got), or "".
+// diffJSON compares two values as JSON (key order ignored, numbers compared
+// numerically and exactly: 1, 1.0 and 1e0 are equal, two integers past
+// 2^53 that a float64 would merge are not) and returns a cmp.Diff
+// (-want +got), or "". A gjson.Result is taken by its raw text.
 func diffJSON(want, got any) string {
 	w, g := normalize(want), normalize(got)
 	return cmp.Diff(w, g)
 }
 
+// exactNumber is a number that no float64 holds exactly, by its exact
+// rational value.
+type exactNumber string
+
 func normalize(v any) any {
+	if r, ok := v.(gjson.Result); ok {
+		if !r.Exists() {
+			return nil
+		}
+		v = json.RawMessage(r.Raw)
+	}
 	b, err := json.Marshal(plain(v))
 	if err != nil {
 		return fmt.Sprintf("<unmarshalable %T>", v)
 	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
 	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
+	if err := d.Decode(&out); err != nil {
+		return fmt.Sprintf("<undecodable %T>", v)
+	}
+	return numbers(out)
+}
+
+// numbers replaces each json.Number by a canonical form of its value: the
+// float64 when that is exact, else the exact rational.
+func numbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = numbers(x)
+		}
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(t))
+		if !ok {
+			return exactNumber(t)
+		}
+		if f, exact := r.Float64(); exact {
+			return f
+		}
+		return exactNumber(r.RatString())
+	}
+	return v
 }
 
 // plain drops Checks and turns Documents into JSON values so a result can

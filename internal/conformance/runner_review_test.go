@@ -1,0 +1,53 @@
+package conformance
+
+import (
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// TestRunnerRejects holds expectations the runner must refuse to pass: the
+// case format cannot say "this case must fail", so these live here rather
+// than under testdata/extra. Each has a passing twin, so a check that
+// fails everything does not pass either.
+func TestRunnerRejects(t *testing.T) {
+	const (
+		listSave = `"input":{"configuration":{"agents":{"list":[{"id":"main"}]}},"stage":"save"}`
+		codexPAT = `"input":{"compute":"kubernetes","harness":"codex","executionMode":"dedicated",` +
+			`"binding":{"method":"codex_pat","source":{"kind":"service_account","namespaceId":"ns_1","id":"sa_1"}},"model":"codex/gpt-5"}`
+		bigNumber   = `"input":{"text":"{\"n\":9007199254740993,\"f\":0.1}"}`
+		upfront401  = `"input":{"provider":"openai","status":401,"headers":{"cf-ray":"a"},"body":""}`
+		noMarker401 = `"input":{"provider":"openai","status":401,"headers":{},"body":""}`
+	)
+	for _, tc := range []struct {
+		name     string
+		op, body string
+		fail     bool
+	}{
+		// expect.error.rule is compared with the refusing rule.
+		{"error rule matches", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","rule":"RES-10"}}`, false},
+		{"error rule differs", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","rule":"RES-11"}}`, true},
+		// An error member the runner does not know is not skipped.
+		{"unknown error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","message":"anything"}}`, true},
+		{"misspelt error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","pth":"agents.nope"}}`, true},
+		// Numbers compare numerically and exactly.
+		{"same numbers spelt differently", "compile.load", bigNumber + `,"expect":{"configuration":{"n":9007199254740993,"f":1e-1}}`, false},
+		{"integers a float64 would merge", "compile.load", bigNumber + `,"expect":{"configuration":{"n":9007199254740992,"f":0.1}}`, true},
+		{"paths with integers a float64 would merge", "compile.load", bigNumber + `,"expect":{"paths":{"n":9007199254740992}}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw := `{"op":"` + tc.op + `","name":"x",` + tc.body + `}`
+			if !gjson.Valid(raw) {
+				t.Fatalf("bad case JSON: %s", raw)
+			}
+			c := gjson.Parse(raw)
+			got := Run(Case{File: "inline", Op: tc.op, Name: tc.name, Input: c.Get("input"), Expect: c.Get("expect")})
+			if tc.fail && got == "" {
+				t.Errorf("case passed, want it to fail: %s", raw)
+			}
+			if !tc.fail && got != "" {
+				t.Errorf("case failed, want it to pass: %s\n%s", raw, got)
+			}
+		})
+	}
+}
