@@ -12,7 +12,13 @@ import (
 // input.defaultProvider when input.strict is false (absent or null
 // is the default, strict) (REF-1..REF-5a).
 func opRefParse(in gjson.Result) (Result, error) {
-	s := in.Get("ref").String()
+	ref := in.Get("ref")
+	if ref.Type != gjson.String {
+		// REF-3: only a string can be a ref; reading the raw text of an
+		// array or object would make ["openai/gpt-5"] look valid.
+		return Result{"valid": false}, nil
+	}
+	s := ref.Str
 	var (
 		r  resolver.Ref
 		ok bool
@@ -36,6 +42,10 @@ func opRefParse(in gjson.Result) (Result, error) {
 // opRefMatch reports whether input.rowId names input.ref (REF-4). A ref
 // that is not valid matches nothing.
 func opRefMatch(in gjson.Result) (Result, error) {
-	r, ok := resolver.ParseRef(in.Get("ref").String())
-	return Result{"match": ok && resolver.MatchRow(r, in.Get("rowId").String())}, nil
+	ref, row := in.Get("ref"), in.Get("rowId")
+	if ref.Type != gjson.String || row.Type != gjson.String {
+		return Result{"match": false}, nil
+	}
+	r, ok := resolver.ParseRef(ref.Str)
+	return Result{"match": ok && resolver.MatchRow(r, row.Str)}, nil
 }
