@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,12 +26,17 @@ func opAuthValidate(in gjson.Result) (Result, error) {
 	mode := resolver.Mode(strOr(in.Get("executionMode"), string(resolver.ModeEmbedded)))
 	// An omitted harness on an embedded topology can only be openclaw
 	// (RES-11); a dedicated one must name it.
-	harness := resolver.Harness(in.Get("harness").String())
-	if !in.Get("harness").Exists() && mode == resolver.ModeEmbedded {
+	// null is the same omission as absence.
+	harness := resolver.Harness(strOr(in.Get("harness"), ""))
+	if harness == "" && mode == resolver.ModeEmbedded {
 		harness = resolver.HarnessOpenClaw
 	}
+	compute := computeKind(in.Get("compute"))
+	if compute == "" {
+		compute = string(resolver.ComputeKubernetes)
+	}
 	f := admission.AuthFacts{
-		Compute:             resolver.Compute(strOr(in.Get("compute"), string(resolver.ComputeKubernetes))),
+		Compute:             resolver.Compute(compute),
 		Harness:             harness,
 		Mode:                mode,
 		Binding:             b,
@@ -75,12 +81,30 @@ func sandboxFacts(v gjson.Result) *resolver.SandboxFacts {
 }
 
 // envSetCheck compares each process named in the expectation with the
-// exact set of projected variable names.
+// exact set of projected variable names (order and repeats ignored; null
+// is the empty set). A process the projection does not have fails the
+// check instead of going unchecked; a null env expects no variable at all.
 func envSetCheck(p admission.Projection) Check {
 	return func(want gjson.Result) string {
+		if want.Type == gjson.Null {
+			want = gjson.Parse(`{"gateway":[],"harness":[]}`)
+		}
+		if !want.IsObject() {
+			return fmt.Sprintf("want %s, expected an object of processes", want.Raw)
+		}
 		var diffs []string
+		known := map[string]bool{}
 		for _, proc := range admission.AllProcesses() {
-			w := want.Get(string(proc))
+			known[string(proc)] = true
+		}
+		want.ForEach(func(k, _ gjson.Result) bool {
+			if !known[k.String()] {
+				diffs = append(diffs, fmt.Sprintf("%q is not a process (gateway, harness)", k.String()))
+			}
+			return true
+		})
+		for _, proc := range admission.AllProcesses() {
+			w := want.Get(gjson.Escape(string(proc)))
 			if !w.Exists() {
 				continue
 			}
@@ -89,6 +113,7 @@ func envSetCheck(p admission.Projection) Check {
 				names = append(names, n.String())
 			}
 			sort.Strings(names)
+			names = slices.Compact(names)
 			got := p.Names(proc)
 			if strings.Join(names, ",") != strings.Join(got, ",") {
 				diffs = append(diffs, fmt.Sprintf("%s: got %v, want %v", proc, got, names))
@@ -120,11 +145,12 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// compute is {kind, runtimeLogging}, or a bare kind as auth.validate
+	// spells it.
 	c := in.Get("compute")
-	kind := c.Get("kind")
-	if c.Type == gjson.String {
-		// compute given as a bare kind, as auth.validate spells it.
-		kind = c
+	kind := computeKind(c)
+	if kind == "" {
+		kind = string(resolver.ComputeKubernetes)
 	}
 	req := admission.Request{
 		Agent: admission.Agent{
@@ -133,7 +159,7 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 		},
 		Configuration: admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
 		Compute: admission.ComputeInfo{
-			Kind:           resolver.Compute(strOr(kind, string(resolver.ComputeKubernetes))),
+			Kind:           resolver.Compute(kind),
 			RuntimeLogging: logging.Ownership(c.Get("runtimeLogging").String()),
 		},
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
@@ -151,14 +177,18 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{
+	res := Result{
 		"harness":      string(rev.Harness()),
 		"mode":         string(rev.Mode()),
-		"primary":      rev.Primary(),
-		"fallbacks":    rev.Fallbacks(),
+		"fallbacks":    listCheck(rev.Fallbacks()),
 		"digestStable": rev.Digest() == again.Digest(),
 		DocumentKey:    rev.Document(),
-	}, nil
+	}
+	// As harness.resolve reports it: no primary model is an absent one.
+	if p := rev.Primary(); p != "" {
+		res["primary"] = p
+	}
+	return res, nil
 }
 
 // firstOf returns the first of the given gjson paths present in in (the

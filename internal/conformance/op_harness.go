@@ -3,6 +3,9 @@ package conformance
 // Handlers for the harness.resolve and roster.check ops.
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit/resolver"
@@ -17,7 +20,7 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 	}
 	req := resolver.Request{
 		Mode:         resolver.Mode(in.Get("executionMode").String()),
-		Compute:      resolver.Compute(in.Get("compute").String()),
+		Compute:      resolver.Compute(computeKind(in.Get("compute"))),
 		Installation: harnessInstallation(in.Get("installation")),
 	}
 	for _, t := range in.Get("topologies").Array() {
@@ -30,11 +33,7 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fallbacks := make([]any, len(d.Fallbacks))
-	for i, f := range d.Fallbacks {
-		fallbacks[i] = f
-	}
-	res := Result{"harness": string(d.Harness), "mode": string(d.Mode), "fallbacks": fallbacks}
+	res := Result{"harness": string(d.Harness), "mode": string(d.Mode), "fallbacks": listCheck(d.Fallbacks)}
 	if d.Primary != "" {
 		res["primary"] = d.Primary
 	}
@@ -64,7 +63,7 @@ func opRosterCheck(in gjson.Result) (Result, error) {
 	}
 	err = resolver.CheckRoster(doc, resolver.RosterRequest{
 		Stage:   resolver.Stage(in.Get("stage").String()),
-		Compute: resolver.Compute(in.Get("compute").String()),
+		Compute: resolver.Compute(computeKind(in.Get("compute"))),
 		Harness: resolver.Harness(in.Get("harness").String()),
 		Mode:    resolver.Mode(in.Get("executionMode").String()),
 	})
@@ -72,4 +71,41 @@ func opRosterCheck(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	return Result{"accept": true}, nil
+}
+
+// computeKind reads a compute input: a bare kind ("ssh"), or an object
+// {kind, ...} as admission.admit spells it; absent, null or an object
+// without a kind is "" (the library's default, Kubernetes).
+func computeKind(v gjson.Result) string {
+	switch {
+	case v.IsObject():
+		return computeKind(v.Get("kind"))
+	case !v.Exists() || v.Type == gjson.Null:
+		return ""
+	}
+	return v.String()
+}
+
+// listCheck compares an ordered list of strings with its expectation
+// (order kept, exact). An empty list is the list's absence: [] and null
+// both expect no element.
+func listCheck(got []string) Check {
+	return func(want gjson.Result) string {
+		var w []string
+		if want.Type != gjson.Null {
+			if !want.IsArray() {
+				return fmt.Sprintf("want %s, expected an array", want.Raw)
+			}
+			for _, x := range want.Array() {
+				if x.Type != gjson.String {
+					return fmt.Sprintf("want %s, got %q", want.Raw, got)
+				}
+				w = append(w, x.Str)
+			}
+		}
+		if !slices.Equal(w, got) {
+			return fmt.Sprintf("want %s, got %q", want.Raw, got)
+		}
+		return ""
+	}
 }

@@ -30,6 +30,11 @@ func TestRunnerRejects(t *testing.T) {
 		// An error member the runner does not know is not skipped.
 		{"unknown error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","message":"anything"}}`, true},
 		{"misspelt error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","pth":"agents.nope"}}`, true},
+		// env names processes; a process that does not exist is not skipped,
+		// and a null env expects no variable anywhere.
+		{"env of the harness", "auth.validate", codexPAT + `,"expect":{"env":{"harness":["CODEX_ACCESS_TOKEN","CODEX_LOGIN_MODE"]}}`, false},
+		{"env of an unknown process", "auth.validate", codexPAT + `,"expect":{"env":{"codex":["CODEX_ACCESS_TOKEN"]}}`, true},
+		{"null env with variables projected", "auth.validate", codexPAT + `,"expect":{"env":null}`, true},
 		// Numbers compare numerically and exactly.
 		{"same numbers spelt differently", "compile.load", bigNumber + `,"expect":{"configuration":{"n":9007199254740993,"f":1e-1}}`, false},
 		{"integers a float64 would merge", "compile.load", bigNumber + `,"expect":{"configuration":{"n":9007199254740992,"f":0.1}}`, true},
