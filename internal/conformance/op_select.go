@@ -5,7 +5,6 @@ package conformance
 import (
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -43,22 +42,37 @@ func opRuntimeSelect(in gjson.Result) (Result, error) {
 	return res, nil
 }
 
+// selectRegistry registers input.harnesses: an array of "codex" (the
+// library's own codex harness), "openclaw" (the built-in, always present)
+// or test plugin objects; a lone entry outside an array is read as a list
+// of one.
 func selectRegistry(list gjson.Result) (*resolver.Registry, error) {
 	reg, _ := resolver.NewRegistry()
-	var err error
-	list.ForEach(func(_, h gjson.Result) bool {
+	for _, h := range list.Array() {
 		if h.Type == gjson.String {
-			if h.String() != "codex" {
-				err = occkit.Invalid("", occkit.Root(), "unknown built-in harness %q", h.String())
-				return false
+			switch h.Str {
+			case "codex":
+				if err := reg.Register(resolver.CodexHarness()); err != nil {
+					return nil, err
+				}
+			case string(resolver.HarnessOpenClaw):
+				// The built-in harness is always there: naming it
+				// registers nothing.
+			default:
+				// Not a library refusal: the case names no harness the
+				// runner knows.
+				return nil, caseErrorf("harnesses: unknown built-in harness %q (\"codex\", or an object)", h.Str)
 			}
-			err = reg.Register(resolver.CodexHarness())
-			return err == nil
+			continue
 		}
-		err = reg.Register(selectTestPlugin(h))
-		return err == nil
-	})
-	return reg, err
+		if !h.IsObject() {
+			return nil, caseErrorf("harnesses: %s is neither a built-in harness name nor an object", h.Raw)
+		}
+		if err := reg.Register(selectTestPlugin(h)); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
 }
 
 // selectTestPlugin answers every route the same way. Without
@@ -72,7 +86,8 @@ type selectTestPluginT struct {
 
 func selectTestPlugin(h gjson.Result) selectTestPluginT {
 	p := selectTestPluginT{id: h.Get("id").String(), priority: int(h.Get("priority").Int()), auto: []string{"*"}}
-	if a := h.Get("autoProviders"); a.Exists() {
+	// null is the same omission as absence: any provider.
+	if a := h.Get("autoProviders"); a.Exists() && a.Type != gjson.Null {
 		p.auto = []string{}
 		for _, v := range a.Array() {
 			p.auto = append(p.auto, v.String())

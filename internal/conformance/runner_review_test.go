@@ -30,6 +30,11 @@ func TestRunnerRejects(t *testing.T) {
 		// An error member the runner does not know is not skipped.
 		{"unknown error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","message":"anything"}}`, true},
 		{"misspelt error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","pth":"agents.nope"}}`, true},
+		// A case the runner cannot express is not a library refusal.
+		{"unknown built-in harness", "runtime.select",
+			`"input":{"provider":"openai","model":"gpt-5","harnesses":["bogus"]},"expect":{"error":{"status":400,"code":"INVALID_REQUEST"}}`, true},
+		{"harness entry neither name nor object", "runtime.select",
+			`"input":{"provider":"openai","model":"gpt-5","harnesses":[42]},"expect":{"error":{"status":400,"code":"INVALID_REQUEST"}}`, true},
 		// env names processes; a process that does not exist is not skipped,
 		// and a null env expects no variable anywhere.
 		{"env of the harness", "auth.validate", codexPAT + `,"expect":{"env":{"harness":["CODEX_ACCESS_TOKEN","CODEX_LOGIN_MODE"]}}`, false},
