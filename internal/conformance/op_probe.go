@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +20,19 @@ import (
 
 func ms(v gjson.Result) time.Duration { return time.Duration(v.Int()) * time.Millisecond }
 
+// number reads a JSON number, or a string holding one ("2"); ok is false
+// for anything else (absent, null, other text).
+func number(v gjson.Result) (n int64, ok bool) {
+	switch v.Type {
+	case gjson.Number:
+		return v.Int(), true
+	case gjson.String:
+		n, err := strconv.ParseInt(strings.TrimSpace(v.Str), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
 // probeExit reads {code, signal, error}; an absent exit is a clean one and
 // a null code means the process has none.
 func probeExit(v gjson.Result) probe.Exit {
@@ -25,8 +40,8 @@ func probeExit(v gjson.Result) probe.Exit {
 		return probe.Exit{}
 	}
 	e := probe.Exit{Code: -1, Signal: v.Get("signal").String(), Err: v.Get("error").String()}
-	if c := v.Get("code"); c.Type == gjson.Number {
-		e.Code = int(c.Int())
+	if c, ok := number(v.Get("code")); ok {
+		e.Code = int(c)
 	}
 	return e
 }
@@ -34,11 +49,7 @@ func probeExit(v gjson.Result) probe.Exit {
 func outcomeResult(o probe.Outcome) Result {
 	res := Result{"code": string(o.Code)}
 	if !o.Cause.IsZero() {
-		cause := map[string]any{"kind": string(o.Cause.Kind)}
-		if o.Cause.Detail != "" {
-			cause["detail"] = o.Cause.Detail
-		}
-		res["cause"] = cause
+		res["cause"] = causeCheck(string(o.Cause.Kind), o.Cause.Detail)
 	}
 	if o.FailureClass != "" {
 		res["failureClass"] = string(o.FailureClass)
@@ -53,7 +64,7 @@ func opProbeOpenClaw(in gjson.Result) (Result, error) {
 	} else if out.Exists() {
 		stdout = []byte(out.Raw)
 	}
-	wait := in.Get("cpuWaitMs")
+	wait, waitKnown := number(in.Get("cpuWaitMs"))
 	return outcomeResult(probe.ClassifyOpenClaw(probe.OpenClawRun{
 		Provider:     in.Get("provider").String(),
 		Model:        in.Get("model").String(),
@@ -62,8 +73,8 @@ func opProbeOpenClaw(in gjson.Result) (Result, error) {
 		TimedOut:     in.Get("timedOut").Bool(),
 		Elapsed:      ms(in.Get("elapsedMs")),
 		Cap:          ms(in.Get("capMs")),
-		CPUWait:      ms(wait),
-		CPUWaitKnown: wait.Type == gjson.Number,
+		CPUWait:      time.Duration(wait) * time.Millisecond,
+		CPUWaitKnown: waitKnown,
 	})), nil
 }
 
@@ -78,7 +89,7 @@ func opProbeCodex(in gjson.Result) (Result, error) {
 		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, []byte(ev.Raw)); err != nil {
-			return nil, fmt.Errorf("probe.codex: event is not JSON: %w", err)
+			return nil, caseErrorf("probe.codex: event is not JSON: %v", err)
 		}
 		lines = append(lines, buf.Bytes())
 	}
@@ -98,6 +109,9 @@ func opProbeCodex(in gjson.Result) (Result, error) {
 func opProbeUpfront(in gjson.Result) (Result, error) {
 	header := http.Header{}
 	in.Get("headers").ForEach(func(k, v gjson.Result) bool {
+		if v.Type == gjson.Null {
+			return true // a null header is an absent one
+		}
 		if v.IsArray() {
 			for _, x := range v.Array() {
 				header.Add(k.String(), x.String())
@@ -126,9 +140,11 @@ func opProbeUpfront(in gjson.Result) (Result, error) {
 	return res, nil
 }
 
-// headerMarkerCheck accepts the marker list as an array or a comma-joined
-// string (spaces around the commas ignored); null, [] and "" all mean "no
-// marker".
+// headerMarkerCheck compares the recognised header names. The expectation
+// is an array or a comma-joined string (spaces around the commas ignored);
+// null, [] and "" all mean "no marker". Header names are case-insensitive,
+// and the expectation is a set: the result must hold exactly those names,
+// sorted (PRB-3), whatever order the case lists them in.
 func headerMarkerCheck(got []string) Check {
 	return func(want gjson.Result) string {
 		var w []string
@@ -137,13 +153,65 @@ func headerMarkerCheck(got []string) Check {
 			for _, x := range want.Array() {
 				w = append(w, x.String())
 			}
-		case want.Type == gjson.String && want.Str != "":
-			for _, x := range strings.Split(want.Str, ",") {
-				w = append(w, strings.TrimSpace(x))
+		case want.Type == gjson.String:
+			w = strings.Split(want.Str, ",")
+		case want.Type != gjson.Null:
+			return fmt.Sprintf("want %s, expected an array or a comma-joined string", want.Raw)
+		}
+		set := []string{}
+		for _, x := range w {
+			if x = strings.ToLower(strings.TrimSpace(x)); x != "" {
+				set = append(set, x)
 			}
 		}
-		if strings.Join(w, ",") != strings.Join(got, ",") {
-			return fmt.Sprintf("want %q, got %q", w, got)
+		slices.Sort(set)
+		set = slices.Compact(set)
+		if !slices.Equal(set, got) {
+			return fmt.Sprintf("want %q, got %q", set, got)
+		}
+		if !slices.IsSorted(got) {
+			return fmt.Sprintf("got %q, not sorted (PRB-3)", got)
+		}
+		return ""
+	}
+}
+
+// causeCheck compares a cause with {kind, detail}, null (no cause) or the
+// SPEC's "KIND/detail" spelling. A null or absent detail expects none:
+// WRAPPER_ERROR carries no detail.
+func causeCheck(kind, detail string) Check {
+	return func(want gjson.Result) string {
+		var (
+			wk, wd string
+			raw    = want.Raw
+		)
+		switch {
+		case want.Type == gjson.Null:
+			return fmt.Sprintf("want no cause, got %s/%s", kind, detail)
+		case want.Type == gjson.String:
+			wk, wd, _ = strings.Cut(want.Str, "/")
+		case want.IsObject():
+			var bad []string
+			want.ForEach(func(k, v gjson.Result) bool {
+				switch {
+				case k.String() == "kind" && v.Type == gjson.String:
+					wk = v.Str
+				case k.String() == "detail" && v.Type == gjson.String:
+					wd = v.Str
+				case k.String() == "detail" && v.Type == gjson.Null:
+				default:
+					bad = append(bad, k.String())
+				}
+				return true
+			})
+			if len(bad) > 0 {
+				return fmt.Sprintf("cause %s: the runner cannot check %s", raw, strings.Join(bad, ", "))
+			}
+		default:
+			return fmt.Sprintf("want %s, expected {kind, detail}, \"KIND/detail\" or null", raw)
+		}
+		if wk != kind || wd != detail {
+			return fmt.Sprintf("want %s, got {kind: %q, detail: %q}", raw, kind, detail)
 		}
 		return ""
 	}
@@ -183,7 +251,7 @@ func opProbeRetry(in gjson.Result) (Result, error) {
 
 func eitherCheck(a, b any) Check {
 	return func(want gjson.Result) string {
-		if diffJSON(want.Value(), a) == "" || diffJSON(want.Value(), b) == "" {
+		if diffJSON(want, a) == "" || diffJSON(want, b) == "" {
 			return ""
 		}
 		return fmt.Sprintf("want %s, got %v (jitter 0) or %v (jitter 1)", want.Raw, a, b)

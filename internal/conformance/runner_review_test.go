@@ -44,6 +44,11 @@ func TestRunnerRejects(t *testing.T) {
 		{"same numbers spelt differently", "compile.load", bigNumber + `,"expect":{"configuration":{"n":9007199254740993,"f":1e-1}}`, false},
 		{"integers a float64 would merge", "compile.load", bigNumber + `,"expect":{"configuration":{"n":9007199254740992,"f":0.1}}`, true},
 		{"paths with integers a float64 would merge", "compile.load", bigNumber + `,"expect":{"paths":{"n":9007199254740992}}`, true},
+		// A header-marker expectation that is neither a list nor a string
+		// is not "no marker".
+		{"marker as a list", "probe.upfront", upfront401 + `,"expect":{"responseHeaderMarker":["cf-ray"]}`, false},
+		{"no marker as an empty list", "probe.upfront", noMarker401 + `,"expect":{"responseHeaderMarker":[]}`, false},
+		{"no marker as a boolean", "probe.upfront", noMarker401 + `,"expect":{"responseHeaderMarker":false}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw := `{"op":"` + tc.op + `","name":"x",` + tc.body + `}`
