@@ -137,6 +137,9 @@ func opLoggingStartupPhase(in gjson.Result) (Result, error) {
 	var times [3]time.Time
 	for i, k := range []string{"originMs", "startedAtMs", "nowMs"} {
 		v := in.Get(k)
+		if v.Type == gjson.Null {
+			v = gjson.Result{} // null is the same omission as absence
+		}
 		if v.Exists() && v.Type != gjson.Number {
 			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a number", k)
 		}
