@@ -177,18 +177,14 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := Result{
+	return Result{
 		"harness":      string(rev.Harness()),
 		"mode":         string(rev.Mode()),
+		"primary":      optString(rev.Primary()),
 		"fallbacks":    listCheck(rev.Fallbacks()),
 		"digestStable": rev.Digest() == again.Digest(),
 		DocumentKey:    rev.Document(),
-	}
-	// As harness.resolve reports it: no primary model is an absent one.
-	if p := rev.Primary(); p != "" {
-		res["primary"] = p
-	}
-	return res, nil
+	}, nil
 }
 
 // firstOf returns the first of the given gjson paths present in in (the

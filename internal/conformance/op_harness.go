@@ -33,11 +33,10 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := Result{"harness": string(d.Harness), "mode": string(d.Mode), "fallbacks": listCheck(d.Fallbacks)}
-	if d.Primary != "" {
-		res["primary"] = d.Primary
-	}
-	return res, nil
+	return Result{
+		"harness": string(d.Harness), "mode": string(d.Mode),
+		"primary": optString(d.Primary), "fallbacks": listCheck(d.Fallbacks),
+	}, nil
 }
 
 // harnessInstallation reads {nativeWorkerSupport, sandboxDriver}.

@@ -51,9 +51,7 @@ func outcomeResult(o probe.Outcome) Result {
 	if !o.Cause.IsZero() {
 		res["cause"] = causeCheck(string(o.Cause.Kind), o.Cause.Detail)
 	}
-	if o.FailureClass != "" {
-		res["failureClass"] = string(o.FailureClass)
-	}
+	res["failureClass"] = optString(string(o.FailureClass))
 	return res
 }
 
@@ -130,12 +128,8 @@ func opProbeUpfront(in gjson.Result) (Result, error) {
 	res["code"] = string(r.Code)
 	res["providerCode"] = string(r.Provider)
 	res["bodyShape"] = string(r.BodyShape)
-	if r.ProviderErrorCode != "" {
-		res["providerErrorCode"] = r.ProviderErrorCode
-	}
-	if r.ProviderErrorType != "" {
-		res["providerErrorType"] = r.ProviderErrorType
-	}
+	res["providerErrorCode"] = optString(r.ProviderErrorCode)
+	res["providerErrorType"] = optString(r.ProviderErrorType)
 	res["responseHeaderMarker"] = headerMarkerCheck(r.HeaderMarkers)
 	return res, nil
 }
@@ -282,9 +276,5 @@ func timeoutsCheck(a, b []time.Duration) Check {
 
 func opProbeWorker(in gjson.Result) (Result, error) {
 	w := probe.Code(in.Get("code").String()).Worker()
-	res := Result{"failsAtOnce": w.FailsAtOnce}
-	if w.DeploymentCode != "" {
-		res["deploymentCode"] = w.DeploymentCode
-	}
-	return res, nil
+	return Result{"failsAtOnce": w.FailsAtOnce, "deploymentCode": optString(w.DeploymentCode)}, nil
 }

@@ -32,11 +32,7 @@ func opRefParse(in gjson.Result) (Result, error) {
 	if !ok {
 		return Result{"valid": false}, nil
 	}
-	res := Result{"valid": true, "provider": r.Provider, "id": r.ID}
-	if r.Profile != "" {
-		res["profile"] = r.Profile
-	}
-	return res, nil
+	return Result{"valid": true, "provider": r.Provider, "id": r.ID, "profile": optString(r.Profile)}, nil
 }
 
 // opRefMatch reports whether input.rowId names input.ref (REF-4). A ref

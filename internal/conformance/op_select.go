@@ -35,11 +35,7 @@ func opRuntimeSelect(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := Result{"runtime": sel.Runtime, "source": string(sel.Source)}
-	if sel.CLIBackend != "" {
-		res["cliBackend"] = sel.CLIBackend
-	}
-	return res, nil
+	return Result{"runtime": sel.Runtime, "source": string(sel.Source), "cliBackend": optString(sel.CLIBackend)}, nil
 }
 
 // selectRegistry registers input.harnesses: an array of "codex" (the

@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"fmt"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
@@ -44,4 +46,26 @@ func inputDocument(in gjson.Result, key string) (occkit.Document, error) {
 		return occkit.Document{}, nil
 	}
 	return occkit.ParseDocument([]byte(v.Raw))
+}
+
+// optString is an optional string result (a profile, a CLI backend, a
+// primary model, ...): the library's "" is its absence, so null and ""
+// both expect none, and any other expectation must equal it exactly.
+func optString(got string) Check {
+	return func(want gjson.Result) string {
+		switch {
+		case want.Type == gjson.Null || want.Type == gjson.String && want.Str == "":
+			if got != "" {
+				return fmt.Sprintf("want absent, got %q", got)
+			}
+		case want.Type != gjson.String:
+			return fmt.Sprintf("want %s, expected a string or null", want.Raw)
+		case want.Str != got:
+			if got == "" {
+				return fmt.Sprintf("want %s, absent", want.Raw)
+			}
+			return fmt.Sprintf("want %s, got %q", want.Raw, got)
+		}
+		return ""
+	}
 }
