@@ -128,9 +128,10 @@ func argsCheck(argv []string) Check {
 func opLoggingStartupPhase(in gjson.Result) (Result, error) {
 	var fields [4]string
 	for i, k := range []string{"container", "phase", "outcome", "code"} {
+		// null is the same omission as absence: the library decides.
 		if v := in.Get(k); v.Type == gjson.String {
 			fields[i] = v.Str
-		} else if v.Exists() && k != "code" {
+		} else if v.Exists() && v.Type != gjson.Null && k != "code" {
 			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a string", k)
 		}
 	}
