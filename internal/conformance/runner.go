@@ -144,6 +144,11 @@ var errorKeys = map[string]bool{
 }
 
 func checkError(want gjson.Result, res Result, err error) string {
+	if want.Type == gjson.String {
+		// "error": "CODE" is {"error": {"code": "CODE"}}.
+		b, _ := json.Marshal(map[string]string{"code": want.Str})
+		want = gjson.ParseBytes(b)
+	}
 	if !want.IsObject() {
 		return fmt.Sprintf("expect.error must be an object, got %s", want.Raw)
 	}

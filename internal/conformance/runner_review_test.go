@@ -27,6 +27,11 @@ func TestRunnerRejects(t *testing.T) {
 		// expect.error.rule is compared with the refusing rule.
 		{"error rule matches", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","rule":"RES-10"}}`, false},
 		{"error rule differs", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","rule":"RES-11"}}`, true},
+		// "error": "CODE" names the code.
+		{"error code as a string", "roster.check", listSave + `,"expect":{"error":"INVALID_REQUEST"}`, false},
+		{"error code as a string differs", "roster.check", listSave + `,"expect":{"error":"RESOURCE_CONFLICT"}`, true},
+		{"error code as a string on success", "roster.check",
+			`"input":{"configuration":{},"stage":"save"},"expect":{"error":"INVALID_REQUEST"}`, true},
 		// An error member the runner does not know is not skipped.
 		{"unknown error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","message":"anything"}}`, true},
 		{"misspelt error member", "roster.check", listSave + `,"expect":{"error":{"code":"INVALID_REQUEST","pth":"agents.nope"}}`, true},
