@@ -41,8 +41,8 @@ func opAuthValidate(in gjson.Result) (Result, error) {
 		Mode:                mode,
 		Binding:             b,
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
-		Sandbox:             sandboxFacts(in.Get("sandbox")),
-		NativeWorkerSupport: resolver.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
+		Sandbox:             sandboxFacts(firstOf(in, "sandbox", "sandboxDriver", "installation.sandboxDriver")),
+		NativeWorkerSupport: resolver.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Model:               in.Get("model").String(),
 	}
 	p, err := admission.ValidateHarnessAuth(f)
@@ -166,7 +166,7 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 		NativeWorkerSupport: resolver.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Level:               level,
 	}
-	if s := sandboxFacts(firstOf(in, "sandbox", "installation.sandboxDriver")); s != nil {
+	if s := sandboxFacts(firstOf(in, "sandbox", "sandboxDriver", "installation.sandboxDriver")); s != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: "sandbox", Facts: *s}
 	}
 	rev, err := a.Admit(context.Background(), req)
@@ -187,8 +187,10 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	}, nil
 }
 
-// firstOf returns the first of the given gjson paths present in in (the
-// harness.resolve cases spell installation facts under "installation").
+// firstOf returns the first of the given gjson paths present in in (null
+// counts as present): installation facts are spelt under "installation"
+// by harness.resolve and at the top level by auth.validate and
+// admission.admit, and each op reads both.
 func firstOf(in gjson.Result, paths ...string) gjson.Result {
 	for _, p := range paths {
 		if v := in.Get(p); v.Exists() {

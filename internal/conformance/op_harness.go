@@ -21,7 +21,7 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 	req := resolver.Request{
 		Mode:         resolver.Mode(in.Get("executionMode").String()),
 		Compute:      resolver.Compute(computeKind(in.Get("compute"))),
-		Installation: harnessInstallation(in.Get("installation")),
+		Installation: harnessInstallation(in),
 	}
 	for _, t := range in.Get("topologies").Array() {
 		req.Topologies = append(req.Topologies, resolver.Topology{
@@ -39,19 +39,16 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 	}, nil
 }
 
-// harnessInstallation reads {nativeWorkerSupport, sandboxDriver}.
-func harnessInstallation(v gjson.Result) resolver.Installation {
-	inst := resolver.Installation{
-		NativeWorkerSupport: resolver.NativeWorkerSupport(v.Get("nativeWorkerSupport").String()),
+// harnessInstallation reads input.installation {nativeWorkerSupport,
+// sandboxDriver}; the same facts written at the top level, as
+// auth.validate and drivers.installation spell them (sandbox or
+// sandboxDriver), are read too.
+func harnessInstallation(in gjson.Result) resolver.Installation {
+	return resolver.Installation{
+		NativeWorkerSupport: resolver.NativeWorkerSupport(
+			firstOf(in, "installation.nativeWorkerSupport", "nativeWorkerSupport").String()),
+		Sandbox: sandboxFacts(firstOf(in, "installation.sandboxDriver", "sandboxDriver", "sandbox")),
 	}
-	if sb := v.Get("sandboxDriver"); sb.IsObject() {
-		facts := &resolver.SandboxFacts{ProvisionHarness: sb.Get("provisionHarness").Bool()}
-		for _, f := range sb.Get("facets").Array() {
-			facts.Facets = append(facts.Facets, resolver.Facet(f.String()))
-		}
-		inst.Sandbox = facts
-	}
-	return inst
 }
 
 // opRosterCheck applies the roster rules (RES-10) for input.stage.
