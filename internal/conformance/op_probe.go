@@ -216,9 +216,9 @@ func opProbeCap(in gjson.Result) (Result, error) {
 }
 
 // opProbeRetry runs the retry policy over the case's attempt outcomes. The
-// delay is jittered, so the policy runs at both ends of the jitter range:
-// runs and final must match one end, and each attempt cap must lie between
-// the two ends.
+// delay is jittered, so the policy runs at both ends of the jitter range;
+// the expectation (runs, final, attemptTimeoutsMs, delayMs) must hold as a
+// whole for one trace the policy can produce (see retryTraces).
 func opProbeRetry(in gjson.Result) (Result, error) {
 	var attempts []probe.Attempt
 	for _, a := range in.Get("attempts").Array() {
@@ -231,46 +231,96 @@ func opProbeRetry(in gjson.Result) (Result, error) {
 	var policy probe.RetryPolicy
 	low := policy.Simulate(attempts, func() float64 { return 0 })
 	high := policy.Simulate(attempts, func() float64 { return 1 })
-	res := Result{
-		"runs":              eitherCheck(float64(low.Runs), float64(high.Runs)),
-		"final":             eitherCheck(string(low.Final), string(high.Final)),
-		"attemptTimeoutsMs": timeoutsCheck(low.Timeouts, high.Timeouts),
-	}
-	if len(low.Delays) > 0 || len(high.Delays) > 0 {
-		lo, hi := policy.Delays()
-		res["delayMs"] = []int64{lo.Milliseconds(), hi.Milliseconds()}
-	}
-	return res, nil
-}
-
-func eitherCheck(a, b any) Check {
-	return func(want gjson.Result) string {
-		if diffJSON(want, a) == "" || diffJSON(want, b) == "" {
-			return ""
-		}
-		return fmt.Sprintf("want %s, got %v (jitter 0) or %v (jitter 1)", want.Raw, a, b)
-	}
-}
-
-func timeoutsCheck(a, b []time.Duration) Check {
-	return func(want gjson.Result) string {
-		w := want.Array()
-		within := func(lo, hi []time.Duration) bool {
-			if len(w) != len(lo) || len(w) != len(hi) {
+	lo, hi := policy.Delays()
+	t := newRetryTraces(low, high)
+	return Result{
+		"runs": t.check(func(tr retryTrace, want gjson.Result) bool {
+			return diffJSON(want, float64(tr.runs)) == ""
+		}),
+		"final": t.check(func(tr retryTrace, want gjson.Result) bool {
+			return diffJSON(want, string(tr.final)) == ""
+		}),
+		"attemptTimeoutsMs": t.check(func(tr retryTrace, want gjson.Result) bool {
+			w := want.Array()
+			if !want.IsArray() || len(w) != len(tr.lo) {
 				return false
 			}
 			for i := range w {
-				l, h := min(lo[i], hi[i]), max(lo[i], hi[i])
+				l, h := min(tr.lo[i], tr.hi[i]), max(tr.lo[i], tr.hi[i])
 				if v := time.Duration(w[i].Int()) * time.Millisecond; v < l || v > h {
 					return false
 				}
 			}
 			return true
+		}),
+		// The delay range, for a trace that retried; null for one that
+		// did not.
+		"delayMs": t.check(func(tr retryTrace, want gjson.Result) bool {
+			if want.Type == gjson.Null {
+				return !tr.retried
+			}
+			return tr.retried && diffJSON(want, []int64{lo.Milliseconds(), hi.Milliseconds()}) == ""
+		}),
+	}, nil
+}
+
+// retryTrace is one outcome of the jittered policy; lo and hi bound each
+// attempt's cap.
+type retryTrace struct {
+	name    string
+	runs    int
+	final   probe.Code
+	lo, hi  []time.Duration
+	retried bool
+}
+
+// retryTraces are the traces the policy can produce: at jitter 0, at
+// jitter 1 and, when those two agree on runs, final and retrying, any
+// jitter between, whose attempt caps lie between theirs. Each expected key
+// narrows the set; a key that would empty it fails, so runs from one end
+// and final from the other do not pass together.
+type retryTraces struct {
+	traces []retryTrace
+	alive  []bool
+}
+
+func newRetryTraces(low, high probe.Trace) *retryTraces {
+	end := func(name string, t probe.Trace) retryTrace {
+		return retryTrace{name: name, runs: t.Runs, final: t.Final, lo: t.Timeouts, hi: t.Timeouts, retried: len(t.Delays) > 0}
+	}
+	r := &retryTraces{traces: []retryTrace{end("jitter 0", low), end("jitter 1", high)}}
+	if low.Runs == high.Runs && low.Final == high.Final && len(low.Timeouts) == len(high.Timeouts) &&
+		(len(low.Delays) > 0) == (len(high.Delays) > 0) {
+		mid := end("jitter between", low)
+		mid.hi = high.Timeouts
+		r.traces = append(r.traces, mid)
+	}
+	r.alive = make([]bool, len(r.traces))
+	for i := range r.alive {
+		r.alive[i] = true
+	}
+	return r
+}
+
+func (r *retryTraces) check(fits func(retryTrace, gjson.Result) bool) Check {
+	return func(want gjson.Result) string {
+		next := make([]bool, len(r.traces))
+		found := false
+		for i, tr := range r.traces {
+			next[i] = r.alive[i] && fits(tr, want)
+			found = found || next[i]
 		}
-		if within(a, b) || within(a, a) || within(b, b) {
-			return ""
+		if !found {
+			var d []string
+			for i, tr := range r.traces {
+				if r.alive[i] {
+					d = append(d, fmt.Sprintf("%s: runs %d, final %s, caps %v..%v, retried %t", tr.name, tr.runs, tr.final, tr.lo, tr.hi, tr.retried))
+				}
+			}
+			return fmt.Sprintf("want %s; the traces that fit the other expectations give %s", want.Raw, strings.Join(d, "; "))
 		}
-		return fmt.Sprintf("want %s, got %v (jitter 0) or %v (jitter 1)", want.Raw, a, b)
+		r.alive = next
+		return ""
 	}
 }
 

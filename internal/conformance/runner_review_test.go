@@ -17,6 +17,7 @@ func TestRunnerRejects(t *testing.T) {
 			`"binding":{"method":"codex_pat","source":{"kind":"service_account","namespaceId":"ns_1","id":"sa_1"}},"model":"codex/gpt-5"}`
 		bigNumber   = `"input":{"text":"{\"n\":9007199254740993,\"f\":0.1}"}`
 		upfront401  = `"input":{"provider":"openai","status":401,"headers":{"cf-ray":"a"},"body":""}`
+		lateRetry   = `"input":{"attempts":[{"code":"MODEL_PROBE_TIMEOUT","elapsedMs":59700},{"code":"READY","elapsedMs":100}]}`
 		noMarker401 = `"input":{"provider":"openai","status":401,"headers":{},"body":""}`
 	)
 	for _, tc := range []struct {
@@ -54,6 +55,14 @@ func TestRunnerRejects(t *testing.T) {
 		{"marker as a list", "probe.upfront", upfront401 + `,"expect":{"responseHeaderMarker":["cf-ray"]}`, false},
 		{"no marker as an empty list", "probe.upfront", noMarker401 + `,"expect":{"responseHeaderMarker":[]}`, false},
 		{"no marker as a boolean", "probe.upfront", noMarker401 + `,"expect":{"responseHeaderMarker":false}`, true},
+		// probe.retry: runs, final, caps and delay must all come from one
+		// trace of the jittered policy (59.7 s spent: jitter 0 leaves
+		// 300 ms for a second attempt, jitter 1 none).
+		{"retry at jitter 0", "probe.retry", lateRetry + `,"expect":{"runs":2,"final":"READY","attemptTimeoutsMs":[30000,300],"delayMs":[1000,1500]}`, false},
+		{"retry at jitter 1", "probe.retry", lateRetry + `,"expect":{"runs":1,"final":"MODEL_PROBE_TIMEOUT","attemptTimeoutsMs":[30000],"delayMs":null}`, false},
+		{"retry runs of one end, final of the other", "probe.retry", lateRetry + `,"expect":{"runs":1,"final":"READY"}`, true},
+		{"retry final of one end, runs of the other", "probe.retry", lateRetry + `,"expect":{"final":"MODEL_PROBE_TIMEOUT","runs":2}`, true},
+		{"retry caps of one end, final of the other", "probe.retry", lateRetry + `,"expect":{"attemptTimeoutsMs":[30000],"final":"READY"}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw := `{"op":"` + tc.op + `","name":"x",` + tc.body + `}`
