@@ -83,21 +83,23 @@ func computeKind(v gjson.Result) string {
 }
 
 // listCheck compares an ordered list of strings with its expectation
-// (order kept, exact). An empty list is the list's absence: [] and null
-// both expect no element.
+// (order kept, exact). An empty list is the list's absence: [], "" and null
+// all expect no element; a lone string is a list of one.
 func listCheck(got []string) Check {
 	return func(want gjson.Result) string {
 		var w []string
-		if want.Type != gjson.Null {
-			if !want.IsArray() {
-				return fmt.Sprintf("want %s, expected an array", want.Raw)
-			}
+		switch {
+		case want.Type == gjson.String && want.Str != "":
+			w = []string{want.Str}
+		case want.IsArray():
 			for _, x := range want.Array() {
 				if x.Type != gjson.String {
 					return fmt.Sprintf("want %s, got %q", want.Raw, got)
 				}
 				w = append(w, x.Str)
 			}
+		case want.Type != gjson.Null && want.Type != gjson.String:
+			return fmt.Sprintf("want %s, expected an array", want.Raw)
 		}
 		if !slices.Equal(w, got) {
 			return fmt.Sprintf("want %s, got %q", want.Raw, got)
