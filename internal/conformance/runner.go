@@ -33,6 +33,8 @@ type Case struct {
 	Rule   string
 	Input  gjson.Result
 	Expect gjson.Result
+	// Err, when set, is why the case could not be read; it fails.
+	Err string
 }
 
 // Result is what an op returns on success.
@@ -47,7 +49,9 @@ const DocumentKey = "document"
 
 type opFunc func(in gjson.Result) (Result, error)
 
-// Load reads every *.json case file of dir, in name order.
+// Load reads every *.json case file of dir, in name order. A file that is
+// not a JSON array of cases does not stop the others: it becomes one
+// failing case (a file holding a single case object is read as that case).
 func Load(dir string) ([]Case, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -60,21 +64,34 @@ func Load(dir string) ([]Case, error) {
 	var out []Case
 	for _, f := range files {
 		b, err := os.ReadFile(f)
+		doc := gjson.ParseBytes(b)
+		switch {
+		case err != nil:
+		case !gjson.ValidBytes(b):
+			err = fmt.Errorf("not valid JSON")
+		case doc.IsObject():
+			doc = gjson.Parse("[" + doc.Raw + "]")
+		case !doc.IsArray():
+			err = fmt.Errorf("not a JSON array of cases")
+		}
 		if err != nil {
-			return nil, err
+			out = append(out, Case{File: filepath.Base(f), Name: "(case file)",
+				Err: fmt.Sprintf("conformance: %s: %v", f, err)})
+			continue
 		}
-		if !gjson.ValidBytes(b) || !gjson.ParseBytes(b).IsArray() {
-			return nil, fmt.Errorf("conformance: %s is not a JSON array of cases", f)
-		}
-		for i, c := range gjson.ParseBytes(b).Array() {
+		for i, c := range doc.Array() {
 			name := c.Get("name").String()
 			if name == "" {
 				name = fmt.Sprintf("case %d", i)
 			}
-			out = append(out, Case{
+			cs := Case{
 				File: filepath.Base(f), Op: c.Get("op").String(), Name: name,
 				Rule: c.Get("rule").String(), Input: c.Get("input"), Expect: c.Get("expect"),
-			})
+			}
+			if !c.IsObject() {
+				cs.Err = fmt.Sprintf("case %d is not a JSON object", i)
+			}
+			out = append(out, cs)
 		}
 	}
 	return out, nil
@@ -87,6 +104,9 @@ func Run(c Case) (failure string) {
 			failure = fmt.Sprintf("op panicked: %v", r)
 		}
 	}()
+	if c.Err != "" {
+		return c.Err
+	}
 	op, ok := opTable()[c.Op]
 	if !ok {
 		return fmt.Sprintf("unknown op %q", c.Op)

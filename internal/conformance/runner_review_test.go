@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -78,5 +80,46 @@ func TestRunnerRejects(t *testing.T) {
 				t.Errorf("case failed, want it to pass: %s\n%s", raw, got)
 			}
 		})
+	}
+}
+
+// TestLoadKeepsGoingPastABadFile: one unreadable case file fails as a case
+// of its own; the other files still run.
+func TestLoadKeepsGoingPastABadFile(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.json": `[{"op":"ref.parse","name":"cut short","input":{"ref":"openai/gpt-5"}`,
+		"b.json": `[{"op":"ref.parse","name":"good","input":{"ref":"openai/gpt-5"},"expect":{"provider":"openai","id":"gpt-5"}}, 7]`,
+		"c.json": `{"op":"ref.parse","name":"single","input":{"ref":"openai/gpt-5"},"expect":{"id":"gpt-5"}}`,
+		"d.json": `"not cases"`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases, err := Load(dir)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	want := map[string]bool{ // file/name -> passes
+		"a.json/(case file)": false,
+		"b.json/good":        true,
+		"b.json/case 1":      false,
+		"c.json/single":      true,
+		"d.json/(case file)": false,
+	}
+	if len(cases) != len(want) {
+		t.Fatalf("got %d cases, want %d", len(cases), len(want))
+	}
+	for _, c := range cases {
+		pass, ok := want[c.File+"/"+c.Name]
+		if !ok {
+			t.Errorf("unexpected case %s/%s", c.File, c.Name)
+			continue
+		}
+		if got := Run(c) == ""; got != pass {
+			t.Errorf("%s/%s: passes %t, want %t (%s)", c.File, c.Name, got, pass, Run(c))
+		}
 	}
 }
