@@ -39,6 +39,36 @@ func opTable() map[string]opFunc {
 	}
 }
 
+// expectKeys lists, per op, the success fields of FORMAT.md (and the few
+// more the ops report). Any other key of a success expectation fails the
+// case, even as null: "absent" would hold trivially for a misspelt key.
+var expectKeys = map[string][]string{
+	"ref.parse":            {"provider", "id", "profile", "valid"},
+	"ref.match":            {"match"},
+	"harness.resolve":      {"harness", "mode", "primary", "fallbacks"},
+	"roster.check":         {"accept"},
+	"runtime.select":       {"runtime", "source", "cliBackend"},
+	"compile.endpoint":     {"configuration", "paths", "sourceUnchanged"},
+	"compile.repair":       {"configuration", "paths", "changes", "unchanged"},
+	"compile.load":         {"configuration", "paths"},
+	"auth.validate":        {"accept", "snapshot", "env"},
+	"logging.level":        {"level"},
+	"logging.stamp":        {"configuration", "paths"},
+	"logging.guard":        {"level"},
+	"logging.render":       {"env", "args"},
+	"logging.startupPhase": {"record"},
+	"probe.openclaw":       {"code", "cause", "failureClass"},
+	"probe.codex":          {"code", "cause", "failureClass"},
+	"probe.upfront":        {"code", "providerCode", "bodyShape", "providerErrorCode", "providerErrorType", "responseHeaderMarker"},
+	"probe.cap":            {"capMs"},
+	"probe.retry":          {"runs", "final", "delayMs", "attemptTimeoutsMs"},
+	"probe.worker":         {"deploymentCode", "failsAtOnce"},
+	"drivers.sandbox":      {"valid"},
+	"drivers.installation": {"capabilities"},
+	"drivers.concurrency":  {"maxConcurrent", "workers", "admitNewSession"},
+	"admission.admit":      {"harness", "mode", "primary", "fallbacks", "paths", "digestStable"},
+}
+
 // inputDocument turns the case's "configuration" value into a Document.
 func inputDocument(in gjson.Result, key string) (occkit.Document, error) {
 	v := in.Get(key)

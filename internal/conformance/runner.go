@@ -16,6 +16,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -133,6 +134,10 @@ func Run(c Case) (failure string) {
 	var diffs []string
 	c.Expect.ForEach(func(k, v gjson.Result) bool {
 		if k.String() == "error" {
+			return true
+		}
+		if !slices.Contains(expectKeys[c.Op], k.String()) {
+			diffs = append(diffs, fmt.Sprintf("%s: not an expectation of %s (%s)", k.String(), c.Op, strings.Join(expectKeys[c.Op], ", ")))
 			return true
 		}
 		if d := checkField(k.String(), v, res); d != "" {

@@ -57,6 +57,10 @@ func TestRunnerRejects(t *testing.T) {
 		{"marker as a list", "probe.upfront", upfront401 + `,"expect":{"responseHeaderMarker":["cf-ray"]}`, false},
 		{"no marker as an empty list", "probe.upfront", noMarker401 + `,"expect":{"responseHeaderMarker":[]}`, false},
 		{"no marker as a boolean", "probe.upfront", noMarker401 + `,"expect":{"responseHeaderMarker":false}`, true},
+		// A success key the op does not have is not "absent" by default.
+		{"null for a known key", "ref.parse", `"input":{"ref":"openai/gpt-5"},"expect":{"id":"gpt-5","profile":null}`, false},
+		{"null for a misspelt key", "ref.parse", `"input":{"ref":"openai/gpt-5"},"expect":{"id":"gpt-5","profle":null}`, true},
+		{"null for another op's key", "probe.cap", `"input":{"cpuMax":"max"},"expect":{"capMs":65000,"cause":null}`, true},
 		// probe.retry: runs, final, caps and delay must all come from one
 		// trace of the jittered policy (59.7 s spent: jitter 0 leaves
 		// 300 ms for a second attempt, jitter 1 none).
@@ -120,6 +124,20 @@ func TestLoadKeepsGoingPastABadFile(t *testing.T) {
 		}
 		if got := Run(c) == ""; got != pass {
 			t.Errorf("%s/%s: passes %t, want %t (%s)", c.File, c.Name, got, pass, Run(c))
+		}
+	}
+}
+
+// TestEveryOpListsItsExpectations keeps expectKeys in step with opTable.
+func TestEveryOpListsItsExpectations(t *testing.T) {
+	for op := range opTable() {
+		if len(expectKeys[op]) == 0 {
+			t.Errorf("op %s has no expectKeys entry", op)
+		}
+	}
+	for op := range expectKeys {
+		if _, ok := opTable()[op]; !ok {
+			t.Errorf("expectKeys lists %s, which is no op", op)
 		}
 	}
 }
