@@ -141,13 +141,14 @@ func opLoggingStartupPhase(in gjson.Result) (Result, error) {
 		if v.Type == gjson.Null {
 			v = gjson.Result{} // null is the same omission as absence
 		}
-		if v.Exists() && v.Type != gjson.Number {
+		n, ok := number(v) // a number, or a string holding one
+		if v.Exists() && !ok {
 			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a number", k)
 		}
 		if !v.Exists() && k == "startedAtMs" {
 			continue // zero: the library times the phase from the origin
 		}
-		times[i] = time.UnixMilli(v.Int())
+		times[i] = time.UnixMilli(n)
 	}
 	rec, err := logging.StartupPhase(logging.StartupEvent{
 		Container: logging.StartupContainer(fields[0]),
