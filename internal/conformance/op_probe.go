@@ -216,7 +216,7 @@ func opProbeCap(in gjson.Result) (Result, error) {
 }
 
 // opProbeRetry runs the retry policy over the case's attempt outcomes. The
-// delay is jittered, so the policy runs at both ends of the jitter range;
+// delay is jittered, so the policy runs over the whole jitter range;
 // the expectation (runs, final, attemptTimeoutsMs, delayMs) must hold as a
 // whole for one trace the policy can produce (see retryTraces).
 func opProbeRetry(in gjson.Result) (Result, error) {
@@ -229,10 +229,8 @@ func opProbeRetry(in gjson.Result) (Result, error) {
 		})
 	}
 	var policy probe.RetryPolicy
-	low := policy.Simulate(attempts, func() float64 { return 0 })
-	high := policy.Simulate(attempts, func() float64 { return 1 })
 	lo, hi := policy.Delays()
-	t := newRetryTraces(low, high)
+	t := newRetryTraces(policy, attempts)
 	return Result{
 		"runs": t.check(func(tr retryTrace, want gjson.Result) bool {
 			return diffJSON(want, float64(tr.runs)) == ""
@@ -264,8 +262,8 @@ func opProbeRetry(in gjson.Result) (Result, error) {
 	}, nil
 }
 
-// retryTrace is one outcome of the jittered policy; lo and hi bound each
-// attempt's cap.
+// retryTrace is one kind of outcome of the jittered policy; lo and hi
+// bound each attempt's cap over the jitter values that give it.
 type retryTrace struct {
 	name    string
 	runs    int
@@ -274,26 +272,42 @@ type retryTrace struct {
 	retried bool
 }
 
-// retryTraces are the traces the policy can produce: at jitter 0, at
-// jitter 1 and, when those two agree on runs, final and retrying, any
-// jitter between, whose attempt caps lie between theirs. Each expected key
-// narrows the set; a key that would empty it fails, so runs from one end
-// and final from the other do not pass together.
+// retryTraces are the outcomes the policy can produce over its jitter
+// range, sampled finely from jitter 0 to jitter 1 and grouped by runs,
+// final and retrying; within a group each attempt cap may lie anywhere
+// between the group's extremes (a cap moves continuously with the delay).
+// Each expected key narrows the set; a key that would empty it fails, so
+// runs from one outcome and final from another do not pass together.
 type retryTraces struct {
 	traces []retryTrace
 	alive  []bool
 }
 
-func newRetryTraces(low, high probe.Trace) *retryTraces {
-	end := func(name string, t probe.Trace) retryTrace {
-		return retryTrace{name: name, runs: t.Runs, final: t.Final, lo: t.Timeouts, hi: t.Timeouts, retried: len(t.Delays) > 0}
-	}
-	r := &retryTraces{traces: []retryTrace{end("jitter 0", low), end("jitter 1", high)}}
-	if low.Runs == high.Runs && low.Final == high.Final && len(low.Timeouts) == len(high.Timeouts) &&
-		(len(low.Delays) > 0) == (len(high.Delays) > 0) {
-		mid := end("jitter between", low)
-		mid.hi = high.Timeouts
-		r.traces = append(r.traces, mid)
+// retryJitterSteps is how finely the jitter range is sampled: the delay
+// range is 500 ms wide, so a step moves a cap by half a millisecond.
+const retryJitterSteps = 1000
+
+func newRetryTraces(policy probe.RetryPolicy, attempts []probe.Attempt) *retryTraces {
+	r := &retryTraces{}
+	for i := 0; i <= retryJitterSteps; i++ {
+		j := float64(i) / retryJitterSteps
+		t := policy.Simulate(attempts, func() float64 { return j })
+		retried := len(t.Delays) > 0
+		k := slices.IndexFunc(r.traces, func(x retryTrace) bool {
+			return x.runs == t.Runs && x.final == t.Final && x.retried == retried && len(x.lo) == len(t.Timeouts)
+		})
+		if k < 0 {
+			r.traces = append(r.traces, retryTrace{
+				name: fmt.Sprintf("jitter %g", j), runs: t.Runs, final: t.Final, retried: retried,
+				lo: slices.Clone(t.Timeouts), hi: slices.Clone(t.Timeouts),
+			})
+			continue
+		}
+		x := &r.traces[k]
+		x.name = strings.SplitN(x.name, "..", 2)[0] + fmt.Sprintf("..%g", j)
+		for n, c := range t.Timeouts {
+			x.lo[n], x.hi[n] = min(x.lo[n], c), max(x.hi[n], c)
+		}
 	}
 	r.alive = make([]bool, len(r.traces))
 	for i := range r.alive {
