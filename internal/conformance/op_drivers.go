@@ -27,11 +27,14 @@ func opDriversSandbox(in gjson.Result) (Result, error) {
 }
 
 // opDriversInstallation computes GET /installation capabilities (DRV-3).
+// The facts may also be spelt as harness.resolve spells them (under
+// installation) or as auth.validate does (sandbox).
 func opDriversInstallation(in gjson.Result) (Result, error) {
 	inst := resolver.Installation{
-		NativeWorkerSupport: resolver.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
+		NativeWorkerSupport: resolver.NativeWorkerSupport(
+			firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 	}
-	if sd := in.Get("sandboxDriver"); sd.IsObject() {
+	if sd := firstOf(in, "sandboxDriver", "installation.sandboxDriver", "sandbox"); sd.IsObject() {
 		m, err := drivers.ParseSandboxManifest([]byte(sd.Raw))
 		if err != nil {
 			return nil, err
