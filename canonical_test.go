@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -255,4 +256,43 @@ func BenchmarkCanonicalFloorUnmarshal(b *testing.B) {
 		var v map[string]any
 		_ = json.Unmarshal(raw, &v)
 	}
+}
+
+// FuzzCanonical: for every Document, Canonical is valid JSON with the same
+// meaning (encoding/json decodes both to equal values, numbers as
+// doubles), agrees with the recursive definition, and is a fixed point.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":{"d":[3,{"z":0,"y":1}],"c":null}}`, `[16,16.0,1.6e1,-0,1e21,1e-7,5e-324]`,
+		`{"\ue000":1,"\ud83d\ude00":2,"z":"\u001f\u007f\""}`, `"x"`, `{"a":"\ud800"}`, `{"a":1e400}`,
+		"{\"\xff\":1}", `{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := ParseDocument(b)
+		if err != nil {
+			return
+		}
+		got := Canonical(d)
+		var want bytes.Buffer
+		refCanonical(&want, d.Root())
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("Canonical(%s)\n got %s\nwant %s", d, got, want.Bytes())
+		}
+		var a, c any
+		if err := json.Unmarshal(d.bytes(), &a); err != nil {
+			t.Fatalf("document %q: %v", d, err)
+		}
+		if err := json.Unmarshal(got, &c); err != nil {
+			t.Fatalf("canonical %q: %v", got, err)
+		}
+		if !reflect.DeepEqual(a, c) {
+			t.Fatalf("meaning changed: %s -> %s", d, got)
+		}
+		again, err := ParseDocument(got)
+		if err != nil || !bytes.Equal(Canonical(again), got) {
+			t.Fatalf("not a fixed point: %s -> %s (%v)", got, Canonical(again), err)
+		}
+	})
 }
