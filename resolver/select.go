@@ -412,10 +412,19 @@ func (st *selState) scanKeys(m occkit.Path, wildcard bool) (selPolicy, bool) {
 	if len(matches) == 0 {
 		return selPolicy{}, false
 	}
-	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q"). The
-	// provider-qualified key wins, then the smallest key, so author key
-	// order never changes a selection.
+	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q",
+	// "moonshotai/kimi" and "nvidia/moonshotai/kimi" for provider nvidia).
+	// As in OpenClaw, a key naming the caller's provider wins; then, where
+	// OpenClaw takes the first key in author order, occkit takes the
+	// provider-qualified key, then the smallest key, so author key order
+	// never changes a selection.
 	sort.SliceStable(matches, func(i, j int) bool {
+		if st.provider != "" {
+			ci, cj := matches[i].provider == st.provider, matches[j].provider == st.provider
+			if ci != cj {
+				return ci
+			}
+		}
 		qi, qj := matches[i].provider != "", matches[j].provider != ""
 		if qi != qj {
 			return qi
