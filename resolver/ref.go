@@ -73,14 +73,17 @@ func refParse(s, defaultProvider string, strict bool) (Ref, bool) {
 // refSplitProfile splits a trailing `@profile` off s (REF-5). Every `@`
 // after the last `/` counts, also one right after it: in "vllm/@cf" the
 // profile is "cf" and the model "vllm/" (no ID, so the ref is invalid), as
-// in OpenClaw. An `@` at the very start of s does not. When what follows
+// in OpenClaw. A bare ID starting with `@` has no profile at all. When what follows
 // an `@` (up to the next `@`) is an 8-digit date or a quantization tag,
 // that `@` belongs to the model ID and the next `@` is tried. A split that
 // leaves an empty model or profile is no split.
 func refSplitProfile(s string) (model, profile string) {
 	for i := strings.LastIndexByte(s, '/') + 1; i < len(s); i++ {
-		if s[i] != '@' || i == 0 {
+		if s[i] != '@' {
 			continue
+		}
+		if i == 0 {
+			return s, "" // "@x", "@@x": a leading @ starts no profile
 		}
 		rest := s[i+1:]
 		seg := rest

@@ -1,6 +1,6 @@
 // oracle.mjs calls the real OpenClaw functions for the differential tier.
 //
-// Usage: node oracle.mjs <openclaw dist dir> < batch.json > answers.json
+// Usage: node oracle.mjs <openclaw dist dir> <batch.json> <answers.json>
 //
 // The batch is one JSON array of items {op, ...}; the answer is one JSON
 // array with one answer per item, in order. Nothing is read from the
@@ -16,9 +16,9 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const dist = process.argv[2];
-if (!dist) {
-  console.error("usage: node oracle.mjs <openclaw dist dir>");
+const [dist, inPath, outPath] = process.argv.slice(2);
+if (!dist || !inPath || !outPath) {
+  console.error("usage: node oracle.mjs <openclaw dist dir> <batch.json> <answers.json>");
   process.exit(2);
 }
 
@@ -233,7 +233,7 @@ async function opDoctor(it) {
 
 const ops = { ref: opRef, policy: opPolicy, select: opSelect, load: opLoad, doctor: opDoctor };
 
-const input = JSON.parse(fs.readFileSync(0, "utf8"));
+const input = JSON.parse(fs.readFileSync(inPath, "utf8"));
 const out = [];
 for (const it of input) {
   const op = ops[it.op];
@@ -247,5 +247,5 @@ for (const it of input) {
     out.push({ fatal: String(e?.stack ?? e).slice(0, 500) });
   }
 }
-fs.writeFileSync(1, JSON.stringify(out));
+fs.writeFileSync(outPath, JSON.stringify(out));
 fs.rmSync(home, { recursive: true, force: true });
