@@ -75,11 +75,53 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		add(item, pending{fn: FnPolicy, input: in, occ: occ})
 	}
 
+	for i := 0; i < n; i++ {
+		in := g.SelectCase()
+		item, occ, err := SelectItem(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(item, pending{fn: FnSelect, input: in, occ: occ})
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	answers, err := o.Run(ctx, items)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Ask again, with permuted key orders, for the policy and selection
+	// inputs that disagree: the key-order class needs them.
+	var again []int
+	for i, ai := 0, 0; i < len(ps); i, ai = i+1, ai+1 {
+		switch ps[i].fn {
+		case FnRefStrict:
+			i++
+		case FnPolicy:
+			if a, err := DecodePolicy(answers[ai]); err == nil && a.R != ps[i].occ.(PolicyOut) {
+				again = append(again, ai)
+			}
+		case FnSelect:
+			o := ps[i].occ.(SelectOut)
+			if a, err := DecodeSelect(answers[ai]); err == nil && (a.R.Runtime != o.Runtime || a.R.Err != o.Err) {
+				again = append(again, ai)
+			}
+		}
+	}
+	if len(again) > 0 {
+		more := make([]any, len(again))
+		for j, ai := range again {
+			item := items[ai].(map[string]any)
+			item["perm"] = true
+			more[j] = item
+		}
+		res, err := o.Run(ctx, more)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, ai := range again {
+			answers[ai] = res[j]
+		}
 	}
 	tallies := map[Function]*Tally{}
 	for _, f := range Functions() {
@@ -114,6 +156,20 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			record(tallies[FnPolicy], c, p.occ.(PolicyOut) == a.R, func() string {
 				cfg, _ := json.Marshal(p.input.(PolicyInput).Config)
 				return fmt.Sprintf("%v config=%s: occkit %v, openclaw %v (asc %v, desc %v)", p.input, cfg, p.occ, a.R, a.Asc, a.Desc)
+			})
+		case FnSelect:
+			a, err := DecodeSelect(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := Case{Fn: FnSelect, Input: p.input, Occ: p.occ, Claw: a}
+			o := p.occ.(SelectOut)
+			record(tallies[FnSelect], c, o.Runtime == a.R.Runtime && o.Err == a.R.Err, func() string {
+				in := p.input.(SelectInput)
+				cfg, _ := json.Marshal(in.Config)
+				hs, _ := json.Marshal(in.Harnesses)
+				return fmt.Sprintf("%v locked=%q override=%q harnesses=%s config=%s: occkit %v, openclaw %v (%s %s)",
+					in.PolicyInput, in.LockedOwner, in.Override, hs, cfg, o, a.R, a.Reason, a.Msg)
 			})
 		}
 		ai++

@@ -9,12 +9,16 @@ var Table = []Divergence{
 	{
 		Fn: FnRefStrict, Class: "trailing-slash-invalid", Rule: "REF-3",
 		Reason: "a selected ref ending with `/` is invalid; OpenClaw's parser keeps `m/` as the model ID",
-		Match:  func(c Case) bool { return !c.Occ.(RefOut).Valid && c.Claw.(RefAnswer).Strict.Valid && strings.HasSuffix(c.Claw.(RefAnswer).Strict.ID, "/") },
+		Match: func(c Case) bool {
+			return !c.Occ.(RefOut).Valid && c.Claw.(RefAnswer).Strict.Valid && strings.HasSuffix(c.Claw.(RefAnswer).Strict.ID, "/")
+		},
 	},
 	{
 		Fn: FnRefLenient, Class: "trailing-slash-invalid", Rule: "REF-3",
 		Reason: "as for strict refs: a ref ending with `/` is invalid in both modes (REF-5a)",
-		Match:  func(c Case) bool { return !c.Occ.(RefOut).Valid && c.Claw.(RefAnswer).Lenient.Valid && strings.HasSuffix(c.Claw.(RefAnswer).Lenient.ID, "/") },
+		Match: func(c Case) bool {
+			return !c.Occ.(RefOut).Valid && c.Claw.(RefAnswer).Lenient.Valid && strings.HasSuffix(c.Claw.(RefAnswer).Lenient.ID, "/")
+		},
 	},
 	{
 		Fn: FnRefLenient, Class: "model-id-normalization", Rule: "REF-2",
@@ -32,4 +36,47 @@ var Table = []Divergence{
 			return a.OrderDependent() && a.Any(c.Occ.(PolicyOut))
 		},
 	},
+	{
+		Fn: FnSelect, Class: "incompatible-override-ignored", Rule: "SEL-8",
+		Reason: "an incompatible explicit session runtime override (not registered, or not supporting the route) is ignored with a reason recorded and configured policy applies; OpenClaw fails the turn",
+		Match: func(c Case) bool {
+			return c.Input.(SelectInput).Override != "" && c.Occ.(SelectOut).OverrideIgnored && c.Claw.(SelectAnswer).R.Err
+		},
+	},
+	{
+		Fn: FnSelect, Class: "key-order", Rule: "SEL-1",
+		Reason: "as for the policy lookup: OpenClaw's choice among keys naming one model follows author key order; occkit's does not",
+		Match: func(c Case) bool {
+			a, o := c.Claw.(SelectAnswer), c.Occ.(SelectOut)
+			same := func(x SelectOut) bool { return x.Runtime == o.Runtime && x.Err == o.Err }
+			return a.OrderDependent() && (same(a.R) || same(a.Asc) || same(a.Desc))
+		},
+	},
+	{
+		Fn: FnSelect, Class: "priority-tie-byte-order", Rule: "SEL-3",
+		Reason: "harnesses claiming a route with equal priority are ordered by ID in byte order; OpenClaw uses localeCompare, whose order (`my_h` before `my-h`) depends on the ICU data of the node build, so the same digest could decide differently on two hosts",
+		Match: func(c Case) bool {
+			a, o := c.Claw.(SelectAnswer), c.Occ.(SelectOut)
+			if a.R.Err || o.Err {
+				return false
+			}
+			pri := map[string]int{}
+			for _, h := range c.Input.(SelectInput).Harnesses {
+				pri[h.ID] = h.Priority
+			}
+			po, okO := pri[o.Runtime]
+			pc, okC := pri[a.R.Runtime]
+			return okO && okC && po == pc && collateDiffers(o.Runtime, a.R.Runtime)
+		},
+	},
+}
+
+// collateDiffers reports whether byte order and a locale collation that
+// sorts punctuation before letters and digits (`_` before `-`) order a and
+// b differently.
+func collateDiffers(a, b string) bool {
+	key := func(s string) string {
+		return strings.NewReplacer("_", "\x01", "-", "\x02", ".", "\x03").Replace(s)
+	}
+	return (a < b) != (key(a) < key(b))
 }

@@ -15,7 +15,7 @@ type Gen struct{ r *rand.Rand }
 func NewGen(seed uint64) *Gen { return &Gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
 
 func (g *Gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
-func (g *Gen) chance(p float64) bool   { return g.r.Float64() < p }
+func (g *Gen) chance(p float64) bool    { return g.r.Float64() < p }
 
 var (
 	genProviders = []string{"openai", "anthropic", "google", "vllm", "nvidia", "moonshotai", "openrouter",
@@ -281,4 +281,74 @@ func (g *Gen) PolicyCase() PolicyInput {
 
 func (in PolicyInput) String() string {
 	return fmt.Sprintf("provider=%q model=%q agent=%q", in.Provider, in.ModelID, in.AgentID)
+}
+
+// HarnessSpec is a data-driven harness plugin both sides implement with
+// the same rules (see oracle.mjs makeHarness and [SpecPlugin]).
+type HarnessSpec struct {
+	ID                string   `json:"id"`
+	Priority          int      `json:"priority"`
+	AutoProviders     []string `json:"autoProviders"` // nil: asked for every provider
+	SupportsProviders []string `json:"supportsProviders"`
+	RefusePrefixes    []string `json:"refusePrefixes"`
+	Fallback          bool     `json:"fallback"`
+}
+
+// SelectInput is one harness-selection input.
+type SelectInput struct {
+	PolicyInput
+	Harnesses   []HarnessSpec
+	LockedOwner string
+	Override    string
+}
+
+func (g *Gen) harness(id string) HarnessSpec {
+	h := HarnessSpec{ID: id, Priority: g.r.IntN(3) * 10, SupportsProviders: []string{}, RefusePrefixes: []string{}}
+	switch g.r.IntN(4) {
+	case 0:
+		h.AutoProviders = nil
+	case 1:
+		h.AutoProviders = []string{}
+	default:
+		h.AutoProviders = []string{g.pick(genProviders...), g.pick(genProviders...)}
+	}
+	if g.chance(0.3) {
+		h.SupportsProviders = append(h.SupportsProviders, "*")
+	}
+	for n := g.r.IntN(3); n > 0; n-- {
+		h.SupportsProviders = append(h.SupportsProviders, g.pick(genProviders...))
+	}
+	if g.chance(0.3) {
+		h.RefusePrefixes = append(h.RefusePrefixes, g.pick("gpt-5", "claude", "kimi", "@cf", "llama"))
+	}
+	h.Fallback = g.chance(0.3)
+	return h
+}
+
+// SelectCase draws a configuration, registered harnesses and a session.
+func (g *Gen) SelectCase() SelectInput {
+	in := SelectInput{PolicyInput: g.PolicyCase()}
+	// The turn always names its provider, and the model ID is given
+	// without it, as a running agent asks.
+	if strings.TrimSpace(in.Provider) == "" {
+		in.Provider = g.provider()
+	}
+	if p := strings.ToLower(strings.TrimSpace(in.Provider)); strings.HasPrefix(in.ModelID, p+"/") {
+		in.ModelID = strings.TrimPrefix(in.ModelID, p+"/")
+	}
+	ids := []string{"codex", "my-h", "my_h", "alpha", "zeta"}
+	g.r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	for _, id := range ids[:g.r.IntN(4)] {
+		in.Harnesses = append(in.Harnesses, g.harness(id))
+	}
+	if in.Harnesses == nil {
+		in.Harnesses = []HarnessSpec{}
+	}
+	if g.chance(0.1) {
+		in.LockedOwner = g.pick("codex", "my-h", "openclaw", "alpha", "claude-cli", "pi")
+	}
+	if g.chance(0.15) {
+		in.Override = g.pick("codex", "my-h", "openclaw", "alpha", "claude-cli", "auto", "zeta")
+	}
+	return in
 }

@@ -55,14 +55,35 @@ func Find(workDir string) (*Oracle, error) {
 	return o, nil
 }
 
-// Run sends items (one JSON array) to the script and returns its answers,
-// one per item, in order.
+// Run sends items to the script and returns its answers, one per item,
+// in order. Large batches are split over two node processes (the machine
+// kind has two cores).
 func (o *Oracle) Run(ctx context.Context, items []any) ([]json.RawMessage, error) {
+	if len(items) < 2000 {
+		return o.run(ctx, items, "0")
+	}
+	half := len(items) / 2
+	var first, second []json.RawMessage
+	var err1, err2 error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		second, err2 = o.run(ctx, items[half:], "1")
+	}()
+	first, err1 = o.run(ctx, items[:half], "0")
+	<-done
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, err
+	}
+	return append(first, second...), nil
+}
+
+func (o *Oracle) run(ctx context.Context, items []any, tag string) ([]json.RawMessage, error) {
 	in, err := json.Marshal(items)
 	if err != nil {
 		return nil, err
 	}
-	inPath, outPath := filepath.Join(o.dir, "batch.json"), filepath.Join(o.dir, "answers.json")
+	inPath, outPath := filepath.Join(o.dir, "batch"+tag+".json"), filepath.Join(o.dir, "answers"+tag+".json")
 	if err := os.WriteFile(inPath, in, 0o600); err != nil {
 		return nil, err
 	}

@@ -135,9 +135,13 @@ async function policyOnce(it, config) {
   return { id: r.policy?.id ?? null, source: r.source ?? null };
 }
 
+// Without it.perm only the authored order is answered (the permutations
+// are asked again for the inputs that disagree).
 async function opPolicy(it) {
+  const r = await policyOnce(it, it.config);
+  if (!it.perm) return { r, asc: r, desc: r };
   return {
-    r: await policyOnce(it, it.config),
+    r,
     asc: await policyOnce(it, reorder(it.config, asc)),
     desc: await policyOnce(it, reorder(it.config, desc)),
   };
@@ -171,6 +175,12 @@ function installHarnesses(hs) {
   const registry = {
     agentHarnesses: hs.map((h) => ({ pluginId: `plugin-${h.id}`, harness: makeHarness(h) })),
     providers: [],
+    // The CLI backends the bundled anthropic and google plugins register
+    // (SEL-7): a CLI runtime alias is valid only for its own provider.
+    cliBackends: [
+      { pluginId: "anthropic", backend: { id: "claude-cli", modelProvider: "anthropic" } },
+      { pluginId: "google", backend: { id: "google-gemini-cli", modelProvider: "google" } },
+    ],
   };
   globalThis[REGISTRY_STATE] = { ...(globalThis[REGISTRY_STATE] ?? {}), activeRegistry: registry };
 }
@@ -188,13 +198,15 @@ async function selectOnce(it, config) {
     });
     return { selected: d.selectedHarnessId, reason: d.selectedReason, policy: d.policy?.runtime ?? null };
   } catch (e) {
-    return { error: String(e?.message ?? e).slice(0, 200) };
+    return { error: String(e?.message ?? e).slice(0, 200), stack: process.env.ORACLE_STACK ? String(e?.stack) : undefined };
   }
 }
 
 async function opSelect(it) {
+  const r = await selectOnce(it, it.config);
+  if (!it.perm) return { r, asc: r, desc: r };
   return {
-    r: await selectOnce(it, it.config),
+    r,
     asc: await selectOnce(it, reorder(it.config, asc)),
     desc: await selectOnce(it, reorder(it.config, desc)),
   };
