@@ -21,12 +21,23 @@ const maxListed = 8
 type explainer struct {
 	version string
 	issues  []error
+	// aborted: some refusal is of a kind that, in OpenClaw's validator,
+	// stops a union from looking into the branch (a type, a missing key,
+	// a value outside an enum or a union); unknown keys and the checks on
+	// a value of the right type do not.
+	aborted bool
 }
 
 func (e *explainer) add(at occkit.Path, format string, args ...any) {
 	if len(e.issues) < maxIssues {
 		e.issues = append(e.issues, occkit.Invalid(Rule, at, format, args...))
 	}
+}
+
+// fatal is add for a refusal that aborts a union branch.
+func (e *explainer) fatal(at occkit.Path, format string, args ...any) {
+	e.aborted = true
+	e.add(at, format, args...)
 }
 
 func name(at occkit.Path) string {
@@ -39,11 +50,11 @@ func name(at occkit.Path) string {
 // explain adds the refusals of r against n at the path at.
 func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 	if n.never {
-		e.add(at, "OpenClaw %s accepts no value at %s", e.version, name(at))
+		e.fatal(at, "OpenClaw %s accepts no value at %s", e.version, name(at))
 		return
 	}
 	if n.types != 0 && n.types&typeOf(r) == 0 {
-		e.add(at, "%s must be %s (OpenClaw %s)", name(at), typeNames(n.types), e.version)
+		e.fatal(at, "%s must be %s (OpenClaw %s)", name(at), typeNames(n.types), e.version)
 		return
 	}
 	switch r.Type {
@@ -62,9 +73,9 @@ func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 	}
 	if n.enum != nil && !n.inEnum(r) {
 		if n.isConst {
-			e.add(at, "%s must be %s (OpenClaw %s)", name(at), n.enum[0].text, e.version)
+			e.fatal(at, "%s must be %s (OpenClaw %s)", name(at), n.enum[0].text, e.version)
 		} else {
-			e.add(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(n.enum))
+			e.fatal(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(n.enum))
 		}
 	}
 	for _, c := range n.allOf {
@@ -73,7 +84,7 @@ func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 		}
 	}
 	if n.anyOf != nil && !anyValid(n.anyOf, r) {
-		e.explainUnion(n.anyOf, r, at)
+		e.explainUnion(n.anyOf, r, at, false)
 	}
 	if n.oneOf != nil {
 		matched := 0
@@ -84,9 +95,9 @@ func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 		}
 		switch {
 		case matched == 0:
-			e.explainUnion(n.oneOf, r, at)
+			e.explainUnion(n.oneOf, r, at, true)
 		case matched > 1:
-			e.add(at, "%s matches more than one of the shapes OpenClaw %s accepts there", name(at), e.version)
+			e.fatal(at, "%s matches more than one of the shapes OpenClaw %s accepts there", name(at), e.version)
 		}
 	}
 }
@@ -100,11 +111,16 @@ func anyValid(ns []*node, r gjson.Result) bool {
 	return false
 }
 
-// explainUnion reports a value no branch accepts. As OpenClaw does, a
-// branch refused for the value's type alone is set aside; when one
-// branch is left, its own refusals are the answer (so a typo inside the
-// object form of a string-or-object setting is named where it is).
-func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Path) {
+// explainUnion reports a value no branch accepts, placing the refusal
+// as OpenClaw's validator does. Branches refused for the value's type are
+// set aside, and so are object branches whose discriminator (a property
+// with a const value) the value sets to something else. When one branch
+// is left, and it was chosen by its discriminator, or the union is a
+// discriminated one (oneOf), or its refusals do not abort it, its own
+// refusals are the answer (so a typo inside the object form of a
+// string-or-object setting is named where it is); otherwise the union
+// itself is refused at its path.
+func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Path, discriminated bool) {
 	var left []*node
 	var values []enumValue
 	literals := true
@@ -117,12 +133,33 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 		}
 		values = append(values, c.enum...)
 	}
+	chosen := false
+	if len(left) > 1 && r.IsObject() {
+		var keep []*node
+		for _, c := range left {
+			if c.discriminatorFits(r) {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) == 1 && len(keep) < len(left) {
+			left, chosen = keep, true
+		}
+	}
 	if len(left) == 1 && !(literals && len(branches) > 1) {
-		e.explain(left[0], r, at)
-		return
+		sub := &explainer{version: e.version}
+		sub.explain(left[0], r, at)
+		if chosen || discriminated || !sub.aborted {
+			e.aborted = e.aborted || sub.aborted
+			for _, is := range sub.issues {
+				if len(e.issues) < maxIssues {
+					e.issues = append(e.issues, is)
+				}
+			}
+			return
+		}
 	}
 	if literals {
-		e.add(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(values))
+		e.fatal(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(values))
 		return
 	}
 	var types uint8
@@ -130,10 +167,36 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 		types |= c.typesDeep()
 	}
 	if len(left) == 0 && types != 0 {
-		e.add(at, "%s must be %s (OpenClaw %s)", name(at), typeNames(types), e.version)
+		e.fatal(at, "%s must be %s (OpenClaw %s)", name(at), typeNames(types), e.version)
 		return
 	}
-	e.add(at, "%s matches none of the shapes OpenClaw %s accepts there", name(at), e.version)
+	e.fatal(at, "%s matches none of the shapes OpenClaw %s accepts there", name(at), e.version)
+}
+
+// discriminatorFits reports whether object r sets none of n's const
+// properties to another value.
+func (n *node) discriminatorFits(r gjson.Result) bool {
+	for k, c := range n.props {
+		if c == nil || !c.isConst {
+			continue
+		}
+		if v := r.Get(gjsonKey(k)); v.Exists() && !c.inEnum(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// gjsonKey escapes a key for a gjson path.
+func gjsonKey(k string) string {
+	var b strings.Builder
+	for _, c := range k {
+		if strings.ContainsRune(`.*?|#@!\:{}[]()=<>"`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // typeFits reports whether r has a type n (or, for a union, one of its
@@ -199,7 +262,7 @@ func (e *explainer) explainObject(n *node, r gjson.Result, at occkit.Path) {
 	}
 	for _, req := range n.required {
 		if !has(r, req) {
-			e.add(at.Key(req), "OpenClaw %s requires %s", e.version, at.Key(req).String())
+			e.fatal(at.Key(req), "OpenClaw %s requires %s", e.version, at.Key(req).String())
 		}
 	}
 }
