@@ -50,6 +50,10 @@ type node struct {
 	isConst bool
 
 	allOf, anyOf, oneOf []*node
+
+	// hasDefault: the schema states a default, which OpenClaw fills in
+	// before it checks (see compileSchema).
+	hasDefault bool
 }
 
 const (
@@ -70,7 +74,7 @@ var typeBits = map[string]uint8{
 // annotations are keywords that never decide a verdict.
 var annotations = map[string]bool{
 	"$schema": true, "$id": true, "$comment": true, "title": true, "description": true,
-	"default": true, "examples": true, "readOnly": true, "writeOnly": true,
+	"examples": true, "readOnly": true, "writeOnly": true,
 }
 
 // assertions are the draft-07 keywords the compiler implements; any
@@ -82,6 +86,7 @@ var assertions = map[string]bool{
 	"minLength": true, "maxLength": true, "pattern": true, "format": true,
 	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
 	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true,
+	"default": true,
 }
 
 // formats maps each format the compiler knows to whether it asserts. The
@@ -272,6 +277,8 @@ func (c *compiler) compile(s gjson.Result, at string) (*node, error) {
 			n.oneOf = list(key, v)
 		case "allOf":
 			n.allOf = list(key, v)
+		case "default":
+			n.hasDefault = true
 		default:
 			if !annotations[key] {
 				err = fmt.Errorf("%s: unsupported keyword %q", at, key)
@@ -284,6 +291,19 @@ func (c *compiler) compile(s gjson.Result, at string) (*node, error) {
 	}
 	if _, hasEnum := s.Map()["enum"]; hasEnum && s.Get("const").Exists() {
 		return nil, fmt.Errorf("%s: enum beside const", at)
+	}
+	// A required property with a default is filled in by OpenClaw's
+	// validator before anything is checked (zod's defaults in the core,
+	// applied defaults for channel and plugin sections), so OpenClaw
+	// accepts a document without it.
+	if len(n.required) > 0 {
+		var req []string
+		for _, k := range n.required {
+			if p := n.props[k]; p == nil || !p.hasDefault {
+				req = append(req, k)
+			}
+		}
+		n.required = req
 	}
 	n.walkObject = n.props != nil || n.additional != nil || len(n.required) > 0 || n.keys != nil || n.maxProps >= 0
 	n.walkArray = n.items != nil || n.tuple != nil || n.extraItems != nil || n.minItems >= 0 || n.maxItems >= 0

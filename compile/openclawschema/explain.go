@@ -135,14 +135,46 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 	}
 	chosen := false
 	if len(left) > 1 && r.IsObject() {
+		keys := discriminators(left)
 		var keep []*node
 		for _, c := range left {
-			if c.discriminatorFits(r) {
+			if c.discriminatorFits(r, keys) {
 				keep = append(keep, c)
 			}
 		}
+		if len(keep) == 0 && discriminated && len(keys) > 0 {
+			k := keys[0]
+			var values []enumValue
+			for _, c := range left {
+				values = append(values, c.props[k].enum...)
+			}
+			e.fatal(at.Key(k), "%s is not a value OpenClaw %s accepts; accepted: %s", at.Key(k).String(), e.version, listValues(values))
+			return
+		}
 		if len(keep) == 1 && len(keep) < len(left) {
 			left, chosen = keep, true
+		}
+	}
+	if len(left) > 1 && !literals {
+		// As OpenClaw's validator: when exactly one branch fails without
+		// aborting, its refusals are the answer.
+		var open *explainer
+		count := 0
+		for _, c := range left {
+			sub := &explainer{version: e.version}
+			sub.explain(c, r, at)
+			if !sub.aborted {
+				open = sub
+				count++
+			}
+		}
+		if count == 1 {
+			for _, is := range open.issues {
+				if len(e.issues) < maxIssues {
+					e.issues = append(e.issues, is)
+				}
+			}
+			return
 		}
 	}
 	if len(left) == 1 && !(literals && len(branches) > 1) {
@@ -173,14 +205,28 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 	e.fatal(at, "%s matches none of the shapes OpenClaw %s accepts there", name(at), e.version)
 }
 
-// discriminatorFits reports whether object r sets none of n's const
-// properties to another value.
-func (n *node) discriminatorFits(r gjson.Result) bool {
-	for k, c := range n.props {
-		if c == nil || !c.isConst {
-			continue
+// discriminators are the keys every branch of bs gives a const value:
+// the properties a discriminated union chooses its branch by, sorted.
+func discriminators(bs []*node) []string {
+	var keys []string
+	for _, k := range bs[0].names {
+		all := true
+		for _, c := range bs {
+			p := c.props[k]
+			all = all && p != nil && p.isConst
 		}
-		if v := r.Get(gjsonKey(k)); v.Exists() && !c.inEnum(v) {
+		if all {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// discriminatorFits reports whether object r sets none of the keys to a
+// value other than n's.
+func (n *node) discriminatorFits(r gjson.Result, keys []string) bool {
+	for _, k := range keys {
+		if v := r.Get(gjsonKey(k)); v.Exists() && !n.props[k].inEnum(v) {
 			return false
 		}
 	}
