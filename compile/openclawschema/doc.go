@@ -44,6 +44,9 @@
 //     files, sandbox container environment;
 //   - the url format is a close approximation of a WHATWG URL parse
 //     (percent-encoding and IDNA host errors are not reproduced);
+//   - the legacy roster: OpenClaw migrates an agents.list array (without
+//     agents.entries) into agents.entries before validating; the check
+//     leaves such a list out and does not check the entries it becomes;
 //   - JSON text OpenClaw never sees: duplicate keys are each checked (JSON.parse
 //     keeps the last), and a lone surrogate escape reads as U+FFFD.
 //

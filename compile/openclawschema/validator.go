@@ -73,7 +73,24 @@ func (v *Validator) Version() string { return v.version }
 
 // Valid reports whether OpenClaw's schema accepts doc. It reads the
 // document bytes in place and does not allocate for the common case.
-func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(doc.Root()) }
+func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(legacyRoster(doc).Root()) }
+
+// legacyRoster is doc as OpenClaw's validator sees it when it holds the
+// legacy roster: an agents.list array without agents.entries is migrated
+// to agents.entries before the schema applies, so the check leaves the
+// list out (the migrated entries are not checked: a documented
+// divergence).
+func legacyRoster(doc occkit.Document) occkit.Document {
+	r := doc.Root().Get("agents")
+	if !r.IsObject() || !r.Get("list").IsArray() || r.Get("entries").Exists() {
+		return doc
+	}
+	out, err := doc.Delete(occkit.NewPath("agents", "list"))
+	if err != nil {
+		return doc
+	}
+	return out
+}
 
 // Validate checks doc against the schema. Each refusal is a 400
 // INVALID_REQUEST with rule DOC-5 at the path of the setting OpenClaw
@@ -83,7 +100,7 @@ func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(doc.Ro
 // from the document are never quoted. At most 50 refusals come back,
 // sorted by path (see [occkit.Join]).
 func (v *Validator) Validate(doc occkit.Document) error {
-	root := doc.Root()
+	root := legacyRoster(doc).Root()
 	if v.root.valid(root) {
 		return nil
 	}
