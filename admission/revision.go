@@ -71,6 +71,9 @@ type Revision struct {
 	level           logging.Level
 	ownership       logging.Ownership
 	reasons         []resolver.Reason
+	// openclawSchema is the OpenClaw release whose configuration schema
+	// the document was checked against, or "" when the check was off.
+	openclawSchema string
 
 	// doc is the admitted document in canonical form.
 	doc       occkit.Document
@@ -131,6 +134,11 @@ func (r *Revision) LoggingOwnership() logging.Ownership { return r.ownership }
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
 
+// OpenClawSchemaVersion is the OpenClaw release whose configuration
+// schema the admitted document was checked against (DOC-5), or "" when
+// the Admitter's check was disabled. It is part of the digest.
+func (r *Revision) OpenClawSchemaVersion() string { return r.openclawSchema }
+
 // Document is the admitted document (after transform and stamp) in its
 // canonical, key-sorted form. A Document is immutable, so sharing it is
 // safe.
@@ -169,7 +177,9 @@ type revisionRecord struct {
 	Fallbacks []string         `json:"fallbacks"`
 	Logging   loggingRecord    `json:"logging"`
 	Doc       json.RawMessage  `json:"configuration"`
-	Digest    string           `json:"digest,omitempty"`
+	// OpenClaw is the OpenClaw schema version checked; omitted when none.
+	OpenClaw string `json:"openclawSchema,omitempty"`
+	Digest   string `json:"digest,omitempty"`
 }
 
 type sourceRecord struct {
@@ -274,6 +284,7 @@ func (r *Revision) record(doc json.RawMessage) revisionRecord {
 		Fallbacks: r.Fallbacks(),
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
 		Doc:       doc,
+		OpenClaw:  r.openclawSchema,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
@@ -329,10 +340,11 @@ func ParseRevision(b []byte) (*Revision, error) {
 			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
 			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
 		},
-		primary:   rec.Primary,
-		fallbacks: append([]string(nil), rec.Fallbacks...),
-		level:     logging.Level(rec.Logging.Level),
-		ownership: logging.Ownership(rec.Logging.Ownership),
+		primary:        rec.Primary,
+		fallbacks:      append([]string(nil), rec.Fallbacks...),
+		level:          logging.Level(rec.Logging.Level),
+		ownership:      logging.Ownership(rec.Logging.Ownership),
+		openclawSchema: rec.OpenClaw,
 	}
 	if rec.Account != nil {
 		a := rec.Account
