@@ -179,7 +179,7 @@ func (p Plan) Process(r Role) (Process, bool) {
 // values (AUTH-2): the variables of the Harness process (for embedded
 // OpenClaw, the combined process) and of a dedicated gateway.
 type Credentials struct {
-	Harness, Gateway                    []Env
+	Harness, Gateway                     []Env
 	StdinLogin, EgressProxy, HostManaged bool
 }
 
