@@ -71,6 +71,8 @@ type Revision struct {
 	level           logging.Level
 	ownership       logging.Ownership
 	reasons         []resolver.Reason
+	namespace       string
+	secretBindings  []SecretBinding
 
 	// doc is the admitted document in canonical form.
 	doc       occkit.Document
@@ -168,6 +170,8 @@ type revisionRecord struct {
 	Primary   string           `json:"primary"`
 	Fallbacks []string         `json:"fallbacks"`
 	Logging   loggingRecord    `json:"logging"`
+	Namespace string           `json:"namespaceId,omitempty"`
+	Bindings  []bindingRecord  `json:"secretBindings,omitempty"`
 	Doc       json.RawMessage  `json:"configuration"`
 	Digest    string           `json:"digest,omitempty"`
 }
@@ -214,6 +218,11 @@ type projectionRecord struct {
 	StdinLogin  bool        `json:"stdinLogin,omitempty"`
 	EgressProxy bool        `json:"egressProxy,omitempty"`
 	HostManaged bool        `json:"hostManaged,omitempty"`
+}
+
+type bindingRecord struct {
+	Env    string    `json:"env"`
+	Source refRecord `json:"source"`
 }
 
 type loggingRecord struct {
@@ -273,11 +282,16 @@ func (r *Revision) record(doc json.RawMessage) revisionRecord {
 		Primary:   r.primary,
 		Fallbacks: r.Fallbacks(),
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
+		Namespace: r.namespace,
 		Doc:       doc,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
 		rec.Fallbacks = []string{}
+	}
+	for _, b := range r.secretBindings {
+		rec.Bindings = append(rec.Bindings, bindingRecord{Env: b.Env,
+			Source: refRecord{Kind: string(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if !r.account.IsZero() {
 		a := r.account
@@ -333,6 +347,11 @@ func ParseRevision(b []byte) (*Revision, error) {
 		fallbacks: append([]string(nil), rec.Fallbacks...),
 		level:     logging.Level(rec.Logging.Level),
 		ownership: logging.Ownership(rec.Logging.Ownership),
+		namespace: rec.Namespace,
+	}
+	for _, b := range rec.Bindings {
+		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
+			Source: SourceRef{Kind: SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {
 		a := rec.Account

@@ -17,7 +17,7 @@ import (
 // Render the objects of an embedded OpenClaw revision admitted for
 // Kubernetes.
 func ExampleRender() {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"},
 	})
