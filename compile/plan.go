@@ -383,7 +383,9 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		if e.Placeholder || e.Value != "" {
 			return occkit.Conflict("AUTH-2", at, "a projected variable is either a Secret reference, a placeholder or a literal")
 		}
-		return CheckSecretRef(e.Secret, ns, at)
+		// A projected credential is the harnessAuth source: refusals
+		// point at the setting the author can change.
+		return CheckSecretRef(e.Secret, ns, occkit.NewPath("harnessAuth", "source"))
 	}
 	for i, e := range in.Credentials.Harness {
 		if err := check(e, occkit.NewPath("projection", "harness").Index(i)); err != nil {

@@ -17,7 +17,7 @@ import (
 // Render the objects of an embedded OpenClaw revision admitted for
 // Kubernetes.
 func ExampleRender() {
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"},
 	})
@@ -61,5 +61,6 @@ func ExampleRender() {
 	// Service occ-0d6e4079e367-gw
 	// Deployment occ-0d6e4079e367-gw
 	// strategy: Recreate
+	// OPENCLAW_GATEWAY_TOKEN from Secret occ-0d6e4079e367-gw-token
 	// ANTHROPIC_API_KEY from Secret occ-6e2c8215fd88-cred
 }

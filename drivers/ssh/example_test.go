@@ -13,7 +13,7 @@ import (
 
 // Render the systemd unit of a revision admitted for the ssh Compute.
 func ExampleRender() {
-	adm, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.1.0"},
 	})
