@@ -293,7 +293,7 @@ func TestRenderSecretBindings(t *testing.T) {
 	src := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns", ID: "telegram"}
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
 		AgentID: "a", Compute: resolver.ComputeSSH,
-		Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
+		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 		Binding:        admission.Binding{Method: admission.MethodRuntime},
 		SecretBindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
 	})
