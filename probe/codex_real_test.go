@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // The real-Codex tier: probe.CodexRunner runs the pinned Codex CLI
@@ -66,20 +68,23 @@ var (
 // when it is not set up unless OCCKIT_REQUIRE_INTEGRATION=1.
 func realCodexBinary(t *testing.T) string {
 	t.Helper()
-	required := os.Getenv("OCCKIT_REQUIRE_INTEGRATION") == "1"
+	const tier = "codex"
 	bin := os.Getenv("OCCKIT_CODEX")
 	if bin == "" {
-		if required {
+		if tiers.Required() {
 			t.Fatal("OCCKIT_CODEX is unset but OCCKIT_REQUIRE_INTEGRATION=1: run .ci/setup (it records the binary .ci/codex.sh fetches)")
 		}
+		tiers.Skipped(tier, "OCCKIT_CODEX is not set (run .ci/setup)")
 		t.Skip("the real Codex CLI is not set up (OCCKIT_CODEX unset; .ci/setup fetches it)")
 	}
-	if testing.Short() && !required {
+	if testing.Short() && !tiers.Required() {
+		tiers.Skipped(tier, "-short")
 		t.Skip("the real Codex tier takes minutes; skipped in -short mode")
 	}
 	if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
 		t.Fatalf("OCCKIT_CODEX=%s is not an executable: %v", bin, err)
 	}
+	tiers.Ran(tier)
 	return bin
 }
 
