@@ -46,7 +46,8 @@ var (
 	frameReconnectRE = regexp.MustCompile(`(?s)^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (.*)$`)
 	frameWaitingRE   = regexp.MustCompile(`^Reconnecting\.\.\. waiting for network\b`)
 	frameStatusRE    = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)^(?:unexpected )?(?:http )?status:? ([1-5][0-9]{2})\b`),
+		regexp.MustCompile(`(?i)^(?:unexpected )?(?:http )?status(?: code)?:? ([1-5][0-9]{2})\b`),
+		regexp.MustCompile(`(?i)^http (?:error )?([1-5][0-9]{2})\b`),
 		regexp.MustCompile(`(?i)^(?:exceeded retry limit|retry limit (?:reached|exceeded)),? last status:? ([1-5][0-9]{2})\b`),
 		regexp.MustCompile(`(?i)^([1-5][0-9]{2}) (?:unauthori[sz]ed|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)\b`),
 	}
