@@ -31,7 +31,9 @@ type dupScan struct {
 // every level it reads.
 func PathAt(compact []byte, at int) Path {
 	var b PathBuilder
-	for _, e := range json5.PathAt(compact, at) {
+	elems := json5.PathAt(compact, at)
+	b.Grow(len(elems))
+	for _, e := range elems {
 		if e.IsIndex {
 			b.Index(e.Index)
 		} else {

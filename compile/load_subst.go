@@ -138,6 +138,7 @@ func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string,
 // the caller puts them at the string.
 func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
 	var b strings.Builder
+	b.Grow(min(len(s), limit))
 	changed := false
 	write := func(parts ...string) error {
 		n := b.Len()
@@ -146,6 +147,11 @@ func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (str
 		}
 		if n > limit {
 			return errLdSubstLimit
+		}
+		if n > b.Cap() {
+			// Double, rather than let WriteString grow by a quarter
+			// at a time, which would copy a long result many times.
+			b.Grow(max(n, 2*b.Cap()) - b.Len())
 		}
 		for _, p := range parts {
 			b.WriteString(p)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -234,7 +235,7 @@ func PathAt(compact []byte, at int) []PathElem {
 			}
 		}
 	}
-	var out []PathElem
+	out := make([]PathElem, 0, len(stack))
 	for k, f := range stack {
 		switch {
 		case f.array:
@@ -753,6 +754,21 @@ func (p *parser) str() ([]byte, error) {
 	p.pos++
 	b := p.buf[:0]
 	defer func() { p.buf = b[:0] }()
+	// No escape decodes to more bytes than it is written with, so the
+	// literal's length bounds the value's: growing once to it (or to the
+	// string limit) avoids append's repeated copies of a long string.
+	end := p.pos
+	for end < len(s) && s[end] != q {
+		if s[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	want := end - p.pos
+	if p.opts.MaxStringBytes > 0 {
+		want = min(want, p.opts.MaxStringBytes+4)
+	}
+	b = slices.Grow(b, want)
 	for {
 		if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
 			p.pos = start
