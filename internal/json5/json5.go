@@ -235,7 +235,10 @@ func PathAt(compact []byte, at int) []PathElem {
 			}
 		}
 	}
-	out := make([]PathElem, 0, len(stack))
+	var out []PathElem
+	if len(stack) > 0 {
+		out = make([]PathElem, 0, len(stack))
+	}
 	for k, f := range stack {
 		switch {
 		case f.array:
@@ -249,6 +252,9 @@ func PathAt(compact []byte, at int) []PathElem {
 			}
 			out = append(out, PathElem{Key: key})
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
