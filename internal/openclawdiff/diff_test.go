@@ -84,6 +84,15 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		add(item, pending{fn: FnSelect, input: in, occ: occ})
 	}
 
+	for i := 0; i < n; i++ {
+		in := g.DoctorCase()
+		item, occ, err := DoctorItem(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(item, pending{fn: FnDoctor, input: in, occ: occ})
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	answers, err := o.Run(ctx, items)
@@ -108,11 +117,24 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			}
 		}
 	}
+	for i, ai := 0, 0; i < len(ps); i, ai = i+1, ai+1 {
+		switch ps[i].fn {
+		case FnRefStrict:
+			i++
+		case FnDoctor:
+			if a, err := DecodeDoctor(answers[ai], ps[i].occ.(DoctorOut)); err == nil && a.DoctorOut != ps[i].occ.(DoctorOut) {
+				again = append(again, ai)
+				items[ai] = DoctorItemVariants(items[ai])
+			}
+		}
+	}
 	if len(again) > 0 {
 		more := make([]any, len(again))
 		for j, ai := range again {
 			item := items[ai].(map[string]any)
-			item["perm"] = true
+			if item["op"] != "doctor" {
+				item["perm"] = true
+			}
 			more[j] = item
 		}
 		res, err := o.Run(ctx, more)
@@ -170,6 +192,16 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 				hs, _ := json.Marshal(in.Harnesses)
 				return fmt.Sprintf("%v locked=%q override=%q harnesses=%s config=%s: occkit %v, openclaw %v (%s %s)",
 					in.PolicyInput, in.LockedOwner, in.Override, hs, cfg, o, a.R, a.Reason, a.Msg)
+			})
+		case FnDoctor:
+			a, err := DecodeDoctor(raw, p.occ.(DoctorOut))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := Case{Fn: FnDoctor, Input: p.input, Occ: p.occ, Claw: a}
+			record(tallies[FnDoctor], c, p.occ.(DoctorOut) == a.DoctorOut, func() string {
+				cfg, _ := json.Marshal(p.input.(DoctorInput).Config)
+				return fmt.Sprintf("config=%s\n    occkit   %v\n    openclaw %v", cfg, p.occ, a.DoctorOut)
 			})
 		}
 		ai++

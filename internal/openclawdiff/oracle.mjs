@@ -227,15 +227,66 @@ async function opLoad(it) {
   }
 }
 
-async function opDoctor(it) {
+// Doctor's migration list, to run doctor again without the migrations
+// that lie outside runtime repair (divergence classes): found as the
+// exported array holding migrations with these ids.
+const SKIPPABLE = {
+  catalog: "models.canonical-model-refs",
+  implicitPrimary: "runtime.utility-model-separation",
+};
+const migrationList = lazy(async () => {
+  for (const f of modulesDefining("migrateLegacyRuntimeModelRef")) {
+    const mod = await import(pathToFileURL(path.join(dist, f)).href);
+    for (const v of Object.values(mod)) {
+      if (Array.isArray(v) && v.some((m) => m?.id === SKIPPABLE.catalog)) return v;
+    }
+  }
+  throw new Error("openclaw: doctor migration list not found");
+});
+
+async function withoutMigrations(names, run) {
+  const list = await migrationList();
+  const saved = [];
+  for (const n of names) {
+    const i = list.findIndex((m) => m.id === SKIPPABLE[n]);
+    if (i < 0) throw new Error(`openclaw: doctor migration ${SKIPPABLE[n]} not found`);
+    saved.push([i, list[i]]);
+    list[i] = { ...list[i], apply: () => {} };
+  }
   try {
-    const cfg = structuredClone(it.config);
+    return await run();
+  } finally {
+    for (const [i, m] of saved) list[i] = m;
+  }
+}
+
+// Without it.variants only doctor itself answers; with it, doctor is also
+// run on permuted key orders and without the skippable migrations.
+async function opDoctor(it) {
+  const full = await doctorOnce(it.config);
+  if (!full.ok || !it.variants) return full;
+  full.variants = [];
+  const orders = { authored: it.config, asc: reorder(it.config, asc), desc: reorder(it.config, desc) };
+  const skips = [[], ["catalog"], ["implicitPrimary"], ["catalog", "implicitPrimary"]];
+  for (const [order, config] of Object.entries(orders)) {
+    for (const skip of skips) {
+      if (order === "authored" && skip.length === 0) continue;
+      const r = await withoutMigrations(skip, () => doctorOnce(config));
+      full.variants.push({ order, skip, ok: r.ok, config: r.config });
+    }
+  }
+  return full;
+}
+
+async function doctorOnce(config) {
+  try {
+    const cfg = structuredClone(config);
     const legacy = (await fn.applyLegacyDoctorMigrations())(cfg, { pluginContracts: false });
     const candidate = legacy.next ?? cfg;
     const plan = (await fn.collectBlockedLegacyOpenAICodexProviderPlan())(candidate);
     const res = (await fn.normalizeCompatibilityConfigValues())(candidate, {
       blockedModelIdentities: new Set(plan.blockedModelIdentities ?? []),
-      sourceRaw: it.config,
+      sourceRaw: config,
     });
     return { ok: true, config: res.config, changes: [...(legacy.changes ?? []), ...(res.changes ?? [])] };
   } catch (e) {
