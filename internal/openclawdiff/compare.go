@@ -2,6 +2,7 @@ package openclawdiff
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -374,14 +375,29 @@ type DoctorAnswer struct {
 	Explained []string
 }
 
-// DoctorItemVariants asks for the variants of a doctor item.
-func DoctorItemVariants(item any) any {
+// DoctorItemVariants asks again for a doctor item, with variants: stage
+// 0 the authored key order without the skippable migrations, stage 1 also
+// the permuted key orders.
+func DoctorItemVariants(item any, stage int) any {
 	m := item.(map[string]any)
 	c := make(map[string]any, len(m)+1)
 	for k, v := range m {
 		c[k] = v
 	}
-	c["variants"] = true
+	skips := [][]string{{}, {"catalog"}, {"implicitPrimary"}, {"catalog", "implicitPrimary"}}
+	var vs []any
+	for _, order := range []string{"authored", "asc", "desc"} {
+		if stage == 0 && order != "authored" {
+			break
+		}
+		for _, s := range skips {
+			if order == "authored" && (len(s) == 0 || stage == 1) {
+				continue
+			}
+			vs = append(vs, map[string]any{"order": order, "skip": s})
+		}
+	}
+	c["variants"] = vs
 	return c
 }
 
@@ -430,4 +446,71 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 // that all have rows in table, reason among them.
 func DoctorExplainedBy(a DoctorAnswer, reason string) bool {
 	return a.Explained != nil && slices.Contains(a.Explained, reason)
+}
+
+// LoadOut is a loaded configuration (canonical JSON) or an error.
+type LoadOut struct {
+	JSON string
+	Err  bool
+	// MissingVar: occkit refused a ${VAR} whose variable is not set.
+	MissingVar bool
+}
+
+func (l LoadOut) String() string {
+	if l.Err {
+		return "error"
+	}
+	return l.JSON
+}
+
+// LoadItem loads in with occkit and builds the oracle item.
+func LoadItem(in LoadInput) (map[string]any, LoadOut) {
+	item := map[string]any{"op": "load", "path": in.Main, "env": in.Env}
+	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
+		v, ok := in.Env[name]
+		return v, ok
+	}})
+	if err != nil {
+		var oe *occkit.Error
+		missing := errors.As(err, &oe) && oe.Rule == "DOC-4" && strings.Contains(oe.Message(), "is not set")
+		return item, LoadOut{Err: true, MissingVar: missing}
+	}
+	return item, LoadOut{JSON: canonJSON(doc.Bytes())}
+}
+
+func canonJSON(b []byte) string {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return "!" + err.Error()
+	}
+	out, _ := json.Marshal(v) // sorted keys
+	return string(out)
+}
+
+// LoadAnswer is OpenClaw's loaded configuration.
+type LoadAnswer struct {
+	LoadOut
+	Missing []string
+	Msg     string
+}
+
+// DecodeLoad decodes the oracle's answer to a load item.
+func DecodeLoad(raw json.RawMessage) (LoadAnswer, error) {
+	var a struct {
+		OK      bool            `json:"ok"`
+		Value   json.RawMessage `json:"value"`
+		Missing []string        `json:"missing"`
+		Error   string          `json:"error"`
+		Fatal   string          `json:"fatal"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return LoadAnswer{}, err
+	}
+	if a.Fatal != "" {
+		return LoadAnswer{}, fmt.Errorf("oracle: %s", a.Fatal)
+	}
+	if !a.OK {
+		return LoadAnswer{LoadOut: LoadOut{Err: true}, Msg: a.Error}, nil
+	}
+	return LoadAnswer{LoadOut: LoadOut{JSON: canonJSON(a.Value)}, Missing: a.Missing}, nil
 }

@@ -5,7 +5,18 @@ import "strings"
 // Table is the one table of deliberate divergences from OpenClaw
 // 2026.9.6. Every disagreement the tier finds must be recognised by a row;
 // DIVERGENCES.md is rendered from it.
-var Table = append(tableMain, tableDoctor...)
+var Table = append(append(tableMain, tableDoctor...), tableLoad...)
+
+var tableLoad = []Divergence{
+	{
+		Fn: FnLoad, Class: "missing-variable-is-an-error", Rule: "DOC-4",
+		Reason: "a `${VAR}` whose variable the lookup does not know is an error naming the variable; OpenClaw's loader warns and keeps the literal `${VAR}`",
+		Match: func(c Case) bool {
+			o, a := c.Occ.(LoadOut), c.Claw.(LoadAnswer)
+			return o.Err && o.MissingVar && !a.Err && len(a.Missing) > 0
+		},
+	},
+}
 
 var tableMain = []Divergence{
 	{
