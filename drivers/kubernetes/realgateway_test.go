@@ -253,7 +253,7 @@ func startRevision(t *testing.T, in realgateway.Install, objs Objects, level str
 		t.Fatal(err)
 	}
 	for _, p := range rep.Processes {
-		t.Logf("%s: live after %d ms, ready after %d ms, %s after SIGTERM in %d ms", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs)
+		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs)
 	}
 	for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}) {
 		t.Error(problem)

@@ -97,7 +97,7 @@ func TestRealGateway_SSH(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, pr := range rep.Processes {
-				t.Logf("%s: live after %d ms, ready after %d ms, %s after SIGTERM in %d ms", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs)
+				t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs)
 			}
 			for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: []string{operatorCredential}}) {
 				t.Error(problem)
