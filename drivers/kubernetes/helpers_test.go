@@ -34,6 +34,8 @@ type topologyCase struct {
 	harness resolver.Harness
 	auth    string
 	doc     string
+	// bindings are the Configuration's secretBindings.
+	bindings []admission.SecretBinding
 }
 
 var (
@@ -87,10 +89,11 @@ func admitWith(t testing.TB, d *Driver, agentID string, c topologyCase, doc occk
 		t.Fatal(err)
 	}
 	req := admission.Request{
-		Agent:         admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
-		Configuration: admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
-		Compute:       drivers.ComputeInfo(d, "kubernetes"),
-		Level:         level,
+		Agent:          admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
+		Configuration:  admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
+		Compute:        drivers.ComputeInfo(d, "kubernetes"),
+		Level:          level,
+		SecretBindings: c.bindings,
 	}
 	if sb := d.cfg.Sandbox; sb != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: sb.ID, Facts: sb.Facts}

@@ -15,7 +15,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/internal/realgateway"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
@@ -30,33 +30,15 @@ import (
 // that has only loopback (Service names resolve to 127.0.0.1 there, as
 // cluster DNS would resolve them to the pods). The container runtime's
 // part is emulated: PATH is the image's (node 24 first), /tmp is TMPDIR,
-// and the proxies point at a closed loopback port.
-//
-// OCCKIT_GATEWAY_E2E_PENDING=1 skips, with a message, a start whose
-// rendered document has no gateway section (mode, bind, token auth from a
-// Secret): OpenClaw refuses to start without it (exit 78). The render
-// supplying that section is issue 11's render plan; until it lands the
-// cases fail unless this variable is set, and .ci/test sets it.
+// and the proxies point at a closed loopback port. Paths inside the
+// document are not remapped (there is no mount namespace): the dedicated
+// gateway's planned workspace (/home/node/workspace) is that host path.
 
 // gatewayPool runs at most two isolated gateway starts at once.
 var gatewayPool = realgateway.NewPool(2)
 
 // gatewayJobs are what this test binary runs in its isolated children.
 var gatewayJobs = realgateway.Jobs{"start": realgateway.Start}
-
-// realOpenClaw returns the real OpenClaw, or skips (fails when the tier is
-// required).
-func realOpenClaw(t *testing.T) realgateway.Install {
-	t.Helper()
-	in, err := realgateway.FromEnv()
-	if err != nil {
-		if realgateway.Required() {
-			t.Fatalf("the real OpenClaw tier is required (OCCKIT_REQUIRE_INTEGRATION=1): %v", err)
-		}
-		t.Skipf("skipping the real OpenClaw tier: %v", err)
-	}
-	return in
-}
 
 // secretValue is the test Secret store: every Secret key a Deployment
 // references holds a distinct value derived from its name and key.
@@ -200,7 +182,7 @@ type e2eCase struct {
 }
 
 func TestRealGateway_Kubernetes(t *testing.T) {
-	in := realOpenClaw(t)
+	in := realgateway.Open(t, "openclaw gateway (kubernetes)")
 	cases := []e2eCase{
 		{"embedded-openai-info", topologyCase{
 			name: "embedded-openai", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
@@ -208,11 +190,16 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 			doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
 				`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
 		}, logging.LevelInfo},
-		{"embedded-anthropic-warn", topologyCase{
+		// A channel credential from a secretBinding (AUTH-6): the bot token
+		// reaches the gateway as a Secret reference and appears nowhere.
+		{"embedded-anthropic-telegram-warn", topologyCase{
 			name: "embedded-anthropic", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
-				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"}}`,
+				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
+				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
+			bindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+				Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
 		}, logging.LevelWarn},
 		{"dedicated-openclaw-info", dedicatedOpenClaw, logging.LevelInfo},
 	}
@@ -242,9 +229,6 @@ func startRevision(t *testing.T, in realgateway.Install, objs Objects, level str
 		p, s := podProcess(t, in, objs, dep, filepath.Join(root, dep.Name), proxyPort)
 		spec.Processes = append(spec.Processes, p)
 		secrets = append(secrets, s...)
-		if p.Port > 0 {
-			gatewayPending(t, p)
-		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
@@ -258,23 +242,4 @@ func startRevision(t *testing.T, in realgateway.Install, objs Objects, level str
 	for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}) {
 		t.Error(problem)
 	}
-}
-
-// gatewayPending skips a start whose document has no gateway section when
-// OCCKIT_GATEWAY_E2E_PENDING=1 (see the tier's comment).
-func gatewayPending(t *testing.T, p realgateway.Process) {
-	t.Helper()
-	if os.Getenv("OCCKIT_GATEWAY_E2E_PENDING") != "1" {
-		return
-	}
-	for _, f := range p.Files {
-		if filepath.Base(f.Path) != ConfigFile {
-			continue
-		}
-		doc, err := occkit.ParseDocument(f.Data)
-		if err == nil && doc.Get(occkit.NewPath("gateway", "mode")).Exists() {
-			return
-		}
-	}
-	t.Skip("pending (OCCKIT_GATEWAY_E2E_PENDING=1): the rendered document has no gateway section, which OpenClaw needs to start (issue 11's render plan supplies it)")
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"os"
 	"path/filepath"
@@ -23,14 +25,12 @@ import (
 // units, started on the real OpenClaw (realgateway, OCCKIT_OPENCLAW_DIR) as
 // systemd would start them — ExecStart, Environment=, the operator's
 // EnvironmentFile= (which holds the credential, AUTH-5), UnsetEnvironment=,
-// WorkingDirectory=, and the document Prepare uploads to the unit's
-// ConfigPath — in a network namespace that has only loopback. The user
+// WorkingDirectory=, the planned document Prepare uploads to the unit's
+// ConfigPath, the gateway token file it generates and the secrets file it
+// writes for secretBindings — in a network namespace that has only
+// loopback. The user
 // manager's part is emulated: PATH (node 24 first), HOME, a private
 // TMPDIR, and proxies pointed at a closed loopback port.
-//
-// OCCKIT_GATEWAY_E2E_PENDING=1 skips, with a message, a start whose
-// document has no gateway section (see the Kubernetes tier): OpenClaw
-// refuses to start without it (exit 78).
 
 // gatewayPool runs at most two isolated gateway starts at once.
 var gatewayPool = realgateway.NewPool(2)
@@ -42,28 +42,27 @@ var gatewayJobs = realgateway.Jobs{"start": realgateway.Start}
 const operatorCredential = "sk-occkit-e2e-operator-0123456789abcdef"
 
 func TestRealGateway_SSH(t *testing.T) {
-	in, err := realgateway.FromEnv()
-	if err != nil {
-		if realgateway.Required() {
-			t.Fatalf("the real OpenClaw tier is required (OCCKIT_REQUIRE_INTEGRATION=1): %v", err)
-		}
-		t.Skipf("skipping the real OpenClaw tier: %v", err)
-	}
+	in := realgateway.Open(t, "openclaw gateway (ssh)")
 	cases := []struct {
 		name, doc, credEnv string
 		level              logging.Level
+		bindings           []admission.SecretBinding
 	}{
 		{"openai-info", `{"agents":{"defaults":{"model":"openai/gpt-5",` +
 			`"models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"coding"}}`,
-			"OPENAI_API_KEY", logging.LevelInfo},
-		{"anthropic-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
-			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}}}`,
-			"ANTHROPIC_API_KEY", logging.LevelWarn},
+			"OPENAI_API_KEY", logging.LevelInfo, nil},
+		// A channel credential from a secretBinding (AUTH-6): the token
+		// reaches the gateway through the secrets file and nowhere else.
+		{"anthropic-telegram-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
+			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
+			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
+			"ANTHROPIC_API_KEY", logging.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+				Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rev := admitSSH(t, "agent-"+tc.name, tc.doc, tc.level)
+			rev := admitSSH(t, "agent-"+tc.name, tc.doc, tc.level, tc.bindings)
 			root := t.TempDir()
 			envFile := filepath.Join(root, "etc", "occkit", "credentials.env")
 			u, err := Render(rev, RenderOptions{
@@ -73,19 +72,32 @@ func TestRealGateway_SSH(t *testing.T) {
 			if err != nil {
 				t.Fatalf("render: %v", err)
 			}
+			// What Prepare leaves on the host: the planned document at
+			// ConfigPath, the unit, the gateway token file it generates, the
+			// secrets file it writes from the SecretReader; and the
+			// operator's credential file.
+			token := secretValue("gateway-token/" + tc.name)
 			files := map[string][]byte{
-				// What Prepare uploads: the admitted document at ConfigPath
-				// and the unit; the operator's credential file.
-				u.ConfigPath: rev.Canonical(),
-				u.Path:       u.Content,
-				envFile:      []byte(tc.credEnv + "=" + operatorCredential + "\n"),
+				u.ConfigPath:       u.Document,
+				u.Path:             u.Content,
+				u.GatewayTokenFile: []byte("OPENCLAW_GATEWAY_TOKEN=" + token + "\n"),
+				envFile:            []byte(tc.credEnv + "=" + operatorCredential + "\n"),
+			}
+			secrets := []string{operatorCredential, token}
+			if u.SecretsFile != "" {
+				var b strings.Builder
+				for _, e := range u.Secrets {
+					v := secretValue(e.Source.NamespaceID + "/" + e.Source.ID)
+					line, ok := envFileLine(e.Name, []byte(v))
+					if !ok {
+						t.Fatalf("secret %s", e.Name)
+					}
+					b.WriteString(line)
+					secrets = append(secrets, v)
+				}
+				files[u.SecretsFile] = []byte(b.String())
 			}
 			p := unitProcess(t, in, u, files, root)
-			if os.Getenv("OCCKIT_GATEWAY_E2E_PENDING") == "1" {
-				if doc, err := occkit.ParseDocument(files[u.ConfigPath]); err == nil && !doc.Get(occkit.NewPath("gateway", "mode")).Exists() {
-					t.Skip("pending (OCCKIT_GATEWAY_E2E_PENDING=1): the document has no gateway section, which OpenClaw needs to start (issue 11's render plan supplies it)")
-				}
-			}
 			spec := realgateway.Spec{
 				Processes: []realgateway.Process{p}, LogDir: t.TempDir(),
 				ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: time.Second,
@@ -99,14 +111,20 @@ func TestRealGateway_SSH(t *testing.T) {
 			for _, pr := range rep.Processes {
 				t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs)
 			}
-			for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: []string{operatorCredential}}) {
+			for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets}) {
 				t.Error(problem)
 			}
 		})
 	}
 }
 
-func admitSSH(t *testing.T, agent, doc string, level logging.Level) *admission.Revision {
+// secretValue is the test Secret store: a distinct value per name.
+func secretValue(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	return "occkit-e2e-secret-" + hex.EncodeToString(sum[:12])
+}
+
+func admitSSH(t *testing.T, agent, doc string, level logging.Level, bindings []admission.SecretBinding) *admission.Revision {
 	t.Helper()
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
@@ -121,14 +139,32 @@ func admitSSH(t *testing.T, agent, doc string, level logging.Level) *admission.R
 			ID: agent, ConfigurationID: agent + "-config",
 			HarnessAuth: admission.Binding{Method: admission.MethodRuntime},
 		},
-		Configuration: admission.StaticConfiguration{ID: agent + "-config", Generation: 1, Document: occkit.MustParseDocument(doc)},
-		Compute:       admission.ComputeInfo{Kind: resolver.ComputeSSH, ID: "ssh"},
-		Level:         level,
+		Configuration:  admission.StaticConfiguration{ID: agent + "-config", Generation: 1, Document: occkit.MustParseDocument(doc)},
+		Compute:        admission.ComputeInfo{Kind: resolver.ComputeSSH, ID: "ssh"},
+		Level:          level,
+		SecretBindings: bindings,
 	})
 	if err != nil {
 		t.Fatalf("admit: %v", err)
 	}
 	return rev
+}
+
+// unquoteEnv reads an EnvironmentFile= value as systemd does for the
+// forms the driver and operators write: bare, or double-quoted with
+// backslash escapes.
+func unquoteEnv(v string) string {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return v
+	}
+	var b strings.Builder
+	for i := 1; i < len(v)-1; i++ {
+		if v[i] == '\\' && i+1 < len(v)-1 {
+			i++
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
 }
 
 // unitProcess maps a rendered unit onto this machine as the user manager
@@ -171,7 +207,7 @@ func unitProcess(t *testing.T, in realgateway.Install, u Unit, files map[string]
 		for sc.Scan() {
 			line := strings.TrimSpace(sc.Text())
 			if k, v, ok := strings.Cut(line, "="); ok && line[0] != '#' {
-				env[k] = v
+				env[k] = unquoteEnv(v)
 			}
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"testing"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // EnvDir names the variable that holds the OpenClaw install directory
@@ -67,4 +70,21 @@ func (in Install) Bin() string { return filepath.Join(in.Dir, "node_modules", ".
 // Path is a PATH with node 24 first, then the system directories.
 func (in Install) Path() string {
 	return filepath.Join(in.Dir, "node", "bin") + ":/usr/local/bin:/usr/bin:/bin"
+}
+
+// Open returns the install for the real tier named tier and records that
+// the tier ran (internal/tiers). Without an install it records the skip
+// and skips t, or fails t when the tier is [Required].
+func Open(t testing.TB, tier string) Install {
+	t.Helper()
+	in, err := FromEnv()
+	if err != nil {
+		if Required() {
+			t.Fatalf("the real OpenClaw tier is required (OCCKIT_REQUIRE_INTEGRATION=1): %v", err)
+		}
+		tiers.Skipped(tier, err.Error()+" (run .ci/setup as root)")
+		t.Skipf("skipping the real OpenClaw tier: %v", err)
+	}
+	tiers.Ran(tier)
+	return in
 }

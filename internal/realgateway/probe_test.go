@@ -27,20 +27,6 @@ func TestMain(m *testing.M) {
 // pool runs at most two isolated children of this package at once.
 var pool = NewPool(2)
 
-// install returns the real OpenClaw, or skips (fails when the tier is
-// required).
-func install(t *testing.T) Install {
-	t.Helper()
-	in, err := FromEnv()
-	if err != nil {
-		if Required() {
-			t.Fatalf("the real OpenClaw tier is required (OCCKIT_REQUIRE_INTEGRATION=1): %v", err)
-		}
-		t.Skipf("skipping the real OpenClaw tier: %v", err)
-	}
-	return in
-}
-
 // probeArg is one scripted run of the real OpenClaw model probe.
 type probeArg struct {
 	Install   string
@@ -248,7 +234,7 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 // same model for up to 90 s (its transient retry window, beyond
 // --probe-timeout) before it prints their status.
 func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
-	in := install(t)
+	in := Open(t, "openclaw model probe")
 	status := func(s string) probe.Outcome {
 		c, ok := probe.NewCause(probe.CauseProbeStatus, s)
 		if !ok {

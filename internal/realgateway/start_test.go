@@ -14,7 +14,7 @@ import (
 // over. This checks the tier's checks, not occkit's render (the driver
 // tiers start what the renders produce).
 func TestStart_KnownGoodDocument(t *testing.T) {
-	in := install(t)
+	in := Open(t, "openclaw gateway (harness)")
 	const (
 		token = "occkit-harness-gateway-token-0123456789"
 		key   = "sk-occkit-harness-0123456789abcdef"
