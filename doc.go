@@ -48,4 +48,10 @@
 // [PathAt] finds the path of an offset in compact JSON and [PathBuilder]
 // builds a long Path in linear time: parsers use them to report a location
 // without keeping a path for every level they read.
+//
+// # Rules
+//
+// Code, docs and errors cite rules by ID (DOC-2, RES-11, AUTH-6, …): each
+// error carries the ID of the rule that refused. The rule book with every
+// ID and its full text is internal/rules/RULES.md in this repository.
 package occkit

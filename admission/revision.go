@@ -71,6 +71,11 @@ type Revision struct {
 	level           logging.Level
 	ownership       logging.Ownership
 	reasons         []resolver.Reason
+	namespace       string
+	secretBindings  []SecretBinding
+	// openclawSchema is the OpenClaw release whose configuration schema
+	// the document was checked against, or "" when the check was off.
+	openclawSchema string
 
 	// doc is the admitted document in canonical form.
 	doc       occkit.Document
@@ -131,6 +136,11 @@ func (r *Revision) LoggingOwnership() logging.Ownership { return r.ownership }
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
 
+// OpenClawSchemaVersion is the OpenClaw release whose configuration
+// schema the admitted document was checked against (DOC-5), or "" when
+// the Admitter's check was disabled. It is part of the digest.
+func (r *Revision) OpenClawSchemaVersion() string { return r.openclawSchema }
+
 // Document is the admitted document (after transform and stamp) in its
 // canonical, key-sorted form. A Document is immutable, so sharing it is
 // safe.
@@ -168,8 +178,12 @@ type revisionRecord struct {
 	Primary   string           `json:"primary"`
 	Fallbacks []string         `json:"fallbacks"`
 	Logging   loggingRecord    `json:"logging"`
+	Namespace string           `json:"namespaceId,omitempty"`
+	Bindings  []bindingRecord  `json:"secretBindings,omitempty"`
 	Doc       json.RawMessage  `json:"configuration"`
-	Digest    string           `json:"digest,omitempty"`
+	// OpenClaw is the OpenClaw schema version checked; omitted when none.
+	OpenClaw string `json:"openclawSchema,omitempty"`
+	Digest   string `json:"digest,omitempty"`
 }
 
 type sourceRecord struct {
@@ -214,6 +228,11 @@ type projectionRecord struct {
 	StdinLogin  bool        `json:"stdinLogin,omitempty"`
 	EgressProxy bool        `json:"egressProxy,omitempty"`
 	HostManaged bool        `json:"hostManaged,omitempty"`
+}
+
+type bindingRecord struct {
+	Env    string    `json:"env"`
+	Source refRecord `json:"source"`
 }
 
 type loggingRecord struct {
@@ -273,11 +292,17 @@ func (r *Revision) record(doc json.RawMessage) revisionRecord {
 		Primary:   r.primary,
 		Fallbacks: r.Fallbacks(),
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
+		Namespace: r.namespace,
 		Doc:       doc,
+		OpenClaw:  r.openclawSchema,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
 		rec.Fallbacks = []string{}
+	}
+	for _, b := range r.secretBindings {
+		rec.Bindings = append(rec.Bindings, bindingRecord{Env: b.Env,
+			Source: refRecord{Kind: string(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if !r.account.IsZero() {
 		a := r.account
@@ -329,10 +354,16 @@ func ParseRevision(b []byte) (*Revision, error) {
 			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
 			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
 		},
-		primary:   rec.Primary,
-		fallbacks: append([]string(nil), rec.Fallbacks...),
-		level:     logging.Level(rec.Logging.Level),
-		ownership: logging.Ownership(rec.Logging.Ownership),
+		primary:        rec.Primary,
+		fallbacks:      append([]string(nil), rec.Fallbacks...),
+		level:          logging.Level(rec.Logging.Level),
+		ownership:      logging.Ownership(rec.Logging.Ownership),
+		namespace:      rec.Namespace,
+		openclawSchema: rec.OpenClaw,
+	}
+	for _, b := range rec.Bindings {
+		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
+			Source: SourceRef{Kind: SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {
 		a := rec.Account
