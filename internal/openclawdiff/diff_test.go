@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 var (
@@ -34,11 +36,13 @@ func oracle(t *testing.T) *Oracle {
 	t.Helper()
 	o, err := Find(t.TempDir())
 	if err != nil {
-		if errors.Is(err, ErrNotInstalled) && os.Getenv(EnvRequire) != "1" {
+		if errors.Is(err, ErrNotInstalled) && !tiers.Required() {
+			tiers.Skipped("openclawdiff", err.Error())
 			t.Skip(err.Error() + "; set it to run the differential tier against the real OpenClaw")
 		}
 		t.Fatal(err)
 	}
+	tiers.Ran("openclawdiff")
 	return o
 }
 
