@@ -61,7 +61,9 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	n, sd := *flagN, seed()
 	t.Logf("seed %d, %d inputs per function", sd, n)
 	start := time.Now()
-	defer func() { t.Logf("tier took %s", time.Since(start).Round(time.Second)) }()
+	defer func() {
+		t.Logf("tier took %s wall, node %s CPU", time.Since(start).Round(time.Second), o.CPU().Round(time.Second))
+	}()
 	g := NewGen(sd)
 	var items []any
 	var ps []pending
