@@ -146,9 +146,15 @@
 // Whole-agent agentRuntime and embeddedHarness keys are removed, a scope's
 // own agentRuntime CLI pin first becoming policy for that scope's model
 // selection refs on that CLI's provider; codex-cli runtime
-// IDs become codex, and a concrete pin is never overwritten (auto is). It
-// returns the [Change]s it made, is idempotent, never mutates its input, and
-// keeps unknown keys and key order.
+// IDs become codex, and a pin is never overwritten, an explicit "default"
+// included (a blank or "auto" id is), as doctor does. A migrated ref also
+// loses a retired model ID the way doctor renames it (claude-cli/opus →
+// anthropic/claude-opus-5, google-gemini-cli/gemini-3-pro →
+// google/gemini-3.1-pro-preview); refs already on a canonical provider keep
+// their IDs (doctor's catalog-wide renaming of retired models is outside
+// CMP-3: see internal/openclawdiff/DIVERGENCES.md). It returns the
+// [Change]s it made, is idempotent, never mutates its input, and keeps
+// unknown keys and key order.
 //
 // # Rendering
 //
