@@ -80,6 +80,13 @@ type Agent struct {
 	// HarnessAuth is the stored binding (see [CreateHarnessAuth] and
 	// [UpdateHarnessAuth]); the zero Binding cannot deploy (AUTH-1).
 	HarnessAuth Binding
+	// NamespaceID is the Agent's tenant namespace, when the control plane
+	// knows it at admission: every projected Secret (the harnessAuth
+	// source, secretBindings) must live there (AUTH-2), and the revision
+	// freezes it so a Compute that runs the Agent elsewhere refuses to
+	// render it. "" leaves the check to the render, against the
+	// Compute's namespace.
+	NamespaceID string
 }
 
 // Request is one deployment. Compute.Kind "" is Kubernetes.
@@ -102,6 +109,9 @@ type Request struct {
 	Level logging.Level
 	// Account is a managed account binding to freeze, or the zero Account.
 	Account Account
+	// SecretBindings are the Configuration's secretBindings: channel and
+	// gateway feature credentials projected into the gateway only (AUTH-6).
+	SecretBindings []SecretBinding
 }
 
 // Admit runs one admission in the order of ADM-1: authorize → read the
@@ -209,6 +219,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
 		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
+		Namespace: req.Agent.NamespaceID,
 	}
 	proj, err := validateAuth(ctx, req.Compute, facts)
 	if err != nil {
@@ -221,20 +232,26 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		}
 	}
 
+	if err := a.checkVersion(dec.Harness); err != nil {
+		return nil, err
+	}
+
 	r := &Revision{
-		agentID:    req.Agent.ID,
-		source:     source,
-		harness:    HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
-		mode:       dec.Mode,
-		compute:    ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
-		account:    req.Account,
-		auth:       req.Agent.HarnessAuth,
-		projection: proj.clone(),
-		primary:    dec.Primary,
-		fallbacks:  append([]string(nil), dec.Fallbacks...),
-		level:      level,
-		ownership:  owner,
-		reasons:    append([]resolver.Reason(nil), dec.Reasons...),
+		agentID:        req.Agent.ID,
+		source:         source,
+		harness:        HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
+		mode:           dec.Mode,
+		compute:        ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
+		account:        req.Account,
+		auth:           req.Agent.HarnessAuth,
+		projection:     proj.clone(),
+		primary:        dec.Primary,
+		fallbacks:      append([]string(nil), dec.Fallbacks...),
+		level:          level,
+		ownership:      owner,
+		reasons:        append([]resolver.Reason(nil), dec.Reasons...),
+		namespace:      req.Agent.NamespaceID,
+		secretBindings: append([]SecretBinding(nil), req.SecretBindings...),
 	}
 	if a.openclaw != nil {
 		r.openclawSchema = a.openclaw.Version()
@@ -243,6 +260,12 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		r.sandboxDriverID = sandbox.ID
 	}
 	r.freeze(doc)
+	// The render stage, with the Compute-independent defaults: whatever
+	// it refuses, admission refuses, so an admitted revision renders
+	// unless the Compute's own facts (namespace, placement) differ.
+	if _, err := r.Plan(compile.PlanOptions{}); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -105,7 +105,7 @@ func allow() admission.Authorizer { return authz{} }
 
 func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 	t.Helper()
-	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"}})
+	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1", resolver.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,9 @@ type AuthFacts struct {
 	Model string
 	// AgentID is the Agent being deployed (for custom validators).
 	AgentID string
+	// Namespace is the Agent's tenant namespace ID when known; a
+	// Secret-backed source must live there (AUTH-2).
+	Namespace string
 }
 
 // bindingPath is where harnessAuth errors point: the Agent's field.
@@ -115,6 +118,9 @@ func CheckTopology(f AuthFacts) error {
 // checked before the Compute's own rules, so it is the answer on every
 // Compute.
 func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
+	if err := f.Binding.Validate(); err != nil {
+		return Projection{}, err
+	}
 	if err := checkSourceType(f); err != nil {
 		return Projection{}, err
 	}
@@ -128,6 +134,9 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 		return Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
+		return Projection{}, err
+	}
+	if err := checkNamespace(f); err != nil {
 		return Projection{}, err
 	}
 	switch f.Compute {
@@ -160,6 +169,19 @@ func requireCredentialGateway(f AuthFacts) error {
 			"credential_source needs a selected Credential Gateway")
 	}
 	return nil
+}
+
+// checkNamespace refuses a Secret-backed source outside the Agent's tenant
+// namespace (AUTH-2: a workload reads Secrets of its own namespace only),
+// naming the namespace it must live in. An unknown namespace is left to
+// the render, which has the Compute's.
+func checkNamespace(f AuthFacts) error {
+	b := f.Binding
+	if f.Namespace == "" || (b.Method != MethodAPIKey && b.Method != MethodCodexPAT) || b.Source.NamespaceID == f.Namespace {
+		return nil
+	}
+	return occkit.Conflict("AUTH-2", bindingPath.Key("source").Key("namespaceId"),
+		"the credential must live in the Agent's tenant namespace %s", f.Namespace)
 }
 
 // checkSourceType is the topology part of the binding shape (AUTH-4a):
@@ -315,6 +337,9 @@ type HarnessAuthValidator interface {
 // mapping, after the binding-shape rule and RES-11 (both 400) and the
 // missing-binding rule (409). v nil → 503 DEPENDENCY_UNAVAILABLE.
 func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Projection, error) {
+	if err := f.Binding.Validate(); err != nil {
+		return Projection{}, err
+	}
 	if err := checkSourceType(f); err != nil {
 		return Projection{}, err
 	}
@@ -329,6 +354,9 @@ func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Pro
 		return Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
+		return Projection{}, err
+	}
+	if err := checkNamespace(f); err != nil {
 		return Projection{}, err
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)

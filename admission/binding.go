@@ -136,6 +136,11 @@ const maxRefLen = 256
 // path of the value, used in errors: every refusal is 400 INVALID_REQUEST
 // naming the offending key.
 //
+// The JSON-only rules (an object, no duplicate or unknown keys, every
+// required key present, strings where strings belong) are checked here;
+// everything else is [Binding.Validate], the one check a typed Binding
+// built as a Go value goes through too.
+//
 // The shape does not depend on the topology: that codex-oauth is for
 // dedicated Codex only is checked by [ValidateHarnessAuth].
 func ParseBinding(v gjson.Result, at occkit.Path) (Binding, error) {
@@ -153,16 +158,15 @@ func ParseBinding(v gjson.Result, at occkit.Path) (Binding, error) {
 	m := v.Get("method")
 	mp := at.Key("method")
 	if !m.Exists() {
-		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required")
+		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required; accepted: %s", methodList())
 	}
 	if m.Type != gjson.String {
-		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string")
+		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string; accepted: %s", methodList())
 	}
 	method := Method(m.Str)
 	keys, ok := bindingKeys[method]
 	if !ok {
-		return Binding{}, occkit.Invalid("AUTH-4a", mp,
-			"harnessAuth.method must be one of api_key, codex_pat, credential_source, runtime")
+		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
 	}
 	if err := exactKeys(v, at, keys); err != nil {
 		return Binding{}, err
@@ -170,86 +174,119 @@ func ParseBinding(v gjson.Result, at occkit.Path) (Binding, error) {
 	b := Binding{Method: method}
 	switch method {
 	case MethodAPIKey, MethodCodexPAT:
-		src, err := parseSource(v.Get("source"), at.Key("source"), method)
-		if err != nil {
+		src := v.Get("source")
+		sp := at.Key("source")
+		if !src.IsObject() {
+			return Binding{}, occkit.Invalid("AUTH-4a", sp, "harnessAuth.source must be an object")
+		}
+		if err := noDuplicateKeys(src, sp); err != nil {
 			return Binding{}, err
 		}
-		b.Source = src
+		if err := exactKeys(src, sp, sourceKeys); err != nil {
+			return Binding{}, err
+		}
+		for _, k := range sourceKeys {
+			if src.Get(k).Type != gjson.String {
+				return Binding{}, occkit.Invalid("AUTH-4a", sp.Key(k), "%s must be a string", sp.Key(k).String())
+			}
+		}
+		b.Source = SourceRef{Kind: SourceKind(src.Get("kind").Str), NamespaceID: src.Get("namespaceId").Str, ID: src.Get("id").Str}
 	case MethodCredentialSource:
-		id, err := refString(v.Get("sourceId"), at.Key("sourceId"))
-		if err != nil {
-			return Binding{}, err
+		for _, k := range []string{"sourceId", "sourceType"} {
+			if v.Get(k).Type != gjson.String {
+				return Binding{}, occkit.Invalid("AUTH-4a", at.Key(k), "%s must be a string", at.Key(k).String())
+			}
 		}
-		t := v.Get("sourceType")
-		tp := at.Key("sourceType")
-		if t.Type != gjson.String {
-			return Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be a string")
-		}
-		st := SourceType(t.Str)
-		if st != SourceTypeAPIKey && st != SourceTypeCodexOAuth {
-			return Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be api_key or codex-oauth")
-		}
-		b.SourceID, b.SourceType = id, st
+		b.SourceID, b.SourceType = v.Get("sourceId").Str, SourceType(v.Get("sourceType").Str)
+	}
+	if err := b.validate(at); err != nil {
+		return Binding{}, err
 	}
 	return b, nil
 }
 
-func parseSource(v gjson.Result, at occkit.Path, method Method) (SourceRef, error) {
-	if !v.IsObject() {
-		return SourceRef{}, occkit.Invalid("AUTH-4a", at, "harnessAuth.source must be an object")
+// Validate checks a Binding built as a Go value by the rules [ParseBinding]
+// applies to JSON (AUTH-4a), so both paths admit the same bindings: a known
+// method; for api_key a Secret source and for codex_pat a Secret or
+// ServiceAccount source, each with a namespaceId and an id; for
+// credential_source a sourceId and a known sourceType; no field another
+// method uses. The zero Binding ("no binding") is valid here; deploying
+// without one is refused by [RequireHarnessAuth]. Refusals are 400 at
+// harnessAuth.<key> and name the accepted alternatives.
+func (b Binding) Validate() error {
+	if b.IsZero() {
+		return nil
 	}
-	if err := noDuplicateKeys(v, at); err != nil {
-		return SourceRef{}, err
+	return b.validate(bindingPath)
+}
+
+func (b Binding) validate(at occkit.Path) error {
+	mp := at.Key("method")
+	if _, ok := bindingKeys[b.Method]; !ok {
+		return occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
 	}
-	if err := exactKeys(v, at, sourceKeys); err != nil {
-		return SourceRef{}, err
-	}
-	k := v.Get("kind")
-	kp := at.Key("kind")
-	if k.Type != gjson.String {
-		return SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be a string")
-	}
-	kind := SourceKind(k.Str)
+	usesSource := b.Method == MethodAPIKey || b.Method == MethodCodexPAT
 	switch {
-	case kind == SourceSecret:
-	case kind == SourceServiceAccount && method == MethodCodexPAT:
-	case method == MethodCodexPAT:
-		return SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
-	default:
-		return SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", method)
+	case !usesSource && b.Source != (SourceRef{}):
+		return occkit.Invalid("AUTH-4a", at.Key("source"), "unknown key in harnessAuth: %s takes no source", b.Method)
+	case b.Method != MethodCredentialSource && b.SourceID != "":
+		return occkit.Invalid("AUTH-4a", at.Key("sourceId"), "unknown key in harnessAuth: %s takes no sourceId", b.Method)
+	case b.Method != MethodCredentialSource && b.SourceType != "":
+		return occkit.Invalid("AUTH-4a", at.Key("sourceType"), "unknown key in harnessAuth: %s takes no sourceType", b.Method)
 	}
-	ns, err := refString(v.Get("namespaceId"), at.Key("namespaceId"))
-	if err != nil {
-		return SourceRef{}, err
+	switch b.Method {
+	case MethodAPIKey, MethodCodexPAT:
+		sp := at.Key("source")
+		kp := sp.Key("kind")
+		switch {
+		case b.Source.Kind == SourceSecret:
+		case b.Source.Kind == SourceServiceAccount && b.Method == MethodCodexPAT:
+		case b.Method == MethodCodexPAT:
+			return occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
+		default:
+			return occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method)
+		}
+		if err := refString(b.Source.NamespaceID, sp.Key("namespaceId")); err != nil {
+			return err
+		}
+		return refString(b.Source.ID, sp.Key("id"))
+	case MethodCredentialSource:
+		if err := refString(b.SourceID, at.Key("sourceId")); err != nil {
+			return err
+		}
+		if b.SourceType != SourceTypeAPIKey && b.SourceType != SourceTypeCodexOAuth {
+			return occkit.Invalid("AUTH-4a", at.Key("sourceType"), "harnessAuth.sourceType must be api_key or codex-oauth")
+		}
 	}
-	id, err := refString(v.Get("id"), at.Key("id"))
-	if err != nil {
-		return SourceRef{}, err
+	return nil
+}
+
+// methodList names the accepted methods for refusals.
+func methodList() string {
+	names := make([]string, 0, len(AllMethods()))
+	for _, m := range AllMethods() {
+		names = append(names, string(m))
 	}
-	return SourceRef{Kind: kind, NamespaceID: ns, ID: id}, nil
+	return strings.Join(names, ", ")
 }
 
 // refString checks an opaque reference: a non-blank string of valid UTF-8
 // without control characters, at most maxRefLen bytes. Invalid UTF-8 would
 // not survive the snapshot's JSON encoding, so the frozen reference would
 // name something else than the one admitted.
-func refString(v gjson.Result, at occkit.Path) (string, error) {
-	if v.Type != gjson.String {
-		return "", occkit.Invalid("AUTH-4a", at, "%s must be a string reference", at.String())
-	}
-	s := v.Str
+func refString(s string, at occkit.Path) error {
 	if strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s) {
-		return "", occkit.Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
+		return occkit.Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
 	}
 	if !utf8.ValidString(s) {
-		return "", occkit.Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
+		return occkit.Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
 	}
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
-			return "", occkit.Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
+			return occkit.Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // exactKeys refuses a missing required key or any extra key, reporting the

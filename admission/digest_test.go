@@ -21,7 +21,7 @@ import (
 // credential, or changing the admitted level, with the same Configuration
 // is a different revision; the document digest is the same.
 func TestDigestCoversTheWholeRevision(t *testing.T) {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -90,7 +90,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 // ADM-3: an Agent ID that could not be shown or matched safely is refused
 // before any work, with nothing frozen.
 func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -133,7 +133,7 @@ func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 // escapes, non-ASCII), the result is the one a reader of the record gets
 // the plain way.
 func TestRecordDigestSplice(t *testing.T) {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {

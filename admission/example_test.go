@@ -15,7 +15,7 @@ import (
 // Admit an embedded OpenClaw Agent on Kubernetes and read the frozen
 // revision.
 func Example() {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {

@@ -174,7 +174,7 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 		}
 		for _, sc := range scenarios {
 			req, az := sc.req()
-			a, _ := admission.New(admission.Options{Authorizer: az})
+			a, _ := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: az})
 			rev, err := a.Admit(context.Background(), req)
 			if err != nil {
 				for _, e := range occkit.Errors(err) {
@@ -303,7 +303,7 @@ func FuzzAdmit(f *testing.F) {
 	f.Add([]byte(`{"agents":{"list":[{"id":"main"}]}}`), uint8(1))
 	f.Add([]byte(`{agents:{defaults:{model:'anthropic/x',},},}`), uint8(2))
 	f.Add([]byte(`{"logging":7,"diagnostics":[],"agents":{"defaults":{"model":"anthropic/x"}}}`), uint8(3))
-	a, err := admission.New(admission.Options{Authorizer: allow()})
+	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: allow()})
 	if err != nil {
 		f.Fatal(err)
 	}

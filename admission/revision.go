@@ -71,6 +71,8 @@ type Revision struct {
 	level           logging.Level
 	ownership       logging.Ownership
 	reasons         []resolver.Reason
+	namespace       string
+	secretBindings  []SecretBinding
 	// openclawSchema is the OpenClaw release whose configuration schema
 	// the document was checked against, or "" when the check was off.
 	openclawSchema string
@@ -176,6 +178,8 @@ type revisionRecord struct {
 	Primary   string           `json:"primary"`
 	Fallbacks []string         `json:"fallbacks"`
 	Logging   loggingRecord    `json:"logging"`
+	Namespace string           `json:"namespaceId,omitempty"`
+	Bindings  []bindingRecord  `json:"secretBindings,omitempty"`
 	Doc       json.RawMessage  `json:"configuration"`
 	// OpenClaw is the OpenClaw schema version checked; omitted when none.
 	OpenClaw string `json:"openclawSchema,omitempty"`
@@ -224,6 +228,11 @@ type projectionRecord struct {
 	StdinLogin  bool        `json:"stdinLogin,omitempty"`
 	EgressProxy bool        `json:"egressProxy,omitempty"`
 	HostManaged bool        `json:"hostManaged,omitempty"`
+}
+
+type bindingRecord struct {
+	Env    string    `json:"env"`
+	Source refRecord `json:"source"`
 }
 
 type loggingRecord struct {
@@ -283,12 +292,17 @@ func (r *Revision) record(doc json.RawMessage) revisionRecord {
 		Primary:   r.primary,
 		Fallbacks: r.Fallbacks(),
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
+		Namespace: r.namespace,
 		Doc:       doc,
 		OpenClaw:  r.openclawSchema,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
 		rec.Fallbacks = []string{}
+	}
+	for _, b := range r.secretBindings {
+		rec.Bindings = append(rec.Bindings, bindingRecord{Env: b.Env,
+			Source: refRecord{Kind: string(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if !r.account.IsZero() {
 		a := r.account
@@ -344,7 +358,12 @@ func ParseRevision(b []byte) (*Revision, error) {
 		fallbacks:      append([]string(nil), rec.Fallbacks...),
 		level:          logging.Level(rec.Logging.Level),
 		ownership:      logging.Ownership(rec.Logging.Ownership),
+		namespace:      rec.Namespace,
 		openclawSchema: rec.OpenClaw,
+	}
+	for _, b := range rec.Bindings {
+		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
+			Source: SourceRef{Kind: SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {
 		a := rec.Account

@@ -18,7 +18,7 @@ import (
 // structural interfaces.
 func TestAdmitAndPrepare(t *testing.T) {
 	ctx := context.Background()
-	adm, err := admission.New(admission.Options{Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
+	adm, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
 	if err != nil {
 		t.Fatal(err)
 	}

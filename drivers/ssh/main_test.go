@@ -35,6 +35,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if code, ok := gatewayJobs.Child(); ok {
+		os.Exit(code)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "gateway" {
 		os.Exit(fakeGateway(os.Args[2:]))
 	}

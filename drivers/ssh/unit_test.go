@@ -288,3 +288,56 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// AUTH-6: secretBindings reach the gateway through the revision's
+// owner-only secrets file, named in the unit by reference only; the
+// gateway token comes from its own file and never appears in the unit.
+func TestRenderSecretBindings(t *testing.T) {
+	src := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns", ID: "telegram"}
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+		AgentID: "a", Compute: resolver.ComputeSSH,
+		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
+		Binding:        admission.Binding{Method: admission.MethodRuntime},
+		SecretBindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := Render(rev, unitOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []SecretEnv{{Name: "TELEGRAM_BOT_TOKEN", Source: src}}; !cmp.Equal(u.Secrets, want) {
+		t.Errorf("secrets = %v", u.Secrets)
+	}
+	if u.SecretsFile == "" || !strings.Contains(string(u.Content), "EnvironmentFile="+u.SecretsFile+"\n") ||
+		!strings.Contains(string(u.Content), "EnvironmentFile="+u.GatewayTokenFile+"\n") {
+		t.Errorf("unit does not load the credential files:\n%s", u.Content)
+	}
+	if strings.Contains(string(u.Content), "TOKEN=") {
+		t.Errorf("unit sets a credential variable itself:\n%s", u.Content)
+	}
+	doc := occkit.MustParseDocument(string(u.Document))
+	if got := doc.Get(occkit.NewPath("gateway")).Raw; got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
+		t.Errorf("gateway section = %s", got)
+	}
+}
+
+func TestEnvFileLine(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"plain", "V=\"plain\"\n", true},
+		{`a"b\c$d`, "V=\"a\\\"b\\\\c\\$d\"\n", true},
+		{"two\nlines", "", false},
+		{"tab\t", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := envFileLine("V", []byte(tt.in))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("envFileLine(%q) = %q, %v", tt.in, got, ok)
+		}
+	}
+}
