@@ -38,5 +38,5 @@ func Example_readme() {
 	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(admission.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
-	// openclaw aaff60792863 [ANTHROPIC_API_KEY]
+	// openclaw 6ccff72899ff [ANTHROPIC_API_KEY]
 }
