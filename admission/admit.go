@@ -10,6 +10,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
@@ -25,6 +26,13 @@ type Options struct {
 	// installation runs (ADM-3), frozen into every revision. A Harness
 	// without an entry is frozen with an empty version.
 	HarnessVersions map[resolver.Harness]string
+	// OpenClawSchema is the OpenClaw configuration schema admitted
+	// documents must satisfy (DOC-5): nil is the pinned release's
+	// ([openclawschema.New]); see also DisableOpenClawSchema.
+	OpenClawSchema *openclawschema.Validator
+	// DisableOpenClawSchema turns the OpenClaw schema check off: revisions
+	// then freeze no OpenClaw schema version.
+	DisableOpenClawSchema bool
 }
 
 // Admitter admits deployments. Make one with [New] and share it: it is
@@ -33,6 +41,7 @@ type Admitter struct {
 	authz    Authorizer
 	versions map[resolver.Harness]string
 	schema   *compile.Validator
+	openclaw *openclawschema.Validator // nil: disabled
 }
 
 // New prepares an Admitter from opts: it compiles the Configuration schema
@@ -49,7 +58,16 @@ func New(opts Options) (*Admitter, error) {
 	if err != nil {
 		return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema}, nil
+	openclaw := opts.OpenClawSchema
+	if openclaw == nil && !opts.DisableOpenClawSchema {
+		if openclaw, err = openclawschema.New(); err != nil {
+			return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded OpenClaw schema does not compile")
+		}
+	}
+	if opts.DisableOpenClawSchema {
+		openclaw = nil
+	}
+	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}, nil
 }
 
 // Agent is the resource being deployed, as stored.
@@ -99,7 +117,8 @@ type Request struct {
 // Admit runs one admission in the order of ADM-1: authorize → read the
 // Configuration → SandboxDriver transform (on a copy) → logging stamp
 // (LOG-1, unless the ComputeDriver owns logging) → schema validation
-// (DOC-5) → Harness resolution (RES) → roster (RES-10, deploy stage) →
+// (DOC-5: occkit's schema, then the OpenClaw release's, so a revision
+// admits only what that OpenClaw starts with) → Harness resolution (RES) → roster (RES-10, deploy stage) →
 // harness-auth validation (AUTH) → gateway-settings check → freeze.
 //
 // The first refusal ends admission and nothing is left behind: Admit has no
@@ -166,6 +185,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	if err := a.schema.Validate(doc); err != nil {
 		return nil, err
 	}
+	if a.openclaw != nil {
+		if err := a.openclaw.Validate(doc); err != nil {
+			return nil, err
+		}
+	}
 
 	inst := resolver.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
 	if req.Sandbox != nil {
@@ -228,6 +252,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		reasons:        append([]resolver.Reason(nil), dec.Reasons...),
 		namespace:      req.Agent.NamespaceID,
 		secretBindings: append([]SecretBinding(nil), req.SecretBindings...),
+	}
+	if a.openclaw != nil {
+		r.openclawSchema = a.openclaw.Version()
 	}
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID

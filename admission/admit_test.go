@@ -67,7 +67,7 @@ func (s sandboxDriver) TransformConfiguration(_ context.Context, doc occkit.Docu
 	if s.err != nil {
 		return occkit.Document{}, s.err
 	}
-	return doc.Set(occkit.NewPath("sandbox", "transformed"), true)
+	return doc.Set(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed"), true)
 }
 
 // wrapped hides a driver behind an Unwrap method with its own result type.
@@ -227,7 +227,7 @@ func TestAdmitOrder(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !rev.Document().Has(occkit.NewPath("sandbox", "transformed")) {
+				if !rev.Document().Has(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed")) {
 					t.Error("the SandboxDriver transform is not in the admitted document")
 				}
 				if rev.SandboxDriverID() != "openshell" || rev.Harness() != resolver.HarnessCodex {
@@ -293,15 +293,25 @@ func TestAdmitRefusals(t *testing.T) {
 	})
 }
 
-// TestAdmitDriverOwnedLogging: LOG-3 preserves the native configuration.
+// TestAdmitDriverOwnedLogging: LOG-3 preserves the native configuration,
+// which must then be one OpenClaw accepts as it is: the retired
+// logging.redactSensitive, which only the platform's stamp removes, is
+// refused (DOC-5).
 func TestAdmitDriverOwnedLogging(t *testing.T) {
 	req := embeddedRequest(embeddedConfig)
+	req.Compute.RuntimeLogging = logging.OwnedByDriver
+	_, err := newAdmitter(t, allow()).Admit(context.Background(), req)
+	if !errors.Is(err, &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "DOC-5", Path: occkit.NewPath("logging", "redactSensitive")}) {
+		t.Fatalf("retired key under driver-owned logging: %v", err)
+	}
+	config := strings.Replace(embeddedConfig, `,"redactSensitive":"off"`, "", 1)
+	req = embeddedRequest(config)
 	req.Compute.RuntimeLogging = logging.OwnedByDriver
 	rev, err := newAdmitter(t, allow()).Admit(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := occkit.Canonical(occkit.MustParseDocument(embeddedConfig))
+	want := occkit.Canonical(occkit.MustParseDocument(config))
 	if diff := cmp.Diff(string(want), string(rev.Canonical())); diff != "" {
 		t.Fatal(diff)
 	}

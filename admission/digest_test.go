@@ -147,12 +147,14 @@ func TestRecordDigestSplice(t *testing.T) {
 	values := []string{`1`, `-0.5e3`, `"x"`, `"\u00e9\n"`, `null`, `true`, `[]`, `{}`, `[1,"two",{"b":2,"a":1}]`, `{"configuration":0}`}
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
-		b.WriteString(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}`)
+		// The drawn keys sit in an open map of OpenClaw's schema
+		// (agents.defaults.params), which admission lets through as is.
+		b.WriteString(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6","params":{"p":0`)
 		for i, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(keys), 0, 6, rapid.ID[string]).Draw(t, "keys") {
 			kj, _ := json.Marshal(k)
 			fmt.Fprintf(&b, ",%s:%s", kj, rapid.SampledFrom(values).Draw(t, fmt.Sprint("value", i)))
 		}
-		b.WriteByte('}')
+		b.WriteString(`}}}}`)
 		doc, err := occkit.ParseDocument([]byte(b.String()))
 		if err != nil {
 			t.Fatalf("%s: %v", b.String(), err)

@@ -247,8 +247,8 @@ func shuffle(t *rapid.T, v gjson.Result) string {
 var determinismConfigs = []string{
 	embeddedConfig,
 	codexConfig,
-	`{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/c","anthropic/b"]},"maxConcurrent":4},
-	  "entries":{"main":{"model":"anthropic/a"}}},"x-unknown":{"z":1,"a":[{"q":1,"b":2}]},"logging":{"file":"/tmp/x","level":"error"}}`,
+	`{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/c","anthropic/b"]},"maxConcurrent":4,
+	  "params":{"x-unknown":{"z":1,"a":[{"q":1,"b":2}]}}},"entries":{"main":{"model":"anthropic/a"}}},"logging":{"file":"/tmp/x","level":"error"}}`,
 }
 
 // TestDeterminismProperty: admitting the same input twice, or any key-order

@@ -73,6 +73,9 @@ type Revision struct {
 	reasons         []resolver.Reason
 	namespace       string
 	secretBindings  []SecretBinding
+	// openclawSchema is the OpenClaw release whose configuration schema
+	// the document was checked against, or "" when the check was off.
+	openclawSchema string
 
 	// doc is the admitted document in canonical form.
 	doc       occkit.Document
@@ -133,6 +136,11 @@ func (r *Revision) LoggingOwnership() logging.Ownership { return r.ownership }
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
 
+// OpenClawSchemaVersion is the OpenClaw release whose configuration
+// schema the admitted document was checked against (DOC-5), or "" when
+// the Admitter's check was disabled. It is part of the digest.
+func (r *Revision) OpenClawSchemaVersion() string { return r.openclawSchema }
+
 // Document is the admitted document (after transform and stamp) in its
 // canonical, key-sorted form. A Document is immutable, so sharing it is
 // safe.
@@ -173,7 +181,9 @@ type revisionRecord struct {
 	Namespace string           `json:"namespaceId,omitempty"`
 	Bindings  []bindingRecord  `json:"secretBindings,omitempty"`
 	Doc       json.RawMessage  `json:"configuration"`
-	Digest    string           `json:"digest,omitempty"`
+	// OpenClaw is the OpenClaw schema version checked; omitted when none.
+	OpenClaw string `json:"openclawSchema,omitempty"`
+	Digest   string `json:"digest,omitempty"`
 }
 
 type sourceRecord struct {
@@ -284,6 +294,7 @@ func (r *Revision) record(doc json.RawMessage) revisionRecord {
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
 		Namespace: r.namespace,
 		Doc:       doc,
+		OpenClaw:  r.openclawSchema,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
@@ -343,11 +354,12 @@ func ParseRevision(b []byte) (*Revision, error) {
 			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
 			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
 		},
-		primary:   rec.Primary,
-		fallbacks: append([]string(nil), rec.Fallbacks...),
-		level:     logging.Level(rec.Logging.Level),
-		ownership: logging.Ownership(rec.Logging.Ownership),
-		namespace: rec.Namespace,
+		primary:        rec.Primary,
+		fallbacks:      append([]string(nil), rec.Fallbacks...),
+		level:          logging.Level(rec.Logging.Level),
+		ownership:      logging.Ownership(rec.Logging.Ownership),
+		namespace:      rec.Namespace,
+		openclawSchema: rec.OpenClaw,
 	}
 	for _, b := range rec.Bindings {
 		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,

@@ -17,14 +17,26 @@ import (
 // (as OpenClaw does).
 const includeKey = "$include"
 
-// ldNode is an ordered JSON tree used only while includes are merged and
-// references substituted: objects keep their member order, scalars keep
-// their normalized JSON bytes.
+// ldNode is an ordered JSON tree used only while includes are merged. It
+// is expanded only where the merge needs it: a value with no $include
+// inside stays one raw node holding its normalized JSON, however large,
+// until a merge has to look into it (an object merged key by key), and
+// then only one level. Arrays are lists of parts, each a raw run of
+// elements or an expanded element, so concatenation never touches the
+// elements. Every node appears once in a tree and a tree is never used
+// again once merged, so merging and processing mutate nodes in place; the
+// include pass allocates in proportion to the bytes read.
 type ldNode struct {
-	kind  byte // '{', '[' or 0 for a scalar
-	raw   []byte
+	kind byte // '{', '[', 's' (a run of array elements) or 0 (raw JSON)
+	// raw is the JSON of a raw node (any value) or the comma-separated
+	// elements of a run; a substring of the parsed text.
+	raw   string
+	count int // a run: how many elements raw holds
 	mems  []ldMember
-	elems []*ldNode
+	elems []*ldNode // an array's parts
+	// index maps a key to its member, built when something is first
+	// merged into the object.
+	index map[string]int
 }
 
 type ldMember struct {
@@ -32,35 +44,111 @@ type ldMember struct {
 	val *ldNode
 }
 
+// ldIncludeMark is how a $include member looks in normalized JSON; a value
+// whose text lacks it holds no directive.
+const ldIncludeMark = `"$include":`
+
 // ldTree builds the tree of normalized JSON (produced by the transcoder,
 // so valid, depth-bounded and free of duplicate keys).
-func ldTree(b []byte) *ldNode { return ldTreeOf(gjson.ParseBytes(b)) }
+func ldTree(b []byte) *ldNode { return ldTreeOf(gjson.Parse(string(b))) }
 
 func ldTreeOf(v gjson.Result) *ldNode {
+	if !strings.Contains(v.Raw, ldIncludeMark) {
+		return &ldNode{raw: v.Raw}
+	}
 	switch {
 	case v.IsObject():
-		n := &ldNode{kind: '{'}
-		v.ForEach(func(k, val gjson.Result) bool {
-			key, err := json5.Unquote([]byte(k.Raw))
-			if err != nil {
-				key = k.String()
-			}
-			n.mems = append(n.mems, ldMember{key: key, val: ldTreeOf(val)})
-			return true
-		})
-		return n
+		return ldExpandObject(v)
 	case v.IsArray():
 		n := &ldNode{kind: '['}
+		var run []string
+		flush := func() {
+			if len(run) > 0 {
+				n.elems = append(n.elems, &ldNode{kind: 's', raw: strings.Join(run, ","), count: len(run)})
+				run = run[:0]
+			}
+		}
 		v.ForEach(func(_, val gjson.Result) bool {
-			n.elems = append(n.elems, ldTreeOf(val))
+			if strings.Contains(val.Raw, ldIncludeMark) {
+				flush()
+				n.elems = append(n.elems, ldTreeOf(val))
+			} else {
+				run = append(run, val.Raw)
+			}
 			return true
 		})
+		flush()
 		return n
 	}
-	return &ldNode{raw: []byte(v.Raw)}
+	return &ldNode{raw: v.Raw}
+}
+
+// ldExpandObject is an object node with its members' values built by
+// ldTreeOf (so raw where they hold no $include).
+func ldExpandObject(v gjson.Result) *ldNode {
+	n := &ldNode{kind: '{'}
+	v.ForEach(func(k, val gjson.Result) bool {
+		key, err := json5.Unquote([]byte(k.Raw))
+		if err != nil {
+			key = k.String()
+		}
+		n.mems = append(n.mems, ldMember{key: key, val: ldTreeOf(val)})
+		return true
+	})
+	return n
 }
 
 func (n *ldNode) isString() bool { return n.kind == 0 && len(n.raw) > 0 && n.raw[0] == '"' }
+
+// isObject and isArray tell the JSON type, expanded or raw.
+func (n *ldNode) isObject() bool { return n.kind == '{' || n.kind == 0 && n.raw[0] == '{' }
+func (n *ldNode) isArray() bool  { return n.kind == '[' || n.kind == 0 && n.raw[0] == '[' }
+
+// asObject expands a raw object one level.
+func (n *ldNode) asObject() *ldNode {
+	if n.kind == '{' {
+		return n
+	}
+	return ldExpandObject(gjson.Parse(n.raw))
+}
+
+// asArray turns a raw array into an array of one run.
+func (n *ldNode) asArray() *ldNode {
+	if n.kind == '[' {
+		return n
+	}
+	out := &ldNode{kind: '['}
+	if body := n.raw[1 : len(n.raw)-1]; body != "" {
+		count := 0
+		gjson.Parse(n.raw).ForEach(func(_, _ gjson.Result) bool { count++; return true })
+		out.elems = append(out.elems, &ldNode{kind: 's', raw: body, count: count})
+	}
+	return out
+}
+
+// elements lists an array's elements one node each (a directive's list
+// of paths is short).
+func (n *ldNode) elements() []*ldNode {
+	var out []*ldNode
+	each := func(raw string) {
+		gjson.Parse(raw).ForEach(func(_, v gjson.Result) bool {
+			out = append(out, &ldNode{raw: v.Raw})
+			return true
+		})
+	}
+	if n.kind == 0 {
+		each(n.raw)
+		return out
+	}
+	for _, e := range n.elems {
+		if e.kind == 's' {
+			each("[" + e.raw + "]")
+		} else {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 func (n *ldNode) appendJSON(b []byte) []byte {
 	switch n.kind {
@@ -77,10 +165,15 @@ func (n *ldNode) appendJSON(b []byte) []byte {
 		return append(b, '}')
 	case '[':
 		b = append(b, '[')
-		for i, e := range n.elems {
-			if i > 0 {
+		first := true
+		for _, e := range n.elems {
+			if e.kind == 's' && e.count == 0 {
+				continue
+			}
+			if !first {
 				b = append(b, ',')
 			}
+			first = false
 			b = e.appendJSON(b)
 		}
 		return append(b, ']')
@@ -90,29 +183,65 @@ func (n *ldNode) appendJSON(b []byte) []byte {
 
 // ldMerge is the DOC-4 deep merge: objects merge key by key (target order
 // first, new keys appended), arrays concatenate (target first), and
-// anything else is replaced by source. Neither input is modified.
+// anything else is replaced by source. It returns the merged node, which
+// reuses (and may modify) both inputs; the cost is proportional to the
+// top-level size of source and of whatever objects both sides hold under
+// one key.
 func ldMerge(target, source *ldNode) *ldNode {
 	switch {
-	case target.kind == '[' && source.kind == '[':
-		elems := make([]*ldNode, 0, len(target.elems)+len(source.elems))
-		return &ldNode{kind: '[', elems: append(append(elems, target.elems...), source.elems...)}
-	case target.kind == '{' && source.kind == '{':
-		out := &ldNode{kind: '{', mems: append([]ldMember(nil), target.mems...)}
-		at := make(map[string]int, len(out.mems))
-		for i, m := range out.mems {
-			at[m.key] = i
+	case target.isArray() && source.isArray():
+		t := target.asArray()
+		t.elems = append(t.elems, source.asArray().elems...)
+		return t
+	case target.isObject() && source.isObject():
+		t, src := target.asObject(), source.asObject()
+		if t.index == nil {
+			t.index = make(map[string]int, len(t.mems)+len(src.mems))
+			for i, m := range t.mems {
+				t.index[m.key] = i
+			}
 		}
-		for _, m := range source.mems {
-			if i, ok := at[m.key]; ok {
-				out.mems[i].val = ldMerge(out.mems[i].val, m.val)
+		for _, m := range src.mems {
+			if i, ok := t.index[m.key]; ok {
+				t.mems[i].val = ldMerge(t.mems[i].val, m.val)
 				continue
 			}
-			at[m.key] = len(out.mems)
-			out.mems = append(out.mems, m)
+			t.index[m.key] = len(t.mems)
+			t.mems = append(t.mems, m)
 		}
-		return out
+		return t
 	}
 	return source
+}
+
+// ldAt is a location built as the tree is walked, turned into an
+// occkit.Path only for an error: extending a Path copies it, which would
+// cost depth² on a deep document.
+type ldAt struct {
+	parent *ldAt
+	key    string
+	index  int
+	isIdx  bool
+}
+
+func (a *ldAt) Key(k string) *ldAt { return &ldAt{parent: a, key: k} }
+func (a *ldAt) Index(i int) *ldAt  { return &ldAt{parent: a, index: i, isIdx: true} }
+
+// path is the location as a Path; the nil *ldAt is the root.
+func (a *ldAt) path() occkit.Path {
+	var chain []*ldAt
+	for at := a; at != nil; at = at.parent {
+		chain = append(chain, at)
+	}
+	var b occkit.PathBuilder
+	for i := len(chain) - 1; i >= 0; i-- {
+		if chain[i].isIdx {
+			b.Index(chain[i].index)
+		} else {
+			b.Key(chain[i].key)
+		}
+	}
+	return b.Path()
 }
 
 // includer resolves $include inside allowed roots.
@@ -120,7 +249,10 @@ type includer struct {
 	roots     []string // absolute, cleaned
 	realRoots []string // the same with symbolic links resolved
 	limits    Limits
-	loads     int
+	// loads counts the files included so far and read the bytes they
+	// hold; both are checked before a file is read (DOC-2, DOC-4).
+	loads int
+	read  int
 }
 
 func newIncluder(roots []string, l Limits) *includer {
@@ -138,74 +270,81 @@ func newIncluder(roots []string, l Limits) *includer {
 	return in
 }
 
-// process resolves every $include under n, which sits at path at of the
+// process resolves every $include under n, which sits at at in the
 // resulting document; dir resolves relative paths and chain holds the
-// real paths of the files being included (cycle detection).
-func (in *includer) process(ld *loader, n *ldNode, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
+// real paths of the files being included (cycle detection). It reuses n.
+func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
 	switch n.kind {
 	case '[':
-		out := &ldNode{kind: '[', elems: make([]*ldNode, len(n.elems))}
+		index := 0
 		for i, e := range n.elems {
-			v, err := in.process(ld, e, at.Index(i), dir, chain, depth)
+			if e.kind == 's' {
+				index += e.count
+				continue
+			}
+			v, err := in.process(ld, e, at.Index(index), dir, chain, depth)
 			if err != nil {
 				return nil, err
 			}
-			out.elems[i] = v
+			n.elems[i] = v
+			index++
 		}
-		return out, nil
+		return n, nil
 	case '{':
 	default:
+		// Raw: no $include inside.
 		return n, nil
 	}
-	inc := -1
-	rest := &ldNode{kind: '{'}
-	for i, m := range n.mems {
+	var incVal *ldNode
+	kept := n.mems[:0]
+	for _, m := range n.mems {
 		if m.key == includeKey {
-			inc = i
+			incVal = m.val
 			continue
 		}
 		v, err := in.process(ld, m.val, at.Key(m.key), dir, chain, depth)
 		if err != nil {
 			return nil, err
 		}
-		rest.mems = append(rest.mems, ldMember{key: m.key, val: v})
+		kept = append(kept, ldMember{key: m.key, val: v})
 	}
-	if inc < 0 {
-		return rest, nil
+	n.mems = kept
+	if incVal == nil {
+		return n, nil
 	}
 	incAt := at.Key(includeKey)
 	if len(in.roots) == 0 {
 		// The directive itself is refused, whatever it names (an empty
 		// list included): without roots nothing may be included.
-		return nil, occkit.Invalid("DOC-4", incAt, "$include is not allowed: no include roots are configured")
+		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include is not allowed: no include roots are configured")
 	}
-	included, err := in.resolve(ld, n.mems[inc].val, incAt, at, dir, chain, depth)
+	included, err := in.resolve(ld, incVal, incAt, at, dir, chain, depth)
 	if err != nil {
 		return nil, err
 	}
-	if len(rest.mems) == 0 {
+	if len(n.mems) == 0 {
 		return included, nil
 	}
-	if included.kind != '{' {
-		return nil, occkit.Invalid("DOC-4", incAt, "an object with keys beside $include can only include an object")
+	if !included.isObject() {
+		return nil, occkit.Invalid("DOC-4", incAt.path(), "an object with keys beside $include can only include an object")
 	}
 	// The including document's own keys win over what it includes.
-	return ldMerge(included, rest), nil
+	return ldMerge(included, n), nil
 }
 
 // resolve loads the value of one $include: a path, or an array of paths
 // merged left to right.
-func (in *includer) resolve(ld *loader, v *ldNode, incAt, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) resolve(ld *loader, v *ldNode, incAt, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
 	if v.isString() {
 		return in.load(ld, v, incAt, at, dir, chain, depth)
 	}
-	if v.kind != '[' {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include must be a relative path or an array of them")
+	if !v.isArray() {
+		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include must be a relative path or an array of them")
 	}
 	acc := &ldNode{kind: '{'}
-	for i, e := range v.elems {
+	for i, e := range v.elements() {
 		if !e.isString() {
-			return nil, occkit.Invalid("DOC-4", incAt.Index(i), "each $include entry must be a path string")
+			return nil, occkit.Invalid("DOC-4", incAt.Index(i).path(), "each $include entry must be a path string")
 		}
 		got, err := in.load(ld, e, incAt.Index(i), at, dir, chain, depth)
 		if err != nil {
@@ -218,11 +357,12 @@ func (in *includer) resolve(ld *loader, v *ldNode, incAt, at occkit.Path, dir st
 
 // load reads, parses and processes one included file. Error messages never
 // quote the include path: it is a document value.
-func (in *includer) load(ld *loader, v *ldNode, incAt, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
+	incAt := incAtL.path()
 	if depth >= MaxIncludeDepth {
 		return nil, occkit.Invalid("DOC-4", incAt, "includes nest deeper than the limit of %d", MaxIncludeDepth)
 	}
-	rel, err := json5.Unquote(v.raw)
+	rel, err := json5.Unquote([]byte(v.raw))
 	if err != nil || rel == "" || strings.ContainsRune(rel, 0) || !utf8.ValidString(rel) {
 		return nil, occkit.Invalid("DOC-4", incAt, "$include must name a file")
 	}
@@ -251,10 +391,19 @@ func (in *includer) load(ld *loader, v *ldNode, incAt, at occkit.Path, dir strin
 	if in.loads++; in.loads > MaxIncludeFiles {
 		return nil, occkit.Invalid("DOC-4", incAt, "more than %d files are included", MaxIncludeFiles)
 	}
-	data, reason := incReadFile(real, in.limits.MaxBytes, true)
+	// DOC-2: the included files together hold at most MaxBytes, checked
+	// against the file's size before it is read, so that a fan-out of
+	// large files costs no more than one document.
+	data, reason := incReadFile(real, min(in.limits.MaxBytes, in.limits.MaxBytes-in.read), true)
+	if reason == incTooLarge && in.read > 0 {
+		if st, err := os.Stat(real); err == nil && st.Size() <= int64(in.limits.MaxBytes) {
+			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
+		}
+	}
 	if reason != "" {
 		return nil, ldFileError(incAt, "DOC-4", "the included file", reason, in.limits)
 	}
+	in.read += len(data)
 	out, err := ld.parse(data)
 	if err != nil {
 		return nil, ldRebase(err, incAt)

@@ -34,6 +34,8 @@ type topologyCase struct {
 	harness resolver.Harness
 	auth    string
 	doc     string
+	// bindings are the Configuration's secretBindings.
+	bindings []admission.SecretBinding
 }
 
 var (
@@ -64,6 +66,17 @@ func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation
 
 func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) *admission.Revision {
 	t.Helper()
+	return admitWith(t, d, agentID, c, doc, generation, logging.LevelWarn)
+}
+
+// admitLevel admits c at the admitted level.
+func admitLevel(t testing.TB, d *Driver, agentID string, c topologyCase, level logging.Level) *admission.Revision {
+	t.Helper()
+	return admitWith(t, d, agentID, c, occkit.MustParseDocument(c.doc), 1, level)
+}
+
+func admitWith(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64, level logging.Level) *admission.Revision {
+	t.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1", resolver.HarnessCodex: "0.130.0"},
@@ -76,10 +89,11 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 		t.Fatal(err)
 	}
 	req := admission.Request{
-		Agent:         admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
-		Configuration: admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
-		Compute:       drivers.ComputeInfo(d, "kubernetes"),
-		Level:         logging.LevelWarn,
+		Agent:          admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
+		Configuration:  admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
+		Compute:        drivers.ComputeInfo(d, "kubernetes"),
+		Level:          level,
+		SecretBindings: c.bindings,
 	}
 	if sb := d.cfg.Sandbox; sb != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: sb.ID, Facts: sb.Facts}

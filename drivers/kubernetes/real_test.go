@@ -18,6 +18,7 @@ import (
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/kubernetes/internal/kubetest"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // The real tier runs against one etcd + kube-apiserver started for the
@@ -30,17 +31,22 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if code, ok := gatewayJobs.Child(); ok {
+		os.Exit(code)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	s, err := kubetest.Start(ctx)
 	cancel()
 	switch {
 	case errors.Is(err, kubetest.ErrUnavailable) && !kubetest.Required():
 		realSkipped = err
+		tiers.Skipped("kube-apiserver+etcd", err.Error()+" (run .ci/setup)")
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "kubetest:", err)
 		os.Exit(1)
 	default:
 		realServer = s
+		tiers.Ran("kube-apiserver+etcd")
 	}
 	code := m.Run()
 	if realServer != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
+	"github.com/occkit/occkit/internal/tiers"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
@@ -64,8 +65,10 @@ func verify(t *testing.T, u Unit) (string, error) {
 		if sshtest.Required() {
 			t.Fatal("systemd-analyze is required")
 		}
+		tiers.Skipped("systemd-analyze verify", "no systemd-analyze (run .ci/setup)")
 		t.Skip("no systemd-analyze")
 	}
+	tiers.Ran("systemd-analyze verify")
 	f := filepath.Join(t.TempDir(), u.Name)
 	if err := os.WriteFile(f, u.Content, 0o644); err != nil {
 		t.Fatal(err)

@@ -39,5 +39,5 @@ func Example_readme() {
 	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(admission.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
-	// openclaw 3c3acb6af63c [ANTHROPIC_API_KEY]
+	// openclaw 6ccff72899ff [ANTHROPIC_API_KEY]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -32,6 +33,17 @@ type Options struct {
 	// RejectDuplicateKeys refuses an object that names the same key twice
 	// (compared after decoding, so "a" and 'a' and a collide).
 	RejectDuplicateKeys bool
+	// CanonicalNumbers writes every number in its RFC 8785 form
+	// ([AppendNumber]: 16.0, 1.6e1 and 0x10 all become 16), so that two
+	// spellings of one value give the same bytes. Without it decimal
+	// numbers are kept as written and hexadecimal ones become their exact
+	// decimal integer.
+	CanonicalNumbers bool
+	// RejectLoneSurrogates refuses a string or key holding a \u escape of
+	// a UTF-16 surrogate that is not half of a pair: it has no UTF-8 form,
+	// so it could only be replaced (making two different texts one
+	// value) or kept as an escape no canonical form allows.
+	RejectLoneSurrogates bool
 }
 
 // Kind classifies an [Error].
@@ -56,6 +68,9 @@ const (
 	KindKeys
 	// KindDuplicateKey: an object names a key twice.
 	KindDuplicateKey
+	// KindSurrogate: a string holds a lone UTF-16 surrogate (only with
+	// Options.RejectLoneSurrogates).
+	KindSurrogate
 )
 
 // String names the kind.
@@ -77,6 +92,8 @@ func (k Kind) String() string {
 		return "key count"
 	case KindDuplicateKey:
 		return "duplicate key"
+	case KindSurrogate:
+		return "lone surrogate"
 	}
 	return "unknown"
 }
@@ -149,13 +166,14 @@ func Unquote(lit []byte) (string, error) {
 	return string(s), nil
 }
 
+// frame is one open container. It holds only what duplicate detection
+// needs: the path of an error is read back from the output written so far
+// ([PathAt]), so that nesting costs a few words per level, whatever the
+// depth limit.
 type frame struct {
-	array  bool
-	n      int    // array: index of the current element
-	key    string // object: current member's key
-	hasKey bool
-	base   int // object: where its keys start in parser.arena
-	set    map[string]struct{}
+	array bool
+	base  int // object: where its keys start in parser.arena
+	set   map[string]struct{}
 }
 
 type parser struct {
@@ -172,20 +190,80 @@ type parser struct {
 	arena []string
 }
 
-// path returns the location the parser has reached.
-func (p *parser) path() []PathElem {
-	var out []PathElem
-	for _, f := range p.stack {
-		switch {
-		case f.array:
-			out = append(out, PathElem{Index: f.n, IsIndex: true})
-		case f.hasKey:
-			out = append(out, PathElem{Key: f.key})
-		default:
-			return out
+// PathAt returns the location of the value or key starting at byte offset
+// at of compact JSON (such as Transcode's output, or any prefix of it);
+// for a key, the location of its object. It scans compact[:at] once and
+// allocates only for the containers open at that point.
+func PathAt(compact []byte, at int) []PathElem {
+	type open struct {
+		array      bool
+		index      int
+		keyS, keyE int // the member's key, quoted; keyE 0 while none
+	}
+	var stack []open
+	expectKey := false
+	for i := 0; i < at && i < len(compact); i++ {
+		switch c := compact[i]; c {
+		case '"':
+			start := i
+			for i++; i < len(compact) && compact[i] != '"'; i++ {
+				if compact[i] == '\\' {
+					i++
+				}
+			}
+			if expectKey {
+				stack[len(stack)-1].keyS, stack[len(stack)-1].keyE = start, min(i+1, len(compact))
+				expectKey = false
+			}
+		case '{', '[':
+			stack = append(stack, open{array: c == '['})
+			expectKey = c == '{'
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			expectKey = false
+		case ',':
+			if len(stack) == 0 {
+				continue
+			}
+			if top := &stack[len(stack)-1]; top.array {
+				top.index++
+			} else {
+				top.keyE = 0
+				expectKey = true
+			}
 		}
 	}
+	var out []PathElem
+	if len(stack) > 0 {
+		out = make([]PathElem, 0, len(stack))
+	}
+	for k, f := range stack {
+		switch {
+		case f.array:
+			out = append(out, PathElem{Index: f.index, IsIndex: true})
+		case f.keyE == 0 || expectKey && k == len(stack)-1:
+			// An object whose member's key is not read yet.
+		default:
+			key, err := Unquote(compact[f.keyS:f.keyE])
+			if err != nil {
+				key = string(compact[f.keyS:f.keyE])
+			}
+			out = append(out, PathElem{Key: key})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
+}
+
+// failAt is fail at the member key of the innermost object.
+func (p *parser) failAt(k Kind, msg, key string) *Error {
+	e := p.fail(k, msg)
+	e.Path = append(e.Path, PathElem{Key: key})
+	return e
 }
 
 func (p *parser) fail(k Kind, msg string) *Error {
@@ -216,7 +294,7 @@ func (p *parser) fail(k Kind, msg string) *Error {
 			i += size
 		}
 	}
-	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: p.path(), Msg: msg}
+	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: PathAt(p.out, len(p.out)), Msg: msg}
 }
 
 // run is the whole parse: a loop over states with an explicit stack.
@@ -245,6 +323,11 @@ func (p *parser) run() error {
 				arr := p.src[p.pos] == '['
 				p.out = append(p.out, p.src[p.pos])
 				p.pos++
+				if len(p.stack) == cap(p.stack) {
+					// Double: append's gentler growth of large slices
+					// would allocate several times the final stack.
+					p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
+				}
 				p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
 				if arr {
 					state = stElemOrRB
@@ -291,10 +374,8 @@ func (p *parser) run() error {
 				p.pos++
 				p.out = append(p.out, ',')
 				if top.array {
-					top.n++
 					state = stElemOrRB
 				} else {
-					top.hasKey = false
 					state = stKey
 				}
 			case c == ']' && top.array, c == '}' && !top.array:
@@ -341,16 +422,19 @@ func (p *parser) member() error {
 	if err != nil {
 		return err
 	}
+	if p.opts.RejectLoneSurrogates && HasLoneSurrogate(key) {
+		p.pos = start
+		return p.fail(KindSurrogate, "lone UTF-16 surrogate in a key")
+	}
 	k := string(key)
-	top.key, top.hasKey = k, true
 	p.keys++
 	if p.opts.MaxKeys > 0 && p.keys > p.opts.MaxKeys {
 		p.pos = start
-		return p.fail(KindKeys, "too many object keys")
+		return p.failAt(KindKeys, "too many object keys", k)
 	}
 	if p.opts.RejectDuplicateKeys && p.seen(top, k) {
 		p.pos = start
-		return p.fail(KindDuplicateKey, "duplicate object key")
+		return p.failAt(KindDuplicateKey, "duplicate object key", k)
 	}
 	p.out = AppendString(p.out, k)
 	if err := p.skip(); err != nil {
@@ -458,11 +542,16 @@ func (p *parser) scalar() error {
 	c := p.src[p.pos]
 	switch {
 	case c == '"' || c == '\'':
+		start := p.pos
 		s, err := p.str()
 		if err != nil {
 			return err
 		}
-		p.out = AppendString(p.out, string(s))
+		if p.opts.RejectLoneSurrogates && HasLoneSurrogate(s) {
+			p.pos = start
+			return p.fail(KindSurrogate, "lone UTF-16 surrogate in a string")
+		}
+		p.out = appendBytesString(p.out, s)
 		return nil
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		return p.number()
@@ -530,6 +619,25 @@ func (p *parser) number() error {
 		if p.pos == hs {
 			return p.fail(KindSyntax, "invalid hexadecimal number")
 		}
+		if p.opts.CanonicalNumbers {
+			digits := s[hs:p.pos]
+			for len(digits) > 1 && digits[0] == '0' {
+				digits = digits[1:]
+			}
+			f, ok := 0.0, len(digits) <= maxHexDigits
+			if ok {
+				f, ok = hexFloat(digits)
+			}
+			if !ok {
+				p.pos = start
+				return p.fail(KindNumber, "hexadecimal number too large")
+			}
+			if neg {
+				f = -f
+			}
+			p.out = AppendNumber(p.out, f)
+			return nil
+		}
 		if !p.hex(neg, s[hs:p.pos]) {
 			p.pos = start
 			return p.fail(KindNumber, "hexadecimal number too large")
@@ -577,6 +685,15 @@ func (p *parser) number() error {
 	// Infinity to JavaScript (and an error to encoding/json): refuse it
 	// rather than store a number two readers see differently. Only an
 	// exponent or more than 308 integer digits can overflow.
+	if p.opts.CanonicalNumbers {
+		out, ok := AppendCanonicalNumber(p.out, s[start:p.pos])
+		if !ok {
+			p.pos = start
+			return p.fail(KindNumber, "number too large to be finite")
+		}
+		p.out = out
+		return nil
+	}
 	if exp != nil || len(intDigits) > 308 {
 		if _, err := strconv.ParseFloat(string(s[start:p.pos]), 64); err != nil {
 			p.pos = start
@@ -643,6 +760,21 @@ func (p *parser) str() ([]byte, error) {
 	p.pos++
 	b := p.buf[:0]
 	defer func() { p.buf = b[:0] }()
+	// No escape decodes to more bytes than it is written with, so the
+	// literal's length bounds the value's: growing once to it (or to the
+	// string limit) avoids append's repeated copies of a long string.
+	end := p.pos
+	for end < len(s) && s[end] != q {
+		if s[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	want := end - p.pos
+	if p.opts.MaxStringBytes > 0 {
+		want = min(want, p.opts.MaxStringBytes+4)
+	}
+	b = slices.Grow(b, want)
 	for {
 		if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
 			p.pos = start
@@ -857,7 +989,24 @@ func idPart(r rune) bool {
 // AppendString appends s as a JSON string literal: '"' and '\' escaped,
 // control characters as \b \f \n \r \t or \u00XX, a lone surrogate in
 // generalized UTF-8 as \udXXX, everything else raw.
-func AppendString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte { return appendStr(dst, s) }
+
+// appendBytesString is [AppendString] for a byte slice, without copying it
+// into a string first.
+func appendBytesString(dst, s []byte) []byte { return appendStr(dst, s) }
+
+// HasLoneSurrogate reports whether the generalized UTF-8 s (as [Unquote]
+// returns it) holds a surrogate code point: one that was not half of a pair.
+func HasLoneSurrogate[T string | []byte](s T) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+			return true
+		}
+	}
+	return false
+}
+
+func appendStr[T string | []byte](dst []byte, s T) []byte {
 	const hexd = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
