@@ -45,11 +45,29 @@
 // accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
+// A revision also freezes the Agent's tenant namespace when the request
+// named one ([Agent].NamespaceID) and the Configuration's secretBindings
+// ([SecretBinding], references only).
+//
+// # Render plan
+//
+// [Revision.Plan] is the render stage (compile.BuildPlan) of a revision:
+// every process it runs, with documents, environment and files by role;
+// the drivers map it and hold no credential rule of their own. Admit
+// builds the same plan before it returns, so whatever the render refuses
+// (a secretBinding shadowing a planned variable, an inference variable for
+// a dedicated gateway, a credential outside the tenant namespace) is
+// refused at admission. Admit also refuses a Harness the installation
+// approves no version of (409, ADM-3: [Options].HarnessVersions names the
+// approved ones; the version labels every workload, LOG-6).
 //
 // # harnessAuth
 //
 // [ParseBinding] checks a binding's shape first (AUTH-4a, 400 naming the
-// offending key). [ValidateHarnessAuth] then applies, in order: the
+// offending key and the accepted alternatives); a Binding built as a Go
+// value goes through the same [Binding.Validate] at Admit, so both paths
+// admit the same bindings. A Secret-backed source outside the Agent's
+// tenant namespace is 409 naming the namespace (AUTH-2). [ValidateHarnessAuth] then applies, in order: the
 // codex-oauth restriction (400), the execution-mode table ([CheckTopology],
 // RES-11/RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
 // bundled Computes' rules (AUTH-2..AUTH-6), returning the [Projection]: the

@@ -122,7 +122,7 @@
 // # Endpoint compile
 //
 // [CompileEndpoint] turns an admitted dedicated-Codex Configuration into the
-// private gateway document for a custom OpenAI-compatible [Endpoint]
+// compiled model selection for a custom OpenAI-compatible [Endpoint]
 // (CMP-1). Every ref of the selected primary's provider becomes
 // codex/<ModelProvider>/<id>: model, primary, fallbacks, subagents.model and
 // the models keys, in the defaults and in every entry. Aliases without a
@@ -156,15 +156,85 @@
 // [Change]s it made, is idempotent, never mutates its input, and keeps
 // unknown keys and key order.
 //
-// # Rendering
+// # Render plan
 //
-// [RenderGateway], [RenderHarness] and [RenderCodexConfig] render the
-// per-process native documents from an admitted document and the decided
-// Harness and Mode, passed as plain values (CMP-4). A dedicated gateway sees
-// the main workspace as [GatewayWorkspace] (RES-12) and never an inference
-// credential (AUTH-6). The Codex app-server TOML holds the model, the
-// provider with its base URL and Responses wire API (WebSocket on the
-// official route, HTTPS streaming for compatible endpoints, PRB-9),
-// approval_policy "never" and OpenTelemetry export off (LOG-4). Credentials
-// appear only as environment variable names.
+// [BuildPlan] is the one render stage (CMP-4): from an admitted revision,
+// passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
+// since compile never imports admission) and the Compute's placement
+// ([PlanOptions]), it plans every process the revision runs ([Plan],
+// [Process]): its [Role], program and arguments, environment (literals,
+// Secret references, placeholders; never secret bytes), variables to
+// unset, readiness check, and the files it reads by [FileRole] (the
+// native document, the Codex config.toml), never by a Kubernetes or
+// systemd path. The Kubernetes and SSH drivers, memdriver and the custom
+// driver example only map a Plan onto their objects. Admission builds the
+// same plan with the zero PlanOptions before it freezes a revision, so a
+// revision that admits renders, unless the Compute's own facts differ.
+//
+// Every gateway document gets the control plane's gateway section:
+// gateway.mode "local", gateway.bind "lan" on Kubernetes and "loopback"
+// elsewhere, and gateway.auth {mode: "token", token:
+// "${OPENCLAW_GATEWAY_TOKEN}"}: the token is a variable fed from the
+// Compute's per-Agent gateway token Secret ([SecretGatewayToken]), never a
+// literal; an author's gateway.auth is replaced. Gateway readiness is GET
+// [ReadinessPath] (/readyz).
+//
+// What each process receives (the AUTH table of the SPEC as a property of
+// the plan):
+//
+//	topology           process   document                     credential environment
+//	embedded openclaw  gateway   admitted + gateway section   OPENCLAW_GATEWAY_TOKEN, secretBindings, the
+//	                   (also the                              Harness plan (OPENAI_API_KEY or
+//	                   Harness)                               ANTHROPIC_API_KEY by provider; none for
+//	                                                          SSH runtime: host credentials, AUTH-5)
+//	dedicated codex    gateway   StripInference(admitted),    OPENCLAW_GATEWAY_TOKEN, secretBindings:
+//	                             workspace, gateway section,  never an inference variable (AUTH-6)
+//	                             appServer url
+//	                   harness   config.toml (env_key names   OPENAI_API_KEY + CODEX_LOGIN_MODE=api_key
+//	                             only)                        (stdin login), or CODEX_ACCESS_TOKEN +
+//	                                                          codex_pat, or a placeholder (egress proxy)
+//	dedicated openclaw gateway   as dedicated codex, without  as dedicated codex
+//	                             appServer
+//	                   harness   HarnessDocument(admitted)    OPENAI_API_KEY (Secret or placeholder);
+//	                                                          never a secretBinding or the gateway token
+//
+// Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);
+// a projected Secret outside the tenant namespace (AUTH-2, 409, naming the
+// namespace); an inference credential planned for a dedicated gateway
+// (AUTH-6, 409); a secretBinding that names an invalid, reserved or
+// already planned variable, reads anything but an OCC Secret, sets a model
+// inference variable on a dedicated topology or reuses the Harness's
+// Secret (400, [CheckSecretBindings]).
+//
+// # Credential policy
+//
+// The policy is structural, not a list of header names, and lives here
+// once ([StripInference], [HarnessDocument]):
+//
+//   - a dedicated gateway keeps nothing that can authenticate to a model
+//     provider: in every models.providers entry and every agent models map
+//     entry, at any depth, `headers` objects and credential-like keys
+//     ([CredentialKey]: names holding key, token, secret, passw,
+//     passphrase, auth, credential, cookie, bearer, session, signature,
+//     cert or header, any casing and punctuation; count keys such as
+//     maxTokens excepted) are dropped and every URL keeps only scheme and
+//     host ([Origin]: user info, path, query and fragment go, the
+//     scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
+//     paths under `models` go as a floor; env and env.vars lose the model
+//     inference variables ([InferenceEnv]), <PROVIDER>_API_KEY of every
+//     configured provider and every variable the removed settings
+//     referenced as ${NAME}. The gateway keeps channels, tools and every
+//     other feature setting it needs, with their credentials;
+//   - the dedicated OpenClaw Harness keeps the model settings it infers
+//     with and nothing of the gateway's: channels, gateway.auth,
+//     gateway.remote, every OpenClaw sensitive path outside models and
+//     nodeHost, and the env variables those referenced;
+//   - OpenClaw's 173 sensitive paths (package sensitive, from
+//     buildConfigSchemaCore in the pinned release) are a floor for both:
+//     model-row headers and URL credentials are not on OpenClaw's list and
+//     still go.
+//
+// [CompileEndpoint]'s output is an intermediate, not a deployable
+// gateway document: it still holds the provider's credentials. The plan
+// passes every gateway document through [StripInference].
 package compile

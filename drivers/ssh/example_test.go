@@ -71,7 +71,7 @@ func ExampleRender() {
 	// EnvironmentFile=/etc/occkit/credentials.env
 	// EnvironmentFile=-/home/occ/.local/state/occkit/agents/a18603086e5b/env
 	// EnvironmentFile=/home/occ/.local/state/occkit/agents/a18603086e5b/gateway-token.env
-	// ExecStart=/usr/local/bin/openclaw gateway --port 18000
+	// ExecStart=/usr/local/bin/openclaw gateway run --port 18000
 	// Restart=always
 	// RestartSec=2
 	// TimeoutStopSec=30

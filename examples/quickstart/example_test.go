@@ -26,7 +26,8 @@ func Example_readme() {
 	fmt.Println(d.Harness, d.Mode, d.Primary)
 
 	allow := admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: allow})
+	versions := map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6"}
+	a, err := admission.New(admission.Options{Authorizer: allow, HarnessVersions: versions})
 	check(err)
 	key := admission.Binding{Method: admission.MethodAPIKey,
 		Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}

@@ -200,7 +200,22 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 		Configuration: admission.StaticConfiguration{ID: "cfg_support", Generation: 3, Document: doc},
 		Compute:       admission.ComputeInfo{Kind: o.compute, ID: string(o.compute) + "-prod"},
 		Level:         logging.LevelInfo,
+		// The Configuration's channel credentials, projected into the
+		// gateway only (AUTH-6); the document references them as ${VAR}.
+		SecretBindings: channelSecrets(),
 	})
+}
+
+// channelSecrets are the Configuration's secretBindings: on Kubernetes,
+// Secrets in the Agent's tenant namespace; an SSH host reads them through
+// the driver's SecretReader.
+func channelSecrets() []admission.SecretBinding {
+	var out []admission.SecretBinding
+	for _, name := range []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "TELEGRAM_BOT_TOKEN"} {
+		out = append(out, admission.SecretBinding{Env: name, Source: admission.SourceRef{
+			Kind: admission.SourceSecret, NamespaceID: "ns_support", ID: strings.ToLower(name)}})
+	}
+	return out
 }
 
 // render prints what the Compute applies for rev: on Kubernetes, the
