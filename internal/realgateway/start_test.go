@@ -32,7 +32,7 @@ func TestStart_KnownGoodDocument(t *testing.T) {
 				"OPENCLAW_CONFIG_PATH=" + config, "OPENCLAW_GATEWAY_TOKEN=" + token, "OPENAI_API_KEY=" + key},
 			Files: []File{{Path: config, Data: []byte(doc), Mode: 0o444}, {Path: filepath.Join(home, ".keep"), Mode: 0o600}},
 		}},
-		LogDir: t.TempDir(), ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: time.Second,
+		LogDir: LogDir(t), ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: time.Second,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
@@ -41,7 +41,7 @@ func TestStart_KnownGoodDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range rep.Processes {
-		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs)
+		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs, p.Restarts)
 	}
 	for _, problem := range Problems(spec, rep, Expect{Level: "info", Secrets: []string{token, key}}) {
 		t.Error(problem)
