@@ -16,7 +16,14 @@
 //     document, so the stored source never changes;
 //  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
 //     "driver" preserves the native configuration, LOG-3);
-//  5. validate the document against the embedded schema (DOC-5);
+//  5. validate the document against the embedded schema (DOC-5), then
+//     against the configuration schema of the pinned OpenClaw release
+//     ([openclawschema]; [Options].OpenClawSchema picks another compiled
+//     one, DisableOpenClawSchema turns it off), so an admitted revision is
+//     one that OpenClaw starts with: a typo, a retired key, a wrong type or
+//     a value outside an enum is a 400 at the key OpenClaw names. Loading,
+//     repair and selection never apply it: they work on partial and
+//     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
 //     stage (RES-10);
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
@@ -32,7 +39,10 @@
 // Compute identity; the bound SandboxDriver or managed [Account]; the
 // harnessAuth snapshot ([Binding], references only); the credential
 // [Projection]; the primary model and fallback order as admitted (ADM-4);
-// the admitted level and logging ownership. Every accessor returns a copy.
+// the admitted level and logging ownership; the OpenClaw release whose
+// schema the document was checked against
+// ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
+// accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
 //

@@ -280,6 +280,7 @@ func (ld *loader) syntaxError(err error) error {
 
 func ldPath(elems []json5.PathElem) occkit.Path {
 	var p occkit.PathBuilder
+	p.Grow(len(elems))
 	for _, e := range elems {
 		if e.IsIndex {
 			p.Index(e.Index)

@@ -38,5 +38,5 @@ func Example_readme() {
 	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(admission.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
-	// openclaw 4c211d2ba4e5 [ANTHROPIC_API_KEY]
+	// openclaw aaff60792863 [ANTHROPIC_API_KEY]
 }

@@ -152,7 +152,13 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	})
 	showRefusal(w, "the same Configuration with a legacy agents.list roster", func() error {
-		withList, err := doc.SetRaw(occkit.NewPath("agents", "list"), []byte(`[{"id":"main"}]`))
+		// The legacy roster replaces agents.entries: OpenClaw migrates a
+		// list it finds alone, and refuses one beside entries (DOC-5).
+		withList, err := doc.Delete(occkit.NewPath("agents", "entries"))
+		if err != nil {
+			return err
+		}
+		withList, err = withList.SetRaw(occkit.NewPath("agents", "list"), []byte(`[{"id":"main"}]`))
 		if err != nil {
 			return err
 		}
