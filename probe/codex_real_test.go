@@ -35,22 +35,35 @@ import (
 // processes at once, longest first), and each gets the retry policy under
 // which its PRB outcome does not depend on the machine's load:
 //   - behaviours Codex ends on its own (replies, rejections, limits,
-//     dropped streams, persistent 5xx) get 80 s attempts in a 165 s
+//     dropped streams, persistent 5xx) get 120 s attempts in a 245 s
 //     budget: the outcome is Codex's, never the cap's. Under the SPEC's
 //     30 s cap a persistent 5xx (start-up plus 25 s of Codex's retries)
 //     would end as MODEL_PROBE_TIMEOUT on a loaded machine — also retried,
 //     but hiding the class Codex reports;
-//   - unreachable endpoints get 45 s attempts: Codex's first "waiting for
+//   - unreachable endpoints get 40 s attempts: Codex's first "waiting for
 //     network" notice comes about 3 s into the turn, and the class of the
 //     capped attempt (network) needs it;
 //   - one hang runs under the SPEC policy (30 s attempts, 61 s budget), the
 //     other hangs under 20 s attempts in a 42 s budget: a capped attempt's
 //     outcome does not depend on the cap.
 //
-// The tier takes about two minutes on two cores (1m58s measured under
-// -race next to other work); the slowest behaviours are the persistent
-// 5xx, two Codex runs of 25–45 s each.
-const realCodexParallel = 12
+// Every policy leaves the second attempt a full cap (budget > two caps plus
+// the delay). On a machine starved of CPU even these caps can stop Codex
+// before it reports a retried failure (a 5xx, an overload, a dropped
+// stream, the network): such an attempt is then a capped one
+// (MODEL_PROBE_TIMEOUT/timeout, retried just the same by PRB-5), which the
+// checks accept in its place — but not for every such attempt of the tier,
+// which would leave Codex's own verdicts unobserved.
+//
+// The tier takes two to three and a half minutes on two cores (measured
+// under -race: 1m58s, and 3m21s with the machine at a load average of 30);
+// the slowest behaviours are the unreachable endpoints (two capped
+// attempts) and the persistent 5xx (two Codex runs of 30–40 s each).
+const realCodexParallel = 8
+
+// realCodexStagger spaces the starts of the first wave, so Codex start-ups
+// do not all compete for the CPU at once.
+const realCodexStagger = 500 * time.Millisecond
 
 // realCodexKey is the credential the probe passes; servers echo it in a
 // 401 body, so Codex's stdout repeats it.
@@ -59,8 +72,8 @@ const realCodexKey = "sk-live-PLANTED-codex-0123456789"
 // Policies of the tier (see the comment above).
 var (
 	specPolicy  = RetryPolicy{}
-	roomyPolicy = RetryPolicy{AttemptCap: 80 * time.Second, Budget: 165 * time.Second}
-	waitPolicy  = RetryPolicy{AttemptCap: 45 * time.Second, Budget: 92 * time.Second}
+	roomyPolicy = RetryPolicy{AttemptCap: 120 * time.Second, Budget: 245 * time.Second}
+	waitPolicy  = RetryPolicy{AttemptCap: 40 * time.Second, Budget: 82 * time.Second}
 	hangPolicy  = RetryPolicy{AttemptCap: 20 * time.Second, Budget: 42 * time.Second}
 )
 
@@ -288,10 +301,12 @@ func TestCodexRunner_RealCodex_PRB4_PRB5(t *testing.T) {
 			res.base = b.base(t, root)
 		}
 		wg.Add(1)
+		delay := time.Duration(min(i, realCodexParallel)) * realCodexStagger
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			time.Sleep(delay)
 			var mu sync.Mutex
 			r := CodexRunner{
 				Model:    "openai/gpt-5",
@@ -319,16 +334,43 @@ func TestCodexRunner_RealCodex_PRB4_PRB5(t *testing.T) {
 	wg.Wait()
 	t.Logf("real Codex tier: %d behaviours in %v (at most %d at once)", len(behaviours), time.Since(started).Round(time.Second), realCodexParallel)
 
+	tolerable, capped := 0, 0
 	for i, b := range behaviours {
 		res := results[i]
+		for _, a := range b.attempts {
+			if capTolerable(a) {
+				tolerable++
+			}
+		}
 		t.Run(b.name, func(t *testing.T) {
-			checkRealBehaviour(t, b, res)
+			capped += checkRealBehaviour(t, b, res)
 		})
+	}
+	t.Logf("%d of %d attempts that end in a retried failure were capped under load", capped, tolerable)
+	if tolerable > 0 && capped*2 > tolerable {
+		t.Errorf("%d of %d retried failures ended at the cap: the machine is too loaded for the tier to see Codex's own verdicts", capped, tolerable)
 	}
 }
 
-func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) {
+// capTolerable reports whether an expected attempt may end at its cap on a
+// starved machine: a retried failure, which a capped attempt (retried the
+// same way) can stand in for.
+func capTolerable(a attemptWant) bool {
+	return a.code != Ready && a.class.Retried() && a.class != ClassTimeout
+}
+
+// cappedInstead reports whether record r is a capped attempt standing in
+// for the expected attempt a (see capTolerable).
+func cappedInstead(a attemptWant, r Record, policy RetryPolicy) bool {
+	return capTolerable(a) && r.Code == ModelProbeTimeout && r.Cause.IsZero() && r.FailureClass == ClassTimeout &&
+		r.ElapsedMs >= policy.Timeout(0).Milliseconds()
+}
+
+// checkRealBehaviour checks one behaviour's run and returns how many of
+// its attempts were capped in place of a retried failure.
+func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) int {
 	t.Helper()
+	capped := 0
 	want := b.attempts[len(b.attempts)-1].outcome()
 	var verdicts []string
 	for _, r := range res.rec.records {
@@ -337,6 +379,9 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) {
 	t.Logf("%v: final %s %s %s; attempts %v", res.elapsed.Round(100*time.Millisecond), res.outcome.Code, res.outcome.Cause, res.outcome.FailureClass, verdicts)
 	if res.err != nil {
 		t.Fatalf("Run error: %v", res.err)
+	}
+	if n := len(res.rec.records); n == len(b.attempts) && cappedInstead(b.attempts[n-1], res.rec.records[n-1], b.policy) {
+		want = Outcome{Code: ModelProbeTimeout, FailureClass: ClassTimeout}
 	}
 	if res.outcome != want {
 		t.Errorf("final outcome %+v, want %+v", res.outcome, want)
@@ -351,6 +396,10 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) {
 	}
 	for i, r := range res.rec.records {
 		a := b.attempts[i]
+		if cappedInstead(a, r, b.policy) {
+			t.Logf("attempt %d was capped after %d ms before Codex reported its %s failure", i+1, r.ElapsedMs, a.class)
+			a, capped = timedOut, capped+1
+		}
 		if r.Event != EventCodex || r.Attempt != i+1 || r.Code != a.code || r.Cause != a.cause || r.FailureClass != a.class {
 			t.Errorf("record %d = %+v, want attempt %d %+v", i, r, i+1, a)
 		}
@@ -399,6 +448,7 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) {
 	// Nothing Codex printed reaches a record, a log line, the outcome or an
 	// error (PRB-6).
 	assertRealNoLeak(t, b, res)
+	return capped
 }
 
 // assertRealNoLeak checks records, slog lines, the outcome and the error

@@ -223,7 +223,7 @@ func startRevision(t *testing.T, in realgateway.Install, objs Objects, level str
 	t.Helper()
 	root := t.TempDir()
 	proxyPort := closedPort(t)
-	spec := realgateway.Spec{LogDir: t.TempDir(), ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: 3 * time.Second}
+	spec := realgateway.Spec{LogDir: realgateway.LogDir(t), ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: 3 * time.Second}
 	var secrets []string
 	for _, dep := range objs.Deployments {
 		p, s := podProcess(t, in, objs, dep, filepath.Join(root, dep.Name), proxyPort)
@@ -237,7 +237,7 @@ func startRevision(t *testing.T, in realgateway.Install, objs Objects, level str
 		t.Fatal(err)
 	}
 	for _, p := range rep.Processes {
-		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs)
+		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs, p.Restarts)
 	}
 	for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}) {
 		t.Error(problem)

@@ -99,7 +99,7 @@ func TestRealGateway_SSH(t *testing.T) {
 			}
 			p := unitProcess(t, in, u, files, root)
 			spec := realgateway.Spec{
-				Processes: []realgateway.Process{p}, LogDir: t.TempDir(),
+				Processes: []realgateway.Process{p}, LogDir: realgateway.LogDir(t),
 				ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: time.Second,
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
@@ -109,7 +109,7 @@ func TestRealGateway_SSH(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, pr := range rep.Processes {
-				t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs)
+				t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs, pr.Restarts)
 			}
 			for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets}) {
 				t.Error(problem)

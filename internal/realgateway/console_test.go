@@ -87,7 +87,11 @@ func TestProblems(t *testing.T) {
 			{Role: "harness", LiveMs: -1, ReadyMs: -1, Exit: "exit 0", StopMs: 4}}}, 3},
 		{"gateway never ready, killed, leftover", Report{Processes: []ProcessReport{
 			{Role: "gateway", LiveMs: -1, ReadyMs: -1, Exit: "signal killed", StopMs: -1}},
-			Leftover: []string{"7 node worker.js"}}, 4},
+			Leftover: []string{"7 node worker.js"}}, 3},
+		{"ready gateway killed after the stop timeout", Report{Processes: []ProcessReport{
+			{Role: "gateway", LiveMs: 1, ReadyMs: 2, Exit: "signal killed", StopMs: -1}}}, 1},
+		{"ready gateway died of SIGTERM", Report{Processes: []ProcessReport{
+			{Role: "gateway", LiveMs: 1, ReadyMs: 2, Exit: "signal terminated", StopMs: 5}}}, 1},
 		{"gateway ended early", Report{Processes: []ProcessReport{
 			{Role: "gateway", LiveMs: -1, ReadyMs: -1, ExitedEarly: true, Exit: "exit 78", StopMs: -1}}}, 3},
 	}

@@ -22,7 +22,10 @@
 // as a render describes them, mapped onto this machine by the caller
 // (argv, complete environment, working directory, files, HTTP port). It
 // starts them together, waits for each served process's /healthz to
-// answer {"ok":true,"status":"live"} and /readyz to answer 200, watches
+// answer {"ok":true,"status":"live"} and /readyz to answer 200 (a served
+// process that ends first is started again, at most twice, as kubelet and
+// systemd's Restart=always would; [ProcessReport].Restarts says how the
+// earlier runs ended), watches
 // the others for a settle period, stops everything in reverse order with
 // SIGTERM, and lists the descendants that outlived their parents (the
 // child is their subreaper, so an orphan cannot escape), then kills them.

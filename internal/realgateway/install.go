@@ -88,3 +88,21 @@ func Open(t testing.TB, tier string) Install {
 	tiers.Ran(tier)
 	return in
 }
+
+// LogDir returns a directory for a start's output that outlives a failed
+// test (its path is logged) and is removed after a passing one.
+func LogDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "occkit-realgateway-logs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("process output kept in %s", dir)
+			return
+		}
+		os.RemoveAll(dir)
+	})
+	return dir
+}

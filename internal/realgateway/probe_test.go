@@ -56,7 +56,7 @@ type request struct {
 }
 
 // probeCap bounds one probe run far beyond OpenClaw's own retry window.
-const probeCap = 8 * time.Minute
+const probeCap = 4 * time.Minute
 
 // probeCredential is the fake provider credential the probe runs with.
 const probeCredential = "sk-occkit-probe-0123456789abcdef"

@@ -69,6 +69,10 @@ type ProcessReport struct {
 	// StopMs is the time from SIGTERM to exit; -1 when it was not stopped
 	// by SIGTERM (ended early, or killed after StopTimeout).
 	StopMs int64
+	// Restarts are how the earlier runs of a served process ended: a
+	// process that ends before it is ready is started again, as kubelet
+	// and systemd (Restart=always) would.
+	Restarts []string
 }
 
 // Report is what the "start" job found.
@@ -81,7 +85,8 @@ type Report struct {
 
 // Start is the "start" job: it starts every process of a [Spec] at once,
 // waits until each served process answers /healthz live and /readyz 200
-// (or ends, or ReadyTimeout passes), keeps the others under watch for
+// (restarting one that ends first, at most twice, as its supervisor
+// would; or until ReadyTimeout passes), keeps the others under watch for
 // Settle, then stops them in reverse order with SIGTERM and looks for
 // descendants that outlived them. It runs inside [Pool.Run]'s network
 // namespace.
@@ -106,7 +111,7 @@ func Start(ctx context.Context, raw json.RawMessage) (any, error) {
 	runs := make([]*run, len(s.Processes))
 	defer func() {
 		for _, r := range runs {
-			if r != nil && r.cmd.ProcessState == nil {
+			if r != nil && !r.exited() {
 				_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
 				<-r.done
 			}
@@ -145,6 +150,7 @@ func Start(ctx context.Context, raw json.RawMessage) (any, error) {
 // run is one started process.
 type run struct {
 	p       Process
+	logDir  string
 	cmd     *exec.Cmd
 	started time.Time
 	done    chan struct{}
@@ -155,33 +161,61 @@ func startOne(p Process, logDir string) (*run, error) {
 	if len(p.Argv) == 0 {
 		return nil, errors.New("no argv")
 	}
-	stdout, err := os.Create(filepath.Join(logDir, p.Role+".stdout"))
-	if err != nil {
-		return nil, err
+	r := &run{p: p, logDir: logDir, rep: ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1}}
+	r.started = time.Now()
+	return r, r.spawn()
+}
+
+// spawn starts (or restarts) the process, appending to its output files.
+func (r *run) spawn() error {
+	open := func(name string) (*os.File, error) {
+		return os.OpenFile(filepath.Join(r.logDir, r.p.Role+name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	}
-	stderr, err := os.Create(filepath.Join(logDir, p.Role+".stderr"))
+	stdout, err := open(".stdout")
+	if err != nil {
+		return err
+	}
+	stderr, err := open(".stderr")
 	if err != nil {
 		stdout.Close()
-		return nil, err
+		return err
 	}
-	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
-	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = p.Env, p.Dir, stdout, stderr
+	cmd := exec.Command(r.p.Argv[0], r.p.Argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = r.p.Env, r.p.Dir, stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	r := &run{p: p, cmd: cmd, done: make(chan struct{}), rep: ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1}}
-	r.started = time.Now()
 	if err := cmd.Start(); err != nil {
 		stdout.Close()
 		stderr.Close()
-		return nil, err
+		return err
 	}
+	done := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
 		stdout.Close()
 		stderr.Close()
-		close(r.done)
+		close(done)
 	}()
-	return r, nil
+	r.cmd, r.done = cmd, done
+	return nil
 }
+
+// restart starts the process again after it ended, as its supervisor
+// (kubelet, systemd's Restart=always) would, up to maxRestarts times.
+func (r *run) restart() bool {
+	if len(r.rep.Restarts) >= maxRestarts {
+		return false
+	}
+	r.rep.Restarts = append(r.rep.Restarts, describe(r.cmd.ProcessState))
+	time.Sleep(restartDelay)
+	return r.spawn() == nil
+}
+
+// maxRestarts and restartDelay are the supervisor's restarts of a process
+// that ends before it is ready (systemd's RestartSec=2).
+const (
+	maxRestarts  = 2
+	restartDelay = 2 * time.Second
+)
 
 func (r *run) exited() bool {
 	select {
@@ -211,7 +245,10 @@ func (r *run) awaitReady(ctx context.Context, deadline time.Time) {
 				return
 			}
 		}
-		if r.exited() || time.Now().After(deadline) || ctx.Err() != nil {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return
+		}
+		if r.exited() && !r.restart() {
 			return
 		}
 		select {
