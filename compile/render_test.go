@@ -18,7 +18,7 @@ const renderSource = `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defau
 	"env":{"OPENAI_API_KEY":"sk-live-123","OTHER":"1","vars":{"ANTHROPIC_API_KEY":"sk-ant"}},
 	"channels":{"slack":{"botToken":"xoxb-1"}}}`
 
-func TestRenderGateway(t *testing.T) {
+func TestGatewayDocument(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
 	t.Run("embedded OpenClaw is one process: the admitted document", func(t *testing.T) {
 		got, err := compile.GatewayDocument(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded)
@@ -63,7 +63,7 @@ func TestRenderGateway(t *testing.T) {
 	})
 }
 
-func TestRenderHarness(t *testing.T) {
+func TestHarnessDocument(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
 	got, err := compile.HarnessDocument(in, resolver.HarnessOpenClaw, resolver.ModeDedicated)
 	if err != nil {
@@ -200,9 +200,9 @@ func TestRenderCodexConfigNoSecrets(t *testing.T) {
 	})
 }
 
-// TestRenderGatewayStripsEveryProvider: a dedicated gateway loses the
+// TestStripInferenceEveryProvider: a dedicated gateway loses the
 // inference credentials of every provider, and only those (AUTH-6).
-func TestRenderGatewayStripsEveryProvider(t *testing.T) {
+func TestStripInferenceEveryProvider(t *testing.T) {
 	tests := []struct {
 		name, providers, want string
 	}{
