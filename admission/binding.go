@@ -8,121 +8,16 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 )
-
-// Method is a harnessAuth method (AUTH-4a). The set is closed: see
-// [AllMethods].
-type Method string
-
-// The harnessAuth methods.
-const (
-	// MethodAPIKey: a provider API key read from an OCC Secret.
-	MethodAPIKey Method = "api_key"
-	// MethodCodexPAT: a Codex access token read from an OCC Secret or a
-	// managed ServiceAccount.
-	MethodCodexPAT Method = "codex_pat"
-	// MethodCredentialSource: a Credential Gateway source; the Harness only
-	// ever sees a placeholder and the Sandbox egress proxy inserts the key.
-	MethodCredentialSource Method = "credential_source"
-	// MethodRuntime: the runtime host supplies its own credentials (SSH).
-	MethodRuntime Method = "runtime"
-)
-
-// AllMethods lists every [Method].
-func AllMethods() []Method {
-	return []Method{MethodAPIKey, MethodCodexPAT, MethodCredentialSource, MethodRuntime}
-}
-
-// SourceKind says where a Secret-backed method reads its credential.
-type SourceKind string
-
-// Source kinds.
-const (
-	// SourceSecret is an OCC Secret.
-	SourceSecret SourceKind = "secret"
-	// SourceServiceAccount is a managed ServiceAccount (codex_pat only).
-	SourceServiceAccount SourceKind = "service_account"
-)
-
-// AllSourceKinds lists every [SourceKind].
-func AllSourceKinds() []SourceKind { return []SourceKind{SourceSecret, SourceServiceAccount} }
-
-// SourceType is the type of a Credential Gateway source (AUTH-3).
-type SourceType string
-
-// Credential source types.
-const (
-	// SourceTypeAPIKey is an OpenAI API key held by the gateway.
-	SourceTypeAPIKey SourceType = "api_key"
-	// SourceTypeCodexOAuth is the external ChatGPT authentication contract;
-	// dedicated Codex only.
-	SourceTypeCodexOAuth SourceType = "codex-oauth"
-)
-
-// AllSourceTypes lists every [SourceType].
-func AllSourceTypes() []SourceType { return []SourceType{SourceTypeAPIKey, SourceTypeCodexOAuth} }
-
-// SourceRef is an exact reference to a stored credential: never its bytes
-// (ADM-7 freezes the reference, not historical Secret bytes).
-type SourceRef struct {
-	Kind        SourceKind
-	NamespaceID string
-	ID          string
-}
-
-// Binding is a harnessAuth binding: which credential authenticates the
-// Harness to its model provider (AUTH-1). It holds references only. The zero
-// Binding is "no binding" (JSON null).
-type Binding struct {
-	Method Method
-	// Source is set for api_key and codex_pat.
-	Source SourceRef
-	// SourceID and SourceType are set for credential_source.
-	SourceID   string
-	SourceType SourceType
-}
-
-// IsZero reports whether b is "no binding".
-func (b Binding) IsZero() bool { return b == Binding{} }
-
-// JSON renders the binding as the canonical (key-sorted) JSON of its public
-// shape; the zero Binding renders as null. This is the frozen snapshot.
-func (b Binding) JSON() []byte {
-	var s strings.Builder
-	switch b.Method {
-	case "":
-		return []byte("null")
-	case MethodAPIKey, MethodCodexPAT:
-		s.WriteString(`{"method":`)
-		s.Write(gjson.AppendJSONString(nil, string(b.Method)))
-		s.WriteString(`,"source":{"id":`)
-		s.Write(gjson.AppendJSONString(nil, b.Source.ID))
-		s.WriteString(`,"kind":`)
-		s.Write(gjson.AppendJSONString(nil, string(b.Source.Kind)))
-		s.WriteString(`,"namespaceId":`)
-		s.Write(gjson.AppendJSONString(nil, b.Source.NamespaceID))
-		s.WriteString(`}}`)
-	case MethodCredentialSource:
-		s.WriteString(`{"method":"credential_source","sourceId":`)
-		s.Write(gjson.AppendJSONString(nil, b.SourceID))
-		s.WriteString(`,"sourceType":`)
-		s.Write(gjson.AppendJSONString(nil, string(b.SourceType)))
-		s.WriteString(`}`)
-	default:
-		s.WriteString(`{"method":`)
-		s.Write(gjson.AppendJSONString(nil, string(b.Method)))
-		s.WriteString(`}`)
-	}
-	return []byte(s.String())
-}
 
 // Shape rules (AUTH-4a): for each method, its required keys and, per key,
 // what it must hold.
-var bindingKeys = map[Method][]string{
-	MethodAPIKey:           {"method", "source"},
-	MethodCodexPAT:         {"method", "source"},
-	MethodCredentialSource: {"method", "sourceId", "sourceType"},
-	MethodRuntime:          {"method"},
+var bindingKeys = map[deploy.Method][]string{
+	deploy.MethodAPIKey:           {"method", "source"},
+	deploy.MethodCodexPAT:         {"method", "source"},
+	deploy.MethodCredentialSource: {"method", "sourceId", "sourceType"},
+	deploy.MethodRuntime:          {"method"},
 }
 
 var sourceKeys = []string{"id", "kind", "namespaceId"}
@@ -131,102 +26,102 @@ var sourceKeys = []string{"id", "kind", "namespaceId"}
 const maxRefLen = 256
 
 // ParseBinding checks the shape of a harnessAuth value (AUTH-4a) and
-// returns it as a [Binding]. v absent or JSON null gives the zero Binding
+// returns it as a [deploy.Binding]. v absent or JSON null gives the zero Binding
 // and no error (AUTH-1: "no binding" is a valid stored state). at is the
 // path of the value, used in errors: every refusal is 400 INVALID_REQUEST
 // naming the offending key.
 //
 // The shape does not depend on the topology: that codex-oauth is for
 // dedicated Codex only is checked by [ValidateHarnessAuth].
-func ParseBinding(v gjson.Result, at occkit.Path) (Binding, error) {
+func ParseBinding(v gjson.Result, at occkit.Path) (deploy.Binding, error) {
 	if !v.Exists() || v.Type == gjson.Null {
-		return Binding{}, nil
+		return deploy.Binding{}, nil
 	}
 	// A Result from gjson.Parse over truncated text still reads as an
 	// object: only whole, valid JSON is a binding.
 	if !v.IsObject() || !gjson.Valid(v.Raw) {
-		return Binding{}, occkit.Invalid("AUTH-4a", at, "harnessAuth must be an object or null")
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", at, "harnessAuth must be an object or null")
 	}
 	if err := noDuplicateKeys(v, at); err != nil {
-		return Binding{}, err
+		return deploy.Binding{}, err
 	}
 	m := v.Get("method")
 	mp := at.Key("method")
 	if !m.Exists() {
-		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required")
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required")
 	}
 	if m.Type != gjson.String {
-		return Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string")
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string")
 	}
-	method := Method(m.Str)
+	method := deploy.Method(m.Str)
 	keys, ok := bindingKeys[method]
 	if !ok {
-		return Binding{}, occkit.Invalid("AUTH-4a", mp,
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp,
 			"harnessAuth.method must be one of api_key, codex_pat, credential_source, runtime")
 	}
 	if err := exactKeys(v, at, keys); err != nil {
-		return Binding{}, err
+		return deploy.Binding{}, err
 	}
-	b := Binding{Method: method}
+	b := deploy.Binding{Method: method}
 	switch method {
-	case MethodAPIKey, MethodCodexPAT:
+	case deploy.MethodAPIKey, deploy.MethodCodexPAT:
 		src, err := parseSource(v.Get("source"), at.Key("source"), method)
 		if err != nil {
-			return Binding{}, err
+			return deploy.Binding{}, err
 		}
 		b.Source = src
-	case MethodCredentialSource:
+	case deploy.MethodCredentialSource:
 		id, err := refString(v.Get("sourceId"), at.Key("sourceId"))
 		if err != nil {
-			return Binding{}, err
+			return deploy.Binding{}, err
 		}
 		t := v.Get("sourceType")
 		tp := at.Key("sourceType")
 		if t.Type != gjson.String {
-			return Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be a string")
+			return deploy.Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be a string")
 		}
-		st := SourceType(t.Str)
-		if st != SourceTypeAPIKey && st != SourceTypeCodexOAuth {
-			return Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be api_key or codex-oauth")
+		st := deploy.SourceType(t.Str)
+		if st != deploy.SourceTypeAPIKey && st != deploy.SourceTypeCodexOAuth {
+			return deploy.Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be api_key or codex-oauth")
 		}
 		b.SourceID, b.SourceType = id, st
 	}
 	return b, nil
 }
 
-func parseSource(v gjson.Result, at occkit.Path, method Method) (SourceRef, error) {
+func parseSource(v gjson.Result, at occkit.Path, method deploy.Method) (deploy.SourceRef, error) {
 	if !v.IsObject() {
-		return SourceRef{}, occkit.Invalid("AUTH-4a", at, "harnessAuth.source must be an object")
+		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", at, "harnessAuth.source must be an object")
 	}
 	if err := noDuplicateKeys(v, at); err != nil {
-		return SourceRef{}, err
+		return deploy.SourceRef{}, err
 	}
 	if err := exactKeys(v, at, sourceKeys); err != nil {
-		return SourceRef{}, err
+		return deploy.SourceRef{}, err
 	}
 	k := v.Get("kind")
 	kp := at.Key("kind")
 	if k.Type != gjson.String {
-		return SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be a string")
+		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be a string")
 	}
-	kind := SourceKind(k.Str)
+	kind := deploy.SourceKind(k.Str)
 	switch {
-	case kind == SourceSecret:
-	case kind == SourceServiceAccount && method == MethodCodexPAT:
-	case method == MethodCodexPAT:
-		return SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
+	case kind == deploy.SourceSecret:
+	case kind == deploy.SourceServiceAccount && method == deploy.MethodCodexPAT:
+	case method == deploy.MethodCodexPAT:
+		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
 	default:
-		return SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", method)
+		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", method)
 	}
 	ns, err := refString(v.Get("namespaceId"), at.Key("namespaceId"))
 	if err != nil {
-		return SourceRef{}, err
+		return deploy.SourceRef{}, err
 	}
 	id, err := refString(v.Get("id"), at.Key("id"))
 	if err != nil {
-		return SourceRef{}, err
+		return deploy.SourceRef{}, err
 	}
-	return SourceRef{Kind: kind, NamespaceID: ns, ID: id}, nil
+	return deploy.SourceRef{Kind: kind, NamespaceID: ns, ID: id}, nil
 }
 
 // refString checks an opaque reference: a non-blank string of valid UTF-8

@@ -13,8 +13,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/deploy"
 )
 
 // ADM-3: the digest identifies the whole frozen revision. Rebinding the
@@ -28,7 +27,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
-	admit := func(secretID string, level logging.Level) *admission.Revision {
+	admit := func(secretID string, level deploy.LogLevel) *admission.Revision {
 		t.Helper()
 		auth, err := admission.CreateHarnessAuth(gjson.Parse(
 			`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"` + secretID + `"}}`))
@@ -38,7 +37,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		rev, err := a.Admit(context.Background(), admission.Request{
 			Agent:         admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
 			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-			Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+			Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
 			Level:         level,
 		})
 		if err != nil {
@@ -46,15 +45,15 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		}
 		return rev
 	}
-	base := admit("sec_1", logging.LevelInfo)
+	base := admit("sec_1", deploy.LevelInfo)
 	tests := []struct {
 		name string
 		rev  *admission.Revision
 		same bool
 	}{
-		{"same input", admit("sec_1", logging.LevelInfo), true},
-		{"other secret", admit("sec_2", logging.LevelInfo), false},
-		{"other level", admit("sec_1", logging.LevelWarn), false},
+		{"same input", admit("sec_1", deploy.LevelInfo), true},
+		{"other secret", admit("sec_2", deploy.LevelInfo), false},
+		{"other level", admit("sec_1", deploy.LevelWarn), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,11 +156,11 @@ func TestRecordDigestSplice(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", b.String(), err)
 		}
-		level := rapid.SampledFrom(logging.AllLevels()).Draw(t, "level")
+		level := rapid.SampledFrom(deploy.AllLogLevels()).Draw(t, "level")
 		rev, err := a.Admit(context.Background(), admission.Request{
 			Agent:         admission.Agent{ID: rapid.SampledFrom([]string{"main", "agt_1"}).Draw(t, "agent"), ConfigurationID: "cfg_1", HarnessAuth: auth},
 			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-			Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+			Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
 			Level:         level,
 		})
 		if err != nil {

@@ -12,7 +12,7 @@
 //  1. authorize the exact Agent, Configuration and harness credential
 //     source ([Authorizer]; a denial is 403 FORBIDDEN, no Authorizer 503);
 //  2. read the Configuration ([ConfigurationReader]);
-//  3. apply the SandboxDriver's [ConfigurationTransformer], on the immutable
+//  3. apply the SandboxDriver's [drivers.ConfigurationTransformer], on the immutable
 //     document, so the stored source never changes;
 //  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
 //     "driver" preserves the native configuration, LOG-3);
@@ -20,7 +20,7 @@
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
 //     stage (RES-10);
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
-//     ComputeDriver offers one, its [GatewaySettingsValidator];
+//     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
 //  8. freeze.
 //
 // # Revisions
@@ -30,8 +30,8 @@
 // order of the input never changes the digest; the source identity and
 // generation; the approved Harness and version; the execution mode; the
 // Compute identity; the bound SandboxDriver or managed [Account]; the
-// harnessAuth snapshot ([Binding], references only); the credential
-// [Projection]; the primary model and fallback order as admitted (ADM-4);
+// harnessAuth snapshot ([deploy.Binding], references only); the credential
+// [deploy.Projection]; the primary model and fallback order as admitted (ADM-4);
 // the admitted level and logging ownership. Every accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
@@ -40,11 +40,11 @@
 //
 // [ParseBinding] checks a binding's shape first (AUTH-4a, 400 naming the
 // offending key). [ValidateHarnessAuth] then applies, in order: the
-// codex-oauth restriction (400), the execution-mode table ([CheckTopology],
-// RES-11/RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
-// bundled Computes' rules (AUTH-2..AUTH-6), returning the [Projection]: the
+// codex-oauth restriction (400), the execution-mode table ([deploy.CheckTopology],
+// RES-11, then RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
+// bundled Computes' rules (AUTH-2..AUTH-6), returning the [deploy.Projection]: the
 // environment variable names each process receives, never values.
-// A custom Compute validates through its [HarnessAuthValidator] with the
+// A custom Compute validates through its [drivers.HarnessAuthValidator] with the
 // AUTH-7 mapping ([ValidateWith]). [CreateHarnessAuth], [UpdateHarnessAuth]
 // and [RequireHarnessAuth] are AUTH-1's create, update and deploy semantics.
 //

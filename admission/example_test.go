@@ -8,8 +8,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/deploy"
 )
 
 // Admit an embedded OpenClaw Agent on Kubernetes and read the frozen
@@ -30,8 +29,8 @@ func Example() {
 		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 2,
 			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)},
-		Compute: admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
-		Level:   logging.LevelWarn,
+		Compute: admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+		Level:   deploy.LevelWarn,
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -39,7 +38,7 @@ func Example() {
 	}
 	fmt.Println(rev.Harness(), rev.Mode(), rev.Primary())
 	fmt.Println(rev.Document().Get(occkit.NewPath("logging", "consoleLevel")))
-	fmt.Println(rev.Projection().Names(admission.ProcessHarness))
+	fmt.Println(rev.Projection().Names(deploy.ProcessHarness))
 	fmt.Println(string(rev.HarnessAuth().JSON()))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6

@@ -4,6 +4,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 )
 
 // AUTH-1: Agent.harnessAuth is the sole model-auth selector. These pure
@@ -12,14 +13,14 @@ import (
 
 // CreateHarnessAuth is the value an Agent create stores: the parsed binding,
 // or the zero Binding (null) when v is absent or null.
-func CreateHarnessAuth(v gjson.Result) (Binding, error) {
+func CreateHarnessAuth(v gjson.Result) (deploy.Binding, error) {
 	return ParseBinding(v, bindingPath)
 }
 
 // UpdateHarnessAuth is the value an Agent update stores: an update that
 // omits harnessAuth preserves stored, an explicit null clears it, and any
 // other value replaces it after the shape check (AUTH-4a).
-func UpdateHarnessAuth(stored Binding, v gjson.Result) (Binding, error) {
+func UpdateHarnessAuth(stored deploy.Binding, v gjson.Result) (deploy.Binding, error) {
 	if !v.Exists() {
 		return stored, nil
 	}
@@ -28,7 +29,7 @@ func UpdateHarnessAuth(stored Binding, v gjson.Result) (Binding, error) {
 
 // RequireHarnessAuth is the deployment precondition: an Agent without a
 // binding cannot deploy (409 RESOURCE_CONFLICT).
-func RequireHarnessAuth(b Binding) error {
+func RequireHarnessAuth(b deploy.Binding) error {
 	if b.IsZero() {
 		return occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/deploy"
 )
 
 // GatewayWorkspace is where a dedicated topology's gateway renders the main
@@ -23,17 +23,16 @@ var rndInferenceEnv = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEX_ACC
 var rndCredentialHeaders = map[string]bool{"authorization": true, "x-api-key": true, "api-key": true}
 
 // rndTopology checks that (h, m) is a topology the bundled runtimes have
-// (RES-11): openclaw embedded or dedicated, codex dedicated.
-func rndTopology(h resolver.Harness, m resolver.Mode) error {
-	switch {
-	case h != resolver.HarnessOpenClaw && h != resolver.HarnessCodex:
-		return occkit.Invalid("RES-1", occkit.Root(), "harness must be openclaw or codex")
-	case m != resolver.ModeEmbedded && m != resolver.ModeDedicated:
-		return occkit.Invalid("RES-11", occkit.Root(), "execution mode must be embedded or dedicated")
-	case h == resolver.HarnessCodex && m == resolver.ModeEmbedded:
-		return occkit.Invalid("RES-11", occkit.Root(), "the codex harness runs dedicated, not embedded")
+// (RES-11, decided by [deploy.Topology.Check]); a refusal points at the
+// document's root, since the topology is not a setting of it.
+func rndTopology(h deploy.Harness, m deploy.Mode) error {
+	err := deploy.Topology{Harness: h, Mode: m}.Check()
+	if oe := occkit.First(err); oe != nil {
+		out := *oe
+		out.Path = occkit.Root()
+		return &out
 	}
-	return nil
+	return err
 }
 
 // RenderGateway renders the gateway process's native document from an
@@ -46,11 +45,11 @@ func rndTopology(h resolver.Harness, m resolver.Mode) error {
 // (`Authorization`, `x-api-key`, `api-key`) of every `models.providers`
 // entry and the inference variables of `env` / `env.vars` are removed.
 // Every other byte is kept; doc itself never changes.
-func RenderGateway(doc occkit.Document, h resolver.Harness, m resolver.Mode) (occkit.Document, error) {
+func RenderGateway(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
-	if m == resolver.ModeEmbedded {
+	if m == deploy.ModeEmbedded {
 		return doc, nil
 	}
 	if err := rndAgentsShape(doc); err != nil {
@@ -73,11 +72,11 @@ func RenderGateway(doc occkit.Document, h resolver.Harness, m resolver.Mode) (oc
 // so `channels` (and with it every channel credential, which belongs to the
 // gateway, AUTH-6) is removed. Any other topology has no separate OpenClaw
 // Harness document and is a 400.
-func RenderHarness(doc occkit.Document, h resolver.Harness, m resolver.Mode) (occkit.Document, error) {
+func RenderHarness(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
-	if h != resolver.HarnessOpenClaw || m != resolver.ModeDedicated {
+	if h != deploy.HarnessOpenClaw || m != deploy.ModeDedicated {
 		return occkit.Document{}, occkit.Invalid("RES-11", occkit.Root(),
 			"only dedicated openclaw has a separate OpenClaw Harness document")
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/deploy"
 )
 
 const renderSource = `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/data/main"}}},
@@ -21,14 +21,14 @@ const renderSource = `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace
 func TestRenderGateway(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
 	t.Run("embedded OpenClaw is one process: the admitted document", func(t *testing.T) {
-		got, err := compile.RenderGateway(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded)
+		got, err := compile.RenderGateway(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded)
 		if err != nil || !got.Equal(in) {
 			t.Fatalf("embedded gateway = %s, %v", got, err)
 		}
 	})
-	for _, h := range []resolver.Harness{resolver.HarnessCodex, resolver.HarnessOpenClaw} {
+	for _, h := range []deploy.Harness{deploy.HarnessCodex, deploy.HarnessOpenClaw} {
 		t.Run("RES-12 AUTH-6 dedicated "+string(h), func(t *testing.T) {
-			got, err := compile.RenderGateway(in, h, resolver.ModeDedicated)
+			got, err := compile.RenderGateway(in, h, deploy.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestRenderGateway(t *testing.T) {
 		})
 	}
 	t.Run("RES-12 without a main entry the defaults carry the workspace", func(t *testing.T) {
-		got, err := compile.RenderGateway(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), resolver.HarnessCodex, resolver.ModeDedicated)
+		got, err := compile.RenderGateway(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), deploy.HarnessCodex, deploy.ModeDedicated)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,30 +54,30 @@ func TestRenderGateway(t *testing.T) {
 		}
 	})
 	t.Run("RES-11 codex is never embedded", func(t *testing.T) {
-		_, err := compile.RenderGateway(in, resolver.HarnessCodex, resolver.ModeEmbedded)
+		_, err := compile.RenderGateway(in, deploy.HarnessCodex, deploy.ModeEmbedded)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	})
 	t.Run("RES-1 unknown harness", func(t *testing.T) {
-		_, err := compile.RenderGateway(in, "claude", resolver.ModeDedicated)
+		_, err := compile.RenderGateway(in, "claude", deploy.ModeDedicated)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-1")
 	})
 }
 
 func TestRenderHarness(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
-	got, err := compile.RenderHarness(in, resolver.HarnessOpenClaw, resolver.ModeDedicated)
+	got, err := compile.RenderHarness(in, deploy.HarnessOpenClaw, deploy.ModeDedicated)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Has(occkit.NewPath("channels")) || !got.Has(occkit.NewPath("models", "providers", "openai", "apiKey")) {
 		t.Errorf("harness document = %s", got)
 	}
-	if _, err := compile.RenderHarness(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded); err == nil {
+	if _, err := compile.RenderHarness(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded); err == nil {
 		t.Error("embedded OpenClaw has no separate Harness document")
 	} else {
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	}
-	if _, err := compile.RenderHarness(in, resolver.HarnessCodex, resolver.ModeDedicated); err == nil {
+	if _, err := compile.RenderHarness(in, deploy.HarnessCodex, deploy.ModeDedicated); err == nil {
 		t.Error("codex has no OpenClaw Harness document")
 	}
 }
@@ -214,7 +214,7 @@ func TestRenderGatewayStripsEveryProvider(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":` + tt.providers + `}}`)
-			got, err := compile.RenderGateway(doc, resolver.HarnessCodex, resolver.ModeDedicated)
+			got, err := compile.RenderGateway(doc, deploy.HarnessCodex, deploy.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}

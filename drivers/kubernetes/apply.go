@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -154,7 +153,7 @@ func (d *Driver) apply(ctx context.Context, obj Object, dryRun bool) error {
 // stopPredecessors deletes the Agent's Deployments of every other
 // revision and waits until their pods are gone (ADM-6: a dedicated
 // replacement stops every earlier version first). PVCs stay.
-func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev *admission.Revision) error {
+func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev drivers.Revision) error {
 	sel := LabelManagedBy + "=" + ManagedBy + "," + LabelAgent + "=" + Hash(rev.AgentID()) + "," + LabelRevision + "!=" + Hash(rev.Digest())
 	deps := d.cfg.Client.AppsV1().Deployments(ns)
 	list, err := deps.List(ctx, metav1.ListOptions{LabelSelector: sel})

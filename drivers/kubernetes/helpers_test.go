@@ -9,9 +9,8 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // tenant is the tenant namespace of the test revisions.
@@ -21,7 +20,7 @@ var tenant = drivers.Namespace{ID: "team-a", Name: "team-a"}
 func testSandbox() *Sandbox {
 	return &Sandbox{
 		ID:               "openshell",
-		Facts:            resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true},
+		Facts:            deploy.SandboxFacts{Facets: deploy.AllFacets(), ProvisionHarness: true},
 		RuntimeClassName: "gvisor",
 		HarnessHome:      "/sandbox/home",
 	}
@@ -30,25 +29,25 @@ func testSandbox() *Sandbox {
 // topologyCase is one RES-11 row with an Agent that admits on it.
 type topologyCase struct {
 	name    string
-	mode    resolver.Mode
-	harness resolver.Harness
+	mode    deploy.Mode
+	harness deploy.Harness
 	auth    string
 	doc     string
 }
 
 var (
 	embeddedOpenClaw = topologyCase{
-		name: "embedded-openclaw", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+		name: "embedded-openclaw", mode: deploy.ModeEmbedded, harness: deploy.HarnessOpenClaw,
 		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 		doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"channels":{"slack":{"enabled":true}}}`,
 	}
 	dedicatedCodex = topologyCase{
-		name: "dedicated-codex", mode: resolver.ModeDedicated, harness: resolver.HarnessCodex,
+		name: "dedicated-codex", mode: deploy.ModeDedicated, harness: deploy.HarnessCodex,
 		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 		doc:  `{"agents":{"defaults":{"model":"codex/gpt-5-codex","models":{"codex/gpt-5-codex":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{}}}}`,
 	}
 	dedicatedOpenClaw = topologyCase{
-		name: "dedicated-openclaw", mode: resolver.ModeDedicated, harness: resolver.HarnessOpenClaw,
+		name: "dedicated-openclaw", mode: deploy.ModeDedicated, harness: deploy.HarnessOpenClaw,
 		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 		doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{}}},"channels":{"slack":{"enabled":true}}}`,
 	}
@@ -57,16 +56,16 @@ var (
 
 // admitOn admits c through package admission against driver d, so the
 // projection plan is d's own (AUTH-7).
-func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation int64) *admission.Revision {
+func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation int64) drivers.Revision {
 	t.Helper()
 	return admitDoc(t, d, agentID, c, occkit.MustParseDocument(c.doc), generation)
 }
 
-func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) *admission.Revision {
+func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) drivers.Revision {
 	t.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1", resolver.HarnessCodex: "0.130.0"},
+		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1", deploy.HarnessCodex: "0.130.0"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -78,18 +77,18 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 	req := admission.Request{
 		Agent:         admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
 		Configuration: admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
-		Compute:       drivers.ComputeInfo(d, "kubernetes"),
-		Level:         logging.LevelWarn,
+		Compute:       admission.ComputeOf(d, "kubernetes"),
+		Level:         deploy.LevelWarn,
 	}
 	if sb := d.cfg.Sandbox; sb != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: sb.ID, Facts: sb.Facts}
-		req.NativeWorkerSupport = resolver.NativeWorkersPinned
+		req.NativeWorkerSupport = deploy.NativeWorkersPinned
 	}
 	rev, err := a.Admit(context.Background(), req)
 	if err != nil {
 		t.Fatalf("admit %s: %v", c.name, err)
 	}
-	if rev.Topology() != (resolver.Topology{Harness: c.harness, Mode: c.mode}) {
+	if rev.Topology() != (deploy.Topology{Harness: c.harness, Mode: c.mode}) {
 		t.Fatalf("admit %s: topology %v", c.name, rev.Topology())
 	}
 	return rev
@@ -97,7 +96,7 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 
 // record edits a revision's persisted record and restores it, for
 // revisions admission would never freeze (defence in depth).
-func record(t fataler, rev *admission.Revision, edit func(map[string]any)) *admission.Revision {
+func record(t fataler, rev drivers.Revision, edit func(map[string]any)) drivers.Revision {
 	t.Helper()
 	b, err := json.Marshal(rev)
 	if err != nil {

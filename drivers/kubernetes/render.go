@@ -13,11 +13,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Defaults of [RenderOptions].
@@ -81,8 +80,8 @@ type Sandbox struct {
 	// into the revision. A revision bound to another driver is refused.
 	ID string
 	// Facts are what the driver declares; only a qualifying driver
-	// ([drivers.Qualifies]) lets this Compute offer dedicated OpenClaw.
-	Facts resolver.SandboxFacts
+	// ([drivers.QualifiedSandbox]) lets this Compute offer dedicated OpenClaw.
+	Facts deploy.SandboxFacts
 	// RuntimeClassName is the RuntimeClass the Harness pod runs under
 	// (the sandbox's containment); empty sets none.
 	RuntimeClassName string
@@ -194,7 +193,7 @@ func (o Objects) List() []Object {
 // gateway (AUTH-6), or a dedicated OpenClaw revision without the
 // configured qualifying SandboxDriver (RES-13, ADM-5) is 409
 // RESOURCE_CONFLICT.
-func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
+func Render(rev drivers.Revision, opts RenderOptions) (Objects, error) {
 	if rev == nil {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
 	}
@@ -204,11 +203,11 @@ func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
 		return Objects{}, err
 	}
 	switch rev.Topology() {
-	case resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}:
+	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}:
 		return r.embedded()
-	case resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}:
+	case deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}:
 		return r.dedicatedCodex()
-	case resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}:
+	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}:
 		return r.dedicatedOpenClaw()
 	}
 	return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
@@ -217,10 +216,10 @@ func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
 
 // renderer holds one Render call's inputs.
 type renderer struct {
-	rev   *admission.Revision
+	rev   drivers.Revision
 	opts  RenderOptions
 	ns    string
-	level logging.Level
+	level deploy.LogLevel
 }
 
 var settingsPath = occkit.NewPath("kubernetes")
@@ -232,7 +231,7 @@ func (r *renderer) check() error {
 	if err := r.checkStorage(); err != nil {
 		return err
 	}
-	if r.rev.LoggingOwnership() != logging.OwnedByPlatform {
+	if r.rev.LoggingOwnership() != deploy.OwnedByPlatform {
 		return occkit.Conflict("LOG-3", occkit.NewPath("logging"),
 			"the kubernetes driver renders platform-owned logging only; redeploy the revision on this Compute")
 	}
@@ -385,19 +384,19 @@ func (r *renderer) loggingEnv(c logging.Container) (logging.Rendered, []corev1.E
 // (never its bytes), a placeholder as [PlaceholderValue], a non-secret
 // setting as its literal value. A reference outside the tenant namespace
 // cannot be projected (a Pod reads Secrets of its own namespace only).
-func (r *renderer) credentialEnv(vars []admission.EnvVar, gateway bool) ([]corev1.EnvVar, error) {
+func (r *renderer) credentialEnv(vars []deploy.EnvVar, gateway bool) ([]corev1.EnvVar, error) {
 	out := make([]corev1.EnvVar, 0, len(vars))
 	for _, v := range vars {
 		if errs := validation.IsEnvVarName(v.Name); len(errs) > 0 {
 			return nil, occkit.Conflict("AUTH-2", occkit.NewPath("projection"), "the projection plan names an invalid environment variable")
 		}
 		switch {
-		case gateway && (v.From != (admission.SourceRef{}) || v.Placeholder):
+		case gateway && (v.From != (deploy.SourceRef{}) || v.Placeholder):
 			return nil, occkit.Conflict("AUTH-6", occkit.NewPath("projection", "gateway"),
 				"a dedicated gateway never receives the Harness inference credential")
 		case v.Placeholder:
 			out = append(out, corev1.EnvVar{Name: v.Name, Value: PlaceholderValue})
-		case v.From != (admission.SourceRef{}):
+		case v.From != (deploy.SourceRef{}):
 			if v.From.NamespaceID != r.opts.Namespace.ID {
 				return nil, occkit.Conflict("AUTH-2", occkit.NewPath("harnessAuth", "source", "namespaceId"),
 					"the credential reference belongs to another namespace than the Agent's tenant namespace")
@@ -669,7 +668,7 @@ func (r *renderer) dedicatedOpenClaw() (Objects, error) {
 	rev := r.rev
 	sb := r.opts.Sandbox
 	mode := occkit.NewPath("executionMode")
-	if sb == nil || !drivers.Qualifies(&sb.Facts) {
+	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
 		return Objects{}, occkit.Conflict("RES-13", mode,
 			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/deploy"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Environment variables the driver sets besides the logging render.
@@ -124,11 +124,11 @@ func validDigest(d string) bool {
 // files for credentials (AUTH-5) — the unit names them, the driver never
 // writes them. It is pure: the same revision and options give the same
 // bytes.
-func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
+func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if rev == nil {
 		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "no revision to render")
 	}
-	if t := rev.Topology(); t != (resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}) {
+	if t := rev.Topology(); t != (deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}) {
 		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only embedded openclaw")
 	}
 	if o.Scope == "" {
@@ -162,7 +162,7 @@ func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
 	if err := occkit.Join(errs...); err != nil {
 		return Unit{}, err
 	}
-	lr, err := logging.Render(resolver.HarnessOpenClaw, resolver.ModeEmbedded, logging.ContainerGateway, rev.Level())
+	lr, err := logging.Render(deploy.HarnessOpenClaw, deploy.ModeEmbedded, logging.ContainerGateway, rev.Level())
 	if err != nil {
 		return Unit{}, err
 	}
@@ -202,7 +202,7 @@ func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
 	return u, nil
 }
 
-func (u Unit) render(rev *admission.Revision, o RenderOptions) ([]byte, error) {
+func (u Unit) render(rev drivers.Revision, o RenderOptions) ([]byte, error) {
 	agent, _ := json.Marshal(rev.AgentID())
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Written by occkit drivers/ssh; do not edit.\n")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -28,14 +29,14 @@ func Example_readme() {
 	allow := admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })
 	a, err := admission.New(admission.Options{Authorizer: allow})
 	check(err)
-	key := admission.Binding{Method: admission.MethodAPIKey,
-		Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}
+	key := deploy.Binding{Method: deploy.MethodAPIKey,
+		Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}
 	rev, err := a.Admit(context.Background(), admission.Request{
 		Agent:         admission.Agent{ID: "support", ConfigurationID: "cfg_1", HarnessAuth: key},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Document: doc},
 	})
 	check(err) // a refusal is an *occkit.Error: Code, HTTPStatus(), Path, Rule
-	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(admission.ProcessHarness))
+	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(deploy.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
 	// openclaw 4c211d2ba4e5 [ANTHROPIC_API_KEY]
