@@ -6,22 +6,39 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
+	"github.com/occkit/occkit/internal/json5"
 )
 
 func compactJSON(dst *bytes.Buffer, src []byte) error { return json.Compact(dst, src) }
 
 // Canonical returns the canonical form of d used for digests and frozen
-// revisions: compact JSON with the members of every object sorted by key
-// (byte order of the decoded key), strings re-encoded with the minimal
-// escapes (", \ and control characters; invalid UTF-8 becomes U+FFFD), and
-// numbers and literals kept exactly as written. Two documents that differ
-// only in key order or in how their strings are escaped have the same
-// canonical bytes.
+// revisions: the JSON Canonicalization Scheme of RFC 8785. It is compact
+// JSON in which
+//
+//   - the members of every object are sorted by key, comparing the keys as
+//     strings of UTF-16 code units (as JavaScript's sort does; this differs
+//     from byte order only between U+E000–U+FFFF and characters above
+//     U+FFFF);
+//   - strings are written with the fewest escapes: \" \\ \b \f \n \r \t,
+//     other control characters as \u00xx, everything else as UTF-8;
+//   - numbers are written as ECMAScript's Number-to-String writes the
+//     double they denote (16, 16.0, 1.6e1 and 1.6E1 are all 16; 1e21 is
+//     1e+21; -0 is 0), so the digest depends on the value, not its spelling;
+//   - true, false and null are as written.
+//
+// A Document never holds what JCS cannot represent: [ParseDocument] refuses
+// invalid UTF-8, lone UTF-16 surrogates and numbers outside the range of a
+// double. Two Documents have the same canonical bytes exactly when they
+// denote the same JSON value with objects taken as unordered (Canonical
+// is injective on meaning).
+//
+// This form replaced an earlier one that kept numbers as written and
+// sorted keys by bytes: digests computed before it changed differ for
+// documents holding such numbers or keys.
 //
 // It is one pass over the bytes: each object's members are written in
 // document order and then, only when they are out of order, moved into key
-// order, so the cost is linear in the document's size.
+// order, so the cost is linear in the document's size (plus the sort).
 func Canonical(d Document) []byte {
 	src := d.bytes()
 	c := canon{src: src, out: make([]byte, 0, len(src))}
@@ -83,6 +100,12 @@ func (c *canon) value(i int) int {
 		for j < len(c.src) && !isDelim(c.src[j]) {
 			j++
 		}
+		if b := c.src[i]; b == '-' || b >= '0' && b <= '9' {
+			if out, ok := json5.AppendCanonicalNumber(c.out, c.src[i:j]); ok {
+				c.out = out
+				return j
+			}
+		}
 		c.out = append(c.out, c.src[i:j]...)
 		return j
 	}
@@ -105,7 +128,7 @@ func (c *canon) object(i int) int {
 		c.out = appendCanonicalString(c.out, key)
 		c.out = append(c.out, ':')
 		i = c.value(end + 1) // skip ':'
-		if n := len(c.members); n > mbase && bytes.Compare(c.members[n-1].key, key) > 0 {
+		if n := len(c.members); n > mbase && compareUTF16(c.members[n-1].key, key) > 0 {
 			sorted = false
 		}
 		c.members = append(c.members, canonMember{key: key, start: start, end: len(c.out)})
@@ -114,7 +137,7 @@ func (c *canon) object(i int) int {
 	if !sorted {
 		c.scratch = append(c.scratch[:0], c.out[base+1:]...)
 		off := base + 1
-		slices.SortStableFunc(members, func(a, b canonMember) int { return bytes.Compare(a.key, b.key) })
+		slices.SortStableFunc(members, func(a, b canonMember) int { return compareUTF16(a.key, b.key) })
 		c.out = c.out[:base+1]
 		for _, m := range members {
 			c.out = append(c.out, c.scratch[m.start-off:m.end-off]...)
@@ -163,7 +186,47 @@ func (c *canon) str(i int) (int, []byte) {
 	if !escaped {
 		return j + 1, c.src[i+1 : j]
 	}
-	return j + 1, []byte(gjson.ParseBytes(c.src[i : j+1]).String())
+	// json5.Unquote keeps a lone surrogate (which a Document cannot hold,
+	// see ParseDocument) as its own code point instead of U+FFFD, so even
+	// then two different strings never decode alike.
+	v, err := json5.Unquote(c.src[i : j+1])
+	if err != nil {
+		return j + 1, c.src[i+1 : j]
+	}
+	return j + 1, []byte(v)
+}
+
+// compareUTF16 orders two UTF-8 strings as their UTF-16 code units compare
+// (RFC 8785, section 3.2.3). Up to the first differing character that is
+// byte order; there, a character above U+FFFF counts as its high
+// surrogate (D800–DBFF), so it sorts before U+E000–U+FFFF.
+func compareUTF16(a, b []byte) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) || i == len(b) {
+		return len(a) - len(b)
+	}
+	// Back up to the first byte of the character that differs.
+	for i > 0 && a[i]&0xC0 == 0x80 {
+		i--
+	}
+	ra, _ := utf8.DecodeRune(a[i:])
+	rb, _ := utf8.DecodeRune(b[i:])
+	ua, ub := utf16Lead(ra), utf16Lead(rb)
+	if ua != ub {
+		return int(ua) - int(ub)
+	}
+	return int(ra) - int(rb)
+}
+
+// utf16Lead is the first UTF-16 code unit of r.
+func utf16Lead(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + (r-0x10000)>>10
+	}
+	return r
 }
 
 // appendCanonicalString writes s as a JSON string with the minimal escapes.
@@ -196,12 +259,19 @@ func appendCanonicalString(dst []byte, s []byte) []byte {
 			dst = append(dst, b)
 			i++
 		default:
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				dst = append(dst, "\ufffd"...)
-			} else {
-				dst = append(dst, s[i:i+n]...)
+			// Multi-byte characters are written as they are. A byte that
+			// is not valid UTF-8 (which a Document cannot hold) is kept,
+			// not replaced, so that it cannot collide with U+FFFD; a
+			// lone surrogate is written as its \u escape.
+			if json5.HasLoneSurrogate(s[i:min(i+3, len(s))]) {
+				u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				const hex = "0123456789abcdef"
+				dst = append(dst, '\\', 'u', hex[u>>12], hex[u>>8&0xF], hex[u>>4&0xF], hex[u&0xF])
+				i += 3
+				continue
 			}
+			_, n := utf8.DecodeRune(s[i:])
+			dst = append(dst, s[i:i+n]...)
 			i += n
 		}
 	}

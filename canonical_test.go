@@ -3,9 +3,14 @@ package occkit
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
@@ -22,7 +27,10 @@ func refCanonical(b *bytes.Buffer, v gjson.Result) {
 		}
 		var ms []kv
 		v.ForEach(func(k, val gjson.Result) bool { ms = append(ms, kv{k.String(), val}); return true })
-		sort.SliceStable(ms, func(i, j int) bool { return ms[i].k < ms[j].k })
+		// RFC 8785: keys compare as UTF-16 code units.
+		sort.SliceStable(ms, func(i, j int) bool {
+			return slices.Compare(utf16.Encode([]rune(ms[i].k)), utf16.Encode([]rune(ms[j].k))) < 0
+		})
 		b.WriteByte('{')
 		for i, m := range ms {
 			if i > 0 {
@@ -44,9 +52,50 @@ func refCanonical(b *bytes.Buffer, v gjson.Result) {
 		b.WriteByte(']')
 	case v.Type == gjson.String:
 		b.Write(appendCanonicalString(nil, []byte(v.String())))
+	case v.Type == gjson.Number:
+		// encoding/json writes a float64 "as if by ES6 number to string
+		// conversion", which is what RFC 8785 asks, except for -0.
+		f, err := strconv.ParseFloat(v.Raw, 64)
+		if err != nil {
+			panic(err)
+		}
+		if f == 0 {
+			f = 0
+		}
+		j, _ := json.Marshal(f)
+		b.Write(j)
 	default:
 		b.WriteString(v.Raw)
 	}
+}
+
+// rawNumber is a number literal the generator spells itself.
+type rawNumber string
+
+// genNumber draws a finite double and one of its spellings.
+func genNumber(t *rapid.T) rawNumber {
+	f := rapid.OneOf(rapid.Float64(), rapid.Float64Range(-1e6, 1e6),
+		rapid.SampledFrom([]float64{0, 1, 16, 1e21, 1e-7, 1e-6, 5e-324, 1.7976931348623157e308, 123456789012345680000, 0.1, 2.5})).Draw(t, "f")
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		f = 0
+	}
+	var lit string
+	switch rapid.IntRange(0, 4).Draw(t, "spelling") {
+	case 0:
+		lit = strconv.FormatFloat(f, 'e', -1, 64)
+	case 1:
+		lit = strconv.FormatFloat(f, 'E', 20, 64)
+	case 2:
+		lit = strconv.FormatFloat(f, 'f', -1, 64)
+	case 3:
+		lit = strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(lit, ".") {
+			lit += ".000"
+		}
+	default:
+		lit = strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return rawNumber(lit)
 }
 
 func genJSON(t *rapid.T, depth int) any {
@@ -56,6 +105,9 @@ func genJSON(t *rapid.T, depth int) any {
 	}
 	switch kind {
 	case 0:
+		if rapid.Bool().Draw(t, "number") {
+			return genNumber(t)
+		}
 		return rapid.OneOf(rapid.Just[any](nil), rapid.Just[any](true), rapid.Just[any](1.5e3), rapid.Just[any](-0.25)).Draw(t, "lit")
 	case 1, 2:
 		return rapid.OneOf(rapid.String(), rapid.StringMatching(`[a-c"\\\x00-\x1f<>&\x{2028}é]{0,6}`)).Draw(t, "s")
@@ -65,7 +117,7 @@ func genJSON(t *rapid.T, depth int) any {
 		m := make([][2]any, 0, n)
 		seen := map[string]bool{}
 		for i := 0; i < n; i++ {
-			k := rapid.StringMatching(`[a-c"\\\x01é]{0,3}`).Draw(t, "k")
+			k := rapid.StringMatching(`[a-c"\\\x01é\x{e000}\x{ffff}\x{1F600}\x{10000}]{0,3}`).Draw(t, "k")
 			if seen[k] {
 				continue
 			}
@@ -99,6 +151,8 @@ func encode(b *strings.Builder, v any) {
 			encode(b, kv[1])
 		}
 		b.WriteByte('}')
+	case rawNumber:
+		b.WriteString(string(x))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -147,11 +201,15 @@ func TestCanonicalTable(t *testing.T) {
 		`{}`:  `{}`,
 		`[]`:  `[]`,
 		`"x"`: `"x"`,
-		`{"b":1,"a":{"d":[3,{"z":0,"y":1}],"c":null}}`: `{"a":{"c":null,"d":[3,{"y":1,"z":0}]},"b":1}`,
-		`{"\u00e9":1,"e":2}`:                           `{"e":2,"é":1}`,
-		`{"a":"\u003c\/"}`:                             `{"a":"</"}`,
-		`{"a":1e10,"b":-0.0}`:                          `{"a":1e10,"b":-0.0}`,
-		`[{"b":1,"a":2},{"d":1,"c":2}]`:                `[{"a":2,"b":1},{"c":2,"d":1}]`,
+		`{"b":1,"a":{"d":[3,{"z":0,"y":1}],"c":null}}`:  `{"a":{"c":null,"d":[3,{"y":1,"z":0}]},"b":1}`,
+		`{"\u00e9":1,"e":2}`:                            `{"e":2,"é":1}`,
+		`{"a":"\u003c\/"}`:                              `{"a":"</"}`,
+		`{"a":1e10,"b":-0.0}`:                           `{"a":10000000000,"b":0}`,
+		`[16,16.0,1.6e1,1.6E1,160e-1,1e6,1000000,-0,0]`: `[16,16,16,16,16,1000000,1000000,0,0]`,
+		`[1e21,1e-7,1e-6,123456789012345678901,0.1,5e-324,1.7976931348623157e308]`: `[1e+21,1e-7,0.000001,123456789012345680000,0.1,5e-324,1.7976931348623157e+308]`,
+		`{"a":"\ud83d\ude00","b":"\u00e9\u001f\u007f"}`:                            "{\"a\":\"\U0001F600\",\"b\":\"é\\u001f\x7f\"}",
+		"{\"\ue000\":1,\"\U0001F600\":2,\"z\":3}":                                  "{\"z\":3,\"\U0001F600\":2,\"\ue000\":1}",
+		`[{"b":1,"a":2},{"d":1,"c":2}]`:                                            `[{"a":2,"b":1},{"c":2,"d":1}]`,
 	} {
 		if got := string(Canonical(MustParseDocument(in))); got != want {
 			t.Errorf("Canonical(%s) = %s, want %s", in, got, want)
@@ -198,4 +256,43 @@ func BenchmarkCanonicalFloorUnmarshal(b *testing.B) {
 		var v map[string]any
 		_ = json.Unmarshal(raw, &v)
 	}
+}
+
+// FuzzCanonical: for every Document, Canonical is valid JSON with the same
+// meaning (encoding/json decodes both to equal values, numbers as
+// doubles), agrees with the recursive definition, and is a fixed point.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":{"d":[3,{"z":0,"y":1}],"c":null}}`, `[16,16.0,1.6e1,-0,1e21,1e-7,5e-324]`,
+		`{"\ue000":1,"\ud83d\ude00":2,"z":"\u001f\u007f\""}`, `"x"`, `{"a":"\ud800"}`, `{"a":1e400}`,
+		"{\"\xff\":1}", `{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := ParseDocument(b)
+		if err != nil {
+			return
+		}
+		got := Canonical(d)
+		var want bytes.Buffer
+		refCanonical(&want, d.Root())
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("Canonical(%s)\n got %s\nwant %s", d, got, want.Bytes())
+		}
+		var a, c any
+		if err := json.Unmarshal(d.bytes(), &a); err != nil {
+			t.Fatalf("document %q: %v", d, err)
+		}
+		if err := json.Unmarshal(got, &c); err != nil {
+			t.Fatalf("canonical %q: %v", got, err)
+		}
+		if !reflect.DeepEqual(a, c) {
+			t.Fatalf("meaning changed: %s -> %s", d, got)
+		}
+		again, err := ParseDocument(got)
+		if err != nil || !bytes.Equal(Canonical(again), got) {
+			t.Fatalf("not a fixed point: %s -> %s (%v)", got, Canonical(again), err)
+		}
+	})
 }

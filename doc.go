@@ -33,4 +33,10 @@
 // A [Document] keeps the author's key order and every unknown key byte for
 // byte: edits go through sjson and return a new Document. [Canonical] gives
 // the key-sorted form used for digests, so key order never changes a digest.
+//
+// # Rules
+//
+// Code, docs and errors cite rules by ID (DOC-2, RES-11, AUTH-6, …): each
+// error carries the ID of the rule that refused. The rule book with every
+// ID and its full text is internal/rules/RULES.md in this repository.
 package occkit

@@ -27,14 +27,18 @@ type Document struct {
 // untrusted input. An object that names a key twice is refused (400,
 // DOC-2, at the repeated key): gjson reads the first and encoding/json or
 // JavaScript the last, so a Document with a duplicate would let occkit and
-// the runtime see two different documents.
+// the runtime see two different documents. What has no RFC 8785 canonical
+// form is refused too (400, DOC-1, at the value): a string or key that is
+// not valid UTF-8 or escapes a lone UTF-16 surrogate, and a number beyond
+// the range of a double. Replacing those instead would give two different
+// documents one digest (see [Canonical]).
 func ParseDocument(b []byte) (Document, error) {
 	d, err := parseCompact(b)
 	if err != nil {
 		return Document{}, err
 	}
-	if at, dup := duplicateKey(d.raw); dup {
-		return Document{}, Invalid("DOC-2", at, "duplicate object key %s", at.String())
+	if at, problem := checkDocument(d.raw); problem != docOK {
+		return Document{}, checkError(problem, at)
 	}
 	return d, nil
 }
@@ -156,9 +160,8 @@ func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
 	if err := compactJSON(&buf, raw); err != nil || !gjson.ValidBytes(buf.Bytes()) {
 		return Document{}, Invalid("", p, "value for %s is not valid JSON", p.String())
 	}
-	if at, dup := duplicateKey(buf.Bytes()); dup {
-		at = joinPath(p, at)
-		return Document{}, Invalid("DOC-2", at, "duplicate object key %s", at.String())
+	if at, problem := checkDocument(buf.Bytes()); problem != docOK {
+		return Document{}, checkError(problem, joinPath(p, at))
 	}
 	out, err := sjson.SetRawBytes(bytes.Clone(d.bytes()), p.GJSON(), buf.Bytes())
 	if err != nil {

@@ -53,6 +53,28 @@ func (p Path) with(e elem) Path {
 	return Path{elems: append(n, e)}
 }
 
+// PathBuilder builds a Path one element at a time in time and memory
+// linear in its length ([Path.Key] and [Path.Index] copy the path each
+// time, which is quadratic for a path thousands of levels deep). The zero
+// value is the root.
+type PathBuilder struct {
+	elems []elem
+}
+
+// Key appends the object key k.
+func (b *PathBuilder) Key(k string) { b.elems = append(b.elems, elem{key: k}) }
+
+// Index appends the array index i.
+func (b *PathBuilder) Index(i int) { b.elems = append(b.elems, elem{index: i, isIdx: true}) }
+
+// Path returns the path built so far; later appends do not change it.
+func (b *PathBuilder) Path() Path {
+	if len(b.elems) == 0 {
+		return Path{}
+	}
+	return Path{elems: b.elems[:len(b.elems):len(b.elems)]}
+}
+
 // Len reports the number of elements of p.
 func (p Path) Len() int { return len(p.elems) }
 

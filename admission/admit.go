@@ -10,6 +10,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
@@ -27,6 +28,13 @@ type Options struct {
 	// installation runs (ADM-3), frozen into every revision. A Harness
 	// without an entry is frozen with an empty version.
 	HarnessVersions map[deploy.Harness]string
+	// OpenClawSchema is the OpenClaw configuration schema admitted
+	// documents must satisfy (DOC-5): nil is the pinned release's
+	// ([openclawschema.New]); see also DisableOpenClawSchema.
+	OpenClawSchema *openclawschema.Validator
+	// DisableOpenClawSchema turns the OpenClaw schema check off: revisions
+	// then freeze no OpenClaw schema version.
+	DisableOpenClawSchema bool
 }
 
 // Admitter admits deployments. Make one with [New] and share it: it is
@@ -35,6 +43,7 @@ type Admitter struct {
 	authz    Authorizer
 	versions map[deploy.Harness]string
 	schema   *compile.Validator
+	openclaw *openclawschema.Validator // nil: disabled
 }
 
 // New prepares an Admitter from opts: it compiles the Configuration schema
@@ -51,7 +60,16 @@ func New(opts Options) (*Admitter, error) {
 	if err != nil {
 		return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema}, nil
+	openclaw := opts.OpenClawSchema
+	if openclaw == nil && !opts.DisableOpenClawSchema {
+		if openclaw, err = openclawschema.New(); err != nil {
+			return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded OpenClaw schema does not compile")
+		}
+	}
+	if opts.DisableOpenClawSchema {
+		openclaw = nil
+	}
+	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}, nil
 }
 
 // Agent is the resource being deployed, as stored.
@@ -64,6 +82,13 @@ type Agent struct {
 	// HarnessAuth is the stored binding (see [CreateHarnessAuth] and
 	// [UpdateHarnessAuth]); the zero Binding cannot deploy (AUTH-1).
 	HarnessAuth deploy.Binding
+	// NamespaceID is the Agent's tenant namespace, when the control plane
+	// knows it at admission: every projected Secret (the harnessAuth
+	// source, secretBindings) must live there (AUTH-2), and the revision
+	// freezes it so a Compute that runs the Agent elsewhere refuses to
+	// render it. "" leaves the check to the render, against the
+	// Compute's namespace.
+	NamespaceID string
 }
 
 // Request is one deployment. Compute.Kind "" is Kubernetes.
@@ -86,12 +111,16 @@ type Request struct {
 	Level deploy.LogLevel
 	// Account is a managed account binding to freeze, or the zero Account.
 	Account Account
+	// SecretBindings are the Configuration's secretBindings: channel and
+	// gateway feature credentials projected into the gateway only (AUTH-6).
+	SecretBindings []SecretBinding
 }
 
 // Admit runs one admission in the order of ADM-1: authorize → read the
 // Configuration → SandboxDriver transform (on a copy) → logging stamp
 // (LOG-1, unless the ComputeDriver owns logging) → schema validation
-// (DOC-5) → Harness resolution (RES) → roster (RES-10, deploy stage) →
+// (DOC-5: occkit's schema, then the OpenClaw release's, so a revision
+// admits only what that OpenClaw starts with) → Harness resolution (RES) → roster (RES-10, deploy stage) →
 // harness-auth validation (AUTH) → gateway-settings check → freeze.
 //
 // The first refusal ends admission and nothing is left behind: Admit has no
@@ -158,6 +187,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	if err := a.schema.Validate(doc); err != nil {
 		return nil, err
 	}
+	if a.openclaw != nil {
+		if err := a.openclaw.Validate(doc); err != nil {
+			return nil, err
+		}
+	}
 
 	inst := deploy.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
 	if req.Sandbox != nil {
@@ -187,6 +221,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
 		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
+		Namespace: req.Agent.NamespaceID,
 	}
 	proj, err := validateAuth(ctx, req.Compute, facts)
 	if err != nil {
@@ -199,25 +234,40 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		}
 	}
 
+	if err := a.checkVersion(dec.Harness); err != nil {
+		return nil, err
+	}
+
 	r := &Revision{
-		agentID:    req.Agent.ID,
-		source:     source,
-		harness:    drivers.HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
-		mode:       dec.Mode,
-		compute:    ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
-		account:    req.Account,
-		auth:       req.Agent.HarnessAuth,
-		projection: proj.Clone(),
-		primary:    dec.Primary,
-		fallbacks:  append([]string(nil), dec.Fallbacks...),
-		level:      level,
-		ownership:  owner,
-		reasons:    append([]resolver.Reason(nil), dec.Reasons...),
+		agentID:        req.Agent.ID,
+		source:         source,
+		harness:        drivers.HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
+		mode:           dec.Mode,
+		compute:        ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
+		account:        req.Account,
+		auth:           req.Agent.HarnessAuth,
+		projection:     proj.Clone(),
+		primary:        dec.Primary,
+		fallbacks:      append([]string(nil), dec.Fallbacks...),
+		level:          level,
+		ownership:      owner,
+		reasons:        append([]resolver.Reason(nil), dec.Reasons...),
+		namespace:      req.Agent.NamespaceID,
+		secretBindings: append([]SecretBinding(nil), req.SecretBindings...),
+	}
+	if a.openclaw != nil {
+		r.openclawSchema = a.openclaw.Version()
 	}
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID
 	}
 	r.freeze(doc)
+	// The render stage, with the Compute-independent defaults: whatever
+	// it refuses, admission refuses, so an admitted revision renders
+	// unless the Compute's own facts (namespace, placement) differ.
+	if _, err := r.Plan(compile.PlanOptions{}); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

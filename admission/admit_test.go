@@ -68,7 +68,7 @@ func (s sandboxDriver) TransformConfiguration(_ context.Context, doc occkit.Docu
 	if s.err != nil {
 		return occkit.Document{}, s.err
 	}
-	return doc.Set(occkit.NewPath("sandbox", "transformed"), true)
+	return doc.Set(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed"), true)
 }
 
 // wrapped hides a driver behind a wrapper that forwards only the required
@@ -108,7 +108,7 @@ func allow() admission.Authorizer { return authz{} }
 
 func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 	t.Helper()
-	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1"}})
+	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1", deploy.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestAdmitOrder(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !rev.Document().Has(occkit.NewPath("sandbox", "transformed")) {
+				if !rev.Document().Has(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed")) {
 					t.Error("the SandboxDriver transform is not in the admitted document")
 				}
 				if rev.SandboxDriverID() != "openshell" || rev.Harness() != deploy.HarnessCodex {
@@ -296,15 +296,25 @@ func TestAdmitRefusals(t *testing.T) {
 	})
 }
 
-// TestAdmitDriverOwnedLogging: LOG-3 preserves the native configuration.
+// TestAdmitDriverOwnedLogging: LOG-3 preserves the native configuration,
+// which must then be one OpenClaw accepts as it is: the retired
+// logging.redactSensitive, which only the platform's stamp removes, is
+// refused (DOC-5).
 func TestAdmitDriverOwnedLogging(t *testing.T) {
 	req := embeddedRequest(embeddedConfig)
+	req.Compute.RuntimeLogging = deploy.OwnedByDriver
+	_, err := newAdmitter(t, allow()).Admit(context.Background(), req)
+	if !errors.Is(err, &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "DOC-5", Path: occkit.NewPath("logging", "redactSensitive")}) {
+		t.Fatalf("retired key under driver-owned logging: %v", err)
+	}
+	config := strings.Replace(embeddedConfig, `,"redactSensitive":"off"`, "", 1)
+	req = embeddedRequest(config)
 	req.Compute.RuntimeLogging = deploy.OwnedByDriver
 	rev, err := newAdmitter(t, allow()).Admit(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := occkit.Canonical(occkit.MustParseDocument(embeddedConfig))
+	want := occkit.Canonical(occkit.MustParseDocument(config))
 	if diff := cmp.Diff(string(want), string(rev.Canonical())); diff != "" {
 		t.Fatal(diff)
 	}

@@ -65,7 +65,7 @@ func checkTopology(f drivers.AuthFacts) error {
 // (AUTH-1..AUTH-6) of an already parsed binding: RES-11 first (400), then a
 // missing binding (409, AUTH-1), then the Compute's rules. It returns the
 // credential projection plan. A custom Compute validates through its own
-// [drivers.HarnessAuthValidator] (see [ValidateWith]).
+// [HarnessAuthValidator] (see [ValidateWith]).
 //
 // Refusals: codex-oauth off dedicated Codex → 400 (AUTH-4a); while a
 // Credential Gateway is selected, api_key and codex_pat → 409; Kubernetes
@@ -76,6 +76,9 @@ func checkTopology(f drivers.AuthFacts) error {
 // checked before the Compute's own rules, so it is the answer on every
 // Compute.
 func ValidateHarnessAuth(f drivers.AuthFacts) (deploy.Projection, error) {
+	if err := f.Binding.Validate(); err != nil {
+		return deploy.Projection{}, err
+	}
 	if err := checkSourceType(f); err != nil {
 		return deploy.Projection{}, err
 	}
@@ -89,6 +92,9 @@ func ValidateHarnessAuth(f drivers.AuthFacts) (deploy.Projection, error) {
 		return deploy.Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
+		return deploy.Projection{}, err
+	}
+	if err := checkNamespace(f); err != nil {
 		return deploy.Projection{}, err
 	}
 	switch f.Compute {
@@ -121,6 +127,19 @@ func requireCredentialGateway(f drivers.AuthFacts) error {
 			"credential_source needs a selected Credential Gateway")
 	}
 	return nil
+}
+
+// checkNamespace refuses a Secret-backed source outside the Agent's tenant
+// namespace (AUTH-2: a workload reads Secrets of its own namespace only),
+// naming the namespace it must live in. An unknown namespace is left to
+// the render, which has the Compute's.
+func checkNamespace(f drivers.AuthFacts) error {
+	b := f.Binding
+	if f.Namespace == "" || (b.Method != deploy.MethodAPIKey && b.Method != deploy.MethodCodexPAT) || b.Source.NamespaceID == f.Namespace {
+		return nil
+	}
+	return occkit.Conflict("AUTH-2", bindingPath.Key("source").Key("namespaceId"),
+		"the credential must live in the Agent's tenant namespace %s", f.Namespace)
 }
 
 // checkSourceType is the topology part of the binding shape (AUTH-4a):
@@ -284,6 +303,9 @@ func ValidateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers
 
 // validateWith is [ValidateWith] on facts already complete.
 func validateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (deploy.Projection, error) {
+	if err := f.Binding.Validate(); err != nil {
+		return deploy.Projection{}, err
+	}
 	if err := checkSourceType(f); err != nil {
 		return deploy.Projection{}, err
 	}
@@ -298,6 +320,9 @@ func validateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers
 		return deploy.Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
+		return deploy.Projection{}, err
+	}
+	if err := checkNamespace(f); err != nil {
 		return deploy.Projection{}, err
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)

@@ -3,7 +3,6 @@ package admission
 import (
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -22,14 +21,16 @@ var bindingKeys = map[deploy.Method][]string{
 
 var sourceKeys = []string{"id", "kind", "namespaceId"}
 
-// maxRefLen caps a reference ID; IDs are opaque but bounded.
-const maxRefLen = 256
-
 // ParseBinding checks the shape of a harnessAuth value (AUTH-4a) and
 // returns it as a [deploy.Binding]. v absent or JSON null gives the zero Binding
 // and no error (AUTH-1: "no binding" is a valid stored state). at is the
 // path of the value, used in errors: every refusal is 400 INVALID_REQUEST
 // naming the offending key.
+//
+// The JSON-only rules (an object, no duplicate or unknown keys, every
+// required key present, strings where strings belong) are checked here;
+// everything else is [Binding.Validate], the one check a typed Binding
+// built as a Go value goes through too.
 //
 // The shape does not depend on the topology: that codex-oauth is for
 // dedicated Codex only is checked by [ValidateHarnessAuth].
@@ -48,16 +49,15 @@ func ParseBinding(v gjson.Result, at occkit.Path) (deploy.Binding, error) {
 	m := v.Get("method")
 	mp := at.Key("method")
 	if !m.Exists() {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required")
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required; accepted: %s", methodList())
 	}
 	if m.Type != gjson.String {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string")
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string; accepted: %s", methodList())
 	}
 	method := deploy.Method(m.Str)
 	keys, ok := bindingKeys[method]
 	if !ok {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp,
-			"harnessAuth.method must be one of api_key, codex_pat, credential_source, runtime")
+		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
 	}
 	if err := exactKeys(v, at, keys); err != nil {
 		return deploy.Binding{}, err
@@ -65,86 +65,35 @@ func ParseBinding(v gjson.Result, at occkit.Path) (deploy.Binding, error) {
 	b := deploy.Binding{Method: method}
 	switch method {
 	case deploy.MethodAPIKey, deploy.MethodCodexPAT:
-		src, err := parseSource(v.Get("source"), at.Key("source"), method)
-		if err != nil {
+		src := v.Get("source")
+		sp := at.Key("source")
+		if !src.IsObject() {
+			return deploy.Binding{}, occkit.Invalid("AUTH-4a", sp, "harnessAuth.source must be an object")
+		}
+		if err := noDuplicateKeys(src, sp); err != nil {
 			return deploy.Binding{}, err
 		}
-		b.Source = src
+		if err := exactKeys(src, sp, sourceKeys); err != nil {
+			return deploy.Binding{}, err
+		}
+		for _, k := range sourceKeys {
+			if src.Get(k).Type != gjson.String {
+				return deploy.Binding{}, occkit.Invalid("AUTH-4a", sp.Key(k), "%s must be a string", sp.Key(k).String())
+			}
+		}
+		b.Source = deploy.SourceRef{Kind: deploy.SourceKind(src.Get("kind").Str), NamespaceID: src.Get("namespaceId").Str, ID: src.Get("id").Str}
 	case deploy.MethodCredentialSource:
-		id, err := refString(v.Get("sourceId"), at.Key("sourceId"))
-		if err != nil {
-			return deploy.Binding{}, err
+		for _, k := range []string{"sourceId", "sourceType"} {
+			if v.Get(k).Type != gjson.String {
+				return deploy.Binding{}, occkit.Invalid("AUTH-4a", at.Key(k), "%s must be a string", at.Key(k).String())
+			}
 		}
-		t := v.Get("sourceType")
-		tp := at.Key("sourceType")
-		if t.Type != gjson.String {
-			return deploy.Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be a string")
-		}
-		st := deploy.SourceType(t.Str)
-		if st != deploy.SourceTypeAPIKey && st != deploy.SourceTypeCodexOAuth {
-			return deploy.Binding{}, occkit.Invalid("AUTH-4a", tp, "harnessAuth.sourceType must be api_key or codex-oauth")
-		}
-		b.SourceID, b.SourceType = id, st
+		b.SourceID, b.SourceType = v.Get("sourceId").Str, deploy.SourceType(v.Get("sourceType").Str)
+	}
+	if err := b.ValidateAt(at); err != nil {
+		return deploy.Binding{}, err
 	}
 	return b, nil
-}
-
-func parseSource(v gjson.Result, at occkit.Path, method deploy.Method) (deploy.SourceRef, error) {
-	if !v.IsObject() {
-		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", at, "harnessAuth.source must be an object")
-	}
-	if err := noDuplicateKeys(v, at); err != nil {
-		return deploy.SourceRef{}, err
-	}
-	if err := exactKeys(v, at, sourceKeys); err != nil {
-		return deploy.SourceRef{}, err
-	}
-	k := v.Get("kind")
-	kp := at.Key("kind")
-	if k.Type != gjson.String {
-		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be a string")
-	}
-	kind := deploy.SourceKind(k.Str)
-	switch {
-	case kind == deploy.SourceSecret:
-	case kind == deploy.SourceServiceAccount && method == deploy.MethodCodexPAT:
-	case method == deploy.MethodCodexPAT:
-		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
-	default:
-		return deploy.SourceRef{}, occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", method)
-	}
-	ns, err := refString(v.Get("namespaceId"), at.Key("namespaceId"))
-	if err != nil {
-		return deploy.SourceRef{}, err
-	}
-	id, err := refString(v.Get("id"), at.Key("id"))
-	if err != nil {
-		return deploy.SourceRef{}, err
-	}
-	return deploy.SourceRef{Kind: kind, NamespaceID: ns, ID: id}, nil
-}
-
-// refString checks an opaque reference: a non-blank string of valid UTF-8
-// without control characters, at most maxRefLen bytes. Invalid UTF-8 would
-// not survive the snapshot's JSON encoding, so the frozen reference would
-// name something else than the one admitted.
-func refString(v gjson.Result, at occkit.Path) (string, error) {
-	if v.Type != gjson.String {
-		return "", occkit.Invalid("AUTH-4a", at, "%s must be a string reference", at.String())
-	}
-	s := v.Str
-	if strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s) {
-		return "", occkit.Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
-	}
-	if !utf8.ValidString(s) {
-		return "", occkit.Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return "", occkit.Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
-		}
-	}
-	return s, nil
 }
 
 // exactKeys refuses a missing required key or any extra key, reporting the
@@ -193,4 +142,13 @@ func noDuplicateKeys(v gjson.Result, at occkit.Path) error {
 		return occkit.Invalid("AUTH-4a", at.Key(dup), "duplicate key in harnessAuth")
 	}
 	return nil
+}
+
+// methodList names the accepted methods for refusals.
+func methodList() string {
+	names := make([]string, 0, len(deploy.AllMethods()))
+	for _, m := range deploy.AllMethods() {
+		names = append(names, string(m))
+	}
+	return strings.Join(names, ", ")
 }

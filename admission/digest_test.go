@@ -20,7 +20,7 @@ import (
 // credential, or changing the admitted level, with the same Configuration
 // is a different revision; the document digest is the same.
 func TestDigestCoversTheWholeRevision(t *testing.T) {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -89,7 +89,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 // ADM-3: an Agent ID that could not be shown or matched safely is refused
 // before any work, with nothing frozen.
 func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -132,7 +132,7 @@ func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 // escapes, non-ASCII), the result is the one a reader of the record gets
 // the plain way.
 func TestRecordDigestSplice(t *testing.T) {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -146,12 +146,14 @@ func TestRecordDigestSplice(t *testing.T) {
 	values := []string{`1`, `-0.5e3`, `"x"`, `"\u00e9\n"`, `null`, `true`, `[]`, `{}`, `[1,"two",{"b":2,"a":1}]`, `{"configuration":0}`}
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
-		b.WriteString(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}`)
+		// The drawn keys sit in an open map of OpenClaw's schema
+		// (agents.defaults.params), which admission lets through as is.
+		b.WriteString(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6","params":{"p":0`)
 		for i, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(keys), 0, 6, rapid.ID[string]).Draw(t, "keys") {
 			kj, _ := json.Marshal(k)
 			fmt.Fprintf(&b, ",%s:%s", kj, rapid.SampledFrom(values).Draw(t, fmt.Sprint("value", i)))
 		}
-		b.WriteByte('}')
+		b.WriteString(`}}}}`)
 		doc, err := occkit.ParseDocument([]byte(b.String()))
 		if err != nil {
 			t.Fatalf("%s: %v", b.String(), err)

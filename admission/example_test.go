@@ -14,7 +14,7 @@ import (
 // Admit an embedded OpenClaw Agent on Kubernetes and read the frozen
 // revision.
 func Example() {
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {

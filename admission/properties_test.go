@@ -178,7 +178,7 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 		}
 		for _, sc := range scenarios {
 			req, az := sc.req()
-			a, _ := admission.New(admission.Options{Authorizer: az})
+			a, _ := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: az})
 			rev, err := a.Admit(context.Background(), req)
 			if err != nil {
 				for _, e := range occkit.Errors(err) {
@@ -251,8 +251,8 @@ func shuffle(t *rapid.T, v gjson.Result) string {
 var determinismConfigs = []string{
 	embeddedConfig,
 	codexConfig,
-	`{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/c","anthropic/b"]},"maxConcurrent":4},
-	  "entries":{"main":{"model":"anthropic/a"}}},"x-unknown":{"z":1,"a":[{"q":1,"b":2}]},"logging":{"file":"/tmp/x","level":"error"}}`,
+	`{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/c","anthropic/b"]},"maxConcurrent":4,
+	  "params":{"x-unknown":{"z":1,"a":[{"q":1,"b":2}]}}},"entries":{"main":{"model":"anthropic/a"}}},"logging":{"file":"/tmp/x","level":"error"}}`,
 }
 
 // TestDeterminismProperty: admitting the same input twice, or any key-order
@@ -307,7 +307,7 @@ func FuzzAdmit(f *testing.F) {
 	f.Add([]byte(`{"agents":{"list":[{"id":"main"}]}}`), uint8(1))
 	f.Add([]byte(`{agents:{defaults:{model:'anthropic/x',},},}`), uint8(2))
 	f.Add([]byte(`{"logging":7,"diagnostics":[],"agents":{"defaults":{"model":"anthropic/x"}}}`), uint8(3))
-	a, err := admission.New(admission.Options{Authorizer: allow()})
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: allow()})
 	if err != nil {
 		f.Fatal(err)
 	}

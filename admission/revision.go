@@ -58,6 +58,11 @@ type Revision struct {
 	level           deploy.LogLevel
 	ownership       deploy.LogOwnership
 	reasons         []resolver.Reason
+	namespace       string
+	secretBindings  []SecretBinding
+	// openclawSchema is the OpenClaw release whose configuration schema
+	// the document was checked against, or "" when the check was off.
+	openclawSchema string
 
 	// doc is the admitted document in canonical form.
 	doc       occkit.Document
@@ -118,6 +123,11 @@ func (r *Revision) LoggingOwnership() deploy.LogOwnership { return r.ownership }
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
 
+// OpenClawSchemaVersion is the OpenClaw release whose configuration
+// schema the admitted document was checked against (DOC-5), or "" when
+// the Admitter's check was disabled. It is part of the digest.
+func (r *Revision) OpenClawSchemaVersion() string { return r.openclawSchema }
+
 // Document is the admitted document (after transform and stamp) in its
 // canonical, key-sorted form. A Document is immutable, so sharing it is
 // safe.
@@ -155,8 +165,12 @@ type revisionRecord struct {
 	Primary   string           `json:"primary"`
 	Fallbacks []string         `json:"fallbacks"`
 	Logging   loggingRecord    `json:"logging"`
+	Namespace string           `json:"namespaceId,omitempty"`
+	Bindings  []bindingRecord  `json:"secretBindings,omitempty"`
 	Doc       json.RawMessage  `json:"configuration"`
-	Digest    string           `json:"digest,omitempty"`
+	// OpenClaw is the OpenClaw schema version checked; omitted when none.
+	OpenClaw string `json:"openclawSchema,omitempty"`
+	Digest   string `json:"digest,omitempty"`
 }
 
 type sourceRecord struct {
@@ -201,6 +215,11 @@ type projectionRecord struct {
 	StdinLogin  bool        `json:"stdinLogin,omitempty"`
 	EgressProxy bool        `json:"egressProxy,omitempty"`
 	HostManaged bool        `json:"hostManaged,omitempty"`
+}
+
+type bindingRecord struct {
+	Env    string    `json:"env"`
+	Source refRecord `json:"source"`
 }
 
 type loggingRecord struct {
@@ -260,11 +279,17 @@ func (r *Revision) record(doc json.RawMessage) revisionRecord {
 		Primary:   r.primary,
 		Fallbacks: r.Fallbacks(),
 		Logging:   loggingRecord{Level: string(r.level), Ownership: string(r.ownership)},
+		Namespace: r.namespace,
 		Doc:       doc,
+		OpenClaw:  r.openclawSchema,
 		Digest:    r.digest,
 	}
 	if rec.Fallbacks == nil {
 		rec.Fallbacks = []string{}
+	}
+	for _, b := range r.secretBindings {
+		rec.Bindings = append(rec.Bindings, bindingRecord{Env: b.Env,
+			Source: refRecord{Kind: string(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if !r.account.IsZero() {
 		a := r.account
@@ -316,10 +341,16 @@ func ParseRevision(b []byte) (*Revision, error) {
 			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
 			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
 		},
-		primary:   rec.Primary,
-		fallbacks: append([]string(nil), rec.Fallbacks...),
-		level:     deploy.LogLevel(rec.Logging.Level),
-		ownership: deploy.LogOwnership(rec.Logging.Ownership),
+		primary:        rec.Primary,
+		fallbacks:      append([]string(nil), rec.Fallbacks...),
+		level:          deploy.LogLevel(rec.Logging.Level),
+		ownership:      deploy.LogOwnership(rec.Logging.Ownership),
+		namespace:      rec.Namespace,
+		openclawSchema: rec.OpenClaw,
+	}
+	for _, b := range rec.Bindings {
+		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
+			Source: deploy.SourceRef{Kind: deploy.SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {
 		a := rec.Account

@@ -17,14 +17,19 @@ import (
 // (as OpenClaw does).
 const includeKey = "$include"
 
-// ldNode is an ordered JSON tree used only while includes are merged and
-// references substituted: objects keep their member order, scalars keep
-// their normalized JSON bytes.
+// ldNode is an ordered JSON tree used only while includes are merged:
+// objects keep their member order, scalars keep their normalized JSON
+// bytes. Every node of a tree appears once in it and a tree is never used
+// again once merged, so merging and processing mutate nodes in place and
+// the whole include pass allocates in proportion to the bytes read.
 type ldNode struct {
-	kind  byte // '{', '[' or 0 for a scalar
-	raw   []byte
+	kind  byte   // '{', '[' or 0 for a scalar
+	raw   string // scalar: its JSON (a substring of the parsed text)
 	mems  []ldMember
 	elems []*ldNode
+	// index maps a key to its member, built when something is first
+	// merged into the object.
+	index map[string]int
 }
 
 type ldMember struct {
@@ -34,7 +39,7 @@ type ldMember struct {
 
 // ldTree builds the tree of normalized JSON (produced by the transcoder,
 // so valid, depth-bounded and free of duplicate keys).
-func ldTree(b []byte) *ldNode { return ldTreeOf(gjson.ParseBytes(b)) }
+func ldTree(b []byte) *ldNode { return ldTreeOf(gjson.Parse(string(b))) }
 
 func ldTreeOf(v gjson.Result) *ldNode {
 	switch {
@@ -57,7 +62,7 @@ func ldTreeOf(v gjson.Result) *ldNode {
 		})
 		return n
 	}
-	return &ldNode{raw: []byte(v.Raw)}
+	return &ldNode{raw: v.Raw}
 }
 
 func (n *ldNode) isString() bool { return n.kind == 0 && len(n.raw) > 0 && n.raw[0] == '"' }
@@ -90,29 +95,62 @@ func (n *ldNode) appendJSON(b []byte) []byte {
 
 // ldMerge is the DOC-4 deep merge: objects merge key by key (target order
 // first, new keys appended), arrays concatenate (target first), and
-// anything else is replaced by source. Neither input is modified.
+// anything else is replaced by source. It returns the merged node, which
+// reuses (and may modify) both inputs; the cost is proportional to the
+// size of source.
 func ldMerge(target, source *ldNode) *ldNode {
 	switch {
 	case target.kind == '[' && source.kind == '[':
-		elems := make([]*ldNode, 0, len(target.elems)+len(source.elems))
-		return &ldNode{kind: '[', elems: append(append(elems, target.elems...), source.elems...)}
+		target.elems = append(target.elems, source.elems...)
+		return target
 	case target.kind == '{' && source.kind == '{':
-		out := &ldNode{kind: '{', mems: append([]ldMember(nil), target.mems...)}
-		at := make(map[string]int, len(out.mems))
-		for i, m := range out.mems {
-			at[m.key] = i
+		if target.index == nil {
+			target.index = make(map[string]int, len(target.mems)+len(source.mems))
+			for i, m := range target.mems {
+				target.index[m.key] = i
+			}
 		}
 		for _, m := range source.mems {
-			if i, ok := at[m.key]; ok {
-				out.mems[i].val = ldMerge(out.mems[i].val, m.val)
+			if i, ok := target.index[m.key]; ok {
+				target.mems[i].val = ldMerge(target.mems[i].val, m.val)
 				continue
 			}
-			at[m.key] = len(out.mems)
-			out.mems = append(out.mems, m)
+			target.index[m.key] = len(target.mems)
+			target.mems = append(target.mems, m)
 		}
-		return out
+		return target
 	}
 	return source
+}
+
+// ldAt is a location built as the tree is walked, turned into an
+// occkit.Path only for an error: extending a Path copies it, which would
+// cost depth² on a deep document.
+type ldAt struct {
+	parent *ldAt
+	key    string
+	index  int
+	isIdx  bool
+}
+
+func (a *ldAt) Key(k string) *ldAt { return &ldAt{parent: a, key: k} }
+func (a *ldAt) Index(i int) *ldAt  { return &ldAt{parent: a, index: i, isIdx: true} }
+
+// path is the location as a Path; the nil *ldAt is the root.
+func (a *ldAt) path() occkit.Path {
+	var chain []*ldAt
+	for at := a; at != nil; at = at.parent {
+		chain = append(chain, at)
+	}
+	var b occkit.PathBuilder
+	for i := len(chain) - 1; i >= 0; i-- {
+		if chain[i].isIdx {
+			b.Index(chain[i].index)
+		} else {
+			b.Key(chain[i].key)
+		}
+	}
+	return b.Path()
 }
 
 // includer resolves $include inside allowed roots.
@@ -120,7 +158,10 @@ type includer struct {
 	roots     []string // absolute, cleaned
 	realRoots []string // the same with symbolic links resolved
 	limits    Limits
-	loads     int
+	// loads counts the files included so far and read the bytes they
+	// hold; both are checked before a file is read (DOC-2, DOC-4).
+	loads int
+	read  int
 }
 
 func newIncluder(roots []string, l Limits) *includer {
@@ -138,74 +179,74 @@ func newIncluder(roots []string, l Limits) *includer {
 	return in
 }
 
-// process resolves every $include under n, which sits at path at of the
+// process resolves every $include under n, which sits at at in the
 // resulting document; dir resolves relative paths and chain holds the
-// real paths of the files being included (cycle detection).
-func (in *includer) process(ld *loader, n *ldNode, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
+// real paths of the files being included (cycle detection). It reuses n.
+func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
 	switch n.kind {
 	case '[':
-		out := &ldNode{kind: '[', elems: make([]*ldNode, len(n.elems))}
 		for i, e := range n.elems {
 			v, err := in.process(ld, e, at.Index(i), dir, chain, depth)
 			if err != nil {
 				return nil, err
 			}
-			out.elems[i] = v
+			n.elems[i] = v
 		}
-		return out, nil
+		return n, nil
 	case '{':
 	default:
 		return n, nil
 	}
-	inc := -1
-	rest := &ldNode{kind: '{'}
-	for i, m := range n.mems {
+	var incVal *ldNode
+	kept := n.mems[:0]
+	for _, m := range n.mems {
 		if m.key == includeKey {
-			inc = i
+			incVal = m.val
 			continue
 		}
 		v, err := in.process(ld, m.val, at.Key(m.key), dir, chain, depth)
 		if err != nil {
 			return nil, err
 		}
-		rest.mems = append(rest.mems, ldMember{key: m.key, val: v})
+		kept = append(kept, ldMember{key: m.key, val: v})
 	}
-	if inc < 0 {
-		return rest, nil
+	n.mems = kept
+	if incVal == nil {
+		return n, nil
 	}
 	incAt := at.Key(includeKey)
 	if len(in.roots) == 0 {
 		// The directive itself is refused, whatever it names (an empty
 		// list included): without roots nothing may be included.
-		return nil, occkit.Invalid("DOC-4", incAt, "$include is not allowed: no include roots are configured")
+		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include is not allowed: no include roots are configured")
 	}
-	included, err := in.resolve(ld, n.mems[inc].val, incAt, at, dir, chain, depth)
+	included, err := in.resolve(ld, incVal, incAt, at, dir, chain, depth)
 	if err != nil {
 		return nil, err
 	}
-	if len(rest.mems) == 0 {
+	if len(n.mems) == 0 {
 		return included, nil
 	}
 	if included.kind != '{' {
-		return nil, occkit.Invalid("DOC-4", incAt, "an object with keys beside $include can only include an object")
+		return nil, occkit.Invalid("DOC-4", incAt.path(), "an object with keys beside $include can only include an object")
 	}
 	// The including document's own keys win over what it includes.
-	return ldMerge(included, rest), nil
+	return ldMerge(included, n), nil
 }
 
 // resolve loads the value of one $include: a path, or an array of paths
 // merged left to right.
-func (in *includer) resolve(ld *loader, v *ldNode, incAt, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) resolve(ld *loader, v *ldNode, incAt, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
 	if v.isString() {
 		return in.load(ld, v, incAt, at, dir, chain, depth)
 	}
 	if v.kind != '[' {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include must be a relative path or an array of them")
+		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include must be a relative path or an array of them")
 	}
 	acc := &ldNode{kind: '{'}
 	for i, e := range v.elems {
 		if !e.isString() {
-			return nil, occkit.Invalid("DOC-4", incAt.Index(i), "each $include entry must be a path string")
+			return nil, occkit.Invalid("DOC-4", incAt.Index(i).path(), "each $include entry must be a path string")
 		}
 		got, err := in.load(ld, e, incAt.Index(i), at, dir, chain, depth)
 		if err != nil {
@@ -218,11 +259,12 @@ func (in *includer) resolve(ld *loader, v *ldNode, incAt, at occkit.Path, dir st
 
 // load reads, parses and processes one included file. Error messages never
 // quote the include path: it is a document value.
-func (in *includer) load(ld *loader, v *ldNode, incAt, at occkit.Path, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
+	incAt := incAtL.path()
 	if depth >= MaxIncludeDepth {
 		return nil, occkit.Invalid("DOC-4", incAt, "includes nest deeper than the limit of %d", MaxIncludeDepth)
 	}
-	rel, err := json5.Unquote(v.raw)
+	rel, err := json5.Unquote([]byte(v.raw))
 	if err != nil || rel == "" || strings.ContainsRune(rel, 0) || !utf8.ValidString(rel) {
 		return nil, occkit.Invalid("DOC-4", incAt, "$include must name a file")
 	}
@@ -251,10 +293,19 @@ func (in *includer) load(ld *loader, v *ldNode, incAt, at occkit.Path, dir strin
 	if in.loads++; in.loads > MaxIncludeFiles {
 		return nil, occkit.Invalid("DOC-4", incAt, "more than %d files are included", MaxIncludeFiles)
 	}
-	data, reason := incReadFile(real, in.limits.MaxBytes, true)
+	// DOC-2: the included files together hold at most MaxBytes, checked
+	// against the file's size before it is read, so that a fan-out of
+	// large files costs no more than one document.
+	data, reason := incReadFile(real, min(in.limits.MaxBytes, in.limits.MaxBytes-in.read), true)
+	if reason == incTooLarge && in.read > 0 {
+		if st, err := os.Stat(real); err == nil && st.Size() <= int64(in.limits.MaxBytes) {
+			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
+		}
+	}
 	if reason != "" {
 		return nil, ldFileError(incAt, "DOC-4", "the included file", reason, in.limits)
 	}
+	in.read += len(data)
 	out, err := ld.parse(data)
 	if err != nil {
 		return nil, ldRebase(err, incAt)

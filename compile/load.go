@@ -161,22 +161,28 @@ func (ld *loader) load(src []byte, dir string, chain []string) (occkit.Document,
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	hasInclude := bytes.Contains(out, []byte(`"$include":`))
-	hasRef := ld.lookup != nil && bytes.Contains(out, []byte("${"))
-	if hasInclude || hasRef {
-		root := ldTree(out)
-		if hasInclude {
-			if root, err = ld.inc.process(ld, root, occkit.Root(), dir, chain, 0); err != nil {
-				return occkit.Document{}, err
-			}
+	if bytes.Contains(out, []byte(`"$include":`)) {
+		root, err := ld.inc.process(ld, ldTree(out), nil, dir, chain, 0)
+		if err != nil {
+			return occkit.Document{}, err
 		}
-		if hasRef {
-			if err := ldSubstitute(root, occkit.Root(), ld.lookup); err != nil {
-				return occkit.Document{}, err
-			}
+		// The merged tree is no larger than the files it came from, and
+		// those are bounded in number and total size before being read.
+		out = root.appendJSON(make([]byte, 0, len(out)+ld.inc.read))
+		// The merged document obeys the same limits (its nesting and
+		// key count are new).
+		if out, err = ld.parse(out); err != nil {
+			return occkit.Document{}, err
 		}
-		// The merged, substituted document obeys the same limits.
-		if out, err = ld.parse(root.appendJSON(nil)); err != nil {
+	}
+	// DOC-4: substitution applies to the whole merged document, so strings
+	// that came from an included file are substituted (and $${ unescaped)
+	// like the including file's own.
+	if ld.lookup != nil && bytes.Contains(out, []byte("${")) {
+		// Substitution changes string values only, checking their length
+		// and the document's size as it writes; keys, nesting and numbers
+		// stay as parsed, so the result needs no second parse.
+		if out, err = ldSubstitute(out, ld.lookup, ld.limits); err != nil {
 			return occkit.Document{}, err
 		}
 	}
@@ -210,7 +216,10 @@ func (ld *loader) parse(src []byte) ([]byte, error) {
 	if len(src) > l.MaxBytes {
 		return nil, occkit.Invalid("DOC-2", occkit.Root(), "the document size exceeds the limit of %d bytes", l.MaxBytes)
 	}
-	opts := json5.Options{MaxDepth: l.MaxDepth, MaxStringBytes: l.MaxStringBytes, MaxKeys: l.MaxKeys, RejectDuplicateKeys: true}
+	opts := json5.Options{
+		MaxDepth: l.MaxDepth, MaxStringBytes: l.MaxStringBytes, MaxKeys: l.MaxKeys,
+		RejectDuplicateKeys: true, CanonicalNumbers: true, RejectLoneSurrogates: true,
+	}
 	// DOC-2: the cheap pre-scan refuses a too-deep document before anything
 	// else reads it; the transcoder, which stops at the same container,
 	// then names the path.
@@ -261,6 +270,8 @@ func (ld *loader) syntaxError(err error) error {
 		return occkit.Invalid("DOC-1", at, "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
 	case json5.KindNumber:
 		return occkit.Invalid("DOC-1", at, "a number is too large to be finite (line %d, column %d)", e.Line, e.Column)
+	case json5.KindSurrogate:
+		return occkit.Invalid("DOC-1", at, "a string or key holds a lone UTF-16 surrogate, which has no canonical form (line %d, column %d)", e.Line, e.Column)
 	case json5.KindEncoding:
 		return occkit.Invalid("DOC-1", at, "the document is not valid UTF-8 (line %d, column %d)", e.Line, e.Column)
 	}
@@ -268,15 +279,15 @@ func (ld *loader) syntaxError(err error) error {
 }
 
 func ldPath(elems []json5.PathElem) occkit.Path {
-	p := occkit.Root()
+	var p occkit.PathBuilder
 	for _, e := range elems {
 		if e.IsIndex {
-			p = p.Index(e.Index)
+			p.Index(e.Index)
 		} else {
-			p = p.Key(e.Key)
+			p.Key(e.Key)
 		}
 	}
-	return p
+	return p.Path()
 }
 
 // ldDepthExceeds is the DOC-2 pre-scan: one pass over the bytes counting

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 
@@ -31,39 +32,192 @@ func ldClassify(ref string) ldRefKind {
 	return ldRefNone
 }
 
-// ldSubstitute replaces ${NAME} in every string value under n (keys are
-// never substituted) using lookup (DOC-4).
-func ldSubstitute(n *ldNode, at occkit.Path, lookup func(string) (string, bool)) error {
-	switch n.kind {
-	case '{':
-		for _, m := range n.mems {
-			if err := ldSubstitute(m.val, at.Key(m.key), lookup); err != nil {
-				return err
+// ldSubstitute returns the normalized JSON src with ${NAME} replaced in
+// every string value (keys are never substituted) using lookup (DOC-4).
+//
+// It is one pass that copies src to the output, decoding only the strings
+// holding a '$'. Every limit is checked as the output grows, before the
+// bytes that would break it are written (DOC-2): a string may not grow
+// past MaxStringBytes, and the whole document not past MaxBytes, however
+// many references a string holds or however large a variable is. So the
+// pass allocates at most a small multiple of len(src) + MaxBytes.
+func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]byte, error) {
+	var (
+		out    []byte // nil until the first string changes
+		copied int    // src[:copied] is in out
+		key    bool   // the next string is an object key
+		// inObject records, per open container, whether it is an
+		// object; one bit each, so deep nesting costs little.
+		inObject ldBits
+	)
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			start := i
+			dollar := false
+			for i++; src[i] != '"'; i++ {
+				switch src[i] {
+				case '\\':
+					i++
+				case '$':
+					dollar = true
+				}
 			}
-		}
-	case '[':
-		for i, e := range n.elems {
-			if err := ldSubstitute(e, at.Index(i), lookup); err != nil {
-				return err
+			if key || !dollar {
+				key = false
+				continue
 			}
-		}
-	default:
-		if !n.isString() || !strings.Contains(string(n.raw), "$") {
-			return nil
-		}
-		s, err := json5.Unquote(n.raw)
-		if err != nil {
-			return occkit.Invalid("DOC-4", at, "the string cannot be decoded")
-		}
-		out, err := ldSubstString(s, at, lookup)
-		if err != nil {
-			return err
-		}
-		if out != s {
-			n.raw = json5.AppendString(nil, out)
+			lit := src[start : i+1]
+			// Room left for growth: the document may reach MaxBytes.
+			room := l.MaxBytes - len(src) - (len(out) - copied)
+			repl, err := ldSubstLiteral(lit, room, l, lookup, func() occkit.Path { return ldPathAt(src, start) })
+			if err != nil {
+				return nil, err
+			}
+			if repl == nil {
+				continue
+			}
+			if out == nil {
+				out = make([]byte, 0, len(src)+len(repl)-len(lit))
+			}
+			out = append(out, src[copied:start]...)
+			out = append(out, repl...)
+			copied = i + 1
+			if len(out)+len(src)-copied > l.MaxBytes {
+				return nil, ldSubstTooLarge(l)
+			}
+		case '{', '[':
+			inObject.push(c == '{')
+			key = c == '{'
+		case '}', ']':
+			inObject.pop()
+			key = false
+		case ',':
+			key = inObject.top()
 		}
 	}
-	return nil
+	if out == nil {
+		return src, nil
+	}
+	return append(out, src[copied:]...), nil
+}
+
+// ldBits is a stack of bits.
+type ldBits struct {
+	words []uint64
+	n     int
+}
+
+func (b *ldBits) push(v bool) {
+	if b.n%64 == 0 {
+		b.words = append(b.words, 0)
+	}
+	w := &b.words[b.n/64]
+	if v {
+		*w |= 1 << (b.n % 64)
+	} else {
+		*w &^= 1 << (b.n % 64)
+	}
+	b.n++
+}
+
+func (b *ldBits) pop() {
+	b.n--
+	if b.n%64 == 0 {
+		b.words = b.words[:len(b.words)-1]
+	}
+}
+
+func (b *ldBits) top() bool { return b.words[(b.n-1)/64]&(1<<((b.n-1)%64)) != 0 }
+
+// ldPathAt is the path of the value starting at src[at] in normalized
+// JSON. It is computed only for an error, by a second scan, so that the
+// substitution pass keeps no per-level state but one bit.
+func ldPathAt(src []byte, at int) occkit.Path {
+	type frame struct {
+		array      bool
+		index      int
+		keyS, keyE int
+	}
+	var frames []frame
+	key := false
+	for i := 0; i < at; i++ {
+		switch c := src[i]; c {
+		case '"':
+			start := i
+			for i++; src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			if key {
+				frames[len(frames)-1].keyS, frames[len(frames)-1].keyE = start, i+1
+				key = false
+			}
+		case '{', '[':
+			frames = append(frames, frame{array: c == '['})
+			key = c == '{'
+		case '}', ']':
+			frames = frames[:len(frames)-1]
+			key = false
+		case ',':
+			if top := &frames[len(frames)-1]; top.array {
+				top.index++
+			} else {
+				key = true
+			}
+		}
+	}
+	var b occkit.PathBuilder
+	for _, f := range frames {
+		if f.array {
+			b.Index(f.index)
+			continue
+		}
+		k, err := json5.Unquote(src[f.keyS:f.keyE])
+		if err != nil {
+			k = string(src[f.keyS:f.keyE])
+		}
+		b.Key(k)
+	}
+	return b.Path()
+}
+
+// errLdSubstLimit: a substituted string would exceed its limit.
+var errLdSubstLimit = errors.New("substitution exceeds its limit")
+
+func ldSubstTooLarge(l Limits) error {
+	return occkit.Invalid("DOC-2", occkit.Root(), "the document after ${VAR} substitution exceeds the limit of %d bytes", l.MaxBytes)
+}
+
+// ldSubstLiteral substitutes inside one JSON string literal. It returns
+// nil when nothing changes, and refuses before writing past room bytes of
+// growth or a decoded string longer than MaxStringBytes.
+func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string, bool), at func() occkit.Path) ([]byte, error) {
+	s, err := json5.Unquote(lit)
+	if err != nil {
+		return nil, occkit.Invalid("DOC-4", at(), "the string cannot be decoded")
+	}
+	// The encoded output is never shorter than the decoded one, so
+	// bounding decoded growth against room bounds what is allocated.
+	limit := min(l.MaxStringBytes, len(lit)+room)
+	out, changed, err := ldSubstString(s, limit, lookup)
+	var e *occkit.Error
+	switch {
+	case err == nil:
+	case errors.Is(err, errLdSubstLimit) && limit == l.MaxStringBytes:
+		return nil, occkit.Invalid("DOC-2", at(), "a string after ${VAR} substitution is longer than the limit of %d bytes", l.MaxStringBytes)
+	case errors.Is(err, errLdSubstLimit):
+		return nil, ldSubstTooLarge(l)
+	case errors.As(err, &e):
+		return nil, occkit.New(e.Code, e.Rule, at(), "%s", e.Detail)
+	default:
+		return nil, err
+	}
+	if !changed {
+		return nil, nil
+	}
+	return json5.AppendString(nil, out), nil
 }
 
 // ldSubstString applies OpenClaw's substitution to one string: ${NAME}
@@ -71,21 +225,38 @@ func ldSubstitute(n *ldNode, at occkit.Path, lookup func(string) (string, bool))
 // variable), $${NAME} becomes the literal ${NAME}, and anything else,
 // ${lower} included, stays as written. Secret-store references
 // (${pass:…}, ${gopass:…}) are refused: occkit runs no password store.
-func ldSubstString(s string, at occkit.Path, lookup func(string) (string, bool)) (string, error) {
+// The result may not exceed limit bytes: that is checked before each
+// write, so nothing longer is ever built. The errors carry the root path;
+// the caller puts them at the string.
+func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
 	var b strings.Builder
+	changed := false
+	write := func(parts ...string) error {
+		n := b.Len()
+		for _, p := range parts {
+			n += len(p)
+		}
+		if n > limit {
+			return errLdSubstLimit
+		}
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+		return nil
+	}
+	lit := 0 // s[lit:i] is literal text not yet written
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '$' {
-			b.WriteByte(c)
+		if s[i] != '$' {
 			continue
 		}
 		if strings.HasPrefix(s[i:], "$${") {
 			if end := strings.IndexByte(s[i+3:], '}'); end >= 0 {
 				if ref := s[i+3 : i+3+end]; ldClassify(ref) != ldRefNone {
-					b.WriteString("${")
-					b.WriteString(ref)
-					b.WriteByte('}')
+					if err := write(s[lit:i], "${", ref, "}"); err != nil {
+						return "", false, err
+					}
 					i += 3 + end
+					lit, changed = i+1, true
 					continue
 				}
 			}
@@ -97,17 +268,25 @@ func ldSubstString(s string, at occkit.Path, lookup func(string) (string, bool))
 				case ldRefEnv:
 					v, ok := lookup(ref)
 					if !ok || v == "" {
-						return "", occkit.Invalid("DOC-4", at, "variable %s is not set", ref)
+						return "", false, occkit.Invalid("DOC-4", occkit.Root(), "variable %s is not set", ref)
 					}
-					b.WriteString(v)
+					if err := write(s[lit:i], v); err != nil {
+						return "", false, err
+					}
 					i += 2 + end
+					lit, changed = i+1, true
 					continue
 				case ldRefSecret:
-					return "", occkit.Invalid("DOC-4", at, "secret-store references (pass:, gopass:) are not supported")
+					return "", false, occkit.Invalid("DOC-4", occkit.Root(), "secret-store references (pass:, gopass:) are not supported")
 				}
 			}
 		}
-		b.WriteByte(c)
 	}
-	return b.String(), nil
+	if !changed {
+		return s, false, nil
+	}
+	if err := write(s[lit:]); err != nil {
+		return "", false, err
+	}
+	return b.String(), true, nil
 }

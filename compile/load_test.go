@@ -36,7 +36,10 @@ func TestLoad(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"DOC-1 strict JSON keeps order", `{"z": 1, "a": {"y": [1, 2.50, true, null]}}`, `{"z":1,"a":{"y":[1,2.50,true,null]}}`},
+		{"DOC-1 strict JSON keeps order", `{"z": 1, "a": {"y": [1, 2.50, true, null]}}`, `{"z":1,"a":{"y":[1,2.5,true,null]}}`},
+		{"DOC-1 numbers take their RFC 8785 form", `{"n": [16, 16.0, 1.6e1, 1.6E1, 0x10, +16, 16., 1e6, -0, 1e21, 1e-7, 12345678901234567890, 1e-400]}`,
+			`{"n":[16,16,16,16,16,16,16,1000000,0,1e+21,1e-7,12345678901234567000,0]}`},
+		{"DOC-1 a surrogate pair is one character", `{"a": "\ud83d\ude00", 'b': '\uD83D\uDE00'}`, "{\"a\":\"\U0001F600\",\"b\":\"\U0001F600\"}"},
 		{"DOC-1 JSON5 when strict fails", "// c\n{agents: {defaults: {model: 'openai/gpt-5',},},}", `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`},
 		{"DOC-1 escapes normalize", `{"a": "\u0041\/"}`, `{"a":"A/"}`},
 		{"DOC-1 JSON and JSON5 agree", `{'a': "\x41/"}`, `{"a":"A/"}`},
@@ -70,6 +73,14 @@ func TestLoadErrors(t *testing.T) {
 		{"DOC-1 Infinity", `{a: {b: Infinity}}`, Limits{}, inv("a.b", "DOC-1")},
 		{"DOC-1 NaN in array", `[1, NaN]`, Limits{}, inv("[1]", "DOC-1")},
 		{"DOC-1 invalid UTF-8", "{\"a\": \"\xff\"}", Limits{}, inv("", "DOC-1")},
+		{"DOC-1 lone high surrogate", `{"a": {"b": "x\ud800"}}`, Limits{}, inv("a.b", "DOC-1")},
+		{"DOC-1 lone low surrogate in JSON5", `{a: ['\udc00y']}`, Limits{}, inv("a[0]", "DOC-1")},
+		{"DOC-1 reversed surrogate pair", `{"a": "\ude00\ud83d"}`, Limits{}, inv("a", "DOC-1")},
+		{"DOC-1 lone surrogate in a key", `{"a": {"\ud800": 1}}`, Limits{}, inv("a", "DOC-1")},
+		{"DOC-1 number beyond a double", `{"a": [1.8e308]}`, Limits{}, inv("a[0]", "DOC-1")},
+		{"DOC-1 negative number beyond a double", `{"a": -1e999}`, Limits{}, inv("a", "DOC-1")},
+		{"DOC-1 integer beyond a double", `{"a": 1` + strings.Repeat("0", 309) + `}`, Limits{}, inv("a", "DOC-1")},
+		{"DOC-1 hexadecimal beyond a double", `{a: 0x1` + strings.Repeat("0", 256) + `}`, Limits{}, inv("a", "DOC-1")},
 		{"DOC-2 maxBytes", `{"a": 1}`, Limits{MaxBytes: 7}, inv("", "DOC-2")},
 		{"DOC-2 maxDepth object", `{"a": {"b": {"c": 1}}}`, Limits{MaxDepth: 2}, inv("a.b", "DOC-2")},
 		{"DOC-2 maxDepth array", `{"a": [[1]]}`, Limits{MaxDepth: 2}, inv("a[0]", "DOC-2")},

@@ -1,26 +1,19 @@
 package compile
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/deploy"
 )
 
 // GatewayWorkspace is where a dedicated topology's gateway renders the main
 // Agent's workspace (RES-12); the Harness executes in its own workspace.
 const GatewayWorkspace = "/home/node/workspace"
-
-// rndInferenceEnv are the Harness inference credential variables (AUTH-2)
-// that a dedicated gateway's document must not carry (AUTH-6).
-var rndInferenceEnv = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEX_ACCESS_TOKEN"}
-
-// rndCredentialHeaders are provider request headers that carry a model
-// credential (compared case-insensitively).
-var rndCredentialHeaders = map[string]bool{"authorization": true, "x-api-key": true, "api-key": true}
 
 // rndTopology checks that (h, m) is a topology the bundled runtimes have
 // (RES-11, decided by [deploy.Topology.Check]); a refusal points at the
@@ -35,17 +28,17 @@ func rndTopology(h deploy.Harness, m deploy.Mode) error {
 	return err
 }
 
-// RenderGateway renders the gateway process's native document from an
-// admitted document and the decided topology (CMP-4). Embedded OpenClaw is
-// one process: its document is the admitted document itself. For a
-// dedicated Harness the gateway's view differs in two ways: the main
-// Agent's workspace is [GatewayWorkspace] (RES-12; `agents.entries.main`
-// when that entry exists, else `agents.defaults`), and no Harness inference
-// credential reaches it (AUTH-6): `apiKey` and credential headers
-// (`Authorization`, `x-api-key`, `api-key`) of every `models.providers`
-// entry and the inference variables of `env` / `env.vars` are removed.
-// Every other byte is kept; doc itself never changes.
-func RenderGateway(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
+// GatewayDocument renders the gateway process's native document from an
+// admitted document and the decided topology, before the plan adds the
+// gateway section (CMP-4). Embedded OpenClaw is one process: its document
+// is the admitted document itself. A dedicated gateway's view differs: the
+// main Agent's workspace is [GatewayWorkspace] (RES-12; agents.entries.main
+// when that entry exists, else agents.defaults), and nothing that can
+// authenticate to a model provider survives (AUTH-6; the package doc,
+// "Credential policy", lists what is removed). doc itself never changes.
+// Use [BuildPlan] to render a revision: it adds the gateway section and
+// the process environment.
+func GatewayDocument(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
@@ -63,16 +56,18 @@ func RenderGateway(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	return rndStripInferenceCredentials(out)
+	return StripInference(out)
 }
 
-// RenderHarness renders the native document of the dedicated OpenClaw
+// HarnessDocument renders the native document of the dedicated OpenClaw
 // Harness (the node host) from an admitted document (CMP-4). The Harness
-// does the inference and keeps the model settings; it serves no channels,
-// so `channels` (and with it every channel credential, which belongs to the
-// gateway, AUTH-6) is removed. Any other topology has no separate OpenClaw
-// Harness document and is a 400.
-func RenderHarness(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
+// does the inference and keeps the model settings; it serves no channels
+// and is no gateway, so `channels`, `gateway.auth`, `gateway.remote` and
+// every other path OpenClaw marks sensitive outside `models` and `nodeHost`
+// are removed, with the `env` variables those settings referenced (the
+// package doc, "Credential policy"). Any other topology has no separate
+// OpenClaw Harness document and is a 400.
+func HarnessDocument(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
@@ -80,7 +75,44 @@ func RenderHarness(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit
 		return occkit.Document{}, occkit.Invalid("RES-11", occkit.Root(),
 			"only dedicated openclaw has a separate OpenClaw Harness document")
 	}
-	return doc.Delete(occkit.NewPath("channels"))
+	var drop []occkit.Path
+	for _, p := range []occkit.Path{occkit.NewPath("channels"), occkit.NewPath("gateway", "auth"), occkit.NewPath("gateway", "remote")} {
+		if doc.Has(p) {
+			drop = append(drop, p)
+		}
+	}
+	drop = append(drop, sensitive.Find(doc, harnessFloor)...)
+	refs := map[string]bool{}
+	for _, p := range drop {
+		collectRefs(doc.Get(p), refs)
+	}
+	var err error
+	if doc, err = deletePaths(doc, drop); err != nil {
+		return occkit.Document{}, err
+	}
+	return dropEnv(doc, func(name string) bool { return refs[name] })
+}
+
+// The sensitive floors: OpenClaw's own sensitive paths, split by consumer.
+var (
+	allSensitive = sensitive.Patterns()
+	// gatewayFloor: what a dedicated gateway must not hold (inference).
+	gatewayFloor = filterPatterns(allSensitive, func(p sensitive.Pattern) bool { return p.HasPrefix("models") })
+	// harnessFloor: what the node host must not hold (everything but
+	// inference and its own node settings).
+	harnessFloor = filterPatterns(allSensitive, func(p sensitive.Pattern) bool {
+		return !p.HasPrefix("models") && !p.HasPrefix("nodeHost")
+	})
+)
+
+func filterPatterns(ps []sensitive.Pattern, keep func(sensitive.Pattern) bool) []sensitive.Pattern {
+	var out []sensitive.Pattern
+	for _, p := range ps {
+		if keep(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func rndAgentsShape(doc occkit.Document) error {
@@ -94,63 +126,270 @@ func rndAgentsShape(doc occkit.Document) error {
 	return nil
 }
 
-// rndStripInferenceCredentials removes model credentials from a gateway
-// document (AUTH-6).
-func rndStripInferenceCredentials(doc occkit.Document) (occkit.Document, error) {
-	// Providers are rewritten member by member and written back once, so
-	// the work grows with the document, not with providers × document.
-	providers := occkit.NewPath("models", "providers")
-	pairs := epPairs(doc.Get(providers))
-	changed := false
-	for i, p := range pairs {
-		v := gjson.Parse(p.raw)
-		if !v.IsObject() {
-			continue
-		}
-		var drop []occkit.Path
-		if v.Get("apiKey").Exists() {
-			drop = append(drop, occkit.NewPath("apiKey"))
-		}
-		for _, h := range epPairs(v.Get("headers")) {
-			if rndCredentialHeaders[strings.ToLower(strings.TrimSpace(h.key))] {
-				drop = append(drop, occkit.NewPath("headers", h.key))
-			}
-		}
-		if len(drop) == 0 {
-			continue
-		}
-		raw := p.raw
-		for _, d := range drop {
-			out, err := sjson.Delete(raw, d.GJSON())
-			if err != nil {
-				return occkit.Document{}, err
-			}
-			raw = out
-		}
-		pairs[i].raw, changed = raw, true
-	}
-	if changed {
-		var err error
-		if doc, err = doc.SetRaw(providers, []byte(epObject(pairs))); err != nil {
-			return occkit.Document{}, err
-		}
-	}
-	var drop []occkit.Path
-	for _, base := range []occkit.Path{occkit.NewPath("env"), occkit.NewPath("env", "vars")} {
-		if !doc.Get(base).IsObject() {
-			continue
-		}
-		for _, name := range rndInferenceEnv {
-			if doc.Has(base.Key(name)) {
-				drop = append(drop, base.Key(name))
-			}
+// deletePaths deletes paths, deepest first so indexes stay valid.
+func deletePaths(doc occkit.Document, paths []occkit.Path) (occkit.Document, error) {
+	sorted := append([]occkit.Path(nil), paths...)
+	// Reverse document order: later siblings and children first.
+	for i := 1; i < len(sorted); i++ {
+		for j := i; j > 0 && sorted[j-1].Compare(sorted[j]) < 0; j-- {
+			sorted[j-1], sorted[j] = sorted[j], sorted[j-1]
 		}
 	}
 	var err error
-	for _, p := range drop {
+	for i, p := range sorted {
+		if i > 0 && sorted[i-1].Equal(p) {
+			continue
+		}
+		if !doc.Has(p) {
+			continue
+		}
 		if doc, err = doc.Delete(p); err != nil {
 			return occkit.Document{}, err
 		}
 	}
 	return doc, nil
+}
+
+// varRef finds ${NAME} references (OpenClaw's env substitution).
+var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// collectRefs adds every variable a value references to refs.
+func collectRefs(v gjson.Result, refs map[string]bool) {
+	for _, m := range varRef.FindAllStringSubmatch(v.Raw, -1) {
+		refs[m[1]] = true
+	}
+}
+
+// dropEnv removes the variables of the document's `env` and `env.vars`
+// blocks for which drop is true.
+func dropEnv(doc occkit.Document, drop func(string) bool) (occkit.Document, error) {
+	var paths []occkit.Path
+	for _, base := range []occkit.Path{occkit.NewPath("env"), occkit.NewPath("env", "vars")} {
+		v := doc.Get(base)
+		if !v.IsObject() {
+			continue
+		}
+		v.ForEach(func(k, _ gjson.Result) bool {
+			if drop(k.String()) {
+				paths = append(paths, base.Key(k.String()))
+			}
+			return true
+		})
+	}
+	return deletePaths(doc, paths)
+}
+
+// StripInference removes from a document everything that can authenticate
+// to a model provider (AUTH-6), structurally rather than by a list of
+// header names:
+//
+//   - every `models.providers` entry and every agent `models` map entry
+//     (agents.defaults.models, agents.entries.*.models) is rewritten at any
+//     depth: `headers` objects and credential-like keys (names holding key,
+//     token, secret, password, passphrase, auth, credential, cookie,
+//     bearer, session, signature or cert, e.g. apiKey, x-api-key,
+//     Authorization, request.auth, tls.key) are dropped, and every URL-like
+//     string (one holding "://", or under a key naming a url, endpoint,
+//     host or proxy, including the scheme-less `svc:KEY@host/v1`) keeps only
+//     its scheme and host: user info, path, query and fragment go;
+//   - OpenClaw's own sensitive paths under `models` are removed as a floor;
+//   - `env` / `env.vars` lose the model inference variables
+//     ([InferenceEnv]), `<PROVIDER>_API_KEY` for every configured provider
+//     and every variable the removed settings referenced as `${NAME}`.
+//
+// Everything else, unknown keys and key order included, is kept; doc
+// itself never changes.
+func StripInference(doc occkit.Document) (occkit.Document, error) {
+	refs := map[string]bool{}
+	providers := map[string]bool{}
+	floor := sensitive.Find(doc, gatewayFloor)
+	for _, p := range floor {
+		collectRefs(doc.Get(p), refs)
+	}
+	var err error
+	if doc, err = deletePaths(doc, floor); err != nil {
+		return occkit.Document{}, err
+	}
+	var subtrees []occkit.Path
+	pp := occkit.NewPath("models", "providers")
+	doc.Get(pp).ForEach(func(k, _ gjson.Result) bool {
+		providers[k.String()] = true
+		subtrees = append(subtrees, pp.Key(k.String()))
+		return true
+	})
+	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
+	doc.Get(occkit.NewPath("agents", "entries")).ForEach(func(k, _ gjson.Result) bool {
+		scopes = append(scopes, occkit.NewPath("agents", "entries", k.String()))
+		return true
+	})
+	for _, s := range scopes {
+		doc.Get(s.Key("models")).ForEach(func(k, _ gjson.Result) bool {
+			subtrees = append(subtrees, s.Key("models").Key(k.String()))
+			return true
+		})
+	}
+	for _, at := range subtrees {
+		v := doc.Get(at)
+		if !v.IsObject() && !v.IsArray() {
+			continue
+		}
+		var b strings.Builder
+		scrub(&b, v, "", refs)
+		if b.String() == v.Raw {
+			continue
+		}
+		if doc, err = doc.SetRaw(at, []byte(b.String())); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return dropEnv(doc, func(name string) bool {
+		if inferenceEnv[name] || refs[name] {
+			return true
+		}
+		for p := range providers {
+			if strings.EqualFold(name, envKeyName(p)) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// envKeyName is the conventional key variable of a provider ID.
+func envKeyName(provider string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(provider) {
+		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String() + "_API_KEY"
+}
+
+// credentialWords mark a key name (lower-cased, letters and digits only)
+// as credential-bearing.
+var credentialWords = []string{
+	"key", "token", "secret", "passw", "passphrase", "auth", "credential", "cookie",
+	"bearer", "session", "signature", "cert", "header",
+}
+
+// CredentialKey reports whether a settings key can hold a credential.
+// Count keys such as maxTokens are not credentials.
+func CredentialKey(k string) bool {
+	n := normalizeKey(k)
+	if n == "ca" || n == "pfx" {
+		return true
+	}
+	if strings.HasSuffix(n, "tokens") && !strings.Contains(strings.TrimSuffix(n, "tokens"), "token") {
+		return false
+	}
+	for _, w := range credentialWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func normalizeKey(k string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(k) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func urlKey(k string) bool {
+	n := normalizeKey(k)
+	for _, w := range []string{"url", "uri", "endpoint", "host", "proxy", "origin"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// scrub writes v without credentials; key is the member name v sits under.
+func scrub(b *strings.Builder, v gjson.Result, key string, refs map[string]bool) {
+	switch {
+	case v.IsObject():
+		b.WriteByte('{')
+		first := true
+		v.ForEach(func(k, c gjson.Result) bool {
+			if CredentialKey(k.String()) {
+				collectRefs(c, refs)
+				return true
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteString(k.Raw)
+			b.WriteByte(':')
+			scrub(b, c, k.String(), refs)
+			return true
+		})
+		b.WriteByte('}')
+	case v.IsArray():
+		b.WriteByte('[')
+		for i, c := range v.Array() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			scrub(b, c, key, refs)
+		}
+		b.WriteByte(']')
+	case v.Type == gjson.String && (strings.Contains(v.Str, "://") || (urlKey(key) && strings.ContainsAny(v.Str, "@?#"))):
+		o := Origin(v.Str)
+		if o != v.Str {
+			collectRefs(v, refs)
+		}
+		b.Write(gjson.AppendJSONString(nil, o))
+	default:
+		b.WriteString(v.Raw)
+	}
+}
+
+// Origin reduces a URL-like string to its scheme and host ("https://host:443"),
+// dropping user info, path, query and fragment: only what names the
+// endpoint survives. A scheme-less form ("svc:KEY@host/v1") keeps its
+// first segment as the scheme and its host.
+func Origin(s string) string {
+	scheme, rest := "", s
+	if i := strings.Index(s, "://"); i >= 0 {
+		scheme, rest = s[:i], s[i+3:]
+	} else if i := strings.IndexByte(s, ':'); i >= 0 && strings.ContainsRune(s[i:], '@') {
+		scheme, rest = s[:i], s[i+1:]
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	rest = strings.TrimSpace(rest)
+	if !validScheme(scheme) {
+		scheme = ""
+	}
+	if scheme == "" {
+		return rest
+	}
+	return scheme + "://" + rest
+}
+
+func validScheme(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for i, r := range s {
+		ok := (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && ((r >= '0' && r <= '9') || r == '+' || r == '-' || r == '.'))
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

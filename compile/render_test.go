@@ -13,7 +13,7 @@ import (
 	"github.com/occkit/occkit/deploy"
 )
 
-const renderSource = `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/data/main"}}},
+const renderSource = `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/data/main"}}},
 	"models":{"providers":{"openai":{"apiKey":"sk-live-123","headers":{"Authorization":"Bearer sk-live-123","X-Trace":"1"}},"codex":"bad"}},
 	"env":{"OPENAI_API_KEY":"sk-live-123","OTHER":"1","vars":{"ANTHROPIC_API_KEY":"sk-ant"}},
 	"channels":{"slack":{"botToken":"xoxb-1"}}}`
@@ -21,19 +21,19 @@ const renderSource = `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace
 func TestRenderGateway(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
 	t.Run("embedded OpenClaw is one process: the admitted document", func(t *testing.T) {
-		got, err := compile.RenderGateway(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded)
+		got, err := compile.GatewayDocument(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded)
 		if err != nil || !got.Equal(in) {
 			t.Fatalf("embedded gateway = %s, %v", got, err)
 		}
 	})
 	for _, h := range []deploy.Harness{deploy.HarnessCodex, deploy.HarnessOpenClaw} {
 		t.Run("RES-12 AUTH-6 dedicated "+string(h), func(t *testing.T) {
-			got, err := compile.RenderGateway(in, h, deploy.ModeDedicated)
+			got, err := compile.GatewayDocument(in, h, deploy.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := `{"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/home/node/workspace"}}},
-				"models":{"providers":{"openai":{"headers":{"X-Trace":"1"}},"codex":"bad"}},
+			want := `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/home/node/workspace"}}},
+				"models":{"providers":{"openai":{},"codex":"bad"}},
 				"env":{"OTHER":"1","vars":{}},
 				"channels":{"slack":{"botToken":"xoxb-1"}}}`
 			if d := cmp.Diff(jsonValue(t, want), jsonValue(t, got.String())); d != "" {
@@ -45,7 +45,7 @@ func TestRenderGateway(t *testing.T) {
 		})
 	}
 	t.Run("RES-12 without a main entry the defaults carry the workspace", func(t *testing.T) {
-		got, err := compile.RenderGateway(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), deploy.HarnessCodex, deploy.ModeDedicated)
+		got, err := compile.GatewayDocument(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), deploy.HarnessCodex, deploy.ModeDedicated)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,30 +54,31 @@ func TestRenderGateway(t *testing.T) {
 		}
 	})
 	t.Run("RES-11 codex is never embedded", func(t *testing.T) {
-		_, err := compile.RenderGateway(in, deploy.HarnessCodex, deploy.ModeEmbedded)
+		_, err := compile.GatewayDocument(in, deploy.HarnessCodex, deploy.ModeEmbedded)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	})
 	t.Run("RES-1 unknown harness", func(t *testing.T) {
-		_, err := compile.RenderGateway(in, "claude", deploy.ModeDedicated)
+		_, err := compile.GatewayDocument(in, "claude", deploy.ModeDedicated)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-1")
 	})
 }
 
 func TestRenderHarness(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
-	got, err := compile.RenderHarness(in, deploy.HarnessOpenClaw, deploy.ModeDedicated)
+	got, err := compile.HarnessDocument(in, deploy.HarnessOpenClaw, deploy.ModeDedicated)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Has(occkit.NewPath("channels")) || !got.Has(occkit.NewPath("models", "providers", "openai", "apiKey")) {
+	if got.Has(occkit.NewPath("channels")) || !got.Has(occkit.NewPath("models", "providers", "openai", "apiKey")) ||
+		got.Has(occkit.NewPath("gateway", "auth")) {
 		t.Errorf("harness document = %s", got)
 	}
-	if _, err := compile.RenderHarness(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded); err == nil {
+	if _, err := compile.HarnessDocument(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded); err == nil {
 		t.Error("embedded OpenClaw has no separate Harness document")
 	} else {
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	}
-	if _, err := compile.RenderHarness(in, deploy.HarnessCodex, deploy.ModeDedicated); err == nil {
+	if _, err := compile.HarnessDocument(in, deploy.HarnessCodex, deploy.ModeDedicated); err == nil {
 		t.Error("codex has no OpenClaw Harness document")
 	}
 }
@@ -207,14 +208,18 @@ func TestRenderGatewayStripsEveryProvider(t *testing.T) {
 	}{
 		{name: "keys and credential headers of several providers",
 			providers: `{"a":{"apiKey":"k1","baseUrl":"u"},"b":{"headers":{"x-api-key":"k2","Accept":"j"}},"c":{"apiKey":{"source":"env"},"headers":{" Authorization ":"k3"}}}`,
-			want:      `{"a":{"baseUrl":"u"},"b":{"headers":{"Accept":"j"}},"c":{"headers":{}}}`},
-		{name: "nothing to strip", providers: `{"a":{"baseUrl":"u"},"b":"bad"}`, want: `{"a":{"baseUrl":"u"},"b":"bad"}`},
-		{name: "header keys needing escapes", providers: `{"a.b":{"headers":{"Authorization":"k","x.y":"1"}}}`, want: `{"a.b":{"headers":{"x.y":"1"}}}`},
+			want:      `{"a":{"baseUrl":"u"},"b":{},"c":{}}`},
+		{name: "nothing to strip", providers: `{"a":{"baseUrl":"u","models":[{"id":"m","maxTokens":8}]},"b":"bad"}`, want: `{"a":{"baseUrl":"u","models":[{"id":"m","maxTokens":8}]},"b":"bad"}`},
+		{name: "header keys needing escapes", providers: `{"a.b":{"headers":{"Authorization":"k","x.y":"1"}}}`, want: `{"a.b":{}}`},
+		{name: "model-row headers and odd casings", providers: `{"p":{"models":[{"id":"m","headers":{"X-GOOG-API-KEY":"k"},"Api_Key":"k","params":{"temperature":1,"x-auth-token":"k"}}]}}`,
+			want: `{"p":{"models":[{"id":"m","params":{"temperature":1}}]}}`},
+		{name: "URL credentials", providers: `{"p":{"baseUrl":"https://u:k@llm.test:8443/v1/k?key=k#f"},"q":{"baseUrl":"svc:k@host.test/v1"},"r":{"request":{"proxy":{"url":"http://u:k@proxy.test"}}}}`,
+			want: `{"p":{"baseUrl":"https://llm.test:8443"},"q":{"baseUrl":"svc://host.test"},"r":{"request":{"proxy":{"url":"http://proxy.test"}}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":` + tt.providers + `}}`)
-			got, err := compile.RenderGateway(doc, deploy.HarnessCodex, deploy.ModeDedicated)
+			got, err := compile.GatewayDocument(doc, deploy.HarnessCodex, deploy.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}

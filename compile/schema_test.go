@@ -440,7 +440,7 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 	pool := []string{
 		`null`, `true`, `false`, `0`, `1`, `-1`, `-2`, `2`, `3`, `1.5`, `1.0`, `1e2`, `2E-1`, `-0`, `0.5`, `11`,
 		`123456789012345678901234567890`, `""`, `"a"`, `"ab"`, `"abcd"`, `"two"`, `"x"`, `"websocket"`,
-		`"\u00e9t\u00e9"`, `"a\"b"`, `"\ud800"`, `"\ud834\udd1e"`, `"é"`, `"a@b.c"`, `{}`, `[]`, `[1,2]`,
+		`"\u00e9t\u00e9"`, `"a\"b"`, `"\ud83d\ude00"`, `"\ud834\udd1e"`, `"é"`, `"a@b.c"`, `{}`, `[]`, `[1,2]`,
 		`{"a":[1,2]}`, `{"a":[1,2.0]}`,
 	}
 	if conforming {

@@ -3,6 +3,9 @@ package deploy
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/occkit/occkit"
 
 	"github.com/tidwall/gjson"
 )
@@ -24,6 +27,15 @@ const (
 	// MethodRuntime: the runtime host supplies its own credentials (SSH).
 	MethodRuntime Method = "runtime"
 )
+
+// Known reports whether m is one of [AllMethods].
+func (m Method) Known() bool {
+	switch m {
+	case MethodAPIKey, MethodCodexPAT, MethodCredentialSource, MethodRuntime:
+		return true
+	}
+	return false
+}
 
 // AllMethods lists every [Method].
 func AllMethods() []Method {
@@ -174,4 +186,94 @@ func (p Projection) Clone() Projection {
 	q.Gateway = append([]EnvVar(nil), p.Gateway...)
 	q.Harness = append([]EnvVar(nil), p.Harness...)
 	return q
+}
+
+// maxRefLen caps a reference ID; IDs are opaque but bounded.
+const maxRefLen = 256
+
+// Validate checks a Binding built as a Go value by the rules admission.ParseBinding
+// applies to JSON (AUTH-4a), so both paths admit the same bindings: a known
+// method; for api_key a Secret source and for codex_pat a Secret or
+// ServiceAccount source, each with a namespaceId and an id; for
+// credential_source a sourceId and a known sourceType; no field another
+// method uses. The zero Binding ("no binding") is valid here; deploying
+// without one is refused by admission.RequireHarnessAuth. Refusals are 400 at
+// harnessAuth.<key> and name the accepted alternatives.
+func (b Binding) Validate() error {
+	if b.IsZero() {
+		return nil
+	}
+	return b.ValidateAt(occkit.NewPath("harnessAuth"))
+}
+
+// ValidateAt is [Binding.Validate] for a binding found at path at (every
+// refusal names a key below it); unlike Validate it refuses the zero
+// Binding, whose method is missing.
+func (b Binding) ValidateAt(at occkit.Path) error {
+	mp := at.Key("method")
+	if !b.Method.Known() {
+		return occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
+	}
+	usesSource := b.Method == MethodAPIKey || b.Method == MethodCodexPAT
+	switch {
+	case !usesSource && b.Source != (SourceRef{}):
+		return occkit.Invalid("AUTH-4a", at.Key("source"), "unknown key in harnessAuth: %s takes no source", b.Method)
+	case b.Method != MethodCredentialSource && b.SourceID != "":
+		return occkit.Invalid("AUTH-4a", at.Key("sourceId"), "unknown key in harnessAuth: %s takes no sourceId", b.Method)
+	case b.Method != MethodCredentialSource && b.SourceType != "":
+		return occkit.Invalid("AUTH-4a", at.Key("sourceType"), "unknown key in harnessAuth: %s takes no sourceType", b.Method)
+	}
+	switch b.Method {
+	case MethodAPIKey, MethodCodexPAT:
+		sp := at.Key("source")
+		kp := sp.Key("kind")
+		switch {
+		case b.Source.Kind == SourceSecret:
+		case b.Source.Kind == SourceServiceAccount && b.Method == MethodCodexPAT:
+		case b.Method == MethodCodexPAT:
+			return occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
+		default:
+			return occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method)
+		}
+		if err := refString(b.Source.NamespaceID, sp.Key("namespaceId")); err != nil {
+			return err
+		}
+		return refString(b.Source.ID, sp.Key("id"))
+	case MethodCredentialSource:
+		if err := refString(b.SourceID, at.Key("sourceId")); err != nil {
+			return err
+		}
+		if b.SourceType != SourceTypeAPIKey && b.SourceType != SourceTypeCodexOAuth {
+			return occkit.Invalid("AUTH-4a", at.Key("sourceType"), "harnessAuth.sourceType must be api_key or codex-oauth")
+		}
+	}
+	return nil
+}
+
+// methodList names the accepted methods for refusals.
+func methodList() string {
+	names := make([]string, 0, len(AllMethods()))
+	for _, m := range AllMethods() {
+		names = append(names, string(m))
+	}
+	return strings.Join(names, ", ")
+}
+
+// refString checks an opaque reference: a non-blank string of valid UTF-8
+// without control characters, at most maxRefLen bytes. Invalid UTF-8 would
+// not survive the snapshot's JSON encoding, so the frozen reference would
+// name something else than the one admitted.
+func refString(s string, at occkit.Path) error {
+	if strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s) {
+		return occkit.Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
+	}
+	if !utf8.ValidString(s) {
+		return occkit.Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return occkit.Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
+		}
+	}
+	return nil
 }

@@ -30,6 +30,9 @@ type AuthFacts struct {
 	Model string
 	// AgentID is the Agent being deployed (for custom validators).
 	AgentID string
+	// Namespace is the Agent's tenant namespace ID when known; a
+	// Secret-backed source must live there (AUTH-2).
+	Namespace string
 }
 
 // HarnessAuthValidator is the harness-auth check a ComputeDriver provides

@@ -54,8 +54,10 @@
 //
 //   - OpenClaw processes (every gateway, the combined process of embedded
 //     OpenClaw, and the native Harness of dedicated OpenClaw) are configured
-//     by the admitted document itself, mounted read-only under [ConfigDir]
-//     (/etc/openclaw): OPENCLAW_CONFIG_PATH = [ConfigPath]. The inherited
+//     by the admitted document itself ([Rendered].ReadsDocument): the
+//     Compute places it and points OPENCLAW_CONFIG_PATH at it (package
+//     compile plans it as a file by role; Kubernetes mounts it read-only
+//     under /etc/openclaw, LOG-4). The inherited
 //     OPENCLAW_LOG_LEVEL is listed in [Rendered].Unset, and no verbosity
 //     flag is added, so JSON console logging runs at the admitted level with
 //     OTLP log export off.

@@ -54,12 +54,12 @@ func ExampleRender() {
 	fmt.Println(r.Command, "stderr only:", r.StderrOnly)
 
 	g, _ := logging.Render(deploy.HarnessCodex, deploy.ModeDedicated, logging.ContainerGateway, deploy.LevelWarn)
-	fmt.Println(g.Env, "unset:", g.Unset)
+	fmt.Println(g.Env, "unset:", g.Unset, "reads its document:", g.ReadsDocument)
 	// Output:
 	// LOG_FORMAT=json
 	// RUST_LOG=warn,codex_otel=off
 	// [codex -c otel.exporter="none" -c otel.log_user_prompt=false app-server] stderr only: true
-	// [{OPENCLAW_CONFIG_PATH /etc/openclaw/openclaw.json}] unset: [OPENCLAW_LOG_LEVEL]
+	// [] unset: [OPENCLAW_LOG_LEVEL] reads its document: true
 }
 
 func ExampleStartupPhase() {

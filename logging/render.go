@@ -22,17 +22,11 @@ const (
 // AllContainers lists every [Container].
 func AllContainers() []Container { return []Container{ContainerGateway, ContainerHarness} }
 
-// The read-only mount of the admitted document (LOG-4).
-const (
-	// ConfigDir is where Kubernetes mounts the admitted document read-only.
-	ConfigDir = "/etc/openclaw"
-	// ConfigPath is the admitted document inside [ConfigDir]; OpenClaw
-	// processes find it through OPENCLAW_CONFIG_PATH.
-	ConfigPath = ConfigDir + "/openclaw.json"
-)
-
 // Environment variable names the render sets or clears.
 const (
+	// EnvConfigPath is the variable an OpenClaw process finds its native
+	// document through; where the document lives is the Compute's choice
+	// (package compile plans it as a file by role).
 	EnvConfigPath       = "OPENCLAW_CONFIG_PATH"
 	EnvOpenClawLogLevel = "OPENCLAW_LOG_LEVEL"
 	EnvLogFormat        = "LOG_FORMAT"
@@ -68,9 +62,10 @@ type Rendered struct {
 	// command line (OpenClaw is configured through its document and takes
 	// no verbosity flags).
 	Command []string
-	// ConfigDir and ConfigPath locate the admitted document, mounted
-	// read-only; empty for a container that does not read it.
-	ConfigDir, ConfigPath string
+	// ReadsDocument says the process reads its native document, found
+	// through [EnvConfigPath]; the Compute places the file and sets the
+	// variable (LOG-4: Kubernetes mounts it read-only under /etc/openclaw).
+	ReadsDocument bool
 	// StderrOnly says a Collector must read stderr only: the process's
 	// stdout is protocol output (the Codex app-server).
 	StderrOnly bool
@@ -94,9 +89,9 @@ func (r Rendered) Lookup(name string) (string, bool) {
 //   - OpenClaw processes (the gateway of every topology, the combined
 //     process of embedded OpenClaw and the native Harness of dedicated
 //     OpenClaw) read the admitted document, whose stamp sets JSON console
-//     logging at the level and turns OTLP log export off:
-//     OPENCLAW_CONFIG_PATH points at it under /etc/openclaw and
-//     OPENCLAW_LOG_LEVEL is removed so nothing overrides it.
+//     logging at the level and turns OTLP log export off
+//     ([Rendered.ReadsDocument]; the Compute points OPENCLAW_CONFIG_PATH
+//     at it) and OPENCLAW_LOG_LEVEL is removed so nothing overrides it.
 //   - The Codex app-server gets LOG_FORMAT=json,
 //     RUST_LOG=<level>,codex_otel=off (the admitted level names are
 //     tracing's filter names unchanged) and the overrides
@@ -144,12 +139,7 @@ func Render(harness deploy.Harness, mode deploy.Mode, container Container, level
 }
 
 func renderOpenClaw() Rendered {
-	return Rendered{
-		Env:        []EnvVar{{EnvConfigPath, ConfigPath}},
-		Unset:      []string{EnvOpenClawLogLevel},
-		ConfigDir:  ConfigDir,
-		ConfigPath: ConfigPath,
-	}
+	return Rendered{Env: []EnvVar{}, Unset: []string{EnvOpenClawLogLevel}, ReadsDocument: true}
 }
 
 func renderCodex(level deploy.LogLevel) Rendered {

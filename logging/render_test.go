@@ -11,10 +11,9 @@ import (
 )
 
 var gatewayRender = Rendered{
-	Env:        []EnvVar{{"OPENCLAW_CONFIG_PATH", "/etc/openclaw/openclaw.json"}},
-	Unset:      []string{"OPENCLAW_LOG_LEVEL"},
-	ConfigDir:  "/etc/openclaw",
-	ConfigPath: "/etc/openclaw/openclaw.json",
+	Env:           []EnvVar{},
+	Unset:         []string{"OPENCLAW_LOG_LEVEL"},
+	ReadsDocument: true,
 }
 
 func codexRender(level string) Rendered {
@@ -106,12 +105,12 @@ func TestRenderInvariants(t *testing.T) {
 					}
 					codex := h == deploy.HarnessCodex && c == ContainerHarness
 					rust, hasRust := r.Lookup("RUST_LOG")
-					cfg, hasCfg := r.Lookup("OPENCLAW_CONFIG_PATH")
+					_, hasCfg := r.Lookup("OPENCLAW_CONFIG_PATH")
 					if codex {
-						if rust != string(l)+",codex_otel=off" || !r.StderrOnly || hasCfg {
+						if rust != string(l)+",codex_otel=off" || !r.StderrOnly || hasCfg || r.ReadsDocument {
 							t.Errorf("%s/%s/%s/%s: codex render %+v", h, m, c, l, r)
 						}
-					} else if hasRust || cfg != ConfigPath || !strings.HasPrefix(r.ConfigPath, ConfigDir+"/") || r.Args != nil {
+					} else if hasRust || hasCfg || !r.ReadsDocument || r.Args != nil {
 						t.Errorf("%s/%s/%s/%s: openclaw render %+v", h, m, c, l, r)
 					}
 					for _, s := range append(append([]string{}, r.Args...), envStrings(r)...) {

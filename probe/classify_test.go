@@ -194,7 +194,9 @@ func TestClassifyLogin_PRB3(t *testing.T) {
 // PRB-5: the closed failure class of Codex's failure text decides the retry.
 // Codex's own exhausted retry budget ("exceeded retry limit, last status:
 // …") is not a usage limit: the status it names decides; its overload
-// notice ("currently experiencing high demand") is a transient failure.
+// notice for a 500 ("currently experiencing high demand") is a server
+// error and its in-stream overload notice ("Selected model is at
+// capacity") an overload, both transient.
 func TestClassifyFailureText_PRB5(t *testing.T) {
 	tests := []struct {
 		text string
@@ -206,8 +208,17 @@ func TestClassifyFailureText_PRB5(t *testing.T) {
 		{"Exceeded Retry Limit, last status: 529", ClassOverloaded},
 		{"exceeded retry limit, last status: 429 Too Many Requests", ClassLimit},
 		{"exceeded retry limit, last status: 401 Unauthorized", ClassCredential},
-		{"We're currently experiencing high demand, which may cause temporary errors.", ClassOverloaded},
-		{"Reconnecting... 5/5 (We're currently experiencing high demand.)", ClassOverloaded},
+		{"We're currently experiencing high demand, which may cause temporary errors.", ClassHTTP5xx},
+		{"Reconnecting... 5/5 (We’re currently experiencing high demand.)", ClassHTTP5xx},
+		{"Selected model is at capacity. Please try a different model.", ClassOverloaded},
+		{"unexpected status 529 <unknown status code>: overloaded, url: https://h/v1/responses", ClassOverloaded},
+		{"unexpected status 503 Service Unavailable: quota ssl 401, url: https://h/ssl/401/quota", ClassHTTP5xx},
+		{"unexpected status 404 Not Found: network overloaded, url: https://network/v1", ClassOther},
+		{"Quota exceeded. Check your plan and billing details.", ClassLimit},
+		{"rate limit exceeded: provider says network", ClassLimit},
+		{"stream disconnected before completion: provider says ssl quota", ClassConnectionDropped},
+		{"Reconnecting... waiting for network (Connection failed: error sending request)", ClassNetwork},
+		{"error sending request for url (https://ssl.example/quota/v1/responses)", ClassNetwork},
 		{"You exceeded your current quota, please check your plan and billing details.", ClassLimit},
 		{"Rate limit exceeded", ClassLimit},
 		{"5-hour limit reached, resets at 5am", ClassLimit},
@@ -254,7 +265,10 @@ func TestClassifyCodex_TransientFailureClass_PRB5(t *testing.T) {
 	}{
 		{"exhausted 502", "exceeded retry limit, last status: 502 Bad Gateway", ClassHTTP5xx, true},
 		{"exhausted 503", "exceeded retry limit, last status: 503 Service Unavailable", ClassHTTP5xx, true},
-		{"high demand", "We're currently experiencing high demand, which may cause temporary errors.", ClassOverloaded, true},
+		{"high demand", "We're currently experiencing high demand, which may cause temporary errors.", ClassHTTP5xx, true},
+		{"at capacity", "Selected model is at capacity. Please try a different model.", ClassOverloaded, true},
+		{"quota", "Quota exceeded. Check your plan and billing details.", ClassLimit, false},
+		{"provider text", "The model does not exist or is overloaded", ClassOther, false},
 		{"exhausted 429", "exceeded retry limit, last status: 429 Too Many Requests", ClassLimit, false},
 	}
 	for _, tt := range tests {

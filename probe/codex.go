@@ -31,7 +31,7 @@ const maxRecoveredStreamErrors = 10
 
 var (
 	codexModel     = regexp.MustCompile(`^(?:openai|codex)/.+`)
-	codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (?:\()?stream disconnected (?:before completion|- retrying sampling request)(?:[:.)]|$)`)
+	codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? `)
 )
 
 // codexEvent is one parsed stream line.
@@ -69,11 +69,14 @@ func classifyCodex(r CodexRun) Outcome {
 		return bad
 	}
 	for _, e := range events {
-		// Codex reports provider rejections as "status 401 Unauthorized" or
-		// "unexpected status 403 Forbidden"; transport failures carry no
-		// status, so a standalone 401 or 403 marks the rejection.
-		if e.typ == "turn.failed" && namesStatus(turnFailedText(e.raw), "401", "403") {
-			return Outcome{Code: AuthenticationFailed}
+		// Codex reports a provider's rejection in its own status frame
+		// ("unexpected status 401 Unauthorized: …", "exceeded retry limit,
+		// last status: 403 …"); a 401 in the URL or the provider's body
+		// does not count.
+		if e.typ == "turn.failed" {
+			if f := parseFrame(turnFailedText(e.raw)); f.status == 401 || f.status == 403 {
+				return Outcome{Code: AuthenticationFailed}
+			}
 		}
 	}
 	turnStarted, turnCompleted, recovered := false, false, 0
@@ -155,12 +158,20 @@ func codexEventVerdict(e codexEvent) string {
 	return "unexpected-event"
 }
 
-// recoveredStreamError recognises Codex's in-turn stream retry notice, the
-// only error event a probe turn may survive.
+// recoveredStreamError recognises Codex's in-turn reconnect notice, the
+// only error event a probe turn may survive: "Reconnecting... n/m (…)"
+// with n ≤ m ≤ 10 retrying a transient failure (a dropped stream, a server
+// error, an overload, a failed connection), or "Reconnecting... waiting
+// for network". A notice about a rejected credential, a limit or anything
+// Codex does not frame is not recognised. Codex's own text (the message
+// without URLs and provider bodies) is bounded at 512 UTF-16 units.
 func recoveredStreamError(raw gjson.Result) bool {
 	msg := raw.Get("message")
-	if msg.Type != gjson.String || len(utf16.Encode([]rune(msg.Str))) > 512 {
+	if msg.Type != gjson.String || len(utf16.Encode([]rune(codexOwnText(msg.Str)))) > 512 {
 		return false
+	}
+	if frameWaitingRE.MatchString(msg.Str) {
+		return true
 	}
 	m := codexReconnect.FindStringSubmatch(msg.Str)
 	if m == nil {
@@ -170,54 +181,23 @@ func recoveredStreamError(raw gjson.Result) bool {
 	if attempt > limit || limit > maxRecoveredStreamErrors {
 		return false
 	}
-	return !namesCredential(msg.Str)
-}
-
-// namesCredential reports whether text mentions authentication: auth,
-// unauthorized, forbidden, credential, api key, or a 401/403 status.
-func namesCredential(text string) bool {
-	lower := strings.ToLower(text)
-	for _, w := range []string{"auth", "forbidden", "credential"} {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	for i := strings.Index(lower, "api"); i >= 0; {
-		rest := lower[i+3:]
-		if strings.HasPrefix(rest, "key") || (len(rest) > 3 && strings.HasPrefix(rest[1:], "key")) {
-			return true
-		}
-		j := strings.Index(rest, "api")
-		if j < 0 {
-			break
-		}
-		i += 3 + j
-	}
-	return namesStatus(text, "401", "403")
-}
-
-// namesStatus reports whether text holds one of the codes as a standalone
-// number (not part of a longer word or number).
-func namesStatus(text string, codes ...string) bool {
-	isWord := func(b byte) bool {
-		return b == '_' || ('0' <= b && b <= '9') || ('a' <= b|0x20 && b|0x20 <= 'z')
-	}
-	for _, code := range codes {
-		for from := 0; ; {
-			i := strings.Index(text[from:], code)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(code)
-			if (i == 0 || !isWord(text[i-1])) && (end == len(text) || !isWord(text[end])) {
-				return true
-			}
-			from = i + 1
-		}
+	switch parseFrame(msg.Str).class {
+	case ClassConnectionDropped, ClassHTTP5xx, ClassOverloaded, ClassNetwork:
+		return true
 	}
 	return false
 }
+
+// codexOwnText is a failure message without what Codex repeats from
+// elsewhere: URLs, and the provider's body after a status line.
+func codexOwnText(msg string) string {
+	msg = codexStatusBody.ReplaceAllString(msg, "$1")
+	return failureURL.ReplaceAllLiteralString(msg, "")
+}
+
+// codexStatusBody is the provider body Codex appends to a status line,
+// up to the ", url:" it ends with or the end of the notice.
+var codexStatusBody = regexp.MustCompile(`(?s)(status [1-5][0-9]{2}[^:,]*:).*?(?:, url: |\)?$)`)
 
 // codexReplied holds the READY conditions of PRB-4.
 func codexReplied(events []codexEvent) bool {
@@ -277,10 +257,8 @@ func ClassifyLogin(exit Exit, stderr []byte) Outcome {
 		return Outcome{Code: Ready}
 	case exit.Err == "ETIMEDOUT":
 		return Outcome{Code: LoginFailed, FailureClass: ClassTimeout}
-	case exit.Err == "" && codexLoginRejected.Match(stderr):
+	case exit.Err == "" && stderrRejected(stderr):
 		return Outcome{Code: AuthenticationFailed, FailureClass: ClassCredential}
 	}
-	return Outcome{Code: LoginFailed, FailureClass: classifyFailureText(string(stderr))}
+	return Outcome{Code: LoginFailed, FailureClass: stderrFailureClass(stderr)}
 }
-
-var codexLoginRejected = regexp.MustCompile(`\bstatus 40[13] (?:Unauthorized|Forbidden)\b`)

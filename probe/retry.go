@@ -2,7 +2,6 @@ package probe
 
 import (
 	"math"
-	"regexp"
 	"time"
 )
 
@@ -18,10 +17,13 @@ const (
 	// ClassKilled: the attempt was killed by a signal without timing out.
 	// Retried.
 	ClassKilled FailureClass = "killed"
-	// ClassHTTP5xx: the provider answered with a server error. Retried.
+	// ClassHTTP5xx: the provider answered with a server error (a 5xx
+	// status; Codex prints a 500 as "currently experiencing high demand").
+	// Retried.
 	ClassHTTP5xx FailureClass = "http_5xx"
-	// ClassOverloaded: the provider reported overload (Codex prints it as
-	// "currently experiencing high demand"). Retried.
+	// ClassOverloaded: the provider reported overload (a 529 status, or an
+	// in-stream server_is_overloaded that Codex prints as "Selected model
+	// is at capacity"). Retried.
 	ClassOverloaded FailureClass = "overloaded"
 	// ClassConnectionDropped: the stream or connection dropped. Retried.
 	ClassConnectionDropped FailureClass = "connection_dropped"
@@ -69,52 +71,22 @@ func (c FailureClass) Valid() bool {
 	return false
 }
 
-// Failure text patterns, checked in this order: a failure that names a
-// credential, a TLS error or a limit is never retried, whatever else it says.
-var failureText = []struct {
-	class   FailureClass
-	pattern *regexp.Regexp
-}{
-	{ClassCredential, regexp.MustCompile(`(?i)\b40[13]\b|unauthori[sz]ed|forbidden|credential|api.?key|access.?token|invalid.?auth|authenticat`)},
-	{ClassTLS, regexp.MustCompile(`(?i)\btls\b|\bssl\b|certificate|x509|handshake`)},
-	{ClassLimit, regexp.MustCompile(`(?i)\b429\b|rate.?limit|usage.?limit|quota|too many requests|insufficient_quota|limit (?:reached|exceeded)|exceeded your`)},
-	{ClassOverloaded, regexp.MustCompile(`(?i)overload|\b529\b|high demand`)},
-	{ClassHTTP5xx, regexp.MustCompile(`(?i)\b5[0-9][0-9]\b|internal server error|bad gateway|service unavailable|gateway time-?out|server error`)},
-	{ClassConnectionDropped, regexp.MustCompile(`(?i)stream disconnected|connection (?:reset|closed|aborted)|broken pipe|unexpected eof|closed before|dropped`)},
-	{ClassNetwork, regexp.MustCompile(`(?i)error sending request|failed to connect|connection (?:refused|failed|error)|could not connect|dns|lookup|resolve|network|unreachable|timed out|connect error|os error`)},
-}
-
-// codexRetryBudget is how Codex reports that its own in-turn retries ran
-// out ("exceeded retry limit, last status: 503 Service Unavailable"). That
-// budget is not a provider's rate or usage limit: the status it carries
-// decides the class, so an exhausted 5xx is a retried server error and an
-// exhausted 429 a limit (PRB-5).
-var codexRetryBudget = regexp.MustCompile(`(?i)exceeded retry limit|retry limit (?:reached|exceeded)`)
-
-// classifyFailureText maps failure text to a class; unrecognised text is
-// [ClassOther]. The text itself is never kept.
-func classifyFailureText(texts ...string) FailureClass {
-	cleaned := make([]string, len(texts))
-	for i, t := range texts {
-		cleaned[i] = codexRetryBudget.ReplaceAllLiteralString(t, " ")
-	}
-	for _, f := range failureText {
-		for _, t := range cleaned {
-			if t != "" && f.pattern.MatchString(t) {
-				return f.class
-			}
-		}
-	}
-	return ClassOther
-}
-
 // codexFailureClass derives the closed failure class of a classified
-// attempt from its code, its exit and the failure text Codex printed.
+// attempt (PRB-5) from its code, its exit and what Codex reported, structure
+// first: a timeout is [ClassTimeout], or [ClassNetwork] when Codex was still
+// waiting for the network when the cap stopped it; a failed turn takes the
+// class of the Codex frame in its turn.failed, error events or reconnect
+// notices (the last one that Codex frames); a failed exit the class of its
+// stderr failure lines; a kill without a timeout is [ClassKilled].
 func codexFailureClass(r CodexRun, o Outcome) FailureClass {
 	switch o.Code {
 	case Ready:
 		return ""
 	case ModelProbeTimeout:
+		events, _ := parseCodexStream(r.Stdout)
+		if n := len(events); n > 0 && events[n-1].typ == "error" && frameWaitingRE.MatchString(stringAt(events[n-1].raw, "message")) {
+			return ClassNetwork
+		}
 		return ClassTimeout
 	case AuthenticationFailed:
 		return ClassCredential
@@ -123,22 +95,43 @@ func codexFailureClass(r CodexRun, o Outcome) FailureClass {
 	}
 	switch o.Cause {
 	case Cause{CauseProbeStatus, "error-event"}, Cause{CauseProbeStatus, "turn-failed"}:
-		events, _ := parseCodexStream(r.Stdout)
-		var texts []string
-		for _, e := range events {
-			if e.typ == "error" || e.typ == "turn.failed" {
-				texts = append(texts, stringAt(e.raw, "message"), turnFailedText(e.raw))
-			}
+		if c := eventFailureClass(r.Stdout); c != "" {
+			return c
 		}
-		return classifyFailureText(append(texts, string(r.Stderr))...)
+		return stderrFailureClass(r.Stderr)
 	}
 	if o.Cause.Kind == CauseProcessExit {
 		if r.Exit.Code < 0 && r.Exit.RecordSignal() != "" && r.Exit.Err == "" {
 			return ClassKilled
 		}
-		return classifyFailureText(string(r.Stderr))
+		return stderrFailureClass(r.Stderr)
 	}
 	return ClassOther
+}
+
+// eventFailureClass is the class of the failure Codex reported in its
+// event stream: the turn.failed message first, then the error events from
+// the last; a message Codex does not frame (a provider's own text) decides
+// nothing. "" when no message is framed.
+func eventFailureClass(stdout []byte) FailureClass {
+	events, _ := parseCodexStream(stdout)
+	var msgs []string
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].typ == "turn.failed" {
+			msgs = append(msgs, turnFailedText(events[i].raw))
+		}
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].typ == "error" {
+			msgs = append(msgs, stringAt(events[i].raw, "message"))
+		}
+	}
+	for _, m := range msgs {
+		if f := parseFrame(m); f.kind != frameNone {
+			return f.class
+		}
+	}
+	return ""
 }
 
 // RetryPolicy is the Codex probe retry policy (PRB-5). The zero value is

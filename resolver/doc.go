@@ -14,10 +14,14 @@
 // the last slash names an auth profile ([ParseRef], [ParseRefLenient],
 // [Ref], REF-1..REF-5a). [MatchRow] decides whether a provider catalog row
 // names a ref (REF-4); [NormalizeRuntime] normalizes runtime IDs (REF-6).
-// Only an 8-digit date or a quantization tag after an "@" (q4_k_m,
-// iq3_xxs, 8bit; case-insensitive) belongs to the model ID; an "@" right
-// after the last slash belongs to the ID too. Catalog row IDs compare
+// Only an 8-digit date or a quantization tag right after an "@" (q4_k_m,
+// iq3_xxs, 8bit; case-insensitive, no white space before it) belongs to
+// the model ID. Every other "@" after the last slash starts the profile,
+// also one right after that slash: "vllm/@cf" has an empty ID and is
+// invalid, as in OpenClaw (an "@" inside an earlier segment, as in
+// "openrouter/@preset/kimi", stays in the ID). Catalog row IDs compare
 // case-sensitively; only the provider prefix is case-insensitive.
+// [LookupPolicy] exposes the SEL-1 policy lookup alone.
 //
 // # Runtime selection
 //
@@ -34,8 +38,11 @@
 // Whole-agent runtime keys and the process environment are never read
 // (SEL-2). Each [Selection] carries its [Reason] chain
 // ([Selection.Explain], SEL-9). Key order never changes a selection: when
-// several keys name the same model, the provider-qualified key wins, then
-// the lexicographically smallest.
+// several keys name the same model, a key naming the caller's provider
+// wins (for provider nvidia, "nvidia/moonshotai/kimi-k2.5" beats
+// "moonshotai/kimi-k2.5", as in OpenClaw), then a provider-qualified key,
+// then the lexicographically smallest (OpenClaw takes the first in author
+// order; the same digest must give the same decision).
 //
 // # OCC Harness resolution
 //

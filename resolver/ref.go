@@ -1,9 +1,6 @@
 package resolver
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // Ref is a parsed model reference `provider/id[@profile]` (REF-1..REF-5).
 type Ref struct {
@@ -73,19 +70,20 @@ func refParse(s, defaultProvider string, strict bool) (Ref, bool) {
 	return Ref{Provider: provider, ID: id, Profile: profile}, true
 }
 
-// refSplitProfile splits a trailing `@profile` off s (REF-5). Only an `@`
-// after the last `/` that is not the first character of that last segment
-// counts. When what follows an `@` (up to the next `@`) is an 8-digit date,
-// a version or a quantization tag, that `@` belongs to the model ID and the
-// next `@` is tried.
+// refSplitProfile splits a trailing `@profile` off s (REF-5). Every `@`
+// after the last `/` counts, also one right after it: in "vllm/@cf" the
+// profile is "cf" and the model "vllm/" (no ID, so the ref is invalid), as
+// in OpenClaw. A bare ID starting with `@` has no profile at all. When what follows
+// an `@` (up to the next `@`) is an 8-digit date or a quantization tag,
+// that `@` belongs to the model ID and the next `@` is tried. A split that
+// leaves an empty model or profile is no split.
 func refSplitProfile(s string) (model, profile string) {
-	start := strings.LastIndexByte(s, '/') + 1
-	// The segment's first character is its first after the white space the
-	// ID loses to trimming (REF-2): "p/ @x" is "p/@x".
-	start += len(s[start:]) - len(strings.TrimLeftFunc(s[start:], unicode.IsSpace))
-	for i := start + 1; i < len(s); i++ {
+	for i := strings.LastIndexByte(s, '/') + 1; i < len(s); i++ {
 		if s[i] != '@' {
 			continue
+		}
+		if i == 0 {
+			return s, "" // "@x", "@@x": a leading @ starts no profile
 		}
 		rest := s[i+1:]
 		seg := rest
@@ -96,7 +94,7 @@ func refSplitProfile(s string) (model, profile string) {
 			continue
 		}
 		m, p := strings.TrimSpace(s[:i]), strings.TrimSpace(rest)
-		if m == "" || p == "" || strings.HasSuffix(m, "/") {
+		if m == "" || p == "" {
 			return s, ""
 		}
 		return m, p
@@ -111,7 +109,7 @@ func refSplitProfile(s string) (model, profile string) {
 // `<N>bit` (8bit), case-insensitive. Nothing else is exempt: `@v2` or
 // `@work` is a profile, as in OpenClaw's current parser.
 func refIsModelSuffix(seg string) bool {
-	seg = strings.ToLower(strings.TrimSpace(seg))
+	seg = strings.ToLower(seg)
 	switch {
 	case len(seg) == 8 && refAllDigits(seg):
 		return true

@@ -152,7 +152,7 @@ func Select(doc occkit.Document, req SelectRequest, reg *Registry) (Selection, e
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
 		if rt := NormalizeRuntime(o); rt != RuntimeAuto {
 			st.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
-			sel, err := st.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+			sel, err := st.locked(rt)
 			return st.done(sel), err
 		}
 	}
@@ -412,10 +412,19 @@ func (st *selState) scanKeys(m occkit.Path, wildcard bool) (selPolicy, bool) {
 	if len(matches) == 0 {
 		return selPolicy{}, false
 	}
-	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q"). The
-	// provider-qualified key wins, then the smallest key, so author key
-	// order never changes a selection.
+	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q",
+	// "moonshotai/kimi" and "nvidia/moonshotai/kimi" for provider nvidia).
+	// As in OpenClaw, a key naming the caller's provider wins; then, where
+	// OpenClaw takes the first key in author order, occkit takes the
+	// provider-qualified key, then the smallest key, so author key order
+	// never changes a selection.
 	sort.SliceStable(matches, func(i, j int) bool {
+		if st.provider != "" {
+			ci, cj := matches[i].provider == st.provider, matches[j].provider == st.provider
+			if ci != cj {
+				return ci
+			}
+		}
 		qi, qj := matches[i].provider != "", matches[j].provider != ""
 		if qi != qj {
 			return qi
@@ -601,7 +610,9 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 			st.reason("SEL-4", occkit.Root(), string(HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
 		}
-		st.reason("SEL-4", occkit.Root(), st.facts.BaseURL, "custom route, adapter or request overrides keep openai off codex")
+		// As in OpenClaw, the route decides alone: no plugin is asked.
+		st.reason("SEL-4", occkit.Root(), st.facts.BaseURL, "custom route, adapter or request overrides keep openai on openclaw")
+		return openclaw
 	}
 	type cand struct {
 		id  string
@@ -610,9 +621,6 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 	var claims []cand
 	for _, id := range st.reg.IDs() {
 		p, _ := st.reg.Lookup(id)
-		if st.provider == "openai" && id == string(HarnessCodex) {
-			continue // decided by SEL-4 alone
-		}
 		if !pluginAutoFor(p, st.provider) {
 			continue
 		}
@@ -671,6 +679,20 @@ func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) 
 	return Selection{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, st.ref(), detail)
 }
 
+// locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
+// owner is not asked again whether it supports the route: the transcript
+// is native to it. An owner that is no registered harness (nor openclaw,
+// nor the provider's CLI backend) is refused like an explicit runtime.
+func (st *selState) locked(rt string) (Selection, error) {
+	if rt == string(HarnessOpenClaw) {
+		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+	}
+	if _, ok := st.reg.Lookup(rt); ok {
+		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+	}
+	return st.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+}
+
 // sessionOverride applies a session runtime override when it is
 // compatible (SEL-8); an incompatible one is recorded and ignored.
 func (st *selState) sessionOverride(rt string) (Selection, bool) {
@@ -697,7 +719,14 @@ func (st *selState) sessionOverride(rt string) (Selection, bool) {
 	if !ok {
 		return ignore("no such harness is registered")
 	}
-	if sup := pluginAsk(plug, st.facts, rt); sup.Kind != SupportSupported {
+	switch sup := pluginAsk(plug, st.facts, rt); sup.Kind {
+	case SupportFallback:
+		// The harness declares that OpenClaw reproduces the exact request
+		// (SEL-5): the override is honoured through that fallback, as in
+		// OpenClaw, rather than ignored for the configured policy.
+		st.reason("SEL-8", occkit.Root(), string(HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		return Selection{Runtime: string(HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
+	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}
 	st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")

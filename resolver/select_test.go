@@ -208,10 +208,18 @@ func TestSelect(t *testing.T) {
 			cfg: `{}`, req: SelectRequest{Provider: "openai", Model: "gpt-5.5"},
 			plugins: []HarnessPlugin{selFake{id: "codex", sup: Unsupported("no")}},
 			want:    selWant{Runtime: "openclaw", Source: SourceImplicit}},
-		{name: "SEL-4 another plugin may still claim a custom openai route",
-			cfg: `{"models":{"providers":{"openai":{"baseUrl":"https://proxy.example/v1"}}}}`, req: SelectRequest{Provider: "openai", Model: "gpt-5.5"},
+		{name: "SEL-4 a custom openai route stays on openclaw: no plugin is asked",
+			cfg: `{"models":{"providers":{"openai":{"baseUrl":"http://localhost:8000/v1"}}}}`, req: SelectRequest{Provider: "openai", Model: "gpt-5.5"},
 			plugins: []HarnessPlugin{codex, selFake{id: "proxy", auto: []string{"openai"}, sup: Supported()}},
-			want:    selWant{Runtime: "proxy", Source: SourceImplicit}},
+			want:    selWant{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "SEL-8 a locked owner is kept without a support check",
+			cfg: `{}`, req: SelectRequest{Provider: "vllm", Model: "q", Session: Session{LockedOwner: "proxy"}},
+			plugins: []HarnessPlugin{selFake{id: "proxy", sup: Unsupported("no")}},
+			want:    selWant{Runtime: "proxy", Source: SourceSession}},
+		{name: "SEL-8 an override whose harness declares the OpenClaw fallback runs openclaw",
+			cfg: `{"models":{"providers":{"vllm":{"agentRuntime":{"id":"other"}}}}}`, req: SelectRequest{Provider: "vllm", Model: "q", Session: Session{Override: "proxy"}},
+			plugins: []HarnessPlugin{selFake{id: "proxy", sup: FallbackToOpenClaw("exact")}, selFake{id: "other", sup: Supported()}},
+			want:    selWant{Runtime: "openclaw", Source: SourceSession, Fallback: true}},
 		{name: "SEL-4 native codex provider auto-selects codex",
 			cfg: `{}`, req: SelectRequest{Provider: "codex", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: selWant{Runtime: "codex", Source: SourceImplicit}},
@@ -399,7 +407,7 @@ func TestSelectReasons(t *testing.T) {
 			t.Errorf("reason leaks a header value: %+v", r)
 		}
 	}
-	want := []string{"SEL-2", "SEL-8", "SEL-6", "SEL-4", "SEL-3"}
+	want := []string{"SEL-2", "SEL-8", "SEL-6", "SEL-4"}
 	if diff := cmp.Diff(want, rules); diff != "" {
 		t.Errorf("reason rules (-want +got):\n%s", diff)
 	}

@@ -34,6 +34,9 @@ type RevisionOptions struct {
 	// dedicated OpenClaw, which defaults to [SandboxDriverID] (RES-13: it
 	// always runs inside a SandboxDriver).
 	SandboxDriverID string
+	// SecretBindings are the Configuration's secretBindings the revision
+	// freezes (AUTH-6); none by default.
+	SecretBindings []admission.SecretBinding
 }
 
 // SandboxDriverID is the sandbox binding of fixture dedicated OpenClaw
@@ -105,6 +108,14 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 	}
 	if o.SandboxDriverID != "" {
 		rec["sandboxDriverId"] = o.SandboxDriverID
+	}
+	if len(o.SecretBindings) > 0 {
+		var bs []any
+		for _, b := range o.SecretBindings {
+			bs = append(bs, map[string]any{"env": b.Env, "source": map[string]any{
+				"kind": string(b.Source.Kind), "namespaceId": b.Source.NamespaceID, "id": b.Source.ID}})
+		}
+		rec["secretBindings"] = bs
 	}
 	// The digest is the SHA-256 of the canonical record without it.
 	b, err := json.Marshal(rec)

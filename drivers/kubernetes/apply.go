@@ -2,6 +2,8 @@ package kubernetes
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -146,6 +148,41 @@ func (d *Driver) apply(ctx context.Context, obj Object, dryRun bool) error {
 	}
 	if err != nil {
 		return d.apiError(ctx, err, objectPath(obj))
+	}
+	return nil
+}
+
+// ensureGatewayToken creates the Agent's gateway token Secret
+// ([GatewayTokenSecretName]) with 32 random bytes, hex encoded, unless it
+// exists; an existing token is never rewritten, so a replacement keeps the
+// clients it had. The token is written only to the API server, never
+// logged or rendered.
+func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) error {
+	name := GatewayTokenSecretName(agentID)
+	at := occkit.NewPath("secrets").Key(name)
+	secrets := d.cfg.Client.CoreV1().Secrets(ns)
+	_, err := secrets.Get(ctx, name, getOptions)
+	if err == nil {
+		return nil
+	}
+	if !isNotFound(err) {
+		return d.apiError(ctx, err, at)
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return occkit.New(occkit.CodeDependencyUnavailable, "DRV-5", at, "no randomness for the gateway token")
+	}
+	sec := &corev1.Secret{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{
+			LabelManagedBy: ManagedBy, LabelAgent: Hash(agentID), LabelComponent: string(ComponentGateway),
+		}},
+		Type:      corev1.SecretTypeOpaque,
+		Immutable: ptr(true),
+		Data:      map[string][]byte{GatewayTokenSecretKey: []byte(hex.EncodeToString(raw[:]))},
+	}
+	if _, err := secrets.Create(ctx, sec, metav1.CreateOptions{FieldManager: d.cfg.FieldManager}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return d.apiError(ctx, err, at)
 	}
 	return nil
 }

@@ -52,29 +52,32 @@
 //
 // # Credentials
 //
-// Credentials are projected exactly as the revision's projection plan says
-// (AUTH-2), as references, never values: a Secret-backed credential is a
-// secretKeyRef to [CredentialSecretName] / [CredentialSecretKey] in the
-// tenant namespace (an OCC Secret's Kubernetes Secret, or a managed
-// ServiceAccount's token Secret); a credential_source placeholder is
-// [PlaceholderValue] (the Sandbox egress proxy inserts the key, AUTH-3);
-// a login mode is a literal. Embedded OpenClaw's one process gets the
-// Harness plan; a dedicated gateway gets only the gateway plan, which can
-// never hold the inference credential (AUTH-6: refused with 409 if it
-// does), and its document is compile.RenderGateway's, stripped of model
-// credentials. A reference outside the tenant namespace is 409: a Pod
-// reads Secrets of its own namespace only.
+// The driver maps the revision's render plan (admission.Revision.Plan,
+// compile.BuildPlan) and holds no credential rule of its own: which process
+// gets which variable, what its native document keeps and where Secrets
+// may live are the plan's decisions (see package compile, "Render plan").
+// Planned variables become references, never values: a Secret-backed
+// credential or secretBinding is a secretKeyRef to [CredentialSecretName] /
+// [CredentialSecretKey] in the tenant namespace (an OCC Secret's Kubernetes
+// Secret, or a managed ServiceAccount's token Secret); the gateway token
+// is a secretKeyRef to [GatewayTokenSecretName], which Prepare creates with
+// a random token when missing; a credential_source placeholder is
+// [PlaceholderValue] (the Sandbox egress proxy inserts the key, AUTH-3); a
+// login mode is a literal. The plan is built with the tenant namespace, so
+// a reference outside it is 409: a Pod reads Secrets of its own namespace
+// only. The gateway's document carries gateway {mode: local, bind: lan,
+// auth: {mode: token, token: ${OPENCLAW_GATEWAY_TOKEN}}}, and its readiness
+// probe is GET /readyz.
 //
 // # Logging
 //
 // The driver renders platform-owned logging only (LOG-3 drivers are
-// trusted custom drivers): before anything is rendered, logging.Guard
-// checks the stamp and its level must equal the admitted level (LOG-2,
-// else 409). Each container's environment and arguments come from
-// logging.Render (LOG-4): OpenClaw processes read their document, mounted
-// read-only at /etc/openclaw with OPENCLAW_CONFIG_PATH; the Codex
-// app-server gets LOG_FORMAT and RUST_LOG and the otel overrides before
-// app-server, and reads compile.RenderCodexConfig's TOML at
+// trusted custom drivers); the plan refuses a stamp that is not intact or
+// whose level is not the admitted one (LOG-2, 409). OpenClaw processes
+// read their planned native document, mounted read-only at [ConfigDir]
+// (/etc/openclaw) with OPENCLAW_CONFIG_PATH pointing at it (LOG-4); the
+// Codex app-server gets LOG_FORMAT and RUST_LOG and the otel overrides
+// before app-server, and reads its planned config.toml at
 // $CODEX_HOME/config.toml. Pods carry the protected Collector labels and
 // annotations of logging.CollectorMetadata (LOG-6): service name, version,
 // container, namespace, Agent and revision.

@@ -231,6 +231,9 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := d.ensureNamespace(ctx, ns); err != nil {
 		return err
 	}
+	if err := d.ensureGatewayToken(ctx, ns.Name, rev.AgentID()); err != nil {
+		return err
+	}
 	if !d.cfg.SkipDryRun {
 		if err := d.applyAll(ctx, objs, true); err != nil {
 			return err

@@ -61,5 +61,6 @@ func ExampleRender() {
 	// Service occ-0d6e4079e367-gw
 	// Deployment occ-0d6e4079e367-gw
 	// strategy: Recreate
+	// OPENCLAW_GATEWAY_TOKEN from Secret occ-0d6e4079e367-gw-token
 	// ANTHROPIC_API_KEY from Secret occ-6e2c8215fd88-cred
 }

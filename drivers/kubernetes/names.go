@@ -105,3 +105,15 @@ const (
 	// AnnotationGeneration holds the admitted Configuration generation.
 	AnnotationGeneration = "kubernetes.occkit.io/generation"
 )
+
+// GatewayTokenSecretName is the per-Agent Secret holding the gateway's
+// auth token (occ-<12hex of agentID>-gw-token). The native document holds
+// only ${OPENCLAW_GATEWAY_TOKEN}; the variable reads this Secret's
+// [GatewayTokenSecretKey]. [Driver.Prepare] creates it with a random
+// token when it is missing and never rewrites it.
+func GatewayTokenSecretName(agentID string) string {
+	return "occ-" + Hash(agentID) + "-gw-token"
+}
+
+// GatewayTokenSecretKey is the data key of [GatewayTokenSecretName].
+const GatewayTokenSecretKey = "token"

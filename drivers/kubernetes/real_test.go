@@ -18,6 +18,7 @@ import (
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/kubernetes/internal/kubetest"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // The real tier runs against one etcd + kube-apiserver started for the
@@ -36,11 +37,13 @@ func TestMain(m *testing.M) {
 	switch {
 	case errors.Is(err, kubetest.ErrUnavailable) && !kubetest.Required():
 		realSkipped = err
+		tiers.Skipped("kube-apiserver+etcd", err.Error()+" (run .ci/setup)")
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "kubetest:", err)
 		os.Exit(1)
 	default:
 		realServer = s
+		tiers.Ran("kube-apiserver+etcd")
 	}
 	code := m.Run()
 	if realServer != nil {

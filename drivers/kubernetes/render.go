@@ -1,7 +1,6 @@
 package kubernetes
 
 import (
-	"fmt"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
@@ -42,12 +42,15 @@ const (
 	GatewayPort = 18789
 	// AppServerPort is the dedicated Codex app-server's WebSocket port.
 	AppServerPort = 4500
-	// ConfigFile is the admitted document's file name in its ConfigMap and
-	// under [logging.ConfigDir].
-	ConfigFile = "openclaw.json"
+	// ConfigDir is where an OpenClaw process's native document is
+	// mounted read-only (LOG-4); OPENCLAW_CONFIG_PATH points at the file.
+	ConfigDir = "/etc/openclaw"
+	// ConfigFile is the native document's file name in its ConfigMap and
+	// under [ConfigDir].
+	ConfigFile = compile.NativeDocumentName
 	// CodexConfigFile is the Codex app-server configuration's file name in
 	// its ConfigMap and under CODEX_HOME.
-	CodexConfigFile = "config.toml"
+	CodexConfigFile = compile.CodexConfigName
 	// CodexHomeDir is CODEX_HOME relative to the Harness home.
 	CodexHomeDir = ".codex"
 	// PlaceholderValue is what a credential_source placeholder variable
@@ -170,56 +173,128 @@ func (o Objects) List() []Object {
 // Render renders the Kubernetes objects of rev (DRV-5). It is a pure
 // function: it reads nothing but its arguments.
 //
-//   - Embedded OpenClaw is one Deployment (gateway and built-in Harness in
-//     one container) with strategy Recreate.
-//   - Dedicated Codex and dedicated OpenClaw are two Deployments, the
-//     gateway and the Harness, each with its own ServiceAccount and data
-//     PersistentVolumeClaim, plus the Services the gateway (and the Codex
-//     app-server) are reached through.
+// It maps the revision's render plan (admission.Revision.Plan,
+// compile.BuildPlan) onto Kubernetes objects and decides nothing about
+// credentials itself:
 //
-// Each OpenClaw process reads its native document (compile.RenderGateway,
-// compile.RenderHarness) from a per-revision immutable ConfigMap mounted
-// read-only at [logging.ConfigDir], found through OPENCLAW_CONFIG_PATH
-// (LOG-4); the Codex app-server reads compile.RenderCodexConfig's TOML
-// from its own ConfigMap. Logging environment and arguments come from
-// logging.Render, credentials from the revision's projection plan as
-// Secret references only (AUTH-2, AUTH-6), pod identity labels from
-// logging.CollectorMetadata (LOG-6).
+//   - each planned process is a Deployment (strategy Recreate) with its
+//     own ServiceAccount and data PersistentVolumeClaim; embedded OpenClaw
+//     is one (gateway and built-in Harness in one container), dedicated
+//     Codex and dedicated OpenClaw two; a process with a port gets a
+//     Service;
+//   - each planned file is a per-revision immutable ConfigMap: the native
+//     document mounted read-only at [ConfigDir] with OPENCLAW_CONFIG_PATH
+//     pointing at it (LOG-4), the Codex config.toml under CODEX_HOME;
+//   - each planned variable is a literal, [PlaceholderValue] for a
+//     placeholder, or a secretKeyRef to [CredentialSecretName] /
+//     [GatewayTokenSecretName], never secret bytes;
+//   - readiness is the planned check: the gateway's /readyz, the
+//     app-server's TCP port; pod identity labels come from
+//     logging.CollectorMetadata (LOG-6).
 //
 // Refusals: a nil revision or an undeclared topology is 400
-// INVALID_REQUEST; a revision whose logging stamp is not intact (LOG-2),
-// whose logging the platform does not own, whose credential lives in
-// another namespace, that plans an inference credential for a dedicated
-// gateway (AUTH-6), or a dedicated OpenClaw revision without the
-// configured qualifying SandboxDriver (RES-13, ADM-5) is 409
-// RESOURCE_CONFLICT.
+// INVALID_REQUEST; whatever the plan refuses (a logging stamp that is not
+// intact, LOG-2; a Secret outside the tenant namespace, AUTH-2; an
+// inference credential planned for a dedicated gateway, AUTH-6) keeps its
+// code; a revision whose logging the platform does not own, or a
+// dedicated OpenClaw revision without the configured qualifying
+// SandboxDriver (RES-13, ADM-5), is 409 RESOURCE_CONFLICT.
 func Render(rev drivers.Revision, opts RenderOptions) (Objects, error) {
-	if rev == nil {
+	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
+	}
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
 	opts = opts.withDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
+	homes := map[compile.Role]string{compile.RoleGateway: DefaultHome, compile.RoleHarness: DefaultHome}
+	runtimeClass := ""
 	switch rev.Topology() {
-	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}:
-		return r.embedded()
-	case deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}:
-		return r.dedicatedCodex()
+	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded},
+		deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}:
 	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}:
-		return r.dedicatedOpenClaw()
+		home, err := r.sandbox()
+		if err != nil {
+			return Objects{}, err
+		}
+		homes[compile.RoleHarness] = home
+		runtimeClass = opts.Sandbox.RuntimeClassName
+	default:
+		return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
+			"kubernetes does not run %s in %s execution mode", rev.Harness(), rev.Mode())
 	}
-	return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
-		"kubernetes does not run %s in %s execution mode", rev.Harness(), rev.Mode())
+	plan, err := planner.Plan(compile.PlanOptions{
+		Bind:            compile.BindLAN,
+		GatewayPort:     GatewayPort,
+		GatewayHost:     r.serviceHost(ComponentGateway),
+		AppServerHost:   r.serviceHost(ComponentHarness),
+		AppServerPort:   AppServerPort,
+		AppServerListen: "0.0.0.0",
+		Namespace:       opts.Namespace.ID,
+	})
+	if err != nil {
+		return Objects{}, err
+	}
+	objs := Objects{Namespace: r.ns}
+	for _, p := range plan.Processes {
+		c := ComponentGateway
+		if p.Role == compile.RoleHarness {
+			c = ComponentHarness
+		}
+		w := workload{component: c, process: p, home: homes[p.Role]}
+		if p.Role == compile.RoleHarness {
+			w.runtimeClass = runtimeClass
+		}
+		for _, f := range p.Files {
+			w.configMap = r.configMap(c, f.Name, f.Data)
+			objs.ConfigMaps = append(objs.ConfigMaps, w.configMap)
+		}
+		dep, err := r.deployment(w)
+		if err != nil {
+			return Objects{}, err
+		}
+		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(c))
+		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(c))
+		if p.Port != 0 {
+			objs.Services = append(objs.Services, r.service(c, portName(p), int32(p.Port)))
+		}
+		objs.Deployments = append(objs.Deployments, dep)
+	}
+	return objs, nil
+}
+
+// sandbox checks the configured SandboxDriver a dedicated OpenClaw
+// revision needs (RES-13, ADM-5) and returns the Harness home.
+func (r *renderer) sandbox() (string, error) {
+	sb := r.opts.Sandbox
+	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
+		return "", occkit.Conflict("RES-13", occkit.NewPath("executionMode"),
+			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
+	}
+	if r.rev.SandboxDriverID() != sb.ID {
+		return "", occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"),
+			"the revision is not bound to this Compute's SandboxDriver; redeploy")
+	}
+	if sb.HarnessHome == "" {
+		return DefaultHome, nil
+	}
+	at := settingsPath.Key("sandbox").Key("harnessHome")
+	if err := drivers.CheckHarnessHome(at, sb.HarnessHome); err != nil {
+		return "", occkit.Conflict("DRV-2", at, "the sandbox harness home is not an absolute normalized path")
+	}
+	return sb.HarnessHome, nil
 }
 
 // renderer holds one Render call's inputs.
 type renderer struct {
-	rev   drivers.Revision
-	opts  RenderOptions
-	ns    string
-	level deploy.LogLevel
+	rev  drivers.Revision
+	opts RenderOptions
+	ns   string
 }
 
 var settingsPath = occkit.NewPath("kubernetes")
@@ -235,15 +310,6 @@ func (r *renderer) check() error {
 		return occkit.Conflict("LOG-3", occkit.NewPath("logging"),
 			"the kubernetes driver renders platform-owned logging only; redeploy the revision on this Compute")
 	}
-	level, err := logging.Guard(r.rev.Document())
-	if err != nil {
-		return err
-	}
-	if level != r.rev.Level() {
-		return occkit.Conflict("LOG-2", occkit.NewPath("logging", "level"),
-			"the document's logging level is not the admitted level: the revision cannot be rendered; redeploy")
-	}
-	r.level = level
 	return nil
 }
 
@@ -347,77 +413,56 @@ func (r *renderer) serviceHost(c Component) string {
 	return WorkloadName(r.rev.AgentID(), c) + "." + r.ns + ".svc"
 }
 
-// workload describes one Deployment before it is built.
+// workload is one planned process on its way to a Deployment.
 type workload struct {
-	component Component
-	container logging.Container
-	image     string
-	args      []string
-	env       []corev1.EnvVar
-	home      string
-	// configMap is the OpenClaw document ConfigMap mounted at ConfigDir,
-	// or "" when the process reads none.
-	configMap string
-	// codexConfigMap is the Codex TOML ConfigMap mounted at CODEX_HOME.
-	codexConfigMap string
-	portName       string
-	port           int32
-	probe          *corev1.Probe
-	runtimeClass   string
+	component    Component
+	process      compile.Process
+	home         string
+	configMap    *corev1.ConfigMap
+	runtimeClass string
 }
 
-// loggingEnv renders the logging launch of one container (LOG-4).
-func (r *renderer) loggingEnv(c logging.Container) (logging.Rendered, []corev1.EnvVar, error) {
-	lr, err := logging.Render(r.rev.Harness(), r.rev.Mode(), c, r.level)
-	if err != nil {
-		return logging.Rendered{}, nil, err
+// portName is the container port name of a planned process.
+func portName(p compile.Process) string {
+	if p.Program == compile.ProgramCodex {
+		return "app-server"
 	}
-	env := make([]corev1.EnvVar, 0, len(lr.Env))
-	for _, e := range lr.Env {
-		env = append(env, corev1.EnvVar{Name: e.Name, Value: e.Value})
-	}
-	return lr, env, nil
+	return "gateway"
 }
 
-// credentialEnv projects one process's variables of the projection plan
-// (AUTH-2): a credential as a secretKeyRef to the Secret of its reference
-// (never its bytes), a placeholder as [PlaceholderValue], a non-secret
-// setting as its literal value. A reference outside the tenant namespace
-// cannot be projected (a Pod reads Secrets of its own namespace only).
-func (r *renderer) credentialEnv(vars []deploy.EnvVar, gateway bool) ([]corev1.EnvVar, error) {
-	out := make([]corev1.EnvVar, 0, len(vars))
-	for _, v := range vars {
-		if errs := validation.IsEnvVarName(v.Name); len(errs) > 0 {
-			return nil, occkit.Conflict("AUTH-2", occkit.NewPath("projection"), "the projection plan names an invalid environment variable")
-		}
-		switch {
-		case gateway && (v.From != (deploy.SourceRef{}) || v.Placeholder):
-			return nil, occkit.Conflict("AUTH-6", occkit.NewPath("projection", "gateway"),
-				"a dedicated gateway never receives the Harness inference credential")
-		case v.Placeholder:
-			out = append(out, corev1.EnvVar{Name: v.Name, Value: PlaceholderValue})
-		case v.From != (deploy.SourceRef{}):
-			if v.From.NamespaceID != r.opts.Namespace.ID {
-				return nil, occkit.Conflict("AUTH-2", occkit.NewPath("harnessAuth", "source", "namespaceId"),
-					"the credential reference belongs to another namespace than the Agent's tenant namespace")
-			}
-			out = append(out, corev1.EnvVar{Name: v.Name, ValueFrom: &corev1.EnvVarSource{
-				SecretKeyRef: &corev1.SecretKeySelector{
-					LocalObjectReference: corev1.LocalObjectReference{Name: CredentialSecretName(v.From)},
-					Key:                  CredentialSecretKey(v.From),
-					Optional:             ptr(false),
-				},
-			}})
-		default:
-			out = append(out, corev1.EnvVar{Name: v.Name, Value: v.Value})
-		}
+// container is the logging container name of a component (LOG-6).
+func (c Component) container() logging.Container {
+	if c == ComponentHarness {
+		return logging.ContainerHarness
 	}
-	return out, nil
+	return logging.ContainerGateway
+}
+
+// envVar maps one planned variable: a literal, the placeholder, or a
+// reference to the Secret holding the bytes.
+func (r *renderer) envVar(e compile.Env) corev1.EnvVar {
+	switch {
+	case e.Placeholder:
+		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
+	case e.Secret.Kind == compile.SecretGatewayToken:
+		return secretEnv(e.Name, GatewayTokenSecretName(r.rev.AgentID()), GatewayTokenSecretKey)
+	case !e.Secret.IsZero():
+		ref := admission.SourceRefOf(e.Secret)
+		return secretEnv(e.Name, CredentialSecretName(ref), CredentialSecretKey(ref))
+	}
+	return corev1.EnvVar{Name: e.Name, Value: e.Value}
+}
+
+func secretEnv(name, secret, key string) corev1.EnvVar {
+	return corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+		LocalObjectReference: corev1.LocalObjectReference{Name: secret}, Key: key, Optional: ptr(false),
+	}}}
 }
 
 func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
+	p := w.process
 	meta, err := logging.CollectorMetadata(logging.Identity{
-		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.container,
+		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.component.container(),
 		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
 		Agent: r.rev.AgentID(), Revision: r.rev.Digest(),
 	})
@@ -432,7 +477,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	for k, v := range meta.Annotations {
 		podAnnotations[k] = v
 	}
-	env := append([]corev1.EnvVar{{Name: "HOME", Value: w.home}}, w.env...)
+	env := []corev1.EnvVar{{Name: "HOME", Value: w.home}}
 	mounts := []corev1.VolumeMount{
 		{Name: "data", MountPath: w.home},
 		{Name: "tmp", MountPath: "/tmp"},
@@ -442,28 +487,52 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			ClaimName: DataName(r.rev.AgentID(), w.component)}}},
 		{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 	}
-	if w.configMap != "" {
-		mounts = append(mounts, corev1.VolumeMount{Name: "config", MountPath: logging.ConfigDir, ReadOnly: true})
+	for _, f := range p.Files {
+		dir := ConfigDir
+		if f.Role == compile.FileCodexConfig {
+			dir = w.home + "/" + CodexHomeDir
+		}
+		if f.PathEnv != "" {
+			env = append(env, corev1.EnvVar{Name: f.PathEnv, Value: dir + "/" + f.Name})
+		}
+		if f.DirEnv != "" {
+			env = append(env, corev1.EnvVar{Name: f.DirEnv, Value: dir})
+		}
+		mount := corev1.VolumeMount{Name: "config", MountPath: dir, ReadOnly: true}
+		if f.Role == compile.FileCodexConfig {
+			// Only the file: CODEX_HOME is on the data volume and
+			// must stay writable.
+			mount = corev1.VolumeMount{Name: "config", MountPath: dir + "/" + f.Name, SubPath: f.Name, ReadOnly: true}
+		}
+		mounts = append(mounts, mount)
 		volumes = append(volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap},
+			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap.Name},
 			DefaultMode:          ptr(int32(0o444)),
 		}}})
 	}
-	if w.codexConfigMap != "" {
-		mounts = append(mounts, corev1.VolumeMount{Name: "codex-config", ReadOnly: true,
-			MountPath: w.home + "/" + CodexHomeDir + "/" + CodexConfigFile, SubPath: CodexConfigFile})
-		volumes = append(volumes, corev1.Volume{Name: "codex-config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: w.codexConfigMap},
-			DefaultMode:          ptr(int32(0o444)),
-		}}})
+	for _, e := range p.Env {
+		env = append(env, r.envVar(e))
+	}
+	var probe *corev1.Probe
+	switch {
+	case p.Readiness.HTTPPath != "":
+		probe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+			Path: p.Readiness.HTTPPath, Port: intstr.FromString(portName(p))}}, PeriodSeconds: 5, FailureThreshold: 3}
+	case p.Readiness.TCP:
+		probe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{
+			Port: intstr.FromString(portName(p))}}, PeriodSeconds: 5, FailureThreshold: 3}
+	}
+	image := r.opts.Images.OpenClaw
+	if p.Program == compile.ProgramCodex {
+		image = r.opts.Images.Codex
 	}
 	container := corev1.Container{
-		Name:            string(w.container),
-		Image:           w.image,
-		Args:            w.args,
+		Name:            string(w.component.container()),
+		Image:           image,
+		Args:            append([]string{string(p.Program)}, p.Args...),
 		Env:             env,
 		VolumeMounts:    mounts,
-		ReadinessProbe:  w.probe,
+		ReadinessProbe:  probe,
 		ImagePullPolicy: corev1.PullIfNotPresent,
 		SecurityContext: &corev1.SecurityContext{
 			RunAsNonRoot:             ptr(true),
@@ -473,8 +542,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 		},
 	}
-	if w.portName != "" {
-		container.Ports = []corev1.ContainerPort{{Name: w.portName, ContainerPort: w.port, Protocol: corev1.ProtocolTCP}}
+	if p.Port != 0 {
+		container.Ports = []corev1.ContainerPort{{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}}
 	}
 	replicas := int32(1)
 	if r.opts.Stopped {
@@ -512,214 +581,6 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 				Spec:       pod,
 			},
 		},
-	}, nil
-}
-
-func gatewayProbe() *corev1.Probe {
-	return &corev1.Probe{
-		ProbeHandler:     corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/readyz", Port: intstr.FromString("gateway")}},
-		PeriodSeconds:    5,
-		FailureThreshold: 3,
-	}
-}
-
-// gatewayArgs are the gateway's arguments: it listens on the pod network
-// for its Service (the image's entrypoint runs them).
-func gatewayArgs() []string {
-	return []string{"openclaw", "gateway", "--port", strconv.Itoa(GatewayPort), "--bind", "lan"}
-}
-
-func docBytes(d occkit.Document) []byte { return d.Bytes() }
-
-func (r *renderer) embedded() (Objects, error) {
-	rev := r.rev
-	doc, err := compile.RenderGateway(rev.Document(), rev.Harness(), rev.Mode())
-	if err != nil {
-		return Objects{}, err
-	}
-	_, env, err := r.loggingEnv(logging.ContainerGateway)
-	if err != nil {
-		return Objects{}, err
-	}
-	// AUTH-2: the combined gateway/Harness process gets the Harness plan.
-	cred, err := r.credentialEnv(rev.Projection().Harness, false)
-	if err != nil {
-		return Objects{}, err
-	}
-	if len(rev.Projection().Gateway) > 0 {
-		return Objects{}, occkit.Conflict("AUTH-2", occkit.NewPath("projection", "gateway"),
-			"an embedded topology has one process: the projection plan must not name a separate gateway")
-	}
-	cm := r.configMap(ComponentGateway, ConfigFile, docBytes(doc))
-	dep, err := r.deployment(workload{
-		component: ComponentGateway, container: logging.ContainerGateway, image: r.opts.Images.OpenClaw,
-		args: gatewayArgs(), env: append(env, cred...), home: DefaultHome, configMap: cm.Name,
-		portName: "gateway", port: GatewayPort, probe: gatewayProbe(),
-	})
-	if err != nil {
-		return Objects{}, err
-	}
-	return Objects{
-		Namespace:              r.ns,
-		ServiceAccounts:        []*corev1.ServiceAccount{r.serviceAccount(ComponentGateway)},
-		ConfigMaps:             []*corev1.ConfigMap{cm},
-		PersistentVolumeClaims: []*corev1.PersistentVolumeClaim{r.claim(ComponentGateway)},
-		Services:               []*corev1.Service{r.service(ComponentGateway, "gateway", GatewayPort)},
-		Deployments:            []*appsv1.Deployment{dep},
-	}, nil
-}
-
-// dedicatedGateway renders the gateway of a dedicated topology from its
-// native document: no Harness inference credential (AUTH-6).
-func (r *renderer) dedicatedGateway(doc occkit.Document) (*corev1.ConfigMap, *appsv1.Deployment, error) {
-	_, env, err := r.loggingEnv(logging.ContainerGateway)
-	if err != nil {
-		return nil, nil, err
-	}
-	cred, err := r.credentialEnv(r.rev.Projection().Gateway, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	cm := r.configMap(ComponentGateway, ConfigFile, docBytes(doc))
-	dep, err := r.deployment(workload{
-		component: ComponentGateway, container: logging.ContainerGateway, image: r.opts.Images.OpenClaw,
-		args: gatewayArgs(), env: append(env, cred...), home: DefaultHome, configMap: cm.Name,
-		portName: "gateway", port: GatewayPort, probe: gatewayProbe(),
-	})
-	return cm, dep, err
-}
-
-// appServerURLPath and appServerTransportPath are where the gateway's codex
-// plugin finds its dedicated app-server.
-var (
-	appServerPath          = occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
-	appServerURLPath       = appServerPath.Key("url")
-	appServerTransportPath = appServerPath.Key("transport")
-)
-
-func (r *renderer) dedicatedCodex() (Objects, error) {
-	rev := r.rev
-	gwDoc, err := compile.RenderGateway(rev.Document(), rev.Harness(), rev.Mode())
-	if err != nil {
-		return Objects{}, err
-	}
-	// Placement is the Compute's: the gateway reaches the app-server
-	// through the Harness Service over WebSocket (PRB-9).
-	if v := gwDoc.Get(appServerPath); v.Exists() && !v.IsObject() {
-		return Objects{}, occkit.Invalid("RES-7", appServerPath, "%s must be an object", appServerPath.String())
-	}
-	url := fmt.Sprintf("ws://%s:%d", r.serviceHost(ComponentHarness), AppServerPort)
-	if gwDoc, err = gwDoc.Set(appServerTransportPath, "websocket"); err != nil {
-		return Objects{}, err
-	}
-	if gwDoc, err = gwDoc.Set(appServerURLPath, url); err != nil {
-		return Objects{}, err
-	}
-	gwCM, gwDep, err := r.dedicatedGateway(gwDoc)
-	if err != nil {
-		return Objects{}, err
-	}
-	toml, err := compile.RenderCodexConfig(rev.Document(), compile.CodexOptions{})
-	if err != nil {
-		return Objects{}, err
-	}
-	lr, env, err := r.loggingEnv(logging.ContainerHarness)
-	if err != nil {
-		return Objects{}, err
-	}
-	cred, err := r.credentialEnv(rev.Projection().Harness, false)
-	if err != nil {
-		return Objects{}, err
-	}
-	env = append(env, corev1.EnvVar{Name: "CODEX_HOME", Value: DefaultHome + "/" + CodexHomeDir})
-	env = append(env, cred...)
-	args := append(append([]string(nil), lr.Command...), "--listen", fmt.Sprintf("ws://0.0.0.0:%d", AppServerPort))
-	hCM := r.configMap(ComponentHarness, CodexConfigFile, toml)
-	w := workload{
-		component: ComponentHarness, container: logging.ContainerHarness, image: r.opts.Images.Codex,
-		args: args, env: env, home: DefaultHome, codexConfigMap: hCM.Name,
-		portName: "app-server", port: AppServerPort,
-		probe: &corev1.Probe{
-			ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromString("app-server")}},
-			PeriodSeconds: 5, FailureThreshold: 3,
-		},
-	}
-	if lr.ConfigPath != "" {
-		w.configMap = gwCM.Name
-	}
-	hDep, err := r.deployment(w)
-	if err != nil {
-		return Objects{}, err
-	}
-	return Objects{
-		Namespace:              r.ns,
-		ServiceAccounts:        []*corev1.ServiceAccount{r.serviceAccount(ComponentGateway), r.serviceAccount(ComponentHarness)},
-		ConfigMaps:             []*corev1.ConfigMap{gwCM, hCM},
-		PersistentVolumeClaims: []*corev1.PersistentVolumeClaim{r.claim(ComponentGateway), r.claim(ComponentHarness)},
-		Services: []*corev1.Service{
-			r.service(ComponentGateway, "gateway", GatewayPort),
-			r.service(ComponentHarness, "app-server", AppServerPort),
-		},
-		Deployments: []*appsv1.Deployment{gwDep, hDep},
-	}, nil
-}
-
-func (r *renderer) dedicatedOpenClaw() (Objects, error) {
-	rev := r.rev
-	sb := r.opts.Sandbox
-	mode := occkit.NewPath("executionMode")
-	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
-		return Objects{}, occkit.Conflict("RES-13", mode,
-			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
-	}
-	if rev.SandboxDriverID() != sb.ID {
-		return Objects{}, occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"),
-			"the revision is not bound to this Compute's SandboxDriver; redeploy")
-	}
-	home := DefaultHome
-	if sb.HarnessHome != "" {
-		if err := drivers.CheckHarnessHome(settingsPath.Key("sandbox").Key("harnessHome"), sb.HarnessHome); err != nil {
-			return Objects{}, occkit.Conflict("DRV-2", settingsPath.Key("sandbox").Key("harnessHome"), "the sandbox harness home is not an absolute normalized path")
-		}
-		home = sb.HarnessHome
-	}
-	gwDoc, err := compile.RenderGateway(rev.Document(), rev.Harness(), rev.Mode())
-	if err != nil {
-		return Objects{}, err
-	}
-	gwCM, gwDep, err := r.dedicatedGateway(gwDoc)
-	if err != nil {
-		return Objects{}, err
-	}
-	hDoc, err := compile.RenderHarness(rev.Document(), rev.Harness(), rev.Mode())
-	if err != nil {
-		return Objects{}, err
-	}
-	_, env, err := r.loggingEnv(logging.ContainerHarness)
-	if err != nil {
-		return Objects{}, err
-	}
-	cred, err := r.credentialEnv(rev.Projection().Harness, false)
-	if err != nil {
-		return Objects{}, err
-	}
-	hCM := r.configMap(ComponentHarness, ConfigFile, docBytes(hDoc))
-	// The native node host dials the gateway through its Service.
-	hDep, err := r.deployment(workload{
-		component: ComponentHarness, container: logging.ContainerHarness, image: r.opts.Images.OpenClaw,
-		args: []string{"openclaw", "node", "run", "--host", r.serviceHost(ComponentGateway), "--port", strconv.Itoa(GatewayPort)},
-		env:  append(env, cred...), home: home, configMap: hCM.Name, runtimeClass: sb.RuntimeClassName,
-	})
-	if err != nil {
-		return Objects{}, err
-	}
-	return Objects{
-		Namespace:              r.ns,
-		ServiceAccounts:        []*corev1.ServiceAccount{r.serviceAccount(ComponentGateway), r.serviceAccount(ComponentHarness)},
-		ConfigMaps:             []*corev1.ConfigMap{gwCM, hCM},
-		PersistentVolumeClaims: []*corev1.PersistentVolumeClaim{r.claim(ComponentGateway), r.claim(ComponentHarness)},
-		Services:               []*corev1.Service{r.service(ComponentGateway, "gateway", GatewayPort)},
-		Deployments:            []*appsv1.Deployment{gwDep, hDep},
 	}, nil
 }
 

@@ -323,15 +323,18 @@ func TestRenderLogging(t *testing.T) {
 						t.Errorf("%s sets %s, which logging removes", dep.Name, u)
 					}
 				}
-				if lr.ConfigPath != "" {
+				if lr.ReadsDocument {
 					found := false
 					for _, m := range ctr.VolumeMounts {
-						if m.MountPath == logging.ConfigDir {
+						if m.MountPath == ConfigDir {
 							found = m.ReadOnly
 						}
 					}
 					if !found {
-						t.Errorf("%s: the document is not mounted read-only at %s", dep.Name, logging.ConfigDir)
+						t.Errorf("%s: the document is not mounted read-only at %s", dep.Name, ConfigDir)
+					}
+					if got := env[logging.EnvConfigPath].Value; got != ConfigDir+"/"+ConfigFile {
+						t.Errorf("%s: OPENCLAW_CONFIG_PATH = %q", dep.Name, got)
 					}
 				}
 				if lr.Command != nil && !cmp.Equal(ctr.Args[:len(lr.Command)], lr.Command) {
@@ -420,7 +423,7 @@ func TestRenderRefusals(t *testing.T) {
 		{"stamp not intact", unstamped, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "diagnostics.otel.logs"}},
 		{"level differs from admitted", otherLevel, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "logging.level"}},
 		{"driver-owned logging", driverOwned, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-3", "logging"}},
-		{"gateway credential", gatewayCred, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "AUTH-6", "projection.gateway"}},
+		{"gateway credential", gatewayCred, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "AUTH-6", "projection.gateway[0]"}},
 		{"credential in another namespace", embedded, otherNS, errorKey{occkit.CodeResourceConflict, "AUTH-2", "harnessAuth.source.namespaceId"}},
 		{"dedicated openclaw without sandbox", dedicatedOC, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "RES-13", "executionMode"}},
 		{"dedicated openclaw other sandbox", dedicatedOC, RenderOptions{Namespace: tenant, Sandbox: &Sandbox{ID: "other", Facts: testSandbox().Facts}},

@@ -17,7 +17,7 @@ import (
 // structural interfaces.
 func TestAdmitAndPrepare(t *testing.T) {
 	ctx := context.Background()
-	adm, err := admission.New(admission.Options{Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
+	adm, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 )
 
 // Bounds of DRV-6. Every one is the default of its [Config] field; tests
@@ -115,6 +117,11 @@ type Config struct {
 	ServiceUser string
 	// Services starts and stops units; nil means [Systemd] for Scope.
 	Services ServiceManager
+	// Secrets reads the OCC Secrets a revision's secretBindings project
+	// into the gateway (AUTH-6); the driver writes them to the revision's
+	// owner-only secrets file on the host, never into the unit. nil: a
+	// revision with secretBindings is refused (409) on Prepare.
+	Secrets SecretReader
 	// OperationTimeout bounds every operation; zero means
 	// [DefaultOperationTimeout].
 	OperationTimeout time.Duration
@@ -130,6 +137,13 @@ type Config struct {
 	// ConnectTimeout bounds connecting to a host; zero means
 	// [DefaultConnectTimeout].
 	ConnectTimeout time.Duration
+}
+
+// SecretReader reads the bytes of an OCC Secret (a secretBinding's
+// source). It is called on Prepare only; its bytes go to the host's
+// owner-only secrets file and nowhere else.
+type SecretReader interface {
+	ReadSecret(ctx context.Context, ref deploy.SourceRef) ([]byte, error)
 }
 
 // host is a validated, prepared Host.
@@ -171,6 +185,7 @@ type settings struct {
 	envFile   string
 	svcUser   string
 	services  ServiceManager
+	secrets   SecretReader
 	opTimeout time.Duration
 	ready     time.Duration
 	lockWait  time.Duration
@@ -198,6 +213,7 @@ func validate(cfg Config) (settings, error) {
 		envFile:   cfg.EnvironmentFile,
 		svcUser:   cfg.ServiceUser,
 		services:  cfg.Services,
+		secrets:   cfg.Secrets,
 		opTimeout: orDefault(cfg.OperationTimeout, DefaultOperationTimeout),
 		ready:     orDefault(cfg.ReadinessTimeout, DefaultReadinessTimeout),
 		lockWait:  orDefault(cfg.LockWait, DefaultLockWait),

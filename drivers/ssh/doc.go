@@ -33,12 +33,19 @@
 // [Render] turns a revision into a [Unit]: one systemd service per
 // revision, named [UnitPrefix] + the first 12 hex characters of SHA-256
 // of the Agent ID + the digest prefix, with Restart=always, RestartSec=2
-// and TimeoutStopSec=30. The admitted document (the revision's canonical
-// bytes, so its SHA-256 is the revision digest) is written owner
-// read-only (0400) in the revision's directory and OPENCLAW_CONFIG_PATH
-// points at it; the rest of the logging environment comes from
-// [logging.Render] (LOG-4), and UnsetEnvironment= removes
-// OPENCLAW_LOG_LEVEL so nothing overrides the admitted level. Paths and
+// and TimeoutStopSec=30. It maps the revision's render plan
+// (admission.Revision.Plan, compile.BuildPlan) and holds no credential
+// rule of its own. The planned native document (the admitted document
+// plus gateway {mode: local, bind: loopback, auth: {mode: token, token:
+// ${OPENCLAW_GATEWAY_TOKEN}}}) is written owner read-only (0400) in the
+// revision's directory and OPENCLAW_CONFIG_PATH points at it; the rest of
+// the environment is the plan's (LOG-4), and UnsetEnvironment= removes
+// OPENCLAW_LOG_LEVEL so nothing overrides the admitted level. The gateway
+// token lives in the per-Agent gateway-token.env, generated on the host
+// from /dev/urandom when missing (its bytes never cross the connection);
+// secretBindings (AUTH-6) are read through [Config.Secrets] into the
+// revision's owner-only secrets.env. The unit names these files and never
+// holds a credential. Paths and
 // arguments are restricted to characters that neither systemd nor the
 // shell expands. Every file is uploaded atomically (a temporary file in
 // the same directory, then mv -f); uploading identical bytes changes

@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -292,8 +293,11 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 	if _, err := c.step(ctx, "creating the revision directories", dirs, nil); err != nil {
 		return Unit{}, false, false, err
 	}
-	// The admitted document may carry channel tokens: owner read-only.
-	if _, err := c.upload(ctx, u.ConfigPath, 0o400, rev.Canonical()); err != nil {
+	// The planned document may carry channel tokens: owner read-only.
+	if _, err := c.upload(ctx, u.ConfigPath, 0o400, u.Document); err != nil {
+		return Unit{}, false, false, err
+	}
+	if err := d.writeSecrets(ctx, c, u); err != nil {
 		return Unit{}, false, false, err
 	}
 	if changed, err = c.upload(ctx, u.Path, 0o644, u.Content); err != nil {
@@ -309,6 +313,78 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 		return Unit{}, false, false, d.serviceErr(ctx, c.h, "start", err)
 	}
 	return u, false, changed, nil
+}
+
+// writeSecrets makes the unit's credential files: the per-Agent gateway
+// token, generated on the host from /dev/urandom when missing (its bytes
+// never cross the SSH connection), and the revision's secretBindings read
+// through the [SecretReader], each owner read-only.
+func (d *Driver) writeSecrets(ctx context.Context, c *conn, u Unit) error {
+	gen := fmt.Sprintf(`set -e
+umask 077
+f=%s
+if [ ! -s "$f" ]; then
+  t=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  printf 'OPENCLAW_GATEWAY_TOKEN=%%s\n' "$t" > "$f.tmp"
+  chmod 0400 -- "$f.tmp"
+  mv -f -- "$f.tmp" "$f"
+fi
+`, quote(u.GatewayTokenFile))
+	if _, err := c.step(ctx, "creating the gateway token", gen, nil); err != nil {
+		return err
+	}
+	if u.SecretsFile == "" {
+		return nil
+	}
+	if d.s.secrets == nil {
+		return occkit.Conflict("AUTH-6", occkit.NewPath("secretBindings"),
+			"the revision has secretBindings but the ssh Compute has no SecretReader (Config.Secrets)")
+	}
+	var b bytes.Buffer
+	for i, e := range u.Secrets {
+		at := occkit.NewPath("secretBindings").Index(i)
+		v, err := d.s.secrets.ReadSecret(ctx, e.Source)
+		if err != nil {
+			return mapSecretErr(err, at)
+		}
+		line, ok := envFileLine(e.Name, v)
+		if !ok {
+			return occkit.Conflict("AUTH-6", at, "the Secret of %s is not a single line of text", e.Name)
+		}
+		b.WriteString(line)
+	}
+	_, err := c.upload(ctx, u.SecretsFile, 0o400, b.Bytes())
+	return err
+}
+
+// mapSecretErr keeps a structured refusal and reports any other failure
+// of the SecretReader as 503 without its text.
+func mapSecretErr(err error, at occkit.Path) error {
+	var oe *occkit.Error
+	if errors.As(err, &oe) {
+		return oe
+	}
+	return occkit.New(occkit.CodeDependencyUnavailable, "AUTH-6", at, "the Secret could not be read")
+}
+
+// envFileLine is one EnvironmentFile= assignment: the value double-quoted
+// with \, " and $ escaped; a value with a control character cannot be
+// written.
+func envFileLine(name string, v []byte) (string, bool) {
+	var b strings.Builder
+	b.WriteString(name)
+	b.WriteString(`="`)
+	for _, r := range string(v) {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			return "", false
+		case r == '"' || r == '\\' || r == '$':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteString("\"\n")
+	return b.String(), true
 }
 
 // restart clears the served marker and restarts the unit, under the lock.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -411,9 +413,14 @@ func TestPrepareServesAndRetires(t *testing.T) {
 	if env["OPENCLAW_CONFIG_PATH"] != u.ConfigPath || env["OPENCLAW_GATEWAY_PORT"] != strconv.Itoa(port) || env["cwd"] != u.WorkingDirectory {
 		t.Errorf("gateway env %v does not match the unit", env)
 	}
-	// The admitted document is on the host, read-only, byte for byte.
-	if got := remote(t, "stat -c %a "+u.ConfigPath+"; sha256sum < "+u.ConfigPath+" | cut -c1-64"); got != "400\n"+rev.DocumentDigest()+"\n" {
+	// The planned document is on the host, read-only, byte for byte,
+	// and so is the gateway token file (its bytes never leave the host).
+	sum := sha256.Sum256(u.Document)
+	if got := remote(t, "stat -c %a "+u.ConfigPath+"; sha256sum < "+u.ConfigPath+" | cut -c1-64"); got != "400\n"+hex.EncodeToString(sum[:])+"\n" {
 		t.Errorf("document on host: %q", got)
+	}
+	if got := remote(t, "stat -c %a "+u.GatewayTokenFile+"; grep -c '^OPENCLAW_GATEWAY_TOKEN=[0-9a-f]\\{64\\}$' "+u.GatewayTokenFile); got != "400\n1\n" {
+		t.Errorf("gateway token file on host: %q", got)
 	}
 	if got := remote(t, "stat -c %a "+u.Path+"; cat "+u.MarkerPath); !strings.HasPrefix(got, "644\n") || !strings.Contains(got, rev.Digest()) {
 		t.Errorf("unit mode / marker: %q", got)

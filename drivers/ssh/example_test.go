@@ -69,6 +69,7 @@ func ExampleRender() {
 	// UnsetEnvironment=OPENCLAW_LOG_LEVEL
 	// EnvironmentFile=/etc/occkit/credentials.env
 	// EnvironmentFile=-/home/occ/.local/state/occkit/agents/a18603086e5b/env
+	// EnvironmentFile=/home/occ/.local/state/occkit/agents/a18603086e5b/gateway-token.env
 	// ExecStart=/usr/local/bin/openclaw gateway --port 18000
 	// Restart=always
 	// RestartSec=2

@@ -20,6 +20,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // The real tier: one OpenSSH server per test package (TestMain), logging
@@ -45,6 +46,12 @@ func run(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	srv, srvErr = sshtest.Start(ctx)
+	switch {
+	case srvErr == nil:
+		tiers.Ran("sshd")
+	case errors.Is(srvErr, sshtest.ErrUnavailable) && !sshtest.Required():
+		tiers.Skipped("sshd", srvErr.Error()+" (run .ci/setup as root)")
+	}
 	if srvErr == nil {
 		defer srv.Stop()
 		var err error

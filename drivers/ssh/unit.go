@@ -10,9 +10,10 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
 )
 
 // Environment variables the driver sets besides the logging render.
@@ -22,6 +23,14 @@ const (
 	// EnvGatewayPort is the gateway's port (also passed as --port).
 	EnvGatewayPort = "OPENCLAW_GATEWAY_PORT"
 )
+
+// SecretEnv is one variable a unit's environment files supply from a
+// Secret (a secretBinding, AUTH-6): its name and the reference, never the
+// bytes.
+type SecretEnv struct {
+	Name   string
+	Source deploy.SourceRef
+}
 
 // UnitPrefix starts the name of every unit the driver writes.
 const UnitPrefix = "occkit-gw-"
@@ -67,9 +76,23 @@ type Unit struct {
 	AgentDir string
 	// RevisionDir holds the revision's files (removed by Retire).
 	RevisionDir string
-	// ConfigPath is the admitted document, written read-only
-	// (OPENCLAW_CONFIG_PATH).
+	// ConfigPath is where the planned native document is written
+	// read-only (OPENCLAW_CONFIG_PATH).
 	ConfigPath string
+	// Document is the planned native document (the admitted document with
+	// the gateway section the control plane supplies).
+	Document []byte
+	// GatewayTokenFile is the per-Agent environment file holding
+	// OPENCLAW_GATEWAY_TOKEN, created on the host with a random token when
+	// missing and never rewritten; the native document only references
+	// ${OPENCLAW_GATEWAY_TOKEN}.
+	GatewayTokenFile string
+	// SecretsFile is the per-revision environment file holding the
+	// revision's secretBindings, or "" when it has none.
+	SecretsFile string
+	// Secrets are the variables SecretsFile must hold, each read from an
+	// OCC Secret by the driver's [SecretReader]; references only.
+	Secrets []SecretEnv
 	// MarkerPath is the served marker, written only after readiness.
 	MarkerPath string
 }
@@ -117,25 +140,29 @@ func validDigest(d string) bool {
 	return true
 }
 
-// Render renders the systemd unit of an embedded OpenClaw revision (DRV-6):
-// Restart=always, RestartSec=2, TimeoutStopSec=30; the admitted document
-// at ConfigPath with OPENCLAW_CONFIG_PATH pointing at it and the logging
-// environment of [logging.Render] (LOG-4); the operator's environment
-// files for credentials (AUTH-5) — the unit names them, the driver never
-// writes them. It is pure: the same revision and options give the same
-// bytes.
+// Render renders the systemd unit of an embedded OpenClaw revision (DRV-6)
+// from its render plan (admission.Revision.Plan, compile.BuildPlan), with
+// the gateway on loopback at o.Port: Restart=always, RestartSec=2,
+// TimeoutStopSec=30; the planned native document at ConfigPath with
+// OPENCLAW_CONFIG_PATH pointing at it and the planned logging environment
+// (LOG-4); the operator's environment files for the model credentials
+// (AUTH-5) — the unit names them, the driver never writes them; the
+// per-Agent gateway token file and, for secretBindings, the per-revision
+// secrets file (AUTH-6). It holds no credential rule of its own and is
+// pure: the same revision and options give the same bytes.
 func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
-	if rev == nil {
+	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
 		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "no revision to render")
 	}
-	if t := rev.Topology(); t != (deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}) {
-		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only embedded openclaw")
+	if err := deploy.CheckTopology(deploy.ComputeSSH, deploy.Supported(deploy.ComputeSSH, nil), rev.Topology()); err != nil {
+		return Unit{}, err
+	}
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
 	if o.Scope == "" {
 		o.Scope = ScopeUser
-	}
-	if o.Args == nil {
-		o.Args = []string{"gateway"}
 	}
 	var errs []error
 	if o.Port < 1 || o.Port > 65535 {
@@ -162,9 +189,13 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if err := occkit.Join(errs...); err != nil {
 		return Unit{}, err
 	}
-	lr, err := logging.Render(deploy.HarnessOpenClaw, deploy.ModeEmbedded, logging.ContainerGateway, rev.Level())
+	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: o.Port})
 	if err != nil {
 		return Unit{}, err
+	}
+	p, ok := plan.Process(compile.RoleGateway)
+	if !ok || len(plan.Processes) != 1 {
+		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs one gateway process")
 	}
 	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + hash12(rev.AgentID())
 	u := Unit{
@@ -173,29 +204,48 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 		AgentDir:         agentDir,
 		WorkingDirectory: agentDir + "/state",
 		RevisionDir:      agentDir + "/revisions/" + rev.Digest(),
+		GatewayTokenFile: agentDir + "/gateway-token.env",
 	}
 	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
-	u.ConfigPath = u.RevisionDir + "/openclaw.json"
 	u.MarkerPath = u.RevisionDir + "/served"
-	port := strconv.Itoa(o.Port)
 	u.Env = append(u.Env, EnvVar{EnvStateDir, u.WorkingDirectory})
-	for _, e := range lr.Env {
-		v := e.Value
-		if e.Name == logging.EnvConfigPath {
-			// The admitted document lives on the host, not under the
-			// Kubernetes mount.
-			v = u.ConfigPath
+	for _, f := range p.Files {
+		if f.Role != compile.FileNativeDocument {
+			return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only OpenClaw processes")
 		}
-		u.Env = append(u.Env, EnvVar{e.Name, v})
+		u.ConfigPath = u.RevisionDir + "/" + f.Name
+		u.Document = f.Data
+		u.Env = append(u.Env, EnvVar{f.PathEnv, u.ConfigPath})
 	}
+	for _, e := range p.Env {
+		switch {
+		case e.Secret.Kind == compile.SecretGatewayToken:
+			// Supplied by GatewayTokenFile.
+		case !e.Secret.IsZero():
+			u.Secrets = append(u.Secrets, SecretEnv{Name: e.Name, Source: admission.SourceRefOf(e.Secret)})
+		case e.Placeholder:
+			return Unit{}, occkit.Conflict("AUTH-5", admission.BindingPath(), "ssh Compute has no Sandbox egress proxy")
+		default:
+			u.Env = append(u.Env, EnvVar{e.Name, e.Value})
+		}
+	}
+	port := strconv.Itoa(o.Port)
 	u.Env = append(u.Env, EnvVar{EnvGatewayPort, port})
-	u.Unset = append(u.Unset, lr.Unset...)
+	u.Unset = append(u.Unset, p.Unset...)
 	if o.EnvironmentFile != "" {
 		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: o.EnvironmentFile})
 	}
 	u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: agentDir + "/env", Optional: true})
-	u.Exec = append(append([]string{o.BinaryPath}, o.Args...), lr.Args...)
-	u.Exec = append(u.Exec, "--port", port)
+	u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: u.GatewayTokenFile})
+	if len(u.Secrets) > 0 {
+		u.SecretsFile = u.RevisionDir + "/secrets.env"
+		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: u.SecretsFile})
+	}
+	if o.Args == nil {
+		u.Exec = append([]string{o.BinaryPath}, p.Args...)
+	} else {
+		u.Exec = append(append([]string{o.BinaryPath}, o.Args...), "--port", port)
+	}
 	if u.Content, err = u.render(rev, o); err != nil {
 		return Unit{}, err
 	}

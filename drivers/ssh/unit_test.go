@@ -14,10 +14,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/deploy"
-	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // existingBinary is an executable that exists where the tests run, for
@@ -33,7 +34,7 @@ func existingBinary(t testing.TB) string {
 	return self
 }
 
-func levelRevision(t testing.TB, agent string, level deploy.LogLevel) drivers.Revision {
+func levelRevision(t testing.TB, agent string, level deploy.LogLevel) *admission.Revision {
 	t.Helper()
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
 		AgentID: agent, Compute: deploy.ComputeSSH, Level: level,
@@ -63,8 +64,10 @@ func verify(t *testing.T, u Unit) (string, error) {
 		if sshtest.Required() {
 			t.Fatal("systemd-analyze is required")
 		}
+		tiers.Skipped("systemd-analyze verify", "no systemd-analyze (run .ci/setup)")
 		t.Skip("no systemd-analyze")
 	}
+	tiers.Ran("systemd-analyze verify")
 	f := filepath.Join(t.TempDir(), u.Name)
 	if err := os.WriteFile(f, u.Content, 0o644); err != nil {
 		t.Fatal(err)
@@ -156,7 +159,7 @@ func TestRenderRefuses(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		rev  drivers.Revision
+		rev  *admission.Revision
 		edit func(*RenderOptions)
 		rule string
 		path string
@@ -281,6 +284,59 @@ func BenchmarkRender(b *testing.B) {
 	for b.Loop() {
 		if _, err := Render(rev, o); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// AUTH-6: secretBindings reach the gateway through the revision's
+// owner-only secrets file, named in the unit by reference only; the
+// gateway token comes from its own file and never appears in the unit.
+func TestRenderSecretBindings(t *testing.T) {
+	src := deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns", ID: "telegram"}
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+		AgentID: "a", Compute: deploy.ComputeSSH,
+		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
+		Binding:        deploy.Binding{Method: deploy.MethodRuntime},
+		SecretBindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := Render(rev, unitOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []SecretEnv{{Name: "TELEGRAM_BOT_TOKEN", Source: src}}; !cmp.Equal(u.Secrets, want) {
+		t.Errorf("secrets = %v", u.Secrets)
+	}
+	if u.SecretsFile == "" || !strings.Contains(string(u.Content), "EnvironmentFile="+u.SecretsFile+"\n") ||
+		!strings.Contains(string(u.Content), "EnvironmentFile="+u.GatewayTokenFile+"\n") {
+		t.Errorf("unit does not load the credential files:\n%s", u.Content)
+	}
+	if strings.Contains(string(u.Content), "TOKEN=") {
+		t.Errorf("unit sets a credential variable itself:\n%s", u.Content)
+	}
+	doc := occkit.MustParseDocument(string(u.Document))
+	if got := doc.Get(occkit.NewPath("gateway")).Raw; got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
+		t.Errorf("gateway section = %s", got)
+	}
+}
+
+func TestEnvFileLine(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"plain", "V=\"plain\"\n", true},
+		{`a"b\c$d`, "V=\"a\\\"b\\\\c\\$d\"\n", true},
+		{"two\nlines", "", false},
+		{"tab\t", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := envFileLine("V", []byte(tt.in))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("envFileLine(%q) = %q, %v", tt.in, got, ok)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func Example_readme() {
 	fmt.Println(d.Harness, d.Mode, d.Primary)
 
 	allow := admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })
-	a, err := admission.New(admission.Options{Authorizer: allow})
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: allow})
 	check(err)
 	key := deploy.Binding{Method: deploy.MethodAPIKey,
 		Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}

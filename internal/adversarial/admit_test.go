@@ -28,7 +28,7 @@ func (failingReader) ReadConfiguration(context.Context, string) (occkit.Document
 // refused with the rule and setting that decided; no revision comes back
 // and the Configuration Document is unchanged.
 func TestAdmitRefuses(t *testing.T) {
-	a, err := admission.New(admission.Options{Authorizer: admission.AuthorizerFunc(func(_ context.Context, r admission.AuthorizeRequest) error {
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(_ context.Context, r admission.AuthorizeRequest) error {
 		if r.Principal == "mallory" {
 			return errors.New("denied")
 		}
@@ -91,7 +91,7 @@ func TestAdmitRefuses(t *testing.T) {
 // refused with a structured 400 by ParseRevision, never a panic and never
 // a revision.
 func TestRevisionTruncation_ADM3(t *testing.T) {
-	a, err := admission.New(admission.Options{Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
 	if err != nil {
 		t.Fatal(err)
 	}

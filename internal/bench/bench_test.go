@@ -51,7 +51,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	return compile.RenderGateway(rev.Document(), rev.Harness(), rev.Mode())
+	return compile.GatewayDocument(rev.Document(), rev.Harness(), rev.Mode())
 }
 
 // TestEndToEnd checks that every generated size goes through the whole

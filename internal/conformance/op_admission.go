@@ -140,7 +140,7 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := admission.New(admission.Options{
+	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {

@@ -83,8 +83,17 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 	if argv == nil {
 		argv = r.Args
 	}
+	if r.ReadsDocument {
+		// LOG-4 as the reference Kubernetes Compute places the document:
+		// read-only under /etc/openclaw.
+		r.Env = append(r.Env, logging.EnvVar{Name: logging.EnvConfigPath, Value: kubernetesConfigPath})
+	}
 	return Result{"env": envCheck(r), "args": argsCheck(argv)}, nil
 }
+
+// kubernetesConfigPath is where the reference Kubernetes driver mounts an
+// OpenClaw process's native document (LOG-4).
+const kubernetesConfigPath = "/etc/openclaw/openclaw.json"
 
 // envCheck: each named variable has exactly the expected value; null means
 // the variable must be absent.

@@ -32,6 +32,17 @@ type Options struct {
 	// RejectDuplicateKeys refuses an object that names the same key twice
 	// (compared after decoding, so "a" and 'a' and a collide).
 	RejectDuplicateKeys bool
+	// CanonicalNumbers writes every number in its RFC 8785 form
+	// ([AppendNumber]: 16.0, 1.6e1 and 0x10 all become 16), so that two
+	// spellings of one value give the same bytes. Without it decimal
+	// numbers are kept as written and hexadecimal ones become their exact
+	// decimal integer.
+	CanonicalNumbers bool
+	// RejectLoneSurrogates refuses a string or key holding a \u escape of
+	// a UTF-16 surrogate that is not half of a pair: it has no UTF-8 form,
+	// so it could only be replaced (making two different texts one
+	// value) or kept as an escape no canonical form allows.
+	RejectLoneSurrogates bool
 }
 
 // Kind classifies an [Error].
@@ -56,6 +67,9 @@ const (
 	KindKeys
 	// KindDuplicateKey: an object names a key twice.
 	KindDuplicateKey
+	// KindSurrogate: a string holds a lone UTF-16 surrogate (only with
+	// Options.RejectLoneSurrogates).
+	KindSurrogate
 )
 
 // String names the kind.
@@ -77,6 +91,8 @@ func (k Kind) String() string {
 		return "key count"
 	case KindDuplicateKey:
 		return "duplicate key"
+	case KindSurrogate:
+		return "lone surrogate"
 	}
 	return "unknown"
 }
@@ -341,6 +357,10 @@ func (p *parser) member() error {
 	if err != nil {
 		return err
 	}
+	if p.opts.RejectLoneSurrogates && HasLoneSurrogate(key) {
+		p.pos = start
+		return p.fail(KindSurrogate, "lone UTF-16 surrogate in a key")
+	}
 	k := string(key)
 	top.key, top.hasKey = k, true
 	p.keys++
@@ -458,11 +478,16 @@ func (p *parser) scalar() error {
 	c := p.src[p.pos]
 	switch {
 	case c == '"' || c == '\'':
+		start := p.pos
 		s, err := p.str()
 		if err != nil {
 			return err
 		}
-		p.out = AppendString(p.out, string(s))
+		if p.opts.RejectLoneSurrogates && HasLoneSurrogate(s) {
+			p.pos = start
+			return p.fail(KindSurrogate, "lone UTF-16 surrogate in a string")
+		}
+		p.out = appendBytesString(p.out, s)
 		return nil
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		return p.number()
@@ -530,6 +555,25 @@ func (p *parser) number() error {
 		if p.pos == hs {
 			return p.fail(KindSyntax, "invalid hexadecimal number")
 		}
+		if p.opts.CanonicalNumbers {
+			digits := s[hs:p.pos]
+			for len(digits) > 1 && digits[0] == '0' {
+				digits = digits[1:]
+			}
+			f, ok := 0.0, len(digits) <= maxHexDigits
+			if ok {
+				f, ok = hexFloat(digits)
+			}
+			if !ok {
+				p.pos = start
+				return p.fail(KindNumber, "hexadecimal number too large")
+			}
+			if neg {
+				f = -f
+			}
+			p.out = AppendNumber(p.out, f)
+			return nil
+		}
 		if !p.hex(neg, s[hs:p.pos]) {
 			p.pos = start
 			return p.fail(KindNumber, "hexadecimal number too large")
@@ -577,6 +621,15 @@ func (p *parser) number() error {
 	// Infinity to JavaScript (and an error to encoding/json): refuse it
 	// rather than store a number two readers see differently. Only an
 	// exponent or more than 308 integer digits can overflow.
+	if p.opts.CanonicalNumbers {
+		out, ok := AppendCanonicalNumber(p.out, s[start:p.pos])
+		if !ok {
+			p.pos = start
+			return p.fail(KindNumber, "number too large to be finite")
+		}
+		p.out = out
+		return nil
+	}
 	if exp != nil || len(intDigits) > 308 {
 		if _, err := strconv.ParseFloat(string(s[start:p.pos]), 64); err != nil {
 			p.pos = start
@@ -857,7 +910,24 @@ func idPart(r rune) bool {
 // AppendString appends s as a JSON string literal: '"' and '\' escaped,
 // control characters as \b \f \n \r \t or \u00XX, a lone surrogate in
 // generalized UTF-8 as \udXXX, everything else raw.
-func AppendString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte { return appendStr(dst, s) }
+
+// appendBytesString is [AppendString] for a byte slice, without copying it
+// into a string first.
+func appendBytesString(dst, s []byte) []byte { return appendStr(dst, s) }
+
+// HasLoneSurrogate reports whether the generalized UTF-8 s (as [Unquote]
+// returns it) holds a surrogate code point: one that was not half of a pair.
+func HasLoneSurrogate[T string | []byte](s T) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+			return true
+		}
+	}
+	return false
+}
+
+func appendStr[T string | []byte](dst []byte, s T) []byte {
 	const hexd = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0

@@ -180,7 +180,7 @@ func TestUnquote(t *testing.T) {
 }
 
 func TestKindStrings(t *testing.T) {
-	for k := KindSyntax; k <= KindDuplicateKey; k++ {
+	for k := KindSyntax; k <= KindSurrogate; k++ {
 		if k.String() == "unknown" {
 			t.Errorf("kind %d has no name", k)
 		}
@@ -210,6 +210,19 @@ func FuzzTranscode(f *testing.F) {
 		again, err := Transcode(out, Options{MaxDepth: 64})
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("not idempotent: %q -> %q (%v)", out, again, err)
+		}
+		// With canonical numbers and lone surrogates refused, the
+		// output is the plain output with its numbers canonicalized.
+		canon := Options{MaxDepth: 64, RejectDuplicateKeys: true, CanonicalNumbers: true, RejectLoneSurrogates: true}
+		cout, cerr := Transcode(in, canon)
+		var ce *Error
+		switch {
+		case cerr == nil:
+			if again, err := Transcode(out, canon); err != nil || !bytes.Equal(again, cout) {
+				t.Fatalf("canonical %q differs from canonicalized plain output %q (%v)", cout, again, err)
+			}
+		case !errors.As(cerr, &ce) || (ce.Kind != KindSurrogate && ce.Kind != KindNumber):
+			t.Fatalf("plain transcoding succeeds, canonical fails with %v", cerr)
 		}
 		// Strict JSON input means the same to encoding/json.
 		if json.Valid(in) {

@@ -211,7 +211,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	}
 	// The gateway's native document (CMP-4): for embedded OpenClaw the
 	// admitted document itself.
-	native, err := compile.RenderGateway(rev.Document(), rev.Harness(), rev.Mode())
+	native, err := compile.GatewayDocument(rev.Document(), rev.Harness(), rev.Mode())
 	if err != nil {
 		return err
 	}

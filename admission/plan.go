@@ -1,0 +1,114 @@
+package admission
+
+import (
+	"strings"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
+)
+
+// SecretBinding is one Configuration secretBinding (AUTH-6): the variable
+// Env of the gateway process is projected from the OCC Secret Source. It
+// supplies a channel or gateway feature credential (a channel token the
+// document references as ${Env}, memory embeddings) and reaches the
+// gateway only, never a dedicated Harness.
+type SecretBinding struct {
+	Env    string
+	Source deploy.SourceRef
+}
+
+// Plan is the render stage of the revision (CMP-4): every process it runs
+// on a Compute placed by opts, with its native document or TOML, its
+// environment (Secret references only), arguments and files by role. It
+// is what every driver maps onto its objects; no driver re-derives a
+// credential rule. Admission has already built the same plan with the
+// Compute-independent defaults, so a failure here is a fact of the
+// Compute (its namespace or placement), never one admission could know.
+func (r *Revision) Plan(opts compile.PlanOptions) (compile.Plan, error) {
+	return compile.BuildPlan(r.planInput(), opts)
+}
+
+func (r *Revision) planInput() compile.PlanInput {
+	p := r.projection
+	in := compile.PlanInput{
+		Document: r.doc, Harness: r.harness.ID, Mode: r.mode, Compute: r.compute.Kind,
+		Level: r.level, DriverLogging: r.ownership == deploy.OwnedByDriver,
+		Credentials: compile.Credentials{
+			Harness: planEnv(p.Harness), Gateway: planEnv(p.Gateway),
+			StdinLogin: p.StdinLogin, EgressProxy: p.EgressProxy, HostManaged: p.HostManaged,
+		},
+		SecretBindings: planBindings(r.secretBindings),
+		Namespace:      r.namespace,
+	}
+	return in
+}
+
+func planRef(s deploy.SourceRef) compile.SecretRef {
+	if s == (deploy.SourceRef{}) {
+		return compile.SecretRef{}
+	}
+	k := compile.SecretOCC
+	if s.Kind == deploy.SourceServiceAccount {
+		k = compile.SecretServiceAccount
+	} else if s.Kind != deploy.SourceSecret {
+		k = compile.SecretKind(s.Kind)
+	}
+	return compile.SecretRef{Kind: k, NamespaceID: s.NamespaceID, ID: s.ID}
+}
+
+func planEnv(vs []deploy.EnvVar) []compile.Env {
+	out := make([]compile.Env, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, compile.Env{Name: v.Name, Value: v.Value, Secret: planRef(v.From), Placeholder: v.Placeholder})
+	}
+	return out
+}
+
+func planBindings(bs []SecretBinding) []compile.SecretBinding {
+	out := make([]compile.SecretBinding, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, compile.SecretBinding{Env: b.Env, Source: planRef(b.Source)})
+	}
+	return out
+}
+
+// SourceRefOf converts a plan's Secret reference back to the harnessAuth
+// reference it came from (kinds secret and service_account).
+func SourceRefOf(r compile.SecretRef) deploy.SourceRef {
+	k := deploy.SourceSecret
+	if r.Kind == compile.SecretServiceAccount {
+		k = deploy.SourceServiceAccount
+	}
+	return deploy.SourceRef{Kind: k, NamespaceID: r.NamespaceID, ID: r.ID}
+}
+
+// SecretBindings returns the revision's frozen secretBindings.
+func (r *Revision) SecretBindings() []SecretBinding {
+	return append([]SecretBinding(nil), r.secretBindings...)
+}
+
+// Namespace is the Agent's tenant namespace ID the revision was admitted
+// for, or "" when the deployment did not name one.
+func (r *Revision) Namespace() string { return r.namespace }
+
+// checkVersion refuses a Harness the installation approves no version of
+// (ADM-3, LOG-6: the version is frozen and labels every workload), naming
+// the Harnesses that have one.
+func (a *Admitter) checkVersion(h deploy.Harness) error {
+	if a.versions[h] != "" {
+		return nil
+	}
+	var approved []string
+	for _, k := range []deploy.Harness{deploy.HarnessOpenClaw, deploy.HarnessCodex} {
+		if a.versions[k] != "" {
+			approved = append(approved, string(k))
+		}
+	}
+	list := "none"
+	if len(approved) > 0 {
+		list = strings.Join(approved, ", ")
+	}
+	return occkit.Conflict("ADM-3", occkit.NewPath("harnessVersions").Key(string(h)),
+		"the installation approves no version of the %s Harness (Options.HarnessVersions); approved: %s", h, list)
+}

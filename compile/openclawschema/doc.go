@@ -1,0 +1,57 @@
+// Package openclawschema checks a Configuration against the configuration
+// schema of the pinned OpenClaw release, so that a revision admission
+// freezes is one OpenClaw will start with.
+//
+// # The data
+//
+// OpenClaw publishes its whole configuration as a draft-07 JSON Schema
+// (buildConfigSchemaCore). gen.mjs, run with the node that ships beside
+// the pinned package, writes it into data/ together with the paths the
+// schema's hints mark sensitive and the release version; the files are
+// embedded ([Schema], [Sensitive], [Version]). The package's tests
+// regenerate them from $OCCKIT_OPENCLAW_DIR and compare byte for byte
+// (required when OCCKIT_REQUIRE_INTEGRATION=1). To move to a new release,
+// install it with .ci/openclaw.sh and run
+//
+//	go generate ./compile/openclawschema
+//
+// # The check
+//
+// [Compile] turns the schema into a tree of checks, once; [Validator.Valid]
+// walks a document's bytes with gjson against it without decoding into
+// maps, and [Validator.Validate] explains a refusal. Only the keywords
+// the schema uses are implemented ([SupportedKeywords]); any other keyword,
+// an unknown format or a pattern feature outside the supported subset makes
+// Compile fail, never a partial check. Where JSON Schema and OpenClaw's
+// own validator (zod) differ, the check follows OpenClaw: string lengths
+// count UTF-16 code units, numbers are float64, an overflowing literal is
+// not a number, and patterns are ECMAScript (see compilePattern for the
+// translation to RE2 and the lookahead forms honoured).
+//
+// Refusals name the setting as OpenClaw does: an unknown key at its own
+// path (OpenClaw names the object and the key), a union whose branches
+// all fail by type at the union, and otherwise the refusals of the one
+// branch the value's type selects.
+//
+// # Divergences
+//
+// The check is the schema: what OpenClaw's validateConfigObject refuses
+// beyond it is not refused here. Measured against it by the differential
+// test in this package (TestDifferential); the classes left are:
+//
+//   - rules of validateConfigObject outside the schema: MCP server names,
+//     unsupported SecretRef surfaces, duplicate agent directories, avatar
+//     files, sandbox container environment;
+//   - the url format is a close approximation of a WHATWG URL parse
+//     (percent-encoding and IDNA host errors are not reproduced);
+//   - the legacy roster: OpenClaw migrates an agents.list array (without
+//     agents.entries) into agents.entries before validating; the check
+//     leaves such a list out and does not check the entries it becomes;
+//   - JSON text OpenClaw never sees: duplicate keys are each checked (JSON.parse
+//     keeps the last), and a lone surrogate escape reads as U+FFFD.
+//
+// Keys OpenClaw accepts but occkit does not interpret pass through
+// untouched: the check only reads (DOC-3).
+package openclawschema
+
+//go:generate sh -c "test -n \"$OCCKIT_OPENCLAW_DIR\" && \"$OCCKIT_OPENCLAW_DIR/node/bin/node\" gen.mjs \"$OCCKIT_OPENCLAW_DIR\" data"

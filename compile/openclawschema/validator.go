@@ -1,0 +1,114 @@
+package openclawschema
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/occkit/occkit"
+)
+
+// Rule is the SPEC rule of every refusal: the schema check of
+// admission's validation step (DOC-5).
+const Rule = "DOC-5"
+
+//go:embed data/schema.json
+var schemaJSON []byte
+
+//go:embed data/sensitive.json
+var sensitiveJSON []byte
+
+//go:embed data/version.txt
+var versionTxt string
+
+// Version is the OpenClaw release the embedded schema was generated from.
+func Version() string { return strings.TrimSpace(versionTxt) }
+
+// Schema returns a copy of the embedded draft-07 schema, as gen.mjs wrote
+// it from the pinned package.
+func Schema() []byte { return bytes.Clone(schemaJSON) }
+
+// Sensitive returns the configuration paths OpenClaw's hints mark
+// sensitive, sorted, in OpenClaw's notation: dot paths where "*" stands
+// for any key of a map and "[]" for any element of an array (for example
+// "models.providers.*.apiKey").
+func Sensitive() []string {
+	var out []string
+	if err := json.Unmarshal(sensitiveJSON, &out); err != nil {
+		// The file is generated and checked by the package's tests.
+		return nil
+	}
+	return out
+}
+
+// Validator is a compiled OpenClaw configuration schema. Make one with
+// [New] (the pinned schema) or [Compile], once, and share it: it is
+// immutable and safe for concurrent use.
+type Validator struct {
+	root    *node
+	version string
+}
+
+// New compiles the embedded schema of [Version].
+func New() (*Validator, error) { return Compile(schemaJSON, Version()) }
+
+// Compile compiles a draft-07 schema published by OpenClaw version. A
+// keyword, format or pattern feature the compiler does not implement is
+// an error: a schema is never checked partially.
+func Compile(schema []byte, version string) (*Validator, error) {
+	if version == "" {
+		return nil, fmt.Errorf("openclawschema: the schema needs the OpenClaw version it belongs to")
+	}
+	root, err := compileSchema(schema)
+	if err != nil {
+		return nil, fmt.Errorf("openclawschema: %w", err)
+	}
+	return &Validator{root: root, version: version}, nil
+}
+
+// Version is the OpenClaw release whose schema v checks.
+func (v *Validator) Version() string { return v.version }
+
+// Valid reports whether OpenClaw's schema accepts doc. It reads the
+// document bytes in place and does not allocate for the common case.
+func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(legacyRoster(doc).Root()) }
+
+// legacyRoster is doc as OpenClaw's validator sees it when it holds the
+// legacy roster: an agents.list array without agents.entries is migrated
+// to agents.entries before the schema applies, so the check leaves the
+// list out (the migrated entries are not checked: a documented
+// divergence).
+func legacyRoster(doc occkit.Document) occkit.Document {
+	r := doc.Root().Get("agents")
+	if !r.IsObject() || !r.Get("list").IsArray() || r.Get("entries").Exists() {
+		return doc
+	}
+	out, err := doc.Delete(occkit.NewPath("agents", "list"))
+	if err != nil {
+		return doc
+	}
+	return out
+}
+
+// Validate checks doc against the schema. Each refusal is a 400
+// INVALID_REQUEST with rule DOC-5 at the path of the setting OpenClaw
+// names: an unknown key is refused at its own path, with the closest key
+// the schema allows there as a suggestion; a value outside an enum lists
+// the accepted values; a wrong type says which type is expected. Values
+// from the document are never quoted. At most 50 refusals come back,
+// sorted by path (see [occkit.Join]).
+func (v *Validator) Validate(doc occkit.Document) error {
+	root := legacyRoster(doc).Root()
+	if v.root.valid(root) {
+		return nil
+	}
+	e := &explainer{version: v.version}
+	e.explain(v.root, root, occkit.Root())
+	if len(e.issues) == 0 {
+		// valid and explain disagree only through a bug; stay closed.
+		return occkit.Invalid(Rule, occkit.Root(), "OpenClaw %s does not accept the document", v.version)
+	}
+	return occkit.Join(e.issues...)
+}

@@ -1,0 +1,670 @@
+package compile
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
+	"github.com/occkit/occkit/logging"
+)
+
+// Role is what a planned process is for.
+type Role string
+
+// Roles. An embedded topology has one process, [RoleGateway], that is also
+// the Harness (its [Process.Inference] is set).
+const (
+	RoleGateway Role = "gateway"
+	RoleHarness Role = "harness"
+)
+
+// AllRoles lists every [Role].
+func AllRoles() []Role { return []Role{RoleGateway, RoleHarness} }
+
+// Program is the executable a planned process runs.
+type Program string
+
+// Programs.
+const (
+	ProgramOpenClaw Program = "openclaw"
+	ProgramCodex    Program = "codex"
+)
+
+// FileRole names a file a process reads, independent of where a Compute
+// puts it.
+type FileRole string
+
+// File roles.
+const (
+	// FileNativeDocument is the OpenClaw process's native document; the
+	// Compute points [File.PathEnv] (OPENCLAW_CONFIG_PATH) at it.
+	FileNativeDocument FileRole = "native-document"
+	// FileCodexConfig is the Codex app-server's config.toml; the Compute
+	// points [File.DirEnv] (CODEX_HOME) at the directory that holds it.
+	FileCodexConfig FileRole = "codex-config"
+)
+
+// AllFileRoles lists every [FileRole].
+func AllFileRoles() []FileRole { return []FileRole{FileNativeDocument, FileCodexConfig} }
+
+// SecretKind says what a [SecretRef] names.
+type SecretKind string
+
+// Secret kinds.
+const (
+	// SecretOCC is an OCC Secret (a harnessAuth source or a secretBinding).
+	SecretOCC SecretKind = "secret"
+	// SecretServiceAccount is a managed ServiceAccount's token (codex_pat).
+	SecretServiceAccount SecretKind = "service_account"
+	// SecretGatewayToken is the Agent's gateway auth token, owned by the
+	// Compute (Kubernetes: a per-Agent Secret; SSH: the per-Agent
+	// environment file). It has no namespace or ID of its own.
+	SecretGatewayToken SecretKind = "gateway_token"
+)
+
+// AllSecretKinds lists every [SecretKind].
+func AllSecretKinds() []SecretKind {
+	return []SecretKind{SecretOCC, SecretServiceAccount, SecretGatewayToken}
+}
+
+// SecretRef names stored secret bytes; never the bytes.
+type SecretRef struct {
+	Kind        SecretKind
+	NamespaceID string
+	ID          string
+}
+
+// IsZero reports whether r names nothing.
+func (r SecretRef) IsZero() bool { return r == SecretRef{} }
+
+// Env is one environment variable of a planned process. Exactly one of
+// Value (a literal, never a credential), Secret (projected by the Compute
+// from the reference) or Placeholder (a fixed stand-in the Sandbox egress
+// proxy replaces, AUTH-3) applies.
+type Env struct {
+	Name        string
+	Value       string
+	Secret      SecretRef
+	Placeholder bool
+}
+
+// File is a file a planned process reads, named by role.
+type File struct {
+	Role FileRole
+	// Name is the file's base name ("openclaw.json", "config.toml").
+	Name string
+	Data []byte
+	// PathEnv, when set, is the variable the Compute sets to the file's
+	// path; DirEnv the variable it sets to the file's directory.
+	PathEnv, DirEnv string
+}
+
+// Readiness is how a Compute tells a planned process is ready.
+type Readiness struct {
+	// HTTPPath is an HTTP GET path on [Process.Port] that answers 200
+	// when ready (the gateway's /readyz); empty when not HTTP.
+	HTTPPath string
+	// TCP: the process is ready once [Process.Port] accepts connections.
+	TCP bool
+}
+
+// Process is one planned process of a revision.
+type Process struct {
+	Role    Role
+	Program Program
+	// Args follow the program name.
+	Args []string
+	// Env are the variables to set, in order; Unset those to remove.
+	Env   []Env
+	Unset []string
+	Files []File
+	// Port is where the process listens; 0 for none.
+	Port      int
+	Readiness Readiness
+	// Inference: the process calls the model and is the only one that may
+	// hold the inference credential.
+	Inference bool
+	// StdinLogin: the Harness logs in by reading its key on stdin.
+	StdinLogin bool
+	// EgressProxy: the Sandbox egress proxy inserts the key (AUTH-3).
+	EgressProxy bool
+	// HostCredentials: the host supplies the model credentials outside
+	// version immutability (AUTH-5).
+	HostCredentials bool
+	// StderrOnly: collectors read stderr only; stdout is protocol.
+	StderrOnly bool
+}
+
+// Lookup returns the named variable of p.
+func (p Process) Lookup(name string) (Env, bool) {
+	for _, e := range p.Env {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Env{}, false
+}
+
+// File returns p's file of the given role.
+func (p Process) File(r FileRole) (File, bool) {
+	for _, f := range p.Files {
+		if f.Role == r {
+			return f, true
+		}
+	}
+	return File{}, false
+}
+
+// Plan is every process one revision runs on one Compute.
+type Plan struct {
+	Harness   deploy.Harness
+	Mode      deploy.Mode
+	Processes []Process
+}
+
+// Process returns the planned process of role r.
+func (p Plan) Process(r Role) (Process, bool) {
+	for _, x := range p.Processes {
+		if x.Role == r {
+			return x, true
+		}
+	}
+	return Process{}, false
+}
+
+// Credentials is the harnessAuth projection plan of a revision as plain
+// values (AUTH-2): the variables of the Harness process (for embedded
+// OpenClaw, the combined process) and of a dedicated gateway.
+type Credentials struct {
+	Harness, Gateway                     []Env
+	StdinLogin, EgressProxy, HostManaged bool
+}
+
+// SecretBinding is one Configuration secretBinding (AUTH-6): a channel or
+// gateway feature credential, projected as Env from Source into the
+// gateway, and only there.
+type SecretBinding struct {
+	Env    string
+	Source SecretRef
+}
+
+// PlanInput is an admitted revision as the render stage sees it, as plain
+// values: package compile never imports admission
+// (admission.Revision.Plan builds it).
+type PlanInput struct {
+	Document occkit.Document
+	Harness  deploy.Harness
+	Mode     deploy.Mode
+	Compute  deploy.Compute
+	Level    deploy.LogLevel
+	// DriverLogging: the ComputeDriver owns native logging (LOG-3); the
+	// logging stamp is not required.
+	DriverLogging  bool
+	Credentials    Credentials
+	SecretBindings []SecretBinding
+	// Namespace is the Agent's tenant namespace, when admission knew it.
+	Namespace string
+}
+
+// PlanOptions are the Compute's placement facts. The zero value plans for
+// one host on loopback with the default ports.
+type PlanOptions struct {
+	// Bind is gateway.bind: "loopback" or "lan". "" is "lan" on
+	// Kubernetes (the Service reaches the pod) and "loopback" elsewhere.
+	Bind string
+	// GatewayPort is the gateway's port; 0 is [DefaultGatewayPort].
+	GatewayPort int
+	// GatewayHost is where a dedicated OpenClaw Harness reaches the
+	// gateway; "" is 127.0.0.1.
+	GatewayHost string
+	// AppServerHost and AppServerPort are where a dedicated Codex
+	// gateway reaches its app-server; "" is 127.0.0.1, 0
+	// [DefaultAppServerPort].
+	AppServerHost string
+	AppServerPort int
+	// AppServerListen is the address the app-server listens on; "" is
+	// 127.0.0.1 ("0.0.0.0" in a pod).
+	AppServerListen string
+	// Namespace is the tenant namespace the Compute runs the Agent in;
+	// every projected Secret must live there (AUTH-2).
+	Namespace string
+}
+
+// Defaults of [PlanOptions].
+const (
+	DefaultGatewayPort   = 18789
+	DefaultAppServerPort = 4500
+)
+
+// Gateway bind modes the plan writes (gateway.bind).
+const (
+	BindLoopback = "loopback"
+	BindLAN      = "lan"
+)
+
+// Variable names the plan sets.
+const (
+	// EnvGatewayToken feeds gateway.auth.token: the native document holds
+	// only "${OPENCLAW_GATEWAY_TOKEN}", never the token.
+	EnvGatewayToken = "OPENCLAW_GATEWAY_TOKEN"
+	// EnvConfigPath points an OpenClaw process at its native document.
+	EnvConfigPath = logging.EnvConfigPath
+	// EnvCodexHome is the Codex app-server's home (its config.toml).
+	EnvCodexHome = "CODEX_HOME"
+)
+
+// ReadinessPath is the gateway's readiness endpoint (DRV-6).
+const ReadinessPath = "/readyz"
+
+// Native file names.
+const (
+	NativeDocumentName = "openclaw.json"
+	CodexConfigName    = "config.toml"
+)
+
+var planEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+
+// reservedEnv are variables a secretBinding may not set: the plan's own,
+// the logging render's, and the process basics.
+var reservedEnv = map[string]bool{
+	"HOME": true, "PATH": true, "TMPDIR": true, "USER": true, "SHELL": true,
+	"NODE_OPTIONS": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true,
+	EnvCodexHome: true, logging.EnvLogFormat: true, logging.EnvRustLog: true,
+}
+
+// BuildPlan is the render stage (CMP-4, AUTH-2, AUTH-6, LOG-4): it plans
+// every process of an admitted revision. See the package doc, "Render
+// plan", for what each process receives and why. Refusals: a topology
+// outside RES-11 or a malformed document is 400; a logging stamp that is
+// not intact is 409 (LOG-2); a Secret outside the tenant namespace or an
+// inference credential planned for a dedicated gateway is 409 (AUTH-2,
+// AUTH-6); a secretBinding that would shadow a planned variable is 400.
+func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
+	if err := rndTopology(in.Harness, in.Mode); err != nil {
+		return Plan{}, err
+	}
+	opts = opts.withDefaults(in.Compute)
+	if err := opts.check(); err != nil {
+		return Plan{}, err
+	}
+	if !in.DriverLogging {
+		level, err := logging.Guard(in.Document)
+		if err != nil {
+			return Plan{}, err
+		}
+		if in.Level != "" && level != in.Level {
+			return Plan{}, occkit.Conflict("LOG-2", occkit.NewPath("logging", "level"),
+				"the document's logging level is not the admitted level: the revision cannot be rendered; redeploy")
+		}
+		in.Level = level
+	} else if in.Level == "" {
+		in.Level = deploy.LevelInfo
+	}
+	if err := checkCredentials(in, opts); err != nil {
+		return Plan{}, err
+	}
+	b := planner{in: in, opts: opts}
+	return b.plan()
+}
+
+func (o PlanOptions) withDefaults(c deploy.Compute) PlanOptions {
+	if o.Bind == "" {
+		o.Bind = BindLoopback
+		if c == deploy.ComputeKubernetes || c == "" {
+			o.Bind = BindLAN
+		}
+	}
+	if o.GatewayPort == 0 {
+		o.GatewayPort = DefaultGatewayPort
+	}
+	if o.GatewayHost == "" {
+		o.GatewayHost = "127.0.0.1"
+	}
+	if o.AppServerHost == "" {
+		o.AppServerHost = "127.0.0.1"
+	}
+	if o.AppServerPort == 0 {
+		o.AppServerPort = DefaultAppServerPort
+	}
+	if o.AppServerListen == "" {
+		o.AppServerListen = "127.0.0.1"
+	}
+	return o
+}
+
+var planHost = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$|^\[[0-9a-fA-F:]+\]$`)
+
+func (o PlanOptions) check() error {
+	at := occkit.NewPath("placement")
+	var errs []error
+	if o.Bind != BindLoopback && o.Bind != BindLAN {
+		errs = append(errs, occkit.Conflict("CMP-4", at.Key("bind"), "the gateway bind must be loopback or lan"))
+	}
+	for _, p := range []struct {
+		k string
+		v int
+	}{{"gatewayPort", o.GatewayPort}, {"appServerPort", o.AppServerPort}} {
+		if p.v < 1 || p.v > 65535 {
+			errs = append(errs, occkit.Conflict("CMP-4", at.Key(p.k), "%s must be 1-65535", p.k))
+		}
+	}
+	for _, h := range []struct{ k, v string }{
+		{"gatewayHost", o.GatewayHost}, {"appServerHost", o.AppServerHost}, {"appServerListen", o.AppServerListen},
+	} {
+		if !planHost.MatchString(h.v) {
+			errs = append(errs, occkit.Conflict("CMP-4", at.Key(h.k), "%s must be a host name or address", h.k))
+		}
+	}
+	return occkit.Join(errs...)
+}
+
+// checkCredentials is the one place the credential references of a plan
+// are checked (AUTH-2, AUTH-6): names, kinds, the tenant namespace, and
+// that a dedicated gateway gets no inference credential.
+func checkCredentials(in PlanInput, o PlanOptions) error {
+	ns := o.Namespace
+	if in.Namespace != "" {
+		if ns != "" && ns != in.Namespace {
+			return occkit.Conflict("AUTH-2", occkit.NewPath("namespace"),
+				"the revision was admitted for tenant namespace %s, not this Compute's %s; redeploy", in.Namespace, ns)
+		}
+		ns = in.Namespace
+	}
+	check := func(e Env, at occkit.Path) error {
+		if !planEnvName.MatchString(e.Name) {
+			return occkit.Conflict("AUTH-2", at, "the projection plan names an invalid environment variable")
+		}
+		if e.Secret.IsZero() {
+			return nil
+		}
+		if e.Placeholder || e.Value != "" {
+			return occkit.Conflict("AUTH-2", at, "a projected variable is either a Secret reference, a placeholder or a literal")
+		}
+		// A projected credential is the harnessAuth source: refusals
+		// point at the setting the author can change.
+		return CheckSecretRef(e.Secret, ns, occkit.NewPath("harnessAuth", "source"))
+	}
+	for i, e := range in.Credentials.Harness {
+		if err := check(e, occkit.NewPath("projection", "harness").Index(i)); err != nil {
+			return err
+		}
+	}
+	for i, e := range in.Credentials.Gateway {
+		at := occkit.NewPath("projection", "gateway").Index(i)
+		if in.Mode == deploy.ModeEmbedded {
+			return occkit.Conflict("AUTH-2", at, "an embedded topology has one process: the projection plan must not name a separate gateway")
+		}
+		if !e.Secret.IsZero() || e.Placeholder {
+			return occkit.Conflict("AUTH-6", at, "a dedicated gateway never receives the Harness inference credential")
+		}
+		if err := check(e, at); err != nil {
+			return err
+		}
+	}
+	return CheckSecretBindings(in.SecretBindings, in.Mode, in.Credentials, ns)
+}
+
+// CheckSecretRef checks one projected reference: a known kind, an ID, and
+// (when ns is known) the tenant namespace (AUTH-2: a pod reads Secrets of
+// its own namespace only). Refusals name the accepted namespace.
+func CheckSecretRef(r SecretRef, ns string, at occkit.Path) error {
+	switch r.Kind {
+	case SecretOCC, SecretServiceAccount:
+	case SecretGatewayToken:
+		return nil
+	default:
+		return occkit.Invalid("AUTH-4a", at.Key("kind"), "a credential source kind must be secret or service_account")
+	}
+	if strings.TrimSpace(r.ID) == "" || strings.TrimSpace(r.NamespaceID) == "" {
+		return occkit.Invalid("AUTH-4a", at, "a credential source needs a namespaceId and an id")
+	}
+	if ns != "" && r.NamespaceID != ns {
+		return occkit.Conflict("AUTH-2", at.Key("namespaceId"),
+			"the credential must live in the Agent's tenant namespace %s", ns)
+	}
+	return nil
+}
+
+// CheckSecretBindings checks Configuration secretBindings (AUTH-6): each
+// names a valid, unreserved variable once, reads an OCC Secret in the
+// tenant namespace (when known), and neither reuses the Harness
+// credential's Secret nor shadows a planned variable; on a dedicated
+// topology it may not set a model inference variable.
+func CheckSecretBindings(bs []SecretBinding, mode deploy.Mode, cred Credentials, ns string) error {
+	root := occkit.NewPath("secretBindings")
+	seen := map[string]bool{}
+	harness := map[SecretRef]bool{}
+	planned := map[string]bool{}
+	for _, e := range cred.Harness {
+		if !e.Secret.IsZero() {
+			harness[e.Secret] = true
+		}
+		if mode == deploy.ModeEmbedded {
+			planned[e.Name] = true
+		}
+	}
+	var errs []error
+	for i, b := range bs {
+		at := root.Index(i)
+		name := b.Env
+		switch {
+		case !planEnvName.MatchString(name):
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "a secretBinding env must be an environment variable name"))
+			continue
+		case seen[name]:
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "secretBindings name %s twice", name))
+			continue
+		case reservedEnv[name] || strings.HasPrefix(name, "OPENCLAW_") || planned[name]:
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
+				"%s is set by the render; a secretBinding may set any other variable name", name))
+			continue
+		case mode == deploy.ModeDedicated && inferenceEnv[name]:
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
+				"a dedicated gateway never receives the model inference variable %s; bind channel and gateway feature credentials only", name))
+			continue
+		}
+		seen[name] = true
+		if b.Source.Kind != SecretOCC {
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("source").Key("kind"), "a secretBinding reads an OCC Secret (kind secret)"))
+			continue
+		}
+		if err := CheckSecretRef(b.Source, ns, at.Key("source")); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if harness[b.Source] && mode == deploy.ModeDedicated {
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("source"),
+				"a secretBinding may not project the Harness inference credential into the gateway"))
+		}
+	}
+	return occkit.Join(errs...)
+}
+
+// inferenceEnv are the model inference variables (AUTH-2) and the other
+// provider key variables OpenClaw infers provider auth from.
+var inferenceEnv = map[string]bool{
+	"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "CODEX_ACCESS_TOKEN": true,
+	"ANTHROPIC_AUTH_TOKEN": true, "OPENAI_BASE_URL": true, "ANTHROPIC_BASE_URL": true,
+	"GEMINI_API_KEY": true, "GOOGLE_API_KEY": true, "OPENROUTER_API_KEY": true,
+	"AZURE_OPENAI_API_KEY": true, "XAI_API_KEY": true, "MISTRAL_API_KEY": true,
+	"GROQ_API_KEY": true, "DEEPSEEK_API_KEY": true, "TOGETHER_API_KEY": true,
+	"CODEX_API_KEY": true, "OPENAI_API_KEYS": true, "ANTHROPIC_API_KEYS": true,
+}
+
+// InferenceEnv lists the model inference variable names the plan never
+// gives a dedicated gateway, sorted.
+func InferenceEnv() []string {
+	out := make([]string, 0, len(inferenceEnv))
+	for k := range inferenceEnv {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type planner struct {
+	in   PlanInput
+	opts PlanOptions
+}
+
+func (b planner) plan() (Plan, error) {
+	p := Plan{Harness: b.in.Harness, Mode: b.in.Mode}
+	gw, err := b.gateway()
+	if err != nil {
+		return Plan{}, err
+	}
+	p.Processes = append(p.Processes, gw)
+	if b.in.Mode == deploy.ModeDedicated {
+		h, err := b.harness()
+		if err != nil {
+			return Plan{}, err
+		}
+		p.Processes = append(p.Processes, h)
+	}
+	return p, nil
+}
+
+func (b planner) logging(role Role) (logging.Rendered, error) {
+	c := logging.ContainerGateway
+	if role == RoleHarness {
+		c = logging.ContainerHarness
+	}
+	return logging.Render(b.in.Harness, b.in.Mode, c, b.in.Level)
+}
+
+func envOf(lr logging.Rendered) []Env {
+	out := make([]Env, 0, len(lr.Env))
+	for _, e := range lr.Env {
+		out = append(out, Env{Name: e.Name, Value: e.Value})
+	}
+	return out
+}
+
+func (b planner) gateway() (Process, error) {
+	doc, err := GatewayDocument(b.in.Document, b.in.Harness, b.in.Mode)
+	if err != nil {
+		return Process{}, err
+	}
+	if doc, err = b.gatewaySection(doc); err != nil {
+		return Process{}, err
+	}
+	if b.in.Harness == deploy.HarnessCodex {
+		if doc, err = b.appServer(doc); err != nil {
+			return Process{}, err
+		}
+	}
+	lr, err := b.logging(RoleGateway)
+	if err != nil {
+		return Process{}, err
+	}
+	env := envOf(lr)
+	env = append(env, Env{Name: EnvGatewayToken, Secret: SecretRef{Kind: SecretGatewayToken}})
+	for _, sb := range b.in.SecretBindings {
+		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
+	}
+	p := Process{
+		Role: RoleGateway, Program: ProgramOpenClaw,
+		Args:      []string{"gateway", "--port", strconv.Itoa(b.opts.GatewayPort)},
+		Unset:     append([]string(nil), lr.Unset...),
+		Files:     []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}},
+		Port:      b.opts.GatewayPort,
+		Readiness: Readiness{HTTPPath: ReadinessPath},
+	}
+	if b.in.Mode == deploy.ModeEmbedded {
+		// AUTH-2: the combined gateway/Harness gets the Harness plan.
+		p.Inference = true
+		env = append(env, b.in.Credentials.Harness...)
+		p.HostCredentials = b.in.Credentials.HostManaged
+	} else {
+		env = append(env, b.in.Credentials.Gateway...)
+	}
+	p.Env = env
+	return p, nil
+}
+
+func (b planner) harness() (Process, error) {
+	lr, err := b.logging(RoleHarness)
+	if err != nil {
+		return Process{}, err
+	}
+	cred := b.in.Credentials
+	p := Process{
+		Role: RoleHarness, Inference: true,
+		Unset:      append([]string(nil), lr.Unset...),
+		StdinLogin: cred.StdinLogin, EgressProxy: cred.EgressProxy, HostCredentials: cred.HostManaged,
+		StderrOnly: lr.StderrOnly,
+	}
+	env := envOf(lr)
+	if b.in.Harness == deploy.HarnessCodex {
+		toml, err := RenderCodexConfig(b.in.Document, CodexOptions{})
+		if err != nil {
+			return Process{}, err
+		}
+		p.Program = ProgramCodex
+		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
+			"ws://"+b.opts.AppServerListen+":"+strconv.Itoa(b.opts.AppServerPort))
+		p.Files = []File{{Role: FileCodexConfig, Name: CodexConfigName, Data: toml, DirEnv: EnvCodexHome}}
+		p.Port = b.opts.AppServerPort
+		p.Readiness = Readiness{TCP: true}
+	} else {
+		doc, err := HarnessDocument(b.in.Document, b.in.Harness, b.in.Mode)
+		if err != nil {
+			return Process{}, err
+		}
+		p.Program = ProgramOpenClaw
+		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
+		p.Files = []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}}
+	}
+	p.Env = append(env, cred.Harness...)
+	return p, nil
+}
+
+var (
+	gatewayPath            = occkit.NewPath("gateway")
+	appServerPath          = occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
+	appServerURLPath       = appServerPath.Key("url")
+	appServerTransportPath = appServerPath.Key("transport")
+)
+
+// gatewaySection writes the control plane's gateway settings: mode local,
+// the Compute's bind, and token auth whose token is a variable reference
+// fed from a Secret, never a literal. Any auth the author wrote is
+// replaced: who may reach the gateway is the control plane's decision.
+func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
+	if v := doc.Get(gatewayPath); v.Exists() && !v.IsObject() {
+		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
+	}
+	var err error
+	for _, kv := range []struct {
+		p occkit.Path
+		v any
+	}{
+		{gatewayPath.Key("mode"), "local"},
+		{gatewayPath.Key("bind"), b.opts.Bind},
+		{gatewayPath.Key("auth"), map[string]any{"mode": "token", "token": "${" + EnvGatewayToken + "}"}},
+	} {
+		if doc, err = doc.Set(kv.p, kv.v); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return doc, nil
+}
+
+// appServer points the dedicated Codex gateway's codex plugin at its
+// app-server over WebSocket (PRB-9); placement is the Compute's.
+func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
+	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
+		if v := doc.Get(p); v.Exists() && !v.IsObject() {
+			return occkit.Document{}, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
+		}
+	}
+	url := "ws://" + b.opts.AppServerHost + ":" + strconv.Itoa(b.opts.AppServerPort)
+	doc, err := doc.Set(appServerTransportPath, "websocket")
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	return doc.Set(appServerURLPath, url)
+}
