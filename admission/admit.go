@@ -312,7 +312,7 @@ func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) er
 	if errors.As(err, &oe) && oe.Code == occkit.CodeDependencyUnavailable {
 		return oe
 	}
-	return occkit.New(occkit.CodeForbidden, "ADM-2", occkit.Root(), "the deployment is not authorized")
+	return occkit.Wrap(err, occkit.CodeForbidden, "ADM-2", occkit.Root(), "the deployment is not authorized")
 }
 
 // mapDependency keeps a structured refusal and reports any other failure
@@ -322,12 +322,12 @@ func mapDependency(rule, what string, err error) error {
 	if errors.As(err, &oe) {
 		return oe
 	}
-	return occkit.New(occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
+	return occkit.Wrap(err, occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
 }
 
 func alive(ctx context.Context) error {
-	if ctx.Err() != nil {
-		return occkit.New(occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
+	if err := ctx.Err(); err != nil {
+		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
 	}
 	return nil
 }

@@ -141,5 +141,5 @@ func mapRefusal(rule string, at occkit.Path, what string, err error) error {
 		}
 		return &out
 	}
-	return occkit.Conflict(rule, at, "%s", what)
+	return occkit.Wrap(err, occkit.CodeResourceConflict, rule, at, "%s", what)
 }

@@ -41,16 +41,16 @@ func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Docum
 		return nil
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return err
+		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(), "the gateway-settings check was cancelled")
 	}
 	at := occkit.Root()
-	if oe := occkit.First(err); oe != nil {
+	if oe := occkit.First(err); oe != nil && oe.Code != occkit.CodeInternal {
 		at = oe.Path
 	}
 	if at.IsRoot() {
-		return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway settings")
+		return occkit.Wrap(err, occkit.CodeResourceConflict, "AUTH-7", at, "the ComputeDriver refused the gateway settings")
 	}
-	return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
+	return occkit.Wrap(err, occkit.CodeResourceConflict, "AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
 }
 
 // Activate calls d's [Activator], or does nothing when it has none (the

@@ -35,16 +35,9 @@ var computeContracts = []contract{
 func checkDeclarationValid(s *suite) {
 	if err := drivers.ValidateDeclaration(s.compute.Declaration()); err != nil {
 		for _, e := range occkit.Errors(err) {
-			s.fail("the declaration is invalid at %s: %s", pathOrRoot(e.Path), e.Message())
+			s.fail("the declaration is invalid at %s: %s", e.Path, e.Message())
 		}
 	}
-}
-
-func pathOrRoot(p occkit.Path) string {
-	if p.IsRoot() {
-		return "(root)"
-	}
-	return p.String()
 }
 
 func checkDeclarationStable(s *suite) {

@@ -51,7 +51,7 @@ func checkSandboxDeclaration(s *suite) {
 	var r drivers.Registry
 	if err := r.RegisterSandbox(s.sandbox); err != nil {
 		for _, e := range occkit.Errors(err) {
-			s.fail("registration refuses the declaration at %s: %s", pathOrRoot(e.Path), e.Message())
+			s.fail("registration refuses the declaration at %s: %s", e.Path, e.Message())
 		}
 	}
 }
