@@ -34,7 +34,14 @@ var sourceKeys = []string{"id", "kind", "namespaceId"}
 //
 // The shape does not depend on the topology: that codex-oauth is for
 // dedicated Codex only is checked by [ValidateHarnessAuth].
-func ParseBinding(v gjson.Result, at occkit.Path) (deploy.Binding, error) {
+//
+// raw is the JSON text of the value; nil or empty is absent.
+func ParseBinding(raw []byte, at occkit.Path) (deploy.Binding, error) {
+	return parseBinding(jsonValue(raw), at)
+}
+
+// parseBinding is the parser behind the exported function, on a value already read.
+func parseBinding(v gjson.Result, at occkit.Path) (deploy.Binding, error) {
 	if !v.Exists() || v.Type == gjson.Null {
 		return deploy.Binding{}, nil
 	}
@@ -151,4 +158,13 @@ func methodList() string {
 		names = append(names, string(m))
 	}
 	return strings.Join(names, ", ")
+}
+
+// jsonValue reads raw JSON text as a gjson value; nil or empty raw is an
+// absent value (so absent and JSON null stay distinct).
+func jsonValue(raw []byte) gjson.Result {
+	if len(raw) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(raw)
 }

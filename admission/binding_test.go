@@ -66,7 +66,7 @@ func TestParseBinding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := gjson.Parse(tt.in)
-			got, err := admission.ParseBinding(v, admission.BindingPath())
+			got, err := admission.ParseBinding([]byte(v.Raw), admission.BindingPath())
 			if tt.wantCode != "" {
 				e := occkit.First(err)
 				if e == nil {
@@ -84,7 +84,7 @@ func TestParseBinding(t *testing.T) {
 				t.Fatal(diff)
 			}
 			// The snapshot parses back to the same binding.
-			back, err := admission.ParseBinding(gjson.ParseBytes(got.JSON()), admission.BindingPath())
+			back, err := admission.ParseBinding(got.JSON(), admission.BindingPath())
 			if err != nil || back != got {
 				t.Fatalf("snapshot %s does not round-trip: %+v %v", got.JSON(), back, err)
 			}
@@ -105,7 +105,7 @@ func TestMethodsClosedSet(t *testing.T) {
 		if !ok {
 			t.Fatalf("method %s has no test input", m)
 		}
-		b, err := admission.ParseBinding(gjson.Parse(in), admission.BindingPath())
+		b, err := admission.ParseBinding([]byte(in), admission.BindingPath())
 		if err != nil || b.Method != m {
 			t.Fatalf("method %s: %+v %v", m, b, err)
 		}
@@ -118,13 +118,13 @@ func TestMethodsClosedSet(t *testing.T) {
 	}
 	for _, k := range deploy.AllSourceKinds() {
 		in := `{"method":"codex_pat","source":{"kind":"` + string(k) + `","namespaceId":"n","id":"i"}}`
-		if _, err := admission.ParseBinding(gjson.Parse(in), admission.BindingPath()); err != nil {
+		if _, err := admission.ParseBinding([]byte(in), admission.BindingPath()); err != nil {
 			t.Fatalf("source kind %s: %v", k, err)
 		}
 	}
 	for _, st := range deploy.AllSourceTypes() {
 		in := `{"method":"credential_source","sourceId":"c","sourceType":"` + string(st) + `"}`
-		if _, err := admission.ParseBinding(gjson.Parse(in), admission.BindingPath()); err != nil {
+		if _, err := admission.ParseBinding([]byte(in), admission.BindingPath()); err != nil {
 			t.Fatalf("source type %s: %v", st, err)
 		}
 	}
@@ -133,26 +133,26 @@ func TestMethodsClosedSet(t *testing.T) {
 // TestHarnessAuthLifecycle: AUTH-1 create/update/deploy semantics.
 func TestHarnessAuthLifecycle(t *testing.T) {
 	runtime := deploy.Binding{Method: deploy.MethodRuntime}
-	created, err := admission.CreateHarnessAuth(gjson.Result{})
+	created, err := admission.CreateHarnessAuth(nil)
 	if err != nil || !created.IsZero() {
 		t.Fatalf("create without harnessAuth: %+v %v", created, err)
 	}
 	if err := admission.RequireHarnessAuth(created); occkit.First(err) == nil || occkit.First(err).HTTPStatus() != 409 {
 		t.Fatalf("deployment without a binding: %v", err)
 	}
-	kept, _ := admission.UpdateHarnessAuth(runtime, gjson.Result{})
+	kept, _ := admission.UpdateHarnessAuth(runtime, nil)
 	if kept != runtime {
 		t.Fatalf("update omitting harnessAuth: %+v", kept)
 	}
-	cleared, _ := admission.UpdateHarnessAuth(runtime, gjson.Parse(`null`))
+	cleared, _ := admission.UpdateHarnessAuth(runtime, []byte(`null`))
 	if !cleared.IsZero() {
 		t.Fatalf("update with null: %+v", cleared)
 	}
-	replaced, _ := admission.UpdateHarnessAuth(deploy.Binding{}, gjson.Parse(`{"method":"runtime"}`))
+	replaced, _ := admission.UpdateHarnessAuth(deploy.Binding{}, []byte(`{"method":"runtime"}`))
 	if replaced != runtime || admission.RequireHarnessAuth(replaced) != nil {
 		t.Fatalf("update with a value: %+v", replaced)
 	}
-	if _, err := admission.UpdateHarnessAuth(runtime, gjson.Parse(`{"method":"x"}`)); err == nil {
+	if _, err := admission.UpdateHarnessAuth(runtime, []byte(`{"method":"x"}`)); err == nil {
 		t.Fatal("update with a malformed binding accepted")
 	}
 }
@@ -169,7 +169,7 @@ func FuzzParseBinding(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v := gjson.Parse(s)
-		b, err := admission.ParseBinding(v, admission.BindingPath())
+		b, err := admission.ParseBinding([]byte(v.Raw), admission.BindingPath())
 		if err != nil {
 			e := occkit.First(err)
 			if e == nil || e.Code != occkit.CodeInvalidRequest {
@@ -177,7 +177,7 @@ func FuzzParseBinding(f *testing.F) {
 			}
 			return
 		}
-		back, err := admission.ParseBinding(gjson.ParseBytes(b.JSON()), admission.BindingPath())
+		back, err := admission.ParseBinding(b.JSON(), admission.BindingPath())
 		if err != nil || back != b {
 			t.Fatalf("snapshot %s does not round-trip: %v", b.JSON(), err)
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
@@ -29,7 +28,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
 	admit := func(secretID string, level deploy.LogLevel) *admission.Revision {
 		t.Helper()
-		auth, err := admission.CreateHarnessAuth(gjson.Parse(
+		auth, err := admission.CreateHarnessAuth([]byte(
 			`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"` + secretID + `"}}`))
 		if err != nil {
 			t.Fatal(err)
@@ -116,11 +115,11 @@ func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
 // AUTH-4a: a binding parsed from truncated text is refused, not read.
 func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 	for _, s := range []string{`{"method":"runtime"`, `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"s"}`} {
-		if _, err := admission.ParseBinding(gjson.Parse(s), admission.BindingPath()); err == nil {
+		if _, err := admission.ParseBinding([]byte(s), admission.BindingPath()); err == nil {
 			t.Errorf("ParseBinding(%s) accepted", s)
 		}
 	}
-	if _, err := admission.ParseBinding(gjson.Parse(`{"method":"runtime"}`), admission.BindingPath()); err != nil {
+	if _, err := admission.ParseBinding([]byte(`{"method":"runtime"}`), admission.BindingPath()); err != nil {
 		t.Errorf("a whole binding was refused: %v", err)
 	}
 }
@@ -138,7 +137,7 @@ func TestRecordDigestSplice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
+	auth, err := admission.CreateHarnessAuth([]byte(`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

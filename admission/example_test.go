@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/deploy"
@@ -20,7 +18,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(
+	auth, err := admission.CreateHarnessAuth([]byte(
 		`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
 	if err != nil {
 		panic(err)

@@ -321,7 +321,7 @@ func ParseRevision(b []byte) (*Revision, error) {
 	if rec.Version != recordVersion {
 		return nil, occkit.Invalid("ADM-3", occkit.NewPath("version"), "unsupported revision record version")
 	}
-	auth, err := ParseBinding(gjson.ParseBytes(rec.Auth), occkit.NewPath("harnessAuth"))
+	auth, err := ParseBinding(rec.Auth, occkit.NewPath("harnessAuth"))
 	if err != nil {
 		return nil, err
 	}

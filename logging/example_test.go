@@ -7,8 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/logging"
@@ -17,7 +15,7 @@ import (
 // Admission parses the level, stamps the document, and the renderer guards
 // it before use.
 func ExampleStamp() {
-	level, err := logging.ParseLevel(gjson.Parse(`"warn"`))
+	level, err := logging.ParseLevel([]byte(`"warn"`))
 	if err != nil {
 		panic(err)
 	}

@@ -95,7 +95,7 @@ func FuzzParseLevel(f *testing.F) {
 			return
 		}
 		v := gjson.Parse(s)
-		l, err := ParseLevel(v)
+		l, err := ParseLevel([]byte(v.Raw))
 		valid := v.Type == gjson.String && deploy.LogLevel(v.Str).Valid()
 		if valid != (err == nil) || (valid && l != deploy.LogLevel(v.Str)) {
 			t.Fatalf("ParseLevel(%s) = %q, %v", s, l, err)

@@ -68,7 +68,7 @@ func TestParseLevel(t *testing.T) {
 			if tc.json != "" {
 				v = gjson.Parse(tc.json)
 			}
-			got, err := ParseLevel(v)
+			got, err := ParseLevel([]byte(v.Raw))
 			if !tc.valid {
 				wantErr(t, err, occkit.CodeInvalidRequest, "LOG-1", "level")
 				if got != "" {

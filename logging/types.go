@@ -16,7 +16,14 @@ var levelPath = occkit.NewPath("level")
 // [deploy.AllLogLevels] exactly is that level; JSON null, other strings (including
 // "", case variants and padded spellings) and every other type are a
 // 400 INVALID_REQUEST.
-func ParseLevel(v gjson.Result) (deploy.LogLevel, error) {
+//
+// raw is the JSON text of the value; nil or empty is absent.
+func ParseLevel(raw []byte) (deploy.LogLevel, error) {
+	return parseLevel(jsonValue(raw))
+}
+
+// parseLevel is the parser behind the exported function, on a value already read.
+func parseLevel(v gjson.Result) (deploy.LogLevel, error) {
 	if !v.Exists() {
 		return deploy.LevelInfo, nil
 	}
@@ -63,4 +70,13 @@ func RuntimeLogs(owner deploy.LogOwnership) error {
 			"runtime logs are managed by the ComputeDriver and cannot be read here")
 	}
 	return nil
+}
+
+// jsonValue reads raw JSON text as a gjson value; nil or empty raw is an
+// absent value (so absent and JSON null stay distinct).
+func jsonValue(raw []byte) gjson.Result {
+	if len(raw) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(raw)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/deploy"
@@ -24,7 +22,7 @@ func ExampleRender() {
 	if err != nil {
 		panic(err)
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(
+	auth, err := admission.CreateHarnessAuth([]byte(
 		`{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`))
 	if err != nil {
 		panic(err)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/deploy"
@@ -70,7 +68,7 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := admission.CreateHarnessAuth(gjson.Parse(c.auth))
+	b, err := admission.CreateHarnessAuth([]byte(c.auth))
 	if err != nil {
 		t.Fatal(err)
 	}

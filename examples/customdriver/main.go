@@ -22,8 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
@@ -151,7 +149,7 @@ func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document
 	if err != nil {
 		return nil, err
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(binding))
+	auth, err := admission.CreateHarnessAuth([]byte(binding))
 	if err != nil {
 		return nil, err
 	}

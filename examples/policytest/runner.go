@@ -145,7 +145,7 @@ func execute(op string, in gjson.Result) (result, error) {
 		return result{"accept": true}, nil
 
 	case "auth.validate":
-		b, err := admission.ParseBinding(in.Get("binding"), admission.BindingPath())
+		b, err := admission.ParseBinding([]byte(in.Get("binding").Raw), admission.BindingPath())
 		if err != nil {
 			return nil, err
 		}

@@ -181,7 +181,7 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 	if o.compute == deploy.ComputeSSH {
 		binding = `{"method":"runtime"}`
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(binding))
+	auth, err := admission.CreateHarnessAuth([]byte(binding))
 	if err != nil {
 		return nil, err
 	}

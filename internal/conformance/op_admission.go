@@ -20,7 +20,7 @@ import (
 
 // opAuthValidate: auth.validate (AUTH-*).
 func opAuthValidate(in gjson.Result) (Result, error) {
-	b, err := admission.ParseBinding(in.Get("binding"), admission.BindingPath())
+	b, err := admission.ParseBinding([]byte(in.Get("binding").Raw), admission.BindingPath())
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +128,11 @@ func envSetCheck(p deploy.Projection) Check {
 // everything: authorization is not what these cases exercise.
 func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	agent := in.Get("agent")
-	b, err := admission.ParseBinding(agent.Get("harnessAuth"), admission.BindingPath())
+	b, err := admission.ParseBinding([]byte(agent.Get("harnessAuth").Raw), admission.BindingPath())
 	if err != nil {
 		return nil, err
 	}
-	level, err := logging.ParseLevel(in.Get("level"))
+	level, err := logging.ParseLevel([]byte(in.Get("level").Raw))
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func opDriversInstallation(in gjson.Result) (Result, error) {
 // opDriversConcurrency resolves node-host session workers and dedicated
 // Codex's bound on active turns (RES-14).
 func opDriversConcurrency(in gjson.Result) (Result, error) {
-	workers, err := drivers.ParseSessionWorkers(in.Get("capacity"), occkit.NewPath("capacity"))
+	workers, err := drivers.ParseSessionWorkers([]byte(in.Get("capacity").Raw), occkit.NewPath("capacity"))
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 func opLoggingLevel(in gjson.Result) (Result, error) {
-	l, err := logging.ParseLevel(in.Get("value"))
+	l, err := logging.ParseLevel([]byte(in.Get("value").Raw))
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func opLoggingStamp(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	level, err := logging.ParseLevel(in.Get("level"))
+	level, err := logging.ParseLevel([]byte(in.Get("level").Raw))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	level, err := logging.ParseLevel(in.Get("level"))
+	level, err := logging.ParseLevel([]byte(in.Get("level").Raw))
 	if err != nil {
 		return nil, err
 	}
