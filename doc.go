@@ -41,7 +41,22 @@
 //
 // A [Document] keeps the author's key order and every unknown key byte for
 // byte: edits go through sjson and return a new Document. [Canonical] gives
-// the key-sorted form used for digests, so key order never changes a digest.
+// the RFC 8785 (JSON Canonicalization Scheme) form used for digests: keys
+// sorted by UTF-16 code units, strings with minimal escapes, numbers as
+// ECMAScript writes the double they denote. So key order and number
+// spelling never change a digest, and two Documents share a digest only
+// when they mean the same JSON value. A Document never holds what RFC 8785
+// cannot represent: [ParseDocument] refuses invalid UTF-8, lone UTF-16
+// surrogates and numbers beyond the range of a double (400, DOC-1).
+//
+// Adopting RFC 8785 changed digests: before it, numbers were kept as
+// written and keys sorted by UTF-8 bytes, so a digest computed then differs
+// for a document holding a number not in its shortest ECMAScript form or
+// keys that sort differently by UTF-16 code units.
+//
+// [PathAt] finds the path of an offset in compact JSON and [PathBuilder]
+// builds a long Path in linear time: parsers use them to report a location
+// without keeping a path for every level they read.
 //
 // # Rules
 //

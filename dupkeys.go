@@ -10,23 +10,37 @@ import (
 	"github.com/occkit/occkit/internal/json5"
 )
 
-// dupFrame is one open container of the duplicate-key scan.
-type dupFrame struct {
-	object bool
-	// base is where this object's keys start in dupScan.keys.
-	base int
-	// key is the member being read (objects); index the element (arrays).
-	key   []byte
-	index int
-}
-
 // dupScan finds an object that names the same key twice in compact, valid
 // JSON. Keys compare as decoded strings, the way encoding/json and
-// JavaScript see them: "a" and "\u0061" are the same key, and so are two
-// spellings that both decode to U+FFFD.
+// JavaScript see them: "a" and "\u0061" are the same key.
+//
+// It keeps one int per open object (where its keys start in keys) and
+// nothing per open array; in compact JSON a string followed by ':' is a
+// key. Paths are found by a second scan ([PathAt]), only for an error, so
+// deep nesting costs little.
 type dupScan struct {
-	keys   [][]byte
-	frames []dupFrame
+	keys    [][]byte
+	objects []int
+}
+
+// PathAt returns the location of the value or key that starts at byte
+// offset at of compact, valid JSON (a [Document]'s bytes, or any JSON
+// without white space); for a key, the path of its object. It scans
+// compact[:at] once and allocates only for the containers open at that
+// point, which is how a parser can report a path without keeping one for
+// every level it reads.
+func PathAt(compact []byte, at int) Path {
+	var b PathBuilder
+	elems := json5.PathAt(compact, at)
+	b.Grow(len(elems))
+	for _, e := range elems {
+		if e.IsIndex {
+			b.Index(e.Index)
+		} else {
+			b.Key(e.Key)
+		}
+	}
+	return b.Path()
 }
 
 // docProblem is what checkDocument found wrong.
@@ -64,7 +78,6 @@ func checkError(problem docProblem, p Path) error {
 // objects, both bounded by the input.
 func checkDocument(b []byte) (Path, docProblem) {
 	var s dupScan
-	expectKey := false
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':
@@ -83,14 +96,11 @@ func checkDocument(b []byte) (Path, docProblem) {
 			} else if escaped && loneSurrogateEscape(raw) {
 				problem = docSurrogate
 			}
-			if !expectKey {
-				if problem != docOK {
-					return s.valuePath(), problem
-				}
-				continue
-			}
 			if problem != docOK {
-				return s.path(nil), problem
+				return PathAt(b, start-1), problem
+			}
+			if i+1 >= len(b) || b[i+1] != ':' {
+				continue
 			}
 			key := raw
 			if escaped {
@@ -98,10 +108,7 @@ func checkDocument(b []byte) (Path, docProblem) {
 				_ = json.Unmarshal(b[start-1:i+1], &k)
 				key = []byte(k)
 			}
-			top := &s.frames[len(s.frames)-1]
-			top.key = key
 			s.keys = append(s.keys, key)
-			expectKey = false
 		case c == '-' || c >= '0' && c <= '9':
 			j := i
 			big := false
@@ -115,34 +122,20 @@ func checkDocument(b []byte) (Path, docProblem) {
 			// range of a double.
 			if big || j-i > 308 {
 				if _, ok := json5.AppendCanonicalNumber(nil, b[i:j]); !ok {
-					return s.valuePath(), docRange
+					return PathAt(b, i), docRange
 				}
 			}
 			i = j - 1
 		case c == '{':
-			s.frames = append(s.frames, dupFrame{object: true, base: len(s.keys)})
-			expectKey = true
-		case c == '[':
-			s.frames = append(s.frames, dupFrame{})
-		case c == ',':
-			top := &s.frames[len(s.frames)-1]
-			if top.object {
-				expectKey = true
-			} else {
-				top.index++
-			}
+			s.objects = append(s.objects, len(s.keys))
 		case c == '}':
-			// An empty object leaves expectKey set; nothing after its
-			// close is one of its keys.
-			expectKey = false
-			top := s.frames[len(s.frames)-1]
-			if dup, ok := repeated(s.keys[top.base:]); ok {
-				return s.path(dup), docDuplicate
+			base := s.objects[len(s.objects)-1]
+			if dup, ok := repeated(s.keys[base:]); ok {
+				// At the close, the path ends with the object's last key.
+				return PathAt(b, i).Parent().Key(string(dup)), docDuplicate
 			}
-			s.keys = s.keys[:top.base]
-			s.frames = s.frames[:len(s.frames)-1]
-		case c == ']':
-			s.frames = s.frames[:len(s.frames)-1]
+			s.keys = s.keys[:base]
+			s.objects = s.objects[:len(s.objects)-1]
 		}
 	}
 	return Path{}, docOK
@@ -210,36 +203,6 @@ func repeated(keys [][]byte) ([]byte, bool) {
 		}
 	}
 	return nil, false
-}
-
-// path is the path of key inside the innermost open object, or of that
-// object when key is nil.
-func (s *dupScan) path(key []byte) Path {
-	var p PathBuilder
-	for _, f := range s.frames[:len(s.frames)-1] {
-		if f.object {
-			p.Key(string(f.key))
-		} else {
-			p.Index(f.index)
-		}
-	}
-	if key != nil {
-		p.Key(string(key))
-	}
-	return p.Path()
-}
-
-// valuePath is the path of the value being read.
-func (s *dupScan) valuePath() Path {
-	var p PathBuilder
-	for _, f := range s.frames {
-		if f.object {
-			p.Key(string(f.key))
-		} else {
-			p.Index(f.index)
-		}
-	}
-	return p.Path()
 }
 
 // joinPath is q relative to p.

@@ -1,6 +1,7 @@
 package occkit_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -35,4 +36,25 @@ func ExampleDocument() {
 	// {"z":1,"agents":{"defaults":{"model":"openai/gpt-5.4"}}}
 	// {"z":1,"agents":{"defaults":{"model":"openai/gpt-5.4"}},"logging":{"level":"warn"}}
 	// {"agents":{"defaults":{"model":"openai/gpt-5.4"}},"logging":{"level":"warn"},"z":1}
+}
+
+func ExampleCanonical() {
+	a := occkit.MustParseDocument(`{"timeout":1.5e3,"name":"\u00e9","n":-0}`)
+	b := occkit.MustParseDocument(`{"n":0,"name":"é","timeout":1500.0}`)
+	fmt.Println(string(occkit.Canonical(a)))
+	fmt.Println(occkit.CanonicalDigest(a) == occkit.CanonicalDigest(b))
+	_, err := occkit.ParseDocument([]byte(`{"name":"\ud800"}`))
+	fmt.Println(err)
+	// Output:
+	// {"n":0,"name":"é","timeout":1500}
+	// true
+	// INVALID_REQUEST name: a string or key holds a lone UTF-16 surrogate, which has no canonical form [DOC-1]
+}
+
+func ExamplePathAt() {
+	doc := []byte(`{"agents":{"list":[{"id":"a"},{"id":"b"}]}}`)
+	at := bytes.Index(doc, []byte(`"b"`))
+	fmt.Println(occkit.PathAt(doc, at))
+	// Output:
+	// agents.list[1].id
 }

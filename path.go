@@ -3,6 +3,7 @@ package occkit
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,9 @@ func (p Path) with(e elem) Path {
 type PathBuilder struct {
 	elems []elem
 }
+
+// Grow makes room for n more elements.
+func (b *PathBuilder) Grow(n int) { b.elems = slices.Grow(b.elems, n) }
 
 // Key appends the object key k.
 func (b *PathBuilder) Key(k string) { b.elems = append(b.elems, elem{key: k}) }

@@ -45,20 +45,14 @@ func BenchmarkAdmit(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("models=%d/admit", n), func(b *testing.B) {
-			a := newAdmitter(b, allow())
-			req := admission.Request{
-				Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
-				Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-				Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+			benchAdmit(b, newAdmitter(b, allow()), doc, len(src))
+		})
+		b.Run(fmt.Sprintf("models=%d/admit-without-openclaw-schema", n), func(b *testing.B) {
+			a, err := admission.New(admission.Options{Authorizer: allow(), DisableOpenClawSchema: true})
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := a.Admit(context.Background(), req); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchAdmit(b, a, doc, len(src))
 		})
 		b.Run(fmt.Sprintf("models=%d/unmarshal-floor", n), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
@@ -70,5 +64,22 @@ func BenchmarkAdmit(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchAdmit admits doc with a, b.N times.
+func benchAdmit(b *testing.B, a *admission.Admitter, doc occkit.Document, size int) {
+	req := admission.Request{
+		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
+		Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
+		Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := a.Admit(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

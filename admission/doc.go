@@ -16,7 +16,14 @@
 //     document, so the stored source never changes;
 //  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
 //     "driver" preserves the native configuration, LOG-3);
-//  5. validate the document against the embedded schema (DOC-5);
+//  5. validate the document against the embedded schema (DOC-5), then
+//     against the configuration schema of the pinned OpenClaw release
+//     ([openclawschema]; [Options].OpenClawSchema picks another compiled
+//     one, DisableOpenClawSchema turns it off), so an admitted revision is
+//     one that OpenClaw starts with: a typo, a retired key, a wrong type or
+//     a value outside an enum is a 400 at the key OpenClaw names. Loading,
+//     repair and selection never apply it: they work on partial and
+//     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
 //     stage (RES-10);
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
@@ -32,16 +39,37 @@
 // Compute identity; the bound SandboxDriver or managed [Account]; the
 // harnessAuth snapshot ([deploy.Binding], references only); the credential
 // [deploy.Projection]; the primary model and fallback order as admitted (ADM-4);
-// the admitted level and logging ownership. Every accessor returns a copy.
+// the admitted level and logging ownership; the OpenClaw release whose
+// schema the document was checked against
+// ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
+// accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
+// A revision also freezes the Agent's tenant namespace when the request
+// named one ([Agent].NamespaceID) and the Configuration's secretBindings
+// ([SecretBinding], references only).
+//
+// # Render plan
+//
+// [Revision.Plan] is the render stage (compile.BuildPlan) of a revision:
+// every process it runs, with documents, environment and files by role;
+// the drivers map it and hold no credential rule of their own. Admit
+// builds the same plan before it returns, so whatever the render refuses
+// (a secretBinding shadowing a planned variable, an inference variable for
+// a dedicated gateway, a credential outside the tenant namespace) is
+// refused at admission. Admit also refuses a Harness the installation
+// approves no version of (409, ADM-3: [Options].HarnessVersions names the
+// approved ones; the version labels every workload, LOG-6).
 //
 // # harnessAuth
 //
 // [ParseBinding] checks a binding's shape first (AUTH-4a, 400 naming the
-// offending key). [ValidateHarnessAuth] then applies, in order: the
+// offending key and the accepted alternatives); a Binding built as a Go
+// value goes through the same [Binding.Validate] at Admit, so both paths
+// admit the same bindings. A Secret-backed source outside the Agent's
+// tenant namespace is 409 naming the namespace (AUTH-2). [ValidateHarnessAuth] then applies, in order: the
 // codex-oauth restriction (400), the execution-mode table ([deploy.CheckTopology],
-// RES-11, then RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
+// RES-11/RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
 // bundled Computes' rules (AUTH-2..AUTH-6), returning the [deploy.Projection]: the
 // environment variable names each process receives, never values.
 // A custom Compute validates through its [drivers.HarnessAuthValidator] with the

@@ -36,7 +36,9 @@ func (r *Revision) planInput() compile.PlanInput {
 		Level: r.level, DriverLogging: r.ownership == deploy.OwnedByDriver,
 		Credentials: compile.Credentials{
 			Harness: planEnv(p.Harness), Gateway: planEnv(p.Gateway),
-			StdinLogin: p.StdinLogin, EgressProxy: p.EgressProxy, HostManaged: p.HostManaged,
+			StdinLogin: p.StdinLogin, EgressProxy: p.EgressProxy,
+			// AUTH-5: a runtime binding is the host's credentials.
+			HostManaged: p.HostManaged || r.auth.Method == deploy.MethodRuntime,
 		},
 		SecretBindings: planBindings(r.secretBindings),
 		Namespace:      r.namespace,

@@ -16,10 +16,19 @@
 // unquoted keys, single quotes, hexadecimal numbers and the rest. The result
 // must be a JSON object (a Configuration is one; any other top-level value
 // is refused, DOC-1) and is compact JSON in the author's key order with
-// string escapes normalized,
-// so the same value loads to the same bytes whichever syntax it was written
-// in. Infinity and NaN, which JSON5 allows and JSON cannot hold, are
-// refused (DOC-1) rather than rewritten into some other value.
+// every scalar in its RFC 8785 form: strings with the fewest escapes and
+// numbers as JavaScript writes the double they denote (16.0, 1.6e1, 0x10
+// and +16 all load as 16; 1e6 as 1000000; -0 as 0; 1e21 as 1e+21), which
+// is how OpenClaw reads them. So the same value loads to the same bytes
+// whichever syntax or spelling it was written in, and two loaded documents
+// differ exactly when their meaning does (up to key order, which
+// [occkit.Canonical] removes for digests). Loading normalizes; rewrites
+// after it (repair, compile) keep every byte they do not edit (DOC-3).
+// What has no such form is refused (DOC-1, with the path of the value)
+// rather than rewritten into some other value: Infinity and NaN, numbers
+// beyond the range of a double (1e400, a 309-digit integer), and a string
+// or key holding a lone UTF-16 surrogate (\ud800 alone), which no UTF-8
+// text can hold and which would otherwise collide with U+FFFD.
 //
 // Loading is bounded by [Limits] (DOC-2), whose zero value is right for
 // untrusted input: [DefaultMaxBytes] per document, [DefaultMaxDepth]
@@ -34,6 +43,30 @@
 // a message that names the limit or the grammar problem (with line and
 // column), never document text.
 //
+// # Bounded work
+//
+// Every limit is enforced before the work it bounds (DOC-2): depth by the
+// pre-scan before any parse, each included file's size (and the running
+// total of all included files) from its metadata before it is read, the
+// number of included files before each is opened, and the growth of
+// ${VAR} substitution as each reference is written, never after the
+// output is built. Parsers keep a few words per open level and find the
+// path of an error by scanning the output written so far
+// ([occkit.PathAt]), so a deep document costs memory in proportion to its
+// size whatever depth limit is configured, up to [HardMaxDepth]. Include
+// trees stay raw text except where a directive or a merge needs to look
+// inside, and arrays concatenate without touching their elements.
+//
+// The bound, tested as a property on adversarial and random inputs: let n
+// be the size of the document given to [Load] (for [LoadFile], of the
+// file) and E be 0, plus MaxBytes when include roots are configured (the
+// included files together hold at most MaxBytes) and plus MaxBytes again
+// when a Lookup is set (substitution may grow the document up to
+// MaxBytes). Loading, whether it succeeds or refuses, allocates at most
+// 64·(n + E) + 1 MiB bytes and runs in time linear in n + E. In practice
+// flat documents allocate 2–8 times their size, the deepest nesting about
+// 45 times; the bombs that once cost 0.5–1.5 GiB now cost under 10 MiB.
+//
 // $include (DOC-4) follows OpenClaw: the key may appear in any object at any
 // depth and holds a path or an array of paths. An object holding only
 // $include is replaced by what it includes; with other keys beside it the
@@ -46,7 +79,8 @@
 // an absolute path must name a file inside a root) and after symbolic links
 // are resolved; it is opened without following a final symbolic link or
 // blocking on a FIFO, must be a regular file with a single hard link and at
-// most MaxBytes long, and is re-checked after opening (Go 1.23 has no
+// most MaxBytes long (and all included files together at most MaxBytes),
+// and is re-checked after opening (Go 1.23 has no
 // os.Root, so this is its equivalent; a directory swapped between the checks
 // and the open is the remaining window). Includes nest at most
 // [MaxIncludeDepth] files deep, at most [MaxIncludeFiles] files per load; a
@@ -57,7 +91,9 @@
 // like any other.
 //
 // ${VAR} substitution (DOC-4) applies to string values, never keys, after
-// includes are merged, and reads variables only through
+// includes are merged, over the whole merged document (strings that came
+// from an included file included, as in OpenClaw), and reads variables
+// only through
 // [LoadOptions.Lookup]; the process environment is never consulted unless
 // the caller passes os.LookupEnv. A nil Lookup turns substitution off and
 // keeps every string verbatim (a control plane stores Configurations whose
@@ -86,7 +122,7 @@
 // # Endpoint compile
 //
 // [CompileEndpoint] turns an admitted dedicated-Codex Configuration into the
-// private gateway document for a custom OpenAI-compatible [Endpoint]
+// compiled model selection for a custom OpenAI-compatible [Endpoint]
 // (CMP-1). Every ref of the selected primary's provider becomes
 // codex/<ModelProvider>/<id>: model, primary, fallbacks, subagents.model and
 // the models keys, in the defaults and in every entry. Aliases without a
@@ -110,19 +146,95 @@
 // Whole-agent agentRuntime and embeddedHarness keys are removed, a scope's
 // own agentRuntime CLI pin first becoming policy for that scope's model
 // selection refs on that CLI's provider; codex-cli runtime
-// IDs become codex, and a concrete pin is never overwritten (auto is). It
-// returns the [Change]s it made, is idempotent, never mutates its input, and
-// keeps unknown keys and key order.
+// IDs become codex, and a pin is never overwritten, an explicit "default"
+// included (a blank or "auto" id is), as doctor does. A migrated ref also
+// loses a retired model ID the way doctor renames it (claude-cli/opus →
+// anthropic/claude-opus-5, google-gemini-cli/gemini-3-pro →
+// google/gemini-3.1-pro-preview); refs already on a canonical provider keep
+// their IDs (doctor's catalog-wide renaming of retired models is outside
+// CMP-3: see internal/openclawdiff/DIVERGENCES.md). It returns the
+// [Change]s it made, is idempotent, never mutates its input, and keeps
+// unknown keys and key order.
 //
-// # Rendering
+// # Render plan
 //
-// [RenderGateway], [RenderHarness] and [RenderCodexConfig] render the
-// per-process native documents from an admitted document and the decided
-// Harness and Mode, passed as plain values (CMP-4). A dedicated gateway sees
-// the main workspace as [GatewayWorkspace] (RES-12) and never an inference
-// credential (AUTH-6). The Codex app-server TOML holds the model, the
-// provider with its base URL and Responses wire API (WebSocket on the
-// official route, HTTPS streaming for compatible endpoints, PRB-9),
-// approval_policy "never" and OpenTelemetry export off (LOG-4). Credentials
-// appear only as environment variable names.
+// [BuildPlan] is the one render stage (CMP-4): from an admitted revision,
+// passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
+// since compile never imports admission) and the Compute's placement
+// ([PlanOptions]), it plans every process the revision runs ([Plan],
+// [Process]): its [Role], program and arguments, environment (literals,
+// Secret references, placeholders; never secret bytes), variables to
+// unset, readiness check, and the files it reads by [FileRole] (the
+// native document, the Codex config.toml), never by a Kubernetes or
+// systemd path. The Kubernetes and SSH drivers, memdriver and the custom
+// driver example only map a Plan onto their objects. Admission builds the
+// same plan with the zero PlanOptions before it freezes a revision, so a
+// revision that admits renders, unless the Compute's own facts differ.
+//
+// Every gateway document gets the control plane's gateway section:
+// gateway.mode "local", gateway.bind "lan" on Kubernetes and "loopback"
+// elsewhere, and gateway.auth {mode: "token", token:
+// "${OPENCLAW_GATEWAY_TOKEN}"}: the token is a variable fed from the
+// Compute's per-Agent gateway token Secret ([SecretGatewayToken]), never a
+// literal; an author's gateway.auth is replaced. Gateway readiness is GET
+// [ReadinessPath] (/readyz).
+//
+// What each process receives (the AUTH table of the SPEC as a property of
+// the plan):
+//
+//	topology           process   document                     credential environment
+//	embedded openclaw  gateway   admitted + gateway section   OPENCLAW_GATEWAY_TOKEN, secretBindings, the
+//	                   (also the                              Harness plan (OPENAI_API_KEY or
+//	                   Harness)                               ANTHROPIC_API_KEY by provider; none for
+//	                                                          SSH runtime: host credentials, AUTH-5)
+//	dedicated codex    gateway   StripInference(admitted),    OPENCLAW_GATEWAY_TOKEN, secretBindings:
+//	                             workspace, gateway section,  never an inference variable (AUTH-6)
+//	                             appServer url
+//	                   harness   config.toml (env_key names   OPENAI_API_KEY + CODEX_LOGIN_MODE=api_key
+//	                             only)                        (stdin login), or CODEX_ACCESS_TOKEN +
+//	                                                          codex_pat, or a placeholder (egress proxy)
+//	dedicated openclaw gateway   as dedicated codex, without  as dedicated codex
+//	                             appServer
+//	                   harness   HarnessDocument(admitted)    OPENAI_API_KEY (Secret or placeholder);
+//	                                                          never a secretBinding or the gateway token
+//
+// Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);
+// a projected Secret outside the tenant namespace (AUTH-2, 409, naming the
+// namespace); an inference credential planned for a dedicated gateway
+// (AUTH-6, 409); a secretBinding that names an invalid, reserved or
+// already planned variable, reads anything but an OCC Secret, sets a model
+// inference variable on a dedicated topology or reuses the Harness's
+// Secret (400, [CheckSecretBindings]).
+//
+// # Credential policy
+//
+// The policy is structural, not a list of header names, and lives here
+// once ([StripInference], [HarnessDocument]):
+//
+//   - a dedicated gateway keeps nothing that can authenticate to a model
+//     provider: in every models.providers entry and every agent models map
+//     entry, at any depth, `headers` objects and credential-like keys
+//     ([CredentialKey]: names holding key, token, secret, passw,
+//     passphrase, auth, credential, cookie, bearer, session, signature,
+//     cert or header, any casing and punctuation; count keys such as
+//     maxTokens excepted) are dropped and every URL keeps only scheme and
+//     host ([Origin]: user info, path, query and fragment go, the
+//     scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
+//     paths under `models` go as a floor; env and env.vars lose the model
+//     inference variables ([InferenceEnv]), <PROVIDER>_API_KEY of every
+//     configured provider and every variable the removed settings
+//     referenced as ${NAME}. The gateway keeps channels, tools and every
+//     other feature setting it needs, with their credentials;
+//   - the dedicated OpenClaw Harness keeps the model settings it infers
+//     with and nothing of the gateway's: channels, gateway.auth,
+//     gateway.remote, every OpenClaw sensitive path outside models and
+//     nodeHost, and the env variables those referenced;
+//   - OpenClaw's 173 sensitive paths (package sensitive, from
+//     buildConfigSchemaCore in the pinned release) are a floor for both:
+//     model-row headers and URL credentials are not on OpenClaw's list and
+//     still go.
+//
+// [CompileEndpoint]'s output is an intermediate, not a deployable
+// gateway document: it still holds the provider's credentials. The plan
+// passes every gateway document through [StripInference].
 package compile

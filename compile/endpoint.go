@@ -87,10 +87,15 @@ func (e Endpoint) provider() string {
 }
 
 // CompileEndpoint compiles an admitted dedicated-Codex Configuration for a
-// custom endpoint (CMP-1): the private gateway document in which every ref
-// of the selected primary's provider becomes `codex/<ModelProvider>/<id>`
-// and the codex provider catalog (`models.providers.codex.models`) is
-// rebuilt from the selected refs and the catalog rows they match.
+// custom endpoint (CMP-1): the model selection in which every ref of the
+// selected primary's provider becomes `codex/<ModelProvider>/<id>` and the
+// codex provider catalog (`models.providers.codex.models`) is rebuilt from
+// the selected refs and the catalog rows they match.
+//
+// The result is not a deployable gateway document: it keeps every other
+// setting of the admitted document, the providers' apiKey, headers and the
+// env inference variables included (AUTH-6). Deploy only what [BuildPlan]
+// renders, which passes the gateway's document through [StripInference].
 //
 // The source provider is the provider of the selected primary
 // (`agents.defaults.model`, else the first entry's model in document order).

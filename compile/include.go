@@ -17,16 +17,23 @@ import (
 // (as OpenClaw does).
 const includeKey = "$include"
 
-// ldNode is an ordered JSON tree used only while includes are merged:
-// objects keep their member order, scalars keep their normalized JSON
-// bytes. Every node of a tree appears once in it and a tree is never used
-// again once merged, so merging and processing mutate nodes in place and
-// the whole include pass allocates in proportion to the bytes read.
+// ldNode is an ordered JSON tree used only while includes are merged. It
+// is expanded only where the merge needs it: a value with no $include
+// inside stays one raw node holding its normalized JSON, however large,
+// until a merge has to look into it (an object merged key by key), and
+// then only one level. Arrays are lists of parts, each a raw run of
+// elements or an expanded element, so concatenation never touches the
+// elements. Every node appears once in a tree and a tree is never used
+// again once merged, so merging and processing mutate nodes in place; the
+// include pass allocates in proportion to the bytes read.
 type ldNode struct {
-	kind  byte   // '{', '[' or 0 for a scalar
-	raw   string // scalar: its JSON (a substring of the parsed text)
+	kind byte // '{', '[', 's' (a run of array elements) or 0 (raw JSON)
+	// raw is the JSON of a raw node (any value) or the comma-separated
+	// elements of a run; a substring of the parsed text.
+	raw   string
+	count int // a run: how many elements raw holds
 	mems  []ldMember
-	elems []*ldNode
+	elems []*ldNode // an array's parts
 	// index maps a key to its member, built when something is first
 	// merged into the object.
 	index map[string]int
@@ -37,35 +44,111 @@ type ldMember struct {
 	val *ldNode
 }
 
+// ldIncludeMark is how a $include member looks in normalized JSON; a value
+// whose text lacks it holds no directive.
+const ldIncludeMark = `"$include":`
+
 // ldTree builds the tree of normalized JSON (produced by the transcoder,
 // so valid, depth-bounded and free of duplicate keys).
 func ldTree(b []byte) *ldNode { return ldTreeOf(gjson.Parse(string(b))) }
 
 func ldTreeOf(v gjson.Result) *ldNode {
+	if !strings.Contains(v.Raw, ldIncludeMark) {
+		return &ldNode{raw: v.Raw}
+	}
 	switch {
 	case v.IsObject():
-		n := &ldNode{kind: '{'}
-		v.ForEach(func(k, val gjson.Result) bool {
-			key, err := json5.Unquote([]byte(k.Raw))
-			if err != nil {
-				key = k.String()
-			}
-			n.mems = append(n.mems, ldMember{key: key, val: ldTreeOf(val)})
-			return true
-		})
-		return n
+		return ldExpandObject(v)
 	case v.IsArray():
 		n := &ldNode{kind: '['}
+		var run []string
+		flush := func() {
+			if len(run) > 0 {
+				n.elems = append(n.elems, &ldNode{kind: 's', raw: strings.Join(run, ","), count: len(run)})
+				run = run[:0]
+			}
+		}
 		v.ForEach(func(_, val gjson.Result) bool {
-			n.elems = append(n.elems, ldTreeOf(val))
+			if strings.Contains(val.Raw, ldIncludeMark) {
+				flush()
+				n.elems = append(n.elems, ldTreeOf(val))
+			} else {
+				run = append(run, val.Raw)
+			}
 			return true
 		})
+		flush()
 		return n
 	}
 	return &ldNode{raw: v.Raw}
 }
 
+// ldExpandObject is an object node with its members' values built by
+// ldTreeOf (so raw where they hold no $include).
+func ldExpandObject(v gjson.Result) *ldNode {
+	n := &ldNode{kind: '{'}
+	v.ForEach(func(k, val gjson.Result) bool {
+		key, err := json5.Unquote([]byte(k.Raw))
+		if err != nil {
+			key = k.String()
+		}
+		n.mems = append(n.mems, ldMember{key: key, val: ldTreeOf(val)})
+		return true
+	})
+	return n
+}
+
 func (n *ldNode) isString() bool { return n.kind == 0 && len(n.raw) > 0 && n.raw[0] == '"' }
+
+// isObject and isArray tell the JSON type, expanded or raw.
+func (n *ldNode) isObject() bool { return n.kind == '{' || n.kind == 0 && n.raw[0] == '{' }
+func (n *ldNode) isArray() bool  { return n.kind == '[' || n.kind == 0 && n.raw[0] == '[' }
+
+// asObject expands a raw object one level.
+func (n *ldNode) asObject() *ldNode {
+	if n.kind == '{' {
+		return n
+	}
+	return ldExpandObject(gjson.Parse(n.raw))
+}
+
+// asArray turns a raw array into an array of one run.
+func (n *ldNode) asArray() *ldNode {
+	if n.kind == '[' {
+		return n
+	}
+	out := &ldNode{kind: '['}
+	if body := n.raw[1 : len(n.raw)-1]; body != "" {
+		count := 0
+		gjson.Parse(n.raw).ForEach(func(_, _ gjson.Result) bool { count++; return true })
+		out.elems = append(out.elems, &ldNode{kind: 's', raw: body, count: count})
+	}
+	return out
+}
+
+// elements lists an array's elements one node each (a directive's list
+// of paths is short).
+func (n *ldNode) elements() []*ldNode {
+	var out []*ldNode
+	each := func(raw string) {
+		gjson.Parse(raw).ForEach(func(_, v gjson.Result) bool {
+			out = append(out, &ldNode{raw: v.Raw})
+			return true
+		})
+	}
+	if n.kind == 0 {
+		each(n.raw)
+		return out
+	}
+	for _, e := range n.elems {
+		if e.kind == 's' {
+			each("[" + e.raw + "]")
+		} else {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 func (n *ldNode) appendJSON(b []byte) []byte {
 	switch n.kind {
@@ -82,10 +165,15 @@ func (n *ldNode) appendJSON(b []byte) []byte {
 		return append(b, '}')
 	case '[':
 		b = append(b, '[')
-		for i, e := range n.elems {
-			if i > 0 {
+		first := true
+		for _, e := range n.elems {
+			if e.kind == 's' && e.count == 0 {
+				continue
+			}
+			if !first {
 				b = append(b, ',')
 			}
+			first = false
 			b = e.appendJSON(b)
 		}
 		return append(b, ']')
@@ -97,28 +185,31 @@ func (n *ldNode) appendJSON(b []byte) []byte {
 // first, new keys appended), arrays concatenate (target first), and
 // anything else is replaced by source. It returns the merged node, which
 // reuses (and may modify) both inputs; the cost is proportional to the
-// size of source.
+// top-level size of source and of whatever objects both sides hold under
+// one key.
 func ldMerge(target, source *ldNode) *ldNode {
 	switch {
-	case target.kind == '[' && source.kind == '[':
-		target.elems = append(target.elems, source.elems...)
-		return target
-	case target.kind == '{' && source.kind == '{':
-		if target.index == nil {
-			target.index = make(map[string]int, len(target.mems)+len(source.mems))
-			for i, m := range target.mems {
-				target.index[m.key] = i
+	case target.isArray() && source.isArray():
+		t := target.asArray()
+		t.elems = append(t.elems, source.asArray().elems...)
+		return t
+	case target.isObject() && source.isObject():
+		t, src := target.asObject(), source.asObject()
+		if t.index == nil {
+			t.index = make(map[string]int, len(t.mems)+len(src.mems))
+			for i, m := range t.mems {
+				t.index[m.key] = i
 			}
 		}
-		for _, m := range source.mems {
-			if i, ok := target.index[m.key]; ok {
-				target.mems[i].val = ldMerge(target.mems[i].val, m.val)
+		for _, m := range src.mems {
+			if i, ok := t.index[m.key]; ok {
+				t.mems[i].val = ldMerge(t.mems[i].val, m.val)
 				continue
 			}
-			target.index[m.key] = len(target.mems)
-			target.mems = append(target.mems, m)
+			t.index[m.key] = len(t.mems)
+			t.mems = append(t.mems, m)
 		}
-		return target
+		return t
 	}
 	return source
 }
@@ -185,16 +276,23 @@ func newIncluder(roots []string, l Limits) *includer {
 func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
 	switch n.kind {
 	case '[':
+		index := 0
 		for i, e := range n.elems {
-			v, err := in.process(ld, e, at.Index(i), dir, chain, depth)
+			if e.kind == 's' {
+				index += e.count
+				continue
+			}
+			v, err := in.process(ld, e, at.Index(index), dir, chain, depth)
 			if err != nil {
 				return nil, err
 			}
 			n.elems[i] = v
+			index++
 		}
 		return n, nil
 	case '{':
 	default:
+		// Raw: no $include inside.
 		return n, nil
 	}
 	var incVal *ldNode
@@ -227,7 +325,7 @@ func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain [
 	if len(n.mems) == 0 {
 		return included, nil
 	}
-	if included.kind != '{' {
+	if !included.isObject() {
 		return nil, occkit.Invalid("DOC-4", incAt.path(), "an object with keys beside $include can only include an object")
 	}
 	// The including document's own keys win over what it includes.
@@ -240,11 +338,11 @@ func (in *includer) resolve(ld *loader, v *ldNode, incAt, at *ldAt, dir string, 
 	if v.isString() {
 		return in.load(ld, v, incAt, at, dir, chain, depth)
 	}
-	if v.kind != '[' {
+	if !v.isArray() {
 		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include must be a relative path or an array of them")
 	}
 	acc := &ldNode{kind: '{'}
-	for i, e := range v.elems {
+	for i, e := range v.elements() {
 		if !e.isString() {
 			return nil, occkit.Invalid("DOC-4", incAt.Index(i).path(), "each $include entry must be a path string")
 		}

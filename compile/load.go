@@ -41,8 +41,9 @@ const (
 // Limits bound the work of loading one document (DOC-2). A zero field
 // takes its default, so the zero value is right for untrusted input.
 type Limits struct {
-	// MaxBytes is the largest document, and the largest included file, in
-	// bytes. Default [DefaultMaxBytes].
+	// MaxBytes is the largest document, the largest included file, the
+	// most all included files may hold together, and the largest document
+	// substitution may produce, in bytes. Default [DefaultMaxBytes].
 	MaxBytes int
 	// MaxDepth is the deepest nesting allowed (the top-level value has
 	// depth 1). Default [DefaultMaxDepth]; at most [HardMaxDepth].
@@ -101,8 +102,10 @@ type LoadOptions struct {
 // fails (DOC-1), within the limits (DOC-2), with $include resolved and
 // ${VAR} substituted (DOC-4). A Configuration is a JSON object: any other
 // top-level value is refused (DOC-1). The result is compact JSON in the
-// author's key order; string escapes are normalized, so the same value
-// written as JSON or JSON5 loads to the same bytes.
+// author's key order with every string and number in its RFC 8785 form, so
+// the same value written as JSON or JSON5, or with another number
+// spelling, loads to the same bytes. Loading allocates at most a small
+// multiple of its input (see the package doc's "Bounded work").
 //
 // Load reads the file system only for $include, and then only inside
 // [LoadOptions.IncludeRoots], at most [MaxIncludeFiles] files.
@@ -280,6 +283,7 @@ func (ld *loader) syntaxError(err error) error {
 
 func ldPath(elems []json5.PathElem) occkit.Path {
 	var p occkit.PathBuilder
+	p.Grow(len(elems))
 	for _, e := range elems {
 		if e.IsIndex {
 			p.Index(e.Index)

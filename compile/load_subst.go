@@ -45,14 +45,12 @@ func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]b
 	var (
 		out    []byte // nil until the first string changes
 		copied int    // src[:copied] is in out
-		key    bool   // the next string is an object key
-		// inObject records, per open container, whether it is an
-		// object; one bit each, so deep nesting costs little.
-		inObject ldBits
 	)
+	// The pass keeps no state per level: in normalized (compact) JSON a
+	// string followed by ':' is a key, and a path is found by a second
+	// scan, only for an error.
 	for i := 0; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '"':
+		if src[i] == '"' {
 			start := i
 			dollar := false
 			for i++; src[i] != '"'; i++ {
@@ -63,14 +61,13 @@ func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]b
 					dollar = true
 				}
 			}
-			if key || !dollar {
-				key = false
+			if !dollar || i+1 < len(src) && src[i+1] == ':' {
 				continue
 			}
 			lit := src[start : i+1]
 			// Room left for growth: the document may reach MaxBytes.
 			room := l.MaxBytes - len(src) - (len(out) - copied)
-			repl, err := ldSubstLiteral(lit, room, l, lookup, func() occkit.Path { return ldPathAt(src, start) })
+			repl, err := ldSubstLiteral(lit, room, l, lookup, func() occkit.Path { return occkit.PathAt(src, start) })
 			if err != nil {
 				return nil, err
 			}
@@ -86,101 +83,12 @@ func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]b
 			if len(out)+len(src)-copied > l.MaxBytes {
 				return nil, ldSubstTooLarge(l)
 			}
-		case '{', '[':
-			inObject.push(c == '{')
-			key = c == '{'
-		case '}', ']':
-			inObject.pop()
-			key = false
-		case ',':
-			key = inObject.top()
 		}
 	}
 	if out == nil {
 		return src, nil
 	}
 	return append(out, src[copied:]...), nil
-}
-
-// ldBits is a stack of bits.
-type ldBits struct {
-	words []uint64
-	n     int
-}
-
-func (b *ldBits) push(v bool) {
-	if b.n%64 == 0 {
-		b.words = append(b.words, 0)
-	}
-	w := &b.words[b.n/64]
-	if v {
-		*w |= 1 << (b.n % 64)
-	} else {
-		*w &^= 1 << (b.n % 64)
-	}
-	b.n++
-}
-
-func (b *ldBits) pop() {
-	b.n--
-	if b.n%64 == 0 {
-		b.words = b.words[:len(b.words)-1]
-	}
-}
-
-func (b *ldBits) top() bool { return b.words[(b.n-1)/64]&(1<<((b.n-1)%64)) != 0 }
-
-// ldPathAt is the path of the value starting at src[at] in normalized
-// JSON. It is computed only for an error, by a second scan, so that the
-// substitution pass keeps no per-level state but one bit.
-func ldPathAt(src []byte, at int) occkit.Path {
-	type frame struct {
-		array      bool
-		index      int
-		keyS, keyE int
-	}
-	var frames []frame
-	key := false
-	for i := 0; i < at; i++ {
-		switch c := src[i]; c {
-		case '"':
-			start := i
-			for i++; src[i] != '"'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-			if key {
-				frames[len(frames)-1].keyS, frames[len(frames)-1].keyE = start, i+1
-				key = false
-			}
-		case '{', '[':
-			frames = append(frames, frame{array: c == '['})
-			key = c == '{'
-		case '}', ']':
-			frames = frames[:len(frames)-1]
-			key = false
-		case ',':
-			if top := &frames[len(frames)-1]; top.array {
-				top.index++
-			} else {
-				key = true
-			}
-		}
-	}
-	var b occkit.PathBuilder
-	for _, f := range frames {
-		if f.array {
-			b.Index(f.index)
-			continue
-		}
-		k, err := json5.Unquote(src[f.keyS:f.keyE])
-		if err != nil {
-			k = string(src[f.keyS:f.keyE])
-		}
-		b.Key(k)
-	}
-	return b.Path()
 }
 
 // errLdSubstLimit: a substituted string would exceed its limit.
@@ -230,6 +138,7 @@ func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string,
 // the caller puts them at the string.
 func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
 	var b strings.Builder
+	b.Grow(min(len(s), limit))
 	changed := false
 	write := func(parts ...string) error {
 		n := b.Len()
@@ -238,6 +147,11 @@ func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (str
 		}
 		if n > limit {
 			return errLdSubstLimit
+		}
+		if n > b.Cap() {
+			// Double, rather than let WriteString grow by a quarter
+			// at a time, which would copy a long result many times.
+			b.Grow(max(n, 2*b.Cap()) - b.Len())
 		}
 		for _, p := range parts {
 			b.WriteString(p)

@@ -567,7 +567,7 @@ func (b planner) gateway() (Process, error) {
 	}
 	p := Process{
 		Role: RoleGateway, Program: ProgramOpenClaw,
-		Args:      []string{"gateway", "--port", strconv.Itoa(b.opts.GatewayPort)},
+		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
 		Files:     []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}},
 		Port:      b.opts.GatewayPort,

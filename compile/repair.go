@@ -119,8 +119,11 @@ var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mode
 //     `prototype` are dropped from both sides of a merge);
 //   - each migrated ref gets model-scoped policy in the scope's `models`
 //     map: `agentRuntime.id` `codex`, `claude-cli` or `google-gemini-cli`.
-//     An existing concrete pin is never overwritten; `auto`, `default`
-//     and a missing id are;
+//     An existing pin is never overwritten, an explicit `default`
+//     included (as doctor keeps it); `auto`, a blank and a missing id
+//     are. Refs migrated off a legacy provider also lose retired model
+//     IDs, as doctor renames them (`claude-cli/opus` →
+//     `anthropic/claude-opus-5`; see repair_ids.go);
 //   - the whole-agent runtime keys `agentRuntime` and `embeddedHarness` are
 //     removed. A scope's own `agentRuntime: {id}` pin on a CLI backend
 //     (`claude-cli`, `google-gemini-cli`) first becomes model policy for
@@ -435,6 +438,11 @@ func repCanonical(s string) (resolver.Ref, repTarget, bool) {
 		return ref, repTarget{}, false
 	}
 	ref.Provider = t.provider
+	if ref.Profile == "" {
+		// doctor renames retired IDs; it reads "p/id@profile" as one ID,
+		// which names no retired model.
+		ref.ID = repModelID(t.provider, ref.ID)
+	}
 	return ref, t, true
 }
 
@@ -656,8 +664,10 @@ func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
 			continue
 		default:
 			id := ar.Get("id")
-			auto := !id.Exists() || id.Type == gjson.Null ||
-				id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == resolver.RuntimeAuto
+			// As doctor does: only a blank or "auto" id is replaced; an
+			// explicit "default" is kept like any other pin.
+			norm := strings.ToLower(strings.TrimSpace(id.String()))
+			auto := id.Type != gjson.String || norm == "" || norm == resolver.RuntimeAuto
 			if !auto {
 				continue // a concrete pin is never overwritten (CMP-3)
 			}

@@ -14,6 +14,8 @@ require (
 	github.com/occkit/occkit/drivers/kubernetes v0.0.0-00010101000000-000000000000
 	github.com/occkit/occkit/drivers/ssh v0.0.0-00010101000000-000000000000
 	github.com/tidwall/gjson v1.20.4
+	pgregory.net/rapid v1.3.0
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
@@ -70,5 +72,4 @@ require (
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )

@@ -44,8 +44,9 @@ type codexEvent struct {
 // ClassifyCodex classifies one Codex probe attempt (PRB-4, PRB-7), in order:
 // a model outside openai/ or codex/ is [Unavailable]; a line that is not JSON
 // is INVALID_OUTPUT/json and an event without a string type
-// INVALID_OUTPUT/shape; a turn.failed reporting 401/403 is
-// [AuthenticationFailed]; then the events are walked: an error event is
+// INVALID_OUTPUT/shape; a turn.failed whose Codex status frame reports
+// 401/403 ("unexpected status 401 Unauthorized: …") is
+// [AuthenticationFailed] (a 401 in the URL or the provider's body is not); then the events are walked: an error event is
 // tolerated only as a recognised stream reconnect inside the turn (at most
 // 10), and any type outside thread.started, turn.started, turn.completed,
 // item.* — or an item that is not agent_message, reasoning or error — fails

@@ -20,6 +20,52 @@
 // (PRB-3) with its closed sets ([BodyShape], [ResponseHeaderMarkers],
 // [ProviderErrorCodes], [ProviderErrorTypes]).
 //
+// # Codex failure classes
+//
+// A failed Codex attempt's [FailureClass] is read structure first: the
+// code and cause, then the event types, then the failure as Codex frames it
+// — the HTTP status it received ("unexpected status 503 …", "exceeded
+// retry limit, last status: 429 …": 401/403 credential, 429 limit, 529
+// overloaded, other 5xx http_5xx), its own error kinds (the high-demand
+// notice, "Selected model is at capacity", "Quota exceeded", a context
+// window), a dropped stream, a failed connection, a reconnect notice. Free
+// text is read last and only where Codex's own transport stack wrote it
+// (the detail of a failed connection, a fatal "Error:" line on stderr),
+// after URLs and file paths are removed. The provider's body that Codex
+// repeats after a status, a message Codex prints without a frame (a 404's
+// or 400's own text), the base URL, the probe directory and Codex's
+// warnings on stderr decide nothing; so a deployment's URL or directory
+// names cannot change a verdict. A provider message that itself begins
+// with one of Codex's frames cannot be told from Codex's own.
+//
+// Two cases the SPEC leaves open are settled by PRB-4 and PRB-5 as measured
+// with codex-cli 0.171.0:
+//
+//   - An unreachable endpoint (refused port, DNS failure, untrusted
+//     certificate, a peer that is not TLS) never makes Codex exit: it
+//     prints "Reconnecting... waiting for network (Connection failed: …)"
+//     with growing backoff. Those notices are Codex's stream reconnects,
+//     recognised like its "Reconnecting... n/m" notices (at most ten per
+//     turn, PRB-4), not a protocol failure, so an attempt that reaches its
+//     cap while waiting is [ModelProbeTimeout] — without a cause, retried
+//     once (PRB-5), and published as MODEL_PROBE_TIMEOUT. Its record's
+//     class is [ClassNetwork] rather than [ClassTimeout] when Codex was
+//     still waiting for the network at the cap: the failure Codex prints
+//     only as a failed connection is network (PRB-5), which is what an
+//     operator needs to read next to the timeout.
+//   - Codex prints a provider's HTTP 500 as its own "We're currently
+//     experiencing high demand" notice instead of a status line (502, 503
+//     and 504 keep theirs). It is Codex's kind for a 500, so the class is
+//     [ClassHTTP5xx], the provider 5xx of PRB-5; overload
+//     ([ClassOverloaded]) is a 529 or an in-stream server_is_overloaded,
+//     which Codex prints as "Selected model is at capacity". Both are
+//     retried; only the class operators read differs.
+//
+// A turn that recovers after Codex's reconnect notices for a transient
+// failure (a dropped stream, a 5xx, an overload, the network) is [Ready];
+// a notice about a rejected credential, a limit or anything Codex does not
+// frame is not recognised and fails the attempt (error-event).
+//
 // # Cap and CPU starvation
 //
 // The OpenClaw probe's cap is min(600 s, 20 s + ⌈45 s / CPU share⌉), the
@@ -44,7 +90,11 @@
 // [OpenClawEnvironment], PRB-7), kill the whole group on a cap, an output
 // flood or a cancelled context (also during the retry delay), emit one
 // [Record] per attempt through a log/slog logger or a callback, and publish
-// the final outcome once, after retries end. A [Held] result answers
+// the final outcome once, after retries end. Nothing Codex prints (provider
+// bodies, a key a provider echoes, the URL, the probe directory) reaches a
+// record, a log line, an outcome or an error: a tier runs the real Codex
+// CLI against scripted loopback endpoints to keep that, and the verdicts
+// above, true (OCCKIT_CODEX, set up by .ci/setup). A [Held] result answers
 // readiness polls without starting another model call. A Codex probe for a
 // custom OpenAI-compatible endpoint reaches it as the Harness does, over
 // HTTPS Responses streaming ([CodexEndpoint], PRB-9). [Upfront] sends

@@ -26,6 +26,29 @@ func ExampleClassifyCodex() {
 	// MODEL_PROBE_FAILED PROBE_STATUS/tool-event other
 }
 
+// Codex's own frame decides a failed turn's class; the provider's body and
+// the base URL it repeats do not.
+func ExampleClassifyCodex_failureClass() {
+	failed := func(msg string) []byte {
+		b, _ := json.Marshal(map[string]any{"type": "turn.failed", "error": map[string]string{"message": msg}})
+		return []byte(`{"type":"turn.started"}` + "\n" + string(b))
+	}
+	for _, msg := range []string{
+		"unexpected status 503 Service Unavailable: ssl quota 401, url: https://gw.example/ssl/v1/responses",
+		"We’re currently experiencing high demand, which may cause temporary errors.",
+		"Selected model is at capacity. Please try a different model.",
+		"The model does not exist; network overloaded",
+	} {
+		o := probe.ClassifyCodex(probe.CodexRun{Model: "openai/gpt-5", Stdout: failed(msg), Exit: probe.Exit{Code: 1}})
+		fmt.Println(o.Code, o.FailureClass, o.FailureClass.Retried())
+	}
+	// Output:
+	// MODEL_PROBE_FAILED http_5xx true
+	// MODEL_PROBE_FAILED http_5xx true
+	// MODEL_PROBE_FAILED overloaded true
+	// MODEL_PROBE_FAILED other false
+}
+
 func ExampleClassifyOpenClaw() {
 	out := `{"auth":{"probes":{"results":[{"provider":"openai","model":"openai/gpt-4.1","source":"env","status":"rate_limit"}]}}}`
 	o := probe.ClassifyOpenClaw(probe.OpenClawRun{Model: "openai/gpt-4.1", Stdout: []byte(out)})

@@ -43,10 +43,11 @@ type frame struct {
 var (
 	// A reconnect notice wraps the failure it retries: "Reconnecting...
 	// 2/5 (inner)", also spelled "2/5: inner" or "2/5 - inner".
-	frameReconnectRE = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (.*)$`)
+	frameReconnectRE = regexp.MustCompile(`(?s)^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? (.*)$`)
 	frameWaitingRE   = regexp.MustCompile(`^Reconnecting\.\.\. waiting for network\b`)
 	frameStatusRE    = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)^(?:unexpected )?(?:http )?status:? ([1-5][0-9]{2})\b`),
+		regexp.MustCompile(`(?i)^(?:unexpected )?(?:http )?status(?: code)?:? ([1-5][0-9]{2})\b`),
+		regexp.MustCompile(`(?i)^http (?:error )?([1-5][0-9]{2})\b`),
 		regexp.MustCompile(`(?i)^(?:exceeded retry limit|retry limit (?:reached|exceeded)),? last status:? ([1-5][0-9]{2})\b`),
 		regexp.MustCompile(`(?i)^([1-5][0-9]{2}) (?:unauthori[sz]ed|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)\b`),
 	}
@@ -54,8 +55,8 @@ var (
 	frameCapacityRE   = regexp.MustCompile(`(?i)^Selected model is at capacity\b`)
 	frameLimitRE      = regexp.MustCompile(`(?i)^(?:quota exceeded\b|rate limit exceeded\b|you(?:'|’)ve hit your usage limit\b|usage limit (?:reached|exceeded)\b)`)
 	frameContextRE    = regexp.MustCompile(`(?i)^Codex ran out of room in the model(?:'|’)s context window\b`)
-	frameDroppedRE    = regexp.MustCompile(`(?i)^stream disconnected(?: before completion| - retrying sampling request)?\b[:.]? ?(.*)$`)
-	frameTransportRE  = regexp.MustCompile(`(?i)^(?:connection failed|error sending request|transport error|network error|(?:tcp )?connect(?:ion)? error|dns error|failed to lookup address|invalid peer certificate|deadline exceeded|operation timed out|request timed out|connection (?:refused|reset|closed))\b(.*)$`)
+	frameDroppedRE    = regexp.MustCompile(`(?is)^stream disconnected(?: before completion| - retrying sampling request)?\b[:.]? ?(.*)$`)
+	frameTransportRE  = regexp.MustCompile(`(?is)^(?:connection failed|error sending request|transport error|network error|(?:tcp )?connect(?:ion)? error|dns error|failed to lookup address|invalid peer certificate|deadline exceeded|operation timed out|request timed out|connection (?:refused|reset|closed))\b(.*)$`)
 )
 
 // parseFrame recognises a Codex failure message, unwrapping reconnect

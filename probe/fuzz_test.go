@@ -23,6 +23,30 @@ func FuzzClassifyCodex(f *testing.F) {
 	})
 }
 
+// FuzzClassifyLogin: any stderr classifies inside the closed sets; a
+// failure line that frames a 401 or 403 is a rejected credential, and
+// nothing else is (PRB-3, PRB-5).
+func FuzzClassifyLogin(f *testing.F) {
+	for _, s := range []string{
+		"Error: unexpected status 401 Unauthorized: key sk-x, url: https://h:403/v1",
+		"WARNING: proceeding (codex_home: AbsolutePathBuf(\"/srv/401/ssl/.codex\"))\nError: error sending request for url (https://ssl.example/v1)",
+		"Error: Reconnecting... 1/5 (We’re currently experiencing high demand.)",
+		"2026-01-01T00:00:00Z ERROR codex_core: 401 forbidden",
+	} {
+		f.Add([]byte(s), 1)
+	}
+	f.Fuzz(func(t *testing.T, stderr []byte, code int) {
+		o := ClassifyLogin(Exit{Code: code}, stderr)
+		checkOutcome(t, o)
+		if !o.FailureClass.Valid() && o.Code != Ready {
+			t.Fatalf("class %q outside the closed set", o.FailureClass)
+		}
+		if o.Code == AuthenticationFailed && !stderrRejected(stderr) {
+			t.Fatalf("AUTHENTICATION_FAILED without a framed 401/403: %q", stderr)
+		}
+	})
+}
+
 // FuzzClassifyOpenClaw: any status output and exit classifies inside the
 // closed sets, and READY only when the READY conditions hold (PRB-2).
 func FuzzClassifyOpenClaw(f *testing.F) {

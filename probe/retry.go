@@ -28,7 +28,8 @@ const (
 	// ClassConnectionDropped: the stream or connection dropped. Retried.
 	ClassConnectionDropped FailureClass = "connection_dropped"
 	// ClassNetwork: the provider could not be reached; includes TLS and DNS
-	// failures that Codex prints only as a failed connection. Retried.
+	// failures that Codex prints only as a failed connection, and an
+	// attempt capped while Codex was waiting for the network. Retried.
 	ClassNetwork FailureClass = "network"
 	// ClassCredential: the failure names the credential (401/403, key,
 	// authorization). Not retried.

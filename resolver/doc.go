@@ -179,6 +179,22 @@
 //     (deployment harness resolution refuses configured Agent lists);
 //     entry IDs, default markers, ownership and the main-Agent rules stay
 //     with [CheckRoster], so resolving never depends on them.
+//   - Selection agrees with OpenClaw 2026.9.6 (checked by the
+//     differential tier in internal/openclawdiff, whose DIVERGENCES.md
+//     lists every deliberate difference): provider openai on a route that
+//     is not the official one stays on openclaw and no plugin is asked
+//     (SEL-4); a locked transcript owner that is a registered harness is
+//     kept without asking it whether it supports the route (SEL-8); a
+//     session override whose harness declares the exact-request OpenClaw
+//     fallback runs openclaw (Fallback set, source session) rather than
+//     being ignored, because the harness itself says OpenClaw reproduces
+//     the request; an incompatible override is still ignored (SEL-8,
+//     where OpenClaw fails the turn).
+//   - Harnesses claiming an auto route with equal priority are ordered by
+//     ID in byte order (SEL-3 "ties by ID ascending"). OpenClaw compares
+//     with localeCompare, which puts "my_h" before "my-h" under its ICU
+//     data; byte order does not depend on the host's collation tables, so
+//     the same digest gives the same decision everywhere.
 //   - RES-14 (session and turn concurrency) is a Compute-driver concern
 //     and lives with the drivers, not here.
 package resolver

@@ -1,6 +1,7 @@
 package openclawschema
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -69,5 +70,23 @@ func BenchmarkCompile(b *testing.B) {
 		if _, err := New(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkUnmarshalFloor is the floor the check is compared with: one
+// encoding/json Unmarshal of the same document into maps.
+func BenchmarkUnmarshalFloor(b *testing.B) {
+	for _, n := range []int{40, 1000, 10000} {
+		raw := modelsConfig(n).Bytes()
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var v any
+				if err := json.Unmarshal(raw, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -26,7 +26,7 @@ import (
 // places some union refusals differently (its bindings-specific union
 // summary, discriminator messages), which changes where, not whether.
 func TestDifferential(t *testing.T) {
-	dir := openclawDir(t)
+	dir := openclawDir(t, "openclaw schema differential (validateConfigObject)")
 	v, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -7,23 +7,27 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // openclawDir is the pinned OpenClaw installation (.ci/openclaw.sh), from
-// OCCKIT_OPENCLAW_DIR. Without it the real tier skips, unless
+// OCCKIT_OPENCLAW_DIR. Without it the real tier named tier skips, unless
 // OCCKIT_REQUIRE_INTEGRATION=1 makes that a failure.
-func openclawDir(t testing.TB) string {
+func openclawDir(t testing.TB, tier string) string {
 	t.Helper()
 	dir := os.Getenv("OCCKIT_OPENCLAW_DIR")
 	if dir == "" {
-		if os.Getenv("OCCKIT_REQUIRE_INTEGRATION") == "1" {
+		if tiers.Required() {
 			t.Fatal("OCCKIT_OPENCLAW_DIR is unset and OCCKIT_REQUIRE_INTEGRATION=1: run .ci/setup")
 		}
+		tiers.Skipped(tier, "OCCKIT_OPENCLAW_DIR is unset (run .ci/setup)")
 		t.Skip("OCCKIT_OPENCLAW_DIR is unset: the real OpenClaw tier needs .ci/setup")
 	}
 	if _, err := os.Stat(nodeBin(dir)); err != nil {
 		t.Fatalf("OCCKIT_OPENCLAW_DIR has no node: %v", err)
 	}
+	tiers.Ran(tier)
 	return dir
 }
 
@@ -32,7 +36,7 @@ func nodeBin(dir string) string { return filepath.Join(dir, "node", "bin", "node
 // TestGeneratedData regenerates data/ from the pinned package and
 // compares it byte for byte with what the library embeds.
 func TestGeneratedData(t *testing.T) {
-	dir := openclawDir(t)
+	dir := openclawDir(t, "openclaw schema regeneration")
 	out := t.TempDir()
 	cmd := exec.Command(nodeBin(dir), "gen.mjs", dir, out)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())

@@ -1,25 +1,20 @@
-// Package sensitive is OpenClaw's own list of configuration paths that hold
-// secrets: the paths the pinned release's schema hints mark `sensitive`
-// (buildConfigSchemaCore's uiHints), shipped as data in sensitive.txt.
+// Package sensitive finds, in a document, the configuration paths that
+// OpenClaw's own schema hints mark `sensitive` (buildConfigSchemaCore's
+// uiHints in the pinned release, shipped as data by package
+// openclawschema): 173 patterns in 2026.9.6, among them
+// models.providers.*.apiKey, models.providers.*.headers.* and
+// models.providers.*.request.auth.token.
 //
 // # Patterns
 //
 // A pattern is a dot path whose segments are object keys, `*` (any key of
 // an object) or a key followed by `[]` (every element of that array), as
-// in `models.providers.*.headers.*` or `tools.media.models[].request.auth.token`.
-// [Patterns] lists them; [Find] returns the concrete paths of a document
-// that match any of a set of patterns.
-//
-// # Regenerating
-//
-// gen.mjs reads the list from an installed OpenClaw:
-//
-//	node gen.mjs "$OCCKIT_OPENCLAW_DIR/node_modules/openclaw/dist" > sensitive.txt
-//
-// A test compares the shipped file with the installed release when
-// OCCKIT_OPENCLAW_DIR is set, so the list cannot drift from the pin
-// silently.
+// in `models.providers.*.headers.*` or
+// `tools.media.models[].request.auth.token`. [Patterns] lists OpenClaw's;
+// [Parse] reads one; [Find] returns the concrete paths of a document that
+// match any of a set of patterns, matching keys literally (a key holding
+// a dot or gjson syntax is one key).
 //
 // The list is a floor, not a limit: package compile's render plan removes
-// more than these paths (see its package doc).
+// more than these paths (see its package doc, "Credential policy").
 package sensitive

@@ -1,16 +1,13 @@
 package sensitive
 
 import (
-	_ "embed"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/openclawschema"
 )
-
-//go:embed sensitive.txt
-var data string
 
 // Pattern is one sensitive path pattern, split into segments.
 type Pattern struct {
@@ -63,25 +60,14 @@ func Parse(text string) Pattern {
 	return p
 }
 
-// Patterns returns the shipped patterns in file order.
+// Patterns returns OpenClaw's sensitive paths (openclawschema.Sensitive)
+// as patterns, in its order.
 func Patterns() []Pattern {
 	var out []Pattern
-	for _, line := range strings.Split(data, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for _, line := range openclawschema.Sensitive() {
 		out = append(out, Parse(line))
 	}
 	return out
-}
-
-// Version is the OpenClaw release the list was generated from.
-func Version() string {
-	first, _, _ := strings.Cut(data, "\n")
-	first = strings.TrimPrefix(first, "# openclaw ")
-	v, _, _ := strings.Cut(first, ":")
-	return v
 }
 
 // Find returns the concrete paths of doc that match any of the patterns,

@@ -206,7 +206,7 @@ func configMapNames(t *testing.T, cs kubernetes.Interface) []string {
 // second returns c's Agent admitted again with a changed document.
 func second(t *testing.T, d *Driver, c topologyCase) drivers.Revision {
 	t.Helper()
-	doc, err := occkit.MustParseDocument(c.doc).Set(occkit.NewPath("ui", "assistant", "name"), "second")
+	doc, err := occkit.MustParseDocument(c.doc).Set(occkit.NewPath("ui", "seamColor"), "#a1b2c3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,8 @@ type topologyCase struct {
 	harness deploy.Harness
 	auth    string
 	doc     string
+	// bindings are the Configuration's secretBindings.
+	bindings []admission.SecretBinding
 }
 
 var (
@@ -54,12 +56,23 @@ var (
 
 // admitOn admits c through package admission against driver d, so the
 // projection plan is d's own (AUTH-7).
-func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation int64) drivers.Revision {
+func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation int64) *admission.Revision {
 	t.Helper()
 	return admitDoc(t, d, agentID, c, occkit.MustParseDocument(c.doc), generation)
 }
 
-func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) drivers.Revision {
+func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) *admission.Revision {
+	t.Helper()
+	return admitWith(t, d, agentID, c, doc, generation, deploy.LevelWarn)
+}
+
+// admitLevel admits c at the admitted level.
+func admitLevel(t testing.TB, d *Driver, agentID string, c topologyCase, level deploy.LogLevel) *admission.Revision {
+	t.Helper()
+	return admitWith(t, d, agentID, c, occkit.MustParseDocument(c.doc), 1, level)
+}
+
+func admitWith(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64, level deploy.LogLevel) *admission.Revision {
 	t.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
@@ -73,10 +86,11 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 		t.Fatal(err)
 	}
 	req := admission.Request{
-		Agent:         admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
-		Configuration: admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
-		Compute:       admission.ComputeOf(d, "kubernetes"),
-		Level:         deploy.LevelWarn,
+		Agent:          admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
+		Configuration:  admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
+		Compute:        admission.ComputeOf(d, "kubernetes"),
+		Level:          level,
+		SecretBindings: c.bindings,
 	}
 	if sb := d.cfg.Sandbox; sb != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: sb.ID, Facts: sb.Facts}
@@ -94,7 +108,7 @@ func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occki
 
 // record edits a revision's persisted record and restores it, for
 // revisions admission would never freeze (defence in depth).
-func record(t fataler, rev drivers.Revision, edit func(map[string]any)) drivers.Revision {
+func record(t fataler, rev *admission.Revision, edit func(map[string]any)) *admission.Revision {
 	t.Helper()
 	b, err := json.Marshal(rev)
 	if err != nil {

@@ -31,6 +31,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if code, ok := gatewayJobs.Child(); ok {
+		os.Exit(code)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	s, err := kubetest.Start(ctx)
 	cancel()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
@@ -51,6 +52,7 @@ type key struct{ agent, digest string }
 // record is what the driver keeps of one prepared revision.
 type record struct {
 	rev     drivers.Revision
+	plan    compile.Plan
 	stopped bool
 	events  []drivers.LogLine
 }
@@ -117,9 +119,11 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 	return nil
 }
 
-// Prepare records rev after checking its topology (RES-11). Preparing a
-// recorded revision again keeps its record, and re-starts it when it was
-// stopped.
+// Prepare records rev and its render plan (compile.BuildPlan, through
+// admission.Revision.Plan, on loopback with the default ports) after
+// checking its topology (RES-11): a revision the render stage refuses is
+// refused here too, with the plan's error. Preparing a recorded revision
+// again keeps its record, and re-starts it when it was stopped.
 func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -130,17 +134,37 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := deploy.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
+	}
+	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback})
+	if err != nil {
+		return err
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	k := key{rev.AgentID(), rev.Digest()}
 	r, ok := d.revisions[k]
 	if !ok {
-		r = &record{rev: rev}
+		r = &record{rev: rev, plan: plan}
 		d.revisions[k] = r
 	}
 	r.stopped = false
 	r.event(d.now(), "prepared")
 	return nil
+}
+
+// Plan returns the render plan Prepare recorded for a revision: what a
+// real Compute would run, for tests that inspect it.
+func (d *Driver) Plan(agentID, digest string) (compile.Plan, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r, ok := d.revisions[key{agentID, digest}]
+	if !ok {
+		return compile.Plan{}, false
+	}
+	return r.plan, true
 }
 
 // Retire forgets the revision; retiring an unknown one succeeds.

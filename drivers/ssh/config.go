@@ -102,8 +102,9 @@ type Config struct {
 	// BinaryPath is the absolute path of the OpenClaw executable on the
 	// host (ExecStart). Required.
 	BinaryPath string
-	// Args precede the port flag on the ExecStart line; nil means
-	// ["gateway"], so ExecStart is `BinaryPath gateway --port N`.
+	// Args precede the port flag on the ExecStart line; nil means the
+	// render plan's gateway arguments, so ExecStart is
+	// `BinaryPath gateway run --port N`.
 	Args []string
 	// EnvironmentFile is an operator-provided environment file on the host
 	// loaded by every unit (credentials, AUTH-5). It is required to exist
@@ -252,9 +253,6 @@ func validate(cfg Config) (settings, error) {
 		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("binaryPath"), "binaryPath (the gateway executable) is required"))
 	} else {
 		errs = append(errs, checkPath(occkit.NewPath("binaryPath"), s.binary, true))
-	}
-	if s.args == nil {
-		s.args = []string{"gateway"}
 	}
 	for i, a := range s.args {
 		if !argRE.MatchString(a) {

@@ -55,22 +55,22 @@ func ExampleRender() {
 	// true
 	// # Written by occkit drivers/ssh; do not edit.
 	// # occkit-agent: "support"
-	// # occkit-revision: 3205470d72d1ea582899310995a3089cd6bc43e6da755b11e35c88e04e74a72a
+	// # occkit-revision: b008fa55625bfeb71dde229e5a11b5ee0f0d0bdcbe0963111b09a131a3cb7ad2
 	// # occkit-port: 18000
 	// [Unit]
-	// Description=OpenClaw gateway a18603086e5b revision 3205470d72d1
+	// Description=OpenClaw gateway a18603086e5b revision b008fa55625b
 	//
 	// [Service]
 	// Type=simple
 	// WorkingDirectory=/home/occ/.local/state/occkit/agents/a18603086e5b/state
 	// Environment="OPENCLAW_STATE_DIR=/home/occ/.local/state/occkit/agents/a18603086e5b/state"
-	// Environment="OPENCLAW_CONFIG_PATH=/home/occ/.local/state/occkit/agents/a18603086e5b/revisions/3205470d72d1ea582899310995a3089cd6bc43e6da755b11e35c88e04e74a72a/openclaw.json"
+	// Environment="OPENCLAW_CONFIG_PATH=/home/occ/.local/state/occkit/agents/a18603086e5b/revisions/b008fa55625bfeb71dde229e5a11b5ee0f0d0bdcbe0963111b09a131a3cb7ad2/openclaw.json"
 	// Environment="OPENCLAW_GATEWAY_PORT=18000"
 	// UnsetEnvironment=OPENCLAW_LOG_LEVEL
 	// EnvironmentFile=/etc/occkit/credentials.env
 	// EnvironmentFile=-/home/occ/.local/state/occkit/agents/a18603086e5b/env
 	// EnvironmentFile=/home/occ/.local/state/occkit/agents/a18603086e5b/gateway-token.env
-	// ExecStart=/usr/local/bin/openclaw gateway --port 18000
+	// ExecStart=/usr/local/bin/openclaw gateway run --port 18000
 	// Restart=always
 	// RestartSec=2
 	// TimeoutStopSec=30

@@ -35,6 +35,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if code, ok := gatewayJobs.Child(); ok {
+		os.Exit(code)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "gateway" {
 		os.Exit(fakeGateway(os.Args[2:]))
 	}
@@ -105,7 +108,7 @@ func needSSH(t testing.TB) *sshtest.Server {
 	return srv
 }
 
-// fakeGateway is the stand-in OpenClaw gateway: `gateway [flags] --port N`.
+// fakeGateway is the stand-in OpenClaw gateway: `gateway [run] [flags] --port N`.
 // It answers /readyz with 200 once ready (at once, when --ready-file
 // exists, or never), and /env with what it was started with.
 func fakeGateway(args []string) int {
@@ -114,6 +117,9 @@ func fakeGateway(args []string) int {
 	readyFile := fs.String("ready-file", "", "ready only once this file exists")
 	never := fs.Bool("never-ready", false, "never ready")
 	life := fs.Duration("max-life", 5*time.Minute, "exit after this long")
+	if len(args) > 0 && args[0] == "run" {
+		args = args[1:]
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

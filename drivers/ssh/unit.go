@@ -107,7 +107,7 @@ type RenderOptions struct {
 	// UnitDir and StateDir are the host directories (see [Config]).
 	UnitDir, StateDir string
 	// BinaryPath and Args make ExecStart (see [Config]); nil Args means
-	// ["gateway"].
+	// the plan's gateway arguments (gateway run --port N).
 	BinaryPath string
 	Args       []string
 	// EnvironmentFile is the operator's host-wide credential file, or "".

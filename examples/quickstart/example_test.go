@@ -27,7 +27,8 @@ func Example_readme() {
 	fmt.Println(d.Harness, d.Mode, d.Primary)
 
 	allow := admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })
-	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: allow})
+	versions := map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6"}
+	a, err := admission.New(admission.Options{Authorizer: allow, HarnessVersions: versions})
 	check(err)
 	key := deploy.Binding{Method: deploy.MethodAPIKey,
 		Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}
@@ -39,5 +40,5 @@ func Example_readme() {
 	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(deploy.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
-	// openclaw 4c211d2ba4e5 [ANTHROPIC_API_KEY]
+	// openclaw 6ccff72899ff [ANTHROPIC_API_KEY]
 }

@@ -152,7 +152,13 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	})
 	showRefusal(w, "the same Configuration with a legacy agents.list roster", func() error {
-		withList, err := doc.SetRaw(occkit.NewPath("agents", "list"), []byte(`[{"id":"main"}]`))
+		// The legacy roster replaces agents.entries: OpenClaw migrates a
+		// list it finds alone, and refuses one beside entries (DOC-5).
+		withList, err := doc.Delete(occkit.NewPath("agents", "entries"))
+		if err != nil {
+			return err
+		}
+		withList, err = withList.SetRaw(occkit.NewPath("agents", "list"), []byte(`[{"id":"main"}]`))
 		if err != nil {
 			return err
 		}
@@ -194,7 +200,22 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 		Configuration: admission.StaticConfiguration{ID: "cfg_support", Generation: 3, Document: doc},
 		Compute:       admission.ComputeInfo{Kind: o.compute, ID: string(o.compute) + "-prod"},
 		Level:         deploy.LevelInfo,
+		// The Configuration's channel credentials, projected into the
+		// gateway only (AUTH-6); the document references them as ${VAR}.
+		SecretBindings: channelSecrets(),
 	})
+}
+
+// channelSecrets are the Configuration's secretBindings: on Kubernetes,
+// Secrets in the Agent's tenant namespace; an SSH host reads them through
+// the driver's SecretReader.
+func channelSecrets() []admission.SecretBinding {
+	var out []admission.SecretBinding
+	for _, name := range []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "TELEGRAM_BOT_TOKEN"} {
+		out = append(out, admission.SecretBinding{Env: name, Source: deploy.SourceRef{
+			Kind: deploy.SourceSecret, NamespaceID: "ns_support", ID: strings.ToLower(name)}})
+	}
+	return out
 }
 
 // render prints what the Compute applies for rev: on Kubernetes, the

@@ -57,7 +57,9 @@ func TestAdmitRefuses(t *testing.T) {
 		{"unknown Harness in the Configuration", `{"agents":{"defaults":{"model":"anthropic/m","models":{"anthropic/m":{"agentRuntime":{"id":"gemini"}}}}}}`, nil,
 			want{400, bad, `agents.defaults.models["anthropic/m"].agentRuntime.id`, "RES-1"}},
 		{"bidi Agent ID in the Configuration", "{\"agents\":{\"defaults\":{\"model\":\"anthropic/m\"},\"entries\":{\"ma\u202ein\":{}}}}", nil,
-			want{400, bad, "agents.entries[\"ma\u202ein\"]", "RES-10"}},
+			// OpenClaw's schema refuses the key (its agent-id pattern) at
+			// the validation step, before the roster rule (ADM-1).
+			want{400, bad, "agents.entries[\"ma\u202ein\"]", "DOC-5"}},
 		{"bidi provider named by the projection", "{\"agents\":{\"defaults\":{\"model\":\"open\u202eai/gpt-5\"}}}", nil,
 			want{409, occkit.CodeResourceConflict, "harnessAuth.method", "AUTH-2"}},
 		{"-0 concurrency", `{"agents":{"defaults":{"model":"anthropic/m","maxConcurrent":-0}}}`, nil,
@@ -87,6 +89,26 @@ func TestAdmitRefuses(t *testing.T) {
 	}
 }
 
+// admittedJSON is validJSON as OpenClaw 2026.9.6 accepts it (DOC-5): no
+// null sandbox, slack keys OpenClaw knows, a complete catalog row.
+const admittedJSON = `{
+  "agents": {
+    "defaults": {
+      "model": {"primary": "anthropic/claude-sonnet-4-6", "fallbacks": ["anthropic/claude-haiku-4-5"]},
+      "models": {
+        "anthropic/claude-sonnet-4-6": {"alias": "Sonnet \u00e9\"q\"", "agentRuntime": {"id": "openclaw"}, "params": {"temperature": 0.25, "maxTokens": 8e3}},
+        "anthropic/claude-haiku-4-5": {"alias": "Haiku — 俳句", "agentRuntime": {"id": "openclaw"}}
+      },
+      "maxConcurrent": 8,
+      "workspace": "/home/node/workspace"
+    },
+    "entries": {"main": {"tools": {"allow": ["read", "write"], "deny": []}}}
+  },
+  "models": {"providers": {"anthropic": {"baseUrl": "https://api.anthropic.com", "models": [{"id": "claude-sonnet-4-6", "name": "Claude Sonnet 4.6", "reasoning": true, "cost": {"input": -0, "output": 1.5E-2, "cacheRead": 0, "cacheWrite": 0}}]}}},
+  "channels": {"slack": {"enabled": true, "botToken": "${SLACK_TOKEN}", "allowFrom": ["U123"]}},
+  "logging": {"level": "info"}
+}`
+
 // TestRevisionTruncation_ADM3: a revision record cut at any byte is
 // refused with a structured 400 by ParseRevision, never a panic and never
 // a revision.
@@ -97,7 +119,7 @@ func TestRevisionTruncation_ADM3(t *testing.T) {
 	}
 	rev, err := a.Admit(context.Background(), admission.Request{
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", HarnessAuth: apiKey},
-		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: occkit.MustParseDocument(validJSON)},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: occkit.MustParseDocument(admittedJSON)},
 		Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k8s"},
 	})
 	if err != nil {

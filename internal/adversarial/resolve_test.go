@@ -40,7 +40,7 @@ func TestResolveRefuses(t *testing.T) {
 			want{400, bad, "agents.defaults.model.fallbacks[0]", "RES-3"}},
 		{"model nested 9,990 levels", defaults(`{"model":` + nest("[", "]", 9990) + `}`), resolver.Request{},
 			want{400, bad, "agents.defaults.model", "RES-3"}},
-		{"fallbacks NaN-like number", defaults(`{"model":{"primary":"anthropic/m","fallbacks":1e999}}`), resolver.Request{},
+		{"fallbacks a huge number", defaults(`{"model":{"primary":"anthropic/m","fallbacks":1e308}}`), resolver.Request{},
 			want{400, bad, "agents.defaults.model.fallbacks", "RES-3"}},
 		{"unknown Compute kind", defaults(`{"model":"anthropic/m"}`), resolver.Request{Compute: "nomad"},
 			want{400, bad, "executionMode", "RES-11"}},

@@ -26,7 +26,6 @@ func TestCheckRosterRefuses_RES10(t *testing.T) {
 		{"path traversal", entries(`{"../etc":{}}`), want{400, bad, `agents.entries["../etc"]`, "RES-10"}},
 		{"slash", entries(`{"a/b":{}}`), want{400, bad, `agents.entries["a/b"]`, "RES-10"}},
 		{"65 characters", entries(`{"a` + nest("b", "", 64) + `":{}}`), want{400, bad, "agents.entries.a" + nest("b", "", 64), "RES-10"}},
-		{"invalid UTF-8 escape", entries(`{"ma\ud800in":{}}`), want{400, bad, "agents.entries[\"ma\ufffdin\"]", "RES-10"}},
 		{"non-empty agents.list", `{"agents":{"defaults":{"model":"anthropic/m"},"list":[{"id":"main"}]}}`, want{400, bad, "agents.list", "RES-10"}},
 	}
 	for _, tt := range tests {
@@ -40,6 +39,10 @@ func TestCheckRosterRefuses_RES10(t *testing.T) {
 			})
 		}
 	}
+	// An ID escaping a lone surrogate never reaches the roster check: it
+	// has no canonical form, so it is not a Document (DOC-1).
+	_, err := occkit.ParseDocument([]byte(entries(`{"ma\ud800in":{}}`)))
+	refused(t, err, want{400, bad, "agents.entries", "DOC-1"})
 }
 
 // entryPath is the dot path of an Agent entry, however its ID is escaped.

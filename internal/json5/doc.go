@@ -28,7 +28,12 @@
 // spelling except where JSON5 differs from JSON: a `+` sign is dropped, a
 // missing integer part becomes `0` (`.5` → `0.5`), a bare trailing point is
 // dropped (`5.` → `5`), and hexadecimal numbers become exact decimal
-// integers (`0x1F` → `31`).
+// integers (`0x1F` → `31`). With [Options.CanonicalNumbers] every number is
+// instead written in its RFC 8785 form ([AppendNumber]: the shortest
+// decimal that reads back as the same double, as ECMAScript's
+// Number-to-String writes it), so `16.0`, `1.6E1` and `0x10` all become
+// `16`. With [Options.RejectLoneSurrogates] a lone surrogate is refused
+// ([KindSurrogate]) instead of kept.
 //
 // # Decisions
 //
@@ -45,7 +50,12 @@
 //
 // The parser is a loop over an explicit stack, never recursive, and nesting
 // is bounded by [Options.MaxDepth] ([DefaultMaxDepth] when zero): a document
-// of twenty million `[` is refused after MaxDepth bytes. Optional limits on
+// of twenty million `[` is refused after MaxDepth bytes. The stack holds a
+// few words per open level (only what duplicate detection needs); the
+// location of an error is read back from the output written so far
+// ([PathAt]), so memory stays proportional to the input at any MaxDepth.
+// A string's buffer grows once, to the literal's length, not by repeated
+// copies. Optional limits on
 // string length and key count stop work early. Every failure is an [*Error]
 // with a [Kind], a 1-based line and column (columns count code points), the
 // byte offset and the JSON location reached; its message comes from a fixed

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -165,13 +166,14 @@ func Unquote(lit []byte) (string, error) {
 	return string(s), nil
 }
 
+// frame is one open container. It holds only what duplicate detection
+// needs: the path of an error is read back from the output written so far
+// ([PathAt]), so that nesting costs a few words per level, whatever the
+// depth limit.
 type frame struct {
-	array  bool
-	n      int    // array: index of the current element
-	key    string // object: current member's key
-	hasKey bool
-	base   int // object: where its keys start in parser.arena
-	set    map[string]struct{}
+	array bool
+	base  int // object: where its keys start in parser.arena
+	set   map[string]struct{}
 }
 
 type parser struct {
@@ -188,20 +190,80 @@ type parser struct {
 	arena []string
 }
 
-// path returns the location the parser has reached.
-func (p *parser) path() []PathElem {
-	var out []PathElem
-	for _, f := range p.stack {
-		switch {
-		case f.array:
-			out = append(out, PathElem{Index: f.n, IsIndex: true})
-		case f.hasKey:
-			out = append(out, PathElem{Key: f.key})
-		default:
-			return out
+// PathAt returns the location of the value or key starting at byte offset
+// at of compact JSON (such as Transcode's output, or any prefix of it);
+// for a key, the location of its object. It scans compact[:at] once and
+// allocates only for the containers open at that point.
+func PathAt(compact []byte, at int) []PathElem {
+	type open struct {
+		array      bool
+		index      int
+		keyS, keyE int // the member's key, quoted; keyE 0 while none
+	}
+	var stack []open
+	expectKey := false
+	for i := 0; i < at && i < len(compact); i++ {
+		switch c := compact[i]; c {
+		case '"':
+			start := i
+			for i++; i < len(compact) && compact[i] != '"'; i++ {
+				if compact[i] == '\\' {
+					i++
+				}
+			}
+			if expectKey {
+				stack[len(stack)-1].keyS, stack[len(stack)-1].keyE = start, min(i+1, len(compact))
+				expectKey = false
+			}
+		case '{', '[':
+			stack = append(stack, open{array: c == '['})
+			expectKey = c == '{'
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			expectKey = false
+		case ',':
+			if len(stack) == 0 {
+				continue
+			}
+			if top := &stack[len(stack)-1]; top.array {
+				top.index++
+			} else {
+				top.keyE = 0
+				expectKey = true
+			}
 		}
 	}
+	var out []PathElem
+	if len(stack) > 0 {
+		out = make([]PathElem, 0, len(stack))
+	}
+	for k, f := range stack {
+		switch {
+		case f.array:
+			out = append(out, PathElem{Index: f.index, IsIndex: true})
+		case f.keyE == 0 || expectKey && k == len(stack)-1:
+			// An object whose member's key is not read yet.
+		default:
+			key, err := Unquote(compact[f.keyS:f.keyE])
+			if err != nil {
+				key = string(compact[f.keyS:f.keyE])
+			}
+			out = append(out, PathElem{Key: key})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
+}
+
+// failAt is fail at the member key of the innermost object.
+func (p *parser) failAt(k Kind, msg, key string) *Error {
+	e := p.fail(k, msg)
+	e.Path = append(e.Path, PathElem{Key: key})
+	return e
 }
 
 func (p *parser) fail(k Kind, msg string) *Error {
@@ -232,7 +294,7 @@ func (p *parser) fail(k Kind, msg string) *Error {
 			i += size
 		}
 	}
-	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: p.path(), Msg: msg}
+	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: PathAt(p.out, len(p.out)), Msg: msg}
 }
 
 // run is the whole parse: a loop over states with an explicit stack.
@@ -261,6 +323,11 @@ func (p *parser) run() error {
 				arr := p.src[p.pos] == '['
 				p.out = append(p.out, p.src[p.pos])
 				p.pos++
+				if len(p.stack) == cap(p.stack) {
+					// Double: append's gentler growth of large slices
+					// would allocate several times the final stack.
+					p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
+				}
 				p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
 				if arr {
 					state = stElemOrRB
@@ -307,10 +374,8 @@ func (p *parser) run() error {
 				p.pos++
 				p.out = append(p.out, ',')
 				if top.array {
-					top.n++
 					state = stElemOrRB
 				} else {
-					top.hasKey = false
 					state = stKey
 				}
 			case c == ']' && top.array, c == '}' && !top.array:
@@ -362,15 +427,14 @@ func (p *parser) member() error {
 		return p.fail(KindSurrogate, "lone UTF-16 surrogate in a key")
 	}
 	k := string(key)
-	top.key, top.hasKey = k, true
 	p.keys++
 	if p.opts.MaxKeys > 0 && p.keys > p.opts.MaxKeys {
 		p.pos = start
-		return p.fail(KindKeys, "too many object keys")
+		return p.failAt(KindKeys, "too many object keys", k)
 	}
 	if p.opts.RejectDuplicateKeys && p.seen(top, k) {
 		p.pos = start
-		return p.fail(KindDuplicateKey, "duplicate object key")
+		return p.failAt(KindDuplicateKey, "duplicate object key", k)
 	}
 	p.out = AppendString(p.out, k)
 	if err := p.skip(); err != nil {
@@ -696,6 +760,21 @@ func (p *parser) str() ([]byte, error) {
 	p.pos++
 	b := p.buf[:0]
 	defer func() { p.buf = b[:0] }()
+	// No escape decodes to more bytes than it is written with, so the
+	// literal's length bounds the value's: growing once to it (or to the
+	// string limit) avoids append's repeated copies of a long string.
+	end := p.pos
+	for end < len(s) && s[end] != q {
+		if s[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	want := end - p.pos
+	if p.opts.MaxStringBytes > 0 {
+		want = min(want, p.opts.MaxStringBytes+4)
+	}
+	b = slices.Grow(b, want)
 	for {
 		if p.opts.MaxStringBytes > 0 && len(b) > p.opts.MaxStringBytes {
 			p.pos = start

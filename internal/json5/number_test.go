@@ -2,6 +2,7 @@ package json5
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -140,4 +141,17 @@ func FuzzAppendNumber(f *testing.F) {
 			t.Fatalf("%016x: %s canonicalizes to %s", bits, got, again)
 		}
 	})
+}
+
+func ExampleAppendNumber() {
+	for _, f := range []float64{16, 1e21, 1e-7, 0.000001, 333333333.33333329, math.Copysign(0, -1)} {
+		fmt.Println(string(AppendNumber(nil, f)))
+	}
+	// Output:
+	// 16
+	// 1e+21
+	// 1e-7
+	// 0.000001
+	// 333333333.3333333
+	// 0
 }

@@ -6,10 +6,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 var (
@@ -31,21 +36,21 @@ func oracle(t *testing.T) *Oracle {
 	t.Helper()
 	o, err := Find(t.TempDir())
 	if err != nil {
-		if errors.Is(err, ErrNotInstalled) && os.Getenv(EnvRequire) != "1" {
+		if errors.Is(err, ErrNotInstalled) && !tiers.Required() {
+			tiers.Skipped("openclawdiff", err.Error())
 			t.Skip(err.Error() + "; set it to run the differential tier against the real OpenClaw")
 		}
 		t.Fatal(err)
 	}
+	tiers.Ran("openclawdiff")
 	return o
 }
 
 // pending is one compared input waiting for its oracle answer.
 type pending struct {
-	fn      Function
-	input   any
-	occ     any
-	decide  func(raw json.RawMessage) (agree bool, c Case, err error)
-	explain func(c Case) string
+	fn    Function
+	input any
+	occ   any
 }
 
 // TestAgreeWithOpenClaw runs every compared function on its generated
@@ -55,6 +60,10 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	o := oracle(t)
 	n, sd := *flagN, seed()
 	t.Logf("seed %d, %d inputs per function", sd, n)
+	start := time.Now()
+	defer func() {
+		t.Logf("tier took %s wall, node %s CPU", time.Since(start).Round(time.Second), o.CPU().Round(time.Second))
+	}()
 	g := NewGen(sd)
 	var items []any
 	var ps []pending
@@ -64,7 +73,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		in := g.RefCase()
 		item, strict, lenient := RefItem(in)
 		add(item, pending{fn: FnRefStrict, input: in, occ: strict})
-		ps = append(ps, pending{fn: FnRefLenient, input: in, occ: lenient, decide: nil})
+		ps = append(ps, pending{fn: FnRefLenient, input: in, occ: lenient}) // same oracle item
 	}
 	for i := 0; i < n; i++ {
 		in := g.PolicyCase()
@@ -84,7 +93,31 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		add(item, pending{fn: FnSelect, input: in, occ: occ})
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	for i := 0; i < n; i++ {
+		in := g.DoctorCase()
+		item, occ, err := DoctorItem(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(item, pending{fn: FnDoctor, input: in, occ: occ})
+	}
+
+	loadDir := t.TempDir()
+	for i := 0; i < n; i++ {
+		in, err := g.LoadCase(fmt.Sprintf("%s/%d", loadDir, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		item, occ := LoadItem(in)
+		add(item, pending{fn: FnLoad, input: in, occ: occ})
+	}
+
+	// The node side gets what is left of the test's own deadline.
+	deadline, ok := t.Deadline()
+	if !ok {
+		deadline = time.Now().Add(30 * time.Minute)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(-30*time.Second))
 	defer cancel()
 	answers, err := o.Run(ctx, items)
 	if err != nil {
@@ -108,11 +141,41 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			}
 		}
 	}
+	// Doctor: ask for the variants that may explain a difference, the
+	// cheap ones first.
+	for stage := 0; stage < 2; stage++ {
+		var idx []int
+		var more []any
+		for i, ai := 0, 0; i < len(ps); i, ai = i+1, ai+1 {
+			switch ps[i].fn {
+			case FnRefStrict:
+				i++
+			case FnDoctor:
+				occ := ps[i].occ.(DoctorOut)
+				if a, err := DecodeDoctor(answers[ai], occ); err == nil && a.DoctorOut != occ && a.Explained == nil {
+					idx = append(idx, ai)
+					more = append(more, DoctorItemVariants(items[ai], stage))
+				}
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		res, err := o.Run(ctx, more)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, ai := range idx {
+			answers[ai] = res[j]
+		}
+	}
 	if len(again) > 0 {
 		more := make([]any, len(again))
 		for j, ai := range again {
 			item := items[ai].(map[string]any)
-			item["perm"] = true
+			if item["op"] != "doctor" {
+				item["perm"] = true
+			}
 			more[j] = item
 		}
 		res, err := o.Run(ctx, more)
@@ -171,6 +234,27 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 				return fmt.Sprintf("%v locked=%q override=%q harnesses=%s config=%s: occkit %v, openclaw %v (%s %s)",
 					in.PolicyInput, in.LockedOwner, in.Override, hs, cfg, o, a.R, a.Reason, a.Msg)
 			})
+		case FnLoad:
+			a, err := DecodeLoad(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := Case{Fn: FnLoad, Input: p.input, Occ: p.occ, Claw: a}
+			o := p.occ.(LoadOut)
+			record(tallies[FnLoad], c, o.Err == a.Err && o.JSON == a.JSON, func() string {
+				in := p.input.(LoadInput)
+				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
+			})
+		case FnDoctor:
+			a, err := DecodeDoctor(raw, p.occ.(DoctorOut))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := Case{Fn: FnDoctor, Input: p.input, Occ: p.occ, Claw: a}
+			record(tallies[FnDoctor], c, p.occ.(DoctorOut) == a.DoctorOut, func() string {
+				cfg, _ := json.Marshal(p.input.(DoctorInput).Config)
+				return fmt.Sprintf("config=%s\n    occkit   %v\n    openclaw %v", cfg, p.occ, a.DoctorOut)
+			})
 		}
 		ai++
 	}
@@ -195,4 +279,16 @@ func record(t *Tally, c Case, agree bool, example func() string) {
 		d = Classify(Table, c)
 	}
 	t.Add(agree, d, example)
+}
+
+func dumpTree(dir string) string {
+	var b strings.Builder
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			text, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, "    --- %s\n%s\n", strings.TrimPrefix(p, dir), text)
+		}
+		return nil
+	})
+	return b.String()
 }

@@ -5,7 +5,20 @@ import "strings"
 // Table is the one table of deliberate divergences from OpenClaw
 // 2026.9.6. Every disagreement the tier finds must be recognised by a row;
 // DIVERGENCES.md is rendered from it.
-var Table = []Divergence{
+var Table = append(append(tableMain, tableDoctor...), tableLoad...)
+
+var tableLoad = []Divergence{
+	{
+		Fn: FnLoad, Class: "missing-variable-is-an-error", Rule: "DOC-4",
+		Reason: "a `${VAR}` whose variable the lookup does not know is an error naming the variable; OpenClaw's loader warns and keeps the literal `${VAR}`",
+		Match: func(c Case) bool {
+			o, a := c.Occ.(LoadOut), c.Claw.(LoadAnswer)
+			return o.Err && o.MissingVar && !a.Err && len(a.Missing) > 0
+		},
+	},
+}
+
+var tableMain = []Divergence{
 	{
 		Fn: FnRefStrict, Class: "trailing-slash-invalid", Rule: "REF-3",
 		Reason: "a selected ref ending with `/` is invalid; OpenClaw's parser keeps `m/` as the model ID",
@@ -68,6 +81,24 @@ var Table = []Divergence{
 			pc, okC := pri[a.R.Runtime]
 			return okO && okC && po == pc && collateDiffers(o.Runtime, a.R.Runtime)
 		},
+	},
+}
+
+var tableDoctor = []Divergence{
+	{
+		Fn: FnDoctor, Class: "catalog-retirement", Rule: "CMP-3",
+		Reason: "doctor also renames retired or noncanonical catalog models on every provider (its `models.canonical-model-refs` migration: `openai/gpt-5` → `openai/gpt-5.5`); that is catalog upkeep, not the runtime repair CMP-3 defines, and occkit keeps an authored ID as written (REF-2). The retired IDs of refs migrated off the legacy runtime providers are renamed as doctor does",
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "catalog") },
+	},
+	{
+		Fn: FnDoctor, Class: "implicit-primary", Rule: "CMP-3",
+		Reason: "doctor writes an implied primary model into agents.defaults.model when none is set (its `runtime.utility-model-separation` migration, from the first provider catalog row); a Configuration without a primary is refused or resolved by RES-3/RES-4 instead of being given one",
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "implicitPrimary") },
+	},
+	{
+		Fn: FnDoctor, Class: "key-order", Rule: "CMP-3",
+		Reason: "when several legacy keys of one models map migrate to the same canonical key, doctor keeps the first in author key order; occkit merges them in a fixed order (the canonical entry wins), so the same digest repairs the same way",
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "key-order") },
 	},
 }
 

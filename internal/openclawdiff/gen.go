@@ -352,3 +352,98 @@ func (g *Gen) SelectCase() SelectInput {
 	}
 	return in
 }
+
+var (
+	genLegacyRefs = []string{"codex/gpt-5.1-codex", "codex/gpt-5", "codex-cli/gpt-5", "codex-cli/gpt-5.1-codex",
+		"claude-cli/opus", "claude-cli/sonnet", "claude-cli/claude-opus-4-6", "claude-cli/opus-4.6", "claude-cli/haiku",
+		"anthropic-cli/sonnet", "anthropic-cli/claude-sonnet-4-5", "google-gemini-cli/gemini-2.5-pro",
+		"google-gemini-cli/gemini-3-pro", "google-gemini-cli/gemini-3-flash", "Claude-CLI/opus",
+		"openai/gpt-5", "openai/gpt-5.1-codex", "anthropic/claude-sonnet-4-5", "anthropic/claude-opus-5",
+		"google/gemini-2.5-pro", "vllm/qwen2.5-coder", "openrouter/meta/llama-3.1-70b-instruct"}
+	genLegacyRuntimes = []string{"codex", "codex-cli", "claude-cli", "google-gemini-cli", "auto", "default", "openclaw", "Codex-CLI"}
+)
+
+// DoctorInput is one legacy configuration for doctor's repair.
+type DoctorInput struct{ Config map[string]any }
+
+func (g *Gen) legacyModel() any {
+	if g.chance(0.6) {
+		return g.pick(genLegacyRefs...)
+	}
+	m := map[string]any{"primary": g.pick(genLegacyRefs...)}
+	if g.chance(0.7) {
+		fb := []any{}
+		for n := g.r.IntN(3); n > 0; n-- {
+			fb = append(fb, g.pick(genLegacyRefs...))
+		}
+		m["fallbacks"] = fb
+	}
+	return m
+}
+
+func (g *Gen) legacyScope() map[string]any {
+	s := map[string]any{}
+	if g.chance(0.85) {
+		s["model"] = g.legacyModel()
+	}
+	if g.chance(0.6) {
+		models := map[string]any{}
+		for n := 1 + g.r.IntN(3); n > 0; n-- {
+			v := map[string]any{}
+			if g.chance(0.6) {
+				v["agentRuntime"] = map[string]any{"id": g.pick(genLegacyRuntimes...)}
+			}
+			if g.chance(0.3) {
+				v["alias"] = g.pick("fast", "smart")
+			}
+			if g.chance(0.15) {
+				v["params"] = map[string]any{"temperature": 0.2}
+			}
+			models[g.pick(genLegacyRefs...)] = v
+		}
+		s["models"] = models
+	}
+	if g.chance(0.35) {
+		s["agentRuntime"] = map[string]any{"id": g.pick(genLegacyRuntimes...)}
+	}
+	if g.chance(0.1) {
+		s["embeddedHarness"] = map[string]any{"runtime": g.pick("codex", "pi", "auto")}
+	}
+	if g.chance(0.15) {
+		s["subagents"] = map[string]any{"model": g.pick(genLegacyRefs...)}
+	}
+	return s
+}
+
+// DoctorCase draws a legacy configuration.
+func (g *Gen) DoctorCase() DoctorInput {
+	agents := map[string]any{"defaults": g.legacyScope()}
+	if g.chance(0.5) {
+		entries := map[string]any{"main": g.legacyScope()}
+		if g.chance(0.4) {
+			entries["work"] = g.legacyScope()
+			agents["ownership"] = "explicit"
+		}
+		agents["entries"] = entries
+	}
+	cfg := map[string]any{"agents": agents}
+	if g.chance(0.4) {
+		providers := map[string]any{}
+		for _, p := range []string{"openai", "anthropic", "vllm"} {
+			if !g.chance(0.5) {
+				continue
+			}
+			pc := map[string]any{}
+			if g.chance(0.6) {
+				pc["agentRuntime"] = map[string]any{"id": g.pick(genLegacyRuntimes...)}
+			}
+			if g.chance(0.5) {
+				pc["models"] = []any{map[string]any{"id": g.pick("gpt-5", "claude-opus-5", "qwen2.5-coder"),
+					"agentRuntime": map[string]any{"id": g.pick(genLegacyRuntimes...)}}}
+			}
+			providers[p] = pc
+		}
+		cfg["models"] = map[string]any{"providers": providers}
+	}
+	return DoctorInput{Config: cfg}
+}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
+	"time"
 )
 
 // EnvDir names the environment variable holding the OpenClaw installation
@@ -27,6 +29,16 @@ type Oracle struct {
 	Node string // the node binary
 	Dist string // node_modules/openclaw/dist
 	dir  string // private working directory holding the script
+
+	mu  sync.Mutex
+	cpu time.Duration // user+system time of the node processes so far
+}
+
+// CPU returns the processor time the node processes have used so far.
+func (o *Oracle) CPU() time.Duration {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.cpu
 }
 
 // ErrNotInstalled reports that EnvDir is unset.
@@ -94,7 +106,13 @@ func (o *Oracle) run(ctx context.Context, items []any, tag string) ([]json.RawMe
 	cmd.Env = []string{"PATH=" + filepath.Dir(o.Node) + ":/usr/bin:/bin", "HOME=" + o.dir, "NODE_NO_WARNINGS=1"}
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if ps := cmd.ProcessState; ps != nil {
+		o.mu.Lock()
+		o.cpu += ps.UserTime() + ps.SystemTime()
+		o.mu.Unlock()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("openclawdiff: node: %w: %s", err, tail(stderr.String(), 2000))
 	}
 	out, err := os.ReadFile(outPath)

@@ -227,15 +227,63 @@ async function opLoad(it) {
   }
 }
 
-async function opDoctor(it) {
+// Doctor's migration list, to run doctor again without the migrations
+// that lie outside runtime repair (divergence classes): found as the
+// exported array holding migrations with these ids.
+const SKIPPABLE = {
+  catalog: "models.canonical-model-refs",
+  implicitPrimary: "runtime.utility-model-separation",
+};
+const migrationList = lazy(async () => {
+  for (const f of modulesDefining("migrateLegacyRuntimeModelRef")) {
+    const mod = await import(pathToFileURL(path.join(dist, f)).href);
+    for (const v of Object.values(mod)) {
+      if (Array.isArray(v) && v.some((m) => m?.id === SKIPPABLE.catalog)) return v;
+    }
+  }
+  throw new Error("openclaw: doctor migration list not found");
+});
+
+async function withoutMigrations(names, run) {
+  const list = await migrationList();
+  const saved = [];
+  for (const n of names) {
+    const i = list.findIndex((m) => m.id === SKIPPABLE[n]);
+    if (i < 0) throw new Error(`openclaw: doctor migration ${SKIPPABLE[n]} not found`);
+    saved.push([i, list[i]]);
+    list[i] = { ...list[i], apply: () => {} };
+  }
   try {
-    const cfg = structuredClone(it.config);
+    return await run();
+  } finally {
+    for (const [i, m] of saved) list[i] = m;
+  }
+}
+
+// Without it.variants only doctor itself answers; each variant
+// {order, skip} runs doctor again on a key order (authored, asc, desc)
+// without the named skippable migrations.
+async function opDoctor(it) {
+  const full = await doctorOnce(it.config);
+  if (!full.ok || !it.variants) return full;
+  full.variants = [];
+  for (const v of it.variants) {
+    const config = v.order === "asc" ? reorder(it.config, asc) : v.order === "desc" ? reorder(it.config, desc) : it.config;
+    const r = await withoutMigrations(v.skip, () => doctorOnce(config));
+    full.variants.push({ order: v.order, skip: v.skip, ok: r.ok, config: r.config });
+  }
+  return full;
+}
+
+async function doctorOnce(config) {
+  try {
+    const cfg = structuredClone(config);
     const legacy = (await fn.applyLegacyDoctorMigrations())(cfg, { pluginContracts: false });
     const candidate = legacy.next ?? cfg;
     const plan = (await fn.collectBlockedLegacyOpenAICodexProviderPlan())(candidate);
     const res = (await fn.normalizeCompatibilityConfigValues())(candidate, {
       blockedModelIdentities: new Set(plan.blockedModelIdentities ?? []),
-      sourceRaw: it.config,
+      sourceRaw: config,
     });
     return { ok: true, config: res.config, changes: [...(legacy.changes ?? []), ...(res.changes ?? [])] };
   } catch (e) {

@@ -26,7 +26,8 @@
 //	ROOT/namespaces/NS/namespace.json
 //	ROOT/agents/AGENT/port                  the Agent's gateway port
 //	ROOT/agents/AGENT/active                digest of the activated revision
-//	ROOT/agents/AGENT/DIGEST/openclaw.json  the admitted document, mode 0444
+//	ROOT/agents/AGENT/gateway-token.env     the gateway token, mode 0400
+//	ROOT/agents/AGENT/DIGEST/openclaw.json  the planned native document, mode 0444
 //	ROOT/agents/AGENT/DIGEST/process.json   the process description
 //	ROOT/agents/AGENT/DIGEST/state          prepared | stopped
 //	ROOT/agents/AGENT/DIGEST/events.log     one line per lifecycle event
@@ -48,6 +49,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -66,7 +68,6 @@ import (
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
 )
 
 // Name is the Compute kind of the driver.
@@ -183,10 +184,44 @@ type process struct {
 	Workdir    string            `json:"workdir"`
 	Env        map[string]string `json:"env"`
 	Unset      []string          `json:"unset"`
+	// SecretEnv are the secretBindings (AUTH-6) the supervisor fills from
+	// its Secret store: references, never bytes.
+	SecretEnv map[string]secretRef `json:"secretEnv"`
+	// EnvFiles are owner-only files the supervisor loads (the gateway
+	// token the native document references as ${OPENCLAW_GATEWAY_TOKEN}).
+	EnvFiles []string `json:"envFiles"`
 	// HostCredentials: the host supplies model credentials (AUTH-5);
 	// nothing secret is ever written here.
 	HostCredentials bool    `json:"hostCredentials"`
 	Restart         restart `json:"restart"`
+}
+
+type secretRef struct {
+	NamespaceID string `json:"namespaceId"`
+	ID          string `json:"id"`
+}
+
+// plan is the revision's render plan with the gateway on loopback at
+// port.
+func (d *Driver) plan(rev drivers.Revision, port int) (compile.Plan, error) {
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return compile.Plan{}, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
+	}
+	return planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
+}
+
+// gatewayToken writes the Agent's gateway token file once, 32 random bytes
+// hex encoded, owner read-only; an existing token is kept.
+func gatewayToken(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return err
+	}
+	return writeFile(path, []byte("OPENCLAW_GATEWAY_TOKEN="+hex.EncodeToString(raw[:])+"\n"), 0o400)
 }
 
 type restart struct {
@@ -209,23 +244,6 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := deploy.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, rev.Topology()); err != nil {
 		return err
 	}
-	// The gateway's native document (CMP-4): for embedded OpenClaw the
-	// admitted document itself.
-	native, err := compile.GatewayDocument(rev.Document(), rev.Harness(), rev.Mode())
-	if err != nil {
-		return err
-	}
-	// LOG-2: render nothing from a revision whose stamp is not intact;
-	// such a revision must be redeployed.
-	level, err := logging.Guard(rev.Document())
-	if err != nil {
-		return err
-	}
-	logs, err := logging.Render(rev.Harness(), rev.Mode(), logging.ContainerHarness, level)
-	if err != nil {
-		return err
-	}
-
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	agentDir := filepath.Join(d.root, "agents", hashID(rev.AgentID()))
@@ -243,21 +261,42 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err != nil {
 		return err
 	}
+	// The render plan (CMP-4) is the whole launch: the native document
+	// with the gateway section, its environment and arguments. The
+	// driver only places them; it decides nothing about credentials.
+	plan, err := d.plan(rev, port)
+	if err != nil {
+		return err
+	}
+	gw, _ := plan.Process(compile.RoleGateway)
+	native, _ := gw.File(compile.FileNativeDocument)
 	p := process{
 		Agent: rev.AgentID(), Revision: rev.Digest(), Generation: rev.Source().Generation,
-		Harness: fmt.Sprintf("%s %s", rev.HarnessIdentity().ID, rev.HarnessIdentity().Version),
-		Argv:    []string{d.binary, "gateway", "run", "--port", strconv.Itoa(port), "--bind", "loopback"},
-		Workdir: filepath.Join(agentDir, "work"),
-		Env:     map[string]string{},
-		Unset:   logs.Unset,
-		// The only method ValidateHarnessAuth accepts.
-		HostCredentials: rev.Projection().HostManaged || rev.HarnessAuth().Method == deploy.MethodRuntime,
+		Harness:   fmt.Sprintf("%s %s", rev.HarnessIdentity().ID, rev.HarnessIdentity().Version),
+		Argv:      append([]string{d.binary}, gw.Args...),
+		Workdir:   filepath.Join(agentDir, "work"),
+		Env:       map[string]string{native.PathEnv: filepath.Join(dir, native.Name)},
+		SecretEnv: map[string]secretRef{},
+		EnvFiles:  []string{filepath.Join(agentDir, "gateway-token.env")},
+		Unset:     gw.Unset,
+		// The host supplies model credentials (AUTH-5, the only binding
+		// ValidateHarnessAuth accepts).
+		HostCredentials: gw.HostCredentials,
 		Restart:         restart{Policy: "always", DelaySeconds: 2},
 	}
-	for _, e := range logs.Env {
-		p.Env[e.Name] = e.Value
+	for _, e := range gw.Env {
+		switch {
+		case e.Secret.Kind == compile.SecretGatewayToken:
+			// In gateway-token.env.
+		case !e.Secret.IsZero():
+			p.SecretEnv[e.Name] = secretRef{NamespaceID: e.Secret.NamespaceID, ID: e.Secret.ID}
+		default:
+			p.Env[e.Name] = e.Value
+		}
 	}
-	p.Env["OPENCLAW_CONFIG_PATH"] = filepath.Join(dir, "openclaw.json")
+	if err := gatewayToken(p.EnvFiles[0]); err != nil {
+		return err
+	}
 	desc, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
@@ -273,7 +312,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 		data []byte
 		mode fs.FileMode
 	}{
-		{"openclaw.json", native.Bytes(), 0o444}, // mounted read-only (LOG-4)
+		{native.Name, native.Data, 0o444}, // read-only (LOG-4)
 		{"process.json", append(desc, '\n'), 0o644},
 		{"state", []byte("prepared\n"), 0o644},
 		{"events.log", nil, 0o644},
@@ -372,8 +411,28 @@ func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
 	return d.event(dir, "stopped")
 }
 
+// plannedDocument is the native document the plan gives rev on its Agent's
+// port, or nil when it cannot be planned.
+func (d *Driver) plannedDocument(rev drivers.Revision, agentDir string) []byte {
+	b, err := os.ReadFile(filepath.Join(agentDir, "port"))
+	if err != nil {
+		return nil
+	}
+	port, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return nil
+	}
+	plan, err := d.plan(rev, port)
+	if err != nil {
+		return nil
+	}
+	gw, _ := plan.Process(compile.RoleGateway)
+	f, _ := gw.File(compile.FileNativeDocument)
+	return f.Data
+}
+
 // Diagnose reports two checks: the files are present and the document on
-// disk is the admitted one (its canonical digest is the revision's), and
+// disk is the planned one (the admitted document and the gateway section), and
 // the revision is running (prepared, not stopped, and active).
 func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Diagnostics, error) {
 	dir, err := d.revisionDir(ctx, rev)
@@ -391,7 +450,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Di
 	case err != nil:
 		files.State, files.Code = drivers.DiagnosticUnknown, "UNREADABLE"
 	default:
-		if doc, err := occkit.ParseDocument(b); err != nil || occkit.CanonicalDigest(doc) != rev.DocumentDigest() {
+		if !bytes.Equal(b, d.plannedDocument(rev, filepath.Dir(dir))) {
 			files.State, files.Code = drivers.DiagnosticFailed, "DIGEST_MISMATCH"
 		}
 	}

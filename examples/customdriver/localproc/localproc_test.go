@@ -85,7 +85,7 @@ func TestPrepareWritesProcessDescription(t *testing.T) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"openclaw", "gateway", "run", "--port", "18789", "--bind", "loopback"}, p.Argv); diff != "" {
+	if diff := cmp.Diff([]string{"openclaw", "gateway", "run", "--port", "18789"}, p.Argv); diff != "" {
 		t.Errorf("argv (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"OPENCLAW_LOG_LEVEL"}, p.Unset); diff != "" {
@@ -98,9 +98,17 @@ func TestPrepareWritesProcessDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The planned document: the admitted one plus the gateway section
+	// the control plane supplies (token by reference only).
 	doc, err := occkit.ParseDocument(cfg)
-	if err != nil || occkit.CanonicalDigest(doc) != rev.DocumentDigest() {
-		t.Errorf("the document on disk is not the admitted one (%v)", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Get(occkit.NewPath("gateway")).Raw; got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
+		t.Errorf("gateway section = %s", got)
+	}
+	if d, err := doc.Delete(occkit.NewPath("gateway")); err != nil || occkit.CanonicalDigest(d) != rev.DocumentDigest() {
+		t.Errorf("the document on disk is not the admitted one plus the gateway section (%v)", err)
 	}
 	if st, err := os.Stat(p.Env["OPENCLAW_CONFIG_PATH"]); err != nil || st.Mode().Perm() != 0o444 {
 		t.Errorf("config mode = %v, %v; want read-only", st.Mode(), err)

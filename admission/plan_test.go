@@ -1,0 +1,159 @@
+package admission_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
+)
+
+// AUTH-4a: a Binding built as a Go value is refused at Admit exactly as
+// the same binding parsed from JSON is, before any Compute rule.
+func TestAdmitRefusesTypedBindings(t *testing.T) {
+	a := newAdmitter(t, allow())
+	tests := []struct {
+		name string
+		b    deploy.Binding
+		path string
+	}{
+		{"api_key without source", deploy.Binding{Method: deploy.MethodAPIKey}, "harnessAuth.source.kind"},
+		{"source without namespace", deploy.Binding{Method: deploy.MethodAPIKey,
+			Source: deploy.SourceRef{Kind: deploy.SourceSecret, ID: "s"}}, "harnessAuth.source.namespaceId"},
+		{"source without id", deploy.Binding{Method: deploy.MethodAPIKey,
+			Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1"}}, "harnessAuth.source.id"},
+		{"unknown source kind", deploy.Binding{Method: deploy.MethodAPIKey,
+			Source: deploy.SourceRef{Kind: "vault", NamespaceID: "ns_1", ID: "s"}}, "harnessAuth.source.kind"},
+		{"unknown method", deploy.Binding{Method: "oauth"}, "harnessAuth.method"},
+		{"runtime with a source", deploy.Binding{Method: deploy.MethodRuntime, Source: secretRef}, "harnessAuth.source"},
+		{"credential_source without type", deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "src"}, "harnessAuth.sourceType"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := embeddedRequest(embeddedConfig)
+			req.Agent.HarnessAuth = tt.b
+			_, err := a.Admit(context.Background(), req)
+			e := occkit.First(err)
+			if e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "AUTH-4a" || e.Path.String() != tt.path {
+				t.Fatalf("Admit = %v, want 400 AUTH-4a at %s", err, tt.path)
+			}
+			if tt.name == "unknown method" && !strings.Contains(e.Message(), "api_key, codex_pat, credential_source, runtime") {
+				t.Errorf("the refusal does not name the accepted methods: %s", e.Message())
+			}
+		})
+	}
+}
+
+// AUTH-4a: one validation for both paths. Whatever Validate accepts, the
+// JSON snapshot parses back to the same Binding; whatever the JSON path
+// refuses, Validate refuses.
+func TestBindingValidateAgreesWithParse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		str := rapid.SampledFrom([]string{"", "ns_1", "s", " s", "a\x01"})
+		b := deploy.Binding{
+			Method: deploy.Method(rapid.SampledFrom([]string{"api_key", "codex_pat", "credential_source", "runtime", "oauth"}).Draw(t, "method")),
+			Source: deploy.SourceRef{
+				Kind:        deploy.SourceKind(rapid.SampledFrom([]string{"", "secret", "service_account", "vault"}).Draw(t, "kind")),
+				NamespaceID: str.Draw(t, "ns"), ID: str.Draw(t, "id"),
+			},
+			SourceID:   str.Draw(t, "sourceId"),
+			SourceType: deploy.SourceType(rapid.SampledFrom([]string{"", "api_key", "codex-oauth", "x"}).Draw(t, "type")),
+		}
+		verr := b.Validate()
+		parsed, perr := admission.ParseBinding(b.JSON(), admission.BindingPath())
+		if verr == nil {
+			if perr != nil || parsed != b {
+				t.Fatalf("Validate accepts %+v but its JSON parses to %+v, %v", b, parsed, perr)
+			}
+		}
+		if perr != nil && verr == nil {
+			t.Fatalf("ParseBinding refuses %s (%v) but Validate accepts it", b.JSON(), perr)
+		}
+	})
+}
+
+// ADM-3 LOG-6: a Harness without an approved version is refused at Admit
+// (every render would need it), naming the approved ones.
+func TestAdmitRefusesMissingHarnessVersion(t *testing.T) {
+	a, err := admission.New(admission.Options{Authorizer: allow(),
+		HarnessVersions: map[deploy.Harness]string{deploy.HarnessCodex: "0.171.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Admit(context.Background(), embeddedRequest(embeddedConfig))
+	e := occkit.First(err)
+	if e == nil || e.Code != occkit.CodeResourceConflict || e.Rule != "ADM-3" || e.Path.String() != "harnessVersions.openclaw" ||
+		!strings.Contains(e.Message(), "approved: codex") {
+		t.Fatalf("Admit = %v", err)
+	}
+}
+
+// AUTH-2: the credential must live in the Agent's tenant namespace; the
+// refusal names it, and the revision freezes the namespace so a Compute
+// running the Agent elsewhere refuses to render it.
+func TestAdmitTenantNamespace(t *testing.T) {
+	a := newAdmitter(t, allow())
+	req := embeddedRequest(embeddedConfig)
+	req.Agent.NamespaceID = "ns_2"
+	_, err := a.Admit(context.Background(), req)
+	e := occkit.First(err)
+	if e == nil || e.Code != occkit.CodeResourceConflict || e.Rule != "AUTH-2" ||
+		e.Path.String() != "harnessAuth.source.namespaceId" || !strings.Contains(e.Message(), "ns_2") {
+		t.Fatalf("Admit = %v", err)
+	}
+	req.Agent.NamespaceID = "ns_1"
+	rev, err := a.Admit(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rev.Namespace() != "ns_1" {
+		t.Errorf("namespace = %q", rev.Namespace())
+	}
+	if _, err := rev.Plan(compile.PlanOptions{Namespace: "ns_9"}); occkit.First(err) == nil || occkit.First(err).Rule != "AUTH-2" {
+		t.Errorf("Plan on another namespace = %v", err)
+	}
+	b, err := rev.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := admission.ParseRevision(b)
+	if err != nil || back.Namespace() != "ns_1" || back.Digest() != rev.Digest() {
+		t.Fatalf("round trip: %v", err)
+	}
+}
+
+// AUTH-6: secretBindings are frozen, survive the record, and reach the
+// gateway only; a binding the render would refuse is refused at Admit.
+func TestAdmitSecretBindings(t *testing.T) {
+	a := newAdmitter(t, allow())
+	req := embeddedRequest(embeddedConfig)
+	tg := admission.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
+	req.SecretBindings = []admission.SecretBinding{tg}
+	rev, err := a.Admit(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := rev.MarshalJSON()
+	back, err := admission.ParseRevision(b)
+	if err != nil || len(back.SecretBindings()) != 1 || back.SecretBindings()[0] != tg {
+		t.Fatalf("round trip: %v %v", back.SecretBindings(), err)
+	}
+	plan, err := back.Plan(compile.PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, _ := plan.Process(compile.RoleGateway)
+	if e, ok := gw.Lookup("TELEGRAM_BOT_TOKEN"); !ok || e.Secret.ID != "tg" {
+		t.Errorf("gateway lacks the secretBinding: %+v", gw.Env)
+	}
+	req.SecretBindings = []admission.SecretBinding{{Env: "ANTHROPIC_API_KEY", Source: tg.Source}}
+	_, err = a.Admit(context.Background(), req)
+	if e := occkit.First(err); e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "AUTH-6" {
+		t.Fatalf("Admit with a binding shadowing the Harness credential = %v", err)
+	}
+}

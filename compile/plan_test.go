@@ -1,0 +1,225 @@
+package compile_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
+	"github.com/occkit/occkit/logging"
+)
+
+func stamped(t testing.TB, src string) occkit.Document {
+	t.Helper()
+	doc, err := logging.Stamp(occkit.MustParseDocument(src), deploy.LevelInfo, deploy.OwnedByPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+var (
+	planKey     = compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "model-key"}
+	planBinding = compile.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "tg"}}
+)
+
+func envNames(p compile.Process) []string {
+	var out []string
+	for _, e := range p.Env {
+		out = append(out, e.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CMP-4 AUTH-2 AUTH-6: what each process of each topology receives.
+func TestBuildPlan(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      compile.PlanInput
+		opts    compile.PlanOptions
+		env     map[compile.Role][]string
+		program map[compile.Role]compile.Program
+		bind    string
+	}{
+		{
+			name: "embedded openclaw on kubernetes",
+			in: compile.PlanInput{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded, Compute: deploy.ComputeKubernetes,
+				Document:    stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`),
+				Credentials: compile.Credentials{Harness: []compile.Env{{Name: "ANTHROPIC_API_KEY", Secret: planKey}}}},
+			env:     map[compile.Role][]string{compile.RoleGateway: {"ANTHROPIC_API_KEY", "OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
+			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw},
+			bind:    "lan",
+		},
+		{
+			name: "embedded openclaw on ssh",
+			in: compile.PlanInput{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded, Compute: deploy.ComputeSSH,
+				Document: stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`), Credentials: compile.Credentials{HostManaged: true}},
+			env:     map[compile.Role][]string{compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
+			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw},
+			bind:    "loopback",
+		},
+		{
+			name: "dedicated codex",
+			in: compile.PlanInput{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated, Compute: deploy.ComputeKubernetes,
+				Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`),
+				Credentials: compile.Credentials{StdinLogin: true, Harness: []compile.Env{
+					{Name: "OPENAI_API_KEY", Secret: planKey}, {Name: "CODEX_LOGIN_MODE", Value: "api_key"}}}},
+			env: map[compile.Role][]string{
+				compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
+				compile.RoleHarness: {"CODEX_LOGIN_MODE", "LOG_FORMAT", "OPENAI_API_KEY", "RUST_LOG"},
+			},
+			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw, compile.RoleHarness: compile.ProgramCodex},
+			bind:    "lan",
+		},
+		{
+			name: "dedicated openclaw",
+			in: compile.PlanInput{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated, Compute: deploy.ComputeKubernetes,
+				Document:    stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
+				Credentials: compile.Credentials{Harness: []compile.Env{{Name: "OPENAI_API_KEY", Placeholder: true}}, EgressProxy: true}},
+			opts: compile.PlanOptions{Bind: compile.BindLoopback},
+			env: map[compile.Role][]string{
+				compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
+				compile.RoleHarness: {"OPENAI_API_KEY"},
+			},
+			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw, compile.RoleHarness: compile.ProgramOpenClaw},
+			bind:    "loopback",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.in.SecretBindings = []compile.SecretBinding{planBinding}
+			tt.in.Level = deploy.LevelInfo
+			tt.opts.Namespace = "ns"
+			plan, err := compile.BuildPlan(tt.in, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(plan.Processes) != len(tt.env) {
+				t.Fatalf("%d processes, want %d", len(plan.Processes), len(tt.env))
+			}
+			for _, p := range plan.Processes {
+				if d := cmp.Diff(tt.env[p.Role], envNames(p)); d != "" {
+					t.Errorf("%s env (-want +got):\n%s", p.Role, d)
+				}
+				if p.Program != tt.program[p.Role] {
+					t.Errorf("%s program = %s", p.Role, p.Program)
+				}
+				if p.Inference != (p.Role == compile.RoleHarness || tt.in.Mode == deploy.ModeEmbedded) {
+					t.Errorf("%s inference = %v", p.Role, p.Inference)
+				}
+			}
+			gw, _ := plan.Process(compile.RoleGateway)
+			doc, ok := gw.File(compile.FileNativeDocument)
+			if !ok || doc.PathEnv != "OPENCLAW_CONFIG_PATH" {
+				t.Fatalf("gateway file = %+v", doc)
+			}
+			want := fmt.Sprintf(`{"mode":"local","bind":%q,"auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}`, tt.bind)
+			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw; got != want {
+				t.Errorf("gateway section = %s, want %s", got, want)
+			}
+			if gw.Readiness.HTTPPath != "/readyz" || gw.Port != compile.DefaultGatewayPort {
+				t.Errorf("gateway readiness %+v port %d", gw.Readiness, gw.Port)
+			}
+			if e, _ := gw.Lookup("OPENCLAW_GATEWAY_TOKEN"); e.Secret.Kind != compile.SecretGatewayToken || e.Value != "" {
+				t.Errorf("gateway token = %+v", e)
+			}
+		})
+	}
+}
+
+// The stage refuses what no Compute may run (AUTH-2, AUTH-6, LOG-2).
+func TestBuildPlanRefuses(t *testing.T) {
+	ok := compile.PlanInput{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated,
+		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`), Level: deploy.LevelInfo}
+	with := func(f func(*compile.PlanInput)) compile.PlanInput { in := ok; f(&in); return in }
+	tests := []struct {
+		name string
+		in   compile.PlanInput
+		opts compile.PlanOptions
+		want errorKey
+	}{
+		{"AUTH-6 gateway credential", with(func(in *compile.PlanInput) {
+			in.Credentials.Gateway = []compile.Env{{Name: "OPENAI_API_KEY", Secret: planKey}}
+		}), compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "projection.gateway[0]", "AUTH-6"}},
+		{"AUTH-2 namespace", with(func(in *compile.PlanInput) {
+			in.Credentials.Harness = []compile.Env{{Name: "OPENAI_API_KEY", Secret: planKey}}
+		}), compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "harnessAuth.source.namespaceId", "AUTH-2"}},
+		{"AUTH-2 admitted for another namespace", with(func(in *compile.PlanInput) { in.Namespace = "ns" }),
+			compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "namespace", "AUTH-2"}},
+		{"AUTH-6 inference variable as a secretBinding", with(func(in *compile.PlanInput) {
+			in.SecretBindings = []compile.SecretBinding{{Env: "OPENAI_API_KEY", Source: planBinding.Source}}
+		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
+		{"AUTH-6 reserved variable", with(func(in *compile.PlanInput) {
+			in.SecretBindings = []compile.SecretBinding{{Env: "OPENCLAW_GATEWAY_TOKEN", Source: planBinding.Source}}
+		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
+		{"AUTH-6 the Harness Secret", with(func(in *compile.PlanInput) {
+			in.Credentials.Harness = []compile.Env{{Name: "OPENAI_API_KEY", Secret: planKey}}
+			in.SecretBindings = []compile.SecretBinding{{Env: "MEMORY_KEY", Source: planKey}}
+		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].source", "AUTH-6"}},
+		{"AUTH-6 twice", with(func(in *compile.PlanInput) {
+			in.SecretBindings = []compile.SecretBinding{planBinding, planBinding}
+		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[1].env", "AUTH-6"}},
+		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = deploy.LevelDebug }),
+			compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "logging.level", "LOG-2"}},
+		{"placement", ok, compile.PlanOptions{Bind: "public"}, errorKey{occkit.CodeResourceConflict, "placement.bind", "CMP-4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := compile.BuildPlan(tt.in, tt.opts)
+			wantError(t, err, tt.want.code, tt.want.path, tt.want.rule)
+		})
+	}
+}
+
+type errorKey struct {
+	code occkit.Code
+	path string
+	rule string
+}
+
+func ExampleBuildPlan() {
+	doc, _ := logging.Stamp(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},
+		"models":{"providers":{"codex":{"apiKey":"sk-secret","baseUrl":"https://user:pw@llm.example/v1"}}},
+		"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`), deploy.LevelInfo, deploy.OwnedByPlatform)
+	plan, err := compile.BuildPlan(compile.PlanInput{
+		Document: doc, Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated, Level: deploy.LevelInfo,
+		Credentials: compile.Credentials{StdinLogin: true, Harness: []compile.Env{
+			{Name: "OPENAI_API_KEY", Secret: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "key"}},
+			{Name: "CODEX_LOGIN_MODE", Value: "api_key"},
+		}},
+		SecretBindings: []compile.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+			Source: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "telegram"}}},
+	}, compile.PlanOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range plan.Processes {
+		var env []string
+		for _, e := range p.Env {
+			switch {
+			case !e.Secret.IsZero():
+				env = append(env, e.Name+"<-"+string(e.Secret.Kind))
+			default:
+				env = append(env, e.Name+"="+e.Value)
+			}
+		}
+		fmt.Println(p.Role, p.Program, strings.Join(env, " "))
+	}
+	gw, _ := plan.Process(compile.RoleGateway)
+	f, _ := gw.File(compile.FileNativeDocument)
+	d := occkit.MustParseDocument(string(f.Data))
+	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw)
+	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw)
+	// Output:
+	// gateway openclaw OPENCLAW_GATEWAY_TOKEN<-gateway_token TELEGRAM_BOT_TOKEN<-secret
+	// harness codex LOG_FORMAT=json RUST_LOG=info,codex_otel=off OPENAI_API_KEY<-secret CODEX_LOGIN_MODE=api_key
+	// {"codex":{"baseUrl":"https://llm.example"}}
+	// {"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}
+}

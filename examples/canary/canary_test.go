@@ -1,0 +1,331 @@
+package canary
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"pgregory.net/rapid"
+	"sigs.k8s.io/yaml"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes"
+	"github.com/occkit/occkit/drivers/ssh"
+)
+
+// class is who may hold a canary.
+type class int
+
+const (
+	inference class = iota // only the process that calls the model
+	channel                // only the gateway
+)
+
+type canary struct {
+	value string
+	class class
+	where string
+}
+
+// forms are the encodings a leak could take.
+func forms(v string) []string {
+	j, _ := json.Marshal(v)
+	return []string{
+		v,
+		string(j[1 : len(j)-1]),
+		url.QueryEscape(v),
+		url.PathEscape(v),
+		hex.EncodeToString([]byte(v)),
+		base64.StdEncoding.EncodeToString([]byte(v)),
+		base64.RawURLEncoding.EncodeToString([]byte(v)),
+	}
+}
+
+var checks, renderedCount atomic.Int64
+
+// search reports the first form of c found in out.
+func search(out []byte, c canary) (string, bool) {
+	for _, f := range forms(c.value) {
+		checks.Add(1)
+		if bytes.Contains(out, []byte(f)) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// topology is one Compute × topology the bundled drivers render.
+type topology struct {
+	name    string
+	compute deploy.Compute
+	harness deploy.Harness
+	mode    deploy.Mode
+	model   string
+	auth    deploy.Binding
+}
+
+const tenant = "ns-canary"
+
+var topologies = []topology{
+	{"kubernetes embedded openclaw", deploy.ComputeKubernetes, deploy.HarnessOpenClaw, deploy.ModeEmbedded, "anthropic/claude-sonnet-4-6",
+		deploy.Binding{Method: deploy.MethodAPIKey, Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
+	{"ssh embedded openclaw", deploy.ComputeSSH, deploy.HarnessOpenClaw, deploy.ModeEmbedded, "openai/gpt-5",
+		deploy.Binding{Method: deploy.MethodRuntime}},
+	{"kubernetes dedicated codex", deploy.ComputeKubernetes, deploy.HarnessCodex, deploy.ModeDedicated, "codex/gpt-5-codex",
+		deploy.Binding{Method: deploy.MethodCodexPAT, Source: deploy.SourceRef{Kind: deploy.SourceServiceAccount, NamespaceID: tenant, ID: "codex-sa"}}},
+	{"kubernetes dedicated openclaw", deploy.ComputeKubernetes, deploy.HarnessOpenClaw, deploy.ModeDedicated, "openai/gpt-5",
+		deploy.Binding{Method: deploy.MethodAPIKey, Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
+}
+
+var sandbox = &kubernetes.Sandbox{ID: "sbx", Facts: deploy.SandboxFacts{
+	ProvisionHarness: true, Facets: []deploy.Facet{deploy.FacetNetworking, deploy.FacetFilesystem, deploy.FacetProcess}}}
+
+// genCanary is a credential-looking value with characters that change
+// under JSON and URL escaping.
+func genCanary(t *rapid.T, label string) string {
+	body := rapid.StringOfN(rapid.RuneFrom([]rune("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789+/=_-")), 18, 24, -1).Draw(t, label)
+	return body
+}
+
+func headerName(t *rapid.T, label string) string {
+	names := []string{"Authorization", "Proxy-Authorization", "x-api-key", "X-Goog-Api-Key", "anthropic-api-key",
+		"OpenAI-Api-Key", "X-Auth-Token", "Cookie", "api-key", "X-Custom-Trace"}
+	n := rapid.SampledFrom(names).Draw(t, label)
+	if rapid.Bool().Draw(t, label+"-upper") {
+		n = strings.ToUpper(n)
+	} else if rapid.Bool().Draw(t, label+"-lower") {
+		n = strings.ToLower(n)
+	}
+	return n
+}
+
+// configuration builds a Configuration for tp with canaries in every
+// credential-bearing place and returns the canaries.
+func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []admission.SecretBinding) {
+	var cs []canary
+	add := func(cl class, where string) string {
+		// Numbered, so no canary is part of another.
+		v := fmt.Sprintf("cnry%02d", len(cs)) + genCanary(t, where)
+		cs = append(cs, canary{v, cl, where})
+		return v
+	}
+	provider, _, _ := strings.Cut(tp.model, "/")
+	modelID := strings.TrimPrefix(tp.model, provider+"/")
+	p := map[string]any{
+		"apiKey": add(inference, "apiKey"),
+		"headers": map[string]any{
+			headerName(t, "h1"): add(inference, "provider header"),
+			headerName(t, "h2"): "Bearer " + add(inference, "provider bearer header"),
+		},
+		"models": []any{map[string]any{
+			"id": modelID, "name": "m",
+			"headers": map[string]any{headerName(t, "h3"): add(inference, "model-row header")},
+		}},
+		"request": map[string]any{
+			"auth":    map[string]any{"mode": "authorization-bearer", "token": add(inference, "request auth token")},
+			"headers": map[string]any{headerName(t, "h4"): add(inference, "request header")},
+		},
+	}
+	switch rapid.IntRange(0, 3).Draw(t, "url form") {
+	case 0:
+		p["baseUrl"] = "https://u:" + url.QueryEscape(add(inference, "url userinfo")) + "@llm.test/v1"
+	case 1:
+		p["baseUrl"] = "https://llm.test/v1?key=" + url.QueryEscape(add(inference, "url query"))
+	case 2:
+		p["baseUrl"] = "svc:" + add(inference, "scheme-less userinfo") + "@llm.test/v1"
+	case 3:
+		p["baseUrl"] = "https://llm.test/key/" + url.PathEscape(add(inference, "url path")) + "/v1"
+	}
+	envKey := strings.ToUpper(provider) + "_API_KEY"
+	refVar := "CANARY_REF_KEY"
+	env := map[string]any{
+		"vars": map[string]any{
+			"OPENAI_API_KEY":  add(inference, "env OPENAI_API_KEY"),
+			refVar:            add(inference, "env var referenced by the provider"),
+			"SLACK_APP_TOKEN": add(channel, "env var referenced by a channel"),
+			envKey:            add(inference, "env provider key variable"),
+		},
+	}
+	other := map[string]any{"baseUrl": "https://other.test", "apiKey": "${" + refVar + "}"}
+	doc := map[string]any{
+		"agents": map[string]any{"defaults": map[string]any{
+			"model": tp.model,
+			"models": map[string]any{tp.model: map[string]any{
+				"agentRuntime": map[string]any{"id": string(tp.harness)},
+				"params":       map[string]any{"api_key": add(inference, "model params")},
+			}},
+		}},
+		"models": map[string]any{"providers": map[string]any{provider: p, "other": other}},
+		"env":    env,
+		"channels": map[string]any{
+			"telegram": map[string]any{"botToken": add(channel, "telegram botToken"), "enabled": true},
+			"slack":    map[string]any{"appToken": "${SLACK_APP_TOKEN}", "botToken": "${SLACK_BOT_TOKEN}", "enabled": true},
+		},
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := occkit.ParseDocument(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The channel token the document references comes from a Secret,
+	// by reference: its bytes are never in any output.
+	sb := []admission.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
+	return d, cs, sb
+}
+
+// output is one rendered artifact and who it belongs to.
+type output struct {
+	name string
+	data []byte
+	// inference / channel: may hold that class of canary.
+	inference, channel bool
+}
+
+func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission.SecretBinding, h slog.Handler) (*admission.Revision, error) {
+	a, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	req := admission.Request{
+		Agent: admission.Agent{ID: "canary", ConfigurationID: "cfg", ExecutionMode: tp.mode,
+			HarnessAuth: tp.auth, NamespaceID: tenant},
+		Configuration:  admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
+		Compute:        admission.ComputeInfo{Kind: tp.compute, ID: string(tp.compute)},
+		Level:          deploy.LevelInfo,
+		SecretBindings: sb,
+	}
+	if tp.mode == deploy.ModeDedicated && tp.harness == deploy.HarnessOpenClaw {
+		req.Sandbox = &admission.SandboxInfo{ID: sandbox.ID, Facts: sandbox.Facts}
+		req.NativeWorkerSupport = deploy.NativeWorkersPinned
+	}
+	rev, err := a.Admit(ctx, req)
+	slog.New(h).Info("admission", "error", err)
+	return rev, err
+}
+
+// render renders rev on its Compute and lists every output.
+func render(tp topology, rev *admission.Revision) ([]output, error) {
+	var outs []output
+	dedicated := tp.mode == deploy.ModeDedicated
+	plan, err := rev.Plan(compile.PlanOptions{Namespace: tenant})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range plan.Processes {
+		gw := p.Role == compile.RoleGateway
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, output{name: "plan " + string(p.Role), data: b,
+			inference: p.Inference, channel: gw})
+	}
+	var explain bytes.Buffer
+	for _, r := range rev.Reasons() {
+		fmt.Fprintf(&explain, "%s %s %s\n", r.Rule, r.Path, r.Value)
+	}
+	outs = append(outs, output{name: "explain", data: explain.Bytes()})
+	switch tp.compute {
+	case deploy.ComputeKubernetes:
+		opts := kubernetes.RenderOptions{Namespace: drivers.Namespace{ID: tenant, Name: tenant}}
+		if dedicated && tp.harness == deploy.HarnessOpenClaw {
+			opts.Sandbox = sandbox
+		}
+		objs, err := kubernetes.Render(rev, opts)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs.List() {
+			b, err := yaml.Marshal(o)
+			if err != nil {
+				return nil, err
+			}
+			harness := o.GetLabels()[kubernetes.LabelComponent] == string(kubernetes.ComponentHarness)
+			outs = append(outs, output{name: "kubernetes " + o.GetName(), data: b,
+				inference: !dedicated || harness, channel: !harness})
+		}
+	case deploy.ComputeSSH:
+		u, err := ssh.Render(rev, ssh.RenderOptions{Port: 18000, UnitDir: "/u", StateDir: "/s", BinaryPath: "/bin/openclaw"})
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, output{name: "systemd unit", data: u.Content},
+			output{name: "ssh document", data: u.Document, inference: true, channel: true})
+	}
+	return outs, nil
+}
+
+func TestCanaries(t *testing.T) {
+	n := 12
+	if s := os.Getenv("OCCKIT_CANARY_CASES"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("OCCKIT_CANARY_CASES=%q is not a positive count", s)
+		}
+		n = v
+	}
+	if f := flag.Lookup("rapid.checks"); f != nil {
+		_ = f.Value.Set(strconv.Itoa(n))
+	}
+	start, startRendered := checks.Load(), renderedCount.Load()
+	for _, tp := range topologies {
+		t.Run(tp.name, func(t *testing.T) {
+			rapid.Check(t, func(rt *rapid.T) {
+				doc, cs, sb := configuration(rt, tp)
+				var logs bytes.Buffer
+				h := slog.NewJSONHandler(&logs, nil)
+				rev, err := admit(context.Background(), tp, doc, sb, h)
+				outs := []output{}
+				if err != nil {
+					outs = append(outs, output{name: "admission error", data: []byte(err.Error())})
+				} else {
+					rendered, err := render(tp, rev)
+					if err != nil {
+						outs = append(outs, output{name: "render error", data: []byte(err.Error())})
+						rt.Errorf("%s: admitted but does not render: %v", tp.name, err)
+					}
+					outs = append(outs, rendered...)
+					renderedCount.Add(1)
+				}
+				outs = append(outs, output{name: "slog records", data: logs.Bytes()})
+				for _, o := range outs {
+					for _, c := range cs {
+						allowed := (c.class == inference && o.inference) || (c.class == channel && o.channel)
+						if allowed {
+							continue
+						}
+						if f, found := search(o.data, c); found {
+							rt.Errorf("%s: the %s canary reached %s (as %q)", tp.name, c.where, o.name, f)
+						}
+					}
+				}
+			})
+		})
+	}
+	r := renderedCount.Load() - startRendered
+	t.Logf("canary searches: %d over %d rendered revisions", checks.Load()-start, r)
+	if r == 0 {
+		t.Error("no case admitted and rendered: the search proved nothing")
+	}
+}

@@ -1,0 +1,181 @@
+package openclawdiff
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// LoadInput is one configuration file tree written under Dir: Main is the
+// file to load, Env the variables the lookup knows.
+type LoadInput struct {
+	Dir  string
+	Main string
+	Env  map[string]string
+}
+
+var genVarNames = []string{"OPENAI_KEY", "MODEL", "TEAM", "BASE_URL", "EMPTY", "MISSING_ONE"}
+
+func (g *Gen) envMap() map[string]string {
+	env := map[string]string{"OPENAI_KEY": "sk-test-1", "MODEL": "openai/gpt-5", "TEAM": "core", "BASE_URL": "http://localhost:8000/v1"}
+	if g.chance(0.3) {
+		env["EMPTY"] = ""
+	}
+	return env
+}
+
+// str draws a string value, sometimes with ${VAR} references or escapes.
+func (g *Gen) str() string {
+	switch g.r.IntN(10) {
+	case 0:
+		return "${" + g.pick(genVarNames[:4]...) + "}"
+	case 1:
+		return "prefix-${" + g.pick(genVarNames...) + "}-suffix"
+	case 2:
+		return "$${" + g.pick(genVarNames...) + "}"
+	case 3:
+		return "${lower_case}"
+	case 4:
+		return "cost $5 ${TEAM}"
+	}
+	return g.pick("openai/gpt-5", "fast", "anthropic/claude-sonnet-4-5", "info", "explicit", "main")
+}
+
+func (g *Gen) loadValue(depth int) any {
+	if depth <= 0 || g.chance(0.4) {
+		switch g.r.IntN(6) {
+		case 0:
+			return g.r.IntN(100)
+		case 1:
+			return g.chance(0.5)
+		case 2:
+			return []any{g.str(), g.str()}
+		}
+		return g.str()
+	}
+	m := map[string]any{}
+	for n := 1 + g.r.IntN(3); n > 0; n-- {
+		m[g.pick("agents", "defaults", "model", "models", "logging", "level", "providers", "headers", "tags", "list", "name")] = g.loadValue(depth - 1)
+	}
+	return m
+}
+
+// LoadCase writes a random include tree into dir and returns it.
+func (g *Gen) LoadCase(dir string) (LoadInput, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "inc"), 0o755); err != nil {
+		return LoadInput{}, err
+	}
+	files := map[string]any{}
+	names := []string{"main.json", "inc/a.json5", "inc/b.json", "inc/c.json5"}
+	// Included files first, each may include a later one (or make a cycle).
+	for i := len(names) - 1; i >= 1; i-- {
+		v := map[string]any{}
+		for n := 1 + g.r.IntN(3); n > 0; n-- {
+			v[g.pick("agents", "logging", "models", "tags", "name", "list")] = g.loadValue(2)
+		}
+		if i+1 < len(names) && g.chance(0.4) {
+			v["$include"] = "./" + filepath.Base(names[i+1])
+		}
+		if g.chance(0.03) {
+			v["$include"] = "../main.json" // cycle
+		}
+		files[names[i]] = v
+	}
+	main := map[string]any{}
+	for n := 1 + g.r.IntN(3); n > 0; n-- {
+		main[g.pick("agents", "logging", "gateway", "tags", "name")] = g.loadValue(2)
+	}
+	switch g.r.IntN(8) {
+	case 0, 1:
+		main["$include"] = "./inc/a.json5"
+	case 2:
+		main["$include"] = []any{"./inc/a.json5", "./inc/b.json"}
+	case 3:
+		main["agents"] = map[string]any{"$include": "./inc/b.json", "ownership": g.str()}
+	case 4:
+		main["$include"] = g.pick("./inc/missing.json", "../outside.json", "/etc/hostname", "./inc/c.json5")
+	}
+	files[names[0]] = main
+	for name, v := range files {
+		var text string
+		if strings.HasSuffix(name, ".json5") || g.chance(0.2) {
+			text = g.json5(v, 0)
+		} else {
+			b, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				return LoadInput{}, err
+			}
+			text = string(b)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return LoadInput{}, err
+		}
+	}
+	return LoadInput{Dir: dir, Main: filepath.Join(dir, names[0]), Env: g.envMap()}, nil
+}
+
+// json5 writes v as JSON5 as people write it: unquoted keys, single
+// quotes, comments and trailing commas.
+func (g *Gen) json5(v any, indent int) string {
+	pad := strings.Repeat("  ", indent)
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteString("{\n")
+		for i, k := range keys {
+			if g.chance(0.15) {
+				b.WriteString(pad + "  // note\n")
+			}
+			key := strconv.Quote(k)
+			if isIdent(k) && g.chance(0.7) {
+				key = k
+			}
+			b.WriteString(pad + "  " + key + ": " + g.json5(x[k], indent+1))
+			if i < len(keys)-1 || g.chance(0.5) {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString(pad + "}")
+		return b.String()
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = g.json5(e, indent+1)
+		}
+		tail := ""
+		if len(parts) > 0 && g.chance(0.5) {
+			tail = ","
+		}
+		return "[" + strings.Join(parts, ", ") + tail + "]"
+	case string:
+		if !strings.ContainsAny(x, `'\`) && g.chance(0.6) {
+			return "'" + x + "'"
+		}
+		return strconv.Quote(x)
+	case int:
+		return strconv.Itoa(x)
+	case bool:
+		return fmt.Sprint(x)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func isIdent(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}

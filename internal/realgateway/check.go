@@ -1,0 +1,104 @@
+package realgateway
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Expect is what every process of a started revision must show.
+type Expect struct {
+	// Level is the admitted level: no console record below it.
+	Level string
+	// Secrets are values that must appear in no process's output.
+	Secrets []string
+}
+
+// ReadyRecord is the message of the gateway's ready record.
+const ReadyRecord = "gateway ready"
+
+// maxLog bounds how much of one output stream a check reads.
+const maxLog = 8 << 20
+
+// Problems lists what is wrong with rep and the outputs in logDir, checked
+// against want: every served process answered /healthz live and /readyz
+// 200; a gateway at level info or below wrote its ready record; every
+// console line of every process is a JSON record at or above the admitted
+// level; no secret appears in any output; every process ran until it was
+// stopped and (once ready, for a served one) exited 0 on SIGTERM within
+// the stop timeout; nothing outlived them. Nil means the
+// revision started, served and stopped as it must.
+func Problems(spec Spec, rep Report, want Expect) []string {
+	var out []string
+	add := func(role, format string, args ...any) {
+		out = append(out, role+": "+fmt.Sprintf(format, args...))
+	}
+	served := map[string]bool{}
+	for _, p := range spec.Processes {
+		served[p.Role] = p.Port > 0
+	}
+	for _, p := range rep.Processes {
+		stdout := readLog(filepath.Join(spec.LogDir, p.Role+".stdout"))
+		stderr := readLog(filepath.Join(spec.LogDir, p.Role+".stderr"))
+		if p.ExitedEarly {
+			add(p.Role, "ended before it was stopped (%s); stderr tail: %s", p.Exit, tail(stderr, want.Secrets))
+		}
+		if served[p.Role] {
+			if p.LiveMs < 0 {
+				add(p.Role, "/healthz never answered live")
+			}
+			if p.ReadyMs < 0 {
+				add(p.Role, "/readyz never answered 200 (last: %s)", p.Readyz)
+			}
+		}
+		records, stray := Console(append(append([]byte(nil), stdout...), stderr...))
+		if len(stray) > 0 {
+			add(p.Role, "%d console lines are not JSON records, first %q", len(stray), stray[0])
+		}
+		if below := Below(records, want.Level); len(below) > 0 {
+			add(p.Role, "%d console records below level %s, first %+v", len(below), want.Level, below[0])
+		}
+		if _, ok := Find(records, ReadyRecord); served[p.Role] && levelRank[want.Level] <= levelRank["info"] && !ok {
+			add(p.Role, "no %q record", ReadyRecord)
+		}
+		if leaks := Leaks(append(stdout, stderr...), want.Secrets); len(leaks) > 0 {
+			add(p.Role, "%d secret values appear in its output", len(leaks))
+		}
+		// A process still starting may die of SIGTERM; the missing
+		// readiness already says what is wrong with it.
+		if !p.ExitedEarly && (!served[p.Role] || p.ReadyMs >= 0) && (p.StopMs < 0 || p.Exit != "exit 0") {
+			add(p.Role, "did not stop cleanly on SIGTERM (%s, %d ms)", p.Exit, p.StopMs)
+		}
+	}
+	for _, l := range rep.Leftover {
+		out = append(out, "leftover process: "+l)
+	}
+	return out
+}
+
+func readLog(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, maxLog))
+	return b
+}
+
+// tail is the end of an output for a message, secrets masked.
+func tail(b []byte, secrets []string) string {
+	const n = 600
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	s := string(b)
+	for _, v := range secrets {
+		if v != "" {
+			s = strings.ReplaceAll(s, v, "[secret]")
+		}
+	}
+	return s
+}

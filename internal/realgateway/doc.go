@@ -1,0 +1,44 @@
+// Package realgateway runs the real OpenClaw CLI (the pinned
+// openclaw@2026.9.6 on node 24 that .ci/openclaw.sh installs, found
+// through OCCKIT_OPENCLAW_DIR) for occkit's end-to-end tier (issue 18):
+// what admission admits and a driver renders must start and serve, and the
+// startup probe's classifier must agree with what OpenClaw's own model
+// probe prints.
+//
+// # Isolation
+//
+// Every real process runs in a network namespace that has only a loopback
+// interface, by construction: [Pool.Run] re-executes the test binary under
+// `unshare --net`, the child ([Jobs.Child], the first statement of the
+// package's TestMain) brings lo up, refuses to go on if any other
+// interface exists, and runs the named [Job] there — the real processes
+// and the client that checks them. OpenClaw's channel plugins and its
+// catalog refresh dial public services; here they reach nothing. A
+// [Pool] bounds how many children run at once (the tier uses two).
+//
+// # Starting a revision
+//
+// [Start] (the "start" job) takes a [Spec]: the processes of one revision
+// as a render describes them, mapped onto this machine by the caller
+// (argv, complete environment, working directory, files, HTTP port). It
+// starts them together, waits for each served process's /healthz to
+// answer {"ok":true,"status":"live"} and /readyz to answer 200 (a served
+// process that ends first is started again, at most twice, as kubelet and
+// systemd's Restart=always would; [ProcessReport].Restarts says how the
+// earlier runs ended), watches
+// the others for a settle period, stops everything in reverse order with
+// SIGTERM, and lists the descendants that outlived their parents (the
+// child is their subreaper, so an orphan cannot escape), then kills them.
+// [Problems] turns a [Report] and the captured output into the tier's
+// verdicts: served and ready, the ready record ([ReadyRecord]) at level
+// info or below, every console line a JSON record ([Console]) at or above
+// the admitted level ([Below]), no secret in any output ([Leaks]), exit 0
+// on SIGTERM, nothing left over.
+//
+// # Skipping
+//
+// [FromEnv] finds the install; without it (or without unshare, ip or
+// root) it returns [ErrUnavailable], and a tier skips with that message —
+// unless OCCKIT_REQUIRE_INTEGRATION=1 ([Required]), set by .ci/setup,
+// which makes it a failure, so CI cannot pass by skipping.
+package realgateway

@@ -1,0 +1,409 @@
+package realgateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// File is one file a process needs before it starts.
+type File struct {
+	Path string
+	Data []byte
+	Mode os.FileMode
+}
+
+// Process is one OpenClaw process as a render describes it, mapped onto
+// this machine: its argv (the binary first), its complete environment and
+// working directory, the files it reads, and the port of its HTTP
+// endpoints (/healthz, /readyz), 0 for a process that serves none.
+type Process struct {
+	Role  string
+	Argv  []string
+	Env   []string
+	Dir   string
+	Files []File
+	Port  int
+}
+
+// Spec is what the "start" job ([Start]) runs: every process of one
+// revision at once, in one network namespace.
+type Spec struct {
+	Processes []Process
+	// LogDir receives each process's stdout and stderr
+	// (<role>.stdout, <role>.stderr).
+	LogDir string
+	// ReadyTimeout bounds the wait for every served process's /readyz.
+	ReadyTimeout time.Duration
+	// StopTimeout bounds each process's shutdown after SIGTERM.
+	StopTimeout time.Duration
+	// Settle is how long a process without HTTP endpoints must keep
+	// running once the served ones are ready.
+	Settle time.Duration
+}
+
+// ProcessReport is what became of one process.
+type ProcessReport struct {
+	Role string
+	// LiveMs and ReadyMs are the times from start to /healthz answering
+	// {"ok":true,"status":"live"} and to /readyz answering 200; -1 when
+	// that never happened.
+	LiveMs, ReadyMs int64
+	// Readyz is the last /readyz answer (status and body, bounded).
+	Readyz string
+	// ExitedEarly reports that the process ended before it was stopped.
+	ExitedEarly bool
+	// Exit is how it ended: "exit N" or "signal NAME".
+	Exit string
+	// StopMs is the time from SIGTERM to exit; -1 when it was not stopped
+	// by SIGTERM (ended early, or killed after StopTimeout).
+	StopMs int64
+	// Restarts are how the earlier runs of a served process ended: a
+	// process that ends before it is ready is started again, as kubelet
+	// and systemd (Restart=always) would.
+	Restarts []string
+}
+
+// Report is what the "start" job found.
+type Report struct {
+	Processes []ProcessReport
+	// Leftover lists the descendants ("pid command") still alive after
+	// every process ended (and a grace period); they were then killed.
+	Leftover []string
+}
+
+// Start is the "start" job: it starts every process of a [Spec] at once,
+// waits until each served process answers /healthz live and /readyz 200
+// (restarting one that ends first, at most twice, as its supervisor
+// would; or until ReadyTimeout passes), keeps the others under watch for
+// Settle, then stops them in reverse order with SIGTERM and looks for
+// descendants that outlived them. It runs inside [Pool.Run]'s network
+// namespace.
+func Start(ctx context.Context, raw json.RawMessage) (any, error) {
+	var s Spec
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	if len(s.Processes) == 0 {
+		return nil, errors.New("no process to start")
+	}
+	for _, p := range s.Processes {
+		for _, f := range p.Files {
+			if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(f.Path, f.Data, f.Mode); err != nil {
+				return nil, err
+			}
+		}
+	}
+	runs := make([]*run, len(s.Processes))
+	defer func() {
+		for _, r := range runs {
+			if r != nil && !r.exited() {
+				_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+				<-r.done
+			}
+		}
+	}()
+	for i, p := range s.Processes {
+		r, err := startOne(p, s.LogDir)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p.Role, err)
+		}
+		runs[i] = r
+	}
+	deadline := time.Now().Add(s.ReadyTimeout)
+	for _, r := range runs {
+		if r.p.Port > 0 {
+			r.awaitReady(ctx, deadline)
+		}
+	}
+	settle := time.NewTimer(s.Settle)
+	select {
+	case <-settle.C:
+	case <-ctx.Done():
+		settle.Stop()
+	}
+	rep := Report{}
+	for i := len(runs) - 1; i >= 0; i-- {
+		runs[i].stop(s.StopTimeout)
+	}
+	for _, r := range runs {
+		rep.Processes = append(rep.Processes, r.rep)
+	}
+	rep.Leftover = leftovers(2 * time.Second)
+	return rep, ctx.Err()
+}
+
+// run is one started process.
+type run struct {
+	p       Process
+	logDir  string
+	cmd     *exec.Cmd
+	started time.Time
+	done    chan struct{}
+	rep     ProcessReport
+}
+
+func startOne(p Process, logDir string) (*run, error) {
+	if len(p.Argv) == 0 {
+		return nil, errors.New("no argv")
+	}
+	r := &run{p: p, logDir: logDir, rep: ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1}}
+	r.started = time.Now()
+	return r, r.spawn()
+}
+
+// spawn starts (or restarts) the process, appending to its output files.
+func (r *run) spawn() error {
+	open := func(name string) (*os.File, error) {
+		return os.OpenFile(filepath.Join(r.logDir, r.p.Role+name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	stdout, err := open(".stdout")
+	if err != nil {
+		return err
+	}
+	stderr, err := open(".stderr")
+	if err != nil {
+		stdout.Close()
+		return err
+	}
+	cmd := exec.Command(r.p.Argv[0], r.p.Argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = r.p.Env, r.p.Dir, stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		stdout.Close()
+		stderr.Close()
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		stdout.Close()
+		stderr.Close()
+		close(done)
+	}()
+	r.cmd, r.done = cmd, done
+	return nil
+}
+
+// restart starts the process again after it ended, as its supervisor
+// (kubelet, systemd's Restart=always) would, up to maxRestarts times.
+func (r *run) restart() bool {
+	if len(r.rep.Restarts) >= maxRestarts {
+		return false
+	}
+	r.rep.Restarts = append(r.rep.Restarts, describe(r.cmd.ProcessState))
+	time.Sleep(restartDelay)
+	return r.spawn() == nil
+}
+
+// maxRestarts and restartDelay are the supervisor's restarts of a process
+// that ends before it is ready (systemd's RestartSec=2).
+const (
+	maxRestarts  = 2
+	restartDelay = 2 * time.Second
+)
+
+func (r *run) exited() bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// awaitReady polls /healthz and /readyz until both answer ready, the
+// process ends, or the deadline passes.
+func (r *run) awaitReady(ctx context.Context, deadline time.Time) {
+	client := &http.Client{Timeout: 5 * time.Second}
+	base := "http://127.0.0.1:" + strconv.Itoa(r.p.Port)
+	for {
+		if r.rep.LiveMs < 0 {
+			if code, body := get(ctx, client, base+"/healthz"); code == http.StatusOK && live(body) {
+				r.rep.LiveMs = time.Since(r.started).Milliseconds()
+			}
+		}
+		if r.rep.LiveMs >= 0 {
+			code, body := get(ctx, client, base+"/readyz")
+			r.rep.Readyz = fmt.Sprintf("%d %s", code, body)
+			if code == http.StatusOK {
+				r.rep.ReadyMs = time.Since(r.started).Milliseconds()
+				return
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return
+		}
+		if r.exited() && !r.restart() {
+			return
+		}
+		select {
+		case <-time.After(500 * time.Millisecond):
+		case <-r.done:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// maxBody bounds an endpoint answer kept in a report.
+const maxBody = 2 << 10
+
+func get(ctx context.Context, c *http.Client, url string) (int, string) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err.Error()
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	return resp.StatusCode, string(b)
+}
+
+func live(body string) bool {
+	var v struct {
+		OK     bool   `json:"ok"`
+		Status string `json:"status"`
+	}
+	return json.Unmarshal([]byte(body), &v) == nil && v.OK && v.Status == "live"
+}
+
+// stop sends SIGTERM to the process (not its group: it must stop its own
+// children) and waits up to timeout; then it kills the group.
+func (r *run) stop(timeout time.Duration) {
+	if r.exited() {
+		r.rep.ExitedEarly = true
+		r.rep.Exit = describe(r.cmd.ProcessState)
+		return
+	}
+	sent := time.Now()
+	_ = r.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-r.done:
+		r.rep.StopMs = time.Since(sent).Milliseconds()
+	case <-time.After(timeout):
+		_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+		<-r.done
+	}
+	r.rep.Exit = describe(r.cmd.ProcessState)
+}
+
+func describe(ps *os.ProcessState) string {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "signal " + ws.Signal().String()
+	}
+	return "exit " + strconv.Itoa(ps.ExitCode())
+}
+
+// leftovers waits up to grace for this process's descendants to end, then
+// names and kills those still alive and reaps them.
+func leftovers(grace time.Duration) []string {
+	end := time.Now().Add(grace)
+	var alive []proc
+	for {
+		reap()
+		alive = descendants(os.Getpid())
+		if len(alive) == 0 || time.Now().After(end) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var out []string
+	for _, p := range alive {
+		out = append(out, strconv.Itoa(p.pid)+" "+p.cmd)
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+	time.Sleep(100 * time.Millisecond)
+	reap()
+	return out
+}
+
+// reap collects exited orphans re-parented to this process.
+func reap() {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		if pid <= 0 || err != nil {
+			return
+		}
+	}
+}
+
+type proc struct {
+	pid, ppid int
+	state     string
+	cmd       string
+}
+
+// descendants lists the live (not zombie) descendants of root from /proc.
+func descendants(root int) []proc {
+	entries, _ := os.ReadDir("/proc")
+	byParent := map[int][]proc{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		p, ok := readProc(pid)
+		if ok {
+			byParent[p.ppid] = append(byParent[p.ppid], p)
+		}
+	}
+	var out []proc
+	queue := []int{root}
+	for len(queue) > 0 {
+		next := queue[0]
+		queue = queue[1:]
+		for _, c := range byParent[next] {
+			queue = append(queue, c.pid)
+			if c.state != "Z" {
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
+	return out
+}
+
+func readProc(pid int) (proc, bool) {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return proc{}, false
+	}
+	// pid (comm) state ppid …; comm may hold spaces and parentheses.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return proc{}, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return proc{}, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return proc{}, false
+	}
+	cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	cmd := strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))
+	if len(cmd) > 200 {
+		cmd = cmd[:200]
+	}
+	return proc{pid: pid, ppid: ppid, state: f[0], cmd: cmd}, true
+}
