@@ -22,11 +22,20 @@
 //
 //	if errors.Is(err, occkit.ErrInvalidRequest) { ... }
 //
+// A refusal that stands for another error keeps it as its cause ([Wrap],
+// [Error.Unwrap]): errors.Is(err, context.Canceled) holds after a
+// cancelled admission, an Authorizer's own error and a missing file's
+// fs.ErrNotExist stay reachable, and none of their text enters the
+// message. A plain error that reaches [Join] or [Errors] without a code is
+// a server fault, [CodeInternal] (500, like apimachinery's
+// field.InternalError), never a client's 400.
+//
 // # Paths
 //
 // A [Path] renders as a dot path (agents.entries.main.model,
 // models["openai/gpt-5"], fallbacks[0]), as an RFC 6901 JSON pointer, and as
-// an escaped gjson path. All three conversions live in this package.
+// an escaped gjson path. All three conversions live in this package. The
+// root's dot path is empty; printed with %s or %v it reads "(root)".
 //
 // # Documents
 //

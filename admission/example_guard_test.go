@@ -5,15 +5,16 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/deploy"
+	"github.com/occkit/occkit/drivers"
 )
 
 // A harnessAuth binding the Compute cannot honour is refused with the
 // setting it names.
 func ExampleValidateHarnessAuth() {
-	_, err := admission.ValidateHarnessAuth(admission.AuthFacts{
-		Compute: resolver.ComputeKubernetes, Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded,
-		Binding: admission.Binding{Method: admission.MethodRuntime},
+	_, err := admission.ValidateHarnessAuth(drivers.AuthFacts{
+		Compute: deploy.ComputeKubernetes, Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded,
+		Binding: deploy.Binding{Method: deploy.MethodRuntime},
 	})
 	e := occkit.First(err)
 	fmt.Println(e.HTTPStatus(), e.Code, e.Path, e.Rule)
@@ -24,7 +25,7 @@ func ExampleValidateHarnessAuth() {
 // The activation guard never lets an older retry overwrite a newer
 // selected version.
 func ExampleGuard() {
-	g := admission.NewGuard(resolver.ModeDedicated)
+	g := admission.NewGuard(deploy.ModeDedicated)
 	g, _, _ = g.Deploy(1)
 	g, _, _, _ = g.Activate(1)
 	g, plan, _ := g.Deploy(2)

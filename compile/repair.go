@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -321,7 +322,7 @@ func (r *repairer) setRaw(at occkit.Path, raw string) error {
 func repRuntime(id string) string {
 	n := resolver.NormalizeRuntime(id)
 	if n == "codex-cli" {
-		return string(resolver.HarnessCodex)
+		return string(deploy.HarnessCodex)
 	}
 	return n
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 )
 
 // FuzzStamp: on any JSON object, Stamp succeeds, never mutates its input,
@@ -25,9 +26,9 @@ func FuzzStamp(f *testing.F) {
 		if err != nil {
 			return
 		}
-		level := AllLevels()[int(lv)%len(AllLevels())]
+		level := deploy.AllLogLevels()[int(lv)%len(deploy.AllLogLevels())]
 		before := doc.String()
-		out, err := Stamp(doc, level, OwnedByPlatform)
+		out, err := Stamp(doc, level, deploy.OwnedByPlatform)
 		if doc.String() != before {
 			t.Fatal("input mutated")
 		}
@@ -46,7 +47,7 @@ func FuzzStamp(f *testing.F) {
 		if hasDuplicateKeys(doc) {
 			return // gjson and sjson may disagree on which duplicate is the value (DOC-2 refuses these at load)
 		}
-		again, err := Stamp(out, level, OwnedByPlatform)
+		again, err := Stamp(out, level, deploy.OwnedByPlatform)
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent: %s -> %s", out, again)
 		}
@@ -94,9 +95,9 @@ func FuzzParseLevel(f *testing.F) {
 			return
 		}
 		v := gjson.Parse(s)
-		l, err := ParseLevel(v)
-		valid := v.Type == gjson.String && Level(v.Str).Valid()
-		if valid != (err == nil) || (valid && l != Level(v.Str)) {
+		l, err := ParseLevel([]byte(v.Raw))
+		valid := v.Type == gjson.String && deploy.LogLevel(v.Str).Valid()
+		if valid != (err == nil) || (valid && l != deploy.LogLevel(v.Str)) {
 			t.Fatalf("ParseLevel(%s) = %q, %v", s, l, err)
 		}
 		if err != nil && occkit.First(err).Code != occkit.CodeInvalidRequest {

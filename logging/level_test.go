@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 )
 
 // wantErr matches err by code, rule and (when given) path, never by text.
@@ -41,14 +42,14 @@ func TestParseLevel(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		json  string // "" = absent
-		want  Level
+		want  deploy.LogLevel
 		valid bool
 	}{
-		{"absent is info", "", LevelInfo, true},
-		{"debug", `"debug"`, LevelDebug, true},
-		{"info", `"info"`, LevelInfo, true},
-		{"warn", `"warn"`, LevelWarn, true},
-		{"error", `"error"`, LevelError, true},
+		{"absent is info", "", deploy.LevelInfo, true},
+		{"debug", `"debug"`, deploy.LevelDebug, true},
+		{"info", `"info"`, deploy.LevelInfo, true},
+		{"warn", `"warn"`, deploy.LevelWarn, true},
+		{"error", `"error"`, deploy.LevelError, true},
 		{"null is refused", `null`, "", false},
 		{"empty string", `""`, "", false},
 		{"trace", `"trace"`, "", false},
@@ -67,7 +68,7 @@ func TestParseLevel(t *testing.T) {
 			if tc.json != "" {
 				v = gjson.Parse(tc.json)
 			}
-			got, err := ParseLevel(v)
+			got, err := ParseLevel([]byte(v.Raw))
 			if !tc.valid {
 				wantErr(t, err, occkit.CodeInvalidRequest, "LOG-1", "level")
 				if got != "" {
@@ -86,7 +87,7 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestParseLevelString(t *testing.T) {
-	for _, l := range AllLevels() {
+	for _, l := range deploy.AllLogLevels() {
 		got, err := ParseLevelString(string(l))
 		if err != nil || got != l {
 			t.Errorf("ParseLevelString(%q) = %q, %v", l, got, err)
@@ -99,7 +100,7 @@ func TestParseLevelString(t *testing.T) {
 }
 
 func TestParseOwnership(t *testing.T) {
-	for in, want := range map[string]Ownership{"": OwnedByPlatform, "platform": OwnedByPlatform, "driver": OwnedByDriver} {
+	for in, want := range map[string]deploy.LogOwnership{"": deploy.OwnedByPlatform, "platform": deploy.OwnedByPlatform, "driver": deploy.OwnedByDriver} {
 		got, err := ParseOwnership(in)
 		if err != nil || got != want {
 			t.Errorf("ParseOwnership(%q) = %q, %v; want %q", in, got, err, want)
@@ -111,13 +112,13 @@ func TestParseOwnership(t *testing.T) {
 
 // LOG-3
 func TestRuntimeLogs(t *testing.T) {
-	if err := RuntimeLogs(OwnedByPlatform); err != nil {
+	if err := RuntimeLogs(deploy.OwnedByPlatform); err != nil {
 		t.Errorf("platform: %v", err)
 	}
 	if err := RuntimeLogs(""); err != nil {
 		t.Errorf("zero ownership: %v", err)
 	}
-	err := RuntimeLogs(OwnedByDriver)
+	err := RuntimeLogs(deploy.OwnedByDriver)
 	wantErr(t, err, occkit.CodeNotImplemented, "LOG-3", "")
 	if occkit.First(err).HTTPStatus() != 501 || !errors.Is(err, occkit.ErrNotImplemented) {
 		t.Errorf("driver-managed runtime logs: %v", err)
@@ -137,13 +138,13 @@ func TestClosedSetsDocumentedAndMapped(t *testing.T) {
 			t.Errorf("%s %q is not documented in doc.go", kind, v)
 		}
 	}
-	for _, l := range AllLevels() {
+	for _, l := range deploy.AllLogLevels() {
 		documented("level", string(l))
 		if !l.Valid() {
 			t.Errorf("level %q invalid", l)
 		}
 	}
-	for _, o := range AllOwnerships() {
+	for _, o := range deploy.AllLogOwnerships() {
 		documented("ownership", string(o))
 		if _, err := ParseOwnership(string(o)); err != nil {
 			t.Errorf("ownership %q: %v", o, err)

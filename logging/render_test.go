@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/deploy"
 )
 
 var gatewayRender = Rendered{
@@ -29,23 +29,23 @@ func codexRender(level string) Rendered {
 func TestRender(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		harness   resolver.Harness
-		mode      resolver.Mode
+		harness   deploy.Harness
+		mode      deploy.Mode
 		container Container
-		level     Level
+		level     deploy.LogLevel
 		want      Rendered
 	}{
-		{"embedded openclaw gateway", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerGateway, LevelInfo, gatewayRender},
-		{"embedded openclaw combined process as harness", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerHarness, LevelDebug, gatewayRender},
-		{"openclaw zero mode is embedded", resolver.HarnessOpenClaw, "", ContainerGateway, LevelInfo, gatewayRender},
-		{"dedicated openclaw gateway", resolver.HarnessOpenClaw, resolver.ModeDedicated, ContainerGateway, LevelWarn, gatewayRender},
-		{"dedicated openclaw native harness", resolver.HarnessOpenClaw, resolver.ModeDedicated, ContainerHarness, LevelWarn, gatewayRender},
-		{"dedicated codex gateway", resolver.HarnessCodex, resolver.ModeDedicated, ContainerGateway, LevelError, gatewayRender},
-		{"codex app-server info", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelInfo, codexRender("info")},
-		{"codex app-server warn stays warn", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelWarn, codexRender("warn")},
-		{"codex app-server debug", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelDebug, codexRender("debug")},
-		{"codex app-server error", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelError, codexRender("error")},
-		{"codex zero mode is dedicated", resolver.HarnessCodex, "", ContainerHarness, LevelInfo, codexRender("info")},
+		{"embedded openclaw gateway", deploy.HarnessOpenClaw, deploy.ModeEmbedded, ContainerGateway, deploy.LevelInfo, gatewayRender},
+		{"embedded openclaw combined process as harness", deploy.HarnessOpenClaw, deploy.ModeEmbedded, ContainerHarness, deploy.LevelDebug, gatewayRender},
+		{"openclaw zero mode is embedded", deploy.HarnessOpenClaw, "", ContainerGateway, deploy.LevelInfo, gatewayRender},
+		{"dedicated openclaw gateway", deploy.HarnessOpenClaw, deploy.ModeDedicated, ContainerGateway, deploy.LevelWarn, gatewayRender},
+		{"dedicated openclaw native harness", deploy.HarnessOpenClaw, deploy.ModeDedicated, ContainerHarness, deploy.LevelWarn, gatewayRender},
+		{"dedicated codex gateway", deploy.HarnessCodex, deploy.ModeDedicated, ContainerGateway, deploy.LevelError, gatewayRender},
+		{"codex app-server info", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo, codexRender("info")},
+		{"codex app-server warn stays warn", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelWarn, codexRender("warn")},
+		{"codex app-server debug", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelDebug, codexRender("debug")},
+		{"codex app-server error", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelError, codexRender("error")},
+		{"codex zero mode is dedicated", deploy.HarnessCodex, "", ContainerHarness, deploy.LevelInfo, codexRender("info")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -62,20 +62,20 @@ func TestRender(t *testing.T) {
 func TestRenderRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		harness    resolver.Harness
-		mode       resolver.Mode
+		harness    deploy.Harness
+		mode       deploy.Mode
 		container  Container
-		level      Level
+		level      deploy.LogLevel
 		rule, path string
 	}{
-		{"invalid level", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
-		{"empty level", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
-		{"unknown harness", "claude", resolver.ModeDedicated, ContainerHarness, LevelInfo, "LOG-4", "harness"},
-		{"zero harness", "", resolver.ModeEmbedded, ContainerGateway, LevelInfo, "LOG-4", "harness"},
-		{"unknown mode", resolver.HarnessOpenClaw, "sidecar", ContainerGateway, LevelInfo, "LOG-4", "executionMode"},
-		{"embedded codex", resolver.HarnessCodex, resolver.ModeEmbedded, ContainerHarness, LevelInfo, "RES-11", "executionMode"},
-		{"unknown container", resolver.HarnessOpenClaw, resolver.ModeEmbedded, "agent", LevelInfo, "LOG-4", "container"},
-		{"zero container", resolver.HarnessCodex, resolver.ModeDedicated, "", LevelInfo, "LOG-4", "container"},
+		{"invalid level", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
+		{"empty level", deploy.HarnessOpenClaw, deploy.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
+		{"unknown harness", "claude", deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo, "LOG-4", "harness"},
+		{"zero harness", "", deploy.ModeEmbedded, ContainerGateway, deploy.LevelInfo, "LOG-4", "harness"},
+		{"unknown mode", deploy.HarnessOpenClaw, "sidecar", ContainerGateway, deploy.LevelInfo, "LOG-4", "executionMode"},
+		{"embedded codex", deploy.HarnessCodex, deploy.ModeEmbedded, ContainerHarness, deploy.LevelInfo, "RES-11", "executionMode"},
+		{"unknown container", deploy.HarnessOpenClaw, deploy.ModeEmbedded, "agent", deploy.LevelInfo, "LOG-4", "container"},
+		{"zero container", deploy.HarnessCodex, deploy.ModeDedicated, "", deploy.LevelInfo, "LOG-4", "container"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -89,12 +89,12 @@ func TestRenderRefuses(t *testing.T) {
 // read-only admitted document with nothing overriding its level, and no
 // argument or variable touches redaction.
 func TestRenderInvariants(t *testing.T) {
-	for _, h := range []resolver.Harness{resolver.HarnessOpenClaw, resolver.HarnessCodex} {
-		for _, m := range []resolver.Mode{resolver.ModeEmbedded, resolver.ModeDedicated} {
+	for _, h := range []deploy.Harness{deploy.HarnessOpenClaw, deploy.HarnessCodex} {
+		for _, m := range []deploy.Mode{deploy.ModeEmbedded, deploy.ModeDedicated} {
 			for _, c := range AllContainers() {
-				for _, l := range AllLevels() {
+				for _, l := range deploy.AllLogLevels() {
 					r, err := Render(h, m, c, l)
-					if h == resolver.HarnessCodex && m == resolver.ModeEmbedded {
+					if h == deploy.HarnessCodex && m == deploy.ModeEmbedded {
 						if err == nil {
 							t.Errorf("embedded codex rendered")
 						}
@@ -103,7 +103,7 @@ func TestRenderInvariants(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s/%s/%s/%s: %v", h, m, c, l, err)
 					}
-					codex := h == resolver.HarnessCodex && c == ContainerHarness
+					codex := h == deploy.HarnessCodex && c == ContainerHarness
 					rust, hasRust := r.Lookup("RUST_LOG")
 					_, hasCfg := r.Lookup("OPENCLAW_CONFIG_PATH")
 					if codex {
@@ -140,10 +140,10 @@ func envStrings(r Rendered) []string {
 // Renders do not share backing arrays: a caller appending to one cannot
 // change another.
 func TestRenderReturnsFreshSlices(t *testing.T) {
-	a, _ := Render(resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelInfo)
+	a, _ := Render(deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo)
 	a.Args[1] = "tampered"
 	a.Command[0] = "tampered"
-	b, _ := Render(resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelInfo)
+	b, _ := Render(deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo)
 	if d := cmp.Diff(codexRender("info"), b); d != "" {
 		t.Errorf("render shares state (-want +got):\n%s", d)
 	}

@@ -1,99 +1,54 @@
 package resolver
 
-import "github.com/occkit/occkit"
-
-// Harness is the runtime that executes the model loop.
-type Harness string
-
-// The Harnesses an OCC deployment admits (RES-1).
-const (
-	HarnessOpenClaw Harness = "openclaw"
-	HarnessCodex    Harness = "codex"
+import (
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 )
 
-// Mode is where the Harness runs relative to the gateway.
-type Mode string
+// The deployment vocabulary lives in package deploy, which every policy
+// package imports; the names below keep resolver's own code readable and
+// are the same types.
 
-// Execution modes (RES-11). The empty Mode means "not given" and resolves to
-// [ModeEmbedded] on creation.
+// Harness is [deploy.Harness].
+type Harness = deploy.Harness
+
+// Mode is [deploy.Mode].
+type Mode = deploy.Mode
+
+// Compute is [deploy.Compute].
+type Compute = deploy.Compute
+
+// Topology is [deploy.Topology].
+type Topology = deploy.Topology
+
+// NativeWorkerSupport is [deploy.NativeWorkerSupport].
+type NativeWorkerSupport = deploy.NativeWorkerSupport
+
+// Facet is [deploy.Facet].
+type Facet = deploy.Facet
+
+// SandboxFacts is [deploy.SandboxFacts].
+type SandboxFacts = deploy.SandboxFacts
+
+// Installation is [deploy.Installation].
+type Installation = deploy.Installation
+
+// The vocabulary's constants, as resolver's code spells them.
 const (
-	ModeEmbedded  Mode = "embedded"
-	ModeDedicated Mode = "dedicated"
+	HarnessOpenClaw          = deploy.HarnessOpenClaw
+	HarnessCodex             = deploy.HarnessCodex
+	ModeEmbedded             = deploy.ModeEmbedded
+	ModeDedicated            = deploy.ModeDedicated
+	ComputeKubernetes        = deploy.ComputeKubernetes
+	ComputeSSH               = deploy.ComputeSSH
+	ComputeDocker            = deploy.ComputeDocker
+	NativeWorkersNone        = deploy.NativeWorkersNone
+	NativeWorkersPinned      = deploy.NativeWorkersPinned
+	NativeWorkersCustomImage = deploy.NativeWorkersCustomImage
+	FacetNetworking          = deploy.FacetNetworking
+	FacetFilesystem          = deploy.FacetFilesystem
+	FacetProcess             = deploy.FacetProcess
 )
-
-// Compute names where a deployment runs. The bundled kinds are below; a
-// custom ComputeDriver uses its own name and declares its [Topology] set.
-type Compute string
-
-// Bundled Compute kinds.
-const (
-	ComputeKubernetes Compute = "kubernetes"
-	ComputeSSH        Compute = "ssh"
-	ComputeDocker     Compute = "docker"
-)
-
-// Topology is one (Harness, Mode) pair a Compute can run.
-type Topology struct {
-	Harness Harness
-	Mode    Mode
-}
-
-// NativeWorkerSupport says where dedicated OpenClaw's native-worker support
-// comes from (RES-13, DRV-3).
-type NativeWorkerSupport string
-
-// Native-worker support sources; the empty value means none.
-const (
-	NativeWorkersNone        NativeWorkerSupport = ""
-	NativeWorkersPinned      NativeWorkerSupport = "pinned-runtime"
-	NativeWorkersCustomImage NativeWorkerSupport = "custom-image"
-)
-
-// Facet is one containment facet a SandboxDriver provides (DRV-2).
-type Facet string
-
-// The closed set of facets.
-const (
-	FacetNetworking Facet = "networking"
-	FacetFilesystem Facet = "filesystem"
-	FacetProcess    Facet = "process"
-)
-
-// AllFacets lists every [Facet].
-func AllFacets() []Facet { return []Facet{FacetNetworking, FacetFilesystem, FacetProcess} }
-
-// SandboxFacts is what resolution needs to know of the configured
-// SandboxDriver.
-type SandboxFacts struct {
-	Facets           []Facet
-	ProvisionHarness bool
-}
-
-// Qualifies reports whether the driver can contain a dedicated OpenClaw
-// Harness: a provisioning hook and all three facets (RES-13). A nil
-// receiver does not qualify.
-func (s *SandboxFacts) Qualifies() bool {
-	if s == nil || !s.ProvisionHarness {
-		return false
-	}
-	have := map[Facet]bool{}
-	for _, f := range s.Facets {
-		have[f] = true
-	}
-	for _, f := range AllFacets() {
-		if !have[f] {
-			return false
-		}
-	}
-	return true
-}
-
-// Installation holds the facts of the installation resolution depends on.
-type Installation struct {
-	NativeWorkerSupport NativeWorkerSupport
-	// Sandbox is the configured SandboxDriver, or nil.
-	Sandbox *SandboxFacts
-}
 
 // Reason is one step of a decision's explanation (SEL-9): the rule that
 // applied, the JSON path it examined and the value that decided.

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/deploy"
 )
 
 // HashLen is how many hex characters of a SHA-256 name an object (DRV-5).
@@ -70,8 +70,8 @@ func ConfigName(agentID, digest string, c Component) string {
 // OCC credential reference, in the tenant namespace: occ-<12hex of ID>-cred
 // for an OCC Secret, occ-<12hex of ID>-token for a managed ServiceAccount's
 // token Secret. The driver only ever references it (AUTH-2).
-func CredentialSecretName(ref admission.SourceRef) string {
-	if ref.Kind == admission.SourceServiceAccount {
+func CredentialSecretName(ref deploy.SourceRef) string {
+	if ref.Kind == deploy.SourceServiceAccount {
 		return "occ-" + Hash(ref.ID) + "-token"
 	}
 	return "occ-" + Hash(ref.ID) + "-cred"
@@ -80,8 +80,8 @@ func CredentialSecretName(ref admission.SourceRef) string {
 // CredentialSecretKey is the key of [CredentialSecretName]'s data that a
 // credential variable reads: "token" for a ServiceAccount token Secret
 // (the key Kubernetes fills), "value" for an OCC Secret.
-func CredentialSecretKey(ref admission.SourceRef) string {
-	if ref.Kind == admission.SourceServiceAccount {
+func CredentialSecretKey(ref deploy.SourceRef) string {
+	if ref.Kind == deploy.SourceServiceAccount {
 		return "token"
 	}
 	return "value"

@@ -16,9 +16,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/internal/realgateway"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // The end-to-end tier (issue 18): admitted revisions, rendered for this
@@ -178,30 +177,30 @@ func podProcess(t *testing.T, in realgateway.Install, objs Objects, dep *appsv1.
 type e2eCase struct {
 	name  string
 	c     topologyCase
-	level logging.Level
+	level deploy.LogLevel
 }
 
 func TestRealGateway_Kubernetes(t *testing.T) {
 	in := realgateway.Open(t, "openclaw gateway (kubernetes)")
 	cases := []e2eCase{
 		{"embedded-openai-info", topologyCase{
-			name: "embedded-openai", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+			name: "embedded-openai", mode: deploy.ModeEmbedded, harness: deploy.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
 				`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
-		}, logging.LevelInfo},
+		}, deploy.LevelInfo},
 		// A channel credential from a secretBinding (AUTH-6): the bot token
 		// reaches the gateway as a Secret reference and appears nowhere.
 		{"embedded-anthropic-telegram-warn", topologyCase{
-			name: "embedded-anthropic", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+			name: "embedded-anthropic", mode: deploy.ModeEmbedded, harness: deploy.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
 				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
 			bindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
-		}, logging.LevelWarn},
-		{"dedicated-openclaw-info", dedicatedOpenClaw, logging.LevelInfo},
+				Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
+		}, deploy.LevelWarn},
+		{"dedicated-openclaw-info", dedicatedOpenClaw, deploy.LevelInfo},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,10 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/memdriver"
-	"github.com/occkit/occkit/resolver"
 )
 
 // The reference driver passes the whole conformance suite (DRV-1).
@@ -25,7 +25,7 @@ func TestConformanceRestrictedTopologies(t *testing.T) {
 	drivertest.Run(t, func() drivers.ComputeDriver {
 		return memdriver.New(memdriver.Options{
 			Name:       "docker",
-			Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}},
+			Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
 		})
 	})
 }
@@ -100,8 +100,8 @@ func TestLifecycleRecords(t *testing.T) {
 }
 
 func TestPrepareRefusesUndeclaredTopology(t *testing.T) {
-	d := memdriver.New(memdriver.Options{Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}})
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}})
+	d := memdriver.New(memdriver.Options{Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}})
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}

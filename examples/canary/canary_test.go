@@ -22,11 +22,10 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/kubernetes"
 	"github.com/occkit/occkit/drivers/ssh"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // class is who may hold a canary.
@@ -73,28 +72,28 @@ func search(out []byte, c canary) (string, bool) {
 // topology is one Compute × topology the bundled drivers render.
 type topology struct {
 	name    string
-	compute resolver.Compute
-	harness resolver.Harness
-	mode    resolver.Mode
+	compute deploy.Compute
+	harness deploy.Harness
+	mode    deploy.Mode
 	model   string
-	auth    admission.Binding
+	auth    deploy.Binding
 }
 
 const tenant = "ns-canary"
 
 var topologies = []topology{
-	{"kubernetes embedded openclaw", resolver.ComputeKubernetes, resolver.HarnessOpenClaw, resolver.ModeEmbedded, "anthropic/claude-sonnet-4-6",
-		admission.Binding{Method: admission.MethodAPIKey, Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
-	{"ssh embedded openclaw", resolver.ComputeSSH, resolver.HarnessOpenClaw, resolver.ModeEmbedded, "openai/gpt-5",
-		admission.Binding{Method: admission.MethodRuntime}},
-	{"kubernetes dedicated codex", resolver.ComputeKubernetes, resolver.HarnessCodex, resolver.ModeDedicated, "codex/gpt-5-codex",
-		admission.Binding{Method: admission.MethodCodexPAT, Source: admission.SourceRef{Kind: admission.SourceServiceAccount, NamespaceID: tenant, ID: "codex-sa"}}},
-	{"kubernetes dedicated openclaw", resolver.ComputeKubernetes, resolver.HarnessOpenClaw, resolver.ModeDedicated, "openai/gpt-5",
-		admission.Binding{Method: admission.MethodAPIKey, Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
+	{"kubernetes embedded openclaw", deploy.ComputeKubernetes, deploy.HarnessOpenClaw, deploy.ModeEmbedded, "anthropic/claude-sonnet-4-6",
+		deploy.Binding{Method: deploy.MethodAPIKey, Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
+	{"ssh embedded openclaw", deploy.ComputeSSH, deploy.HarnessOpenClaw, deploy.ModeEmbedded, "openai/gpt-5",
+		deploy.Binding{Method: deploy.MethodRuntime}},
+	{"kubernetes dedicated codex", deploy.ComputeKubernetes, deploy.HarnessCodex, deploy.ModeDedicated, "codex/gpt-5-codex",
+		deploy.Binding{Method: deploy.MethodCodexPAT, Source: deploy.SourceRef{Kind: deploy.SourceServiceAccount, NamespaceID: tenant, ID: "codex-sa"}}},
+	{"kubernetes dedicated openclaw", deploy.ComputeKubernetes, deploy.HarnessOpenClaw, deploy.ModeDedicated, "openai/gpt-5",
+		deploy.Binding{Method: deploy.MethodAPIKey, Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
 }
 
-var sandbox = &kubernetes.Sandbox{ID: "sbx", Facts: resolver.SandboxFacts{
-	ProvisionHarness: true, Facets: []resolver.Facet{resolver.FacetNetworking, resolver.FacetFilesystem, resolver.FacetProcess}}}
+var sandbox = &kubernetes.Sandbox{ID: "sbx", Facts: deploy.SandboxFacts{
+	ProvisionHarness: true, Facets: []deploy.Facet{deploy.FacetNetworking, deploy.FacetFilesystem, deploy.FacetProcess}}}
 
 // genCanary is a credential-looking value with characters that change
 // under JSON and URL escaping.
@@ -188,7 +187,7 @@ func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []admiss
 	}
 	// The channel token the document references comes from a Secret,
 	// by reference: its bytes are never in any output.
-	sb := []admission.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
+	sb := []admission.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
 	return d, cs, sb
 }
 
@@ -203,7 +202,7 @@ type output struct {
 func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission.SecretBinding, h slog.Handler) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
 	})
 	if err != nil {
 		return nil, err
@@ -213,12 +212,12 @@ func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission
 			HarnessAuth: tp.auth, NamespaceID: tenant},
 		Configuration:  admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
 		Compute:        admission.ComputeInfo{Kind: tp.compute, ID: string(tp.compute)},
-		Level:          logging.LevelInfo,
+		Level:          deploy.LevelInfo,
 		SecretBindings: sb,
 	}
-	if tp.mode == resolver.ModeDedicated && tp.harness == resolver.HarnessOpenClaw {
+	if tp.mode == deploy.ModeDedicated && tp.harness == deploy.HarnessOpenClaw {
 		req.Sandbox = &admission.SandboxInfo{ID: sandbox.ID, Facts: sandbox.Facts}
-		req.NativeWorkerSupport = resolver.NativeWorkersPinned
+		req.NativeWorkerSupport = deploy.NativeWorkersPinned
 	}
 	rev, err := a.Admit(ctx, req)
 	slog.New(h).Info("admission", "error", err)
@@ -228,7 +227,7 @@ func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission
 // render renders rev on its Compute and lists every output.
 func render(tp topology, rev *admission.Revision) ([]output, error) {
 	var outs []output
-	dedicated := tp.mode == resolver.ModeDedicated
+	dedicated := tp.mode == deploy.ModeDedicated
 	plan, err := rev.Plan(compile.PlanOptions{Namespace: tenant})
 	if err != nil {
 		return nil, err
@@ -248,9 +247,9 @@ func render(tp topology, rev *admission.Revision) ([]output, error) {
 	}
 	outs = append(outs, output{name: "explain", data: explain.Bytes()})
 	switch tp.compute {
-	case resolver.ComputeKubernetes:
+	case deploy.ComputeKubernetes:
 		opts := kubernetes.RenderOptions{Namespace: drivers.Namespace{ID: tenant, Name: tenant}}
-		if dedicated && tp.harness == resolver.HarnessOpenClaw {
+		if dedicated && tp.harness == deploy.HarnessOpenClaw {
 			opts.Sandbox = sandbox
 		}
 		objs, err := kubernetes.Render(rev, opts)
@@ -266,7 +265,7 @@ func render(tp topology, rev *admission.Revision) ([]output, error) {
 			outs = append(outs, output{name: "kubernetes " + o.GetName(), data: b,
 				inference: !dedicated || harness, channel: !harness})
 		}
-	case resolver.ComputeSSH:
+	case deploy.ComputeSSH:
 		u, err := ssh.Render(rev, ssh.RenderOptions{Port: 18000, UnitDir: "/u", StateDir: "/s", BinaryPath: "/bin/openclaw"})
 		if err != nil {
 			return nil, err

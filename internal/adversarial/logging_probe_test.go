@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/probe"
 )
@@ -18,14 +19,14 @@ const intact = `{"logging":{"level":"info","consoleLevel":"info","consoleStyle":
 func TestStampRefuses_LOG1(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		level logging.Level
-		owner logging.Ownership
+		level deploy.LogLevel
+		owner deploy.LogOwnership
 		want  want
 	}{
-		{"unknown level", "trace", logging.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"level with a bidi override", "in\u202efo", logging.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"level with NUL", "info\x00", logging.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"unknown owner", logging.LevelInfo, "nobody", want{400, bad, "runtimeLogging", "LOG-3"}},
+		{"unknown level", "trace", deploy.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"level with a bidi override", "in\u202efo", deploy.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"level with NUL", "info\x00", deploy.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"unknown owner", deploy.LevelInfo, "nobody", want{400, bad, "runtimeLogging", "LOG-3"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"logging":{"level":"debug","redactSensitive":"off"}}`)

@@ -5,6 +5,7 @@ package conformance
 import (
 	"github.com/tidwall/gjson"
 
+	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -51,7 +52,7 @@ func selectRegistry(list gjson.Result) (*resolver.Registry, error) {
 				if err := reg.Register(resolver.CodexHarness()); err != nil {
 					return nil, err
 				}
-			case string(resolver.HarnessOpenClaw):
+			case string(deploy.HarnessOpenClaw):
 				// The built-in harness is always there: naming it
 				// registers nothing.
 			default:
