@@ -11,7 +11,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/compile/openclawschema"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
@@ -27,7 +26,7 @@ type Options struct {
 	// HarnessVersions is the approved version of each Harness the
 	// installation runs (ADM-3), frozen into every revision. A Harness
 	// without an entry is frozen with an empty version.
-	HarnessVersions map[deploy.Harness]string
+	HarnessVersions map[occkit.Harness]string
 	// OpenClawSchema is the OpenClaw configuration schema admitted
 	// documents must satisfy (DOC-5): nil is the pinned release's
 	// ([openclawschema.New]); see also DisableOpenClawSchema.
@@ -41,7 +40,7 @@ type Options struct {
 // immutable and safe for concurrent use.
 type Admitter struct {
 	authz    Authorizer
-	versions map[deploy.Harness]string
+	versions map[occkit.Harness]string
 	schema   *compile.Validator
 	openclaw *openclawschema.Validator // nil: disabled
 }
@@ -51,7 +50,7 @@ type Admitter struct {
 // affect it. A HarnessVersions key other than openclaw or codex is a 400.
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
-		if h != deploy.HarnessOpenClaw && h != deploy.HarnessCodex {
+		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
 			return nil, occkit.Invalid("RES-1", occkit.NewPath("harnessVersions").Key(string(h)),
 				"harness versions name openclaw or codex only")
 		}
@@ -78,10 +77,10 @@ type Agent struct {
 	// ConfigurationID names the stored Configuration.
 	ConfigurationID string
 	// ExecutionMode is the stored mode; "" is embedded (RES-11).
-	ExecutionMode deploy.Mode
+	ExecutionMode occkit.Mode
 	// HarnessAuth is the stored binding (see [CreateHarnessAuth] and
 	// [UpdateHarnessAuth]); the zero Binding cannot deploy (AUTH-1).
-	HarnessAuth deploy.Binding
+	HarnessAuth occkit.Binding
 	// NamespaceID is the Agent's tenant namespace, when the control plane
 	// knows it at admission: every projected Secret (the harnessAuth
 	// source, secretBindings) must live there (AUTH-2), and the revision
@@ -105,10 +104,10 @@ type Request struct {
 	Sandbox *SandboxInfo
 	// CredentialGateway reports whether a Credential Gateway is selected.
 	CredentialGateway   bool
-	NativeWorkerSupport deploy.NativeWorkerSupport
+	NativeWorkerSupport occkit.NativeWorkerSupport
 	// Level is the admitted log level; "" is info (LOG-1). Parse a JSON
 	// value with [logging.ParseLevel] (which refuses JSON null).
-	Level deploy.LogLevel
+	Level occkit.LogLevel
 	// Account is a managed account binding to freeze, or the zero Account.
 	Account Account
 	// SecretBindings are the Configuration's secretBindings: channel and
@@ -129,10 +128,10 @@ type Request struct {
 func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	mode := req.Agent.ExecutionMode
 	if mode == "" {
-		mode = deploy.ModeEmbedded
+		mode = occkit.ModeEmbedded
 	}
 	if req.Compute.Kind == "" {
-		req.Compute.Kind = deploy.ComputeKubernetes
+		req.Compute.Kind = occkit.ComputeKubernetes
 	}
 	if err := checkAgentID(req.Agent.ID); err != nil {
 		return nil, err
@@ -173,12 +172,12 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	}
 	level := req.Level
 	if level == "" {
-		level = deploy.LevelInfo
+		level = occkit.LevelInfo
 	}
 	if _, err := logging.ParseLevelString(string(level)); err != nil {
 		return nil, err
 	}
-	if owner == deploy.OwnedByPlatform {
+	if owner == occkit.OwnedByPlatform {
 		if doc, err = logging.Stamp(doc, level, owner); err != nil {
 			return nil, err
 		}
@@ -193,15 +192,15 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		}
 	}
 
-	inst := deploy.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
+	inst := occkit.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
 	if req.Sandbox != nil {
 		facts := req.Sandbox.Facts
-		facts.Facets = append([]deploy.Facet(nil), facts.Facets...)
+		facts.Facets = append([]occkit.Facet(nil), facts.Facets...)
 		inst.Sandbox = &facts
 	}
 	dec, err := resolver.Resolve(doc, resolver.Request{
 		Mode: mode, Compute: req.Compute.Kind, Installation: inst,
-		Topologies: append([]deploy.Topology(nil), req.Compute.Topologies...),
+		Topologies: append([]occkit.Topology(nil), req.Compute.Topologies...),
 	})
 	if err != nil {
 		return nil, err
@@ -229,7 +228,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	}
 
 	if req.Compute.Driver != nil {
-		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, doc, deploy.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
+		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, doc, occkit.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
 			return nil, err
 		}
 	}
@@ -273,8 +272,8 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 
 // boundSandbox is the SandboxDriver a deployment uses: DRV-2 binds one to
 // dedicated execution on the bundled Kubernetes Compute only.
-func boundSandbox(req Request, mode deploy.Mode) *SandboxInfo {
-	if req.Sandbox == nil || mode != deploy.ModeDedicated || req.Compute.Kind != deploy.ComputeKubernetes {
+func boundSandbox(req Request, mode occkit.Mode) *SandboxInfo {
+	if req.Sandbox == nil || mode != occkit.ModeDedicated || req.Compute.Kind != occkit.ComputeKubernetes {
 		return nil
 	}
 	return req.Sandbox
@@ -283,7 +282,7 @@ func boundSandbox(req Request, mode deploy.Mode) *SandboxInfo {
 // validateAuth runs the Compute's harness-auth validation: the driver's
 // validator when it has one, the built-in rules for a bundled kind
 // without a driver, else 503 (AUTH-7).
-func validateAuth(ctx context.Context, c ComputeInfo, f drivers.AuthFacts) (deploy.Projection, error) {
+func validateAuth(ctx context.Context, c ComputeInfo, f drivers.AuthFacts) (occkit.Projection, error) {
 	if c.Driver != nil {
 		return validateWith(ctx, c.Driver, f)
 	}

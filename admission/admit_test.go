@@ -12,7 +12,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -86,15 +85,15 @@ type computeDriver struct {
 	gatewayErr            error
 }
 
-func (c *computeDriver) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (c *computeDriver) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	c.rec.add("validateHarnessAuth")
 	if c.authErr != nil {
-		return deploy.Projection{}, c.authErr
+		return occkit.Projection{}, c.authErr
 	}
-	return deploy.Projection{Gateway: []deploy.EnvVar{}, Harness: []deploy.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
+	return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
 }
 
-func (c *computeDriver) ValidateGatewaySettings(_ context.Context, doc occkit.Document, _ deploy.Topology) error {
+func (c *computeDriver) ValidateGatewaySettings(_ context.Context, doc occkit.Document, _ occkit.Topology) error {
 	c.rec.add("gatewaySettings")
 	return c.gatewayErr
 }
@@ -108,7 +107,7 @@ func allow() admission.Authorizer { return authz{} }
 
 func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 	t.Helper()
-	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1", deploy.HarnessCodex: "0.171.0"}})
+	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +117,11 @@ func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 func embeddedRequest(doc string) admission.Request {
 	return admission.Request{
 		Principal: "user_1",
-		Agent: admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: deploy.ModeEmbedded,
-			HarnessAuth: deploy.Binding{Method: deploy.MethodAPIKey, Source: secretRef}},
+		Agent: admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: occkit.ModeEmbedded,
+			HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey, Source: secretRef}},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 3, Document: occkit.MustParseDocument(doc)},
-		Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k8s"},
-		Level:         deploy.LevelWarn,
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
+		Level:         occkit.LevelWarn,
 	}
 }
 
@@ -148,17 +147,17 @@ func TestAdmitEmbedded(t *testing.T) {
 	got := struct {
 		Harness, Mode, Compute, Primary, Agent, Version string
 		Source                                          drivers.SourceIdentity
-		Level                                           deploy.LogLevel
-		Owner                                           deploy.LogOwnership
+		Level                                           occkit.LogLevel
+		Owner                                           occkit.LogOwnership
 		Env                                             []string
 	}{
 		string(rev.Harness()), string(rev.Mode()), string(rev.Compute()), rev.Primary(), rev.AgentID(), rev.HarnessIdentity().Version,
-		rev.Source(), rev.Level(), rev.LoggingOwnership(), rev.Projection().Names(deploy.ProcessHarness),
+		rev.Source(), rev.Level(), rev.LoggingOwnership(), rev.Projection().Names(occkit.ProcessHarness),
 	}
 	want := got
 	want.Harness, want.Mode, want.Compute, want.Primary, want.Agent, want.Version = "openclaw", "embedded", "kubernetes", "anthropic/claude-sonnet-4-6", "agt_1", "2026.5.1"
 	want.Source = drivers.SourceIdentity{ID: "cfg_1", Generation: 3}
-	want.Level, want.Owner, want.Env = deploy.LevelWarn, deploy.OwnedByPlatform, []string{"ANTHROPIC_API_KEY"}
+	want.Level, want.Owner, want.Env = occkit.LevelWarn, occkit.OwnedByPlatform, []string{"ANTHROPIC_API_KEY"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatal(diff)
 	}
@@ -198,7 +197,7 @@ func TestAdmitOrder(t *testing.T) {
 			r.Configuration = reader{rec: nil, StaticConfiguration: admission.StaticConfiguration{ID: "cfg_1", Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`)}}
 		}, wantCalls: []string{"authorize", "read", "transform"}, wantCode: occkit.CodeInvalidRequest},
 		{name: "missing binding", edit: func(r *admission.Request, _ *computeDriver, _ *sandboxDriver, _ *authz) {
-			r.Agent.HarnessAuth = deploy.Binding{}
+			r.Agent.HarnessAuth = occkit.Binding{}
 		},
 			wantCalls: []string{"authorize", "read", "transform"}, wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-1"},
 	}
@@ -209,10 +208,10 @@ func TestAdmitOrder(t *testing.T) {
 			sd := &sandboxDriver{rec: rec}
 			az := &authz{rec: rec}
 			req := admission.Request{
-				Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", ExecutionMode: deploy.ModeDedicated,
-					HarnessAuth: deploy.Binding{Method: deploy.MethodAPIKey, Source: secretRef}},
+				Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", ExecutionMode: occkit.ModeDedicated,
+					HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey, Source: secretRef}},
 				Configuration: reader{rec: rec, StaticConfiguration: admission.StaticConfiguration{ID: "cfg_1", Document: occkit.MustParseDocument(codexConfig)}},
-				Compute: admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k8s", Driver: wrapped{ComputeDriver: cd},
+				Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s", Driver: wrapped{ComputeDriver: cd},
 					Topologies: nil},
 				Sandbox: &admission.SandboxInfo{ID: "openshell", Facts: *fullSandbox, Driver: sd},
 			}
@@ -233,10 +232,10 @@ func TestAdmitOrder(t *testing.T) {
 				if !rev.Document().Has(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed")) {
 					t.Error("the SandboxDriver transform is not in the admitted document")
 				}
-				if rev.SandboxDriverID() != "openshell" || rev.Harness() != deploy.HarnessCodex {
+				if rev.SandboxDriverID() != "openshell" || rev.Harness() != occkit.HarnessCodex {
 					t.Errorf("sandbox %q harness %s", rev.SandboxDriverID(), rev.Harness())
 				}
-				if diff := cmp.Diff([]string{"NOMAD_KEY"}, rev.Projection().Names(deploy.ProcessHarness)); diff != "" {
+				if diff := cmp.Diff([]string{"NOMAD_KEY"}, rev.Projection().Names(occkit.ProcessHarness)); diff != "" {
 					t.Error(diff)
 				}
 				return
@@ -267,9 +266,9 @@ func TestAdmitRefusals(t *testing.T) {
 		{name: "unknown configuration", az: allow(), edit: func(r *admission.Request) { r.Agent.ConfigurationID = "cfg_2" }, wantCode: occkit.CodeResourceConflict},
 		{name: "no configuration reader", az: allow(), edit: func(r *admission.Request) { r.Configuration = nil }, wantCode: occkit.CodeInvalidRequest},
 		{name: "custom compute without a validator", az: allow(), edit: func(r *admission.Request) {
-			r.Compute = admission.ComputeInfo{Kind: "nomad", Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}}
+			r.Compute = admission.ComputeInfo{Kind: "nomad", Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}}
 		}, wantCode: occkit.CodeDependencyUnavailable},
-		{name: "docker refuses the binding", az: allow(), edit: func(r *admission.Request) { r.Compute.Kind = deploy.ComputeDocker }, wantCode: occkit.CodeResourceConflict},
+		{name: "docker refuses the binding", az: allow(), edit: func(r *admission.Request) { r.Compute.Kind = occkit.ComputeDocker }, wantCode: occkit.CodeResourceConflict},
 		{name: "bad runtimeLogging", az: allow(), edit: func(r *admission.Request) { r.Compute.RuntimeLogging = "both" }, wantCode: occkit.CodeInvalidRequest},
 		{name: "non-empty agents.list", az: allow(), edit: func(r *admission.Request) {
 			r.Configuration = admission.StaticConfiguration{ID: "cfg_1", Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude"},"list":[{"id":"main"}]}}`)}
@@ -305,7 +304,7 @@ func TestAdmitDriverOwnedLogging(t *testing.T) {
 		t.Fatal("the fixture should carry logging.redactSensitive")
 	}
 	req := embeddedRequest(config)
-	req.Compute.RuntimeLogging = deploy.OwnedByDriver
+	req.Compute.RuntimeLogging = occkit.OwnedByDriver
 	rev, err := newAdmitter(t, allow()).Admit(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +313,7 @@ func TestAdmitDriverOwnedLogging(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(rev.Canonical())); diff != "" {
 		t.Fatal(diff)
 	}
-	if rev.LoggingOwnership() != deploy.OwnedByDriver {
+	if rev.LoggingOwnership() != occkit.OwnedByDriver {
 		t.Fatal(rev.LoggingOwnership())
 	}
 }
@@ -325,9 +324,9 @@ func TestAdmitSourceUnchanged(t *testing.T) {
 	before := src.Bytes()
 	rec := &recorder{}
 	req := admission.Request{
-		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: deploy.ModeDedicated, HarnessAuth: apiKey},
+		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 		Configuration: admission.StaticConfiguration{ID: "c", Document: src},
-		Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 		Sandbox:       &admission.SandboxInfo{ID: "s", Facts: *fullSandbox, Driver: sandboxDriver{rec: rec}},
 	}
 	if _, err := newAdmitter(t, allow()).Admit(context.Background(), req); err != nil {
@@ -416,9 +415,9 @@ func TestAdmitConcurrent(t *testing.T) {
 				req := embeddedRequest(embeddedConfig)
 				if i%2 == 1 {
 					req = admission.Request{
-						Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: deploy.ModeDedicated, HarnessAuth: apiKey},
+						Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 						Configuration: admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(codexConfig)},
-						Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+						Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 					}
 				}
 				rev, err := a.Admit(context.Background(), req)

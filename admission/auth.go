@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
@@ -31,7 +30,7 @@ var bindingPath = occkit.NewPath("harnessAuth")
 func BindingPath() occkit.Path { return bindingPath }
 
 // checkTopology applies the execution-mode table (RES-11,
-// [deploy.CheckTopology]) with dedicated OpenClaw's requirements (RES-13)
+// [occkit.CheckTopology]) with dedicated OpenClaw's requirements (RES-13)
 // for one Compute ("" is Kubernetes), as [resolver.Resolve] does: a pair
 // outside the Compute's set is 400; dedicated OpenClaw without
 // native-worker support is 400 and without a qualifying SandboxDriver 409
@@ -39,18 +38,18 @@ func BindingPath() occkit.Path { return bindingPath }
 func checkTopology(f drivers.AuthFacts) error {
 	c := f.Compute
 	if c == "" {
-		c = deploy.ComputeKubernetes
+		c = occkit.ComputeKubernetes
 	}
-	t := deploy.Topology{Harness: f.Harness, Mode: f.Mode}
-	if err := deploy.CheckTopology(c, deploy.Supported(c, f.Topologies), t); err != nil {
+	t := occkit.Topology{Harness: f.Harness, Mode: f.Mode}
+	if err := occkit.CheckTopology(c, occkit.Supported(c, f.Topologies), t); err != nil {
 		return err
 	}
-	if c != deploy.ComputeKubernetes || t != (deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}) {
+	if c != occkit.ComputeKubernetes || t != (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
 		return nil
 	}
 	modePath := occkit.NewPath("executionMode")
 	var errs []error
-	if f.NativeWorkerSupport != deploy.NativeWorkersPinned && f.NativeWorkerSupport != deploy.NativeWorkersCustomImage {
+	if f.NativeWorkerSupport != occkit.NativeWorkersPinned && f.NativeWorkerSupport != occkit.NativeWorkersCustomImage {
 		errs = append(errs, occkit.Invalid("RES-13", modePath,
 			"dedicated openclaw needs native-worker support (pinned runtime image or runtime.nativeWorkerSupport)"))
 	}
@@ -75,43 +74,43 @@ func checkTopology(f drivers.AuthFacts) error {
 // SandboxDriver or on an embedded topology → 409. The missing gateway is
 // checked before the Compute's own rules, so it is the answer on every
 // Compute.
-func ValidateHarnessAuth(f drivers.AuthFacts) (deploy.Projection, error) {
+func ValidateHarnessAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := f.Binding.Validate(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkSourceType(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkTopology(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkCodexProvider(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkNamespace(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	switch f.Compute {
-	case deploy.ComputeKubernetes, "":
+	case occkit.ComputeKubernetes, "":
 		return kubernetesAuth(f)
-	case deploy.ComputeSSH:
+	case occkit.ComputeSSH:
 		// AUTH-5: systemd loads operator-provided host credentials.
-		if f.Binding.Method != deploy.MethodRuntime {
-			return deploy.Projection{}, occkit.Conflict("AUTH-5", bindingPath.Key("method"),
+		if f.Binding.Method != occkit.MethodRuntime {
+			return occkit.Projection{}, occkit.Conflict("AUTH-5", bindingPath.Key("method"),
 				"ssh Compute accepts only the runtime harnessAuth method")
 		}
-		return deploy.Projection{Gateway: []deploy.EnvVar{}, Harness: []deploy.EnvVar{}, HostManaged: true}, nil
-	case deploy.ComputeDocker:
-		return deploy.Projection{}, occkit.Conflict("AUTH-4", bindingPath.Key("method"),
+		return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}, HostManaged: true}, nil
+	case occkit.ComputeDocker:
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", bindingPath.Key("method"),
 			"docker Compute supports no harnessAuth binding")
 	}
-	return deploy.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
+	return occkit.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
 		"Compute %s has no harness-auth validator", f.Compute)
 }
 
@@ -122,7 +121,7 @@ func ValidateHarnessAuth(f drivers.AuthFacts) (deploy.Projection, error) {
 // and the fix is the gateway, not the Compute. As in the reference
 // controller, the deployment check is made before any Compute rule.
 func requireCredentialGateway(f drivers.AuthFacts) error {
-	if f.Binding.Method == deploy.MethodCredentialSource && !f.CredentialGateway {
+	if f.Binding.Method == occkit.MethodCredentialSource && !f.CredentialGateway {
 		return occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", bindingPath.Key("method"),
 			"credential_source needs a selected Credential Gateway")
 	}
@@ -135,7 +134,7 @@ func requireCredentialGateway(f drivers.AuthFacts) error {
 // the render, which has the Compute's.
 func checkNamespace(f drivers.AuthFacts) error {
 	b := f.Binding
-	if f.Namespace == "" || (b.Method != deploy.MethodAPIKey && b.Method != deploy.MethodCodexPAT) || b.Source.NamespaceID == f.Namespace {
+	if f.Namespace == "" || (b.Method != occkit.MethodAPIKey && b.Method != occkit.MethodCodexPAT) || b.Source.NamespaceID == f.Namespace {
 		return nil
 	}
 	return occkit.Conflict("AUTH-2", bindingPath.Key("source").Key("namespaceId"),
@@ -146,8 +145,8 @@ func checkNamespace(f drivers.AuthFacts) error {
 // codex-oauth sources serve dedicated Codex only.
 func checkSourceType(f drivers.AuthFacts) error {
 	b := f.Binding
-	if b.Method == deploy.MethodCredentialSource && b.SourceType == deploy.SourceTypeCodexOAuth &&
-		(f.Harness != deploy.HarnessCodex || f.Mode != deploy.ModeDedicated) {
+	if b.Method == occkit.MethodCredentialSource && b.SourceType == occkit.SourceTypeCodexOAuth &&
+		(f.Harness != occkit.HarnessCodex || f.Mode != occkit.ModeDedicated) {
 		return occkit.Invalid("AUTH-4a", bindingPath.Key("sourceType"),
 			"the codex-oauth source type serves dedicated codex only")
 	}
@@ -158,7 +157,7 @@ func checkSourceType(f drivers.AuthFacts) error {
 // serves only the native codex provider or openai (400). An unknown model
 // is left to the resolver, which has the Configuration.
 func checkCodexProvider(f drivers.AuthFacts) error {
-	if f.Harness != deploy.HarnessCodex || f.Mode != deploy.ModeDedicated || f.Model == "" {
+	if f.Harness != occkit.HarnessCodex || f.Mode != occkit.ModeDedicated || f.Model == "" {
 		return nil
 	}
 	ref, ok := resolver.ParseRef(f.Model)
@@ -182,81 +181,81 @@ func nativeOpenAI(f drivers.AuthFacts, rule string) error {
 		"dedicated openclaw authenticates only openai models (OPENAI_API_KEY)")
 }
 
-func kubernetesAuth(f drivers.AuthFacts) (deploy.Projection, error) {
+func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	b := f.Binding
 	method := bindingPath.Key("method")
-	embedded := f.Mode == deploy.ModeEmbedded
-	codex := f.Harness == deploy.HarnessCodex
-	p := deploy.Projection{Gateway: []deploy.EnvVar{}, Harness: []deploy.EnvVar{}}
+	embedded := f.Mode == occkit.ModeEmbedded
+	codex := f.Harness == occkit.HarnessCodex
+	p := occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}}
 	switch b.Method {
-	case deploy.MethodRuntime:
-		return deploy.Projection{}, occkit.Conflict("AUTH-4", method, "kubernetes Compute does not accept the runtime harnessAuth method")
-	case deploy.MethodAPIKey, deploy.MethodCodexPAT:
+	case occkit.MethodRuntime:
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", method, "kubernetes Compute does not accept the runtime harnessAuth method")
+	case occkit.MethodAPIKey, occkit.MethodCodexPAT:
 		if f.CredentialGateway {
-			return deploy.Projection{}, occkit.Conflict("AUTH-4", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-4", method,
 				"a Credential Gateway is selected: Secret-backed and account harnessAuth methods are refused")
 		}
 	}
 	switch b.Method {
-	case deploy.MethodAPIKey:
+	case occkit.MethodAPIKey:
 		switch {
 		case embedded:
 			name, err := embeddedKeyName(f.Model)
 			if err != nil {
-				return deploy.Projection{}, err
+				return occkit.Projection{}, err
 			}
-			p.Harness = []deploy.EnvVar{{Name: name, From: b.Source}}
+			p.Harness = []occkit.EnvVar{{Name: name, From: b.Source}}
 		case codex:
-			p.Harness = []deploy.EnvVar{
+			p.Harness = []occkit.EnvVar{
 				{Name: EnvOpenAIAPIKey, From: b.Source},
 				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
 			}
 			p.StdinLogin = true
 		default:
 			if err := nativeOpenAI(f, "AUTH-2"); err != nil {
-				return deploy.Projection{}, err
+				return occkit.Projection{}, err
 			}
-			p.Harness = []deploy.EnvVar{{Name: EnvOpenAIAPIKey, From: b.Source}}
+			p.Harness = []occkit.EnvVar{{Name: EnvOpenAIAPIKey, From: b.Source}}
 		}
-	case deploy.MethodCodexPAT:
+	case occkit.MethodCodexPAT:
 		if !codex || embedded {
-			return deploy.Projection{}, occkit.Conflict("AUTH-2", method, "codex_pat serves dedicated codex only")
+			return occkit.Projection{}, occkit.Conflict("AUTH-2", method, "codex_pat serves dedicated codex only")
 		}
-		p.Harness = []deploy.EnvVar{
+		p.Harness = []occkit.EnvVar{
 			{Name: EnvCodexAccessToken, From: b.Source},
 			{Name: EnvCodexLoginMode, Value: LoginModeCodexPAT},
 		}
-	case deploy.MethodCredentialSource:
+	case occkit.MethodCredentialSource:
 		// AUTH-3, in its order: gateway (requireCredentialGateway), paired
 		// Sandbox, dedicated Harness.
 		if !f.Sandbox.Qualifies() {
-			return deploy.Projection{}, occkit.Conflict("AUTH-3", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-3", method,
 				"credential_source needs the paired SandboxDriver with harness provisioning and all three facets")
 		}
 		if embedded {
-			return deploy.Projection{}, occkit.Conflict("AUTH-3", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-3", method,
 				"credential_source serves a dedicated Harness, not embedded execution")
 		}
 		p.EgressProxy = true
 		switch {
-		case codex && b.SourceType == deploy.SourceTypeCodexOAuth:
-			p.Harness = []deploy.EnvVar{
+		case codex && b.SourceType == occkit.SourceTypeCodexOAuth:
+			p.Harness = []occkit.EnvVar{
 				{Name: EnvCodexAccessToken, Placeholder: true},
 				{Name: EnvCodexLoginMode, Value: LoginModeCodexOAuth},
 			}
 		case codex:
-			p.Harness = []deploy.EnvVar{
+			p.Harness = []occkit.EnvVar{
 				{Name: EnvOpenAIAPIKey, Placeholder: true},
 				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
 			}
 		default:
 			if err := nativeOpenAI(f, "AUTH-3"); err != nil {
-				return deploy.Projection{}, err
+				return occkit.Projection{}, err
 			}
-			p.Harness = []deploy.EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
+			p.Harness = []occkit.EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
 		}
 	default:
-		return deploy.Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
+		return occkit.Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
 	}
 	return p, nil
 }
@@ -288,52 +287,52 @@ func embeddedKeyName(model string) (string, error) {
 //
 // When v is a [drivers.ComputeDriver], facts it leaves empty (Compute,
 // Topologies) are read from its declaration.
-func ValidateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (deploy.Projection, error) {
+func ValidateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (occkit.Projection, error) {
 	if d, ok := v.(drivers.ComputeDriver); ok {
 		decl := d.Declaration()
 		if f.Compute == "" {
 			f.Compute = decl.Name
 		}
 		if f.Topologies == nil {
-			f.Topologies = append([]deploy.Topology(nil), decl.Topologies...)
+			f.Topologies = append([]occkit.Topology(nil), decl.Topologies...)
 		}
 	}
 	return validateWith(ctx, v, f)
 }
 
 // validateWith is [ValidateWith] on facts already complete.
-func validateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (deploy.Projection, error) {
+func validateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := f.Binding.Validate(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkSourceType(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkTopology(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if v == nil {
-		return deploy.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
+		return occkit.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
 			"the ComputeDriver has no harness-auth validator")
 	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkNamespace(f); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)
 	if err != nil {
-		return deploy.Projection{}, mapDriverRefusal("AUTH-7", err)
+		return occkit.Projection{}, mapDriverRefusal("AUTH-7", err)
 	}
 	// AUTH-6: a dedicated gateway never receives the Harness inference
 	// credential, whatever the driver planned.
 	for _, e := range p.Gateway {
-		if e.From != (deploy.SourceRef{}) || e.Placeholder {
-			return deploy.Projection{}, occkit.Conflict("AUTH-6", bindingPath,
+		if e.From != (occkit.SourceRef{}) || e.Placeholder {
+			return occkit.Projection{}, occkit.Conflict("AUTH-6", bindingPath,
 				"the ComputeDriver projected the Harness credential into the gateway")
 		}
 	}

@@ -10,28 +10,27 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
 var (
-	fullSandbox = &deploy.SandboxFacts{Facets: deploy.AllFacets(), ProvisionHarness: true}
-	secretRef   = deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
-	apiKey      = deploy.Binding{Method: deploy.MethodAPIKey, Source: secretRef}
-	codexPAT    = deploy.Binding{Method: deploy.MethodCodexPAT, Source: secretRef}
-	saPAT       = deploy.Binding{Method: deploy.MethodCodexPAT, Source: deploy.SourceRef{Kind: deploy.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}
-	runtimeAuth = deploy.Binding{Method: deploy.MethodRuntime}
-	credSource  = deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "cs_1", SourceType: deploy.SourceTypeAPIKey}
-	oauthSource = deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "cs_1", SourceType: deploy.SourceTypeCodexOAuth}
+	fullSandbox = &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
+	secretRef   = occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
+	apiKey      = occkit.Binding{Method: occkit.MethodAPIKey, Source: secretRef}
+	codexPAT    = occkit.Binding{Method: occkit.MethodCodexPAT, Source: secretRef}
+	saPAT       = occkit.Binding{Method: occkit.MethodCodexPAT, Source: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}
+	runtimeAuth = occkit.Binding{Method: occkit.MethodRuntime}
+	credSource  = occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "cs_1", SourceType: occkit.SourceTypeAPIKey}
+	oauthSource = occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "cs_1", SourceType: occkit.SourceTypeCodexOAuth}
 )
 
-func kube(h deploy.Harness, m deploy.Mode, b deploy.Binding) drivers.AuthFacts {
-	f := drivers.AuthFacts{Compute: deploy.ComputeKubernetes, Harness: h, Mode: m, Binding: b, Model: "openai/gpt-5"}
-	if h == deploy.HarnessCodex {
+func kube(h occkit.Harness, m occkit.Mode, b occkit.Binding) drivers.AuthFacts {
+	f := drivers.AuthFacts{Compute: occkit.ComputeKubernetes, Harness: h, Mode: m, Binding: b, Model: "openai/gpt-5"}
+	if h == occkit.HarnessCodex {
 		f.Model = "codex/gpt-5"
 	}
-	if h == deploy.HarnessOpenClaw && m == deploy.ModeDedicated {
-		f.Sandbox, f.NativeWorkerSupport = fullSandbox, deploy.NativeWorkersPinned
+	if h == occkit.HarnessOpenClaw && m == occkit.ModeDedicated {
+		f.Sandbox, f.NativeWorkerSupport = fullSandbox, occkit.NativeWorkersPinned
 	}
 	return f
 }
@@ -42,8 +41,8 @@ func with(f drivers.AuthFacts, edit func(*drivers.AuthFacts)) drivers.AuthFacts 
 }
 
 func TestValidateHarnessAuth(t *testing.T) {
-	oc, cx := deploy.HarnessOpenClaw, deploy.HarnessCodex
-	emb, ded := deploy.ModeEmbedded, deploy.ModeDedicated
+	oc, cx := occkit.HarnessOpenClaw, occkit.HarnessCodex
+	emb, ded := occkit.ModeEmbedded, occkit.ModeDedicated
 	tests := []struct {
 		name        string
 		facts       drivers.AuthFacts
@@ -101,42 +100,42 @@ func TestValidateHarnessAuth(t *testing.T) {
 		{name: "service account pat while a gateway is selected", facts: with(kube(cx, ded, saPAT), func(f *drivers.AuthFacts) { f.CredentialGateway = true }),
 			wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-4"},
 		{name: "kubernetes refuses runtime", facts: kube(oc, emb, runtimeAuth), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-4"},
-		{name: "docker refuses every binding", facts: with(kube(oc, emb, runtimeAuth), func(f *drivers.AuthFacts) { f.Compute = deploy.ComputeDocker }),
+		{name: "docker refuses every binding", facts: with(kube(oc, emb, runtimeAuth), func(f *drivers.AuthFacts) { f.Compute = occkit.ComputeDocker }),
 			wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-4"},
-		{name: "no binding", facts: kube(oc, emb, deploy.Binding{}), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-1"},
+		{name: "no binding", facts: kube(oc, emb, occkit.Binding{}), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-1"},
 
 		// AUTH-5.
-		{name: "ssh runtime", facts: with(kube(oc, emb, runtimeAuth), func(f *drivers.AuthFacts) { f.Compute = deploy.ComputeSSH }), harness: []string{}},
-		{name: "ssh refuses api key", facts: with(kube(oc, emb, apiKey), func(f *drivers.AuthFacts) { f.Compute = deploy.ComputeSSH }),
+		{name: "ssh runtime", facts: with(kube(oc, emb, runtimeAuth), func(f *drivers.AuthFacts) { f.Compute = occkit.ComputeSSH }), harness: []string{}},
+		{name: "ssh refuses api key", facts: with(kube(oc, emb, apiKey), func(f *drivers.AuthFacts) { f.Compute = occkit.ComputeSSH }),
 			wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-5"},
 		{name: "ssh refuses a credential source with a gateway", facts: with(kube(oc, emb, credSource), func(f *drivers.AuthFacts) {
-			f.Compute, f.CredentialGateway = deploy.ComputeSSH, true
+			f.Compute, f.CredentialGateway = occkit.ComputeSSH, true
 		}), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-5"},
 
 		// AUTH-4: a credential source without a gateway names the gateway on every Compute.
-		{name: "ssh credential source without a gateway", facts: with(kube(oc, emb, credSource), func(f *drivers.AuthFacts) { f.Compute = deploy.ComputeSSH }),
+		{name: "ssh credential source without a gateway", facts: with(kube(oc, emb, credSource), func(f *drivers.AuthFacts) { f.Compute = occkit.ComputeSSH }),
 			wantCode: occkit.CodeCredentialGatewayNotConfigured, wantRule: "AUTH-3"},
-		{name: "docker credential source without a gateway", facts: with(kube(oc, emb, credSource), func(f *drivers.AuthFacts) { f.Compute = deploy.ComputeDocker }),
+		{name: "docker credential source without a gateway", facts: with(kube(oc, emb, credSource), func(f *drivers.AuthFacts) { f.Compute = occkit.ComputeDocker }),
 			wantCode: occkit.CodeCredentialGatewayNotConfigured, wantRule: "AUTH-3"},
 		{name: "embedded kubernetes credential source without a gateway", facts: kube(oc, emb, credSource),
 			wantCode: occkit.CodeCredentialGatewayNotConfigured, wantRule: "AUTH-3"},
 		{name: "docker credential source with a gateway", facts: with(kube(oc, emb, credSource), func(f *drivers.AuthFacts) {
-			f.Compute, f.CredentialGateway = deploy.ComputeDocker, true
+			f.Compute, f.CredentialGateway = occkit.ComputeDocker, true
 		}), wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-4"},
 
 		// RES-11 first.
-		{name: "ssh dedicated codex is refused by RES-11 first", facts: with(kube(cx, ded, apiKey), func(f *drivers.AuthFacts) { f.Compute = deploy.ComputeSSH }),
+		{name: "ssh dedicated codex is refused by RES-11 first", facts: with(kube(cx, ded, apiKey), func(f *drivers.AuthFacts) { f.Compute = occkit.ComputeSSH }),
 			wantCode: occkit.CodeInvalidRequest, wantRule: "RES-11"},
 		{name: "embedded codex", facts: kube(cx, emb, apiKey), wantCode: occkit.CodeInvalidRequest, wantRule: "RES-11"},
-		{name: "embedded codex without a binding is still RES-11", facts: kube(cx, emb, deploy.Binding{}), wantCode: occkit.CodeInvalidRequest, wantRule: "RES-11"},
+		{name: "embedded codex without a binding is still RES-11", facts: kube(cx, emb, occkit.Binding{}), wantCode: occkit.CodeInvalidRequest, wantRule: "RES-11"},
 		{name: "dedicated openclaw without native workers", facts: with(kube(oc, ded, apiKey), func(f *drivers.AuthFacts) { f.NativeWorkerSupport = "" }),
 			wantCode: occkit.CodeInvalidRequest, wantRule: "RES-13"},
 		{name: "dedicated openclaw without a qualifying sandbox", facts: with(kube(oc, ded, apiKey), func(f *drivers.AuthFacts) {
-			f.Sandbox = &deploy.SandboxFacts{Facets: []deploy.Facet{deploy.FacetNetworking}, ProvisionHarness: true}
+			f.Sandbox = &occkit.SandboxFacts{Facets: []occkit.Facet{occkit.FacetNetworking}, ProvisionHarness: true}
 		}), wantCode: occkit.CodeResourceConflict, wantRule: "RES-13"},
 		{name: "custom compute has no built-in validator", facts: with(kube(oc, emb, apiKey), func(f *drivers.AuthFacts) {
 			f.Compute = "nomad"
-			f.Topologies = []deploy.Topology{{Harness: oc, Mode: emb}}
+			f.Topologies = []occkit.Topology{{Harness: oc, Mode: emb}}
 		}), wantCode: occkit.CodeDependencyUnavailable, wantRule: "AUTH-7"},
 		{name: "custom compute outside its topologies", facts: with(kube(oc, emb, apiKey), func(f *drivers.AuthFacts) { f.Compute = "nomad" }),
 			wantCode: occkit.CodeInvalidRequest, wantRule: "RES-11"},
@@ -155,20 +154,20 @@ func TestValidateHarnessAuth(t *testing.T) {
 				t.Fatal(err)
 			}
 			// AUTH-6: the gateway never gets the inference credential.
-			if diff := cmp.Diff([]string{}, p.Names(deploy.ProcessGateway)); diff != "" {
+			if diff := cmp.Diff([]string{}, p.Names(occkit.ProcessGateway)); diff != "" {
 				t.Fatalf("gateway env: %s", diff)
 			}
-			if diff := cmp.Diff(tt.harness, p.Names(deploy.ProcessHarness)); diff != "" {
+			if diff := cmp.Diff(tt.harness, p.Names(occkit.ProcessHarness)); diff != "" {
 				t.Fatalf("harness env: %s", diff)
 			}
 			if p.StdinLogin != tt.stdin || p.EgressProxy != tt.egrs {
 				t.Fatalf("stdin %v egress %v", p.StdinLogin, p.EgressProxy)
 			}
 			for _, v := range p.Harness {
-				if v.Placeholder && v.From != (deploy.SourceRef{}) {
+				if v.Placeholder && v.From != (occkit.SourceRef{}) {
 					t.Fatalf("placeholder %s also reads a secret", v.Name)
 				}
-				if tt.egrs && v.From != (deploy.SourceRef{}) {
+				if tt.egrs && v.From != (occkit.SourceRef{}) {
 					t.Fatalf("credential_source projected a model Secret into %s", v.Name)
 				}
 			}
@@ -177,25 +176,25 @@ func TestValidateHarnessAuth(t *testing.T) {
 }
 
 type fakeValidator struct {
-	p   deploy.Projection
+	p   occkit.Projection
 	err error
 }
 
-func (v fakeValidator) ValidateHarnessAuth(context.Context, drivers.AuthFacts) (deploy.Projection, error) {
+func (v fakeValidator) ValidateHarnessAuth(context.Context, drivers.AuthFacts) (occkit.Projection, error) {
 	return v.p, v.err
 }
 
 // TestValidateWith checks the AUTH-7 refusal mapping of a custom Compute.
 func TestValidateWith(t *testing.T) {
 	f := drivers.AuthFacts{
-		Compute: "nomad", Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded, Binding: runtimeAuth,
-		Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
+		Compute: "nomad", Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: runtimeAuth,
+		Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
-	leak := deploy.Projection{Gateway: []deploy.EnvVar{{Name: "OPENAI_API_KEY", From: secretRef}}}
+	leak := occkit.Projection{Gateway: []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: secretRef}}}
 	tests := []struct {
 		name     string
 		v        drivers.HarnessAuthValidator
-		binding  *deploy.Binding
+		binding  *occkit.Binding
 		wantCode occkit.Code
 	}{
 		{name: "no validator", v: nil, wantCode: occkit.CodeDependencyUnavailable},
@@ -203,7 +202,7 @@ func TestValidateWith(t *testing.T) {
 		{name: "other structured refusal is 409", v: fakeValidator{err: occkit.New(occkit.CodeDependencyUnavailable, "X", occkit.Root(), "down")}, wantCode: occkit.CodeResourceConflict},
 		{name: "plain refusal is 409", v: fakeValidator{err: errors.New("sk-live-secret refused")}, wantCode: occkit.CodeResourceConflict},
 		{name: "gateway credential is refused (AUTH-6)", v: fakeValidator{p: leak}, wantCode: occkit.CodeResourceConflict},
-		{name: "accepted", v: fakeValidator{p: deploy.Projection{Harness: []deploy.EnvVar{{Name: "X_KEY", From: secretRef}}}}},
+		{name: "accepted", v: fakeValidator{p: occkit.Projection{Harness: []occkit.EnvVar{{Name: "X_KEY", From: secretRef}}}}},
 		{name: "credential source without a gateway names the gateway before the driver", v: fakeValidator{},
 			binding: &credSource, wantCode: occkit.CodeCredentialGatewayNotConfigured},
 	}

@@ -7,22 +7,21 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // Shape rules (AUTH-4a): for each method, its required keys and, per key,
 // what it must hold.
-var bindingKeys = map[deploy.Method][]string{
-	deploy.MethodAPIKey:           {"method", "source"},
-	deploy.MethodCodexPAT:         {"method", "source"},
-	deploy.MethodCredentialSource: {"method", "sourceId", "sourceType"},
-	deploy.MethodRuntime:          {"method"},
+var bindingKeys = map[occkit.Method][]string{
+	occkit.MethodAPIKey:           {"method", "source"},
+	occkit.MethodCodexPAT:         {"method", "source"},
+	occkit.MethodCredentialSource: {"method", "sourceId", "sourceType"},
+	occkit.MethodRuntime:          {"method"},
 }
 
 var sourceKeys = []string{"id", "kind", "namespaceId"}
 
 // ParseBinding checks the shape of a harnessAuth value (AUTH-4a) and
-// returns it as a [deploy.Binding]. v absent or JSON null gives the zero Binding
+// returns it as a [occkit.Binding]. v absent or JSON null gives the zero Binding
 // and no error (AUTH-1: "no binding" is a valid stored state). at is the
 // path of the value, used in errors: every refusal is 400 INVALID_REQUEST
 // naming the offending key.
@@ -36,69 +35,69 @@ var sourceKeys = []string{"id", "kind", "namespaceId"}
 // dedicated Codex only is checked by [ValidateHarnessAuth].
 //
 // raw is the JSON text of the value; nil or empty is absent.
-func ParseBinding(raw []byte, at occkit.Path) (deploy.Binding, error) {
+func ParseBinding(raw []byte, at occkit.Path) (occkit.Binding, error) {
 	return parseBinding(jsonValue(raw), at)
 }
 
 // parseBinding is the parser behind the exported function, on a value already read.
-func parseBinding(v gjson.Result, at occkit.Path) (deploy.Binding, error) {
+func parseBinding(v gjson.Result, at occkit.Path) (occkit.Binding, error) {
 	if !v.Exists() || v.Type == gjson.Null {
-		return deploy.Binding{}, nil
+		return occkit.Binding{}, nil
 	}
 	// A Result from gjson.Parse over truncated text still reads as an
 	// object: only whole, valid JSON is a binding.
 	if !v.IsObject() || !gjson.Valid(v.Raw) {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", at, "harnessAuth must be an object or null")
+		return occkit.Binding{}, occkit.Invalid("AUTH-4a", at, "harnessAuth must be an object or null")
 	}
 	if err := noDuplicateKeys(v, at); err != nil {
-		return deploy.Binding{}, err
+		return occkit.Binding{}, err
 	}
 	m := v.Get("method")
 	mp := at.Key("method")
 	if !m.Exists() {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required; accepted: %s", methodList())
+		return occkit.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method is required; accepted: %s", methodList())
 	}
 	if m.Type != gjson.String {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string; accepted: %s", methodList())
+		return occkit.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be a string; accepted: %s", methodList())
 	}
-	method := deploy.Method(m.Str)
+	method := occkit.Method(m.Str)
 	keys, ok := bindingKeys[method]
 	if !ok {
-		return deploy.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
+		return occkit.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
 	}
 	if err := exactKeys(v, at, keys); err != nil {
-		return deploy.Binding{}, err
+		return occkit.Binding{}, err
 	}
-	b := deploy.Binding{Method: method}
+	b := occkit.Binding{Method: method}
 	switch method {
-	case deploy.MethodAPIKey, deploy.MethodCodexPAT:
+	case occkit.MethodAPIKey, occkit.MethodCodexPAT:
 		src := v.Get("source")
 		sp := at.Key("source")
 		if !src.IsObject() {
-			return deploy.Binding{}, occkit.Invalid("AUTH-4a", sp, "harnessAuth.source must be an object")
+			return occkit.Binding{}, occkit.Invalid("AUTH-4a", sp, "harnessAuth.source must be an object")
 		}
 		if err := noDuplicateKeys(src, sp); err != nil {
-			return deploy.Binding{}, err
+			return occkit.Binding{}, err
 		}
 		if err := exactKeys(src, sp, sourceKeys); err != nil {
-			return deploy.Binding{}, err
+			return occkit.Binding{}, err
 		}
 		for _, k := range sourceKeys {
 			if src.Get(k).Type != gjson.String {
-				return deploy.Binding{}, occkit.Invalid("AUTH-4a", sp.Key(k), "%s must be a string", sp.Key(k).String())
+				return occkit.Binding{}, occkit.Invalid("AUTH-4a", sp.Key(k), "%s must be a string", sp.Key(k).String())
 			}
 		}
-		b.Source = deploy.SourceRef{Kind: deploy.SourceKind(src.Get("kind").Str), NamespaceID: src.Get("namespaceId").Str, ID: src.Get("id").Str}
-	case deploy.MethodCredentialSource:
+		b.Source = occkit.SourceRef{Kind: occkit.SourceKind(src.Get("kind").Str), NamespaceID: src.Get("namespaceId").Str, ID: src.Get("id").Str}
+	case occkit.MethodCredentialSource:
 		for _, k := range []string{"sourceId", "sourceType"} {
 			if v.Get(k).Type != gjson.String {
-				return deploy.Binding{}, occkit.Invalid("AUTH-4a", at.Key(k), "%s must be a string", at.Key(k).String())
+				return occkit.Binding{}, occkit.Invalid("AUTH-4a", at.Key(k), "%s must be a string", at.Key(k).String())
 			}
 		}
-		b.SourceID, b.SourceType = v.Get("sourceId").Str, deploy.SourceType(v.Get("sourceType").Str)
+		b.SourceID, b.SourceType = v.Get("sourceId").Str, occkit.SourceType(v.Get("sourceType").Str)
 	}
 	if err := b.ValidateAt(at); err != nil {
-		return deploy.Binding{}, err
+		return occkit.Binding{}, err
 	}
 	return b, nil
 }
@@ -153,8 +152,8 @@ func noDuplicateKeys(v gjson.Result, at occkit.Path) error {
 
 // methodList names the accepted methods for refusals.
 func methodList() string {
-	names := make([]string, 0, len(deploy.AllMethods()))
-	for _, m := range deploy.AllMethods() {
+	names := make([]string, 0, len(occkit.AllMethods()))
+	for _, m := range occkit.AllMethods() {
 		names = append(names, string(m))
 	}
 	return strings.Join(names, ", ")

@@ -8,31 +8,30 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 )
 
 func TestParseBinding(t *testing.T) {
-	secret := deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
 	tests := []struct {
 		name     string
 		in       string
-		want     deploy.Binding
+		want     occkit.Binding
 		wantCode occkit.Code
 		wantPath string
 	}{
 		{name: "absent is no binding", in: ``},
 		{name: "null is no binding", in: `null`},
-		{name: "runtime", in: `{"method":"runtime"}`, want: deploy.Binding{Method: deploy.MethodRuntime}},
+		{name: "runtime", in: `{"method":"runtime"}`, want: occkit.Binding{Method: occkit.MethodRuntime}},
 		{name: "api_key with a secret", in: `{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`,
-			want: deploy.Binding{Method: deploy.MethodAPIKey, Source: secret}},
+			want: occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}},
 		{name: "codex_pat with a secret", in: `{"source":{"id":"sec_1","namespaceId":"ns_1","kind":"secret"},"method":"codex_pat"}`,
-			want: deploy.Binding{Method: deploy.MethodCodexPAT, Source: secret}},
+			want: occkit.Binding{Method: occkit.MethodCodexPAT, Source: secret}},
 		{name: "codex_pat with a service account", in: `{"method":"codex_pat","source":{"kind":"service_account","namespaceId":"ns_1","id":"sa_1"}}`,
-			want: deploy.Binding{Method: deploy.MethodCodexPAT, Source: deploy.SourceRef{Kind: deploy.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}},
+			want: occkit.Binding{Method: occkit.MethodCodexPAT, Source: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}},
 		{name: "credential_source api_key", in: `{"method":"credential_source","sourceId":"cs_1","sourceType":"api_key"}`,
-			want: deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "cs_1", SourceType: deploy.SourceTypeAPIKey}},
+			want: occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "cs_1", SourceType: occkit.SourceTypeAPIKey}},
 		{name: "credential_source codex-oauth", in: `{"method":"credential_source","sourceId":"cs_1","sourceType":"codex-oauth"}`,
-			want: deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "cs_1", SourceType: deploy.SourceTypeCodexOAuth}},
+			want: occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "cs_1", SourceType: occkit.SourceTypeCodexOAuth}},
 
 		{name: "not an object", in: `"api_key"`, wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth"},
 		{name: "missing method", in: `{}`, wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.method"},
@@ -94,13 +93,13 @@ func TestParseBinding(t *testing.T) {
 
 // TestMethodsClosedSet: every method has a shape and a snapshot.
 func TestMethodsClosedSet(t *testing.T) {
-	inputs := map[deploy.Method]string{
-		deploy.MethodAPIKey:           `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
-		deploy.MethodCodexPAT:         `{"method":"codex_pat","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
-		deploy.MethodCredentialSource: `{"method":"credential_source","sourceId":"c","sourceType":"api_key"}`,
-		deploy.MethodRuntime:          `{"method":"runtime"}`,
+	inputs := map[occkit.Method]string{
+		occkit.MethodAPIKey:           `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
+		occkit.MethodCodexPAT:         `{"method":"codex_pat","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
+		occkit.MethodCredentialSource: `{"method":"credential_source","sourceId":"c","sourceType":"api_key"}`,
+		occkit.MethodRuntime:          `{"method":"runtime"}`,
 	}
-	for _, m := range deploy.AllMethods() {
+	for _, m := range occkit.AllMethods() {
 		in, ok := inputs[m]
 		if !ok {
 			t.Fatalf("method %s has no test input", m)
@@ -113,16 +112,16 @@ func TestMethodsClosedSet(t *testing.T) {
 			t.Fatalf("snapshot of %s: %s", m, b.JSON())
 		}
 	}
-	if len(inputs) != len(deploy.AllMethods()) {
+	if len(inputs) != len(occkit.AllMethods()) {
 		t.Fatal("AllMethods is missing a method")
 	}
-	for _, k := range deploy.AllSourceKinds() {
+	for _, k := range occkit.AllSourceKinds() {
 		in := `{"method":"codex_pat","source":{"kind":"` + string(k) + `","namespaceId":"n","id":"i"}}`
 		if _, err := admission.ParseBinding([]byte(in), admission.BindingPath()); err != nil {
 			t.Fatalf("source kind %s: %v", k, err)
 		}
 	}
-	for _, st := range deploy.AllSourceTypes() {
+	for _, st := range occkit.AllSourceTypes() {
 		in := `{"method":"credential_source","sourceId":"c","sourceType":"` + string(st) + `"}`
 		if _, err := admission.ParseBinding([]byte(in), admission.BindingPath()); err != nil {
 			t.Fatalf("source type %s: %v", st, err)
@@ -132,7 +131,7 @@ func TestMethodsClosedSet(t *testing.T) {
 
 // TestHarnessAuthLifecycle: AUTH-1 create/update/deploy semantics.
 func TestHarnessAuthLifecycle(t *testing.T) {
-	runtime := deploy.Binding{Method: deploy.MethodRuntime}
+	runtime := occkit.Binding{Method: occkit.MethodRuntime}
 	created, err := admission.CreateHarnessAuth(nil)
 	if err != nil || !created.IsZero() {
 		t.Fatalf("create without harnessAuth: %+v %v", created, err)
@@ -148,7 +147,7 @@ func TestHarnessAuthLifecycle(t *testing.T) {
 	if !cleared.IsZero() {
 		t.Fatalf("update with null: %+v", cleared)
 	}
-	replaced, _ := admission.UpdateHarnessAuth(deploy.Binding{}, []byte(`{"method":"runtime"}`))
+	replaced, _ := admission.UpdateHarnessAuth(occkit.Binding{}, []byte(`{"method":"runtime"}`))
 	if replaced != runtime || admission.RequireHarnessAuth(replaced) != nil {
 		t.Fatalf("update with a value: %+v", replaced)
 	}

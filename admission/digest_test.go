@@ -12,21 +12,20 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 )
 
 // ADM-3: the digest identifies the whole frozen revision. Rebinding the
 // credential, or changing the admitted level, with the same Configuration
 // is a different revision; the document digest is the same.
 func TestDigestCoversTheWholeRevision(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
-	admit := func(secretID string, level deploy.LogLevel) *admission.Revision {
+	admit := func(secretID string, level occkit.LogLevel) *admission.Revision {
 		t.Helper()
 		auth, err := admission.CreateHarnessAuth([]byte(
 			`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"` + secretID + `"}}`))
@@ -36,7 +35,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		rev, err := a.Admit(context.Background(), admission.Request{
 			Agent:         admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
 			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-			Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+			Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 			Level:         level,
 		})
 		if err != nil {
@@ -44,15 +43,15 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		}
 		return rev
 	}
-	base := admit("sec_1", deploy.LevelInfo)
+	base := admit("sec_1", occkit.LevelInfo)
 	tests := []struct {
 		name string
 		rev  *admission.Revision
 		same bool
 	}{
-		{"same input", admit("sec_1", deploy.LevelInfo), true},
-		{"other secret", admit("sec_2", deploy.LevelInfo), false},
-		{"other level", admit("sec_1", deploy.LevelWarn), false},
+		{"same input", admit("sec_1", occkit.LevelInfo), true},
+		{"other secret", admit("sec_2", occkit.LevelInfo), false},
+		{"other level", admit("sec_1", occkit.LevelWarn), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +87,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 // ADM-3: an Agent ID that could not be shown or matched safely is refused
 // before any work, with nothing frozen.
 func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -131,7 +130,7 @@ func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 // escapes, non-ASCII), the result is the one a reader of the record gets
 // the plain way.
 func TestRecordDigestSplice(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -157,11 +156,11 @@ func TestRecordDigestSplice(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", b.String(), err)
 		}
-		level := rapid.SampledFrom(deploy.AllLogLevels()).Draw(t, "level")
+		level := rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level")
 		rev, err := a.Admit(context.Background(), admission.Request{
 			Agent:         admission.Agent{ID: rapid.SampledFrom([]string{"main", "agt_1"}).Draw(t, "agent"), ConfigurationID: "cfg_1", HarnessAuth: auth},
 			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-			Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+			Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 			Level:         level,
 		})
 		if err != nil {

@@ -37,8 +37,8 @@
 // order of the input never changes the digest; the source identity and
 // generation; the approved Harness and version; the execution mode; the
 // Compute identity; the bound SandboxDriver or managed [Account]; the
-// harnessAuth snapshot ([deploy.Binding], references only); the credential
-// [deploy.Projection]; the primary model and fallback order as admitted (ADM-4);
+// harnessAuth snapshot ([occkit.Binding], references only); the credential
+// [occkit.Projection]; the primary model and fallback order as admitted (ADM-4);
 // the admitted level and logging ownership; the OpenClaw release whose
 // schema the document was checked against
 // ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
@@ -68,9 +68,9 @@
 // value goes through the same [Binding.Validate] at Admit, so both paths
 // admit the same bindings. A Secret-backed source outside the Agent's
 // tenant namespace is 409 naming the namespace (AUTH-2). [ValidateHarnessAuth] then applies, in order: the
-// codex-oauth restriction (400), the execution-mode table ([deploy.CheckTopology],
+// codex-oauth restriction (400), the execution-mode table ([occkit.CheckTopology],
 // RES-11/RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
-// bundled Computes' rules (AUTH-2..AUTH-6), returning the [deploy.Projection]: the
+// bundled Computes' rules (AUTH-2..AUTH-6), returning the [occkit.Projection]: the
 // environment variable names each process receives, never values.
 // A custom Compute validates through its [drivers.HarnessAuthValidator] with the
 // AUTH-7 mapping ([ValidateWith]). [CreateHarnessAuth], [UpdateHarnessAuth]

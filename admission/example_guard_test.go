@@ -5,7 +5,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -13,8 +12,8 @@ import (
 // setting it names.
 func ExampleValidateHarnessAuth() {
 	_, err := admission.ValidateHarnessAuth(drivers.AuthFacts{
-		Compute: deploy.ComputeKubernetes, Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded,
-		Binding: deploy.Binding{Method: deploy.MethodRuntime},
+		Compute: occkit.ComputeKubernetes, Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded,
+		Binding: occkit.Binding{Method: occkit.MethodRuntime},
 	})
 	e := occkit.First(err)
 	fmt.Println(e.HTTPStatus(), e.Code, e.Path, e.Rule)
@@ -25,7 +24,7 @@ func ExampleValidateHarnessAuth() {
 // The activation guard never lets an older retry overwrite a newer
 // selected version.
 func ExampleGuard() {
-	g := admission.NewGuard(deploy.ModeDedicated)
+	g := admission.NewGuard(occkit.ModeDedicated)
 	g, _, _ = g.Deploy(1)
 	g, _, _, _ = g.Activate(1)
 	g, plan, _ := g.Deploy(2)

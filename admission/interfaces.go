@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -33,7 +32,7 @@ type AuthorizeRequest struct {
 	// Configuration is the stored Configuration the Agent names.
 	Configuration drivers.SourceIdentity
 	// HarnessAuth is the selected credential source (references only).
-	HarnessAuth deploy.Binding
+	HarnessAuth occkit.Binding
 }
 
 // AuthorizerFunc adapts a function to [Authorizer].
@@ -71,16 +70,16 @@ func (s StaticConfiguration) ReadConfiguration(_ context.Context, id string) (oc
 // one from a registered driver.
 type ComputeInfo struct {
 	// Kind is the bundled kind or the custom driver's name.
-	Kind deploy.Compute
+	Kind occkit.Compute
 	// ID is the configured driver's identity, frozen into the revision.
 	ID string
 	// RuntimeLogging is who owns native logging; the zero value is the
-	// platform (LOG-1); [deploy.OwnedByDriver] preserves the native
+	// platform (LOG-1); [occkit.OwnedByDriver] preserves the native
 	// configuration (LOG-3).
-	RuntimeLogging deploy.LogOwnership
+	RuntimeLogging occkit.LogOwnership
 	// Topologies is the (Harness, Mode) set a custom Compute supports
 	// (RES-11). Ignored for the bundled kinds.
-	Topologies []deploy.Topology
+	Topologies []occkit.Topology
 	// Driver is the ComputeDriver: its harness-auth validation runs
 	// (AUTH-7) and its optional [drivers.GatewaySettingsValidator] is
 	// asked. nil for a bundled kind uses the built-in harness-auth rules
@@ -100,7 +99,7 @@ func ComputeOf(d drivers.ComputeDriver, id string) ComputeInfo {
 		Kind:           decl.Name,
 		ID:             id,
 		RuntimeLogging: decl.Logging(),
-		Topologies:     append([]deploy.Topology(nil), decl.Topologies...),
+		Topologies:     append([]occkit.Topology(nil), decl.Topologies...),
 		Driver:         d,
 	}
 }
@@ -110,7 +109,7 @@ type SandboxInfo struct {
 	// ID is the driver identity, frozen into the revision as the sandbox
 	// binding (ADM-3).
 	ID    string
-	Facts deploy.SandboxFacts
+	Facts occkit.SandboxFacts
 	// Driver is asked for its optional [drivers.ConfigurationTransformer];
 	// nil transforms nothing.
 	Driver drivers.SandboxDriver

@@ -2,7 +2,6 @@ package admission
 
 import (
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // AUTH-1: Agent.harnessAuth is the sole model-auth selector. These pure
@@ -11,14 +10,14 @@ import (
 
 // CreateHarnessAuth is the value an Agent create stores: the parsed binding,
 // or the zero Binding (null) when raw is absent (nil or empty) or null.
-func CreateHarnessAuth(raw []byte) (deploy.Binding, error) {
+func CreateHarnessAuth(raw []byte) (occkit.Binding, error) {
 	return ParseBinding(raw, bindingPath)
 }
 
 // UpdateHarnessAuth is the value an Agent update stores: an update that
 // omits harnessAuth preserves stored, an explicit null clears it, and any
 // other value replaces it after the shape check (AUTH-4a).
-func UpdateHarnessAuth(stored deploy.Binding, raw []byte) (deploy.Binding, error) {
+func UpdateHarnessAuth(stored occkit.Binding, raw []byte) (occkit.Binding, error) {
 	if len(raw) == 0 {
 		return stored, nil
 	}
@@ -27,7 +26,7 @@ func UpdateHarnessAuth(stored deploy.Binding, raw []byte) (deploy.Binding, error
 
 // RequireHarnessAuth is the deployment precondition: an Agent without a
 // binding cannot deploy (409 RESOURCE_CONFLICT).
-func RequireHarnessAuth(b deploy.Binding) error {
+func RequireHarnessAuth(b occkit.Binding) error {
 	if b.IsZero() {
 		return occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
 	}

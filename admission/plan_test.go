@@ -10,7 +10,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 )
 
 // AUTH-4a: a Binding built as a Go value is refused at Admit exactly as
@@ -19,19 +18,19 @@ func TestAdmitRefusesTypedBindings(t *testing.T) {
 	a := newAdmitter(t, allow())
 	tests := []struct {
 		name string
-		b    deploy.Binding
+		b    occkit.Binding
 		path string
 	}{
-		{"api_key without source", deploy.Binding{Method: deploy.MethodAPIKey}, "harnessAuth.source.kind"},
-		{"source without namespace", deploy.Binding{Method: deploy.MethodAPIKey,
-			Source: deploy.SourceRef{Kind: deploy.SourceSecret, ID: "s"}}, "harnessAuth.source.namespaceId"},
-		{"source without id", deploy.Binding{Method: deploy.MethodAPIKey,
-			Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1"}}, "harnessAuth.source.id"},
-		{"unknown source kind", deploy.Binding{Method: deploy.MethodAPIKey,
-			Source: deploy.SourceRef{Kind: "vault", NamespaceID: "ns_1", ID: "s"}}, "harnessAuth.source.kind"},
-		{"unknown method", deploy.Binding{Method: "oauth"}, "harnessAuth.method"},
-		{"runtime with a source", deploy.Binding{Method: deploy.MethodRuntime, Source: secretRef}, "harnessAuth.source"},
-		{"credential_source without type", deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "src"}, "harnessAuth.sourceType"},
+		{"api_key without source", occkit.Binding{Method: occkit.MethodAPIKey}, "harnessAuth.source.kind"},
+		{"source without namespace", occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, ID: "s"}}, "harnessAuth.source.namespaceId"},
+		{"source without id", occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1"}}, "harnessAuth.source.id"},
+		{"unknown source kind", occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: "vault", NamespaceID: "ns_1", ID: "s"}}, "harnessAuth.source.kind"},
+		{"unknown method", occkit.Binding{Method: "oauth"}, "harnessAuth.method"},
+		{"runtime with a source", occkit.Binding{Method: occkit.MethodRuntime, Source: secretRef}, "harnessAuth.source"},
+		{"credential_source without type", occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "src"}, "harnessAuth.sourceType"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,14 +54,14 @@ func TestAdmitRefusesTypedBindings(t *testing.T) {
 func TestBindingValidateAgreesWithParse(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		str := rapid.SampledFrom([]string{"", "ns_1", "s", " s", "a\x01"})
-		b := deploy.Binding{
-			Method: deploy.Method(rapid.SampledFrom([]string{"api_key", "codex_pat", "credential_source", "runtime", "oauth"}).Draw(t, "method")),
-			Source: deploy.SourceRef{
-				Kind:        deploy.SourceKind(rapid.SampledFrom([]string{"", "secret", "service_account", "vault"}).Draw(t, "kind")),
+		b := occkit.Binding{
+			Method: occkit.Method(rapid.SampledFrom([]string{"api_key", "codex_pat", "credential_source", "runtime", "oauth"}).Draw(t, "method")),
+			Source: occkit.SourceRef{
+				Kind:        occkit.SourceKind(rapid.SampledFrom([]string{"", "secret", "service_account", "vault"}).Draw(t, "kind")),
 				NamespaceID: str.Draw(t, "ns"), ID: str.Draw(t, "id"),
 			},
 			SourceID:   str.Draw(t, "sourceId"),
-			SourceType: deploy.SourceType(rapid.SampledFrom([]string{"", "api_key", "codex-oauth", "x"}).Draw(t, "type")),
+			SourceType: occkit.SourceType(rapid.SampledFrom([]string{"", "api_key", "codex-oauth", "x"}).Draw(t, "type")),
 		}
 		verr := b.Validate()
 		parsed, perr := admission.ParseBinding(b.JSON(), admission.BindingPath())
@@ -81,7 +80,7 @@ func TestBindingValidateAgreesWithParse(t *testing.T) {
 // (every render would need it), naming the approved ones.
 func TestAdmitRefusesMissingHarnessVersion(t *testing.T) {
 	a, err := admission.New(admission.Options{Authorizer: allow(),
-		HarnessVersions: map[deploy.Harness]string{deploy.HarnessCodex: "0.171.0"}})
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +131,7 @@ func TestAdmitTenantNamespace(t *testing.T) {
 func TestAdmitSecretBindings(t *testing.T) {
 	a := newAdmitter(t, allow())
 	req := embeddedRequest(embeddedConfig)
-	tg := admission.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
+	tg := admission.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
 	req.SecretBindings = []admission.SecretBinding{tg}
 	rev, err := a.Admit(context.Background(), req)
 	if err != nil {

@@ -19,7 +19,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -48,14 +47,14 @@ type leakingDriver struct {
 	gateway               bool
 }
 
-func (d leakingDriver) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (d leakingDriver) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if d.refuse {
-		return deploy.Projection{}, fmt.Errorf("provider rejected key %s", d.canary)
+		return occkit.Projection{}, fmt.Errorf("provider rejected key %s", d.canary)
 	}
-	return deploy.Projection{Harness: []deploy.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
+	return occkit.Projection{Harness: []occkit.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
 }
 
-func (d leakingDriver) ValidateGatewaySettings(context.Context, occkit.Document, deploy.Topology) error {
+func (d leakingDriver) ValidateGatewaySettings(context.Context, occkit.Document, occkit.Topology) error {
 	if d.gateway {
 		return occkit.Invalid("", occkit.NewPath("gateway", "auth", "token"), "token %s is too short", d.canary)
 	}
@@ -125,15 +124,15 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				return admission.Request{
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
-					Level:         deploy.LevelInfo,
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
+					Level:         occkit.LevelInfo,
 				}, allow()
 			}},
 			{"gateway selected", func() (admission.Request, admission.Authorizer) {
 				return admission.Request{
 					Agent:             admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration:     admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:           admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+					Compute:           admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 					CredentialGateway: true,
 				}, allow()
 			}},
@@ -141,7 +140,7 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				return admission.Request{
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 				}, authz{deny: errors.New("principal holds " + c)}
 			}},
 			{"custom driver refuses quoting the key", func() (admission.Request, admission.Authorizer) {
@@ -149,7 +148,7 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
 					Compute: admission.ComputeInfo{Kind: "nomad", Driver: leakingDriver{canary: c, refuse: true},
-						Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}},
+						Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}},
 				}, allow()
 			}},
 			{"gateway settings refusal quotes the value", func() (admission.Request, admission.Authorizer) {
@@ -157,14 +156,14 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
 					Compute: admission.ComputeInfo{Kind: "nomad", Driver: leakingDriver{canary: c, gateway: true},
-						Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}},
+						Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}},
 				}, allow()
 			}},
 			{"sandbox transform refusal quotes the value", func() (admission.Request, admission.Authorizer) {
 				return admission.Request{
-					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: deploy.ModeDedicated, HarnessAuth: apiKey},
+					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 					Sandbox:       &admission.SandboxInfo{ID: "s", Facts: *fullSandbox, Driver: leakingTransformer{canary: c}},
 				}, allow()
 			}},
@@ -172,13 +171,13 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				return admission.Request{
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: runtimeAuth},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: deploy.ComputeSSH},
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeSSH},
 				}, allow()
 			}},
 		}
 		for _, sc := range scenarios {
 			req, az := sc.req()
-			a, _ := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: az})
+			a, _ := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}, Authorizer: az})
 			rev, err := a.Admit(context.Background(), req)
 			if err != nil {
 				for _, e := range occkit.Errors(err) {
@@ -262,16 +261,16 @@ func TestDeterminismProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		i := rapid.IntRange(0, len(determinismConfigs)-1).Draw(t, "config")
 		src := determinismConfigs[i]
-		mode := deploy.ModeEmbedded
+		mode := occkit.ModeEmbedded
 		if i == 1 {
-			mode = deploy.ModeDedicated
+			mode = occkit.ModeDedicated
 		}
-		level := rapid.SampledFrom(deploy.AllLogLevels()).Draw(t, "level")
+		level := rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level")
 		mk := func(doc string) admission.Request {
 			return admission.Request{
 				Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: mode, HarnessAuth: apiKey},
 				Configuration: admission.StaticConfiguration{ID: "c", Generation: 7, Document: occkit.MustParseDocument(doc)},
-				Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k"},
+				Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k"},
 				Level:         level,
 			}
 		}
@@ -307,7 +306,7 @@ func FuzzAdmit(f *testing.F) {
 	f.Add([]byte(`{"agents":{"list":[{"id":"main"}]}}`), uint8(1))
 	f.Add([]byte(`{agents:{defaults:{model:'anthropic/x',},},}`), uint8(2))
 	f.Add([]byte(`{"logging":7,"diagnostics":[],"agents":{"defaults":{"model":"anthropic/x"}}}`), uint8(3))
-	a, err := admission.New(admission.Options{HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6", deploy.HarnessCodex: "0.171.0"}, Authorizer: allow()})
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}, Authorizer: allow()})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -316,11 +315,11 @@ func FuzzAdmit(f *testing.F) {
 		if err != nil {
 			return
 		}
-		computes := []deploy.Compute{deploy.ComputeKubernetes, deploy.ComputeSSH, deploy.ComputeDocker}
-		bindings := []deploy.Binding{apiKey, codexPAT, runtimeAuth, credSource}
+		computes := []occkit.Compute{occkit.ComputeKubernetes, occkit.ComputeSSH, occkit.ComputeDocker}
+		bindings := []occkit.Binding{apiKey, codexPAT, runtimeAuth, credSource}
 		req := admission.Request{
 			Agent: admission.Agent{ID: "main", ConfigurationID: "c",
-				ExecutionMode: []deploy.Mode{deploy.ModeEmbedded, deploy.ModeDedicated}[sel&1],
+				ExecutionMode: []occkit.Mode{occkit.ModeEmbedded, occkit.ModeDedicated}[sel&1],
 				HarnessAuth:   bindings[(sel>>1)&3]},
 			Configuration:     admission.StaticConfiguration{ID: "c", Document: doc},
 			Compute:           admission.ComputeInfo{Kind: computes[int(sel>>3)%3]},
@@ -328,7 +327,7 @@ func FuzzAdmit(f *testing.F) {
 		}
 		if sel&0x80 != 0 {
 			req.Sandbox = &admission.SandboxInfo{ID: "s", Facts: *fullSandbox}
-			req.NativeWorkerSupport = deploy.NativeWorkersPinned
+			req.NativeWorkerSupport = occkit.NativeWorkersPinned
 		}
 		rev, err := a.Admit(context.Background(), req)
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
@@ -17,7 +16,7 @@ import (
 // ComputeIdentity names the Compute that runs the revision: its kind (the
 // bundled kinds or a custom driver's name) and the configured driver ID.
 type ComputeIdentity struct {
-	Kind deploy.Compute
+	Kind occkit.Compute
 	ID   string
 }
 
@@ -28,7 +27,7 @@ type Account struct {
 	BackendID   string
 	DriverID    string
 	WorkspaceID string
-	Credential  deploy.SourceRef
+	Credential  occkit.SourceRef
 }
 
 // IsZero reports whether a is "no account binding".
@@ -47,16 +46,16 @@ type Revision struct {
 	agentID         string
 	source          drivers.SourceIdentity
 	harness         drivers.HarnessIdentity
-	mode            deploy.Mode
+	mode            occkit.Mode
 	compute         ComputeIdentity
 	sandboxDriverID string
 	account         Account
-	auth            deploy.Binding
-	projection      deploy.Projection
+	auth            occkit.Binding
+	projection      occkit.Projection
 	primary         string
 	fallbacks       []string
-	level           deploy.LogLevel
-	ownership       deploy.LogOwnership
+	level           occkit.LogLevel
+	ownership       occkit.LogOwnership
 	reasons         []resolver.Reason
 	namespace       string
 	secretBindings  []SecretBinding
@@ -77,21 +76,21 @@ func (r *Revision) AgentID() string { return r.agentID }
 func (r *Revision) Source() drivers.SourceIdentity { return r.source }
 
 // Harness is the approved Harness.
-func (r *Revision) Harness() deploy.Harness { return r.harness.ID }
+func (r *Revision) Harness() occkit.Harness { return r.harness.ID }
 
 // HarnessIdentity is the approved Harness and its version.
 func (r *Revision) HarnessIdentity() drivers.HarnessIdentity { return r.harness }
 
 // Mode is the admitted execution mode.
-func (r *Revision) Mode() deploy.Mode { return r.mode }
+func (r *Revision) Mode() occkit.Mode { return r.mode }
 
 // Topology is the admitted (Harness, Mode) pair.
-func (r *Revision) Topology() deploy.Topology {
-	return deploy.Topology{Harness: r.harness.ID, Mode: r.mode}
+func (r *Revision) Topology() occkit.Topology {
+	return occkit.Topology{Harness: r.harness.ID, Mode: r.mode}
 }
 
 // Compute is the Compute kind that runs the revision.
-func (r *Revision) Compute() deploy.Compute { return r.compute.Kind }
+func (r *Revision) Compute() occkit.Compute { return r.compute.Kind }
 
 // ComputeIdentity is the Compute kind and driver ID.
 func (r *Revision) ComputeIdentity() ComputeIdentity { return r.compute }
@@ -103,10 +102,10 @@ func (r *Revision) SandboxDriverID() string { return r.sandboxDriverID }
 func (r *Revision) Account() Account { return r.account }
 
 // HarnessAuth is the frozen harnessAuth snapshot: references only.
-func (r *Revision) HarnessAuth() deploy.Binding { return r.auth }
+func (r *Revision) HarnessAuth() occkit.Binding { return r.auth }
 
 // Projection is the credential projection plan (AUTH-2).
-func (r *Revision) Projection() deploy.Projection { return r.projection.Clone() }
+func (r *Revision) Projection() occkit.Projection { return r.projection.Clone() }
 
 // Primary is the admitted primary model ref.
 func (r *Revision) Primary() string { return r.primary }
@@ -115,10 +114,10 @@ func (r *Revision) Primary() string { return r.primary }
 func (r *Revision) Fallbacks() []string { return append([]string(nil), r.fallbacks...) }
 
 // Level is the admitted log level (LOG-1).
-func (r *Revision) Level() deploy.LogLevel { return r.level }
+func (r *Revision) Level() occkit.LogLevel { return r.level }
 
 // LoggingOwnership says who owns the native logging configuration.
-func (r *Revision) LoggingOwnership() deploy.LogOwnership { return r.ownership }
+func (r *Revision) LoggingOwnership() occkit.LogOwnership { return r.ownership }
 
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
@@ -229,11 +228,11 @@ type loggingRecord struct {
 
 const recordVersion = 1
 
-func envRecords(vs []deploy.EnvVar) []envRecord {
+func envRecords(vs []occkit.EnvVar) []envRecord {
 	out := make([]envRecord, 0, len(vs))
 	for _, v := range vs {
 		e := envRecord{Name: v.Name, Value: v.Value, Placeholder: v.Placeholder}
-		if v.From != (deploy.SourceRef{}) {
+		if v.From != (occkit.SourceRef{}) {
 			e.From = &refRecord{Kind: string(v.From.Kind), NamespaceID: v.From.NamespaceID, ID: v.From.ID}
 		}
 		out = append(out, e)
@@ -241,12 +240,12 @@ func envRecords(vs []deploy.EnvVar) []envRecord {
 	return out
 }
 
-func envVars(rs []envRecord) []deploy.EnvVar {
-	out := make([]deploy.EnvVar, 0, len(rs))
+func envVars(rs []envRecord) []occkit.EnvVar {
+	out := make([]occkit.EnvVar, 0, len(rs))
 	for _, e := range rs {
-		v := deploy.EnvVar{Name: e.Name, Value: e.Value, Placeholder: e.Placeholder}
+		v := occkit.EnvVar{Name: e.Name, Value: e.Value, Placeholder: e.Placeholder}
 		if e.From != nil {
-			v.From = deploy.SourceRef{Kind: deploy.SourceKind(e.From.Kind), NamespaceID: e.From.NamespaceID, ID: e.From.ID}
+			v.From = occkit.SourceRef{Kind: occkit.SourceKind(e.From.Kind), NamespaceID: e.From.NamespaceID, ID: e.From.ID}
 		}
 		out = append(out, v)
 	}
@@ -332,31 +331,31 @@ func ParseRevision(b []byte) (*Revision, error) {
 	r := &Revision{
 		agentID:         rec.AgentID,
 		source:          drivers.SourceIdentity{ID: rec.Source.ID, Generation: rec.Source.Generation},
-		harness:         drivers.HarnessIdentity{ID: deploy.Harness(rec.Harness.ID), Version: rec.Harness.Version},
-		mode:            deploy.Mode(rec.Harness.Mode),
-		compute:         ComputeIdentity{Kind: deploy.Compute(rec.Compute.Kind), ID: rec.Compute.ID},
+		harness:         drivers.HarnessIdentity{ID: occkit.Harness(rec.Harness.ID), Version: rec.Harness.Version},
+		mode:            occkit.Mode(rec.Harness.Mode),
+		compute:         ComputeIdentity{Kind: occkit.Compute(rec.Compute.Kind), ID: rec.Compute.ID},
 		sandboxDriverID: rec.Sandbox,
 		auth:            auth,
-		projection: deploy.Projection{
+		projection: occkit.Projection{
 			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
 			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
 		},
 		primary:        rec.Primary,
 		fallbacks:      append([]string(nil), rec.Fallbacks...),
-		level:          deploy.LogLevel(rec.Logging.Level),
-		ownership:      deploy.LogOwnership(rec.Logging.Ownership),
+		level:          occkit.LogLevel(rec.Logging.Level),
+		ownership:      occkit.LogOwnership(rec.Logging.Ownership),
 		namespace:      rec.Namespace,
 		openclawSchema: rec.OpenClaw,
 	}
 	for _, b := range rec.Bindings {
 		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
-			Source: deploy.SourceRef{Kind: deploy.SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
+			Source: occkit.SourceRef{Kind: occkit.SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {
 		a := rec.Account
 		r.account = Account{
 			BackendID: a.BackendID, DriverID: a.DriverID, WorkspaceID: a.WorkspaceID,
-			Credential: deploy.SourceRef{Kind: deploy.SourceKind(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
+			Credential: occkit.SourceRef{Kind: occkit.SourceKind(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
 		}
 	}
 	if err := r.checkFields(); err != nil {
@@ -416,16 +415,16 @@ func (r *Revision) recordDigest() string {
 // checkFields refuses a restored record whose closed-set fields hold values
 // admission never freezes.
 func (r *Revision) checkFields() error {
-	if r.harness.ID != deploy.HarnessOpenClaw && r.harness.ID != deploy.HarnessCodex {
+	if r.harness.ID != occkit.HarnessOpenClaw && r.harness.ID != occkit.HarnessCodex {
 		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "id"), "revision Harness must be openclaw or codex")
 	}
-	if r.mode != deploy.ModeEmbedded && r.mode != deploy.ModeDedicated {
+	if r.mode != occkit.ModeEmbedded && r.mode != occkit.ModeDedicated {
 		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "mode"), "revision mode must be embedded or dedicated")
 	}
 	if !r.level.Valid() {
 		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "level"), "revision level is not a log level")
 	}
-	if r.ownership != deploy.OwnedByPlatform && r.ownership != deploy.OwnedByDriver {
+	if r.ownership != occkit.OwnedByPlatform && r.ownership != occkit.OwnedByDriver {
 		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "ownership"), "revision logging ownership must be platform or driver")
 	}
 	if r.auth.IsZero() {

@@ -7,16 +7,15 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 )
 
 // TestVerify: ADM-5 re-checks before any runtime effect and fails closed.
 func TestVerify(t *testing.T) {
 	a := newAdmitter(t, allow())
 	dedicated := admission.Request{
-		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: deploy.ModeDedicated, HarnessAuth: apiKey},
+		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 		Configuration: admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(codexConfig)},
-		Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k8s"},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
 		Sandbox:       &admission.SandboxInfo{ID: "openshell", Facts: *fullSandbox},
 	}
 	rev, err := a.Admit(context.Background(), dedicated)
@@ -25,7 +24,7 @@ func TestVerify(t *testing.T) {
 	}
 	good := admission.VerifyFacts{
 		Principal: "worker", AgentID: "main", Authorizer: allow(),
-		Compute: admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k8s"},
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
 		Sandbox: &admission.SandboxInfo{ID: "openshell", Facts: *fullSandbox},
 	}
 	tests := []struct {
@@ -42,7 +41,7 @@ func TestVerify(t *testing.T) {
 		{name: "another SandboxDriver", edit: func(f *admission.VerifyFacts) { f.Sandbox = &admission.SandboxInfo{ID: "other", Facts: *fullSandbox} },
 			wantCode: occkit.CodeResourceConflict},
 		{name: "a Credential Gateway is now selected", edit: func(f *admission.VerifyFacts) { f.CredentialGateway = true }, wantCode: occkit.CodeResourceConflict},
-		{name: "logging ownership changed", edit: func(f *admission.VerifyFacts) { f.Compute.RuntimeLogging = deploy.OwnedByDriver },
+		{name: "logging ownership changed", edit: func(f *admission.VerifyFacts) { f.Compute.RuntimeLogging = occkit.OwnedByDriver },
 			wantCode: occkit.CodeResourceConflict},
 	}
 	for _, tt := range tests {
@@ -63,7 +62,7 @@ func TestVerify(t *testing.T) {
 	}
 	t.Run("managed account is frozen (ADM-7)", func(t *testing.T) {
 		acct := admission.Account{BackendID: "chatgpt", DriverID: "d", WorkspaceID: "ws_1",
-			Credential: deploy.SourceRef{Kind: deploy.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}
+			Credential: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}
 		req := dedicated
 		req.Agent.HarnessAuth = saPAT
 		req.Account = acct

@@ -8,7 +8,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/sensitive"
-	"github.com/occkit/occkit/deploy"
 )
 
 // GatewayWorkspace is where a dedicated topology's gateway renders the main
@@ -16,10 +15,10 @@ import (
 const GatewayWorkspace = "/home/node/workspace"
 
 // rndTopology checks that (h, m) is a topology the bundled runtimes have
-// (RES-11, decided by [deploy.Topology.Check]); a refusal points at the
+// (RES-11, decided by [occkit.Topology.Check]); a refusal points at the
 // document's root, since the topology is not a setting of it.
-func rndTopology(h deploy.Harness, m deploy.Mode) error {
-	err := deploy.Topology{Harness: h, Mode: m}.Check()
+func rndTopology(h occkit.Harness, m occkit.Mode) error {
+	err := occkit.Topology{Harness: h, Mode: m}.Check()
 	if oe := occkit.First(err); oe != nil {
 		out := *oe
 		out.Path = occkit.Root()
@@ -38,11 +37,11 @@ func rndTopology(h deploy.Harness, m deploy.Mode) error {
 // "Credential policy", lists what is removed). doc itself never changes.
 // Use [BuildPlan] to render a revision: it adds the gateway section and
 // the process environment.
-func GatewayDocument(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
+func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
-	if m == deploy.ModeEmbedded {
+	if m == occkit.ModeEmbedded {
 		return doc, nil
 	}
 	if err := rndAgentsShape(doc); err != nil {
@@ -67,11 +66,11 @@ func GatewayDocument(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occk
 // are removed, with the `env` variables those settings referenced (the
 // package doc, "Credential policy"). Any other topology has no separate
 // OpenClaw Harness document and is a 400.
-func HarnessDocument(doc occkit.Document, h deploy.Harness, m deploy.Mode) (occkit.Document, error) {
+func HarnessDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
-	if h != deploy.HarnessOpenClaw || m != deploy.ModeDedicated {
+	if h != occkit.HarnessOpenClaw || m != occkit.ModeDedicated {
 		return occkit.Document{}, occkit.Invalid("RES-11", occkit.Root(),
 			"only dedicated openclaw has a separate OpenClaw Harness document")
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 )
 
 const renderSource = `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/data/main"}}},
@@ -21,14 +20,14 @@ const renderSource = `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defau
 func TestGatewayDocument(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
 	t.Run("embedded OpenClaw is one process: the admitted document", func(t *testing.T) {
-		got, err := compile.GatewayDocument(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded)
+		got, err := compile.GatewayDocument(in, occkit.HarnessOpenClaw, occkit.ModeEmbedded)
 		if err != nil || !got.Equal(in) {
 			t.Fatalf("embedded gateway = %s, %v", got, err)
 		}
 	})
-	for _, h := range []deploy.Harness{deploy.HarnessCodex, deploy.HarnessOpenClaw} {
+	for _, h := range []occkit.Harness{occkit.HarnessCodex, occkit.HarnessOpenClaw} {
 		t.Run("RES-12 AUTH-6 dedicated "+string(h), func(t *testing.T) {
-			got, err := compile.GatewayDocument(in, h, deploy.ModeDedicated)
+			got, err := compile.GatewayDocument(in, h, occkit.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +44,7 @@ func TestGatewayDocument(t *testing.T) {
 		})
 	}
 	t.Run("RES-12 without a main entry the defaults carry the workspace", func(t *testing.T) {
-		got, err := compile.GatewayDocument(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), deploy.HarnessCodex, deploy.ModeDedicated)
+		got, err := compile.GatewayDocument(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), occkit.HarnessCodex, occkit.ModeDedicated)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,18 +53,18 @@ func TestGatewayDocument(t *testing.T) {
 		}
 	})
 	t.Run("RES-11 codex is never embedded", func(t *testing.T) {
-		_, err := compile.GatewayDocument(in, deploy.HarnessCodex, deploy.ModeEmbedded)
+		_, err := compile.GatewayDocument(in, occkit.HarnessCodex, occkit.ModeEmbedded)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	})
 	t.Run("RES-1 unknown harness", func(t *testing.T) {
-		_, err := compile.GatewayDocument(in, "claude", deploy.ModeDedicated)
+		_, err := compile.GatewayDocument(in, "claude", occkit.ModeDedicated)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-1")
 	})
 }
 
 func TestHarnessDocument(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
-	got, err := compile.HarnessDocument(in, deploy.HarnessOpenClaw, deploy.ModeDedicated)
+	got, err := compile.HarnessDocument(in, occkit.HarnessOpenClaw, occkit.ModeDedicated)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +72,12 @@ func TestHarnessDocument(t *testing.T) {
 		got.Has(occkit.NewPath("gateway", "auth")) {
 		t.Errorf("harness document = %s", got)
 	}
-	if _, err := compile.HarnessDocument(in, deploy.HarnessOpenClaw, deploy.ModeEmbedded); err == nil {
+	if _, err := compile.HarnessDocument(in, occkit.HarnessOpenClaw, occkit.ModeEmbedded); err == nil {
 		t.Error("embedded OpenClaw has no separate Harness document")
 	} else {
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	}
-	if _, err := compile.HarnessDocument(in, deploy.HarnessCodex, deploy.ModeDedicated); err == nil {
+	if _, err := compile.HarnessDocument(in, occkit.HarnessCodex, occkit.ModeDedicated); err == nil {
 		t.Error("codex has no OpenClaw Harness document")
 	}
 }
@@ -219,7 +218,7 @@ func TestStripInferenceEveryProvider(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":` + tt.providers + `}}`)
-			got, err := compile.GatewayDocument(doc, deploy.HarnessCodex, deploy.ModeDedicated)
+			got, err := compile.GatewayDocument(doc, occkit.HarnessCodex, occkit.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -322,7 +321,7 @@ func (r *repairer) setRaw(at occkit.Path, raw string) error {
 func repRuntime(id string) string {
 	n := resolver.NormalizeRuntime(id)
 	if n == "codex-cli" {
-		return string(deploy.HarnessCodex)
+		return string(occkit.HarnessCodex)
 	}
 	return n
 }

@@ -4,27 +4,26 @@ import (
 	"context"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // AuthFacts are the facts harnessAuth validation depends on: the admitted
 // topology, the binding, and the installation around it.
 type AuthFacts struct {
 	// Compute is the Compute kind.
-	Compute deploy.Compute
+	Compute occkit.Compute
 	// Topologies is the (Harness, Mode) set a custom Compute declares
 	// (RES-11); ignored for the bundled kinds.
-	Topologies []deploy.Topology
-	Harness    deploy.Harness
-	Mode       deploy.Mode
+	Topologies []occkit.Topology
+	Harness    occkit.Harness
+	Mode       occkit.Mode
 	// Binding is the Agent's harnessAuth; the zero Binding is "none".
-	Binding deploy.Binding
+	Binding occkit.Binding
 	// CredentialGateway reports whether the installation selects a
 	// Credential Gateway.
 	CredentialGateway bool
 	// Sandbox is the configured SandboxDriver, or nil.
-	Sandbox             *deploy.SandboxFacts
-	NativeWorkerSupport deploy.NativeWorkerSupport
+	Sandbox             *occkit.SandboxFacts
+	NativeWorkerSupport occkit.NativeWorkerSupport
 	// Model is the admitted primary model ref; embedded OpenClaw chooses its
 	// credential variable by the model's provider.
 	Model string
@@ -41,7 +40,7 @@ type AuthFacts struct {
 // INVALID_REQUEST is a configuration refusal and stays 400; every other
 // refusal is 409 RESOURCE_CONFLICT. A ComputeDriver without one is 503.
 type HarnessAuthValidator interface {
-	ValidateHarnessAuth(ctx context.Context, f AuthFacts) (deploy.Projection, error)
+	ValidateHarnessAuth(ctx context.Context, f AuthFacts) (occkit.Projection, error)
 }
 
 // ConfigurationTransformer is a SandboxDriver's optional configuration
@@ -58,5 +57,5 @@ type ConfigurationTransformer interface {
 // check. Any refusal is 409 RESOURCE_CONFLICT naming the setting (the
 // refusal's Path), never its value: the driver's message is not repeated.
 type GatewaySettingsValidator interface {
-	ValidateGatewaySettings(ctx context.Context, doc occkit.Document, t deploy.Topology) error
+	ValidateGatewaySettings(ctx context.Context, doc occkit.Document, t occkit.Topology) error
 }

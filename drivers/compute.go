@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // Namespace is an Agent's tenant namespace as a driver sees it.
@@ -43,12 +42,12 @@ func AllActivationOrders() []ActivationOrder {
 type Declaration struct {
 	// Name is the Compute kind: a bundled kind (kubernetes, ssh, docker) or
 	// the custom driver's own name. It must match [NamePattern].
-	Name deploy.Compute
+	Name occkit.Compute
 	// RuntimeLogging is who owns native logging: "" or
-	// [deploy.OwnedByPlatform] (occkit stamps it, LOG-1), or
-	// [deploy.OwnedByDriver] (a trusted driver manages it: the native
+	// [occkit.OwnedByPlatform] (occkit stamps it, LOG-1), or
+	// [occkit.OwnedByDriver] (a trusted driver manages it: the native
 	// configuration is preserved and runtime-log reads answer 501, LOG-3).
-	RuntimeLogging deploy.LogOwnership
+	RuntimeLogging occkit.LogOwnership
 	// Activation is when prepared revisions are activated; "" means
 	// [ActivateAfterCommit].
 	Activation ActivationOrder
@@ -60,13 +59,13 @@ type Declaration struct {
 	// Topologies is the set of (Harness, Mode) pairs the Compute runs
 	// (RES-11): at least one, none twice, never codex + embedded. The
 	// bundled kinds are limited to their rows of the RES-11 table.
-	Topologies []deploy.Topology
+	Topologies []occkit.Topology
 }
 
 // Logging returns the effective runtime-logging owner.
-func (d Declaration) Logging() deploy.LogOwnership {
+func (d Declaration) Logging() occkit.LogOwnership {
 	if d.RuntimeLogging == "" {
-		return deploy.OwnedByPlatform
+		return occkit.OwnedByPlatform
 	}
 	return d.RuntimeLogging
 }
@@ -80,7 +79,7 @@ func (d Declaration) ActivationOrder() ActivationOrder {
 }
 
 // Supports reports whether t is one of the declared topologies.
-func (d Declaration) Supports(t deploy.Topology) bool {
+func (d Declaration) Supports(t occkit.Topology) bool {
 	for _, s := range d.Topologies {
 		if s == t {
 			return true
@@ -113,7 +112,7 @@ func ValidateDeclaration(d Declaration) error {
 	var errs []error
 	errs = append(errs, checkName("DRV-1", occkit.NewPath("name"), string(d.Name)))
 	switch d.RuntimeLogging {
-	case "", deploy.OwnedByPlatform, deploy.OwnedByDriver:
+	case "", occkit.OwnedByPlatform, occkit.OwnedByDriver:
 	default:
 		errs = append(errs, occkit.Invalid("DRV-1", occkit.NewPath("runtimeLogging"), "runtimeLogging must be platform or driver"))
 	}
@@ -126,7 +125,7 @@ func ValidateDeclaration(d Declaration) error {
 	if len(d.Topologies) == 0 {
 		errs = append(errs, occkit.Invalid("RES-11", tp, "a ComputeDriver must declare the (Harness, mode) pairs it supports"))
 	}
-	seen := map[deploy.Topology]bool{}
+	seen := map[occkit.Topology]bool{}
 	for i, t := range d.Topologies {
 		at := tp.Index(i)
 		if seen[t] {
@@ -134,18 +133,18 @@ func ValidateDeclaration(d Declaration) error {
 			continue
 		}
 		seen[t] = true
-		if err := deploy.CheckTopology(d.Name, deploy.Supported(d.Name, d.Topologies), t); err != nil {
+		if err := occkit.CheckTopology(d.Name, occkit.Supported(d.Name, d.Topologies), t); err != nil {
 			errs = append(errs, declarationRefusal(at, t, err))
 		}
 	}
 	return occkit.Join(errs...)
 }
 
-// declarationRefusal moves a [deploy.CheckTopology] refusal of the
+// declarationRefusal moves a [occkit.CheckTopology] refusal of the
 // declared pair t to where it is declared, at: an unknown Harness to its
 // harness key, an unknown mode to its mode key, any other refusal to the
 // pair itself.
-func declarationRefusal(at occkit.Path, t deploy.Topology, err error) error {
+func declarationRefusal(at occkit.Path, t occkit.Topology, err error) error {
 	oe := occkit.First(err)
 	if oe == nil {
 		return err
@@ -320,9 +319,9 @@ type LogLine struct {
 // ModelQuery asks a [ModelDiscoverer] for models. Credential is a
 // transient secret: its String and GoString never show it.
 type ModelQuery struct {
-	Harness    deploy.Harness
+	Harness    occkit.Harness
 	Provider   string
-	AuthMethod deploy.Method
+	AuthMethod occkit.Method
 	Credential string
 }
 

@@ -12,15 +12,14 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 )
 
 var (
-	embeddedOpenClaw  = deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}
-	dedicatedCodex    = deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}
-	dedicatedOpenClaw = deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}
+	embeddedOpenClaw  = occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	dedicatedCodex    = occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
+	dedicatedOpenClaw = occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 )
 
 func TestValidateDeclaration(t *testing.T) {
@@ -29,21 +28,21 @@ func TestValidateDeclaration(t *testing.T) {
 		d    drivers.Declaration
 		want []problem
 	}{
-		{"custom driver, all pairs", drivers.Declaration{Name: "nomad", Topologies: []deploy.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
-		{"every field set", drivers.Declaration{Name: "k8s.v2", RuntimeLogging: deploy.OwnedByDriver, Activation: drivers.ActivateBeforeCommit,
-			StopPredecessors: true, Topologies: []deploy.Topology{embeddedOpenClaw}}, nil},
-		{"kubernetes rows", drivers.Declaration{Name: "kubernetes", Topologies: []deploy.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
-		{"bad name", drivers.Declaration{Name: "My Driver", Topologies: []deploy.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
-		{"empty name", drivers.Declaration{Topologies: []deploy.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
-		{"bad runtime logging", drivers.Declaration{Name: "x", RuntimeLogging: "both", Topologies: []deploy.Topology{embeddedOpenClaw}}, []problem{invalid("runtimeLogging", "DRV-1")}},
-		{"bad activation", drivers.Declaration{Name: "x", Activation: "whenever", Topologies: []deploy.Topology{embeddedOpenClaw}}, []problem{invalid("activationOrder", "DRV-1")}},
+		{"custom driver, all pairs", drivers.Declaration{Name: "nomad", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
+		{"every field set", drivers.Declaration{Name: "k8s.v2", RuntimeLogging: occkit.OwnedByDriver, Activation: drivers.ActivateBeforeCommit,
+			StopPredecessors: true, Topologies: []occkit.Topology{embeddedOpenClaw}}, nil},
+		{"kubernetes rows", drivers.Declaration{Name: "kubernetes", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
+		{"bad name", drivers.Declaration{Name: "My Driver", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
+		{"empty name", drivers.Declaration{Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
+		{"bad runtime logging", drivers.Declaration{Name: "x", RuntimeLogging: "both", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("runtimeLogging", "DRV-1")}},
+		{"bad activation", drivers.Declaration{Name: "x", Activation: "whenever", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("activationOrder", "DRV-1")}},
 		{"no topology", drivers.Declaration{Name: "x"}, []problem{invalid("topologies", "RES-11")}},
-		{"codex embedded", drivers.Declaration{Name: "x", Topologies: []deploy.Topology{{Harness: deploy.HarnessCodex, Mode: deploy.ModeEmbedded}}}, []problem{invalid("topologies[0]", "RES-11")}},
-		{"unknown harness", drivers.Declaration{Name: "x", Topologies: []deploy.Topology{{Harness: "claude", Mode: deploy.ModeEmbedded}}}, []problem{invalid("topologies[0].harness", "RES-1")}},
-		{"unknown mode", drivers.Declaration{Name: "x", Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: "remote"}}}, []problem{invalid("topologies[0].mode", "RES-11")}},
-		{"repeated pair", drivers.Declaration{Name: "x", Topologies: []deploy.Topology{embeddedOpenClaw, embeddedOpenClaw}}, []problem{invalid("topologies[1]", "RES-11")}},
-		{"docker runs embedded openclaw only", drivers.Declaration{Name: "docker", Topologies: []deploy.Topology{embeddedOpenClaw, dedicatedCodex}}, []problem{invalid("topologies[1]", "RES-11")}},
-		{"ssh runs embedded openclaw only", drivers.Declaration{Name: "ssh", Topologies: []deploy.Topology{dedicatedOpenClaw}}, []problem{invalid("topologies[0]", "RES-11")}},
+		{"codex embedded", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded}}}, []problem{invalid("topologies[0]", "RES-11")}},
+		{"unknown harness", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: "claude", Mode: occkit.ModeEmbedded}}}, []problem{invalid("topologies[0].harness", "RES-1")}},
+		{"unknown mode", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: "remote"}}}, []problem{invalid("topologies[0].mode", "RES-11")}},
+		{"repeated pair", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{embeddedOpenClaw, embeddedOpenClaw}}, []problem{invalid("topologies[1]", "RES-11")}},
+		{"docker runs embedded openclaw only", drivers.Declaration{Name: "docker", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}, []problem{invalid("topologies[1]", "RES-11")}},
+		{"ssh runs embedded openclaw only", drivers.Declaration{Name: "ssh", Topologies: []occkit.Topology{dedicatedOpenClaw}}, []problem{invalid("topologies[0]", "RES-11")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +55,7 @@ func TestValidateDeclaration(t *testing.T) {
 
 func TestDeclarationDefaults(t *testing.T) {
 	var d drivers.Declaration
-	if d.Logging() != deploy.OwnedByPlatform || d.ActivationOrder() != drivers.ActivateAfterCommit {
+	if d.Logging() != occkit.OwnedByPlatform || d.ActivationOrder() != drivers.ActivateAfterCommit {
 		t.Errorf("zero declaration: logging %q, activation %q", d.Logging(), d.ActivationOrder())
 	}
 	if got := drivers.AllActivationOrders(); got[0] != drivers.ActivateAfterCommit || len(got) != 2 {
@@ -72,21 +71,21 @@ type stub struct {
 }
 
 func newStub() *stub {
-	return &stub{decl: drivers.Declaration{Name: "stub", Topologies: []deploy.Topology{embeddedOpenClaw, dedicatedCodex}}}
+	return &stub{decl: drivers.Declaration{Name: "stub", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}}
 }
 
 func (s *stub) Declaration() drivers.Declaration                         { return s.decl }
 func (s *stub) EnsureNamespace(context.Context, drivers.Namespace) error { return nil }
 func (s *stub) DeleteNamespace(context.Context, drivers.Namespace) error { return nil }
 func (s *stub) Prepare(ctx context.Context, rev drivers.Revision) error {
-	return deploy.CheckTopology(s.decl.Name, s.decl.Topologies, rev.Topology())
+	return occkit.CheckTopology(s.decl.Name, s.decl.Topologies, rev.Topology())
 }
 func (s *stub) Retire(_ context.Context, agent, digest string) error {
 	s.retired = append(s.retired, agent+"/"+digest)
 	return nil
 }
-func (s *stub) ValidateHarnessAuth(context.Context, drivers.AuthFacts) (deploy.Projection, error) {
-	return deploy.Projection{Gateway: []deploy.EnvVar{}, Harness: []deploy.EnvVar{{Name: "OPENAI_API_KEY"}}}, s.authErr
+func (s *stub) ValidateHarnessAuth(context.Context, drivers.AuthFacts) (occkit.Projection, error) {
+	return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{{Name: "OPENAI_API_KEY"}}}, s.authErr
 }
 
 // capable adds optional capabilities to a stub.
@@ -103,7 +102,7 @@ func (c capable) ReadRuntimeLogs(_ context.Context, _ drivers.Revision, req driv
 func (c capable) DiscoverModels(context.Context, drivers.ModelQuery) ([]drivers.Model, error) {
 	return c.models, c.logsErr
 }
-func (c capable) ValidateGatewaySettings(context.Context, occkit.Document, deploy.Topology) error {
+func (c capable) ValidateGatewaySettings(context.Context, occkit.Document, occkit.Topology) error {
 	return c.gwErr
 }
 func (c capable) Stop(context.Context, drivers.Revision) error { return errors.New("stopped") }
@@ -159,7 +158,7 @@ func TestAs(t *testing.T) {
 	}
 }
 
-func fixture(t *testing.T, top deploy.Topology) drivers.Revision {
+func fixture(t *testing.T, top occkit.Topology) drivers.Revision {
 	t.Helper()
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: "stub", Topology: top})
 	if err != nil {
@@ -209,7 +208,7 @@ func TestFallbacks(t *testing.T) {
 		{"logs absent", func() error { _, err := drivers.ReadRuntimeLogs(ctx, s, rev, drivers.LogRequest{}); return err },
 			problem{occkit.CodeNotImplemented, "", "DRV-1"}},
 		{"logs under driver-owned logging", func() error {
-			d := capable{stub: &stub{decl: drivers.Declaration{Name: "x", RuntimeLogging: deploy.OwnedByDriver, Topologies: []deploy.Topology{embeddedOpenClaw}}}}
+			d := capable{stub: &stub{decl: drivers.Declaration{Name: "x", RuntimeLogging: occkit.OwnedByDriver, Topologies: []occkit.Topology{embeddedOpenClaw}}}}
 			_, err := drivers.ReadRuntimeLogs(ctx, d, rev, drivers.LogRequest{})
 			return err
 		}, problem{occkit.CodeNotImplemented, "", "LOG-3"}},
@@ -232,18 +231,18 @@ func TestFallbacks(t *testing.T) {
 			return drivers.CheckGatewaySettings(ctx, d, occkit.MustParseDocument(`{}`), embeddedOpenClaw)
 		}, problem{occkit.CodeResourceConflict, "gateway.bind", "AUTH-7"}},
 		{"harness auth without a driver", func() error {
-			_, err := admission.ValidateWith(ctx, nil, drivers.AuthFacts{Compute: "custom", Topologies: []deploy.Topology{embeddedOpenClaw},
-				Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded, Binding: deploy.Binding{Method: deploy.MethodRuntime}})
+			_, err := admission.ValidateWith(ctx, nil, drivers.AuthFacts{Compute: "custom", Topologies: []occkit.Topology{embeddedOpenClaw},
+				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, problem{occkit.CodeDependencyUnavailable, "", "AUTH-7"}},
 		{"harness auth refused with a plain error", func() error {
 			_, err := admission.ValidateWith(ctx, &stub{decl: s.decl, authErr: errors.New("nope")}, drivers.AuthFacts{
-				Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded, Binding: deploy.Binding{Method: deploy.MethodRuntime}})
+				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, problem{occkit.CodeResourceConflict, "harnessAuth", "AUTH-7"}},
 		{"harness auth on an undeclared topology", func() error {
 			_, err := admission.ValidateWith(ctx, s, drivers.AuthFacts{
-				Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated, Binding: deploy.Binding{Method: deploy.MethodRuntime}})
+				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, invalid("executionMode", "RES-11")},
 		{"nil driver", func() error { return drivers.Activate(ctx, nil, rev) },
@@ -262,7 +261,7 @@ func TestFallbacks(t *testing.T) {
 	}
 
 	p, err := admission.ValidateWith(ctx, wrapper{s}, drivers.AuthFacts{
-		Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded, Binding: deploy.Binding{Method: deploy.MethodRuntime}})
+		Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 	if err != nil || len(p.Harness) != 1 {
 		t.Errorf("ValidateWith through a wrapper = %+v, %v", p, err)
 	}
@@ -279,7 +278,7 @@ func contains(err error, s string) bool {
 func TestDiscoverModelsNeverLeaksTheCredential(t *testing.T) {
 	ctx := context.Background()
 	const secret = "sk-live-0123456789"
-	q := drivers.ModelQuery{Provider: "openai", AuthMethod: deploy.MethodAPIKey, Credential: secret}
+	q := drivers.ModelQuery{Provider: "openai", AuthMethod: occkit.MethodAPIKey, Credential: secret}
 	for _, leak := range []error{
 		errors.New("401 for key " + secret),
 		occkit.Conflict("DRV-1", occkit.Root(), "bad key %s", secret),
@@ -305,10 +304,10 @@ func TestDiscoverModelsNeverLeaksTheCredential(t *testing.T) {
 
 func TestComputeInfo(t *testing.T) {
 	s := newStub()
-	s.decl.RuntimeLogging = deploy.OwnedByDriver
+	s.decl.RuntimeLogging = occkit.OwnedByDriver
 	info := admission.ComputeOf(wrapper{s}, "stub-1")
-	want := admission.ComputeInfo{Kind: "stub", ID: "stub-1", RuntimeLogging: deploy.OwnedByDriver,
-		Topologies: []deploy.Topology{embeddedOpenClaw, dedicatedCodex}}
+	want := admission.ComputeInfo{Kind: "stub", ID: "stub-1", RuntimeLogging: occkit.OwnedByDriver,
+		Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}
 	info.Driver = nil
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("ComputeInfo (-want +got):\n%s", diff)

@@ -111,7 +111,7 @@
 //     DRV-4 limits which phases may be keys, not how many.
 //   - A SandboxDriver whose facet list is invalid never serves dedicated
 //     OpenClaw ([QualifiedSandbox]), even if it also lists all three
-//     facets; resolution alone ([deploy.SandboxFacts.Qualifies]) only asks
+//     facets; resolution alone ([occkit.SandboxFacts.Qualifies]) only asks
 //     for provisioning and the three facets.
 //   - sandboxDriverUnavailable is reported only when a SandboxDriver is
 //     configured; with none there is no Driver to be out.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 )
@@ -23,7 +22,7 @@ type nomad struct {
 func (n *nomad) Declaration() drivers.Declaration {
 	return drivers.Declaration{
 		Name:       "nomad",
-		Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
+		Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
 }
 
@@ -35,7 +34,7 @@ func (n *nomad) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := deploy.CheckTopology(n.Declaration().Name, n.Declaration().Topologies, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(n.Declaration().Name, n.Declaration().Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	n.mu.Lock()
@@ -57,16 +56,16 @@ func (n *nomad) Retire(ctx context.Context, agentID, digest string) error {
 	return nil
 }
 
-func (n *nomad) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (n *nomad) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if f.Binding.Method != deploy.MethodAPIKey {
-		return deploy.Projection{}, occkit.Conflict("AUTH-4", admission.BindingPath().Key("method"),
+	if f.Binding.Method != occkit.MethodAPIKey {
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", admission.BindingPath().Key("method"),
 			"nomad supports only the api_key harnessAuth method")
 	}
-	key := deploy.EnvVar{Name: "OPENAI_API_KEY", From: f.Binding.Source}
-	return deploy.Projection{Gateway: []deploy.EnvVar{}, Harness: []deploy.EnvVar{key}}, nil
+	key := occkit.EnvVar{Name: "OPENAI_API_KEY", From: f.Binding.Source}
+	return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{key}}, nil
 }
 
 func (n *nomad) ReadRuntimeLogs(ctx context.Context, rev drivers.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
@@ -99,9 +98,9 @@ func Example_customComputeDriver() {
 }
 
 func ExampleCapabilities() {
-	inst := deploy.Installation{
-		NativeWorkerSupport: deploy.NativeWorkersPinned,
-		Sandbox:             &deploy.SandboxFacts{Facets: deploy.AllFacets(), ProvisionHarness: true},
+	inst := occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkersPinned,
+		Sandbox:             &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 	}
 	healthy, _ := drivers.Capabilities(inst, drivers.CapabilityOptions{})
 	fmt.Println(string(healthy.JSON()))

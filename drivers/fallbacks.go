@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // The functions below call an optional capability when the driver (or a
@@ -28,7 +27,7 @@ func notImplemented(rule, what string) error {
 // (AUTH-7): a refusal is 409 RESOURCE_CONFLICT carrying the setting's path
 // and never the driver's text (which might quote a value). Absent, no
 // check runs. A nil d is 503.
-func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Document, t deploy.Topology) error {
+func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Document, t occkit.Topology) error {
 	if isNil(d) {
 		return errNoDriver("AUTH-7")
 	}
@@ -83,7 +82,7 @@ func Stop(ctx context.Context, d ComputeDriver, rev Revision) error {
 // must stop before rev is prepared: always for a dedicated revision
 // (ADM-6), otherwise when the driver declares exclusive replacement.
 func MustStopPredecessors(d ComputeDriver, rev Revision) bool {
-	if rev != nil && rev.Mode() == deploy.ModeDedicated {
+	if rev != nil && rev.Mode() == occkit.ModeDedicated {
 		return true
 	}
 	return !isNil(d) && d.Declaration().StopPredecessors
@@ -107,7 +106,7 @@ func ReadRuntimeLogs(ctx context.Context, d ComputeDriver, rev Revision, req Log
 	if isNil(d) {
 		return LogChunk{}, errNoDriver("DRV-1")
 	}
-	if d.Declaration().Logging() == deploy.OwnedByDriver {
+	if d.Declaration().Logging() == occkit.OwnedByDriver {
 		return LogChunk{}, occkit.New(occkit.CodeNotImplemented, "LOG-3", occkit.Root(),
 			"runtime logs are managed by the ComputeDriver")
 	}

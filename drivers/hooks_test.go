@@ -3,12 +3,12 @@ package drivers_test
 import (
 	"context"
 	"errors"
+	"github.com/occkit/occkit"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -21,7 +21,7 @@ type recorder struct {
 }
 
 func (r recorder) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: r.name, Facets: []deploy.Facet{"networking"}}
+	return drivers.SandboxDeclaration{Name: r.name, Facets: []occkit.Facet{"networking"}}
 }
 func (r recorder) Cleanup(context.Context, drivers.Namespace, drivers.Revision) error { return nil }
 

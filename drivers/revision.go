@@ -2,7 +2,6 @@ package drivers
 
 import (
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // Revision is the view of an admitted revision a driver acts on: what it
@@ -30,26 +29,26 @@ type Revision interface {
 	Source() SourceIdentity
 	// Harness is the decided Harness; HarnessIdentity adds its approved
 	// version.
-	Harness() deploy.Harness
+	Harness() occkit.Harness
 	HarnessIdentity() HarnessIdentity
 	// Mode is the decided execution mode; Topology is (Harness, Mode).
-	Mode() deploy.Mode
-	Topology() deploy.Topology
+	Mode() occkit.Mode
+	Topology() occkit.Topology
 	// Compute is the Compute kind the revision was admitted for.
-	Compute() deploy.Compute
+	Compute() occkit.Compute
 	// SandboxDriverID is the bound SandboxDriver, or "".
 	SandboxDriverID() string
 	// HarnessAuth is the frozen harnessAuth binding (references only).
-	HarnessAuth() deploy.Binding
+	HarnessAuth() occkit.Binding
 	// Projection is the credential projection plan (AUTH-2).
-	Projection() deploy.Projection
+	Projection() occkit.Projection
 	// Primary and Fallbacks are the admitted model refs.
 	Primary() string
 	Fallbacks() []string
 	// Level is the admitted log level; LoggingOwnership who owns native
 	// logging (LOG-1, LOG-3).
-	Level() deploy.LogLevel
-	LoggingOwnership() deploy.LogOwnership
+	Level() occkit.LogLevel
+	LoggingOwnership() occkit.LogOwnership
 }
 
 // SourceIdentity names the stored Configuration a revision was admitted
@@ -62,6 +61,6 @@ type SourceIdentity struct {
 
 // HarnessIdentity is the approved Harness and its version (ADM-3).
 type HarnessIdentity struct {
-	ID      deploy.Harness
+	ID      occkit.Harness
 	Version string
 }

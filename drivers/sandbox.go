@@ -9,7 +9,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // SandboxDeclaration is what a [SandboxDriver] says about itself (DRV-2).
@@ -18,9 +17,9 @@ type SandboxDeclaration struct {
 	// sandbox binding.
 	Name string
 	// Facets are the containment facets the driver enforces: at least one,
-	// each from [deploy.AllFacets], none twice. There is no exec facet and
+	// each from [occkit.AllFacets], none twice. There is no exec facet and
 	// no per-tool sandbox admission: a Sandbox contains the whole revision.
-	Facets []deploy.Facet
+	Facets []occkit.Facet
 	// HarnessHome is where the Harness's home directory lives inside the
 	// sandbox: an absolute, normalized POSIX path other than "/". Empty
 	// means the driver's default.
@@ -96,7 +95,7 @@ type SandboxRef struct {
 // out-of-process driver publishes as JSON.
 type SandboxManifest struct {
 	Name   string
-	Facets []deploy.Facet
+	Facets []occkit.Facet
 	// Cleanup reports that the driver can clean up (required).
 	Cleanup bool
 	// ProvisionHarness reports a [HarnessProvisioner].
@@ -109,7 +108,7 @@ type SandboxManifest struct {
 	Hooks []HookPhase
 	// Compute is the Compute the driver is paired with; "" means the
 	// bundled Kubernetes Compute, the only one allowed.
-	Compute deploy.Compute
+	Compute occkit.Compute
 }
 
 // SandboxManifestOf describes d. Capabilities are discovered through
@@ -122,7 +121,7 @@ func SandboxManifestOf(d SandboxDriver) SandboxManifest {
 	decl := d.SandboxDeclaration()
 	m := SandboxManifest{
 		Name:        decl.Name,
-		Facets:      append([]deploy.Facet(nil), decl.Facets...),
+		Facets:      append([]occkit.Facet(nil), decl.Facets...),
 		Cleanup:     true,
 		HarnessHome: decl.HarnessHome,
 		Hooks:       HookPhasesOf(d),
@@ -133,9 +132,9 @@ func SandboxManifestOf(d SandboxDriver) SandboxManifest {
 }
 
 // Facts returns what resolution needs to know of the driver.
-func (m SandboxManifest) Facts() deploy.SandboxFacts {
-	return deploy.SandboxFacts{
-		Facets:           append([]deploy.Facet(nil), m.Facets...),
+func (m SandboxManifest) Facts() occkit.SandboxFacts {
+	return occkit.SandboxFacts{
+		Facets:           append([]occkit.Facet(nil), m.Facets...),
 		ProvisionHarness: m.ProvisionHarness,
 	}
 }
@@ -159,7 +158,7 @@ func (m SandboxManifest) Validate() error {
 		phases[i] = string(p)
 	}
 	errs = append(errs, CheckHookPhases(occkit.NewPath("hooks"), phases))
-	if m.Compute != "" && m.Compute != deploy.ComputeKubernetes {
+	if m.Compute != "" && m.Compute != occkit.ComputeKubernetes {
 		errs = append(errs, occkit.Invalid("DRV-2", occkit.NewPath("compute"),
 			"a SandboxDriver requires the bundled Kubernetes Compute"))
 	}
@@ -167,14 +166,14 @@ func (m SandboxManifest) Validate() error {
 }
 
 // CheckFacets validates a declared facet list (DRV-2): non-empty, each
-// from [deploy.AllFacets], none twice. at is the list's path; refusals
+// from [occkit.AllFacets], none twice. at is the list's path; refusals
 // are 400 INVALID_REQUEST at at (empty) or at.Index(i).
-func CheckFacets(at occkit.Path, facets []deploy.Facet) error {
+func CheckFacets(at occkit.Path, facets []occkit.Facet) error {
 	if len(facets) == 0 {
 		return occkit.Invalid("DRV-2", at, "a SandboxDriver must declare at least one facet (networking, filesystem, process)")
 	}
 	var errs []error
-	seen := map[deploy.Facet]bool{}
+	seen := map[occkit.Facet]bool{}
 	for i, f := range facets {
 		switch {
 		case !knownFacet(f):
@@ -188,8 +187,8 @@ func CheckFacets(at occkit.Path, facets []deploy.Facet) error {
 	return occkit.Join(errs...)
 }
 
-func knownFacet(f deploy.Facet) bool {
-	for _, g := range deploy.AllFacets() {
+func knownFacet(f occkit.Facet) bool {
+	for _, g := range occkit.AllFacets() {
 		if f == g {
 			return true
 		}
@@ -270,7 +269,7 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		return r.Bool()
 	}
 	m.Name = str("name")
-	m.Compute = deploy.Compute(str("compute"))
+	m.Compute = occkit.Compute(str("compute"))
 	m.Cleanup = boolean("cleanup")
 	m.ProvisionHarness = boolean("provisionHarness")
 	m.TransformConfiguration = boolean("transformConfiguration")
@@ -280,13 +279,13 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		if !f.IsArray() {
 			errs = append(errs, occkit.Invalid("DRV-2", fp, "facets must be an array of facet names"))
 		} else {
-			m.Facets = []deploy.Facet{}
+			m.Facets = []occkit.Facet{}
 			for i, x := range f.Array() {
 				if x.Type != gjson.String {
 					errs = append(errs, occkit.Invalid("DRV-2", fp.Index(i), "a facet must be a string"))
 					continue
 				}
-				m.Facets = append(m.Facets, deploy.Facet(x.Str))
+				m.Facets = append(m.Facets, occkit.Facet(x.Str))
 			}
 		}
 	}

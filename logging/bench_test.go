@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 var benchDoc = occkit.MustParseDocument(`{"agents":{"defaults":{"model":{"primary":"openai/gpt-5","fallbacks":["anthropic/claude"]}},"entries":{"main":{"workspace":"/home/node/workspace"}}},` +
@@ -17,25 +16,25 @@ var benchDoc = occkit.MustParseDocument(`{"agents":{"defaults":{"model":{"primar
 func BenchmarkStamp(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Stamp(benchDoc, deploy.LevelWarn, deploy.OwnedByPlatform); err != nil {
+		if _, err := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkStampStamped(b *testing.B) {
-	stamped, _ := Stamp(benchDoc, deploy.LevelWarn, deploy.OwnedByPlatform)
+	stamped, _ := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Stamp(stamped, deploy.LevelWarn, deploy.OwnedByPlatform); err != nil {
+		if _, err := Stamp(stamped, occkit.LevelWarn, occkit.OwnedByPlatform); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkGuard(b *testing.B) {
-	stamped, _ := Stamp(benchDoc, deploy.LevelWarn, deploy.OwnedByPlatform)
+	stamped, _ := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

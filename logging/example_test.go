@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -20,7 +19,7 @@ func ExampleStamp() {
 		panic(err)
 	}
 	doc := occkit.MustParseDocument(`{"logging":{"redactSensitive":"tools","file":"/tmp/x.log"},"feature":1}`)
-	stamped, err := logging.Stamp(doc, level, deploy.OwnedByPlatform)
+	stamped, err := logging.Stamp(doc, level, occkit.OwnedByPlatform)
 	if err != nil {
 		panic(err)
 	}
@@ -42,7 +41,7 @@ func ExampleGuard() {
 }
 
 func ExampleRender() {
-	r, err := logging.Render(deploy.HarnessCodex, deploy.ModeDedicated, logging.ContainerHarness, deploy.LevelWarn)
+	r, err := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, logging.ContainerHarness, occkit.LevelWarn)
 	if err != nil {
 		panic(err)
 	}
@@ -51,7 +50,7 @@ func ExampleRender() {
 	}
 	fmt.Println(r.Command, "stderr only:", r.StderrOnly)
 
-	g, _ := logging.Render(deploy.HarnessCodex, deploy.ModeDedicated, logging.ContainerGateway, deploy.LevelWarn)
+	g, _ := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, logging.ContainerGateway, occkit.LevelWarn)
 	fmt.Println(g.Env, "unset:", g.Unset, "reads its document:", g.ReadsDocument)
 	// Output:
 	// LOG_FORMAT=json
@@ -101,7 +100,7 @@ func ExampleFilter() {
 
 func ExampleCollectorMetadata() {
 	md, err := logging.CollectorMetadata(logging.Identity{
-		Harness: deploy.HarnessCodex, Container: logging.ContainerHarness,
+		Harness: occkit.HarnessCodex, Container: logging.ContainerHarness,
 		Version: "0.158.0", Namespace: "ns_a", Agent: "agt_main", Revision: "rev_7",
 	})
 	if err != nil {
@@ -120,8 +119,8 @@ func ExampleCollectorMetadata() {
 }
 
 func ExampleRuntimeLogs() {
-	fmt.Println(logging.RuntimeLogs(deploy.OwnedByPlatform))
-	fmt.Println(occkit.First(logging.RuntimeLogs(deploy.OwnedByDriver)).HTTPStatus())
+	fmt.Println(logging.RuntimeLogs(occkit.OwnedByPlatform))
+	fmt.Println(occkit.First(logging.RuntimeLogs(occkit.OwnedByDriver)).HTTPStatus())
 	// Output:
 	// <nil>
 	// 501

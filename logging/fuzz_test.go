@@ -6,7 +6,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // FuzzStamp: on any JSON object, Stamp succeeds, never mutates its input,
@@ -26,9 +25,9 @@ func FuzzStamp(f *testing.F) {
 		if err != nil {
 			return
 		}
-		level := deploy.AllLogLevels()[int(lv)%len(deploy.AllLogLevels())]
+		level := occkit.AllLogLevels()[int(lv)%len(occkit.AllLogLevels())]
 		before := doc.String()
-		out, err := Stamp(doc, level, deploy.OwnedByPlatform)
+		out, err := Stamp(doc, level, occkit.OwnedByPlatform)
 		if doc.String() != before {
 			t.Fatal("input mutated")
 		}
@@ -47,7 +46,7 @@ func FuzzStamp(f *testing.F) {
 		if hasDuplicateKeys(doc) {
 			return // gjson and sjson may disagree on which duplicate is the value (DOC-2 refuses these at load)
 		}
-		again, err := Stamp(out, level, deploy.OwnedByPlatform)
+		again, err := Stamp(out, level, occkit.OwnedByPlatform)
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent: %s -> %s", out, again)
 		}
@@ -96,8 +95,8 @@ func FuzzParseLevel(f *testing.F) {
 		}
 		v := gjson.Parse(s)
 		l, err := ParseLevel([]byte(v.Raw))
-		valid := v.Type == gjson.String && deploy.LogLevel(v.Str).Valid()
-		if valid != (err == nil) || (valid && l != deploy.LogLevel(v.Str)) {
+		valid := v.Type == gjson.String && occkit.LogLevel(v.Str).Valid()
+		if valid != (err == nil) || (valid && l != occkit.LogLevel(v.Str)) {
 			t.Fatalf("ParseLevel(%s) = %q, %v", s, l, err)
 		}
 		if err != nil && occkit.First(err).Code != occkit.CodeInvalidRequest {

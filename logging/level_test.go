@@ -10,7 +10,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // wantErr matches err by code, rule and (when given) path, never by text.
@@ -42,14 +41,14 @@ func TestParseLevel(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		json  string // "" = absent
-		want  deploy.LogLevel
+		want  occkit.LogLevel
 		valid bool
 	}{
-		{"absent is info", "", deploy.LevelInfo, true},
-		{"debug", `"debug"`, deploy.LevelDebug, true},
-		{"info", `"info"`, deploy.LevelInfo, true},
-		{"warn", `"warn"`, deploy.LevelWarn, true},
-		{"error", `"error"`, deploy.LevelError, true},
+		{"absent is info", "", occkit.LevelInfo, true},
+		{"debug", `"debug"`, occkit.LevelDebug, true},
+		{"info", `"info"`, occkit.LevelInfo, true},
+		{"warn", `"warn"`, occkit.LevelWarn, true},
+		{"error", `"error"`, occkit.LevelError, true},
 		{"null is refused", `null`, "", false},
 		{"empty string", `""`, "", false},
 		{"trace", `"trace"`, "", false},
@@ -87,7 +86,7 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestParseLevelString(t *testing.T) {
-	for _, l := range deploy.AllLogLevels() {
+	for _, l := range occkit.AllLogLevels() {
 		got, err := ParseLevelString(string(l))
 		if err != nil || got != l {
 			t.Errorf("ParseLevelString(%q) = %q, %v", l, got, err)
@@ -100,7 +99,7 @@ func TestParseLevelString(t *testing.T) {
 }
 
 func TestParseOwnership(t *testing.T) {
-	for in, want := range map[string]deploy.LogOwnership{"": deploy.OwnedByPlatform, "platform": deploy.OwnedByPlatform, "driver": deploy.OwnedByDriver} {
+	for in, want := range map[string]occkit.LogOwnership{"": occkit.OwnedByPlatform, "platform": occkit.OwnedByPlatform, "driver": occkit.OwnedByDriver} {
 		got, err := ParseOwnership(in)
 		if err != nil || got != want {
 			t.Errorf("ParseOwnership(%q) = %q, %v; want %q", in, got, err, want)
@@ -112,13 +111,13 @@ func TestParseOwnership(t *testing.T) {
 
 // LOG-3
 func TestRuntimeLogs(t *testing.T) {
-	if err := RuntimeLogs(deploy.OwnedByPlatform); err != nil {
+	if err := RuntimeLogs(occkit.OwnedByPlatform); err != nil {
 		t.Errorf("platform: %v", err)
 	}
 	if err := RuntimeLogs(""); err != nil {
 		t.Errorf("zero ownership: %v", err)
 	}
-	err := RuntimeLogs(deploy.OwnedByDriver)
+	err := RuntimeLogs(occkit.OwnedByDriver)
 	wantErr(t, err, occkit.CodeNotImplemented, "LOG-3", "")
 	if occkit.First(err).HTTPStatus() != 501 || !errors.Is(err, occkit.ErrNotImplemented) {
 		t.Errorf("driver-managed runtime logs: %v", err)
@@ -138,13 +137,13 @@ func TestClosedSetsDocumentedAndMapped(t *testing.T) {
 			t.Errorf("%s %q is not documented in doc.go", kind, v)
 		}
 	}
-	for _, l := range deploy.AllLogLevels() {
+	for _, l := range occkit.AllLogLevels() {
 		documented("level", string(l))
 		if !l.Valid() {
 			t.Errorf("level %q invalid", l)
 		}
 	}
-	for _, o := range deploy.AllLogOwnerships() {
+	for _, o := range occkit.AllLogOwnerships() {
 		documented("ownership", string(o))
 		if _, err := ParseOwnership(string(o)); err != nil {
 			t.Errorf("ownership %q: %v", o, err)

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 var gatewayRender = Rendered{
@@ -29,23 +28,23 @@ func codexRender(level string) Rendered {
 func TestRender(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		harness   deploy.Harness
-		mode      deploy.Mode
+		harness   occkit.Harness
+		mode      occkit.Mode
 		container Container
-		level     deploy.LogLevel
+		level     occkit.LogLevel
 		want      Rendered
 	}{
-		{"embedded openclaw gateway", deploy.HarnessOpenClaw, deploy.ModeEmbedded, ContainerGateway, deploy.LevelInfo, gatewayRender},
-		{"embedded openclaw combined process as harness", deploy.HarnessOpenClaw, deploy.ModeEmbedded, ContainerHarness, deploy.LevelDebug, gatewayRender},
-		{"openclaw zero mode is embedded", deploy.HarnessOpenClaw, "", ContainerGateway, deploy.LevelInfo, gatewayRender},
-		{"dedicated openclaw gateway", deploy.HarnessOpenClaw, deploy.ModeDedicated, ContainerGateway, deploy.LevelWarn, gatewayRender},
-		{"dedicated openclaw native harness", deploy.HarnessOpenClaw, deploy.ModeDedicated, ContainerHarness, deploy.LevelWarn, gatewayRender},
-		{"dedicated codex gateway", deploy.HarnessCodex, deploy.ModeDedicated, ContainerGateway, deploy.LevelError, gatewayRender},
-		{"codex app-server info", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo, codexRender("info")},
-		{"codex app-server warn stays warn", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelWarn, codexRender("warn")},
-		{"codex app-server debug", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelDebug, codexRender("debug")},
-		{"codex app-server error", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelError, codexRender("error")},
-		{"codex zero mode is dedicated", deploy.HarnessCodex, "", ContainerHarness, deploy.LevelInfo, codexRender("info")},
+		{"embedded openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, occkit.LevelInfo, gatewayRender},
+		{"embedded openclaw combined process as harness", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerHarness, occkit.LevelDebug, gatewayRender},
+		{"openclaw zero mode is embedded", occkit.HarnessOpenClaw, "", ContainerGateway, occkit.LevelInfo, gatewayRender},
+		{"dedicated openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerGateway, occkit.LevelWarn, gatewayRender},
+		{"dedicated openclaw native harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerHarness, occkit.LevelWarn, gatewayRender},
+		{"dedicated codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, ContainerGateway, occkit.LevelError, gatewayRender},
+		{"codex app-server info", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo, codexRender("info")},
+		{"codex app-server warn stays warn", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelWarn, codexRender("warn")},
+		{"codex app-server debug", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelDebug, codexRender("debug")},
+		{"codex app-server error", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelError, codexRender("error")},
+		{"codex zero mode is dedicated", occkit.HarnessCodex, "", ContainerHarness, occkit.LevelInfo, codexRender("info")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -62,20 +61,20 @@ func TestRender(t *testing.T) {
 func TestRenderRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		harness    deploy.Harness
-		mode       deploy.Mode
+		harness    occkit.Harness
+		mode       occkit.Mode
 		container  Container
-		level      deploy.LogLevel
+		level      occkit.LogLevel
 		rule, path string
 	}{
-		{"invalid level", deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
-		{"empty level", deploy.HarnessOpenClaw, deploy.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
-		{"unknown harness", "claude", deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo, "LOG-4", "harness"},
-		{"zero harness", "", deploy.ModeEmbedded, ContainerGateway, deploy.LevelInfo, "LOG-4", "harness"},
-		{"unknown mode", deploy.HarnessOpenClaw, "sidecar", ContainerGateway, deploy.LevelInfo, "LOG-4", "executionMode"},
-		{"embedded codex", deploy.HarnessCodex, deploy.ModeEmbedded, ContainerHarness, deploy.LevelInfo, "RES-11", "executionMode"},
-		{"unknown container", deploy.HarnessOpenClaw, deploy.ModeEmbedded, "agent", deploy.LevelInfo, "LOG-4", "container"},
-		{"zero container", deploy.HarnessCodex, deploy.ModeDedicated, "", deploy.LevelInfo, "LOG-4", "container"},
+		{"invalid level", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
+		{"empty level", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
+		{"unknown harness", "claude", occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo, "LOG-4", "harness"},
+		{"zero harness", "", occkit.ModeEmbedded, ContainerGateway, occkit.LevelInfo, "LOG-4", "harness"},
+		{"unknown mode", occkit.HarnessOpenClaw, "sidecar", ContainerGateway, occkit.LevelInfo, "LOG-4", "executionMode"},
+		{"embedded codex", occkit.HarnessCodex, occkit.ModeEmbedded, ContainerHarness, occkit.LevelInfo, "RES-11", "executionMode"},
+		{"unknown container", occkit.HarnessOpenClaw, occkit.ModeEmbedded, "agent", occkit.LevelInfo, "LOG-4", "container"},
+		{"zero container", occkit.HarnessCodex, occkit.ModeDedicated, "", occkit.LevelInfo, "LOG-4", "container"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -89,12 +88,12 @@ func TestRenderRefuses(t *testing.T) {
 // read-only admitted document with nothing overriding its level, and no
 // argument or variable touches redaction.
 func TestRenderInvariants(t *testing.T) {
-	for _, h := range []deploy.Harness{deploy.HarnessOpenClaw, deploy.HarnessCodex} {
-		for _, m := range []deploy.Mode{deploy.ModeEmbedded, deploy.ModeDedicated} {
+	for _, h := range []occkit.Harness{occkit.HarnessOpenClaw, occkit.HarnessCodex} {
+		for _, m := range []occkit.Mode{occkit.ModeEmbedded, occkit.ModeDedicated} {
 			for _, c := range AllContainers() {
-				for _, l := range deploy.AllLogLevels() {
+				for _, l := range occkit.AllLogLevels() {
 					r, err := Render(h, m, c, l)
-					if h == deploy.HarnessCodex && m == deploy.ModeEmbedded {
+					if h == occkit.HarnessCodex && m == occkit.ModeEmbedded {
 						if err == nil {
 							t.Errorf("embedded codex rendered")
 						}
@@ -103,7 +102,7 @@ func TestRenderInvariants(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s/%s/%s/%s: %v", h, m, c, l, err)
 					}
-					codex := h == deploy.HarnessCodex && c == ContainerHarness
+					codex := h == occkit.HarnessCodex && c == ContainerHarness
 					rust, hasRust := r.Lookup("RUST_LOG")
 					_, hasCfg := r.Lookup("OPENCLAW_CONFIG_PATH")
 					if codex {
@@ -140,10 +139,10 @@ func envStrings(r Rendered) []string {
 // Renders do not share backing arrays: a caller appending to one cannot
 // change another.
 func TestRenderReturnsFreshSlices(t *testing.T) {
-	a, _ := Render(deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo)
+	a, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo)
 	a.Args[1] = "tampered"
 	a.Command[0] = "tampered"
-	b, _ := Render(deploy.HarnessCodex, deploy.ModeDedicated, ContainerHarness, deploy.LevelInfo)
+	b, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo)
 	if d := cmp.Diff(codexRender("info"), b); d != "" {
 		t.Errorf("render shares state (-want +got):\n%s", d)
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // levelPath names the admitted level, an input of admission rather than a
@@ -12,20 +11,20 @@ import (
 var levelPath = occkit.NewPath("level")
 
 // ParseLevel reads the admitted level from a JSON value (LOG-1): an absent
-// value (!v.Exists()) is [deploy.LevelInfo]; a JSON string spelling one of
-// [deploy.AllLogLevels] exactly is that level; JSON null, other strings (including
+// value (!v.Exists()) is [occkit.LevelInfo]; a JSON string spelling one of
+// [occkit.AllLogLevels] exactly is that level; JSON null, other strings (including
 // "", case variants and padded spellings) and every other type are a
 // 400 INVALID_REQUEST.
 //
 // raw is the JSON text of the value; nil or empty is absent.
-func ParseLevel(raw []byte) (deploy.LogLevel, error) {
+func ParseLevel(raw []byte) (occkit.LogLevel, error) {
 	return parseLevel(jsonValue(raw))
 }
 
 // parseLevel is the parser behind the exported function, on a value already read.
-func parseLevel(v gjson.Result) (deploy.LogLevel, error) {
+func parseLevel(v gjson.Result) (occkit.LogLevel, error) {
 	if !v.Exists() {
-		return deploy.LevelInfo, nil
+		return occkit.LevelInfo, nil
 	}
 	if v.Type != gjson.String {
 		return "", invalidLevel()
@@ -35,8 +34,8 @@ func parseLevel(v gjson.Result) (deploy.LogLevel, error) {
 
 // ParseLevelString is [ParseLevel] for a value already known to be a string.
 // The empty string is a present, invalid level, not an absent one.
-func ParseLevelString(s string) (deploy.LogLevel, error) {
-	l := deploy.LogLevel(s)
+func ParseLevelString(s string) (occkit.LogLevel, error) {
+	l := occkit.LogLevel(s)
 	if !l.Valid() {
 		return "", invalidLevel()
 	}
@@ -48,14 +47,14 @@ func invalidLevel() error {
 }
 
 // ParseOwnership reads a ComputeDriver's runtimeLogging declaration (LOG-3,
-// DRV-1): "" (undeclared) and "platform" are [deploy.OwnedByPlatform], "driver" is
-// [deploy.OwnedByDriver]; anything else is a 400 INVALID_REQUEST.
-func ParseOwnership(s string) (deploy.LogOwnership, error) {
-	switch deploy.LogOwnership(s) {
-	case "", deploy.OwnedByPlatform:
-		return deploy.OwnedByPlatform, nil
-	case deploy.OwnedByDriver:
-		return deploy.OwnedByDriver, nil
+// DRV-1): "" (undeclared) and "platform" are [occkit.OwnedByPlatform], "driver" is
+// [occkit.OwnedByDriver]; anything else is a 400 INVALID_REQUEST.
+func ParseOwnership(s string) (occkit.LogOwnership, error) {
+	switch occkit.LogOwnership(s) {
+	case "", occkit.OwnedByPlatform:
+		return occkit.OwnedByPlatform, nil
+	case occkit.OwnedByDriver:
+		return occkit.OwnedByDriver, nil
 	}
 	return "", occkit.Invalid("LOG-3", occkit.NewPath("runtimeLogging"), "runtimeLogging must be platform or driver")
 }
@@ -64,8 +63,8 @@ func ParseOwnership(s string) (deploy.LogOwnership, error) {
 // the given ownership (LOG-3): nil for platform-owned logging, and a
 // 501 NOT_IMPLEMENTED for driver-managed logging, whose logs the Driver
 // collects (or not) outside occkit.
-func RuntimeLogs(owner deploy.LogOwnership) error {
-	if owner == deploy.OwnedByDriver {
+func RuntimeLogs(owner occkit.LogOwnership) error {
+	if owner == occkit.OwnedByDriver {
 		return occkit.New(occkit.CodeNotImplemented, "LOG-3", occkit.Root(),
 			"runtime logs are managed by the ComputeDriver and cannot be read here")
 	}

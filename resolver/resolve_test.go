@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // resWant is one expected problem: code, dot path and rule.
@@ -34,7 +33,7 @@ const resCodexPlugin = `"plugins":{"entries":{"codex":{"enabled":true,"config":{
 
 var resQualified = Installation{
 	NativeWorkerSupport: NativeWorkersPinned,
-	Sandbox:             &SandboxFacts{Facets: deploy.AllFacets(), ProvisionHarness: true},
+	Sandbox:             &SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 }
 
 func TestResolveDecisions(t *testing.T) {

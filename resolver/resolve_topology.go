@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
 // resPathMode is the Agent setting the topology rules refuse: the
@@ -18,7 +17,7 @@ func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason,
 	if compute == "" {
 		compute = ComputeKubernetes
 	}
-	if err := deploy.CheckTopology(compute, deploy.Supported(compute, req.Topologies), Topology{Harness: h, Mode: mode}); err != nil {
+	if err := occkit.CheckTopology(compute, occkit.Supported(compute, req.Topologies), Topology{Harness: h, Mode: mode}); err != nil {
 		return nil, err
 	}
 	reasons = append(reasons, Reason{Rule: "RES-11", Path: occkit.Root(),

@@ -2,52 +2,51 @@ package resolver
 
 import (
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 )
 
-// The deployment vocabulary lives in package deploy, which every policy
-// package imports; the names below keep resolver's own code readable and
+// The deployment vocabulary lives in the root package occkit, which every
+// policy package imports; the names below keep resolver's own code readable and
 // are the same types.
 
-// Harness is [deploy.Harness].
-type Harness = deploy.Harness
+// Harness is [occkit.Harness].
+type Harness = occkit.Harness
 
-// Mode is [deploy.Mode].
-type Mode = deploy.Mode
+// Mode is [occkit.Mode].
+type Mode = occkit.Mode
 
-// Compute is [deploy.Compute].
-type Compute = deploy.Compute
+// Compute is [occkit.Compute].
+type Compute = occkit.Compute
 
-// Topology is [deploy.Topology].
-type Topology = deploy.Topology
+// Topology is [occkit.Topology].
+type Topology = occkit.Topology
 
-// NativeWorkerSupport is [deploy.NativeWorkerSupport].
-type NativeWorkerSupport = deploy.NativeWorkerSupport
+// NativeWorkerSupport is [occkit.NativeWorkerSupport].
+type NativeWorkerSupport = occkit.NativeWorkerSupport
 
-// Facet is [deploy.Facet].
-type Facet = deploy.Facet
+// Facet is [occkit.Facet].
+type Facet = occkit.Facet
 
-// SandboxFacts is [deploy.SandboxFacts].
-type SandboxFacts = deploy.SandboxFacts
+// SandboxFacts is [occkit.SandboxFacts].
+type SandboxFacts = occkit.SandboxFacts
 
-// Installation is [deploy.Installation].
-type Installation = deploy.Installation
+// Installation is [occkit.Installation].
+type Installation = occkit.Installation
 
 // The vocabulary's constants, as resolver's code spells them.
 const (
-	HarnessOpenClaw          = deploy.HarnessOpenClaw
-	HarnessCodex             = deploy.HarnessCodex
-	ModeEmbedded             = deploy.ModeEmbedded
-	ModeDedicated            = deploy.ModeDedicated
-	ComputeKubernetes        = deploy.ComputeKubernetes
-	ComputeSSH               = deploy.ComputeSSH
-	ComputeDocker            = deploy.ComputeDocker
-	NativeWorkersNone        = deploy.NativeWorkersNone
-	NativeWorkersPinned      = deploy.NativeWorkersPinned
-	NativeWorkersCustomImage = deploy.NativeWorkersCustomImage
-	FacetNetworking          = deploy.FacetNetworking
-	FacetFilesystem          = deploy.FacetFilesystem
-	FacetProcess             = deploy.FacetProcess
+	HarnessOpenClaw          = occkit.HarnessOpenClaw
+	HarnessCodex             = occkit.HarnessCodex
+	ModeEmbedded             = occkit.ModeEmbedded
+	ModeDedicated            = occkit.ModeDedicated
+	ComputeKubernetes        = occkit.ComputeKubernetes
+	ComputeSSH               = occkit.ComputeSSH
+	ComputeDocker            = occkit.ComputeDocker
+	NativeWorkersNone        = occkit.NativeWorkersNone
+	NativeWorkersPinned      = occkit.NativeWorkersPinned
+	NativeWorkersCustomImage = occkit.NativeWorkersCustomImage
+	FacetNetworking          = occkit.FacetNetworking
+	FacetFilesystem          = occkit.FacetFilesystem
+	FacetProcess             = occkit.FacetProcess
 )
 
 // Reason is one step of a decision's explanation (SEL-9): the rule that

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -178,24 +177,24 @@ type authCase struct {
 
 func (s *suite) authCases() []authCase {
 	decl := s.compute.Declaration()
-	secret := deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "drivertest", ID: "model-key"}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "drivertest", ID: "model-key"}
 	bindings := []struct {
 		name string
-		b    deploy.Binding
+		b    occkit.Binding
 	}{
-		{"api_key", deploy.Binding{Method: deploy.MethodAPIKey, Source: secret}},
-		{"codex_pat secret", deploy.Binding{Method: deploy.MethodCodexPAT, Source: secret}},
-		{"codex_pat service_account", deploy.Binding{Method: deploy.MethodCodexPAT,
-			Source: deploy.SourceRef{Kind: deploy.SourceServiceAccount, NamespaceID: "drivertest", ID: "account"}}},
-		{"credential_source api_key", deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "source", SourceType: deploy.SourceTypeAPIKey}},
-		{"credential_source codex-oauth", deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "source", SourceType: deploy.SourceTypeCodexOAuth}},
-		{"runtime", deploy.Binding{Method: deploy.MethodRuntime}},
+		{"api_key", occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}},
+		{"codex_pat secret", occkit.Binding{Method: occkit.MethodCodexPAT, Source: secret}},
+		{"codex_pat service_account", occkit.Binding{Method: occkit.MethodCodexPAT,
+			Source: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "drivertest", ID: "account"}}},
+		{"credential_source api_key", occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "source", SourceType: occkit.SourceTypeAPIKey}},
+		{"credential_source codex-oauth", occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "source", SourceType: occkit.SourceTypeCodexOAuth}},
+		{"runtime", occkit.Binding{Method: occkit.MethodRuntime}},
 	}
-	sandbox := &deploy.SandboxFacts{Facets: deploy.AllFacets(), ProvisionHarness: true}
+	sandbox := &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
 	var out []authCase
 	for _, t := range s.declaredTopologies() {
 		model := "openai/gpt-5"
-		if t.Harness == deploy.HarnessCodex {
+		if t.Harness == occkit.HarnessCodex {
 			model = "codex/gpt-5-codex"
 		}
 		for _, b := range bindings {
@@ -203,9 +202,9 @@ func (s *suite) authCases() []authCase {
 				out = append(out, authCase{
 					name: fmt.Sprintf("%s %s, %s, credential gateway %v", t.Harness, t.Mode, b.name, gw),
 					f: drivers.AuthFacts{
-						Compute: decl.Name, Topologies: append([]deploy.Topology(nil), decl.Topologies...),
+						Compute: decl.Name, Topologies: append([]occkit.Topology(nil), decl.Topologies...),
 						Harness: t.Harness, Mode: t.Mode, Binding: b.b, CredentialGateway: gw,
-						Sandbox: sandbox, NativeWorkerSupport: deploy.NativeWorkersPinned,
+						Sandbox: sandbox, NativeWorkerSupport: occkit.NativeWorkersPinned,
 						Model: model, AgentID: "dt-harness-auth",
 					},
 				})
@@ -223,8 +222,8 @@ var authCodes = map[occkit.Code]bool{
 	occkit.CodeCredentialGatewayNotConfigured: true,
 }
 
-func (s *suite) validateAuth(f drivers.AuthFacts) (deploy.Projection, error) {
-	var p deploy.Projection
+func (s *suite) validateAuth(f drivers.AuthFacts) (occkit.Projection, error) {
+	var p occkit.Projection
 	err := s.call("ValidateHarnessAuth", func(ctx context.Context) error {
 		var err error
 		p, err = s.compute.ValidateHarnessAuth(ctx, f)
@@ -250,7 +249,7 @@ func checkHarnessAuthStructured(s *suite) {
 			continue
 		}
 		for _, e := range p.Gateway {
-			if e.From != (deploy.SourceRef{}) || e.Placeholder {
+			if e.From != (occkit.SourceRef{}) || e.Placeholder {
 				s.fail("ValidateHarnessAuth (%s) projects the Harness credential %s into the gateway; dedicated gateways never receive it (AUTH-6)", c.name, e.Name)
 			}
 		}
@@ -291,7 +290,7 @@ func (b bare) Prepare(ctx context.Context, rev drivers.Revision) error {
 func (b bare) Retire(ctx context.Context, agentID, digest string) error {
 	return b.d.Retire(ctx, agentID, digest)
 }
-func (b bare) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (b bare) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	return b.d.ValidateHarnessAuth(ctx, f)
 }
 func (b bare) Unwrap() drivers.ComputeDriver { return b.d }
@@ -379,7 +378,7 @@ func (s *suite) cancellable(ns drivers.Namespace, rev drivers.Revision) []struct
 }
 
 func (s *suite) modelQuery() drivers.ModelQuery {
-	return drivers.ModelQuery{Harness: deploy.HarnessOpenClaw, Provider: "openai", AuthMethod: deploy.MethodAPIKey, Credential: s.opts.Canary}
+	return drivers.ModelQuery{Harness: occkit.HarnessOpenClaw, Provider: "openai", AuthMethod: occkit.MethodAPIKey, Credential: s.opts.Canary}
 }
 
 // hookCalls lists d's lifecycle hooks as calls.
@@ -448,7 +447,7 @@ func checkComputeCancellation(s *suite) {
 
 func checkRuntimeLogging(s *suite) {
 	decl := s.compute.Declaration()
-	if _, ok := drivers.As[drivers.RuntimeLogReader](s.compute); ok && decl.Logging() == deploy.OwnedByDriver {
+	if _, ok := drivers.As[drivers.RuntimeLogReader](s.compute); ok && decl.Logging() == occkit.OwnedByDriver {
 		s.fail("the driver declares driver-owned runtime logging but implements RuntimeLogReader; under driver-owned logging runtime-log reads answer 501 and the reader is never called")
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -258,14 +257,14 @@ func (s *suite) namespace() drivers.Namespace {
 
 // revision builds the contract's fixture revision for topology t; i
 // distinguishes several revisions of one contract.
-func (s *suite) revision(t deploy.Topology, i int) drivers.Revision {
-	compute := deploy.Compute("drivertest")
+func (s *suite) revision(t occkit.Topology, i int) drivers.Revision {
+	compute := occkit.Compute("drivertest")
 	if s.compute != nil {
 		compute = s.compute.Declaration().Name
 	}
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{}}}`)
 	primary := "openai/gpt-5"
-	if t.Harness == deploy.HarnessCodex {
+	if t.Harness == occkit.HarnessCodex {
 		primary = "codex/gpt-5-codex"
 	}
 	doc, _ = doc.Set(occkit.NewPath("agents", "defaults", "model"), primary)
@@ -288,8 +287,8 @@ func (s *suite) revision(t deploy.Topology, i int) drivers.Revision {
 // declaredTopologies returns the driver's topologies that are valid
 // RES-11 pairs (an invalid declaration is the declaration contract's
 // business).
-func (s *suite) declaredTopologies() []deploy.Topology {
-	var out []deploy.Topology
+func (s *suite) declaredTopologies() []occkit.Topology {
+	var out []occkit.Topology
 	for _, t := range s.compute.Declaration().Topologies {
 		if validTopology(t) {
 			out = append(out, t)
@@ -299,15 +298,15 @@ func (s *suite) declaredTopologies() []deploy.Topology {
 }
 
 // allTopologies are the three pairs of the RES-11 table.
-func allTopologies() []deploy.Topology {
-	return []deploy.Topology{
-		{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded},
-		{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated},
-		{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated},
+func allTopologies() []occkit.Topology {
+	return []occkit.Topology{
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 	}
 }
 
-func validTopology(t deploy.Topology) bool {
+func validTopology(t occkit.Topology) bool {
 	for _, a := range allTopologies() {
 		if a == t {
 			return true

@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/memdriver"
@@ -29,7 +28,7 @@ type broken struct {
 func (b *broken) Declaration() drivers.Declaration {
 	return drivers.Declaration{
 		Name:       "Broken Driver", // not a valid name
-		Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
+		Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
 }
 
@@ -82,11 +81,11 @@ func (b *broken) Retire(_ context.Context, _, digest string) error {
 }
 
 // Plain errors, and a gateway credential.
-func (b *broken) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
-	if f.Binding.Method == deploy.MethodRuntime {
-		return deploy.Projection{}, errors.New("no")
+func (b *broken) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
+	if f.Binding.Method == occkit.MethodRuntime {
+		return occkit.Projection{}, errors.New("no")
 	}
-	return deploy.Projection{Gateway: []deploy.EnvVar{{Name: "OPENAI_API_KEY", From: f.Binding.Source}}}, nil
+	return occkit.Projection{Gateway: []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: f.Binding.Source}}}, nil
 }
 
 // Runtime-log reader whose context is ignored.
@@ -144,7 +143,7 @@ func (l leaky) Prepare(ctx context.Context, rev drivers.Revision) error {
 func (l leaky) Unwrap() drivers.ComputeDriver { return l.Driver }
 
 func TestCheckCatchesSecretInErrors(t *testing.T) {
-	d := leaky{memdriver.New(memdriver.Options{Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}})}
+	d := leaky{memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})}
 	vs := drivertest.CheckWith(context.Background(), d, drivertest.Options{Canary: "sk-live-canary-123"})
 	found := false
 	for _, v := range vs {
@@ -172,7 +171,7 @@ func TestCheckReportsHungCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the suite's timeout")
 	}
-	d := hanging{memdriver.New(memdriver.Options{Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}})}
+	d := hanging{memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})}
 	vs := drivertest.CheckWith(context.Background(), d, drivertest.Options{Timeout: 100 * time.Millisecond})
 	for _, v := range vs {
 		if strings.Contains(v.Explanation, "did not return") {
@@ -197,7 +196,7 @@ type sandbox struct {
 }
 
 func (s *sandbox) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: "test-sandbox", Facets: deploy.AllFacets(), HarnessHome: "/sandbox/home"}
+	return drivers.SandboxDeclaration{Name: "test-sandbox", Facets: occkit.AllFacets(), HarnessHome: "/sandbox/home"}
 }
 
 func (s *sandbox) Cleanup(ctx context.Context, ns drivers.Namespace, rev drivers.Revision) error {
@@ -243,7 +242,7 @@ func TestRunSandbox(t *testing.T) {
 type badSandbox struct{ n int }
 
 func (b *badSandbox) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: "bad", Facets: []deploy.Facet{"exec"}, HarnessHome: "home/../x"}
+	return drivers.SandboxDeclaration{Name: "bad", Facets: []occkit.Facet{"exec"}, HarnessHome: "home/../x"}
 }
 
 func (b *badSandbox) Cleanup(context.Context, drivers.Namespace, drivers.Revision) error {
@@ -268,21 +267,21 @@ func TestCheckSandboxCatchesBrokenDriver(t *testing.T) {
 }
 
 func TestRevisionFixture(t *testing.T) {
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}})
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rev.Harness() != deploy.HarnessCodex || rev.Mode() != deploy.ModeDedicated || rev.Primary() != "codex/gpt-5-codex" {
+	if rev.Harness() != occkit.HarnessCodex || rev.Mode() != occkit.ModeDedicated || rev.Primary() != "codex/gpt-5-codex" {
 		t.Errorf("fixture = %s %s %s", rev.Harness(), rev.Mode(), rev.Primary())
 	}
 	if rev.DocumentDigest() != occkit.CanonicalDigest(rev.Document()) {
 		t.Error("fixture document digest does not match its document")
 	}
-	again, err := drivertest.Revision(drivertest.RevisionOptions{Topology: deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}})
+	again, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil || again.Digest() != rev.Digest() {
 		t.Errorf("fixture digest is not deterministic: %v", err)
 	}
-	other, err := drivertest.Revision(drivertest.RevisionOptions{Topology: deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}, Generation: 2})
+	other, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, Generation: 2})
 	if err != nil || other.Digest() == rev.Digest() || other.DocumentDigest() != rev.DocumentDigest() {
 		t.Errorf("a revision differing only outside its document must differ in Digest, not DocumentDigest: %v", err)
 	}

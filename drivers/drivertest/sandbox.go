@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -26,8 +25,8 @@ var sandboxContracts = []contract{
 func (s *suite) sandboxRevision(i int) drivers.Revision {
 	rev, err := Revision(RevisionOptions{
 		AgentID:         "dt-" + s.c.name,
-		Compute:         deploy.ComputeKubernetes,
-		Topology:        deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated},
+		Compute:         occkit.ComputeKubernetes,
+		Topology:        occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 		Generation:      int64(i + 1),
 		SandboxDriverID: s.sandbox.SandboxDeclaration().Name,
 		Configuration: mustSet(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),

@@ -10,7 +10,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -117,16 +116,16 @@ func New(cfg Config) (*Driver, error) {
 		e.Code = occkit.CodeInvalidRequest
 		return nil, &e
 	}
-	tops := []deploy.Topology{
-		{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded},
-		{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated},
+	tops := []occkit.Topology{
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
 	}
 	if cfg.Sandbox != nil && drivers.QualifiedSandbox(&cfg.Sandbox.Facts) {
-		tops = append(tops, deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated})
+		tops = append(tops, occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated})
 	}
 	return &Driver{cfg: cfg, decl: drivers.Declaration{
-		Name:           deploy.ComputeKubernetes,
-		RuntimeLogging: deploy.OwnedByPlatform,
+		Name:           occkit.ComputeKubernetes,
+		RuntimeLogging: occkit.OwnedByPlatform,
 		Activation:     drivers.ActivateAfterCommit,
 		Topologies:     tops,
 	}}, nil
@@ -152,18 +151,18 @@ func NewForConfig(rc *rest.Config, cfg Config) (*Driver, error) {
 // commit. Dedicated revisions always stop their predecessors (ADM-6).
 func (d *Driver) Declaration() drivers.Declaration {
 	decl := d.decl
-	decl.Topologies = append([]deploy.Topology(nil), d.decl.Topologies...)
+	decl.Topologies = append([]occkit.Topology(nil), d.decl.Topologies...)
 	return decl
 }
 
 // ValidateHarnessAuth applies the Kubernetes harnessAuth rules
 // (AUTH-1..AUTH-6) and returns the credential projection plan that
 // [Render] projects.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	f.Compute = deploy.ComputeKubernetes
+	f.Compute = occkit.ComputeKubernetes
 	return admission.ValidateHarnessAuth(f)
 }
 
@@ -195,10 +194,10 @@ func (d *Driver) render(rev drivers.Revision, stopped bool) (Objects, drivers.Na
 	if rev == nil {
 		return Objects{}, drivers.Namespace{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
 	}
-	if err := deploy.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return Objects{}, drivers.Namespace{}, err
 	}
-	if rev.Compute() != deploy.ComputeKubernetes {
+	if rev.Compute() != occkit.ComputeKubernetes {
 		return Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
 			"the revision was admitted for another Compute; redeploy")
 	}
@@ -239,7 +238,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 			return err
 		}
 	}
-	if rev.Mode() == deploy.ModeDedicated {
+	if rev.Mode() == occkit.ModeDedicated {
 		if err := d.stopPredecessors(ctx, ns.Name, rev); err != nil {
 			return err
 		}

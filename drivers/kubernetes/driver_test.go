@@ -19,7 +19,6 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 )
@@ -39,8 +38,8 @@ func fakeDriver(t testing.TB, cs kubernetes.Interface, mod func(*Config)) *Drive
 	return d
 }
 
-func qualifying() deploy.SandboxFacts {
-	return deploy.SandboxFacts{Facets: deploy.AllFacets(), ProvisionHarness: true}
+func qualifying() occkit.SandboxFacts {
+	return occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
 }
 
 // DRV-1: the reference driver passes the conformance suite on the fake
@@ -63,18 +62,18 @@ func TestConformanceFake(t *testing.T) {
 
 // RES-11: dedicated OpenClaw is declared only with a qualifying sandbox.
 func TestDeclaration(t *testing.T) {
-	embedded := deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}
-	codex := deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}
-	native := deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}
+	embedded := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	codex := occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
+	native := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 	tests := []struct {
 		name    string
 		sandbox *Sandbox
-		want    []deploy.Topology
+		want    []occkit.Topology
 	}{
-		{"no sandbox", nil, []deploy.Topology{embedded, codex}},
-		{"qualifying sandbox", &Sandbox{ID: "s", Facts: qualifying()}, []deploy.Topology{embedded, codex, native}},
-		{"sandbox without provisioning", &Sandbox{ID: "s", Facts: deploy.SandboxFacts{Facets: deploy.AllFacets()}}, []deploy.Topology{embedded, codex}},
-		{"sandbox missing a facet", &Sandbox{ID: "s", Facts: deploy.SandboxFacts{Facets: deploy.AllFacets()[:2], ProvisionHarness: true}}, []deploy.Topology{embedded, codex}},
+		{"no sandbox", nil, []occkit.Topology{embedded, codex}},
+		{"qualifying sandbox", &Sandbox{ID: "s", Facts: qualifying()}, []occkit.Topology{embedded, codex, native}},
+		{"sandbox without provisioning", &Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()}}, []occkit.Topology{embedded, codex}},
+		{"sandbox missing a facet", &Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()[:2], ProvisionHarness: true}}, []occkit.Topology{embedded, codex}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +85,7 @@ func TestDeclaration(t *testing.T) {
 			if err := drivers.ValidateDeclaration(decl); err != nil {
 				t.Error(err)
 			}
-			if decl.Name != deploy.ComputeKubernetes {
+			if decl.Name != occkit.ComputeKubernetes {
 				t.Errorf("name %q", decl.Name)
 			}
 		})
@@ -151,7 +150,7 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 	for _, c := range allTopologyCases {
 		t.Run(c.name, func(t *testing.T) {
 			cs := fake.NewClientset(
-				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: CredentialSecretName(deploy.SourceRef{ID: "openai-key"}), Namespace: tenant.Name},
+				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: CredentialSecretName(occkit.SourceRef{ID: "openai-key"}), Namespace: tenant.Name},
 					Data: map[string][]byte{"value": []byte(canary)}},
 			)
 			d := fakeDriver(t, cs, nil)
@@ -173,7 +172,7 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 			}
 			env := envMap(gw.Spec.Template.Spec.Containers[0])
 			for _, v := range inferenceVars {
-				if _, ok := env[v]; ok && c.mode == deploy.ModeDedicated {
+				if _, ok := env[v]; ok && c.mode == occkit.ModeDedicated {
 					t.Errorf("dedicated gateway has %s", v)
 				}
 			}
@@ -565,12 +564,12 @@ func TestAPIErrors(t *testing.T) {
 
 func TestRefusesForeignRevisions(t *testing.T) {
 	d := fakeDriver(t, fake.NewClientset(), func(c *Config) { c.Sandbox = nil })
-	docker, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: deploy.ComputeDocker})
+	docker, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeDocker})
 	if err != nil {
 		t.Fatal(err)
 	}
-	native, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: deploy.ComputeKubernetes,
-		Topology: deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}})
+	native, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeKubernetes,
+		Topology: occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}

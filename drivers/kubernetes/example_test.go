@@ -7,7 +7,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/kubernetes"
 )
@@ -17,7 +16,7 @@ import (
 func ExampleRender() {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
 	})
 	if err != nil {
 		panic(err)
@@ -31,7 +30,7 @@ func ExampleRender() {
 		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1,
 			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)},
-		Compute: admission.ComputeInfo{Kind: deploy.ComputeKubernetes},
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 	})
 	if err != nil {
 		panic(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/occkit/occkit"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/internal/realgateway"
 )
 
@@ -177,30 +177,30 @@ func podProcess(t *testing.T, in realgateway.Install, objs Objects, dep *appsv1.
 type e2eCase struct {
 	name  string
 	c     topologyCase
-	level deploy.LogLevel
+	level occkit.LogLevel
 }
 
 func TestRealGateway_Kubernetes(t *testing.T) {
 	in := realgateway.Open(t, "openclaw gateway (kubernetes)")
 	cases := []e2eCase{
 		{"embedded-openai-info", topologyCase{
-			name: "embedded-openai", mode: deploy.ModeEmbedded, harness: deploy.HarnessOpenClaw,
+			name: "embedded-openai", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
 				`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
-		}, deploy.LevelInfo},
+		}, occkit.LevelInfo},
 		// A channel credential from a secretBinding (AUTH-6): the bot token
 		// reaches the gateway as a Secret reference and appears nowhere.
 		{"embedded-anthropic-telegram-warn", topologyCase{
-			name: "embedded-anthropic", mode: deploy.ModeEmbedded, harness: deploy.HarnessOpenClaw,
+			name: "embedded-anthropic", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
 				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
 			bindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
-		}, deploy.LevelWarn},
-		{"dedicated-openclaw-info", dedicatedOpenClaw, deploy.LevelInfo},
+				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
+		}, occkit.LevelWarn},
+		{"dedicated-openclaw-info", dedicatedOpenClaw, occkit.LevelInfo},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

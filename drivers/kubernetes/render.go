@@ -14,7 +14,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
 )
@@ -84,7 +83,7 @@ type Sandbox struct {
 	ID string
 	// Facts are what the driver declares; only a qualifying driver
 	// ([drivers.QualifiedSandbox]) lets this Compute offer dedicated OpenClaw.
-	Facts deploy.SandboxFacts
+	Facts occkit.SandboxFacts
 	// RuntimeClassName is the RuntimeClass the Harness pod runs under
 	// (the sandbox's containment); empty sets none.
 	RuntimeClassName string
@@ -215,9 +214,9 @@ func Render(rev drivers.Revision, opts RenderOptions) (Objects, error) {
 	homes := map[compile.Role]string{compile.RoleGateway: DefaultHome, compile.RoleHarness: DefaultHome}
 	runtimeClass := ""
 	switch rev.Topology() {
-	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded},
-		deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}:
-	case deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}:
+	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}:
+	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}:
 		home, err := r.sandbox()
 		if err != nil {
 			return Objects{}, err
@@ -306,7 +305,7 @@ func (r *renderer) check() error {
 	if err := r.checkStorage(); err != nil {
 		return err
 	}
-	if r.rev.LoggingOwnership() != deploy.OwnedByPlatform {
+	if r.rev.LoggingOwnership() != occkit.OwnedByPlatform {
 		return occkit.Conflict("LOG-3", occkit.NewPath("logging"),
 			"the kubernetes driver renders platform-owned logging only; redeploy the revision on this Compute")
 	}

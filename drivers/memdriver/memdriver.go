@@ -10,21 +10,20 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
 // DefaultName is the Compute kind of a Driver whose Options name none.
-const DefaultName deploy.Compute = "memory"
+const DefaultName occkit.Compute = "memory"
 
 // Options configure a Driver. The zero value declares every RES-11
 // topology under [DefaultName], after-commit activation, and no models.
 type Options struct {
 	// Name is the Compute kind; zero means [DefaultName].
-	Name deploy.Compute
+	Name occkit.Compute
 	// Topologies are the supported (Harness, Mode) pairs; nil means the
 	// three pairs of the RES-11 table.
-	Topologies []deploy.Topology
+	Topologies []occkit.Topology
 	// Activation is the declared activation order.
 	Activation drivers.ActivationOrder
 	// StopPredecessors declares exclusive replacement.
@@ -69,10 +68,10 @@ func New(opts Options) *Driver {
 		decl.Name = DefaultName
 	}
 	if decl.Topologies == nil {
-		decl.Topologies = []deploy.Topology{
-			{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded},
-			{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated},
-			{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated},
+		decl.Topologies = []occkit.Topology{
+			{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+			{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
+			{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 		}
 	}
 	now := opts.Now
@@ -131,7 +130,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if rev == nil {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
 	}
-	if err := deploy.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	planner, ok := rev.(compile.Planner)
@@ -183,14 +182,14 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 
 // ValidateHarnessAuth validates the binding with the bundled Kubernetes
 // rules, after this driver's own topology check.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if err := deploy.CheckTopology(d.decl.Name, d.decl.Topologies, deploy.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
-		return deploy.Projection{}, err
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, occkit.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
+		return occkit.Projection{}, err
 	}
-	f.Compute = deploy.ComputeKubernetes
+	f.Compute = occkit.ComputeKubernetes
 	return admission.ValidateHarnessAuth(f)
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/memdriver"
@@ -25,7 +24,7 @@ func TestConformanceRestrictedTopologies(t *testing.T) {
 	drivertest.Run(t, func() drivers.ComputeDriver {
 		return memdriver.New(memdriver.Options{
 			Name:       "docker",
-			Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
+			Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 		})
 	})
 }
@@ -100,8 +99,8 @@ func TestLifecycleRecords(t *testing.T) {
 }
 
 func TestPrepareRefusesUndeclaredTopology(t *testing.T) {
-	d := memdriver.New(memdriver.Options{Topologies: []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}}})
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}})
+	d := memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -41,9 +40,9 @@ func New(cfg Config) (*Driver, error) {
 		return nil, err
 	}
 	return &Driver{s: s, decl: drivers.Declaration{
-		Name:           deploy.ComputeSSH,
-		RuntimeLogging: deploy.OwnedByPlatform,
-		Topologies:     []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
+		Name:           occkit.ComputeSSH,
+		RuntimeLogging: occkit.OwnedByPlatform,
+		Topologies:     []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}}, nil
 }
 
@@ -51,7 +50,7 @@ func New(cfg Config) (*Driver, error) {
 // platform-owned logging, after-commit activation.
 func (d *Driver) Declaration() drivers.Declaration {
 	out := d.decl
-	out.Topologies = append([]deploy.Topology(nil), d.decl.Topologies...)
+	out.Topologies = append([]occkit.Topology(nil), d.decl.Topologies...)
 	return out
 }
 
@@ -60,14 +59,14 @@ func (d *Driver) Declaration() drivers.Declaration {
 // a binding required (409, AUTH-1), and only {"method": "runtime"} with no
 // other keys; every other method is 409. The projection is host-managed:
 // no variable is projected.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	f.Compute = deploy.ComputeSSH
+	f.Compute = occkit.ComputeSSH
 	b := f.Binding
-	if b.Method == deploy.MethodRuntime && (b.Source != (deploy.SourceRef{}) || b.SourceID != "" || b.SourceType != "") {
-		return deploy.Projection{}, occkit.Invalid("AUTH-5", admission.BindingPath(),
+	if b.Method == occkit.MethodRuntime && (b.Source != (occkit.SourceRef{}) || b.SourceID != "" || b.SourceType != "") {
+		return occkit.Projection{}, occkit.Invalid("AUTH-5", admission.BindingPath(),
 			"the runtime harnessAuth method takes no other keys")
 	}
 	return admission.ValidateHarnessAuth(f)
@@ -232,7 +231,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if rev == nil {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
 	}
-	if err := deploy.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	op, cancel := d.begin(ctx)

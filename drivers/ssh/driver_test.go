@@ -25,7 +25,6 @@ import (
 	xssh "golang.org/x/crypto/ssh"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
@@ -85,8 +84,8 @@ func revision(t testing.TB, agent string, n int) drivers.Revision {
 		t.Fatal(err)
 	}
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
-		AgentID: agent, Compute: deploy.ComputeSSH, Configuration: doc,
-		Binding:    deploy.Binding{Method: deploy.MethodRuntime},
+		AgentID: agent, Compute: occkit.ComputeSSH, Configuration: doc,
+		Binding:    occkit.Binding{Method: occkit.MethodRuntime},
 		Generation: int64(n + 1),
 	})
 	if err != nil {
@@ -190,23 +189,23 @@ func TestNewRefusesBadConfig(t *testing.T) {
 
 func TestHarnessAuthRuntimeOnly(t *testing.T) {
 	d := mustNew(t, Config{Hosts: []Host{{Addr: "127.0.0.1", User: "u", Signer: testSigner(t), KnownHostsFile: emptyKnownHosts(t)}}, BinaryPath: "/bin/true"})
-	embedded := deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}
-	secret := deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "n", ID: "s"}
+	embedded := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "n", ID: "s"}
 	tests := []struct {
 		name    string
-		top     deploy.Topology
-		b       deploy.Binding
+		top     occkit.Topology
+		b       occkit.Binding
 		code    occkit.Code // "" accepts
 		gateway bool
 	}{
-		{"runtime (AUTH-5)", embedded, deploy.Binding{Method: deploy.MethodRuntime}, "", false},
-		{"runtime with extra keys", embedded, deploy.Binding{Method: deploy.MethodRuntime, Source: secret}, occkit.CodeInvalidRequest, false},
-		{"api_key (AUTH-4)", embedded, deploy.Binding{Method: deploy.MethodAPIKey, Source: secret}, occkit.CodeResourceConflict, false},
-		{"codex_pat", embedded, deploy.Binding{Method: deploy.MethodCodexPAT, Source: secret}, occkit.CodeResourceConflict, false},
-		{"credential_source", embedded, deploy.Binding{Method: deploy.MethodCredentialSource, SourceID: "x", SourceType: deploy.SourceTypeAPIKey}, occkit.CodeResourceConflict, true},
-		{"no binding (AUTH-1)", embedded, deploy.Binding{}, occkit.CodeResourceConflict, false},
-		{"dedicated codex (RES-11 first)", deploy.Topology{Harness: deploy.HarnessCodex, Mode: deploy.ModeDedicated}, deploy.Binding{Method: deploy.MethodRuntime}, occkit.CodeInvalidRequest, false},
-		{"dedicated openclaw", deploy.Topology{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeDedicated}, deploy.Binding{Method: deploy.MethodAPIKey, Source: secret}, occkit.CodeInvalidRequest, false},
+		{"runtime (AUTH-5)", embedded, occkit.Binding{Method: occkit.MethodRuntime}, "", false},
+		{"runtime with extra keys", embedded, occkit.Binding{Method: occkit.MethodRuntime, Source: secret}, occkit.CodeInvalidRequest, false},
+		{"api_key (AUTH-4)", embedded, occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}, occkit.CodeResourceConflict, false},
+		{"codex_pat", embedded, occkit.Binding{Method: occkit.MethodCodexPAT, Source: secret}, occkit.CodeResourceConflict, false},
+		{"credential_source", embedded, occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "x", SourceType: occkit.SourceTypeAPIKey}, occkit.CodeResourceConflict, true},
+		{"no binding (AUTH-1)", embedded, occkit.Binding{}, occkit.CodeResourceConflict, false},
+		{"dedicated codex (RES-11 first)", occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, occkit.Binding{Method: occkit.MethodRuntime}, occkit.CodeInvalidRequest, false},
+		{"dedicated openclaw", occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}, occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}, occkit.CodeInvalidRequest, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers/ssh"
 )
 
@@ -14,7 +13,7 @@ import (
 func ExampleRender() {
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.1.0"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.1.0"},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -25,14 +24,14 @@ func ExampleRender() {
 		Agent: admission.Agent{
 			ID:              "support",
 			ConfigurationID: "support-config",
-			HarnessAuth:     deploy.Binding{Method: deploy.MethodRuntime},
+			HarnessAuth:     occkit.Binding{Method: occkit.MethodRuntime},
 		},
 		Configuration: admission.StaticConfiguration{
 			ID: "support-config", Generation: 3,
 			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}}}`),
 		},
-		Compute: admission.ComputeInfo{Kind: deploy.ComputeSSH, ID: "ssh"},
-		Level:   deploy.LevelWarn,
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeSSH, ID: "ssh"},
+		Level:   occkit.LevelWarn,
 	})
 	if err != nil {
 		fmt.Println(err)

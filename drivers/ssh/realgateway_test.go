@@ -16,7 +16,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/internal/realgateway"
 	"github.com/occkit/occkit/logging"
 )
@@ -45,19 +44,19 @@ func TestRealGateway_SSH(t *testing.T) {
 	in := realgateway.Open(t, "openclaw gateway (ssh)")
 	cases := []struct {
 		name, doc, credEnv string
-		level              deploy.LogLevel
+		level              occkit.LogLevel
 		bindings           []admission.SecretBinding
 	}{
 		{"openai-info", `{"agents":{"defaults":{"model":"openai/gpt-5",` +
 			`"models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"coding"}}`,
-			"OPENAI_API_KEY", deploy.LevelInfo, nil},
+			"OPENAI_API_KEY", occkit.LevelInfo, nil},
 		// A channel credential from a secretBinding (AUTH-6): the token
 		// reaches the gateway through the secrets file and nowhere else.
 		{"anthropic-telegram-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
 			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
-			"ANTHROPIC_API_KEY", deploy.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}}},
+			"ANTHROPIC_API_KEY", occkit.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,11 +123,11 @@ func secretValue(name string) string {
 	return "occkit-e2e-secret-" + hex.EncodeToString(sum[:12])
 }
 
-func admitSSH(t *testing.T, agent, doc string, level deploy.LogLevel, bindings []admission.SecretBinding) *admission.Revision {
+func admitSSH(t *testing.T, agent, doc string, level occkit.LogLevel, bindings []admission.SecretBinding) *admission.Revision {
 	t.Helper()
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.9.6"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -137,10 +136,10 @@ func admitSSH(t *testing.T, agent, doc string, level deploy.LogLevel, bindings [
 		Principal: "operator",
 		Agent: admission.Agent{
 			ID: agent, ConfigurationID: agent + "-config",
-			HarnessAuth: deploy.Binding{Method: deploy.MethodRuntime},
+			HarnessAuth: occkit.Binding{Method: occkit.MethodRuntime},
 		},
 		Configuration:  admission.StaticConfiguration{ID: agent + "-config", Generation: 1, Document: occkit.MustParseDocument(doc)},
-		Compute:        admission.ComputeInfo{Kind: deploy.ComputeSSH, ID: "ssh"},
+		Compute:        admission.ComputeInfo{Kind: occkit.ComputeSSH, ID: "ssh"},
 		Level:          level,
 		SecretBindings: bindings,
 	})

@@ -12,7 +12,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -29,7 +28,7 @@ const (
 // bytes.
 type SecretEnv struct {
 	Name   string
-	Source deploy.SourceRef
+	Source occkit.SourceRef
 }
 
 // UnitPrefix starts the name of every unit the driver writes.
@@ -154,7 +153,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
 		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "no revision to render")
 	}
-	if err := deploy.CheckTopology(deploy.ComputeSSH, deploy.Supported(deploy.ComputeSSH, nil), rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(occkit.ComputeSSH, occkit.Supported(occkit.ComputeSSH, nil), rev.Topology()); err != nil {
 		return Unit{}, err
 	}
 	planner, ok := rev.(compile.Planner)

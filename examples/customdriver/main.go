@@ -25,7 +25,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/examples/customdriver/localproc"
 )
@@ -125,7 +124,7 @@ func run(ctx context.Context, root string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = admitMode(ctx, d, codex, `{"method":"runtime"}`, deploy.ModeDedicated)
+	_, err = admitMode(ctx, d, codex, `{"method":"runtime"}`, occkit.ModeDedicated)
 	printErr(w, "dedicated Codex, which this Compute does not declare", err)
 
 	if err := d.Retire(ctx, rev.AgentID(), rev.Digest()); err != nil {
@@ -135,16 +134,16 @@ func run(ctx context.Context, root string, w io.Writer) error {
 }
 
 func admit(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string) (*admission.Revision, error) {
-	return admitMode(ctx, d, doc, binding, deploy.ModeEmbedded)
+	return admitMode(ctx, d, doc, binding, occkit.ModeEmbedded)
 }
 
 // admitMode admits doc for the driver. drivers.ComputeInfo hands
 // admission the driver's declaration (kind, topologies, logging owner) and
 // the driver itself, whose ValidateHarnessAuth admission calls (AUTH-7).
-func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string, mode deploy.Mode) (*admission.Revision, error) {
+func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string, mode occkit.Mode) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
 	})
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/probe"
 )
@@ -19,14 +18,14 @@ const intact = `{"logging":{"level":"info","consoleLevel":"info","consoleStyle":
 func TestStampRefuses_LOG1(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		level deploy.LogLevel
-		owner deploy.LogOwnership
+		level occkit.LogLevel
+		owner occkit.LogOwnership
 		want  want
 	}{
-		{"unknown level", "trace", deploy.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"level with a bidi override", "in\u202efo", deploy.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"level with NUL", "info\x00", deploy.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"unknown owner", deploy.LevelInfo, "nobody", want{400, bad, "runtimeLogging", "LOG-3"}},
+		{"unknown level", "trace", occkit.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"level with a bidi override", "in\u202efo", occkit.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"level with NUL", "info\x00", occkit.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"unknown owner", occkit.LevelInfo, "nobody", want{400, bad, "runtimeLogging", "LOG-3"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"logging":{"level":"debug","redactSensitive":"off"}}`)

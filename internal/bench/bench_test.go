@@ -9,27 +9,26 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/internal/bench"
 	"github.com/occkit/occkit/resolver"
 )
 
 type pipeline struct {
 	admitter *admission.Admitter
-	binding  deploy.Binding
+	binding  occkit.Binding
 }
 
 func newPipeline(tb testing.TB) pipeline {
 	tb.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[deploy.Harness]string{deploy.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
 	})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return pipeline{a, deploy.Binding{Method: deploy.MethodAPIKey,
-		Source: deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
+	return pipeline{a, occkit.Binding{Method: occkit.MethodAPIKey,
+		Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
 }
 
 // run is one deployment from source bytes to the rendered gateway document.
@@ -38,7 +37,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	d, err := resolver.Resolve(doc, resolver.Request{Mode: deploy.ModeEmbedded, Compute: deploy.ComputeKubernetes})
+	d, err := resolver.Resolve(doc, resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
 	if err != nil {
 		return occkit.Document{}, err
 	}
@@ -46,7 +45,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 		Principal:     "user_1",
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: d.Mode, HarnessAuth: p.binding},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-		Compute:       admission.ComputeInfo{Kind: deploy.ComputeKubernetes, ID: "k8s"},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
 	})
 	if err != nil {
 		return occkit.Document{}, err

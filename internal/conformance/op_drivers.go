@@ -9,7 +9,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -30,8 +29,8 @@ func opDriversSandbox(in gjson.Result) (Result, error) {
 // The facts may also be spelt as harness.resolve spells them (under
 // installation) or as auth.validate does (sandbox).
 func opDriversInstallation(in gjson.Result) (Result, error) {
-	inst := deploy.Installation{
-		NativeWorkerSupport: deploy.NativeWorkerSupport(
+	inst := occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkerSupport(
 			firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 	}
 	if sd := firstOf(in, "sandboxDriver", "installation.sandboxDriver", "sandbox"); sd.IsObject() {

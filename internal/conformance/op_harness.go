@@ -4,11 +4,11 @@ package conformance
 
 import (
 	"fmt"
+	"github.com/occkit/occkit"
 	"slices"
 
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -20,14 +20,14 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	req := resolver.Request{
-		Mode:         deploy.Mode(in.Get("executionMode").String()),
-		Compute:      deploy.Compute(computeKind(in.Get("compute"))),
+		Mode:         occkit.Mode(in.Get("executionMode").String()),
+		Compute:      occkit.Compute(computeKind(in.Get("compute"))),
 		Installation: harnessInstallation(in),
 	}
 	for _, t := range in.Get("topologies").Array() {
-		req.Topologies = append(req.Topologies, deploy.Topology{
-			Harness: deploy.Harness(t.Get("harness").String()),
-			Mode:    deploy.Mode(t.Get("mode").String()),
+		req.Topologies = append(req.Topologies, occkit.Topology{
+			Harness: occkit.Harness(t.Get("harness").String()),
+			Mode:    occkit.Mode(t.Get("mode").String()),
 		})
 	}
 	d, err := resolver.Resolve(doc, req)
@@ -44,9 +44,9 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 // sandboxDriver}; the same facts written at the top level, as
 // auth.validate and drivers.installation spell them (sandbox or
 // sandboxDriver), are read too.
-func harnessInstallation(in gjson.Result) deploy.Installation {
-	return deploy.Installation{
-		NativeWorkerSupport: deploy.NativeWorkerSupport(
+func harnessInstallation(in gjson.Result) occkit.Installation {
+	return occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkerSupport(
 			firstOf(in, "installation.nativeWorkerSupport", "nativeWorkerSupport").String()),
 		Sandbox: sandboxFacts(firstOf(in, "installation.sandboxDriver", "sandboxDriver", "sandbox")),
 	}
@@ -60,9 +60,9 @@ func opRosterCheck(in gjson.Result) (Result, error) {
 	}
 	err = resolver.CheckRoster(doc, resolver.RosterRequest{
 		Stage:   resolver.Stage(in.Get("stage").String()),
-		Compute: deploy.Compute(computeKind(in.Get("compute"))),
-		Harness: deploy.Harness(in.Get("harness").String()),
-		Mode:    deploy.Mode(in.Get("executionMode").String()),
+		Compute: occkit.Compute(computeKind(in.Get("compute"))),
+		Harness: occkit.Harness(in.Get("harness").String()),
+		Mode:    occkit.Mode(in.Get("executionMode").String()),
 	})
 	if err != nil {
 		return nil, err

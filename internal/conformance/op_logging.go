@@ -11,7 +11,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -36,7 +35,7 @@ func opLoggingStamp(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := logging.Stamp(doc, level, deploy.LogOwnership(owner))
+	out, err := logging.Stamp(doc, level, occkit.LogOwnership(owner))
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +60,7 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	if harness == "" {
-		harness = string(deploy.HarnessOpenClaw) // the default Harness
+		harness = string(occkit.HarnessOpenClaw) // the default Harness
 	}
 	mode, err := loggingString(in, "executionMode")
 	if err != nil {
@@ -75,7 +74,7 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := logging.Render(deploy.Harness(harness), deploy.Mode(mode), logging.Container(container), level)
+	r, err := logging.Render(occkit.Harness(harness), occkit.Mode(mode), logging.Container(container), level)
 	if err != nil {
 		return nil, err
 	}

@@ -23,9 +23,9 @@ var allowed = []string{
 
 // pure are the packages that must never pull in Kubernetes, SSH or any
 // other module a control plane did not ask for. drivers is the driver
-// contract (a leaf like database/sql/driver) and deploy the shared
-// vocabulary: both are pure.
-var pure = []string{".", "./deploy", "./resolver", "./admission", "./compile", "./probe", "./logging", "./drivers"}
+// contract (a leaf like database/sql/driver) and the root package the
+// shared vocabulary: both are pure.
+var pure = []string{".", "./resolver", "./admission", "./compile", "./probe", "./logging", "./drivers"}
 
 func TestPurePackagesImportOnlyChosenModules(t *testing.T) {
 	args := append([]string{"list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}"}, pure...)
@@ -72,7 +72,6 @@ func TestAllowedImport(t *testing.T) {
 		"github.com/occkit/occkit/resolver":            true,
 		"github.com/occkit/occkit/internal/json5":      true,
 		"github.com/occkit/occkit/drivers":             true,
-		"github.com/occkit/occkit/deploy":              true,
 		"github.com/occkit/occkit/drivers/drivertest":  false,
 		"github.com/occkit/occkit/drivers/kubernetes":  false,
 		"k8s.io/api/core/v1":                           false,
@@ -86,13 +85,13 @@ func TestAllowedImport(t *testing.T) {
 	}
 }
 
-// The driver contract is a leaf (issue 12): drivers and the deploy
+// The driver contract is a leaf (issue 12): drivers and the root
 // vocabulary import no policy package, and admission, which consumes
 // typed drivers, finds capabilities without reflection.
 func TestDriverContractIsALeaf(t *testing.T) {
 	const self = "github.com/occkit/occkit"
-	leafOK := map[string]bool{self: true, self + "/deploy": true, self + "/drivers": true}
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./drivers", "./deploy")
+	leafOK := map[string]bool{self: true, self + "/drivers": true}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./drivers")
 	cmd.Dir = "../.."
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -66,12 +66,11 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 )
 
 // Name is the Compute kind of the driver.
-const Name deploy.Compute = "localproc"
+const Name occkit.Compute = "localproc"
 
 // DefaultBasePort is the first gateway port handed out.
 const DefaultBasePort = 18789
@@ -137,9 +136,9 @@ func (d *Driver) Root() string { return d.root }
 func (d *Driver) Declaration() drivers.Declaration {
 	return drivers.Declaration{
 		Name:             Name,
-		RuntimeLogging:   deploy.OwnedByPlatform,
+		RuntimeLogging:   occkit.OwnedByPlatform,
 		StopPredecessors: true,
-		Topologies:       []deploy.Topology{{Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}},
+		Topologies:       []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
 }
 
@@ -241,7 +240,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if rev == nil {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
 	}
-	if err := deploy.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -351,20 +350,20 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 // ValidateHarnessAuth accepts only the `runtime` method: the host supplies
 // the credentials (AUTH-5). Topologies this Compute does not run are 400
 // (RES-11); every other binding is 409 RESOURCE_CONFLICT.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (deploy.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return deploy.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if err := deploy.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, deploy.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
-		return deploy.Projection{}, err
+	if err := occkit.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, occkit.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
+		return occkit.Projection{}, err
 	}
 	switch f.Binding.Method {
-	case deploy.MethodRuntime:
-		return deploy.Projection{HostManaged: true}, nil
+	case occkit.MethodRuntime:
+		return occkit.Projection{HostManaged: true}, nil
 	case "":
-		return deploy.Projection{}, occkit.Conflict("AUTH-1", admission.BindingPath(), "the Agent has no harnessAuth binding")
+		return occkit.Projection{}, occkit.Conflict("AUTH-1", admission.BindingPath(), "the Agent has no harnessAuth binding")
 	}
-	return deploy.Projection{}, occkit.Conflict("AUTH-5", admission.BindingPath().Key("method"),
+	return occkit.Projection{}, occkit.Conflict("AUTH-5", admission.BindingPath().Key("method"),
 		"the %s Compute runs on the operator's host and accepts only the runtime method, not %s", Name, f.Binding.Method)
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/deploy"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/examples/customdriver/localproc"
@@ -60,7 +59,7 @@ func TestPrepareWritesProcessDescription(t *testing.T) {
 	d := newDriver(t)
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
 		AgentID: "support", Compute: localproc.Name,
-		Binding: deploy.Binding{Method: deploy.MethodRuntime},
+		Binding: occkit.Binding{Method: occkit.MethodRuntime},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -196,25 +195,25 @@ func TestPorts(t *testing.T) {
 func TestValidateHarnessAuth(t *testing.T) {
 	ctx := context.Background()
 	d := newDriver(t)
-	embedded := drivers.AuthFacts{Compute: localproc.Name, Harness: deploy.HarnessOpenClaw, Mode: deploy.ModeEmbedded}
-	secret := deploy.SourceRef{Kind: deploy.SourceSecret, NamespaceID: "ns", ID: "sec"}
+	embedded := drivers.AuthFacts{Compute: localproc.Name, Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "sec"}
 	tests := []struct {
 		name string
 		f    func(drivers.AuthFacts) drivers.AuthFacts
 		code occkit.Code // "" = accepted
 	}{
 		{"runtime", func(f drivers.AuthFacts) drivers.AuthFacts {
-			f.Binding = deploy.Binding{Method: deploy.MethodRuntime}
+			f.Binding = occkit.Binding{Method: occkit.MethodRuntime}
 			return f
 		}, ""},
 		{"api_key", func(f drivers.AuthFacts) drivers.AuthFacts {
-			f.Binding = deploy.Binding{Method: deploy.MethodAPIKey, Source: secret}
+			f.Binding = occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}
 			return f
 		}, occkit.CodeResourceConflict},
 		{"no binding", func(f drivers.AuthFacts) drivers.AuthFacts { return f }, occkit.CodeResourceConflict},
 		{"dedicated codex", func(f drivers.AuthFacts) drivers.AuthFacts {
-			f.Harness, f.Mode = deploy.HarnessCodex, deploy.ModeDedicated
-			f.Binding = deploy.Binding{Method: deploy.MethodRuntime}
+			f.Harness, f.Mode = occkit.HarnessCodex, occkit.ModeDedicated
+			f.Binding = occkit.Binding{Method: occkit.MethodRuntime}
 			return f
 		}, occkit.CodeInvalidRequest},
 	}

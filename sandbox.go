@@ -1,4 +1,4 @@
-package deploy
+package occkit
 
 // NativeWorkerSupport says where dedicated OpenClaw's native-worker support
 // comes from (RES-13, DRV-3).

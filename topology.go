@@ -1,9 +1,7 @@
-package deploy
+package occkit
 
 import (
 	"strings"
-
-	"github.com/occkit/occkit"
 )
 
 // Harness is the runtime that executes the model loop.
@@ -92,7 +90,7 @@ func Supported(c Compute, declared []Topology) []Topology {
 
 // modePath is where topology refusals point: the execution mode is a field
 // of the Agent, not of the Configuration.
-var modePath = occkit.NewPath("executionMode")
+var modePath = NewPath("executionMode")
 
 // Check is the part of RES-11 that holds on every Compute: t names a known
 // Harness (else 400 at "harness", RES-1) and a known Mode, and Codex never
@@ -100,11 +98,11 @@ var modePath = occkit.NewPath("executionMode")
 func (t Topology) Check() error {
 	switch {
 	case !t.Harness.Known():
-		return occkit.Invalid("RES-1", occkit.NewPath("harness"), "the Harness must be openclaw or codex")
+		return Invalid("RES-1", NewPath("harness"), "the Harness must be openclaw or codex")
 	case !t.Mode.Known():
-		return occkit.Invalid("RES-11", modePath, `executionMode must be "embedded" or "dedicated"`)
+		return Invalid("RES-11", modePath, `executionMode must be "embedded" or "dedicated"`)
 	case t.Harness == HarnessCodex && t.Mode == ModeEmbedded:
-		return occkit.Invalid("RES-11", modePath,
+		return Invalid("RES-11", modePath,
 			"the codex Harness runs only in dedicated execution mode, not embedded: set executionMode to dedicated")
 	}
 	return nil
@@ -127,7 +125,7 @@ func CheckTopology(c Compute, set []Topology, t Topology) error {
 			return nil
 		}
 	}
-	return occkit.Invalid("RES-11", modePath,
+	return Invalid("RES-11", modePath,
 		"Compute %q does not support the %s Harness in %s execution mode (supported: %s)",
 		string(c), t.Harness, t.Mode, topologyList(set))
 }

@@ -1,4 +1,4 @@
-package deploy
+package occkit
 
 // Process is the role of one process of a deployed topology: the gateway
 // or the Harness. An embedded topology runs one combined gateway/Harness

@@ -1,4 +1,4 @@
-package deploy
+package occkit
 
 // LogLevel is an admitted log level (LOG-1).
 type LogLevel string

@@ -1,11 +1,9 @@
-package deploy
+package occkit
 
 import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/occkit/occkit"
 
 	"github.com/tidwall/gjson"
 )
@@ -203,25 +201,25 @@ func (b Binding) Validate() error {
 	if b.IsZero() {
 		return nil
 	}
-	return b.ValidateAt(occkit.NewPath("harnessAuth"))
+	return b.ValidateAt(NewPath("harnessAuth"))
 }
 
 // ValidateAt is [Binding.Validate] for a binding found at path at (every
 // refusal names a key below it); unlike Validate it refuses the zero
 // Binding, whose method is missing.
-func (b Binding) ValidateAt(at occkit.Path) error {
+func (b Binding) ValidateAt(at Path) error {
 	mp := at.Key("method")
 	if !b.Method.Known() {
-		return occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
+		return Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
 	}
 	usesSource := b.Method == MethodAPIKey || b.Method == MethodCodexPAT
 	switch {
 	case !usesSource && b.Source != (SourceRef{}):
-		return occkit.Invalid("AUTH-4a", at.Key("source"), "unknown key in harnessAuth: %s takes no source", b.Method)
+		return Invalid("AUTH-4a", at.Key("source"), "unknown key in harnessAuth: %s takes no source", b.Method)
 	case b.Method != MethodCredentialSource && b.SourceID != "":
-		return occkit.Invalid("AUTH-4a", at.Key("sourceId"), "unknown key in harnessAuth: %s takes no sourceId", b.Method)
+		return Invalid("AUTH-4a", at.Key("sourceId"), "unknown key in harnessAuth: %s takes no sourceId", b.Method)
 	case b.Method != MethodCredentialSource && b.SourceType != "":
-		return occkit.Invalid("AUTH-4a", at.Key("sourceType"), "unknown key in harnessAuth: %s takes no sourceType", b.Method)
+		return Invalid("AUTH-4a", at.Key("sourceType"), "unknown key in harnessAuth: %s takes no sourceType", b.Method)
 	}
 	switch b.Method {
 	case MethodAPIKey, MethodCodexPAT:
@@ -231,9 +229,9 @@ func (b Binding) ValidateAt(at occkit.Path) error {
 		case b.Source.Kind == SourceSecret:
 		case b.Source.Kind == SourceServiceAccount && b.Method == MethodCodexPAT:
 		case b.Method == MethodCodexPAT:
-			return occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
+			return Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
 		default:
-			return occkit.Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method)
+			return Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method)
 		}
 		if err := refString(b.Source.NamespaceID, sp.Key("namespaceId")); err != nil {
 			return err
@@ -244,7 +242,7 @@ func (b Binding) ValidateAt(at occkit.Path) error {
 			return err
 		}
 		if b.SourceType != SourceTypeAPIKey && b.SourceType != SourceTypeCodexOAuth {
-			return occkit.Invalid("AUTH-4a", at.Key("sourceType"), "harnessAuth.sourceType must be api_key or codex-oauth")
+			return Invalid("AUTH-4a", at.Key("sourceType"), "harnessAuth.sourceType must be api_key or codex-oauth")
 		}
 	}
 	return nil
@@ -263,16 +261,16 @@ func methodList() string {
 // without control characters, at most maxRefLen bytes. Invalid UTF-8 would
 // not survive the snapshot's JSON encoding, so the frozen reference would
 // name something else than the one admitted.
-func refString(s string, at occkit.Path) error {
+func refString(s string, at Path) error {
 	if strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s) {
-		return occkit.Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
+		return Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
 	}
 	if !utf8.ValidString(s) {
-		return occkit.Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
+		return Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
 	}
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
-			return occkit.Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
+			return Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
 		}
 	}
 	return nil
