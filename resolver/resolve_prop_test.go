@@ -199,12 +199,12 @@ func resGenRequest(t *rapid.T) Request {
 
 type resResult struct {
 	Decision Decision
-	Problems []resWant
+	Problems []occkit.ErrorMatcher
 }
 
 func resRun(doc occkit.Document, req Request) resResult {
 	d, err := Resolve(doc, req)
-	return resResult{Decision: d, Problems: resProblems(err)}
+	return resResult{Decision: d, Problems: occkit.MatchersOf(err)}
 }
 
 var resCmpOpts = cmp.Options{cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) })}
