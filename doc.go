@@ -22,11 +22,20 @@
 //
 //	if errors.Is(err, occkit.ErrInvalidRequest) { ... }
 //
+// A refusal that stands for another error keeps it as its cause ([Wrap],
+// [Error.Unwrap]): errors.Is(err, context.Canceled) holds after a
+// cancelled admission, an Authorizer's own error and a missing file's
+// fs.ErrNotExist stay reachable, and none of their text enters the
+// message. A plain error that reaches [Join] or [Errors] without a code is
+// a server fault, [CodeInternal] (500, like apimachinery's
+// field.InternalError), never a client's 400.
+//
 // # Paths
 //
 // A [Path] renders as a dot path (agents.entries.main.model,
 // models["openai/gpt-5"], fallbacks[0]), as an RFC 6901 JSON pointer, and as
-// an escaped gjson path. All three conversions live in this package.
+// an escaped gjson path. All three conversions live in this package. The
+// root's dot path is empty; printed with %s or %v it reads "(root)".
 //
 // # Documents
 //
@@ -48,6 +57,49 @@
 // [PathAt] finds the path of an offset in compact JSON and [PathBuilder]
 // builds a long Path in linear time: parsers use them to report a location
 // without keeping a path for every level they read.
+//
+// # Vocabulary
+//
+// The root package is also occkit's deployment vocabulary: the words every
+// other package uses to say what runs where, and the rules that are
+// nothing but those words. It is a leaf, like apimachinery's field
+// package: resolver, compile, admission, logging, probe and the driver
+// contract in package drivers all import it, so a name means one type
+// across the module.
+//
+// # Topologies (RES-1, RES-11)
+//
+// A [Topology] is a ([Harness], [Mode]) pair. [Topology.Check] holds the
+// part of RES-11 that is true on every Compute (Codex never runs
+// embedded); [Supported] is the RES-11 table of the bundled [Compute]
+// kinds, or a custom driver's declared set; [CheckTopology] decides
+// whether a Compute runs a topology. These three are the only place the
+// rule is decided: the resolver, admission, the drivers, compile's
+// renders and logging's render call them.
+//
+// # Processes
+//
+// [Process] names the role of one process of a deployment: the gateway or
+// the Harness. An embedded topology runs one combined process.
+//
+// # Sandboxes and installations (RES-13, DRV-2, DRV-3)
+//
+// [SandboxFacts] are what resolution needs of the configured
+// SandboxDriver; [SandboxFacts.Qualifies] is whether it can contain a
+// dedicated OpenClaw Harness. [Installation] bundles them with the
+// [NativeWorkerSupport] source.
+//
+// # Logging (LOG-1, LOG-3)
+//
+// [LogLevel] is an admitted level and [LogOwnership] who owns a runtime's
+// native logging; package logging parses, stamps and renders them.
+//
+// # harnessAuth (AUTH-1..AUTH-7)
+//
+// A [Binding] selects the credential that authenticates the Harness (by
+// reference: [SourceRef], never bytes); a [Projection] is the plan of
+// which [EnvVar] reaches which [Process]. Package admission parses and
+// validates bindings; drivers project them.
 //
 // # Rules
 //

@@ -34,13 +34,19 @@ const (
 	// CodeDependencyUnavailable: a required collaborator is missing, e.g. a
 	// ComputeDriver without a harness-auth validator (503).
 	CodeDependencyUnavailable Code = "DEPENDENCY_UNAVAILABLE"
+	// CodeInternal: occkit or a collaborator failed in a way that is
+	// nobody's request: a plain error without a code (500). Like
+	// apimachinery's field.InternalError it keeps a server fault apart
+	// from a client's, and its message never repeats the cause's text;
+	// the cause stays reachable with errors.Is and errors.As.
+	CodeInternal Code = "INTERNAL"
 )
 
 // AllCodes lists every [Code] in a stable order.
 func AllCodes() []Code {
 	return []Code{
 		CodeInvalidRequest, CodeResourceConflict, CodeCredentialGatewayNotConfigured,
-		CodeForbidden, CodeNotImplemented, CodeDependencyUnavailable,
+		CodeForbidden, CodeNotImplemented, CodeDependencyUnavailable, CodeInternal,
 	}
 }
 
@@ -57,6 +63,8 @@ func (c Code) HTTPStatus() int {
 		return http.StatusNotImplemented
 	case CodeDependencyUnavailable:
 		return http.StatusServiceUnavailable
+	case CodeInternal:
+		return http.StatusInternalServerError
 	}
 	return http.StatusInternalServerError
 }
@@ -79,6 +87,30 @@ type Error struct {
 	Rule string
 	// Detail is the human-readable explanation.
 	Detail string
+	// Err is the cause, when the refusal stands for another error (a
+	// cancelled context, an Authorizer's refusal, a missing file). It is
+	// never part of the message, which may be shown to anyone; callers
+	// reach it with errors.Is and errors.As through [Error.Unwrap].
+	Err error
+}
+
+// Unwrap returns the cause, or nil.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Wrap returns an error of the given code, rule and path that stands for
+// cause: the message is the formatted detail, never cause's text, and
+// errors.Is/As reach cause.
+func Wrap(cause error, code Code, rule string, path Path, format string, args ...any) *Error {
+	e := New(code, rule, path, format, args...)
+	e.Err = cause
+	return e
+}
+
+// Internal is a server fault at path for rule: code [CodeInternal], the
+// message "internal error", cause reachable through Unwrap (as
+// apimachinery's field.InternalError).
+func Internal(rule string, path Path, cause error) *Error {
+	return Wrap(cause, CodeInternal, rule, path, "internal error")
 }
 
 // New returns an error of the given code, rule and path with a formatted
@@ -153,6 +185,7 @@ var (
 	ErrForbidden                      = &Error{Code: CodeForbidden}
 	ErrNotImplemented                 = &Error{Code: CodeNotImplemented}
 	ErrDependencyUnavailable          = &Error{Code: CodeDependencyUnavailable}
+	ErrInternal                       = &Error{Code: CodeInternal}
 )
 
 // Sanitize caps s at MaxMessageRunes code points (cutting with "…") and
@@ -205,7 +238,9 @@ func formatList(es []error) string {
 
 // Errors flattens errs (and any aggregates inside them) into sorted,
 // de-duplicated structured errors. A plain error that is not an *Error is
-// wrapped as an INVALID_REQUEST with its text sanitized, so nothing is lost.
+// a server fault, not the client's: it becomes [Internal] (500, message
+// "internal error" without its text, which might carry a value), and
+// stays reachable through Unwrap.
 func Errors(errs ...error) []*Error {
 	var out []*Error
 	var walk func(error)
@@ -225,7 +260,7 @@ func Errors(errs ...error) []*Error {
 			out = append(out, e)
 			return
 		}
-		out = append(out, &Error{Code: CodeInvalidRequest, Detail: err.Error()})
+		out = append(out, Internal("", Root(), err))
 	}
 	for _, err := range errs {
 		walk(err)

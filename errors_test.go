@@ -1,6 +1,7 @@
 package occkit_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,9 +24,11 @@ func TestAllCodesMapped(t *testing.T) {
 		occkit.CodeForbidden:                      http.StatusForbidden,
 		occkit.CodeNotImplemented:                 http.StatusNotImplemented,
 		occkit.CodeDependencyUnavailable:          http.StatusServiceUnavailable,
+		occkit.CodeInternal:                       http.StatusInternalServerError,
 	}
 	templates := []*occkit.Error{occkit.ErrInvalidRequest, occkit.ErrResourceConflict,
-		occkit.ErrCredentialGatewayNotConfigured, occkit.ErrForbidden, occkit.ErrNotImplemented, occkit.ErrDependencyUnavailable}
+		occkit.ErrCredentialGatewayNotConfigured, occkit.ErrForbidden, occkit.ErrNotImplemented, occkit.ErrDependencyUnavailable,
+		occkit.ErrInternal}
 	if len(occkit.AllCodes()) != len(want) || len(templates) != len(want) {
 		t.Fatalf("AllCodes has %d members, want %d", len(occkit.AllCodes()), len(want))
 	}
@@ -122,9 +125,30 @@ func TestJoin(t *testing.T) {
 	if f := occkit.First(err); f.Rule != "RES-1" {
 		t.Errorf("First = %v", f)
 	}
-	plain := occkit.Errors(errors.New("boom"))
-	if len(plain) != 1 || plain[0].Code != occkit.CodeInvalidRequest {
-		t.Errorf("plain error not wrapped: %v", plain)
+}
+
+// A plain error is a server fault (issue 12): 500 INTERNAL, never a 400
+// and never its text, with the cause reachable.
+func TestPlainErrorIsInternal(t *testing.T) {
+	cause := errors.New("dial tcp 10.0.0.7: token sk-live-123 refused")
+	err := occkit.Join(cause)
+	e := occkit.First(err)
+	if e == nil || e.Code != occkit.CodeInternal || e.HTTPStatus() != http.StatusInternalServerError {
+		t.Fatalf("plain error through Join = %v, want 500 INTERNAL", e)
+	}
+	if strings.Contains(err.Error(), "sk-live") || strings.Contains(err.Error(), "10.0.0.7") {
+		t.Errorf("the message repeats the cause: %v", err)
+	}
+	if !errors.Is(err, cause) || !errors.Is(err, occkit.ErrInternal) {
+		t.Error("the cause or the code is not reachable with errors.Is")
+	}
+	agg := occkit.Join(cause, occkit.Invalid("RES-1", occkit.NewPath("agents"), "bad"))
+	if !errors.Is(agg, cause) {
+		t.Error("an aggregate hides a member's cause")
+	}
+	w := occkit.Wrap(context.Canceled, occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
+	if !errors.Is(w, context.Canceled) || strings.Contains(w.Error(), "context canceled") {
+		t.Errorf("Wrap = %v: the cause must be reachable and unprinted", w)
 	}
 }
 

@@ -15,5 +15,5 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
+	pgregory.net/rapid v1.3.0
 )

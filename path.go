@@ -2,6 +2,7 @@ package occkit
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,6 +182,22 @@ func (p Path) String() string {
 		}
 	}
 	return b.String()
+}
+
+// Format prints p for people: %s and %v show the dot path ([Path.String]),
+// and the root, whose dot path is empty, as "(root)", so a message never
+// reads "at : …". %q quotes the dot path itself ("" for the root), the
+// form that compares and parses.
+func (p Path) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", p.String())
+		return
+	}
+	if p.IsRoot() {
+		io.WriteString(f, "(root)")
+		return
+	}
+	io.WriteString(f, p.String())
 }
 
 // Pointer renders p as an RFC 6901 JSON pointer ("" for the root).

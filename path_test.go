@@ -1,6 +1,7 @@
 package occkit_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,5 +145,16 @@ func TestPathCompare(t *testing.T) {
 				t.Errorf("Compare(%q, %q) = %d, want %d", ordered[i], ordered[j], got, want)
 			}
 		}
+	}
+}
+
+// The root prints as (root) (issue 12); its dot path stays "".
+func TestRootPrints(t *testing.T) {
+	root := occkit.Root()
+	if got := fmt.Sprintf("at %s: x", root); got != "at (root): x" {
+		t.Errorf("%%s of the root = %q", got)
+	}
+	if got := fmt.Sprintf("%v|%q|%s", occkit.NewPath("agents", "list"), root, root.String()); got != `agents.list|""|` {
+		t.Errorf("printing = %q", got)
 	}
 }

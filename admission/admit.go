@@ -11,6 +11,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
@@ -25,7 +26,7 @@ type Options struct {
 	// HarnessVersions is the approved version of each Harness the
 	// installation runs (ADM-3), frozen into every revision. A Harness
 	// without an entry is frozen with an empty version.
-	HarnessVersions map[resolver.Harness]string
+	HarnessVersions map[occkit.Harness]string
 	// OpenClawSchema is the OpenClaw configuration schema admitted
 	// documents must satisfy (DOC-5): nil is the pinned release's
 	// ([openclawschema.New]); see also DisableOpenClawSchema.
@@ -39,7 +40,7 @@ type Options struct {
 // immutable and safe for concurrent use.
 type Admitter struct {
 	authz    Authorizer
-	versions map[resolver.Harness]string
+	versions map[occkit.Harness]string
 	schema   *compile.Validator
 	openclaw *openclawschema.Validator // nil: disabled
 }
@@ -49,7 +50,7 @@ type Admitter struct {
 // affect it. A HarnessVersions key other than openclaw or codex is a 400.
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
-		if h != resolver.HarnessOpenClaw && h != resolver.HarnessCodex {
+		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
 			return nil, occkit.Invalid("RES-1", occkit.NewPath("harnessVersions").Key(string(h)),
 				"harness versions name openclaw or codex only")
 		}
@@ -76,10 +77,10 @@ type Agent struct {
 	// ConfigurationID names the stored Configuration.
 	ConfigurationID string
 	// ExecutionMode is the stored mode; "" is embedded (RES-11).
-	ExecutionMode resolver.Mode
+	ExecutionMode occkit.Mode
 	// HarnessAuth is the stored binding (see [CreateHarnessAuth] and
 	// [UpdateHarnessAuth]); the zero Binding cannot deploy (AUTH-1).
-	HarnessAuth Binding
+	HarnessAuth occkit.Binding
 	// NamespaceID is the Agent's tenant namespace, when the control plane
 	// knows it at admission: every projected Secret (the harnessAuth
 	// source, secretBindings) must live there (AUTH-2), and the revision
@@ -103,10 +104,10 @@ type Request struct {
 	Sandbox *SandboxInfo
 	// CredentialGateway reports whether a Credential Gateway is selected.
 	CredentialGateway   bool
-	NativeWorkerSupport resolver.NativeWorkerSupport
+	NativeWorkerSupport occkit.NativeWorkerSupport
 	// Level is the admitted log level; "" is info (LOG-1). Parse a JSON
 	// value with [logging.ParseLevel] (which refuses JSON null).
-	Level logging.Level
+	Level occkit.LogLevel
 	// Account is a managed account binding to freeze, or the zero Account.
 	Account Account
 	// SecretBindings are the Configuration's secretBindings: channel and
@@ -127,10 +128,10 @@ type Request struct {
 func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	mode := req.Agent.ExecutionMode
 	if mode == "" {
-		mode = resolver.ModeEmbedded
+		mode = occkit.ModeEmbedded
 	}
 	if req.Compute.Kind == "" {
-		req.Compute.Kind = resolver.ComputeKubernetes
+		req.Compute.Kind = occkit.ComputeKubernetes
 	}
 	if err := checkAgentID(req.Agent.ID); err != nil {
 		return nil, err
@@ -149,11 +150,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	if err != nil {
 		return nil, mapDependency("ADM-1", "the Configuration could not be read", err)
 	}
-	source := SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
+	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
 
 	sandbox := boundSandbox(req, mode)
 	if sandbox != nil {
-		if t, ok := Capability[ConfigurationTransformer](sandbox.Driver); ok {
+		if t, ok := drivers.AsSandbox[drivers.ConfigurationTransformer](sandbox.Driver); ok {
 			if err := alive(ctx); err != nil {
 				return nil, err
 			}
@@ -171,12 +172,12 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	}
 	level := req.Level
 	if level == "" {
-		level = logging.LevelInfo
+		level = occkit.LevelInfo
 	}
 	if _, err := logging.ParseLevelString(string(level)); err != nil {
 		return nil, err
 	}
-	if owner == logging.OwnedByPlatform {
+	if owner == occkit.OwnedByPlatform {
 		if doc, err = logging.Stamp(doc, level, owner); err != nil {
 			return nil, err
 		}
@@ -191,15 +192,15 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		}
 	}
 
-	inst := resolver.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
+	inst := occkit.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
 	if req.Sandbox != nil {
 		facts := req.Sandbox.Facts
-		facts.Facets = append([]resolver.Facet(nil), facts.Facets...)
+		facts.Facets = append([]occkit.Facet(nil), facts.Facets...)
 		inst.Sandbox = &facts
 	}
 	dec, err := resolver.Resolve(doc, resolver.Request{
 		Mode: mode, Compute: req.Compute.Kind, Installation: inst,
-		Topologies: append([]resolver.Topology(nil), req.Compute.Topologies...),
+		Topologies: append([]occkit.Topology(nil), req.Compute.Topologies...),
 	})
 	if err != nil {
 		return nil, err
@@ -214,7 +215,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	if err := alive(ctx); err != nil {
 		return nil, err
 	}
-	facts := AuthFacts{
+	facts := drivers.AuthFacts{
 		Compute: req.Compute.Kind, Topologies: req.Compute.Topologies,
 		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
@@ -226,9 +227,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		return nil, err
 	}
 
-	if g, ok := Capability[GatewaySettingsValidator](req.Compute.Driver); ok {
-		if err := g.ValidateGatewaySettings(ctx, doc, resolver.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
-			return nil, gatewaySettingsRefusal(err)
+	if req.Compute.Driver != nil {
+		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, doc, occkit.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
+			return nil, err
 		}
 	}
 
@@ -239,12 +240,12 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	r := &Revision{
 		agentID:        req.Agent.ID,
 		source:         source,
-		harness:        HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
+		harness:        drivers.HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
 		mode:           dec.Mode,
 		compute:        ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
 		account:        req.Account,
 		auth:           req.Agent.HarnessAuth,
-		projection:     proj.clone(),
+		projection:     proj.Clone(),
 		primary:        dec.Primary,
 		fallbacks:      append([]string(nil), dec.Fallbacks...),
 		level:          level,
@@ -271,8 +272,8 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 
 // boundSandbox is the SandboxDriver a deployment uses: DRV-2 binds one to
 // dedicated execution on the bundled Kubernetes Compute only.
-func boundSandbox(req Request, mode resolver.Mode) *SandboxInfo {
-	if req.Sandbox == nil || mode != resolver.ModeDedicated || req.Compute.Kind != resolver.ComputeKubernetes {
+func boundSandbox(req Request, mode occkit.Mode) *SandboxInfo {
+	if req.Sandbox == nil || mode != occkit.ModeDedicated || req.Compute.Kind != occkit.ComputeKubernetes {
 		return nil
 	}
 	return req.Sandbox
@@ -281,18 +282,14 @@ func boundSandbox(req Request, mode resolver.Mode) *SandboxInfo {
 // validateAuth runs the Compute's harness-auth validation: the driver's
 // validator when it has one, the built-in rules for a bundled kind
 // without a driver, else 503 (AUTH-7).
-func validateAuth(ctx context.Context, c ComputeInfo, f AuthFacts) (Projection, error) {
-	if v, ok := Capability[HarnessAuthValidator](c.Driver); ok {
-		return ValidateWith(ctx, v, f)
+func validateAuth(ctx context.Context, c ComputeInfo, f drivers.AuthFacts) (occkit.Projection, error) {
+	if c.Driver != nil {
+		return validateWith(ctx, c.Driver, f)
 	}
-	if c.Driver == nil && bundled(c.Kind) {
+	if c.Kind.Bundled() {
 		return ValidateHarnessAuth(f)
 	}
-	return ValidateWith(ctx, nil, f)
-}
-
-func bundled(k resolver.Compute) bool {
-	return k == resolver.ComputeKubernetes || k == resolver.ComputeSSH || k == resolver.ComputeDocker
+	return validateWith(ctx, nil, f)
 }
 
 func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) error {
@@ -304,7 +301,7 @@ func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) er
 	}
 	err := a.authz.Authorize(ctx, AuthorizeRequest{
 		Principal: principal, AgentID: ag.ID,
-		Configuration: SourceIdentity{ID: ag.ConfigurationID},
+		Configuration: drivers.SourceIdentity{ID: ag.ConfigurationID},
 		HarnessAuth:   ag.HarnessAuth,
 	})
 	if err == nil {
@@ -314,20 +311,7 @@ func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) er
 	if errors.As(err, &oe) && oe.Code == occkit.CodeDependencyUnavailable {
 		return oe
 	}
-	return occkit.New(occkit.CodeForbidden, "ADM-2", occkit.Root(), "the deployment is not authorized")
-}
-
-// gatewaySettingsRefusal is 409 naming the refused setting (the driver's
-// error path), never its value: the driver's message is dropped.
-func gatewaySettingsRefusal(err error) error {
-	at := occkit.Root()
-	if oe := occkit.First(err); oe != nil {
-		at = oe.Path
-	}
-	if at.IsRoot() {
-		return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway settings")
-	}
-	return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
+	return occkit.Wrap(err, occkit.CodeForbidden, "ADM-2", occkit.Root(), "the deployment is not authorized")
 }
 
 // mapDependency keeps a structured refusal and reports any other failure
@@ -337,12 +321,12 @@ func mapDependency(rule, what string, err error) error {
 	if errors.As(err, &oe) {
 		return oe
 	}
-	return occkit.New(occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
+	return occkit.Wrap(err, occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
 }
 
 func alive(ctx context.Context) error {
-	if ctx.Err() != nil {
-		return occkit.New(occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
+	if err := ctx.Err(); err != nil {
+		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
 	}
 	return nil
 }

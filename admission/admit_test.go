@@ -12,8 +12,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/drivers"
 )
 
 // recorder logs the order in which admission calls its collaborators.
@@ -58,8 +57,9 @@ func (r reader) ReadConfiguration(ctx context.Context, id string) (occkit.Docume
 
 // sandboxDriver transforms the Configuration by adding a marker key.
 type sandboxDriver struct {
-	rec *recorder
-	err error
+	drivers.SandboxDriver // only the transform is exercised
+	rec                   *recorder
+	err                   error
 }
 
 func (s sandboxDriver) TransformConfiguration(_ context.Context, doc occkit.Document) (occkit.Document, error) {
@@ -70,28 +70,30 @@ func (s sandboxDriver) TransformConfiguration(_ context.Context, doc occkit.Docu
 	return doc.Set(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed"), true)
 }
 
-// wrapped hides a driver behind an Unwrap method with its own result type.
-type wrapped struct{ inner *computeDriver }
+// wrapped hides a driver behind a wrapper that forwards only the required
+// methods; its optional gateway-settings check is found through Unwrap.
+type wrapped struct{ drivers.ComputeDriver }
 
-func (w wrapped) Unwrap() *computeDriver { return w.inner }
+func (w wrapped) Unwrap() drivers.ComputeDriver { return w.ComputeDriver }
 
 // computeDriver is a custom ComputeDriver with a harness-auth validator and
 // a gateway-settings check.
 type computeDriver struct {
-	rec        *recorder
-	authErr    error
-	gatewayErr error
+	drivers.ComputeDriver // admission asks only for harness auth and gateway settings
+	rec                   *recorder
+	authErr               error
+	gatewayErr            error
 }
 
-func (c *computeDriver) ValidateHarnessAuth(_ context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (c *computeDriver) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	c.rec.add("validateHarnessAuth")
 	if c.authErr != nil {
-		return admission.Projection{}, c.authErr
+		return occkit.Projection{}, c.authErr
 	}
-	return admission.Projection{Gateway: []admission.EnvVar{}, Harness: []admission.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
+	return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
 }
 
-func (c *computeDriver) ValidateGatewaySettings(_ context.Context, doc occkit.Document, _ resolver.Topology) error {
+func (c *computeDriver) ValidateGatewaySettings(_ context.Context, doc occkit.Document, _ occkit.Topology) error {
 	c.rec.add("gatewaySettings")
 	return c.gatewayErr
 }
@@ -105,7 +107,7 @@ func allow() admission.Authorizer { return authz{} }
 
 func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 	t.Helper()
-	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1", resolver.HarnessCodex: "0.171.0"}})
+	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,11 +117,11 @@ func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 func embeddedRequest(doc string) admission.Request {
 	return admission.Request{
 		Principal: "user_1",
-		Agent: admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: resolver.ModeEmbedded,
-			HarnessAuth: admission.Binding{Method: admission.MethodAPIKey, Source: secretRef}},
+		Agent: admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: occkit.ModeEmbedded,
+			HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey, Source: secretRef}},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 3, Document: occkit.MustParseDocument(doc)},
-		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
-		Level:         logging.LevelWarn,
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
+		Level:         occkit.LevelWarn,
 	}
 }
 
@@ -144,18 +146,18 @@ func TestAdmitEmbedded(t *testing.T) {
 	}
 	got := struct {
 		Harness, Mode, Compute, Primary, Agent, Version string
-		Source                                          admission.SourceIdentity
-		Level                                           logging.Level
-		Owner                                           logging.Ownership
+		Source                                          drivers.SourceIdentity
+		Level                                           occkit.LogLevel
+		Owner                                           occkit.LogOwnership
 		Env                                             []string
 	}{
 		string(rev.Harness()), string(rev.Mode()), string(rev.Compute()), rev.Primary(), rev.AgentID(), rev.HarnessIdentity().Version,
-		rev.Source(), rev.Level(), rev.LoggingOwnership(), rev.Projection().Names(admission.ProcessHarness),
+		rev.Source(), rev.Level(), rev.LoggingOwnership(), rev.Projection().Names(occkit.ProcessHarness),
 	}
 	want := got
 	want.Harness, want.Mode, want.Compute, want.Primary, want.Agent, want.Version = "openclaw", "embedded", "kubernetes", "anthropic/claude-sonnet-4-6", "agt_1", "2026.5.1"
-	want.Source = admission.SourceIdentity{ID: "cfg_1", Generation: 3}
-	want.Level, want.Owner, want.Env = logging.LevelWarn, logging.OwnedByPlatform, []string{"ANTHROPIC_API_KEY"}
+	want.Source = drivers.SourceIdentity{ID: "cfg_1", Generation: 3}
+	want.Level, want.Owner, want.Env = occkit.LevelWarn, occkit.OwnedByPlatform, []string{"ANTHROPIC_API_KEY"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatal(diff)
 	}
@@ -195,7 +197,7 @@ func TestAdmitOrder(t *testing.T) {
 			r.Configuration = reader{rec: nil, StaticConfiguration: admission.StaticConfiguration{ID: "cfg_1", Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`)}}
 		}, wantCalls: []string{"authorize", "read", "transform"}, wantCode: occkit.CodeInvalidRequest},
 		{name: "missing binding", edit: func(r *admission.Request, _ *computeDriver, _ *sandboxDriver, _ *authz) {
-			r.Agent.HarnessAuth = admission.Binding{}
+			r.Agent.HarnessAuth = occkit.Binding{}
 		},
 			wantCalls: []string{"authorize", "read", "transform"}, wantCode: occkit.CodeResourceConflict, wantRule: "AUTH-1"},
 	}
@@ -206,10 +208,10 @@ func TestAdmitOrder(t *testing.T) {
 			sd := &sandboxDriver{rec: rec}
 			az := &authz{rec: rec}
 			req := admission.Request{
-				Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", ExecutionMode: resolver.ModeDedicated,
-					HarnessAuth: admission.Binding{Method: admission.MethodAPIKey, Source: secretRef}},
+				Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", ExecutionMode: occkit.ModeDedicated,
+					HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey, Source: secretRef}},
 				Configuration: reader{rec: rec, StaticConfiguration: admission.StaticConfiguration{ID: "cfg_1", Document: occkit.MustParseDocument(codexConfig)}},
-				Compute: admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s", Driver: wrapped{cd},
+				Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s", Driver: wrapped{ComputeDriver: cd},
 					Topologies: nil},
 				Sandbox: &admission.SandboxInfo{ID: "openshell", Facts: *fullSandbox, Driver: sd},
 			}
@@ -230,10 +232,10 @@ func TestAdmitOrder(t *testing.T) {
 				if !rev.Document().Has(occkit.NewPath("agents", "defaults", "params", "sandboxTransformed")) {
 					t.Error("the SandboxDriver transform is not in the admitted document")
 				}
-				if rev.SandboxDriverID() != "openshell" || rev.Harness() != resolver.HarnessCodex {
+				if rev.SandboxDriverID() != "openshell" || rev.Harness() != occkit.HarnessCodex {
 					t.Errorf("sandbox %q harness %s", rev.SandboxDriverID(), rev.Harness())
 				}
-				if diff := cmp.Diff([]string{"NOMAD_KEY"}, rev.Projection().Names(admission.ProcessHarness)); diff != "" {
+				if diff := cmp.Diff([]string{"NOMAD_KEY"}, rev.Projection().Names(occkit.ProcessHarness)); diff != "" {
 					t.Error(diff)
 				}
 				return
@@ -264,9 +266,9 @@ func TestAdmitRefusals(t *testing.T) {
 		{name: "unknown configuration", az: allow(), edit: func(r *admission.Request) { r.Agent.ConfigurationID = "cfg_2" }, wantCode: occkit.CodeResourceConflict},
 		{name: "no configuration reader", az: allow(), edit: func(r *admission.Request) { r.Configuration = nil }, wantCode: occkit.CodeInvalidRequest},
 		{name: "custom compute without a validator", az: allow(), edit: func(r *admission.Request) {
-			r.Compute = admission.ComputeInfo{Kind: "nomad", Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}}
+			r.Compute = admission.ComputeInfo{Kind: "nomad", Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}}
 		}, wantCode: occkit.CodeDependencyUnavailable},
-		{name: "docker refuses the binding", az: allow(), edit: func(r *admission.Request) { r.Compute.Kind = resolver.ComputeDocker }, wantCode: occkit.CodeResourceConflict},
+		{name: "docker refuses the binding", az: allow(), edit: func(r *admission.Request) { r.Compute.Kind = occkit.ComputeDocker }, wantCode: occkit.CodeResourceConflict},
 		{name: "bad runtimeLogging", az: allow(), edit: func(r *admission.Request) { r.Compute.RuntimeLogging = "both" }, wantCode: occkit.CodeInvalidRequest},
 		{name: "non-empty agents.list", az: allow(), edit: func(r *admission.Request) {
 			r.Configuration = admission.StaticConfiguration{ID: "cfg_1", Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude"},"list":[{"id":"main"}]}}`)}
@@ -293,20 +295,16 @@ func TestAdmitRefusals(t *testing.T) {
 	})
 }
 
-// TestAdmitDriverOwnedLogging: LOG-3 preserves the native configuration,
-// which must then be one OpenClaw accepts as it is: the retired
-// logging.redactSensitive, which only the platform's stamp removes, is
-// refused (DOC-5).
+// TestAdmitDriverOwnedLogging: LOG-3 preserves the native configuration
+// unchanged, logging.redactSensitive included: the logging rules decide
+// that key, not OpenClaw's schema (see compile/openclawschema).
 func TestAdmitDriverOwnedLogging(t *testing.T) {
-	req := embeddedRequest(embeddedConfig)
-	req.Compute.RuntimeLogging = logging.OwnedByDriver
-	_, err := newAdmitter(t, allow()).Admit(context.Background(), req)
-	if !errors.Is(err, &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "DOC-5", Path: occkit.NewPath("logging", "redactSensitive")}) {
-		t.Fatalf("retired key under driver-owned logging: %v", err)
+	config := embeddedConfig
+	if !strings.Contains(config, `"redactSensitive"`) {
+		t.Fatal("the fixture should carry logging.redactSensitive")
 	}
-	config := strings.Replace(embeddedConfig, `,"redactSensitive":"off"`, "", 1)
-	req = embeddedRequest(config)
-	req.Compute.RuntimeLogging = logging.OwnedByDriver
+	req := embeddedRequest(config)
+	req.Compute.RuntimeLogging = occkit.OwnedByDriver
 	rev, err := newAdmitter(t, allow()).Admit(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +313,7 @@ func TestAdmitDriverOwnedLogging(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(rev.Canonical())); diff != "" {
 		t.Fatal(diff)
 	}
-	if rev.LoggingOwnership() != logging.OwnedByDriver {
+	if rev.LoggingOwnership() != occkit.OwnedByDriver {
 		t.Fatal(rev.LoggingOwnership())
 	}
 }
@@ -326,9 +324,9 @@ func TestAdmitSourceUnchanged(t *testing.T) {
 	before := src.Bytes()
 	rec := &recorder{}
 	req := admission.Request{
-		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: resolver.ModeDedicated, HarnessAuth: apiKey},
+		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 		Configuration: admission.StaticConfiguration{ID: "c", Document: src},
-		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 		Sandbox:       &admission.SandboxInfo{ID: "s", Facts: *fullSandbox, Driver: sandboxDriver{rec: rec}},
 	}
 	if _, err := newAdmitter(t, allow()).Admit(context.Background(), req); err != nil {
@@ -417,9 +415,9 @@ func TestAdmitConcurrent(t *testing.T) {
 				req := embeddedRequest(embeddedConfig)
 				if i%2 == 1 {
 					req = admission.Request{
-						Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: resolver.ModeDedicated, HarnessAuth: apiKey},
+						Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 						Configuration: admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(codexConfig)},
-						Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+						Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 					}
 				}
 				rev, err := a.Admit(context.Background(), req)

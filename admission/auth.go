@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -22,85 +23,41 @@ const (
 	LoginModeCodexOAuth = "codex_oauth"
 )
 
-// AuthFacts are the facts harnessAuth validation depends on: the admitted
-// topology, the binding, and the installation around it.
-type AuthFacts struct {
-	// Compute is the Compute kind.
-	Compute resolver.Compute
-	// Topologies is the (Harness, Mode) set a custom Compute declares
-	// (RES-11); ignored for the bundled kinds.
-	Topologies []resolver.Topology
-	Harness    resolver.Harness
-	Mode       resolver.Mode
-	// Binding is the Agent's harnessAuth; the zero Binding is "none".
-	Binding Binding
-	// CredentialGateway reports whether the installation selects a
-	// Credential Gateway.
-	CredentialGateway bool
-	// Sandbox is the configured SandboxDriver, or nil.
-	Sandbox             *resolver.SandboxFacts
-	NativeWorkerSupport resolver.NativeWorkerSupport
-	// Model is the admitted primary model ref; embedded OpenClaw chooses its
-	// credential variable by the model's provider.
-	Model string
-	// AgentID is the Agent being deployed (for custom validators).
-	AgentID string
-	// Namespace is the Agent's tenant namespace ID when known; a
-	// Secret-backed source must live there (AUTH-2).
-	Namespace string
-}
-
 // bindingPath is where harnessAuth errors point: the Agent's field.
 var bindingPath = occkit.NewPath("harnessAuth")
 
 // BindingPath is the path harnessAuth refusals carry ("harnessAuth").
 func BindingPath() occkit.Path { return bindingPath }
 
-// CheckTopology applies the execution-mode table (RES-11) with dedicated
-// OpenClaw's requirements (RES-13) for one Compute ("" is Kubernetes), the
-// same table [resolver.Resolve] applies: a pair outside the Compute's set is
-// 400; dedicated OpenClaw without native-worker support is 400 and without a
-// qualifying SandboxDriver 409 naming the missing Driver (both are reported
-// together).
-func CheckTopology(f AuthFacts) error {
-	modePath := occkit.NewPath("executionMode")
-	if f.Harness != resolver.HarnessOpenClaw && f.Harness != resolver.HarnessCodex {
-		return occkit.Invalid("RES-1", occkit.NewPath("harness"), "the Harness must be openclaw or codex")
+// checkTopology applies the execution-mode table (RES-11,
+// [occkit.CheckTopology]) with dedicated OpenClaw's requirements (RES-13)
+// for one Compute ("" is Kubernetes), as [resolver.Resolve] does: a pair
+// outside the Compute's set is 400; dedicated OpenClaw without
+// native-worker support is 400 and without a qualifying SandboxDriver 409
+// naming the missing Driver (both are reported together).
+func checkTopology(f drivers.AuthFacts) error {
+	c := f.Compute
+	if c == "" {
+		c = occkit.ComputeKubernetes
 	}
-	if f.Mode != resolver.ModeEmbedded && f.Mode != resolver.ModeDedicated {
-		return occkit.Invalid("RES-11", modePath, "executionMode must be embedded or dedicated")
+	t := occkit.Topology{Harness: f.Harness, Mode: f.Mode}
+	if err := occkit.CheckTopology(c, occkit.Supported(c, f.Topologies), t); err != nil {
+		return err
 	}
-	if f.Harness == resolver.HarnessCodex && f.Mode == resolver.ModeEmbedded {
-		return occkit.Invalid("RES-11", modePath,
-			"the codex Harness runs only in dedicated execution mode, not embedded")
-	}
-	switch f.Compute {
-	case resolver.ComputeKubernetes, "":
-		if f.Harness == resolver.HarnessOpenClaw && f.Mode == resolver.ModeDedicated {
-			var errs []error
-			if f.NativeWorkerSupport != resolver.NativeWorkersPinned && f.NativeWorkerSupport != resolver.NativeWorkersCustomImage {
-				errs = append(errs, occkit.Invalid("RES-13", modePath,
-					"dedicated openclaw needs native-worker support (pinned runtime image or runtime.nativeWorkerSupport)"))
-			}
-			if !f.Sandbox.Qualifies() {
-				errs = append(errs, occkit.Conflict("RES-13", modePath,
-					"dedicated openclaw needs a qualifying SandboxDriver (harness provisioning and the networking, filesystem and process facets); missing Driver: SandboxDriver"))
-			}
-			return occkit.Join(errs...)
-		}
+	if c != occkit.ComputeKubernetes || t != (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
 		return nil
-	case resolver.ComputeSSH, resolver.ComputeDocker:
-		if f.Harness == resolver.HarnessOpenClaw && f.Mode == resolver.ModeEmbedded {
-			return nil
-		}
-		return occkit.Invalid("RES-11", modePath, "%s Compute runs only embedded openclaw", f.Compute)
 	}
-	for _, t := range f.Topologies {
-		if t.Harness == f.Harness && t.Mode == f.Mode {
-			return nil
-		}
+	modePath := occkit.NewPath("executionMode")
+	var errs []error
+	if f.NativeWorkerSupport != occkit.NativeWorkersPinned && f.NativeWorkerSupport != occkit.NativeWorkersCustomImage {
+		errs = append(errs, occkit.Invalid("RES-13", modePath,
+			"dedicated openclaw needs native-worker support (pinned runtime image or runtime.nativeWorkerSupport)"))
 	}
-	return occkit.Invalid("RES-11", modePath, "this Compute does not declare %s in %s execution mode", f.Harness, f.Mode)
+	if !f.Sandbox.Qualifies() {
+		errs = append(errs, occkit.Conflict("RES-13", modePath,
+			"dedicated openclaw needs a qualifying SandboxDriver (harness provisioning and the networking, filesystem and process facets); missing Driver: SandboxDriver"))
+	}
+	return occkit.Join(errs...)
 }
 
 // ValidateHarnessAuth is the bundled Computes' harness-auth validation
@@ -117,43 +74,43 @@ func CheckTopology(f AuthFacts) error {
 // SandboxDriver or on an embedded topology → 409. The missing gateway is
 // checked before the Compute's own rules, so it is the answer on every
 // Compute.
-func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
+func ValidateHarnessAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := f.Binding.Validate(); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkSourceType(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if err := CheckTopology(f); err != nil {
-		return Projection{}, err
+	if err := checkTopology(f); err != nil {
+		return occkit.Projection{}, err
 	}
 	if err := checkCodexProvider(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkNamespace(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	switch f.Compute {
-	case resolver.ComputeKubernetes, "":
+	case occkit.ComputeKubernetes, "":
 		return kubernetesAuth(f)
-	case resolver.ComputeSSH:
+	case occkit.ComputeSSH:
 		// AUTH-5: systemd loads operator-provided host credentials.
-		if f.Binding.Method != MethodRuntime {
-			return Projection{}, occkit.Conflict("AUTH-5", bindingPath.Key("method"),
+		if f.Binding.Method != occkit.MethodRuntime {
+			return occkit.Projection{}, occkit.Conflict("AUTH-5", bindingPath.Key("method"),
 				"ssh Compute accepts only the runtime harnessAuth method")
 		}
-		return Projection{Gateway: []EnvVar{}, Harness: []EnvVar{}, HostManaged: true}, nil
-	case resolver.ComputeDocker:
-		return Projection{}, occkit.Conflict("AUTH-4", bindingPath.Key("method"),
+		return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}, HostManaged: true}, nil
+	case occkit.ComputeDocker:
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", bindingPath.Key("method"),
 			"docker Compute supports no harnessAuth binding")
 	}
-	return Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
+	return occkit.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
 		"Compute %s has no harness-auth validator", f.Compute)
 }
 
@@ -163,8 +120,8 @@ func ValidateHarnessAuth(f AuthFacts) (Projection, error) {
 // source lives in the gateway, so without one there is nothing to bind
 // and the fix is the gateway, not the Compute. As in the reference
 // controller, the deployment check is made before any Compute rule.
-func requireCredentialGateway(f AuthFacts) error {
-	if f.Binding.Method == MethodCredentialSource && !f.CredentialGateway {
+func requireCredentialGateway(f drivers.AuthFacts) error {
+	if f.Binding.Method == occkit.MethodCredentialSource && !f.CredentialGateway {
 		return occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", bindingPath.Key("method"),
 			"credential_source needs a selected Credential Gateway")
 	}
@@ -175,9 +132,9 @@ func requireCredentialGateway(f AuthFacts) error {
 // namespace (AUTH-2: a workload reads Secrets of its own namespace only),
 // naming the namespace it must live in. An unknown namespace is left to
 // the render, which has the Compute's.
-func checkNamespace(f AuthFacts) error {
+func checkNamespace(f drivers.AuthFacts) error {
 	b := f.Binding
-	if f.Namespace == "" || (b.Method != MethodAPIKey && b.Method != MethodCodexPAT) || b.Source.NamespaceID == f.Namespace {
+	if f.Namespace == "" || (b.Method != occkit.MethodAPIKey && b.Method != occkit.MethodCodexPAT) || b.Source.NamespaceID == f.Namespace {
 		return nil
 	}
 	return occkit.Conflict("AUTH-2", bindingPath.Key("source").Key("namespaceId"),
@@ -186,10 +143,10 @@ func checkNamespace(f AuthFacts) error {
 
 // checkSourceType is the topology part of the binding shape (AUTH-4a):
 // codex-oauth sources serve dedicated Codex only.
-func checkSourceType(f AuthFacts) error {
+func checkSourceType(f drivers.AuthFacts) error {
 	b := f.Binding
-	if b.Method == MethodCredentialSource && b.SourceType == SourceTypeCodexOAuth &&
-		(f.Harness != resolver.HarnessCodex || f.Mode != resolver.ModeDedicated) {
+	if b.Method == occkit.MethodCredentialSource && b.SourceType == occkit.SourceTypeCodexOAuth &&
+		(f.Harness != occkit.HarnessCodex || f.Mode != occkit.ModeDedicated) {
 		return occkit.Invalid("AUTH-4a", bindingPath.Key("sourceType"),
 			"the codex-oauth source type serves dedicated codex only")
 	}
@@ -199,8 +156,8 @@ func checkSourceType(f AuthFacts) error {
 // checkCodexProvider is RES-12 on the facts' primary model: dedicated Codex
 // serves only the native codex provider or openai (400). An unknown model
 // is left to the resolver, which has the Configuration.
-func checkCodexProvider(f AuthFacts) error {
-	if f.Harness != resolver.HarnessCodex || f.Mode != resolver.ModeDedicated || f.Model == "" {
+func checkCodexProvider(f drivers.AuthFacts) error {
+	if f.Harness != occkit.HarnessCodex || f.Mode != occkit.ModeDedicated || f.Model == "" {
 		return nil
 	}
 	ref, ok := resolver.ParseRef(f.Model)
@@ -216,7 +173,7 @@ func checkCodexProvider(f AuthFacts) error {
 // from the Credential Gateway), so its primary model must be an openai
 // model; any other provider, or no model at all, is a binding this Compute
 // cannot honour (409).
-func nativeOpenAI(f AuthFacts, rule string) error {
+func nativeOpenAI(f drivers.AuthFacts, rule string) error {
 	if ref, ok := resolver.ParseRef(f.Model); ok && ref.Provider == "openai" {
 		return nil
 	}
@@ -224,81 +181,81 @@ func nativeOpenAI(f AuthFacts, rule string) error {
 		"dedicated openclaw authenticates only openai models (OPENAI_API_KEY)")
 }
 
-func kubernetesAuth(f AuthFacts) (Projection, error) {
+func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	b := f.Binding
 	method := bindingPath.Key("method")
-	embedded := f.Mode == resolver.ModeEmbedded
-	codex := f.Harness == resolver.HarnessCodex
-	p := Projection{Gateway: []EnvVar{}, Harness: []EnvVar{}}
+	embedded := f.Mode == occkit.ModeEmbedded
+	codex := f.Harness == occkit.HarnessCodex
+	p := occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}}
 	switch b.Method {
-	case MethodRuntime:
-		return Projection{}, occkit.Conflict("AUTH-4", method, "kubernetes Compute does not accept the runtime harnessAuth method")
-	case MethodAPIKey, MethodCodexPAT:
+	case occkit.MethodRuntime:
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", method, "kubernetes Compute does not accept the runtime harnessAuth method")
+	case occkit.MethodAPIKey, occkit.MethodCodexPAT:
 		if f.CredentialGateway {
-			return Projection{}, occkit.Conflict("AUTH-4", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-4", method,
 				"a Credential Gateway is selected: Secret-backed and account harnessAuth methods are refused")
 		}
 	}
 	switch b.Method {
-	case MethodAPIKey:
+	case occkit.MethodAPIKey:
 		switch {
 		case embedded:
 			name, err := embeddedKeyName(f.Model)
 			if err != nil {
-				return Projection{}, err
+				return occkit.Projection{}, err
 			}
-			p.Harness = []EnvVar{{Name: name, From: b.Source}}
+			p.Harness = []occkit.EnvVar{{Name: name, From: b.Source}}
 		case codex:
-			p.Harness = []EnvVar{
+			p.Harness = []occkit.EnvVar{
 				{Name: EnvOpenAIAPIKey, From: b.Source},
 				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
 			}
 			p.StdinLogin = true
 		default:
 			if err := nativeOpenAI(f, "AUTH-2"); err != nil {
-				return Projection{}, err
+				return occkit.Projection{}, err
 			}
-			p.Harness = []EnvVar{{Name: EnvOpenAIAPIKey, From: b.Source}}
+			p.Harness = []occkit.EnvVar{{Name: EnvOpenAIAPIKey, From: b.Source}}
 		}
-	case MethodCodexPAT:
+	case occkit.MethodCodexPAT:
 		if !codex || embedded {
-			return Projection{}, occkit.Conflict("AUTH-2", method, "codex_pat serves dedicated codex only")
+			return occkit.Projection{}, occkit.Conflict("AUTH-2", method, "codex_pat serves dedicated codex only")
 		}
-		p.Harness = []EnvVar{
+		p.Harness = []occkit.EnvVar{
 			{Name: EnvCodexAccessToken, From: b.Source},
 			{Name: EnvCodexLoginMode, Value: LoginModeCodexPAT},
 		}
-	case MethodCredentialSource:
+	case occkit.MethodCredentialSource:
 		// AUTH-3, in its order: gateway (requireCredentialGateway), paired
 		// Sandbox, dedicated Harness.
 		if !f.Sandbox.Qualifies() {
-			return Projection{}, occkit.Conflict("AUTH-3", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-3", method,
 				"credential_source needs the paired SandboxDriver with harness provisioning and all three facets")
 		}
 		if embedded {
-			return Projection{}, occkit.Conflict("AUTH-3", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-3", method,
 				"credential_source serves a dedicated Harness, not embedded execution")
 		}
 		p.EgressProxy = true
 		switch {
-		case codex && b.SourceType == SourceTypeCodexOAuth:
-			p.Harness = []EnvVar{
+		case codex && b.SourceType == occkit.SourceTypeCodexOAuth:
+			p.Harness = []occkit.EnvVar{
 				{Name: EnvCodexAccessToken, Placeholder: true},
 				{Name: EnvCodexLoginMode, Value: LoginModeCodexOAuth},
 			}
 		case codex:
-			p.Harness = []EnvVar{
+			p.Harness = []occkit.EnvVar{
 				{Name: EnvOpenAIAPIKey, Placeholder: true},
 				{Name: EnvCodexLoginMode, Value: LoginModeAPIKey},
 			}
 		default:
 			if err := nativeOpenAI(f, "AUTH-3"); err != nil {
-				return Projection{}, err
+				return occkit.Projection{}, err
 			}
-			p.Harness = []EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
+			p.Harness = []occkit.EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
 		}
 	default:
-		return Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
+		return occkit.Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
 	}
 	return p, nil
 }
@@ -324,54 +281,62 @@ func embeddedKeyName(model string) (string, error) {
 		"kubernetes projects api_key only for the openai and anthropic providers, not %s", ref.Provider)
 }
 
-// HarnessAuthValidator is the harness-auth check a ComputeDriver provides
-// (DRV-1, AUTH-7). It returns the credential projection plan for the
-// binding. Its refusals map as follows: an *occkit.Error with code
-// INVALID_REQUEST is a configuration refusal and stays 400; every other
-// refusal is 409 RESOURCE_CONFLICT. A ComputeDriver without one is 503.
-type HarnessAuthValidator interface {
-	ValidateHarnessAuth(ctx context.Context, f AuthFacts) (Projection, error)
-}
-
 // ValidateWith runs a custom Compute's validator with the AUTH-7 error
 // mapping, after the binding-shape rule and RES-11 (both 400) and the
 // missing-binding rule (409). v nil → 503 DEPENDENCY_UNAVAILABLE.
-func ValidateWith(ctx context.Context, v HarnessAuthValidator, f AuthFacts) (Projection, error) {
+//
+// When v is a [drivers.ComputeDriver], facts it leaves empty (Compute,
+// Topologies) are read from its declaration.
+func ValidateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (occkit.Projection, error) {
+	if d, ok := v.(drivers.ComputeDriver); ok {
+		decl := d.Declaration()
+		if f.Compute == "" {
+			f.Compute = decl.Name
+		}
+		if f.Topologies == nil {
+			f.Topologies = append([]occkit.Topology(nil), decl.Topologies...)
+		}
+	}
+	return validateWith(ctx, v, f)
+}
+
+// validateWith is [ValidateWith] on facts already complete.
+func validateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := f.Binding.Validate(); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkSourceType(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if err := CheckTopology(f); err != nil {
-		return Projection{}, err
+	if err := checkTopology(f); err != nil {
+		return occkit.Projection{}, err
 	}
 	if v == nil {
-		return Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
+		return occkit.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
 			"the ComputeDriver has no harness-auth validator")
 	}
 	if err := RequireHarnessAuth(f.Binding); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := requireCredentialGateway(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	if err := checkNamespace(f); err != nil {
-		return Projection{}, err
+		return occkit.Projection{}, err
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)
 	if err != nil {
-		return Projection{}, mapDriverRefusal("AUTH-7", err)
+		return occkit.Projection{}, mapDriverRefusal("AUTH-7", err)
 	}
 	// AUTH-6: a dedicated gateway never receives the Harness inference
 	// credential, whatever the driver planned.
 	for _, e := range p.Gateway {
-		if e.From != (SourceRef{}) || e.Placeholder {
-			return Projection{}, occkit.Conflict("AUTH-6", bindingPath,
+		if e.From != (occkit.SourceRef{}) || e.Placeholder {
+			return occkit.Projection{}, occkit.Conflict("AUTH-6", bindingPath,
 				"the ComputeDriver projected the Harness credential into the gateway")
 		}
 	}
-	return p.clone(), nil
+	return p.Clone(), nil
 }
 
 // mapDriverRefusal applies AUTH-7: a configuration refusal (INVALID_REQUEST)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/resolver"
 )
 
 // modelsConfig is an embedded OpenClaw Configuration whose selectable
@@ -72,7 +71,7 @@ func benchAdmit(b *testing.B, a *admission.Admitter, doc occkit.Document, size i
 	req := admission.Request{
 		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 		Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 	}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()

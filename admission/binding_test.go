@@ -11,27 +11,27 @@ import (
 )
 
 func TestParseBinding(t *testing.T) {
-	secret := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
 	tests := []struct {
 		name     string
 		in       string
-		want     admission.Binding
+		want     occkit.Binding
 		wantCode occkit.Code
 		wantPath string
 	}{
 		{name: "absent is no binding", in: ``},
 		{name: "null is no binding", in: `null`},
-		{name: "runtime", in: `{"method":"runtime"}`, want: admission.Binding{Method: admission.MethodRuntime}},
+		{name: "runtime", in: `{"method":"runtime"}`, want: occkit.Binding{Method: occkit.MethodRuntime}},
 		{name: "api_key with a secret", in: `{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`,
-			want: admission.Binding{Method: admission.MethodAPIKey, Source: secret}},
+			want: occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}},
 		{name: "codex_pat with a secret", in: `{"source":{"id":"sec_1","namespaceId":"ns_1","kind":"secret"},"method":"codex_pat"}`,
-			want: admission.Binding{Method: admission.MethodCodexPAT, Source: secret}},
+			want: occkit.Binding{Method: occkit.MethodCodexPAT, Source: secret}},
 		{name: "codex_pat with a service account", in: `{"method":"codex_pat","source":{"kind":"service_account","namespaceId":"ns_1","id":"sa_1"}}`,
-			want: admission.Binding{Method: admission.MethodCodexPAT, Source: admission.SourceRef{Kind: admission.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}},
+			want: occkit.Binding{Method: occkit.MethodCodexPAT, Source: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "ns_1", ID: "sa_1"}}},
 		{name: "credential_source api_key", in: `{"method":"credential_source","sourceId":"cs_1","sourceType":"api_key"}`,
-			want: admission.Binding{Method: admission.MethodCredentialSource, SourceID: "cs_1", SourceType: admission.SourceTypeAPIKey}},
+			want: occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "cs_1", SourceType: occkit.SourceTypeAPIKey}},
 		{name: "credential_source codex-oauth", in: `{"method":"credential_source","sourceId":"cs_1","sourceType":"codex-oauth"}`,
-			want: admission.Binding{Method: admission.MethodCredentialSource, SourceID: "cs_1", SourceType: admission.SourceTypeCodexOAuth}},
+			want: occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "cs_1", SourceType: occkit.SourceTypeCodexOAuth}},
 
 		{name: "not an object", in: `"api_key"`, wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth"},
 		{name: "missing method", in: `{}`, wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.method"},
@@ -65,7 +65,7 @@ func TestParseBinding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := gjson.Parse(tt.in)
-			got, err := admission.ParseBinding(v, admission.BindingPath())
+			got, err := admission.ParseBinding([]byte(v.Raw), admission.BindingPath())
 			if tt.wantCode != "" {
 				e := occkit.First(err)
 				if e == nil {
@@ -83,7 +83,7 @@ func TestParseBinding(t *testing.T) {
 				t.Fatal(diff)
 			}
 			// The snapshot parses back to the same binding.
-			back, err := admission.ParseBinding(gjson.ParseBytes(got.JSON()), admission.BindingPath())
+			back, err := admission.ParseBinding(got.JSON(), admission.BindingPath())
 			if err != nil || back != got {
 				t.Fatalf("snapshot %s does not round-trip: %+v %v", got.JSON(), back, err)
 			}
@@ -93,18 +93,18 @@ func TestParseBinding(t *testing.T) {
 
 // TestMethodsClosedSet: every method has a shape and a snapshot.
 func TestMethodsClosedSet(t *testing.T) {
-	inputs := map[admission.Method]string{
-		admission.MethodAPIKey:           `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
-		admission.MethodCodexPAT:         `{"method":"codex_pat","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
-		admission.MethodCredentialSource: `{"method":"credential_source","sourceId":"c","sourceType":"api_key"}`,
-		admission.MethodRuntime:          `{"method":"runtime"}`,
+	inputs := map[occkit.Method]string{
+		occkit.MethodAPIKey:           `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
+		occkit.MethodCodexPAT:         `{"method":"codex_pat","source":{"kind":"secret","namespaceId":"n","id":"i"}}`,
+		occkit.MethodCredentialSource: `{"method":"credential_source","sourceId":"c","sourceType":"api_key"}`,
+		occkit.MethodRuntime:          `{"method":"runtime"}`,
 	}
-	for _, m := range admission.AllMethods() {
+	for _, m := range occkit.AllMethods() {
 		in, ok := inputs[m]
 		if !ok {
 			t.Fatalf("method %s has no test input", m)
 		}
-		b, err := admission.ParseBinding(gjson.Parse(in), admission.BindingPath())
+		b, err := admission.ParseBinding([]byte(in), admission.BindingPath())
 		if err != nil || b.Method != m {
 			t.Fatalf("method %s: %+v %v", m, b, err)
 		}
@@ -112,18 +112,18 @@ func TestMethodsClosedSet(t *testing.T) {
 			t.Fatalf("snapshot of %s: %s", m, b.JSON())
 		}
 	}
-	if len(inputs) != len(admission.AllMethods()) {
+	if len(inputs) != len(occkit.AllMethods()) {
 		t.Fatal("AllMethods is missing a method")
 	}
-	for _, k := range admission.AllSourceKinds() {
+	for _, k := range occkit.AllSourceKinds() {
 		in := `{"method":"codex_pat","source":{"kind":"` + string(k) + `","namespaceId":"n","id":"i"}}`
-		if _, err := admission.ParseBinding(gjson.Parse(in), admission.BindingPath()); err != nil {
+		if _, err := admission.ParseBinding([]byte(in), admission.BindingPath()); err != nil {
 			t.Fatalf("source kind %s: %v", k, err)
 		}
 	}
-	for _, st := range admission.AllSourceTypes() {
+	for _, st := range occkit.AllSourceTypes() {
 		in := `{"method":"credential_source","sourceId":"c","sourceType":"` + string(st) + `"}`
-		if _, err := admission.ParseBinding(gjson.Parse(in), admission.BindingPath()); err != nil {
+		if _, err := admission.ParseBinding([]byte(in), admission.BindingPath()); err != nil {
 			t.Fatalf("source type %s: %v", st, err)
 		}
 	}
@@ -131,27 +131,27 @@ func TestMethodsClosedSet(t *testing.T) {
 
 // TestHarnessAuthLifecycle: AUTH-1 create/update/deploy semantics.
 func TestHarnessAuthLifecycle(t *testing.T) {
-	runtime := admission.Binding{Method: admission.MethodRuntime}
-	created, err := admission.CreateHarnessAuth(gjson.Result{})
+	runtime := occkit.Binding{Method: occkit.MethodRuntime}
+	created, err := admission.CreateHarnessAuth(nil)
 	if err != nil || !created.IsZero() {
 		t.Fatalf("create without harnessAuth: %+v %v", created, err)
 	}
 	if err := admission.RequireHarnessAuth(created); occkit.First(err) == nil || occkit.First(err).HTTPStatus() != 409 {
 		t.Fatalf("deployment without a binding: %v", err)
 	}
-	kept, _ := admission.UpdateHarnessAuth(runtime, gjson.Result{})
+	kept, _ := admission.UpdateHarnessAuth(runtime, nil)
 	if kept != runtime {
 		t.Fatalf("update omitting harnessAuth: %+v", kept)
 	}
-	cleared, _ := admission.UpdateHarnessAuth(runtime, gjson.Parse(`null`))
+	cleared, _ := admission.UpdateHarnessAuth(runtime, []byte(`null`))
 	if !cleared.IsZero() {
 		t.Fatalf("update with null: %+v", cleared)
 	}
-	replaced, _ := admission.UpdateHarnessAuth(admission.Binding{}, gjson.Parse(`{"method":"runtime"}`))
+	replaced, _ := admission.UpdateHarnessAuth(occkit.Binding{}, []byte(`{"method":"runtime"}`))
 	if replaced != runtime || admission.RequireHarnessAuth(replaced) != nil {
 		t.Fatalf("update with a value: %+v", replaced)
 	}
-	if _, err := admission.UpdateHarnessAuth(runtime, gjson.Parse(`{"method":"x"}`)); err == nil {
+	if _, err := admission.UpdateHarnessAuth(runtime, []byte(`{"method":"x"}`)); err == nil {
 		t.Fatal("update with a malformed binding accepted")
 	}
 }
@@ -168,7 +168,7 @@ func FuzzParseBinding(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v := gjson.Parse(s)
-		b, err := admission.ParseBinding(v, admission.BindingPath())
+		b, err := admission.ParseBinding([]byte(v.Raw), admission.BindingPath())
 		if err != nil {
 			e := occkit.First(err)
 			if e == nil || e.Code != occkit.CodeInvalidRequest {
@@ -176,7 +176,7 @@ func FuzzParseBinding(f *testing.F) {
 			}
 			return
 		}
-		back, err := admission.ParseBinding(gjson.ParseBytes(b.JSON()), admission.BindingPath())
+		back, err := admission.ParseBinding(b.JSON(), admission.BindingPath())
 		if err != nil || back != b {
 			t.Fatalf("snapshot %s does not round-trip: %v", b.JSON(), err)
 		}

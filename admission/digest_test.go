@@ -8,29 +8,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // ADM-3: the digest identifies the whole frozen revision. Rebinding the
 // credential, or changing the admitted level, with the same Configuration
 // is a different revision; the document digest is the same.
 func TestDigestCoversTheWholeRevision(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
-	admit := func(secretID string, level logging.Level) *admission.Revision {
+	admit := func(secretID string, level occkit.LogLevel) *admission.Revision {
 		t.Helper()
-		auth, err := admission.CreateHarnessAuth(gjson.Parse(
+		auth, err := admission.CreateHarnessAuth([]byte(
 			`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"` + secretID + `"}}`))
 		if err != nil {
 			t.Fatal(err)
@@ -38,7 +35,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		rev, err := a.Admit(context.Background(), admission.Request{
 			Agent:         admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
 			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-			Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+			Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 			Level:         level,
 		})
 		if err != nil {
@@ -46,15 +43,15 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 		}
 		return rev
 	}
-	base := admit("sec_1", logging.LevelInfo)
+	base := admit("sec_1", occkit.LevelInfo)
 	tests := []struct {
 		name string
 		rev  *admission.Revision
 		same bool
 	}{
-		{"same input", admit("sec_1", logging.LevelInfo), true},
-		{"other secret", admit("sec_2", logging.LevelInfo), false},
-		{"other level", admit("sec_1", logging.LevelWarn), false},
+		{"same input", admit("sec_1", occkit.LevelInfo), true},
+		{"other secret", admit("sec_2", occkit.LevelInfo), false},
+		{"other level", admit("sec_1", occkit.LevelWarn), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,7 +87,7 @@ func TestDigestCoversTheWholeRevision(t *testing.T) {
 // ADM-3: an Agent ID that could not be shown or matched safely is refused
 // before any work, with nothing frozen.
 func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -117,11 +114,11 @@ func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
 // AUTH-4a: a binding parsed from truncated text is refused, not read.
 func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 	for _, s := range []string{`{"method":"runtime"`, `{"method":"api_key","source":{"kind":"secret","namespaceId":"n","id":"s"}`} {
-		if _, err := admission.ParseBinding(gjson.Parse(s), admission.BindingPath()); err == nil {
+		if _, err := admission.ParseBinding([]byte(s), admission.BindingPath()); err == nil {
 			t.Errorf("ParseBinding(%s) accepted", s)
 		}
 	}
-	if _, err := admission.ParseBinding(gjson.Parse(`{"method":"runtime"}`), admission.BindingPath()); err != nil {
+	if _, err := admission.ParseBinding([]byte(`{"method":"runtime"}`), admission.BindingPath()); err != nil {
 		t.Errorf("a whole binding was refused: %v", err)
 	}
 }
@@ -133,13 +130,13 @@ func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 // escapes, non-ASCII), the result is the one a reader of the record gets
 // the plain way.
 func TestRecordDigestSplice(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
+	auth, err := admission.CreateHarnessAuth([]byte(`{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,11 +156,11 @@ func TestRecordDigestSplice(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", b.String(), err)
 		}
-		level := rapid.SampledFrom(logging.AllLevels()).Draw(t, "level")
+		level := rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level")
 		rev, err := a.Admit(context.Background(), admission.Request{
 			Agent:         admission.Agent{ID: rapid.SampledFrom([]string{"main", "agt_1"}).Draw(t, "agent"), ConfigurationID: "cfg_1", HarnessAuth: auth},
 			Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-			Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+			Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 			Level:         level,
 		})
 		if err != nil {

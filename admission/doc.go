@@ -12,7 +12,7 @@
 //  1. authorize the exact Agent, Configuration and harness credential
 //     source ([Authorizer]; a denial is 403 FORBIDDEN, no Authorizer 503);
 //  2. read the Configuration ([ConfigurationReader]);
-//  3. apply the SandboxDriver's [ConfigurationTransformer], on the immutable
+//  3. apply the SandboxDriver's [drivers.ConfigurationTransformer], on the immutable
 //     document, so the stored source never changes;
 //  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
 //     "driver" preserves the native configuration, LOG-3);
@@ -27,7 +27,7 @@
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
 //     stage (RES-10);
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
-//     ComputeDriver offers one, its [GatewaySettingsValidator];
+//     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
 //  8. freeze.
 //
 // # Revisions
@@ -37,8 +37,8 @@
 // order of the input never changes the digest; the source identity and
 // generation; the approved Harness and version; the execution mode; the
 // Compute identity; the bound SandboxDriver or managed [Account]; the
-// harnessAuth snapshot ([Binding], references only); the credential
-// [Projection]; the primary model and fallback order as admitted (ADM-4);
+// harnessAuth snapshot ([occkit.Binding], references only); the credential
+// [occkit.Projection]; the primary model and fallback order as admitted (ADM-4);
 // the admitted level and logging ownership; the OpenClaw release whose
 // schema the document was checked against
 // ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
@@ -68,11 +68,11 @@
 // value goes through the same [Binding.Validate] at Admit, so both paths
 // admit the same bindings. A Secret-backed source outside the Agent's
 // tenant namespace is 409 naming the namespace (AUTH-2). [ValidateHarnessAuth] then applies, in order: the
-// codex-oauth restriction (400), the execution-mode table ([CheckTopology],
+// codex-oauth restriction (400), the execution-mode table ([occkit.CheckTopology],
 // RES-11/RES-13, 400 or 409), the missing binding (409, AUTH-1) and the
-// bundled Computes' rules (AUTH-2..AUTH-6), returning the [Projection]: the
+// bundled Computes' rules (AUTH-2..AUTH-6), returning the [occkit.Projection]: the
 // environment variable names each process receives, never values.
-// A custom Compute validates through its [HarnessAuthValidator] with the
+// A custom Compute validates through its [drivers.HarnessAuthValidator] with the
 // AUTH-7 mapping ([ValidateWith]). [CreateHarnessAuth], [UpdateHarnessAuth]
 // and [RequireHarnessAuth] are AUTH-1's create, update and deploy semantics.
 //

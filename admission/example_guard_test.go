@@ -5,15 +5,15 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/drivers"
 )
 
 // A harnessAuth binding the Compute cannot honour is refused with the
 // setting it names.
 func ExampleValidateHarnessAuth() {
-	_, err := admission.ValidateHarnessAuth(admission.AuthFacts{
-		Compute: resolver.ComputeKubernetes, Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded,
-		Binding: admission.Binding{Method: admission.MethodRuntime},
+	_, err := admission.ValidateHarnessAuth(drivers.AuthFacts{
+		Compute: occkit.ComputeKubernetes, Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded,
+		Binding: occkit.Binding{Method: occkit.MethodRuntime},
 	})
 	e := occkit.First(err)
 	fmt.Println(e.HTTPStatus(), e.Code, e.Path, e.Rule)
@@ -24,7 +24,7 @@ func ExampleValidateHarnessAuth() {
 // The activation guard never lets an older retry overwrite a newer
 // selected version.
 func ExampleGuard() {
-	g := admission.NewGuard(resolver.ModeDedicated)
+	g := admission.NewGuard(occkit.ModeDedicated)
 	g, _, _ = g.Deploy(1)
 	g, _, _, _ = g.Activate(1)
 	g, plan, _ := g.Deploy(2)

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 // VersionState is the lifecycle state of one deployed version under the
@@ -108,22 +107,22 @@ type Version struct {
 // (exactly one once any has activated) and at most one runs; each durable
 // completion yields exactly one audit.
 type Guard struct {
-	mode     resolver.Mode
+	mode     occkit.Mode
 	versions []Version // ascending generation
 	selected int64     // 0: none yet
 	audits   int
 }
 
 // NewGuard returns the guard of an Agent deployed in mode ("" is embedded).
-func NewGuard(mode resolver.Mode) Guard {
+func NewGuard(mode occkit.Mode) Guard {
 	if mode == "" {
-		mode = resolver.ModeEmbedded
+		mode = occkit.ModeEmbedded
 	}
 	return Guard{mode: mode}
 }
 
 // Mode is the guarded Agent's execution mode.
-func (g Guard) Mode() resolver.Mode { return g.mode }
+func (g Guard) Mode() occkit.Mode { return g.mode }
 
 // Selected returns the selected generation, if any.
 func (g Guard) Selected() (int64, bool) { return g.selected, g.selected != 0 }
@@ -179,7 +178,7 @@ func (g Guard) Deploy(gen int64) (Guard, []Effect, error) {
 	}
 	out := g.clone()
 	var effects []Effect
-	if out.mode == resolver.ModeDedicated {
+	if out.mode == occkit.ModeDedicated {
 		for i := range out.versions {
 			v := &out.versions[i]
 			if v.State.running() || v.State == StatePreparing {
@@ -253,7 +252,7 @@ func (g Guard) Activate(gen int64) (Guard, Outcome, []Effect, error) {
 }
 
 func (g Guard) startKind() EffectKind {
-	if g.mode == resolver.ModeEmbedded {
+	if g.mode == occkit.ModeEmbedded {
 		return EffectRecreate
 	}
 	return EffectStart

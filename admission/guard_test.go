@@ -9,7 +9,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/resolver"
 )
 
 // guardModel drives the activation guard (ADM-6) with random actions and
@@ -38,7 +37,7 @@ func (m *guardModel) deploy(t *rapid.T) {
 	}
 	// Dedicated: every earlier running or preparing version is stopped
 	// before the new one prepares.
-	if g.Mode() == resolver.ModeDedicated {
+	if g.Mode() == occkit.ModeDedicated {
 		for _, v := range prev.Versions() {
 			st, _ := g.State(v.Generation)
 			if v.State == admission.StateActive || v.State == admission.StateUnready || v.State == admission.StatePreparing {
@@ -100,7 +99,7 @@ func (m *guardModel) activate(t *rapid.T, gen int64) {
 			t.Fatalf("activation plan out of order: %v", eff)
 		}
 		want := admission.EffectStart
-		if g.Mode() == resolver.ModeEmbedded {
+		if g.Mode() == occkit.ModeEmbedded {
 			want = admission.EffectRecreate
 		}
 		if eff[0].Kind != want {
@@ -148,7 +147,7 @@ func (m *guardModel) check(t *rapid.T) {
 // TestGuardStateMachine checks ADM-6's invariants under random sequences of
 // deploy, activate, retry-old, fail and redeploy.
 func TestGuardStateMachine(t *testing.T) {
-	for _, mode := range []resolver.Mode{resolver.ModeEmbedded, resolver.ModeDedicated} {
+	for _, mode := range []occkit.Mode{occkit.ModeEmbedded, occkit.ModeDedicated} {
 		t.Run(string(mode), func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				m := &guardModel{g: admission.NewGuard(mode)}
@@ -202,7 +201,7 @@ func TestGuardStateMachine(t *testing.T) {
 // TestGuardScenarios pins the documented sequences.
 func TestGuardScenarios(t *testing.T) {
 	t.Run("embedded recreate, older retry superseded", func(t *testing.T) {
-		g := admission.NewGuard(resolver.ModeEmbedded)
+		g := admission.NewGuard(occkit.ModeEmbedded)
 		g, eff, _ := g.Deploy(1)
 		if diff := cmp.Diff([]admission.Effect{{Kind: admission.EffectPrepare, Generation: 1}}, eff); diff != "" {
 			t.Fatal(diff)
@@ -237,7 +236,7 @@ func TestGuardScenarios(t *testing.T) {
 		}
 	})
 	t.Run("dedicated stops every earlier version first", func(t *testing.T) {
-		g := admission.NewGuard(resolver.ModeDedicated)
+		g := admission.NewGuard(occkit.ModeDedicated)
 		g, _, _ = g.Deploy(1)
 		g, _, _, _ = g.Activate(1)
 		g, eff, _ := g.Deploy(2)
@@ -250,7 +249,7 @@ func TestGuardScenarios(t *testing.T) {
 		}
 	})
 	t.Run("selected failure has no rollback", func(t *testing.T) {
-		g := admission.NewGuard(resolver.ModeEmbedded)
+		g := admission.NewGuard(occkit.ModeEmbedded)
 		g, _, _ = g.Deploy(1)
 		g, _, _, _ = g.Activate(1)
 		g, _, _ = g.Deploy(2)

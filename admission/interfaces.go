@@ -3,17 +3,16 @@ package admission
 import (
 	"context"
 	"errors"
-	"reflect"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/drivers"
 )
 
-// The interfaces below are what admission needs from its collaborators.
-// They are structural: a drivers package value satisfies them without
-// admission importing drivers. Optional capabilities are found by type
-// assertion through Unwrap() chains ([Capability]), so wrapping a driver
+// The interfaces below are what admission needs from the control plane.
+// The driver contract (ComputeDriver, SandboxDriver and their optional
+// capabilities) lives in package drivers; admission holds typed drivers
+// and finds an optional capability with [drivers.As] or
+// [drivers.AsSandbox], which follow Unwrap chains, so wrapping a driver
 // never hides one.
 
 // Authorizer decides whether a deployment may proceed (ADM-2). It must
@@ -31,9 +30,9 @@ type AuthorizeRequest struct {
 	Principal string
 	AgentID   string
 	// Configuration is the stored Configuration the Agent names.
-	Configuration SourceIdentity
+	Configuration drivers.SourceIdentity
 	// HarnessAuth is the selected credential source (references only).
-	HarnessAuth Binding
+	HarnessAuth occkit.Binding
 }
 
 // AuthorizerFunc adapts a function to [Authorizer].
@@ -67,42 +66,42 @@ func (s StaticConfiguration) ReadConfiguration(_ context.Context, id string) (oc
 	return s.Document, s.Generation, nil
 }
 
-// ConfigurationTransformer is a SandboxDriver's optional configuration
-// transform (DRV-2, ADM-1). It must be pure: it receives an immutable
-// [occkit.Document] and returns the transformed copy; the stored source is
-// never changed. Absent: the document is admitted untransformed. A refusal
-// that is an INVALID_REQUEST *occkit.Error stays 400; any other is 409.
-type ConfigurationTransformer interface {
-	TransformConfiguration(ctx context.Context, doc occkit.Document) (occkit.Document, error)
-}
-
-// GatewaySettingsValidator is a ComputeDriver's optional gateway-settings
-// check (ADM-1, AUTH-7), run after harness-auth validation. Absent: no
-// check. Any refusal is 409 RESOURCE_CONFLICT naming the setting (the
-// refusal's Path), never its value: the driver's message is not repeated.
-type GatewaySettingsValidator interface {
-	ValidateGatewaySettings(ctx context.Context, doc occkit.Document, t resolver.Topology) error
-}
-
-// ComputeInfo declares a Compute to admission (DRV-1).
+// ComputeInfo declares a Compute to admission (DRV-1). [ComputeOf] fills
+// one from a registered driver.
 type ComputeInfo struct {
 	// Kind is the bundled kind or the custom driver's name.
-	Kind resolver.Compute
+	Kind occkit.Compute
 	// ID is the configured driver's identity, frozen into the revision.
 	ID string
 	// RuntimeLogging is who owns native logging; the zero value is the
-	// platform (LOG-1); [logging.OwnedByDriver] preserves the native
+	// platform (LOG-1); [occkit.OwnedByDriver] preserves the native
 	// configuration (LOG-3).
-	RuntimeLogging logging.Ownership
+	RuntimeLogging occkit.LogOwnership
 	// Topologies is the (Harness, Mode) set a custom Compute supports
 	// (RES-11). Ignored for the bundled kinds.
-	Topologies []resolver.Topology
-	// Driver is the ComputeDriver value, asked for optional capabilities
-	// ([HarnessAuthValidator], [GatewaySettingsValidator]) by type
-	// assertion. nil for a bundled kind uses the built-in harness-auth
-	// rules ([ValidateHarnessAuth]); a custom kind without a validator is
-	// 503 (AUTH-7).
-	Driver any
+	Topologies []occkit.Topology
+	// Driver is the ComputeDriver: its harness-auth validation runs
+	// (AUTH-7) and its optional [drivers.GatewaySettingsValidator] is
+	// asked. nil for a bundled kind uses the built-in harness-auth rules
+	// ([ValidateHarnessAuth]); a custom kind without a driver is 503.
+	Driver drivers.ComputeDriver
+}
+
+// ComputeOf describes d to admission: kind, topologies and runtime
+// logging from its declaration, id as the configured driver identity, and
+// d itself for its capabilities. A nil d gives the zero ComputeInfo.
+func ComputeOf(d drivers.ComputeDriver, id string) ComputeInfo {
+	if d == nil {
+		return ComputeInfo{}
+	}
+	decl := d.Declaration()
+	return ComputeInfo{
+		Kind:           decl.Name,
+		ID:             id,
+		RuntimeLogging: decl.Logging(),
+		Topologies:     append([]occkit.Topology(nil), decl.Topologies...),
+		Driver:         d,
+	}
 }
 
 // SandboxInfo declares the configured SandboxDriver.
@@ -110,40 +109,20 @@ type SandboxInfo struct {
 	// ID is the driver identity, frozen into the revision as the sandbox
 	// binding (ADM-3).
 	ID    string
-	Facts resolver.SandboxFacts
-	// Driver is asked for [ConfigurationTransformer] by type assertion.
-	Driver any
+	Facts occkit.SandboxFacts
+	// Driver is asked for its optional [drivers.ConfigurationTransformer];
+	// nil transforms nothing.
+	Driver drivers.SandboxDriver
 }
 
-// Capability finds an optional capability of type T on v or on any value
-// its Unwrap chain reaches: a method Unwrap with no arguments and one
-// result, whatever that result's declared type (drivers declare their own).
-// The chain is followed at most 32 steps, so a cycle cannot hang admission.
-func Capability[T any](v any) (T, bool) {
-	for i := 0; i < 32 && v != nil; i++ {
-		if c, ok := v.(T); ok {
-			return c, true
-		}
-		v = unwrap(v)
-	}
-	var zero T
-	return zero, false
-}
-
-// unwrap calls v's Unwrap method, or returns nil when it has none.
-func unwrap(v any) any {
-	if u, ok := v.(interface{ Unwrap() any }); ok {
-		return u.Unwrap()
-	}
-	m := reflect.ValueOf(v).MethodByName("Unwrap")
-	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+// SandboxOf describes d to admission: its name as the sandbox binding, its
+// facts, and d itself for its configuration transform. A nil d gives nil.
+func SandboxOf(d drivers.SandboxDriver) *SandboxInfo {
+	if d == nil {
 		return nil
 	}
-	out := m.Call(nil)[0]
-	if (out.Kind() == reflect.Interface || out.Kind() == reflect.Pointer) && out.IsNil() {
-		return nil
-	}
-	return out.Interface()
+	m := drivers.SandboxManifestOf(d)
+	return &SandboxInfo{ID: m.Name, Facts: m.Facts(), Driver: d}
 }
 
 // mapRefusal keeps a 400 or 409 refusal and turns any other into 409,
@@ -161,5 +140,5 @@ func mapRefusal(rule string, at occkit.Path, what string, err error) error {
 		}
 		return &out
 	}
-	return occkit.Conflict(rule, at, "%s", what)
+	return occkit.Wrap(err, occkit.CodeResourceConflict, rule, at, "%s", what)
 }

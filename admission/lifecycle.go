@@ -1,8 +1,6 @@
 package admission
 
 import (
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 )
 
@@ -11,24 +9,24 @@ import (
 // deployment precondition.
 
 // CreateHarnessAuth is the value an Agent create stores: the parsed binding,
-// or the zero Binding (null) when v is absent or null.
-func CreateHarnessAuth(v gjson.Result) (Binding, error) {
-	return ParseBinding(v, bindingPath)
+// or the zero Binding (null) when raw is absent (nil or empty) or null.
+func CreateHarnessAuth(raw []byte) (occkit.Binding, error) {
+	return ParseBinding(raw, bindingPath)
 }
 
 // UpdateHarnessAuth is the value an Agent update stores: an update that
 // omits harnessAuth preserves stored, an explicit null clears it, and any
 // other value replaces it after the shape check (AUTH-4a).
-func UpdateHarnessAuth(stored Binding, v gjson.Result) (Binding, error) {
-	if !v.Exists() {
+func UpdateHarnessAuth(stored occkit.Binding, raw []byte) (occkit.Binding, error) {
+	if len(raw) == 0 {
 		return stored, nil
 	}
-	return ParseBinding(v, bindingPath)
+	return ParseBinding(raw, bindingPath)
 }
 
 // RequireHarnessAuth is the deployment precondition: an Agent without a
 // binding cannot deploy (409 RESOURCE_CONFLICT).
-func RequireHarnessAuth(b Binding) error {
+func RequireHarnessAuth(b occkit.Binding) error {
 	if b.IsZero() {
 		return occkit.Conflict("AUTH-1", bindingPath, "deployment needs a harnessAuth binding")
 	}

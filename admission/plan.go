@@ -5,8 +5,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // SecretBinding is one Configuration secretBinding (AUTH-6): the variable
@@ -16,7 +14,7 @@ import (
 // gateway only, never a dedicated Harness.
 type SecretBinding struct {
 	Env    string
-	Source SourceRef
+	Source occkit.SourceRef
 }
 
 // Plan is the render stage of the revision (CMP-4): every process it runs
@@ -34,12 +32,12 @@ func (r *Revision) planInput() compile.PlanInput {
 	p := r.projection
 	in := compile.PlanInput{
 		Document: r.doc, Harness: r.harness.ID, Mode: r.mode, Compute: r.compute.Kind,
-		Level: r.level, DriverLogging: r.ownership == logging.OwnedByDriver,
+		Level: r.level, DriverLogging: r.ownership == occkit.OwnedByDriver,
 		Credentials: compile.Credentials{
 			Harness: planEnv(p.Harness), Gateway: planEnv(p.Gateway),
 			StdinLogin: p.StdinLogin, EgressProxy: p.EgressProxy,
 			// AUTH-5: a runtime binding is the host's credentials.
-			HostManaged: p.HostManaged || r.auth.Method == MethodRuntime,
+			HostManaged: p.HostManaged || r.auth.Method == occkit.MethodRuntime,
 		},
 		SecretBindings: planBindings(r.secretBindings),
 		Namespace:      r.namespace,
@@ -47,20 +45,20 @@ func (r *Revision) planInput() compile.PlanInput {
 	return in
 }
 
-func planRef(s SourceRef) compile.SecretRef {
-	if s == (SourceRef{}) {
+func planRef(s occkit.SourceRef) compile.SecretRef {
+	if s == (occkit.SourceRef{}) {
 		return compile.SecretRef{}
 	}
 	k := compile.SecretOCC
-	if s.Kind == SourceServiceAccount {
+	if s.Kind == occkit.SourceServiceAccount {
 		k = compile.SecretServiceAccount
-	} else if s.Kind != SourceSecret {
+	} else if s.Kind != occkit.SourceSecret {
 		k = compile.SecretKind(s.Kind)
 	}
 	return compile.SecretRef{Kind: k, NamespaceID: s.NamespaceID, ID: s.ID}
 }
 
-func planEnv(vs []EnvVar) []compile.Env {
+func planEnv(vs []occkit.EnvVar) []compile.Env {
 	out := make([]compile.Env, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, compile.Env{Name: v.Name, Value: v.Value, Secret: planRef(v.From), Placeholder: v.Placeholder})
@@ -78,12 +76,12 @@ func planBindings(bs []SecretBinding) []compile.SecretBinding {
 
 // SourceRefOf converts a plan's Secret reference back to the harnessAuth
 // reference it came from (kinds secret and service_account).
-func SourceRefOf(r compile.SecretRef) SourceRef {
-	k := SourceSecret
+func SourceRefOf(r compile.SecretRef) occkit.SourceRef {
+	k := occkit.SourceSecret
 	if r.Kind == compile.SecretServiceAccount {
-		k = SourceServiceAccount
+		k = occkit.SourceServiceAccount
 	}
-	return SourceRef{Kind: k, NamespaceID: r.NamespaceID, ID: r.ID}
+	return occkit.SourceRef{Kind: k, NamespaceID: r.NamespaceID, ID: r.ID}
 }
 
 // SecretBindings returns the revision's frozen secretBindings.
@@ -98,12 +96,12 @@ func (r *Revision) Namespace() string { return r.namespace }
 // checkVersion refuses a Harness the installation approves no version of
 // (ADM-3, LOG-6: the version is frozen and labels every workload), naming
 // the Harnesses that have one.
-func (a *Admitter) checkVersion(h resolver.Harness) error {
+func (a *Admitter) checkVersion(h occkit.Harness) error {
 	if a.versions[h] != "" {
 		return nil
 	}
 	var approved []string
-	for _, k := range []resolver.Harness{resolver.HarnessOpenClaw, resolver.HarnessCodex} {
+	for _, k := range []occkit.Harness{occkit.HarnessOpenClaw, occkit.HarnessCodex} {
 		if a.versions[k] != "" {
 			approved = append(approved, string(k))
 		}

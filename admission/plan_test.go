@@ -5,13 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/resolver"
 )
 
 // AUTH-4a: a Binding built as a Go value is refused at Admit exactly as
@@ -20,19 +18,19 @@ func TestAdmitRefusesTypedBindings(t *testing.T) {
 	a := newAdmitter(t, allow())
 	tests := []struct {
 		name string
-		b    admission.Binding
+		b    occkit.Binding
 		path string
 	}{
-		{"api_key without source", admission.Binding{Method: admission.MethodAPIKey}, "harnessAuth.source.kind"},
-		{"source without namespace", admission.Binding{Method: admission.MethodAPIKey,
-			Source: admission.SourceRef{Kind: admission.SourceSecret, ID: "s"}}, "harnessAuth.source.namespaceId"},
-		{"source without id", admission.Binding{Method: admission.MethodAPIKey,
-			Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1"}}, "harnessAuth.source.id"},
-		{"unknown source kind", admission.Binding{Method: admission.MethodAPIKey,
-			Source: admission.SourceRef{Kind: "vault", NamespaceID: "ns_1", ID: "s"}}, "harnessAuth.source.kind"},
-		{"unknown method", admission.Binding{Method: "oauth"}, "harnessAuth.method"},
-		{"runtime with a source", admission.Binding{Method: admission.MethodRuntime, Source: secretRef}, "harnessAuth.source"},
-		{"credential_source without type", admission.Binding{Method: admission.MethodCredentialSource, SourceID: "src"}, "harnessAuth.sourceType"},
+		{"api_key without source", occkit.Binding{Method: occkit.MethodAPIKey}, "harnessAuth.source.kind"},
+		{"source without namespace", occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, ID: "s"}}, "harnessAuth.source.namespaceId"},
+		{"source without id", occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1"}}, "harnessAuth.source.id"},
+		{"unknown source kind", occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: "vault", NamespaceID: "ns_1", ID: "s"}}, "harnessAuth.source.kind"},
+		{"unknown method", occkit.Binding{Method: "oauth"}, "harnessAuth.method"},
+		{"runtime with a source", occkit.Binding{Method: occkit.MethodRuntime, Source: secretRef}, "harnessAuth.source"},
+		{"credential_source without type", occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "src"}, "harnessAuth.sourceType"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,17 +54,17 @@ func TestAdmitRefusesTypedBindings(t *testing.T) {
 func TestBindingValidateAgreesWithParse(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		str := rapid.SampledFrom([]string{"", "ns_1", "s", " s", "a\x01"})
-		b := admission.Binding{
-			Method: admission.Method(rapid.SampledFrom([]string{"api_key", "codex_pat", "credential_source", "runtime", "oauth"}).Draw(t, "method")),
-			Source: admission.SourceRef{
-				Kind:        admission.SourceKind(rapid.SampledFrom([]string{"", "secret", "service_account", "vault"}).Draw(t, "kind")),
+		b := occkit.Binding{
+			Method: occkit.Method(rapid.SampledFrom([]string{"api_key", "codex_pat", "credential_source", "runtime", "oauth"}).Draw(t, "method")),
+			Source: occkit.SourceRef{
+				Kind:        occkit.SourceKind(rapid.SampledFrom([]string{"", "secret", "service_account", "vault"}).Draw(t, "kind")),
 				NamespaceID: str.Draw(t, "ns"), ID: str.Draw(t, "id"),
 			},
 			SourceID:   str.Draw(t, "sourceId"),
-			SourceType: admission.SourceType(rapid.SampledFrom([]string{"", "api_key", "codex-oauth", "x"}).Draw(t, "type")),
+			SourceType: occkit.SourceType(rapid.SampledFrom([]string{"", "api_key", "codex-oauth", "x"}).Draw(t, "type")),
 		}
 		verr := b.Validate()
-		parsed, perr := admission.ParseBinding(gjson.Parse(string(b.JSON())), admission.BindingPath())
+		parsed, perr := admission.ParseBinding(b.JSON(), admission.BindingPath())
 		if verr == nil {
 			if perr != nil || parsed != b {
 				t.Fatalf("Validate accepts %+v but its JSON parses to %+v, %v", b, parsed, perr)
@@ -82,7 +80,7 @@ func TestBindingValidateAgreesWithParse(t *testing.T) {
 // (every render would need it), naming the approved ones.
 func TestAdmitRefusesMissingHarnessVersion(t *testing.T) {
 	a, err := admission.New(admission.Options{Authorizer: allow(),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessCodex: "0.171.0"}})
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +131,7 @@ func TestAdmitTenantNamespace(t *testing.T) {
 func TestAdmitSecretBindings(t *testing.T) {
 	a := newAdmitter(t, allow())
 	req := embeddedRequest(embeddedConfig)
-	tg := admission.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
+	tg := admission.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
 	req.SecretBindings = []admission.SecretBinding{tg}
 	rev, err := a.Admit(context.Background(), req)
 	if err != nil {

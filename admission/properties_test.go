@@ -19,8 +19,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/drivers"
 )
 
 // canaryForms are the encodings a leaked credential could take.
@@ -42,26 +41,30 @@ func genCanary(t *rapid.T, label string) string {
 
 // leakingDriver answers with errors that quote the credential it saw.
 type leakingDriver struct {
-	canary  string
-	refuse  bool
-	gateway bool
+	drivers.ComputeDriver // only the capabilities admission asks are exercised
+	canary                string
+	refuse                bool
+	gateway               bool
 }
 
-func (d leakingDriver) ValidateHarnessAuth(_ context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (d leakingDriver) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if d.refuse {
-		return admission.Projection{}, fmt.Errorf("provider rejected key %s", d.canary)
+		return occkit.Projection{}, fmt.Errorf("provider rejected key %s", d.canary)
 	}
-	return admission.Projection{Harness: []admission.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
+	return occkit.Projection{Harness: []occkit.EnvVar{{Name: "NOMAD_KEY", From: f.Binding.Source}}}, nil
 }
 
-func (d leakingDriver) ValidateGatewaySettings(context.Context, occkit.Document, resolver.Topology) error {
+func (d leakingDriver) ValidateGatewaySettings(context.Context, occkit.Document, occkit.Topology) error {
 	if d.gateway {
 		return occkit.Invalid("", occkit.NewPath("gateway", "auth", "token"), "token %s is too short", d.canary)
 	}
 	return nil
 }
 
-type leakingTransformer struct{ canary string }
+type leakingTransformer struct {
+	drivers.SandboxDriver // only the transform is exercised
+	canary                string
+}
 
 func (l leakingTransformer) TransformConfiguration(context.Context, occkit.Document) (occkit.Document, error) {
 	return occkit.Document{}, fmt.Errorf("cannot contain %s", l.canary)
@@ -121,15 +124,15 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				return admission.Request{
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
-					Level:         logging.LevelInfo,
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
+					Level:         occkit.LevelInfo,
 				}, allow()
 			}},
 			{"gateway selected", func() (admission.Request, admission.Authorizer) {
 				return admission.Request{
 					Agent:             admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration:     admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:           admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+					Compute:           admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 					CredentialGateway: true,
 				}, allow()
 			}},
@@ -137,7 +140,7 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				return admission.Request{
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 				}, authz{deny: errors.New("principal holds " + c)}
 			}},
 			{"custom driver refuses quoting the key", func() (admission.Request, admission.Authorizer) {
@@ -145,7 +148,7 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
 					Compute: admission.ComputeInfo{Kind: "nomad", Driver: leakingDriver{canary: c, refuse: true},
-						Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}},
+						Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}},
 				}, allow()
 			}},
 			{"gateway settings refusal quotes the value", func() (admission.Request, admission.Authorizer) {
@@ -153,14 +156,14 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
 					Compute: admission.ComputeInfo{Kind: "nomad", Driver: leakingDriver{canary: c, gateway: true},
-						Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}},
+						Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}},
 				}, allow()
 			}},
 			{"sandbox transform refusal quotes the value", func() (admission.Request, admission.Authorizer) {
 				return admission.Request{
-					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: resolver.ModeDedicated, HarnessAuth: apiKey},
+					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 					Sandbox:       &admission.SandboxInfo{ID: "s", Facts: *fullSandbox, Driver: leakingTransformer{canary: c}},
 				}, allow()
 			}},
@@ -168,13 +171,13 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				return admission.Request{
 					Agent:         admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: runtimeAuth},
 					Configuration: admission.StaticConfiguration{ID: "c", Document: doc},
-					Compute:       admission.ComputeInfo{Kind: resolver.ComputeSSH},
+					Compute:       admission.ComputeInfo{Kind: occkit.ComputeSSH},
 				}, allow()
 			}},
 		}
 		for _, sc := range scenarios {
 			req, az := sc.req()
-			a, _ := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: az})
+			a, _ := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}, Authorizer: az})
 			rev, err := a.Admit(context.Background(), req)
 			if err != nil {
 				for _, e := range occkit.Errors(err) {
@@ -258,16 +261,16 @@ func TestDeterminismProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		i := rapid.IntRange(0, len(determinismConfigs)-1).Draw(t, "config")
 		src := determinismConfigs[i]
-		mode := resolver.ModeEmbedded
+		mode := occkit.ModeEmbedded
 		if i == 1 {
-			mode = resolver.ModeDedicated
+			mode = occkit.ModeDedicated
 		}
-		level := rapid.SampledFrom(logging.AllLevels()).Draw(t, "level")
+		level := rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level")
 		mk := func(doc string) admission.Request {
 			return admission.Request{
 				Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: mode, HarnessAuth: apiKey},
 				Configuration: admission.StaticConfiguration{ID: "c", Generation: 7, Document: occkit.MustParseDocument(doc)},
-				Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k"},
+				Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k"},
 				Level:         level,
 			}
 		}
@@ -303,7 +306,7 @@ func FuzzAdmit(f *testing.F) {
 	f.Add([]byte(`{"agents":{"list":[{"id":"main"}]}}`), uint8(1))
 	f.Add([]byte(`{agents:{defaults:{model:'anthropic/x',},},}`), uint8(2))
 	f.Add([]byte(`{"logging":7,"diagnostics":[],"agents":{"defaults":{"model":"anthropic/x"}}}`), uint8(3))
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: allow()})
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}, Authorizer: allow()})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -312,11 +315,11 @@ func FuzzAdmit(f *testing.F) {
 		if err != nil {
 			return
 		}
-		computes := []resolver.Compute{resolver.ComputeKubernetes, resolver.ComputeSSH, resolver.ComputeDocker}
-		bindings := []admission.Binding{apiKey, codexPAT, runtimeAuth, credSource}
+		computes := []occkit.Compute{occkit.ComputeKubernetes, occkit.ComputeSSH, occkit.ComputeDocker}
+		bindings := []occkit.Binding{apiKey, codexPAT, runtimeAuth, credSource}
 		req := admission.Request{
 			Agent: admission.Agent{ID: "main", ConfigurationID: "c",
-				ExecutionMode: []resolver.Mode{resolver.ModeEmbedded, resolver.ModeDedicated}[sel&1],
+				ExecutionMode: []occkit.Mode{occkit.ModeEmbedded, occkit.ModeDedicated}[sel&1],
 				HarnessAuth:   bindings[(sel>>1)&3]},
 			Configuration:     admission.StaticConfiguration{ID: "c", Document: doc},
 			Compute:           admission.ComputeInfo{Kind: computes[int(sel>>3)%3]},
@@ -324,7 +327,7 @@ func FuzzAdmit(f *testing.F) {
 		}
 		if sel&0x80 != 0 {
 			req.Sandbox = &admission.SandboxInfo{ID: "s", Facts: *fullSandbox}
-			req.NativeWorkerSupport = resolver.NativeWorkersPinned
+			req.NativeWorkerSupport = occkit.NativeWorkersPinned
 		}
 		rev, err := a.Admit(context.Background(), req)
 		if err != nil {

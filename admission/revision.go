@@ -9,28 +9,14 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
-
-// SourceIdentity names the stored Configuration a revision was admitted
-// from: its ID and the generation read (ADM-3). Version freezing freezes
-// this reference, not later edits (ADM-7).
-type SourceIdentity struct {
-	ID         string
-	Generation int64
-}
-
-// HarnessIdentity is the approved Harness and its version (ADM-3).
-type HarnessIdentity struct {
-	ID      resolver.Harness
-	Version string
-}
 
 // ComputeIdentity names the Compute that runs the revision: its kind (the
 // bundled kinds or a custom driver's name) and the configured driver ID.
 type ComputeIdentity struct {
-	Kind resolver.Compute
+	Kind occkit.Compute
 	ID   string
 }
 
@@ -41,7 +27,7 @@ type Account struct {
 	BackendID   string
 	DriverID    string
 	WorkspaceID string
-	Credential  SourceRef
+	Credential  occkit.SourceRef
 }
 
 // IsZero reports whether a is "no account binding".
@@ -58,18 +44,18 @@ func (a Account) IsZero() bool { return a == Account{} }
 // runtime effect (ADM-5).
 type Revision struct {
 	agentID         string
-	source          SourceIdentity
-	harness         HarnessIdentity
-	mode            resolver.Mode
+	source          drivers.SourceIdentity
+	harness         drivers.HarnessIdentity
+	mode            occkit.Mode
 	compute         ComputeIdentity
 	sandboxDriverID string
 	account         Account
-	auth            Binding
-	projection      Projection
+	auth            occkit.Binding
+	projection      occkit.Projection
 	primary         string
 	fallbacks       []string
-	level           logging.Level
-	ownership       logging.Ownership
+	level           occkit.LogLevel
+	ownership       occkit.LogOwnership
 	reasons         []resolver.Reason
 	namespace       string
 	secretBindings  []SecretBinding
@@ -87,24 +73,24 @@ type Revision struct {
 func (r *Revision) AgentID() string { return r.agentID }
 
 // Source is the Configuration identity and generation admitted.
-func (r *Revision) Source() SourceIdentity { return r.source }
+func (r *Revision) Source() drivers.SourceIdentity { return r.source }
 
 // Harness is the approved Harness.
-func (r *Revision) Harness() resolver.Harness { return r.harness.ID }
+func (r *Revision) Harness() occkit.Harness { return r.harness.ID }
 
 // HarnessIdentity is the approved Harness and its version.
-func (r *Revision) HarnessIdentity() HarnessIdentity { return r.harness }
+func (r *Revision) HarnessIdentity() drivers.HarnessIdentity { return r.harness }
 
 // Mode is the admitted execution mode.
-func (r *Revision) Mode() resolver.Mode { return r.mode }
+func (r *Revision) Mode() occkit.Mode { return r.mode }
 
 // Topology is the admitted (Harness, Mode) pair.
-func (r *Revision) Topology() resolver.Topology {
-	return resolver.Topology{Harness: r.harness.ID, Mode: r.mode}
+func (r *Revision) Topology() occkit.Topology {
+	return occkit.Topology{Harness: r.harness.ID, Mode: r.mode}
 }
 
 // Compute is the Compute kind that runs the revision.
-func (r *Revision) Compute() resolver.Compute { return r.compute.Kind }
+func (r *Revision) Compute() occkit.Compute { return r.compute.Kind }
 
 // ComputeIdentity is the Compute kind and driver ID.
 func (r *Revision) ComputeIdentity() ComputeIdentity { return r.compute }
@@ -116,10 +102,10 @@ func (r *Revision) SandboxDriverID() string { return r.sandboxDriverID }
 func (r *Revision) Account() Account { return r.account }
 
 // HarnessAuth is the frozen harnessAuth snapshot: references only.
-func (r *Revision) HarnessAuth() Binding { return r.auth }
+func (r *Revision) HarnessAuth() occkit.Binding { return r.auth }
 
 // Projection is the credential projection plan (AUTH-2).
-func (r *Revision) Projection() Projection { return r.projection.clone() }
+func (r *Revision) Projection() occkit.Projection { return r.projection.Clone() }
 
 // Primary is the admitted primary model ref.
 func (r *Revision) Primary() string { return r.primary }
@@ -128,10 +114,10 @@ func (r *Revision) Primary() string { return r.primary }
 func (r *Revision) Fallbacks() []string { return append([]string(nil), r.fallbacks...) }
 
 // Level is the admitted log level (LOG-1).
-func (r *Revision) Level() logging.Level { return r.level }
+func (r *Revision) Level() occkit.LogLevel { return r.level }
 
 // LoggingOwnership says who owns the native logging configuration.
-func (r *Revision) LoggingOwnership() logging.Ownership { return r.ownership }
+func (r *Revision) LoggingOwnership() occkit.LogOwnership { return r.ownership }
 
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
@@ -242,11 +228,11 @@ type loggingRecord struct {
 
 const recordVersion = 1
 
-func envRecords(vs []EnvVar) []envRecord {
+func envRecords(vs []occkit.EnvVar) []envRecord {
 	out := make([]envRecord, 0, len(vs))
 	for _, v := range vs {
 		e := envRecord{Name: v.Name, Value: v.Value, Placeholder: v.Placeholder}
-		if v.From != (SourceRef{}) {
+		if v.From != (occkit.SourceRef{}) {
 			e.From = &refRecord{Kind: string(v.From.Kind), NamespaceID: v.From.NamespaceID, ID: v.From.ID}
 		}
 		out = append(out, e)
@@ -254,12 +240,12 @@ func envRecords(vs []EnvVar) []envRecord {
 	return out
 }
 
-func envVars(rs []envRecord) []EnvVar {
-	out := make([]EnvVar, 0, len(rs))
+func envVars(rs []envRecord) []occkit.EnvVar {
+	out := make([]occkit.EnvVar, 0, len(rs))
 	for _, e := range rs {
-		v := EnvVar{Name: e.Name, Value: e.Value, Placeholder: e.Placeholder}
+		v := occkit.EnvVar{Name: e.Name, Value: e.Value, Placeholder: e.Placeholder}
 		if e.From != nil {
-			v.From = SourceRef{Kind: SourceKind(e.From.Kind), NamespaceID: e.From.NamespaceID, ID: e.From.ID}
+			v.From = occkit.SourceRef{Kind: occkit.SourceKind(e.From.Kind), NamespaceID: e.From.NamespaceID, ID: e.From.ID}
 		}
 		out = append(out, v)
 	}
@@ -334,7 +320,7 @@ func ParseRevision(b []byte) (*Revision, error) {
 	if rec.Version != recordVersion {
 		return nil, occkit.Invalid("ADM-3", occkit.NewPath("version"), "unsupported revision record version")
 	}
-	auth, err := ParseBinding(gjson.ParseBytes(rec.Auth), occkit.NewPath("harnessAuth"))
+	auth, err := ParseBinding(rec.Auth, occkit.NewPath("harnessAuth"))
 	if err != nil {
 		return nil, err
 	}
@@ -344,32 +330,32 @@ func ParseRevision(b []byte) (*Revision, error) {
 	}
 	r := &Revision{
 		agentID:         rec.AgentID,
-		source:          SourceIdentity{ID: rec.Source.ID, Generation: rec.Source.Generation},
-		harness:         HarnessIdentity{ID: resolver.Harness(rec.Harness.ID), Version: rec.Harness.Version},
-		mode:            resolver.Mode(rec.Harness.Mode),
-		compute:         ComputeIdentity{Kind: resolver.Compute(rec.Compute.Kind), ID: rec.Compute.ID},
+		source:          drivers.SourceIdentity{ID: rec.Source.ID, Generation: rec.Source.Generation},
+		harness:         drivers.HarnessIdentity{ID: occkit.Harness(rec.Harness.ID), Version: rec.Harness.Version},
+		mode:            occkit.Mode(rec.Harness.Mode),
+		compute:         ComputeIdentity{Kind: occkit.Compute(rec.Compute.Kind), ID: rec.Compute.ID},
 		sandboxDriverID: rec.Sandbox,
 		auth:            auth,
-		projection: Projection{
+		projection: occkit.Projection{
 			Gateway: envVars(rec.Env.Gateway), Harness: envVars(rec.Env.Harness),
 			StdinLogin: rec.Env.StdinLogin, EgressProxy: rec.Env.EgressProxy, HostManaged: rec.Env.HostManaged,
 		},
 		primary:        rec.Primary,
 		fallbacks:      append([]string(nil), rec.Fallbacks...),
-		level:          logging.Level(rec.Logging.Level),
-		ownership:      logging.Ownership(rec.Logging.Ownership),
+		level:          occkit.LogLevel(rec.Logging.Level),
+		ownership:      occkit.LogOwnership(rec.Logging.Ownership),
 		namespace:      rec.Namespace,
 		openclawSchema: rec.OpenClaw,
 	}
 	for _, b := range rec.Bindings {
 		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
-			Source: SourceRef{Kind: SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
+			Source: occkit.SourceRef{Kind: occkit.SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {
 		a := rec.Account
 		r.account = Account{
 			BackendID: a.BackendID, DriverID: a.DriverID, WorkspaceID: a.WorkspaceID,
-			Credential: SourceRef{Kind: SourceKind(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
+			Credential: occkit.SourceRef{Kind: occkit.SourceKind(a.Credential.Kind), NamespaceID: a.Credential.NamespaceID, ID: a.Credential.ID},
 		}
 	}
 	if err := r.checkFields(); err != nil {
@@ -429,16 +415,16 @@ func (r *Revision) recordDigest() string {
 // checkFields refuses a restored record whose closed-set fields hold values
 // admission never freezes.
 func (r *Revision) checkFields() error {
-	if r.harness.ID != resolver.HarnessOpenClaw && r.harness.ID != resolver.HarnessCodex {
+	if r.harness.ID != occkit.HarnessOpenClaw && r.harness.ID != occkit.HarnessCodex {
 		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "id"), "revision Harness must be openclaw or codex")
 	}
-	if r.mode != resolver.ModeEmbedded && r.mode != resolver.ModeDedicated {
+	if r.mode != occkit.ModeEmbedded && r.mode != occkit.ModeDedicated {
 		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "mode"), "revision mode must be embedded or dedicated")
 	}
 	if !r.level.Valid() {
 		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "level"), "revision level is not a log level")
 	}
-	if r.ownership != logging.OwnedByPlatform && r.ownership != logging.OwnedByDriver {
+	if r.ownership != occkit.OwnedByPlatform && r.ownership != occkit.OwnedByDriver {
 		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "ownership"), "revision logging ownership must be platform or driver")
 	}
 	if r.auth.IsZero() {

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // VerifyFacts are the installation's facts at the moment a worker is about
@@ -23,7 +23,7 @@ type VerifyFacts struct {
 	// Sandbox is the SandboxDriver now configured, or nil.
 	Sandbox             *SandboxInfo
 	CredentialGateway   bool
-	NativeWorkerSupport resolver.NativeWorkerSupport
+	NativeWorkerSupport occkit.NativeWorkerSupport
 	// Account is the managed account binding as verified now; a revision
 	// that froze one requires exactly the same (ADM-7: reconciliation
 	// cannot substitute a newly issued credential).
@@ -54,7 +54,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		return occkit.Conflict("ADM-5", occkit.NewPath("agentId"), "the revision belongs to another Agent")
 	}
 	if f.Compute.Kind == "" {
-		f.Compute.Kind = resolver.ComputeKubernetes
+		f.Compute.Kind = occkit.ComputeKubernetes
 	}
 	if f.Compute.Kind != rev.compute.Kind || f.Compute.ID != rev.compute.ID {
 		return occkit.Conflict("ADM-5", occkit.NewPath("compute"), "the revision was admitted for another Compute")
@@ -71,7 +71,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 	}
 
 	// LOG-2: a platform-owned stamp must still be intact and match.
-	if owner == logging.OwnedByPlatform {
+	if owner == occkit.OwnedByPlatform {
 		lvl, err := logging.Guard(rev.Document())
 		if err != nil {
 			return err
@@ -89,7 +89,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		return err
 	}
 
-	var sandbox *resolver.SandboxFacts
+	var sandbox *occkit.SandboxFacts
 	if rev.sandboxDriverID != "" {
 		if f.Sandbox == nil || f.Sandbox.ID != rev.sandboxDriverID {
 			return occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"), "the SandboxDriver bound to the revision is not configured")
@@ -99,11 +99,11 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		facts := f.Sandbox.Facts
 		sandbox = &facts
 	}
-	if rev.sandboxDriverID != "" && rev.harness.ID == resolver.HarnessOpenClaw && !sandbox.Qualifies() {
+	if rev.sandboxDriverID != "" && rev.harness.ID == occkit.HarnessOpenClaw && !sandbox.Qualifies() {
 		return occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"), "the bound SandboxDriver no longer qualifies")
 	}
 
-	proj, err := validateAuth(ctx, f.Compute, AuthFacts{
+	proj, err := validateAuth(ctx, f.Compute, drivers.AuthFacts{
 		Compute: rev.compute.Kind, Topologies: f.Compute.Topologies,
 		Harness: rev.harness.ID, Mode: rev.mode, Binding: rev.auth,
 		CredentialGateway: f.CredentialGateway, Sandbox: sandbox,
@@ -118,7 +118,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 	return nil
 }
 
-func sameProjection(a, b Projection) bool {
+func sameProjection(a, b occkit.Projection) bool {
 	return slices.Equal(a.Gateway, b.Gateway) && slices.Equal(a.Harness, b.Harness) &&
 		a.StdinLogin == b.StdinLogin && a.EgressProxy == b.EgressProxy && a.HostManaged == b.HostManaged
 }

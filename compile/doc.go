@@ -198,6 +198,10 @@
 //	                   harness   HarnessDocument(admitted)    OPENAI_API_KEY (Secret or placeholder);
 //	                                                          never a secretBinding or the gateway token
 //
+// The startup model probe (PRB) is no process of its own: it runs inside
+// the process whose [Process].Inference is set, the one that owns model
+// access.
+//
 // Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);
 // a projected Secret outside the tenant namespace (AUTH-2, 409, naming the
 // namespace); an inference credential planned for a dedicated gateway

@@ -130,7 +130,7 @@ func Load(src []byte, opts LoadOptions) (occkit.Document, error) {
 func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "the configuration file path cannot be resolved")
+		return occkit.Document{}, occkit.Wrap(err, occkit.CodeInvalidRequest, "DOC-1", occkit.Root(), "the configuration file path %q cannot be resolved", path)
 	}
 	if len(opts.IncludeRoots) == 0 {
 		opts.IncludeRoots = []string{filepath.Dir(abs)}
@@ -138,7 +138,7 @@ func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 	ld := newLoader(opts)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "the configuration file cannot be read")
+		return occkit.Document{}, occkit.Wrap(err, occkit.CodeInvalidRequest, "DOC-1", occkit.Root(), "the configuration file %q cannot be read", path)
 	}
 	data, rerr := incReadFile(real, ld.limits.MaxBytes, false)
 	if rerr != "" {

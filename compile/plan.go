@@ -8,7 +8,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Role is what a planned process is for.
@@ -160,8 +159,8 @@ func (p Process) File(r FileRole) (File, bool) {
 
 // Plan is every process one revision runs on one Compute.
 type Plan struct {
-	Harness   resolver.Harness
-	Mode      resolver.Mode
+	Harness   occkit.Harness
+	Mode      occkit.Mode
 	Processes []Process
 }
 
@@ -196,10 +195,10 @@ type SecretBinding struct {
 // (admission.Revision.Plan builds it).
 type PlanInput struct {
 	Document occkit.Document
-	Harness  resolver.Harness
-	Mode     resolver.Mode
-	Compute  resolver.Compute
-	Level    logging.Level
+	Harness  occkit.Harness
+	Mode     occkit.Mode
+	Compute  occkit.Compute
+	Level    occkit.LogLevel
 	// DriverLogging: the ComputeDriver owns native logging (LOG-3); the
 	// logging stamp is not required.
 	DriverLogging  bool
@@ -301,7 +300,7 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 		}
 		in.Level = level
 	} else if in.Level == "" {
-		in.Level = logging.LevelInfo
+		in.Level = occkit.LevelInfo
 	}
 	if err := checkCredentials(in, opts); err != nil {
 		return Plan{}, err
@@ -310,10 +309,10 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 	return b.plan()
 }
 
-func (o PlanOptions) withDefaults(c resolver.Compute) PlanOptions {
+func (o PlanOptions) withDefaults(c occkit.Compute) PlanOptions {
 	if o.Bind == "" {
 		o.Bind = BindLoopback
-		if c == resolver.ComputeKubernetes || c == "" {
+		if c == occkit.ComputeKubernetes || c == "" {
 			o.Bind = BindLAN
 		}
 	}
@@ -394,7 +393,7 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 	}
 	for i, e := range in.Credentials.Gateway {
 		at := occkit.NewPath("projection", "gateway").Index(i)
-		if in.Mode == resolver.ModeEmbedded {
+		if in.Mode == occkit.ModeEmbedded {
 			return occkit.Conflict("AUTH-2", at, "an embedded topology has one process: the projection plan must not name a separate gateway")
 		}
 		if !e.Secret.IsZero() || e.Placeholder {
@@ -433,7 +432,7 @@ func CheckSecretRef(r SecretRef, ns string, at occkit.Path) error {
 // tenant namespace (when known), and neither reuses the Harness
 // credential's Secret nor shadows a planned variable; on a dedicated
 // topology it may not set a model inference variable.
-func CheckSecretBindings(bs []SecretBinding, mode resolver.Mode, cred Credentials, ns string) error {
+func CheckSecretBindings(bs []SecretBinding, mode occkit.Mode, cred Credentials, ns string) error {
 	root := occkit.NewPath("secretBindings")
 	seen := map[string]bool{}
 	harness := map[SecretRef]bool{}
@@ -442,7 +441,7 @@ func CheckSecretBindings(bs []SecretBinding, mode resolver.Mode, cred Credential
 		if !e.Secret.IsZero() {
 			harness[e.Secret] = true
 		}
-		if mode == resolver.ModeEmbedded {
+		if mode == occkit.ModeEmbedded {
 			planned[e.Name] = true
 		}
 	}
@@ -461,7 +460,7 @@ func CheckSecretBindings(bs []SecretBinding, mode resolver.Mode, cred Credential
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
 				"%s is set by the render; a secretBinding may set any other variable name", name))
 			continue
-		case mode == resolver.ModeDedicated && inferenceEnv[name]:
+		case mode == occkit.ModeDedicated && inferenceEnv[name]:
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
 				"a dedicated gateway never receives the model inference variable %s; bind channel and gateway feature credentials only", name))
 			continue
@@ -475,7 +474,7 @@ func CheckSecretBindings(bs []SecretBinding, mode resolver.Mode, cred Credential
 			errs = append(errs, err)
 			continue
 		}
-		if harness[b.Source] && mode == resolver.ModeDedicated {
+		if harness[b.Source] && mode == occkit.ModeDedicated {
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("source"),
 				"a secretBinding may not project the Harness inference credential into the gateway"))
 		}
@@ -517,7 +516,7 @@ func (b planner) plan() (Plan, error) {
 		return Plan{}, err
 	}
 	p.Processes = append(p.Processes, gw)
-	if b.in.Mode == resolver.ModeDedicated {
+	if b.in.Mode == occkit.ModeDedicated {
 		h, err := b.harness()
 		if err != nil {
 			return Plan{}, err
@@ -551,7 +550,7 @@ func (b planner) gateway() (Process, error) {
 	if doc, err = b.gatewaySection(doc); err != nil {
 		return Process{}, err
 	}
-	if b.in.Harness == resolver.HarnessCodex {
+	if b.in.Harness == occkit.HarnessCodex {
 		if doc, err = b.appServer(doc); err != nil {
 			return Process{}, err
 		}
@@ -573,7 +572,7 @@ func (b planner) gateway() (Process, error) {
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
 	}
-	if b.in.Mode == resolver.ModeEmbedded {
+	if b.in.Mode == occkit.ModeEmbedded {
 		// AUTH-2: the combined gateway/Harness gets the Harness plan.
 		p.Inference = true
 		env = append(env, b.in.Credentials.Harness...)
@@ -598,7 +597,7 @@ func (b planner) harness() (Process, error) {
 		StderrOnly: lr.StderrOnly,
 	}
 	env := envOf(lr)
-	if b.in.Harness == resolver.HarnessCodex {
+	if b.in.Harness == occkit.HarnessCodex {
 		toml, err := RenderCodexConfig(b.in.Document, CodexOptions{})
 		if err != nil {
 			return Process{}, err

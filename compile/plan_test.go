@@ -11,12 +11,11 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 func stamped(t testing.TB, src string) occkit.Document {
 	t.Helper()
-	doc, err := logging.Stamp(occkit.MustParseDocument(src), logging.LevelInfo, logging.OwnedByPlatform)
+	doc, err := logging.Stamp(occkit.MustParseDocument(src), occkit.LevelInfo, occkit.OwnedByPlatform)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestBuildPlan(t *testing.T) {
 	}{
 		{
 			name: "embedded openclaw on kubernetes",
-			in: compile.PlanInput{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded, Compute: resolver.ComputeKubernetes,
+			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
 				Document:    stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`),
 				Credentials: compile.Credentials{Harness: []compile.Env{{Name: "ANTHROPIC_API_KEY", Secret: planKey}}}},
 			env:     map[compile.Role][]string{compile.RoleGateway: {"ANTHROPIC_API_KEY", "OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
@@ -58,7 +57,7 @@ func TestBuildPlan(t *testing.T) {
 		},
 		{
 			name: "embedded openclaw on ssh",
-			in: compile.PlanInput{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded, Compute: resolver.ComputeSSH,
+			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeSSH,
 				Document: stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`), Credentials: compile.Credentials{HostManaged: true}},
 			env:     map[compile.Role][]string{compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
 			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw},
@@ -66,7 +65,7 @@ func TestBuildPlan(t *testing.T) {
 		},
 		{
 			name: "dedicated codex",
-			in: compile.PlanInput{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated, Compute: resolver.ComputeKubernetes,
+			in: compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
 				Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`),
 				Credentials: compile.Credentials{StdinLogin: true, Harness: []compile.Env{
 					{Name: "OPENAI_API_KEY", Secret: planKey}, {Name: "CODEX_LOGIN_MODE", Value: "api_key"}}}},
@@ -79,7 +78,7 @@ func TestBuildPlan(t *testing.T) {
 		},
 		{
 			name: "dedicated openclaw",
-			in: compile.PlanInput{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated, Compute: resolver.ComputeKubernetes,
+			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
 				Document:    stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
 				Credentials: compile.Credentials{Harness: []compile.Env{{Name: "OPENAI_API_KEY", Placeholder: true}}, EgressProxy: true}},
 			opts: compile.PlanOptions{Bind: compile.BindLoopback},
@@ -94,7 +93,7 @@ func TestBuildPlan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.SecretBindings = []compile.SecretBinding{planBinding}
-			tt.in.Level = logging.LevelInfo
+			tt.in.Level = occkit.LevelInfo
 			tt.opts.Namespace = "ns"
 			plan, err := compile.BuildPlan(tt.in, tt.opts)
 			if err != nil {
@@ -110,7 +109,7 @@ func TestBuildPlan(t *testing.T) {
 				if p.Program != tt.program[p.Role] {
 					t.Errorf("%s program = %s", p.Role, p.Program)
 				}
-				if p.Inference != (p.Role == compile.RoleHarness || tt.in.Mode == resolver.ModeEmbedded) {
+				if p.Inference != (p.Role == compile.RoleHarness || tt.in.Mode == occkit.ModeEmbedded) {
 					t.Errorf("%s inference = %v", p.Role, p.Inference)
 				}
 			}
@@ -135,8 +134,8 @@ func TestBuildPlan(t *testing.T) {
 
 // The stage refuses what no Compute may run (AUTH-2, AUTH-6, LOG-2).
 func TestBuildPlanRefuses(t *testing.T) {
-	ok := compile.PlanInput{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated,
-		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`), Level: logging.LevelInfo}
+	ok := compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated,
+		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`), Level: occkit.LevelInfo}
 	with := func(f func(*compile.PlanInput)) compile.PlanInput { in := ok; f(&in); return in }
 	tests := []struct {
 		name string
@@ -165,7 +164,7 @@ func TestBuildPlanRefuses(t *testing.T) {
 		{"AUTH-6 twice", with(func(in *compile.PlanInput) {
 			in.SecretBindings = []compile.SecretBinding{planBinding, planBinding}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[1].env", "AUTH-6"}},
-		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = logging.LevelDebug }),
+		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = occkit.LevelDebug }),
 			compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "logging.level", "LOG-2"}},
 		{"placement", ok, compile.PlanOptions{Bind: "public"}, errorKey{occkit.CodeResourceConflict, "placement.bind", "CMP-4"}},
 	}
@@ -186,9 +185,9 @@ type errorKey struct {
 func ExampleBuildPlan() {
 	doc, _ := logging.Stamp(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},
 		"models":{"providers":{"codex":{"apiKey":"sk-secret","baseUrl":"https://user:pw@llm.example/v1"}}},
-		"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`), logging.LevelInfo, logging.OwnedByPlatform)
+		"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`), occkit.LevelInfo, occkit.OwnedByPlatform)
 	plan, err := compile.BuildPlan(compile.PlanInput{
-		Document: doc, Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated, Level: logging.LevelInfo,
+		Document: doc, Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Level: occkit.LevelInfo,
 		Credentials: compile.Credentials{StdinLogin: true, Harness: []compile.Env{
 			{Name: "OPENAI_API_KEY", Secret: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "key"}},
 			{Name: "CODEX_LOGIN_MODE", Value: "api_key"},

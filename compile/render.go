@@ -8,7 +8,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/sensitive"
-	"github.com/occkit/occkit/resolver"
 )
 
 // GatewayWorkspace is where a dedicated topology's gateway renders the main
@@ -16,17 +15,16 @@ import (
 const GatewayWorkspace = "/home/node/workspace"
 
 // rndTopology checks that (h, m) is a topology the bundled runtimes have
-// (RES-11): openclaw embedded or dedicated, codex dedicated.
-func rndTopology(h resolver.Harness, m resolver.Mode) error {
-	switch {
-	case h != resolver.HarnessOpenClaw && h != resolver.HarnessCodex:
-		return occkit.Invalid("RES-1", occkit.Root(), "harness must be openclaw or codex")
-	case m != resolver.ModeEmbedded && m != resolver.ModeDedicated:
-		return occkit.Invalid("RES-11", occkit.Root(), "execution mode must be embedded or dedicated")
-	case h == resolver.HarnessCodex && m == resolver.ModeEmbedded:
-		return occkit.Invalid("RES-11", occkit.Root(), "the codex harness runs dedicated, not embedded")
+// (RES-11, decided by [occkit.Topology.Check]); a refusal points at the
+// document's root, since the topology is not a setting of it.
+func rndTopology(h occkit.Harness, m occkit.Mode) error {
+	err := occkit.Topology{Harness: h, Mode: m}.Check()
+	if oe := occkit.First(err); oe != nil {
+		out := *oe
+		out.Path = occkit.Root()
+		return &out
 	}
-	return nil
+	return err
 }
 
 // GatewayDocument renders the gateway process's native document from an
@@ -39,11 +37,11 @@ func rndTopology(h resolver.Harness, m resolver.Mode) error {
 // "Credential policy", lists what is removed). doc itself never changes.
 // Use [BuildPlan] to render a revision: it adds the gateway section and
 // the process environment.
-func GatewayDocument(doc occkit.Document, h resolver.Harness, m resolver.Mode) (occkit.Document, error) {
+func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
-	if m == resolver.ModeEmbedded {
+	if m == occkit.ModeEmbedded {
 		return doc, nil
 	}
 	if err := rndAgentsShape(doc); err != nil {
@@ -68,11 +66,11 @@ func GatewayDocument(doc occkit.Document, h resolver.Harness, m resolver.Mode) (
 // are removed, with the `env` variables those settings referenced (the
 // package doc, "Credential policy"). Any other topology has no separate
 // OpenClaw Harness document and is a 400.
-func HarnessDocument(doc occkit.Document, h resolver.Harness, m resolver.Mode) (occkit.Document, error) {
+func HarnessDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
 	if err := rndTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
-	if h != resolver.HarnessOpenClaw || m != resolver.ModeDedicated {
+	if h != occkit.HarnessOpenClaw || m != occkit.ModeDedicated {
 		return occkit.Document{}, occkit.Invalid("RES-11", occkit.Root(),
 			"only dedicated openclaw has a separate OpenClaw Harness document")
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/resolver"
 )
 
 const renderSource = `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defaults":{"model":"openai/gpt-5.5","workspace":"/data/ws"},"entries":{"main":{"workspace":"/data/main"}}},
@@ -18,17 +17,17 @@ const renderSource = `{"gateway":{"auth":{"token":"gw-secret"}},"agents":{"defau
 	"env":{"OPENAI_API_KEY":"sk-live-123","OTHER":"1","vars":{"ANTHROPIC_API_KEY":"sk-ant"}},
 	"channels":{"slack":{"botToken":"xoxb-1"}}}`
 
-func TestRenderGateway(t *testing.T) {
+func TestGatewayDocument(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
 	t.Run("embedded OpenClaw is one process: the admitted document", func(t *testing.T) {
-		got, err := compile.GatewayDocument(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded)
+		got, err := compile.GatewayDocument(in, occkit.HarnessOpenClaw, occkit.ModeEmbedded)
 		if err != nil || !got.Equal(in) {
 			t.Fatalf("embedded gateway = %s, %v", got, err)
 		}
 	})
-	for _, h := range []resolver.Harness{resolver.HarnessCodex, resolver.HarnessOpenClaw} {
+	for _, h := range []occkit.Harness{occkit.HarnessCodex, occkit.HarnessOpenClaw} {
 		t.Run("RES-12 AUTH-6 dedicated "+string(h), func(t *testing.T) {
-			got, err := compile.GatewayDocument(in, h, resolver.ModeDedicated)
+			got, err := compile.GatewayDocument(in, h, occkit.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +44,7 @@ func TestRenderGateway(t *testing.T) {
 		})
 	}
 	t.Run("RES-12 without a main entry the defaults carry the workspace", func(t *testing.T) {
-		got, err := compile.GatewayDocument(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), resolver.HarnessCodex, resolver.ModeDedicated)
+		got, err := compile.GatewayDocument(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}}}`), occkit.HarnessCodex, occkit.ModeDedicated)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,18 +53,18 @@ func TestRenderGateway(t *testing.T) {
 		}
 	})
 	t.Run("RES-11 codex is never embedded", func(t *testing.T) {
-		_, err := compile.GatewayDocument(in, resolver.HarnessCodex, resolver.ModeEmbedded)
+		_, err := compile.GatewayDocument(in, occkit.HarnessCodex, occkit.ModeEmbedded)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	})
 	t.Run("RES-1 unknown harness", func(t *testing.T) {
-		_, err := compile.GatewayDocument(in, "claude", resolver.ModeDedicated)
+		_, err := compile.GatewayDocument(in, "claude", occkit.ModeDedicated)
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-1")
 	})
 }
 
-func TestRenderHarness(t *testing.T) {
+func TestHarnessDocument(t *testing.T) {
 	in := occkit.MustParseDocument(renderSource)
-	got, err := compile.HarnessDocument(in, resolver.HarnessOpenClaw, resolver.ModeDedicated)
+	got, err := compile.HarnessDocument(in, occkit.HarnessOpenClaw, occkit.ModeDedicated)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +72,12 @@ func TestRenderHarness(t *testing.T) {
 		got.Has(occkit.NewPath("gateway", "auth")) {
 		t.Errorf("harness document = %s", got)
 	}
-	if _, err := compile.HarnessDocument(in, resolver.HarnessOpenClaw, resolver.ModeEmbedded); err == nil {
+	if _, err := compile.HarnessDocument(in, occkit.HarnessOpenClaw, occkit.ModeEmbedded); err == nil {
 		t.Error("embedded OpenClaw has no separate Harness document")
 	} else {
 		wantError(t, err, occkit.CodeInvalidRequest, "", "RES-11")
 	}
-	if _, err := compile.HarnessDocument(in, resolver.HarnessCodex, resolver.ModeDedicated); err == nil {
+	if _, err := compile.HarnessDocument(in, occkit.HarnessCodex, occkit.ModeDedicated); err == nil {
 		t.Error("codex has no OpenClaw Harness document")
 	}
 }
@@ -200,9 +199,9 @@ func TestRenderCodexConfigNoSecrets(t *testing.T) {
 	})
 }
 
-// TestRenderGatewayStripsEveryProvider: a dedicated gateway loses the
+// TestStripInferenceEveryProvider: a dedicated gateway loses the
 // inference credentials of every provider, and only those (AUTH-6).
-func TestRenderGatewayStripsEveryProvider(t *testing.T) {
+func TestStripInferenceEveryProvider(t *testing.T) {
 	tests := []struct {
 		name, providers, want string
 	}{
@@ -219,7 +218,7 @@ func TestRenderGatewayStripsEveryProvider(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":` + tt.providers + `}}`)
-			got, err := compile.GatewayDocument(doc, resolver.HarnessCodex, resolver.ModeDedicated)
+			got, err := compile.GatewayDocument(doc, occkit.HarnessCodex, occkit.ModeDedicated)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -321,7 +321,7 @@ func (r *repairer) setRaw(at occkit.Path, raw string) error {
 func repRuntime(id string) string {
 	n := resolver.NormalizeRuntime(id)
 	if n == "codex-cli" {
-		return string(resolver.HarnessCodex)
+		return string(occkit.HarnessCodex)
 	}
 	return n
 }

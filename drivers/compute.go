@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Namespace is an Agent's tenant namespace as a driver sees it.
@@ -45,12 +42,12 @@ func AllActivationOrders() []ActivationOrder {
 type Declaration struct {
 	// Name is the Compute kind: a bundled kind (kubernetes, ssh, docker) or
 	// the custom driver's own name. It must match [NamePattern].
-	Name resolver.Compute
+	Name occkit.Compute
 	// RuntimeLogging is who owns native logging: "" or
-	// [logging.OwnedByPlatform] (occkit stamps it, LOG-1), or
-	// [logging.OwnedByDriver] (a trusted driver manages it: the native
+	// [occkit.OwnedByPlatform] (occkit stamps it, LOG-1), or
+	// [occkit.OwnedByDriver] (a trusted driver manages it: the native
 	// configuration is preserved and runtime-log reads answer 501, LOG-3).
-	RuntimeLogging logging.Ownership
+	RuntimeLogging occkit.LogOwnership
 	// Activation is when prepared revisions are activated; "" means
 	// [ActivateAfterCommit].
 	Activation ActivationOrder
@@ -62,13 +59,13 @@ type Declaration struct {
 	// Topologies is the set of (Harness, Mode) pairs the Compute runs
 	// (RES-11): at least one, none twice, never codex + embedded. The
 	// bundled kinds are limited to their rows of the RES-11 table.
-	Topologies []resolver.Topology
+	Topologies []occkit.Topology
 }
 
 // Logging returns the effective runtime-logging owner.
-func (d Declaration) Logging() logging.Ownership {
+func (d Declaration) Logging() occkit.LogOwnership {
 	if d.RuntimeLogging == "" {
-		return logging.OwnedByPlatform
+		return occkit.OwnedByPlatform
 	}
 	return d.RuntimeLogging
 }
@@ -82,7 +79,7 @@ func (d Declaration) ActivationOrder() ActivationOrder {
 }
 
 // Supports reports whether t is one of the declared topologies.
-func (d Declaration) Supports(t resolver.Topology) bool {
+func (d Declaration) Supports(t occkit.Topology) bool {
 	for _, s := range d.Topologies {
 		if s == t {
 			return true
@@ -106,21 +103,6 @@ func checkName(rule string, at occkit.Path, name string) error {
 	return nil
 }
 
-// bundledTopologies are the rows of the RES-11 table per bundled kind.
-var bundledTopologies = map[resolver.Compute][]resolver.Topology{
-	resolver.ComputeKubernetes: {
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-		{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated},
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated},
-	},
-	resolver.ComputeSSH: {
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-	},
-	resolver.ComputeDocker: {
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-	},
-}
-
 // ValidateDeclaration checks a ComputeDriver declaration (DRV-1, RES-11)
 // and returns every problem, each 400 INVALID_REQUEST: a bad name, an
 // unknown runtimeLogging or activation value, no topology, an unknown
@@ -130,7 +112,7 @@ func ValidateDeclaration(d Declaration) error {
 	var errs []error
 	errs = append(errs, checkName("DRV-1", occkit.NewPath("name"), string(d.Name)))
 	switch d.RuntimeLogging {
-	case "", logging.OwnedByPlatform, logging.OwnedByDriver:
+	case "", occkit.OwnedByPlatform, occkit.OwnedByDriver:
 	default:
 		errs = append(errs, occkit.Invalid("DRV-1", occkit.NewPath("runtimeLogging"), "runtimeLogging must be platform or driver"))
 	}
@@ -143,34 +125,40 @@ func ValidateDeclaration(d Declaration) error {
 	if len(d.Topologies) == 0 {
 		errs = append(errs, occkit.Invalid("RES-11", tp, "a ComputeDriver must declare the (Harness, mode) pairs it supports"))
 	}
-	rows, bundled := bundledTopologies[d.Name]
-	seen := map[resolver.Topology]bool{}
+	seen := map[occkit.Topology]bool{}
 	for i, t := range d.Topologies {
 		at := tp.Index(i)
-		switch {
-		case t.Harness != resolver.HarnessOpenClaw && t.Harness != resolver.HarnessCodex:
-			errs = append(errs, occkit.Invalid("RES-1", at.Key("harness"), "harness must be openclaw or codex"))
-		case t.Mode != resolver.ModeEmbedded && t.Mode != resolver.ModeDedicated:
-			errs = append(errs, occkit.Invalid("RES-11", at.Key("mode"), "mode must be embedded or dedicated"))
-		case t.Harness == resolver.HarnessCodex && t.Mode == resolver.ModeEmbedded:
-			errs = append(errs, occkit.Invalid("RES-11", at, "codex runs dedicated only, never embedded"))
-		case seen[t]:
+		if seen[t] {
 			errs = append(errs, occkit.Invalid("RES-11", at, "topology declared twice"))
-		case bundled && !containsTopology(rows, t):
-			errs = append(errs, occkit.Invalid("RES-11", at, "%s does not run %s %s", d.Name, t.Harness, t.Mode))
+			continue
 		}
 		seen[t] = true
+		if err := occkit.CheckTopology(d.Name, occkit.Supported(d.Name, d.Topologies), t); err != nil {
+			errs = append(errs, declarationRefusal(at, t, err))
+		}
 	}
 	return occkit.Join(errs...)
 }
 
-func containsTopology(ts []resolver.Topology, t resolver.Topology) bool {
-	for _, s := range ts {
-		if s == t {
-			return true
-		}
+// declarationRefusal moves a [occkit.CheckTopology] refusal of the
+// declared pair t to where it is declared, at: an unknown Harness to its
+// harness key, an unknown mode to its mode key, any other refusal to the
+// pair itself.
+func declarationRefusal(at occkit.Path, t occkit.Topology, err error) error {
+	oe := occkit.First(err)
+	if oe == nil {
+		return err
 	}
-	return false
+	out := *oe
+	switch {
+	case !t.Harness.Known():
+		out.Path = at.Key("harness")
+	case !t.Mode.Known():
+		out.Path = at.Key("mode")
+	default:
+		out.Path = at
+	}
+	return &out
 }
 
 // ComputeDriver runs admitted revisions somewhere (DRV-1). The required
@@ -194,7 +182,7 @@ func containsTopology(ts []resolver.Topology, t resolver.Topology) bool {
 //     without this driver.
 //
 // Harness-auth validation is required here (DRV-1). Admission treats it as
-// a capability ([admission.HarnessAuthValidator]) because it may be handed
+// a capability ([HarnessAuthValidator]) because it may be handed
 // any value: a Compute it cannot ask is 503 DEPENDENCY_UNAVAILABLE
 // (AUTH-7). A ComputeDriver always has one.
 //
@@ -213,7 +201,7 @@ type ComputeDriver interface {
 	// Prepare renders and applies rev's workloads until they are ready to
 	// serve. It must refuse a topology it does not declare (400, RES-11)
 	// and be idempotent: preparing the same revision again changes nothing.
-	Prepare(ctx context.Context, rev *admission.Revision) error
+	Prepare(ctx context.Context, rev Revision) error
 	// Retire removes the workloads of one revision of an Agent, named by
 	// the revision's digest, keeping the Agent's durable data. Idempotent:
 	// retiring what is gone (or was never prepared) succeeds.
@@ -222,40 +210,34 @@ type ComputeDriver interface {
 	// topology and returns its credential projection plan (AUTH-7): a
 	// refusal caused by the Configuration is an INVALID_REQUEST
 	// *occkit.Error (400); any other refusal is 409.
-	admission.HarnessAuthValidator
+	HarnessAuthValidator
 }
-
-// GatewaySettingsValidator is the optional gateway-settings check of a
-// ComputeDriver (ADM-1, AUTH-7); it is admission's own interface. Absent,
-// no check runs. A refusal is 409 RESOURCE_CONFLICT naming the setting,
-// never its value.
-type GatewaySettingsValidator = admission.GatewaySettingsValidator
 
 // Activator is the optional activation of a prepared revision (DRV-1,
 // ADM-6), called at the driver's [ActivationOrder]. Absent, [Activate] is
 // a no-op: the revision serves as soon as Prepare made it ready.
 type Activator interface {
-	Activate(ctx context.Context, rev *admission.Revision) error
+	Activate(ctx context.Context, rev Revision) error
 }
 
 // Stopper optionally stops a revision's workloads while keeping them
 // re-startable and its durable data intact. Absent, [Stop] retires the
 // revision instead.
 type Stopper interface {
-	Stop(ctx context.Context, rev *admission.Revision) error
+	Stop(ctx context.Context, rev Revision) error
 }
 
 // Diagnoser optionally reports a deployment's runtime checks. Absent,
 // [Diagnose] answers 501 NOT_IMPLEMENTED.
 type Diagnoser interface {
-	Diagnose(ctx context.Context, rev *admission.Revision) (Diagnostics, error)
+	Diagnose(ctx context.Context, rev Revision) (Diagnostics, error)
 }
 
 // RuntimeLogReader optionally reads bounded raw runtime log lines of one
 // revision. It must be read-only. Absent, or when the driver owns runtime
 // logging (LOG-3), [ReadRuntimeLogs] answers 501 NOT_IMPLEMENTED.
 type RuntimeLogReader interface {
-	ReadRuntimeLogs(ctx context.Context, rev *admission.Revision, req LogRequest) (LogChunk, error)
+	ReadRuntimeLogs(ctx context.Context, rev Revision, req LogRequest) (LogChunk, error)
 }
 
 // ModelDiscoverer optionally lists the models a Harness can use with a
@@ -337,9 +319,9 @@ type LogLine struct {
 // ModelQuery asks a [ModelDiscoverer] for models. Credential is a
 // transient secret: its String and GoString never show it.
 type ModelQuery struct {
-	Harness    resolver.Harness
+	Harness    occkit.Harness
 	Provider   string
-	AuthMethod admission.Method
+	AuthMethod occkit.Method
 	Credential string
 }
 
@@ -356,32 +338,4 @@ func (q ModelQuery) GoString() string { return q.String() }
 type Model struct {
 	ID   string
 	Name string
-}
-
-// ComputeInfo describes d to admission: kind, topologies and runtime
-// logging from its declaration, id as the configured driver identity, and
-// d itself for its capabilities. A nil d gives the zero ComputeInfo.
-func ComputeInfo(d ComputeDriver, id string) admission.ComputeInfo {
-	if isNil(d) {
-		return admission.ComputeInfo{}
-	}
-	decl := d.Declaration()
-	return admission.ComputeInfo{
-		Kind:           decl.Name,
-		ID:             id,
-		RuntimeLogging: decl.Logging(),
-		Topologies:     append([]resolver.Topology(nil), decl.Topologies...),
-		Driver:         d,
-	}
-}
-
-// SandboxInfo describes d to admission: its name as the sandbox binding,
-// its facts, and d itself for its configuration transform. A nil d gives
-// the zero SandboxInfo.
-func SandboxInfo(d SandboxDriver) admission.SandboxInfo {
-	if isNil(d) {
-		return admission.SandboxInfo{}
-	}
-	m := SandboxManifestOf(d)
-	return admission.SandboxInfo{ID: m.Name, Facts: m.Facts(), Driver: d}
 }

@@ -14,14 +14,12 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 var (
-	embeddedOpenClaw  = resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}
-	dedicatedCodex    = resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}
-	dedicatedOpenClaw = resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}
+	embeddedOpenClaw  = occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	dedicatedCodex    = occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
+	dedicatedOpenClaw = occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 )
 
 func TestValidateDeclaration(t *testing.T) {
@@ -30,21 +28,21 @@ func TestValidateDeclaration(t *testing.T) {
 		d    drivers.Declaration
 		want []problem
 	}{
-		{"custom driver, all pairs", drivers.Declaration{Name: "nomad", Topologies: []resolver.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
-		{"every field set", drivers.Declaration{Name: "k8s.v2", RuntimeLogging: logging.OwnedByDriver, Activation: drivers.ActivateBeforeCommit,
-			StopPredecessors: true, Topologies: []resolver.Topology{embeddedOpenClaw}}, nil},
-		{"kubernetes rows", drivers.Declaration{Name: "kubernetes", Topologies: []resolver.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
-		{"bad name", drivers.Declaration{Name: "My Driver", Topologies: []resolver.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
-		{"empty name", drivers.Declaration{Topologies: []resolver.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
-		{"bad runtime logging", drivers.Declaration{Name: "x", RuntimeLogging: "both", Topologies: []resolver.Topology{embeddedOpenClaw}}, []problem{invalid("runtimeLogging", "DRV-1")}},
-		{"bad activation", drivers.Declaration{Name: "x", Activation: "whenever", Topologies: []resolver.Topology{embeddedOpenClaw}}, []problem{invalid("activationOrder", "DRV-1")}},
+		{"custom driver, all pairs", drivers.Declaration{Name: "nomad", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
+		{"every field set", drivers.Declaration{Name: "k8s.v2", RuntimeLogging: occkit.OwnedByDriver, Activation: drivers.ActivateBeforeCommit,
+			StopPredecessors: true, Topologies: []occkit.Topology{embeddedOpenClaw}}, nil},
+		{"kubernetes rows", drivers.Declaration{Name: "kubernetes", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
+		{"bad name", drivers.Declaration{Name: "My Driver", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
+		{"empty name", drivers.Declaration{Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
+		{"bad runtime logging", drivers.Declaration{Name: "x", RuntimeLogging: "both", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("runtimeLogging", "DRV-1")}},
+		{"bad activation", drivers.Declaration{Name: "x", Activation: "whenever", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("activationOrder", "DRV-1")}},
 		{"no topology", drivers.Declaration{Name: "x"}, []problem{invalid("topologies", "RES-11")}},
-		{"codex embedded", drivers.Declaration{Name: "x", Topologies: []resolver.Topology{{Harness: resolver.HarnessCodex, Mode: resolver.ModeEmbedded}}}, []problem{invalid("topologies[0]", "RES-11")}},
-		{"unknown harness", drivers.Declaration{Name: "x", Topologies: []resolver.Topology{{Harness: "claude", Mode: resolver.ModeEmbedded}}}, []problem{invalid("topologies[0].harness", "RES-1")}},
-		{"unknown mode", drivers.Declaration{Name: "x", Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: "remote"}}}, []problem{invalid("topologies[0].mode", "RES-11")}},
-		{"repeated pair", drivers.Declaration{Name: "x", Topologies: []resolver.Topology{embeddedOpenClaw, embeddedOpenClaw}}, []problem{invalid("topologies[1]", "RES-11")}},
-		{"docker runs embedded openclaw only", drivers.Declaration{Name: "docker", Topologies: []resolver.Topology{embeddedOpenClaw, dedicatedCodex}}, []problem{invalid("topologies[1]", "RES-11")}},
-		{"ssh runs embedded openclaw only", drivers.Declaration{Name: "ssh", Topologies: []resolver.Topology{dedicatedOpenClaw}}, []problem{invalid("topologies[0]", "RES-11")}},
+		{"codex embedded", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded}}}, []problem{invalid("topologies[0]", "RES-11")}},
+		{"unknown harness", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: "claude", Mode: occkit.ModeEmbedded}}}, []problem{invalid("topologies[0].harness", "RES-1")}},
+		{"unknown mode", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: "remote"}}}, []problem{invalid("topologies[0].mode", "RES-11")}},
+		{"repeated pair", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{embeddedOpenClaw, embeddedOpenClaw}}, []problem{invalid("topologies[1]", "RES-11")}},
+		{"docker runs embedded openclaw only", drivers.Declaration{Name: "docker", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}, []problem{invalid("topologies[1]", "RES-11")}},
+		{"ssh runs embedded openclaw only", drivers.Declaration{Name: "ssh", Topologies: []occkit.Topology{dedicatedOpenClaw}}, []problem{invalid("topologies[0]", "RES-11")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +55,7 @@ func TestValidateDeclaration(t *testing.T) {
 
 func TestDeclarationDefaults(t *testing.T) {
 	var d drivers.Declaration
-	if d.Logging() != logging.OwnedByPlatform || d.ActivationOrder() != drivers.ActivateAfterCommit {
+	if d.Logging() != occkit.OwnedByPlatform || d.ActivationOrder() != drivers.ActivateAfterCommit {
 		t.Errorf("zero declaration: logging %q, activation %q", d.Logging(), d.ActivationOrder())
 	}
 	if got := drivers.AllActivationOrders(); got[0] != drivers.ActivateAfterCommit || len(got) != 2 {
@@ -73,21 +71,21 @@ type stub struct {
 }
 
 func newStub() *stub {
-	return &stub{decl: drivers.Declaration{Name: "stub", Topologies: []resolver.Topology{embeddedOpenClaw, dedicatedCodex}}}
+	return &stub{decl: drivers.Declaration{Name: "stub", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}}
 }
 
 func (s *stub) Declaration() drivers.Declaration                         { return s.decl }
 func (s *stub) EnsureNamespace(context.Context, drivers.Namespace) error { return nil }
 func (s *stub) DeleteNamespace(context.Context, drivers.Namespace) error { return nil }
-func (s *stub) Prepare(ctx context.Context, rev *admission.Revision) error {
-	return drivers.CheckTopology(s.decl, rev.Topology())
+func (s *stub) Prepare(ctx context.Context, rev drivers.Revision) error {
+	return occkit.CheckTopology(s.decl.Name, s.decl.Topologies, rev.Topology())
 }
 func (s *stub) Retire(_ context.Context, agent, digest string) error {
 	s.retired = append(s.retired, agent+"/"+digest)
 	return nil
 }
-func (s *stub) ValidateHarnessAuth(context.Context, admission.AuthFacts) (admission.Projection, error) {
-	return admission.Projection{Gateway: []admission.EnvVar{}, Harness: []admission.EnvVar{{Name: "OPENAI_API_KEY"}}}, s.authErr
+func (s *stub) ValidateHarnessAuth(context.Context, drivers.AuthFacts) (occkit.Projection, error) {
+	return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{{Name: "OPENAI_API_KEY"}}}, s.authErr
 }
 
 // capable adds optional capabilities to a stub.
@@ -98,16 +96,16 @@ type capable struct {
 	gwErr   error
 }
 
-func (c capable) ReadRuntimeLogs(_ context.Context, _ *admission.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
+func (c capable) ReadRuntimeLogs(_ context.Context, _ drivers.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
 	return drivers.LogChunk{Lines: make([]drivers.LogLine, req.Lines)}, c.logsErr
 }
 func (c capable) DiscoverModels(context.Context, drivers.ModelQuery) ([]drivers.Model, error) {
 	return c.models, c.logsErr
 }
-func (c capable) ValidateGatewaySettings(context.Context, occkit.Document, resolver.Topology) error {
+func (c capable) ValidateGatewaySettings(context.Context, occkit.Document, occkit.Topology) error {
 	return c.gwErr
 }
-func (c capable) Stop(context.Context, *admission.Revision) error { return errors.New("stopped") }
+func (c capable) Stop(context.Context, drivers.Revision) error { return errors.New("stopped") }
 
 // wrapper forwards the required methods only.
 type wrapper struct{ drivers.ComputeDriver }
@@ -117,7 +115,7 @@ func (w wrapper) Unwrap() drivers.ComputeDriver { return w.ComputeDriver }
 // interceptor wraps and implements one capability itself.
 type interceptor struct{ wrapper }
 
-func (interceptor) Stop(context.Context, *admission.Revision) error { return errors.New("intercepted") }
+func (interceptor) Stop(context.Context, drivers.Revision) error { return errors.New("intercepted") }
 
 // loop is a wrapper whose chain never ends.
 type loop struct{ *stub }
@@ -160,7 +158,7 @@ func TestAs(t *testing.T) {
 	}
 }
 
-func fixture(t *testing.T, top resolver.Topology) *admission.Revision {
+func fixture(t *testing.T, top occkit.Topology) drivers.Revision {
 	t.Helper()
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: "stub", Topology: top})
 	if err != nil {
@@ -210,7 +208,7 @@ func TestFallbacks(t *testing.T) {
 		{"logs absent", func() error { _, err := drivers.ReadRuntimeLogs(ctx, s, rev, drivers.LogRequest{}); return err },
 			problem{occkit.CodeNotImplemented, "", "DRV-1"}},
 		{"logs under driver-owned logging", func() error {
-			d := capable{stub: &stub{decl: drivers.Declaration{Name: "x", RuntimeLogging: logging.OwnedByDriver, Topologies: []resolver.Topology{embeddedOpenClaw}}}}
+			d := capable{stub: &stub{decl: drivers.Declaration{Name: "x", RuntimeLogging: occkit.OwnedByDriver, Topologies: []occkit.Topology{embeddedOpenClaw}}}}
 			_, err := drivers.ReadRuntimeLogs(ctx, d, rev, drivers.LogRequest{})
 			return err
 		}, problem{occkit.CodeNotImplemented, "", "LOG-3"}},
@@ -233,18 +231,18 @@ func TestFallbacks(t *testing.T) {
 			return drivers.CheckGatewaySettings(ctx, d, occkit.MustParseDocument(`{}`), embeddedOpenClaw)
 		}, problem{occkit.CodeResourceConflict, "gateway.bind", "AUTH-7"}},
 		{"harness auth without a driver", func() error {
-			_, err := drivers.ValidateHarnessAuth(ctx, nil, admission.AuthFacts{Compute: "custom", Topologies: []resolver.Topology{embeddedOpenClaw},
-				Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded, Binding: admission.Binding{Method: admission.MethodRuntime}})
+			_, err := admission.ValidateWith(ctx, nil, drivers.AuthFacts{Compute: "custom", Topologies: []occkit.Topology{embeddedOpenClaw},
+				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, problem{occkit.CodeDependencyUnavailable, "", "AUTH-7"}},
 		{"harness auth refused with a plain error", func() error {
-			_, err := drivers.ValidateHarnessAuth(ctx, &stub{decl: s.decl, authErr: errors.New("nope")}, admission.AuthFacts{
-				Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded, Binding: admission.Binding{Method: admission.MethodRuntime}})
+			_, err := admission.ValidateWith(ctx, &stub{decl: s.decl, authErr: errors.New("nope")}, drivers.AuthFacts{
+				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, problem{occkit.CodeResourceConflict, "harnessAuth", "AUTH-7"}},
 		{"harness auth on an undeclared topology", func() error {
-			_, err := drivers.ValidateHarnessAuth(ctx, s, admission.AuthFacts{
-				Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated, Binding: admission.Binding{Method: admission.MethodRuntime}})
+			_, err := admission.ValidateWith(ctx, s, drivers.AuthFacts{
+				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, invalid("executionMode", "RES-11")},
 		{"nil driver", func() error { return drivers.Activate(ctx, nil, rev) },
@@ -262,10 +260,10 @@ func TestFallbacks(t *testing.T) {
 		})
 	}
 
-	p, err := drivers.ValidateHarnessAuth(ctx, wrapper{s}, admission.AuthFacts{
-		Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded, Binding: admission.Binding{Method: admission.MethodRuntime}})
+	p, err := admission.ValidateWith(ctx, wrapper{s}, drivers.AuthFacts{
+		Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 	if err != nil || len(p.Harness) != 1 {
-		t.Errorf("ValidateHarnessAuth through a wrapper = %+v, %v", p, err)
+		t.Errorf("ValidateWith through a wrapper = %+v, %v", p, err)
 	}
 	chunk, err := drivers.ReadRuntimeLogs(ctx, capable{stub: s}, rev, drivers.LogRequest{})
 	if err != nil || len(chunk.Lines) != drivers.DefaultLogLines {
@@ -280,7 +278,7 @@ func contains(err error, s string) bool {
 func TestDiscoverModelsNeverLeaksTheCredential(t *testing.T) {
 	ctx := context.Background()
 	const secret = "sk-live-0123456789"
-	q := drivers.ModelQuery{Provider: "openai", AuthMethod: admission.MethodAPIKey, Credential: secret}
+	q := drivers.ModelQuery{Provider: "openai", AuthMethod: occkit.MethodAPIKey, Credential: secret}
 	for _, leak := range []error{
 		errors.New("401 for key " + secret),
 		occkit.Conflict("DRV-1", occkit.Root(), "bad key %s", secret),
@@ -306,18 +304,18 @@ func TestDiscoverModelsNeverLeaksTheCredential(t *testing.T) {
 
 func TestComputeInfo(t *testing.T) {
 	s := newStub()
-	s.decl.RuntimeLogging = logging.OwnedByDriver
-	info := drivers.ComputeInfo(wrapper{s}, "stub-1")
-	want := admission.ComputeInfo{Kind: "stub", ID: "stub-1", RuntimeLogging: logging.OwnedByDriver,
-		Topologies: []resolver.Topology{embeddedOpenClaw, dedicatedCodex}}
+	s.decl.RuntimeLogging = occkit.OwnedByDriver
+	info := admission.ComputeOf(wrapper{s}, "stub-1")
+	want := admission.ComputeInfo{Kind: "stub", ID: "stub-1", RuntimeLogging: occkit.OwnedByDriver,
+		Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}
 	info.Driver = nil
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("ComputeInfo (-want +got):\n%s", diff)
 	}
-	if _, ok := admission.Capability[admission.HarnessAuthValidator](drivers.ComputeInfo(wrapper{s}, "x").Driver); !ok {
+	if _, ok := drivers.As[drivers.HarnessAuthValidator](admission.ComputeOf(wrapper{s}, "x").Driver); !ok {
 		t.Error("admission cannot find the validator")
 	}
-	if got := drivers.ComputeInfo(nil, "x"); got.Kind != "" || got.Driver != nil {
+	if got := admission.ComputeOf(nil, "x"); got.Kind != "" || got.Driver != nil {
 		t.Errorf("ComputeInfo(nil) = %+v, want zero", got)
 	}
 }

@@ -39,7 +39,14 @@ func CheckSessionWorkers(at occkit.Path, n int) error {
 // ParseSessionWorkers reads a configured number of session workers from a
 // JSON value: absent or null gives [DefaultSessionWorkers]; an integer
 // from 1 to 1024 is itself; anything else is 400 INVALID_REQUEST at at.
-func ParseSessionWorkers(v gjson.Result, at occkit.Path) (int, error) {
+//
+// raw is the JSON text of the value; nil or empty is absent.
+func ParseSessionWorkers(raw []byte, at occkit.Path) (int, error) {
+	return parseSessionWorkers(jsonValue(raw), at)
+}
+
+// parseSessionWorkers is the parser behind the exported function, on a value already read.
+func parseSessionWorkers(v gjson.Result, at occkit.Path) (int, error) {
 	if !v.Exists() || v.Type == gjson.Null {
 		return DefaultSessionWorkers, nil
 	}
@@ -158,4 +165,13 @@ func (h *SessionHost) Active() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return sortedKeys(h.sessions)
+}
+
+// jsonValue reads raw JSON text as a gjson value; nil or empty raw is an
+// absent value (so absent and JSON null stay distinct).
+func jsonValue(raw []byte) gjson.Result {
+	if len(raw) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(raw)
 }

@@ -3,12 +3,16 @@
 // [SandboxDriver] (what contains a dedicated Harness), plus the
 // installation-level policy that depends on which drivers are configured.
 //
-// The design follows database/sql/driver: each contract is a small
-// required interface, and everything else is an optional capability
-// interface that a driver implements or not. Callers never type-assert
-// themselves: they use [As] (which follows Unwrap chains, so a wrapping
-// driver never hides a capability) or the helper functions that apply each
-// capability's documented fallback.
+// The design follows database/sql/driver: the contract is a leaf that
+// imports no policy package (only the root package's errors and the
+// deploy vocabulary), each contract is a small required interface, and
+// everything else is an optional capability interface that a driver
+// implements or not. A driver acts on a [Revision], the read-only view of
+// an admitted revision that admission's *Revision implements. Capabilities
+// are found with [As] or [AsSandbox], the one lookup, which follows
+// [Wrapper] and [SandboxWrapper] Unwrap chains by type assertion, so a
+// wrapping driver never hides a capability; the helper functions below
+// apply each capability's documented fallback.
 //
 // # Compute drivers
 //
@@ -31,12 +35,13 @@
 //	[Preflighter]              [Preflight] succeeds
 //	lifecycle hooks            the phase runs without the driver
 //
-// Admission consumes a driver through [ComputeInfo] and [SandboxInfo]:
-// the method sets here are admission's structural interfaces
-// ([admission.HarnessAuthValidator], [GatewaySettingsValidator],
-// [ConfigurationTransformer]), so a driver satisfies both packages at
-// once. [ValidateHarnessAuth] runs a driver's validation with admission's
-// AUTH-7 error mapping.
+// Package admission holds typed drivers (admission.ComputeInfo and
+// admission.SandboxInfo, filled by admission.ComputeOf and
+// admission.SandboxOf) and asks them through this package's interfaces:
+// the required [HarnessAuthValidator] with the facts of [AuthFacts], and
+// the optional [GatewaySettingsValidator] and [ConfigurationTransformer].
+// admission.ValidateWith runs a driver's validation with the AUTH-7 error
+// mapping.
 //
 // # Sandbox drivers
 //
@@ -98,14 +103,16 @@
 // # Decisions where the specification is silent
 //
 //   - Harness-auth validation is part of the required ComputeDriver
-//     interface (DRV-1); the 503 of AUTH-7 is what admission answers when
-//     it is handed a Compute value that lacks it.
+//     interface (DRV-1); the 503 of AUTH-7 is what admission answers for a
+//     custom Compute it is handed without a driver.
 //   - A harness home of "/" is refused: it is normalized and absolute, but
 //     a Harness home at the root would own the whole filesystem.
 //   - A hooks declaration naming no phase ({} or []) declares no hooks:
 //     DRV-4 limits which phases may be keys, not how many.
-//   - A SandboxDriver whose facet list is invalid never qualifies, even if
-//     it also lists all three facets.
+//   - A SandboxDriver whose facet list is invalid never serves dedicated
+//     OpenClaw ([QualifiedSandbox]), even if it also lists all three
+//     facets; resolution alone ([occkit.SandboxFacts.Qualifies]) only asks
+//     for provisioning and the three facets.
 //   - sandboxDriverUnavailable is reported only when a SandboxDriver is
 //     configured; with none there is no Driver to be out.
 //   - An Agent's maxConcurrent must be a positive integer (400 otherwise),

@@ -9,7 +9,6 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
-	"github.com/occkit/occkit/resolver"
 )
 
 // nomad is a complete custom ComputeDriver: it runs embedded OpenClaw
@@ -23,7 +22,7 @@ type nomad struct {
 func (n *nomad) Declaration() drivers.Declaration {
 	return drivers.Declaration{
 		Name:       "nomad",
-		Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}},
+		Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
 }
 
@@ -31,11 +30,11 @@ func (n *nomad) EnsureNamespace(ctx context.Context, _ drivers.Namespace) error 
 
 func (n *nomad) DeleteNamespace(ctx context.Context, _ drivers.Namespace) error { return ctx.Err() }
 
-func (n *nomad) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (n *nomad) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := drivers.CheckTopology(n.Declaration(), rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(n.Declaration().Name, n.Declaration().Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	n.mu.Lock()
@@ -57,19 +56,19 @@ func (n *nomad) Retire(ctx context.Context, agentID, digest string) error {
 	return nil
 }
 
-func (n *nomad) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (n *nomad) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return admission.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if f.Binding.Method != admission.MethodAPIKey {
-		return admission.Projection{}, occkit.Conflict("AUTH-4", admission.BindingPath().Key("method"),
+	if f.Binding.Method != occkit.MethodAPIKey {
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", admission.BindingPath().Key("method"),
 			"nomad supports only the api_key harnessAuth method")
 	}
-	key := admission.EnvVar{Name: "OPENAI_API_KEY", From: f.Binding.Source}
-	return admission.Projection{Gateway: []admission.EnvVar{}, Harness: []admission.EnvVar{key}}, nil
+	key := occkit.EnvVar{Name: "OPENAI_API_KEY", From: f.Binding.Source}
+	return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{key}}, nil
 }
 
-func (n *nomad) ReadRuntimeLogs(ctx context.Context, rev *admission.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
+func (n *nomad) ReadRuntimeLogs(ctx context.Context, rev drivers.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return drivers.LogChunk{}, err
 	}
@@ -99,9 +98,9 @@ func Example_customComputeDriver() {
 }
 
 func ExampleCapabilities() {
-	inst := resolver.Installation{
-		NativeWorkerSupport: resolver.NativeWorkersPinned,
-		Sandbox:             &resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true},
+	inst := occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkersPinned,
+		Sandbox:             &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 	}
 	healthy, _ := drivers.Capabilities(inst, drivers.CapabilityOptions{})
 	fmt.Println(string(healthy.JSON()))

@@ -6,9 +6,6 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // The functions below call an optional capability when the driver (or a
@@ -26,44 +23,11 @@ func notImplemented(rule, what string) error {
 	return occkit.New(occkit.CodeNotImplemented, rule, occkit.Root(), "%s is not implemented by this driver", what)
 }
 
-// CheckTopology refuses a revision topology the driver does not declare:
-// 400 INVALID_REQUEST (RES-11). Drivers call it first thing in Prepare.
-func CheckTopology(d Declaration, t resolver.Topology) error {
-	if t.Harness == resolver.HarnessCodex && t.Mode == resolver.ModeEmbedded {
-		return occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "codex runs dedicated, not embedded")
-	}
-	if !d.Supports(t) {
-		return occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
-			"compute %s does not run %s %s", d.Name, t.Harness, t.Mode)
-	}
-	return nil
-}
-
-// ValidateHarnessAuth runs d's harness-auth validation through admission's
-// AUTH-7 mapping ([admission.ValidateWith]): binding shape and RES-11 first
-// (400), a missing binding 409, then the driver, whose INVALID_REQUEST
-// refusals stay 400 and every other refusal becomes 409. A nil d is 503
-// DEPENDENCY_UNAVAILABLE.
-func ValidateHarnessAuth(ctx context.Context, d ComputeDriver, f admission.AuthFacts) (admission.Projection, error) {
-	var v admission.HarnessAuthValidator
-	if !isNil(d) {
-		v = d
-		decl := d.Declaration()
-		if f.Compute == "" {
-			f.Compute = decl.Name
-		}
-		if f.Topologies == nil {
-			f.Topologies = append([]resolver.Topology(nil), decl.Topologies...)
-		}
-	}
-	return admission.ValidateWith(ctx, v, f)
-}
-
 // CheckGatewaySettings runs d's [GatewaySettingsValidator] when it has one
 // (AUTH-7): a refusal is 409 RESOURCE_CONFLICT carrying the setting's path
 // and never the driver's text (which might quote a value). Absent, no
 // check runs. A nil d is 503.
-func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Document, t resolver.Topology) error {
+func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Document, t occkit.Topology) error {
 	if isNil(d) {
 		return errNoDriver("AUTH-7")
 	}
@@ -76,21 +40,21 @@ func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Docum
 		return nil
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return err
+		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(), "the gateway-settings check was cancelled")
 	}
 	at := occkit.Root()
-	if oe := occkit.First(err); oe != nil {
+	if oe := occkit.First(err); oe != nil && oe.Code != occkit.CodeInternal {
 		at = oe.Path
 	}
 	if at.IsRoot() {
-		return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway settings")
+		return occkit.Wrap(err, occkit.CodeResourceConflict, "AUTH-7", at, "the ComputeDriver refused the gateway settings")
 	}
-	return occkit.Conflict("AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
+	return occkit.Wrap(err, occkit.CodeResourceConflict, "AUTH-7", at, "the ComputeDriver refused the gateway setting %s", at.String())
 }
 
 // Activate calls d's [Activator], or does nothing when it has none (the
 // revision serves once prepared).
-func Activate(ctx context.Context, d ComputeDriver, rev *admission.Revision) error {
+func Activate(ctx context.Context, d ComputeDriver, rev Revision) error {
 	if isNil(d) {
 		return errNoDriver("DRV-1")
 	}
@@ -101,7 +65,7 @@ func Activate(ctx context.Context, d ComputeDriver, rev *admission.Revision) err
 }
 
 // Stop calls d's [Stopper], or retires the revision when it has none.
-func Stop(ctx context.Context, d ComputeDriver, rev *admission.Revision) error {
+func Stop(ctx context.Context, d ComputeDriver, rev Revision) error {
 	if isNil(d) {
 		return errNoDriver("DRV-1")
 	}
@@ -117,15 +81,15 @@ func Stop(ctx context.Context, d ComputeDriver, rev *admission.Revision) error {
 // MustStopPredecessors reports whether every earlier version of the Agent
 // must stop before rev is prepared: always for a dedicated revision
 // (ADM-6), otherwise when the driver declares exclusive replacement.
-func MustStopPredecessors(d ComputeDriver, rev *admission.Revision) bool {
-	if rev != nil && rev.Mode() == resolver.ModeDedicated {
+func MustStopPredecessors(d ComputeDriver, rev Revision) bool {
+	if rev != nil && rev.Mode() == occkit.ModeDedicated {
 		return true
 	}
 	return !isNil(d) && d.Declaration().StopPredecessors
 }
 
 // Diagnose calls d's [Diagnoser], or answers 501 NOT_IMPLEMENTED.
-func Diagnose(ctx context.Context, d ComputeDriver, rev *admission.Revision) (Diagnostics, error) {
+func Diagnose(ctx context.Context, d ComputeDriver, rev Revision) (Diagnostics, error) {
 	if isNil(d) {
 		return Diagnostics{}, errNoDriver("DRV-1")
 	}
@@ -138,11 +102,11 @@ func Diagnose(ctx context.Context, d ComputeDriver, rev *admission.Revision) (Di
 // ReadRuntimeLogs calls d's [RuntimeLogReader] with a normalized request.
 // It answers 501 NOT_IMPLEMENTED when the driver owns runtime logging
 // (LOG-3) or has no reader, and 400 for a line count out of range.
-func ReadRuntimeLogs(ctx context.Context, d ComputeDriver, rev *admission.Revision, req LogRequest) (LogChunk, error) {
+func ReadRuntimeLogs(ctx context.Context, d ComputeDriver, rev Revision, req LogRequest) (LogChunk, error) {
 	if isNil(d) {
 		return LogChunk{}, errNoDriver("DRV-1")
 	}
-	if d.Declaration().Logging() == logging.OwnedByDriver {
+	if d.Declaration().Logging() == occkit.OwnedByDriver {
 		return LogChunk{}, occkit.New(occkit.CodeNotImplemented, "LOG-3", occkit.Root(),
 			"runtime logs are managed by the ComputeDriver")
 	}
@@ -158,7 +122,7 @@ func ReadRuntimeLogs(ctx context.Context, d ComputeDriver, rev *admission.Revisi
 }
 
 // ReadSandboxLogs calls d's [SandboxLogReader], or answers 501.
-func ReadSandboxLogs(ctx context.Context, d SandboxDriver, ns Namespace, rev *admission.Revision, req LogRequest) (LogChunk, error) {
+func ReadSandboxLogs(ctx context.Context, d SandboxDriver, ns Namespace, rev Revision, req LogRequest) (LogChunk, error) {
 	if isNil(d) {
 		return LogChunk{}, errNoDriver("DRV-2")
 	}

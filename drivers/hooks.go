@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 )
 
 // HookPhase is one Compute lifecycle phase a driver can hook (DRV-4). The
@@ -61,12 +60,12 @@ type (
 	// whose hook already succeeded get their [WorkloadStopHook] in reverse
 	// order.
 	WorkloadStartHook interface {
-		BeforeWorkloadStart(ctx context.Context, rev *admission.Revision, launch *Launch) error
+		BeforeWorkloadStart(ctx context.Context, rev Revision, launch *Launch) error
 	}
 	// WorkloadStopHook runs at [PhaseBeforeWorkloadStop], in reverse
 	// registration order.
 	WorkloadStopHook interface {
-		BeforeWorkloadStop(ctx context.Context, rev *admission.Revision) error
+		BeforeWorkloadStop(ctx context.Context, rev Revision) error
 	}
 	// NamespaceDeleteHook runs at [PhaseBeforeNamespaceDelete], in reverse
 	// registration order.
@@ -267,7 +266,7 @@ func (h Hooks) AfterNamespacePrepared(ctx context.Context, ns Namespace) error {
 // BeforeWorkloadStart runs every [WorkloadStartHook] in order, collecting
 // their launch environment, and returns it. When one fails, drivers whose
 // hook already succeeded get their [WorkloadStopHook] in reverse order.
-func (h Hooks) BeforeWorkloadStart(ctx context.Context, rev *admission.Revision) (map[string]string, error) {
+func (h Hooks) BeforeWorkloadStart(ctx context.Context, rev Revision) (map[string]string, error) {
 	var done []any
 	launch := &Launch{}
 	for _, d := range h.drivers {
@@ -292,7 +291,7 @@ func (h Hooks) BeforeWorkloadStart(ctx context.Context, rev *admission.Revision)
 
 // BeforeWorkloadStop runs every [WorkloadStopHook] in reverse order and
 // stops at the first failure.
-func (h Hooks) BeforeWorkloadStop(ctx context.Context, rev *admission.Revision) error {
+func (h Hooks) BeforeWorkloadStop(ctx context.Context, rev Revision) error {
 	for i := len(h.drivers) - 1; i >= 0; i-- {
 		d := h.drivers[i]
 		hook, ok := asAny[WorkloadStopHook](d)

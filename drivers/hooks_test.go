@@ -3,14 +3,13 @@ package drivers_test
 import (
 	"context"
 	"errors"
+	"github.com/occkit/occkit"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 // recorder hooks every phase and logs the calls into a shared journal.
@@ -22,9 +21,9 @@ type recorder struct {
 }
 
 func (r recorder) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: r.name, Facets: []resolver.Facet{"networking"}}
+	return drivers.SandboxDeclaration{Name: r.name, Facets: []occkit.Facet{"networking"}}
 }
-func (r recorder) Cleanup(context.Context, drivers.Namespace, *admission.Revision) error { return nil }
+func (r recorder) Cleanup(context.Context, drivers.Namespace, drivers.Revision) error { return nil }
 
 func (r recorder) note(p drivers.HookPhase) error {
 	*r.journal = append(*r.journal, r.name+" "+string(p))
@@ -36,7 +35,7 @@ func (r recorder) note(p drivers.HookPhase) error {
 func (r recorder) AfterNamespacePrepared(context.Context, drivers.Namespace) error {
 	return r.note(drivers.PhaseAfterNamespacePrepared)
 }
-func (r recorder) BeforeWorkloadStart(_ context.Context, _ *admission.Revision, l *drivers.Launch) error {
+func (r recorder) BeforeWorkloadStart(_ context.Context, _ drivers.Revision, l *drivers.Launch) error {
 	if r.env != "" {
 		if err := l.Setenv(r.env, "opaque-"+r.name); err != nil {
 			return err
@@ -44,7 +43,7 @@ func (r recorder) BeforeWorkloadStart(_ context.Context, _ *admission.Revision, 
 	}
 	return r.note(drivers.PhaseBeforeWorkloadStart)
 }
-func (r recorder) BeforeWorkloadStop(context.Context, *admission.Revision) error {
+func (r recorder) BeforeWorkloadStop(context.Context, drivers.Revision) error {
 	return r.note(drivers.PhaseBeforeWorkloadStop)
 }
 func (r recorder) BeforeNamespaceDelete(context.Context, drivers.Namespace) error {

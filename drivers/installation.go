@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 // InstallationCapabilities is `capabilities` of `GET /installation`
@@ -29,12 +28,12 @@ type InstallationCapabilities struct {
 type OpenClawCapabilities struct {
 	// ExecutionModes are the modes an OpenClaw Agent can deploy in, always
 	// embedded first; never empty.
-	ExecutionModes []resolver.Mode `json:"executionModes"`
+	ExecutionModes []occkit.Mode `json:"executionModes"`
 }
 
 // NativeWorkers reports native-worker support.
 type NativeWorkers struct {
-	Support resolver.NativeWorkerSupport `json:"support"`
+	Support occkit.NativeWorkerSupport `json:"support"`
 }
 
 // CapabilityOptions are the live facts capabilities depend on beside the
@@ -57,21 +56,21 @@ type CapabilityOptions struct {
 //   - sandboxDriverUnavailable is true when a SandboxDriver is configured
 //     and opts reports its outage.
 //
-// A support value outside [resolver.NativeWorkerSupport]'s set is 400
+// A support value outside [occkit.NativeWorkerSupport]'s set is 400
 // INVALID_REQUEST at runtime.nativeWorkerSupport.
-func Capabilities(inst resolver.Installation, opts CapabilityOptions) (InstallationCapabilities, error) {
+func Capabilities(inst occkit.Installation, opts CapabilityOptions) (InstallationCapabilities, error) {
 	support := inst.NativeWorkerSupport
 	switch support {
-	case resolver.NativeWorkersNone, resolver.NativeWorkersPinned, resolver.NativeWorkersCustomImage:
+	case occkit.NativeWorkersNone, occkit.NativeWorkersPinned, occkit.NativeWorkersCustomImage:
 	default:
 		return InstallationCapabilities{}, occkit.Invalid("DRV-3", nativeWorkerPath,
 			"runtime.nativeWorkerSupport must be pinned-runtime or custom-image")
 	}
 	caps := InstallationCapabilities{
-		OpenClaw: OpenClawCapabilities{ExecutionModes: []resolver.Mode{resolver.ModeEmbedded}},
+		OpenClaw: OpenClawCapabilities{ExecutionModes: []occkit.Mode{occkit.ModeEmbedded}},
 	}
-	if Qualifies(inst.Sandbox) && support != resolver.NativeWorkersNone {
-		caps.OpenClaw.ExecutionModes = append(caps.OpenClaw.ExecutionModes, resolver.ModeDedicated)
+	if QualifiedSandbox(inst.Sandbox) && support != occkit.NativeWorkersNone {
+		caps.OpenClaw.ExecutionModes = append(caps.OpenClaw.ExecutionModes, occkit.ModeDedicated)
 		caps.NativeWorkers = &NativeWorkers{Support: support}
 	}
 	caps.SandboxDriverUnavailable = inst.Sandbox != nil && opts.SandboxUnavailable
@@ -80,7 +79,7 @@ func Capabilities(inst resolver.Installation, opts CapabilityOptions) (Installat
 
 // Offers reports whether mode is listed for OpenClaw. A Console refuses an
 // unlisted mode before any write.
-func (c InstallationCapabilities) Offers(mode resolver.Mode) bool {
+func (c InstallationCapabilities) Offers(mode occkit.Mode) bool {
 	for _, m := range c.OpenClaw.ExecutionModes {
 		if m == mode {
 			return true
@@ -99,17 +98,13 @@ func (c InstallationCapabilities) JSON() []byte {
 	return b
 }
 
-// Qualifies reports whether a configured SandboxDriver can contain a
-// dedicated OpenClaw Harness (RES-13): its facets are a valid declaration
-// (DRV-2) and it provisions the Harness with all three facets. A nil s
-// does not qualify. Unlike [resolver.SandboxFacts.Qualifies], a declaration
-// with an unknown or repeated facet never qualifies: it could not have
-// been registered.
-func Qualifies(s *resolver.SandboxFacts) bool {
-	if s == nil || CheckFacets(occkit.Root(), s.Facets) != nil {
-		return false
-	}
-	return s.Qualifies()
+// QualifiedSandbox reports whether a configured SandboxDriver can serve
+// dedicated OpenClaw: its facets are a valid declaration (DRV-2, which a
+// driver with an unknown or repeated facet could not have passed at
+// registration) and it qualifies ([occkit.SandboxFacts.Qualifies],
+// RES-13). A nil s does not.
+func QualifiedSandbox(s *occkit.SandboxFacts) bool {
+	return s != nil && CheckFacets(occkit.Root(), s.Facets) == nil && s.Qualifies()
 }
 
 var nativeWorkerPath = occkit.NewPath("runtime", "nativeWorkerSupport")
@@ -123,18 +118,18 @@ var nativeWorkerPath = occkit.NewPath("runtime", "nativeWorkerSupport")
 //
 // An operator can declare only custom-image: declaring pinned-runtime (or
 // anything else) is 400 INVALID_REQUEST at runtime.nativeWorkerSupport.
-func NativeWorkerSource(pinnedSupports bool, declared string) (resolver.NativeWorkerSupport, error) {
-	switch resolver.NativeWorkerSupport(declared) {
-	case resolver.NativeWorkersNone, resolver.NativeWorkersCustomImage:
-	case resolver.NativeWorkersPinned:
-		return resolver.NativeWorkersNone, occkit.Invalid("DRV-3", nativeWorkerPath,
+func NativeWorkerSource(pinnedSupports bool, declared string) (occkit.NativeWorkerSupport, error) {
+	switch occkit.NativeWorkerSupport(declared) {
+	case occkit.NativeWorkersNone, occkit.NativeWorkersCustomImage:
+	case occkit.NativeWorkersPinned:
+		return occkit.NativeWorkersNone, occkit.Invalid("DRV-3", nativeWorkerPath,
 			"an operator cannot declare pinned-runtime: only custom-image can be declared")
 	default:
-		return resolver.NativeWorkersNone, occkit.Invalid("DRV-3", nativeWorkerPath,
+		return occkit.NativeWorkersNone, occkit.Invalid("DRV-3", nativeWorkerPath,
 			"runtime.nativeWorkerSupport may only be custom-image")
 	}
 	if pinnedSupports {
-		return resolver.NativeWorkersPinned, nil
+		return occkit.NativeWorkersPinned, nil
 	}
-	return resolver.NativeWorkerSupport(declared), nil
+	return occkit.NativeWorkerSupport(declared), nil
 }

@@ -11,47 +11,45 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 func TestCapabilities(t *testing.T) {
-	full := &resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true}
+	full := &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
 	embeddedOnly := `{"openclaw":{"executionModes":["embedded"]}}`
 	tests := []struct {
 		name    string
-		support resolver.NativeWorkerSupport
-		sandbox *resolver.SandboxFacts
+		support occkit.NativeWorkerSupport
+		sandbox *occkit.SandboxFacts
 		outage  bool
 		want    string
 	}{
-		{"pinned runtime with a qualifying driver", resolver.NativeWorkersPinned, full, false,
+		{"pinned runtime with a qualifying driver", occkit.NativeWorkersPinned, full, false,
 			`{"openclaw":{"executionModes":["embedded","dedicated"]},"nativeWorkers":{"support":"pinned-runtime"}}`},
-		{"custom image with a qualifying driver", resolver.NativeWorkersCustomImage, full, false,
+		{"custom image with a qualifying driver", occkit.NativeWorkersCustomImage, full, false,
 			`{"openclaw":{"executionModes":["embedded","dedicated"]},"nativeWorkers":{"support":"custom-image"}}`},
-		{"outage keeps dedicated", resolver.NativeWorkersPinned, full, true,
+		{"outage keeps dedicated", occkit.NativeWorkersPinned, full, true,
 			`{"openclaw":{"executionModes":["embedded","dedicated"]},"nativeWorkers":{"support":"pinned-runtime"},"sandboxDriverUnavailable":true}`},
-		{"qualifying driver without support source", resolver.NativeWorkersNone, full, false, embeddedOnly},
-		{"no support and an outage", resolver.NativeWorkersNone, full, true,
+		{"qualifying driver without support source", occkit.NativeWorkersNone, full, false, embeddedOnly},
+		{"no support and an outage", occkit.NativeWorkersNone, full, true,
 			`{"openclaw":{"executionModes":["embedded"]},"sandboxDriverUnavailable":true}`},
-		{"no sandbox driver", resolver.NativeWorkersPinned, nil, false, embeddedOnly},
-		{"no sandbox driver, so no outage", resolver.NativeWorkersPinned, nil, true, embeddedOnly},
-		{"driver without provisioning", resolver.NativeWorkersPinned, &resolver.SandboxFacts{Facets: resolver.AllFacets()}, false, embeddedOnly},
-		{"driver with two facets", resolver.NativeWorkersPinned,
-			&resolver.SandboxFacts{Facets: []resolver.Facet{"networking", "process"}, ProvisionHarness: true}, false, embeddedOnly},
-		{"non-qualifying driver out", resolver.NativeWorkersCustomImage,
-			&resolver.SandboxFacts{Facets: []resolver.Facet{"networking"}, ProvisionHarness: true}, true,
+		{"no sandbox driver", occkit.NativeWorkersPinned, nil, false, embeddedOnly},
+		{"no sandbox driver, so no outage", occkit.NativeWorkersPinned, nil, true, embeddedOnly},
+		{"driver without provisioning", occkit.NativeWorkersPinned, &occkit.SandboxFacts{Facets: occkit.AllFacets()}, false, embeddedOnly},
+		{"driver with two facets", occkit.NativeWorkersPinned,
+			&occkit.SandboxFacts{Facets: []occkit.Facet{"networking", "process"}, ProvisionHarness: true}, false, embeddedOnly},
+		{"non-qualifying driver out", occkit.NativeWorkersCustomImage,
+			&occkit.SandboxFacts{Facets: []occkit.Facet{"networking"}, ProvisionHarness: true}, true,
 			`{"openclaw":{"executionModes":["embedded"]},"sandboxDriverUnavailable":true}`},
-		{"invalid facets never qualify", resolver.NativeWorkersPinned,
-			&resolver.SandboxFacts{Facets: append(resolver.AllFacets(), "exec"), ProvisionHarness: true}, false, embeddedOnly},
-		{"facet order does not matter", resolver.NativeWorkersPinned,
-			&resolver.SandboxFacts{Facets: []resolver.Facet{"process", "networking", "filesystem"}, ProvisionHarness: true}, false,
+		{"invalid facets never qualify", occkit.NativeWorkersPinned,
+			&occkit.SandboxFacts{Facets: append(occkit.AllFacets(), "exec"), ProvisionHarness: true}, false, embeddedOnly},
+		{"facet order does not matter", occkit.NativeWorkersPinned,
+			&occkit.SandboxFacts{Facets: []occkit.Facet{"process", "networking", "filesystem"}, ProvisionHarness: true}, false,
 			`{"openclaw":{"executionModes":["embedded","dedicated"]},"nativeWorkers":{"support":"pinned-runtime"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			caps, err := drivers.Capabilities(resolver.Installation{NativeWorkerSupport: tt.support, Sandbox: tt.sandbox},
+			caps, err := drivers.Capabilities(occkit.Installation{NativeWorkerSupport: tt.support, Sandbox: tt.sandbox},
 				drivers.CapabilityOptions{SandboxUnavailable: tt.outage})
 			if err != nil {
 				t.Fatal(err)
@@ -66,7 +64,7 @@ func TestCapabilities(t *testing.T) {
 			}
 		})
 	}
-	_, err := drivers.Capabilities(resolver.Installation{NativeWorkerSupport: "yes"}, drivers.CapabilityOptions{})
+	_, err := drivers.Capabilities(occkit.Installation{NativeWorkerSupport: "yes"}, drivers.CapabilityOptions{})
 	if diff := cmp.Diff([]problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}, problems(err)); diff != "" {
 		t.Errorf("unknown support (-want +got):\n%s", diff)
 	}
@@ -75,15 +73,15 @@ func TestCapabilities(t *testing.T) {
 // Invariants of DRV-3 over arbitrary installations.
 func TestCapabilitiesProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		support := rapid.SampledFrom([]resolver.NativeWorkerSupport{"", resolver.NativeWorkersPinned, resolver.NativeWorkersCustomImage}).Draw(t, "support")
-		var sandbox *resolver.SandboxFacts
+		support := rapid.SampledFrom([]occkit.NativeWorkerSupport{"", occkit.NativeWorkersPinned, occkit.NativeWorkersCustomImage}).Draw(t, "support")
+		var sandbox *occkit.SandboxFacts
 		if rapid.Bool().Draw(t, "configured") {
-			sandbox = &resolver.SandboxFacts{
-				Facets:           rapid.SliceOfN(rapid.SampledFrom([]resolver.Facet{"networking", "filesystem", "process", "exec"}), 0, 5).Draw(t, "facets"),
+			sandbox = &occkit.SandboxFacts{
+				Facets:           rapid.SliceOfN(rapid.SampledFrom([]occkit.Facet{"networking", "filesystem", "process", "exec"}), 0, 5).Draw(t, "facets"),
 				ProvisionHarness: rapid.Bool().Draw(t, "provision"),
 			}
 		}
-		inst := resolver.Installation{NativeWorkerSupport: support, Sandbox: sandbox}
+		inst := occkit.Installation{NativeWorkerSupport: support, Sandbox: sandbox}
 		healthy, err := drivers.Capabilities(inst, drivers.CapabilityOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -93,13 +91,13 @@ func TestCapabilitiesProperties(t *testing.T) {
 			t.Fatal(err)
 		}
 		modes := healthy.OpenClaw.ExecutionModes
-		if len(modes) == 0 || modes[0] != resolver.ModeEmbedded {
+		if len(modes) == 0 || modes[0] != occkit.ModeEmbedded {
 			t.Fatalf("executionModes %v must start with embedded", modes)
 		}
-		if healthy.Offers(resolver.ModeDedicated) != (healthy.NativeWorkers != nil) {
+		if healthy.Offers(occkit.ModeDedicated) != (healthy.NativeWorkers != nil) {
 			t.Fatalf("dedicated is offered exactly when nativeWorkers is reported: %+v", healthy)
 		}
-		if healthy.Offers(resolver.ModeDedicated) && (!sandbox.Qualifies() || support == "") {
+		if healthy.Offers(occkit.ModeDedicated) && (!sandbox.Qualifies() || support == "") {
 			t.Fatalf("dedicated offered without a qualifying driver and support: %+v", healthy)
 		}
 		if !cmp.Equal(healthy.OpenClaw, out.OpenClaw) || !cmp.Equal(healthy.NativeWorkers, out.NativeWorkers) {
@@ -116,13 +114,13 @@ func TestNativeWorkerSource(t *testing.T) {
 		name     string
 		pinned   bool
 		declared string
-		want     resolver.NativeWorkerSupport
+		want     occkit.NativeWorkerSupport
 		errs     []problem
 	}{
-		{"pinned image supports", true, "", resolver.NativeWorkersPinned, nil},
-		{"pinned image wins over a declaration", true, "custom-image", resolver.NativeWorkersPinned, nil},
-		{"custom image declared", false, "custom-image", resolver.NativeWorkersCustomImage, nil},
-		{"nothing", false, "", resolver.NativeWorkersNone, nil},
+		{"pinned image supports", true, "", occkit.NativeWorkersPinned, nil},
+		{"pinned image wins over a declaration", true, "custom-image", occkit.NativeWorkersPinned, nil},
+		{"custom image declared", false, "custom-image", occkit.NativeWorkersCustomImage, nil},
+		{"nothing", false, "", occkit.NativeWorkersNone, nil},
 		{"operator cannot declare pinned-runtime", false, "pinned-runtime", "", []problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
 		{"operator cannot declare pinned-runtime even when true", true, "pinned-runtime", "", []problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
 		{"unknown declaration", false, "yes", "", []problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
@@ -204,7 +202,7 @@ func TestSessionWorkers(t *testing.T) {
 			if tt.raw == "" {
 				v = occkit.MustParseDocument(`{}`).Get(occkit.NewPath("x"))
 			}
-			got, err := drivers.ParseSessionWorkers(v, occkit.NewPath("sessionWorkers"))
+			got, err := drivers.ParseSessionWorkers([]byte(v.Raw), occkit.NewPath("sessionWorkers"))
 			if diff := cmp.Diff(tt.errs, problems(err)); diff != "" {
 				t.Fatalf("problems (-want +got):\n%s", diff)
 			}
@@ -296,10 +294,10 @@ func TestSessionHostConcurrent(t *testing.T) {
 type hooked struct{ minimalBox }
 
 func (hooked) AfterNamespacePrepared(context.Context, drivers.Namespace) error { return nil }
-func (hooked) BeforeWorkloadStart(context.Context, *admission.Revision, *drivers.Launch) error {
+func (hooked) BeforeWorkloadStart(context.Context, drivers.Revision, *drivers.Launch) error {
 	return nil
 }
-func (hooked) BeforeWorkloadStop(context.Context, *admission.Revision) error  { return nil }
+func (hooked) BeforeWorkloadStop(context.Context, drivers.Revision) error     { return nil }
 func (hooked) BeforeNamespaceDelete(context.Context, drivers.Namespace) error { return nil }
 
 // Every phase of the closed set is valid, accepted and discoverable.
@@ -368,8 +366,8 @@ func TestLaunch(t *testing.T) {
 }
 
 func BenchmarkCapabilities(b *testing.B) {
-	inst := resolver.Installation{NativeWorkerSupport: resolver.NativeWorkersPinned,
-		Sandbox: &resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true}}
+	inst := occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersPinned,
+		Sandbox: &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := drivers.Capabilities(inst, drivers.CapabilityOptions{}); err != nil {

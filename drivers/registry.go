@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Registry holds the drivers of one installation, by name. It is a plain
@@ -91,12 +90,12 @@ func (r *Registry) Sandbox(name string) (SandboxDriver, bool) {
 
 // SandboxFacts returns the resolution facts of the SandboxDriver
 // registered under name, as validated at registration.
-func (r *Registry) SandboxFacts(name string) (resolver.SandboxFacts, bool) {
+func (r *Registry) SandboxFacts(name string) (occkit.SandboxFacts, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	m, ok := r.manifests[name]
 	if !ok {
-		return resolver.SandboxFacts{}, false
+		return occkit.SandboxFacts{}, false
 	}
 	return m.Facts(), true
 }

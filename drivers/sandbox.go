@@ -9,8 +9,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/resolver"
 )
 
 // SandboxDeclaration is what a [SandboxDriver] says about itself (DRV-2).
@@ -19,9 +17,9 @@ type SandboxDeclaration struct {
 	// sandbox binding.
 	Name string
 	// Facets are the containment facets the driver enforces: at least one,
-	// each from [resolver.AllFacets], none twice. There is no exec facet and
+	// each from [occkit.AllFacets], none twice. There is no exec facet and
 	// no per-tool sandbox admission: a Sandbox contains the whole revision.
-	Facets []resolver.Facet
+	Facets []occkit.Facet
 	// HarnessHome is where the Harness's home directory lives inside the
 	// sandbox: an absolute, normalized POSIX path other than "/". Empty
 	// means the driver's default.
@@ -55,24 +53,15 @@ type SandboxDriver interface {
 	// or for the whole namespace (rev == nil). It is required: revision
 	// stop, retirement and namespace deletion depend on it. It must be
 	// idempotent: cleaning what is already gone succeeds.
-	Cleanup(ctx context.Context, ns Namespace, rev *admission.Revision) error
+	Cleanup(ctx context.Context, ns Namespace, rev Revision) error
 }
-
-// ConfigurationTransformer is the optional, pure configuration transform
-// of a SandboxDriver (DRV-2, ADM-1 step 3); it is admission's own
-// interface. It receives the stored Configuration and returns the document
-// to admit; [occkit.Document] is immutable, so the stored source can never
-// change. It must be deterministic and do no I/O. Absent, the Configuration
-// is admitted unchanged. A refusal that is an INVALID_REQUEST
-// *occkit.Error stays 400; any other is 409.
-type ConfigurationTransformer = admission.ConfigurationTransformer
 
 // HarnessProvisioner is the optional harness provisioning of a
 // SandboxDriver: it creates the dedicated Harness workload for rev inside
 // the sandbox and returns where it lives. It must be idempotent for the
 // same revision. Without it the driver does not qualify (RES-13).
 type HarnessProvisioner interface {
-	ProvisionHarness(ctx context.Context, ns Namespace, rev *admission.Revision) (SandboxRef, error)
+	ProvisionHarness(ctx context.Context, ns Namespace, rev Revision) (SandboxRef, error)
 }
 
 // SandboxNamespacePreparer optionally prepares sandbox-side state when the
@@ -85,7 +74,7 @@ type SandboxNamespacePreparer interface {
 // sandbox. It must be read-only. Absent, [ReadSandboxLogs] answers 501
 // NOT_IMPLEMENTED.
 type SandboxLogReader interface {
-	ReadSandboxLogs(ctx context.Context, ns Namespace, rev *admission.Revision, req LogRequest) (LogChunk, error)
+	ReadSandboxLogs(ctx context.Context, ns Namespace, rev Revision, req LogRequest) (LogChunk, error)
 }
 
 // SandboxRef names the sandbox a [HarnessProvisioner] created.
@@ -106,7 +95,7 @@ type SandboxRef struct {
 // out-of-process driver publishes as JSON.
 type SandboxManifest struct {
 	Name   string
-	Facets []resolver.Facet
+	Facets []occkit.Facet
 	// Cleanup reports that the driver can clean up (required).
 	Cleanup bool
 	// ProvisionHarness reports a [HarnessProvisioner].
@@ -119,7 +108,7 @@ type SandboxManifest struct {
 	Hooks []HookPhase
 	// Compute is the Compute the driver is paired with; "" means the
 	// bundled Kubernetes Compute, the only one allowed.
-	Compute resolver.Compute
+	Compute occkit.Compute
 }
 
 // SandboxManifestOf describes d. Capabilities are discovered through
@@ -132,7 +121,7 @@ func SandboxManifestOf(d SandboxDriver) SandboxManifest {
 	decl := d.SandboxDeclaration()
 	m := SandboxManifest{
 		Name:        decl.Name,
-		Facets:      append([]resolver.Facet(nil), decl.Facets...),
+		Facets:      append([]occkit.Facet(nil), decl.Facets...),
 		Cleanup:     true,
 		HarnessHome: decl.HarnessHome,
 		Hooks:       HookPhasesOf(d),
@@ -143,9 +132,9 @@ func SandboxManifestOf(d SandboxDriver) SandboxManifest {
 }
 
 // Facts returns what resolution needs to know of the driver.
-func (m SandboxManifest) Facts() resolver.SandboxFacts {
-	return resolver.SandboxFacts{
-		Facets:           append([]resolver.Facet(nil), m.Facets...),
+func (m SandboxManifest) Facts() occkit.SandboxFacts {
+	return occkit.SandboxFacts{
+		Facets:           append([]occkit.Facet(nil), m.Facets...),
 		ProvisionHarness: m.ProvisionHarness,
 	}
 }
@@ -169,7 +158,7 @@ func (m SandboxManifest) Validate() error {
 		phases[i] = string(p)
 	}
 	errs = append(errs, CheckHookPhases(occkit.NewPath("hooks"), phases))
-	if m.Compute != "" && m.Compute != resolver.ComputeKubernetes {
+	if m.Compute != "" && m.Compute != occkit.ComputeKubernetes {
 		errs = append(errs, occkit.Invalid("DRV-2", occkit.NewPath("compute"),
 			"a SandboxDriver requires the bundled Kubernetes Compute"))
 	}
@@ -177,14 +166,14 @@ func (m SandboxManifest) Validate() error {
 }
 
 // CheckFacets validates a declared facet list (DRV-2): non-empty, each
-// from [resolver.AllFacets], none twice. at is the list's path; refusals
+// from [occkit.AllFacets], none twice. at is the list's path; refusals
 // are 400 INVALID_REQUEST at at (empty) or at.Index(i).
-func CheckFacets(at occkit.Path, facets []resolver.Facet) error {
+func CheckFacets(at occkit.Path, facets []occkit.Facet) error {
 	if len(facets) == 0 {
 		return occkit.Invalid("DRV-2", at, "a SandboxDriver must declare at least one facet (networking, filesystem, process)")
 	}
 	var errs []error
-	seen := map[resolver.Facet]bool{}
+	seen := map[occkit.Facet]bool{}
 	for i, f := range facets {
 		switch {
 		case !knownFacet(f):
@@ -198,8 +187,8 @@ func CheckFacets(at occkit.Path, facets []resolver.Facet) error {
 	return occkit.Join(errs...)
 }
 
-func knownFacet(f resolver.Facet) bool {
-	for _, g := range resolver.AllFacets() {
+func knownFacet(f occkit.Facet) bool {
+	for _, g := range occkit.AllFacets() {
 		if f == g {
 			return true
 		}
@@ -280,7 +269,7 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		return r.Bool()
 	}
 	m.Name = str("name")
-	m.Compute = resolver.Compute(str("compute"))
+	m.Compute = occkit.Compute(str("compute"))
 	m.Cleanup = boolean("cleanup")
 	m.ProvisionHarness = boolean("provisionHarness")
 	m.TransformConfiguration = boolean("transformConfiguration")
@@ -290,13 +279,13 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		if !f.IsArray() {
 			errs = append(errs, occkit.Invalid("DRV-2", fp, "facets must be an array of facet names"))
 		} else {
-			m.Facets = []resolver.Facet{}
+			m.Facets = []occkit.Facet{}
 			for i, x := range f.Array() {
 				if x.Type != gjson.String {
 					errs = append(errs, occkit.Invalid("DRV-2", fp.Index(i), "a facet must be a string"))
 					continue
 				}
-				m.Facets = append(m.Facets, resolver.Facet(x.Str))
+				m.Facets = append(m.Facets, occkit.Facet(x.Str))
 			}
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 // problem is an expected refusal: code, dot path and rule.
@@ -33,22 +32,22 @@ func problems(err error) []problem {
 func invalid(path, rule string) problem { return problem{occkit.CodeInvalidRequest, path, rule} }
 
 func TestSandboxManifestValidate(t *testing.T) {
-	all := resolver.AllFacets()
+	all := occkit.AllFacets()
 	tests := []struct {
 		name string
 		m    drivers.SandboxManifest
 		want []problem
 	}{
 		{"all facets with cleanup", drivers.SandboxManifest{Facets: all, Cleanup: true}, nil},
-		{"two facets, no provisioning", drivers.SandboxManifest{Facets: []resolver.Facet{"networking", "process"}, Cleanup: true}, nil},
-		{"one facet", drivers.SandboxManifest{Facets: []resolver.Facet{"filesystem"}, Cleanup: true}, nil},
+		{"two facets, no provisioning", drivers.SandboxManifest{Facets: []occkit.Facet{"networking", "process"}, Cleanup: true}, nil},
+		{"one facet", drivers.SandboxManifest{Facets: []occkit.Facet{"filesystem"}, Cleanup: true}, nil},
 		{"every optional capability", drivers.SandboxManifest{Facets: all, Cleanup: true, ProvisionHarness: true, TransformConfiguration: true,
-			HarnessHome: "/sandbox/home", Hooks: drivers.AllHookPhases(), Compute: resolver.ComputeKubernetes}, nil},
+			HarnessHome: "/sandbox/home", Hooks: drivers.AllHookPhases(), Compute: occkit.ComputeKubernetes}, nil},
 		{"no facets", drivers.SandboxManifest{Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
-		{"empty facets", drivers.SandboxManifest{Facets: []resolver.Facet{}, Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
-		{"exec facet", drivers.SandboxManifest{Facets: []resolver.Facet{"networking", "exec"}, Cleanup: true}, []problem{invalid("facets[1]", "DRV-2")}},
-		{"upper-case facet", drivers.SandboxManifest{Facets: []resolver.Facet{"Networking"}, Cleanup: true}, []problem{invalid("facets[0]", "DRV-2")}},
-		{"repeated facet", drivers.SandboxManifest{Facets: []resolver.Facet{"process", "filesystem", "process"}, Cleanup: true}, []problem{invalid("facets[2]", "DRV-2")}},
+		{"empty facets", drivers.SandboxManifest{Facets: []occkit.Facet{}, Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
+		{"exec facet", drivers.SandboxManifest{Facets: []occkit.Facet{"networking", "exec"}, Cleanup: true}, []problem{invalid("facets[1]", "DRV-2")}},
+		{"upper-case facet", drivers.SandboxManifest{Facets: []occkit.Facet{"Networking"}, Cleanup: true}, []problem{invalid("facets[0]", "DRV-2")}},
+		{"repeated facet", drivers.SandboxManifest{Facets: []occkit.Facet{"process", "filesystem", "process"}, Cleanup: true}, []problem{invalid("facets[2]", "DRV-2")}},
 		{"no cleanup", drivers.SandboxManifest{Facets: all}, []problem{invalid("cleanup", "DRV-2")}},
 		{"relative home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "home/node"}, []problem{invalid("harnessHome", "DRV-2")}},
 		{"root home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/"}, []problem{invalid("harnessHome", "DRV-2")}},
@@ -59,8 +58,8 @@ func TestSandboxManifestValidate(t *testing.T) {
 		{"control character home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/\nnode"}, []problem{invalid("harnessHome", "DRV-2")}},
 		{"unknown hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"afterWorkloadStart"}}, []problem{invalid("hooks.afterWorkloadStart", "DRV-4")}},
 		{"repeated hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"beforeWorkloadStop", "beforeWorkloadStop"}}, []problem{invalid("hooks.beforeWorkloadStop", "DRV-4")}},
-		{"ssh compute", drivers.SandboxManifest{Facets: all, Cleanup: true, Compute: resolver.ComputeSSH}, []problem{invalid("compute", "DRV-2")}},
-		{"everything wrong at once", drivers.SandboxManifest{Facets: []resolver.Facet{"exec"}, HarnessHome: "x", Compute: "docker"},
+		{"ssh compute", drivers.SandboxManifest{Facets: all, Cleanup: true, Compute: occkit.ComputeSSH}, []problem{invalid("compute", "DRV-2")}},
+		{"everything wrong at once", drivers.SandboxManifest{Facets: []occkit.Facet{"exec"}, HarnessHome: "x", Compute: "docker"},
 			[]problem{invalid("cleanup", "DRV-2"), invalid("compute", "DRV-2"), invalid("facets[0]", "DRV-2"), invalid("harnessHome", "DRV-2")}},
 	}
 	for _, tt := range tests {
@@ -81,12 +80,12 @@ func TestParseSandboxManifest(t *testing.T) {
 	}{
 		{"full", `{"name":"openshell","facets":["networking","filesystem","process"],"cleanup":true,"provisionHarness":true,
 			"transformConfiguration":true,"harnessHome":"/sandbox","hooks":["beforeWorkloadStart"],"compute":"kubernetes","extra":1}`,
-			drivers.SandboxManifest{Name: "openshell", Facets: resolver.AllFacets(), Cleanup: true, ProvisionHarness: true,
+			drivers.SandboxManifest{Name: "openshell", Facets: occkit.AllFacets(), Cleanup: true, ProvisionHarness: true,
 				TransformConfiguration: true, HarnessHome: "/sandbox", Hooks: []drivers.HookPhase{"beforeWorkloadStart"}, Compute: "kubernetes"}, nil},
 		{"hooks object", `{"facets":["process"],"cleanup":true,"hooks":{"afterNamespacePrepared":true,"bogus":true}}`,
-			drivers.SandboxManifest{Facets: []resolver.Facet{"process"}, Cleanup: true, Hooks: []drivers.HookPhase{"afterNamespacePrepared", "bogus"}}, nil},
+			drivers.SandboxManifest{Facets: []occkit.Facet{"process"}, Cleanup: true, Hooks: []drivers.HookPhase{"afterNamespacePrepared", "bogus"}}, nil},
 		{"nulls are absent", `{"facets":null,"cleanup":null,"harnessHome":null,"hooks":null}`, drivers.SandboxManifest{}, nil},
-		{"empty facets kept empty", `{"facets":[]}`, drivers.SandboxManifest{Facets: []resolver.Facet{}}, nil},
+		{"empty facets kept empty", `{"facets":[]}`, drivers.SandboxManifest{Facets: []occkit.Facet{}}, nil},
 		{"not JSON", `{`, drivers.SandboxManifest{}, []problem{invalid("", "DRV-2")}},
 		{"not an object", `[]`, drivers.SandboxManifest{}, []problem{invalid("", "DRV-2")}},
 		{"facets not an array", `{"facets":"networking"}`, drivers.SandboxManifest{}, []problem{invalid("facets", "DRV-2")}},
@@ -118,16 +117,16 @@ func TestParseSandboxManifest(t *testing.T) {
 type box struct{ name string }
 
 func (b box) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: b.name, Facets: resolver.AllFacets(), HarnessHome: "/sandbox/home"}
+	return drivers.SandboxDeclaration{Name: b.name, Facets: occkit.AllFacets(), HarnessHome: "/sandbox/home"}
 }
-func (box) Cleanup(context.Context, drivers.Namespace, *admission.Revision) error { return nil }
-func (box) ProvisionHarness(context.Context, drivers.Namespace, *admission.Revision) (drivers.SandboxRef, error) {
+func (box) Cleanup(context.Context, drivers.Namespace, drivers.Revision) error { return nil }
+func (box) ProvisionHarness(context.Context, drivers.Namespace, drivers.Revision) (drivers.SandboxRef, error) {
 	return drivers.SandboxRef{Name: "sbx"}, nil
 }
 func (box) TransformConfiguration(_ context.Context, d occkit.Document) (occkit.Document, error) {
 	return d, nil
 }
-func (box) BeforeWorkloadStart(context.Context, *admission.Revision, *drivers.Launch) error {
+func (box) BeforeWorkloadStart(context.Context, drivers.Revision, *drivers.Launch) error {
 	return nil
 }
 
@@ -135,9 +134,9 @@ func (box) BeforeWorkloadStart(context.Context, *admission.Revision, *drivers.La
 type minimalBox struct{}
 
 func (minimalBox) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: "minimal", Facets: []resolver.Facet{"networking"}}
+	return drivers.SandboxDeclaration{Name: "minimal", Facets: []occkit.Facet{"networking"}}
 }
-func (minimalBox) Cleanup(context.Context, drivers.Namespace, *admission.Revision) error { return nil }
+func (minimalBox) Cleanup(context.Context, drivers.Namespace, drivers.Revision) error { return nil }
 
 // boxWrapper forwards only the required methods.
 type boxWrapper struct{ inner drivers.SandboxDriver }
@@ -145,13 +144,13 @@ type boxWrapper struct{ inner drivers.SandboxDriver }
 func (w boxWrapper) SandboxDeclaration() drivers.SandboxDeclaration {
 	return w.inner.SandboxDeclaration()
 }
-func (w boxWrapper) Cleanup(ctx context.Context, ns drivers.Namespace, rev *admission.Revision) error {
+func (w boxWrapper) Cleanup(ctx context.Context, ns drivers.Namespace, rev drivers.Revision) error {
 	return w.inner.Cleanup(ctx, ns, rev)
 }
 func (w boxWrapper) Unwrap() drivers.SandboxDriver { return w.inner }
 
 func TestSandboxManifestOf(t *testing.T) {
-	full := drivers.SandboxManifest{Name: "box", Facets: resolver.AllFacets(), Cleanup: true, ProvisionHarness: true,
+	full := drivers.SandboxManifest{Name: "box", Facets: occkit.AllFacets(), Cleanup: true, ProvisionHarness: true,
 		TransformConfiguration: true, HarnessHome: "/sandbox/home", Hooks: []drivers.HookPhase{drivers.PhaseBeforeWorkloadStart}}
 	tests := []struct {
 		name string
@@ -160,7 +159,7 @@ func TestSandboxManifestOf(t *testing.T) {
 	}{
 		{"full", box{"box"}, full},
 		{"behind two wrappers", boxWrapper{boxWrapper{box{"box"}}}, full},
-		{"minimal", minimalBox{}, drivers.SandboxManifest{Name: "minimal", Facets: []resolver.Facet{"networking"}, Cleanup: true}},
+		{"minimal", minimalBox{}, drivers.SandboxManifest{Name: "minimal", Facets: []occkit.Facet{"networking"}, Cleanup: true}},
 		{"nil", nil, drivers.SandboxManifest{}},
 	}
 	for _, tt := range tests {
@@ -170,11 +169,11 @@ func TestSandboxManifestOf(t *testing.T) {
 			}
 		})
 	}
-	info := drivers.SandboxInfo(boxWrapper{box{"box"}})
+	info := admission.SandboxOf(boxWrapper{box{"box"}})
 	if info.ID != "box" || !info.Facts.Qualifies() {
-		t.Errorf("SandboxInfo = %+v, want a qualifying box", info)
+		t.Errorf("SandboxOf = %+v, want a qualifying box", info)
 	}
-	if _, ok := admission.Capability[admission.ConfigurationTransformer](info.Driver); !ok {
+	if _, ok := drivers.AsSandbox[drivers.ConfigurationTransformer](info.Driver); !ok {
 		t.Error("admission cannot find the transform through the wrapper")
 	}
 }

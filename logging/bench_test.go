@@ -16,25 +16,25 @@ var benchDoc = occkit.MustParseDocument(`{"agents":{"defaults":{"model":{"primar
 func BenchmarkStamp(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Stamp(benchDoc, LevelWarn, OwnedByPlatform); err != nil {
+		if _, err := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkStampStamped(b *testing.B) {
-	stamped, _ := Stamp(benchDoc, LevelWarn, OwnedByPlatform)
+	stamped, _ := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Stamp(stamped, LevelWarn, OwnedByPlatform); err != nil {
+		if _, err := Stamp(stamped, occkit.LevelWarn, occkit.OwnedByPlatform); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkGuard(b *testing.B) {
-	stamped, _ := Stamp(benchDoc, LevelWarn, OwnedByPlatform)
+	stamped, _ := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

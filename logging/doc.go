@@ -9,9 +9,9 @@
 //
 // # Admitted level
 //
-// The admitted level is an input of admission, one of [LevelDebug] "debug",
-// [LevelInfo] "info", [LevelWarn] "warn" and [LevelError] "error"
-// ([AllLevels]). [ParseLevel] reads it from a JSON value: an absent value is
+// The admitted level is an input of admission, one of [occkit.LevelDebug] "debug",
+// [occkit.LevelInfo] "info", [occkit.LevelWarn] "warn" and [occkit.LevelError] "error"
+// ([occkit.AllLogLevels]). [ParseLevel] reads it from a JSON value: an absent value is
 // info; JSON null, any other string and any other type are a
 // 400 INVALID_REQUEST (LOG-1). Spellings are exact: the reference
 // (openclaw-enterprise's contracts) neither trims nor lower-cases, so
@@ -20,10 +20,10 @@
 //
 // # Ownership
 //
-// [Ownership] says who owns the native logging configuration:
-// [OwnedByPlatform] "platform" (the default, also the zero value) or
-// [OwnedByDriver] "driver", declared by a trusted ComputeDriver
-// ([ParseOwnership], [AllOwnerships]). Under driver-managed logging the
+// [occkit.LogOwnership] says who owns the native logging configuration:
+// [occkit.OwnedByPlatform] "platform" (the default, also the zero value) or
+// [occkit.OwnedByDriver] "driver", declared by a trusted ComputeDriver
+// ([ParseOwnership], [occkit.AllLogOwnerships]). Under driver-managed logging the
 // document is preserved unchanged and [RuntimeLogs] answers
 // 501 NOT_IMPLEMENTED (LOG-3).
 //

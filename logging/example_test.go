@@ -7,22 +7,19 @@ import (
 	"os"
 	"time"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Admission parses the level, stamps the document, and the renderer guards
 // it before use.
 func ExampleStamp() {
-	level, err := logging.ParseLevel(gjson.Parse(`"warn"`))
+	level, err := logging.ParseLevel([]byte(`"warn"`))
 	if err != nil {
 		panic(err)
 	}
 	doc := occkit.MustParseDocument(`{"logging":{"redactSensitive":"tools","file":"/tmp/x.log"},"feature":1}`)
-	stamped, err := logging.Stamp(doc, level, logging.OwnedByPlatform)
+	stamped, err := logging.Stamp(doc, level, occkit.OwnedByPlatform)
 	if err != nil {
 		panic(err)
 	}
@@ -44,7 +41,7 @@ func ExampleGuard() {
 }
 
 func ExampleRender() {
-	r, err := logging.Render(resolver.HarnessCodex, resolver.ModeDedicated, logging.ContainerHarness, logging.LevelWarn)
+	r, err := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, logging.ContainerHarness, occkit.LevelWarn)
 	if err != nil {
 		panic(err)
 	}
@@ -53,7 +50,7 @@ func ExampleRender() {
 	}
 	fmt.Println(r.Command, "stderr only:", r.StderrOnly)
 
-	g, _ := logging.Render(resolver.HarnessCodex, resolver.ModeDedicated, logging.ContainerGateway, logging.LevelWarn)
+	g, _ := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, logging.ContainerGateway, occkit.LevelWarn)
 	fmt.Println(g.Env, "unset:", g.Unset, "reads its document:", g.ReadsDocument)
 	// Output:
 	// LOG_FORMAT=json
@@ -103,7 +100,7 @@ func ExampleFilter() {
 
 func ExampleCollectorMetadata() {
 	md, err := logging.CollectorMetadata(logging.Identity{
-		Harness: resolver.HarnessCodex, Container: logging.ContainerHarness,
+		Harness: occkit.HarnessCodex, Container: logging.ContainerHarness,
 		Version: "0.158.0", Namespace: "ns_a", Agent: "agt_main", Revision: "rev_7",
 	})
 	if err != nil {
@@ -122,8 +119,8 @@ func ExampleCollectorMetadata() {
 }
 
 func ExampleRuntimeLogs() {
-	fmt.Println(logging.RuntimeLogs(logging.OwnedByPlatform))
-	fmt.Println(occkit.First(logging.RuntimeLogs(logging.OwnedByDriver)).HTTPStatus())
+	fmt.Println(logging.RuntimeLogs(occkit.OwnedByPlatform))
+	fmt.Println(occkit.First(logging.RuntimeLogs(occkit.OwnedByDriver)).HTTPStatus())
 	// Output:
 	// <nil>
 	// 501

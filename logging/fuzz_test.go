@@ -25,9 +25,9 @@ func FuzzStamp(f *testing.F) {
 		if err != nil {
 			return
 		}
-		level := AllLevels()[int(lv)%len(AllLevels())]
+		level := occkit.AllLogLevels()[int(lv)%len(occkit.AllLogLevels())]
 		before := doc.String()
-		out, err := Stamp(doc, level, OwnedByPlatform)
+		out, err := Stamp(doc, level, occkit.OwnedByPlatform)
 		if doc.String() != before {
 			t.Fatal("input mutated")
 		}
@@ -46,7 +46,7 @@ func FuzzStamp(f *testing.F) {
 		if hasDuplicateKeys(doc) {
 			return // gjson and sjson may disagree on which duplicate is the value (DOC-2 refuses these at load)
 		}
-		again, err := Stamp(out, level, OwnedByPlatform)
+		again, err := Stamp(out, level, occkit.OwnedByPlatform)
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent: %s -> %s", out, again)
 		}
@@ -94,9 +94,9 @@ func FuzzParseLevel(f *testing.F) {
 			return
 		}
 		v := gjson.Parse(s)
-		l, err := ParseLevel(v)
-		valid := v.Type == gjson.String && Level(v.Str).Valid()
-		if valid != (err == nil) || (valid && l != Level(v.Str)) {
+		l, err := ParseLevel([]byte(v.Raw))
+		valid := v.Type == gjson.String && occkit.LogLevel(v.Str).Valid()
+		if valid != (err == nil) || (valid && l != occkit.LogLevel(v.Str)) {
 			t.Fatalf("ParseLevel(%s) = %q, %v", s, l, err)
 		}
 		if err != nil && occkit.First(err).Code != occkit.CodeInvalidRequest {

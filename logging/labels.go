@@ -7,7 +7,6 @@ import (
 	"regexp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 // ProtectedKey is one Kubernetes label (and annotation) key that carries a
@@ -72,8 +71,8 @@ const (
 // Identity holds the facts a Collector identity is derived from. They come
 // from the admitted revision and the Compute, never from a log payload.
 type Identity struct {
-	Harness   resolver.Harness
-	Mode      resolver.Mode // zero: the Harness's default mode, as in [Render]
+	Harness   occkit.Harness
+	Mode      occkit.Mode // zero: the Harness's default mode, as in [Render]
 	Container Container
 	Version   string // the approved Harness version
 	Namespace string // the OCC Namespace ID
@@ -141,15 +140,15 @@ func safeLabelValue(v string) string {
 
 func serviceName(id Identity) (string, error) {
 	// Render validates the topology and container the same way.
-	if _, err := Render(id.Harness, id.Mode, id.Container, LevelInfo); err != nil {
+	if _, err := Render(id.Harness, id.Mode, id.Container, occkit.LevelInfo); err != nil {
 		return "", err
 	}
 	switch {
 	case id.Container == ContainerGateway:
 		return ServiceGateway, nil
-	case id.Harness == resolver.HarnessCodex:
+	case id.Harness == occkit.HarnessCodex:
 		return ServiceCodexAppServer, nil
-	case id.Mode == resolver.ModeDedicated:
+	case id.Mode == occkit.ModeDedicated:
 		return ServiceOpenClawHarness, nil
 	}
 	return ServiceGateway, nil // the combined embedded process

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 // LOG-6
@@ -15,16 +14,16 @@ func TestCollectorMetadata(t *testing.T) {
 	base := Identity{Version: "2026.7.1", Namespace: "ns_1", Agent: "agt_main", Revision: "rev-3"}
 	for _, tc := range []struct {
 		name      string
-		harness   resolver.Harness
-		mode      resolver.Mode
+		harness   occkit.Harness
+		mode      occkit.Mode
 		container Container
 		service   string
 	}{
-		{"embedded gateway", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerGateway, ServiceGateway},
-		{"embedded combined process", resolver.HarnessOpenClaw, "", ContainerHarness, ServiceGateway},
-		{"dedicated openclaw harness", resolver.HarnessOpenClaw, resolver.ModeDedicated, ContainerHarness, ServiceOpenClawHarness},
-		{"codex gateway", resolver.HarnessCodex, resolver.ModeDedicated, ContainerGateway, ServiceGateway},
-		{"codex app-server", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, ServiceCodexAppServer},
+		{"embedded gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, ServiceGateway},
+		{"embedded combined process", occkit.HarnessOpenClaw, "", ContainerHarness, ServiceGateway},
+		{"dedicated openclaw harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerHarness, ServiceOpenClawHarness},
+		{"codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, ContainerGateway, ServiceGateway},
+		{"codex app-server", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, ServiceCodexAppServer},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := base
@@ -46,7 +45,7 @@ func TestCollectorMetadata(t *testing.T) {
 }
 
 func TestCollectorMetadataLabelSafety(t *testing.T) {
-	id := Identity{Harness: resolver.HarnessCodex, Container: ContainerHarness,
+	id := Identity{Harness: occkit.HarnessCodex, Container: ContainerHarness,
 		Version: "0.158.0+build.7", Namespace: "Team Blue", Agent: "agt_x", Revision: "rev_0123456789012345678901234567890123456789012345678901234567890123"}
 	got, err := CollectorMetadata(id)
 	if err != nil {
@@ -69,7 +68,7 @@ func TestCollectorMetadataLabelSafety(t *testing.T) {
 }
 
 func TestCollectorMetadataRefuses(t *testing.T) {
-	_, err := CollectorMetadata(Identity{Harness: resolver.HarnessOpenClaw, Container: ContainerGateway})
+	_, err := CollectorMetadata(Identity{Harness: occkit.HarnessOpenClaw, Container: ContainerGateway})
 	var paths []string
 	for _, e := range occkit.Errors(err) {
 		if e.Code != occkit.CodeInvalidRequest || e.Rule != "LOG-6" {
@@ -80,7 +79,7 @@ func TestCollectorMetadataRefuses(t *testing.T) {
 	if d := cmp.Diff([]string{"agent", "namespace", "revision", "version"}, paths); d != "" {
 		t.Errorf("missing facts (-want +got):\n%s", d)
 	}
-	_, err = CollectorMetadata(Identity{Harness: resolver.HarnessCodex, Mode: resolver.ModeEmbedded, Container: ContainerHarness, Version: "v", Namespace: "n", Agent: "a", Revision: "r"})
+	_, err = CollectorMetadata(Identity{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded, Container: ContainerHarness, Version: "v", Namespace: "n", Agent: "a", Revision: "r"})
 	wantErr(t, err, occkit.CodeInvalidRequest, "RES-11", "executionMode")
 }
 

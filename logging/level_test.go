@@ -41,14 +41,14 @@ func TestParseLevel(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		json  string // "" = absent
-		want  Level
+		want  occkit.LogLevel
 		valid bool
 	}{
-		{"absent is info", "", LevelInfo, true},
-		{"debug", `"debug"`, LevelDebug, true},
-		{"info", `"info"`, LevelInfo, true},
-		{"warn", `"warn"`, LevelWarn, true},
-		{"error", `"error"`, LevelError, true},
+		{"absent is info", "", occkit.LevelInfo, true},
+		{"debug", `"debug"`, occkit.LevelDebug, true},
+		{"info", `"info"`, occkit.LevelInfo, true},
+		{"warn", `"warn"`, occkit.LevelWarn, true},
+		{"error", `"error"`, occkit.LevelError, true},
 		{"null is refused", `null`, "", false},
 		{"empty string", `""`, "", false},
 		{"trace", `"trace"`, "", false},
@@ -67,7 +67,7 @@ func TestParseLevel(t *testing.T) {
 			if tc.json != "" {
 				v = gjson.Parse(tc.json)
 			}
-			got, err := ParseLevel(v)
+			got, err := ParseLevel([]byte(v.Raw))
 			if !tc.valid {
 				wantErr(t, err, occkit.CodeInvalidRequest, "LOG-1", "level")
 				if got != "" {
@@ -86,7 +86,7 @@ func TestParseLevel(t *testing.T) {
 }
 
 func TestParseLevelString(t *testing.T) {
-	for _, l := range AllLevels() {
+	for _, l := range occkit.AllLogLevels() {
 		got, err := ParseLevelString(string(l))
 		if err != nil || got != l {
 			t.Errorf("ParseLevelString(%q) = %q, %v", l, got, err)
@@ -99,7 +99,7 @@ func TestParseLevelString(t *testing.T) {
 }
 
 func TestParseOwnership(t *testing.T) {
-	for in, want := range map[string]Ownership{"": OwnedByPlatform, "platform": OwnedByPlatform, "driver": OwnedByDriver} {
+	for in, want := range map[string]occkit.LogOwnership{"": occkit.OwnedByPlatform, "platform": occkit.OwnedByPlatform, "driver": occkit.OwnedByDriver} {
 		got, err := ParseOwnership(in)
 		if err != nil || got != want {
 			t.Errorf("ParseOwnership(%q) = %q, %v; want %q", in, got, err, want)
@@ -111,13 +111,13 @@ func TestParseOwnership(t *testing.T) {
 
 // LOG-3
 func TestRuntimeLogs(t *testing.T) {
-	if err := RuntimeLogs(OwnedByPlatform); err != nil {
+	if err := RuntimeLogs(occkit.OwnedByPlatform); err != nil {
 		t.Errorf("platform: %v", err)
 	}
 	if err := RuntimeLogs(""); err != nil {
 		t.Errorf("zero ownership: %v", err)
 	}
-	err := RuntimeLogs(OwnedByDriver)
+	err := RuntimeLogs(occkit.OwnedByDriver)
 	wantErr(t, err, occkit.CodeNotImplemented, "LOG-3", "")
 	if occkit.First(err).HTTPStatus() != 501 || !errors.Is(err, occkit.ErrNotImplemented) {
 		t.Errorf("driver-managed runtime logs: %v", err)
@@ -137,13 +137,13 @@ func TestClosedSetsDocumentedAndMapped(t *testing.T) {
 			t.Errorf("%s %q is not documented in doc.go", kind, v)
 		}
 	}
-	for _, l := range AllLevels() {
+	for _, l := range occkit.AllLogLevels() {
 		documented("level", string(l))
 		if !l.Valid() {
 			t.Errorf("level %q invalid", l)
 		}
 	}
-	for _, o := range AllOwnerships() {
+	for _, o := range occkit.AllLogOwnerships() {
 		documented("ownership", string(o))
 		if _, err := ParseOwnership(string(o)); err != nil {
 			t.Errorf("ownership %q: %v", o, err)

@@ -2,7 +2,6 @@ package logging
 
 import (
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Container is the role of one process container of a deployment, as the
@@ -102,35 +101,35 @@ func (r Rendered) Lookup(name string) (string, bool) {
 // Harness, mode, container or level, or a topology outside RES-11 (embedded
 // Codex), is a 400 INVALID_REQUEST. Driver-managed runtimes (LOG-3) are not
 // rendered here.
-func Render(harness resolver.Harness, mode resolver.Mode, container Container, level Level) (Rendered, error) {
+func Render(harness occkit.Harness, mode occkit.Mode, container Container, level occkit.LogLevel) (Rendered, error) {
 	if !level.Valid() {
 		return Rendered{}, invalidLevel()
 	}
 	switch harness {
-	case resolver.HarnessOpenClaw:
+	case occkit.HarnessOpenClaw:
 		if mode == "" {
-			mode = resolver.ModeEmbedded
+			mode = occkit.ModeEmbedded
 		}
-	case resolver.HarnessCodex:
+	case occkit.HarnessCodex:
 		if mode == "" {
-			mode = resolver.ModeDedicated
+			mode = occkit.ModeDedicated
 		}
 	default:
 		return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("harness"), "harness must be openclaw or codex")
 	}
 	switch mode {
-	case resolver.ModeEmbedded, resolver.ModeDedicated:
+	case occkit.ModeEmbedded, occkit.ModeDedicated:
 	default:
 		return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("executionMode"), "executionMode must be embedded or dedicated")
 	}
-	if harness == resolver.HarnessCodex && mode == resolver.ModeEmbedded {
-		return Rendered{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "the codex harness runs dedicated only")
+	if err := (occkit.Topology{Harness: harness, Mode: mode}).Check(); err != nil {
+		return Rendered{}, err
 	}
 	switch container {
 	case ContainerGateway:
 		return renderOpenClaw(), nil
 	case ContainerHarness:
-		if harness == resolver.HarnessCodex {
+		if harness == occkit.HarnessCodex {
 			return renderCodex(level), nil
 		}
 		return renderOpenClaw(), nil
@@ -142,7 +141,7 @@ func renderOpenClaw() Rendered {
 	return Rendered{Env: []EnvVar{}, Unset: []string{EnvOpenClawLogLevel}, ReadsDocument: true}
 }
 
-func renderCodex(level Level) Rendered {
+func renderCodex(level occkit.LogLevel) Rendered {
 	args := append([]string(nil), codexOverrides...)
 	return Rendered{
 		Env: []EnvVar{

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
 )
 
 var gatewayRender = Rendered{
@@ -29,23 +28,23 @@ func codexRender(level string) Rendered {
 func TestRender(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		harness   resolver.Harness
-		mode      resolver.Mode
+		harness   occkit.Harness
+		mode      occkit.Mode
 		container Container
-		level     Level
+		level     occkit.LogLevel
 		want      Rendered
 	}{
-		{"embedded openclaw gateway", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerGateway, LevelInfo, gatewayRender},
-		{"embedded openclaw combined process as harness", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerHarness, LevelDebug, gatewayRender},
-		{"openclaw zero mode is embedded", resolver.HarnessOpenClaw, "", ContainerGateway, LevelInfo, gatewayRender},
-		{"dedicated openclaw gateway", resolver.HarnessOpenClaw, resolver.ModeDedicated, ContainerGateway, LevelWarn, gatewayRender},
-		{"dedicated openclaw native harness", resolver.HarnessOpenClaw, resolver.ModeDedicated, ContainerHarness, LevelWarn, gatewayRender},
-		{"dedicated codex gateway", resolver.HarnessCodex, resolver.ModeDedicated, ContainerGateway, LevelError, gatewayRender},
-		{"codex app-server info", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelInfo, codexRender("info")},
-		{"codex app-server warn stays warn", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelWarn, codexRender("warn")},
-		{"codex app-server debug", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelDebug, codexRender("debug")},
-		{"codex app-server error", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelError, codexRender("error")},
-		{"codex zero mode is dedicated", resolver.HarnessCodex, "", ContainerHarness, LevelInfo, codexRender("info")},
+		{"embedded openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, occkit.LevelInfo, gatewayRender},
+		{"embedded openclaw combined process as harness", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerHarness, occkit.LevelDebug, gatewayRender},
+		{"openclaw zero mode is embedded", occkit.HarnessOpenClaw, "", ContainerGateway, occkit.LevelInfo, gatewayRender},
+		{"dedicated openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerGateway, occkit.LevelWarn, gatewayRender},
+		{"dedicated openclaw native harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerHarness, occkit.LevelWarn, gatewayRender},
+		{"dedicated codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, ContainerGateway, occkit.LevelError, gatewayRender},
+		{"codex app-server info", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo, codexRender("info")},
+		{"codex app-server warn stays warn", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelWarn, codexRender("warn")},
+		{"codex app-server debug", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelDebug, codexRender("debug")},
+		{"codex app-server error", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelError, codexRender("error")},
+		{"codex zero mode is dedicated", occkit.HarnessCodex, "", ContainerHarness, occkit.LevelInfo, codexRender("info")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -62,20 +61,20 @@ func TestRender(t *testing.T) {
 func TestRenderRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		harness    resolver.Harness
-		mode       resolver.Mode
+		harness    occkit.Harness
+		mode       occkit.Mode
 		container  Container
-		level      Level
+		level      occkit.LogLevel
 		rule, path string
 	}{
-		{"invalid level", resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
-		{"empty level", resolver.HarnessOpenClaw, resolver.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
-		{"unknown harness", "claude", resolver.ModeDedicated, ContainerHarness, LevelInfo, "LOG-4", "harness"},
-		{"zero harness", "", resolver.ModeEmbedded, ContainerGateway, LevelInfo, "LOG-4", "harness"},
-		{"unknown mode", resolver.HarnessOpenClaw, "sidecar", ContainerGateway, LevelInfo, "LOG-4", "executionMode"},
-		{"embedded codex", resolver.HarnessCodex, resolver.ModeEmbedded, ContainerHarness, LevelInfo, "RES-11", "executionMode"},
-		{"unknown container", resolver.HarnessOpenClaw, resolver.ModeEmbedded, "agent", LevelInfo, "LOG-4", "container"},
-		{"zero container", resolver.HarnessCodex, resolver.ModeDedicated, "", LevelInfo, "LOG-4", "container"},
+		{"invalid level", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
+		{"empty level", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
+		{"unknown harness", "claude", occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo, "LOG-4", "harness"},
+		{"zero harness", "", occkit.ModeEmbedded, ContainerGateway, occkit.LevelInfo, "LOG-4", "harness"},
+		{"unknown mode", occkit.HarnessOpenClaw, "sidecar", ContainerGateway, occkit.LevelInfo, "LOG-4", "executionMode"},
+		{"embedded codex", occkit.HarnessCodex, occkit.ModeEmbedded, ContainerHarness, occkit.LevelInfo, "RES-11", "executionMode"},
+		{"unknown container", occkit.HarnessOpenClaw, occkit.ModeEmbedded, "agent", occkit.LevelInfo, "LOG-4", "container"},
+		{"zero container", occkit.HarnessCodex, occkit.ModeDedicated, "", occkit.LevelInfo, "LOG-4", "container"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -89,12 +88,12 @@ func TestRenderRefuses(t *testing.T) {
 // read-only admitted document with nothing overriding its level, and no
 // argument or variable touches redaction.
 func TestRenderInvariants(t *testing.T) {
-	for _, h := range []resolver.Harness{resolver.HarnessOpenClaw, resolver.HarnessCodex} {
-		for _, m := range []resolver.Mode{resolver.ModeEmbedded, resolver.ModeDedicated} {
+	for _, h := range []occkit.Harness{occkit.HarnessOpenClaw, occkit.HarnessCodex} {
+		for _, m := range []occkit.Mode{occkit.ModeEmbedded, occkit.ModeDedicated} {
 			for _, c := range AllContainers() {
-				for _, l := range AllLevels() {
+				for _, l := range occkit.AllLogLevels() {
 					r, err := Render(h, m, c, l)
-					if h == resolver.HarnessCodex && m == resolver.ModeEmbedded {
+					if h == occkit.HarnessCodex && m == occkit.ModeEmbedded {
 						if err == nil {
 							t.Errorf("embedded codex rendered")
 						}
@@ -103,7 +102,7 @@ func TestRenderInvariants(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s/%s/%s/%s: %v", h, m, c, l, err)
 					}
-					codex := h == resolver.HarnessCodex && c == ContainerHarness
+					codex := h == occkit.HarnessCodex && c == ContainerHarness
 					rust, hasRust := r.Lookup("RUST_LOG")
 					_, hasCfg := r.Lookup("OPENCLAW_CONFIG_PATH")
 					if codex {
@@ -140,10 +139,10 @@ func envStrings(r Rendered) []string {
 // Renders do not share backing arrays: a caller appending to one cannot
 // change another.
 func TestRenderReturnsFreshSlices(t *testing.T) {
-	a, _ := Render(resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelInfo)
+	a, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo)
 	a.Args[1] = "tampered"
 	a.Command[0] = "tampered"
-	b, _ := Render(resolver.HarnessCodex, resolver.ModeDedicated, ContainerHarness, LevelInfo)
+	b, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo)
 	if d := cmp.Diff(codexRender("info"), b); d != "" {
 		t.Errorf("render shares state (-want +got):\n%s", d)
 	}

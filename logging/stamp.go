@@ -35,11 +35,11 @@ const ConsoleStyle = "json"
 // diagnostics.otel value that is not an object counts as {} and is replaced
 // by an object holding only the stamped keys.
 //
-// With [OwnedByDriver] the document is returned unchanged (LOG-3). The zero
-// Ownership is [OwnedByPlatform]. Stamp is idempotent and never changes doc.
+// With [occkit.OwnedByDriver] the document is returned unchanged (LOG-3). The zero
+// Ownership is [occkit.OwnedByPlatform]. Stamp is idempotent and never changes doc.
 // An invalid level or ownership, or a document that is not a JSON object, is
 // a 400 INVALID_REQUEST.
-func Stamp(doc occkit.Document, level Level, owner Ownership) (occkit.Document, error) {
+func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) (occkit.Document, error) {
 	owner, err := ParseOwnership(string(owner))
 	if err != nil {
 		return occkit.Document{}, err
@@ -50,7 +50,7 @@ func Stamp(doc occkit.Document, level Level, owner Ownership) (occkit.Document, 
 	if !doc.Root().IsObject() {
 		return occkit.Document{}, occkit.Invalid("LOG-1", occkit.Root(), "the configuration must be a JSON object")
 	}
-	if owner == OwnedByDriver {
+	if owner == occkit.OwnedByDriver {
 		return doc, nil
 	}
 	out, err := stampLogging(doc, level)
@@ -60,7 +60,7 @@ func Stamp(doc occkit.Document, level Level, owner Ownership) (occkit.Document, 
 	return stampDiagnostics(out)
 }
 
-func stampLogging(doc occkit.Document, level Level) (occkit.Document, error) {
+func stampLogging(doc occkit.Document, level occkit.LogLevel) (occkit.Document, error) {
 	if !doc.Get(pathLogging).IsObject() {
 		raw := `{"level":` + quote(string(level)) + `,"consoleLevel":` + quote(string(level)) +
 			`,"consoleStyle":` + quote(ConsoleStyle) + `}`
@@ -113,14 +113,14 @@ func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 // document still carries an intact stamp (LOG-2) and returns the admitted
 // level. It refuses with 409 RESOURCE_CONFLICT at the path of each broken
 // setting: logging.level or logging.consoleLevel absent, null or not one of
-// [AllLevels]; logging.consoleLevel unequal to logging.level;
+// [occkit.AllLogLevels]; logging.consoleLevel unequal to logging.level;
 // logging.consoleStyle not "json"; logging.redactSensitive present;
 // diagnostics.otel.logs not false. A non-object logging, diagnostics or otel
 // counts as {}. Such a revision cannot be rendered: redeploy.
 //
 // Guard applies to platform-owned logging only; a driver-managed document
 // is not stamped and must not be guarded.
-func Guard(doc occkit.Document) (Level, error) {
+func Guard(doc occkit.Document) (occkit.LogLevel, error) {
 	logging := objectOrEmpty(doc.Get(pathLogging))
 	var errs []error
 	level, okLevel := stampedLevel(logging.Get("level"))
@@ -150,11 +150,11 @@ func Guard(doc occkit.Document) (Level, error) {
 	return level, nil
 }
 
-func stampedLevel(v gjson.Result) (Level, bool) {
+func stampedLevel(v gjson.Result) (occkit.LogLevel, bool) {
 	if v.Type != gjson.String {
 		return "", false
 	}
-	l := Level(v.Str)
+	l := occkit.LogLevel(v.Str)
 	return l, l.Valid()
 }
 

@@ -158,8 +158,8 @@ func TestStampProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		in := genConfig(t)
 		before := in.String()
-		level := rapid.SampledFrom(AllLevels()).Draw(t, "level")
-		out, err := Stamp(in, level, OwnedByPlatform)
+		level := rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level")
+		out, err := Stamp(in, level, occkit.OwnedByPlatform)
 		if err != nil {
 			t.Fatalf("Stamp(%s): %v", in, err)
 		}
@@ -169,7 +169,7 @@ func TestStampProperties(t *testing.T) {
 		if !gjson.Valid(out.String()) {
 			t.Fatalf("invalid output %s", out)
 		}
-		again, err := Stamp(out, level, OwnedByPlatform)
+		again, err := Stamp(out, level, occkit.OwnedByPlatform)
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent:\n%s\n%s", out, again)
 		}
@@ -221,7 +221,7 @@ func TestStampProperties(t *testing.T) {
 func TestStampDriverOwnedProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		in := genConfig(t)
-		out, err := Stamp(in, rapid.SampledFrom(AllLevels()).Draw(t, "level"), OwnedByDriver)
+		out, err := Stamp(in, rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level"), occkit.OwnedByDriver)
 		if err != nil || !out.Equal(in) {
 			t.Fatalf("driver-owned Stamp changed %s into %s (%v)", in, out, err)
 		}
@@ -231,12 +231,12 @@ func TestStampDriverOwnedProperty(t *testing.T) {
 // Restamping at another level changes only the two levels.
 func TestRestampProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		first, err := Stamp(genConfig(t), rapid.SampledFrom(AllLevels()).Draw(t, "first"), OwnedByPlatform)
+		first, err := Stamp(genConfig(t), rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "first"), occkit.OwnedByPlatform)
 		if err != nil {
 			t.Fatal(err)
 		}
-		level := rapid.SampledFrom(AllLevels()).Draw(t, "second")
-		second, err := Stamp(first, level, OwnedByPlatform)
+		level := rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "second")
+		second, err := Stamp(first, level, occkit.OwnedByPlatform)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,42 +14,42 @@ import (
 func TestStamp(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		level    Level
+		level    occkit.LogLevel
 		want     string
 	}{
-		{"empty document", `{}`, LevelInfo,
+		{"empty document", `{}`, occkit.LevelInfo,
 			`{"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"other keys kept before the appended blocks", `{"feature":1,"agents":{"b":2,"a":1}}`, LevelWarn,
+		{"other keys kept before the appended blocks", `{"feature":1,"agents":{"b":2,"a":1}}`, occkit.LevelWarn,
 			`{"feature":1,"agents":{"b":2,"a":1},"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"existing logging keys keep their place", `{"logging":{"consoleStyle":"pretty","file":"/tmp/x.log","level":"debug"},"x":true}`, LevelError,
+		{"existing logging keys keep their place", `{"logging":{"consoleStyle":"pretty","file":"/tmp/x.log","level":"debug"},"x":true}`, occkit.LevelError,
 			`{"logging":{"consoleStyle":"json","file":"/tmp/x.log","level":"error","consoleLevel":"error"},"x":true,"diagnostics":{"otel":{"logs":false}}}`},
-		{"redactSensitive removed", `{"logging":{"redactSensitive":"tools","level":"info"}}`, LevelDebug,
+		{"redactSensitive removed", `{"logging":{"redactSensitive":"tools","level":"info"}}`, occkit.LevelDebug,
 			`{"logging":{"level":"debug","consoleLevel":"debug","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"redactSensitive off removed", `{"logging":{"a":1,"redactSensitive":"off","b":2}}`, LevelInfo,
+		{"redactSensitive off removed", `{"logging":{"a":1,"redactSensitive":"off","b":2}}`, occkit.LevelInfo,
 			`{"logging":{"a":1,"b":2,"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"string logging replaced in place", `{"logging":"verbose","z":0,"diagnostics":[]}`, LevelError,
+		{"string logging replaced in place", `{"logging":"verbose","z":0,"diagnostics":[]}`, occkit.LevelError,
 			`{"logging":{"level":"error","consoleLevel":"error","consoleStyle":"json"},"z":0,"diagnostics":{"otel":{"logs":false}}}`},
-		{"null logging replaced", `{"logging":null}`, LevelInfo,
+		{"null logging replaced", `{"logging":null}`, occkit.LevelInfo,
 			`{"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"array logging replaced", `{"logging":[{"level":"debug"}]}`, LevelWarn,
+		{"array logging replaced", `{"logging":[{"level":"debug"}]}`, occkit.LevelWarn,
 			`{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"diagnostics keys kept", `{"diagnostics":{"flags":["x"],"otel":{"endpoint":"http://c:4318","logs":true,"traces":true}}}`, LevelInfo,
+		{"diagnostics keys kept", `{"diagnostics":{"flags":["x"],"otel":{"endpoint":"http://c:4318","logs":true,"traces":true}}}`, occkit.LevelInfo,
 			`{"diagnostics":{"flags":["x"],"otel":{"endpoint":"http://c:4318","logs":false,"traces":true}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
-		{"non-object otel replaced", `{"diagnostics":{"enabled":true,"otel":"on"}}`, LevelInfo,
+		{"non-object otel replaced", `{"diagnostics":{"enabled":true,"otel":"on"}}`, occkit.LevelInfo,
 			`{"diagnostics":{"enabled":true,"otel":{"logs":false}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
-		{"missing otel appended", `{"diagnostics":{"enabled":true}}`, LevelInfo,
+		{"missing otel appended", `{"diagnostics":{"enabled":true}}`, occkit.LevelInfo,
 			`{"diagnostics":{"enabled":true,"otel":{"logs":false}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
-		{"otel.logs string replaced", `{"diagnostics":{"otel":{"logs":"false"}}}`, LevelInfo,
+		{"otel.logs string replaced", `{"diagnostics":{"otel":{"logs":"false"}}}`, occkit.LevelInfo,
 			`{"diagnostics":{"otel":{"logs":false}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"}}`},
-		{"keys needing escapes are untouched", `{"a.b":{"c*":1},"logging":{"x?":2}}`, LevelInfo,
+		{"keys needing escapes are untouched", `{"a.b":{"c*":1},"logging":{"x?":2}}`, occkit.LevelInfo,
 			`{"a.b":{"c*":1},"logging":{"x?":2,"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
-		{"nested logging keys are not the stamp's", `{"agents":{"logging":{"level":"x"}}}`, LevelInfo,
+		{"nested logging keys are not the stamp's", `{"agents":{"logging":{"level":"x"}}}`, occkit.LevelInfo,
 			`{"agents":{"logging":{"level":"x"}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := occkit.MustParseDocument(tc.in)
 			before := in.String()
-			got, err := Stamp(in, tc.level, OwnedByPlatform)
+			got, err := Stamp(in, tc.level, occkit.OwnedByPlatform)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestStamp(t *testing.T) {
 			if in.String() != before {
 				t.Errorf("input changed: %s", in)
 			}
-			again, err := Stamp(got, tc.level, OwnedByPlatform)
+			again, err := Stamp(got, tc.level, occkit.OwnedByPlatform)
 			if err != nil || again.String() != got.String() {
 				t.Errorf("not idempotent: %s, %v", again, err)
 			}
@@ -73,7 +73,7 @@ func TestStamp(t *testing.T) {
 // LOG-3
 func TestStampDriverOwnedIsUnchanged(t *testing.T) {
 	in := occkit.MustParseDocument(`{"logging":{"redactSensitive":"off","level":"trace"},"diagnostics":{"otel":{"logs":true}}}`)
-	got, err := Stamp(in, LevelInfo, OwnedByDriver)
+	got, err := Stamp(in, occkit.LevelInfo, occkit.OwnedByDriver)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +83,11 @@ func TestStampDriverOwnedIsUnchanged(t *testing.T) {
 }
 
 func TestStampZeroOwnershipIsPlatform(t *testing.T) {
-	got, err := Stamp(occkit.Document{}, LevelWarn, "")
+	got, err := Stamp(occkit.Document{}, occkit.LevelWarn, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l, err := Guard(got); err != nil || l != LevelWarn {
+	if l, err := Guard(got); err != nil || l != occkit.LevelWarn {
 		t.Errorf("Guard = %q, %v", l, err)
 	}
 }
@@ -95,15 +95,15 @@ func TestStampZeroOwnershipIsPlatform(t *testing.T) {
 func TestStampRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc  string
-		level      Level
-		owner      Ownership
+		level      occkit.LogLevel
+		owner      occkit.LogOwnership
 		rule, path string
 	}{
-		{"invalid level", `{}`, "trace", OwnedByPlatform, "LOG-1", "level"},
-		{"empty level", `{}`, "", OwnedByPlatform, "LOG-1", "level"},
-		{"invalid ownership", `{}`, LevelInfo, "compute", "LOG-3", "runtimeLogging"},
-		{"array root", `[]`, LevelInfo, OwnedByPlatform, "LOG-1", ""},
-		{"string root", `"x"`, LevelInfo, OwnedByPlatform, "LOG-1", ""},
+		{"invalid level", `{}`, "trace", occkit.OwnedByPlatform, "LOG-1", "level"},
+		{"empty level", `{}`, "", occkit.OwnedByPlatform, "LOG-1", "level"},
+		{"invalid ownership", `{}`, occkit.LevelInfo, "compute", "LOG-3", "runtimeLogging"},
+		{"array root", `[]`, occkit.LevelInfo, occkit.OwnedByPlatform, "LOG-1", ""},
+		{"string root", `"x"`, occkit.LevelInfo, occkit.OwnedByPlatform, "LOG-1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Stamp(occkit.MustParseDocument(tc.doc), tc.level, tc.owner)
@@ -118,11 +118,11 @@ const intact = `"diagnostics":{"otel":{"logs":false}}`
 func TestGuard(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc string
-		want      Level
+		want      occkit.LogLevel
 		paths     []string // broken settings; nil = intact
 	}{
-		{"intact warn", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},` + intact + `}`, LevelWarn, nil},
-		{"intact with other keys", `{"logging":{"file":"/x","level":"error","consoleLevel":"error","consoleStyle":"json"},"diagnostics":{"otel":{"endpoint":"e","logs":false}}}`, LevelError, nil},
+		{"intact warn", `{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"json"},` + intact + `}`, occkit.LevelWarn, nil},
+		{"intact with other keys", `{"logging":{"file":"/x","level":"error","consoleLevel":"error","consoleStyle":"json"},"diagnostics":{"otel":{"endpoint":"e","logs":false}}}`, occkit.LevelError, nil},
 		{"empty document", `{}`, "", []string{"logging.level", "logging.consoleLevel", "logging.consoleStyle", "diagnostics.otel.logs"}},
 		{"null level", `{"logging":{"level":null,"consoleLevel":"info","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.level"}},
 		{"absent level", `{"logging":{"consoleLevel":"info","consoleStyle":"json"},` + intact + `}`, "", []string{"logging.level"}},

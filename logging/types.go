@@ -6,55 +6,25 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// Level is an admitted log level (LOG-1).
-type Level string
-
-// The closed set of admitted levels.
-const (
-	LevelDebug Level = "debug"
-	LevelInfo  Level = "info"
-	LevelWarn  Level = "warn"
-	LevelError Level = "error"
-)
-
-// AllLevels lists every [Level] from most to least verbose.
-func AllLevels() []Level { return []Level{LevelDebug, LevelInfo, LevelWarn, LevelError} }
-
-// Valid reports whether l is a member of [AllLevels].
-func (l Level) Valid() bool {
-	switch l {
-	case LevelDebug, LevelInfo, LevelWarn, LevelError:
-		return true
-	}
-	return false
-}
-
-// Ownership says who owns the native logging configuration (LOG-1, LOG-3).
-type Ownership string
-
-const (
-	// OwnedByPlatform: occkit stamps logging (the default).
-	OwnedByPlatform Ownership = "platform"
-	// OwnedByDriver: a trusted ComputeDriver manages logging; the native
-	// configuration is preserved and runtime-log reads answer 501.
-	OwnedByDriver Ownership = "driver"
-)
-
-// AllOwnerships lists every [Ownership], the default first.
-func AllOwnerships() []Ownership { return []Ownership{OwnedByPlatform, OwnedByDriver} }
-
 // levelPath names the admitted level, an input of admission rather than a
 // setting of the document.
 var levelPath = occkit.NewPath("level")
 
 // ParseLevel reads the admitted level from a JSON value (LOG-1): an absent
-// value (!v.Exists()) is [LevelInfo]; a JSON string spelling one of
-// [AllLevels] exactly is that level; JSON null, other strings (including
+// value (!v.Exists()) is [occkit.LevelInfo]; a JSON string spelling one of
+// [occkit.AllLogLevels] exactly is that level; JSON null, other strings (including
 // "", case variants and padded spellings) and every other type are a
 // 400 INVALID_REQUEST.
-func ParseLevel(v gjson.Result) (Level, error) {
+//
+// raw is the JSON text of the value; nil or empty is absent.
+func ParseLevel(raw []byte) (occkit.LogLevel, error) {
+	return parseLevel(jsonValue(raw))
+}
+
+// parseLevel is the parser behind the exported function, on a value already read.
+func parseLevel(v gjson.Result) (occkit.LogLevel, error) {
 	if !v.Exists() {
-		return LevelInfo, nil
+		return occkit.LevelInfo, nil
 	}
 	if v.Type != gjson.String {
 		return "", invalidLevel()
@@ -64,8 +34,8 @@ func ParseLevel(v gjson.Result) (Level, error) {
 
 // ParseLevelString is [ParseLevel] for a value already known to be a string.
 // The empty string is a present, invalid level, not an absent one.
-func ParseLevelString(s string) (Level, error) {
-	l := Level(s)
+func ParseLevelString(s string) (occkit.LogLevel, error) {
+	l := occkit.LogLevel(s)
 	if !l.Valid() {
 		return "", invalidLevel()
 	}
@@ -77,14 +47,14 @@ func invalidLevel() error {
 }
 
 // ParseOwnership reads a ComputeDriver's runtimeLogging declaration (LOG-3,
-// DRV-1): "" (undeclared) and "platform" are [OwnedByPlatform], "driver" is
-// [OwnedByDriver]; anything else is a 400 INVALID_REQUEST.
-func ParseOwnership(s string) (Ownership, error) {
-	switch Ownership(s) {
-	case "", OwnedByPlatform:
-		return OwnedByPlatform, nil
-	case OwnedByDriver:
-		return OwnedByDriver, nil
+// DRV-1): "" (undeclared) and "platform" are [occkit.OwnedByPlatform], "driver" is
+// [occkit.OwnedByDriver]; anything else is a 400 INVALID_REQUEST.
+func ParseOwnership(s string) (occkit.LogOwnership, error) {
+	switch occkit.LogOwnership(s) {
+	case "", occkit.OwnedByPlatform:
+		return occkit.OwnedByPlatform, nil
+	case occkit.OwnedByDriver:
+		return occkit.OwnedByDriver, nil
 	}
 	return "", occkit.Invalid("LOG-3", occkit.NewPath("runtimeLogging"), "runtimeLogging must be platform or driver")
 }
@@ -93,10 +63,19 @@ func ParseOwnership(s string) (Ownership, error) {
 // the given ownership (LOG-3): nil for platform-owned logging, and a
 // 501 NOT_IMPLEMENTED for driver-managed logging, whose logs the Driver
 // collects (or not) outside occkit.
-func RuntimeLogs(owner Ownership) error {
-	if owner == OwnedByDriver {
+func RuntimeLogs(owner occkit.LogOwnership) error {
+	if owner == occkit.OwnedByDriver {
 		return occkit.New(occkit.CodeNotImplemented, "LOG-3", occkit.Root(),
 			"runtime logs are managed by the ComputeDriver and cannot be read here")
 	}
 	return nil
+}
+
+// jsonValue reads raw JSON text as a gjson value; nil or empty raw is an
+// absent value (so absent and JSON null stay distinct).
+func jsonValue(raw []byte) gjson.Result {
+	if len(raw) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(raw)
 }

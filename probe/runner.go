@@ -381,7 +381,7 @@ func (r OpenClawRunner) probe(ctx context.Context, clock Clock, limit time.Durat
 	}
 	if r.Upfront != nil {
 		fragment := config.Get(occkit.NewPath("models", "providers").Key(provider).GJSON())
-		if api, ok := UpfrontEligible(Provider(provider), fragment); ok {
+		if api, ok := upfrontEligible(Provider(provider), fragment); ok {
 			if u := r.Upfront.Check(ctx, Provider(provider), api, credential); u.Code == AuthenticationFailed {
 				return Outcome{Code: AuthenticationFailed}, false, nil
 			}

@@ -166,7 +166,14 @@ func closedToken(v gjson.Result, set []string) string {
 // which API it selects. A custom endpoint, API, headers, request options
 // other than allowPrivateNetwork, or a model overriding the API or
 // endpoint skips the upfront request. A missing fragment is eligible.
-func UpfrontEligible(provider Provider, fragment gjson.Result) (API, bool) {
+//
+// fragment is the JSON text of the fragment; nil or empty is missing.
+func UpfrontEligible(provider Provider, fragment []byte) (API, bool) {
+	return upfrontEligible(provider, jsonValue(fragment))
+}
+
+// upfrontEligible is the parser behind the exported function, on a value already read.
+func upfrontEligible(provider Provider, fragment gjson.Result) (API, bool) {
 	var base string
 	var apis []API
 	switch provider {
@@ -290,4 +297,13 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// jsonValue reads raw JSON text as a gjson value; nil or empty raw is an
+// absent value (so absent and JSON null stay distinct).
+func jsonValue(raw []byte) gjson.Result {
+	if len(raw) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(raw)
 }

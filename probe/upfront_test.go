@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/tidwall/gjson"
 )
 
 const plantedKey = "sk-live-PLANTED-SECRET-0123456789"
@@ -213,7 +212,7 @@ func TestUpfrontEligible_PRB3(t *testing.T) {
 		{"groq", `{}`, "", false},
 	}
 	for _, tt := range tests {
-		api, ok := UpfrontEligible(tt.provider, gjson.Parse(tt.fragment))
+		api, ok := UpfrontEligible(tt.provider, []byte(tt.fragment))
 		if api != tt.api || ok != tt.ok {
 			t.Errorf("UpfrontEligible(%s, %s) = %q, %v; want %q, %v", tt.provider, tt.fragment, api, ok, tt.api, tt.ok)
 		}

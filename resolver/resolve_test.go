@@ -33,7 +33,7 @@ const resCodexPlugin = `"plugins":{"entries":{"codex":{"enabled":true,"config":{
 
 var resQualified = Installation{
 	NativeWorkerSupport: NativeWorkersPinned,
-	Sandbox:             &SandboxFacts{Facets: AllFacets(), ProvisionHarness: true},
+	Sandbox:             &SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 }
 
 func TestResolveDecisions(t *testing.T) {
@@ -76,7 +76,7 @@ func TestResolveDecisions(t *testing.T) {
 		{"RES-11 Docker embedded openclaw", `{}`, Request{Compute: ComputeDocker},
 			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Fallbacks: []string{}}},
 		{"RES-11 custom Compute declares its pairs", `{"agents":{"defaults":{"model":"codex/x","models":{"codex/x":{"agentRuntime":{"id":"codex"}}}}}}`,
-			Request{Compute: "acme", Mode: ModeDedicated, Topologies: []Topology{{HarnessCodex, ModeDedicated}}},
+			Request{Compute: "acme", Mode: ModeDedicated, Topologies: []Topology{{Harness: HarnessCodex, Mode: ModeDedicated}}},
 			Decision{Harness: HarnessCodex, Mode: ModeDedicated, Primary: "codex/x", Fallbacks: []string{}}},
 		{"RES-13 dedicated openclaw with a qualifying driver", `{"agents":{"defaults":{"model":"anthropic/a"}}}`,
 			Request{Mode: ModeDedicated, Installation: resQualified},
@@ -231,9 +231,9 @@ func TestResolveProblems(t *testing.T) {
 			[]resWant{inv("RES-11", "executionMode")}},
 		{"RES-11 Docker dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: ComputeDocker, Mode: ModeDedicated},
 			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 Docker ignores declared topologies", `{}`, Request{Compute: ComputeDocker, Mode: ModeDedicated, Topologies: []Topology{{HarnessOpenClaw, ModeDedicated}}},
+		{"RES-11 Docker ignores declared topologies", `{}`, Request{Compute: ComputeDocker, Mode: ModeDedicated, Topologies: []Topology{{Harness: HarnessOpenClaw, Mode: ModeDedicated}}},
 			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 custom Compute outside its set", `{}`, Request{Compute: "acme", Topologies: []Topology{{HarnessCodex, ModeDedicated}}},
+		{"RES-11 custom Compute outside its set", `{}`, Request{Compute: "acme", Topologies: []Topology{{Harness: HarnessCodex, Mode: ModeDedicated}}},
 			[]resWant{inv("RES-11", "executionMode")}},
 		{"RES-11 custom Compute without a set", `{}`, Request{Compute: "acme"}, []resWant{inv("RES-11", "executionMode")}},
 		{"RES-13 no native-worker support", `{}`, Request{Mode: ModeDedicated, Installation: Installation{Sandbox: resQualified.Sandbox}},

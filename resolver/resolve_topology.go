@@ -10,53 +10,15 @@ import (
 // execution mode is a field of the Agent, not of the Configuration.
 var resPathMode = occkit.NewPath("executionMode")
 
-// resBundledTopologies are the fixed (Harness, Mode) sets of the bundled
-// Computes (RES-11). Kubernetes' dedicated OpenClaw is further gated by
-// RES-13.
-func resBundledTopologies(c Compute) ([]Topology, bool) {
-	switch c {
-	case ComputeKubernetes:
-		return []Topology{
-			{HarnessOpenClaw, ModeEmbedded},
-			{HarnessCodex, ModeDedicated},
-			{HarnessOpenClaw, ModeDedicated},
-		}, true
-	case ComputeSSH, ComputeDocker:
-		return []Topology{{HarnessOpenClaw, ModeEmbedded}}, true
-	}
-	return nil, false
-}
-
 // resTopology applies RES-11 and RES-13 to the resolved Harness h in mode
 // on req's Compute, appending the deciding reasons.
 func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason, error) {
-	if mode != ModeEmbedded && mode != ModeDedicated {
-		return nil, resInvalid("RES-11", resPathMode,
-			`executionMode must be "embedded" or "dedicated"`)
-	}
-	if h == HarnessCodex && mode == ModeEmbedded {
-		return nil, resInvalid("RES-11", resPathMode,
-			"the codex Harness runs only in dedicated execution mode, not embedded: set executionMode to dedicated")
-	}
 	compute := req.Compute
 	if compute == "" {
 		compute = ComputeKubernetes
 	}
-	set, bundled := resBundledTopologies(compute)
-	if !bundled {
-		set = req.Topologies
-	}
-	supported := false
-	for _, t := range set {
-		if t.Harness == h && t.Mode == mode {
-			supported = true
-			break
-		}
-	}
-	if !supported {
-		return nil, resInvalid("RES-11", resPathMode,
-			"Compute %q does not support the %s Harness in %s execution mode (supported: %s)",
-			string(compute), h, mode, resTopologyList(set))
+	if err := occkit.CheckTopology(compute, occkit.Supported(compute, req.Topologies), Topology{Harness: h, Mode: mode}); err != nil {
+		return nil, err
 	}
 	reasons = append(reasons, Reason{Rule: "RES-11", Path: occkit.Root(),
 		Value: string(h) + "/" + string(mode) + " on " + string(compute),
@@ -90,29 +52,5 @@ func resSandboxGap(sb *SandboxFacts) string {
 	if sb == nil {
 		return "none is configured"
 	}
-	var miss []string
-	if !sb.ProvisionHarness {
-		miss = append(miss, "harness provisioning")
-	}
-	have := map[Facet]bool{}
-	for _, f := range sb.Facets {
-		have[f] = true
-	}
-	for _, f := range AllFacets() {
-		if !have[f] {
-			miss = append(miss, string(f)+" facet")
-		}
-	}
-	return "it lacks " + strings.Join(miss, ", ")
-}
-
-func resTopologyList(set []Topology) string {
-	if len(set) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(set))
-	for i, t := range set {
-		parts[i] = string(t.Harness) + "/" + string(t.Mode)
-	}
-	return strings.Join(parts, ", ")
+	return "it lacks " + strings.Join(sb.Missing(), ", ")
 }

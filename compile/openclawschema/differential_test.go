@@ -131,12 +131,18 @@ func TestDifferential(t *testing.T) {
 //     schema describes but validateConfigObject does not check, because the
 //     channel comes from a plugin that is not bundled (the gateway checks
 //     it once the plugin is installed).
+//   - spec: OpenClaw refuses only keys the SPEC decides (an empty
+//     agents.list beside entries, RES-10; logging.redactSensitive, LOG-1
+//     and LOG-3), which the check leaves to those rules;
 //   - channel-default: validateConfigObject checks a bundled channel's
 //     section without its defaults and refuses a missing property the
 //     schema gives a default; the gateway and `openclaw config validate`
 //     fill the defaults in first and accept (measured with the CLI), as
 //     the check does.
 func divergenceClass(ours error, theirs verdict, bundled map[string]bool) string {
+	if ours == nil && specOnly(theirs) {
+		return "spec"
+	}
 	if ours == nil {
 		if c := refinementOnly(theirs); c != "" {
 			return c
@@ -161,6 +167,23 @@ func divergenceClass(ours error, theirs verdict, bundled map[string]bool) string
 		}
 	}
 	return "plugin-channel"
+}
+
+// specOnly reports whether OpenClaw refuses only keys the SPEC decides
+// (see specView): an agents.list beside entries, logging.redactSensitive.
+func specOnly(theirs verdict) bool {
+	if theirs.OK || len(theirs.Issues) == 0 {
+		return false
+	}
+	for _, is := range theirs.Issues {
+		switch {
+		case is.Path == "agents" && strings.Contains(is.Message, `"list"`):
+		case is.Path == "logging" && strings.Contains(is.Message, `"redactSensitive"`):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // refinementOnly is "refinement" when OpenClaw refuses and none of its

@@ -58,6 +58,11 @@
 //   - the legacy roster: OpenClaw migrates an agents.list array (without
 //     agents.entries) into agents.entries before validating; the check
 //     leaves such a list out and does not check the entries it becomes;
+//   - the SPEC wins where it says so: an empty agents.list beside
+//     entries is fine (RES-10; OpenClaw refuses the key there), and
+//     logging.redactSensitive is decided by the logging rules (LOG-1
+//     stamps it away, LOG-3 keeps driver-managed logging unchanged), so
+//     the check leaves both out;
 //   - the uri format approximates a WHATWG URL parse (percent-encoding
 //     and IDNA host errors are not reproduced);
 //   - JSON text OpenClaw never sees as such: every value of a repeated key

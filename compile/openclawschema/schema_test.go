@@ -196,7 +196,9 @@ func TestValidate(t *testing.T) {
 		{"enum", `{"tools":{"profile":"everything"}}`, []occkit.Path{occkit.NewPath("tools", "profile")}, `"coding", "full", "messaging", "minimal"`},
 		{"type", `{"gateway":{"port":"18789"}}`, []occkit.Path{occkit.NewPath("gateway", "port")}, "must be an integer"},
 		{"unknown top-level key", `{"routing":{"allowFrom":[]}}`, []occkit.Path{occkit.NewPath("routing")}, ""},
-		{"legacy roster beside entries", `{"agents":{"entries":{"main":{}},"list":[]}}`, []occkit.Path{occkit.NewPath("agents", "list")}, ""},
+		{"empty roster beside entries is the SPEC's (RES-10)", `{"agents":{"entries":{"main":{}},"list":[]}}`, nil, ""},
+		{"legacy roster beside entries", `{"agents":{"entries":{"main":{}},"list":[{"id":"main"}]}}`, []occkit.Path{occkit.NewPath("agents", "list")}, ""},
+		{"redactSensitive is the logging rules' (LOG-1, LOG-3)", `{"logging":{"redactSensitive":"off","level":"info"}}`, nil, ""},
 		{"two problems", `{"cron":{"store":"x"},"gateway":{"port":true}}`, []occkit.Path{occkit.NewPath("cron", "store"), occkit.NewPath("gateway", "port")}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

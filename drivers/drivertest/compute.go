@@ -9,10 +9,7 @@ import (
 	"sync"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 var computeContracts = []contract{
@@ -37,16 +34,9 @@ var computeContracts = []contract{
 func checkDeclarationValid(s *suite) {
 	if err := drivers.ValidateDeclaration(s.compute.Declaration()); err != nil {
 		for _, e := range occkit.Errors(err) {
-			s.fail("the declaration is invalid at %s: %s", pathOrRoot(e.Path), e.Message())
+			s.fail("the declaration is invalid at %s: %s", e.Path, e.Message())
 		}
 	}
-}
-
-func pathOrRoot(p occkit.Path) string {
-	if p.IsRoot() {
-		return "(root)"
-	}
-	return p.String()
 }
 
 func checkDeclarationStable(s *suite) {
@@ -95,11 +85,11 @@ func (s *suite) withNamespace(fn func(ns drivers.Namespace)) {
 	_ = s.call("DeleteNamespace", func(ctx context.Context) error { return s.compute.DeleteNamespace(ctx, ns) })
 }
 
-func (s *suite) prepare(rev *admission.Revision) error {
+func (s *suite) prepare(rev drivers.Revision) error {
 	return s.call("Prepare", func(ctx context.Context) error { return s.compute.Prepare(ctx, rev) })
 }
 
-func (s *suite) retire(rev *admission.Revision) error {
+func (s *suite) retire(rev drivers.Revision) error {
 	return s.call("Retire", func(ctx context.Context) error { return s.compute.Retire(ctx, rev.AgentID(), rev.Digest()) })
 }
 
@@ -182,39 +172,39 @@ func checkRetireUnknown(s *suite) {
 // authCase is one harness-auth question the suite asks.
 type authCase struct {
 	name string
-	f    admission.AuthFacts
+	f    drivers.AuthFacts
 }
 
 func (s *suite) authCases() []authCase {
 	decl := s.compute.Declaration()
-	secret := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "drivertest", ID: "model-key"}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "drivertest", ID: "model-key"}
 	bindings := []struct {
 		name string
-		b    admission.Binding
+		b    occkit.Binding
 	}{
-		{"api_key", admission.Binding{Method: admission.MethodAPIKey, Source: secret}},
-		{"codex_pat secret", admission.Binding{Method: admission.MethodCodexPAT, Source: secret}},
-		{"codex_pat service_account", admission.Binding{Method: admission.MethodCodexPAT,
-			Source: admission.SourceRef{Kind: admission.SourceServiceAccount, NamespaceID: "drivertest", ID: "account"}}},
-		{"credential_source api_key", admission.Binding{Method: admission.MethodCredentialSource, SourceID: "source", SourceType: admission.SourceTypeAPIKey}},
-		{"credential_source codex-oauth", admission.Binding{Method: admission.MethodCredentialSource, SourceID: "source", SourceType: admission.SourceTypeCodexOAuth}},
-		{"runtime", admission.Binding{Method: admission.MethodRuntime}},
+		{"api_key", occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}},
+		{"codex_pat secret", occkit.Binding{Method: occkit.MethodCodexPAT, Source: secret}},
+		{"codex_pat service_account", occkit.Binding{Method: occkit.MethodCodexPAT,
+			Source: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "drivertest", ID: "account"}}},
+		{"credential_source api_key", occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "source", SourceType: occkit.SourceTypeAPIKey}},
+		{"credential_source codex-oauth", occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "source", SourceType: occkit.SourceTypeCodexOAuth}},
+		{"runtime", occkit.Binding{Method: occkit.MethodRuntime}},
 	}
-	sandbox := &resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true}
+	sandbox := &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
 	var out []authCase
 	for _, t := range s.declaredTopologies() {
 		model := "openai/gpt-5"
-		if t.Harness == resolver.HarnessCodex {
+		if t.Harness == occkit.HarnessCodex {
 			model = "codex/gpt-5-codex"
 		}
 		for _, b := range bindings {
 			for _, gw := range []bool{false, true} {
 				out = append(out, authCase{
 					name: fmt.Sprintf("%s %s, %s, credential gateway %v", t.Harness, t.Mode, b.name, gw),
-					f: admission.AuthFacts{
-						Compute: decl.Name, Topologies: append([]resolver.Topology(nil), decl.Topologies...),
+					f: drivers.AuthFacts{
+						Compute: decl.Name, Topologies: append([]occkit.Topology(nil), decl.Topologies...),
 						Harness: t.Harness, Mode: t.Mode, Binding: b.b, CredentialGateway: gw,
-						Sandbox: sandbox, NativeWorkerSupport: resolver.NativeWorkersPinned,
+						Sandbox: sandbox, NativeWorkerSupport: occkit.NativeWorkersPinned,
 						Model: model, AgentID: "dt-harness-auth",
 					},
 				})
@@ -232,8 +222,8 @@ var authCodes = map[occkit.Code]bool{
 	occkit.CodeCredentialGatewayNotConfigured: true,
 }
 
-func (s *suite) validateAuth(f admission.AuthFacts) (admission.Projection, error) {
-	var p admission.Projection
+func (s *suite) validateAuth(f drivers.AuthFacts) (occkit.Projection, error) {
+	var p occkit.Projection
 	err := s.call("ValidateHarnessAuth", func(ctx context.Context) error {
 		var err error
 		p, err = s.compute.ValidateHarnessAuth(ctx, f)
@@ -259,7 +249,7 @@ func checkHarnessAuthStructured(s *suite) {
 			continue
 		}
 		for _, e := range p.Gateway {
-			if e.From != (admission.SourceRef{}) || e.Placeholder {
+			if e.From != (occkit.SourceRef{}) || e.Placeholder {
 				s.fail("ValidateHarnessAuth (%s) projects the Harness credential %s into the gateway; dedicated gateways never receive it (AUTH-6)", c.name, e.Name)
 			}
 		}
@@ -294,13 +284,13 @@ func (b bare) EnsureNamespace(ctx context.Context, ns drivers.Namespace) error {
 func (b bare) DeleteNamespace(ctx context.Context, ns drivers.Namespace) error {
 	return b.d.DeleteNamespace(ctx, ns)
 }
-func (b bare) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (b bare) Prepare(ctx context.Context, rev drivers.Revision) error {
 	return b.d.Prepare(ctx, rev)
 }
 func (b bare) Retire(ctx context.Context, agentID, digest string) error {
 	return b.d.Retire(ctx, agentID, digest)
 }
-func (b bare) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (b bare) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	return b.d.ValidateHarnessAuth(ctx, f)
 }
 func (b bare) Unwrap() drivers.ComputeDriver { return b.d }
@@ -329,7 +319,7 @@ func checkComputeWrapper(s *suite) {
 			s.fail("capability %s is lost behind a wrapper that forwards only the required methods; its Unwrap chain must reach it", name)
 		}
 	}
-	if _, ok := admission.Capability[admission.HarnessAuthValidator](bare{s.compute}); !ok {
+	if _, ok := drivers.As[drivers.HarnessAuthValidator](bare{s.compute}); !ok {
 		s.fail("admission cannot find the harness-auth validator through a wrapper")
 	}
 	if w, ok := s.compute.(drivers.Wrapper); ok && isNilDriver(w.Unwrap(), nil) {
@@ -339,7 +329,7 @@ func checkComputeWrapper(s *suite) {
 
 // cancellable lists the driver's context-taking calls, for the
 // cancellation contract.
-func (s *suite) cancellable(ns drivers.Namespace, rev *admission.Revision) []struct {
+func (s *suite) cancellable(ns drivers.Namespace, rev drivers.Revision) []struct {
 	what string
 	fn   func(ctx context.Context) error
 } {
@@ -388,11 +378,11 @@ func (s *suite) cancellable(ns drivers.Namespace, rev *admission.Revision) []str
 }
 
 func (s *suite) modelQuery() drivers.ModelQuery {
-	return drivers.ModelQuery{Harness: resolver.HarnessOpenClaw, Provider: "openai", AuthMethod: admission.MethodAPIKey, Credential: s.opts.Canary}
+	return drivers.ModelQuery{Harness: occkit.HarnessOpenClaw, Provider: "openai", AuthMethod: occkit.MethodAPIKey, Credential: s.opts.Canary}
 }
 
 // hookCalls lists d's lifecycle hooks as calls.
-func (s *suite) hookCalls(d any, ns drivers.Namespace, rev *admission.Revision) []struct {
+func (s *suite) hookCalls(d any, ns drivers.Namespace, rev drivers.Revision) []struct {
 	what string
 	fn   func(ctx context.Context) error
 } {
@@ -457,7 +447,7 @@ func checkComputeCancellation(s *suite) {
 
 func checkRuntimeLogging(s *suite) {
 	decl := s.compute.Declaration()
-	if _, ok := drivers.As[drivers.RuntimeLogReader](s.compute); ok && decl.Logging() == logging.OwnedByDriver {
+	if _, ok := drivers.As[drivers.RuntimeLogReader](s.compute); ok && decl.Logging() == occkit.OwnedByDriver {
 		s.fail("the driver declares driver-owned runtime logging but implements RuntimeLogReader; under driver-owned logging runtime-log reads answer 501 and the reader is never called")
 	}
 }
@@ -570,7 +560,7 @@ func checkComputeHooks(s *suite) {
 }
 
 // runHooks calls every hook of d twice; each must succeed both times.
-func (s *suite) runHooks(d any, ns drivers.Namespace, rev *admission.Revision) {
+func (s *suite) runHooks(d any, ns drivers.Namespace, rev drivers.Revision) {
 	for _, c := range s.hookCalls(d, ns, rev) {
 		for n := 1; n <= 2; n++ {
 			if err := s.call(c.what, c.fn); err != nil {
@@ -588,7 +578,7 @@ func checkComputeConcurrent(s *suite) {
 	}
 	s.withNamespace(func(drivers.Namespace) {
 		const n = 8
-		revs := make([]*admission.Revision, n)
+		revs := make([]drivers.Revision, n)
 		for i := range revs {
 			revs[i] = s.revision(tops[i%len(tops)], i)
 		}

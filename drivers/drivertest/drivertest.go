@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Violation is one broken contract.
@@ -259,14 +257,14 @@ func (s *suite) namespace() drivers.Namespace {
 
 // revision builds the contract's fixture revision for topology t; i
 // distinguishes several revisions of one contract.
-func (s *suite) revision(t resolver.Topology, i int) *admission.Revision {
-	compute := resolver.Compute("drivertest")
+func (s *suite) revision(t occkit.Topology, i int) drivers.Revision {
+	compute := occkit.Compute("drivertest")
 	if s.compute != nil {
 		compute = s.compute.Declaration().Name
 	}
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{}}}`)
 	primary := "openai/gpt-5"
-	if t.Harness == resolver.HarnessCodex {
+	if t.Harness == occkit.HarnessCodex {
 		primary = "codex/gpt-5-codex"
 	}
 	doc, _ = doc.Set(occkit.NewPath("agents", "defaults", "model"), primary)
@@ -289,8 +287,8 @@ func (s *suite) revision(t resolver.Topology, i int) *admission.Revision {
 // declaredTopologies returns the driver's topologies that are valid
 // RES-11 pairs (an invalid declaration is the declaration contract's
 // business).
-func (s *suite) declaredTopologies() []resolver.Topology {
-	var out []resolver.Topology
+func (s *suite) declaredTopologies() []occkit.Topology {
+	var out []occkit.Topology
 	for _, t := range s.compute.Declaration().Topologies {
 		if validTopology(t) {
 			out = append(out, t)
@@ -300,15 +298,15 @@ func (s *suite) declaredTopologies() []resolver.Topology {
 }
 
 // allTopologies are the three pairs of the RES-11 table.
-func allTopologies() []resolver.Topology {
-	return []resolver.Topology{
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-		{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated},
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated},
+func allTopologies() []occkit.Topology {
+	return []occkit.Topology{
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 	}
 }
 
-func validTopology(t resolver.Topology) bool {
+func validTopology(t occkit.Topology) bool {
 	for _, a := range allTopologies() {
 		if a == t {
 			return true

@@ -13,11 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/memdriver"
-	"github.com/occkit/occkit/resolver"
 )
 
 // broken violates most ComputeDriver contracts on purpose: the suite must
@@ -30,7 +28,7 @@ type broken struct {
 func (b *broken) Declaration() drivers.Declaration {
 	return drivers.Declaration{
 		Name:       "Broken Driver", // not a valid name
-		Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}},
+		Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
 }
 
@@ -59,7 +57,7 @@ func (b *broken) DeleteNamespace(_ context.Context, ns drivers.Namespace) error 
 }
 
 // Accepts every topology, quotes the document in its error, not idempotent.
-func (b *broken) Prepare(_ context.Context, rev *admission.Revision) error {
+func (b *broken) Prepare(_ context.Context, rev drivers.Revision) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.prepared == nil {
@@ -83,15 +81,15 @@ func (b *broken) Retire(_ context.Context, _, digest string) error {
 }
 
 // Plain errors, and a gateway credential.
-func (b *broken) ValidateHarnessAuth(_ context.Context, f admission.AuthFacts) (admission.Projection, error) {
-	if f.Binding.Method == admission.MethodRuntime {
-		return admission.Projection{}, errors.New("no")
+func (b *broken) ValidateHarnessAuth(_ context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
+	if f.Binding.Method == occkit.MethodRuntime {
+		return occkit.Projection{}, errors.New("no")
 	}
-	return admission.Projection{Gateway: []admission.EnvVar{{Name: "OPENAI_API_KEY", From: f.Binding.Source}}}, nil
+	return occkit.Projection{Gateway: []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: f.Binding.Source}}}, nil
 }
 
 // Runtime-log reader whose context is ignored.
-func (b *broken) ReadRuntimeLogs(context.Context, *admission.Revision, drivers.LogRequest) (drivers.LogChunk, error) {
+func (b *broken) ReadRuntimeLogs(context.Context, drivers.Revision, drivers.LogRequest) (drivers.LogChunk, error) {
 	return drivers.LogChunk{Lines: make([]drivers.LogLine, 5)}, nil
 }
 
@@ -135,7 +133,7 @@ func TestCheckCatchesBrokenDriver(t *testing.T) {
 // leaky quotes the planted secret in every Prepare refusal.
 type leaky struct{ *memdriver.Driver }
 
-func (l leaky) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (l leaky) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := l.Driver.Prepare(ctx, rev); err != nil {
 		return fmt.Errorf("prepare failed for %s: %w", rev.Document().String(), err)
 	}
@@ -145,7 +143,7 @@ func (l leaky) Prepare(ctx context.Context, rev *admission.Revision) error {
 func (l leaky) Unwrap() drivers.ComputeDriver { return l.Driver }
 
 func TestCheckCatchesSecretInErrors(t *testing.T) {
-	d := leaky{memdriver.New(memdriver.Options{Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}})}
+	d := leaky{memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})}
 	vs := drivertest.CheckWith(context.Background(), d, drivertest.Options{Canary: "sk-live-canary-123"})
 	found := false
 	for _, v := range vs {
@@ -164,7 +162,7 @@ func TestCheckCatchesSecretInErrors(t *testing.T) {
 // hanging never returns from Prepare until its context is done plus more.
 type hanging struct{ *memdriver.Driver }
 
-func (h hanging) Prepare(ctx context.Context, _ *admission.Revision) error {
+func (h hanging) Prepare(ctx context.Context, _ drivers.Revision) error {
 	time.Sleep(3 * time.Second)
 	return ctx.Err()
 }
@@ -173,7 +171,7 @@ func TestCheckReportsHungCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the suite's timeout")
 	}
-	d := hanging{memdriver.New(memdriver.Options{Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}})}
+	d := hanging{memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})}
 	vs := drivertest.CheckWith(context.Background(), d, drivertest.Options{Timeout: 100 * time.Millisecond})
 	for _, v := range vs {
 		if strings.Contains(v.Explanation, "did not return") {
@@ -198,10 +196,10 @@ type sandbox struct {
 }
 
 func (s *sandbox) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: "test-sandbox", Facets: resolver.AllFacets(), HarnessHome: "/sandbox/home"}
+	return drivers.SandboxDeclaration{Name: "test-sandbox", Facets: occkit.AllFacets(), HarnessHome: "/sandbox/home"}
 }
 
-func (s *sandbox) Cleanup(ctx context.Context, ns drivers.Namespace, rev *admission.Revision) error {
+func (s *sandbox) Cleanup(ctx context.Context, ns drivers.Namespace, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -215,7 +213,7 @@ func (s *sandbox) Cleanup(ctx context.Context, ns drivers.Namespace, rev *admiss
 	return nil
 }
 
-func (s *sandbox) ProvisionHarness(ctx context.Context, ns drivers.Namespace, rev *admission.Revision) (drivers.SandboxRef, error) {
+func (s *sandbox) ProvisionHarness(ctx context.Context, ns drivers.Namespace, rev drivers.Revision) (drivers.SandboxRef, error) {
 	if err := ctx.Err(); err != nil {
 		return drivers.SandboxRef{}, err
 	}
@@ -244,14 +242,14 @@ func TestRunSandbox(t *testing.T) {
 type badSandbox struct{ n int }
 
 func (b *badSandbox) SandboxDeclaration() drivers.SandboxDeclaration {
-	return drivers.SandboxDeclaration{Name: "bad", Facets: []resolver.Facet{"exec"}, HarnessHome: "home/../x"}
+	return drivers.SandboxDeclaration{Name: "bad", Facets: []occkit.Facet{"exec"}, HarnessHome: "home/../x"}
 }
 
-func (b *badSandbox) Cleanup(context.Context, drivers.Namespace, *admission.Revision) error {
+func (b *badSandbox) Cleanup(context.Context, drivers.Namespace, drivers.Revision) error {
 	return nil
 }
 
-func (b *badSandbox) ProvisionHarness(_ context.Context, _ drivers.Namespace, _ *admission.Revision) (drivers.SandboxRef, error) {
+func (b *badSandbox) ProvisionHarness(_ context.Context, _ drivers.Namespace, _ drivers.Revision) (drivers.SandboxRef, error) {
 	b.n++
 	return drivers.SandboxRef{Name: fmt.Sprint("sbx-", b.n)}, nil
 }
@@ -269,21 +267,21 @@ func TestCheckSandboxCatchesBrokenDriver(t *testing.T) {
 }
 
 func TestRevisionFixture(t *testing.T) {
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}})
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rev.Harness() != resolver.HarnessCodex || rev.Mode() != resolver.ModeDedicated || rev.Primary() != "codex/gpt-5-codex" {
+	if rev.Harness() != occkit.HarnessCodex || rev.Mode() != occkit.ModeDedicated || rev.Primary() != "codex/gpt-5-codex" {
 		t.Errorf("fixture = %s %s %s", rev.Harness(), rev.Mode(), rev.Primary())
 	}
 	if rev.DocumentDigest() != occkit.CanonicalDigest(rev.Document()) {
 		t.Error("fixture document digest does not match its document")
 	}
-	again, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}})
+	again, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil || again.Digest() != rev.Digest() {
 		t.Errorf("fixture digest is not deterministic: %v", err)
 	}
-	other, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}, Generation: 2})
+	other, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, Generation: 2})
 	if err != nil || other.Digest() == rev.Digest() || other.DocumentDigest() != rev.DocumentDigest() {
 		t.Errorf("a revision differing only outside its document must differ in Digest, not DocumentDigest: %v", err)
 	}

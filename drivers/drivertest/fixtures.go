@@ -8,7 +8,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // RevisionOptions describe a fixture revision. The zero value of each
@@ -17,11 +16,11 @@ type RevisionOptions struct {
 	// AgentID defaults to "drivertest".
 	AgentID string
 	// Compute defaults to "drivertest".
-	Compute resolver.Compute
+	Compute occkit.Compute
 	// Topology defaults to embedded OpenClaw.
-	Topology resolver.Topology
+	Topology occkit.Topology
 	// Binding defaults to an api_key binding on a Secret reference.
-	Binding admission.Binding
+	Binding occkit.Binding
 	// Configuration defaults to a minimal document whose primary model
 	// fits the topology's Harness.
 	Configuration occkit.Document
@@ -29,7 +28,7 @@ type RevisionOptions struct {
 	Generation int64
 	// Level is the admitted log level the document is stamped with and
 	// the revision records; it defaults to info.
-	Level logging.Level
+	Level occkit.LogLevel
 	// SandboxDriverID is the sandbox binding; "" means none, except for
 	// dedicated OpenClaw, which defaults to [SandboxDriverID] (RES-13: it
 	// always runs inside a SandboxDriver).
@@ -54,20 +53,20 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 	if o.Compute == "" {
 		o.Compute = "drivertest"
 	}
-	if o.Topology == (resolver.Topology{}) {
-		o.Topology = resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}
+	if o.Topology == (occkit.Topology{}) {
+		o.Topology = occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
 	}
 	if o.Binding.IsZero() {
-		o.Binding = admission.Binding{
-			Method: admission.MethodAPIKey,
-			Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "drivertest", ID: "model-key"},
+		o.Binding = occkit.Binding{
+			Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "drivertest", ID: "model-key"},
 		}
 	}
 	if o.Generation == 0 {
 		o.Generation = 1
 	}
 	primary := "openai/gpt-5"
-	if o.Topology.Harness == resolver.HarnessCodex {
+	if o.Topology.Harness == occkit.HarnessCodex {
 		primary = "codex/gpt-5-codex"
 	}
 	doc := o.Configuration
@@ -84,13 +83,13 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 	// carries the logging stamp (LOG-1), so rendering drivers can guard it
 	// (LOG-2).
 	if o.Level == "" {
-		o.Level = logging.LevelInfo
+		o.Level = occkit.LevelInfo
 	}
-	doc, err := logging.Stamp(doc, o.Level, logging.OwnedByPlatform)
+	doc, err := logging.Stamp(doc, o.Level, occkit.OwnedByPlatform)
 	if err != nil {
 		return nil, err
 	}
-	if o.SandboxDriverID == "" && o.Topology == (resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}) {
+	if o.SandboxDriverID == "" && o.Topology == (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
 		o.SandboxDriverID = SandboxDriverID
 	}
 	rec := map[string]any{
@@ -103,7 +102,7 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 		"projection":    map[string]any{"gateway": []any{}, "harness": []any{}},
 		"primary":       primary,
 		"fallbacks":     []string{},
-		"logging":       map[string]any{"level": string(o.Level), "ownership": string(logging.OwnedByPlatform)},
+		"logging":       map[string]any{"level": string(o.Level), "ownership": string(occkit.OwnedByPlatform)},
 		"configuration": json.RawMessage(occkit.Canonical(doc)),
 	}
 	if o.SandboxDriverID != "" {

@@ -7,9 +7,7 @@ import (
 	"reflect"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 var sandboxContracts = []contract{
@@ -24,11 +22,11 @@ var sandboxContracts = []contract{
 }
 
 // sandboxRevision is a dedicated revision bound to the driver.
-func (s *suite) sandboxRevision(i int) *admission.Revision {
+func (s *suite) sandboxRevision(i int) drivers.Revision {
 	rev, err := Revision(RevisionOptions{
 		AgentID:         "dt-" + s.c.name,
-		Compute:         resolver.ComputeKubernetes,
-		Topology:        resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated},
+		Compute:         occkit.ComputeKubernetes,
+		Topology:        occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 		Generation:      int64(i + 1),
 		SandboxDriverID: s.sandbox.SandboxDeclaration().Name,
 		Configuration: mustSet(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
@@ -52,7 +50,7 @@ func checkSandboxDeclaration(s *suite) {
 	var r drivers.Registry
 	if err := r.RegisterSandbox(s.sandbox); err != nil {
 		for _, e := range occkit.Errors(err) {
-			s.fail("registration refuses the declaration at %s: %s", pathOrRoot(e.Path), e.Message())
+			s.fail("registration refuses the declaration at %s: %s", e.Path, e.Message())
 		}
 	}
 }
@@ -64,7 +62,7 @@ func checkSandboxStable(s *suite) {
 	}
 }
 
-func (s *suite) cleanup(ns drivers.Namespace, rev *admission.Revision) error {
+func (s *suite) cleanup(ns drivers.Namespace, rev drivers.Revision) error {
 	return s.call("Cleanup", func(ctx context.Context) error { return s.sandbox.Cleanup(ctx, ns, rev) })
 }
 
@@ -167,7 +165,7 @@ type bareSandbox struct{ d drivers.SandboxDriver }
 func (b bareSandbox) SandboxDeclaration() drivers.SandboxDeclaration {
 	return b.d.SandboxDeclaration()
 }
-func (b bareSandbox) Cleanup(ctx context.Context, ns drivers.Namespace, rev *admission.Revision) error {
+func (b bareSandbox) Cleanup(ctx context.Context, ns drivers.Namespace, rev drivers.Revision) error {
 	return b.d.Cleanup(ctx, ns, rev)
 }
 func (b bareSandbox) Unwrap() drivers.SandboxDriver { return b.d }
@@ -183,7 +181,7 @@ func checkSandboxWrapper(s *suite) {
 		}
 	}
 	if _, ok := drivers.AsSandbox[drivers.ConfigurationTransformer](s.sandbox); ok {
-		if _, ok := admission.Capability[admission.ConfigurationTransformer](bareSandbox{s.sandbox}); !ok {
+		if _, ok := drivers.AsSandbox[drivers.ConfigurationTransformer](bareSandbox{s.sandbox}); !ok {
 			s.fail("admission cannot find the configuration transform through a wrapper")
 		}
 	}

@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -191,7 +190,7 @@ func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) err
 // stopPredecessors deletes the Agent's Deployments of every other
 // revision and waits until their pods are gone (ADM-6: a dedicated
 // replacement stops every earlier version first). PVCs stay.
-func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev *admission.Revision) error {
+func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev drivers.Revision) error {
 	sel := LabelManagedBy + "=" + ManagedBy + "," + LabelAgent + "=" + Hash(rev.AgentID()) + "," + LabelRevision + "!=" + Hash(rev.Digest())
 	deps := d.cfg.Client.AppsV1().Deployments(ns)
 	list, err := deps.List(ctx, metav1.ListOptions{LabelSelector: sel})

@@ -6,7 +6,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -39,7 +38,7 @@ func AllDiagnosticCodes() []string {
 // spec and every replica is updated and available; failed (with a code)
 // when the Deployment is missing, superseded, stopped, past its progress
 // deadline or failing to create pods; unknown while it rolls out.
-func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers.Diagnostics, error) {
+func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Diagnostics, error) {
 	if err := ctx.Err(); err != nil {
 		return drivers.Diagnostics{}, err
 	}
@@ -66,7 +65,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers
 
 // Ready reports whether every workload of rev is available
 // ([Driver.Diagnose] succeeded for each).
-func (d *Driver) Ready(ctx context.Context, rev *admission.Revision) (bool, error) {
+func (d *Driver) Ready(ctx context.Context, rev drivers.Revision) (bool, error) {
 	diag, err := d.Diagnose(ctx, rev)
 	if err != nil {
 		return false, err

@@ -11,8 +11,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // FieldManager is the server-side apply field manager of every write.
@@ -118,16 +116,16 @@ func New(cfg Config) (*Driver, error) {
 		e.Code = occkit.CodeInvalidRequest
 		return nil, &e
 	}
-	tops := []resolver.Topology{
-		{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-		{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated},
+	tops := []occkit.Topology{
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
 	}
-	if cfg.Sandbox != nil && drivers.Qualifies(&cfg.Sandbox.Facts) {
-		tops = append(tops, resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated})
+	if cfg.Sandbox != nil && drivers.QualifiedSandbox(&cfg.Sandbox.Facts) {
+		tops = append(tops, occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated})
 	}
 	return &Driver{cfg: cfg, decl: drivers.Declaration{
-		Name:           resolver.ComputeKubernetes,
-		RuntimeLogging: logging.OwnedByPlatform,
+		Name:           occkit.ComputeKubernetes,
+		RuntimeLogging: occkit.OwnedByPlatform,
 		Activation:     drivers.ActivateAfterCommit,
 		Topologies:     tops,
 	}}, nil
@@ -153,18 +151,18 @@ func NewForConfig(rc *rest.Config, cfg Config) (*Driver, error) {
 // commit. Dedicated revisions always stop their predecessors (ADM-6).
 func (d *Driver) Declaration() drivers.Declaration {
 	decl := d.decl
-	decl.Topologies = append([]resolver.Topology(nil), d.decl.Topologies...)
+	decl.Topologies = append([]occkit.Topology(nil), d.decl.Topologies...)
 	return decl
 }
 
 // ValidateHarnessAuth applies the Kubernetes harnessAuth rules
 // (AUTH-1..AUTH-6) and returns the credential projection plan that
 // [Render] projects.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return admission.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	f.Compute = resolver.ComputeKubernetes
+	f.Compute = occkit.ComputeKubernetes
 	return admission.ValidateHarnessAuth(f)
 }
 
@@ -192,14 +190,14 @@ func (d *Driver) renderOptions(ns drivers.Namespace) RenderOptions {
 }
 
 // render checks that rev can run here and renders it.
-func (d *Driver) render(rev *admission.Revision, stopped bool) (Objects, drivers.Namespace, error) {
+func (d *Driver) render(rev drivers.Revision, stopped bool) (Objects, drivers.Namespace, error) {
 	if rev == nil {
 		return Objects{}, drivers.Namespace{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
 	}
-	if err := drivers.CheckTopology(d.decl, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return Objects{}, drivers.Namespace{}, err
 	}
-	if rev.Compute() != resolver.ComputeKubernetes {
+	if rev.Compute() != occkit.ComputeKubernetes {
 		return Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
 			"the revision was admitted for another Compute; redeploy")
 	}
@@ -221,7 +219,7 @@ func (d *Driver) render(rev *admission.Revision, stopped bool) (Objects, drivers
 // is written. A field owned by another field manager is 409
 // RESOURCE_CONFLICT (unless Force is set). Preparing the same revision
 // again changes nothing.
-func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -240,7 +238,7 @@ func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
 			return err
 		}
 	}
-	if rev.Mode() == resolver.ModeDedicated {
+	if rev.Mode() == occkit.ModeDedicated {
 		if err := d.stopPredecessors(ctx, ns.Name, rev); err != nil {
 			return err
 		}
@@ -253,7 +251,7 @@ func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
 // older retry never overwrites the selected version); then the
 // ConfigMaps of the Agent's other revisions, which nothing runs any more,
 // are deleted.
-func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -279,7 +277,7 @@ func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
 // Stop scales rev's workloads to zero replicas, keeping them and their
 // data for a later start. Workloads that another revision replaced, or
 // that are gone, are left alone.
-func (d *Driver) Stop(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

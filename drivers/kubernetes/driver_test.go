@@ -19,10 +19,8 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
-	"github.com/occkit/occkit/resolver"
 )
 
 const canary = "sk-kubernetes-canary-7f3a9d"
@@ -40,8 +38,8 @@ func fakeDriver(t testing.TB, cs kubernetes.Interface, mod func(*Config)) *Drive
 	return d
 }
 
-func qualifying() resolver.SandboxFacts {
-	return resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true}
+func qualifying() occkit.SandboxFacts {
+	return occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
 }
 
 // DRV-1: the reference driver passes the conformance suite on the fake
@@ -64,18 +62,18 @@ func TestConformanceFake(t *testing.T) {
 
 // RES-11: dedicated OpenClaw is declared only with a qualifying sandbox.
 func TestDeclaration(t *testing.T) {
-	embedded := resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}
-	codex := resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}
-	native := resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}
+	embedded := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	codex := occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
+	native := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 	tests := []struct {
 		name    string
 		sandbox *Sandbox
-		want    []resolver.Topology
+		want    []occkit.Topology
 	}{
-		{"no sandbox", nil, []resolver.Topology{embedded, codex}},
-		{"qualifying sandbox", &Sandbox{ID: "s", Facts: qualifying()}, []resolver.Topology{embedded, codex, native}},
-		{"sandbox without provisioning", &Sandbox{ID: "s", Facts: resolver.SandboxFacts{Facets: resolver.AllFacets()}}, []resolver.Topology{embedded, codex}},
-		{"sandbox missing a facet", &Sandbox{ID: "s", Facts: resolver.SandboxFacts{Facets: resolver.AllFacets()[:2], ProvisionHarness: true}}, []resolver.Topology{embedded, codex}},
+		{"no sandbox", nil, []occkit.Topology{embedded, codex}},
+		{"qualifying sandbox", &Sandbox{ID: "s", Facts: qualifying()}, []occkit.Topology{embedded, codex, native}},
+		{"sandbox without provisioning", &Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()}}, []occkit.Topology{embedded, codex}},
+		{"sandbox missing a facet", &Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()[:2], ProvisionHarness: true}}, []occkit.Topology{embedded, codex}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +85,7 @@ func TestDeclaration(t *testing.T) {
 			if err := drivers.ValidateDeclaration(decl); err != nil {
 				t.Error(err)
 			}
-			if decl.Name != resolver.ComputeKubernetes {
+			if decl.Name != occkit.ComputeKubernetes {
 				t.Errorf("name %q", decl.Name)
 			}
 		})
@@ -152,7 +150,7 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 	for _, c := range allTopologyCases {
 		t.Run(c.name, func(t *testing.T) {
 			cs := fake.NewClientset(
-				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: CredentialSecretName(admission.SourceRef{ID: "openai-key"}), Namespace: tenant.Name},
+				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: CredentialSecretName(occkit.SourceRef{ID: "openai-key"}), Namespace: tenant.Name},
 					Data: map[string][]byte{"value": []byte(canary)}},
 			)
 			d := fakeDriver(t, cs, nil)
@@ -174,7 +172,7 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 			}
 			env := envMap(gw.Spec.Template.Spec.Containers[0])
 			for _, v := range inferenceVars {
-				if _, ok := env[v]; ok && c.mode == resolver.ModeDedicated {
+				if _, ok := env[v]; ok && c.mode == occkit.ModeDedicated {
 					t.Errorf("dedicated gateway has %s", v)
 				}
 			}
@@ -205,7 +203,7 @@ func configMapNames(t *testing.T, cs kubernetes.Interface) []string {
 }
 
 // second returns c's Agent admitted again with a changed document.
-func second(t *testing.T, d *Driver, c topologyCase) *admission.Revision {
+func second(t *testing.T, d *Driver, c topologyCase) drivers.Revision {
 	t.Helper()
 	doc, err := occkit.MustParseDocument(c.doc).Set(occkit.NewPath("ui", "seamColor"), "#a1b2c3")
 	if err != nil {
@@ -222,7 +220,7 @@ func TestEmbeddedReplacementAndRetire(t *testing.T) {
 	d := fakeDriver(t, cs, nil)
 	rev1 := admitOn(t, d, "main", embeddedOpenClaw, 1)
 	rev2 := second(t, d, embeddedOpenClaw)
-	for _, rev := range []*admission.Revision{rev1, rev2} {
+	for _, rev := range []drivers.Revision{rev1, rev2} {
 		if err := d.Prepare(ctx, rev); err != nil {
 			t.Fatal(err)
 		}
@@ -566,12 +564,12 @@ func TestAPIErrors(t *testing.T) {
 
 func TestRefusesForeignRevisions(t *testing.T) {
 	d := fakeDriver(t, fake.NewClientset(), func(c *Config) { c.Sandbox = nil })
-	docker, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: resolver.ComputeDocker})
+	docker, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeDocker})
 	if err != nil {
 		t.Fatal(err)
 	}
-	native, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: resolver.ComputeKubernetes,
-		Topology: resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}})
+	native, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeKubernetes,
+		Topology: occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/kubernetes"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Render the objects of an embedded OpenClaw revision admitted for
@@ -19,12 +16,12 @@ import (
 func ExampleRender() {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
 	})
 	if err != nil {
 		panic(err)
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(
+	auth, err := admission.CreateHarnessAuth([]byte(
 		`{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`))
 	if err != nil {
 		panic(err)
@@ -33,7 +30,7 @@ func ExampleRender() {
 		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: auth},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1,
 			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)},
-		Compute: admission.ComputeInfo{Kind: resolver.ComputeKubernetes},
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
 	})
 	if err != nil {
 		panic(err)

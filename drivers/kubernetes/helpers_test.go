@@ -5,13 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // tenant is the tenant namespace of the test revisions.
@@ -21,7 +17,7 @@ var tenant = drivers.Namespace{ID: "team-a", Name: "team-a"}
 func testSandbox() *Sandbox {
 	return &Sandbox{
 		ID:               "openshell",
-		Facts:            resolver.SandboxFacts{Facets: resolver.AllFacets(), ProvisionHarness: true},
+		Facts:            occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 		RuntimeClassName: "gvisor",
 		HarnessHome:      "/sandbox/home",
 	}
@@ -30,8 +26,8 @@ func testSandbox() *Sandbox {
 // topologyCase is one RES-11 row with an Agent that admits on it.
 type topologyCase struct {
 	name    string
-	mode    resolver.Mode
-	harness resolver.Harness
+	mode    occkit.Mode
+	harness occkit.Harness
 	auth    string
 	doc     string
 	// bindings are the Configuration's secretBindings.
@@ -40,17 +36,17 @@ type topologyCase struct {
 
 var (
 	embeddedOpenClaw = topologyCase{
-		name: "embedded-openclaw", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+		name: "embedded-openclaw", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
 		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 		doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"channels":{"slack":{"enabled":true}}}`,
 	}
 	dedicatedCodex = topologyCase{
-		name: "dedicated-codex", mode: resolver.ModeDedicated, harness: resolver.HarnessCodex,
+		name: "dedicated-codex", mode: occkit.ModeDedicated, harness: occkit.HarnessCodex,
 		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 		doc:  `{"agents":{"defaults":{"model":"codex/gpt-5-codex","models":{"codex/gpt-5-codex":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{}}}}`,
 	}
 	dedicatedOpenClaw = topologyCase{
-		name: "dedicated-openclaw", mode: resolver.ModeDedicated, harness: resolver.HarnessOpenClaw,
+		name: "dedicated-openclaw", mode: occkit.ModeDedicated, harness: occkit.HarnessOpenClaw,
 		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 		doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{}}},"channels":{"slack":{"enabled":true}}}`,
 	}
@@ -66,44 +62,44 @@ func admitOn(t testing.TB, d *Driver, agentID string, c topologyCase, generation
 
 func admitDoc(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64) *admission.Revision {
 	t.Helper()
-	return admitWith(t, d, agentID, c, doc, generation, logging.LevelWarn)
+	return admitWith(t, d, agentID, c, doc, generation, occkit.LevelWarn)
 }
 
 // admitLevel admits c at the admitted level.
-func admitLevel(t testing.TB, d *Driver, agentID string, c topologyCase, level logging.Level) *admission.Revision {
+func admitLevel(t testing.TB, d *Driver, agentID string, c topologyCase, level occkit.LogLevel) *admission.Revision {
 	t.Helper()
 	return admitWith(t, d, agentID, c, occkit.MustParseDocument(c.doc), 1, level)
 }
 
-func admitWith(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64, level logging.Level) *admission.Revision {
+func admitWith(t testing.TB, d *Driver, agentID string, c topologyCase, doc occkit.Document, generation int64, level occkit.LogLevel) *admission.Revision {
 	t.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1", resolver.HarnessCodex: "0.130.0"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.130.0"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := admission.CreateHarnessAuth(gjson.Parse(c.auth))
+	b, err := admission.CreateHarnessAuth([]byte(c.auth))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := admission.Request{
 		Agent:          admission.Agent{ID: agentID, ConfigurationID: "cfg-" + c.name, ExecutionMode: c.mode, HarnessAuth: b},
 		Configuration:  admission.StaticConfiguration{ID: "cfg-" + c.name, Generation: generation, Document: doc},
-		Compute:        drivers.ComputeInfo(d, "kubernetes"),
+		Compute:        admission.ComputeOf(d, "kubernetes"),
 		Level:          level,
 		SecretBindings: c.bindings,
 	}
 	if sb := d.cfg.Sandbox; sb != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: sb.ID, Facts: sb.Facts}
-		req.NativeWorkerSupport = resolver.NativeWorkersPinned
+		req.NativeWorkerSupport = occkit.NativeWorkersPinned
 	}
 	rev, err := a.Admit(context.Background(), req)
 	if err != nil {
 		t.Fatalf("admit %s: %v", c.name, err)
 	}
-	if rev.Topology() != (resolver.Topology{Harness: c.harness, Mode: c.mode}) {
+	if rev.Topology() != (occkit.Topology{Harness: c.harness, Mode: c.mode}) {
 		t.Fatalf("admit %s: topology %v", c.name, rev.Topology())
 	}
 	return rev

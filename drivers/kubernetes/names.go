@@ -3,8 +3,7 @@ package kubernetes
 import (
 	"crypto/sha256"
 	"encoding/hex"
-
-	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit"
 )
 
 // HashLen is how many hex characters of a SHA-256 name an object (DRV-5).
@@ -70,8 +69,8 @@ func ConfigName(agentID, digest string, c Component) string {
 // OCC credential reference, in the tenant namespace: occ-<12hex of ID>-cred
 // for an OCC Secret, occ-<12hex of ID>-token for a managed ServiceAccount's
 // token Secret. The driver only ever references it (AUTH-2).
-func CredentialSecretName(ref admission.SourceRef) string {
-	if ref.Kind == admission.SourceServiceAccount {
+func CredentialSecretName(ref occkit.SourceRef) string {
+	if ref.Kind == occkit.SourceServiceAccount {
 		return "occ-" + Hash(ref.ID) + "-token"
 	}
 	return "occ-" + Hash(ref.ID) + "-cred"
@@ -80,8 +79,8 @@ func CredentialSecretName(ref admission.SourceRef) string {
 // CredentialSecretKey is the key of [CredentialSecretName]'s data that a
 // credential variable reads: "token" for a ServiceAccount token Secret
 // (the key Kubernetes fills), "value" for an OCC Secret.
-func CredentialSecretKey(ref admission.SourceRef) string {
-	if ref.Kind == admission.SourceServiceAccount {
+func CredentialSecretKey(ref occkit.SourceRef) string {
+	if ref.Kind == occkit.SourceServiceAccount {
 		return "token"
 	}
 	return "value"

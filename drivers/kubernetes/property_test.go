@@ -2,13 +2,13 @@ package kubernetes
 
 import (
 	"bytes"
+	"github.com/occkit/occkit"
 	"regexp"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 	"pgregory.net/rapid"
 
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 )
 
@@ -18,8 +18,8 @@ func TestNamesProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		agent := rapid.String().Draw(t, "agent")
 		digest := rapid.StringMatching(`[0-9a-f]{64}`).Draw(t, "digest")
-		ref := admission.SourceRef{
-			Kind: rapid.SampledFrom(admission.AllSourceKinds()).Draw(t, "kind"),
+		ref := occkit.SourceRef{
+			Kind: rapid.SampledFrom(occkit.AllSourceKinds()).Draw(t, "kind"),
 			ID:   rapid.String().Draw(t, "id"),
 		}
 		names := []string{CredentialSecretName(ref)}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/occkit/occkit"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,8 +18,6 @@ import (
 
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/internal/realgateway"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // The end-to-end tier (issue 18): admitted revisions, rendered for this
@@ -190,7 +189,7 @@ func podProcess(t *testing.T, in realgateway.Install, objs Objects, dep *appsv1.
 type e2eCase struct {
 	name  string
 	c     topologyCase
-	level logging.Level
+	level occkit.LogLevel
 	// known are what the real OpenClaw is known to do that the tier's
 	// checks name (realgateway.Split): logged, not failed.
 	known []string
@@ -200,23 +199,23 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 	in := realgateway.Open(t, "openclaw gateway (kubernetes)")
 	cases := []e2eCase{
 		{"embedded-openai-info", topologyCase{
-			name: "embedded-openai", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+			name: "embedded-openai", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
 				`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
-		}, logging.LevelInfo, nil},
+		}, occkit.LevelInfo, nil},
 		// A channel credential from a secretBinding (AUTH-6): the bot token
 		// reaches the gateway as a Secret reference and appears nowhere.
 		{"embedded-anthropic-telegram-warn", topologyCase{
-			name: "embedded-anthropic", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+			name: "embedded-anthropic", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
 				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
 			bindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
-		}, logging.LevelWarn, knownTelegramStop},
-		{"dedicated-openclaw-info", dedicatedOpenClaw, logging.LevelInfo, knownNodeHost},
+				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
+		}, occkit.LevelWarn, knownTelegramStop},
+		{"dedicated-openclaw-info", dedicatedOpenClaw, occkit.LevelInfo, knownNodeHost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

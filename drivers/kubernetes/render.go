@@ -16,7 +16,6 @@ import (
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Defaults of [RenderOptions].
@@ -83,8 +82,8 @@ type Sandbox struct {
 	// into the revision. A revision bound to another driver is refused.
 	ID string
 	// Facts are what the driver declares; only a qualifying driver
-	// ([drivers.Qualifies]) lets this Compute offer dedicated OpenClaw.
-	Facts resolver.SandboxFacts
+	// ([drivers.QualifiedSandbox]) lets this Compute offer dedicated OpenClaw.
+	Facts occkit.SandboxFacts
 	// RuntimeClassName is the RuntimeClass the Harness pod runs under
 	// (the sandbox's containment); empty sets none.
 	RuntimeClassName string
@@ -199,9 +198,13 @@ func (o Objects) List() []Object {
 // code; a revision whose logging the platform does not own, or a
 // dedicated OpenClaw revision without the configured qualifying
 // SandboxDriver (RES-13, ADM-5), is 409 RESOURCE_CONFLICT.
-func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
-	if rev == nil {
+func Render(rev drivers.Revision, opts RenderOptions) (Objects, error) {
+	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
+	}
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
 	opts = opts.withDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
@@ -211,9 +214,9 @@ func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
 	homes := map[compile.Role]string{compile.RoleGateway: DefaultHome, compile.RoleHarness: DefaultHome}
 	runtimeClass := ""
 	switch rev.Topology() {
-	case resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-		resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}:
-	case resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}:
+	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}:
+	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}:
 		home, err := r.sandbox()
 		if err != nil {
 			return Objects{}, err
@@ -224,7 +227,7 @@ func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
 		return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
 			"kubernetes does not run %s in %s execution mode", rev.Harness(), rev.Mode())
 	}
-	plan, err := rev.Plan(compile.PlanOptions{
+	plan, err := planner.Plan(compile.PlanOptions{
 		Bind:            compile.BindLAN,
 		GatewayPort:     GatewayPort,
 		GatewayHost:     r.serviceHost(ComponentGateway),
@@ -268,7 +271,7 @@ func Render(rev *admission.Revision, opts RenderOptions) (Objects, error) {
 // revision needs (RES-13, ADM-5) and returns the Harness home.
 func (r *renderer) sandbox() (string, error) {
 	sb := r.opts.Sandbox
-	if sb == nil || !drivers.Qualifies(&sb.Facts) {
+	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
 		return "", occkit.Conflict("RES-13", occkit.NewPath("executionMode"),
 			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
 	}
@@ -288,7 +291,7 @@ func (r *renderer) sandbox() (string, error) {
 
 // renderer holds one Render call's inputs.
 type renderer struct {
-	rev  *admission.Revision
+	rev  drivers.Revision
 	opts RenderOptions
 	ns   string
 }
@@ -302,7 +305,7 @@ func (r *renderer) check() error {
 	if err := r.checkStorage(); err != nil {
 		return err
 	}
-	if r.rev.LoggingOwnership() != logging.OwnedByPlatform {
+	if r.rev.LoggingOwnership() != occkit.OwnedByPlatform {
 		return occkit.Conflict("LOG-3", occkit.NewPath("logging"),
 			"the kubernetes driver renders platform-owned logging only; redeploy the revision on this Compute")
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -35,7 +34,7 @@ func testDriver(t testing.TB) *Driver {
 	return d
 }
 
-func renderCase(t testing.TB, c topologyCase) (*admission.Revision, Objects) {
+func renderCase(t testing.TB, c topologyCase) (drivers.Revision, Objects) {
 	t.Helper()
 	d := testDriver(t)
 	rev := admitOn(t, d, "main", c, 3)
@@ -242,23 +241,23 @@ func TestRenderCredentials(t *testing.T) {
 	type proj struct {
 		Name, Secret, Key, Value string
 	}
-	secretRef := func(name string, ref admission.SourceRef) proj {
+	secretRef := func(name string, ref occkit.SourceRef) proj {
 		return proj{Name: name, Secret: CredentialSecretName(ref), Key: CredentialSecretKey(ref)}
 	}
-	key := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "team-a", ID: "openai-key"}
-	sa := admission.SourceRef{Kind: admission.SourceServiceAccount, NamespaceID: "team-a", ID: "codex-bot"}
+	key := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "openai-key"}
+	sa := occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "team-a", ID: "codex-bot"}
 	tests := []struct {
 		name string
 		c    topologyCase
 		want map[string][]proj
 	}{
 		{"embedded api_key", embeddedOpenClaw, map[string][]proj{"gateway": {secretRef("OPENAI_API_KEY", key)}}},
-		{"embedded api_key anthropic", topologyCase{name: "embedded-anthropic", mode: resolver.ModeEmbedded, harness: resolver.HarnessOpenClaw,
+		{"embedded api_key anthropic", topologyCase{name: "embedded-anthropic", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
 			auth: embeddedOpenClaw.auth, doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`},
 			map[string][]proj{"gateway": {secretRef("ANTHROPIC_API_KEY", key)}}},
 		{"dedicated codex api_key", dedicatedCodex, map[string][]proj{"gateway": nil,
 			"harness": {secretRef("OPENAI_API_KEY", key), {Name: "CODEX_LOGIN_MODE", Value: "api_key"}}}},
-		{"dedicated codex codex_pat service account", topologyCase{name: "codex-pat", mode: resolver.ModeDedicated, harness: resolver.HarnessCodex,
+		{"dedicated codex codex_pat service account", topologyCase{name: "codex-pat", mode: occkit.ModeDedicated, harness: occkit.HarnessCodex,
 			auth: `{"method":"codex_pat","source":{"kind":"service_account","namespaceId":"team-a","id":"codex-bot"}}`, doc: dedicatedCodex.doc},
 			map[string][]proj{"gateway": nil, "harness": {secretRef("CODEX_ACCESS_TOKEN", sa), {Name: "CODEX_LOGIN_MODE", Value: "codex_pat"}}}},
 		{"dedicated openclaw api_key", dedicatedOpenClaw, map[string][]proj{"gateway": nil, "harness": {secretRef("OPENAI_API_KEY", key)}}},
@@ -287,7 +286,7 @@ func TestRenderCredentials(t *testing.T) {
 			}
 			// AUTH-6 also in the gateway's document.
 			for _, cm := range objs.ConfigMaps {
-				if cm.Labels[LabelComponent] != string(ComponentGateway) || tt.c.mode != resolver.ModeDedicated {
+				if cm.Labels[LabelComponent] != string(ComponentGateway) || tt.c.mode != occkit.ModeDedicated {
 					continue
 				}
 				for _, v := range inferenceVars {
@@ -415,7 +414,7 @@ func TestRenderRefusals(t *testing.T) {
 	otherNS := RenderOptions{Namespace: drivers.Namespace{ID: "team-b"}, Sandbox: testSandbox()}
 	tests := []struct {
 		name string
-		rev  *admission.Revision
+		rev  drivers.Revision
 		opts RenderOptions
 		want errorKey
 	}{

@@ -11,20 +11,19 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 // DefaultName is the Compute kind of a Driver whose Options name none.
-const DefaultName resolver.Compute = "memory"
+const DefaultName occkit.Compute = "memory"
 
 // Options configure a Driver. The zero value declares every RES-11
 // topology under [DefaultName], after-commit activation, and no models.
 type Options struct {
 	// Name is the Compute kind; zero means [DefaultName].
-	Name resolver.Compute
+	Name occkit.Compute
 	// Topologies are the supported (Harness, Mode) pairs; nil means the
 	// three pairs of the RES-11 table.
-	Topologies []resolver.Topology
+	Topologies []occkit.Topology
 	// Activation is the declared activation order.
 	Activation drivers.ActivationOrder
 	// StopPredecessors declares exclusive replacement.
@@ -51,7 +50,7 @@ type key struct{ agent, digest string }
 
 // record is what the driver keeps of one prepared revision.
 type record struct {
-	rev     *admission.Revision
+	rev     drivers.Revision
 	plan    compile.Plan
 	stopped bool
 	events  []drivers.LogLine
@@ -69,10 +68,10 @@ func New(opts Options) *Driver {
 		decl.Name = DefaultName
 	}
 	if decl.Topologies == nil {
-		decl.Topologies = []resolver.Topology{
-			{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded},
-			{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated},
-			{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated},
+		decl.Topologies = []occkit.Topology{
+			{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+			{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
+			{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 		}
 	}
 	now := opts.Now
@@ -124,17 +123,21 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 // checking its topology (RES-11): a revision the render stage refuses is
 // refused here too, with the plan's error. Preparing a recorded revision
 // again keeps its record, and re-starts it when it was stopped.
-func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if rev == nil {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
 	}
-	if err := drivers.CheckTopology(d.decl, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
-	plan, err := rev.Plan(compile.PlanOptions{Bind: compile.BindLoopback})
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
+	}
+	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback})
 	if err != nil {
 		return err
 	}
@@ -179,20 +182,20 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 
 // ValidateHarnessAuth validates the binding with the bundled Kubernetes
 // rules, after this driver's own topology check.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return admission.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if err := drivers.CheckTopology(d.decl, resolver.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
-		return admission.Projection{}, err
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, occkit.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
+		return occkit.Projection{}, err
 	}
-	f.Compute = resolver.ComputeKubernetes
+	f.Compute = occkit.ComputeKubernetes
 	return admission.ValidateHarnessAuth(f)
 }
 
 // Activate selects a prepared revision as its Agent's active one.
 // Activating an unprepared revision is 409 RESOURCE_CONFLICT.
-func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -212,7 +215,7 @@ func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
 
 // Stop marks a prepared revision stopped, keeping its record; stopping an
 // unknown revision succeeds.
-func (d *Driver) Stop(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -230,7 +233,7 @@ func (d *Driver) Stop(ctx context.Context, rev *admission.Revision) error {
 
 // Diagnose reports one check: whether the revision is prepared and
 // running.
-func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers.Diagnostics, error) {
+func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Diagnostics, error) {
 	if err := ctx.Err(); err != nil {
 		return drivers.Diagnostics{}, err
 	}
@@ -251,7 +254,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers
 
 // ReadRuntimeLogs returns the revision's most recent recorded events,
 // bounded by req.Lines (at most [drivers.MaxLogLines]).
-func (d *Driver) ReadRuntimeLogs(ctx context.Context, rev *admission.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
+func (d *Driver) ReadRuntimeLogs(ctx context.Context, rev drivers.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return drivers.LogChunk{}, err
 	}
@@ -321,7 +324,7 @@ func (d *Driver) Prepared(agentID string) []string {
 }
 
 // Revision returns a prepared revision.
-func (d *Driver) Revision(agentID, digest string) (*admission.Revision, bool) {
+func (d *Driver) Revision(agentID, digest string) (drivers.Revision, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	r, ok := d.revisions[key{agentID, digest}]

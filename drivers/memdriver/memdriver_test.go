@@ -11,7 +11,6 @@ import (
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/memdriver"
-	"github.com/occkit/occkit/resolver"
 )
 
 // The reference driver passes the whole conformance suite (DRV-1).
@@ -25,7 +24,7 @@ func TestConformanceRestrictedTopologies(t *testing.T) {
 	drivertest.Run(t, func() drivers.ComputeDriver {
 		return memdriver.New(memdriver.Options{
 			Name:       "docker",
-			Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}},
+			Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 		})
 	})
 }
@@ -100,8 +99,8 @@ func TestLifecycleRecords(t *testing.T) {
 }
 
 func TestPrepareRefusesUndeclaredTopology(t *testing.T) {
-	d := memdriver.New(memdriver.Options{Topologies: []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}}})
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}})
+	d := memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})
+	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 )
 
 // Bounds of DRV-6. Every one is the default of its [Config] field; tests
@@ -144,7 +143,7 @@ type Config struct {
 // source). It is called on Prepare only; its bytes go to the host's
 // owner-only secrets file and nowhere else.
 type SecretReader interface {
-	ReadSecret(ctx context.Context, ref admission.SourceRef) ([]byte, error)
+	ReadSecret(ctx context.Context, ref occkit.SourceRef) ([]byte, error)
 }
 
 // host is a validated, prepared Host.

@@ -15,8 +15,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Driver is the SSH ComputeDriver. Make one with [New]; it is immutable
@@ -42,9 +40,9 @@ func New(cfg Config) (*Driver, error) {
 		return nil, err
 	}
 	return &Driver{s: s, decl: drivers.Declaration{
-		Name:           resolver.ComputeSSH,
-		RuntimeLogging: logging.OwnedByPlatform,
-		Topologies:     []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}},
+		Name:           occkit.ComputeSSH,
+		RuntimeLogging: occkit.OwnedByPlatform,
+		Topologies:     []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}}, nil
 }
 
@@ -52,7 +50,7 @@ func New(cfg Config) (*Driver, error) {
 // platform-owned logging, after-commit activation.
 func (d *Driver) Declaration() drivers.Declaration {
 	out := d.decl
-	out.Topologies = append([]resolver.Topology(nil), d.decl.Topologies...)
+	out.Topologies = append([]occkit.Topology(nil), d.decl.Topologies...)
 	return out
 }
 
@@ -61,14 +59,14 @@ func (d *Driver) Declaration() drivers.Declaration {
 // a binding required (409, AUTH-1), and only {"method": "runtime"} with no
 // other keys; every other method is 409. The projection is host-managed:
 // no variable is projected.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return admission.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	f.Compute = resolver.ComputeSSH
+	f.Compute = occkit.ComputeSSH
 	b := f.Binding
-	if b.Method == admission.MethodRuntime && (b.Source != (admission.SourceRef{}) || b.SourceID != "" || b.SourceType != "") {
-		return admission.Projection{}, occkit.Invalid("AUTH-5", admission.BindingPath(),
+	if b.Method == occkit.MethodRuntime && (b.Source != (occkit.SourceRef{}) || b.SourceID != "" || b.SourceType != "") {
+		return occkit.Projection{}, occkit.Invalid("AUTH-5", admission.BindingPath(),
 			"the runtime harnessAuth method takes no other keys")
 	}
 	return admission.ValidateHarnessAuth(f)
@@ -226,14 +224,14 @@ func (d *Driver) renderOptions(home string, port int) RenderOptions {
 // whatever the harnessAuth snapshot (the unit loads the operator's
 // environment files, AUTH-5), and it expects [admission.Verify] (ADM-5,
 // which also guards the logging stamp, LOG-2) to have run.
-func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if rev == nil {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
 	}
-	if err := drivers.CheckTopology(d.decl, rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	op, cancel := d.begin(ctx)
@@ -242,7 +240,7 @@ func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
 	return d.finish(ctx, op, h, d.prepare(op, h, rev))
 }
 
-func (d *Driver) prepare(ctx context.Context, h host, rev *admission.Revision) error {
+func (d *Driver) prepare(ctx context.Context, h host, rev drivers.Revision) error {
 	c, err := dial(ctx, h, d.s.connect)
 	if err != nil {
 		return err
@@ -273,7 +271,7 @@ func (d *Driver) prepare(ctx context.Context, h host, rev *admission.Revision) e
 }
 
 // install is Prepare's part under the host lock.
-func (d *Driver) install(ctx context.Context, c *conn, rev *admission.Revision) (u Unit, served, changed bool, err error) {
+func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u Unit, served, changed bool, err error) {
 	name := UnitName(rev.AgentID(), rev.Digest())
 	st, err := d.inspect(ctx, c, d.revisionDir(rev.AgentID(), rev.Digest())+"/served")
 	if err != nil {
@@ -443,7 +441,7 @@ func (d *Driver) waitReady(ctx context.Context, c *conn, u Unit) error {
 
 // markServed writes the served marker under the host lock, only while the
 // revision's unit is still installed (a concurrent Retire wins).
-func (d *Driver) markServed(ctx context.Context, c *conn, rev *admission.Revision, u Unit) error {
+func (d *Driver) markServed(ctx context.Context, c *conn, rev drivers.Revision, u Unit) error {
 	release, err := c.lock(ctx, d.lockPath(), d.s.lockWait)
 	if err != nil {
 		return err

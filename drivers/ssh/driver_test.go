@@ -25,11 +25,9 @@ import (
 	xssh "golang.org/x/crypto/ssh"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
-	"github.com/occkit/occkit/resolver"
 )
 
 // portBlock hands each test its own port range, so tests never race for
@@ -78,7 +76,7 @@ func mustNew(t testing.TB, cfg Config) *Driver {
 	return d
 }
 
-func revision(t testing.TB, agent string, n int) *admission.Revision {
+func revision(t testing.TB, agent string, n int) drivers.Revision {
 	t.Helper()
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`)
 	doc, err := doc.Set(occkit.NewPath("test", "n"), n)
@@ -86,8 +84,8 @@ func revision(t testing.TB, agent string, n int) *admission.Revision {
 		t.Fatal(err)
 	}
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
-		AgentID: agent, Compute: resolver.ComputeSSH, Configuration: doc,
-		Binding:    admission.Binding{Method: admission.MethodRuntime},
+		AgentID: agent, Compute: occkit.ComputeSSH, Configuration: doc,
+		Binding:    occkit.Binding{Method: occkit.MethodRuntime},
 		Generation: int64(n + 1),
 	})
 	if err != nil {
@@ -191,27 +189,27 @@ func TestNewRefusesBadConfig(t *testing.T) {
 
 func TestHarnessAuthRuntimeOnly(t *testing.T) {
 	d := mustNew(t, Config{Hosts: []Host{{Addr: "127.0.0.1", User: "u", Signer: testSigner(t), KnownHostsFile: emptyKnownHosts(t)}}, BinaryPath: "/bin/true"})
-	embedded := resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}
-	secret := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "n", ID: "s"}
+	embedded := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "n", ID: "s"}
 	tests := []struct {
 		name    string
-		top     resolver.Topology
-		b       admission.Binding
+		top     occkit.Topology
+		b       occkit.Binding
 		code    occkit.Code // "" accepts
 		gateway bool
 	}{
-		{"runtime (AUTH-5)", embedded, admission.Binding{Method: admission.MethodRuntime}, "", false},
-		{"runtime with extra keys", embedded, admission.Binding{Method: admission.MethodRuntime, Source: secret}, occkit.CodeInvalidRequest, false},
-		{"api_key (AUTH-4)", embedded, admission.Binding{Method: admission.MethodAPIKey, Source: secret}, occkit.CodeResourceConflict, false},
-		{"codex_pat", embedded, admission.Binding{Method: admission.MethodCodexPAT, Source: secret}, occkit.CodeResourceConflict, false},
-		{"credential_source", embedded, admission.Binding{Method: admission.MethodCredentialSource, SourceID: "x", SourceType: admission.SourceTypeAPIKey}, occkit.CodeResourceConflict, true},
-		{"no binding (AUTH-1)", embedded, admission.Binding{}, occkit.CodeResourceConflict, false},
-		{"dedicated codex (RES-11 first)", resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}, admission.Binding{Method: admission.MethodRuntime}, occkit.CodeInvalidRequest, false},
-		{"dedicated openclaw", resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeDedicated}, admission.Binding{Method: admission.MethodAPIKey, Source: secret}, occkit.CodeInvalidRequest, false},
+		{"runtime (AUTH-5)", embedded, occkit.Binding{Method: occkit.MethodRuntime}, "", false},
+		{"runtime with extra keys", embedded, occkit.Binding{Method: occkit.MethodRuntime, Source: secret}, occkit.CodeInvalidRequest, false},
+		{"api_key (AUTH-4)", embedded, occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}, occkit.CodeResourceConflict, false},
+		{"codex_pat", embedded, occkit.Binding{Method: occkit.MethodCodexPAT, Source: secret}, occkit.CodeResourceConflict, false},
+		{"credential_source", embedded, occkit.Binding{Method: occkit.MethodCredentialSource, SourceID: "x", SourceType: occkit.SourceTypeAPIKey}, occkit.CodeResourceConflict, true},
+		{"no binding (AUTH-1)", embedded, occkit.Binding{}, occkit.CodeResourceConflict, false},
+		{"dedicated codex (RES-11 first)", occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, occkit.Binding{Method: occkit.MethodRuntime}, occkit.CodeInvalidRequest, false},
+		{"dedicated openclaw", occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}, occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}, occkit.CodeInvalidRequest, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := d.ValidateHarnessAuth(context.Background(), admission.AuthFacts{
+			p, err := d.ValidateHarnessAuth(context.Background(), drivers.AuthFacts{
 				Compute: "whatever", Harness: tt.top.Harness, Mode: tt.top.Mode, Binding: tt.b,
 				Model: "openai/gpt-5", CredentialGateway: tt.gateway,
 			})
@@ -464,7 +462,7 @@ func TestLockSerializesPrepares(t *testing.T) {
 	// Two drivers (two control-plane replicas) share nothing but the host.
 	d1, d2 := mustNew(t, cfg), mustNew(t, cfg)
 	ctx := ctxT(t)
-	revs := []*admission.Revision{revision(t, "lock-a", 0), revision(t, "lock-b", 1)}
+	revs := []drivers.Revision{revision(t, "lock-a", 0), revision(t, "lock-b", 1)}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, d := range []*Driver{d1, d2} {
@@ -533,7 +531,7 @@ func TestPortLowestFree(t *testing.T) {
 	a, b, c := revision(t, "port-a", 0), revision(t, "port-b", 1), revision(t, "port-c", 2)
 	steps := []struct {
 		do   func() error
-		rev  *admission.Revision
+		rev  drivers.Revision
 		port int
 	}{
 		{func() error { return d.Prepare(ctx, a) }, a, min + 1},

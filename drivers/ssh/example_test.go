@@ -7,15 +7,13 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers/ssh"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Render the systemd unit of a revision admitted for the ssh Compute.
 func ExampleRender() {
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.1.0"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.1.0"},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -26,14 +24,14 @@ func ExampleRender() {
 		Agent: admission.Agent{
 			ID:              "support",
 			ConfigurationID: "support-config",
-			HarnessAuth:     admission.Binding{Method: admission.MethodRuntime},
+			HarnessAuth:     occkit.Binding{Method: occkit.MethodRuntime},
 		},
 		Configuration: admission.StaticConfiguration{
 			ID: "support-config", Generation: 3,
 			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}}}`),
 		},
-		Compute: admission.ComputeInfo{Kind: resolver.ComputeSSH, ID: "ssh"},
-		Level:   logging.LevelWarn,
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeSSH, ID: "ssh"},
+		Level:   occkit.LevelWarn,
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -18,7 +18,6 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/internal/realgateway"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // The end-to-end tier (issue 18): admitted revisions, rendered as systemd
@@ -45,7 +44,7 @@ func TestRealGateway_SSH(t *testing.T) {
 	in := realgateway.Open(t, "openclaw gateway (ssh)")
 	cases := []struct {
 		name, doc, credEnv string
-		level              logging.Level
+		level              occkit.LogLevel
 		bindings           []admission.SecretBinding
 		// known: what OpenClaw is known to do (realgateway.Split); a
 		// gateway whose Telegram channel cannot reach Telegram overruns
@@ -54,14 +53,14 @@ func TestRealGateway_SSH(t *testing.T) {
 	}{
 		{"openai-info", `{"agents":{"defaults":{"model":"openai/gpt-5",` +
 			`"models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"coding"}}`,
-			"OPENAI_API_KEY", logging.LevelInfo, nil, nil},
+			"OPENAI_API_KEY", occkit.LevelInfo, nil, nil},
 		// A channel credential from a secretBinding (AUTH-6): the token
 		// reaches the gateway through the secrets file and nowhere else.
 		{"anthropic-telegram-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
 			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
-			"ANTHROPIC_API_KEY", logging.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
+			"ANTHROPIC_API_KEY", occkit.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
 			[]string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}},
 	}
 	for _, tc := range cases {
@@ -133,11 +132,11 @@ func secretValue(name string) string {
 	return "occkit-e2e-secret-" + hex.EncodeToString(sum[:12])
 }
 
-func admitSSH(t *testing.T, agent, doc string, level logging.Level, bindings []admission.SecretBinding) *admission.Revision {
+func admitSSH(t *testing.T, agent, doc string, level occkit.LogLevel, bindings []admission.SecretBinding) *admission.Revision {
 	t.Helper()
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -146,10 +145,10 @@ func admitSSH(t *testing.T, agent, doc string, level logging.Level, bindings []a
 		Principal: "operator",
 		Agent: admission.Agent{
 			ID: agent, ConfigurationID: agent + "-config",
-			HarnessAuth: admission.Binding{Method: admission.MethodRuntime},
+			HarnessAuth: occkit.Binding{Method: occkit.MethodRuntime},
 		},
 		Configuration:  admission.StaticConfiguration{ID: agent + "-config", Generation: 1, Document: occkit.MustParseDocument(doc)},
-		Compute:        admission.ComputeInfo{Kind: resolver.ComputeSSH, ID: "ssh"},
+		Compute:        admission.ComputeInfo{Kind: occkit.ComputeSSH, ID: "ssh"},
 		Level:          level,
 		SecretBindings: bindings,
 	})

@@ -12,7 +12,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/drivers"
 )
 
 // Environment variables the driver sets besides the logging render.
@@ -28,7 +28,7 @@ const (
 // bytes.
 type SecretEnv struct {
 	Name   string
-	Source admission.SourceRef
+	Source occkit.SourceRef
 }
 
 // UnitPrefix starts the name of every unit the driver writes.
@@ -149,12 +149,16 @@ func validDigest(d string) bool {
 // per-Agent gateway token file and, for secretBindings, the per-revision
 // secrets file (AUTH-6). It holds no credential rule of its own and is
 // pure: the same revision and options give the same bytes.
-func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
-	if rev == nil {
+func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
+	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
 		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "no revision to render")
 	}
-	if t := rev.Topology(); t != (resolver.Topology{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}) {
-		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only embedded openclaw")
+	if err := occkit.CheckTopology(occkit.ComputeSSH, occkit.Supported(occkit.ComputeSSH, nil), rev.Topology()); err != nil {
+		return Unit{}, err
+	}
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
 	if o.Scope == "" {
 		o.Scope = ScopeUser
@@ -184,7 +188,7 @@ func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
 	if err := occkit.Join(errs...); err != nil {
 		return Unit{}, err
 	}
-	plan, err := rev.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: o.Port})
+	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: o.Port})
 	if err != nil {
 		return Unit{}, err
 	}
@@ -247,7 +251,7 @@ func Render(rev *admission.Revision, o RenderOptions) (Unit, error) {
 	return u, nil
 }
 
-func (u Unit) render(rev *admission.Revision, o RenderOptions) ([]byte, error) {
+func (u Unit) render(rev drivers.Revision, o RenderOptions) ([]byte, error) {
 	agent, _ := json.Marshal(rev.AgentID())
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Written by occkit drivers/ssh; do not edit.\n")

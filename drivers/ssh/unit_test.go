@@ -18,8 +18,6 @@ import (
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
 	"github.com/occkit/occkit/internal/tiers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // existingBinary is an executable that exists where the tests run, for
@@ -35,12 +33,12 @@ func existingBinary(t testing.TB) string {
 	return self
 }
 
-func levelRevision(t testing.TB, agent string, level logging.Level) *admission.Revision {
+func levelRevision(t testing.TB, agent string, level occkit.LogLevel) *admission.Revision {
 	t.Helper()
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
-		AgentID: agent, Compute: resolver.ComputeSSH, Level: level,
+		AgentID: agent, Compute: occkit.ComputeSSH, Level: level,
 		Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
-		Binding:       admission.Binding{Method: admission.MethodRuntime},
+		Binding:       occkit.Binding{Method: occkit.MethodRuntime},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -83,15 +81,15 @@ func verify(t *testing.T, u Unit) (string, error) {
 func TestRenderedUnitsVerify(t *testing.T) {
 	tests := []struct {
 		name  string
-		level logging.Level
+		level occkit.LogLevel
 		edit  func(*RenderOptions)
 	}{
-		{"user scope", logging.LevelInfo, func(*RenderOptions) {}},
-		{"user scope, debug, operator env file", logging.LevelDebug, func(o *RenderOptions) { o.EnvironmentFile = "/etc/occkit/credentials.env" }},
-		{"system scope", logging.LevelWarn, func(o *RenderOptions) {
+		{"user scope", occkit.LevelInfo, func(*RenderOptions) {}},
+		{"user scope, debug, operator env file", occkit.LevelDebug, func(o *RenderOptions) { o.EnvironmentFile = "/etc/occkit/credentials.env" }},
+		{"system scope", occkit.LevelWarn, func(o *RenderOptions) {
 			o.Scope, o.UnitDir, o.StateDir = ScopeSystem, "/etc/systemd/system", "/var/lib/occkit"
 		}},
-		{"system scope, service user, args", logging.LevelError, func(o *RenderOptions) {
+		{"system scope, service user, args", occkit.LevelError, func(o *RenderOptions) {
 			o.Scope, o.UnitDir, o.StateDir, o.ServiceUser = ScopeSystem, "/etc/systemd/system", "/var/lib/occkit", "www-data"
 			o.Args = []string{"/opt/openclaw/openclaw.mjs", "gateway", "--bind=loopback"}
 		}},
@@ -141,7 +139,7 @@ func TestRenderedUnitsVerify(t *testing.T) {
 
 func TestVerifyCatchesAWrongKey(t *testing.T) {
 	// The verify check can fail: an unknown key is reported on stderr.
-	u, err := Render(levelRevision(t, "bad", logging.LevelInfo), unitOptions(t))
+	u, err := Render(levelRevision(t, "bad", occkit.LevelInfo), unitOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +150,9 @@ func TestVerifyCatchesAWrongKey(t *testing.T) {
 }
 
 func TestRenderRefuses(t *testing.T) {
-	rev := levelRevision(t, "refuse", logging.LevelInfo)
-	codex, err := drivertest.Revision(drivertest.RevisionOptions{Compute: resolver.ComputeSSH,
-		Topology: resolver.Topology{Harness: resolver.HarnessCodex, Mode: resolver.ModeDedicated}})
+	rev := levelRevision(t, "refuse", occkit.LevelInfo)
+	codex, err := drivertest.Revision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH,
+		Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,14 +184,14 @@ func TestRenderRefuses(t *testing.T) {
 // a directive) and its header round-trips the ID.
 func TestRenderAgentIDCannotInject(t *testing.T) {
 	o := unitOptions(t)
-	base, err := Render(levelRevision(t, "a", logging.LevelInfo), o)
+	base, err := Render(levelRevision(t, "a", occkit.LevelInfo), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := bytes.Count(base.Content, []byte("\n"))
 	rapid.Check(t, func(rt *rapid.T) {
 		id := rapid.StringMatching(`[a-z0-9_\-\n\r%$"\\\[\]= ]{1,40}`).Draw(rt, "agent")
-		rev := levelRevision(t, id, logging.LevelInfo)
+		rev := levelRevision(t, id, occkit.LevelInfo)
 		u, err := Render(rev, o)
 		if err != nil {
 			rt.Fatal(err)
@@ -218,7 +216,7 @@ func FuzzRenderAgentID(f *testing.F) {
 		if id == "" {
 			return
 		}
-		rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: id, Compute: resolver.ComputeSSH})
+		rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: id, Compute: occkit.ComputeSSH})
 		if err != nil {
 			return
 		}
@@ -257,7 +255,7 @@ func TestClosedSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range AllScopes() {
-		if _, err := Render(levelRevision(t, "scope", logging.LevelInfo), RenderOptions{Port: 1, Scope: s, UnitDir: "/u", StateDir: "/s", BinaryPath: "/b"}); err != nil {
+		if _, err := Render(levelRevision(t, "scope", occkit.LevelInfo), RenderOptions{Port: 1, Scope: s, UnitDir: "/u", StateDir: "/s", BinaryPath: "/b"}); err != nil {
 			t.Errorf("scope %s does not render: %v", s, err)
 		}
 	}
@@ -279,7 +277,7 @@ func TestClosedSets(t *testing.T) {
 }
 
 func BenchmarkRender(b *testing.B) {
-	rev := levelRevision(b, "bench", logging.LevelInfo)
+	rev := levelRevision(b, "bench", occkit.LevelInfo)
 	o := unitOptions(b)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -293,11 +291,11 @@ func BenchmarkRender(b *testing.B) {
 // owner-only secrets file, named in the unit by reference only; the
 // gateway token comes from its own file and never appears in the unit.
 func TestRenderSecretBindings(t *testing.T) {
-	src := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns", ID: "telegram"}
+	src := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "telegram"}
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
-		AgentID: "a", Compute: resolver.ComputeSSH,
+		AgentID: "a", Compute: occkit.ComputeSSH,
 		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
-		Binding:        admission.Binding{Method: admission.MethodRuntime},
+		Binding:        occkit.Binding{Method: occkit.MethodRuntime},
 		SecretBindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
 	})
 	if err != nil {

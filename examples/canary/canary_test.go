@@ -25,8 +25,6 @@ import (
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/kubernetes"
 	"github.com/occkit/occkit/drivers/ssh"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // class is who may hold a canary.
@@ -73,28 +71,28 @@ func search(out []byte, c canary) (string, bool) {
 // topology is one Compute × topology the bundled drivers render.
 type topology struct {
 	name    string
-	compute resolver.Compute
-	harness resolver.Harness
-	mode    resolver.Mode
+	compute occkit.Compute
+	harness occkit.Harness
+	mode    occkit.Mode
 	model   string
-	auth    admission.Binding
+	auth    occkit.Binding
 }
 
 const tenant = "ns-canary"
 
 var topologies = []topology{
-	{"kubernetes embedded openclaw", resolver.ComputeKubernetes, resolver.HarnessOpenClaw, resolver.ModeEmbedded, "anthropic/claude-sonnet-4-6",
-		admission.Binding{Method: admission.MethodAPIKey, Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
-	{"ssh embedded openclaw", resolver.ComputeSSH, resolver.HarnessOpenClaw, resolver.ModeEmbedded, "openai/gpt-5",
-		admission.Binding{Method: admission.MethodRuntime}},
-	{"kubernetes dedicated codex", resolver.ComputeKubernetes, resolver.HarnessCodex, resolver.ModeDedicated, "codex/gpt-5-codex",
-		admission.Binding{Method: admission.MethodCodexPAT, Source: admission.SourceRef{Kind: admission.SourceServiceAccount, NamespaceID: tenant, ID: "codex-sa"}}},
-	{"kubernetes dedicated openclaw", resolver.ComputeKubernetes, resolver.HarnessOpenClaw, resolver.ModeDedicated, "openai/gpt-5",
-		admission.Binding{Method: admission.MethodAPIKey, Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
+	{"kubernetes embedded openclaw", occkit.ComputeKubernetes, occkit.HarnessOpenClaw, occkit.ModeEmbedded, "anthropic/claude-sonnet-4-6",
+		occkit.Binding{Method: occkit.MethodAPIKey, Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
+	{"ssh embedded openclaw", occkit.ComputeSSH, occkit.HarnessOpenClaw, occkit.ModeEmbedded, "openai/gpt-5",
+		occkit.Binding{Method: occkit.MethodRuntime}},
+	{"kubernetes dedicated codex", occkit.ComputeKubernetes, occkit.HarnessCodex, occkit.ModeDedicated, "codex/gpt-5-codex",
+		occkit.Binding{Method: occkit.MethodCodexPAT, Source: occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: tenant, ID: "codex-sa"}}},
+	{"kubernetes dedicated openclaw", occkit.ComputeKubernetes, occkit.HarnessOpenClaw, occkit.ModeDedicated, "openai/gpt-5",
+		occkit.Binding{Method: occkit.MethodAPIKey, Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
 }
 
-var sandbox = &kubernetes.Sandbox{ID: "sbx", Facts: resolver.SandboxFacts{
-	ProvisionHarness: true, Facets: []resolver.Facet{resolver.FacetNetworking, resolver.FacetFilesystem, resolver.FacetProcess}}}
+var sandbox = &kubernetes.Sandbox{ID: "sbx", Facts: occkit.SandboxFacts{
+	ProvisionHarness: true, Facets: []occkit.Facet{occkit.FacetNetworking, occkit.FacetFilesystem, occkit.FacetProcess}}}
 
 // genCanary is a credential-looking value with characters that change
 // under JSON and URL escaping.
@@ -188,7 +186,7 @@ func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []admiss
 	}
 	// The channel token the document references comes from a Secret,
 	// by reference: its bytes are never in any output.
-	sb := []admission.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
+	sb := []admission.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
 	return d, cs, sb
 }
 
@@ -203,7 +201,7 @@ type output struct {
 func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission.SecretBinding, h slog.Handler) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 	})
 	if err != nil {
 		return nil, err
@@ -213,12 +211,12 @@ func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission
 			HarnessAuth: tp.auth, NamespaceID: tenant},
 		Configuration:  admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
 		Compute:        admission.ComputeInfo{Kind: tp.compute, ID: string(tp.compute)},
-		Level:          logging.LevelInfo,
+		Level:          occkit.LevelInfo,
 		SecretBindings: sb,
 	}
-	if tp.mode == resolver.ModeDedicated && tp.harness == resolver.HarnessOpenClaw {
+	if tp.mode == occkit.ModeDedicated && tp.harness == occkit.HarnessOpenClaw {
 		req.Sandbox = &admission.SandboxInfo{ID: sandbox.ID, Facts: sandbox.Facts}
-		req.NativeWorkerSupport = resolver.NativeWorkersPinned
+		req.NativeWorkerSupport = occkit.NativeWorkersPinned
 	}
 	rev, err := a.Admit(ctx, req)
 	slog.New(h).Info("admission", "error", err)
@@ -228,7 +226,7 @@ func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission
 // render renders rev on its Compute and lists every output.
 func render(tp topology, rev *admission.Revision) ([]output, error) {
 	var outs []output
-	dedicated := tp.mode == resolver.ModeDedicated
+	dedicated := tp.mode == occkit.ModeDedicated
 	plan, err := rev.Plan(compile.PlanOptions{Namespace: tenant})
 	if err != nil {
 		return nil, err
@@ -248,9 +246,9 @@ func render(tp topology, rev *admission.Revision) ([]output, error) {
 	}
 	outs = append(outs, output{name: "explain", data: explain.Bytes()})
 	switch tp.compute {
-	case resolver.ComputeKubernetes:
+	case occkit.ComputeKubernetes:
 		opts := kubernetes.RenderOptions{Namespace: drivers.Namespace{ID: tenant, Name: tenant}}
-		if dedicated && tp.harness == resolver.HarnessOpenClaw {
+		if dedicated && tp.harness == occkit.HarnessOpenClaw {
 			opts.Sandbox = sandbox
 		}
 		objs, err := kubernetes.Render(rev, opts)
@@ -266,7 +264,7 @@ func render(tp topology, rev *admission.Revision) ([]output, error) {
 			outs = append(outs, output{name: "kubernetes " + o.GetName(), data: b,
 				inference: !dedicated || harness, channel: !harness})
 		}
-	case resolver.ComputeSSH:
+	case occkit.ComputeSSH:
 		u, err := ssh.Render(rev, ssh.RenderOptions{Port: 18000, UnitDir: "/u", StateDir: "/s", BinaryPath: "/bin/openclaw"})
 		if err != nil {
 			return nil, err

@@ -22,14 +22,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/examples/customdriver/localproc"
-	"github.com/occkit/occkit/resolver"
 )
 
 const config = `{
@@ -127,7 +124,7 @@ func run(ctx context.Context, root string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = admitMode(ctx, d, codex, `{"method":"runtime"}`, resolver.ModeDedicated)
+	_, err = admitMode(ctx, d, codex, `{"method":"runtime"}`, occkit.ModeDedicated)
 	printErr(w, "dedicated Codex, which this Compute does not declare", err)
 
 	if err := d.Retire(ctx, rev.AgentID(), rev.Digest()); err != nil {
@@ -137,21 +134,21 @@ func run(ctx context.Context, root string, w io.Writer) error {
 }
 
 func admit(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string) (*admission.Revision, error) {
-	return admitMode(ctx, d, doc, binding, resolver.ModeEmbedded)
+	return admitMode(ctx, d, doc, binding, occkit.ModeEmbedded)
 }
 
 // admitMode admits doc for the driver. drivers.ComputeInfo hands
 // admission the driver's declaration (kind, topologies, logging owner) and
 // the driver itself, whose ValidateHarnessAuth admission calls (AUTH-7).
-func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string, mode resolver.Mode) (*admission.Revision, error) {
+func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string, mode occkit.Mode) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
 	})
 	if err != nil {
 		return nil, err
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(binding))
+	auth, err := admission.CreateHarnessAuth([]byte(binding))
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +156,7 @@ func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document
 		Principal:     "user:alice",
 		Agent:         admission.Agent{ID: "support", ConfigurationID: "cfg_support", ExecutionMode: mode, HarnessAuth: auth},
 		Configuration: admission.StaticConfiguration{ID: "cfg_support", Generation: 1, Document: doc},
-		Compute:       drivers.ComputeInfo(d, "laptop-1"),
+		Compute:       admission.ComputeOf(d, "laptop-1"),
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -113,8 +114,8 @@ func execute(op string, in gjson.Result) (result, error) {
 			return nil, err
 		}
 		d, err := resolver.Resolve(doc, resolver.Request{
-			Mode:         resolver.Mode(in.Get("executionMode").String()),
-			Compute:      resolver.Compute(in.Get("compute").String()),
+			Mode:         occkit.Mode(in.Get("executionMode").String()),
+			Compute:      occkit.Compute(in.Get("compute").String()),
 			Installation: installation(in.Get("installation")),
 		})
 		if err != nil {
@@ -133,9 +134,9 @@ func execute(op string, in gjson.Result) (result, error) {
 		}
 		err = resolver.CheckRoster(doc, resolver.RosterRequest{
 			Stage:   resolver.Stage(in.Get("stage").String()),
-			Compute: resolver.Compute(in.Get("compute").String()),
-			Harness: resolver.Harness(in.Get("harness").String()),
-			Mode:    resolver.Mode(in.Get("executionMode").String()),
+			Compute: occkit.Compute(in.Get("compute").String()),
+			Harness: occkit.Harness(in.Get("harness").String()),
+			Mode:    occkit.Mode(in.Get("executionMode").String()),
 		})
 		if err != nil {
 			return nil, err
@@ -143,30 +144,30 @@ func execute(op string, in gjson.Result) (result, error) {
 		return result{"accept": true}, nil
 
 	case "auth.validate":
-		b, err := admission.ParseBinding(in.Get("binding"), admission.BindingPath())
+		b, err := admission.ParseBinding([]byte(in.Get("binding").Raw), admission.BindingPath())
 		if err != nil {
 			return nil, err
 		}
-		mode := resolver.Mode(in.Get("executionMode").String())
+		mode := occkit.Mode(in.Get("executionMode").String())
 		if mode == "" {
-			mode = resolver.ModeEmbedded
+			mode = occkit.ModeEmbedded
 		}
-		p, err := admission.ValidateHarnessAuth(admission.AuthFacts{
-			Compute:             resolver.Compute(in.Get("compute").String()),
-			Harness:             resolver.Harness(in.Get("harness").String()),
+		p, err := admission.ValidateHarnessAuth(drivers.AuthFacts{
+			Compute:             occkit.Compute(in.Get("compute").String()),
+			Harness:             occkit.Harness(in.Get("harness").String()),
 			Mode:                mode,
 			Binding:             b,
 			CredentialGateway:   in.Get("credentialGateway").Bool(),
 			Sandbox:             sandbox(in.Get("sandbox")),
-			NativeWorkerSupport: resolver.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
+			NativeWorkerSupport: occkit.NativeWorkerSupport(in.Get("nativeWorkerSupport").String()),
 			Model:               in.Get("model").String(),
 		})
 		if err != nil {
 			return nil, err
 		}
 		return result{"accept": true, "snapshot": json.RawMessage(b.JSON()), "env": map[string][]string{
-			"gateway": nonNil(p.Names(admission.ProcessGateway)),
-			"harness": nonNil(p.Names(admission.ProcessHarness)),
+			"gateway": nonNil(p.Names(occkit.ProcessGateway)),
+			"harness": nonNil(p.Names(occkit.ProcessHarness)),
 		}}, nil
 	}
 	return nil, fmt.Errorf("op %q is not supported by this runner", op)
@@ -182,22 +183,22 @@ func document(in gjson.Result) (occkit.Document, error) {
 }
 
 // installation reads {nativeWorkerSupport, sandboxDriver}.
-func installation(v gjson.Result) resolver.Installation {
-	return resolver.Installation{
-		NativeWorkerSupport: resolver.NativeWorkerSupport(v.Get("nativeWorkerSupport").String()),
+func installation(v gjson.Result) occkit.Installation {
+	return occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkerSupport(v.Get("nativeWorkerSupport").String()),
 		Sandbox:             sandbox(v.Get("sandboxDriver")),
 	}
 }
 
 // sandbox reads {facets, provisionHarness}; anything else is no
 // SandboxDriver.
-func sandbox(v gjson.Result) *resolver.SandboxFacts {
+func sandbox(v gjson.Result) *occkit.SandboxFacts {
 	if !v.IsObject() {
 		return nil
 	}
-	s := &resolver.SandboxFacts{ProvisionHarness: v.Get("provisionHarness").Bool()}
+	s := &occkit.SandboxFacts{ProvisionHarness: v.Get("provisionHarness").Bool()}
 	for _, f := range v.Get("facets").Array() {
-		s.Facets = append(s.Facets, resolver.Facet(f.String()))
+		s.Facets = append(s.Facets, occkit.Facet(f.String()))
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/occkit/occkit"
 	"log"
 
 	"github.com/occkit/occkit/admission"
@@ -26,17 +27,17 @@ func Example_readme() {
 	fmt.Println(d.Harness, d.Mode, d.Primary)
 
 	allow := admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })
-	versions := map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6"}
+	versions := map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"}
 	a, err := admission.New(admission.Options{Authorizer: allow, HarnessVersions: versions})
 	check(err)
-	key := admission.Binding{Method: admission.MethodAPIKey,
-		Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}
+	key := occkit.Binding{Method: occkit.MethodAPIKey,
+		Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}
 	rev, err := a.Admit(context.Background(), admission.Request{
 		Agent:         admission.Agent{ID: "support", ConfigurationID: "cfg_1", HarnessAuth: key},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Document: doc},
 	})
 	check(err) // a refusal is an *occkit.Error: Code, HTTPStatus(), Path, Rule
-	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(admission.ProcessHarness))
+	fmt.Println(rev.Harness(), rev.Digest()[:12], rev.Projection().Names(occkit.ProcessHarness))
 	// Output:
 	// openclaw embedded anthropic/claude-sonnet-4-6
 	// openclaw 6ccff72899ff [ANTHROPIC_API_KEY]

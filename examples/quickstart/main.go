@@ -34,7 +34,6 @@ import (
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/kubernetes"
 	"github.com/occkit/occkit/drivers/ssh"
-	"github.com/occkit/occkit/logging"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -53,8 +52,8 @@ func main() {
 // options are the command-line flags.
 type options struct {
 	config  string
-	mode    resolver.Mode
-	compute resolver.Compute
+	mode    occkit.Mode
+	compute occkit.Compute
 }
 
 func parseFlags(args []string, w io.Writer) (options, error) {
@@ -69,14 +68,14 @@ func parseFlags(args []string, w io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return options{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	o := options{config: *config, mode: resolver.Mode(*mode), compute: resolver.Compute(*compute)}
+	o := options{config: *config, mode: occkit.Mode(*mode), compute: occkit.Compute(*compute)}
 	switch o.mode {
-	case resolver.ModeEmbedded, resolver.ModeDedicated:
+	case occkit.ModeEmbedded, occkit.ModeDedicated:
 	default:
 		return options{}, fmt.Errorf("-mode must be embedded or dedicated, not %q", *mode)
 	}
 	switch o.compute {
-	case resolver.ComputeKubernetes, resolver.ComputeSSH:
+	case occkit.ComputeKubernetes, occkit.ComputeSSH:
 	default:
 		return options{}, fmt.Errorf("-compute must be kubernetes or ssh, not %q", *compute)
 	}
@@ -132,7 +131,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	if p := rev.Projection(); p.HostManaged {
 		fmt.Fprintln(w, "credentials  supplied by the host (AUTH-5), outside the revision")
 	} else {
-		fmt.Fprintf(w, "credentials  %v projected from the Secret (AUTH-2)\n", p.Names(admission.ProcessHarness))
+		fmt.Fprintf(w, "credentials  %v projected from the Secret (AUTH-2)\n", p.Names(occkit.ProcessHarness))
 	}
 	fmt.Fprintf(w, "logging      level=%s consoleStyle=%s redactSensitive present=%t\n",
 		rev.Document().Get(occkit.NewPath("logging", "level")),
@@ -148,7 +147,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	// admit, with a stable code, status, rule and path.
 	fmt.Fprintln(w, "\n== refusals")
 	showRefusal(w, "the same Configuration as a dedicated deployment", func() error {
-		_, err := resolver.Resolve(doc, resolver.Request{Mode: resolver.ModeDedicated})
+		_, err := resolver.Resolve(doc, resolver.Request{Mode: occkit.ModeDedicated})
 		return err
 	})
 	showRefusal(w, "the same Configuration with a legacy agents.list roster", func() error {
@@ -162,7 +161,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		_, err = admit(ctx, withList, options{mode: resolver.ModeEmbedded, compute: resolver.ComputeKubernetes})
+		_, err = admit(ctx, withList, options{mode: occkit.ModeEmbedded, compute: occkit.ComputeKubernetes})
 		return err
 	})
 	return nil
@@ -173,9 +172,9 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{
-			resolver.HarnessOpenClaw: "2026.5.1",
-			resolver.HarnessCodex:    "0.130.0",
+		HarnessVersions: map[occkit.Harness]string{
+			occkit.HarnessOpenClaw: "2026.5.1",
+			occkit.HarnessCodex:    "0.130.0",
 		},
 	})
 	if err != nil {
@@ -184,10 +183,10 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 	// Kubernetes projects a provider key from an OCC Secret (AUTH-2); an
 	// SSH host supplies its own credentials (AUTH-5).
 	binding := `{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_support","id":"sec_anthropic"}}`
-	if o.compute == resolver.ComputeSSH {
+	if o.compute == occkit.ComputeSSH {
 		binding = `{"method":"runtime"}`
 	}
-	auth, err := admission.CreateHarnessAuth(gjson.Parse(binding))
+	auth, err := admission.CreateHarnessAuth([]byte(binding))
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +198,7 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 		},
 		Configuration: admission.StaticConfiguration{ID: "cfg_support", Generation: 3, Document: doc},
 		Compute:       admission.ComputeInfo{Kind: o.compute, ID: string(o.compute) + "-prod"},
-		Level:         logging.LevelInfo,
+		Level:         occkit.LevelInfo,
 		// The Configuration's channel credentials, projected into the
 		// gateway only (AUTH-6); the document references them as ${VAR}.
 		SecretBindings: channelSecrets(),
@@ -212,8 +211,8 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 func channelSecrets() []admission.SecretBinding {
 	var out []admission.SecretBinding
 	for _, name := range []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "TELEGRAM_BOT_TOKEN"} {
-		out = append(out, admission.SecretBinding{Env: name, Source: admission.SourceRef{
-			Kind: admission.SourceSecret, NamespaceID: "ns_support", ID: strings.ToLower(name)}})
+		out = append(out, admission.SecretBinding{Env: name, Source: occkit.SourceRef{
+			Kind: occkit.SourceSecret, NamespaceID: "ns_support", ID: strings.ToLower(name)}})
 	}
 	return out
 }
@@ -222,7 +221,7 @@ func channelSecrets() []admission.SecretBinding {
 // objects of the reference driver's pure Render (DRV-5) as YAML.
 func render(w io.Writer, rev *admission.Revision) error {
 	switch rev.Compute() {
-	case resolver.ComputeKubernetes:
+	case occkit.ComputeKubernetes:
 		objs, err := kubernetes.Render(rev, kubernetes.RenderOptions{
 			Namespace: drivers.Namespace{ID: "ns_support", Name: "support"},
 		})
@@ -236,7 +235,7 @@ func render(w io.Writer, rev *admission.Revision) error {
 		fmt.Fprintf(w, "\n== kubernetes manifests (%d objects, namespace %s)\n", len(objs.List()), objs.Namespace)
 		_, err = w.Write(y)
 		return err
-	case resolver.ComputeSSH:
+	case occkit.ComputeSSH:
 		// The host facts the SSH driver's Config would supply (DRV-6).
 		u, err := ssh.Render(rev, ssh.RenderOptions{
 			Port:            18789,

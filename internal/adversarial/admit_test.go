@@ -8,12 +8,11 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/resolver"
 )
 
 var (
-	secret    = admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
-	apiKey    = admission.Binding{Method: admission.MethodAPIKey, Source: secret}
+	secret    = occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}
+	apiKey    = occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}
 	embedded  = `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"logging":{"level":"debug"}}`
 	errReader = errors.New("store \x1b[2J unavailable")
 )
@@ -28,7 +27,7 @@ func (failingReader) ReadConfiguration(context.Context, string) (occkit.Document
 // refused with the rule and setting that decided; no revision comes back
 // and the Configuration Document is unchanged.
 func TestAdmitRefuses(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(_ context.Context, r admission.AuthorizeRequest) error {
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(_ context.Context, r admission.AuthorizeRequest) error {
 		if r.Principal == "mallory" {
 			return errors.New("denied")
 		}
@@ -47,10 +46,10 @@ func TestAdmitRefuses(t *testing.T) {
 		{"unknown Compute kind", embedded, func(r *admission.Request) { r.Compute.Kind = "nomad" }, want{400, bad, "executionMode", "RES-11"}},
 		{"Compute kind with a bidi override", embedded, func(r *admission.Request) { r.Compute.Kind = "kuber\u202enetes" }, want{400, bad, "executionMode", "RES-11"}},
 		{"unknown execution mode", embedded, func(r *admission.Request) { r.Agent.ExecutionMode = "turbo" }, want{400, bad, "executionMode", "RES-11"}},
-		{"unknown binding method", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = admission.Binding{Method: "oauth"} }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},
+		{"unknown binding method", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = occkit.Binding{Method: "oauth"} }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},
 		{"binding method with a bidi override", embedded, func(r *admission.Request) { r.Agent.HarnessAuth.Method = "api\u202e_key" }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},
-		{"missing binding", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = admission.Binding{} }, want{409, occkit.CodeResourceConflict, "harnessAuth", "AUTH-1"}},
-		{"runtime binding on Kubernetes", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = admission.Binding{Method: admission.MethodRuntime} }, want{409, occkit.CodeResourceConflict, "harnessAuth.method", "AUTH-4"}},
+		{"missing binding", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = occkit.Binding{} }, want{409, occkit.CodeResourceConflict, "harnessAuth", "AUTH-1"}},
+		{"runtime binding on Kubernetes", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = occkit.Binding{Method: occkit.MethodRuntime} }, want{409, occkit.CodeResourceConflict, "harnessAuth.method", "AUTH-4"}},
 		{"unknown level", embedded, func(r *admission.Request) { r.Level = "trace" }, want{400, bad, "level", "LOG-1"}},
 		{"level with a terminal escape", embedded, func(r *admission.Request) { r.Level = "info\x1b[2J" }, want{400, bad, "level", "LOG-1"}},
 		{"unknown logging owner", embedded, func(r *admission.Request) { r.Compute.RuntimeLogging = "nobody" }, want{400, bad, "runtimeLogging", "LOG-3"}},
@@ -74,7 +73,7 @@ func TestAdmitRefuses(t *testing.T) {
 				Principal:     "user_1",
 				Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", HarnessAuth: apiKey},
 				Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-				Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+				Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
 			}
 			if tt.edit != nil {
 				tt.edit(&req)
@@ -113,14 +112,14 @@ const admittedJSON = `{
 // refused with a structured 400 by ParseRevision, never a panic and never
 // a revision.
 func TestRevisionTruncation_ADM3(t *testing.T) {
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}, Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil })})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rev, err := a.Admit(context.Background(), admission.Request{
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", HarnessAuth: apiKey},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: occkit.MustParseDocument(admittedJSON)},
-		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
 	})
 	if err != nil {
 		t.Fatal(err)

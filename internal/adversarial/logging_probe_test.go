@@ -18,14 +18,14 @@ const intact = `{"logging":{"level":"info","consoleLevel":"info","consoleStyle":
 func TestStampRefuses_LOG1(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		level logging.Level
-		owner logging.Ownership
+		level occkit.LogLevel
+		owner occkit.LogOwnership
 		want  want
 	}{
-		{"unknown level", "trace", logging.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"level with a bidi override", "in\u202efo", logging.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"level with NUL", "info\x00", logging.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
-		{"unknown owner", logging.LevelInfo, "nobody", want{400, bad, "runtimeLogging", "LOG-3"}},
+		{"unknown level", "trace", occkit.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"level with a bidi override", "in\u202efo", occkit.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"level with NUL", "info\x00", occkit.OwnedByPlatform, want{400, bad, "level", "LOG-1"}},
+		{"unknown owner", occkit.LevelInfo, "nobody", want{400, bad, "runtimeLogging", "LOG-3"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(`{"logging":{"level":"debug","redactSensitive":"off"}}`)

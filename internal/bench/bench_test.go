@@ -15,20 +15,20 @@ import (
 
 type pipeline struct {
 	admitter *admission.Admitter
-	binding  admission.Binding
+	binding  occkit.Binding
 }
 
 func newPipeline(tb testing.TB) pipeline {
 	tb.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
 	})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return pipeline{a, admission.Binding{Method: admission.MethodAPIKey,
-		Source: admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
+	return pipeline{a, occkit.Binding{Method: occkit.MethodAPIKey,
+		Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
 }
 
 // run is one deployment from source bytes to the rendered gateway document.
@@ -37,7 +37,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	d, err := resolver.Resolve(doc, resolver.Request{Mode: resolver.ModeEmbedded, Compute: resolver.ComputeKubernetes})
+	d, err := resolver.Resolve(doc, resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
 	if err != nil {
 		return occkit.Document{}, err
 	}
@@ -45,7 +45,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 		Principal:     "user_1",
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: d.Mode, HarnessAuth: p.binding},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-		Compute:       admission.ComputeInfo{Kind: resolver.ComputeKubernetes, ID: "k8s"},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
 	})
 	if err != nil {
 		return occkit.Document{}, err

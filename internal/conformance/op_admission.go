@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/occkit/occkit"
 	"slices"
 	"sort"
 	"strings"
@@ -13,36 +14,36 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // opAuthValidate: auth.validate (AUTH-*).
 func opAuthValidate(in gjson.Result) (Result, error) {
-	b, err := admission.ParseBinding(in.Get("binding"), admission.BindingPath())
+	b, err := admission.ParseBinding([]byte(in.Get("binding").Raw), admission.BindingPath())
 	if err != nil {
 		return nil, err
 	}
-	mode := resolver.Mode(strOr(in.Get("executionMode"), string(resolver.ModeEmbedded)))
+	mode := occkit.Mode(strOr(in.Get("executionMode"), string(occkit.ModeEmbedded)))
 	// An omitted harness on an embedded topology can only be openclaw
 	// (RES-11); a dedicated one must name it.
 	// null is the same omission as absence.
-	harness := resolver.Harness(strOr(in.Get("harness"), ""))
-	if harness == "" && mode == resolver.ModeEmbedded {
-		harness = resolver.HarnessOpenClaw
+	harness := occkit.Harness(strOr(in.Get("harness"), ""))
+	if harness == "" && mode == occkit.ModeEmbedded {
+		harness = occkit.HarnessOpenClaw
 	}
 	compute := computeKind(in.Get("compute"))
 	if compute == "" {
-		compute = string(resolver.ComputeKubernetes)
+		compute = string(occkit.ComputeKubernetes)
 	}
-	f := admission.AuthFacts{
-		Compute:             resolver.Compute(compute),
+	f := drivers.AuthFacts{
+		Compute:             occkit.Compute(compute),
 		Harness:             harness,
 		Mode:                mode,
 		Binding:             b,
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
 		Sandbox:             sandboxFacts(firstOf(in, "sandbox", "sandboxDriver", "installation.sandboxDriver")),
-		NativeWorkerSupport: resolver.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
+		NativeWorkerSupport: occkit.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Model:               in.Get("model").String(),
 	}
 	p, err := admission.ValidateHarnessAuth(f)
@@ -69,13 +70,13 @@ func strOr(v gjson.Result, def string) string {
 
 // sandboxFacts reads {facets, provisionHarness}; absent or null is no
 // SandboxDriver.
-func sandboxFacts(v gjson.Result) *resolver.SandboxFacts {
+func sandboxFacts(v gjson.Result) *occkit.SandboxFacts {
 	if !v.IsObject() {
 		return nil
 	}
-	s := &resolver.SandboxFacts{ProvisionHarness: v.Get("provisionHarness").Bool()}
+	s := &occkit.SandboxFacts{ProvisionHarness: v.Get("provisionHarness").Bool()}
 	for _, f := range v.Get("facets").Array() {
-		s.Facets = append(s.Facets, resolver.Facet(f.String()))
+		s.Facets = append(s.Facets, occkit.Facet(f.String()))
 	}
 	return s
 }
@@ -84,7 +85,7 @@ func sandboxFacts(v gjson.Result) *resolver.SandboxFacts {
 // exact set of projected variable names (order and repeats ignored; null
 // is the empty set). A process the projection does not have fails the
 // check instead of going unchecked; a null env expects no variable at all.
-func envSetCheck(p admission.Projection) Check {
+func envSetCheck(p occkit.Projection) Check {
 	return func(want gjson.Result) string {
 		if want.Type == gjson.Null {
 			want = gjson.Parse(`{"gateway":[],"harness":[]}`)
@@ -94,7 +95,7 @@ func envSetCheck(p admission.Projection) Check {
 		}
 		var diffs []string
 		known := map[string]bool{}
-		for _, proc := range admission.AllProcesses() {
+		for _, proc := range occkit.AllProcesses() {
 			known[string(proc)] = true
 		}
 		want.ForEach(func(k, _ gjson.Result) bool {
@@ -103,7 +104,7 @@ func envSetCheck(p admission.Projection) Check {
 			}
 			return true
 		})
-		for _, proc := range admission.AllProcesses() {
+		for _, proc := range occkit.AllProcesses() {
 			w := want.Get(gjson.Escape(string(proc)))
 			if !w.Exists() {
 				continue
@@ -127,11 +128,11 @@ func envSetCheck(p admission.Projection) Check {
 // everything: authorization is not what these cases exercise.
 func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	agent := in.Get("agent")
-	b, err := admission.ParseBinding(agent.Get("harnessAuth"), admission.BindingPath())
+	b, err := admission.ParseBinding([]byte(agent.Get("harnessAuth").Raw), admission.BindingPath())
 	if err != nil {
 		return nil, err
 	}
-	level, err := logging.ParseLevel(in.Get("level"))
+	level, err := logging.ParseLevel([]byte(in.Get("level").Raw))
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := admission.New(admission.Options{HarnessVersions: map[resolver.Harness]string{resolver.HarnessOpenClaw: "2026.9.6", resolver.HarnessCodex: "0.171.0"},
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 	})
 	if err != nil {
@@ -150,20 +151,20 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	c := in.Get("compute")
 	kind := computeKind(c)
 	if kind == "" {
-		kind = string(resolver.ComputeKubernetes)
+		kind = string(occkit.ComputeKubernetes)
 	}
 	req := admission.Request{
 		Agent: admission.Agent{
 			ID: strOr(agent.Get("id"), "main"), ConfigurationID: "cfg",
-			ExecutionMode: resolver.Mode(agent.Get("executionMode").String()), HarnessAuth: b,
+			ExecutionMode: occkit.Mode(agent.Get("executionMode").String()), HarnessAuth: b,
 		},
 		Configuration: admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
 		Compute: admission.ComputeInfo{
-			Kind:           resolver.Compute(kind),
-			RuntimeLogging: logging.Ownership(c.Get("runtimeLogging").String()),
+			Kind:           occkit.Compute(kind),
+			RuntimeLogging: occkit.LogOwnership(c.Get("runtimeLogging").String()),
 		},
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
-		NativeWorkerSupport: resolver.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
+		NativeWorkerSupport: occkit.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Level:               level,
 	}
 	if s := sandboxFacts(firstOf(in, "sandbox", "sandboxDriver", "installation.sandboxDriver")); s != nil {

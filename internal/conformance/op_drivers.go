@@ -10,7 +10,6 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/resolver"
 )
 
 // opDriversSandbox validates a SandboxDriver declaration as registration
@@ -30,8 +29,8 @@ func opDriversSandbox(in gjson.Result) (Result, error) {
 // The facts may also be spelt as harness.resolve spells them (under
 // installation) or as auth.validate does (sandbox).
 func opDriversInstallation(in gjson.Result) (Result, error) {
-	inst := resolver.Installation{
-		NativeWorkerSupport: resolver.NativeWorkerSupport(
+	inst := occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkerSupport(
 			firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 	}
 	if sd := firstOf(in, "sandboxDriver", "installation.sandboxDriver", "sandbox"); sd.IsObject() {
@@ -55,7 +54,7 @@ func opDriversInstallation(in gjson.Result) (Result, error) {
 // opDriversConcurrency resolves node-host session workers and dedicated
 // Codex's bound on active turns (RES-14).
 func opDriversConcurrency(in gjson.Result) (Result, error) {
-	workers, err := drivers.ParseSessionWorkers(in.Get("capacity"), occkit.NewPath("capacity"))
+	workers, err := drivers.ParseSessionWorkers([]byte(in.Get("capacity").Raw), occkit.NewPath("capacity"))
 	if err != nil {
 		return nil, err
 	}

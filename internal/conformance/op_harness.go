@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"fmt"
+	"github.com/occkit/occkit"
 	"slices"
 
 	"github.com/tidwall/gjson"
@@ -19,14 +20,14 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	req := resolver.Request{
-		Mode:         resolver.Mode(in.Get("executionMode").String()),
-		Compute:      resolver.Compute(computeKind(in.Get("compute"))),
+		Mode:         occkit.Mode(in.Get("executionMode").String()),
+		Compute:      occkit.Compute(computeKind(in.Get("compute"))),
 		Installation: harnessInstallation(in),
 	}
 	for _, t := range in.Get("topologies").Array() {
-		req.Topologies = append(req.Topologies, resolver.Topology{
-			Harness: resolver.Harness(t.Get("harness").String()),
-			Mode:    resolver.Mode(t.Get("mode").String()),
+		req.Topologies = append(req.Topologies, occkit.Topology{
+			Harness: occkit.Harness(t.Get("harness").String()),
+			Mode:    occkit.Mode(t.Get("mode").String()),
 		})
 	}
 	d, err := resolver.Resolve(doc, req)
@@ -43,9 +44,9 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 // sandboxDriver}; the same facts written at the top level, as
 // auth.validate and drivers.installation spell them (sandbox or
 // sandboxDriver), are read too.
-func harnessInstallation(in gjson.Result) resolver.Installation {
-	return resolver.Installation{
-		NativeWorkerSupport: resolver.NativeWorkerSupport(
+func harnessInstallation(in gjson.Result) occkit.Installation {
+	return occkit.Installation{
+		NativeWorkerSupport: occkit.NativeWorkerSupport(
 			firstOf(in, "installation.nativeWorkerSupport", "nativeWorkerSupport").String()),
 		Sandbox: sandboxFacts(firstOf(in, "installation.sandboxDriver", "sandboxDriver", "sandbox")),
 	}
@@ -59,9 +60,9 @@ func opRosterCheck(in gjson.Result) (Result, error) {
 	}
 	err = resolver.CheckRoster(doc, resolver.RosterRequest{
 		Stage:   resolver.Stage(in.Get("stage").String()),
-		Compute: resolver.Compute(computeKind(in.Get("compute"))),
-		Harness: resolver.Harness(in.Get("harness").String()),
-		Mode:    resolver.Mode(in.Get("executionMode").String()),
+		Compute: occkit.Compute(computeKind(in.Get("compute"))),
+		Harness: occkit.Harness(in.Get("harness").String()),
+		Mode:    occkit.Mode(in.Get("executionMode").String()),
 	})
 	if err != nil {
 		return nil, err

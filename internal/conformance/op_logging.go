@@ -12,11 +12,10 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 func opLoggingLevel(in gjson.Result) (Result, error) {
-	l, err := logging.ParseLevel(in.Get("value"))
+	l, err := logging.ParseLevel([]byte(in.Get("value").Raw))
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +27,7 @@ func opLoggingStamp(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	level, err := logging.ParseLevel(in.Get("level"))
+	level, err := logging.ParseLevel([]byte(in.Get("level").Raw))
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +35,7 @@ func opLoggingStamp(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := logging.Stamp(doc, level, logging.Ownership(owner))
+	out, err := logging.Stamp(doc, level, occkit.LogOwnership(owner))
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +60,7 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 		return nil, err
 	}
 	if harness == "" {
-		harness = string(resolver.HarnessOpenClaw) // the default Harness
+		harness = string(occkit.HarnessOpenClaw) // the default Harness
 	}
 	mode, err := loggingString(in, "executionMode")
 	if err != nil {
@@ -71,11 +70,11 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	level, err := logging.ParseLevel(in.Get("level"))
+	level, err := logging.ParseLevel([]byte(in.Get("level").Raw))
 	if err != nil {
 		return nil, err
 	}
-	r, err := logging.Render(resolver.Harness(harness), resolver.Mode(mode), logging.Container(container), level)
+	r, err := logging.Render(occkit.Harness(harness), occkit.Mode(mode), logging.Container(container), level)
 	if err != nil {
 		return nil, err
 	}

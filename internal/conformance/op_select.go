@@ -3,6 +3,7 @@ package conformance
 // Handler for the runtime.select op.
 
 import (
+	"github.com/occkit/occkit"
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit/resolver"
@@ -51,7 +52,7 @@ func selectRegistry(list gjson.Result) (*resolver.Registry, error) {
 				if err := reg.Register(resolver.CodexHarness()); err != nil {
 					return nil, err
 				}
-			case string(resolver.HarnessOpenClaw):
+			case string(occkit.HarnessOpenClaw):
 				// The built-in harness is always there: naming it
 				// registers nothing.
 			default:

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -334,16 +335,18 @@ func checkPaths(want gjson.Result, res Result) string {
 }
 
 // diffJSON compares two values as JSON (key order ignored, numbers compared
-// numerically and exactly: 1, 1.0 and 1e0 are equal, two integers past
-// 2^53 that a float64 would merge are not) and returns a cmp.Diff
+// by meaning: a JSON number means the IEEE-754 double nearest to it, as
+// OpenClaw reads it and as the RFC 8785 canonical form writes it, so 1,
+// 1.0, 1e0 are equal and so are two integers past 2^53 that round to one
+// double; a number past the double range stays its exact text) and
+// returns a cmp.Diff
 // (-want +got), or "". A gjson.Result is taken by its raw text.
 func diffJSON(want, got any) string {
 	w, g := normalize(want), normalize(got)
 	return cmp.Diff(w, g)
 }
 
-// exactNumber is a number that no float64 holds exactly, by its exact
-// rational value.
+// exactNumber is a number outside the double range, by its text.
 type exactNumber string
 
 func normalize(v any) any {
@@ -366,8 +369,7 @@ func normalize(v any) any {
 	return numbers(out)
 }
 
-// numbers replaces each json.Number by a canonical form of its value: the
-// float64 when that is exact, else the exact rational.
+// numbers replaces each json.Number by the double it means.
 func numbers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -383,10 +385,10 @@ func numbers(v any) any {
 		if !ok {
 			return exactNumber(t)
 		}
-		if f, exact := r.Float64(); exact {
+		if f, _ := r.Float64(); !math.IsInf(f, 0) {
 			return f
 		}
-		return exactNumber(r.RatString())
+		return exactNumber(t)
 	}
 	return v
 }

@@ -166,7 +166,14 @@ func (c *checker) call(x *ast.CallExpr) {
 			recv := sel.Obj().(*types.Func).Type().(*types.Signature).Recv()
 			_, ptrRecv := recv.Type().(*types.Pointer)
 			if v := c.global(fun.X); v != nil && ptrRecv {
-				if _, isPtr := c.info.TypeOf(fun.X).Underlying().(*types.Pointer); !isPtr {
+				// The receiver's type; a qualified global of another
+				// package (base64.StdEncoding) has none recorded here,
+				// so its variable's type stands in.
+				t := c.info.TypeOf(fun.X)
+				if t == nil {
+					t = v.Type()
+				}
+				if _, isPtr := t.Underlying().(*types.Pointer); !isPtr {
 					c.report(x, v, "pointer-receiver method "+fun.Sel.Name)
 				}
 			}

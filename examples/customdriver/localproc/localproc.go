@@ -67,12 +67,10 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/logging"
-	"github.com/occkit/occkit/resolver"
 )
 
 // Name is the Compute kind of the driver.
-const Name resolver.Compute = "localproc"
+const Name occkit.Compute = "localproc"
 
 // DefaultBasePort is the first gateway port handed out.
 const DefaultBasePort = 18789
@@ -138,9 +136,9 @@ func (d *Driver) Root() string { return d.root }
 func (d *Driver) Declaration() drivers.Declaration {
 	return drivers.Declaration{
 		Name:             Name,
-		RuntimeLogging:   logging.OwnedByPlatform,
+		RuntimeLogging:   occkit.OwnedByPlatform,
 		StopPredecessors: true,
-		Topologies:       []resolver.Topology{{Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}},
+		Topologies:       []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}},
 	}
 }
 
@@ -204,8 +202,12 @@ type secretRef struct {
 
 // plan is the revision's render plan with the gateway on loopback at
 // port.
-func (d *Driver) plan(rev *admission.Revision, port int) (compile.Plan, error) {
-	return rev.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
+func (d *Driver) plan(rev drivers.Revision, port int) (compile.Plan, error) {
+	planner, ok := rev.(compile.Planner)
+	if !ok {
+		return compile.Plan{}, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
+	}
+	return planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
 }
 
 // gatewayToken writes the Agent's gateway token file once, 32 random bytes
@@ -231,14 +233,14 @@ type restart struct {
 // revision is written to a temporary directory and renamed into place, so
 // a failure leaves nothing half-written; preparing it again keeps its files
 // and marks it prepared (re-starting a stopped one).
-func (d *Driver) Prepare(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if rev == nil {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
 	}
-	if err := drivers.CheckTopology(d.Declaration(), rev.Topology()); err != nil {
+	if err := occkit.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, rev.Topology()); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -348,27 +350,27 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 // ValidateHarnessAuth accepts only the `runtime` method: the host supplies
 // the credentials (AUTH-5). Topologies this Compute does not run are 400
 // (RES-11); every other binding is 409 RESOURCE_CONFLICT.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f admission.AuthFacts) (admission.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
 	if err := ctx.Err(); err != nil {
-		return admission.Projection{}, err
+		return occkit.Projection{}, err
 	}
-	if err := drivers.CheckTopology(d.Declaration(), resolver.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
-		return admission.Projection{}, err
+	if err := occkit.CheckTopology(d.Declaration().Name, d.Declaration().Topologies, occkit.Topology{Harness: f.Harness, Mode: f.Mode}); err != nil {
+		return occkit.Projection{}, err
 	}
 	switch f.Binding.Method {
-	case admission.MethodRuntime:
-		return admission.Projection{HostManaged: true}, nil
+	case occkit.MethodRuntime:
+		return occkit.Projection{HostManaged: true}, nil
 	case "":
-		return admission.Projection{}, occkit.Conflict("AUTH-1", admission.BindingPath(), "the Agent has no harnessAuth binding")
+		return occkit.Projection{}, occkit.Conflict("AUTH-1", admission.BindingPath(), "the Agent has no harnessAuth binding")
 	}
-	return admission.Projection{}, occkit.Conflict("AUTH-5", admission.BindingPath().Key("method"),
+	return occkit.Projection{}, occkit.Conflict("AUTH-5", admission.BindingPath().Key("method"),
 		"the %s Compute runs on the operator's host and accepts only the runtime method, not %s", Name, f.Binding.Method)
 }
 
 // Activate marks a prepared revision as its Agent's active one. Activating
 // an unprepared revision is 409 RESOURCE_CONFLICT; activating the active
 // one again changes nothing.
-func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) error {
 	dir, err := d.revisionDir(ctx, rev)
 	if err != nil {
 		return err
@@ -389,7 +391,7 @@ func (d *Driver) Activate(ctx context.Context, rev *admission.Revision) error {
 
 // Stop marks a prepared revision stopped, keeping its files; stopping an
 // unknown revision succeeds.
-func (d *Driver) Stop(ctx context.Context, rev *admission.Revision) error {
+func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
 	dir, err := d.revisionDir(ctx, rev)
 	if err != nil {
 		return err
@@ -410,7 +412,7 @@ func (d *Driver) Stop(ctx context.Context, rev *admission.Revision) error {
 
 // plannedDocument is the native document the plan gives rev on its Agent's
 // port, or nil when it cannot be planned.
-func (d *Driver) plannedDocument(rev *admission.Revision, agentDir string) []byte {
+func (d *Driver) plannedDocument(rev drivers.Revision, agentDir string) []byte {
 	b, err := os.ReadFile(filepath.Join(agentDir, "port"))
 	if err != nil {
 		return nil
@@ -431,7 +433,7 @@ func (d *Driver) plannedDocument(rev *admission.Revision, agentDir string) []byt
 // Diagnose reports two checks: the files are present and the document on
 // disk is the planned one (the admitted document and the gateway section), and
 // the revision is running (prepared, not stopped, and active).
-func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers.Diagnostics, error) {
+func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Diagnostics, error) {
 	dir, err := d.revisionDir(ctx, rev)
 	if err != nil {
 		return drivers.Diagnostics{}, err
@@ -467,7 +469,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev *admission.Revision) (drivers
 // ReadRuntimeLogs returns the most recent lines of the revision's event
 // log, at most req.Lines ([drivers.DefaultLogLines] when zero, never more
 // than [drivers.MaxLogLines]) and none before req.Since.
-func (d *Driver) ReadRuntimeLogs(ctx context.Context, rev *admission.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
+func (d *Driver) ReadRuntimeLogs(ctx context.Context, rev drivers.Revision, req drivers.LogRequest) (drivers.LogChunk, error) {
 	dir, err := d.revisionDir(ctx, rev)
 	if err != nil {
 		return drivers.LogChunk{}, err
@@ -518,7 +520,7 @@ func (d *Driver) Preflight(ctx context.Context) error {
 }
 
 // revisionDir checks ctx and rev and returns the revision's directory.
-func (d *Driver) revisionDir(ctx context.Context, rev *admission.Revision) (string, error) {
+func (d *Driver) revisionDir(ctx context.Context, rev drivers.Revision) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

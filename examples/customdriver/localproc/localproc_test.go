@@ -11,11 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/examples/customdriver/localproc"
-	"github.com/occkit/occkit/resolver"
 )
 
 func newDriver(t *testing.T) *localproc.Driver {
@@ -61,7 +59,7 @@ func TestPrepareWritesProcessDescription(t *testing.T) {
 	d := newDriver(t)
 	rev, err := drivertest.Revision(drivertest.RevisionOptions{
 		AgentID: "support", Compute: localproc.Name,
-		Binding: admission.Binding{Method: admission.MethodRuntime},
+		Binding: occkit.Binding{Method: occkit.MethodRuntime},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -197,25 +195,25 @@ func TestPorts(t *testing.T) {
 func TestValidateHarnessAuth(t *testing.T) {
 	ctx := context.Background()
 	d := newDriver(t)
-	embedded := admission.AuthFacts{Compute: localproc.Name, Harness: resolver.HarnessOpenClaw, Mode: resolver.ModeEmbedded}
-	secret := admission.SourceRef{Kind: admission.SourceSecret, NamespaceID: "ns", ID: "sec"}
+	embedded := drivers.AuthFacts{Compute: localproc.Name, Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	secret := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "sec"}
 	tests := []struct {
 		name string
-		f    func(admission.AuthFacts) admission.AuthFacts
+		f    func(drivers.AuthFacts) drivers.AuthFacts
 		code occkit.Code // "" = accepted
 	}{
-		{"runtime", func(f admission.AuthFacts) admission.AuthFacts {
-			f.Binding = admission.Binding{Method: admission.MethodRuntime}
+		{"runtime", func(f drivers.AuthFacts) drivers.AuthFacts {
+			f.Binding = occkit.Binding{Method: occkit.MethodRuntime}
 			return f
 		}, ""},
-		{"api_key", func(f admission.AuthFacts) admission.AuthFacts {
-			f.Binding = admission.Binding{Method: admission.MethodAPIKey, Source: secret}
+		{"api_key", func(f drivers.AuthFacts) drivers.AuthFacts {
+			f.Binding = occkit.Binding{Method: occkit.MethodAPIKey, Source: secret}
 			return f
 		}, occkit.CodeResourceConflict},
-		{"no binding", func(f admission.AuthFacts) admission.AuthFacts { return f }, occkit.CodeResourceConflict},
-		{"dedicated codex", func(f admission.AuthFacts) admission.AuthFacts {
-			f.Harness, f.Mode = resolver.HarnessCodex, resolver.ModeDedicated
-			f.Binding = admission.Binding{Method: admission.MethodRuntime}
+		{"no binding", func(f drivers.AuthFacts) drivers.AuthFacts { return f }, occkit.CodeResourceConflict},
+		{"dedicated codex", func(f drivers.AuthFacts) drivers.AuthFacts {
+			f.Harness, f.Mode = occkit.HarnessCodex, occkit.ModeDedicated
+			f.Binding = occkit.Binding{Method: occkit.MethodRuntime}
 			return f
 		}, occkit.CodeInvalidRequest},
 	}

@@ -1,0 +1,57 @@
+package compile_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+)
+
+// FuzzStripInference: any document strips without a panic, stripping is
+// idempotent, and no URL in the providers keeps user info or a query.
+func FuzzStripInference(f *testing.F) {
+	for _, s := range []string{
+		`{"models":{"providers":{"p":{"apiKey":"k","baseUrl":"https://u:k@h/v1?key=k","models":[{"id":"m","headers":{"A":"k"}}]}}}}`,
+		`{"models":{"providers":{"p":{"baseUrl":"svc:k@h/v1"}}},"env":{"vars":{"P_API_KEY":"k"}}}`,
+		`{"models":{"providers":"x"},"env":"y"}`,
+		`{"agents":{"defaults":{"models":{"p/m":{"params":{"token":"k"}}}}}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, err := occkit.ParseDocument([]byte(s))
+		if err != nil {
+			return
+		}
+		once, err := compile.StripInference(doc)
+		if err != nil {
+			return
+		}
+		twice, err := compile.StripInference(once)
+		if err != nil || !twice.Equal(once) {
+			t.Fatalf("not idempotent: %s -> %s -> %s (%v)", s, once, twice, err)
+		}
+		for _, r := range once.Get(occkit.NewPath("models", "providers")).Array() {
+			if strings.Contains(r.Raw, "@") && strings.Contains(r.Raw, "://") && strings.Contains(r.Raw, "?") {
+				t.Fatalf("a provider URL kept user info or a query: %s", once)
+			}
+		}
+	})
+}
+
+func FuzzOrigin(f *testing.F) {
+	for _, s := range []string{"https://u:p@h:1/x?y#z", "svc:KEY@host/v1", "h", "://", "a:b@c@d/e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o := compile.Origin(s)
+		if compile.Origin(o) != o {
+			t.Fatalf("Origin(%q) = %q is not stable", s, o)
+		}
+		_, host, _ := strings.Cut(o, "://")
+		if strings.ContainsAny(o, "?#@") || strings.Contains(host, "/") {
+			t.Fatalf("Origin(%q) = %q keeps a path, query or fragment", s, o)
+		}
+	})
+}
