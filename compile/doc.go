@@ -113,7 +113,9 @@
 // codex plugin's enabled and transport, …); shapes that a resolver or
 // logging rule refuses with its own rule ID, such as a non-object
 // agents.entries value or a null logging.level, are described but left to
-// that rule. [NewValidator] compiles it once into a [Validator];
+// that rule. [CompileEndpoint] and [GatewayDocument] refuse a bad agents
+// shape (RES-2, null included) through [resolver.CheckShape], as the
+// resolver does. [NewValidator] compiles it once into a [Validator];
 // [Validate] uses a shared one compiled on first use. Violations are 400
 // INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
 // path, and occkit's own wording naming the setting and the schema keyword:

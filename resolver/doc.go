@@ -99,7 +99,9 @@
 // stage runs only when the ones before it found nothing:
 //
 //  1. Shapes (RES-2): the Configuration, agents, agents.defaults and
-//     agents.entries (and each entry) must be objects. A broken shape
+//     agents.entries (and each entry) must be objects; an explicit null
+//     is refused like any other non-object. [CheckShape] is the one
+//     place this is decided: the roster check and compile call it too. A broken shape
 //     stops here, because the candidates cannot be known; only a
 //     non-empty agents.list (RES-10, unless the Compute is SSH), which
 //     does not depend on them, is reported beside it.
