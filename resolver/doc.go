@@ -63,9 +63,9 @@
 // and provider rows may list only the primary and its fallbacks. A
 // Configuration without any model candidate resolves to openclaw.
 //
-// The resolved [Harness] is then checked against the [Request]: the
-// execution mode (embedded by default), the [Compute] and its supported
-// [Topology] set, and for dedicated OpenClaw on Kubernetes the
+// The resolved [occkit.Harness] is then checked against the [Request]: the
+// execution mode (embedded by default), the [occkit.Compute] and its supported
+// [occkit.Topology] set, and for dedicated OpenClaw on Kubernetes the
 // installation's native-worker support and a qualifying SandboxDriver.
 // The [Decision] holds the Harness, mode, primary, fallbacks in author
 // order, and the ordered [Reason] chain; [Decision.Explain] prints it.
@@ -166,7 +166,7 @@
 //     normalized like ref providers when deciding RES-6; RES-7 reads only
 //     the exact plugins.entries.codex key.
 //   - Only "pinned-runtime" and "custom-image" count as native-worker
-//     support. A custom Compute's declared [Topology] set is authoritative,
+//     support. A custom Compute's declared [occkit.Topology] set is authoritative,
 //     also for dedicated OpenClaw (RES-13 gates Kubernetes only, where a
 //     SandboxDriver can exist); the bundled Computes ignore
 //     [Request.Topologies].

@@ -63,7 +63,7 @@ func resReadPolicy(v gjson.Result, other string) (id string, st resRt, shape boo
 		return "", resRtBad, true, field
 	}
 	idv := resObjectField(ar, "id")
-	if idv.Type == gjson.String && (idv.Str == string(HarnessOpenClaw) || idv.Str == string(HarnessCodex)) {
+	if idv.Type == gjson.String && (idv.Str == string(occkit.HarnessOpenClaw) || idv.Str == string(occkit.HarnessCodex)) {
 		return idv.Str, resRtOK, false, field
 	}
 	return "", resRtBad, false, field

@@ -30,13 +30,13 @@ type RosterRequest struct {
 	Stage Stage
 	// Compute is the deployment's Compute ("" means Kubernetes); read at
 	// StageDeploy only.
-	Compute Compute
+	Compute occkit.Compute
 	// Harness is the resolved Harness. The roster rules are the same for
 	// both Harnesses today; it is recorded for the error detail.
-	Harness Harness
+	Harness occkit.Harness
 	// Mode is the execution mode ("" means embedded); dedicated execution
 	// adds the main-Agent rules at StageDeploy.
-	Mode Mode
+	Mode occkit.Mode
 }
 
 // rosterIDPattern is the OpenClaw Agent ID shape: ^[a-z0-9_][a-z0-9_-]{0,63}$,
@@ -108,9 +108,9 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 	compute := req.Compute
 	if compute == "" {
-		compute = ComputeKubernetes
+		compute = occkit.ComputeKubernetes
 	}
-	if stage == StageDeploy && compute == ComputeSSH {
+	if stage == StageDeploy && compute == occkit.ComputeSSH {
 		return nil
 	}
 	root := doc.Root()
@@ -213,7 +213,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 
 	// Dedicated execution serves the main Agent (deployment only).
-	if stage == StageDeploy && req.Mode == ModeDedicated {
+	if stage == StageDeploy && req.Mode == occkit.ModeDedicated {
 		if entriesOK && n > 0 {
 			if _, ok := firstByNorm[rosterMainAgent]; !ok {
 				errs = append(errs, resInvalid("RES-10", resPathEntries,

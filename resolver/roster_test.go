@@ -10,9 +10,9 @@ import (
 
 var (
 	rosterSave   = RosterRequest{Stage: StageSave}
-	rosterK8s    = RosterRequest{Stage: StageDeploy, Compute: ComputeKubernetes, Harness: HarnessOpenClaw, Mode: ModeEmbedded}
-	rosterK8sDed = RosterRequest{Stage: StageDeploy, Compute: ComputeKubernetes, Harness: HarnessCodex, Mode: ModeDedicated}
-	rosterSSH    = RosterRequest{Stage: StageDeploy, Compute: ComputeSSH, Harness: HarnessOpenClaw, Mode: ModeEmbedded}
+	rosterK8s    = RosterRequest{Stage: StageDeploy, Compute: occkit.ComputeKubernetes, Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	rosterK8sDed = RosterRequest{Stage: StageDeploy, Compute: occkit.ComputeKubernetes, Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
+	rosterSSH    = RosterRequest{Stage: StageDeploy, Compute: occkit.ComputeSSH, Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
 )
 
 func TestCheckRosterAccepts(t *testing.T) {
@@ -31,7 +31,7 @@ func TestCheckRosterAccepts(t *testing.T) {
 		{"RES-10 id pattern is case-insensitive", `{"agents":{"entries":{"Main_Agent-2":{}}}}`, rosterSave},
 		{"RES-10 id of 64 characters", `{"agents":{"entries":{"a123456789012345678901234567890123456789012345678901234567890123":{}}}}`, rosterSave},
 		{"RES-10 SSH deployment skips roster rules", `{"agents":{"list":[{"id":"main"}],"entries":{"main":{"default":true},"helper":{}}}}`, rosterSSH},
-		{"RES-10 main rules wait for deployment", `{"agents":{"entries":{"helper":{}}}}`, RosterRequest{Stage: StageSave, Mode: ModeDedicated}},
+		{"RES-10 main rules wait for deployment", `{"agents":{"entries":{"helper":{}}}}`, RosterRequest{Stage: StageSave, Mode: occkit.ModeDedicated}},
 		{"RES-10 dedicated serves main", `{"agents":{"ownership":"explicit","entries":{"main":{},"helper":{}},"defaults":{"sessionStore":{"agentId":"main"},"systemAgent":{"agentId":" Main "}}}}`, rosterK8sDed},
 		{"RES-10 dedicated with the implicit main", `{"agents":{"defaults":{"model":"anthropic/a"}}}`, rosterK8sDed},
 		{"RES-10 embedded may name another system agent", `{"agents":{"ownership":"explicit","entries":{"main":{},"ops":{}},"defaults":{"systemAgent":{"agentId":"ops"}}}}`, rosterK8s},
@@ -71,7 +71,7 @@ func TestCheckRosterRefuses(t *testing.T) {
 		{"RES-10 ownership other than explicit", `{"agents":{"ownership":"implicit","entries":{"main":{}}}}`, rosterK8s, []occkit.ErrorMatcher{inv("RES-10", "agents.ownership")}},
 		{"RES-10 ownership required for two entries", `{"agents":{"entries":{"main":{},"helper":{}}}}`, rosterSave, []occkit.ErrorMatcher{inv("RES-10", "agents.ownership")}},
 		{"RES-10 explicit with zero entries", `{"agents":{"ownership":"explicit"}}`, rosterSave, []occkit.ErrorMatcher{inv("RES-10", "agents.ownership")}},
-		{"RES-10 Docker deployment applies the rules", `{"agents":{"list":[1]}}`, RosterRequest{Stage: StageDeploy, Compute: ComputeDocker}, []occkit.ErrorMatcher{inv("RES-10", "agents.list")}},
+		{"RES-10 Docker deployment applies the rules", `{"agents":{"list":[1]}}`, RosterRequest{Stage: StageDeploy, Compute: occkit.ComputeDocker}, []occkit.ErrorMatcher{inv("RES-10", "agents.list")}},
 		{"RES-10 dedicated needs main", `{"agents":{"ownership":"explicit","entries":{"ops":{},"helper":{}}}}`, rosterK8sDed, []occkit.ErrorMatcher{inv("RES-10", "agents.entries")}},
 		{"RES-10 __proto__ is reserved", `{"agents":{"entries":{"__proto__":{}}}}`, rosterK8s,
 			[]occkit.ErrorMatcher{inv("RES-10", "agents.entries.__proto__")}},
