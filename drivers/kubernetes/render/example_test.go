@@ -1,4 +1,4 @@
-package kubernetes_test
+package render_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/drivers/kubernetes"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 // Render the objects of an embedded OpenClaw revision admitted for
@@ -35,13 +35,13 @@ func ExampleRender() {
 	if err != nil {
 		panic(err)
 	}
-	objs, err := kubernetes.Render(rev, kubernetes.RenderOptions{Namespace: drivers.Namespace{ID: "team-a"}})
+	objs, err := render.Render(rev, render.Options{Namespace: drivers.Namespace{ID: "team-a"}})
 	if err != nil {
 		panic(err)
 	}
 	for _, o := range objs.List() {
 		// Per-revision names carry the revision's hash.
-		name := strings.Replace(o.GetName(), kubernetes.Hash(rev.Digest()), "<revision>", 1)
+		name := strings.Replace(o.GetName(), render.Hash(rev.Digest()), "<revision>", 1)
 		fmt.Println(o.GetObjectKind().GroupVersionKind().Kind, name)
 	}
 	dep := objs.Deployments[0]
