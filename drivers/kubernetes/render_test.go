@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -449,6 +450,82 @@ func TestRenderDeterministic(t *testing.T) {
 		yb, _ := b.YAML()
 		if !bytes.Equal(ya, yb) {
 			t.Errorf("%s: two renders differ", c.name)
+		}
+	}
+}
+
+// Objects.Each and Objects.WriteFiles: one file per object in apply
+// order, each a strict single-object document, together the YAML stream.
+func TestRenderFiles(t *testing.T) {
+	for _, c := range allTopologyCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, objs := renderCase(t, c)
+			dir := filepath.Join(t.TempDir(), "manifests")
+			if err := objs.WriteFiles(dir); err != nil {
+				t.Fatal(err)
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := objs.List()
+			if len(entries) != len(list) {
+				t.Fatalf("wrote %d files for %d objects", len(entries), len(list))
+			}
+			var joined []string
+			for i, e := range entries { // ReadDir sorts by name: apply order
+				obj := list[i]
+				if want := render.FileName(i, obj); e.Name() != want {
+					t.Errorf("file %d is %s, want %s", i, e.Name(), want)
+				}
+				doc, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				decoded := strictDecode(t, doc)
+				if len(decoded) != 1 {
+					t.Fatalf("%s holds %d objects", e.Name(), len(decoded))
+				}
+				got := decoded[0].(interface{ GetName() string })
+				if got.GetName() != obj.GetName() ||
+					decoded[0].GetObjectKind().GroupVersionKind() != obj.GetObjectKind().GroupVersionKind() {
+					t.Errorf("%s decodes to %v %s, want %v %s", e.Name(), decoded[0].GetObjectKind().GroupVersionKind(),
+						got.GetName(), obj.GetObjectKind().GroupVersionKind(), obj.GetName())
+				}
+				joined = append(joined, string(doc))
+			}
+			stream, err := objs.YAML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(stream), strings.Join(joined, "---\n")); diff != "" {
+				t.Errorf("the files joined differ from YAML() (-YAML +files):\n%s", diff)
+			}
+			// Writing again replaces the files with the same content.
+			if err := objs.WriteFiles(dir); err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := os.ReadDir(dir); len(again) != len(list) {
+				t.Errorf("a second write left %d files, want %d", len(again), len(list))
+			}
+		})
+	}
+	_, objs := renderCase(t, embeddedOpenClaw)
+	stop := errors.New("stop")
+	calls := 0
+	if err := objs.Each(func(string, []byte) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("Each returned %v after %d calls, want fn's error after 1", err, calls)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := objs.WriteFiles(file); err == nil {
+		t.Error("WriteFiles into a path that is a file succeeded")
+	}
+	for _, o := range objs.List() {
+		if strings.ContainsAny(render.FileName(0, o), `/\`) {
+			t.Errorf("file name %q has a path separator", render.FileName(0, o))
 		}
 	}
 }

@@ -15,19 +15,15 @@ import (
 // order, as `kubectl apply -f` reads it. The output is deterministic.
 func (o Objects) YAML() ([]byte, error) {
 	var b bytes.Buffer
-	for i, obj := range o.List() {
-		if i > 0 {
+	err := o.Each(func(_ string, doc []byte) error {
+		if b.Len() > 0 {
 			b.WriteString("---\n")
 		}
-		body, err := ApplyBody(obj)
-		if err != nil {
-			return nil, err
-		}
-		y, err := yaml.JSONToYAML(body)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(y)
+		b.Write(doc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
 }
