@@ -9,7 +9,9 @@
 //
 // # Loading
 //
-// [Load] reads one Configuration from bytes and [LoadFile] from a file
+// [Load] reads one Configuration from bytes, [LoadReader] from a stream
+// (bounded before it is read to its end), [LoadFS] from an fs.FS with its
+// $include files resolved inside that file system, and [LoadFile] from a file
 // (DOC-1). Strict JSON is tried first, with encoding/json's notion of
 // validity; only when that fails is the text read as JSON5, as the npm
 // json5 package that OpenClaw uses reads it: comments, trailing commas,
