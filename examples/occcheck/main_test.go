@@ -38,6 +38,7 @@ func TestExamplesClean(t *testing.T) {
 // position, the path and the rule, as the golden files record.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/bad/*")
+	files = append(files, "testdata/inc/main.json5")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test files: %v", err)
 	}
