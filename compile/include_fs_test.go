@@ -187,3 +187,21 @@ func ExampleLoadFS() {
 	// Output:
 	// {"agents":{"defaults":{"model":"openai/gpt-5"}},"gateway":{"port":18789}}
 }
+
+// A refusal of the text carries its position as a SyntaxPosition cause.
+func TestLoadSyntaxPosition(t *testing.T) {
+	_, err := compile.Load([]byte("{\n  a: {b: 1,,},\n}"), compile.LoadOptions{})
+	var pos *compile.SyntaxPosition
+	if !errors.As(err, &pos) || pos.Line != 2 || pos.Column != 12 {
+		t.Fatalf("got %v (%+v), want a position at 2:12", err, pos)
+	}
+	var e *occkit.Error
+	if !errors.As(err, &e) || e.Rule != "DOC-1" || e.Path.String() != "a" {
+		t.Fatalf("got %v", err)
+	}
+	// Inside an included file the position would be another file's: none.
+	_, err = compile.LoadFS(fstest.MapFS{"a.json": fsFile(`{"$include": "b.json"}`), "b.json": fsFile("{\n,}")}, "a.json", compile.LoadOptions{})
+	if errors.As(err, &pos) {
+		t.Fatalf("an included file's error carries a position: %+v", pos)
+	}
+}

@@ -170,7 +170,12 @@ func (c *checker) findings(name string, src []byte, stage string, err error) []F
 		if !e.Path.IsRoot() {
 			f.Path = e.Path.String()
 		}
-		if line, col, ok := compile.Locate(src, e.Path); ok {
+		// A fault in the text itself has its exact position; any other
+		// refusal is placed at the key its path names.
+		var sp *compile.SyntaxPosition
+		if errors.As(e.Err, &sp) {
+			f.Line, f.Column = sp.Line, sp.Column
+		} else if line, col, ok := compile.Locate(src, e.Path); ok {
 			f.Line, f.Column = line, col
 		}
 		out = append(out, f)
