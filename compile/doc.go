@@ -45,6 +45,13 @@
 // a message that names the limit or the grammar problem (with line and
 // column), never document text.
 //
+// Source positions: a refusal of the text itself carries a
+// [SyntaxPosition] cause (errors.As) with its line and column in the
+// loaded document; [Locate] maps the path of any other refusal (schema,
+// resolution, admission) back to the line and column of its key in the
+// source, or of the nearest enclosing key written there (the $include of
+// an included value). examples/occcheck prints both as file:line:col.
+//
 // # Bounded work
 //
 // Every limit is enforced before the work it bounds (DOC-2): depth by the
