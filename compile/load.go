@@ -299,6 +299,7 @@ type SyntaxPosition struct {
 	Line, Column int
 }
 
+// Error renders the position as "line L, column C".
 func (p *SyntaxPosition) Error() string {
 	return fmt.Sprintf("line %d, column %d", p.Line, p.Column)
 }
