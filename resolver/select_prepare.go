@@ -251,19 +251,7 @@ func (x *SelectIndex) entry(id string) (occkit.Path, gjson.Result, *selKeys) {
 			return true
 		})
 	}
-	// The exact key first; else, of several spellings, the smallest key,
-	// independent of author key order.
-	best := -1
-	for i, c := range cands {
-		if c.key == id {
-			best = i
-			break
-		}
-		if best < 0 || c.key < cands[best].key {
-			best = i
-		}
-	}
-	if best >= 0 {
+	if best := selPick(cands, id); best >= 0 {
 		c := cands[best]
 		if c.keys == nil {
 			c.keys = x.keysOf(c.v.Get("models"))
@@ -287,6 +275,21 @@ func (x *SelectIndex) entry(id string) (occkit.Path, gjson.Result, *selKeys) {
 	return occkit.Root(), gjson.Result{}, nil
 }
 
+// selPick chooses among the spellings of id: the exact key, else the
+// smallest key, independent of author key order; -1 when there is none.
+func selPick(cands []selKV, id string) int {
+	best := -1
+	for i, c := range cands {
+		if c.key == id {
+			return i
+		}
+		if best < 0 || c.key < cands[best].key {
+			best = i
+		}
+	}
+	return best
+}
+
 // providerConfig finds `models.providers.<p>` (the key compared
 // case-insensitively; of several spellings the exact key, then the
 // smallest).
@@ -305,16 +308,7 @@ func (x *SelectIndex) providerConfig(provider string) (selKV, *selRows, bool) {
 			return true
 		})
 	}
-	best := -1
-	for i, c := range cands {
-		if c.key == provider {
-			best = i
-			break
-		}
-		if best < 0 || c.key < cands[best].key {
-			best = i
-		}
-	}
+	best := selPick(cands, provider)
 	if best < 0 {
 		return selKV{}, nil, false
 	}
