@@ -194,9 +194,9 @@ type selState struct {
 	x               *SelectIndex
 	reg             *Registry
 	provider, model string
-	entry           occkit.Path  // agent entry, root when none
-	entryV          gjson.Result // its value
-	entryKeys       *selKeys     // its model map
+	entry           occkit.Path // agent entry, root when none
+	entryV          selObj      // its members
+	entryKeys       *selKeys    // its model map
 	facts           RouteFacts
 	reasons         []Reason
 }
@@ -258,7 +258,7 @@ func selTarget(provider, model string) (string, string, error) {
 func (st *selState) ignoreWholeAgentKeys() {
 	for _, s := range st.scopes() {
 		for _, k := range []string{"agentRuntime", "embeddedHarness"} {
-			if v := s.v.Get(k); v.Exists() {
+			if v := s.v.get(k); v.Exists() {
 				st.reason("SEL-2", s.at.Key(k), selRuntimeValue(v), "whole-agent runtime key is ignored")
 			}
 		}
@@ -285,8 +285,7 @@ type selPolicy struct {
 }
 
 // selPolicyOf reads a non-blank `agentRuntime.id` under v.
-func selPolicyOf(v gjson.Result) (string, bool) {
-	ar := v.Get("agentRuntime")
+func selPolicyOf(ar gjson.Result) (string, bool) {
 	if !ar.IsObject() {
 		return "", false
 	}
@@ -300,7 +299,7 @@ func selPolicyOf(v gjson.Result) (string, bool) {
 // selScope is an agent scope (`agents.defaults`, the agent entry).
 type selScope struct {
 	at occkit.Path
-	v  gjson.Result
+	v  selObj
 }
 
 func (st *selState) scopes() []selScope {
@@ -334,7 +333,7 @@ func (st *selState) lookupPolicy() selPolicy {
 	}
 	// 2. the provider catalog row (a bare model ID names no provider).
 	if row, rv, ok := st.catalogRow(); ok {
-		if id, ok := selPolicyOf(rv); ok {
+		if id, ok := selPolicyOf(rv.Get("agentRuntime")); ok {
 			return st.hit(row.Key("agentRuntime").Key("id"), id, SourceModel, "catalog row policy", "")
 		}
 	}
@@ -354,7 +353,7 @@ func (st *selState) lookupPolicy() selPolicy {
 	}
 	// 4. provider-level policy.
 	if pc, pv, ok := st.providerConfig(); ok {
-		if id, ok := selPolicyOf(pv); ok {
+		if id, ok := selPolicyOf(pv.get("agentRuntime")); ok {
 			return st.hit(pc.Key("agentRuntime").Key("id"), id, SourceProvider, "provider policy", "")
 		}
 	}
@@ -375,7 +374,7 @@ func (st *selState) scanKeys(m selMap, wildcard bool) (selPolicy, bool) {
 	}
 	var matches []match
 	m.keys.each(st.model, wildcard, func(key string, v gjson.Result) {
-		raw, ok := selPolicyOf(v)
+		raw, ok := selPolicyOf(v.Get("agentRuntime"))
 		if !ok {
 			return
 		}
@@ -447,12 +446,12 @@ func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
 
 // providerConfig finds `models.providers.<p>` (the key compared
 // case-insensitively).
-func (st *selState) providerConfig() (occkit.Path, gjson.Result, bool) {
+func (st *selState) providerConfig() (occkit.Path, selObj, bool) {
 	pc, _, ok := st.x.providerConfig(st.provider)
 	if !ok {
-		return occkit.Root(), gjson.Result{}, false
+		return occkit.Root(), selObj{}, false
 	}
-	return occkit.NewPath("models", "providers", pc.key), pc.v, true
+	return occkit.NewPath("models", "providers", pc.key), pc.obj, true
 }
 
 // catalogRow finds the provider catalog row of the target (REF-4): the
@@ -482,21 +481,21 @@ func (st *selState) routeFacts() RouteFacts {
 	if hasRow {
 		scan.row(rv, row)
 	}
-	for _, v := range []gjson.Result{rv, pv} {
-		if u := v.Get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
+	for _, v := range []selObj{{v: rv}, pv} {
+		if u := v.get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
 			f.BaseURL, f.BaseURLStripped = codexSanitizeURL(u.String())
 			break
 		}
 	}
-	for _, v := range []gjson.Result{rv, pv} {
-		if a := v.Get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
+	for _, v := range []selObj{{v: rv}, pv} {
+		if a := v.get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
 			f.API = strings.TrimSpace(a.String())
 			break
 		}
 	}
 	// SEL-6a: params at the agent scopes, and of the exact model keys.
 	for _, s := range st.scopes() {
-		scan.params(s.v.Get("params"), s.at.Key("params"))
+		scan.params(s.v.get("params"), s.at.Key("params"))
 	}
 	if st.provider != "" {
 		for _, m := range st.modelMaps() {

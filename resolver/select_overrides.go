@@ -19,20 +19,20 @@ func (s *selOverrideScan) add(p occkit.Path) { s.paths = append(s.paths, p) }
 // provider checks `models.providers.<p>`: non-empty headers, request and
 // (filtered) params, a boolean authHeader, a numeric timeoutSeconds and a
 // localService.
-func (s *selOverrideScan) provider(v gjson.Result, at occkit.Path) {
-	if !v.IsObject() {
+func (s *selOverrideScan) provider(v selObj, at occkit.Path) {
+	if !v.v.IsObject() {
 		return
 	}
-	s.nonEmpty(v.Get("headers"), at.Key("headers"))
-	s.nonEmpty(v.Get("request"), at.Key("request"))
-	s.params(v.Get("params"), at.Key("params"))
-	if a := v.Get("authHeader"); a.IsBool() {
+	s.nonEmpty(v.get("headers"), at.Key("headers"))
+	s.nonEmpty(v.get("request"), at.Key("request"))
+	s.params(v.get("params"), at.Key("params"))
+	if a := v.get("authHeader"); a.IsBool() {
 		s.add(at.Key("authHeader"))
 	}
-	if t := v.Get("timeoutSeconds"); t.Type == gjson.Number {
+	if t := v.get("timeoutSeconds"); t.Type == gjson.Number {
 		s.add(at.Key("timeoutSeconds"))
 	}
-	if l := v.Get("localService"); l.Exists() && l.Type != gjson.Null && l.Type != gjson.False {
+	if l := v.get("localService"); l.Exists() && l.Type != gjson.Null && l.Type != gjson.False {
 		s.add(at.Key("localService"))
 	}
 }

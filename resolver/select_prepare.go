@@ -17,7 +17,7 @@ import (
 // A SelectIndex is immutable and safe for concurrent use. It holds views
 // of the document's bytes, so it lives as long as the document.
 type SelectIndex struct {
-	defaults gjson.Result // agents.defaults
+	defaults selObj       // agents.defaults
 	entries  gjson.Result // agents.entries
 	list     gjson.Result // agents.list
 	provs    gjson.Result // models.providers
@@ -35,7 +35,38 @@ type selKV struct {
 	key  string
 	idx  int
 	v    gjson.Result
+	obj  selObj   // v's members, for agent entries and provider configs
 	keys *selKeys // the member's `models` map, for agent entries
+}
+
+// selObj is an object whose direct members are looked up by key. The
+// members of a prepared one are located once, so a lookup never skips a
+// large sibling (a model map, a catalog).
+type selObj struct {
+	v gjson.Result
+	m map[string]gjson.Result
+}
+
+func selObjOf(v gjson.Result, indexed bool) selObj {
+	o := selObj{v: v}
+	if indexed && v.IsObject() {
+		o.m = map[string]gjson.Result{}
+		v.ForEach(func(k, val gjson.Result) bool {
+			if _, dup := o.m[k.String()]; !dup { // the first, as gjson's Get
+				o.m[k.String()] = val
+			}
+			return true
+		})
+	}
+	return o
+}
+
+// get is the member k (a plain key, no path syntax).
+func (o selObj) get(k string) gjson.Result {
+	if o.m != nil {
+		return o.m[k]
+	}
+	return o.v.Get(k)
 }
 
 // selRows indexes a catalog (`models.providers.<p>.models`) by the two
@@ -67,13 +98,13 @@ func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
 	root := doc.Root()
 	agents := root.Get("agents")
 	x := &SelectIndex{
-		defaults: agents.Get("defaults"),
+		defaults: selObjOf(agents.Get("defaults"), indexed),
 		entries:  agents.Get("entries"),
 		list:     agents.Get("list"),
 		provs:    root.Get("models").Get("providers"),
 		indexed:  indexed,
 	}
-	x.defMap = x.keysOf(x.defaults.Get("models"))
+	x.defMap = x.keysOf(x.defaults.get("models"))
 	if !indexed {
 		return x
 	}
@@ -83,7 +114,8 @@ func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
 		x.entries.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
 				id := selFold(k.String())
-				x.entryByID[id] = append(x.entryByID[id], selKV{key: k.String(), idx: i, v: v, keys: x.keysOf(v.Get("models"))})
+				o := selObjOf(v, true)
+				x.entryByID[id] = append(x.entryByID[id], selKV{key: k.String(), idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))})
 			}
 			i++
 			return true
@@ -96,7 +128,8 @@ func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
 			if v.IsObject() {
 				id := selFold(v.Get("id").String())
 				if _, dup := x.listByID[id]; !dup {
-					x.listByID[id] = selKV{idx: i, v: v, keys: x.keysOf(v.Get("models"))}
+					o := selObjOf(v, true)
+					x.listByID[id] = selKV{idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))}
 				}
 			}
 			i++
@@ -108,9 +141,10 @@ func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
 		x.provs.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
 				id := selFold(k.String())
-				x.provByID[id] = append(x.provByID[id], selKV{key: k.String(), v: v})
+				o := selObjOf(v, true)
+				x.provByID[id] = append(x.provByID[id], selKV{key: k.String(), v: v, obj: o})
 				if _, seen := x.rows[k.String()]; !seen {
-					x.rows[k.String()] = selIndexRows(v.Get("models"))
+					x.rows[k.String()] = selIndexRows(o.get("models"))
 				}
 			}
 			return true
@@ -233,9 +267,9 @@ func selHead(a, b, c []selKV, n int) int {
 
 // entry locates the agent entry named id (normalized): its path, value and
 // model map.
-func (x *SelectIndex) entry(id string) (occkit.Path, gjson.Result, *selKeys) {
+func (x *SelectIndex) entry(id string) (occkit.Path, selObj, *selKeys) {
 	if id == "" {
-		return occkit.Root(), gjson.Result{}, nil
+		return occkit.Root(), selObj{}, nil
 	}
 	entries := occkit.NewPath("agents", "entries")
 	var cands []selKV
@@ -245,7 +279,7 @@ func (x *SelectIndex) entry(id string) (occkit.Path, gjson.Result, *selKeys) {
 		i := 0
 		x.entries.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() && selFold(k.String()) == id {
-				cands = append(cands, selKV{key: k.String(), idx: i, v: v})
+				cands = append(cands, selKV{key: k.String(), idx: i, v: v, obj: selObj{v: v}})
 			}
 			i++
 			return true
@@ -254,25 +288,25 @@ func (x *SelectIndex) entry(id string) (occkit.Path, gjson.Result, *selKeys) {
 	if best := selPick(cands, id); best >= 0 {
 		c := cands[best]
 		if c.keys == nil {
-			c.keys = x.keysOf(c.v.Get("models"))
+			c.keys = x.keysOf(c.obj.get("models"))
 		}
-		return entries.Key(c.key), c.v, c.keys
+		return entries.Key(c.key), c.obj, c.keys
 	}
 	list := occkit.NewPath("agents", "list")
 	if x.indexed {
 		if c, ok := x.listByID[id]; ok {
-			return list.Index(c.idx), c.v, c.keys
+			return list.Index(c.idx), c.obj, c.keys
 		}
-		return occkit.Root(), gjson.Result{}, nil
+		return occkit.Root(), selObj{}, nil
 	}
 	if x.list.IsArray() {
 		for i, v := range x.list.Array() {
 			if v.IsObject() && selFold(v.Get("id").String()) == id {
-				return list.Index(i), v, x.keysOf(v.Get("models"))
+				return list.Index(i), selObj{v: v}, x.keysOf(v.Get("models"))
 			}
 		}
 	}
-	return occkit.Root(), gjson.Result{}, nil
+	return occkit.Root(), selObj{}, nil
 }
 
 // selPick chooses among the spellings of id: the exact key, else the
@@ -303,7 +337,7 @@ func (x *SelectIndex) providerConfig(provider string) (selKV, *selRows, bool) {
 	} else {
 		x.provs.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() && selFold(k.String()) == provider {
-				cands = append(cands, selKV{key: k.String(), v: v})
+				cands = append(cands, selKV{key: k.String(), v: v, obj: selObj{v: v}})
 			}
 			return true
 		})
@@ -316,7 +350,7 @@ func (x *SelectIndex) providerConfig(provider string) (selKV, *selRows, bool) {
 	if x.indexed {
 		return c, x.rows[c.key], true
 	}
-	return c, &selRows{v: c.v.Get("models")}, true
+	return c, &selRows{v: c.obj.get("models")}, true
 }
 
 // row finds the first catalog row, in array order, matching ref (REF-4).
