@@ -199,7 +199,15 @@ type selState struct {
 	entryKeys       *selKeys    // its model map
 	facts           RouteFacts
 	reasons         []Reason
+	scopeList       []selScope // made once per decision
+	maps            []selMap
 }
+
+// Paths every decision names; a Path is immutable and shared.
+var (
+	selDefaultsPath = occkit.NewPath("agents", "defaults")
+	selDefaultsMap  = selDefaultsPath.Key("models")
+)
 
 // selMap is a model map: where it is and its keys.
 type selMap struct {
@@ -303,19 +311,23 @@ type selScope struct {
 }
 
 func (st *selState) scopes() []selScope {
-	s := []selScope{{occkit.NewPath("agents", "defaults"), st.x.defaults}}
-	if !st.entry.IsRoot() {
-		s = append(s, selScope{st.entry, st.entryV})
+	if st.scopeList == nil {
+		st.scopeList = []selScope{{selDefaultsPath, st.x.defaults}}
+		if !st.entry.IsRoot() {
+			st.scopeList = append(st.scopeList, selScope{st.entry, st.entryV})
+		}
 	}
-	return s
+	return st.scopeList
 }
 
 func (st *selState) modelMaps() []selMap {
-	var maps []selMap
-	if !st.entry.IsRoot() {
-		maps = append(maps, selMap{st.entry.Key("models"), st.entryKeys})
+	if st.maps == nil {
+		if !st.entry.IsRoot() {
+			st.maps = append(st.maps, selMap{st.entry.Key("models"), st.entryKeys})
+		}
+		st.maps = append(st.maps, selMap{selDefaultsMap, st.x.defMap})
 	}
-	return append(maps, selMap{occkit.NewPath("agents", "defaults", "models"), st.x.defMap})
+	return st.maps
 }
 
 // lookupPolicy applies the SEL-1 lookup order.
@@ -495,13 +507,17 @@ func (st *selState) routeFacts() RouteFacts {
 	}
 	// SEL-6a: params at the agent scopes, and of the exact model keys.
 	for _, s := range st.scopes() {
-		scan.params(s.v.get("params"), s.at.Key("params"))
+		if p := s.v.get("params"); selSome(p) {
+			scan.params(p, s.at.Key("params"))
+		}
 	}
 	if st.provider != "" {
 		for _, m := range st.modelMaps() {
 			m.keys.each(st.model, false, func(k string, v gjson.Result) {
 				if _, ok := st.keyMatches(k, false); ok {
-					scan.params(v.Get("params"), m.at.Key(k).Key("params"))
+					if p := v.Get("params"); selSome(p) {
+						scan.params(p, m.at.Key(k).Key("params"))
+					}
 				}
 			})
 		}
