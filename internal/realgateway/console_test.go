@@ -104,3 +104,18 @@ func TestProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestSplit(t *testing.T) {
+	problems := []string{
+		"harness: 3 console lines are not JSON records, first \"x\"",
+		"harness: 1 secret values appear in its output",
+		"gateway: did not stop cleanly on SIGTERM (signal killed, -1 ms)",
+	}
+	unexpected, expected := Split(problems, []string{`^harness: \d+ console lines are not JSON records`, `\(signal killed`})
+	if diff := cmp.Diff([]string{problems[1]}, unexpected); diff != "" {
+		t.Errorf("unexpected (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{problems[0], problems[2]}, expected); diff != "" {
+		t.Errorf("expected (-want +got):\n%s", diff)
+	}
+}
