@@ -30,6 +30,11 @@
 // a server fault, [CodeInternal] (500, like apimachinery's
 // field.InternalError), never a client's 400.
 //
+// Tests name an expected refusal by code, path and rule, never by its text:
+// [ErrorMatcher] (like apimachinery's field.ErrorMatcher) checks that one
+// error of a refusal matches, and [MatchersOf] lists a whole refusal for
+// comparison.
+//
 // # Paths
 //
 // A [Path] renders as a dot path (agents.entries.main.model,

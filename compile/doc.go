@@ -9,7 +9,9 @@
 //
 // # Loading
 //
-// [Load] reads one Configuration from bytes and [LoadFile] from a file
+// [Load] reads one Configuration from bytes, [LoadReader] from a stream
+// (bounded before it is read to its end), [LoadFS] from an fs.FS with its
+// $include files resolved inside that file system, and [LoadFile] from a file
 // (DOC-1). Strict JSON is tried first, with encoding/json's notion of
 // validity; only when that fails is the text read as JSON5, as the npm
 // json5 package that OpenClaw uses reads it: comments, trailing commas,
@@ -42,6 +44,13 @@
 // INVALID_REQUEST with the path of the offending value where one exists and
 // a message that names the limit or the grammar problem (with line and
 // column), never document text.
+//
+// Source positions: a refusal of the text itself carries a
+// [SyntaxPosition] cause (errors.As) with its line and column in the
+// loaded document; [Locate] maps the path of any other refusal (schema,
+// resolution, admission) back to the line and column of its key in the
+// source, or of the nearest enclosing key written there (the $include of
+// an included value). examples/occcheck prints both as file:line:col.
 //
 // # Bounded work
 //
@@ -113,7 +122,9 @@
 // codex plugin's enabled and transport, …); shapes that a resolver or
 // logging rule refuses with its own rule ID, such as a non-object
 // agents.entries value or a null logging.level, are described but left to
-// that rule. [NewValidator] compiles it once into a [Validator];
+// that rule. [CompileEndpoint] and [GatewayDocument] refuse a bad agents
+// shape (RES-2, null included) through [resolver.CheckShape], as the
+// resolver does. [NewValidator] compiles it once into a [Validator];
 // [Validate] uses a shared one compiled on first use. Violations are 400
 // INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
 // path, and occkit's own wording naming the setting and the schema keyword:

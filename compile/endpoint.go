@@ -149,38 +149,23 @@ type epScope struct {
 // epScopes lists the agent scopes: agents.defaults (when an object), then
 // every agents.entries value in document order.
 func epScopes(doc occkit.Document) ([]epScope, error) {
+	if err := resolver.CheckShape(doc); err != nil {
+		return nil, err
+	}
 	agentsPath := occkit.NewPath("agents")
 	agents := doc.Get(agentsPath)
-	if !agents.Exists() || agents.Type == gjson.Null {
+	if !agents.Exists() {
 		return nil, nil
 	}
-	if !agents.IsObject() {
-		return nil, occkit.Invalid("RES-2", agentsPath, "agents must be an object")
-	}
 	var out []epScope
-	defaults := agentsPath.Key("defaults")
-	switch d := agents.Get("defaults"); {
-	case d.IsObject():
-		out = append(out, epScope{defaults, d})
-	case d.Exists() && d.Type != gjson.Null:
-		return nil, occkit.Invalid("RES-2", defaults, "agents.defaults must be an object")
+	if d := agents.Get("defaults"); d.Exists() {
+		out = append(out, epScope{agentsPath.Key("defaults"), d})
 	}
 	entriesPath := agentsPath.Key("entries")
-	entries := agents.Get("entries")
-	if entries.Exists() && entries.Type != gjson.Null && !entries.IsObject() {
-		return nil, occkit.Invalid("RES-2", entriesPath, "agents.entries must be an object")
+	for _, p := range epPairs(agents.Get("entries")) {
+		out = append(out, epScope{entriesPath.Key(p.key), gjson.Parse(p.raw)})
 	}
-	var bad error
-	for _, p := range epPairs(entries) {
-		at := entriesPath.Key(p.key)
-		v := gjson.Parse(p.raw)
-		if !v.IsObject() {
-			bad = occkit.Invalid("RES-2", at, "%s must be an object", at.String())
-			break
-		}
-		out = append(out, epScope{at, v})
-	}
-	return out, bad
+	return out, nil
 }
 
 // scopes rewrites every agent scope, each on a document of its own, and

@@ -2,7 +2,6 @@ package compile_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -29,12 +28,8 @@ func jsonValue(t testing.TB, s string) any {
 // wantError checks err's code, path and rule.
 func wantError(t *testing.T, err error, code occkit.Code, path, rule string) {
 	t.Helper()
-	var e *occkit.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error = %v, want *occkit.Error", err)
-	}
-	if e.Code != code || e.Path.String() != path || e.Rule != rule {
-		t.Fatalf("error = %s %q %s, want %s %q %s", e.Code, e.Path.String(), e.Rule, code, path, rule)
+	if err := (occkit.ErrorMatcher{Code: code, Path: path, Rule: rule}).Check(err); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,6 +254,10 @@ type includer struct {
 	// hold; both are checked before a file is read (DOC-2, DOC-4).
 	loads int
 	read  int
+	// fsys, when set, is where includes are read instead of the host file
+	// system (LoadFS): paths are slash-separated and fs.ValidPath, roots
+	// are directories inside fsys, and fsys itself is the outer boundary.
+	fsys fs.FS
 }
 
 func newIncluder(roots []string, l Limits) *includer {
@@ -366,6 +371,9 @@ func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, ch
 	if err != nil || rel == "" || strings.ContainsRune(rel, 0) || !utf8.ValidString(rel) {
 		return nil, occkit.Invalid("DOC-4", incAt, "$include must name a file")
 	}
+	if in.fsys != nil {
+		return in.loadFS(ld, rel, incAt, at, dir, chain, depth)
+	}
 	p := filepath.Clean(rel)
 	if !filepath.IsAbs(p) {
 		if dir == "" {
@@ -383,13 +391,8 @@ func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, ch
 	if !incInside(real, in.realRoots) {
 		return nil, occkit.Invalid("DOC-4", incAt, "$include leaves the allowed include roots through a symbolic link")
 	}
-	for _, c := range chain {
-		if c == real {
-			return nil, occkit.Invalid("DOC-4", incAt, "$include forms a cycle: the file includes itself")
-		}
-	}
-	if in.loads++; in.loads > MaxIncludeFiles {
-		return nil, occkit.Invalid("DOC-4", incAt, "more than %d files are included", MaxIncludeFiles)
+	if err := in.admit(incAt, real, chain); err != nil {
+		return nil, err
 	}
 	// DOC-2: the included files together hold at most MaxBytes, checked
 	// against the file's size before it is read, so that a fan-out of
@@ -400,6 +403,13 @@ func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, ch
 			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
+	return in.descend(ld, data, reason, incAt, at, real, filepath.Dir(p), chain, depth)
+}
+
+// descend parses an included file's bytes (or reports why they could not
+// be read) and resolves its own includes: key joins the chain and dir
+// resolves its relative paths.
+func (in *includer) descend(ld *loader, data []byte, reason string, incAt occkit.Path, at *ldAt, key, dir string, chain []string, depth int) (*ldNode, error) {
 	if reason != "" {
 		return nil, ldFileError(incAt, "DOC-4", "the included file", reason, in.limits)
 	}
@@ -408,8 +418,22 @@ func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, ch
 	if err != nil {
 		return nil, ldRebase(err, incAt)
 	}
-	next := append(append([]string(nil), chain...), real)
-	return in.process(ld, ldTree(out), at, filepath.Dir(p), next, depth+1)
+	next := append(append([]string(nil), chain...), key)
+	return in.process(ld, ldTree(out), at, dir, next, depth+1)
+}
+
+// admit refuses a file already on the include chain (a cycle) and counts
+// it against [MaxIncludeFiles].
+func (in *includer) admit(incAt occkit.Path, key string, chain []string) error {
+	for _, c := range chain {
+		if c == key {
+			return occkit.Invalid("DOC-4", incAt, "$include forms a cycle: the file includes itself")
+		}
+	}
+	if in.loads++; in.loads > MaxIncludeFiles {
+		return occkit.Invalid("DOC-4", incAt, "more than %d files are included", MaxIncludeFiles)
+	}
+	return nil
 }
 
 // ldRebase reports an included file's own error at the $include that
@@ -477,10 +501,17 @@ func incReadFile(real string, max int, noHardLinks bool) ([]byte, string) {
 	if st, err := os.Stat(real); err != nil || !os.SameFile(st, fi) {
 		return nil, incChanged
 	}
-	if fi.Size() > int64(max) {
+	return incReadBounded(f, fi.Size(), max)
+}
+
+// incReadBounded reads an opened regular file of the given size, at most
+// max bytes: the size it reports is checked before reading and the bytes
+// read after (a file may grow while it is read).
+func incReadBounded(r io.Reader, size int64, max int) ([]byte, string) {
+	if max < 0 || size > int64(max) {
 		return nil, incTooLarge
 	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
 	if err != nil {
 		return nil, incUnreadable
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/occkit/occkit"
@@ -175,7 +176,7 @@ func (ld *loader) load(src []byte, dir string, chain []string) (occkit.Document,
 		// The merged document obeys the same limits (its nesting and
 		// key count are new).
 		if out, err = ld.parse(out); err != nil {
-			return occkit.Document{}, err
+			return occkit.Document{}, ldNoPosition(err)
 		}
 	}
 	// DOC-4: substitution applies to the whole merged document, so strings
@@ -260,25 +261,57 @@ func (ld *loader) syntaxError(err error) error {
 	}
 	at := ldPath(e.Path)
 	l := ld.limits
+	pos := &SyntaxPosition{Line: e.Line, Column: e.Column}
+	invalid := func(rule, format string, args ...any) error {
+		if pos.Line <= 0 {
+			return occkit.Invalid(rule, at, format, args...)
+		}
+		return occkit.Wrap(pos, occkit.CodeInvalidRequest, rule, at, format, args...)
+	}
 	switch e.Kind {
 	case json5.KindDepth:
-		return occkit.Invalid("DOC-2", at, "the nesting depth exceeds the limit of %d levels", l.MaxDepth)
+		return invalid("DOC-2", "the nesting depth exceeds the limit of %d levels", l.MaxDepth)
 	case json5.KindString:
-		return occkit.Invalid("DOC-2", at, "a string or key is longer than the limit of %d bytes", l.MaxStringBytes)
+		return invalid("DOC-2", "a string or key is longer than the limit of %d bytes", l.MaxStringBytes)
 	case json5.KindKeys:
-		return occkit.Invalid("DOC-2", at, "the document has more than the limit of %d object keys", l.MaxKeys)
+		return invalid("DOC-2", "the document has more than the limit of %d object keys", l.MaxKeys)
 	case json5.KindDuplicateKey:
-		return occkit.Invalid("DOC-2", at, "duplicate object key: an object names the same key twice (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-2", "duplicate object key: an object names the same key twice (line %d, column %d)", e.Line, e.Column)
 	case json5.KindNonFinite:
-		return occkit.Invalid("DOC-1", at, "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
 	case json5.KindNumber:
-		return occkit.Invalid("DOC-1", at, "a number is too large to be finite (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "a number is too large to be finite (line %d, column %d)", e.Line, e.Column)
 	case json5.KindSurrogate:
-		return occkit.Invalid("DOC-1", at, "a string or key holds a lone UTF-16 surrogate, which has no canonical form (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "a string or key holds a lone UTF-16 surrogate, which has no canonical form (line %d, column %d)", e.Line, e.Column)
 	case json5.KindEncoding:
-		return occkit.Invalid("DOC-1", at, "the document is not valid UTF-8 (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "the document is not valid UTF-8 (line %d, column %d)", e.Line, e.Column)
 	}
-	return occkit.Invalid("DOC-1", at, "the document is neither JSON nor JSON5: %s at line %d, column %d", e.Msg, e.Line, e.Column)
+	return invalid("DOC-1", "the document is neither JSON nor JSON5: %s at line %d, column %d", e.Msg, e.Line, e.Column)
+}
+
+// SyntaxPosition is the cause of a refusal [Load] makes while reading the
+// text (a grammar error, a limit, a duplicate key): where in the loaded
+// text it stopped, line and column counted from 1. Reach it with
+// errors.As on the returned error; the position is in the top-level
+// document, since a fault inside an included file is reported at the
+// $include that named it.
+type SyntaxPosition struct {
+	Line, Column int
+}
+
+func (p *SyntaxPosition) Error() string {
+	return fmt.Sprintf("line %d, column %d", p.Line, p.Column)
+}
+
+// ldNoPosition drops the SyntaxPosition of an error about text occkit
+// generated (the merged document), where a line and column would point
+// nowhere in what the author wrote.
+func ldNoPosition(err error) error {
+	var e *occkit.Error
+	if errors.As(err, &e) && e.Err != nil {
+		return occkit.New(e.Code, e.Rule, e.Path, "%s", e.Detail)
+	}
+	return err
 }
 
 func ldPath(elems []json5.PathElem) occkit.Path {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/sensitive"
+	"github.com/occkit/occkit/resolver"
 )
 
 // GatewayWorkspace is where a dedicated topology's gateway renders the main
@@ -44,7 +45,7 @@ func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occk
 	if m == occkit.ModeEmbedded {
 		return doc, nil
 	}
-	if err := rndAgentsShape(doc); err != nil {
+	if err := resolver.CheckShape(doc); err != nil {
 		return occkit.Document{}, err
 	}
 	ws := occkit.NewPath("agents", "defaults", "workspace")
@@ -112,17 +113,6 @@ func filterPatterns(ps []sensitive.Pattern, keep func(sensitive.Pattern) bool) [
 		}
 	}
 	return out
-}
-
-func rndAgentsShape(doc occkit.Document) error {
-	for _, p := range []occkit.Path{
-		occkit.NewPath("agents"), occkit.NewPath("agents", "defaults"), occkit.NewPath("agents", "entries"),
-	} {
-		if v := doc.Get(p); v.Exists() && v.Type != gjson.Null && !v.IsObject() {
-			return occkit.Invalid("RES-2", p, "%s must be an object", p.String())
-		}
-	}
-	return nil
 }
 
 // deletePaths deletes paths, deepest first so indexes stay valid.

@@ -186,5 +186,33 @@ func schError(ve *jsonschema.ValidationError) *occkit.Error {
 	if !at.IsRoot() {
 		name = at.String()
 	}
+	if want := schExpected(kw, ve.Message); want != "" {
+		return occkit.Invalid("DOC-5", at, "%s %s: %s (schema keyword %s)", name, phrase, want, kw)
+	}
 	return occkit.Invalid("DOC-5", at, "%s %s (schema keyword %s)", name, phrase, kw)
+}
+
+// schExpected words what the schema expected for a type, enum or const
+// failure, taken from the validator's message, which for these keywords
+// names only JSON type names or the schema's own values ("expected
+// integer, but got string"; "value must be one of "a", "b""), never the
+// document's value. It is "" when the message has another shape.
+func schExpected(kw, msg string) string {
+	switch kw {
+	case "type":
+		if rest, ok := strings.CutPrefix(msg, "expected "); ok {
+			if want, got, ok := strings.Cut(rest, ", but got "); ok {
+				return "the schema wants " + want + ", not " + got
+			}
+		}
+	case "enum":
+		if rest, ok := strings.CutPrefix(msg, "value must be one of "); ok {
+			return "the schema allows " + rest
+		}
+	case "const":
+		if rest, ok := strings.CutPrefix(msg, "value must be "); ok {
+			return "the schema allows only " + rest
+		}
+	}
+	return ""
 }

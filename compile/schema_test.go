@@ -569,3 +569,15 @@ func TestProjectionEquivalent(t *testing.T) {
 		})
 	}
 }
+
+// A type refusal says which type was expected (and names no value).
+func TestValidateSaysExpectedType(t *testing.T) {
+	doc, err := Load([]byte(`{"agents": {"defaults": {"maxConcurrent": "four-secret"}}}`), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Validate(doc)
+	if err == nil || !strings.Contains(err.Error(), "wants integer, not string") || strings.Contains(err.Error(), "four-secret") {
+		t.Fatalf("got %v; want the expected type and not the value", err)
+	}
+}

@@ -26,27 +26,27 @@ func TestValidateDeclaration(t *testing.T) {
 	tests := []struct {
 		name string
 		d    drivers.Declaration
-		want []problem
+		want []occkit.ErrorMatcher
 	}{
 		{"custom driver, all pairs", drivers.Declaration{Name: "nomad", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
 		{"every field set", drivers.Declaration{Name: "k8s.v2", RuntimeLogging: occkit.OwnedByDriver, Activation: drivers.ActivateBeforeCommit,
 			StopPredecessors: true, Topologies: []occkit.Topology{embeddedOpenClaw}}, nil},
 		{"kubernetes rows", drivers.Declaration{Name: "kubernetes", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex, dedicatedOpenClaw}}, nil},
-		{"bad name", drivers.Declaration{Name: "My Driver", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
-		{"empty name", drivers.Declaration{Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("name", "DRV-1")}},
-		{"bad runtime logging", drivers.Declaration{Name: "x", RuntimeLogging: "both", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("runtimeLogging", "DRV-1")}},
-		{"bad activation", drivers.Declaration{Name: "x", Activation: "whenever", Topologies: []occkit.Topology{embeddedOpenClaw}}, []problem{invalid("activationOrder", "DRV-1")}},
-		{"no topology", drivers.Declaration{Name: "x"}, []problem{invalid("topologies", "RES-11")}},
-		{"codex embedded", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded}}}, []problem{invalid("topologies[0]", "RES-11")}},
-		{"unknown harness", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: "claude", Mode: occkit.ModeEmbedded}}}, []problem{invalid("topologies[0].harness", "RES-1")}},
-		{"unknown mode", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: "remote"}}}, []problem{invalid("topologies[0].mode", "RES-11")}},
-		{"repeated pair", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{embeddedOpenClaw, embeddedOpenClaw}}, []problem{invalid("topologies[1]", "RES-11")}},
-		{"docker runs embedded openclaw only", drivers.Declaration{Name: "docker", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}, []problem{invalid("topologies[1]", "RES-11")}},
-		{"ssh runs embedded openclaw only", drivers.Declaration{Name: "ssh", Topologies: []occkit.Topology{dedicatedOpenClaw}}, []problem{invalid("topologies[0]", "RES-11")}},
+		{"bad name", drivers.Declaration{Name: "My Driver", Topologies: []occkit.Topology{embeddedOpenClaw}}, []occkit.ErrorMatcher{invalid("name", "DRV-1")}},
+		{"empty name", drivers.Declaration{Topologies: []occkit.Topology{embeddedOpenClaw}}, []occkit.ErrorMatcher{invalid("name", "DRV-1")}},
+		{"bad runtime logging", drivers.Declaration{Name: "x", RuntimeLogging: "both", Topologies: []occkit.Topology{embeddedOpenClaw}}, []occkit.ErrorMatcher{invalid("runtimeLogging", "DRV-1")}},
+		{"bad activation", drivers.Declaration{Name: "x", Activation: "whenever", Topologies: []occkit.Topology{embeddedOpenClaw}}, []occkit.ErrorMatcher{invalid("activationOrder", "DRV-1")}},
+		{"no topology", drivers.Declaration{Name: "x"}, []occkit.ErrorMatcher{invalid("topologies", "RES-11")}},
+		{"codex embedded", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded}}}, []occkit.ErrorMatcher{invalid("topologies[0]", "RES-11")}},
+		{"unknown harness", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: "claude", Mode: occkit.ModeEmbedded}}}, []occkit.ErrorMatcher{invalid("topologies[0].harness", "RES-1")}},
+		{"unknown mode", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: "remote"}}}, []occkit.ErrorMatcher{invalid("topologies[0].mode", "RES-11")}},
+		{"repeated pair", drivers.Declaration{Name: "x", Topologies: []occkit.Topology{embeddedOpenClaw, embeddedOpenClaw}}, []occkit.ErrorMatcher{invalid("topologies[1]", "RES-11")}},
+		{"docker runs embedded openclaw only", drivers.Declaration{Name: "docker", Topologies: []occkit.Topology{embeddedOpenClaw, dedicatedCodex}}, []occkit.ErrorMatcher{invalid("topologies[1]", "RES-11")}},
+		{"ssh runs embedded openclaw only", drivers.Declaration{Name: "ssh", Topologies: []occkit.Topology{dedicatedOpenClaw}}, []occkit.ErrorMatcher{invalid("topologies[0]", "RES-11")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, problems(drivers.ValidateDeclaration(tt.d))); diff != "" {
+			if diff := cmp.Diff(tt.want, occkit.MatchersOf(drivers.ValidateDeclaration(tt.d))); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
@@ -201,57 +201,57 @@ func TestFallbacks(t *testing.T) {
 	refusals := []struct {
 		name string
 		call func() error
-		want problem
+		want occkit.ErrorMatcher
 	}{
 		{"diagnose absent", func() error { _, err := drivers.Diagnose(ctx, s, rev); return err },
-			problem{occkit.CodeNotImplemented, "", "DRV-1"}},
+			occkit.ErrorMatcher{Code: occkit.CodeNotImplemented, Path: "", Rule: "DRV-1"}},
 		{"logs absent", func() error { _, err := drivers.ReadRuntimeLogs(ctx, s, rev, drivers.LogRequest{}); return err },
-			problem{occkit.CodeNotImplemented, "", "DRV-1"}},
+			occkit.ErrorMatcher{Code: occkit.CodeNotImplemented, Path: "", Rule: "DRV-1"}},
 		{"logs under driver-owned logging", func() error {
 			d := capable{stub: &stub{decl: drivers.Declaration{Name: "x", RuntimeLogging: occkit.OwnedByDriver, Topologies: []occkit.Topology{embeddedOpenClaw}}}}
 			_, err := drivers.ReadRuntimeLogs(ctx, d, rev, drivers.LogRequest{})
 			return err
-		}, problem{occkit.CodeNotImplemented, "", "LOG-3"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeNotImplemented, Path: "", Rule: "LOG-3"}},
 		{"logs over the bound", func() error {
 			_, err := drivers.ReadRuntimeLogs(ctx, capable{stub: s}, rev, drivers.LogRequest{Lines: drivers.MaxLogLines + 1})
 			return err
 		}, invalid("lines", "DRV-1")},
 		{"models absent", func() error { _, err := drivers.DiscoverModels(ctx, s, drivers.ModelQuery{}); return err },
-			problem{occkit.CodeNotImplemented, "", "DRV-1"}},
+			occkit.ErrorMatcher{Code: occkit.CodeNotImplemented, Path: "", Rule: "DRV-1"}},
 		{"sandbox logs absent", func() error {
 			_, err := drivers.ReadSandboxLogs(ctx, minimalBox{}, drivers.Namespace{}, rev, drivers.LogRequest{})
 			return err
-		}, problem{occkit.CodeNotImplemented, "", "DRV-2"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeNotImplemented, Path: "", Rule: "DRV-2"}},
 		{"gateway setting refused", func() error {
 			d := capable{stub: s, gwErr: errors.New("gateway.bind 0.0.0.0 is public")}
 			return drivers.CheckGatewaySettings(ctx, d, occkit.MustParseDocument(`{}`), embeddedOpenClaw)
-		}, problem{occkit.CodeResourceConflict, "", "AUTH-7"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "", Rule: "AUTH-7"}},
 		{"gateway setting refused with a path", func() error {
 			d := capable{stub: s, gwErr: occkit.Invalid("X", occkit.NewPath("gateway", "bind"), "bind 0.0.0.0 is public")}
 			return drivers.CheckGatewaySettings(ctx, d, occkit.MustParseDocument(`{}`), embeddedOpenClaw)
-		}, problem{occkit.CodeResourceConflict, "gateway.bind", "AUTH-7"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "gateway.bind", Rule: "AUTH-7"}},
 		{"harness auth without a driver", func() error {
 			_, err := admission.ValidateWith(ctx, nil, drivers.AuthFacts{Compute: "custom", Topologies: []occkit.Topology{embeddedOpenClaw},
 				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
-		}, problem{occkit.CodeDependencyUnavailable, "", "AUTH-7"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Path: "", Rule: "AUTH-7"}},
 		{"harness auth refused with a plain error", func() error {
 			_, err := admission.ValidateWith(ctx, &stub{decl: s.decl, authErr: errors.New("nope")}, drivers.AuthFacts{
 				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
-		}, problem{occkit.CodeResourceConflict, "harnessAuth", "AUTH-7"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "harnessAuth", Rule: "AUTH-7"}},
 		{"harness auth on an undeclared topology", func() error {
 			_, err := admission.ValidateWith(ctx, s, drivers.AuthFacts{
 				Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Binding: occkit.Binding{Method: occkit.MethodRuntime}})
 			return err
 		}, invalid("executionMode", "RES-11")},
 		{"nil driver", func() error { return drivers.Activate(ctx, nil, rev) },
-			problem{occkit.CodeDependencyUnavailable, "", "DRV-1"}},
+			occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Path: "", Rule: "DRV-1"}},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.call()
-			if diff := cmp.Diff([]problem{tt.want}, problems(err)); diff != "" {
+			if diff := cmp.Diff([]occkit.ErrorMatcher{tt.want}, occkit.MatchersOf(err)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			if err != nil && (contains(err, "0.0.0.0") || contains(err, "nope")) {
@@ -328,11 +328,11 @@ func TestRegistry(t *testing.T) {
 	if err := r.RegisterCompute(newStub()); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]problem{{occkit.CodeResourceConflict, "name", "DRV-1"}}, problems(r.RegisterCompute(newStub()))); diff != "" {
+	if diff := cmp.Diff([]occkit.ErrorMatcher{{Code: occkit.CodeResourceConflict, Path: "name", Rule: "DRV-1"}}, occkit.MatchersOf(r.RegisterCompute(newStub()))); diff != "" {
 		t.Errorf("duplicate compute (-want +got):\n%s", diff)
 	}
 	bad := &stub{decl: drivers.Declaration{Name: "bad"}}
-	if diff := cmp.Diff([]problem{invalid("topologies", "RES-11")}, problems(r.RegisterCompute(bad))); diff != "" {
+	if diff := cmp.Diff([]occkit.ErrorMatcher{invalid("topologies", "RES-11")}, occkit.MatchersOf(r.RegisterCompute(bad))); diff != "" {
 		t.Errorf("invalid compute (-want +got):\n%s", diff)
 	}
 	if _, ok := r.Compute("bad"); ok {
@@ -347,10 +347,10 @@ func TestRegistry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if diff := cmp.Diff([]problem{{occkit.CodeResourceConflict, "name", "DRV-2"}}, problems(r.RegisterSandbox(boxWrapper{box{"openshell"}}))); diff != "" {
+	if diff := cmp.Diff([]occkit.ErrorMatcher{{Code: occkit.CodeResourceConflict, Path: "name", Rule: "DRV-2"}}, occkit.MatchersOf(r.RegisterSandbox(boxWrapper{box{"openshell"}}))); diff != "" {
 		t.Errorf("duplicate sandbox (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]problem{invalid("name", "DRV-2")}, problems(r.RegisterSandbox(box{""}))); diff != "" {
+	if diff := cmp.Diff([]occkit.ErrorMatcher{invalid("name", "DRV-2")}, occkit.MatchersOf(r.RegisterSandbox(box{""}))); diff != "" {
 		t.Errorf("nameless sandbox (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"minimal", "openshell"}, r.SandboxNames()); diff != "" {

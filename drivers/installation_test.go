@@ -65,7 +65,7 @@ func TestCapabilities(t *testing.T) {
 		})
 	}
 	_, err := drivers.Capabilities(occkit.Installation{NativeWorkerSupport: "yes"}, drivers.CapabilityOptions{})
-	if diff := cmp.Diff([]problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}, problems(err)); diff != "" {
+	if diff := cmp.Diff([]occkit.ErrorMatcher{invalid("runtime.nativeWorkerSupport", "DRV-3")}, occkit.MatchersOf(err)); diff != "" {
 		t.Errorf("unknown support (-want +got):\n%s", diff)
 	}
 }
@@ -115,20 +115,20 @@ func TestNativeWorkerSource(t *testing.T) {
 		pinned   bool
 		declared string
 		want     occkit.NativeWorkerSupport
-		errs     []problem
+		errs     []occkit.ErrorMatcher
 	}{
 		{"pinned image supports", true, "", occkit.NativeWorkersPinned, nil},
 		{"pinned image wins over a declaration", true, "custom-image", occkit.NativeWorkersPinned, nil},
 		{"custom image declared", false, "custom-image", occkit.NativeWorkersCustomImage, nil},
 		{"nothing", false, "", occkit.NativeWorkersNone, nil},
-		{"operator cannot declare pinned-runtime", false, "pinned-runtime", "", []problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
-		{"operator cannot declare pinned-runtime even when true", true, "pinned-runtime", "", []problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
-		{"unknown declaration", false, "yes", "", []problem{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
+		{"operator cannot declare pinned-runtime", false, "pinned-runtime", "", []occkit.ErrorMatcher{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
+		{"operator cannot declare pinned-runtime even when true", true, "pinned-runtime", "", []occkit.ErrorMatcher{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
+		{"unknown declaration", false, "yes", "", []occkit.ErrorMatcher{invalid("runtime.nativeWorkerSupport", "DRV-3")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := drivers.NativeWorkerSource(tt.pinned, tt.declared)
-			if diff := cmp.Diff(tt.errs, problems(err)); diff != "" {
+			if diff := cmp.Diff(tt.errs, occkit.MatchersOf(err)); diff != "" {
 				t.Fatalf("problems (-want +got):\n%s", diff)
 			}
 			if got != tt.want {
@@ -144,7 +144,7 @@ func TestMaxConcurrent(t *testing.T) {
 		cfg         string
 		parallelism int
 		want        int
-		errs        []problem
+		errs        []occkit.ErrorMatcher
 	}{
 		{"two cores give the floor", `{}`, 2, 8, nil},
 		{"three cores give twelve", `{}`, 3, 12, nil},
@@ -153,17 +153,17 @@ func TestMaxConcurrent(t *testing.T) {
 		{"negative parallelism counts as one", `{}`, -4, 8, nil},
 		{"agent setting wins", `{"agents":{"defaults":{"maxConcurrent":3}}}`, 16, 3, nil},
 		{"integral float", `{"agents":{"defaults":{"maxConcurrent":6.0}}}`, 1, 6, nil},
-		{"zero", `{"agents":{"defaults":{"maxConcurrent":0}}}`, 2, 0, []problem{invalid("agents.defaults.maxConcurrent", "RES-14")}},
-		{"negative", `{"agents":{"defaults":{"maxConcurrent":-1}}}`, 2, 0, []problem{invalid("agents.defaults.maxConcurrent", "RES-14")}},
-		{"fraction", `{"agents":{"defaults":{"maxConcurrent":2.5}}}`, 2, 0, []problem{invalid("agents.defaults.maxConcurrent", "RES-14")}},
-		{"string", `{"agents":{"defaults":{"maxConcurrent":"8"}}}`, 2, 0, []problem{invalid("agents.defaults.maxConcurrent", "RES-14")}},
-		{"null", `{"agents":{"defaults":{"maxConcurrent":null}}}`, 2, 0, []problem{invalid("agents.defaults.maxConcurrent", "RES-14")}},
-		{"huge", `{"agents":{"defaults":{"maxConcurrent":1e300}}}`, 2, 0, []problem{invalid("agents.defaults.maxConcurrent", "RES-14")}},
+		{"zero", `{"agents":{"defaults":{"maxConcurrent":0}}}`, 2, 0, []occkit.ErrorMatcher{invalid("agents.defaults.maxConcurrent", "RES-14")}},
+		{"negative", `{"agents":{"defaults":{"maxConcurrent":-1}}}`, 2, 0, []occkit.ErrorMatcher{invalid("agents.defaults.maxConcurrent", "RES-14")}},
+		{"fraction", `{"agents":{"defaults":{"maxConcurrent":2.5}}}`, 2, 0, []occkit.ErrorMatcher{invalid("agents.defaults.maxConcurrent", "RES-14")}},
+		{"string", `{"agents":{"defaults":{"maxConcurrent":"8"}}}`, 2, 0, []occkit.ErrorMatcher{invalid("agents.defaults.maxConcurrent", "RES-14")}},
+		{"null", `{"agents":{"defaults":{"maxConcurrent":null}}}`, 2, 0, []occkit.ErrorMatcher{invalid("agents.defaults.maxConcurrent", "RES-14")}},
+		{"huge", `{"agents":{"defaults":{"maxConcurrent":1e300}}}`, 2, 0, []occkit.ErrorMatcher{invalid("agents.defaults.maxConcurrent", "RES-14")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := drivers.MaxConcurrent(occkit.MustParseDocument(tt.cfg), tt.parallelism)
-			if diff := cmp.Diff(tt.errs, problems(err)); diff != "" {
+			if diff := cmp.Diff(tt.errs, occkit.MatchersOf(err)); diff != "" {
 				t.Fatalf("problems (-want +got):\n%s", diff)
 			}
 			if got != tt.want {
@@ -185,16 +185,16 @@ func TestSessionWorkers(t *testing.T) {
 		name string
 		raw  string
 		want int
-		errs []problem
+		errs []occkit.ErrorMatcher
 	}{
 		{"absent", ``, 8, nil},
 		{"null", `null`, 8, nil},
 		{"one", `1`, 1, nil},
 		{"max", `1024`, 1024, nil},
-		{"zero", `0`, 0, []problem{invalid("sessionWorkers", "RES-14")}},
-		{"over max", `1025`, 0, []problem{invalid("sessionWorkers", "RES-14")}},
-		{"fraction", `2.5`, 0, []problem{invalid("sessionWorkers", "RES-14")}},
-		{"string", `"4"`, 0, []problem{invalid("sessionWorkers", "RES-14")}},
+		{"zero", `0`, 0, []occkit.ErrorMatcher{invalid("sessionWorkers", "RES-14")}},
+		{"over max", `1025`, 0, []occkit.ErrorMatcher{invalid("sessionWorkers", "RES-14")}},
+		{"fraction", `2.5`, 0, []occkit.ErrorMatcher{invalid("sessionWorkers", "RES-14")}},
+		{"string", `"4"`, 0, []occkit.ErrorMatcher{invalid("sessionWorkers", "RES-14")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,7 +203,7 @@ func TestSessionWorkers(t *testing.T) {
 				v = occkit.MustParseDocument(`{}`).Get(occkit.NewPath("x"))
 			}
 			got, err := drivers.ParseSessionWorkers([]byte(v.Raw), occkit.NewPath("sessionWorkers"))
-			if diff := cmp.Diff(tt.errs, problems(err)); diff != "" {
+			if diff := cmp.Diff(tt.errs, occkit.MatchersOf(err)); diff != "" {
 				t.Fatalf("problems (-want +got):\n%s", diff)
 			}
 			if got != tt.want {
@@ -246,7 +246,7 @@ func TestSessionHost(t *testing.T) {
 				t.Fatalf("step %d admit %s = %v, want ok=%v", i, s.id, err, s.ok)
 			}
 			if err != nil {
-				if diff := cmp.Diff([]problem{{occkit.CodeResourceConflict, "", "RES-14"}}, problems(err)); diff != "" {
+				if diff := cmp.Diff([]occkit.ErrorMatcher{{Code: occkit.CodeResourceConflict, Path: "", Rule: "RES-14"}}, occkit.MatchersOf(err)); diff != "" {
 					t.Fatalf("refusal (-want +got):\n%s", diff)
 				}
 			}
@@ -328,19 +328,19 @@ func TestHookPhasesClosedSet(t *testing.T) {
 func TestLaunch(t *testing.T) {
 	tests := []struct {
 		name, key, value string
-		want             []problem
+		want             []occkit.ErrorMatcher
 	}{
 		{"placeholder", "PROXY_TOKEN", "opaque-abc.1", nil},
-		{"lower-case name", "proxy", "opaque-x", []problem{invalid("environment", "DRV-4")}},
-		{"reserved name", "OPENCLAW_CONFIG_PATH", "opaque-x", []problem{invalid("environment.OPENCLAW_CONFIG_PATH", "DRV-4")}},
-		{"loader hook", "LD_PRELOAD", "opaque-x", []problem{invalid("environment.LD_PRELOAD", "DRV-4")}},
-		{"secret value", "API_KEY", "sk-live-123", []problem{invalid("environment.API_KEY", "DRV-4")}},
+		{"lower-case name", "proxy", "opaque-x", []occkit.ErrorMatcher{invalid("environment", "DRV-4")}},
+		{"reserved name", "OPENCLAW_CONFIG_PATH", "opaque-x", []occkit.ErrorMatcher{invalid("environment.OPENCLAW_CONFIG_PATH", "DRV-4")}},
+		{"loader hook", "LD_PRELOAD", "opaque-x", []occkit.ErrorMatcher{invalid("environment.LD_PRELOAD", "DRV-4")}},
+		{"secret value", "API_KEY", "sk-live-123", []occkit.ErrorMatcher{invalid("environment.API_KEY", "DRV-4")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var l drivers.Launch
 			err := l.Setenv(tt.key, tt.value)
-			if diff := cmp.Diff(tt.want, problems(err)); diff != "" {
+			if diff := cmp.Diff(tt.want, occkit.MatchersOf(err)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			if err != nil && contains(err, tt.value) {

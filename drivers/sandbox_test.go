@@ -14,57 +14,44 @@ import (
 	"github.com/occkit/occkit/drivers"
 )
 
-// problem is an expected refusal: code, dot path and rule.
-type problem struct {
-	Code occkit.Code
-	Path string
-	Rule string
+func invalid(path, rule string) occkit.ErrorMatcher {
+	return occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
 }
-
-func problems(err error) []problem {
-	var out []problem
-	for _, e := range occkit.Errors(err) {
-		out = append(out, problem{e.Code, e.Path.String(), e.Rule})
-	}
-	return out
-}
-
-func invalid(path, rule string) problem { return problem{occkit.CodeInvalidRequest, path, rule} }
 
 func TestSandboxManifestValidate(t *testing.T) {
 	all := occkit.AllFacets()
 	tests := []struct {
 		name string
 		m    drivers.SandboxManifest
-		want []problem
+		want []occkit.ErrorMatcher
 	}{
 		{"all facets with cleanup", drivers.SandboxManifest{Facets: all, Cleanup: true}, nil},
 		{"two facets, no provisioning", drivers.SandboxManifest{Facets: []occkit.Facet{"networking", "process"}, Cleanup: true}, nil},
 		{"one facet", drivers.SandboxManifest{Facets: []occkit.Facet{"filesystem"}, Cleanup: true}, nil},
 		{"every optional capability", drivers.SandboxManifest{Facets: all, Cleanup: true, ProvisionHarness: true, TransformConfiguration: true,
 			HarnessHome: "/sandbox/home", Hooks: drivers.AllHookPhases(), Compute: occkit.ComputeKubernetes}, nil},
-		{"no facets", drivers.SandboxManifest{Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
-		{"empty facets", drivers.SandboxManifest{Facets: []occkit.Facet{}, Cleanup: true}, []problem{invalid("facets", "DRV-2")}},
-		{"exec facet", drivers.SandboxManifest{Facets: []occkit.Facet{"networking", "exec"}, Cleanup: true}, []problem{invalid("facets[1]", "DRV-2")}},
-		{"upper-case facet", drivers.SandboxManifest{Facets: []occkit.Facet{"Networking"}, Cleanup: true}, []problem{invalid("facets[0]", "DRV-2")}},
-		{"repeated facet", drivers.SandboxManifest{Facets: []occkit.Facet{"process", "filesystem", "process"}, Cleanup: true}, []problem{invalid("facets[2]", "DRV-2")}},
-		{"no cleanup", drivers.SandboxManifest{Facets: all}, []problem{invalid("cleanup", "DRV-2")}},
-		{"relative home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "home/node"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"root home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"dot-dot home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/../etc"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"trailing slash home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"double slash home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home//node"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"dot home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/./node"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"control character home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/\nnode"}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"unknown hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"afterWorkloadStart"}}, []problem{invalid("hooks.afterWorkloadStart", "DRV-4")}},
-		{"repeated hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"beforeWorkloadStop", "beforeWorkloadStop"}}, []problem{invalid("hooks.beforeWorkloadStop", "DRV-4")}},
-		{"ssh compute", drivers.SandboxManifest{Facets: all, Cleanup: true, Compute: occkit.ComputeSSH}, []problem{invalid("compute", "DRV-2")}},
+		{"no facets", drivers.SandboxManifest{Cleanup: true}, []occkit.ErrorMatcher{invalid("facets", "DRV-2")}},
+		{"empty facets", drivers.SandboxManifest{Facets: []occkit.Facet{}, Cleanup: true}, []occkit.ErrorMatcher{invalid("facets", "DRV-2")}},
+		{"exec facet", drivers.SandboxManifest{Facets: []occkit.Facet{"networking", "exec"}, Cleanup: true}, []occkit.ErrorMatcher{invalid("facets[1]", "DRV-2")}},
+		{"upper-case facet", drivers.SandboxManifest{Facets: []occkit.Facet{"Networking"}, Cleanup: true}, []occkit.ErrorMatcher{invalid("facets[0]", "DRV-2")}},
+		{"repeated facet", drivers.SandboxManifest{Facets: []occkit.Facet{"process", "filesystem", "process"}, Cleanup: true}, []occkit.ErrorMatcher{invalid("facets[2]", "DRV-2")}},
+		{"no cleanup", drivers.SandboxManifest{Facets: all}, []occkit.ErrorMatcher{invalid("cleanup", "DRV-2")}},
+		{"relative home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "home/node"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"root home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"dot-dot home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/../etc"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"trailing slash home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"double slash home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home//node"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"dot home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/./node"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"control character home", drivers.SandboxManifest{Facets: all, Cleanup: true, HarnessHome: "/home/\nnode"}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"unknown hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"afterWorkloadStart"}}, []occkit.ErrorMatcher{invalid("hooks.afterWorkloadStart", "DRV-4")}},
+		{"repeated hook", drivers.SandboxManifest{Facets: all, Cleanup: true, Hooks: []drivers.HookPhase{"beforeWorkloadStop", "beforeWorkloadStop"}}, []occkit.ErrorMatcher{invalid("hooks.beforeWorkloadStop", "DRV-4")}},
+		{"ssh compute", drivers.SandboxManifest{Facets: all, Cleanup: true, Compute: occkit.ComputeSSH}, []occkit.ErrorMatcher{invalid("compute", "DRV-2")}},
 		{"everything wrong at once", drivers.SandboxManifest{Facets: []occkit.Facet{"exec"}, HarnessHome: "x", Compute: "docker"},
-			[]problem{invalid("cleanup", "DRV-2"), invalid("compute", "DRV-2"), invalid("facets[0]", "DRV-2"), invalid("harnessHome", "DRV-2")}},
+			[]occkit.ErrorMatcher{invalid("cleanup", "DRV-2"), invalid("compute", "DRV-2"), invalid("facets[0]", "DRV-2"), invalid("harnessHome", "DRV-2")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, problems(tt.m.Validate())); diff != "" {
+			if diff := cmp.Diff(tt.want, occkit.MatchersOf(tt.m.Validate())); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
@@ -76,7 +63,7 @@ func TestParseSandboxManifest(t *testing.T) {
 		name string
 		in   string
 		want drivers.SandboxManifest
-		errs []problem
+		errs []occkit.ErrorMatcher
 	}{
 		{"full", `{"name":"openshell","facets":["networking","filesystem","process"],"cleanup":true,"provisionHarness":true,
 			"transformConfiguration":true,"harnessHome":"/sandbox","hooks":["beforeWorkloadStart"],"compute":"kubernetes","extra":1}`,
@@ -86,24 +73,24 @@ func TestParseSandboxManifest(t *testing.T) {
 			drivers.SandboxManifest{Facets: []occkit.Facet{"process"}, Cleanup: true, Hooks: []drivers.HookPhase{"afterNamespacePrepared", "bogus"}}, nil},
 		{"nulls are absent", `{"facets":null,"cleanup":null,"harnessHome":null,"hooks":null}`, drivers.SandboxManifest{}, nil},
 		{"empty facets kept empty", `{"facets":[]}`, drivers.SandboxManifest{Facets: []occkit.Facet{}}, nil},
-		{"not JSON", `{`, drivers.SandboxManifest{}, []problem{invalid("", "DRV-2")}},
-		{"not an object", `[]`, drivers.SandboxManifest{}, []problem{invalid("", "DRV-2")}},
-		{"facets not an array", `{"facets":"networking"}`, drivers.SandboxManifest{}, []problem{invalid("facets", "DRV-2")}},
-		{"facet not a string", `{"facets":["process",3]}`, drivers.SandboxManifest{}, []problem{invalid("facets[1]", "DRV-2")}},
-		{"cleanup not a boolean", `{"cleanup":"yes"}`, drivers.SandboxManifest{}, []problem{invalid("cleanup", "DRV-2")}},
-		{"home not a string", `{"harnessHome":7}`, drivers.SandboxManifest{}, []problem{invalid("harnessHome", "DRV-2")}},
-		{"empty home", `{"harnessHome":""}`, drivers.SandboxManifest{}, []problem{invalid("harnessHome", "DRV-2")}},
+		{"not JSON", `{`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("", "DRV-2")}},
+		{"not an object", `[]`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("", "DRV-2")}},
+		{"facets not an array", `{"facets":"networking"}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("facets", "DRV-2")}},
+		{"facet not a string", `{"facets":["process",3]}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("facets[1]", "DRV-2")}},
+		{"cleanup not a boolean", `{"cleanup":"yes"}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("cleanup", "DRV-2")}},
+		{"home not a string", `{"harnessHome":7}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
+		{"empty home", `{"harnessHome":""}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("harnessHome", "DRV-2")}},
 		{"empty hooks object declares none", `{"hooks":{}}`, drivers.SandboxManifest{}, nil},
 		{"empty hooks list declares none", `{"hooks":[]}`, drivers.SandboxManifest{}, nil},
 		{"hooks object keys are the phases", `{"hooks":{"beforeWorkloadStop":true,"afterNamespacePrepared":{}}}`,
 			drivers.SandboxManifest{Hooks: []drivers.HookPhase{"beforeWorkloadStop", "afterNamespacePrepared"}}, nil},
-		{"hooks not a collection", `{"hooks":"beforeWorkloadStart"}`, drivers.SandboxManifest{}, []problem{invalid("hooks", "DRV-4")}},
-		{"hook not a string", `{"hooks":[1]}`, drivers.SandboxManifest{}, []problem{invalid("hooks[0]", "DRV-4")}},
+		{"hooks not a collection", `{"hooks":"beforeWorkloadStart"}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("hooks", "DRV-4")}},
+		{"hook not a string", `{"hooks":[1]}`, drivers.SandboxManifest{}, []occkit.ErrorMatcher{invalid("hooks[0]", "DRV-4")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := drivers.ParseSandboxManifest([]byte(tt.in))
-			if diff := cmp.Diff(tt.errs, problems(err)); diff != "" {
+			if diff := cmp.Diff(tt.errs, occkit.MatchersOf(err)); diff != "" {
 				t.Fatalf("problems (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

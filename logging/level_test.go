@@ -12,28 +12,12 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// wantErr matches err by code, rule and (when given) path, never by text.
+// wantErr matches err by code, rule and path, never by text.
 func wantErr(t *testing.T, err error, code occkit.Code, rule, path string) {
 	t.Helper()
-	e := occkit.First(err)
-	if e == nil {
-		t.Fatalf("got %v, want %s", err, code)
+	if err := (occkit.ErrorMatcher{Code: code, Path: path, Rule: rule}).Check(err); err != nil {
+		t.Fatal(err)
 	}
-	if e.Code != code || e.Rule != rule {
-		t.Fatalf("got %s/%s (%v), want %s/%s", e.Code, e.Rule, err, code, rule)
-	}
-	if path != "" && !hasPath(err, path) {
-		t.Fatalf("no error at %q in %v", path, err)
-	}
-}
-
-func hasPath(err error, path string) bool {
-	for _, e := range occkit.Errors(err) {
-		if e.Path.String() == path {
-			return true
-		}
-	}
-	return false
 }
 
 // LOG-1

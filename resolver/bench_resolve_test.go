@@ -49,14 +49,14 @@ var resBenchSizes = []int{40, 1000, 10000}
 func BenchmarkResolve(b *testing.B) {
 	for _, n := range resBenchSizes {
 		doc := resBenchDoc(n)
-		if _, err := Resolve(doc, Request{Mode: ModeDedicated}); err != nil {
+		if _, err := Resolve(doc, Request{Mode: occkit.ModeDedicated}); err != nil {
 			b.Fatalf("benchmark document does not resolve: %v", err)
 		}
 		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(doc.String())))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := Resolve(doc, Request{Mode: ModeDedicated}); err != nil {
+				if _, err := Resolve(doc, Request{Mode: occkit.ModeDedicated}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,6 +3,8 @@ package resolver
 import (
 	"net/url"
 	"strings"
+
+	"github.com/occkit/occkit"
 )
 
 // CodexHarness returns the built-in rules of the `codex` runtime as a
@@ -21,7 +23,7 @@ func CodexHarness() HarnessPlugin { return codexHarness{} }
 
 type codexHarness struct{}
 
-func (codexHarness) ID() string              { return string(HarnessCodex) }
+func (codexHarness) ID() string              { return string(occkit.HarnessCodex) }
 func (codexHarness) AutoProviders() []string { return []string{"codex", "openai"} }
 func (codexHarness) Priority() int           { return 0 }
 

@@ -71,9 +71,9 @@
 // and provider rows may list only the primary and its fallbacks. A
 // Configuration without any model candidate resolves to openclaw.
 //
-// The resolved [Harness] is then checked against the [Request]: the
-// execution mode (embedded by default), the [Compute] and its supported
-// [Topology] set, and for dedicated OpenClaw on Kubernetes the
+// The resolved [occkit.Harness] is then checked against the [Request]: the
+// execution mode (embedded by default), the [occkit.Compute] and its supported
+// [occkit.Topology] set, and for dedicated OpenClaw on Kubernetes the
 // installation's native-worker support and a qualifying SandboxDriver.
 // The [Decision] holds the Harness, mode, primary, fallbacks in author
 // order, and the ordered [Reason] chain; [Decision.Explain] prints it.
@@ -107,7 +107,9 @@
 // stage runs only when the ones before it found nothing:
 //
 //  1. Shapes (RES-2): the Configuration, agents, agents.defaults and
-//     agents.entries (and each entry) must be objects. A broken shape
+//     agents.entries (and each entry) must be objects; an explicit null
+//     is refused like any other non-object. [CheckShape] is the one
+//     place this is decided: the roster check and compile call it too. A broken shape
 //     stops here, because the candidates cannot be known; only a
 //     non-empty agents.list (RES-10, unless the Compute is SSH), which
 //     does not depend on them, is reported beside it.
@@ -172,7 +174,7 @@
 //     normalized like ref providers when deciding RES-6; RES-7 reads only
 //     the exact plugins.entries.codex key.
 //   - Only "pinned-runtime" and "custom-image" count as native-worker
-//     support. A custom Compute's declared [Topology] set is authoritative,
+//     support. A custom Compute's declared [occkit.Topology] set is authoritative,
 //     also for dedicated OpenClaw (RES-13 gates Kubernetes only, where a
 //     SandboxDriver can exist); the bundled Computes ignore
 //     [Request.Topologies].

@@ -22,7 +22,7 @@ func ExampleResolve() {
 	  },
 	  "plugins": {"entries": {"codex": {"enabled": true, "config": {"appServer": {"transport": "websocket"}}}}}
 	}`)
-	d, err := resolver.Resolve(doc, resolver.Request{Mode: resolver.ModeDedicated})
+	d, err := resolver.Resolve(doc, resolver.Request{Mode: occkit.ModeDedicated})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -63,7 +63,7 @@ func ExampleCheckRoster() {
 	fmt.Println(e.HTTPStatus(), e.Rule, e.Path)
 
 	// SSH Compute runs the host's OpenClaw: no roster rules at deployment.
-	err = resolver.CheckRoster(doc, resolver.RosterRequest{Stage: resolver.StageDeploy, Compute: resolver.ComputeSSH})
+	err = resolver.CheckRoster(doc, resolver.RosterRequest{Stage: resolver.StageDeploy, Compute: occkit.ComputeSSH})
 	fmt.Println(err)
 	// Output:
 	// 400 RES-10 agents.ownership

@@ -226,7 +226,7 @@ func pluginValidID(id string) bool {
 
 func pluginReservedID(id string) bool {
 	switch id {
-	case RuntimeAuto, "default", string(HarnessOpenClaw), "pi", "codex-app-server":
+	case RuntimeAuto, "default", string(occkit.HarnessOpenClaw), "pi", "codex-app-server":
 		return true
 	}
 	_, cli := selCLIBackends[id]

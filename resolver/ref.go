@@ -1,6 +1,10 @@
 package resolver
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/occkit/occkit"
+)
 
 // Ref is a parsed model reference `provider/id[@profile]` (REF-1..REF-5).
 type Ref struct {
@@ -186,9 +190,9 @@ func NormalizeRuntime(id string) string {
 	case "", RuntimeAuto, "default":
 		return RuntimeAuto
 	case "pi":
-		return string(HarnessOpenClaw)
+		return string(occkit.HarnessOpenClaw)
 	case "codex-app-server":
-		return string(HarnessCodex)
+		return string(occkit.HarnessCodex)
 	default:
 		return s
 	}

@@ -13,27 +13,27 @@ import (
 // the installation's facts. The zero Request is an embedded deployment on
 // Kubernetes with no native-worker support and no SandboxDriver.
 type Request struct {
-	// Mode is the Agent's execution mode; "" means [ModeEmbedded] (RES-11:
+	// Mode is the Agent's execution mode; "" means [occkit.ModeEmbedded] (RES-11:
 	// creation defaults to embedded).
-	Mode Mode
-	// Compute is where the Agent deploys; "" means [ComputeKubernetes].
-	Compute Compute
+	Mode occkit.Mode
+	// Compute is where the Agent deploys; "" means [occkit.ComputeKubernetes].
+	Compute occkit.Compute
 	// Installation holds native-worker support and the SandboxDriver
 	// (RES-13).
-	Installation Installation
+	Installation occkit.Installation
 	// Topologies are the (Harness, Mode) pairs a custom Compute supports
 	// (RES-11). It is ignored for the bundled Computes (Kubernetes, SSH,
 	// Docker), whose sets are fixed; a custom Compute with no Topologies
 	// supports nothing.
-	Topologies []Topology
+	Topologies []occkit.Topology
 }
 
 // Decision is the outcome of OCC Harness resolution: the Harness, the
 // execution mode, the primary model with its fallbacks in author order, and
 // the ordered chain of reasons that led there (SEL-9).
 type Decision struct {
-	Harness Harness
-	Mode    Mode
+	Harness occkit.Harness
+	Mode    occkit.Mode
 	// Primary is the primary model ref in canonical form
 	// ("provider/id[@profile]"), or "" when the Configuration selects no
 	// model (RES-4).
@@ -82,7 +82,7 @@ func (d Decision) Explain(w io.Writer) error {
 type Prepared struct {
 	err       error
 	listErr   error // agents.list (RES-10), refused on every Compute but SSH
-	harness   Harness
+	harness   occkit.Harness
 	primary   string
 	fallbacks []string
 	reasons   []Reason
@@ -114,7 +114,7 @@ func (p *Prepared) Err() error { return p.err }
 // Resolve evaluates the prepared Configuration for req.
 func (p *Prepared) Resolve(req Request) (Decision, error) {
 	listErr := p.listErr
-	if req.Compute == ComputeSSH {
+	if req.Compute == occkit.ComputeSSH {
 		listErr = nil // RES-10: SSH deployment applies no roster rules
 	}
 	if p.err != nil || listErr != nil {
@@ -122,7 +122,7 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	}
 	mode := req.Mode
 	if mode == "" {
-		mode = ModeEmbedded
+		mode = occkit.ModeEmbedded
 	}
 	reasons := make([]Reason, len(p.reasons), len(p.reasons)+3)
 	copy(reasons, p.reasons)

@@ -45,7 +45,7 @@ func (s resSource) what() string {
 
 // resOutcome is the evaluation of one candidate in one scope.
 type resOutcome struct {
-	harness Harness // "" when unknown (a problem was reported)
+	harness occkit.Harness // "" when unknown (a problem was reported)
 	reasons []Reason
 }
 
@@ -95,7 +95,7 @@ func (x *resIndex) resSources(c *resRefAt, e *resEntry, out []resSource) (_ []re
 // (RES-6): openai, codex, any provider configured under models.providers
 // and any provider with plugin routing.
 func (x *resIndex) resNeedsPolicy(provider string) bool {
-	if provider == "openai" || provider == string(HarnessCodex) {
+	if provider == "openai" || provider == string(occkit.HarnessCodex) {
 		return true
 	}
 	if len(x.providers[provider]) > 0 {
@@ -120,7 +120,7 @@ func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]er
 				c.ref.Provider, c.loc()))
 			return resOutcome{}
 		}
-		out := resOutcome{harness: HarnessOpenClaw}
+		out := resOutcome{harness: occkit.HarnessOpenClaw}
 		if record {
 			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.ref.Provider,
 				Note: "built-in provider without runtime policy, custom provider entry or plugin routing selects openclaw"}}
@@ -136,13 +136,13 @@ func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]er
 			return resOutcome{}
 		}
 	}
-	out := resOutcome{harness: Harness(first.id)}
+	out := resOutcome{harness: occkit.Harness(first.id)}
 	if record {
 		for _, s := range srcs {
 			out.reasons = append(out.reasons, Reason{Rule: "RES-5", Path: s.path(), Value: s.id, Note: s.what()})
 		}
 	}
-	if out.harness == HarnessCodex {
+	if out.harness == occkit.HarnessCodex {
 		if err := x.resCodexAllowed(c, first); err != nil {
 			*errs = append(*errs, err)
 			return resOutcome{}
@@ -159,7 +159,7 @@ func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]er
 // app-server transport.
 func (x *resIndex) resCodexAllowed(c *resRefAt, policy resSource) error {
 	switch c.ref.Provider {
-	case string(HarnessCodex):
+	case string(occkit.HarnessCodex):
 		return nil
 	case "openai":
 		if x.codexRefused {
@@ -174,7 +174,7 @@ func (x *resIndex) resCodexAllowed(c *resRefAt, policy resSource) error {
 }
 
 func (x *resIndex) resCodexReason(c *resRefAt) Reason {
-	if c.ref.Provider == string(HarnessCodex) {
+	if c.ref.Provider == string(occkit.HarnessCodex) {
 		return Reason{Rule: "RES-7", Path: c.loc(), Value: c.ref.Provider, Note: "native codex provider"}
 	}
 	return Reason{Rule: "RES-7", Path: resPathCodexTransport, Value: "websocket",
@@ -248,7 +248,7 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 func resPrepare(doc occkit.Document) *Prepared {
 	x := resBuildIndex(doc)
 	errs := x.errs
-	p := &Prepared{harness: HarnessOpenClaw}
+	p := &Prepared{harness: occkit.HarnessOpenClaw}
 	// RES-10: agents.list is read beside the shapes, not through them, so
 	// it is refused even when a shape is broken.
 	p.listErr = resListErr(x.list)
@@ -286,8 +286,8 @@ func resPrepare(doc occkit.Document) *Prepared {
 
 	// Evaluate every candidate in its scope.
 	var reasons []Reason
-	refHarness := Harness("")
-	evalSel := func(s *resSelection, e *resEntry, record bool) Harness {
+	refHarness := occkit.Harness("")
+	evalSel := func(s *resSelection, e *resEntry, record bool) occkit.Harness {
 		if !s.ok {
 			return ""
 		}
@@ -322,9 +322,9 @@ func resPrepare(doc occkit.Document) *Prepared {
 	}
 	var firstOff *resEntry   // the first entry whose primary differs from ref's
 	var harnessOff *resEntry // the first entry whose Harness differs from ref's
-	var harnessOffH Harness
+	var harnessOffH occkit.Harness
 	for _, e := range x.entries {
-		var h Harness
+		var h occkit.Harness
 		switch {
 		case e.sel.present:
 			if !e.sel.ok {
@@ -428,7 +428,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 	for i, f := range ref.fallbacks {
 		p.fallbacks[i] = f.str
 	}
-	if p.harness == HarnessCodex {
+	if p.harness == occkit.HarnessCodex {
 		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.ref.Provider,
 			Note: "dedicated Codex accepts this provider"})
 	}

@@ -63,7 +63,7 @@ func resReadPolicy(v gjson.Result, other string) (id string, st resRt, shape boo
 		return "", resRtBad, true, field
 	}
 	idv := resObjectField(ar, "id")
-	if idv.Type == gjson.String && (idv.Str == string(HarnessOpenClaw) || idv.Str == string(HarnessCodex)) {
+	if idv.Type == gjson.String && (idv.Str == string(occkit.HarnessOpenClaw) || idv.Str == string(occkit.HarnessCodex)) {
 		return idv.Str, resRtOK, false, field
 	}
 	return "", resRtBad, false, field
@@ -489,18 +489,14 @@ func resObjectFields(o gjson.Result, keys ...string) []gjson.Result {
 	return out
 }
 
-// shapeErr records a RES-2 refusal.
-func (x *resIndex) shapeErr(err error) {
-	x.shapeOK = false
-	x.shapeErrs = append(x.shapeErrs, err)
-}
-
 // resBuildIndex makes the one pass over doc.
 func resBuildIndex(doc occkit.Document) *resIndex {
 	x := &resIndex{shapeOK: true, defModel: resPathDefModel}
 	root := doc.Root()
+	if errs := shapeErrors(root); len(errs) > 0 {
+		x.shapeOK, x.shapeErrs = false, errs
+	}
 	if !root.IsObject() {
-		x.shapeErr(resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object"))
 		return x
 	}
 	f := resObjectFields(root, "agents", "models", "plugins")
@@ -533,16 +529,13 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		return
 	}
 	if !agents.IsObject() {
-		x.shapeErr(resInvalid("RES-2", resPathAgents, "agents must be an object"))
-		return
+		return // RES-2, decided by shapeErrors
 	}
 	f := resObjectFields(agents, "defaults", "entries", "list")
 	defaults, entries := f[0], f[1]
 	x.list = f[2]
 	if defaults.Exists() {
-		if !defaults.IsObject() {
-			x.shapeErr(resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
-		} else {
+		if defaults.IsObject() {
 			f := resObjectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
 			x.defaults = resParseSelection(model, resPathDefModel, &x.errs)
@@ -553,8 +546,6 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		return
 	}
 	if !entries.IsObject() {
-		x.shapeErr(resInvalid("RES-2", resPathEntries,
-			"agents.entries must be an object keyed by Agent ID"))
 		return
 	}
 	seen := map[string]bool{}
@@ -566,7 +557,6 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 		seen[id] = true
 		p := resPathEntries.Key(id)
 		if !v.IsObject() {
-			x.shapeErr(resInvalid("RES-2", p, "%s must be an object", p))
 			return true
 		}
 		e := &resEntry{id: id, path: p}

@@ -188,8 +188,8 @@ func resGenConfig(t *rapid.T) (resJSON, []string) {
 
 func resGenRequest(t *rapid.T) Request {
 	req := Request{
-		Mode:    rapid.SampledFrom([]Mode{"", ModeEmbedded, ModeDedicated}).Draw(t, "mode"),
-		Compute: rapid.SampledFrom([]Compute{"", ComputeKubernetes, ComputeSSH, ComputeDocker}).Draw(t, "compute"),
+		Mode:    rapid.SampledFrom([]occkit.Mode{"", occkit.ModeEmbedded, occkit.ModeDedicated}).Draw(t, "mode"),
+		Compute: rapid.SampledFrom([]occkit.Compute{"", occkit.ComputeKubernetes, occkit.ComputeSSH, occkit.ComputeDocker}).Draw(t, "compute"),
 	}
 	if rapid.Bool().Draw(t, "qualified") {
 		req.Installation = resQualified
@@ -199,12 +199,12 @@ func resGenRequest(t *rapid.T) Request {
 
 type resResult struct {
 	Decision Decision
-	Problems []resWant
+	Problems []occkit.ErrorMatcher
 }
 
 func resRun(doc occkit.Document, req Request) resResult {
 	d, err := Resolve(doc, req)
-	return resResult{Decision: d, Problems: resProblems(err)}
+	return resResult{Decision: d, Problems: occkit.MatchersOf(err)}
 }
 
 var resCmpOpts = cmp.Options{cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) })}
@@ -322,15 +322,15 @@ func FuzzResolve(f *testing.F) {
 			return
 		}
 		req := Request{
-			Mode:    []Mode{"", ModeEmbedded, ModeDedicated, "bogus"}[sel&3],
-			Compute: []Compute{"", ComputeSSH, ComputeDocker, "acme"}[(sel>>2)&3],
+			Mode:    []occkit.Mode{"", occkit.ModeEmbedded, occkit.ModeDedicated, "bogus"}[sel&3],
+			Compute: []occkit.Compute{"", occkit.ComputeSSH, occkit.ComputeDocker, "acme"}[(sel>>2)&3],
 		}
 		if sel&16 != 0 {
 			req.Installation = resQualified
 		}
 		d, err := Resolve(doc, req)
 		resCheckStructured(t, err)
-		if err == nil && (d.Harness != HarnessOpenClaw && d.Harness != HarnessCodex || d.Fallbacks == nil) {
+		if err == nil && (d.Harness != occkit.HarnessOpenClaw && d.Harness != occkit.HarnessCodex || d.Fallbacks == nil) {
 			t.Fatalf("bad decision %+v", d)
 		}
 		rr := RosterRequest{Stage: []Stage{StageSave, StageDeploy}[sel>>7], Compute: req.Compute, Mode: req.Mode}

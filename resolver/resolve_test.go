@@ -10,30 +10,16 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// resWant is one expected problem: code, dot path and rule.
-type resWant struct {
-	Code occkit.Code
-	Path string
-	Rule string
-}
-
-func resProblems(err error) []resWant {
-	var out []resWant
-	for _, e := range occkit.Errors(err) {
-		out = append(out, resWant{Code: e.Code, Path: e.Path.String(), Rule: e.Rule})
-	}
-	return out
-}
-
-func inv(rule, path string) resWant {
-	return resWant{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
+// occkit.ErrorMatcher is one expected problem: code, dot path and rule.
+func inv(rule, path string) occkit.ErrorMatcher {
+	return occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
 }
 
 const resCodexPlugin = `"plugins":{"entries":{"codex":{"enabled":true,"config":{"appServer":{"transport":"websocket"}}}}}`
 
-var resQualified = Installation{
-	NativeWorkerSupport: NativeWorkersPinned,
-	Sandbox:             &SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
+var resQualified = occkit.Installation{
+	NativeWorkerSupport: occkit.NativeWorkersPinned,
+	Sandbox:             &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 }
 
 func TestResolveDecisions(t *testing.T) {
@@ -44,48 +30,48 @@ func TestResolveDecisions(t *testing.T) {
 		want Decision // Reasons are not compared here
 	}{
 		{"RES-4 empty configuration selects openclaw", `{}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Fallbacks: []string{}}},
-		{"RES-10 SSH deployment applies no agents.list rule", `{"agents":{"list":[{"id":"main"}]}}`, Request{Compute: ComputeSSH},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Fallbacks: []string{}}},
+		{"RES-10 SSH deployment applies no agents.list rule", `{"agents":{"list":[{"id":"main"}]}}`, Request{Compute: occkit.ComputeSSH},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Fallbacks: []string{}}},
 		{"RES-10 an empty agents.list beside entries is fine", `{"agents":{"list":[],"entries":{"main":{"model":"anthropic/a"}}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
 		{"RES-4 empty catalog without a primary is fine", `{"agents":{"defaults":{"models":{}},"entries":{}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Fallbacks: []string{}}},
 		{"RES-6 built-in provider without policy", `{"agents":{"defaults":{"model":"anthropic/claude"}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/claude", Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/claude", Fallbacks: []string{}}},
 		{"RES-3 fallbacks keep author order", `{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/c","anthropic/b"]}}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{"anthropic/c", "anthropic/b"}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{"anthropic/c", "anthropic/b"}}},
 		{"RES-3 REF-2 refs are reported in canonical form", `{"agents":{"defaults":{"model":" Anthropic/Claude-X "}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/Claude-X", Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/Claude-X", Fallbacks: []string{}}},
 		{"RES-3 entry inherits the default model", `{"agents":{"defaults":{"model":"anthropic/a"},"entries":{"main":{},"ops":{"model":"anthropic/a"}},"ownership":"explicit"}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
 		{"RES-3 entry supplies the primary", `{"agents":{"entries":{"main":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/b"]}}}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{"anthropic/b"}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{"anthropic/b"}}},
 		{"RES-5 provider-level policy", `{"agents":{"defaults":{"model":"openai/gpt"}},"models":{"providers":{"openai":{"agentRuntime":{"id":"openclaw"}}}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "openai/gpt", Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "openai/gpt", Fallbacks: []string{}}},
 		{"RES-5 agreeing policies from four places", `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{"models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"gpt","agentRuntime":{"id":"codex"}}]}}},` + resCodexPlugin + `}`,
-			Request{Mode: ModeDedicated},
-			Decision{Harness: HarnessCodex, Mode: ModeDedicated, Primary: "openai/gpt", Fallbacks: []string{}}},
+			Request{Mode: occkit.ModeDedicated},
+			Decision{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Primary: "openai/gpt", Fallbacks: []string{}}},
 		{"RES-7 native codex provider through a catalog row", `{"agents":{"defaults":{"model":"codex/gpt-5"}},"models":{"providers":{"codex":{"models":[{"id":"codex/gpt-5","agentRuntime":{"id":"codex"}}]}}}}`,
-			Request{Mode: ModeDedicated},
-			Decision{Harness: HarnessCodex, Mode: ModeDedicated, Primary: "codex/gpt-5", Fallbacks: []string{}}},
+			Request{Mode: occkit.ModeDedicated},
+			Decision{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Primary: "codex/gpt-5", Fallbacks: []string{}}},
 		{"RES-9 rows may list primary and fallbacks", `{"agents":{"defaults":{"model":{"primary":"openai/vendor/a","fallbacks":["openai/b"]},"models":{"openai/vendor/a":{"agentRuntime":{"id":"openclaw"}},"openai/b":{"agentRuntime":{"id":"openclaw"}}}}},"models":{"providers":{"openai":{"models":[{"id":"vendor/a"},{"id":"openai/b"}]}}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "openai/vendor/a", Fallbacks: []string{"openai/b"}}},
-		{"RES-11 SSH embedded openclaw", `{"agents":{"defaults":{"model":"anthropic/a"}}}`, Request{Compute: ComputeSSH},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
-		{"RES-11 Docker embedded openclaw", `{}`, Request{Compute: ComputeDocker},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "openai/vendor/a", Fallbacks: []string{"openai/b"}}},
+		{"RES-11 SSH embedded openclaw", `{"agents":{"defaults":{"model":"anthropic/a"}}}`, Request{Compute: occkit.ComputeSSH},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
+		{"RES-11 Docker embedded openclaw", `{}`, Request{Compute: occkit.ComputeDocker},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Fallbacks: []string{}}},
 		{"RES-11 custom Compute declares its pairs", `{"agents":{"defaults":{"model":"codex/x","models":{"codex/x":{"agentRuntime":{"id":"codex"}}}}}}`,
-			Request{Compute: "acme", Mode: ModeDedicated, Topologies: []Topology{{Harness: HarnessCodex, Mode: ModeDedicated}}},
-			Decision{Harness: HarnessCodex, Mode: ModeDedicated, Primary: "codex/x", Fallbacks: []string{}}},
+			Request{Compute: "acme", Mode: occkit.ModeDedicated, Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}}},
+			Decision{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Primary: "codex/x", Fallbacks: []string{}}},
 		{"RES-13 dedicated openclaw with a qualifying driver", `{"agents":{"defaults":{"model":"anthropic/a"}}}`,
-			Request{Mode: ModeDedicated, Installation: resQualified},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeDedicated, Primary: "anthropic/a", Fallbacks: []string{}}},
+			Request{Mode: occkit.ModeDedicated, Installation: resQualified},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Primary: "anthropic/a", Fallbacks: []string{}}},
 		{"RES-13 custom-image native-worker support", `{}`,
-			Request{Mode: ModeDedicated, Installation: Installation{NativeWorkerSupport: NativeWorkersCustomImage, Sandbox: resQualified.Sandbox}},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeDedicated, Fallbacks: []string{}}},
+			Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersCustomImage, Sandbox: resQualified.Sandbox}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Fallbacks: []string{}}},
 		{"RES-1 whole-agent runtime keys are ignored (SEL-2)", `{"agents":{"defaults":{"model":"anthropic/a","agentRuntime":{"id":"bogus"}},"entries":{"main":{"agentRuntime":"x","embeddedHarness":"y"}}}}`, Request{},
-			Decision{Harness: HarnessOpenClaw, Mode: ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
+			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,146 +95,146 @@ func TestResolveProblems(t *testing.T) {
 		name string
 		doc  string
 		req  Request
-		want []resWant
+		want []occkit.ErrorMatcher
 	}{
-		{"RES-2 configuration not an object", `[]`, Request{}, []resWant{inv("RES-2", "")}},
-		{"RES-2 agents not an object", `{"agents":[]}`, Request{}, []resWant{inv("RES-2", "agents")}},
-		{"RES-2 defaults not an object", `{"agents":{"defaults":"x"}}`, Request{}, []resWant{inv("RES-2", "agents.defaults")}},
+		{"RES-2 configuration not an object", `[]`, Request{}, []occkit.ErrorMatcher{inv("RES-2", "")}},
+		{"RES-2 agents not an object", `{"agents":[]}`, Request{}, []occkit.ErrorMatcher{inv("RES-2", "agents")}},
+		{"RES-2 defaults not an object", `{"agents":{"defaults":"x"}}`, Request{}, []occkit.ErrorMatcher{inv("RES-2", "agents.defaults")}},
 		{"RES-2 a broken shape is all that is reported", `{"agents":{"entries":{"aaa":{"model":"unqualified"},"helper":null}},"models":{"providers":{"openai":"x"}}}`, Request{},
-			[]resWant{inv("RES-2", "agents.entries.helper")}},
+			[]occkit.ErrorMatcher{inv("RES-2", "agents.entries.helper")}},
 		{"RES-10 a non-empty agents.list is refused at deployment", `{"agents":{"list":[{"id":"main"}],"defaults":{"model":"anthropic/a"}}}`, Request{},
-			[]resWant{inv("RES-10", "agents.list")}},
-		{"RES-10 agents.list given as an object", `{"agents":{"list":{}}}`, Request{}, []resWant{inv("RES-10", "agents.list")}},
-		{"RES-10 agents.list given as null on docker", `{"agents":{"list":null}}`, Request{Compute: ComputeDocker}, []resWant{inv("RES-10", "agents.list")}},
+			[]occkit.ErrorMatcher{inv("RES-10", "agents.list")}},
+		{"RES-10 agents.list given as an object", `{"agents":{"list":{}}}`, Request{}, []occkit.ErrorMatcher{inv("RES-10", "agents.list")}},
+		{"RES-10 agents.list given as null on docker", `{"agents":{"list":null}}`, Request{Compute: occkit.ComputeDocker}, []occkit.ErrorMatcher{inv("RES-10", "agents.list")}},
 		{"RES-10 agents.list beside a Configuration problem", `{"agents":{"list":[null],"defaults":{"model":"openai/a"}}}`, Request{},
-			[]resWant{inv("RES-6", "agents.defaults.model"), inv("RES-10", "agents.list")}},
+			[]occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model"), inv("RES-10", "agents.list")}},
 		{"RES-10 agents.list beside a broken shape", `{"agents":{"list":[{"id":"main"}],"entries":[]}}`, Request{},
-			[]resWant{inv("RES-2", "agents.entries"), inv("RES-10", "agents.list")}},
+			[]occkit.ErrorMatcher{inv("RES-2", "agents.entries"), inv("RES-10", "agents.list")}},
 		{"RES-10 agents.list beside a broken entry", `{"agents":{"list":{},"entries":{"main":null}}}`, Request{},
-			[]resWant{inv("RES-2", "agents.entries.main"), inv("RES-10", "agents.list")}},
-		{"RES-10 SSH ignores agents.list beside a broken shape", `{"agents":{"list":[{"id":"main"}],"defaults":[]}}`, Request{Compute: ComputeSSH},
-			[]resWant{inv("RES-2", "agents.defaults")}},
-		{"RES-2 entries not an object", `{"agents":{"entries":[]}}`, Request{}, []resWant{inv("RES-2", "agents.entries")}},
+			[]occkit.ErrorMatcher{inv("RES-2", "agents.entries.main"), inv("RES-10", "agents.list")}},
+		{"RES-10 SSH ignores agents.list beside a broken shape", `{"agents":{"list":[{"id":"main"}],"defaults":[]}}`, Request{Compute: occkit.ComputeSSH},
+			[]occkit.ErrorMatcher{inv("RES-2", "agents.defaults")}},
+		{"RES-2 entries not an object", `{"agents":{"entries":[]}}`, Request{}, []occkit.ErrorMatcher{inv("RES-2", "agents.entries")}},
 		{"RES-2 entry not an object", `{"agents":{"defaults":{"model":"anthropic/a"},"entries":{"main":{},"helper":null}}}`, Request{},
-			[]resWant{inv("RES-2", "agents.entries.helper")}},
+			[]occkit.ErrorMatcher{inv("RES-2", "agents.entries.helper")}},
 		{"RES-1 unsupported runtime id", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"pi"}}}}}}`, Request{},
-			[]resWant{inv("RES-1", `agents.defaults.models["anthropic/a"].agentRuntime.id`)}},
+			[]occkit.ErrorMatcher{inv("RES-1", `agents.defaults.models["anthropic/a"].agentRuntime.id`)}},
 		{"RES-1 runtime not an object", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":"codex"}}}}`, Request{},
-			[]resWant{inv("RES-1", "models.providers.anthropic.agentRuntime")}},
+			[]occkit.ErrorMatcher{inv("RES-1", "models.providers.anthropic.agentRuntime")}},
 		{"RES-1 row runtime without id", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"models":[{"id":"a","agentRuntime":{}}]}}}}`, Request{},
-			[]resWant{inv("RES-1", "models.providers.anthropic.models[0].agentRuntime.id")}},
-		{"RES-3 model of the wrong type", `{"agents":{"defaults":{"model":42}}}`, Request{}, []resWant{inv("RES-3", "agents.defaults.model")}},
-		{"RES-3 model without provider", `{"agents":{"defaults":{"model":"gpt-5"}}}`, Request{}, []resWant{inv("RES-3", "agents.defaults.model")}},
-		{"RES-3 object model without primary", `{"agents":{"defaults":{"model":{"fallbacks":[]}}}}`, Request{}, []resWant{inv("RES-3", "agents.defaults.model.primary")}},
+			[]occkit.ErrorMatcher{inv("RES-1", "models.providers.anthropic.models[0].agentRuntime.id")}},
+		{"RES-3 model of the wrong type", `{"agents":{"defaults":{"model":42}}}`, Request{}, []occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model")}},
+		{"RES-3 model without provider", `{"agents":{"defaults":{"model":"gpt-5"}}}`, Request{}, []occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model")}},
+		{"RES-3 object model without primary", `{"agents":{"defaults":{"model":{"fallbacks":[]}}}}`, Request{}, []occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model.primary")}},
 		{"RES-3 null fallbacks", `{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":null}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.defaults.model.fallbacks")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model.fallbacks")}},
 		{"RES-3 string fallbacks", `{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":"anthropic/b"}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.defaults.model.fallbacks")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model.fallbacks")}},
 		{"RES-3 invalid fallback ref", `{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["anthropic/b","/x",7]}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.defaults.model.fallbacks[1]"), inv("RES-3", "agents.defaults.model.fallbacks[2]")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model.fallbacks[1]"), inv("RES-3", "agents.defaults.model.fallbacks[2]")}},
 		{"RES-3 fallback on another provider", `{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["google/b"]}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.defaults.model.fallbacks[0]")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model.fallbacks[0]")}},
 		{"RES-3 entry without a model and no default", `{"agents":{"entries":{"main":{}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.entries.main.model")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.entries.main.model")}},
 		{"RES-3 entries on different primaries", `{"agents":{"entries":{"main":{"model":"anthropic/a"},"helper":{"model":"anthropic/b"}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.entries.helper.model"), inv("RES-3", "agents.entries.main.model")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.entries.helper.model"), inv("RES-3", "agents.entries.main.model")}},
 		{"RES-3 three entries, one off: every disagreeing entry is named", `{"agents":{"ownership":"explicit","entries":{"c":{"model":"anthropic/a"},"b":{"model":"anthropic/b"},"a":{"model":"anthropic/a"}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.entries.a.model"), inv("RES-3", "agents.entries.b.model")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.entries.a.model"), inv("RES-3", "agents.entries.b.model")}},
 		{"RES-3 entry differs from the default primary", `{"agents":{"defaults":{"model":"anthropic/a"},"entries":{"main":{"model":{"primary":"anthropic/b"}}}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.entries.main.model.primary")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.entries.main.model.primary")}},
 		{"RES-3 entries resolve to different Harnesses", `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{"models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},` + resCodexPlugin + `}`,
-			Request{}, []resWant{inv("RES-5", `agents.defaults.models["openai/gpt"].agentRuntime.id`)}},
+			Request{}, []occkit.ErrorMatcher{inv("RES-5", `agents.defaults.models["openai/gpt"].agentRuntime.id`)}},
 		{"RES-3 entries on one primary resolve to different Harnesses", `{"agents":{"ownership":"explicit","entries":{"b":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}},"a":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},` + resCodexPlugin + `}`,
-			Request{Mode: ModeDedicated}, []resWant{inv("RES-3", "agents.entries.a.model"), inv("RES-3", "agents.entries.b.model")}},
+			Request{Mode: occkit.ModeDedicated}, []occkit.ErrorMatcher{inv("RES-3", "agents.entries.a.model"), inv("RES-3", "agents.entries.b.model")}},
 		{"RES-4 catalog without any primary", `{"agents":{"defaults":{"models":{"anthropic/a":{}}}}}`, Request{},
-			[]resWant{inv("RES-4", "agents.defaults.models")}},
+			[]occkit.ErrorMatcher{inv("RES-4", "agents.defaults.models")}},
 		{"RES-4 catalog not an object", `{"agents":{"defaults":{"model":"anthropic/a","models":[]}}}`, Request{},
-			[]resWant{inv("RES-4", "agents.defaults.models")}},
+			[]occkit.ErrorMatcher{inv("RES-4", "agents.defaults.models")}},
 		{"RES-4 catalog value not an object", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":"openclaw"}}}}`, Request{},
-			[]resWant{inv("RES-4", `agents.defaults.models["anthropic/a"]`)}},
+			[]occkit.ErrorMatcher{inv("RES-4", `agents.defaults.models["anthropic/a"]`)}},
 		{"RES-4 provider not an object", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":"x"}}}`, Request{},
-			[]resWant{inv("RES-4", "models.providers.anthropic")}},
+			[]occkit.ErrorMatcher{inv("RES-4", "models.providers.anthropic")}},
 		{"RES-5 catalog and row conflict", `{"agents":{"defaults":{"model":"openai/vendor/model","models":{"openai/vendor/model":{"agentRuntime":{"id":"openclaw"}}}}},"models":{"providers":{"openai":{"models":[{"id":"vendor/model","agentRuntime":{"id":"codex"}}]}}}}`, Request{},
-			[]resWant{inv("RES-5", "models.providers.openai.models[0].agentRuntime.id")}},
+			[]occkit.ErrorMatcher{inv("RES-5", "models.providers.openai.models[0].agentRuntime.id")}},
 		{"RES-5 keys spelled differently name one model", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"openclaw"}}," Anthropic/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{},
-			[]resWant{inv("RES-5", `agents.defaults.models[" Anthropic/a"].agentRuntime.id`)}},
+			[]occkit.ErrorMatcher{inv("RES-5", `agents.defaults.models[" Anthropic/a"].agentRuntime.id`)}},
 		{"RES-9 the same row twice", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"},{"id":"b"},{"id":" a "}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[1]"), inv("RES-9", "models.providers.anthropic.models[2]")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[1]"), inv("RES-9", "models.providers.anthropic.models[2]")}},
 		{"RES-9 prefixed row spelled otherwise", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"Anthropic / a"},{"id":"a"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[1]")}},
-		{"RES-6 openai needs a policy", `{"agents":{"defaults":{"model":"openai/gpt"}}}`, Request{}, []resWant{inv("RES-6", "agents.defaults.model")}},
-		{"RES-6 codex needs a policy", `{"agents":{"defaults":{"model":"codex/gpt"}}}`, Request{Mode: ModeDedicated}, []resWant{inv("RES-6", "agents.defaults.model")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[1]")}},
+		{"RES-6 openai needs a policy", `{"agents":{"defaults":{"model":"openai/gpt"}}}`, Request{}, []occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model")}},
+		{"RES-6 codex needs a policy", `{"agents":{"defaults":{"model":"codex/gpt"}}}`, Request{Mode: occkit.ModeDedicated}, []occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model")}},
 		{"RES-6 configured provider needs a policy", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"baseUrl":"https://x.test"}}}}`, Request{},
-			[]resWant{inv("RES-6", "agents.defaults.model")}},
+			[]occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model")}},
 		{"RES-6 plugin-routed provider needs a policy", `{"agents":{"defaults":{"model":"ollama/a"}},"plugins":{"entries":{"ollama":{}}}}`, Request{},
-			[]resWant{inv("RES-6", "agents.defaults.model")}},
+			[]occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model")}},
 		{"RES-6 fallback without a policy", `{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]},"models":{"openai/a":{"agentRuntime":{"id":"openclaw"}}}}}}`, Request{},
-			[]resWant{inv("RES-6", "agents.defaults.model.fallbacks[0]")}},
-		{"RES-7 codex runtime on another provider", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Mode: ModeDedicated},
-			[]resWant{inv("RES-7", `agents.defaults.models["anthropic/a"].agentRuntime.id`)}},
-		{"RES-7 openai on codex without the plugin", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Mode: ModeDedicated},
-			[]resWant{inv("RES-7", "plugins.entries.codex")}},
-		{"RES-7 openai on codex with the plugin disabled", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}},"plugins":{"entries":{"codex":{"enabled":"true","config":{"appServer":{"transport":"websocket"}}}}}}`, Request{Mode: ModeDedicated},
-			[]resWant{inv("RES-7", "plugins.entries.codex.enabled")}},
-		{"RES-7 openai on codex over stdio", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}},"plugins":{"entries":{"codex":{"enabled":true,"config":{"appServer":{"transport":"stdio"}}}}}}`, Request{Mode: ModeDedicated},
-			[]resWant{inv("RES-7", "plugins.entries.codex.config.appServer.transport")}},
+			[]occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model.fallbacks[0]")}},
+		{"RES-7 codex runtime on another provider", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-7", `agents.defaults.models["anthropic/a"].agentRuntime.id`)}},
+		{"RES-7 openai on codex without the plugin", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-7", "plugins.entries.codex")}},
+		{"RES-7 openai on codex with the plugin disabled", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}},"plugins":{"entries":{"codex":{"enabled":"true","config":{"appServer":{"transport":"websocket"}}}}}}`, Request{Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-7", "plugins.entries.codex.enabled")}},
+		{"RES-7 openai on codex over stdio", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}},"plugins":{"entries":{"codex":{"enabled":true,"config":{"appServer":{"transport":"stdio"}}}}}}`, Request{Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-7", "plugins.entries.codex.config.appServer.transport")}},
 		{"RES-8 catalog on another provider", `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"openclaw"}},"codex/a":{"agentRuntime":{"id":"openclaw"}}}}}}`, Request{},
-			[]resWant{inv("RES-8", `agents.defaults.models["codex/a"]`)}},
+			[]occkit.ErrorMatcher{inv("RES-8", `agents.defaults.models["codex/a"]`)}},
 		{"RES-8 catalog key without provider", `{"agents":{"defaults":{"model":"anthropic/a","models":{"sonnet":{}}}}}`, Request{},
-			[]resWant{inv("RES-8", "agents.defaults.models.sonnet")}},
+			[]occkit.ErrorMatcher{inv("RES-8", "agents.defaults.models.sonnet")}},
 		{"RES-8 extra catalog model without runtime", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"openclaw"}},"anthropic/b":{}}}}}`, Request{},
-			[]resWant{inv("RES-8", `agents.defaults.models["anthropic/b"].agentRuntime`)}},
+			[]occkit.ErrorMatcher{inv("RES-8", `agents.defaults.models["anthropic/b"].agentRuntime`)}},
 		{"RES-8 primary key without runtime beside another model", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{},"anthropic/b":{"agentRuntime":{"id":"openclaw"}}}}}}`, Request{},
-			[]resWant{inv("RES-8", `agents.defaults.models["anthropic/a"].agentRuntime`)}},
+			[]occkit.ErrorMatcher{inv("RES-8", `agents.defaults.models["anthropic/a"].agentRuntime`)}},
 		{"RES-8 catalog lacks the primary", `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/b":{"agentRuntime":{"id":"openclaw"}}}}}}`, Request{},
-			[]resWant{inv("RES-8", "agents.defaults.models")}},
+			[]occkit.ErrorMatcher{inv("RES-8", "agents.defaults.models")}},
 		{"RES-8 entry catalog on another provider", `{"agents":{"defaults":{"model":"anthropic/a"},"entries":{"main":{"models":{"google/b":{}}}}}}`, Request{},
-			[]resWant{inv("RES-8", `agents.entries.main.models["google/b"]`)}},
+			[]occkit.ErrorMatcher{inv("RES-8", `agents.entries.main.models["google/b"]`)}},
 		{"RES-8 fallback on another Harness", `{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]}}},"models":{"providers":{"openai":{"models":[{"id":"a","agentRuntime":{"id":"codex"}},{"id":"b","agentRuntime":{"id":"openclaw"}}]}}},` + resCodexPlugin + `}`,
-			Request{Mode: ModeDedicated}, []resWant{inv("RES-8", "agents.defaults.model.fallbacks[0]")}},
+			Request{Mode: occkit.ModeDedicated}, []occkit.ErrorMatcher{inv("RES-8", "agents.defaults.model.fallbacks[0]")}},
 		{"RES-9 unselected row", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"},{"id":"b"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[1]")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[1]")}},
 		{"RES-9 row of an unselected provider", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"google":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.google.models[0]")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.google.models[0]")}},
 		{"RES-9 the last segment never matches", `{"agents":{"defaults":{"model":"openai/vendor/model"}},"models":{"providers":{"openai":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"model"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.openai.models[0]")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.openai.models[0]")}},
 		{"RES-9 bare string row", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":["a"]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[0]")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[0]")}},
 		{"RES-9 models not an array", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":{}}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models")}},
 		{"RES-9 row without id", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"name":"a"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[0].id")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[0].id")}},
 		{"RES-9 two rows for one model", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"},{"id":"anthropic/a"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[1]")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[1]")}},
 		{"RES-9 rows with no candidate at all", `{"models":{"providers":{"anthropic":{"models":[{"id":"a"}]}}}}`, Request{},
-			[]resWant{inv("RES-9", "models.providers.anthropic.models[0]")}},
-		{"RES-11 invalid mode", `{}`, Request{Mode: "hybrid"}, []resWant{inv("RES-11", "executionMode")}},
+			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[0]")}},
+		{"RES-11 invalid mode", `{}`, Request{Mode: "hybrid"}, []occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
 		{"RES-11 codex embedded", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{},
-			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 SSH dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: ComputeSSH, Mode: ModeDedicated},
-			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 SSH dedicated openclaw", `{}`, Request{Compute: ComputeSSH, Mode: ModeDedicated, Installation: resQualified},
-			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 Docker dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: ComputeDocker, Mode: ModeDedicated},
-			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 Docker ignores declared topologies", `{}`, Request{Compute: ComputeDocker, Mode: ModeDedicated, Topologies: []Topology{{Harness: HarnessOpenClaw, Mode: ModeDedicated}}},
-			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 custom Compute outside its set", `{}`, Request{Compute: "acme", Topologies: []Topology{{Harness: HarnessCodex, Mode: ModeDedicated}}},
-			[]resWant{inv("RES-11", "executionMode")}},
-		{"RES-11 custom Compute without a set", `{}`, Request{Compute: "acme"}, []resWant{inv("RES-11", "executionMode")}},
-		{"RES-13 no native-worker support", `{}`, Request{Mode: ModeDedicated, Installation: Installation{Sandbox: resQualified.Sandbox}},
-			[]resWant{inv("RES-13", "executionMode")}},
-		{"RES-13 no SandboxDriver", `{}`, Request{Mode: ModeDedicated, Installation: Installation{NativeWorkerSupport: NativeWorkersPinned}},
-			[]resWant{{occkit.CodeResourceConflict, "executionMode", "RES-13"}}},
-		{"RES-13 driver lacking a facet", `{}`, Request{Mode: ModeDedicated, Installation: Installation{NativeWorkerSupport: NativeWorkersPinned,
-			Sandbox: &SandboxFacts{Facets: []Facet{FacetNetworking, FacetProcess}, ProvisionHarness: true}}},
-			[]resWant{{occkit.CodeResourceConflict, "executionMode", "RES-13"}}},
-		{"RES-13 both missing: the 400 comes first", `{}`, Request{Mode: ModeDedicated},
-			[]resWant{inv("RES-13", "executionMode"), {occkit.CodeResourceConflict, "executionMode", "RES-13"}}},
-		{"precedence: Configuration problems before the topology", `{"agents":{"defaults":{"model":"openai/a"}}}`, Request{Compute: ComputeSSH, Mode: ModeDedicated},
-			[]resWant{inv("RES-6", "agents.defaults.model")}},
+			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-11 SSH dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: occkit.ComputeSSH, Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-11 SSH dedicated openclaw", `{}`, Request{Compute: occkit.ComputeSSH, Mode: occkit.ModeDedicated, Installation: resQualified},
+			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-11 Docker dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: occkit.ComputeDocker, Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-11 Docker ignores declared topologies", `{}`, Request{Compute: occkit.ComputeDocker, Mode: occkit.ModeDedicated, Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}}},
+			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-11 custom Compute outside its set", `{}`, Request{Compute: "acme", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}}},
+			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-11 custom Compute without a set", `{}`, Request{Compute: "acme"}, []occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
+		{"RES-13 no native-worker support", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: resQualified.Sandbox}},
+			[]occkit.ErrorMatcher{inv("RES-13", "executionMode")}},
+		{"RES-13 no SandboxDriver", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersPinned}},
+			[]occkit.ErrorMatcher{{Code: occkit.CodeResourceConflict, Path: "executionMode", Rule: "RES-13"}}},
+		{"RES-13 driver lacking a facet", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersPinned,
+			Sandbox: &occkit.SandboxFacts{Facets: []occkit.Facet{occkit.FacetNetworking, occkit.FacetProcess}, ProvisionHarness: true}}},
+			[]occkit.ErrorMatcher{{Code: occkit.CodeResourceConflict, Path: "executionMode", Rule: "RES-13"}}},
+		{"RES-13 both missing: the 400 comes first", `{}`, Request{Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-13", "executionMode"), {Code: occkit.CodeResourceConflict, Path: "executionMode", Rule: "RES-13"}}},
+		{"precedence: Configuration problems before the topology", `{"agents":{"defaults":{"model":"openai/a"}}}`, Request{Compute: occkit.ComputeSSH, Mode: occkit.ModeDedicated},
+			[]occkit.ErrorMatcher{inv("RES-6", "agents.defaults.model")}},
 		{"all problems of one document come back together", `{"agents":{"defaults":{"model":{"primary":"anthropic/a","fallbacks":["google/b"]},"models":{"anthropic/a":{"agentRuntime":{"id":"nope"}}}}},"models":{"providers":{"x":"y"}}}`, Request{},
-			[]resWant{inv("RES-3", "agents.defaults.model.fallbacks[0]"), inv("RES-1", `agents.defaults.models["anthropic/a"].agentRuntime.id`), inv("RES-4", "models.providers.x")}},
+			[]occkit.ErrorMatcher{inv("RES-3", "agents.defaults.model.fallbacks[0]"), inv("RES-1", `agents.defaults.models["anthropic/a"].agentRuntime.id`), inv("RES-4", "models.providers.x")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -256,8 +242,8 @@ func TestResolveProblems(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Resolve succeeded, want %v", tt.want)
 			}
-			got := resProblems(err)
-			want := resProblems(occkit.Join(resWantErrs(tt.want)...)) // same order as Join
+			got := occkit.MatchersOf(err)
+			want := occkit.MatchersOf(occkit.Join(resWantErrs(tt.want)...)) // same order as Join
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("problems (-want +got):\n%s\n%v", d, err)
 			}
@@ -268,7 +254,7 @@ func TestResolveProblems(t *testing.T) {
 	}
 }
 
-func resWantErrs(ws []resWant) []error {
+func resWantErrs(ws []occkit.ErrorMatcher) []error {
 	var out []error
 	for _, w := range ws {
 		p, err := occkit.ParsePath(w.Path)
@@ -288,17 +274,17 @@ func TestResolveMessages(t *testing.T) {
 		mention []string
 		never   []string
 	}{
-		{"RES-6 names the provider", `{"agents":{"defaults":{"model":"codex/gpt-secret-id"}}}`, Request{Mode: ModeDedicated},
+		{"RES-6 names the provider", `{"agents":{"defaults":{"model":"codex/gpt-secret-id"}}}`, Request{Mode: occkit.ModeDedicated},
 			[]string{`"codex"`}, []string{"gpt-secret-id"}},
 		{"RES-11 names both modes", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{},
 			[]string{"embedded", "dedicated"}, nil},
-		{"RES-13 names the missing Driver", `{}`, Request{Mode: ModeDedicated, Installation: Installation{NativeWorkerSupport: NativeWorkersPinned}},
+		{"RES-13 names the missing Driver", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersPinned}},
 			[]string{"SandboxDriver"}, nil},
 		{"RES-2 a control character in a key is named as ?", `{"agents":{"entries":{"a\u0007b":1}}}`, Request{},
 			[]string{`agents.entries["a?b"] must be an object`}, nil},
 		{"RES-2 a long key keeps the rule text", `{"agents":{"entries":{"` + strings.Repeat("x.", 200) + `":false}}}`, Request{},
 			[]string{"… must be an object"}, nil},
-		{"RES-13 names the worker placement setting", `{}`, Request{Mode: ModeDedicated, Installation: Installation{Sandbox: resQualified.Sandbox}},
+		{"RES-13 names the worker placement setting", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: resQualified.Sandbox}},
 			[]string{"cloudWorkers.requiredProfile", "runtime.nativeWorkerSupport"}, nil},
 		{"RES-9 names the setting", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"},{"id":"b-secret"}]}}}}`, Request{},
 			[]string{"models.providers.anthropic.models"}, []string{"b-secret"}},
@@ -325,7 +311,7 @@ func TestResolveMessages(t *testing.T) {
 
 func TestResolveReasons(t *testing.T) {
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]},"models":{"openai/a":{"agentRuntime":{"id":"codex"}},"openai/b":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{}}},` + resCodexPlugin + `}`)
-	d, err := Resolve(doc, Request{Mode: ModeDedicated})
+	d, err := Resolve(doc, Request{Mode: occkit.ModeDedicated})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,14 +344,14 @@ func TestPreparedEvaluatesMany(t *testing.T) {
 	}
 	a.Fallbacks = append(a.Fallbacks, "mutated")
 	a.Reasons[0].Value = "mutated"
-	b, err := p.Resolve(Request{Compute: ComputeSSH})
+	b, err := p.Resolve(Request{Compute: occkit.ComputeSSH})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(b.Fallbacks) != 0 || b.Reasons[0].Value == "mutated" {
 		t.Errorf("a decision shares state with the Prepared: %+v", b)
 	}
-	if _, err := p.Resolve(Request{Mode: ModeDedicated}); !errors.Is(err, occkit.ErrInvalidRequest) {
+	if _, err := p.Resolve(Request{Mode: occkit.ModeDedicated}); !errors.Is(err, occkit.ErrInvalidRequest) {
 		t.Errorf("dedicated without support: %v", err)
 	}
 }

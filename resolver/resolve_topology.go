@@ -12,24 +12,24 @@ var resPathMode = occkit.NewPath("executionMode")
 
 // resTopology applies RES-11 and RES-13 to the resolved Harness h in mode
 // on req's Compute, appending the deciding reasons.
-func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason, error) {
+func resTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Reason) ([]Reason, error) {
 	compute := req.Compute
 	if compute == "" {
-		compute = ComputeKubernetes
+		compute = occkit.ComputeKubernetes
 	}
-	if err := occkit.CheckTopology(compute, occkit.Supported(compute, req.Topologies), Topology{Harness: h, Mode: mode}); err != nil {
+	if err := occkit.CheckTopology(compute, occkit.Supported(compute, req.Topologies), occkit.Topology{Harness: h, Mode: mode}); err != nil {
 		return nil, err
 	}
 	reasons = append(reasons, Reason{Rule: "RES-11", Path: occkit.Root(),
 		Value: string(h) + "/" + string(mode) + " on " + string(compute),
 		Note:  "the Compute supports this Harness and execution mode"})
-	if compute != ComputeKubernetes || h != HarnessOpenClaw || mode != ModeDedicated {
+	if compute != occkit.ComputeKubernetes || h != occkit.HarnessOpenClaw || mode != occkit.ModeDedicated {
 		return reasons, nil
 	}
 	// RES-13: dedicated OpenClaw on Kubernetes.
 	var errs []error
 	support := req.Installation.NativeWorkerSupport
-	if support != NativeWorkersPinned && support != NativeWorkersCustomImage {
+	if support != occkit.NativeWorkersPinned && support != occkit.NativeWorkersCustomImage {
 		errs = append(errs, resInvalid("RES-13", resPathMode,
 			"dedicated OpenClaw needs native-worker support (enforced worker placement through cloudWorkers.requiredProfile, node-local inference): the pinned runtime image, or a custom image declaring runtime.nativeWorkerSupport"))
 	}
@@ -48,7 +48,7 @@ func resTopology(h Harness, mode Mode, req Request, reasons []Reason) ([]Reason,
 }
 
 // resSandboxGap says what the configured SandboxDriver lacks.
-func resSandboxGap(sb *SandboxFacts) string {
+func resSandboxGap(sb *occkit.SandboxFacts) string {
 	if sb == nil {
 		return "none is configured"
 	}

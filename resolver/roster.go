@@ -30,13 +30,13 @@ type RosterRequest struct {
 	Stage Stage
 	// Compute is the deployment's Compute ("" means Kubernetes); read at
 	// StageDeploy only.
-	Compute Compute
+	Compute occkit.Compute
 	// Harness is the resolved Harness. The roster rules are the same for
 	// both Harnesses today; it is recorded for the error detail.
-	Harness Harness
+	Harness occkit.Harness
 	// Mode is the execution mode ("" means embedded); dedicated execution
 	// adds the main-Agent rules at StageDeploy.
-	Mode Mode
+	Mode occkit.Mode
 }
 
 // rosterIDPattern is the OpenClaw Agent ID shape: ^[a-z0-9_][a-z0-9_-]{0,63}$,
@@ -108,28 +108,19 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 	compute := req.Compute
 	if compute == "" {
-		compute = ComputeKubernetes
+		compute = occkit.ComputeKubernetes
 	}
-	if stage == StageDeploy && compute == ComputeSSH {
+	if stage == StageDeploy && compute == occkit.ComputeSSH {
 		return nil
 	}
 	root := doc.Root()
-	if !root.IsObject() {
-		return resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")
-	}
+	errs := shapeErrors(root)
 	agents := resObjectField(root, "agents")
-	if !agents.Exists() {
-		return nil
+	if !root.IsObject() || !agents.IsObject() {
+		return occkit.Join(errs...)
 	}
-	if !agents.IsObject() {
-		return resInvalid("RES-2", resPathAgents, "agents must be an object")
-	}
-	var errs []error
-	f := resObjectFields(agents, "list", "entries", "ownership", "defaults")
-	list, entries, ownership, defaults := f[0], f[1], f[2], f[3]
-	if defaults.Exists() && !defaults.IsObject() {
-		errs = append(errs, resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
-	}
+	f := resObjectFields(agents, "list", "entries", "ownership")
+	list, entries, ownership := f[0], f[1], f[2]
 
 	// agents.list: only an empty array may remain.
 	if list.Exists() {
@@ -154,8 +145,6 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	if entries.Exists() {
 		if !entries.IsObject() {
 			entriesOK = false
-			errs = append(errs, resInvalid("RES-2", resPathEntries,
-				"agents.entries must be an object keyed by Agent ID"))
 		} else {
 			seen := map[string]bool{}
 			entries.ForEach(func(k, v gjson.Result) bool {
@@ -173,9 +162,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	byNorm := map[string][]string{}
 	for _, e := range ids {
 		p := resPathEntries.Key(e.id)
-		if !e.val.IsObject() {
-			errs = append(errs, resInvalid("RES-2", p, "%s must be an object", p))
-		} else if e.val.Get("default").Exists() {
+		if e.val.IsObject() && e.val.Get("default").Exists() {
 			errs = append(errs, resInvalid("RES-10", p.Key("default"),
 				"%s is not supported: remove it", p.Key("default")))
 		}
@@ -226,7 +213,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 
 	// Dedicated execution serves the main Agent (deployment only).
-	if stage == StageDeploy && req.Mode == ModeDedicated {
+	if stage == StageDeploy && req.Mode == occkit.ModeDedicated {
 		if entriesOK && n > 0 {
 			if _, ok := firstByNorm[rosterMainAgent]; !ok {
 				errs = append(errs, resInvalid("RES-10", resPathEntries,

@@ -532,24 +532,24 @@ func (st *selState) routeFacts() RouteFacts {
 
 // auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
 func (st *selState) auto(src Source, ambiguous bool) Selection {
-	openclaw := Selection{Runtime: string(HarnessOpenClaw), Source: src, Requested: RuntimeAuto}
+	openclaw := Selection{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: RuntimeAuto}
 	if st.provider == "" || ambiguous {
-		st.reason("SEL-3", occkit.Root(), string(HarnessOpenClaw), "provider unknown: no plugin is asked")
+		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
 		return openclaw
 	}
 	if st.provider == "openai" {
 		if OfficialOpenAIRoute(st.facts) && !st.facts.HasOverrides() {
-			p, ok := st.reg.Lookup(string(HarnessCodex))
+			p, ok := st.reg.Lookup(string(occkit.HarnessCodex))
 			if !ok {
-				st.reason("SEL-4", occkit.Root(), string(HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
+				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
 				return openclaw
 			}
-			sup := pluginAsk(p, st.facts, string(HarnessCodex))
+			sup := pluginAsk(p, st.facts, string(occkit.HarnessCodex))
 			if sup.Kind == SupportSupported {
-				st.reason("SEL-4", occkit.Root(), string(HarnessCodex), "official OpenAI Responses route without request overrides")
-				return Selection{Runtime: string(HarnessCodex), Source: src, Requested: RuntimeAuto}
+				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
+				return Selection{Runtime: string(occkit.HarnessCodex), Source: src, Requested: RuntimeAuto}
 			}
-			st.reason("SEL-4", occkit.Root(), string(HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
+			st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
 		}
 		// As in OpenClaw, the route decides alone: no plugin is asked.
@@ -575,7 +575,7 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 		}
 	}
 	if len(claims) == 0 {
-		st.reason("SEL-3", occkit.Root(), string(HarnessOpenClaw), "no plugin claims the route")
+		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "no plugin claims the route")
 		return openclaw
 	}
 	sort.Slice(claims, func(i, j int) bool {
@@ -591,7 +591,7 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
 // was configured and rule the rule reported on refusal.
 func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) (Selection, error) {
-	if rt == string(HarnessOpenClaw) {
+	if rt == string(occkit.HarnessOpenClaw) {
 		return Selection{Runtime: rt, Source: src, Requested: rt}, nil
 	}
 	if want, cli := selCLIBackends[rt]; cli {
@@ -599,7 +599,7 @@ func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) 
 			return Selection{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, st.ref())
 		}
 		st.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
-		return Selection{Runtime: string(HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
+		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
 	}
 	plug, ok := st.reg.Lookup(rt)
 	if !ok {
@@ -611,8 +611,8 @@ func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) 
 		st.reason("SEL-5", p, rt, "explicit runtime supports the route")
 		return Selection{Runtime: rt, Source: src, Requested: rt}, nil
 	case SupportFallback:
-		st.reason("SEL-5", p, string(HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Selection{Runtime: string(HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
+		st.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
 	}
 	detail := ""
 	if sup.Reason != "" {
@@ -626,7 +626,7 @@ func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) 
 // is native to it. An owner that is no registered harness (nor openclaw,
 // nor the provider's CLI backend) is refused like an explicit runtime.
 func (st *selState) locked(rt string) (Selection, error) {
-	if rt == string(HarnessOpenClaw) {
+	if rt == string(occkit.HarnessOpenClaw) {
 		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, nil
 	}
 	if _, ok := st.reg.Lookup(rt); ok {
@@ -646,7 +646,7 @@ func (st *selState) sessionOverride(rt string) (Selection, bool) {
 		st.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
 		return Selection{}, false
 	}
-	if rt == string(HarnessOpenClaw) {
+	if rt == string(occkit.HarnessOpenClaw) {
 		st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
 		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, true
 	}
@@ -655,7 +655,7 @@ func (st *selState) sessionOverride(rt string) (Selection, bool) {
 			return ignore("CLI backend serves provider " + want)
 		}
 		st.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
-		return Selection{Runtime: string(HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
+		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
 	}
 	plug, ok := st.reg.Lookup(rt)
 	if !ok {
@@ -666,8 +666,8 @@ func (st *selState) sessionOverride(rt string) (Selection, bool) {
 		// The harness declares that OpenClaw reproduces the exact request
 		// (SEL-5): the override is honoured through that fallback, as in
 		// OpenClaw, rather than ignored for the configured policy.
-		st.reason("SEL-8", occkit.Root(), string(HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Selection{Runtime: string(HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
+		st.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
 	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}

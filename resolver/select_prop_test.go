@@ -220,7 +220,7 @@ func TestSelectProperties(t *testing.T) {
 		if got.Runtime == "" || !cmp.Equal(true, selKnownSource(got.Source)) {
 			t.Fatalf("incomplete selection %+v", got)
 		}
-		if got.CLIBackend != "" && got.Runtime != string(HarnessOpenClaw) {
+		if got.CLIBackend != "" && got.Runtime != string(occkit.HarnessOpenClaw) {
 			t.Fatalf("SEL-7: CLI backend %s runs on %s", got.CLIBackend, got.Runtime)
 		}
 	})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 var (
@@ -63,7 +64,7 @@ func (d *Driver) ensureNamespace(ctx context.Context, ns drivers.Namespace) erro
 	live, err := nsClient.Get(ctx, ns.Name, getOptions)
 	if isNotFound(err) {
 		obj := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns.Name, Labels: map[string]string{
-			LabelManagedBy: ManagedBy, LabelNamespaceID: Hash(ns.ID),
+			render.LabelManagedBy: render.ManagedBy, LabelNamespaceID: render.Hash(ns.ID),
 		}}}
 		live, err = nsClient.Create(ctx, obj, metav1.CreateOptions{FieldManager: d.cfg.FieldManager})
 		if apierrors.IsAlreadyExists(err) {
@@ -101,7 +102,7 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 // left alone: durable data is created once and never re-applied (its
 // spec is immutable once bound, and an installation's new storage
 // settings must not resize an Agent's data behind its back).
-func (d *Driver) applyAll(ctx context.Context, objs Objects, dryRun bool) error {
+func (d *Driver) applyAll(ctx context.Context, objs render.Objects, dryRun bool) error {
 	for _, obj := range objs.List() {
 		if pvc, ok := obj.(*corev1.PersistentVolumeClaim); ok {
 			_, err := d.cfg.Client.CoreV1().PersistentVolumeClaims(pvc.Namespace).Get(ctx, pvc.Name, getOptions)
@@ -120,8 +121,8 @@ func (d *Driver) applyAll(ctx context.Context, objs Objects, dryRun bool) error 
 }
 
 // apply server-side applies obj under the driver's field manager.
-func (d *Driver) apply(ctx context.Context, obj Object, dryRun bool) error {
-	body, err := applyBody(obj)
+func (d *Driver) apply(ctx context.Context, obj render.Object, dryRun bool) error {
+	body, err := render.ApplyBody(obj)
 	if err != nil {
 		return occkit.Conflict("DRV-5", objectPath(obj), "the object cannot be encoded")
 	}
@@ -158,7 +159,7 @@ func (d *Driver) apply(ctx context.Context, obj Object, dryRun bool) error {
 // clients it had. The token is written only to the API server, never
 // logged or rendered.
 func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) error {
-	name := GatewayTokenSecretName(agentID)
+	name := render.GatewayTokenSecretName(agentID)
 	at := occkit.NewPath("secrets").Key(name)
 	secrets := d.cfg.Client.CoreV1().Secrets(ns)
 	_, err := secrets.Get(ctx, name, getOptions)
@@ -172,14 +173,15 @@ func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) err
 	if _, err := rand.Read(raw[:]); err != nil {
 		return occkit.New(occkit.CodeDependencyUnavailable, "DRV-5", at, "no randomness for the gateway token")
 	}
+	immutable := true
 	sec := &corev1.Secret{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{
-			LabelManagedBy: ManagedBy, LabelAgent: Hash(agentID), LabelComponent: string(ComponentGateway),
+			render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash(agentID), render.LabelComponent: string(render.ComponentGateway),
 		}},
 		Type:      corev1.SecretTypeOpaque,
-		Immutable: ptr(true),
-		Data:      map[string][]byte{GatewayTokenSecretKey: []byte(hex.EncodeToString(raw[:]))},
+		Immutable: &immutable,
+		Data:      map[string][]byte{render.GatewayTokenSecretKey: []byte(hex.EncodeToString(raw[:]))},
 	}
 	if _, err := secrets.Create(ctx, sec, metav1.CreateOptions{FieldManager: d.cfg.FieldManager}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return d.apiError(ctx, err, at)
@@ -191,7 +193,7 @@ func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) err
 // revision and waits until their pods are gone (ADM-6: a dedicated
 // replacement stops every earlier version first). PVCs stay.
 func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev drivers.Revision) error {
-	sel := LabelManagedBy + "=" + ManagedBy + "," + LabelAgent + "=" + Hash(rev.AgentID()) + "," + LabelRevision + "!=" + Hash(rev.Digest())
+	sel := render.LabelManagedBy + "=" + render.ManagedBy + "," + render.LabelAgent + "=" + render.Hash(rev.AgentID()) + "," + render.LabelRevision + "!=" + render.Hash(rev.Digest())
 	deps := d.cfg.Client.AppsV1().Deployments(ns)
 	list, err := deps.List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
@@ -224,7 +226,7 @@ func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev drivers.Re
 
 // deleteOthers deletes the ConfigMaps of the Agent's other revisions.
 func (d *Driver) deleteOthers(ctx context.Context, ns, agentID, digest string) error {
-	sel := LabelManagedBy + "=" + ManagedBy + "," + LabelAgent + "=" + Hash(agentID) + "," + LabelRevision + "!=" + Hash(digest)
+	sel := render.LabelManagedBy + "=" + render.ManagedBy + "," + render.LabelAgent + "=" + render.Hash(agentID) + "," + render.LabelRevision + "!=" + render.Hash(digest)
 	return d.deleteSelected(ctx, ns, sel, false)
 }
 
@@ -307,7 +309,7 @@ func (d *Driver) deleteSelected(ctx context.Context, ns, sel string, workloads b
 func isNotFound(err error) bool { return err != nil && apierrors.IsNotFound(err) }
 
 // objectPath names an object in errors: objects["Kind/name"].
-func objectPath(obj Object) occkit.Path {
+func objectPath(obj render.Object) occkit.Path {
 	kind := obj.GetObjectKind().GroupVersionKind().Kind
 	if kind == "" {
 		kind = fmt.Sprintf("%T", obj)

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 // CheckAvailable is the name of the readiness check [Driver.Diagnose]
@@ -48,7 +49,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Di
 	}
 	diag := drivers.Diagnostics{RevisionDigest: rev.Digest(), ObservedAt: d.cfg.Now()}
 	for _, dep := range objs.Deployments {
-		check := drivers.DiagnosticCheck{Component: dep.Labels[LabelComponent], Check: CheckAvailable}
+		check := drivers.DiagnosticCheck{Component: dep.Labels[render.LabelComponent], Check: CheckAvailable}
 		live, err := d.cfg.Client.AppsV1().Deployments(ns.Name).Get(ctx, dep.Name, getOptions)
 		switch {
 		case isNotFound(err):
@@ -56,7 +57,7 @@ func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Di
 		case err != nil:
 			return drivers.Diagnostics{}, d.apiError(ctx, err, objectPath(dep))
 		default:
-			check.State, check.Code = deploymentState(live, Hash(rev.Digest()))
+			check.State, check.Code = deploymentState(live, render.Hash(rev.Digest()))
 		}
 		diag.Checks = append(diag.Checks, check)
 	}
@@ -80,7 +81,7 @@ func (d *Driver) Ready(ctx context.Context, rev drivers.Revision) (bool, error) 
 
 // deploymentState reads one Deployment's readiness for a revision label.
 func deploymentState(dep *appsv1.Deployment, revision string) (drivers.DiagnosticState, string) {
-	if dep.Labels[LabelRevision] != revision {
+	if dep.Labels[render.LabelRevision] != revision {
 		return drivers.DiagnosticFailed, CodeSuperseded
 	}
 	want := int32(1)

@@ -1,8 +1,19 @@
 // Package kubernetes is occkit's reference Kubernetes ComputeDriver
-// (DRV-5): it renders an admitted [admission.Revision] into Kubernetes
-// objects ([Render]) and runs them on a cluster with client-go
-// ([Driver]). It is a nested module, so control planes that import only
-// the policy packages never build client-go.
+// (DRV-5): a [Driver] that runs admitted revisions on a cluster with
+// client-go (server-side apply, replacement, readiness and diagnostics).
+// It is a nested module, so control planes that import only the policy
+// packages never build Kubernetes code.
+//
+// The module has two packages:
+//
+//	github.com/occkit/occkit/drivers/kubernetes         Driver: apply, server-side apply, Diagnose (client-go)
+//	github.com/occkit/occkit/drivers/kubernetes/render  Render, Objects, names and labels (k8s.io/api and apimachinery only)
+//
+// A program that only renders manifests (to print them, commit them or
+// hand them to another deployer) imports package render and never
+// builds client-go; the Driver renders through the same package, so what
+// it applies is exactly what [render.Render] returns. Object layout,
+// names, labels, credentials and logging are documented there.
 //
 // [New] takes a [Config] with an injected kubernetes.Interface (a real
 // clientset or client-go's fake); [NewForConfig] builds the clientset from
@@ -20,67 +31,11 @@
 // declaration is 400 INVALID_REQUEST; one admitted for another Compute,
 // or bound to another SandboxDriver, is 409 (ADM-5).
 //
-// # Objects
-//
-// Every object lives in the Agent's tenant namespace ([Config.Tenant], or
-// [Config.Namespace] for all Agents) and is named from the first 12 hex
-// characters of the SHA-256 of an ID ([Hash]), which is always a valid
-// DNS-1123 label and never reveals the ID:
-//
-//	occ-<agent>-gw                  gateway Deployment, ServiceAccount, Service
-//	occ-<agent>-harness             dedicated Harness Deployment, ServiceAccount (and the Codex Service)
-//	occ-<agent>-gw-data             gateway data PersistentVolumeClaim (durable)
-//	occ-<agent>-harness-data        Harness data PersistentVolumeClaim (durable)
-//	occ-<agent>-<revision>-gw       immutable ConfigMap: the gateway's openclaw.json
-//	occ-<agent>-<revision>-harness  immutable ConfigMap: Codex config.toml or the node host's openclaw.json
-//
-// Embedded OpenClaw is one Deployment: the gateway and its built-in
-// Harness in one container and process. A dedicated topology runs the
-// gateway and the Harness as separate Deployments, separate Pods, each
-// with its own ServiceAccount and data volume. The gateway has a Service;
-// so has the Codex app-server (the gateway's codex plugin is pointed at
-// it over WebSocket), while the native OpenClaw node host dials
-// the gateway's Service and runs under the sandbox's RuntimeClass and
-// harness home. Workloads are named per Agent, ConfigMaps per revision.
-//
-// Labels: [LabelManagedBy], [LabelAgent] and [LabelComponent] (the
-// immutable selector) on everything; [LabelRevision] and the
-// [AnnotationDigest] / [AnnotationGeneration] annotations on everything
-// but durable data. Pods run as a non-root user with a read-only root
-// filesystem, no privilege escalation, all capabilities dropped, the
-// RuntimeDefault seccomp profile and no API token.
-//
-// # Credentials
-//
-// The driver maps the revision's render plan (admission.Revision.Plan,
-// compile.BuildPlan) and holds no credential rule of its own: which process
-// gets which variable, what its native document keeps and where Secrets
-// may live are the plan's decisions (see package compile, "Render plan").
-// Planned variables become references, never values: a Secret-backed
-// credential or secretBinding is a secretKeyRef to [CredentialSecretName] /
-// [CredentialSecretKey] in the tenant namespace (an OCC Secret's Kubernetes
-// Secret, or a managed ServiceAccount's token Secret); the gateway token
-// is a secretKeyRef to [GatewayTokenSecretName], which Prepare creates with
-// a random token when missing; a credential_source placeholder is
-// [PlaceholderValue] (the Sandbox egress proxy inserts the key, AUTH-3); a
-// login mode is a literal. The plan is built with the tenant namespace, so
-// a reference outside it is 409: a Pod reads Secrets of its own namespace
-// only. The gateway's document carries gateway {mode: local, bind: lan,
-// auth: {mode: token, token: ${OPENCLAW_GATEWAY_TOKEN}}}, and its readiness
-// probe is GET /readyz.
-//
-// # Logging
-//
-// The driver renders platform-owned logging only (LOG-3 drivers are
-// trusted custom drivers); the plan refuses a stamp that is not intact or
-// whose level is not the admitted one (LOG-2, 409). OpenClaw processes
-// read their planned native document, mounted read-only at [ConfigDir]
-// (/etc/openclaw) with OPENCLAW_CONFIG_PATH pointing at it (LOG-4); the
-// Codex app-server gets LOG_FORMAT and RUST_LOG and the otel overrides
-// before app-server, and reads its planned config.toml at
-// $CODEX_HOME/config.toml. Pods carry the protected Collector labels and
-// annotations of logging.CollectorMetadata (LOG-6): service name, version,
-// container, namespace, Agent and revision.
+// Names and labels are those of package render ([render.WorkloadName],
+// [render.LabelAgent], …); the gateway token Secret
+// ([render.GatewayTokenSecretName]) is the one object the driver writes
+// that Render does not return: Prepare creates it with a random token when
+// it is missing and never rewrites it.
 //
 // # Apply and conflicts
 //
@@ -119,7 +74,7 @@
 //
 // # Testing
 //
-// Two tiers. The unit tier renders each topology against golden YAML
+// Two tiers. The unit tier renders each topology (through package render) against golden YAML
 // under testdata/ (regenerate with `go test -update`), decodes it with the
 // Kubernetes scheme in strict mode, and drives the driver on
 // k8s.io/client-go/kubernetes/fake (server-side apply, field managers and
@@ -134,17 +89,8 @@
 //
 // # Decisions where the specification is silent
 //
-//   - The admitted document goes into a ConfigMap, as LOG-4 mounts it; a
-//     Configuration must keep credentials in secretBindings, not inline.
-//   - Every workload is a Deployment with the Recreate strategy and a
-//     ReadWriteOnce claim, dedicated ones too: one Pod per workload, the
-//     old one always gone before the new one starts.
-//   - The gateway's codex plugin is pointed at the app-server Service
-//     (plugins.entries.codex.config.appServer.transport and .url): placement
-//     is the Compute's, like worker placement in RES-13.
-//   - Containers keep their image's entrypoint (which performs the login
-//     CODEX_LOGIN_MODE names, by stdin for api_key); the driver sets their
-//     arguments. Inherited variables logging removes are simply never set.
-//   - The default images and the 10Gi claim size are defaults an
-//     installation is expected to override ([Images], [Storage]).
+//   - Every write is a server-side apply with Force off (see above); a
+//     conflict is the caller's to resolve.
+//   - The rendering decisions (ConfigMaps, Recreate, images, claim sizes)
+//     are package render's; see its documentation.
 package kubernetes

@@ -11,6 +11,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 // FieldManager is the server-side apply field manager of every write.
@@ -28,11 +29,11 @@ type Config struct {
 	// Namespace is the tenant namespace when Tenant is nil; zero is
 	// {ID: DefaultNamespace, Name: DefaultNamespace}.
 	Namespace drivers.Namespace
-	Images    Images
-	Storage   Storage
+	Images    render.Images
+	Storage   render.Storage
 	// Sandbox is the configured SandboxDriver; when it qualifies, the
 	// driver declares dedicated OpenClaw (RES-11, RES-13).
-	Sandbox *Sandbox
+	Sandbox *render.Sandbox
 	// FieldManager names the driver's server-side apply writes; empty is
 	// [FieldManager].
 	FieldManager string
@@ -89,7 +90,7 @@ func New(cfg Config) (*Driver, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.Tenant == nil {
-		ns := RenderOptions{Namespace: cfg.Namespace}.withDefaults().Namespace
+		ns := render.Options{Namespace: cfg.Namespace}.WithDefaults().Namespace
 		if len(validation.IsDNS1123Label(ns.Name)) > 0 {
 			errs = append(errs, occkit.Invalid("DRV-5", configPath.Key("namespace"), "the namespace name is not a DNS-1123 label"))
 		}
@@ -110,8 +111,7 @@ func New(cfg Config) (*Driver, error) {
 		return nil, err
 	}
 	// Render checks the storage settings; check them once here too.
-	probe := RenderOptions{Storage: cfg.Storage}.withDefaults()
-	if err := (&renderer{opts: probe, ns: DefaultNamespace}).checkStorage(); err != nil {
+	if err := render.CheckStorage(cfg.Storage); err != nil {
 		e := *occkit.First(err)
 		e.Code = occkit.CodeInvalidRequest
 		return nil, &e
@@ -185,29 +185,29 @@ func (d *Driver) tenant(agentID string) (drivers.Namespace, error) {
 }
 
 // renderOptions are the render inputs for a namespace.
-func (d *Driver) renderOptions(ns drivers.Namespace) RenderOptions {
-	return RenderOptions{Namespace: ns, Images: d.cfg.Images, Storage: d.cfg.Storage, Sandbox: d.cfg.Sandbox}
+func (d *Driver) renderOptions(ns drivers.Namespace) render.Options {
+	return render.Options{Namespace: ns, Images: d.cfg.Images, Storage: d.cfg.Storage, Sandbox: d.cfg.Sandbox}
 }
 
 // render checks that rev can run here and renders it.
-func (d *Driver) render(rev drivers.Revision, stopped bool) (Objects, drivers.Namespace, error) {
+func (d *Driver) render(rev drivers.Revision, stopped bool) (render.Objects, drivers.Namespace, error) {
 	if rev == nil {
-		return Objects{}, drivers.Namespace{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
+		return render.Objects{}, drivers.Namespace{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
 	}
 	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
-		return Objects{}, drivers.Namespace{}, err
+		return render.Objects{}, drivers.Namespace{}, err
 	}
 	if rev.Compute() != occkit.ComputeKubernetes {
-		return Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
+		return render.Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
 			"the revision was admitted for another Compute; redeploy")
 	}
 	ns, err := d.tenant(rev.AgentID())
 	if err != nil {
-		return Objects{}, drivers.Namespace{}, err
+		return render.Objects{}, drivers.Namespace{}, err
 	}
 	opts := d.renderOptions(ns)
 	opts.Stopped = stopped
-	objs, err := Render(rev, opts)
+	objs, err := render.Render(rev, opts)
 	return objs, ns, err
 }
 
@@ -267,7 +267,7 @@ func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) error {
 			}
 			return d.apiError(ctx, err, objectPath(dep))
 		}
-		if live.Labels[LabelRevision] != Hash(rev.Digest()) {
+		if live.Labels[render.LabelRevision] != render.Hash(rev.Digest()) {
 			return occkit.Conflict("ADM-6", objectPath(dep), "another revision of the Agent replaced this one; it is superseded")
 		}
 	}
@@ -293,7 +293,7 @@ func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
 		if err != nil {
 			return d.apiError(ctx, err, objectPath(dep))
 		}
-		if live.Labels[LabelRevision] != Hash(rev.Digest()) {
+		if live.Labels[render.LabelRevision] != render.Hash(rev.Digest()) {
 			continue
 		}
 		if err := d.apply(ctx, dep, false); err != nil {
@@ -315,7 +315,7 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 	if err != nil {
 		return err
 	}
-	sel := LabelManagedBy + "=" + ManagedBy + "," + LabelAgent + "=" + Hash(agentID) + "," + LabelRevision + "=" + Hash(revisionDigest)
+	sel := render.LabelManagedBy + "=" + render.ManagedBy + "," + render.LabelAgent + "=" + render.Hash(agentID) + "," + render.LabelRevision + "=" + render.Hash(revisionDigest)
 	return d.deleteSelected(ctx, ns.Name, sel, true)
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 const canary = "sk-kubernetes-canary-7f3a9d"
@@ -49,7 +50,7 @@ func TestConformanceFake(t *testing.T) {
 		drivertest.Run(t, func() drivers.ComputeDriver {
 			return fakeDriver(t, fake.NewClientset(), func(c *Config) {
 				c.Namespace = drivers.Namespace{}
-				c.Sandbox = &Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}
+				c.Sandbox = &render.Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}
 			})
 		})
 	})
@@ -67,13 +68,13 @@ func TestDeclaration(t *testing.T) {
 	native := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 	tests := []struct {
 		name    string
-		sandbox *Sandbox
+		sandbox *render.Sandbox
 		want    []occkit.Topology
 	}{
 		{"no sandbox", nil, []occkit.Topology{embedded, codex}},
-		{"qualifying sandbox", &Sandbox{ID: "s", Facts: qualifying()}, []occkit.Topology{embedded, codex, native}},
-		{"sandbox without provisioning", &Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()}}, []occkit.Topology{embedded, codex}},
-		{"sandbox missing a facet", &Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()[:2], ProvisionHarness: true}}, []occkit.Topology{embedded, codex}},
+		{"qualifying sandbox", &render.Sandbox{ID: "s", Facts: qualifying()}, []occkit.Topology{embedded, codex, native}},
+		{"sandbox without provisioning", &render.Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()}}, []occkit.Topology{embedded, codex}},
+		{"sandbox missing a facet", &render.Sandbox{ID: "s", Facts: occkit.SandboxFacts{Facets: occkit.AllFacets()[:2], ProvisionHarness: true}}, []occkit.Topology{embedded, codex}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,9 +102,9 @@ func TestNewRefusals(t *testing.T) {
 	}{
 		{"no client", Config{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.client"}},
 		{"bad namespace", Config{Client: cs, Namespace: drivers.Namespace{ID: "x", Name: "Not_A_Label"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.namespace"}},
-		{"sandbox without name", Config{Client: cs, Sandbox: &Sandbox{Facts: qualifying()}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.id"}},
-		{"relative harness home", Config{Client: cs, Sandbox: &Sandbox{ID: "s", HarnessHome: "home"}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.harnessHome"}},
-		{"bad storage", Config{Client: cs, Storage: Storage{Size: "big"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.storage.size"}},
+		{"sandbox without name", Config{Client: cs, Sandbox: &render.Sandbox{Facts: qualifying()}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.id"}},
+		{"relative harness home", Config{Client: cs, Sandbox: &render.Sandbox{ID: "s", HarnessHome: "home"}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.harnessHome"}},
+		{"bad storage", Config{Client: cs, Storage: render.Storage{Size: "big"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.storage.size"}},
 		{"long field manager", Config{Client: cs, FieldManager: strings.Repeat("m", 129)}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.fieldManager"}},
 	}
 	for _, tt := range tests {
@@ -150,7 +151,7 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 	for _, c := range allTopologyCases {
 		t.Run(c.name, func(t *testing.T) {
 			cs := fake.NewClientset(
-				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: CredentialSecretName(occkit.SourceRef{ID: "openai-key"}), Namespace: tenant.Name},
+				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: render.CredentialSecretName(occkit.SourceRef{ID: "openai-key"}), Namespace: tenant.Name},
 					Data: map[string][]byte{"value": []byte(canary)}},
 			)
 			d := fakeDriver(t, cs, nil)
@@ -162,11 +163,11 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 			if strings.Contains(all, canary) {
 				t.Fatal("a secret value was copied into an applied object")
 			}
-			if !strings.Contains(all, WorkloadName("main", ComponentGateway)) {
+			if !strings.Contains(all, render.WorkloadName("main", render.ComponentGateway)) {
 				t.Fatal("the dump holds no rendered object")
 			}
 			// AUTH-6: the dedicated gateway has no inference credential env.
-			gw, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), WorkloadName("main", ComponentGateway), metav1.GetOptions{})
+			gw, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,9 +181,9 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 	}
 }
 
-func getDeployment(t *testing.T, cs kubernetes.Interface, c Component) *appsv1.Deployment {
+func getDeployment(t *testing.T, cs kubernetes.Interface, c render.Component) *appsv1.Deployment {
 	t.Helper()
-	dep, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), WorkloadName("main", c), metav1.GetOptions{})
+	dep, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), render.WorkloadName("main", c), metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,24 +226,24 @@ func TestEmbeddedReplacementAndRetire(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dep := getDeployment(t, cs, ComponentGateway)
-	if dep.Labels[LabelRevision] != Hash(rev2.Digest()) || dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
-		t.Fatalf("deployment runs %s with %s", dep.Labels[LabelRevision], dep.Spec.Strategy.Type)
+	dep := getDeployment(t, cs, render.ComponentGateway)
+	if dep.Labels[render.LabelRevision] != render.Hash(rev2.Digest()) || dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+		t.Fatalf("deployment runs %s with %s", dep.Labels[render.LabelRevision], dep.Spec.Strategy.Type)
 	}
 	if err := d.Retire(ctx, "main", rev1.Digest()); err != nil {
 		t.Fatal(err)
 	}
-	getDeployment(t, cs, ComponentGateway) // still there: rev2 owns it
-	if diff := cmp.Diff([]string{ConfigName("main", rev2.Digest(), ComponentGateway)}, configMapNames(t, cs)); diff != "" {
+	getDeployment(t, cs, render.ComponentGateway) // still there: rev2 owns it
+	if diff := cmp.Diff([]string{render.ConfigName("main", rev2.Digest(), render.ComponentGateway)}, configMapNames(t, cs)); diff != "" {
 		t.Errorf("config maps after retiring rev1 (-want +got):\n%s", diff)
 	}
 	if err := d.Retire(ctx, "main", rev2.Digest()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, WorkloadName("main", ComponentGateway), metav1.GetOptions{}); !isNotFound(err) {
+	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{}); !isNotFound(err) {
 		t.Errorf("deployment after retiring rev2: %v", err)
 	}
-	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, DataName("main", ComponentGateway), metav1.GetOptions{}); err != nil {
+	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, render.DataName("main", render.ComponentGateway), metav1.GetOptions{}); err != nil {
 		t.Errorf("durable data was deleted: %v", err)
 	}
 	if got := configMapNames(t, cs); len(got) != 0 {
@@ -265,7 +266,7 @@ func TestDedicatedReplacementStopsPredecessorsFirst(t *testing.T) {
 	}
 	// A running pod of rev1 (the fake has no controllers).
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "old", Namespace: tenant.Name, Labels: map[string]string{
-		LabelManagedBy: ManagedBy, LabelAgent: Hash("main"), LabelComponent: "harness", LabelRevision: Hash(rev1.Digest())}}}
+		render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash("main"), render.LabelComponent: "harness", render.LabelRevision: render.Hash(rev1.Digest())}}}
 	if _, err := cs.CoreV1().Pods(tenant.Name).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func TestDedicatedReplacementStopsPredecessorsFirst(t *testing.T) {
 		t.Fatalf("Prepare returned while a predecessor pod runs: %v", err)
 	default:
 	}
-	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, WorkloadName("main", ComponentHarness), metav1.GetOptions{}); !isNotFound(err) {
+	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", render.ComponentHarness), metav1.GetOptions{}); !isNotFound(err) {
 		t.Errorf("the predecessor's Deployment was not deleted first: %v", err)
 	}
 	mu.Lock()
@@ -305,12 +306,12 @@ func TestDedicatedReplacementStopsPredecessorsFirst(t *testing.T) {
 	if len(early) > 0 {
 		t.Errorf("deployments applied for real before the predecessor stopped: %v", early)
 	}
-	for _, c := range []Component{ComponentGateway, ComponentHarness} {
-		if got := getDeployment(t, cs, c).Labels[LabelRevision]; got != Hash(rev2.Digest()) {
+	for _, c := range []render.Component{render.ComponentGateway, render.ComponentHarness} {
+		if got := getDeployment(t, cs, c).Labels[render.LabelRevision]; got != render.Hash(rev2.Digest()) {
 			t.Errorf("%s runs %s", c, got)
 		}
 	}
-	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, DataName("main", ComponentHarness), metav1.GetOptions{}); err != nil {
+	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, render.DataName("main", render.ComponentHarness), metav1.GetOptions{}); err != nil {
 		t.Errorf("harness data lost: %v", err)
 	}
 }
@@ -325,7 +326,7 @@ func TestDedicatedReplacementHonoursContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "old", Namespace: tenant.Name, Labels: map[string]string{
-		LabelManagedBy: ManagedBy, LabelAgent: Hash("main"), LabelRevision: Hash(rev1.Digest())}}}
+		render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash("main"), render.LabelRevision: render.Hash(rev1.Digest())}}}
 	if _, err := cs.CoreV1().Pods(tenant.Name).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +347,7 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 	if err := d.Prepare(ctx, rev); err != nil {
 		t.Fatal(err)
 	}
-	dep := getDeployment(t, cs, ComponentGateway)
+	dep := getDeployment(t, cs, render.ComponentGateway)
 	dep.Spec.Template.Spec.Containers[0].Image = "example.invalid/other:1"
 	if _, err := cs.AppsV1().Deployments(tenant.Name).Update(ctx, dep, metav1.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
 		t.Fatal(err)
@@ -362,7 +363,7 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 	if err := forced.Prepare(ctx, rev); err != nil {
 		t.Fatalf("forced Prepare: %v", err)
 	}
-	if got := getDeployment(t, cs, ComponentGateway).Spec.Template.Spec.Containers[0].Image; got != DefaultOpenClawImage {
+	if got := getDeployment(t, cs, render.ComponentGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage {
 		t.Errorf("image after force %q", got)
 	}
 }
@@ -393,7 +394,7 @@ func TestActivate(t *testing.T) {
 	if err := d.Activate(ctx, rev2); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{ConfigName("main", rev2.Digest(), ComponentGateway), ConfigName("main", rev2.Digest(), ComponentHarness)}
+	want := []string{render.ConfigName("main", rev2.Digest(), render.ComponentGateway), render.ConfigName("main", rev2.Digest(), render.ComponentHarness)}
 	got := configMapNames(t, cs)
 	if diff := cmp.Diff(want, got, cmpSorted); diff != "" {
 		t.Errorf("config maps after activation (-want +got):\n%s", diff)
@@ -442,7 +443,7 @@ func TestDiagnoseAndStop(t *testing.T) {
 		}
 		return out
 	}
-	setStatus := func(c Component, st appsv1.DeploymentStatus) {
+	setStatus := func(c render.Component, st appsv1.DeploymentStatus) {
 		t.Helper()
 		dep := getDeployment(t, cs, c)
 		dep.Status = st
@@ -459,8 +460,8 @@ func TestDiagnoseAndStop(t *testing.T) {
 	if diff := cmp.Diff([]check{{"gateway", "unknown", ""}, {"harness", "unknown", ""}}, diagnose()); diff != "" {
 		t.Errorf("rolling out (-want +got):\n%s", diff)
 	}
-	setStatus(ComponentGateway, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1, ReadyReplicas: 1})
-	setStatus(ComponentHarness, appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{{
+	setStatus(render.ComponentGateway, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1, ReadyReplicas: 1})
+	setStatus(render.ComponentHarness, appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{{
 		Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded"}}})
 	if diff := cmp.Diff([]check{{"gateway", "succeeded", ""}, {"harness", "failed", CodeProgressDeadline}}, diagnose()); diff != "" {
 		t.Errorf("mixed (-want +got):\n%s", diff)
@@ -468,14 +469,14 @@ func TestDiagnoseAndStop(t *testing.T) {
 	if ready, err := d.Ready(ctx, rev); err != nil || ready {
 		t.Errorf("Ready = %v, %v", ready, err)
 	}
-	setStatus(ComponentHarness, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1})
+	setStatus(render.ComponentHarness, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1})
 	if ready, err := d.Ready(ctx, rev); err != nil || !ready {
 		t.Errorf("Ready = %v, %v", ready, err)
 	}
 	if err := drivers.Stop(ctx, d, rev); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []Component{ComponentGateway, ComponentHarness} {
+	for _, c := range []render.Component{render.ComponentGateway, render.ComponentHarness} {
 		if got := *getDeployment(t, cs, c).Spec.Replicas; got != 0 {
 			t.Errorf("%s replicas after Stop: %d", c, got)
 		}
@@ -487,7 +488,7 @@ func TestDiagnoseAndStop(t *testing.T) {
 	if err := d.Prepare(ctx, rev); err != nil {
 		t.Fatal(err)
 	}
-	if got := *getDeployment(t, cs, ComponentGateway).Spec.Replicas; got != 1 {
+	if got := *getDeployment(t, cs, render.ComponentGateway).Spec.Replicas; got != 1 {
 		t.Errorf("replicas after restart %d", got)
 	}
 }
@@ -509,7 +510,7 @@ func TestEnsureNamespace(t *testing.T) {
 		}
 	}
 	ns, err := cs.CoreV1().Namespaces().Get(ctx, "tenant-1", metav1.GetOptions{})
-	if err != nil || ns.Labels[LabelNamespaceID] != Hash("ns-1") {
+	if err != nil || ns.Labels[LabelNamespaceID] != render.Hash("ns-1") {
 		t.Fatalf("namespace %v, %v", ns, err)
 	}
 }
@@ -534,7 +535,7 @@ func TestTenant(t *testing.T) {
 	if err := d.Prepare(ctx, rev); err != nil {
 		t.Fatal(err)
 	}
-	getDeployment(t, cs, ComponentGateway)
+	getDeployment(t, cs, render.ComponentGateway)
 	if err := d.Retire(ctx, "bad", rev.Digest()); keyOf(err).Path != "kubernetes.namespace" {
 		t.Errorf("Retire with a bad tenant = %v", err)
 	}
@@ -557,7 +558,7 @@ func TestAPIErrors(t *testing.T) {
 		t.Errorf("Prepare = %v", err)
 	}
 	// Nothing was written for real: the dry run failed first.
-	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, WorkloadName("main", ComponentGateway), metav1.GetOptions{}); !isNotFound(err) {
+	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{}); !isNotFound(err) {
 		t.Errorf("a Deployment was written: %v", err)
 	}
 }

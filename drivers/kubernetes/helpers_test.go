@@ -8,14 +8,15 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 // tenant is the tenant namespace of the test revisions.
 var tenant = drivers.Namespace{ID: "team-a", Name: "team-a"}
 
 // testSandbox is a qualifying SandboxDriver configuration.
-func testSandbox() *Sandbox {
-	return &Sandbox{
+func testSandbox() *render.Sandbox {
+	return &render.Sandbox{
 		ID:               "openshell",
 		Facts:            occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 		RuntimeClassName: "gvisor",
@@ -167,3 +168,5 @@ func keyOf(err error) errorKey {
 	}
 	return errorKey{Code: oe.Code, Rule: oe.Rule, Path: oe.Path.String()}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -2,14 +2,16 @@ package kubernetes
 
 import (
 	"bytes"
-	"github.com/occkit/occkit"
 	"regexp"
 	"testing"
+
+	"github.com/occkit/occkit"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 )
 
 // DRV-5: whatever the IDs hold, every derived name is a DNS-1123 label
@@ -22,16 +24,16 @@ func TestNamesProperty(t *testing.T) {
 			Kind: rapid.SampledFrom(occkit.AllSourceKinds()).Draw(t, "kind"),
 			ID:   rapid.String().Draw(t, "id"),
 		}
-		names := []string{CredentialSecretName(ref)}
-		for _, c := range AllComponents() {
-			names = append(names, WorkloadName(agent, c), DataName(agent, c), ConfigName(agent, digest, c))
+		names := []string{render.CredentialSecretName(ref)}
+		for _, c := range render.AllComponents() {
+			names = append(names, render.WorkloadName(agent, c), render.DataName(agent, c), render.ConfigName(agent, digest, c))
 		}
 		for _, n := range names {
 			if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
 				t.Fatalf("%q: %v", n, errs)
 			}
 		}
-		if len(agent) >= 4 && bytes.Contains([]byte(WorkloadName(agent, ComponentGateway)), []byte(agent)) {
+		if len(agent) >= 4 && bytes.Contains([]byte(render.WorkloadName(agent, render.ComponentGateway)), []byte(agent)) {
 			t.Fatalf("the name reveals the Agent ID")
 		}
 	})
@@ -52,12 +54,12 @@ func TestRenderProperty(t *testing.T) {
 				map[string]any{"name": "CODEX_LOGIN_MODE", "value": "api_key"},
 			}}
 		})
-		opts := RenderOptions{Namespace: drivers.Namespace{ID: tenant.ID}}
-		a, err := Render(rev, opts)
+		opts := render.Options{Namespace: drivers.Namespace{ID: tenant.ID}}
+		a, err := render.Render(rev, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Render(rev, opts)
+		b, err := render.Render(rev, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +97,7 @@ func TestDiagnosticCodes(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if got := len(AllComponents()); got != 2 {
+	if got := len(render.AllComponents()); got != 2 {
 		t.Errorf("%d components", got)
 	}
 }
@@ -104,11 +106,11 @@ func BenchmarkRender(b *testing.B) {
 	d := testDriver(b)
 	for _, c := range allTopologyCases {
 		rev := admitOn(b, d, "main", c, 1)
-		opts := RenderOptions{Namespace: tenant, Sandbox: testSandbox()}
+		opts := render.Options{Namespace: tenant, Sandbox: testSandbox()}
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Render(rev, opts); err != nil {
+				if _, err := render.Render(rev, opts); err != nil {
 					b.Fatal(err)
 				}
 			}

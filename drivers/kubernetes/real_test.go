@@ -18,6 +18,7 @@ import (
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/kubernetes/internal/kubetest"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/internal/tiers"
 )
 
@@ -78,7 +79,7 @@ type liveVersion struct {
 	Generation      int64
 }
 
-func liveVersions(t *testing.T, cs kubernetes.Interface, objs Objects) map[string]liveVersion {
+func liveVersions(t *testing.T, cs kubernetes.Interface, objs render.Objects) map[string]liveVersion {
 	t.Helper()
 	ctx := context.Background()
 	out := map[string]liveVersion{}
@@ -154,7 +155,7 @@ func TestRealApply(t *testing.T) {
 			}
 
 			// Another manager takes over a field the driver owns.
-			dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, WorkloadName("main", ComponentGateway), metav1.GetOptions{})
+			dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +213,7 @@ func TestRealRefusalWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = d.applyAll(ctx, objs, true)
-	if diff := cmp.Diff(errorKey{occkit.CodeResourceConflict, "DRV-5", `objects["Deployment/` + WorkloadName("main", ComponentGateway) + `"]`}, keyOf(err)); diff != "" {
+	if diff := cmp.Diff(errorKey{occkit.CodeResourceConflict, "DRV-5", `objects["Deployment/` + render.WorkloadName("main", render.ComponentGateway) + `"]`}, keyOf(err)); diff != "" {
 		t.Fatalf("refusal (-want +got):\n%s\n%v", diff, err)
 	}
 	if got := liveVersions(t, cs, objs); len(got) != 0 {
@@ -233,7 +234,7 @@ func TestRealReadiness(t *testing.T) {
 	if ready, err := d.Ready(ctx, rev); err != nil || ready {
 		t.Fatalf("Ready before rollout = %v, %v", ready, err)
 	}
-	dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, WorkloadName("main", ComponentGateway), metav1.GetOptions{})
+	dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestConformanceReal(t *testing.T) {
 	}
 	drivertest.Run(t, func() drivers.ComputeDriver {
 		d, _ := realDriver(t, drivers.Namespace{}, func(c *Config) {
-			c.Sandbox = &Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}
+			c.Sandbox = &render.Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}
 		})
 		return d
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/occkit/occkit"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/occkit/occkit"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/internal/realgateway"
 )
 
@@ -73,7 +75,7 @@ func closedPort(t *testing.T) int {
 
 // podProcess maps one rendered Deployment onto this machine under root.
 // It returns the process and the Secret values it was given.
-func podProcess(t *testing.T, in realgateway.Install, objs Objects, dep *appsv1.Deployment, root string, proxyPort int) (realgateway.Process, []string) {
+func podProcess(t *testing.T, in realgateway.Install, objs render.Objects, dep *appsv1.Deployment, root string, proxyPort int) (realgateway.Process, []string) {
 	t.Helper()
 	pod := dep.Spec.Template.Spec
 	if len(pod.Containers) != 1 {
@@ -90,7 +92,7 @@ func podProcess(t *testing.T, in realgateway.Install, objs Objects, dep *appsv1.
 	}
 	host := func(p string) string { return filepath.Join(root, p) }
 	var mounts []string
-	p := realgateway.Process{Role: string(dep.Labels[LabelComponent])}
+	p := realgateway.Process{Role: string(dep.Labels[render.LabelComponent])}
 	for _, m := range c.VolumeMounts {
 		mounts = append(mounts, m.MountPath)
 		v := volumes[m.Name]
@@ -222,7 +224,7 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 			t.Parallel()
 			d := testDriver(t)
 			rev := admitLevel(t, d, "agent-"+tc.name, tc.c, tc.level)
-			objs, err := Render(rev, RenderOptions{Namespace: tenant, Sandbox: testSandbox()})
+			objs, err := render.Render(rev, render.Options{Namespace: tenant, Sandbox: testSandbox()})
 			if err != nil {
 				t.Fatalf("render: %v", err)
 			}
@@ -233,7 +235,7 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 
 // startRevision starts every OpenClaw Deployment of objs at once and
 // checks what realgateway.Problems checks.
-func startRevision(t *testing.T, in realgateway.Install, objs Objects, level string, known []string) {
+func startRevision(t *testing.T, in realgateway.Install, objs render.Objects, level string, known []string) {
 	t.Helper()
 	root := t.TempDir()
 	proxyPort := closedPort(t)

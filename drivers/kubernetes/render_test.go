@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -34,11 +36,11 @@ func testDriver(t testing.TB) *Driver {
 	return d
 }
 
-func renderCase(t testing.TB, c topologyCase) (drivers.Revision, Objects) {
+func renderCase(t testing.TB, c topologyCase) (drivers.Revision, render.Objects) {
 	t.Helper()
 	d := testDriver(t)
 	rev := admitOn(t, d, "main", c, 3)
-	objs, err := Render(rev, RenderOptions{Namespace: tenant, Sandbox: testSandbox()})
+	objs, err := render.Render(rev, render.Options{Namespace: tenant, Sandbox: testSandbox()})
 	if err != nil {
 		t.Fatalf("Render(%s): %v", c.name, err)
 	}
@@ -110,28 +112,28 @@ func TestRenderShape(t *testing.T) {
 		{embeddedOpenClaw, shape{
 			Kinds:       map[string]int{"ServiceAccount": 1, "ConfigMap": 1, "PersistentVolumeClaim": 1, "Service": 1, "Deployment": 1},
 			Containers:  map[string][]string{"gateway": {"gateway"}},
-			Accounts:    map[string]string{"gateway": WorkloadName("main", ComponentGateway)},
-			Claims:      map[string]string{"gateway": DataName("main", ComponentGateway)},
+			Accounts:    map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway)},
+			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType},
-			ConfigFiles: map[string][]string{"gateway": {ConfigFile}},
+			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}},
 		}},
 		{dedicatedCodex, shape{
 			Kinds:      map[string]int{"ServiceAccount": 2, "ConfigMap": 2, "PersistentVolumeClaim": 2, "Service": 2, "Deployment": 2},
 			Containers: map[string][]string{"gateway": {"gateway"}, "harness": {"harness"}},
-			Accounts: map[string]string{"gateway": WorkloadName("main", ComponentGateway),
-				"harness": WorkloadName("main", ComponentHarness)},
-			Claims:      map[string]string{"gateway": DataName("main", ComponentGateway), "harness": DataName("main", ComponentHarness)},
+			Accounts: map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway),
+				"harness": render.WorkloadName("main", render.ComponentHarness)},
+			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway), "harness": render.DataName("main", render.ComponentHarness)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType, appsv1.RecreateDeploymentStrategyType},
-			ConfigFiles: map[string][]string{"gateway": {ConfigFile}, "harness": {CodexConfigFile}},
+			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}, "harness": {render.CodexConfigFile}},
 		}},
 		{dedicatedOpenClaw, shape{
 			Kinds:      map[string]int{"ServiceAccount": 2, "ConfigMap": 2, "PersistentVolumeClaim": 2, "Service": 1, "Deployment": 2},
 			Containers: map[string][]string{"gateway": {"gateway"}, "harness": {"harness"}},
-			Accounts: map[string]string{"gateway": WorkloadName("main", ComponentGateway),
-				"harness": WorkloadName("main", ComponentHarness)},
-			Claims:      map[string]string{"gateway": DataName("main", ComponentGateway), "harness": DataName("main", ComponentHarness)},
+			Accounts: map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway),
+				"harness": render.WorkloadName("main", render.ComponentHarness)},
+			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway), "harness": render.DataName("main", render.ComponentHarness)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType, appsv1.RecreateDeploymentStrategyType},
-			ConfigFiles: map[string][]string{"gateway": {ConfigFile}, "harness": {ConfigFile}},
+			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}, "harness": {render.ConfigFile}},
 		}},
 	}
 	for _, tt := range tests {
@@ -143,7 +145,7 @@ func TestRenderShape(t *testing.T) {
 				got.Kinds[o.GetObjectKind().GroupVersionKind().Kind]++
 			}
 			for _, dep := range objs.Deployments {
-				c := dep.Labels[LabelComponent]
+				c := dep.Labels[render.LabelComponent]
 				for _, ctr := range dep.Spec.Template.Spec.Containers {
 					got.Containers[c] = append(got.Containers[c], ctr.Name)
 				}
@@ -157,7 +159,7 @@ func TestRenderShape(t *testing.T) {
 			}
 			for _, cm := range objs.ConfigMaps {
 				for k := range cm.Data {
-					got.ConfigFiles[cm.Labels[LabelComponent]] = append(got.ConfigFiles[cm.Labels[LabelComponent]], k)
+					got.ConfigFiles[cm.Labels[render.LabelComponent]] = append(got.ConfigFiles[cm.Labels[render.LabelComponent]], k)
 				}
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -174,7 +176,7 @@ func TestRenderNamesAndLabels(t *testing.T) {
 	for _, c := range allTopologyCases {
 		t.Run(c.name, func(t *testing.T) {
 			rev, objs := renderCase(t, c)
-			prefix := "occ-" + Hash("main") + "-"
+			prefix := "occ-" + render.Hash("main") + "-"
 			for _, o := range objs.List() {
 				if errs := validation.IsDNS1123Label(o.GetName()); len(errs) > 0 {
 					t.Errorf("%s is not a DNS-1123 label: %v", o.GetName(), errs)
@@ -186,11 +188,11 @@ func TestRenderNamesAndLabels(t *testing.T) {
 					t.Errorf("%s is in namespace %q", o.GetName(), o.GetNamespace())
 				}
 				_, durable := o.(*corev1.PersistentVolumeClaim)
-				if got := o.GetLabels()[LabelRevision]; durable != (got == "") {
+				if got := o.GetLabels()[render.LabelRevision]; durable != (got == "") {
 					t.Errorf("%s revision label %q (durable %v)", o.GetName(), got, durable)
 				}
-				if !durable && o.GetAnnotations()[AnnotationDigest] != rev.Digest() {
-					t.Errorf("%s digest annotation %q", o.GetName(), o.GetAnnotations()[AnnotationDigest])
+				if !durable && o.GetAnnotations()[render.AnnotationDigest] != rev.Digest() {
+					t.Errorf("%s digest annotation %q", o.GetName(), o.GetAnnotations()[render.AnnotationDigest])
 				}
 			}
 		})
@@ -242,7 +244,7 @@ func TestRenderCredentials(t *testing.T) {
 		Name, Secret, Key, Value string
 	}
 	secretRef := func(name string, ref occkit.SourceRef) proj {
-		return proj{Name: name, Secret: CredentialSecretName(ref), Key: CredentialSecretKey(ref)}
+		return proj{Name: name, Secret: render.CredentialSecretName(ref), Key: render.CredentialSecretKey(ref)}
 	}
 	key := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "openai-key"}
 	sa := occkit.SourceRef{Kind: occkit.SourceServiceAccount, NamespaceID: "team-a", ID: "codex-bot"}
@@ -268,7 +270,7 @@ func TestRenderCredentials(t *testing.T) {
 			_, objs := renderCase(t, tt.c)
 			got := map[string][]proj{}
 			for _, dep := range objs.Deployments {
-				c := dep.Labels[LabelComponent]
+				c := dep.Labels[render.LabelComponent]
 				got[c] = nil
 				for _, e := range dep.Spec.Template.Spec.Containers[0].Env {
 					if !credNames[e.Name] {
@@ -286,11 +288,11 @@ func TestRenderCredentials(t *testing.T) {
 			}
 			// AUTH-6 also in the gateway's document.
 			for _, cm := range objs.ConfigMaps {
-				if cm.Labels[LabelComponent] != string(ComponentGateway) || tt.c.mode != occkit.ModeDedicated {
+				if cm.Labels[render.LabelComponent] != string(render.ComponentGateway) || tt.c.mode != occkit.ModeDedicated {
 					continue
 				}
 				for _, v := range inferenceVars {
-					if strings.Contains(cm.Data[ConfigFile], v) {
+					if strings.Contains(cm.Data[render.ConfigFile], v) {
 						t.Errorf("dedicated gateway document names %s", v)
 					}
 				}
@@ -325,14 +327,14 @@ func TestRenderLogging(t *testing.T) {
 				if lr.ReadsDocument {
 					found := false
 					for _, m := range ctr.VolumeMounts {
-						if m.MountPath == ConfigDir {
+						if m.MountPath == render.ConfigDir {
 							found = m.ReadOnly
 						}
 					}
 					if !found {
-						t.Errorf("%s: the document is not mounted read-only at %s", dep.Name, ConfigDir)
+						t.Errorf("%s: the document is not mounted read-only at %s", dep.Name, render.ConfigDir)
 					}
-					if got := env[logging.EnvConfigPath].Value; got != ConfigDir+"/"+ConfigFile {
+					if got := env[logging.EnvConfigPath].Value; got != render.ConfigDir+"/"+render.ConfigFile {
 						t.Errorf("%s: OPENCLAW_CONFIG_PATH = %q", dep.Name, got)
 					}
 				}
@@ -374,7 +376,7 @@ func TestRenderSandbox(t *testing.T) {
 	_, objs := renderCase(t, dedicatedOpenClaw)
 	for _, dep := range objs.Deployments {
 		rc := dep.Spec.Template.Spec.RuntimeClassName
-		if dep.Labels[LabelComponent] == string(ComponentHarness) {
+		if dep.Labels[render.LabelComponent] == string(render.ComponentHarness) {
 			if rc == nil || *rc != "gvisor" {
 				t.Errorf("harness runtime class %v", rc)
 			}
@@ -390,7 +392,7 @@ func TestRenderSandbox(t *testing.T) {
 func TestRenderStopped(t *testing.T) {
 	d := testDriver(t)
 	rev := admitOn(t, d, "main", embeddedOpenClaw, 1)
-	objs, err := Render(rev, RenderOptions{Namespace: tenant, Stopped: true})
+	objs, err := render.Render(rev, render.Options{Namespace: tenant, Stopped: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,28 +413,28 @@ func TestRenderRefusals(t *testing.T) {
 		m["projection"] = map[string]any{"gateway": []any{map[string]any{"name": "OPENAI_API_KEY",
 			"from": map[string]any{"kind": "secret", "namespaceId": "team-a", "id": "openai-key"}}}, "harness": []any{}}
 	})
-	otherNS := RenderOptions{Namespace: drivers.Namespace{ID: "team-b"}, Sandbox: testSandbox()}
+	otherNS := render.Options{Namespace: drivers.Namespace{ID: "team-b"}, Sandbox: testSandbox()}
 	tests := []struct {
 		name string
 		rev  drivers.Revision
-		opts RenderOptions
+		opts render.Options
 		want errorKey
 	}{
-		{"nil revision", nil, RenderOptions{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", ""}},
-		{"stamp not intact", unstamped, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "diagnostics.otel.logs"}},
-		{"level differs from admitted", otherLevel, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "logging.level"}},
-		{"driver-owned logging", driverOwned, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-3", "logging"}},
-		{"gateway credential", gatewayCred, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "AUTH-6", "projection.gateway[0]"}},
+		{"nil revision", nil, render.Options{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", ""}},
+		{"stamp not intact", unstamped, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "diagnostics.otel.logs"}},
+		{"level differs from admitted", otherLevel, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "logging.level"}},
+		{"driver-owned logging", driverOwned, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-3", "logging"}},
+		{"gateway credential", gatewayCred, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "AUTH-6", "projection.gateway[0]"}},
 		{"credential in another namespace", embedded, otherNS, errorKey{occkit.CodeResourceConflict, "AUTH-2", "harnessAuth.source.namespaceId"}},
-		{"dedicated openclaw without sandbox", dedicatedOC, RenderOptions{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "RES-13", "executionMode"}},
-		{"dedicated openclaw other sandbox", dedicatedOC, RenderOptions{Namespace: tenant, Sandbox: &Sandbox{ID: "other", Facts: testSandbox().Facts}},
+		{"dedicated openclaw without sandbox", dedicatedOC, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "RES-13", "executionMode"}},
+		{"dedicated openclaw other sandbox", dedicatedOC, render.Options{Namespace: tenant, Sandbox: &render.Sandbox{ID: "other", Facts: testSandbox().Facts}},
 			errorKey{occkit.CodeResourceConflict, "ADM-5", "sandboxDriverId"}},
-		{"bad namespace", embedded, RenderOptions{Namespace: drivers.Namespace{ID: "team-a", Name: "Team_A"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.namespace"}},
-		{"bad storage size", embedded, RenderOptions{Namespace: tenant, Storage: Storage{Size: "lots"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.storage.size"}},
+		{"bad namespace", embedded, render.Options{Namespace: drivers.Namespace{ID: "team-a", Name: "Team_A"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.namespace"}},
+		{"bad storage size", embedded, render.Options{Namespace: tenant, Storage: render.Storage{Size: "lots"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.storage.size"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Render(tt.rev, tt.opts)
+			_, err := render.Render(tt.rev, tt.opts)
 			if diff := cmp.Diff(tt.want, keyOf(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s\n%v", diff, err)
 			}
@@ -448,6 +450,82 @@ func TestRenderDeterministic(t *testing.T) {
 		yb, _ := b.YAML()
 		if !bytes.Equal(ya, yb) {
 			t.Errorf("%s: two renders differ", c.name)
+		}
+	}
+}
+
+// Objects.Each and Objects.WriteFiles: one file per object in apply
+// order, each a strict single-object document, together the YAML stream.
+func TestRenderFiles(t *testing.T) {
+	for _, c := range allTopologyCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, objs := renderCase(t, c)
+			dir := filepath.Join(t.TempDir(), "manifests")
+			if err := objs.WriteFiles(dir); err != nil {
+				t.Fatal(err)
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := objs.List()
+			if len(entries) != len(list) {
+				t.Fatalf("wrote %d files for %d objects", len(entries), len(list))
+			}
+			var joined []string
+			for i, e := range entries { // ReadDir sorts by name: apply order
+				obj := list[i]
+				if want := render.FileName(i, obj); e.Name() != want {
+					t.Errorf("file %d is %s, want %s", i, e.Name(), want)
+				}
+				doc, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				decoded := strictDecode(t, doc)
+				if len(decoded) != 1 {
+					t.Fatalf("%s holds %d objects", e.Name(), len(decoded))
+				}
+				got := decoded[0].(interface{ GetName() string })
+				if got.GetName() != obj.GetName() ||
+					decoded[0].GetObjectKind().GroupVersionKind() != obj.GetObjectKind().GroupVersionKind() {
+					t.Errorf("%s decodes to %v %s, want %v %s", e.Name(), decoded[0].GetObjectKind().GroupVersionKind(),
+						got.GetName(), obj.GetObjectKind().GroupVersionKind(), obj.GetName())
+				}
+				joined = append(joined, string(doc))
+			}
+			stream, err := objs.YAML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(stream), strings.Join(joined, "---\n")); diff != "" {
+				t.Errorf("the files joined differ from YAML() (-YAML +files):\n%s", diff)
+			}
+			// Writing again replaces the files with the same content.
+			if err := objs.WriteFiles(dir); err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := os.ReadDir(dir); len(again) != len(list) {
+				t.Errorf("a second write left %d files, want %d", len(again), len(list))
+			}
+		})
+	}
+	_, objs := renderCase(t, embeddedOpenClaw)
+	stop := errors.New("stop")
+	calls := 0
+	if err := objs.Each(func(string, []byte) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("Each returned %v after %d calls, want fn's error after 1", err, calls)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := objs.WriteFiles(file); err == nil {
+		t.Error("WriteFiles into a path that is a file succeeded")
+	}
+	for _, o := range objs.List() {
+		if strings.ContainsAny(render.FileName(0, o), `/\`) {
+			t.Errorf("file name %q has a path separator", render.FileName(0, o))
 		}
 	}
 }

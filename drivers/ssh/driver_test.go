@@ -122,12 +122,8 @@ func remote(t testing.TB, script string) string {
 
 func wantCode(t testing.TB, err error, code occkit.Code, rule, path string) {
 	t.Helper()
-	oe := occkit.First(err)
-	if oe == nil {
-		t.Fatalf("error %v is not an *occkit.Error", err)
-	}
-	if oe.Code != code || oe.Rule != rule || oe.Path.String() != path {
-		t.Fatalf("got %s %s at %q, want %s %s at %q (%v)", oe.Code, oe.Rule, oe.Path.String(), code, rule, path, err)
+	if err := (occkit.ErrorMatcher{Code: code, Path: path, Rule: rule}).Check(err); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/drivers/kubernetes"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/drivers/ssh"
 )
 
@@ -91,7 +91,7 @@ var topologies = []topology{
 		occkit.Binding{Method: occkit.MethodAPIKey, Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "model-key"}}},
 }
 
-var sandbox = &kubernetes.Sandbox{ID: "sbx", Facts: occkit.SandboxFacts{
+var sandbox = &render.Sandbox{ID: "sbx", Facts: occkit.SandboxFacts{
 	ProvisionHarness: true, Facets: []occkit.Facet{occkit.FacetNetworking, occkit.FacetFilesystem, occkit.FacetProcess}}}
 
 // genCanary is a credential-looking value with characters that change
@@ -223,8 +223,8 @@ func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission
 	return rev, err
 }
 
-// render renders rev on its Compute and lists every output.
-func render(tp topology, rev *admission.Revision) ([]output, error) {
+// outputs renders rev on its Compute and lists every output.
+func outputs(tp topology, rev *admission.Revision) ([]output, error) {
 	var outs []output
 	dedicated := tp.mode == occkit.ModeDedicated
 	plan, err := rev.Plan(compile.PlanOptions{Namespace: tenant})
@@ -247,11 +247,11 @@ func render(tp topology, rev *admission.Revision) ([]output, error) {
 	outs = append(outs, output{name: "explain", data: explain.Bytes()})
 	switch tp.compute {
 	case occkit.ComputeKubernetes:
-		opts := kubernetes.RenderOptions{Namespace: drivers.Namespace{ID: tenant, Name: tenant}}
+		opts := render.Options{Namespace: drivers.Namespace{ID: tenant, Name: tenant}}
 		if dedicated && tp.harness == occkit.HarnessOpenClaw {
 			opts.Sandbox = sandbox
 		}
-		objs, err := kubernetes.Render(rev, opts)
+		objs, err := render.Render(rev, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +260,7 @@ func render(tp topology, rev *admission.Revision) ([]output, error) {
 			if err != nil {
 				return nil, err
 			}
-			harness := o.GetLabels()[kubernetes.LabelComponent] == string(kubernetes.ComponentHarness)
+			harness := o.GetLabels()[render.LabelComponent] == string(render.ComponentHarness)
 			outs = append(outs, output{name: "kubernetes " + o.GetName(), data: b,
 				inference: !dedicated || harness, channel: !harness})
 		}
@@ -299,7 +299,7 @@ func TestCanaries(t *testing.T) {
 				if err != nil {
 					outs = append(outs, output{name: "admission error", data: []byte(err.Error())})
 				} else {
-					rendered, err := render(tp, rev)
+					rendered, err := outputs(tp, rev)
 					if err != nil {
 						outs = append(outs, output{name: "render error", data: []byte(err.Error())})
 						rt.Errorf("%s: admitted but does not render: %v", tp.name, err)

@@ -2,8 +2,9 @@
 // policies with occkit: the team writes case files in occkit's conformance
 // format (testdata/*.json: "our prod agents run embedded OpenClaw", "no
 // codex on SSH", "a legacy codex/ ref is repaired", ...) and runs them
-// with `go test` through the small runner in runner.go, which maps each op
-// to one call of the library's public API.
+// with `go test` through occkit's exported runner,
+// github.com/occkit/occkit/admission/policytest, which maps each op to one
+// call of the library's public API.
 //
 // Run the team's cases:
 //
@@ -11,9 +12,8 @@
 //	go run ./examples/policytest             # the same, as a program
 //	go run ./examples/policytest -cases DIR  # another directory of cases
 //
-// The same files run through occkit's own conformance runner too, from an
-// occkit checkout (internal packages cannot be imported from another
-// module, which is why this example carries its own runner):
+// The same files run through occkit's own conformance test too, from an
+// occkit checkout (it uses the same runner):
 //
 //	go test -v ./internal/conformance -run 'TestConformance$' -args -cases examples/policytest/testdata
 //	OCCKIT_CASES=$PWD/examples/policytest/testdata go test -v ./internal/conformance -run 'TestConformance$'
@@ -27,6 +27,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/occkit/occkit/admission/policytest"
 )
 
 func main() {
@@ -42,14 +44,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cases, err := LoadCases(*dir)
+	cases, err := policytest.Load(*dir)
 	if err != nil {
 		fmt.Fprintln(stderr, "policytest:", err)
 		return 2
 	}
 	passed, failed := 0, 0
 	for _, c := range cases {
-		if diff := Run(c); diff != "" {
+		if diff := policytest.Run(c); diff != "" {
 			failed++
 			fmt.Fprintf(stdout, "FAIL %s: %s (rule %s, op %s)\n%s\n", c.File, c.Name, c.Rule, c.Op, diff)
 			continue

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/occkit/occkit/admission/policytest"
 )
 
 var casesDir = flag.String("cases", "testdata", "directory of case files")
@@ -14,7 +16,7 @@ var casesDir = flag.String("cases", "testdata", "directory of case files")
 // TestPolicies runs every case of the team's case files as a subtest named
 // file/case.
 func TestPolicies(t *testing.T) {
-	cases, err := LoadCases(*casesDir)
+	cases, err := policytest.Load(*casesDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +25,7 @@ func TestPolicies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.File+"/"+c.Name, func(t *testing.T) {
-			if diff := Run(c); diff != "" {
+			if diff := policytest.Run(c); diff != "" {
 				t.Errorf("%s (rule %s, op %s):\n%s", c.Name, c.Rule, c.Op, diff)
 			}
 		})

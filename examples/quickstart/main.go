@@ -32,7 +32,7 @@ import (
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
-	"github.com/occkit/occkit/drivers/kubernetes"
+	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/drivers/ssh"
 	"github.com/occkit/occkit/resolver"
 )
@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		rev.Document().Has(occkit.NewPath("logging", "redactSensitive")))
 
 	// 4. Render what the Compute applies.
-	if err := render(w, rev); err != nil {
+	if err := deployment(w, rev); err != nil {
 		return err
 	}
 
@@ -217,12 +217,12 @@ func channelSecrets() []admission.SecretBinding {
 	return out
 }
 
-// render prints what the Compute applies for rev: on Kubernetes, the
+// deployment prints what the Compute applies for rev: on Kubernetes, the
 // objects of the reference driver's pure Render (DRV-5) as YAML.
-func render(w io.Writer, rev *admission.Revision) error {
+func deployment(w io.Writer, rev *admission.Revision) error {
 	switch rev.Compute() {
 	case occkit.ComputeKubernetes:
-		objs, err := kubernetes.Render(rev, kubernetes.RenderOptions{
+		objs, err := render.Render(rev, render.Options{
 			Namespace: drivers.Namespace{ID: "ns_support", Name: "support"},
 		})
 		if err != nil {

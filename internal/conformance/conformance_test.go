@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/occkit/occkit/admission/policytest"
 )
 
 var casesDir = flag.String("cases", "", "directory of case files (default: $OCCKIT_CASES, else testdata/cases); a relative path may be given from the package or the repository root")
@@ -79,13 +81,13 @@ func TestPublicCopyIsCurrent(t *testing.T) {
 
 func runDir(t *testing.T, dir string) (passed, failed int) {
 	t.Helper()
-	cases, err := Load(dir)
+	cases, err := policytest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
 		ok := t.Run(c.File+"/"+c.Name, func(t *testing.T) {
-			if d := Run(c); d != "" {
+			if d := policytest.Run(c); d != "" {
 				t.Errorf("%s: %q (rule %s, op %s)\n%s", c.File, c.Name, c.Rule, c.Op, d)
 			}
 		})

@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the logging ops. Each is a thin adapter over package logging.
 
@@ -14,15 +14,15 @@ import (
 	"github.com/occkit/occkit/logging"
 )
 
-func opLoggingLevel(in gjson.Result) (Result, error) {
+func opLoggingLevel(in gjson.Result) (result, error) {
 	l, err := logging.ParseLevel([]byte(in.Get("value").Raw))
 	if err != nil {
 		return nil, err
 	}
-	return Result{"level": string(l)}, nil
+	return result{"level": string(l)}, nil
 }
 
-func opLoggingStamp(in gjson.Result) (Result, error) {
+func opLoggingStamp(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -39,10 +39,10 @@ func opLoggingStamp(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"configuration": out, DocumentKey: out}, nil
+	return result{"configuration": out, documentKey: out}, nil
 }
 
-func opLoggingGuard(in gjson.Result) (Result, error) {
+func opLoggingGuard(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -51,10 +51,10 @@ func opLoggingGuard(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"level": string(l)}, nil
+	return result{"level": string(l)}, nil
 }
 
-func opLoggingRender(in gjson.Result) (Result, error) {
+func opLoggingRender(in gjson.Result) (result, error) {
 	harness, err := loggingString(in, "harness")
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func opLoggingRender(in gjson.Result) (Result, error) {
 		// read-only under /etc/openclaw.
 		r.Env = append(r.Env, logging.EnvVar{Name: logging.EnvConfigPath, Value: kubernetesConfigPath})
 	}
-	return Result{"env": envCheck(r), "args": argsCheck(argv)}, nil
+	return result{"env": envCheck(r), "args": argsCheck(argv)}, nil
 }
 
 // kubernetesConfigPath is where the reference Kubernetes driver mounts an
@@ -96,7 +96,7 @@ const kubernetesConfigPath = "/etc/openclaw/openclaw.json"
 
 // envCheck: each named variable has exactly the expected value; null means
 // the variable must be absent.
-func envCheck(r logging.Rendered) Check {
+func envCheck(r logging.Rendered) checkFunc {
 	return func(want gjson.Result) string {
 		var diffs []string
 		want.ForEach(func(k, v gjson.Result) bool {
@@ -116,7 +116,7 @@ func envCheck(r logging.Rendered) Check {
 }
 
 // argsCheck: the expected arguments appear, in order, among argv.
-func argsCheck(argv []string) Check {
+func argsCheck(argv []string) checkFunc {
 	return func(want gjson.Result) string {
 		i := 0
 		for _, w := range want.Array() {
@@ -133,7 +133,7 @@ func argsCheck(argv []string) Check {
 	}
 }
 
-func opLoggingStartupPhase(in gjson.Result) (Result, error) {
+func opLoggingStartupPhase(in gjson.Result) (result, error) {
 	var fields [4]string
 	for i, k := range []string{"container", "phase", "outcome", "code"} {
 		// null is the same omission as absence: the library decides.
@@ -172,7 +172,7 @@ func opLoggingStartupPhase(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"record": json.RawMessage(b)}, nil
+	return result{"record": json.RawMessage(b)}, nil
 }
 
 // loggingString reads an optional string input ("" when absent).

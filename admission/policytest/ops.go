@@ -1,7 +1,8 @@
-package conformance
+package policytest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tidwall/gjson"
 
@@ -81,7 +82,7 @@ func inputDocument(in gjson.Result, key string) (occkit.Document, error) {
 // optString is an optional string result (a profile, a CLI backend, a
 // primary model, ...): the library's "" is its absence, so null and ""
 // both expect none, and any other expectation must equal it exactly.
-func optString(got string) Check {
+func optString(got string) checkFunc {
 	return func(want gjson.Result) string {
 		switch {
 		case want.Type == gjson.Null || want.Type == gjson.String && want.Str == "":
@@ -98,4 +99,14 @@ func optString(got string) Check {
 		}
 		return ""
 	}
+}
+
+// Ops returns every op this package runs, each with the success fields an
+// expectation of it may name.
+func Ops() map[string][]string {
+	out := make(map[string][]string, len(expectKeys))
+	for op, keys := range expectKeys {
+		out[op] = slices.Clone(keys)
+	}
+	return out
 }

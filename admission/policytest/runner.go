@@ -1,12 +1,4 @@
-// Package conformance runs the occkit conformance cases (the format of
-// shared/conformance/FORMAT.md) against the library.
-//
-// Each op is a function from the case input to a result map; the runner
-// compares that map with the case's expectation. Values in the result map are
-// plain JSON values, an occkit.Document under the key "document" (for the
-// "paths" expectation), or a [Check] for keys whose comparison is not plain
-// equality (environment sets, ordered argument subsequences, ...).
-package conformance
+package policytest
 
 import (
 	"bytes"
@@ -29,27 +21,29 @@ import (
 
 // Case is one conformance case.
 type Case struct {
-	File   string
-	Op     string
-	Name   string
-	Rule   string
-	Input  gjson.Result
-	Expect gjson.Result
+	File string
+	Op   string
+	Name string
+	Rule string
+	// Input and Expect are the case's "input" and "expect" members as
+	// JSON text; nil when the case has none.
+	Input  json.RawMessage
+	Expect json.RawMessage
 	// Err, when set, is why the case could not be read; it fails.
 	Err string
 }
 
-// Result is what an op returns on success.
-type Result map[string]any
+// result is what an op returns on success.
+type result map[string]any
 
-// Check compares a result field with its expectation and returns a
+// checkFunc compares a result field with its expectation and returns a
 // human-readable difference, or "" when it holds.
-type Check func(expect gjson.Result) string
+type checkFunc func(expect gjson.Result) string
 
-// DocumentKey is the result key holding the document that "paths" reads.
-const DocumentKey = "document"
+// documentKey is the result key holding the document that "paths" reads.
+const documentKey = "document"
 
-type opFunc func(in gjson.Result) (Result, error)
+type opFunc func(in gjson.Result) (result, error)
 
 // Load reads every *.json case file of dir, in name order. A file that is
 // not a JSON array of cases does not stop the others: it becomes one
@@ -60,7 +54,7 @@ func Load(dir string) ([]Case, error) {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("conformance: no case files in %s", dir)
+		return nil, fmt.Errorf("policytest: no case files in %s", dir)
 	}
 	sort.Strings(files)
 	var out []Case
@@ -78,7 +72,7 @@ func Load(dir string) ([]Case, error) {
 		}
 		if err != nil {
 			out = append(out, Case{File: filepath.Base(f), Name: "(case file)",
-				Err: fmt.Sprintf("conformance: %s: %v", f, err)})
+				Err: fmt.Sprintf("policytest: %s: %v", f, err)})
 			continue
 		}
 		for i, c := range doc.Array() {
@@ -88,7 +82,7 @@ func Load(dir string) ([]Case, error) {
 			}
 			cs := Case{
 				File: filepath.Base(f), Op: c.Get("op").String(), Name: name,
-				Rule: c.Get("rule").String(), Input: c.Get("input"), Expect: c.Get("expect"),
+				Rule: c.Get("rule").String(), Input: raw(c.Get("input")), Expect: raw(c.Get("expect")),
 			}
 			if !c.IsObject() {
 				cs.Err = fmt.Sprintf("case %d is not a JSON object", i)
@@ -97,6 +91,14 @@ func Load(dir string) ([]Case, error) {
 		}
 	}
 	return out, nil
+}
+
+// raw is v's JSON text, or nil when v is absent.
+func raw(v gjson.Result) json.RawMessage {
+	if !v.Exists() {
+		return nil
+	}
+	return json.RawMessage(v.Raw)
 }
 
 // Run executes c and returns "" when it passes, else an explanation.
@@ -113,7 +115,7 @@ func Run(c Case) (failure string) {
 	if !ok {
 		return fmt.Sprintf("unknown op %q", c.Op)
 	}
-	in := c.Input
+	in, expect := gjson.ParseBytes(c.Input), gjson.ParseBytes(c.Expect)
 	if !in.Exists() {
 		in = gjson.Parse("{}")
 	}
@@ -126,14 +128,14 @@ func Run(c Case) (failure string) {
 		return "runner: " + ce.Error()
 	}
 	// "error": null expects no error, as a null success field means absent.
-	if want := c.Expect.Get("error"); want.Exists() && want.Type != gjson.Null {
+	if want := expect.Get("error"); want.Exists() && want.Type != gjson.Null {
 		return checkError(want, res, err)
 	}
 	if err != nil {
 		return fmt.Sprintf("unexpected error: %v", err)
 	}
 	var diffs []string
-	c.Expect.ForEach(func(k, v gjson.Result) bool {
+	expect.ForEach(func(k, v gjson.Result) bool {
 		if k.String() == "error" {
 			return true
 		}
@@ -169,7 +171,7 @@ var errorKeys = map[string]bool{
 	"mentions": true, "neverMentions": true, "note": true,
 }
 
-func checkError(want gjson.Result, res Result, err error) string {
+func checkError(want gjson.Result, res result, err error) string {
 	if want.Type == gjson.String {
 		// "error": "CODE" is {"error": {"code": "CODE"}}.
 		b, _ := json.Marshal(map[string]string{"code": want.Str})
@@ -272,12 +274,12 @@ func expectedPath(v gjson.Result) (func(occkit.Path) bool, error) {
 	return want.Equal, nil
 }
 
-func checkField(key string, want gjson.Result, res Result) string {
+func checkField(key string, want gjson.Result, res result) string {
 	if key == "paths" {
 		return checkPaths(want, res)
 	}
 	got, present := res[key]
-	if chk, ok := got.(Check); ok {
+	if chk, ok := got.(checkFunc); ok {
 		return chk(want)
 	}
 	if want.Type == gjson.Null {
@@ -292,8 +294,8 @@ func checkField(key string, want gjson.Result, res Result) string {
 	return diffJSON(want, got)
 }
 
-func checkPaths(want gjson.Result, res Result) string {
-	doc, ok := res[DocumentKey].(occkit.Document)
+func checkPaths(want gjson.Result, res result) string {
+	doc, ok := res[documentKey].(occkit.Document)
 	if !ok {
 		return "op returned no document"
 	}
@@ -397,10 +399,10 @@ func numbers(v any) any {
 // be printed or compared.
 func plain(v any) any {
 	switch t := v.(type) {
-	case Result:
+	case result:
 		m := map[string]any{}
 		for k, x := range t {
-			if _, ok := x.(Check); ok {
+			if _, ok := x.(checkFunc); ok {
 				continue
 			}
 			m[k] = plain(x)
@@ -408,7 +410,7 @@ func plain(v any) any {
 		return m
 	case occkit.Document:
 		return json.RawMessage(t.Bytes())
-	case Check:
+	case checkFunc:
 		return nil
 	}
 	return v

@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the admission ops.
 
@@ -19,7 +19,7 @@ import (
 )
 
 // opAuthValidate: auth.validate (AUTH-*).
-func opAuthValidate(in gjson.Result) (Result, error) {
+func opAuthValidate(in gjson.Result) (result, error) {
 	b, err := admission.ParseBinding([]byte(in.Get("binding").Raw), admission.BindingPath())
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func opAuthValidate(in gjson.Result) (Result, error) {
 	if err := json.Unmarshal(b.JSON(), &snap); err != nil {
 		return nil, err
 	}
-	return Result{
+	return result{
 		"accept":   true,
 		"snapshot": snap,
 		"env":      envSetCheck(p),
@@ -85,7 +85,7 @@ func sandboxFacts(v gjson.Result) *occkit.SandboxFacts {
 // exact set of projected variable names (order and repeats ignored; null
 // is the empty set). A process the projection does not have fails the
 // check instead of going unchecked; a null env expects no variable at all.
-func envSetCheck(p occkit.Projection) Check {
+func envSetCheck(p occkit.Projection) checkFunc {
 	return func(want gjson.Result) string {
 		if want.Type == gjson.Null {
 			want = gjson.Parse(`{"gateway":[],"harness":[]}`)
@@ -126,7 +126,7 @@ func envSetCheck(p occkit.Projection) Check {
 
 // opAdmissionAdmit: admission.admit (ADM-1..ADM-3). The Authorizer allows
 // everything: authorization is not what these cases exercise.
-func opAdmissionAdmit(in gjson.Result) (Result, error) {
+func opAdmissionAdmit(in gjson.Result) (result, error) {
 	agent := in.Get("agent")
 	b, err := admission.ParseBinding([]byte(agent.Get("harnessAuth").Raw), admission.BindingPath())
 	if err != nil {
@@ -178,13 +178,13 @@ func opAdmissionAdmit(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{
+	return result{
 		"harness":      string(rev.Harness()),
 		"mode":         string(rev.Mode()),
 		"primary":      optString(rev.Primary()),
 		"fallbacks":    listCheck(rev.Fallbacks()),
 		"digestStable": rev.Digest() == again.Digest(),
-		DocumentKey:    rev.Document(),
+		documentKey:    rev.Document(),
 	}, nil
 }
 

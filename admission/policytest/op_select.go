@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handler for the runtime.select op.
 
@@ -12,7 +12,7 @@ import (
 // opRuntimeSelect runs resolver.Select. input.harnesses lists the
 // registered plugins: "codex" is the library's own codex harness, an
 // object a test plugin. input.env is deliberately never read (SEL-2).
-func opRuntimeSelect(in gjson.Result) (Result, error) {
+func opRuntimeSelect(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func opRuntimeSelect(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"runtime": sel.Runtime, "source": string(sel.Source), "cliBackend": optString(sel.CLIBackend)}, nil
+	return result{"runtime": sel.Runtime, "source": string(sel.Source), "cliBackend": optString(sel.CLIBackend)}, nil
 }
 
 // selectRegistry registers input.harnesses: an array of "codex" (the

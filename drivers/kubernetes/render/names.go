@@ -1,8 +1,9 @@
-package kubernetes
+package render
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+
 	"github.com/occkit/occkit"
 )
 
@@ -108,7 +109,7 @@ const (
 // GatewayTokenSecretName is the per-Agent Secret holding the gateway's
 // auth token (occ-<12hex of agentID>-gw-token). The native document holds
 // only ${OPENCLAW_GATEWAY_TOKEN}; the variable reads this Secret's
-// [GatewayTokenSecretKey]. [Driver.Prepare] creates it with a random
+// [GatewayTokenSecretKey]. The Kubernetes driver's Prepare creates it with a random
 // token when it is missing and never rewrites it.
 func GatewayTokenSecretName(agentID string) string {
 	return "occ-" + Hash(agentID) + "-gw-token"

@@ -1,4 +1,4 @@
-package kubernetes
+package render
 
 import (
 	"strconv"
@@ -18,7 +18,7 @@ import (
 	"github.com/occkit/occkit/logging"
 )
 
-// Defaults of [RenderOptions].
+// Defaults of [Options].
 const (
 	// DefaultNamespace is the tenant namespace when none is given.
 	DefaultNamespace = "occkit"
@@ -92,10 +92,10 @@ type Sandbox struct {
 	HarnessHome string
 }
 
-// RenderOptions are the installation facts [Render] needs besides the
+// Options are the installation facts [Render] needs besides the
 // revision. The zero value renders into [DefaultNamespace] with the
 // default images and storage.
-type RenderOptions struct {
+type Options struct {
 	// Namespace is the Agent's tenant namespace; the zero value is
 	// {ID: DefaultNamespace, Name: DefaultNamespace}, an empty Name is ID.
 	Namespace drivers.Namespace
@@ -109,7 +109,8 @@ type RenderOptions struct {
 	Stopped bool
 }
 
-func (o RenderOptions) withDefaults() RenderOptions {
+// WithDefaults returns o with every zero setting replaced by its default.
+func (o Options) WithDefaults() Options {
 	if o.Namespace == (drivers.Namespace{}) {
 		o.Namespace = drivers.Namespace{ID: DefaultNamespace, Name: DefaultNamespace}
 	}
@@ -198,7 +199,7 @@ func (o Objects) List() []Object {
 // code; a revision whose logging the platform does not own, or a
 // dedicated OpenClaw revision without the configured qualifying
 // SandboxDriver (RES-13, ADM-5), is 409 RESOURCE_CONFLICT.
-func Render(rev drivers.Revision, opts RenderOptions) (Objects, error) {
+func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "a revision is required")
 	}
@@ -206,7 +207,7 @@ func Render(rev drivers.Revision, opts RenderOptions) (Objects, error) {
 	if !ok {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
 	if err := r.check(); err != nil {
 		return Objects{}, err
@@ -292,7 +293,7 @@ func (r *renderer) sandbox() (string, error) {
 // renderer holds one Render call's inputs.
 type renderer struct {
 	rev  drivers.Revision
-	opts RenderOptions
+	opts Options
 	ns   string
 }
 
@@ -314,11 +315,20 @@ func (r *renderer) check() error {
 
 // checkStorage checks the installation's storage settings (409: the
 // installation cannot run the revision).
-func (r *renderer) checkStorage() error {
-	if q, err := resource.ParseQuantity(r.opts.Storage.Size); err != nil || q.Sign() <= 0 {
+func (r *renderer) checkStorage() error { return CheckStorage(r.opts.Storage) }
+
+// CheckStorage checks storage settings as [Render] does: a size that is not
+// a positive Kubernetes quantity or a class name that is not a DNS-1123
+// subdomain is 409 RESOURCE_CONFLICT (DRV-5). An empty size is the
+// default.
+func CheckStorage(s Storage) error {
+	if s.Size == "" {
+		s.Size = DefaultStorageSize
+	}
+	if q, err := resource.ParseQuantity(s.Size); err != nil || q.Sign() <= 0 {
 		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("size"), "the storage size is not a positive Kubernetes quantity")
 	}
-	if r.opts.Storage.ClassName != "" && len(validation.IsDNS1123Subdomain(r.opts.Storage.ClassName)) > 0 {
+	if s.ClassName != "" && len(validation.IsDNS1123Subdomain(s.ClassName)) > 0 {
 		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("className"), "the storage class name is not a DNS-1123 subdomain")
 	}
 	return nil

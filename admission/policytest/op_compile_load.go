@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 import (
 	"github.com/tidwall/gjson"
@@ -7,7 +7,7 @@ import (
 )
 
 // opCompileLoad loads input.text with compile.Load under input.limits.
-func opCompileLoad(in gjson.Result) (Result, error) {
+func opCompileLoad(in gjson.Result) (result, error) {
 	opts := compile.LoadOptions{Limits: compile.Limits{
 		MaxBytes: int(in.Get("limits.maxBytes").Int()),
 		MaxDepth: int(in.Get("limits.maxDepth").Int()),
@@ -16,5 +16,5 @@ func opCompileLoad(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"configuration": doc, DocumentKey: doc}, nil
+	return result{"configuration": doc, documentKey: doc}, nil
 }

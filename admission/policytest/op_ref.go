@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the ref ops.
 
@@ -11,12 +11,12 @@ import (
 // opRefParse parses input.ref strictly, or leniently with
 // input.defaultProvider when input.strict is false (absent or null
 // is the default, strict) (REF-1..REF-5a).
-func opRefParse(in gjson.Result) (Result, error) {
+func opRefParse(in gjson.Result) (result, error) {
 	ref := in.Get("ref")
 	if ref.Type != gjson.String {
 		// REF-3: only a string can be a ref; reading the raw text of an
 		// array or object would make ["openai/gpt-5"] look valid.
-		return Result{"valid": false}, nil
+		return result{"valid": false}, nil
 	}
 	s := ref.Str
 	var (
@@ -30,18 +30,18 @@ func opRefParse(in gjson.Result) (Result, error) {
 		r, ok = resolver.ParseRef(s)
 	}
 	if !ok {
-		return Result{"valid": false}, nil
+		return result{"valid": false}, nil
 	}
-	return Result{"valid": true, "provider": r.Provider, "id": r.ID, "profile": optString(r.Profile)}, nil
+	return result{"valid": true, "provider": r.Provider, "id": r.ID, "profile": optString(r.Profile)}, nil
 }
 
 // opRefMatch reports whether input.rowId names input.ref (REF-4). A ref
 // that is not valid matches nothing.
-func opRefMatch(in gjson.Result) (Result, error) {
+func opRefMatch(in gjson.Result) (result, error) {
 	ref, row := in.Get("ref"), in.Get("rowId")
 	if ref.Type != gjson.String || row.Type != gjson.String {
-		return Result{"match": false}, nil
+		return result{"match": false}, nil
 	}
 	r, ok := resolver.ParseRef(ref.Str)
-	return Result{"match": ok && resolver.MatchRow(r, row.Str)}, nil
+	return result{"match": ok && resolver.MatchRow(r, row.Str)}, nil
 }

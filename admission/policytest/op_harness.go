@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the harness.resolve and roster.check ops.
 
@@ -14,7 +14,7 @@ import (
 
 // opHarnessResolve resolves input.configuration for input.executionMode on
 // input.compute with input.installation (RES-1..RES-13).
-func opHarnessResolve(in gjson.Result) (Result, error) {
+func opHarnessResolve(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func opHarnessResolve(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{
+	return result{
 		"harness": string(d.Harness), "mode": string(d.Mode),
 		"primary": optString(d.Primary), "fallbacks": listCheck(d.Fallbacks),
 	}, nil
@@ -53,7 +53,7 @@ func harnessInstallation(in gjson.Result) occkit.Installation {
 }
 
 // opRosterCheck applies the roster rules (RES-10) for input.stage.
-func opRosterCheck(in gjson.Result) (Result, error) {
+func opRosterCheck(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func opRosterCheck(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"accept": true}, nil
+	return result{"accept": true}, nil
 }
 
 // computeKind reads a compute input: a bare kind ("ssh"), or an object
@@ -86,7 +86,7 @@ func computeKind(v gjson.Result) string {
 // listCheck compares an ordered list of strings with its expectation
 // (order kept, exact). An empty list is the list's absence: [], "" and null
 // all expect no element; a lone string is a list of one.
-func listCheck(got []string) Check {
+func listCheck(got []string) checkFunc {
 	return func(want gjson.Result) string {
 		var w []string
 		switch {

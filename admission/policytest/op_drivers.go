@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the drivers ops. Each is a thin adapter from the case input
 // to the drivers package's public API.
@@ -14,7 +14,7 @@ import (
 
 // opDriversSandbox validates a SandboxDriver declaration as registration
 // does (DRV-2, DRV-4): the input is the driver's manifest.
-func opDriversSandbox(in gjson.Result) (Result, error) {
+func opDriversSandbox(in gjson.Result) (result, error) {
 	m, err := drivers.ParseSandboxManifest([]byte(in.Raw))
 	if err != nil {
 		return nil, err
@@ -22,13 +22,13 @@ func opDriversSandbox(in gjson.Result) (Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return Result{"valid": true}, nil
+	return result{"valid": true}, nil
 }
 
 // opDriversInstallation computes GET /installation capabilities (DRV-3).
 // The facts may also be spelt as harness.resolve spells them (under
 // installation) or as auth.validate does (sandbox).
-func opDriversInstallation(in gjson.Result) (Result, error) {
+func opDriversInstallation(in gjson.Result) (result, error) {
 	inst := occkit.Installation{
 		NativeWorkerSupport: occkit.NativeWorkerSupport(
 			firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
@@ -48,12 +48,12 @@ func opDriversInstallation(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{"capabilities": json.RawMessage(caps.JSON())}, nil
+	return result{"capabilities": json.RawMessage(caps.JSON())}, nil
 }
 
 // opDriversConcurrency resolves node-host session workers and dedicated
 // Codex's bound on active turns (RES-14).
-func opDriversConcurrency(in gjson.Result) (Result, error) {
+func opDriversConcurrency(in gjson.Result) (result, error) {
 	workers, err := drivers.ParseSessionWorkers([]byte(in.Get("capacity").Raw), occkit.NewPath("capacity"))
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func opDriversConcurrency(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{
+	return result{
 		"maxConcurrent":   maxConcurrent,
 		"workers":         workers,
 		"admitNewSession": drivers.CanAdmitSession(workers, int(in.Get("activeSessions").Int())),

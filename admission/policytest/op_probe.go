@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the probe ops: thin adapters from case inputs to the probe
 // package.
@@ -46,8 +46,8 @@ func probeExit(v gjson.Result) probe.Exit {
 	return e
 }
 
-func outcomeResult(o probe.Outcome) Result {
-	res := Result{"code": string(o.Code)}
+func outcomeResult(o probe.Outcome) result {
+	res := result{"code": string(o.Code)}
 	if !o.Cause.IsZero() {
 		res["cause"] = causeCheck(string(o.Cause.Kind), o.Cause.Detail)
 	}
@@ -55,7 +55,7 @@ func outcomeResult(o probe.Outcome) Result {
 	return res
 }
 
-func opProbeOpenClaw(in gjson.Result) (Result, error) {
+func opProbeOpenClaw(in gjson.Result) (result, error) {
 	var stdout []byte
 	if out := in.Get("output"); out.Type == gjson.String {
 		stdout = []byte(out.Str)
@@ -76,7 +76,7 @@ func opProbeOpenClaw(in gjson.Result) (Result, error) {
 	})), nil
 }
 
-func opProbeCodex(in gjson.Result) (Result, error) {
+func opProbeCodex(in gjson.Result) (result, error) {
 	// Each event becomes one compact JSONL line; a string event is taken as
 	// a raw line, so a case can present output that is not JSON.
 	var lines [][]byte
@@ -104,7 +104,7 @@ func opProbeCodex(in gjson.Result) (Result, error) {
 	})), nil
 }
 
-func opProbeUpfront(in gjson.Result) (Result, error) {
+func opProbeUpfront(in gjson.Result) (result, error) {
 	header := http.Header{}
 	in.Get("headers").ForEach(func(k, v gjson.Result) bool {
 		if v.Type == gjson.Null {
@@ -121,7 +121,7 @@ func opProbeUpfront(in gjson.Result) (Result, error) {
 	})
 	r := probe.ClassifyUpfront(probe.Provider(in.Get("provider").String()), int(in.Get("status").Int()),
 		header, []byte(in.Get("body").String()))
-	res := Result{}
+	res := result{}
 	if r.Code == "" {
 		return res, nil
 	}
@@ -139,7 +139,7 @@ func opProbeUpfront(in gjson.Result) (Result, error) {
 // null, [] and "" all mean "no marker". Header names are case-insensitive,
 // and the expectation is a set: the result must hold exactly those names,
 // sorted (PRB-3), whatever order the case lists them in.
-func headerMarkerCheck(got []string) Check {
+func headerMarkerCheck(got []string) checkFunc {
 	return func(want gjson.Result) string {
 		var w []string
 		switch {
@@ -173,7 +173,7 @@ func headerMarkerCheck(got []string) Check {
 // causeCheck compares a cause with {kind, detail}, null (no cause) or the
 // SPEC's "KIND/detail" spelling. A null or absent detail expects none:
 // WRAPPER_ERROR carries no detail.
-func causeCheck(kind, detail string) Check {
+func causeCheck(kind, detail string) checkFunc {
 	return func(want gjson.Result) string {
 		var (
 			wk, wd string
@@ -211,15 +211,15 @@ func causeCheck(kind, detail string) Check {
 	}
 }
 
-func opProbeCap(in gjson.Result) (Result, error) {
-	return Result{"capMs": probe.Cap(in.Get("cpuMax").String()).Milliseconds()}, nil
+func opProbeCap(in gjson.Result) (result, error) {
+	return result{"capMs": probe.Cap(in.Get("cpuMax").String()).Milliseconds()}, nil
 }
 
 // opProbeRetry runs the retry policy over the case's attempt outcomes. The
 // delay is jittered, so the policy runs over the whole jitter range;
 // the expectation (runs, final, attemptTimeoutsMs, delayMs) must hold as a
 // whole for one trace the policy can produce (see retryTraces).
-func opProbeRetry(in gjson.Result) (Result, error) {
+func opProbeRetry(in gjson.Result) (result, error) {
 	var attempts []probe.Attempt
 	for _, a := range in.Get("attempts").Array() {
 		attempts = append(attempts, probe.Attempt{
@@ -231,7 +231,7 @@ func opProbeRetry(in gjson.Result) (Result, error) {
 	var policy probe.RetryPolicy
 	lo, hi := policy.Delays()
 	t := newRetryTraces(policy, attempts)
-	return Result{
+	return result{
 		"runs": t.check(func(tr retryTrace, want gjson.Result) bool {
 			return diffJSON(want, float64(tr.runs)) == ""
 		}),
@@ -316,7 +316,7 @@ func newRetryTraces(policy probe.RetryPolicy, attempts []probe.Attempt) *retryTr
 	return r
 }
 
-func (r *retryTraces) check(fits func(retryTrace, gjson.Result) bool) Check {
+func (r *retryTraces) check(fits func(retryTrace, gjson.Result) bool) checkFunc {
 	return func(want gjson.Result) string {
 		next := make([]bool, len(r.traces))
 		found := false
@@ -338,7 +338,7 @@ func (r *retryTraces) check(fits func(retryTrace, gjson.Result) bool) Check {
 	}
 }
 
-func opProbeWorker(in gjson.Result) (Result, error) {
+func opProbeWorker(in gjson.Result) (result, error) {
 	w := probe.Code(in.Get("code").String()).Worker()
-	return Result{"failsAtOnce": w.FailsAtOnce, "deploymentCode": optString(w.DeploymentCode)}, nil
+	return result{"failsAtOnce": w.FailsAtOnce, "deploymentCode": optString(w.DeploymentCode)}, nil
 }

@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 import (
 	"os"
@@ -74,17 +74,17 @@ func TestRunnerRejects(t *testing.T) {
 		{"retry caps of one end, final of the other", "probe.retry", lateRetry + `,"expect":{"attemptTimeoutsMs":[30000],"final":"READY"}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			raw := `{"op":"` + tc.op + `","name":"x",` + tc.body + `}`
-			if !gjson.Valid(raw) {
-				t.Fatalf("bad case JSON: %s", raw)
+			text := `{"op":"` + tc.op + `","name":"x",` + tc.body + `}`
+			if !gjson.Valid(text) {
+				t.Fatalf("bad case JSON: %s", text)
 			}
-			c := gjson.Parse(raw)
-			got := Run(Case{File: "inline", Op: tc.op, Name: tc.name, Input: c.Get("input"), Expect: c.Get("expect")})
+			c := gjson.Parse(text)
+			got := Run(Case{File: "inline", Op: tc.op, Name: tc.name, Input: raw(c.Get("input")), Expect: raw(c.Get("expect"))})
 			if tc.fail && got == "" {
-				t.Errorf("case passed, want it to fail: %s", raw)
+				t.Errorf("case passed, want it to fail: %s", text)
 			}
 			if !tc.fail && got != "" {
-				t.Errorf("case failed, want it to pass: %s\n%s", raw, got)
+				t.Errorf("case failed, want it to pass: %s\n%s", text, got)
 			}
 		})
 	}

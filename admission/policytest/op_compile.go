@@ -1,4 +1,4 @@
-package conformance
+package policytest
 
 // Handlers for the compile.endpoint and compile.repair ops.
 
@@ -10,7 +10,7 @@ import (
 	"github.com/occkit/occkit/compile"
 )
 
-func opCompileEndpoint(in gjson.Result) (Result, error) {
+func opCompileEndpoint(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -26,14 +26,14 @@ func opCompileEndpoint(in gjson.Result) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Result{
-		DocumentKey:       out,
+	return result{
+		documentKey:       out,
 		"configuration":   out,
 		"sourceUnchanged": bytes.Equal(before, doc.Bytes()),
 	}, nil
 }
 
-func opCompileRepair(in gjson.Result) (Result, error) {
+func opCompileRepair(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -46,8 +46,8 @@ func opCompileRepair(in gjson.Result) (Result, error) {
 	if !bytes.Equal(before, doc.Bytes()) {
 		return nil, caseErrorf("compile.repair modified its input (CMP-3)")
 	}
-	return Result{
-		DocumentKey:     out,
+	return result{
+		documentKey:     out,
 		"configuration": out,
 		"changes":       len(changes),
 		"unchanged":     len(changes) == 0 && out.Equal(doc),

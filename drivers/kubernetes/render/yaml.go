@@ -1,0 +1,107 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// YAML renders the objects as one multi-document YAML stream in apply
+// order, as `kubectl apply -f` reads it. The output is deterministic.
+func (o Objects) YAML() ([]byte, error) {
+	var b bytes.Buffer
+	err := o.Each(func(_ string, doc []byte) error {
+		if b.Len() > 0 {
+			b.WriteString("---\n")
+		}
+		b.Write(doc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// ApplyBody is obj's server-side apply request body: its JSON without
+// null fields (creationTimestamp) and without status, which a client never
+// owns.
+func ApplyBody(obj Object) ([]byte, error) {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var v map[string]any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	delete(v, "status")
+	return json.Marshal(dropNulls(v))
+}
+
+// FileName is the file name [Objects.WriteFiles] gives obj:
+// NN-kind-name.yaml, where NN is obj's 1-based position in apply order
+// (two digits), so a directory listing sorts in apply order and
+// `kubectl apply -f DIR` applies the objects in that order.
+func FileName(i int, obj Object) string {
+	kind := strings.ToLower(obj.GetObjectKind().GroupVersionKind().Kind)
+	return fmt.Sprintf("%02d-%s-%s.yaml", i+1, kind, obj.GetName())
+}
+
+// Each calls fn for every object in apply order with its [FileName] and
+// its YAML document (the body of [Objects.YAML], without separators). It
+// stops at and returns fn's first error.
+func (o Objects) Each(fn func(name string, doc []byte) error) error {
+	for i, obj := range o.List() {
+		body, err := ApplyBody(obj)
+		if err != nil {
+			return err
+		}
+		y, err := yaml.JSONToYAML(body)
+		if err != nil {
+			return err
+		}
+		if err := fn(FileName(i, obj), y); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFiles writes every object to its own file in dir (see [FileName]),
+// creating dir when it is missing; files are written with mode 0o644 and
+// an existing file of the same name is replaced. Rendered objects hold no
+// secret values (credentials are Secret references), so the files are safe
+// to commit. Files from an earlier render that no longer exist are left
+// alone: write to an empty directory to get exactly the current set.
+func (o Objects) WriteFiles(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return o.Each(func(name string, doc []byte) error {
+		return os.WriteFile(filepath.Join(dir, name), doc, 0o644)
+	})
+}
+
+func dropNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil {
+				delete(x, k)
+				continue
+			}
+			x[k] = dropNulls(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dropNulls(e)
+		}
+	}
+	return v
+}

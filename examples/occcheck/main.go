@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/resolver"
+)
+
+func main() { os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)) }
+
+// Finding is one refusal, as -json prints it.
+type Finding struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Stage   string `json:"stage"`
+	Message string `json:"message"`
+}
+
+func (f Finding) String() string {
+	pos := f.File
+	if f.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+	}
+	msg := f.Message
+	if f.Path != "" {
+		msg = f.Path + ": " + msg
+	}
+	if f.Rule != "" {
+		return fmt.Sprintf("%s: %s [%s]", pos, msg, f.Rule)
+	}
+	return pos + ": " + msg
+}
+
+type checker struct {
+	compute occkit.Compute
+	mode    occkit.Mode
+	binding string
+	admit   *admission.Admitter
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("occcheck", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	compute := fl.String("compute", "kubernetes", "the Compute to admit for: kubernetes or ssh")
+	mode := fl.String("mode", "embedded", "the execution mode: embedded or dedicated")
+	binding := fl.String("binding", "", "the harness-auth binding as JSON (default: an api_key Secret on kubernetes, runtime on ssh)")
+	asJSON := fl.Bool("json", false, "print one JSON object per refusal")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding}
+	if c.compute != occkit.ComputeKubernetes && c.compute != occkit.ComputeSSH {
+		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q\n", *compute)
+		return 2
+	}
+	if c.mode != occkit.ModeEmbedded && c.mode != occkit.ModeDedicated {
+		fmt.Fprintf(stderr, "occcheck: -mode must be embedded or dedicated, not %q\n", *mode)
+		return 2
+	}
+	if c.binding == "" {
+		c.binding = `{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_ci","id":"sec_provider"}}`
+		if c.compute == occkit.ComputeSSH {
+			c.binding = `{"method":"runtime"}`
+		}
+	}
+	if _, err := admission.CreateHarnessAuth([]byte(c.binding)); err != nil {
+		fmt.Fprintf(stderr, "occcheck: -binding: %v\n", err)
+		return 2
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] file...")
+		return 2
+	}
+	a, err := admission.New(admission.Options{
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[occkit.Harness]string{
+			occkit.HarnessOpenClaw: "2026.9.6",
+			occkit.HarnessCodex:    "0.130.0",
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "occcheck: %v\n", err)
+		return 2
+	}
+	c.admit = a
+	status := 0
+	enc := json.NewEncoder(stdout)
+	for _, name := range fl.Args() {
+		findings, fatal := c.check(ctx, name)
+		if fatal != nil {
+			fmt.Fprintf(stderr, "occcheck: %s: %v\n", name, fatal)
+			return 2
+		}
+		for _, f := range findings {
+			status = 1
+			if *asJSON {
+				if err := enc.Encode(f); err != nil {
+					return 2
+				}
+			} else {
+				fmt.Fprintln(stdout, f)
+			}
+		}
+	}
+	return status
+}
+
+// check runs every stage on one file, stopping at the first that refuses
+// (a later stage would refuse the same fault again).
+func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return []Finding{{File: name, Stage: "load", Message: "cannot be read: " + errorReason(err)}}, nil
+	}
+	doc, err := compile.LoadFile(name, compile.LoadOptions{})
+	if err != nil {
+		return c.findings(name, src, "load", err), nil
+	}
+	if err := compile.Validate(doc); err != nil {
+		return c.findings(name, src, "schema", err), nil
+	}
+	if _, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute}); err != nil {
+		return c.findings(name, src, "resolve", err), nil
+	}
+	auth, err := admission.CreateHarnessAuth([]byte(c.binding))
+	if err != nil {
+		return nil, err
+	}
+	_, err = c.admit.Admit(ctx, admission.Request{
+		Principal: "user:occcheck",
+		Agent: admission.Agent{
+			ID: "occcheck", ConfigurationID: "cfg_occcheck",
+			ExecutionMode: c.mode, HarnessAuth: auth,
+		},
+		Configuration:  admission.StaticConfiguration{ID: "cfg_occcheck", Generation: 1, Document: doc},
+		Compute:        admission.ComputeInfo{Kind: c.compute, ID: string(c.compute) + "-ci"},
+		Level:          occkit.LevelInfo,
+		SecretBindings: secretBindings(src),
+	})
+	if err != nil {
+		var e *occkit.Error
+		if !errors.As(err, &e) {
+			return nil, err
+		}
+		return c.findings(name, src, "admission", err), nil
+	}
+	return nil, nil
+}
+
+// findings turns err into one Finding per occkit error, placed in src.
+func (c *checker) findings(name string, src []byte, stage string, err error) []Finding {
+	var out []Finding
+	for _, e := range occkit.Errors(err) {
+		f := Finding{File: name, Stage: stage, Rule: e.Rule, Code: string(e.Code), Message: e.Message()}
+		if !e.Path.IsRoot() {
+			f.Path = e.Path.String()
+		}
+		// A fault in the text itself has its exact position; any other
+		// refusal is placed at the key its path names.
+		var sp *compile.SyntaxPosition
+		if errors.As(e.Err, &sp) {
+			f.Line, f.Column = sp.Line, sp.Column
+		} else if line, col, ok := compile.Locate(src, e.Path); ok {
+			f.Line, f.Column = line, col
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		out = append(out, Finding{File: name, Stage: stage, Message: "refused"})
+	}
+	return out
+}
+
+// errorReason is a file error's reason without the path it repeats.
+func errorReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+var varRef = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)\}`)
+
+// secretBindings binds every ${VAR} the source references (not $${VAR},
+// which is a literal) to a Secret of the same name, as the control plane
+// storing the Configuration would.
+func secretBindings(src []byte) []admission.SecretBinding {
+	seen := map[string]bool{}
+	var out []admission.SecretBinding
+	for _, m := range varRef.FindAllSubmatchIndex(src, -1) {
+		if m[0] > 0 && src[m[0]-1] == '$' {
+			continue
+		}
+		name := string(src[m[2]:m[3]])
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, admission.SecretBinding{Env: name, Source: occkit.SourceRef{
+			Kind: occkit.SourceSecret, NamespaceID: "ns_ci", ID: "sec_" + strings.ToLower(name)}})
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package resolver
+
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// CheckShape decides RES-2 for the whole module: the Configuration is a
+// JSON object; agents and agents.defaults, when present, are objects;
+// agents.entries, when present, is an object keyed by Agent ID whose values
+// are objects. An explicit null is present and refused, as any other
+// non-object is. It returns every violation joined (nil when the shape
+// holds); a Configuration or agents that is not an object is reported alone,
+// as nothing beneath it can be read. Of duplicate keys the first is read.
+func CheckShape(doc occkit.Document) error {
+	return occkit.Join(shapeErrors(doc.Root())...)
+}
+
+// shapeErrors is [CheckShape] on the document's root value.
+func shapeErrors(root gjson.Result) []error {
+	if !root.IsObject() {
+		return []error{resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")}
+	}
+	agents := resObjectField(root, "agents")
+	if !agents.Exists() {
+		return nil
+	}
+	if !agents.IsObject() {
+		return []error{resInvalid("RES-2", resPathAgents, "agents must be an object")}
+	}
+	var errs []error
+	f := resObjectFields(agents, "defaults", "entries")
+	defaults, entries := f[0], f[1]
+	if defaults.Exists() && !defaults.IsObject() {
+		errs = append(errs, resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
+	}
+	if !entries.Exists() {
+		return errs
+	}
+	if !entries.IsObject() {
+		return append(errs, resInvalid("RES-2", resPathEntries, "agents.entries must be an object keyed by Agent ID"))
+	}
+	seen := map[string]bool{}
+	entries.ForEach(func(k, v gjson.Result) bool {
+		if id := k.String(); !seen[id] {
+			seen[id] = true
+			if !v.IsObject() {
+				p := resPathEntries.Key(id)
+				errs = append(errs, resInvalid("RES-2", p, "%s must be an object", p))
+			}
+		}
+		return true
+	})
+	return errs
+}
