@@ -44,6 +44,14 @@
 // then the lexicographically smallest (OpenClaw takes the first in author
 // order; the same digest must give the same decision).
 //
+// A decision is prepared like a resolution: [PrepareSelect] makes one
+// linear pass that locates the scopes selection reads and indexes the
+// agent entries, provider configs, catalog rows and model-map keys;
+// [SelectIndex.Select] then answers any provider/model from the entries
+// that can name it, without a walk from the document root, so a decision
+// costs the same at 40 or 10,000 catalog models. [Select] prepares and
+// answers once.
+//
 // # OCC Harness resolution
 //
 // [Resolve] is what an OCC deployment admits (RES-1..RES-9, RES-11..RES-13,

@@ -54,3 +54,33 @@ func ExampleSelect() {
 	// runtime openclaw (source model) via CLI backend claude-cli
 	// INVALID_REQUEST: runtime "acme-agent" is not a registered harness for vllm/qwen-local [SEL-8]
 }
+
+func ExamplePrepareSelect() {
+	doc := occkit.MustParseDocument(`{
+	  "agents": {"defaults": {"models": {"vllm/*": {"agentRuntime": {"id": "openclaw"}}}}},
+	  "models": {"providers": {
+	    "openai": {"baseUrl": "https://api.openai.com/v1"},
+	    "anthropic": {"models": [{"id": "claude-opus-5", "agentRuntime": {"id": "claude-cli"}}]}
+	  }}
+	}`)
+	reg, err := resolver.NewRegistry(resolver.CodexHarness())
+	if err != nil {
+		panic(err)
+	}
+	x := resolver.PrepareSelect(doc) // once per document
+	for _, req := range []resolver.SelectRequest{
+		{Provider: "openai", Model: "gpt-5.5"},
+		{Provider: "vllm", Model: "qwen-local"},
+		{Model: "anthropic/claude-opus-5"},
+	} {
+		sel, err := x.Select(req, reg)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s/%s: %s (%s) cli=%q\n", sel.Provider, sel.Model, sel.Runtime, sel.Source, sel.CLIBackend)
+	}
+	// Output:
+	// openai/gpt-5.5: codex (implicit) cli=""
+	// vllm/qwen-local: openclaw (model) cli=""
+	// anthropic/claude-opus-5: openclaw (model) cli="claude-cli"
+}

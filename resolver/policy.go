@@ -1,6 +1,10 @@
 package resolver
 
-import "github.com/occkit/occkit"
+import (
+	"strings"
+
+	"github.com/occkit/occkit"
+)
 
 // Policy is the runtime policy the SEL-1 lookup finds for one
 // provider/model turn, before any session fact or registered harness is
@@ -34,8 +38,8 @@ func LookupPolicy(doc occkit.Document, req SelectRequest) (Policy, error) {
 	if err != nil {
 		return Policy{}, err
 	}
-	st := &selState{doc: doc, provider: provider, model: model}
-	st.entry = selFindEntry(doc, req.AgentID)
+	st := &selState{x: PrepareSelect(doc), provider: provider, model: model}
+	st.entry, st.entryV, st.entryKeys = st.x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
 	pol := st.lookupPolicy()
 	out := Policy{Runtime: RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: st.provider}
 	if pol.provider != "" && out.Provider == "" {

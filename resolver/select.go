@@ -124,14 +124,23 @@ var selCLIBackends = map[string]string{
 // the registered plugins (nil = none). The environment is never read
 // (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
 // provider/model.
+//
+// Select is PrepareSelect(doc).Select(req, reg); a caller deciding more
+// than once on one document prepares it once.
 func Select(doc occkit.Document, req SelectRequest, reg *Registry) (Selection, error) {
-	st := &selState{doc: doc, reg: reg}
+	return PrepareSelect(doc).Select(req, reg)
+}
+
+// Select decides one turn on the prepared document; see the package
+// function [Select].
+func (x *SelectIndex) Select(req SelectRequest, reg *Registry) (Selection, error) {
+	st := &selState{x: x, reg: reg}
 	provider, model, err := selTarget(req.Provider, req.Model)
 	if err != nil {
 		return Selection{}, err
 	}
 	st.provider, st.model = provider, model
-	st.entry = selFindEntry(doc, req.AgentID)
+	st.entry, st.entryV, st.entryKeys = x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
 	st.ignoreWholeAgentKeys()
 
 	ses := req.Session
@@ -182,29 +191,28 @@ func selRuleFor(runtime string) string {
 }
 
 type selState struct {
-	doc             occkit.Document
+	x               *SelectIndex
 	reg             *Registry
 	provider, model string
 	entry           occkit.Path // agent entry, root when none
+	entryV          selObj      // its members
+	entryKeys       *selKeys    // its model map
 	facts           RouteFacts
 	reasons         []Reason
-
-	// memoized lookups (the provider is fixed once the policy is known)
-	pcMemo, rowMemo selMemo
+	scopeList       []selScope // made once per decision
+	maps            []selMap
 }
 
-type selMemo struct {
-	done, ok bool
-	provider string
-	path     occkit.Path
-}
+// Paths every decision names; a Path is immutable and shared.
+var (
+	selDefaultsPath = occkit.NewPath("agents", "defaults")
+	selDefaultsMap  = selDefaultsPath.Key("models")
+)
 
-func (m *selMemo) get(provider string, find func() (occkit.Path, bool)) (occkit.Path, bool) {
-	if !m.done || m.provider != provider {
-		m.path, m.ok = find()
-		m.done, m.provider = true, provider
-	}
-	return m.path, m.ok
+// selMap is a model map: where it is and its keys.
+type selMap struct {
+	at   occkit.Path
+	keys *selKeys
 }
 
 func (st *selState) reason(rule string, p occkit.Path, value, note string) {
@@ -253,50 +261,13 @@ func selTarget(provider, model string) (string, string, error) {
 	return p, m, nil
 }
 
-// selFindEntry locates the agent entry named id.
-func selFindEntry(doc occkit.Document, id string) occkit.Path {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if id == "" {
-		return occkit.Root()
-	}
-	entries := occkit.NewPath("agents", "entries")
-	if doc.Get(entries.Key(id)).IsObject() {
-		return entries.Key(id)
-	}
-	best, ok := "", false
-	doc.Get(entries).ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
-		if strings.ToLower(strings.TrimSpace(key)) == id && v.IsObject() && (!ok || key < best) {
-			best, ok = key, true
-		}
-		return true
-	})
-	if ok {
-		return entries.Key(best)
-	}
-	list := occkit.NewPath("agents", "list")
-	if l := doc.Get(list); l.IsArray() {
-		for i, v := range l.Array() {
-			if v.IsObject() && strings.ToLower(strings.TrimSpace(v.Get("id").String())) == id {
-				return list.Index(i)
-			}
-		}
-	}
-	return occkit.Root()
-}
-
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection
 // ignores (SEL-2).
 func (st *selState) ignoreWholeAgentKeys() {
-	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
-	if !st.entry.IsRoot() {
-		scopes = append(scopes, st.entry)
-	}
-	for _, s := range scopes {
+	for _, s := range st.scopes() {
 		for _, k := range []string{"agentRuntime", "embeddedHarness"} {
-			p := s.Key(k)
-			if v := st.doc.Get(p); v.Exists() {
-				st.reason("SEL-2", p, selRuntimeValue(v), "whole-agent runtime key is ignored")
+			if v := s.v.get(k); v.Exists() {
+				st.reason("SEL-2", s.at.Key(k), selRuntimeValue(v), "whole-agent runtime key is ignored")
 			}
 		}
 	}
@@ -322,8 +293,7 @@ type selPolicy struct {
 }
 
 // selPolicyOf reads a non-blank `agentRuntime.id` under v.
-func selPolicyOf(v gjson.Result) (string, bool) {
-	ar := v.Get("agentRuntime")
+func selPolicyOf(ar gjson.Result) (string, bool) {
 	if !ar.IsObject() {
 		return "", false
 	}
@@ -334,12 +304,30 @@ func selPolicyOf(v gjson.Result) (string, bool) {
 	return id.String(), true
 }
 
-func (st *selState) modelMaps() []occkit.Path {
-	var maps []occkit.Path
-	if !st.entry.IsRoot() {
-		maps = append(maps, st.entry.Key("models"))
+// selScope is an agent scope (`agents.defaults`, the agent entry).
+type selScope struct {
+	at occkit.Path
+	v  selObj
+}
+
+func (st *selState) scopes() []selScope {
+	if st.scopeList == nil {
+		st.scopeList = []selScope{{selDefaultsPath, st.x.defaults}}
+		if !st.entry.IsRoot() {
+			st.scopeList = append(st.scopeList, selScope{st.entry, st.entryV})
+		}
 	}
-	return append(maps, occkit.NewPath("agents", "defaults", "models"))
+	return st.scopeList
+}
+
+func (st *selState) modelMaps() []selMap {
+	if st.maps == nil {
+		if !st.entry.IsRoot() {
+			st.maps = append(st.maps, selMap{st.entry.Key("models"), st.entryKeys})
+		}
+		st.maps = append(st.maps, selMap{selDefaultsMap, st.x.defMap})
+	}
+	return st.maps
 }
 
 // lookupPolicy applies the SEL-1 lookup order.
@@ -348,7 +336,7 @@ func (st *selState) lookupPolicy() selPolicy {
 	for _, m := range st.modelMaps() {
 		pol, stop := st.scanKeys(m, false)
 		if pol.ambiguous {
-			st.reason("SEL-1", m, st.model, "bare model ID matches keys of different providers: no policy")
+			st.reason("SEL-1", m.at, st.model, "bare model ID matches keys of different providers: no policy")
 			return pol
 		}
 		if stop {
@@ -356,8 +344,8 @@ func (st *selState) lookupPolicy() selPolicy {
 		}
 	}
 	// 2. the provider catalog row (a bare model ID names no provider).
-	if row, ok := st.catalogRow(); ok {
-		if id, ok := selPolicyOf(st.doc.Get(row)); ok {
+	if row, rv, ok := st.catalogRow(); ok {
+		if id, ok := selPolicyOf(rv.Get("agentRuntime")); ok {
 			return st.hit(row.Key("agentRuntime").Key("id"), id, SourceModel, "catalog row policy", "")
 		}
 	}
@@ -366,7 +354,7 @@ func (st *selState) lookupPolicy() selPolicy {
 	for _, m := range st.modelMaps() {
 		if pol, stop := st.scanKeys(m, true); stop {
 			if pol.ambiguous {
-				st.reason("SEL-1", m, st.model, "bare model ID matches wildcard keys of different providers: no policy")
+				st.reason("SEL-1", m.at, st.model, "bare model ID matches wildcard keys of different providers: no policy")
 			}
 			return pol
 		}
@@ -376,8 +364,8 @@ func (st *selState) lookupPolicy() selPolicy {
 		return selPolicy{}
 	}
 	// 4. provider-level policy.
-	if pc, ok := st.providerConfig(); ok {
-		if id, ok := selPolicyOf(st.doc.Get(pc)); ok {
+	if pc, pv, ok := st.providerConfig(); ok {
+		if id, ok := selPolicyOf(pv.get("agentRuntime")); ok {
 			return st.hit(pc.Key("agentRuntime").Key("id"), id, SourceProvider, "provider policy", "")
 		}
 	}
@@ -392,22 +380,19 @@ func (st *selState) hit(p occkit.Path, raw string, src Source, note, provider st
 
 // scanKeys looks for policy keys of the model map at m: exact keys, or
 // `<provider>/*` keys when wildcard is set. stop reports a decision.
-func (st *selState) scanKeys(m occkit.Path, wildcard bool) (selPolicy, bool) {
+func (st *selState) scanKeys(m selMap, wildcard bool) (selPolicy, bool) {
 	type match struct {
 		key, provider, raw string
 	}
 	var matches []match
-	st.doc.Get(m).ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
-		raw, ok := selPolicyOf(v)
+	m.keys.each(st.model, wildcard, func(key string, v gjson.Result) {
+		raw, ok := selPolicyOf(v.Get("agentRuntime"))
 		if !ok {
-			return true
+			return
 		}
-		prov, ok := st.keyMatches(key, wildcard)
-		if ok {
+		if prov, ok := st.keyMatches(key, wildcard); ok {
 			matches = append(matches, match{key: key, provider: prov, raw: raw})
 		}
-		return true
 	})
 	if len(matches) == 0 {
 		return selPolicy{}, false
@@ -443,7 +428,7 @@ func (st *selState) scanKeys(m occkit.Path, wildcard bool) (selPolicy, bool) {
 	if wildcard {
 		note = "provider wildcard policy"
 	}
-	return st.hit(m.Key(first.key).Key("agentRuntime").Key("id"), first.raw, SourceModel, note, first.provider), true
+	return st.hit(m.at.Key(first.key).Key("agentRuntime").Key("id"), first.raw, SourceModel, note, first.provider), true
 }
 
 // keyMatches reports whether a model-map key names the target (exactly, or
@@ -473,110 +458,67 @@ func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
 
 // providerConfig finds `models.providers.<p>` (the key compared
 // case-insensitively).
-func (st *selState) providerConfig() (occkit.Path, bool) {
-	return st.pcMemo.get(st.provider, st.findProviderConfig)
-}
-
-func (st *selState) findProviderConfig() (occkit.Path, bool) {
-	if st.provider == "" {
-		return occkit.Root(), false
-	}
-	base := occkit.NewPath("models", "providers")
-	if st.doc.Get(base.Key(st.provider)).IsObject() {
-		return base.Key(st.provider), true
-	}
-	// Of several keys naming the provider in other spellings, the smallest
-	// wins, independent of author key order.
-	best, ok := "", false
-	st.doc.Get(base).ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
-		if strings.ToLower(strings.TrimSpace(key)) == st.provider && v.IsObject() && (!ok || key < best) {
-			best, ok = key, true
-		}
-		return true
-	})
+func (st *selState) providerConfig() (occkit.Path, selObj, bool) {
+	pc, _, ok := st.x.providerConfig(st.provider)
 	if !ok {
-		return occkit.Root(), false
+		return occkit.Root(), selObj{}, false
 	}
-	return base.Key(best), true
+	return occkit.NewPath("models", "providers", pc.key), pc.obj, true
 }
 
 // catalogRow finds the provider catalog row of the target (REF-4): the
 // first row, in array order, whose ID is the model ID or the full ref (as
 // OpenClaw's resolveModelConfig does).
-func (st *selState) catalogRow() (occkit.Path, bool) {
-	return st.rowMemo.get(st.provider, st.findCatalogRow)
-}
-
-func (st *selState) findCatalogRow() (occkit.Path, bool) {
-	pc, ok := st.providerConfig()
+func (st *selState) catalogRow() (occkit.Path, gjson.Result, bool) {
+	pc, rows, ok := st.x.providerConfig(st.provider)
 	if !ok {
-		return occkit.Root(), false
+		return occkit.Root(), gjson.Result{}, false
 	}
-	rows := st.doc.Get(pc.Key("models"))
-	if !rows.IsArray() {
-		return occkit.Root(), false
+	r, ok := rows.row(Ref{Provider: st.provider, ID: st.model})
+	if !ok {
+		return occkit.Root(), gjson.Result{}, false
 	}
-	ref := Ref{Provider: st.provider, ID: st.model}
-	found := -1
-	i := -1
-	rows.ForEach(func(_, r gjson.Result) bool {
-		i++
-		id := r.Get("id")
-		if r.IsObject() && id.Type == gjson.String && MatchRow(ref, id.String()) {
-			found = i
-			return false
-		}
-		return true
-	})
-	if found < 0 {
-		return occkit.Root(), false
-	}
-	return pc.Key("models").Index(found), true
+	return occkit.NewPath("models", "providers", pc.key, "models").Index(r.idx), r.v, true
 }
 
 // routeFacts gathers the secret-free facts of the route (SEL-4, SEL-6).
 func (st *selState) routeFacts() RouteFacts {
 	f := RouteFacts{Provider: st.provider, Model: st.model}
 	var scan selOverrideScan
-	pc, hasPC := st.providerConfig()
-	row, hasRow := st.catalogRow()
-	var pv, rv gjson.Result
+	pc, pv, hasPC := st.providerConfig()
+	row, rv, hasRow := st.catalogRow()
 	if hasPC {
-		pv = st.doc.Get(pc)
 		scan.provider(pv, pc)
 	}
 	if hasRow {
-		rv = st.doc.Get(row)
 		scan.row(rv, row)
 	}
-	for _, v := range []gjson.Result{rv, pv} {
-		if u := v.Get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
+	for _, v := range []selObj{{v: rv}, pv} {
+		if u := v.get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
 			f.BaseURL, f.BaseURLStripped = codexSanitizeURL(u.String())
 			break
 		}
 	}
-	for _, v := range []gjson.Result{rv, pv} {
-		if a := v.Get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
+	for _, v := range []selObj{{v: rv}, pv} {
+		if a := v.get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
 			f.API = strings.TrimSpace(a.String())
 			break
 		}
 	}
 	// SEL-6a: params at the agent scopes, and of the exact model keys.
-	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
-	if !st.entry.IsRoot() {
-		scopes = append(scopes, st.entry)
-	}
-	for _, s := range scopes {
-		scan.params(st.doc.Get(s.Key("params")), s.Key("params"))
+	for _, s := range st.scopes() {
+		if p := s.v.get("params"); selSome(p) {
+			scan.params(p, s.at.Key("params"))
+		}
 	}
 	if st.provider != "" {
 		for _, m := range st.modelMaps() {
-			st.doc.Get(m).ForEach(func(k, v gjson.Result) bool {
-				if _, ok := st.keyMatches(k.String(), false); ok {
-					scan.params(v.Get("params"), m.Key(k.String()).Key("params"))
+			m.keys.each(st.model, false, func(k string, v gjson.Result) {
+				if _, ok := st.keyMatches(k, false); ok {
+					if p := v.Get("params"); selSome(p) {
+						scan.params(p, m.at.Key(k).Key("params"))
+					}
 				}
-				return true
 			})
 		}
 	}

@@ -19,20 +19,22 @@ func (s *selOverrideScan) add(p occkit.Path) { s.paths = append(s.paths, p) }
 // provider checks `models.providers.<p>`: non-empty headers, request and
 // (filtered) params, a boolean authHeader, a numeric timeoutSeconds and a
 // localService.
-func (s *selOverrideScan) provider(v gjson.Result, at occkit.Path) {
-	if !v.IsObject() {
+func (s *selOverrideScan) provider(v selObj, at occkit.Path) {
+	if !v.v.IsObject() {
 		return
 	}
-	s.nonEmpty(v.Get("headers"), at.Key("headers"))
-	s.nonEmpty(v.Get("request"), at.Key("request"))
-	s.params(v.Get("params"), at.Key("params"))
-	if a := v.Get("authHeader"); a.IsBool() {
+	s.nonEmpty(v.get("headers"), at, "headers")
+	s.nonEmpty(v.get("request"), at, "request")
+	if p := v.get("params"); selSome(p) {
+		s.params(p, at.Key("params"))
+	}
+	if a := v.get("authHeader"); a.IsBool() {
 		s.add(at.Key("authHeader"))
 	}
-	if t := v.Get("timeoutSeconds"); t.Type == gjson.Number {
+	if t := v.get("timeoutSeconds"); t.Type == gjson.Number {
 		s.add(at.Key("timeoutSeconds"))
 	}
-	if l := v.Get("localService"); l.Exists() && l.Type != gjson.Null && l.Type != gjson.False {
+	if l := v.get("localService"); l.Exists() && l.Type != gjson.Null && l.Type != gjson.False {
 		s.add(at.Key("localService"))
 	}
 }
@@ -43,8 +45,10 @@ func (s *selOverrideScan) row(v gjson.Result, at occkit.Path) {
 	if !v.IsObject() {
 		return
 	}
-	s.nonEmpty(v.Get("headers"), at.Key("headers"))
-	s.params(v.Get("params"), at.Key("params"))
+	s.nonEmpty(v.Get("headers"), at, "headers")
+	if p := v.Get("params"); selSome(p) {
+		s.params(p, at.Key("params"))
+	}
 	c := v.Get("compat")
 	switch {
 	case !c.Exists() || c.Type == gjson.Null:
@@ -77,18 +81,22 @@ func (s *selOverrideScan) params(v gjson.Result, at occkit.Path) {
 	}
 }
 
-func (s *selOverrideScan) nonEmpty(v gjson.Result, at occkit.Path) {
+// nonEmpty checks the member key of the object at at.
+func (s *selOverrideScan) nonEmpty(v gjson.Result, at occkit.Path, key string) {
 	switch {
-	case !v.Exists() || v.Type == gjson.Null:
+	case !selSome(v):
 	case v.IsObject() || v.IsArray():
 		if selHasKeys(v) {
-			s.add(at)
+			s.add(at.Key(key))
 		}
 	case v.Type == gjson.String && v.String() == "":
 	default:
-		s.add(at)
+		s.add(at.Key(key))
 	}
 }
+
+// selSome reports a value that is present and not null.
+func selSome(v gjson.Result) bool { return v.Exists() && v.Type != gjson.Null }
 
 func selHasKeys(v gjson.Result) bool {
 	found := false

@@ -33,3 +33,24 @@ func Configuration(n int) []byte {
 	b.WriteString("  \"logging\": {\"level\": \"debug\", \"redactSensitive\": \"off\"}\n}\n")
 	return []byte(b.String())
 }
+
+// Decision is one runtime decision (resolver.Select) the decision
+// benchmarks take on Configuration(n): a provider, a model ID and an agent.
+type Decision struct {
+	Provider, Model, AgentID string
+}
+
+// Decisions returns the four decisions the benchmarks take on
+// Configuration(n): the primary model for the main agent, the last
+// catalog model, a model the catalog does not hold (no policy: automatic
+// selection) and a bare "provider/model" ref from the middle of the
+// catalog. Each of the first, second and fourth decides from its
+// model-map key; the third falls through every lookup.
+func Decisions(n int) []Decision {
+	return []Decision{
+		{Provider: "anthropic", Model: "model-0", AgentID: "main"},
+		{Provider: "anthropic", Model: fmt.Sprintf("model-%d", n-1)},
+		{Provider: "anthropic", Model: "model-unlisted"},
+		{Model: fmt.Sprintf("anthropic/model-%d", n/2)},
+	}
+}

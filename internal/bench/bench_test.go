@@ -105,3 +105,46 @@ func BenchmarkFloor(b *testing.B) {
 		})
 	}
 }
+
+// TestDecisions checks that the benchmarked decisions decide: three from
+// their model keys, one automatically.
+func TestDecisions(t *testing.T) {
+	for _, n := range bench.Sizes {
+		x := resolver.PrepareSelect(occkit.MustParseDocument(string(bench.Configuration(n))))
+		for i, d := range bench.Decisions(n) {
+			sel, err := x.Select(resolver.SelectRequest{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID}, nil)
+			if err != nil {
+				t.Fatalf("models=%d %+v: %v", n, d, err)
+			}
+			want := resolver.SourceModel
+			if i == 2 {
+				want = resolver.SourceImplicit
+			}
+			if sel.Runtime != "openclaw" || sel.Source != want {
+				t.Fatalf("models=%d %+v: %s from %s, want openclaw from %s", n, d, sel.Runtime, sel.Source, want)
+			}
+		}
+	}
+}
+
+// BenchmarkDecision takes the four Decisions on a prepared document: the
+// occkit side of the cel-go comparison (internal/bench/celpeer).
+func BenchmarkDecision(b *testing.B) {
+	for _, n := range bench.Sizes {
+		x := resolver.PrepareSelect(occkit.MustParseDocument(string(bench.Configuration(n))))
+		var reqs []resolver.SelectRequest
+		for _, d := range bench.Decisions(n) {
+			reqs = append(reqs, resolver.SelectRequest{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID})
+		}
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, r := range reqs {
+					if _, err := x.Select(r, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
