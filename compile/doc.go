@@ -206,8 +206,10 @@
 //	                                                          codex_pat, or a placeholder (egress proxy)
 //	dedicated openclaw gateway   as dedicated codex, without  as dedicated codex
 //	                             appServer
-//	                   harness   HarnessDocument(admitted)    OPENAI_API_KEY (Secret or placeholder);
-//	                                                          never a secretBinding or the gateway token
+//	                   harness   HarnessDocument(admitted)    OPENAI_API_KEY (Secret or placeholder),
+//	                                                          OPENCLAW_GATEWAY_TOKEN (the node host
+//	                                                          enrols with its gateway); never a
+//	                                                          secretBinding
 //
 // The startup model probe (PRB) is no process of its own: it runs inside
 // the process whose [Process].Inference is set, the one that owns model

@@ -616,6 +616,12 @@ func (b planner) harness() (Process, error) {
 		p.Program = ProgramOpenClaw
 		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
 		p.Files = []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}}
+		// The node host authenticates to its own gateway with the
+		// gateway token (OpenClaw reads OPENCLAW_GATEWAY_TOKEN); without
+		// it the gateway refuses the node and it exits for a restart.
+		// The token is the Agent's gateway credential, not an inference
+		// credential (AUTH-6 is about the latter).
+		env = append(env, Env{Name: EnvGatewayToken, Secret: SecretRef{Kind: SecretGatewayToken}})
 	}
 	p.Env = append(env, cred.Harness...)
 	return p, nil

@@ -84,7 +84,8 @@ func TestBuildPlan(t *testing.T) {
 			opts: compile.PlanOptions{Bind: compile.BindLoopback},
 			env: map[compile.Role][]string{
 				compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
-				compile.RoleHarness: {"OPENAI_API_KEY"},
+				// The node host enrols with its gateway's token.
+				compile.RoleHarness: {"OPENAI_API_KEY", "OPENCLAW_GATEWAY_TOKEN"},
 			},
 			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw, compile.RoleHarness: compile.ProgramOpenClaw},
 			bind:    "loopback",
