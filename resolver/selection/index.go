@@ -28,6 +28,9 @@ type Index struct {
 	none   agent             // no agent entry: agents.defaults alone
 	agents map[string]*agent // normalized agent ID → its scopes
 	provs  map[string]*provider
+	// names holds every normalized provider ID the document names, so a
+	// request spelling one in upper case costs no allocation.
+	names map[string]string
 }
 
 // agent is what a decision reads for one agent: agents.defaults and, when
@@ -106,8 +109,8 @@ type route struct {
 func Prepare(doc occkit.Document) *Index {
 	root := doc.Root()
 	agents := root.Get("agents")
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}}
-	def := newScope(defaultsPath, agents.Get("defaults"))
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
+	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
 	if entries := agents.Get("entries"); entries.IsObject() {
@@ -140,7 +143,7 @@ func Prepare(doc occkit.Document) *Index {
 					best = i
 				}
 			}
-			x.agents[id] = def.with(newScope(at.Key(cs[best].key), cs[best].v))
+			x.agents[id] = def.with(newScope(at.Key(cs[best].key), cs[best].v, x.names))
 		}
 	}
 	if list := agents.Get("list"); list.IsArray() {
@@ -149,7 +152,7 @@ func Prepare(doc occkit.Document) *Index {
 		list.ForEach(func(_, v gjson.Result) bool {
 			if v.IsObject() {
 				if id := fold(v.Get("id").String()); x.agents[id] == nil {
-					x.agents[id] = def.with(newScope(at.Index(i), v))
+					x.agents[id] = def.with(newScope(at.Index(i), v, x.names))
 				}
 			}
 			i++
@@ -195,6 +198,7 @@ func Prepare(doc occkit.Document) *Index {
 					break
 				}
 			}
+			x.names[id] = id
 			x.provs[id] = newProvider(cs[best].key, cs[best].v, first.v, id == "openai")
 		}
 	}
@@ -208,7 +212,7 @@ type scope struct {
 	models *modelMap
 }
 
-func newScope(at occkit.Path, v gjson.Result) scope {
+func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -239,7 +243,7 @@ func newScope(at occkit.Path, v gjson.Result) scope {
 		scan.params(params, at.Key("params"))
 		s.params = scan.paths
 	}
-	s.models = newModelMap(at.Key("models"), models)
+	s.models = newModelMap(at.Key("models"), models, names)
 	return s
 }
 
@@ -279,7 +283,7 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
-func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
+func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
@@ -292,6 +296,8 @@ func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
 		k.provider, k.qualified = fold(pre), qualified
 		if !qualified {
 			k.provider = ""
+		} else if k.provider != "" {
+			names[k.provider] = k.provider
 		}
 		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
@@ -438,6 +444,34 @@ func (x *Index) agent(id string) *agent {
 		}
 	}
 	return &x.none
+}
+
+// lower is strings.ToLower(strings.TrimSpace(s)), without allocating for
+// a provider ID the document names.
+func (x *Index) lower(s string) string {
+	s = strings.TrimSpace(s)
+	var buf [64]byte
+	if len(s) > len(buf) {
+		return strings.ToLower(s)
+	}
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return strings.ToLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			upper, c = true, c+'a'-'A'
+		}
+		buf[i] = c
+	}
+	if !upper {
+		return s
+	}
+	if id, ok := x.names[string(buf[:len(s)])]; ok {
+		return id
+	}
+	return strings.ToLower(s)
 }
 
 // provider is the chosen config of the normalized provider, or nil.

@@ -144,7 +144,7 @@ func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 // function [Select]. It allocates nothing unless a plugin is asked, more
 // than two session or plugin reasons are recorded, or it refuses.
 func (x *Index) Select(req Request, reg *Registry) (Result, error) {
-	provider, model, err := target(req.Provider, req.Model)
+	provider, model, err := target(x.lower(req.Provider), req.Model)
 	if err != nil {
 		return Result{}, err
 	}
