@@ -77,6 +77,9 @@ type SourceRef struct {
 	ID          string
 }
 
+// IsZero reports whether r names nothing.
+func (r SourceRef) IsZero() bool { return r == SourceRef{} }
+
 // Binding is a harnessAuth binding: which credential authenticates the
 // Harness to its model provider (AUTH-1). It holds references only. The zero
 // Binding is "no binding" (JSON null).

@@ -29,59 +29,20 @@ func (r *Revision) Plan(opts compile.PlanOptions) (compile.Plan, error) {
 }
 
 func (r *Revision) planInput() compile.PlanInput {
-	p := r.projection
-	in := compile.PlanInput{
+	cred := r.projection
+	// AUTH-5: a runtime binding is the host's credentials.
+	cred.HostManaged = cred.HostManaged || r.auth.Method == occkit.MethodRuntime
+	bindings := make([]compile.SecretBinding, 0, len(r.secretBindings))
+	for _, b := range r.secretBindings {
+		bindings = append(bindings, compile.SecretBinding(b))
+	}
+	return compile.PlanInput{
 		Document: r.doc, Harness: r.harness.ID, Mode: r.mode, Compute: r.compute.Kind,
 		Level: r.level, DriverLogging: r.ownership == occkit.OwnedByDriver,
-		Credentials: compile.Credentials{
-			Harness: planEnv(p.Harness), Gateway: planEnv(p.Gateway),
-			StdinLogin: p.StdinLogin, EgressProxy: p.EgressProxy,
-			// AUTH-5: a runtime binding is the host's credentials.
-			HostManaged: p.HostManaged || r.auth.Method == occkit.MethodRuntime,
-		},
-		SecretBindings: planBindings(r.secretBindings),
+		Credentials:    cred,
+		SecretBindings: bindings,
 		Namespace:      r.namespace,
 	}
-	return in
-}
-
-func planRef(s occkit.SourceRef) compile.SecretRef {
-	if s == (occkit.SourceRef{}) {
-		return compile.SecretRef{}
-	}
-	k := compile.SecretOCC
-	if s.Kind == occkit.SourceServiceAccount {
-		k = compile.SecretServiceAccount
-	} else if s.Kind != occkit.SourceSecret {
-		k = compile.SecretKind(s.Kind)
-	}
-	return compile.SecretRef{Kind: k, NamespaceID: s.NamespaceID, ID: s.ID}
-}
-
-func planEnv(vs []occkit.EnvVar) []compile.Env {
-	out := make([]compile.Env, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, compile.Env{Name: v.Name, Value: v.Value, Secret: planRef(v.From), Placeholder: v.Placeholder})
-	}
-	return out
-}
-
-func planBindings(bs []SecretBinding) []compile.SecretBinding {
-	out := make([]compile.SecretBinding, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, compile.SecretBinding{Env: b.Env, Source: planRef(b.Source)})
-	}
-	return out
-}
-
-// SourceRefOf converts a plan's Secret reference back to the harnessAuth
-// reference it came from (kinds secret and service_account).
-func SourceRefOf(r compile.SecretRef) occkit.SourceRef {
-	k := occkit.SourceSecret
-	if r.Kind == compile.SecretServiceAccount {
-		k = occkit.SourceServiceAccount
-	}
-	return occkit.SourceRef{Kind: k, NamespaceID: r.NamespaceID, ID: r.ID}
 }
 
 // SecretBindings returns the revision's frozen secretBindings.

@@ -146,7 +146,7 @@ func TestAdmitSecretBindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw, _ := plan.Process(compile.RoleGateway)
+	gw, _ := plan.Process(occkit.ProcessGateway)
 	if e, ok := gw.Lookup("TELEGRAM_BOT_TOKEN"); !ok || e.Secret.ID != "tg" {
 		t.Errorf("gateway lacks the secretBinding: %+v", gw.Env)
 	}

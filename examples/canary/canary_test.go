@@ -232,7 +232,7 @@ func outputs(tp topology, rev *admission.Revision) ([]output, error) {
 		return nil, err
 	}
 	for _, p := range plan.Processes {
-		gw := p.Role == compile.RoleGateway
+		gw := p.Role == occkit.ProcessGateway
 		b, err := json.Marshal(p)
 		if err != nil {
 			return nil, err
