@@ -112,7 +112,7 @@ type Request struct {
 	Account Account
 	// SecretBindings are the Configuration's secretBindings: channel and
 	// gateway feature credentials projected into the gateway only (AUTH-6).
-	SecretBindings []SecretBinding
+	SecretBindings []occkit.SecretBinding
 }
 
 // Admit runs one admission in the order of ADM-1: authorize → read the
@@ -252,7 +252,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 		ownership:      owner,
 		reasons:        append([]resolver.Reason(nil), dec.Reasons...),
 		namespace:      req.Agent.NamespaceID,
-		secretBindings: append([]SecretBinding(nil), req.SecretBindings...),
+		secretBindings: append([]occkit.SecretBinding(nil), req.SecretBindings...),
 	}
 	if a.openclaw != nil {
 		r.openclawSchema = a.openclaw.Version()

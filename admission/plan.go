@@ -7,16 +7,6 @@ import (
 	"github.com/occkit/occkit/compile"
 )
 
-// SecretBinding is one Configuration secretBinding (AUTH-6): the variable
-// Env of the gateway process is projected from the OCC Secret Source. It
-// supplies a channel or gateway feature credential (a channel token the
-// document references as ${Env}, memory embeddings) and reaches the
-// gateway only, never a dedicated Harness.
-type SecretBinding struct {
-	Env    string
-	Source occkit.SourceRef
-}
-
 // Plan is the render stage of the revision (CMP-4): every process it runs
 // on a Compute placed by opts, with its native document or TOML, its
 // environment (Secret references only), arguments and files by role. It
@@ -32,22 +22,18 @@ func (r *Revision) planInput() compile.PlanInput {
 	cred := r.projection
 	// AUTH-5: a runtime binding is the host's credentials.
 	cred.HostManaged = cred.HostManaged || r.auth.Method == occkit.MethodRuntime
-	bindings := make([]compile.SecretBinding, 0, len(r.secretBindings))
-	for _, b := range r.secretBindings {
-		bindings = append(bindings, compile.SecretBinding(b))
-	}
 	return compile.PlanInput{
 		Document: r.doc, Harness: r.harness.ID, Mode: r.mode, Compute: r.compute.Kind,
 		Level: r.level, DriverLogging: r.ownership == occkit.OwnedByDriver,
 		Credentials:    cred,
-		SecretBindings: bindings,
+		SecretBindings: r.secretBindings,
 		Namespace:      r.namespace,
 	}
 }
 
 // SecretBindings returns the revision's frozen secretBindings.
-func (r *Revision) SecretBindings() []SecretBinding {
-	return append([]SecretBinding(nil), r.secretBindings...)
+func (r *Revision) SecretBindings() []occkit.SecretBinding {
+	return append([]occkit.SecretBinding(nil), r.secretBindings...)
 }
 
 // Namespace is the Agent's tenant namespace ID the revision was admitted

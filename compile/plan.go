@@ -142,14 +142,6 @@ func (p Plan) Process(r occkit.Process) (Process, bool) {
 	return Process{}, false
 }
 
-// SecretBinding is one Configuration secretBinding (AUTH-6): a channel or
-// gateway feature credential, projected as Env from the OCC Secret Source
-// into the gateway, and only there.
-type SecretBinding struct {
-	Env    string
-	Source occkit.SourceRef
-}
-
 // PlanInput is an admitted revision as the render stage sees it, as plain
 // values: package compile never imports admission
 // (admission.Revision.Plan builds it).
@@ -166,7 +158,7 @@ type PlanInput struct {
 	// variables of the Harness process (for embedded OpenClaw, the
 	// combined process) and of a dedicated gateway.
 	Credentials    occkit.Projection
-	SecretBindings []SecretBinding
+	SecretBindings []occkit.SecretBinding
 	// Namespace is the Agent's tenant namespace, when admission knew it.
 	Namespace string
 }
@@ -393,7 +385,7 @@ func CheckSourceRef(r occkit.SourceRef, ns string, at occkit.Path) error {
 // tenant namespace (when known), and neither reuses the Harness
 // credential's Secret nor shadows a planned variable; on a dedicated
 // topology it may not set a model inference variable.
-func CheckSecretBindings(bs []SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string) error {
+func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string) error {
 	root := occkit.NewPath("secretBindings")
 	seen := map[string]bool{}
 	harness := map[occkit.SourceRef]bool{}

@@ -24,7 +24,7 @@ func stamped(t testing.TB, src string) occkit.Document {
 
 var (
 	planKey     = occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "model-key"}
-	planBinding = compile.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "tg"}}
+	planBinding = occkit.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "tg"}}
 )
 
 func envNames(p compile.Process) []string {
@@ -93,7 +93,7 @@ func TestBuildPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.in.SecretBindings = []compile.SecretBinding{planBinding}
+			tt.in.SecretBindings = []occkit.SecretBinding{planBinding}
 			tt.in.Level = occkit.LevelInfo
 			tt.opts.Namespace = "ns"
 			plan, err := compile.BuildPlan(tt.in, tt.opts)
@@ -153,17 +153,17 @@ func TestBuildPlanRefuses(t *testing.T) {
 		{"AUTH-2 admitted for another namespace", with(func(in *compile.PlanInput) { in.Namespace = "ns" }),
 			compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "namespace", "AUTH-2"}},
 		{"AUTH-6 inference variable as a secretBinding", with(func(in *compile.PlanInput) {
-			in.SecretBindings = []compile.SecretBinding{{Env: "OPENAI_API_KEY", Source: planBinding.Source}}
+			in.SecretBindings = []occkit.SecretBinding{{Env: "OPENAI_API_KEY", Source: planBinding.Source}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
 		{"AUTH-6 reserved variable", with(func(in *compile.PlanInput) {
-			in.SecretBindings = []compile.SecretBinding{{Env: "OPENCLAW_GATEWAY_TOKEN", Source: planBinding.Source}}
+			in.SecretBindings = []occkit.SecretBinding{{Env: "OPENCLAW_GATEWAY_TOKEN", Source: planBinding.Source}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
 		{"AUTH-6 the Harness Secret", with(func(in *compile.PlanInput) {
 			in.Credentials.Harness = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
-			in.SecretBindings = []compile.SecretBinding{{Env: "MEMORY_KEY", Source: planKey}}
+			in.SecretBindings = []occkit.SecretBinding{{Env: "MEMORY_KEY", Source: planKey}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].source", "AUTH-6"}},
 		{"AUTH-6 twice", with(func(in *compile.PlanInput) {
-			in.SecretBindings = []compile.SecretBinding{planBinding, planBinding}
+			in.SecretBindings = []occkit.SecretBinding{planBinding, planBinding}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[1].env", "AUTH-6"}},
 		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = occkit.LevelDebug }),
 			compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "logging.level", "LOG-2"}},
@@ -193,7 +193,7 @@ func ExampleBuildPlan() {
 			{Name: "OPENAI_API_KEY", From: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "key"}},
 			{Name: "CODEX_LOGIN_MODE", Value: "api_key"},
 		}},
-		SecretBindings: []compile.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+		SecretBindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
 			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "telegram"}}},
 	}, compile.PlanOptions{})
 	if err != nil {
