@@ -121,8 +121,8 @@ const MaxSnippetRunes = 100
 // Snippet is the source line of e's position with a caret under its
 // column, in the style of go vet and cue:
 //
-//	    4 |     defualts: {model: "openai/gpt-5"},
-//	      |     ^
+//	4 |     defualts: {model: "openai/gpt-5"},
+//	  |     ^
 //
 // It is "" when e has no position or no source text. Control characters
 // print as '?'; a long line is cut around the column. The line is the
