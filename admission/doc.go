@@ -47,7 +47,7 @@
 // restores one, refusing a record whose digest does not match its document.
 // A revision also freezes the Agent's tenant namespace when the request
 // named one ([Agent].NamespaceID) and the Configuration's secretBindings
-// ([SecretBinding], references only).
+// ([occkit.SecretBinding], references only).
 //
 // # Render plan
 //
