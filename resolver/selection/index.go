@@ -1,7 +1,7 @@
 package selection
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -262,7 +262,7 @@ func (s scope) with(e scope) *agent {
 }
 
 func sortPaths(ps []occkit.Path) []occkit.Path {
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Compare(ps[j]) < 0 })
+	slices.SortStableFunc(ps, occkit.Path.Compare)
 	return ps
 }
 
