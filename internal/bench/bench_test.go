@@ -173,3 +173,18 @@ func BenchmarkDecisionExplained(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrepareDecision measures selection.Prepare, the one linear
+// pass a document's decisions share.
+func BenchmarkPrepareDecision(b *testing.B) {
+	for _, n := range bench.Sizes {
+		doc := occkit.MustParseDocument(string(bench.Configuration(n)))
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(doc.Bytes())))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				selection.Prepare(doc)
+			}
+		})
+	}
+}
