@@ -113,39 +113,10 @@ func Prepare(doc occkit.Document) *Index {
 	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
-	if entries := agents.Get("entries"); entries.IsObject() {
-		at := occkit.NewPath("agents", "entries")
-		type cand struct {
-			key string
-			v   gjson.Result
-		}
-		byID := map[string][]cand{}
-		var order []string
-		entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				if _, seen := byID[id]; !seen {
-					order = append(order, id)
-				}
-				byID[id] = append(byID[id], cand{k.String(), v})
-			}
-			return true
-		})
-		for _, id := range order {
-			cs := byID[id]
-			best := 0
-			for i, c := range cs {
-				if c.key == id {
-					best = i
-					break
-				}
-				if c.key < cs[best].key {
-					best = i
-				}
-			}
-			x.agents[id] = def.with(newScope(at.Key(cs[best].key), cs[best].v, x.names))
-		}
-	}
+	entries := occkit.NewPath("agents", "entries")
+	spellings(agents.Get("entries"), func(id, key string, v gjson.Result) {
+		x.agents[id] = def.with(newScope(entries.Key(key), v, x.names))
+	})
 	if list := agents.Get("list"); list.IsArray() {
 		at := occkit.NewPath("agents", "list")
 		i := 0
@@ -160,49 +131,53 @@ func Prepare(doc occkit.Document) *Index {
 		})
 	}
 
-	if provs := root.Get("models").Get("providers"); provs.IsObject() {
-		type cand struct {
-			key string
-			v   gjson.Result
-		}
-		byID := map[string][]cand{}
-		var order []string
-		provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				if _, seen := byID[id]; !seen {
-					order = append(order, id)
-				}
-				byID[id] = append(byID[id], cand{k.String(), v})
-			}
-			return true
-		})
-		for _, id := range order {
-			cs := byID[id]
-			best := 0
-			for i, c := range cs {
-				if c.key == id {
-					best = i
-					break
-				}
-				if c.key < cs[best].key {
-					best = i
-				}
-			}
-			// Of several configs under one raw key, the first holds the
-			// catalog (as a lookup by that key finds it).
-			first := cs[best]
-			for _, c := range cs {
-				if c.key == first.key {
-					first = c
-					break
-				}
-			}
+	spellings(root.Get("models").Get("providers"), func(id, key string, v gjson.Result) {
+		if id != "" {
 			x.names[id] = id
-			x.provs[id] = newProvider(cs[best].key, cs[best].v, first.v, id == "openai")
+			x.provs[id] = newProvider(key, v, id == "openai")
 		}
-	}
+	})
 	return x
+}
+
+// spellings calls fn once per normalized key of the object members of m
+// that are objects, in author order of first appearance, with the chosen
+// spelling (the key equal to the normalized ID, else the smallest key,
+// so author key order never matters) and its value.
+func spellings(m gjson.Result, fn func(id, key string, v gjson.Result)) {
+	if !m.IsObject() {
+		return
+	}
+	type cand struct {
+		key string
+		v   gjson.Result
+	}
+	byID := map[string][]cand{}
+	var order []string
+	m.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			id := fold(k.String())
+			if _, seen := byID[id]; !seen {
+				order = append(order, id)
+			}
+			byID[id] = append(byID[id], cand{k.String(), v})
+		}
+		return true
+	})
+	for _, id := range order {
+		cs := byID[id]
+		best := 0
+		for i, c := range cs {
+			if c.key == id {
+				best = i
+				break
+			}
+			if c.key < cs[best].key {
+				best = i
+			}
+		}
+		fn(id, cs[best].key, cs[best].v)
+	}
 }
 
 // scope is one prepared agent scope.
@@ -321,10 +296,9 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 	return mm
 }
 
-// newProvider prepares the config v at models.providers.<key>; catalog is
-// the config whose models array is the catalog; openai marks the provider
-// whose routes SEL-4 tests.
-func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
+// newProvider prepares the config v at models.providers.<key>; openai
+// marks the provider whose routes SEL-4 tests.
+func newProvider(key string, v gjson.Result, openai bool) *provider {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
 	o := objectOf(v)
 	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
@@ -339,7 +313,7 @@ func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
 		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
 	}
 
-	rows := catalog.Get("models")
+	rows := o.get("models")
 	if !rows.IsArray() {
 		return p
 	}
