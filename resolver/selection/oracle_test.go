@@ -117,7 +117,6 @@ func (st *oState) done(s Result) oResult {
 	return oResult{Result: s, Reasons: st.reasons}
 }
 
-
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection
 // ignores (SEL-2).
 func (st *oState) ignoreWholeAgentKeys() {
