@@ -101,8 +101,14 @@ func TestSourcePositions(t *testing.T) {
 		}
 	}
 	// Names are relative to how the top-level file was named.
-	wd, _ := os.Getwd()
-	t.Chdir(dir)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
 	doc, err = compile.LoadFile("main.json5", compile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +117,6 @@ func TestSourcePositions(t *testing.T) {
 	if want := filepath.Join("deep", "sub.json5"); pos.File != want {
 		t.Errorf("relative name %q, want %q", pos.File, want)
 	}
-	t.Chdir(wd)
 }
 
 func TestSourceFS(t *testing.T) {

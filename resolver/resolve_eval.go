@@ -313,7 +313,7 @@ func prepare(doc occkit.Document) *Prepared {
 		}
 		if record && agree > 0 && agree == len(s.fallbacks) {
 			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacks[0].base,
-				Note: resFallbacksAgree(agree)})
+				Note: fallbacksAgree(agree)})
 		}
 		return out.harness
 	}
@@ -512,10 +512,10 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 	}
 }
 
-// resFallbacksAgree is the RES-8 reason's note: how many fallbacks keep
+// fallbacksAgree is the RES-8 reason's note: how many fallbacks keep
 // the primary's provider and Harness (a count, so not the reason's Value,
 // which quotes what the path holds).
-func resFallbacksAgree(n int) string {
+func fallbacksAgree(n int) string {
 	if n == 1 {
 		return "the one fallback keeps the primary's provider and resolves through the same policy checks to its Harness"
 	}
