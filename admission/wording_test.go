@@ -6,6 +6,8 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
@@ -41,6 +43,13 @@ func TestRefusalWording(t *testing.T) {
 			return b.String(), err
 		}
 	}
+	openclaw, err := openclawschema.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := func(src string, validate func(occkit.Document) error) func() (string, error) {
+		return func() (string, error) { return "", validate(occkit.MustParseDocument(src)) }
+	}
 	for _, tc := range []struct {
 		name    string
 		run     func() (string, error)
@@ -67,6 +76,19 @@ func TestRefusalWording(t *testing.T) {
 			[]string{"does not accept the runtime harnessAuth method", "accepted for openclaw/embedded here: api_key"}, nil},
 		{"runtime method on kubernetes, dedicated codex", auth(occkit.HarnessCodex, occkit.ModeDedicated), "harnessAuth.method",
 			[]string{"accepted for codex/dedicated here: api_key, codex_pat, credential_source"}, nil},
+		{"occkit schema bound", schema(`{"agents":{"defaults":{"maxConcurrent":0}}}`, compile.Validate),
+			"agents.defaults.maxConcurrent", []string{"the schema wants at least 1"}, nil},
+		{"occkit schema type", schema(`{"agents":{"defaults":{"maxConcurrent":"four"}}}`, compile.Validate),
+			"agents.defaults.maxConcurrent", []string{"the schema wants integer, not string"}, nil},
+		{"OpenClaw enum typo", schema(`{"agents":{"defaults":{"thinkingDefault":"medum"}}}`, openclaw.Validate),
+			"agents.defaults.thinkingDefault", []string{`(did you mean "medium"?); accepted: "adaptive", "high"`}, nil},
+		{"OpenClaw key typos", schema(`{"agents":{"defualts":{}}}`, openclaw.Validate),
+			"agents.defualts", []string{"did you mean agents.defaults?"}, nil},
+		{"OpenClaw nested key typo", schema(`{"agents":{"defaults":{"model":{"primary":"a/b","fallback":[]}}}}`, openclaw.Validate),
+			"agents.defaults.model.fallback", []string{"did you mean agents.defaults.model.fallbacks?"}, nil},
+		{"runtime id typo", schema(`{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"opencalw"}}}}}}`,
+			func(d occkit.Document) error { _, err := resolver.Resolve(d, resolver.Request{}); return err }),
+			`agents.defaults.models["anthropic/a"].agentRuntime.id`, []string{`must be "openclaw" or "codex"; did you mean openclaw?`}, nil},
 		{"unknown provider", explain(`{"agents":{"defaults":{"model":"acme/x-1"}}}`), "",
 			[]string{`RES-6 agents.defaults.model = "acme": no runtime policy, models.providers entry or plugin routing names this provider, so the default openclaw Harness runs it`},
 			[]string{"built-in"}},

@@ -75,7 +75,7 @@ func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 		if n.isConst {
 			e.fatal(at, "%s must be %s (OpenClaw %s)", name(at), n.enum[0].text, e.version)
 		} else {
-			e.fatal(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(n.enum))
+			e.fatal(at, "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, n.enum), listValues(n.enum))
 		}
 	}
 	for _, c := range n.allOf {
@@ -148,7 +148,7 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 			for _, c := range left {
 				values = append(values, c.props[k].enum...)
 			}
-			e.fatal(at.Key(k), "%s is not a value OpenClaw %s accepts; accepted: %s", at.Key(k).String(), e.version, listValues(values))
+			e.fatal(at.Key(k), "%s is not a value OpenClaw %s accepts%s; accepted: %s", at.Key(k).String(), e.version, valueHint(r.Get(gjson.Escape(k)), values), listValues(values))
 			return
 		}
 		if len(keep) == 1 && len(keep) < len(left) {
@@ -191,7 +191,7 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 		}
 	}
 	if literals {
-		e.fatal(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(values))
+		e.fatal(at, "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, values), listValues(values))
 		return
 	}
 	var types uint8
@@ -402,6 +402,27 @@ func listValues(vs []enumValue) string {
 		return strings.Join(texts[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(texts)-maxListed)
 	}
 	return strings.Join(texts, ", ")
+}
+
+// valueHint is " (did you mean X?)" when the string r is a typo of one of
+// the accepted string values vs (X is the schema's value, quoted as
+// listValues quotes it), else "". It quotes nothing of the document.
+func valueHint(r gjson.Result, vs []enumValue) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	var strs []string
+	texts := map[string]string{}
+	for _, v := range vs {
+		if v.isString {
+			strs = append(strs, v.str)
+			texts[v.str] = v.text
+		}
+	}
+	if s := occkit.Suggest(r.Str, strs); s != "" {
+		return " (did you mean " + texts[s] + "?)"
+	}
+	return ""
 }
 
 // suggest is the key of names closest to key by edit distance, when it
