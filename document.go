@@ -19,6 +19,7 @@ import (
 // The zero Document is the empty object {}.
 type Document struct {
 	raw []byte
+	src SourceMap // where the bytes were read from, or nil (position.go)
 }
 
 // ParseDocument wraps valid JSON bytes (copied, compacted) as a Document.

@@ -125,7 +125,16 @@ type Request struct {
 // The first refusal ends admission and nothing is left behind: Admit has no
 // side effects of its own and returns no revision. A cancelled ctx is 503
 // DEPENDENCY_UNAVAILABLE.
-func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
+func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err error) {
+	// A refusal about the Configuration is placed in the text it was
+	// loaded from (file:line:col), when it carries a source map; only
+	// refusals pay for it.
+	var read occkit.Document
+	defer func() {
+		if err != nil {
+			err = read.Place(err)
+		}
+	}()
 	mode := req.Agent.ExecutionMode
 	if mode == "" {
 		mode = occkit.ModeEmbedded
@@ -150,6 +159,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (*Revision, error) {
 	if err != nil {
 		return nil, mapDependency("ADM-1", "the Configuration could not be read", err)
 	}
+	read = doc
 	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
 
 	sandbox := boundSandbox(req, mode)

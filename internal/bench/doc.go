@@ -17,7 +17,7 @@
 // cheaper than its floor.
 //
 // BenchmarkDecision/models=N takes the four [Decisions] with
-// resolver.PrepareSelect's index on Configuration(N); the nested module
+// selection.Prepare's index on Configuration(N); the nested module
 // internal/bench/celpeer takes the same four in cel-go (BenchmarkCEL), and
 // .ci/bench prints the ratio as `models=N decision cel-go/occkit time`.
 package bench

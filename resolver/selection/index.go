@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"strings"
@@ -6,49 +6,50 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
 )
 
-// SelectIndex is a document prepared for [Select]: the scopes selection
+// Index is a document prepared for [Select]: the scopes selection
 // reads, located once, and indexes of the agent entries, provider configs,
 // catalog rows and model-map keys. Preparation is one linear pass over
 // those parts of the document; a decision then reads only the entries that
 // can name its target, so its cost does not grow with the catalog.
 //
-// A SelectIndex is immutable and safe for concurrent use. It holds views
+// A Index is immutable and safe for concurrent use. It holds views
 // of the document's bytes, so it lives as long as the document.
-type SelectIndex struct {
-	defaults selObj       // agents.defaults
+type Index struct {
+	defaults object       // agents.defaults
 	entries  gjson.Result // agents.entries
 	list     gjson.Result // agents.list
 	provs    gjson.Result // models.providers
-	defMap   *selKeys     // agents.defaults.models
+	defMap   *keyIndex    // agents.defaults.models
 
 	indexed   bool
-	entryByID map[string][]selKV  // lower(trim(key)) → object entries, author order
-	listByID  map[string]selKV    // lower(trim(id)) → first list item
-	provByID  map[string][]selKV  // lower(trim(key)) → object provider configs
-	rows      map[string]*selRows // provider config key → its catalog index
+	entryByID map[string][]member      // lower(trim(key)) → object entries, author order
+	listByID  map[string]member        // lower(trim(id)) → first list item
+	provByID  map[string][]member      // lower(trim(key)) → object provider configs
+	rows      map[string]*catalogIndex // provider config key → its catalog index
 }
 
-// selKV is one object member (or array item, key "") with its position.
-type selKV struct {
+// member is one object member (or array item, key "") with its position.
+type member struct {
 	key  string
 	idx  int
 	v    gjson.Result
-	obj  selObj   // v's members, for agent entries and provider configs
-	keys *selKeys // the member's `models` map, for agent entries
+	obj  object    // v's members, for agent entries and provider configs
+	keys *keyIndex // the member's `models` map, for agent entries
 }
 
-// selObj is an object whose direct members are looked up by key. The
+// object is an object whose direct members are looked up by key. The
 // members of a prepared one are located once, so a lookup never skips a
 // large sibling (a model map, a catalog).
-type selObj struct {
+type object struct {
 	v gjson.Result
 	m map[string]gjson.Result
 }
 
-func selObjOf(v gjson.Result, indexed bool) selObj {
-	o := selObj{v: v}
+func objectOf(v gjson.Result, indexed bool) object {
+	o := object{v: v}
 	if indexed && v.IsObject() {
 		o.m = map[string]gjson.Result{}
 		v.ForEach(func(k, val gjson.Result) bool {
@@ -62,43 +63,43 @@ func selObjOf(v gjson.Result, indexed bool) selObj {
 }
 
 // get is the member k (a plain key, no path syntax).
-func (o selObj) get(k string) gjson.Result {
+func (o object) get(k string) gjson.Result {
 	if o.m != nil {
 		return o.m[k]
 	}
 	return o.v.Get(k)
 }
 
-// selRows indexes a catalog (`models.providers.<p>.models`) by the two
+// catalogIndex indexes a catalog (`models.providers.<p>.models`) by the two
 // spellings a row ID can match (MatchRow): the bare ID and a
 // provider-qualified ID. Rows whose provider part is not ASCII are always
 // candidates (case folding is then not a plain lower-casing).
-type selRows struct {
+type catalogIndex struct {
 	v     gjson.Result
-	bare  map[string][]selKV
-	qual  map[string][]selKV
-	other []selKV
+	bare  map[string][]member
+	qual  map[string][]member
+	other []member
 }
 
-// selKeys indexes a model map: its members by trimmed key and by the
+// keyIndex indexes a model map: its members by trimmed key and by the
 // trimmed part after a key's first slash.
-type selKeys struct {
+type keyIndex struct {
 	v      gjson.Result
-	exact  map[string][]selKV
-	byRest map[string][]selKV
+	exact  map[string][]member
+	byRest map[string][]member
 }
 
-// PrepareSelect prepares doc for any number of [SelectIndex.Select]
+// Prepare prepares doc for any number of [Index.Select]
 // decisions.
-func PrepareSelect(doc occkit.Document) *SelectIndex { return selPrepare(doc, true) }
+func Prepare(doc occkit.Document) *Index { return prepare(doc, true) }
 
-// selPrepare locates the scopes; with indexed unset it builds no indexes
+// prepare locates the scopes; with indexed unset it builds no indexes
 // and every decision scans (the reference the indexes are tested against).
-func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
+func prepare(doc occkit.Document, indexed bool) *Index {
 	root := doc.Root()
 	agents := root.Get("agents")
-	x := &SelectIndex{
-		defaults: selObjOf(agents.Get("defaults"), indexed),
+	x := &Index{
+		defaults: objectOf(agents.Get("defaults"), indexed),
 		entries:  agents.Get("entries"),
 		list:     agents.Get("list"),
 		provs:    root.Get("models").Get("providers"),
@@ -108,43 +109,43 @@ func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
 	if !indexed {
 		return x
 	}
-	x.entryByID = map[string][]selKV{}
+	x.entryByID = map[string][]member{}
 	if x.entries.IsObject() {
 		i := 0
 		x.entries.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
-				id := selFold(k.String())
-				o := selObjOf(v, true)
-				x.entryByID[id] = append(x.entryByID[id], selKV{key: k.String(), idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))})
+				id := fold(k.String())
+				o := objectOf(v, true)
+				x.entryByID[id] = append(x.entryByID[id], member{key: k.String(), idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))})
 			}
 			i++
 			return true
 		})
 	}
-	x.listByID = map[string]selKV{}
+	x.listByID = map[string]member{}
 	if x.list.IsArray() {
 		i := 0
 		x.list.ForEach(func(_, v gjson.Result) bool {
 			if v.IsObject() {
-				id := selFold(v.Get("id").String())
+				id := fold(v.Get("id").String())
 				if _, dup := x.listByID[id]; !dup {
-					o := selObjOf(v, true)
-					x.listByID[id] = selKV{idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))}
+					o := objectOf(v, true)
+					x.listByID[id] = member{idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))}
 				}
 			}
 			i++
 			return true
 		})
 	}
-	x.provByID, x.rows = map[string][]selKV{}, map[string]*selRows{}
+	x.provByID, x.rows = map[string][]member{}, map[string]*catalogIndex{}
 	if x.provs.IsObject() {
 		x.provs.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
-				id := selFold(k.String())
-				o := selObjOf(v, true)
-				x.provByID[id] = append(x.provByID[id], selKV{key: k.String(), v: v, obj: o})
+				id := fold(k.String())
+				o := objectOf(v, true)
+				x.provByID[id] = append(x.provByID[id], member{key: k.String(), v: v, obj: o})
 				if _, seen := x.rows[k.String()]; !seen {
-					x.rows[k.String()] = selIndexRows(o.get("models"))
+					x.rows[k.String()] = indexRows(o.get("models"))
 				}
 			}
 			return true
@@ -153,9 +154,9 @@ func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
 	return x
 }
 
-func selFold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-func selASCII(s string) bool {
+func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -164,8 +165,8 @@ func selASCII(s string) bool {
 	return true
 }
 
-func selIndexRows(rows gjson.Result) *selRows {
-	r := &selRows{v: rows, bare: map[string][]selKV{}, qual: map[string][]selKV{}}
+func indexRows(rows gjson.Result) *catalogIndex {
+	r := &catalogIndex{v: rows, bare: map[string][]member{}, qual: map[string][]member{}}
 	if !rows.IsArray() {
 		return r
 	}
@@ -173,12 +174,12 @@ func selIndexRows(rows gjson.Result) *selRows {
 	rows.ForEach(func(_, v gjson.Result) bool {
 		id := v.Get("id")
 		if v.IsObject() && id.Type == gjson.String {
-			kv := selKV{idx: i, v: v}
+			kv := member{idx: i, v: v}
 			row := strings.TrimSpace(id.String())
 			r.bare[row] = append(r.bare[row], kv)
 			if p, rest, ok := strings.Cut(row, "/"); ok {
-				if selASCII(p) {
-					q := selFold(p) + "/" + strings.TrimSpace(rest)
+				if isASCII(p) {
+					q := fold(p) + "/" + strings.TrimSpace(rest)
 					r.qual[q] = append(r.qual[q], kv)
 				} else {
 					r.other = append(r.other, kv)
@@ -192,15 +193,15 @@ func selIndexRows(rows gjson.Result) *selRows {
 }
 
 // keysOf indexes a model map (nil when not indexing).
-func (x *SelectIndex) keysOf(m gjson.Result) *selKeys {
-	k := &selKeys{v: m}
+func (x *Index) keysOf(m gjson.Result) *keyIndex {
+	k := &keyIndex{v: m}
 	if !x.indexed || !m.IsObject() {
 		return k
 	}
-	k.exact, k.byRest = map[string][]selKV{}, map[string][]selKV{}
+	k.exact, k.byRest = map[string][]member{}, map[string][]member{}
 	i := 0
 	m.ForEach(func(key, v gjson.Result) bool {
-		kv := selKV{key: key.String(), idx: i, v: v}
+		kv := member{key: key.String(), idx: i, v: v}
 		t := strings.TrimSpace(kv.key)
 		k.exact[t] = append(k.exact[t], kv)
 		if _, rest, ok := strings.Cut(t, "/"); ok {
@@ -216,33 +217,33 @@ func (x *SelectIndex) keysOf(m gjson.Result) *selKeys {
 // each calls fn, in author order, for every member of the map that can
 // match model (or, with wildcard, a `<provider>/*` key): a superset of the
 // matches, which the caller filters with keyMatches.
-func (k *selKeys) each(model string, wildcard bool, fn func(key string, v gjson.Result)) {
+func (k *keyIndex) each(model string, wildcard bool, fn func(key string, v gjson.Result)) {
 	if k.exact == nil {
 		k.v.ForEach(func(key, v gjson.Result) bool { fn(key.String(), v); return true })
 		return
 	}
-	var a, b []selKV
+	var a, b []member
 	if wildcard {
 		a = k.byRest["*"]
 	} else if model != "" {
 		a, b = k.exact[model], k.byRest[model]
 	}
-	selMerge(a, b, nil, fn)
+	mergeByPosition(a, b, nil, fn)
 }
 
-// selMerge visits three position-ordered lists in position order.
-func selMerge(a, b, c []selKV, fn func(key string, v gjson.Result)) {
+// mergeByPosition visits three position-ordered lists in position order.
+func mergeByPosition(a, b, c []member, fn func(key string, v gjson.Result)) {
 	for len(a)+len(b)+len(c) > 0 {
 		best := -1
-		pick := func(l []selKV, n int) {
-			if len(l) > 0 && (best < 0 || l[0].idx < selHead(a, b, c, best)) {
+		pick := func(l []member, n int) {
+			if len(l) > 0 && (best < 0 || l[0].idx < head(a, b, c, best)) {
 				best = n
 			}
 		}
 		pick(a, 0)
 		pick(b, 1)
 		pick(c, 2)
-		var kv selKV
+		var kv member
 		switch best {
 		case 0:
 			kv, a = a[0], a[1:]
@@ -255,7 +256,7 @@ func selMerge(a, b, c []selKV, fn func(key string, v gjson.Result)) {
 	}
 }
 
-func selHead(a, b, c []selKV, n int) int {
+func head(a, b, c []member, n int) int {
 	switch n {
 	case 0:
 		return a[0].idx
@@ -267,25 +268,25 @@ func selHead(a, b, c []selKV, n int) int {
 
 // entry locates the agent entry named id (normalized): its path, value and
 // model map.
-func (x *SelectIndex) entry(id string) (occkit.Path, selObj, *selKeys) {
+func (x *Index) entry(id string) (occkit.Path, object, *keyIndex) {
 	if id == "" {
-		return occkit.Root(), selObj{}, nil
+		return occkit.Root(), object{}, nil
 	}
 	entries := occkit.NewPath("agents", "entries")
-	var cands []selKV
+	var cands []member
 	if x.indexed {
 		cands = x.entryByID[id]
 	} else {
 		i := 0
 		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && selFold(k.String()) == id {
-				cands = append(cands, selKV{key: k.String(), idx: i, v: v, obj: selObj{v: v}})
+			if v.IsObject() && fold(k.String()) == id {
+				cands = append(cands, member{key: k.String(), idx: i, v: v, obj: object{v: v}})
 			}
 			i++
 			return true
 		})
 	}
-	if best := selPick(cands, id); best >= 0 {
+	if best := pickSpelling(cands, id); best >= 0 {
 		c := cands[best]
 		if c.keys == nil {
 			c.keys = x.keysOf(c.obj.get("models"))
@@ -297,21 +298,21 @@ func (x *SelectIndex) entry(id string) (occkit.Path, selObj, *selKeys) {
 		if c, ok := x.listByID[id]; ok {
 			return list.Index(c.idx), c.obj, c.keys
 		}
-		return occkit.Root(), selObj{}, nil
+		return occkit.Root(), object{}, nil
 	}
 	if x.list.IsArray() {
 		for i, v := range x.list.Array() {
-			if v.IsObject() && selFold(v.Get("id").String()) == id {
-				return list.Index(i), selObj{v: v}, x.keysOf(v.Get("models"))
+			if v.IsObject() && fold(v.Get("id").String()) == id {
+				return list.Index(i), object{v: v}, x.keysOf(v.Get("models"))
 			}
 		}
 	}
-	return occkit.Root(), selObj{}, nil
+	return occkit.Root(), object{}, nil
 }
 
-// selPick chooses among the spellings of id: the exact key, else the
+// pickSpelling chooses among the spellings of id: the exact key, else the
 // smallest key, independent of author key order; -1 when there is none.
-func selPick(cands []selKV, id string) int {
+func pickSpelling(cands []member, id string) int {
 	best := -1
 	for i, c := range cands {
 		if c.key == id {
@@ -327,40 +328,40 @@ func selPick(cands []selKV, id string) int {
 // providerConfig finds `models.providers.<p>` (the key compared
 // case-insensitively; of several spellings the exact key, then the
 // smallest).
-func (x *SelectIndex) providerConfig(provider string) (selKV, *selRows, bool) {
+func (x *Index) providerConfig(provider string) (member, *catalogIndex, bool) {
 	if provider == "" {
-		return selKV{}, nil, false
+		return member{}, nil, false
 	}
-	var cands []selKV
+	var cands []member
 	if x.indexed {
 		cands = x.provByID[provider]
 	} else {
 		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && selFold(k.String()) == provider {
-				cands = append(cands, selKV{key: k.String(), v: v, obj: selObj{v: v}})
+			if v.IsObject() && fold(k.String()) == provider {
+				cands = append(cands, member{key: k.String(), v: v, obj: object{v: v}})
 			}
 			return true
 		})
 	}
-	best := selPick(cands, provider)
+	best := pickSpelling(cands, provider)
 	if best < 0 {
-		return selKV{}, nil, false
+		return member{}, nil, false
 	}
 	c := cands[best]
 	if x.indexed {
 		return c, x.rows[c.key], true
 	}
-	return c, &selRows{v: c.obj.get("models")}, true
+	return c, &catalogIndex{v: c.obj.get("models")}, true
 }
 
 // row finds the first catalog row, in array order, matching ref (REF-4).
-func (r *selRows) row(ref Ref) (selKV, bool) {
-	var found selKV
+func (r *catalogIndex) row(ref resolver.Ref) (member, bool) {
+	var found member
 	ok := false
 	visit := func(idx int, v gjson.Result) bool {
 		id := v.Get("id")
-		if v.IsObject() && id.Type == gjson.String && MatchRow(ref, id.String()) {
-			found, ok = selKV{idx: idx, v: v}, true
+		if v.IsObject() && id.Type == gjson.String && resolver.MatchRow(ref, id.String()) {
+			found, ok = member{idx: idx, v: v}, true
 			return false
 		}
 		return true
@@ -375,7 +376,7 @@ func (r *selRows) row(ref Ref) (selKV, bool) {
 	if ref.ID == "" {
 		return found, false
 	}
-	for _, l := range [][]selKV{r.bare[ref.ID], r.qual[ref.Provider+"/"+ref.ID], r.other} {
+	for _, l := range [][]member{r.bare[ref.ID], r.qual[ref.Provider+"/"+ref.ID], r.other} {
 		for _, c := range l {
 			if (!ok || c.idx < found.idx) && !visit(c.idx, c.v) {
 				break

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"fmt"
@@ -9,10 +9,11 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
 )
 
-// SelectRequest names the provider/model turn to choose a runtime for.
-type SelectRequest struct {
+// Request names the provider/model turn to choose a runtime for.
+type Request struct {
 	// Provider is the provider ID; "" when only a bare model ID is known
 	// (then Model may also be a full "provider/id" ref).
 	Provider string
@@ -62,8 +63,8 @@ func AllSources() []Source {
 	return []Source{SourceModel, SourceProvider, SourceImplicit, SourceSession}
 }
 
-// Selection is the outcome of [Select].
-type Selection struct {
+// Result is the outcome of [Select].
+type Result struct {
 	// Runtime is the chosen runtime: "openclaw", a registered plugin ID,
 	// or the ACP backend of an ACP session.
 	Runtime string
@@ -78,17 +79,17 @@ type Selection struct {
 	// plugin declared the exact-request OpenClaw fallback (SEL-5).
 	Fallback bool
 	// Requested is the normalized runtime the policy asked for
-	// ([RuntimeAuto] when none).
+	// ([resolver.RuntimeAuto] when none).
 	Requested string
 	// Provider and Model are the effective route.
 	Provider, Model string
 	// Reasons is the ordered reason chain (SEL-9).
-	Reasons []Reason
+	Reasons []resolver.Reason
 }
 
-// Explain writes the reason chain, one line per [Reason], followed by the
+// Explain writes the reason chain, one line per [resolver.Reason], followed by the
 // outcome.
-func (s Selection) Explain(w io.Writer) error {
+func (s Result) Explain(w io.Writer) error {
 	for i, r := range s.Reasons {
 		line := fmt.Sprintf("%d. %s", i+1, r.Rule)
 		if !r.Path.IsRoot() {
@@ -112,9 +113,9 @@ func (s Selection) Explain(w io.Writer) error {
 	return err
 }
 
-// selCLIBackends maps each CLI backend alias to the one provider it serves
+// cliBackends maps each CLI backend alias to the one provider it serves
 // (SEL-7).
-var selCLIBackends = map[string]string{
+var cliBackends = map[string]string{
 	"claude-cli":        "anthropic",
 	"google-gemini-cli": "google",
 }
@@ -125,19 +126,19 @@ var selCLIBackends = map[string]string{
 // (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
 // provider/model.
 //
-// Select is PrepareSelect(doc).Select(req, reg); a caller deciding more
+// Select is Prepare(doc).Select(req, reg); a caller deciding more
 // than once on one document prepares it once.
-func Select(doc occkit.Document, req SelectRequest, reg *Registry) (Selection, error) {
-	return PrepareSelect(doc).Select(req, reg)
+func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
+	return Prepare(doc).Select(req, reg)
 }
 
 // Select decides one turn on the prepared document; see the package
 // function [Select].
-func (x *SelectIndex) Select(req SelectRequest, reg *Registry) (Selection, error) {
-	st := &selState{x: x, reg: reg}
-	provider, model, err := selTarget(req.Provider, req.Model)
+func (x *Index) Select(req Request, reg *Registry) (Result, error) {
+	st := &state{x: x, reg: reg}
+	provider, model, err := target(req.Provider, req.Model)
 	if err != nil {
-		return Selection{}, err
+		return Result{}, err
 	}
 	st.provider, st.model = provider, model
 	st.entry, st.entryV, st.entryKeys = x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
@@ -146,10 +147,10 @@ func (x *SelectIndex) Select(req SelectRequest, reg *Registry) (Selection, error
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
 		st.reason("SEL-8", occkit.Root(), b, "ACP session keeps its ACP backend")
-		return st.done(Selection{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		return st.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
-		st.reason("SEL-8", occkit.Root(), NormalizeRuntime(h), "historical harness ID does not pin the next turn")
+		st.reason("SEL-8", occkit.Root(), resolver.NormalizeRuntime(h), "historical harness ID does not pin the next turn")
 	}
 
 	pol := st.lookupPolicy()
@@ -159,76 +160,76 @@ func (x *SelectIndex) Select(req SelectRequest, reg *Registry) (Selection, error
 	st.facts = st.routeFacts()
 
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		if rt := NormalizeRuntime(o); rt != RuntimeAuto {
+		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
 			st.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
 			sel, err := st.locked(rt)
 			return st.done(sel), err
 		}
 	}
 	if o := strings.TrimSpace(ses.Override); o != "" {
-		if sel, ok := st.sessionOverride(NormalizeRuntime(o)); ok {
+		if sel, ok := st.sessionOverride(resolver.NormalizeRuntime(o)); ok {
 			return st.done(sel), nil
 		}
 	}
 
 	if !pol.found {
-		pol.runtime, pol.source = RuntimeAuto, SourceImplicit
+		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
 	}
-	var sel Selection
-	if pol.runtime == RuntimeAuto {
+	var sel Result
+	if pol.runtime == resolver.RuntimeAuto {
 		sel = st.auto(pol.source, pol.ambiguous)
 	} else {
-		sel, err = st.explicit(pol.runtime, pol.source, pol.path, selRuleFor(pol.runtime))
+		sel, err = st.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
 	}
 	return st.done(sel), err
 }
 
-func selRuleFor(runtime string) string {
-	if _, cli := selCLIBackends[runtime]; cli {
+func ruleFor(runtime string) string {
+	if _, cli := cliBackends[runtime]; cli {
 		return "SEL-7"
 	}
 	return "SEL-5"
 }
 
-type selState struct {
-	x               *SelectIndex
+type state struct {
+	x               *Index
 	reg             *Registry
 	provider, model string
 	entry           occkit.Path // agent entry, root when none
-	entryV          selObj      // its members
-	entryKeys       *selKeys    // its model map
+	entryV          object      // its members
+	entryKeys       *keyIndex   // its model map
 	facts           RouteFacts
-	reasons         []Reason
-	scopeList       []selScope // made once per decision
-	maps            []selMap
+	reasons         []resolver.Reason
+	scopeList       []scope // made once per decision
+	maps            []mapAt
 }
 
 // Paths every decision names; a Path is immutable and shared.
 var (
-	selDefaultsPath = occkit.NewPath("agents", "defaults")
-	selDefaultsMap  = selDefaultsPath.Key("models")
+	defaultsPath       = occkit.NewPath("agents", "defaults")
+	defaultsModelsPath = defaultsPath.Key("models")
 )
 
-// selMap is a model map: where it is and its keys.
-type selMap struct {
+// mapAt is a model map: where it is and its keys.
+type mapAt struct {
 	at   occkit.Path
-	keys *selKeys
+	keys *keyIndex
 }
 
-func (st *selState) reason(rule string, p occkit.Path, value, note string) {
-	st.reasons = append(st.reasons, Reason{Rule: rule, Path: p, Value: value, Note: note})
+func (st *state) reason(rule string, p occkit.Path, value, note string) {
+	st.reasons = append(st.reasons, resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
 }
 
-func (st *selState) done(s Selection) Selection {
+func (st *state) done(s Result) Result {
 	s.Provider, s.Model = st.provider, st.model
 	if s.Requested == "" {
-		s.Requested = RuntimeAuto
+		s.Requested = resolver.RuntimeAuto
 	}
 	s.Reasons = st.reasons
 	return s
 }
 
-func (st *selState) ref() string {
+func (st *state) ref() string {
 	switch {
 	case st.provider == "":
 		return st.model
@@ -238,15 +239,15 @@ func (st *selState) ref() string {
 	return st.provider + "/" + st.model
 }
 
-// selTarget normalizes the request's provider and model (REF-1, REF-2).
-func selTarget(provider, model string) (string, string, error) {
+// target normalizes the request's provider and model (REF-1, REF-2).
+func target(provider, model string) (string, string, error) {
 	p := strings.ToLower(strings.TrimSpace(provider))
 	m := strings.TrimSpace(model)
 	if strings.Contains(p, "/") {
 		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
 	}
 	if p == "" {
-		if r, ok := ParseRef(m); ok {
+		if r, ok := resolver.ParseRef(m); ok {
 			p, m = r.Provider, r.ID
 		}
 	} else if pre, rest, ok := strings.Cut(m, "/"); ok && strings.EqualFold(strings.TrimSpace(pre), p) && strings.TrimSpace(rest) != "" {
@@ -263,27 +264,27 @@ func selTarget(provider, model string) (string, string, error) {
 
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection
 // ignores (SEL-2).
-func (st *selState) ignoreWholeAgentKeys() {
+func (st *state) ignoreWholeAgentKeys() {
 	for _, s := range st.scopes() {
 		for _, k := range []string{"agentRuntime", "embeddedHarness"} {
 			if v := s.v.get(k); v.Exists() {
-				st.reason("SEL-2", s.at.Key(k), selRuntimeValue(v), "whole-agent runtime key is ignored")
+				st.reason("SEL-2", s.at.Key(k), runtimeValue(v), "whole-agent runtime key is ignored")
 			}
 		}
 	}
 }
 
-func selRuntimeValue(v gjson.Result) string {
+func runtimeValue(v gjson.Result) string {
 	if v.IsObject() {
 		v = v.Get("id")
 	}
 	if v.Type == gjson.String {
-		return NormalizeRuntime(v.String())
+		return resolver.NormalizeRuntime(v.String())
 	}
 	return ""
 }
 
-type selPolicy struct {
+type policyHit struct {
 	found     bool
 	ambiguous bool
 	runtime   string
@@ -292,8 +293,8 @@ type selPolicy struct {
 	provider  string // provider of the matched key, for bare model IDs
 }
 
-// selPolicyOf reads a non-blank `agentRuntime.id` under v.
-func selPolicyOf(ar gjson.Result) (string, bool) {
+// runtimeIDOf reads a non-blank `agentRuntime.id` under v.
+func runtimeIDOf(ar gjson.Result) (string, bool) {
 	if !ar.IsObject() {
 		return "", false
 	}
@@ -304,34 +305,34 @@ func selPolicyOf(ar gjson.Result) (string, bool) {
 	return id.String(), true
 }
 
-// selScope is an agent scope (`agents.defaults`, the agent entry).
-type selScope struct {
+// scope is an agent scope (`agents.defaults`, the agent entry).
+type scope struct {
 	at occkit.Path
-	v  selObj
+	v  object
 }
 
-func (st *selState) scopes() []selScope {
+func (st *state) scopes() []scope {
 	if st.scopeList == nil {
-		st.scopeList = []selScope{{selDefaultsPath, st.x.defaults}}
+		st.scopeList = []scope{{defaultsPath, st.x.defaults}}
 		if !st.entry.IsRoot() {
-			st.scopeList = append(st.scopeList, selScope{st.entry, st.entryV})
+			st.scopeList = append(st.scopeList, scope{st.entry, st.entryV})
 		}
 	}
 	return st.scopeList
 }
 
-func (st *selState) modelMaps() []selMap {
+func (st *state) modelMaps() []mapAt {
 	if st.maps == nil {
 		if !st.entry.IsRoot() {
-			st.maps = append(st.maps, selMap{st.entry.Key("models"), st.entryKeys})
+			st.maps = append(st.maps, mapAt{st.entry.Key("models"), st.entryKeys})
 		}
-		st.maps = append(st.maps, selMap{selDefaultsMap, st.x.defMap})
+		st.maps = append(st.maps, mapAt{defaultsModelsPath, st.x.defMap})
 	}
 	return st.maps
 }
 
 // lookupPolicy applies the SEL-1 lookup order.
-func (st *selState) lookupPolicy() selPolicy {
+func (st *state) lookupPolicy() policyHit {
 	// 1. exact model keys, entry scope then defaults.
 	for _, m := range st.modelMaps() {
 		pol, stop := st.scanKeys(m, false)
@@ -345,7 +346,7 @@ func (st *selState) lookupPolicy() selPolicy {
 	}
 	// 2. the provider catalog row (a bare model ID names no provider).
 	if row, rv, ok := st.catalogRow(); ok {
-		if id, ok := selPolicyOf(rv.Get("agentRuntime")); ok {
+		if id, ok := runtimeIDOf(rv.Get("agentRuntime")); ok {
 			return st.hit(row.Key("agentRuntime").Key("id"), id, SourceModel, "catalog row policy", "")
 		}
 	}
@@ -361,32 +362,32 @@ func (st *selState) lookupPolicy() selPolicy {
 	}
 	if st.provider == "" {
 		st.reason("SEL-1", occkit.Root(), st.model, "model ID has no provider: provider policy does not apply")
-		return selPolicy{}
+		return policyHit{}
 	}
 	// 4. provider-level policy.
 	if pc, pv, ok := st.providerConfig(); ok {
-		if id, ok := selPolicyOf(pv.get("agentRuntime")); ok {
+		if id, ok := runtimeIDOf(pv.get("agentRuntime")); ok {
 			return st.hit(pc.Key("agentRuntime").Key("id"), id, SourceProvider, "provider policy", "")
 		}
 	}
-	return selPolicy{}
+	return policyHit{}
 }
 
-func (st *selState) hit(p occkit.Path, raw string, src Source, note, provider string) selPolicy {
-	rt := NormalizeRuntime(raw)
+func (st *state) hit(p occkit.Path, raw string, src Source, note, provider string) policyHit {
+	rt := resolver.NormalizeRuntime(raw)
 	st.reason("SEL-1", p, rt, note)
-	return selPolicy{found: true, runtime: rt, source: src, path: p, provider: provider}
+	return policyHit{found: true, runtime: rt, source: src, path: p, provider: provider}
 }
 
 // scanKeys looks for policy keys of the model map at m: exact keys, or
 // `<provider>/*` keys when wildcard is set. stop reports a decision.
-func (st *selState) scanKeys(m selMap, wildcard bool) (selPolicy, bool) {
+func (st *state) scanKeys(m mapAt, wildcard bool) (policyHit, bool) {
 	type match struct {
 		key, provider, raw string
 	}
 	var matches []match
 	m.keys.each(st.model, wildcard, func(key string, v gjson.Result) {
-		raw, ok := selPolicyOf(v.Get("agentRuntime"))
+		raw, ok := runtimeIDOf(v.Get("agentRuntime"))
 		if !ok {
 			return
 		}
@@ -395,7 +396,7 @@ func (st *selState) scanKeys(m selMap, wildcard bool) (selPolicy, bool) {
 		}
 	})
 	if len(matches) == 0 {
-		return selPolicy{}, false
+		return policyHit{}, false
 	}
 	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q",
 	// "moonshotai/kimi" and "nvidia/moonshotai/kimi" for provider nvidia).
@@ -420,7 +421,7 @@ func (st *selState) scanKeys(m selMap, wildcard bool) (selPolicy, bool) {
 	if st.provider == "" {
 		for _, x := range matches[1:] {
 			if x.provider != first.provider {
-				return selPolicy{ambiguous: true}, true
+				return policyHit{ambiguous: true}, true
 			}
 		}
 	}
@@ -433,7 +434,7 @@ func (st *selState) scanKeys(m selMap, wildcard bool) (selPolicy, bool) {
 
 // keyMatches reports whether a model-map key names the target (exactly, or
 // as `<provider>/*` when wildcard is set) and the key's provider.
-func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
+func (st *state) keyMatches(key string, wildcard bool) (string, bool) {
 	k := strings.TrimSpace(key)
 	pre, rest, qualified := strings.Cut(k, "/")
 	kp := strings.ToLower(strings.TrimSpace(pre))
@@ -458,10 +459,10 @@ func (st *selState) keyMatches(key string, wildcard bool) (string, bool) {
 
 // providerConfig finds `models.providers.<p>` (the key compared
 // case-insensitively).
-func (st *selState) providerConfig() (occkit.Path, selObj, bool) {
+func (st *state) providerConfig() (occkit.Path, object, bool) {
 	pc, _, ok := st.x.providerConfig(st.provider)
 	if !ok {
-		return occkit.Root(), selObj{}, false
+		return occkit.Root(), object{}, false
 	}
 	return occkit.NewPath("models", "providers", pc.key), pc.obj, true
 }
@@ -469,12 +470,12 @@ func (st *selState) providerConfig() (occkit.Path, selObj, bool) {
 // catalogRow finds the provider catalog row of the target (REF-4): the
 // first row, in array order, whose ID is the model ID or the full ref (as
 // OpenClaw's resolveModelConfig does).
-func (st *selState) catalogRow() (occkit.Path, gjson.Result, bool) {
+func (st *state) catalogRow() (occkit.Path, gjson.Result, bool) {
 	pc, rows, ok := st.x.providerConfig(st.provider)
 	if !ok {
 		return occkit.Root(), gjson.Result{}, false
 	}
-	r, ok := rows.row(Ref{Provider: st.provider, ID: st.model})
+	r, ok := rows.row(resolver.Ref{Provider: st.provider, ID: st.model})
 	if !ok {
 		return occkit.Root(), gjson.Result{}, false
 	}
@@ -482,9 +483,9 @@ func (st *selState) catalogRow() (occkit.Path, gjson.Result, bool) {
 }
 
 // routeFacts gathers the secret-free facts of the route (SEL-4, SEL-6).
-func (st *selState) routeFacts() RouteFacts {
+func (st *state) routeFacts() RouteFacts {
 	f := RouteFacts{Provider: st.provider, Model: st.model}
-	var scan selOverrideScan
+	var scan overrideScan
 	pc, pv, hasPC := st.providerConfig()
 	row, rv, hasRow := st.catalogRow()
 	if hasPC {
@@ -493,13 +494,13 @@ func (st *selState) routeFacts() RouteFacts {
 	if hasRow {
 		scan.row(rv, row)
 	}
-	for _, v := range []selObj{{v: rv}, pv} {
+	for _, v := range []object{{v: rv}, pv} {
 		if u := v.get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
-			f.BaseURL, f.BaseURLStripped = codexSanitizeURL(u.String())
+			f.BaseURL, f.BaseURLStripped = sanitizeURL(u.String())
 			break
 		}
 	}
-	for _, v := range []selObj{{v: rv}, pv} {
+	for _, v := range []object{{v: rv}, pv} {
 		if a := v.get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
 			f.API = strings.TrimSpace(a.String())
 			break
@@ -507,7 +508,7 @@ func (st *selState) routeFacts() RouteFacts {
 	}
 	// SEL-6a: params at the agent scopes, and of the exact model keys.
 	for _, s := range st.scopes() {
-		if p := s.v.get("params"); selSome(p) {
+		if p := s.v.get("params"); present(p) {
 			scan.params(p, s.at.Key("params"))
 		}
 	}
@@ -515,7 +516,7 @@ func (st *selState) routeFacts() RouteFacts {
 		for _, m := range st.modelMaps() {
 			m.keys.each(st.model, false, func(k string, v gjson.Result) {
 				if _, ok := st.keyMatches(k, false); ok {
-					if p := v.Get("params"); selSome(p) {
+					if p := v.Get("params"); present(p) {
 						scan.params(p, m.at.Key(k).Key("params"))
 					}
 				}
@@ -531,8 +532,8 @@ func (st *selState) routeFacts() RouteFacts {
 }
 
 // auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
-func (st *selState) auto(src Source, ambiguous bool) Selection {
-	openclaw := Selection{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: RuntimeAuto}
+func (st *state) auto(src Source, ambiguous bool) Result {
+	openclaw := Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: resolver.RuntimeAuto}
 	if st.provider == "" || ambiguous {
 		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
 		return openclaw
@@ -544,10 +545,10 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
 				return openclaw
 			}
-			sup := pluginAsk(p, st.facts, string(occkit.HarnessCodex))
+			sup := ask(p, st.facts, string(occkit.HarnessCodex))
 			if sup.Kind == SupportSupported {
 				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
-				return Selection{Runtime: string(occkit.HarnessCodex), Source: src, Requested: RuntimeAuto}
+				return Result{Runtime: string(occkit.HarnessCodex), Source: src, Requested: resolver.RuntimeAuto}
 			}
 			st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
@@ -563,10 +564,10 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 	var claims []cand
 	for _, id := range st.reg.IDs() {
 		p, _ := st.reg.Lookup(id)
-		if !pluginAutoFor(p, st.provider) {
+		if !autoFor(p, st.provider) {
 			continue
 		}
-		sup := pluginAsk(p, st.facts, RuntimeAuto)
+		sup := ask(p, st.facts, resolver.RuntimeAuto)
 		if sup.Kind == SupportSupported {
 			claims = append(claims, cand{id: id, pri: p.Priority()})
 			st.reason("SEL-3", occkit.Root(), id, fmt.Sprintf("claims the route (priority %d)", p.Priority()))
@@ -585,92 +586,92 @@ func (st *selState) auto(src Source, ambiguous bool) Selection {
 		return claims[i].id < claims[j].id
 	})
 	st.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
-	return Selection{Runtime: claims[0].id, Source: src, Requested: RuntimeAuto}
+	return Result{Runtime: claims[0].id, Source: src, Requested: resolver.RuntimeAuto}
 }
 
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
 // was configured and rule the rule reported on refusal.
-func (st *selState) explicit(rt string, src Source, p occkit.Path, rule string) (Selection, error) {
+func (st *state) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
-		return Selection{Runtime: rt, Source: src, Requested: rt}, nil
+		return Result{Runtime: rt, Source: src, Requested: rt}, nil
 	}
-	if want, cli := selCLIBackends[rt]; cli {
+	if want, cli := cliBackends[rt]; cli {
 		if st.provider != want {
-			return Selection{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, st.ref())
+			return Result{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, st.ref())
 		}
 		st.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
-		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
 	}
 	plug, ok := st.reg.Lookup(rt)
 	if !ok {
-		return Selection{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, st.ref())
+		return Result{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, st.ref())
 	}
-	sup := pluginAsk(plug, st.facts, rt)
+	sup := ask(plug, st.facts, rt)
 	switch sup.Kind {
 	case SupportSupported:
 		st.reason("SEL-5", p, rt, "explicit runtime supports the route")
-		return Selection{Runtime: rt, Source: src, Requested: rt}, nil
+		return Result{Runtime: rt, Source: src, Requested: rt}, nil
 	case SupportFallback:
 		st.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
 	}
 	detail := ""
 	if sup.Reason != "" {
 		detail = " (" + sup.Reason + ")"
 	}
-	return Selection{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, st.ref(), detail)
+	return Result{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, st.ref(), detail)
 }
 
 // locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
 // owner is not asked again whether it supports the route: the transcript
 // is native to it. An owner that is no registered harness (nor openclaw,
 // nor the provider's CLI backend) is refused like an explicit runtime.
-func (st *selState) locked(rt string) (Selection, error) {
+func (st *state) locked(rt string) (Result, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
-		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
 	}
 	if _, ok := st.reg.Lookup(rt); ok {
-		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
 	}
 	return st.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
 }
 
 // sessionOverride applies a session runtime override when it is
 // compatible (SEL-8); an incompatible one is recorded and ignored.
-func (st *selState) sessionOverride(rt string) (Selection, bool) {
-	if rt == RuntimeAuto {
+func (st *state) sessionOverride(rt string) (Result, bool) {
+	if rt == resolver.RuntimeAuto {
 		st.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
-		return Selection{}, false
+		return Result{}, false
 	}
-	ignore := func(why string) (Selection, bool) {
+	ignore := func(why string) (Result, bool) {
 		st.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
-		return Selection{}, false
+		return Result{}, false
 	}
 	if rt == string(occkit.HarnessOpenClaw) {
 		st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-		return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, true
+		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
 	}
-	if want, cli := selCLIBackends[rt]; cli {
+	if want, cli := cliBackends[rt]; cli {
 		if st.provider != want {
 			return ignore("CLI backend serves provider " + want)
 		}
 		st.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
-		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
 	}
 	plug, ok := st.reg.Lookup(rt)
 	if !ok {
 		return ignore("no such harness is registered")
 	}
-	switch sup := pluginAsk(plug, st.facts, rt); sup.Kind {
+	switch sup := ask(plug, st.facts, rt); sup.Kind {
 	case SupportFallback:
 		// The harness declares that OpenClaw reproduces the exact request
 		// (SEL-5): the override is honoured through that fallback, as in
 		// OpenClaw, rather than ignored for the configured policy.
 		st.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Selection{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
 	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}
 	st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-	return Selection{Runtime: rt, Source: SourceSession, Requested: rt}, true
+	return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
 }
