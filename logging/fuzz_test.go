@@ -58,14 +58,14 @@ func FuzzStamp(f *testing.F) {
 
 // hasDuplicateKeys reports a duplicate key in any object of d.
 func hasDuplicateKeys(d occkit.Document) bool {
-	var walk func(v gjson.Result) bool
-	walk = func(v gjson.Result) bool {
+	var walk func(v occkit.Value) bool
+	walk = func(v occkit.Value) bool {
 		if !v.IsObject() && !v.IsArray() {
 			return false // ForEach on a scalar yields the scalar itself
 		}
 		dup := false
 		seen := map[string]bool{}
-		v.ForEach(func(k, val gjson.Result) bool {
+		v.ForEach(func(k, val occkit.Value) bool {
 			if v.IsObject() {
 				if seen[k.String()] {
 					dup = true

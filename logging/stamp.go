@@ -92,7 +92,7 @@ func stampDiagnostics(doc occkit.Document) (occkit.Document, error) {
 	if !doc.Get(pathOtel).IsObject() {
 		return doc.SetRaw(pathOtel, []byte(`{"logs":false}`))
 	}
-	if v := doc.Get(pathOtelLogs); v.Type == gjson.False {
+	if v := doc.Get(pathOtelLogs); v.IsBool() && !v.Bool() {
 		return doc, nil
 	}
 	return doc.SetRaw(pathOtelLogs, []byte("false"))
@@ -101,7 +101,7 @@ func stampDiagnostics(doc occkit.Document) (occkit.Document, error) {
 // setIfDifferent leaves an already-correct value's bytes alone (it may be
 // written with escapes), so stamping a stamped document is a no-op.
 func setIfDifferent(doc occkit.Document, p occkit.Path, value string) (occkit.Document, error) {
-	if v := doc.Get(p); v.Type == gjson.String && v.Str == value {
+	if v := doc.Get(p); v.IsString() && v.String() == value {
 		return doc, nil
 	}
 	return doc.SetRaw(p, []byte(quote(value)))
@@ -121,27 +121,28 @@ func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 // Guard applies to platform-owned logging only; a driver-managed document
 // is not stamped and must not be guarded.
 func Guard(doc occkit.Document) (occkit.LogLevel, error) {
-	logging := objectOrEmpty(doc.Get(pathLogging))
+	logging := doc.Get(pathLogging)
 	var errs []error
-	level, okLevel := stampedLevel(logging.Get("level"))
+	level, okLevel := stampedLevel(logging.Key("level"))
 	if !okLevel {
 		errs = append(errs, broken(pathLevel, "logging.level must be one of debug, info, warn or error"))
 	}
-	console, okConsole := stampedLevel(logging.Get("consoleLevel"))
+	console, okConsole := stampedLevel(logging.Key("consoleLevel"))
 	if !okConsole {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must be one of debug, info, warn or error"))
 	}
 	if okLevel && okConsole && level != console {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must equal logging.level"))
 	}
-	if s := logging.Get("consoleStyle"); s.Type != gjson.String || s.Str != ConsoleStyle {
+	if s := logging.Key("consoleStyle"); !s.IsString() || s.String() != ConsoleStyle {
 		errs = append(errs, broken(pathConsoleStyle, "logging.consoleStyle must be json"))
 	}
-	if logging.Get("redactSensitive").Exists() {
+	if logging.Key("redactSensitive").Exists() {
 		errs = append(errs, broken(pathRedactSensitive, "logging.redactSensitive is retired and must be absent"))
 	}
-	otel := objectOrEmpty(objectOrEmpty(doc.Get(pathDiagnostics)).Get("otel"))
-	if otel.Get("logs").Type != gjson.False {
+	// Key reads objects only, so a non-object counts as {} (gjson paths
+	// would also index arrays).
+	if logs := doc.Get(pathDiagnostics).Key("otel").Key("logs"); !logs.IsBool() || logs.Bool() {
 		errs = append(errs, broken(pathOtelLogs, "diagnostics.otel.logs must be false"))
 	}
 	if err := occkit.Join(errs...); err != nil {
@@ -150,23 +151,14 @@ func Guard(doc occkit.Document) (occkit.LogLevel, error) {
 	return level, nil
 }
 
-func stampedLevel(v gjson.Result) (occkit.LogLevel, bool) {
-	if v.Type != gjson.String {
+func stampedLevel(v occkit.Value) (occkit.LogLevel, bool) {
+	if !v.IsString() {
 		return "", false
 	}
-	l := occkit.LogLevel(v.Str)
+	l := occkit.LogLevel(v.String())
 	return l, l.Valid()
 }
 
 func broken(p occkit.Path, detail string) error {
 	return occkit.Conflict("LOG-2", p, "%s; the revision cannot be rendered, redeploy it", detail)
-}
-
-// objectOrEmpty returns v when it is an object and an empty object otherwise,
-// so that keys are looked up in objects only (gjson would also index arrays).
-func objectOrEmpty(v gjson.Result) gjson.Result {
-	if v.IsObject() {
-		return v
-	}
-	return gjson.Parse("{}")
 }

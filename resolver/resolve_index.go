@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // This file builds, in one pass over the document, the indexes OCC Harness
@@ -492,7 +493,7 @@ func resObjectFields(o gjson.Result, keys ...string) []gjson.Result {
 // resBuildIndex makes the one pass over doc.
 func resBuildIndex(doc occkit.Document) *resIndex {
 	x := &resIndex{shapeOK: true, defModel: resPathDefModel}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	if errs := shapeErrors(root); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs
 	}

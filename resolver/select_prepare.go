@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // SelectIndex is a document prepared for [Select]: the scopes selection
@@ -95,7 +96,7 @@ func PrepareSelect(doc occkit.Document) *SelectIndex { return selPrepare(doc, tr
 // selPrepare locates the scopes; with indexed unset it builds no indexes
 // and every decision scans (the reference the indexes are tested against).
 func selPrepare(doc occkit.Document, indexed bool) *SelectIndex {
-	root := doc.Root()
+	root := docjson.Root(doc)
 	agents := root.Get("agents")
 	x := &SelectIndex{
 		defaults: selObjOf(agents.Get("defaults"), indexed),

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Rule is the SPEC rule of every refusal: the schema check of
@@ -80,7 +81,7 @@ func (v *Validator) Version() string { return v.version }
 
 // Valid reports whether OpenClaw's schema accepts doc. It reads the
 // document bytes in place and does not allocate for the common case.
-func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(specView(doc).Root()) }
+func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(docjson.Root(specView(doc))) }
 
 // specView is doc as the check reads it: OpenClaw's own view where it
 // rewrites before validating, and the SPEC's where the SPEC says so.
@@ -98,14 +99,14 @@ func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(specVi
 // Each rewrite costs a copy only when its key is present.
 func specView(doc occkit.Document) occkit.Document {
 	root := doc.Root()
-	agents := root.Get("agents")
-	if list := agents.Get("list"); agents.IsObject() && list.IsArray() &&
-		(!agents.Get("entries").Exists() || len(list.Array()) == 0) {
+	agents := root.Key("agents")
+	if list := agents.Key("list"); list.IsArray() &&
+		(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
 		if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
 			doc = out
 		}
 	}
-	if logging := root.Get("logging"); logging.IsObject() && logging.Get("redactSensitive").Exists() {
+	if logging := root.Key("logging"); logging.Key("redactSensitive").Exists() {
 		if out, err := doc.Delete(occkit.NewPath("logging", "redactSensitive")); err == nil {
 			doc = out
 		}
@@ -121,7 +122,7 @@ func specView(doc occkit.Document) occkit.Document {
 // from the document are never quoted. At most 50 refusals come back,
 // sorted by path (see [occkit.Join]).
 func (v *Validator) Validate(doc occkit.Document) error {
-	root := specView(doc).Root()
+	root := docjson.Root(specView(doc))
 	if v.root.valid(root) {
 		return nil
 	}
