@@ -92,6 +92,12 @@ type Error struct {
 	// never part of the message, which may be shown to anyone; callers
 	// reach it with errors.Is and errors.As through [Error.Unwrap].
 	Err error
+	// Position is where the refused setting is written in the text the
+	// document was loaded from, when that is known (see [Position]); the
+	// zero value otherwise. compile's loaders set it on what they refuse,
+	// and [Document.Place] on later refusals about a loaded document.
+	// [Error.Error] leaves it out; %+v and [Error.Snippet] print it.
+	Position Position
 }
 
 // Unwrap returns the cause, or nil.

@@ -403,23 +403,32 @@ func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, ch
 			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, reason, incAt, at, real, filepath.Dir(p), chain, depth)
+	return in.descend(ld, data, reason, incAt, at, real, ld.displayName(p), filepath.Dir(p), chain, depth)
 }
 
 // descend parses an included file's bytes (or reports why they could not
-// be read) and resolves its own includes: key joins the chain and dir
-// resolves its relative paths.
-func (in *includer) descend(ld *loader, data []byte, reason string, incAt occkit.Path, at *ldAt, key, dir string, chain []string, depth int) (*ldNode, error) {
+// be read) and resolves its own includes: key joins the chain, dir
+// resolves its relative paths and name is the file in positions. What the
+// file itself gets wrong is placed in it; the file joins the loader's
+// sources once its own includes are resolved, after theirs.
+func (in *includer) descend(ld *loader, data []byte, reason string, incAt occkit.Path, at *ldAt, key, name, dir string, chain []string, depth int) (*ldNode, error) {
 	if reason != "" {
 		return nil, ldFileError(incAt, "DOC-4", "the included file", reason, in.limits)
 	}
 	in.read += len(data)
 	out, err := ld.parse(data)
 	if err != nil {
-		return nil, ldRebase(err, incAt)
+		own := ldSource{name: name, src: data}
+		return nil, ldRebase(ldPlace(err, nil, own), incAt)
 	}
 	next := append(append([]string(nil), chain...), key)
-	return in.process(ld, ldTree(out), at, dir, next, depth+1)
+	here := ldSource{name: name, at: at.path(), src: data}
+	n, err := in.process(ld, ldTree(out), at, dir, next, depth+1)
+	if err != nil {
+		return nil, ldPlace(err, &ldSources{files: append(ld.sources, here)}, here)
+	}
+	ld.sources = append(ld.sources, here)
+	return n, nil
 }
 
 // admit refuses a file already on the include chain (a cycle) and counts
@@ -437,7 +446,8 @@ func (in *includer) admit(incAt occkit.Path, key string, chain []string) error {
 }
 
 // ldRebase reports an included file's own error at the $include that
-// named it, keeping the rule and naming the location inside the file.
+// named it, keeping the rule, naming the location inside the file and
+// keeping its position there.
 func ldRebase(err error, incAt occkit.Path) error {
 	e := occkit.First(err)
 	if e == nil {
@@ -447,7 +457,9 @@ func ldRebase(err error, incAt occkit.Path) error {
 	if !e.Path.IsRoot() {
 		where = " at " + e.Path.String()
 	}
-	return occkit.New(e.Code, e.Rule, incAt, "in the included file%s: %s", where, e.Detail)
+	r := occkit.New(e.Code, e.Rule, incAt, "in the included file%s: %s", where, e.Detail)
+	r.Position = e.Position
+	return r
 }
 
 // incInside reports whether p is one of roots or lies below one.

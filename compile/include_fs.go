@@ -35,7 +35,7 @@ func (in *includer) loadFS(ld *loader, rel string, incAt occkit.Path, at *ldAt, 
 			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, reason, incAt, at, p, path.Dir(p), chain, depth)
+	return in.descend(ld, data, reason, incAt, at, p, p, path.Dir(p), chain, depth)
 }
 
 // fsInside reports whether the slash path p is one of roots or below one;
@@ -100,6 +100,7 @@ func LoadFS(fsys fs.FS, name string, opts LoadOptions) (occkit.Document, error) 
 	if reason != "" {
 		return occkit.Document{}, ldFileError(occkit.Root(), "DOC-1", "the configuration file", reason, l)
 	}
+	ld.name, ld.keep = name, true
 	return ld.load(data, path.Dir(name), []string{name})
 }
 
@@ -116,5 +117,5 @@ func LoadReader(r io.Reader, opts LoadOptions) (occkit.Document, error) {
 	if len(data) > max {
 		return occkit.Document{}, occkit.Invalid("DOC-2", occkit.Root(), "the document size exceeds the limit of %d bytes", max)
 	}
-	return Load(data, opts)
+	return loadBytes(data, opts, true)
 }

@@ -97,6 +97,15 @@ type LoadOptions struct {
 	// document given to [Load] resolve against. Default: the first root.
 	// [LoadFile] uses the file's directory.
 	BaseDir string
+	// Filename names the text in positions ([occkit.Position]): refusals
+	// of the load carry file:line:col, and the loaded Document carries a
+	// source map so that later refusals about it can be placed too
+	// ([occkit.Document.Place]; admission does it). For [Load], setting it
+	// lets the Document keep src, which must then not be modified; without
+	// it Load keeps nothing and only its own refusals have a position.
+	// [LoadFile] and [LoadFS] use the name they are given, [LoadReader]
+	// this one (or none), and all three keep the text they read.
+	Filename string
 }
 
 // Load reads one Configuration: strict JSON first, JSON5 only when that
@@ -111,6 +120,11 @@ type LoadOptions struct {
 // Load reads the file system only for $include, and then only inside
 // [LoadOptions.IncludeRoots], at most [MaxIncludeFiles] files.
 func Load(src []byte, opts LoadOptions) (occkit.Document, error) {
+	return loadBytes(src, opts, opts.Filename != "")
+}
+
+// loadBytes is Load; keep attaches the source map to the Document.
+func loadBytes(src []byte, opts LoadOptions, keep bool) (occkit.Document, error) {
 	ld := newLoader(opts)
 	base := opts.BaseDir
 	if base == "" && len(ld.inc.roots) > 0 {
@@ -121,6 +135,7 @@ func Load(src []byte, opts LoadOptions) (occkit.Document, error) {
 			base = abs
 		}
 	}
+	ld.name, ld.keep, ld.baseDir = opts.Filename, keep, base
 	return ld.load(src, base, nil)
 }
 
@@ -145,6 +160,7 @@ func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 	if rerr != "" {
 		return occkit.Document{}, ldFileError(occkit.Root(), "DOC-1", "the configuration file", rerr, ld.limits)
 	}
+	ld.name, ld.keep, ld.baseDir = path, true, filepath.Dir(abs)
 	return ld.load(data, filepath.Dir(abs), []string{real})
 }
 
@@ -152,6 +168,12 @@ type loader struct {
 	limits Limits
 	lookup func(string) (string, bool)
 	inc    *includer
+	// name, baseDir and sources place refusals (source.go): the top-level
+	// text's name and directory, and the included texts read so far; keep
+	// attaches them to the loaded Document.
+	name, baseDir string
+	sources       []ldSource
+	keep          bool
 }
 
 func newLoader(opts LoadOptions) *loader {
@@ -159,8 +181,14 @@ func newLoader(opts LoadOptions) *loader {
 	return &loader{limits: l, lookup: opts.Lookup, inc: newIncluder(opts.IncludeRoots, l)}
 }
 
-// load runs the whole pipeline on one top-level document.
+// load runs the whole pipeline on one top-level document and places what
+// it refuses.
 func (ld *loader) load(src []byte, dir string, chain []string) (occkit.Document, error) {
+	doc, err := ld.run(src, dir, chain)
+	return ld.finish(src, doc, err)
+}
+
+func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, error) {
 	out, err := ld.parse(src)
 	if err != nil {
 		return occkit.Document{}, err

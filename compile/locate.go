@@ -19,37 +19,55 @@ import (
 // only when src holds no readable value at all. Locate reads src once and
 // allocates nothing beyond the decoded keys it compares.
 func Locate(src []byte, p occkit.Path) (line, col int, ok bool) {
+	off, _, ok := locateFrom(src, p, 0)
+	if !ok {
+		return 0, 0, false
+	}
+	line, col, _ = lineCol(src, off)
+	return line, col, true
+}
+
+// locateFrom is Locate for the elements of p from index from on: the byte
+// offset to report and how many elements were found.
+func locateFrom(src []byte, p occkit.Path, from int) (off, found int, ok bool) {
 	s := locScanner{src: src}
 	s.skip()
 	if s.i >= len(src) {
 		return 0, 0, false
 	}
 	best := s.i
-	for depth := 0; depth < p.Len(); depth++ {
+	for depth := from; depth < p.Len(); depth++ {
 		key, index, isIdx := p.Elem(depth)
-		at, found := s.find(key, index, isIdx)
-		if !found {
+		at, ok := s.find(key, index, isIdx)
+		if !ok {
 			break
 		}
 		best = at
+		found++
 	}
+	return best, found, true
+}
+
+// lineCol is the line and column (from 1, in characters) of byte offset
+// off of src, and the offset where that line starts.
+func lineCol(src []byte, off int) (line, col, start int) {
 	line, col = 1, 1
-	for j := 0; j < best; {
+	for j := 0; j < off; {
 		r, n := utf8.DecodeRune(src[j:])
 		j += n
 		switch {
 		case r == '\n':
-			line, col = line+1, 1
+			line, col, start = line+1, 1, j
 		case r == '\r':
 			if j < len(src) && src[j] == '\n' {
 				j++
 			}
-			line, col = line+1, 1
+			line, col, start = line+1, 1, j
 		default:
 			col++
 		}
 	}
-	return line, col, true
+	return line, col, start
 }
 
 // locScanner walks JSON5 text without building anything; i is the offset

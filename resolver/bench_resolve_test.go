@@ -9,12 +9,12 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// resBenchDoc generates a valid dedicated-Codex Configuration with n
+// benchDoc generates a valid dedicated-Codex Configuration with n
 // models: the primary and n-1 fallbacks on provider openai, each listed in
 // agents.defaults.models with an explicit codex runtime and as a provider
 // catalog row, plus two Agent entries inheriting the selection. Every model
 // takes every rule's path (RES-3, RES-5, RES-7, RES-8, RES-9).
-func resBenchDoc(n int) occkit.Document {
+func benchDoc(n int) occkit.Document {
 	var b strings.Builder
 	ref := func(i int) string { return fmt.Sprintf("openai/vendor/model-%05d", i) }
 	b.WriteString(`{"agents":{"ownership":"explicit","defaults":{"model":{"primary":"` + ref(0) + `","fallbacks":[`)
@@ -39,16 +39,16 @@ func resBenchDoc(n int) occkit.Document {
 		}
 		fmt.Fprintf(&b, `{"id":"vendor/model-%05d","name":"Model %d","contextWindow":128000,"maxTokens":8192}`, i, i)
 	}
-	b.WriteString(`]}}},` + resCodexPlugin + `,"logging":{"level":"info"}}`)
+	b.WriteString(`]}}},` + codexPluginJSON + `,"logging":{"level":"info"}}`)
 	return occkit.MustParseDocument(b.String())
 }
 
-var resBenchSizes = []int{40, 1000, 10000}
+var benchSizes = []int{40, 1000, 10000}
 
 // BenchmarkResolve measures one full resolution (prepare and evaluate).
 func BenchmarkResolve(b *testing.B) {
-	for _, n := range resBenchSizes {
-		doc := resBenchDoc(n)
+	for _, n := range benchSizes {
+		doc := benchDoc(n)
 		if _, err := Resolve(doc, Request{Mode: occkit.ModeDedicated}); err != nil {
 			b.Fatalf("benchmark document does not resolve: %v", err)
 		}
@@ -67,8 +67,8 @@ func BenchmarkResolve(b *testing.B) {
 // BenchmarkUnmarshalFloor is the yardstick: one encoding/json Unmarshal of
 // the same documents into map[string]any.
 func BenchmarkUnmarshalFloor(b *testing.B) {
-	for _, n := range resBenchSizes {
-		raw := resBenchDoc(n).Bytes()
+	for _, n := range benchSizes {
+		raw := benchDoc(n).Bytes()
 		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()

@@ -36,18 +36,18 @@ func (r Ref) Key() string { return r.Provider + "/" + r.ID }
 // starting or ending with `/`, or with an empty provider or ID after
 // trimming.
 func ParseRef(s string) (Ref, bool) {
-	return refParse(s, "", true)
+	return parseRef(s, "", true)
 }
 
 // ParseRefLenient parses s like [ParseRef], except that a bare ID without
 // any `/` gets defaultProvider (REF-5a). Empty input, "/", "p/" and "/m"
 // stay invalid, as does a bare ID when defaultProvider is blank.
 func ParseRefLenient(s, defaultProvider string) (Ref, bool) {
-	return refParse(s, defaultProvider, false)
+	return parseRef(s, defaultProvider, false)
 }
 
-func refParse(s, defaultProvider string, strict bool) (Ref, bool) {
-	model, profile := refSplitProfile(strings.TrimSpace(s))
+func parseRef(s, defaultProvider string, strict bool) (Ref, bool) {
+	model, profile := splitProfile(strings.TrimSpace(s))
 	if model == "" {
 		return Ref{}, false
 	}
@@ -74,14 +74,14 @@ func refParse(s, defaultProvider string, strict bool) (Ref, bool) {
 	return Ref{Provider: provider, ID: id, Profile: profile}, true
 }
 
-// refSplitProfile splits a trailing `@profile` off s (REF-5). Every `@`
+// splitProfile splits a trailing `@profile` off s (REF-5). Every `@`
 // after the last `/` counts, also one right after it: in "vllm/@cf" the
 // profile is "cf" and the model "vllm/" (no ID, so the ref is invalid), as
 // in OpenClaw. A bare ID starting with `@` has no profile at all. When what follows
 // an `@` (up to the next `@`) is an 8-digit date or a quantization tag,
 // that `@` belongs to the model ID and the next `@` is tried. A split that
 // leaves an empty model or profile is no split.
-func refSplitProfile(s string) (model, profile string) {
+func splitProfile(s string) (model, profile string) {
 	for i := strings.LastIndexByte(s, '/') + 1; i < len(s); i++ {
 		if s[i] != '@' {
 			continue
@@ -94,7 +94,7 @@ func refSplitProfile(s string) (model, profile string) {
 		if j := strings.IndexByte(rest, '@'); j >= 0 {
 			seg = rest[:j]
 		}
-		if refIsModelSuffix(seg) {
+		if isModelSuffix(seg) {
 			continue
 		}
 		m, p := strings.TrimSpace(s[:i]), strings.TrimSpace(rest)
@@ -106,30 +106,30 @@ func refSplitProfile(s string) (model, profile string) {
 	return s, ""
 }
 
-// refIsModelSuffix reports whether seg (the text after an `@`) names a model
+// isModelSuffix reports whether seg (the text after an `@`) names a model
 // variant rather than an auth profile (REF-5): an 8-digit date (20251001) or
 // a quantization tag: the GGUF families `q<N>` and `iq<N>` with
 // `_`-separated alphanumeric parts (q4_k_m, q8_0, iq3_xxs) and bit widths
 // `<N>bit` (8bit), case-insensitive. Nothing else is exempt: `@v2` or
 // `@work` is a profile, as in OpenClaw's current parser.
-func refIsModelSuffix(seg string) bool {
+func isModelSuffix(seg string) bool {
 	seg = strings.ToLower(seg)
 	switch {
-	case len(seg) == 8 && refAllDigits(seg):
+	case len(seg) == 8 && allDigits(seg):
 		return true
 	case strings.HasPrefix(seg, "iq"):
-		return refIsGGUF(seg[2:])
+		return isGGUF(seg[2:])
 	case strings.HasPrefix(seg, "q"):
-		return refIsGGUF(seg[1:])
+		return isGGUF(seg[1:])
 	}
 	n, ok := strings.CutSuffix(seg, "bit")
-	return ok && refAllDigits(n)
+	return ok && allDigits(n)
 }
 
-// refIsGGUF matches `<N>(_<alnum>)*` (what follows `q` or `iq`).
-func refIsGGUF(s string) bool {
+// isGGUF matches `<N>(_<alnum>)*` (what follows `q` or `iq`).
+func isGGUF(s string) bool {
 	head, tail, _ := strings.Cut(s, "_")
-	if !refAllDigits(head) {
+	if !allDigits(head) {
 		return false
 	}
 	if tail == "" {
@@ -149,7 +149,7 @@ func refIsGGUF(s string) bool {
 	return true
 }
 
-func refAllDigits(s string) bool {
+func allDigits(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -92,7 +92,7 @@ type Prepared struct {
 // bytes, then every candidate model is checked against them. Problems of
 // the Configuration are kept and returned by every [Prepared.Resolve].
 func Prepare(doc occkit.Document) *Prepared {
-	return resPrepare(doc)
+	return prepare(doc)
 }
 
 // Resolve decides the Harness, mode and models of one deployment of doc
@@ -126,7 +126,7 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	}
 	reasons := make([]Reason, len(p.reasons), len(p.reasons)+3)
 	copy(reasons, p.reasons)
-	reasons, err := resTopology(p.harness, mode, req, reasons)
+	reasons, err := checkTopology(p.harness, mode, req, reasons)
 	if err != nil {
 		return Decision{}, err
 	}

@@ -12,16 +12,16 @@ import (
 // RES-4), their policies (RES-5, RES-6, RES-7), catalogs (RES-8) and
 // provider rows (RES-9).
 
-// resSource is one explicit runtime policy of a candidate (RES-5). Its
+// policySource is one explicit runtime policy of a candidate (RES-5). Its
 // path is built only when a reason or a problem names it.
-type resSource struct {
+type policySource struct {
 	id   string
-	cat  *resCatalog  // a catalog key, or nil
-	prov *resProvider // a provider row or the provider, when cat is nil
-	at   int32        // key or row index; -1 for the provider itself
+	cat  *catalogIndex   // a catalog key, or nil
+	prov *providerConfig // a provider row or the provider, when cat is nil
+	at   int32           // key or row index; -1 for the provider itself
 }
 
-func (s resSource) path() occkit.Path {
+func (s policySource) path() occkit.Path {
 	switch {
 	case s.cat != nil:
 		return s.cat.keyPath(int(s.at)).Key("agentRuntime").Key("id")
@@ -31,7 +31,7 @@ func (s resSource) path() occkit.Path {
 	return s.prov.path.Key("agentRuntime").Key("id")
 }
 
-func (s resSource) what() string {
+func (s policySource) what() string {
 	switch {
 	case s.cat != nil && s.cat.path.Len() > 3:
 		return "Agent entry model policy"
@@ -43,27 +43,27 @@ func (s resSource) what() string {
 	return "provider policy"
 }
 
-// resOutcome is the evaluation of one candidate in one scope.
-type resOutcome struct {
+// evalOutcome is the evaluation of one candidate in one scope.
+type evalOutcome struct {
 	harness occkit.Harness // "" when unknown (a problem was reported)
 	reasons []Reason
 }
 
-// resSources gathers the candidate's policies in precedence order: the
+// sources gathers the candidate's policies in precedence order: the
 // entry's models[ref], agents.defaults.models[ref], the matching provider
 // rows, the provider (RES-5). bad reports that a policy holder was already
 // refused (RES-1, RES-4), so nothing more should be concluded.
-func (x *resIndex) resSources(c *resRefAt, e *resEntry, out []resSource) (_ []resSource, bad bool) {
-	fromCat := func(cat *resCatalog) {
+func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []policySource, bad bool) {
+	fromCat := func(cat *catalogIndex) {
 		if !cat.present || cat.bad {
 			return
 		}
 		cat.lookup(c.key, func(i int32) {
 			switch k := &cat.keys[i]; k.rtSt {
-			case resRtBad:
+			case runtimeBad:
 				bad = true
-			case resRtOK:
-				out = append(out, resSource{id: k.rt, cat: cat, at: i})
+			case runtimeOK:
+				out = append(out, policySource{id: k.rt, cat: cat, at: i})
 			}
 		})
 	}
@@ -75,26 +75,26 @@ func (x *resIndex) resSources(c *resRefAt, e *resEntry, out []resSource) (_ []re
 	for _, p := range x.providers[c.ref.Provider] {
 		for _, i := range p.rowsFor(c.ref, buf[:0]) {
 			switch r := &p.rows[i]; r.rtSt {
-			case resRtBad:
+			case runtimeBad:
 				bad = true
-			case resRtOK:
-				out = append(out, resSource{id: r.rt, prov: p, at: i})
+			case runtimeOK:
+				out = append(out, policySource{id: r.rt, prov: p, at: i})
 			}
 		}
 		switch p.rtSt {
-		case resRtBad:
+		case runtimeBad:
 			bad = true
-		case resRtOK:
-			out = append(out, resSource{id: p.rt, prov: p, at: -1})
+		case runtimeOK:
+			out = append(out, policySource{id: p.rt, prov: p, at: -1})
 		}
 	}
 	return out, bad
 }
 
-// resNeedsPolicy reports whether provider needs an explicit runtime policy
+// needsPolicy reports whether provider needs an explicit runtime policy
 // (RES-6): openai, codex, any provider configured under models.providers
 // and any provider with plugin routing.
-func (x *resIndex) resNeedsPolicy(provider string) bool {
+func (x *docIndex) needsPolicy(provider string) bool {
 	if provider == "openai" || provider == string(occkit.HarnessCodex) {
 		return true
 	}
@@ -104,23 +104,23 @@ func (x *resIndex) resNeedsPolicy(provider string) bool {
 	return x.routed[provider]
 }
 
-// resEvaluate decides the Harness of one candidate in the scope of entry e
+// evaluate decides the Harness of one candidate in the scope of entry e
 // (nil: agents.defaults), appending any problem to errs and, when record
 // is set, the deciding reasons to the outcome.
-func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]error) resOutcome {
-	var buf [6]resSource
-	srcs, bad := x.resSources(c, e, buf[:0])
+func (x *docIndex) evaluate(c *refAt, e *agentEntry, record bool, errs *[]error) evalOutcome {
+	var buf [6]policySource
+	srcs, bad := x.sources(c, e, buf[:0])
 	if bad {
-		return resOutcome{}
+		return evalOutcome{}
 	}
 	if len(srcs) == 0 {
-		if x.resNeedsPolicy(c.ref.Provider) {
-			*errs = append(*errs, resInvalid("RES-6", c.loc(),
+		if x.needsPolicy(c.ref.Provider) {
+			*errs = append(*errs, invalid("RES-6", c.loc(),
 				"provider %q requires an explicit supported runtime policy (agentRuntime.id \"openclaw\" or \"codex\") for %s",
 				c.ref.Provider, c.loc()))
-			return resOutcome{}
+			return evalOutcome{}
 		}
-		out := resOutcome{harness: occkit.HarnessOpenClaw}
+		out := evalOutcome{harness: occkit.HarnessOpenClaw}
 		if record {
 			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.ref.Provider,
 				Note: "built-in provider without runtime policy, custom provider entry or plugin routing selects openclaw"}}
@@ -130,65 +130,65 @@ func (x *resIndex) resEvaluate(c *resRefAt, e *resEntry, record bool, errs *[]er
 	first := srcs[0]
 	for _, s := range srcs[1:] {
 		if s.id != first.id {
-			*errs = append(*errs, resInvalid("RES-5", s.path(),
+			*errs = append(*errs, invalid("RES-5", s.path(),
 				"conflicting Harness runtime policies for the model at %s: %s and %s differ",
 				c.loc(), first.path(), s.path()))
-			return resOutcome{}
+			return evalOutcome{}
 		}
 	}
-	out := resOutcome{harness: occkit.Harness(first.id)}
+	out := evalOutcome{harness: occkit.Harness(first.id)}
 	if record {
 		for _, s := range srcs {
 			out.reasons = append(out.reasons, Reason{Rule: "RES-5", Path: s.path(), Value: s.id, Note: s.what()})
 		}
 	}
 	if out.harness == occkit.HarnessCodex {
-		if err := x.resCodexAllowed(c, first); err != nil {
+		if err := x.codexAllowed(c, first); err != nil {
 			*errs = append(*errs, err)
-			return resOutcome{}
+			return evalOutcome{}
 		}
 		if record {
-			out.reasons = append(out.reasons, x.resCodexReason(c))
+			out.reasons = append(out.reasons, x.codexReason(c))
 		}
 	}
 	return out
 }
 
-// resCodexAllowed applies RES-7: the codex runtime needs provider codex, or
+// codexAllowed applies RES-7: the codex runtime needs provider codex, or
 // provider openai with the Codex plugin enabled on the websocket
 // app-server transport.
-func (x *resIndex) resCodexAllowed(c *resRefAt, policy resSource) error {
+func (x *docIndex) codexAllowed(c *refAt, policy policySource) error {
 	switch c.ref.Provider {
 	case string(occkit.HarnessCodex):
 		return nil
 	case "openai":
 		if x.codexRefused {
-			return resInvalid("RES-7", x.codexBad,
+			return invalid("RES-7", x.codexBad,
 				`the codex runtime on provider openai requires plugins.entries.codex.enabled true and plugins.entries.codex.config.appServer.transport "websocket"`)
 		}
 		return nil
 	}
-	return resInvalid("RES-7", policy.path(),
+	return invalid("RES-7", policy.path(),
 		`the codex runtime requires the codex provider, or openai with the Codex plugin (plugins.entries.codex) enabled on the "websocket" app-server transport; %s is on provider %q`,
 		c.loc(), c.ref.Provider)
 }
 
-func (x *resIndex) resCodexReason(c *resRefAt) Reason {
+func (x *docIndex) codexReason(c *refAt) Reason {
 	if c.ref.Provider == string(occkit.HarnessCodex) {
 		return Reason{Rule: "RES-7", Path: c.loc(), Value: c.ref.Provider, Note: "native codex provider"}
 	}
-	return Reason{Rule: "RES-7", Path: resPathCodexTransport, Value: "websocket",
+	return Reason{Rule: "RES-7", Path: pathCodexTransport, Value: "websocket",
 		Note: "openai on codex through the enabled Codex plugin's websocket app-server"}
 }
 
-// resCheckCatalog applies RES-8 (and RES-4 for a catalog without any
+// checkCatalog applies RES-8 (and RES-4 for a catalog without any
 // primary) to one selectable catalog whose selected primary is primary.
-func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error) {
+func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) {
 	if !c.present || c.bad || len(c.keys) == 0 {
 		return
 	}
 	if !hasPrimary {
-		*errs = append(*errs, resInvalid("RES-4", c.path,
+		*errs = append(*errs, invalid("RES-4", c.path,
 			"%s lists models but no primary model is configured (agents.defaults.model or an entry's model)", c.path))
 		return
 	}
@@ -199,10 +199,10 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 		k := &c.keys[i]
 		switch {
 		case !k.valid:
-			*errs = append(*errs, resInvalid("RES-8", c.keyPath(i),
+			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
 		case k.ref.Provider != primary.Provider:
-			*errs = append(*errs, resInvalid("RES-8", c.keyPath(i),
+			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
 		case k.ref.Key() == pk:
 			if prim < 0 {
@@ -218,40 +218,40 @@ func resCheckCatalog(c *resCatalog, primary Ref, hasPrimary bool, errs *[]error)
 	primRt := ""
 	switch {
 	case prim < 0:
-		*errs = append(*errs, resInvalid("RES-8", c.path,
+		*errs = append(*errs, invalid("RES-8", c.path,
 			"%s lists models besides the primary, so it must also list the primary with an explicit agentRuntime", c.path))
-	case c.keys[prim].rtSt == resRtNone:
+	case c.keys[prim].rtSt == runtimeNone:
 		at := c.keyPath(prim).Key("agentRuntime")
-		*errs = append(*errs, resInvalid("RES-8", at,
+		*errs = append(*errs, invalid("RES-8", at,
 			"%s is required: %s lists other models, which need a runtime matching the primary's on both keys", at, c.path))
-	case c.keys[prim].rtSt == resRtOK:
+	case c.keys[prim].rtSt == runtimeOK:
 		primRt = c.keys[prim].rt
 	}
 	for _, i := range others {
 		k := &c.keys[i]
 		switch k.rtSt {
-		case resRtNone:
+		case runtimeNone:
 			at := c.keyPath(i).Key("agentRuntime")
-			*errs = append(*errs, resInvalid("RES-8", at,
+			*errs = append(*errs, invalid("RES-8", at,
 				"%s is required: a catalog model other than the primary needs an explicit runtime matching the primary's Harness", at))
-		case resRtOK:
+		case runtimeOK:
 			if primRt != "" && k.rt != primRt {
 				at := c.keyPath(i).Key("agentRuntime").Key("id")
-				*errs = append(*errs, resInvalid("RES-8", at,
+				*errs = append(*errs, invalid("RES-8", at,
 					"%s must match the primary's runtime in %s", at, c.path))
 			}
 		}
 	}
 }
 
-// resPrepare runs the whole Configuration side of resolution.
-func resPrepare(doc occkit.Document) *Prepared {
-	x := resBuildIndex(doc)
+// prepare runs the whole Configuration side of resolution.
+func prepare(doc occkit.Document) *Prepared {
+	x := buildIndex(doc)
 	errs := x.errs
 	p := &Prepared{harness: occkit.HarnessOpenClaw}
 	// RES-10: agents.list is read beside the shapes, not through them, so
 	// it is refused even when a shape is broken.
-	p.listErr = resListErr(x.list)
+	p.listErr = agentsListErr(x.list)
 	if !x.shapeOK {
 		// RES-2: a broken shape is all the Configuration stage reports.
 		p.err = occkit.Join(x.shapeErrs...)
@@ -260,8 +260,8 @@ func resPrepare(doc occkit.Document) *Prepared {
 
 	// RES-3: the reference primary is the defaults' primary, else the
 	// first entry's own primary (entries in ID order).
-	var ref *resSelection
-	var refEntry *resEntry
+	var ref *modelSetting
+	var refEntry *agentEntry
 	complete := !x.defaults.present || x.defaults.complete
 	if x.defaults.present {
 		ref = &x.defaults
@@ -274,7 +274,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 			}
 		} else if !x.defaults.present {
 			at := e.path.Key("model")
-			errs = append(errs, resInvalid("RES-3", at,
+			errs = append(errs, invalid("RES-3", at,
 				"%s is required: agents.defaults.model is not set", at))
 			complete = false
 		}
@@ -287,11 +287,11 @@ func resPrepare(doc occkit.Document) *Prepared {
 	// Evaluate every candidate in its scope.
 	var reasons []Reason
 	refHarness := occkit.Harness("")
-	evalSel := func(s *resSelection, e *resEntry, record bool) occkit.Harness {
+	evalSel := func(s *modelSetting, e *agentEntry, record bool) occkit.Harness {
 		if !s.ok {
 			return ""
 		}
-		out := x.resEvaluate(&s.primary, e, record, &errs)
+		out := x.evaluate(&s.primary, e, record, &errs)
 		if record {
 			reasons = append(reasons, Reason{Rule: "RES-3", Path: s.primary.loc(), Value: s.primary.str, Note: "primary model"})
 			reasons = append(reasons, out.reasons...)
@@ -299,12 +299,12 @@ func resPrepare(doc occkit.Document) *Prepared {
 		agree := 0
 		for i := range s.fallbacks {
 			f := &s.fallbacks[i]
-			fo := x.resEvaluate(f, e, false, &errs)
+			fo := x.evaluate(f, e, false, &errs)
 			if fo.harness == "" || out.harness == "" {
 				continue
 			}
 			if fo.harness != out.harness {
-				errs = append(errs, resInvalid("RES-8", f.loc(),
+				errs = append(errs, invalid("RES-8", f.loc(),
 					"%s resolves to the %s Harness, but the primary resolves to %s: fallbacks must resolve to the same Harness",
 					f.loc(), fo.harness, out.harness))
 				continue
@@ -320,8 +320,8 @@ func resPrepare(doc occkit.Document) *Prepared {
 	if haveRef {
 		refHarness = evalSel(ref, refEntry, true)
 	}
-	var firstOff *resEntry   // the first entry whose primary differs from ref's
-	var harnessOff *resEntry // the first entry whose Harness differs from ref's
+	var firstOff *agentEntry   // the first entry whose primary differs from ref's
+	var harnessOff *agentEntry // the first entry whose Harness differs from ref's
 	var harnessOffH occkit.Harness
 	for _, e := range x.entries {
 		var h occkit.Harness
@@ -331,7 +331,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 				continue
 			}
 			if haveRef && e.sel.primary.str != ref.primary.str {
-				errs = append(errs, resInvalid("RES-3", e.sel.primary.loc(),
+				errs = append(errs, invalid("RES-3", e.sel.primary.loc(),
 					"%s must equal the primary model %s: all Agent entries resolve to one primary model",
 					e.sel.primary.loc(), ref.primary.loc()))
 				if firstOff == nil {
@@ -351,7 +351,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 		case x.defaults.ok:
 			// An inherited selection is re-evaluated only when the entry's
 			// own catalog adds a policy; otherwise it is the defaults'.
-			if !resEntryAddsPolicy(e, &x.defaults) {
+			if !entryAddsPolicy(e, &x.defaults) {
 				h = refHarness
 			} else {
 				h = evalSel(&x.defaults, e, false)
@@ -368,7 +368,7 @@ func resPrepare(doc occkit.Document) *Prepared {
 			if e.sel.present {
 				at = e.sel.primary.loc()
 			}
-			errs = append(errs, resInvalid("RES-3", at,
+			errs = append(errs, invalid("RES-3", at,
 				"%s resolves to the %s Harness but %s resolves to %s: all Agent entries resolve to one Harness",
 				e.path, h, ref.primary.loc(), refHarness))
 			if harnessOff == nil {
@@ -383,12 +383,12 @@ func resPrepare(doc occkit.Document) *Prepared {
 	// refused too, so the problem names every entry that disagrees with
 	// another, whichever of them the author wrote first.
 	if refEntry != nil && firstOff != nil {
-		errs = append(errs, resInvalid("RES-3", ref.primary.loc(),
+		errs = append(errs, invalid("RES-3", ref.primary.loc(),
 			"%s must equal the primary model %s: all Agent entries resolve to one primary model",
 			ref.primary.loc(), firstOff.sel.primary.loc()))
 	}
 	if refEntry != nil && harnessOff != nil {
-		errs = append(errs, resInvalid("RES-3", ref.primary.loc(),
+		errs = append(errs, invalid("RES-3", ref.primary.loc(),
 			"%s resolves to the %s Harness but %s resolves to %s: all Agent entries resolve to one Harness",
 			refEntry.path, refHarness, harnessOff.path, harnessOffH))
 	}
@@ -399,19 +399,19 @@ func resPrepare(doc occkit.Document) *Prepared {
 		primary = ref.primary.ref
 	}
 	if haveRef || complete {
-		resCheckCatalog(&x.catalog, primary, haveRef, &errs)
+		checkCatalog(&x.catalog, primary, haveRef, &errs)
 	}
 	for _, e := range x.entries {
 		switch {
 		case e.sel.present && e.sel.ok:
-			resCheckCatalog(&e.models, e.sel.primary.ref, true, &errs)
+			checkCatalog(&e.models, e.sel.primary.ref, true, &errs)
 		case !e.sel.present && x.defaults.ok:
-			resCheckCatalog(&e.models, x.defaults.primary.ref, true, &errs)
+			checkCatalog(&e.models, x.defaults.primary.ref, true, &errs)
 		}
 	}
 
 	// RES-9: provider rows list only selected models, once each.
-	x.resCheckRows(complete, &errs)
+	x.checkRows(complete, &errs)
 
 	if len(errs) > 0 {
 		p.err = occkit.Join(errs...)
@@ -436,19 +436,19 @@ func resPrepare(doc occkit.Document) *Prepared {
 	return p
 }
 
-// resListErr applies the agents.list rule of RES-10 that OCC deployment
+// agentsListErr applies the agents.list rule of RES-10 that OCC deployment
 // shares with Configuration save: only an empty array may remain.
-func resListErr(list gjson.Result) error {
+func agentsListErr(list gjson.Result) error {
 	if !list.Exists() || list.IsArray() && len(list.Array()) == 0 {
 		return nil
 	}
-	return resInvalid("RES-10", rosterPathList,
+	return invalid("RES-10", pathList,
 		"agents.list is not supported: remove it and configure each Agent under agents.entries, keyed by its Agent ID")
 }
 
-// resEntryAddsPolicy reports whether e's own catalog holds a key for one of
+// entryAddsPolicy reports whether e's own catalog holds a key for one of
 // the inherited selection's refs.
-func resEntryAddsPolicy(e *resEntry, s *resSelection) bool {
+func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
 	if !e.models.present || e.models.bad || len(e.models.byKey) == 0 {
 		return false
 	}
@@ -463,11 +463,11 @@ func resEntryAddsPolicy(e *resEntry, s *resSelection) bool {
 	return false
 }
 
-// resCheckRows applies RES-9 to every provider's models array: each row
+// checkRows applies RES-9 to every provider's models array: each row
 // names a selected model (primary or fallback, of any scope), and no two
 // rows name the same model. When the candidate set is not known (an
 // earlier problem), only the row shapes are checked.
-func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
+func (x *docIndex) checkRows(complete bool, errs *[]error) {
 	if len(x.provOrder) == 0 {
 		return
 	}
@@ -478,14 +478,14 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 			for k, i := range rows {
 				p.rows[i].used = true
 				if k > 0 {
-					*errs = append(*errs, resInvalid("RES-9", p.rowPath(int(i)),
+					*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
 						"%s and %s name the same model: the provider model policy is ambiguous",
 						p.rowPath(int(rows[0])), p.rowPath(int(i))))
 				}
 			}
 		}
 	}
-	sels := make([]*resSelection, 0, 1+len(x.entries))
+	sels := make([]*modelSetting, 0, 1+len(x.entries))
 	sels = append(sels, &x.defaults)
 	for _, e := range x.entries {
 		sels = append(sels, &e.sel)
@@ -505,7 +505,7 @@ func (x *resIndex) resCheckRows(complete bool, errs *[]error) {
 	for _, p := range x.provOrder {
 		for i := range p.rows {
 			if r := &p.rows[i]; r.idOK && !r.used {
-				*errs = append(*errs, resInvalid("RES-9", p.rowPath(i),
+				*errs = append(*errs, invalid("RES-9", p.rowPath(i),
 					"%s names a model that is neither the resolved primary nor one of its fallbacks", p.rowPath(i)))
 			}
 		}

@@ -16,26 +16,26 @@ import (
 // plugin routing. Every lookup afterwards is a map access, so resolution
 // stays linear in the number of models.
 
-// resRt is the state of one agentRuntime setting (RES-1).
-type resRt uint8
+// runtimeState is the state of one agentRuntime setting (RES-1).
+type runtimeState uint8
 
 const (
-	resRtNone resRt = iota // no agentRuntime
-	resRtOK                // agentRuntime {id: openclaw|codex}
-	resRtBad               // present but unsupported (already reported)
+	runtimeNone runtimeState = iota // no agentRuntime
+	runtimeOK                       // agentRuntime {id: openclaw|codex}
+	runtimeBad                      // present but unsupported (already reported)
 )
 
-// resReadRuntime reads the agentRuntime of a policy holder (a catalog
+// readRuntime reads the agentRuntime of a policy holder (a catalog
 // entry, a provider row or a provider). shape reports whether the refusal
 // is of agentRuntime itself (not an object) rather than of its id.
-func resReadRuntime(v gjson.Result) (id string, st resRt, shape bool) {
-	id, st, shape, _ = resReadPolicy(v, "")
+func readRuntime(v gjson.Result) (id string, st runtimeState, shape bool) {
+	id, st, shape, _ = readPolicy(v, "")
 	return id, st, shape
 }
 
-// resReadPolicy is resReadRuntime that also returns the holder's field
+// readPolicy is readRuntime that also returns the holder's field
 // named other (when not ""), in one scan of the object.
-func resReadPolicy(v gjson.Result, other string) (id string, st resRt, shape bool, field gjson.Result) {
+func readPolicy(v gjson.Result, other string) (id string, st runtimeState, shape bool, field gjson.Result) {
 	var ar gjson.Result
 	if other == "models" {
 		// A provider: its models array may be large, so visit the members
@@ -58,21 +58,21 @@ func resReadPolicy(v gjson.Result, other string) (id string, st resRt, shape boo
 		}
 	}
 	if !ar.Exists() {
-		return "", resRtNone, false, field
+		return "", runtimeNone, false, field
 	}
 	if !ar.IsObject() {
-		return "", resRtBad, true, field
+		return "", runtimeBad, true, field
 	}
-	idv := resObjectField(ar, "id")
+	idv := objectField(ar, "id")
 	if idv.Type == gjson.String && (idv.Str == string(occkit.HarnessOpenClaw) || idv.Str == string(occkit.HarnessCodex)) {
-		return idv.Str, resRtOK, false, field
+		return idv.Str, runtimeOK, false, field
 	}
-	return "", resRtBad, false, field
+	return "", runtimeBad, false, field
 }
 
-// resSizeHint estimates how many members a JSON container of raw holds,
+// sizeHint estimates how many members a JSON container of raw holds,
 // at perMember bytes each, to size its index once.
-func resSizeHint(raw string, perMember int) int {
+func sizeHint(raw string, perMember int) int {
 	n := len(raw) / perMember
 	if n > 1<<16 {
 		n = 1 << 16
@@ -80,38 +80,38 @@ func resSizeHint(raw string, perMember int) int {
 	return n
 }
 
-// resRuntimeErr is the RES-1 refusal of the agentRuntime under base.
-func resRuntimeErr(base occkit.Path, shape bool) error {
+// runtimeErr is the RES-1 refusal of the agentRuntime under base.
+func runtimeErr(base occkit.Path, shape bool) error {
 	if shape {
-		return resInvalid("RES-1", base.Key("agentRuntime"),
+		return invalid("RES-1", base.Key("agentRuntime"),
 			"%s must be an object {id}", base.Key("agentRuntime"))
 	}
-	return resInvalid("RES-1", base.Key("agentRuntime").Key("id"),
+	return invalid("RES-1", base.Key("agentRuntime").Key("id"),
 		`%s must be "openclaw" or "codex"`, base.Key("agentRuntime").Key("id"))
 }
 
-// resCatKey is one key of a selectable catalog (agents.defaults.models or
+// catalogKey is one key of a selectable catalog (agents.defaults.models or
 // an entry's models).
-type resCatKey struct {
+type catalogKey struct {
 	raw   string
 	ref   Ref
 	valid bool // raw is a valid selected ref (REF-3)
 	rt    string
-	rtSt  resRt
+	rtSt  runtimeState
 	prev  int32 // the previous key with the same Ref.Key, or -1
 }
 
-// resCatalog is one selectable catalog.
-type resCatalog struct {
+// catalogIndex is one selectable catalog.
+type catalogIndex struct {
 	present bool
 	bad     bool // not an object (reported)
 	path    occkit.Path
-	keys    []resCatKey
+	keys    []catalogKey
 	byKey   map[string]int32 // Ref.Key() -> last index into keys (chained by prev)
 }
 
 // lookup calls f for each key whose ref is key, in document order.
-func (c *resCatalog) lookup(key string, f func(i int32)) {
+func (c *catalogIndex) lookup(key string, f func(i int32)) {
 	i, ok := c.byKey[key]
 	if !ok {
 		return
@@ -131,44 +131,44 @@ func (c *resCatalog) lookup(key string, f func(i int32)) {
 }
 
 // has reports whether the catalog holds key.
-func (c *resCatalog) has(key string) bool {
+func (c *catalogIndex) has(key string) bool {
 	_, ok := c.byKey[key]
 	return ok
 }
 
-func (c *resCatalog) keyPath(i int) occkit.Path { return c.path.Key(c.keys[i].raw) }
+func (c *catalogIndex) keyPath(i int) occkit.Path { return c.path.Key(c.keys[i].raw) }
 
-// resBuildCatalog indexes a selectable catalog (RES-4: it must be an object
+// buildCatalog indexes a selectable catalog (RES-4: it must be an object
 // of objects; RES-1: each agentRuntime is supported).
-func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog {
-	c := resCatalog{present: v.Exists(), path: path}
+func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
+	c := catalogIndex{present: v.Exists(), path: path}
 	if !c.present {
 		return c
 	}
 	if !v.IsObject() {
 		c.bad = true
-		*errs = append(*errs, resInvalid("RES-4", path, "%s must be an object keyed by model ref", path))
+		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c
 	}
-	c.keys = make([]resCatKey, 0, resSizeHint(v.Raw, 48))
+	c.keys = make([]catalogKey, 0, sizeHint(v.Raw, 48))
 	v.ForEach(func(k, val gjson.Result) bool {
-		ck := resCatKey{raw: k.String(), prev: -1}
+		ck := catalogKey{raw: k.String(), prev: -1}
 		ck.ref, ck.valid = ParseRef(ck.raw)
 		if !val.IsObject() {
-			*errs = append(*errs, resInvalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
-			ck.rtSt = resRtBad
+			*errs = append(*errs, invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
+			ck.rtSt = runtimeBad
 		} else {
 			var shape bool
-			ck.rt, ck.rtSt, shape = resReadRuntime(val)
-			if ck.rtSt == resRtBad {
-				*errs = append(*errs, resRuntimeErr(path.Key(ck.raw), shape))
+			ck.rt, ck.rtSt, shape = readRuntime(val)
+			if ck.rtSt == runtimeBad {
+				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape))
 			}
 		}
 		if ck.valid {
 			if c.byKey == nil {
-				c.byKey = make(map[string]int32, resSizeHint(v.Raw, 64))
+				c.byKey = make(map[string]int32, sizeHint(v.Raw, 64))
 			}
-			key := resRefKey(ck.raw, ck.ref)
+			key := refKey(ck.raw, ck.ref)
 			if l, dup := c.byKey[key]; dup {
 				ck.prev = l
 			}
@@ -180,9 +180,9 @@ func resBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) resCatalog
 	return c
 }
 
-// resRefKey is r.Key(), reusing raw when it is already written that way
+// refKey is r.Key(), reusing raw when it is already written that way
 // (the common case), so indexing does not allocate per key.
-func resRefKey(raw string, r Ref) string {
+func refKey(raw string, r Ref) string {
 	if r.Profile == "" && len(raw) == len(r.Provider)+1+len(r.ID) &&
 		raw[:len(r.Provider)] == r.Provider && raw[len(r.Provider)] == '/' && raw[len(r.Provider)+1:] == r.ID {
 		return raw
@@ -190,18 +190,18 @@ func resRefKey(raw string, r Ref) string {
 	return r.Key()
 }
 
-// resRefString is r.String(), reusing raw when it is already canonical.
-func resRefString(raw string, r Ref) string {
+// refString is r.String(), reusing raw when it is already canonical.
+func refString(raw string, r Ref) string {
 	if r.Profile == "" {
-		return resRefKey(raw, r)
+		return refKey(raw, r)
 	}
 	return r.String()
 }
 
-// resRefAt is a model ref and where it is written: at base, or at
+// refAt is a model ref and where it is written: at base, or at
 // base[idx] for a fallback. The location is built only when a reason or a
 // problem needs it.
-type resRefAt struct {
+type refAt struct {
 	ref  Ref
 	key  string // ref.Key()
 	str  string // ref.String()
@@ -209,30 +209,30 @@ type resRefAt struct {
 	idx  int // -1: at base itself
 }
 
-func (r resRefAt) loc() occkit.Path {
+func (r refAt) loc() occkit.Path {
 	if r.idx < 0 {
 		return r.base
 	}
 	return r.base.Index(r.idx)
 }
 
-func resNewRefAt(raw string, ref Ref, base occkit.Path, idx int) resRefAt {
-	return resRefAt{ref: ref, key: resRefKey(strings.TrimSpace(raw), ref), str: resRefString(strings.TrimSpace(raw), ref), base: base, idx: idx}
+func newRefAt(raw string, ref Ref, base occkit.Path, idx int) refAt {
+	return refAt{ref: ref, key: refKey(strings.TrimSpace(raw), ref), str: refString(strings.TrimSpace(raw), ref), base: base, idx: idx}
 }
 
-// resSelection is one `model` setting: a string or {primary, fallbacks}
+// modelSetting is one `model` setting: a string or {primary, fallbacks}
 // (RES-3).
-type resSelection struct {
+type modelSetting struct {
 	present   bool
 	ok        bool // the primary is known
 	complete  bool // every ref parsed
-	primary   resRefAt
-	fallbacks []resRefAt
+	primary   refAt
+	fallbacks []refAt
 }
 
-// resParseSelection reads a `model` setting at path (RES-3).
-func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelection {
-	s := resSelection{present: v.Exists()}
+// parseModelSetting reads a `model` setting at path (RES-3).
+func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSetting {
+	s := modelSetting{present: v.Exists()}
 	if !s.present {
 		return s
 	}
@@ -240,13 +240,13 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
 		if !ok {
-			*errs = append(*errs, resInvalid("RES-3", path, "%s must be a provider/model ref", path))
+			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
 			return s
 		}
-		s.ok, s.complete, s.primary = true, true, resNewRefAt(v.Str, r, path, -1)
+		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, path, -1)
 		return s
 	case !v.IsObject():
-		*errs = append(*errs, resInvalid("RES-3", path,
+		*errs = append(*errs, invalid("RES-3", path,
 			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
 		return s
 	}
@@ -254,10 +254,10 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 	pp := path.Key("primary")
 	pv := v.Get("primary")
 	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
-		s.ok, s.primary = true, resNewRefAt(pv.Str, r, pp, -1)
+		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
 	} else {
 		s.complete = false
-		*errs = append(*errs, resInvalid("RES-3", pp, "%s must be a provider/model ref", pp))
+		*errs = append(*errs, invalid("RES-3", pp, "%s must be a provider/model ref", pp))
 	}
 	fv := v.Get("fallbacks")
 	if !fv.Exists() {
@@ -266,10 +266,10 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 	fp := path.Key("fallbacks")
 	if !fv.IsArray() {
 		s.complete = false
-		*errs = append(*errs, resInvalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
+		*errs = append(*errs, invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
 		return s
 	}
-	s.fallbacks = make([]resRefAt, 0, resSizeHint(fv.Raw, 24))
+	s.fallbacks = make([]refAt, 0, sizeHint(fv.Raw, 24))
 	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
 		i++
@@ -277,106 +277,106 @@ func resParseSelection(v gjson.Result, path occkit.Path, errs *[]error) resSelec
 		if e.Type != gjson.String || !ok {
 			s.complete = false
 			at := fp.Index(i)
-			*errs = append(*errs, resInvalid("RES-3", at, "%s must be a provider/model ref", at))
+			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
 			return true
 		}
 		if s.ok && r.Provider != s.primary.ref.Provider {
 			at := fp.Index(i)
-			*errs = append(*errs, resInvalid("RES-3", at, "%s must keep the primary model's provider", at))
+			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
-		s.fallbacks = append(s.fallbacks, resNewRefAt(e.Str, r, fp, i))
+		s.fallbacks = append(s.fallbacks, newRefAt(e.Str, r, fp, i))
 		return true
 	})
 	return s
 }
 
-// resEntry is one agents.entries value.
-type resEntry struct {
+// agentEntry is one agents.entries value.
+type agentEntry struct {
 	id     string
 	path   occkit.Path
-	sel    resSelection
-	models resCatalog
+	sel    modelSetting
+	models catalogIndex
 }
 
-// resRow is one row of models.providers.<p>.models.
-type resRow struct {
+// catalogRow is one row of models.providers.<p>.models.
+type catalogRow struct {
 	id    string // trimmed row id
 	idOK  bool   // the row is an object with a string id
 	rt    string
-	rtSt  resRt
+	rtSt  runtimeState
 	alt   string // the model ID after the provider prefix, when id is written "<p>/…", else ""
 	prevA int32  // the previous row indexed under id, or -1
 	prevB int32  // the previous row indexed under alt, or -1
 	used  bool   // a selected model names this row (RES-9)
 }
 
-// resProvider is one models.providers value.
-type resProvider struct {
+// providerConfig is one models.providers value.
+type providerConfig struct {
 	raw    string // the key as written
 	name   string // normalized provider name (REF-2)
 	path   occkit.Path
 	rt     string
-	rtSt   resRt
+	rtSt   runtimeState
 	rowsAt bool // a models array is present
-	rows   []resRow
+	rows   []catalogRow
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
 	// holds the last such row; earlier ones are chained by prevA/prevB.
 	byID map[string]int32
 }
 
-func (p *resProvider) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
+func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
 
-// resNormProvider normalizes a provider name the way refs are (REF-2).
-func resNormProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// normProvider normalizes a provider name the way refs are (REF-2).
+func normProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// resBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
-func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *resProvider {
-	p := &resProvider{raw: raw, name: resNormProvider(raw), path: path}
+// buildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
+func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
+	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
 	if !v.IsObject() {
-		*errs = append(*errs, resInvalid("RES-4", path, "%s must be an object", path))
-		p.rtSt = resRtBad
+		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
+		p.rtSt = runtimeBad
 		return p
 	}
 	var shape bool
 	var mv gjson.Result
-	p.rt, p.rtSt, shape, mv = resReadPolicy(v, "models")
-	if p.rtSt == resRtBad {
-		*errs = append(*errs, resRuntimeErr(path, shape))
+	p.rt, p.rtSt, shape, mv = readPolicy(v, "models")
+	if p.rtSt == runtimeBad {
+		*errs = append(*errs, runtimeErr(path, shape))
 	}
 	if !mv.Exists() {
 		return p
 	}
 	if !mv.IsArray() {
-		*errs = append(*errs, resInvalid("RES-9", path.Key("models"),
+		*errs = append(*errs, invalid("RES-9", path.Key("models"),
 			"%s must be an array of model objects", path.Key("models")))
 		return p
 	}
 	p.rowsAt = true
-	p.rows = make([]resRow, 0, resSizeHint(mv.Raw, 32))
+	p.rows = make([]catalogRow, 0, sizeHint(mv.Raw, 32))
 	mv.ForEach(func(_, e gjson.Result) bool {
 		i := int32(len(p.rows))
-		row := resRow{prevA: -1, prevB: -1}
+		row := catalogRow{prevA: -1, prevB: -1}
 		switch {
 		case !e.IsObject():
-			*errs = append(*errs, resInvalid("RES-9", p.rowPath(int(i)),
+			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
 				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
 		default:
 			var shape bool
 			var idv gjson.Result
-			row.rt, row.rtSt, shape, idv = resReadPolicy(e, "id")
-			if row.rtSt == resRtBad {
-				*errs = append(*errs, resRuntimeErr(p.rowPath(int(i)), shape))
+			row.rt, row.rtSt, shape, idv = readPolicy(e, "id")
+			if row.rtSt == runtimeBad {
+				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape))
 			}
 			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
-				*errs = append(*errs, resInvalid("RES-9", p.rowPath(int(i)).Key("id"),
+				*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)).Key("id"),
 					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
 				break
 			}
 			row.idOK = true
 			row.id = strings.TrimSpace(idv.Str)
 			if p.byID == nil {
-				p.byID = make(map[string]int32, resSizeHint(mv.Raw, 48))
+				p.byID = make(map[string]int32, sizeHint(mv.Raw, 48))
 			}
 			if l, dup := p.byID[row.id]; dup {
 				row.prevA = l
@@ -400,7 +400,7 @@ func resBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]erro
 
 // rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
-func (p *resProvider) rowsFor(ref Ref, buf []int32) []int32 {
+func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
 	i, ok := p.byID[ref.ID]
 	for ok && i >= 0 {
@@ -421,8 +421,8 @@ func (p *resProvider) rowsFor(ref Ref, buf []int32) []int32 {
 	return out
 }
 
-// resIndex is everything resolution reads from one document.
-type resIndex struct {
+// docIndex is everything resolution reads from one document.
+type docIndex struct {
 	errs []error
 
 	shapeOK bool // agents, agents.defaults and agents.entries have their shapes
@@ -431,13 +431,13 @@ type resIndex struct {
 	shapeErrs []error
 	// list is agents.list (RES-10: only an empty array may remain).
 	list     gjson.Result
-	defaults resSelection
+	defaults modelSetting
 	defModel occkit.Path
-	catalog  resCatalog // agents.defaults.models
-	entries  []*resEntry
+	catalog  catalogIndex // agents.defaults.models
+	entries  []*agentEntry
 
-	providers map[string][]*resProvider // normalized name -> entries
-	provOrder []*resProvider
+	providers map[string][]*providerConfig // normalized name -> entries
+	provOrder []*providerConfig
 	routed    map[string]bool // normalized plugins.entries keys (RES-6)
 	codex     gjson.Result    // plugins.entries.codex (RES-7)
 
@@ -448,22 +448,22 @@ type resIndex struct {
 }
 
 var (
-	resPathAgents         = occkit.NewPath("agents")
-	resPathDefaults       = occkit.NewPath("agents", "defaults")
-	resPathEntries        = occkit.NewPath("agents", "entries")
-	resPathDefModel       = occkit.NewPath("agents", "defaults", "model")
-	resPathDefModels      = occkit.NewPath("agents", "defaults", "models")
-	resPathModels         = occkit.NewPath("models")
-	resPathProviders      = occkit.NewPath("models", "providers")
-	resPathPlugins        = occkit.NewPath("plugins")
-	resPathPlugEnts       = occkit.NewPath("plugins", "entries")
-	resPathCodexPlug      = occkit.NewPath("plugins", "entries", "codex")
-	resPathCodexTransport = occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "transport")
+	pathAgents         = occkit.NewPath("agents")
+	pathDefaults       = occkit.NewPath("agents", "defaults")
+	pathEntries        = occkit.NewPath("agents", "entries")
+	pathDefaultModel   = occkit.NewPath("agents", "defaults", "model")
+	pathDefaultModels  = occkit.NewPath("agents", "defaults", "models")
+	pathModels         = occkit.NewPath("models")
+	pathProviders      = occkit.NewPath("models", "providers")
+	pathPlugins        = occkit.NewPath("plugins")
+	pathPluginEntries  = occkit.NewPath("plugins", "entries")
+	pathCodexPlugin    = occkit.NewPath("plugins", "entries", "codex")
+	pathCodexTransport = occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "transport")
 )
 
-// resObjectField returns the first value of key in the object o (gjson
+// objectField returns the first value of key in the object o (gjson
 // semantics for duplicate keys) without building a path string.
-func resObjectField(o gjson.Result, key string) gjson.Result {
+func objectField(o gjson.Result, key string) gjson.Result {
 	var out gjson.Result
 	o.ForEach(func(k, v gjson.Result) bool {
 		if k.Str == key {
@@ -475,9 +475,9 @@ func resObjectField(o gjson.Result, key string) gjson.Result {
 	return out
 }
 
-// resObjectFields scans the object o once and returns the first value of
+// objectFields scans the object o once and returns the first value of
 // each named key, in the order of keys (absent keys give a zero Result).
-func resObjectFields(o gjson.Result, keys ...string) []gjson.Result {
+func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 	out := make([]gjson.Result, len(keys))
 	o.ForEach(func(k, v gjson.Result) bool {
 		for i, key := range keys {
@@ -490,9 +490,9 @@ func resObjectFields(o gjson.Result, keys ...string) []gjson.Result {
 	return out
 }
 
-// resBuildIndex makes the one pass over doc.
-func resBuildIndex(doc occkit.Document) *resIndex {
-	x := &resIndex{shapeOK: true, defModel: resPathDefModel}
+// buildIndex makes the one pass over doc.
+func buildIndex(doc occkit.Document) *docIndex {
+	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
 	if errs := shapeErrors(root); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs
@@ -500,47 +500,47 @@ func resBuildIndex(doc occkit.Document) *resIndex {
 	if !root.IsObject() {
 		return x
 	}
-	f := resObjectFields(root, "agents", "models", "plugins")
+	f := objectFields(root, "agents", "models", "plugins")
 	agents, models, plugins := f[0], f[1], f[2]
 	x.indexAgents(agents)
 	x.indexProviders(models)
 	x.indexPlugins(plugins)
-	x.codexRefused, x.codexBad = resCodexPluginVerdict(x.codex)
+	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
 	return x
 }
 
-// resCodexPluginVerdict decides whether the Codex plugin admits openai on
+// codexPluginVerdict decides whether the Codex plugin admits openai on
 // the codex runtime: enabled true and the "websocket" app-server
 // transport (RES-7). It names the first setting that refuses.
-func resCodexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
+func codexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
 	if !plug.Exists() || !plug.IsObject() {
-		return true, resPathCodexPlug
+		return true, pathCodexPlugin
 	}
 	if plug.Get("enabled").Type != gjson.True {
-		return true, resPathCodexPlug.Key("enabled")
+		return true, pathCodexPlugin.Key("enabled")
 	}
 	if t := plug.Get("config.appServer.transport"); t.Type != gjson.String || t.Str != "websocket" {
-		return true, resPathCodexTransport
+		return true, pathCodexTransport
 	}
 	return false, occkit.Path{}
 }
 
-func (x *resIndex) indexAgents(agents gjson.Result) {
+func (x *docIndex) indexAgents(agents gjson.Result) {
 	if !agents.Exists() {
 		return
 	}
 	if !agents.IsObject() {
 		return // RES-2, decided by shapeErrors
 	}
-	f := resObjectFields(agents, "defaults", "entries", "list")
+	f := objectFields(agents, "defaults", "entries", "list")
 	defaults, entries := f[0], f[1]
 	x.list = f[2]
 	if defaults.Exists() {
 		if defaults.IsObject() {
-			f := resObjectFields(defaults, "model", "models")
+			f := objectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
-			x.defaults = resParseSelection(model, resPathDefModel, &x.errs)
-			x.catalog = resBuildCatalog(cat, resPathDefModels, &x.errs)
+			x.defaults = parseModelSetting(model, pathDefaultModel, &x.errs)
+			x.catalog = buildCatalog(cat, pathDefaultModels, &x.errs)
 		}
 	}
 	if !entries.Exists() {
@@ -556,15 +556,15 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 			return true // gjson reads the first of duplicate keys; so do we
 		}
 		seen[id] = true
-		p := resPathEntries.Key(id)
+		p := pathEntries.Key(id)
 		if !v.IsObject() {
 			return true
 		}
-		e := &resEntry{id: id, path: p}
-		f := resObjectFields(v, "model", "models")
+		e := &agentEntry{id: id, path: p}
+		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
-		e.sel = resParseSelection(model, p.Key("model"), &x.errs)
-		e.models = resBuildCatalog(cat, p.Key("models"), &x.errs)
+		e.sel = parseModelSetting(model, p.Key("model"), &x.errs)
+		e.models = buildCatalog(cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)
 		return true
 	})
@@ -573,52 +573,52 @@ func (x *resIndex) indexAgents(agents gjson.Result) {
 	sort.Slice(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id })
 }
 
-func (x *resIndex) indexProviders(models gjson.Result) {
+func (x *docIndex) indexProviders(models gjson.Result) {
 	if !models.Exists() {
 		return
 	}
 	if !models.IsObject() {
-		x.errs = append(x.errs, resInvalid("RES-4", resPathModels, "models must be an object"))
+		x.errs = append(x.errs, invalid("RES-4", pathModels, "models must be an object"))
 		return
 	}
-	providers := resObjectField(models, "providers")
+	providers := objectField(models, "providers")
 	if !providers.Exists() {
 		return
 	}
 	if !providers.IsObject() {
-		x.errs = append(x.errs, resInvalid("RES-4", resPathProviders,
+		x.errs = append(x.errs, invalid("RES-4", pathProviders,
 			"models.providers must be an object keyed by provider"))
 		return
 	}
-	x.providers = map[string][]*resProvider{}
+	x.providers = map[string][]*providerConfig{}
 	providers.ForEach(func(k, v gjson.Result) bool {
 		raw := k.String()
-		p := resBuildProvider(raw, v, resPathProviders.Key(raw), &x.errs)
+		p := buildProvider(raw, v, pathProviders.Key(raw), &x.errs)
 		x.providers[p.name] = append(x.providers[p.name], p)
 		x.provOrder = append(x.provOrder, p)
 		return true
 	})
 }
 
-func (x *resIndex) indexPlugins(plugins gjson.Result) {
+func (x *docIndex) indexPlugins(plugins gjson.Result) {
 	if !plugins.Exists() {
 		return
 	}
 	if !plugins.IsObject() {
-		x.errs = append(x.errs, resInvalid("RES-6", resPathPlugins, "plugins must be an object"))
+		x.errs = append(x.errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
 		return
 	}
-	entries := resObjectField(plugins, "entries")
+	entries := objectField(plugins, "entries")
 	if !entries.Exists() {
 		return
 	}
 	if !entries.IsObject() {
-		x.errs = append(x.errs, resInvalid("RES-6", resPathPlugEnts, "plugins.entries must be an object keyed by plugin"))
+		x.errs = append(x.errs, invalid("RES-6", pathPluginEntries, "plugins.entries must be an object keyed by plugin"))
 		return
 	}
 	x.routed = map[string]bool{}
 	entries.ForEach(func(k, v gjson.Result) bool {
-		x.routed[resNormProvider(k.String())] = true
+		x.routed[normProvider(k.String())] = true
 		if k.Str == "codex" && !x.codex.Exists() {
 			x.codex = v
 		}
@@ -626,14 +626,14 @@ func (x *resIndex) indexPlugins(plugins gjson.Result) {
 	})
 }
 
-// resNameRunes bounds how much of a setting's path a message spells out.
+// nameRunes bounds how much of a setting's path a message spells out.
 // Error details are capped at [occkit.MaxMessageRunes]; a path built from
 // a long author key would otherwise push the rule text out of the message.
-const resNameRunes = 96
+const nameRunes = 96
 
-// resBoundedArgs returns args with every [occkit.Path] rendered as its dot
-// path, cut to resNameRunes code points with "…" when longer.
-func resBoundedArgs(args []any) []any {
+// boundedArgs returns args with every [occkit.Path] rendered as its dot
+// path, cut to nameRunes code points with "…" when longer.
+func boundedArgs(args []any) []any {
 	out := args
 	copied := false
 	for i, a := range args {
@@ -644,19 +644,19 @@ func resBoundedArgs(args []any) []any {
 		if !copied {
 			out, copied = append([]any(nil), args...), true
 		}
-		s := resMessagePath(p).String()
-		if r := []rune(s); len(r) > resNameRunes {
-			s = string(r[:resNameRunes-1]) + "…"
+		s := messagePath(p).String()
+		if r := []rune(s); len(r) > nameRunes {
+			s = string(r[:nameRunes-1]) + "…"
 		}
 		out[i] = s
 	}
 	return out
 }
 
-// resMessagePath is p with control characters in its keys replaced by '?'
+// messagePath is p with control characters in its keys replaced by '?'
 // (as messages replace them), so a message names such a key as the author
 // reads it rather than by its JSON escape.
-func resMessagePath(p occkit.Path) occkit.Path {
+func messagePath(p occkit.Path) occkit.Path {
 	q := occkit.Root()
 	for i := 0; i < p.Len(); i++ {
 		k, idx, isIdx := p.Elem(i)
@@ -674,13 +674,13 @@ func resMessagePath(p occkit.Path) occkit.Path {
 	return q
 }
 
-// resInvalid is [occkit.Invalid] with the paths named in the message
-// bounded (resBoundedArgs); the error's Path stays exact.
-func resInvalid(rule string, path occkit.Path, format string, args ...any) *occkit.Error {
-	return occkit.Invalid(rule, path, format, resBoundedArgs(args)...)
+// invalid is [occkit.Invalid] with the paths named in the message
+// bounded (boundedArgs); the error's Path stays exact.
+func invalid(rule string, path occkit.Path, format string, args ...any) *occkit.Error {
+	return occkit.Invalid(rule, path, format, boundedArgs(args)...)
 }
 
-// resConflict is [occkit.Conflict] with bounded path arguments.
-func resConflict(rule string, path occkit.Path, format string, args ...any) *occkit.Error {
-	return occkit.Conflict(rule, path, format, resBoundedArgs(args)...)
+// conflict is [occkit.Conflict] with bounded path arguments.
+func conflict(rule string, path occkit.Path, format string, args ...any) *occkit.Error {
+	return occkit.Conflict(rule, path, format, boundedArgs(args)...)
 }

@@ -12,22 +12,22 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// resJSON is a JSON value whose objects keep a chosen key order, so that
+// jsonValue is a JSON value whose objects keep a chosen key order, so that
 // properties can shuffle it.
-type resJSON interface{}
+type jsonValue interface{}
 
-type resKV struct {
+type objMember struct {
 	K string
-	V resJSON
+	V jsonValue
 }
 
-type resObj []resKV
+type obj []objMember
 
-func (o resObj) set(k string, v resJSON) resObj { return append(o, resKV{k, v}) }
+func (o obj) set(k string, v jsonValue) obj { return append(o, objMember{k, v}) }
 
-func resEncode(b *strings.Builder, v resJSON) {
+func encode(b *strings.Builder, v jsonValue) {
 	switch t := v.(type) {
-	case resObj:
+	case obj:
 		b.WriteByte('{')
 		for i, kv := range t {
 			if i > 0 {
@@ -36,16 +36,16 @@ func resEncode(b *strings.Builder, v resJSON) {
 			k, _ := json.Marshal(kv.K)
 			b.Write(k)
 			b.WriteByte(':')
-			resEncode(b, kv.V)
+			encode(b, kv.V)
 		}
 		b.WriteByte('}')
-	case []resJSON:
+	case []jsonValue:
 		b.WriteByte('[')
 		for i, e := range t {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			resEncode(b, e)
+			encode(b, e)
 		}
 		b.WriteByte(']')
 	default:
@@ -54,26 +54,26 @@ func resEncode(b *strings.Builder, v resJSON) {
 	}
 }
 
-func resDoc(v resJSON) occkit.Document {
+func testDoc(v jsonValue) occkit.Document {
 	var b strings.Builder
-	resEncode(&b, v)
+	encode(&b, v)
 	return occkit.MustParseDocument(b.String())
 }
 
-// resShuffle permutes the keys of every object (arrays keep their order).
-func resShuffle(t *rapid.T, v resJSON, label string) resJSON {
+// shuffle permutes the keys of every object (arrays keep their order).
+func shuffle(t *rapid.T, v jsonValue, label string) jsonValue {
 	switch x := v.(type) {
-	case resObj:
+	case obj:
 		perm := rapid.Permutation(indexes(len(x))).Draw(t, label)
-		out := make(resObj, len(x))
+		out := make(obj, len(x))
 		for i, j := range perm {
-			out[i] = resKV{x[j].K, resShuffle(t, x[j].V, label+"."+x[j].K)}
+			out[i] = objMember{x[j].K, shuffle(t, x[j].V, label+"."+x[j].K)}
 		}
 		return out
-	case []resJSON:
-		out := make([]resJSON, len(x))
+	case []jsonValue:
+		out := make([]jsonValue, len(x))
 		for i, e := range x {
-			out[i] = resShuffle(t, e, fmt.Sprintf("%s[%d]", label, i))
+			out[i] = shuffle(t, e, fmt.Sprintf("%s[%d]", label, i))
 		}
 		return out
 	}
@@ -88,13 +88,13 @@ func indexes(n int) []int {
 	return out
 }
 
-// resGenConfig draws a Configuration that exercises every RES rule: valid
+// genConfig draws a Configuration that exercises every RES rule: valid
 // more often than not, with occasional wrong runtimes, providers and
 // shapes. It returns the document value and the fallbacks it wrote.
-func resGenConfig(t *rapid.T) (resJSON, []string) {
+func genConfig(t *rapid.T) (jsonValue, []string) {
 	providers := []string{"anthropic", "google", "openai", "codex"}
-	runtimes := []resJSON{nil, "openclaw", "codex"}
-	runtime := func(label string) resJSON {
+	runtimes := []jsonValue{nil, "openclaw", "codex"}
+	runtime := func(label string) jsonValue {
 		r := rapid.SampledFrom(runtimes).Draw(t, label)
 		if r == nil {
 			return nil
@@ -102,9 +102,9 @@ func resGenConfig(t *rapid.T) (resJSON, []string) {
 		if rapid.IntRange(0, 30).Draw(t, label+"-bogus") == 0 {
 			r = "auto"
 		}
-		return resObj{}.set("id", r)
+		return obj{}.set("id", r)
 	}
-	withRuntime := func(o resObj, label string) resObj {
+	withRuntime := func(o obj, label string) obj {
 		if r := runtime(label); r != nil {
 			o = o.set("agentRuntime", r)
 		}
@@ -121,99 +121,99 @@ func resGenConfig(t *rapid.T) (resJSON, []string) {
 	}
 	primary, fallbacks := refs[0], refs[1:]
 
-	defaults := resObj{}
+	defaults := obj{}
 	hasDefault := true
 	switch rapid.IntRange(0, 3).Draw(t, "model-form") {
 	case 0:
 		defaults = defaults.set("model", primary)
 		fallbacks = nil
 	case 1, 2:
-		fb := make([]resJSON, len(fallbacks))
+		fb := make([]jsonValue, len(fallbacks))
 		for i, f := range fallbacks {
 			fb[i] = f
 		}
-		defaults = defaults.set("model", resObj{}.set("primary", primary).set("fallbacks", fb))
+		defaults = defaults.set("model", obj{}.set("primary", primary).set("fallbacks", fb))
 	default:
 		hasDefault = false
 		fallbacks = nil // no default model: entries supply it
 	}
 	if rapid.Bool().Draw(t, "catalog") {
-		cat := resObj{}
+		cat := obj{}
 		for i, r := range refs {
 			if i == 0 || rapid.Bool().Draw(t, fmt.Sprintf("cat-%d", i)) {
-				cat = cat.set(strings.Split(r, "@")[0], withRuntime(resObj{}, fmt.Sprintf("cat-rt-%d", i)))
+				cat = cat.set(strings.Split(r, "@")[0], withRuntime(obj{}, fmt.Sprintf("cat-rt-%d", i)))
 			}
 		}
 		defaults = defaults.set("models", cat)
 	}
-	agents := resObj{}.set("defaults", defaults)
+	agents := obj{}.set("defaults", defaults)
 	nEntries := rapid.IntRange(0, 3).Draw(t, "entries")
 	if nEntries > 0 || rapid.Bool().Draw(t, "empty-entries") {
-		entries := resObj{}
+		entries := obj{}
 		for i := 0; i < nEntries; i++ {
-			e := resObj{}.set("workspace", fmt.Sprintf("/w/%d", i))
+			e := obj{}.set("workspace", fmt.Sprintf("/w/%d", i))
 			if !hasDefault || rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("entry-model-%d", i)) == 0 {
 				e = e.set("model", primary)
 			}
 			if rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("entry-cat-%d", i)) == 0 {
-				e = e.set("models", resObj{}.set(strings.Split(primary, "@")[0], withRuntime(resObj{}, fmt.Sprintf("entry-rt-%d", i))))
+				e = e.set("models", obj{}.set(strings.Split(primary, "@")[0], withRuntime(obj{}, fmt.Sprintf("entry-rt-%d", i))))
 			}
 			entries = entries.set([]string{"main", "helper", "ops"}[i], e)
 		}
 		agents = agents.set("entries", entries)
 	}
-	doc := resObj{}.set("agents", agents)
+	doc := obj{}.set("agents", agents)
 	if rapid.Bool().Draw(t, "providers") {
-		p := withRuntime(resObj{}.set("baseUrl", "https://example.test/v1"), "prov-rt")
+		p := withRuntime(obj{}.set("baseUrl", "https://example.test/v1"), "prov-rt")
 		if rapid.Bool().Draw(t, "rows") {
-			var rows []resJSON
+			var rows []jsonValue
 			for i, r := range refs {
 				if rapid.Bool().Draw(t, fmt.Sprintf("row-%d", i)) {
 					id := strings.SplitN(strings.Split(r, "@")[0], "/", 2)[1]
-					rows = append(rows, withRuntime(resObj{}.set("id", id), fmt.Sprintf("row-rt-%d", i)))
+					rows = append(rows, withRuntime(obj{}.set("id", id), fmt.Sprintf("row-rt-%d", i)))
 				}
 			}
 			p = p.set("models", rows)
 		}
-		doc = doc.set("models", resObj{}.set("providers", resObj{}.set(prov, p)))
+		doc = doc.set("models", obj{}.set("providers", obj{}.set(prov, p)))
 	}
 	if rapid.Bool().Draw(t, "codex-plugin") {
 		transport := rapid.SampledFrom([]string{"websocket", "websocket", "stdio"}).Draw(t, "transport")
-		doc = doc.set("plugins", resObj{}.set("entries", resObj{}.set("codex",
-			resObj{}.set("enabled", rapid.Bool().Draw(t, "enabled")).set("config",
-				resObj{}.set("appServer", resObj{}.set("transport", transport))))))
+		doc = doc.set("plugins", obj{}.set("entries", obj{}.set("codex",
+			obj{}.set("enabled", rapid.Bool().Draw(t, "enabled")).set("config",
+				obj{}.set("appServer", obj{}.set("transport", transport))))))
 	}
 	return doc, fallbacks
 }
 
-func resGenRequest(t *rapid.T) Request {
+func genRequest(t *rapid.T) Request {
 	req := Request{
 		Mode:    rapid.SampledFrom([]occkit.Mode{"", occkit.ModeEmbedded, occkit.ModeDedicated}).Draw(t, "mode"),
 		Compute: rapid.SampledFrom([]occkit.Compute{"", occkit.ComputeKubernetes, occkit.ComputeSSH, occkit.ComputeDocker}).Draw(t, "compute"),
 	}
 	if rapid.Bool().Draw(t, "qualified") {
-		req.Installation = resQualified
+		req.Installation = qualified
 	}
 	return req
 }
 
-type resResult struct {
+type result struct {
 	Decision Decision
 	Problems []occkit.ErrorMatcher
 }
 
-func resRun(doc occkit.Document, req Request) resResult {
+func run(doc occkit.Document, req Request) result {
 	d, err := Resolve(doc, req)
-	return resResult{Decision: d, Problems: occkit.MatchersOf(err)}
+	return result{Decision: d, Problems: occkit.MatchersOf(err)}
 }
 
-var resCmpOpts = cmp.Options{cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) })}
+var cmpOpts = cmp.Options{cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) })}
 
 func TestPropResolveDeterministic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		v, _ := resGenConfig(t)
-		doc, req := resDoc(v), resGenRequest(t)
-		if d := cmp.Diff(resRun(doc, req), resRun(doc, req), resCmpOpts); d != "" {
+		v, _ := genConfig(t)
+		doc, req := testDoc(v), genRequest(t)
+		if d := cmp.Diff(run(doc, req), run(doc, req), cmpOpts); d != "" {
 			t.Fatalf("two resolutions differ:\n%s", d)
 		}
 	})
@@ -221,11 +221,11 @@ func TestPropResolveDeterministic(t *testing.T) {
 
 func TestPropResolveKeyOrderIndependent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		v, _ := resGenConfig(t)
-		req := resGenRequest(t)
-		a := resRun(resDoc(v), req)
-		b := resRun(resDoc(resShuffle(t, v, "shuffle")), req)
-		if d := cmp.Diff(a, b, resCmpOpts); d != "" {
+		v, _ := genConfig(t)
+		req := genRequest(t)
+		a := run(testDoc(v), req)
+		b := run(testDoc(shuffle(t, v, "shuffle")), req)
+		if d := cmp.Diff(a, b, cmpOpts); d != "" {
 			t.Fatalf("key order changed the decision:\n%s", d)
 		}
 	})
@@ -233,8 +233,8 @@ func TestPropResolveKeyOrderIndependent(t *testing.T) {
 
 func TestPropResolveKeepsFallbackOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		v, fallbacks := resGenConfig(t)
-		d, err := Resolve(resDoc(v), resGenRequest(t))
+		v, fallbacks := genConfig(t)
+		d, err := Resolve(testDoc(v), genRequest(t))
 		if err != nil {
 			return
 		}
@@ -251,27 +251,27 @@ func TestPropResolveKeepsFallbackOrder(t *testing.T) {
 
 func TestPropUnrelatedProviderKeepsHarness(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		v, _ := resGenConfig(t)
-		req := resGenRequest(t)
-		before := resRun(resDoc(v), req)
-		doc := v.(resObj)
-		extra := resObj{}.set("baseUrl", "https://mistral.example.test")
+		v, _ := genConfig(t)
+		req := genRequest(t)
+		before := run(testDoc(v), req)
+		doc := v.(obj)
+		extra := obj{}.set("baseUrl", "https://mistral.example.test")
 		if rapid.Bool().Draw(t, "extra-runtime") {
-			extra = extra.set("agentRuntime", resObj{}.set("id", rapid.SampledFrom([]string{"openclaw", "codex"}).Draw(t, "extra-id")))
+			extra = extra.set("agentRuntime", obj{}.set("id", rapid.SampledFrom([]string{"openclaw", "codex"}).Draw(t, "extra-id")))
 		}
 		// Add the unrelated built-in provider "zai" beside any existing ones.
 		added := false
 		for i, kv := range doc {
 			if kv.K == "models" {
-				ps := kv.V.(resObj)[0].V.(resObj)
-				doc[i].V = resObj{}.set("providers", append(append(resObj{}, ps...), resKV{"zai", extra}))
+				ps := kv.V.(obj)[0].V.(obj)
+				doc[i].V = obj{}.set("providers", append(append(obj{}, ps...), objMember{"zai", extra}))
 				added = true
 			}
 		}
 		if !added {
-			doc = doc.set("models", resObj{}.set("providers", resObj{}.set("zai", extra)))
+			doc = doc.set("models", obj{}.set("providers", obj{}.set("zai", extra)))
 		}
-		after := resRun(resDoc(doc), req)
+		after := run(testDoc(doc), req)
 		if d := cmp.Diff(before.Decision.Harness, after.Decision.Harness); d != "" || len(before.Problems) != len(after.Problems) {
 			t.Fatalf("an unrelated provider changed the outcome:\nbefore %+v\nafter  %+v", before, after)
 		}
@@ -280,9 +280,9 @@ func TestPropUnrelatedProviderKeepsHarness(t *testing.T) {
 
 func TestPropReasonPathsExist(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		v, _ := resGenConfig(t)
-		doc := resDoc(v)
-		d, err := Resolve(doc, resGenRequest(t))
+		v, _ := genConfig(t)
+		doc := testDoc(v)
+		d, err := Resolve(doc, genRequest(t))
 		if err != nil {
 			for _, e := range occkit.Errors(err) {
 				if e.Rule == "" || e.Code.HTTPStatus() >= 500 {
@@ -311,7 +311,7 @@ func FuzzResolve(f *testing.F) {
 		`{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":[42]}}}}`,
 		`{"agents":{"defaults":{"model":"openai/vendor/model","models":{"openai/vendor/model":{"agentRuntime":{"id":"openclaw"}}}}},"models":{"providers":{"openai":{"models":[{"id":"vendor/model","agentRuntime":{"id":"codex"}}]}}}}`,
 		`{"agents":{"list":[{"id":"main"}],"ownership":"explicit","entries":{"_a-":{"default":1},"_A":{}}}}`,
-		string(resBenchDoc(3).Bytes()),
+		string(benchDoc(3).Bytes()),
 	}
 	for i, s := range seeds {
 		f.Add(s, uint8(i))
@@ -326,19 +326,19 @@ func FuzzResolve(f *testing.F) {
 			Compute: []occkit.Compute{"", occkit.ComputeSSH, occkit.ComputeDocker, "acme"}[(sel>>2)&3],
 		}
 		if sel&16 != 0 {
-			req.Installation = resQualified
+			req.Installation = qualified
 		}
 		d, err := Resolve(doc, req)
-		resCheckStructured(t, err)
+		checkStructured(t, err)
 		if err == nil && (d.Harness != occkit.HarnessOpenClaw && d.Harness != occkit.HarnessCodex || d.Fallbacks == nil) {
 			t.Fatalf("bad decision %+v", d)
 		}
 		rr := RosterRequest{Stage: []Stage{StageSave, StageDeploy}[sel>>7], Compute: req.Compute, Mode: req.Mode}
-		resCheckStructured(t, CheckRoster(doc, rr))
+		checkStructured(t, CheckRoster(doc, rr))
 	})
 }
 
-func resCheckStructured(t *testing.T, err error) {
+func checkStructured(t *testing.T, err error) {
 	t.Helper()
 	if err == nil {
 		return

@@ -15,9 +15,9 @@ func inv(rule, path string) occkit.ErrorMatcher {
 	return occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
 }
 
-const resCodexPlugin = `"plugins":{"entries":{"codex":{"enabled":true,"config":{"appServer":{"transport":"websocket"}}}}}`
+const codexPluginJSON = `"plugins":{"entries":{"codex":{"enabled":true,"config":{"appServer":{"transport":"websocket"}}}}}`
 
-var resQualified = occkit.Installation{
+var qualified = occkit.Installation{
 	NativeWorkerSupport: occkit.NativeWorkersPinned,
 	Sandbox:             &occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true},
 }
@@ -49,7 +49,7 @@ func TestResolveDecisions(t *testing.T) {
 			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{"anthropic/b"}}},
 		{"RES-5 provider-level policy", `{"agents":{"defaults":{"model":"openai/gpt"}},"models":{"providers":{"openai":{"agentRuntime":{"id":"openclaw"}}}}}`, Request{},
 			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "openai/gpt", Fallbacks: []string{}}},
-		{"RES-5 agreeing policies from four places", `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{"models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"gpt","agentRuntime":{"id":"codex"}}]}}},` + resCodexPlugin + `}`,
+		{"RES-5 agreeing policies from four places", `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{"models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"gpt","agentRuntime":{"id":"codex"}}]}}},` + codexPluginJSON + `}`,
 			Request{Mode: occkit.ModeDedicated},
 			Decision{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Primary: "openai/gpt", Fallbacks: []string{}}},
 		{"RES-7 native codex provider through a catalog row", `{"agents":{"defaults":{"model":"codex/gpt-5"}},"models":{"providers":{"codex":{"models":[{"id":"codex/gpt-5","agentRuntime":{"id":"codex"}}]}}}}`,
@@ -65,10 +65,10 @@ func TestResolveDecisions(t *testing.T) {
 			Request{Compute: "acme", Mode: occkit.ModeDedicated, Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}}},
 			Decision{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Primary: "codex/x", Fallbacks: []string{}}},
 		{"RES-13 dedicated openclaw with a qualifying driver", `{"agents":{"defaults":{"model":"anthropic/a"}}}`,
-			Request{Mode: occkit.ModeDedicated, Installation: resQualified},
+			Request{Mode: occkit.ModeDedicated, Installation: qualified},
 			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Primary: "anthropic/a", Fallbacks: []string{}}},
 		{"RES-13 custom-image native-worker support", `{}`,
-			Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersCustomImage, Sandbox: resQualified.Sandbox}},
+			Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersCustomImage, Sandbox: qualified.Sandbox}},
 			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Fallbacks: []string{}}},
 		{"RES-1 whole-agent runtime keys are ignored (SEL-2)", `{"agents":{"defaults":{"model":"anthropic/a","agentRuntime":{"id":"bogus"}},"entries":{"main":{"agentRuntime":"x","embeddedHarness":"y"}}}}`, Request{},
 			Decision{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Primary: "anthropic/a", Fallbacks: []string{}}},
@@ -142,9 +142,9 @@ func TestResolveProblems(t *testing.T) {
 			[]occkit.ErrorMatcher{inv("RES-3", "agents.entries.a.model"), inv("RES-3", "agents.entries.b.model")}},
 		{"RES-3 entry differs from the default primary", `{"agents":{"defaults":{"model":"anthropic/a"},"entries":{"main":{"model":{"primary":"anthropic/b"}}}}}`, Request{},
 			[]occkit.ErrorMatcher{inv("RES-3", "agents.entries.main.model.primary")}},
-		{"RES-3 entries resolve to different Harnesses", `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{"models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},` + resCodexPlugin + `}`,
+		{"RES-3 entries resolve to different Harnesses", `{"agents":{"defaults":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{"models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},` + codexPluginJSON + `}`,
 			Request{}, []occkit.ErrorMatcher{inv("RES-5", `agents.defaults.models["openai/gpt"].agentRuntime.id`)}},
-		{"RES-3 entries on one primary resolve to different Harnesses", `{"agents":{"ownership":"explicit","entries":{"b":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}},"a":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},` + resCodexPlugin + `}`,
+		{"RES-3 entries on one primary resolve to different Harnesses", `{"agents":{"ownership":"explicit","entries":{"b":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"openclaw"}}}},"a":{"model":"openai/gpt","models":{"openai/gpt":{"agentRuntime":{"id":"codex"}}}}}},` + codexPluginJSON + `}`,
 			Request{Mode: occkit.ModeDedicated}, []occkit.ErrorMatcher{inv("RES-3", "agents.entries.a.model"), inv("RES-3", "agents.entries.b.model")}},
 		{"RES-4 catalog without any primary", `{"agents":{"defaults":{"models":{"anthropic/a":{}}}}}`, Request{},
 			[]occkit.ErrorMatcher{inv("RES-4", "agents.defaults.models")}},
@@ -190,7 +190,7 @@ func TestResolveProblems(t *testing.T) {
 			[]occkit.ErrorMatcher{inv("RES-8", "agents.defaults.models")}},
 		{"RES-8 entry catalog on another provider", `{"agents":{"defaults":{"model":"anthropic/a"},"entries":{"main":{"models":{"google/b":{}}}}}}`, Request{},
 			[]occkit.ErrorMatcher{inv("RES-8", `agents.entries.main.models["google/b"]`)}},
-		{"RES-8 fallback on another Harness", `{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]}}},"models":{"providers":{"openai":{"models":[{"id":"a","agentRuntime":{"id":"codex"}},{"id":"b","agentRuntime":{"id":"openclaw"}}]}}},` + resCodexPlugin + `}`,
+		{"RES-8 fallback on another Harness", `{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]}}},"models":{"providers":{"openai":{"models":[{"id":"a","agentRuntime":{"id":"codex"}},{"id":"b","agentRuntime":{"id":"openclaw"}}]}}},` + codexPluginJSON + `}`,
 			Request{Mode: occkit.ModeDedicated}, []occkit.ErrorMatcher{inv("RES-8", "agents.defaults.model.fallbacks[0]")}},
 		{"RES-9 unselected row", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"},{"id":"b"}]}}}}`, Request{},
 			[]occkit.ErrorMatcher{inv("RES-9", "models.providers.anthropic.models[1]")}},
@@ -213,7 +213,7 @@ func TestResolveProblems(t *testing.T) {
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
 		{"RES-11 SSH dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: occkit.ComputeSSH, Mode: occkit.ModeDedicated},
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
-		{"RES-11 SSH dedicated openclaw", `{}`, Request{Compute: occkit.ComputeSSH, Mode: occkit.ModeDedicated, Installation: resQualified},
+		{"RES-11 SSH dedicated openclaw", `{}`, Request{Compute: occkit.ComputeSSH, Mode: occkit.ModeDedicated, Installation: qualified},
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
 		{"RES-11 Docker dedicated codex", `{"agents":{"defaults":{"model":"codex/a","models":{"codex/a":{"agentRuntime":{"id":"codex"}}}}}}`, Request{Compute: occkit.ComputeDocker, Mode: occkit.ModeDedicated},
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
@@ -222,7 +222,7 @@ func TestResolveProblems(t *testing.T) {
 		{"RES-11 custom Compute outside its set", `{}`, Request{Compute: "acme", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}}},
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
 		{"RES-11 custom Compute without a set", `{}`, Request{Compute: "acme"}, []occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
-		{"RES-13 no native-worker support", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: resQualified.Sandbox}},
+		{"RES-13 no native-worker support", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: qualified.Sandbox}},
 			[]occkit.ErrorMatcher{inv("RES-13", "executionMode")}},
 		{"RES-13 no SandboxDriver", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersPinned}},
 			[]occkit.ErrorMatcher{{Code: occkit.CodeResourceConflict, Path: "executionMode", Rule: "RES-13"}}},
@@ -243,7 +243,7 @@ func TestResolveProblems(t *testing.T) {
 				t.Fatalf("Resolve succeeded, want %v", tt.want)
 			}
 			got := occkit.MatchersOf(err)
-			want := occkit.MatchersOf(occkit.Join(resWantErrs(tt.want)...)) // same order as Join
+			want := occkit.MatchersOf(occkit.Join(wantErrs(tt.want)...)) // same order as Join
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("problems (-want +got):\n%s\n%v", d, err)
 			}
@@ -254,7 +254,7 @@ func TestResolveProblems(t *testing.T) {
 	}
 }
 
-func resWantErrs(ws []occkit.ErrorMatcher) []error {
+func wantErrs(ws []occkit.ErrorMatcher) []error {
 	var out []error
 	for _, w := range ws {
 		p, err := occkit.ParsePath(w.Path)
@@ -284,7 +284,7 @@ func TestResolveMessages(t *testing.T) {
 			[]string{`agents.entries["a?b"] must be an object`}, nil},
 		{"RES-2 a long key keeps the rule text", `{"agents":{"entries":{"` + strings.Repeat("x.", 200) + `":false}}}`, Request{},
 			[]string{"… must be an object"}, nil},
-		{"RES-13 names the worker placement setting", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: resQualified.Sandbox}},
+		{"RES-13 names the worker placement setting", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: qualified.Sandbox}},
 			[]string{"cloudWorkers.requiredProfile", "runtime.nativeWorkerSupport"}, nil},
 		{"RES-9 names the setting", `{"agents":{"defaults":{"model":"anthropic/a"}},"models":{"providers":{"anthropic":{"agentRuntime":{"id":"openclaw"},"models":[{"id":"a"},{"id":"b-secret"}]}}}}`, Request{},
 			[]string{"models.providers.anthropic.models"}, []string{"b-secret"}},
@@ -310,7 +310,7 @@ func TestResolveMessages(t *testing.T) {
 }
 
 func TestResolveReasons(t *testing.T) {
-	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]},"models":{"openai/a":{"agentRuntime":{"id":"codex"}},"openai/b":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{}}},` + resCodexPlugin + `}`)
+	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":{"primary":"openai/a","fallbacks":["openai/b"]},"models":{"openai/a":{"agentRuntime":{"id":"codex"}},"openai/b":{"agentRuntime":{"id":"codex"}}}},"entries":{"main":{}}},` + codexPluginJSON + `}`)
 	d, err := Resolve(doc, Request{Mode: occkit.ModeDedicated})
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,13 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// resPathMode is the Agent setting the topology rules refuse: the
+// pathMode is the Agent setting the topology rules refuse: the
 // execution mode is a field of the Agent, not of the Configuration.
-var resPathMode = occkit.NewPath("executionMode")
+var pathMode = occkit.NewPath("executionMode")
 
-// resTopology applies RES-11 and RES-13 to the resolved Harness h in mode
+// checkTopology applies RES-11 and RES-13 to the resolved Harness h in mode
 // on req's Compute, appending the deciding reasons.
-func resTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Reason) ([]Reason, error) {
+func checkTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Reason) ([]Reason, error) {
 	compute := req.Compute
 	if compute == "" {
 		compute = occkit.ComputeKubernetes
@@ -30,12 +30,12 @@ func resTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Reas
 	var errs []error
 	support := req.Installation.NativeWorkerSupport
 	if support != occkit.NativeWorkersPinned && support != occkit.NativeWorkersCustomImage {
-		errs = append(errs, resInvalid("RES-13", resPathMode,
+		errs = append(errs, invalid("RES-13", pathMode,
 			"dedicated OpenClaw needs native-worker support (enforced worker placement through cloudWorkers.requiredProfile, node-local inference): the pinned runtime image, or a custom image declaring runtime.nativeWorkerSupport"))
 	}
 	if sb := req.Installation.Sandbox; !sb.Qualifies() {
-		errs = append(errs, resConflict("RES-13", resPathMode,
-			"dedicated OpenClaw needs a qualifying SandboxDriver (%s); missing Driver: SandboxDriver", resSandboxGap(sb)))
+		errs = append(errs, conflict("RES-13", pathMode,
+			"dedicated OpenClaw needs a qualifying SandboxDriver (%s); missing Driver: SandboxDriver", sandboxGap(sb)))
 	}
 	if len(errs) > 0 {
 		return nil, occkit.Join(errs...)
@@ -47,8 +47,8 @@ func resTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Reas
 	return reasons, nil
 }
 
-// resSandboxGap says what the configured SandboxDriver lacks.
-func resSandboxGap(sb *occkit.SandboxFacts) string {
+// sandboxGap says what the configured SandboxDriver lacks.
+func sandboxGap(sb *occkit.SandboxFacts) string {
 	if sb == nil {
 		return "none is configured"
 	}

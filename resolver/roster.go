@@ -40,9 +40,9 @@ type RosterRequest struct {
 	Mode occkit.Mode
 }
 
-// rosterIDPattern is the OpenClaw Agent ID shape: ^[a-z0-9_][a-z0-9_-]{0,63}$,
+// agentIDPattern is the OpenClaw Agent ID shape: ^[a-z0-9_][a-z0-9_-]{0,63}$,
 // case-insensitive.
-func rosterValidID(id string) bool {
+func validAgentID(id string) bool {
 	if len(id) == 0 || len(id) > 64 {
 		return false
 	}
@@ -58,10 +58,10 @@ func rosterValidID(id string) bool {
 	return true
 }
 
-// rosterReservedID reports the normalized IDs OpenClaw drops as
+// reservedAgentID reports the normalized IDs OpenClaw drops as
 // prototype-polluting keys when it merges configuration objects: such an
 // entry would pass here and vanish at the runtime, so it is refused.
-func rosterReservedID(norm string) bool {
+func reservedAgentID(norm string) bool {
 	switch norm {
 	case "__proto__", "constructor", "prototype":
 		return true
@@ -69,9 +69,9 @@ func rosterReservedID(norm string) bool {
 	return false
 }
 
-// rosterNormalizeID is OpenClaw's Agent ID normalization: lower-case; an ID
+// normalizeAgentID is OpenClaw's Agent ID normalization: lower-case; an ID
 // starting with "_" also drops its trailing "-".
-func rosterNormalizeID(id string) string {
+func normalizeAgentID(id string) string {
 	n := strings.ToLower(strings.TrimSpace(id))
 	if strings.HasPrefix(n, "_") {
 		n = strings.TrimRight(n, "-")
@@ -80,19 +80,19 @@ func rosterNormalizeID(id string) string {
 }
 
 var (
-	rosterPathList      = occkit.NewPath("agents", "list")
-	rosterPathOwnership = occkit.NewPath("agents", "ownership")
-	rosterPathSession   = occkit.NewPath("agents", "defaults", "sessionStore", "agentId")
-	rosterPathSystem    = occkit.NewPath("agents", "defaults", "systemAgent", "agentId")
+	pathList         = occkit.NewPath("agents", "list")
+	pathOwnership    = occkit.NewPath("agents", "ownership")
+	pathSessionAgent = occkit.NewPath("agents", "defaults", "sessionStore", "agentId")
+	pathSystemAgent  = occkit.NewPath("agents", "defaults", "systemAgent", "agentId")
 	// SPEC names the settings without their agents.defaults prefix, where
 	// OpenClaw keeps them; a top-level spelling is checked too (fail
 	// closed: it can only refuse).
-	rosterPathSessionTop = occkit.NewPath("sessionStore", "agentId")
-	rosterPathSystemTop  = occkit.NewPath("systemAgent", "agentId")
+	pathSessionAgentTop = occkit.NewPath("sessionStore", "agentId")
+	pathSystemAgentTop  = occkit.NewPath("systemAgent", "agentId")
 )
 
-// rosterMainAgent is the Agent dedicated execution serves.
-const rosterMainAgent = "main"
+// mainAgent is the Agent dedicated execution serves.
+const mainAgent = "main"
 
 // CheckRoster applies the roster rules of RES-10 to doc: the agents roster
 // shapes the OpenClaw Gateway refuses, checked at Configuration save and at
@@ -105,7 +105,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		stage = StageSave
 	}
 	if stage != StageSave && stage != StageDeploy {
-		return resInvalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
+		return invalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
 	}
 	compute := req.Compute
 	if compute == "" {
@@ -116,21 +116,21 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	}
 	root := docjson.Root(doc)
 	errs := shapeErrors(root)
-	agents := resObjectField(root, "agents")
+	agents := objectField(root, "agents")
 	if !root.IsObject() || !agents.IsObject() {
 		return occkit.Join(errs...)
 	}
-	f := resObjectFields(agents, "list", "entries", "ownership")
+	f := objectFields(agents, "list", "entries", "ownership")
 	list, entries, ownership := f[0], f[1], f[2]
 
 	// agents.list: only an empty array may remain.
 	if list.Exists() {
 		switch {
 		case !list.IsArray():
-			errs = append(errs, resInvalid("RES-10", rosterPathList,
+			errs = append(errs, invalid("RES-10", pathList,
 				"agents.list must be an empty array when present: configure each Agent under agents.entries, keyed by its Agent ID"))
 		case len(list.Array()) > 0:
-			errs = append(errs, resInvalid("RES-10", rosterPathList,
+			errs = append(errs, invalid("RES-10", pathList,
 				"agents.list is not supported: remove it and configure each Agent under agents.entries, keyed by its Agent ID"))
 		}
 	}
@@ -152,7 +152,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 				id := k.String()
 				if !seen[id] {
 					seen[id] = true
-					ids = append(ids, entry{id: id, norm: rosterNormalizeID(id), val: v})
+					ids = append(ids, entry{id: id, norm: normalizeAgentID(id), val: v})
 				}
 				return true
 			})
@@ -162,18 +162,18 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	firstByNorm := map[string]string{}
 	byNorm := map[string][]string{}
 	for _, e := range ids {
-		p := resPathEntries.Key(e.id)
+		p := pathEntries.Key(e.id)
 		if e.val.IsObject() && e.val.Get("default").Exists() {
-			errs = append(errs, resInvalid("RES-10", p.Key("default"),
+			errs = append(errs, invalid("RES-10", p.Key("default"),
 				"%s is not supported: remove it", p.Key("default")))
 		}
-		if !rosterValidID(e.id) {
-			errs = append(errs, resInvalid("RES-10", p,
+		if !validAgentID(e.id) {
+			errs = append(errs, invalid("RES-10", p,
 				"the Agent ID of %s must be 1 to 64 letters, digits, _ or -, not starting with -", p))
 			continue
 		}
-		if rosterReservedID(e.norm) {
-			errs = append(errs, resInvalid("RES-10", p,
+		if reservedAgentID(e.norm) {
+			errs = append(errs, invalid("RES-10", p,
 				"the Agent ID of %s is reserved: OpenClaw skips it when it merges objects, so it would not deploy", p))
 			continue
 		}
@@ -193,9 +193,9 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		if other == e.id {
 			other = group[1]
 		}
-		p := resPathEntries.Key(e.id)
-		errs = append(errs, resInvalid("RES-10", p,
-			"%s and %s normalize to the same Agent ID: rename one", resPathEntries.Key(other), p))
+		p := pathEntries.Key(e.id)
+		errs = append(errs, invalid("RES-10", p,
+			"%s and %s normalize to the same Agent ID: rename one", pathEntries.Key(other), p))
 	}
 
 	// agents.ownership.
@@ -203,33 +203,33 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	explicit := ownership.Type == gjson.String && ownership.Str == "explicit"
 	switch {
 	case ownership.Exists() && !explicit:
-		errs = append(errs, resInvalid("RES-10", rosterPathOwnership,
+		errs = append(errs, invalid("RES-10", pathOwnership,
 			`agents.ownership accepts only "explicit": set it, or remove it when agents.entries has at most one entry`))
 	case entriesOK && n > 1 && !explicit:
-		errs = append(errs, resInvalid("RES-10", rosterPathOwnership,
+		errs = append(errs, invalid("RES-10", pathOwnership,
 			`agents.ownership "explicit" is required when agents.entries has more than one entry`))
 	case entriesOK && explicit && n == 0:
-		errs = append(errs, resInvalid("RES-10", rosterPathOwnership,
+		errs = append(errs, invalid("RES-10", pathOwnership,
 			`agents.ownership "explicit" needs at least one agents.entries entry: add one, or remove agents.ownership`))
 	}
 
 	// Dedicated execution serves the main Agent (deployment only).
 	if stage == StageDeploy && req.Mode == occkit.ModeDedicated {
 		if entriesOK && n > 0 {
-			if _, ok := firstByNorm[rosterMainAgent]; !ok {
-				errs = append(errs, resInvalid("RES-10", resPathEntries,
+			if _, ok := firstByNorm[mainAgent]; !ok {
+				errs = append(errs, invalid("RES-10", pathEntries,
 					"dedicated execution serves the main Agent: agents.entries must hold main"))
 			}
 		}
 		// A non-object agents.defaults holds no such setting (gjson finds
 		// nothing under a scalar), and RES-2 already refused it.
-		for _, at := range []occkit.Path{rosterPathSession, rosterPathSystem, rosterPathSessionTop, rosterPathSystemTop} {
+		for _, at := range []occkit.Path{pathSessionAgent, pathSystemAgent, pathSessionAgentTop, pathSystemAgentTop} {
 			v := docjson.Get(doc, at)
 			if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.String && strings.TrimSpace(v.Str) == "" {
 				continue // unset: nothing named
 			}
-			if v.Type != gjson.String || rosterNormalizeID(v.Str) != rosterMainAgent {
-				errs = append(errs, resInvalid("RES-10", at,
+			if v.Type != gjson.String || normalizeAgentID(v.Str) != mainAgent {
+				errs = append(errs, invalid("RES-10", at,
 					"dedicated execution serves the main Agent: %s may not name another Agent", at))
 			}
 		}

@@ -95,7 +95,7 @@ func TestCheckRosterRefuses(t *testing.T) {
 			if err == nil {
 				t.Fatalf("CheckRoster accepted, want %v", tt.want)
 			}
-			want := occkit.MatchersOf(occkit.Join(resWantErrs(tt.want)...))
+			want := occkit.MatchersOf(occkit.Join(wantErrs(tt.want)...))
 			if d := cmp.Diff(want, occkit.MatchersOf(err)); d != "" {
 				t.Errorf("problems (-want +got):\n%s\n%v", d, err)
 			}

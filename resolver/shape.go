@@ -21,34 +21,34 @@ func CheckShape(doc occkit.Document) error {
 // shapeErrors is [CheckShape] on the document's root value.
 func shapeErrors(root gjson.Result) []error {
 	if !root.IsObject() {
-		return []error{resInvalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")}
+		return []error{invalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")}
 	}
-	agents := resObjectField(root, "agents")
+	agents := objectField(root, "agents")
 	if !agents.Exists() {
 		return nil
 	}
 	if !agents.IsObject() {
-		return []error{resInvalid("RES-2", resPathAgents, "agents must be an object")}
+		return []error{invalid("RES-2", pathAgents, "agents must be an object")}
 	}
 	var errs []error
-	f := resObjectFields(agents, "defaults", "entries")
+	f := objectFields(agents, "defaults", "entries")
 	defaults, entries := f[0], f[1]
 	if defaults.Exists() && !defaults.IsObject() {
-		errs = append(errs, resInvalid("RES-2", resPathDefaults, "agents.defaults must be an object"))
+		errs = append(errs, invalid("RES-2", pathDefaults, "agents.defaults must be an object"))
 	}
 	if !entries.Exists() {
 		return errs
 	}
 	if !entries.IsObject() {
-		return append(errs, resInvalid("RES-2", resPathEntries, "agents.entries must be an object keyed by Agent ID"))
+		return append(errs, invalid("RES-2", pathEntries, "agents.entries must be an object keyed by Agent ID"))
 	}
 	seen := map[string]bool{}
 	entries.ForEach(func(k, v gjson.Result) bool {
 		if id := k.String(); !seen[id] {
 			seen[id] = true
 			if !v.IsObject() {
-				p := resPathEntries.Key(id)
-				errs = append(errs, resInvalid("RES-2", p, "%s must be an object", p))
+				p := pathEntries.Key(id)
+				errs = append(errs, invalid("RES-2", p, "%s must be an object", p))
 			}
 		}
 		return true

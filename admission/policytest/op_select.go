@@ -6,10 +6,10 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
-// opRuntimeSelect runs resolver.Select. input.harnesses lists the
+// opRuntimeSelect runs selection.Select. input.harnesses lists the
 // registered plugins: "codex" is the library's own codex harness, an
 // object a test plugin. input.env is deliberately never read (SEL-2).
 func opRuntimeSelect(in gjson.Result) (result, error) {
@@ -22,11 +22,11 @@ func opRuntimeSelect(in gjson.Result) (result, error) {
 		return nil, err
 	}
 	s := in.Get("session")
-	sel, err := resolver.Select(doc, resolver.SelectRequest{
+	sel, err := selection.Select(doc, selection.Request{
 		Provider: in.Get("provider").String(),
 		Model:    in.Get("model").String(),
 		AgentID:  in.Get("agentId").String(),
-		Session: resolver.Session{
+		Session: selection.Session{
 			LockedOwner:         s.Get("lockedOwner").String(),
 			Override:            s.Get("override").String(),
 			ACPBackend:          s.Get("acpBackend").String(),
@@ -43,13 +43,13 @@ func opRuntimeSelect(in gjson.Result) (result, error) {
 // library's own codex harness), "openclaw" (the built-in, always present)
 // or test plugin objects; a lone entry outside an array is read as a list
 // of one.
-func selectRegistry(list gjson.Result) (*resolver.Registry, error) {
-	reg, _ := resolver.NewRegistry()
+func selectRegistry(list gjson.Result) (*selection.Registry, error) {
+	reg, _ := selection.NewRegistry()
 	for _, h := range list.Array() {
 		if h.Type == gjson.String {
 			switch h.Str {
 			case "codex":
-				if err := reg.Register(resolver.CodexHarness()); err != nil {
+				if err := reg.Register(selection.CodexHarness()); err != nil {
 					return nil, err
 				}
 			case string(occkit.HarnessOpenClaw):
@@ -78,7 +78,7 @@ type selectTestPluginT struct {
 	id       string
 	auto     []string
 	priority int
-	support  resolver.Support
+	support  selection.Support
 }
 
 func selectTestPlugin(h gjson.Result) selectTestPluginT {
@@ -92,16 +92,16 @@ func selectTestPlugin(h gjson.Result) selectTestPluginT {
 	}
 	switch s := h.Get("supports"); {
 	case s.Type == gjson.True:
-		p.support = resolver.Supported()
+		p.support = selection.Supported()
 	case s.Type == gjson.String && s.String() == "fallback":
-		p.support = resolver.FallbackToOpenClaw("test harness declares the OpenClaw fallback")
+		p.support = selection.FallbackToOpenClaw("test harness declares the OpenClaw fallback")
 	default:
-		p.support = resolver.Unsupported("test harness does not support the route")
+		p.support = selection.Unsupported("test harness does not support the route")
 	}
 	return p
 }
 
-func (p selectTestPluginT) ID() string                                    { return p.id }
-func (p selectTestPluginT) AutoProviders() []string                       { return p.auto }
-func (p selectTestPluginT) Priority() int                                 { return p.priority }
-func (p selectTestPluginT) Supports(resolver.RouteFacts) resolver.Support { return p.support }
+func (p selectTestPluginT) ID() string                                      { return p.id }
+func (p selectTestPluginT) AutoProviders() []string                         { return p.auto }
+func (p selectTestPluginT) Priority() int                                   { return p.priority }
+func (p selectTestPluginT) Supports(selection.RouteFacts) selection.Support { return p.support }

@@ -132,10 +132,10 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		return c.findings(name, src, "load", err), nil
 	}
 	if err := compile.Validate(doc); err != nil {
-		return c.findings(name, src, "schema", err), nil
+		return c.findings(name, src, "schema", doc.Place(err)), nil
 	}
 	if _, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute}); err != nil {
-		return c.findings(name, src, "resolve", err), nil
+		return c.findings(name, src, "resolve", doc.Place(err)), nil
 	}
 	auth, err := admission.CreateHarnessAuth([]byte(c.binding))
 	if err != nil {
@@ -170,13 +170,14 @@ func (c *checker) findings(name string, src []byte, stage string, err error) []F
 		if !e.Path.IsRoot() {
 			f.Path = e.Path.String()
 		}
-		// A fault in the text itself has its exact position; any other
-		// refusal is placed at the key its path names.
-		var sp *compile.SyntaxPosition
-		if errors.As(e.Err, &sp) {
-			f.Line, f.Column = sp.Line, sp.Column
-		} else if line, col, ok := compile.Locate(src, e.Path); ok {
-			f.Line, f.Column = line, col
+		// The loader and admission place each refusal in the file that
+		// writes it (an included one, too); one about the Agent or the
+		// Compute rather than the file has no position.
+		if p := e.Position; p.IsValid() {
+			if p.File != "" {
+				f.File = p.File
+			}
+			f.Line, f.Column = p.Line, p.Column
 		}
 		out = append(out, f)
 	}
@@ -200,9 +201,9 @@ var varRef = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)\}`)
 // secretBindings binds every ${VAR} the source references (not $${VAR},
 // which is a literal) to a Secret of the same name, as the control plane
 // storing the Configuration would.
-func secretBindings(src []byte) []admission.SecretBinding {
+func secretBindings(src []byte) []occkit.SecretBinding {
 	seen := map[string]bool{}
-	var out []admission.SecretBinding
+	var out []occkit.SecretBinding
 	for _, m := range varRef.FindAllSubmatchIndex(src, -1) {
 		if m[0] > 0 && src[m[0]-1] == '$' {
 			continue
@@ -212,7 +213,7 @@ func secretBindings(src []byte) []admission.SecretBinding {
 			continue
 		}
 		seen[name] = true
-		out = append(out, admission.SecretBinding{Env: name, Source: occkit.SourceRef{
+		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
 			Kind: occkit.SourceSecret, NamespaceID: "ns_ci", ID: "sec_" + strings.ToLower(name)}})
 	}
 	return out

@@ -77,7 +77,7 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		if f.Line == 0 || f.Rule == "" || f.Path == "" {
+		if (f.Line == 0) != strings.HasPrefix(f.Path, "harnessAuth") || f.Rule == "" || f.Path == "" {
 			t.Errorf("finding without position, rule or path: %+v", f)
 		}
 	}

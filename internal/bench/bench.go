@@ -34,7 +34,7 @@ func Configuration(n int) []byte {
 	return []byte(b.String())
 }
 
-// Decision is one runtime decision (resolver.Select) the decision
+// Decision is one runtime decision (selection.Select) the decision
 // benchmarks take on Configuration(n): a provider, a model ID and an agent.
 type Decision struct {
 	Provider, Model, AgentID string

@@ -11,6 +11,7 @@ import (
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/bench"
 	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
 type pipeline struct {
@@ -31,13 +32,16 @@ func newPipeline(tb testing.TB) pipeline {
 		Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
 }
 
-// run is one deployment from source bytes to the rendered gateway document.
+// run is one deployment from source bytes to the rendered gateway
+// document: the caller resolves the loaded document and hands its analysis
+// to admission, which checks that it is of the document it reads.
 func (p pipeline) run(src []byte) (occkit.Document, error) {
 	doc, err := compile.Load(src, compile.LoadOptions{})
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	d, err := resolver.Resolve(doc, resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
+	prepared := admission.Prepare(doc)
+	d, err := prepared.Resolve(resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
 	if err != nil {
 		return occkit.Document{}, err
 	}
@@ -46,6 +50,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: d.Mode, HarnessAuth: p.binding},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
 		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
+		Prepared:      prepared,
 	})
 	if err != nil {
 		return occkit.Document{}, err
@@ -112,15 +117,15 @@ func BenchmarkFloor(b *testing.B) {
 // their model keys, one automatically.
 func TestDecisions(t *testing.T) {
 	for _, n := range bench.Sizes {
-		x := resolver.PrepareSelect(occkit.MustParseDocument(string(bench.Configuration(n))))
+		x := selection.Prepare(occkit.MustParseDocument(string(bench.Configuration(n))))
 		for i, d := range bench.Decisions(n) {
-			sel, err := x.Select(resolver.SelectRequest{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID}, nil)
+			sel, err := x.Select(selection.Request{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID}, nil)
 			if err != nil {
 				t.Fatalf("models=%d %+v: %v", n, d, err)
 			}
-			want := resolver.SourceModel
+			want := selection.SourceModel
 			if i == 2 {
-				want = resolver.SourceImplicit
+				want = selection.SourceImplicit
 			}
 			if sel.Runtime != "openclaw" || sel.Source != want {
 				t.Fatalf("models=%d %+v: %s from %s, want openclaw from %s", n, d, sel.Runtime, sel.Source, want)
@@ -133,10 +138,10 @@ func TestDecisions(t *testing.T) {
 // occkit side of the cel-go comparison (internal/bench/celpeer).
 func BenchmarkDecision(b *testing.B) {
 	for _, n := range bench.Sizes {
-		x := resolver.PrepareSelect(occkit.MustParseDocument(string(bench.Configuration(n))))
-		var reqs []resolver.SelectRequest
+		x := selection.Prepare(occkit.MustParseDocument(string(bench.Configuration(n))))
+		var reqs []selection.Request
 		for _, d := range bench.Decisions(n) {
-			reqs = append(reqs, resolver.SelectRequest{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID})
+			reqs = append(reqs, selection.Request{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID})
 		}
 		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
 			b.ReportAllocs()

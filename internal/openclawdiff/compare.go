@@ -10,6 +10,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
 // RefOut is a parsed model ref, or Valid false.
@@ -107,7 +108,7 @@ func (a PolicyAnswer) Any(p PolicyOut) bool { return p == a.R || p == a.Asc || p
 
 func clawPolicy(id *string, source *string) PolicyOut {
 	if id == nil {
-		return PolicyOut{Runtime: resolver.RuntimeAuto, Source: string(resolver.SourceImplicit)}
+		return PolicyOut{Runtime: resolver.RuntimeAuto, Source: string(selection.SourceImplicit)}
 	}
 	s := ""
 	if source != nil {
@@ -127,7 +128,7 @@ func PolicyItem(in PolicyInput) (map[string]any, PolicyOut, error) {
 		return nil, PolicyOut{}, err
 	}
 	item := map[string]any{"op": "policy", "config": in.Config, "provider": in.Provider, "modelId": in.ModelID, "agentId": in.AgentID}
-	p, err := resolver.LookupPolicy(doc, resolver.SelectRequest{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID})
+	p, err := selection.LookupPolicy(doc, selection.Request{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID})
 	if err != nil {
 		return item, PolicyOut{Err: true}, nil
 	}
@@ -156,10 +157,10 @@ func DecodePolicy(raw json.RawMessage) (PolicyAnswer, error) {
 // SpecPlugin is occkit's side of a [HarnessSpec].
 type SpecPlugin struct{ S HarnessSpec }
 
-// ID implements resolver.HarnessPlugin.
+// ID implements selection.HarnessPlugin.
 func (p SpecPlugin) ID() string { return p.S.ID }
 
-// AutoProviders implements resolver.HarnessPlugin: no list means every
+// AutoProviders implements selection.HarnessPlugin: no list means every
 // provider ("*").
 func (p SpecPlugin) AutoProviders() []string {
 	if p.S.AutoProviders == nil {
@@ -168,23 +169,23 @@ func (p SpecPlugin) AutoProviders() []string {
 	return p.S.AutoProviders
 }
 
-// Priority implements resolver.HarnessPlugin.
+// Priority implements selection.HarnessPlugin.
 func (p SpecPlugin) Priority() int { return p.S.Priority }
 
-// Supports implements resolver.HarnessPlugin with the rules of oracle.mjs.
-func (p SpecPlugin) Supports(f resolver.RouteFacts) resolver.Support {
+// Supports implements selection.HarnessPlugin with the rules of oracle.mjs.
+func (p SpecPlugin) Supports(f selection.RouteFacts) selection.Support {
 	names := slices.Contains(p.S.SupportsProviders, "*") || slices.Contains(p.S.SupportsProviders, f.Provider)
 	refused := false
 	for _, pre := range p.S.RefusePrefixes {
 		refused = refused || strings.HasPrefix(f.Model, pre)
 	}
 	if names && !refused {
-		return resolver.Supported()
+		return selection.Supported()
 	}
 	if p.S.Fallback {
-		return resolver.FallbackToOpenClaw("declares openclaw fallback")
+		return selection.FallbackToOpenClaw("declares openclaw fallback")
 	}
-	return resolver.Unsupported("route not supported")
+	return selection.Unsupported("route not supported")
 }
 
 // SelectOut is a selection outcome: the runtime, or an error.
@@ -223,23 +224,23 @@ func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
 	if err != nil {
 		return nil, SelectOut{}, err
 	}
-	plugins := make([]resolver.HarnessPlugin, 0, len(in.Harnesses))
+	plugins := make([]selection.HarnessPlugin, 0, len(in.Harnesses))
 	for _, h := range in.Harnesses {
 		plugins = append(plugins, SpecPlugin{S: h})
 	}
-	reg, err := resolver.NewRegistry(plugins...)
+	reg, err := selection.NewRegistry(plugins...)
 	if err != nil {
 		return nil, SelectOut{}, err
 	}
 	item := map[string]any{"op": "select", "config": in.Config, "provider": in.Provider, "modelId": in.ModelID,
 		"agentId": in.AgentID, "harnesses": in.Harnesses, "lockedOwner": in.LockedOwner, "override": in.Override}
-	sel, err := resolver.Select(doc, resolver.SelectRequest{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID,
-		Session: resolver.Session{LockedOwner: in.LockedOwner, Override: in.Override}}, reg)
+	sel, err := selection.Select(doc, selection.Request{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID,
+		Session: selection.Session{LockedOwner: in.LockedOwner, Override: in.Override}}, reg)
 	if err != nil {
 		return item, SelectOut{Err: true}, nil
 	}
 	out := SelectOut{Runtime: sel.Runtime}
-	for _, r := range sel.Reasons {
+	for _, r := range sel.Reasons() {
 		if r.Rule == "SEL-8" && strings.HasPrefix(r.Note, "incompatible session override ignored") {
 			out.OverrideIgnored = true
 		}

@@ -10,9 +10,9 @@
 //     [resolver.ParseRefLenient] against OpenClaw's splitTrailingAuthProfile
 //     followed by parseModelCatalogRef (strict) or parseModelRef without
 //     plugin or manifest normalization (lenient);
-//   - runtime.policy: [resolver.LookupPolicy] against
+//   - runtime.policy: [selection.LookupPolicy] against
 //     resolveModelRuntimePolicy (runtime normalized per REF-6, and source);
-//   - harness.select: [resolver.Select] against
+//   - harness.select: [selection.Select] against
 //     resolveAgentHarnessSelectionDecision with the same data-driven
 //     harness plugins registered on both sides ([HarnessSpec],
 //     [SpecPlugin]; in OpenClaw through the plugin registry state), the

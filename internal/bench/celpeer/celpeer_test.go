@@ -7,7 +7,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/bench"
 	"github.com/occkit/occkit/internal/bench/celpeer"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
 // TestSameDecision: cel-go and occkit choose the same runtime for every
@@ -19,13 +19,13 @@ func TestSameDecision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := resolver.PrepareSelect(occkit.MustParseDocument(string(src)))
+		x := selection.Prepare(occkit.MustParseDocument(string(src)))
 		for _, q := range bench.Decisions(n) {
 			got, err := d.Decide(q.Provider, q.Model, q.AgentID)
 			if err != nil {
 				t.Fatalf("models=%d %+v: %v", n, q, err)
 			}
-			sel, err := x.Select(resolver.SelectRequest{Provider: q.Provider, Model: q.Model, AgentID: q.AgentID}, nil)
+			sel, err := x.Select(selection.Request{Provider: q.Provider, Model: q.Model, AgentID: q.AgentID}, nil)
 			if err != nil {
 				t.Fatalf("models=%d %+v: %v", n, q, err)
 			}

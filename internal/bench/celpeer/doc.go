@@ -1,7 +1,7 @@
 // Package celpeer is the peer side of occkit's decision benchmark: the
 // runtime decision of internal/bench.Decisions written as one cel-go
 // expression and evaluated on the decoded Configuration, beside occkit's
-// prepared decision (resolver.PrepareSelect). It is a module of its own so
+// prepared decision (selection.Prepare). It is a module of its own so
 // that occkit's go.mod gains nothing; .ci/bench runs its BenchmarkCEL and
 // internal/bench's BenchmarkDecision in the same rounds and prints the
 // ratio `models=N decision cel-go/occkit time`.

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"strings"
@@ -8,24 +8,24 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// selOverrideScan collects the authored request overrides of a route
+// overrideScan collects the authored request overrides of a route
 // (SEL-6, SEL-6a). Only paths are kept, never values.
-type selOverrideScan struct {
+type overrideScan struct {
 	paths []occkit.Path
 }
 
-func (s *selOverrideScan) add(p occkit.Path) { s.paths = append(s.paths, p) }
+func (s *overrideScan) add(p occkit.Path) { s.paths = append(s.paths, p) }
 
 // provider checks `models.providers.<p>`: non-empty headers, request and
 // (filtered) params, a boolean authHeader, a numeric timeoutSeconds and a
 // localService.
-func (s *selOverrideScan) provider(v selObj, at occkit.Path) {
+func (s *overrideScan) provider(v object, at occkit.Path) {
 	if !v.v.IsObject() {
 		return
 	}
 	s.nonEmpty(v.get("headers"), at, "headers")
 	s.nonEmpty(v.get("request"), at, "request")
-	if p := v.get("params"); selSome(p) {
+	if p := v.get("params"); present(p) {
 		s.params(p, at.Key("params"))
 	}
 	if a := v.get("authHeader"); a.IsBool() {
@@ -41,12 +41,12 @@ func (s *selOverrideScan) provider(v selObj, at occkit.Path) {
 
 // row checks a catalog row: non-empty headers, (filtered) params and every
 // compat key but the native reasoning capabilities.
-func (s *selOverrideScan) row(v gjson.Result, at occkit.Path) {
+func (s *overrideScan) row(v gjson.Result, at occkit.Path) {
 	if !v.IsObject() {
 		return
 	}
 	s.nonEmpty(v.Get("headers"), at, "headers")
-	if p := v.Get("params"); selSome(p) {
+	if p := v.Get("params"); present(p) {
 		s.params(p, at.Key("params"))
 	}
 	c := v.Get("compat")
@@ -56,7 +56,7 @@ func (s *selOverrideScan) row(v gjson.Result, at occkit.Path) {
 		s.add(at.Key("compat"))
 	default:
 		c.ForEach(func(k, val gjson.Result) bool {
-			if !selCompatCapability(k.String(), val) {
+			if !compatCapability(k.String(), val) {
 				s.add(at.Key("compat").Key(k.String()))
 			}
 			return true
@@ -66,14 +66,14 @@ func (s *selOverrideScan) row(v gjson.Result, at occkit.Path) {
 
 // params checks a params object with the runtime controls filtered out
 // (SEL-6a); any other key is an override.
-func (s *selOverrideScan) params(v gjson.Result, at occkit.Path) {
+func (s *overrideScan) params(v gjson.Result, at occkit.Path) {
 	switch {
 	case !v.Exists() || v.Type == gjson.Null:
 	case !v.IsObject():
 		s.add(at)
 	default:
 		v.ForEach(func(k, val gjson.Result) bool {
-			if !selRuntimeControl(k.String(), val) {
+			if !runtimeControl(k.String(), val) {
 				s.add(at.Key(k.String()))
 			}
 			return true
@@ -82,11 +82,11 @@ func (s *selOverrideScan) params(v gjson.Result, at occkit.Path) {
 }
 
 // nonEmpty checks the member key of the object at at.
-func (s *selOverrideScan) nonEmpty(v gjson.Result, at occkit.Path, key string) {
+func (s *overrideScan) nonEmpty(v gjson.Result, at occkit.Path, key string) {
 	switch {
-	case !selSome(v):
+	case !present(v):
 	case v.IsObject() || v.IsArray():
-		if selHasKeys(v) {
+		if hasMembers(v) {
 			s.add(at.Key(key))
 		}
 	case v.Type == gjson.String && v.String() == "":
@@ -95,20 +95,20 @@ func (s *selOverrideScan) nonEmpty(v gjson.Result, at occkit.Path, key string) {
 	}
 }
 
-// selSome reports a value that is present and not null.
-func selSome(v gjson.Result) bool { return v.Exists() && v.Type != gjson.Null }
+// present reports a value that is present and not null.
+func present(v gjson.Result) bool { return v.Exists() && v.Type != gjson.Null }
 
-func selHasKeys(v gjson.Result) bool {
+func hasMembers(v gjson.Result) bool {
 	found := false
 	v.ForEach(func(_, _ gjson.Result) bool { found = true; return false })
 	return found
 }
 
-// selCompatCapability reports the two compat entries that describe native
+// compatCapability reports the two compat entries that describe native
 // reasoning capabilities rather than request behaviour (SEL-6):
 // `supportsReasoningEffort: true` and a non-empty
 // `supportedReasoningEfforts` drawn from the native effort levels.
-func selCompatCapability(key string, v gjson.Result) bool {
+func compatCapability(key string, v gjson.Result) bool {
 	switch key {
 	case "supportsReasoningEffort":
 		return v.Type == gjson.True
@@ -121,7 +121,7 @@ func selCompatCapability(key string, v gjson.Result) bool {
 			return false
 		}
 		for _, e := range list {
-			if e.Type != gjson.String || !selNativeEffort(e.String()) {
+			if e.Type != gjson.String || !nativeEffort(e.String()) {
 				return false
 			}
 		}
@@ -130,7 +130,7 @@ func selCompatCapability(key string, v gjson.Result) bool {
 	return false
 }
 
-func selNativeEffort(s string) bool {
+func nativeEffort(s string) bool {
 	switch s {
 	case "minimal", "low", "medium", "high", "xhigh", "max", "ultra":
 		return true
@@ -138,30 +138,30 @@ func selNativeEffort(s string) bool {
 	return false
 }
 
-// selRuntimeControl reports whether a params entry is a typed runtime
+// runtimeControl reports whether a params entry is a typed runtime
 // control with a valid value (SEL-6): `thinking` (a thinking level or a
 // boolean), `fastMode`/`fast_mode` (a boolean, or a positive integer of
 // seconds), and the fast-mode cutoff in seconds (`fastModeCutoffSeconds`
 // and its spellings, a positive integer). An invalid value is request
 // behaviour.
-func selRuntimeControl(key string, v gjson.Result) bool {
+func runtimeControl(key string, v gjson.Result) bool {
 	switch key {
 	case "thinking":
 		if v.IsBool() {
 			return true
 		}
-		return v.Type == gjson.String && selThinkingLevel(strings.ToLower(strings.TrimSpace(v.String())))
+		return v.Type == gjson.String && thinkingLevel(strings.ToLower(strings.TrimSpace(v.String())))
 	case "fastMode", "fast_mode":
-		return v.IsBool() || selPositiveInt(v)
+		return v.IsBool() || positiveInt(v)
 	case "fastModeCutoff", "fast_mode_cutoff", "fastModeCutoffSeconds", "fast_mode_cutoff_seconds",
 		"fastModeSeconds", "fast_mode_seconds", "fastSeconds", "fast_seconds":
-		return selPositiveInt(v)
+		return positiveInt(v)
 	}
 	return false
 }
 
-// selPositiveInt reports a JSON integer literal ≥ 1.
-func selPositiveInt(v gjson.Result) bool {
+// positiveInt reports a JSON integer literal ≥ 1.
+func positiveInt(v gjson.Result) bool {
 	if v.Type != gjson.Number || strings.ContainsAny(v.Raw, ".eE-") {
 		return false
 	}
@@ -169,7 +169,7 @@ func selPositiveInt(v gjson.Result) bool {
 	return f >= 1 && f <= 1<<53
 }
 
-func selThinkingLevel(s string) bool {
+func thinkingLevel(s string) bool {
 	switch s {
 	case "off", "minimal", "low", "medium", "high", "xhigh", "max", "ultra", "adaptive":
 		return true

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
 )
 
 // HarnessPlugin is the contract a runtime registers to take part in runtime
@@ -39,7 +40,7 @@ type RouteFacts struct {
 	Provider string
 	// Model is the model ID, case kept.
 	Model string
-	// Runtime is the runtime selection asks for: [RuntimeAuto] when the
+	// Runtime is the runtime selection asks for: [resolver.RuntimeAuto] when the
 	// plugin is asked to claim an automatic route, else its own ID.
 	Runtime string
 	// BaseURL is the effective base URL (the model row's, else the
@@ -141,10 +142,10 @@ func (r *Registry) Register(p HarnessPlugin) error {
 		return occkit.Invalid("SEL-3", occkit.Root(), "harness plugin is nil")
 	}
 	id := p.ID()
-	if !pluginValidID(id) {
+	if !validID(id) {
 		return occkit.Invalid("SEL-3", occkit.Root(), "harness plugin ID %q is not a valid runtime ID", occkit.Sanitize(id))
 	}
-	if pluginReservedID(id) {
+	if reservedID(id) {
 		return occkit.Invalid("SEL-3", occkit.Root(), "harness plugin ID %q is reserved", id)
 	}
 	r.mu.Lock()
@@ -167,7 +168,7 @@ func (r *Registry) Lookup(id string) (HarnessPlugin, bool) {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	p, ok := r.plugins[NormalizeRuntime(id)]
+	p, ok := r.plugins[resolver.NormalizeRuntime(id)]
 	return p, ok
 }
 
@@ -186,9 +187,9 @@ func (r *Registry) IDs() []string {
 	return ids
 }
 
-// pluginAutoFor reports whether p may be asked to claim provider in auto
+// autoFor reports whether p may be asked to claim provider in auto
 // mode (SEL-3).
-func pluginAutoFor(p HarnessPlugin, provider string) bool {
+func autoFor(p HarnessPlugin, provider string) bool {
 	for _, a := range p.AutoProviders() {
 		a = strings.ToLower(strings.TrimSpace(a))
 		if a == "*" || (a != "" && a == provider) {
@@ -198,9 +199,9 @@ func pluginAutoFor(p HarnessPlugin, provider string) bool {
 	return false
 }
 
-// pluginAsk calls p.Supports with a private copy of f, so a plugin cannot
+// ask calls p.Supports with a private copy of f, so a plugin cannot
 // alter what later plugins see.
-func pluginAsk(p HarnessPlugin, f RouteFacts, runtime string) Support {
+func ask(p HarnessPlugin, f RouteFacts, runtime string) Support {
 	f.Runtime = runtime
 	f.Overrides = slices.Clone(f.Overrides)
 	s := p.Supports(f)
@@ -208,7 +209,7 @@ func pluginAsk(p HarnessPlugin, f RouteFacts, runtime string) Support {
 	return s
 }
 
-func pluginValidID(id string) bool {
+func validID(id string) bool {
 	if id == "" || len(id) > 64 {
 		return false
 	}
@@ -224,11 +225,11 @@ func pluginValidID(id string) bool {
 	return true
 }
 
-func pluginReservedID(id string) bool {
+func reservedID(id string) bool {
 	switch id {
-	case RuntimeAuto, "default", string(occkit.HarnessOpenClaw), "pi", "codex-app-server":
+	case resolver.RuntimeAuto, "default", string(occkit.HarnessOpenClaw), "pi", "codex-app-server":
 		return true
 	}
-	_, cli := selCLIBackends[id]
+	_, cli := cliBackends[id]
 	return cli
 }

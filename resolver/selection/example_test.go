@@ -1,11 +1,11 @@
-package resolver_test
+package selection_test
 
 import (
 	"fmt"
 	"os"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/resolver"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
 func ExampleSelect() {
@@ -19,24 +19,24 @@ func ExampleSelect() {
 	  }},
 	  "models": {"providers": {"openai": {"baseUrl": "https://api.openai.com/v1"}}}
 	}`)
-	reg, err := resolver.NewRegistry(resolver.CodexHarness())
+	reg, err := selection.NewRegistry(selection.CodexHarness())
 	if err != nil {
 		panic(err)
 	}
-	for _, req := range []resolver.SelectRequest{
+	for _, req := range []selection.Request{
 		{Provider: "openai", Model: "gpt-5.5"},
 		{Provider: "vllm", Model: "qwen-local"},
 		{Provider: "anthropic", Model: "claude-opus-5"},
 	} {
-		sel, err := resolver.Select(doc, req, reg)
+		sel, err := selection.Select(doc, req, reg)
 		if err != nil {
 			panic(err)
 		}
 		fmt.Printf("%s/%s:\n", req.Provider, req.Model)
 		_ = sel.Explain(os.Stdout)
 	}
-	_, err = resolver.Select(doc, resolver.SelectRequest{Provider: "vllm", Model: "qwen-local",
-		Session: resolver.Session{LockedOwner: "acme-agent"}}, reg)
+	_, err = selection.Select(doc, selection.Request{Provider: "vllm", Model: "qwen-local",
+		Session: selection.Session{LockedOwner: "acme-agent"}}, reg)
 	fmt.Println(err)
 	// Output:
 	// openai/gpt-5.5:
@@ -55,7 +55,7 @@ func ExampleSelect() {
 	// INVALID_REQUEST: runtime "acme-agent" is not a registered harness for vllm/qwen-local [SEL-8]
 }
 
-func ExamplePrepareSelect() {
+func ExamplePrepare() {
 	doc := occkit.MustParseDocument(`{
 	  "agents": {"defaults": {"models": {"vllm/*": {"agentRuntime": {"id": "openclaw"}}}}},
 	  "models": {"providers": {
@@ -63,12 +63,12 @@ func ExamplePrepareSelect() {
 	    "anthropic": {"models": [{"id": "claude-opus-5", "agentRuntime": {"id": "claude-cli"}}]}
 	  }}
 	}`)
-	reg, err := resolver.NewRegistry(resolver.CodexHarness())
+	reg, err := selection.NewRegistry(selection.CodexHarness())
 	if err != nil {
 		panic(err)
 	}
-	x := resolver.PrepareSelect(doc) // once per document
-	for _, req := range []resolver.SelectRequest{
+	x := selection.Prepare(doc) // once per document
+	for _, req := range []selection.Request{
 		{Provider: "openai", Model: "gpt-5.5"},
 		{Provider: "vllm", Model: "qwen-local"},
 		{Model: "anthropic/claude-opus-5"},

@@ -1,9 +1,8 @@
-package resolver
+package selection
 
 import (
-	"strings"
-
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
 )
 
 // Policy is the runtime policy the SEL-1 lookup finds for one
@@ -11,7 +10,7 @@ import (
 // consulted.
 type Policy struct {
 	// Runtime is the normalized runtime the policy names (REF-6), or
-	// [RuntimeAuto] when no policy applies.
+	// [resolver.RuntimeAuto] when no policy applies.
 	Runtime string
 	// Source is [SourceModel] (model key, catalog row or wildcard key),
 	// [SourceProvider], or [SourceImplicit] when no policy applies.
@@ -25,7 +24,7 @@ type Policy struct {
 	// matching key names for a bare model ID.
 	Provider string
 	// Reasons is the lookup's reason chain (SEL-9).
-	Reasons []Reason
+	Reasons []resolver.Reason
 }
 
 // LookupPolicy applies only the SEL-1 lookup order to req (its Session is
@@ -33,21 +32,22 @@ type Policy struct {
 // provider catalog row, the provider wildcard keys, the provider's own
 // agentRuntime. It is the policy [Select] starts from; it never consults a
 // [Registry]. A request without a provider and a model ID is 400.
-func LookupPolicy(doc occkit.Document, req SelectRequest) (Policy, error) {
-	provider, model, err := selTarget(req.Provider, req.Model)
+func LookupPolicy(doc occkit.Document, req Request) (Policy, error) {
+	provider, model, err := target(req.Provider, req.Model)
 	if err != nil {
 		return Policy{}, err
 	}
-	st := &selState{x: PrepareSelect(doc), provider: provider, model: model}
-	st.entry, st.entryV, st.entryKeys = st.x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
-	pol := st.lookupPolicy()
-	out := Policy{Runtime: RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: st.provider}
+	x := Prepare(doc)
+	d := decision{x: x, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
+	var reasons []resolver.Reason
+	pol := d.lookup(&reasons)
+	out := Policy{Runtime: resolver.RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: provider}
 	if pol.provider != "" && out.Provider == "" {
 		out.Provider = pol.provider
 	}
 	if pol.found {
 		out.Runtime, out.Source, out.Path = pol.runtime, pol.source, pol.path
 	}
-	out.Reasons = st.reasons
+	out.Reasons = reasons
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"bytes"
@@ -17,25 +17,25 @@ import (
 )
 
 var (
-	selGenProviders = []string{"openai", "vllm", "anthropic", "google", "codex", "OpenAI"}
-	selGenModels    = []string{"gpt-5.5", "q", "claude-opus-5", "vendor/m"}
-	selGenRuntimes  = []string{"openclaw", "codex", "auto", "default", "PI", "claude-cli", "google-gemini-cli", "acme", "fb", "ghost", " "}
+	genProviders = []string{"openai", "vllm", "anthropic", "google", "codex", "OpenAI"}
+	genModels    = []string{"gpt-5.5", "q", "claude-opus-5", "vendor/m"}
+	genRuntimes  = []string{"openclaw", "codex", "auto", "default", "PI", "claude-cli", "google-gemini-cli", "acme", "fb", "ghost", " "}
 )
 
-// selGenConfig draws an OpenClaw configuration touching every input of
+// genConfig draws an OpenClaw configuration touching every input of
 // selection, as a plain Go value.
-func selGenConfig(t *rapid.T) map[string]any {
+func genConfig(t *rapid.T) map[string]any {
 	policy := func(label string) map[string]any {
-		return map[string]any{"agentRuntime": map[string]any{"id": rapid.SampledFrom(selGenRuntimes).Draw(t, label)}}
+		return map[string]any{"agentRuntime": map[string]any{"id": rapid.SampledFrom(genRuntimes).Draw(t, label)}}
 	}
 	maybe := func(label string) bool { return rapid.Bool().Draw(t, label) }
 	modelMap := func(label string) map[string]any {
 		m := map[string]any{}
 		for i := rapid.IntRange(0, 3).Draw(t, label+"n"); i > 0; i-- {
-			p := rapid.SampledFrom(selGenProviders).Draw(t, label+"p")
-			key := p + "/" + rapid.SampledFrom(append([]string{"*"}, selGenModels...)).Draw(t, label+"m")
+			p := rapid.SampledFrom(genProviders).Draw(t, label+"p")
+			key := p + "/" + rapid.SampledFrom(append([]string{"*"}, genModels...)).Draw(t, label+"m")
 			if maybe(label + "bare") {
-				key = rapid.SampledFrom(selGenModels).Draw(t, label+"b")
+				key = rapid.SampledFrom(genModels).Draw(t, label+"b")
 			}
 			e := policy(label + "rt")
 			if maybe(label + "params") {
@@ -62,10 +62,10 @@ func selGenConfig(t *rapid.T) map[string]any {
 		}
 		var rows []any
 		for j := rapid.IntRange(0, 2).Draw(t, "nr"); j > 0; j-- {
-			row := map[string]any{"id": rapid.SampledFrom(selGenModels).Draw(t, "rid")}
+			row := map[string]any{"id": rapid.SampledFrom(genModels).Draw(t, "rid")}
 			if maybe("rp") {
 				row = policy("rrt")
-				row["id"] = rapid.SampledFrom(selGenModels).Draw(t, "rid2")
+				row["id"] = rapid.SampledFrom(genModels).Draw(t, "rid2")
 			}
 			if maybe("compat") {
 				row["compat"] = map[string]any{rapid.SampledFrom([]string{"supportsReasoningEffort", "supportsStore"}).Draw(t, "ck"): true}
@@ -75,7 +75,7 @@ func selGenConfig(t *rapid.T) map[string]any {
 		if rows != nil {
 			pc["models"] = rows
 		}
-		providers[rapid.SampledFrom(selGenProviders).Draw(t, "pk")] = pc
+		providers[rapid.SampledFrom(genProviders).Draw(t, "pk")] = pc
 	}
 	defaults := map[string]any{"models": modelMap("d")}
 	if maybe("whole") {
@@ -93,16 +93,16 @@ func selGenConfig(t *rapid.T) map[string]any {
 	}
 }
 
-func selGenRequest(t *rapid.T) SelectRequest {
-	req := SelectRequest{
-		Provider: rapid.SampledFrom(append([]string{""}, selGenProviders...)).Draw(t, "provider"),
-		Model:    rapid.SampledFrom(selGenModels).Draw(t, "model"),
+func genRequest(t *rapid.T) Request {
+	req := Request{
+		Provider: rapid.SampledFrom(append([]string{""}, genProviders...)).Draw(t, "provider"),
+		Model:    rapid.SampledFrom(genModels).Draw(t, "model"),
 		AgentID:  rapid.SampledFrom([]string{"", "main", "MAIN", "other"}).Draw(t, "agent"),
 	}
 	if rapid.Bool().Draw(t, "session") {
 		req.Session = Session{
-			LockedOwner:         rapid.SampledFrom(append([]string{"", "", ""}, selGenRuntimes...)).Draw(t, "locked"),
-			Override:            rapid.SampledFrom(append([]string{"", ""}, selGenRuntimes...)).Draw(t, "override"),
+			LockedOwner:         rapid.SampledFrom(append([]string{"", "", ""}, genRuntimes...)).Draw(t, "locked"),
+			Override:            rapid.SampledFrom(append([]string{"", ""}, genRuntimes...)).Draw(t, "override"),
 			ACPBackend:          rapid.SampledFrom([]string{"", "", "", "acpx"}).Draw(t, "acp"),
 			HistoricalHarnessID: rapid.SampledFrom([]string{"", "codex"}).Draw(t, "hist"),
 		}
@@ -110,16 +110,16 @@ func selGenRequest(t *rapid.T) SelectRequest {
 	return req
 }
 
-func selGenRegistry(t testing.TB) *Registry {
-	return selReg(t,
+func genRegistry(t testing.TB) *Registry {
+	return testRegistry(t,
 		CodexHarness(),
-		selFake{id: "acme", auto: []string{"vllm", "openai"}, pri: 2, sup: Supported()},
-		selFake{id: "fb", auto: []string{"*"}, pri: 5, sup: FallbackToOpenClaw("reproducible")},
+		fakePlugin{id: "acme", auto: []string{"vllm", "openai"}, pri: 2, sup: Supported()},
+		fakePlugin{id: "fb", auto: []string{"*"}, pri: 5, sup: FallbackToOpenClaw("reproducible")},
 	)
 }
 
-// selRender writes v as JSON with object keys in an order drawn from rng.
-func selRender(b *bytes.Buffer, v any, rng *rand.Rand) {
+// render writes v as JSON with object keys in an order drawn from rng.
+func render(b *bytes.Buffer, v any, rng *rand.Rand) {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -138,7 +138,7 @@ func selRender(b *bytes.Buffer, v any, rng *rand.Rand) {
 			kb, _ := json.Marshal(k)
 			b.Write(kb)
 			b.WriteByte(':')
-			selRender(b, x[k], rng)
+			render(b, x[k], rng)
 		}
 		b.WriteByte('}')
 	case []any:
@@ -147,7 +147,7 @@ func selRender(b *bytes.Buffer, v any, rng *rand.Rand) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			selRender(b, e, rng)
+			render(b, e, rng)
 		}
 		b.WriteByte(']')
 	default:
@@ -156,9 +156,9 @@ func selRender(b *bytes.Buffer, v any, rng *rand.Rand) {
 	}
 }
 
-func selDoc(t interface{ Fatalf(string, ...any) }, v any, rng *rand.Rand) occkit.Document {
+func testDoc(t interface{ Fatalf(string, ...any) }, v any, rng *rand.Rand) occkit.Document {
 	var b bytes.Buffer
-	selRender(&b, v, rng)
+	render(&b, v, rng)
 	d, err := occkit.ParseDocument(b.Bytes())
 	if err != nil {
 		t.Fatalf("generated config does not parse: %v\n%s", err, b.String())
@@ -166,8 +166,8 @@ func selDoc(t interface{ Fatalf(string, ...any) }, v any, rng *rand.Rand) occkit
 	return d
 }
 
-// selOutcome is a comparable rendering of a Select result.
-func selOutcome(s Selection, err error) string {
+// outcome is a comparable rendering of a Select result.
+func outcome(s Result, err error) string {
 	if err != nil {
 		e := occkit.First(err)
 		return fmt.Sprintf("error %s %s %s", e.Code, e.Rule, e.Path.String())
@@ -179,22 +179,22 @@ func selOutcome(s Selection, err error) string {
 }
 
 func TestSelectProperties(t *testing.T) {
-	reg := selGenRegistry(t)
+	reg := genRegistry(t)
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := selGenConfig(t)
-		req := selGenRequest(t)
-		doc := selDoc(t, cfg, nil)
+		cfg := genConfig(t)
+		req := genRequest(t)
+		doc := testDoc(t, cfg, nil)
 		got, err := Select(doc, req, reg)
-		first := selOutcome(got, err)
+		first := outcome(got, err)
 
 		// Determinism.
-		if again := selOutcome(Select(doc, req, reg)); again != first {
+		if again := outcome(Select(doc, req, reg)); again != first {
 			t.Fatalf("not deterministic:\n%s\nvs\n%s", first, again)
 		}
 		// Key order never changes a selection.
 		seed := rapid.Int64().Draw(t, "seed")
-		shuffled := selDoc(t, cfg, rand.New(rand.NewSource(seed)))
-		if other := selOutcome(Select(shuffled, req, reg)); other != first {
+		shuffled := testDoc(t, cfg, rand.New(rand.NewSource(seed)))
+		if other := outcome(Select(shuffled, req, reg)); other != first {
 			t.Fatalf("key order changed the selection:\n%s\nvs\n%s\n%s\n%s", first, other, doc, shuffled)
 		}
 		if err != nil {
@@ -208,7 +208,7 @@ func TestSelectProperties(t *testing.T) {
 			}
 			return
 		}
-		for _, r := range got.Reasons {
+		for _, r := range got.Reasons() {
 			// Reason paths exist in the document.
 			if !r.Path.IsRoot() && !doc.Has(r.Path) {
 				t.Fatalf("reason path %s is not in the document", r.Path.String())
@@ -217,7 +217,7 @@ func TestSelectProperties(t *testing.T) {
 				t.Fatalf("reason leaks a secret: %+v", r)
 			}
 		}
-		if got.Runtime == "" || !cmp.Equal(true, selKnownSource(got.Source)) {
+		if got.Runtime == "" || !cmp.Equal(true, knownSource(got.Source)) {
 			t.Fatalf("incomplete selection %+v", got)
 		}
 		if got.CLIBackend != "" && got.Runtime != string(occkit.HarnessOpenClaw) {
@@ -226,7 +226,7 @@ func TestSelectProperties(t *testing.T) {
 	})
 }
 
-func selKnownSource(s Source) bool {
+func knownSource(s Source) bool {
 	for _, k := range AllSources() {
 		if k == s {
 			return true
@@ -241,13 +241,13 @@ func FuzzSelect(f *testing.F) {
 	f.Add(`{"models":{"providers":{"openai":{"models":[{"id":"gpt","compat":{"supportsReasoningEffort":true}}]}}}}`, "openai", "gpt", "claude-cli")
 	f.Add(`{"agents":{"entries":{"main":{"models":{"m":{"agentRuntime":{"id":"fb"}}}}}}}`, "", "m", "acme")
 	f.Add(`[]`, "x", "y", "z")
-	reg := selGenRegistry(f)
+	reg := genRegistry(f)
 	f.Fuzz(func(t *testing.T, cfg, provider, model, override string) {
 		doc, err := occkit.ParseDocument([]byte(cfg))
 		if err != nil {
 			return
 		}
-		req := SelectRequest{Provider: provider, Model: model, AgentID: "main", Session: Session{Override: override}}
+		req := Request{Provider: provider, Model: model, AgentID: "main", Session: Session{Override: override}}
 		got, err := Select(doc, req, reg)
 		if err != nil {
 			var e *occkit.Error
@@ -256,10 +256,10 @@ func FuzzSelect(f *testing.F) {
 			}
 			return
 		}
-		if got.Runtime == "" || !selKnownSource(got.Source) {
+		if got.Runtime == "" || !knownSource(got.Source) {
 			t.Fatalf("incomplete selection %+v", got)
 		}
-		for _, r := range got.Reasons {
+		for _, r := range got.Reasons() {
 			if !r.Path.IsRoot() && !doc.Has(r.Path) {
 				t.Fatalf("reason path %s is not in the document", r.Path.String())
 			}
@@ -287,8 +287,8 @@ func BenchmarkSelect(b *testing.B) {
 	    "vllm": {"baseUrl": "http://127.0.0.1:8000/v1", "agentRuntime": {"id": "acme"}, "models": []}
 	  }}
 	}`)
-	reg := selGenRegistry(b)
-	reqs := []SelectRequest{
+	reg := genRegistry(b)
+	reqs := []Request{
 		{Provider: "openai", Model: "gpt-5.5", AgentID: "main"},
 		{Provider: "vllm", Model: "qwen"},
 		{Provider: "anthropic", Model: "claude-opus-5"},

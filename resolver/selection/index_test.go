@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"testing"
@@ -6,14 +6,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// selGenSpellings adds what the indexes must resolve like a scan: agent
+// genSpellings adds what the indexes must resolve like a scan: agent
 // entries and provider configs under other spellings, an agents.list, and
 // catalog rows with provider-qualified, padded and duplicate IDs.
-func selGenSpellings(t *rapid.T, cfg map[string]any) {
+func genSpellings(t *rapid.T, cfg map[string]any) {
 	agents := cfg["agents"].(map[string]any)
 	entries := agents["entries"].(map[string]any)
 	policy := func(label string) map[string]any {
-		return map[string]any{"agentRuntime": map[string]any{"id": rapid.SampledFrom(selGenRuntimes).Draw(t, label)}}
+		return map[string]any{"agentRuntime": map[string]any{"id": rapid.SampledFrom(genRuntimes).Draw(t, label)}}
 	}
 	for _, k := range []string{" Main", "MAIN", "Other"} {
 		if rapid.Bool().Draw(t, "entry"+k) {
@@ -43,24 +43,27 @@ func selGenSpellings(t *rapid.T, cfg map[string]any) {
 	}
 }
 
-// TestPrepareSelectMatchesScan: the indexed decision equals the scanning
+// TestPrepareMatchesScan: the indexed decision equals the scanning
 // one on every generated document and request, and one index answers
 // every request.
-func TestPrepareSelectMatchesScan(t *testing.T) {
-	reg := selGenRegistry(t)
+func TestPrepareMatchesScan(t *testing.T) {
+	reg := genRegistry(t)
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := selGenConfig(t)
-		selGenSpellings(t, cfg)
-		doc := selDoc(t, cfg, nil)
-		x, scan := PrepareSelect(doc), selPrepare(doc, false)
+		cfg := genConfig(t)
+		genSpellings(t, cfg)
+		doc := testDoc(t, cfg, nil)
+		x, scan, indexed := Prepare(doc), oPrepare(doc, false), oPrepare(doc, true)
 		for i := rapid.IntRange(1, 4).Draw(t, "n"); i > 0; i-- {
-			req := selGenRequest(t)
+			req := genRequest(t)
 			req.AgentID = rapid.SampledFrom([]string{"", "main", "MAIN", " main", "other", "Other ", "ghost"}).Draw(t, "agentid")
-			want := selOutcome(scan.Select(req, reg))
-			if got := selOutcome(x.Select(req, reg)); got != want {
+			want := oOutcome(scan.Select(req, reg))
+			if got := oOutcome(indexed.Select(req, reg)); got != want {
+				t.Fatalf("the reference's indexes differ from its scan for %+v:\n%s\nvs\n%s\n%s", req, got, want, doc)
+			}
+			if got := outcome(x.Select(req, reg)); got != want {
 				t.Fatalf("prepared decision differs from the scan for %+v:\n%s\nvs\n%s\n%s", req, got, want, doc)
 			}
-			if got := selOutcome(Select(doc, req, reg)); got != want {
+			if got := outcome(Select(doc, req, reg)); got != want {
 				t.Fatalf("Select differs from the scan for %+v:\n%s\nvs\n%s", req, got, want)
 			}
 		}

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func TestLookupPolicy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := LookupPolicy(occkit.MustParseDocument(tc.doc), SelectRequest{Provider: tc.provider, Model: tc.model, AgentID: tc.agent})
+			p, err := LookupPolicy(occkit.MustParseDocument(tc.doc), Request{Provider: tc.provider, Model: tc.model, AgentID: tc.agent})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,7 +34,7 @@ func TestLookupPolicy(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LookupPolicy(occkit.MustParseDocument(`{}`), SelectRequest{}); err == nil {
+	if _, err := LookupPolicy(occkit.MustParseDocument(`{}`), Request{}); err == nil {
 		t.Error("empty request: want an error")
 	}
 }
@@ -43,7 +43,7 @@ func ExampleLookupPolicy() {
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"models":{
 		"moonshotai/kimi-k2.5":{"agentRuntime":{"id":"openclaw"}},
 		"nvidia/moonshotai/kimi-k2.5":{"agentRuntime":{"id":"codex"}}}}}}`)
-	p, _ := LookupPolicy(doc, SelectRequest{Provider: "nvidia", Model: "moonshotai/kimi-k2.5"})
+	p, _ := LookupPolicy(doc, Request{Provider: "nvidia", Model: "moonshotai/kimi-k2.5"})
 	fmt.Println(p.Runtime, p.Source, p.Path)
 	// Output: codex model agents.defaults.models["nvidia/moonshotai/kimi-k2.5"].agentRuntime.id
 }

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ func TestRegistryRegister(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, _ := NewRegistry()
-			err := r.Register(selFake{id: tt.id})
+			err := r.Register(fakePlugin{id: tt.id})
 			if tt.code == "" {
 				if err != nil {
 					t.Fatalf("Register(%q) = %v", tt.id, err)
@@ -55,7 +55,7 @@ func TestRegistryDuplicateAndNil(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Register(selFake{id: "codex"}); !errors.Is(err, occkit.ErrResourceConflict) {
+	if err := r.Register(fakePlugin{id: "codex"}); !errors.Is(err, occkit.ErrResourceConflict) {
 		t.Errorf("duplicate: %v, want RESOURCE_CONFLICT", err)
 	}
 	if err := r.Register(nil); !errors.Is(err, occkit.ErrInvalidRequest) {
@@ -81,11 +81,11 @@ func TestRegistryConcurrent(t *testing.T) {
 		wg.Add(2)
 		go func(i int) {
 			defer wg.Done()
-			_ = r.Register(selFake{id: "p" + strings.Repeat("x", i), auto: []string{"*"}, sup: Supported()})
+			_ = r.Register(fakePlugin{id: "p" + strings.Repeat("x", i), auto: []string{"*"}, sup: Supported()})
 		}(i)
 		go func() {
 			defer wg.Done()
-			if _, err := Select(doc, SelectRequest{Provider: "vllm", Model: "q"}, r); err != nil {
+			if _, err := Select(doc, Request{Provider: "vllm", Model: "q"}, r); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -117,7 +117,7 @@ func TestSupportKinds(t *testing.T) {
 }
 
 // pluginMutator tries to alter the facts it is given.
-type pluginMutator struct{ selFake }
+type pluginMutator struct{ fakePlugin }
 
 func (p pluginMutator) Supports(f RouteFacts) Support {
 	for i := range f.Overrides {
@@ -128,12 +128,12 @@ func (p pluginMutator) Supports(f RouteFacts) Support {
 
 func TestPluginCannotMutateFacts(t *testing.T) {
 	doc := occkit.MustParseDocument(`{"models":{"providers":{"vllm":{"headers":{"X":"1"}}}}}`)
-	reg := selReg(t, pluginMutator{selFake{id: "a", auto: []string{"*"}}}, selFake{id: "b", auto: []string{"*"}, sup: Supported()})
-	got, err := Select(doc, SelectRequest{Provider: "vllm", Model: "q"}, reg)
+	reg := testRegistry(t, pluginMutator{fakePlugin{id: "a", auto: []string{"*"}}}, fakePlugin{id: "b", auto: []string{"*"}, sup: Supported()})
+	got, err := Select(doc, Request{Provider: "vllm", Model: "q"}, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range got.Reasons {
+	for _, r := range got.Reasons() {
 		if strings.Contains(r.Path.String(), "mutated") {
 			t.Fatalf("a plugin altered the shared facts: %+v", r)
 		}
@@ -202,9 +202,9 @@ func TestCodexSanitizeURL(t *testing.T) {
 		{"://bad url", "", true},
 	}
 	for _, tt := range tests {
-		got, stripped := codexSanitizeURL(tt.in)
+		got, stripped := sanitizeURL(tt.in)
 		if got != tt.want || stripped != tt.stripped {
-			t.Errorf("codexSanitizeURL(%q) = %q, %v; want %q, %v", tt.in, got, stripped, tt.want, tt.stripped)
+			t.Errorf("sanitizeURL(%q) = %q, %v; want %q, %v", tt.in, got, stripped, tt.want, tt.stripped)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package resolver
+package selection
 
 import (
 	"net/url"
@@ -69,7 +69,7 @@ func OfficialOpenAIRoute(f RouteFacts) bool {
 	if raw == "" {
 		return api == "" || api == codexAPIResponses || api == codexAPIChatGPT
 	}
-	host, path, ok := codexHTTPSHostPath(raw)
+	host, path, ok := httpsHostPath(raw)
 	if !ok {
 		return false
 	}
@@ -93,10 +93,10 @@ const (
 	codexAPIChatGPT   = "openai-chatgpt-responses"
 )
 
-// codexHTTPSHostPath splits an https URL into its lower-cased host and its
+// httpsHostPath splits an https URL into its lower-cased host and its
 // path, refusing any other scheme, a non-443 port, userinfo, a query or a
 // fragment.
-func codexHTTPSHostPath(raw string) (host, path string, ok bool) {
+func httpsHostPath(raw string) (host, path string, ok bool) {
 	u, err := url.Parse(raw)
 	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Opaque != "" {
 		return "", "", false
@@ -110,10 +110,10 @@ func codexHTTPSHostPath(raw string) (host, path string, ok bool) {
 	return strings.ToLower(u.Hostname()), u.EscapedPath(), true
 }
 
-// codexSanitizeURL returns raw without userinfo, query and fragment, and
+// sanitizeURL returns raw without userinfo, query and fragment, and
 // whether anything was removed. A value that does not parse as a URL is
 // reported as "" and stripped, so it can never leak into facts or reasons.
-func codexSanitizeURL(raw string) (string, bool) {
+func sanitizeURL(raw string) (string, bool) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", false

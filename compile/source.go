@@ -1,0 +1,278 @@
+package compile
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/json5"
+)
+
+// ldSource is one text a document was loaded from: the top-level file or
+// an included one, whose value sits at at in the loaded document.
+type ldSource struct {
+	name string
+	at   occkit.Path
+	src  []byte
+}
+
+// ldSources is the source map the loaders attach to a document
+// (occkit.SourceMap). It keeps the texts as they were read and does its
+// work only when asked, that is when something is refused: a document
+// that is admitted pays one small allocation for it.
+type ldSources struct {
+	// files in precedence order: a file after the files it includes, and
+	// later includes after earlier ones, as the merge lets the including
+	// object's own keys win over what it includes and a later include win
+	// over an earlier one.
+	files []ldSource
+}
+
+// Position places p in the text that writes the most of it; of texts
+// writing equally much, the one whose value wins the merge.
+func (m *ldSources) Position(p occkit.Path) (occkit.Position, bool) {
+	if p.IsRoot() {
+		return occkit.Position{}, false
+	}
+	best, bestDepth, bestOff := -1, 0, 0
+	for i, f := range m.files {
+		if !ldHasPrefix(p, f.at) {
+			continue
+		}
+		off, found, ok := locateFrom(f.src, p, f.at.Len())
+		if !ok {
+			continue
+		}
+		if d := f.at.Len() + found; best < 0 || d >= bestDepth {
+			best, bestDepth, bestOff = i, d, off
+		}
+	}
+	if best < 0 || bestDepth == 0 {
+		return occkit.Position{}, false
+	}
+	return ldPosition(m.files[best].name, m.files[best].src, bestOff, p), true
+}
+
+// ldHasPrefix reports whether p starts with q.
+func ldHasPrefix(p, q occkit.Path) bool {
+	if q.Len() > p.Len() {
+		return false
+	}
+	for i := 0; i < q.Len(); i++ {
+		ak, ai, aIdx := p.Elem(i)
+		bk, bi, bIdx := q.Elem(i)
+		if aIdx != bIdx || aIdx && ai != bi || !aIdx && ak != bk {
+			return false
+		}
+	}
+	return true
+}
+
+// ldSnippetRunes bounds the excerpt of a long line a Position keeps.
+const ldSnippetRunes = occkit.MaxSnippetRunes
+
+// ldPosition is the position of byte offset off of src, with the line's
+// text for a snippet: an excerpt around the column for a long line, and
+// every string value after a credential-like key masked (all of them
+// when p itself passes through such a key).
+func ldPosition(name string, src []byte, off int, p occkit.Path) occkit.Position {
+	line, col, start := lineCol(src, off)
+	end := start
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	text := src[start:end]
+	textCol := col
+	// Keep at most ldSnippetRunes characters around the column.
+	if utf8.RuneCount(text) > ldSnippetRunes {
+		from := max(0, col-1-ldSnippetRunes/2)
+		runes := []rune(string(text))
+		to := min(len(runes), from+ldSnippetRunes)
+		excerpt := string(runes[from:to])
+		textCol = col - from
+		if from > 0 {
+			excerpt = "…" + excerpt
+			textCol++
+		}
+		if to < len(runes) {
+			excerpt += "…"
+		}
+		text = []byte(excerpt)
+	}
+	maskAll := false
+	for i := 0; i < p.Len(); i++ {
+		if k, _, isIdx := p.Elem(i); !isIdx && CredentialKey(k) {
+			maskAll = true
+			break
+		}
+	}
+	return occkit.Position{File: name, Line: line, Column: col, Text: ldMaskLine(text, maskAll), TextColumn: textCol}
+}
+
+// ldMaskLine replaces the contents of every quoted string value on a line
+// that follows a credential-like key (or of every string when all is
+// set) with "***", so a snippet never prints a credential written inline.
+// Keys stay, so the caret still points at what it names.
+func ldMaskLine(line []byte, all bool) string {
+	var b strings.Builder
+	credential := false
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c != '"' && c != '\'' {
+			j := i
+			for j < len(line) && line[j] != '"' && line[j] != '\'' {
+				j++
+			}
+			seg := line[i:j]
+			// A bare key: the identifier right before a ':'.
+			if k := ldBareKey(seg); k != "" {
+				credential = CredentialKey(k)
+			}
+			b.Write(seg)
+			i = j
+			continue
+		}
+		j := i + 1
+		for j < len(line) && line[j] != c {
+			if line[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		j = min(j+1, len(line))
+		lit := line[i:j]
+		rest := j
+		for rest < len(line) && (line[rest] == ' ' || line[rest] == '\t') {
+			rest++
+		}
+		if rest < len(line) && line[rest] == ':' {
+			// A quoted key.
+			k, err := json5.Unquote(lit)
+			if err != nil {
+				k = string(lit)
+			}
+			credential = CredentialKey(k)
+			b.Write(lit)
+		} else if all || credential {
+			b.WriteByte(c)
+			b.WriteString("***")
+			b.WriteByte(c)
+		} else {
+			b.Write(lit)
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// ldBareKey returns the identifier written immediately before the last
+// ':' of seg, or "".
+func ldBareKey(seg []byte) string {
+	colon := strings.LastIndexByte(string(seg), ':')
+	if colon < 0 {
+		return ""
+	}
+	end := colon
+	for end > 0 && (seg[end-1] == ' ' || seg[end-1] == '\t') {
+		end--
+	}
+	start := end
+	for start > 0 {
+		c := seg[start-1]
+		if c == '{' || c == ',' || c == ' ' || c == '\t' || c == '[' {
+			break
+		}
+		start--
+	}
+	return string(seg[start:end])
+}
+
+// ldPlace gives err's structured errors that have no position one from
+// sources (errors are fresh from this load, so they are set in place). A
+// refusal caused by a SyntaxPosition is placed there in top, the text the
+// failing parse read, whose paths are relative to its own root.
+func ldPlace(err error, sources *ldSources, top ldSource) error {
+	for _, e := range occkit.Errors(err) {
+		if e.Position.IsValid() {
+			continue
+		}
+		var sp *SyntaxPosition
+		if errors.As(e.Err, &sp) && sp.Line > 0 {
+			off := ldOffset(top.src, sp.Line, sp.Column)
+			e.Position = ldPosition(top.name, top.src, off, occkit.Root())
+			continue
+		}
+		if sources == nil {
+			sources = &ldSources{files: []ldSource{top}}
+		}
+		if pos, ok := sources.Position(e.Path); ok {
+			e.Position = pos
+		}
+	}
+	return err
+}
+
+// ldOffset is the byte offset of line and column (from 1) in src.
+func ldOffset(src []byte, line, col int) int {
+	l, c := 1, 1
+	for j := 0; j < len(src); {
+		if l == line && c == col {
+			return j
+		}
+		r, n := utf8.DecodeRune(src[j:])
+		switch {
+		case r == '\n':
+			if l == line {
+				return j
+			}
+			l, c = l+1, 1
+		case r == '\r':
+			if l == line {
+				return j
+			}
+			if j+1 < len(src) && src[j+1] == '\n' {
+				n++
+			}
+			l, c = l+1, 1
+		default:
+			c++
+		}
+		j += n
+	}
+	return len(src)
+}
+
+// displayName is how a file at the host path p is named in positions:
+// relative to the directory the top-level file was named in, as the
+// caller wrote that name, or p itself when it lies elsewhere. Inside an
+// fs.FS, p is already the name.
+func (ld *loader) displayName(p string) string {
+	if ld.inc.fsys != nil || ld.baseDir == "" {
+		return p
+	}
+	rel, err := filepath.Rel(ld.baseDir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	if ld.name == "" {
+		return rel
+	}
+	return filepath.Join(filepath.Dir(ld.name), rel)
+}
+
+// finish places a refusal of the whole load in the texts read so far, or
+// attaches the source map to the loaded document when positions were
+// asked for (a named file, fs.FS or reader, or LoadOptions.Filename).
+func (ld *loader) finish(src []byte, doc occkit.Document, err error) (occkit.Document, error) {
+	top := ldSource{name: ld.name, src: src}
+	sources := &ldSources{files: append(ld.sources, top)}
+	if err != nil {
+		return doc, ldPlace(err, sources, top)
+	}
+	if !ld.keep {
+		return doc, nil
+	}
+	return doc.WithSourceMap(sources), nil
+}

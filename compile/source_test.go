@@ -1,0 +1,248 @@
+package compile_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A tree of includes: the root's own keys, an included file, a file it
+// includes in turn, and an array of includes where the later one wins.
+var sourceTree = map[string]string{
+	"main.json5": `{
+  agents: {
+    $include: "parts/agents.json5",
+    defaults: {maxConcurrent: 2},
+  },
+  models: {$include: ["a.json5", "b.json5"]},
+}
+`,
+	"parts/agents.json5": `{
+  defaults: {
+    model: {primary: "openai/gpt-5"},
+    $include: "../deep/sub.json5",
+  },
+  entries: {main: {}},
+}
+`,
+	"deep/sub.json5": "{\n  sandbox: {mode: 'off'},\n}\n",
+	"a.json5":        "{mode: 'merge', providers: {x: {baseUrl: 'a'}}}\n",
+	"b.json5":        "{\n providers: {x: {baseUrl: 'b'}},\n}\n",
+}
+
+func TestSourcePositions(t *testing.T) {
+	dir := writeTree(t, sourceTree)
+	doc, err := compile.LoadFile(filepath.Join(dir, "main.json5"), compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := doc.SourceMap()
+	if m == nil {
+		t.Fatal("LoadFile attached no source map")
+	}
+	name := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	for _, tc := range []struct {
+		path       string
+		file       string
+		line, col  int
+		unlocated  bool
+		textPrefix string
+	}{
+		{path: "agents", file: "main.json5", line: 2, col: 3},
+		// The including object's own key wins the merge.
+		{path: "agents.defaults", file: "main.json5", line: 4, col: 5},
+		{path: "agents.defaults.maxConcurrent", file: "main.json5", line: 4, col: 16},
+		{path: "agents.defaults.model.primary", file: "parts/agents.json5", line: 3, col: 13},
+		{path: "agents.entries.main", file: "parts/agents.json5", line: 6, col: 13},
+		// Two levels down.
+		{path: "agents.defaults.sandbox.mode", file: "deep/sub.json5", line: 2, col: 13},
+		// The later include wins.
+		{path: "models.providers.x.baseUrl", file: "b.json5", line: 2, col: 18},
+		{path: "models.mode", file: "a.json5", line: 1, col: 2},
+		// A key nobody writes: at the object that lacks it.
+		{path: "agents.entries.main.model", file: "parts/agents.json5", line: 6, col: 13},
+		{path: "agents.$include", file: "main.json5", line: 3, col: 5},
+		{path: "harnessAuth.method", unlocated: true},
+	} {
+		p, err := occkit.ParsePath(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, ok := m.Position(p)
+		if tc.unlocated {
+			if ok {
+				t.Errorf("%s placed at %v", tc.path, pos)
+			}
+			continue
+		}
+		if !ok || pos.File != name(tc.file) || pos.Line != tc.line || pos.Column != tc.col {
+			t.Errorf("%s at %v, want %s:%d:%d", tc.path, pos, tc.file, tc.line, tc.col)
+		}
+	}
+	// Names are relative to how the top-level file was named.
+	// (testing.T.Chdir needs go1.24; the module supports go1.23.)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chdir(wd) })
+	doc, err = compile.LoadFile("main.json5", compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := doc.SourceMap().Position(occkit.NewPath("agents", "defaults", "sandbox"))
+	if want := filepath.Join("deep", "sub.json5"); pos.File != want {
+		t.Errorf("relative name %q, want %q", pos.File, want)
+	}
+}
+
+func TestSourceFS(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for name, text := range sourceTree {
+		fsys["cfg/"+name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	doc, err := compile.LoadFS(fsys, "cfg/main.json5", compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, ok := doc.SourceMap().Position(occkit.NewPath("agents", "defaults", "sandbox", "mode"))
+	if !ok || pos.String() != "cfg/deep/sub.json5:2:13" {
+		t.Errorf("fs.FS position %v", pos)
+	}
+	if pos.Text != "  sandbox: {mode: 'off'}," {
+		t.Errorf("text %q", pos.Text)
+	}
+}
+
+// What the loader refuses names the file and position, inside an
+// included file too, with the rule and path kept as before.
+func TestLoadRefusalPositions(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		path  string // refusal path
+		pos   string // file:line:col relative to the tree
+	}{
+		{"syntax", map[string]string{"main.json5": "{\n  a: {b: 1,,},\n}\n"}, "a", "main.json5:2:12"},
+		{"syntax in an included file", map[string]string{
+			"main.json5": "{\n  a: {$include: 'p.json5'},\n}\n",
+			"p.json5":    "{\n  ok: 1,\n  bad: [1 2],\n}\n",
+		}, "a.$include", "p.json5:3:11"},
+		{"duplicate key in a nested include", map[string]string{
+			"main.json5": "{a: {$include: 'p.json5'}}",
+			"p.json5":    "{b: {$include: 'q.json5'}}",
+			"q.json5":    "{\n x: 1,\n x: 2,\n}",
+		}, "a.b.$include", "q.json5:3:2"},
+		{"include outside the roots, in an included file", map[string]string{
+			"main.json5": "{a: {$include: 'p.json5'}}",
+			"p.json5":    "{\n b: {\n  $include: '../../etc/passwd'}}",
+		}, "a.b.$include", "p.json5:3:3"},
+		{"missing variable in an included file", map[string]string{
+			"main.json5": "{a: {$include: 'p.json5'}}",
+			"p.json5":    "{\n b: '${NOPE}'}",
+		}, "a.b", "p.json5:2:2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeTree(t, tc.files)
+			_, err := compile.LoadFile(filepath.Join(dir, "main.json5"), compile.LoadOptions{
+				Lookup: func(string) (string, bool) { return "", false },
+			})
+			e := occkit.First(err)
+			if e == nil {
+				t.Fatalf("loaded")
+			}
+			if e.Path.String() != tc.path {
+				t.Errorf("path %s, want %s", e.Path, tc.path)
+			}
+			want := filepath.Join(dir, tc.pos)
+			if got := e.Position.String(); got != want {
+				t.Errorf("position %s, want %s (%v)", got, want, e)
+			}
+			if !strings.Contains(e.Snippet(), "^") {
+				t.Errorf("no snippet: %q", e.Snippet())
+			}
+		})
+	}
+}
+
+// Load keeps nothing unless asked; its own refusals still carry a line
+// and column, and the name when one is given. LoadReader keeps its copy.
+func TestLoadSourceOptIn(t *testing.T) {
+	src := []byte("{\n  a: 1,\n}")
+	doc, err := compile.Load(src, compile.LoadOptions{})
+	if err != nil || doc.SourceMap() != nil {
+		t.Fatalf("Load kept a source map without Filename (%v)", err)
+	}
+	doc, err = compile.Load(src, compile.LoadOptions{Filename: "req.json5"})
+	if err != nil || doc.SourceMap() == nil {
+		t.Fatalf("Load with Filename kept no source map (%v)", err)
+	}
+	if pos, _ := doc.SourceMap().Position(occkit.NewPath("a")); pos.String() != "req.json5:2:3" {
+		t.Errorf("position %v", pos)
+	}
+	_, err = compile.Load([]byte("{\n  a: [1 2],\n}"), compile.LoadOptions{})
+	if e := occkit.First(err); e == nil || e.Position.String() != "2:9" {
+		t.Errorf("syntax error without a name: %+v", err)
+	}
+	doc, err = compile.LoadReader(strings.NewReader("{\n  a: 1,\n}"), compile.LoadOptions{})
+	if err != nil || doc.SourceMap() == nil {
+		t.Fatalf("LoadReader kept no source map (%v)", err)
+	}
+	// A refusal about the document, placed with Document.Place.
+	refusal := occkit.Invalid("DOC-5", occkit.NewPath("a"), "wrong")
+	var e *occkit.Error
+	if !errors.As(doc.Place(refusal), &e) || e.Position.String() != "2:3" {
+		t.Errorf("placed %+v", e)
+	}
+}
+
+// A snippet never prints a value written after a credential-like key, or
+// any string of a line whose path passes through one.
+func TestSourceMasksCredentials(t *testing.T) {
+	src := "{\n  models: {providers: {x: {apiKey: \"sk-live-123\", baseUrl: \"https://h\", 'token':'t0k'}}},\n  env: {\n    OPENAI_API_KEY: [\n      \"sk-in-array\"]},\n}"
+	doc, err := compile.Load([]byte(src), compile.LoadOptions{Filename: "c.json5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []occkit.Path{
+		occkit.NewPath("models", "providers", "x", "baseUrl"),
+		occkit.NewPath("env", "OPENAI_API_KEY").Index(0),
+	} {
+		pos, ok := doc.SourceMap().Position(p)
+		if !ok {
+			t.Fatalf("%s not placed", p)
+		}
+		for _, secret := range []string{"sk-live-123", "t0k", "sk-in-array"} {
+			if strings.Contains(pos.Text, secret) {
+				t.Errorf("%s: snippet text %q shows a credential", p, pos.Text)
+			}
+		}
+		if p.Len() == 4 && !strings.Contains(pos.Text, `"https://h"`) {
+			t.Errorf("an ordinary value was masked: %q", pos.Text)
+		}
+	}
+}

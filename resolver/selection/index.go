@@ -1,0 +1,475 @@
+package selection
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Index is a document prepared for [Select]. [Prepare] reads, in one
+// linear pass, everything a decision can consult and stores it already
+// decided: per agent, the whole-agent keys it ignores (SEL-2) and the
+// params that are overrides (SEL-6a); per model-map key, its provider
+// part, its normalized runtime policy and the reason naming it; per
+// provider config and catalog row, its policy, its sanitized base URL and
+// API, whether that is the official OpenAI route (SEL-4) and its request
+// overrides (SEL-6). A decision is then a handful of map lookups keyed by
+// the request's own strings: no walk from the document root, no URL
+// parsing, no allocation unless a plugin is asked or an error is
+// returned, and the same cost at 40 or 10,000 catalog models.
+//
+// An Index is immutable and safe for concurrent use. It holds views of
+// the document's bytes, so it lives as long as the document.
+type Index struct {
+	none   agent             // no agent entry: agents.defaults alone
+	agents map[string]*agent // normalized agent ID → its scopes
+	provs  map[string]*provider
+}
+
+// agent is what a decision reads for one agent: agents.defaults and, when
+// the agent has an entry, the entry.
+type agent struct {
+	sel2   []resolver.Reason // ignored whole-agent keys, defaults then entry
+	params []occkit.Path     // SEL-6a overrides of the scopes' params, sorted
+	maps   []*modelMap       // the entry's model map, then the defaults'
+}
+
+// modelMap is a prepared model map (`agents.defaults.models`, an entry's
+// `models`).
+type modelMap struct {
+	at occkit.Path
+	// byModel holds, in author order, the keys that can name a model ID:
+	// under the trimmed key (whole) and under the trimmed part after the
+	// key's first slash.
+	byModel map[string][]keyRef
+	// wild holds the `<provider>/*` keys with a policy, in author order.
+	wild []*modelKey
+}
+
+type keyRef struct {
+	k     *modelKey
+	whole bool // indexed under the whole key, not the part after the slash
+}
+
+// modelKey is one member of a model map.
+type modelKey struct {
+	key       string // as written
+	provider  string // normalized part before the first slash
+	qualified bool   // the key has a slash
+	policy    bool   // a non-blank agentRuntime.id
+	runtime   string // its normalized runtime (REF-6)
+	policyAt  occkit.Path
+	params    []occkit.Path // SEL-6a overrides of its params, sorted
+}
+
+// provider is the chosen `models.providers.<p>` config of one normalized
+// provider ID.
+type provider struct {
+	route
+	at    occkit.Path
+	bare  map[string][]*row // trimmed row ID → rows, in array order
+	qual  map[qualKey][]*row
+	other []*row // "<p>/<id>" rows whose <p> is not ASCII
+}
+
+type qualKey struct{ provider, id string }
+
+// row is one catalog row with a string ID.
+type row struct {
+	route
+	idx int
+	id  string // as written
+}
+
+// route is what a provider config or a catalog row contributes to a
+// decision: its policy and its facts.
+type route struct {
+	policy    bool
+	runtime   string
+	policyAt  occkit.Path
+	overrides []occkit.Path // SEL-6, sorted
+	baseURL   string        // sanitized
+	stripped  bool
+	hasBase   bool
+	api       string
+	hasAPI    bool
+	// official is OfficialOpenAIRoute of the effective base URL and API
+	// (a row's, else its provider's).
+	official bool
+}
+
+// Prepare prepares doc for any number of [Index.Select] decisions.
+func Prepare(doc occkit.Document) *Index {
+	root := docjson.Root(doc)
+	agents := root.Get("agents")
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}}
+	def := newScope(defaultsPath, agents.Get("defaults"))
+	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
+
+	if entries := agents.Get("entries"); entries.IsObject() {
+		at := occkit.NewPath("agents", "entries")
+		type cand struct {
+			key string
+			v   gjson.Result
+		}
+		byID := map[string][]cand{}
+		var order []string
+		entries.ForEach(func(k, v gjson.Result) bool {
+			if v.IsObject() {
+				id := fold(k.String())
+				if _, seen := byID[id]; !seen {
+					order = append(order, id)
+				}
+				byID[id] = append(byID[id], cand{k.String(), v})
+			}
+			return true
+		})
+		for _, id := range order {
+			cs := byID[id]
+			best := 0
+			for i, c := range cs {
+				if c.key == id {
+					best = i
+					break
+				}
+				if c.key < cs[best].key {
+					best = i
+				}
+			}
+			x.agents[id] = def.with(newScope(at.Key(cs[best].key), cs[best].v))
+		}
+	}
+	if list := agents.Get("list"); list.IsArray() {
+		at := occkit.NewPath("agents", "list")
+		i := 0
+		list.ForEach(func(_, v gjson.Result) bool {
+			if v.IsObject() {
+				if id := fold(v.Get("id").String()); x.agents[id] == nil {
+					x.agents[id] = def.with(newScope(at.Index(i), v))
+				}
+			}
+			i++
+			return true
+		})
+	}
+
+	if provs := root.Get("models").Get("providers"); provs.IsObject() {
+		type cand struct {
+			key string
+			v   gjson.Result
+		}
+		byID := map[string][]cand{}
+		var order []string
+		provs.ForEach(func(k, v gjson.Result) bool {
+			if v.IsObject() {
+				id := fold(k.String())
+				if _, seen := byID[id]; !seen {
+					order = append(order, id)
+				}
+				byID[id] = append(byID[id], cand{k.String(), v})
+			}
+			return true
+		})
+		for _, id := range order {
+			cs := byID[id]
+			best := 0
+			for i, c := range cs {
+				if c.key == id {
+					best = i
+					break
+				}
+				if c.key < cs[best].key {
+					best = i
+				}
+			}
+			// Of several configs under one raw key, the first holds the
+			// catalog (as a lookup by that key finds it).
+			first := cs[best]
+			for _, c := range cs {
+				if c.key == first.key {
+					first = c
+					break
+				}
+			}
+			x.provs[id] = newProvider(cs[best].key, cs[best].v, first.v, id == "openai")
+		}
+	}
+	return x
+}
+
+// scope is one prepared agent scope.
+type scope struct {
+	sel2   []resolver.Reason
+	params []occkit.Path
+	models *modelMap
+}
+
+func newScope(at occkit.Path, v gjson.Result) scope {
+	var s scope
+	var runtime, embedded, params, models gjson.Result
+	if v.IsObject() {
+		v.ForEach(func(k, val gjson.Result) bool {
+			switch k.String() {
+			case "agentRuntime":
+				firstOf(&runtime, val)
+			case "embeddedHarness":
+				firstOf(&embedded, val)
+			case "params":
+				firstOf(&params, val)
+			case "models":
+				firstOf(&models, val)
+			}
+			return true
+		})
+	}
+	for _, m := range []struct {
+		key string
+		v   gjson.Result
+	}{{"agentRuntime", runtime}, {"embeddedHarness", embedded}} {
+		if m.v.Exists() {
+			s.sel2 = append(s.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
+		}
+	}
+	if present(params) {
+		var scan overrideScan
+		scan.params(params, at.Key("params"))
+		s.params = scan.paths
+	}
+	s.models = newModelMap(at.Key("models"), models)
+	return s
+}
+
+func firstOf(dst *gjson.Result, v gjson.Result) {
+	if !dst.Exists() {
+		*dst = v
+	}
+}
+
+// with is the agent made of the defaults scope s and the entry scope e.
+func (s scope) with(e scope) *agent {
+	a := &agent{maps: []*modelMap{e.models, s.models}}
+	a.sel2 = append(append(a.sel2, s.sel2...), e.sel2...)
+	a.params = sortPaths(append(append([]occkit.Path(nil), s.params...), e.params...))
+	return a
+}
+
+func sortPaths(ps []occkit.Path) []occkit.Path {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Compare(ps[j]) < 0 })
+	return ps
+}
+
+// extend is p with the object keys appended, built in one allocation.
+func extend(p occkit.Path, keys ...string) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(p.Len() + len(keys))
+	for i := 0; i < p.Len(); i++ {
+		if k, idx, isIdx := p.Elem(i); isIdx {
+			b.Index(idx)
+		} else {
+			b.Key(k)
+		}
+	}
+	for _, k := range keys {
+		b.Key(k)
+	}
+	return b.Path()
+}
+
+func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
+	mm := &modelMap{at: at}
+	if !m.IsObject() {
+		return mm
+	}
+	mm.byModel = map[string][]keyRef{}
+	m.ForEach(func(key, v gjson.Result) bool {
+		k := &modelKey{key: key.String()}
+		t := strings.TrimSpace(k.key)
+		pre, rest, qualified := strings.Cut(t, "/")
+		k.provider, k.qualified = fold(pre), qualified
+		if !qualified {
+			k.provider = ""
+		}
+		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
+			k.policyAt = extend(at, k.key, "agentRuntime", "id")
+		}
+		if p := v.Get("params"); present(p) {
+			var scan overrideScan
+			scan.params(p, extend(at, k.key, "params"))
+			k.params = sortPaths(scan.paths)
+		}
+		mm.byModel[t] = append(mm.byModel[t], keyRef{k: k, whole: true})
+		if qualified {
+			r := strings.TrimSpace(rest)
+			mm.byModel[r] = append(mm.byModel[r], keyRef{k: k})
+			if r == "*" && k.provider != "" && k.policy {
+				mm.wild = append(mm.wild, k)
+			}
+		}
+		return true
+	})
+	return mm
+}
+
+// newProvider prepares the config v at models.providers.<key>; catalog is
+// the config whose models array is the catalog; openai marks the provider
+// whose routes SEL-4 tests.
+func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
+	p := &provider{at: occkit.NewPath("models", "providers", key)}
+	o := objectOf(v)
+	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
+		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
+		p.policyAt = extend(p.at, "agentRuntime", "id")
+	}
+	var scan overrideScan
+	scan.provider(o, p.at)
+	p.overrides = sortPaths(scan.paths)
+	p.facts(o.get("baseUrl"), o.get("api"))
+	if openai {
+		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
+	}
+
+	rows := catalog.Get("models")
+	if !rows.IsArray() {
+		return p
+	}
+	p.bare, p.qual = map[string][]*row{}, map[qualKey][]*row{}
+	i := 0
+	rows.ForEach(func(_, v gjson.Result) bool {
+		defer func() { i++ }()
+		id := v.Get("id")
+		if !v.IsObject() || id.Type != gjson.String {
+			return true
+		}
+		r := &row{idx: i, id: id.String()}
+		at := p.at.Key("models").Index(i)
+		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
+			r.policyAt = extend(at, "agentRuntime", "id")
+		}
+		var scan overrideScan
+		scan.row(v, at)
+		r.overrides = sortPaths(scan.paths)
+		r.facts(v.Get("baseUrl"), v.Get("api"))
+		if !r.hasBase {
+			r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
+		}
+		if !r.hasAPI {
+			r.api, r.hasAPI = p.api, p.hasAPI
+		}
+		if openai {
+			r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
+		}
+		t := strings.TrimSpace(r.id)
+		p.bare[t] = append(p.bare[t], r)
+		if pre, rest, ok := strings.Cut(t, "/"); ok {
+			if isASCII(pre) {
+				q := qualKey{fold(pre), strings.TrimSpace(rest)}
+				p.qual[q] = append(p.qual[q], r)
+			} else {
+				p.other = append(p.other, r)
+			}
+		}
+		return true
+	})
+	return p
+}
+
+// facts reads a route's own baseUrl and api (non-blank strings).
+func (r *route) facts(base, api gjson.Result) {
+	if base.Type == gjson.String && strings.TrimSpace(base.String()) != "" {
+		r.baseURL, r.stripped = sanitizeURL(base.String())
+		r.hasBase = true
+	}
+	if api.Type == gjson.String && strings.TrimSpace(api.String()) != "" {
+		r.api, r.hasAPI = strings.TrimSpace(api.String()), true
+	}
+}
+
+// object is an object whose direct members are looked up by key, each
+// the first of its name (as gjson's Get), located in one pass.
+type object struct {
+	v gjson.Result
+	m map[string]gjson.Result
+}
+
+func objectOf(v gjson.Result) object {
+	o := object{v: v}
+	if v.IsObject() {
+		o.m = map[string]gjson.Result{}
+		v.ForEach(func(k, val gjson.Result) bool {
+			if _, dup := o.m[k.String()]; !dup {
+				o.m[k.String()] = val
+			}
+			return true
+		})
+	}
+	return o
+}
+
+// get is the member k (a plain key, no path syntax).
+func (o object) get(k string) gjson.Result {
+	if o.m != nil {
+		return o.m[k]
+	}
+	return o.v.Get(k)
+}
+
+func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// agent is the prepared agent named id (normalized).
+func (x *Index) agent(id string) *agent {
+	if id != "" {
+		if a := x.agents[id]; a != nil {
+			return a
+		}
+	}
+	return &x.none
+}
+
+// provider is the chosen config of the normalized provider, or nil.
+func (x *Index) provider(id string) *provider {
+	if id == "" {
+		return nil
+	}
+	return x.provs[id]
+}
+
+// row finds the first catalog row, in array order, that names
+// provider/model (REF-4, [resolver.MatchRow]).
+func (p *provider) row(provider, model string) *row {
+	if p == nil || model == "" || p.bare == nil {
+		return nil
+	}
+	var best *row
+	if l := p.bare[model]; len(l) > 0 {
+		best = l[0]
+	}
+	if l := p.qual[qualKey{provider, model}]; len(l) > 0 && (best == nil || l[0].idx < best.idx) {
+		best = l[0]
+	}
+	for _, r := range p.other {
+		if best != nil && r.idx >= best.idx {
+			break
+		}
+		if resolver.MatchRow(resolver.Ref{Provider: provider, ID: model}, r.id) {
+			best = r
+			break
+		}
+	}
+	return best
+}

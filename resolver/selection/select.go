@@ -1,0 +1,682 @@
+package selection
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
+)
+
+// Request names the provider/model turn to choose a runtime for.
+type Request struct {
+	// Provider is the provider ID; "" when only a bare model ID is known
+	// (then Model may also be a full "provider/id" ref).
+	Provider string
+	// Model is the model ID (after the provider's slash). With a Provider
+	// it may be "": then only the provider's wildcard keys and its own
+	// agentRuntime apply (SEL-1 steps 3 and 4).
+	Model string
+	// AgentID selects the agent entry (`agents.entries.<id>`, or the
+	// `agents.list` item with that id) whose model map is consulted first.
+	AgentID string
+	// Session holds the session's runtime facts; the zero value is a
+	// fresh session.
+	Session Session
+}
+
+// Session is what a session already says about its runtime (SEL-8).
+type Session struct {
+	// LockedOwner is the runtime owning a locked native transcript.
+	LockedOwner string
+	// Override is an explicit session runtime override.
+	Override string
+	// ACPBackend is the ACP backend of an ACP session.
+	ACPBackend string
+	// HistoricalHarnessID records which runtime produced the transcript;
+	// it never pins the next turn.
+	HistoricalHarnessID string
+}
+
+// Source says where the deciding runtime policy came from.
+type Source string
+
+// The closed set of sources.
+const (
+	// SourceModel: model-scoped policy (model map key, catalog row or
+	// provider wildcard key).
+	SourceModel Source = "model"
+	// SourceProvider: `models.providers.<p>.agentRuntime`.
+	SourceProvider Source = "provider"
+	// SourceImplicit: no policy; automatic selection.
+	SourceImplicit Source = "implicit"
+	// SourceSession: the session (locked owner, override or ACP backend).
+	SourceSession Source = "session"
+)
+
+// AllSources lists every [Source].
+func AllSources() []Source {
+	return []Source{SourceModel, SourceProvider, SourceImplicit, SourceSession}
+}
+
+// Result is the outcome of [Select].
+type Result struct {
+	// Runtime is the chosen runtime: "openclaw", a registered plugin ID,
+	// or the ACP backend of an ACP session.
+	Runtime string
+	// Source is where the deciding policy came from.
+	Source Source
+	// CLIBackend is the CLI backend the built-in harness hands the turn
+	// to (SEL-7), or "".
+	CLIBackend string
+	// ACP reports an ACP session that keeps its ACP backend (SEL-8).
+	ACP bool
+	// Fallback reports that Runtime is openclaw because the requested
+	// plugin declared the exact-request OpenClaw fallback (SEL-5).
+	Fallback bool
+	// Requested is the normalized runtime the policy asked for
+	// ([resolver.RuntimeAuto] when none).
+	Requested string
+	// Provider and Model are the effective route.
+	Provider, Model string
+
+	why trail // the reason chain, rebuilt by Reasons
+}
+
+// Reasons returns the ordered reason chain (SEL-9). A decision does not
+// build it: Reasons rebuilds the document's part from the prepared index
+// (the same lookups, recorded) and appends what the session and the
+// plugins said, which the decision kept. Each call returns a new slice.
+func (s Result) Reasons() []resolver.Reason { return s.why.reasons(s) }
+
+// Explain writes the reason chain, one line per [resolver.Reason],
+// followed by the outcome.
+func (s Result) Explain(w io.Writer) error { return explain(w, s.Reasons(), s) }
+
+func explain(w io.Writer, reasons []resolver.Reason, s Result) error {
+	for i, r := range reasons {
+		line := fmt.Sprintf("%d. %s", i+1, r.Rule)
+		if !r.Path.IsRoot() {
+			line += " " + r.Path.String()
+		}
+		if r.Value != "" {
+			line += " = " + r.Value
+		}
+		if r.Note != "" {
+			line += ": " + r.Note
+		}
+		if _, err := fmt.Fprintln(w, occkit.Sanitize(line)); err != nil {
+			return err
+		}
+	}
+	out := fmt.Sprintf("runtime %s (source %s)", s.Runtime, s.Source)
+	if s.CLIBackend != "" {
+		out += " via CLI backend " + s.CLIBackend
+	}
+	_, err := fmt.Fprintln(w, occkit.Sanitize(out))
+	return err
+}
+
+// cliBackends maps each CLI backend alias to the one provider it serves
+// (SEL-7).
+var cliBackends = map[string]string{
+	"claude-cli":        "anthropic",
+	"google-gemini-cli": "google",
+}
+
+// Select chooses the runtime for one provider/model turn with OpenClaw
+// semantics (SEL-1..SEL-9). doc is the OpenClaw configuration; reg holds
+// the registered plugins (nil = none). The environment is never read
+// (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
+// provider/model.
+//
+// Select is Prepare(doc).Select(req, reg); a caller deciding more than
+// once on one document prepares it once.
+func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
+	return Prepare(doc).Select(req, reg)
+}
+
+// Select decides one turn on the prepared document; see the package
+// function [Select]. It allocates nothing unless a plugin is asked, more
+// than two session or plugin reasons are recorded, or it refuses.
+func (x *Index) Select(req Request, reg *Registry) (Result, error) {
+	provider, model, err := target(req.Provider, req.Model)
+	if err != nil {
+		return Result{}, err
+	}
+	d := decision{x: x, reg: reg, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
+	d.why = trail{x: x, agent: d.agent}
+
+	ses := req.Session
+	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
+		d.why.note = resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"}
+		d.why.hasNote = true
+		return d.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+	}
+	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
+		d.why.note = resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"}
+		d.why.hasNote = true
+	}
+
+	d.why.routed, d.why.lookupProvider = true, provider
+	pol := d.lookup(nil)
+	if pol.provider != "" && d.provider == "" {
+		d.provider = pol.provider
+	}
+	d.route()
+
+	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
+		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
+			d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
+			sel, err := d.locked(rt)
+			return d.done(sel), err
+		}
+	}
+	if o := strings.TrimSpace(ses.Override); o != "" {
+		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
+			return d.done(sel), nil
+		}
+	}
+
+	if !pol.found {
+		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
+	}
+	var sel Result
+	if pol.runtime == resolver.RuntimeAuto {
+		sel = d.auto(pol.source, pol.ambiguous)
+	} else {
+		sel, err = d.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
+	}
+	return d.done(sel), err
+}
+
+func ruleFor(runtime string) string {
+	if _, cli := cliBackends[runtime]; cli {
+		return "SEL-7"
+	}
+	return "SEL-5"
+}
+
+// trail is what a Result keeps to rebuild its reason chain: the prepared
+// agent (its SEL-2 reasons), the session note, whether the document's
+// policy and route were consulted (SEL-1, SEL-6: rebuilt from the index),
+// and the reasons of the session and the plugins, which cannot be
+// rebuilt without asking again.
+type trail struct {
+	x              *Index
+	agent          *agent
+	note           resolver.Reason // ACP backend or historical harness ID
+	hasNote        bool
+	routed         bool
+	lookupProvider string // the provider the SEL-1 lookup ran with
+	n              int
+	tail           [2]resolver.Reason
+	more           []resolver.Reason
+}
+
+func (t *trail) add(r resolver.Reason) {
+	if t.n < len(t.tail) {
+		t.tail[t.n] = r
+		t.n++
+		return
+	}
+	t.more = append(t.more, r)
+}
+
+func (t *trail) reasons(s Result) []resolver.Reason {
+	if t.x == nil {
+		return nil
+	}
+	var out []resolver.Reason
+	out = append(out, t.agent.sel2...)
+	if t.hasNote {
+		out = append(out, t.note)
+	}
+	if t.routed {
+		d := decision{x: t.x, agent: t.agent, provider: t.lookupProvider, model: s.Model}
+		d.lookup(&out)
+		d.provider = s.Provider
+		d.route()
+		for _, p := range d.overrides() {
+			out = append(out, resolver.Reason{Rule: "SEL-6", Path: p, Note: "authored request override"})
+		}
+	}
+	out = append(out, t.tail[:t.n]...)
+	return append(out, t.more...)
+}
+
+// decision is one Select in progress.
+type decision struct {
+	x               *Index
+	reg             *Registry
+	provider, model string
+	agent           *agent
+	prov            *provider
+	row             *row
+	why             trail
+}
+
+// Paths every decision names; a Path is immutable and shared.
+var (
+	defaultsPath = occkit.NewPath("agents", "defaults")
+)
+
+func (d *decision) reason(rule string, p occkit.Path, value, note string) {
+	d.why.add(resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
+}
+
+func (d *decision) done(s Result) Result {
+	s.Provider, s.Model = d.provider, d.model
+	if s.Requested == "" {
+		s.Requested = resolver.RuntimeAuto
+	}
+	s.why = d.why
+	return s
+}
+
+func (d *decision) ref() string {
+	switch {
+	case d.provider == "":
+		return d.model
+	case d.model == "":
+		return d.provider
+	}
+	return d.provider + "/" + d.model
+}
+
+// target normalizes the request's provider and model (REF-1, REF-2).
+func target(provider, model string) (string, string, error) {
+	p := strings.ToLower(strings.TrimSpace(provider))
+	m := strings.TrimSpace(model)
+	if strings.Contains(p, "/") {
+		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
+	}
+	if p == "" {
+		if r, ok := resolver.ParseRef(m); ok {
+			p, m = r.Provider, r.ID
+		}
+	} else if pre, rest, ok := strings.Cut(m, "/"); ok && strings.EqualFold(strings.TrimSpace(pre), p) && strings.TrimSpace(rest) != "" {
+		m = strings.TrimSpace(rest)
+	}
+	// A provider without a model ID still has provider-scoped policy (its
+	// wildcard keys and agentRuntime), as in OpenClaw; without either there
+	// is nothing to select for.
+	if m == "" && p == "" {
+		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "a provider or a model ID is required")
+	}
+	return p, m, nil
+}
+
+func runtimeValue(v gjson.Result) string {
+	if v.IsObject() {
+		v = v.Get("id")
+	}
+	if v.Type == gjson.String {
+		return resolver.NormalizeRuntime(v.String())
+	}
+	return ""
+}
+
+// runtimeIDOf reads a non-blank `id` of an agentRuntime object.
+func runtimeIDOf(ar gjson.Result) (string, bool) {
+	if !ar.IsObject() {
+		return "", false
+	}
+	id := ar.Get("id")
+	if id.Type != gjson.String || strings.TrimSpace(id.String()) == "" {
+		return "", false
+	}
+	return id.String(), true
+}
+
+type policyHit struct {
+	found     bool
+	ambiguous bool
+	runtime   string
+	source    Source
+	path      occkit.Path
+	provider  string // provider of the matched key, for bare model IDs
+}
+
+// lookup applies the SEL-1 lookup order; rec, when set, receives its
+// reason.
+func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
+	note := func(p occkit.Path, value, text string) {
+		if rec != nil {
+			*rec = append(*rec, resolver.Reason{Rule: "SEL-1", Path: p, Value: value, Note: text})
+		}
+	}
+	hit := func(p occkit.Path, rt string, src Source, text, provider string) policyHit {
+		note(p, rt, text)
+		return policyHit{found: true, runtime: rt, source: src, path: p, provider: provider}
+	}
+	// 1. exact model keys, entry scope then defaults.
+	if d.model != "" {
+		for _, m := range d.agent.maps {
+			k, ambiguous := m.exact(d.provider, d.model)
+			if ambiguous {
+				note(m.at, d.model, "bare model ID matches keys of different providers: no policy")
+				return policyHit{ambiguous: true}
+			}
+			if k != nil {
+				return hit(k.policyAt, k.runtime, SourceModel, "model policy", k.provider)
+			}
+		}
+	}
+	// 2. the provider catalog row (a bare model ID names no provider).
+	prov := d.x.provider(d.provider)
+	if r := prov.row(d.provider, d.model); r != nil && r.policy {
+		return hit(r.policyAt, r.runtime, SourceModel, "catalog row policy", "")
+	}
+	// 3. provider wildcard keys; for a bare model ID, any provider's,
+	// unless keys of different providers match (as in OpenClaw).
+	for _, m := range d.agent.maps {
+		if k, ambiguous := m.wildcard(d.provider); ambiguous {
+			note(m.at, d.model, "bare model ID matches wildcard keys of different providers: no policy")
+			return policyHit{ambiguous: true}
+		} else if k != nil {
+			return hit(k.policyAt, k.runtime, SourceModel, "provider wildcard policy", k.provider)
+		}
+	}
+	if d.provider == "" {
+		note(occkit.Root(), d.model, "model ID has no provider: provider policy does not apply")
+		return policyHit{}
+	}
+	// 4. provider-level policy.
+	if prov != nil && prov.policy {
+		return hit(prov.policyAt, prov.runtime, SourceProvider, "provider policy", "")
+	}
+	return policyHit{}
+}
+
+// matches reports whether the key reached under model names the target
+// provider/model (whole, or as "<provider>/<model>"), and the provider
+// the key names.
+func (r keyRef) matches(provider string) (string, bool) {
+	if r.whole {
+		return r.k.provider, true
+	}
+	return r.k.provider, r.k.provider != "" && (provider == "" || r.k.provider == provider)
+}
+
+// better orders two matching keys: a key naming the caller's provider,
+// then a provider-qualified key, then the smaller key. Several keys can
+// name one model ("vllm/q", "VLLM/q", bare "q", "moonshotai/kimi" and
+// "nvidia/moonshotai/kimi" for provider nvidia); as in OpenClaw the
+// caller's provider wins, and where OpenClaw takes the first key in author
+// order occkit takes the qualified, then the smallest key, so author key
+// order never changes a selection.
+func better(a, b *modelKey, aProv, bProv, provider string) bool {
+	if provider != "" {
+		if ca, cb := aProv == provider, bProv == provider; ca != cb {
+			return ca
+		}
+	}
+	if qa, qb := aProv != "", bProv != ""; qa != qb {
+		return qa
+	}
+	return a.key < b.key
+}
+
+// exact finds the model key with a policy that decides provider/model,
+// or reports that a bare model ID matches keys of different providers.
+func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
+	var best *modelKey
+	bestProv := ""
+	mixed := false
+	for _, r := range m.byModel[model] {
+		if !r.k.policy {
+			continue
+		}
+		p, ok := r.matches(provider)
+		if !ok {
+			continue
+		}
+		if best != nil && p != bestProv {
+			mixed = true
+		}
+		if best == nil || better(r.k, best, p, bestProv, provider) {
+			best, bestProv = r.k, p
+		}
+	}
+	return best, best != nil && provider == "" && mixed
+}
+
+// wildcard finds the `<provider>/*` key with a policy that decides the
+// provider (for "", any provider's), or reports keys of different
+// providers.
+func (m *modelMap) wildcard(provider string) (*modelKey, bool) {
+	var best *modelKey
+	mixed := false
+	for _, k := range m.wild {
+		if provider != "" && k.provider != provider {
+			continue
+		}
+		if best != nil && k.provider != best.provider {
+			mixed = true
+		}
+		if best == nil || k.key < best.key {
+			best = k
+		}
+	}
+	return best, best != nil && provider == "" && mixed
+}
+
+// route finds the provider config and catalog row of the effective
+// route.
+func (d *decision) route() {
+	d.prov = d.x.provider(d.provider)
+	d.row = d.prov.row(d.provider, d.model)
+}
+
+// facts are the route's own facts: the row's, else the provider's.
+func (d *decision) facts() *route {
+	if d.row != nil {
+		return &d.row.route
+	}
+	if d.prov != nil {
+		return &d.prov.route
+	}
+	return &noRoute
+}
+
+// noRoute is a route without a provider config: the provider's default
+// URL and API, which for openai is the official route.
+var noRoute = route{official: true}
+
+// overrideSources are the sorted override lists of the route (SEL-6,
+// SEL-6a): provider config, catalog row, the agent scopes' params and,
+// for a route with a provider, the params of every model key naming it.
+func (d *decision) overrideSources(fn func([]occkit.Path)) {
+	if d.prov != nil {
+		fn(d.prov.overrides)
+	}
+	if d.row != nil {
+		fn(d.row.overrides)
+	}
+	fn(d.agent.params)
+	if d.provider != "" && d.model != "" {
+		for _, m := range d.agent.maps {
+			for _, r := range m.byModel[d.model] {
+				if _, ok := r.matches(d.provider); ok {
+					fn(r.k.params)
+				}
+			}
+		}
+	}
+}
+
+// hasOverrides reports an authored request override on the route.
+func (d *decision) hasOverrides() bool {
+	found := false
+	d.overrideSources(func(ps []occkit.Path) { found = found || len(ps) > 0 })
+	return found
+}
+
+// overrides lists the route's authored request overrides in path order.
+func (d *decision) overrides() []occkit.Path {
+	var all []occkit.Path
+	d.overrideSources(func(ps []occkit.Path) { all = append(all, ps...) })
+	return sortPaths(all)
+}
+
+// routeFacts are the secret-free facts a plugin is asked with (SEL-4,
+// SEL-6).
+func (d *decision) routeFacts() RouteFacts {
+	r := d.facts()
+	return RouteFacts{Provider: d.provider, Model: d.model, BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api, Overrides: d.overrides()}
+}
+
+// auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
+func (d *decision) auto(src Source, ambiguous bool) Result {
+	openclaw := Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: resolver.RuntimeAuto}
+	if d.provider == "" || ambiguous {
+		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
+		return openclaw
+	}
+	if d.provider == "openai" {
+		if d.facts().official && !d.hasOverrides() {
+			p, ok := d.reg.Lookup(string(occkit.HarnessCodex))
+			if !ok {
+				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
+				return openclaw
+			}
+			sup := ask(p, d.routeFacts(), string(occkit.HarnessCodex))
+			if sup.Kind == SupportSupported {
+				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
+				return Result{Runtime: string(occkit.HarnessCodex), Source: src, Requested: resolver.RuntimeAuto}
+			}
+			d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
+			return openclaw
+		}
+		// As in OpenClaw, the route decides alone: no plugin is asked.
+		d.reason("SEL-4", occkit.Root(), d.facts().baseURL, "custom route, adapter or request overrides keep openai on openclaw")
+		return openclaw
+	}
+	type cand struct {
+		id  string
+		pri int
+	}
+	var claims []cand
+	var facts *RouteFacts
+	for _, id := range d.reg.IDs() {
+		p, _ := d.reg.Lookup(id)
+		if !autoFor(p, d.provider) {
+			continue
+		}
+		if facts == nil {
+			f := d.routeFacts()
+			facts = &f
+		}
+		sup := ask(p, *facts, resolver.RuntimeAuto)
+		if sup.Kind == SupportSupported {
+			claims = append(claims, cand{id: id, pri: p.Priority()})
+			d.reason("SEL-3", occkit.Root(), id, fmt.Sprintf("claims the route (priority %d)", p.Priority()))
+		} else {
+			d.reason("SEL-3", occkit.Root(), id, "does not claim the route: "+sup.Reason)
+		}
+	}
+	if len(claims) == 0 {
+		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "no plugin claims the route")
+		return openclaw
+	}
+	sort.Slice(claims, func(i, j int) bool {
+		if claims[i].pri != claims[j].pri {
+			return claims[i].pri > claims[j].pri
+		}
+		return claims[i].id < claims[j].id
+	})
+	d.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
+	return Result{Runtime: claims[0].id, Source: src, Requested: resolver.RuntimeAuto}
+}
+
+// explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
+// was configured and rule the rule reported on refusal.
+func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
+	if rt == string(occkit.HarnessOpenClaw) {
+		return Result{Runtime: rt, Source: src, Requested: rt}, nil
+	}
+	if want, cli := cliBackends[rt]; cli {
+		if d.provider != want {
+			return Result{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
+		}
+		d.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
+	}
+	plug, ok := d.reg.Lookup(rt)
+	if !ok {
+		return Result{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, d.ref())
+	}
+	sup := ask(plug, d.routeFacts(), rt)
+	switch sup.Kind {
+	case SupportSupported:
+		d.reason("SEL-5", p, rt, "explicit runtime supports the route")
+		return Result{Runtime: rt, Source: src, Requested: rt}, nil
+	case SupportFallback:
+		d.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
+	}
+	detail := ""
+	if sup.Reason != "" {
+		detail = " (" + sup.Reason + ")"
+	}
+	return Result{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, d.ref(), detail)
+}
+
+// locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
+// owner is not asked again whether it supports the route: the transcript
+// is native to it. An owner that is no registered harness (nor openclaw,
+// nor the provider's CLI backend) is refused like an explicit runtime.
+func (d *decision) locked(rt string) (Result, error) {
+	if rt == string(occkit.HarnessOpenClaw) {
+		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+	}
+	if _, ok := d.reg.Lookup(rt); ok {
+		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+	}
+	return d.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+}
+
+// sessionOverride applies a session runtime override when it is
+// compatible (SEL-8); an incompatible one is recorded and ignored.
+func (d *decision) sessionOverride(rt string) (Result, bool) {
+	if rt == resolver.RuntimeAuto {
+		d.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
+		return Result{}, false
+	}
+	ignore := func(why string) (Result, bool) {
+		d.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
+		return Result{}, false
+	}
+	if rt == string(occkit.HarnessOpenClaw) {
+		d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
+	}
+	if want, cli := cliBackends[rt]; cli {
+		if d.provider != want {
+			return ignore("CLI backend serves provider " + want)
+		}
+		d.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
+	}
+	plug, ok := d.reg.Lookup(rt)
+	if !ok {
+		return ignore("no such harness is registered")
+	}
+	switch sup := ask(plug, d.routeFacts(), rt); sup.Kind {
+	case SupportFallback:
+		// The harness declares that OpenClaw reproduces the exact request
+		// (SEL-5): the override is honoured through that fallback, as in
+		// OpenClaw, rather than ignored for the configured policy.
+		d.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
+	case SupportUnsupported:
+		return ignore("harness does not support the route: " + sup.Reason)
+	}
+	d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+	return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
+}
