@@ -246,7 +246,7 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 		return Plan{}, err
 	}
 	if !in.DriverLogging {
-		level, err := logging.Guard(in.Document)
+		level, err := logging.CheckStamp(in.Document)
 		if err != nil {
 			return Plan{}, err
 		}

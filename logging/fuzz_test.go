@@ -50,8 +50,8 @@ func FuzzStamp(f *testing.F) {
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent: %s -> %s", out, again)
 		}
-		if l, err := Guard(out); err != nil || l != level {
-			t.Fatalf("Guard(%s) = %q, %v", out, l, err)
+		if l, err := CheckStamp(out); err != nil || l != level {
+			t.Fatalf("CheckStamp(%s) = %q, %v", out, l, err)
 		}
 	})
 }

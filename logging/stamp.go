@@ -109,7 +109,7 @@ func stampDiagnostics(edits []occkit.Edit, doc occkit.Document) []occkit.Edit {
 
 func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 
-// Guard checks, before anything is rendered from a stored revision, that its
+// CheckStamp checks, before anything is rendered from a stored revision, that its
 // document still carries an intact stamp (LOG-2) and returns the admitted
 // level. It refuses with 409 RESOURCE_CONFLICT at the path of each broken
 // setting: logging.level or logging.consoleLevel absent, null or not one of
@@ -118,9 +118,9 @@ func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 // diagnostics.otel.logs not false. A non-object logging, diagnostics or otel
 // counts as {}. Such a revision cannot be rendered: redeploy.
 //
-// Guard applies to platform-owned logging only; a driver-managed document
+// CheckStamp applies to platform-owned logging only; a driver-managed document
 // is not stamped and must not be guarded.
-func Guard(doc occkit.Document) (occkit.LogLevel, error) {
+func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	logging := doc.Get(pathLogging)
 	var errs []error
 	level, okLevel := stampedLevel(logging.Key("level"))

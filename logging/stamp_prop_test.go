@@ -173,8 +173,8 @@ func TestStampProperties(t *testing.T) {
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent:\n%s\n%s", out, again)
 		}
-		if l, err := Guard(out); err != nil || l != level {
-			t.Fatalf("Guard(%s) = %q, %v", out, l, err)
+		if l, err := CheckStamp(out); err != nil || l != level {
+			t.Fatalf("CheckStamp(%s) = %q, %v", out, l, err)
 		}
 
 		root, outRoot := entries(in.Root()), entries(out.Root())
@@ -237,7 +237,7 @@ func TestRestampProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l, _ := Guard(second); l != level {
+		if l, _ := CheckStamp(second); l != level {
 			t.Fatalf("restamped level %q, want %q", l, level)
 		}
 		norm := func(d occkit.Document) string {
