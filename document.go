@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -112,6 +113,14 @@ func (d Document) bytes() []byte {
 
 // Bytes returns a copy of the document's JSON.
 func (d Document) Bytes() []byte { return bytes.Clone(d.bytes()) }
+
+// WriteTo writes the document's JSON to w without copying it first (a
+// Document is immutable, so its bytes can be handed out for writing): a
+// hash or a file takes the bytes straight from the Document.
+func (d Document) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(d.bytes())
+	return int64(n), err
+}
 
 // String returns the document's JSON.
 func (d Document) String() string { return string(d.bytes()) }
