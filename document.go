@@ -10,6 +10,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/occkit/occkit/internal/json5"
 )
 
 // Document is an immutable JSON document: a native Configuration, or any
@@ -43,6 +45,20 @@ func ParseDocument(b []byte) (Document, error) {
 		return Document{}, checkError(problem, at)
 	}
 	return d, nil
+}
+
+// FromNormalized is the Document of JSON that occkit's own transcoder
+// normalized (compile.Load's output), taken without reading it again: the
+// transcoder refused everything [ParseDocument] refuses (invalid JSON or
+// UTF-8, a repeated key, a lone surrogate, a number beyond a double, more
+// nesting than its limit, at most 10,000 levels) and wrote the rest
+// compact. Its argument's type is internal to occkit, so no other module
+// can make one; the zero value is the empty object.
+func FromNormalized(n json5.Normalized) Document {
+	if len(n.Bytes()) == 0 {
+		return Document{}
+	}
+	return Document{raw: n.Bytes()}
 }
 
 // parseCompact validates b and returns it as compact JSON.
