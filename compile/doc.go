@@ -186,20 +186,25 @@
 // passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
 // since compile never imports admission) and the Compute's placement
 // ([PlanOptions]), it plans every process the revision runs ([Plan],
-// [Process]): its [Role], program and arguments, environment (literals,
-// Secret references, placeholders; never secret bytes), variables to
+// [Process]): its role (the vocabulary's [occkit.Process]), program and
+// arguments, environment ([Env]: literals, [occkit.SourceRef] references,
+// the gateway token, placeholders; never secret bytes), variables to
 // unset, readiness check, and the files it reads by [FileRole] (the
 // native document, the Codex config.toml), never by a Kubernetes or
 // systemd path. The Kubernetes and SSH drivers, memdriver and the custom
 // driver example only map a Plan onto their objects. Admission builds the
 // same plan with the zero PlanOptions before it freezes a revision, so a
 // revision that admits renders, unless the Compute's own facts differ.
+// The plan speaks the root vocabulary: a process's role is an
+// [occkit.Process], its credentials come in as the revision's
+// [occkit.Projection] and every Secret is named by an [occkit.SourceRef];
+// [Env] is [occkit.EnvVar] widened to every variable a process receives.
 //
 // Every gateway document gets the control plane's gateway section:
 // gateway.mode "local", gateway.bind "lan" on Kubernetes and "loopback"
 // elsewhere, and gateway.auth {mode: "token", token:
 // "${OPENCLAW_GATEWAY_TOKEN}"}: the token is a variable fed from the
-// Compute's per-Agent gateway token Secret ([SecretGatewayToken]), never a
+// Compute's per-Agent gateway token Secret ([Env].GatewayToken), never a
 // literal; an author's gateway.auth is replaced. Gateway readiness is GET
 // [ReadinessPath] (/readyz).
 //

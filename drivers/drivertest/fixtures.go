@@ -35,7 +35,7 @@ type RevisionOptions struct {
 	SandboxDriverID string
 	// SecretBindings are the Configuration's secretBindings the revision
 	// freezes (AUTH-6); none by default.
-	SecretBindings []admission.SecretBinding
+	SecretBindings []occkit.SecretBinding
 }
 
 // SandboxDriverID is the sandbox binding of fixture dedicated OpenClaw

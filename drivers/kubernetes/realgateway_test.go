@@ -17,7 +17,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/internal/realgateway"
 )
@@ -214,7 +213,7 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 			doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
 				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
-			bindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+			bindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
 				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
 		}, occkit.LevelWarn, knownTelegramStop},
 		{"dedicated-openclaw-info", dedicatedOpenClaw, occkit.LevelInfo, knownNodeHost},

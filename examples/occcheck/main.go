@@ -218,9 +218,9 @@ var varRef = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)\}`)
 // secretBindings binds every ${VAR} the source references (not $${VAR},
 // which is a literal) to a Secret of the same name, as the control plane
 // storing the Configuration would.
-func secretBindings(src []byte) []admission.SecretBinding {
+func secretBindings(src []byte) []occkit.SecretBinding {
 	seen := map[string]bool{}
-	var out []admission.SecretBinding
+	var out []occkit.SecretBinding
 	for _, m := range varRef.FindAllSubmatchIndex(src, -1) {
 		if m[0] > 0 && src[m[0]-1] == '$' {
 			continue
@@ -230,7 +230,7 @@ func secretBindings(src []byte) []admission.SecretBinding {
 			continue
 		}
 		seen[name] = true
-		out = append(out, admission.SecretBinding{Env: name, Source: occkit.SourceRef{
+		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
 			Kind: occkit.SourceSecret, NamespaceID: "ns_ci", ID: "sec_" + strings.ToLower(name)}})
 	}
 	return out

@@ -208,10 +208,10 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 // channelSecrets are the Configuration's secretBindings: on Kubernetes,
 // Secrets in the Agent's tenant namespace; an SSH host reads them through
 // the driver's SecretReader.
-func channelSecrets() []admission.SecretBinding {
-	var out []admission.SecretBinding
+func channelSecrets() []occkit.SecretBinding {
+	var out []occkit.SecretBinding
 	for _, name := range []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "TELEGRAM_BOT_TOKEN"} {
-		out = append(out, admission.SecretBinding{Env: name, Source: occkit.SourceRef{
+		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
 			Kind: occkit.SourceSecret, NamespaceID: "ns_support", ID: strings.ToLower(name)}})
 	}
 	return out
