@@ -53,8 +53,9 @@
 // named, or its fs.FS path). [LoadFile], [LoadFS] and [LoadReader] (and
 // [Load] given [LoadOptions.Filename]) attach an [occkit.SourceMap] to the
 // Document, holding the texts as read (the top-level file and every
-// included one); [occkit.Document.Place] places later refusals with it
-// (schema, resolution, admission: Admit does so itself). Of the texts that
+// included one); later refusals are placed with it: [Validate],
+// resolver.Resolve and admission do so themselves, and
+// [occkit.Document.Place] does it for any other stage. Of the texts that
 // write a path, the one that writes the most of it wins, and among equals
 // the one whose value the merge keeps (the including object's own keys,
 // then later includes); a path nobody writes is placed at the object that

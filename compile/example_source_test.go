@@ -8,8 +8,9 @@ import (
 )
 
 // A document loaded with a name keeps a source map: a later refusal about
-// it is placed with Document.Place and printed like go vet with %+v, the
-// source line and a caret below. err.Error() itself names no position.
+// it (Validate, resolver.Resolve and admission place theirs; Document.Place
+// does it for any other) prints like go vet with %+v, the source line and
+// a caret below. err.Error() itself names no position.
 func Example_positions() {
 	src := []byte(`{
   agents: {
@@ -20,7 +21,7 @@ func Example_positions() {
 	if err != nil {
 		panic(err)
 	}
-	err = doc.Place(compile.Validate(doc))
+	err = compile.Validate(doc)
 	fmt.Printf("%+v\n", occkit.First(err))
 	// Output:
 	// openclaw.json5:3:16: INVALID_REQUEST agents.defaults.maxConcurrent: agents.defaults.maxConcurrent has the wrong type: the schema wants integer, not string (schema keyword type) [DOC-5]

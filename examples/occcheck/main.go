@@ -146,10 +146,10 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		return c.findings(name, src, "load", err), nil
 	}
 	if err := compile.Validate(doc); err != nil {
-		return c.findings(name, src, "schema", doc.Place(err)), nil
+		return c.findings(name, src, "schema", err), nil
 	}
 	if _, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute}); err != nil {
-		return c.findings(name, src, "resolve", doc.Place(err)), nil
+		return c.findings(name, src, "resolve", err), nil
 	}
 	auth, err := admission.CreateHarnessAuth([]byte(c.binding))
 	if err != nil {
