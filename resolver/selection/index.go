@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -109,7 +110,7 @@ type route struct {
 
 // Prepare prepares doc for any number of [Index.Select] decisions.
 func Prepare(doc occkit.Document) *Index {
-	root := doc.Root()
+	root := docjson.Root(doc)
 	agents := root.Get("agents")
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
 	def := newScope(defaultsPath, agents.Get("defaults"), x.names)

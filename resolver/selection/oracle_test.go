@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -486,7 +487,7 @@ type oKeyIndex struct {
 // prepare locates the scopes; with indexed unset it builds no indexes
 // and every decision scans (the reference the indexes are tested against).
 func oPrepare(doc occkit.Document, indexed bool) *oIndex {
-	root := doc.Root()
+	root := docjson.Root(doc)
 	agents := root.Get("agents")
 	x := &oIndex{
 		defaults: oObjectOf(agents.Get("defaults"), indexed),
