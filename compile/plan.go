@@ -219,7 +219,9 @@ const (
 	CodexConfigName    = "config.toml"
 )
 
-var planEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+// envName is an environment variable name the plan and the Codex config
+// accept.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 
 // reservedEnv are variables a secretBinding may not set: the plan's own,
 // the logging render's, and the process basics.
@@ -237,7 +239,7 @@ var reservedEnv = map[string]bool{
 // inference credential planned for a dedicated gateway is 409 (AUTH-2,
 // AUTH-6); a secretBinding that would shadow a planned variable is 400.
 func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
-	if err := rndTopology(in.Harness, in.Mode); err != nil {
+	if err := checkTopology(in.Harness, in.Mode); err != nil {
 		return Plan{}, err
 	}
 	opts = opts.withDefaults(in.Compute)
@@ -328,7 +330,7 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		ns = in.Namespace
 	}
 	check := func(e occkit.EnvVar, at occkit.Path) error {
-		if !planEnvName.MatchString(e.Name) {
+		if !envName.MatchString(e.Name) {
 			return occkit.Conflict("AUTH-2", at, "the projection plan names an invalid environment variable")
 		}
 		if e.From.IsZero() {
@@ -403,7 +405,7 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 		at := root.Index(i)
 		name := b.Env
 		switch {
-		case !planEnvName.MatchString(name):
+		case !envName.MatchString(name):
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "a secretBinding env must be an environment variable name"))
 			continue
 		case seen[name]:

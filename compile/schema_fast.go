@@ -20,20 +20,20 @@ import (
 // sends the document to the schema validator, whose verdict and errors
 // are the answer. So a checker can make Validate faster, never different.
 
-type fastNode struct {
+type checkNode struct {
 	vacuous bool // accepts every value; never walked
 	never   bool // the false schema
 
-	types uint8 // fastType bits; 0 = any
+	types uint8 // type bits; 0 = any
 
-	props      map[string]*fastNode // every key properties names; nil = vacuous
-	additional *fastNode            // additionalProperties; nil = none or vacuous
-	required   map[string]int       // required key → bit
-	walkObject bool                 // some object keyword needs the keys
+	props      map[string]*checkNode // every key properties names; nil = vacuous
+	additional *checkNode            // additionalProperties; nil = none or vacuous
+	required   map[string]int        // required key → bit
+	walkObject bool                  // some object keyword needs the keys
 
 	minItems, maxItems int
-	prefix             []*fastNode
-	items              *fastNode
+	prefix             []*checkNode
+	items              *checkNode
 	walkArray          bool
 
 	minLength, maxLength int
@@ -41,40 +41,40 @@ type fastNode struct {
 
 	minimum, exclusiveMinimum, maximum, exclusiveMaximum *big.Rat
 
-	all []*fastNode // $ref and allOf
-	any []*fastNode // anyOf
+	all []*checkNode // $ref and allOf
+	any []*checkNode // anyOf
 }
 
 const (
-	fastNull uint8 = 1 << iota
-	fastBoolean
-	fastNumber
-	fastInteger
-	fastString
-	fastObject
-	fastArray
+	typeNull uint8 = 1 << iota
+	typeBoolean
+	typeNumber
+	typeInteger
+	typeString
+	typeObject
+	typeArray
 )
 
-var fastTypes = map[string]uint8{
-	"null": fastNull, "boolean": fastBoolean, "number": fastNumber, "integer": fastInteger,
-	"string": fastString, "object": fastObject, "array": fastArray,
+var typeBits = map[string]uint8{
+	"null": typeNull, "boolean": typeBoolean, "number": typeNumber, "integer": typeInteger,
+	"string": typeString, "object": typeObject, "array": typeArray,
 }
 
-// fastChecker compiles the checker of root, or returns nil when some
+// compileChecker compiles the checker of root, or returns nil when some
 // reachable schema uses a keyword it does not reproduce. vacuous is the
 // projection's verdict on which schemas accept every value; root must have
 // passed the projection's checks (no in-place reference cycle).
-func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *fastNode {
-	memo := map[*jsonschema.Schema]*fastNode{}
+func compileChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *checkNode {
+	memo := map[*jsonschema.Schema]*checkNode{}
 	ok := true
-	var build func(s *jsonschema.Schema) *fastNode
-	build = func(s *jsonschema.Schema) *fastNode {
+	var build func(s *jsonschema.Schema) *checkNode
+	build = func(s *jsonschema.Schema) *checkNode {
 		if n, seen := memo[s]; seen {
 			return n
 		}
-		n := &fastNode{vacuous: vacuous[s], minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
+		n := &checkNode{vacuous: vacuous[s], minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
 		memo[s] = n
-		if !fastSupported(s) || len(s.Required) > 64 {
+		if !checkerSupports(s) || len(s.Required) > 64 {
 			ok = false
 			return n
 		}
@@ -83,9 +83,9 @@ func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *
 			return n
 		}
 		for _, t := range s.Types {
-			n.types |= fastTypes[t]
+			n.types |= typeBits[t]
 		}
-		sub := func(x *jsonschema.Schema) *fastNode {
+		sub := func(x *jsonschema.Schema) *checkNode {
 			c := build(x)
 			if c.vacuous {
 				return nil
@@ -93,7 +93,7 @@ func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *
 			return c
 		}
 		if len(s.Properties) > 0 {
-			n.props = make(map[string]*fastNode, len(s.Properties))
+			n.props = make(map[string]*checkNode, len(s.Properties))
 			for k, x := range s.Properties {
 				n.props[k] = sub(x)
 				n.walkObject = n.walkObject || n.props[k] != nil
@@ -156,9 +156,9 @@ func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *
 	return n
 }
 
-// fastSupported reports whether the checker reproduces every keyword s
+// checkerSupports reports whether the checker reproduces every keyword s
 // uses.
-func fastSupported(s *jsonschema.Schema) bool {
+func checkerSupports(s *jsonschema.Schema) bool {
 	_, draft4Items := s.Items.([]*jsonschema.Schema)
 	return refusedKeyword(s) == "" &&
 		len(s.Constant) == 0 && len(s.Enum) == 0 && s.Format == "" &&
@@ -171,14 +171,14 @@ func fastSupported(s *jsonschema.Schema) bool {
 }
 
 // valid reports whether r certainly satisfies n.
-func (n *fastNode) valid(r gjson.Result) bool {
+func (n *checkNode) valid(r gjson.Result) bool {
 	if n.vacuous {
 		return true
 	}
 	if n.never {
 		return false
 	}
-	if n.types != 0 && n.types&fastTypeOf(r) == 0 {
+	if n.types != 0 && n.types&typeOf(r) == 0 {
 		return false
 	}
 	switch r.Type {
@@ -231,7 +231,7 @@ func (n *fastNode) valid(r gjson.Result) bool {
 	return true
 }
 
-func (n *fastNode) validObject(r gjson.Result) bool {
+func (n *checkNode) validObject(r gjson.Result) bool {
 	ok := true
 	var seen uint64
 	r.ForEach(func(k, v gjson.Result) bool {
@@ -251,7 +251,7 @@ func (n *fastNode) validObject(r gjson.Result) bool {
 	return ok && seen == 1<<len(n.required)-1
 }
 
-func (n *fastNode) validArray(r gjson.Result) bool {
+func (n *checkNode) validArray(r gjson.Result) bool {
 	ok := true
 	i := 0
 	r.ForEach(func(_, v gjson.Result) bool {
@@ -268,28 +268,28 @@ func (n *fastNode) validArray(r gjson.Result) bool {
 	return ok && (n.minItems == -1 || i >= n.minItems) && (n.maxItems == -1 || i <= n.maxItems)
 }
 
-// fastTypeOf is the JSON type of r as the validator names it; a number
+// typeOf is the JSON type of r as the validator names it; a number
 // whose value is whole is also an integer.
-func fastTypeOf(r gjson.Result) uint8 {
+func typeOf(r gjson.Result) uint8 {
 	switch r.Type {
 	case gjson.Null:
-		return fastNull
+		return typeNull
 	case gjson.True, gjson.False:
-		return fastBoolean
+		return typeBoolean
 	case gjson.String:
-		return fastString
+		return typeString
 	case gjson.Number:
 		raw := strings.TrimSpace(r.Raw)
 		if !strings.ContainsAny(raw, ".eE") {
-			return fastNumber | fastInteger
+			return typeNumber | typeInteger
 		}
 		if v, ok := new(big.Rat).SetString(raw); ok && v.IsInt() {
-			return fastNumber | fastInteger
+			return typeNumber | typeInteger
 		}
-		return fastNumber
+		return typeNumber
 	}
 	if r.Raw[0] == '{' {
-		return fastObject
+		return typeObject
 	}
-	return fastArray
+	return typeArray
 }
