@@ -129,6 +129,12 @@
 // INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
 // path, and occkit's own wording naming the setting and the schema keyword:
 // the validator's text, which can quote values, is never passed on.
+// The Validator checks the document bytes in place first: a checker
+// compiled once from the schema accepts, without allocating, what certainly
+// passes, and anything else is validated pruned to the parts the schema
+// can look at (package compile/internal/schemacheck); the verdict and
+// every error are those of validating the whole document, a property the
+// package tests.
 //
 // # Endpoint compile
 //

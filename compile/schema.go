@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/schemacheck"
 )
 
 // SchemaID is the $id of the embedded Configuration schema.
@@ -30,11 +31,12 @@ func Schema() []byte { return bytes.Clone(schemaJSON) }
 type Validator struct {
 	schema *jsonschema.Schema
 	// proj prunes an instance to what the schema can look at; nil when
-	// the schema refuses projection (see projection).
-	proj *projNode
+	// the schema refuses projection (see schemacheck.Project).
+	proj *schemacheck.Projection
 	// fast accepts, in place, documents that certainly pass; nil when the
-	// schema uses a keyword it does not reproduce (see compileChecker).
-	fast *checkNode
+	// schema uses a keyword it does not reproduce (see
+	// schemacheck.NewChecker).
+	fast *schemacheck.Checker
 }
 
 // NewValidator compiles the embedded schema and derives, once, the parts
@@ -53,9 +55,9 @@ func compileValidator(id string, schema []byte) (*Validator, error) {
 		return nil, err
 	}
 	v := &Validator{schema: s}
-	if p, vacuous, err := projection(s); err == nil {
+	if p, vacuous, err := schemacheck.Project(s); err == nil {
 		v.proj = p
-		v.fast = compileChecker(s, vacuous)
+		v.fast = schemacheck.NewChecker(s, vacuous)
 	}
 	return v, nil
 }
@@ -70,7 +72,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 		return v.validateWhole(doc)
 	}
 	root := doc.Root()
-	if v.fast != nil && v.fast.valid(root) {
+	if v.fast != nil && v.fast.Valid(root) {
 		return nil
 	}
 	return v.validatePruned(root)
@@ -79,7 +81,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 // validatePruned validates the instance pruned to what the schema can
 // look at; a Document holds valid JSON (DOC-1), so pruning cannot fail.
 func (v *Validator) validatePruned(root gjson.Result) error {
-	return v.report(v.schema.Validate(v.proj.prune(root)))
+	return v.report(v.schema.Validate(v.proj.Prune(root)))
 }
 
 // validateWhole validates the whole decoded document: the path of a

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/schemacheck"
 )
 
 func TestSchemaExported(t *testing.T) {
@@ -252,7 +255,7 @@ func TestProjectionFallback(t *testing.T) {
 	for name, src := range projSchemas {
 		t.Run("keeps "+name, func(t *testing.T) {
 			if v := compileTestSchema(t, name, src); v.proj == nil {
-				_, _, err := projection(v.schema)
+				_, _, err := schemacheck.Project(v.schema)
 				t.Errorf("projection refused: %v", err)
 			}
 		})
@@ -286,7 +289,7 @@ func TestProjectionPrunes(t *testing.T) {
 		"models": map[string]any{"providers": map[string]any{"p": map[string]any{"api": "a",
 			"models": []any{map[string]any{"reasoning": true}, json.Number("3")}}}},
 	}
-	if diff := cmp.Diff(want, v.proj.prune(doc.Root())); diff != "" {
+	if diff := cmp.Diff(want, v.proj.Prune(doc.Root())); diff != "" {
 		t.Errorf("pruned instance (-want +got):\n%s", diff)
 	}
 }
@@ -295,7 +298,7 @@ func TestProjectionPrunes(t *testing.T) {
 // mostly the keys and elements they name, each of a random type, beside
 // keys no schema names, repeated keys and escaped spellings.
 func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
-	set = closure(set)
+	set = schemacheck.Closure(set)
 	var names []string
 	seen := map[string]bool{}
 	name := func(k string) {
@@ -306,19 +309,19 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 	}
 	items := false
 	for _, s := range set {
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			name(k)
 		}
 		for _, k := range s.Required {
 			name(k)
 		}
-		for _, k := range sortedKeys(s.DependentRequired) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			name(k)
 			for _, d := range s.DependentRequired[k] {
 				name(d)
 			}
 		}
-		for _, k := range sortedKeys(s.Dependencies) {
+		for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 			name(k)
 			if deps, ok := s.Dependencies[k].([]string); ok {
 				for _, d := range deps {
@@ -326,7 +329,7 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 				}
 			}
 		}
-		for _, k := range sortedKeys(s.DependentSchemas) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 			name(k)
 		}
 		items = items || s.Items != nil || s.Items2020 != nil || len(s.PrefixItems) > 0 || s.Contains != nil
@@ -542,7 +545,7 @@ func TestProjectionEquivalent(t *testing.T) {
 					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(doc.Root()))); diff != "" {
 						t.Fatalf("pruned validation differs from whole validation of %s (-whole +pruned):\n%s", src, diff)
 					}
-					if v.fast != nil && v.fast.valid(doc.Root()) {
+					if v.fast != nil && v.fast.Valid(doc.Root()) {
 						fast++
 						if whole != nil {
 							t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
@@ -554,8 +557,8 @@ func TestProjectionEquivalent(t *testing.T) {
 					if err := dec.Decode(&want); err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, decodeAll(doc.Root())); diff != "" {
-						t.Fatalf("decodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
+					if diff := cmp.Diff(want, schemacheck.DecodeAll(doc.Root())); diff != "" {
+						t.Fatalf("DecodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
 					}
 				})
 			}

@@ -1,4 +1,4 @@
-package compile
+package schemacheck
 
 import (
 	"math/big"
@@ -10,30 +10,31 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// DOC-5 fast acceptance. Most documents pass the schema, and a pass needs
-// no error tree, so [Validator] first asks a checker compiled from the
-// schema, which reads the document bytes in place and allocates nothing
-// on the way. The checker only ever answers "certainly valid" or "not
-// sure": it is built only from keywords whose meaning it reproduces (any
-// other keyword leaves the Validator without one), it checks every value
-// of a repeated key where the validator sees the last, and a "not sure"
-// sends the document to the schema validator, whose verdict and errors
-// are the answer. So a checker can make Validate faster, never different.
-
-type checkNode struct {
+// Checker is DOC-5 fast acceptance. Most documents pass the schema, and a
+// pass needs no error tree, so compile.Validator first asks a Checker
+// compiled from the schema, which reads the document bytes in place and
+// allocates nothing on the way. A Checker only ever answers "certainly
+// valid" or "not sure": it is built only from keywords whose meaning it
+// reproduces (any other keyword leaves the Validator without one), it
+// checks every value of a repeated key where the validator sees the last,
+// and a "not sure" sends the document to the schema validator, whose
+// verdict and errors are the answer. So a Checker can make Validate
+// faster, never different. A *Checker is the checker of one schema
+// position; the root's is what [NewChecker] returns.
+type Checker struct {
 	vacuous bool // accepts every value; never walked
 	never   bool // the false schema
 
 	types uint8 // type bits; 0 = any
 
-	props      map[string]*checkNode // every key properties names; nil = vacuous
-	additional *checkNode            // additionalProperties; nil = none or vacuous
-	required   map[string]int        // required key → bit
-	walkObject bool                  // some object keyword needs the keys
+	props      map[string]*Checker // every key properties names; nil = vacuous
+	additional *Checker            // additionalProperties; nil = none or vacuous
+	required   map[string]int      // required key → bit
+	walkObject bool                // some object keyword needs the keys
 
 	minItems, maxItems int
-	prefix             []*checkNode
-	items              *checkNode
+	prefix             []*Checker
+	items              *Checker
 	walkArray          bool
 
 	minLength, maxLength int
@@ -41,8 +42,8 @@ type checkNode struct {
 
 	minimum, exclusiveMinimum, maximum, exclusiveMaximum *big.Rat
 
-	all []*checkNode // $ref and allOf
-	any []*checkNode // anyOf
+	all []*Checker // $ref and allOf
+	any []*Checker // anyOf
 }
 
 const (
@@ -60,19 +61,19 @@ var typeBits = map[string]uint8{
 	"string": typeString, "object": typeObject, "array": typeArray,
 }
 
-// compileChecker compiles the checker of root, or returns nil when some
-// reachable schema uses a keyword it does not reproduce. vacuous is the
-// projection's verdict on which schemas accept every value; root must have
-// passed the projection's checks (no in-place reference cycle).
-func compileChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *checkNode {
-	memo := map[*jsonschema.Schema]*checkNode{}
+// NewChecker compiles the Checker of root, or returns nil when some
+// reachable schema uses a keyword it does not reproduce. vacuous is what
+// [Project] returned for root (which schemas accept every value); root
+// must have passed Project's checks (no in-place reference cycle).
+func NewChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *Checker {
+	memo := map[*jsonschema.Schema]*Checker{}
 	ok := true
-	var build func(s *jsonschema.Schema) *checkNode
-	build = func(s *jsonschema.Schema) *checkNode {
+	var build func(s *jsonschema.Schema) *Checker
+	build = func(s *jsonschema.Schema) *Checker {
 		if n, seen := memo[s]; seen {
 			return n
 		}
-		n := &checkNode{vacuous: vacuous[s], minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
+		n := &Checker{vacuous: vacuous[s], minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
 		memo[s] = n
 		if !checkerSupports(s) || len(s.Required) > 64 {
 			ok = false
@@ -85,7 +86,7 @@ func compileChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool
 		for _, t := range s.Types {
 			n.types |= typeBits[t]
 		}
-		sub := func(x *jsonschema.Schema) *checkNode {
+		sub := func(x *jsonschema.Schema) *Checker {
 			c := build(x)
 			if c.vacuous {
 				return nil
@@ -93,7 +94,7 @@ func compileChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool
 			return c
 		}
 		if len(s.Properties) > 0 {
-			n.props = make(map[string]*checkNode, len(s.Properties))
+			n.props = make(map[string]*Checker, len(s.Properties))
 			for k, x := range s.Properties {
 				n.props[k] = sub(x)
 				n.walkObject = n.walkObject || n.props[k] != nil
@@ -170,8 +171,8 @@ func checkerSupports(s *jsonschema.Schema) bool {
 		s.MultipleOf == nil
 }
 
-// valid reports whether r certainly satisfies n.
-func (n *checkNode) valid(r gjson.Result) bool {
+// Valid reports whether r certainly satisfies n.
+func (n *Checker) Valid(r gjson.Result) bool {
 	if n.vacuous {
 		return true
 	}
@@ -216,13 +217,13 @@ func (n *checkNode) valid(r gjson.Result) bool {
 		}
 	}
 	for _, c := range n.all {
-		if !c.valid(r) {
+		if !c.Valid(r) {
 			return false
 		}
 	}
 	if len(n.any) > 0 {
 		for _, c := range n.any {
-			if c.valid(r) {
+			if c.Valid(r) {
 				return true
 			}
 		}
@@ -231,7 +232,7 @@ func (n *checkNode) valid(r gjson.Result) bool {
 	return true
 }
 
-func (n *checkNode) validObject(r gjson.Result) bool {
+func (n *Checker) validObject(r gjson.Result) bool {
 	ok := true
 	var seen uint64
 	r.ForEach(func(k, v gjson.Result) bool {
@@ -243,7 +244,7 @@ func (n *checkNode) validObject(r gjson.Result) bool {
 		if !named {
 			c = n.additional
 		}
-		if c != nil && !c.valid(v) {
+		if c != nil && !c.Valid(v) {
 			ok = false
 		}
 		return ok
@@ -251,7 +252,7 @@ func (n *checkNode) validObject(r gjson.Result) bool {
 	return ok && seen == 1<<len(n.required)-1
 }
 
-func (n *checkNode) validArray(r gjson.Result) bool {
+func (n *Checker) validArray(r gjson.Result) bool {
 	ok := true
 	i := 0
 	r.ForEach(func(_, v gjson.Result) bool {
@@ -259,7 +260,7 @@ func (n *checkNode) validArray(r gjson.Result) bool {
 		if i < len(n.prefix) {
 			c = n.prefix[i]
 		}
-		if c != nil && !c.valid(v) {
+		if c != nil && !c.Valid(v) {
 			ok = false
 		}
 		i++
