@@ -3,6 +3,8 @@ package schemacheck
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -87,10 +89,10 @@ func inPlace(s *jsonschema.Schema) []*jsonschema.Schema {
 	add(s.AllOf...)
 	add(s.AnyOf...)
 	add(s.OneOf...)
-	for _, k := range sortedKeys(s.DependentSchemas) {
+	for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 		add(s.DependentSchemas[k])
 	}
-	for _, k := range sortedKeys(s.Dependencies) {
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
 			add(d)
 		}
@@ -108,7 +110,7 @@ func children(s *jsonschema.Schema) []*jsonschema.Schema {
 			}
 		}
 	}
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		add(s.Properties[k])
 	}
 	if a, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
@@ -334,7 +336,7 @@ func (p *projector) node(set []*jsonschema.Schema) *Projection {
 		}
 	}
 	n.other = p.node(others)
-	for _, k := range sortedKeys(names) {
+	for _, k := range slices.Sorted(maps.Keys(names)) {
 		var sub []*jsonschema.Schema
 		for _, s := range set {
 			if x, ok := s.Properties[k]; ok {
@@ -404,15 +406,6 @@ func scalars(vs []any) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // Prune builds the instance n can look at from r, as encoding/json with
