@@ -45,7 +45,10 @@
 // # Documents
 //
 // A [Document] keeps the author's key order and every unknown key byte for
-// byte: edits go through sjson and return a new Document. [Canonical] gives
+// byte: edits return a new Document. An edit of an object member is a
+// splice (the document read once, the result written once, untouched runs
+// copied); [Document.Apply] makes several edits in one such splice; other
+// edits (through an array index) go through sjson. [Canonical] gives
 // the RFC 8785 (JSON Canonicalization Scheme) form used for digests: keys
 // sorted by UTF-16 code units, strings with minimal escapes, numbers as
 // ECMAScript writes the double they denote. So key order and number

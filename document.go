@@ -145,7 +145,13 @@ func (d Document) Set(p Path, v any) (Document, error) {
 	if p.IsRoot() {
 		return Document{}, Invalid("", p, "cannot replace the document root")
 	}
-	out, err := sjson.SetBytes(bytes.Clone(d.bytes()), p.GJSON(), v)
+	if raw, ok := setJSON(v); ok {
+		if out, ok := d.splice(Edit{Path: p}, raw); ok {
+			return out, nil
+		}
+	}
+	// sjson never writes into its input: the receiver stays as it is.
+	out, err := sjson.SetBytes(d.bytes(), p.GJSON(), v)
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())
 	}
@@ -157,14 +163,14 @@ func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
 	if p.IsRoot() {
 		return ParseDocument(raw)
 	}
-	var buf bytes.Buffer
-	if err := compactJSON(&buf, raw); err != nil || !gjson.ValidBytes(buf.Bytes()) {
-		return Document{}, Invalid("", p, "value for %s is not valid JSON", p.String())
+	value, err := compactValue(p, raw)
+	if err != nil {
+		return Document{}, err
 	}
-	if at, problem := checkDocument(buf.Bytes()); problem != docOK {
-		return Document{}, checkError(problem, joinPath(p, at))
+	if out, ok := d.splice(Edit{Path: p}, value); ok {
+		return out, nil
 	}
-	out, err := sjson.SetRawBytes(bytes.Clone(d.bytes()), p.GJSON(), buf.Bytes())
+	out, err := sjson.SetRawBytes(d.bytes(), p.GJSON(), value)
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())
 	}
@@ -177,14 +183,30 @@ func (d Document) Delete(p Path) (Document, error) {
 	if p.IsRoot() {
 		return Document{}, Invalid("", p, "cannot delete the document root")
 	}
+	if out, ok := d.splice(Edit{Path: p, Delete: true}, nil); ok {
+		return out, nil
+	}
 	if !d.Has(p) {
 		return d, nil
 	}
-	out, err := sjson.DeleteBytes(bytes.Clone(d.bytes()), p.GJSON())
+	out, err := sjson.DeleteBytes(d.bytes(), p.GJSON())
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot delete %s", p.String())
 	}
 	return Document{raw: out}, nil
+}
+
+// splice makes the one edit e (with its value raw, already compact and
+// checked) in one pass, when it is a plain object member edit.
+func (d Document) splice(e Edit, raw []byte) (Document, bool) {
+	plan, ok := newSplice([]Edit{e})
+	if !ok {
+		return Document{}, false
+	}
+	if !e.Delete {
+		plan.setRaw(0, raw)
+	}
+	return plan.run(d.bytes())
 }
 
 // Equal reports whether d and e hold the same bytes.

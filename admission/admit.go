@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -45,9 +46,15 @@ type Admitter struct {
 	openclaw *openclawschema.Validator // nil: disabled
 }
 
-// New prepares an Admitter from opts: it compiles the Configuration schema
-// (DOC-5) once and copies what it keeps, so later changes to opts do not
-// affect it. A HarnessVersions key other than openclaw or codex is a 400.
+// configurationSchema is occkit's Configuration schema (DOC-5), compiled
+// once per process, on the first New, and shared by every Admitter: a
+// compile.Validator is immutable.
+var configurationSchema = sync.OnceValues(compile.NewValidator)
+
+// New prepares an Admitter from opts: it takes the Configuration schema
+// (DOC-5, compiled once per process) and copies what it keeps, so later
+// changes to opts do not affect it. A HarnessVersions key other than
+// openclaw or codex is a 400.
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
 		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
@@ -55,7 +62,7 @@ func New(opts Options) (*Admitter, error) {
 				"harness versions name openclaw or codex only")
 		}
 	}
-	schema, err := compile.NewValidator()
+	schema, err := configurationSchema()
 	if err != nil {
 		return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
@@ -113,7 +120,38 @@ type Request struct {
 	// SecretBindings are the Configuration's secretBindings: channel and
 	// gateway feature credentials projected into the gateway only (AUTH-6).
 	SecretBindings []occkit.SecretBinding
+	// Prepared is the caller's own analysis of the Configuration for
+	// Harness resolution ([Prepare]), or nil. Admit then resolves with it
+	// instead of analysing the document a second time. It is checked, not
+	// trusted: one prepared from any document other than the one the
+	// ConfigurationReader returns is refused (409 RESOURCE_CONFLICT,
+	// ADM-1), and when a SandboxDriver transforms the document Admit
+	// analyses the transformed one itself.
+	Prepared *Prepared
 }
+
+// Prepared is a Configuration analysed once for Harness resolution
+// ([resolver.Prepare]) together with the document it was made from: the
+// caller resolves with it ([Prepared.Resolve]) and hands it to
+// [Admitter.Admit] in [Request.Prepared], so one deployment analyses its
+// document once. A Prepared is immutable and safe for concurrent use.
+type Prepared struct {
+	doc occkit.Document
+	res *resolver.Prepared
+}
+
+// Prepare analyses doc for Harness resolution.
+func Prepare(doc occkit.Document) *Prepared {
+	return &Prepared{doc: doc, res: resolver.Prepare(doc)}
+}
+
+// Resolve is [resolver.Resolve] of the prepared document.
+func (p *Prepared) Resolve(req resolver.Request) (resolver.Decision, error) {
+	return p.res.Resolve(req)
+}
+
+// Document is the document p was prepared from.
+func (p *Prepared) Document() occkit.Document { return p.doc }
 
 // Admit runs one admission in the order of ADM-1: authorize → read the
 // Configuration → SandboxDriver transform (on a copy) → logging stamp
@@ -161,6 +199,13 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	read = doc
 	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
+	// The caller's analysis serves only the document it was made from (the
+	// same bytes compare in constant time, others in one memcmp).
+	prepared := req.Prepared
+	if prepared != nil && !prepared.doc.Equal(doc) {
+		return nil, occkit.Conflict("ADM-1", occkit.NewPath("prepared"),
+			"the prepared resolution was made from another document than Configuration %s generation %d", source.ID, gen)
+	}
 
 	sandbox := boundSandbox(req, mode)
 	if sandbox != nil {
@@ -171,6 +216,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 			out, err := t.TransformConfiguration(ctx, doc)
 			if err != nil {
 				return nil, mapRefusal("ADM-1", occkit.Root(), "the SandboxDriver refused the Configuration", err)
+			}
+			if !out.Equal(doc) {
+				prepared = nil
 			}
 			doc = out
 		}
@@ -208,7 +256,16 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		facts.Facets = append([]occkit.Facet(nil), facts.Facets...)
 		inst.Sandbox = &facts
 	}
-	dec, err := resolver.Resolve(doc, resolver.Request{
+	// The stamp edits only logging and diagnostics, which resolution never
+	// reads, so an analysis of the document as read (or as transformed)
+	// holds for the stamped one (TestStampKeepsResolution checks it).
+	var res *resolver.Prepared
+	if prepared != nil {
+		res = prepared.res
+	} else {
+		res = resolver.Prepare(doc)
+	}
+	dec, err := res.Resolve(resolver.Request{
 		Mode: mode, Compute: req.Compute.Kind, Installation: inst,
 		Topologies: append([]occkit.Topology(nil), req.Compute.Topologies...),
 	})

@@ -25,7 +25,13 @@
 //     repair and selection never apply it: they work on partial and
 //     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
-//     stage (RES-10);
+//     stage (RES-10). A caller that resolved the document itself passes
+//     its analysis ([Prepare], [Request].Prepared) and admission resolves
+//     with it instead of analysing the document again; one made from any
+//     other document than the one read is refused (409, ADM-1). The stamp
+//     edits nothing resolution reads, so the analysis of the document as
+//     read holds for the stamped one; after a SandboxDriver's transform
+//     admission analyses the transformed document itself;
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
 //     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
 //  8. freeze.

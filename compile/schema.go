@@ -215,6 +215,23 @@ func expectedPhrase(kw, msg string) string {
 		if rest, ok := strings.CutPrefix(msg, "value must be "); ok {
 			return "the schema allows only " + rest
 		}
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		// "must be >= 1 but found 0": the bound is the schema's; the
+		// value found is left out.
+		for prefix, words := range map[string]string{
+			"must be >= ": "at least ", "must be <= ": "at most ",
+			"must be > ": "more than ", "must be < ": "less than ",
+		} {
+			if rest, ok := strings.CutPrefix(msg, prefix); ok {
+				bound, _, _ := strings.Cut(rest, " but found ")
+				return "the schema wants " + words + bound
+			}
+		}
+	case "required":
+		// "missing properties: 'a', 'b'": the schema's own key names.
+		if rest, ok := strings.CutPrefix(msg, "missing properties: "); ok {
+			return "add " + rest
+		}
 	}
 	return ""
 }

@@ -101,7 +101,6 @@ func TestSourcePositions(t *testing.T) {
 		}
 	}
 	// Names are relative to how the top-level file was named.
-	// (testing.T.Chdir needs go1.24; the module supports go1.23.)
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +108,7 @@ func TestSourcePositions(t *testing.T) {
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = os.Chdir(wd) })
+	defer os.Chdir(wd)
 	doc, err = compile.LoadFile("main.json5", compile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

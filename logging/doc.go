@@ -33,7 +33,8 @@
 // (LOG-1): logging.level and logging.consoleLevel = the level,
 // logging.consoleStyle = "json" ([ConsoleStyle]), diagnostics.otel.logs =
 // false, and the retired logging.redactSensitive removed so OpenClaw keeps
-// its default redaction (LOG-5). The edits are sjson edits: every other key
+// its default redaction (LOG-5). The edits are one splice
+// ([occkit.Document.Apply]: one read, one write of the document): every other key
 // keeps its bytes and its place, a stamped key that exists keeps its place,
 // and missing keys are appended. A logging, diagnostics or otel value that is
 // not an object is treated as {} and replaced by an object holding only the

@@ -29,11 +29,12 @@ const ConsoleStyle = "json"
 // and the retired logging.redactSensitive is removed, so the runtime keeps
 // its own default redaction (LOG-5).
 //
-// Every other key and byte of doc is kept, in its order: the edits are sjson
-// edits in place. Stamped keys that already exist keep their position; new
-// ones are appended to their object. A logging, diagnostics or
-// diagnostics.otel value that is not an object counts as {} and is replaced
-// by an object holding only the stamped keys.
+// Every other key and byte of doc is kept, in its order: the edits are
+// made in one splice ([occkit.Document.Apply]), which reads doc once and
+// writes the result once. Stamped keys that already exist keep their
+// position; new ones are appended to their object. A logging, diagnostics
+// or diagnostics.otel value that is not an object counts as {} and is
+// replaced by an object holding only the stamped keys.
 //
 // With [occkit.OwnedByDriver] the document is returned unchanged (LOG-3). The zero
 // Ownership is [occkit.OwnedByPlatform]. Stamp is idempotent and never changes doc.
@@ -53,58 +54,57 @@ func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership
 	if owner == occkit.OwnedByDriver {
 		return doc, nil
 	}
-	out, err := stampLogging(doc, level)
-	if err != nil {
-		return occkit.Document{}, err
+	edits := stampLogging(make([]occkit.Edit, 0, 5), doc, level)
+	edits = stampDiagnostics(edits, doc)
+	if len(edits) == 0 {
+		return doc, nil
 	}
-	return stampDiagnostics(out)
+	return doc.Apply(edits...)
 }
 
-func stampLogging(doc occkit.Document, level occkit.LogLevel) (occkit.Document, error) {
-	if !doc.Get(pathLogging).IsObject() {
+// stampLogging appends the edits of logging.*. A stamped value already
+// right is left alone (its bytes may spell it with escapes), so stamping
+// a stamped document is a no-op.
+func stampLogging(edits []occkit.Edit, doc occkit.Document, level occkit.LogLevel) []occkit.Edit {
+	logging := doc.Get(pathLogging)
+	if !logging.IsObject() {
 		raw := `{"level":` + quote(string(level)) + `,"consoleLevel":` + quote(string(level)) +
 			`,"consoleStyle":` + quote(ConsoleStyle) + `}`
-		return doc.SetRaw(pathLogging, []byte(raw))
+		return append(edits, occkit.Edit{Path: pathLogging, Raw: []byte(raw)})
 	}
-	out, err := doc.Delete(pathRedactSensitive)
-	if err != nil {
-		return occkit.Document{}, err
+	if logging.Get("redactSensitive").Exists() {
+		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
 	for _, e := range []struct {
+		key   string
 		path  occkit.Path
 		value string
 	}{
-		{pathLevel, string(level)},
-		{pathConsoleLevel, string(level)},
-		{pathConsoleStyle, ConsoleStyle},
+		{"level", pathLevel, string(level)},
+		{"consoleLevel", pathConsoleLevel, string(level)},
+		{"consoleStyle", pathConsoleStyle, ConsoleStyle},
 	} {
-		if out, err = setIfDifferent(out, e.path, e.value); err != nil {
-			return occkit.Document{}, err
+		if v := logging.Get(e.key); v.Type != gjson.String || v.Str != e.value {
+			edits = append(edits, occkit.Edit{Path: e.path, Raw: []byte(quote(e.value))})
 		}
 	}
-	return out, nil
+	return edits
 }
 
-func stampDiagnostics(doc occkit.Document) (occkit.Document, error) {
-	if !doc.Get(pathDiagnostics).IsObject() {
-		return doc.SetRaw(pathDiagnostics, []byte(`{"otel":{"logs":false}}`))
+// stampDiagnostics appends the edit that makes diagnostics.otel.logs false.
+func stampDiagnostics(edits []occkit.Edit, doc occkit.Document) []occkit.Edit {
+	diagnostics := doc.Get(pathDiagnostics)
+	if !diagnostics.IsObject() {
+		return append(edits, occkit.Edit{Path: pathDiagnostics, Raw: []byte(`{"otel":{"logs":false}}`)})
 	}
-	if !doc.Get(pathOtel).IsObject() {
-		return doc.SetRaw(pathOtel, []byte(`{"logs":false}`))
+	otel := diagnostics.Get("otel")
+	if !otel.IsObject() {
+		return append(edits, occkit.Edit{Path: pathOtel, Raw: []byte(`{"logs":false}`)})
 	}
-	if v := doc.Get(pathOtelLogs); v.Type == gjson.False {
-		return doc, nil
+	if otel.Get("logs").Type == gjson.False {
+		return edits
 	}
-	return doc.SetRaw(pathOtelLogs, []byte("false"))
-}
-
-// setIfDifferent leaves an already-correct value's bytes alone (it may be
-// written with escapes), so stamping a stamped document is a no-op.
-func setIfDifferent(doc occkit.Document, p occkit.Path, value string) (occkit.Document, error) {
-	if v := doc.Get(p); v.Type == gjson.String && v.Str == value {
-		return doc, nil
-	}
-	return doc.SetRaw(p, []byte(quote(value)))
+	return append(edits, occkit.Edit{Path: pathOtelLogs, Raw: []byte("false")})
 }
 
 func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }

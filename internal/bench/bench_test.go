@@ -32,13 +32,16 @@ func newPipeline(tb testing.TB) pipeline {
 		Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}}
 }
 
-// run is one deployment from source bytes to the rendered gateway document.
+// run is one deployment from source bytes to the rendered gateway
+// document: the caller resolves the loaded document and hands its analysis
+// to admission, which checks that it is of the document it reads.
 func (p pipeline) run(src []byte) (occkit.Document, error) {
 	doc, err := compile.Load(src, compile.LoadOptions{})
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	d, err := resolver.Resolve(doc, resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
+	prepared := admission.Prepare(doc)
+	d, err := prepared.Resolve(resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
 	if err != nil {
 		return occkit.Document{}, err
 	}
@@ -47,6 +50,7 @@ func (p pipeline) run(src []byte) (occkit.Document, error) {
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: d.Mode, HarnessAuth: p.binding},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
 		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
+		Prepared:      prepared,
 	})
 	if err != nil {
 		return occkit.Document{}, err

@@ -5,9 +5,10 @@
 //
 // # Benchmarks
 //
-// BenchmarkEndToEnd/models=N runs compile.Load, resolver.Resolve,
-// admission.Admitter.Admit (Kubernetes, embedded OpenClaw, one prepared
-// Admitter reused) and compile.GatewayDocument on the bytes of
+// BenchmarkEndToEnd/models=N runs compile.Load, the caller's resolution
+// (admission.Prepare, then Resolve), admission.Admitter.Admit with that
+// analysis (Kubernetes, embedded OpenClaw, one Admitter reused) and
+// compile.GatewayDocument on the bytes of
 // Configuration(N), for N = 40, 1,000 and 10,000. BenchmarkFloor/models=N
 // unmarshals the same bytes into a map[string]any. The script .ci/bench
 // runs both ten times, in rounds interleaved with the resolver's own

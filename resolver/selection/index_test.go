@@ -52,11 +52,14 @@ func TestPrepareMatchesScan(t *testing.T) {
 		cfg := genConfig(t)
 		genSpellings(t, cfg)
 		doc := testDoc(t, cfg, nil)
-		x, scan := Prepare(doc), prepare(doc, false)
+		x, scan, indexed := Prepare(doc), oPrepare(doc, false), oPrepare(doc, true)
 		for i := rapid.IntRange(1, 4).Draw(t, "n"); i > 0; i-- {
 			req := genRequest(t)
 			req.AgentID = rapid.SampledFrom([]string{"", "main", "MAIN", " main", "other", "Other ", "ghost"}).Draw(t, "agentid")
-			want := outcome(scan.Select(req, reg))
+			want := oOutcome(scan.Select(req, reg))
+			if got := oOutcome(indexed.Select(req, reg)); got != want {
+				t.Fatalf("the reference's indexes differ from its scan for %+v:\n%s\nvs\n%s\n%s", req, got, want, doc)
+			}
 			if got := outcome(x.Select(req, reg)); got != want {
 				t.Fatalf("prepared decision differs from the scan for %+v:\n%s\nvs\n%s\n%s", req, got, want, doc)
 			}

@@ -208,7 +208,7 @@ func TestSelectProperties(t *testing.T) {
 			}
 			return
 		}
-		for _, r := range got.Reasons {
+		for _, r := range got.Reasons() {
 			// Reason paths exist in the document.
 			if !r.Path.IsRoot() && !doc.Has(r.Path) {
 				t.Fatalf("reason path %s is not in the document", r.Path.String())
@@ -259,7 +259,7 @@ func FuzzSelect(f *testing.F) {
 		if got.Runtime == "" || !knownSource(got.Source) {
 			t.Fatalf("incomplete selection %+v", got)
 		}
-		for _, r := range got.Reasons {
+		for _, r := range got.Reasons() {
 			if !r.Path.IsRoot() && !doc.Has(r.Path) {
 				t.Fatalf("reason path %s is not in the document", r.Path.String())
 			}

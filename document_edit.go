@@ -1,0 +1,419 @@
+package occkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit/internal/json5"
+)
+
+// Edit is one change [Document.Apply] makes: the JSON value Raw set at
+// Path (as [Document.SetRaw] sets it), or, with Delete, the value at Path
+// removed (as [Document.Delete] removes it; Raw is then ignored).
+type Edit struct {
+	Path   Path
+	Raw    []byte
+	Delete bool
+}
+
+// Apply returns a copy of d with edits made in order: the same bytes and
+// the same errors as SetRaw and Delete called one after another, without
+// an intermediate document for each. When the edits name distinct object
+// members (none inside another's value, no array index on the way), Apply
+// reads d once and writes the result once, copying untouched runs of
+// bytes as they are; otherwise it makes the edits one after another.
+func (d Document) Apply(edits ...Edit) (Document, error) {
+	plan, ok := newSplice(edits)
+	if ok {
+		for i, e := range edits {
+			if e.Delete {
+				continue
+			}
+			raw, err := compactValue(e.Path, e.Raw)
+			if err != nil {
+				return Document{}, err
+			}
+			plan.setRaw(i, raw)
+		}
+		if out, ok := plan.run(d.bytes()); ok {
+			return out, nil
+		}
+	}
+	out := d
+	for _, e := range edits {
+		var err error
+		if e.Delete {
+			out, err = out.Delete(e.Path)
+		} else {
+			out, err = out.SetRaw(e.Path, e.Raw)
+		}
+		if err != nil {
+			return Document{}, err
+		}
+	}
+	return out, nil
+}
+
+// compactValue is raw compacted and checked as a Document's value at p.
+func compactValue(p Path, raw []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := compactJSON(&buf, raw); err != nil || !gjson.ValidBytes(buf.Bytes()) {
+		return nil, Invalid("", p, "value for %s is not valid JSON", p.String())
+	}
+	if at, problem := checkDocument(buf.Bytes()); problem != docOK {
+		return nil, checkError(problem, joinPath(p, at))
+	}
+	return buf.Bytes(), nil
+}
+
+// setJSON is the JSON sjson.SetBytes writes for v, when Set can splice it
+// itself: strings as sjson quotes them (escaping only what must be), and
+// everything but floating-point numbers (which sjson formats its own way)
+// as encoding/json marshals them.
+func setJSON(v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case string:
+		return stringify(v), true
+	case []byte:
+		return stringify(string(v)), true
+	case float32, float64:
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
+}
+
+// stringify quotes s the way sjson does: verbatim between quotes unless it
+// holds a control character, a quote, a backslash or a non-ASCII byte.
+func stringify(s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > 0x7f || c == '"' || c == '\\' {
+			b, _ := json.Marshal(s)
+			return b
+		}
+	}
+	return append(append(append(make([]byte, 0, len(s)+2), '"'), s...), '"')
+}
+
+// spliceNode is one object member an edit names, or an object on the way
+// to one: the edits form a tree of keys.
+type spliceNode struct {
+	key      string
+	edit     bool // a terminal: set raw, or delete
+	del      bool
+	raw      []byte
+	children []*spliceNode // in the order the edits first name them
+	// hasSet: the subtree sets something (a missing member is created
+	// only then; deleting what is absent changes nothing), first by the
+	// edit firstSet: missing members are created in that order.
+	hasSet   bool
+	firstSet int
+}
+
+// splice applies a tree of member edits to compact JSON in one pass.
+type splice struct {
+	root    spliceNode
+	leaves  []*spliceNode // by edit index
+	extra   int           // bytes the edits may add
+	src     []byte
+	out     []byte
+	changed bool
+}
+
+// newSplice builds the tree, or reports that the edits need the
+// one-after-another path: an edit at the root or through an array index,
+// two edits of one member or of a member and something inside it, or a key
+// sjson would read as other than a plain object key when it creates it.
+func newSplice(edits []Edit) (*splice, bool) {
+	s := &splice{leaves: make([]*spliceNode, len(edits))}
+	for i, e := range edits {
+		if e.Path.IsRoot() {
+			return nil, false
+		}
+		n := &s.root
+		for j, el := range e.Path.elems {
+			if el.isIdx || !plainSpliceKey(el.key) || n.edit {
+				return nil, false
+			}
+			var c *spliceNode
+			for _, k := range n.children {
+				if k.key == el.key {
+					c = k
+					break
+				}
+			}
+			if c == nil {
+				c = &spliceNode{key: el.key}
+				n.children = append(n.children, c)
+				s.extra += len(el.key) + 6 // ,"key":{}
+			} else if j == len(e.Path.elems)-1 {
+				return nil, false // named twice, or inside another edit
+			}
+			if !e.Delete && !n.hasSet {
+				n.hasSet, n.firstSet = true, i
+			}
+			n = c
+		}
+		if n.edit || len(n.children) > 0 {
+			return nil, false
+		}
+		n.edit, n.del = true, e.Delete
+		n.hasSet, n.firstSet = !e.Delete, i
+		s.leaves[i] = n
+	}
+	return s, true
+}
+
+// plainSpliceKey: a key sjson creates as a plain object key, written
+// between quotes as it is (so the splice writes what sjson would).
+func plainSpliceKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	digits := true
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c < ' ' || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+		if c < '0' || c > '9' {
+			digits = false
+		}
+	}
+	return !digits && k[0] != '-'
+}
+
+func (s *splice) setRaw(i int, raw []byte) {
+	s.leaves[i].raw = raw
+	s.extra += len(raw)
+}
+
+// run applies the edits to src (compact JSON). ok is false when src
+// is not what the edits expect (the root or an object on the way is
+// not an object): the caller then edits one at a time.
+func (s *splice) run(src []byte) (Document, bool) {
+	if len(src) == 0 || src[0] != '{' {
+		return Document{}, false
+	}
+	s.src = src
+	s.out = make([]byte, 0, len(src)+s.extra)
+	if !s.object(&s.root, 0, len(src)-1) {
+		return Document{}, false
+	}
+	if !s.changed {
+		return Document{raw: src}, true
+	}
+	return Document{raw: s.out}, true
+}
+
+// spliceHit is a member of the object being edited that an edit names.
+type spliceHit struct {
+	node              *spliceNode
+	start, value, end int // of "key", of the value, past the value
+}
+
+// object writes the object src[i:end+1] (end is its closing brace) with
+// n's edits applied. The bytes before i are already written. The members
+// after the last one an edit names are not even scanned.
+func (s *splice) object(n *spliceNode, i, end int) bool {
+	src := s.src
+	if src[i] != '{' {
+		return false
+	}
+	var hits []spliceHit
+	found := 0
+	for j := i + 1; j < end && found < len(n.children); {
+		if src[j] == ',' {
+			j++
+		}
+		start := j
+		j = skipString(src, j)
+		key := src[start+1 : j-1]
+		value := j + 1 // past ':'
+		j = skipValue(src, value)
+		if bytes.IndexByte(key, '\\') >= 0 {
+			k, err := json5.Unquote(src[start : value-1])
+			if err != nil {
+				return false
+			}
+			key = []byte(k)
+		}
+		for _, c := range n.children {
+			if c.key == string(key) {
+				hits = append(hits, spliceHit{node: c, start: start, value: value, end: j})
+				found++
+				break
+			}
+		}
+	}
+	rewrite := false
+	for _, c := range n.children {
+		if c.edit {
+			rewrite = true
+		}
+	}
+	if found < len(n.children) {
+		for _, c := range n.children {
+			if c.hasSet && !hitFor(hits, c) {
+				rewrite = true
+			}
+		}
+	}
+	if !rewrite {
+		// Only objects inside change: copy around them.
+		at := i
+		for _, h := range hits {
+			s.out = append(s.out, src[at:h.value]...)
+			if !s.object(h.node, h.value, h.end-1) {
+				return false
+			}
+			at = h.end
+		}
+		s.out = append(s.out, src[at:end+1]...)
+		return true
+	}
+	s.changed = true
+	s.out = append(s.out, '{')
+	first := true
+	member := func(b []byte) {
+		if !first {
+			s.out = append(s.out, ',')
+		}
+		first = false
+		s.out = append(s.out, b...)
+	}
+	at := i + 1 // start of the unnamed members not yet written
+	for _, h := range hits {
+		if run := trimCommas(src[at:h.start]); len(run) > 0 {
+			member(run)
+		}
+		at = h.end
+		c := h.node
+		switch {
+		case c.edit && c.del:
+		case c.edit:
+			member(src[h.start:h.value])
+			s.out = append(s.out, c.raw...)
+		default:
+			member(src[h.start:h.value])
+			if !s.object(c, h.value, h.end-1) {
+				return false
+			}
+		}
+	}
+	if run := trimCommas(src[at:end]); len(run) > 0 {
+		member(run)
+	}
+	s.createMembers(n, hits, first)
+	return true
+}
+
+// createMembers writes n's absent children (not in hits) that must be
+// created and the closing brace; first says no member is written yet.
+func (s *splice) createMembers(n *spliceNode, hits []spliceHit, first bool) {
+	for _, c := range created(n, hits) {
+		if !first {
+			s.out = append(s.out, ',')
+		}
+		first = false
+		s.create(c)
+	}
+	s.out = append(s.out, '}')
+}
+
+// created lists n's children that are absent (not in hits) and must be
+// created, in the order sjson would create them one edit after another.
+func created(n *spliceNode, hits []spliceHit) []*spliceNode {
+	var out []*spliceNode
+	for _, c := range n.children {
+		if c.hasSet && !hitFor(hits, c) {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b *spliceNode) int { return a.firstSet - b.firstSet })
+	return out
+}
+
+// create writes the member c names, which is absent, with the objects on
+// the way to its edits, as sjson creates them.
+func (s *splice) create(c *spliceNode) {
+	s.out = append(s.out, '"')
+	s.out = append(s.out, c.key...)
+	s.out = append(s.out, '"', ':')
+	if c.edit {
+		s.out = append(s.out, c.raw...)
+		return
+	}
+	s.out = append(s.out, '{')
+	s.createMembers(c, nil, true)
+}
+
+func hitFor(hits []spliceHit, c *spliceNode) bool {
+	for _, h := range hits {
+		if h.node == c {
+			return true
+		}
+	}
+	return false
+}
+
+// trimCommas strips the separators around a run of members.
+func trimCommas(b []byte) []byte {
+	if len(b) > 0 && b[0] == ',' {
+		b = b[1:]
+	}
+	if len(b) > 0 && b[len(b)-1] == ',' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// skipString returns the index past the string that starts at b[i].
+func skipString(b []byte, i int) int {
+	i++
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		i += q
+		// The quote ends the string unless an odd number of backslashes
+		// precede it.
+		n := 0
+		for k := i - 1; b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i + 1
+		}
+		i++
+	}
+}
+
+// skipValue returns the index past the compact JSON value at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+	}
+	for i < len(b) && !isDelim(b[i]) {
+		i++
+	}
+	return i
+}
