@@ -179,7 +179,7 @@
 // passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
 // since compile never imports admission) and the Compute's placement
 // ([PlanOptions]), it plans every process the revision runs ([Plan],
-// [Process]): its role (the vocabulary's [occkit.Process]), program and
+// [ProcessPlan]): its role (the vocabulary's [occkit.Process]), program and
 // arguments, environment ([Env]: literals, [occkit.SourceRef] references,
 // the gateway token, placeholders; never secret bytes), variables to
 // unset, readiness check, and the files it reads by [FileRole] (the
@@ -223,7 +223,7 @@
 //	                                                          secretBinding
 //
 // The startup model probe (PRB) is no process of its own: it runs inside
-// the process whose [Process].Inference is set, the one that owns model
+// the process whose [ProcessPlan].Inference is set, the one that owns model
 // access.
 //
 // Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);

@@ -68,18 +68,18 @@ type File struct {
 
 // Readiness is how a Compute tells a planned process is ready.
 type Readiness struct {
-	// HTTPPath is an HTTP GET path on [Process.Port] that answers 200
+	// HTTPPath is an HTTP GET path on [ProcessPlan.Port] that answers 200
 	// when ready (the gateway's /readyz); empty when not HTTP.
 	HTTPPath string
-	// TCP: the process is ready once [Process.Port] accepts connections.
+	// TCP: the process is ready once [ProcessPlan.Port] accepts connections.
 	TCP bool
 }
 
-// Process is one planned process of a revision: what a Compute starts.
-// Its Role is the vocabulary's [occkit.Process]; an embedded topology has
-// one process, of role [occkit.ProcessGateway], that is also the Harness
-// (its Inference is set).
-type Process struct {
+// ProcessPlan is one planned process of a revision: what a Compute starts.
+// Its Role is the vocabulary's [occkit.Process] (only the role, hence the
+// two names); an embedded topology has one process, of role
+// [occkit.ProcessGateway], that is also the Harness (its Inference is set).
+type ProcessPlan struct {
 	Role    occkit.Process
 	Program Program
 	// Args follow the program name.
@@ -106,7 +106,7 @@ type Process struct {
 }
 
 // Lookup returns the named variable of p.
-func (p Process) Lookup(name string) (Env, bool) {
+func (p ProcessPlan) Lookup(name string) (Env, bool) {
 	for _, e := range p.Env {
 		if e.Name == name {
 			return e, true
@@ -116,7 +116,7 @@ func (p Process) Lookup(name string) (Env, bool) {
 }
 
 // File returns p's file of the given role.
-func (p Process) File(r FileRole) (File, bool) {
+func (p ProcessPlan) File(r FileRole) (File, bool) {
 	for _, f := range p.Files {
 		if f.Role == r {
 			return f, true
@@ -129,17 +129,17 @@ func (p Process) File(r FileRole) (File, bool) {
 type Plan struct {
 	Harness   occkit.Harness
 	Mode      occkit.Mode
-	Processes []Process
+	Processes []ProcessPlan
 }
 
 // Process returns the planned process of role r.
-func (p Plan) Process(r occkit.Process) (Process, bool) {
+func (p Plan) Process(r occkit.Process) (ProcessPlan, bool) {
 	for _, x := range p.Processes {
 		if x.Role == r {
 			return x, true
 		}
 	}
-	return Process{}, false
+	return ProcessPlan{}, false
 }
 
 // PlanInput is an admitted revision as the render stage sees it, as plain
@@ -507,29 +507,29 @@ func projected(vs []occkit.EnvVar) []Env {
 	return out
 }
 
-func (b planner) gateway() (Process, error) {
+func (b planner) gateway() (ProcessPlan, error) {
 	doc, err := GatewayDocument(b.in.Document, b.in.Harness, b.in.Mode)
 	if err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	if doc, err = b.gatewaySection(doc); err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	if b.in.Harness == occkit.HarnessCodex {
 		if doc, err = b.appServer(doc); err != nil {
-			return Process{}, err
+			return ProcessPlan{}, err
 		}
 	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	env := envOf(lr)
 	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
-	p := Process{
+	p := ProcessPlan{
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
@@ -549,13 +549,13 @@ func (b planner) gateway() (Process, error) {
 	return p, nil
 }
 
-func (b planner) harness() (Process, error) {
+func (b planner) harness() (ProcessPlan, error) {
 	lr, err := b.logging(occkit.ProcessHarness)
 	if err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	cred := b.in.Credentials
-	p := Process{
+	p := ProcessPlan{
 		Role: occkit.ProcessHarness, Inference: true,
 		Unset:      append([]string(nil), lr.Unset...),
 		StdinLogin: cred.StdinLogin, EgressProxy: cred.EgressProxy, HostCredentials: cred.HostManaged,
@@ -565,7 +565,7 @@ func (b planner) harness() (Process, error) {
 	if b.in.Harness == occkit.HarnessCodex {
 		toml, err := RenderCodexConfig(b.in.Document, CodexOptions{})
 		if err != nil {
-			return Process{}, err
+			return ProcessPlan{}, err
 		}
 		p.Program = ProgramCodex
 		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
@@ -576,7 +576,7 @@ func (b planner) harness() (Process, error) {
 	} else {
 		doc, err := HarnessDocument(b.in.Document, b.in.Harness, b.in.Mode)
 		if err != nil {
-			return Process{}, err
+			return ProcessPlan{}, err
 		}
 		p.Program = ProgramOpenClaw
 		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
