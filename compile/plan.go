@@ -291,7 +291,7 @@ func (o PlanOptions) withDefaults(c occkit.Compute) PlanOptions {
 	return o
 }
 
-var planHost = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$|^\[[0-9a-fA-F:]+\]$`)
+var hostPattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$|^\[[0-9a-fA-F:]+\]$`)
 
 func (o PlanOptions) check() error {
 	at := occkit.NewPath("placement")
@@ -310,7 +310,7 @@ func (o PlanOptions) check() error {
 	for _, h := range []struct{ k, v string }{
 		{"gatewayHost", o.GatewayHost}, {"appServerHost", o.AppServerHost}, {"appServerListen", o.AppServerListen},
 	} {
-		if !planHost.MatchString(h.v) {
+		if !hostPattern.MatchString(h.v) {
 			errs = append(errs, occkit.Conflict("CMP-4", at.Key(h.k), "%s must be a host name or address", h.k))
 		}
 	}
