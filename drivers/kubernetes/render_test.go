@@ -112,26 +112,26 @@ func TestRenderShape(t *testing.T) {
 		{embeddedOpenClaw, shape{
 			Kinds:       map[string]int{"ServiceAccount": 1, "ConfigMap": 1, "PersistentVolumeClaim": 1, "Service": 1, "Deployment": 1},
 			Containers:  map[string][]string{"gateway": {"gateway"}},
-			Accounts:    map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway)},
-			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway)},
+			Accounts:    map[string]string{"gateway": render.WorkloadName("main", occkit.ProcessGateway)},
+			Claims:      map[string]string{"gateway": render.DataName("main", occkit.ProcessGateway)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType},
 			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}},
 		}},
 		{dedicatedCodex, shape{
 			Kinds:      map[string]int{"ServiceAccount": 2, "ConfigMap": 2, "PersistentVolumeClaim": 2, "Service": 2, "Deployment": 2},
 			Containers: map[string][]string{"gateway": {"gateway"}, "harness": {"harness"}},
-			Accounts: map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway),
-				"harness": render.WorkloadName("main", render.ComponentHarness)},
-			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway), "harness": render.DataName("main", render.ComponentHarness)},
+			Accounts: map[string]string{"gateway": render.WorkloadName("main", occkit.ProcessGateway),
+				"harness": render.WorkloadName("main", occkit.ProcessHarness)},
+			Claims:      map[string]string{"gateway": render.DataName("main", occkit.ProcessGateway), "harness": render.DataName("main", occkit.ProcessHarness)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType, appsv1.RecreateDeploymentStrategyType},
 			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}, "harness": {render.CodexConfigFile}},
 		}},
 		{dedicatedOpenClaw, shape{
 			Kinds:      map[string]int{"ServiceAccount": 2, "ConfigMap": 2, "PersistentVolumeClaim": 2, "Service": 1, "Deployment": 2},
 			Containers: map[string][]string{"gateway": {"gateway"}, "harness": {"harness"}},
-			Accounts: map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway),
-				"harness": render.WorkloadName("main", render.ComponentHarness)},
-			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway), "harness": render.DataName("main", render.ComponentHarness)},
+			Accounts: map[string]string{"gateway": render.WorkloadName("main", occkit.ProcessGateway),
+				"harness": render.WorkloadName("main", occkit.ProcessHarness)},
+			Claims:      map[string]string{"gateway": render.DataName("main", occkit.ProcessGateway), "harness": render.DataName("main", occkit.ProcessHarness)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType, appsv1.RecreateDeploymentStrategyType},
 			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}, "harness": {render.ConfigFile}},
 		}},
@@ -207,7 +207,7 @@ func TestRenderCollectorLabels(t *testing.T) {
 			for _, dep := range objs.Deployments {
 				ctr := dep.Spec.Template.Spec.Containers[0]
 				want, err := logging.CollectorMetadata(logging.Identity{
-					Harness: rev.Harness(), Mode: rev.Mode(), Container: logging.Container(ctr.Name),
+					Harness: rev.Harness(), Mode: rev.Mode(), Container: occkit.Process(ctr.Name),
 					Version: rev.HarnessIdentity().Version, Namespace: tenant.ID, Agent: "main", Revision: rev.Digest(),
 				})
 				if err != nil {
@@ -288,7 +288,7 @@ func TestRenderCredentials(t *testing.T) {
 			}
 			// AUTH-6 also in the gateway's document.
 			for _, cm := range objs.ConfigMaps {
-				if cm.Labels[render.LabelComponent] != string(render.ComponentGateway) || tt.c.mode != occkit.ModeDedicated {
+				if cm.Labels[render.LabelComponent] != string(occkit.ProcessGateway) || tt.c.mode != occkit.ModeDedicated {
 					continue
 				}
 				for _, v := range inferenceVars {
@@ -309,7 +309,7 @@ func TestRenderLogging(t *testing.T) {
 			rev, objs := renderCase(t, c)
 			for _, dep := range objs.Deployments {
 				ctr := dep.Spec.Template.Spec.Containers[0]
-				lr, err := logging.Render(rev.Harness(), rev.Mode(), logging.Container(ctr.Name), rev.Level())
+				lr, err := logging.Render(rev.Harness(), rev.Mode(), occkit.Process(ctr.Name), rev.Level())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -376,7 +376,7 @@ func TestRenderSandbox(t *testing.T) {
 	_, objs := renderCase(t, dedicatedOpenClaw)
 	for _, dep := range objs.Deployments {
 		rc := dep.Spec.Template.Spec.RuntimeClassName
-		if dep.Labels[render.LabelComponent] == string(render.ComponentHarness) {
+		if dep.Labels[render.LabelComponent] == string(occkit.ProcessHarness) {
 			if rc == nil || *rc != "gvisor" {
 				t.Errorf("harness runtime class %v", rc)
 			}
