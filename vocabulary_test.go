@@ -13,22 +13,18 @@ import (
 	"github.com/occkit/occkit"
 )
 
-type problem struct {
-	Code occkit.Code
-	Path string
-	Rule string
-}
-
-func problemOf(err error) *problem {
-	oe := occkit.First(err)
-	if oe == nil {
-		return nil
+// problemOf is err's first refusal by code, path and rule, or nil.
+func problemOf(err error) *occkit.ErrorMatcher {
+	if m := occkit.MatchersOf(err); len(m) > 0 {
+		return &m[0]
 	}
-	return &problem{oe.Code, oe.Path.String(), oe.Rule}
+	return nil
 }
 
 func TestCheckTopology(t *testing.T) {
-	inv := func(path, rule string) *problem { return &problem{occkit.CodeInvalidRequest, path, rule} }
+	inv := func(path, rule string) *occkit.ErrorMatcher {
+		return &occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
+	}
 	oe := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
 	od := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 	cd := occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
@@ -38,7 +34,7 @@ func TestCheckTopology(t *testing.T) {
 		compute  occkit.Compute
 		declared []occkit.Topology
 		t        occkit.Topology
-		want     *problem
+		want     *occkit.ErrorMatcher
 	}{
 		{"RES-11 kubernetes runs openclaw embedded", occkit.ComputeKubernetes, nil, oe, nil},
 		{"RES-11 kubernetes runs codex dedicated", occkit.ComputeKubernetes, nil, cd, nil},

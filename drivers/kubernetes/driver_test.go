@@ -98,14 +98,14 @@ func TestNewRefusals(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  Config
-		want errorKey
+		want occkit.ErrorMatcher
 	}{
-		{"no client", Config{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.client"}},
-		{"bad namespace", Config{Client: cs, Namespace: drivers.Namespace{ID: "x", Name: "Not_A_Label"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.namespace"}},
-		{"sandbox without name", Config{Client: cs, Sandbox: &render.Sandbox{Facts: qualifying()}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.id"}},
-		{"relative harness home", Config{Client: cs, Sandbox: &render.Sandbox{ID: "s", HarnessHome: "home"}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.harnessHome"}},
-		{"bad storage", Config{Client: cs, Storage: render.Storage{Size: "big"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.storage.size"}},
-		{"long field manager", Config{Client: cs, FieldManager: strings.Repeat("m", 129)}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.fieldManager"}},
+		{"no client", Config{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.client"}},
+		{"bad namespace", Config{Client: cs, Namespace: drivers.Namespace{ID: "x", Name: "Not_A_Label"}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.namespace"}},
+		{"sandbox without name", Config{Client: cs, Sandbox: &render.Sandbox{Facts: qualifying()}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-2", Path: "kubernetes.sandbox.id"}},
+		{"relative harness home", Config{Client: cs, Sandbox: &render.Sandbox{ID: "s", HarnessHome: "home"}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-2", Path: "kubernetes.sandbox.harnessHome"}},
+		{"bad storage", Config{Client: cs, Storage: render.Storage{Size: "big"}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.storage.size"}},
+		{"long field manager", Config{Client: cs, FieldManager: strings.Repeat("m", 129)}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.fieldManager"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -353,7 +353,7 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := d.Prepare(ctx, rev)
-	if diff := cmp.Diff(errorKey{occkit.CodeResourceConflict, "DRV-5", `objects["Deployment/` + dep.Name + `"]`}, keyOf(err)); diff != "" {
+	if diff := cmp.Diff(occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: `objects["Deployment/` + dep.Name + `"]`}, keyOf(err)); diff != "" {
 		t.Fatalf("conflict (-want +got):\n%s\n%v", diff, err)
 	}
 	if !strings.Contains(err.Error(), "image") {
@@ -577,7 +577,7 @@ func TestRefusesForeignRevisions(t *testing.T) {
 	if err := d.Prepare(context.Background(), docker); keyOf(err).Rule != "ADM-5" {
 		t.Errorf("Prepare(docker revision) = %v", err)
 	}
-	if err := d.Prepare(context.Background(), native); keyOf(err) != (errorKey{occkit.CodeInvalidRequest, "RES-11", "executionMode"}) {
+	if err := d.Prepare(context.Background(), native); keyOf(err) != (occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "RES-11", Path: "executionMode"}) {
 		t.Errorf("Prepare(undeclared topology) = %v", keyOf(err))
 	}
 	if err := d.Prepare(context.Background(), nil); keyOf(err).Code != occkit.CodeInvalidRequest {

@@ -418,19 +418,19 @@ func TestRenderRefusals(t *testing.T) {
 		name string
 		rev  drivers.Revision
 		opts render.Options
-		want errorKey
+		want occkit.ErrorMatcher
 	}{
-		{"nil revision", nil, render.Options{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", ""}},
-		{"stamp not intact", unstamped, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "diagnostics.otel.logs"}},
-		{"level differs from admitted", otherLevel, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "logging.level"}},
-		{"driver-owned logging", driverOwned, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-3", "logging"}},
-		{"gateway credential", gatewayCred, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "AUTH-6", "projection.gateway[0]"}},
-		{"credential in another namespace", embedded, otherNS, errorKey{occkit.CodeResourceConflict, "AUTH-2", "harnessAuth.source.namespaceId"}},
-		{"dedicated openclaw without sandbox", dedicatedOC, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "RES-13", "executionMode"}},
+		{"nil revision", nil, render.Options{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: ""}},
+		{"stamp not intact", unstamped, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "LOG-2", Path: "diagnostics.otel.logs"}},
+		{"level differs from admitted", otherLevel, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "LOG-2", Path: "logging.level"}},
+		{"driver-owned logging", driverOwned, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "LOG-3", Path: "logging"}},
+		{"gateway credential", gatewayCred, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "AUTH-6", Path: "projection.gateway[0]"}},
+		{"credential in another namespace", embedded, otherNS, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "AUTH-2", Path: "harnessAuth.source.namespaceId"}},
+		{"dedicated openclaw without sandbox", dedicatedOC, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "RES-13", Path: "executionMode"}},
 		{"dedicated openclaw other sandbox", dedicatedOC, render.Options{Namespace: tenant, Sandbox: &render.Sandbox{ID: "other", Facts: testSandbox().Facts}},
-			errorKey{occkit.CodeResourceConflict, "ADM-5", "sandboxDriverId"}},
-		{"bad namespace", embedded, render.Options{Namespace: drivers.Namespace{ID: "team-a", Name: "Team_A"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.namespace"}},
-		{"bad storage size", embedded, render.Options{Namespace: tenant, Storage: render.Storage{Size: "lots"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.storage.size"}},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "ADM-5", Path: "sandboxDriverId"}},
+		{"bad namespace", embedded, render.Options{Namespace: drivers.Namespace{ID: "team-a", Name: "Team_A"}}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: "kubernetes.namespace"}},
+		{"bad storage size", embedded, render.Options{Namespace: tenant, Storage: render.Storage{Size: "lots"}}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: "kubernetes.storage.size"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
