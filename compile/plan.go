@@ -483,11 +483,7 @@ func (b planner) plan() (Plan, error) {
 }
 
 func (b planner) logging(role occkit.Process) (logging.Rendered, error) {
-	c := logging.ContainerGateway
-	if role == occkit.ProcessHarness {
-		c = logging.ContainerHarness
-	}
-	return logging.Render(b.in.Harness, b.in.Mode, c, b.in.Level)
+	return logging.Render(b.in.Harness, b.in.Mode, role, b.in.Level)
 }
 
 // envOf is the logging render's variables as literals.
