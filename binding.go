@@ -77,6 +77,20 @@ type SourceRef struct {
 	ID          string
 }
 
+// IsZero reports whether r names nothing.
+func (r SourceRef) IsZero() bool { return r == SourceRef{} }
+
+// SecretBinding is one Configuration secretBinding (AUTH-6): the variable
+// Env of the gateway process is projected from the OCC Secret Source. It
+// supplies a channel or gateway feature credential (a channel token the
+// document references as ${Env}, memory embeddings) and reaches the
+// gateway only, never a dedicated Harness. Like [SourceRef] it holds a
+// reference, never secret bytes.
+type SecretBinding struct {
+	Env    string
+	Source SourceRef
+}
+
 // Binding is a harnessAuth binding: which credential authenticates the
 // Harness to its model provider (AUTH-1). It holds references only. The zero
 // Binding is "no binding" (JSON null).

@@ -138,11 +138,12 @@ func (d Document) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// String returns the document's JSON.
-func (d Document) String() string { return string(d.bytes()) }
+// String returns the document's JSON. It is not a copy: a Document's
+// bytes never change, so the string shares them.
+func (d Document) String() string { return d.view() }
 
-// Root returns the whole document as a gjson result.
-func (d Document) Root() gjson.Result { return gjson.Parse(d.view()) }
+// Root returns the whole document as a [Value] (not a copy).
+func (d Document) Root() Value { return Value{r: gjson.Parse(d.view())} }
 
 // view is the document's bytes as a string without a copy. A Document's
 // bytes are never written after construction (every edit builds new
@@ -153,12 +154,13 @@ func (d Document) view() string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// Get returns the value at p (Exists() is false when absent).
-func (d Document) Get(p Path) gjson.Result {
+// Get returns the value at p (Exists() is false when absent). The Value
+// reads the document's bytes; it is not a copy.
+func (d Document) Get(p Path) Value {
 	if p.IsRoot() {
 		return d.Root()
 	}
-	return gjson.GetBytes(d.bytes(), p.GJSON())
+	return Value{r: gjson.Get(d.view(), p.GJSON())}
 }
 
 // Has reports whether a value exists at p.

@@ -98,9 +98,11 @@ var modePath = NewPath("executionMode")
 func (t Topology) Check() error {
 	switch {
 	case !t.Harness.Known():
-		return Invalid("RES-1", NewPath("harness"), "the Harness must be openclaw or codex")
+		return Invalid("RES-1", NewPath("harness"), "the Harness must be openclaw or codex%s",
+			DidYouMean(string(t.Harness), []string{string(HarnessOpenClaw), string(HarnessCodex)}))
 	case !t.Mode.Known():
-		return Invalid("RES-11", modePath, `executionMode must be "embedded" or "dedicated"`)
+		return Invalid("RES-11", modePath, `executionMode must be "embedded" or "dedicated"%s`,
+			DidYouMean(string(t.Mode), []string{string(ModeEmbedded), string(ModeDedicated)}))
 	case t.Harness == HarnessCodex && t.Mode == ModeEmbedded:
 		return Invalid("RES-11", modePath,
 			"the codex Harness runs only in dedicated execution mode, not embedded: set executionMode to dedicated")
@@ -112,8 +114,10 @@ func (t Topology) Check() error {
 // t must be one of set, what c runs: [Supported](c, declared) when
 // admitting a deployment, or a driver's own declaration when the driver
 // checks a revision it is handed. Every refusal is 400 INVALID_REQUEST at
-// "executionMode" (or "harness" for an unknown Harness). c only names the
-// Compute in the message. It is the one place the rule is decided: the
+// "executionMode" (or "harness" for an unknown Harness), except that a
+// Compute that is not bundled and declares nothing, but is one typo away
+// from a bundled kind ("kubernetse"), is refused at "compute" with the
+// bundled kind it probably means. It is the one place the rule is decided: the
 // resolver, admission, drivers, compile and logging call it (or
 // [Topology.Check] where no Compute is involved).
 func CheckTopology(c Compute, set []Topology, t Topology) error {
@@ -124,6 +128,20 @@ func CheckTopology(c Compute, set []Topology, t Topology) error {
 		if s == t {
 			return nil
 		}
+	}
+	if !c.Bundled() && len(set) == 0 {
+		bundled := make([]string, 0, len(bundledTopologies))
+		for _, b := range BundledComputes() {
+			bundled = append(bundled, string(b))
+		}
+		if s := Suggest(string(c), bundled); s != "" {
+			return Invalid("RES-11", NewPath("compute"),
+				"Compute %q is not one of the bundled Computes (%s) and declares no Harness and execution mode pairs; did you mean %s?",
+				string(c), strings.Join(bundled, ", "), s)
+		}
+		return Invalid("RES-11", modePath,
+			"Compute %q declares no Harness and execution mode pairs: a custom ComputeDriver declares the topologies it runs (the bundled Computes are %s)",
+			string(c), strings.Join(bundled, ", "))
 	}
 	return Invalid("RES-11", modePath,
 		"Compute %q does not support the %s Harness in %s execution mode (supported: %s)",

@@ -119,7 +119,7 @@ type Request struct {
 	Account Account
 	// SecretBindings are the Configuration's secretBindings: channel and
 	// gateway feature credentials projected into the gateway only (AUTH-6).
-	SecretBindings []SecretBinding
+	SecretBindings []occkit.SecretBinding
 	// Prepared is the caller's own analysis of the Configuration for
 	// Harness resolution ([Prepare]), or nil. Admit then resolves with it
 	// instead of analysing the document a second time. It is checked, not
@@ -323,7 +323,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		ownership:      owner,
 		reasons:        append([]resolver.Reason(nil), dec.Reasons...),
 		namespace:      req.Agent.NamespaceID,
-		secretBindings: append([]SecretBinding(nil), req.SecretBindings...),
+		secretBindings: append([]occkit.SecretBinding(nil), req.SecretBindings...),
 	}
 	if a.openclaw != nil {
 		r.openclawSchema = a.openclaw.Version()

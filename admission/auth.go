@@ -2,6 +2,7 @@ package admission
 
 import (
 	"context"
+	"strings"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/drivers"
@@ -189,7 +190,9 @@ func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	p := occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}}
 	switch b.Method {
 	case occkit.MethodRuntime:
-		return occkit.Projection{}, occkit.Conflict("AUTH-4", method, "kubernetes Compute does not accept the runtime harnessAuth method")
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", method,
+			"kubernetes Compute does not accept the runtime harnessAuth method (the host's own credentials serve SSH only); accepted for %s/%s here: %s",
+			f.Harness, f.Mode, kubernetesMethods(f))
 	case occkit.MethodAPIKey, occkit.MethodCodexPAT:
 		if f.CredentialGateway {
 			return occkit.Projection{}, occkit.Conflict("AUTH-4", method,
@@ -258,6 +261,33 @@ func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 		return occkit.Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
 	}
 	return p, nil
+}
+
+// kubernetesMethods lists the harnessAuth methods kubernetesAuth can
+// accept for f's topology and Credential Gateway (AUTH-2..AUTH-4), for a
+// refusal to name the alternatives.
+func kubernetesMethods(f drivers.AuthFacts) string {
+	var ms []occkit.Method
+	switch {
+	case f.Mode == occkit.ModeEmbedded:
+		if !f.CredentialGateway {
+			ms = append(ms, occkit.MethodAPIKey)
+		}
+	case f.CredentialGateway:
+		ms = append(ms, occkit.MethodCredentialSource)
+	case f.Harness == occkit.HarnessCodex:
+		ms = append(ms, occkit.MethodAPIKey, occkit.MethodCodexPAT, occkit.MethodCredentialSource)
+	default:
+		ms = append(ms, occkit.MethodAPIKey, occkit.MethodCredentialSource)
+	}
+	if len(ms) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = string(m)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // embeddedKeyName chooses the combined process's key variable by the native

@@ -36,6 +36,13 @@
 //     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
 //  8. freeze.
 //
+// A refusal about the Configuration is placed in the text it was loaded
+// from when the Document carries a source map (compile.LoadFile, LoadFS,
+// LoadReader): [occkit.Error].Position names the file, line and column,
+// an included file's own for an included value ([occkit.Document.Place],
+// run on refusals only). A refusal about the Agent (its harnessAuth, its
+// execution mode) or the Compute has no position.
+//
 // # Revisions
 //
 // A [Revision] has no exported fields. It holds the admitted document as
@@ -53,7 +60,7 @@
 // restores one, refusing a record whose digest does not match its document.
 // A revision also freezes the Agent's tenant namespace when the request
 // named one ([Agent].NamespaceID) and the Configuration's secretBindings
-// ([SecretBinding], references only).
+// ([occkit.SecretBinding], references only).
 //
 // # Render plan
 //

@@ -7,16 +7,6 @@ import (
 	"github.com/occkit/occkit/compile"
 )
 
-// SecretBinding is one Configuration secretBinding (AUTH-6): the variable
-// Env of the gateway process is projected from the OCC Secret Source. It
-// supplies a channel or gateway feature credential (a channel token the
-// document references as ${Env}, memory embeddings) and reaches the
-// gateway only, never a dedicated Harness.
-type SecretBinding struct {
-	Env    string
-	Source occkit.SourceRef
-}
-
 // Plan is the render stage of the revision (CMP-4): every process it runs
 // on a Compute placed by opts, with its native document or TOML, its
 // environment (Secret references only), arguments and files by role. It
@@ -29,64 +19,21 @@ func (r *Revision) Plan(opts compile.PlanOptions) (compile.Plan, error) {
 }
 
 func (r *Revision) planInput() compile.PlanInput {
-	p := r.projection
-	in := compile.PlanInput{
+	cred := r.projection
+	// AUTH-5: a runtime binding is the host's credentials.
+	cred.HostManaged = cred.HostManaged || r.auth.Method == occkit.MethodRuntime
+	return compile.PlanInput{
 		Document: r.doc, Harness: r.harness.ID, Mode: r.mode, Compute: r.compute.Kind,
 		Level: r.level, DriverLogging: r.ownership == occkit.OwnedByDriver,
-		Credentials: compile.Credentials{
-			Harness: planEnv(p.Harness), Gateway: planEnv(p.Gateway),
-			StdinLogin: p.StdinLogin, EgressProxy: p.EgressProxy,
-			// AUTH-5: a runtime binding is the host's credentials.
-			HostManaged: p.HostManaged || r.auth.Method == occkit.MethodRuntime,
-		},
-		SecretBindings: planBindings(r.secretBindings),
+		Credentials:    cred,
+		SecretBindings: r.secretBindings,
 		Namespace:      r.namespace,
 	}
-	return in
-}
-
-func planRef(s occkit.SourceRef) compile.SecretRef {
-	if s == (occkit.SourceRef{}) {
-		return compile.SecretRef{}
-	}
-	k := compile.SecretOCC
-	if s.Kind == occkit.SourceServiceAccount {
-		k = compile.SecretServiceAccount
-	} else if s.Kind != occkit.SourceSecret {
-		k = compile.SecretKind(s.Kind)
-	}
-	return compile.SecretRef{Kind: k, NamespaceID: s.NamespaceID, ID: s.ID}
-}
-
-func planEnv(vs []occkit.EnvVar) []compile.Env {
-	out := make([]compile.Env, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, compile.Env{Name: v.Name, Value: v.Value, Secret: planRef(v.From), Placeholder: v.Placeholder})
-	}
-	return out
-}
-
-func planBindings(bs []SecretBinding) []compile.SecretBinding {
-	out := make([]compile.SecretBinding, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, compile.SecretBinding{Env: b.Env, Source: planRef(b.Source)})
-	}
-	return out
-}
-
-// SourceRefOf converts a plan's Secret reference back to the harnessAuth
-// reference it came from (kinds secret and service_account).
-func SourceRefOf(r compile.SecretRef) occkit.SourceRef {
-	k := occkit.SourceSecret
-	if r.Kind == compile.SecretServiceAccount {
-		k = occkit.SourceServiceAccount
-	}
-	return occkit.SourceRef{Kind: k, NamespaceID: r.NamespaceID, ID: r.ID}
 }
 
 // SecretBindings returns the revision's frozen secretBindings.
-func (r *Revision) SecretBindings() []SecretBinding {
-	return append([]SecretBinding(nil), r.secretBindings...)
+func (r *Revision) SecretBindings() []occkit.SecretBinding {
+	return append([]occkit.SecretBinding(nil), r.secretBindings...)
 }
 
 // Namespace is the Agent's tenant namespace ID the revision was admitted

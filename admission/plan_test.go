@@ -131,8 +131,8 @@ func TestAdmitTenantNamespace(t *testing.T) {
 func TestAdmitSecretBindings(t *testing.T) {
 	a := newAdmitter(t, allow())
 	req := embeddedRequest(embeddedConfig)
-	tg := admission.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
-	req.SecretBindings = []admission.SecretBinding{tg}
+	tg := occkit.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
+	req.SecretBindings = []occkit.SecretBinding{tg}
 	rev, err := a.Admit(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -146,11 +146,11 @@ func TestAdmitSecretBindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw, _ := plan.Process(compile.RoleGateway)
+	gw, _ := plan.Process(occkit.ProcessGateway)
 	if e, ok := gw.Lookup("TELEGRAM_BOT_TOKEN"); !ok || e.Secret.ID != "tg" {
 		t.Errorf("gateway lacks the secretBinding: %+v", gw.Env)
 	}
-	req.SecretBindings = []admission.SecretBinding{{Env: "ANTHROPIC_API_KEY", Source: tg.Source}}
+	req.SecretBindings = []occkit.SecretBinding{{Env: "ANTHROPIC_API_KEY", Source: tg.Source}}
 	_, err = a.Admit(context.Background(), req)
 	if e := occkit.First(err); e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "AUTH-6" {
 		t.Fatalf("Admit with a binding shadowing the Harness credential = %v", err)

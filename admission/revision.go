@@ -58,7 +58,7 @@ type Revision struct {
 	ownership       occkit.LogOwnership
 	reasons         []resolver.Reason
 	namespace       string
-	secretBindings  []SecretBinding
+	secretBindings  []occkit.SecretBinding
 	// openclawSchema is the OpenClaw release whose configuration schema
 	// the document was checked against, or "" when the check was off.
 	openclawSchema string
@@ -348,7 +348,7 @@ func ParseRevision(b []byte) (*Revision, error) {
 		openclawSchema: rec.OpenClaw,
 	}
 	for _, b := range rec.Bindings {
-		r.secretBindings = append(r.secretBindings, SecretBinding{Env: b.Env,
+		r.secretBindings = append(r.secretBindings, occkit.SecretBinding{Env: b.Env,
 			Source: occkit.SourceRef{Kind: occkit.SourceKind(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}})
 	}
 	if rec.Account != nil {

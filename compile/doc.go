@@ -45,13 +45,27 @@
 // a message that names the limit or the grammar problem (with line and
 // column), never document text.
 //
-// Source positions: a refusal of the text itself carries a
-// [SyntaxPosition] cause (errors.As) with its line and column in the
-// loaded document; [Locate] maps the path of any other refusal (schema,
-// resolution, admission) back to the line and column of its key in the
-// source, or of the nearest enclosing key written there (the $include of
-// an included value). examples/occcheck prints both as file:line:col.
-//
+// Source positions: every refusal of a load carries an
+// [occkit.Position] (file, line, column): a refusal of the text itself at
+// the character where reading stopped (also as a [SyntaxPosition] cause),
+// any other at the key its path names, in the file that writes it, an
+// included file by its own name (relative to where the top-level file was
+// named, or its fs.FS path). [LoadFile], [LoadFS] and [LoadReader] (and
+// [Load] given [LoadOptions.Filename]) attach an [occkit.SourceMap] to the
+// Document, holding the texts as read (the top-level file and every
+// included one); later refusals are placed with it: [Validate],
+// resolver.Resolve and admission do so themselves, and
+// [occkit.Document.Place] does it for any other stage. Of the texts that
+// write a path, the one that writes the most of it wins, and among equals
+// the one whose value the merge keeps (the including object's own keys,
+// then later includes); a path nobody writes is placed at the object that
+// lacks it. Positions are computed only for refusals: a successful load
+// pays one small allocation for the map, nothing per admission. A
+// position's snippet text masks every string value written after a
+// credential-like key ([CredentialKey]), or all of a line whose path
+// passes through one. [Locate] maps a path in one text to its line and
+// column. examples/occcheck prints positions as file:line:col.
+
 // # Bounded work
 //
 // Every limit is enforced before the work it bounds (DOC-2): depth by the
@@ -174,20 +188,25 @@
 // passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
 // since compile never imports admission) and the Compute's placement
 // ([PlanOptions]), it plans every process the revision runs ([Plan],
-// [Process]): its [Role], program and arguments, environment (literals,
-// Secret references, placeholders; never secret bytes), variables to
+// [Process]): its role (the vocabulary's [occkit.Process]), program and
+// arguments, environment ([Env]: literals, [occkit.SourceRef] references,
+// the gateway token, placeholders; never secret bytes), variables to
 // unset, readiness check, and the files it reads by [FileRole] (the
 // native document, the Codex config.toml), never by a Kubernetes or
 // systemd path. The Kubernetes and SSH drivers, memdriver and the custom
 // driver example only map a Plan onto their objects. Admission builds the
 // same plan with the zero PlanOptions before it freezes a revision, so a
 // revision that admits renders, unless the Compute's own facts differ.
+// The plan speaks the root vocabulary: a process's role is an
+// [occkit.Process], its credentials come in as the revision's
+// [occkit.Projection] and every Secret is named by an [occkit.SourceRef];
+// [Env] is [occkit.EnvVar] widened to every variable a process receives.
 //
 // Every gateway document gets the control plane's gateway section:
 // gateway.mode "local", gateway.bind "lan" on Kubernetes and "loopback"
 // elsewhere, and gateway.auth {mode: "token", token:
 // "${OPENCLAW_GATEWAY_TOKEN}"}: the token is a variable fed from the
-// Compute's per-Agent gateway token Secret ([SecretGatewayToken]), never a
+// Compute's per-Agent gateway token Secret ([Env].GatewayToken), never a
 // literal; an author's gateway.auth is replaced. Gateway readiness is GET
 // [ReadinessPath] (/readyz).
 //

@@ -7,21 +7,9 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/logging"
 )
-
-// Role is what a planned process is for.
-type Role string
-
-// Roles. An embedded topology has one process, [RoleGateway], that is also
-// the Harness (its [Process.Inference] is set).
-const (
-	RoleGateway Role = "gateway"
-	RoleHarness Role = "harness"
-)
-
-// AllRoles lists every [Role].
-func AllRoles() []Role { return []Role{RoleGateway, RoleHarness} }
 
 // Program is the executable a planned process runs.
 type Program string
@@ -49,45 +37,23 @@ const (
 // AllFileRoles lists every [FileRole].
 func AllFileRoles() []FileRole { return []FileRole{FileNativeDocument, FileCodexConfig} }
 
-// SecretKind says what a [SecretRef] names.
-type SecretKind string
-
-// Secret kinds.
-const (
-	// SecretOCC is an OCC Secret (a harnessAuth source or a secretBinding).
-	SecretOCC SecretKind = "secret"
-	// SecretServiceAccount is a managed ServiceAccount's token (codex_pat).
-	SecretServiceAccount SecretKind = "service_account"
-	// SecretGatewayToken is the Agent's gateway auth token, owned by the
-	// Compute (Kubernetes: a per-Agent Secret; SSH: the per-Agent
-	// environment file). It has no namespace or ID of its own.
-	SecretGatewayToken SecretKind = "gateway_token"
-)
-
-// AllSecretKinds lists every [SecretKind].
-func AllSecretKinds() []SecretKind {
-	return []SecretKind{SecretOCC, SecretServiceAccount, SecretGatewayToken}
-}
-
-// SecretRef names stored secret bytes; never the bytes.
-type SecretRef struct {
-	Kind        SecretKind
-	NamespaceID string
-	ID          string
-}
-
-// IsZero reports whether r names nothing.
-func (r SecretRef) IsZero() bool { return r == SecretRef{} }
-
 // Env is one environment variable of a planned process. Exactly one of
-// Value (a literal, never a credential), Secret (projected by the Compute
-// from the reference) or Placeholder (a fixed stand-in the Sandbox egress
-// proxy replaces, AUTH-3) applies.
+// Value (a literal, never a credential), Secret (an OCC Secret or managed
+// ServiceAccount token the Compute projects by reference), GatewayToken
+// (the Agent's gateway auth token, which the Compute owns: Kubernetes a
+// per-Agent Secret, SSH the per-Agent environment file; it has no
+// namespace or ID of its own) or Placeholder (a fixed stand-in the Sandbox
+// egress proxy replaces, AUTH-3) applies.
+//
+// It is [occkit.EnvVar] (a model-auth variable of the projection plan)
+// widened to every variable a process receives: logging settings,
+// secretBindings and the gateway token as well.
 type Env struct {
-	Name        string
-	Value       string
-	Secret      SecretRef
-	Placeholder bool
+	Name         string
+	Value        string
+	Secret       occkit.SourceRef
+	GatewayToken bool
+	Placeholder  bool
 }
 
 // File is a file a planned process reads, named by role.
@@ -110,9 +76,12 @@ type Readiness struct {
 	TCP bool
 }
 
-// Process is one planned process of a revision.
+// Process is one planned process of a revision: what a Compute starts.
+// Its Role is the vocabulary's [occkit.Process]; an embedded topology has
+// one process, of role [occkit.ProcessGateway], that is also the Harness
+// (its Inference is set).
 type Process struct {
-	Role    Role
+	Role    occkit.Process
 	Program Program
 	// Args follow the program name.
 	Args []string
@@ -165,29 +134,13 @@ type Plan struct {
 }
 
 // Process returns the planned process of role r.
-func (p Plan) Process(r Role) (Process, bool) {
+func (p Plan) Process(r occkit.Process) (Process, bool) {
 	for _, x := range p.Processes {
 		if x.Role == r {
 			return x, true
 		}
 	}
 	return Process{}, false
-}
-
-// Credentials is the harnessAuth projection plan of a revision as plain
-// values (AUTH-2): the variables of the Harness process (for embedded
-// OpenClaw, the combined process) and of a dedicated gateway.
-type Credentials struct {
-	Harness, Gateway                     []Env
-	StdinLogin, EgressProxy, HostManaged bool
-}
-
-// SecretBinding is one Configuration secretBinding (AUTH-6): a channel or
-// gateway feature credential, projected as Env from Source into the
-// gateway, and only there.
-type SecretBinding struct {
-	Env    string
-	Source SecretRef
 }
 
 // PlanInput is an admitted revision as the render stage sees it, as plain
@@ -201,9 +154,12 @@ type PlanInput struct {
 	Level    occkit.LogLevel
 	// DriverLogging: the ComputeDriver owns native logging (LOG-3); the
 	// logging stamp is not required.
-	DriverLogging  bool
-	Credentials    Credentials
-	SecretBindings []SecretBinding
+	DriverLogging bool
+	// Credentials is the harnessAuth projection plan (AUTH-2): the
+	// variables of the Harness process (for embedded OpenClaw, the
+	// combined process) and of a dedicated gateway.
+	Credentials    occkit.Projection
+	SecretBindings []occkit.SecretBinding
 	// Namespace is the Agent's tenant namespace, when admission knew it.
 	Namespace string
 }
@@ -290,7 +246,7 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 		return Plan{}, err
 	}
 	if !in.DriverLogging {
-		level, err := logging.Guard(in.Document)
+		level, err := logging.CheckStamp(in.Document)
 		if err != nil {
 			return Plan{}, err
 		}
@@ -372,11 +328,11 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		}
 		ns = in.Namespace
 	}
-	check := func(e Env, at occkit.Path) error {
+	check := func(e occkit.EnvVar, at occkit.Path) error {
 		if !planEnvName.MatchString(e.Name) {
 			return occkit.Conflict("AUTH-2", at, "the projection plan names an invalid environment variable")
 		}
-		if e.Secret.IsZero() {
+		if e.From.IsZero() {
 			return nil
 		}
 		if e.Placeholder || e.Value != "" {
@@ -384,7 +340,7 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		}
 		// A projected credential is the harnessAuth source: refusals
 		// point at the setting the author can change.
-		return CheckSecretRef(e.Secret, ns, occkit.NewPath("harnessAuth", "source"))
+		return CheckSourceRef(e.From, ns, occkit.NewPath("harnessAuth", "source"))
 	}
 	for i, e := range in.Credentials.Harness {
 		if err := check(e, occkit.NewPath("projection", "harness").Index(i)); err != nil {
@@ -396,7 +352,7 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		if in.Mode == occkit.ModeEmbedded {
 			return occkit.Conflict("AUTH-2", at, "an embedded topology has one process: the projection plan must not name a separate gateway")
 		}
-		if !e.Secret.IsZero() || e.Placeholder {
+		if !e.From.IsZero() || e.Placeholder {
 			return occkit.Conflict("AUTH-6", at, "a dedicated gateway never receives the Harness inference credential")
 		}
 		if err := check(e, at); err != nil {
@@ -406,14 +362,12 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 	return CheckSecretBindings(in.SecretBindings, in.Mode, in.Credentials, ns)
 }
 
-// CheckSecretRef checks one projected reference: a known kind, an ID, and
+// CheckSourceRef checks one projected reference: a known kind, an ID, and
 // (when ns is known) the tenant namespace (AUTH-2: a pod reads Secrets of
 // its own namespace only). Refusals name the accepted namespace.
-func CheckSecretRef(r SecretRef, ns string, at occkit.Path) error {
+func CheckSourceRef(r occkit.SourceRef, ns string, at occkit.Path) error {
 	switch r.Kind {
-	case SecretOCC, SecretServiceAccount:
-	case SecretGatewayToken:
-		return nil
+	case occkit.SourceSecret, occkit.SourceServiceAccount:
 	default:
 		return occkit.Invalid("AUTH-4a", at.Key("kind"), "a credential source kind must be secret or service_account")
 	}
@@ -432,14 +386,14 @@ func CheckSecretRef(r SecretRef, ns string, at occkit.Path) error {
 // tenant namespace (when known), and neither reuses the Harness
 // credential's Secret nor shadows a planned variable; on a dedicated
 // topology it may not set a model inference variable.
-func CheckSecretBindings(bs []SecretBinding, mode occkit.Mode, cred Credentials, ns string) error {
+func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string) error {
 	root := occkit.NewPath("secretBindings")
 	seen := map[string]bool{}
-	harness := map[SecretRef]bool{}
+	harness := map[occkit.SourceRef]bool{}
 	planned := map[string]bool{}
 	for _, e := range cred.Harness {
-		if !e.Secret.IsZero() {
-			harness[e.Secret] = true
+		if !e.From.IsZero() {
+			harness[e.From] = true
 		}
 		if mode == occkit.ModeEmbedded {
 			planned[e.Name] = true
@@ -466,11 +420,11 @@ func CheckSecretBindings(bs []SecretBinding, mode occkit.Mode, cred Credentials,
 			continue
 		}
 		seen[name] = true
-		if b.Source.Kind != SecretOCC {
+		if b.Source.Kind != occkit.SourceSecret {
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("source").Key("kind"), "a secretBinding reads an OCC Secret (kind secret)"))
 			continue
 		}
-		if err := CheckSecretRef(b.Source, ns, at.Key("source")); err != nil {
+		if err := CheckSourceRef(b.Source, ns, at.Key("source")); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -526,18 +480,28 @@ func (b planner) plan() (Plan, error) {
 	return p, nil
 }
 
-func (b planner) logging(role Role) (logging.Rendered, error) {
+func (b planner) logging(role occkit.Process) (logging.Rendered, error) {
 	c := logging.ContainerGateway
-	if role == RoleHarness {
+	if role == occkit.ProcessHarness {
 		c = logging.ContainerHarness
 	}
 	return logging.Render(b.in.Harness, b.in.Mode, c, b.in.Level)
 }
 
+// envOf is the logging render's variables as literals.
 func envOf(lr logging.Rendered) []Env {
 	out := make([]Env, 0, len(lr.Env))
 	for _, e := range lr.Env {
 		out = append(out, Env{Name: e.Name, Value: e.Value})
+	}
+	return out
+}
+
+// projected is the projection plan's variables as process variables.
+func projected(vs []occkit.EnvVar) []Env {
+	out := make([]Env, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, Env{Name: v.Name, Value: v.Value, Secret: v.From, Placeholder: v.Placeholder})
 	}
 	return out
 }
@@ -555,17 +519,17 @@ func (b planner) gateway() (Process, error) {
 			return Process{}, err
 		}
 	}
-	lr, err := b.logging(RoleGateway)
+	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
 		return Process{}, err
 	}
 	env := envOf(lr)
-	env = append(env, Env{Name: EnvGatewayToken, Secret: SecretRef{Kind: SecretGatewayToken}})
+	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
 	p := Process{
-		Role: RoleGateway, Program: ProgramOpenClaw,
+		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
 		Files:     []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}},
@@ -575,23 +539,23 @@ func (b planner) gateway() (Process, error) {
 	if b.in.Mode == occkit.ModeEmbedded {
 		// AUTH-2: the combined gateway/Harness gets the Harness plan.
 		p.Inference = true
-		env = append(env, b.in.Credentials.Harness...)
+		env = append(env, projected(b.in.Credentials.Harness)...)
 		p.HostCredentials = b.in.Credentials.HostManaged
 	} else {
-		env = append(env, b.in.Credentials.Gateway...)
+		env = append(env, projected(b.in.Credentials.Gateway)...)
 	}
 	p.Env = env
 	return p, nil
 }
 
 func (b planner) harness() (Process, error) {
-	lr, err := b.logging(RoleHarness)
+	lr, err := b.logging(occkit.ProcessHarness)
 	if err != nil {
 		return Process{}, err
 	}
 	cred := b.in.Credentials
 	p := Process{
-		Role: RoleHarness, Inference: true,
+		Role: occkit.ProcessHarness, Inference: true,
 		Unset:      append([]string(nil), lr.Unset...),
 		StdinLogin: cred.StdinLogin, EgressProxy: cred.EgressProxy, HostCredentials: cred.HostManaged,
 		StderrOnly: lr.StderrOnly,
@@ -621,9 +585,9 @@ func (b planner) harness() (Process, error) {
 		// it the gateway refuses the node and it exits for a restart.
 		// The token is the Agent's gateway credential, not an inference
 		// credential (AUTH-6 is about the latter).
-		env = append(env, Env{Name: EnvGatewayToken, Secret: SecretRef{Kind: SecretGatewayToken}})
+		env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
 	}
-	p.Env = append(env, cred.Harness...)
+	p.Env = append(env, projected(cred.Harness)...)
 	return p, nil
 }
 
@@ -639,7 +603,7 @@ var (
 // fed from a Secret, never a literal. Any auth the author wrote is
 // replaced: who may reach the gateway is the control plane's decision.
 func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
-	if v := doc.Get(gatewayPath); v.Exists() && !v.IsObject() {
+	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
 		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
 	// One splice for the three settings.
@@ -665,7 +629,7 @@ func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 // app-server over WebSocket (PRB-9); placement is the Compute's.
 func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
-		if v := doc.Get(p); v.Exists() && !v.IsObject() {
+		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
 			return occkit.Document{}, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
 		}
 	}

@@ -23,8 +23,8 @@ func stamped(t testing.TB, src string) occkit.Document {
 }
 
 var (
-	planKey     = compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "model-key"}
-	planBinding = compile.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "tg"}}
+	planKey     = occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "model-key"}
+	planBinding = occkit.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "tg"}}
 )
 
 func envNames(p compile.Process) []string {
@@ -42,58 +42,58 @@ func TestBuildPlan(t *testing.T) {
 		name    string
 		in      compile.PlanInput
 		opts    compile.PlanOptions
-		env     map[compile.Role][]string
-		program map[compile.Role]compile.Program
+		env     map[occkit.Process][]string
+		program map[occkit.Process]compile.Program
 		bind    string
 	}{
 		{
 			name: "embedded openclaw on kubernetes",
 			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
 				Document:    stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`),
-				Credentials: compile.Credentials{Harness: []compile.Env{{Name: "ANTHROPIC_API_KEY", Secret: planKey}}}},
-			env:     map[compile.Role][]string{compile.RoleGateway: {"ANTHROPIC_API_KEY", "OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
-			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw},
+				Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "ANTHROPIC_API_KEY", From: planKey}}}},
+			env:     map[occkit.Process][]string{occkit.ProcessGateway: {"ANTHROPIC_API_KEY", "OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
+			program: map[occkit.Process]compile.Program{occkit.ProcessGateway: compile.ProgramOpenClaw},
 			bind:    "lan",
 		},
 		{
 			name: "embedded openclaw on ssh",
 			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeSSH,
-				Document: stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`), Credentials: compile.Credentials{HostManaged: true}},
-			env:     map[compile.Role][]string{compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
-			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw},
+				Document: stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`), Credentials: occkit.Projection{HostManaged: true}},
+			env:     map[occkit.Process][]string{occkit.ProcessGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
+			program: map[occkit.Process]compile.Program{occkit.ProcessGateway: compile.ProgramOpenClaw},
 			bind:    "loopback",
 		},
 		{
 			name: "dedicated codex",
 			in: compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
 				Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`),
-				Credentials: compile.Credentials{StdinLogin: true, Harness: []compile.Env{
-					{Name: "OPENAI_API_KEY", Secret: planKey}, {Name: "CODEX_LOGIN_MODE", Value: "api_key"}}}},
-			env: map[compile.Role][]string{
-				compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
-				compile.RoleHarness: {"CODEX_LOGIN_MODE", "LOG_FORMAT", "OPENAI_API_KEY", "RUST_LOG"},
+				Credentials: occkit.Projection{StdinLogin: true, Harness: []occkit.EnvVar{
+					{Name: "OPENAI_API_KEY", From: planKey}, {Name: "CODEX_LOGIN_MODE", Value: "api_key"}}}},
+			env: map[occkit.Process][]string{
+				occkit.ProcessGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
+				occkit.ProcessHarness: {"CODEX_LOGIN_MODE", "LOG_FORMAT", "OPENAI_API_KEY", "RUST_LOG"},
 			},
-			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw, compile.RoleHarness: compile.ProgramCodex},
+			program: map[occkit.Process]compile.Program{occkit.ProcessGateway: compile.ProgramOpenClaw, occkit.ProcessHarness: compile.ProgramCodex},
 			bind:    "lan",
 		},
 		{
 			name: "dedicated openclaw",
 			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
 				Document:    stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
-				Credentials: compile.Credentials{Harness: []compile.Env{{Name: "OPENAI_API_KEY", Placeholder: true}}, EgressProxy: true}},
+				Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "OPENAI_API_KEY", Placeholder: true}}, EgressProxy: true}},
 			opts: compile.PlanOptions{Bind: compile.BindLoopback},
-			env: map[compile.Role][]string{
-				compile.RoleGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
+			env: map[occkit.Process][]string{
+				occkit.ProcessGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"},
 				// The node host enrols with its gateway's token.
-				compile.RoleHarness: {"OPENAI_API_KEY", "OPENCLAW_GATEWAY_TOKEN"},
+				occkit.ProcessHarness: {"OPENAI_API_KEY", "OPENCLAW_GATEWAY_TOKEN"},
 			},
-			program: map[compile.Role]compile.Program{compile.RoleGateway: compile.ProgramOpenClaw, compile.RoleHarness: compile.ProgramOpenClaw},
+			program: map[occkit.Process]compile.Program{occkit.ProcessGateway: compile.ProgramOpenClaw, occkit.ProcessHarness: compile.ProgramOpenClaw},
 			bind:    "loopback",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.in.SecretBindings = []compile.SecretBinding{planBinding}
+			tt.in.SecretBindings = []occkit.SecretBinding{planBinding}
 			tt.in.Level = occkit.LevelInfo
 			tt.opts.Namespace = "ns"
 			plan, err := compile.BuildPlan(tt.in, tt.opts)
@@ -110,23 +110,23 @@ func TestBuildPlan(t *testing.T) {
 				if p.Program != tt.program[p.Role] {
 					t.Errorf("%s program = %s", p.Role, p.Program)
 				}
-				if p.Inference != (p.Role == compile.RoleHarness || tt.in.Mode == occkit.ModeEmbedded) {
+				if p.Inference != (p.Role == occkit.ProcessHarness || tt.in.Mode == occkit.ModeEmbedded) {
 					t.Errorf("%s inference = %v", p.Role, p.Inference)
 				}
 			}
-			gw, _ := plan.Process(compile.RoleGateway)
+			gw, _ := plan.Process(occkit.ProcessGateway)
 			doc, ok := gw.File(compile.FileNativeDocument)
 			if !ok || doc.PathEnv != "OPENCLAW_CONFIG_PATH" {
 				t.Fatalf("gateway file = %+v", doc)
 			}
 			want := fmt.Sprintf(`{"mode":"local","bind":%q,"auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}`, tt.bind)
-			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw; got != want {
+			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw(); got != want {
 				t.Errorf("gateway section = %s, want %s", got, want)
 			}
 			if gw.Readiness.HTTPPath != "/readyz" || gw.Port != compile.DefaultGatewayPort {
 				t.Errorf("gateway readiness %+v port %d", gw.Readiness, gw.Port)
 			}
-			if e, _ := gw.Lookup("OPENCLAW_GATEWAY_TOKEN"); e.Secret.Kind != compile.SecretGatewayToken || e.Value != "" {
+			if e, _ := gw.Lookup("OPENCLAW_GATEWAY_TOKEN"); !e.GatewayToken || !e.Secret.IsZero() || e.Value != "" {
 				t.Errorf("gateway token = %+v", e)
 			}
 		})
@@ -145,25 +145,25 @@ func TestBuildPlanRefuses(t *testing.T) {
 		want errorKey
 	}{
 		{"AUTH-6 gateway credential", with(func(in *compile.PlanInput) {
-			in.Credentials.Gateway = []compile.Env{{Name: "OPENAI_API_KEY", Secret: planKey}}
+			in.Credentials.Gateway = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "projection.gateway[0]", "AUTH-6"}},
 		{"AUTH-2 namespace", with(func(in *compile.PlanInput) {
-			in.Credentials.Harness = []compile.Env{{Name: "OPENAI_API_KEY", Secret: planKey}}
+			in.Credentials.Harness = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
 		}), compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "harnessAuth.source.namespaceId", "AUTH-2"}},
 		{"AUTH-2 admitted for another namespace", with(func(in *compile.PlanInput) { in.Namespace = "ns" }),
 			compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "namespace", "AUTH-2"}},
 		{"AUTH-6 inference variable as a secretBinding", with(func(in *compile.PlanInput) {
-			in.SecretBindings = []compile.SecretBinding{{Env: "OPENAI_API_KEY", Source: planBinding.Source}}
+			in.SecretBindings = []occkit.SecretBinding{{Env: "OPENAI_API_KEY", Source: planBinding.Source}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
 		{"AUTH-6 reserved variable", with(func(in *compile.PlanInput) {
-			in.SecretBindings = []compile.SecretBinding{{Env: "OPENCLAW_GATEWAY_TOKEN", Source: planBinding.Source}}
+			in.SecretBindings = []occkit.SecretBinding{{Env: "OPENCLAW_GATEWAY_TOKEN", Source: planBinding.Source}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
 		{"AUTH-6 the Harness Secret", with(func(in *compile.PlanInput) {
-			in.Credentials.Harness = []compile.Env{{Name: "OPENAI_API_KEY", Secret: planKey}}
-			in.SecretBindings = []compile.SecretBinding{{Env: "MEMORY_KEY", Source: planKey}}
+			in.Credentials.Harness = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
+			in.SecretBindings = []occkit.SecretBinding{{Env: "MEMORY_KEY", Source: planKey}}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].source", "AUTH-6"}},
 		{"AUTH-6 twice", with(func(in *compile.PlanInput) {
-			in.SecretBindings = []compile.SecretBinding{planBinding, planBinding}
+			in.SecretBindings = []occkit.SecretBinding{planBinding, planBinding}
 		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[1].env", "AUTH-6"}},
 		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = occkit.LevelDebug }),
 			compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "logging.level", "LOG-2"}},
@@ -189,12 +189,12 @@ func ExampleBuildPlan() {
 		"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`), occkit.LevelInfo, occkit.OwnedByPlatform)
 	plan, err := compile.BuildPlan(compile.PlanInput{
 		Document: doc, Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Level: occkit.LevelInfo,
-		Credentials: compile.Credentials{StdinLogin: true, Harness: []compile.Env{
-			{Name: "OPENAI_API_KEY", Secret: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "key"}},
+		Credentials: occkit.Projection{StdinLogin: true, Harness: []occkit.EnvVar{
+			{Name: "OPENAI_API_KEY", From: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "key"}},
 			{Name: "CODEX_LOGIN_MODE", Value: "api_key"},
 		}},
-		SecretBindings: []compile.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-			Source: compile.SecretRef{Kind: compile.SecretOCC, NamespaceID: "ns", ID: "telegram"}}},
+		SecretBindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "telegram"}}},
 	}, compile.PlanOptions{})
 	if err != nil {
 		fmt.Println(err)
@@ -204,6 +204,8 @@ func ExampleBuildPlan() {
 		var env []string
 		for _, e := range p.Env {
 			switch {
+			case e.GatewayToken:
+				env = append(env, e.Name+"<-gateway_token")
 			case !e.Secret.IsZero():
 				env = append(env, e.Name+"<-"+string(e.Secret.Kind))
 			default:
@@ -212,11 +214,11 @@ func ExampleBuildPlan() {
 		}
 		fmt.Println(p.Role, p.Program, strings.Join(env, " "))
 	}
-	gw, _ := plan.Process(compile.RoleGateway)
+	gw, _ := plan.Process(occkit.ProcessGateway)
 	f, _ := gw.File(compile.FileNativeDocument)
 	d := occkit.MustParseDocument(string(f.Data))
-	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw)
-	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw)
+	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw())
+	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw())
 	// Output:
 	// gateway openclaw OPENCLAW_GATEWAY_TOKEN<-gateway_token TELEGRAM_BOT_TOKEN<-secret
 	// harness codex LOG_FORMAT=json RUST_LOG=info,codex_otel=off OPENAI_API_KEY<-secret CODEX_LOGIN_MODE=api_key

@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // SchemaID is the $id of the embedded Configuration schema.
@@ -69,7 +70,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 	if v.proj == nil {
 		return v.validateWhole(doc)
 	}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	if v.fast != nil && v.fast.valid(root) {
 		return nil
 	}
@@ -116,12 +117,14 @@ func (v *Validator) report(err error) error {
 var sharedValidator = sync.OnceValues(NewValidator)
 
 // Validate checks doc with a shared [Validator] compiled on first use.
+// A refusal of a document with a source map is placed in it
+// ([occkit.Document.Place]).
 func Validate(doc occkit.Document) error {
 	v, err := sharedValidator()
 	if err != nil {
 		return occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	return v.Validate(doc)
+	return doc.Place(v.Validate(doc))
 }
 
 // schLeaves collects the innermost failures; a failed anyOf or oneOf is
@@ -212,6 +215,23 @@ func schExpected(kw, msg string) string {
 	case "const":
 		if rest, ok := strings.CutPrefix(msg, "value must be "); ok {
 			return "the schema allows only " + rest
+		}
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		// "must be >= 1 but found 0": the bound is the schema's; the
+		// value found is left out.
+		for prefix, words := range map[string]string{
+			"must be >= ": "at least ", "must be <= ": "at most ",
+			"must be > ": "more than ", "must be < ": "less than ",
+		} {
+			if rest, ok := strings.CutPrefix(msg, prefix); ok {
+				bound, _, _ := strings.Cut(rest, " but found ")
+				return "the schema wants " + words + bound
+			}
+		}
+	case "required":
+		// "missing properties: 'a', 'b'": the schema's own key names.
+		if rest, ok := strings.CutPrefix(msg, "missing properties: "); ok {
+			return "add " + rest
 		}
 	}
 	return ""

@@ -35,7 +35,7 @@ func ExampleResolve() {
 	//   RES-3 agents.defaults.model.primary = "openai/gpt-5": primary model
 	//   RES-5 agents.defaults.models["openai/gpt-5"].agentRuntime.id = "codex": default model policy
 	//   RES-7 plugins.entries.codex.config.appServer.transport = "websocket": openai on codex through the enabled Codex plugin's websocket app-server
-	//   RES-8 agents.defaults.model.fallbacks = "1": every fallback keeps the primary's provider and resolves through the same policy checks to its Harness
+	//   RES-8 agents.defaults.model.fallbacks: the one fallback keeps the primary's provider and resolves through the same policy checks to its Harness
 	//   RES-12 agents.defaults.model.primary = "openai": dedicated Codex accepts this provider
 	//   RES-11 (request) = "codex/dedicated on kubernetes": the Compute supports this Harness and execution mode
 }

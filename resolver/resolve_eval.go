@@ -123,7 +123,7 @@ func (x *docIndex) evaluate(c *refAt, e *agentEntry, record bool, errs *[]error)
 		out := evalOutcome{harness: occkit.HarnessOpenClaw}
 		if record {
 			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.ref.Provider,
-				Note: "built-in provider without runtime policy, custom provider entry or plugin routing selects openclaw"}}
+				Note: "no runtime policy, models.providers entry or plugin routing names this provider, so the default openclaw Harness runs it"}}
 		}
 		return out
 	}
@@ -312,8 +312,8 @@ func prepare(doc occkit.Document) *Prepared {
 			agree++
 		}
 		if record && agree > 0 && agree == len(s.fallbacks) {
-			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacks[0].base, Value: strconv.Itoa(agree),
-				Note: "every fallback keeps the primary's provider and resolves through the same policy checks to its Harness"})
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacks[0].base,
+				Note: fallbacksAgree(agree)})
 		}
 		return out.harness
 	}
@@ -510,4 +510,14 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 			}
 		}
 	}
+}
+
+// fallbacksAgree is the RES-8 reason's note: how many fallbacks keep
+// the primary's provider and Harness (a count, so not the reason's Value,
+// which quotes what the path holds).
+func fallbacksAgree(n int) string {
+	if n == 1 {
+		return "the one fallback keeps the primary's provider and resolves through the same policy checks to its Harness"
+	}
+	return "all " + strconv.Itoa(n) + " fallbacks keep the primary's provider and resolve through the same policy checks to its Harness"
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // This file builds, in one pass over the document, the indexes OCC Harness
@@ -80,13 +81,17 @@ func sizeHint(raw string, perMember int) int {
 }
 
 // runtimeErr is the RES-1 refusal of the agentRuntime under base.
-func runtimeErr(base occkit.Path, shape bool) error {
+func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 	if shape {
 		return invalid("RES-1", base.Key("agentRuntime"),
 			"%s must be an object {id}", base.Key("agentRuntime"))
 	}
+	hint := ""
+	if id := holder.Get("agentRuntime.id"); id.Type == gjson.String {
+		hint = occkit.DidYouMean(id.Str, []string{string(occkit.HarnessOpenClaw), string(occkit.HarnessCodex)})
+	}
 	return invalid("RES-1", base.Key("agentRuntime").Key("id"),
-		`%s must be "openclaw" or "codex"`, base.Key("agentRuntime").Key("id"))
+		`%s must be "openclaw" or "codex"%s`, base.Key("agentRuntime").Key("id"), hint)
 }
 
 // catalogKey is one key of a selectable catalog (agents.defaults.models or
@@ -160,7 +165,7 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 			var shape bool
 			ck.rt, ck.rtSt, shape = readRuntime(val)
 			if ck.rtSt == runtimeBad {
-				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape))
+				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape, val))
 			}
 		}
 		if ck.valid {
@@ -341,7 +346,7 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 	var mv gjson.Result
 	p.rt, p.rtSt, shape, mv = readPolicy(v, "models")
 	if p.rtSt == runtimeBad {
-		*errs = append(*errs, runtimeErr(path, shape))
+		*errs = append(*errs, runtimeErr(path, shape, v))
 	}
 	if !mv.Exists() {
 		return p
@@ -365,7 +370,7 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 			var idv gjson.Result
 			row.rt, row.rtSt, shape, idv = readPolicy(e, "id")
 			if row.rtSt == runtimeBad {
-				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape))
+				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape, e))
 			}
 			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
 				*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)).Key("id"),
@@ -492,7 +497,7 @@ func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 // buildIndex makes the one pass over doc.
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	if errs := shapeErrors(root); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // TestDifferential compares the check's verdict with the real
@@ -77,13 +78,14 @@ func TestDifferential(t *testing.T) {
 			agree++
 			if !ours && refinementOnly(theirs) == "" {
 				refusedBoth++
-				named, found := unknownKeysNamed(err, theirs)
+				schemaErr := occkit.Join(v.schemaIssues(docjson.Root(specView(doc)))...)
+				named, found := unknownKeysNamed(schemaErr, theirs)
 				keysNamed += named
 				keysFound += found
 				if named != found && len(bad) < 20 {
 					bad = append(bad, fmt.Sprintf("unknown key (%s): ours %v; OpenClaw %+v", kinds[i], err, theirs.Issues))
 				}
-				if samePaths(bundledOnly(err, bundled), theirs) {
+				if samePaths(bundledOnly(schemaErr, bundled), theirs) {
 					pathAgree++
 				} else if len(bad) < 20 {
 					bad = append(bad, fmt.Sprintf("path (%s): ours %v; OpenClaw %+v\n  %s", kinds[i], err, theirs.Issues, clip(d)))
@@ -186,18 +188,28 @@ func specOnly(theirs verdict) bool {
 	return true
 }
 
-// refinementOnly is "refinement" when OpenClaw refuses and none of its
-// issues is structural.
+// refinementOnly is "refinement/<class>" when OpenClaw refuses only
+// through refinements the check does not mirror, all of one documented
+// class (UnmirroredRefinements); "" when some refusal is structural or
+// a refinement no row recognises.
 func refinementOnly(theirs verdict) string {
 	if theirs.OK {
 		return ""
 	}
+	class := ""
 	for _, is := range theirs.Issues {
 		if structural(is.Message) {
 			return ""
 		}
+		c := unmirroredClass(normPath(is.Path), is.Message)
+		if c == "" {
+			return ""
+		}
+		if class == "" || c < class {
+			class = c
+		}
 	}
-	return "refinement"
+	return "refinement/" + class
 }
 
 // structuralPrefixes start the messages OpenClaw's validator (zod) words
@@ -294,17 +306,7 @@ func unknownKeysNamed(err error, theirs verdict) (named, found int) {
 }
 
 // ourPath renders p as OpenClaw's dot path, indexes as segments.
-func ourPath(p occkit.Path) string {
-	segs := make([]string, p.Len())
-	for i := range segs {
-		k, idx, isIdx := p.Elem(i)
-		if isIdx {
-			k = strconv.Itoa(idx)
-		}
-		segs[i] = k
-	}
-	return strings.Join(segs, ".")
-}
+func ourPath(p occkit.Path) string { return strings.Join(pathKeys(p), ".") }
 
 var bracket = regexp.MustCompile(`\[(\d+)\]`)
 

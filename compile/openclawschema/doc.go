@@ -42,10 +42,18 @@
 // every unknown key OpenClaw names is refused at the same path:
 //
 //   - refinement: OpenClaw refuses through checks its published schema
-//     does not carry (an agent id must name a configured agent, a path
-//     must be absolute, a duration or size must parse, a record key must
-//     have some form, MCP server names, SecretRef surfaces, duplicate
-//     agent directories, avatar files); the check admits such documents;
+//     does not carry (zod refinements). The check mirrors those of the
+//     pinned release that a document alone decides ([Refinements]: agent
+//     references, broadcast keys, durations, byte sizes, absolute paths,
+//     URL schemes and origins, exact egress hosts, gateway roles), each
+//     refused at the setting OpenClaw names; an object-level refinement
+//     runs only when its object satisfies the schema, as in OpenClaw.
+//     The agent references are judged against the roster OpenClaw's
+//     loader sees (the implicit "main" agent of a document without one).
+//     The others are [UnmirroredRefinements], each with its reason (host
+//     state, catalog knowledge, the SPEC's roster rules, or cross-field
+//     rules not mirrored yet); TestRefinementDifferential measures the
+//     mirrored ones against the CLI's own validation path;
 //   - plugin-channel: the schema describes the sections of channels that
 //     come from plugins which validateConfigObject does not check unless
 //     the plugin is installed; the check refuses a bad section anyway, as

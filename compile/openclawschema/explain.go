@@ -75,7 +75,7 @@ func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 		if n.isConst {
 			e.fatal(at, "%s must be %s (OpenClaw %s)", name(at), n.enum[0].text, e.version)
 		} else {
-			e.fatal(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(n.enum))
+			e.fatal(at, "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, n.enum), listValues(n.enum))
 		}
 	}
 	for _, c := range n.allOf {
@@ -148,7 +148,7 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 			for _, c := range left {
 				values = append(values, c.props[k].enum...)
 			}
-			e.fatal(at.Key(k), "%s is not a value OpenClaw %s accepts; accepted: %s", at.Key(k).String(), e.version, listValues(values))
+			e.fatal(at.Key(k), "%s is not a value OpenClaw %s accepts%s; accepted: %s", at.Key(k).String(), e.version, valueHint(r.Get(gjson.Escape(k)), values), listValues(values))
 			return
 		}
 		if len(keep) == 1 && len(keep) < len(left) {
@@ -191,7 +191,7 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 		}
 	}
 	if literals {
-		e.fatal(at, "%s is not a value OpenClaw %s accepts; accepted: %s", name(at), e.version, listValues(values))
+		e.fatal(at, "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, values), listValues(values))
 		return
 	}
 	var types uint8
@@ -404,63 +404,27 @@ func listValues(vs []enumValue) string {
 	return strings.Join(texts, ", ")
 }
 
+// valueHint is " (did you mean X?)" when the string r is a typo of one of
+// the accepted string values vs (X is the schema's value, quoted as
+// listValues quotes it), else "". It quotes nothing of the document.
+func valueHint(r gjson.Result, vs []enumValue) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	var strs []string
+	texts := map[string]string{}
+	for _, v := range vs {
+		if v.isString {
+			strs = append(strs, v.str)
+			texts[v.str] = v.text
+		}
+	}
+	if s := occkit.Suggest(r.Str, strs); s != "" {
+		return " (did you mean " + texts[s] + "?)"
+	}
+	return ""
+}
+
 // suggest is the key of names closest to key by edit distance, when it
-// is close enough to be a typo: a case-only difference, or at most one
-// edit for keys up to four characters, two up to twelve, three beyond.
-func suggest(key string, names []string) string {
-	limit := 1
-	switch {
-	case len(key) > 12:
-		limit = 3
-	case len(key) > 4:
-		limit = 2
-	}
-	best, bestD := "", limit+1
-	for _, c := range names {
-		d := distance(key, c)
-		if strings.EqualFold(key, c) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// distance is the Damerau (optimal string alignment) edit distance
-// between a and b, by code point.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if abs(len(ra)-len(rb)) > 3 {
-		return 4
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
+// is close enough to be a typo ([occkit.Suggest]).
+func suggest(key string, names []string) string { return occkit.Suggest(key, names) }

@@ -71,19 +71,7 @@ type verdict struct {
 // process.
 func oracle(t testing.TB, dir string, docs [][]byte) (verdicts []verdict, bundledChannels []string) {
 	t.Helper()
-	var in bytes.Buffer
-	in.WriteByte('[')
-	for i, d := range docs {
-		if i > 0 {
-			in.WriteByte(',')
-		}
-		in.Write(d)
-	}
-	in.WriteByte(']')
-	batch := filepath.Join(t.TempDir(), "batch.json")
-	if err := os.WriteFile(batch, in.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	batch := writeBatch(t, docs)
 	cmd := exec.Command(nodeBin(dir), filepath.Join("testdata", "oracle.mjs"), dir, batch)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OPENCLAW_STATE_DIR="+t.TempDir())
 	var stderr bytes.Buffer
@@ -100,4 +88,23 @@ func oracle(t testing.TB, dir string, docs [][]byte) (verdicts []verdict, bundle
 		t.Fatalf("oracle answered %d verdicts for %d documents and %d bundled channels (%v)", len(answer.Verdicts), len(docs), len(answer.Bundled), err)
 	}
 	return answer.Verdicts, answer.Bundled
+}
+
+// writeBatch writes docs as one JSON array to a temporary file.
+func writeBatch(t testing.TB, docs [][]byte) string {
+	t.Helper()
+	var in bytes.Buffer
+	in.WriteByte('[')
+	for i, d := range docs {
+		if i > 0 {
+			in.WriteByte(',')
+		}
+		in.Write(d)
+	}
+	in.WriteByte(']')
+	batch := filepath.Join(t.TempDir(), "batch.json")
+	if err := os.WriteFile(batch, in.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return batch
 }

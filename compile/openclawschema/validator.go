@@ -8,7 +8,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Rule is the SPEC rule of every refusal: the schema check of
@@ -50,6 +53,9 @@ func Sensitive() []string {
 type Validator struct {
 	root    *node
 	version string
+	// refined: the version is the pinned one, whose refinements the
+	// check mirrors (see [Refinements]).
+	refined bool
 }
 
 // New returns the compiled embedded schema of [Version]. It is compiled
@@ -72,15 +78,20 @@ func Compile(schema []byte, version string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: %w", err)
 	}
-	return &Validator{root: root, version: version}, nil
+	return &Validator{root: root, version: version, refined: version == Version()}, nil
 }
 
 // Version is the OpenClaw release whose schema v checks.
 func (v *Validator) Version() string { return v.version }
 
-// Valid reports whether OpenClaw's schema accepts doc. It reads the
-// document bytes in place and does not allocate for the common case.
-func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(specView(doc).Root()) }
+// Valid reports whether OpenClaw accepts doc: its schema and, for the
+// pinned version, the refinements the check mirrors. It reads the
+// document bytes in place; the schema check does not allocate for the
+// common case.
+func (v *Validator) Valid(doc occkit.Document) bool {
+	root := docjson.Root(specView(doc))
+	return v.root.valid(root) && (!v.refined || len(refine(v.root, root, v.version)) == 0)
+}
 
 // specView is doc as the check reads it: OpenClaw's own view where it
 // rewrites before validating, and the SPEC's where the SPEC says so.
@@ -98,14 +109,14 @@ func (v *Validator) Valid(doc occkit.Document) bool { return v.root.valid(specVi
 // Each rewrite costs a copy only when its key is present.
 func specView(doc occkit.Document) occkit.Document {
 	root := doc.Root()
-	agents := root.Get("agents")
-	if list := agents.Get("list"); agents.IsObject() && list.IsArray() &&
-		(!agents.Get("entries").Exists() || len(list.Array()) == 0) {
+	agents := root.Key("agents")
+	if list := agents.Key("list"); list.IsArray() &&
+		(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
 		if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
 			doc = out
 		}
 	}
-	if logging := root.Get("logging"); logging.IsObject() && logging.Get("redactSensitive").Exists() {
+	if logging := root.Key("logging"); logging.Key("redactSensitive").Exists() {
 		if out, err := doc.Delete(occkit.NewPath("logging", "redactSensitive")); err == nil {
 			doc = out
 		}
@@ -120,8 +131,21 @@ func specView(doc occkit.Document) occkit.Document {
 // the accepted values; a wrong type says which type is expected. Values
 // from the document are never quoted. At most 50 refusals come back,
 // sorted by path (see [occkit.Join]).
+//
+// For the pinned version the refinements OpenClaw makes beyond its schema
+// ([Refinements]) are checked too, at the path OpenClaw names; they run
+// on every document, beside the schema's refusals.
 func (v *Validator) Validate(doc occkit.Document) error {
-	root := specView(doc).Root()
+	root := docjson.Root(specView(doc))
+	issues := v.schemaIssues(root)
+	if v.refined {
+		issues = append(issues, refine(v.root, root, v.version)...)
+	}
+	return occkit.Join(issues...)
+}
+
+// schemaIssues are the schema's refusals of root.
+func (v *Validator) schemaIssues(root gjson.Result) []error {
 	if v.root.valid(root) {
 		return nil
 	}
@@ -129,7 +153,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 	e.explain(v.root, root, occkit.Root())
 	if len(e.issues) == 0 {
 		// valid and explain disagree only through a bug; stay closed.
-		return occkit.Invalid(Rule, occkit.Root(), "OpenClaw %s does not accept the document", v.version)
+		return []error{occkit.Invalid(Rule, occkit.Root(), "OpenClaw %s does not accept the document", v.version)}
 	}
-	return occkit.Join(e.issues...)
+	return e.issues
 }

@@ -32,7 +32,7 @@ type topologyCase struct {
 	auth    string
 	doc     string
 	// bindings are the Configuration's secretBindings.
-	bindings []admission.SecretBinding
+	bindings []occkit.SecretBinding
 }
 
 var (

@@ -45,7 +45,7 @@ func TestRealGateway_SSH(t *testing.T) {
 	cases := []struct {
 		name, doc, credEnv string
 		level              occkit.LogLevel
-		bindings           []admission.SecretBinding
+		bindings           []occkit.SecretBinding
 		// known: what OpenClaw is known to do (realgateway.Split); a
 		// gateway whose Telegram channel cannot reach Telegram overruns
 		// the 30 s stop timeout after SIGTERM.
@@ -59,7 +59,7 @@ func TestRealGateway_SSH(t *testing.T) {
 		{"anthropic-telegram-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
 			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
 			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
-			"ANTHROPIC_API_KEY", occkit.LevelWarn, []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+			"ANTHROPIC_API_KEY", occkit.LevelWarn, []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
 				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
 			[]string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}},
 	}
@@ -132,7 +132,7 @@ func secretValue(name string) string {
 	return "occkit-e2e-secret-" + hex.EncodeToString(sum[:12])
 }
 
-func admitSSH(t *testing.T, agent, doc string, level occkit.LogLevel, bindings []admission.SecretBinding) *admission.Revision {
+func admitSSH(t *testing.T, agent, doc string, level occkit.LogLevel, bindings []occkit.SecretBinding) *admission.Revision {
 	t.Helper()
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),

@@ -192,7 +192,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if err != nil {
 		return Unit{}, err
 	}
-	p, ok := plan.Process(compile.RoleGateway)
+	p, ok := plan.Process(occkit.ProcessGateway)
 	if !ok || len(plan.Processes) != 1 {
 		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs one gateway process")
 	}
@@ -218,10 +218,10 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	}
 	for _, e := range p.Env {
 		switch {
-		case e.Secret.Kind == compile.SecretGatewayToken:
+		case e.GatewayToken:
 			// Supplied by GatewayTokenFile.
 		case !e.Secret.IsZero():
-			u.Secrets = append(u.Secrets, SecretEnv{Name: e.Name, Source: admission.SourceRefOf(e.Secret)})
+			u.Secrets = append(u.Secrets, SecretEnv{Name: e.Name, Source: e.Secret})
 		case e.Placeholder:
 			return Unit{}, occkit.Conflict("AUTH-5", admission.BindingPath(), "ssh Compute has no Sandbox egress proxy")
 		default:

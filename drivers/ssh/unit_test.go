@@ -296,7 +296,7 @@ func TestRenderSecretBindings(t *testing.T) {
 		AgentID: "a", Compute: occkit.ComputeSSH,
 		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 		Binding:        occkit.Binding{Method: occkit.MethodRuntime},
-		SecretBindings: []admission.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
+		SecretBindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +316,7 @@ func TestRenderSecretBindings(t *testing.T) {
 		t.Errorf("unit sets a credential variable itself:\n%s", u.Content)
 	}
 	doc := occkit.MustParseDocument(string(u.Document))
-	if got := doc.Get(occkit.NewPath("gateway")).Raw; got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
+	if got := doc.Get(occkit.NewPath("gateway")).Raw(); got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
 		t.Errorf("gateway section = %s", got)
 	}
 }

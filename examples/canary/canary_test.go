@@ -115,7 +115,7 @@ func headerName(t *rapid.T, label string) string {
 
 // configuration builds a Configuration for tp with canaries in every
 // credential-bearing place and returns the canaries.
-func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []admission.SecretBinding) {
+func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []occkit.SecretBinding) {
 	var cs []canary
 	add := func(cl class, where string) string {
 		// Numbered, so no canary is part of another.
@@ -186,7 +186,7 @@ func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []admiss
 	}
 	// The channel token the document references comes from a Secret,
 	// by reference: its bytes are never in any output.
-	sb := []admission.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
+	sb := []occkit.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
 	return d, cs, sb
 }
 
@@ -198,7 +198,7 @@ type output struct {
 	inference, channel bool
 }
 
-func admit(ctx context.Context, tp topology, doc occkit.Document, sb []admission.SecretBinding, h slog.Handler) (*admission.Revision, error) {
+func admit(ctx context.Context, tp topology, doc occkit.Document, sb []occkit.SecretBinding, h slog.Handler) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
@@ -232,7 +232,7 @@ func outputs(tp topology, rev *admission.Revision) ([]output, error) {
 		return nil, err
 	}
 	for _, p := range plan.Processes {
-		gw := p.Role == compile.RoleGateway
+		gw := p.Role == occkit.ProcessGateway
 		b, err := json.Marshal(p)
 		if err != nil {
 			return nil, err

@@ -26,8 +26,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
@@ -208,10 +206,10 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 // channelSecrets are the Configuration's secretBindings: on Kubernetes,
 // Secrets in the Agent's tenant namespace; an SSH host reads them through
 // the driver's SecretReader.
-func channelSecrets() []admission.SecretBinding {
-	var out []admission.SecretBinding
+func channelSecrets() []occkit.SecretBinding {
+	var out []occkit.SecretBinding
 	for _, name := range []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "TELEGRAM_BOT_TOKEN"} {
-		out = append(out, admission.SecretBinding{Env: name, Source: occkit.SourceRef{
+		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
 			Kind: occkit.SourceSecret, NamespaceID: "ns_support", ID: strings.ToLower(name)}})
 	}
 	return out
@@ -282,7 +280,7 @@ func printErrors(w io.Writer, err error) {
 
 func topKeys(doc occkit.Document) []string {
 	var keys []string
-	doc.Root().ForEach(func(k, _ gjson.Result) bool {
+	doc.Root().ForEach(func(k, _ occkit.Value) bool {
 		keys = append(keys, k.String())
 		return true
 	})

@@ -240,7 +240,7 @@ func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
 		return item, SelectOut{Err: true}, nil
 	}
 	out := SelectOut{Runtime: sel.Runtime}
-	for _, r := range sel.Reasons {
+	for _, r := range sel.Reasons() {
 		if r.Rule == "SEL-8" && strings.HasPrefix(r.Note, "incompatible session override ignored") {
 			out.OverrideIgnored = true
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/occkit/occkit/compile/openclawschema"
 )
 
 // Function names one compared function.
@@ -123,6 +125,24 @@ func RenderTable(table []Divergence) string {
 	b.WriteString("| function | class | rule | reason |\n|---|---|---|---|\n")
 	for _, d := range table {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", d.Fn, d.Class, d.Rule, strings.ReplaceAll(d.Reason, "|", "\\|"))
+	}
+	return b.String()
+}
+
+// RenderRefinements renders the section of DIVERGENCES.md that lists
+// OpenClaw's validation refinements admission does not mirror
+// (openclawschema.UnmirroredRefinements); the mirrored ones are
+// openclawschema.Refinements.
+func RenderRefinements(rows []openclawschema.Unmirrored) string {
+	var b strings.Builder
+	b.WriteString("\n## config.validate: refinements admission does not mirror\n\n")
+	b.WriteString("OpenClaw's validator refuses some documents through refinements its\n")
+	b.WriteString("JSON Schema does not carry. Admission mirrors those a document alone\n")
+	b.WriteString("decides (`openclawschema.Refinements`); these it admits, and the schema\n")
+	b.WriteString("and refinement differentials recognise OpenClaw's refusal only by a row here.\n\n")
+	b.WriteString("| class | settings | reason |\n|---|---|---|\n")
+	for _, u := range rows {
+		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", u.Class, strings.Join(u.Paths, "`, `"), strings.ReplaceAll(u.Reason, "|", "\\|"))
 	}
 	return b.String()
 }

@@ -23,12 +23,15 @@
 // (argv, complete environment, working directory, files, HTTP port). It
 // starts them together, waits for each served process's /healthz to
 // answer {"ok":true,"status":"live"} and /readyz to answer 200 (a served
-// process that ends first is started again, at most twice, as kubelet and
-// systemd's Restart=always would; [ProcessReport].Restarts says how the
-// earlier runs ended), watches
+// process that ends first is started again once, and only when it failed
+// by OpenClaw's state lease startup timeout, [LeaseTimeout], which a
+// loaded machine can trip; [ProcessReport].Restarts records it; any other
+// early end is the outcome), watches
 // the others for a settle period, stops everything in reverse order with
 // SIGTERM, and lists the descendants that outlived their parents (the
 // child is their subreaper, so an orphan cannot escape), then kills them.
+// At most [MachineSlots] isolated children run at once on the machine,
+// across test binaries ([Pool]).
 // [Problems] turns a [Report] and the captured output into the tier's
 // verdicts: served and ready, the ready record ([ReadyRecord]) at level
 // info or below, every console line a JSON record ([Console]) at or above

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // Job runs inside an isolated child: it reads its argument and returns its
@@ -106,8 +107,43 @@ func isolated(ctx context.Context) error {
 	return nil
 }
 
-// Pool runs isolated children, at most cap(p) at a time.
+// Pool runs isolated children, at most cap(p) at a time in this process
+// and at most [MachineSlots] at a time on the machine: every test binary
+// of the real tiers (go test runs packages in parallel) takes one of the
+// machine's slots, a lock file under the temporary directory, so that
+// OpenClaw's startup timers (its 5 s state lease) are not starved by
+// concurrent node processes.
 type Pool chan struct{}
+
+// MachineSlots bounds the isolated OpenClaw children that run at once on
+// the machine, across test binaries.
+const MachineSlots = 2
+
+// machineSlot takes one of the machine's slots, waiting for one to free
+// up; release gives it back.
+func machineSlot(ctx context.Context) (release func(), err error) {
+	dir := filepath.Join(os.TempDir(), "occkit-openclaw-slots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for {
+		for i := 0; i < MachineSlots; i++ {
+			f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("slot-%d", i)), os.O_CREATE|os.O_RDWR, 0o644)
+			if err != nil {
+				return nil, err
+			}
+			if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+				return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+			}
+			f.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
 
 // NewPool returns a pool of n slots.
 func NewPool(n int) Pool { return make(Pool, n) }
@@ -127,6 +163,11 @@ func (p Pool) Run(ctx context.Context, job string, arg, result any) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	release, err := machineSlot(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	dir, err := os.MkdirTemp("", "occkit-realgateway-io-")
 	if err != nil {
 		return err

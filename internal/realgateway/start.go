@@ -35,6 +35,16 @@ type Process struct {
 	Dir   string
 	Files []File
 	Port  int
+	// StopExits are the ends after SIGTERM that count as a clean stop;
+	// empty means "exit 0" only. A program whose documented SIGTERM
+	// handler exits 143 (128+15), or whose launcher re-raises the
+	// signal, lists those ends here, with its evidence.
+	StopExits []string
+	// OutsideLogger matches the console lines the program writes with
+	// plain writes that bypass its logger (a regular expression); such
+	// lines are reported apart from other non-JSON lines, so a tier can
+	// accept exactly them and nothing else.
+	OutsideLogger string
 }
 
 // Spec is what the "start" job ([Start]) runs: every process of one
@@ -69,9 +79,11 @@ type ProcessReport struct {
 	// StopMs is the time from SIGTERM to exit; -1 when it was not stopped
 	// by SIGTERM (ended early, or killed after StopTimeout).
 	StopMs int64
-	// Restarts are how the earlier runs of a served process ended: a
-	// process that ends before it is ready is started again, as kubelet
-	// and systemd (Restart=always) would.
+	// Restarts are how the earlier runs of a served process ended. A
+	// served process that ends before it is ready is started again once,
+	// and only when that run failed by OpenClaw's state lease startup
+	// timeout ([LeaseTimeout], a 5 s timer that a loaded machine can miss);
+	// any other early end is the outcome, never retried.
 	Restarts []string
 }
 
@@ -85,8 +97,9 @@ type Report struct {
 
 // Start is the "start" job: it starts every process of a [Spec] at once,
 // waits until each served process answers /healthz live and /readyz 200
-// (restarting one that ends first, at most twice, as its supervisor
-// would; or until ReadyTimeout passes), keeps the others under watch for
+// (or until ReadyTimeout passes; a served process that ends first by
+// OpenClaw's lease startup timeout is started once more, see
+// [ProcessReport].Restarts), keeps the others under watch for
 // Settle, then stops them in reverse order with SIGTERM and looks for
 // descendants that outlived them. It runs inside [Pool.Run]'s network
 // namespace.
@@ -199,21 +212,40 @@ func (r *run) spawn() error {
 	return nil
 }
 
-// restart starts the process again after it ended, as its supervisor
-// (kubelet, systemd's Restart=always) would, up to maxRestarts times.
+// LeaseTimeout starts the message OpenClaw 2026.9.6 logs when its state
+// lease heartbeat misses its 5 s startup timer (not configurable); the
+// only failure a start retries.
+const LeaseTimeout = "state lease heartbeat did not become ready"
+
+// restart starts the process again after it ended, once, when the run
+// failed by [LeaseTimeout] (found in its output); it reports whether it
+// did.
 func (r *run) restart() bool {
-	if len(r.rep.Restarts) >= maxRestarts {
+	if len(r.rep.Restarts) >= maxRestarts || !r.leaseTimedOut() {
 		return false
 	}
-	r.rep.Restarts = append(r.rep.Restarts, describe(r.cmd.ProcessState))
+	r.rep.Restarts = append(r.rep.Restarts, describe(r.cmd.ProcessState)+" after "+LeaseTimeout)
 	time.Sleep(restartDelay)
 	return r.spawn() == nil
 }
 
-// maxRestarts and restartDelay are the supervisor's restarts of a process
-// that ends before it is ready (systemd's RestartSec=2).
+// leaseTimedOut reports whether the process's output so far names
+// [LeaseTimeout] more often than its earlier restarts did.
+func (r *run) leaseTimedOut() bool {
+	n := 0
+	for _, name := range []string{".stdout", ".stderr"} {
+		b, err := os.ReadFile(filepath.Join(r.logDir, r.p.Role+name))
+		if err == nil {
+			n += strings.Count(string(b), LeaseTimeout)
+		}
+	}
+	return n > len(r.rep.Restarts)
+}
+
+// maxRestarts and restartDelay bound the lease-timeout retry: once, after
+// systemd's RestartSec=2.
 const (
-	maxRestarts  = 2
+	maxRestarts  = 1
 	restartDelay = 2 * time.Second
 )
 

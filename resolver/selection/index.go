@@ -1,59 +1,389 @@
 package selection
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
-// Index is a document prepared for [Select]: the scopes selection
-// reads, located once, and indexes of the agent entries, provider configs,
-// catalog rows and model-map keys. Preparation is one linear pass over
-// those parts of the document; a decision then reads only the entries that
-// can name its target, so its cost does not grow with the catalog.
+// Index is a document prepared for [Select]. [Prepare] reads, in one
+// linear pass, everything a decision can consult and stores it already
+// decided: per agent, the whole-agent keys it ignores (SEL-2) and the
+// params that are overrides (SEL-6a); per model-map key, its provider
+// part, its normalized runtime policy and the reason naming it; per
+// provider config and catalog row, its policy, its sanitized base URL and
+// API, whether that is the official OpenAI route (SEL-4) and its request
+// overrides (SEL-6). A decision is then a handful of map lookups keyed by
+// the request's own strings: no walk from the document root, no URL
+// parsing, no allocation unless a plugin is asked or an error is
+// returned, and the same cost at 40 or 10,000 catalog models.
 //
-// A Index is immutable and safe for concurrent use. It holds views
-// of the document's bytes, so it lives as long as the document.
+// An Index is immutable and safe for concurrent use. It holds views of
+// the document's bytes, so it lives as long as the document.
 type Index struct {
-	defaults object       // agents.defaults
-	entries  gjson.Result // agents.entries
-	list     gjson.Result // agents.list
-	provs    gjson.Result // models.providers
-	defMap   *keyIndex    // agents.defaults.models
-
-	indexed   bool
-	entryByID map[string][]member      // lower(trim(key)) → object entries, author order
-	listByID  map[string]member        // lower(trim(id)) → first list item
-	provByID  map[string][]member      // lower(trim(key)) → object provider configs
-	rows      map[string]*catalogIndex // provider config key → its catalog index
+	none   agent             // no agent entry: agents.defaults alone
+	agents map[string]*agent // normalized agent ID → its scopes
+	provs  map[string]*provider
+	// names holds every normalized provider ID the document names, so a
+	// request spelling one in upper case costs no allocation.
+	names map[string]string
 }
 
-// member is one object member (or array item, key "") with its position.
-type member struct {
-	key  string
-	idx  int
-	v    gjson.Result
-	obj  object    // v's members, for agent entries and provider configs
-	keys *keyIndex // the member's `models` map, for agent entries
+// agent is what a decision reads for one agent: agents.defaults and, when
+// the agent has an entry, the entry.
+type agent struct {
+	sel2   []resolver.Reason // ignored whole-agent keys, defaults then entry
+	params []occkit.Path     // SEL-6a overrides of the scopes' params, sorted
+	maps   []*modelMap       // the entry's model map, then the defaults'
 }
 
-// object is an object whose direct members are looked up by key. The
-// members of a prepared one are located once, so a lookup never skips a
-// large sibling (a model map, a catalog).
+// modelMap is a prepared model map (`agents.defaults.models`, an entry's
+// `models`).
+type modelMap struct {
+	at occkit.Path
+	// byModel holds, in author order, the keys that can name a model ID:
+	// under the trimmed key (whole) and under the trimmed part after the
+	// key's first slash.
+	byModel map[string][]keyRef
+	// wild holds the `<provider>/*` keys with a policy, in author order.
+	wild []*modelKey
+}
+
+type keyRef struct {
+	k     *modelKey
+	whole bool // indexed under the whole key, not the part after the slash
+}
+
+// modelKey is one member of a model map.
+type modelKey struct {
+	key       string // as written
+	provider  string // normalized part before the first slash
+	qualified bool   // the key has a slash
+	policy    bool   // a non-blank agentRuntime.id
+	runtime   string // its normalized runtime (REF-6)
+	policyAt  occkit.Path
+	params    []occkit.Path // SEL-6a overrides of its params, sorted
+}
+
+// provider is the chosen `models.providers.<p>` config of one normalized
+// provider ID.
+type provider struct {
+	route
+	at    occkit.Path
+	bare  map[string][]*row // trimmed row ID → rows, in array order
+	qual  map[qualKey][]*row
+	other []*row // "<p>/<id>" rows whose <p> is not ASCII
+}
+
+type qualKey struct{ provider, id string }
+
+// row is one catalog row with a string ID.
+type row struct {
+	route
+	idx int
+	id  string // as written
+}
+
+// route is what a provider config or a catalog row contributes to a
+// decision: its policy and its facts.
+type route struct {
+	policy    bool
+	runtime   string
+	policyAt  occkit.Path
+	overrides []occkit.Path // SEL-6, sorted
+	baseURL   string        // sanitized
+	stripped  bool
+	hasBase   bool
+	api       string
+	hasAPI    bool
+	// official is OfficialOpenAIRoute of the effective base URL and API
+	// (a row's, else its provider's).
+	official bool
+}
+
+// Prepare prepares doc for any number of [Index.Select] decisions.
+func Prepare(doc occkit.Document) *Index {
+	root := docjson.Root(doc)
+	agents := root.Get("agents")
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
+	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
+	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
+
+	entries := occkit.NewPath("agents", "entries")
+	spellings(agents.Get("entries"), func(id, key string, v gjson.Result) {
+		x.agents[id] = def.with(newScope(entries.Key(key), v, x.names))
+	})
+	if list := agents.Get("list"); list.IsArray() {
+		at := occkit.NewPath("agents", "list")
+		i := 0
+		list.ForEach(func(_, v gjson.Result) bool {
+			if v.IsObject() {
+				if id := fold(v.Get("id").String()); x.agents[id] == nil {
+					x.agents[id] = def.with(newScope(at.Index(i), v, x.names))
+				}
+			}
+			i++
+			return true
+		})
+	}
+
+	spellings(root.Get("models").Get("providers"), func(id, key string, v gjson.Result) {
+		if id != "" {
+			x.names[id] = id
+			x.provs[id] = newProvider(key, v, id == "openai")
+		}
+	})
+	return x
+}
+
+// spellings calls fn once per normalized key of the object members of m
+// that are objects, in author order of first appearance, with the chosen
+// spelling (the key equal to the normalized ID, else the smallest key,
+// so author key order never matters) and its value.
+func spellings(m gjson.Result, fn func(id, key string, v gjson.Result)) {
+	if !m.IsObject() {
+		return
+	}
+	type cand struct {
+		key string
+		v   gjson.Result
+	}
+	byID := map[string][]cand{}
+	var order []string
+	m.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			id := fold(k.String())
+			if _, seen := byID[id]; !seen {
+				order = append(order, id)
+			}
+			byID[id] = append(byID[id], cand{k.String(), v})
+		}
+		return true
+	})
+	for _, id := range order {
+		cs := byID[id]
+		best := 0
+		for i, c := range cs {
+			if c.key == id {
+				best = i
+				break
+			}
+			if c.key < cs[best].key {
+				best = i
+			}
+		}
+		fn(id, cs[best].key, cs[best].v)
+	}
+}
+
+// scope is one prepared agent scope.
+type scope struct {
+	sel2   []resolver.Reason
+	params []occkit.Path
+	models *modelMap
+}
+
+func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
+	var s scope
+	var runtime, embedded, params, models gjson.Result
+	if v.IsObject() {
+		v.ForEach(func(k, val gjson.Result) bool {
+			switch k.String() {
+			case "agentRuntime":
+				firstOf(&runtime, val)
+			case "embeddedHarness":
+				firstOf(&embedded, val)
+			case "params":
+				firstOf(&params, val)
+			case "models":
+				firstOf(&models, val)
+			}
+			return true
+		})
+	}
+	for _, m := range []struct {
+		key string
+		v   gjson.Result
+	}{{"agentRuntime", runtime}, {"embeddedHarness", embedded}} {
+		if m.v.Exists() {
+			s.sel2 = append(s.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
+		}
+	}
+	if present(params) {
+		var scan overrideScan
+		scan.params(params, at.Key("params"))
+		s.params = scan.paths
+	}
+	s.models = newModelMap(at.Key("models"), models, names)
+	return s
+}
+
+func firstOf(dst *gjson.Result, v gjson.Result) {
+	if !dst.Exists() {
+		*dst = v
+	}
+}
+
+// with is the agent made of the defaults scope s and the entry scope e.
+func (s scope) with(e scope) *agent {
+	a := &agent{maps: []*modelMap{e.models, s.models}}
+	a.sel2 = append(append(a.sel2, s.sel2...), e.sel2...)
+	a.params = sortPaths(append(append([]occkit.Path(nil), s.params...), e.params...))
+	return a
+}
+
+func sortPaths(ps []occkit.Path) []occkit.Path {
+	slices.SortStableFunc(ps, occkit.Path.Compare)
+	return ps
+}
+
+// extend is p with the object keys appended, built in one allocation.
+func extend(p occkit.Path, keys ...string) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(p.Len() + len(keys))
+	for i := 0; i < p.Len(); i++ {
+		if k, idx, isIdx := p.Elem(i); isIdx {
+			b.Index(idx)
+		} else {
+			b.Key(k)
+		}
+	}
+	for _, k := range keys {
+		b.Key(k)
+	}
+	return b.Path()
+}
+
+func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *modelMap {
+	mm := &modelMap{at: at}
+	if !m.IsObject() {
+		return mm
+	}
+	mm.byModel = map[string][]keyRef{}
+	m.ForEach(func(key, v gjson.Result) bool {
+		k := &modelKey{key: key.String()}
+		t := strings.TrimSpace(k.key)
+		pre, rest, qualified := strings.Cut(t, "/")
+		k.provider, k.qualified = fold(pre), qualified
+		if !qualified {
+			k.provider = ""
+		} else if k.provider != "" {
+			names[k.provider] = k.provider
+		}
+		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
+			k.policyAt = extend(at, k.key, "agentRuntime", "id")
+		}
+		if p := v.Get("params"); present(p) {
+			var scan overrideScan
+			scan.params(p, extend(at, k.key, "params"))
+			k.params = sortPaths(scan.paths)
+		}
+		mm.byModel[t] = append(mm.byModel[t], keyRef{k: k, whole: true})
+		if qualified {
+			r := strings.TrimSpace(rest)
+			mm.byModel[r] = append(mm.byModel[r], keyRef{k: k})
+			if r == "*" && k.provider != "" && k.policy {
+				mm.wild = append(mm.wild, k)
+			}
+		}
+		return true
+	})
+	return mm
+}
+
+// newProvider prepares the config v at models.providers.<key>; openai
+// marks the provider whose routes SEL-4 tests.
+func newProvider(key string, v gjson.Result, openai bool) *provider {
+	p := &provider{at: occkit.NewPath("models", "providers", key)}
+	o := objectOf(v)
+	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
+		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
+		p.policyAt = extend(p.at, "agentRuntime", "id")
+	}
+	var scan overrideScan
+	scan.provider(o, p.at)
+	p.overrides = sortPaths(scan.paths)
+	p.facts(o.get("baseUrl"), o.get("api"))
+	if openai {
+		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
+	}
+
+	rows := o.get("models")
+	if !rows.IsArray() {
+		return p
+	}
+	p.bare, p.qual = map[string][]*row{}, map[qualKey][]*row{}
+	i := 0
+	rows.ForEach(func(_, v gjson.Result) bool {
+		defer func() { i++ }()
+		id := v.Get("id")
+		if !v.IsObject() || id.Type != gjson.String {
+			return true
+		}
+		r := &row{idx: i, id: id.String()}
+		at := p.at.Key("models").Index(i)
+		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
+			r.policyAt = extend(at, "agentRuntime", "id")
+		}
+		var scan overrideScan
+		scan.row(v, at)
+		r.overrides = sortPaths(scan.paths)
+		r.facts(v.Get("baseUrl"), v.Get("api"))
+		if !r.hasBase {
+			r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
+		}
+		if !r.hasAPI {
+			r.api, r.hasAPI = p.api, p.hasAPI
+		}
+		if openai {
+			r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
+		}
+		t := strings.TrimSpace(r.id)
+		p.bare[t] = append(p.bare[t], r)
+		if pre, rest, ok := strings.Cut(t, "/"); ok {
+			if isASCII(pre) {
+				q := qualKey{fold(pre), strings.TrimSpace(rest)}
+				p.qual[q] = append(p.qual[q], r)
+			} else {
+				p.other = append(p.other, r)
+			}
+		}
+		return true
+	})
+	return p
+}
+
+// facts reads a route's own baseUrl and api (non-blank strings).
+func (r *route) facts(base, api gjson.Result) {
+	if base.Type == gjson.String && strings.TrimSpace(base.String()) != "" {
+		r.baseURL, r.stripped = sanitizeURL(base.String())
+		r.hasBase = true
+	}
+	if api.Type == gjson.String && strings.TrimSpace(api.String()) != "" {
+		r.api, r.hasAPI = strings.TrimSpace(api.String()), true
+	}
+}
+
+// object is an object whose direct members are looked up by key, each
+// the first of its name (as gjson's Get), located in one pass.
 type object struct {
 	v gjson.Result
 	m map[string]gjson.Result
 }
 
-func objectOf(v gjson.Result, indexed bool) object {
+func objectOf(v gjson.Result) object {
 	o := object{v: v}
-	if indexed && v.IsObject() {
+	if v.IsObject() {
 		o.m = map[string]gjson.Result{}
 		v.ForEach(func(k, val gjson.Result) bool {
-			if _, dup := o.m[k.String()]; !dup { // the first, as gjson's Get
+			if _, dup := o.m[k.String()]; !dup {
 				o.m[k.String()] = val
 			}
 			return true
@@ -70,90 +400,6 @@ func (o object) get(k string) gjson.Result {
 	return o.v.Get(k)
 }
 
-// catalogIndex indexes a catalog (`models.providers.<p>.models`) by the two
-// spellings a row ID can match (MatchRow): the bare ID and a
-// provider-qualified ID. Rows whose provider part is not ASCII are always
-// candidates (case folding is then not a plain lower-casing).
-type catalogIndex struct {
-	v     gjson.Result
-	bare  map[string][]member
-	qual  map[string][]member
-	other []member
-}
-
-// keyIndex indexes a model map: its members by trimmed key and by the
-// trimmed part after a key's first slash.
-type keyIndex struct {
-	v      gjson.Result
-	exact  map[string][]member
-	byRest map[string][]member
-}
-
-// Prepare prepares doc for any number of [Index.Select]
-// decisions.
-func Prepare(doc occkit.Document) *Index { return prepare(doc, true) }
-
-// prepare locates the scopes; with indexed unset it builds no indexes
-// and every decision scans (the reference the indexes are tested against).
-func prepare(doc occkit.Document, indexed bool) *Index {
-	root := doc.Root()
-	agents := root.Get("agents")
-	x := &Index{
-		defaults: objectOf(agents.Get("defaults"), indexed),
-		entries:  agents.Get("entries"),
-		list:     agents.Get("list"),
-		provs:    root.Get("models").Get("providers"),
-		indexed:  indexed,
-	}
-	x.defMap = x.keysOf(x.defaults.get("models"))
-	if !indexed {
-		return x
-	}
-	x.entryByID = map[string][]member{}
-	if x.entries.IsObject() {
-		i := 0
-		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				o := objectOf(v, true)
-				x.entryByID[id] = append(x.entryByID[id], member{key: k.String(), idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))})
-			}
-			i++
-			return true
-		})
-	}
-	x.listByID = map[string]member{}
-	if x.list.IsArray() {
-		i := 0
-		x.list.ForEach(func(_, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(v.Get("id").String())
-				if _, dup := x.listByID[id]; !dup {
-					o := objectOf(v, true)
-					x.listByID[id] = member{idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))}
-				}
-			}
-			i++
-			return true
-		})
-	}
-	x.provByID, x.rows = map[string][]member{}, map[string]*catalogIndex{}
-	if x.provs.IsObject() {
-		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				o := objectOf(v, true)
-				x.provByID[id] = append(x.provByID[id], member{key: k.String(), v: v, obj: o})
-				if _, seen := x.rows[k.String()]; !seen {
-					x.rows[k.String()] = indexRows(o.get("models"))
-				}
-			}
-			return true
-		})
-	}
-	return x
-}
-
 func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
 func isASCII(s string) bool {
@@ -165,223 +411,73 @@ func isASCII(s string) bool {
 	return true
 }
 
-func indexRows(rows gjson.Result) *catalogIndex {
-	r := &catalogIndex{v: rows, bare: map[string][]member{}, qual: map[string][]member{}}
-	if !rows.IsArray() {
-		return r
-	}
-	i := 0
-	rows.ForEach(func(_, v gjson.Result) bool {
-		id := v.Get("id")
-		if v.IsObject() && id.Type == gjson.String {
-			kv := member{idx: i, v: v}
-			row := strings.TrimSpace(id.String())
-			r.bare[row] = append(r.bare[row], kv)
-			if p, rest, ok := strings.Cut(row, "/"); ok {
-				if isASCII(p) {
-					q := fold(p) + "/" + strings.TrimSpace(rest)
-					r.qual[q] = append(r.qual[q], kv)
-				} else {
-					r.other = append(r.other, kv)
-				}
-			}
+// agent is the prepared agent named id (normalized).
+func (x *Index) agent(id string) *agent {
+	if id != "" {
+		if a := x.agents[id]; a != nil {
+			return a
 		}
-		i++
-		return true
-	})
-	return r
+	}
+	return &x.none
 }
 
-// keysOf indexes a model map (nil when not indexing).
-func (x *Index) keysOf(m gjson.Result) *keyIndex {
-	k := &keyIndex{v: m}
-	if !x.indexed || !m.IsObject() {
-		return k
+// lower is strings.ToLower(strings.TrimSpace(s)), without allocating for
+// a provider ID the document names.
+func (x *Index) lower(s string) string {
+	s = strings.TrimSpace(s)
+	var buf [64]byte
+	if len(s) > len(buf) {
+		return strings.ToLower(s)
 	}
-	k.exact, k.byRest = map[string][]member{}, map[string][]member{}
-	i := 0
-	m.ForEach(func(key, v gjson.Result) bool {
-		kv := member{key: key.String(), idx: i, v: v}
-		t := strings.TrimSpace(kv.key)
-		k.exact[t] = append(k.exact[t], kv)
-		if _, rest, ok := strings.Cut(t, "/"); ok {
-			r := strings.TrimSpace(rest)
-			k.byRest[r] = append(k.byRest[r], kv)
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return strings.ToLower(s)
 		}
-		i++
-		return true
-	})
-	return k
-}
-
-// each calls fn, in author order, for every member of the map that can
-// match model (or, with wildcard, a `<provider>/*` key): a superset of the
-// matches, which the caller filters with keyMatches.
-func (k *keyIndex) each(model string, wildcard bool, fn func(key string, v gjson.Result)) {
-	if k.exact == nil {
-		k.v.ForEach(func(key, v gjson.Result) bool { fn(key.String(), v); return true })
-		return
-	}
-	var a, b []member
-	if wildcard {
-		a = k.byRest["*"]
-	} else if model != "" {
-		a, b = k.exact[model], k.byRest[model]
-	}
-	mergeByPosition(a, b, nil, fn)
-}
-
-// mergeByPosition visits three position-ordered lists in position order.
-func mergeByPosition(a, b, c []member, fn func(key string, v gjson.Result)) {
-	for len(a)+len(b)+len(c) > 0 {
-		best := -1
-		pick := func(l []member, n int) {
-			if len(l) > 0 && (best < 0 || l[0].idx < head(a, b, c, best)) {
-				best = n
-			}
+		if 'A' <= c && c <= 'Z' {
+			upper, c = true, c+'a'-'A'
 		}
-		pick(a, 0)
-		pick(b, 1)
-		pick(c, 2)
-		var kv member
-		switch best {
-		case 0:
-			kv, a = a[0], a[1:]
-		case 1:
-			kv, b = b[0], b[1:]
-		default:
-			kv, c = c[0], c[1:]
-		}
-		fn(kv.key, kv.v)
+		buf[i] = c
 	}
+	if !upper {
+		return s
+	}
+	if id, ok := x.names[string(buf[:len(s)])]; ok {
+		return id
+	}
+	return strings.ToLower(s)
 }
 
-func head(a, b, c []member, n int) int {
-	switch n {
-	case 0:
-		return a[0].idx
-	case 1:
-		return b[0].idx
-	}
-	return c[0].idx
-}
-
-// entry locates the agent entry named id (normalized): its path, value and
-// model map.
-func (x *Index) entry(id string) (occkit.Path, object, *keyIndex) {
+// provider is the chosen config of the normalized provider, or nil.
+func (x *Index) provider(id string) *provider {
 	if id == "" {
-		return occkit.Root(), object{}, nil
+		return nil
 	}
-	entries := occkit.NewPath("agents", "entries")
-	var cands []member
-	if x.indexed {
-		cands = x.entryByID[id]
-	} else {
-		i := 0
-		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && fold(k.String()) == id {
-				cands = append(cands, member{key: k.String(), idx: i, v: v, obj: object{v: v}})
-			}
-			i++
-			return true
-		})
-	}
-	if best := pickSpelling(cands, id); best >= 0 {
-		c := cands[best]
-		if c.keys == nil {
-			c.keys = x.keysOf(c.obj.get("models"))
-		}
-		return entries.Key(c.key), c.obj, c.keys
-	}
-	list := occkit.NewPath("agents", "list")
-	if x.indexed {
-		if c, ok := x.listByID[id]; ok {
-			return list.Index(c.idx), c.obj, c.keys
-		}
-		return occkit.Root(), object{}, nil
-	}
-	if x.list.IsArray() {
-		for i, v := range x.list.Array() {
-			if v.IsObject() && fold(v.Get("id").String()) == id {
-				return list.Index(i), object{v: v}, x.keysOf(v.Get("models"))
-			}
-		}
-	}
-	return occkit.Root(), object{}, nil
+	return x.provs[id]
 }
 
-// pickSpelling chooses among the spellings of id: the exact key, else the
-// smallest key, independent of author key order; -1 when there is none.
-func pickSpelling(cands []member, id string) int {
-	best := -1
-	for i, c := range cands {
-		if c.key == id {
-			return i
+// row finds the first catalog row, in array order, that names
+// provider/model (REF-4, [resolver.MatchRow]).
+func (p *provider) row(provider, model string) *row {
+	if p == nil || model == "" || p.bare == nil {
+		return nil
+	}
+	var best *row
+	if l := p.bare[model]; len(l) > 0 {
+		best = l[0]
+	}
+	if l := p.qual[qualKey{provider, model}]; len(l) > 0 && (best == nil || l[0].idx < best.idx) {
+		best = l[0]
+	}
+	for _, r := range p.other {
+		if best != nil && r.idx >= best.idx {
+			break
 		}
-		if best < 0 || c.key < cands[best].key {
-			best = i
+		if resolver.MatchRow(resolver.Ref{Provider: provider, ID: model}, r.id) {
+			best = r
+			break
 		}
 	}
 	return best
-}
-
-// providerConfig finds `models.providers.<p>` (the key compared
-// case-insensitively; of several spellings the exact key, then the
-// smallest).
-func (x *Index) providerConfig(provider string) (member, *catalogIndex, bool) {
-	if provider == "" {
-		return member{}, nil, false
-	}
-	var cands []member
-	if x.indexed {
-		cands = x.provByID[provider]
-	} else {
-		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && fold(k.String()) == provider {
-				cands = append(cands, member{key: k.String(), v: v, obj: object{v: v}})
-			}
-			return true
-		})
-	}
-	best := pickSpelling(cands, provider)
-	if best < 0 {
-		return member{}, nil, false
-	}
-	c := cands[best]
-	if x.indexed {
-		return c, x.rows[c.key], true
-	}
-	return c, &catalogIndex{v: c.obj.get("models")}, true
-}
-
-// row finds the first catalog row, in array order, matching ref (REF-4).
-func (r *catalogIndex) row(ref resolver.Ref) (member, bool) {
-	var found member
-	ok := false
-	visit := func(idx int, v gjson.Result) bool {
-		id := v.Get("id")
-		if v.IsObject() && id.Type == gjson.String && resolver.MatchRow(ref, id.String()) {
-			found, ok = member{idx: idx, v: v}, true
-			return false
-		}
-		return true
-	}
-	if r.bare == nil {
-		if r.v.IsArray() {
-			i := -1
-			r.v.ForEach(func(_, v gjson.Result) bool { i++; return visit(i, v) })
-		}
-		return found, ok
-	}
-	if ref.ID == "" {
-		return found, false
-	}
-	for _, l := range [][]member{r.bare[ref.ID], r.qual[ref.Provider+"/"+ref.ID], r.other} {
-		for _, c := range l {
-			if (!ok || c.idx < found.idx) && !visit(c.idx, c.v) {
-				break
-			}
-		}
-	}
-	return found, ok
 }

@@ -133,7 +133,7 @@ func TestPluginCannotMutateFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range got.Reasons {
+	for _, r := range got.Reasons() {
 		if strings.Contains(r.Path.String(), "mutated") {
 			t.Fatalf("a plugin altered the shared facts: %+v", r)
 		}

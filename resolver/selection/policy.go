@@ -1,8 +1,6 @@
 package selection
 
 import (
-	"strings"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/resolver"
 )
@@ -39,16 +37,17 @@ func LookupPolicy(doc occkit.Document, req Request) (Policy, error) {
 	if err != nil {
 		return Policy{}, err
 	}
-	st := &state{x: Prepare(doc), provider: provider, model: model}
-	st.entry, st.entryV, st.entryKeys = st.x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
-	pol := st.lookupPolicy()
-	out := Policy{Runtime: resolver.RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: st.provider}
+	x := Prepare(doc)
+	d := decision{x: x, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
+	var reasons []resolver.Reason
+	pol := d.lookup(&reasons)
+	out := Policy{Runtime: resolver.RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: provider}
 	if pol.provider != "" && out.Provider == "" {
 		out.Provider = pol.provider
 	}
 	if pol.found {
 		out.Runtime, out.Source, out.Path = pol.runtime, pol.source, pol.path
 	}
-	out.Reasons = st.reasons
+	out.Reasons = reasons
 	return out, nil
 }

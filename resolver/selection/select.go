@@ -83,14 +83,22 @@ type Result struct {
 	Requested string
 	// Provider and Model are the effective route.
 	Provider, Model string
-	// Reasons is the ordered reason chain (SEL-9).
-	Reasons []resolver.Reason
+
+	why trail // the reason chain, rebuilt by Reasons
 }
 
-// Explain writes the reason chain, one line per [resolver.Reason], followed by the
-// outcome.
-func (s Result) Explain(w io.Writer) error {
-	for i, r := range s.Reasons {
+// Reasons returns the ordered reason chain (SEL-9). A decision does not
+// build it: Reasons rebuilds the document's part from the prepared index
+// (the same lookups, recorded) and appends what the session and the
+// plugins said, which the decision kept. Each call returns a new slice.
+func (s Result) Reasons() []resolver.Reason { return s.why.reasons(s) }
+
+// Explain writes the reason chain, one line per [resolver.Reason],
+// followed by the outcome.
+func (s Result) Explain(w io.Writer) error { return explain(w, s.Reasons(), s) }
+
+func explain(w io.Writer, reasons []resolver.Reason, s Result) error {
+	for i, r := range reasons {
 		line := fmt.Sprintf("%d. %s", i+1, r.Rule)
 		if !r.Path.IsRoot() {
 			line += " " + r.Path.String()
@@ -126,49 +134,51 @@ var cliBackends = map[string]string{
 // (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
 // provider/model.
 //
-// Select is Prepare(doc).Select(req, reg); a caller deciding more
-// than once on one document prepares it once.
+// Select is Prepare(doc).Select(req, reg); a caller deciding more than
+// once on one document prepares it once.
 func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 	return Prepare(doc).Select(req, reg)
 }
 
 // Select decides one turn on the prepared document; see the package
-// function [Select].
+// function [Select]. It allocates nothing unless a plugin is asked, more
+// than two session or plugin reasons are recorded, or it refuses.
 func (x *Index) Select(req Request, reg *Registry) (Result, error) {
-	st := &state{x: x, reg: reg}
-	provider, model, err := target(req.Provider, req.Model)
+	provider, model, err := target(x.lower(req.Provider), req.Model)
 	if err != nil {
 		return Result{}, err
 	}
-	st.provider, st.model = provider, model
-	st.entry, st.entryV, st.entryKeys = x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
-	st.ignoreWholeAgentKeys()
+	d := decision{x: x, reg: reg, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
+	d.why = trail{x: x, agent: d.agent}
 
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
-		st.reason("SEL-8", occkit.Root(), b, "ACP session keeps its ACP backend")
-		return st.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		d.why.note = resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"}
+		d.why.hasNote = true
+		return d.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
-		st.reason("SEL-8", occkit.Root(), resolver.NormalizeRuntime(h), "historical harness ID does not pin the next turn")
+		d.why.note = resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"}
+		d.why.hasNote = true
 	}
 
-	pol := st.lookupPolicy()
-	if pol.provider != "" && st.provider == "" {
-		st.provider = pol.provider
+	d.why.routed, d.why.lookupProvider = true, provider
+	pol := d.lookup(nil)
+	if pol.provider != "" && d.provider == "" {
+		d.provider = pol.provider
 	}
-	st.facts = st.routeFacts()
+	d.route()
 
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
 		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
-			st.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
-			sel, err := st.locked(rt)
-			return st.done(sel), err
+			d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
+			sel, err := d.locked(rt)
+			return d.done(sel), err
 		}
 	}
 	if o := strings.TrimSpace(ses.Override); o != "" {
-		if sel, ok := st.sessionOverride(resolver.NormalizeRuntime(o)); ok {
-			return st.done(sel), nil
+		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
+			return d.done(sel), nil
 		}
 	}
 
@@ -177,11 +187,11 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	}
 	var sel Result
 	if pol.runtime == resolver.RuntimeAuto {
-		sel = st.auto(pol.source, pol.ambiguous)
+		sel = d.auto(pol.source, pol.ambiguous)
 	} else {
-		sel, err = st.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
+		sel, err = d.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
 	}
-	return st.done(sel), err
+	return d.done(sel), err
 }
 
 func ruleFor(runtime string) string {
@@ -191,52 +201,91 @@ func ruleFor(runtime string) string {
 	return "SEL-5"
 }
 
-type state struct {
+// trail is what a Result keeps to rebuild its reason chain: the prepared
+// agent (its SEL-2 reasons), the session note, whether the document's
+// policy and route were consulted (SEL-1, SEL-6: rebuilt from the index),
+// and the reasons of the session and the plugins, which cannot be
+// rebuilt without asking again.
+type trail struct {
+	x              *Index
+	agent          *agent
+	note           resolver.Reason // ACP backend or historical harness ID
+	hasNote        bool
+	routed         bool
+	lookupProvider string // the provider the SEL-1 lookup ran with
+	n              int
+	tail           [2]resolver.Reason
+	more           []resolver.Reason
+}
+
+func (t *trail) add(r resolver.Reason) {
+	if t.n < len(t.tail) {
+		t.tail[t.n] = r
+		t.n++
+		return
+	}
+	t.more = append(t.more, r)
+}
+
+func (t *trail) reasons(s Result) []resolver.Reason {
+	if t.x == nil {
+		return nil
+	}
+	out := make([]resolver.Reason, 0, len(t.agent.sel2)+t.n+len(t.more)+4)
+	out = append(out, t.agent.sel2...)
+	if t.hasNote {
+		out = append(out, t.note)
+	}
+	if t.routed {
+		d := decision{x: t.x, agent: t.agent, provider: t.lookupProvider, model: s.Model}
+		d.lookup(&out)
+		d.provider = s.Provider
+		d.route()
+		for _, p := range d.overrides() {
+			out = append(out, resolver.Reason{Rule: "SEL-6", Path: p, Note: "authored request override"})
+		}
+	}
+	out = append(out, t.tail[:t.n]...)
+	return append(out, t.more...)
+}
+
+// decision is one Select in progress.
+type decision struct {
 	x               *Index
 	reg             *Registry
 	provider, model string
-	entry           occkit.Path // agent entry, root when none
-	entryV          object      // its members
-	entryKeys       *keyIndex   // its model map
-	facts           RouteFacts
-	reasons         []resolver.Reason
-	scopeList       []scope // made once per decision
-	maps            []mapAt
+	agent           *agent
+	prov            *provider
+	row             *row
+	why             trail
 }
 
 // Paths every decision names; a Path is immutable and shared.
 var (
-	defaultsPath       = occkit.NewPath("agents", "defaults")
-	defaultsModelsPath = defaultsPath.Key("models")
+	defaultsPath = occkit.NewPath("agents", "defaults")
 )
 
-// mapAt is a model map: where it is and its keys.
-type mapAt struct {
-	at   occkit.Path
-	keys *keyIndex
+func (d *decision) reason(rule string, p occkit.Path, value, note string) {
+	d.why.add(resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
 }
 
-func (st *state) reason(rule string, p occkit.Path, value, note string) {
-	st.reasons = append(st.reasons, resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
-}
-
-func (st *state) done(s Result) Result {
-	s.Provider, s.Model = st.provider, st.model
+func (d *decision) done(s Result) Result {
+	s.Provider, s.Model = d.provider, d.model
 	if s.Requested == "" {
 		s.Requested = resolver.RuntimeAuto
 	}
-	s.Reasons = st.reasons
+	s.why = d.why
 	return s
 }
 
-func (st *state) ref() string {
+func (d *decision) ref() string {
 	switch {
-	case st.provider == "":
-		return st.model
-	case st.model == "":
-		return st.provider
+	case d.provider == "":
+		return d.model
+	case d.model == "":
+		return d.provider
 	}
-	return st.provider + "/" + st.model
+	return d.provider + "/" + d.model
 }
 
 // target normalizes the request's provider and model (REF-1, REF-2).
@@ -262,18 +311,6 @@ func target(provider, model string) (string, string, error) {
 	return p, m, nil
 }
 
-// ignoreWholeAgentKeys records the whole-agent runtime keys selection
-// ignores (SEL-2).
-func (st *state) ignoreWholeAgentKeys() {
-	for _, s := range st.scopes() {
-		for _, k := range []string{"agentRuntime", "embeddedHarness"} {
-			if v := s.v.get(k); v.Exists() {
-				st.reason("SEL-2", s.at.Key(k), runtimeValue(v), "whole-agent runtime key is ignored")
-			}
-		}
-	}
-}
-
 func runtimeValue(v gjson.Result) string {
 	if v.IsObject() {
 		v = v.Get("id")
@@ -284,16 +321,7 @@ func runtimeValue(v gjson.Result) string {
 	return ""
 }
 
-type policyHit struct {
-	found     bool
-	ambiguous bool
-	runtime   string
-	source    Source
-	path      occkit.Path
-	provider  string // provider of the matched key, for bare model IDs
-}
-
-// runtimeIDOf reads a non-blank `agentRuntime.id` under v.
+// runtimeIDOf reads a non-blank `id` of an agentRuntime object.
 func runtimeIDOf(ar gjson.Result) (string, bool) {
 	if !ar.IsObject() {
 		return "", false
@@ -305,256 +333,245 @@ func runtimeIDOf(ar gjson.Result) (string, bool) {
 	return id.String(), true
 }
 
-// scope is an agent scope (`agents.defaults`, the agent entry).
-type scope struct {
-	at occkit.Path
-	v  object
+type policyHit struct {
+	found     bool
+	ambiguous bool
+	runtime   string
+	source    Source
+	path      occkit.Path
+	provider  string // provider of the matched key, for bare model IDs
 }
 
-func (st *state) scopes() []scope {
-	if st.scopeList == nil {
-		st.scopeList = []scope{{defaultsPath, st.x.defaults}}
-		if !st.entry.IsRoot() {
-			st.scopeList = append(st.scopeList, scope{st.entry, st.entryV})
+// lookup applies the SEL-1 lookup order; rec, when set, receives its
+// reason.
+func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
+	note := func(p occkit.Path, value, text string) {
+		if rec != nil {
+			*rec = append(*rec, resolver.Reason{Rule: "SEL-1", Path: p, Value: value, Note: text})
 		}
 	}
-	return st.scopeList
-}
-
-func (st *state) modelMaps() []mapAt {
-	if st.maps == nil {
-		if !st.entry.IsRoot() {
-			st.maps = append(st.maps, mapAt{st.entry.Key("models"), st.entryKeys})
-		}
-		st.maps = append(st.maps, mapAt{defaultsModelsPath, st.x.defMap})
+	hit := func(p occkit.Path, rt string, src Source, text, provider string) policyHit {
+		note(p, rt, text)
+		return policyHit{found: true, runtime: rt, source: src, path: p, provider: provider}
 	}
-	return st.maps
-}
-
-// lookupPolicy applies the SEL-1 lookup order.
-func (st *state) lookupPolicy() policyHit {
 	// 1. exact model keys, entry scope then defaults.
-	for _, m := range st.modelMaps() {
-		pol, stop := st.scanKeys(m, false)
-		if pol.ambiguous {
-			st.reason("SEL-1", m.at, st.model, "bare model ID matches keys of different providers: no policy")
-			return pol
-		}
-		if stop {
-			return pol
+	if d.model != "" {
+		for _, m := range d.agent.maps {
+			k, ambiguous := m.exact(d.provider, d.model)
+			if ambiguous {
+				note(m.at, d.model, "bare model ID matches keys of different providers: no policy")
+				return policyHit{ambiguous: true}
+			}
+			if k != nil {
+				return hit(k.policyAt, k.runtime, SourceModel, "model policy", k.provider)
+			}
 		}
 	}
 	// 2. the provider catalog row (a bare model ID names no provider).
-	if row, rv, ok := st.catalogRow(); ok {
-		if id, ok := runtimeIDOf(rv.Get("agentRuntime")); ok {
-			return st.hit(row.Key("agentRuntime").Key("id"), id, SourceModel, "catalog row policy", "")
-		}
+	prov := d.x.provider(d.provider)
+	if r := prov.row(d.provider, d.model); r != nil && r.policy {
+		return hit(r.policyAt, r.runtime, SourceModel, "catalog row policy", "")
 	}
 	// 3. provider wildcard keys; for a bare model ID, any provider's,
 	// unless keys of different providers match (as in OpenClaw).
-	for _, m := range st.modelMaps() {
-		if pol, stop := st.scanKeys(m, true); stop {
-			if pol.ambiguous {
-				st.reason("SEL-1", m.at, st.model, "bare model ID matches wildcard keys of different providers: no policy")
-			}
-			return pol
+	for _, m := range d.agent.maps {
+		if k, ambiguous := m.wildcard(d.provider); ambiguous {
+			note(m.at, d.model, "bare model ID matches wildcard keys of different providers: no policy")
+			return policyHit{ambiguous: true}
+		} else if k != nil {
+			return hit(k.policyAt, k.runtime, SourceModel, "provider wildcard policy", k.provider)
 		}
 	}
-	if st.provider == "" {
-		st.reason("SEL-1", occkit.Root(), st.model, "model ID has no provider: provider policy does not apply")
+	if d.provider == "" {
+		note(occkit.Root(), d.model, "model ID has no provider: provider policy does not apply")
 		return policyHit{}
 	}
 	// 4. provider-level policy.
-	if pc, pv, ok := st.providerConfig(); ok {
-		if id, ok := runtimeIDOf(pv.get("agentRuntime")); ok {
-			return st.hit(pc.Key("agentRuntime").Key("id"), id, SourceProvider, "provider policy", "")
-		}
+	if prov != nil && prov.policy {
+		return hit(prov.policyAt, prov.runtime, SourceProvider, "provider policy", "")
 	}
 	return policyHit{}
 }
 
-func (st *state) hit(p occkit.Path, raw string, src Source, note, provider string) policyHit {
-	rt := resolver.NormalizeRuntime(raw)
-	st.reason("SEL-1", p, rt, note)
-	return policyHit{found: true, runtime: rt, source: src, path: p, provider: provider}
+// matches reports whether the key reached under model names the target
+// provider/model (whole, or as "<provider>/<model>"), and the provider
+// the key names.
+func (r keyRef) matches(provider string) (string, bool) {
+	if r.whole {
+		return r.k.provider, true
+	}
+	return r.k.provider, r.k.provider != "" && (provider == "" || r.k.provider == provider)
 }
 
-// scanKeys looks for policy keys of the model map at m: exact keys, or
-// `<provider>/*` keys when wildcard is set. stop reports a decision.
-func (st *state) scanKeys(m mapAt, wildcard bool) (policyHit, bool) {
-	type match struct {
-		key, provider, raw string
+// better orders two matching keys: a key naming the caller's provider,
+// then a provider-qualified key, then the smaller key. Several keys can
+// name one model ("vllm/q", "VLLM/q", bare "q", "moonshotai/kimi" and
+// "nvidia/moonshotai/kimi" for provider nvidia); as in OpenClaw the
+// caller's provider wins, and where OpenClaw takes the first key in author
+// order occkit takes the qualified, then the smallest key, so author key
+// order never changes a selection.
+func better(a, b *modelKey, aProv, bProv, provider string) bool {
+	if provider != "" {
+		if ca, cb := aProv == provider, bProv == provider; ca != cb {
+			return ca
+		}
 	}
-	var matches []match
-	m.keys.each(st.model, wildcard, func(key string, v gjson.Result) {
-		raw, ok := runtimeIDOf(v.Get("agentRuntime"))
+	if qa, qb := aProv != "", bProv != ""; qa != qb {
+		return qa
+	}
+	return a.key < b.key
+}
+
+// exact finds the model key with a policy that decides provider/model,
+// or reports that a bare model ID matches keys of different providers.
+func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
+	var best *modelKey
+	bestProv := ""
+	mixed := false
+	for _, r := range m.byModel[model] {
+		if !r.k.policy {
+			continue
+		}
+		p, ok := r.matches(provider)
 		if !ok {
+			continue
+		}
+		if best != nil && p != bestProv {
+			mixed = true
+		}
+		if best == nil || better(r.k, best, p, bestProv, provider) {
+			best, bestProv = r.k, p
+		}
+	}
+	return best, best != nil && provider == "" && mixed
+}
+
+// wildcard finds the `<provider>/*` key with a policy that decides the
+// provider (for "", any provider's), or reports keys of different
+// providers.
+func (m *modelMap) wildcard(provider string) (*modelKey, bool) {
+	var best *modelKey
+	mixed := false
+	for _, k := range m.wild {
+		if provider != "" && k.provider != provider {
+			continue
+		}
+		if best != nil && k.provider != best.provider {
+			mixed = true
+		}
+		if best == nil || k.key < best.key {
+			best = k
+		}
+	}
+	return best, best != nil && provider == "" && mixed
+}
+
+// route finds the provider config and catalog row of the effective
+// route.
+func (d *decision) route() {
+	d.prov = d.x.provider(d.provider)
+	d.row = d.prov.row(d.provider, d.model)
+}
+
+// facts are the route's own facts: the row's, else the provider's.
+func (d *decision) facts() *route {
+	if d.row != nil {
+		return &d.row.route
+	}
+	if d.prov != nil {
+		return &d.prov.route
+	}
+	return &noRoute
+}
+
+// noRoute is a route without a provider config: the provider's default
+// URL and API, which for openai is the official route.
+var noRoute = route{official: true}
+
+// overrideSources are the sorted override lists of the route (SEL-6,
+// SEL-6a): provider config, catalog row, the agent scopes' params and,
+// for a route with a provider, the params of every model key naming it.
+func (d *decision) overrideSources(fn func([]occkit.Path)) {
+	if d.prov != nil {
+		fn(d.prov.overrides)
+	}
+	if d.row != nil {
+		fn(d.row.overrides)
+	}
+	fn(d.agent.params)
+	if d.provider != "" && d.model != "" {
+		for _, m := range d.agent.maps {
+			for _, r := range m.byModel[d.model] {
+				if _, ok := r.matches(d.provider); ok {
+					fn(r.k.params)
+				}
+			}
+		}
+	}
+}
+
+// hasOverrides reports an authored request override on the route.
+func (d *decision) hasOverrides() bool {
+	found := false
+	d.overrideSources(func(ps []occkit.Path) { found = found || len(ps) > 0 })
+	return found
+}
+
+// overrides lists the route's authored request overrides in path order.
+// A list from one source is the prepared (shared, never modified) one.
+func (d *decision) overrides() []occkit.Path {
+	var one, all []occkit.Path
+	n := 0
+	d.overrideSources(func(ps []occkit.Path) {
+		if len(ps) == 0 {
 			return
 		}
-		if prov, ok := st.keyMatches(key, wildcard); ok {
-			matches = append(matches, match{key: key, provider: prov, raw: raw})
+		if n++; n == 1 {
+			one = ps
+			return
 		}
+		if n == 2 {
+			all = append(all, one...)
+		}
+		all = append(all, ps...)
 	})
-	if len(matches) == 0 {
-		return policyHit{}, false
+	if n <= 1 {
+		return one
 	}
-	// Several keys can name one model ("vllm/q", "VLLM/q", bare "q",
-	// "moonshotai/kimi" and "nvidia/moonshotai/kimi" for provider nvidia).
-	// As in OpenClaw, a key naming the caller's provider wins; then, where
-	// OpenClaw takes the first key in author order, occkit takes the
-	// provider-qualified key, then the smallest key, so author key order
-	// never changes a selection.
-	sort.SliceStable(matches, func(i, j int) bool {
-		if st.provider != "" {
-			ci, cj := matches[i].provider == st.provider, matches[j].provider == st.provider
-			if ci != cj {
-				return ci
-			}
-		}
-		qi, qj := matches[i].provider != "", matches[j].provider != ""
-		if qi != qj {
-			return qi
-		}
-		return matches[i].key < matches[j].key
-	})
-	first := matches[0]
-	if st.provider == "" {
-		for _, x := range matches[1:] {
-			if x.provider != first.provider {
-				return policyHit{ambiguous: true}, true
-			}
-		}
-	}
-	note := "model policy"
-	if wildcard {
-		note = "provider wildcard policy"
-	}
-	return st.hit(m.at.Key(first.key).Key("agentRuntime").Key("id"), first.raw, SourceModel, note, first.provider), true
+	return sortPaths(all)
 }
 
-// keyMatches reports whether a model-map key names the target (exactly, or
-// as `<provider>/*` when wildcard is set) and the key's provider.
-func (st *state) keyMatches(key string, wildcard bool) (string, bool) {
-	k := strings.TrimSpace(key)
-	pre, rest, qualified := strings.Cut(k, "/")
-	kp := strings.ToLower(strings.TrimSpace(pre))
-	rest = strings.TrimSpace(rest)
-	if wildcard {
-		return kp, qualified && kp != "" && rest == "*" && (st.provider == "" || kp == st.provider)
-	}
-	if st.model == "" {
-		return "", false // only wildcard keys name a provider-only target
-	}
-	if k == st.model {
-		if qualified {
-			return kp, true
-		}
-		return "", true
-	}
-	if !qualified || kp == "" || rest != st.model {
-		return "", false
-	}
-	return kp, st.provider == "" || kp == st.provider
-}
-
-// providerConfig finds `models.providers.<p>` (the key compared
-// case-insensitively).
-func (st *state) providerConfig() (occkit.Path, object, bool) {
-	pc, _, ok := st.x.providerConfig(st.provider)
-	if !ok {
-		return occkit.Root(), object{}, false
-	}
-	return occkit.NewPath("models", "providers", pc.key), pc.obj, true
-}
-
-// catalogRow finds the provider catalog row of the target (REF-4): the
-// first row, in array order, whose ID is the model ID or the full ref (as
-// OpenClaw's resolveModelConfig does).
-func (st *state) catalogRow() (occkit.Path, gjson.Result, bool) {
-	pc, rows, ok := st.x.providerConfig(st.provider)
-	if !ok {
-		return occkit.Root(), gjson.Result{}, false
-	}
-	r, ok := rows.row(resolver.Ref{Provider: st.provider, ID: st.model})
-	if !ok {
-		return occkit.Root(), gjson.Result{}, false
-	}
-	return occkit.NewPath("models", "providers", pc.key, "models").Index(r.idx), r.v, true
-}
-
-// routeFacts gathers the secret-free facts of the route (SEL-4, SEL-6).
-func (st *state) routeFacts() RouteFacts {
-	f := RouteFacts{Provider: st.provider, Model: st.model}
-	var scan overrideScan
-	pc, pv, hasPC := st.providerConfig()
-	row, rv, hasRow := st.catalogRow()
-	if hasPC {
-		scan.provider(pv, pc)
-	}
-	if hasRow {
-		scan.row(rv, row)
-	}
-	for _, v := range []object{{v: rv}, pv} {
-		if u := v.get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
-			f.BaseURL, f.BaseURLStripped = sanitizeURL(u.String())
-			break
-		}
-	}
-	for _, v := range []object{{v: rv}, pv} {
-		if a := v.get("api"); a.Type == gjson.String && strings.TrimSpace(a.String()) != "" {
-			f.API = strings.TrimSpace(a.String())
-			break
-		}
-	}
-	// SEL-6a: params at the agent scopes, and of the exact model keys.
-	for _, s := range st.scopes() {
-		if p := s.v.get("params"); present(p) {
-			scan.params(p, s.at.Key("params"))
-		}
-	}
-	if st.provider != "" {
-		for _, m := range st.modelMaps() {
-			m.keys.each(st.model, false, func(k string, v gjson.Result) {
-				if _, ok := st.keyMatches(k, false); ok {
-					if p := v.Get("params"); present(p) {
-						scan.params(p, m.at.Key(k).Key("params"))
-					}
-				}
-			})
-		}
-	}
-	sort.SliceStable(scan.paths, func(i, j int) bool { return scan.paths[i].Compare(scan.paths[j]) < 0 })
-	f.Overrides = scan.paths
-	for _, p := range f.Overrides {
-		st.reason("SEL-6", p, "", "authored request override")
-	}
-	return f
+// routeFacts are the secret-free facts a plugin is asked with (SEL-4,
+// SEL-6).
+func (d *decision) routeFacts() RouteFacts {
+	r := d.facts()
+	return RouteFacts{Provider: d.provider, Model: d.model, BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api, Overrides: d.overrides()}
 }
 
 // auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
-func (st *state) auto(src Source, ambiguous bool) Result {
+func (d *decision) auto(src Source, ambiguous bool) Result {
 	openclaw := Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: resolver.RuntimeAuto}
-	if st.provider == "" || ambiguous {
-		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
+	if d.provider == "" || ambiguous {
+		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
 		return openclaw
 	}
-	if st.provider == "openai" {
-		if OfficialOpenAIRoute(st.facts) && !st.facts.HasOverrides() {
-			p, ok := st.reg.Lookup(string(occkit.HarnessCodex))
+	if d.provider == "openai" {
+		if d.facts().official && !d.hasOverrides() {
+			p, ok := d.reg.Lookup(string(occkit.HarnessCodex))
 			if !ok {
-				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
+				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
 				return openclaw
 			}
-			sup := ask(p, st.facts, string(occkit.HarnessCodex))
+			sup := ask(p, d.routeFacts(), string(occkit.HarnessCodex))
 			if sup.Kind == SupportSupported {
-				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
+				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
 				return Result{Runtime: string(occkit.HarnessCodex), Source: src, Requested: resolver.RuntimeAuto}
 			}
-			st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
+			d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
 		}
 		// As in OpenClaw, the route decides alone: no plugin is asked.
-		st.reason("SEL-4", occkit.Root(), st.facts.BaseURL, "custom route, adapter or request overrides keep openai on openclaw")
+		d.reason("SEL-4", occkit.Root(), d.facts().baseURL, "custom route, adapter or request overrides keep openai on openclaw")
 		return openclaw
 	}
 	type cand struct {
@@ -562,21 +579,26 @@ func (st *state) auto(src Source, ambiguous bool) Result {
 		pri int
 	}
 	var claims []cand
-	for _, id := range st.reg.IDs() {
-		p, _ := st.reg.Lookup(id)
-		if !autoFor(p, st.provider) {
+	var facts *RouteFacts
+	for _, id := range d.reg.IDs() {
+		p, _ := d.reg.Lookup(id)
+		if !autoFor(p, d.provider) {
 			continue
 		}
-		sup := ask(p, st.facts, resolver.RuntimeAuto)
+		if facts == nil {
+			f := d.routeFacts()
+			facts = &f
+		}
+		sup := ask(p, *facts, resolver.RuntimeAuto)
 		if sup.Kind == SupportSupported {
 			claims = append(claims, cand{id: id, pri: p.Priority()})
-			st.reason("SEL-3", occkit.Root(), id, fmt.Sprintf("claims the route (priority %d)", p.Priority()))
+			d.reason("SEL-3", occkit.Root(), id, fmt.Sprintf("claims the route (priority %d)", p.Priority()))
 		} else {
-			st.reason("SEL-3", occkit.Root(), id, "does not claim the route: "+sup.Reason)
+			d.reason("SEL-3", occkit.Root(), id, "does not claim the route: "+sup.Reason)
 		}
 	}
 	if len(claims) == 0 {
-		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "no plugin claims the route")
+		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "no plugin claims the route")
 		return openclaw
 	}
 	sort.Slice(claims, func(i, j int) bool {
@@ -585,93 +607,93 @@ func (st *state) auto(src Source, ambiguous bool) Result {
 		}
 		return claims[i].id < claims[j].id
 	})
-	st.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
+	d.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
 	return Result{Runtime: claims[0].id, Source: src, Requested: resolver.RuntimeAuto}
 }
 
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
 // was configured and rule the rule reported on refusal.
-func (st *state) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
+func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
 		return Result{Runtime: rt, Source: src, Requested: rt}, nil
 	}
 	if want, cli := cliBackends[rt]; cli {
-		if st.provider != want {
-			return Result{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, st.ref())
+		if d.provider != want {
+			return Result{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
 		}
-		st.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
+		d.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
 		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
 	}
-	plug, ok := st.reg.Lookup(rt)
+	plug, ok := d.reg.Lookup(rt)
 	if !ok {
-		return Result{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, st.ref())
+		return Result{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, d.ref())
 	}
-	sup := ask(plug, st.facts, rt)
+	sup := ask(plug, d.routeFacts(), rt)
 	switch sup.Kind {
 	case SupportSupported:
-		st.reason("SEL-5", p, rt, "explicit runtime supports the route")
+		d.reason("SEL-5", p, rt, "explicit runtime supports the route")
 		return Result{Runtime: rt, Source: src, Requested: rt}, nil
 	case SupportFallback:
-		st.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		d.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
 		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
 	}
 	detail := ""
 	if sup.Reason != "" {
 		detail = " (" + sup.Reason + ")"
 	}
-	return Result{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, st.ref(), detail)
+	return Result{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, d.ref(), detail)
 }
 
 // locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
 // owner is not asked again whether it supports the route: the transcript
 // is native to it. An owner that is no registered harness (nor openclaw,
 // nor the provider's CLI backend) is refused like an explicit runtime.
-func (st *state) locked(rt string) (Result, error) {
+func (d *decision) locked(rt string) (Result, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
 		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
 	}
-	if _, ok := st.reg.Lookup(rt); ok {
+	if _, ok := d.reg.Lookup(rt); ok {
 		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
 	}
-	return st.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+	return d.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
 }
 
 // sessionOverride applies a session runtime override when it is
 // compatible (SEL-8); an incompatible one is recorded and ignored.
-func (st *state) sessionOverride(rt string) (Result, bool) {
+func (d *decision) sessionOverride(rt string) (Result, bool) {
 	if rt == resolver.RuntimeAuto {
-		st.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
+		d.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
 		return Result{}, false
 	}
 	ignore := func(why string) (Result, bool) {
-		st.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
+		d.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
 		return Result{}, false
 	}
 	if rt == string(occkit.HarnessOpenClaw) {
-		st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+		d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
 		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
 	}
 	if want, cli := cliBackends[rt]; cli {
-		if st.provider != want {
+		if d.provider != want {
 			return ignore("CLI backend serves provider " + want)
 		}
-		st.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
+		d.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
 		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
 	}
-	plug, ok := st.reg.Lookup(rt)
+	plug, ok := d.reg.Lookup(rt)
 	if !ok {
 		return ignore("no such harness is registered")
 	}
-	switch sup := ask(plug, st.facts, rt); sup.Kind {
+	switch sup := ask(plug, d.routeFacts(), rt); sup.Kind {
 	case SupportFallback:
 		// The harness declares that OpenClaw reproduces the exact request
 		// (SEL-5): the override is honoured through that fallback, as in
 		// OpenClaw, rather than ignored for the configured policy.
-		st.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		d.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
 		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
 	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}
-	st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+	d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
 	return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
 }

@@ -208,7 +208,7 @@ func TestSelectProperties(t *testing.T) {
 			}
 			return
 		}
-		for _, r := range got.Reasons {
+		for _, r := range got.Reasons() {
 			// Reason paths exist in the document.
 			if !r.Path.IsRoot() && !doc.Has(r.Path) {
 				t.Fatalf("reason path %s is not in the document", r.Path.String())
@@ -249,6 +249,9 @@ func FuzzSelect(f *testing.F) {
 		}
 		req := Request{Provider: provider, Model: model, AgentID: "main", Session: Session{Override: override}}
 		got, err := Select(doc, req, reg)
+		if o, want := outcome(got, err), oOutcome(oPrepare(doc, false).Select(req, reg)); o != want {
+			t.Fatalf("prepared decision differs from the reference:\n%s\nvs\n%s", o, want)
+		}
 		if err != nil {
 			var e *occkit.Error
 			if !errors.As(err, &e) || e.Code != occkit.CodeInvalidRequest || !strings.HasPrefix(e.Rule, "SEL-") {
@@ -259,7 +262,7 @@ func FuzzSelect(f *testing.F) {
 		if got.Runtime == "" || !knownSource(got.Source) {
 			t.Fatalf("incomplete selection %+v", got)
 		}
-		for _, r := range got.Reasons {
+		for _, r := range got.Reasons() {
 			if !r.Path.IsRoot() && !doc.Has(r.Path) {
 				t.Fatalf("reason path %s is not in the document", r.Path.String())
 			}

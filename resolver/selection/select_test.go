@@ -401,7 +401,7 @@ func TestSelectReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rules []string
-	for _, r := range got.Reasons {
+	for _, r := range got.Reasons() {
 		rules = append(rules, r.Rule)
 		if strings.Contains(r.Value+r.Note, "secret-value") {
 			t.Errorf("reason leaks a header value: %+v", r)

@@ -212,7 +212,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
-	homes := map[compile.Role]string{compile.RoleGateway: DefaultHome, compile.RoleHarness: DefaultHome}
+	homes := map[occkit.Process]string{occkit.ProcessGateway: DefaultHome, occkit.ProcessHarness: DefaultHome}
 	runtimeClass := ""
 	switch rev.Topology() {
 	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
@@ -222,7 +222,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		if err != nil {
 			return Objects{}, err
 		}
-		homes[compile.RoleHarness] = home
+		homes[occkit.ProcessHarness] = home
 		runtimeClass = opts.Sandbox.RuntimeClassName
 	default:
 		return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
@@ -243,11 +243,11 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	objs := Objects{Namespace: r.ns}
 	for _, p := range plan.Processes {
 		c := ComponentGateway
-		if p.Role == compile.RoleHarness {
+		if p.Role == occkit.ProcessHarness {
 			c = ComponentHarness
 		}
 		w := workload{component: c, process: p, home: homes[p.Role]}
-		if p.Role == compile.RoleHarness {
+		if p.Role == occkit.ProcessHarness {
 			w.runtimeClass = runtimeClass
 		}
 		for _, f := range p.Files {
@@ -453,11 +453,10 @@ func (r *renderer) envVar(e compile.Env) corev1.EnvVar {
 	switch {
 	case e.Placeholder:
 		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
-	case e.Secret.Kind == compile.SecretGatewayToken:
+	case e.GatewayToken:
 		return secretEnv(e.Name, GatewayTokenSecretName(r.rev.AgentID()), GatewayTokenSecretKey)
 	case !e.Secret.IsZero():
-		ref := admission.SourceRefOf(e.Secret)
-		return secretEnv(e.Name, CredentialSecretName(ref), CredentialSecretKey(ref))
+		return secretEnv(e.Name, CredentialSecretName(e.Secret), CredentialSecretKey(e.Secret))
 	}
 	return corev1.EnvVar{Name: e.Name, Value: e.Value}
 }

@@ -267,7 +267,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err != nil {
 		return err
 	}
-	gw, _ := plan.Process(compile.RoleGateway)
+	gw, _ := plan.Process(occkit.ProcessGateway)
 	native, _ := gw.File(compile.FileNativeDocument)
 	p := process{
 		Agent: rev.AgentID(), Revision: rev.Digest(), Generation: rev.Source().Generation,
@@ -285,7 +285,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	}
 	for _, e := range gw.Env {
 		switch {
-		case e.Secret.Kind == compile.SecretGatewayToken:
+		case e.GatewayToken:
 			// In gateway-token.env.
 		case !e.Secret.IsZero():
 			p.SecretEnv[e.Name] = secretRef{NamespaceID: e.Secret.NamespaceID, ID: e.Secret.ID}
@@ -425,7 +425,7 @@ func (d *Driver) plannedDocument(rev drivers.Revision, agentDir string) []byte {
 	if err != nil {
 		return nil
 	}
-	gw, _ := plan.Process(compile.RoleGateway)
+	gw, _ := plan.Process(occkit.ProcessGateway)
 	f, _ := gw.File(compile.FileNativeDocument)
 	return f.Data
 }

@@ -1,0 +1,443 @@
+package openclawschema
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// Refinement is one check OpenClaw's validator makes beyond its
+// published JSON Schema (a zod refinement), mirrored at admission.
+type Refinement struct {
+	// Class names the refinement in refusals' tests and the differential.
+	Class string
+	// Paths are the settings it judges, in OpenClaw's notation ("*" any
+	// key of a map, "[]" any element of an array).
+	Paths []string
+	// Refuses says what OpenClaw refuses there.
+	Refuses string
+
+	check func(root gjson.Result, r *refiner)
+}
+
+// Refinements lists the refinements the check mirrors for [Version],
+// in the order they run.
+func Refinements() []Refinement { return append([]Refinement(nil), refinements...) }
+
+// refiner collects a document's refinement refusals.
+type refiner struct {
+	version string
+	schema  *node
+	issues  []error
+}
+
+// schemaValid reports whether the value at path satisfies its schema. An
+// object-level refinement runs in OpenClaw only on an object its schema
+// accepts (zod runs a superRefine after a clean parse); a refinement of
+// one string runs whatever its siblings hold.
+func (r *refiner) schemaValid(root gjson.Result, path ...string) bool {
+	n, v := r.schema, root
+	for _, k := range path {
+		if n == nil {
+			return true
+		}
+		n, _ = n.child(k)
+		v = v.Get(gjson.Escape(k))
+	}
+	return n == nil || n.valid(v)
+}
+
+func (r *refiner) add(at occkit.Path, format string, args ...any) {
+	if len(r.issues) < maxIssues {
+		r.issues = append(r.issues, occkit.Invalid(Rule, at, format+" (OpenClaw %s)", append(args, r.version)...))
+	}
+}
+
+// refine runs every refinement on root.
+func refine(schema *node, root gjson.Result, version string) []error {
+	r := &refiner{version: version, schema: schema}
+	for _, ref := range refinements {
+		ref.check(root, r)
+	}
+	return r.issues
+}
+
+// each calls fn for every value at pattern, a dot path where "*" is any
+// key of an object and "[]" any element of an array.
+func each(root gjson.Result, pattern string, fn func(v gjson.Result, at occkit.Path)) {
+	var walk func(v gjson.Result, segs []string, at occkit.Path)
+	walk = func(v gjson.Result, segs []string, at occkit.Path) {
+		if len(segs) == 0 {
+			fn(v, at)
+			return
+		}
+		switch seg := segs[0]; seg {
+		case "*":
+			if v.IsObject() {
+				v.ForEach(func(k, c gjson.Result) bool {
+					walk(c, segs[1:], at.Key(k.String()))
+					return true
+				})
+			}
+		case "[]":
+			if v.IsArray() {
+				for i, c := range v.Array() {
+					walk(c, segs[1:], at.Index(i))
+				}
+			}
+		default:
+			if v.IsObject() {
+				if c := v.Get(gjson.Escape(seg)); c.Exists() {
+					walk(c, segs[1:], at.Key(seg))
+				}
+			}
+		}
+	}
+	walk(root, strings.Split(pattern, "."), occkit.Root())
+}
+
+// strings calls fn for every string value at the refinement's paths.
+func eachString(root gjson.Result, paths []string, fn func(s string, at occkit.Path)) {
+	for _, p := range paths {
+		each(root, p, func(v gjson.Result, at occkit.Path) {
+			if v.Type == gjson.String {
+				fn(v.String(), at)
+			}
+		})
+	}
+}
+
+var (
+	validAgentID   = regexp.MustCompile(`(?i)^[a-z0-9][a-z0-9_-]{0,63}$`)
+	agentIDInvalid = regexp.MustCompile(`[^a-z0-9_-]+`)
+	channelPeerKey = regexp.MustCompile(`(?i)^[a-z][a-z0-9_-]*:.+$`)
+)
+
+// normalizeAgentID is OpenClaw's normalizeAgentId: trimmed and
+// lower-cased; an id of another form has its other characters replaced
+// by "-", leading and trailing "-" dropped and is cut to 64; "main" when
+// nothing is left.
+func normalizeAgentID(id string) string {
+	t := strings.TrimSpace(id)
+	lower := strings.ToLower(t)
+	if validAgentID.MatchString(t) {
+		return lower
+	}
+	s := strings.Trim(agentIDInvalid.ReplaceAllString(lower, "-"), "-")
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	if s == "" {
+		return "main"
+	}
+	return s
+}
+
+// roster is the agents OpenClaw knows after loading: the keys of
+// agents.entries with object values, else the ids of an agents.list
+// array, else the implicit "main" agent its loader adds to a document
+// without a roster.
+func roster(root gjson.Result) (raw []string) {
+	agents := root.Get("agents")
+	if e := agents.Get("entries"); e.IsObject() {
+		e.ForEach(func(k, v gjson.Result) bool {
+			if v.IsObject() {
+				raw = append(raw, k.String())
+			}
+			return true
+		})
+	} else if l := agents.Get("list"); l.IsArray() {
+		for _, v := range l.Array() {
+			if v.IsObject() {
+				raw = append(raw, v.Get("id").String())
+			}
+		}
+	}
+	if len(raw) == 0 {
+		raw = []string{"main"}
+	}
+	return raw
+}
+
+// refinements are OpenClaw 2026.9.6's refinements the check mirrors
+// (the ones it does not are in [Unmirrored]).
+var refinements = []Refinement{
+	{
+		Class: "agent-reference",
+		Paths: []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId",
+			"bindings[].agentId", "broadcast.*[]", "broadcast.*.agents[]"},
+		Refuses: "an agent id that names no configured agent (ids compare normalized, broadcast lists exactly)",
+		check: func(root gjson.Result, r *refiner) {
+			raw := roster(root)
+			exact, norm := map[string]bool{}, map[string]bool{}
+			for _, id := range raw {
+				exact[id] = true
+				norm[normalizeAgentID(id)] = true
+			}
+			for _, p := range []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId"} {
+				eachString(root, []string{p}, func(s string, at occkit.Path) {
+					if !norm[normalizeAgentID(s)] {
+						r.add(at, "%s names no agent of agents.entries", at)
+					}
+				})
+			}
+			eachString(root, []string{"bindings.[].agentId"}, func(s string, at occkit.Path) {
+				if s != "main" && !norm[normalizeAgentID(s)] {
+					r.add(at, "%s names no agent of agents.entries", at)
+				}
+			})
+			root.Get("broadcast").ForEach(func(k, v gjson.Result) bool {
+				if k.String() == "strategy" || !(v.IsObject() || v.IsArray()) {
+					return true
+				}
+				at := occkit.NewPath("broadcast", k.String())
+				list := v
+				if v.IsObject() {
+					list, at = v.Get("agents"), at.Key("agents")
+				}
+				if !list.IsArray() {
+					return true
+				}
+				for i, id := range list.Array() {
+					if !exact[id.String()] || id.Type != gjson.String {
+						r.add(at.Index(i), "%s names no agent of agents.entries (broadcast lists name agents exactly)", at.Index(i))
+					}
+				}
+				return true
+			})
+		},
+	},
+	{
+		Class: "broadcast-key", Paths: []string{"broadcast.*"},
+		Refuses: "a broadcast group object whose key is not channel-qualified (<channel>:<peerId>)",
+		check: func(root gjson.Result, r *refiner) {
+			root.Get("broadcast").ForEach(func(k, v gjson.Result) bool {
+				if v.IsObject() && !channelPeerKey.MatchString(k.String()) {
+					at := occkit.NewPath("broadcast", k.String())
+					r.add(at, "%s: a broadcast group needs a channel-qualified key (<channel>:<peerId>)", at)
+				}
+				return true
+			})
+		},
+	},
+	{
+		Class: "duration", Paths: []string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"},
+		Refuses: "a heartbeat interval that is not a duration (ms, s, m, h; minutes by default)",
+		check: func(root gjson.Result, r *refiner) {
+			eachString(root, []string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"}, func(s string, at occkit.Path) {
+				if !r.schemaValid(root, pathKeys(at.Parent())...) {
+					return
+				}
+				if _, ok := parseDuration(s, "m"); s != "" && !ok {
+					r.add(at, "%s must be a duration (use ms, s, m, h)", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "duration",
+		Paths: []string{"session.maintenance.pruneAfter", "session.maintenance.archiveDashboardAfter",
+			"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"},
+		Refuses: "a session retention that is not a positive duration (ms, s, m, h, d; days by default)",
+		check: func(root gjson.Result, r *refiner) {
+			for _, k := range []string{"pruneAfter", "archiveDashboardAfter", "preserveRecent", "resetArchiveRetention"} {
+				each(root, "session.maintenance."+k, func(v gjson.Result, at occkit.Path) {
+					if v.Type != gjson.String && v.Type != gjson.Number ||
+						k == "archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
+						return
+					}
+					s, _ := stringified(v)
+					ms, ok := parseDuration(s, "d")
+					switch {
+					case !ok:
+						r.add(at, "%s must be a duration (use ms, s, m, h, d)", at)
+					case ms <= 0:
+						r.add(at, "%s must be a positive duration (use ms, s, m, h, d)", at)
+					}
+				})
+			}
+		},
+	},
+	{
+		Class: "duration", Paths: []string{"cron.sessionRetention"},
+		Refuses: "a cron session retention that is not a duration (ms, s, m, h, d; hours by default)",
+		check: func(root gjson.Result, r *refiner) {
+			each(root, "cron.sessionRetention", func(v gjson.Result, at occkit.Path) {
+				if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid(root, "cron") {
+					return
+				}
+				s, _ := stringified(v)
+				if _, ok := parseDuration(s, "h"); !ok {
+					r.add(at, "%s must be a duration (use ms, s, m, h, d)", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "duration", Paths: []string{"cloudWorkers.profiles.*.suspendAfter"},
+		Refuses: "a worker suspend delay that is not a duration with a unit of at least 1m",
+		check: func(root gjson.Result, r *refiner) {
+			eachString(root, []string{"cloudWorkers.profiles.*.suspendAfter"}, func(s string, at occkit.Path) {
+				ms, ok := parseDuration(s, "ms")
+				if !hasDurationUnit(s) || !ok || ms < 60e3 {
+					r.add(at, "%s must be a duration of at least 1m", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "byte-size",
+		Paths: []string{"session.maintenance.maxDiskBytes", "session.maintenance.highWaterBytes",
+			"agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes", "agents.defaults.compaction.maxActiveTranscriptBytes"},
+		Refuses: "a size that is not a byte count or a size with a unit (b, kb, mb, gb, tb)",
+		check: func(root gjson.Result, r *refiner) {
+			for _, p := range []string{"session.maintenance.maxDiskBytes", "session.maintenance.highWaterBytes"} {
+				each(root, p, func(v gjson.Result, at occkit.Path) {
+					if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid(root, "session", "maintenance") {
+						return
+					}
+					s, _ := stringified(v)
+					if _, ok := parseByteSize(s, "b"); !ok {
+						r.add(at, "%s must be a size (use b, kb, mb, gb, tb)", at)
+					}
+				})
+			}
+			eachString(root, []string{"agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes",
+				"agents.defaults.compaction.maxActiveTranscriptBytes"}, func(s string, at occkit.Path) {
+				if _, ok := parseByteSize(s, "b"); strings.TrimSpace(s) == "" || !ok {
+					r.add(at, "%s must be a byte size such as 2mb", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "absolute-path",
+		Paths: []string{"worktreeRoot", "desktop.host.passwordFile", "secrets.providers.*.command",
+			"secrets.providers.*.trustedDirs[]", "hooks.mappings[].transform.module"},
+		Refuses: "a relative path where OpenClaw needs an absolute one (worktreeRoot may start with ~), or an unsafe hook module path",
+		check: func(root gjson.Result, r *refiner) {
+			eachString(root, []string{"worktreeRoot"}, func(s string, at occkit.Path) {
+				s = strings.TrimSpace(s)
+				if s != "" && !isAbsPath(s) && s != "~" && !strings.HasPrefix(s, "~/") {
+					r.add(at, "%s must be an absolute path or start with ~", at)
+				}
+			})
+			eachString(root, []string{"desktop.host.passwordFile"}, func(s string, at occkit.Path) {
+				if s = strings.TrimSpace(s); s != "" && !isAbsPath(s) {
+					r.add(at, "%s must be an absolute path", at)
+				}
+			})
+			eachString(root, []string{"secrets.providers.*.command", "secrets.providers.*.trustedDirs.[]"}, func(s string, at occkit.Path) {
+				if s != "" && !isAbsPathAnyOS(s) {
+					r.add(at, "%s must be an absolute path", at)
+				}
+			})
+			eachString(root, []string{"hooks.mappings.[].transform.module"}, func(s string, at occkit.Path) {
+				if !safeRelativeModule(s) {
+					r.add(at, "%s must be a safe relative path (no absolute paths, ~, : or ..)", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "url-scheme",
+		Paths: []string{"proxy.proxyUrl", "models.catalogRefresh.url", "mcp.apps.sandboxOrigin", "gateway.publicOrigin",
+			"mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl", "nodeHost.mcp.servers.*.url", "nodeHost.mcp.servers.*.oauth.redirectUrl"},
+		Refuses: "a URL of a scheme or form OpenClaw does not use there (http(s) only; https or loopback http for catalogs and public origins; bare origins)",
+		check: func(root gjson.Result, r *refiner) {
+			eachString(root, []string{"proxy.proxyUrl", "mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl",
+				"nodeHost.mcp.servers.*.url", "nodeHost.mcp.servers.*.oauth.redirectUrl"}, func(s string, at occkit.Path) {
+				if validURL(s) && !httpURL(s) {
+					r.add(at, "%s must be an http:// or https:// URL", at)
+				}
+			})
+			eachString(root, []string{"models.catalogRefresh.url"}, func(s string, at occkit.Path) {
+				u, ok := parseWebURL(s)
+				if !ok || !(u.scheme == "https" || u.scheme == "http" && loopbackHTTPHosts[u.hostname]) {
+					r.add(at, "%s must use https, or http on localhost", at)
+				}
+			})
+			eachString(root, []string{"mcp.apps.sandboxOrigin"}, func(s string, at occkit.Path) {
+				if validURL(s) && !httpOrigin(s) {
+					r.add(at, "%s must be an http(s) origin without a path, query or credentials", at)
+				}
+			})
+			eachString(root, []string{"gateway.publicOrigin"}, func(s string, at occkit.Path) {
+				u, _ := parseWebURL(s)
+				if validURL(s) && !(httpOrigin(s) && (u.scheme == "https" || loopbackHTTPHosts[u.hostname])) {
+					r.add(at, "%s must be a bare https origin (http only for localhost, 127.0.0.1 or [::1])", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "exact-host", Paths: []string{"secrets.egressProxy.allowedHosts[]", "secrets.egressProxy.bypassHosts[]"},
+		Refuses: "an egress host that is not one exact hostname or IP (no scheme, path, port or wildcard)",
+		check: func(root gjson.Result, r *refiner) {
+			eachString(root, []string{"secrets.egressProxy.allowedHosts.[]", "secrets.egressProxy.bypassHosts.[]"}, func(s string, at occkit.Path) {
+				switch exactHost(s) {
+				case "wildcard":
+					r.add(at, "%s cannot contain a wildcard; use one exact hostname", at)
+				case "form":
+					r.add(at, "%s must be a hostname without a scheme, path, wildcard or port", at)
+				case "hostname":
+					r.add(at, "%s is not a valid hostname", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "gateway-roles", Paths: []string{"gateway.roles.definitions", "gateway.roles.default"},
+		Refuses: "role definitions that are empty, or a default role that names none of them",
+		check: func(root gjson.Result, r *refiner) {
+			roles := root.Get("gateway.roles")
+			defs := roles.Get("definitions")
+			if !roles.IsObject() || !defs.IsObject() || !r.schemaValid(root, "gateway", "roles", "definitions") {
+				return
+			}
+			n := 0
+			defs.ForEach(func(gjson.Result, gjson.Result) bool { n++; return true })
+			if n == 0 {
+				r.add(occkit.NewPath("gateway", "roles", "definitions"), "gateway.roles.definitions must hold at least one role definition")
+			}
+			if d := roles.Get("default"); r.schemaValid(root, "gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
+				r.add(occkit.NewPath("gateway", "roles", "default"), "gateway.roles.default must name a configured role definition")
+			}
+		},
+	},
+}
+
+var durationUnitSuffix = regexp.MustCompile(`(?i)(ms|s|m|h|d)$`)
+
+func hasDurationUnit(s string) bool { return durationUnitSuffix.MatchString(s) }
+
+// safeRelativeModule is OpenClaw's isSafeRelativeModulePath.
+func safeRelativeModule(raw string) bool {
+	s := strings.TrimSpace(raw)
+	if s == "" || isAbsPath(s) || strings.HasPrefix(s, "~") || strings.Contains(s, ":") {
+		return false
+	}
+	for _, part := range regexp.MustCompile(`[\\/]+`).Split(s, -1) {
+		if part == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// pathKeys are p's elements as keys (indexes written in decimal).
+func pathKeys(p occkit.Path) []string {
+	out := make([]string, p.Len())
+	for i := range out {
+		k, idx, isIdx := p.Elem(i)
+		if isIdx {
+			k = strconv.Itoa(idx)
+		}
+		out[i] = k
+	}
+	return out
+}
