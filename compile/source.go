@@ -70,8 +70,9 @@ func ldHasPrefix(p, q occkit.Path) bool {
 	return true
 }
 
-// ldSnippetRunes bounds the excerpt of a long line a Position keeps.
-const ldSnippetRunes = occkit.MaxSnippetRunes
+// ldSnippetRunes bounds the excerpt of a long line a Position keeps, so
+// that with its ellipses it fits occkit.Error.Snippet uncut.
+const ldSnippetRunes = occkit.MaxSnippetRunes - 2 // room for the two "…"
 
 // ldPosition is the position of byte offset off of src, with the line's
 // text for a snippet: every string value of a credential-like key masked
