@@ -75,6 +75,13 @@
 // for a document holding a number not in its shortest ECMAScript form or
 // keys that sort differently by UTF-16 code units.
 //
+// [Document.Get] and [Document.Root] read a [Value]: a view of the
+// document's own bytes (no copy) with its JSON [Kind], conversions in the
+// style of a Configuration reader ([Value.String], [Value.Int], ...), exact
+// member lookup ([Value.Key], no path syntax) and [Value.ForEach]. The
+// exported API names no third-party type: gjson and sjson are how a
+// Document is read and edited, not part of its contract.
+//
 // [PathAt] finds the path of an offset in compact JSON and [PathBuilder]
 // builds a long Path in linear time: parsers use them to report a location
 // without keeping a path for every level they read.

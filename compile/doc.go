@@ -69,7 +69,8 @@
 // # Bounded work
 //
 // Every limit is enforced before the work it bounds (DOC-2): depth by the
-// pre-scan before any parse, each included file's size (and the running
+// transcoder as it reads (it stops at the first container past the limit),
+// each included file's size (and the running
 // total of all included files) from its metadata before it is read, the
 // number of included files before each is opened, and the growth of
 // ${VAR} substitution as each reference is written, never after the

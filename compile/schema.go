@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // SchemaID is the $id of the embedded Configuration schema.
@@ -69,7 +70,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 	if v.proj == nil {
 		return v.validateWhole(doc)
 	}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	if v.fast != nil && v.fast.valid(root) {
 		return nil
 	}

@@ -17,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 func TestSchemaExported(t *testing.T) {
@@ -286,7 +287,7 @@ func TestProjectionPrunes(t *testing.T) {
 		"models": map[string]any{"providers": map[string]any{"p": map[string]any{"api": "a",
 			"models": []any{map[string]any{"reasoning": true}, json.Number("3")}}}},
 	}
-	if diff := cmp.Diff(want, v.proj.prune(doc.Root())); diff != "" {
+	if diff := cmp.Diff(want, v.proj.prune(docjson.Root(doc))); diff != "" {
 		t.Errorf("pruned instance (-want +got):\n%s", diff)
 	}
 }
@@ -539,10 +540,10 @@ func TestProjectionEquivalent(t *testing.T) {
 					if v.proj == nil {
 						return
 					}
-					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(doc.Root()))); diff != "" {
+					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(docjson.Root(doc)))); diff != "" {
 						t.Fatalf("pruned validation differs from whole validation of %s (-whole +pruned):\n%s", src, diff)
 					}
-					if v.fast != nil && v.fast.valid(doc.Root()) {
+					if v.fast != nil && v.fast.valid(docjson.Root(doc)) {
 						fast++
 						if whole != nil {
 							t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
@@ -554,7 +555,7 @@ func TestProjectionEquivalent(t *testing.T) {
 					if err := dec.Decode(&want); err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, decodeAll(doc.Root())); diff != "" {
+					if diff := cmp.Diff(want, decodeAll(docjson.Root(doc))); diff != "" {
 						t.Fatalf("decodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
 					}
 				})
