@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -153,7 +154,7 @@ func agentScopes(doc occkit.Document) ([]agentScope, error) {
 		return nil, err
 	}
 	agentsPath := occkit.NewPath("agents")
-	agents := doc.Get(agentsPath)
+	agents := docjson.Get(doc, agentsPath)
 	if !agents.Exists() {
 		return nil, nil
 	}
@@ -197,7 +198,7 @@ func (c *endpointCompiler) scopes(scopes []agentScope) error {
 		}
 		// Entry scopes follow the members of agents.entries in order.
 		if pairs == nil {
-			pairs = members(whole.Get(entries))
+			pairs = members(docjson.Get(whole, entries))
 		}
 		if out != pairs[next].raw {
 			pairs[next].raw, entriesChanged = out, true
@@ -291,7 +292,7 @@ func (c *endpointCompiler) set(at occkit.Path, v string) error {
 
 // slot rewrites a model slot: a string, or {primary, fallbacks}.
 func (c *endpointCompiler) slot(at occkit.Path) error {
-	v := c.doc.Get(at)
+	v := docjson.Get(c.doc, at)
 	if v.Type == gjson.String {
 		if out, ok := c.qualify(v.String(), true); ok {
 			return c.set(at, out)
@@ -327,7 +328,7 @@ func (c *endpointCompiler) scope(s occkit.Path) error {
 	if err := c.slot(s.Key("model")); err != nil {
 		return err
 	}
-	if c.doc.Get(s.Key("subagents")).IsObject() {
+	if docjson.Get(c.doc, s.Key("subagents")).IsObject() {
 		if err := c.slot(s.Key("subagents").Key("model")); err != nil {
 			return err
 		}
@@ -339,7 +340,7 @@ func (c *endpointCompiler) scope(s occkit.Path) error {
 // Should a renamed key collide with an existing one, the later member in
 // document order wins at the earlier member's position.
 func (c *endpointCompiler) modelsKeys(at occkit.Path) error {
-	m := c.doc.Get(at)
+	m := docjson.Get(c.doc, at)
 	if !m.IsObject() {
 		return nil
 	}
@@ -373,15 +374,15 @@ func (c *endpointCompiler) modelsKeys(at occkit.Path) error {
 // catalog rebuilds models.providers.codex from the source provider's entry.
 func (c *endpointCompiler) catalog() error {
 	modelsPath := occkit.NewPath("models")
-	if m := c.doc.Get(modelsPath); m.Exists() && m.Type != gjson.Null && !m.IsObject() {
+	if m := docjson.Get(c.doc, modelsPath); m.Exists() && m.Type != gjson.Null && !m.IsObject() {
 		return occkit.Invalid("RES-4", modelsPath, "models must be an object")
 	}
 	providersPath := modelsPath.Key("providers")
-	if p := c.doc.Get(providersPath); p.Exists() && p.Type != gjson.Null && !p.IsObject() {
+	if p := docjson.Get(c.doc, providersPath); p.Exists() && p.Type != gjson.Null && !p.IsObject() {
 		return occkit.Invalid("RES-4", providersPath, "models.providers must be an object")
 	}
 	sourcePath := providersPath.Key(c.source)
-	source := c.doc.Get(sourcePath)
+	source := docjson.Get(c.doc, sourcePath)
 	sourceRaw := "{}"
 	if source.IsObject() {
 		sourceRaw = source.Raw

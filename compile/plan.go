@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -247,7 +248,7 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 		return Plan{}, err
 	}
 	if !in.DriverLogging {
-		level, err := logging.Guard(in.Document)
+		level, err := logging.CheckStamp(in.Document)
 		if err != nil {
 			return Plan{}, err
 		}
@@ -604,7 +605,7 @@ var (
 // fed from a Secret, never a literal. Any auth the author wrote is
 // replaced: who may reach the gateway is the control plane's decision.
 func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
-	if v := doc.Get(gatewayPath); v.Exists() && !v.IsObject() {
+	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
 		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
 	var err error
@@ -627,7 +628,7 @@ func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 // app-server over WebSocket (PRB-9); placement is the Compute's.
 func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
-		if v := doc.Get(p); v.Exists() && !v.IsObject() {
+		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
 			return occkit.Document{}, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
 		}
 	}

@@ -120,7 +120,7 @@ func TestBuildPlan(t *testing.T) {
 				t.Fatalf("gateway file = %+v", doc)
 			}
 			want := fmt.Sprintf(`{"mode":"local","bind":%q,"auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}`, tt.bind)
-			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw; got != want {
+			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw(); got != want {
 				t.Errorf("gateway section = %s, want %s", got, want)
 			}
 			if gw.Readiness.HTTPPath != "/readyz" || gw.Port != compile.DefaultGatewayPort {
@@ -217,8 +217,8 @@ func ExampleBuildPlan() {
 	gw, _ := plan.Process(occkit.ProcessGateway)
 	f, _ := gw.File(compile.FileNativeDocument)
 	d := occkit.MustParseDocument(string(f.Data))
-	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw)
-	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw)
+	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw())
+	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw())
 	// Output:
 	// gateway openclaw OPENCLAW_GATEWAY_TOKEN<-gateway_token TELEGRAM_BOT_TOKEN<-secret
 	// harness codex LOG_FORMAT=json RUST_LOG=info,codex_otel=off OPENAI_API_KEY<-secret CODEX_LOGIN_MODE=api_key

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -153,7 +154,7 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	if err := r.providers(); err != nil {
 		return occkit.Document{}, nil, err
 	}
-	if raw, changed := r.refs(occkit.Root(), r.doc.Root(), "", false, false); changed {
+	if raw, changed := r.refs(occkit.Root(), docjson.Root(r.doc), "", false, false); changed {
 		out, err := occkit.ParseDocument([]byte(raw))
 		if err != nil {
 			return occkit.Document{}, nil, err
@@ -169,7 +170,7 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 // so the work grows with the document, not with entries × document.
 func (r *repairer) agents() error {
 	agents := occkit.NewPath("agents")
-	a := r.doc.Get(agents)
+	a := docjson.Get(r.doc, agents)
 	if !a.IsObject() {
 		return nil
 	}
@@ -331,7 +332,7 @@ func canonicalRuntime(id string) string {
 // read from the object form only, `embeddedHarness` carries no
 // recoverable pin, and an entry does not inherit the defaults' pin.
 func (r *repairer) pin(s occkit.Path) string {
-	ar := r.doc.Get(s.Key("agentRuntime"))
+	ar := docjson.Get(r.doc, s.Key("agentRuntime"))
 	if id := ar.Get("id"); ar.IsObject() && id.Type == gjson.String && strings.TrimSpace(id.String()) != "" {
 		return canonicalRuntime(id.String())
 	}
@@ -357,7 +358,7 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		}
 	}
 	allow := s.Key("modelPolicy").Key("allow")
-	if a := r.doc.Get(allow); a.IsArray() {
+	if a := docjson.Get(r.doc, allow); a.IsArray() {
 		for i, v := range a.Array() {
 			if v.Type == gjson.String {
 				if err := r.ref(allow.Index(i), v.String(), &policies, &other); err != nil {
@@ -397,7 +398,7 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 
 // slot migrates a model slot: a ref string or {primary, fallbacks}.
 func (r *repairer) slot(at occkit.Path, policies *[]runtimePolicy, selected *[]resolver.Ref) error {
-	v := r.doc.Get(at)
+	v := docjson.Get(r.doc, at)
 	if v.Type == gjson.String {
 		return r.ref(at, v.String(), policies, selected)
 	}
@@ -492,7 +493,7 @@ type mergeGroup struct {
 // runtime policy and `codex-cli` runtime IDs in the entries become `codex`;
 // elsewhere only the keys move.
 func (r *repairer) modelsMap(at occkit.Path, canon canonFunc, policies *[]runtimePolicy) error {
-	m := r.doc.Get(at)
+	m := docjson.Get(r.doc, at)
 	if !m.IsObject() {
 		return nil
 	}
@@ -623,7 +624,7 @@ func (r *repairer) policies(at occkit.Path, policies []runtimePolicy) error {
 	if len(policies) == 0 {
 		return nil
 	}
-	m := r.doc.Get(at)
+	m := docjson.Get(r.doc, at)
 	if m.Exists() && m.Type != gjson.Null && !m.IsObject() {
 		return nil // not a models map: nothing can be written safely
 	}
@@ -686,7 +687,7 @@ func (r *repairer) policies(at occkit.Path, policies []runtimePolicy) error {
 // catalog rows.
 func (r *repairer) providers() error {
 	providers := occkit.NewPath("models", "providers")
-	pairs := members(r.doc.Get(providers))
+	pairs := members(docjson.Get(r.doc, providers))
 	changed := false
 	for i, p := range pairs {
 		at := providers.Key(p.key)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/internal/schemacheck"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // SchemaID is the $id of the embedded Configuration schema.
@@ -71,7 +72,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 	if v.proj == nil {
 		return v.validateWhole(doc)
 	}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	if v.fast != nil && v.fast.Valid(root) {
 		return nil
 	}
@@ -118,12 +119,14 @@ func (v *Validator) report(err error) error {
 var sharedValidator = sync.OnceValues(NewValidator)
 
 // Validate checks doc with a shared [Validator] compiled on first use.
+// A refusal of a document with a source map is placed in it
+// ([occkit.Document.Place]).
 func Validate(doc occkit.Document) error {
 	v, err := sharedValidator()
 	if err != nil {
 		return occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	return v.Validate(doc)
+	return doc.Place(v.Validate(doc))
 }
 
 // leafErrors collects the innermost failures; a failed anyOf or oneOf is

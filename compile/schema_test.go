@@ -20,6 +20,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/internal/schemacheck"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 func TestSchemaExported(t *testing.T) {
@@ -289,7 +290,7 @@ func TestProjectionPrunes(t *testing.T) {
 		"models": map[string]any{"providers": map[string]any{"p": map[string]any{"api": "a",
 			"models": []any{map[string]any{"reasoning": true}, json.Number("3")}}}},
 	}
-	if diff := cmp.Diff(want, v.proj.Prune(doc.Root())); diff != "" {
+	if diff := cmp.Diff(want, v.proj.Prune(docjson.Root(doc))); diff != "" {
 		t.Errorf("pruned instance (-want +got):\n%s", diff)
 	}
 }
@@ -542,10 +543,10 @@ func TestProjectionEquivalent(t *testing.T) {
 					if v.proj == nil {
 						return
 					}
-					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(doc.Root()))); diff != "" {
+					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(docjson.Root(doc)))); diff != "" {
 						t.Fatalf("pruned validation differs from whole validation of %s (-whole +pruned):\n%s", src, diff)
 					}
-					if v.fast != nil && v.fast.Valid(doc.Root()) {
+					if v.fast != nil && v.fast.Valid(docjson.Root(doc)) {
 						fast++
 						if whole != nil {
 							t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
@@ -557,7 +558,7 @@ func TestProjectionEquivalent(t *testing.T) {
 					if err := dec.Decode(&want); err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, schemacheck.DecodeAll(doc.Root())); diff != "" {
+					if diff := cmp.Diff(want, schemacheck.DecodeAll(docjson.Root(doc))); diff != "" {
 						t.Fatalf("DecodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
 					}
 				})

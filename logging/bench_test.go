@@ -33,12 +33,12 @@ func BenchmarkStampStamped(b *testing.B) {
 	}
 }
 
-func BenchmarkGuard(b *testing.B) {
+func BenchmarkCheckStamp(b *testing.B) {
 	stamped, _ := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Guard(stamped); err != nil {
+		if _, err := CheckStamp(stamped); err != nil {
 			b.Fatal(err)
 		}
 	}

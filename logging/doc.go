@@ -40,7 +40,7 @@
 // not an object is treated as {} and replaced by an object holding only the
 // stamped keys. Stamping is idempotent and returns a new Document.
 //
-// [Guard] runs before anything is rendered from a stored revision (LOG-2):
+// [CheckStamp] runs before anything is rendered from a stored revision (LOG-2):
 // it returns the admitted level, or refuses with 409 RESOURCE_CONFLICT at
 // the path of every broken setting (an absent, null or invalid level or
 // console level, unequal levels, a console style other than json, a

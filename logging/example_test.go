@@ -24,16 +24,16 @@ func ExampleStamp() {
 		panic(err)
 	}
 	fmt.Println(stamped)
-	fmt.Println(logging.Guard(stamped))
+	fmt.Println(logging.CheckStamp(stamped))
 	// Output:
 	// {"logging":{"file":"/tmp/x.log","level":"warn","consoleLevel":"warn","consoleStyle":"json"},"feature":1,"diagnostics":{"otel":{"logs":false}}}
 	// warn <nil>
 }
 
 // A revision whose stamp was edited cannot be rendered.
-func ExampleGuard() {
+func ExampleCheckStamp() {
 	doc := occkit.MustParseDocument(`{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"pretty"},"diagnostics":{"otel":{"logs":false}}}`)
-	_, err := logging.Guard(doc)
+	_, err := logging.CheckStamp(doc)
 	e := occkit.First(err)
 	fmt.Println(e.HTTPStatus(), e.Code, e.Path, e.Rule)
 	// Output:

@@ -81,7 +81,7 @@ func (r Rendered) Lookup(name string) (string, bool) {
 }
 
 // Render returns the logging environment and arguments of one container of
-// a platform-owned deployment (LOG-4, LOG-5). The level is the one [Guard]
+// a platform-owned deployment (LOG-4, LOG-5). The level is the one [CheckStamp]
 // admitted. A zero mode means the Harness's only or default mode: dedicated
 // for Codex, embedded for OpenClaw.
 //

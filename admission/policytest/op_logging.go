@@ -42,12 +42,12 @@ func opLoggingStamp(in gjson.Result) (result, error) {
 	return result{"configuration": out, documentKey: out}, nil
 }
 
-func opLoggingGuard(in gjson.Result) (result, error) {
+func opLoggingCheckStamp(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
 	}
-	l, err := logging.Guard(doc)
+	l, err := logging.CheckStamp(doc)
 	if err != nil {
 		return nil, err
 	}
