@@ -52,11 +52,13 @@ func TestSchemaExported(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	inv := func(path string) wantErr { return wantErr{occkit.CodeInvalidRequest, path, "DOC-5"} }
+	inv := func(path string) occkit.ErrorMatcher {
+		return occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: "DOC-5"}
+	}
 	tests := []struct {
 		name string
 		doc  string
-		want []wantErr
+		want []occkit.ErrorMatcher
 	}{
 		{"DOC-5 a full valid configuration", `{
 			"agents": {"defaults": {"model": {"primary": "openai/gpt-5", "fallbacks": ["openai/gpt-5-mini"]},
@@ -74,18 +76,18 @@ func TestValidate(t *testing.T) {
 			"models": {"providers": {"p": "not an object", "q": {"models": ["bare", {"id": 7}], "agentRuntime": {"id": 1}}}},
 			"logging": "verbose", "diagnostics": {"otel": {"logs": true}}}`, nil},
 		{"DOC-5 logging values other rules own pass", `{"logging": {"level": null, "consoleLevel": 3, "consoleStyle": "pretty", "redactSensitive": "off"}, "diagnostics": "x"}`, nil},
-		{"DOC-5 top level must be an object", `[]`, []wantErr{inv("")}},
-		{"DOC-5 maxConcurrent type", `{"agents": {"defaults": {"maxConcurrent": "sk-live-123"}}}`, []wantErr{inv("agents.defaults.maxConcurrent")}},
-		{"DOC-5 maxConcurrent minimum", `{"agents": {"defaults": {"maxConcurrent": 0}}}`, []wantErr{inv("agents.defaults.maxConcurrent")}},
-		{"DOC-5 entry subagents", `{"agents": {"entries": {"main": {"subagents": {"maxConcurrent": 1.5}}}}}`, []wantErr{inv("agents.entries.main.subagents.maxConcurrent")}},
+		{"DOC-5 top level must be an object", `[]`, []occkit.ErrorMatcher{inv("")}},
+		{"DOC-5 maxConcurrent type", `{"agents": {"defaults": {"maxConcurrent": "sk-live-123"}}}`, []occkit.ErrorMatcher{inv("agents.defaults.maxConcurrent")}},
+		{"DOC-5 maxConcurrent minimum", `{"agents": {"defaults": {"maxConcurrent": 0}}}`, []occkit.ErrorMatcher{inv("agents.defaults.maxConcurrent")}},
+		{"DOC-5 entry subagents", `{"agents": {"entries": {"main": {"subagents": {"maxConcurrent": 1.5}}}}}`, []occkit.ErrorMatcher{inv("agents.entries.main.subagents.maxConcurrent")}},
 		{"DOC-5 provider fields", `{"models": {"providers": {"my.proxy": {"baseUrl": 1, "api": true, "headers": "sk-live-123"}}}}`,
-			[]wantErr{inv(`models.providers["my.proxy"].api`), inv(`models.providers["my.proxy"].baseUrl`), inv(`models.providers["my.proxy"].headers`)}},
-		{"DOC-5 catalog row", `{"models": {"providers": {"openai": {"models": [{"id": "a"}, {"id": "b", "reasoning": "yes"}]}}}}`, []wantErr{inv("models.providers.openai.models[1].reasoning")}},
+			[]occkit.ErrorMatcher{inv(`models.providers["my.proxy"].api`), inv(`models.providers["my.proxy"].baseUrl`), inv(`models.providers["my.proxy"].headers`)}},
+		{"DOC-5 catalog row", `{"models": {"providers": {"openai": {"models": [{"id": "a"}, {"id": "b", "reasoning": "yes"}]}}}}`, []occkit.ErrorMatcher{inv("models.providers.openai.models[1].reasoning")}},
 		{"DOC-5 codex plugin", `{"plugins": {"entries": {"codex": {"enabled": "true", "config": {"appServer": {"transport": 1}}}}}}`,
-			[]wantErr{inv("plugins.entries.codex.config.appServer.transport"), inv("plugins.entries.codex.enabled")}},
+			[]occkit.ErrorMatcher{inv("plugins.entries.codex.config.appServer.transport"), inv("plugins.entries.codex.enabled")}},
 		{"DOC-5 a key with non-ASCII, slash and percent is named as written", `{"models": {"providers": {"é/x%2F~": {"api": 1}}}}`,
-			[]wantErr{inv(occkit.NewPath("models", "providers", "é/x%2F~", "api").String())}},
-		{"DOC-5 policy map entry", `{"agents": {"defaults": {"models": {"openai/gpt-5": {"alias": 1}}}}}`, []wantErr{inv(`agents.defaults.models["openai/gpt-5"].alias`)}},
+			[]occkit.ErrorMatcher{inv(occkit.NewPath("models", "providers", "é/x%2F~", "api").String())}},
+		{"DOC-5 policy map entry", `{"agents": {"defaults": {"models": {"openai/gpt-5": {"alias": 1}}}}}`, []occkit.ErrorMatcher{inv(`agents.defaults.models["openai/gpt-5"].alias`)}},
 	}
 	v, err := NewValidator()
 	if err != nil {
@@ -95,9 +97,8 @@ func TestValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(tt.doc)
 			err := v.Validate(doc)
-			var got []wantErr
+			got := occkit.MatchersOf(err)
 			for _, e := range occkit.Errors(err) {
-				got = append(got, wantErr{e.Code, e.Path.String(), e.Rule})
 				if strings.Contains(e.Error(), "sk-live") || strings.Contains(e.Error(), "expected") {
 					t.Errorf("message quotes the validator or the value: %v", e)
 				}
