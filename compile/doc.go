@@ -144,6 +144,12 @@
 // INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
 // path, and occkit's own wording naming the setting and the schema keyword:
 // the validator's text, which can quote values, is never passed on.
+// The Validator checks the document bytes in place first: a checker
+// compiled once from the schema accepts, without allocating, what certainly
+// passes, and anything else is validated pruned to the parts the schema
+// can look at (package compile/internal/schemacheck); the verdict and
+// every error are those of validating the whole document, a property the
+// package tests.
 //
 // # Endpoint compile
 //
@@ -188,7 +194,7 @@
 // passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
 // since compile never imports admission) and the Compute's placement
 // ([PlanOptions]), it plans every process the revision runs ([Plan],
-// [Process]): its role (the vocabulary's [occkit.Process]), program and
+// [ProcessPlan]): its role (the vocabulary's [occkit.Process]), program and
 // arguments, environment ([Env]: literals, [occkit.SourceRef] references,
 // the gateway token, placeholders; never secret bytes), variables to
 // unset, readiness check, and the files it reads by [FileRole] (the
@@ -232,7 +238,7 @@
 //	                                                          secretBinding
 //
 // The startup model probe (PRB) is no process of its own: it runs inside
-// the process whose [Process].Inference is set, the one that owns model
+// the process whose [ProcessPlan].Inference is set, the one that owns model
 // access.
 //
 // Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);

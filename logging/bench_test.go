@@ -46,7 +46,7 @@ func BenchmarkCheckStamp(b *testing.B) {
 
 func BenchmarkStartupHandler(b *testing.B) {
 	l := slog.New(NewStartupHandler(io.Discard))
-	r := StartupRecord{Container: StartupAgent, Phase: PhaseModelProbe, Outcome: OutcomeFailed, Ms: 1500, SinceStartMs: 1540, Code: "MODEL_PROBE_TIMEOUT"}
+	r := StartupRecord{Container: occkit.ProcessHarness, Phase: PhaseModelProbe, Outcome: OutcomeFailed, Ms: 1500, SinceStartMs: 1540, Code: "MODEL_PROBE_TIMEOUT"}
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -74,7 +74,7 @@ func opLoggingRender(in gjson.Result) (result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := logging.Render(occkit.Harness(harness), occkit.Mode(mode), logging.Container(container), level)
+	r, err := logging.Render(occkit.Harness(harness), occkit.Mode(mode), occkit.Process(container), level)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +158,12 @@ func opLoggingStartupPhase(in gjson.Result) (result, error) {
 		}
 		times[i] = time.UnixMilli(n)
 	}
+	container, err := logging.ParseStartupContainer(fields[0])
+	if err != nil {
+		return nil, err
+	}
 	rec, err := logging.StartupPhase(logging.StartupEvent{
-		Container: logging.StartupContainer(fields[0]),
+		Container: container,
 		Phase:     logging.Phase(fields[1]),
 		Outcome:   logging.Outcome(fields[2]),
 		Code:      fields[3],

@@ -141,8 +141,8 @@ func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 }
 
 // Select decides one turn on the prepared document; see the package
-// function [Select]. It allocates nothing unless a plugin is asked, more
-// than two session or plugin reasons are recorded, or it refuses.
+// function [Select]. It allocates nothing in the common case (see
+// [Index]): the Result's reasons are rebuilt only by [Result.Reasons].
 func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	provider, model, err := target(x.lower(req.Provider), req.Model)
 	if err != nil {
