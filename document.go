@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/occkit/occkit/internal/json5"
 )
 
 // Document is an immutable JSON document: a native Configuration, or any
@@ -42,6 +45,20 @@ func ParseDocument(b []byte) (Document, error) {
 		return Document{}, checkError(problem, at)
 	}
 	return d, nil
+}
+
+// FromNormalized is the Document of JSON that occkit's own transcoder
+// normalized (compile.Load's output), taken without reading it again: the
+// transcoder refused everything [ParseDocument] refuses (invalid JSON or
+// UTF-8, a repeated key, a lone surrogate, a number beyond a double, more
+// nesting than its limit, at most 10,000 levels) and wrote the rest
+// compact. Its argument's type is internal to occkit, so no other module
+// can make one; the zero value is the empty object.
+func FromNormalized(n json5.Normalized) Document {
+	if len(n.Bytes()) == 0 {
+		return Document{}
+	}
+	return Document{raw: n.Bytes()}
 }
 
 // parseCompact validates b and returns it as compact JSON.
@@ -112,6 +129,14 @@ func (d Document) bytes() []byte {
 
 // Bytes returns a copy of the document's JSON.
 func (d Document) Bytes() []byte { return bytes.Clone(d.bytes()) }
+
+// WriteTo writes the document's JSON to w without copying it first (a
+// Document is immutable, so its bytes can be handed out for writing): a
+// hash or a file takes the bytes straight from the Document.
+func (d Document) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(d.bytes())
+	return int64(n), err
+}
 
 // String returns the document's JSON. It is not a copy: a Document's
 // bytes never change, so the string shares them.

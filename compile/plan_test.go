@@ -27,7 +27,7 @@ var (
 	planBinding = occkit.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "tg"}}
 )
 
-func envNames(p compile.Process) []string {
+func envNames(p compile.ProcessPlan) []string {
 	var out []string
 	for _, e := range p.Env {
 		out = append(out, e.Name)

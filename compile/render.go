@@ -16,10 +16,10 @@ import (
 // Agent's workspace (RES-12); the Harness executes in its own workspace.
 const GatewayWorkspace = "/home/node/workspace"
 
-// rndTopology checks that (h, m) is a topology the bundled runtimes have
+// checkTopology checks that (h, m) is a topology the bundled runtimes have
 // (RES-11, decided by [occkit.Topology.Check]); a refusal points at the
 // document's root, since the topology is not a setting of it.
-func rndTopology(h occkit.Harness, m occkit.Mode) error {
+func checkTopology(h occkit.Harness, m occkit.Mode) error {
 	err := occkit.Topology{Harness: h, Mode: m}.Check()
 	if oe := occkit.First(err); oe != nil {
 		out := *oe
@@ -40,7 +40,7 @@ func rndTopology(h occkit.Harness, m occkit.Mode) error {
 // Use [BuildPlan] to render a revision: it adds the gateway section and
 // the process environment.
 func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
-	if err := rndTopology(h, m); err != nil {
+	if err := checkTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
 	if m == occkit.ModeEmbedded {
@@ -69,7 +69,7 @@ func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occk
 // package doc, "Credential policy"). Any other topology has no separate
 // OpenClaw Harness document and is a 400.
 func HarnessDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
-	if err := rndTopology(h, m); err != nil {
+	if err := checkTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
 	if h != occkit.HarnessOpenClaw || m != occkit.ModeDedicated {

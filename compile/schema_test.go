@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/schemacheck"
 	"github.com/occkit/occkit/internal/docjson"
 )
 
@@ -254,7 +257,7 @@ func TestProjectionFallback(t *testing.T) {
 	for name, src := range projSchemas {
 		t.Run("keeps "+name, func(t *testing.T) {
 			if v := compileTestSchema(t, name, src); v.proj == nil {
-				_, _, err := projection(v.schema)
+				_, _, err := schemacheck.Project(v.schema)
 				t.Errorf("projection refused: %v", err)
 			}
 		})
@@ -288,7 +291,7 @@ func TestProjectionPrunes(t *testing.T) {
 		"models": map[string]any{"providers": map[string]any{"p": map[string]any{"api": "a",
 			"models": []any{map[string]any{"reasoning": true}, json.Number("3")}}}},
 	}
-	if diff := cmp.Diff(want, v.proj.prune(docjson.Root(doc))); diff != "" {
+	if diff := cmp.Diff(want, v.proj.Prune(docjson.Root(doc))); diff != "" {
 		t.Errorf("pruned instance (-want +got):\n%s", diff)
 	}
 }
@@ -297,7 +300,7 @@ func TestProjectionPrunes(t *testing.T) {
 // mostly the keys and elements they name, each of a random type, beside
 // keys no schema names, repeated keys and escaped spellings.
 func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
-	set = closure(set)
+	set = schemacheck.Closure(set)
 	var names []string
 	seen := map[string]bool{}
 	name := func(k string) {
@@ -308,19 +311,19 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 	}
 	items := false
 	for _, s := range set {
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			name(k)
 		}
 		for _, k := range s.Required {
 			name(k)
 		}
-		for _, k := range sortedKeys(s.DependentRequired) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			name(k)
 			for _, d := range s.DependentRequired[k] {
 				name(d)
 			}
 		}
-		for _, k := range sortedKeys(s.Dependencies) {
+		for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 			name(k)
 			if deps, ok := s.Dependencies[k].([]string); ok {
 				for _, d := range deps {
@@ -328,7 +331,7 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 				}
 			}
 		}
-		for _, k := range sortedKeys(s.DependentSchemas) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 			name(k)
 		}
 		items = items || s.Items != nil || s.Items2020 != nil || len(s.PrefixItems) > 0 || s.Contains != nil
@@ -544,7 +547,7 @@ func TestProjectionEquivalent(t *testing.T) {
 					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(docjson.Root(doc)))); diff != "" {
 						t.Fatalf("pruned validation differs from whole validation of %s (-whole +pruned):\n%s", src, diff)
 					}
-					if v.fast != nil && v.fast.valid(docjson.Root(doc)) {
+					if v.fast != nil && v.fast.Valid(docjson.Root(doc)) {
 						fast++
 						if whole != nil {
 							t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
@@ -556,8 +559,8 @@ func TestProjectionEquivalent(t *testing.T) {
 					if err := dec.Decode(&want); err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, decodeAll(docjson.Root(doc))); diff != "" {
-						t.Fatalf("decodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
+					if diff := cmp.Diff(want, schemacheck.DecodeAll(docjson.Root(doc))); diff != "" {
+						t.Fatalf("DecodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
 					}
 				})
 			}

@@ -266,13 +266,13 @@ func (ld *loader) displayName(p string) string {
 // attaches the source map to the loaded document when positions were
 // asked for (a named file, fs.FS or reader, or LoadOptions.Filename).
 func (ld *loader) finish(src []byte, doc occkit.Document, err error) (occkit.Document, error) {
+	if err == nil && !ld.keep {
+		return doc, nil
+	}
 	top := ldSource{name: ld.name, src: src}
 	sources := &ldSources{files: append(ld.sources, top)}
 	if err != nil {
 		return doc, ldPlace(err, sources, top)
-	}
-	if !ld.keep {
-		return doc, nil
 	}
 	return doc.WithSourceMap(sources), nil
 }

@@ -245,3 +245,39 @@ func TestSourceMasksCredentials(t *testing.T) {
 		}
 	}
 }
+
+// Placing any path in any loaded text never panics, stays inside the
+// text, and its snippet has exactly one caret line.
+func FuzzSourcePosition(f *testing.F) {
+	f.Add([]byte("{\n  a: {b: [1, {c: 'x'}]},\n}"), "a", 0, "c")
+	f.Add([]byte(`{"apiKey": "sk", "b": "\u00e9\t\u0001"}`), "b", 3, "")
+	f.Add([]byte("{\r\n a: 1}"), "a", -1, "a")
+	f.Fuzz(func(t *testing.T, src []byte, k1 string, i int, k2 string) {
+		doc, err := compile.Load(src, compile.LoadOptions{Filename: "f.json5"})
+		if err != nil {
+			if e := occkit.First(err); e != nil && e.Position.IsValid() {
+				_ = e.Snippet()
+			}
+			return
+		}
+		p := occkit.Root().Key(k1)
+		if i >= 0 {
+			p = p.Index(i % 8)
+		}
+		if k2 != "" {
+			p = p.Key(k2)
+		}
+		pos, ok := doc.SourceMap().Position(p)
+		if !ok {
+			return
+		}
+		if pos.File != "f.json5" || pos.Line < 1 || pos.Column < 1 {
+			t.Fatalf("position %+v", pos)
+		}
+		e := occkit.Invalid("DOC-5", p, "m")
+		e.Position = pos
+		if s := e.Snippet(); pos.Text != "" && strings.Count(s, "^") < 1 {
+			t.Fatalf("snippet %q", s)
+		}
+	})
+}

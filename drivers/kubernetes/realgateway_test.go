@@ -35,16 +35,30 @@ import (
 // gateway's planned workspace (/home/node/workspace) is that host path.
 
 // Known divergences of openclaw@2026.9.6 that the tier measured (issue 18
-// report): the native node host (`openclaw node run`, the dedicated
-// OpenClaw Harness) prints plain-text console lines whatever
-// logging.consoleStyle says and dies of SIGTERM instead of exiting; a
-// gateway with a Telegram channel that cannot reach Telegram overruns the
-// 30 s stop timeout after SIGTERM.
-var (
-	knownNodeHost = []string{`^harness: \d+ console lines are not JSON records`,
-		`^harness: did not stop cleanly on SIGTERM \(signal terminated`}
-	knownTelegramStop = []string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}
-)
+// report): a gateway with a Telegram channel that cannot reach Telegram
+// overruns the 30 s stop timeout after SIGTERM.
+var knownTelegramStop = []string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}
+
+// The native node host (`openclaw node run`, the dedicated OpenClaw
+// Harness) as openclaw@2026.9.6 is written (read in its dist code and
+// measured):
+//   - its logger honours logging.consoleStyle from the native document
+//     (OPENCLAW_CONFIG_PATH; its records are JSON), but the runner writes
+//     its gateway connection status ("node host gateway connect failed…",
+//     "node host gateway closed…", reconnect pauses) with plain
+//     process.stderr writes that no file, variable or flag routes through
+//     the logger: those lines, and only those, are accepted;
+//   - its SIGTERM handler stops the gateway client and MCP runtime and
+//     exits 143 (SIGINT: 130); the `openclaw` launcher that respawned it
+//     then ends by the same signal, in 1–4 s with no descendant left. No
+//     other signal or command ends it with 0, so a SIGTERM end is its clean
+//     stop (systemd counts the stop signal's death as clean; kubelet
+//     ignores the status), and the render keeps SIGTERM.
+const nodeHostOutsideLogger = `^node host `
+
+var nodeHostStopExits = []string{"exit 0", "exit 143", "signal terminated"}
+
+var knownNodeHost = []string{`^harness: \d+ console lines written outside its logger, first "node host `}
 
 // gatewayPool runs at most two isolated gateway starts at once.
 var gatewayPool = realgateway.NewPool(2)
@@ -182,6 +196,9 @@ func podProcess(t *testing.T, in realgateway.Install, objs render.Objects, dep *
 		if p.Port == 0 {
 			t.Fatalf("%s: the readiness port %s is not a container port", dep.Name, probe.HTTPGet.Port.String())
 		}
+	}
+	if len(c.Args) >= 3 && c.Args[1] == "node" && c.Args[2] == "run" {
+		p.StopExits, p.OutsideLogger = nodeHostStopExits, nodeHostOutsideLogger
 	}
 	return p, secrets
 }

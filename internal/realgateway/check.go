@@ -27,9 +27,11 @@ const maxLog = 8 << 20
 // against want: every served process answered /healthz live and /readyz
 // 200; a gateway at level info or below wrote its ready record; every
 // console line of every process is a JSON record at or above the admitted
-// level; no secret appears in any output; every process ran until it was
-// stopped and (once ready, for a served one) exited 0 on SIGTERM within
-// the stop timeout; nothing outlived them. Nil means the
+// level (lines a process writes outside its logger, [Process].OutsideLogger,
+// are reported apart); no secret appears in any output; every process ran
+// until it was stopped and (once ready, for a served one) ended on SIGTERM
+// within the stop timeout as it accepts ([Process].StopExits: exit 0 unless
+// said otherwise); nothing outlived them. Nil means the
 // revision started, served and stopped as it must.
 func Problems(spec Spec, rep Report, want Expect) []string {
 	var out []string
@@ -37,8 +39,10 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 		out = append(out, role+": "+fmt.Sprintf(format, args...))
 	}
 	served := map[string]bool{}
+	procs := map[string]Process{}
 	for _, p := range spec.Processes {
 		served[p.Role] = p.Port > 0
+		procs[p.Role] = p
 	}
 	for _, p := range rep.Processes {
 		stdout := readLog(filepath.Join(spec.LogDir, p.Role+".stdout"))
@@ -55,8 +59,15 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 			}
 		}
 		records, stray := Console(append(append([]byte(nil), stdout...), stderr...))
+		var outside []string
+		if re := procs[p.Role].OutsideLogger; re != "" {
+			outside, stray = partition(stray, regexp.MustCompile(re))
+		}
 		if len(stray) > 0 {
 			add(p.Role, "%d console lines are not JSON records, first %q", len(stray), stray[0])
+		}
+		if len(outside) > 0 {
+			add(p.Role, "%d console lines written outside its logger, first %q", len(outside), outside[0])
 		}
 		if below := Below(records, want.Level); len(below) > 0 {
 			add(p.Role, "%d console records below level %s, first %+v", len(below), want.Level, below[0])
@@ -69,7 +80,7 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 		}
 		// A process still starting may die of SIGTERM; the missing
 		// readiness already says what is wrong with it.
-		if !p.ExitedEarly && (!served[p.Role] || p.ReadyMs >= 0) && (p.StopMs < 0 || p.Exit != "exit 0") {
+		if !p.ExitedEarly && (!served[p.Role] || p.ReadyMs >= 0) && (p.StopMs < 0 || !cleanStop(procs[p.Role], p.Exit)) {
 			add(p.Role, "did not stop cleanly on SIGTERM (%s, %d ms)", p.Exit, p.StopMs)
 		}
 	}
@@ -77,6 +88,32 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 		out = append(out, "leftover process: "+l)
 	}
 	return out
+}
+
+// cleanStop reports whether exit is an end after SIGTERM that p accepts
+// (see [Process].StopExits).
+func cleanStop(p Process, exit string) bool {
+	if len(p.StopExits) == 0 {
+		return exit == "exit 0"
+	}
+	for _, e := range p.StopExits {
+		if e == exit {
+			return true
+		}
+	}
+	return false
+}
+
+// partition splits lines into those re matches and the others.
+func partition(lines []string, re *regexp.Regexp) (match, rest []string) {
+	for _, l := range lines {
+		if re.MatchString(l) {
+			match = append(match, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	return match, rest
 }
 
 func readLog(path string) []byte {

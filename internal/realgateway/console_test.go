@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,6 +101,39 @@ func TestProblems(t *testing.T) {
 			got := Problems(spec, tt.rep, Expect{Level: "info", Secrets: []string{"sk-1"}})
 			if len(got) != tt.want {
 				t.Errorf("%d problems, want %d: %q", len(got), tt.want, got)
+			}
+		})
+	}
+}
+
+// TestProblemsStatedExceptions: lines a process writes outside its
+// logger are reported apart (and only those), and an end after SIGTERM
+// counts as clean only when the process states it.
+func TestProblemsStatedExceptions(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "harness.stderr"), []byte("node host gateway closed (1006): \n"+`{"level":"info","message":"up"}`+"\nnode host gateway connect failed\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep := Report{Processes: []ProcessReport{{Role: "harness", LiveMs: -1, ReadyMs: -1, Exit: "exit 143", StopMs: 9}}}
+	tests := []struct {
+		name string
+		p    Process
+		want []string
+	}{
+		{"nothing stated", Process{Role: "harness"}, []string{
+			`harness: 2 console lines are not JSON records, first "node host gateway closed (1006):"`,
+			"harness: did not stop cleanly on SIGTERM (exit 143, 9 ms)"}},
+		{"stated", Process{Role: "harness", OutsideLogger: "^node host ", StopExits: []string{"exit 0", "exit 143"}}, []string{
+			`harness: 2 console lines written outside its logger, first "node host gateway closed (1006):"`}},
+		{"other lines stay refused", Process{Role: "harness", OutsideLogger: "^node host gateway closed", StopExits: []string{"exit 143"}}, []string{
+			`harness: 1 console lines are not JSON records, first "node host gateway connect failed"`,
+			`harness: 1 console lines written outside its logger, first "node host gateway closed (1006):"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Problems(Spec{LogDir: dir, Processes: []Process{tt.p}}, rep, Expect{Level: "info"})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q\nwant %q", got, tt.want)
 			}
 		})
 	}

@@ -35,6 +35,16 @@ type Process struct {
 	Dir   string
 	Files []File
 	Port  int
+	// StopExits are the ends after SIGTERM that count as a clean stop;
+	// empty means "exit 0" only. A program whose documented SIGTERM
+	// handler exits 143 (128+15), or whose launcher re-raises the
+	// signal, lists those ends here, with its evidence.
+	StopExits []string
+	// OutsideLogger matches the console lines the program writes with
+	// plain writes that bypass its logger (a regular expression); such
+	// lines are reported apart from other non-JSON lines, so a tier can
+	// accept exactly them and nothing else.
+	OutsideLogger string
 }
 
 // Spec is what the "start" job ([Start]) runs: every process of one

@@ -1,7 +1,7 @@
 package selection
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -29,6 +29,9 @@ type Index struct {
 	none   agent             // no agent entry: agents.defaults alone
 	agents map[string]*agent // normalized agent ID → its scopes
 	provs  map[string]*provider
+	// names holds every normalized provider ID the document names, so a
+	// request spelling one in upper case costs no allocation.
+	names map[string]string
 }
 
 // agent is what a decision reads for one agent: agents.defaults and, when
@@ -107,50 +110,21 @@ type route struct {
 func Prepare(doc occkit.Document) *Index {
 	root := docjson.Root(doc)
 	agents := root.Get("agents")
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}}
-	def := newScope(defaultsPath, agents.Get("defaults"))
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
+	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
-	if entries := agents.Get("entries"); entries.IsObject() {
-		at := occkit.NewPath("agents", "entries")
-		type cand struct {
-			key string
-			v   gjson.Result
-		}
-		byID := map[string][]cand{}
-		var order []string
-		entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				if _, seen := byID[id]; !seen {
-					order = append(order, id)
-				}
-				byID[id] = append(byID[id], cand{k.String(), v})
-			}
-			return true
-		})
-		for _, id := range order {
-			cs := byID[id]
-			best := 0
-			for i, c := range cs {
-				if c.key == id {
-					best = i
-					break
-				}
-				if c.key < cs[best].key {
-					best = i
-				}
-			}
-			x.agents[id] = def.with(newScope(at.Key(cs[best].key), cs[best].v))
-		}
-	}
+	entries := occkit.NewPath("agents", "entries")
+	spellings(agents.Get("entries"), func(id, key string, v gjson.Result) {
+		x.agents[id] = def.with(newScope(entries.Key(key), v, x.names))
+	})
 	if list := agents.Get("list"); list.IsArray() {
 		at := occkit.NewPath("agents", "list")
 		i := 0
 		list.ForEach(func(_, v gjson.Result) bool {
 			if v.IsObject() {
 				if id := fold(v.Get("id").String()); x.agents[id] == nil {
-					x.agents[id] = def.with(newScope(at.Index(i), v))
+					x.agents[id] = def.with(newScope(at.Index(i), v, x.names))
 				}
 			}
 			i++
@@ -158,48 +132,53 @@ func Prepare(doc occkit.Document) *Index {
 		})
 	}
 
-	if provs := root.Get("models").Get("providers"); provs.IsObject() {
-		type cand struct {
-			key string
-			v   gjson.Result
+	spellings(root.Get("models").Get("providers"), func(id, key string, v gjson.Result) {
+		if id != "" {
+			x.names[id] = id
+			x.provs[id] = newProvider(key, v, id == "openai")
 		}
-		byID := map[string][]cand{}
-		var order []string
-		provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				if _, seen := byID[id]; !seen {
-					order = append(order, id)
-				}
-				byID[id] = append(byID[id], cand{k.String(), v})
-			}
-			return true
-		})
-		for _, id := range order {
-			cs := byID[id]
-			best := 0
-			for i, c := range cs {
-				if c.key == id {
-					best = i
-					break
-				}
-				if c.key < cs[best].key {
-					best = i
-				}
-			}
-			// Of several configs under one raw key, the first holds the
-			// catalog (as a lookup by that key finds it).
-			first := cs[best]
-			for _, c := range cs {
-				if c.key == first.key {
-					first = c
-					break
-				}
-			}
-			x.provs[id] = newProvider(cs[best].key, cs[best].v, first.v, id == "openai")
-		}
-	}
+	})
 	return x
+}
+
+// spellings calls fn once per normalized key of the object members of m
+// that are objects, in author order of first appearance, with the chosen
+// spelling (the key equal to the normalized ID, else the smallest key,
+// so author key order never matters) and its value.
+func spellings(m gjson.Result, fn func(id, key string, v gjson.Result)) {
+	if !m.IsObject() {
+		return
+	}
+	type cand struct {
+		key string
+		v   gjson.Result
+	}
+	byID := map[string][]cand{}
+	var order []string
+	m.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			id := fold(k.String())
+			if _, seen := byID[id]; !seen {
+				order = append(order, id)
+			}
+			byID[id] = append(byID[id], cand{k.String(), v})
+		}
+		return true
+	})
+	for _, id := range order {
+		cs := byID[id]
+		best := 0
+		for i, c := range cs {
+			if c.key == id {
+				best = i
+				break
+			}
+			if c.key < cs[best].key {
+				best = i
+			}
+		}
+		fn(id, cs[best].key, cs[best].v)
+	}
 }
 
 // scope is one prepared agent scope.
@@ -209,7 +188,7 @@ type scope struct {
 	models *modelMap
 }
 
-func newScope(at occkit.Path, v gjson.Result) scope {
+func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -240,7 +219,7 @@ func newScope(at occkit.Path, v gjson.Result) scope {
 		scan.params(params, at.Key("params"))
 		s.params = scan.paths
 	}
-	s.models = newModelMap(at.Key("models"), models)
+	s.models = newModelMap(at.Key("models"), models, names)
 	return s
 }
 
@@ -259,7 +238,7 @@ func (s scope) with(e scope) *agent {
 }
 
 func sortPaths(ps []occkit.Path) []occkit.Path {
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Compare(ps[j]) < 0 })
+	slices.SortStableFunc(ps, occkit.Path.Compare)
 	return ps
 }
 
@@ -280,7 +259,7 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
-func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
+func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
@@ -293,6 +272,8 @@ func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
 		k.provider, k.qualified = fold(pre), qualified
 		if !qualified {
 			k.provider = ""
+		} else if k.provider != "" {
+			names[k.provider] = k.provider
 		}
 		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
@@ -316,10 +297,9 @@ func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
 	return mm
 }
 
-// newProvider prepares the config v at models.providers.<key>; catalog is
-// the config whose models array is the catalog; openai marks the provider
-// whose routes SEL-4 tests.
-func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
+// newProvider prepares the config v at models.providers.<key>; openai
+// marks the provider whose routes SEL-4 tests.
+func newProvider(key string, v gjson.Result, openai bool) *provider {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
 	o := objectOf(v)
 	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
@@ -334,7 +314,7 @@ func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
 		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
 	}
 
-	rows := catalog.Get("models")
+	rows := o.get("models")
 	if !rows.IsArray() {
 		return p
 	}
@@ -439,6 +419,34 @@ func (x *Index) agent(id string) *agent {
 		}
 	}
 	return &x.none
+}
+
+// lower is strings.ToLower(strings.TrimSpace(s)), without allocating for
+// a provider ID the document names.
+func (x *Index) lower(s string) string {
+	s = strings.TrimSpace(s)
+	var buf [64]byte
+	if len(s) > len(buf) {
+		return strings.ToLower(s)
+	}
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return strings.ToLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			upper, c = true, c+'a'-'A'
+		}
+		buf[i] = c
+	}
+	if !upper {
+		return s
+	}
+	if id, ok := x.names[string(buf[:len(s)])]; ok {
+		return id
+	}
+	return strings.ToLower(s)
 }
 
 // provider is the chosen config of the normalized provider, or nil.

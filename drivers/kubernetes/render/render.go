@@ -420,14 +420,14 @@ func (r *renderer) serviceHost(c occkit.Process) string {
 
 // workload is one planned process on its way to a Deployment.
 type workload struct {
-	process      compile.Process
+	process      compile.ProcessPlan
 	home         string
 	configMap    *corev1.ConfigMap
 	runtimeClass string
 }
 
 // portName is the container port name of a planned process.
-func portName(p compile.Process) string {
+func portName(p compile.ProcessPlan) string {
 	if p.Program == compile.ProgramCodex {
 		return "app-server"
 	}
