@@ -604,7 +604,8 @@ func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
 		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
-	var err error
+	// One splice for the three settings.
+	edits := make([]occkit.Edit, 0, 3)
 	for _, kv := range []struct {
 		p occkit.Path
 		v any
@@ -613,11 +614,13 @@ func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 		{gatewayPath.Key("bind"), b.opts.Bind},
 		{gatewayPath.Key("auth"), map[string]any{"mode": "token", "token": "${" + EnvGatewayToken + "}"}},
 	} {
-		if doc, err = doc.Set(kv.p, kv.v); err != nil {
+		e, err := occkit.SetValue(kv.p, kv.v)
+		if err != nil {
 			return occkit.Document{}, err
 		}
+		edits = append(edits, e)
 	}
-	return doc, nil
+	return doc.Apply(edits...)
 }
 
 // appServer points the dedicated Codex gateway's codex plugin at its

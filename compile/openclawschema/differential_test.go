@@ -62,7 +62,7 @@ func TestDifferential(t *testing.T) {
 	keysNamed, keysFound := 0, 0
 	classes := map[string]int{}
 	accepted := 0
-	var bad []string
+	var bad, badVerdict []string
 	for i, d := range docs {
 		doc, err := occkit.ParseDocument(d)
 		if err != nil {
@@ -98,8 +98,8 @@ func TestDifferential(t *testing.T) {
 			diverge++
 			continue
 		}
-		if len(bad) < 20 {
-			bad = append(bad, fmt.Sprintf("verdict (%s): ours %v; OpenClaw %+v\n  %s", kinds[i], err, theirs.Issues, clip(d)))
+		if len(badVerdict) < 20 {
+			badVerdict = append(badVerdict, fmt.Sprintf("verdict (%s): ours %v; OpenClaw %+v\n  %s", kinds[i], err, theirs.Issues, clip(d)))
 		}
 	}
 	counted := len(docs) - diverge
@@ -107,7 +107,7 @@ func TestDifferential(t *testing.T) {
 	t.Logf("N=%d (OpenClaw accepts %d), agreement %.3f%% outside %d documented divergences %v; refused by both %d, same refused paths %d (%.3f%%)",
 		len(docs), accepted, pct, diverge, classes, refusedBoth, pathAgree, 100*float64(pathAgree)/float64(max(refusedBoth, 1)))
 	t.Logf("unknown keys OpenClaw names: %d, refused by the check at the same path: %d", keysNamed, keysFound)
-	for _, b := range bad {
+	for _, b := range append(badVerdict, bad...) {
 		t.Log(b)
 	}
 	if pct < 99.9 {

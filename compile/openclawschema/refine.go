@@ -1,6 +1,7 @@
 package openclawschema
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,7 +27,9 @@ type Refinement struct {
 
 // Refinements lists the refinements the check mirrors for [Version],
 // in the order they run.
-func Refinements() []Refinement { return append([]Refinement(nil), refinements...) }
+func Refinements() []Refinement {
+	return append(append([]Refinement(nil), refinements...), shapeRefinements...)
+}
 
 // refiner collects a document's refinement refusals.
 type refiner struct {
@@ -63,6 +66,7 @@ func refine(schema *node, root gjson.Result, version string) []error {
 	for _, ref := range refinements {
 		ref.check(root, r)
 	}
+	schemaRefinements(root, r)
 	return r.issues
 }
 
@@ -221,6 +225,91 @@ var refinements = []Refinement{
 					r.add(at, "%s: a broadcast group needs a channel-qualified key (<channel>:<peerId>)", at)
 				}
 				return true
+			})
+		},
+	},
+	{
+		Class: "active-hours", Paths: []string{"agents.defaults.heartbeat.activeHours.start", "agents.defaults.heartbeat.activeHours.end",
+			"agents.entries.*.heartbeat.activeHours.start", "agents.entries.*.heartbeat.activeHours.end"},
+		Refuses: "a heartbeat active-hours time that is not HH:MM (24h; 24:00 only as an end)",
+		check: func(root gjson.Result, r *refiner) {
+			for _, hb := range []string{"agents.defaults.heartbeat", "agents.entries.*.heartbeat"} {
+				each(root, hb, func(v gjson.Result, at occkit.Path) {
+					if !v.IsObject() || !r.schemaValid(root, pathKeys(at)...) {
+						return
+					}
+					for _, end := range []string{"start", "end"} {
+						t := v.Get("activeHours." + end)
+						if t.Type != gjson.String || t.String() == "" {
+							continue
+						}
+						if problem := activeTime(t.String(), end == "end"); problem != "" {
+							a := at.Key("activeHours").Key(end)
+							r.add(a, "%s: "+problem, a)
+						}
+					}
+				})
+			}
+		},
+	},
+	{
+		Class: "exec-mode", Paths: []string{"tools.exec.mode", "agents.entries.*.tools.exec.mode"},
+		Refuses: "an exec policy that sets mode beside the legacy security or ask",
+		check: func(root gjson.Result, r *refiner) {
+			for _, p := range []string{"tools.exec", "agents.entries.*.tools.exec"} {
+				each(root, p, func(v gjson.Result, at occkit.Path) {
+					if !v.IsObject() || !v.Get("mode").Exists() || !v.Get("security").Exists() && !v.Get("ask").Exists() ||
+						!r.schemaValid(root, pathKeys(at)...) {
+						return
+					}
+					r.add(at.Key("mode"), "%s cannot be combined with security or ask in the same exec object (run openclaw doctor --fix to migrate)", at.Key("mode"))
+				})
+			}
+		},
+	},
+	{
+		Class: "broadcast-size", Paths: []string{"broadcast.*"},
+		Refuses: "a broadcast list under a channel-qualified key naming more than 16 agents",
+		check: func(root gjson.Result, r *refiner) {
+			root.Get("broadcast").ForEach(func(k, v gjson.Result) bool {
+				if v.IsArray() && channelPeerKey.MatchString(k.String()) && len(v.Array()) > 16 {
+					at := occkit.NewPath("broadcast", k.String())
+					r.add(at, "%s: an agent group thread holds at most 16 agents", at)
+				}
+				return true
+			})
+		},
+	},
+	{
+		Class: "acp-binding", Paths: []string{"bindings[].match.peer"},
+		Refuses: "an ACP binding (type acp) whose match.peer.id is missing or blank",
+		check: func(root gjson.Result, r *refiner) {
+			each(root, "bindings.[]", func(v gjson.Result, at occkit.Path) {
+				if v.Get("type").String() != "acp" || v.Get("type").Type != gjson.String || !r.schemaValidAt(v, "bindings", "[]") {
+					return
+				}
+				if id := v.Get("match.peer.id"); id.Type != gjson.String || strings.TrimSpace(id.String()) == "" {
+					at = at.Key("match").Key("peer")
+					r.add(at, "%s: an ACP binding needs match.peer.id to name a conversation", at)
+				}
+			})
+		},
+	},
+	{
+		Class: "hook-session", Paths: []string{"hooks.mappings[].sessionKey"},
+		Refuses: "a persistent agent hook mapping without sessionKey, hooks.defaultSessionKey or a transform",
+		check: func(root gjson.Result, r *refiner) {
+			hooks := root.Get("hooks")
+			if !hooks.IsObject() || !r.schemaValid(root, "hooks") || strings.TrimSpace(hooks.Get("defaultSessionKey").String()) != "" {
+				return
+			}
+			each(root, "hooks.mappings.[]", func(v gjson.Result, at occkit.Path) {
+				action := v.Get("action")
+				if action.Exists() && action.String() != "agent" || v.Get("sessionMode").String() != "persistent" ||
+					strings.TrimSpace(v.Get("sessionKey").String()) != "" || v.Get("transform").Exists() {
+					return
+				}
+				r.add(at.Key("sessionKey"), "%s: a persistent hook mapping needs sessionKey, hooks.defaultSessionKey or a transform", at.Key("sessionKey"))
 			})
 		},
 	},
@@ -411,6 +500,32 @@ var refinements = []Refinement{
 	},
 }
 
+// shapeRefinements document the refinements schemaRefinements finds by
+// the schema's shape.
+var shapeRefinements = []Refinement{
+	{Class: "secret-ref-id", Paths: []string{"any SecretRef of source file or exec outside channels"},
+		Refuses: "a file SecretRef id that is not an absolute JSON pointer or \"value\"; an exec id outside its pattern or with . or .. segments"},
+	{Class: "tools-allow", Paths: []string{"any tool policy object (tools, tools.byProvider.*, tools.toolsBySender.*, agents.entries.*.tools, sandbox and subagent tools, …)"},
+		Refuses: "a tool policy that sets both allow and alsoAllow (non-empty) in one scope"},
+}
+
+var activeHoursTime = regexp.MustCompile(`^([01]\d|2[0-3]|24):([0-5]\d)$`)
+
+// activeTime is "" for a time OpenClaw accepts as a heartbeat's active
+// hours bound, else why not.
+func activeTime(s string, end bool) string {
+	if !activeHoursTime.MatchString(s) {
+		return `must be a time as "HH:MM" (24h)`
+	}
+	switch {
+	case strings.HasPrefix(s, "24:") && s != "24:00":
+		return "24:00 is the only 24:xx time"
+	case s == "24:00" && !end:
+		return "a start cannot be 24:00"
+	}
+	return ""
+}
+
 var durationUnitSuffix = regexp.MustCompile(`(?i)(ms|s|m|h|d)$`)
 
 func hasDurationUnit(s string) bool { return durationUnitSuffix.MatchString(s) }
@@ -429,6 +544,23 @@ func safeRelativeModule(raw string) bool {
 	return true
 }
 
+// schemaValidAt reports whether v satisfies the schema at path, where
+// "[]" stands for an array's elements.
+func (r *refiner) schemaValidAt(v gjson.Result, path ...string) bool {
+	n := r.schema
+	for _, k := range path {
+		if n == nil {
+			return true
+		}
+		if k == "[]" {
+			n = n.itemSchema(0)
+			continue
+		}
+		n, _ = n.child(k)
+	}
+	return n == nil || n.valid(v)
+}
+
 // pathKeys are p's elements as keys (indexes written in decimal).
 func pathKeys(p occkit.Path) []string {
 	out := make([]string, p.Len())
@@ -440,4 +572,131 @@ func pathKeys(p occkit.Path) []string {
 		out[i] = k
 	}
 	return out
+}
+
+// underChannels reports whether at is inside channels: a channel's
+// section is checked by its plugin's own JSON Schema, which carries no
+// refinement (OpenClaw leaves its SecretRef ids to secret resolution).
+func underChannels(at occkit.Path) bool {
+	k, _, isIdx := at.Elem(0)
+	return at.Len() > 0 && !isIdx && k == "channels"
+}
+
+// walkSchema calls fn for every value of v with the schema n that
+// applies to it, walking the document beside the schema: a union's first
+// branch the value satisfies, every allOf member, object members and
+// array elements.
+func walkSchema(n *node, v gjson.Result, at occkit.Path, depth int, fn func(n *node, v gjson.Result, at occkit.Path)) {
+	if n == nil || depth > maxWalkDepth {
+		return
+	}
+	for _, union := range [][]*node{n.anyOf, n.oneOf} {
+		for _, c := range union {
+			if c.valid(v) {
+				walkSchema(c, v, at, depth+1, fn)
+				break
+			}
+		}
+	}
+	for _, c := range n.allOf {
+		walkSchema(c, v, at, depth+1, fn)
+	}
+	fn(n, v, at)
+	switch {
+	case v.IsObject():
+		v.ForEach(func(k, c gjson.Result) bool {
+			if cn, ok := n.child(k.String()); ok {
+				walkSchema(cn, c, at.Key(k.String()), depth+1, fn)
+			}
+			return true
+		})
+	case v.IsArray():
+		for i, c := range v.Array() {
+			walkSchema(n.itemSchema(i), c, at.Index(i), depth+1, fn)
+		}
+	}
+}
+
+// maxWalkDepth bounds walkSchema (the document's own depth is bounded at
+// load; unions add levels without adding depth).
+const maxWalkDepth = 256
+
+// constString is the string n's const holds, or "".
+func constString(n *node) string {
+	if n == nil || !n.isConst || len(n.enum) != 1 {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal([]byte(n.enum[0].text), &s); err != nil {
+		return ""
+	}
+	return s
+}
+
+var (
+	fileRefSegment = regexp.MustCompile(`^(?:[^~]|~0|~1)*$`)
+	execRefID      = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$`)
+)
+
+// validFileRefID is OpenClaw's isValidFileSecretRefId: "value", or an
+// absolute JSON pointer.
+func validFileRefID(id string) bool {
+	if id == "value" {
+		return true
+	}
+	if !strings.HasPrefix(id, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(id[1:], "/") {
+		if !fileRefSegment.MatchString(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// validExecRefID is OpenClaw's isValidExecSecretRefId: the pattern and no
+// "." or ".." segment.
+func validExecRefID(id string) bool {
+	if !execRefID.MatchString(id) {
+		return false
+	}
+	for _, seg := range strings.Split(id, "/") {
+		if seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaRefinements are the refinements found by the schema's shape, on a
+// walk of the document beside it (only when the document holds a key
+// they judge): SecretRef ids wherever OpenClaw takes a SecretRef, and
+// tool policies (allow beside alsoAllow) wherever a policy object is.
+func schemaRefinements(root gjson.Result, r *refiner) {
+	raw := root.Raw
+	refs, tools := strings.Contains(raw, `"source"`), strings.Contains(raw, `"alsoAllow"`)
+	if !refs && !tools {
+		return
+	}
+	walkSchema(r.schema, root, occkit.Root(), 0, func(n *node, v gjson.Result, at occkit.Path) {
+		if !v.IsObject() || n.props == nil {
+			return
+		}
+		if src := constString(n.props["source"]); refs && n.props["id"] != nil && n.props["provider"] != nil && !underChannels(at) {
+			id := v.Get("id")
+			switch {
+			case id.Type != gjson.String || v.Get("source").String() != src:
+			case src == "file" && !validFileRefID(id.String()):
+				r.add(at.Key("id"), "%s: a file secret reference id must be an absolute JSON pointer or \"value\"", at.Key("id"))
+			case src == "exec" && !validExecRefID(id.String()):
+				r.add(at.Key("id"), "%s: an exec secret reference id must match ^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$ without . or .. segments", at.Key("id"))
+			}
+		}
+		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && n.valid(v) {
+			if len(v.Get("allow").Array()) > 0 && len(v.Get("alsoAllow").Array()) > 0 {
+				r.add(at, "%s: a tool policy cannot set both allow and alsoAllow in one scope", at)
+			}
+		}
+	})
 }

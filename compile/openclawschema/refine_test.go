@@ -56,6 +56,59 @@ var refinementValues = map[string][]any{
 	"host":    {"example.com", "*.example.com", "https://x.com", "x.com:443", "10.0.0.1", "[::1]", "-bad.com", "exa mple.com", "EXAMPLE.COM.", "a..b", "010.1.1.1", "a_b.com", "::1", "x.com/p", ""},
 	"agent":   {"ops", "Ops", " ops ", "x", "main", "MAIN", "o.ps", "-ops-", "work", "Work"},
 	"roleKey": {"admin", "viewer", "nobody"},
+	"ref": {
+		map[string]any{"source": "file", "provider": "default", "id": "/providers/openai/apiKey"},
+		map[string]any{"source": "file", "provider": "default", "id": "value"},
+		map[string]any{"source": "file", "provider": "default", "id": "providers/openai"},
+		map[string]any{"source": "file", "provider": "default", "id": "/a~2b"},
+		map[string]any{"source": "file", "provider": "default", "id": "/a~0b/~1c"},
+		map[string]any{"source": "file", "provider": "default", "id": ""},
+		map[string]any{"source": "exec", "provider": "vault", "id": "openai/api-key"},
+		map[string]any{"source": "exec", "provider": "vault", "id": "../etc"},
+		map[string]any{"source": "exec", "provider": "vault", "id": "a/./b"},
+		map[string]any{"source": "exec", "provider": "vault", "id": "-x"},
+		map[string]any{"source": "exec", "provider": "vault", "id": "a b"},
+		map[string]any{"source": "env", "provider": "default", "id": "OPENAI_API_KEY"},
+		"${OPENAI_API_KEY}",
+	},
+	"policy": {
+		map[string]any{"allow": []any{"read"}, "alsoAllow": []any{"exec"}},
+		map[string]any{"allow": []any{}, "alsoAllow": []any{"exec"}},
+		map[string]any{"allow": []any{"read"}, "alsoAllow": []any{}},
+		map[string]any{"allow": []any{"read"}, "deny": []any{"exec"}},
+		map[string]any{"alsoAllow": []any{"exec"}},
+	},
+	"acp": {
+		map[string]any{"type": "acp", "agentId": "main", "match": map[string]any{"channel": "telegram", "peer": map[string]any{"kind": "direct", "id": "123"}}},
+		map[string]any{"type": "acp", "agentId": "main", "match": map[string]any{"channel": "telegram", "peer": map[string]any{"kind": "direct", "id": " "}}},
+		map[string]any{"type": "acp", "agentId": "main", "match": map[string]any{"channel": "telegram"}},
+		map[string]any{"type": "route", "agentId": "main", "match": map[string]any{"channel": "telegram"}},
+		map[string]any{"agentId": "main", "match": map[string]any{"channel": "telegram"}},
+	},
+	"hook": {
+		map[string]any{"sessionMode": "persistent"},
+		map[string]any{"sessionMode": "persistent", "sessionKey": "k"},
+		map[string]any{"sessionMode": "persistent", "sessionKey": " "},
+		map[string]any{"sessionMode": "persistent", "action": "wake"},
+		map[string]any{"sessionMode": "persistent", "transform": map[string]any{"module": "t.js"}},
+		map[string]any{"action": "agent"},
+	},
+	"group": {agents(15), agents(16), agents(17)},
+	"time":  {"08:00", "8:00", "24:00", "24:30", "23:59", "00:60", "", "noon", "12:00:00"},
+	"exec": {
+		map[string]any{"mode": "allowlist", "ask": "on-miss"},
+		map[string]any{"mode": "allowlist"},
+		map[string]any{"security": "allowlist", "ask": "on-miss"},
+		map[string]any{"mode": "full", "security": "full"},
+	},
+}
+
+func agents(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = "main"
+	}
+	return out
 }
 
 // refinementTargets are the settings the generator varies, with the
@@ -100,6 +153,27 @@ var refinementTargets = []struct {
 	{"exact-host", "secrets.egressProxy.allowedHosts.0", "host", `{}`},
 	{"exact-host", "secrets.egressProxy.bypassHosts.0", "host", `{}`},
 	{"broadcast-key", "broadcast", "", `{}`},
+	{"broadcast-size", "broadcast.telegram:9", "group", `{}`},
+	{"broadcast-size", "broadcast.plain", "group", `{}`},
+	{"secret-ref-id", "models.providers.vllm.apiKey", "ref", `{"models":{"providers":{"vllm":{"baseUrl":"http://127.0.0.1:8000/v1","models":[]}}}}`},
+	{"secret-ref-id", "skills.entries.web.apiKey", "ref", `{}`},
+	{"secret-ref-id", "talk.providers.openai.apiKey", "ref", `{}`},
+	{"secret-ref-id", "cron.webhookToken", "ref", `{}`},
+	{"secret-ref-id", "memory.search.remote.apiKey", "ref", `{}`},
+	{"tools-allow", "tools", "policy", `{}`},
+	{"tools-allow", "tools.byProvider.openai", "policy", `{}`},
+	{"tools-allow", "tools.toolsBySender.ops", "policy", `{}`},
+	{"tools-allow", "agents.entries.main.tools", "policy", `{}`},
+	{"tools-allow", "tools.sandbox.tools", "policy", `{}`},
+	{"acp-binding", "bindings.0", "acp", `{}`},
+	{"active-hours", "agents.defaults.heartbeat.activeHours.start", "time", `{}`},
+	{"active-hours", "agents.defaults.heartbeat.activeHours.end", "time", `{"agents":{"defaults":{"heartbeat":{"activeHours":{"start":"08:00"}}}}}`},
+	{"active-hours", "agents.entries.main.heartbeat.activeHours.end", "time", `{}`},
+	{"exec-mode", "tools.exec", "exec", `{}`},
+	{"exec-mode", "agents.entries.main.tools.exec", "exec", `{}`},
+	{"secret-ref-id", "channels.zalo.botToken", "ref", `{}`},
+	{"hook-session", "hooks.mappings.0", "hook", `{}`},
+	{"hook-session", "hooks.mappings.0", "hook", `{"hooks":{"defaultSessionKey":"main"}}`},
 	{"gateway-roles", "gateway.roles.default", "roleKey", `{"gateway":{"roles":{"definitions":{"admin":{"capabilities":["admin"]}}}}}`},
 	{"gateway-roles", "gateway.roles.default", "roleKey", `{"gateway":{"roles":{"definitions":{}}}}`},
 }
@@ -127,7 +201,7 @@ func genRefinementCases(rng *rand.Rand, n int) []refinementCase {
 			}
 		} else {
 			vals := refinementValues[tg.kind]
-			c.value = vals[rng.IntN(len(vals))]
+			c.value = clone(vals[rng.IntN(len(vals))])
 		}
 		out = append(out, c)
 	}
@@ -271,6 +345,15 @@ func documentedOnly(theirs verdict, target string) bool {
 		found = true
 	}
 	return found
+}
+
+// clone copies a generated value, so that no two documents share one.
+func clone(v any) any {
+	var out any
+	if err := json.Unmarshal(mustMarshal(v), &out); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 func mustMarshal(v any) []byte {

@@ -43,6 +43,17 @@ func TestRefinements(t *testing.T) {
 		{`{"gateway":{"publicOrigin":"https://gw.example.com/path"}}`, "gateway.publicOrigin"},
 		{`{"secrets":{"egressProxy":{"allowedHosts":["api.example.com","10.0.0.1"]}}}`, ""},
 		{`{"secrets":{"egressProxy":{"allowedHosts":["https://api.example.com"]}}}`, "secrets.egressProxy.allowedHosts[0]"},
+		{`{"skills":{"entries":{"web":{"apiKey":{"source":"file","provider":"default","id":"web/key"}}}}}`, "skills.entries.web.apiKey.id"},
+		{`{"skills":{"entries":{"web":{"apiKey":{"source":"file","provider":"default","id":"/web/key"}}}}}`, ""},
+		{`{"skills":{"entries":{"web":{"apiKey":{"source":"exec","provider":"vault","id":"a/../b"}}}}}`, "skills.entries.web.apiKey.id"},
+		{`{"tools":{"allow":["read"],"alsoAllow":["exec"]}}`, "tools"},
+		{`{"tools":{"allow":[],"alsoAllow":["exec"]}}`, ""},
+		{`{"tools":{"exec":{"mode":"allowlist","ask":"on-miss"}}}`, "tools.exec.mode"},
+		{`{"agents":{"defaults":{"heartbeat":{"activeHours":{"start":"24:00"}}}}}`, "agents.defaults.heartbeat.activeHours.start"},
+		{`{"agents":{"defaults":{"heartbeat":{"activeHours":{"start":"08:00","end":"24:00"}}}}}`, ""},
+		{`{"bindings":[{"type":"acp","agentId":"main","match":{"channel":"telegram"}}]}`, "bindings[0].match.peer"},
+		{`{"hooks":{"mappings":[{"sessionMode":"persistent"}]}}`, "hooks.mappings[0].sessionKey"},
+		{`{"hooks":{"defaultSessionKey":"main","mappings":[{"sessionMode":"persistent"}]}}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.doc, func(t *testing.T) {

@@ -79,11 +79,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding, snippet: *snippet}
 	if c.compute != occkit.ComputeKubernetes && c.compute != occkit.ComputeSSH {
-		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q\n", *compute)
+		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q%s\n", *compute,
+			occkit.DidYouMean(*compute, []string{string(occkit.ComputeKubernetes), string(occkit.ComputeSSH)}))
 		return 2
 	}
 	if c.mode != occkit.ModeEmbedded && c.mode != occkit.ModeDedicated {
-		fmt.Fprintf(stderr, "occcheck: -mode must be embedded or dedicated, not %q\n", *mode)
+		fmt.Fprintf(stderr, "occcheck: -mode must be embedded or dedicated, not %q%s\n", *mode,
+			occkit.DidYouMean(*mode, []string{string(occkit.ModeEmbedded), string(occkit.ModeDedicated)}))
 		return 2
 	}
 	if c.binding == "" {

@@ -89,6 +89,19 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// A flag typo is named with what was meant.
+func TestFlagSuggestions(t *testing.T) {
+	for args, want := range map[string]string{
+		"-compute kubernets": `-compute must be kubernetes or ssh, not "kubernets"; did you mean kubernetes?`,
+		"-mode dedicatd":     `-mode must be embedded or dedicated, not "dedicatd"; did you mean dedicated?`,
+	} {
+		_, errOut, code := runCheck(t, append(strings.Fields(args), "x.json")...)
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
 func TestExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

@@ -53,6 +53,8 @@ type request struct {
 	Tools      int
 	Stream     bool
 	Credential bool
+	// AtMs is when it arrived, in ms after the provider started.
+	AtMs int64
 }
 
 // probeCap bounds one probe run far beyond OpenClaw's own retry window.
@@ -75,7 +77,7 @@ func probeJob(ctx context.Context, raw json.RawMessage) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("no provider %q", a.Provider)
 	}
-	fp := &fakeProvider{behaviour: a.Behaviour, credential: probeCredential, hung: make(chan struct{})}
+	fp := &fakeProvider{behaviour: a.Behaviour, credential: probeCredential, hung: make(chan struct{}), start: time.Now()}
 	srv := httptest.NewServer(fp)
 	defer srv.Close()
 	defer close(fp.hung)
@@ -134,6 +136,7 @@ type fakeProvider struct {
 	behaviour, credential string
 	// hung is closed when the job ends, releasing a hanging answer.
 	hung     chan struct{}
+	start    time.Time
 	mu       sync.Mutex
 	requests []request
 }
@@ -157,7 +160,7 @@ func (f *fakeProvider) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	cred := r.Header.Get("Authorization") == "Bearer "+f.credential || r.Header.Get("X-Api-Key") == f.credential
 	f.mu.Lock()
 	f.requests = append(f.requests, request{Path: r.URL.Path, Model: b.Model, MaxTokens: max(b.MaxOutputTokens, b.MaxTokens),
-		Tools: len(b.Tools), Stream: b.Stream, Credential: cred})
+		Tools: len(b.Tools), Stream: b.Stream, Credential: cred, AtMs: time.Since(f.start).Milliseconds()})
 	f.mu.Unlock()
 	jsonError := func(status int, body string) {
 		w.Header().Set("Content-Type", "application/json")
@@ -230,9 +233,15 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 // The runs get a cap far beyond OpenClaw's own bounds, so each verdict
 // comes from what the CLI printed, never from how loaded this machine is
 // (reaching the cap is covered by the probe package's own tests). The
-// real CLI retries a 5xx, an overload, a hang and a dropped stream on the
-// same model for up to 90 s (its transient retry window, beyond
-// --probe-timeout) before it prints their status.
+// real CLI retries a 5xx, an overload and a dropped stream on the same
+// model with backoff (1, 2, 4, 8, 16, 30 s, jittered) inside a fixed 90 s
+// window (its embedded runner's constant; neither --probe-timeout nor any
+// configuration key shortens it) before it prints their status, so those
+// runs take node's startup plus about 80 s; the requests' arrival times
+// are logged. A provider idle timeout (models.providers.<id>.timeoutSeconds)
+// does not shorten the hang either: it turns the hang into a retried
+// transient failure (measured: 6 requests, longer), while without it
+// --probe-timeout ends the hang after one request.
 func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 	in := Open(t, "openclaw model probe")
 	status := func(s string) probe.Outcome {
@@ -267,8 +276,12 @@ func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s/%s: %+v in %d ms (cap %d ms), %d provider requests", tt.provider, tt.behaviour,
-				got.Outcome, got.ElapsedMs, got.CapMs, len(got.Requests))
+			at := make([]int64, len(got.Requests))
+			for i, r := range got.Requests {
+				at[i] = r.AtMs
+			}
+			t.Logf("%s/%s: %+v in %d ms (cap %d ms), %d provider requests at %v ms", tt.provider, tt.behaviour,
+				got.Outcome, got.ElapsedMs, got.CapMs, len(got.Requests), at)
 			if got.Outcome != tt.want {
 				t.Errorf("verdict %+v, want %+v", got.Outcome, tt.want)
 			}

@@ -20,8 +20,10 @@ import (
 // API, whether that is the official OpenAI route (SEL-4) and its request
 // overrides (SEL-6). A decision is then a handful of map lookups keyed by
 // the request's own strings: no walk from the document root, no URL
-// parsing, no allocation unless a plugin is asked or an error is
-// returned, and the same cost at 40 or 10,000 catalog models.
+// parsing, and the same cost at 40 or 10,000 catalog models. It allocates
+// nothing unless a plugin is asked, the session and the plugins add more
+// than two reasons, it refuses, or the request spells in upper case a
+// provider (or session runtime) that the document does not name.
 //
 // An Index is immutable and safe for concurrent use. It holds views of
 // the document's bytes, so it lives as long as the document.
