@@ -405,14 +405,19 @@ var refinements = []Refinement{
 	},
 	{
 		Class: "absolute-path",
-		Paths: []string{"worktreeRoot", "desktop.host.passwordFile", "secrets.providers.*.command",
+		Paths: []string{"worktreeRoot", "desktop.host.passwordFile", "gateway.tls.certPath", "gateway.tls.keyPath", "secrets.providers.*.command",
 			"secrets.providers.*.trustedDirs[]", "hooks.mappings[].transform.module"},
-		Refuses: "a relative path where OpenClaw needs an absolute one (worktreeRoot may start with ~), or an unsafe hook module path",
+		Refuses: "a relative path where OpenClaw needs an absolute one (worktreeRoot may start with ~), a blank TLS file path, or an unsafe hook module path",
 		check: func(root gjson.Result, r *refiner) {
 			eachString(root, []string{"worktreeRoot"}, func(s string, at occkit.Path) {
 				s = strings.TrimSpace(s)
 				if s != "" && !isAbsPath(s) && s != "~" && !strings.HasPrefix(s, "~/") {
 					r.add(at, "%s must be an absolute path or start with ~", at)
+				}
+			})
+			eachString(root, []string{"gateway.tls.certPath", "gateway.tls.keyPath"}, func(s string, at occkit.Path) {
+				if strings.TrimSpace(s) == "" {
+					r.add(at, "%s must not be blank", at)
 				}
 			})
 			eachString(root, []string{"desktop.host.passwordFile"}, func(s string, at occkit.Path) {

@@ -46,6 +46,7 @@ func TestRefinements(t *testing.T) {
 		{`{"skills":{"entries":{"web":{"apiKey":{"source":"file","provider":"default","id":"/web/key"}}}}}`, ""},
 		{`{"skills":{"entries":{"web":{"apiKey":{"source":"exec","provider":"vault","id":"a/../b"}}}}}`, "skills.entries.web.apiKey.id"},
 		{`{"tools":{"allow":["read"],"alsoAllow":["exec"]}}`, "tools"},
+		{`{"gateway":{"tls":{"certPath":" "}}}`, "gateway.tls.certPath"},
 		{`{"tools":{"allow":[],"alsoAllow":["exec"]}}`, ""},
 		{`{"tools":{"exec":{"mode":"allowlist","ask":"on-miss"}}}`, "tools.exec.mode"},
 		{`{"agents":{"defaults":{"heartbeat":{"activeHours":{"start":"24:00"}}}}}`, "agents.defaults.heartbeat.activeHours.start"},
