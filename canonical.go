@@ -92,13 +92,16 @@ func (c *canon) value(i int) int {
 		c.out = append(c.out, ']')
 		return i + 1
 	case '"':
-		end, s := c.str(i)
-		c.out = appendCanonicalString(c.out, s)
-		return end
+		return c.string(i)
 	default:
 		j := i
 		for j < len(c.src) && !isDelim(c.src[j]) {
 			j++
+		}
+		if canonicalInt(c.src[i:j]) {
+			// Already in its canonical form: copied as it is.
+			c.out = append(c.out, c.src[i:j]...)
+			return j
 		}
 		if b := c.src[i]; b == '-' || b >= '0' && b <= '9' {
 			if out, ok := json5.AppendCanonicalNumber(c.out, c.src[i:j]); ok {
@@ -124,8 +127,7 @@ func (c *canon) object(i int) int {
 			i++ // ','
 		}
 		start := len(c.out)
-		end, key := c.str(i)
-		c.out = appendCanonicalString(c.out, key)
+		end, key := c.writeString(i)
 		c.out = append(c.out, ':')
 		i = c.value(end + 1) // skip ':'
 		if n := len(c.members); n > mbase && compareUTF16(c.members[n-1].key, key) > 0 {
@@ -171,9 +173,50 @@ func insertCommas(out []byte, members []canonMember) []byte {
 	return out
 }
 
-// str reads the JSON string at src[i] and returns the index past it and its
-// decoded value (the raw bytes when nothing needs decoding).
-func (c *canon) str(i int) (int, []byte) {
+// string writes the canonical form of the JSON string at src[i] and
+// returns the index past it. A string without escapes is its own canonical
+// form (a Document's strings are valid UTF-8, and JSON has no raw control
+// characters), so its bytes are copied as they are.
+func (c *canon) string(i int) int {
+	end, _ := c.writeString(i)
+	return end
+}
+
+// writeString is string that also returns the decoded value.
+func (c *canon) writeString(i int) (int, []byte) {
+	end, s, escaped := c.strEscaped(i)
+	if escaped {
+		c.out = appendCanonicalString(c.out, s)
+	} else {
+		c.out = append(c.out, c.src[i:end]...)
+	}
+	return end, s
+}
+
+// canonicalInt reports whether the number literal b is an integer already
+// in its RFC 8785 form: an optional minus, then "0" alone (not after a
+// minus) or up to 15 digits without a leading zero, all of which a double
+// holds exactly and ECMAScript writes digit for digit.
+func canonicalInt(b []byte) bool {
+	s := b
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 || s[0] == '0' && (len(s) > 1 || len(b) > 1) {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// strEscaped reads the JSON string at src[i] and returns the index past
+// it, its decoded value (the raw bytes when nothing needs decoding) and
+// whether it holds an escape.
+func (c *canon) strEscaped(i int) (int, []byte, bool) {
 	j := i + 1
 	escaped := false
 	for c.src[j] != '"' {
@@ -184,16 +227,16 @@ func (c *canon) str(i int) (int, []byte) {
 		j++
 	}
 	if !escaped {
-		return j + 1, c.src[i+1 : j]
+		return j + 1, c.src[i+1 : j], false
 	}
 	// json5.Unquote keeps a lone surrogate (which a Document cannot hold,
 	// see ParseDocument) as its own code point instead of U+FFFD, so even
 	// then two different strings never decode alike.
 	v, err := json5.Unquote(c.src[i : j+1])
 	if err != nil {
-		return j + 1, c.src[i+1 : j]
+		return j + 1, c.src[i+1 : j], true
 	}
-	return j + 1, []byte(v)
+	return j + 1, []byte(v), true
 }
 
 // compareUTF16 orders two UTF-8 strings as their UTF-16 code units compare

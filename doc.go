@@ -30,6 +30,19 @@
 // a server fault, [CodeInternal] (500, like apimachinery's
 // field.InternalError), never a client's 400.
 //
+// Where a refused setting is written: an [Error] about a document that
+// compile loaded from a file, an fs.FS or a reader carries its [Position]
+// (file, line, column; an included file's own when the value came through
+// $include). compile's loaders set it on their own refusals and attach a
+// [SourceMap] to the [Document]; [Document.Place] uses it for later
+// refusals (admission does so), only when something is refused. The
+// message stays as it was: [Error.Error] prints no position and no
+// source text, so it is safe for any audience; %+v prints
+// "file:line:col: …" and [Error.Snippet] the source line with a caret,
+// for the file's author. Refusals of unknown keys and values carry a
+// did-you-mean from [Suggest] (edit distance), and enum-like refusals
+// list the accepted values.
+//
 // Tests name an expected refusal by code, path and rule, never by its text:
 // [ErrorMatcher] (like apimachinery's field.ErrorMatcher) checks that one
 // error of a refusal matches, and [MatchersOf] lists a whole refusal for
@@ -61,6 +74,13 @@
 // written and keys sorted by UTF-8 bytes, so a digest computed then differs
 // for a document holding a number not in its shortest ECMAScript form or
 // keys that sort differently by UTF-16 code units.
+//
+// [Document.Get] and [Document.Root] read a [Value]: a view of the
+// document's own bytes (no copy) with its JSON [Kind], conversions in the
+// style of a Configuration reader ([Value.String], [Value.Int], ...), exact
+// member lookup ([Value.Key], no path syntax) and [Value.ForEach]. The
+// exported API names no third-party type: gjson and sjson are how a
+// Document is read and edited, not part of its contract.
 //
 // [PathAt] finds the path of an offset in compact JSON and [PathBuilder]
 // builds a long Path in linear time: parsers use them to report a location

@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/occkit/occkit/internal/json5"
 )
 
 // Document is an immutable JSON document: a native Configuration, or any
@@ -42,6 +45,20 @@ func ParseDocument(b []byte) (Document, error) {
 		return Document{}, checkError(problem, at)
 	}
 	return d, nil
+}
+
+// FromNormalized is the Document of JSON that occkit's own transcoder
+// normalized (compile.Load's output), taken without reading it again: the
+// transcoder refused everything [ParseDocument] refuses (invalid JSON or
+// UTF-8, a repeated key, a lone surrogate, a number beyond a double, more
+// nesting than its limit, at most 10,000 levels) and wrote the rest
+// compact. Its argument's type is internal to occkit, so no other module
+// can make one; the zero value is the empty object.
+func FromNormalized(n json5.Normalized) Document {
+	if len(n.Bytes()) == 0 {
+		return Document{}
+	}
+	return Document{raw: n.Bytes()}
 }
 
 // parseCompact validates b and returns it as compact JSON.
@@ -113,11 +130,20 @@ func (d Document) bytes() []byte {
 // Bytes returns a copy of the document's JSON.
 func (d Document) Bytes() []byte { return bytes.Clone(d.bytes()) }
 
-// String returns the document's JSON.
-func (d Document) String() string { return string(d.bytes()) }
+// WriteTo writes the document's JSON to w without copying it first (a
+// Document is immutable, so its bytes can be handed out for writing): a
+// hash or a file takes the bytes straight from the Document.
+func (d Document) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(d.bytes())
+	return int64(n), err
+}
 
-// Root returns the whole document as a gjson result.
-func (d Document) Root() gjson.Result { return gjson.Parse(d.view()) }
+// String returns the document's JSON. It is not a copy: a Document's
+// bytes never change, so the string shares them.
+func (d Document) String() string { return d.view() }
+
+// Root returns the whole document as a [Value] (not a copy).
+func (d Document) Root() Value { return Value{r: gjson.Parse(d.view())} }
 
 // view is the document's bytes as a string without a copy. A Document's
 // bytes are never written after construction (every edit builds new
@@ -128,12 +154,13 @@ func (d Document) view() string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// Get returns the value at p (Exists() is false when absent).
-func (d Document) Get(p Path) gjson.Result {
+// Get returns the value at p (Exists() is false when absent). The Value
+// reads the document's bytes; it is not a copy.
+func (d Document) Get(p Path) Value {
 	if p.IsRoot() {
 		return d.Root()
 	}
-	return gjson.GetBytes(d.bytes(), p.GJSON())
+	return Value{r: gjson.Get(d.view(), p.GJSON())}
 }
 
 // Has reports whether a value exists at p.

@@ -3,7 +3,9 @@ package occkit
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/tidwall/gjson"
 
@@ -69,21 +71,42 @@ func compactValue(p Path, raw []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// setJSON is the JSON sjson.SetBytes writes for v, when Set can splice it
-// itself: strings as sjson quotes them (escaping only what must be), and
-// everything but floating-point numbers (which sjson formats its own way)
-// as encoding/json marshals them.
+// SetValue is the Edit that sets the Go value v at p, encoded as
+// [Document.Set] encodes it, so that several Sets can be one
+// [Document.Apply]. A value Set cannot encode (a channel, a NaN) is a 400.
+func SetValue(p Path, v any) (Edit, error) {
+	raw, ok := setJSON(v)
+	if !ok {
+		return Edit{}, Invalid("", p, "cannot set %s", p.String())
+	}
+	return Edit{Path: p, Raw: raw}, nil
+}
+
+// setJSON is the JSON sjson.SetBytes writes for v: strings as sjson quotes
+// them (escaping only what must be), floating-point numbers in sjson's
+// plain decimal form, everything else as encoding/json marshals it.
 func setJSON(v any) ([]byte, bool) {
 	switch v := v.(type) {
 	case string:
 		return stringify(v), true
 	case []byte:
 		return stringify(string(v)), true
-	case float32, float64:
-		return nil, false
+	case float32:
+		return setFloat(float64(v))
+	case float64:
+		return setFloat(v)
 	}
 	b, err := json.Marshal(v)
 	return b, err == nil
+}
+
+// setFloat writes f as sjson does; not a NaN or an infinity, which sjson
+// refuses.
+func setFloat(f float64) ([]byte, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, false
+	}
+	return strconv.AppendFloat(nil, f, 'f', -1, 64), true
 }
 
 // stringify quotes s the way sjson does: verbatim between quotes unless it

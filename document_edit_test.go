@@ -214,3 +214,17 @@ func TestApplyIsOneAllocation(t *testing.T) {
 		t.Errorf("Apply = …%s", out.String()[len(out.String())-90:])
 	}
 }
+
+// TestWriteToDoesNotCopy: WriteTo hands the document's bytes to the writer
+// as they are.
+func TestWriteToDoesNotCopy(t *testing.T) {
+	doc := occkit.MustParseDocument(`{"a":[1,2,3],"b":"x"}`)
+	var buf bytes.Buffer
+	buf.Grow(64)
+	if n := testing.AllocsPerRun(10, func() { buf.Reset(); _, _ = doc.WriteTo(&buf) }); n != 0 {
+		t.Errorf("WriteTo made %v allocations", n)
+	}
+	if buf.String() != doc.String() {
+		t.Errorf("WriteTo wrote %s", buf.String())
+	}
+}

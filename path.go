@@ -231,6 +231,19 @@ func (p Path) GJSON() string {
 	return b.String()
 }
 
+// gjsonKey is the gjson path of the one key k: k itself when it needs no
+// escape (no allocation), else its escaped form.
+func gjsonKey(k string) string {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x80 && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			var b strings.Builder
+			writeGJSONKey(&b, k)
+			return b.String()
+		}
+	}
+	return k
+}
+
 // writeGJSONKey escapes every ASCII byte that is not a letter, digit, '_' or
 // '-'. gjson.Escape leaves ':' bare, which sjson reads as its "force key"
 // prefix at the start of a component.

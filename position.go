@@ -25,11 +25,12 @@ type Position struct {
 	Line, Column int
 	// Text is the source line, for [Error.Snippet], with every string
 	// value that follows a credential-like key masked; for a long line an
-	// excerpt around the column. It is never part of [Error.Error].
-	Text string
+	// excerpt around the column. It is never part of [Error.Error], nor
+	// of Position's JSON encoding.
+	Text string `json:"-"`
 	// TextColumn is the column of the position within Text, from 1; 0
 	// means Column (Text is the whole line).
-	TextColumn int
+	TextColumn int `json:"-"`
 }
 
 // IsValid reports whether p names a line.

@@ -1,6 +1,7 @@
 package occkit_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -131,5 +132,13 @@ func TestPlace(t *testing.T) {
 	}
 	if placed.Place(nil) != nil {
 		t.Errorf("Place(nil) is not nil")
+	}
+}
+
+// A Position encodes without its source text.
+func TestPositionJSON(t *testing.T) {
+	b, err := json.Marshal(occkit.Position{File: "a.json5", Line: 2, Column: 3, Text: "apiKey: 'sk'", TextColumn: 1})
+	if err != nil || string(b) != `{"File":"a.json5","Line":2,"Column":3}` {
+		t.Errorf("%s %v", b, err)
 	}
 }

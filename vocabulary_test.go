@@ -13,22 +13,18 @@ import (
 	"github.com/occkit/occkit"
 )
 
-type problem struct {
-	Code occkit.Code
-	Path string
-	Rule string
-}
-
-func problemOf(err error) *problem {
-	oe := occkit.First(err)
-	if oe == nil {
-		return nil
+// problemOf is err's first refusal by code, path and rule, or nil.
+func problemOf(err error) *occkit.ErrorMatcher {
+	if m := occkit.MatchersOf(err); len(m) > 0 {
+		return &m[0]
 	}
-	return &problem{oe.Code, oe.Path.String(), oe.Rule}
+	return nil
 }
 
 func TestCheckTopology(t *testing.T) {
-	inv := func(path, rule string) *problem { return &problem{occkit.CodeInvalidRequest, path, rule} }
+	inv := func(path, rule string) *occkit.ErrorMatcher {
+		return &occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
+	}
 	oe := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
 	od := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
 	cd := occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
@@ -38,7 +34,7 @@ func TestCheckTopology(t *testing.T) {
 		compute  occkit.Compute
 		declared []occkit.Topology
 		t        occkit.Topology
-		want     *problem
+		want     *occkit.ErrorMatcher
 	}{
 		{"RES-11 kubernetes runs openclaw embedded", occkit.ComputeKubernetes, nil, oe, nil},
 		{"RES-11 kubernetes runs codex dedicated", occkit.ComputeKubernetes, nil, cd, nil},
@@ -130,10 +126,22 @@ func TestClosedSets(t *testing.T) {
 	}
 }
 
-// RES-11 has one home (issue 12): outside package deploy, no source file
-// decides Codex-is-never-embedded or spells a bundled Compute's rows.
+// RES-11, the bundled-topology table and RES-2 each have one home (issue
+// 12): outside topology.go no source file (in any module of the
+// repository) decides Codex-is-never-embedded or spells a bundled
+// Compute's row of the table, and outside resolver/shape.go (resolver's
+// CheckShape) none refuses under RES-2.
 func TestTopologyRuleHasOneHome(t *testing.T) {
-	codexEmbedded := regexp.MustCompile(`HarnessCodex\b.*ModeEmbedded\b|ModeEmbedded\b.*HarnessCodex\b`)
+	homes := []struct {
+		what string
+		re   *regexp.Regexp
+		home string
+	}{
+		{"RES-11 (Codex is never embedded)", regexp.MustCompile(`HarnessCodex\b.*ModeEmbedded\b|ModeEmbedded\b.*HarnessCodex\b`), "topology.go"},
+		{"the bundled-topology table", regexp.MustCompile(`Compute(Kubernetes|SSH|Docker)\s*:\s*\{`), "topology.go"},
+		{"RES-2 (the shape of agents)", regexp.MustCompile(`"RES-2"`), filepath.Join("resolver", "shape.go")},
+	}
+	found := map[string]int{}
 	root := "."
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -142,7 +150,7 @@ func TestTopologyRuleHasOneHome(t *testing.T) {
 		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || path == "topology.go" || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
 		b, err := os.ReadFile(path)
@@ -153,14 +161,25 @@ func TestTopologyRuleHasOneHome(t *testing.T) {
 			if strings.HasPrefix(strings.TrimSpace(line), "//") {
 				continue
 			}
-			if codexEmbedded.MatchString(line) {
-				t.Errorf("%s:%d decides RES-11 outside package deploy: %s", path, i+1, strings.TrimSpace(line))
+			for _, h := range homes {
+				if !h.re.MatchString(line) {
+					continue
+				}
+				if path != h.home {
+					t.Errorf("%s:%d decides %s outside %s: %s", path, i+1, h.what, h.home, strings.TrimSpace(line))
+				}
+				found[h.what]++
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, h := range homes {
+		if found[h.what] == 0 {
+			t.Errorf("%s: not found in %s; the check no longer sees its home", h.what, h.home)
+		}
 	}
 }
 

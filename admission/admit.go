@@ -201,7 +201,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
 	// The caller's analysis serves only the document it was made from (the
 	// same bytes compare in constant time, others in one memcmp).
+	// Once resolution has used it, nothing holds the analysis (its index
+	// is as large as the catalog), so the rest of admission does not keep
+	// it alive.
 	prepared := req.Prepared
+	req.Prepared = nil
 	if prepared != nil && !prepared.doc.Equal(doc) {
 		return nil, occkit.Conflict("ADM-1", occkit.NewPath("prepared"),
 			"the prepared resolution was made from another document than Configuration %s generation %d", source.ID, gen)

@@ -137,7 +137,7 @@ func TestAdmitEmbedded(t *testing.T) {
 		"diagnostics.otel.logs": `false`, "channels.slack.enabled": `true`,
 	} {
 		p, _ := occkit.ParsePath(path)
-		if got := d.Get(p).Raw; got != want {
+		if got := d.Get(p).Raw(); got != want {
 			t.Errorf("%s = %s, want %s", path, got, want)
 		}
 	}

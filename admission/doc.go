@@ -36,6 +36,13 @@
 //     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
 //  8. freeze.
 //
+// A refusal about the Configuration is placed in the text it was loaded
+// from when the Document carries a source map (compile.LoadFile, LoadFS,
+// LoadReader): [occkit.Error].Position names the file, line and column,
+// an included file's own for an included value ([occkit.Document.Place],
+// run on refusals only). A refusal about the Agent (its harnessAuth, its
+// execution mode) or the Compute has no position.
+//
 // # Revisions
 //
 // A [Revision] has no exported fields. It holds the admitted document as

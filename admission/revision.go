@@ -407,7 +407,7 @@ func (r *Revision) recordDigest() string {
 	}
 	h := sha256.New()
 	h.Write(canonical[:at.Index])
-	h.Write(r.doc.Bytes())
+	_, _ = r.doc.WriteTo(h) // hashes never fail, and the document is not copied
 	h.Write(canonical[at.Index+len(at.Raw):])
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -72,7 +72,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 
 	// LOG-2: a platform-owned stamp must still be intact and match.
 	if owner == occkit.OwnedByPlatform {
-		lvl, err := logging.Guard(rev.Document())
+		lvl, err := logging.CheckStamp(rev.Document())
 		if err != nil {
 			return err
 		}

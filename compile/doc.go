@@ -45,17 +45,32 @@
 // a message that names the limit or the grammar problem (with line and
 // column), never document text.
 //
-// Source positions: a refusal of the text itself carries a
-// [SyntaxPosition] cause (errors.As) with its line and column in the
-// loaded document; [Locate] maps the path of any other refusal (schema,
-// resolution, admission) back to the line and column of its key in the
-// source, or of the nearest enclosing key written there (the $include of
-// an included value). examples/occcheck prints both as file:line:col.
-//
+// Source positions: every refusal of a load carries an
+// [occkit.Position] (file, line, column): a refusal of the text itself at
+// the character where reading stopped (also as a [SyntaxPosition] cause),
+// any other at the key its path names, in the file that writes it, an
+// included file by its own name (relative to where the top-level file was
+// named, or its fs.FS path). [LoadFile], [LoadFS] and [LoadReader] (and
+// [Load] given [LoadOptions.Filename]) attach an [occkit.SourceMap] to the
+// Document, holding the texts as read (the top-level file and every
+// included one); later refusals are placed with it: [Validate],
+// resolver.Resolve and admission do so themselves, and
+// [occkit.Document.Place] does it for any other stage. Of the texts that
+// write a path, the one that writes the most of it wins, and among equals
+// the one whose value the merge keeps (the including object's own keys,
+// then later includes); a path nobody writes is placed at the object that
+// lacks it. Positions are computed only for refusals: a successful load
+// pays one small allocation for the map, nothing per admission. A
+// position's snippet text masks every string value written after a
+// credential-like key ([CredentialKey]), or all of a line whose path
+// passes through one. [Locate] maps a path in one text to its line and
+// column. examples/occcheck prints positions as file:line:col.
+
 // # Bounded work
 //
 // Every limit is enforced before the work it bounds (DOC-2): depth by the
-// pre-scan before any parse, each included file's size (and the running
+// transcoder as it reads (it stops at the first container past the limit),
+// each included file's size (and the running
 // total of all included files) from its metadata before it is read, the
 // number of included files before each is opened, and the growth of
 // ${VAR} substitution as each reference is written, never after the
@@ -129,6 +144,12 @@
 // INVALID_REQUEST with rule DOC-5, the JSON-pointer instance location as the
 // path, and occkit's own wording naming the setting and the schema keyword:
 // the validator's text, which can quote values, is never passed on.
+// The Validator checks the document bytes in place first: a checker
+// compiled once from the schema accepts, without allocating, what certainly
+// passes, and anything else is validated pruned to the parts the schema
+// can look at (package compile/internal/schemacheck); the verdict and
+// every error are those of validating the whole document, a property the
+// package tests.
 //
 // # Endpoint compile
 //
@@ -173,7 +194,7 @@
 // passed as plain values ([PlanInput]; admission.Revision.Plan builds it,
 // since compile never imports admission) and the Compute's placement
 // ([PlanOptions]), it plans every process the revision runs ([Plan],
-// [Process]): its role (the vocabulary's [occkit.Process]), program and
+// [ProcessPlan]): its role (the vocabulary's [occkit.Process]), program and
 // arguments, environment ([Env]: literals, [occkit.SourceRef] references,
 // the gateway token, placeholders; never secret bytes), variables to
 // unset, readiness check, and the files it reads by [FileRole] (the
@@ -217,7 +238,7 @@
 //	                                                          secretBinding
 //
 // The startup model probe (PRB) is no process of its own: it runs inside
-// the process whose [Process].Inference is set, the one that owns model
+// the process whose [ProcessPlan].Inference is set, the one that owns model
 // access.
 //
 // Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -33,7 +34,7 @@ type Endpoint struct {
 // [Endpoint.ModelProvider] is empty.
 const DefaultModelProvider = "openai-compatible"
 
-var epProviderPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var providerPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // Validate checks the endpoint: ModelProvider is a provider ID (lower-case
 // letters, digits, `.`, `_`, `-`; not `openai` or `codex`, which Codex and
@@ -45,20 +46,20 @@ func (e Endpoint) Validate() error {
 	var errs []error
 	mp := e.provider()
 	switch {
-	case !epProviderPattern.MatchString(mp):
+	case !providerPattern.MatchString(mp):
 		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
 			"endpoint.modelProvider must be a lower-case provider ID without '/'"))
 	case mp == "openai" || mp == "codex":
 		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
 			"endpoint.modelProvider may not name a built-in provider"))
 	}
-	if msg := epCheckBaseURL(e.BaseURL); msg != "" {
+	if msg := checkBaseURL(e.BaseURL); msg != "" {
 		errs = append(errs, occkit.Invalid("PRB-9", occkit.NewPath("endpoint", "baseUrl"), "endpoint.baseUrl %s", msg))
 	}
 	return occkit.Join(errs...)
 }
 
-func epCheckBaseURL(raw string) string {
+func checkBaseURL(raw string) string {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return "is required"
@@ -116,12 +117,12 @@ func CompileEndpoint(doc occkit.Document, ep Endpoint) (occkit.Document, error) 
 	if err := ep.Validate(); err != nil {
 		return occkit.Document{}, err
 	}
-	c := &epCompiler{doc: doc, mp: ep.provider(), refs: map[string]string{}, selected: map[string]bool{}}
-	scopes, err := epScopes(c.doc)
+	c := &endpointCompiler{doc: doc, mp: ep.provider(), refs: map[string]string{}, selected: map[string]bool{}}
+	scopes, err := agentScopes(c.doc)
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	primary, ppath, ok := epPrimary(scopes)
+	primary, ppath, ok := scopesPrimary(scopes)
 	if !ok {
 		return occkit.Document{}, occkit.Invalid("CMP-1", occkit.NewPath("agents", "defaults", "model"),
 			"no primary model is selected in agents.defaults.model or an entry's model")
@@ -140,30 +141,30 @@ func CompileEndpoint(doc occkit.Document, ep Endpoint) (occkit.Document, error) 
 	return c.doc, nil
 }
 
-// epScope is one agent scope and its value as read from the document.
-type epScope struct {
+// agentScope is one agent scope and its value as read from the document.
+type agentScope struct {
 	at occkit.Path
 	v  gjson.Result
 }
 
-// epScopes lists the agent scopes: agents.defaults (when an object), then
+// agentScopes lists the agent scopes: agents.defaults (when an object), then
 // every agents.entries value in document order.
-func epScopes(doc occkit.Document) ([]epScope, error) {
+func agentScopes(doc occkit.Document) ([]agentScope, error) {
 	if err := resolver.CheckShape(doc); err != nil {
 		return nil, err
 	}
 	agentsPath := occkit.NewPath("agents")
-	agents := doc.Get(agentsPath)
+	agents := docjson.Get(doc, agentsPath)
 	if !agents.Exists() {
 		return nil, nil
 	}
-	var out []epScope
+	var out []agentScope
 	if d := agents.Get("defaults"); d.Exists() {
-		out = append(out, epScope{agentsPath.Key("defaults"), d})
+		out = append(out, agentScope{agentsPath.Key("defaults"), d})
 	}
 	entriesPath := agentsPath.Key("entries")
-	for _, p := range epPairs(agents.Get("entries")) {
-		out = append(out, epScope{entriesPath.Key(p.key), gjson.Parse(p.raw)})
+	for _, p := range members(agents.Get("entries")) {
+		out = append(out, agentScope{entriesPath.Key(p.key), gjson.Parse(p.raw)})
 	}
 	return out, nil
 }
@@ -171,11 +172,11 @@ func epScopes(doc occkit.Document) ([]epScope, error) {
 // scopes rewrites every agent scope, each on a document of its own, and
 // writes agents.defaults and agents.entries back once each, so the work
 // grows with the document, not with entries × document.
-func (c *epCompiler) scopes(scopes []epScope) error {
+func (c *endpointCompiler) scopes(scopes []agentScope) error {
 	whole := c.doc
 	defer func() { c.doc = whole }()
 	entries := occkit.NewPath("agents", "entries")
-	var pairs []epPair
+	var pairs []member
 	next, entriesChanged := 0, false
 	for _, s := range scopes {
 		sub, err := occkit.ParseDocument([]byte(s.v.Raw))
@@ -197,7 +198,7 @@ func (c *epCompiler) scopes(scopes []epScope) error {
 		}
 		// Entry scopes follow the members of agents.entries in order.
 		if pairs == nil {
-			pairs = epPairs(whole.Get(entries))
+			pairs = members(docjson.Get(whole, entries))
 		}
 		if out != pairs[next].raw {
 			pairs[next].raw, entriesChanged = out, true
@@ -206,15 +207,15 @@ func (c *epCompiler) scopes(scopes []epScope) error {
 	}
 	if entriesChanged {
 		var err error
-		if whole, err = whole.SetRaw(entries, []byte(epObject(pairs))); err != nil {
+		if whole, err = whole.SetRaw(entries, []byte(rawObject(pairs))); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// epModelPrimary returns the primary of a model slot (string or object).
-func epModelPrimary(v gjson.Result, at occkit.Path) (string, occkit.Path, bool) {
+// slotPrimary returns the primary of a model slot (string or object).
+func slotPrimary(v gjson.Result, at occkit.Path) (string, occkit.Path, bool) {
 	switch {
 	case v.Type == gjson.String:
 		return v.String(), at, true
@@ -226,16 +227,16 @@ func epModelPrimary(v gjson.Result, at occkit.Path) (string, occkit.Path, bool) 
 	return "", occkit.Path{}, false
 }
 
-func epPrimary(scopes []epScope) (string, occkit.Path, bool) {
+func scopesPrimary(scopes []agentScope) (string, occkit.Path, bool) {
 	for _, s := range scopes {
-		if ref, p, ok := epModelPrimary(s.v.Get("model"), s.at.Key("model")); ok {
+		if ref, p, ok := slotPrimary(s.v.Get("model"), s.at.Key("model")); ok {
 			return ref, p, true
 		}
 	}
 	return "", occkit.Path{}, false
 }
 
-type epCompiler struct {
+type endpointCompiler struct {
 	doc    occkit.Document
 	mp     string
 	source string
@@ -247,7 +248,7 @@ type epCompiler struct {
 	rows     map[string]resolver.Ref
 }
 
-func (c *epCompiler) note(ref resolver.Ref, selected bool) {
+func (c *endpointCompiler) note(ref resolver.Ref, selected bool) {
 	k := ref.Key()
 	if _, seen := c.refs[k]; !seen {
 		c.refs[k] = ref.ID
@@ -264,7 +265,7 @@ func (c *epCompiler) note(ref resolver.Ref, selected bool) {
 
 // qualify rewrites one ref of the source provider; ok is false for
 // anything else (other providers, aliases, non-refs).
-func (c *epCompiler) qualify(s string, selected bool) (string, bool) {
+func (c *endpointCompiler) qualify(s string, selected bool) (string, bool) {
 	if !strings.Contains(s, "/") {
 		return "", false // an alias stays a native alias (CMP-1)
 	}
@@ -280,7 +281,7 @@ func (c *epCompiler) qualify(s string, selected bool) (string, bool) {
 	return out, true
 }
 
-func (c *epCompiler) set(at occkit.Path, v string) error {
+func (c *endpointCompiler) set(at occkit.Path, v string) error {
 	d, err := c.doc.Set(at, v)
 	if err != nil {
 		return err
@@ -290,8 +291,8 @@ func (c *epCompiler) set(at occkit.Path, v string) error {
 }
 
 // slot rewrites a model slot: a string, or {primary, fallbacks}.
-func (c *epCompiler) slot(at occkit.Path) error {
-	v := c.doc.Get(at)
+func (c *endpointCompiler) slot(at occkit.Path) error {
+	v := docjson.Get(c.doc, at)
 	if v.Type == gjson.String {
 		if out, ok := c.qualify(v.String(), true); ok {
 			return c.set(at, out)
@@ -323,11 +324,11 @@ func (c *epCompiler) slot(at occkit.Path) error {
 	return nil
 }
 
-func (c *epCompiler) scope(s occkit.Path) error {
+func (c *endpointCompiler) scope(s occkit.Path) error {
 	if err := c.slot(s.Key("model")); err != nil {
 		return err
 	}
-	if c.doc.Get(s.Key("subagents")).IsObject() {
+	if docjson.Get(c.doc, s.Key("subagents")).IsObject() {
 		if err := c.slot(s.Key("subagents").Key("model")); err != nil {
 			return err
 		}
@@ -338,17 +339,17 @@ func (c *epCompiler) scope(s occkit.Path) error {
 // modelsKeys renames the source provider's keys of a models map in place.
 // Should a renamed key collide with an existing one, the later member in
 // document order wins at the earlier member's position.
-func (c *epCompiler) modelsKeys(at occkit.Path) error {
-	m := c.doc.Get(at)
+func (c *endpointCompiler) modelsKeys(at occkit.Path) error {
+	m := docjson.Get(c.doc, at)
 	if !m.IsObject() {
 		return nil
 	}
-	var out []epPair
+	var out []member
 	index := map[string]int{}
 	changed := false
-	for _, p := range epPairs(m) {
+	for _, p := range members(m) {
 		if k, ok := c.qualify(p.key, false); ok {
-			p = epPair{key: k, raw: p.raw}
+			p = member{key: k, raw: p.raw}
 			changed = true
 		}
 		if i, dup := index[p.key]; dup {
@@ -362,7 +363,7 @@ func (c *epCompiler) modelsKeys(at occkit.Path) error {
 	if !changed {
 		return nil
 	}
-	d, err := c.doc.SetRaw(at, []byte(epObject(out)))
+	d, err := c.doc.SetRaw(at, []byte(rawObject(out)))
 	if err != nil {
 		return err
 	}
@@ -371,17 +372,17 @@ func (c *epCompiler) modelsKeys(at occkit.Path) error {
 }
 
 // catalog rebuilds models.providers.codex from the source provider's entry.
-func (c *epCompiler) catalog() error {
+func (c *endpointCompiler) catalog() error {
 	modelsPath := occkit.NewPath("models")
-	if m := c.doc.Get(modelsPath); m.Exists() && m.Type != gjson.Null && !m.IsObject() {
+	if m := docjson.Get(c.doc, modelsPath); m.Exists() && m.Type != gjson.Null && !m.IsObject() {
 		return occkit.Invalid("RES-4", modelsPath, "models must be an object")
 	}
 	providersPath := modelsPath.Key("providers")
-	if p := c.doc.Get(providersPath); p.Exists() && p.Type != gjson.Null && !p.IsObject() {
+	if p := docjson.Get(c.doc, providersPath); p.Exists() && p.Type != gjson.Null && !p.IsObject() {
 		return occkit.Invalid("RES-4", providersPath, "models.providers must be an object")
 	}
 	sourcePath := providersPath.Key(c.source)
-	source := c.doc.Get(sourcePath)
+	source := docjson.Get(c.doc, sourcePath)
 	sourceRaw := "{}"
 	if source.IsObject() {
 		sourceRaw = source.Raw
@@ -394,12 +395,12 @@ func (c *epCompiler) catalog() error {
 			}
 		}
 	}
-	index := epRowIndex(rows)
+	index := indexRows(rows)
 	var projected []string
 	seen := map[string]bool{}
 	for _, k := range c.order {
 		id := c.refs[k]
-		if epIsWildcard(id) || seen[id] {
+		if isWildcard(id) || seen[id] {
 			continue
 		}
 		ref := c.rows[k]
@@ -407,18 +408,18 @@ func (c *epCompiler) catalog() error {
 		if i, ok := index.first(ref); ok {
 			row = rows[i]
 		}
-		newID := epQuote(c.mp + "/" + id)
+		newID := quoteJSON(c.mp + "/" + id)
 		switch {
 		case row.Exists():
-			projected = append(projected, epSetRaw(row.Raw, "id", newID))
+			projected = append(projected, setMember(row.Raw, "id", newID))
 		case c.selected[k]:
-			projected = append(projected, `{"name":`+epQuote(id)+`,"id":`+newID+`}`)
+			projected = append(projected, `{"name":`+quoteJSON(id)+`,"id":`+newID+`}`)
 		default:
 			continue
 		}
 		seen[id] = true
 	}
-	codexRaw := epSetRaw(sourceRaw, "models", "["+strings.Join(projected, ",")+"]")
+	codexRaw := setMember(sourceRaw, "models", "["+strings.Join(projected, ",")+"]")
 	doc := c.doc
 	if c.source != "codex" {
 		d, err := doc.Delete(sourcePath)
@@ -435,16 +436,16 @@ func (c *epCompiler) catalog() error {
 	return nil
 }
 
-// epRows indexes catalog rows by the refs they can match (REF-4): by the
+// catalogRows indexes catalog rows by the refs they can match (REF-4): by the
 // whole trimmed row ID, and by the provider and ID of a row ID written as
 // `provider/id`. Each key keeps the first row in array order.
-type epRows struct {
+type catalogRows struct {
 	rows  []gjson.Result
 	byKey map[string]int
 }
 
-func epRowIndex(rows []gjson.Result) epRows {
-	x := epRows{rows: rows, byKey: make(map[string]int, 2*len(rows))}
+func indexRows(rows []gjson.Result) catalogRows {
+	x := catalogRows{rows: rows, byKey: make(map[string]int, 2*len(rows))}
 	add := func(k string, i int) {
 		if _, seen := x.byKey[k]; !seen {
 			x.byKey[k] = i
@@ -466,7 +467,7 @@ func epRowIndex(rows []gjson.Result) epRows {
 
 // first returns the first row matching ref ([resolver.MatchRow]), looking
 // only at the rows whose keys can match instead of scanning the catalog.
-func (x epRows) first(ref resolver.Ref) (int, bool) {
+func (x catalogRows) first(ref resolver.Ref) (int, bool) {
 	best := -1
 	for _, k := range []string{"id\x00" + ref.ID, "p\x00" + ref.Provider + "\x00" + ref.ID} {
 		if i, ok := x.byKey[k]; ok && (best < 0 || i < best) && resolver.MatchRow(ref, x.rows[i].Get("id").String()) {

@@ -180,7 +180,7 @@ func TestCompileEndpointPreservesUntouched(t *testing.T) {
 			t.Fatal("CMP-2: input changed")
 		}
 		for k := range extra {
-			if got, want := out.Get(occkit.NewPath(k)).Raw, in.Get(occkit.NewPath(k)).Raw; got != want {
+			if got, want := out.Get(occkit.NewPath(k)).Raw(), in.Get(occkit.NewPath(k)).Raw(); got != want {
 				t.Fatalf("DOC-3: %s changed: %s -> %s", k, want, got)
 			}
 		}
@@ -252,7 +252,7 @@ func TestCompileEndpointManyEntries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := out.Get(occkit.NewPath("agents")).Raw; got != want.String() {
+			if got := out.Get(occkit.NewPath("agents")).Raw(); got != want.String() {
 				t.Errorf("agents:\n got %.300s\nwant %.300s", got, want.String())
 			}
 			if doc.String() != in.String() {
@@ -283,8 +283,8 @@ func TestCompileEndpointRowMatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			rows := out.Get(occkit.NewPath("models", "providers", "codex", "models")).Array()
-			if len(rows) != 1 || rows[0].Get("name").String() != tt.want || rows[0].Get("id").String() != "openai-compatible/v/a" {
-				t.Errorf("catalog = %s, want the row named %q", out.Get(occkit.NewPath("models", "providers", "codex", "models")).Raw, tt.want)
+			if len(rows) != 1 || rows[0].Key("name").String() != tt.want || rows[0].Key("id").String() != "openai-compatible/v/a" {
+				t.Errorf("catalog = %s, want the row named %q", out.Get(occkit.NewPath("models", "providers", "codex", "models")).Raw(), tt.want)
 			}
 		})
 	}

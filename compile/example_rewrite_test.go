@@ -42,9 +42,9 @@ func ExampleCompileEndpoint() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(gateway.Get(occkit.NewPath("agents", "defaults", "model")).Raw)
-	fmt.Println(gateway.Get(occkit.NewPath("agents", "defaults", "subagents", "model")).Raw)
-	fmt.Println(gateway.Get(occkit.NewPath("models", "providers", "codex", "models")).Raw)
+	fmt.Println(gateway.Get(occkit.NewPath("agents", "defaults", "model")).Raw())
+	fmt.Println(gateway.Get(occkit.NewPath("agents", "defaults", "subagents", "model")).Raw())
+	fmt.Println(gateway.Get(occkit.NewPath("models", "providers", "codex", "models")).Raw())
 	toml, err := compile.RenderCodexConfig(gateway, compile.CodexOptions{Endpoint: &ep, CredentialEnv: "OPENAI_API_KEY"})
 	if err != nil {
 		fmt.Println(err)

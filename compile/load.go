@@ -189,10 +189,11 @@ func (ld *loader) load(src []byte, dir string, chain []string) (occkit.Document,
 }
 
 func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, error) {
-	out, err := ld.parse(src)
+	norm, err := ld.normalize(src)
 	if err != nil {
 		return occkit.Document{}, err
 	}
+	out := norm.Bytes()
 	if bytes.Contains(out, []byte(`"$include":`)) {
 		root, err := ld.inc.process(ld, ldTree(out), nil, dir, chain, 0)
 		if err != nil {
@@ -203,20 +204,24 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		out = root.appendJSON(make([]byte, 0, len(out)+ld.inc.read))
 		// The merged document obeys the same limits (its nesting and
 		// key count are new).
-		if out, err = ld.parse(out); err != nil {
+		if norm, err = ld.normalize(out); err != nil {
 			return occkit.Document{}, ldNoPosition(err)
 		}
+		out = norm.Bytes()
 	}
 	// DOC-4: substitution applies to the whole merged document, so strings
 	// that came from an included file are substituted (and $${ unescaped)
 	// like the including file's own.
+	substituted := false
 	if ld.lookup != nil && bytes.Contains(out, []byte("${")) {
 		// Substitution changes string values only, checking their length
 		// and the document's size as it writes; keys, nesting and numbers
 		// stay as parsed, so the result needs no second parse.
+		before := len(out)
 		if out, err = ldSubstitute(out, ld.lookup, ld.limits); err != nil {
 			return occkit.Document{}, err
 		}
+		substituted = len(out) != before || &out[0] != &norm.Bytes()[0]
 	}
 	// DOC-1: a Configuration is a JSON object (OpenClaw's configuration
 	// schema is one). An included file may hold any value, but the loaded
@@ -224,7 +229,15 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 	if out[0] != '{' {
 		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "a Configuration must be a JSON object, not %s", ldKind(out[0]))
 	}
-	return occkit.ParseDocument(out)
+	if substituted {
+		// A variable's value may be anything (invalid UTF-8 included):
+		// the substituted document is checked as any other.
+		return occkit.ParseDocument(out)
+	}
+	// The transcoder's output is already what a Document must be (valid,
+	// compact, no repeated key, canonical strings and numbers): it is not
+	// read again.
+	return occkit.FromNormalized(norm), nil
 }
 
 // ldKind names the JSON type whose normalized encoding starts with c.
@@ -244,38 +257,35 @@ func ldKind(c byte) string {
 
 // parse turns one source text into normalized JSON within the limits.
 func (ld *loader) parse(src []byte) ([]byte, error) {
+	n, err := ld.normalize(src)
+	return n.Bytes(), err
+}
+
+// normalize is parse, its output kept as proof of what the transcoder
+// guarantees.
+func (ld *loader) normalize(src []byte) (json5.Normalized, error) {
 	l := ld.limits
 	if len(src) > l.MaxBytes {
-		return nil, occkit.Invalid("DOC-2", occkit.Root(), "the document size exceeds the limit of %d bytes", l.MaxBytes)
+		return json5.Normalized{}, occkit.Invalid("DOC-2", occkit.Root(), "the document size exceeds the limit of %d bytes", l.MaxBytes)
 	}
-	opts := json5.Options{
-		MaxDepth: l.MaxDepth, MaxStringBytes: l.MaxStringBytes, MaxKeys: l.MaxKeys,
-		RejectDuplicateKeys: true, CanonicalNumbers: true, RejectLoneSurrogates: true,
-	}
-	// DOC-2: the cheap pre-scan refuses a too-deep document before anything
-	// else reads it; the transcoder, which stops at the same container,
-	// then names the path.
-	if ldDepthExceeds(src, l.MaxDepth) {
-		if _, err := json5.Transcode(src, opts); err != nil {
-			return nil, ld.syntaxError(err)
-		}
-		// The pre-scan over-counts only in contrived JSON5 (a string
-		// continued across lines after a comment it misread); the
-		// transcoder enforces the same limit exactly, so it decides.
-	}
+	// DOC-2: the transcoder enforces every limit as it reads, before the
+	// work it bounds, and keeps O(1) state per open level, so no pre-scan
+	// is needed: a too-deep document stops at the first container past
+	// the limit, which the error names.
+	//
 	// DOC-1: strict JSON first. Every JSON document is JSON5 with the same
 	// meaning, so one transcoder both normalizes strict JSON and reads JSON5
 	// when strict parsing fails; only its error message differs.
-	out, err := json5.Transcode(src, opts)
+	out, err := json5.Normalize(src, json5.Options{MaxDepth: l.MaxDepth, MaxStringBytes: l.MaxStringBytes, MaxKeys: l.MaxKeys})
 	if err != nil {
 		if json.Valid(src) {
 			var e *json5.Error
 			if errors.As(err, &e) && e.Kind == json5.KindSyntax {
 				// Unreachable: JSON5 accepts all JSON. Fail closed anyway.
-				return nil, occkit.Invalid("DOC-1", occkit.Root(), "the document cannot be normalized")
+				return json5.Normalized{}, occkit.Invalid("DOC-1", occkit.Root(), "the document cannot be normalized")
 			}
 		}
-		return nil, ld.syntaxError(err)
+		return json5.Normalized{}, ld.syntaxError(err)
 	}
 	return out, nil
 }
@@ -354,48 +364,6 @@ func ldPath(elems []json5.PathElem) occkit.Path {
 		}
 	}
 	return p.Path()
-}
-
-// ldDepthExceeds is the DOC-2 pre-scan: one pass over the bytes counting
-// brackets outside strings and comments (JSON5 lexing, which is exact for
-// JSON too). It stops at the first container past max.
-func ldDepthExceeds(src []byte, max int) bool {
-	depth := 0
-	for i := 0; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '"', '\'':
-			for i++; i < len(src) && src[i] != c; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			if i+1 >= len(src) {
-				continue
-			}
-			switch src[i+1] {
-			case '/':
-				// A line comment ends at LF, CR, U+2028 or U+2029.
-				for i += 2; i < len(src) && src[i] != '\n' && src[i] != '\r' &&
-					!(src[i] == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9)); i++ {
-				}
-			case '*':
-				end := bytes.Index(src[i+2:], []byte("*/"))
-				if end < 0 {
-					return false
-				}
-				i += end + 3
-			}
-		case '[', '{':
-			depth++
-			if depth > max {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
 }
 
 // ldFileError explains why a file could not be read, naming no path.

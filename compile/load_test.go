@@ -2,7 +2,6 @@ package compile
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,20 +13,14 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// wantErr is how tests match errors: code, path and rule, never text.
-type wantErr struct {
-	Code occkit.Code
-	Path string
-	Rule string
-}
-
-func errOf(t *testing.T, err error) wantErr {
+// errOf is err's first refusal by code, path and rule, never text.
+func errOf(t *testing.T, err error) occkit.ErrorMatcher {
 	t.Helper()
-	var e *occkit.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("want *occkit.Error, got %T %v", err, err)
+	m := occkit.MatchersOf(err)
+	if len(m) == 0 {
+		t.Fatalf("want a refusal, got %v", err)
 	}
-	return wantErr{e.Code, e.Path.String(), e.Rule}
+	return m[0]
 }
 
 func TestLoad(t *testing.T) {
@@ -59,12 +52,14 @@ func TestLoad(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	inv := func(path, rule string) wantErr { return wantErr{occkit.CodeInvalidRequest, path, rule} }
+	inv := func(path, rule string) occkit.ErrorMatcher {
+		return occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
+	}
 	tests := []struct {
 		name   string
 		in     string
 		limits Limits
-		want   wantErr
+		want   occkit.ErrorMatcher
 	}{
 		{"DOC-1 not JSON5", `{a: }`, Limits{}, inv("a", "DOC-1")},
 		{"DOC-1 empty", ``, Limits{}, inv("", "DOC-1")},
@@ -138,7 +133,7 @@ func TestLoadSubstitution(t *testing.T) {
 	lookup := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
 	tests := []struct {
 		name, in, want string
-		err            *wantErr
+		err            *occkit.ErrorMatcher
 	}{
 		{"DOC-4 whole string", `{"a": "${API_KEY}"}`, `{"a":"k-1"}`, nil},
 		{"DOC-4 inside text and arrays", `{"a": ["x-${_X9}-${API_KEY}"]}`, `{"a":["x-v-k-1"]}`, nil},
@@ -146,9 +141,9 @@ func TestLoadSubstitution(t *testing.T) {
 		{"DOC-4 not a reference", `{"a": "${lower} ${1X} $API_KEY ${API_KEY"}`, `{"a":"${lower} ${1X} $API_KEY ${API_KEY"}`, nil},
 		{"DOC-4 keys untouched", `{"${API_KEY}": 1}`, `{"${API_KEY}":1}`, nil},
 		{"DOC-4 value with quotes", `{"a": "${API_KEY}\"${_X9}"}`, `{"a":"k-1\"v"}`, nil},
-		{"DOC-4 missing variable", `{"m": {"p": ["${NOPE}"]}}`, "", &wantErr{occkit.CodeInvalidRequest, "m.p[0]", "DOC-4"}},
-		{"DOC-4 empty variable", `{"a": "${EMPTY}"}`, "", &wantErr{occkit.CodeInvalidRequest, "a", "DOC-4"}},
-		{"DOC-4 secret store", `{"a": "${pass:team/key}"}`, "", &wantErr{occkit.CodeInvalidRequest, "a", "DOC-4"}},
+		{"DOC-4 missing variable", `{"m": {"p": ["${NOPE}"]}}`, "", &occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "m.p[0]", Rule: "DOC-4"}},
+		{"DOC-4 empty variable", `{"a": "${EMPTY}"}`, "", &occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "a", Rule: "DOC-4"}},
+		{"DOC-4 secret store", `{"a": "${pass:team/key}"}`, "", &occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "a", Rule: "DOC-4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,7 +257,7 @@ func TestLoadIncludedStringsSubstituted(t *testing.T) {
 		})
 	}
 	_, err := Load([]byte(`{"x": {"$include": "missing.json"}}`), LoadOptions{IncludeRoots: []string{dir}, Lookup: lookup})
-	if diff := cmp.Diff(wantErr{occkit.CodeInvalidRequest, "x.k", "DOC-4"}, errOf(t, err)); diff != "" {
+	if diff := cmp.Diff(occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "x.k", Rule: "DOC-4"}, errOf(t, err)); diff != "" {
 		t.Errorf("missing variable in an included file (-want +got):\n%s", diff)
 	}
 }
@@ -278,7 +273,7 @@ func TestLoadIncludeBudget(t *testing.T) {
 		t.Fatalf("within the budget: %v", err)
 	}
 	_, err := Load([]byte(`{"$include": ["a.json", "c.json", "b.json"]}`), opts)
-	if diff := cmp.Diff(wantErr{occkit.CodeInvalidRequest, "$include[2]", "DOC-2"}, errOf(t, err)); diff != "" {
+	if diff := cmp.Diff(occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "$include[2]", Rule: "DOC-2"}, errOf(t, err)); diff != "" {
 		t.Errorf("over the budget (-want +got):\n%s\n%v", diff, err)
 	}
 }
@@ -318,12 +313,14 @@ func TestLoadIncludeErrors(t *testing.T) {
 	if err := os.Link(filepath.Join(outside, "secret.json"), filepath.Join(dir, "hard.json")); err != nil {
 		t.Logf("no hard link: %v", err)
 	}
-	inv := func(path, rule string) *wantErr { return &wantErr{occkit.CodeInvalidRequest, path, rule} }
+	inv := func(path, rule string) *occkit.ErrorMatcher {
+		return &occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: rule}
+	}
 	tests := []struct {
 		name   string
 		in     string
 		limits Limits
-		want   *wantErr
+		want   *occkit.ErrorMatcher
 	}{
 		{"DOC-4 dotdot escape", `{"a": {"$include": "../outside/secret.json"}}`, Limits{}, inv("a.$include", "DOC-4")},
 		{"DOC-4 absolute path outside roots", `{"a": {"$include": "` + filepath.Join(outside, "secret.json") + `"}}`, Limits{}, inv("a.$include", "DOC-4")},

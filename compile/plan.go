@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -68,18 +69,18 @@ type File struct {
 
 // Readiness is how a Compute tells a planned process is ready.
 type Readiness struct {
-	// HTTPPath is an HTTP GET path on [Process.Port] that answers 200
+	// HTTPPath is an HTTP GET path on [ProcessPlan.Port] that answers 200
 	// when ready (the gateway's /readyz); empty when not HTTP.
 	HTTPPath string
-	// TCP: the process is ready once [Process.Port] accepts connections.
+	// TCP: the process is ready once [ProcessPlan.Port] accepts connections.
 	TCP bool
 }
 
-// Process is one planned process of a revision: what a Compute starts.
-// Its Role is the vocabulary's [occkit.Process]; an embedded topology has
-// one process, of role [occkit.ProcessGateway], that is also the Harness
-// (its Inference is set).
-type Process struct {
+// ProcessPlan is one planned process of a revision: what a Compute starts.
+// Its Role is the vocabulary's [occkit.Process] (only the role, hence the
+// two names); an embedded topology has one process, of role
+// [occkit.ProcessGateway], that is also the Harness (its Inference is set).
+type ProcessPlan struct {
 	Role    occkit.Process
 	Program Program
 	// Args follow the program name.
@@ -106,7 +107,7 @@ type Process struct {
 }
 
 // Lookup returns the named variable of p.
-func (p Process) Lookup(name string) (Env, bool) {
+func (p ProcessPlan) Lookup(name string) (Env, bool) {
 	for _, e := range p.Env {
 		if e.Name == name {
 			return e, true
@@ -116,7 +117,7 @@ func (p Process) Lookup(name string) (Env, bool) {
 }
 
 // File returns p's file of the given role.
-func (p Process) File(r FileRole) (File, bool) {
+func (p ProcessPlan) File(r FileRole) (File, bool) {
 	for _, f := range p.Files {
 		if f.Role == r {
 			return f, true
@@ -129,17 +130,17 @@ func (p Process) File(r FileRole) (File, bool) {
 type Plan struct {
 	Harness   occkit.Harness
 	Mode      occkit.Mode
-	Processes []Process
+	Processes []ProcessPlan
 }
 
 // Process returns the planned process of role r.
-func (p Plan) Process(r occkit.Process) (Process, bool) {
+func (p Plan) Process(r occkit.Process) (ProcessPlan, bool) {
 	for _, x := range p.Processes {
 		if x.Role == r {
 			return x, true
 		}
 	}
-	return Process{}, false
+	return ProcessPlan{}, false
 }
 
 // PlanInput is an admitted revision as the render stage sees it, as plain
@@ -219,7 +220,9 @@ const (
 	CodexConfigName    = "config.toml"
 )
 
-var planEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+// envName is an environment variable name the plan and the Codex config
+// accept.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 
 // reservedEnv are variables a secretBinding may not set: the plan's own,
 // the logging render's, and the process basics.
@@ -237,7 +240,7 @@ var reservedEnv = map[string]bool{
 // inference credential planned for a dedicated gateway is 409 (AUTH-2,
 // AUTH-6); a secretBinding that would shadow a planned variable is 400.
 func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
-	if err := rndTopology(in.Harness, in.Mode); err != nil {
+	if err := checkTopology(in.Harness, in.Mode); err != nil {
 		return Plan{}, err
 	}
 	opts = opts.withDefaults(in.Compute)
@@ -245,7 +248,7 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 		return Plan{}, err
 	}
 	if !in.DriverLogging {
-		level, err := logging.Guard(in.Document)
+		level, err := logging.CheckStamp(in.Document)
 		if err != nil {
 			return Plan{}, err
 		}
@@ -289,7 +292,7 @@ func (o PlanOptions) withDefaults(c occkit.Compute) PlanOptions {
 	return o
 }
 
-var planHost = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$|^\[[0-9a-fA-F:]+\]$`)
+var hostPattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$|^\[[0-9a-fA-F:]+\]$`)
 
 func (o PlanOptions) check() error {
 	at := occkit.NewPath("placement")
@@ -308,7 +311,7 @@ func (o PlanOptions) check() error {
 	for _, h := range []struct{ k, v string }{
 		{"gatewayHost", o.GatewayHost}, {"appServerHost", o.AppServerHost}, {"appServerListen", o.AppServerListen},
 	} {
-		if !planHost.MatchString(h.v) {
+		if !hostPattern.MatchString(h.v) {
 			errs = append(errs, occkit.Conflict("CMP-4", at.Key(h.k), "%s must be a host name or address", h.k))
 		}
 	}
@@ -328,7 +331,7 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		ns = in.Namespace
 	}
 	check := func(e occkit.EnvVar, at occkit.Path) error {
-		if !planEnvName.MatchString(e.Name) {
+		if !envName.MatchString(e.Name) {
 			return occkit.Conflict("AUTH-2", at, "the projection plan names an invalid environment variable")
 		}
 		if e.From.IsZero() {
@@ -403,7 +406,7 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 		at := root.Index(i)
 		name := b.Env
 		switch {
-		case !planEnvName.MatchString(name):
+		case !envName.MatchString(name):
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "a secretBinding env must be an environment variable name"))
 			continue
 		case seen[name]:
@@ -480,11 +483,7 @@ func (b planner) plan() (Plan, error) {
 }
 
 func (b planner) logging(role occkit.Process) (logging.Rendered, error) {
-	c := logging.ContainerGateway
-	if role == occkit.ProcessHarness {
-		c = logging.ContainerHarness
-	}
-	return logging.Render(b.in.Harness, b.in.Mode, c, b.in.Level)
+	return logging.Render(b.in.Harness, b.in.Mode, role, b.in.Level)
 }
 
 // envOf is the logging render's variables as literals.
@@ -505,29 +504,29 @@ func projected(vs []occkit.EnvVar) []Env {
 	return out
 }
 
-func (b planner) gateway() (Process, error) {
+func (b planner) gateway() (ProcessPlan, error) {
 	doc, err := GatewayDocument(b.in.Document, b.in.Harness, b.in.Mode)
 	if err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	if doc, err = b.gatewaySection(doc); err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	if b.in.Harness == occkit.HarnessCodex {
 		if doc, err = b.appServer(doc); err != nil {
-			return Process{}, err
+			return ProcessPlan{}, err
 		}
 	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	env := envOf(lr)
 	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
-	p := Process{
+	p := ProcessPlan{
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
@@ -547,13 +546,13 @@ func (b planner) gateway() (Process, error) {
 	return p, nil
 }
 
-func (b planner) harness() (Process, error) {
+func (b planner) harness() (ProcessPlan, error) {
 	lr, err := b.logging(occkit.ProcessHarness)
 	if err != nil {
-		return Process{}, err
+		return ProcessPlan{}, err
 	}
 	cred := b.in.Credentials
-	p := Process{
+	p := ProcessPlan{
 		Role: occkit.ProcessHarness, Inference: true,
 		Unset:      append([]string(nil), lr.Unset...),
 		StdinLogin: cred.StdinLogin, EgressProxy: cred.EgressProxy, HostCredentials: cred.HostManaged,
@@ -563,7 +562,7 @@ func (b planner) harness() (Process, error) {
 	if b.in.Harness == occkit.HarnessCodex {
 		toml, err := RenderCodexConfig(b.in.Document, CodexOptions{})
 		if err != nil {
-			return Process{}, err
+			return ProcessPlan{}, err
 		}
 		p.Program = ProgramCodex
 		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
@@ -574,7 +573,7 @@ func (b planner) harness() (Process, error) {
 	} else {
 		doc, err := HarnessDocument(b.in.Document, b.in.Harness, b.in.Mode)
 		if err != nil {
-			return Process{}, err
+			return ProcessPlan{}, err
 		}
 		p.Program = ProgramOpenClaw
 		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
@@ -602,10 +601,11 @@ var (
 // fed from a Secret, never a literal. Any auth the author wrote is
 // replaced: who may reach the gateway is the control plane's decision.
 func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
-	if v := doc.Get(gatewayPath); v.Exists() && !v.IsObject() {
+	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
 		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
-	var err error
+	// One splice for the three settings.
+	edits := make([]occkit.Edit, 0, 3)
 	for _, kv := range []struct {
 		p occkit.Path
 		v any
@@ -614,18 +614,20 @@ func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 		{gatewayPath.Key("bind"), b.opts.Bind},
 		{gatewayPath.Key("auth"), map[string]any{"mode": "token", "token": "${" + EnvGatewayToken + "}"}},
 	} {
-		if doc, err = doc.Set(kv.p, kv.v); err != nil {
+		e, err := occkit.SetValue(kv.p, kv.v)
+		if err != nil {
 			return occkit.Document{}, err
 		}
+		edits = append(edits, e)
 	}
-	return doc, nil
+	return doc.Apply(edits...)
 }
 
 // appServer points the dedicated Codex gateway's codex plugin at its
 // app-server over WebSocket (PRB-9); placement is the Compute's.
 func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
-		if v := doc.Get(p); v.Exists() && !v.IsObject() {
+		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
 			return occkit.Document{}, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
 		}
 	}

@@ -27,7 +27,7 @@ var (
 	planBinding = occkit.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "tg"}}
 )
 
-func envNames(p compile.Process) []string {
+func envNames(p compile.ProcessPlan) []string {
 	var out []string
 	for _, e := range p.Env {
 		out = append(out, e.Name)
@@ -120,7 +120,7 @@ func TestBuildPlan(t *testing.T) {
 				t.Fatalf("gateway file = %+v", doc)
 			}
 			want := fmt.Sprintf(`{"mode":"local","bind":%q,"auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}`, tt.bind)
-			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw; got != want {
+			if got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("gateway")).Raw(); got != want {
 				t.Errorf("gateway section = %s, want %s", got, want)
 			}
 			if gw.Readiness.HTTPPath != "/readyz" || gw.Port != compile.DefaultGatewayPort {
@@ -142,45 +142,39 @@ func TestBuildPlanRefuses(t *testing.T) {
 		name string
 		in   compile.PlanInput
 		opts compile.PlanOptions
-		want errorKey
+		want occkit.ErrorMatcher
 	}{
 		{"AUTH-6 gateway credential", with(func(in *compile.PlanInput) {
 			in.Credentials.Gateway = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
-		}), compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "projection.gateway[0]", "AUTH-6"}},
+		}), compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "projection.gateway[0]", Rule: "AUTH-6"}},
 		{"AUTH-2 namespace", with(func(in *compile.PlanInput) {
 			in.Credentials.Harness = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
-		}), compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "harnessAuth.source.namespaceId", "AUTH-2"}},
+		}), compile.PlanOptions{Namespace: "other"}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "harnessAuth.source.namespaceId", Rule: "AUTH-2"}},
 		{"AUTH-2 admitted for another namespace", with(func(in *compile.PlanInput) { in.Namespace = "ns" }),
-			compile.PlanOptions{Namespace: "other"}, errorKey{occkit.CodeResourceConflict, "namespace", "AUTH-2"}},
+			compile.PlanOptions{Namespace: "other"}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "namespace", Rule: "AUTH-2"}},
 		{"AUTH-6 inference variable as a secretBinding", with(func(in *compile.PlanInput) {
 			in.SecretBindings = []occkit.SecretBinding{{Env: "OPENAI_API_KEY", Source: planBinding.Source}}
-		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
+		}), compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "secretBindings[0].env", Rule: "AUTH-6"}},
 		{"AUTH-6 reserved variable", with(func(in *compile.PlanInput) {
 			in.SecretBindings = []occkit.SecretBinding{{Env: "OPENCLAW_GATEWAY_TOKEN", Source: planBinding.Source}}
-		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].env", "AUTH-6"}},
+		}), compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "secretBindings[0].env", Rule: "AUTH-6"}},
 		{"AUTH-6 the Harness Secret", with(func(in *compile.PlanInput) {
 			in.Credentials.Harness = []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}
 			in.SecretBindings = []occkit.SecretBinding{{Env: "MEMORY_KEY", Source: planKey}}
-		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[0].source", "AUTH-6"}},
+		}), compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "secretBindings[0].source", Rule: "AUTH-6"}},
 		{"AUTH-6 twice", with(func(in *compile.PlanInput) {
 			in.SecretBindings = []occkit.SecretBinding{planBinding, planBinding}
-		}), compile.PlanOptions{}, errorKey{occkit.CodeInvalidRequest, "secretBindings[1].env", "AUTH-6"}},
+		}), compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "secretBindings[1].env", Rule: "AUTH-6"}},
 		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = occkit.LevelDebug }),
-			compile.PlanOptions{}, errorKey{occkit.CodeResourceConflict, "logging.level", "LOG-2"}},
-		{"placement", ok, compile.PlanOptions{Bind: "public"}, errorKey{occkit.CodeResourceConflict, "placement.bind", "CMP-4"}},
+			compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "logging.level", Rule: "LOG-2"}},
+		{"placement", ok, compile.PlanOptions{Bind: "public"}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.bind", Rule: "CMP-4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := compile.BuildPlan(tt.in, tt.opts)
-			wantError(t, err, tt.want.code, tt.want.path, tt.want.rule)
+			wantError(t, err, tt.want.Code, tt.want.Path, tt.want.Rule)
 		})
 	}
-}
-
-type errorKey struct {
-	code occkit.Code
-	path string
-	rule string
 }
 
 func ExampleBuildPlan() {
@@ -217,8 +211,8 @@ func ExampleBuildPlan() {
 	gw, _ := plan.Process(occkit.ProcessGateway)
 	f, _ := gw.File(compile.FileNativeDocument)
 	d := occkit.MustParseDocument(string(f.Data))
-	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw)
-	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw)
+	fmt.Println(d.Get(occkit.NewPath("models", "providers")).Raw())
+	fmt.Println(d.Get(occkit.NewPath("gateway", "auth")).Raw())
 	// Output:
 	// gateway openclaw OPENCLAW_GATEWAY_TOKEN<-gateway_token TELEGRAM_BOT_TOKEN<-secret
 	// harness codex LOG_FORMAT=json RUST_LOG=info,codex_otel=off OPENAI_API_KEY<-secret CODEX_LOGIN_MODE=api_key

@@ -8,6 +8,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/sensitive"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -15,10 +16,10 @@ import (
 // Agent's workspace (RES-12); the Harness executes in its own workspace.
 const GatewayWorkspace = "/home/node/workspace"
 
-// rndTopology checks that (h, m) is a topology the bundled runtimes have
+// checkTopology checks that (h, m) is a topology the bundled runtimes have
 // (RES-11, decided by [occkit.Topology.Check]); a refusal points at the
 // document's root, since the topology is not a setting of it.
-func rndTopology(h occkit.Harness, m occkit.Mode) error {
+func checkTopology(h occkit.Harness, m occkit.Mode) error {
 	err := occkit.Topology{Harness: h, Mode: m}.Check()
 	if oe := occkit.First(err); oe != nil {
 		out := *oe
@@ -39,7 +40,7 @@ func rndTopology(h occkit.Harness, m occkit.Mode) error {
 // Use [BuildPlan] to render a revision: it adds the gateway section and
 // the process environment.
 func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
-	if err := rndTopology(h, m); err != nil {
+	if err := checkTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
 	if m == occkit.ModeEmbedded {
@@ -49,7 +50,7 @@ func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occk
 		return occkit.Document{}, err
 	}
 	ws := occkit.NewPath("agents", "defaults", "workspace")
-	if doc.Get(occkit.NewPath("agents", "entries", "main")).IsObject() {
+	if docjson.Get(doc, occkit.NewPath("agents", "entries", "main")).IsObject() {
 		ws = occkit.NewPath("agents", "entries", "main", "workspace")
 	}
 	out, err := doc.Set(ws, GatewayWorkspace)
@@ -68,7 +69,7 @@ func GatewayDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occk
 // package doc, "Credential policy"). Any other topology has no separate
 // OpenClaw Harness document and is a 400.
 func HarnessDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occkit.Document, error) {
-	if err := rndTopology(h, m); err != nil {
+	if err := checkTopology(h, m); err != nil {
 		return occkit.Document{}, err
 	}
 	if h != occkit.HarnessOpenClaw || m != occkit.ModeDedicated {
@@ -84,7 +85,7 @@ func HarnessDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occk
 	drop = append(drop, sensitive.Find(doc, harnessFloor)...)
 	refs := map[string]bool{}
 	for _, p := range drop {
-		collectRefs(doc.Get(p), refs)
+		collectRefs(docjson.Get(doc, p), refs)
 	}
 	var err error
 	if doc, err = deletePaths(doc, drop); err != nil {
@@ -154,7 +155,7 @@ func collectRefs(v gjson.Result, refs map[string]bool) {
 func dropEnv(doc occkit.Document, drop func(string) bool) (occkit.Document, error) {
 	var paths []occkit.Path
 	for _, base := range []occkit.Path{occkit.NewPath("env"), occkit.NewPath("env", "vars")} {
-		v := doc.Get(base)
+		v := docjson.Get(doc, base)
 		if !v.IsObject() {
 			continue
 		}
@@ -193,7 +194,7 @@ func StripInference(doc occkit.Document) (occkit.Document, error) {
 	providers := map[string]bool{}
 	floor := sensitive.Find(doc, gatewayFloor)
 	for _, p := range floor {
-		collectRefs(doc.Get(p), refs)
+		collectRefs(docjson.Get(doc, p), refs)
 	}
 	var err error
 	if doc, err = deletePaths(doc, floor); err != nil {
@@ -201,24 +202,24 @@ func StripInference(doc occkit.Document) (occkit.Document, error) {
 	}
 	var subtrees []occkit.Path
 	pp := occkit.NewPath("models", "providers")
-	doc.Get(pp).ForEach(func(k, _ gjson.Result) bool {
+	docjson.Get(doc, pp).ForEach(func(k, _ gjson.Result) bool {
 		providers[k.String()] = true
 		subtrees = append(subtrees, pp.Key(k.String()))
 		return true
 	})
 	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
-	doc.Get(occkit.NewPath("agents", "entries")).ForEach(func(k, _ gjson.Result) bool {
+	docjson.Get(doc, occkit.NewPath("agents", "entries")).ForEach(func(k, _ gjson.Result) bool {
 		scopes = append(scopes, occkit.NewPath("agents", "entries", k.String()))
 		return true
 	})
 	for _, s := range scopes {
-		doc.Get(s.Key("models")).ForEach(func(k, _ gjson.Result) bool {
+		docjson.Get(doc, s.Key("models")).ForEach(func(k, _ gjson.Result) bool {
 			subtrees = append(subtrees, s.Key("models").Key(k.String()))
 			return true
 		})
 	}
 	for _, at := range subtrees {
-		v := doc.Get(at)
+		v := docjson.Get(doc, at)
 		if !v.IsObject() && !v.IsArray() {
 			continue
 		}

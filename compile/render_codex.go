@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -37,34 +36,32 @@ type CodexOptions struct {
 	Plugins bool
 }
 
-var rndEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
-
-type rndCodexConfig struct {
-	Model          string                      `toml:"model"`
-	ModelProvider  string                      `toml:"model_provider"`
-	ApprovalPolicy string                      `toml:"approval_policy"`
-	Features       rndCodexFeatures            `toml:"features"`
-	Apps           map[string]rndCodexApp      `toml:"apps"`
-	Otel           rndCodexOtel                `toml:"otel"`
-	ModelProviders map[string]rndCodexProvider `toml:"model_providers"`
+type codexConfig struct {
+	Model          string                   `toml:"model"`
+	ModelProvider  string                   `toml:"model_provider"`
+	ApprovalPolicy string                   `toml:"approval_policy"`
+	Features       codexFeatures            `toml:"features"`
+	Apps           map[string]codexApp      `toml:"apps"`
+	Otel           codexOtel                `toml:"otel"`
+	ModelProviders map[string]codexProvider `toml:"model_providers"`
 }
 
-type rndCodexFeatures struct {
+type codexFeatures struct {
 	Apps         bool `toml:"apps"`
 	Plugins      bool `toml:"plugins"`
 	RemotePlugin bool `toml:"remote_plugin"`
 }
 
-type rndCodexApp struct {
+type codexApp struct {
 	Enabled bool `toml:"enabled"`
 }
 
-type rndCodexOtel struct {
+type codexOtel struct {
 	Exporter      string `toml:"exporter"`
 	LogUserPrompt bool   `toml:"log_user_prompt"`
 }
 
-type rndCodexProvider struct {
+type codexProvider struct {
 	Name               string `toml:"name"`
 	BaseURL            string `toml:"base_url"`
 	WireAPI            string `toml:"wire_api"`
@@ -91,11 +88,11 @@ type rndCodexProvider struct {
 // never as a value. The primary must be on provider `codex` or `openai`
 // (RES-12); errors are 400s naming the setting.
 func RenderCodexConfig(doc occkit.Document, opts CodexOptions) ([]byte, error) {
-	scopes, err := epScopes(doc)
+	scopes, err := agentScopes(doc)
 	if err != nil {
 		return nil, err
 	}
-	primary, at, ok := epPrimary(scopes)
+	primary, at, ok := scopesPrimary(scopes)
 	if !ok {
 		return nil, occkit.Invalid("RES-3", occkit.NewPath("agents", "defaults", "model"),
 			"no primary model is selected for the codex harness")
@@ -107,10 +104,10 @@ func RenderCodexConfig(doc occkit.Document, opts CodexOptions) ([]byte, error) {
 	if ref.Provider != "codex" && ref.Provider != "openai" {
 		return nil, occkit.Invalid("RES-12", at, "dedicated codex accepts only provider codex or openai, not %s", ref.Provider)
 	}
-	if opts.CredentialEnv != "" && !rndEnvName.MatchString(opts.CredentialEnv) {
+	if opts.CredentialEnv != "" && !envName.MatchString(opts.CredentialEnv) {
 		return nil, occkit.Invalid("AUTH-2", occkit.Root(), "the credential variable must be an environment variable name")
 	}
-	provider := rndCodexProvider{
+	provider := codexProvider{
 		Name:               "OpenAI",
 		BaseURL:            CodexOpenAIBaseURL,
 		WireAPI:            "responses",
@@ -123,7 +120,7 @@ func RenderCodexConfig(doc occkit.Document, opts CodexOptions) ([]byte, error) {
 			return nil, err
 		}
 		providerID = opts.Endpoint.provider()
-		provider = rndCodexProvider{
+		provider = codexProvider{
 			Name:    "OpenAI-compatible",
 			BaseURL: strings.TrimSpace(opts.Endpoint.BaseURL),
 			WireAPI: "responses",
@@ -137,14 +134,14 @@ func RenderCodexConfig(doc occkit.Document, opts CodexOptions) ([]byte, error) {
 	} else {
 		provider.RequiresOpenAIAuth = true
 	}
-	cfg := rndCodexConfig{
+	cfg := codexConfig{
 		Model:          model,
 		ModelProvider:  providerID,
 		ApprovalPolicy: "never",
-		Features:       rndCodexFeatures{Apps: opts.Plugins, Plugins: opts.Plugins, RemotePlugin: opts.Plugins},
-		Apps:           map[string]rndCodexApp{"_default": {Enabled: false}},
-		Otel:           rndCodexOtel{Exporter: "none", LogUserPrompt: false},
-		ModelProviders: map[string]rndCodexProvider{providerID: provider},
+		Features:       codexFeatures{Apps: opts.Plugins, Plugins: opts.Plugins, RemotePlugin: opts.Plugins},
+		Apps:           map[string]codexApp{"_default": {Enabled: false}},
+		Otel:           codexOtel{Exporter: "none", LogUserPrompt: false},
+		ModelProviders: map[string]codexProvider{providerID: provider},
 	}
 	out, err := toml.Marshal(cfg)
 	if err != nil {

@@ -222,7 +222,7 @@ func TestStripInferenceEveryProvider(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(jsonValue(t, tt.want), jsonValue(t, got.Get(occkit.NewPath("models", "providers")).Raw)); d != "" {
+			if d := cmp.Diff(jsonValue(t, tt.want), jsonValue(t, got.Get(occkit.NewPath("models", "providers")).Raw())); d != "" {
 				t.Errorf("providers (-want +got):\n%s", d)
 			}
 		})

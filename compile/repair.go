@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -66,15 +67,15 @@ func (c Change) String() string {
 	return s
 }
 
-// repTarget is where a legacy provider's refs go.
-type repTarget struct {
+// legacyTarget is where a legacy provider's refs go.
+type legacyTarget struct {
 	provider string
 	runtime  string
 }
 
-// repLegacy maps legacy runtime-named providers to their canonical
+// legacyProviders maps legacy runtime-named providers to their canonical
 // provider and the model-scoped runtime that keeps their route (CMP-3).
-var repLegacy = map[string]repTarget{
+var legacyProviders = map[string]legacyTarget{
 	"codex":             {provider: "openai", runtime: "codex"},
 	"codex-cli":         {provider: "openai", runtime: "codex"},
 	"claude-cli":        {provider: "anthropic", runtime: "claude-cli"},
@@ -82,22 +83,22 @@ var repLegacy = map[string]repTarget{
 	"google-gemini-cli": {provider: "google", runtime: "google-gemini-cli"},
 }
 
-// repCLIProvider maps a CLI backend runtime to the one provider it serves
+// cliProvider maps a CLI backend runtime to the one provider it serves
 // (SEL-7): a whole-agent pin on it becomes model policy for that
 // provider's refs only.
-var repCLIProvider = map[string]string{
+var cliProvider = map[string]string{
 	"claude-cli":        "anthropic",
 	"google-gemini-cli": "google",
 }
 
-// repWholeAgentKeys are the legacy whole-agent runtime keys (SEL-2).
-var repWholeAgentKeys = []string{"agentRuntime", "embeddedHarness"}
+// wholeAgentKeys are the legacy whole-agent runtime keys (SEL-2).
+var wholeAgentKeys = []string{"agentRuntime", "embeddedHarness"}
 
-// repSlots are the model selections of an agent scope (a ref string or
+// modelSlots are the model selections of an agent scope (a ref string or
 // `{primary, fallbacks}`) whose migrated refs get runtime policy. Media
 // model slots are not among them: doctor rewrites those with the
 // document-wide ref rewrite, without policy ([repairer.refs]).
-var repSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "model"}}
+var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "model"}}
 
 // Repair applies OpenClaw's `doctor --fix` legacy migration to a
 // Configuration (CMP-3) and returns the repaired copy with the list of
@@ -153,7 +154,7 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	if err := r.providers(); err != nil {
 		return occkit.Document{}, nil, err
 	}
-	if raw, changed := r.refs(occkit.Root(), r.doc.Root(), "", false, false); changed {
+	if raw, changed := r.refs(occkit.Root(), docjson.Root(r.doc), "", false, false); changed {
 		out, err := occkit.ParseDocument([]byte(raw))
 		if err != nil {
 			return occkit.Document{}, nil, err
@@ -169,7 +170,7 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 // so the work grows with the document, not with entries × document.
 func (r *repairer) agents() error {
 	agents := occkit.NewPath("agents")
-	a := r.doc.Get(agents)
+	a := docjson.Get(r.doc, agents)
 	if !a.IsObject() {
 		return nil
 	}
@@ -205,7 +206,7 @@ func (r *repairer) agents() error {
 	}
 	if entries.IsObject() {
 		at := agents.Key("entries")
-		pairs := epPairs(entries)
+		pairs := members(entries)
 		changed := false
 		for i, p := range pairs {
 			if !gjson.Parse(p.raw).IsObject() {
@@ -220,7 +221,7 @@ func (r *repairer) agents() error {
 			}
 		}
 		if changed {
-			if err := r.setRaw(at, epObject(pairs)); err != nil {
+			if err := r.setRaw(at, rawObject(pairs)); err != nil {
 				return err
 			}
 		}
@@ -264,15 +265,15 @@ func (r *repairer) subScope(at occkit.Path, raw string) (string, bool, error) {
 		return "", false, err
 	}
 	for _, c := range sub.changes {
-		c.Path = repJoin(at, c.Path)
+		c.Path = joinPath(at, c.Path)
 		r.changes = append(r.changes, c)
 	}
 	out := sub.doc.String()
 	return out, out != raw, nil
 }
 
-// repJoin is the path rel below base.
-func repJoin(base, rel occkit.Path) occkit.Path {
+// joinPath is the path rel below base.
+func joinPath(base, rel occkit.Path) occkit.Path {
 	for i := 0; i < rel.Len(); i++ {
 		if k, idx, isIndex := rel.Elem(i); isIndex {
 			base = base.Index(idx)
@@ -288,8 +289,8 @@ type repairer struct {
 	changes []Change
 }
 
-// repPolicy is model-scoped runtime policy to write for a models map key.
-type repPolicy struct {
+// runtimePolicy is model-scoped runtime policy to write for a models map key.
+type runtimePolicy struct {
 	key     string
 	runtime string
 }
@@ -316,9 +317,9 @@ func (r *repairer) setRaw(at occkit.Path, raw string) error {
 	return nil
 }
 
-// repRuntime normalizes a runtime ID for repair: REF-6 aliases, and the
+// canonicalRuntime normalizes a runtime ID for repair: REF-6 aliases, and the
 // retired `codex-cli` backend as `codex`.
-func repRuntime(id string) string {
+func canonicalRuntime(id string) string {
 	n := resolver.NormalizeRuntime(id)
 	if n == "codex-cli" {
 		return string(occkit.HarnessCodex)
@@ -331,19 +332,19 @@ func repRuntime(id string) string {
 // read from the object form only, `embeddedHarness` carries no
 // recoverable pin, and an entry does not inherit the defaults' pin.
 func (r *repairer) pin(s occkit.Path) string {
-	ar := r.doc.Get(s.Key("agentRuntime"))
+	ar := docjson.Get(r.doc, s.Key("agentRuntime"))
 	if id := ar.Get("id"); ar.IsObject() && id.Type == gjson.String && strings.TrimSpace(id.String()) != "" {
-		return repRuntime(id.String())
+		return canonicalRuntime(id.String())
 	}
 	return ""
 }
 
 func (r *repairer) scope(s occkit.Path, pin string) error {
-	var policies []repPolicy
+	var policies []runtimePolicy
 	// own are the refs of the scope's model selection: the only refs a
 	// whole-agent CLI pin becomes policy for.
 	var own, other []resolver.Ref
-	for i, keys := range repSlots {
+	for i, keys := range modelSlots {
 		at := s
 		for _, k := range keys {
 			at = at.Key(k)
@@ -357,7 +358,7 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		}
 	}
 	allow := s.Key("modelPolicy").Key("allow")
-	if a := r.doc.Get(allow); a.IsArray() {
+	if a := docjson.Get(r.doc, allow); a.IsArray() {
 		for i, v := range a.Array() {
 			if v.Type == gjson.String {
 				if err := r.ref(allow.Index(i), v.String(), &policies, &other); err != nil {
@@ -367,20 +368,20 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		}
 	}
 	models := s.Key("models")
-	if err := r.modelsMap(models, repCanonical, &policies); err != nil {
+	if err := r.modelsMap(models, canonicalRef, &policies); err != nil {
 		return err
 	}
-	if provider, ok := repCLIProvider[pin]; ok {
+	if provider, ok := cliProvider[pin]; ok {
 		for _, ref := range own {
 			if ref.Provider == provider {
-				policies = append(policies, repPolicy{key: ref.Key(), runtime: pin})
+				policies = append(policies, runtimePolicy{key: ref.Key(), runtime: pin})
 			}
 		}
 	}
 	if err := r.policies(models, policies); err != nil {
 		return err
 	}
-	for _, k := range repWholeAgentKeys {
+	for _, k := range wholeAgentKeys {
 		at := s.Key(k)
 		if !r.doc.Has(at) {
 			continue
@@ -396,8 +397,8 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 }
 
 // slot migrates a model slot: a ref string or {primary, fallbacks}.
-func (r *repairer) slot(at occkit.Path, policies *[]repPolicy, selected *[]resolver.Ref) error {
-	v := r.doc.Get(at)
+func (r *repairer) slot(at occkit.Path, policies *[]runtimePolicy, selected *[]resolver.Ref) error {
+	v := docjson.Get(r.doc, at)
 	if v.Type == gjson.String {
 		return r.ref(at, v.String(), policies, selected)
 	}
@@ -422,46 +423,46 @@ func (r *repairer) slot(at occkit.Path, policies *[]repPolicy, selected *[]resol
 	return nil
 }
 
-// repCanon maps a ref to its canonical form; legacy is false for a ref it
+// canonFunc maps a ref to its canonical form; legacy is false for a ref it
 // leaves alone (then ref is the parsed ref, or zero when s is no ref).
-type repCanon func(s string) (ref resolver.Ref, t repTarget, legacy bool)
+type canonFunc func(s string) (ref resolver.Ref, t legacyTarget, legacy bool)
 
-// repCanonical returns the canonical form of a legacy ref.
-func repCanonical(s string) (resolver.Ref, repTarget, bool) {
+// canonicalRef returns the canonical form of a legacy ref.
+func canonicalRef(s string) (resolver.Ref, legacyTarget, bool) {
 	ref, ok := resolver.ParseRef(s)
 	if !ok {
-		return resolver.Ref{}, repTarget{}, false
+		return resolver.Ref{}, legacyTarget{}, false
 	}
-	t, legacy := repLegacy[ref.Provider]
+	t, legacy := legacyProviders[ref.Provider]
 	if !legacy {
-		return ref, repTarget{}, false
+		return ref, legacyTarget{}, false
 	}
 	ref.Provider = t.provider
 	if ref.Profile == "" {
 		// doctor renames retired IDs; it reads "p/id@profile" as one ID,
 		// which names no retired model.
-		ref.ID = repModelID(t.provider, ref.ID)
+		ref.ID = renamedModelID(t.provider, ref.ID)
 	}
 	return ref, t, true
 }
 
-// repCLIOnly are the legacy providers doctor rewrites outside the agent
+// cliOnlyProviders are the legacy providers doctor rewrites outside the agent
 // scopes: the retired CLI runtimes (anthropic-cli is claude-cli's alias).
 // `codex/*`, also the native codex provider's name, is rewritten in agent
 // scopes only.
-var repCLIOnly = map[string]bool{"codex-cli": true, "claude-cli": true, "anthropic-cli": true, "google-gemini-cli": true}
+var cliOnlyProviders = map[string]bool{"codex-cli": true, "claude-cli": true, "anthropic-cli": true, "google-gemini-cli": true}
 
-// repCanonicalCLI is [repCanonical] restricted to [repCLIOnly].
-func repCanonicalCLI(s string) (resolver.Ref, repTarget, bool) {
-	if ref, ok := resolver.ParseRef(s); !ok || !repCLIOnly[ref.Provider] {
-		return ref, repTarget{}, false
+// canonicalCLIRef is [canonicalRef] restricted to [cliOnlyProviders].
+func canonicalCLIRef(s string) (resolver.Ref, legacyTarget, bool) {
+	if ref, ok := resolver.ParseRef(s); !ok || !cliOnlyProviders[ref.Provider] {
+		return ref, legacyTarget{}, false
 	}
-	return repCanonical(s)
+	return canonicalRef(s)
 }
 
 // ref migrates one ref string at a slot and records it as selected.
-func (r *repairer) ref(at occkit.Path, s string, policies *[]repPolicy, selected *[]resolver.Ref) error {
-	ref, t, legacy := repCanonical(s)
+func (r *repairer) ref(at occkit.Path, s string, policies *[]runtimePolicy, selected *[]resolver.Ref) error {
+	ref, t, legacy := canonicalRef(s)
 	if !legacy {
 		if ref.Provider != "" {
 			*selected = append(*selected, ref)
@@ -473,14 +474,14 @@ func (r *repairer) ref(at occkit.Path, s string, policies *[]repPolicy, selected
 		return err
 	}
 	r.add(ChangeRefRewritten, at, s, to)
-	*policies = append(*policies, repPolicy{key: ref.Key(), runtime: t.runtime})
+	*policies = append(*policies, runtimePolicy{key: ref.Key(), runtime: t.runtime})
 	*selected = append(*selected, ref)
 	return nil
 }
 
-// repGroup is one member of a rebuilt models map: the canonical entry (if
+// mergeGroup is one member of a rebuilt models map: the canonical entry (if
 // the map had one) and the legacy entries that merge into it.
-type repGroup struct {
+type mergeGroup struct {
 	key, rawKey string
 	pos         int
 	canonical   string // raw; "" when the map had no canonical entry
@@ -491,8 +492,8 @@ type repGroup struct {
 // In an agent scope (policies not nil) each migrated key also gets its
 // runtime policy and `codex-cli` runtime IDs in the entries become `codex`;
 // elsewhere only the keys move.
-func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPolicy) error {
-	m := r.doc.Get(at)
+func (r *repairer) modelsMap(at occkit.Path, canon canonFunc, policies *[]runtimePolicy) error {
+	m := docjson.Get(r.doc, at)
 	if !m.IsObject() {
 		return nil
 	}
@@ -504,16 +505,16 @@ func (r *repairer) modelsMap(at occkit.Path, canon repCanon, policies *[]repPoli
 
 // mapKeys is [repairer.modelsMap] on the object m found at at: it records
 // the changes and returns the rewritten map and whether it changed.
-func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon repCanon, policies *[]repPolicy) (string, bool) {
-	pairs := epPairs(m)
-	var groups []*repGroup
-	byRef := map[string]*repGroup{}
+func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon canonFunc, policies *[]runtimePolicy) (string, bool) {
+	pairs := members(m)
+	var groups []*mergeGroup
+	byRef := map[string]*mergeGroup{}
 	byKey := map[string]bool{}
 	for i, p := range pairs {
 		if _, _, legacy := canon(p.key); legacy || byKey[p.key] {
 			continue // duplicate keys: the first one is the one readers see
 		}
-		g := &repGroup{key: p.key, rawKey: p.rawKey, pos: i, canonical: p.raw}
+		g := &mergeGroup{key: p.key, rawKey: p.rawKey, pos: i, canonical: p.raw}
 		groups = append(groups, g)
 		byKey[p.key] = true
 		if ref, ok := resolver.ParseRef(p.key); ok {
@@ -531,7 +532,7 @@ func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon repCanon, polic
 		changed = true
 		g, ok := byRef[ref.String()]
 		if !ok {
-			g = &repGroup{key: ref.String(), pos: i}
+			g = &mergeGroup{key: ref.String(), pos: i}
 			groups = append(groups, g)
 			byRef[ref.String()] = g
 		}
@@ -542,11 +543,11 @@ func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon repCanon, polic
 		}
 		g.legacy = append(g.legacy, p.raw)
 		if policies != nil {
-			*policies = append(*policies, repPolicy{key: g.key, runtime: t.runtime})
+			*policies = append(*policies, runtimePolicy{key: g.key, runtime: t.runtime})
 		}
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pos < groups[j].pos })
-	out := make([]epPair, 0, len(groups))
+	out := make([]member, 0, len(groups))
 	for _, g := range groups {
 		raw := g.canonical
 		rest := g.legacy
@@ -554,44 +555,44 @@ func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon repCanon, polic
 			raw, rest = rest[0], rest[1:]
 		}
 		if len(rest) > 0 {
-			raw = repSanitize(gjson.Parse(raw))
+			raw = dropPrototypeKeys(gjson.Parse(raw))
 		}
 		for _, l := range rest {
-			raw = epDeepMerge(gjson.Parse(raw), gjson.Parse(repSanitize(gjson.Parse(l))))
+			raw = deepMerge(gjson.Parse(raw), gjson.Parse(dropPrototypeKeys(gjson.Parse(l))))
 		}
 		if v := gjson.Parse(raw); policies != nil && v.IsObject() {
 			if id := v.Get("agentRuntime.id"); id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == "codex-cli" {
-				raw = epSetRaw(raw, "agentRuntime", epSetRaw(v.Get("agentRuntime").Raw, "id", `"codex"`))
+				raw = setMember(raw, "agentRuntime", setMember(v.Get("agentRuntime").Raw, "id", `"codex"`))
 				r.add(ChangeRuntimeRenamed, at.Key(g.key).Key("agentRuntime").Key("id"), id.String(), "codex")
 				changed = true
 			}
 		}
-		out = append(out, epPair{key: g.key, rawKey: g.rawKey, raw: raw})
+		out = append(out, member{key: g.key, rawKey: g.rawKey, raw: raw})
 	}
 	if !changed {
 		return m.Raw, false
 	}
-	return epObject(out), true
+	return rawObject(out), true
 }
 
-// repBlockedKeys are the object keys doctor drops from both sides of a
+// prototypeKeys are the object keys doctor drops from both sides of a
 // models-map merge (JavaScript prototype keys), at every depth.
-var repBlockedKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+var prototypeKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
 
-// repSanitize returns v's raw JSON without [repBlockedKeys] members, at
+// dropPrototypeKeys returns v's raw JSON without [prototypeKeys] members, at
 // every depth. Values without such keys keep their bytes.
-func repSanitize(v gjson.Result) string {
+func dropPrototypeKeys(v gjson.Result) string {
 	switch {
 	case v.IsObject():
-		pairs := epPairs(v)
+		pairs := members(v)
 		out := pairs[:0:0]
 		dropped := false
 		for _, p := range pairs {
-			if repBlockedKeys[p.key] {
+			if prototypeKeys[p.key] {
 				dropped = true
 				continue
 			}
-			if s := repSanitize(gjson.Parse(p.raw)); s != p.raw {
+			if s := dropPrototypeKeys(gjson.Parse(p.raw)); s != p.raw {
 				p.raw, dropped = s, true
 			}
 			out = append(out, p)
@@ -599,13 +600,13 @@ func repSanitize(v gjson.Result) string {
 		if !dropped {
 			return v.Raw
 		}
-		return epObject(out)
+		return rawObject(out)
 	case v.IsArray():
 		items := v.Array()
 		parts := make([]string, len(items))
 		dropped := false
 		for i, e := range items {
-			parts[i] = repSanitize(e)
+			parts[i] = dropPrototypeKeys(e)
 			dropped = dropped || parts[i] != e.Raw
 		}
 		if !dropped {
@@ -619,15 +620,15 @@ func repSanitize(v gjson.Result) string {
 // policies writes model-scoped runtime policy into a models map, creating
 // the map or its entries as needed. The first policy for a key wins; an
 // entry's concrete pin is never overwritten.
-func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
+func (r *repairer) policies(at occkit.Path, policies []runtimePolicy) error {
 	if len(policies) == 0 {
 		return nil
 	}
-	m := r.doc.Get(at)
+	m := docjson.Get(r.doc, at)
 	if m.Exists() && m.Type != gjson.Null && !m.IsObject() {
 		return nil // not a models map: nothing can be written safely
 	}
-	pairs := epPairs(m)
+	pairs := members(m)
 	index := map[string]int{}
 	for i, p := range pairs {
 		if _, dup := index[p.key]; !dup {
@@ -641,11 +642,11 @@ func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
 			continue
 		}
 		done[p.key] = true
-		fresh := `{"id":` + epQuote(p.runtime) + `}`
+		fresh := `{"id":` + quoteJSON(p.runtime) + `}`
 		i, ok := index[p.key]
 		if !ok {
 			index[p.key] = len(pairs)
-			pairs = append(pairs, epPair{key: p.key, raw: `{"agentRuntime":` + fresh + `}`})
+			pairs = append(pairs, member{key: p.key, raw: `{"agentRuntime":` + fresh + `}`})
 			r.add(ChangePolicySet, at.Key(p.key).Key("agentRuntime").Key("id"), "", p.runtime)
 			changed = true
 			continue
@@ -658,7 +659,7 @@ func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
 		case !v.IsObject():
 			continue
 		case !ar.Exists() || ar.Type == gjson.Null:
-			raw = epSetRaw(v.Raw, "agentRuntime", fresh)
+			raw = setMember(v.Raw, "agentRuntime", fresh)
 		case !ar.IsObject():
 			continue
 		default:
@@ -670,7 +671,7 @@ func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
 			if !auto {
 				continue // a concrete pin is never overwritten (CMP-3)
 			}
-			raw = epSetRaw(v.Raw, "agentRuntime", epSetRaw(ar.Raw, "id", epQuote(p.runtime)))
+			raw = setMember(v.Raw, "agentRuntime", setMember(ar.Raw, "id", quoteJSON(p.runtime)))
 		}
 		pairs[i].raw = raw
 		r.add(ChangePolicySet, at.Key(p.key).Key("agentRuntime").Key("id"), "", p.runtime)
@@ -679,14 +680,14 @@ func (r *repairer) policies(at occkit.Path, policies []repPolicy) error {
 	if !changed {
 		return nil
 	}
-	return r.setRaw(at, epObject(pairs))
+	return r.setRaw(at, rawObject(pairs))
 }
 
 // providers renames `codex-cli` runtime IDs on provider entries and their
 // catalog rows.
 func (r *repairer) providers() error {
 	providers := occkit.NewPath("models", "providers")
-	pairs := epPairs(r.doc.Get(providers))
+	pairs := members(docjson.Get(r.doc, providers))
 	changed := false
 	for i, p := range pairs {
 		at := providers.Key(p.key)
@@ -706,7 +707,7 @@ func (r *repairer) providers() error {
 				}
 			}
 			if rowsChanged {
-				raw, ok = epSetRaw(raw, "models", "["+strings.Join(parts, ",")+"]"), true
+				raw, ok = setMember(raw, "models", "["+strings.Join(parts, ",")+"]"), true
 			}
 		}
 		if ok {
@@ -716,7 +717,7 @@ func (r *repairer) providers() error {
 	if !changed {
 		return nil
 	}
-	return r.setRaw(providers, epObject(pairs))
+	return r.setRaw(providers, rawObject(pairs))
 }
 
 // renameCodexCLI renames `agentRuntime.id: codex-cli` to `codex` in the
@@ -728,7 +729,7 @@ func (r *repairer) renameCodexCLI(at occkit.Path, v gjson.Result) (string, bool)
 		return v.Raw, false
 	}
 	r.add(ChangeRuntimeRenamed, at.Key("agentRuntime").Key("id"), id.String(), "codex")
-	return epSetRaw(v.Raw, "agentRuntime", epSetRaw(ar.Raw, "id", `"codex"`)), true
+	return setMember(v.Raw, "agentRuntime", setMember(ar.Raw, "id", `"codex"`)), true
 }
 
 // Where doctor recognizes a model ref anywhere in a Configuration: string
@@ -738,20 +739,20 @@ func (r *repairer) renameCodexCLI(at occkit.Path, v gjson.Result) (string, bool)
 // keys of every `models` map, and objects that pair a `provider` with a
 // `model` (CMP-3).
 var (
-	repRefStringKeys = map[string]bool{
+	refStringKeys = map[string]bool{
 		"model": true, "primary": true, "summaryModel": true, "imageModel": true,
 		"utilityModel": true, "voiceModel": true, "imageGenerationModel": true,
 		"musicGenerationModel": true, "pdfModel": true, "videoGenerationModel": true,
 		"preferredModel": true,
 	}
-	repRefArrayKeys = map[string]bool{
+	refArrayKeys = map[string]bool{
 		"fallback": true, "fallbacks": true, "allowedModels": true,
 		"modelFallbacks": true, "imageModelFallbacks": true,
 	}
-	repMediaKeys = map[string]bool{"image": true, "video": true, "music": true}
+	mediaKeys = map[string]bool{"image": true, "video": true, "music": true}
 )
 
-// refs rewrites the retired CLI runtimes' refs ([repCLIOnly]) wherever
+// refs rewrites the retired CLI runtimes' refs ([cliOnlyProviders]) wherever
 // doctor recognizes a model ref, outside the agent model slots too (voice,
 // image, PDF and summary models, compaction, hooks, channel overrides,
 // plugin settings, media provider/model pairs, ...). These moves carry no
@@ -765,11 +766,11 @@ var (
 func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, media bool) (string, bool) {
 	switch {
 	case v.Type == gjson.String:
-		if repRefStringKeys[key] || channel || media && repMediaKeys[key] {
+		if refStringKeys[key] || channel || media && mediaKeys[key] {
 			return r.cliRef(at, v)
 		}
 	case v.IsArray():
-		allow := key == "allow" && repParentKey(at) == "modelPolicy"
+		allow := key == "allow" && parentKey(at) == "modelPolicy"
 		inChannel, inMedia := channel || key == "modelByChannel", media || key == "mediaModels"
 		var parts []string
 		changed := false
@@ -777,7 +778,7 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 			i := len(parts)
 			var raw string
 			var ok bool
-			if e.Type == gjson.String && (repRefArrayKeys[key] || allow) {
+			if e.Type == gjson.String && (refArrayKeys[key] || allow) {
 				raw, ok = r.cliRef(at.Index(i), e)
 			} else {
 				raw, ok = r.refs(at.Index(i), e, strconv.Itoa(i), inChannel, inMedia)
@@ -796,7 +797,7 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 		var pairProvider, pairModel string
 		if pair && strings.TrimSpace(provider.String()) != "" {
 			from := provider.String() + "/" + model.String()
-			if ref, _, legacy := repCanonicalCLI(from); legacy {
+			if ref, _, legacy := canonicalCLIRef(from); legacy {
 				to := ref.String()
 				pairProvider, pairModel, _ = strings.Cut(to, "/")
 				r.add(ChangeRefRewritten, at, from, to)
@@ -804,21 +805,21 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 			}
 		}
 		if key == "models" {
-			if raw, ok := r.mapKeys(at, v, repCanonicalCLI, nil); ok {
+			if raw, ok := r.mapKeys(at, v, canonicalCLIRef, nil); ok {
 				v, changed = gjson.Parse(raw), true
 			}
 		}
 		inChannel, inMedia := channel || key == "modelByChannel", media || key == "mediaModels"
-		pairs := epPairs(v)
+		pairs := members(v)
 		for i, p := range pairs {
 			switch {
 			case pair && p.key == "model":
 				if changed && pairModel != "" {
-					pairs[i].raw = epQuote(pairModel)
+					pairs[i].raw = quoteJSON(pairModel)
 				}
 				continue
 			case pair && p.key == "provider" && pairProvider != "":
-				pairs[i].raw = epQuote(pairProvider)
+				pairs[i].raw = quoteJSON(pairProvider)
 				continue
 			}
 			if raw, ok := r.refs(at.Key(p.key), gjson.Parse(p.raw), p.key, inChannel, inMedia); ok {
@@ -826,7 +827,7 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 			}
 		}
 		if changed {
-			return epObject(pairs), true
+			return rawObject(pairs), true
 		}
 	}
 	return v.Raw, false
@@ -834,18 +835,18 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 
 // cliRef rewrites one ref string of a retired CLI runtime.
 func (r *repairer) cliRef(at occkit.Path, v gjson.Result) (string, bool) {
-	ref, _, legacy := repCanonicalCLI(v.String())
+	ref, _, legacy := canonicalCLIRef(v.String())
 	if !legacy {
 		return v.Raw, false
 	}
 	to := ref.String()
 	r.add(ChangeRefRewritten, at, v.String(), to)
-	return epQuote(to), true
+	return quoteJSON(to), true
 }
 
-// repParentKey is the member name of the object holding the value at at
+// parentKey is the member name of the object holding the value at at
 // ("" at the root or under an array).
-func repParentKey(at occkit.Path) string {
+func parentKey(at occkit.Path) string {
 	if at.Len() < 2 {
 		return ""
 	}

@@ -9,9 +9,9 @@ import "strings"
 // `anthropic/opus`. Refs already on a canonical provider are not renamed
 // (doctor does not touch them either).
 
-// repAnthropicIDs maps Anthropic short names (compared lower-cased) to
+// retiredAnthropicIDs maps Anthropic short names (compared lower-cased) to
 // current model IDs.
-var repAnthropicIDs = map[string]string{
+var retiredAnthropicIDs = map[string]string{
 	"fable":      "claude-fable-5-1",
 	"fable-5":    "claude-fable-5",
 	"fable-5.1":  "claude-fable-5-1",
@@ -30,9 +30,9 @@ var repAnthropicIDs = map[string]string{
 	"sonnet-4.6": "claude-sonnet-4-6",
 }
 
-// repGoogleIDs maps retired Gemini preview IDs (compared exactly) to
+// retiredGoogleIDs maps retired Gemini preview IDs (compared exactly) to
 // current ones.
-var repGoogleIDs = map[string]string{
+var retiredGoogleIDs = map[string]string{
 	"gemini-3-pro":                  "gemini-3.1-pro-preview",
 	"gemini-3-pro-preview":          "gemini-3.1-pro-preview",
 	"gemini-3-flash":                "gemini-3-flash-preview",
@@ -43,21 +43,21 @@ var repGoogleIDs = map[string]string{
 	"gemma-4-26b":                   "gemma-4-26b-a4b-it",
 }
 
-// repModelID returns the current ID for a model ID migrated to provider.
-func repModelID(provider, id string) string {
+// renamedModelID returns the current ID for a model ID migrated to provider.
+func renamedModelID(provider, id string) string {
 	switch provider {
 	case "anthropic":
 		if len(id) > len("anthropic/") && strings.EqualFold(id[:len("anthropic/")], "anthropic/") {
 			id = id[len("anthropic/"):]
 		}
-		if to, ok := repAnthropicIDs[strings.ToLower(id)]; ok {
+		if to, ok := retiredAnthropicIDs[strings.ToLower(id)]; ok {
 			return to
 		}
 	case "google":
 		if rest, ok := strings.CutPrefix(id, "google/"); ok {
-			return "google/" + repModelID(provider, rest)
+			return "google/" + renamedModelID(provider, rest)
 		}
-		if to, ok := repGoogleIDs[id]; ok {
+		if to, ok := retiredGoogleIDs[id]; ok {
 			return to
 		}
 	}

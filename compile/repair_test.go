@@ -265,7 +265,7 @@ func TestRepairProperties(t *testing.T) {
 		if err != nil || len(changes) != 0 || !again.Equal(out) {
 			t.Fatalf("second pass made changes %v (%v):\n%s", changes, err, out)
 		}
-		if got, want := out.Get(occkit.NewPath("x-unknown")).Raw, in.Get(occkit.NewPath("x-unknown")).Raw; got != want {
+		if got, want := out.Get(occkit.NewPath("x-unknown")).Raw(), in.Get(occkit.NewPath("x-unknown")).Raw(); got != want {
 			t.Fatalf("unknown setting changed: %s", got)
 		}
 		s := out.String()

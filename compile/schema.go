@@ -13,6 +13,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/schemacheck"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // SchemaID is the $id of the embedded Configuration schema.
@@ -30,11 +32,12 @@ func Schema() []byte { return bytes.Clone(schemaJSON) }
 type Validator struct {
 	schema *jsonschema.Schema
 	// proj prunes an instance to what the schema can look at; nil when
-	// the schema refuses projection (see projection).
-	proj *projNode
+	// the schema refuses projection (see schemacheck.Project).
+	proj *schemacheck.Projection
 	// fast accepts, in place, documents that certainly pass; nil when the
-	// schema uses a keyword it does not reproduce (see fastChecker).
-	fast *fastNode
+	// schema uses a keyword it does not reproduce (see
+	// schemacheck.NewChecker).
+	fast *schemacheck.Checker
 }
 
 // NewValidator compiles the embedded schema and derives, once, the parts
@@ -53,9 +56,9 @@ func compileValidator(id string, schema []byte) (*Validator, error) {
 		return nil, err
 	}
 	v := &Validator{schema: s}
-	if p, vacuous, err := projection(s); err == nil {
+	if p, vacuous, err := schemacheck.Project(s); err == nil {
 		v.proj = p
-		v.fast = fastChecker(s, vacuous)
+		v.fast = schemacheck.NewChecker(s, vacuous)
 	}
 	return v, nil
 }
@@ -69,8 +72,8 @@ func (v *Validator) Validate(doc occkit.Document) error {
 	if v.proj == nil {
 		return v.validateWhole(doc)
 	}
-	root := doc.Root()
-	if v.fast != nil && v.fast.valid(root) {
+	root := docjson.Root(doc)
+	if v.fast != nil && v.fast.Valid(root) {
 		return nil
 	}
 	return v.validatePruned(root)
@@ -79,7 +82,7 @@ func (v *Validator) Validate(doc occkit.Document) error {
 // validatePruned validates the instance pruned to what the schema can
 // look at; a Document holds valid JSON (DOC-1), so pruning cannot fail.
 func (v *Validator) validatePruned(root gjson.Result) error {
-	return v.report(v.schema.Validate(v.proj.prune(root)))
+	return v.report(v.schema.Validate(v.proj.Prune(root)))
 }
 
 // validateWhole validates the whole decoded document: the path of a
@@ -105,9 +108,9 @@ func (v *Validator) report(err error) error {
 		return occkit.Invalid("DOC-5", occkit.Root(), "the document cannot be validated against the schema")
 	}
 	var errs []error
-	schLeaves(ve, &errs)
+	leafErrors(ve, &errs)
 	if len(errs) == 0 {
-		errs = append(errs, schError(ve))
+		errs = append(errs, schemaError(ve))
 	}
 	return occkit.Join(errs...)
 }
@@ -116,39 +119,41 @@ func (v *Validator) report(err error) error {
 var sharedValidator = sync.OnceValues(NewValidator)
 
 // Validate checks doc with a shared [Validator] compiled on first use.
+// A refusal of a document with a source map is placed in it
+// ([occkit.Document.Place]).
 func Validate(doc occkit.Document) error {
 	v, err := sharedValidator()
 	if err != nil {
 		return occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	return v.Validate(doc)
+	return doc.Place(v.Validate(doc))
 }
 
-// schLeaves collects the innermost failures; a failed anyOf or oneOf is
+// leafErrors collects the innermost failures; a failed anyOf or oneOf is
 // reported once, at its own location, rather than as each branch's miss.
-func schLeaves(ve *jsonschema.ValidationError, out *[]error) {
-	kw := schKeyword(ve.KeywordLocation)
+func leafErrors(ve *jsonschema.ValidationError, out *[]error) {
+	kw := lastKeyword(ve.KeywordLocation)
 	if len(ve.Causes) == 0 || kw == "anyOf" || kw == "oneOf" {
 		if ve.KeywordLocation != "" {
-			*out = append(*out, schError(ve))
+			*out = append(*out, schemaError(ve))
 		}
 		return
 	}
 	for _, c := range ve.Causes {
-		schLeaves(c, out)
+		leafErrors(c, out)
 	}
 }
 
-func schKeyword(loc string) string {
+func lastKeyword(loc string) string {
 	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
 		return loc[i+1:]
 	}
 	return loc
 }
 
-// schPhrases words each keyword's failure; the keywords are the schema's,
+// keywordPhrases words each keyword's failure; the keywords are the schema's,
 // so naming them quotes nothing of the document.
-var schPhrases = map[string]string{
+var keywordPhrases = map[string]string{
 	"type":     "has the wrong type",
 	"minimum":  "is below the allowed minimum",
 	"maximum":  "is above the allowed maximum",
@@ -159,7 +164,7 @@ var schPhrases = map[string]string{
 	"oneOf":    "matches none of the allowed shapes",
 }
 
-func schError(ve *jsonschema.ValidationError) *occkit.Error {
+func schemaError(ve *jsonschema.ValidationError) *occkit.Error {
 	// The validator percent-escapes each token of the location; a token
 	// never holds a raw "/" (it is "~1" before escaping), so unescaping the
 	// whole pointer gives the author's keys back.
@@ -171,8 +176,8 @@ func schError(ve *jsonschema.ValidationError) *occkit.Error {
 	if err != nil {
 		at = occkit.Root()
 	}
-	kw := schKeyword(ve.KeywordLocation)
-	phrase, ok := schPhrases[kw]
+	kw := lastKeyword(ve.KeywordLocation)
+	phrase, ok := keywordPhrases[kw]
 	if !ok {
 		phrase = "does not match the schema"
 		kw = strings.Map(func(r rune) rune {
@@ -186,18 +191,18 @@ func schError(ve *jsonschema.ValidationError) *occkit.Error {
 	if !at.IsRoot() {
 		name = at.String()
 	}
-	if want := schExpected(kw, ve.Message); want != "" {
+	if want := expectedPhrase(kw, ve.Message); want != "" {
 		return occkit.Invalid("DOC-5", at, "%s %s: %s (schema keyword %s)", name, phrase, want, kw)
 	}
 	return occkit.Invalid("DOC-5", at, "%s %s (schema keyword %s)", name, phrase, kw)
 }
 
-// schExpected words what the schema expected for a type, enum or const
+// expectedPhrase words what the schema expected for a type, enum or const
 // failure, taken from the validator's message, which for these keywords
 // names only JSON type names or the schema's own values ("expected
 // integer, but got string"; "value must be one of "a", "b""), never the
 // document's value. It is "" when the message has another shape.
-func schExpected(kw, msg string) string {
+func expectedPhrase(kw, msg string) string {
 	switch kw {
 	case "type":
 		if rest, ok := strings.CutPrefix(msg, "expected "); ok {

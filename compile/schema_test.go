@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/schemacheck"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 func TestSchemaExported(t *testing.T) {
@@ -48,11 +52,13 @@ func TestSchemaExported(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	inv := func(path string) wantErr { return wantErr{occkit.CodeInvalidRequest, path, "DOC-5"} }
+	inv := func(path string) occkit.ErrorMatcher {
+		return occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: path, Rule: "DOC-5"}
+	}
 	tests := []struct {
 		name string
 		doc  string
-		want []wantErr
+		want []occkit.ErrorMatcher
 	}{
 		{"DOC-5 a full valid configuration", `{
 			"agents": {"defaults": {"model": {"primary": "openai/gpt-5", "fallbacks": ["openai/gpt-5-mini"]},
@@ -70,18 +76,18 @@ func TestValidate(t *testing.T) {
 			"models": {"providers": {"p": "not an object", "q": {"models": ["bare", {"id": 7}], "agentRuntime": {"id": 1}}}},
 			"logging": "verbose", "diagnostics": {"otel": {"logs": true}}}`, nil},
 		{"DOC-5 logging values other rules own pass", `{"logging": {"level": null, "consoleLevel": 3, "consoleStyle": "pretty", "redactSensitive": "off"}, "diagnostics": "x"}`, nil},
-		{"DOC-5 top level must be an object", `[]`, []wantErr{inv("")}},
-		{"DOC-5 maxConcurrent type", `{"agents": {"defaults": {"maxConcurrent": "sk-live-123"}}}`, []wantErr{inv("agents.defaults.maxConcurrent")}},
-		{"DOC-5 maxConcurrent minimum", `{"agents": {"defaults": {"maxConcurrent": 0}}}`, []wantErr{inv("agents.defaults.maxConcurrent")}},
-		{"DOC-5 entry subagents", `{"agents": {"entries": {"main": {"subagents": {"maxConcurrent": 1.5}}}}}`, []wantErr{inv("agents.entries.main.subagents.maxConcurrent")}},
+		{"DOC-5 top level must be an object", `[]`, []occkit.ErrorMatcher{inv("")}},
+		{"DOC-5 maxConcurrent type", `{"agents": {"defaults": {"maxConcurrent": "sk-live-123"}}}`, []occkit.ErrorMatcher{inv("agents.defaults.maxConcurrent")}},
+		{"DOC-5 maxConcurrent minimum", `{"agents": {"defaults": {"maxConcurrent": 0}}}`, []occkit.ErrorMatcher{inv("agents.defaults.maxConcurrent")}},
+		{"DOC-5 entry subagents", `{"agents": {"entries": {"main": {"subagents": {"maxConcurrent": 1.5}}}}}`, []occkit.ErrorMatcher{inv("agents.entries.main.subagents.maxConcurrent")}},
 		{"DOC-5 provider fields", `{"models": {"providers": {"my.proxy": {"baseUrl": 1, "api": true, "headers": "sk-live-123"}}}}`,
-			[]wantErr{inv(`models.providers["my.proxy"].api`), inv(`models.providers["my.proxy"].baseUrl`), inv(`models.providers["my.proxy"].headers`)}},
-		{"DOC-5 catalog row", `{"models": {"providers": {"openai": {"models": [{"id": "a"}, {"id": "b", "reasoning": "yes"}]}}}}`, []wantErr{inv("models.providers.openai.models[1].reasoning")}},
+			[]occkit.ErrorMatcher{inv(`models.providers["my.proxy"].api`), inv(`models.providers["my.proxy"].baseUrl`), inv(`models.providers["my.proxy"].headers`)}},
+		{"DOC-5 catalog row", `{"models": {"providers": {"openai": {"models": [{"id": "a"}, {"id": "b", "reasoning": "yes"}]}}}}`, []occkit.ErrorMatcher{inv("models.providers.openai.models[1].reasoning")}},
 		{"DOC-5 codex plugin", `{"plugins": {"entries": {"codex": {"enabled": "true", "config": {"appServer": {"transport": 1}}}}}}`,
-			[]wantErr{inv("plugins.entries.codex.config.appServer.transport"), inv("plugins.entries.codex.enabled")}},
+			[]occkit.ErrorMatcher{inv("plugins.entries.codex.config.appServer.transport"), inv("plugins.entries.codex.enabled")}},
 		{"DOC-5 a key with non-ASCII, slash and percent is named as written", `{"models": {"providers": {"é/x%2F~": {"api": 1}}}}`,
-			[]wantErr{inv(occkit.NewPath("models", "providers", "é/x%2F~", "api").String())}},
-		{"DOC-5 policy map entry", `{"agents": {"defaults": {"models": {"openai/gpt-5": {"alias": 1}}}}}`, []wantErr{inv(`agents.defaults.models["openai/gpt-5"].alias`)}},
+			[]occkit.ErrorMatcher{inv(occkit.NewPath("models", "providers", "é/x%2F~", "api").String())}},
+		{"DOC-5 policy map entry", `{"agents": {"defaults": {"models": {"openai/gpt-5": {"alias": 1}}}}}`, []occkit.ErrorMatcher{inv(`agents.defaults.models["openai/gpt-5"].alias`)}},
 	}
 	v, err := NewValidator()
 	if err != nil {
@@ -91,9 +97,8 @@ func TestValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(tt.doc)
 			err := v.Validate(doc)
-			var got []wantErr
+			got := occkit.MatchersOf(err)
 			for _, e := range occkit.Errors(err) {
-				got = append(got, wantErr{e.Code, e.Path.String(), e.Rule})
 				if strings.Contains(e.Error(), "sk-live") || strings.Contains(e.Error(), "expected") {
 					t.Errorf("message quotes the validator or the value: %v", e)
 				}
@@ -252,7 +257,7 @@ func TestProjectionFallback(t *testing.T) {
 	for name, src := range projSchemas {
 		t.Run("keeps "+name, func(t *testing.T) {
 			if v := compileTestSchema(t, name, src); v.proj == nil {
-				_, _, err := projection(v.schema)
+				_, _, err := schemacheck.Project(v.schema)
 				t.Errorf("projection refused: %v", err)
 			}
 		})
@@ -286,7 +291,7 @@ func TestProjectionPrunes(t *testing.T) {
 		"models": map[string]any{"providers": map[string]any{"p": map[string]any{"api": "a",
 			"models": []any{map[string]any{"reasoning": true}, json.Number("3")}}}},
 	}
-	if diff := cmp.Diff(want, v.proj.prune(doc.Root())); diff != "" {
+	if diff := cmp.Diff(want, v.proj.Prune(docjson.Root(doc))); diff != "" {
 		t.Errorf("pruned instance (-want +got):\n%s", diff)
 	}
 }
@@ -295,7 +300,7 @@ func TestProjectionPrunes(t *testing.T) {
 // mostly the keys and elements they name, each of a random type, beside
 // keys no schema names, repeated keys and escaped spellings.
 func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
-	set = closure(set)
+	set = schemacheck.Closure(set)
 	var names []string
 	seen := map[string]bool{}
 	name := func(k string) {
@@ -306,19 +311,19 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 	}
 	items := false
 	for _, s := range set {
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			name(k)
 		}
 		for _, k := range s.Required {
 			name(k)
 		}
-		for _, k := range sortedKeys(s.DependentRequired) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			name(k)
 			for _, d := range s.DependentRequired[k] {
 				name(d)
 			}
 		}
-		for _, k := range sortedKeys(s.Dependencies) {
+		for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 			name(k)
 			if deps, ok := s.Dependencies[k].([]string); ok {
 				for _, d := range deps {
@@ -326,7 +331,7 @@ func genInstance(t *rapid.T, set []*jsonschema.Schema, depth int) string {
 				}
 			}
 		}
-		for _, k := range sortedKeys(s.DependentSchemas) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 			name(k)
 		}
 		items = items || s.Items != nil || s.Items2020 != nil || len(s.PrefixItems) > 0 || s.Contains != nil
@@ -539,10 +544,10 @@ func TestProjectionEquivalent(t *testing.T) {
 					if v.proj == nil {
 						return
 					}
-					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(doc.Root()))); diff != "" {
+					if diff := cmp.Diff(errSet(whole), errSet(v.validatePruned(docjson.Root(doc)))); diff != "" {
 						t.Fatalf("pruned validation differs from whole validation of %s (-whole +pruned):\n%s", src, diff)
 					}
-					if v.fast != nil && v.fast.valid(doc.Root()) {
+					if v.fast != nil && v.fast.Valid(docjson.Root(doc)) {
 						fast++
 						if whole != nil {
 							t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
@@ -554,8 +559,8 @@ func TestProjectionEquivalent(t *testing.T) {
 					if err := dec.Decode(&want); err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, decodeAll(doc.Root())); diff != "" {
-						t.Fatalf("decodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
+					if diff := cmp.Diff(want, schemacheck.DecodeAll(docjson.Root(doc))); diff != "" {
+						t.Fatalf("DecodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
 					}
 				})
 			}

@@ -70,36 +70,19 @@ func ldHasPrefix(p, q occkit.Path) bool {
 	return true
 }
 
-// ldSnippetRunes bounds the excerpt of a long line a Position keeps.
-const ldSnippetRunes = occkit.MaxSnippetRunes
+// ldSnippetRunes bounds the excerpt of a long line a Position keeps, so
+// that with its ellipses it fits occkit.Error.Snippet uncut.
+const ldSnippetRunes = occkit.MaxSnippetRunes - 2 // room for the two "…"
 
 // ldPosition is the position of byte offset off of src, with the line's
-// text for a snippet: an excerpt around the column for a long line, and
-// every string value after a credential-like key masked (all of them
-// when p itself passes through such a key).
+// text for a snippet: every string value of a credential-like key masked
+// (all of them when p itself passes through such a key), then, for a long
+// line, an excerpt around the column.
 func ldPosition(name string, src []byte, off int, p occkit.Path) occkit.Position {
 	line, col, start := lineCol(src, off)
 	end := start
 	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 		end++
-	}
-	text := src[start:end]
-	textCol := col
-	// Keep at most ldSnippetRunes characters around the column.
-	if utf8.RuneCount(text) > ldSnippetRunes {
-		from := max(0, col-1-ldSnippetRunes/2)
-		runes := []rune(string(text))
-		to := min(len(runes), from+ldSnippetRunes)
-		excerpt := string(runes[from:to])
-		textCol = col - from
-		if from > 0 {
-			excerpt = "…" + excerpt
-			textCol++
-		}
-		if to < len(runes) {
-			excerpt += "…"
-		}
-		text = []byte(excerpt)
 	}
 	maskAll := false
 	for i := 0; i < p.Len(); i++ {
@@ -108,85 +91,133 @@ func ldPosition(name string, src []byte, off int, p occkit.Path) occkit.Position
 			break
 		}
 	}
-	return occkit.Position{File: name, Line: line, Column: col, Text: ldMaskLine(text, maskAll), TextColumn: textCol}
+	text, caret := ldMaskLine(src[start:end], maskAll, off-start)
+	textCol := utf8.RuneCountInString(text[:caret]) + 1
+	// Keep at most ldSnippetRunes characters around the column.
+	if utf8.RuneCountInString(text) > ldSnippetRunes {
+		runes := []rune(text)
+		from := max(0, textCol-1-ldSnippetRunes/2)
+		to := min(len(runes), from+ldSnippetRunes)
+		excerpt := string(runes[from:to])
+		textCol -= from
+		if from > 0 {
+			excerpt = "…" + excerpt
+			textCol++
+		}
+		if to < len(runes) {
+			excerpt += "…"
+		}
+		text = excerpt
+	}
+	return occkit.Position{File: name, Line: line, Column: col, Text: text, TextColumn: textCol}
 }
 
 // ldMaskLine replaces the contents of every quoted string value on a line
-// that follows a credential-like key (or of every string when all is
-// set) with "***", so a snippet never prints a credential written inline.
-// Keys stay, so the caret still points at what it names.
-func ldMaskLine(line []byte, all bool) string {
+// that belongs to a credential-like key (its value, or anything inside an
+// object or array that is its value), or of every string when all is set,
+// with "***", so a snippet never prints a credential written inline. Keys
+// stay. caret is a byte offset in line; the result's caret is where that
+// byte went in the masked text (the start of a masked string). Comments
+// are copied as they are.
+func ldMaskLine(line []byte, all bool, caret int) (string, int) {
 	var b strings.Builder
-	credential := false
+	newCaret := -1
+	depth, maskFrom := 0, -1 // maskFrom: the depth of the credential's container
+	pending := false         // the last key was credential-like, its value not seen yet
 	for i := 0; i < len(line); {
+		if newCaret < 0 && i >= caret {
+			newCaret = b.Len()
+		}
 		c := line[i]
-		if c != '"' && c != '\'' {
-			j := i
-			for j < len(line) && line[j] != '"' && line[j] != '\'' {
+		switch {
+		case c == '/' && i+1 < len(line) && line[i+1] == '/':
+			b.Write(line[i:])
+			i = len(line)
+			continue
+		case c == '/' && i+1 < len(line) && line[i+1] == '*':
+			j := i + 2
+			for j+1 < len(line) && !(line[j] == '*' && line[j+1] == '/') {
 				j++
 			}
-			seg := line[i:j]
-			// A bare key: the identifier right before a ':'.
-			if k := ldBareKey(seg); k != "" {
-				credential = CredentialKey(k)
+			j = min(j+2, len(line))
+			b.Write(line[i:j])
+			i = j
+			continue
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(line) && line[j] != c {
+				if line[j] == '\\' {
+					j++
+				}
+				j++
 			}
-			b.Write(seg)
+			j = min(j+1, len(line))
+			lit := line[i:j]
+			switch {
+			case ldColonAfter(line, j):
+				k, err := json5.Unquote(lit)
+				if err != nil {
+					k = string(lit)
+				}
+				pending = CredentialKey(k)
+				b.Write(lit)
+			case all || pending || maskFrom >= 0 && depth > maskFrom:
+				b.WriteByte(c)
+				b.WriteString("***")
+				b.WriteByte(c)
+				pending = false
+			default:
+				b.Write(lit)
+			}
+			i = j
+			continue
+		case c == '{' || c == '[':
+			if pending && maskFrom < 0 {
+				maskFrom = depth
+			}
+			pending = false
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if maskFrom >= 0 && depth <= maskFrom {
+				maskFrom = -1
+			}
+		case c == ',':
+			pending = false
+		case ldIdentByte(c):
+			j := i
+			for j < len(line) && ldIdentByte(line[j]) {
+				j++
+			}
+			if ldColonAfter(line, j) {
+				pending = CredentialKey(string(line[i:j]))
+			}
+			b.Write(line[i:j])
 			i = j
 			continue
 		}
-		j := i + 1
-		for j < len(line) && line[j] != c {
-			if line[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		j = min(j+1, len(line))
-		lit := line[i:j]
-		rest := j
-		for rest < len(line) && (line[rest] == ' ' || line[rest] == '\t') {
-			rest++
-		}
-		if rest < len(line) && line[rest] == ':' {
-			// A quoted key.
-			k, err := json5.Unquote(lit)
-			if err != nil {
-				k = string(lit)
-			}
-			credential = CredentialKey(k)
-			b.Write(lit)
-		} else if all || credential {
-			b.WriteByte(c)
-			b.WriteString("***")
-			b.WriteByte(c)
-		} else {
-			b.Write(lit)
-		}
-		i = j
+		b.WriteByte(c)
+		i++
 	}
-	return b.String()
+	if newCaret < 0 {
+		newCaret = b.Len()
+	}
+	return b.String(), newCaret
 }
 
-// ldBareKey returns the identifier written immediately before the last
-// ':' of seg, or "".
-func ldBareKey(seg []byte) string {
-	colon := strings.LastIndexByte(string(seg), ':')
-	if colon < 0 {
-		return ""
+// ldColonAfter reports whether the next byte of line from j on, past
+// blanks, is ':' (what was just read is a key).
+func ldColonAfter(line []byte, j int) bool {
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
 	}
-	end := colon
-	for end > 0 && (seg[end-1] == ' ' || seg[end-1] == '\t') {
-		end--
-	}
-	start := end
-	for start > 0 {
-		c := seg[start-1]
-		if c == '{' || c == ',' || c == ' ' || c == '\t' || c == '[' {
-			break
-		}
-		start--
-	}
-	return string(seg[start:end])
+	return j < len(line) && line[j] == ':'
+}
+
+// ldIdentByte reports whether c can be part of a bare JSON5 key (ASCII;
+// other characters are copied one byte at a time).
+func ldIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '-'
 }
 
 // ldPlace gives err's structured errors that have no position one from
@@ -266,13 +297,13 @@ func (ld *loader) displayName(p string) string {
 // attaches the source map to the loaded document when positions were
 // asked for (a named file, fs.FS or reader, or LoadOptions.Filename).
 func (ld *loader) finish(src []byte, doc occkit.Document, err error) (occkit.Document, error) {
+	if err == nil && !ld.keep {
+		return doc, nil
+	}
 	top := ldSource{name: ld.name, src: src}
 	sources := &ldSources{files: append(ld.sources, top)}
 	if err != nil {
 		return doc, ldPlace(err, sources, top)
-	}
-	if !ld.keep {
-		return doc, nil
 	}
 	return doc.WithSourceMap(sources), nil
 }

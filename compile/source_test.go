@@ -2,11 +2,13 @@ package compile_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
@@ -222,7 +224,7 @@ func TestLoadSourceOptIn(t *testing.T) {
 // A snippet never prints a value written after a credential-like key, or
 // any string of a line whose path passes through one.
 func TestSourceMasksCredentials(t *testing.T) {
-	src := "{\n  models: {providers: {x: {apiKey: \"sk-live-123\", baseUrl: \"https://h\", 'token':'t0k'}}},\n  env: {\n    OPENAI_API_KEY: [\n      \"sk-in-array\"]},\n}"
+	src := "{\n  models: {providers: {x: {apiKey: \"sk-live-123\", baseUrl: \"https://h\", 'token':'t0k', headers: {\"X-Custom\": \"h3ad\", n: [\"h4\"]}, api: \"x\"}}},\n  env: {\n    OPENAI_API_KEY: [\n      \"sk-in-array\"]},\n}"
 	doc, err := compile.Load([]byte(src), compile.LoadOptions{Filename: "c.json5"})
 	if err != nil {
 		t.Fatal(err)
@@ -235,13 +237,89 @@ func TestSourceMasksCredentials(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s not placed", p)
 		}
-		for _, secret := range []string{"sk-live-123", "t0k", "sk-in-array"} {
+		for _, secret := range []string{"sk-live-123", "t0k", "sk-in-array", "h3ad", "h4"} {
 			if strings.Contains(pos.Text, secret) {
 				t.Errorf("%s: snippet text %q shows a credential", p, pos.Text)
 			}
 		}
-		if p.Len() == 4 && !strings.Contains(pos.Text, `"https://h"`) {
+		if p.Len() == 4 && (!strings.Contains(pos.Text, `"https://h"`) || !strings.Contains(pos.Text, `"X-Custom`)) {
 			t.Errorf("an ordinary value was masked: %q", pos.Text)
 		}
+		// The caret stays under the key after masking shortened the line.
+		e := occkit.Invalid("DOC-5", p, "m")
+		e.Position = pos
+		lines := strings.Split(e.Snippet(), "\n")
+		key := "baseUrl"
+		if p.Len() != 4 {
+			key = `"***"`
+		}
+		if len(lines) != 2 || strings.Index(lines[1], "^") != strings.Index(lines[0], key) {
+			t.Errorf("caret not under %s:\n%s", key, e.Snippet())
+		}
+	}
+}
+
+// Placing any path in any loaded text never panics, stays inside the
+// text, and its snippet has exactly one caret line.
+func FuzzSourcePosition(f *testing.F) {
+	f.Add([]byte("{\n  a: {b: [1, {c: 'x'}]},\n}"), "a", 0, "c")
+	f.Add([]byte(`{"apiKey": "sk", "b": "\u00e9\t\u0001"}`), "b", 3, "")
+	f.Add([]byte("{\r\n a: 1}"), "a", -1, "a")
+	f.Fuzz(func(t *testing.T, src []byte, k1 string, i int, k2 string) {
+		doc, err := compile.Load(src, compile.LoadOptions{Filename: "f.json5"})
+		if err != nil {
+			if e := occkit.First(err); e != nil && e.Position.IsValid() {
+				_ = e.Snippet()
+			}
+			return
+		}
+		p := occkit.Root().Key(k1)
+		if i >= 0 {
+			p = p.Index(i % 8)
+		}
+		if k2 != "" {
+			p = p.Key(k2)
+		}
+		pos, ok := doc.SourceMap().Position(p)
+		if !ok {
+			return
+		}
+		if pos.File != "f.json5" || pos.Line < 1 || pos.Column < 1 {
+			t.Fatalf("position %+v", pos)
+		}
+		e := occkit.Invalid("DOC-5", p, "m")
+		e.Position = pos
+		if s := e.Snippet(); pos.Text != "" && strings.Count(s, "^") < 1 {
+			t.Fatalf("snippet %q", s)
+		}
+	})
+}
+
+// On a long (minified) line the snippet is an excerpt around the column,
+// and the caret still points at the key.
+func TestSourceLongLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"agents":{"defaults":{`)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, `"k%02d":"v%02d",`, i, i)
+	}
+	b.WriteString(`"target":1,"token":"s3cr3t","é":"ü"}}}`)
+	doc, err := compile.Load([]byte(b.String()), compile.LoadOptions{Filename: "min.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := occkit.NewPath("agents", "defaults", "target")
+	pos, ok := doc.SourceMap().Position(p)
+	if !ok || pos.Line != 1 || pos.Column != strings.Index(b.String(), `"target"`)+1 {
+		t.Fatalf("position %+v", pos)
+	}
+	e := occkit.Invalid("DOC-5", p, "m")
+	e.Position = pos
+	lines := strings.Split(e.Snippet(), "\n")
+	if len(lines) != 2 || strings.Index(lines[1], "^") != utf8.RuneCountInString(lines[0][:strings.Index(lines[0], `"target"`)]) {
+		t.Errorf("caret not under the key:\n%s", e.Snippet())
+	}
+	if strings.Contains(pos.Text, "s3cr3t") || !strings.HasPrefix(pos.Text, "…") {
+		t.Errorf("excerpt %q", pos.Text)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Concurrency limits (RES-14).
@@ -88,7 +89,7 @@ func DefaultMaxConcurrent(parallelism int) int {
 // not saved sessions. A set value that is not a positive integer is 400
 // INVALID_REQUEST at agents.defaults.maxConcurrent.
 func MaxConcurrent(cfg occkit.Document, parallelism int) (int, error) {
-	v := cfg.Get(maxConcurrentPath)
+	v := docjson.Get(cfg, maxConcurrentPath)
 	if !v.Exists() {
 		return DefaultMaxConcurrent(parallelism), nil
 	}

@@ -202,7 +202,7 @@ func TestSessionWorkers(t *testing.T) {
 			if tt.raw == "" {
 				v = occkit.MustParseDocument(`{}`).Get(occkit.NewPath("x"))
 			}
-			got, err := drivers.ParseSessionWorkers([]byte(v.Raw), occkit.NewPath("sessionWorkers"))
+			got, err := drivers.ParseSessionWorkers([]byte(v.Raw()), occkit.NewPath("sessionWorkers"))
 			if diff := cmp.Diff(tt.errs, occkit.MatchersOf(err)); diff != "" {
 				t.Fatalf("problems (-want +got):\n%s", diff)
 			}

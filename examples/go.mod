@@ -13,7 +13,6 @@ require (
 	github.com/occkit/occkit v0.0.0-00010101000000-000000000000
 	github.com/occkit/occkit/drivers/kubernetes v0.0.0-00010101000000-000000000000
 	github.com/occkit/occkit/drivers/ssh v0.0.0-00010101000000-000000000000
-	github.com/tidwall/gjson v1.20.4
 	pgregory.net/rapid v1.3.0
 	sigs.k8s.io/yaml v1.6.0
 )
@@ -28,6 +27,7 @@ require (
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+	github.com/tidwall/gjson v1.20.4 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/tidwall/sjson v1.2.10 // indirect

@@ -33,12 +33,12 @@ func BenchmarkStampStamped(b *testing.B) {
 	}
 }
 
-func BenchmarkGuard(b *testing.B) {
+func BenchmarkCheckStamp(b *testing.B) {
 	stamped, _ := Stamp(benchDoc, occkit.LevelWarn, occkit.OwnedByPlatform)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Guard(stamped); err != nil {
+		if _, err := CheckStamp(stamped); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -46,7 +46,7 @@ func BenchmarkGuard(b *testing.B) {
 
 func BenchmarkStartupHandler(b *testing.B) {
 	l := slog.New(NewStartupHandler(io.Discard))
-	r := StartupRecord{Container: StartupAgent, Phase: PhaseModelProbe, Outcome: OutcomeFailed, Ms: 1500, SinceStartMs: 1540, Code: "MODEL_PROBE_TIMEOUT"}
+	r := StartupRecord{Container: occkit.ProcessHarness, Phase: PhaseModelProbe, Outcome: OutcomeFailed, Ms: 1500, SinceStartMs: 1540, Code: "MODEL_PROBE_TIMEOUT"}
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -40,7 +40,7 @@
 // not an object is treated as {} and replaced by an object holding only the
 // stamped keys. Stamping is idempotent and returns a new Document.
 //
-// [Guard] runs before anything is rendered from a stored revision (LOG-2):
+// [CheckStamp] runs before anything is rendered from a stored revision (LOG-2):
 // it returns the admitted level, or refuses with 409 RESOURCE_CONFLICT at
 // the path of every broken setting (an absent, null or invalid level or
 // console level, unequal levels, a console style other than json, a
@@ -50,8 +50,8 @@
 // # Rendering per container
 //
 // [Render] returns the logging part of one container's launch ([Rendered]),
-// for a [Container] [ContainerGateway] "gateway" or [ContainerHarness]
-// "harness" ([AllContainers]) of a Harness topology (LOG-4, LOG-5):
+// for a process role of the vocabulary, [occkit.ProcessGateway] or
+// [occkit.ProcessHarness], of a Harness topology (LOG-4, LOG-5):
 //
 //   - OpenClaw processes (every gateway, the combined process of embedded
 //     OpenClaw, and the native Harness of dedicated OpenClaw) are configured
@@ -102,9 +102,10 @@
 //
 // with ms = now − startedAt and sinceStartMs = now − origin. code appears
 // only on a failed phase and only when it matches ^[A-Z][A-Z0-9_]{0,63}$
-// ([ValidCode]); a malformed code is dropped, never refused. Containers are
-// [StartupGateway] "gateway" and [StartupAgent] "agent"
-// ([AllStartupContainers]); outcomes [OutcomeOK] "ok" (the zero value) and
+// ([ValidCode]); a malformed code is dropped, never refused. The container
+// is a process role too: [occkit.ProcessGateway] is written "gateway" and
+// [occkit.ProcessHarness] "agent", LOG-7's wire names
+// ([ParseStartupContainer] reads them back); outcomes [OutcomeOK] "ok" (the zero value) and
 // [OutcomeFailed] "failed" ([AllOutcomes]). [PeerStatusChanged] and
 // [GatewayRespawn] build the gateway's records for a replaced Harness and a
 // respawned gateway process.

@@ -24,16 +24,16 @@ func ExampleStamp() {
 		panic(err)
 	}
 	fmt.Println(stamped)
-	fmt.Println(logging.Guard(stamped))
+	fmt.Println(logging.CheckStamp(stamped))
 	// Output:
 	// {"logging":{"file":"/tmp/x.log","level":"warn","consoleLevel":"warn","consoleStyle":"json"},"feature":1,"diagnostics":{"otel":{"logs":false}}}
 	// warn <nil>
 }
 
 // A revision whose stamp was edited cannot be rendered.
-func ExampleGuard() {
+func ExampleCheckStamp() {
 	doc := occkit.MustParseDocument(`{"logging":{"level":"warn","consoleLevel":"warn","consoleStyle":"pretty"},"diagnostics":{"otel":{"logs":false}}}`)
-	_, err := logging.Guard(doc)
+	_, err := logging.CheckStamp(doc)
 	e := occkit.First(err)
 	fmt.Println(e.HTTPStatus(), e.Code, e.Path, e.Rule)
 	// Output:
@@ -41,7 +41,7 @@ func ExampleGuard() {
 }
 
 func ExampleRender() {
-	r, err := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, logging.ContainerHarness, occkit.LevelWarn)
+	r, err := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelWarn)
 	if err != nil {
 		panic(err)
 	}
@@ -50,7 +50,7 @@ func ExampleRender() {
 	}
 	fmt.Println(r.Command, "stderr only:", r.StderrOnly)
 
-	g, _ := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, logging.ContainerGateway, occkit.LevelWarn)
+	g, _ := logging.Render(occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessGateway, occkit.LevelWarn)
 	fmt.Println(g.Env, "unset:", g.Unset, "reads its document:", g.ReadsDocument)
 	// Output:
 	// LOG_FORMAT=json
@@ -62,7 +62,7 @@ func ExampleRender() {
 func ExampleStartupPhase() {
 	origin := time.UnixMilli(1_000)
 	r, err := logging.StartupPhase(logging.StartupEvent{
-		Container: logging.StartupAgent,
+		Container: occkit.ProcessHarness,
 		Phase:     logging.PhaseModelProbe,
 		Outcome:   logging.OutcomeFailed,
 		Code:      "MODEL_PROBE_TIMEOUT",
@@ -100,7 +100,7 @@ func ExampleFilter() {
 
 func ExampleCollectorMetadata() {
 	md, err := logging.CollectorMetadata(logging.Identity{
-		Harness: occkit.HarnessCodex, Container: logging.ContainerHarness,
+		Harness: occkit.HarnessCodex, Container: occkit.ProcessHarness,
 		Version: "0.158.0", Namespace: "ns_a", Agent: "agt_main", Revision: "rev_7",
 	})
 	if err != nil {

@@ -50,22 +50,22 @@ func FuzzStamp(f *testing.F) {
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent: %s -> %s", out, again)
 		}
-		if l, err := Guard(out); err != nil || l != level {
-			t.Fatalf("Guard(%s) = %q, %v", out, l, err)
+		if l, err := CheckStamp(out); err != nil || l != level {
+			t.Fatalf("CheckStamp(%s) = %q, %v", out, l, err)
 		}
 	})
 }
 
 // hasDuplicateKeys reports a duplicate key in any object of d.
 func hasDuplicateKeys(d occkit.Document) bool {
-	var walk func(v gjson.Result) bool
-	walk = func(v gjson.Result) bool {
+	var walk func(v occkit.Value) bool
+	walk = func(v occkit.Value) bool {
 		if !v.IsObject() && !v.IsArray() {
 			return false // ForEach on a scalar yields the scalar itself
 		}
 		dup := false
 		seen := map[string]bool{}
-		v.ForEach(func(k, val gjson.Result) bool {
+		v.ForEach(func(k, val occkit.Value) bool {
 			if v.IsObject() {
 				if seen[k.String()] {
 					dup = true

@@ -152,7 +152,7 @@ func (f *filter) keep(a slog.Attr, prefix string) (slog.Attr, bool) {
 func legalValue(name string, v slog.Value) bool {
 	switch name {
 	case keyContainer:
-		return v.Kind() == slog.KindString && StartupContainer(v.String()).Valid()
+		return v.Kind() == slog.KindString && (v.String() == startupGateway || v.String() == startupAgent)
 	case keyPhase:
 		return v.Kind() == slog.KindString && Phase(v.String()).Valid()
 	case keyOutcome:

@@ -72,12 +72,12 @@ const (
 // from the admitted revision and the Compute, never from a log payload.
 type Identity struct {
 	Harness   occkit.Harness
-	Mode      occkit.Mode // zero: the Harness's default mode, as in [Render]
-	Container Container
-	Version   string // the approved Harness version
-	Namespace string // the OCC Namespace ID
-	Agent     string // the Agent ID
-	Revision  string // the AgentRevision ID
+	Mode      occkit.Mode    // zero: the Harness's default mode, as in [Render]
+	Container occkit.Process // the container's process role, as in [Render]
+	Version   string         // the approved Harness version
+	Namespace string         // the OCC Namespace ID
+	Agent     string         // the Agent ID
+	Revision  string         // the AgentRevision ID
 }
 
 // Metadata is the protected label and annotation set of one container.
@@ -144,7 +144,7 @@ func serviceName(id Identity) (string, error) {
 		return "", err
 	}
 	switch {
-	case id.Container == ContainerGateway:
+	case id.Container == occkit.ProcessGateway:
 		return ServiceGateway, nil
 	case id.Harness == occkit.HarnessCodex:
 		return ServiceCodexAppServer, nil

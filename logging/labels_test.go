@@ -16,14 +16,14 @@ func TestCollectorMetadata(t *testing.T) {
 		name      string
 		harness   occkit.Harness
 		mode      occkit.Mode
-		container Container
+		container occkit.Process
 		service   string
 	}{
-		{"embedded gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, ServiceGateway},
-		{"embedded combined process", occkit.HarnessOpenClaw, "", ContainerHarness, ServiceGateway},
-		{"dedicated openclaw harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerHarness, ServiceOpenClawHarness},
-		{"codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, ContainerGateway, ServiceGateway},
-		{"codex app-server", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, ServiceCodexAppServer},
+		{"embedded gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, occkit.ProcessGateway, ServiceGateway},
+		{"embedded combined process", occkit.HarnessOpenClaw, "", occkit.ProcessHarness, ServiceGateway},
+		{"dedicated openclaw harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, occkit.ProcessHarness, ServiceOpenClawHarness},
+		{"codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessGateway, ServiceGateway},
+		{"codex app-server", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, ServiceCodexAppServer},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := base
@@ -45,7 +45,7 @@ func TestCollectorMetadata(t *testing.T) {
 }
 
 func TestCollectorMetadataLabelSafety(t *testing.T) {
-	id := Identity{Harness: occkit.HarnessCodex, Container: ContainerHarness,
+	id := Identity{Harness: occkit.HarnessCodex, Container: occkit.ProcessHarness,
 		Version: "0.158.0+build.7", Namespace: "Team Blue", Agent: "agt_x", Revision: "rev_0123456789012345678901234567890123456789012345678901234567890123"}
 	got, err := CollectorMetadata(id)
 	if err != nil {
@@ -68,7 +68,7 @@ func TestCollectorMetadataLabelSafety(t *testing.T) {
 }
 
 func TestCollectorMetadataRefuses(t *testing.T) {
-	_, err := CollectorMetadata(Identity{Harness: occkit.HarnessOpenClaw, Container: ContainerGateway})
+	_, err := CollectorMetadata(Identity{Harness: occkit.HarnessOpenClaw, Container: occkit.ProcessGateway})
 	var paths []string
 	for _, e := range occkit.Errors(err) {
 		if e.Code != occkit.CodeInvalidRequest || e.Rule != "LOG-6" {
@@ -79,7 +79,7 @@ func TestCollectorMetadataRefuses(t *testing.T) {
 	if d := cmp.Diff([]string{"agent", "namespace", "revision", "version"}, paths); d != "" {
 		t.Errorf("missing facts (-want +got):\n%s", d)
 	}
-	_, err = CollectorMetadata(Identity{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded, Container: ContainerHarness, Version: "v", Namespace: "n", Agent: "a", Revision: "r"})
+	_, err = CollectorMetadata(Identity{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded, Container: occkit.ProcessHarness, Version: "v", Namespace: "n", Agent: "a", Revision: "r"})
 	wantErr(t, err, occkit.CodeInvalidRequest, "RES-11", "executionMode")
 }
 

@@ -133,9 +133,6 @@ func TestClosedSetsDocumentedAndMapped(t *testing.T) {
 			t.Errorf("ownership %q: %v", o, err)
 		}
 	}
-	for _, c := range AllContainers() {
-		documented("container", string(c))
-	}
 	seen := map[Phase]bool{}
 	for _, p := range AllPhases() {
 		documented("phase", string(p))
@@ -150,10 +147,11 @@ func TestClosedSetsDocumentedAndMapped(t *testing.T) {
 			t.Errorf("outcome %q invalid", o)
 		}
 	}
-	for _, c := range AllStartupContainers() {
-		documented("startup container", string(c))
-		if !c.Valid() {
-			t.Errorf("startup container %q invalid", c)
+	for _, p := range occkit.AllProcesses() {
+		name := startupName(p)
+		documented("startup container", name)
+		if back, err := ParseStartupContainer(name); err != nil || back != p {
+			t.Errorf("startup container of %q: %q reads back as %q, %v", p, name, back, err)
 		}
 	}
 	attrs := map[string]bool{}

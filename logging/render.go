@@ -4,23 +4,6 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// Container is the role of one process container of a deployment, as the
-// logging render sees it (LOG-4).
-type Container string
-
-const (
-	// ContainerGateway is the OpenClaw gateway. In an embedded topology it
-	// is the one combined gateway/Harness process.
-	ContainerGateway Container = "gateway"
-	// ContainerHarness is the Harness: the Codex app-server of dedicated
-	// Codex, the native OpenClaw Harness of dedicated OpenClaw, and (again)
-	// the combined process of embedded OpenClaw.
-	ContainerHarness Container = "harness"
-)
-
-// AllContainers lists every [Container].
-func AllContainers() []Container { return []Container{ContainerGateway, ContainerHarness} }
-
 // Environment variable names the render sets or clears.
 const (
 	// EnvConfigPath is the variable an OpenClaw process finds its native
@@ -80,10 +63,14 @@ func (r Rendered) Lookup(name string) (string, bool) {
 	return "", false
 }
 
-// Render returns the logging environment and arguments of one container of
-// a platform-owned deployment (LOG-4, LOG-5). The level is the one [Guard]
+// Render returns the logging environment and arguments of one process
+// (container) of a platform-owned deployment (LOG-4, LOG-5). The level is the one [CheckStamp]
 // admitted. A zero mode means the Harness's only or default mode: dedicated
-// for Codex, embedded for OpenClaw.
+// for Codex, embedded for OpenClaw. The process is the vocabulary's role:
+// [occkit.ProcessGateway] is the OpenClaw gateway (in an embedded topology
+// the one combined gateway/Harness process); [occkit.ProcessHarness] is the
+// Codex app-server of dedicated Codex, the native OpenClaw Harness of
+// dedicated OpenClaw, and (again) the combined process of embedded OpenClaw.
 //
 //   - OpenClaw processes (the gateway of every topology, the combined
 //     process of embedded OpenClaw and the native Harness of dedicated
@@ -101,7 +88,7 @@ func (r Rendered) Lookup(name string) (string, bool) {
 // Harness, mode, container or level, or a topology outside RES-11 (embedded
 // Codex), is a 400 INVALID_REQUEST. Driver-managed runtimes (LOG-3) are not
 // rendered here.
-func Render(harness occkit.Harness, mode occkit.Mode, container Container, level occkit.LogLevel) (Rendered, error) {
+func Render(harness occkit.Harness, mode occkit.Mode, process occkit.Process, level occkit.LogLevel) (Rendered, error) {
 	if !level.Valid() {
 		return Rendered{}, invalidLevel()
 	}
@@ -125,10 +112,10 @@ func Render(harness occkit.Harness, mode occkit.Mode, container Container, level
 	if err := (occkit.Topology{Harness: harness, Mode: mode}).Check(); err != nil {
 		return Rendered{}, err
 	}
-	switch container {
-	case ContainerGateway:
+	switch process {
+	case occkit.ProcessGateway:
 		return renderOpenClaw(), nil
-	case ContainerHarness:
+	case occkit.ProcessHarness:
 		if harness == occkit.HarnessCodex {
 			return renderCodex(level), nil
 		}

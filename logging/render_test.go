@@ -30,21 +30,21 @@ func TestRender(t *testing.T) {
 		name      string
 		harness   occkit.Harness
 		mode      occkit.Mode
-		container Container
+		container occkit.Process
 		level     occkit.LogLevel
 		want      Rendered
 	}{
-		{"embedded openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, occkit.LevelInfo, gatewayRender},
-		{"embedded openclaw combined process as harness", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerHarness, occkit.LevelDebug, gatewayRender},
-		{"openclaw zero mode is embedded", occkit.HarnessOpenClaw, "", ContainerGateway, occkit.LevelInfo, gatewayRender},
-		{"dedicated openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerGateway, occkit.LevelWarn, gatewayRender},
-		{"dedicated openclaw native harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, ContainerHarness, occkit.LevelWarn, gatewayRender},
-		{"dedicated codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, ContainerGateway, occkit.LevelError, gatewayRender},
-		{"codex app-server info", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo, codexRender("info")},
-		{"codex app-server warn stays warn", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelWarn, codexRender("warn")},
-		{"codex app-server debug", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelDebug, codexRender("debug")},
-		{"codex app-server error", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelError, codexRender("error")},
-		{"codex zero mode is dedicated", occkit.HarnessCodex, "", ContainerHarness, occkit.LevelInfo, codexRender("info")},
+		{"embedded openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeEmbedded, occkit.ProcessGateway, occkit.LevelInfo, gatewayRender},
+		{"embedded openclaw combined process as harness", occkit.HarnessOpenClaw, occkit.ModeEmbedded, occkit.ProcessHarness, occkit.LevelDebug, gatewayRender},
+		{"openclaw zero mode is embedded", occkit.HarnessOpenClaw, "", occkit.ProcessGateway, occkit.LevelInfo, gatewayRender},
+		{"dedicated openclaw gateway", occkit.HarnessOpenClaw, occkit.ModeDedicated, occkit.ProcessGateway, occkit.LevelWarn, gatewayRender},
+		{"dedicated openclaw native harness", occkit.HarnessOpenClaw, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelWarn, gatewayRender},
+		{"dedicated codex gateway", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessGateway, occkit.LevelError, gatewayRender},
+		{"codex app-server info", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelInfo, codexRender("info")},
+		{"codex app-server warn stays warn", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelWarn, codexRender("warn")},
+		{"codex app-server debug", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelDebug, codexRender("debug")},
+		{"codex app-server error", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelError, codexRender("error")},
+		{"codex zero mode is dedicated", occkit.HarnessCodex, "", occkit.ProcessHarness, occkit.LevelInfo, codexRender("info")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Render(tc.harness, tc.mode, tc.container, tc.level)
@@ -63,16 +63,16 @@ func TestRenderRefuses(t *testing.T) {
 		name       string
 		harness    occkit.Harness
 		mode       occkit.Mode
-		container  Container
+		container  occkit.Process
 		level      occkit.LogLevel
 		rule, path string
 	}{
-		{"invalid level", occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, "trace", "LOG-1", "level"},
-		{"empty level", occkit.HarnessOpenClaw, occkit.ModeEmbedded, ContainerGateway, "", "LOG-1", "level"},
-		{"unknown harness", "claude", occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo, "LOG-4", "harness"},
-		{"zero harness", "", occkit.ModeEmbedded, ContainerGateway, occkit.LevelInfo, "LOG-4", "harness"},
-		{"unknown mode", occkit.HarnessOpenClaw, "sidecar", ContainerGateway, occkit.LevelInfo, "LOG-4", "executionMode"},
-		{"embedded codex", occkit.HarnessCodex, occkit.ModeEmbedded, ContainerHarness, occkit.LevelInfo, "RES-11", "executionMode"},
+		{"invalid level", occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, "trace", "LOG-1", "level"},
+		{"empty level", occkit.HarnessOpenClaw, occkit.ModeEmbedded, occkit.ProcessGateway, "", "LOG-1", "level"},
+		{"unknown harness", "claude", occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelInfo, "LOG-4", "harness"},
+		{"zero harness", "", occkit.ModeEmbedded, occkit.ProcessGateway, occkit.LevelInfo, "LOG-4", "harness"},
+		{"unknown mode", occkit.HarnessOpenClaw, "sidecar", occkit.ProcessGateway, occkit.LevelInfo, "LOG-4", "executionMode"},
+		{"embedded codex", occkit.HarnessCodex, occkit.ModeEmbedded, occkit.ProcessHarness, occkit.LevelInfo, "RES-11", "executionMode"},
 		{"unknown container", occkit.HarnessOpenClaw, occkit.ModeEmbedded, "agent", occkit.LevelInfo, "LOG-4", "container"},
 		{"zero container", occkit.HarnessCodex, occkit.ModeDedicated, "", occkit.LevelInfo, "LOG-4", "container"},
 	} {
@@ -90,7 +90,7 @@ func TestRenderRefuses(t *testing.T) {
 func TestRenderInvariants(t *testing.T) {
 	for _, h := range []occkit.Harness{occkit.HarnessOpenClaw, occkit.HarnessCodex} {
 		for _, m := range []occkit.Mode{occkit.ModeEmbedded, occkit.ModeDedicated} {
-			for _, c := range AllContainers() {
+			for _, c := range occkit.AllProcesses() {
 				for _, l := range occkit.AllLogLevels() {
 					r, err := Render(h, m, c, l)
 					if h == occkit.HarnessCodex && m == occkit.ModeEmbedded {
@@ -102,7 +102,7 @@ func TestRenderInvariants(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s/%s/%s/%s: %v", h, m, c, l, err)
 					}
-					codex := h == occkit.HarnessCodex && c == ContainerHarness
+					codex := h == occkit.HarnessCodex && c == occkit.ProcessHarness
 					rust, hasRust := r.Lookup("RUST_LOG")
 					_, hasCfg := r.Lookup("OPENCLAW_CONFIG_PATH")
 					if codex {
@@ -139,10 +139,10 @@ func envStrings(r Rendered) []string {
 // Renders do not share backing arrays: a caller appending to one cannot
 // change another.
 func TestRenderReturnsFreshSlices(t *testing.T) {
-	a, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo)
+	a, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelInfo)
 	a.Args[1] = "tampered"
 	a.Command[0] = "tampered"
-	b, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, ContainerHarness, occkit.LevelInfo)
+	b, _ := Render(occkit.HarnessCodex, occkit.ModeDedicated, occkit.ProcessHarness, occkit.LevelInfo)
 	if d := cmp.Diff(codexRender("info"), b); d != "" {
 		t.Errorf("render shares state (-want +got):\n%s", d)
 	}

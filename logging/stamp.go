@@ -72,7 +72,7 @@ func stampLogging(edits []occkit.Edit, doc occkit.Document, level occkit.LogLeve
 			`,"consoleStyle":` + quote(ConsoleStyle) + `}`
 		return append(edits, occkit.Edit{Path: pathLogging, Raw: []byte(raw)})
 	}
-	if logging.Get("redactSensitive").Exists() {
+	if logging.Key("redactSensitive").Exists() {
 		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
 	for _, e := range []struct {
@@ -84,7 +84,7 @@ func stampLogging(edits []occkit.Edit, doc occkit.Document, level occkit.LogLeve
 		{"consoleLevel", pathConsoleLevel, string(level)},
 		{"consoleStyle", pathConsoleStyle, ConsoleStyle},
 	} {
-		if v := logging.Get(e.key); v.Type != gjson.String || v.Str != e.value {
+		if v := logging.Key(e.key); !v.IsString() || v.String() != e.value {
 			edits = append(edits, occkit.Edit{Path: e.path, Raw: []byte(quote(e.value))})
 		}
 	}
@@ -97,11 +97,11 @@ func stampDiagnostics(edits []occkit.Edit, doc occkit.Document) []occkit.Edit {
 	if !diagnostics.IsObject() {
 		return append(edits, occkit.Edit{Path: pathDiagnostics, Raw: []byte(`{"otel":{"logs":false}}`)})
 	}
-	otel := diagnostics.Get("otel")
+	otel := diagnostics.Key("otel")
 	if !otel.IsObject() {
 		return append(edits, occkit.Edit{Path: pathOtel, Raw: []byte(`{"logs":false}`)})
 	}
-	if otel.Get("logs").Type == gjson.False {
+	if logs := otel.Key("logs"); logs.IsBool() && !logs.Bool() {
 		return edits
 	}
 	return append(edits, occkit.Edit{Path: pathOtelLogs, Raw: []byte("false")})
@@ -109,7 +109,7 @@ func stampDiagnostics(edits []occkit.Edit, doc occkit.Document) []occkit.Edit {
 
 func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 
-// Guard checks, before anything is rendered from a stored revision, that its
+// CheckStamp checks, before anything is rendered from a stored revision, that its
 // document still carries an intact stamp (LOG-2) and returns the admitted
 // level. It refuses with 409 RESOURCE_CONFLICT at the path of each broken
 // setting: logging.level or logging.consoleLevel absent, null or not one of
@@ -118,30 +118,31 @@ func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 // diagnostics.otel.logs not false. A non-object logging, diagnostics or otel
 // counts as {}. Such a revision cannot be rendered: redeploy.
 //
-// Guard applies to platform-owned logging only; a driver-managed document
+// CheckStamp applies to platform-owned logging only; a driver-managed document
 // is not stamped and must not be guarded.
-func Guard(doc occkit.Document) (occkit.LogLevel, error) {
-	logging := objectOrEmpty(doc.Get(pathLogging))
+func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
+	logging := doc.Get(pathLogging)
 	var errs []error
-	level, okLevel := stampedLevel(logging.Get("level"))
+	level, okLevel := stampedLevel(logging.Key("level"))
 	if !okLevel {
 		errs = append(errs, broken(pathLevel, "logging.level must be one of debug, info, warn or error"))
 	}
-	console, okConsole := stampedLevel(logging.Get("consoleLevel"))
+	console, okConsole := stampedLevel(logging.Key("consoleLevel"))
 	if !okConsole {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must be one of debug, info, warn or error"))
 	}
 	if okLevel && okConsole && level != console {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must equal logging.level"))
 	}
-	if s := logging.Get("consoleStyle"); s.Type != gjson.String || s.Str != ConsoleStyle {
+	if s := logging.Key("consoleStyle"); !s.IsString() || s.String() != ConsoleStyle {
 		errs = append(errs, broken(pathConsoleStyle, "logging.consoleStyle must be json"))
 	}
-	if logging.Get("redactSensitive").Exists() {
+	if logging.Key("redactSensitive").Exists() {
 		errs = append(errs, broken(pathRedactSensitive, "logging.redactSensitive is retired and must be absent"))
 	}
-	otel := objectOrEmpty(objectOrEmpty(doc.Get(pathDiagnostics)).Get("otel"))
-	if otel.Get("logs").Type != gjson.False {
+	// Key reads objects only, so a non-object counts as {} (gjson paths
+	// would also index arrays).
+	if logs := doc.Get(pathDiagnostics).Key("otel").Key("logs"); !logs.IsBool() || logs.Bool() {
 		errs = append(errs, broken(pathOtelLogs, "diagnostics.otel.logs must be false"))
 	}
 	if err := occkit.Join(errs...); err != nil {
@@ -150,23 +151,14 @@ func Guard(doc occkit.Document) (occkit.LogLevel, error) {
 	return level, nil
 }
 
-func stampedLevel(v gjson.Result) (occkit.LogLevel, bool) {
-	if v.Type != gjson.String {
+func stampedLevel(v occkit.Value) (occkit.LogLevel, bool) {
+	if !v.IsString() {
 		return "", false
 	}
-	l := occkit.LogLevel(v.Str)
+	l := occkit.LogLevel(v.String())
 	return l, l.Valid()
 }
 
 func broken(p occkit.Path, detail string) error {
 	return occkit.Conflict("LOG-2", p, "%s; the revision cannot be rendered, redeploy it", detail)
-}
-
-// objectOrEmpty returns v when it is an object and an empty object otherwise,
-// so that keys are looked up in objects only (gjson would also index arrays).
-func objectOrEmpty(v gjson.Result) gjson.Result {
-	if v.IsObject() {
-		return v
-	}
-	return gjson.Parse("{}")
 }

@@ -101,13 +101,13 @@ func genConfig(t *rapid.T) occkit.Document {
 
 type entry struct{ Key, Raw string }
 
-func entries(v gjson.Result) []entry {
+func entries(v occkit.Value) []entry {
 	var out []entry
 	if !v.IsObject() {
 		return nil
 	}
-	v.ForEach(func(k, val gjson.Result) bool {
-		out = append(out, entry{Key: k.String(), Raw: val.Raw})
+	v.ForEach(func(k, val occkit.Value) bool {
+		out = append(out, entry{Key: k.String(), Raw: val.Raw()})
 		return true
 	})
 	return out
@@ -173,8 +173,8 @@ func TestStampProperties(t *testing.T) {
 		if err != nil || !again.Equal(out) {
 			t.Fatalf("not idempotent:\n%s\n%s", out, again)
 		}
-		if l, err := Guard(out); err != nil || l != level {
-			t.Fatalf("Guard(%s) = %q, %v", out, l, err)
+		if l, err := CheckStamp(out); err != nil || l != level {
+			t.Fatalf("CheckStamp(%s) = %q, %v", out, l, err)
 		}
 
 		root, outRoot := entries(in.Root()), entries(out.Root())
@@ -203,10 +203,7 @@ func TestStampProperties(t *testing.T) {
 		if d := cmp.Diff(expectedKeys(entries(diagIn), nil, "otel"), keys(entries(diagOut))); d != "" {
 			t.Fatalf("diagnostics key order (-want +got):\n%s", d)
 		}
-		otelIn := gjson.Result{}
-		if diagIn.IsObject() {
-			otelIn = diagIn.Get("otel")
-		}
+		otelIn := diagIn.Key("otel")
 		otelOut := out.Get(pathOtel)
 		if d := cmp.Diff(without(entries(otelIn), "logs"), without(entries(otelOut), "logs")); d != "" {
 			t.Fatalf("otel entries changed (-in +out):\n%s", d)
@@ -240,7 +237,7 @@ func TestRestampProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l, _ := Guard(second); l != level {
+		if l, _ := CheckStamp(second); l != level {
 			t.Fatalf("restamped level %q, want %q", l, level)
 		}
 		norm := func(d occkit.Document) string {

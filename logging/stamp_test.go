@@ -63,8 +63,8 @@ func TestStamp(t *testing.T) {
 			if err != nil || again.String() != got.String() {
 				t.Errorf("not idempotent: %s, %v", again, err)
 			}
-			if l, err := Guard(got); err != nil || l != tc.level {
-				t.Errorf("Guard after Stamp = %q, %v", l, err)
+			if l, err := CheckStamp(got); err != nil || l != tc.level {
+				t.Errorf("CheckStamp after Stamp = %q, %v", l, err)
 			}
 		})
 	}
@@ -87,8 +87,8 @@ func TestStampZeroOwnershipIsPlatform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l, err := Guard(got); err != nil || l != occkit.LevelWarn {
-		t.Errorf("Guard = %q, %v", l, err)
+	if l, err := CheckStamp(got); err != nil || l != occkit.LevelWarn {
+		t.Errorf("CheckStamp = %q, %v", l, err)
 	}
 }
 
@@ -115,7 +115,7 @@ func TestStampRefuses(t *testing.T) {
 const intact = `"diagnostics":{"otel":{"logs":false}}`
 
 // LOG-2
-func TestGuard(t *testing.T) {
+func TestCheckStamp(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc string
 		want      occkit.LogLevel
@@ -141,10 +141,10 @@ func TestGuard(t *testing.T) {
 		{"array root", `[{"logging":{"level":"info"}}]`, "", []string{"logging.level", "logging.consoleLevel", "logging.consoleStyle", "diagnostics.otel.logs"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Guard(occkit.MustParseDocument(tc.doc))
+			got, err := CheckStamp(occkit.MustParseDocument(tc.doc))
 			if tc.paths == nil {
 				if err != nil || got != tc.want {
-					t.Fatalf("Guard = %q, %v; want %q", got, err, tc.want)
+					t.Fatalf("CheckStamp = %q, %v; want %q", got, err, tc.want)
 				}
 				return
 			}
@@ -172,9 +172,9 @@ func sorted(s []string) []string {
 }
 
 // Refusals name settings, never their values.
-func TestGuardNeverEchoesValues(t *testing.T) {
+func TestCheckStampNeverEchoesValues(t *testing.T) {
 	secret := "sk-live-0123456789"
-	_, err := Guard(occkit.MustParseDocument(`{"logging":{"level":"` + secret + `","consoleLevel":"` + secret + `","consoleStyle":"` + secret + `","redactSensitive":"` + secret + `"},"diagnostics":{"otel":{"logs":"` + secret + `"}}}`))
+	_, err := CheckStamp(occkit.MustParseDocument(`{"logging":{"level":"` + secret + `","consoleLevel":"` + secret + `","consoleStyle":"` + secret + `","redactSensitive":"` + secret + `"},"diagnostics":{"otel":{"logs":"` + secret + `"}}}`))
 	if err == nil {
 		t.Fatal("accepted")
 	}

@@ -80,22 +80,40 @@ func AllOutcomes() []Outcome { return []Outcome{OutcomeOK, OutcomeFailed} }
 // Valid reports whether o is a member of [AllOutcomes].
 func (o Outcome) Valid() bool { return o == OutcomeOK || o == OutcomeFailed }
 
-// StartupContainer is the container a startup wrapper runs in.
-type StartupContainer string
-
-// The closed set of startup containers.
+// Startup records name a process's container on the wire (LOG-7) as
+// "gateway" or "agent"; [occkit.ProcessHarness] is "agent".
 const (
-	StartupGateway StartupContainer = "gateway"
-	StartupAgent   StartupContainer = "agent" // the Harness container
+	startupGateway = "gateway"
+	startupAgent   = "agent"
 )
 
-// AllStartupContainers lists every [StartupContainer].
-func AllStartupContainers() []StartupContainer {
-	return []StartupContainer{StartupGateway, StartupAgent}
+// startupName is p's wire name in a startup record ("" when unknown).
+func startupName(p occkit.Process) string {
+	switch p {
+	case occkit.ProcessGateway:
+		return startupGateway
+	case occkit.ProcessHarness:
+		return startupAgent
+	}
+	return ""
 }
 
-// Valid reports whether c is a member of [AllStartupContainers].
-func (c StartupContainer) Valid() bool { return c == StartupGateway || c == StartupAgent }
+// ParseStartupContainer reads a startup record's container wire name:
+// "gateway" is [occkit.ProcessGateway] and "agent" [occkit.ProcessHarness].
+// Anything else is a 400 INVALID_REQUEST at container.
+func ParseStartupContainer(name string) (occkit.Process, error) {
+	switch name {
+	case startupGateway:
+		return occkit.ProcessGateway, nil
+	case startupAgent:
+		return occkit.ProcessHarness, nil
+	}
+	return "", invalidStartupContainer()
+}
+
+func invalidStartupContainer() error {
+	return occkit.Invalid("LOG-7", occkit.NewPath("container"), "container must be gateway or agent")
+}
 
 // failureCode is the shape of a code a failed phase may carry.
 var failureCode = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`)
@@ -106,7 +124,9 @@ func ValidCode(code string) bool { return failureCode.MatchString(code) }
 // StartupEvent is the input of [StartupPhase]. Its fields are facts the
 // wrapper knows; nothing else of the caller reaches the record.
 type StartupEvent struct {
-	Container StartupContainer
+	// Container is the process the wrapper starts; its record names it
+	// "gateway" or "agent" (see [ParseStartupContainer]).
+	Container occkit.Process
 	Phase     Phase
 	Outcome   Outcome // zero: OutcomeOK
 	// Code is a fixed cause code of a failed phase. It is kept only when the
@@ -124,7 +144,7 @@ type StartupEvent struct {
 // {"event":"runtime.startup_phase","container":…,"phase":…,"outcome":…,
 // "ms":…,"sinceStartMs":…[,"code":…]}.
 type StartupRecord struct {
-	Container    StartupContainer
+	Container    occkit.Process
 	Phase        Phase
 	Outcome      Outcome
 	Ms           int64 // Now − StartedAt, in milliseconds
@@ -137,8 +157,8 @@ type StartupRecord struct {
 // An unknown container, phase or outcome, or a zero Origin or Now, is a
 // 400 INVALID_REQUEST.
 func StartupPhase(e StartupEvent) (StartupRecord, error) {
-	if !e.Container.Valid() {
-		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.NewPath("container"), "container must be gateway or agent")
+	if !e.Container.Known() {
+		return StartupRecord{}, invalidStartupContainer()
 	}
 	if !e.Phase.Valid() {
 		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.NewPath("phase"), "phase is not a known startup phase")
@@ -172,7 +192,7 @@ func StartupPhase(e StartupEvent) (StartupRecord, error) {
 // replaced (LOG-7): phase peer-status-changed, timed from the wrapper's
 // origin. It fails only on a zero time, like [StartupPhase].
 func PeerStatusChanged(origin, now time.Time) (StartupRecord, error) {
-	return StartupPhase(StartupEvent{Container: StartupGateway, Phase: PhasePeerStatusChanged, Origin: origin, Now: now})
+	return StartupPhase(StartupEvent{Container: occkit.ProcessGateway, Phase: PhasePeerStatusChanged, Origin: origin, Now: now})
 }
 
 // GatewayRespawn is the record a gateway logs when its restarted native
@@ -180,7 +200,7 @@ func PeerStatusChanged(origin, now time.Time) (StartupRecord, error) {
 // sinceStartMs the time since the wrapper started. It fails only on a zero
 // origin or end time, like [StartupPhase].
 func GatewayRespawn(origin, respawnStarted, now time.Time) (StartupRecord, error) {
-	return StartupPhase(StartupEvent{Container: StartupGateway, Phase: PhaseGatewayRespawn, Origin: origin, StartedAt: respawnStarted, Now: now})
+	return StartupPhase(StartupEvent{Container: occkit.ProcessGateway, Phase: PhaseGatewayRespawn, Origin: origin, StartedAt: respawnStarted, Now: now})
 }
 
 // MarshalJSON renders the record's exact wire object.
@@ -193,7 +213,7 @@ func (r StartupRecord) AppendJSON(b []byte) []byte {
 	b = append(b, `{"event":`...)
 	b = appendString(b, EventStartupPhase)
 	b = append(b, `,"container":`...)
-	b = appendString(b, string(r.Container))
+	b = appendString(b, startupName(r.Container))
 	b = append(b, `,"phase":`...)
 	b = appendString(b, string(r.Phase))
 	b = append(b, `,"outcome":`...)
@@ -223,7 +243,7 @@ func (r StartupRecord) WriteTo(w io.Writer) (int64, error) {
 // Attrs returns the record's fields as slog attributes, in wire order.
 func (r StartupRecord) Attrs() []slog.Attr {
 	attrs := []slog.Attr{
-		slog.String(keyContainer, string(r.Container)),
+		slog.String(keyContainer, startupName(r.Container)),
 		slog.String(keyPhase, string(r.Phase)),
 		slog.String(keyOutcome, string(r.Outcome)),
 		slog.Int64(keyMs, r.Ms),

@@ -24,27 +24,27 @@ func TestStartupPhase(t *testing.T) {
 		in   StartupEvent
 		want string
 	}{
-		{"ok phase", StartupEvent{Container: StartupGateway, Phase: PhasePluginInstall, Outcome: OutcomeOK, Origin: ms(0), StartedAt: ms(5), Now: ms(12)},
+		{"ok phase", StartupEvent{Container: occkit.ProcessGateway, Phase: PhasePluginInstall, Outcome: OutcomeOK, Origin: ms(0), StartedAt: ms(5), Now: ms(12)},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"plugin-install","outcome":"ok","ms":7,"sinceStartMs":12}`},
-		{"zero outcome is ok", StartupEvent{Container: StartupAgent, Phase: PhaseNativeSpawn, Origin: ms(100), StartedAt: ms(100), Now: ms(350)},
+		{"zero outcome is ok", StartupEvent{Container: occkit.ProcessHarness, Phase: PhaseNativeSpawn, Origin: ms(100), StartedAt: ms(100), Now: ms(350)},
 			`{"event":"runtime.startup_phase","container":"agent","phase":"native-spawn","outcome":"ok","ms":250,"sinceStartMs":250}`},
-		{"failed with a code", StartupEvent{Container: StartupAgent, Phase: PhaseModelProbe, Outcome: OutcomeFailed, Code: "MODEL_PROBE_TIMEOUT", Origin: ms(50), StartedAt: ms(100), Now: ms(160)},
+		{"failed with a code", StartupEvent{Container: occkit.ProcessHarness, Phase: PhaseModelProbe, Outcome: OutcomeFailed, Code: "MODEL_PROBE_TIMEOUT", Origin: ms(50), StartedAt: ms(100), Now: ms(160)},
 			`{"event":"runtime.startup_phase","container":"agent","phase":"model-probe","outcome":"failed","ms":60,"sinceStartMs":110,"code":"MODEL_PROBE_TIMEOUT"}`},
-		{"single-letter code", StartupEvent{Container: StartupAgent, Phase: PhaseLogin, Outcome: OutcomeFailed, Code: "A", Now: ms(1)},
+		{"single-letter code", StartupEvent{Container: occkit.ProcessHarness, Phase: PhaseLogin, Outcome: OutcomeFailed, Code: "A", Now: ms(1)},
 			`{"event":"runtime.startup_phase","container":"agent","phase":"login","outcome":"failed","ms":1,"sinceStartMs":1,"code":"A"}`},
-		{"64-character code kept", StartupEvent{Container: StartupGateway, Phase: PhaseStateMigration, Outcome: OutcomeFailed, Code: "A" + strings.Repeat("B", 63)},
+		{"64-character code kept", StartupEvent{Container: occkit.ProcessGateway, Phase: PhaseStateMigration, Outcome: OutcomeFailed, Code: "A" + strings.Repeat("B", 63)},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"state-migration","outcome":"failed","ms":0,"sinceStartMs":0,"code":"A` + strings.Repeat("B", 63) + `"}`},
-		{"65-character code dropped", StartupEvent{Container: StartupGateway, Phase: PhaseStateMigration, Outcome: OutcomeFailed, Code: "A" + strings.Repeat("B", 64)},
+		{"65-character code dropped", StartupEvent{Container: occkit.ProcessGateway, Phase: PhaseStateMigration, Outcome: OutcomeFailed, Code: "A" + strings.Repeat("B", 64)},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"state-migration","outcome":"failed","ms":0,"sinceStartMs":0}`},
-		{"lower-case code dropped", StartupEvent{Container: StartupGateway, Phase: PhasePluginInstall, Outcome: OutcomeFailed, Code: "timeout", Now: ms(2)},
+		{"lower-case code dropped", StartupEvent{Container: occkit.ProcessGateway, Phase: PhasePluginInstall, Outcome: OutcomeFailed, Code: "timeout", Now: ms(2)},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"plugin-install","outcome":"failed","ms":2,"sinceStartMs":2}`},
-		{"code with a space dropped", StartupEvent{Container: StartupGateway, Phase: PhasePluginInstall, Outcome: OutcomeFailed, Code: "BAD CODE"},
+		{"code with a space dropped", StartupEvent{Container: occkit.ProcessGateway, Phase: PhasePluginInstall, Outcome: OutcomeFailed, Code: "BAD CODE"},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"plugin-install","outcome":"failed","ms":0,"sinceStartMs":0}`},
-		{"leading digit dropped", StartupEvent{Container: StartupGateway, Phase: PhasePluginInstall, Outcome: OutcomeFailed, Code: "1_FAILED"},
+		{"leading digit dropped", StartupEvent{Container: occkit.ProcessGateway, Phase: PhasePluginInstall, Outcome: OutcomeFailed, Code: "1_FAILED"},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"plugin-install","outcome":"failed","ms":0,"sinceStartMs":0}`},
-		{"code on an ok phase dropped", StartupEvent{Container: StartupGateway, Phase: PhaseWorkspaceSetup, Outcome: OutcomeOK, Code: "READY", Now: ms(3)},
+		{"code on an ok phase dropped", StartupEvent{Container: occkit.ProcessGateway, Phase: PhaseWorkspaceSetup, Outcome: OutcomeOK, Code: "READY", Now: ms(3)},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"workspace-setup","outcome":"ok","ms":3,"sinceStartMs":3}`},
-		{"sub-millisecond times truncate", StartupEvent{Container: StartupGateway, Phase: PhasePeerStatus, Origin: time.Unix(0, 0), StartedAt: time.Unix(0, 400_000), Now: time.Unix(0, 2_900_000)},
+		{"sub-millisecond times truncate", StartupEvent{Container: occkit.ProcessGateway, Phase: PhasePeerStatus, Origin: time.Unix(0, 0), StartedAt: time.Unix(0, 400_000), Now: time.Unix(0, 2_900_000)},
 			`{"event":"runtime.startup_phase","container":"gateway","phase":"peer-status","outcome":"ok","ms":2,"sinceStartMs":2}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestStartupPhase(t *testing.T) {
 }
 
 func TestStartupPhaseRefuses(t *testing.T) {
-	ok := StartupEvent{Container: StartupGateway, Phase: PhaseModelProbe, Origin: ms(1), Now: ms(2)}
+	ok := StartupEvent{Container: occkit.ProcessGateway, Phase: PhaseModelProbe, Origin: ms(1), Now: ms(2)}
 	if _, err := StartupPhase(ok); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestStartupPhaseRefuses(t *testing.T) {
 		edit func(*StartupEvent)
 		path string
 	}{
-		{"unknown container", func(e *StartupEvent) { e.Container = "harness" }, "container"},
+		{"unknown container", func(e *StartupEvent) { e.Container = "agent" }, "container"}, // a wire name, not a role
 		{"zero container", func(e *StartupEvent) { e.Container = "" }, "container"},
 		{"unknown phase", func(e *StartupEvent) { e.Phase = "openai/gpt-5" }, "phase"},
 		{"zero phase", func(e *StartupEvent) { e.Phase = "" }, "phase"},
@@ -97,7 +97,7 @@ func TestStartupPhaseRefuses(t *testing.T) {
 }
 
 func TestStartupPhaseZeroStartIsOrigin(t *testing.T) {
-	r, err := StartupPhase(StartupEvent{Container: StartupAgent, Phase: PhaseModelProbe, Origin: ms(10), Now: ms(25)})
+	r, err := StartupPhase(StartupEvent{Container: occkit.ProcessHarness, Phase: PhaseModelProbe, Origin: ms(10), Now: ms(25)})
 	if err != nil || r.Ms != 15 || r.SinceStartMs != 15 {
 		t.Errorf("got %+v, %v", r, err)
 	}
@@ -129,7 +129,7 @@ func TestGatewayRecords(t *testing.T) {
 func TestStartupRecordThroughSlog(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		r, err := StartupPhase(StartupEvent{
-			Container: rapid.SampledFrom(AllStartupContainers()).Draw(t, "container"),
+			Container: rapid.SampledFrom(occkit.AllProcesses()).Draw(t, "container"),
 			Phase:     rapid.SampledFrom(AllPhases()).Draw(t, "phase"),
 			Outcome:   rapid.SampledFrom(AllOutcomes()).Draw(t, "outcome"),
 			Code:      rapid.SampledFrom([]string{"", "A", "LOGIN_FAILED", "bad", "MODEL_PROBE_TIMEOUT"}).Draw(t, "code"),
@@ -181,7 +181,7 @@ func TestStartupHandlerDropsPlantedSecrets(t *testing.T) {
 		if rapid.Bool().Draw(t, "secretMessage") {
 			msg = secret
 		}
-		r, _ := StartupPhase(StartupEvent{Container: StartupAgent, Phase: PhaseCodexLogin, Outcome: OutcomeFailed, Code: "LOGIN_FAILED", Origin: ms(1), Now: ms(9)})
+		r, _ := StartupPhase(StartupEvent{Container: occkit.ProcessHarness, Phase: PhaseCodexLogin, Outcome: OutcomeFailed, Code: "LOGIN_FAILED", Origin: ms(1), Now: ms(9)})
 		attrs := append(r.Attrs(), slog.String(key, secret), slog.Group("cause", slog.String("detail", secret)), slog.Any(key, []string{secret}))
 		l.LogAttrs(context.Background(), slog.LevelError, msg, attrs...)
 		if strings.Contains(buf.String(), secret) {
@@ -191,4 +191,20 @@ func TestStartupHandlerDropsPlantedSecrets(t *testing.T) {
 			t.Fatalf("invalid line %q", buf.String())
 		}
 	})
+}
+
+// TestParseStartupContainer: only LOG-7's two wire names read as roles;
+// a role's own name ("harness") is not a wire name.
+func TestParseStartupContainer(t *testing.T) {
+	for name, want := range map[string]occkit.Process{"gateway": occkit.ProcessGateway, "agent": occkit.ProcessHarness} {
+		if got, err := ParseStartupContainer(name); err != nil || got != want {
+			t.Errorf("ParseStartupContainer(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for _, name := range []string{"harness", "", "Gateway", "agent "} {
+		_, err := ParseStartupContainer(name)
+		if d := cmp.Diff([]occkit.ErrorMatcher{{Code: occkit.CodeInvalidRequest, Path: "container", Rule: "LOG-7"}}, occkit.MatchersOf(err)); d != "" {
+			t.Errorf("ParseStartupContainer(%q) (-want +got):\n%s", name, d)
+		}
+	}
 }

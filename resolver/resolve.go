@@ -96,14 +96,17 @@ func Prepare(doc occkit.Document) *Prepared {
 }
 
 // Resolve decides the Harness, mode and models of one deployment of doc
-// (RES-1..RES-9, RES-11..RES-13). It is Prepare(doc).Resolve(req).
+// (RES-1..RES-9, RES-11..RES-13). It is Prepare(doc).Resolve(req), with
+// its refusals placed in doc's source when it has a source map
+// ([occkit.Document.Place]).
 //
 // Every problem of the Configuration is returned at once, joined with
 // [occkit.Join]; only a Configuration without problems is checked against
 // the request's mode, Compute and installation (see the package
 // documentation, "Errors and precedence").
 func Resolve(doc occkit.Document, req Request) (Decision, error) {
-	return Prepare(doc).Resolve(req)
+	d, err := Prepare(doc).Resolve(req)
+	return d, doc.Place(err)
 }
 
 // Err reports the Configuration's problems (nil when it resolves). A

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // This file builds, in one pass over the document, the indexes OCC Harness
@@ -496,7 +497,7 @@ func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 // buildIndex makes the one pass over doc.
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	if errs := shapeErrors(root); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs
 	}

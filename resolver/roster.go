@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Stage is when roster rules run (RES-10).
@@ -113,7 +114,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 	if stage == StageDeploy && compute == occkit.ComputeSSH {
 		return nil
 	}
-	root := doc.Root()
+	root := docjson.Root(doc)
 	errs := shapeErrors(root)
 	agents := objectField(root, "agents")
 	if !root.IsObject() || !agents.IsObject() {
@@ -223,7 +224,7 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		// A non-object agents.defaults holds no such setting (gjson finds
 		// nothing under a scalar), and RES-2 already refused it.
 		for _, at := range []occkit.Path{pathSessionAgent, pathSystemAgent, pathSessionAgentTop, pathSystemAgentTop} {
-			v := doc.Get(at)
+			v := docjson.Get(doc, at)
 			if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.String && strings.TrimSpace(v.Str) == "" {
 				continue // unset: nothing named
 			}

@@ -4,6 +4,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // CheckShape decides RES-2 for the whole module: the Configuration is a
@@ -14,7 +15,7 @@ import (
 // holds); a Configuration or agents that is not an object is reported alone,
 // as nothing beneath it can be read. Of duplicate keys the first is read.
 func CheckShape(doc occkit.Document) error {
-	return occkit.Join(shapeErrors(doc.Root())...)
+	return occkit.Join(shapeErrors(docjson.Root(doc))...)
 }
 
 // shapeErrors is [CheckShape] on the document's root value.

@@ -42,12 +42,12 @@ func opLoggingStamp(in gjson.Result) (result, error) {
 	return result{"configuration": out, documentKey: out}, nil
 }
 
-func opLoggingGuard(in gjson.Result) (result, error) {
+func opLoggingCheckStamp(in gjson.Result) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
 	}
-	l, err := logging.Guard(doc)
+	l, err := logging.CheckStamp(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func opLoggingRender(in gjson.Result) (result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := logging.Render(occkit.Harness(harness), occkit.Mode(mode), logging.Container(container), level)
+	r, err := logging.Render(occkit.Harness(harness), occkit.Mode(mode), occkit.Process(container), level)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +158,12 @@ func opLoggingStartupPhase(in gjson.Result) (result, error) {
 		}
 		times[i] = time.UnixMilli(n)
 	}
+	container, err := logging.ParseStartupContainer(fields[0])
+	if err != nil {
+		return nil, err
+	}
 	rec, err := logging.StartupPhase(logging.StartupEvent{
-		Container: logging.StartupContainer(fields[0]),
+		Container: container,
 		Phase:     logging.Phase(fields[1]),
 		Outcome:   logging.Outcome(fields[2]),
 		Code:      fields[3],

@@ -24,7 +24,7 @@ func opTable() map[string]opFunc {
 		"auth.validate":        opAuthValidate,
 		"logging.level":        opLoggingLevel,
 		"logging.stamp":        opLoggingStamp,
-		"logging.guard":        opLoggingGuard,
+		"logging.guard":        opLoggingCheckStamp,
 		"logging.render":       opLoggingRender,
 		"logging.startupPhase": opLoggingStartupPhase,
 		"probe.openclaw":       opProbeOpenClaw,

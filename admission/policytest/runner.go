@@ -319,8 +319,8 @@ func checkPaths(want gjson.Result, res result) string {
 		}
 		got := doc.Get(p)
 		if v.Type == gjson.Null {
-			if got.Exists() && got.Type != gjson.Null {
-				diffs = append(diffs, fmt.Sprintf("%s: want absent, got %s", k.String(), got.Raw))
+			if got.Exists() && !got.IsNull() {
+				diffs = append(diffs, fmt.Sprintf("%s: want absent, got %s", k.String(), got.Raw()))
 			}
 			return true
 		}
@@ -352,11 +352,17 @@ func diffJSON(want, got any) string {
 type exactNumber string
 
 func normalize(v any) any {
-	if r, ok := v.(gjson.Result); ok {
+	switch r := v.(type) {
+	case gjson.Result:
 		if !r.Exists() {
 			return nil
 		}
 		v = json.RawMessage(r.Raw)
+	case occkit.Value:
+		if !r.Exists() {
+			return nil
+		}
+		v = json.RawMessage(r.Raw())
 	}
 	b, err := json.Marshal(plain(v))
 	if err != nil {

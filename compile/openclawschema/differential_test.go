@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // TestDifferential compares the check's verdict with the real
@@ -77,7 +78,7 @@ func TestDifferential(t *testing.T) {
 			agree++
 			if !ours && refinementOnly(theirs) == "" {
 				refusedBoth++
-				schemaErr := occkit.Join(v.schemaIssues(specView(doc).Root())...)
+				schemaErr := occkit.Join(v.schemaIssues(docjson.Root(specView(doc)))...)
 				named, found := unknownKeysNamed(schemaErr, theirs)
 				keysNamed += named
 				keysFound += found

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // TestRefinements checks each mirrored refinement on documents the
@@ -61,7 +62,7 @@ func TestRefinements(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !v.root.valid(doc.Root()) {
+			if !v.root.valid(docjson.Root(doc)) {
 				t.Fatalf("the case is not schema-valid: %v", v.Validate(doc))
 			}
 			err = v.Validate(doc)

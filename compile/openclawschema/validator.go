@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Rule is the SPEC rule of every refusal: the schema check of
@@ -88,7 +89,7 @@ func (v *Validator) Version() string { return v.version }
 // document bytes in place; the schema check does not allocate for the
 // common case.
 func (v *Validator) Valid(doc occkit.Document) bool {
-	root := specView(doc).Root()
+	root := docjson.Root(specView(doc))
 	return v.root.valid(root) && (!v.refined || len(refine(v.root, root, v.version)) == 0)
 }
 
@@ -108,14 +109,14 @@ func (v *Validator) Valid(doc occkit.Document) bool {
 // Each rewrite costs a copy only when its key is present.
 func specView(doc occkit.Document) occkit.Document {
 	root := doc.Root()
-	agents := root.Get("agents")
-	if list := agents.Get("list"); agents.IsObject() && list.IsArray() &&
-		(!agents.Get("entries").Exists() || len(list.Array()) == 0) {
+	agents := root.Key("agents")
+	if list := agents.Key("list"); list.IsArray() &&
+		(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
 		if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
 			doc = out
 		}
 	}
-	if logging := root.Get("logging"); logging.IsObject() && logging.Get("redactSensitive").Exists() {
+	if logging := root.Key("logging"); logging.Key("redactSensitive").Exists() {
 		if out, err := doc.Delete(occkit.NewPath("logging", "redactSensitive")); err == nil {
 			doc = out
 		}
@@ -135,7 +136,7 @@ func specView(doc occkit.Document) occkit.Document {
 // ([Refinements]) are checked too, at the path OpenClaw names; they run
 // on every document, beside the schema's refusals.
 func (v *Validator) Validate(doc occkit.Document) error {
-	root := specView(doc).Root()
+	root := docjson.Root(specView(doc))
 	issues := v.schemaIssues(root)
 	if v.refined {
 		issues = append(issues, refine(v.root, root, v.version)...)

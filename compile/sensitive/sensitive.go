@@ -7,6 +7,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Pattern is one sensitive path pattern, split into segments.
@@ -75,7 +76,7 @@ func Patterns() []Pattern {
 // it (deleting the parent removes both).
 func Find(doc occkit.Document, patterns []Pattern) []occkit.Path {
 	var out []occkit.Path
-	root := doc.Root()
+	root := docjson.Root(doc)
 	for _, p := range patterns {
 		walk(root, p.segs, occkit.Root(), &out)
 	}

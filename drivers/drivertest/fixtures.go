@@ -3,8 +3,6 @@ package drivertest
 import (
 	"encoding/json"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/logging"
@@ -76,8 +74,8 @@ func Revision(o RevisionOptions) (*admission.Revision, error) {
 		if err != nil {
 			return nil, err
 		}
-	} else if p := doc.Get(occkit.NewPath("agents", "defaults", "model")); p.Type == gjson.String {
-		primary = p.Str
+	} else if p := doc.Get(occkit.NewPath("agents", "defaults", "model")); p.IsString() {
+		primary = p.String()
 	}
 	// A fixture is what admission freezes: a platform-owned document
 	// carries the logging stamp (LOG-1), so rendering drivers can guard it

@@ -177,7 +177,7 @@ func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) err
 	sec := &corev1.Secret{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{
-			render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash(agentID), render.LabelComponent: string(render.ComponentGateway),
+			render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash(agentID), render.LabelComponent: string(occkit.ProcessGateway),
 		}},
 		Type:      corev1.SecretTypeOpaque,
 		Immutable: &immutable,

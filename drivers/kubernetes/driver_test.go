@@ -98,14 +98,14 @@ func TestNewRefusals(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  Config
-		want errorKey
+		want occkit.ErrorMatcher
 	}{
-		{"no client", Config{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.client"}},
-		{"bad namespace", Config{Client: cs, Namespace: drivers.Namespace{ID: "x", Name: "Not_A_Label"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.namespace"}},
-		{"sandbox without name", Config{Client: cs, Sandbox: &render.Sandbox{Facts: qualifying()}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.id"}},
-		{"relative harness home", Config{Client: cs, Sandbox: &render.Sandbox{ID: "s", HarnessHome: "home"}}, errorKey{occkit.CodeInvalidRequest, "DRV-2", "kubernetes.sandbox.harnessHome"}},
-		{"bad storage", Config{Client: cs, Storage: render.Storage{Size: "big"}}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.storage.size"}},
-		{"long field manager", Config{Client: cs, FieldManager: strings.Repeat("m", 129)}, errorKey{occkit.CodeInvalidRequest, "DRV-5", "kubernetes.fieldManager"}},
+		{"no client", Config{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.client"}},
+		{"bad namespace", Config{Client: cs, Namespace: drivers.Namespace{ID: "x", Name: "Not_A_Label"}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.namespace"}},
+		{"sandbox without name", Config{Client: cs, Sandbox: &render.Sandbox{Facts: qualifying()}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-2", Path: "kubernetes.sandbox.id"}},
+		{"relative harness home", Config{Client: cs, Sandbox: &render.Sandbox{ID: "s", HarnessHome: "home"}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-2", Path: "kubernetes.sandbox.harnessHome"}},
+		{"bad storage", Config{Client: cs, Storage: render.Storage{Size: "big"}}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.storage.size"}},
+		{"long field manager", Config{Client: cs, FieldManager: strings.Repeat("m", 129)}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: "kubernetes.fieldManager"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,11 +163,11 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 			if strings.Contains(all, canary) {
 				t.Fatal("a secret value was copied into an applied object")
 			}
-			if !strings.Contains(all, render.WorkloadName("main", render.ComponentGateway)) {
+			if !strings.Contains(all, render.WorkloadName("main", occkit.ProcessGateway)) {
 				t.Fatal("the dump holds no rendered object")
 			}
 			// AUTH-6: the dedicated gateway has no inference credential env.
-			gw, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{})
+			gw, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), render.WorkloadName("main", occkit.ProcessGateway), metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +181,7 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 	}
 }
 
-func getDeployment(t *testing.T, cs kubernetes.Interface, c render.Component) *appsv1.Deployment {
+func getDeployment(t *testing.T, cs kubernetes.Interface, c occkit.Process) *appsv1.Deployment {
 	t.Helper()
 	dep, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), render.WorkloadName("main", c), metav1.GetOptions{})
 	if err != nil {
@@ -226,24 +226,24 @@ func TestEmbeddedReplacementAndRetire(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dep := getDeployment(t, cs, render.ComponentGateway)
+	dep := getDeployment(t, cs, occkit.ProcessGateway)
 	if dep.Labels[render.LabelRevision] != render.Hash(rev2.Digest()) || dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
 		t.Fatalf("deployment runs %s with %s", dep.Labels[render.LabelRevision], dep.Spec.Strategy.Type)
 	}
 	if err := d.Retire(ctx, "main", rev1.Digest()); err != nil {
 		t.Fatal(err)
 	}
-	getDeployment(t, cs, render.ComponentGateway) // still there: rev2 owns it
-	if diff := cmp.Diff([]string{render.ConfigName("main", rev2.Digest(), render.ComponentGateway)}, configMapNames(t, cs)); diff != "" {
+	getDeployment(t, cs, occkit.ProcessGateway) // still there: rev2 owns it
+	if diff := cmp.Diff([]string{render.ConfigName("main", rev2.Digest(), occkit.ProcessGateway)}, configMapNames(t, cs)); diff != "" {
 		t.Errorf("config maps after retiring rev1 (-want +got):\n%s", diff)
 	}
 	if err := d.Retire(ctx, "main", rev2.Digest()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{}); !isNotFound(err) {
+	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", occkit.ProcessGateway), metav1.GetOptions{}); !isNotFound(err) {
 		t.Errorf("deployment after retiring rev2: %v", err)
 	}
-	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, render.DataName("main", render.ComponentGateway), metav1.GetOptions{}); err != nil {
+	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, render.DataName("main", occkit.ProcessGateway), metav1.GetOptions{}); err != nil {
 		t.Errorf("durable data was deleted: %v", err)
 	}
 	if got := configMapNames(t, cs); len(got) != 0 {
@@ -289,7 +289,7 @@ func TestDedicatedReplacementStopsPredecessorsFirst(t *testing.T) {
 		t.Fatalf("Prepare returned while a predecessor pod runs: %v", err)
 	default:
 	}
-	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", render.ComponentHarness), metav1.GetOptions{}); !isNotFound(err) {
+	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", occkit.ProcessHarness), metav1.GetOptions{}); !isNotFound(err) {
 		t.Errorf("the predecessor's Deployment was not deleted first: %v", err)
 	}
 	mu.Lock()
@@ -306,12 +306,12 @@ func TestDedicatedReplacementStopsPredecessorsFirst(t *testing.T) {
 	if len(early) > 0 {
 		t.Errorf("deployments applied for real before the predecessor stopped: %v", early)
 	}
-	for _, c := range []render.Component{render.ComponentGateway, render.ComponentHarness} {
+	for _, c := range []occkit.Process{occkit.ProcessGateway, occkit.ProcessHarness} {
 		if got := getDeployment(t, cs, c).Labels[render.LabelRevision]; got != render.Hash(rev2.Digest()) {
 			t.Errorf("%s runs %s", c, got)
 		}
 	}
-	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, render.DataName("main", render.ComponentHarness), metav1.GetOptions{}); err != nil {
+	if _, err := cs.CoreV1().PersistentVolumeClaims(tenant.Name).Get(ctx, render.DataName("main", occkit.ProcessHarness), metav1.GetOptions{}); err != nil {
 		t.Errorf("harness data lost: %v", err)
 	}
 }
@@ -347,13 +347,13 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 	if err := d.Prepare(ctx, rev); err != nil {
 		t.Fatal(err)
 	}
-	dep := getDeployment(t, cs, render.ComponentGateway)
+	dep := getDeployment(t, cs, occkit.ProcessGateway)
 	dep.Spec.Template.Spec.Containers[0].Image = "example.invalid/other:1"
 	if _, err := cs.AppsV1().Deployments(tenant.Name).Update(ctx, dep, metav1.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
 		t.Fatal(err)
 	}
 	err := d.Prepare(ctx, rev)
-	if diff := cmp.Diff(errorKey{occkit.CodeResourceConflict, "DRV-5", `objects["Deployment/` + dep.Name + `"]`}, keyOf(err)); diff != "" {
+	if diff := cmp.Diff(occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: `objects["Deployment/` + dep.Name + `"]`}, keyOf(err)); diff != "" {
 		t.Fatalf("conflict (-want +got):\n%s\n%v", diff, err)
 	}
 	if !strings.Contains(err.Error(), "image") {
@@ -363,7 +363,7 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 	if err := forced.Prepare(ctx, rev); err != nil {
 		t.Fatalf("forced Prepare: %v", err)
 	}
-	if got := getDeployment(t, cs, render.ComponentGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage {
+	if got := getDeployment(t, cs, occkit.ProcessGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage {
 		t.Errorf("image after force %q", got)
 	}
 }
@@ -394,7 +394,7 @@ func TestActivate(t *testing.T) {
 	if err := d.Activate(ctx, rev2); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{render.ConfigName("main", rev2.Digest(), render.ComponentGateway), render.ConfigName("main", rev2.Digest(), render.ComponentHarness)}
+	want := []string{render.ConfigName("main", rev2.Digest(), occkit.ProcessGateway), render.ConfigName("main", rev2.Digest(), occkit.ProcessHarness)}
 	got := configMapNames(t, cs)
 	if diff := cmp.Diff(want, got, cmpSorted); diff != "" {
 		t.Errorf("config maps after activation (-want +got):\n%s", diff)
@@ -443,7 +443,7 @@ func TestDiagnoseAndStop(t *testing.T) {
 		}
 		return out
 	}
-	setStatus := func(c render.Component, st appsv1.DeploymentStatus) {
+	setStatus := func(c occkit.Process, st appsv1.DeploymentStatus) {
 		t.Helper()
 		dep := getDeployment(t, cs, c)
 		dep.Status = st
@@ -460,8 +460,8 @@ func TestDiagnoseAndStop(t *testing.T) {
 	if diff := cmp.Diff([]check{{"gateway", "unknown", ""}, {"harness", "unknown", ""}}, diagnose()); diff != "" {
 		t.Errorf("rolling out (-want +got):\n%s", diff)
 	}
-	setStatus(render.ComponentGateway, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1, ReadyReplicas: 1})
-	setStatus(render.ComponentHarness, appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{{
+	setStatus(occkit.ProcessGateway, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1, ReadyReplicas: 1})
+	setStatus(occkit.ProcessHarness, appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{{
 		Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded"}}})
 	if diff := cmp.Diff([]check{{"gateway", "succeeded", ""}, {"harness", "failed", CodeProgressDeadline}}, diagnose()); diff != "" {
 		t.Errorf("mixed (-want +got):\n%s", diff)
@@ -469,14 +469,14 @@ func TestDiagnoseAndStop(t *testing.T) {
 	if ready, err := d.Ready(ctx, rev); err != nil || ready {
 		t.Errorf("Ready = %v, %v", ready, err)
 	}
-	setStatus(render.ComponentHarness, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1})
+	setStatus(occkit.ProcessHarness, appsv1.DeploymentStatus{Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1})
 	if ready, err := d.Ready(ctx, rev); err != nil || !ready {
 		t.Errorf("Ready = %v, %v", ready, err)
 	}
 	if err := drivers.Stop(ctx, d, rev); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []render.Component{render.ComponentGateway, render.ComponentHarness} {
+	for _, c := range []occkit.Process{occkit.ProcessGateway, occkit.ProcessHarness} {
 		if got := *getDeployment(t, cs, c).Spec.Replicas; got != 0 {
 			t.Errorf("%s replicas after Stop: %d", c, got)
 		}
@@ -488,7 +488,7 @@ func TestDiagnoseAndStop(t *testing.T) {
 	if err := d.Prepare(ctx, rev); err != nil {
 		t.Fatal(err)
 	}
-	if got := *getDeployment(t, cs, render.ComponentGateway).Spec.Replicas; got != 1 {
+	if got := *getDeployment(t, cs, occkit.ProcessGateway).Spec.Replicas; got != 1 {
 		t.Errorf("replicas after restart %d", got)
 	}
 }
@@ -535,7 +535,7 @@ func TestTenant(t *testing.T) {
 	if err := d.Prepare(ctx, rev); err != nil {
 		t.Fatal(err)
 	}
-	getDeployment(t, cs, render.ComponentGateway)
+	getDeployment(t, cs, occkit.ProcessGateway)
 	if err := d.Retire(ctx, "bad", rev.Digest()); keyOf(err).Path != "kubernetes.namespace" {
 		t.Errorf("Retire with a bad tenant = %v", err)
 	}
@@ -558,7 +558,7 @@ func TestAPIErrors(t *testing.T) {
 		t.Errorf("Prepare = %v", err)
 	}
 	// Nothing was written for real: the dry run failed first.
-	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{}); !isNotFound(err) {
+	if _, err := cs.AppsV1().Deployments(tenant.Name).Get(ctx, render.WorkloadName("main", occkit.ProcessGateway), metav1.GetOptions{}); !isNotFound(err) {
 		t.Errorf("a Deployment was written: %v", err)
 	}
 }
@@ -577,7 +577,7 @@ func TestRefusesForeignRevisions(t *testing.T) {
 	if err := d.Prepare(context.Background(), docker); keyOf(err).Rule != "ADM-5" {
 		t.Errorf("Prepare(docker revision) = %v", err)
 	}
-	if err := d.Prepare(context.Background(), native); keyOf(err) != (errorKey{occkit.CodeInvalidRequest, "RES-11", "executionMode"}) {
+	if err := d.Prepare(context.Background(), native); keyOf(err) != (occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "RES-11", Path: "executionMode"}) {
 		t.Errorf("Prepare(undeclared topology) = %v", keyOf(err))
 	}
 	if err := d.Prepare(context.Background(), nil); keyOf(err).Code != occkit.CodeInvalidRequest {

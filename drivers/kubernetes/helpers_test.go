@@ -154,19 +154,12 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
-// errorKey is what tests compare of an error: code, rule and path.
-type errorKey struct {
-	Code occkit.Code
-	Rule string
-	Path string
-}
-
-func keyOf(err error) errorKey {
-	oe := occkit.First(err)
-	if oe == nil {
-		return errorKey{}
+// keyOf is err's first refusal by code, path and rule (zero for nil).
+func keyOf(err error) occkit.ErrorMatcher {
+	if m := occkit.MatchersOf(err); len(m) > 0 {
+		return m[0]
 	}
-	return errorKey{Code: oe.Code, Rule: oe.Rule, Path: oe.Path.String()}
+	return occkit.ErrorMatcher{}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -25,7 +25,7 @@ func TestNamesProperty(t *testing.T) {
 			ID:   rapid.String().Draw(t, "id"),
 		}
 		names := []string{render.CredentialSecretName(ref)}
-		for _, c := range render.AllComponents() {
+		for _, c := range occkit.AllProcesses() {
 			names = append(names, render.WorkloadName(agent, c), render.DataName(agent, c), render.ConfigName(agent, digest, c))
 		}
 		for _, n := range names {
@@ -33,7 +33,7 @@ func TestNamesProperty(t *testing.T) {
 				t.Fatalf("%q: %v", n, errs)
 			}
 		}
-		if len(agent) >= 4 && bytes.Contains([]byte(render.WorkloadName(agent, render.ComponentGateway)), []byte(agent)) {
+		if len(agent) >= 4 && bytes.Contains([]byte(render.WorkloadName(agent, occkit.ProcessGateway)), []byte(agent)) {
 			t.Fatalf("the name reveals the Agent ID")
 		}
 	})
@@ -97,7 +97,7 @@ func TestDiagnosticCodes(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if got := len(render.AllComponents()); got != 2 {
+	if got := len(occkit.AllProcesses()); got != 2 {
 		t.Errorf("%d components", got)
 	}
 }

@@ -155,7 +155,7 @@ func TestRealApply(t *testing.T) {
 			}
 
 			// Another manager takes over a field the driver owns.
-			dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{})
+			dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, render.WorkloadName("main", occkit.ProcessGateway), metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestRealApply(t *testing.T) {
 				t.Fatal(err)
 			}
 			err = d.Prepare(ctx, rev)
-			if diff := cmp.Diff(errorKey{occkit.CodeResourceConflict, "DRV-5", `objects["Deployment/` + dep.Name + `"]`}, keyOf(err)); diff != "" {
+			if diff := cmp.Diff(occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: `objects["Deployment/` + dep.Name + `"]`}, keyOf(err)); diff != "" {
 				t.Fatalf("conflict (-want +got):\n%s\n%v", diff, err)
 			}
 			if oe := occkit.First(err); oe.HTTPStatus() != 409 || !strings.Contains(oe.Detail, ".image") {
@@ -213,7 +213,7 @@ func TestRealRefusalWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = d.applyAll(ctx, objs, true)
-	if diff := cmp.Diff(errorKey{occkit.CodeResourceConflict, "DRV-5", `objects["Deployment/` + render.WorkloadName("main", render.ComponentGateway) + `"]`}, keyOf(err)); diff != "" {
+	if diff := cmp.Diff(occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: `objects["Deployment/` + render.WorkloadName("main", occkit.ProcessGateway) + `"]`}, keyOf(err)); diff != "" {
 		t.Fatalf("refusal (-want +got):\n%s\n%v", diff, err)
 	}
 	if got := liveVersions(t, cs, objs); len(got) != 0 {
@@ -234,7 +234,7 @@ func TestRealReadiness(t *testing.T) {
 	if ready, err := d.Ready(ctx, rev); err != nil || ready {
 		t.Fatalf("Ready before rollout = %v, %v", ready, err)
 	}
-	dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, render.WorkloadName("main", render.ComponentGateway), metav1.GetOptions{})
+	dep, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, render.WorkloadName("main", occkit.ProcessGateway), metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

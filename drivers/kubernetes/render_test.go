@@ -112,26 +112,26 @@ func TestRenderShape(t *testing.T) {
 		{embeddedOpenClaw, shape{
 			Kinds:       map[string]int{"ServiceAccount": 1, "ConfigMap": 1, "PersistentVolumeClaim": 1, "Service": 1, "Deployment": 1},
 			Containers:  map[string][]string{"gateway": {"gateway"}},
-			Accounts:    map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway)},
-			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway)},
+			Accounts:    map[string]string{"gateway": render.WorkloadName("main", occkit.ProcessGateway)},
+			Claims:      map[string]string{"gateway": render.DataName("main", occkit.ProcessGateway)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType},
 			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}},
 		}},
 		{dedicatedCodex, shape{
 			Kinds:      map[string]int{"ServiceAccount": 2, "ConfigMap": 2, "PersistentVolumeClaim": 2, "Service": 2, "Deployment": 2},
 			Containers: map[string][]string{"gateway": {"gateway"}, "harness": {"harness"}},
-			Accounts: map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway),
-				"harness": render.WorkloadName("main", render.ComponentHarness)},
-			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway), "harness": render.DataName("main", render.ComponentHarness)},
+			Accounts: map[string]string{"gateway": render.WorkloadName("main", occkit.ProcessGateway),
+				"harness": render.WorkloadName("main", occkit.ProcessHarness)},
+			Claims:      map[string]string{"gateway": render.DataName("main", occkit.ProcessGateway), "harness": render.DataName("main", occkit.ProcessHarness)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType, appsv1.RecreateDeploymentStrategyType},
 			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}, "harness": {render.CodexConfigFile}},
 		}},
 		{dedicatedOpenClaw, shape{
 			Kinds:      map[string]int{"ServiceAccount": 2, "ConfigMap": 2, "PersistentVolumeClaim": 2, "Service": 1, "Deployment": 2},
 			Containers: map[string][]string{"gateway": {"gateway"}, "harness": {"harness"}},
-			Accounts: map[string]string{"gateway": render.WorkloadName("main", render.ComponentGateway),
-				"harness": render.WorkloadName("main", render.ComponentHarness)},
-			Claims:      map[string]string{"gateway": render.DataName("main", render.ComponentGateway), "harness": render.DataName("main", render.ComponentHarness)},
+			Accounts: map[string]string{"gateway": render.WorkloadName("main", occkit.ProcessGateway),
+				"harness": render.WorkloadName("main", occkit.ProcessHarness)},
+			Claims:      map[string]string{"gateway": render.DataName("main", occkit.ProcessGateway), "harness": render.DataName("main", occkit.ProcessHarness)},
 			Strategies:  []appsv1.DeploymentStrategyType{appsv1.RecreateDeploymentStrategyType, appsv1.RecreateDeploymentStrategyType},
 			ConfigFiles: map[string][]string{"gateway": {render.ConfigFile}, "harness": {render.ConfigFile}},
 		}},
@@ -207,7 +207,7 @@ func TestRenderCollectorLabels(t *testing.T) {
 			for _, dep := range objs.Deployments {
 				ctr := dep.Spec.Template.Spec.Containers[0]
 				want, err := logging.CollectorMetadata(logging.Identity{
-					Harness: rev.Harness(), Mode: rev.Mode(), Container: logging.Container(ctr.Name),
+					Harness: rev.Harness(), Mode: rev.Mode(), Container: occkit.Process(ctr.Name),
 					Version: rev.HarnessIdentity().Version, Namespace: tenant.ID, Agent: "main", Revision: rev.Digest(),
 				})
 				if err != nil {
@@ -288,7 +288,7 @@ func TestRenderCredentials(t *testing.T) {
 			}
 			// AUTH-6 also in the gateway's document.
 			for _, cm := range objs.ConfigMaps {
-				if cm.Labels[render.LabelComponent] != string(render.ComponentGateway) || tt.c.mode != occkit.ModeDedicated {
+				if cm.Labels[render.LabelComponent] != string(occkit.ProcessGateway) || tt.c.mode != occkit.ModeDedicated {
 					continue
 				}
 				for _, v := range inferenceVars {
@@ -309,7 +309,7 @@ func TestRenderLogging(t *testing.T) {
 			rev, objs := renderCase(t, c)
 			for _, dep := range objs.Deployments {
 				ctr := dep.Spec.Template.Spec.Containers[0]
-				lr, err := logging.Render(rev.Harness(), rev.Mode(), logging.Container(ctr.Name), rev.Level())
+				lr, err := logging.Render(rev.Harness(), rev.Mode(), occkit.Process(ctr.Name), rev.Level())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -376,7 +376,7 @@ func TestRenderSandbox(t *testing.T) {
 	_, objs := renderCase(t, dedicatedOpenClaw)
 	for _, dep := range objs.Deployments {
 		rc := dep.Spec.Template.Spec.RuntimeClassName
-		if dep.Labels[render.LabelComponent] == string(render.ComponentHarness) {
+		if dep.Labels[render.LabelComponent] == string(occkit.ProcessHarness) {
 			if rc == nil || *rc != "gvisor" {
 				t.Errorf("harness runtime class %v", rc)
 			}
@@ -418,19 +418,19 @@ func TestRenderRefusals(t *testing.T) {
 		name string
 		rev  drivers.Revision
 		opts render.Options
-		want errorKey
+		want occkit.ErrorMatcher
 	}{
-		{"nil revision", nil, render.Options{}, errorKey{occkit.CodeInvalidRequest, "DRV-5", ""}},
-		{"stamp not intact", unstamped, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "diagnostics.otel.logs"}},
-		{"level differs from admitted", otherLevel, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-2", "logging.level"}},
-		{"driver-owned logging", driverOwned, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "LOG-3", "logging"}},
-		{"gateway credential", gatewayCred, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "AUTH-6", "projection.gateway[0]"}},
-		{"credential in another namespace", embedded, otherNS, errorKey{occkit.CodeResourceConflict, "AUTH-2", "harnessAuth.source.namespaceId"}},
-		{"dedicated openclaw without sandbox", dedicatedOC, render.Options{Namespace: tenant}, errorKey{occkit.CodeResourceConflict, "RES-13", "executionMode"}},
+		{"nil revision", nil, render.Options{}, occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Rule: "DRV-5", Path: ""}},
+		{"stamp not intact", unstamped, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "LOG-2", Path: "diagnostics.otel.logs"}},
+		{"level differs from admitted", otherLevel, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "LOG-2", Path: "logging.level"}},
+		{"driver-owned logging", driverOwned, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "LOG-3", Path: "logging"}},
+		{"gateway credential", gatewayCred, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "AUTH-6", Path: "projection.gateway[0]"}},
+		{"credential in another namespace", embedded, otherNS, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "AUTH-2", Path: "harnessAuth.source.namespaceId"}},
+		{"dedicated openclaw without sandbox", dedicatedOC, render.Options{Namespace: tenant}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "RES-13", Path: "executionMode"}},
 		{"dedicated openclaw other sandbox", dedicatedOC, render.Options{Namespace: tenant, Sandbox: &render.Sandbox{ID: "other", Facts: testSandbox().Facts}},
-			errorKey{occkit.CodeResourceConflict, "ADM-5", "sandboxDriverId"}},
-		{"bad namespace", embedded, render.Options{Namespace: drivers.Namespace{ID: "team-a", Name: "Team_A"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.namespace"}},
-		{"bad storage size", embedded, render.Options{Namespace: tenant, Storage: render.Storage{Size: "lots"}}, errorKey{occkit.CodeResourceConflict, "DRV-5", "kubernetes.storage.size"}},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "ADM-5", Path: "sandboxDriverId"}},
+		{"bad namespace", embedded, render.Options{Namespace: drivers.Namespace{ID: "team-a", Name: "Team_A"}}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: "kubernetes.namespace"}},
+		{"bad storage size", embedded, render.Options{Namespace: tenant, Storage: render.Storage{Size: "lots"}}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: "kubernetes.storage.size"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

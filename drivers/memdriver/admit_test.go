@@ -11,7 +11,7 @@ import (
 	"github.com/occkit/occkit/drivers/memdriver"
 )
 
-// A memdriver plugs into admission through drivers.ComputeInfo, and the
+// A memdriver plugs into admission through admission.ComputeOf, and the
 // admitted revision prepares on it: the method sets fit admission's
 // structural interfaces.
 func TestAdmitAndPrepare(t *testing.T) {

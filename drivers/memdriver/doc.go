@@ -14,8 +14,9 @@
 // # Use
 //
 // Register a [New] driver in a drivers.Registry, admit with it through
-// drivers.ComputeInfo, then Prepare, Activate and Diagnose as with any
-// ComputeDriver; [Driver.Prepared], [Driver.Active] and [Driver.Stopped] tell
+// admission.ComputeOf (which fills an admission.ComputeInfo), then
+// Prepare, Activate and Diagnose as with any ComputeDriver;
+// [Driver.Prepared], [Driver.Active] and [Driver.Stopped] tell
 // what happened, and [Driver.Plan] what a real Compute would run: Prepare
 // records the revision's render plan (compile.BuildPlan on loopback), so
 // a revision the render stage refuses is refused here as on a real

@@ -316,7 +316,7 @@ func TestRenderSecretBindings(t *testing.T) {
 		t.Errorf("unit sets a credential variable itself:\n%s", u.Content)
 	}
 	doc := occkit.MustParseDocument(string(u.Document))
-	if got := doc.Get(occkit.NewPath("gateway")).Raw; got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
+	if got := doc.Get(occkit.NewPath("gateway")).Raw(); got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
 		t.Errorf("gateway section = %s", got)
 	}
 }

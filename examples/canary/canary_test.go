@@ -260,7 +260,7 @@ func outputs(tp topology, rev *admission.Revision) ([]output, error) {
 			if err != nil {
 				return nil, err
 			}
-			harness := o.GetLabels()[render.LabelComponent] == string(render.ComponentHarness)
+			harness := o.GetLabels()[render.LabelComponent] == string(occkit.ProcessHarness)
 			outs = append(outs, output{name: "kubernetes " + o.GetName(), data: b,
 				inference: !dedicated || harness, channel: !harness})
 		}

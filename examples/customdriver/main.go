@@ -137,7 +137,7 @@ func admit(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, bi
 	return admitMode(ctx, d, doc, binding, occkit.ModeEmbedded)
 }
 
-// admitMode admits doc for the driver. drivers.ComputeInfo hands
+// admitMode admits doc for the driver. admission.ComputeOf hands
 // admission the driver's declaration (kind, topologies, logging owner) and
 // the driver itself, whose ValidateHarnessAuth admission calls (AUTH-7).
 func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string, mode occkit.Mode) (*admission.Revision, error) {

@@ -3,11 +3,21 @@
 // loaded (DOC-1, DOC-2, DOC-4), checked against occkit's schema
 // (compile.Validate), resolved (resolver.Resolve) and admitted in a dry run
 // (admission.Admitter.Admit with an allow-all Authorizer) for the Compute
-// and execution mode given by flags. Refusals print like go vet:
+// and execution mode given by flags. Refusals print like go vet, one line
+// each, file:line:col: message [RULE]:
 //
-//	openclaw.json5:3:5: agents.defualts: unknown key ... [DOC-5]
+//	openclaw.json5:4:5: agents.defualts: OpenClaw 2026.9.6 does not accept the key "defualts" here; did you mean agents.defaults? [DOC-5]
 //
-// or, with -json, as one JSON object per refusal. The exit code is 0 when
+// or, with -json, as one JSON object per refusal (file, line, column,
+// path, rule, code, stage, message). The position is where the refused
+// setting is written: an included file's own name and line when the
+// value came through $include, the object that lacks a required key,
+// and the exact character of a syntax error; a refusal about the Agent
+// or the Compute rather than the file (its harness-auth binding) names
+// the file alone. With -snippet each refusal is followed by its source
+// line and a caret under the column (occkit.Error.Snippet; string values
+// after credential-like keys are masked), and -json adds it as
+// "snippet". The exit code is 0 when
 // every file is clean, 1 when any is refused and 2 when occcheck could not
 // run (bad flags, an admitter that cannot be built).
 //
@@ -17,7 +27,7 @@
 //
 // Usage:
 //
-//	occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] file...
+//	occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] file...
 //
 // The dry run needs a harness-auth binding: by default, on Kubernetes, an
 // api_key projected from an OCC Secret; on SSH, the host's own runtime

@@ -29,6 +29,9 @@ type Finding struct {
 	Code    string `json:"code,omitempty"`
 	Stage   string `json:"stage"`
 	Message string `json:"message"`
+	// Snippet is the source line with a caret under the column
+	// (occkit.Error.Snippet), with -snippet only.
+	Snippet string `json:"snippet,omitempty"`
 }
 
 func (f Finding) String() string {
@@ -37,19 +40,29 @@ func (f Finding) String() string {
 		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
 	}
 	msg := f.Message
-	if f.Path != "" {
+	if f.Path != "" && !strings.HasPrefix(msg, f.Path+" ") {
 		msg = f.Path + ": " + msg
 	}
+	line := pos + ": " + msg
 	if f.Rule != "" {
-		return fmt.Sprintf("%s: %s [%s]", pos, msg, f.Rule)
+		line += " [" + f.Rule + "]"
 	}
-	return pos + ": " + msg
+	if f.Snippet != "" {
+		line += "\n" + indent(f.Snippet)
+	}
+	return line
+}
+
+// indent sets a snippet off from the finding it belongs to.
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 type checker struct {
 	compute occkit.Compute
 	mode    occkit.Mode
 	binding string
+	snippet bool
 	admit   *admission.Admitter
 }
 
@@ -60,16 +73,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	mode := fl.String("mode", "embedded", "the execution mode: embedded or dedicated")
 	binding := fl.String("binding", "", "the harness-auth binding as JSON (default: an api_key Secret on kubernetes, runtime on ssh)")
 	asJSON := fl.Bool("json", false, "print one JSON object per refusal")
+	snippet := fl.Bool("snippet", false, "print the source line of each refusal with a caret under the column")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding}
+	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding, snippet: *snippet}
 	if c.compute != occkit.ComputeKubernetes && c.compute != occkit.ComputeSSH {
-		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q\n", *compute)
+		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q%s\n", *compute,
+			occkit.DidYouMean(*compute, []string{string(occkit.ComputeKubernetes), string(occkit.ComputeSSH)}))
 		return 2
 	}
 	if c.mode != occkit.ModeEmbedded && c.mode != occkit.ModeDedicated {
-		fmt.Fprintf(stderr, "occcheck: -mode must be embedded or dedicated, not %q\n", *mode)
+		fmt.Fprintf(stderr, "occcheck: -mode must be embedded or dedicated, not %q%s\n", *mode,
+			occkit.DidYouMean(*mode, []string{string(occkit.ModeEmbedded), string(occkit.ModeDedicated)}))
 		return 2
 	}
 	if c.binding == "" {
@@ -83,7 +99,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] file...")
+		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] file...")
 		return 2
 	}
 	a, err := admission.New(admission.Options{
@@ -132,10 +148,10 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		return c.findings(name, src, "load", err), nil
 	}
 	if err := compile.Validate(doc); err != nil {
-		return c.findings(name, src, "schema", doc.Place(err)), nil
+		return c.findings(name, src, "schema", err), nil
 	}
 	if _, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute}); err != nil {
-		return c.findings(name, src, "resolve", doc.Place(err)), nil
+		return c.findings(name, src, "resolve", err), nil
 	}
 	auth, err := admission.CreateHarnessAuth([]byte(c.binding))
 	if err != nil {
@@ -178,6 +194,9 @@ func (c *checker) findings(name string, src []byte, stage string, err error) []F
 				f.File = p.File
 			}
 			f.Line, f.Column = p.Line, p.Column
+			if c.snippet {
+				f.Snippet = e.Snippet()
+			}
 		}
 		out = append(out, f)
 	}

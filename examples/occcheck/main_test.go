@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,8 @@ func TestExamplesClean(t *testing.T) {
 // position, the path and the rule, as the golden files record.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/bad/*")
-	files = append(files, "testdata/inc/main.json5")
+	private, _ := filepath.Glob("testdata/private/*.json*")
+	files = append(append(files, private...), "testdata/inc/main.json5")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test files: %v", err)
 	}
@@ -48,6 +50,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"testdata/text.golden", nil},
 		{"testdata/json.golden", []string{"-json"}},
+		{"testdata/snippet.golden", []string{"-snippet"}},
 	} {
 		out, errOut, code := runCheck(t, append(tc.args, files...)...)
 		if code != 1 || errOut != "" {
@@ -86,6 +89,19 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// A flag typo is named with what was meant.
+func TestFlagSuggestions(t *testing.T) {
+	for args, want := range map[string]string{
+		"-compute kubernets": `-compute must be kubernetes or ssh, not "kubernets"; did you mean kubernetes?`,
+		"-mode dedicatd":     `-mode must be embedded or dedicated, not "dedicatd"; did you mean dedicated?`,
+	} {
+		_, errOut, code := runCheck(t, append(strings.Fields(args), "x.json")...)
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
 func TestExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -102,5 +118,55 @@ func TestExitCodes(t *testing.T) {
 		if _, _, code := runCheck(t, tc.args...); code != tc.code {
 			t.Errorf("occcheck %v: exit %d, want %d", tc.args, code, tc.code)
 		}
+	}
+}
+
+// A private set of misspelt, mistyped and malformed Configurations (typos
+// at several depths, wrong types, values outside an enum, a typo and a
+// syntax error inside included files): each refusal names the file that
+// holds the fault (the included one, too), its line and column, the rule,
+// what was expected and, for a misspelling, the right suggestion.
+func TestPrivateSet(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		pos  string // file:line:col of the finding
+		rule string
+		want []string
+	}{
+		{"toplevel.json5", "toplevel.json5:3:3", "DOC-5", []string{"did you mean models?"}},
+		{"entrytypo.json5", "entrytypo.json5:6:9", "DOC-5", []string{"did you mean agents.entries.main.model?"}},
+		{"fallback.json5", "fallback.json5:7:9", "DOC-5", []string{"did you mean agents.defaults.model.fallbacks?"}},
+		{"included.json5", "parts/team.json5:6:7", "DOC-5", []string{"did you mean agents.defaults.model.fallbacks?"}},
+		{"brokeninclude.json5", "parts/broken.json5:4:5", "DOC-1", []string{"expected ',' or '}'"}},
+		{"enum.json5", "enum.json5:5:7", "DOC-5", []string{`did you mean "medium"?`, `accepted: "adaptive", "high", "low"`}},
+		{"providerapi.json5", "providerapi.json5:7:9", "DOC-5", []string{`did you mean "anthropic-messages"?`}},
+		{"runtime.json5", "runtime.json5:6:56", "RES-1", []string{`must be "openclaw" or "codex"; did you mean openclaw?`}},
+		{"arraytype.json", "arraytype.json:6:9", "RES-3", []string{"must be an array of provider/model refs"}},
+		{"minimum.json5", "minimum.json5:5:7", "DOC-5", []string{"the schema wants at least 1"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			out, errOut, code := runCheck(t, "-json", "-snippet", "testdata/private/"+tc.file)
+			if code != 1 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			var f Finding
+			if err := json.Unmarshal([]byte(out), &f); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if got := fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column); got != "testdata/private/"+tc.pos {
+				t.Errorf("at %s, want %s", got, tc.pos)
+			}
+			if f.Rule != tc.rule {
+				t.Errorf("rule %s, want %s", f.Rule, tc.rule)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(f.Message, w) {
+					t.Errorf("%q lacks %q", f.Message, w)
+				}
+			}
+			if !strings.Contains(f.Snippet, "^") {
+				t.Errorf("no snippet: %q", f.Snippet)
+			}
+		})
 	}
 }

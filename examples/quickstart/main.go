@@ -26,8 +26,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
@@ -282,7 +280,7 @@ func printErrors(w io.Writer, err error) {
 
 func topKeys(doc occkit.Document) []string {
 	var keys []string
-	doc.Root().ForEach(func(k, _ gjson.Result) bool {
+	doc.Root().ForEach(func(k, _ occkit.Value) bool {
 		keys = append(keys, k.String())
 		return true
 	})

@@ -44,7 +44,7 @@ func TestAdmitRefuses(t *testing.T) {
 	}{
 		{"authorizer denial", embedded, func(r *admission.Request) { r.Principal = "mallory" }, want{403, occkit.CodeForbidden, "", "ADM-2"}},
 		{"unknown Compute kind", embedded, func(r *admission.Request) { r.Compute.Kind = "nomad" }, want{400, bad, "executionMode", "RES-11"}},
-		{"Compute kind with a bidi override", embedded, func(r *admission.Request) { r.Compute.Kind = "kuber\u202enetes" }, want{400, bad, "executionMode", "RES-11"}},
+		{"Compute kind with a bidi override", embedded, func(r *admission.Request) { r.Compute.Kind = "kuber\u202enetes" }, want{400, bad, "compute", "RES-11"}},
 		{"unknown execution mode", embedded, func(r *admission.Request) { r.Agent.ExecutionMode = "turbo" }, want{400, bad, "executionMode", "RES-11"}},
 		{"unknown binding method", embedded, func(r *admission.Request) { r.Agent.HarnessAuth = occkit.Binding{Method: "oauth"} }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},
 		{"binding method with a bidi override", embedded, func(r *admission.Request) { r.Agent.HarnessAuth.Method = "api\u202e_key" }, want{400, bad, "harnessAuth.method", "AUTH-4a"}},

@@ -21,5 +21,5 @@
 // NaN, Infinity, 1e999 and -0; and a valid Configuration truncated at every
 // byte offset. They go through [compile.Load], [resolver.Resolve],
 // [resolver.CheckRoster], [admission.Admitter.Admit], [logging.Stamp],
-// [logging.Guard], [probe.ClassifyCodex] and [probe.ClassifyOpenClaw].
+// [logging.CheckStamp], [probe.ClassifyCodex] and [probe.ClassifyOpenClaw].
 package adversarial

@@ -75,12 +75,12 @@ func TestGuardRefuses_LOG2(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := occkit.MustParseDocument(tt.doc)
 			before := doc.Bytes()
-			_, err := logging.Guard(doc)
+			_, err := logging.CheckStamp(doc)
 			refused(t, err, tt.want)
 			unchanged(t, "document", before, doc)
 		})
 	}
-	if _, err := logging.Guard(occkit.MustParseDocument(intact)); err != nil {
+	if _, err := logging.CheckStamp(occkit.MustParseDocument(intact)); err != nil {
 		t.Fatalf("intact stamp: %v", err)
 	}
 }

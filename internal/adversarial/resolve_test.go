@@ -45,7 +45,7 @@ func TestResolveRefuses(t *testing.T) {
 		{"unknown Compute kind", defaults(`{"model":"anthropic/m"}`), resolver.Request{Compute: "nomad"},
 			want{400, bad, "executionMode", "RES-11"}},
 		{"Compute kind with a bidi override", defaults(`{"model":"anthropic/m"}`), resolver.Request{Compute: "kuber\u202enetes"},
-			want{400, bad, "executionMode", "RES-11"}},
+			want{400, bad, "compute", "RES-11"}},
 		{"unknown mode", defaults(`{"model":"anthropic/m"}`), resolver.Request{Mode: "turbo"},
 			want{400, bad, "executionMode", "RES-11"}},
 	}

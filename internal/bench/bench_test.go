@@ -73,7 +73,9 @@ func TestEndToEnd(t *testing.T) {
 		if gw.Has(occkit.NewPath("logging", "redactSensitive")) {
 			t.Errorf("models=%d: redactSensitive survived the stamp", n)
 		}
-		if got := len(gw.Get(occkit.NewPath("agents", "defaults", "models")).Map()); got != n {
+		got := 0
+		gw.Get(occkit.NewPath("agents", "defaults", "models")).ForEach(func(_, _ occkit.Value) bool { got++; return true })
+		if got != n {
 			t.Errorf("models=%d: gateway catalog has %d models", n, got)
 		}
 	}
@@ -149,6 +151,45 @@ func BenchmarkDecision(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecisionExplained is BenchmarkDecision with each decision
+// asked for its reason chain (Result.Reasons), which a decision builds only
+// on demand.
+func BenchmarkDecisionExplained(b *testing.B) {
+	for _, n := range bench.Sizes {
+		x := selection.Prepare(occkit.MustParseDocument(string(bench.Configuration(n))))
+		var reqs []selection.Request
+		for _, d := range bench.Decisions(n) {
+			reqs = append(reqs, selection.Request{Provider: d.Provider, Model: d.Model, AgentID: d.AgentID})
+		}
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, r := range reqs {
+					sel, err := x.Select(r, nil)
+					if err != nil || len(sel.Reasons()) == 0 {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPrepareDecision measures selection.Prepare, the one linear
+// pass a document's decisions share.
+func BenchmarkPrepareDecision(b *testing.B) {
+	for _, n := range bench.Sizes {
+		doc := occkit.MustParseDocument(string(bench.Configuration(n)))
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(doc.Bytes())))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				selection.Prepare(doc)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"fmt"
 
+	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/bench"
 )
@@ -12,6 +13,11 @@ func ExampleConfiguration() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(len(doc.Root().Get("agents.defaults.models").Map()), doc.Root().Get("agents.defaults.model.primary"))
+	models := 0
+	doc.Get(occkit.NewPath("agents", "defaults", "models")).ForEach(func(_, _ occkit.Value) bool {
+		models++
+		return true
+	})
+	fmt.Println(models, doc.Get(occkit.NewPath("agents", "defaults", "model", "primary")))
 	// Output: 3 anthropic/model-0
 }

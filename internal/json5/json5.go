@@ -125,6 +125,34 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("json5: line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
+// Normalized is compact JSON that [Normalize] wrote: valid, no object
+// naming a key twice, every string valid UTF-8 without a lone surrogate,
+// every number finite and in its RFC 8785 form, at most [MaxNormalizedDepth]
+// levels deep. Only
+// this package makes one, so holding one proves all of that without
+// reading the bytes again. The zero Normalized holds no bytes.
+type Normalized struct{ b []byte }
+
+// Bytes returns the JSON. The caller must not modify it.
+func (n Normalized) Bytes() []byte { return n.b }
+
+// MaxNormalizedDepth caps the nesting [Normalize] accepts whatever
+// Options.MaxDepth asks: encoding/json's bound, which occkit keeps for
+// every Document.
+const MaxNormalizedDepth = 10_000
+
+// Normalize is [Transcode] with RejectDuplicateKeys, CanonicalNumbers and
+// RejectLoneSurrogates forced on and MaxDepth at most [MaxNormalizedDepth]:
+// its output is a [Normalized].
+func Normalize(src []byte, opts Options) (Normalized, error) {
+	opts.RejectDuplicateKeys, opts.CanonicalNumbers, opts.RejectLoneSurrogates = true, true, true
+	if opts.MaxDepth > MaxNormalizedDepth {
+		opts.MaxDepth = MaxNormalizedDepth
+	}
+	b, err := Transcode(src, opts)
+	return Normalized{b: b}, err
+}
+
 // Transcode parses JSON5 src and returns it as compact JSON.
 func Transcode(src []byte, opts Options) ([]byte, error) {
 	if opts.MaxDepth <= 0 {

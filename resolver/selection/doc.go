@@ -31,11 +31,24 @@
 // # Prepared decisions
 //
 // A decision is prepared like a resolution: [Prepare] makes one linear
-// pass that locates the scopes selection reads and indexes the agent
-// entries, provider configs, catalog rows and model-map keys;
-// [Index.Select] then answers any provider/model from the entries that can
-// name it, without a walk from the document root, so a decision costs the
-// same at 40 or 10,000 catalog models. [Select] prepares and answers once.
+// pass over the parts of the document selection reads and decides there
+// everything that does not depend on the request: per agent, the ignored
+// whole-agent keys (SEL-2) and the params that are overrides; per
+// model-map key, its provider part, normalized runtime and reason path;
+// per provider config and catalog row, its policy, sanitized base URL and
+// API, whether that is the official OpenAI route (SEL-4), and its request
+// overrides (SEL-6). [Index.Select] then answers any provider/model with a
+// few map lookups keyed by the request's own strings: no walk from the
+// document root, no URL parsing, and no allocation unless a plugin is
+// asked, a session or the plugins add more than two reasons, or it
+// refuses (tested with testing.AllocsPerRun). Its cost is the same at 40
+// or 10,000 catalog models. [Select] prepares and answers once.
+//
+// A [Result] does not carry its reason chain as a slice: [Result.Reasons]
+// rebuilds the document's part of it from the index (the same lookups,
+// recorded) and appends what the session and the plugins said, which the
+// decision kept, so asking for reasons costs only the callers who ask.
+// A Result refers to its Index, and so to the document's bytes.
 //
 // # Decisions made where SPEC is silent
 //

@@ -1,12 +1,13 @@
 package selection
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -19,8 +20,10 @@ import (
 // API, whether that is the official OpenAI route (SEL-4) and its request
 // overrides (SEL-6). A decision is then a handful of map lookups keyed by
 // the request's own strings: no walk from the document root, no URL
-// parsing, no allocation unless a plugin is asked or an error is
-// returned, and the same cost at 40 or 10,000 catalog models.
+// parsing, and the same cost at 40 or 10,000 catalog models. It allocates
+// nothing unless a plugin is asked, the session and the plugins add more
+// than two reasons, it refuses, or the request spells in upper case a
+// provider (or session runtime) that the document does not name.
 //
 // An Index is immutable and safe for concurrent use. It holds views of
 // the document's bytes, so it lives as long as the document.
@@ -28,6 +31,9 @@ type Index struct {
 	none   agent             // no agent entry: agents.defaults alone
 	agents map[string]*agent // normalized agent ID → its scopes
 	provs  map[string]*provider
+	// names holds every normalized provider ID the document names, so a
+	// request spelling one in upper case costs no allocation.
+	names map[string]string
 }
 
 // agent is what a decision reads for one agent: agents.defaults and, when
@@ -104,52 +110,23 @@ type route struct {
 
 // Prepare prepares doc for any number of [Index.Select] decisions.
 func Prepare(doc occkit.Document) *Index {
-	root := doc.Root()
+	root := docjson.Root(doc)
 	agents := root.Get("agents")
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}}
-	def := newScope(defaultsPath, agents.Get("defaults"))
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
+	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
-	if entries := agents.Get("entries"); entries.IsObject() {
-		at := occkit.NewPath("agents", "entries")
-		type cand struct {
-			key string
-			v   gjson.Result
-		}
-		byID := map[string][]cand{}
-		var order []string
-		entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				if _, seen := byID[id]; !seen {
-					order = append(order, id)
-				}
-				byID[id] = append(byID[id], cand{k.String(), v})
-			}
-			return true
-		})
-		for _, id := range order {
-			cs := byID[id]
-			best := 0
-			for i, c := range cs {
-				if c.key == id {
-					best = i
-					break
-				}
-				if c.key < cs[best].key {
-					best = i
-				}
-			}
-			x.agents[id] = def.with(newScope(at.Key(cs[best].key), cs[best].v))
-		}
-	}
+	entries := occkit.NewPath("agents", "entries")
+	spellings(agents.Get("entries"), func(id, key string, v gjson.Result) {
+		x.agents[id] = def.with(newScope(entries.Key(key), v, x.names))
+	})
 	if list := agents.Get("list"); list.IsArray() {
 		at := occkit.NewPath("agents", "list")
 		i := 0
 		list.ForEach(func(_, v gjson.Result) bool {
 			if v.IsObject() {
 				if id := fold(v.Get("id").String()); x.agents[id] == nil {
-					x.agents[id] = def.with(newScope(at.Index(i), v))
+					x.agents[id] = def.with(newScope(at.Index(i), v, x.names))
 				}
 			}
 			i++
@@ -157,48 +134,53 @@ func Prepare(doc occkit.Document) *Index {
 		})
 	}
 
-	if provs := root.Get("models").Get("providers"); provs.IsObject() {
-		type cand struct {
-			key string
-			v   gjson.Result
+	spellings(root.Get("models").Get("providers"), func(id, key string, v gjson.Result) {
+		if id != "" {
+			x.names[id] = id
+			x.provs[id] = newProvider(key, v, id == "openai")
 		}
-		byID := map[string][]cand{}
-		var order []string
-		provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				if _, seen := byID[id]; !seen {
-					order = append(order, id)
-				}
-				byID[id] = append(byID[id], cand{k.String(), v})
-			}
-			return true
-		})
-		for _, id := range order {
-			cs := byID[id]
-			best := 0
-			for i, c := range cs {
-				if c.key == id {
-					best = i
-					break
-				}
-				if c.key < cs[best].key {
-					best = i
-				}
-			}
-			// Of several configs under one raw key, the first holds the
-			// catalog (as a lookup by that key finds it).
-			first := cs[best]
-			for _, c := range cs {
-				if c.key == first.key {
-					first = c
-					break
-				}
-			}
-			x.provs[id] = newProvider(cs[best].key, cs[best].v, first.v, id == "openai")
-		}
-	}
+	})
 	return x
+}
+
+// spellings calls fn once per normalized key of the object members of m
+// that are objects, in author order of first appearance, with the chosen
+// spelling (the key equal to the normalized ID, else the smallest key,
+// so author key order never matters) and its value.
+func spellings(m gjson.Result, fn func(id, key string, v gjson.Result)) {
+	if !m.IsObject() {
+		return
+	}
+	type cand struct {
+		key string
+		v   gjson.Result
+	}
+	byID := map[string][]cand{}
+	var order []string
+	m.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			id := fold(k.String())
+			if _, seen := byID[id]; !seen {
+				order = append(order, id)
+			}
+			byID[id] = append(byID[id], cand{k.String(), v})
+		}
+		return true
+	})
+	for _, id := range order {
+		cs := byID[id]
+		best := 0
+		for i, c := range cs {
+			if c.key == id {
+				best = i
+				break
+			}
+			if c.key < cs[best].key {
+				best = i
+			}
+		}
+		fn(id, cs[best].key, cs[best].v)
+	}
 }
 
 // scope is one prepared agent scope.
@@ -208,7 +190,7 @@ type scope struct {
 	models *modelMap
 }
 
-func newScope(at occkit.Path, v gjson.Result) scope {
+func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -239,7 +221,7 @@ func newScope(at occkit.Path, v gjson.Result) scope {
 		scan.params(params, at.Key("params"))
 		s.params = scan.paths
 	}
-	s.models = newModelMap(at.Key("models"), models)
+	s.models = newModelMap(at.Key("models"), models, names)
 	return s
 }
 
@@ -258,7 +240,7 @@ func (s scope) with(e scope) *agent {
 }
 
 func sortPaths(ps []occkit.Path) []occkit.Path {
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Compare(ps[j]) < 0 })
+	slices.SortStableFunc(ps, occkit.Path.Compare)
 	return ps
 }
 
@@ -279,7 +261,7 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
-func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
+func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
@@ -292,6 +274,8 @@ func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
 		k.provider, k.qualified = fold(pre), qualified
 		if !qualified {
 			k.provider = ""
+		} else if k.provider != "" {
+			names[k.provider] = k.provider
 		}
 		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
@@ -315,10 +299,9 @@ func newModelMap(at occkit.Path, m gjson.Result) *modelMap {
 	return mm
 }
 
-// newProvider prepares the config v at models.providers.<key>; catalog is
-// the config whose models array is the catalog; openai marks the provider
-// whose routes SEL-4 tests.
-func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
+// newProvider prepares the config v at models.providers.<key>; openai
+// marks the provider whose routes SEL-4 tests.
+func newProvider(key string, v gjson.Result, openai bool) *provider {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
 	o := objectOf(v)
 	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
@@ -333,7 +316,7 @@ func newProvider(key string, v, catalog gjson.Result, openai bool) *provider {
 		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
 	}
 
-	rows := catalog.Get("models")
+	rows := o.get("models")
 	if !rows.IsArray() {
 		return p
 	}
@@ -438,6 +421,34 @@ func (x *Index) agent(id string) *agent {
 		}
 	}
 	return &x.none
+}
+
+// lower is strings.ToLower(strings.TrimSpace(s)), without allocating for
+// a provider ID the document names.
+func (x *Index) lower(s string) string {
+	s = strings.TrimSpace(s)
+	var buf [64]byte
+	if len(s) > len(buf) {
+		return strings.ToLower(s)
+	}
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return strings.ToLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			upper, c = true, c+'a'-'A'
+		}
+		buf[i] = c
+	}
+	if !upper {
+		return s
+	}
+	if id, ok := x.names[string(buf[:len(s)])]; ok {
+		return id
+	}
+	return strings.ToLower(s)
 }
 
 // provider is the chosen config of the normalized provider, or nil.

@@ -1,8 +1,11 @@
 package selection
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/occkit/occkit"
 	"pgregory.net/rapid"
 )
 
@@ -68,4 +71,69 @@ func TestPrepareMatchesScan(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDecisionAllocatesNothing: a prepared decision that asks no plugin
+// allocates nothing (its reasons are rebuilt on demand), whatever the
+// catalog size, for every lookup step: entry key, defaults key, bare ref,
+// catalog row, wildcard, provider policy, the official OpenAI route, a CLI
+// backend, no policy, and a session note.
+func TestDecisionAllocatesNothing(t *testing.T) {
+	for _, n := range []int{1, 100, 5000} {
+		var b strings.Builder
+		b.WriteString(`{"agents":{"defaults":{"agentRuntime":{"id":"codex"},"params":{"temperature":0.1},"models":{"vllm/*":{"agentRuntime":{"id":"openclaw"}},"anthropic/opus":{"agentRuntime":{"id":"claude-cli"}}`)
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, `,"acme/m-%d":{"agentRuntime":{"id":"openclaw"},"params":{"thinking":"low"}}`, i)
+		}
+		b.WriteString(`}},"entries":{"main":{"models":{"acme/m-0":{"agentRuntime":{"id":"pi"}}}}}},"models":{"providers":{`)
+		b.WriteString(`"openai":{"baseUrl":"https://api.openai.com/v1"},"google":{"agentRuntime":{"id":"openclaw"}},"acme":{"baseUrl":"https://acme.example/v1?key=secret","models":[`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"id":"row-%d","agentRuntime":{"id":"openclaw"},"headers":{"X":"y"}}`, i)
+		}
+		b.WriteString(`]}}}}`)
+		x := Prepare(occkit.MustParseDocument(b.String()))
+		for _, req := range []Request{
+			{Provider: "acme", Model: "m-0", AgentID: "main"},
+			{Provider: "ACME", Model: fmt.Sprintf("m-%d", n-1)},
+			{Model: fmt.Sprintf("acme/m-%d", n/2)},
+			{Provider: "acme", Model: fmt.Sprintf("row-%d", n/2)},
+			{Provider: "vllm", Model: "q"},
+			{Provider: "google", Model: "g"},
+			{Provider: "openai", Model: "gpt-5.5"},
+			{Provider: "anthropic", Model: "opus"},
+			{Provider: "acme", Model: "unlisted", AgentID: "ghost"},
+			{Provider: "acme", Model: "m-1", Session: Session{HistoricalHarnessID: "codex"}},
+		} {
+			if _, err := x.Select(req, nil); err != nil {
+				t.Fatalf("models=%d %+v: %v", n, req, err)
+			}
+			if a := testing.AllocsPerRun(50, func() { _, _ = x.Select(req, nil) }); a != 0 {
+				t.Errorf("models=%d %+v: %v allocations per decision, want 0", n, req, a)
+			}
+		}
+	}
+}
+
+// TestReasonsAreFresh: Reasons returns a new slice each call, so a caller
+// changing it changes neither the Result nor the Index.
+func TestReasonsAreFresh(t *testing.T) {
+	x := Prepare(occkit.MustParseDocument(`{"agents":{"defaults":{"agentRuntime":{"id":"codex"},"models":{"vllm/q":{"agentRuntime":{"id":"openclaw"}}}}}}`))
+	sel, err := x.Select(Request{Provider: "vllm", Model: "q"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := sel.Reasons()
+	if len(rs) != 2 || rs[0].Rule != "SEL-2" || rs[1].Rule != "SEL-1" {
+		t.Fatalf("reasons = %+v", rs)
+	}
+	rs[0].Note, rs[1].Value = "changed", "changed"
+	again, _ := x.Select(Request{Provider: "vllm", Model: "q"}, nil)
+	for _, r := range append(sel.Reasons(), again.Reasons()...) {
+		if r.Note == "changed" || r.Value == "changed" {
+			t.Fatalf("a caller's edit reached the index: %+v", r)
+		}
+	}
 }

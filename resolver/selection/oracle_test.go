@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -115,16 +116,6 @@ func (st *oState) done(s Result) oResult {
 		s.Requested = resolver.RuntimeAuto
 	}
 	return oResult{Result: s, Reasons: st.reasons}
-}
-
-func (st *oState) ref() string {
-	switch {
-	case st.provider == "":
-		return st.model
-	case st.model == "":
-		return st.provider
-	}
-	return st.provider + "/" + st.model
 }
 
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection
@@ -374,149 +365,43 @@ func (st *oState) routeFacts() RouteFacts {
 	return f
 }
 
-// auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
-func (st *oState) auto(src Source, ambiguous bool) Result {
-	openclaw := Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: resolver.RuntimeAuto}
-	if st.provider == "" || ambiguous {
-		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
-		return openclaw
-	}
-	if st.provider == "openai" {
-		if OfficialOpenAIRoute(st.facts) && !st.facts.HasOverrides() {
-			p, ok := st.reg.Lookup(string(occkit.HarnessCodex))
-			if !ok {
-				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
-				return openclaw
-			}
-			sup := ask(p, st.facts, string(occkit.HarnessCodex))
-			if sup.Kind == SupportSupported {
-				st.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
-				return Result{Runtime: string(occkit.HarnessCodex), Source: src, Requested: resolver.RuntimeAuto}
-			}
-			st.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
-			return openclaw
-		}
-		// As in OpenClaw, the route decides alone: no plugin is asked.
-		st.reason("SEL-4", occkit.Root(), st.facts.BaseURL, "custom route, adapter or request overrides keep openai on openclaw")
-		return openclaw
-	}
-	type cand struct {
-		id  string
-		pri int
-	}
-	var claims []cand
-	for _, id := range st.reg.IDs() {
-		p, _ := st.reg.Lookup(id)
-		if !autoFor(p, st.provider) {
-			continue
-		}
-		sup := ask(p, st.facts, resolver.RuntimeAuto)
-		if sup.Kind == SupportSupported {
-			claims = append(claims, cand{id: id, pri: p.Priority()})
-			st.reason("SEL-3", occkit.Root(), id, fmt.Sprintf("claims the route (priority %d)", p.Priority()))
-		} else {
-			st.reason("SEL-3", occkit.Root(), id, "does not claim the route: "+sup.Reason)
-		}
-	}
-	if len(claims) == 0 {
-		st.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "no plugin claims the route")
-		return openclaw
-	}
-	sort.Slice(claims, func(i, j int) bool {
-		if claims[i].pri != claims[j].pri {
-			return claims[i].pri > claims[j].pri
-		}
-		return claims[i].id < claims[j].id
-	})
-	st.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
-	return Result{Runtime: claims[0].id, Source: src, Requested: resolver.RuntimeAuto}
+// tail is the decision's own SEL-3..SEL-8 code (the session and the
+// plugins), run on the reference's facts: a synthetic provider holding
+// them, so the tail reads no prepared index. Its reasons join the
+// reference's.
+func (st *oState) tail() *decision {
+	f := st.facts
+	p := &provider{route: route{baseURL: f.BaseURL, stripped: f.BaseURLStripped, api: f.API, overrides: f.Overrides,
+		official: OfficialOpenAIRoute(f)}}
+	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, prov: p}
 }
 
-// explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
-// was configured and rule the rule reported on refusal.
-func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
-	if rt == string(occkit.HarnessOpenClaw) {
-		return Result{Runtime: rt, Source: src, Requested: rt}, nil
-	}
-	if want, cli := cliBackends[rt]; cli {
-		if st.provider != want {
-			return Result{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, st.ref())
-		}
-		st.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
-	}
-	plug, ok := st.reg.Lookup(rt)
-	if !ok {
-		return Result{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, st.ref())
-	}
-	sup := ask(plug, st.facts, rt)
-	switch sup.Kind {
-	case SupportSupported:
-		st.reason("SEL-5", p, rt, "explicit runtime supports the route")
-		return Result{Runtime: rt, Source: src, Requested: rt}, nil
-	case SupportFallback:
-		st.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
-	}
-	detail := ""
-	if sup.Reason != "" {
-		detail = " (" + sup.Reason + ")"
-	}
-	return Result{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, st.ref(), detail)
+func (st *oState) record(d *decision) {
+	st.reasons = append(append(st.reasons, d.why.tail[:d.why.n]...), d.why.more...)
 }
 
-// locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
-// owner is not asked again whether it supports the route: the transcript
-// is native to it. An owner that is no registered harness (nor openclaw,
-// nor the provider's CLI backend) is refused like an explicit runtime.
 func (st *oState) locked(rt string) (Result, error) {
-	if rt == string(occkit.HarnessOpenClaw) {
-		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
-	}
-	if _, ok := st.reg.Lookup(rt); ok {
-		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
-	}
-	return st.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+	d := st.tail()
+	defer st.record(d)
+	return d.locked(rt)
 }
 
-// sessionOverride applies a session runtime override when it is
-// compatible (SEL-8); an incompatible one is recorded and ignored.
 func (st *oState) sessionOverride(rt string) (Result, bool) {
-	if rt == resolver.RuntimeAuto {
-		st.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
-		return Result{}, false
-	}
-	ignore := func(why string) (Result, bool) {
-		st.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
-		return Result{}, false
-	}
-	if rt == string(occkit.HarnessOpenClaw) {
-		st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
-	}
-	if want, cli := cliBackends[rt]; cli {
-		if st.provider != want {
-			return ignore("CLI backend serves provider " + want)
-		}
-		st.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
-	}
-	plug, ok := st.reg.Lookup(rt)
-	if !ok {
-		return ignore("no such harness is registered")
-	}
-	switch sup := ask(plug, st.facts, rt); sup.Kind {
-	case SupportFallback:
-		// The harness declares that OpenClaw reproduces the exact request
-		// (SEL-5): the override is honoured through that fallback, as in
-		// OpenClaw, rather than ignored for the configured policy.
-		st.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
-	case SupportUnsupported:
-		return ignore("harness does not support the route: " + sup.Reason)
-	}
-	st.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-	return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
+	d := st.tail()
+	defer st.record(d)
+	return d.sessionOverride(rt)
+}
+
+func (st *oState) auto(src Source, ambiguous bool) Result {
+	d := st.tail()
+	defer st.record(d)
+	return d.auto(src, ambiguous)
+}
+
+func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
+	d := st.tail()
+	defer st.record(d)
+	return d.explicit(rt, src, p, rule)
 }
 
 // Index is a document prepared for [Select]: the scopes selection
@@ -602,7 +487,7 @@ type oKeyIndex struct {
 // prepare locates the scopes; with indexed unset it builds no indexes
 // and every decision scans (the reference the indexes are tested against).
 func oPrepare(doc occkit.Document, indexed bool) *oIndex {
-	root := doc.Root()
+	root := docjson.Root(doc)
 	agents := root.Get("agents")
 	x := &oIndex{
 		defaults: oObjectOf(agents.Get("defaults"), indexed),

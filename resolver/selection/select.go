@@ -141,10 +141,10 @@ func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 }
 
 // Select decides one turn on the prepared document; see the package
-// function [Select]. It allocates nothing unless a plugin is asked, more
-// than two session or plugin reasons are recorded, or it refuses.
+// function [Select]. It allocates nothing in the common case (see
+// [Index]): the Result's reasons are rebuilt only by [Result.Reasons].
 func (x *Index) Select(req Request, reg *Registry) (Result, error) {
-	provider, model, err := target(req.Provider, req.Model)
+	provider, model, err := target(x.lower(req.Provider), req.Model)
 	if err != nil {
 		return Result{}, err
 	}
@@ -231,7 +231,7 @@ func (t *trail) reasons(s Result) []resolver.Reason {
 	if t.x == nil {
 		return nil
 	}
-	var out []resolver.Reason
+	out := make([]resolver.Reason, 0, len(t.agent.sel2)+t.n+len(t.more)+4)
 	out = append(out, t.agent.sel2...)
 	if t.hasNote {
 		out = append(out, t.note)
@@ -518,9 +518,26 @@ func (d *decision) hasOverrides() bool {
 }
 
 // overrides lists the route's authored request overrides in path order.
+// A list from one source is the prepared (shared, never modified) one.
 func (d *decision) overrides() []occkit.Path {
-	var all []occkit.Path
-	d.overrideSources(func(ps []occkit.Path) { all = append(all, ps...) })
+	var one, all []occkit.Path
+	n := 0
+	d.overrideSources(func(ps []occkit.Path) {
+		if len(ps) == 0 {
+			return
+		}
+		if n++; n == 1 {
+			one = ps
+			return
+		}
+		if n == 2 {
+			all = append(all, one...)
+		}
+		all = append(all, ps...)
+	})
+	if n <= 1 {
+		return one
+	}
 	return sortPaths(all)
 }
 

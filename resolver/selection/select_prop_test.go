@@ -249,6 +249,9 @@ func FuzzSelect(f *testing.F) {
 		}
 		req := Request{Provider: provider, Model: model, AgentID: "main", Session: Session{Override: override}}
 		got, err := Select(doc, req, reg)
+		if o, want := outcome(got, err), oOutcome(oPrepare(doc, false).Select(req, reg)); o != want {
+			t.Fatalf("prepared decision differs from the reference:\n%s\nvs\n%s", o, want)
+		}
 		if err != nil {
 			var e *occkit.Error
 			if !errors.As(err, &e) || e.Code != occkit.CodeInvalidRequest || !strings.HasPrefix(e.Rule, "SEL-") {

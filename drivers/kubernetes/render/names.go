@@ -19,51 +19,41 @@ func Hash(id string) string {
 	return hex.EncodeToString(sum[:])[:HashLen]
 }
 
-// Component is one workload of a rendered revision.
-type Component string
+// Every process of a rendered revision is one workload, named by its
+// process role ([occkit.Process]): [occkit.ProcessGateway] is the OpenClaw
+// gateway (for embedded OpenClaw, the combined gateway and built-in
+// Harness, the only workload of an embedded revision) and
+// [occkit.ProcessHarness] a dedicated Harness, the Codex app-server or the
+// native OpenClaw node host.
 
-// Components. An embedded revision has only [ComponentGateway]: the one
-// combined gateway/Harness process.
-const (
-	// ComponentGateway is the OpenClaw gateway (for embedded OpenClaw, the
-	// combined gateway and built-in Harness).
-	ComponentGateway Component = "gateway"
-	// ComponentHarness is a dedicated Harness: the Codex app-server or the
-	// native OpenClaw node host.
-	ComponentHarness Component = "harness"
-)
-
-// AllComponents lists every [Component].
-func AllComponents() []Component { return []Component{ComponentGateway, ComponentHarness} }
-
-// suffix is the short name suffix of c.
-func (c Component) suffix() string {
-	if c == ComponentHarness {
+// suffix is the short name suffix of p's workload.
+func suffix(p occkit.Process) string {
+	if p == occkit.ProcessHarness {
 		return "harness"
 	}
 	return "gw"
 }
 
-// WorkloadName is the name of an Agent's workload for c, e.g.
+// WorkloadName is the name of an Agent's workload for process p, e.g.
 // occ-<12hex of agentID>-gw: the Deployment, its ServiceAccount and its
 // Service share it. Workloads are named per Agent, not per revision, so a
 // replacement updates them in place (Recreate, ADM-6).
-func WorkloadName(agentID string, c Component) string {
-	return "occ-" + Hash(agentID) + "-" + c.suffix()
+func WorkloadName(agentID string, p occkit.Process) string {
+	return "occ-" + Hash(agentID) + "-" + suffix(p)
 }
 
-// DataName is the name of the PersistentVolumeClaim that holds c's durable
+// DataName is the name of the PersistentVolumeClaim that holds p's durable
 // data. It outlives every revision: Retire never deletes it.
-func DataName(agentID string, c Component) string {
-	return WorkloadName(agentID, c) + "-data"
+func DataName(agentID string, p occkit.Process) string {
+	return WorkloadName(agentID, p) + "-data"
 }
 
 // ConfigName is the name of a revision's ConfigMap holding the native
-// document of c (the admitted OpenClaw document, or the dedicated
+// document of p (the admitted OpenClaw document, or the dedicated
 // Harness's own), e.g. occ-<agent>-<revision>-gw. ConfigMaps are per
 // revision and immutable.
-func ConfigName(agentID, digest string, c Component) string {
-	return "occ-" + Hash(agentID) + "-" + Hash(digest) + "-" + c.suffix()
+func ConfigName(agentID, digest string, p occkit.Process) string {
+	return "occ-" + Hash(agentID) + "-" + Hash(digest) + "-" + suffix(p)
 }
 
 // CredentialSecretName is the Kubernetes Secret that holds the bytes of an
@@ -96,7 +86,7 @@ const (
 	// LabelAgent holds [Hash] of the Agent ID; with LabelComponent it is a
 	// workload's (immutable) selector.
 	LabelAgent = "kubernetes.occkit.io/agent"
-	// LabelComponent holds the [Component].
+	// LabelComponent holds the workload's process role ([occkit.Process]).
 	LabelComponent = "kubernetes.occkit.io/component"
 	// LabelRevision holds [Hash] of the revision digest.
 	LabelRevision = "kubernetes.occkit.io/revision"

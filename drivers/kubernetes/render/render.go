@@ -231,8 +231,8 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	plan, err := planner.Plan(compile.PlanOptions{
 		Bind:            compile.BindLAN,
 		GatewayPort:     GatewayPort,
-		GatewayHost:     r.serviceHost(ComponentGateway),
-		AppServerHost:   r.serviceHost(ComponentHarness),
+		GatewayHost:     r.serviceHost(occkit.ProcessGateway),
+		AppServerHost:   r.serviceHost(occkit.ProcessHarness),
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
 		Namespace:       opts.Namespace.ID,
@@ -242,26 +242,22 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	}
 	objs := Objects{Namespace: r.ns}
 	for _, p := range plan.Processes {
-		c := ComponentGateway
-		if p.Role == occkit.ProcessHarness {
-			c = ComponentHarness
-		}
-		w := workload{component: c, process: p, home: homes[p.Role]}
+		w := workload{process: p, home: homes[p.Role]}
 		if p.Role == occkit.ProcessHarness {
 			w.runtimeClass = runtimeClass
 		}
 		for _, f := range p.Files {
-			w.configMap = r.configMap(c, f.Name, f.Data)
+			w.configMap = r.configMap(p.Role, f.Name, f.Data)
 			objs.ConfigMaps = append(objs.ConfigMaps, w.configMap)
 		}
 		dep, err := r.deployment(w)
 		if err != nil {
 			return Objects{}, err
 		}
-		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(c))
-		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(c))
+		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(p.Role))
+		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(p.Role))
 		if p.Port != 0 {
-			objs.Services = append(objs.Services, r.service(c, portName(p), int32(p.Port)))
+			objs.Services = append(objs.Services, r.service(p.Role, portName(p), int32(p.Port)))
 		}
 		objs.Deployments = append(objs.Deployments, dep)
 	}
@@ -336,7 +332,7 @@ func CheckStorage(s Storage) error {
 
 // labels are the driver's labels of an object of component c; revision
 // adds the revision label (everything but durable data).
-func (r *renderer) labels(c Component, revision bool) map[string]string {
+func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
 	l := map[string]string{
 		LabelManagedBy: ManagedBy,
 		LabelAgent:     Hash(r.rev.AgentID()),
@@ -355,7 +351,7 @@ func (r *renderer) annotations() map[string]string {
 	}
 }
 
-func (r *renderer) meta(name string, c Component, revision bool) metav1.ObjectMeta {
+func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.ObjectMeta {
 	m := metav1.ObjectMeta{Name: name, Namespace: r.ns, Labels: r.labels(c, revision)}
 	if revision {
 		m.Annotations = r.annotations()
@@ -363,7 +359,7 @@ func (r *renderer) meta(name string, c Component, revision bool) metav1.ObjectMe
 	return m
 }
 
-func (r *renderer) serviceAccount(c Component) *corev1.ServiceAccount {
+func (r *renderer) serviceAccount(c occkit.Process) *corev1.ServiceAccount {
 	return &corev1.ServiceAccount{
 		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
 		ObjectMeta:                   r.meta(WorkloadName(r.rev.AgentID(), c), c, true),
@@ -371,7 +367,7 @@ func (r *renderer) serviceAccount(c Component) *corev1.ServiceAccount {
 	}
 }
 
-func (r *renderer) configMap(c Component, file string, data []byte) *corev1.ConfigMap {
+func (r *renderer) configMap(c occkit.Process, file string, data []byte) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: r.meta(ConfigName(r.rev.AgentID(), r.rev.Digest(), c), c, true),
@@ -380,7 +376,7 @@ func (r *renderer) configMap(c Component, file string, data []byte) *corev1.Conf
 	}
 }
 
-func (r *renderer) claim(c Component) *corev1.PersistentVolumeClaim {
+func (r *renderer) claim(c occkit.Process) *corev1.PersistentVolumeClaim {
 	pvc := &corev1.PersistentVolumeClaim{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
 		ObjectMeta: r.meta(DataName(r.rev.AgentID(), c), c, false),
@@ -397,7 +393,7 @@ func (r *renderer) claim(c Component) *corev1.PersistentVolumeClaim {
 	return pvc
 }
 
-func (r *renderer) service(c Component, portName string, port int32) *corev1.Service {
+func (r *renderer) service(c occkit.Process, portName string, port int32) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: r.meta(WorkloadName(r.rev.AgentID(), c), c, true),
@@ -413,38 +409,29 @@ func (r *renderer) service(c Component, portName string, port int32) *corev1.Ser
 
 // selector is a workload's immutable selector: Agent and component, never
 // the revision, so a replacement updates the same Deployment.
-func (r *renderer) selector(c Component) map[string]string {
+func (r *renderer) selector(c occkit.Process) map[string]string {
 	return map[string]string{LabelAgent: Hash(r.rev.AgentID()), LabelComponent: string(c)}
 }
 
 // serviceHost is the in-cluster DNS name of component c's Service.
-func (r *renderer) serviceHost(c Component) string {
+func (r *renderer) serviceHost(c occkit.Process) string {
 	return WorkloadName(r.rev.AgentID(), c) + "." + r.ns + ".svc"
 }
 
 // workload is one planned process on its way to a Deployment.
 type workload struct {
-	component    Component
-	process      compile.Process
+	process      compile.ProcessPlan
 	home         string
 	configMap    *corev1.ConfigMap
 	runtimeClass string
 }
 
 // portName is the container port name of a planned process.
-func portName(p compile.Process) string {
+func portName(p compile.ProcessPlan) string {
 	if p.Program == compile.ProgramCodex {
 		return "app-server"
 	}
 	return "gateway"
-}
-
-// container is the logging container name of a component (LOG-6).
-func (c Component) container() logging.Container {
-	if c == ComponentHarness {
-		return logging.ContainerHarness
-	}
-	return logging.ContainerGateway
 }
 
 // envVar maps one planned variable: a literal, the placeholder, or a
@@ -470,14 +457,14 @@ func secretEnv(name, secret, key string) corev1.EnvVar {
 func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	p := w.process
 	meta, err := logging.CollectorMetadata(logging.Identity{
-		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.component.container(),
+		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.process.Role,
 		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
 		Agent: r.rev.AgentID(), Revision: r.rev.Digest(),
 	})
 	if err != nil {
 		return nil, err
 	}
-	podLabels := r.labels(w.component, true)
+	podLabels := r.labels(w.process.Role, true)
 	for k, v := range meta.Labels {
 		podLabels[k] = v
 	}
@@ -492,7 +479,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	}
 	volumes := []corev1.Volume{
 		{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
-			ClaimName: DataName(r.rev.AgentID(), w.component)}}},
+			ClaimName: DataName(r.rev.AgentID(), w.process.Role)}}},
 		{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 	}
 	for _, f := range p.Files {
@@ -535,7 +522,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		image = r.opts.Images.Codex
 	}
 	container := corev1.Container{
-		Name:            string(w.component.container()),
+		Name:            string(w.process.Role),
 		Image:           image,
 		Args:            append([]string{string(p.Program)}, p.Args...),
 		Env:             env,
@@ -557,7 +544,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	if r.opts.Stopped {
 		replicas = 0
 	}
-	name := WorkloadName(r.rev.AgentID(), w.component)
+	name := WorkloadName(r.rev.AgentID(), w.process.Role)
 	pod := corev1.PodSpec{
 		ServiceAccountName:           name,
 		AutomountServiceAccountToken: ptr(false),
@@ -577,10 +564,10 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	}
 	return &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: r.meta(name, w.component, true),
+		ObjectMeta: r.meta(name, w.process.Role, true),
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr(replicas),
-			Selector: &metav1.LabelSelector{MatchLabels: r.selector(w.component)},
+			Selector: &metav1.LabelSelector{MatchLabels: r.selector(w.process.Role)},
 			// ADM-6: a replacement stops the running version before the
 			// new one starts; there is no automatic rollback.
 			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},

@@ -103,7 +103,7 @@ func TestPrepareWritesProcessDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := doc.Get(occkit.NewPath("gateway")).Raw; got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
+	if got := doc.Get(occkit.NewPath("gateway")).Raw(); got != `{"mode":"local","bind":"loopback","auth":{"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}}` {
 		t.Errorf("gateway section = %s", got)
 	}
 	if d, err := doc.Delete(occkit.NewPath("gateway")); err != nil || occkit.CanonicalDigest(d) != rev.DocumentDigest() {

@@ -13,4 +13,13 @@
 // selection, which with no plugin registered is openclaw. Both sides get
 // a document loaded once (decoded once for cel-go, prepared once for
 // occkit) and the same four requests.
+//
+// The comparison favours cel-go: its expression does less than occkit's
+// decision (no trimming or case folding of keys, no tie-break among keys
+// naming one model, no ambiguity rule, no route facts or overrides) and
+// returns only the runtime, while occkit's Result also carries the
+// source, the effective route and its reason chain (rebuilt on demand by
+// Result.Reasons; internal/bench's BenchmarkDecisionExplained measures
+// decisions that ask for it). TestSameDecision checks that both choose
+// the same runtime for every benchmarked decision.
 package celpeer

@@ -1,8 +1,10 @@
-package compile
+package schemacheck
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -33,27 +35,29 @@ import (
 //     (minProperties, maxProperties, propertyNames, patternProperties,
 //     additionalProperties false, unevaluatedProperties, unevaluatedItems),
 //     dynamic references, extensions or an in-place reference cycle make
-//     the projection refuse: [Validator] then validates the whole document.
+//     the projection refuse: compile.Validator then validates the whole
+//     document.
 
-// projNode is the projection at one position of an instance. A nil
-// *projNode drops the value; presence keeps a key with a null value.
-type projNode struct {
-	full   bool                 // keep the whole value
-	named  map[string]*projNode // keys some schema names; nil value drops
-	other  *projNode            // keys no schema names; nil drops them
-	prefix []*projNode          // elements by index
-	rest   *projNode            // elements after prefix
+// Projection is the projection at one position of an instance (the
+// root's is what [Project] returns). A nil *Projection drops the value;
+// presence keeps a key with a null value.
+type Projection struct {
+	full   bool                   // keep the whole value
+	named  map[string]*Projection // keys some schema names; nil value drops
+	other  *Projection            // keys no schema names; nil drops them
+	prefix []*Projection          // elements by index
+	rest   *Projection            // elements after prefix
 }
 
 // presence keeps a key whose value no schema looks at but whose presence
 // one asks about.
-var presence = &projNode{}
+var presence = &Projection{}
 
-// projection derives the projection of root, or reports why it cannot.
+// Project derives the projection of root, or reports why it cannot.
 // vacuous holds every schema reachable from root, true when it accepts
 // every value.
-func projection(root *jsonschema.Schema) (n *projNode, vacuous map[*jsonschema.Schema]bool, err error) {
-	p := &projector{memo: map[string]*projNode{}, vacuous: map[*jsonschema.Schema]bool{}}
+func Project(root *jsonschema.Schema) (n *Projection, vacuous map[*jsonschema.Schema]bool, err error) {
+	p := &projector{memo: map[string]*Projection{}, vacuous: map[*jsonschema.Schema]bool{}}
 	if err := p.check(root); err != nil {
 		return nil, nil, err
 	}
@@ -61,13 +65,13 @@ func projection(root *jsonschema.Schema) (n *projNode, vacuous map[*jsonschema.S
 	n = p.node([]*jsonschema.Schema{root})
 	if n == nil {
 		// The schema accepts everything: keep the root's type only.
-		n = &projNode{}
+		n = &Projection{}
 	}
 	return n, p.vacuous, nil
 }
 
 type projector struct {
-	memo    map[string]*projNode
+	memo    map[string]*Projection
 	vacuous map[*jsonschema.Schema]bool // every schema reachable, true while it accepts every value
 }
 
@@ -85,10 +89,10 @@ func inPlace(s *jsonschema.Schema) []*jsonschema.Schema {
 	add(s.AllOf...)
 	add(s.AnyOf...)
 	add(s.OneOf...)
-	for _, k := range sortedKeys(s.DependentSchemas) {
+	for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 		add(s.DependentSchemas[k])
 	}
-	for _, k := range sortedKeys(s.Dependencies) {
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
 			add(d)
 		}
@@ -106,7 +110,7 @@ func children(s *jsonschema.Schema) []*jsonschema.Schema {
 			}
 		}
 	}
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		add(s.Properties[k])
 	}
 	if a, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
@@ -241,9 +245,9 @@ func (p *projector) fixVacuity() {
 	}
 }
 
-// closure adds the in-place subschemas of set, without duplicates, in a
+// Closure adds the in-place subschemas of set, without duplicates, in a
 // stable order.
-func closure(set []*jsonschema.Schema) []*jsonschema.Schema {
+func Closure(set []*jsonschema.Schema) []*jsonschema.Schema {
 	seen := map[*jsonschema.Schema]bool{}
 	var out []*jsonschema.Schema
 	var walk func(s *jsonschema.Schema)
@@ -273,8 +277,8 @@ func setKey(set []*jsonschema.Schema) string {
 }
 
 // node is the projection of the positions the schemas of set apply to.
-func (p *projector) node(set []*jsonschema.Schema) *projNode {
-	set = closure(set)
+func (p *projector) node(set []*jsonschema.Schema) *Projection {
+	set = Closure(set)
 	key := setKey(set)
 	if n, ok := p.memo[key]; ok {
 		return n
@@ -287,7 +291,7 @@ func (p *projector) node(set []*jsonschema.Schema) *projNode {
 		p.memo[key] = nil
 		return nil
 	}
-	n := &projNode{}
+	n := &Projection{}
 	p.memo[key] = n
 	for _, s := range set {
 		if s.UniqueItems || s.Format != "" || !scalars(s.Constant) || !scalars(s.Enum) {
@@ -332,7 +336,7 @@ func (p *projector) node(set []*jsonschema.Schema) *projNode {
 		}
 	}
 	n.other = p.node(others)
-	for _, k := range sortedKeys(names) {
+	for _, k := range slices.Sorted(maps.Keys(names)) {
 		var sub []*jsonschema.Schema
 		for _, s := range set {
 			if x, ok := s.Properties[k]; ok {
@@ -347,7 +351,7 @@ func (p *projector) node(set []*jsonschema.Schema) *projNode {
 		}
 		if c != nil || n.other != nil {
 			if n.named == nil {
-				n.named = map[string]*projNode{}
+				n.named = map[string]*Projection{}
 			}
 			n.named[k] = c
 		}
@@ -404,25 +408,16 @@ func scalars(vs []any) bool {
 	return true
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// prune builds the instance n can look at from r, as encoding/json with
+// Prune builds the instance n can look at from r, as encoding/json with
 // UseNumber would decode it.
-func (n *projNode) prune(r gjson.Result) any {
+func (n *Projection) Prune(r gjson.Result) any {
 	if n == presence {
 		return nil
 	}
 	switch r.Type {
 	case gjson.JSON:
 		if n.full {
-			return decodeAll(r)
+			return DecodeAll(r)
 		}
 		if r.Raw[0] == '{' {
 			m := map[string]any{}
@@ -433,7 +428,7 @@ func (n *projNode) prune(r gjson.Result) any {
 					c = n.other
 				}
 				if c != nil {
-					m[name] = c.prune(v)
+					m[name] = c.Prune(v)
 				}
 				return true
 			})
@@ -448,7 +443,7 @@ func (n *projNode) prune(r gjson.Result) any {
 			}
 			var e any
 			if c != nil {
-				e = c.prune(v)
+				e = c.Prune(v)
 			}
 			a = append(a, e)
 			i++
@@ -459,23 +454,23 @@ func (n *projNode) prune(r gjson.Result) any {
 	return decodeScalar(r)
 }
 
-// decodeAll decodes r whole, as encoding/json with UseNumber does: a key
+// DecodeAll decodes r whole, as encoding/json with UseNumber does: a key
 // repeated keeps its last value.
-func decodeAll(r gjson.Result) any {
+func DecodeAll(r gjson.Result) any {
 	if r.Type != gjson.JSON {
 		return decodeScalar(r)
 	}
 	if r.Raw[0] == '{' {
 		m := map[string]any{}
 		r.ForEach(func(k, v gjson.Result) bool {
-			m[decodeKey(k)] = decodeAll(v)
+			m[decodeKey(k)] = DecodeAll(v)
 			return true
 		})
 		return m
 	}
 	a := []any{}
 	r.ForEach(func(_, v gjson.Result) bool {
-		a = append(a, decodeAll(v))
+		a = append(a, DecodeAll(v))
 		return true
 	})
 	return a

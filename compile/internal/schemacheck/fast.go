@@ -1,4 +1,4 @@
-package compile
+package schemacheck
 
 import (
 	"math/big"
@@ -10,30 +10,31 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// DOC-5 fast acceptance. Most documents pass the schema, and a pass needs
-// no error tree, so [Validator] first asks a checker compiled from the
-// schema, which reads the document bytes in place and allocates nothing
-// on the way. The checker only ever answers "certainly valid" or "not
-// sure": it is built only from keywords whose meaning it reproduces (any
-// other keyword leaves the Validator without one), it checks every value
-// of a repeated key where the validator sees the last, and a "not sure"
-// sends the document to the schema validator, whose verdict and errors
-// are the answer. So a checker can make Validate faster, never different.
-
-type fastNode struct {
+// Checker is DOC-5 fast acceptance. Most documents pass the schema, and a
+// pass needs no error tree, so compile.Validator first asks a Checker
+// compiled from the schema, which reads the document bytes in place and
+// allocates nothing on the way. A Checker only ever answers "certainly
+// valid" or "not sure": it is built only from keywords whose meaning it
+// reproduces (any other keyword leaves the Validator without one), it
+// checks every value of a repeated key where the validator sees the last,
+// and a "not sure" sends the document to the schema validator, whose
+// verdict and errors are the answer. So a Checker can make Validate
+// faster, never different. A *Checker is the checker of one schema
+// position; the root's is what [NewChecker] returns.
+type Checker struct {
 	vacuous bool // accepts every value; never walked
 	never   bool // the false schema
 
-	types uint8 // fastType bits; 0 = any
+	types uint8 // type bits; 0 = any
 
-	props      map[string]*fastNode // every key properties names; nil = vacuous
-	additional *fastNode            // additionalProperties; nil = none or vacuous
-	required   map[string]int       // required key → bit
-	walkObject bool                 // some object keyword needs the keys
+	props      map[string]*Checker // every key properties names; nil = vacuous
+	additional *Checker            // additionalProperties; nil = none or vacuous
+	required   map[string]int      // required key → bit
+	walkObject bool                // some object keyword needs the keys
 
 	minItems, maxItems int
-	prefix             []*fastNode
-	items              *fastNode
+	prefix             []*Checker
+	items              *Checker
 	walkArray          bool
 
 	minLength, maxLength int
@@ -41,40 +42,40 @@ type fastNode struct {
 
 	minimum, exclusiveMinimum, maximum, exclusiveMaximum *big.Rat
 
-	all []*fastNode // $ref and allOf
-	any []*fastNode // anyOf
+	all []*Checker // $ref and allOf
+	any []*Checker // anyOf
 }
 
 const (
-	fastNull uint8 = 1 << iota
-	fastBoolean
-	fastNumber
-	fastInteger
-	fastString
-	fastObject
-	fastArray
+	typeNull uint8 = 1 << iota
+	typeBoolean
+	typeNumber
+	typeInteger
+	typeString
+	typeObject
+	typeArray
 )
 
-var fastTypes = map[string]uint8{
-	"null": fastNull, "boolean": fastBoolean, "number": fastNumber, "integer": fastInteger,
-	"string": fastString, "object": fastObject, "array": fastArray,
+var typeBits = map[string]uint8{
+	"null": typeNull, "boolean": typeBoolean, "number": typeNumber, "integer": typeInteger,
+	"string": typeString, "object": typeObject, "array": typeArray,
 }
 
-// fastChecker compiles the checker of root, or returns nil when some
-// reachable schema uses a keyword it does not reproduce. vacuous is the
-// projection's verdict on which schemas accept every value; root must have
-// passed the projection's checks (no in-place reference cycle).
-func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *fastNode {
-	memo := map[*jsonschema.Schema]*fastNode{}
+// NewChecker compiles the Checker of root, or returns nil when some
+// reachable schema uses a keyword it does not reproduce. vacuous is what
+// [Project] returned for root (which schemas accept every value); root
+// must have passed Project's checks (no in-place reference cycle).
+func NewChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *Checker {
+	memo := map[*jsonschema.Schema]*Checker{}
 	ok := true
-	var build func(s *jsonschema.Schema) *fastNode
-	build = func(s *jsonschema.Schema) *fastNode {
+	var build func(s *jsonschema.Schema) *Checker
+	build = func(s *jsonschema.Schema) *Checker {
 		if n, seen := memo[s]; seen {
 			return n
 		}
-		n := &fastNode{vacuous: vacuous[s], minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
+		n := &Checker{vacuous: vacuous[s], minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
 		memo[s] = n
-		if !fastSupported(s) || len(s.Required) > 64 {
+		if !checkerSupports(s) || len(s.Required) > 64 {
 			ok = false
 			return n
 		}
@@ -83,9 +84,9 @@ func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *
 			return n
 		}
 		for _, t := range s.Types {
-			n.types |= fastTypes[t]
+			n.types |= typeBits[t]
 		}
-		sub := func(x *jsonschema.Schema) *fastNode {
+		sub := func(x *jsonschema.Schema) *Checker {
 			c := build(x)
 			if c.vacuous {
 				return nil
@@ -93,7 +94,7 @@ func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *
 			return c
 		}
 		if len(s.Properties) > 0 {
-			n.props = make(map[string]*fastNode, len(s.Properties))
+			n.props = make(map[string]*Checker, len(s.Properties))
 			for k, x := range s.Properties {
 				n.props[k] = sub(x)
 				n.walkObject = n.walkObject || n.props[k] != nil
@@ -156,9 +157,9 @@ func fastChecker(root *jsonschema.Schema, vacuous map[*jsonschema.Schema]bool) *
 	return n
 }
 
-// fastSupported reports whether the checker reproduces every keyword s
+// checkerSupports reports whether the checker reproduces every keyword s
 // uses.
-func fastSupported(s *jsonschema.Schema) bool {
+func checkerSupports(s *jsonschema.Schema) bool {
 	_, draft4Items := s.Items.([]*jsonschema.Schema)
 	return refusedKeyword(s) == "" &&
 		len(s.Constant) == 0 && len(s.Enum) == 0 && s.Format == "" &&
@@ -170,15 +171,15 @@ func fastSupported(s *jsonschema.Schema) bool {
 		s.MultipleOf == nil
 }
 
-// valid reports whether r certainly satisfies n.
-func (n *fastNode) valid(r gjson.Result) bool {
+// Valid reports whether r certainly satisfies n.
+func (n *Checker) Valid(r gjson.Result) bool {
 	if n.vacuous {
 		return true
 	}
 	if n.never {
 		return false
 	}
-	if n.types != 0 && n.types&fastTypeOf(r) == 0 {
+	if n.types != 0 && n.types&typeOf(r) == 0 {
 		return false
 	}
 	switch r.Type {
@@ -216,13 +217,13 @@ func (n *fastNode) valid(r gjson.Result) bool {
 		}
 	}
 	for _, c := range n.all {
-		if !c.valid(r) {
+		if !c.Valid(r) {
 			return false
 		}
 	}
 	if len(n.any) > 0 {
 		for _, c := range n.any {
-			if c.valid(r) {
+			if c.Valid(r) {
 				return true
 			}
 		}
@@ -231,7 +232,7 @@ func (n *fastNode) valid(r gjson.Result) bool {
 	return true
 }
 
-func (n *fastNode) validObject(r gjson.Result) bool {
+func (n *Checker) validObject(r gjson.Result) bool {
 	ok := true
 	var seen uint64
 	r.ForEach(func(k, v gjson.Result) bool {
@@ -243,7 +244,7 @@ func (n *fastNode) validObject(r gjson.Result) bool {
 		if !named {
 			c = n.additional
 		}
-		if c != nil && !c.valid(v) {
+		if c != nil && !c.Valid(v) {
 			ok = false
 		}
 		return ok
@@ -251,7 +252,7 @@ func (n *fastNode) validObject(r gjson.Result) bool {
 	return ok && seen == 1<<len(n.required)-1
 }
 
-func (n *fastNode) validArray(r gjson.Result) bool {
+func (n *Checker) validArray(r gjson.Result) bool {
 	ok := true
 	i := 0
 	r.ForEach(func(_, v gjson.Result) bool {
@@ -259,7 +260,7 @@ func (n *fastNode) validArray(r gjson.Result) bool {
 		if i < len(n.prefix) {
 			c = n.prefix[i]
 		}
-		if c != nil && !c.valid(v) {
+		if c != nil && !c.Valid(v) {
 			ok = false
 		}
 		i++
@@ -268,28 +269,28 @@ func (n *fastNode) validArray(r gjson.Result) bool {
 	return ok && (n.minItems == -1 || i >= n.minItems) && (n.maxItems == -1 || i <= n.maxItems)
 }
 
-// fastTypeOf is the JSON type of r as the validator names it; a number
+// typeOf is the JSON type of r as the validator names it; a number
 // whose value is whole is also an integer.
-func fastTypeOf(r gjson.Result) uint8 {
+func typeOf(r gjson.Result) uint8 {
 	switch r.Type {
 	case gjson.Null:
-		return fastNull
+		return typeNull
 	case gjson.True, gjson.False:
-		return fastBoolean
+		return typeBoolean
 	case gjson.String:
-		return fastString
+		return typeString
 	case gjson.Number:
 		raw := strings.TrimSpace(r.Raw)
 		if !strings.ContainsAny(raw, ".eE") {
-			return fastNumber | fastInteger
+			return typeNumber | typeInteger
 		}
 		if v, ok := new(big.Rat).SetString(raw); ok && v.IsInt() {
-			return fastNumber | fastInteger
+			return typeNumber | typeInteger
 		}
-		return fastNumber
+		return typeNumber
 	}
 	if r.Raw[0] == '{' {
-		return fastObject
+		return typeObject
 	}
-	return fastArray
+	return typeArray
 }

@@ -16,31 +16,31 @@ import (
 // bytes of everything that is not rewritten stay exactly as they were
 // (DOC-3).
 
-// epPair is one member of a JSON object: its key (decoded), the key as it
+// member is one member of a JSON object: its key (decoded), the key as it
 // was written (quoted, raw) and the raw value.
-type epPair struct {
+type member struct {
 	key    string
 	rawKey string
 	raw    string
 }
 
-// epPairs lists the members of an object in document order (nil for a
+// members lists the members of an object in document order (nil for a
 // non-object).
-func epPairs(obj gjson.Result) []epPair {
+func members(obj gjson.Result) []member {
 	if !obj.IsObject() {
 		return nil
 	}
-	var out []epPair
+	var out []member
 	obj.ForEach(func(k, v gjson.Result) bool {
-		out = append(out, epPair{key: k.String(), rawKey: k.Raw, raw: v.Raw})
+		out = append(out, member{key: k.String(), rawKey: k.Raw, raw: v.Raw})
 		return true
 	})
 	return out
 }
 
-// epObject renders pairs as a compact JSON object. A pair whose rawKey is
+// rawObject renders pairs as a compact JSON object. A pair whose rawKey is
 // empty gets its key freshly quoted; otherwise the author's bytes are kept.
-func epObject(pairs []epPair) string {
+func rawObject(pairs []member) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, p := range pairs {
@@ -50,7 +50,7 @@ func epObject(pairs []epPair) string {
 		if p.rawKey != "" {
 			b.WriteString(p.rawKey)
 		} else {
-			b.WriteString(epQuote(p.key))
+			b.WriteString(quoteJSON(p.key))
 		}
 		b.WriteByte(':')
 		b.WriteString(p.raw)
@@ -59,8 +59,8 @@ func epObject(pairs []epPair) string {
 	return b.String()
 }
 
-// epQuote renders s as a JSON string without HTML escaping.
-func epQuote(s string) string {
+// quoteJSON renders s as a JSON string without HTML escaping.
+func quoteJSON(s string) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -68,10 +68,10 @@ func epQuote(s string) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-// epSetRaw sets the member key of the raw object obj to the raw value v,
+// setMember sets the member key of the raw object obj to the raw value v,
 // keeping the member's position when it exists (sjson replaces in place) and
 // appending it otherwise. A non-object obj is treated as {}.
-func epSetRaw(obj, key, v string) string {
+func setMember(obj, key, v string) string {
 	if !gjson.Parse(obj).IsObject() {
 		obj = "{}"
 	}
@@ -83,22 +83,22 @@ func epSetRaw(obj, key, v string) string {
 	return out
 }
 
-// epDeepMerge merges the raw JSON value under into over: when both are
+// deepMerge merges the raw JSON value under into over: when both are
 // objects, members of over win, nested objects are merged the same way and
 // members only under has are appended in under's order; otherwise over wins
 // outright.
-func epDeepMerge(over, under gjson.Result) string {
+func deepMerge(over, under gjson.Result) string {
 	if !over.IsObject() || !under.IsObject() {
 		return over.Raw
 	}
-	pairs := epPairs(over)
+	pairs := members(over)
 	seen := make(map[string]int, len(pairs))
 	for i, p := range pairs {
 		if _, dup := seen[p.key]; !dup {
 			seen[p.key] = i
 		}
 	}
-	for _, u := range epPairs(under) {
+	for _, u := range members(under) {
 		i, ok := seen[u.key]
 		if !ok {
 			seen[u.key] = len(pairs)
@@ -107,14 +107,14 @@ func epDeepMerge(over, under gjson.Result) string {
 		}
 		o := gjson.Parse(pairs[i].raw)
 		if uv := gjson.Parse(u.raw); o.IsObject() && uv.IsObject() {
-			pairs[i].raw = epDeepMerge(o, uv)
+			pairs[i].raw = deepMerge(o, uv)
 		}
 	}
-	return epObject(pairs)
+	return rawObject(pairs)
 }
 
-// epIsWildcard reports whether a model ID names a provider wildcard (`*` or
+// isWildcard reports whether a model ID names a provider wildcard (`*` or
 // a trailing `/*`) rather than one model.
-func epIsWildcard(id string) bool {
+func isWildcard(id string) bool {
 	return id == "*" || strings.HasSuffix(id, "/*")
 }
