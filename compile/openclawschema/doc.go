@@ -47,7 +47,8 @@
 //     references, broadcast keys and sizes, durations, byte sizes,
 //     heartbeat active hours, absolute and non-blank paths, URL schemes
 //     and origins, exact egress hosts, gateway roles, ACP binding peers,
-//     persistent hook sessions, exec mode beside security/ask, and, found
+//     persistent hook sessions, exec mode beside security/ask, talk
+//     providers, browser profiles, and, found
 //     by the schema's shape, SecretRef ids and tool policies), each
 //     refused at the setting OpenClaw names; an object-level refinement
 //     runs only when its object satisfies the schema, as in OpenClaw.

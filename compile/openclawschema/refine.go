@@ -268,6 +268,52 @@ var refinements = []Refinement{
 		},
 	},
 	{
+		Class: "talk-provider", Paths: []string{"talk.provider", "talk.realtime.provider"},
+		Refuses: "a talk provider that names none of talk.providers, or none named when several are defined (and the same for talk.realtime)",
+		check: func(root gjson.Result, r *refiner) {
+			for _, scope := range [][]string{{"talk"}, {"talk", "realtime"}} {
+				v := root.Get(strings.Join(scope, "."))
+				if !v.IsObject() || !r.schemaValid(root, scope...) {
+					continue
+				}
+				provider := ""
+				if p := v.Get("provider"); p.Type == gjson.String {
+					provider = strings.ToLower(strings.TrimSpace(p.String()))
+				}
+				var keys []string
+				v.Get("providers").ForEach(func(k, _ gjson.Result) bool { keys = append(keys, k.String()); return true })
+				at := occkit.NewPath(append(scope, "provider")...)
+				switch {
+				case provider != "" && len(keys) > 0 && !v.Get("providers").Get(gjson.Escape(provider)).Exists():
+					r.add(at, "%s must name a key of %s.providers", at, strings.Join(scope, "."))
+				case provider == "" && len(keys) > 1:
+					r.add(at, "%s is required when %s.providers defines several providers", at, strings.Join(scope, "."))
+				}
+			}
+		},
+	},
+	{
+		Class: "browser-profile", Paths: []string{"browser.profiles.*"},
+		Refuses: "a browser profile without cdpPort or cdpUrl (unless existing-session or extension), userDataDir outside existing-session, or cdpUrl with extension",
+		check: func(root gjson.Result, r *refiner) {
+			each(root, "browser.profiles.*", func(v gjson.Result, at occkit.Path) {
+				if !v.IsObject() || !r.schemaValid(root, pathKeys(at)...) {
+					return
+				}
+				driver := v.Get("driver").String()
+				cdpURL := v.Get("cdpUrl").String() != ""
+				switch {
+				case driver != "existing-session" && driver != "extension" && !truthy(v.Get("cdpPort")) && !cdpURL:
+					r.add(at, "%s must set cdpPort or cdpUrl", at)
+				case driver != "existing-session" && v.Get("userDataDir").String() != "":
+					r.add(at, "%s: userDataDir is only supported with driver existing-session", at)
+				case driver == "extension" && cdpURL:
+					r.add(at, "%s: cdpUrl is not supported with driver extension", at)
+				}
+			})
+		},
+	},
+	{
 		Class: "broadcast-size", Paths: []string{"broadcast.*"},
 		Refuses: "a broadcast list under a channel-qualified key naming more than 16 agents",
 		check: func(root gjson.Result, r *refiner) {
@@ -529,6 +575,19 @@ func activeTime(s string, end bool) string {
 		return "a start cannot be 24:00"
 	}
 	return ""
+}
+
+// truthy is JavaScript's truthiness of a JSON value.
+func truthy(v gjson.Result) bool {
+	switch v.Type {
+	case gjson.String:
+		return v.Str != ""
+	case gjson.Number:
+		return v.Float() != 0
+	case gjson.True, gjson.JSON:
+		return true
+	}
+	return false
 }
 
 var durationUnitSuffix = regexp.MustCompile(`(?i)(ms|s|m|h|d)$`)
