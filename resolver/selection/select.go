@@ -258,6 +258,8 @@ type decision struct {
 	prov            *provider
 	row             *row
 	why             trail
+	// none is the route without a provider config (see facts).
+	none route
 }
 
 // Paths every decision names; a Path is immutable and shared.
@@ -481,12 +483,11 @@ func (d *decision) facts() *route {
 	if d.prov != nil {
 		return &d.prov.route
 	}
-	return &noRoute
+	// A route without a provider config: the provider's default URL
+	// and API, which for openai is the official route.
+	d.none = route{official: true}
+	return &d.none
 }
-
-// noRoute is a route without a provider config: the provider's default
-// URL and API, which for openai is the official route.
-var noRoute = route{official: true}
 
 // overrideSources are the sorted override lists of the route (SEL-6,
 // SEL-6a): provider config, catalog row, the agent scopes' params and,
