@@ -26,6 +26,30 @@ const (
 	runtimeBad                      // present but unsupported (already reported)
 )
 
+// harnessID is a supported agentRuntime id stored in one byte, so the
+// per-model indexes hold no string (and no pointer) for it.
+type harnessID uint8
+
+const (
+	hidOpenClaw harnessID = iota
+	hidCodex
+)
+
+// toHarnessID maps a supported agentRuntime id ("openclaw" or "codex").
+func toHarnessID(id string) harnessID {
+	if id == string(occkit.HarnessCodex) {
+		return hidCodex
+	}
+	return hidOpenClaw
+}
+
+func (h harnessID) String() string {
+	if h == hidCodex {
+		return string(occkit.HarnessCodex)
+	}
+	return string(occkit.HarnessOpenClaw)
+}
+
 // readRuntime reads the agentRuntime of a policy holder (a catalog
 // entry, a provider row or a provider). shape reports whether the refusal
 // is of agentRuntime itself (not an object) rather than of its id.
@@ -114,14 +138,22 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 
 // catalogKey is one key of a selectable catalog (agents.defaults.models or
 // an entry's models).
+//
+// It is kept small and nearly pointer-free (one entry per model, live while
+// a catalog is evaluated): the ref is its key "provider/id" with the
+// provider's length, and the runtime a byte.
 type catalogKey struct {
 	raw   string
-	ref   Ref
-	valid bool // raw is a valid selected ref (REF-3)
-	rt    string
+	key   string // the ref's Key(), when valid
+	pl    int32  // len(provider) in key
+	prev  int32  // the previous key with the same Ref.Key, or -1
+	valid bool   // raw is a valid selected ref (REF-3)
+	rt    harnessID
 	rtSt  runtimeState
-	prev  int32 // the previous key with the same Ref.Key, or -1
 }
+
+// provider is the key's ref's provider (valid keys only).
+func (k *catalogKey) provider() string { return k.key[:k.pl] }
 
 // catalogIndex is one selectable catalog.
 type catalogIndex struct {
@@ -178,13 +210,15 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 		c.keys = regrow(c.keys, used, len(v.Raw))
 		used += len(k.Raw) + len(val.Raw) + 2
 		ck := catalogKey{raw: k.String(), prev: -1}
-		ck.ref, ck.valid = ParseRef(ck.raw)
+		if ref, ok := ParseRef(ck.raw); ok {
+			ck.valid, ck.key, ck.pl = true, refKey(ck.raw, ref), int32(len(ref.Provider))
+		}
 		if !val.IsObject() {
 			*errs = append(*errs, invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
 			ck.rtSt = runtimeBad
 		} else {
-			var shape bool
-			ck.rt, ck.rtSt, shape = readRuntime(val)
+			rt, st, shape := readRuntime(val)
+			ck.rt, ck.rtSt = toHarnessID(rt), st
 			if ck.rtSt == runtimeBad {
 				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape, val))
 			}
@@ -201,11 +235,10 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 		if c.byKey == nil {
 			c.byKey = make(map[string]int32, len(c.keys)-i)
 		}
-		key := refKey(ck.raw, ck.ref)
-		if l, dup := c.byKey[key]; dup {
+		if l, dup := c.byKey[ck.key]; dup {
 			ck.prev = l
 		}
-		c.byKey[key] = int32(i)
+		c.byKey[ck.key] = int32(i)
 	}
 	return c
 }
@@ -220,34 +253,45 @@ func refKey(raw string, r Ref) string {
 	return r.Key()
 }
 
-// refString is r.String(), reusing raw when it is already canonical.
-func refString(raw string, r Ref) string {
-	if r.Profile == "" {
-		return refKey(raw, r)
-	}
-	return r.String()
-}
-
-// refAt is a model ref and where it is written: at base, or at
-// base[idx] for a fallback. The location is built only when a reason or a
-// problem needs it.
+// refAt is a model ref and where it is written: at *base, or at
+// (*base)[idx] for a fallback. The location is built only when a reason or a
+// problem needs it. One is kept per fallback, so it is compact: the ref is
+// its key "provider/id" (the provider is its first pl bytes) and profile,
+// and the fallbacks of one setting share one base.
 type refAt struct {
-	ref  Ref
-	key  string // ref.Key()
-	str  string // ref.String()
-	base occkit.Path
-	idx  int // -1: at base itself
+	key     string // ref.Key()
+	profile string // ref.Profile
+	base    *occkit.Path
+	pl      int32 // len(ref.Provider)
+	idx     int32 // -1: at base itself
 }
 
-func (r refAt) loc() occkit.Path {
-	if r.idx < 0 {
-		return r.base
+// ref is the parsed ref.
+func (r *refAt) ref() Ref {
+	return Ref{Provider: r.key[:r.pl], ID: r.key[r.pl+1:], Profile: r.profile}
+}
+
+// provider is ref().Provider.
+func (r *refAt) provider() string { return r.key[:r.pl] }
+
+// str is ref().String(): the key itself unless there is a profile.
+func (r *refAt) str() string {
+	if r.profile == "" {
+		return r.key
 	}
-	return r.base.Index(r.idx)
+	return r.ref().String()
 }
 
-func newRefAt(raw string, ref Ref, base occkit.Path, idx int) refAt {
-	return refAt{ref: ref, key: refKey(strings.TrimSpace(raw), ref), str: refString(strings.TrimSpace(raw), ref), base: base, idx: idx}
+func (r *refAt) loc() occkit.Path {
+	if r.idx < 0 {
+		return *r.base
+	}
+	return r.base.Index(int(r.idx))
+}
+
+func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
+	return refAt{key: refKey(strings.TrimSpace(raw), ref), profile: ref.Profile, base: base,
+		pl: int32(len(ref.Provider)), idx: int32(idx)}
 }
 
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
@@ -273,7 +317,7 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
 			return s
 		}
-		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, path, -1)
+		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &path, -1)
 		return s
 	case !v.IsObject():
 		*errs = append(*errs, invalid("RES-3", path,
@@ -281,22 +325,24 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 		return s
 	}
 	s.complete = true
-	pp := path.Key("primary")
+	pp := new(occkit.Path)
+	*pp = path.Key("primary")
 	pv := v.Get("primary")
 	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
 		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
 	} else {
 		s.complete = false
-		*errs = append(*errs, invalid("RES-3", pp, "%s must be a provider/model ref", pp))
+		*errs = append(*errs, invalid("RES-3", *pp, "%s must be a provider/model ref", *pp))
 	}
 	fv := v.Get("fallbacks")
 	if !fv.Exists() {
 		return s
 	}
-	fp := path.Key("fallbacks")
+	fp := new(occkit.Path)
+	*fp = path.Key("fallbacks")
 	if !fv.IsArray() {
 		s.complete = false
-		*errs = append(*errs, invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
+		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
 		return s
 	}
 	s.fallbacks = make([]refAt, 0, min(sizeHint(fv.Raw, 24), sampled))
@@ -313,7 +359,7 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
 			return true
 		}
-		if s.ok && r.Provider != s.primary.ref.Provider {
+		if s.ok && r.Provider != s.primary.provider() {
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
@@ -334,13 +380,13 @@ type agentEntry struct {
 // catalogRow is one row of models.providers.<p>.models.
 type catalogRow struct {
 	id    string // trimmed row id
-	idOK  bool   // the row is an object with a string id
-	rt    string
-	rtSt  runtimeState
 	alt   string // the model ID after the provider prefix, when id is written "<p>/…", else ""
 	prevA int32  // the previous row indexed under id, or -1
 	prevB int32  // the previous row indexed under alt, or -1
+	idOK  bool   // the row is an object with a string id
 	used  bool   // a selected model names this row (RES-9)
+	rt    harnessID
+	rtSt  runtimeState
 }
 
 // providerConfig is one models.providers value.
@@ -348,7 +394,7 @@ type providerConfig struct {
 	raw    string // the key as written
 	name   string // normalized provider name (REF-2)
 	path   occkit.Path
-	rt     string
+	rt     harnessID
 	rtSt   runtimeState
 	rowsAt bool // a models array is present
 	rows   []catalogRow
@@ -371,9 +417,8 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 		p.rtSt = runtimeBad
 		return p
 	}
-	var shape bool
-	var mv gjson.Result
-	p.rt, p.rtSt, shape, mv = readPolicy(v, "models")
+	rt, st, shape, mv := readPolicy(v, "models")
+	p.rt, p.rtSt = toHarnessID(rt), st
 	if p.rtSt == runtimeBad {
 		*errs = append(*errs, runtimeErr(path, shape, v))
 	}
@@ -398,9 +443,8 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
 				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
 		default:
-			var shape bool
-			var idv gjson.Result
-			row.rt, row.rtSt, shape, idv = readPolicy(e, "id")
+			rt, st, shape, idv := readPolicy(e, "id")
+			row.rt, row.rtSt = toHarnessID(rt), st
 			if row.rtSt == runtimeBad {
 				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape, e))
 			}
