@@ -161,15 +161,16 @@ type catalogIndex struct {
 	bad     bool // not an object (reported)
 	path    occkit.Path
 	keys    []catalogKey
-	byKey   map[string]int32 // Ref.Key() -> last index into keys (chained by prev)
+	byKey   indexTable // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
 }
 
 // lookup calls f for each key whose ref is key, in document order.
 func (c *catalogIndex) lookup(key string, f func(i int32)) {
-	i, ok := c.byKey[key]
+	u, ok := tableGet(c.byKey, key, c.keys, catalogKeyOf)
 	if !ok {
 		return
 	}
+	i := int32(u)
 	if c.keys[i].prev < 0 { // the common case: one key
 		f(i)
 		return
@@ -186,7 +187,7 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 
 // has reports whether the catalog holds key.
 func (c *catalogIndex) has(key string) bool {
-	_, ok := c.byKey[key]
+	_, ok := tableGet(c.byKey, key, c.keys, catalogKeyOf)
 	return ok
 }
 
@@ -226,22 +227,24 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 		c.keys = append(c.keys, ck)
 		return true
 	})
-	// Indexed once the keys are known, so the map is sized exactly.
+	// Indexed once the keys are known, so the table is sized once.
 	for i := range c.keys {
 		ck := &c.keys[i]
 		if !ck.valid {
 			continue
 		}
 		if c.byKey == nil {
-			c.byKey = make(map[string]int32, len(c.keys)-i)
+			c.byKey = newIndexTable(len(c.keys) - i)
 		}
-		if l, dup := c.byKey[ck.key]; dup {
-			ck.prev = l
+		if l, dup := tablePut(c.byKey, ck.key, uint32(i), c.keys, catalogKeyOf); dup {
+			ck.prev = int32(l)
 		}
-		c.byKey[ck.key] = int32(i)
 	}
 	return c
 }
+
+// catalogKeyOf is the key of keys[v], for [indexTable].
+func catalogKeyOf(keys []catalogKey, v uint32) string { return keys[v].key }
 
 // refKey is r.Key(), reusing raw when it is already written that way
 // (the common case), so indexing does not allocate per key.
@@ -401,7 +404,8 @@ type providerConfig struct {
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
 	// holds the last such row; earlier ones are chained by prevA/prevB.
-	byID map[string]int32
+	// Its values are row<<1, or row<<1|1 for a row indexed under its alt.
+	byID indexTable
 }
 
 func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
@@ -464,34 +468,51 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 		p.rows = append(p.rows, row)
 		return true
 	})
-	// Indexed once the rows are known, so the map is sized exactly.
+	// Indexed once the rows are known, so the table is sized exactly.
+	keys := 0
+	for i := range p.rows {
+		if p.rows[i].idOK {
+			keys++
+			if p.rows[i].alt != "" {
+				keys++
+			}
+		}
+	}
 	for i := range p.rows {
 		row := &p.rows[i]
 		if !row.idOK {
 			continue
 		}
 		if p.byID == nil {
-			p.byID = make(map[string]int32, len(p.rows)-i)
+			p.byID = newIndexTable(keys)
 		}
-		if l, dup := p.byID[row.id]; dup {
-			row.prevA = l
+		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, p.rows, rowKeyOf); dup {
+			row.prevA = int32(l >> 1)
 		}
-		p.byID[row.id] = int32(i)
 		if row.alt != "" {
-			if l, dup := p.byID[row.alt]; dup {
-				row.prevB = l
+			if l, dup := tablePut(p.byID, row.alt, uint32(i)<<1|1, p.rows, rowKeyOf); dup {
+				row.prevB = int32(l >> 1)
 			}
-			p.byID[row.alt] = int32(i)
 		}
 	}
 	return p
+}
+
+// rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
+// alt when v is odd.
+func rowKeyOf(rows []catalogRow, v uint32) string {
+	if v&1 == 0 {
+		return rows[v>>1].id
+	}
+	return rows[v>>1].alt
 }
 
 // rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
-	i, ok := p.byID[ref.ID]
+	u, ok := tableGet(p.byID, ref.ID, p.rows, rowKeyOf)
+	i := int32(u >> 1)
 	for ok && i >= 0 {
 		r := &p.rows[i]
 		if MatchRow(ref, r.id) {
