@@ -604,15 +604,24 @@ func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
-	if errs := shapeErrors(root); len(errs) > 0 {
-		x.shapeOK, x.shapeErrs = false, errs
-	}
 	if !root.IsObject() {
+		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
 	}
+	// Each level is scanned once: the shape check (RES-2) and the indexes
+	// read the same members, so a large catalog is not skipped over again.
 	f := objectFields(root, "agents", "models", "plugins")
 	agents, models, plugins := f[0], f[1], f[2]
-	x.indexAgents(agents)
+	var af []gjson.Result
+	if agents.IsObject() {
+		af = objectFields(agents, "defaults", "entries", "list")
+	} else {
+		af = make([]gjson.Result, 3)
+	}
+	if errs := agentsShapeErrors(agents, af[0], af[1]); len(errs) > 0 {
+		x.shapeOK, x.shapeErrs = false, errs
+	}
+	x.indexAgents(agents, af)
 	x.indexProviders(models)
 	x.indexPlugins(plugins)
 	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
@@ -635,14 +644,14 @@ func codexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
 	return false, occkit.Path{}
 }
 
-func (x *docIndex) indexAgents(agents gjson.Result) {
+// indexAgents indexes agents, whose defaults, entries and list are f.
+func (x *docIndex) indexAgents(agents gjson.Result, f []gjson.Result) {
 	if !agents.Exists() {
 		return
 	}
 	if !agents.IsObject() {
 		return // RES-2, decided by shapeErrors
 	}
-	f := objectFields(agents, "defaults", "entries", "list")
 	defaults, entries := f[0], f[1]
 	x.list = f[2]
 	if defaults.Exists() {
