@@ -140,21 +140,35 @@ func TestDifferential(t *testing.T) {
 //     section without its defaults and refuses a missing property the
 //     schema gives a default; the gateway and `openclaw config validate`
 //     fill the defaults in first and accept (measured with the CLI), as
-//     the check does.
+//     the check does; likewise channel-raw, the account keys of a raw
+//     channel section (zalouser) that the CLI accepts.
 func divergenceClass(ours error, theirs verdict, bundled map[string]bool) string {
 	if ours == nil && specOnly(theirs) {
 		return "spec"
 	}
 	if ours == nil {
-		if c := refinementOnly(theirs); c != "" {
-			return c
-		}
+		// Each refusal must be a missing channel setting with a default
+		// or a documented unmirrored refinement.
+		var classes []string
 		for _, is := range theirs.Issues {
-			if !strings.HasPrefix(is.Message, "invalid config: must have required property") {
-				return ""
+			c := "channel-default"
+			if channelRaw(is.Path, is.Message) {
+				c = "channel-raw"
+			} else if !strings.HasPrefix(is.Message, "invalid config: must have required property") {
+				if structural(is.Message) {
+					return ""
+				}
+				if c = unmirroredClass(normPath(is.Path), is.Message); c == "" {
+					return ""
+				}
+				c = "refinement/" + c
+			}
+			if !contains(classes, c) {
+				classes = append(classes, c)
 			}
 		}
-		return "channel-default"
+		sort.Strings(classes)
+		return strings.Join(classes, "+")
 	}
 	if !theirs.OK {
 		return ""
@@ -169,6 +183,15 @@ func divergenceClass(ours error, theirs verdict, bundled map[string]bool) string
 		}
 	}
 	return "plugin-channel"
+}
+
+// channelRaw recognises validateConfigObject's refusal of the account
+// keys of a bundled channel's raw section (the zalouser accounts map),
+// which the CLI's validation, after the channel's normalization, accepts
+// (measured with testdata/cli-oracle.mjs), as the check does.
+func channelRaw(path, message string) bool {
+	return strings.HasPrefix(path, "channels.") && strings.HasSuffix(path, ".accounts") &&
+		strings.HasPrefix(message, "invalid config: must not have additional properties")
 }
 
 // specOnly reports whether OpenClaw refuses only keys the SPEC decides

@@ -44,8 +44,12 @@
 //   - refinement: OpenClaw refuses through checks its published schema
 //     does not carry (zod refinements). The check mirrors those of the
 //     pinned release that a document alone decides ([Refinements]: agent
-//     references, broadcast keys, durations, byte sizes, absolute paths,
-//     URL schemes and origins, exact egress hosts, gateway roles), each
+//     references, broadcast keys and sizes, durations, byte sizes,
+//     heartbeat active hours, absolute and non-blank paths, URL schemes
+//     and origins, exact egress hosts, gateway roles, ACP binding peers,
+//     persistent hook sessions, exec mode beside security/ask, talk
+//     providers, browser profiles, and, found
+//     by the schema's shape, SecretRef ids and tool policies), each
 //     refused at the setting OpenClaw names; an object-level refinement
 //     runs only when its object satisfies the schema, as in OpenClaw.
 //     The agent references are judged against the roster OpenClaw's

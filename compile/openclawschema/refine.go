@@ -36,22 +36,62 @@ type refiner struct {
 	version string
 	schema  *node
 	issues  []error
+	// doc indexes the document's objects as the refinements reach them,
+	// so that each object is scanned once however many settings they
+	// read in it.
+	doc *index
+}
+
+// index is one value of the document with its object members, found on
+// first use.
+type index struct {
+	v     gjson.Result
+	built bool
+	keys  []string
+	kids  map[string]*index
+}
+
+func (x *index) child(k string) *index {
+	if !x.built {
+		x.built = true
+		if x.v.IsObject() {
+			x.kids = map[string]*index{}
+			x.v.ForEach(func(key, val gjson.Result) bool {
+				if _, dup := x.kids[key.String()]; !dup {
+					x.keys = append(x.keys, key.String())
+					x.kids[key.String()] = &index{v: val}
+				}
+				return true
+			})
+		}
+	}
+	return x.kids[k]
+}
+
+// get is the value at the keys, or a missing result.
+func (r *refiner) get(keys ...string) gjson.Result {
+	x := r.doc
+	for _, k := range keys {
+		if x = x.child(k); x == nil {
+			return gjson.Result{}
+		}
+	}
+	return x.v
 }
 
 // schemaValid reports whether the value at path satisfies its schema. An
 // object-level refinement runs in OpenClaw only on an object its schema
 // accepts (zod runs a superRefine after a clean parse); a refinement of
 // one string runs whatever its siblings hold.
-func (r *refiner) schemaValid(root gjson.Result, path ...string) bool {
-	n, v := r.schema, root
+func (r *refiner) schemaValid(path ...string) bool {
+	n := r.schema
 	for _, k := range path {
 		if n == nil {
 			return true
 		}
 		n, _ = n.child(k)
-		v = v.Get(gjson.Escape(k))
 	}
-	return n == nil || n.valid(v)
+	return n == nil || n.valid(r.get(path...))
 }
 
 func (r *refiner) add(at occkit.Path, format string, args ...any) {
@@ -62,7 +102,7 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 
 // refine runs every refinement on root.
 func refine(schema *node, root gjson.Result, version string) []error {
-	r := &refiner{version: version, schema: schema}
+	r := &refiner{version: version, schema: schema, doc: &index{v: root}}
 	for _, ref := range refinements {
 		ref.check(root, r)
 	}
@@ -72,42 +112,40 @@ func refine(schema *node, root gjson.Result, version string) []error {
 
 // each calls fn for every value at pattern, a dot path where "*" is any
 // key of an object and "[]" any element of an array.
-func each(root gjson.Result, pattern string, fn func(v gjson.Result, at occkit.Path)) {
-	var walk func(v gjson.Result, segs []string, at occkit.Path)
-	walk = func(v gjson.Result, segs []string, at occkit.Path) {
+func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
+	var walk func(x *index, segs []string, at occkit.Path)
+	walk = func(x *index, segs []string, at occkit.Path) {
 		if len(segs) == 0 {
-			fn(v, at)
+			fn(x.v, at)
 			return
 		}
 		switch seg := segs[0]; seg {
 		case "*":
-			if v.IsObject() {
-				v.ForEach(func(k, c gjson.Result) bool {
-					walk(c, segs[1:], at.Key(k.String()))
-					return true
-				})
+			if x.v.IsObject() {
+				x.child("")
+				for _, k := range x.keys {
+					walk(x.kids[k], segs[1:], at.Key(k))
+				}
 			}
 		case "[]":
-			if v.IsArray() {
-				for i, c := range v.Array() {
-					walk(c, segs[1:], at.Index(i))
+			if x.v.IsArray() {
+				for i, c := range x.v.Array() {
+					walk(&index{v: c}, segs[1:], at.Index(i))
 				}
 			}
 		default:
-			if v.IsObject() {
-				if c := v.Get(gjson.Escape(seg)); c.Exists() {
-					walk(c, segs[1:], at.Key(seg))
-				}
+			if c := x.child(seg); c != nil {
+				walk(c, segs[1:], at.Key(seg))
 			}
 		}
 	}
-	walk(root, strings.Split(pattern, "."), occkit.Root())
+	walk(r.doc, strings.Split(pattern, "."), occkit.Root())
 }
 
-// strings calls fn for every string value at the refinement's paths.
-func eachString(root gjson.Result, paths []string, fn func(s string, at occkit.Path)) {
+// eachString calls fn for every string value at the paths.
+func (r *refiner) eachString(paths []string, fn func(s string, at occkit.Path)) {
 	for _, p := range paths {
-		each(root, p, func(v gjson.Result, at occkit.Path) {
+		r.each(p, func(v gjson.Result, at occkit.Path) {
 			if v.Type == gjson.String {
 				fn(v.String(), at)
 			}
@@ -145,8 +183,8 @@ func normalizeAgentID(id string) string {
 // agents.entries with object values, else the ids of an agents.list
 // array, else the implicit "main" agent its loader adds to a document
 // without a roster.
-func roster(root gjson.Result) (raw []string) {
-	agents := root.Get("agents")
+func roster(r *refiner) (raw []string) {
+	agents := r.get("agents")
 	if e := agents.Get("entries"); e.IsObject() {
 		e.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
@@ -176,25 +214,25 @@ var refinements = []Refinement{
 			"bindings[].agentId", "broadcast.*[]", "broadcast.*.agents[]"},
 		Refuses: "an agent id that names no configured agent (ids compare normalized, broadcast lists exactly)",
 		check: func(root gjson.Result, r *refiner) {
-			raw := roster(root)
+			raw := roster(r)
 			exact, norm := map[string]bool{}, map[string]bool{}
 			for _, id := range raw {
 				exact[id] = true
 				norm[normalizeAgentID(id)] = true
 			}
 			for _, p := range []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId"} {
-				eachString(root, []string{p}, func(s string, at occkit.Path) {
+				r.eachString([]string{p}, func(s string, at occkit.Path) {
 					if !norm[normalizeAgentID(s)] {
 						r.add(at, "%s names no agent of agents.entries", at)
 					}
 				})
 			}
-			eachString(root, []string{"bindings.[].agentId"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"bindings.[].agentId"}, func(s string, at occkit.Path) {
 				if s != "main" && !norm[normalizeAgentID(s)] {
 					r.add(at, "%s names no agent of agents.entries", at)
 				}
 			})
-			root.Get("broadcast").ForEach(func(k, v gjson.Result) bool {
+			r.get("broadcast").ForEach(func(k, v gjson.Result) bool {
 				if k.String() == "strategy" || !(v.IsObject() || v.IsArray()) {
 					return true
 				}
@@ -219,7 +257,7 @@ var refinements = []Refinement{
 		Class: "broadcast-key", Paths: []string{"broadcast.*"},
 		Refuses: "a broadcast group object whose key is not channel-qualified (<channel>:<peerId>)",
 		check: func(root gjson.Result, r *refiner) {
-			root.Get("broadcast").ForEach(func(k, v gjson.Result) bool {
+			r.get("broadcast").ForEach(func(k, v gjson.Result) bool {
 				if v.IsObject() && !channelPeerKey.MatchString(k.String()) {
 					at := occkit.NewPath("broadcast", k.String())
 					r.add(at, "%s: a broadcast group needs a channel-qualified key (<channel>:<peerId>)", at)
@@ -234,8 +272,8 @@ var refinements = []Refinement{
 		Refuses: "a heartbeat active-hours time that is not HH:MM (24h; 24:00 only as an end)",
 		check: func(root gjson.Result, r *refiner) {
 			for _, hb := range []string{"agents.defaults.heartbeat", "agents.entries.*.heartbeat"} {
-				each(root, hb, func(v gjson.Result, at occkit.Path) {
-					if !v.IsObject() || !r.schemaValid(root, pathKeys(at)...) {
+				r.each(hb, func(v gjson.Result, at occkit.Path) {
+					if !v.IsObject() || !r.schemaValid(pathKeys(at)...) {
 						return
 					}
 					for _, end := range []string{"start", "end"} {
@@ -257,9 +295,9 @@ var refinements = []Refinement{
 		Refuses: "an exec policy that sets mode beside the legacy security or ask",
 		check: func(root gjson.Result, r *refiner) {
 			for _, p := range []string{"tools.exec", "agents.entries.*.tools.exec"} {
-				each(root, p, func(v gjson.Result, at occkit.Path) {
+				r.each(p, func(v gjson.Result, at occkit.Path) {
 					if !v.IsObject() || !v.Get("mode").Exists() || !v.Get("security").Exists() && !v.Get("ask").Exists() ||
-						!r.schemaValid(root, pathKeys(at)...) {
+						!r.schemaValid(pathKeys(at)...) {
 						return
 					}
 					r.add(at.Key("mode"), "%s cannot be combined with security or ask in the same exec object (run openclaw doctor --fix to migrate)", at.Key("mode"))
@@ -268,10 +306,56 @@ var refinements = []Refinement{
 		},
 	},
 	{
+		Class: "talk-provider", Paths: []string{"talk.provider", "talk.realtime.provider"},
+		Refuses: "a talk provider that names none of talk.providers, or none named when several are defined (and the same for talk.realtime)",
+		check: func(root gjson.Result, r *refiner) {
+			for _, scope := range [][]string{{"talk"}, {"talk", "realtime"}} {
+				v := r.get(scope...)
+				if !v.IsObject() || !r.schemaValid(scope...) {
+					continue
+				}
+				provider := ""
+				if p := v.Get("provider"); p.Type == gjson.String {
+					provider = strings.ToLower(strings.TrimSpace(p.String()))
+				}
+				var keys []string
+				v.Get("providers").ForEach(func(k, _ gjson.Result) bool { keys = append(keys, k.String()); return true })
+				at := occkit.NewPath(append(scope, "provider")...)
+				switch {
+				case provider != "" && len(keys) > 0 && !v.Get("providers").Get(gjson.Escape(provider)).Exists():
+					r.add(at, "%s must name a key of %s.providers", at, strings.Join(scope, "."))
+				case provider == "" && len(keys) > 1:
+					r.add(at, "%s is required when %s.providers defines several providers", at, strings.Join(scope, "."))
+				}
+			}
+		},
+	},
+	{
+		Class: "browser-profile", Paths: []string{"browser.profiles.*"},
+		Refuses: "a browser profile without cdpPort or cdpUrl (unless existing-session or extension), userDataDir outside existing-session, or cdpUrl with extension",
+		check: func(root gjson.Result, r *refiner) {
+			r.each("browser.profiles.*", func(v gjson.Result, at occkit.Path) {
+				if !v.IsObject() || !r.schemaValid(pathKeys(at)...) {
+					return
+				}
+				driver := v.Get("driver").String()
+				cdpURL := v.Get("cdpUrl").String() != ""
+				switch {
+				case driver != "existing-session" && driver != "extension" && !truthy(v.Get("cdpPort")) && !cdpURL:
+					r.add(at, "%s must set cdpPort or cdpUrl", at)
+				case driver != "existing-session" && v.Get("userDataDir").String() != "":
+					r.add(at, "%s: userDataDir is only supported with driver existing-session", at)
+				case driver == "extension" && cdpURL:
+					r.add(at, "%s: cdpUrl is not supported with driver extension", at)
+				}
+			})
+		},
+	},
+	{
 		Class: "broadcast-size", Paths: []string{"broadcast.*"},
 		Refuses: "a broadcast list under a channel-qualified key naming more than 16 agents",
 		check: func(root gjson.Result, r *refiner) {
-			root.Get("broadcast").ForEach(func(k, v gjson.Result) bool {
+			r.get("broadcast").ForEach(func(k, v gjson.Result) bool {
 				if v.IsArray() && channelPeerKey.MatchString(k.String()) && len(v.Array()) > 16 {
 					at := occkit.NewPath("broadcast", k.String())
 					r.add(at, "%s: an agent group thread holds at most 16 agents", at)
@@ -284,7 +368,7 @@ var refinements = []Refinement{
 		Class: "acp-binding", Paths: []string{"bindings[].match.peer"},
 		Refuses: "an ACP binding (type acp) whose match.peer.id is missing or blank",
 		check: func(root gjson.Result, r *refiner) {
-			each(root, "bindings.[]", func(v gjson.Result, at occkit.Path) {
+			r.each("bindings.[]", func(v gjson.Result, at occkit.Path) {
 				if v.Get("type").String() != "acp" || v.Get("type").Type != gjson.String || !r.schemaValidAt(v, "bindings", "[]") {
 					return
 				}
@@ -299,11 +383,11 @@ var refinements = []Refinement{
 		Class: "hook-session", Paths: []string{"hooks.mappings[].sessionKey"},
 		Refuses: "a persistent agent hook mapping without sessionKey, hooks.defaultSessionKey or a transform",
 		check: func(root gjson.Result, r *refiner) {
-			hooks := root.Get("hooks")
-			if !hooks.IsObject() || !r.schemaValid(root, "hooks") || strings.TrimSpace(hooks.Get("defaultSessionKey").String()) != "" {
+			hooks := r.get("hooks")
+			if !hooks.IsObject() || !r.schemaValid("hooks") || strings.TrimSpace(hooks.Get("defaultSessionKey").String()) != "" {
 				return
 			}
-			each(root, "hooks.mappings.[]", func(v gjson.Result, at occkit.Path) {
+			r.each("hooks.mappings.[]", func(v gjson.Result, at occkit.Path) {
 				action := v.Get("action")
 				if action.Exists() && action.String() != "agent" || v.Get("sessionMode").String() != "persistent" ||
 					strings.TrimSpace(v.Get("sessionKey").String()) != "" || v.Get("transform").Exists() {
@@ -317,8 +401,8 @@ var refinements = []Refinement{
 		Class: "duration", Paths: []string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"},
 		Refuses: "a heartbeat interval that is not a duration (ms, s, m, h; minutes by default)",
 		check: func(root gjson.Result, r *refiner) {
-			eachString(root, []string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"}, func(s string, at occkit.Path) {
-				if !r.schemaValid(root, pathKeys(at.Parent())...) {
+			r.eachString([]string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"}, func(s string, at occkit.Path) {
+				if !r.schemaValid(pathKeys(at.Parent())...) {
 					return
 				}
 				if _, ok := parseDuration(s, "m"); s != "" && !ok {
@@ -334,7 +418,7 @@ var refinements = []Refinement{
 		Refuses: "a session retention that is not a positive duration (ms, s, m, h, d; days by default)",
 		check: func(root gjson.Result, r *refiner) {
 			for _, k := range []string{"pruneAfter", "archiveDashboardAfter", "preserveRecent", "resetArchiveRetention"} {
-				each(root, "session.maintenance."+k, func(v gjson.Result, at occkit.Path) {
+				r.each("session.maintenance."+k, func(v gjson.Result, at occkit.Path) {
 					if v.Type != gjson.String && v.Type != gjson.Number ||
 						k == "archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
 						return
@@ -355,8 +439,8 @@ var refinements = []Refinement{
 		Class: "duration", Paths: []string{"cron.sessionRetention"},
 		Refuses: "a cron session retention that is not a duration (ms, s, m, h, d; hours by default)",
 		check: func(root gjson.Result, r *refiner) {
-			each(root, "cron.sessionRetention", func(v gjson.Result, at occkit.Path) {
-				if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid(root, "cron") {
+			r.each("cron.sessionRetention", func(v gjson.Result, at occkit.Path) {
+				if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid("cron") {
 					return
 				}
 				s, _ := stringified(v)
@@ -370,7 +454,7 @@ var refinements = []Refinement{
 		Class: "duration", Paths: []string{"cloudWorkers.profiles.*.suspendAfter"},
 		Refuses: "a worker suspend delay that is not a duration with a unit of at least 1m",
 		check: func(root gjson.Result, r *refiner) {
-			eachString(root, []string{"cloudWorkers.profiles.*.suspendAfter"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"cloudWorkers.profiles.*.suspendAfter"}, func(s string, at occkit.Path) {
 				ms, ok := parseDuration(s, "ms")
 				if !hasDurationUnit(s) || !ok || ms < 60e3 {
 					r.add(at, "%s must be a duration of at least 1m", at)
@@ -385,8 +469,8 @@ var refinements = []Refinement{
 		Refuses: "a size that is not a byte count or a size with a unit (b, kb, mb, gb, tb)",
 		check: func(root gjson.Result, r *refiner) {
 			for _, p := range []string{"session.maintenance.maxDiskBytes", "session.maintenance.highWaterBytes"} {
-				each(root, p, func(v gjson.Result, at occkit.Path) {
-					if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid(root, "session", "maintenance") {
+				r.each(p, func(v gjson.Result, at occkit.Path) {
+					if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid("session", "maintenance") {
 						return
 					}
 					s, _ := stringified(v)
@@ -395,7 +479,7 @@ var refinements = []Refinement{
 					}
 				})
 			}
-			eachString(root, []string{"agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes",
+			r.eachString([]string{"agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes",
 				"agents.defaults.compaction.maxActiveTranscriptBytes"}, func(s string, at occkit.Path) {
 				if _, ok := parseByteSize(s, "b"); strings.TrimSpace(s) == "" || !ok {
 					r.add(at, "%s must be a byte size such as 2mb", at)
@@ -405,27 +489,32 @@ var refinements = []Refinement{
 	},
 	{
 		Class: "absolute-path",
-		Paths: []string{"worktreeRoot", "desktop.host.passwordFile", "secrets.providers.*.command",
+		Paths: []string{"worktreeRoot", "desktop.host.passwordFile", "gateway.tls.certPath", "gateway.tls.keyPath", "secrets.providers.*.command",
 			"secrets.providers.*.trustedDirs[]", "hooks.mappings[].transform.module"},
-		Refuses: "a relative path where OpenClaw needs an absolute one (worktreeRoot may start with ~), or an unsafe hook module path",
+		Refuses: "a relative path where OpenClaw needs an absolute one (worktreeRoot may start with ~), a blank TLS file path, or an unsafe hook module path",
 		check: func(root gjson.Result, r *refiner) {
-			eachString(root, []string{"worktreeRoot"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"worktreeRoot"}, func(s string, at occkit.Path) {
 				s = strings.TrimSpace(s)
 				if s != "" && !isAbsPath(s) && s != "~" && !strings.HasPrefix(s, "~/") {
 					r.add(at, "%s must be an absolute path or start with ~", at)
 				}
 			})
-			eachString(root, []string{"desktop.host.passwordFile"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"gateway.tls.certPath", "gateway.tls.keyPath"}, func(s string, at occkit.Path) {
+				if strings.TrimSpace(s) == "" {
+					r.add(at, "%s must not be blank", at)
+				}
+			})
+			r.eachString([]string{"desktop.host.passwordFile"}, func(s string, at occkit.Path) {
 				if s = strings.TrimSpace(s); s != "" && !isAbsPath(s) {
 					r.add(at, "%s must be an absolute path", at)
 				}
 			})
-			eachString(root, []string{"secrets.providers.*.command", "secrets.providers.*.trustedDirs.[]"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"secrets.providers.*.command", "secrets.providers.*.trustedDirs.[]"}, func(s string, at occkit.Path) {
 				if s != "" && !isAbsPathAnyOS(s) {
 					r.add(at, "%s must be an absolute path", at)
 				}
 			})
-			eachString(root, []string{"hooks.mappings.[].transform.module"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"hooks.mappings.[].transform.module"}, func(s string, at occkit.Path) {
 				if !safeRelativeModule(s) {
 					r.add(at, "%s must be a safe relative path (no absolute paths, ~, : or ..)", at)
 				}
@@ -438,24 +527,24 @@ var refinements = []Refinement{
 			"mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl", "nodeHost.mcp.servers.*.url", "nodeHost.mcp.servers.*.oauth.redirectUrl"},
 		Refuses: "a URL of a scheme or form OpenClaw does not use there (http(s) only; https or loopback http for catalogs and public origins; bare origins)",
 		check: func(root gjson.Result, r *refiner) {
-			eachString(root, []string{"proxy.proxyUrl", "mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl",
+			r.eachString([]string{"proxy.proxyUrl", "mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl",
 				"nodeHost.mcp.servers.*.url", "nodeHost.mcp.servers.*.oauth.redirectUrl"}, func(s string, at occkit.Path) {
 				if validURL(s) && !httpURL(s) {
 					r.add(at, "%s must be an http:// or https:// URL", at)
 				}
 			})
-			eachString(root, []string{"models.catalogRefresh.url"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"models.catalogRefresh.url"}, func(s string, at occkit.Path) {
 				u, ok := parseWebURL(s)
 				if !ok || !(u.scheme == "https" || u.scheme == "http" && loopbackHTTPHosts[u.hostname]) {
 					r.add(at, "%s must use https, or http on localhost", at)
 				}
 			})
-			eachString(root, []string{"mcp.apps.sandboxOrigin"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"mcp.apps.sandboxOrigin"}, func(s string, at occkit.Path) {
 				if validURL(s) && !httpOrigin(s) {
 					r.add(at, "%s must be an http(s) origin without a path, query or credentials", at)
 				}
 			})
-			eachString(root, []string{"gateway.publicOrigin"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"gateway.publicOrigin"}, func(s string, at occkit.Path) {
 				u, _ := parseWebURL(s)
 				if validURL(s) && !(httpOrigin(s) && (u.scheme == "https" || loopbackHTTPHosts[u.hostname])) {
 					r.add(at, "%s must be a bare https origin (http only for localhost, 127.0.0.1 or [::1])", at)
@@ -467,7 +556,7 @@ var refinements = []Refinement{
 		Class: "exact-host", Paths: []string{"secrets.egressProxy.allowedHosts[]", "secrets.egressProxy.bypassHosts[]"},
 		Refuses: "an egress host that is not one exact hostname or IP (no scheme, path, port or wildcard)",
 		check: func(root gjson.Result, r *refiner) {
-			eachString(root, []string{"secrets.egressProxy.allowedHosts.[]", "secrets.egressProxy.bypassHosts.[]"}, func(s string, at occkit.Path) {
+			r.eachString([]string{"secrets.egressProxy.allowedHosts.[]", "secrets.egressProxy.bypassHosts.[]"}, func(s string, at occkit.Path) {
 				switch exactHost(s) {
 				case "wildcard":
 					r.add(at, "%s cannot contain a wildcard; use one exact hostname", at)
@@ -483,9 +572,9 @@ var refinements = []Refinement{
 		Class: "gateway-roles", Paths: []string{"gateway.roles.definitions", "gateway.roles.default"},
 		Refuses: "role definitions that are empty, or a default role that names none of them",
 		check: func(root gjson.Result, r *refiner) {
-			roles := root.Get("gateway.roles")
+			roles := r.get("gateway", "roles")
 			defs := roles.Get("definitions")
-			if !roles.IsObject() || !defs.IsObject() || !r.schemaValid(root, "gateway", "roles", "definitions") {
+			if !roles.IsObject() || !defs.IsObject() || !r.schemaValid("gateway", "roles", "definitions") {
 				return
 			}
 			n := 0
@@ -493,7 +582,7 @@ var refinements = []Refinement{
 			if n == 0 {
 				r.add(occkit.NewPath("gateway", "roles", "definitions"), "gateway.roles.definitions must hold at least one role definition")
 			}
-			if d := roles.Get("default"); r.schemaValid(root, "gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
+			if d := roles.Get("default"); r.schemaValid("gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
 				r.add(occkit.NewPath("gateway", "roles", "default"), "gateway.roles.default must name a configured role definition")
 			}
 		},
@@ -526,9 +615,24 @@ func activeTime(s string, end bool) string {
 	return ""
 }
 
+// truthy is JavaScript's truthiness of a JSON value.
+func truthy(v gjson.Result) bool {
+	switch v.Type {
+	case gjson.String:
+		return v.Str != ""
+	case gjson.Number:
+		return v.Float() != 0
+	case gjson.True, gjson.JSON:
+		return true
+	}
+	return false
+}
+
 var durationUnitSuffix = regexp.MustCompile(`(?i)(ms|s|m|h|d)$`)
 
 func hasDurationUnit(s string) bool { return durationUnitSuffix.MatchString(s) }
+
+var pathSeparators = regexp.MustCompile(`[\\/]+`)
 
 // safeRelativeModule is OpenClaw's isSafeRelativeModulePath.
 func safeRelativeModule(raw string) bool {
@@ -536,7 +640,7 @@ func safeRelativeModule(raw string) bool {
 	if s == "" || isAbsPath(s) || strings.HasPrefix(s, "~") || strings.Contains(s, ":") {
 		return false
 	}
-	for _, part := range regexp.MustCompile(`[\\/]+`).Split(s, -1) {
+	for _, part := range pathSeparators.Split(s, -1) {
 		if part == ".." {
 			return false
 		}

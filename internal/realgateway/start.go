@@ -168,6 +168,9 @@ type run struct {
 	started time.Time
 	done    chan struct{}
 	rep     ProcessReport
+	// logStart are the sizes of the output files when the current run
+	// was spawned (stdout, stderr).
+	logStart [2]int64
 }
 
 func startOne(p Process, logDir string) (*run, error) {
@@ -188,11 +191,13 @@ func (r *run) spawn() error {
 	if err != nil {
 		return err
 	}
+	r.logStart = [2]int64{size(stdout), 0}
 	stderr, err := open(".stderr")
 	if err != nil {
 		stdout.Close()
 		return err
 	}
+	r.logStart[1] = size(stderr)
 	cmd := exec.Command(r.p.Argv[0], r.p.Argv[1:]...)
 	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = r.p.Env, r.p.Dir, stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -229,17 +234,16 @@ func (r *run) restart() bool {
 	return r.spawn() == nil
 }
 
-// leaseTimedOut reports whether the process's output so far names
-// [LeaseTimeout] more often than its earlier restarts did.
+// leaseTimedOut reports whether the run that just ended named
+// [LeaseTimeout] in its output (what it wrote after it was spawned).
 func (r *run) leaseTimedOut() bool {
-	n := 0
-	for _, name := range []string{".stdout", ".stderr"} {
-		b, err := os.ReadFile(filepath.Join(r.logDir, r.p.Role+name))
-		if err == nil {
-			n += strings.Count(string(b), LeaseTimeout)
+	for i, name := range []string{".stdout", ".stderr"} {
+		b := readLog(filepath.Join(r.logDir, r.p.Role+name))
+		if int64(len(b)) > r.logStart[i] && strings.Contains(string(b[r.logStart[i]:]), LeaseTimeout) {
+			return true
 		}
 	}
-	return n > len(r.rep.Restarts)
+	return false
 }
 
 // maxRestarts and restartDelay bound the lease-timeout retry: once, after
@@ -248,6 +252,13 @@ const (
 	maxRestarts  = 1
 	restartDelay = 2 * time.Second
 )
+
+func size(f *os.File) int64 {
+	if fi, err := f.Stat(); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
 
 func (r *run) exited() bool {
 	select {
