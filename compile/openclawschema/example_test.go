@@ -23,3 +23,25 @@ func ExampleValidator_Validate() {
 	// 400 DOC-5 agents.defaults.model.fallback
 	// OpenClaw 2026.9.6 does not accept the key "fallback" here; did you mean agents.defaults.model.fallbacks?
 }
+
+// OpenClaw refuses some documents through refinements its published
+// schema does not carry; the check mirrors them at the setting OpenClaw
+// names (here an agent reference to no configured agent).
+func ExampleRefinements() {
+	v, err := openclawschema.New()
+	if err != nil {
+		panic(err)
+	}
+	doc := occkit.MustParseDocument(`{"agents":{"entries":{"ops":{}}},"talk":{"agentId":"sales"}}`)
+	oe := occkit.First(v.Validate(doc))
+	fmt.Println(oe.HTTPStatus(), oe.Rule, oe.Path)
+	fmt.Println(oe.Message())
+	for _, r := range openclawschema.Refinements()[:2] {
+		fmt.Println(r.Class)
+	}
+	// Output:
+	// 400 DOC-5 talk.agentId
+	// talk.agentId names no agent of agents.entries (OpenClaw 2026.9.6)
+	// agent-reference
+	// broadcast-key
+}

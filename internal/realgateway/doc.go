@@ -30,8 +30,8 @@
 // the others for a settle period, stops everything in reverse order with
 // SIGTERM, and lists the descendants that outlived their parents (the
 // child is their subreaper, so an orphan cannot escape), then kills them.
-// At most [MachineSlots] isolated children run at once on the machine,
-// across test binaries ([Pool]).
+// At most [MachineSlots] gateway starts run at once on the machine, across
+// test binaries ([Pool]).
 // [Problems] turns a [Report] and the captured output into the tier's
 // verdicts: served and ready, the ready record ([ReadyRecord]) at level
 // info or below, every console line a JSON record ([Console]) at or above

@@ -107,17 +107,22 @@ func isolated(ctx context.Context) error {
 	return nil
 }
 
-// Pool runs isolated children, at most cap(p) at a time in this process
-// and at most [MachineSlots] at a time on the machine: every test binary
-// of the real tiers (go test runs packages in parallel) takes one of the
-// machine's slots, a lock file under the temporary directory, so that
-// OpenClaw's startup timers (its 5 s state lease) are not starved by
-// concurrent node processes.
+// Pool runs isolated children, at most cap(p) at a time in this process.
+// Gateway starts (the "start" job, [Start]) are also bounded machine-wide
+// to [MachineSlots] at a time: the real tiers' test binaries (go test runs
+// packages in parallel) each take one of the machine's slots, a lock file
+// under the temporary directory, so that concurrent gateway starts do not
+// starve OpenClaw's 5 s state lease timer. Other jobs (the model probe,
+// which starts no gateway) take no machine slot, so the tiers' total time
+// does not grow by serializing them.
 type Pool chan struct{}
 
-// MachineSlots bounds the isolated OpenClaw children that run at once on
-// the machine, across test binaries.
+// MachineSlots bounds the gateway starts that run at once on the machine,
+// across test binaries.
 const MachineSlots = 2
+
+// machineBound are the jobs that take a machine slot.
+var machineBound = map[string]bool{"start": true}
 
 // machineSlot takes one of the machine's slots, waiting for one to free
 // up; release gives it back.
@@ -163,11 +168,13 @@ func (p Pool) Run(ctx context.Context, job string, arg, result any) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	release, err := machineSlot(ctx)
-	if err != nil {
-		return err
+	if machineBound[job] {
+		release, err := machineSlot(ctx)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
-	defer release()
 	dir, err := os.MkdirTemp("", "occkit-realgateway-io-")
 	if err != nil {
 		return err
