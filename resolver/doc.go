@@ -56,11 +56,13 @@
 // order, and the ordered [Reason] chain; [Decision.Explain] prints it.
 //
 // Resolution is prepared once and evaluated many times: [Prepare] makes one
-// pass over the document building map indexes (catalog keys, provider rows
-// by ID), so evaluating every candidate is a constant number of map
+// pass over the document building hash indexes (catalog keys, provider rows
+// by ID), so evaluating every candidate is a constant number of hash
 // lookups and the whole resolution is linear in the number of models;
 // [Prepared.Resolve] then evaluates any number of Requests. Paths are
-// built only for reasons and problems.
+// built only for reasons and problems. The per-model index entries are
+// small and the hash tables hold no pointers, so the garbage collector's
+// share of a resolution stays small as catalogs grow.
 //
 // # Rosters
 //

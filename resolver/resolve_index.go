@@ -14,7 +14,7 @@ import (
 
 // This file builds, in one pass over the document, the indexes OCC Harness
 // resolution evaluates: selections, selectable catalogs, provider rows and
-// plugin routing. Every lookup afterwards is a map access, so resolution
+// plugin routing. Every lookup afterwards is a hash lookup, so resolution
 // stays linear in the number of models.
 
 // runtimeState is the state of one agentRuntime setting (RES-1).
