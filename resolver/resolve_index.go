@@ -141,13 +141,14 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 //
 // It is kept small and nearly pointer-free (one entry per model, live while
 // a catalog is evaluated): the ref is its key "provider/id" with the
-// provider's length, and the runtime a byte.
+// provider's length, and the runtime a byte. The key as written is kept
+// apart (catalogIndex.raws) only when it differs from the ref's key.
 type catalogKey struct {
-	raw   string
-	key   string // the ref's Key(), when valid
+	key   string // the ref's Key() when valid, else the key as written
 	pl    int32  // len(provider) in key
 	prev  int32  // the previous key with the same Ref.Key, or -1
-	valid bool   // raw is a valid selected ref (REF-3)
+	valid bool   // the key as written is a valid selected ref (REF-3)
+	other bool   // the key as written differs from key: see catalogIndex.raws
 	rt    harnessID
 	rtSt  runtimeState
 }
@@ -161,7 +162,8 @@ type catalogIndex struct {
 	bad     bool // not an object (reported)
 	path    occkit.Path
 	keys    []catalogKey
-	byKey   indexTable // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
+	raws    map[int32]string // the keys as written that differ from their ref's key
+	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
 }
 
 // lookup calls f for each key whose ref is key, in document order.
@@ -191,7 +193,12 @@ func (c *catalogIndex) has(key string) bool {
 	return ok
 }
 
-func (c *catalogIndex) keyPath(i int) occkit.Path { return c.path.Key(c.keys[i].raw) }
+func (c *catalogIndex) keyPath(i int) occkit.Path {
+	if c.keys[i].other {
+		return c.path.Key(c.raws[int32(i)])
+	}
+	return c.path.Key(c.keys[i].key)
+}
 
 // buildCatalog indexes a selectable catalog (RES-4: it must be an object
 // of objects; RES-1: each agentRuntime is supported).
@@ -210,18 +217,26 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 	v.ForEach(func(k, val gjson.Result) bool {
 		c.keys = regrow(c.keys, used, len(v.Raw))
 		used += len(k.Raw) + len(val.Raw) + 2
-		ck := catalogKey{raw: k.String(), prev: -1}
-		if ref, ok := ParseRef(ck.raw); ok {
-			ck.valid, ck.key, ck.pl = true, refKey(ck.raw, ref), int32(len(ref.Provider))
+		raw := k.String()
+		ck := catalogKey{key: raw, prev: -1}
+		if ref, ok := ParseRef(raw); ok {
+			ck.valid, ck.key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
+			if ck.key != raw {
+				ck.other = true
+				if c.raws == nil {
+					c.raws = map[int32]string{}
+				}
+				c.raws[int32(len(c.keys))] = raw
+			}
 		}
 		if !val.IsObject() {
-			*errs = append(*errs, invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
+			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
 			ck.rtSt = runtimeBad
 		} else {
 			rt, st, shape := readRuntime(val)
 			ck.rt, ck.rtSt = toHarnessID(rt), st
 			if ck.rtSt == runtimeBad {
-				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape, val))
+				*errs = append(*errs, runtimeErr(path.Key(raw), shape, val))
 			}
 		}
 		c.keys = append(c.keys, ck)
@@ -382,15 +397,20 @@ type agentEntry struct {
 
 // catalogRow is one row of models.providers.<p>.models.
 type catalogRow struct {
-	id    string // trimmed row id
-	alt   string // the model ID after the provider prefix, when id is written "<p>/…", else ""
-	prevA int32  // the previous row indexed under id, or -1
-	prevB int32  // the previous row indexed under alt, or -1
-	idOK  bool   // the row is an object with a string id
-	used  bool   // a selected model names this row (RES-9)
-	rt    harnessID
-	rtSt  runtimeState
+	id string // trimmed row id
+	// id[altAt:altEnd] is the model ID after the provider prefix, when id
+	// is written "<p>/…", else empty.
+	altAt, altEnd int32
+	prevA         int32 // the previous row indexed under id, or -1
+	prevB         int32 // the previous row indexed under alt, or -1
+	idOK          bool  // the row is an object with a string id
+	used          bool  // a selected model names this row (RES-9)
+	rt            harnessID
+	rtSt          runtimeState
 }
+
+// alt is the row's model ID after its provider prefix, or "".
+func (r *catalogRow) alt() string { return r.id[r.altAt:r.altEnd] }
 
 // providerConfig is one models.providers value.
 type providerConfig struct {
@@ -461,7 +481,9 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 			row.id = strings.TrimSpace(idv.Str)
 			if pr, rest, ok := strings.Cut(row.id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
 				if alt := strings.TrimSpace(rest); alt != "" && alt != row.id {
-					row.alt = alt
+					// alt is a substring of rest, which ends row.id.
+					row.altAt = int32(len(row.id) - len(rest) + strings.Index(rest, alt))
+					row.altEnd = row.altAt + int32(len(alt))
 				}
 			}
 		}
@@ -473,7 +495,7 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 	for i := range p.rows {
 		if p.rows[i].idOK {
 			keys++
-			if p.rows[i].alt != "" {
+			if p.rows[i].alt() != "" {
 				keys++
 			}
 		}
@@ -489,8 +511,8 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, p.rows, rowKeyOf); dup {
 			row.prevA = int32(l >> 1)
 		}
-		if row.alt != "" {
-			if l, dup := tablePut(p.byID, row.alt, uint32(i)<<1|1, p.rows, rowKeyOf); dup {
+		if row.alt() != "" {
+			if l, dup := tablePut(p.byID, row.alt(), uint32(i)<<1|1, p.rows, rowKeyOf); dup {
 				row.prevB = int32(l >> 1)
 			}
 		}
@@ -504,7 +526,7 @@ func rowKeyOf(rows []catalogRow, v uint32) string {
 	if v&1 == 0 {
 		return rows[v>>1].id
 	}
-	return rows[v>>1].alt
+	return rows[v>>1].alt()
 }
 
 // rowsFor returns the indexes of the rows that name the candidate ref
