@@ -24,8 +24,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// pool runs at most two isolated children of this package at once.
-var pool = NewPool(2)
+// pool runs at most three isolated probe runs of this package at once:
+// a transient behaviour spends most of its time in OpenClaw's retry
+// backoff, not on the CPU.
+var pool = NewPool(3)
 
 // probeArg is one scripted run of the real OpenClaw model probe.
 type probeArg struct {
@@ -257,14 +259,16 @@ func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 		// mayRetry: OpenClaw may call the (same) model again.
 		mayRetry bool
 	}{
+		// Longest first (OpenClaw's 90 s transient retry window), so the
+		// short ones fill the pool's slots behind them.
+		{"server-error", "openai", status("unknown"), true},
+		{"overloaded", "anthropic", status("rate_limit"), true},
+		{"dropped", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
+		{"hang", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
 		{"ok", "openai", probe.Outcome{Code: probe.Ready}, false},
 		{"unauthorized", "openai", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 		{"forbidden", "openai", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 		{"invalid-key", "anthropic", probe.Outcome{Code: probe.AuthenticationFailed}, false},
-		{"server-error", "openai", status("unknown"), true},
-		{"overloaded", "anthropic", status("rate_limit"), true},
-		{"hang", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
-		{"dropped", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {
