@@ -227,6 +227,38 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 	event("response.completed", `{"type":"response.completed","sequence_number":7,"response":{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-4.1","output":[`+msg+`],"usage":{"input_tokens":12,"output_tokens":1,"total_tokens":13}}}`)
 }
 
+// turns lets subtests proceed one after another in index order.
+type turns struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	next int
+}
+
+func newTurns() *turns {
+	t := &turns{}
+	t.cond = sync.NewCond(&t.mu)
+	return t
+}
+
+// wait blocks until every turn before i is done.
+func (t *turns) wait(i int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.next != i {
+		t.cond.Wait()
+	}
+}
+
+// done ends turn i.
+func (t *turns) done(i int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.next == i {
+		t.next++
+		t.cond.Broadcast()
+	}
+}
+
 // PRB-1..4 on the real CLI: OpenClaw's own model probe (`openclaw models
 // status --json --probe` for the primary model's provider, one probe, 256
 // output tokens) against a loopback provider with scripted behaviours,
@@ -270,13 +302,17 @@ func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 		{"forbidden", "openai", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 		{"invalid-key", "anthropic", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 	}
-	for _, tt := range tests {
+	order := newTurns()
+	for i, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
+			// The runs take the pool's slots in the table's order (Go
+			// resumes parallel subtests in no set order).
+			order.wait(i)
 			var got probeResult
-			err := pool.Run(ctx, "probe", probeArg{Install: in.Dir, Behaviour: tt.behaviour, Provider: tt.provider}, &got)
+			err := pool.RunThen(ctx, "probe", probeArg{Install: in.Dir, Behaviour: tt.behaviour, Provider: tt.provider}, &got, func() { order.done(i) })
 			if err != nil {
 				t.Fatal(err)
 			}
