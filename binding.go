@@ -137,8 +137,9 @@ func (b Binding) JSON() []byte {
 	return []byte(s.String())
 }
 
-// EnvVar is one environment variable the Compute projects for model auth.
-// It never holds secret bytes: a credential variable names the [SourceRef]
+// EnvVar is one environment variable the Compute sets for a process: the
+// variables it projects for model auth, and the literal settings of the
+// logging render (package logging). It never holds secret bytes: a credential variable names the [SourceRef]
 // the Compute reads at render time, a placeholder variable holds a fixed
 // non-secret value that the Sandbox egress proxy replaces, and only
 // non-secret settings (a login mode) carry a literal Value.

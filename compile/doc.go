@@ -86,10 +86,14 @@
 // file) and E be 0, plus MaxBytes when include roots are configured (the
 // included files together hold at most MaxBytes) and plus MaxBytes again
 // when a Lookup is set (substitution may grow the document up to
-// MaxBytes). Loading, whether it succeeds or refuses, allocates at most
-// 64·(n + E) + 1 MiB bytes and runs in time linear in n + E. In practice
-// flat documents allocate 2–8 times their size, the deepest nesting about
-// 45 times; the bombs that once cost 0.5–1.5 GiB now cost under 10 MiB.
+// MaxBytes), and d the number of levels of nesting reached, at most
+// MaxDepth + 1 (so at most 10,001). Loading, whether it succeeds or
+// refuses, allocates at most 64·(n + E) + 256·d + 1 MiB bytes and runs in
+// time linear in n + E; the 256·d is the path a refusal names, which is as
+// deep as the nesting it stops at. In practice flat documents allocate
+// 2–8 times their size, a refusal at the deepest nesting about 200 times
+// (at most 2.5 MiB); the bombs that once cost 0.5–1.5 GiB now cost under
+// 10 MiB.
 //
 // $include (DOC-4) follows OpenClaw: the key may appear in any object at any
 // depth and holds a path or an array of paths. An object holding only

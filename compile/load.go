@@ -331,8 +331,9 @@ func (ld *loader) syntaxError(err error) error {
 // text (a grammar error, a limit, a duplicate key): where in the loaded
 // text it stopped, line and column counted from 1. Reach it with
 // errors.As on the returned error; the position is in the top-level
-// document, since a fault inside an included file is reported at the
-// $include that named it.
+// document. A fault inside an included file is reported at the $include
+// that named it, without this cause; its [occkit.Error].Position names
+// the included file, line and column (as every load refusal's does).
 type SyntaxPosition struct {
 	Line, Column int
 }

@@ -14,8 +14,9 @@ import (
 
 // Constants of the work bound stated in the package doc.
 const (
-	boundK = 64
-	boundC = 1 << 20
+	boundK     = 64
+	boundLevel = 256 // per level of nesting reached (the path an error names)
+	boundC     = 1 << 20
 )
 
 // allocated reports the bytes and objects f allocates (runtime.MemStats
@@ -39,7 +40,8 @@ func bound(src []byte, opts LoadOptions) uint64 {
 	if opts.Lookup != nil {
 		extra += l.MaxBytes
 	}
-	return uint64(boundK*(len(src)+extra) + boundC)
+	levels := min(len(src)+extra, l.MaxDepth+1)
+	return uint64(boundK*(len(src)+extra) + boundLevel*levels + boundC)
 }
 
 type bomb struct {

@@ -22,17 +22,12 @@ var codexOverrides = []string{
 	"-c", "otel.log_user_prompt=false",
 }
 
-// EnvVar is one environment variable of a container.
-type EnvVar struct {
-	Name  string
-	Value string
-}
-
 // Rendered is the logging part of one container's launch (LOG-4, LOG-5).
 // It never holds a credential: only names, fixed values and the level.
 type Rendered struct {
-	// Env lists the variables to set, in a stable order.
-	Env []EnvVar
+	// Env lists the variables to set, in a stable order: literals only
+	// (Name and Value; never a reference or a placeholder).
+	Env []occkit.EnvVar
 	// Unset lists inherited variables the launch must remove because they
 	// would override the admitted level (OPENCLAW_LOG_LEVEL).
 	Unset []string
@@ -125,15 +120,15 @@ func Render(harness occkit.Harness, mode occkit.Mode, process occkit.Process, le
 }
 
 func renderOpenClaw() Rendered {
-	return Rendered{Env: []EnvVar{}, Unset: []string{EnvOpenClawLogLevel}, ReadsDocument: true}
+	return Rendered{Env: []occkit.EnvVar{}, Unset: []string{EnvOpenClawLogLevel}, ReadsDocument: true}
 }
 
 func renderCodex(level occkit.LogLevel) Rendered {
 	args := append([]string(nil), codexOverrides...)
 	return Rendered{
-		Env: []EnvVar{
-			{EnvLogFormat, "json"},
-			{EnvRustLog, string(level) + ",codex_otel=off"},
+		Env: []occkit.EnvVar{
+			{Name: EnvLogFormat, Value: "json"},
+			{Name: EnvRustLog, Value: string(level) + ",codex_otel=off"},
 		},
 		Args:       args,
 		Command:    append(append([]string{"codex"}, args...), "app-server"),

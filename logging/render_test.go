@@ -10,14 +10,14 @@ import (
 )
 
 var gatewayRender = Rendered{
-	Env:           []EnvVar{},
+	Env:           []occkit.EnvVar{},
 	Unset:         []string{"OPENCLAW_LOG_LEVEL"},
 	ReadsDocument: true,
 }
 
 func codexRender(level string) Rendered {
 	return Rendered{
-		Env:        []EnvVar{{"LOG_FORMAT", "json"}, {"RUST_LOG", level + ",codex_otel=off"}},
+		Env:        []occkit.EnvVar{{Name: "LOG_FORMAT", Value: "json"}, {Name: "RUST_LOG", Value: level + ",codex_otel=off"}},
 		Args:       []string{"-c", `otel.exporter="none"`, "-c", "otel.log_user_prompt=false"},
 		Command:    []string{"codex", "-c", `otel.exporter="none"`, "-c", "otel.log_user_prompt=false", "app-server"},
 		StderrOnly: true,

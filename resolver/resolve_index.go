@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -80,6 +81,23 @@ func sizeHint(raw string, perMember int) int {
 	return n
 }
 
+// sampled is how many members a slice index starts with room for; then
+// [regrow] sizes it from the bytes those members took.
+const sampled = 16
+
+// regrow gives s, whose len(s) members took used bytes of a container of
+// total bytes, room for the rest at their average size plus an eighth:
+// sizing from a fixed bytes-per-member guess over-allocates two to three
+// times for real members, which costs clearing and collection in
+// proportion to the catalog. It is a no-op unless s is full.
+func regrow[T any](s []T, used, total int) []T {
+	if len(s) < cap(s) || len(s) == 0 || used <= 0 {
+		return s
+	}
+	rest := (total - used) / (used/len(s) + 1)
+	return slices.Grow(s, rest+rest/8+1)
+}
+
 // runtimeErr is the RES-1 refusal of the agentRuntime under base.
 func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 	if shape {
@@ -154,8 +172,11 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c
 	}
-	c.keys = make([]catalogKey, 0, sizeHint(v.Raw, 48))
+	c.keys = make([]catalogKey, 0, min(sizeHint(v.Raw, 48), sampled))
+	used := 1
 	v.ForEach(func(k, val gjson.Result) bool {
+		c.keys = regrow(c.keys, used, len(v.Raw))
+		used += len(k.Raw) + len(val.Raw) + 2
 		ck := catalogKey{raw: k.String(), prev: -1}
 		ck.ref, ck.valid = ParseRef(ck.raw)
 		if !val.IsObject() {
@@ -168,19 +189,24 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape, val))
 			}
 		}
-		if ck.valid {
-			if c.byKey == nil {
-				c.byKey = make(map[string]int32, sizeHint(v.Raw, 64))
-			}
-			key := refKey(ck.raw, ck.ref)
-			if l, dup := c.byKey[key]; dup {
-				ck.prev = l
-			}
-			c.byKey[key] = int32(len(c.keys))
-		}
 		c.keys = append(c.keys, ck)
 		return true
 	})
+	// Indexed once the keys are known, so the map is sized exactly.
+	for i := range c.keys {
+		ck := &c.keys[i]
+		if !ck.valid {
+			continue
+		}
+		if c.byKey == nil {
+			c.byKey = make(map[string]int32, len(c.keys)-i)
+		}
+		key := refKey(ck.raw, ck.ref)
+		if l, dup := c.byKey[key]; dup {
+			ck.prev = l
+		}
+		c.byKey[key] = int32(i)
+	}
 	return c
 }
 
@@ -273,9 +299,12 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 		*errs = append(*errs, invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
 		return s
 	}
-	s.fallbacks = make([]refAt, 0, sizeHint(fv.Raw, 24))
+	s.fallbacks = make([]refAt, 0, min(sizeHint(fv.Raw, 24), sampled))
+	used := 1
 	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
+		s.fallbacks = regrow(s.fallbacks, used, len(fv.Raw))
+		used += len(e.Raw) + 1
 		i++
 		r, ok := ParseRef(e.Str)
 		if e.Type != gjson.String || !ok {
@@ -357,8 +386,11 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 		return p
 	}
 	p.rowsAt = true
-	p.rows = make([]catalogRow, 0, sizeHint(mv.Raw, 32))
+	p.rows = make([]catalogRow, 0, min(sizeHint(mv.Raw, 32), sampled))
+	used := 1
 	mv.ForEach(func(_, e gjson.Result) bool {
+		p.rows = regrow(p.rows, used, len(mv.Raw))
+		used += len(e.Raw) + 1
 		i := int32(len(p.rows))
 		row := catalogRow{prevA: -1, prevB: -1}
 		switch {
@@ -379,26 +411,35 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 			}
 			row.idOK = true
 			row.id = strings.TrimSpace(idv.Str)
-			if p.byID == nil {
-				p.byID = make(map[string]int32, sizeHint(mv.Raw, 48))
-			}
-			if l, dup := p.byID[row.id]; dup {
-				row.prevA = l
-			}
-			p.byID[row.id] = i
 			if pr, rest, ok := strings.Cut(row.id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
 				if alt := strings.TrimSpace(rest); alt != "" && alt != row.id {
 					row.alt = alt
-					if l, dup := p.byID[alt]; dup {
-						row.prevB = l
-					}
-					p.byID[alt] = i
 				}
 			}
 		}
 		p.rows = append(p.rows, row)
 		return true
 	})
+	// Indexed once the rows are known, so the map is sized exactly.
+	for i := range p.rows {
+		row := &p.rows[i]
+		if !row.idOK {
+			continue
+		}
+		if p.byID == nil {
+			p.byID = make(map[string]int32, len(p.rows)-i)
+		}
+		if l, dup := p.byID[row.id]; dup {
+			row.prevA = l
+		}
+		p.byID[row.id] = int32(i)
+		if row.alt != "" {
+			if l, dup := p.byID[row.alt]; dup {
+				row.prevB = l
+			}
+			p.byID[row.alt] = int32(i)
+		}
+	}
 	return p
 }
 

@@ -85,7 +85,7 @@ func opLoggingRender(in gjson.Result) (result, error) {
 	if r.ReadsDocument {
 		// LOG-4 as the reference Kubernetes Compute places the document:
 		// read-only under /etc/openclaw.
-		r.Env = append(r.Env, logging.EnvVar{Name: logging.EnvConfigPath, Value: kubernetesConfigPath})
+		r.Env = append(r.Env, occkit.EnvVar{Name: logging.EnvConfigPath, Value: kubernetesConfigPath})
 	}
 	return result{"env": envCheck(r), "args": argsCheck(argv)}, nil
 }

@@ -21,4 +21,10 @@
 // selection.Prepare's index on Configuration(N); the nested module
 // internal/bench/celpeer takes the same four in cel-go (BenchmarkCEL), and
 // .ci/bench prints the ratio as `models=N decision cel-go/occkit time`.
+//
+// BenchmarkPeakHeap reports the peak live heap of one end-to-end run on
+// Configuration(10,000) as a multiple of the document's size
+// (peak-live/doc), beside the same measure for the floor: the collector
+// runs at GOGC=1 while a goroutine polls /gc/heap/live:bytes. It is slow
+// and not part of .ci/bench; run it alone with -benchtime 3x.
 package bench

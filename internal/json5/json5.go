@@ -218,17 +218,46 @@ type parser struct {
 	arena []string
 }
 
+// depthAt is the largest number of containers open at once in
+// compact[:at]: PathAt's stack never grows past it.
+func depthAt(compact []byte, at int) int {
+	depth, most := 0, 0
+	for i := 0; i < at && i < len(compact); i++ {
+		switch compact[i] {
+		case '"':
+			for i++; i < len(compact) && compact[i] != '"'; i++ {
+				if compact[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+			most = max(most, depth)
+		case '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return most
+}
+
 // PathAt returns the location of the value or key starting at byte offset
 // at of compact JSON (such as Transcode's output, or any prefix of it);
 // for a key, the location of its object. It scans compact[:at] once and
 // allocates only for the containers open at that point.
 func PathAt(compact []byte, at int) []PathElem {
+	// A refusal at the depth limit asks for the path of a document nested
+	// as deep as the limit allows, so the stack is sized exactly by a
+	// first, allocation-free pass and its frames are kept small: the
+	// path costs memory proportional to its depth, not a growth series.
 	type open struct {
+		index      int32
+		keyS, keyE int32 // the member's key, quoted; keyE 0 while none
 		array      bool
-		index      int
-		keyS, keyE int // the member's key, quoted; keyE 0 while none
 	}
-	var stack []open
+	if len(compact) > math.MaxInt32 {
+		return nil
+	}
+	stack := make([]open, 0, depthAt(compact, at))
 	expectKey := false
 	for i := 0; i < at && i < len(compact); i++ {
 		switch c := compact[i]; c {
@@ -240,7 +269,7 @@ func PathAt(compact []byte, at int) []PathElem {
 				}
 			}
 			if expectKey {
-				stack[len(stack)-1].keyS, stack[len(stack)-1].keyE = start, min(i+1, len(compact))
+				stack[len(stack)-1].keyS, stack[len(stack)-1].keyE = int32(start), int32(min(i+1, len(compact)))
 				expectKey = false
 			}
 		case '{', '[':
@@ -270,7 +299,7 @@ func PathAt(compact []byte, at int) []PathElem {
 	for k, f := range stack {
 		switch {
 		case f.array:
-			out = append(out, PathElem{Index: f.index, IsIndex: true})
+			out = append(out, PathElem{Index: int(f.index), IsIndex: true})
 		case f.keyE == 0 || expectKey && k == len(stack)-1:
 			// An object whose member's key is not read yet.
 		default:
