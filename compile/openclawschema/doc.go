@@ -48,7 +48,7 @@
 //     heartbeat active hours, absolute and non-blank paths, URL schemes
 //     and origins, exact egress hosts, gateway roles, ACP binding peers,
 //     persistent hook sessions, exec mode beside security/ask, talk
-//     providers, browser profiles, and, found
+//     providers, browser profiles, remote edge-auth headers, and, found
 //     by the schema's shape, SecretRef ids and tool policies), each
 //     refused at the setting OpenClaw names; an object-level refinement
 //     runs only when its object satisfies the schema, as in OpenClaw.

@@ -352,6 +352,39 @@ var refinements = []Refinement{
 		},
 	},
 	{
+		Class: "edge-auth", Paths: []string{"gateway.remote.edgeAuth", "gateway.remote.edgeAuth.*"},
+		Refuses: "remote gateway edge-auth headers that are empty, not HTTP header names, transport-owned, or differ only by case (the first such header)",
+		check: func(root gjson.Result, r *refiner) {
+			h := r.get("gateway", "remote", "edgeAuth")
+			if !h.IsObject() || !r.schemaValid("gateway", "remote", "edgeAuth") {
+				return
+			}
+			at := occkit.NewPath("gateway", "remote", "edgeAuth")
+			var names []string
+			h.ForEach(func(k, _ gjson.Result) bool { names = append(names, k.String()); return true })
+			if len(names) == 0 {
+				r.add(at, "%s: the header map must not be empty", at)
+				return
+			}
+			seen := map[string]bool{}
+			for _, n := range names {
+				lower := strings.ToLower(n)
+				switch {
+				case !headerName.MatchString(n):
+					r.add(at.Key(n), "%s is not an HTTP header name", at.Key(n))
+				case transportHeaders[lower]:
+					r.add(at.Key(n), "%s is a transport-owned header", at.Key(n))
+				case seen[lower]:
+					r.add(at.Key(n), "%s differs from another header only by case", at.Key(n))
+				default:
+					seen[lower] = true
+					continue
+				}
+				return
+			}
+		},
+	},
+	{
 		Class: "broadcast-size", Paths: []string{"broadcast.*"},
 		Refuses: "a broadcast list under a channel-qualified key naming more than 16 agents",
 		check: func(root gjson.Result, r *refiner) {
@@ -627,6 +660,12 @@ func truthy(v gjson.Result) bool {
 	}
 	return false
 }
+
+var headerName = regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$")
+
+// transportHeaders are the headers the transport owns.
+var transportHeaders = map[string]bool{"host": true, "connection": true, "upgrade": true, "content-length": true,
+	"sec-websocket-key": true, "sec-websocket-version": true, "sec-websocket-protocol": true, "sec-websocket-extensions": true}
 
 var durationUnitSuffix = regexp.MustCompile(`(?i)(ms|s|m|h|d)$`)
 

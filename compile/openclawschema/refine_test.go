@@ -106,6 +106,14 @@ var refinementValues = map[string][]any{
 		map[string]any{"driver": "extension"},
 		map[string]any{"cdpPort": 0.0},
 	},
+	"headers": {
+		map[string]any{},
+		map[string]any{"X-Edge": "v"},
+		map[string]any{"Host": "v"},
+		map[string]any{"X-Edge": "v", "x-edge": "w"},
+		map[string]any{"bad header": "v"},
+		map[string]any{"X-Edge": map[string]any{"source": "env", "provider": "default", "id": "EDGE_TOKEN"}},
+	},
 	"time": {"08:00", "8:00", "24:00", "24:30", "23:59", "00:60", "", "noon", "12:00:00"},
 	"exec": {
 		map[string]any{"mode": "allowlist", "ask": "on-miss"},
@@ -182,6 +190,7 @@ var refinementTargets = []struct {
 	{"talk-provider", "talk.provider", "talk", `{"talk":{"providers":{"openai":{}}}}`},
 	{"talk-provider", "talk.realtime.provider", "talk", `{"talk":{"realtime":{"providers":{"openai":{},"elevenlabs":{}}}}}`},
 	{"browser-profile", "browser.profiles.work", "browser", `{}`},
+	{"edge-auth", "gateway.remote.edgeAuth", "headers", `{}`},
 	{"active-hours", "agents.defaults.heartbeat.activeHours.start", "time", `{}`},
 	{"active-hours", "agents.defaults.heartbeat.activeHours.end", "time", `{"agents":{"defaults":{"heartbeat":{"activeHours":{"start":"08:00"}}}}}`},
 	{"active-hours", "agents.entries.main.heartbeat.activeHours.end", "time", `{}`},

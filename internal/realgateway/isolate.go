@@ -162,10 +162,22 @@ const maxChildOutput = 64 << 10
 // `unshare --net`, and its TestMain ([Jobs.Child]) runs the job there. The
 // job's result is decoded into result. Cancelling ctx kills the child.
 func (p Pool) Run(ctx context.Context, job string, arg, result any) error {
+	return p.RunThen(ctx, job, arg, result, nil)
+}
+
+// RunThen is [Pool.Run] that calls started (when not nil) once the job
+// holds its slot, or once it gives up waiting for one, so that callers can
+// hand out the slots in an order of their own.
+func (p Pool) RunThen(ctx context.Context, job string, arg, result any, started func()) error {
+	if started == nil {
+		started = func() {}
+	}
 	select {
 	case p <- struct{}{}:
 		defer func() { <-p }()
+		started()
 	case <-ctx.Done():
+		started()
 		return ctx.Err()
 	}
 	if machineBound[job] {

@@ -24,8 +24,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// pool runs at most two isolated children of this package at once.
-var pool = NewPool(2)
+// pool runs at most three isolated probe runs of this package at once:
+// a transient behaviour spends most of its time in OpenClaw's retry
+// backoff, not on the CPU.
+var pool = NewPool(3)
 
 // probeArg is one scripted run of the real OpenClaw model probe.
 type probeArg struct {
@@ -225,6 +227,38 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 	event("response.completed", `{"type":"response.completed","sequence_number":7,"response":{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-4.1","output":[`+msg+`],"usage":{"input_tokens":12,"output_tokens":1,"total_tokens":13}}}`)
 }
 
+// turns lets subtests proceed one after another in index order.
+type turns struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	next int
+}
+
+func newTurns() *turns {
+	t := &turns{}
+	t.cond = sync.NewCond(&t.mu)
+	return t
+}
+
+// wait blocks until every turn before i is done.
+func (t *turns) wait(i int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.next != i {
+		t.cond.Wait()
+	}
+}
+
+// done ends turn i.
+func (t *turns) done(i int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.next == i {
+		t.next++
+		t.cond.Broadcast()
+	}
+}
+
 // PRB-1..4 on the real CLI: OpenClaw's own model probe (`openclaw models
 // status --json --probe` for the primary model's provider, one probe, 256
 // output tokens) against a loopback provider with scripted behaviours,
@@ -257,22 +291,28 @@ func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 		// mayRetry: OpenClaw may call the (same) model again.
 		mayRetry bool
 	}{
+		// Longest first (OpenClaw's 90 s transient retry window), so the
+		// short ones fill the pool's slots behind them.
+		{"server-error", "openai", status("unknown"), true},
+		{"overloaded", "anthropic", status("rate_limit"), true},
+		{"dropped", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
+		{"hang", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
 		{"ok", "openai", probe.Outcome{Code: probe.Ready}, false},
 		{"unauthorized", "openai", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 		{"forbidden", "openai", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 		{"invalid-key", "anthropic", probe.Outcome{Code: probe.AuthenticationFailed}, false},
-		{"server-error", "openai", status("unknown"), true},
-		{"overloaded", "anthropic", status("rate_limit"), true},
-		{"hang", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
-		{"dropped", "openai", probe.Outcome{Code: probe.ModelProbeTimeout}, true},
 	}
-	for _, tt := range tests {
+	order := newTurns()
+	for i, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
+			// The runs take the pool's slots in the table's order (Go
+			// resumes parallel subtests in no set order).
+			order.wait(i)
 			var got probeResult
-			err := pool.Run(ctx, "probe", probeArg{Install: in.Dir, Behaviour: tt.behaviour, Provider: tt.provider}, &got)
+			err := pool.RunThen(ctx, "probe", probeArg{Install: in.Dir, Behaviour: tt.behaviour, Provider: tt.provider}, &got, func() { order.done(i) })
 			if err != nil {
 				t.Fatal(err)
 			}
