@@ -105,7 +105,8 @@ func Prepare(doc occkit.Document) *Prepared {
 // the request's mode, Compute and installation (see the package
 // documentation, "Errors and precedence").
 func Resolve(doc occkit.Document, req Request) (Decision, error) {
-	d, err := Prepare(doc).Resolve(req)
+	// The Prepared is not kept, so its fallbacks are handed over uncopied.
+	d, err := Prepare(doc).resolve(req, false)
 	return d, doc.Place(err)
 }
 
@@ -116,6 +117,12 @@ func (p *Prepared) Err() error { return p.err }
 
 // Resolve evaluates the prepared Configuration for req.
 func (p *Prepared) Resolve(req Request) (Decision, error) {
+	return p.resolve(req, true)
+}
+
+// resolve is [Prepared.Resolve]; without copyFallbacks it hands out p's
+// own fallbacks slice, for a p that is discarded afterwards.
+func (p *Prepared) resolve(req Request, copyFallbacks bool) (Decision, error) {
 	listErr := p.listErr
 	if req.Compute == occkit.ComputeSSH {
 		listErr = nil // RES-10: SSH deployment applies no roster rules
@@ -133,8 +140,11 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	fb := make([]string, len(p.fallbacks))
-	copy(fb, p.fallbacks)
+	fb := p.fallbacks
+	if copyFallbacks {
+		fb = make([]string, len(p.fallbacks))
+		copy(fb, p.fallbacks)
+	}
 	return Decision{
 		Harness:   p.harness,
 		Mode:      mode,

@@ -63,7 +63,7 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 			case runtimeBad:
 				bad = true
 			case runtimeOK:
-				out = append(out, policySource{id: k.rt, cat: cat, at: i})
+				out = append(out, policySource{id: k.rt.String(), cat: cat, at: i})
 			}
 		})
 	}
@@ -72,20 +72,21 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 	}
 	fromCat(&x.catalog)
 	var buf [4]int32
-	for _, p := range x.providers[c.ref.Provider] {
-		for _, i := range p.rowsFor(c.ref, buf[:0]) {
+	ref := c.ref()
+	for _, p := range x.providers[ref.Provider] {
+		for _, i := range p.rowsFor(ref, buf[:0]) {
 			switch r := &p.rows[i]; r.rtSt {
 			case runtimeBad:
 				bad = true
 			case runtimeOK:
-				out = append(out, policySource{id: r.rt, prov: p, at: i})
+				out = append(out, policySource{id: r.rt.String(), prov: p, at: i})
 			}
 		}
 		switch p.rtSt {
 		case runtimeBad:
 			bad = true
 		case runtimeOK:
-			out = append(out, policySource{id: p.rt, prov: p, at: -1})
+			out = append(out, policySource{id: p.rt.String(), prov: p, at: -1})
 		}
 	}
 	return out, bad
@@ -114,15 +115,15 @@ func (x *docIndex) evaluate(c *refAt, e *agentEntry, record bool, errs *[]error)
 		return evalOutcome{}
 	}
 	if len(srcs) == 0 {
-		if x.needsPolicy(c.ref.Provider) {
+		if x.needsPolicy(c.provider()) {
 			*errs = append(*errs, invalid("RES-6", c.loc(),
 				"provider %q requires an explicit supported runtime policy (agentRuntime.id \"openclaw\" or \"codex\") for %s",
-				c.ref.Provider, c.loc()))
+				c.provider(), c.loc()))
 			return evalOutcome{}
 		}
 		out := evalOutcome{harness: occkit.HarnessOpenClaw}
 		if record {
-			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.ref.Provider,
+			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.provider(),
 				Note: "no runtime policy, models.providers entry or plugin routing names this provider, so the default openclaw Harness runs it"}}
 		}
 		return out
@@ -158,7 +159,7 @@ func (x *docIndex) evaluate(c *refAt, e *agentEntry, record bool, errs *[]error)
 // provider openai with the Codex plugin enabled on the websocket
 // app-server transport.
 func (x *docIndex) codexAllowed(c *refAt, policy policySource) error {
-	switch c.ref.Provider {
+	switch c.provider() {
 	case string(occkit.HarnessCodex):
 		return nil
 	case "openai":
@@ -170,12 +171,12 @@ func (x *docIndex) codexAllowed(c *refAt, policy policySource) error {
 	}
 	return invalid("RES-7", policy.path(),
 		`the codex runtime requires the codex provider, or openai with the Codex plugin (plugins.entries.codex) enabled on the "websocket" app-server transport; %s is on provider %q`,
-		c.loc(), c.ref.Provider)
+		c.loc(), c.provider())
 }
 
 func (x *docIndex) codexReason(c *refAt) Reason {
-	if c.ref.Provider == string(occkit.HarnessCodex) {
-		return Reason{Rule: "RES-7", Path: c.loc(), Value: c.ref.Provider, Note: "native codex provider"}
+	if c.provider() == string(occkit.HarnessCodex) {
+		return Reason{Rule: "RES-7", Path: c.loc(), Value: c.provider(), Note: "native codex provider"}
 	}
 	return Reason{Rule: "RES-7", Path: pathCodexTransport, Value: "websocket",
 		Note: "openai on codex through the enabled Codex plugin's websocket app-server"}
@@ -194,28 +195,33 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	}
 	pk := primary.Key()
 	prim := -1
-	var others []int
+	others := 0
+	// other reports whether key i is on the primary's provider but not the
+	// primary; the keys are visited twice rather than collected.
+	other := func(k *catalogKey) bool {
+		return k.valid && k.provider() == primary.Provider && k.key != pk
+	}
 	for i := range c.keys {
 		k := &c.keys[i]
 		switch {
 		case !k.valid:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
-		case k.ref.Provider != primary.Provider:
+		case k.provider() != primary.Provider:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
-		case k.ref.Key() == pk:
+		case k.key == pk:
 			if prim < 0 {
 				prim = i
 			}
 		default:
-			others = append(others, i)
+			others++
 		}
 	}
-	if len(others) == 0 {
+	if others == 0 {
 		return
 	}
-	primRt := ""
+	primRt, havePrimRt := harnessID(0), false
 	switch {
 	case prim < 0:
 		*errs = append(*errs, invalid("RES-8", c.path,
@@ -225,17 +231,20 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		*errs = append(*errs, invalid("RES-8", at,
 			"%s is required: %s lists other models, which need a runtime matching the primary's on both keys", at, c.path))
 	case c.keys[prim].rtSt == runtimeOK:
-		primRt = c.keys[prim].rt
+		primRt, havePrimRt = c.keys[prim].rt, true
 	}
-	for _, i := range others {
+	for i := range c.keys {
 		k := &c.keys[i]
+		if !other(k) {
+			continue
+		}
 		switch k.rtSt {
 		case runtimeNone:
 			at := c.keyPath(i).Key("agentRuntime")
 			*errs = append(*errs, invalid("RES-8", at,
 				"%s is required: a catalog model other than the primary needs an explicit runtime matching the primary's Harness", at))
 		case runtimeOK:
-			if primRt != "" && k.rt != primRt {
+			if havePrimRt && k.rt != primRt {
 				at := c.keyPath(i).Key("agentRuntime").Key("id")
 				*errs = append(*errs, invalid("RES-8", at,
 					"%s must match the primary's runtime in %s", at, c.path))
@@ -293,7 +302,7 @@ func prepare(doc occkit.Document) *Prepared {
 		}
 		out := x.evaluate(&s.primary, e, record, &errs)
 		if record {
-			reasons = append(reasons, Reason{Rule: "RES-3", Path: s.primary.loc(), Value: s.primary.str, Note: "primary model"})
+			reasons = append(reasons, Reason{Rule: "RES-3", Path: s.primary.loc(), Value: s.primary.str(), Note: "primary model"})
 			reasons = append(reasons, out.reasons...)
 		}
 		agree := 0
@@ -312,7 +321,7 @@ func prepare(doc occkit.Document) *Prepared {
 			agree++
 		}
 		if record && agree > 0 && agree == len(s.fallbacks) {
-			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacks[0].base,
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: *s.fallbacks[0].base,
 				Note: fallbacksAgree(agree)})
 		}
 		return out.harness
@@ -330,7 +339,7 @@ func prepare(doc occkit.Document) *Prepared {
 			if !e.sel.ok {
 				continue
 			}
-			if haveRef && e.sel.primary.str != ref.primary.str {
+			if haveRef && e.sel.primary.str() != ref.primary.str() {
 				errs = append(errs, invalid("RES-3", e.sel.primary.loc(),
 					"%s must equal the primary model %s: all Agent entries resolve to one primary model",
 					e.sel.primary.loc(), ref.primary.loc()))
@@ -345,7 +354,7 @@ func prepare(doc occkit.Document) *Prepared {
 			}
 			h = evalSel(&e.sel, e, false)
 			if h != "" {
-				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.sel.primary.loc(), Value: e.sel.primary.str,
+				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.sel.primary.loc(), Value: e.sel.primary.str(),
 					Note: "Agent entry selects the same primary model"})
 			}
 		case x.defaults.ok:
@@ -357,7 +366,7 @@ func prepare(doc occkit.Document) *Prepared {
 				h = evalSel(&x.defaults, e, false)
 			}
 			if h != "" {
-				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.path, Value: x.defaults.primary.str,
+				reasons = append(reasons, Reason{Rule: "RES-3", Path: e.path, Value: x.defaults.primary.str(),
 					Note: "Agent entry inherits agents.defaults.model"})
 			}
 		default:
@@ -396,7 +405,7 @@ func prepare(doc occkit.Document) *Prepared {
 	// RES-8 (RES-4): selectable catalogs.
 	var primary Ref
 	if haveRef {
-		primary = ref.primary.ref
+		primary = ref.primary.ref()
 	}
 	if haveRef || complete {
 		checkCatalog(&x.catalog, primary, haveRef, &errs)
@@ -404,9 +413,9 @@ func prepare(doc occkit.Document) *Prepared {
 	for _, e := range x.entries {
 		switch {
 		case e.sel.present && e.sel.ok:
-			checkCatalog(&e.models, e.sel.primary.ref, true, &errs)
+			checkCatalog(&e.models, e.sel.primary.ref(), true, &errs)
 		case !e.sel.present && x.defaults.ok:
-			checkCatalog(&e.models, x.defaults.primary.ref, true, &errs)
+			checkCatalog(&e.models, x.defaults.primary.ref(), true, &errs)
 		}
 	}
 
@@ -423,13 +432,14 @@ func prepare(doc occkit.Document) *Prepared {
 		return p
 	}
 	p.harness = refHarness
-	p.primary = ref.primary.str
+	p.primary = ref.primary.str()
 	p.fallbacks = make([]string, len(ref.fallbacks))
-	for i, f := range ref.fallbacks {
-		p.fallbacks[i] = f.str
+	for i := range ref.fallbacks {
+		f := &ref.fallbacks[i]
+		p.fallbacks[i] = f.str()
 	}
 	if p.harness == occkit.HarnessCodex {
-		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.ref.Provider,
+		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.provider(),
 			Note: "dedicated Codex accepts this provider"})
 	}
 	p.reasons = reasons
@@ -494,9 +504,9 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 		if !s.ok {
 			continue
 		}
-		mark(s.primary.ref)
+		mark(s.primary.ref())
 		for i := range s.fallbacks {
-			mark(s.fallbacks[i].ref)
+			mark(s.fallbacks[i].ref())
 		}
 	}
 	if !complete {

@@ -26,6 +26,30 @@ const (
 	runtimeBad                      // present but unsupported (already reported)
 )
 
+// harnessID is a supported agentRuntime id stored in one byte, so the
+// per-model indexes hold no string (and no pointer) for it.
+type harnessID uint8
+
+const (
+	hidOpenClaw harnessID = iota
+	hidCodex
+)
+
+// toHarnessID maps a supported agentRuntime id ("openclaw" or "codex").
+func toHarnessID(id string) harnessID {
+	if id == string(occkit.HarnessCodex) {
+		return hidCodex
+	}
+	return hidOpenClaw
+}
+
+func (h harnessID) String() string {
+	if h == hidCodex {
+		return string(occkit.HarnessCodex)
+	}
+	return string(occkit.HarnessOpenClaw)
+}
+
 // readRuntime reads the agentRuntime of a policy holder (a catalog
 // entry, a provider row or a provider). shape reports whether the refusal
 // is of agentRuntime itself (not an object) rather than of its id.
@@ -114,14 +138,22 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 
 // catalogKey is one key of a selectable catalog (agents.defaults.models or
 // an entry's models).
+//
+// It is kept small and nearly pointer-free (one entry per model, live while
+// a catalog is evaluated): the ref is its key "provider/id" with the
+// provider's length, and the runtime a byte.
 type catalogKey struct {
 	raw   string
-	ref   Ref
-	valid bool // raw is a valid selected ref (REF-3)
-	rt    string
+	key   string // the ref's Key(), when valid
+	pl    int32  // len(provider) in key
+	prev  int32  // the previous key with the same Ref.Key, or -1
+	valid bool   // raw is a valid selected ref (REF-3)
+	rt    harnessID
 	rtSt  runtimeState
-	prev  int32 // the previous key with the same Ref.Key, or -1
 }
+
+// provider is the key's ref's provider (valid keys only).
+func (k *catalogKey) provider() string { return k.key[:k.pl] }
 
 // catalogIndex is one selectable catalog.
 type catalogIndex struct {
@@ -129,15 +161,16 @@ type catalogIndex struct {
 	bad     bool // not an object (reported)
 	path    occkit.Path
 	keys    []catalogKey
-	byKey   map[string]int32 // Ref.Key() -> last index into keys (chained by prev)
+	byKey   indexTable // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
 }
 
 // lookup calls f for each key whose ref is key, in document order.
 func (c *catalogIndex) lookup(key string, f func(i int32)) {
-	i, ok := c.byKey[key]
+	u, ok := tableGet(c.byKey, key, c.keys, catalogKeyOf)
 	if !ok {
 		return
 	}
+	i := int32(u)
 	if c.keys[i].prev < 0 { // the common case: one key
 		f(i)
 		return
@@ -154,7 +187,7 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 
 // has reports whether the catalog holds key.
 func (c *catalogIndex) has(key string) bool {
-	_, ok := c.byKey[key]
+	_, ok := tableGet(c.byKey, key, c.keys, catalogKeyOf)
 	return ok
 }
 
@@ -178,13 +211,15 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 		c.keys = regrow(c.keys, used, len(v.Raw))
 		used += len(k.Raw) + len(val.Raw) + 2
 		ck := catalogKey{raw: k.String(), prev: -1}
-		ck.ref, ck.valid = ParseRef(ck.raw)
+		if ref, ok := ParseRef(ck.raw); ok {
+			ck.valid, ck.key, ck.pl = true, refKey(ck.raw, ref), int32(len(ref.Provider))
+		}
 		if !val.IsObject() {
 			*errs = append(*errs, invalid("RES-4", path.Key(ck.raw), "%s must be an object", path.Key(ck.raw)))
 			ck.rtSt = runtimeBad
 		} else {
-			var shape bool
-			ck.rt, ck.rtSt, shape = readRuntime(val)
+			rt, st, shape := readRuntime(val)
+			ck.rt, ck.rtSt = toHarnessID(rt), st
 			if ck.rtSt == runtimeBad {
 				*errs = append(*errs, runtimeErr(path.Key(ck.raw), shape, val))
 			}
@@ -192,23 +227,24 @@ func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex 
 		c.keys = append(c.keys, ck)
 		return true
 	})
-	// Indexed once the keys are known, so the map is sized exactly.
+	// Indexed once the keys are known, so the table is sized once.
 	for i := range c.keys {
 		ck := &c.keys[i]
 		if !ck.valid {
 			continue
 		}
 		if c.byKey == nil {
-			c.byKey = make(map[string]int32, len(c.keys)-i)
+			c.byKey = newIndexTable(len(c.keys) - i)
 		}
-		key := refKey(ck.raw, ck.ref)
-		if l, dup := c.byKey[key]; dup {
-			ck.prev = l
+		if l, dup := tablePut(c.byKey, ck.key, uint32(i), c.keys, catalogKeyOf); dup {
+			ck.prev = int32(l)
 		}
-		c.byKey[key] = int32(i)
 	}
 	return c
 }
+
+// catalogKeyOf is the key of keys[v], for [indexTable].
+func catalogKeyOf(keys []catalogKey, v uint32) string { return keys[v].key }
 
 // refKey is r.Key(), reusing raw when it is already written that way
 // (the common case), so indexing does not allocate per key.
@@ -220,34 +256,45 @@ func refKey(raw string, r Ref) string {
 	return r.Key()
 }
 
-// refString is r.String(), reusing raw when it is already canonical.
-func refString(raw string, r Ref) string {
-	if r.Profile == "" {
-		return refKey(raw, r)
-	}
-	return r.String()
-}
-
-// refAt is a model ref and where it is written: at base, or at
-// base[idx] for a fallback. The location is built only when a reason or a
-// problem needs it.
+// refAt is a model ref and where it is written: at *base, or at
+// (*base)[idx] for a fallback. The location is built only when a reason or a
+// problem needs it. One is kept per fallback, so it is compact: the ref is
+// its key "provider/id" (the provider is its first pl bytes) and profile,
+// and the fallbacks of one setting share one base.
 type refAt struct {
-	ref  Ref
-	key  string // ref.Key()
-	str  string // ref.String()
-	base occkit.Path
-	idx  int // -1: at base itself
+	key     string // ref.Key()
+	profile string // ref.Profile
+	base    *occkit.Path
+	pl      int32 // len(ref.Provider)
+	idx     int32 // -1: at base itself
 }
 
-func (r refAt) loc() occkit.Path {
-	if r.idx < 0 {
-		return r.base
+// ref is the parsed ref.
+func (r *refAt) ref() Ref {
+	return Ref{Provider: r.key[:r.pl], ID: r.key[r.pl+1:], Profile: r.profile}
+}
+
+// provider is ref().Provider.
+func (r *refAt) provider() string { return r.key[:r.pl] }
+
+// str is ref().String(): the key itself unless there is a profile.
+func (r *refAt) str() string {
+	if r.profile == "" {
+		return r.key
 	}
-	return r.base.Index(r.idx)
+	return r.ref().String()
 }
 
-func newRefAt(raw string, ref Ref, base occkit.Path, idx int) refAt {
-	return refAt{ref: ref, key: refKey(strings.TrimSpace(raw), ref), str: refString(strings.TrimSpace(raw), ref), base: base, idx: idx}
+func (r *refAt) loc() occkit.Path {
+	if r.idx < 0 {
+		return *r.base
+	}
+	return r.base.Index(int(r.idx))
+}
+
+func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
+	return refAt{key: refKey(strings.TrimSpace(raw), ref), profile: ref.Profile, base: base,
+		pl: int32(len(ref.Provider)), idx: int32(idx)}
 }
 
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
@@ -273,7 +320,7 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
 			return s
 		}
-		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, path, -1)
+		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &path, -1)
 		return s
 	case !v.IsObject():
 		*errs = append(*errs, invalid("RES-3", path,
@@ -281,22 +328,24 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 		return s
 	}
 	s.complete = true
-	pp := path.Key("primary")
+	pp := new(occkit.Path)
+	*pp = path.Key("primary")
 	pv := v.Get("primary")
 	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
 		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
 	} else {
 		s.complete = false
-		*errs = append(*errs, invalid("RES-3", pp, "%s must be a provider/model ref", pp))
+		*errs = append(*errs, invalid("RES-3", *pp, "%s must be a provider/model ref", *pp))
 	}
 	fv := v.Get("fallbacks")
 	if !fv.Exists() {
 		return s
 	}
-	fp := path.Key("fallbacks")
+	fp := new(occkit.Path)
+	*fp = path.Key("fallbacks")
 	if !fv.IsArray() {
 		s.complete = false
-		*errs = append(*errs, invalid("RES-3", fp, "%s must be an array of provider/model refs", fp))
+		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
 		return s
 	}
 	s.fallbacks = make([]refAt, 0, min(sizeHint(fv.Raw, 24), sampled))
@@ -313,7 +362,7 @@ func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSet
 			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
 			return true
 		}
-		if s.ok && r.Provider != s.primary.ref.Provider {
+		if s.ok && r.Provider != s.primary.provider() {
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
@@ -334,13 +383,13 @@ type agentEntry struct {
 // catalogRow is one row of models.providers.<p>.models.
 type catalogRow struct {
 	id    string // trimmed row id
-	idOK  bool   // the row is an object with a string id
-	rt    string
-	rtSt  runtimeState
 	alt   string // the model ID after the provider prefix, when id is written "<p>/…", else ""
 	prevA int32  // the previous row indexed under id, or -1
 	prevB int32  // the previous row indexed under alt, or -1
+	idOK  bool   // the row is an object with a string id
 	used  bool   // a selected model names this row (RES-9)
+	rt    harnessID
+	rtSt  runtimeState
 }
 
 // providerConfig is one models.providers value.
@@ -348,14 +397,15 @@ type providerConfig struct {
 	raw    string // the key as written
 	name   string // normalized provider name (REF-2)
 	path   occkit.Path
-	rt     string
+	rt     harnessID
 	rtSt   runtimeState
 	rowsAt bool // a models array is present
 	rows   []catalogRow
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
 	// holds the last such row; earlier ones are chained by prevA/prevB.
-	byID map[string]int32
+	// Its values are row<<1, or row<<1|1 for a row indexed under its alt.
+	byID indexTable
 }
 
 func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
@@ -371,9 +421,8 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 		p.rtSt = runtimeBad
 		return p
 	}
-	var shape bool
-	var mv gjson.Result
-	p.rt, p.rtSt, shape, mv = readPolicy(v, "models")
+	rt, st, shape, mv := readPolicy(v, "models")
+	p.rt, p.rtSt = toHarnessID(rt), st
 	if p.rtSt == runtimeBad {
 		*errs = append(*errs, runtimeErr(path, shape, v))
 	}
@@ -398,9 +447,8 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
 				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
 		default:
-			var shape bool
-			var idv gjson.Result
-			row.rt, row.rtSt, shape, idv = readPolicy(e, "id")
+			rt, st, shape, idv := readPolicy(e, "id")
+			row.rt, row.rtSt = toHarnessID(rt), st
 			if row.rtSt == runtimeBad {
 				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape, e))
 			}
@@ -420,34 +468,51 @@ func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) 
 		p.rows = append(p.rows, row)
 		return true
 	})
-	// Indexed once the rows are known, so the map is sized exactly.
+	// Indexed once the rows are known, so the table is sized exactly.
+	keys := 0
+	for i := range p.rows {
+		if p.rows[i].idOK {
+			keys++
+			if p.rows[i].alt != "" {
+				keys++
+			}
+		}
+	}
 	for i := range p.rows {
 		row := &p.rows[i]
 		if !row.idOK {
 			continue
 		}
 		if p.byID == nil {
-			p.byID = make(map[string]int32, len(p.rows)-i)
+			p.byID = newIndexTable(keys)
 		}
-		if l, dup := p.byID[row.id]; dup {
-			row.prevA = l
+		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, p.rows, rowKeyOf); dup {
+			row.prevA = int32(l >> 1)
 		}
-		p.byID[row.id] = int32(i)
 		if row.alt != "" {
-			if l, dup := p.byID[row.alt]; dup {
-				row.prevB = l
+			if l, dup := tablePut(p.byID, row.alt, uint32(i)<<1|1, p.rows, rowKeyOf); dup {
+				row.prevB = int32(l >> 1)
 			}
-			p.byID[row.alt] = int32(i)
 		}
 	}
 	return p
+}
+
+// rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
+// alt when v is odd.
+func rowKeyOf(rows []catalogRow, v uint32) string {
+	if v&1 == 0 {
+		return rows[v>>1].id
+	}
+	return rows[v>>1].alt
 }
 
 // rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
-	i, ok := p.byID[ref.ID]
+	u, ok := tableGet(p.byID, ref.ID, p.rows, rowKeyOf)
+	i := int32(u >> 1)
 	for ok && i >= 0 {
 		r := &p.rows[i]
 		if MatchRow(ref, r.id) {
@@ -539,15 +604,24 @@ func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
-	if errs := shapeErrors(root); len(errs) > 0 {
-		x.shapeOK, x.shapeErrs = false, errs
-	}
 	if !root.IsObject() {
+		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
 	}
+	// Each level is scanned once: the shape check (RES-2) and the indexes
+	// read the same members, so a large catalog is not skipped over again.
 	f := objectFields(root, "agents", "models", "plugins")
 	agents, models, plugins := f[0], f[1], f[2]
-	x.indexAgents(agents)
+	var af []gjson.Result
+	if agents.IsObject() {
+		af = objectFields(agents, "defaults", "entries", "list")
+	} else {
+		af = make([]gjson.Result, 3)
+	}
+	if errs := agentsShapeErrors(agents, af[0], af[1]); len(errs) > 0 {
+		x.shapeOK, x.shapeErrs = false, errs
+	}
+	x.indexAgents(agents, af)
 	x.indexProviders(models)
 	x.indexPlugins(plugins)
 	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
@@ -570,14 +644,14 @@ func codexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
 	return false, occkit.Path{}
 }
 
-func (x *docIndex) indexAgents(agents gjson.Result) {
+// indexAgents indexes agents, whose defaults, entries and list are f.
+func (x *docIndex) indexAgents(agents gjson.Result, f []gjson.Result) {
 	if !agents.Exists() {
 		return
 	}
 	if !agents.IsObject() {
 		return // RES-2, decided by shapeErrors
 	}
-	f := objectFields(agents, "defaults", "entries", "list")
 	defaults, entries := f[0], f[1]
 	x.list = f[2]
 	if defaults.Exists() {

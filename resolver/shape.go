@@ -24,6 +24,18 @@ func shapeErrors(root gjson.Result) []error {
 		return []error{invalid("RES-2", occkit.Root(), "the Configuration must be a JSON object")}
 	}
 	agents := objectField(root, "agents")
+	var defaults, entries gjson.Result
+	if agents.IsObject() {
+		f := objectFields(agents, "defaults", "entries")
+		defaults, entries = f[0], f[1]
+	}
+	return agentsShapeErrors(agents, defaults, entries)
+}
+
+// agentsShapeErrors is [shapeErrors] of an object root, given its agents
+// and agents' defaults and entries (the first of each key), so that a
+// caller that reads them anyway does not scan the document again.
+func agentsShapeErrors(agents, defaults, entries gjson.Result) []error {
 	if !agents.Exists() {
 		return nil
 	}
@@ -31,8 +43,6 @@ func shapeErrors(root gjson.Result) []error {
 		return []error{invalid("RES-2", pathAgents, "agents must be an object")}
 	}
 	var errs []error
-	f := objectFields(agents, "defaults", "entries")
-	defaults, entries := f[0], f[1]
 	if defaults.Exists() && !defaults.IsObject() {
 		errs = append(errs, invalid("RES-2", pathDefaults, "agents.defaults must be an object"))
 	}

@@ -1,0 +1,55 @@
+package resolver
+
+import "hash/maphash"
+
+// indexTable maps a string to a small integer (an index into its owner's
+// slice) by open addressing, for the per-model indexes. It stores only the
+// integers, never the strings: the owner gives back the key of a stored
+// value (keyOf), so the table is pointer-free and a quarter of the size of
+// a map[string]int32. The garbage collector does not scan it, which keeps
+// large catalogs linear in cost (a map's string keys are scanned on every
+// collection while the index is live).
+type indexTable []uint32 // 0: empty; else value+1
+
+// tableSeed seeds the hashes of every indexTable of the process.
+var tableSeed = maphash.MakeSeed()
+
+// newIndexTable has room for n keys at a load of at most one half.
+func newIndexTable(n int) indexTable {
+	size := 8
+	for size < 2*n {
+		size <<= 1
+	}
+	return make(indexTable, size)
+}
+
+// findSlot returns the slot holding key's value, or the empty slot where
+// key belongs. t must not be empty.
+func findSlot[S any](t indexTable, key string, owner S, keyOf func(S, uint32) string) (int, bool) {
+	mask := uint64(len(t) - 1)
+	for i := maphash.String(tableSeed, key) & mask; ; i = (i + 1) & mask {
+		switch s := t[i]; {
+		case s == 0:
+			return int(i), false
+		case keyOf(owner, s-1) == key:
+			return int(i), true
+		}
+	}
+}
+
+// tablePut stores v under key, returning the value it replaces, if any.
+func tablePut[S any](t indexTable, key string, v uint32, owner S, keyOf func(S, uint32) string) (uint32, bool) {
+	i, found := findSlot(t, key, owner, keyOf)
+	prev := t[i]
+	t[i] = v + 1
+	return prev - 1, found
+}
+
+// tableGet returns the value stored under key.
+func tableGet[S any](t indexTable, key string, owner S, keyOf func(S, uint32) string) (uint32, bool) {
+	if len(t) == 0 {
+		return 0, false
+	}
+	i, found := findSlot(t, key, owner, keyOf)
+	return t[i] - 1, found
+}
