@@ -227,38 +227,6 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 	event("response.completed", `{"type":"response.completed","sequence_number":7,"response":{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-4.1","output":[`+msg+`],"usage":{"input_tokens":12,"output_tokens":1,"total_tokens":13}}}`)
 }
 
-// turns lets subtests proceed one after another in index order.
-type turns struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	next int
-}
-
-func newTurns() *turns {
-	t := &turns{}
-	t.cond = sync.NewCond(&t.mu)
-	return t
-}
-
-// wait blocks until every turn before i is done.
-func (t *turns) wait(i int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for t.next != i {
-		t.cond.Wait()
-	}
-}
-
-// done ends turn i.
-func (t *turns) done(i int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.next == i {
-		t.next++
-		t.cond.Broadcast()
-	}
-}
-
 // PRB-1..4 on the real CLI: OpenClaw's own model probe (`openclaw models
 // status --json --probe` for the primary model's provider, one probe, 256
 // output tokens) against a loopback provider with scripted behaviours,
@@ -302,17 +270,31 @@ func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 		{"forbidden", "openai", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 		{"invalid-key", "anthropic", probe.Outcome{Code: probe.AuthenticationFailed}, false},
 	}
-	order := newTurns()
+	// The runs go through the pool in the table's order (longest first),
+	// from goroutines of this test rather than parallel subtests, whose
+	// start order and count (-test.parallel) Go does not promise.
+	type done struct {
+		got probeResult
+		err error
+	}
+	results := make([]done, len(tests))
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, tt := range tests {
+		started := make(chan struct{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i].err = pool.RunThen(ctx, "probe", probeArg{Install: in.Dir, Behaviour: tt.behaviour, Provider: tt.provider},
+				&results[i].got, func() { close(started) })
+		}()
+		<-started
+	}
+	wg.Wait()
 	for i, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {
-			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			// The runs take the pool's slots in the table's order (Go
-			// resumes parallel subtests in no set order).
-			order.wait(i)
-			var got probeResult
-			err := pool.RunThen(ctx, "probe", probeArg{Install: in.Dir, Behaviour: tt.behaviour, Provider: tt.provider}, &got, func() { order.done(i) })
+			got, err := results[i].got, results[i].err
 			if err != nil {
 				t.Fatal(err)
 			}
