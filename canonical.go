@@ -2,7 +2,9 @@ package occkit
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -66,11 +68,25 @@ type canon struct {
 	// members is a stack shared by every object level: an object's members
 	// are members[base:] while it is being written.
 	members []canonMember
+	// keys holds the decoded keys that held an escape, as a stack like
+	// members.
+	keys []byte
 }
 
+// canonMember is one member written to out. It holds no pointer, so a
+// large object's members cost the collector nothing.
 type canonMember struct {
-	key        []byte // decoded (aliases src when nothing needed decoding)
-	start, end int    // of "key":value in out
+	ks, ke     int  // the decoded key: src[ks:ke], or keys[ks:ke] when dec
+	dec        bool // the key held an escape
+	start, end int  // "key":value in out
+}
+
+// key is m's decoded key.
+func (c *canon) key(m *canonMember) []byte {
+	if m.dec {
+		return c.keys[m.ks:m.ke]
+	}
+	return c.src[m.ks:m.ke]
 }
 
 // value writes the canonical form of the value at src[i:] and returns the
@@ -98,8 +114,9 @@ func (c *canon) value(i int) int {
 		for j < len(c.src) && !isDelim(c.src[j]) {
 			j++
 		}
-		if canonicalInt(c.src[i:j]) {
-			// Already in its canonical form: copied as it is.
+		if json5.IsCanonicalNumber(c.src[i:j]) {
+			// Already in its canonical form (every number a Document
+			// loaded by compile.Load holds): copied as it is.
 			c.out = append(c.out, c.src[i:j]...)
 			return j
 		}
@@ -120,57 +137,54 @@ func (c *canon) object(i int) int {
 	base := len(c.out)
 	c.out = append(c.out, '{')
 	i++
-	mbase := len(c.members)
+	mbase, kbase := len(c.members), len(c.keys)
 	sorted := true
 	for c.src[i] != '}' {
 		if len(c.members) > mbase {
 			i++ // ','
+			c.out = append(c.out, ',')
 		}
-		start := len(c.out)
-		end, key := c.writeString(i)
+		m := canonMember{start: len(c.out)}
+		end := c.writeKey(i, &m)
 		c.out = append(c.out, ':')
 		i = c.value(end + 1) // skip ':'
-		if n := len(c.members); n > mbase && compareUTF16(c.members[n-1].key, key) > 0 {
+		m.end = len(c.out)
+		if n := len(c.members); n > mbase && compareUTF16(c.key(&c.members[n-1]), c.key(&m)) > 0 {
 			sorted = false
 		}
-		c.members = append(c.members, canonMember{key: key, start: start, end: len(c.out)})
+		c.members = append(c.members, m)
 	}
 	members := c.members[mbase:]
 	if !sorted {
+		// The members move into key order through scratch. Inner
+		// objects come first, so it grows with the objects; once one
+		// is a good part of the document, it takes room for all of it
+		// rather than growing again for each enclosing object.
+		if need := len(c.out) - base; cap(c.scratch) < need {
+			c.scratch = make([]byte, 0, max(need, min(len(c.src), 2*need)))
+		}
 		c.scratch = append(c.scratch[:0], c.out[base+1:]...)
 		off := base + 1
-		slices.SortStableFunc(members, func(a, b canonMember) int { return compareUTF16(a.key, b.key) })
+		// Keys are distinct (a Document has no repeated key, and the
+		// decoded keys compare), so any sort gives the one order; the
+		// position breaks ties all the same, so it stays deterministic.
+		slices.SortFunc(members, func(a, b canonMember) int {
+			if k := compareUTF16(c.key(&a), c.key(&b)); k != 0 {
+				return k
+			}
+			return a.start - b.start
+		})
 		c.out = c.out[:base+1]
-		for _, m := range members {
+		for k, m := range members {
+			if k > 0 {
+				c.out = append(c.out, ',')
+			}
 			c.out = append(c.out, c.scratch[m.start-off:m.end-off]...)
 		}
 	}
-	if len(members) > 1 {
-		c.out = insertCommas(c.out, members)
-	}
-	c.members = c.members[:mbase]
+	c.members, c.keys = c.members[:mbase], c.keys[:kbase]
 	c.out = append(c.out, '}')
 	return i + 1
-}
-
-// insertCommas rewrites out[from:] (the members back to back, in their
-// final order) with a comma between members.
-func insertCommas(out []byte, members []canonMember) []byte {
-	total := len(out) + len(members) - 1
-	out = slices.Grow(out, len(members)-1)[:total]
-	// Move from the back so nothing is overwritten before it is copied.
-	w, r := total, total-(len(members)-1)
-	for k := len(members) - 1; k >= 0; k-- {
-		n := members[k].end - members[k].start
-		r -= n
-		w -= n
-		copy(out[w:w+n], out[r:r+n])
-		if k > 0 {
-			w--
-			out[w] = ','
-		}
-	}
-	return out
 }
 
 // string writes the canonical form of the JSON string at src[i] and
@@ -178,39 +192,29 @@ func insertCommas(out []byte, members []canonMember) []byte {
 // form (a Document's strings are valid UTF-8, and JSON has no raw control
 // characters), so its bytes are copied as they are.
 func (c *canon) string(i int) int {
-	end, _ := c.writeString(i)
-	return end
-}
-
-// writeString is string that also returns the decoded value.
-func (c *canon) writeString(i int) (int, []byte) {
 	end, s, escaped := c.strEscaped(i)
 	if escaped {
 		c.out = appendCanonicalString(c.out, s)
 	} else {
 		c.out = append(c.out, c.src[i:end]...)
 	}
-	return end, s
+	return end
 }
 
-// canonicalInt reports whether the number literal b is an integer already
-// in its RFC 8785 form: an optional minus, then "0" alone (not after a
-// minus) or up to 15 digits without a leading zero, all of which a double
-// holds exactly and ECMAScript writes digit for digit.
-func canonicalInt(b []byte) bool {
-	s := b
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
+// writeKey is string for the key of the member m, whose decoded key it
+// sets.
+func (c *canon) writeKey(i int, m *canonMember) int {
+	end, s, escaped := c.strEscaped(i)
+	if !escaped {
+		c.out = append(c.out, c.src[i:end]...)
+		m.ks, m.ke = i+1, end-1
+		return end
 	}
-	if len(s) == 0 || len(s) > 15 || s[0] == '0' && (len(s) > 1 || len(b) > 1) {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	c.out = appendCanonicalString(c.out, s)
+	m.ks, m.dec = len(c.keys), true
+	c.keys = append(c.keys, s...)
+	m.ke = len(c.keys)
+	return end
 }
 
 // strEscaped reads the JSON string at src[i] and returns the index past
@@ -245,6 +249,15 @@ func (c *canon) strEscaped(i int) (int, []byte, bool) {
 // surrogate (D800–DBFF), so it sorts before U+E000–U+FFFF.
 func compareUTF16(a, b []byte) int {
 	i := 0
+	// Eight bytes at a time up to the word that differs.
+	for i+8 <= len(a) && i+8 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])
+		if x != y {
+			i += bits.TrailingZeros64(x^y) / 8
+			break
+		}
+		i += 8
+	}
 	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
 	}
