@@ -9,6 +9,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/json5"
+	"github.com/occkit/occkit/internal/normalized"
 )
 
 // Default limits of [Limits] (DOC-2) and the fixed bounds of includes
@@ -237,7 +238,7 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 	// The transcoder's output is already what a Document must be (valid,
 	// compact, no repeated key, canonical strings and numbers): it is not
 	// read again.
-	return occkit.FromNormalized(norm), nil
+	return normalized.Document[occkit.Document](norm), nil
 }
 
 // ldKind names the JSON type whose normalized encoding starts with c.
