@@ -71,6 +71,9 @@ type canon struct {
 	// keys holds the decoded keys that held an escape, as a stack like
 	// members.
 	keys []byte
+	// ranks and sorted are sortMembers' buffers for large objects.
+	ranks  []memberRank
+	sorted []canonMember
 }
 
 // canonMember is one member written to out. It holds no pointer, so a
@@ -165,15 +168,7 @@ func (c *canon) object(i int) int {
 		}
 		c.scratch = append(c.scratch[:0], c.out[base+1:]...)
 		off := base + 1
-		// Keys are distinct (a Document has no repeated key, and the
-		// decoded keys compare), so any sort gives the one order; the
-		// position breaks ties all the same, so it stays deterministic.
-		slices.SortFunc(members, func(a, b canonMember) int {
-			if k := compareUTF16(c.key(&a), c.key(&b)); k != 0 {
-				return k
-			}
-			return a.start - b.start
-		})
+		c.sortMembers(members)
 		c.out = c.out[:base+1]
 		for k, m := range members {
 			if k > 0 {
@@ -185,6 +180,105 @@ func (c *canon) object(i int) int {
 	c.members, c.keys = c.members[:mbase], c.keys[:kbase]
 	c.out = append(c.out, '}')
 	return i + 1
+}
+
+// sortMembers puts ms in key order. Keys are distinct (a Document has no
+// repeated key, and the decoded keys compare), so any sort gives the one
+// order; the position breaks ties all the same, so it stays
+// deterministic. Most objects are small: they take an insertion sort,
+// without a call per comparison.
+func (c *canon) sortMembers(ms []canonMember) {
+	if len(ms) <= 12 {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && compareUTF16(c.key(&ms[j]), c.key(&ms[j-1])) < 0; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+		return
+	}
+	// A large object sorts ranks: eight bytes of each key from where the
+	// keys first differ (a catalog's keys share a long "provider/model-"
+	// prefix), so that nearly every comparison is of two integers.
+	first := c.key(&ms[0])
+	common := len(first)
+	for k := 1; k < len(ms) && common > 0; k++ {
+		common = commonPrefix(first[:common], c.key(&ms[k]))
+	}
+	if cap(c.ranks) < len(ms) {
+		c.ranks = make([]memberRank, 0, len(ms))
+	}
+	c.ranks = c.ranks[:0]
+	for k := range ms {
+		c.ranks = append(c.ranks, memberRank{utf16Rank(c.key(&ms[k])[common:]), k})
+	}
+	slices.SortFunc(c.ranks, func(a, b memberRank) int {
+		switch {
+		case a.rank < b.rank:
+			return -1
+		case a.rank > b.rank:
+			return 1
+		}
+		if k := compareUTF16(c.key(&ms[a.i]), c.key(&ms[b.i])); k != 0 {
+			return k
+		}
+		return a.i - b.i
+	})
+	if cap(c.sorted) < len(ms) {
+		c.sorted = make([]canonMember, 0, len(ms))
+	}
+	c.sorted = c.sorted[:0]
+	for _, r := range c.ranks {
+		c.sorted = append(c.sorted, ms[r.i])
+	}
+	copy(ms, c.sorted)
+}
+
+// memberRank is a member (its index) and the rank of its key.
+type memberRank struct {
+	rank uint64
+	i    int
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	i := 0
+	for i+8 <= len(a) && i+8 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])
+		if x != y {
+			return i + bits.TrailingZeros64(x^y)/8
+		}
+		i += 8
+	}
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// utf16Rank is the first eight bytes of the UTF-8 string s (zero-padded),
+// big-endian, with the lead bytes of U+E000–U+FFFF (EE, EF) moved above
+// those of the characters beyond U+FFFF (F0–F4): ranks then compare as
+// the strings' UTF-16 code units do, except where they are equal, which
+// decides nothing. Two strings with a common prefix differ first either
+// at two lead bytes or at two continuation bytes of the same lead byte,
+// and the remapping changes lead bytes only, keeping the order of each
+// class.
+func utf16Rank(s []byte) uint64 {
+	var r uint64
+	for k := 0; k < 8; k++ {
+		var b byte
+		if k < len(s) {
+			b = s[k]
+			switch {
+			case b >= 0xF0 && b <= 0xF4:
+				b -= 2 // F0–F4 to EE–F2
+			case b == 0xEE || b == 0xEF:
+				b += 5 // EE, EF to F3, F4
+			}
+		}
+		r = r<<8 | uint64(b)
+	}
+	return r
 }
 
 // string writes the canonical form of the JSON string at src[i] and
@@ -263,6 +357,12 @@ func compareUTF16(a, b []byte) int {
 	}
 	if i == len(a) || i == len(b) {
 		return len(a) - len(b)
+	}
+	// The orders differ only between a character of U+E000–U+FFFF (lead
+	// byte EE or EF) and one above U+FFFF (F0–F4), which differ in their
+	// lead bytes; a byte below EE on either side decides as it is.
+	if x, y := a[i], b[i]; x < 0xEE || y < 0xEE {
+		return int(x) - int(y)
 	}
 	// Back up to the first byte of the character that differs.
 	for i > 0 && a[i]&0xC0 == 0x80 {
