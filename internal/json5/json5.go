@@ -212,17 +212,20 @@ type frame struct {
 // output instead of keeping each key as a string of its own.
 type keyRef struct{ start, end int }
 
-// keySet is the keys of one object with many: an open-addressing table of
-// keyRefs with their hashes (end 0: empty), at most half full. Growing
-// rehashes from the stored hashes, without reading the keys again.
+// keySet is the keys of one object with many: the keys in the order
+// added, with their hashes, and an open-addressing table of indexes into
+// them (0: empty), at most half full. The table is four bytes a slot, and
+// growing it rehashes from the stored hashes without reading the keys;
+// both double as they grow, so a set allocates about twice its final size.
 type keySet struct {
-	slots []keySlot
-	n     int
+	keys  []keySlot
+	slots []uint32 // index+1 into keys
 }
 
+// keySlot is a keyRef with the low half of its key's hash.
 type keySlot struct {
-	h uint64
 	keyRef
+	h uint32
 }
 
 // keySeed seeds the hash of every keySet.
@@ -230,32 +233,31 @@ var keySeed = maphash.MakeSeed()
 
 // add records k (in out) and reports whether an equal key was there.
 func (ks *keySet) add(out []byte, k keyRef) bool {
-	if 2*(ks.n+1) > len(ks.slots) {
-		old := ks.slots
-		ks.slots = make([]keySlot, max(32, 2*len(old)))
-		mask := uint64(len(ks.slots) - 1)
-		for _, r := range old {
-			if r.end == 0 {
-				continue
-			}
+	if 2*(len(ks.keys)+1) > len(ks.slots) {
+		ks.slots = make([]uint32, max(32, 2*len(ks.slots)))
+		mask := uint32(len(ks.slots) - 1)
+		for n, r := range ks.keys {
 			i := r.h & mask
-			for ks.slots[i].end != 0 {
+			for ks.slots[i] != 0 {
 				i = (i + 1) & mask
 			}
-			ks.slots[i] = r
+			ks.slots[i] = uint32(n + 1)
 		}
 	}
 	key := out[k.start:k.end]
-	h := maphash.Bytes(keySeed, key)
-	mask := uint64(len(ks.slots) - 1)
+	h := uint32(maphash.Bytes(keySeed, key))
+	mask := uint32(len(ks.slots) - 1)
 	i := h & mask
-	for ; ks.slots[i].end != 0; i = (i + 1) & mask {
-		if r := ks.slots[i]; r.h == h && bytes.Equal(out[r.start:r.end], key) {
+	for ; ks.slots[i] != 0; i = (i + 1) & mask {
+		if r := ks.keys[ks.slots[i]-1]; r.h == h && bytes.Equal(out[r.start:r.end], key) {
 			return true
 		}
 	}
-	ks.slots[i] = keySlot{h, k}
-	ks.n++
+	if len(ks.keys) == cap(ks.keys) {
+		ks.keys = append(make([]keySlot, 0, max(16, 2*cap(ks.keys))), ks.keys...)
+	}
+	ks.keys = append(ks.keys, keySlot{k, h})
+	ks.slots[i] = uint32(len(ks.keys))
 	return false
 }
 
