@@ -308,7 +308,36 @@ func (o PlanOptions) withDefaults(c occkit.Compute) PlanOptions {
 	return o
 }
 
-var hostPattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$|^\[[0-9a-fA-F:]+\]$`)
+// validHost reports whether s is a host name or address a placement may
+// name: ^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$ or a bracketed IPv6 address
+// ^\[[0-9a-fA-F:]+\]$, matched by hand (every plan checks three).
+func validHost(s string) bool {
+	if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' {
+		for i := 1; i < len(s)-1; i++ {
+			if c := s[i]; !isHexDigit(c) && c != ':' {
+				return false
+			}
+		}
+		return true
+	}
+	if len(s) == 0 || len(s) > 253 || !isAlnum(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
 
 func (o PlanOptions) check() error {
 	at := occkit.NewPath("placement")
@@ -327,7 +356,7 @@ func (o PlanOptions) check() error {
 	for _, h := range []struct{ k, v string }{
 		{"gatewayHost", o.GatewayHost}, {"appServerHost", o.AppServerHost}, {"appServerListen", o.AppServerListen},
 	} {
-		if !hostPattern.MatchString(h.v) {
+		if !validHost(h.v) {
 			errs = append(errs, occkit.Conflict("CMP-4", at.Key(h.k), "%s must be a host name or address", h.k))
 		}
 	}
