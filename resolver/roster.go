@@ -115,13 +115,18 @@ func CheckRoster(doc occkit.Document, req RosterRequest) error {
 		return nil
 	}
 	root := docjson.Root(doc)
-	errs := shapeErrors(root)
-	agents := objectField(root, "agents")
-	if !root.IsObject() || !agents.IsObject() {
-		return occkit.Join(errs...)
+	if !root.IsObject() {
+		return occkit.Join(shapeErrors(root)...)
 	}
-	f := objectFields(agents, "list", "entries", "ownership")
-	list, entries, ownership := f[0], f[1], f[2]
+	// One scan of the root and one of agents serve the shape check
+	// (RES-2) and the roster rules.
+	agents := objectField(root, "agents")
+	if !agents.IsObject() {
+		return occkit.Join(agentsShapeErrors(agents, gjson.Result{}, gjson.Result{})...)
+	}
+	f := objectFields(agents, "defaults", "entries", "list", "ownership")
+	errs := agentsShapeErrors(agents, f[0], f[1])
+	list, entries, ownership := f[2], f[1], f[3]
 
 	// agents.list: only an empty array may remain.
 	if list.Exists() {
