@@ -1,0 +1,374 @@
+package jsonwalk
+
+import "fmt"
+
+// Type bits: the JSON type of a value as a schema's "type" names it; a
+// number whose value is whole is also an Integer.
+const (
+	Null uint8 = 1 << iota
+	Boolean
+	Number
+	Integer
+	String
+	Object
+	Array
+)
+
+// Node is one compiled schema position. A nil *Node accepts every value
+// (and the walker only skips it). Make nodes with [NewNode], build the
+// tree, then call [Seal] on its root before the first walk; a sealed tree
+// is immutable and safe for concurrent use.
+type Node struct {
+	// Never is the false schema.
+	Never bool
+	// Types are the type bits the value must have one of; 0 is any.
+	Types uint8
+
+	// Objects. Props holds the schema of every named key (nil: any
+	// value); keys it does not name answer to Additional (nil: any value),
+	// or are refused when Closed. Required names keys that must be
+	// present (at most 64). Keys is the schema every key, as a string,
+	// must satisfy (propertyNames); MaxProps bounds the number of members
+	// (-1: none), repeated keys counted.
+	Props      map[string]*Node
+	Additional *Node
+	Closed     bool
+	Required   []string
+	Keys       *Node
+	MaxProps   int
+
+	// Arrays: element i answers to Prefix[i], the others to Rest (nil:
+	// any value). MinItems and MaxItems bound the length (-1: none).
+	Prefix             []*Node
+	Rest               *Node
+	MinItems, MaxItems int
+
+	// Check holds the checks of the value itself the policy words (string
+	// lengths and patterns, number bounds, enums); nil: none.
+	Check Check
+
+	AllOf, AnyOf, OneOf []*Node
+
+	members    map[string]member
+	reqMask    uint64
+	walkObject bool
+	walkArray  bool
+	sealed     bool
+}
+
+// NewNode is a node that asserts nothing, its bounds unset.
+func NewNode() *Node { return &Node{MaxProps: -1, MinItems: -1, MaxItems: -1} }
+
+// member is what an object's key means: its schema, whether the schema
+// names it (else it answers to Additional) and its required bit.
+type member struct {
+	node  *Node
+	named bool
+	bit   uint64
+}
+
+// Check is a check of one value beyond its type and structure, in the
+// policy's terms.
+type Check interface {
+	// Accepts reports whether the value of type bits kind passes. raw is
+	// its JSON text; str is the decoded string of a String, as the
+	// policy decodes it.
+	Accepts(kind uint8, raw, str string) bool
+}
+
+// Policy is how a validator reads JSON scalars: how a string literal
+// decodes and what type bits a number literal has.
+type Policy interface {
+	// Decode is the string literal raw (quotes included) decoded;
+	// escaped says whether it holds an escape.
+	Decode(raw string, escaped bool) string
+	// NumberType is the type bits of the number literal raw: Number,
+	// Number|Integer, or 0 for a literal the policy does not read as a
+	// number.
+	NumberType(raw string) uint8
+}
+
+// Seal derives what the walker needs from the tree under n. It fails when
+// an object schema requires more than 64 keys.
+func Seal(n *Node) error {
+	if n == nil || n.sealed {
+		return nil
+	}
+	n.sealed = true
+	if len(n.Required) > 64 {
+		return fmt.Errorf("a schema requires %d keys, more than 64", len(n.Required))
+	}
+	if len(n.Props) > 0 || len(n.Required) > 0 {
+		n.members = make(map[string]member, len(n.Props)+len(n.Required))
+		for k, c := range n.Props {
+			n.members[k] = member{node: c, named: true}
+		}
+		for _, k := range n.Required {
+			m, ok := n.members[k]
+			if !ok {
+				m = member{node: n.Additional}
+			}
+			if m.bit == 0 {
+				m.bit = 1 << bitsSet(n.reqMask)
+				n.reqMask |= m.bit
+			}
+			n.members[k] = m
+		}
+	}
+	n.walkObject = n.Closed || n.Additional != nil || n.reqMask != 0 || n.Keys != nil || n.MaxProps >= 0
+	for _, c := range n.Props {
+		n.walkObject = n.walkObject || c != nil
+	}
+	n.walkArray = n.Rest != nil || n.MinItems >= 0 || n.MaxItems >= 0
+	for _, c := range n.Prefix {
+		n.walkArray = n.walkArray || c != nil
+	}
+	var subs []*Node
+	for _, c := range n.Props {
+		subs = append(subs, c)
+	}
+	subs = append(subs, n.Additional, n.Keys, n.Rest)
+	subs = append(subs, n.Prefix...)
+	subs = append(subs, n.AllOf...)
+	subs = append(subs, n.AnyOf...)
+	subs = append(subs, n.OneOf...)
+	for _, c := range subs {
+		if err := Seal(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func bitsSet(m uint64) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// Valid reports whether the JSON text s satisfies n, read as p reads
+// JSON. It reads s once, in place, and allocates nothing beyond what a
+// Check or the Policy allocates; structure nested in s is scanned once
+// whatever its depth (only a union reads the value again per branch).
+// Text that is not JSON is not valid.
+func Valid[P Policy](p P, n *Node, s string) bool {
+	w := walker[P]{s: s, p: p}
+	i := ws(s, 0)
+	end, ok := w.value(n, i)
+	return ok && ws(s, end) == len(s)
+}
+
+type walker[P Policy] struct {
+	s string
+	p P
+}
+
+// value walks the value at i against n and returns the offset after it;
+// the offset means nothing when ok is false.
+func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
+	s := w.s
+	if n == nil {
+		return skip(s, i), i < len(s)
+	}
+	if n.Never || i >= len(s) {
+		return 0, false
+	}
+	end = -1
+	var kind uint8
+	var decoded string
+	switch s[i] {
+	case '{':
+		kind = Object
+		if n.Types != 0 && n.Types&Object == 0 {
+			return 0, false
+		}
+		if n.walkObject {
+			if end, ok = w.object(n, i); !ok {
+				return 0, false
+			}
+		}
+	case '[':
+		kind = Array
+		if n.Types != 0 && n.Types&Array == 0 {
+			return 0, false
+		}
+		if n.walkArray {
+			if end, ok = w.array(n, i); !ok {
+				return 0, false
+			}
+		}
+	case '"':
+		kind = String
+		if n.Types != 0 && n.Types&String == 0 {
+			return 0, false
+		}
+		var esc bool
+		end, esc = str(s, i)
+		if n.Check != nil {
+			decoded = w.p.Decode(s[i:end], esc)
+		}
+	case 't', 'f':
+		kind = Boolean
+		if n.Types != 0 && n.Types&Boolean == 0 {
+			return 0, false
+		}
+		end = skip(s, i)
+	case 'n':
+		kind = Null
+		if n.Types != 0 && n.Types&Null == 0 {
+			return 0, false
+		}
+		end = skip(s, i)
+	default:
+		end = num(s, i)
+		if end == i {
+			return 0, false
+		}
+		kind = Number
+		if n.Types != 0 {
+			if kind = w.p.NumberType(s[i:end]); n.Types&kind == 0 {
+				return 0, false
+			}
+		}
+	}
+	if n.Check != nil {
+		if end < 0 {
+			end = skip(s, i)
+		}
+		if !n.Check.Accepts(kind, s[i:end], decoded) {
+			return 0, false
+		}
+	}
+	for _, c := range n.AllOf {
+		e, ok := w.value(c, i)
+		if !ok {
+			return 0, false
+		}
+		end = e
+	}
+	if len(n.AnyOf) > 0 {
+		ok = false
+		for _, c := range n.AnyOf {
+			if e, branch := w.value(c, i); branch {
+				ok, end = true, e
+				break
+			}
+		}
+		if !ok {
+			return 0, false
+		}
+	}
+	if len(n.OneOf) > 0 {
+		matched := 0
+		for _, c := range n.OneOf {
+			if e, branch := w.value(c, i); branch {
+				matched++
+				end = e
+			}
+		}
+		if matched != 1 {
+			return 0, false
+		}
+	}
+	if end < 0 {
+		end = skip(s, i)
+	}
+	return end, end <= len(s)
+}
+
+func (w *walker[P]) object(n *Node, i int) (int, bool) {
+	s := w.s
+	i = ws(s, i+1)
+	var seen uint64
+	count := 0
+	if i < len(s) && s[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(s) || s[i] != '"' {
+				return 0, false
+			}
+			ke, esc := str(s, i)
+			count++
+			var c *Node
+			m, found := n.members[w.p.Decode(s[i:ke], esc)]
+			switch {
+			case found && m.named:
+				c = m.node
+			case n.Closed:
+				return 0, false
+			default:
+				c = n.Additional
+			}
+			seen |= m.bit
+			if n.Keys != nil {
+				if _, ok := w.value(n.Keys, i); !ok {
+					return 0, false
+				}
+			}
+			i = ws(s, ke)
+			if i >= len(s) || s[i] != ':' {
+				return 0, false
+			}
+			end, ok := w.value(c, ws(s, i+1))
+			if !ok {
+				return 0, false
+			}
+			i = ws(s, end)
+			if i >= len(s) {
+				return 0, false
+			}
+			if s[i] == '}' {
+				i++
+				break
+			}
+			if s[i] != ',' {
+				return 0, false
+			}
+			i = ws(s, i+1)
+		}
+	}
+	if n.MaxProps >= 0 && count > n.MaxProps || seen != n.reqMask {
+		return 0, false
+	}
+	return i, true
+}
+
+func (w *walker[P]) array(n *Node, i int) (int, bool) {
+	s := w.s
+	i = ws(s, i+1)
+	count := 0
+	if i < len(s) && s[i] == ']' {
+		i++
+	} else {
+		for {
+			c := n.Rest
+			if count < len(n.Prefix) {
+				c = n.Prefix[count]
+			}
+			count++
+			end, ok := w.value(c, i)
+			if !ok {
+				return 0, false
+			}
+			i = ws(s, end)
+			if i >= len(s) {
+				return 0, false
+			}
+			if s[i] == ']' {
+				i++
+				break
+			}
+			if s[i] != ',' {
+				return 0, false
+			}
+			i = ws(s, i+1)
+		}
+	}
+	if n.MinItems >= 0 && count < n.MinItems || n.MaxItems >= 0 && count > n.MaxItems {
+		return 0, false
+	}
+	return i, true
+}
