@@ -1,0 +1,79 @@
+package openclawschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+)
+
+// TestWalkerAgrees: the shared byte walker and the gjson oracle
+// (oracle_test.go) give the same verdict for every value of generated
+// documents against every schema that applies to it (object members,
+// array elements, property names and union branches included), and the
+// walker's verdict does not depend on whitespace.
+func TestWalkerAgrees(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var valid, invalid int
+	rapid.Check(t, func(t *rapid.T) {
+		g := &docGen{rng: rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 7))}
+		doc, _ := g.next(v.root)
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.root.valid(gjson.ParseBytes(b)) {
+			valid++
+		} else {
+			invalid++
+		}
+		var spaced bytes.Buffer
+		if err := json.Indent(&spaced, b, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := v.root.valid(gjson.Parse(" "+spaced.String()+"\n")), v.root.valid(gjson.ParseBytes(b)); got != want {
+			t.Fatalf("indented %v, compact %v: %s", got, want, b)
+		}
+		agreeAll(t, v.root, gjson.ParseBytes(b), "", 0)
+	})
+	t.Logf("%d valid, %d invalid documents", valid, invalid)
+	if valid == 0 || invalid == 0 {
+		t.Error("the generator made documents of one verdict only")
+	}
+}
+
+func agreeAll(t *rapid.T, n *node, r gjson.Result, at string, depth int) {
+	if n == nil || depth > 64 {
+		return
+	}
+	if got, want := n.valid(r), n.oracleValid(r); got != want {
+		t.Fatalf("at %q the walker says %v, the oracle %v, of %s", at, got, want, r.Raw)
+	}
+	for _, us := range [][]*node{n.allOf, n.anyOf, n.oneOf} {
+		for _, c := range us {
+			agreeAll(t, c, r, at, depth+1)
+		}
+	}
+	switch {
+	case r.IsObject():
+		r.ForEach(func(k, val gjson.Result) bool {
+			if n.keys != nil {
+				agreeAll(t, n.keys, k, at+"/"+k.String()+"(key)", depth+1)
+			}
+			if c, ok := n.child(keyOf(k)); ok {
+				agreeAll(t, c, val, at+"/"+k.String(), depth+1)
+			}
+			return true
+		})
+	case r.IsArray():
+		for i, e := range r.Array() {
+			agreeAll(t, n.itemSchema(i), e, at+"/"+string(rune('0'+i%10)), depth+1)
+		}
+	}
+}
