@@ -11,7 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 )
 
 // Rule is the SPEC rule of every refusal: the schema check of
@@ -89,8 +89,25 @@ func (v *Validator) Version() string { return v.version }
 // document bytes in place; the schema check does not allocate for the
 // common case.
 func (v *Validator) Valid(doc occkit.Document) bool {
-	root := docjson.Root(specView(doc))
-	return v.root.valid(root) && (!v.refined || len(refine(v.root, root, v.version)) == 0)
+	src := specView(doc).String()
+	out := v.outline()
+	return jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out) &&
+		(!v.refined || len(refine(v.root, src, out, v.version)) == 0)
+}
+
+// outlineDepth is how deep the schema walk outlines the objects it reads
+// for the refinements: the root, its sections and theirs (agents.defaults,
+// gateway.remote, …), where the large catalogs sit below, so the
+// refinements reach their settings without scanning a catalog again.
+const outlineDepth = 2
+
+// outline is a fresh outline for a walk whose refinements will run, nil
+// when none will.
+func (v *Validator) outline() *jsonwalk.Outline {
+	if !v.refined {
+		return nil
+	}
+	return &jsonwalk.Outline{Depth: outlineDepth}
 }
 
 // specView is doc as the check reads it: OpenClaw's own view where it
@@ -108,13 +125,23 @@ func (v *Validator) Valid(doc occkit.Document) bool {
 //
 // Each rewrite costs a copy only when its key is present.
 func specView(doc occkit.Document) occkit.Document {
+	// Without an escape in the text a key is its own bytes between quotes,
+	// so a key the text does not hold is absent, found without reading
+	// the document's structure.
+	src := doc.String()
+	escaped := strings.IndexByte(src, '\\') >= 0
 	root := doc.Root()
-	agents := root.Key("agents")
-	if list := agents.Key("list"); list.IsArray() &&
-		(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
-		if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
-			doc = out
+	if escaped || strings.Contains(src, `"list"`) {
+		agents := root.Key("agents")
+		if list := agents.Key("list"); list.IsArray() &&
+			(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
+			if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
+				doc = out
+			}
 		}
+	}
+	if !escaped && !strings.Contains(src, `"redactSensitive"`) {
+		return doc
 	}
 	if logging := root.Key("logging"); logging.Key("redactSensitive").Exists() {
 		if out, err := doc.Delete(occkit.NewPath("logging", "redactSensitive")); err == nil {
@@ -136,19 +163,20 @@ func specView(doc occkit.Document) occkit.Document {
 // ([Refinements]) are checked too, at the path OpenClaw names; they run
 // on every document, beside the schema's refusals.
 func (v *Validator) Validate(doc occkit.Document) error {
-	root := docjson.Root(specView(doc))
-	issues := v.schemaIssues(root)
+	src := specView(doc).String()
+	out := v.outline()
+	var issues []error
+	if !jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out) {
+		issues = v.schemaIssues(gjson.Parse(src))
+	}
 	if v.refined {
-		issues = append(issues, refine(v.root, root, v.version)...)
+		issues = append(issues, refine(v.root, src, out, v.version)...)
 	}
 	return occkit.Join(issues...)
 }
 
-// schemaIssues are the schema's refusals of root.
+// schemaIssues explains why the schema refuses root.
 func (v *Validator) schemaIssues(root gjson.Result) []error {
-	if v.root.valid(root) {
-		return nil
-	}
 	e := &explainer{version: v.version}
 	e.explain(v.root, root, occkit.Root())
 	if len(e.issues) == 0 {

@@ -153,21 +153,55 @@ func bitsSet(m uint64) int {
 // Check or the Policy allocates; structure nested in s is scanned once
 // whatever its depth (only a union reads the value again per branch).
 // Text that is not JSON is not valid.
-func Valid[P Policy](p P, n *Node, s string) bool {
-	w := walker[P]{s: s, p: p}
+func Valid[P Policy](p P, n *Node, s string) bool { return ValidOutline(p, n, s, nil) }
+
+// ValidOutline is [Valid] that also records, in out (when not nil), the
+// members of the objects the walk reads: the outline later lookups of
+// values at known paths take instead of scanning the text again. It is
+// complete only for the objects it holds; an object the walk skips (its
+// schema looks at none of its members) or abandons is not recorded.
+func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
+	w := walker[P]{s: s, p: p, out: out}
 	i := ws(s, 0)
-	end, ok := w.value(n, i)
+	end, ok := w.value(n, i, 0)
 	return ok && ws(s, end) == len(s)
 }
 
+// Outline is the members of the objects a walk read, down to a depth.
+type Outline struct {
+	// Depth is the deepest level recorded: 0 records the root object's
+	// members only.
+	Depth   int
+	objects map[int][]Member
+}
+
+// Member is one member of an object: its key decoded as the walk's
+// policy decodes it, and the offsets of its value in the text.
+type Member struct {
+	Key        string
+	Start, End int
+}
+
+// Members is the members of the object at offset at (its '{'), in
+// document order, repeated keys included, and whether the outline holds
+// that object.
+func (o *Outline) Members(at int) ([]Member, bool) {
+	if o == nil {
+		return nil, false
+	}
+	m, ok := o.objects[at]
+	return m, ok
+}
+
 type walker[P Policy] struct {
-	s string
-	p P
+	s   string
+	p   P
+	out *Outline
 }
 
 // value walks the value at i against n and returns the offset after it;
 // the offset means nothing when ok is false.
-func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
+func (w *walker[P]) value(n *Node, i, depth int) (end int, ok bool) {
 	s := w.s
 	if n == nil {
 		return skip(s, i), i < len(s)
@@ -185,7 +219,7 @@ func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
 			return 0, false
 		}
 		if n.walkObject {
-			if end, ok = w.object(n, i); !ok {
+			if end, ok = w.object(n, i, depth); !ok {
 				return 0, false
 			}
 		}
@@ -195,7 +229,7 @@ func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
 			return 0, false
 		}
 		if n.walkArray {
-			if end, ok = w.array(n, i); !ok {
+			if end, ok = w.array(n, i, depth); !ok {
 				return 0, false
 			}
 		}
@@ -242,7 +276,7 @@ func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
 		}
 	}
 	for _, c := range n.AllOf {
-		e, ok := w.value(c, i)
+		e, ok := w.value(c, i, depth)
 		if !ok {
 			return 0, false
 		}
@@ -251,7 +285,7 @@ func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
 	if len(n.AnyOf) > 0 {
 		ok = false
 		for _, c := range n.AnyOf {
-			if e, branch := w.value(c, i); branch {
+			if e, branch := w.value(c, i, depth); branch {
 				ok, end = true, e
 				break
 			}
@@ -263,7 +297,7 @@ func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
 	if len(n.OneOf) > 0 {
 		matched := 0
 		for _, c := range n.OneOf {
-			if e, branch := w.value(c, i); branch {
+			if e, branch := w.value(c, i, depth); branch {
 				matched++
 				end = e
 			}
@@ -278,8 +312,17 @@ func (w *walker[P]) value(n *Node, i int) (end int, ok bool) {
 	return end, end <= len(s)
 }
 
-func (w *walker[P]) object(n *Node, i int) (int, bool) {
+func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 	s := w.s
+	at := i
+	var members []Member
+	record := w.out != nil && depth <= w.out.Depth
+	if record {
+		if _, done := w.out.objects[at]; done {
+			// A union's other branch read it already.
+			record = false
+		}
+	}
 	i = ws(s, i+1)
 	var seen uint64
 	count := 0
@@ -293,7 +336,8 @@ func (w *walker[P]) object(n *Node, i int) (int, bool) {
 			ke, esc := str(s, i)
 			count++
 			var c *Node
-			m, found := n.members[w.p.Decode(s[i:ke], esc)]
+			key := w.p.Decode(s[i:ke], esc)
+			m, found := n.members[key]
 			switch {
 			case found && m.named:
 				c = m.node
@@ -304,7 +348,7 @@ func (w *walker[P]) object(n *Node, i int) (int, bool) {
 			}
 			seen |= m.bit
 			if n.Keys != nil {
-				if _, ok := w.value(n.Keys, i); !ok {
+				if _, ok := w.value(n.Keys, i, depth+1); !ok {
 					return 0, false
 				}
 			}
@@ -312,9 +356,13 @@ func (w *walker[P]) object(n *Node, i int) (int, bool) {
 			if i >= len(s) || s[i] != ':' {
 				return 0, false
 			}
-			end, ok := w.value(c, ws(s, i+1))
+			start := ws(s, i+1)
+			end, ok := w.value(c, start, depth+1)
 			if !ok {
 				return 0, false
+			}
+			if record {
+				members = append(members, Member{Key: key, Start: start, End: end})
 			}
 			i = ws(s, end)
 			if i >= len(s) {
@@ -333,10 +381,16 @@ func (w *walker[P]) object(n *Node, i int) (int, bool) {
 	if n.MaxProps >= 0 && count > n.MaxProps || seen != n.reqMask {
 		return 0, false
 	}
+	if record {
+		if w.out.objects == nil {
+			w.out.objects = map[int][]Member{}
+		}
+		w.out.objects[at] = members
+	}
 	return i, true
 }
 
-func (w *walker[P]) array(n *Node, i int) (int, bool) {
+func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
 	s := w.s
 	i = ws(s, i+1)
 	count := 0
@@ -349,7 +403,7 @@ func (w *walker[P]) array(n *Node, i int) (int, bool) {
 				c = n.Prefix[count]
 			}
 			count++
-			end, ok := w.value(c, i)
+			end, ok := w.value(c, i, depth+1)
 			if !ok {
 				return 0, false
 			}
