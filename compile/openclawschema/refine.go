@@ -44,6 +44,9 @@ type refiner struct {
 	src     string
 	outline *jsonwalk.Outline
 	doc     *index
+	// accepted: the schema walk read the whole document, so its outline
+	// met every key of an object the schema has a shape for.
+	accepted bool
 }
 
 // index is one value of the document, at offset at of its text, with its
@@ -128,12 +131,11 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 	}
 }
 
-// refine runs every refinement on the document src. outline is what the
-// schema walk recorded of it (nil: nothing).
-func refine(schema *node, src string, outline *jsonwalk.Outline, version string) []error {
-	root := gjson.Parse(src)
-	r := &refiner{version: version, schema: schema, src: src, outline: outline,
-		doc: &index{v: root, at: len(src) - len(root.Raw)}}
+// refine runs every refinement on the document the schema walk read.
+func refine(schema *node, w reading, version string) []error {
+	root := gjson.Parse(w.src)
+	r := &refiner{version: version, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
+		doc: &index{v: root, at: len(w.src) - len(root.Raw)}}
 	for _, ref := range refinements {
 		ref.check(root, r)
 	}
@@ -843,10 +845,16 @@ func validExecRefID(id string) bool {
 // they judge): SecretRef ids wherever OpenClaw takes a SecretRef, and
 // tool policies (allow beside alsoAllow) wherever a policy object is.
 func schemaRefinements(root gjson.Result, r *refiner) {
-	// A key is its bytes between quotes unless the text holds an escape.
-	raw := root.Raw
-	escaped := strings.IndexByte(raw, '\\') >= 0
-	refs, tools := escaped || strings.Contains(raw, `"source"`), escaped || strings.Contains(raw, `"alsoAllow"`)
+	var refs, tools bool
+	if r.accepted {
+		refs, tools = r.outline.Met(watchSource), r.outline.Met(watchAlsoAllow)
+	} else {
+		// A key is its bytes between quotes unless the text holds an
+		// escape.
+		raw := root.Raw
+		escaped := strings.IndexByte(raw, '\\') >= 0
+		refs, tools = escaped || strings.Contains(raw, `"source"`), escaped || strings.Contains(raw, `"alsoAllow"`)
+	}
 	if !refs && !tools {
 		return
 	}

@@ -89,10 +89,17 @@ func (v *Validator) Version() string { return v.version }
 // document bytes in place; the schema check does not allocate for the
 // common case.
 func (v *Validator) Valid(doc occkit.Document) bool {
-	src := specView(doc).String()
-	out := v.outline()
-	return jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out) &&
-		(!v.refined || len(refine(v.root, src, out, v.version)) == 0)
+	w := v.walk(doc)
+	return w.ok && (!v.refined || len(refine(v.root, w, v.version)) == 0)
+}
+
+// reading is one check's reading of a document: its text as the check
+// reads it (specView), whether the schema accepts it, and what the schema
+// walk outlined of it for the refinements.
+type reading struct {
+	src     string
+	ok      bool
+	outline *jsonwalk.Outline
 }
 
 // outlineDepth is how deep the schema walk outlines the objects it reads
@@ -101,13 +108,60 @@ func (v *Validator) Valid(doc occkit.Document) bool {
 // refinements reach their settings without scanning a catalog again.
 const outlineDepth = 2
 
-// outline is a fresh outline for a walk whose refinements will run, nil
-// when none will.
-func (v *Validator) outline() *jsonwalk.Outline {
-	if !v.refined {
-		return nil
+// The keys the schema walk watches for: a shape refinement looks at an
+// object only when the document has its key somewhere.
+const (
+	watchSource = iota
+	watchAlsoAllow
+)
+
+var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
+
+// walk walks doc against the schema once, outlining it. The view the
+// check reads differs from doc only when agents.list or
+// logging.redactSensitive is there (specView), which the outline of an
+// accepted document tells; only then, or when the schema refuses doc, is
+// the view taken and, if it differs, walked.
+func (v *Validator) walk(doc occkit.Document) reading {
+	r := v.walkText(doc.String())
+	if r.ok && !mayRewrite(r.src, r.outline) {
+		return r
 	}
-	return &jsonwalk.Outline{Depth: outlineDepth}
+	if view := specView(doc).String(); len(view) != len(r.src) {
+		r = v.walkText(view)
+	}
+	return r
+}
+
+func (v *Validator) walkText(src string) reading {
+	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched}
+	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
+}
+
+// mayRewrite reports whether specView could rewrite the document src:
+// false when the outline shows neither agents.list nor
+// logging.redactSensitive.
+func mayRewrite(src string, out *jsonwalk.Outline) bool {
+	root, ok := out.Members(len(src) - len(strings.TrimLeft(src, " \t\r\n")))
+	if !ok {
+		return true
+	}
+	for _, m := range root {
+		key := map[string]string{"agents": "list", "logging": "redactSensitive"}[m.Key]
+		if key == "" || src[m.Start] != '{' {
+			continue
+		}
+		members, ok := out.Members(m.Start)
+		if !ok {
+			return true
+		}
+		for _, c := range members {
+			if c.Key == key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // specView is doc as the check reads it: OpenClaw's own view where it
@@ -163,14 +217,13 @@ func specView(doc occkit.Document) occkit.Document {
 // ([Refinements]) are checked too, at the path OpenClaw names; they run
 // on every document, beside the schema's refusals.
 func (v *Validator) Validate(doc occkit.Document) error {
-	src := specView(doc).String()
-	out := v.outline()
+	w := v.walk(doc)
 	var issues []error
-	if !jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out) {
-		issues = v.schemaIssues(gjson.Parse(src))
+	if !w.ok {
+		issues = v.schemaIssues(gjson.Parse(w.src))
 	}
 	if v.refined {
-		issues = append(issues, refine(v.root, src, out, v.version)...)
+		issues = append(issues, refine(v.root, w, v.version)...)
 	}
 	return occkit.Join(issues...)
 }

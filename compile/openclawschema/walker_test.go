@@ -12,7 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit"
 )
 
 // TestWalkerAgrees: the shared byte walker and the gjson oracle
@@ -85,14 +85,15 @@ func agreeAll(t *rapid.T, n *node, r gjson.Result, at string, depth int) {
 
 // TestOutlineChangesNothing: the refinements find the same refusals, in
 // the same order, whether they read the objects the schema walk outlined
-// or scan the text themselves, on documents that reach every mirrored
-// refinement, compact, indented, and with their keys escaped.
+// and the keys it met or scan the text themselves, on documents that
+// reach every mirrored refinement, compact, indented, and with their keys
+// escaped; and the walk reads the document as specView rewrites it.
 func TestOutlineChangesNothing(t *testing.T) {
 	v, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused := 0
+	refused, rewritten := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 9))
 		var b []byte
@@ -108,19 +109,30 @@ func TestOutlineChangesNothing(t *testing.T) {
 		if err := json.Indent(&spaced, b, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		want := fmt.Sprint(refine(v.root, string(b), nil, v.version))
+		want := fmt.Sprint(refine(v.root, reading{src: string(b)}, v.version))
 		if len(want) > 2 {
 			refused++
 		}
 		for _, src := range []string{string(b), spaced.String(), strings.ReplaceAll(string(b), `"a`, `"\u0061`)} {
-			out := v.outline()
-			jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out)
-			if got := fmt.Sprint(refine(v.root, src, out, v.version)); got != want {
+			w := v.walkText(src)
+			if got := fmt.Sprint(refine(v.root, w, v.version)); got != want {
 				t.Fatalf("with the outline of %s:\n%s\nwithout:\n%s", src, got, want)
+			}
+			// The view the walk settles on is specView's.
+			doc, err := occkit.ParseDocument([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			view := specView(doc).String()
+			if view != src {
+				rewritten++
+			}
+			if got := v.walk(doc); got.src != view || got.ok != v.root.valid(gjson.Parse(view)) {
+				t.Fatalf("walk of %s read %s (accepted %v), want %s", src, got.src, got.ok, view)
 			}
 		}
 	})
-	if refused == 0 {
-		t.Error("no generated document was refused by a refinement")
+	if refused == 0 || rewritten == 0 {
+		t.Errorf("of the generated documents %d were refused by a refinement and %d rewritten by specView; want some of each", refused, rewritten)
 	}
 }

@@ -167,13 +167,21 @@ func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
 	return ok && ws(s, end) == len(s)
 }
 
-// Outline is the members of the objects a walk read, down to a depth.
+// Outline is the members of the objects a walk read, down to a depth,
+// and which of some keys it met at any depth.
 type Outline struct {
 	// Depth is the deepest level recorded: 0 records the root object's
 	// members only.
-	Depth   int
+	Depth int
+	// Watch lists keys (at most 64) the walk notes when it meets them as
+	// a member of an object it reads.
+	Watch   []string
 	objects map[int][]Member
+	met     uint64
 }
+
+// Met reports whether the walk met the key Watch[i].
+func (o *Outline) Met(i int) bool { return o.met&(1<<i) != 0 }
 
 // Member is one member of an object: its key decoded as the walk's
 // policy decodes it, and the offsets of its value in the text.
@@ -337,6 +345,13 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			count++
 			var c *Node
 			key := w.p.Decode(s[i:ke], esc)
+			if w.out != nil {
+				for b, k := range w.out.Watch {
+					if key == k {
+						w.out.met |= 1 << b
+					}
+				}
+			}
 			m, found := n.members[key]
 			switch {
 			case found && m.named:
