@@ -82,9 +82,37 @@ func (JS) NumberType(raw string) uint8 {
 // float64, and not finite (false) when the literal overflows; a literal
 // too small to represent reads as zero.
 func Float(raw string) (float64, bool) {
+	if f, ok := shortInt(raw); ok {
+		return f, true
+	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 	if err != nil && f != 0 {
 		return 0, false
 	}
 	return f, !math.IsInf(f, 0)
+}
+
+// shortInt reads a literal of at most 15 digits and no fraction or
+// exponent, which a float64 holds exactly.
+func shortInt(raw string) (float64, bool) {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	f := float64(v)
+	if len(digits) < len(raw) {
+		f = -f
+	}
+	return f, true
 }

@@ -50,6 +50,7 @@ type Node struct {
 	AllOf, AnyOf, OneOf []*Node
 
 	members    map[string]member
+	few        []keyed // members, when there are few: a scan beats hashing
 	reqMask    uint64
 	walkObject bool
 	walkArray  bool
@@ -58,6 +59,14 @@ type Node struct {
 
 // NewNode is a node that asserts nothing, its bounds unset.
 func NewNode() *Node { return &Node{MaxProps: -1, MinItems: -1, MaxItems: -1} }
+
+// fewMembers is the most members looked up by a scan.
+const fewMembers = 8
+
+type keyed struct {
+	key string
+	member
+}
 
 // member is what an object's key means: its schema, whether the schema
 // names it (else it answers to Additional) and its required bit.
@@ -113,6 +122,11 @@ func Seal(n *Node) error {
 				n.reqMask |= m.bit
 			}
 			n.members[k] = m
+		}
+	}
+	if len(n.members) <= fewMembers {
+		for k, m := range n.members {
+			n.few = append(n.few, keyed{k, m})
 		}
 	}
 	n.walkObject = n.Closed || n.Additional != nil || n.reqMask != 0 || n.Keys != nil || n.MaxProps >= 0
@@ -264,13 +278,20 @@ func (w *walker[P]) value(n *Node, i, depth int) (end int, ok bool) {
 		}
 		end = skip(s, i)
 	default:
-		end = num(s, i)
+		var frac bool
+		end, frac = num(s, i)
 		if end == i {
 			return 0, false
 		}
 		kind = Number
 		if n.Types != 0 {
-			if kind = w.p.NumberType(s[i:end]); n.Types&kind == 0 {
+			if !frac && end-i <= 300 {
+				// Whole and finite under either policy.
+				kind = Number | Integer
+			} else {
+				kind = w.p.NumberType(s[i:end])
+			}
+			if n.Types&kind == 0 {
 				return 0, false
 			}
 		}
@@ -331,113 +352,97 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			record = false
 		}
 	}
-	i = ws(s, i+1)
 	var seen uint64
 	count := 0
-	if i < len(s) && s[i] == '}' {
-		i++
-	} else {
-		for {
-			if i >= len(s) || s[i] != '"' {
-				return 0, false
-			}
-			ke, esc := str(s, i)
-			count++
-			var c *Node
-			key := w.p.Decode(s[i:ke], esc)
-			if w.out != nil {
-				for b, k := range w.out.Watch {
-					if key == k {
-						w.out.met |= 1 << b
-					}
-				}
-			}
-			m, found := n.members[key]
-			switch {
-			case found && m.named:
-				c = m.node
-			case n.Closed:
-				return 0, false
-			default:
-				c = n.Additional
-			}
-			seen |= m.bit
-			if n.Keys != nil {
-				if _, ok := w.value(n.Keys, i, depth+1); !ok {
-					return 0, false
-				}
-			}
-			i = ws(s, ke)
-			if i >= len(s) || s[i] != ':' {
-				return 0, false
-			}
-			start := ws(s, i+1)
-			end, ok := w.value(c, start, depth+1)
-			if !ok {
+	for i, done := open(s, i, '{', '}'); ; i, done = next(s, i, '}') {
+		if i < 0 {
+			return 0, false
+		}
+		if done {
+			if n.MaxProps >= 0 && count > n.MaxProps || seen != n.reqMask {
 				return 0, false
 			}
 			if record {
-				members = append(members, Member{Key: key, Start: start, End: end})
+				if w.out.objects == nil {
+					w.out.objects = map[int][]Member{}
+				}
+				w.out.objects[at] = members
 			}
-			i = ws(s, end)
-			if i >= len(s) {
+			return i, true
+		}
+		lit, esc, start := key(s, i)
+		if start < 0 {
+			return 0, false
+		}
+		count++
+		name := w.p.Decode(lit, esc)
+		if w.out != nil {
+			for b, k := range w.out.Watch {
+				if name == k {
+					w.out.met |= 1 << b
+				}
+			}
+		}
+		m, found := n.member(name)
+		c := n.Additional
+		switch {
+		case found && m.named:
+			c = m.node
+		case n.Closed:
+			return 0, false
+		}
+		seen |= m.bit
+		if n.Keys != nil {
+			if _, ok := w.value(n.Keys, i, depth+1); !ok {
 				return 0, false
 			}
-			if s[i] == '}' {
-				i++
-				break
-			}
-			if s[i] != ',' {
-				return 0, false
-			}
-			i = ws(s, i+1)
 		}
-	}
-	if n.MaxProps >= 0 && count > n.MaxProps || seen != n.reqMask {
-		return 0, false
-	}
-	if record {
-		if w.out.objects == nil {
-			w.out.objects = map[int][]Member{}
+		end, ok := w.value(c, start, depth+1)
+		if !ok {
+			return 0, false
 		}
-		w.out.objects[at] = members
+		if record {
+			members = append(members, Member{Key: name, Start: start, End: end})
+		}
+		i = end
 	}
-	return i, true
+}
+
+// member is what the key name means in n's objects.
+func (n *Node) member(name string) (member, bool) {
+	if n.few != nil || n.members == nil {
+		for j := range n.few {
+			if n.few[j].key == name {
+				return n.few[j].member, true
+			}
+		}
+		return member{}, false
+	}
+	m, ok := n.members[name]
+	return m, ok
 }
 
 func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
-	s := w.s
-	i = ws(s, i+1)
 	count := 0
-	if i < len(s) && s[i] == ']' {
-		i++
-	} else {
-		for {
-			c := n.Rest
-			if count < len(n.Prefix) {
-				c = n.Prefix[count]
-			}
-			count++
-			end, ok := w.value(c, i, depth+1)
-			if !ok {
-				return 0, false
-			}
-			i = ws(s, end)
-			if i >= len(s) {
-				return 0, false
-			}
-			if s[i] == ']' {
-				i++
-				break
-			}
-			if s[i] != ',' {
-				return 0, false
-			}
-			i = ws(s, i+1)
+	for i, done := open(w.s, i, '[', ']'); ; i, done = next(w.s, i, ']') {
+		if i < 0 {
+			return 0, false
 		}
+		if done {
+			if n.MinItems >= 0 && count < n.MinItems || n.MaxItems >= 0 && count > n.MaxItems {
+				return 0, false
+			}
+			return i, true
+		}
+		c := n.Rest
+		if count < len(n.Prefix) {
+			c = n.Prefix[count]
+		}
+		count++
+		end, ok := w.value(c, i, depth+1)
+		if !ok {
+			return 0, false
+		}
+		i = end
 	}
-	if n.MinItems >= 0 && count < n.MinItems || n.MaxItems >= 0 && count > n.MaxItems {
-		return 0, false
-	}
-	return i, true
 }
