@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/occkit/occkit/internal/json5"
+	"github.com/occkit/occkit/internal/normalized"
 )
 
 // Document is an immutable JSON document: a native Configuration, or any
@@ -47,14 +48,16 @@ func ParseDocument(b []byte) (Document, error) {
 	return d, nil
 }
 
-// FromNormalized is the Document of JSON that occkit's own transcoder
-// normalized (compile.Load's output), taken without reading it again: the
-// transcoder refused everything [ParseDocument] refuses (invalid JSON or
-// UTF-8, a repeated key, a lone surrogate, a number beyond a double, more
-// nesting than its limit, at most 10,000 levels) and wrote the rest
-// compact. Its argument's type is internal to occkit, so no other module
-// can make one; the zero value is the empty object.
-func FromNormalized(n json5.Normalized) Document {
+func init() { normalized.Register(fromNormalized) }
+
+// fromNormalized is the Document of JSON that occkit's own transcoder
+// normalized (compile.Load's output, handed over by internal/normalized),
+// taken without reading it again: the transcoder refused everything
+// [ParseDocument] refuses (invalid JSON or UTF-8, a repeated key, a lone
+// surrogate, a number beyond a double, more nesting than its limit, at
+// most 10,000 levels) and wrote the rest compact. The zero value is the
+// empty object.
+func fromNormalized(n json5.Normalized) Document {
 	if len(n.Bytes()) == 0 {
 		return Document{}
 	}

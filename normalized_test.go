@@ -8,6 +8,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/json5"
+	"github.com/occkit/occkit/internal/normalized"
 )
 
 // genJSON5 writes a random JSON5 value with varied spellings: quotes,
@@ -61,7 +62,7 @@ cont"`}).Draw(t, "str"))
 	}
 }
 
-// TestNormalizedIsADocument is what FromNormalized relies on: whatever the
+// TestNormalizedIsADocument is what internal/normalized relies on: whatever the
 // transcoder normalizes, ParseDocument accepts as it is, byte for byte.
 func TestNormalizedIsADocument(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -75,8 +76,8 @@ func TestNormalizedIsADocument(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s normalized to %s, which ParseDocument refuses: %v", b.String(), n.Bytes(), err)
 		}
-		if got := occkit.FromNormalized(n); !got.Equal(d) || got.String() != string(n.Bytes()) {
-			t.Fatalf("%s: FromNormalized %s, ParseDocument %s", b.String(), got, d)
+		if got := normalized.Document[occkit.Document](n); !got.Equal(d) || got.String() != string(n.Bytes()) {
+			t.Fatalf("%s: normalized.Document %s, ParseDocument %s", b.String(), got, d)
 		}
 	})
 	// The deepest Normalize allows is the deepest ParseDocument allows.
@@ -91,7 +92,7 @@ func TestNormalizedIsADocument(t *testing.T) {
 	if _, err := json5.Normalize([]byte("["+deep+"]"), json5.Options{MaxDepth: 1 << 30}); err == nil {
 		t.Fatal("Normalize went past MaxNormalizedDepth")
 	}
-	if (occkit.FromNormalized(json5.Normalized{})).String() != "{}" {
+	if (normalized.Document[occkit.Document](json5.Normalized{})).String() != "{}" {
 		t.Fatal("the zero Normalized is not the empty object")
 	}
 }

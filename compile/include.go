@@ -18,7 +18,7 @@ import (
 // (as OpenClaw does).
 const includeKey = "$include"
 
-// ldNode is an ordered JSON tree used only while includes are merged. It
+// treeNode is an ordered JSON tree used only while includes are merged. It
 // is expanded only where the merge needs it: a value with no $include
 // inside stays one raw node holding its normalized JSON, however large,
 // until a merge has to look into it (an object merged key by key), and
@@ -27,52 +27,52 @@ const includeKey = "$include"
 // elements. Every node appears once in a tree and a tree is never used
 // again once merged, so merging and processing mutate nodes in place; the
 // include pass allocates in proportion to the bytes read.
-type ldNode struct {
+type treeNode struct {
 	kind byte // '{', '[', 's' (a run of array elements) or 0 (raw JSON)
 	// raw is the JSON of a raw node (any value) or the comma-separated
 	// elements of a run; a substring of the parsed text.
 	raw   string
 	count int // a run: how many elements raw holds
-	mems  []ldMember
-	elems []*ldNode // an array's parts
+	mems  []treeMember
+	elems []*treeNode // an array's parts
 	// index maps a key to its member, built when something is first
 	// merged into the object.
 	index map[string]int
 }
 
-type ldMember struct {
+type treeMember struct {
 	key string // decoded
-	val *ldNode
+	val *treeNode
 }
 
-// ldIncludeMark is how a $include member looks in normalized JSON; a value
+// includeMark is how a $include member looks in normalized JSON; a value
 // whose text lacks it holds no directive.
-const ldIncludeMark = `"$include":`
+const includeMark = `"$include":`
 
-// ldTree builds the tree of normalized JSON (produced by the transcoder,
+// parseTree builds the tree of normalized JSON (produced by the transcoder,
 // so valid, depth-bounded and free of duplicate keys).
-func ldTree(b []byte) *ldNode { return ldTreeOf(gjson.Parse(string(b))) }
+func parseTree(b []byte) *treeNode { return treeOf(gjson.Parse(string(b))) }
 
-func ldTreeOf(v gjson.Result) *ldNode {
-	if !strings.Contains(v.Raw, ldIncludeMark) {
-		return &ldNode{raw: v.Raw}
+func treeOf(v gjson.Result) *treeNode {
+	if !strings.Contains(v.Raw, includeMark) {
+		return &treeNode{raw: v.Raw}
 	}
 	switch {
 	case v.IsObject():
-		return ldExpandObject(v)
+		return expandObject(v)
 	case v.IsArray():
-		n := &ldNode{kind: '['}
+		n := &treeNode{kind: '['}
 		var run []string
 		flush := func() {
 			if len(run) > 0 {
-				n.elems = append(n.elems, &ldNode{kind: 's', raw: strings.Join(run, ","), count: len(run)})
+				n.elems = append(n.elems, &treeNode{kind: 's', raw: strings.Join(run, ","), count: len(run)})
 				run = run[:0]
 			}
 		}
 		v.ForEach(func(_, val gjson.Result) bool {
-			if strings.Contains(val.Raw, ldIncludeMark) {
+			if strings.Contains(val.Raw, includeMark) {
 				flush()
-				n.elems = append(n.elems, ldTreeOf(val))
+				n.elems = append(n.elems, treeOf(val))
 			} else {
 				run = append(run, val.Raw)
 			}
@@ -81,59 +81,59 @@ func ldTreeOf(v gjson.Result) *ldNode {
 		flush()
 		return n
 	}
-	return &ldNode{raw: v.Raw}
+	return &treeNode{raw: v.Raw}
 }
 
-// ldExpandObject is an object node with its members' values built by
-// ldTreeOf (so raw where they hold no $include).
-func ldExpandObject(v gjson.Result) *ldNode {
-	n := &ldNode{kind: '{'}
+// expandObject is an object node with its members' values built by
+// treeOf (so raw where they hold no $include).
+func expandObject(v gjson.Result) *treeNode {
+	n := &treeNode{kind: '{'}
 	v.ForEach(func(k, val gjson.Result) bool {
 		key, err := json5.Unquote([]byte(k.Raw))
 		if err != nil {
 			key = k.String()
 		}
-		n.mems = append(n.mems, ldMember{key: key, val: ldTreeOf(val)})
+		n.mems = append(n.mems, treeMember{key: key, val: treeOf(val)})
 		return true
 	})
 	return n
 }
 
-func (n *ldNode) isString() bool { return n.kind == 0 && len(n.raw) > 0 && n.raw[0] == '"' }
+func (n *treeNode) isString() bool { return n.kind == 0 && len(n.raw) > 0 && n.raw[0] == '"' }
 
 // isObject and isArray tell the JSON type, expanded or raw.
-func (n *ldNode) isObject() bool { return n.kind == '{' || n.kind == 0 && n.raw[0] == '{' }
-func (n *ldNode) isArray() bool  { return n.kind == '[' || n.kind == 0 && n.raw[0] == '[' }
+func (n *treeNode) isObject() bool { return n.kind == '{' || n.kind == 0 && n.raw[0] == '{' }
+func (n *treeNode) isArray() bool  { return n.kind == '[' || n.kind == 0 && n.raw[0] == '[' }
 
 // asObject expands a raw object one level.
-func (n *ldNode) asObject() *ldNode {
+func (n *treeNode) asObject() *treeNode {
 	if n.kind == '{' {
 		return n
 	}
-	return ldExpandObject(gjson.Parse(n.raw))
+	return expandObject(gjson.Parse(n.raw))
 }
 
 // asArray turns a raw array into an array of one run.
-func (n *ldNode) asArray() *ldNode {
+func (n *treeNode) asArray() *treeNode {
 	if n.kind == '[' {
 		return n
 	}
-	out := &ldNode{kind: '['}
+	out := &treeNode{kind: '['}
 	if body := n.raw[1 : len(n.raw)-1]; body != "" {
 		count := 0
 		gjson.Parse(n.raw).ForEach(func(_, _ gjson.Result) bool { count++; return true })
-		out.elems = append(out.elems, &ldNode{kind: 's', raw: body, count: count})
+		out.elems = append(out.elems, &treeNode{kind: 's', raw: body, count: count})
 	}
 	return out
 }
 
 // elements lists an array's elements one node each (a directive's list
 // of paths is short).
-func (n *ldNode) elements() []*ldNode {
-	var out []*ldNode
+func (n *treeNode) elements() []*treeNode {
+	var out []*treeNode
 	each := func(raw string) {
 		gjson.Parse(raw).ForEach(func(_, v gjson.Result) bool {
-			out = append(out, &ldNode{raw: v.Raw})
+			out = append(out, &treeNode{raw: v.Raw})
 			return true
 		})
 	}
@@ -151,7 +151,7 @@ func (n *ldNode) elements() []*ldNode {
 	return out
 }
 
-func (n *ldNode) appendJSON(b []byte) []byte {
+func (n *treeNode) appendJSON(b []byte) []byte {
 	switch n.kind {
 	case '{':
 		b = append(b, '{')
@@ -182,13 +182,13 @@ func (n *ldNode) appendJSON(b []byte) []byte {
 	return append(b, n.raw...)
 }
 
-// ldMerge is the DOC-4 deep merge: objects merge key by key (target order
+// mergeTrees is the DOC-4 deep merge: objects merge key by key (target order
 // first, new keys appended), arrays concatenate (target first), and
 // anything else is replaced by source. It returns the merged node, which
 // reuses (and may modify) both inputs; the cost is proportional to the
 // top-level size of source and of whatever objects both sides hold under
 // one key.
-func ldMerge(target, source *ldNode) *ldNode {
+func mergeTrees(target, source *treeNode) *treeNode {
 	switch {
 	case target.isArray() && source.isArray():
 		t := target.asArray()
@@ -204,7 +204,7 @@ func ldMerge(target, source *ldNode) *ldNode {
 		}
 		for _, m := range src.mems {
 			if i, ok := t.index[m.key]; ok {
-				t.mems[i].val = ldMerge(t.mems[i].val, m.val)
+				t.mems[i].val = mergeTrees(t.mems[i].val, m.val)
 				continue
 			}
 			t.index[m.key] = len(t.mems)
@@ -215,22 +215,22 @@ func ldMerge(target, source *ldNode) *ldNode {
 	return source
 }
 
-// ldAt is a location built as the tree is walked, turned into an
-// occkit.Path only for an error: extending a Path copies it, which would
-// cost depth² on a deep document.
-type ldAt struct {
-	parent *ldAt
+// location is where the walk is in the tree, built as it goes and turned
+// into an occkit.Path only for an error: extending a Path copies it, which
+// would cost depth² on a deep document.
+type location struct {
+	parent *location
 	key    string
 	index  int
 	isIdx  bool
 }
 
-func (a *ldAt) Key(k string) *ldAt { return &ldAt{parent: a, key: k} }
-func (a *ldAt) Index(i int) *ldAt  { return &ldAt{parent: a, index: i, isIdx: true} }
+func (a *location) Key(k string) *location { return &location{parent: a, key: k} }
+func (a *location) Index(i int) *location  { return &location{parent: a, index: i, isIdx: true} }
 
-// path is the location as a Path; the nil *ldAt is the root.
-func (a *ldAt) path() occkit.Path {
-	var chain []*ldAt
+// path is the location as a Path; the nil *location is the root.
+func (a *location) path() occkit.Path {
+	var chain []*location
 	for at := a; at != nil; at = at.parent {
 		chain = append(chain, at)
 	}
@@ -278,7 +278,7 @@ func newIncluder(roots []string, l Limits) *includer {
 // process resolves every $include under n, which sits at at in the
 // resulting document; dir resolves relative paths and chain holds the
 // real paths of the files being included (cycle detection). It reuses n.
-func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) process(ld *loader, n *treeNode, at *location, dir string, chain []string, depth int) (*treeNode, error) {
 	switch n.kind {
 	case '[':
 		index := 0
@@ -300,30 +300,30 @@ func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain [
 		// Raw: no $include inside.
 		return n, nil
 	}
-	var incVal *ldNode
+	var directive *treeNode
 	kept := n.mems[:0]
 	for _, m := range n.mems {
 		if m.key == includeKey {
-			incVal = m.val
+			directive = m.val
 			continue
 		}
 		v, err := in.process(ld, m.val, at.Key(m.key), dir, chain, depth)
 		if err != nil {
 			return nil, err
 		}
-		kept = append(kept, ldMember{key: m.key, val: v})
+		kept = append(kept, treeMember{key: m.key, val: v})
 	}
 	n.mems = kept
-	if incVal == nil {
+	if directive == nil {
 		return n, nil
 	}
-	incAt := at.Key(includeKey)
+	site := at.Key(includeKey)
 	if len(in.roots) == 0 {
 		// The directive itself is refused, whatever it names (an empty
 		// list included): without roots nothing may be included.
-		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include is not allowed: no include roots are configured")
+		return nil, occkit.Invalid("DOC-4", site.path(), "$include is not allowed: no include roots are configured")
 	}
-	included, err := in.resolve(ld, incVal, incAt, at, dir, chain, depth)
+	included, err := in.resolve(ld, directive, site, at, dir, chain, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -331,79 +331,79 @@ func (in *includer) process(ld *loader, n *ldNode, at *ldAt, dir string, chain [
 		return included, nil
 	}
 	if !included.isObject() {
-		return nil, occkit.Invalid("DOC-4", incAt.path(), "an object with keys beside $include can only include an object")
+		return nil, occkit.Invalid("DOC-4", site.path(), "an object with keys beside $include can only include an object")
 	}
 	// The including document's own keys win over what it includes.
-	return ldMerge(included, n), nil
+	return mergeTrees(included, n), nil
 }
 
 // resolve loads the value of one $include: a path, or an array of paths
 // merged left to right.
-func (in *includer) resolve(ld *loader, v *ldNode, incAt, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) resolve(ld *loader, v *treeNode, site, at *location, dir string, chain []string, depth int) (*treeNode, error) {
 	if v.isString() {
-		return in.load(ld, v, incAt, at, dir, chain, depth)
+		return in.load(ld, v, site, at, dir, chain, depth)
 	}
 	if !v.isArray() {
-		return nil, occkit.Invalid("DOC-4", incAt.path(), "$include must be a relative path or an array of them")
+		return nil, occkit.Invalid("DOC-4", site.path(), "$include must be a relative path or an array of them")
 	}
-	acc := &ldNode{kind: '{'}
+	acc := &treeNode{kind: '{'}
 	for i, e := range v.elements() {
 		if !e.isString() {
-			return nil, occkit.Invalid("DOC-4", incAt.Index(i).path(), "each $include entry must be a path string")
+			return nil, occkit.Invalid("DOC-4", site.Index(i).path(), "each $include entry must be a path string")
 		}
-		got, err := in.load(ld, e, incAt.Index(i), at, dir, chain, depth)
+		got, err := in.load(ld, e, site.Index(i), at, dir, chain, depth)
 		if err != nil {
 			return nil, err
 		}
-		acc = ldMerge(acc, got)
+		acc = mergeTrees(acc, got)
 	}
 	return acc, nil
 }
 
 // load reads, parses and processes one included file. Error messages never
 // quote the include path: it is a document value.
-func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
-	incAt := incAtL.path()
+func (in *includer) load(ld *loader, v *treeNode, siteLoc, at *location, dir string, chain []string, depth int) (*treeNode, error) {
+	site := siteLoc.path()
 	if depth >= MaxIncludeDepth {
-		return nil, occkit.Invalid("DOC-4", incAt, "includes nest deeper than the limit of %d", MaxIncludeDepth)
+		return nil, occkit.Invalid("DOC-4", site, "includes nest deeper than the limit of %d", MaxIncludeDepth)
 	}
 	rel, err := json5.Unquote([]byte(v.raw))
 	if err != nil || rel == "" || strings.ContainsRune(rel, 0) || !utf8.ValidString(rel) {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include must name a file")
+		return nil, occkit.Invalid("DOC-4", site, "$include must name a file")
 	}
 	if in.fsys != nil {
-		return in.loadFS(ld, rel, incAt, at, dir, chain, depth)
+		return in.loadFS(ld, rel, site, at, dir, chain, depth)
 	}
 	p := filepath.Clean(rel)
 	if !filepath.IsAbs(p) {
 		if dir == "" {
-			return nil, occkit.Invalid("DOC-4", incAt, "a relative $include needs a base directory")
+			return nil, occkit.Invalid("DOC-4", site, "a relative $include needs a base directory")
 		}
 		p = filepath.Join(dir, p)
 	}
-	if !incInside(p, in.roots) {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include resolves outside the allowed include roots")
+	if !insideRoots(p, in.roots) {
+		return nil, occkit.Invalid("DOC-4", site, "$include resolves outside the allowed include roots")
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return nil, occkit.Invalid("DOC-4", incAt, "the included file cannot be read: it does not exist or is not accessible")
+		return nil, occkit.Invalid("DOC-4", site, "the included file cannot be read: it does not exist or is not accessible")
 	}
-	if !incInside(real, in.realRoots) {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include leaves the allowed include roots through a symbolic link")
+	if !insideRoots(real, in.realRoots) {
+		return nil, occkit.Invalid("DOC-4", site, "$include leaves the allowed include roots through a symbolic link")
 	}
-	if err := in.admit(incAt, real, chain); err != nil {
+	if err := in.admit(site, real, chain); err != nil {
 		return nil, err
 	}
 	// DOC-2: the included files together hold at most MaxBytes, checked
 	// against the file's size before it is read, so that a fan-out of
 	// large files costs no more than one document.
-	data, reason := incReadFile(real, min(in.limits.MaxBytes, in.limits.MaxBytes-in.read), true)
-	if reason == incTooLarge && in.read > 0 {
+	data, reason := readRegularFile(real, min(in.limits.MaxBytes, in.limits.MaxBytes-in.read), true)
+	if reason == reasonTooLarge && in.read > 0 {
 		if st, err := os.Stat(real); err == nil && st.Size() <= int64(in.limits.MaxBytes) {
-			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
+			return nil, occkit.Invalid("DOC-2", site, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, reason, incAt, at, real, ld.displayName(p), filepath.Dir(p), chain, depth)
+	return in.descend(ld, data, reason, site, at, real, ld.displayName(p), filepath.Dir(p), chain, depth)
 }
 
 // descend parses an included file's bytes (or reports why they could not
@@ -411,21 +411,21 @@ func (in *includer) load(ld *loader, v *ldNode, incAtL, at *ldAt, dir string, ch
 // resolves its relative paths and name is the file in positions. What the
 // file itself gets wrong is placed in it; the file joins the loader's
 // sources once its own includes are resolved, after theirs.
-func (in *includer) descend(ld *loader, data []byte, reason string, incAt occkit.Path, at *ldAt, key, name, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) descend(ld *loader, data []byte, reason string, site occkit.Path, at *location, key, name, dir string, chain []string, depth int) (*treeNode, error) {
 	if reason != "" {
-		return nil, ldFileError(incAt, "DOC-4", "the included file", reason, in.limits)
+		return nil, fileError(site, "DOC-4", "the included file", reason, in.limits)
 	}
 	in.read += len(data)
 	out, err := ld.parse(data)
 	if err != nil {
-		own := ldSource{name: name, src: data}
-		return nil, ldRebase(ldPlace(err, nil, own), incAt)
+		own := sourceText{name: name, src: data}
+		return nil, rebase(place(err, nil, own), site)
 	}
 	next := append(append([]string(nil), chain...), key)
-	here := ldSource{name: name, at: at.path(), src: data}
-	n, err := in.process(ld, ldTree(out), at, dir, next, depth+1)
+	here := sourceText{name: name, at: at.path(), src: data}
+	n, err := in.process(ld, parseTree(out), at, dir, next, depth+1)
 	if err != nil {
-		return nil, ldPlace(err, &ldSources{files: append(ld.sources, here)}, here)
+		return nil, place(err, &sourceMap{files: append(ld.sources, here)}, here)
 	}
 	ld.sources = append(ld.sources, here)
 	return n, nil
@@ -433,22 +433,22 @@ func (in *includer) descend(ld *loader, data []byte, reason string, incAt occkit
 
 // admit refuses a file already on the include chain (a cycle) and counts
 // it against [MaxIncludeFiles].
-func (in *includer) admit(incAt occkit.Path, key string, chain []string) error {
+func (in *includer) admit(site occkit.Path, key string, chain []string) error {
 	for _, c := range chain {
 		if c == key {
-			return occkit.Invalid("DOC-4", incAt, "$include forms a cycle: the file includes itself")
+			return occkit.Invalid("DOC-4", site, "$include forms a cycle: the file includes itself")
 		}
 	}
 	if in.loads++; in.loads > MaxIncludeFiles {
-		return occkit.Invalid("DOC-4", incAt, "more than %d files are included", MaxIncludeFiles)
+		return occkit.Invalid("DOC-4", site, "more than %d files are included", MaxIncludeFiles)
 	}
 	return nil
 }
 
-// ldRebase reports an included file's own error at the $include that
+// rebase reports an included file's own error at the $include that
 // named it, keeping the rule, naming the location inside the file and
 // keeping its position there.
-func ldRebase(err error, incAt occkit.Path) error {
+func rebase(err error, site occkit.Path) error {
 	e := occkit.First(err)
 	if e == nil {
 		return err
@@ -457,13 +457,13 @@ func ldRebase(err error, incAt occkit.Path) error {
 	if !e.Path.IsRoot() {
 		where = " at " + e.Path.String()
 	}
-	r := occkit.New(e.Code, e.Rule, incAt, "in the included file%s: %s", where, e.Detail)
+	r := occkit.New(e.Code, e.Rule, site, "in the included file%s: %s", where, e.Detail)
 	r.Position = e.Position
 	return r
 }
 
-// incInside reports whether p is one of roots or lies below one.
-func incInside(p string, roots []string) bool {
+// insideRoots reports whether p is one of roots or lies below one.
+func insideRoots(p string, roots []string) bool {
 	for _, r := range roots {
 		rel, err := filepath.Rel(r, p)
 		if err != nil || filepath.IsAbs(rel) {
@@ -476,59 +476,59 @@ func incInside(p string, roots []string) bool {
 	return false
 }
 
-// Reasons incReadFile gives; they name no path.
+// Reasons readRegularFile gives; they name no path.
 const (
-	incTooLarge   = "too large"
-	incNotRegular = "it is not a regular file"
-	incHardLink   = "it has more than one hard link"
-	incChanged    = "it changed while being opened"
-	incUnreadable = "it does not exist or is not accessible"
+	reasonTooLarge   = "too large"
+	reasonNotRegular = "it is not a regular file"
+	reasonHardLink   = "it has more than one hard link"
+	reasonChanged    = "it changed while being opened"
+	reasonUnreadable = "it does not exist or is not accessible"
 )
 
-// incReadFile reads the regular file at real (a path with no symbolic
+// readRegularFile reads the regular file at real (a path with no symbolic
 // links, from filepath.EvalSymlinks) and at most max bytes of it. It opens
 // without following a final symbolic link and without blocking on a FIFO,
 // then checks that what it opened is still the file at real. With
 // noHardLinks a file with several links is refused: a hard link can point
 // outside the roots where no path check can see it.
-func incReadFile(real string, max int, noHardLinks bool) ([]byte, string) {
-	f, err := incOpen(real)
+func readRegularFile(real string, max int, noHardLinks bool) ([]byte, string) {
+	f, err := openNoFollow(real)
 	if err != nil {
-		return nil, incUnreadable
+		return nil, reasonUnreadable
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, incUnreadable
+		return nil, reasonUnreadable
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, incNotRegular
+		return nil, reasonNotRegular
 	}
-	if noHardLinks && incLinks(fi) > 1 {
-		return nil, incHardLink
+	if noHardLinks && hardLinks(fi) > 1 {
+		return nil, reasonHardLink
 	}
 	if again, err := filepath.EvalSymlinks(real); err != nil || again != real {
-		return nil, incChanged
+		return nil, reasonChanged
 	}
 	if st, err := os.Stat(real); err != nil || !os.SameFile(st, fi) {
-		return nil, incChanged
+		return nil, reasonChanged
 	}
-	return incReadBounded(f, fi.Size(), max)
+	return readBounded(f, fi.Size(), max)
 }
 
-// incReadBounded reads an opened regular file of the given size, at most
+// readBounded reads an opened regular file of the given size, at most
 // max bytes: the size it reports is checked before reading and the bytes
 // read after (a file may grow while it is read).
-func incReadBounded(r io.Reader, size int64, max int) ([]byte, string) {
+func readBounded(r io.Reader, size int64, max int) ([]byte, string) {
 	if max < 0 || size > int64(max) {
-		return nil, incTooLarge
+		return nil, reasonTooLarge
 	}
 	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
 	if err != nil {
-		return nil, incUnreadable
+		return nil, reasonUnreadable
 	}
 	if len(data) > max {
-		return nil, incTooLarge
+		return nil, reasonTooLarge
 	}
 	return data, ""
 }

@@ -15,27 +15,27 @@ import (
 // slash-separated paths resolved inside the file system. An absolute
 // path, or one that climbs above the file system's top, is refused; the
 // file system's own notion of links decides what a name opens.
-func (in *includer) loadFS(ld *loader, rel string, incAt occkit.Path, at *ldAt, dir string, chain []string, depth int) (*ldNode, error) {
+func (in *includer) loadFS(ld *loader, rel string, site occkit.Path, at *location, dir string, chain []string, depth int) (*treeNode, error) {
 	if strings.HasPrefix(rel, "/") || strings.Contains(rel, `\`) {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include in a file system must be a relative slash-separated path")
+		return nil, occkit.Invalid("DOC-4", site, "$include in a file system must be a relative slash-separated path")
 	}
 	p := path.Join(dir, rel)
 	if !fs.ValidPath(p) {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include resolves outside the allowed include roots")
+		return nil, occkit.Invalid("DOC-4", site, "$include resolves outside the allowed include roots")
 	}
 	if !fsInside(p, in.roots) {
-		return nil, occkit.Invalid("DOC-4", incAt, "$include resolves outside the allowed include roots")
+		return nil, occkit.Invalid("DOC-4", site, "$include resolves outside the allowed include roots")
 	}
-	if err := in.admit(incAt, p, chain); err != nil {
+	if err := in.admit(site, p, chain); err != nil {
 		return nil, err
 	}
 	data, reason := fsReadFile(in.fsys, p, in.limits.MaxBytes-in.read)
-	if reason == incTooLarge && in.read > 0 {
+	if reason == reasonTooLarge && in.read > 0 {
 		if st, err := fs.Stat(in.fsys, p); err == nil && st.Size() <= int64(in.limits.MaxBytes) {
-			return nil, occkit.Invalid("DOC-2", incAt, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
+			return nil, occkit.Invalid("DOC-2", site, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, reason, incAt, at, p, p, path.Dir(p), chain, depth)
+	return in.descend(ld, data, reason, site, at, p, p, path.Dir(p), chain, depth)
 }
 
 // fsInside reports whether the slash path p is one of roots or below one;
@@ -55,17 +55,17 @@ func fsInside(p string, roots []string) bool {
 func fsReadFile(fsys fs.FS, name string, max int) ([]byte, string) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, incUnreadable
+		return nil, reasonUnreadable
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, incUnreadable
+		return nil, reasonUnreadable
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, incNotRegular
+		return nil, reasonNotRegular
 	}
-	return incReadBounded(f, fi.Size(), max)
+	return readBounded(f, fi.Size(), max)
 }
 
 // LoadFS is [Load] for the file name inside fsys (an embed.FS, an
@@ -98,7 +98,7 @@ func LoadFS(fsys fs.FS, name string, opts LoadOptions) (occkit.Document, error) 
 	ld := &loader{limits: l, lookup: opts.Lookup, inc: &includer{limits: l, roots: roots, fsys: fsys}}
 	data, reason := fsReadFile(fsys, name, l.MaxBytes)
 	if reason != "" {
-		return occkit.Document{}, ldFileError(occkit.Root(), "DOC-1", "the configuration file", reason, l)
+		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", reason, l)
 	}
 	ld.name, ld.keep = name, true
 	return ld.load(data, path.Dir(name), []string{name})

@@ -4,10 +4,10 @@ package compile
 
 import "os"
 
-// incOpen opens path read-only. Without O_NOFOLLOW the checks after the
+// openNoFollow opens path read-only. Without O_NOFOLLOW the checks after the
 // open (the path still resolves to itself and names the same file) are
 // what keeps a swapped-in symbolic link out.
-func incOpen(path string) (*os.File, error) { return os.Open(path) }
+func openNoFollow(path string) (*os.File, error) { return os.Open(path) }
 
-// incLinks reports one link: the platform gives no portable count.
-func incLinks(os.FileInfo) uint64 { return 1 }
+// hardLinks reports one link: the platform gives no portable count.
+func hardLinks(os.FileInfo) uint64 { return 1 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/json5"
+	"github.com/occkit/occkit/internal/normalized"
 )
 
 // Default limits of [Limits] (DOC-2) and the fixed bounds of includes
@@ -156,9 +157,9 @@ func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, occkit.Wrap(err, occkit.CodeInvalidRequest, "DOC-1", occkit.Root(), "the configuration file %q cannot be read", path)
 	}
-	data, rerr := incReadFile(real, ld.limits.MaxBytes, false)
+	data, rerr := readRegularFile(real, ld.limits.MaxBytes, false)
 	if rerr != "" {
-		return occkit.Document{}, ldFileError(occkit.Root(), "DOC-1", "the configuration file", rerr, ld.limits)
+		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", rerr, ld.limits)
 	}
 	ld.name, ld.keep, ld.baseDir = path, true, filepath.Dir(abs)
 	return ld.load(data, filepath.Dir(abs), []string{real})
@@ -172,7 +173,7 @@ type loader struct {
 	// text's name and directory, and the included texts read so far; keep
 	// attaches them to the loaded Document.
 	name, baseDir string
-	sources       []ldSource
+	sources       []sourceText
 	keep          bool
 }
 
@@ -195,7 +196,7 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 	}
 	out := norm.Bytes()
 	if bytes.Contains(out, []byte(`"$include":`)) {
-		root, err := ld.inc.process(ld, ldTree(out), nil, dir, chain, 0)
+		root, err := ld.inc.process(ld, parseTree(out), nil, dir, chain, 0)
 		if err != nil {
 			return occkit.Document{}, err
 		}
@@ -205,7 +206,7 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		// The merged document obeys the same limits (its nesting and
 		// key count are new).
 		if norm, err = ld.normalize(out); err != nil {
-			return occkit.Document{}, ldNoPosition(err)
+			return occkit.Document{}, withoutPosition(err)
 		}
 		out = norm.Bytes()
 	}
@@ -218,7 +219,7 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		// and the document's size as it writes; keys, nesting and numbers
 		// stay as parsed, so the result needs no second parse.
 		before := len(out)
-		if out, err = ldSubstitute(out, ld.lookup, ld.limits); err != nil {
+		if out, err = substitute(out, ld.lookup, ld.limits); err != nil {
 			return occkit.Document{}, err
 		}
 		substituted = len(out) != before || &out[0] != &norm.Bytes()[0]
@@ -227,7 +228,7 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 	// schema is one). An included file may hold any value, but the loaded
 	// document, after its includes are merged, must be an object.
 	if out[0] != '{' {
-		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "a Configuration must be a JSON object, not %s", ldKind(out[0]))
+		return occkit.Document{}, occkit.Invalid("DOC-1", occkit.Root(), "a Configuration must be a JSON object, not %s", jsonKind(out[0]))
 	}
 	if substituted {
 		// A variable's value may be anything (invalid UTF-8 included):
@@ -237,11 +238,11 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 	// The transcoder's output is already what a Document must be (valid,
 	// compact, no repeated key, canonical strings and numbers): it is not
 	// read again.
-	return occkit.FromNormalized(norm), nil
+	return normalized.Document[occkit.Document](norm), nil
 }
 
-// ldKind names the JSON type whose normalized encoding starts with c.
-func ldKind(c byte) string {
+// jsonKind names the JSON type whose normalized encoding starts with c.
+func jsonKind(c byte) string {
 	switch c {
 	case '[':
 		return "an array"
@@ -297,7 +298,7 @@ func (ld *loader) syntaxError(err error) error {
 	if !errors.As(err, &e) {
 		return occkit.Invalid("DOC-1", occkit.Root(), "the document is neither JSON nor JSON5")
 	}
-	at := ldPath(e.Path)
+	at := pathOf(e.Path)
 	l := ld.limits
 	pos := &SyntaxPosition{Line: e.Line, Column: e.Column}
 	invalid := func(rule, format string, args ...any) error {
@@ -343,10 +344,10 @@ func (p *SyntaxPosition) Error() string {
 	return fmt.Sprintf("line %d, column %d", p.Line, p.Column)
 }
 
-// ldNoPosition drops the SyntaxPosition of an error about text occkit
+// withoutPosition drops the SyntaxPosition of an error about text occkit
 // generated (the merged document), where a line and column would point
 // nowhere in what the author wrote.
-func ldNoPosition(err error) error {
+func withoutPosition(err error) error {
 	var e *occkit.Error
 	if errors.As(err, &e) && e.Err != nil {
 		return occkit.New(e.Code, e.Rule, e.Path, "%s", e.Detail)
@@ -354,7 +355,7 @@ func ldNoPosition(err error) error {
 	return err
 }
 
-func ldPath(elems []json5.PathElem) occkit.Path {
+func pathOf(elems []json5.PathElem) occkit.Path {
 	var p occkit.PathBuilder
 	p.Grow(len(elems))
 	for _, e := range elems {
@@ -367,9 +368,9 @@ func ldPath(elems []json5.PathElem) occkit.Path {
 	return p.Path()
 }
 
-// ldFileError explains why a file could not be read, naming no path.
-func ldFileError(at occkit.Path, rule, what string, reason string, l Limits) error {
-	if reason == incTooLarge {
+// fileError explains why a file could not be read, naming no path.
+func fileError(at occkit.Path, rule, what string, reason string, l Limits) error {
+	if reason == reasonTooLarge {
 		return occkit.Invalid("DOC-2", at, "%s is larger than the limit of %d bytes", what, l.MaxBytes)
 	}
 	return occkit.Invalid(rule, at, "%s cannot be read: %s", what, reason)

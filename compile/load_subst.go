@@ -9,30 +9,30 @@ import (
 	"github.com/occkit/occkit/internal/json5"
 )
 
-// ldEnvName is the variable-name pattern OpenClaw substitutes: upper-case
+// varName is the variable-name pattern OpenClaw substitutes: upper-case
 // letters, digits and underscores, not starting with a digit.
-var ldEnvName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+var varName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 
-type ldRefKind int
+type refKind int
 
 const (
-	ldRefNone   ldRefKind = iota // not a reference: left as written
-	ldRefEnv                     // ${NAME}
-	ldRefSecret                  // ${pass:…} or ${gopass:…}
+	refNone   refKind = iota // not a reference: left as written
+	refEnv                   // ${NAME}
+	refSecret                // ${pass:…} or ${gopass:…}
 )
 
-// ldClassify tells what the text between "${" and "}" is.
-func ldClassify(ref string) ldRefKind {
-	if ldEnvName.MatchString(ref) {
-		return ldRefEnv
+// classifyRef tells what the text between "${" and "}" is.
+func classifyRef(ref string) refKind {
+	if varName.MatchString(ref) {
+		return refEnv
 	}
 	if i := strings.IndexByte(ref, ':'); i > 0 && (ref[:i] == "pass" || ref[:i] == "gopass") {
-		return ldRefSecret
+		return refSecret
 	}
-	return ldRefNone
+	return refNone
 }
 
-// ldSubstitute returns the normalized JSON src with ${NAME} replaced in
+// substitute returns the normalized JSON src with ${NAME} replaced in
 // every string value (keys are never substituted) using lookup (DOC-4).
 //
 // It is one pass that copies src to the output, decoding only the strings
@@ -41,7 +41,7 @@ func ldClassify(ref string) ldRefKind {
 // past MaxStringBytes, and the whole document not past MaxBytes, however
 // many references a string holds or however large a variable is. So the
 // pass allocates at most a small multiple of len(src) + MaxBytes.
-func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]byte, error) {
+func substitute(src []byte, lookup func(string) (string, bool), l Limits) ([]byte, error) {
 	var (
 		out    []byte // nil until the first string changes
 		copied int    // src[:copied] is in out
@@ -67,7 +67,7 @@ func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]b
 			lit := src[start : i+1]
 			// Room left for growth: the document may reach MaxBytes.
 			room := l.MaxBytes - len(src) - (len(out) - copied)
-			repl, err := ldSubstLiteral(lit, room, l, lookup, func() occkit.Path { return occkit.PathAt(src, start) })
+			repl, err := substituteLiteral(lit, room, l, lookup, func() occkit.Path { return occkit.PathAt(src, start) })
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +81,7 @@ func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]b
 			out = append(out, repl...)
 			copied = i + 1
 			if len(out)+len(src)-copied > l.MaxBytes {
-				return nil, ldSubstTooLarge(l)
+				return nil, substitutionTooLarge(l)
 			}
 		}
 	}
@@ -94,14 +94,14 @@ func ldSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]b
 // errLdSubstLimit: a substituted string would exceed its limit.
 var errLdSubstLimit = errors.New("substitution exceeds its limit")
 
-func ldSubstTooLarge(l Limits) error {
+func substitutionTooLarge(l Limits) error {
 	return occkit.Invalid("DOC-2", occkit.Root(), "the document after ${VAR} substitution exceeds the limit of %d bytes", l.MaxBytes)
 }
 
-// ldSubstLiteral substitutes inside one JSON string literal. It returns
+// substituteLiteral substitutes inside one JSON string literal. It returns
 // nil when nothing changes, and refuses before writing past room bytes of
 // growth or a decoded string longer than MaxStringBytes.
-func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string, bool), at func() occkit.Path) ([]byte, error) {
+func substituteLiteral(lit []byte, room int, l Limits, lookup func(string) (string, bool), at func() occkit.Path) ([]byte, error) {
 	s, err := json5.Unquote(lit)
 	if err != nil {
 		return nil, occkit.Invalid("DOC-4", at(), "the string cannot be decoded")
@@ -109,14 +109,14 @@ func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string,
 	// The encoded output is never shorter than the decoded one, so
 	// bounding decoded growth against room bounds what is allocated.
 	limit := min(l.MaxStringBytes, len(lit)+room)
-	out, changed, err := ldSubstString(s, limit, lookup)
+	out, changed, err := substituteString(s, limit, lookup)
 	var e *occkit.Error
 	switch {
 	case err == nil:
 	case errors.Is(err, errLdSubstLimit) && limit == l.MaxStringBytes:
 		return nil, occkit.Invalid("DOC-2", at(), "a string after ${VAR} substitution is longer than the limit of %d bytes", l.MaxStringBytes)
 	case errors.Is(err, errLdSubstLimit):
-		return nil, ldSubstTooLarge(l)
+		return nil, substitutionTooLarge(l)
 	case errors.As(err, &e):
 		return nil, occkit.New(e.Code, e.Rule, at(), "%s", e.Detail)
 	default:
@@ -128,7 +128,7 @@ func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string,
 	return json5.AppendString(nil, out), nil
 }
 
-// ldSubstString applies OpenClaw's substitution to one string: ${NAME}
+// substituteString applies OpenClaw's substitution to one string: ${NAME}
 // becomes the variable's value (missing or empty is an error naming the
 // variable), $${NAME} becomes the literal ${NAME}, and anything else,
 // ${lower} included, stays as written. Secret-store references
@@ -136,7 +136,7 @@ func ldSubstLiteral(lit []byte, room int, l Limits, lookup func(string) (string,
 // The result may not exceed limit bytes: that is checked before each
 // write, so nothing longer is ever built. The errors carry the root path;
 // the caller puts them at the string.
-func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
+func substituteString(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
 	var b strings.Builder
 	b.Grow(min(len(s), limit))
 	changed := false
@@ -165,7 +165,7 @@ func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (str
 		}
 		if strings.HasPrefix(s[i:], "$${") {
 			if end := strings.IndexByte(s[i+3:], '}'); end >= 0 {
-				if ref := s[i+3 : i+3+end]; ldClassify(ref) != ldRefNone {
+				if ref := s[i+3 : i+3+end]; classifyRef(ref) != refNone {
 					if err := write(s[lit:i], "${", ref, "}"); err != nil {
 						return "", false, err
 					}
@@ -178,8 +178,8 @@ func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (str
 		if strings.HasPrefix(s[i:], "${") {
 			if end := strings.IndexByte(s[i+2:], '}'); end >= 0 {
 				ref := s[i+2 : i+2+end]
-				switch ldClassify(ref) {
-				case ldRefEnv:
+				switch classifyRef(ref) {
+				case refEnv:
 					v, ok := lookup(ref)
 					if !ok || v == "" {
 						return "", false, occkit.Invalid("DOC-4", occkit.Root(), "variable %s is not set", ref)
@@ -190,7 +190,7 @@ func ldSubstString(s string, limit int, lookup func(string) (string, bool)) (str
 					i += 2 + end
 					lit, changed = i+1, true
 					continue
-				case ldRefSecret:
+				case refSecret:
 					return "", false, occkit.Invalid("DOC-4", occkit.Root(), "secret-store references (pass:, gopass:) are not supported")
 				}
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/occkit/occkit/internal/json5"
 )
 
-// refSubstitute is the obvious definition ldSubstitute must agree with:
+// refSubstitute is the obvious definition substitute must agree with:
 // walk the tree, substitute each string value in document order with no
 // limit, and refuse once a string is longer than MaxStringBytes or the
 // document, as rewritten so far, longer than MaxBytes.
@@ -57,7 +57,7 @@ func refSubstitute(src []byte, lookup func(string) (string, bool), l Limits) ([]
 			return append(out, ']'), nil
 		case v.Type == gjson.String && strings.Contains(v.Raw, "$"):
 			s, _ := json5.Unquote([]byte(v.Raw))
-			got, changed, err := ldSubstString(s, 1<<62, lookup)
+			got, changed, err := substituteString(s, 1<<62, lookup)
 			if err != nil {
 				return nil, err
 			}
@@ -106,7 +106,7 @@ func FuzzSubstitute(f *testing.F) {
 		if err != nil || len(norm) > l.MaxBytes {
 			return
 		}
-		got, err := ldSubstitute(norm, lookup, l)
+		got, err := substitute(norm, lookup, l)
 		want, werr := refSubstitute(norm, lookup, l)
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("%s: streaming %v, definition %v", norm, err, werr)

@@ -10,35 +10,35 @@ import (
 	"github.com/occkit/occkit/internal/json5"
 )
 
-// ldSource is one text a document was loaded from: the top-level file or
+// sourceText is one text a document was loaded from: the top-level file or
 // an included one, whose value sits at at in the loaded document.
-type ldSource struct {
+type sourceText struct {
 	name string
 	at   occkit.Path
 	src  []byte
 }
 
-// ldSources is the source map the loaders attach to a document
+// sourceMap is the source map the loaders attach to a document
 // (occkit.SourceMap). It keeps the texts as they were read and does its
 // work only when asked, that is when something is refused: a document
 // that is admitted pays one small allocation for it.
-type ldSources struct {
+type sourceMap struct {
 	// files in precedence order: a file after the files it includes, and
 	// later includes after earlier ones, as the merge lets the including
 	// object's own keys win over what it includes and a later include win
 	// over an earlier one.
-	files []ldSource
+	files []sourceText
 }
 
 // Position places p in the text that writes the most of it; of texts
 // writing equally much, the one whose value wins the merge.
-func (m *ldSources) Position(p occkit.Path) (occkit.Position, bool) {
+func (m *sourceMap) Position(p occkit.Path) (occkit.Position, bool) {
 	if p.IsRoot() {
 		return occkit.Position{}, false
 	}
 	best, bestDepth, bestOff := -1, 0, 0
 	for i, f := range m.files {
-		if !ldHasPrefix(p, f.at) {
+		if !hasPrefix(p, f.at) {
 			continue
 		}
 		off, found, ok := locateFrom(f.src, p, f.at.Len())
@@ -52,11 +52,11 @@ func (m *ldSources) Position(p occkit.Path) (occkit.Position, bool) {
 	if best < 0 || bestDepth == 0 {
 		return occkit.Position{}, false
 	}
-	return ldPosition(m.files[best].name, m.files[best].src, bestOff, p), true
+	return positionAt(m.files[best].name, m.files[best].src, bestOff, p), true
 }
 
-// ldHasPrefix reports whether p starts with q.
-func ldHasPrefix(p, q occkit.Path) bool {
+// hasPrefix reports whether p starts with q.
+func hasPrefix(p, q occkit.Path) bool {
 	if q.Len() > p.Len() {
 		return false
 	}
@@ -70,15 +70,15 @@ func ldHasPrefix(p, q occkit.Path) bool {
 	return true
 }
 
-// ldSnippetRunes bounds the excerpt of a long line a Position keeps, so
+// snippetRunes bounds the excerpt of a long line a Position keeps, so
 // that with its ellipses it fits occkit.Error.Snippet uncut.
-const ldSnippetRunes = occkit.MaxSnippetRunes - 2 // room for the two "…"
+const snippetRunes = occkit.MaxSnippetRunes - 2 // room for the two "…"
 
-// ldPosition is the position of byte offset off of src, with the line's
+// positionAt is the position of byte offset off of src, with the line's
 // text for a snippet: every string value of a credential-like key masked
 // (all of them when p itself passes through such a key), then, for a long
 // line, an excerpt around the column.
-func ldPosition(name string, src []byte, off int, p occkit.Path) occkit.Position {
+func positionAt(name string, src []byte, off int, p occkit.Path) occkit.Position {
 	line, col, start := lineCol(src, off)
 	end := start
 	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
@@ -91,13 +91,13 @@ func ldPosition(name string, src []byte, off int, p occkit.Path) occkit.Position
 			break
 		}
 	}
-	text, caret := ldMaskLine(src[start:end], maskAll, off-start)
+	text, caret := maskLine(src[start:end], maskAll, off-start)
 	textCol := utf8.RuneCountInString(text[:caret]) + 1
-	// Keep at most ldSnippetRunes characters around the column.
-	if utf8.RuneCountInString(text) > ldSnippetRunes {
+	// Keep at most snippetRunes characters around the column.
+	if utf8.RuneCountInString(text) > snippetRunes {
 		runes := []rune(text)
-		from := max(0, textCol-1-ldSnippetRunes/2)
-		to := min(len(runes), from+ldSnippetRunes)
+		from := max(0, textCol-1-snippetRunes/2)
+		to := min(len(runes), from+snippetRunes)
 		excerpt := string(runes[from:to])
 		textCol -= from
 		if from > 0 {
@@ -112,14 +112,14 @@ func ldPosition(name string, src []byte, off int, p occkit.Path) occkit.Position
 	return occkit.Position{File: name, Line: line, Column: col, Text: text, TextColumn: textCol}
 }
 
-// ldMaskLine replaces the contents of every quoted string value on a line
+// maskLine replaces the contents of every quoted string value on a line
 // that belongs to a credential-like key (its value, or anything inside an
 // object or array that is its value), or of every string when all is set,
 // with "***", so a snippet never prints a credential written inline. Keys
 // stay. caret is a byte offset in line; the result's caret is where that
 // byte went in the masked text (the start of a masked string). Comments
 // are copied as they are.
-func ldMaskLine(line []byte, all bool, caret int) (string, int) {
+func maskLine(line []byte, all bool, caret int) (string, int) {
 	var b strings.Builder
 	newCaret := -1
 	depth, maskFrom := 0, -1 // maskFrom: the depth of the credential's container
@@ -154,7 +154,7 @@ func ldMaskLine(line []byte, all bool, caret int) (string, int) {
 			j = min(j+1, len(line))
 			lit := line[i:j]
 			switch {
-			case ldColonAfter(line, j):
+			case colonAfter(line, j):
 				k, err := json5.Unquote(lit)
 				if err != nil {
 					k = string(lit)
@@ -184,12 +184,12 @@ func ldMaskLine(line []byte, all bool, caret int) (string, int) {
 			}
 		case c == ',':
 			pending = false
-		case ldIdentByte(c):
+		case identByte(c):
 			j := i
-			for j < len(line) && ldIdentByte(line[j]) {
+			for j < len(line) && identByte(line[j]) {
 				j++
 			}
-			if ldColonAfter(line, j) {
+			if colonAfter(line, j) {
 				pending = CredentialKey(string(line[i:j]))
 			}
 			b.Write(line[i:j])
@@ -205,38 +205,38 @@ func ldMaskLine(line []byte, all bool, caret int) (string, int) {
 	return b.String(), newCaret
 }
 
-// ldColonAfter reports whether the next byte of line from j on, past
+// colonAfter reports whether the next byte of line from j on, past
 // blanks, is ':' (what was just read is a key).
-func ldColonAfter(line []byte, j int) bool {
+func colonAfter(line []byte, j int) bool {
 	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
 		j++
 	}
 	return j < len(line) && line[j] == ':'
 }
 
-// ldIdentByte reports whether c can be part of a bare JSON5 key (ASCII;
+// identByte reports whether c can be part of a bare JSON5 key (ASCII;
 // other characters are copied one byte at a time).
-func ldIdentByte(c byte) bool {
+func identByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '-'
 }
 
-// ldPlace gives err's structured errors that have no position one from
+// place gives err's structured errors that have no position one from
 // sources (errors are fresh from this load, so they are set in place). A
 // refusal caused by a SyntaxPosition is placed there in top, the text the
 // failing parse read, whose paths are relative to its own root.
-func ldPlace(err error, sources *ldSources, top ldSource) error {
+func place(err error, sources *sourceMap, top sourceText) error {
 	for _, e := range occkit.Errors(err) {
 		if e.Position.IsValid() {
 			continue
 		}
 		var sp *SyntaxPosition
 		if errors.As(e.Err, &sp) && sp.Line > 0 {
-			off := ldOffset(top.src, sp.Line, sp.Column)
-			e.Position = ldPosition(top.name, top.src, off, occkit.Root())
+			off := lineColOffset(top.src, sp.Line, sp.Column)
+			e.Position = positionAt(top.name, top.src, off, occkit.Root())
 			continue
 		}
 		if sources == nil {
-			sources = &ldSources{files: []ldSource{top}}
+			sources = &sourceMap{files: []sourceText{top}}
 		}
 		if pos, ok := sources.Position(e.Path); ok {
 			e.Position = pos
@@ -245,8 +245,8 @@ func ldPlace(err error, sources *ldSources, top ldSource) error {
 	return err
 }
 
-// ldOffset is the byte offset of line and column (from 1) in src.
-func ldOffset(src []byte, line, col int) int {
+// lineColOffset is the byte offset of line and column (from 1) in src.
+func lineColOffset(src []byte, line, col int) int {
 	l, c := 1, 1
 	for j := 0; j < len(src); {
 		if l == line && c == col {
@@ -300,10 +300,10 @@ func (ld *loader) finish(src []byte, doc occkit.Document, err error) (occkit.Doc
 	if err == nil && !ld.keep {
 		return doc, nil
 	}
-	top := ldSource{name: ld.name, src: src}
-	sources := &ldSources{files: append(ld.sources, top)}
+	top := sourceText{name: ld.name, src: src}
+	sources := &sourceMap{files: append(ld.sources, top)}
 	if err != nil {
-		return doc, ldPlace(err, sources, top)
+		return doc, place(err, sources, top)
 	}
 	return doc.WithSourceMap(sources), nil
 }

@@ -34,6 +34,17 @@ var (
 	codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\. ([1-9][0-9]?)/([1-9][0-9]?)(?::| -)? `)
 )
 
+// CodexPreconditions are what the Codex probe needs before it may run
+// (PRB-4): a primary model under openai/ or codex/. When they do not hold,
+// no process starts and the outcome is [Unavailable].
+type CodexPreconditions struct {
+	// Model is the configured primary model ("openai/gpt-5", "codex/…").
+	Model string
+}
+
+// Hold reports whether the preconditions hold.
+func (p CodexPreconditions) Hold() bool { return codexModel.MatchString(p.Model) }
+
 // codexEvent is one parsed stream line.
 type codexEvent struct {
 	typ      string
@@ -62,7 +73,7 @@ func ClassifyCodex(r CodexRun) Outcome {
 }
 
 func classifyCodex(r CodexRun) Outcome {
-	if !codexModel.MatchString(r.Model) {
+	if !(CodexPreconditions{Model: r.Model}).Hold() {
 		return Outcome{Code: Unavailable}
 	}
 	events, bad := parseCodexStream(r.Stdout)

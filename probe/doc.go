@@ -1,6 +1,8 @@
 // Package probe decides whether a runtime may serve: it classifies the
-// outcome of the startup model probe, applies the Codex retry policy, and
-// runs the probes as real processes.
+// outcome of the startup model probe and applies the Codex retry policy.
+// It is pure: it starts no process and opens no file or connection.
+// Package probe/runner runs the probes as real processes and hands what
+// they printed to the classifiers here.
 //
 // Every outcome is a [Code] from the closed set of PRB-1 ([AllCodes]); an
 // input the classifiers do not recognise is [ModelProbeFailed], never
@@ -69,10 +71,9 @@
 // # Cap and CPU starvation
 //
 // The OpenClaw probe's cap is min(600 s, 20 s + ⌈45 s / CPU share⌉), the
-// share read from the cgroup cpu.max text ([Cap], [CPUShare],
-// [CPUAccounting]). A run that reaches the cap is [CPUStarved] when it waited
-// for CPU for more than a quarter of the time, [ModelProbeTimeout] otherwise
-// ([AtCap]).
+// share read from the cgroup cpu.max text ([Cap], [CPUShare]). A run that
+// reaches the cap is [CPUStarved] when it waited for CPU for more than a
+// quarter of the time, [ModelProbeTimeout] otherwise ([AtCap]).
 //
 // # Retry policy
 //
@@ -83,22 +84,14 @@
 // without time is [ModelProbeTimeout] without starting. The clock and the
 // jitter are injected.
 //
-// # Runners
+// # Preconditions and records
 //
-// [CodexRunner] and [OpenClawRunner] run the probe commands with os/exec in
-// their own process group and a minimal environment ([CodexEnvironment],
-// [OpenClawEnvironment], PRB-7), kill the whole group on a cap, an output
-// flood or a cancelled context (also during the retry delay), emit one
-// [Record] per attempt through a log/slog logger or a callback, and publish
-// the final outcome once, after retries end. Nothing Codex prints (provider
-// bodies, a key a provider echoes, the URL, the probe directory) reaches a
-// record, a log line, an outcome or an error: a tier runs the real Codex
-// CLI against scripted loopback endpoints to keep that, and the verdicts
-// above, true (OCCKIT_CODEX, set up by .ci/setup). A [Held] result answers
-// readiness polls without starting another model call. A Codex probe for a
-// custom OpenAI-compatible endpoint reaches it as the Harness does, over
-// HTTPS Responses streaming ([CodexEndpoint], PRB-9). [Upfront] sends
-// OpenClaw's first, empty request to the provider's default endpoint.
+// A probe runs only when its preconditions hold ([CodexPreconditions],
+// [OpenClawPreconditions] with what [ReadOpenClawConfig] reads, PRB-3,
+// PRB-4); otherwise it is [Unavailable] and nothing starts. Each attempt
+// is one [Record] (PRB-6), logged with [Record.Log] or written as JSON;
+// a [Held] result answers readiness polls without starting another model
+// call (PRB-5).
 //
 // # Worker mapping
 //

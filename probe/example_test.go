@@ -98,3 +98,17 @@ func ExampleRecord() {
 	fmt.Println(string(b))
 	// Output: {"event":"codex.model_probe","attempt":1,"elapsedMs":30004,"exitCode":null,"signal":"SIGKILL","code":"MODEL_PROBE_TIMEOUT","failureClass":"timeout"}
 }
+
+// Before an OpenClaw probe starts, its preconditions are checked on what
+// the runtime holds; when they fail the probe is UNAVAILABLE and nothing
+// runs.
+func ExampleReadOpenClawConfig() {
+	config := []byte(`{"agents":{"defaults":{"model":"openai/gpt-4.1"}},"models":{"providers":{"openai":{"api":"openai-completions"}}}}`)
+	model, entry, ok := probe.ReadOpenClawConfig(config, probe.ModelProvider("openai/gpt-4.1"))
+	pre := probe.OpenClawPreconditions{Model: "openai/gpt-4.1", CredentialPresent: true, ProbeConfigModel: model}
+	fmt.Println(ok, pre.Hold())
+	fmt.Println(probe.UpfrontEligible(probe.ProviderOpenAI, entry))
+	// Output:
+	// true true
+	// openai-completions true
+}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
 )
 
 // OpenClawPreconditions are what the OpenClaw probe needs before it may run
@@ -29,15 +31,40 @@ func (p OpenClawPreconditions) Hold() bool {
 		p.CredentialPresent && p.ProbeConfigModel == p.Model
 }
 
-// providerOf returns provider, or the part of model before its first "/".
+// providerOf returns provider, or the provider of model.
 func providerOf(provider, model string) string {
 	if provider != "" {
 		return provider
 	}
+	return ModelProvider(model)
+}
+
+// ModelProvider is the provider of a model reference: the part before its
+// first "/" ("openai" for "openai/gpt-4.1"), "" when there is none.
+func ModelProvider(model string) string {
 	if i := strings.IndexByte(model, '/'); i > 0 {
 		return model[:i]
 	}
 	return ""
+}
+
+// ReadOpenClawConfig reads what the OpenClaw probe checks in its native
+// configuration (JSON) before it runs (PRB-3): the primary model
+// (agents.defaults.model; "" when missing or not a string), for
+// [OpenClawPreconditions], and the provider's entry
+// (models.providers.<provider>) as JSON text, for [UpfrontEligible] (empty
+// when missing). ok is false when config is not one valid JSON value: the
+// probe then does not run ([Unavailable]).
+func ReadOpenClawConfig(config []byte, provider string) (model string, entry []byte, ok bool) {
+	if !validJSON(config) {
+		return "", nil, false
+	}
+	root := gjson.ParseBytes(config)
+	model = stringAt(root, "agents.defaults.model")
+	if e := root.Get(occkit.NewPath("models", "providers").Key(provider).GJSON()); e.Exists() {
+		entry = []byte(e.Raw)
+	}
+	return model, entry, true
 }
 
 // OpenClawRun is what one run of `openclaw models status --json --probe`

@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"os"
 	"testing"
 )
 
@@ -27,10 +26,7 @@ func TestClassifyOpenClaw_RealOutput_PRB2(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			out, err := os.ReadFile(testdataPath(t, "openclaw/real/"+tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			out := readTestdata(t, "openclaw/real/"+tt.file)
 			run := OpenClawRun{Model: "openai/gpt-4.1", Stdout: out}
 			if got := ClassifyOpenClaw(run); got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)

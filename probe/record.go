@@ -85,18 +85,15 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	return append(buf, '}'), nil
 }
 
-// emit sends a record to the logger (message = event name) and the callback.
-func emit(ctx context.Context, logger *slog.Logger, callback func(Record), r Record) {
-	if logger != nil {
-		level := slog.LevelInfo
-		if r.Code != Ready {
-			level = slog.LevelError
-		}
-		logger.LogAttrs(ctx, level, r.Event, r.fields()...)
+// Log writes the record to logger as one line (PRB-6): the message is the
+// event name, the attributes are the record's fields, and the level is
+// Info for [Ready] and Error for anything else.
+func (r Record) Log(ctx context.Context, logger *slog.Logger) {
+	level := slog.LevelInfo
+	if r.Code != Ready {
+		level = slog.LevelError
 	}
-	if callback != nil {
-		callback(r)
-	}
+	logger.LogAttrs(ctx, level, r.Event, r.fields()...)
 }
 
 // Held holds a runtime's settled probe result until restart: readiness

@@ -262,7 +262,8 @@ type Trace struct {
 // Simulate runs the policy over outcomes (the attempts as they would end;
 // each Elapsed as measured) with the given jitter source, starting
 // attempts until the policy stops. A missing outcome for a started attempt
-// counts as [ModelProbeFailed]. It is the pure core of [CodexRunner].
+// counts as [ModelProbeFailed]. It is the pure core of the Codex runner
+// (package probe/runner).
 func (p RetryPolicy) Simulate(outcomes []Attempt, jitter func() float64) Trace {
 	var t Trace
 	spent := time.Duration(0)

@@ -3,11 +3,12 @@
 //  1. classifying recorded `codex exec --json` streams (testdata/streams,
 //     shipped with the example) into a final code and cause, as a
 //     runtime wrapper does once a probe has ended;
-//  2. running the Codex probe for real, with its retry policy, against a
-//     small fake `codex` program (./fakecodex) that the example builds
-//     with `go build`: one run that recovers after a provider 503 and one
-//     that fails authentication. It prints every `codex.model_probe`
-//     record, the final code and what the deployment worker does with it.
+//  2. running the Codex probe for real with its retry policy
+//     ([runner.Codex] of probe/runner), against a small fake `codex`
+//     program (./fakecodex) that the example builds with `go build`: one
+//     run that recovers after a provider 503 and one that fails
+//     authentication. It prints every `codex.model_probe` record, the
+//     final code and what the deployment worker does with it.
 //
 // Run it from the repository root:
 //
@@ -33,6 +34,7 @@ import (
 	"time"
 
 	"github.com/occkit/occkit/probe"
+	"github.com/occkit/occkit/probe/runner"
 )
 
 //go:embed testdata/streams/*.jsonl
@@ -44,16 +46,16 @@ const model = "openai/gpt-5"
 func main() {
 	stream := flag.String("stream", "", "classify this recorded JSONL stream instead of the shipped ones")
 	flag.Parse()
-	if err := run(context.Background(), *stream, os.Stdout, probe.RetryPolicy{}); err != nil {
+	if err := demo(context.Background(), *stream, os.Stdout, probe.RetryPolicy{}); err != nil {
 		fmt.Fprintln(os.Stderr, "probe:", err)
 		os.Exit(1)
 	}
 }
 
-// run classifies the streams, then builds the fake codex and probes it
+// demo classifies the streams, then builds the fake codex and probes it
 // under policy (the zero value is the SPEC's: one retry after 1–1.5 s,
 // 30 s per attempt, 61 s in all).
-func run(ctx context.Context, stream string, w io.Writer, policy probe.RetryPolicy) error {
+func demo(ctx context.Context, stream string, w io.Writer, policy probe.RetryPolicy) error {
 	fmt.Fprintln(w, "== classify recorded streams (PRB-4)")
 	if stream != "" {
 		b, err := os.ReadFile(stream)
@@ -109,7 +111,7 @@ func probeOnce(ctx context.Context, w io.Writer, bin, home, script string, polic
 		return err
 	}
 	var held probe.Held
-	r := probe.CodexRunner{
+	r := runner.Codex{
 		Model:  model,
 		Binary: bin,
 		// The runner keeps only what Codex needs from this environment

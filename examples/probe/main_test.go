@@ -15,7 +15,7 @@ var fast = probe.RetryPolicy{AttemptCap: 10 * time.Second, Budget: 20 * time.Sec
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), "", &out, fast); err != nil {
+	if err := demo(context.Background(), "", &out, fast); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 	got := out.String()
@@ -52,7 +52,7 @@ func TestRun(t *testing.T) {
 
 func TestClassifyOneStream(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), "testdata/streams/tool.jsonl", &out, fast); err != nil {
+	if err := demo(context.Background(), "testdata/streams/tool.jsonl", &out, fast); err != nil {
 		t.Fatal(err)
 	}
 	want := "== classify recorded streams (PRB-4)\ntool.jsonl             MODEL_PROBE_FAILED cause=PROBE_STATUS/tool-event failureClass=other\n"

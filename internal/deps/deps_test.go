@@ -24,8 +24,9 @@ var allowed = []string{
 // pure are the packages that must never pull in Kubernetes, SSH or any
 // other module a control plane did not ask for. drivers is the driver
 // contract (a leaf like database/sql/driver) and the root package the
-// shared vocabulary: both are pure.
-var pure = []string{".", "./resolver", "./resolver/selection", "./admission", "./compile", "./probe", "./logging", "./drivers"}
+// shared vocabulary: both are pure. probe/runner starts processes but
+// pulls in no other module either.
+var pure = []string{".", "./resolver", "./resolver/selection", "./admission", "./compile", "./probe", "./probe/runner", "./logging", "./drivers"}
 
 func TestPurePackagesImportOnlyChosenModules(t *testing.T) {
 	args := append([]string{"list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}"}, pure...)
@@ -44,6 +45,22 @@ func TestPurePackagesImportOnlyChosenModules(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("go list reported no packages")
+	}
+}
+
+// The probe classifiers are pure (issue 12): package probe and what it
+// depends on start no process; running probes is probe/runner's job.
+func TestProbeStartsNoProcess(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./probe")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "os/exec" || pkg == "github.com/occkit/occkit/probe/runner" {
+			t.Errorf("package probe depends on %s", pkg)
+		}
 	}
 }
 

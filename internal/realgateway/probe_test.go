@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/occkit/occkit/probe"
+	"github.com/occkit/occkit/probe/runner"
 )
 
 func TestMain(m *testing.M) {
@@ -68,7 +69,7 @@ const probeCredential = "sk-occkit-probe-0123456789abcdef"
 var probeModels = map[string]string{"openai": "openai/gpt-4.1", "anthropic": "anthropic/claude-sonnet-4-5"}
 
 // probeJob runs in the isolated child: a fake provider on loopback, then
-// one real probe through [probe.OpenClawRunner], as a startup probe runs
+// one real probe through [runner.OpenClaw], as a startup probe runs
 // it (PRB-2), under [probeCap].
 func probeJob(ctx context.Context, raw json.RawMessage) (any, error) {
 	var a probeArg
@@ -116,13 +117,13 @@ func probeJob(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	in := Install{Dir: a.Install}
-	args := append([]string{in.Entry()}, probe.OpenClawProbeArgs(a.Provider)[1:]...)
+	args := append([]string{in.Entry()}, runner.OpenClawArgs(a.Provider)[1:]...)
 	var rec probe.Record
-	r := probe.OpenClawRunner{
+	r := runner.OpenClaw{
 		Model: model, CredentialEnv: credEnv, ProbeConfig: config,
 		Binary: in.Node(), Args: args,
 		Environ: []string{"PATH=" + in.Path(), credEnv + "=" + probeCredential},
-		TempDir: dir, CPU: probe.CPUAccounting{Dir: cg}, Cap: probeCap,
+		TempDir: dir, CPU: runner.CPUAccounting{Dir: cg}, Cap: probeCap,
 		OnRecord: func(r probe.Record) { rec = r },
 	}
 	o, err := r.Run(ctx)
@@ -230,7 +231,7 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 // PRB-1..4 on the real CLI: OpenClaw's own model probe (`openclaw models
 // status --json --probe` for the primary model's provider, one probe, 256
 // output tokens) against a loopback provider with scripted behaviours,
-// run by probe.OpenClawRunner and classified by probe.ClassifyOpenClaw.
+// run by runner.OpenClaw and classified by probe.ClassifyOpenClaw.
 //
 // The runs get a cap far beyond OpenClaw's own bounds, so each verdict
 // comes from what the CLI printed, never from how loaded this machine is

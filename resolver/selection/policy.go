@@ -23,7 +23,9 @@ type Policy struct {
 	// Provider is the effective provider: the request's, or the one the
 	// matching key names for a bare model ID.
 	Provider string
-	// Reasons is the lookup's reason chain (SEL-9).
+	// Reasons is the lookup's reason chain (SEL-9), held as a slice like
+	// [resolver.Decision.Reasons]; only a [Result], which builds its chain
+	// on demand, offers it as the method [Result.Reasons].
 	Reasons []resolver.Reason
 }
 

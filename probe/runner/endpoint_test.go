@@ -1,4 +1,4 @@
-package probe
+package runner
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit/probe"
 )
 
 // PRB-9: a compatible endpoint is reached over HTTPS Responses streaming
 // with WebSockets off, the probe included; the official route adds nothing.
-func TestCodexProbeArgs_Endpoint_PRB9(t *testing.T) {
+func TestCodexArgs_Endpoint_PRB9(t *testing.T) {
 	const prompt = "Reply only READY. Do not use tools."
 	tests := []struct {
 		name      string
@@ -37,10 +39,10 @@ func TestCodexProbeArgs_Endpoint_PRB9(t *testing.T) {
 			`model_providers.vendor_1.requires_openai_auth=true`,
 		}},
 	}
-	base := CodexProbeArgs("codex/vendor/organization/model", "/tmp/p")
+	base := CodexArgs("codex/vendor/organization/model", "/tmp/p")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := codexProbeArgs("codex/vendor/organization/model", "/tmp/p", tt.endpoint)
+			args := codexArgs("codex/vendor/organization/model", "/tmp/p", tt.endpoint)
 			if args[len(args)-1] != prompt {
 				t.Fatalf("the prompt is not last: %q", args)
 			}
@@ -61,7 +63,7 @@ func TestCodexProbeArgs_Endpoint_PRB9(t *testing.T) {
 				t.Errorf("--model is not the stored probe model's ID: %q", args)
 			}
 			if tt.endpoint != nil {
-				compiled := codexProbeArgs("codex/"+tt.endpoint.Provider+"/vendor/organization/model", "/tmp/p", tt.endpoint)
+				compiled := codexArgs("codex/"+tt.endpoint.Provider+"/vendor/organization/model", "/tmp/p", tt.endpoint)
 				if i := slices.Index(compiled, "--model"); compiled[i+1] != "vendor/organization/model" {
 					t.Errorf("a compiled ref keeps its route in --model: %q", compiled[i+1])
 				}
@@ -73,13 +75,13 @@ func TestCodexProbeArgs_Endpoint_PRB9(t *testing.T) {
 // PRB-9, PRB-7: the endpoint's key variable is the only addition to the
 // probe environment; an endpoint that cannot be rendered is UNAVAILABLE
 // without starting Codex.
-func TestCodexRunner_Endpoint_PRB9(t *testing.T) {
+func TestCodex_Endpoint_PRB9(t *testing.T) {
 	envFile := filepath.Join(t.TempDir(), "env")
 	rec := &recorder{}
 	r := codexRunner(t, rec, "env", envFile)
 	r.Environ = append(r.Environ, "VENDOR_API_KEY=vk-PLANTED", "OTHER_KEY=x")
 	r.Endpoint = &CodexEndpoint{Provider: "openai-compatible", BaseURL: "https://llm.example.com/v1", CredentialEnv: "VENDOR_API_KEY"}
-	if got, err := r.Run(context.Background()); err != nil || got.Code != Ready {
+	if got, err := r.Run(context.Background()); err != nil || got.Code != probe.Ready {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 	env := readFile(t, envFile)
@@ -98,7 +100,7 @@ func TestCodexRunner_Endpoint_PRB9(t *testing.T) {
 		r := codexRunner(t, rec, "env", filepath.Join(t.TempDir(), "env"))
 		r.Endpoint = &bad
 		got, err := r.Run(context.Background())
-		if err != nil || got.Code != Unavailable {
+		if err != nil || got.Code != probe.Unavailable {
 			t.Errorf("endpoint %+v: got %+v, %v; want UNAVAILABLE", bad, got, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package probe
+package runner
 
 import (
 	"context"
@@ -14,11 +14,13 @@ import (
 	"time"
 
 	"github.com/occkit/occkit/internal/tiers"
+
+	"github.com/occkit/occkit/probe"
 )
 
-// The real-Codex tier: probe.CodexRunner runs the pinned Codex CLI
+// The real-Codex tier: probe.Codex runs the pinned Codex CLI
 // (OCCKIT_CODEX, fetched by .ci/codex.sh and recorded by .ci/setup) end to
-// end with occkit's own arguments and environment (CodexProbeArgs with a
+// end with occkit's own arguments and environment (CodexArgs with a
 // CodexEndpoint, the minimal probe environment, a fresh probe directory)
 // against loopback HTTPS Responses servers (codex_server_test.go), one per
 // scripted behaviour. Each behaviour's final outcome, failure class, cause,
@@ -71,10 +73,10 @@ const realCodexKey = "sk-live-PLANTED-codex-0123456789"
 
 // Policies of the tier (see the comment above).
 var (
-	specPolicy  = RetryPolicy{}
-	roomyPolicy = RetryPolicy{AttemptCap: 120 * time.Second, Budget: 245 * time.Second}
-	waitPolicy  = RetryPolicy{AttemptCap: 40 * time.Second, Budget: 82 * time.Second}
-	hangPolicy  = RetryPolicy{AttemptCap: 20 * time.Second, Budget: 42 * time.Second}
+	specPolicy  = probe.RetryPolicy{}
+	roomyPolicy = probe.RetryPolicy{AttemptCap: 120 * time.Second, Budget: 245 * time.Second}
+	waitPolicy  = probe.RetryPolicy{AttemptCap: 40 * time.Second, Budget: 82 * time.Second}
+	hangPolicy  = probe.RetryPolicy{AttemptCap: 20 * time.Second, Budget: 42 * time.Second}
 )
 
 // realCodexBinary returns the Codex binary of the tier, skipping the tier
@@ -103,13 +105,13 @@ func realCodexBinary(t *testing.T) string {
 
 // attemptWant is what one attempt's record must say.
 type attemptWant struct {
-	code  Code
-	cause Cause
-	class FailureClass
+	code  probe.Code
+	cause probe.Cause
+	class probe.FailureClass
 }
 
-func (a attemptWant) outcome() Outcome {
-	return Outcome{Code: a.code, Cause: a.cause, FailureClass: a.class}
+func (a attemptWant) outcome() probe.Outcome {
+	return probe.Outcome{Code: a.code, Cause: a.cause, FailureClass: a.class}
 }
 
 // realBehaviour is one scripted endpoint behaviour and the PRB verdict.
@@ -124,7 +126,7 @@ type realBehaviour struct {
 	path string
 	// dirWord names the probe directory's parent (deployment detail).
 	dirWord string
-	policy  RetryPolicy
+	policy  probe.RetryPolicy
 	// attempts are the records, in order; the final outcome is the last.
 	attempts []attemptWant
 	// secrets are strings of this behaviour's provider bodies that must
@@ -133,14 +135,14 @@ type realBehaviour struct {
 }
 
 var (
-	ready        = attemptWant{code: Ready}
-	authFailed   = attemptWant{code: AuthenticationFailed, class: ClassCredential}
-	timedOut     = attemptWant{code: ModelProbeTimeout, class: ClassTimeout}
-	waitedForNet = attemptWant{code: ModelProbeTimeout, class: ClassNetwork}
+	ready        = attemptWant{code: probe.Ready}
+	authFailed   = attemptWant{code: probe.AuthenticationFailed, class: probe.ClassCredential}
+	timedOut     = attemptWant{code: probe.ModelProbeTimeout, class: probe.ClassTimeout}
+	waitedForNet = attemptWant{code: probe.ModelProbeTimeout, class: probe.ClassNetwork}
 )
 
-func turnFailedWith(class FailureClass) attemptWant {
-	return attemptWant{code: ModelProbeFailed, cause: cause(CauseProbeStatus, "error-event"), class: class}
+func turnFailedWith(class probe.FailureClass) attemptWant {
+	return attemptWant{code: probe.ModelProbeFailed, cause: cause(probe.CauseProbeStatus, "error-event"), class: class}
 }
 
 // providerBody is a JSON error body whose message carries a marker that
@@ -177,15 +179,15 @@ func realBehaviours() []realBehaviour {
 	return []realBehaviour{
 		// Persistent server errors first: they take longest.
 		{name: "http 500 persistent", script: status(500, providerBody(mark500, "ssl certificate quota exceeded 401", "server_error", "")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassHTTP5xx), turnFailedWith(ClassHTTP5xx)}, secrets: []string{mark500}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassHTTP5xx), turnFailedWith(probe.ClassHTTP5xx)}, secrets: []string{mark500}},
 		{name: "http 502 html body", script: status(502, "<html>"+mark502+" tls handshake quota 401</html>", "Content-Type", "text/html"),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassHTTP5xx), turnFailedWith(ClassHTTP5xx)}, secrets: []string{mark502}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassHTTP5xx), turnFailedWith(probe.ClassHTTP5xx)}, secrets: []string{mark502}},
 		{name: "http 503 under an ssl base path", script: status(503, providerBody(mark503, "network", "server_error", "")), path: "/ssl/tls/certificate/v1",
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassHTTP5xx), turnFailedWith(ClassHTTP5xx)}, secrets: []string{mark503}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassHTTP5xx), turnFailedWith(probe.ClassHTTP5xx)}, secrets: []string{mark503}},
 		{name: "http 504 empty body", script: status(504, ""),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassHTTP5xx), turnFailedWith(ClassHTTP5xx)}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassHTTP5xx), turnFailedWith(probe.ClassHTTP5xx)}},
 		{name: "http 529", script: status(529, providerBody(mark529, "quota ssl", "overloaded_error", "")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOverloaded), turnFailedWith(ClassOverloaded)}, secrets: []string{mark529}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOverloaded), turnFailedWith(probe.ClassOverloaded)}, secrets: []string{mark529}},
 		{name: "hang before headers (SPEC cap)", script: hangHeaders(),
 			policy: specPolicy, attempts: []attemptWant{timedOut, timedOut}},
 		{name: "refused port", base: func(t *testing.T, _ string) string { return "https://" + refusedAddr(t) + "/v1" },
@@ -206,19 +208,19 @@ func realBehaviours() []realBehaviour {
 		{name: "hang before headers", script: hangHeaders(), dirWord: "network-ssl-quota",
 			policy: hangPolicy, attempts: []attemptWant{timedOut, timedOut}},
 		{name: "dropped stream persistent", script: dropAfter(created()),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassConnectionDropped), turnFailedWith(ClassConnectionDropped)}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassConnectionDropped), turnFailedWith(probe.ClassConnectionDropped)}},
 		{name: "stream closed before completion", script: stream(created()),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassConnectionDropped), turnFailedWith(ClassConnectionDropped)}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassConnectionDropped), turnFailedWith(probe.ClassConnectionDropped)}},
 		{name: "response.failed with an unknown code", script: stream(created(), failedResponse("mystery", markFail+" tls certificate 401 quota")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassConnectionDropped), turnFailedWith(ClassConnectionDropped)}, secrets: []string{markFail}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassConnectionDropped), turnFailedWith(probe.ClassConnectionDropped)}, secrets: []string{markFail}},
 		{name: "http 401 echoing the key", script: status(401, body401),
 			policy: roomyPolicy, attempts: []attemptWant{authFailed}, secrets: []string{mark401, "Incorrect API key"}},
 		{name: "http 403", script: status(403, providerBody(mark403, "network 503 overloaded", "permission_error", "")),
 			policy: roomyPolicy, attempts: []attemptWant{authFailed}, secrets: []string{mark403}},
 		{name: "http 429 rate limit", script: status(429, providerBody(mark429r, "Rate limit reached; network ssl overloaded", "requests", "rate_limit_exceeded")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassLimit)}, secrets: []string{mark429r}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassLimit)}, secrets: []string{mark429r}},
 		{name: "in-stream rate limit", script: stream(created(), failedResponse("rate_limit_exceeded", markRate+" network overloaded 503")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassLimit)}, secrets: []string{markRate}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassLimit)}, secrets: []string{markRate}},
 		{name: "recovered 503 after a reconnect notice", script: firstThen(5, status(503, providerBody(mark503, "x", "server_error", "")), reply("READY")),
 			policy: roomyPolicy, attempts: []attemptWant{ready}},
 		{name: "recovered 500 after a reconnect notice", script: firstThen(6, status(500, "{}"), reply("READY")),
@@ -234,31 +236,31 @@ func realBehaviours() []realBehaviour {
 		{name: "ready under a deployment-word directory", script: reply("READY"), dirWord: "ssl-network-overloaded-401",
 			policy: roomyPolicy, attempts: []attemptWant{ready}},
 		{name: "blank reply", script: reply("   "), policy: roomyPolicy,
-			attempts: []attemptWant{{code: ModelProbeFailed, cause: cause(CauseProbeStatus, "no-reply"), class: ClassOther}}},
+			attempts: []attemptWant{{code: probe.ModelProbeFailed, cause: cause(probe.CauseProbeStatus, "no-reply"), class: probe.ClassOther}}},
 		{name: "in-stream overload", script: overloadedThenReady,
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOverloaded), turnFailedWith(ClassOverloaded)}, secrets: []string{markOver}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOverloaded), turnFailedWith(probe.ClassOverloaded)}, secrets: []string{markOver}},
 		{name: "in-stream overload then ready", script: firstThen(1, overloadedThenReady, reply("READY")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOverloaded), ready}, secrets: []string{markOver}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOverloaded), ready}, secrets: []string{markOver}},
 		{name: "in-stream quota", script: stream(created(), failedResponse("insufficient_quota", markQuo+" network 503")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassLimit)}, secrets: []string{markQuo}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassLimit)}, secrets: []string{markQuo}},
 		{name: "http 429 quota", script: status(429, providerBody(mark429q, "You exceeded your current quota; network overloaded", "insufficient_quota", "insufficient_quota")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassLimit)}, secrets: []string{mark429q}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassLimit)}, secrets: []string{mark429q}},
 		{name: "in-stream context window", script: stream(created(), failedResponse("context_length_exceeded", markCtx+" network overloaded")),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOther)}, secrets: []string{markCtx}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOther)}, secrets: []string{markCtx}},
 		{name: "http 404 model", script: status(404, body404),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOther)}, secrets: []string{mark404}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOther)}, secrets: []string{mark404}},
 		{name: "http 404 model under a network directory", script: status(404, body404), dirWord: "network",
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOther)}, secrets: []string{mark404}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOther)}, secrets: []string{mark404}},
 		{name: "http 400 raw body", script: status(400, `{"`+mark400+`":"ssl network overloaded 503"}`),
-			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(ClassOther)}, secrets: []string{mark400}},
+			policy: roomyPolicy, attempts: []attemptWant{turnFailedWith(probe.ClassOther)}, secrets: []string{mark400}},
 	}
 }
 
 // realResult is what one behaviour's run produced.
 type realResult struct {
-	outcome   Outcome
+	outcome   probe.Outcome
 	err       error
-	published []Outcome
+	published []probe.Outcome
 	rec       *recorder
 	server    *responsesServer
 	base      string
@@ -266,9 +268,9 @@ type realResult struct {
 	elapsed   time.Duration
 }
 
-// PRB-3..PRB-6, PRB-9: the real Codex CLI, run by CodexRunner with
+// PRB-3..PRB-6, PRB-9: the real Codex CLI, run by Codex with
 // occkit's own arguments and environment, against scripted endpoints.
-func TestCodexRunner_RealCodex_PRB4_PRB5(t *testing.T) {
+func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 	bin := realCodexBinary(t)
 	root := t.TempDir()
 	ca := newTestCA(t, root, "probe-ca")
@@ -308,7 +310,7 @@ func TestCodexRunner_RealCodex_PRB4_PRB5(t *testing.T) {
 			defer func() { <-sem }()
 			time.Sleep(delay)
 			var mu sync.Mutex
-			r := CodexRunner{
+			r := Codex{
 				Model:    "openai/gpt-5",
 				Binary:   bin,
 				Endpoint: &CodexEndpoint{Provider: "vendor", BaseURL: res.base, CredentialEnv: "VENDOR_API_KEY"},
@@ -320,7 +322,7 @@ func TestCodexRunner_RealCodex_PRB4_PRB5(t *testing.T) {
 				Policy:   b.policy,
 				Logger:   res.rec.logger(),
 				OnRecord: res.rec.add,
-				Publish: func(o Outcome) {
+				Publish: func(o probe.Outcome) {
 					mu.Lock()
 					defer mu.Unlock()
 					res.published = append(res.published, o)
@@ -356,13 +358,13 @@ func TestCodexRunner_RealCodex_PRB4_PRB5(t *testing.T) {
 // starved machine: a retried failure, which a capped attempt (retried the
 // same way) can stand in for.
 func capTolerable(a attemptWant) bool {
-	return a.code != Ready && a.class.Retried() && a.class != ClassTimeout
+	return a.code != probe.Ready && a.class.Retried() && a.class != probe.ClassTimeout
 }
 
 // cappedInstead reports whether record r is a capped attempt standing in
 // for the expected attempt a (see capTolerable).
-func cappedInstead(a attemptWant, r Record, policy RetryPolicy) bool {
-	return capTolerable(a) && r.Code == ModelProbeTimeout && r.Cause.IsZero() && r.FailureClass == ClassTimeout &&
+func cappedInstead(a attemptWant, r probe.Record, policy probe.RetryPolicy) bool {
+	return capTolerable(a) && r.Code == probe.ModelProbeTimeout && r.Cause.IsZero() && r.FailureClass == probe.ClassTimeout &&
 		r.ElapsedMs >= policy.Timeout(0).Milliseconds()
 }
 
@@ -381,7 +383,7 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) int {
 		t.Fatalf("Run error: %v", res.err)
 	}
 	if n := len(res.rec.records); n == len(b.attempts) && cappedInstead(b.attempts[n-1], res.rec.records[n-1], b.policy) {
-		want = Outcome{Code: ModelProbeTimeout, FailureClass: ClassTimeout}
+		want = probe.Outcome{Code: probe.ModelProbeTimeout, FailureClass: probe.ClassTimeout}
 	}
 	if res.outcome != want {
 		t.Errorf("final outcome %+v, want %+v", res.outcome, want)
@@ -400,15 +402,15 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) int {
 			t.Logf("attempt %d was capped after %d ms before Codex reported its %s failure", i+1, r.ElapsedMs, a.class)
 			a, capped = timedOut, capped+1
 		}
-		if r.Event != EventCodex || r.Attempt != i+1 || r.Code != a.code || r.Cause != a.cause || r.FailureClass != a.class {
+		if r.Event != probe.EventCodex || r.Attempt != i+1 || r.Code != a.code || r.Cause != a.cause || r.FailureClass != a.class {
 			t.Errorf("record %d = %+v, want attempt %d %+v", i, r, i+1, a)
 		}
 		switch {
-		case a.code == ModelProbeTimeout:
+		case a.code == probe.ModelProbeTimeout:
 			if r.ExitCode != -1 || r.Signal != "SIGKILL" {
 				t.Errorf("record %d: a capped attempt has exitCode %d signal %q, want null and SIGKILL", i, r.ExitCode, r.Signal)
 			}
-		case a.code == Ready || a.cause.Detail == "no-reply":
+		case a.code == probe.Ready || a.cause.Detail == "no-reply":
 			if r.ExitCode != 0 || r.Signal != "" {
 				t.Errorf("record %d: a completed turn exited %d %q, want 0", i, r.ExitCode, r.Signal)
 			}
@@ -417,7 +419,7 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) int {
 				t.Errorf("record %d: a failed turn exited %d %q, want 1", i, r.ExitCode, r.Signal)
 			}
 		}
-		if !r.Cause.Valid() || (a.code != ModelProbeFailed && !r.Cause.IsZero()) {
+		if !r.Cause.Valid() || (a.code != probe.ModelProbeFailed && !r.Cause.IsZero()) {
 			t.Errorf("record %d: cause %v outside PRB-6", i, r.Cause)
 		}
 	}
@@ -425,7 +427,7 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) int {
 	// Retry decision (PRB-5): a second attempt exactly when the first
 	// failed with a retried class; never a third.
 	first := b.attempts[0]
-	retried := (Attempt{Code: first.code, FailureClass: first.class}).retried()
+	retried := probe.RetryPolicy{}.Next(1, probe.Attempt{Code: first.code, FailureClass: first.class}, 0, 0).Retry
 	if got := len(res.rec.records) == 2; got != retried {
 		t.Errorf("retried = %v, want %v for class %q", got, retried, first.class)
 	}
@@ -433,7 +435,7 @@ func checkRealBehaviour(t *testing.T, b realBehaviour, res realResult) int {
 	// The endpoint was reached as the Harness reaches it (PRB-9).
 	if res.server != nil {
 		n, auth, paths, protos := res.server.seen()
-		if n == 0 && first.code != ModelProbeTimeout {
+		if n == 0 && first.code != probe.ModelProbeTimeout {
 			t.Errorf("the endpoint saw no request")
 		}
 		wantPath := "POST " + strings.TrimPrefix(res.base, res.server.srv.URL) + "/responses"

@@ -1,4 +1,4 @@
-package probe
+package runner
 
 import (
 	"crypto/ecdsa"

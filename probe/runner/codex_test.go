@@ -1,4 +1,4 @@
-package probe
+package runner
 
 import (
 	"bytes"
@@ -14,16 +14,18 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit/probe"
 )
 
 // recorder collects records and the JSON log lines of a slog logger.
 type recorder struct {
 	mu      sync.Mutex
-	records []Record
+	records []probe.Record
 	logs    bytes.Buffer
 }
 
-func (r *recorder) add(rec Record) {
+func (r *recorder) add(rec probe.Record) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.records = append(r.records, rec)
@@ -53,6 +55,8 @@ func (r *recorder) everything(t *testing.T) string {
 	return string(b) + r.logs.String()
 }
 
+// testdataPath is the absolute path of this package's test file name
+// (the fake codex and openclaw scripts).
 func testdataPath(t *testing.T, name string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("testdata", name))
@@ -60,6 +64,18 @@ func testdataPath(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// recording is the absolute path of a recorded probe output the
+// classifiers of package probe are tested on (probe/testdata), which the
+// fake scripts replay as real processes.
+func recording(t *testing.T, name string) string {
+	t.Helper()
+	return testdataPath(t, filepath.Join("..", "..", "testdata", name))
+}
+
+func cause(kind probe.CauseKind, detail string) probe.Cause {
+	return probe.Cause{Kind: kind, Detail: detail}
 }
 
 // secretEnv is a parent environment with planted credentials.
@@ -70,7 +86,7 @@ func secretEnv() []string {
 
 // fastPolicy keeps the SPEC's shape at test speed. The attempt cap is
 // wide enough that a replay still finishes inside it on a loaded machine.
-var fastPolicy = RetryPolicy{AttemptCap: 1500 * time.Millisecond, Budget: 6 * time.Second, MinDelay: 50 * time.Millisecond, MaxDelay: 80 * time.Millisecond}
+var fastPolicy = probe.RetryPolicy{AttemptCap: 1500 * time.Millisecond, Budget: 6 * time.Second, MinDelay: 50 * time.Millisecond, MaxDelay: 80 * time.Millisecond}
 
 // cancelBound is the SPEC's bound from cancellation to the probe's end.
 const cancelBound = 100 * time.Millisecond
@@ -92,8 +108,8 @@ func withinCancelBound(t *testing.T, measure func(t *testing.T) time.Duration) {
 	t.Errorf("cancel took %v, want ≤ %v", got, cancelBound)
 }
 
-func codexRunner(t *testing.T, rec *recorder, args ...string) CodexRunner {
-	return CodexRunner{
+func codexRunner(t *testing.T, rec *recorder, args ...string) Codex {
+	return Codex{
 		Model: "openai/gpt-5", Binary: testdataPath(t, "fake-codex.sh"), Args: args,
 		Environ: secretEnv(), TempDir: t.TempDir(), Policy: fastPolicy,
 		Logger: rec.logger(), OnRecord: rec.add,
@@ -111,24 +127,24 @@ func assertNoLeak(t *testing.T, rec *recorder) {
 }
 
 // PRB-4, PRB-6: a recorded stream replayed by a real process.
-func TestCodexRunner_Replays_PRB4(t *testing.T) {
+func TestCodex_Replays_PRB4(t *testing.T) {
 	tests := []struct {
 		name    string
 		stream  string
 		exit    string
-		want    Outcome
+		want    probe.Outcome
 		records int
 	}{
-		{"ready", "codex/ready.jsonl", "0", Outcome{Code: Ready}, 1},
-		{"rejected credential is not retried", "codex/unauthorized.jsonl", "1", Outcome{Code: AuthenticationFailed, FailureClass: ClassCredential}, 1},
-		{"server error retried once", "codex/server-error.jsonl", "1", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "error-event"), FailureClass: ClassHTTP5xx}, 2},
-		{"tool event", "codex/tool.jsonl", "0", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "tool-event"), FailureClass: ClassOther}, 1},
+		{"ready", "codex/ready.jsonl", "0", probe.Outcome{Code: probe.Ready}, 1},
+		{"rejected credential is not retried", "codex/unauthorized.jsonl", "1", probe.Outcome{Code: probe.AuthenticationFailed, FailureClass: probe.ClassCredential}, 1},
+		{"server error retried once", "codex/server-error.jsonl", "1", probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProbeStatus, "error-event"), FailureClass: probe.ClassHTTP5xx}, 2},
+		{"tool event", "codex/tool.jsonl", "0", probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProbeStatus, "tool-event"), FailureClass: probe.ClassOther}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			var held Held
-			r := codexRunner(t, rec, "replay", testdataPath(t, tt.stream), tt.exit)
+			var held probe.Held
+			r := codexRunner(t, rec, "replay", recording(t, tt.stream), tt.exit)
 			r.Publish = held.Publish
 			got, err := r.Run(context.Background())
 			if err != nil {
@@ -144,7 +160,7 @@ func TestCodexRunner_Replays_PRB4(t *testing.T) {
 				t.Fatalf("%d records, want %d", len(rec.records), tt.records)
 			}
 			for i, r := range rec.records {
-				if r.Event != EventCodex || r.Attempt != i+1 {
+				if r.Event != probe.EventCodex || r.Attempt != i+1 {
 					t.Errorf("record %d: %+v", i, r)
 				}
 			}
@@ -167,24 +183,24 @@ func atoi(t *testing.T, s string) int {
 
 // PRB-5: a timeout is retried; the second attempt's cap and the final
 // status follow; one record per attempt; the status is published once.
-func TestCodexRunner_RetriesTimeoutThenReady_PRB5(t *testing.T) {
+func TestCodex_RetriesTimeoutThenReady_PRB5(t *testing.T) {
 	dir := t.TempDir()
 	mustWrite(t, filepath.Join(dir, "1.sleep"), "30")
-	mustCopy(t, testdataPath(t, "codex/ready.jsonl"), filepath.Join(dir, "2.jsonl"))
+	mustCopy(t, recording(t, "codex/ready.jsonl"), filepath.Join(dir, "2.jsonl"))
 	rec := &recorder{}
-	var publishes []Outcome
+	var publishes []probe.Outcome
 	r := codexRunner(t, rec, "sequence", dir)
-	r.Publish = func(o Outcome) { publishes = append(publishes, o) }
+	r.Publish = func(o probe.Outcome) { publishes = append(publishes, o) }
 	started := time.Now()
 	got, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Code != Ready || len(publishes) != 1 || publishes[0].Code != Ready {
+	if got.Code != probe.Ready || len(publishes) != 1 || publishes[0].Code != probe.Ready {
 		t.Fatalf("got %+v, publishes %+v", got, publishes)
 	}
-	if len(rec.records) != 2 || rec.records[0].Code != ModelProbeTimeout || rec.records[0].Signal != "SIGKILL" ||
-		rec.records[0].ExitCode != -1 || rec.records[0].FailureClass != ClassTimeout {
+	if len(rec.records) != 2 || rec.records[0].Code != probe.ModelProbeTimeout || rec.records[0].Signal != "SIGKILL" ||
+		rec.records[0].ExitCode != -1 || rec.records[0].FailureClass != probe.ClassTimeout {
 		t.Fatalf("records %+v", rec.records)
 	}
 	capMs := fastPolicy.AttemptCap.Milliseconds()
@@ -201,11 +217,11 @@ func TestCodexRunner_RetriesTimeoutThenReady_PRB5(t *testing.T) {
 
 // PRB-5: readiness polling reads the held result and never starts another
 // model call.
-func TestCodexRunner_HeldResultStartsNoCall_PRB5(t *testing.T) {
+func TestCodex_HeldResultStartsNoCall_PRB5(t *testing.T) {
 	dir := t.TempDir()
-	mustCopy(t, testdataPath(t, "codex/usage-limit.jsonl"), filepath.Join(dir, "1.jsonl"))
+	mustCopy(t, recording(t, "codex/usage-limit.jsonl"), filepath.Join(dir, "1.jsonl"))
 	mustWrite(t, filepath.Join(dir, "1.exit"), "1")
-	var held Held
+	var held probe.Held
 	rec := &recorder{}
 	r := codexRunner(t, rec, "sequence", dir)
 	r.Publish = held.Publish
@@ -216,11 +232,11 @@ func TestCodexRunner_HeldResultStartsNoCall_PRB5(t *testing.T) {
 		if held.Ready() {
 			t.Fatal("a limit failure reads as ready")
 		}
-		if o, ok := held.Status(); !ok || o.FailureClass != ClassLimit {
+		if o, ok := held.Status(); !ok || o.FailureClass != probe.ClassLimit {
 			t.Fatalf("held %+v %v", o, ok)
 		}
 	}
-	held.Publish(Outcome{Code: Ready})
+	held.Publish(probe.Outcome{Code: probe.Ready})
 	if held.Ready() {
 		t.Error("a second publish replaced the held result")
 	}
@@ -230,11 +246,11 @@ func TestCodexRunner_HeldResultStartsNoCall_PRB5(t *testing.T) {
 }
 
 // PRB-7: the probe process sees only the minimal environment.
-func TestCodexRunner_MinimalEnvironment_PRB7(t *testing.T) {
+func TestCodex_MinimalEnvironment_PRB7(t *testing.T) {
 	envFile := filepath.Join(t.TempDir(), "env")
 	rec := &recorder{}
 	got, err := codexRunner(t, rec, "env", envFile).Run(context.Background())
-	if err != nil || got.Code != Ready {
+	if err != nil || got.Code != probe.Ready {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 	var names []string
@@ -262,26 +278,26 @@ func TestCodexRunner_MinimalEnvironment_PRB7(t *testing.T) {
 }
 
 // PRB-5, PRB-6: signals, exit codes, spawn errors and output floods.
-func TestCodexRunner_ProcessEnds_PRB6(t *testing.T) {
+func TestCodex_ProcessEnds_PRB6(t *testing.T) {
 	tests := []struct {
 		name   string
 		binary string
 		args   []string
-		want   Outcome
+		want   probe.Outcome
 		exit   int
 		signal string
 	}{
 		{"killed by SIGTERM is retried", "", []string{"signal", "TERM"},
-			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "signal-SIGTERM"), FailureClass: ClassKilled}, -1, "SIGTERM"},
+			probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProcessExit, "signal-SIGTERM"), FailureClass: probe.ClassKilled}, -1, "SIGTERM"},
 		{"SIGSEGV is named in the cause, not the record", "", []string{"signal", "SEGV"},
-			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "signal-SIGSEGV"), FailureClass: ClassOther}, -1, ""},
+			probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProcessExit, "signal-SIGSEGV"), FailureClass: probe.ClassOther}, -1, ""},
 		{"unknown mode exits 64", "", []string{"bogus"},
-			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "exit-64"), FailureClass: ClassOther}, 64, ""},
+			probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProcessExit, "exit-64"), FailureClass: probe.ClassOther}, 64, ""},
 		{"missing binary", "/nonexistent/codex", nil,
-			Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "error-ENOENT"), FailureClass: ClassOther}, -1, ""},
+			probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProcessExit, "error-ENOENT"), FailureClass: probe.ClassOther}, -1, ""},
 		{"output flood", "", []string{"flood"},
 			// The stream is cut mid-line, and the stream is read first.
-			Outcome{Code: ModelProbeFailed, Cause: cause(CauseInvalidOutput, "json"), FailureClass: ClassOther}, -1, "SIGKILL"},
+			probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseInvalidOutput, "json"), FailureClass: probe.ClassOther}, -1, "SIGKILL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -309,14 +325,14 @@ func TestCodexRunner_ProcessEnds_PRB6(t *testing.T) {
 
 // PRB-5: a cancelled context ends a running probe and its children within
 // 100 ms, and publishes nothing.
-func TestCodexRunner_CancelKillsTree_PRB5(t *testing.T) {
+func TestCodex_CancelKillsTree_PRB5(t *testing.T) {
 	withinCancelBound(t, func(t *testing.T) time.Duration {
 		pidFile := filepath.Join(t.TempDir(), "child.pid")
 		rec := &recorder{}
 		r := codexRunner(t, rec, "child", pidFile)
-		r.Policy = RetryPolicy{} // a 30 s cap: only cancellation can end it
+		r.Policy = probe.RetryPolicy{} // a 30 s cap: only cancellation can end it
 		published := false
-		r.Publish = func(Outcome) { published = true }
+		r.Publish = func(probe.Outcome) { published = true }
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { _, err := r.Run(ctx); done <- err }()
@@ -342,17 +358,17 @@ func TestCodexRunner_CancelKillsTree_PRB5(t *testing.T) {
 }
 
 // PRB-5: a timeout kills the whole process tree, not just the leader.
-func TestCodexRunner_TimeoutKillsTree_PRB5(t *testing.T) {
+func TestCodex_TimeoutKillsTree_PRB5(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	rec := &recorder{}
 	r := codexRunner(t, rec, "child", pidFile)
-	r.Policy = RetryPolicy{AttemptCap: 300 * time.Millisecond, Budget: 800 * time.Millisecond, MinDelay: 50 * time.Millisecond, MaxDelay: 60 * time.Millisecond}
+	r.Policy = probe.RetryPolicy{AttemptCap: 300 * time.Millisecond, Budget: 800 * time.Millisecond, MinDelay: 50 * time.Millisecond, MaxDelay: 60 * time.Millisecond}
 	started := time.Now()
 	got, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Code != ModelProbeTimeout {
+	if got.Code != probe.ModelProbeTimeout {
 		t.Errorf("got %+v", got)
 	}
 	// 300 ms then a retry; the budget leaves it room even when the first
@@ -367,15 +383,15 @@ func TestCodexRunner_TimeoutKillsTree_PRB5(t *testing.T) {
 }
 
 // PRB-5: termination during the delay exits at once without another probe.
-func TestCodexRunner_CancelDuringDelay_PRB5(t *testing.T) {
+func TestCodex_CancelDuringDelay_PRB5(t *testing.T) {
 	dir := t.TempDir()
-	mustCopy(t, testdataPath(t, "codex/server-error.jsonl"), filepath.Join(dir, "1.jsonl"))
+	mustCopy(t, recording(t, "codex/server-error.jsonl"), filepath.Join(dir, "1.jsonl"))
 	mustWrite(t, filepath.Join(dir, "1.exit"), "1")
 	rec := &recorder{}
 	r := codexRunner(t, rec, "sequence", dir)
 	r.Policy.MinDelay, r.Policy.MaxDelay, r.Policy.Budget = 5*time.Second, 5*time.Second, 20*time.Second
 	ctx, cancel := context.WithCancel(context.Background())
-	r.OnRecord = func(rc Record) { rec.add(rc); go cancel() }
+	r.OnRecord = func(rc probe.Record) { rec.add(rc); go cancel() }
 	started := time.Now()
 	_, err := r.Run(ctx)
 	if err != context.Canceled {
@@ -390,45 +406,17 @@ func TestCodexRunner_CancelDuringDelay_PRB5(t *testing.T) {
 }
 
 // PRB-5: a model outside openai/ or codex/ starts no process.
-func TestCodexRunner_UnavailableStartsNothing_PRB4(t *testing.T) {
+func TestCodex_UnavailableStartsNothing_PRB4(t *testing.T) {
 	dir := t.TempDir()
 	rec := &recorder{}
 	r := codexRunner(t, rec, "sequence", dir)
 	r.Model = "anthropic/claude-sonnet-4"
 	got, err := r.Run(context.Background())
-	if err != nil || got.Code != Unavailable {
+	if err != nil || got.Code != probe.Unavailable {
 		t.Fatalf("got %+v %v", got, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "count")); !os.IsNotExist(err) {
 		t.Error("a process ran")
-	}
-}
-
-// PRB-6: the record JSON line.
-func TestRecordJSON_PRB6(t *testing.T) {
-	tests := []struct {
-		rec  Record
-		want string
-	}{
-		{Record{Event: EventCodex, Attempt: 1, ElapsedMs: 30012, ExitCode: -1, Signal: "SIGKILL", Code: ModelProbeTimeout, FailureClass: ClassTimeout},
-			`{"event":"codex.model_probe","attempt":1,"elapsedMs":30012,"exitCode":null,"signal":"SIGKILL","code":"MODEL_PROBE_TIMEOUT","failureClass":"timeout"}`},
-		{Record{Event: EventCodex, Attempt: 2, ElapsedMs: 2101, ExitCode: 0, Code: Ready},
-			`{"event":"codex.model_probe","attempt":2,"elapsedMs":2101,"exitCode":0,"signal":null,"code":"READY"}`},
-		{Record{Event: EventCodex, Attempt: 1, ExitCode: 1, Signal: "SIGSEGV", Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "exit-1"), FailureClass: ClassNetwork},
-			`{"event":"codex.model_probe","attempt":1,"elapsedMs":0,"exitCode":1,"signal":null,"code":"MODEL_PROBE_FAILED","causeKind":"PROCESS_EXIT","causeDetail":"exit-1","failureClass":"network"}`},
-		{Record{Event: EventOpenClaw, ElapsedMs: 65010, CapMs: 65000, CPUWaitMs: 20000, Code: CPUStarved},
-			`{"event":"openclaw.model_probe","elapsedMs":65010,"capMs":65000,"cpuWaitMs":20000,"code":"MODEL_PROBE_CPU_STARVED"}`},
-		{Record{Event: EventOpenClaw, CapMs: 65000, CPUWaitMs: -1, Code: ModelProbeFailed, Cause: Cause{Kind: CauseProbeStatus, Detail: "sk-live-x"}},
-			`{"event":"openclaw.model_probe","elapsedMs":0,"capMs":65000,"cpuWaitMs":null,"code":"MODEL_PROBE_FAILED"}`},
-	}
-	for _, tt := range tests {
-		b, err := json.Marshal(tt.rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(b) != tt.want {
-			t.Errorf("got  %s\nwant %s", b, tt.want)
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package probe
+package runner
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/occkit/occkit/probe"
 )
 
 // DefaultCgroupDir is where a container sees its own cgroup v2 files.
@@ -35,7 +37,7 @@ func (c CPUAccounting) read(name string) string {
 func (c CPUAccounting) CPUMax() string { return c.read("cpu.max") }
 
 // Cap is the probe cap for this cgroup's CPU limit.
-func (c CPUAccounting) Cap() time.Duration { return Cap(c.CPUMax()) }
+func (c CPUAccounting) Cap() time.Duration { return probe.Cap(c.CPUMax()) }
 
 var (
 	pressureTotal = regexp.MustCompile(`(?m)^some .*total=([0-9]+)`)

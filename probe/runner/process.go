@@ -1,9 +1,10 @@
-package probe
+package runner
 
 import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"sort"
@@ -11,10 +12,12 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/occkit/occkit/probe"
 )
 
-// Clock is the time source of the runners; tests inject one to control
-// delays. The zero [Runner] clock is the real one.
+// Clock is the time source of [Codex] and [OpenClaw]; tests inject one to
+// control delays. A nil Clock is the real one.
 type Clock interface {
 	Now() time.Time
 	After(d time.Duration) <-chan time.Time
@@ -46,7 +49,7 @@ type process struct {
 // finished is how a process run ended.
 type finished struct {
 	stdout, stderr []byte
-	exit           Exit
+	exit           probe.Exit
 	timedOut       bool
 	elapsed        time.Duration
 }
@@ -79,18 +82,18 @@ func (c *capped) bytes() []byte {
 	return append([]byte(nil), c.buf...)
 }
 
-// run starts p in its own process group, waits for it within its timeout,
+// execute starts p in its own process group, waits for it within its timeout,
 // and kills the whole group on timeout, overflow or cancellation — and once
 // the leader exits, so no descendant outlives the probe. A cancelled
 // context returns ctx.Err() at once.
-func run(ctx context.Context, clock Clock, p process) (finished, error) {
+func execute(ctx context.Context, clock Clock, p process) (finished, error) {
 	if p.max <= 0 {
 		p.max = DefaultMaxOutput
 	}
 	var f finished
 	cmd := exec.Command(p.path, p.args...)
 	if cmd.Err != nil {
-		f.exit = Exit{Code: -1, Err: errnoOf(cmd.Err)}
+		f.exit = probe.Exit{Code: -1, Err: errnoOf(cmd.Err)}
 		return f, nil
 	}
 	cmd.Env, cmd.Dir = p.env, p.dir
@@ -100,14 +103,14 @@ func run(ctx context.Context, clock Clock, p process) (finished, error) {
 	stderr := &capped{max: p.max, overflow: overflow, once: once}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		f.exit = Exit{Code: -1, Err: errnoOf(err)}
+		f.exit = probe.Exit{Code: -1, Err: errnoOf(err)}
 		return f, nil
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		f.exit = Exit{Code: -1, Err: errnoOf(err)}
+		f.exit = probe.Exit{Code: -1, Err: errnoOf(err)}
 		return f, nil
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
@@ -118,7 +121,7 @@ func run(ctx context.Context, clock Clock, p process) (finished, error) {
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		f.exit = Exit{Code: -1, Err: errnoOf(err)}
+		f.exit = probe.Exit{Code: -1, Err: errnoOf(err)}
 		return f, nil
 	}
 	pgid := cmd.Process.Pid
@@ -180,15 +183,15 @@ func run(ctx context.Context, clock Clock, p process) (finished, error) {
 	return f, nil
 }
 
-// exitOf reads a process state into an [Exit].
-func exitOf(s *os.ProcessState) Exit {
+// exitOf reads a process state into an [probe.Exit].
+func exitOf(s *os.ProcessState) probe.Exit {
 	if s == nil {
-		return Exit{Code: -1}
+		return probe.Exit{Code: -1}
 	}
 	if ws, ok := s.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return Exit{Code: -1, Signal: signalNames[ws.Signal()]}
+		return probe.Exit{Code: -1, Signal: signalNames[ws.Signal()]}
 	}
-	return Exit{Code: s.ExitCode()}
+	return probe.Exit{Code: s.ExitCode()}
 }
 
 var signalNames = map[syscall.Signal]string{
@@ -250,4 +253,18 @@ func environ(source []string, keep []string, overrides map[string]string) []stri
 		env = append(env, k+"="+overrides[k])
 	}
 	return env
+}
+
+// wrapperError is the outcome of a probe the runner could not set up: no
+// directory, no configuration file (PRB-6).
+var wrapperError = probe.Outcome{Code: probe.ModelProbeFailed, Cause: probe.Cause{Kind: probe.CauseWrapperError}}
+
+// emit sends a record to the logger and the callback.
+func emit(ctx context.Context, logger *slog.Logger, callback func(probe.Record), r probe.Record) {
+	if logger != nil {
+		r.Log(ctx, logger)
+	}
+	if callback != nil {
+		callback(r)
+	}
 }

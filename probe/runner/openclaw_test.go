@@ -1,4 +1,4 @@
-package probe
+package runner
 
 import (
 	"context"
@@ -8,15 +8,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/occkit/occkit/probe"
 )
 
 const probeConfig = `{"agents":{"defaults":{"model":"openai/gpt-4.1","workspace":"/nope"}},"models":{"providers":{"openai":{"api":"openai-responses"}}}}`
 
-func openClawRunner(t *testing.T, rec *recorder, args ...string) OpenClawRunner {
+func openClawRunner(t *testing.T, rec *recorder, args ...string) OpenClaw {
 	cg := t.TempDir()
 	mustWrite(t, filepath.Join(cg, "cpu.max"), "max 100000\n")
 	mustWrite(t, filepath.Join(cg, "cpu.pressure"), "some avg10=0.00 avg60=0.00 avg300=0.00 total=1000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=500\n")
-	return OpenClawRunner{
+	return OpenClaw{
 		Model: "openai/gpt-4.1", CredentialEnv: "OPENAI_API_KEY", ProbeConfig: []byte(probeConfig),
 		Binary: testdataPath(t, "fake-openclaw.sh"), Args: args, Environ: secretEnv(), TempDir: t.TempDir(),
 		CPU: CPUAccounting{Dir: cg}, Logger: rec.logger(), OnRecord: rec.add,
@@ -24,23 +26,23 @@ func openClawRunner(t *testing.T, rec *recorder, args ...string) OpenClawRunner 
 }
 
 // PRB-2: the OpenClaw runner runs its probe command once and classifies it.
-func TestOpenClawRunner_PRB2(t *testing.T) {
+func TestOpenClaw_PRB2(t *testing.T) {
 	tests := []struct {
 		name   string
 		output string
 		exit   string
-		want   Outcome
+		want   probe.Outcome
 	}{
-		{"ready", "openclaw/ok.json", "0", Outcome{Code: Ready}},
-		{"auth", "openclaw/auth.json", "0", Outcome{Code: AuthenticationFailed}},
-		{"rate limit", "openclaw/rate-limit.json", "0", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProbeStatus, "rate_limit")}},
-		{"exit wins", "openclaw/ok.json", "1", Outcome{Code: ModelProbeFailed, Cause: cause(CauseProcessExit, "exit-1")}},
+		{"ready", "openclaw/ok.json", "0", probe.Outcome{Code: probe.Ready}},
+		{"auth", "openclaw/auth.json", "0", probe.Outcome{Code: probe.AuthenticationFailed}},
+		{"rate limit", "openclaw/rate-limit.json", "0", probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProbeStatus, "rate_limit")}},
+		{"exit wins", "openclaw/ok.json", "1", probe.Outcome{Code: probe.ModelProbeFailed, Cause: cause(probe.CauseProcessExit, "exit-1")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			var held Held
-			r := openClawRunner(t, rec, "print", testdataPath(t, tt.output), tt.exit)
+			var held probe.Held
+			r := openClawRunner(t, rec, "print", recording(t, tt.output), tt.exit)
 			r.Publish = held.Publish
 			got, err := r.Run(context.Background())
 			if err != nil {
@@ -52,7 +54,7 @@ func TestOpenClawRunner_PRB2(t *testing.T) {
 			if h, _ := held.Status(); h != got {
 				t.Errorf("held %+v", h)
 			}
-			if len(rec.records) != 1 || rec.records[0].Event != EventOpenClaw || rec.records[0].CapMs != 65000 ||
+			if len(rec.records) != 1 || rec.records[0].Event != probe.EventOpenClaw || rec.records[0].CapMs != 65000 ||
 				rec.records[0].CPUWaitMs != 0 || rec.records[0].Code != tt.want.Code {
 				t.Errorf("records %+v", rec.records)
 			}
@@ -63,14 +65,14 @@ func TestOpenClawRunner_PRB2(t *testing.T) {
 
 // PRB-2: reaching the cap is CPU-starved when the cgroup accounted more
 // than a quarter of the elapsed time as CPU wait, a timeout otherwise.
-func TestOpenClawRunner_Cap_PRB2(t *testing.T) {
+func TestOpenClaw_Cap_PRB2(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		waitUsec string
-		want     Code
+		want     probe.Code
 	}{
-		{"starved", "5000000", CPUStarved},
-		{"not starved", "2000", ModelProbeTimeout},
+		{"starved", "5000000", probe.CPUStarved},
+		{"not starved", "2000", probe.ModelProbeTimeout},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
@@ -98,24 +100,24 @@ func TestOpenClawRunner_Cap_PRB2(t *testing.T) {
 // PRB-2, PRB-3: unmet preconditions are UNAVAILABLE without a process;
 // the probe environment holds only what it needs; the configuration the
 // probe reads is the probe configuration with its own workspace.
-func TestOpenClawRunner_Preconditions_PRB3(t *testing.T) {
+func TestOpenClaw_Preconditions_PRB3(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
-		change func(*OpenClawRunner)
+		change func(*OpenClaw)
 	}{
-		{"model outside provider", func(r *OpenClawRunner) { r.Provider = "anthropic" }},
-		{"credential missing", func(r *OpenClawRunner) { r.CredentialEnv = "ANTHROPIC_API_KEY" }},
-		{"config disagrees", func(r *OpenClawRunner) { r.ProbeConfig = []byte(`{"agents":{"defaults":{"model":"openai/gpt-4o"}}}`) }},
-		{"config not json", func(r *OpenClawRunner) { r.ProbeConfig = []byte(`{`) }},
+		{"model outside provider", func(r *OpenClaw) { r.Provider = "anthropic" }},
+		{"credential missing", func(r *OpenClaw) { r.CredentialEnv = "ANTHROPIC_API_KEY" }},
+		{"config disagrees", func(r *OpenClaw) { r.ProbeConfig = []byte(`{"agents":{"defaults":{"model":"openai/gpt-4o"}}}`) }},
+		{"config not json", func(r *OpenClaw) { r.ProbeConfig = []byte(`{`) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			envFile := filepath.Join(t.TempDir(), "env")
 			rec := &recorder{}
 			r := openClawRunner(t, rec)
-			r.Args = []string{"env", envFile, testdataPath(t, "openclaw/ok.json")}
+			r.Args = []string{"env", envFile, recording(t, "openclaw/ok.json")}
 			tt.change(&r)
 			got, err := r.Run(context.Background())
-			if err != nil || got.Code != Unavailable {
+			if err != nil || got.Code != probe.Unavailable {
 				t.Fatalf("got %+v %v", got, err)
 			}
 			if _, err := os.Stat(envFile); !os.IsNotExist(err) {
@@ -125,8 +127,8 @@ func TestOpenClawRunner_Preconditions_PRB3(t *testing.T) {
 	}
 	envFile := filepath.Join(t.TempDir(), "env")
 	rec := &recorder{}
-	r := openClawRunner(t, rec, "env", envFile, testdataPath(t, "openclaw/ok.json"))
-	if got, err := r.Run(context.Background()); err != nil || got.Code != Ready {
+	r := openClawRunner(t, rec, "env", envFile, recording(t, "openclaw/ok.json"))
+	if got, err := r.Run(context.Background()); err != nil || got.Code != probe.Ready {
 		t.Fatalf("got %+v %v", got, err)
 	}
 	env := readFile(t, envFile)
@@ -147,16 +149,16 @@ func TestOpenClawRunner_Preconditions_PRB3(t *testing.T) {
 }
 
 // PRB-3: the upfront 401 ends the probe before the full run.
-func TestOpenClawRunner_UpfrontRejects_PRB3(t *testing.T) {
+func TestOpenClaw_UpfrontRejects_PRB3(t *testing.T) {
 	fake := &fakeProvider{status: 401, answer: `{"error":{"code":"invalid_api_key","type":"invalid_request_error"}}`}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	envFile := filepath.Join(t.TempDir(), "env")
 	rec := &recorder{}
-	r := openClawRunner(t, rec, "env", envFile, testdataPath(t, "openclaw/ok.json"))
+	r := openClawRunner(t, rec, "env", envFile, recording(t, "openclaw/ok.json"))
 	r.Upfront = &Upfront{OpenAIBase: srv.URL + "/v1"}
 	got, err := r.Run(context.Background())
-	if err != nil || got.Code != AuthenticationFailed {
+	if err != nil || got.Code != probe.AuthenticationFailed {
 		t.Fatalf("got %+v %v", got, err)
 	}
 	if _, err := os.Stat(envFile); !os.IsNotExist(err) {
@@ -171,14 +173,14 @@ func TestOpenClawRunner_UpfrontRejects_PRB3(t *testing.T) {
 	fake.mu.Lock()
 	fake.status = 400
 	fake.mu.Unlock()
-	if got, err := r.Run(context.Background()); err != nil || got.Code != Ready {
+	if got, err := r.Run(context.Background()); err != nil || got.Code != probe.Ready {
 		t.Fatalf("after a 400 the full probe decides: %+v %v", got, err)
 	}
 	assertNoLeak(t, rec)
 }
 
 // PRB-2: cancellation stops the OpenClaw probe at once.
-func TestOpenClawRunner_Cancel_PRB2(t *testing.T) {
+func TestOpenClaw_Cancel_PRB2(t *testing.T) {
 	withinCancelBound(t, func(t *testing.T) time.Duration {
 		rec := &recorder{}
 		r := openClawRunner(t, rec)

@@ -1,0 +1,163 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit/probe"
+)
+
+const plantedKey = "sk-live-PLANTED-SECRET-0123456789"
+
+// fakeProvider answers like a provider's default endpoint and records the
+// request it saw.
+type fakeProvider struct {
+	mu      sync.Mutex
+	method  string
+	path    string
+	header  http.Header
+	body    string
+	status  int
+	headers map[string]string
+	answer  string
+	delay   time.Duration
+}
+
+func (f *fakeProvider) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	f.method, f.path, f.header, f.body = r.Method, r.URL.Path, r.Header.Clone(), string(b)
+	status, headers, answer, delay := f.status, f.headers, f.answer, f.delay
+	f.mu.Unlock()
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	for k, v := range headers {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, answer)
+}
+
+// PRB-3: the upfront request against servers that answer like OpenAI and
+// Anthropic.
+func TestUpfrontCheck_PRB3(t *testing.T) {
+	tests := []struct {
+		name       string
+		provider   probe.Provider
+		api        probe.API
+		key        string
+		fake       *fakeProvider
+		wantPath   string
+		wantHeader map[string]string
+		want       probe.UpfrontResult
+	}{
+		{
+			name: "openai rejects the key", provider: probe.ProviderOpenAI, api: probe.APIOpenAIResponses, key: plantedKey,
+			fake: &fakeProvider{status: 401, headers: map[string]string{"X-Request-Id": "req_1", "Www-Authenticate": "Bearer", "Openai-Organization": "org", "Set-Cookie": "a=b"},
+				answer: `{"error":{"message":"Incorrect API key provided: sk-live-***6789.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`},
+			wantPath: "/v1/responses", wantHeader: map[string]string{"Authorization": "Bearer " + plantedKey, "Content-Type": "application/json"},
+			want: probe.UpfrontResult{Code: probe.AuthenticationFailed, Provider: probe.ProviderOpenAI, HeaderMarkers: []string{"openai-organization", "www-authenticate", "x-request-id"},
+				BodyShape: probe.BodyJSONErrorCode, ProviderErrorCode: "invalid_api_key", ProviderErrorType: "invalid_request_error"},
+		},
+		{
+			name: "openai completions path", provider: probe.ProviderOpenAI, api: probe.APIOpenAICompletions, key: " " + plantedKey + "\n",
+			fake:     &fakeProvider{status: 401, answer: ""},
+			wantPath: "/v1/chat/completions", wantHeader: map[string]string{"Authorization": "Bearer " + plantedKey},
+			want: probe.UpfrontResult{Code: probe.AuthenticationFailed, Provider: probe.ProviderOpenAI, HeaderMarkers: []string{}, BodyShape: probe.BodyEmpty},
+		},
+		{
+			name: "anthropic rejects the key", provider: probe.ProviderAnthropic, api: probe.APIAnthropicMessages, key: plantedKey,
+			fake: &fakeProvider{status: 401, headers: map[string]string{"Request-Id": "req_2", "Anthropic-Organization-Id": "o", "Cf-Ray": "r"},
+				answer: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`},
+			wantPath: "/v1/messages", wantHeader: map[string]string{"X-Api-Key": plantedKey, "Anthropic-Version": "2023-06-01"},
+			want: probe.UpfrontResult{Code: probe.AuthenticationFailed, Provider: probe.ProviderAnthropic, HeaderMarkers: []string{"anthropic-organization-id", "cf-ray", "request-id"},
+				BodyShape: probe.BodyJSONErrorNoCode, ProviderErrorType: "authentication_error"},
+		},
+		{
+			name: "400 for the empty body falls through", provider: probe.ProviderOpenAI, key: plantedKey,
+			fake:     &fakeProvider{status: 400, answer: `{"error":{"message":"Missing required parameter: 'model'.","type":"invalid_request_error","code":"missing_required_parameter"}}`},
+			wantPath: "/v1/responses", want: probe.UpfrontResult{},
+		},
+		{
+			name: "403 falls through", provider: probe.ProviderAnthropic, key: plantedKey,
+			fake:     &fakeProvider{status: 403, answer: `{"type":"error","error":{"type":"permission_error"}}`},
+			wantPath: "/v1/messages", want: probe.UpfrontResult{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := tt.fake
+			srv := httptest.NewServer(fake)
+			defer srv.Close()
+			u := Upfront{OpenAIBase: srv.URL + "/v1", AnthropicBase: srv.URL}
+			got := u.Check(context.Background(), tt.provider, tt.api, tt.key)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Check (-want +got):\n%s", diff)
+			}
+			fake.mu.Lock()
+			defer fake.mu.Unlock()
+			if fake.method != http.MethodPost || fake.path != tt.wantPath || fake.body != "{}" {
+				t.Errorf("request %s %s %q, want POST %s {}", fake.method, fake.path, fake.body, tt.wantPath)
+			}
+			for k, v := range tt.wantHeader {
+				if fake.header.Get(k) != v {
+					t.Errorf("header %s = %q, want %q", k, fake.header.Get(k), v)
+				}
+			}
+			if s := fmt.Sprintf("%+v", got); strings.Contains(s, plantedKey) {
+				t.Errorf("result carries the credential: %s", s)
+			}
+		})
+	}
+}
+
+// PRB-3: no request without a usable credential; an Anthropic setup token
+// and a slow endpoint fall through; the limit holds.
+func TestUpfrontCheck_FallsThrough_PRB3(t *testing.T) {
+	fake := &fakeProvider{status: 401, delay: 2 * time.Second}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	u := Upfront{OpenAIBase: srv.URL, AnthropicBase: srv.URL, Timeout: 100 * time.Millisecond}
+	started := time.Now()
+	if got := u.Check(context.Background(), probe.ProviderOpenAI, "", plantedKey); got.Code != "" {
+		t.Errorf("slow endpoint: %+v", got)
+	}
+	if e := time.Since(started); e > time.Second {
+		t.Errorf("timeout not enforced: %v", e)
+	}
+	fake.mu.Lock()
+	fake.method = ""
+	fake.mu.Unlock()
+	for _, c := range []struct {
+		p   probe.Provider
+		api probe.API
+		key string
+	}{{probe.ProviderAnthropic, "", "sk-ant-oat01-abc"}, {probe.ProviderOpenAI, "", "  "}, {"mistral", "", plantedKey}, {probe.ProviderOpenAI, probe.APIAnthropicMessages, plantedKey}} {
+		if got := u.Check(context.Background(), c.p, c.api, c.key); got.Code != "" {
+			t.Errorf("%s %q: %+v", c.p, c.key, got)
+		}
+	}
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if fake.method != "" {
+		t.Errorf("a skipped check sent a request")
+	}
+	dead := Upfront{OpenAIBase: "http://127.0.0.1:1"}
+	if got := dead.Check(context.Background(), probe.ProviderOpenAI, "", plantedKey); got.Code != "" {
+		t.Errorf("unreachable endpoint: %+v", got)
+	}
+}
