@@ -85,9 +85,9 @@ func Compile(schema []byte, version string) (*Validator, error) {
 func (v *Validator) Version() string { return v.version }
 
 // Valid reports whether OpenClaw accepts doc: its schema and, for the
-// pinned version, the refinements the check mirrors. It reads the
-// document bytes in place; the schema check does not allocate for the
-// common case.
+// pinned version, the refinements the check mirrors. The schema walk
+// reads the document bytes once, in place, and allocates only the outline
+// of the top three levels the refinements then read instead of the text.
 func (v *Validator) Valid(doc occkit.Document) bool {
 	w := v.walk(doc)
 	return w.ok && (!v.refined || len(refine(v.root, w, v.version)) == 0)
