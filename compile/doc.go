@@ -149,8 +149,10 @@
 // path, and occkit's own wording naming the setting and the schema keyword:
 // the validator's text, which can quote values, is never passed on.
 // The Validator checks the document bytes in place first: a checker
-// compiled once from the schema accepts, without allocating, what certainly
-// passes, and anything else is validated pruned to the parts the schema
+// compiled once from the schema accepts, in one pass over the bytes and
+// without allocating, what certainly passes (the schema walker it shares
+// with package compile/openclawschema, compile/internal/jsonwalk), and
+// anything else is validated pruned to the parts the schema
 // can look at (package compile/internal/schemacheck); the verdict and
 // every error are those of validating the whole document, a property the
 // package tests.

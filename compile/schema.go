@@ -72,11 +72,10 @@ func (v *Validator) Validate(doc occkit.Document) error {
 	if v.proj == nil {
 		return v.validateWhole(doc)
 	}
-	root := docjson.Root(doc)
-	if v.fast != nil && v.fast.Valid(root) {
+	if v.fast != nil && v.fast.Valid(doc.String()) {
 		return nil
 	}
-	return v.validatePruned(root)
+	return v.validatePruned(docjson.Root(doc))
 }
 
 // validatePruned validates the instance pruned to what the schema can

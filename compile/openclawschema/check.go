@@ -2,73 +2,25 @@ package openclawschema
 
 import (
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 )
 
-// valid reports whether r satisfies n. It reads the document bytes in
-// place and allocates only to compare a whole object or array with an
-// enum, which the OpenClaw schema never does.
+// valid reports whether r satisfies n: the shared walker
+// (compile/internal/jsonwalk) reads r's bytes once, in place, as
+// JSON.parse reads them. A missing r reads as null. It allocates only to
+// decode a string with an escape or to compare a number or a whole object
+// with an enum.
 func (n *node) valid(r gjson.Result) bool {
-	if n.never {
-		return false
+	raw := r.Raw
+	if raw == "" {
+		raw = "null"
 	}
-	if n.types != 0 && n.types&typeOf(r) == 0 {
-		return false
-	}
-	switch r.Type {
-	case gjson.JSON:
-		if r.Raw[0] == '{' {
-			if n.walkObject && !n.validObject(r) {
-				return false
-			}
-		} else if n.walkArray && !n.validArray(r) {
-			return false
-		}
-	case gjson.String:
-		if !n.validString(r) {
-			return false
-		}
-	case gjson.Number:
-		if !n.validNumber(r) {
-			return false
-		}
-	}
-	if n.enum != nil && !n.inEnum(r) {
-		return false
-	}
-	for _, c := range n.allOf {
-		if !c.valid(r) {
-			return false
-		}
-	}
-	if n.anyOf != nil {
-		ok := false
-		for _, c := range n.anyOf {
-			if c.valid(r) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	if n.oneOf != nil {
-		matched := 0
-		for _, c := range n.oneOf {
-			if c.valid(r) {
-				matched++
-			}
-		}
-		if matched != 1 {
-			return false
-		}
-	}
-	return true
+	return jsonwalk.Valid(jsonwalk.JS{}, n.w, raw)
 }
 
 // child is the schema a member named name answers to, and whether the
@@ -83,46 +35,6 @@ func (n *node) child(name string) (*node, bool) {
 	return n.additional, true
 }
 
-func (n *node) validObject(r gjson.Result) bool {
-	ok := true
-	count := 0
-	r.ForEach(func(k, v gjson.Result) bool {
-		count++
-		name := keyOf(k)
-		c, allowed := n.child(name)
-		if !allowed || c != nil && !c.valid(v) {
-			ok = false
-			return false
-		}
-		if n.keys != nil && !n.keys.valid(k) {
-			ok = false
-		}
-		return ok
-	})
-	if !ok || n.maxProps >= 0 && count > n.maxProps {
-		return false
-	}
-	for _, name := range n.required {
-		if !has(r, name) {
-			return false
-		}
-	}
-	return true
-}
-
-func (n *node) validArray(r gjson.Result) bool {
-	ok := true
-	i := 0
-	r.ForEach(func(_, v gjson.Result) bool {
-		if c := n.itemSchema(i); c != nil && !c.valid(v) {
-			ok = false
-		}
-		i++
-		return ok
-	})
-	return ok && (n.minItems < 0 || i >= n.minItems) && (n.maxItems < 0 || i <= n.maxItems)
-}
-
 // itemSchema is the schema of element i, or nil for any value.
 func (n *node) itemSchema(i int) *node {
 	if n.tuple != nil {
@@ -134,11 +46,13 @@ func (n *node) itemSchema(i int) *node {
 	return n.items
 }
 
-func (n *node) validString(r gjson.Result) bool {
+func (n *node) validString(r gjson.Result) bool { return n.stringOK(r.String()) }
+
+// stringOK reports whether the string s satisfies n's string keywords.
+func (n *node) stringOK(s string) bool {
 	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && !n.uri {
 		return true
 	}
-	s := r.String()
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf16Len(s)
 		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
@@ -151,11 +65,14 @@ func (n *node) validString(r gjson.Result) bool {
 	return !n.uri || validURL(s)
 }
 
-func (n *node) validNumber(r gjson.Result) bool {
+func (n *node) validNumber(r gjson.Result) bool { return n.numberOK(r.Raw) }
+
+// numberOK reports whether the number literal raw satisfies n's bounds.
+func (n *node) numberOK(raw string) bool {
 	if n.minimum == nil && n.maximum == nil && n.exclMin == nil && n.exclMax == nil {
 		return true
 	}
-	f, ok := number(r)
+	f, ok := jsonwalk.Float(raw)
 	return ok &&
 		(n.minimum == nil || f >= *n.minimum) && (n.maximum == nil || f <= *n.maximum) &&
 		(n.exclMin == nil || f > *n.exclMin) && (n.exclMax == nil || f < *n.exclMax)
@@ -190,7 +107,7 @@ func typeOf(r gjson.Result) uint8 {
 	case gjson.String:
 		return jsString
 	case gjson.Number:
-		f, ok := number(r)
+		f, ok := jsonwalk.Float(r.Raw)
 		if !ok {
 			// JSON.parse reads an overflowing literal as Infinity, which
 			// OpenClaw's number check refuses.
@@ -206,20 +123,6 @@ func typeOf(r gjson.Result) uint8 {
 	}
 	return jsArray
 }
-
-// number reads r as JavaScript does: the nearest float64, and not finite
-// when the literal overflows.
-func number(r gjson.Result) (float64, bool) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(r.Raw), 64)
-	if err != nil && !isRangeUnderflow(f) {
-		return 0, false
-	}
-	return f, !math.IsInf(f, 0)
-}
-
-// isRangeUnderflow: ParseFloat reports a literal too small to represent
-// as a range error with a zero result, which JavaScript reads as zero.
-func isRangeUnderflow(f float64) bool { return f == 0 }
 
 // keyOf is the member name k as JSON.parse reads it.
 func keyOf(k gjson.Result) string {

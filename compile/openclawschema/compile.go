@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 )
 
 // node is one compiled schema. The OpenClaw schema has no $ref, so the
@@ -54,16 +56,21 @@ type node struct {
 	// hasDefault: the schema states a default, which OpenClaw fills in
 	// before it checks (see compileSchema).
 	hasDefault bool
+
+	// w is the node's form for the shared walker (see walkTree); nil when
+	// the node asserts nothing.
+	w *jsonwalk.Node
 }
 
+// The JSON types, as the shared walker names them.
 const (
-	jsNull uint8 = 1 << iota
-	jsBoolean
-	jsNumber
-	jsInteger
-	jsString
-	jsObject
-	jsArray
+	jsNull    = jsonwalk.Null
+	jsBoolean = jsonwalk.Boolean
+	jsNumber  = jsonwalk.Number
+	jsInteger = jsonwalk.Integer
+	jsString  = jsonwalk.String
+	jsObject  = jsonwalk.Object
+	jsArray   = jsonwalk.Array
 )
 
 var typeBits = map[string]uint8{
@@ -123,7 +130,93 @@ func compileSchema(raw []byte) (*node, error) {
 		return nil, fmt.Errorf("the schema is not draft-07")
 	}
 	c := &compiler{patterns: map[string]*pattern{}}
-	return c.compile(root, "#")
+	n, err := c.compile(root, "#")
+	if err != nil {
+		return nil, err
+	}
+	if err := jsonwalk.Seal(walkTree(n)); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// walkTree gives n and every node under it its form for the shared
+// walker, and returns n's. A node that asserts nothing has none (the
+// walker skips its value); an additionalProperties false closes its
+// object; the checks of a value itself are the node's own (jsCheck).
+func walkTree(n *node) *jsonwalk.Node {
+	if n == nil {
+		return nil
+	}
+	w := jsonwalk.NewNode()
+	w.Never, w.Types = n.never, n.types
+	if n.props != nil {
+		w.Props = make(map[string]*jsonwalk.Node, len(n.props))
+		for k, c := range n.props {
+			w.Props[k] = walkTree(c)
+		}
+	}
+	if n.additional != nil && n.additional.never {
+		w.Closed = true
+	} else {
+		w.Additional = walkTree(n.additional)
+	}
+	w.Required = n.required
+	w.Keys = walkTree(n.keys)
+	w.MaxProps = n.maxProps
+	if n.tuple != nil {
+		for _, c := range n.tuple {
+			w.Prefix = append(w.Prefix, walkTree(c))
+		}
+		w.Rest = walkTree(n.extraItems)
+	} else {
+		w.Rest = walkTree(n.items)
+	}
+	w.MinItems, w.MaxItems = n.minItems, n.maxItems
+	if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil || n.uri || n.enum != nil ||
+		n.minimum != nil || n.maximum != nil || n.exclMin != nil || n.exclMax != nil {
+		w.Check = jsCheck{n}
+	}
+	for _, c := range n.allOf {
+		w.AllOf = append(w.AllOf, walkTree(c))
+	}
+	for _, c := range n.anyOf {
+		w.AnyOf = append(w.AnyOf, walkTree(c))
+	}
+	for _, c := range n.oneOf {
+		w.OneOf = append(w.OneOf, walkTree(c))
+	}
+	if !w.Never && w.Types == 0 && w.Props == nil && !w.Closed && w.Additional == nil && len(w.Required) == 0 &&
+		w.Keys == nil && w.MaxProps < 0 && w.Prefix == nil && w.Rest == nil && w.MinItems < 0 && w.MaxItems < 0 &&
+		w.Check == nil && w.AllOf == nil && w.AnyOf == nil && w.OneOf == nil {
+		return nil
+	}
+	n.w = w
+	return w
+}
+
+// jsCheck is a node's checks of a value itself: string lengths in UTF-16
+// code units, ECMAScript patterns and the uri format, float64 bounds, and
+// its enum or const.
+type jsCheck struct{ n *node }
+
+func (c jsCheck) Accepts(kind uint8, raw, s string) bool {
+	switch {
+	case kind == jsString && !c.n.stringOK(s):
+		return false
+	case kind&jsNumber != 0 && !c.n.numberOK(raw):
+		return false
+	case c.n.enum == nil:
+		return true
+	case kind == jsString:
+		for _, e := range c.n.enum {
+			if e.isString && e.str == s {
+				return true
+			}
+		}
+		return false
+	}
+	return c.n.inEnum(gjson.Parse(raw))
 }
 
 func (c *compiler) compile(s gjson.Result, at string) (*node, error) {

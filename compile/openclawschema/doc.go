@@ -18,8 +18,10 @@
 // # The check
 //
 // [Compile] turns the schema into a tree of checks, once; [Validator.Valid]
-// walks a document's bytes with gjson against it without decoding into
-// maps, and [Validator.Validate] explains a refusal. Only the keywords
+// walks a document's bytes against it once, in place, with the walker
+// compile's own schema check shares (compile/internal/jsonwalk, reading
+// JSON as JSON.parse does), without decoding into maps, and
+// [Validator.Validate] explains a refusal. Only the keywords
 // the schema uses are implemented ([SupportedKeywords]); any other keyword,
 // an unknown format or a pattern feature outside the supported subset makes
 // Compile fail, never a partial check. Where JSON Schema and OpenClaw's

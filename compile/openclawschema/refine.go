@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 )
 
 // Refinement is one check OpenClaw's validator makes beyond its
@@ -36,43 +37,73 @@ type refiner struct {
 	version string
 	schema  *node
 	issues  []error
-	// doc indexes the document's objects as the refinements reach them,
-	// so that each object is scanned once however many settings they
-	// read in it.
-	doc *index
+	// src is the document's text; doc indexes its objects as the
+	// refinements reach them, so that each object is scanned once however
+	// many settings they read in it, and an object the schema walk
+	// outlined is not scanned again at all.
+	src     string
+	outline *jsonwalk.Outline
+	doc     *index
+	// accepted: the schema walk read the whole document, so its outline
+	// met every key of an object the schema has a shape for.
+	accepted bool
 }
 
-// index is one value of the document with its object members, found on
-// first use.
+// index is one value of the document, at offset at of its text, with its
+// object members, found on first use.
 type index struct {
 	v     gjson.Result
+	at    int
 	built bool
 	keys  []string
 	kids  map[string]*index
 }
 
-func (x *index) child(k string) *index {
+// child is x's member k (the first of a repeated key), or nil.
+func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
 		x.built = true
 		if x.v.IsObject() {
 			x.kids = map[string]*index{}
-			x.v.ForEach(func(key, val gjson.Result) bool {
-				if _, dup := x.kids[key.String()]; !dup {
-					x.keys = append(x.keys, key.String())
-					x.kids[key.String()] = &index{v: val}
+			add := func(key string, start, end int) {
+				if _, dup := x.kids[key]; !dup {
+					x.keys = append(x.keys, key)
+					x.kids[key] = &index{v: gjson.Parse(r.src[start:end]), at: start}
 				}
-				return true
-			})
+			}
+			if members, ok := r.outline.Members(x.at); ok {
+				for _, m := range members {
+					add(m.Key, m.Start, m.End)
+				}
+			} else {
+				jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {
+					end := jsonwalk.Skip(r.src, at)
+					add(jsonwalk.JS{}.Decode(key, escaped), at, end)
+					return end
+				})
+			}
 		}
 	}
 	return x.kids[k]
+}
+
+// elements calls fn for each element of x, an array.
+func (r *refiner) elements(x *index, fn func(i int, e *index)) {
+	if !x.v.IsArray() {
+		return
+	}
+	jsonwalk.Elements(r.src, x.at, func(i, at int) int {
+		end := jsonwalk.Skip(r.src, at)
+		fn(i, &index{v: gjson.Parse(r.src[at:end]), at: at})
+		return end
+	})
 }
 
 // get is the value at the keys, or a missing result.
 func (r *refiner) get(keys ...string) gjson.Result {
 	x := r.doc
 	for _, k := range keys {
-		if x = x.child(k); x == nil {
+		if x = r.child(x, k); x == nil {
 			return gjson.Result{}
 		}
 	}
@@ -100,9 +131,11 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 	}
 }
 
-// refine runs every refinement on root.
-func refine(schema *node, root gjson.Result, version string) []error {
-	r := &refiner{version: version, schema: schema, doc: &index{v: root}}
+// refine runs every refinement on the document the schema walk read.
+func refine(schema *node, w reading, version string) []error {
+	root := gjson.Parse(w.src)
+	r := &refiner{version: version, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
+		doc: &index{v: root, at: len(w.src) - len(root.Raw)}}
 	for _, ref := range refinements {
 		ref.check(root, r)
 	}
@@ -122,19 +155,15 @@ func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) 
 		switch seg := segs[0]; seg {
 		case "*":
 			if x.v.IsObject() {
-				x.child("")
+				r.child(x, "")
 				for _, k := range x.keys {
 					walk(x.kids[k], segs[1:], at.Key(k))
 				}
 			}
 		case "[]":
-			if x.v.IsArray() {
-				for i, c := range x.v.Array() {
-					walk(&index{v: c}, segs[1:], at.Index(i))
-				}
-			}
+			r.elements(x, func(i int, c *index) { walk(c, segs[1:], at.Index(i)) })
 		default:
-			if c := x.child(seg); c != nil {
+			if c := r.child(x, seg); c != nil {
 				walk(c, segs[1:], at.Key(seg))
 			}
 		}
@@ -184,15 +213,14 @@ func normalizeAgentID(id string) string {
 // array, else the implicit "main" agent its loader adds to a document
 // without a roster.
 func roster(r *refiner) (raw []string) {
-	agents := r.get("agents")
-	if e := agents.Get("entries"); e.IsObject() {
+	if e := r.get("agents", "entries"); e.IsObject() {
 		e.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
 				raw = append(raw, k.String())
 			}
 			return true
 		})
-	} else if l := agents.Get("list"); l.IsArray() {
+	} else if l := r.get("agents", "list"); l.IsArray() {
 		for _, v := range l.Array() {
 			if v.IsObject() {
 				raw = append(raw, v.Get("id").String())
@@ -817,8 +845,16 @@ func validExecRefID(id string) bool {
 // they judge): SecretRef ids wherever OpenClaw takes a SecretRef, and
 // tool policies (allow beside alsoAllow) wherever a policy object is.
 func schemaRefinements(root gjson.Result, r *refiner) {
-	raw := root.Raw
-	refs, tools := strings.Contains(raw, `"source"`), strings.Contains(raw, `"alsoAllow"`)
+	var refs, tools bool
+	if r.accepted {
+		refs, tools = r.outline.Met(watchSource), r.outline.Met(watchAlsoAllow)
+	} else {
+		// A key is its bytes between quotes unless the text holds an
+		// escape.
+		raw := root.Raw
+		escaped := strings.IndexByte(raw, '\\') >= 0
+		refs, tools = escaped || strings.Contains(raw, `"source"`), escaped || strings.Contains(raw, `"alsoAllow"`)
+	}
 	if !refs && !tools {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 )
 
 // Rule is the SPEC rule of every refusal: the schema check of
@@ -85,12 +85,83 @@ func Compile(schema []byte, version string) (*Validator, error) {
 func (v *Validator) Version() string { return v.version }
 
 // Valid reports whether OpenClaw accepts doc: its schema and, for the
-// pinned version, the refinements the check mirrors. It reads the
-// document bytes in place; the schema check does not allocate for the
-// common case.
+// pinned version, the refinements the check mirrors. The schema walk
+// reads the document bytes once, in place, and allocates only the outline
+// of the top three levels the refinements then read instead of the text.
 func (v *Validator) Valid(doc occkit.Document) bool {
-	root := docjson.Root(specView(doc))
-	return v.root.valid(root) && (!v.refined || len(refine(v.root, root, v.version)) == 0)
+	w := v.walk(doc)
+	return w.ok && (!v.refined || len(refine(v.root, w, v.version)) == 0)
+}
+
+// reading is one check's reading of a document: its text as the check
+// reads it (specView), whether the schema accepts it, and what the schema
+// walk outlined of it for the refinements.
+type reading struct {
+	src     string
+	ok      bool
+	outline *jsonwalk.Outline
+}
+
+// outlineDepth is how deep the schema walk outlines the objects it reads
+// for the refinements: the root, its sections and theirs (agents.defaults,
+// gateway.remote, …), where the large catalogs sit below, so the
+// refinements reach their settings without scanning a catalog again.
+const outlineDepth = 2
+
+// The keys the schema walk watches for: a shape refinement looks at an
+// object only when the document has its key somewhere.
+const (
+	watchSource = iota
+	watchAlsoAllow
+)
+
+var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
+
+// walk walks doc against the schema once, outlining it. The view the
+// check reads differs from doc only when agents.list or
+// logging.redactSensitive is there (specView), which the outline of an
+// accepted document tells; only then, or when the schema refuses doc, is
+// the view taken and, if it differs, walked.
+func (v *Validator) walk(doc occkit.Document) reading {
+	r := v.walkText(doc.String())
+	if r.ok && !mayRewrite(r.src, r.outline) {
+		return r
+	}
+	if view := specView(doc).String(); len(view) != len(r.src) {
+		r = v.walkText(view)
+	}
+	return r
+}
+
+func (v *Validator) walkText(src string) reading {
+	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched}
+	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
+}
+
+// mayRewrite reports whether specView could rewrite the document src:
+// false when the outline shows neither agents.list nor
+// logging.redactSensitive.
+func mayRewrite(src string, out *jsonwalk.Outline) bool {
+	root, ok := out.Members(len(src) - len(strings.TrimLeft(src, " \t\r\n")))
+	if !ok {
+		return true
+	}
+	for _, m := range root {
+		key := map[string]string{"agents": "list", "logging": "redactSensitive"}[m.Key]
+		if key == "" || src[m.Start] != '{' {
+			continue
+		}
+		members, ok := out.Members(m.Start)
+		if !ok {
+			return true
+		}
+		for _, c := range members {
+			if c.Key == key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // specView is doc as the check reads it: OpenClaw's own view where it
@@ -108,13 +179,23 @@ func (v *Validator) Valid(doc occkit.Document) bool {
 //
 // Each rewrite costs a copy only when its key is present.
 func specView(doc occkit.Document) occkit.Document {
+	// Without an escape in the text a key is its own bytes between quotes,
+	// so a key the text does not hold is absent, found without reading
+	// the document's structure.
+	src := doc.String()
+	escaped := strings.IndexByte(src, '\\') >= 0
 	root := doc.Root()
-	agents := root.Key("agents")
-	if list := agents.Key("list"); list.IsArray() &&
-		(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
-		if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
-			doc = out
+	if escaped || strings.Contains(src, `"list"`) {
+		agents := root.Key("agents")
+		if list := agents.Key("list"); list.IsArray() &&
+			(!agents.Key("entries").Exists() || len(list.Array()) == 0) {
+			if out, err := doc.Delete(occkit.NewPath("agents", "list")); err == nil {
+				doc = out
+			}
 		}
+	}
+	if !escaped && !strings.Contains(src, `"redactSensitive"`) {
+		return doc
 	}
 	if logging := root.Key("logging"); logging.Key("redactSensitive").Exists() {
 		if out, err := doc.Delete(occkit.NewPath("logging", "redactSensitive")); err == nil {
@@ -136,19 +217,19 @@ func specView(doc occkit.Document) occkit.Document {
 // ([Refinements]) are checked too, at the path OpenClaw names; they run
 // on every document, beside the schema's refusals.
 func (v *Validator) Validate(doc occkit.Document) error {
-	root := docjson.Root(specView(doc))
-	issues := v.schemaIssues(root)
+	w := v.walk(doc)
+	var issues []error
+	if !w.ok {
+		issues = v.schemaIssues(gjson.Parse(w.src))
+	}
 	if v.refined {
-		issues = append(issues, refine(v.root, root, v.version)...)
+		issues = append(issues, refine(v.root, w, v.version)...)
 	}
 	return occkit.Join(issues...)
 }
 
-// schemaIssues are the schema's refusals of root.
+// schemaIssues explains why the schema refuses root.
 func (v *Validator) schemaIssues(root gjson.Result) []error {
-	if v.root.valid(root) {
-		return nil
-	}
 	e := &explainer{version: v.version}
 	e.explain(v.root, root, occkit.Root())
 	if len(e.issues) == 0 {

@@ -9,7 +9,8 @@
 //     encoding/json with UseNumber would decode it; the verdict and every
 //     error path are those of validating the whole document. A schema
 //     whose outcome depends on keys it does not name has no projection.
-//   - [NewChecker] compiles a [Checker] that accepts, in place and
+//   - [NewChecker] compiles a [Checker] that accepts, in one pass over
+//     the bytes (the shared walker, compile/internal/jsonwalk) and
 //     without allocating, documents that certainly pass; anything else
 //     goes to the validator. It is about ten times cheaper than the
 //     validator on a decoded map (BenchmarkValidateSizes in compile).
@@ -17,5 +18,6 @@
 // The errors, their wording and the fallback to whole-document validation
 // stay in compile; this package only ever makes a check faster, never
 // different. Its equivalence with whole-document validation is
-// property-tested in compile (TestProjectionEquivalent).
+// property-tested in compile (TestProjectionEquivalent), which also holds
+// the Checker to the validator's exact verdict on generated documents.
 package schemacheck

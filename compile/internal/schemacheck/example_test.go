@@ -35,7 +35,7 @@ func Example() {
 		`{"agents": {"maxConcurrent": 0}}`,
 	} {
 		r := gjson.Parse(doc)
-		fmt.Println(check.Valid(r), proj.Prune(r))
+		fmt.Println(check.Valid(doc), proj.Prune(r))
 	}
 	// Output:
 	// true map[agents:map[maxConcurrent:2]]

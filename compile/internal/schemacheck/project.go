@@ -7,10 +7,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 )
 
 // DOC-5 projection. The schema leaves objects open and asserts the types
@@ -493,19 +494,8 @@ func decodeScalar(r gjson.Result) any {
 func decodeKey(k gjson.Result) string { return decodeString(k.Raw) }
 
 // decodeString unquotes a JSON string literal exactly as encoding/json
-// does (escapes, invalid UTF-8 and lone surrogates included); the common
-// case, plain text, is a substring of the document.
+// does (jsonwalk.DecodeExact, the fast check's reading).
 func decodeString(raw string) string {
 	raw = strings.TrimSpace(raw)
-	if len(raw) >= 2 {
-		body := raw[1 : len(raw)-1]
-		if strings.IndexByte(body, '\\') < 0 && utf8.ValidString(body) {
-			return body
-		}
-	}
-	var s string
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return ""
-	}
-	return s
+	return jsonwalk.DecodeExact(raw, strings.IndexByte(raw, '\\') >= 0)
 }

@@ -1,0 +1,26 @@
+// Package jsonwalk is the one schema walker behind occkit's two document
+// checks: compile's DOC-5 fast acceptance (compile/internal/schemacheck,
+// occkit's own JSON Schema) and the OpenClaw release's configuration
+// schema (compile/openclawschema).
+//
+// A schema compiles to a tree of [Node]s; [Valid] walks JSON text
+// against it in one pass over the bytes, in place: a member's value is
+// checked as it is read, so nested structure is scanned once whatever its
+// depth, and a value no schema looks at is skipped byte by byte. Only a
+// union (allOf, anyOf, oneOf) reads its value again, once per branch.
+//
+// The two checks read JSON differently, and a [Policy] says how: [Exact]
+// as encoding/json with UseNumber decodes it (what a JSON Schema
+// validator on decoded values sees: exact numbers), [JS] as OpenClaw's
+// JSON.parse does (float64 numbers, an overflowing literal not a
+// number). String lengths, patterns, number bounds and enums are a
+// node's [Check], written by each package in its own terms (runes or
+// UTF-16 code units, RE2 or ECMAScript). Valid is generic over the
+// policy, so each policy's walker is compiled on its own, with no dynamic
+// call per scalar.
+//
+// The walker does not validate JSON syntax beyond what it needs to find
+// values: its input is an occkit.Document's text, valid JSON by
+// construction. Text that is not JSON is never read out of bounds and is
+// not valid.
+package jsonwalk

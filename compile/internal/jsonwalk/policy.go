@@ -1,0 +1,118 @@
+package jsonwalk
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// Exact reads JSON as encoding/json with UseNumber decodes it, which is
+// what a JSON Schema validator on decoded values sees: strings decoded by
+// encoding/json (invalid UTF-8 and lone surrogates become U+FFFD) and
+// numbers as exact decimals (a number is an integer when its value is
+// whole).
+type Exact struct{}
+
+// Decode implements [Policy].
+func (Exact) Decode(raw string, escaped bool) string { return DecodeExact(raw, escaped) }
+
+// NumberType implements [Policy].
+func (Exact) NumberType(raw string) uint8 {
+	if !strings.ContainsAny(raw, ".eE") {
+		return Number | Integer
+	}
+	if v, ok := new(big.Rat).SetString(raw); ok && v.IsInt() {
+		return Number | Integer
+	}
+	return Number
+}
+
+// DecodeExact unquotes the JSON string literal raw exactly as
+// encoding/json does; the common case, plain text, is a substring of raw.
+func DecodeExact(raw string, escaped bool) string {
+	if len(raw) >= 2 {
+		body := raw[1 : len(raw)-1]
+		if !escaped && utf8.ValidString(body) {
+			return body
+		}
+	}
+	var s string
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return ""
+	}
+	return s
+}
+
+// JS reads JSON as JavaScript's JSON.parse does: a string literal without
+// an escape is its bytes, an escape decodes as gjson does (a lone
+// surrogate reads as U+FFFD), and a number is the nearest float64, not a
+// number at all when the literal overflows (JSON.parse reads Infinity).
+type JS struct{}
+
+// Decode implements [Policy].
+func (JS) Decode(raw string, escaped bool) string {
+	if !escaped && len(raw) >= 2 {
+		return raw[1 : len(raw)-1]
+	}
+	return gjson.Parse(raw).String()
+}
+
+// NumberType implements [Policy].
+func (JS) NumberType(raw string) uint8 {
+	if len(raw) <= 300 && !strings.ContainsAny(raw, ".eE") {
+		// A whole literal this short is finite and whole as a float64.
+		return Number | Integer
+	}
+	f, ok := Float(raw)
+	switch {
+	case !ok:
+		return 0
+	case f == math.Trunc(f):
+		return Number | Integer
+	}
+	return Number
+}
+
+// Float reads the number literal raw as JavaScript does: the nearest
+// float64, and not finite (false) when the literal overflows; a literal
+// too small to represent reads as zero.
+func Float(raw string) (float64, bool) {
+	if f, ok := shortInt(raw); ok {
+		return f, true
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	if err != nil && f != 0 {
+		return 0, false
+	}
+	return f, !math.IsInf(f, 0)
+}
+
+// shortInt reads a literal of at most 15 digits and no fraction or
+// exponent, which a float64 holds exactly.
+func shortInt(raw string) (float64, bool) {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	f := float64(v)
+	if len(digits) < len(raw) {
+		f = -f
+	}
+	return f, true
+}

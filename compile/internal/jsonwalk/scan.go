@@ -1,0 +1,172 @@
+package jsonwalk
+
+// The scanner reads JSON text in place. Every function takes the text and
+// an offset and returns an offset; none allocates. Input that is not JSON
+// never makes them read out of bounds: they return len(s) or an offset
+// the caller's next check refuses.
+
+// ws skips JSON whitespace from i.
+func ws(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// str scans the string literal at i (s[i] is '"') and returns the offset
+// after its closing quote and whether it holds an escape.
+func str(s string, i int) (end int, escaped bool) {
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			return i + 1, escaped
+		case '\\':
+			escaped = true
+			i++
+		}
+	}
+	return len(s), escaped
+}
+
+// num scans the number literal at i and reports whether it has a
+// fraction or an exponent.
+func num(s string, i int) (end int, frac bool) {
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '-', c == '+':
+		case c == '.', c == 'e', c == 'E':
+			frac = true
+		default:
+			return i, frac
+		}
+	}
+	return i, frac
+}
+
+// skip returns the offset after the value at i, reading each byte once.
+func skip(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	switch s[i] {
+	case '"':
+		end, _ := str(s, i)
+		return end
+	case '{', '[':
+	case 't', 'n':
+		return min(i+4, len(s))
+	case 'f':
+		return min(i+5, len(s))
+	default:
+		if end, _ := num(s, i); end > i {
+			return end
+		}
+		return len(s)
+	}
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			i, _ = str(s, i)
+			i--
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+// Skip returns the offset after the value at i (leading whitespace
+// skipped), reading each byte once.
+func Skip(s string, i int) int { return skip(s, ws(s, i)) }
+
+// open steps into the object or array at i (s[i] is '{' or '[', after
+// any whitespace): the offset of its first member or element, or, when
+// it is empty (done), the offset after it; -1 when s[i] is not open.
+func open(s string, i int, open, close byte) (at int, done bool) {
+	i = ws(s, i)
+	if i >= len(s) || s[i] != open {
+		return -1, true
+	}
+	i = ws(s, i+1)
+	if i < len(s) && s[i] == close {
+		return i + 1, true
+	}
+	return i, false
+}
+
+// next steps from the offset after a member or element to the next one,
+// or, when the container closes (done), to the offset after it; -1 when
+// neither follows.
+func next(s string, end int, close byte) (at int, done bool) {
+	i := ws(s, end)
+	if i >= len(s) {
+		return -1, true
+	}
+	switch s[i] {
+	case ',':
+		return ws(s, i+1), false
+	case close:
+		return i + 1, true
+	}
+	return -1, true
+}
+
+// key reads the member key at i: its literal (quotes included), whether it
+// holds an escape, and the offset of the member's value; value is -1 when
+// no key and colon are at i.
+func key(s string, i int) (lit string, escaped bool, value int) {
+	if i >= len(s) || s[i] != '"' {
+		return "", false, -1
+	}
+	end, escaped := str(s, i)
+	j := ws(s, end)
+	if j >= len(s) || s[j] != ':' {
+		return "", false, -1
+	}
+	return s[i:end], escaped, ws(s, j+1)
+}
+
+// Members calls fn for each member of the object at i (after any
+// whitespace) with its key literal (quotes included), whether the key
+// holds an escape, and the offset of its value; fn returns the offset
+// after the value, or -1 to stop. Members returns the offset after the
+// object, or -1 when fn stopped or the text is not an object.
+func Members(s string, i int, fn func(key string, escaped bool, at int) int) int {
+	i, done := open(s, i, '{', '}')
+	for !done {
+		lit, esc, at := key(s, i)
+		if at < 0 {
+			return -1
+		}
+		if i = fn(lit, esc, at); i < 0 {
+			return -1
+		}
+		i, done = next(s, i, '}')
+	}
+	return i
+}
+
+// Elements calls fn for each element of the array at i (after any
+// whitespace) with its index and offset; fn returns the offset after the
+// element, or -1 to stop. Elements returns the offset after the array, or
+// -1 when fn stopped or the text is not an array.
+func Elements(s string, i int, fn func(index, at int) int) int {
+	i, done := open(s, i, '[', ']')
+	for n := 0; !done; n++ {
+		if i = fn(n, i); i < 0 {
+			return -1
+		}
+		i, done = next(s, i, ']')
+	}
+	return i
+}

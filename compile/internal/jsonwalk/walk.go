@@ -1,0 +1,448 @@
+package jsonwalk
+
+import "fmt"
+
+// Type bits: the JSON type of a value as a schema's "type" names it; a
+// number whose value is whole is also an Integer.
+const (
+	Null uint8 = 1 << iota
+	Boolean
+	Number
+	Integer
+	String
+	Object
+	Array
+)
+
+// Node is one compiled schema position. A nil *Node accepts every value
+// (and the walker only skips it). Make nodes with [NewNode], build the
+// tree, then call [Seal] on its root before the first walk; a sealed tree
+// is immutable and safe for concurrent use.
+type Node struct {
+	// Never is the false schema.
+	Never bool
+	// Types are the type bits the value must have one of; 0 is any.
+	Types uint8
+
+	// Objects. Props holds the schema of every named key (nil: any
+	// value); keys it does not name answer to Additional (nil: any value),
+	// or are refused when Closed. Required names keys that must be
+	// present (at most 64). Keys is the schema every key, as a string,
+	// must satisfy (propertyNames); MaxProps bounds the number of members
+	// (-1: none), repeated keys counted.
+	Props      map[string]*Node
+	Additional *Node
+	Closed     bool
+	Required   []string
+	Keys       *Node
+	MaxProps   int
+
+	// Arrays: element i answers to Prefix[i], the others to Rest (nil:
+	// any value). MinItems and MaxItems bound the length (-1: none).
+	Prefix             []*Node
+	Rest               *Node
+	MinItems, MaxItems int
+
+	// Check holds the checks of the value itself the policy words (string
+	// lengths and patterns, number bounds, enums); nil: none.
+	Check Check
+
+	AllOf, AnyOf, OneOf []*Node
+
+	members    map[string]member
+	few        []keyed // members, when there are few: a scan beats hashing
+	reqMask    uint64
+	walkObject bool
+	walkArray  bool
+	sealed     bool
+}
+
+// NewNode is a node that asserts nothing, its bounds unset.
+func NewNode() *Node { return &Node{MaxProps: -1, MinItems: -1, MaxItems: -1} }
+
+// fewMembers is the most members looked up by a scan.
+const fewMembers = 8
+
+type keyed struct {
+	key string
+	member
+}
+
+// member is what an object's key means: its schema, whether the schema
+// names it (else it answers to Additional) and its required bit.
+type member struct {
+	node  *Node
+	named bool
+	bit   uint64
+}
+
+// Check is a check of one value beyond its type and structure, in the
+// policy's terms.
+type Check interface {
+	// Accepts reports whether the value of type bits kind passes. raw is
+	// its JSON text; str is the decoded string of a String, as the
+	// policy decodes it.
+	Accepts(kind uint8, raw, str string) bool
+}
+
+// Policy is how a validator reads JSON scalars: how a string literal
+// decodes and what type bits a number literal has.
+type Policy interface {
+	// Decode is the string literal raw (quotes included) decoded;
+	// escaped says whether it holds an escape.
+	Decode(raw string, escaped bool) string
+	// NumberType is the type bits of the number literal raw: Number,
+	// Number|Integer, or 0 for a literal the policy does not read as a
+	// number.
+	NumberType(raw string) uint8
+}
+
+// Seal derives what the walker needs from the tree under n. It fails when
+// an object schema requires more than 64 keys.
+func Seal(n *Node) error {
+	if n == nil || n.sealed {
+		return nil
+	}
+	n.sealed = true
+	if len(n.Required) > 64 {
+		return fmt.Errorf("a schema requires %d keys, more than 64", len(n.Required))
+	}
+	if len(n.Props) > 0 || len(n.Required) > 0 {
+		n.members = make(map[string]member, len(n.Props)+len(n.Required))
+		for k, c := range n.Props {
+			n.members[k] = member{node: c, named: true}
+		}
+		for _, k := range n.Required {
+			m, ok := n.members[k]
+			if !ok {
+				m = member{node: n.Additional}
+			}
+			if m.bit == 0 {
+				m.bit = 1 << bitsSet(n.reqMask)
+				n.reqMask |= m.bit
+			}
+			n.members[k] = m
+		}
+	}
+	if len(n.members) <= fewMembers {
+		for k, m := range n.members {
+			n.few = append(n.few, keyed{k, m})
+		}
+	}
+	n.walkObject = n.Closed || n.Additional != nil || n.reqMask != 0 || n.Keys != nil || n.MaxProps >= 0
+	for _, c := range n.Props {
+		n.walkObject = n.walkObject || c != nil
+	}
+	n.walkArray = n.Rest != nil || n.MinItems >= 0 || n.MaxItems >= 0
+	for _, c := range n.Prefix {
+		n.walkArray = n.walkArray || c != nil
+	}
+	var subs []*Node
+	for _, c := range n.Props {
+		subs = append(subs, c)
+	}
+	subs = append(subs, n.Additional, n.Keys, n.Rest)
+	subs = append(subs, n.Prefix...)
+	subs = append(subs, n.AllOf...)
+	subs = append(subs, n.AnyOf...)
+	subs = append(subs, n.OneOf...)
+	for _, c := range subs {
+		if err := Seal(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func bitsSet(m uint64) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// Valid reports whether the JSON text s satisfies n, read as p reads
+// JSON. It reads s once, in place, and allocates nothing beyond what a
+// Check or the Policy allocates; structure nested in s is scanned once
+// whatever its depth (only a union reads the value again per branch).
+// Text that is not JSON is not valid.
+func Valid[P Policy](p P, n *Node, s string) bool { return ValidOutline(p, n, s, nil) }
+
+// ValidOutline is [Valid] that also records, in out (when not nil), the
+// members of the objects the walk reads: the outline later lookups of
+// values at known paths take instead of scanning the text again. It is
+// complete only for the objects it holds; an object the walk skips (its
+// schema looks at none of its members) or abandons is not recorded.
+func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
+	w := walker[P]{s: s, p: p, out: out}
+	i := ws(s, 0)
+	end, ok := w.value(n, i, 0)
+	return ok && ws(s, end) == len(s)
+}
+
+// Outline is the members of the objects a walk read, down to a depth,
+// and which of some keys it met at any depth.
+type Outline struct {
+	// Depth is the deepest level recorded: 0 records the root object's
+	// members only.
+	Depth int
+	// Watch lists keys (at most 64) the walk notes when it meets them as
+	// a member of an object it reads.
+	Watch   []string
+	objects map[int][]Member
+	met     uint64
+}
+
+// Met reports whether the walk met the key Watch[i].
+func (o *Outline) Met(i int) bool { return o.met&(1<<i) != 0 }
+
+// Member is one member of an object: its key decoded as the walk's
+// policy decodes it, and the offsets of its value in the text.
+type Member struct {
+	Key        string
+	Start, End int
+}
+
+// Members is the members of the object at offset at (its '{'), in
+// document order, repeated keys included, and whether the outline holds
+// that object.
+func (o *Outline) Members(at int) ([]Member, bool) {
+	if o == nil {
+		return nil, false
+	}
+	m, ok := o.objects[at]
+	return m, ok
+}
+
+type walker[P Policy] struct {
+	s   string
+	p   P
+	out *Outline
+}
+
+// value walks the value at i against n and returns the offset after it;
+// the offset means nothing when ok is false.
+func (w *walker[P]) value(n *Node, i, depth int) (end int, ok bool) {
+	s := w.s
+	if n == nil {
+		return skip(s, i), i < len(s)
+	}
+	if n.Never || i >= len(s) {
+		return 0, false
+	}
+	end = -1
+	var kind uint8
+	var decoded string
+	switch s[i] {
+	case '{':
+		kind = Object
+		if n.Types != 0 && n.Types&Object == 0 {
+			return 0, false
+		}
+		if n.walkObject {
+			if end, ok = w.object(n, i, depth); !ok {
+				return 0, false
+			}
+		}
+	case '[':
+		kind = Array
+		if n.Types != 0 && n.Types&Array == 0 {
+			return 0, false
+		}
+		if n.walkArray {
+			if end, ok = w.array(n, i, depth); !ok {
+				return 0, false
+			}
+		}
+	case '"':
+		kind = String
+		if n.Types != 0 && n.Types&String == 0 {
+			return 0, false
+		}
+		var esc bool
+		end, esc = str(s, i)
+		if n.Check != nil {
+			decoded = w.p.Decode(s[i:end], esc)
+		}
+	case 't', 'f':
+		kind = Boolean
+		if n.Types != 0 && n.Types&Boolean == 0 {
+			return 0, false
+		}
+		end = skip(s, i)
+	case 'n':
+		kind = Null
+		if n.Types != 0 && n.Types&Null == 0 {
+			return 0, false
+		}
+		end = skip(s, i)
+	default:
+		var frac bool
+		end, frac = num(s, i)
+		if end == i {
+			return 0, false
+		}
+		kind = Number
+		if n.Types != 0 {
+			if !frac && end-i <= 300 {
+				// Whole and finite under either policy.
+				kind = Number | Integer
+			} else {
+				kind = w.p.NumberType(s[i:end])
+			}
+			if n.Types&kind == 0 {
+				return 0, false
+			}
+		}
+	}
+	if n.Check != nil {
+		if end < 0 {
+			end = skip(s, i)
+		}
+		if !n.Check.Accepts(kind, s[i:end], decoded) {
+			return 0, false
+		}
+	}
+	for _, c := range n.AllOf {
+		e, ok := w.value(c, i, depth)
+		if !ok {
+			return 0, false
+		}
+		end = e
+	}
+	if len(n.AnyOf) > 0 {
+		ok = false
+		for _, c := range n.AnyOf {
+			if e, branch := w.value(c, i, depth); branch {
+				ok, end = true, e
+				break
+			}
+		}
+		if !ok {
+			return 0, false
+		}
+	}
+	if len(n.OneOf) > 0 {
+		matched := 0
+		for _, c := range n.OneOf {
+			if e, branch := w.value(c, i, depth); branch {
+				matched++
+				end = e
+			}
+		}
+		if matched != 1 {
+			return 0, false
+		}
+	}
+	if end < 0 {
+		end = skip(s, i)
+	}
+	return end, end <= len(s)
+}
+
+func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
+	s := w.s
+	at := i
+	var members []Member
+	record := w.out != nil && depth <= w.out.Depth
+	if record {
+		if _, done := w.out.objects[at]; done {
+			// A union's other branch read it already.
+			record = false
+		}
+	}
+	var seen uint64
+	count := 0
+	for i, done := open(s, i, '{', '}'); ; i, done = next(s, i, '}') {
+		if i < 0 {
+			return 0, false
+		}
+		if done {
+			if n.MaxProps >= 0 && count > n.MaxProps || seen != n.reqMask {
+				return 0, false
+			}
+			if record {
+				if w.out.objects == nil {
+					w.out.objects = map[int][]Member{}
+				}
+				w.out.objects[at] = members
+			}
+			return i, true
+		}
+		lit, esc, start := key(s, i)
+		if start < 0 {
+			return 0, false
+		}
+		count++
+		name := w.p.Decode(lit, esc)
+		if w.out != nil {
+			for b, k := range w.out.Watch {
+				if name == k {
+					w.out.met |= 1 << b
+				}
+			}
+		}
+		m, found := n.member(name)
+		c := n.Additional
+		switch {
+		case found && m.named:
+			c = m.node
+		case n.Closed:
+			return 0, false
+		}
+		seen |= m.bit
+		if n.Keys != nil {
+			if _, ok := w.value(n.Keys, i, depth+1); !ok {
+				return 0, false
+			}
+		}
+		end, ok := w.value(c, start, depth+1)
+		if !ok {
+			return 0, false
+		}
+		if record {
+			members = append(members, Member{Key: name, Start: start, End: end})
+		}
+		i = end
+	}
+}
+
+// member is what the key name means in n's objects.
+func (n *Node) member(name string) (member, bool) {
+	if n.few != nil || n.members == nil {
+		for j := range n.few {
+			if n.few[j].key == name {
+				return n.few[j].member, true
+			}
+		}
+		return member{}, false
+	}
+	m, ok := n.members[name]
+	return m, ok
+}
+
+func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
+	count := 0
+	for i, done := open(w.s, i, '[', ']'); ; i, done = next(w.s, i, ']') {
+		if i < 0 {
+			return 0, false
+		}
+		if done {
+			if n.MinItems >= 0 && count < n.MinItems || n.MaxItems >= 0 && count > n.MaxItems {
+				return 0, false
+			}
+			return i, true
+		}
+		c := n.Rest
+		if count < len(n.Prefix) {
+			c = n.Prefix[count]
+		}
+		count++
+		end, ok := w.value(c, i, depth+1)
+		if !ok {
+			return 0, false
+		}
+		i = end
+	}
+}

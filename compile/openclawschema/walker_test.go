@@ -1,0 +1,138 @@
+package openclawschema
+
+import (
+	"fmt"
+	"strings"
+
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+)
+
+// TestWalkerAgrees: the shared byte walker and the gjson oracle
+// (oracle_test.go) give the same verdict for every value of generated
+// documents against every schema that applies to it (object members,
+// array elements, property names and union branches included), and the
+// walker's verdict does not depend on whitespace.
+func TestWalkerAgrees(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var valid, invalid int
+	rapid.Check(t, func(t *rapid.T) {
+		g := &docGen{rng: rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 7))}
+		doc, _ := g.next(v.root)
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.root.valid(gjson.ParseBytes(b)) {
+			valid++
+		} else {
+			invalid++
+		}
+		var spaced bytes.Buffer
+		if err := json.Indent(&spaced, b, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := v.root.valid(gjson.Parse(" "+spaced.String()+"\n")), v.root.valid(gjson.ParseBytes(b)); got != want {
+			t.Fatalf("indented %v, compact %v: %s", got, want, b)
+		}
+		agreeAll(t, v.root, gjson.ParseBytes(b), "", 0)
+	})
+	t.Logf("%d valid, %d invalid documents", valid, invalid)
+	if valid == 0 || invalid == 0 {
+		t.Error("the generator made documents of one verdict only")
+	}
+}
+
+func agreeAll(t *rapid.T, n *node, r gjson.Result, at string, depth int) {
+	if n == nil || depth > 64 {
+		return
+	}
+	if got, want := n.valid(r), n.oracleValid(r); got != want {
+		t.Fatalf("at %q the walker says %v, the oracle %v, of %s", at, got, want, r.Raw)
+	}
+	for _, us := range [][]*node{n.allOf, n.anyOf, n.oneOf} {
+		for _, c := range us {
+			agreeAll(t, c, r, at, depth+1)
+		}
+	}
+	switch {
+	case r.IsObject():
+		r.ForEach(func(k, val gjson.Result) bool {
+			if n.keys != nil {
+				agreeAll(t, n.keys, k, at+"/"+k.String()+"(key)", depth+1)
+			}
+			if c, ok := n.child(keyOf(k)); ok {
+				agreeAll(t, c, val, at+"/"+k.String(), depth+1)
+			}
+			return true
+		})
+	case r.IsArray():
+		for i, e := range r.Array() {
+			agreeAll(t, n.itemSchema(i), e, at+"/"+string(rune('0'+i%10)), depth+1)
+		}
+	}
+}
+
+// TestOutlineChangesNothing: the refinements find the same refusals, in
+// the same order, whether they read the objects the schema walk outlined
+// and the keys it met or scan the text themselves, on documents that
+// reach every mirrored refinement, compact, indented, and with their keys
+// escaped; and the walk reads the document as specView rewrites it.
+func TestOutlineChangesNothing(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused, rewritten := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 9))
+		var b []byte
+		if rapid.Bool().Draw(t, "refinement") {
+			b = genRefinementCases(rng, 1)[0].build()
+		} else {
+			doc, _ := (&docGen{rng: rng}).next(v.root)
+			if b, err = json.Marshal(doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var spaced bytes.Buffer
+		if err := json.Indent(&spaced, b, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprint(refine(v.root, reading{src: string(b)}, v.version))
+		if len(want) > 2 {
+			refused++
+		}
+		for _, src := range []string{string(b), spaced.String(), strings.ReplaceAll(string(b), `"a`, `"\u0061`)} {
+			w := v.walkText(src)
+			if got := fmt.Sprint(refine(v.root, w, v.version)); got != want {
+				t.Fatalf("with the outline of %s:\n%s\nwithout:\n%s", src, got, want)
+			}
+			// The view the walk settles on is specView's.
+			doc, err := occkit.ParseDocument([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			view := specView(doc).String()
+			if view != src {
+				rewritten++
+			}
+			if got := v.walk(doc); got.src != view || got.ok != v.root.valid(gjson.Parse(view)) {
+				t.Fatalf("walk of %s read %s (accepted %v), want %s", src, got.src, got.ok, view)
+			}
+		}
+	})
+	if refused == 0 || rewritten == 0 {
+		t.Errorf("of the generated documents %d were refused by a refinement and %d rewritten by specView; want some of each", refused, rewritten)
+	}
+}
