@@ -260,9 +260,10 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		facts.Facets = append([]occkit.Facet(nil), facts.Facets...)
 		inst.Sandbox = &facts
 	}
-	// The stamp edits only logging and diagnostics, which resolution never
-	// reads, so an analysis of the document as read (or as transformed)
-	// holds for the stamped one (TestStampKeepsResolution checks it).
+	// The stamp edits only logging and diagnostics, which resolution and
+	// the roster rules never read, so an analysis of the document as read
+	// (or as transformed) holds for the stamped one
+	// (TestStampKeepsResolution checks it).
 	var res *resolver.Prepared
 	if prepared != nil {
 		res = prepared.res
@@ -277,7 +278,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 
-	if err := resolver.CheckRoster(doc, resolver.RosterRequest{
+	if err := res.CheckRoster(resolver.RosterRequest{
 		Stage: resolver.StageDeploy, Compute: req.Compute.Kind, Harness: dec.Harness, Mode: dec.Mode,
 	}); err != nil {
 		return nil, err

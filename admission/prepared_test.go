@@ -79,6 +79,12 @@ func TestStampKeepsResolution(t *testing.T) {
 			if diff := cmp.Diff(d1, d2); diff != "" || errText(err1) != errText(err2) {
 				t.Fatalf("%s %s on %s: stamping changed the decision:\n%s\n%v\n%v", req.Mode, req.Compute, doc, diff, err1, err2)
 			}
+			// Admit applies the roster rules to the stamped document
+			// through the analysis of the one as read.
+			roster := resolver.RosterRequest{Stage: resolver.StageDeploy, Compute: req.Compute, Mode: req.Mode}
+			if r1, r2 := before.CheckRoster(roster), resolver.CheckRoster(stamped, roster); errText(r1) != errText(r2) {
+				t.Fatalf("%s %s on %s: stamping changed the roster verdict:\n%v\n%v", req.Mode, req.Compute, doc, r1, r2)
+			}
 		}
 	}
 }

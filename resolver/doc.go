@@ -77,6 +77,8 @@
 // agents.defaults.sessionStore.agentId and
 // agents.defaults.systemAgent.agentId may not name another Agent. SSH
 // deployment runs the host's OpenClaw and applies no roster rules.
+// [Prepared.CheckRoster] is the same check on a prepared document, reading
+// what [Prepare] already found instead of scanning the document again.
 //
 // # Errors and precedence
 //

@@ -86,6 +86,9 @@ type Prepared struct {
 	primary   string
 	fallbacks []string
 	reasons   []Reason
+	// roster is what the roster rules read of the document
+	// ([Prepared.CheckRoster]): its root and agents' members, in place.
+	roster rosterInput
 }
 
 // Prepare analyses doc once: one pass builds indexes over the document's

@@ -257,7 +257,7 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 func prepare(doc occkit.Document) *Prepared {
 	x := buildIndex(doc)
 	errs := x.errs
-	p := &Prepared{harness: occkit.HarnessOpenClaw}
+	p := &Prepared{harness: occkit.HarnessOpenClaw, roster: x.roster}
 	// RES-10: agents.list is read beside the shapes, not through them, so
 	// it is refused even when a shape is broken.
 	p.listErr = agentsListErr(x.list)

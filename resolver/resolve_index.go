@@ -577,6 +577,9 @@ type docIndex struct {
 	// codexBad is the setting that refuses it, when codexRefused.
 	codexRefused bool
 	codexBad     occkit.Path
+
+	// roster is what the roster rules read (Prepared.CheckRoster).
+	roster rosterInput
 }
 
 var (
@@ -626,6 +629,7 @@ func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
+	x.roster = rosterInput{doc: doc, root: root}
 	if !root.IsObject() {
 		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
@@ -634,11 +638,15 @@ func buildIndex(doc occkit.Document) *docIndex {
 	// read the same members, so a large catalog is not skipped over again.
 	f := objectFields(root, "agents", "models", "plugins")
 	agents, models, plugins := f[0], f[1], f[2]
+	// The roster rules (RES-10) read agents' ownership too: one scan
+	// serves both (rosterKeys: defaults, entries, list, ownership).
+	x.roster.agents = agents
 	var af []gjson.Result
 	if agents.IsObject() {
-		af = objectFields(agents, "defaults", "entries", "list")
+		af = objectFields(agents, rosterKeys...)
+		copy(x.roster.members[:], af)
 	} else {
-		af = make([]gjson.Result, 3)
+		af = make([]gjson.Result, len(rosterKeys))
 	}
 	if errs := agentsShapeErrors(agents, af[0], af[1]); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs

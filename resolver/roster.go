@@ -100,31 +100,76 @@ const mainAgent = "main"
 // the main-Agent rules of dedicated execution at deployment. Every problem
 // is returned at once, joined with [occkit.Join].
 func CheckRoster(doc occkit.Document, req RosterRequest) error {
+	stage, skip, err := rosterStage(req)
+	if err != nil || skip {
+		return err
+	}
+	return checkRoster(readRoster(doc), stage, req)
+}
+
+// rosterStage is req's stage ("" is save), and whether the rules are
+// skipped (a deployment on SSH Compute); an unknown stage is a 400.
+func rosterStage(req RosterRequest) (Stage, bool, error) {
 	stage := req.Stage
 	if stage == "" {
 		stage = StageSave
 	}
 	if stage != StageSave && stage != StageDeploy {
-		return invalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
+		return "", false, invalid("RES-10", occkit.Root(), `roster stage must be "save" or "deploy"`)
 	}
 	compute := req.Compute
 	if compute == "" {
 		compute = occkit.ComputeKubernetes
 	}
-	if stage == StageDeploy && compute == occkit.ComputeSSH {
-		return nil
+	return stage, stage == StageDeploy && compute == occkit.ComputeSSH, nil
+}
+
+// rosterInput is what the roster rules read of a document: its root and,
+// when both are objects, agents and agents' defaults, entries, list and
+// ownership (the first of each key). One scan of the root and one of
+// agents serve the shape check (RES-2) and the roster rules.
+type rosterInput struct {
+	doc     occkit.Document
+	root    gjson.Result
+	agents  gjson.Result
+	members [4]gjson.Result // defaults, entries, list, ownership
+}
+
+// rosterKeys are the members of agents rosterInput keeps.
+var rosterKeys = []string{"defaults", "entries", "list", "ownership"}
+
+func readRoster(doc occkit.Document) rosterInput {
+	in := rosterInput{doc: doc, root: docjson.Root(doc)}
+	if !in.root.IsObject() {
+		return in
 	}
-	root := docjson.Root(doc)
+	in.agents = objectField(in.root, "agents")
+	if in.agents.IsObject() {
+		copy(in.members[:], objectFields(in.agents, rosterKeys...))
+	}
+	return in
+}
+
+// CheckRoster is [CheckRoster] of the prepared document: the roster rules
+// read what Prepare found, so the document is not scanned again.
+func (p *Prepared) CheckRoster(req RosterRequest) error {
+	stage, skip, err := rosterStage(req)
+	if err != nil || skip {
+		return err
+	}
+	return checkRoster(p.roster, stage, req)
+}
+
+// checkRoster is CheckRoster on the document's rosterInput.
+func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
+	doc, root, agents := in.doc, in.root, in.agents
 	if !root.IsObject() {
 		return occkit.Join(shapeErrors(root)...)
 	}
-	// One scan of the root and one of agents serve the shape check
-	// (RES-2) and the roster rules.
-	agents := objectField(root, "agents")
 	if !agents.IsObject() {
 		return occkit.Join(agentsShapeErrors(agents, gjson.Result{}, gjson.Result{})...)
 	}
-	f := objectFields(agents, "defaults", "entries", "list", "ownership")
+	f := in.members
 	errs := agentsShapeErrors(agents, f[0], f[1])
 	list, entries, ownership := f[2], f[1], f[3]
 

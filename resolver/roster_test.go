@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,7 +39,7 @@ func TestCheckRosterAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := CheckRoster(occkit.MustParseDocument(tt.doc), tt.req); err != nil {
+			if err := checkRosterBoth(t, tt.doc, tt.req); err != nil {
 				t.Errorf("CheckRoster: %v", err)
 			}
 		})
@@ -91,7 +92,7 @@ func TestCheckRosterRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckRoster(occkit.MustParseDocument(tt.doc), tt.req)
+			err := checkRosterBoth(t, tt.doc, tt.req)
 			if err == nil {
 				t.Fatalf("CheckRoster accepted, want %v", tt.want)
 			}
@@ -100,6 +101,32 @@ func TestCheckRosterRefuses(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s\n%v", d, err)
 			}
 		})
+	}
+}
+
+// checkRosterBoth is CheckRoster of doc, checked to be what the prepared
+// form (Prepared.CheckRoster) returns.
+func checkRosterBoth(t *testing.T, doc string, req RosterRequest) error {
+	t.Helper()
+	d := occkit.MustParseDocument(doc)
+	err := CheckRoster(d, req)
+	if perr := Prepare(d).CheckRoster(req); fmt.Sprint(perr) != fmt.Sprint(err) {
+		t.Errorf("%s %+v: Prepared.CheckRoster = %v, CheckRoster = %v", doc, req, perr, err)
+	}
+	return err
+}
+
+// Prepared.CheckRoster agrees with CheckRoster on roots and agents of
+// every kind, at every stage.
+func TestPreparedCheckRoster(t *testing.T) {
+	docs := []string{`[]`, `"x"`, `null`, `1`, `{}`, `{"agents":null}`, `{"agents":[]}`, `{"agents":{"defaults":1}}`,
+		`{"agents":{"defaults":{},"entries":{"main":1},"list":[1],"ownership":"x"},"agents2":{}}`,
+		`{"logging":{"level":"debug"},"agents":{"ownership":"explicit","entries":{"main":{},"ops":{}}},"systemAgent":{"agentId":"ops"}}`}
+	reqs := []RosterRequest{{}, rosterSave, rosterK8s, rosterK8sDed, rosterSSH, {Stage: "publish"}, {Stage: StageDeploy, Compute: occkit.ComputeDocker, Mode: occkit.ModeDedicated}}
+	for _, doc := range docs {
+		for _, req := range reqs {
+			checkRosterBoth(t, doc, req)
+		}
 	}
 }
 
