@@ -95,16 +95,7 @@ func TestOutlineChangesNothing(t *testing.T) {
 	}
 	refused, rewritten := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
-		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 9))
-		var b []byte
-		if rapid.Bool().Draw(t, "refinement") {
-			b = genRefinementCases(rng, 1)[0].build()
-		} else {
-			doc, _ := (&docGen{rng: rng}).next(v.root)
-			if b, err = json.Marshal(doc); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b := genDocument(t, v, 9)
 		var spaced bytes.Buffer
 		if err := json.Indent(&spaced, b, "", "  "); err != nil {
 			t.Fatal(err)
@@ -148,16 +139,7 @@ func TestShapeWalkAgrees(t *testing.T) {
 	}
 	refused := 0
 	rapid.Check(t, func(t *rapid.T) {
-		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 11))
-		var b []byte
-		if rapid.Bool().Draw(t, "refinement") {
-			b = genRefinementCases(rng, 1)[0].build()
-		} else {
-			doc, _ := (&docGen{rng: rng}).next(v.root)
-			if b, err = json.Marshal(doc); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b := genDocument(t, v, 11)
 		src := string(b)
 		if rapid.Bool().Draw(t, "indent") {
 			var spaced bytes.Buffer
@@ -189,4 +171,19 @@ func TestShapeWalkAgrees(t *testing.T) {
 	if refused == 0 {
 		t.Error("no generated document was refused by a shape refinement")
 	}
+}
+
+// genDocument draws a document: one that reaches a mirrored refinement,
+// or one drawn from the schema (valid, or mutated).
+func genDocument(t *rapid.T, v *Validator, stream uint64) []byte {
+	rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), stream))
+	if rapid.Bool().Draw(t, "refinement") {
+		return genRefinementCases(rng, 1)[0].build()
+	}
+	doc, _ := (&docGen{rng: rng}).next(v.root)
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
