@@ -2,7 +2,9 @@ package occkit
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -66,11 +68,28 @@ type canon struct {
 	// members is a stack shared by every object level: an object's members
 	// are members[base:] while it is being written.
 	members []canonMember
+	// keys holds the decoded keys that held an escape, as a stack like
+	// members.
+	keys []byte
+	// ranks and sorted are sortMembers' buffers for large objects.
+	ranks  []memberRank
+	sorted []canonMember
 }
 
+// canonMember is one member written to out. It holds no pointer, so a
+// large object's members cost the collector nothing.
 type canonMember struct {
-	key        []byte // decoded (aliases src when nothing needed decoding)
-	start, end int    // of "key":value in out
+	ks, ke     int  // the decoded key: src[ks:ke], or keys[ks:ke] when dec
+	dec        bool // the key held an escape
+	start, end int  // "key":value in out
+}
+
+// key is m's decoded key.
+func (c *canon) key(m *canonMember) []byte {
+	if m.dec {
+		return c.keys[m.ks:m.ke]
+	}
+	return c.src[m.ks:m.ke]
 }
 
 // value writes the canonical form of the value at src[i:] and returns the
@@ -98,8 +117,9 @@ func (c *canon) value(i int) int {
 		for j < len(c.src) && !isDelim(c.src[j]) {
 			j++
 		}
-		if canonicalInt(c.src[i:j]) {
-			// Already in its canonical form: copied as it is.
+		if json5.IsCanonicalNumber(c.src[i:j]) {
+			// Already in its canonical form (every number a Document
+			// loaded by compile.Load holds): copied as it is.
 			c.out = append(c.out, c.src[i:j]...)
 			return j
 		}
@@ -120,57 +140,145 @@ func (c *canon) object(i int) int {
 	base := len(c.out)
 	c.out = append(c.out, '{')
 	i++
-	mbase := len(c.members)
+	mbase, kbase := len(c.members), len(c.keys)
 	sorted := true
 	for c.src[i] != '}' {
 		if len(c.members) > mbase {
 			i++ // ','
+			c.out = append(c.out, ',')
 		}
-		start := len(c.out)
-		end, key := c.writeString(i)
+		m := canonMember{start: len(c.out)}
+		end := c.writeKey(i, &m)
 		c.out = append(c.out, ':')
 		i = c.value(end + 1) // skip ':'
-		if n := len(c.members); n > mbase && compareUTF16(c.members[n-1].key, key) > 0 {
+		m.end = len(c.out)
+		if n := len(c.members); n > mbase && compareUTF16(c.key(&c.members[n-1]), c.key(&m)) > 0 {
 			sorted = false
 		}
-		c.members = append(c.members, canonMember{key: key, start: start, end: len(c.out)})
+		c.members = append(c.members, m)
 	}
 	members := c.members[mbase:]
 	if !sorted {
+		// The members move into key order through scratch. Inner
+		// objects come first, so it grows with the objects; once one
+		// is a good part of the document, it takes room for all of it
+		// rather than growing again for each enclosing object.
+		if need := len(c.out) - base; cap(c.scratch) < need {
+			c.scratch = make([]byte, 0, max(need, min(len(c.src), 2*need)))
+		}
 		c.scratch = append(c.scratch[:0], c.out[base+1:]...)
 		off := base + 1
-		slices.SortStableFunc(members, func(a, b canonMember) int { return compareUTF16(a.key, b.key) })
+		c.sortMembers(members)
 		c.out = c.out[:base+1]
-		for _, m := range members {
+		for k, m := range members {
+			if k > 0 {
+				c.out = append(c.out, ',')
+			}
 			c.out = append(c.out, c.scratch[m.start-off:m.end-off]...)
 		}
 	}
-	if len(members) > 1 {
-		c.out = insertCommas(c.out, members)
-	}
-	c.members = c.members[:mbase]
+	c.members, c.keys = c.members[:mbase], c.keys[:kbase]
 	c.out = append(c.out, '}')
 	return i + 1
 }
 
-// insertCommas rewrites out[from:] (the members back to back, in their
-// final order) with a comma between members.
-func insertCommas(out []byte, members []canonMember) []byte {
-	total := len(out) + len(members) - 1
-	out = slices.Grow(out, len(members)-1)[:total]
-	// Move from the back so nothing is overwritten before it is copied.
-	w, r := total, total-(len(members)-1)
-	for k := len(members) - 1; k >= 0; k-- {
-		n := members[k].end - members[k].start
-		r -= n
-		w -= n
-		copy(out[w:w+n], out[r:r+n])
-		if k > 0 {
-			w--
-			out[w] = ','
+// sortMembers puts ms in key order. Keys are distinct (a Document has no
+// repeated key, and the decoded keys compare), so any sort gives the one
+// order; the position breaks ties all the same, so it stays
+// deterministic. Most objects are small: they take an insertion sort,
+// without a call per comparison.
+func (c *canon) sortMembers(ms []canonMember) {
+	if len(ms) <= 12 {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && compareUTF16(c.key(&ms[j]), c.key(&ms[j-1])) < 0; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
 		}
+		return
 	}
-	return out
+	// A large object sorts ranks: eight bytes of each key from where the
+	// keys first differ (a catalog's keys share a long "provider/model-"
+	// prefix), so that nearly every comparison is of two integers.
+	first := c.key(&ms[0])
+	common := len(first)
+	for k := 1; k < len(ms) && common > 0; k++ {
+		common = commonPrefix(first[:common], c.key(&ms[k]))
+	}
+	if cap(c.ranks) < len(ms) {
+		c.ranks = make([]memberRank, 0, len(ms))
+	}
+	c.ranks = c.ranks[:0]
+	for k := range ms {
+		c.ranks = append(c.ranks, memberRank{utf16Rank(c.key(&ms[k])[common:]), k})
+	}
+	slices.SortFunc(c.ranks, func(a, b memberRank) int {
+		switch {
+		case a.rank < b.rank:
+			return -1
+		case a.rank > b.rank:
+			return 1
+		}
+		if k := compareUTF16(c.key(&ms[a.i]), c.key(&ms[b.i])); k != 0 {
+			return k
+		}
+		return a.i - b.i
+	})
+	if cap(c.sorted) < len(ms) {
+		c.sorted = make([]canonMember, 0, len(ms))
+	}
+	c.sorted = c.sorted[:0]
+	for _, r := range c.ranks {
+		c.sorted = append(c.sorted, ms[r.i])
+	}
+	copy(ms, c.sorted)
+}
+
+// memberRank is a member (its index) and the rank of its key.
+type memberRank struct {
+	rank uint64
+	i    int
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	i := 0
+	for i+8 <= len(a) && i+8 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])
+		if x != y {
+			return i + bits.TrailingZeros64(x^y)/8
+		}
+		i += 8
+	}
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// utf16Rank is the first eight bytes of the UTF-8 string s (zero-padded),
+// big-endian, with the lead bytes of U+E000–U+FFFF (EE, EF) moved above
+// those of the characters beyond U+FFFF (F0–F4): ranks then compare as
+// the strings' UTF-16 code units do, except where they are equal, which
+// decides nothing. Two strings with a common prefix differ first either
+// at two lead bytes or at two continuation bytes of the same lead byte,
+// and the remapping changes lead bytes only, keeping the order of each
+// class.
+func utf16Rank(s []byte) uint64 {
+	var r uint64
+	for k := 0; k < 8; k++ {
+		var b byte
+		if k < len(s) {
+			b = s[k]
+			switch {
+			case b >= 0xF0 && b <= 0xF4:
+				b -= 2 // F0–F4 to EE–F2
+			case b == 0xEE || b == 0xEF:
+				b += 5 // EE, EF to F3, F4
+			}
+		}
+		r = r<<8 | uint64(b)
+	}
+	return r
 }
 
 // string writes the canonical form of the JSON string at src[i] and
@@ -178,39 +286,29 @@ func insertCommas(out []byte, members []canonMember) []byte {
 // form (a Document's strings are valid UTF-8, and JSON has no raw control
 // characters), so its bytes are copied as they are.
 func (c *canon) string(i int) int {
-	end, _ := c.writeString(i)
-	return end
-}
-
-// writeString is string that also returns the decoded value.
-func (c *canon) writeString(i int) (int, []byte) {
 	end, s, escaped := c.strEscaped(i)
 	if escaped {
 		c.out = appendCanonicalString(c.out, s)
 	} else {
 		c.out = append(c.out, c.src[i:end]...)
 	}
-	return end, s
+	return end
 }
 
-// canonicalInt reports whether the number literal b is an integer already
-// in its RFC 8785 form: an optional minus, then "0" alone (not after a
-// minus) or up to 15 digits without a leading zero, all of which a double
-// holds exactly and ECMAScript writes digit for digit.
-func canonicalInt(b []byte) bool {
-	s := b
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
+// writeKey is string for the key of the member m, whose decoded key it
+// sets.
+func (c *canon) writeKey(i int, m *canonMember) int {
+	end, s, escaped := c.strEscaped(i)
+	if !escaped {
+		c.out = append(c.out, c.src[i:end]...)
+		m.ks, m.ke = i+1, end-1
+		return end
 	}
-	if len(s) == 0 || len(s) > 15 || s[0] == '0' && (len(s) > 1 || len(b) > 1) {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	c.out = appendCanonicalString(c.out, s)
+	m.ks, m.dec = len(c.keys), true
+	c.keys = append(c.keys, s...)
+	m.ke = len(c.keys)
+	return end
 }
 
 // strEscaped reads the JSON string at src[i] and returns the index past
@@ -245,11 +343,26 @@ func (c *canon) strEscaped(i int) (int, []byte, bool) {
 // surrogate (D800–DBFF), so it sorts before U+E000–U+FFFF.
 func compareUTF16(a, b []byte) int {
 	i := 0
+	// Eight bytes at a time up to the word that differs.
+	for i+8 <= len(a) && i+8 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])
+		if x != y {
+			i += bits.TrailingZeros64(x^y) / 8
+			break
+		}
+		i += 8
+	}
 	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
 	}
 	if i == len(a) || i == len(b) {
 		return len(a) - len(b)
+	}
+	// The orders differ only between a character of U+E000–U+FFFF (lead
+	// byte EE or EF) and one above U+FFFF (F0–F4), which differ in their
+	// lead bytes; a byte below EE on either side decides as it is.
+	if x, y := a[i], b[i]; x < 0xEE || y < 0xEE {
+		return int(x) - int(y)
 	}
 	// Back up to the first byte of the character that differs.
 	for i > 0 && a[i]&0xC0 == 0x80 {

@@ -113,11 +113,18 @@ func genJSON(t *rapid.T, depth int) any {
 		return rapid.OneOf(rapid.String(), rapid.StringMatching(`[a-c"\\\x00-\x1f<>&\x{2028}é]{0,6}`)).Draw(t, "s")
 	case 3, 4:
 		n := rapid.IntRange(0, 5).Draw(t, "n")
+		// Now and then a large object whose keys share a prefix, as a
+		// catalog's do (the canonical writer sorts those by rank).
+		prefix := ""
+		if depth < 2 && rapid.IntRange(0, 3).Draw(t, "large") == 0 {
+			n = rapid.IntRange(13, 40).Draw(t, "n")
+			prefix = rapid.SampledFrom([]string{"", "anthropic/model-", "é\U0001F600\ue000", "abcdefgh"}).Draw(t, "prefix")
+		}
 		// Keys are distinct: a Document never repeats one (DOC-2).
 		m := make([][2]any, 0, n)
 		seen := map[string]bool{}
 		for i := 0; i < n; i++ {
-			k := rapid.StringMatching(`[a-c"\\\x01é\x{e000}\x{ffff}\x{1F600}\x{10000}]{0,3}`).Draw(t, "k")
+			k := prefix + rapid.StringMatching(`[a-c"\\\x01é\x{e000}\x{ffff}\x{1F600}\x{10000}]{0,3}`).Draw(t, "k")
 			if seen[k] {
 				continue
 			}
@@ -293,6 +300,26 @@ func FuzzCanonical(f *testing.F) {
 		again, err := ParseDocument(got)
 		if err != nil || !bytes.Equal(Canonical(again), got) {
 			t.Fatalf("not a fixed point: %s -> %s (%v)", got, Canonical(again), err)
+		}
+	})
+}
+
+// TestCompareUTF16Property: compareUTF16 orders valid UTF-8 strings as
+// their UTF-16 code units compare, whatever mix of ASCII, U+E000–U+FFFF
+// and supplementary characters they hold and however long the prefix
+// they share (the word-at-a-time scan and the lead-byte shortcut).
+func TestCompareUTF16Property(t *testing.T) {
+	alphabet := []rune{'a', 'b', 0, 0x7f, 0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfeff, 0xffff, 0x10000, 0x1f600, 0x10ffff}
+	runes := rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 20)
+	rapid.Check(t, func(t *rapid.T) {
+		prefix := string(runes.Draw(t, "prefix"))
+		a := prefix + string(runes.Draw(t, "a"))
+		b := prefix + string(runes.Draw(t, "b"))
+		ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+		want := slices.Compare(ua, ub)
+		got := compareUTF16([]byte(a), []byte(b))
+		if (got < 0) != (want < 0) || (got == 0) != (want == 0) {
+			t.Fatalf("compareUTF16(%q, %q) = %d, UTF-16 order %d", a, b, got, want)
 		}
 	})
 }

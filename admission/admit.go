@@ -335,7 +335,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// The render stage, with the Compute-independent defaults: whatever
 	// it refuses, admission refuses, so an admitted revision renders
 	// unless the Compute's own facts (namespace, placement) differ.
-	if _, err := r.Plan(compile.PlanOptions{}); err != nil {
+	if err := compile.CheckPlan(r.planInput(), compile.PlanOptions{}); err != nil {
 		return nil, err
 	}
 	return r, nil

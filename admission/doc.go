@@ -67,7 +67,8 @@
 // [Revision.Plan] is the render stage (compile.BuildPlan) of a revision:
 // every process it runs, with documents, environment and files by role;
 // the drivers map it and hold no credential rule of their own. Admit
-// builds the same plan before it returns, so whatever the render refuses
+// checks the same plan before it returns (compile.CheckPlan: the render's
+// refusals without its documents), so whatever the render refuses
 // (a secretBinding shadowing a planned variable, an inference variable for
 // a dedicated gateway, a credential outside the tenant namespace) is
 // refused at admission. Admit also refuses a Harness the installation

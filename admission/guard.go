@@ -74,18 +74,18 @@ type Effect struct {
 	Generation int64
 }
 
-// Outcome says what an activation did.
-type Outcome string
+// ActivationOutcome says what an activation did.
+type ActivationOutcome string
 
 // Activation outcomes.
 const (
 	// OutcomeActivated: the version was published and is now selected.
-	OutcomeActivated Outcome = "activated"
+	OutcomeActivated ActivationOutcome = "activated"
 	// OutcomeAlreadySelected: a repeated completion of the selected version
 	// (recovery repeating safe effects): nothing new, no second audit.
-	OutcomeAlreadySelected Outcome = "already-selected"
+	OutcomeAlreadySelected ActivationOutcome = "already-selected"
 	// OutcomeSuperseded: an older retry; marked superseded, nothing changes.
-	OutcomeSuperseded Outcome = "superseded"
+	OutcomeSuperseded ActivationOutcome = "superseded"
 )
 
 // Version is one deployed version as the guard sees it.
@@ -201,7 +201,7 @@ func (g Guard) Deploy(gen int64) (Guard, []Effect, error) {
 // only then the prior selected version retired; one audit is recorded.
 // Unknown generations and versions that cannot run (stopped, superseded,
 // retired) are 409.
-func (g Guard) Activate(gen int64) (Guard, Outcome, []Effect, error) {
+func (g Guard) Activate(gen int64) (Guard, ActivationOutcome, []Effect, error) {
 	i := g.find(gen)
 	if i < 0 {
 		return g, "", nil, occkit.Conflict("ADM-6", guardPath, "unknown version")

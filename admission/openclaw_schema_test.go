@@ -39,14 +39,14 @@ func TestAdmitOpenClawSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rev.OpenClawSchemaVersion() != openclawschema.Version() {
-		t.Errorf("frozen OpenClaw version %q, want %q", rev.OpenClawSchemaVersion(), openclawschema.Version())
+	if rev.OpenClawSchemaVersion() != openclawschema.Release() {
+		t.Errorf("frozen OpenClaw version %q, want %q", rev.OpenClawSchemaVersion(), openclawschema.Release())
 	}
 	rec, err := rev.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(rec), `"openclawSchema":"`+openclawschema.Version()+`"`) {
+	if !strings.Contains(string(rec), `"openclawSchema":"`+openclawschema.Release()+`"`) {
 		t.Errorf("the record does not hold the OpenClaw version: %s", rec)
 	}
 	back, err := admission.ParseRevision(rec)

@@ -206,9 +206,10 @@
 // unset, readiness check, and the files it reads by [FileRole] (the
 // native document, the Codex config.toml), never by a Kubernetes or
 // systemd path. The Kubernetes and SSH drivers, memdriver and the custom
-// driver example only map a Plan onto their objects. Admission builds the
-// same plan with the zero PlanOptions before it freezes a revision, so a
-// revision that admits renders, unless the Compute's own facts differ.
+// driver example only map a Plan onto their objects. Admission checks the
+// same plan with the zero PlanOptions before it freezes a revision
+// ([CheckPlan]: every refusal of BuildPlan, without writing the documents),
+// so a revision that admits renders, unless the Compute's own facts differ.
 // The plan speaks the root vocabulary: a process's role is an
 // [occkit.Process], its credentials come in as the revision's
 // [occkit.Projection] and every Secret is named by an [occkit.SourceRef];

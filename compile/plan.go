@@ -240,6 +240,22 @@ var reservedEnv = map[string]bool{
 // inference credential planned for a dedicated gateway is 409 (AUTH-2,
 // AUTH-6); a secretBinding that would shadow a planned variable is 400.
 func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
+	return buildPlan(in, opts, false)
+}
+
+// CheckPlan returns the refusal [BuildPlan] returns for in and opts, or
+// nil, without rendering the plan: the gateway section is checked but not
+// written, and no document is copied into a [File]. It is what admission
+// runs to refuse what cannot render (a plan costs a copy or two of the
+// document; the check, a lookup of the gateway section for the common
+// topologies).
+func CheckPlan(in PlanInput, opts PlanOptions) error {
+	_, err := buildPlan(in, opts, true)
+	return err
+}
+
+// buildPlan is BuildPlan; check makes it CheckPlan.
+func buildPlan(in PlanInput, opts PlanOptions, check bool) (Plan, error) {
 	if err := checkTopology(in.Harness, in.Mode); err != nil {
 		return Plan{}, err
 	}
@@ -263,7 +279,7 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 	if err := checkCredentials(in, opts); err != nil {
 		return Plan{}, err
 	}
-	b := planner{in: in, opts: opts}
+	b := planner{in: in, opts: opts, check: check}
 	return b.plan()
 }
 
@@ -463,6 +479,17 @@ func InferenceEnv() []string {
 type planner struct {
 	in   PlanInput
 	opts PlanOptions
+	// check: decide every refusal, render nothing (CheckPlan).
+	check bool
+}
+
+// file is a File holding doc, or one without data when b only checks.
+func (b planner) file(role FileRole, name string, doc occkit.Document) File {
+	f := File{Role: role, Name: name, PathEnv: EnvConfigPath}
+	if !b.check {
+		f.Data = doc.Bytes()
+	}
+	return f
 }
 
 func (b planner) plan() (Plan, error) {
@@ -530,7 +557,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
-		Files:     []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}},
+		Files:     []File{b.file(FileNativeDocument, NativeDocumentName, doc)},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
 	}
@@ -577,7 +604,7 @@ func (b planner) harness() (ProcessPlan, error) {
 		}
 		p.Program = ProgramOpenClaw
 		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
-		p.Files = []File{{Role: FileNativeDocument, Name: NativeDocumentName, Data: doc.Bytes(), PathEnv: EnvConfigPath}}
+		p.Files = []File{b.file(FileNativeDocument, NativeDocumentName, doc)}
 		// The node host authenticates to its own gateway with the
 		// gateway token (OpenClaw reads OPENCLAW_GATEWAY_TOKEN); without
 		// it the gateway refuses the node and it exits for a restart.
@@ -603,6 +630,11 @@ var (
 func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
 		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
+	}
+	if b.check {
+		// Setting three members of an object (or of a new one) to
+		// constants cannot fail.
+		return doc, nil
 	}
 	// One splice for the three settings.
 	edits := make([]occkit.Edit, 0, 3)

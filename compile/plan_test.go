@@ -100,6 +100,9 @@ func TestBuildPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if err := compile.CheckPlan(tt.in, tt.opts); err != nil {
+				t.Fatalf("CheckPlan refuses what BuildPlan renders: %v", err)
+			}
 			if len(plan.Processes) != len(tt.env) {
 				t.Fatalf("%d processes, want %d", len(plan.Processes), len(tt.env))
 			}
@@ -173,7 +176,49 @@ func TestBuildPlanRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := compile.BuildPlan(tt.in, tt.opts)
 			wantError(t, err, tt.want.Code, tt.want.Path, tt.want.Rule)
+			if cerr := compile.CheckPlan(tt.in, tt.opts); fmt.Sprint(cerr) != fmt.Sprint(err) {
+				t.Errorf("CheckPlan = %v, BuildPlan = %v", cerr, err)
+			}
 		})
+	}
+}
+
+// CheckPlan refuses exactly what BuildPlan refuses, for every topology,
+// on documents whose sections render or cannot.
+func TestCheckPlanAgrees(t *testing.T) {
+	docs := []string{
+		`{}`,
+		`{"gateway":{"mode":"remote","auth":{"mode":"password","password":"x"},"port":1}}`,
+		`{"gateway":"lan"}`,
+		`{"gateway":null}`,
+		`{"gateway":[]}`,
+		`{"plugins":{"entries":{"codex":{"config":{"appServer":{"transport":"stdio"}}}}}}`,
+		`{"plugins":{"entries":{"codex":{"config":"x"}}}}`,
+		`{"plugins":"x"}`,
+		`{"agents":{"entries":{"main":{"workspace":"/w"}}},"channels":{"slack":{"botToken":"${SLACK}"}},"env":{"SLACK":"x"}}`,
+		`{"agents":[]}`,
+		`{"logging":{"level":"debug"}}`,
+	}
+	topologies := []occkit.Topology{
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+		{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
+		{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated},
+		{Harness: occkit.HarnessCodex, Mode: occkit.ModeEmbedded},
+	}
+	for _, src := range docs {
+		for _, top := range topologies {
+			for _, driver := range []bool{false, true} {
+				doc := occkit.MustParseDocument(src)
+				if !driver {
+					doc = stamped(t, src)
+				}
+				in := compile.PlanInput{Document: doc, Harness: top.Harness, Mode: top.Mode, DriverLogging: driver}
+				_, err := compile.BuildPlan(in, compile.PlanOptions{})
+				if cerr := compile.CheckPlan(in, compile.PlanOptions{}); fmt.Sprint(cerr) != fmt.Sprint(err) {
+					t.Errorf("%s %v driver=%v: CheckPlan = %v, BuildPlan = %v", src, top, driver, cerr, err)
+				}
+			}
+		}
 	}
 }
 

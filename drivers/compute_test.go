@@ -160,7 +160,7 @@ func TestAs(t *testing.T) {
 
 func fixture(t *testing.T, top occkit.Topology) drivers.Revision {
 	t.Helper()
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: "stub", Topology: top})
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: "main", Compute: "stub", Topology: top})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,8 +62,9 @@
 //
 // Any driver may hook the four Compute lifecycle phases of [AllHookPhases]
 // (DRV-4) by implementing [NamespacePreparedHook], [WorkloadStartHook],
-// [WorkloadStopHook] or [NamespaceDeleteHook]; [HookPhasesOf] lists what a
-// driver hooks and [CheckHookPhases] refuses any other phase name. A
+// [WorkloadStopHook] or [NamespaceDeleteHook]; [ComputeHookPhases] and
+// [SandboxHookPhases] list what a driver hooks and [CheckHookPhases]
+// refuses any other phase name. A
 // start hook contributes placeholders, never credentials, through
 // [Launch]. [Hooks] dispatches a phase over a deployment's drivers: start
 // phases in order, compensating the completed ones in reverse when one

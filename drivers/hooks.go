@@ -45,7 +45,7 @@ func (p HookPhase) Valid() bool {
 }
 
 // The hook interfaces. Any driver (compute or sandbox) may implement any of
-// them; [HookPhasesOf] discovers which, through wrappers. A driver that
+// them; [ComputeHookPhases] and [SandboxHookPhases] discover which, through wrappers. A driver that
 // implements none has no lifecycle hooks, and the phase simply runs without
 // it. Every hook must honour ctx and be safe to call again after a failure.
 type (
@@ -74,9 +74,18 @@ type (
 	}
 )
 
-// HookPhasesOf lists, in lifecycle order, the phases driver d hooks. It
-// follows Unwrap chains ([As]), so a wrapper never hides a hook.
-func HookPhasesOf(d any) []HookPhase {
+// ComputeHookPhases lists, in lifecycle order, the phases the compute
+// driver d hooks. It follows Unwrap chains ([As]), so a wrapper never
+// hides a hook.
+func ComputeHookPhases(d ComputeDriver) []HookPhase { return hookPhases(d) }
+
+// SandboxHookPhases lists, in lifecycle order, the phases the sandbox
+// driver d hooks, through wrappers like [ComputeHookPhases].
+func SandboxHookPhases(d SandboxDriver) []HookPhase { return hookPhases(d) }
+
+// hookPhases is the one capability walk behind [ComputeHookPhases] and
+// [SandboxHookPhases]; d is a ComputeDriver or a SandboxDriver.
+func hookPhases(d any) []HookPhase {
 	var out []HookPhase
 	if _, ok := asAny[NamespacePreparedHook](d); ok {
 		out = append(out, PhaseAfterNamespacePrepared)
@@ -185,12 +194,17 @@ type Hooks struct {
 	drivers []any
 }
 
-// NewHooks returns the dispatcher for ds, in order. Nil entries are
-// skipped. Entries are normally ComputeDrivers and SandboxDrivers; any
-// value implementing a hook interface (directly or through Unwrap) works.
-func NewHooks(ds ...any) Hooks {
-	var out []any
-	for _, d := range ds {
+// NewHooks returns the dispatcher for one deployment's drivers: the
+// compute driver first, then the sandbox drivers in the order given (the
+// registration order start-side phases follow and stop-side phases
+// reverse). Nil drivers are skipped. Hooks are found through Unwrap
+// chains, so a wrapper never hides one.
+func NewHooks(compute ComputeDriver, sandboxes ...SandboxDriver) Hooks {
+	out := make([]any, 0, 1+len(sandboxes))
+	if !isNil(compute) {
+		out = append(out, compute)
+	}
+	for _, d := range sandboxes {
 		if !isNil(d) {
 			out = append(out, d)
 		}

@@ -77,7 +77,7 @@ func TestHooksDispatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var journal []string
-			h := drivers.NewHooks(recorder{"a", &journal, "", ""}, nil, boxWrapper{recorder{"b", &journal, tt.fail, ""}},
+			h := drivers.NewHooks(nil, recorder{"a", &journal, "", ""}, nil, boxWrapper{recorder{"b", &journal, tt.fail, ""}},
 				minimalBox{}, recorder{"c", &journal, "", ""})
 			err := tt.run(h)
 			if diff := cmp.Diff(tt.journal, journal); diff != "" {
@@ -102,7 +102,7 @@ func TestHooksDispatch(t *testing.T) {
 
 func TestHooksLaunchAndCancellation(t *testing.T) {
 	var journal []string
-	h := drivers.NewHooks(recorder{"a", &journal, "", "A_TOKEN"}, recorder{"b", &journal, "", "B_TOKEN"})
+	h := drivers.NewHooks(nil, recorder{"a", &journal, "", "A_TOKEN"}, recorder{"b", &journal, "", "B_TOKEN"})
 	env, err := h.BeforeWorkloadStart(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestHooksLaunchAndCancellation(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || len(journal) != 0 {
 		t.Errorf("cancelled dispatch = %v, journal %v; want context.Canceled and no hook run", err, journal)
 	}
-	bad := drivers.NewHooks(recorder{"a", &journal, "", "lower"})
+	bad := drivers.NewHooks(nil, recorder{"a", &journal, "", "lower"})
 	if _, err := bad.BeforeWorkloadStart(context.Background(), nil); err == nil {
 		t.Error("an invalid launch contribution must fail the phase")
 	}

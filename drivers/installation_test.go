@@ -312,10 +312,10 @@ func TestHookPhasesClosedSet(t *testing.T) {
 	if err := drivers.CheckHookPhases(occkit.NewPath("hooks"), names); err != nil {
 		t.Errorf("the closed set is refused: %v", err)
 	}
-	if diff := cmp.Diff(drivers.AllHookPhases(), drivers.HookPhasesOf(boxWrapper{hooked{}})); diff != "" {
-		t.Errorf("HookPhasesOf (-want +got):\n%s", diff)
+	if diff := cmp.Diff(drivers.AllHookPhases(), drivers.SandboxHookPhases(boxWrapper{hooked{}})); diff != "" {
+		t.Errorf("SandboxHookPhases (-want +got):\n%s", diff)
 	}
-	if got := drivers.HookPhasesOf(minimalBox{}); len(got) != 0 {
+	if got := drivers.SandboxHookPhases(minimalBox{}); len(got) != 0 {
 		t.Errorf("a driver without hooks hooks %v", got)
 	}
 	for _, bad := range []string{"afterWorkloadStart", "AfterNamespacePrepared", "", "beforeExec"} {

@@ -8,7 +8,7 @@ import (
 // renders, names and reports. Every accessor returns a copy, so a driver
 // cannot change a revision. admission's *Revision is the implementation
 // drivers receive from a control plane; tests get one from
-// drivertest.Revision.
+// drivertest.NewRevision.
 //
 // A driver must not act on a revision it has not been handed by the
 // control plane, which re-checks every revision before any runtime effect

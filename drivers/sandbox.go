@@ -124,7 +124,7 @@ func SandboxManifestOf(d SandboxDriver) SandboxManifest {
 		Facets:      append([]occkit.Facet(nil), decl.Facets...),
 		Cleanup:     true,
 		HarnessHome: decl.HarnessHome,
-		Hooks:       HookPhasesOf(d),
+		Hooks:       SandboxHookPhases(d),
 	}
 	_, m.ProvisionHarness = asAny[HarnessProvisioner](d)
 	_, m.TransformConfiguration = asAny[ConfigurationTransformer](d)

@@ -106,7 +106,7 @@
 // is a process role too: [occkit.ProcessGateway] is written "gateway" and
 // [occkit.ProcessHarness] "agent", LOG-7's wire names
 // ([ParseStartupContainer] reads them back); outcomes [OutcomeOK] "ok" (the zero value) and
-// [OutcomeFailed] "failed" ([AllOutcomes]). [PeerStatusChanged] and
+// [OutcomeFailed] "failed" ([AllPhaseOutcomes]). [PeerStatusChanged] and
 // [GatewayRespawn] build the gateway's records for a replaced Harness and a
 // respawned gateway process.
 //

@@ -156,7 +156,7 @@ func legalValue(name string, v slog.Value) bool {
 	case keyPhase:
 		return v.Kind() == slog.KindString && Phase(v.String()).Valid()
 	case keyOutcome:
-		return v.Kind() == slog.KindString && Outcome(v.String()).Valid()
+		return v.Kind() == slog.KindString && PhaseOutcome(v.String()).Valid()
 	case keyCode:
 		return v.Kind() == slog.KindString && ValidCode(v.String())
 	case keyMs, keySinceStartMs:

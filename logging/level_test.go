@@ -141,7 +141,7 @@ func TestClosedSetsDocumentedAndMapped(t *testing.T) {
 		}
 		seen[p] = true
 	}
-	for _, o := range AllOutcomes() {
+	for _, o := range AllPhaseOutcomes() {
 		documented("outcome", string(o))
 		if !o.Valid() {
 			t.Errorf("outcome %q invalid", o)

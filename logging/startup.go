@@ -65,20 +65,20 @@ var phases = func() map[Phase]bool {
 // Valid reports whether p is a member of [AllPhases].
 func (p Phase) Valid() bool { return phases[p] }
 
-// Outcome is how a phase ended.
-type Outcome string
+// PhaseOutcome is how a startup phase ended.
+type PhaseOutcome string
 
 // The closed set of outcomes.
 const (
-	OutcomeOK     Outcome = "ok"
-	OutcomeFailed Outcome = "failed"
+	OutcomeOK     PhaseOutcome = "ok"
+	OutcomeFailed PhaseOutcome = "failed"
 )
 
-// AllOutcomes lists every [Outcome].
-func AllOutcomes() []Outcome { return []Outcome{OutcomeOK, OutcomeFailed} }
+// AllPhaseOutcomes lists every [PhaseOutcome].
+func AllPhaseOutcomes() []PhaseOutcome { return []PhaseOutcome{OutcomeOK, OutcomeFailed} }
 
-// Valid reports whether o is a member of [AllOutcomes].
-func (o Outcome) Valid() bool { return o == OutcomeOK || o == OutcomeFailed }
+// Valid reports whether o is a member of [AllPhaseOutcomes].
+func (o PhaseOutcome) Valid() bool { return o == OutcomeOK || o == OutcomeFailed }
 
 // Startup records name a process's container on the wire (LOG-7) as
 // "gateway" or "agent"; [occkit.ProcessHarness] is "agent".
@@ -128,7 +128,7 @@ type StartupEvent struct {
 	// "gateway" or "agent" (see [ParseStartupContainer]).
 	Container occkit.Process
 	Phase     Phase
-	Outcome   Outcome // zero: OutcomeOK
+	Outcome   PhaseOutcome // zero: OutcomeOK
 	// Code is a fixed cause code of a failed phase. It is kept only when the
 	// outcome is failed and it matches ^[A-Z][A-Z0-9_]{0,63}$; otherwise it
 	// is dropped, never refused, so a malformed code cannot hide a failure.
@@ -146,7 +146,7 @@ type StartupEvent struct {
 type StartupRecord struct {
 	Container    occkit.Process
 	Phase        Phase
-	Outcome      Outcome
+	Outcome      PhaseOutcome
 	Ms           int64 // Now − StartedAt, in milliseconds
 	SinceStartMs int64 // Now − Origin, in milliseconds
 	Code         string

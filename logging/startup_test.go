@@ -131,7 +131,7 @@ func TestStartupRecordThroughSlog(t *testing.T) {
 		r, err := StartupPhase(StartupEvent{
 			Container: rapid.SampledFrom(occkit.AllProcesses()).Draw(t, "container"),
 			Phase:     rapid.SampledFrom(AllPhases()).Draw(t, "phase"),
-			Outcome:   rapid.SampledFrom(AllOutcomes()).Draw(t, "outcome"),
+			Outcome:   rapid.SampledFrom(AllPhaseOutcomes()).Draw(t, "outcome"),
 			Code:      rapid.SampledFrom([]string{"", "A", "LOGIN_FAILED", "bad", "MODEL_PROBE_TIMEOUT"}).Draw(t, "code"),
 			Origin:    ms(rapid.Int64Range(1, 1e6).Draw(t, "origin")),
 			StartedAt: ms(rapid.Int64Range(1, 1e6).Draw(t, "started")),

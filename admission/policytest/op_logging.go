@@ -165,7 +165,7 @@ func opLoggingStartupPhase(in gjson.Result) (result, error) {
 	rec, err := logging.StartupPhase(logging.StartupEvent{
 		Container: container,
 		Phase:     logging.Phase(fields[1]),
-		Outcome:   logging.Outcome(fields[2]),
+		Outcome:   logging.PhaseOutcome(fields[2]),
 		Code:      fields[3],
 		Origin:    times[0], StartedAt: times[1], Now: times[2],
 	})

@@ -8,7 +8,7 @@
 // (buildConfigSchemaCore). gen.mjs, run with the node that ships beside
 // the pinned package, writes it into data/ together with the paths the
 // schema's hints mark sensitive and the release version; the files are
-// embedded ([Schema], [Sensitive], [Version]). The package's tests
+// embedded ([Schema], [Sensitive], [Release]). The package's tests
 // regenerate them from $OCCKIT_OPENCLAW_DIR and compare byte for byte
 // (required when OCCKIT_REQUIRE_INTEGRATION=1). To move to a new release,
 // install it with .ci/openclaw.sh and run

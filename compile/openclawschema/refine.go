@@ -26,7 +26,7 @@ type Refinement struct {
 	check func(root gjson.Result, r *refiner)
 }
 
-// Refinements lists the refinements the check mirrors for [Version],
+// Refinements lists the refinements the check mirrors for [Release],
 // in the order they run.
 func Refinements() []Refinement {
 	return append(append([]Refinement(nil), refinements...), shapeRefinements...)

@@ -66,8 +66,8 @@ func TestShippedSchemaKeywordsSupported(t *testing.T) {
 	if _, err := New(); err != nil {
 		t.Fatal(err)
 	}
-	if Version() == "" || !strings.Contains(string(Schema()), `"$schema":"http://json-schema.org/draft-07/schema#"`) {
-		t.Errorf("version %q or draft of the shipped schema missing", Version())
+	if Release() == "" || !strings.Contains(string(Schema()), `"$schema":"http://json-schema.org/draft-07/schema#"`) {
+		t.Errorf("version %q or draft of the shipped schema missing", Release())
 	}
 }
 

@@ -18,7 +18,7 @@ type Unmirrored struct {
 	Reason  string
 }
 
-// Unmirrored lists OpenClaw [Version]'s refinements the check leaves out.
+// Unmirrored lists OpenClaw [Release]'s refinements the check leaves out.
 // The differential tests recognise a disagreement as documented only
 // when every refusal OpenClaw makes belongs to one of these rows.
 func UnmirroredRefinements() []Unmirrored { return append([]Unmirrored(nil), unmirrored...) }

@@ -27,8 +27,8 @@ var sensitiveJSON []byte
 //go:embed data/version.txt
 var versionTxt string
 
-// Version is the OpenClaw release the embedded schema was generated from.
-func Version() string { return strings.TrimSpace(versionTxt) }
+// Release is the OpenClaw release the embedded schema was generated from.
+func Release() string { return strings.TrimSpace(versionTxt) }
 
 // Schema returns a copy of the embedded draft-07 schema, as gen.mjs wrote
 // it from the pinned package.
@@ -58,14 +58,14 @@ type Validator struct {
 	refined bool
 }
 
-// New returns the compiled embedded schema of [Version]. It is compiled
+// New returns the compiled embedded schema of [Release]. It is compiled
 // once per process, on first use (about 0.1 s and 6 MB), and shared: a
 // Validator is immutable.
 func New() (*Validator, error) { return pinned() }
 
 // pinned compiles the embedded schema once; the value it keeps never
 // changes after that.
-var pinned = sync.OnceValues(func() (*Validator, error) { return Compile(schemaJSON, Version()) })
+var pinned = sync.OnceValues(func() (*Validator, error) { return Compile(schemaJSON, Release()) })
 
 // Compile compiles a draft-07 schema published by OpenClaw version. A
 // keyword, format or pattern feature the compiler does not implement is
@@ -78,7 +78,7 @@ func Compile(schema []byte, version string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: %w", err)
 	}
-	return &Validator{root: root, version: version, refined: version == Version()}, nil
+	return &Validator{root: root, version: version, refined: version == Release()}, nil
 }
 
 // Version is the OpenClaw release whose schema v checks.

@@ -305,7 +305,7 @@ func computeCapabilities(d drivers.ComputeDriver) map[string]bool {
 	_, m["RuntimeLogReader"] = drivers.As[drivers.RuntimeLogReader](d)
 	_, m["ModelDiscoverer"] = drivers.As[drivers.ModelDiscoverer](d)
 	_, m["Preflighter"] = drivers.As[drivers.Preflighter](d)
-	for _, p := range drivers.HookPhasesOf(d) {
+	for _, p := range drivers.ComputeHookPhases(d) {
 		m["hook "+string(p)] = true
 	}
 	return m
@@ -545,7 +545,7 @@ func knownState(st drivers.DiagnosticState) bool {
 }
 
 func checkComputeHooks(s *suite) {
-	for _, p := range drivers.HookPhasesOf(s.compute) {
+	for _, p := range drivers.ComputeHookPhases(s.compute) {
 		if !p.Valid() {
 			s.fail("the driver hooks unknown phase %q", p)
 		}

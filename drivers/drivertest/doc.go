@@ -36,5 +36,5 @@
 //
 // # Fixtures
 //
-// [Revision] builds frozen fixture revisions for a driver's own tests.
+// [NewRevision] builds frozen fixture revisions for a driver's own tests.
 package drivertest

@@ -270,7 +270,7 @@ func (s *suite) revision(t occkit.Topology, i int) drivers.Revision {
 	doc, _ = doc.Set(occkit.NewPath("agents", "defaults", "model"), primary)
 	doc, _ = doc.Set(occkit.NewPath("channels", "drivertest", "token"), s.opts.Canary)
 	doc, _ = doc.Set(occkit.NewPath("drivertest", "revision"), i)
-	rev, err := Revision(RevisionOptions{
+	rev, err := NewRevision(RevisionOptions{
 		AgentID:       fmt.Sprintf("dt-%s-%d", s.c.name, i),
 		Compute:       compute,
 		Topology:      t,

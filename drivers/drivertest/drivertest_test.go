@@ -267,7 +267,7 @@ func TestCheckSandboxCatchesBrokenDriver(t *testing.T) {
 }
 
 func TestRevisionFixture(t *testing.T) {
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,11 +277,11 @@ func TestRevisionFixture(t *testing.T) {
 	if rev.DocumentDigest() != occkit.CanonicalDigest(rev.Document()) {
 		t.Error("fixture document digest does not match its document")
 	}
-	again, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
+	again, err := drivertest.NewRevision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil || again.Digest() != rev.Digest() {
 		t.Errorf("fixture digest is not deterministic: %v", err)
 	}
-	other, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, Generation: 2})
+	other, err := drivertest.NewRevision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, Generation: 2})
 	if err != nil || other.Digest() == rev.Digest() || other.DocumentDigest() != rev.DocumentDigest() {
 		t.Errorf("a revision differing only outside its document must differ in Digest, not DocumentDigest: %v", err)
 	}

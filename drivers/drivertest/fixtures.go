@@ -41,10 +41,10 @@ type RevisionOptions struct {
 // SandboxDriver of this name.
 const SandboxDriverID = "drivertest-sandbox"
 
-// Revision builds a frozen fixture revision, for driver tests that need
+// NewRevision builds a frozen fixture revision, for driver tests that need
 // one outside the suite. It goes through [admission.ParseRevision], so the
 // revision is exactly what a control plane restores from its record.
-func Revision(o RevisionOptions) (*admission.Revision, error) {
+func NewRevision(o RevisionOptions) (*admission.Revision, error) {
 	if o.AgentID == "" {
 		o.AgentID = "drivertest"
 	}

@@ -23,7 +23,7 @@ var sandboxContracts = []contract{
 
 // sandboxRevision is a dedicated revision bound to the driver.
 func (s *suite) sandboxRevision(i int) drivers.Revision {
-	rev, err := Revision(RevisionOptions{
+	rev, err := NewRevision(RevisionOptions{
 		AgentID:         "dt-" + s.c.name,
 		Compute:         occkit.ComputeKubernetes,
 		Topology:        occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},

@@ -565,11 +565,11 @@ func TestAPIErrors(t *testing.T) {
 
 func TestRefusesForeignRevisions(t *testing.T) {
 	d := fakeDriver(t, fake.NewClientset(), func(c *Config) { c.Sandbox = nil })
-	docker, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeDocker})
+	docker, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeDocker})
 	if err != nil {
 		t.Fatal(err)
 	}
-	native, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeKubernetes,
+	native, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeKubernetes,
 		Topology: occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)

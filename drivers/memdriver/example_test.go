@@ -12,7 +12,7 @@ import (
 func Example() {
 	ctx := context.Background()
 	d := memdriver.New(memdriver.Options{})
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: memdriver.DefaultName})
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: "main", Compute: memdriver.DefaultName})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -43,7 +43,7 @@ func (w wrapped) Unwrap() drivers.ComputeDriver { return w.ComputeDriver }
 func TestLifecycleRecords(t *testing.T) {
 	ctx := context.Background()
 	d := memdriver.New(memdriver.Options{})
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: "main", Compute: memdriver.DefaultName})
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: "main", Compute: memdriver.DefaultName})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestLifecycleRecords(t *testing.T) {
 
 func TestPrepareRefusesUndeclaredTopology(t *testing.T) {
 	d := memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
 	}

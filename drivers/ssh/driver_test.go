@@ -83,7 +83,7 @@ func revision(t testing.TB, agent string, n int) drivers.Revision {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{
 		AgentID: agent, Compute: occkit.ComputeSSH, Configuration: doc,
 		Binding:    occkit.Binding{Method: occkit.MethodRuntime},
 		Generation: int64(n + 1),

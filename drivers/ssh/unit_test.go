@@ -35,7 +35,7 @@ func existingBinary(t testing.TB) string {
 
 func levelRevision(t testing.TB, agent string, level occkit.LogLevel) *admission.Revision {
 	t.Helper()
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{
 		AgentID: agent, Compute: occkit.ComputeSSH, Level: level,
 		Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
 		Binding:       occkit.Binding{Method: occkit.MethodRuntime},
@@ -151,7 +151,7 @@ func TestVerifyCatchesAWrongKey(t *testing.T) {
 
 func TestRenderRefuses(t *testing.T) {
 	rev := levelRevision(t, "refuse", occkit.LevelInfo)
-	codex, err := drivertest.Revision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH,
+	codex, err := drivertest.NewRevision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH,
 		Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func FuzzRenderAgentID(f *testing.F) {
 		if id == "" {
 			return
 		}
-		rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: id, Compute: occkit.ComputeSSH})
+		rev, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: id, Compute: occkit.ComputeSSH})
 		if err != nil {
 			return
 		}
@@ -292,7 +292,7 @@ func BenchmarkRender(b *testing.B) {
 // gateway token comes from its own file and never appears in the unit.
 func TestRenderSecretBindings(t *testing.T) {
 	src := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "telegram"}
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{
 		AgentID: "a", Compute: occkit.ComputeSSH,
 		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 		Binding:        occkit.Binding{Method: occkit.MethodRuntime},

@@ -1,7 +1,9 @@
 package json5
 
 import (
+	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"math/big"
 	"slices"
@@ -184,7 +186,7 @@ func Unquote(lit []byte) (string, error) {
 		return "", &Error{Kind: KindSyntax, Line: 1, Column: 1, Msg: "expected a string"}
 	}
 	p := &parser{src: lit}
-	s, err := p.str()
+	s, _, err := p.str()
 	if err != nil {
 		return "", err
 	}
@@ -201,7 +203,60 @@ func Unquote(lit []byte) (string, error) {
 type frame struct {
 	array bool
 	base  int // object: where its keys start in parser.arena
-	set   map[string]struct{}
+	set   *keySet
+}
+
+// keyRef is one key as written to parser.out: out[start:end], the quoted
+// JSON string. Written keys compare as their values do (the writer is a
+// function of the value, and one-to-one), so duplicate detection reads the
+// output instead of keeping each key as a string of its own.
+type keyRef struct{ start, end int }
+
+// keySet is the keys of one object with many: an open-addressing table of
+// keyRefs with their hashes (end 0: empty), at most half full. Growing
+// rehashes from the stored hashes, without reading the keys again.
+type keySet struct {
+	slots []keySlot
+	n     int
+}
+
+type keySlot struct {
+	h uint64
+	keyRef
+}
+
+// keySeed seeds the hash of every keySet.
+var keySeed = maphash.MakeSeed()
+
+// add records k (in out) and reports whether an equal key was there.
+func (ks *keySet) add(out []byte, k keyRef) bool {
+	if 2*(ks.n+1) > len(ks.slots) {
+		old := ks.slots
+		ks.slots = make([]keySlot, max(32, 2*len(old)))
+		mask := uint64(len(ks.slots) - 1)
+		for _, r := range old {
+			if r.end == 0 {
+				continue
+			}
+			i := r.h & mask
+			for ks.slots[i].end != 0 {
+				i = (i + 1) & mask
+			}
+			ks.slots[i] = r
+		}
+	}
+	key := out[k.start:k.end]
+	h := maphash.Bytes(keySeed, key)
+	mask := uint64(len(ks.slots) - 1)
+	i := h & mask
+	for ; ks.slots[i].end != 0; i = (i + 1) & mask {
+		if r := ks.slots[i]; r.h == h && bytes.Equal(out[r.start:r.end], key) {
+			return true
+		}
+	}
+	ks.slots[i] = keySlot{h, k}
+	ks.n++
+	return false
 }
 
 type parser struct {
@@ -215,7 +270,7 @@ type parser struct {
 	// arena holds the keys of the open objects that have few keys, each
 	// object's keys contiguous from its frame's base (inner objects close
 	// before outer ones add keys); a larger object moves to its own set.
-	arena []string
+	arena []keyRef
 }
 
 // depthAt is the largest number of containers open at once in
@@ -465,6 +520,7 @@ func (p *parser) close(c byte) {
 func (p *parser) member() error {
 	top := &p.stack[len(p.stack)-1]
 	var key []byte
+	var plain bool
 	var err error
 	start := p.pos
 	if p.pos >= len(p.src) {
@@ -472,28 +528,33 @@ func (p *parser) member() error {
 	}
 	switch c := p.src[p.pos]; {
 	case c == '"' || c == '\'':
-		key, err = p.str()
+		key, plain, err = p.str()
 	default:
 		key, err = p.ident()
 	}
 	if err != nil {
 		return err
 	}
-	if p.opts.RejectLoneSurrogates && HasLoneSurrogate(key) {
+	if p.opts.RejectLoneSurrogates && !plain && HasLoneSurrogate(key) {
 		p.pos = start
 		return p.fail(KindSurrogate, "lone UTF-16 surrogate in a key")
 	}
-	k := string(key)
 	p.keys++
 	if p.opts.MaxKeys > 0 && p.keys > p.opts.MaxKeys {
 		p.pos = start
-		return p.failAt(KindKeys, "too many object keys", k)
+		return p.failAt(KindKeys, "too many object keys", string(key))
 	}
-	if p.opts.RejectDuplicateKeys && p.seen(top, k) {
+	ks := len(p.out)
+	if plain {
+		p.out = append(p.out, p.src[start:p.pos]...)
+	} else {
+		p.out = appendBytesString(p.out, key)
+	}
+	if p.opts.RejectDuplicateKeys && p.seen(top, keyRef{ks, len(p.out)}) {
+		p.out = p.out[:ks]
 		p.pos = start
-		return p.failAt(KindDuplicateKey, "duplicate object key", k)
+		return p.failAt(KindDuplicateKey, "duplicate object key", string(key))
 	}
-	p.out = AppendString(p.out, k)
 	if err := p.skip(); err != nil {
 		return err
 	}
@@ -505,18 +566,16 @@ func (p *parser) member() error {
 	return nil
 }
 
-// seen records k in f and reports whether it was already there.
-func (p *parser) seen(f *frame, k string) bool {
+// seen records the key k, just written, in f and reports whether it was
+// already there.
+func (p *parser) seen(f *frame, k keyRef) bool {
 	if f.set != nil {
-		if _, ok := f.set[k]; ok {
-			return true
-		}
-		f.set[k] = struct{}{}
-		return false
+		return f.set.add(p.out, k)
 	}
+	key := p.out[k.start:k.end]
 	mine := p.arena[f.base:]
 	for _, x := range mine {
-		if x == k {
+		if bytes.Equal(p.out[x.start:x.end], key) {
 			return true
 		}
 	}
@@ -524,11 +583,11 @@ func (p *parser) seen(f *frame, k string) bool {
 		p.arena = append(p.arena, k)
 		return false
 	}
-	f.set = make(map[string]struct{}, 2*len(mine)+2)
+	f.set = &keySet{}
 	for _, x := range mine {
-		f.set[x] = struct{}{}
+		f.set.add(p.out, x)
 	}
-	f.set[k] = struct{}{}
+	f.set.add(p.out, k)
 	p.arena = p.arena[:f.base]
 	return false
 }
@@ -600,9 +659,13 @@ func (p *parser) scalar() error {
 	switch {
 	case c == '"' || c == '\'':
 		start := p.pos
-		s, err := p.str()
+		s, plain, err := p.str()
 		if err != nil {
 			return err
+		}
+		if plain {
+			p.out = append(p.out, p.src[start:p.pos]...)
+			return nil
 		}
 		if p.opts.RejectLoneSurrogates && HasLoneSurrogate(s) {
 			p.pos = start
@@ -810,11 +873,37 @@ func (p *parser) hex(neg bool, digits []byte) bool {
 }
 
 // str decodes the string literal at p.pos (generalized UTF-8) into p.buf.
-func (p *parser) str() ([]byte, error) {
+// plain reports a double-quoted literal without an escape or a control
+// character: its value is its own bytes (returned in place, not copied),
+// and it is already the JSON string [AppendString] writes for that value
+// (the source is valid UTF-8, so it holds no surrogate).
+func (p *parser) str() (_ []byte, plain bool, _ error) {
 	s := p.src
 	q := s[p.pos]
 	start := p.pos
 	p.pos++
+	j := p.pos
+	for j < len(s) && s[j] != q && s[j] != '\\' && s[j] != '"' && s[j] >= 0x20 {
+		j++
+	}
+	if j < len(s) && s[j] == q {
+		if p.opts.MaxStringBytes > 0 && j-p.pos > p.opts.MaxStringBytes {
+			p.pos = start
+			return nil, false, p.fail(KindString, "string too long")
+		}
+		v := s[p.pos:j]
+		p.pos = j + 1
+		return v, q == '"', nil
+	}
+	v, err := p.strSlow(start)
+	return v, false, err
+}
+
+// strSlow is str for a literal that holds an escape, a control character
+// or a quote: p.pos is just past the opening quote at start.
+func (p *parser) strSlow(start int) ([]byte, error) {
+	s := p.src
+	q := s[start]
 	b := p.buf[:0]
 	defer func() { p.buf = b[:0] }()
 	// No escape decodes to more bytes than it is written with, so the

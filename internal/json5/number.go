@@ -74,11 +74,63 @@ func AppendNumber(dst []byte, f float64) []byte {
 // as Infinity). A literal too small to be distinguished from zero reads as
 // 0, as it does in JavaScript.
 func AppendCanonicalNumber(dst, lit []byte) ([]byte, bool) {
+	if IsCanonicalNumber(lit) {
+		return append(dst, lit...), true
+	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return dst, false
 	}
 	return AppendNumber(dst, f), true
+}
+
+// IsCanonicalNumber reports whether the number literal lit is already its
+// own RFC 8785 form, so that [AppendCanonicalNumber] would write it as it
+// is: an optional minus, an integer part without a leading zero (or "0"
+// alone), and optionally a fraction that does not end in 0, with at most
+// 15 significant digits in all, no exponent and, for a magnitude below 1,
+// at most five zeros after the point. A decimal of at most 15 significant
+// digits is the only decimal of that many digits or fewer that reads back
+// as its double (15 is DBL_DIG), so it is the shortest round trip
+// ECMAScript writes, and in that range it writes it without an exponent
+// (from 1e-6; 0.0000001 is 1e-7). "-0" is not: it is written 0. Anything
+// else reports false, canonical or not, and takes the full conversion.
+func IsCanonicalNumber(lit []byte) bool {
+	s := lit
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i > 15 || s[0] == '0' && i > 1 {
+		return false
+	}
+	if i == len(s) {
+		return !(s[0] == '0' && len(lit) > 1) // not -0
+	}
+	if s[i] != '.' || i+1 == len(s) || s[len(s)-1] == '0' {
+		return false
+	}
+	frac := s[i+1:]
+	for _, c := range frac {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	sig := i + len(frac)
+	if s[0] == '0' {
+		z := 0
+		for frac[z] == '0' { // frac ends in a non-zero digit
+			z++
+		}
+		if z > 5 {
+			return false
+		}
+		sig = len(frac) - z
+	}
+	return sig <= 15
 }
 
 // hexFloat is the double nearest to the hexadecimal digits (no prefix, no

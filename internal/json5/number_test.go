@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // rfc8785Numbers is the number serialization table of RFC 8785, Appendix
@@ -154,4 +156,62 @@ func ExampleAppendNumber() {
 	// 0.000001
 	// 333333333.3333333
 	// 0
+}
+
+// slowCanonical is AppendCanonicalNumber without its fast path.
+func slowCanonical(lit string) (string, bool) {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", false
+	}
+	return string(AppendNumber(nil, f)), true
+}
+
+func TestIsCanonicalNumber(t *testing.T) {
+	for lit, want := range map[string]bool{
+		"0": true, "-0": false, "7": true, "-7": true, "123456789012345": true, "1234567890123456": false,
+		"0.5": true, "-0.5": true, "0.1": true, "1.5": true, "100.25": true, "0.000001": true, "0.0000001": false,
+		"0.0000015": true, "0.00000015": false, "1.50": false, "1.0": false, "01": false, "00.5": false,
+		"1.": false, ".5": false, "+1": false, "1e5": false, "1E5": false, "0x10": false, "": false, "-": false,
+		"12345678901234.5": true, "123456789012345.5": false, "0.123456789012345": true, "0.1234567890123456": false,
+		"0.000001234567890123": true, "0.00000123456789012345678": false, "Infinity": false, "NaN": false, "1.5x": false,
+	} {
+		if got := IsCanonicalNumber([]byte(lit)); got != want {
+			t.Errorf("IsCanonicalNumber(%q) = %v, want %v", lit, got, want)
+		}
+		if want {
+			if slow, ok := slowCanonical(lit); !ok || slow != lit {
+				t.Errorf("%q: the full conversion writes %q", lit, slow)
+			}
+		}
+	}
+}
+
+// TestIsCanonicalNumberProperty: whatever IsCanonicalNumber accepts, the
+// full conversion writes as it is, so the fast path never changes a
+// canonical form; and every double of at most 15 significant digits
+// between 1e-6 and 1e15 takes the fast path once written canonically.
+func TestIsCanonicalNumberProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		digits := rapid.StringMatching(`-?(0|[1-9][0-9]{0,16})(\.[0-9]{0,18})?`).Draw(t, "lit")
+		if IsCanonicalNumber([]byte(digits)) {
+			if slow, ok := slowCanonical(digits); !ok || slow != digits {
+				t.Fatalf("%q is taken as canonical, the full conversion writes %q", digits, slow)
+			}
+		}
+		mant := rapid.Int64Range(1, 999_999_999_999_999).Draw(t, "mantissa")
+		exp := rapid.IntRange(-20, 0).Draw(t, "exp")
+		f := float64(mant) * math.Pow10(exp)
+		if f < 1e-6 || f >= 1e15 {
+			return
+		}
+		lit := AppendNumber(nil, f)
+		if strings.ContainsAny(string(lit), "e") {
+			return
+		}
+		sig := strings.TrimLeft(strings.ReplaceAll(string(lit), ".", ""), "0")
+		if len(sig) <= 15 && !IsCanonicalNumber(lit) {
+			t.Fatalf("%s (%d significant digits) misses the fast path", lit, len(sig))
+		}
+	})
 }

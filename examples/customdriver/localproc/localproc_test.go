@@ -57,7 +57,7 @@ func TestCapabilities(t *testing.T) {
 func TestPrepareWritesProcessDescription(t *testing.T) {
 	ctx := context.Background()
 	d := newDriver(t)
-	rev, err := drivertest.Revision(drivertest.RevisionOptions{
+	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{
 		AgentID: "support", Compute: localproc.Name,
 		Binding: occkit.Binding{Method: occkit.MethodRuntime},
 	})
@@ -159,7 +159,7 @@ func TestPorts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rev, err := drivertest.Revision(drivertest.RevisionOptions{AgentID: agent, Compute: localproc.Name, Generation: gen, Configuration: doc})
+		rev, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: agent, Compute: localproc.Name, Generation: gen, Configuration: doc})
 		if err != nil {
 			t.Fatal(err)
 		}
