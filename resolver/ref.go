@@ -18,11 +18,20 @@ type Ref struct {
 }
 
 // String renders the ref as "provider/id", followed by "@profile" when a
-// profile is set.
+// profile is set. A profile whose first segment reads as a model suffix
+// (REF-5: "q4", "8bit", a date — reachable as "p/m@ q4", where the space
+// keeps the `@` a profile separator) is written after "@ ", the form both
+// ParseRef and OpenClaw read back as that profile, so the rendered ref
+// always parses to r.
 func (r Ref) String() string {
 	s := r.Provider + "/" + r.ID
 	if r.Profile != "" {
-		s += "@" + r.Profile
+		seg, _, _ := strings.Cut(r.Profile, "@")
+		if isModelSuffix(seg) {
+			s += "@ " + r.Profile
+		} else {
+			s += "@" + r.Profile
+		}
 	}
 	return s
 }

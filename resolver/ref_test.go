@@ -55,6 +55,8 @@ func TestParseRef(t *testing.T) {
 		{"REF-5 profile that only looks alike", "ollama/llama3@quiet", Ref{Provider: "ollama", ID: "llama3", Profile: "quiet"}, true},
 		{"REF-5 empty profile stays in id", "openai/gpt@", Ref{Provider: "openai", ID: "gpt@"}, true},
 		{"REF-5 profile on bare id is still invalid", "gpt@work", Ref{}, false},
+		{"REF-5 a space after @ keeps a quant-like profile", "0/0@ q0", Ref{Provider: "0", ID: "0", Profile: "q0"}, true},
+		{"REF-5 a space after @ keeps a profile holding @", "a/b@ 8bit@x", Ref{Provider: "a", ID: "b", Profile: "8bit@x"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,6 +68,30 @@ func TestParseRef(t *testing.T) {
 				t.Errorf("ParseRef(%q) (-want +got):\n%s", tt.in, diff)
 			}
 		})
+	}
+}
+
+// String renders a ref ParseRef reads back unchanged, also when the
+// profile would read as a model suffix without the space.
+func TestRefString(t *testing.T) {
+	tests := []struct {
+		ref  Ref
+		want string
+	}{
+		{Ref{Provider: "openai", ID: "gpt-5"}, "openai/gpt-5"},
+		{Ref{Provider: "anthropic", ID: "claude", Profile: "work"}, "anthropic/claude@work"},
+		{Ref{Provider: "0", ID: "0", Profile: "q0"}, "0/0@ q0"},
+		{Ref{Provider: "a", ID: "b", Profile: "8bit@x"}, "a/b@ 8bit@x"},
+		{Ref{Provider: "a", ID: "b", Profile: "20251001"}, "a/b@ 20251001"},
+		{Ref{Provider: "ollama", ID: "llama3@q4_k_m", Profile: "home"}, "ollama/llama3@q4_k_m@home"},
+	}
+	for _, tt := range tests {
+		if got := tt.ref.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.ref, got, tt.want)
+		}
+		if back, ok := ParseRef(tt.ref.String()); !ok || back != tt.ref {
+			t.Errorf("ParseRef(%q) = %+v, %v; want %+v", tt.ref.String(), back, ok, tt.ref)
+		}
 	}
 }
 
@@ -148,14 +174,15 @@ func TestNormalizeRuntime(t *testing.T) {
 	}
 }
 
-// refGen draws valid refs whose String form parses back to themselves.
+// refGen draws valid refs, also with profiles that read as model suffixes
+// after a bare @ (q4, 8bit, dates), whose String form must parse back.
 func refGen() *rapid.Generator[Ref] {
 	return rapid.Custom(func(t *rapid.T) Ref {
 		provider := rapid.StringMatching(`[a-z][a-z0-9-]{0,12}`).Draw(t, "provider")
 		id := rapid.StringMatching(`[A-Za-z0-9][A-Za-z0-9._-]{0,10}(/[A-Za-z0-9][A-Za-z0-9._-]{0,10}){0,2}`).Draw(t, "id")
 		profile := ""
 		if rapid.Bool().Draw(t, "withProfile") {
-			profile = rapid.StringMatching(`(work|home|team|cf:default|ops-[a-z]{1,4})`).Draw(t, "profile")
+			profile = rapid.StringMatching(`(work|home|team|cf:default|ops-[a-z]{1,4}|q[0-9](_k_m)?|[0-9]bit(@[a-z]{1,4})?|2025[0-9]{4})`).Draw(t, "profile")
 		}
 		return Ref{Provider: provider, ID: id, Profile: profile}
 	})
