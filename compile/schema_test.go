@@ -599,3 +599,31 @@ func TestValidateSaysExpectedType(t *testing.T) {
 		t.Fatalf("got %v; want the expected type and not the value", err)
 	}
 }
+
+// FuzzFastCheck: on any Document the fast check (the shared byte walker)
+// gives the verdict of whole-document validation, and Validate agrees
+// with both.
+func FuzzFastCheck(f *testing.F) {
+	for _, s := range []string{`{}`, `{"agents":{"defaults":{"maxConcurrent":2}}}`, `{"agents":{"defaults":{"maxConcurrent":"x"}}}`,
+		`{"agents":{"entries":{"a":{"model":{"primary":"p/m"}}}}}`, `{"models":{"providers":{"p":{"models":[{"id":"m","contextWindow":1.5}]}}}}`,
+		` {"logging" : {"level":"debug"} } `, `{"\u0061gents":{}}`, `[]`, `1e400`} {
+		f.Add(s)
+	}
+	v, err := NewValidator()
+	if err != nil || v.fast == nil {
+		f.Fatalf("the embedded schema has no fast check: %v", err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, err := occkit.ParseDocument([]byte(s))
+		if err != nil {
+			return
+		}
+		whole := v.validateWhole(doc)
+		if fast := v.fast.Valid(doc.String()); fast != (whole == nil) {
+			t.Fatalf("fast check %v of %s, whole validation %v", fast, s, whole)
+		}
+		if got := v.Validate(doc); (got == nil) != (whole == nil) {
+			t.Fatalf("Validate %v of %s, whole validation %v", got, s, whole)
+		}
+	})
+}

@@ -3,11 +3,14 @@ package openclawschema
 import (
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 )
 
 // FuzzValidate: any document is checked without a panic, Valid and
-// Validate agree, and every refusal is a 400 DOC-5.
+// Validate agree, the byte walker agrees with the gjson oracle, and every
+// refusal is a 400 DOC-5.
 func FuzzValidate(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `{"agents":{"defualts":{}}}`, `{"tools":{"profile":"everything"}}`,
@@ -28,6 +31,9 @@ func FuzzValidate(f *testing.F) {
 			return
 		}
 		verr := v.Validate(doc)
+		if root := gjson.Parse(specView(doc).String()); v.root.valid(root) != v.root.oracleValid(root) {
+			t.Fatalf("the byte walker and the gjson oracle disagree on %s", s)
+		}
 		if v.Valid(doc) != (verr == nil) {
 			t.Fatalf("Valid and Validate disagree on %s: %v", s, verr)
 		}

@@ -1,6 +1,10 @@
 package openclawschema
 
-import "github.com/tidwall/gjson"
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
 
 // The gjson walker the shared byte walker replaced, kept as the oracle
 // TestWalkerAgrees compares it with: it reads each object through gjson's
@@ -106,4 +110,39 @@ func (n *node) oracleArray(r gjson.Result) bool {
 		return ok
 	})
 	return ok && (n.minItems < 0 || i >= n.minItems) && (n.maxItems < 0 || i <= n.maxItems)
+}
+
+// oracleWalkSchema is the gjson walk refiner.walkSchema replaced. It calls fn for every value of v with the schema n that
+// applies to it, walking the document beside the schema: a union's first
+// branch the value satisfies, every allOf member, object members and
+// array elements.
+func oracleWalkSchema(n *node, v gjson.Result, at occkit.Path, depth int, fn func(n *node, v gjson.Result, at occkit.Path)) {
+	if n == nil || depth > maxWalkDepth {
+		return
+	}
+	for _, union := range [][]*node{n.anyOf, n.oneOf} {
+		for _, c := range union {
+			if c.valid(v) {
+				oracleWalkSchema(c, v, at, depth+1, fn)
+				break
+			}
+		}
+	}
+	for _, c := range n.allOf {
+		oracleWalkSchema(c, v, at, depth+1, fn)
+	}
+	fn(n, v, at)
+	switch {
+	case v.IsObject():
+		v.ForEach(func(k, c gjson.Result) bool {
+			if cn, ok := n.child(k.String()); ok {
+				oracleWalkSchema(cn, c, at.Key(k.String()), depth+1, fn)
+			}
+			return true
+		})
+	case v.IsArray():
+		for i, c := range v.Array() {
+			oracleWalkSchema(n.itemSchema(i), c, at.Index(i), depth+1, fn)
+		}
+	}
 }

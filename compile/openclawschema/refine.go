@@ -47,6 +47,8 @@ type refiner struct {
 	// accepted: the schema walk read the whole document, so its outline
 	// met every key of an object the schema has a shape for.
 	accepted bool
+	// trail is walkSchema's way from the root to where it is.
+	trail []trailStep
 }
 
 // index is one value of the document, at offset at of its text, with its
@@ -753,39 +755,79 @@ func underChannels(at occkit.Path) bool {
 	return at.Len() > 0 && !isIdx && k == "channels"
 }
 
-// walkSchema calls fn for every value of v with the schema n that
-// applies to it, walking the document beside the schema: a union's first
-// branch the value satisfies, every allOf member, object members and
-// array elements.
-func walkSchema(n *node, v gjson.Result, at occkit.Path, depth int, fn func(n *node, v gjson.Result, at occkit.Path)) {
-	if n == nil || depth > maxWalkDepth {
-		return
+// walkSchema calls fn for every object of the document, at offset i of
+// its text, that a schema want picks applies to, walking the document
+// beside the schema: a union's first branch the value satisfies, every
+// allOf member, object members and array elements. It reads the text
+// once, returning the offset after the value (a union reads its value
+// again per branch it tries), and words a path only for fn (r.trail holds
+// the way there).
+func (r *refiner) walkSchema(n *node, i, depth int, want func(n *node) bool, fn func(n *node, v gjson.Result, at occkit.Path)) int {
+	s := r.src
+	if n == nil || depth > maxWalkDepth || i >= len(s) {
+		return jsonwalk.Skip(s, i)
 	}
+	value := func() gjson.Result { return gjson.Parse(s[i:jsonwalk.Skip(s, i)]) }
 	for _, union := range [][]*node{n.anyOf, n.oneOf} {
+		if len(union) == 0 {
+			continue
+		}
+		v := value()
 		for _, c := range union {
 			if c.valid(v) {
-				walkSchema(c, v, at, depth+1, fn)
+				r.walkSchema(c, i, depth+1, want, fn)
 				break
 			}
 		}
 	}
 	for _, c := range n.allOf {
-		walkSchema(c, v, at, depth+1, fn)
+		r.walkSchema(c, i, depth+1, want, fn)
 	}
-	fn(n, v, at)
-	switch {
-	case v.IsObject():
-		v.ForEach(func(k, c gjson.Result) bool {
-			if cn, ok := n.child(k.String()); ok {
-				walkSchema(cn, c, at.Key(k.String()), depth+1, fn)
+	switch s[i] {
+	case '{':
+		if n.props != nil && want(n) {
+			fn(n, value(), r.trailPath())
+		}
+		return jsonwalk.Members(s, i, func(key string, escaped bool, at int) int {
+			k := jsonwalk.JS{}.Decode(key, escaped)
+			cn, ok := n.child(k)
+			if !ok {
+				return jsonwalk.Skip(s, at)
 			}
-			return true
+			r.trail = append(r.trail, trailStep{key: k})
+			end := r.walkSchema(cn, at, depth+1, want, fn)
+			r.trail = r.trail[:len(r.trail)-1]
+			return end
 		})
-	case v.IsArray():
-		for i, c := range v.Array() {
-			walkSchema(n.itemSchema(i), c, at.Index(i), depth+1, fn)
+	case '[':
+		return jsonwalk.Elements(s, i, func(idx, at int) int {
+			r.trail = append(r.trail, trailStep{index: idx, isIndex: true})
+			end := r.walkSchema(n.itemSchema(idx), at, depth+1, want, fn)
+			r.trail = r.trail[:len(r.trail)-1]
+			return end
+		})
+	}
+	return jsonwalk.Skip(s, i)
+}
+
+// trailStep is one step of the way walkSchema took from the root.
+type trailStep struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
+// trailPath words walkSchema's way to the value it is at as a path.
+func (r *refiner) trailPath() occkit.Path {
+	p := occkit.Root()
+	for _, t := range r.trail {
+		if t.isIndex {
+			p = p.Index(t.index)
+		} else {
+			p = p.Key(t.key)
 		}
 	}
+	return p
 }
 
 // maxWalkDepth bounds walkSchema (the document's own depth is bounded at
@@ -845,6 +887,16 @@ func validExecRefID(id string) bool {
 // they judge): SecretRef ids wherever OpenClaw takes a SecretRef, and
 // tool policies (allow beside alsoAllow) wherever a policy object is.
 func schemaRefinements(root gjson.Result, r *refiner) {
+	want, check := r.shapeChecks(root)
+	if want != nil {
+		r.walkSchema(r.schema, r.doc.at, 0, want, check)
+	}
+}
+
+// shapeChecks are the shape refinements: which schemas they look at
+// (nil: none, the document holds no key they judge) and the check of an
+// object such a schema applies to.
+func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check func(n *node, v gjson.Result, at occkit.Path)) {
 	var refs, tools bool
 	if r.accepted {
 		refs, tools = r.outline.Met(watchSource), r.outline.Met(watchAlsoAllow)
@@ -856,12 +908,13 @@ func schemaRefinements(root gjson.Result, r *refiner) {
 		refs, tools = escaped || strings.Contains(raw, `"source"`), escaped || strings.Contains(raw, `"alsoAllow"`)
 	}
 	if !refs && !tools {
-		return
+		return nil, nil
 	}
-	walkSchema(r.schema, root, occkit.Root(), 0, func(n *node, v gjson.Result, at occkit.Path) {
-		if !v.IsObject() || n.props == nil {
-			return
-		}
+	want = func(n *node) bool {
+		return refs && n.props["id"] != nil && n.props["provider"] != nil ||
+			tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil
+	}
+	return want, func(n *node, v gjson.Result, at occkit.Path) {
 		if src := constString(n.props["source"]); refs && n.props["id"] != nil && n.props["provider"] != nil && !underChannels(at) {
 			id := v.Get("id")
 			switch {
@@ -877,5 +930,5 @@ func schemaRefinements(root gjson.Result, r *refiner) {
 				r.add(at, "%s: a tool policy cannot set both allow and alsoAllow in one scope", at)
 			}
 		}
-	})
+	}
 }

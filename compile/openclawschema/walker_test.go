@@ -95,16 +95,7 @@ func TestOutlineChangesNothing(t *testing.T) {
 	}
 	refused, rewritten := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
-		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 9))
-		var b []byte
-		if rapid.Bool().Draw(t, "refinement") {
-			b = genRefinementCases(rng, 1)[0].build()
-		} else {
-			doc, _ := (&docGen{rng: rng}).next(v.root)
-			if b, err = json.Marshal(doc); err != nil {
-				t.Fatal(err)
-			}
-		}
+		b := genDocument(t, v, 9)
 		var spaced bytes.Buffer
 		if err := json.Indent(&spaced, b, "", "  "); err != nil {
 			t.Fatal(err)
@@ -135,4 +126,64 @@ func TestOutlineChangesNothing(t *testing.T) {
 	if refused == 0 || rewritten == 0 {
 		t.Errorf("of the generated documents %d were refused by a refinement and %d rewritten by specView; want some of each", refused, rewritten)
 	}
+}
+
+// TestShapeWalkAgrees: the shape refinements (SecretRef ids, tool
+// policies) refuse the same settings, in the same order, whether the
+// one-pass walk or the gjson oracle walks the document beside the
+// schema.
+func TestShapeWalkAgrees(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	rapid.Check(t, func(t *rapid.T) {
+		b := genDocument(t, v, 11)
+		src := string(b)
+		if rapid.Bool().Draw(t, "indent") {
+			var spaced bytes.Buffer
+			if err := json.Indent(&spaced, b, " ", "\t"); err != nil {
+				t.Fatal(err)
+			}
+			src = spaced.String()
+		}
+		w := v.walkText(src)
+		root := gjson.Parse(src)
+		newer := &refiner{version: v.version, schema: v.root, src: src, outline: w.outline, accepted: w.ok,
+			doc: &index{v: root, at: len(src) - len(root.Raw)}}
+		schemaRefinements(root, newer)
+		older := &refiner{version: v.version, schema: v.root, src: src, doc: &index{v: root, at: len(src) - len(root.Raw)}}
+		if want, check := older.shapeChecks(root); want != nil {
+			oracleWalkSchema(v.root, root, occkit.Root(), 0, func(n *node, v gjson.Result, at occkit.Path) {
+				if v.IsObject() && n.props != nil && want(n) {
+					check(n, v, at)
+				}
+			})
+		}
+		if got, want := fmt.Sprint(newer.issues), fmt.Sprint(older.issues); got != want {
+			t.Fatalf("shape refinements of %s:\n%s\nthe oracle:\n%s", src, got, want)
+		}
+		if len(older.issues) > 0 {
+			refused++
+		}
+	})
+	if refused == 0 {
+		t.Error("no generated document was refused by a shape refinement")
+	}
+}
+
+// genDocument draws a document: one that reaches a mirrored refinement,
+// or one drawn from the schema (valid, or mutated).
+func genDocument(t *rapid.T, v *Validator, stream uint64) []byte {
+	rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), stream))
+	if rapid.Bool().Draw(t, "refinement") {
+		return genRefinementCases(rng, 1)[0].build()
+	}
+	doc, _ := (&docGen{rng: rng}).next(v.root)
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

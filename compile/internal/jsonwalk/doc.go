@@ -15,9 +15,14 @@
 // JSON.parse does (float64 numbers, an overflowing literal not a
 // number). String lengths, patterns, number bounds and enums are a
 // node's [Check], written by each package in its own terms (runes or
-// UTF-16 code units, RE2 or ECMAScript). Valid is generic over the
-// policy, so each policy's walker is compiled on its own, with no dynamic
-// call per scalar.
+// UTF-16 code units, RE2 or ECMAScript).
+//
+// [ValidOutline] also records, for later lookups at known paths, the
+// members of the objects the walk read down to a depth, and which of some
+// watched keys it met anywhere ([Outline]): compile/openclawschema's
+// refinements read those instead of scanning the text again. [Skip],
+// [Members] and [Elements] are the same scanner for values no schema
+// drives.
 //
 // The walker does not validate JSON syntax beyond what it needs to find
 // values: its input is an occkit.Document's text, valid JSON by
