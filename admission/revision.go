@@ -381,35 +381,25 @@ func (r *Revision) freeze(doc occkit.Document) {
 // Anyone holding a record can recompute it the same way.
 //
 // The document is most of the record and is already canonical, so it is
-// not marshalled, parsed and canonicalized again: the rest of the record is
-// canonicalized around a placeholder, and the hash runs over the bytes
-// before the placeholder, the canonical document and the bytes after it.
-// Canonicalization sorts members by key and rewrites each value in place,
-// so that is byte for byte the canonical form of the whole record
-// (TestRecordDigestSplice checks it against the plain computation).
+// not marshalled, parsed and canonicalized again, and neither is the rest:
+// [Revision.canonicalRecord] writes the canonical bytes around the
+// document directly, and the hash runs over the bytes before it, the
+// canonical document and the bytes after it. Canonicalization sorts
+// members by key and rewrites each value in place, so that is byte for
+// byte the canonical form of the whole record (TestRecordDigestSplice
+// checks it against the plain computation).
 func (r *Revision) recordDigest() string {
-	rec := r.record(json.RawMessage("0"))
-	rec.Digest = ""
-	b, err := json.Marshal(rec)
-	if err != nil {
-		// Only plain strings, numbers and the binding's own canonical
-		// JSON: marshalling cannot fail.
-		return ""
-	}
-	rest, err := occkit.ParseDocument(b)
-	if err != nil {
-		return ""
-	}
-	canonical := occkit.Canonical(rest)
-	at := gjson.GetBytes(canonical, "configuration")
-	if !at.Exists() || at.Raw != "0" {
+	var buf [1024]byte
+	before, after, ok := r.canonicalRecord(buf[:0])
+	if !ok {
 		return ""
 	}
 	h := sha256.New()
-	h.Write(canonical[:at.Index])
+	h.Write(before)
 	_, _ = r.doc.WriteTo(h) // hashes never fail, and the document is not copied
-	h.Write(canonical[at.Index+len(at.Raw):])
-	return hex.EncodeToString(h.Sum(nil))
+	h.Write(after)
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0]))
 }
 
 // checkFields refuses a restored record whose closed-set fields hold values

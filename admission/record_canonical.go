@@ -1,0 +1,215 @@
+package admission
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/json5"
+)
+
+// canonicalRecord writes the canonical form (RFC 8785, as
+// [occkit.Canonical] writes it) of the record [Revision.record] builds
+// without its digest, with the document left out: it returns the bytes
+// before the document (ending in `"configuration":`) and after it, not ok
+// only when the binding's JSON does not parse (it always does). It is
+// what canonicalizing the marshalled record gives, written directly:
+//
+//   - members in key order (every key is ASCII, so byte order is the
+//     UTF-16 order), omitting what the record's omitempty tags omit;
+//   - strings as encoding/json marshals them (each byte that is not valid
+//     UTF-8 becomes U+FFFD) and then with the fewest escapes;
+//   - integers as the double they denote, as ECMAScript writes it;
+//   - harnessAuth canonicalized from the binding's JSON.
+//
+// TestCanonicalRecordMatchesMarshal checks it against that computation.
+func (r *Revision) canonicalRecord(dst []byte) (before, after []byte, ok bool) {
+	auth, err := occkit.ParseDocument(r.auth.JSON())
+	if err != nil {
+		return nil, nil, false
+	}
+	b := dst
+	b = append(b, '{')
+	if !r.account.IsZero() {
+		a := r.account
+		b = append(b, `"account":{"backendId":`...)
+		b = appendRecordString(b, a.BackendID)
+		b = append(b, `,"credential":`...)
+		b = appendRef(b, a.Credential)
+		b = append(b, `,"driverId":`...)
+		b = appendRecordString(b, a.DriverID)
+		b = append(b, `,"workspaceId":`...)
+		b = appendRecordString(b, a.WorkspaceID)
+		b = append(b, "},"...)
+	}
+	b = append(b, `"agentId":`...)
+	b = appendRecordString(b, r.agentID)
+	b = append(b, `,"compute":{"id":`...)
+	b = appendRecordString(b, r.compute.ID)
+	b = append(b, `,"kind":`...)
+	b = appendRecordString(b, string(r.compute.Kind))
+	b = append(b, `},"configuration":`...)
+	split := len(b)
+	b = append(b, `,"fallbacks":[`...)
+	for i, f := range r.fallbacks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendRecordString(b, f)
+	}
+	b = append(b, `],"harness":{"id":`...)
+	b = appendRecordString(b, string(r.harness.ID))
+	b = append(b, `,"mode":`...)
+	b = appendRecordString(b, string(r.mode))
+	b = append(b, `,"version":`...)
+	b = appendRecordString(b, r.harness.Version)
+	b = append(b, `},"harnessAuth":`...)
+	b = append(b, occkit.Canonical(auth)...)
+	b = append(b, `,"logging":{"level":`...)
+	b = appendRecordString(b, string(r.level))
+	b = append(b, `,"ownership":`...)
+	b = appendRecordString(b, string(r.ownership))
+	b = append(b, '}')
+	if r.namespace != "" {
+		b = append(b, `,"namespaceId":`...)
+		b = appendRecordString(b, r.namespace)
+	}
+	if r.openclawSchema != "" {
+		b = append(b, `,"openclawSchema":`...)
+		b = appendRecordString(b, r.openclawSchema)
+	}
+	b = append(b, `,"primary":`...)
+	b = appendRecordString(b, r.primary)
+	p := r.projection
+	b = append(b, `,"projection":{`...)
+	if p.EgressProxy {
+		b = append(b, `"egressProxy":true,`...)
+	}
+	b = append(b, `"gateway":`...)
+	b = appendEnv(b, p.Gateway)
+	b = append(b, `,"harness":`...)
+	b = appendEnv(b, p.Harness)
+	if p.HostManaged {
+		b = append(b, `,"hostManaged":true`...)
+	}
+	if p.StdinLogin {
+		b = append(b, `,"stdinLogin":true`...)
+	}
+	b = append(b, '}')
+	if r.sandboxDriverID != "" {
+		b = append(b, `,"sandboxDriverId":`...)
+		b = appendRecordString(b, r.sandboxDriverID)
+	}
+	if len(r.secretBindings) > 0 {
+		b = append(b, `,"secretBindings":[`...)
+		for i, s := range r.secretBindings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"env":`...)
+			b = appendRecordString(b, s.Env)
+			b = append(b, `,"source":`...)
+			b = appendRef(b, s.Source)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"source":{"generation":`...)
+	b = appendRecordInt(b, r.source.Generation)
+	b = append(b, `,"id":`...)
+	b = appendRecordString(b, r.source.ID)
+	b = append(b, `},"version":`...)
+	b = appendRecordInt(b, recordVersion)
+	b = append(b, '}')
+	return b[:split], b[split:], true
+}
+
+// appendRef writes a refRecord's canonical form.
+func appendRef(b []byte, s occkit.SourceRef) []byte {
+	b = append(b, `{"id":`...)
+	b = appendRecordString(b, s.ID)
+	b = append(b, `,"kind":`...)
+	b = appendRecordString(b, string(s.Kind))
+	b = append(b, `,"namespaceId":`...)
+	b = appendRecordString(b, s.NamespaceID)
+	return append(b, '}')
+}
+
+// appendEnv writes a list of envRecords' canonical form.
+func appendEnv(b []byte, vs []occkit.EnvVar) []byte {
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if v.From != (occkit.SourceRef{}) {
+			b = append(b, `"from":`...)
+			b = appendRef(b, v.From)
+			b = append(b, ',')
+		}
+		b = append(b, `"name":`...)
+		b = appendRecordString(b, v.Name)
+		if v.Placeholder {
+			b = append(b, `,"placeholder":true`...)
+		}
+		if v.Value != "" {
+			b = append(b, `,"value":`...)
+			b = appendRecordString(b, v.Value)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendRecordInt writes n as ECMAScript writes the double it denotes.
+func appendRecordInt(b []byte, n int64) []byte {
+	var num [24]byte
+	s := strconv.AppendInt(num[:0], n, 10)
+	if out, ok := json5.AppendCanonicalNumber(b, s); ok {
+		return out
+	}
+	return append(b, s...)
+}
+
+// appendRecordString writes s as canonicalizing its encoding/json form
+// gives: each byte that is not valid UTF-8 is U+FFFD; '"', '\\' and
+// control characters are escaped (\b \f \n \r \t, else \u00xx), all else
+// is written as it is.
+func appendRecordString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, "\uFFFD"...)
+			} else {
+				b = append(b, s[i:i+n]...)
+			}
+			i += n
+			continue
+		}
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\b':
+			b = append(b, '\\', 'b')
+		case c == '\f':
+			b = append(b, '\\', 'f')
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+		i++
+	}
+	return append(b, '"')
+}

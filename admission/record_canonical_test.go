@@ -1,0 +1,105 @@
+package admission
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/drivers"
+)
+
+// marshalledRecord is the plain computation canonicalRecord replaces:
+// marshal the record around a placeholder document, parse it,
+// canonicalize it and split it at the placeholder.
+func marshalledRecord(t *rapid.T, r *Revision) (before, after []byte) {
+	rec := r.record(json.RawMessage("0"))
+	rec.Digest = ""
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := occkit.ParseDocument(b)
+	if err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	c := occkit.Canonical(doc)
+	at := gjson.GetBytes(c, "configuration")
+	if at.Raw != "0" {
+		t.Fatalf("no placeholder in %s", c)
+	}
+	return c[:at.Index], c[at.Index+1:]
+}
+
+// TestCanonicalRecordMatchesMarshal: the record written canonically is
+// byte for byte the canonical form of the marshalled record, whatever its
+// strings hold (escapes, HTML characters, U+2028, invalid UTF-8), its
+// numbers (beyond 2^53) and which optional members it has.
+func TestCanonicalRecordMatchesMarshal(t *testing.T) {
+	str := rapid.OneOf(
+		rapid.SampledFrom([]string{"", "a", "main", `q"u\o`, "<&>", "\u2028\u2029", "é", "\U0001F600", "\x00\x1f\x7f\b\f\n\r\t",
+			"\xff", "bad\xc3", "\xed\xa0\x80", "\uFFFD", "\uE000"}),
+		rapid.String(),
+		rapid.Custom(func(t *rapid.T) string { return string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")) }),
+	)
+	ref := func(t *rapid.T, label string) occkit.SourceRef {
+		if !rapid.Bool().Draw(t, label) {
+			return occkit.SourceRef{}
+		}
+		return occkit.SourceRef{Kind: occkit.SourceKind(str.Draw(t, label+"kind")), NamespaceID: str.Draw(t, label+"ns"), ID: str.Draw(t, label+"id")}
+	}
+	env := func(t *rapid.T, label string) []occkit.EnvVar {
+		n := rapid.IntRange(0, 3).Draw(t, label)
+		out := make([]occkit.EnvVar, n)
+		for i := range out {
+			out[i] = occkit.EnvVar{Name: str.Draw(t, label+"name"), Value: str.Draw(t, label+"value"),
+				Placeholder: rapid.Bool().Draw(t, label+"placeholder"), From: ref(t, label+"from")}
+		}
+		return out
+	}
+	auths := []occkit.Binding{
+		{},
+		{Method: occkit.MethodAPIKey, Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_é<1>"}},
+		{Method: occkit.MethodCredentialSource, SourceID: "src\u2028", SourceType: "vault"},
+		{Method: "other\x01"},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		r := &Revision{
+			agentID:         str.Draw(t, "agent"),
+			source:          drivers.SourceIdentity{ID: str.Draw(t, "source"), Generation: rapid.Int64().Draw(t, "generation")},
+			harness:         drivers.HarnessIdentity{ID: occkit.Harness(str.Draw(t, "harness")), Version: str.Draw(t, "version")},
+			mode:            occkit.Mode(str.Draw(t, "mode")),
+			compute:         ComputeIdentity{Kind: occkit.Compute(str.Draw(t, "computeKind")), ID: str.Draw(t, "computeID")},
+			sandboxDriverID: str.Draw(t, "sandbox"),
+			auth:            rapid.SampledFrom(auths).Draw(t, "auth"),
+			projection: occkit.Projection{Gateway: env(t, "gateway"), Harness: env(t, "harnessEnv"),
+				StdinLogin: rapid.Bool().Draw(t, "stdin"), EgressProxy: rapid.Bool().Draw(t, "egress"), HostManaged: rapid.Bool().Draw(t, "host")},
+			primary:        str.Draw(t, "primary"),
+			level:          occkit.LogLevel(str.Draw(t, "level")),
+			ownership:      occkit.LogOwnership(str.Draw(t, "ownership")),
+			namespace:      str.Draw(t, "namespace"),
+			openclawSchema: str.Draw(t, "openclaw"),
+			digest:         str.Draw(t, "digest"),
+		}
+		for i, n := 0, rapid.IntRange(0, 3).Draw(t, "fallbacks"); i < n; i++ {
+			r.fallbacks = append(r.fallbacks, str.Draw(t, "fallback"))
+		}
+		for i, n := 0, rapid.IntRange(0, 2).Draw(t, "bindings"); i < n; i++ {
+			r.secretBindings = append(r.secretBindings, occkit.SecretBinding{Env: str.Draw(t, "env"), Source: ref(t, "bindingSource")})
+		}
+		if rapid.Bool().Draw(t, "account") {
+			r.account = Account{BackendID: str.Draw(t, "backend"), DriverID: str.Draw(t, "driver"), WorkspaceID: str.Draw(t, "workspace"),
+				Credential: ref(t, "credential")}
+		}
+		before, after, ok := r.canonicalRecord(nil)
+		if !ok {
+			t.Fatal("canonicalRecord not ok")
+		}
+		wantBefore, wantAfter := marshalledRecord(t, r)
+		if string(before) != string(wantBefore) || string(after) != string(wantAfter) {
+			t.Fatalf("canonical record\n got %q 0 %q\nwant %q 0 %q", before, after, wantBefore, wantAfter)
+		}
+	})
+}
