@@ -54,8 +54,9 @@ func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership
 	if owner == occkit.OwnedByDriver {
 		return doc, nil
 	}
-	edits := stampLogging(make([]occkit.Edit, 0, 5), doc, level)
-	edits = stampDiagnostics(edits, doc)
+	logging, diagnostics := stampedMembers(doc)
+	edits := stampLogging(make([]occkit.Edit, 0, 5), logging, level)
+	edits = stampDiagnostics(edits, diagnostics)
 	if len(edits) == 0 {
 		return doc, nil
 	}
@@ -65,8 +66,7 @@ func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership
 // stampLogging appends the edits of logging.*. A stamped value already
 // right is left alone (its bytes may spell it with escapes), so stamping
 // a stamped document is a no-op.
-func stampLogging(edits []occkit.Edit, doc occkit.Document, level occkit.LogLevel) []occkit.Edit {
-	logging := doc.Get(pathLogging)
+func stampLogging(edits []occkit.Edit, logging occkit.Value, level occkit.LogLevel) []occkit.Edit {
 	if !logging.IsObject() {
 		raw := `{"level":` + quote(string(level)) + `,"consoleLevel":` + quote(string(level)) +
 			`,"consoleStyle":` + quote(ConsoleStyle) + `}`
@@ -92,8 +92,7 @@ func stampLogging(edits []occkit.Edit, doc occkit.Document, level occkit.LogLeve
 }
 
 // stampDiagnostics appends the edit that makes diagnostics.otel.logs false.
-func stampDiagnostics(edits []occkit.Edit, doc occkit.Document) []occkit.Edit {
-	diagnostics := doc.Get(pathDiagnostics)
+func stampDiagnostics(edits []occkit.Edit, diagnostics occkit.Value) []occkit.Edit {
 	if !diagnostics.IsObject() {
 		return append(edits, occkit.Edit{Path: pathDiagnostics, Raw: []byte(`{"otel":{"logs":false}}`)})
 	}
@@ -105,6 +104,26 @@ func stampDiagnostics(edits []occkit.Edit, doc occkit.Document) []occkit.Edit {
 		return edits
 	}
 	return append(edits, occkit.Edit{Path: pathOtelLogs, Raw: []byte("false")})
+}
+
+// stampedMembers is the root's logging and diagnostics members (missing
+// when absent or when the root is not an object), found in one scan of
+// the root that stops once it has both: two lookups from the root would
+// each skip past everything before them (a large agents catalog) again.
+func stampedMembers(doc occkit.Document) (logging, diagnostics occkit.Value) {
+	found := 0
+	doc.Root().ForEach(func(k, v occkit.Value) bool {
+		switch k.String() {
+		case "logging":
+			logging = v
+			found++
+		case "diagnostics":
+			diagnostics = v
+			found++
+		}
+		return found < 2
+	})
+	return logging, diagnostics
 }
 
 func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
@@ -121,7 +140,7 @@ func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 // CheckStamp applies to platform-owned logging only; a driver-managed document
 // is not stamped and must not be guarded.
 func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
-	logging := doc.Get(pathLogging)
+	logging, diagnostics := stampedMembers(doc)
 	var errs []error
 	level, okLevel := stampedLevel(logging.Key("level"))
 	if !okLevel {
@@ -142,7 +161,7 @@ func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	}
 	// Key reads objects only, so a non-object counts as {} (gjson paths
 	// would also index arrays).
-	if logs := doc.Get(pathDiagnostics).Key("otel").Key("logs"); !logs.IsBool() || logs.Bool() {
+	if logs := diagnostics.Key("otel").Key("logs"); !logs.IsBool() || logs.Bool() {
 		errs = append(errs, broken(pathOtelLogs, "diagnostics.otel.logs must be false"))
 	}
 	if err := occkit.Join(errs...); err != nil {
