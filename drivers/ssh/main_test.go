@@ -46,20 +46,20 @@ func TestMain(m *testing.M) {
 }
 
 // fuzzWorker reports whether this process is a fuzzing worker: it runs only
-// the fuzz target, which needs no server, and the fuzzing engine starts
-// such workers often, so each one must start quickly.
+// the fuzz target, which needs no server, so it starts none (otherwise every
+// worker would start an sshd of its own).
 func fuzzWorker() bool {
 	f := flag.Lookup("test.fuzzworker")
 	return f != nil && f.Value.String() == "true"
 }
 
 func run(m *testing.M) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	if fuzzWorker() {
 		srvErr = fmt.Errorf("%w: no sshd in a fuzzing worker", sshtest.ErrUnavailable)
 		return m.Run()
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
 	srv, srvErr = sshtest.Start(ctx)
 	switch {
 	case srvErr == nil:
