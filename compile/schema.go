@@ -68,6 +68,9 @@ func compileValidator(id string, schema []byte) (*Validator, error) {
 // message of occkit's wording that names the setting and the schema
 // keyword; the validator's own text, which can quote values, is dropped.
 // Several violations come back together, sorted (see [occkit.Join]).
+// A number is judged as the double it denotes, as [Load] writes it and
+// OpenClaw reads it, whatever its spelling: 2.0 and 20e-1 are the integer
+// 2, 1e-1000000 is 0, and no spelling costs more than a double does.
 func (v *Validator) Validate(doc occkit.Document) error {
 	if v.proj == nil {
 		return v.validateWhole(doc)
@@ -86,9 +89,11 @@ func (v *Validator) validatePruned(root gjson.Result) error {
 
 // validateWhole validates the whole decoded document: the path of a
 // schema that refuses projection, and the reference the projection is
-// tested against.
+// tested against. It decodes the canonical form, whose numbers are the
+// doubles the document denotes (see jsonwalk.Exact), so that no spelling
+// of a number costs the validator's exact arithmetic more than a double.
 func (v *Validator) validateWhole(doc occkit.Document) error {
-	dec := json.NewDecoder(bytes.NewReader(doc.Bytes()))
+	dec := json.NewDecoder(bytes.NewReader(occkit.Canonical(doc)))
 	dec.UseNumber()
 	var inst any
 	if err := dec.Decode(&inst); err != nil {

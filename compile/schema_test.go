@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -566,14 +567,16 @@ func TestProjectionEquivalent(t *testing.T) {
 							t.Fatalf("fast acceptance of %s, which the schema refuses: %v", src, whole)
 						}
 					}
-					dec := json.NewDecoder(strings.NewReader(src))
+					// Numbers decode as the doubles they denote
+					// (jsonwalk.Exact): the canonical form's spelling.
+					dec := json.NewDecoder(bytes.NewReader(occkit.Canonical(doc)))
 					dec.UseNumber()
 					var want any
 					if err := dec.Decode(&want); err != nil {
 						t.Fatal(err)
 					}
 					if diff := cmp.Diff(want, schemacheck.DecodeAll(docjson.Root(doc))); diff != "" {
-						t.Fatalf("DecodeAll of %s differs from encoding/json (-json +got):\n%s", src, diff)
+						t.Fatalf("DecodeAll of %s differs from encoding/json on its canonical form (-json +got):\n%s", src, diff)
 					}
 				})
 			}
@@ -626,4 +629,62 @@ func FuzzFastCheck(f *testing.F) {
 			t.Fatalf("Validate %v of %s, whole validation %v", got, s, whole)
 		}
 	})
+}
+
+// A number is validated as the double it denotes, whatever its spelling:
+// the value compile.Load writes, the revision digest reads and OpenClaw
+// sees. The fast check, the pruned validation and the whole-document
+// reference agree, and a spelling with a huge exponent costs no more than
+// a double does (math/big would build a million-digit denominator for
+// 1e-1000000; found by FuzzFastCheck).
+func TestValidateNumberSpellings(t *testing.T) {
+	v, err := NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		lit   string
+		valid bool
+	}{
+		{"2", true},
+		{"2.0", true},
+		{"2e0", true},
+		{"20e-1", true},
+		{"0.2e1", true},
+		{"1.0000000000000000001", true}, // the double 1
+		{"1e21", true},
+		{"1.5", false},
+		{"0", false},
+		{"1e-1000000", false}, // the double 0
+		{"-1e-1000000", false},
+		{"9e-1000000", false},
+		{"0.99999999999999999999", true}, // the double 1
+		{"0.9999999999999999", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lit, func(t *testing.T) {
+			doc, err := occkit.ParseDocument([]byte(`{"agents":{"defaults":{"maxConcurrent":` + tt.lit + `}}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole := v.validateWhole(doc)
+			var got error
+			allocated := heapAllocated(func() { got = v.Validate(doc) })
+			if (got == nil) != tt.valid || (whole == nil) != tt.valid || v.fast.Valid(doc.String()) && !tt.valid {
+				t.Fatalf("Validate %v, whole validation %v, want valid %v", got, whole, tt.valid)
+			}
+			if allocated > 64<<10 {
+				t.Errorf("validating one number allocated %d bytes, want at most 64 KiB", allocated)
+			}
+		})
+	}
+}
+
+// heapAllocated is the number of heap bytes f allocates.
+func heapAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

@@ -3,33 +3,56 @@ package jsonwalk
 import (
 	"encoding/json"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit/internal/json5"
 )
 
 // Exact reads JSON as encoding/json with UseNumber decodes it, which is
 // what a JSON Schema validator on decoded values sees: strings decoded by
 // encoding/json (invalid UTF-8 and lone surrogates become U+FFFD) and
 // numbers as exact decimals (a number is an integer when its value is
-// whole).
+// whole). The decimal of a number is the double it denotes, in the RFC
+// 8785 form of [CanonicalNumber]: what compile.Load writes, what a
+// revision's digest reads and what JavaScript reads. Taking the literal's
+// own decimal instead would cost work in proportion to its exponent (a
+// ten-byte 1e-1000000 is a fraction with a million-digit denominator) and
+// would judge a value the runtime never sees.
 type Exact struct{}
 
 // Decode implements [Policy].
 func (Exact) Decode(raw string, escaped bool) string { return DecodeExact(raw, escaped) }
 
-// NumberType implements [Policy].
+// NumberType implements [Policy]. A literal that overflows a double is a
+// Number only: a Document never holds one (DOC-1).
 func (Exact) NumberType(raw string) uint8 {
 	if !strings.ContainsAny(raw, ".eE") {
 		return Number | Integer
 	}
-	if v, ok := new(big.Rat).SetString(raw); ok && v.IsInt() {
+	c, ok := CanonicalNumber(raw)
+	switch {
+	case !ok:
+		return Number
+	case !strings.ContainsAny(c, ".e") || strings.Contains(c, "e+"):
+		// RFC 8785 writes a fraction with a point or a negative
+		// exponent; from 1e21 up every double is whole.
 		return Number | Integer
 	}
 	return Number
+}
+
+// CanonicalNumber returns the RFC 8785 form of the number literal raw
+// (surrounding space allowed): the shortest decimal of the double it
+// denotes, as ECMAScript writes it. A literal too small to tell from zero
+// is "0"; ok is false when raw is not a number or overflows a double. The
+// work is linear in len(raw), and the result is at most 25 bytes.
+func CanonicalNumber(raw string) (string, bool) {
+	out, ok := json5.AppendCanonicalNumber(nil, []byte(strings.TrimSpace(raw)))
+	return string(out), ok
 }
 
 // DecodeExact unquotes the JSON string literal raw exactly as

@@ -149,7 +149,13 @@ func (c *exactCheck) Accepts(kind uint8, raw, s string) bool {
 		if c.minimum == nil && c.exclusiveMinimum == nil && c.maximum == nil && c.exclusiveMaximum == nil {
 			return true
 		}
-		v, ok := new(big.Rat).SetString(raw)
+		// The exact decimal of the double the literal denotes (see
+		// jsonwalk.Exact): bounded work for any spelling.
+		lit, ok := jsonwalk.CanonicalNumber(raw)
+		if !ok {
+			return false
+		}
+		v, ok := new(big.Rat).SetString(lit)
 		return ok &&
 			(c.minimum == nil || v.Cmp(c.minimum) >= 0) &&
 			(c.exclusiveMinimum == nil || v.Cmp(c.exclusiveMinimum) > 0) &&

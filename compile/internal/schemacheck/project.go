@@ -410,7 +410,8 @@ func scalars(vs []any) bool {
 }
 
 // Prune builds the instance n can look at from r, as encoding/json with
-// UseNumber would decode it.
+// UseNumber would decode it, each number spelled as jsonwalk.Exact reads
+// it.
 func (n *Projection) Prune(r gjson.Result) any {
 	if n == presence {
 		return nil
@@ -455,7 +456,8 @@ func (n *Projection) Prune(r gjson.Result) any {
 	return decodeScalar(r)
 }
 
-// DecodeAll decodes r whole, as encoding/json with UseNumber does: a key
+// DecodeAll decodes r whole, as encoding/json with UseNumber does (each
+// number spelled as jsonwalk.Exact reads it): a key
 // repeated keeps its last value.
 func DecodeAll(r gjson.Result) any {
 	if r.Type != gjson.JSON {
@@ -482,6 +484,11 @@ func decodeScalar(r gjson.Result) any {
 	case gjson.String:
 		return decodeString(r.Raw)
 	case gjson.Number:
+		// The double the literal denotes, as jsonwalk.Exact reads it; a
+		// literal beyond a double (never in a Document) stays as written.
+		if c, ok := jsonwalk.CanonicalNumber(r.Raw); ok {
+			return json.Number(c)
+		}
 		return json.Number(strings.TrimSpace(r.Raw))
 	case gjson.True:
 		return true
