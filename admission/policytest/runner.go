@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -389,14 +389,13 @@ func numbers(v any) any {
 			t[i] = numbers(x)
 		}
 	case json.Number:
-		r, ok := new(big.Rat).SetString(string(t))
-		if !ok {
+		// ParseFloat rounds as math/big would, in time linear in the
+		// literal whatever its exponent; an underflow reads as zero.
+		f, err := strconv.ParseFloat(string(t), 64)
+		if math.IsInf(f, 0) || err != nil && f != 0 {
 			return exactNumber(t)
 		}
-		if f, _ := r.Float64(); !math.IsInf(f, 0) {
-			return f
-		}
-		return exactNumber(t)
+		return f
 	}
 	return v
 }
