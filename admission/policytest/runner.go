@@ -199,7 +199,13 @@ func checkError(want gjson.Result, res result, err error) string {
 		return fmt.Sprintf("expected error %s, got success %s", want.Raw, got)
 	}
 	list := occkit.Errors(err)
-	all := err.Error()
+	// Every member's message: an aggregate's own lists only the first
+	// occkit.MaxListed.
+	msgs := []string{err.Error()}
+	for _, e := range list {
+		msgs = append(msgs, e.Error())
+	}
+	all := strings.Join(msgs, "\n")
 	for _, n := range want.Get("neverMentions").Array() {
 		if strings.Contains(all, n.String()) {
 			return fmt.Sprintf("error mentions %q: %s", n.String(), all)
