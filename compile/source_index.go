@@ -32,8 +32,9 @@ type sourceIndex struct {
 	slots  []int32
 	rooted bool
 	masks  []mask // sorted, disjoint
-	// known is where the text stops being JSON5 the parser read: a
-	// syntax refusal's text from there to each line's end is masked.
+	// known is where the text stops being JSON5 the parser read: past
+	// it (a syntax refusal's line) nothing tells a key from a value, so
+	// every run of text but blanks and punctuation is masked.
 	known int
 	src   []byte
 }
@@ -84,6 +85,16 @@ func indexSource(src []byte, under occkit.Path, sens []sensitive.Pattern, maxDep
 	}
 	b.advance(len(src))
 	return x
+}
+
+// tailPunct reports the bytes a masked tail shows: blanks, line breaks
+// and JSON punctuation.
+func tailPunct(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f', '{', '}', '[', ']', ',', ':':
+		return true
+	}
+	return false
 }
 
 // frame is one open container while indexing.
@@ -530,10 +541,12 @@ func (x *sourceIndex) maskAt(off int) int {
 func (x *sourceIndex) excerpt(line, off int) (string, int) {
 	start, end := x.lineBounds(line)
 	off = min(max(off, start), end)
-	switch i := x.maskAt(off); {
-	case off > x.known:
-		off = max(x.known, start) // the caret goes to the mask
-	case i < len(x.masks) && int(x.masks[i].start) < off:
+	// The caret goes to the start of the mask it falls in.
+	if i := x.maskAt(off); off >= x.known {
+		for off > max(x.known, start) && off < end && !tailPunct(x.src[off-1]) && !tailPunct(x.src[off]) {
+			off--
+		}
+	} else if i < len(x.masks) && int(x.masks[i].start) < off {
 		off = max(int(x.masks[i].start), start)
 	}
 	from, nb, allBefore := x.walkBefore(start, off, snippetRunes)
@@ -599,8 +612,10 @@ func (x *sourceIndex) walkBefore(start, off, limit int) (from, n int, all bool) 
 // characters, and its replacement when it is masked. *i is the first
 // mask ending after off, and moves past the masks read.
 func (x *sourceIndex) pieceAfter(off, end int, i *int) (next, runes int, repl string) {
-	if off >= x.known {
-		return end, len(masked), masked
+	if off >= x.known && !tailPunct(x.src[off]) {
+		for next = off; next < end && !tailPunct(x.src[next]); next++ {
+		}
+		return next, len(masked), masked
 	}
 	if *i < len(x.masks) && int(x.masks[*i].start) <= off {
 		m := x.masks[*i]
@@ -614,8 +629,10 @@ func (x *sourceIndex) pieceAfter(off, end int, i *int) (next, runes int, repl st
 // pieceBefore is the piece that ends at off, after start: where it
 // starts and its characters. *i is the last mask starting before off.
 func (x *sourceIndex) pieceBefore(start, off int, i *int) (prev, runes int) {
-	if off > x.known {
-		return max(x.known, start), len(masked)
+	if off > x.known && !tailPunct(x.src[off-1]) {
+		for prev = off; prev > max(x.known, start) && !tailPunct(x.src[prev-1]); prev-- {
+		}
+		return prev, len(masked)
 	}
 	if *i >= 0 && int(x.masks[*i].end) >= off {
 		m := x.masks[*i]
