@@ -162,7 +162,7 @@ func (b *indexer) advance(to int) {
 				b.pos++
 			}
 			b.line, b.col = b.line+1, 1
-			b.x.lines = append(b.x.lines, int32(b.pos))
+			b.x.lines = append(roomFor(b.x.lines), int32(b.pos))
 		case c < utf8.RuneSelf:
 			b.pos++
 			b.col++
@@ -195,9 +195,19 @@ func (b *indexer) addNode(n node, key string, off int) int32 {
 	}
 	b.advance(off)
 	n.off, n.col = int32(off), int32(b.col)
-	x.nodes = append(x.nodes, n)
+	x.nodes = append(roomFor(x.nodes), n)
 	x.slots[i] = int32(len(x.nodes))
 	return int32(len(x.nodes) - 1)
+}
+
+// roomFor is s with room for one more element, doubling when full: append
+// grows a large slice by a quarter, which allocates five times its final
+// size along the way.
+func roomFor[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return append(make([]T, 0, 2*cap(s)+16), s...)
 }
 
 // grow doubles the table and re-inserts every node but the root.
@@ -371,7 +381,7 @@ func (b *indexer) mask(start, end int) {
 
 func (b *indexer) maskAs(start, end int, repl string) {
 	if end > start {
-		b.x.masks = append(b.x.masks, mask{start: int32(start), end: int32(end), repl: repl})
+		b.x.masks = append(roomFor(b.x.masks), mask{start: int32(start), end: int32(end), repl: repl})
 	}
 }
 
