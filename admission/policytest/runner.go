@@ -118,12 +118,24 @@ func readCaseFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	tooLarge := fmt.Errorf("larger than the limit of %d bytes", MaxFileBytes)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
+	if st.Size() > MaxFileBytes {
+		return nil, tooLarge
+	}
+	// Sized from the file's length, so that reading allocates once; the
+	// limit holds if it grows meanwhile.
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
 	if len(b) > MaxFileBytes {
-		return nil, fmt.Errorf("larger than the limit of %d bytes", MaxFileBytes)
+		return nil, tooLarge
 	}
 	// encoding/json's scanner is a loop with a counter of open levels,
 	// and refuses more than MaxFileDepth.
