@@ -30,9 +30,11 @@
 // an entry whose "omitted" is N). Each entry is at most 8 KiB: the file
 // name, the path and the message are cut at 256 characters, the snippet
 // at two lines of 100, and -json escapes no more than JSON requires. So
-// a file prints at most 21 × 8 KiB = 168 KiB in any form, and in practice
-// about 4 KiB (11 KiB with -json -snippet) however large it is: a 200 KB
-// catalog of 4,000 refused rows on one line once printed 520 KB.
+// a file prints at most 21 × 8 KiB = 168 KiB in any form, at most twice
+// its size for any file of 84 KiB or more, and in practice about 4 KiB
+// (11 KiB with -json -snippet) however large it is: a 69 KB catalog of
+// refused rows on one line once printed 190 KB (520 KB with -json
+// -snippet).
 //
 // Install with
 //
