@@ -21,7 +21,7 @@ type sourceText struct {
 // sourceMap is the source map the loaders attach to a document
 // (occkit.SourceMap). It keeps the texts as they were read and does its
 // work only when asked, that is when something is refused: a document
-// that is admitted pays one small allocation for it. The first placement
+// that is admitted pays a small allocation a text for it. The first placement
 // in a text reads it once ([sourceIndex]); every placement after costs
 // the excerpt it prints. It is safe for concurrent use.
 type sourceMap struct {
