@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -35,6 +37,13 @@ type Options struct {
 	// DisableOpenClawSchema turns the OpenClaw schema check off: revisions
 	// then freeze no OpenClaw schema version.
 	DisableOpenClawSchema bool
+	// Rules are the caller's own policies, run in this order by every
+	// admission after the harness-auth and gateway-settings checks
+	// (package doc, "Your own rules"). New refuses a nil rule and a bad
+	// or repeated name.
+	Rules []Rule
+	// RuleTimeout is each rule's budget; zero is [DefaultRuleTimeout].
+	RuleTimeout time.Duration
 }
 
 // Admitter admits deployments. Make one with [New] and share it: it is
@@ -44,6 +53,9 @@ type Admitter struct {
 	versions map[occkit.Harness]string
 	schema   *compile.Validator
 	openclaw *openclawschema.Validator // nil: disabled
+	rules    []Rule
+	// ruleTimeout is each rule's budget.
+	ruleTimeout time.Duration
 }
 
 // configurationSchema is occkit's Configuration schema (DOC-5), compiled
@@ -75,7 +87,15 @@ func New(opts Options) (*Admitter, error) {
 	if opts.DisableOpenClawSchema {
 		openclaw = nil
 	}
-	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}, nil
+	if err := checkRules(opts.Rules); err != nil {
+		return nil, err
+	}
+	timeout := opts.RuleTimeout
+	if timeout <= 0 {
+		timeout = DefaultRuleTimeout
+	}
+	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw,
+		rules: slices.Clone(opts.Rules), ruleTimeout: timeout}, nil
 }
 
 // Agent is the resource being deployed, as stored.
@@ -95,6 +115,9 @@ type Agent struct {
 	// render it. "" leaves the check to the render, against the
 	// Compute's namespace.
 	NamespaceID string
+	// Labels are the Agent's labels as the control plane stores them.
+	// Admission only shows them to the caller's rules ([View.Agent]).
+	Labels map[string]string
 }
 
 // Request is one deployment. Compute.Kind "" is Kubernetes.
@@ -102,6 +125,9 @@ type Request struct {
 	// Principal is the caller, passed to the Authorizer.
 	Principal string
 	Agent     Agent
+	// Tenant is the Agent's tenant, when the control plane knows it.
+	// Admission only shows it to the caller's rules ([View.Tenant]).
+	Tenant Tenant
 	// Configuration reads the stored Configuration after authorization.
 	Configuration ConfigurationReader
 	Compute       ComputeInfo
@@ -158,7 +184,8 @@ func (p *Prepared) Document() occkit.Document { return p.doc }
 // (LOG-1, unless the ComputeDriver owns logging) → schema validation
 // (DOC-5: occkit's schema, then the OpenClaw release's, so a revision
 // admits only what that OpenClaw starts with) → Harness resolution (RES) → roster (RES-10, deploy stage) →
-// harness-auth validation (AUTH) → gateway-settings check → freeze.
+// harness-auth validation (AUTH) → gateway-settings check → the caller's
+// rules (Options.Rules) → freeze.
 //
 // The first refusal ends admission and nothing is left behind: Admit has no
 // side effects of its own and returns no revision. A cancelled ctx is 503
@@ -331,6 +358,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID
+	}
+	// The caller's own rules (Options.Rules): after every check of
+	// occkit's, before the freeze, over what admission decided.
+	if err := a.runRules(ctx, r, doc, req); err != nil {
+		return nil, err
 	}
 	r.freeze(doc)
 	// The render stage, with the Compute-independent defaults: whatever
