@@ -162,7 +162,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	a, err := admission.New(admission.Options{
-		Rules: rules,
+		Rules:      rules,
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
 			occkit.HarnessOpenClaw: "2026.9.6",
