@@ -70,7 +70,8 @@
 //     occkit is reserved, so no rule passes for occkit's own, and a SPEC
 //     rule ID ("RES-7") is no valid name. New refuses a nil rule, a bad
 //     name and a name registered twice (400, ADM-1, path rules[i]).
-//   - Rules run in registration order, each in a goroutine of its own
+//   - Rules run in registration order, one after another in one
+//     goroutine of their own (admission hands over to it once), each
 //     with a deadline of [Options].RuleTimeout ([DefaultRuleTimeout], one
 //     second, when zero). Every rule runs, and their refusals come back
 //     together ([occkit.Join]), so a team sees all it has to fix.
@@ -82,8 +83,12 @@
 //     500 INTERNAL naming the rule, never the panic's value nor the
 //     error's text (both stay reachable through Unwrap). One that
 //     overruns its deadline is 503 DEPENDENCY_UNAVAILABLE naming it;
-//     admission stops waiting for it, and a rule that ignores its context
-//     keeps only its own goroutine. A cancelled admission is 503 ADM-1.
+//     admission stops waiting for it (the rules after it do not run), and
+//     a rule that ignores its context keeps only the rules' goroutine. A
+//     cancelled admission is 503 ADM-1.
+//   - The View reads the document's channels and top-level members
+//     ([View.DocumentKey]) in one pass, when a rule first asks: a rule set
+//     that reads neither costs no pass over a large document.
 //   - The rules that held join the revision's reason chain
 //     ([Revision.Reasons], [Revision.Explain]: "company/x (request):
 //     held"), which is not persisted: rules never change the digest.

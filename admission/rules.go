@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/occkit/occkit"
@@ -168,6 +170,33 @@ type View struct {
 	bindings  []occkit.SecretBinding
 	release   Release
 	doc       occkit.Document
+	// top indexes the document's top-level members, read in one pass
+	// when a rule first needs one (channels, DocumentKey): on a large
+	// document each rule reading a late member (logging, tools) would
+	// otherwise scan past the model catalog again.
+	top     map[string]occkit.Value
+	topOnce sync.Once
+}
+
+// index reads the document's top-level members and its channels, once.
+func (v *View) index() {
+	v.topOnce.Do(func() {
+		v.top = map[string]occkit.Value{}
+		v.doc.Root().ForEach(func(k, m occkit.Value) bool {
+			if _, dup := v.top[k.String()]; !dup { // as Key, the first
+				v.top[k.String()] = m
+			}
+			return true
+		})
+		channels := occkit.NewPath("channels")
+		v.top["channels"].ForEach(func(k, c occkit.Value) bool {
+			id := k.String()
+			if en := c.Key("enabled"); !notChannel(id) && c.IsObject() && !(en.IsBool() && !en.Bool()) {
+				v.channels = append(v.channels, Channel{ID: id, Path: channels.Key(id)})
+			}
+			return true
+		})
+	})
 }
 
 // Agent is the Agent being deployed, with the labels the control plane
@@ -218,7 +247,10 @@ func (v *View) Fallbacks() []Model {
 func (v *View) Models() []Model { return append([]Model(nil), v.models...) }
 
 // Channels are the channels the Configuration configures, in key order.
-func (v *View) Channels() []Channel { return append([]Channel(nil), v.channels...) }
+func (v *View) Channels() []Channel {
+	v.index()
+	return append([]Channel(nil), v.channels...)
+}
 
 // SecretBindings are the Configuration's secretBindings: variable names
 // and Secret references, never values (AUTH-6).
@@ -233,6 +265,15 @@ func (v *View) Release() Release { return v.release }
 // and the logging stamp), as it will be frozen. A Value is a read-only
 // view of immutable bytes.
 func (v *View) Document() occkit.Value { return v.doc.Root() }
+
+// DocumentKey is the member key of the document's top-level object, as
+// Document().Key(key) (missing when absent), from an index the view
+// builds once: on a large document it costs a map lookup where Key scans
+// every member before key.
+func (v *View) DocumentKey(key string) occkit.Value {
+	v.index()
+	return v.top[key]
+}
 
 // newView is the view of revision r (every field but the document set),
 // about to freeze doc, for req.
@@ -266,14 +307,6 @@ func newView(r *Revision, doc occkit.Document, req Request) *View {
 			v.models = append(v.models, viewModel(f, r.harness.ID, p))
 		}
 	}
-	channels := occkit.NewPath("channels")
-	doc.Get(channels).ForEach(func(k, c occkit.Value) bool {
-		id := k.String()
-		if en := c.Key("enabled"); !notChannel(id) && c.IsObject() && !(en.IsBool() && !en.Bool()) {
-			v.channels = append(v.channels, Channel{ID: id, Path: channels.Key(id)})
-		}
-		return true
-	})
 	return v
 }
 
@@ -304,56 +337,98 @@ func viewModel(ref string, h occkit.Harness, at occkit.Path) Model {
 // (ADM-1, after the harness-auth and gateway-settings checks, before the
 // freeze). Every rule runs; their refusals come back together. The rules
 // that held are added to r's reason chain.
+//
+// The rules run one after another in one goroutine of their own, so that
+// neither a panic nor a rule that ignores its context can take admission
+// with it, and admission hands over to it once, not once a rule: it
+// learns which rule runs, and until when, from an atomic, and looks only
+// when a deadline may have passed. At a rule's deadline admission stops
+// waiting (a rule that never returns keeps the goroutine, and nothing
+// else).
 func (a *Admitter) runRules(ctx context.Context, r *Revision, doc occkit.Document, req Request) error {
 	if len(a.rules) == 0 {
 		return nil
 	}
 	v := newView(r, doc, req)
-	var errs []error
-	for _, rule := range a.rules {
-		if err := alive(ctx); err != nil {
-			return err
+	out := make([]error, len(a.rules)) // the worker's; read after done
+	var running atomic.Pointer[ruleRun]
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i, rule := range a.rules {
+			if ctx.Err() != nil {
+				return
+			}
+			rctx, cancel := context.WithTimeout(ctx, a.ruleTimeout)
+			deadline, _ := rctx.Deadline()
+			running.Store(&ruleRun{index: i, deadline: deadline})
+			out[i] = checkRule(rctx, rule, v)
+			cancel()
 		}
-		err := a.runRule(ctx, rule, v)
-		if err == nil {
-			r.reasons = append(r.reasons, resolver.Reason{Rule: rule.Name(), Path: occkit.Root(), Note: "held"})
-			continue
+	}()
+	timer := time.NewTimer(a.ruleTimeout)
+	defer timer.Stop()
+	for {
+		select {
+		case <-done:
+			if err := alive(ctx); err != nil {
+				return err
+			}
+			var errs []error
+			for i, err := range out {
+				name := a.rules[i].Name()
+				if err == nil {
+					r.reasons = append(r.reasons, resolver.Reason{Rule: name, Path: occkit.Root(), Note: "held"})
+					continue
+				}
+				errs = append(errs, a.ruleError(name, err))
+			}
+			return occkit.Join(errs...)
+		case <-ctx.Done():
+			return alive(ctx)
+		case <-timer.C:
+			run := running.Load()
+			wait := a.ruleTimeout
+			if run != nil {
+				if wait = time.Until(run.deadline); wait <= 0 {
+					return a.ruleError(a.rules[run.index].Name(), context.DeadlineExceeded)
+				}
+			}
+			timer.Reset(wait)
 		}
-		errs = append(errs, err)
 	}
-	return occkit.Join(errs...)
 }
 
-// runRule runs one rule within its budget, in a goroutine of its own, so
-// that neither a panic nor a rule that ignores its context can take
-// admission with it: admission stops waiting at the deadline (a rule that
-// never returns keeps its goroutine, and nothing else).
-func (a *Admitter) runRule(ctx context.Context, rule Rule, v *View) error {
-	name := rule.Name()
-	rctx, cancel := context.WithTimeout(ctx, a.ruleTimeout)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- occkit.Wrap(fmt.Errorf("panic: %v", p), occkit.CodeInternal, name, occkit.Root(), "the rule %s panicked", name)
-			}
-		}()
-		done <- rule.Check(rctx, v)
+// ruleRun is the rule the worker runs and its deadline.
+type ruleRun struct {
+	index    int
+	deadline time.Time
+}
+
+// checkRule runs one rule's check, a panic becoming its error.
+func checkRule(ctx context.Context, rule Rule, v *View) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = rulePanic{value: p}
+		}
 	}()
-	var err error
-	select {
-	case err = <-done:
-	case <-rctx.Done():
-		err = rctx.Err()
-	}
-	if err == nil {
-		return nil
-	}
-	if cerr := alive(ctx); cerr != nil {
-		return cerr
-	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	return rule.Check(ctx, v)
+}
+
+// rulePanic is a rule's panic, kept as the cause of its refusal.
+type rulePanic struct{ value any }
+
+func (p rulePanic) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// ruleError is the refusal for rule name's error: its own refusal with
+// its name, or a fault (a panic, a plain error: 500; its deadline: 503)
+// naming it.
+func (a *Admitter) ruleError(name string, err error) error {
+	var p rulePanic
+	switch {
+	case errors.As(err, &p):
+		return occkit.Wrap(err, occkit.CodeInternal, name, occkit.Root(), "the rule %s panicked", name)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, name, occkit.Root(),
 			"the rule %s did not decide within %s", name, a.ruleTimeout)
 	}

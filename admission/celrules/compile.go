@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
@@ -225,19 +226,20 @@ func (a activation) ResolveName(name string) (any, bool) {
 	switch name {
 	case "agent":
 		ag := v.Agent()
-		return view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID, Labels: labels(ag.Labels)}, true
+		return object{view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID,
+			Labels: labels(ag.Labels)}, agentType}, true
 	case "tenant":
 		t := v.Tenant()
-		return view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, true
+		return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}, true
 	case "principal":
-		return v.Principal(), true
+		return types.String(v.Principal()), true
 	case "harness":
-		return string(v.Harness()), true
+		return types.String(v.Harness()), true
 	case "mode":
-		return string(v.Mode()), true
+		return types.String(v.Mode()), true
 	case "compute":
 		c := v.Compute()
-		return view.Compute{Kind: string(c.Kind), ID: c.ID}, true
+		return object{view.Compute{Kind: string(c.Kind), ID: c.ID}, computeType}, true
 	case "primary":
 		return model(v.Primary()), true
 	case "fallbacks":
@@ -246,28 +248,30 @@ func (a activation) ResolveName(name string) (any, bool) {
 		return models(v.Models()), true
 	case "channels":
 		cs := v.Channels()
-		out := make([]string, len(cs))
+		out := make([]ref.Val, len(cs))
 		for i, c := range cs {
-			out[i] = c.ID
+			out[i] = types.String(c.ID)
 		}
-		return out, true
+		return types.NewRefValList(types.DefaultTypeAdapter, out), true
 	case "secretBindings":
 		bs := v.SecretBindings()
-		out := make([]view.SecretBinding, len(bs))
+		out := make([]ref.Val, len(bs))
 		for i, b := range bs {
-			out[i] = view.SecretBinding{Env: b.Env, Kind: string(b.Source.Kind), NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}
+			out[i] = object{view.SecretBinding{Env: b.Env, Kind: string(b.Source.Kind),
+				NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}, bindingType}
 		}
-		return out, true
+		return types.NewRefValList(types.DefaultTypeAdapter, out), true
 	case "release":
 		r := v.Release()
-		return view.Release{Harness: string(r.Harness), Version: r.Version, OpenClawSchema: r.OpenClawSchema}, true
+		return object{view.Release{Harness: string(r.Harness), Version: r.Version, OpenClawSchema: r.OpenClawSchema}, releaseType}, true
 	case "document":
-		return jsonValue(v.Document()), true
+		return jsonObject{v: v.Document(), key: v.DocumentKey}, true
 	}
 	return nil, false
 }
 
-// labels is never nil, so that `"env" in agent.labels` reads an empty map.
+// labels is never nil, so that `"env" in agent.labels` reads an empty
+// map.
 func labels(m map[string]string) map[string]string {
 	if m == nil {
 		return map[string]string{}
@@ -275,18 +279,19 @@ func labels(m map[string]string) map[string]string {
 	return m
 }
 
-func model(m admission.Model) view.Model {
+func model(m admission.Model) ref.Val {
 	p := ""
 	if !m.Path.IsRoot() {
 		p = m.Path.String()
 	}
-	return view.Model{Ref: m.Ref, Provider: m.Provider, ID: m.ID, Profile: m.Profile, Runtime: string(m.Runtime), Path: p}
+	return object{view.Model{Ref: m.Ref, Provider: m.Provider, ID: m.ID, Profile: m.Profile,
+		Runtime: string(m.Runtime), Path: p}, modelType}
 }
 
-func models(ms []admission.Model) []view.Model {
-	out := make([]view.Model, len(ms))
+func models(ms []admission.Model) ref.Val {
+	out := make([]ref.Val, len(ms))
 	for i, m := range ms {
 		out[i] = model(m)
 	}
-	return out
+	return types.NewRefValList(types.DefaultTypeAdapter, out)
 }

@@ -44,8 +44,13 @@ func native(v occkit.Value, t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("a JSON %s does not convert to %v", v.Kind(), t)
 }
 
-// jsonObject is a JSON object as a CEL map(string, dyn).
-type jsonObject struct{ v occkit.Value }
+// jsonObject is a JSON object as a CEL map(string, dyn). key, when set,
+// finds a member faster than the Value's own Key (the document's root,
+// indexed by the admission View).
+type jsonObject struct {
+	v   occkit.Value
+	key func(string) occkit.Value
+}
 
 var _ traits.Mapper = jsonObject{}
 
@@ -111,7 +116,12 @@ func (o jsonObject) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return nil, false
 	}
-	v := o.v.Key(string(k))
+	var v occkit.Value
+	if o.key != nil {
+		v = o.key(string(k))
+	} else {
+		v = o.v.Key(string(k))
+	}
 	if !v.Exists() {
 		return nil, false
 	}
