@@ -2,6 +2,7 @@ package sensitive
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -120,4 +121,15 @@ func walk(v gjson.Result, segs []seg, at occkit.Path, out *[]occkit.Path) {
 		}
 		return true
 	})
+}
+
+// pinned is the pinned release's patterns, parsed once.
+var pinned = sync.OnceValue(Patterns)
+
+// For returns the sensitive patterns of an OpenClaw release: the pinned
+// release's ([openclawschema.Release]) for it, and as a floor for a
+// release whose data the library does not carry. The slice is shared:
+// do not modify it.
+func For(release string) []Pattern {
+	return pinned()
 }
