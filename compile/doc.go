@@ -310,9 +310,11 @@
 // is the schema's to say (DOC-5).
 //
 // Every reference must then be bound for the process that reads the
-// document (DOC-4: OpenClaw refuses to load a configuration whose
-// ${NAME} is unset, so such a revision could never start; a Configuration
-// error, hence 400). The references are ${NAME} in any string value
+// document (DOC-4: a missing variable is an error naming it; OpenClaw
+// 2026.9.6 itself loads such a configuration with a warning, "missing env
+// var … feature using this value will be unavailable", and runs without
+// the setting, so a channel never becomes ready and /readyz stays 503; a
+// Configuration error, hence 400). The references are ${NAME} in any string value
 // ($${NAME} is a literal, ${lower} no reference), an env SecretRef's id,
 // and the $NAME shorthand at a credential place ([ReferencedEnv]); the
 // gateway's are read from its document without gateway.auth, which the

@@ -562,8 +562,9 @@ var processBasics = []string{"HOME", "PATH"}
 const maxUnbound = 16
 
 // checkBound refuses every variable doc references (refs) that process p
-// does not receive (DOC-4: OpenClaw refuses to load a configuration
-// whose ${NAME} is unset, so that revision could never start). A
+// does not receive (DOC-4: OpenClaw would run without the setting that
+// uses it, a channel that never becomes ready or a provider without its
+// key). A
 // variable is bound when the plan sets it in p's environment (a
 // secretBinding, the gateway token, the Harness plan, a logging setting,
 // a file's path variable), when doc's env.vars defines it ([DefinedEnv]),
@@ -617,7 +618,7 @@ func (b planner) checkBound(doc occkit.Document, refs []envRef, p ProcessPlan) e
 			break
 		}
 		errs = append(errs, occkit.Invalid("DOC-4", first[n].path(doc),
-			"${%s} is unset in the %s process, which OpenClaw refuses to start: add a secretBinding %s or define it in env.vars; bound: %s",
+			"${%s} is unset in the %s process, which would run without what uses it: add a secretBinding %s or define it in env.vars; bound: %s",
 			n, p.Role, n, have))
 	}
 	return occkit.Join(errs...)
