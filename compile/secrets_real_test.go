@@ -1,10 +1,7 @@
 package compile_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -48,25 +45,10 @@ func TestDefinedEnvOracle(t *testing.T) {
 	dir := tiers.OpenClawDir(t, "openclaw env.vars oracle")
 	var docs []map[string]any
 	rapid.Check(t, func(t *rapid.T) { docs = append(docs, genEnvDoc(t)) })
-	b, err := json.Marshal(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := filepath.Join(t.TempDir(), "docs.json")
-	if err := os.WriteFile(f, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tiers.OpenClawNode(dir), filepath.Join("testdata", "envoracle.mjs"), dir, f)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OPENCLAW_STATE_DIR="+t.TempDir())
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v\n%s", err, stderr.String())
-	}
 	var missing [][]string
-	if err := json.Unmarshal(out, &missing); err != nil || len(missing) != len(docs) {
-		t.Fatalf("oracle answered %d of %d: %v", len(missing), len(docs), err)
+	tiers.RunOpenClawScript(t, dir, filepath.Join("testdata", "envoracle.mjs"), docs, &missing)
+	if len(missing) != len(docs) {
+		t.Fatalf("oracle answered %d of %d", len(missing), len(docs))
 	}
 	withMissing, withDefined := 0, 0
 	for i, d := range docs {

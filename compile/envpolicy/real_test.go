@@ -89,23 +89,8 @@ func TestOracle(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	f := filepath.Join(t.TempDir(), "names.json")
-	b, _ := json.Marshal(names)
-	if err := os.WriteFile(f, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tiers.OpenClawNode(dir), filepath.Join("testdata", "oracle.mjs"), dir, f)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OPENCLAW_STATE_DIR="+t.TempDir())
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v\n%s", err, stderr.String())
-	}
 	var verdicts map[string]verdict
-	if err := json.Unmarshal(out, &verdicts); err != nil {
-		t.Fatal(err)
-	}
+	tiers.RunOpenClawScript(t, dir, filepath.Join("testdata", "oracle.mjs"), names, &verdicts)
 	p := envpolicy.Pinned()
 	checked := 0
 	for _, n := range names {
