@@ -15,6 +15,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/drivers/memdriver"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -183,5 +184,49 @@ func TestLiteralCredentialsRefusedProperty(t *testing.T) {
 	})
 	if checks.Load() == 0 {
 		t.Fatal("no view was searched")
+	}
+}
+
+// #31.4: the same binding-name rule on every Compute: Kubernetes, SSH
+// and a custom driver all admit through the same plan.
+func TestBindingNamesEveryCompute(t *testing.T) {
+	a := newAdmitter(t, allow())
+	custom := memdriver.New(memdriver.Options{})
+	computes := []struct {
+		name string
+		info admission.ComputeInfo
+		auth occkit.Binding
+	}{
+		{"kubernetes", admission.ComputeInfo{Kind: occkit.ComputeKubernetes}, apiKey},
+		{"ssh", admission.ComputeInfo{Kind: occkit.ComputeSSH}, runtimeAuth},
+		{"custom", admission.ComputeOf(custom, "mem-1"), apiKey},
+	}
+	for _, c := range computes {
+		for _, name := range []string{"LD_AUDIT", "GLIBC_TUNABLES", "BASH_ENV", "NODE_PATH", "NODE_EXTRA_CA_CERTS",
+			"NODE_TLS_REJECT_UNAUTHORIZED", "SSL_CERT_FILE", "HTTPS_PROXY", "https_proxy", "PYTHONPATH", "JAVA_TOOL_OPTIONS"} {
+			// OpenClaw references upper-case names only.
+			doc := `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"channels":{"telegram":{"botToken":"${` +
+				strings.ToUpper(name) + `}"}}}`
+			_, err := a.Admit(context.Background(), admission.Request{
+				Agent:          admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: c.auth},
+				Configuration:  admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(doc)},
+				Compute:        c.info,
+				SecretBindings: []occkit.SecretBinding{{Env: name, Source: secretRef}},
+			})
+			if e := occkit.First(err); e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "AUTH-6" || e.Path.String() != "secretBindings[0].env" {
+				t.Errorf("%s, binding %s: %v, want 400 AUTH-6 at secretBindings[0].env", c.name, name, err)
+			}
+		}
+		// A channel credential the document references is what a binding
+		// is for.
+		doc := `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`
+		if _, err := a.Admit(context.Background(), admission.Request{
+			Agent:          admission.Agent{ID: "main", ConfigurationID: "c", HarnessAuth: c.auth},
+			Configuration:  admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(doc)},
+			Compute:        c.info,
+			SecretBindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: secretRef}},
+		}); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
 	}
 }

@@ -618,7 +618,7 @@ func (b planner) checkBound(doc occkit.Document, refs []envRef, p ProcessPlan) e
 			break
 		}
 		errs = append(errs, occkit.Invalid("DOC-4", first[n].path(doc),
-			"${%s} is unset in the %s process, which would run without what uses it: add a secretBinding %s or define it in env.vars; bound: %s",
+			"${%s} is unset in the %s process: add a secretBinding %s or define it in env.vars; bound: %s",
 			n, p.Role, n, have))
 	}
 	return occkit.Join(errs...)
