@@ -205,8 +205,8 @@ func StripInference(doc occkit.Document) (occkit.Document, error) {
 		providers[k.String()] = true
 		return true
 	})
-	subtrees := modelScopes(doc)
-	for _, at := range subtrees {
+	for _, sc := range modelScopes(doc) {
+		at := sc.path()
 		v := docjson.Get(doc, at)
 		if !v.IsObject() && !v.IsArray() {
 			continue

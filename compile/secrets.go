@@ -3,6 +3,7 @@ package compile
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -23,6 +24,16 @@ const RuleSecretBytes = "ADM-7"
 type SecretPolicy struct {
 	Sensitive []sensitive.Pattern
 	Env       *envpolicy.Policy
+	// match is Sensitive compiled, when SecretPolicyFor made the policy.
+	match *sensitive.Set
+}
+
+// findSensitive is [sensitive.Find] with the policy's patterns.
+func (p SecretPolicy) findSensitive(doc occkit.Document) []occkit.Path {
+	if p.match != nil {
+		return p.match.Find(doc)
+	}
+	return sensitive.Find(doc, p.Sensitive)
 }
 
 // SecretPolicyFor returns the policy of an OpenClaw release: its own data
@@ -33,30 +44,49 @@ func SecretPolicyFor(release string) SecretPolicy {
 	if !ok {
 		pol = envpolicy.Pinned()
 	}
-	return SecretPolicy{Sensitive: sensitive.For(release), Env: pol}
+	return SecretPolicy{Sensitive: sensitive.For(release), Env: pol, match: sensitive.SetFor(release)}
 }
 
-// modelScopes are the subtrees the render strips credentials from
-// ([StripInference]): every models.providers entry and every agent models
-// map entry.
-func modelScopes(doc occkit.Document) []occkit.Path {
-	var out []occkit.Path
-	pp := occkit.NewPath("models", "providers")
-	docjson.Get(doc, pp).ForEach(func(k, _ gjson.Result) bool {
-		out = append(out, pp.Key(k.String()))
-		return true
-	})
-	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
-	docjson.Get(doc, occkit.NewPath("agents", "entries")).ForEach(func(k, _ gjson.Result) bool {
-		scopes = append(scopes, occkit.NewPath("agents", "entries", k.String()))
-		return true
-	})
-	for _, s := range scopes {
-		docjson.Get(doc, s.Key("models")).ForEach(func(k, _ gjson.Result) bool {
-			out = append(out, s.Key("models").Key(k.String()))
+// scope is one subtree the render strips credentials from: the entry key
+// under its map's path, and its value as read when the scopes were listed.
+type scope struct {
+	parent occkit.Path
+	key    string
+	v      gjson.Result
+}
+
+func (s scope) path() occkit.Path { return s.parent.Key(s.key) }
+
+// eachModelScope calls fn with every subtree the render strips
+// credentials from ([StripInference]): every models.providers entry and
+// every agent models map entry, reading each object once and keeping
+// nothing.
+func eachModelScope(doc occkit.Document, fn func(scope)) {
+	entries := func(at occkit.Path, v gjson.Result) {
+		if !v.IsObject() {
+			return
+		}
+		v.ForEach(func(k, c gjson.Result) bool {
+			fn(scope{at, k.String(), c})
 			return true
 		})
 	}
+	root := docjson.Root(doc)
+	entries(occkit.NewPath("models", "providers"), root.Get("models").Get("providers"))
+	agents := root.Get("agents")
+	entries(occkit.NewPath("agents", "defaults", "models"), agents.Get("defaults").Get("models"))
+	if e := agents.Get("entries"); e.IsObject() {
+		e.ForEach(func(k, c gjson.Result) bool {
+			entries(occkit.NewPath("agents", "entries", k.String(), "models"), c.Get("models"))
+			return true
+		})
+	}
+}
+
+// modelScopes lists [eachModelScope]'s subtrees.
+func modelScopes(doc occkit.Document) []scope {
+	var out []scope
+	eachModelScope(doc, func(s scope) { out = append(out, s) })
 	return out
 }
 
@@ -81,39 +111,78 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 			visit(at, v, kind)
 		}
 	}
-	for _, p := range sensitive.Find(doc, pol.Sensitive) {
+	for _, p := range pol.findSensitive(doc) {
 		once(p, docjson.Get(doc, p), placeValue)
 	}
-	var walk func(v gjson.Result, at occkit.Path, key string)
-	walk = func(v gjson.Result, at occkit.Path, key string) {
+	// The walk keeps the steps below the scope and builds a path only
+	// for a place it visits.
+	type step struct {
+		key   string
+		index int
+	}
+	var base scope
+	var steps []step
+	at := func(extra ...string) occkit.Path {
+		var b occkit.PathBuilder
+		b.Grow(base.parent.Len() + 1 + len(steps) + len(extra))
+		for i := 0; i < base.parent.Len(); i++ {
+			if k, n, isIdx := base.parent.Elem(i); isIdx {
+				b.Index(n)
+			} else {
+				b.Key(k)
+			}
+		}
+		b.Key(base.key)
+		for _, s := range steps {
+			if s.index >= 0 {
+				b.Index(s.index)
+			} else {
+				b.Key(s.key)
+			}
+		}
+		for _, k := range extra {
+			b.Key(k)
+		}
+		return b.Path()
+	}
+	var walk func(v gjson.Result, key string)
+	walk = func(v gjson.Result, key string) {
 		switch {
 		case v.IsObject():
 			v.ForEach(func(k, c gjson.Result) bool {
-				name, p := k.String(), at.Key(k.String())
+				name := k.String()
 				switch {
-				case normalizeKey(name) == "headers" && c.IsObject():
+				case headersKey(name) && c.IsObject():
 					c.ForEach(func(h, hv gjson.Result) bool {
-						once(p.Key(h.String()), hv, placeValue)
+						once(at(name, h.String()), hv, placeValue)
 						return true
 					})
 				case credentialName(name):
-					once(p, c, placeValue)
+					once(at(name), c, placeValue)
 				default:
-					walk(c, p, name)
+					steps = append(steps, step{key: name, index: -1})
+					walk(c, name)
+					steps = steps[:len(steps)-1]
 				}
 				return true
 			})
 		case v.IsArray():
-			for i, c := range v.Array() {
-				walk(c, at.Index(i), key)
-			}
+			i := 0
+			v.ForEach(func(_, c gjson.Result) bool {
+				steps = append(steps, step{index: i})
+				walk(c, key)
+				steps = steps[:len(steps)-1]
+				i++
+				return true
+			})
 		case v.Type == gjson.String && urlLike(key, v.Str):
-			once(at, v, placeURL)
+			once(at(), v, placeURL)
 		}
 	}
-	for _, s := range modelScopes(doc) {
-		walk(docjson.Get(doc, s), s, s.String())
-	}
+	eachModelScope(doc, func(sc scope) {
+		base, steps = sc, steps[:0]
+		walk(sc.v, sc.key)
+	})
 }
 
 // credentialName reports whether a settings key names a credential value
@@ -123,7 +192,8 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 // that only mention a credential (auth: "api-key", authHeader, headerName,
 // maxTokensField, tokenMode), which are settings, not secrets.
 func credentialName(k string) bool {
-	n := normalizeKey(k)
+	var buf [64]byte
+	n := string(appendNormalKey(buf[:0], k))
 	if n == "ca" || n == "pfx" {
 		return true
 	}
@@ -138,9 +208,32 @@ func credentialName(k string) bool {
 	return false
 }
 
+// appendNormalKey appends k as [normalizeKey] writes it (lower-cased,
+// letters and digits only) to dst: the walk asks it of every key, so it
+// allocates nothing for a key of up to cap(dst) bytes.
+func appendNormalKey(dst []byte, k string) []byte {
+	for _, r := range k {
+		if r >= 0x80 {
+			r = unicode.ToLower(r)
+		} else if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			dst = append(dst, byte(r))
+		}
+	}
+	return dst
+}
+
+// headersKey reports whether k is normalized "headers".
+func headersKey(k string) bool {
+	var buf [16]byte
+	return len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
+}
+
 // urlLike is the render's test for a string it reduces to an [Origin].
 func urlLike(key, s string) bool {
-	return strings.Contains(s, "://") || urlKey(key) && strings.ContainsAny(s, "@?#")
+	return strings.Contains(s, "://") || strings.ContainsAny(s, "@?#") && urlKey(key)
 }
 
 // refName reports whether s is a name OpenClaw substitutes in ${…}:
@@ -294,7 +387,8 @@ func urlLiteral(s string) bool {
 	}
 	for _, kv := range strings.FieldsFunc(params, func(r rune) bool { return r == '&' || r == '#' || r == '?' || r == ';' }) {
 		name, value, _ := strings.Cut(kv, "=")
-		n := normalizeKey(name)
+		var buf [64]byte
+		n := string(appendNormalKey(buf[:0], name))
 		if !credentialName(name) && n != "sig" && n != "auth" && n != "code" && n != "" {
 			continue
 		}

@@ -71,3 +71,15 @@ func FuzzCheckSecretLiterals(f *testing.F) {
 		_ = DefinedEnv(doc, pol)
 	})
 }
+
+// FuzzNormalKey: the allocation-free normal form is normalizeKey's.
+func FuzzNormalKey(f *testing.F) {
+	for _, s := range []string{"x-api-Key", "\u212Aey", "İD", "Api_Key", "ÄPI"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		if got, want := string(appendNormalKey(nil, k)), normalizeKey(k); got != want {
+			t.Fatalf("%q: %q, normalizeKey %q", k, got, want)
+		}
+	})
+}
