@@ -218,7 +218,7 @@ func configuration(t *rapid.T, tp topology, inline bool) ([]byte, []canary, []oc
 		p["baseUrl"] = "https://llm.test/key/" + url.PathEscape(add(inference, "url path")) + "/v1"
 	}
 	envKey := strings.ToUpper(provider) + "_API_KEY"
-	vars := map[string]any{}
+	var vars map[string]any
 	if inline {
 		vars = map[string]any{
 			"OPENAI_API_KEY":   add(inference, "env OPENAI_API_KEY"),
