@@ -231,11 +231,6 @@ func headersKey(k string) bool {
 	return len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
 }
 
-// urlLike is the render's test for a string it reduces to an [Origin].
-func urlLike(key, s string) bool {
-	return strings.Contains(s, "://") || strings.ContainsAny(s, "@?#") && urlKey(key)
-}
-
 // refName reports whether s is a name OpenClaw substitutes in ${…}:
 // [A-Z_][A-Z0-9_]*.
 func refName(s string) bool {

@@ -176,6 +176,83 @@ func (t *trie) walk(v gjson.Result, at occkit.Path, out *[]occkit.Path) {
 	})
 }
 
+// Cursor follows a walk down a document, one key or index at a time,
+// against a set of patterns: [Cursor.Matched] reports whether the
+// location reached is one a pattern names or lies below one. It lets a
+// reader of the text (the author view of a refusal masks what it prints)
+// classify every value in one pass, at a cost per step proportional to
+// the patterns still alive there, not to the depth. The zero Cursor
+// matches nothing.
+type Cursor struct {
+	patterns []Pattern
+	live     []state
+	matched  bool
+}
+
+// state is one pattern part way: its next segment, and whether that
+// segment's key was taken and an array index is due.
+type state struct {
+	pattern, seg int
+	index        bool
+}
+
+// Start is the cursor at the root of a document for patterns.
+func Start(patterns []Pattern) Cursor {
+	c := Cursor{patterns: patterns}
+	for i, p := range patterns {
+		if len(p.segs) > 0 {
+			c.live = append(c.live, state{pattern: i})
+		}
+	}
+	return c
+}
+
+// Matched reports whether the location reached is named by a pattern or
+// lies below one.
+func (c Cursor) Matched() bool { return c.matched }
+
+// Key is the cursor one object key further down.
+func (c Cursor) Key(k string) Cursor {
+	return c.step(func(s state, sg seg) (state, bool) {
+		if s.index || !sg.any && sg.key != k {
+			return s, false
+		}
+		if sg.array {
+			return state{pattern: s.pattern, seg: s.seg, index: true}, true
+		}
+		return state{pattern: s.pattern, seg: s.seg + 1}, true
+	})
+}
+
+// Index is the cursor one array element further down.
+func (c Cursor) Index() Cursor {
+	return c.step(func(s state, _ seg) (state, bool) {
+		if !s.index {
+			return s, false
+		}
+		return state{pattern: s.pattern, seg: s.seg + 1}, true
+	})
+}
+
+func (c Cursor) step(next func(state, seg) (state, bool)) Cursor {
+	if c.matched {
+		return c
+	}
+	out := Cursor{patterns: c.patterns}
+	for _, s := range c.live {
+		segs := c.patterns[s.pattern].segs
+		n, ok := next(s, segs[s.seg])
+		if !ok {
+			continue
+		}
+		if n.seg == len(segs) {
+			return Cursor{matched: true}
+		}
+		out.live = append(out.live, n)
+	}
+	return out
+}
+
 // pinned is the pinned release's patterns, parsed once, and pinnedSet
 // them compiled.
 var (
