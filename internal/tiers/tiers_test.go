@@ -2,8 +2,13 @@ package tiers
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -225,4 +230,140 @@ func TestSummarize(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEveryTierIsListedAndUsed keeps the one list of expected tiers true:
+// every Tier declared here is in All (so the summary expects it), names are
+// unique, and every tier of All is used by some test outside this package
+// (a listed tier no test runs would fail every run under REQUIRE).
+func TestEveryTierIsListedAndUsed(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tiers.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]string{} // Go name → tier name
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, v := range vs.Values {
+				lit, ok := v.(*ast.CompositeLit)
+				if !ok || len(lit.Elts) != 1 {
+					continue
+				}
+				if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "Tier" {
+					continue
+				}
+				s, ok := lit.Elts[0].(*ast.BasicLit)
+				if !ok {
+					t.Fatalf("%s: a tier's name must be a string literal", vs.Names[i].Name)
+				}
+				name, err := strconv.Unquote(s.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				declared[vs.Names[i].Name] = name
+			}
+		}
+	}
+	listed := map[string]bool{}
+	for _, tr := range All() {
+		if tr.name == "" || listed[tr.name] {
+			t.Errorf("All lists %q twice or empty", tr.name)
+		}
+		listed[tr.name] = true
+	}
+	byName := map[string]string{}
+	for id, name := range declared {
+		if !listed[name] {
+			t.Errorf("tiers.%s (%q) is declared but not in All: the summary would not expect it", id, name)
+		}
+		if other, dup := byName[name]; dup {
+			t.Errorf("tiers.%s and tiers.%s are both %q", id, other, name)
+		}
+		byName[name] = id
+	}
+	if len(declared) != len(listed) {
+		t.Errorf("%d tiers declared, %d listed", len(declared), len(listed))
+	}
+
+	used := usedSelectors(t, filepath.Join("..", ".."))
+	for id, name := range declared {
+		if len(used[id]) == 0 {
+			t.Errorf("tiers.%s (%q) is listed but no test uses it: under REQUIRE the summary would always fail", id, name)
+		}
+	}
+	for _, old := range []string{"Ran", "Skipped"} {
+		for _, file := range used[old] {
+			t.Errorf("%s calls tiers.%s, which records no count: use Tier.Start and Run.Done, Tier.Skip", file, old)
+		}
+	}
+}
+
+// usedSelectors maps each name selected from package tiers (tiers.X) in a
+// Go file of the repository outside this package to the files using it.
+func usedSelectors(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	const path = "github.com/occkit/occkit/internal/tiers"
+	self, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string][]string{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", ".cache", "node_modules", "testdata", "vendor":
+				return filepath.SkipDir
+			}
+			if abs, _ := filepath.Abs(p); abs == self {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(src), path) {
+			return err
+		}
+		f, err := parser.ParseFile(fset, p, src, 0)
+		if err != nil {
+			return err
+		}
+		local := ""
+		for _, imp := range f.Imports {
+			if v, _ := strconv.Unquote(imp.Path.Value); v == path {
+				local = "tiers"
+				if imp.Name != nil {
+					local = imp.Name.Name
+				}
+			}
+		}
+		if local == "" {
+			return nil
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == local {
+					used[sel.Sel.Name] = append(used[sel.Sel.Name], p)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return used
 }

@@ -83,23 +83,16 @@ var (
 // when it is not set up unless OCCKIT_REQUIRE_INTEGRATION=1.
 func realCodexBinary(t *testing.T) string {
 	t.Helper()
-	const tier = "codex"
 	bin := os.Getenv("OCCKIT_CODEX")
 	if bin == "" {
-		if tiers.Required() {
-			t.Fatal("OCCKIT_CODEX is unset but OCCKIT_REQUIRE_INTEGRATION=1: run .ci/setup (it records the binary .ci/codex.sh fetches)")
-		}
-		tiers.Skipped(tier, "OCCKIT_CODEX is not set (run .ci/setup)")
-		t.Skip("the real Codex CLI is not set up (OCCKIT_CODEX unset; .ci/setup fetches it)")
+		tiers.Codex.Skip(t, "OCCKIT_CODEX is not set (run .ci/setup: it records the binary .ci/codex.sh fetches)")
 	}
 	if testing.Short() && !tiers.Required() {
-		tiers.Skipped(tier, "-short")
-		t.Skip("the real Codex tier takes minutes; skipped in -short mode")
+		tiers.Codex.Skip(t, "-short (the real Codex tier takes minutes)")
 	}
 	if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
 		t.Fatalf("OCCKIT_CODEX=%s is not an executable: %v", bin, err)
 	}
-	tiers.Ran(tier)
 	return bin
 }
 
@@ -272,6 +265,7 @@ type realResult struct {
 // occkit's own arguments and environment, against scripted endpoints.
 func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 	bin := realCodexBinary(t)
+	run := tiers.Codex.Start(t)
 	root := t.TempDir()
 	ca := newTestCA(t, root, "probe-ca")
 	behaviours := realBehaviours()
@@ -347,6 +341,7 @@ func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			capped += checkRealBehaviour(t, b, res)
 		})
+		run.Done(1)
 	}
 	t.Logf("%d of %d attempts that end in a retried failure were capped under load", capped, tolerable)
 	if tolerable > 0 && capped*2 > tolerable {
