@@ -181,17 +181,6 @@ func (r *Run) end(t testing.TB) {
 	}
 }
 
-// Ran records that the real tier name ran.
-//
-// Deprecated: use [Tier.Start] and [Run.Done], which record "ran" only
-// after checks executed.
-func Ran(name string) { record(name, "ran") }
-
-// Skipped records that the real tier name was skipped, and why.
-//
-// Deprecated: use [Tier.Skip].
-func Skipped(name, why string) { record(name, "skipped: "+why) }
-
 func record(name, what string) {
 	path := os.Getenv(ReportEnv)
 	if path == "" {
