@@ -96,7 +96,7 @@ func TestRenderedUnitsVerify(t *testing.T) {
 			tt.edit(&o)
 			if o.ServiceUser != "" {
 				if _, err := user.Lookup(o.ServiceUser); err != nil {
-					t.Skipf("no user %s here", o.ServiceUser)
+					tiers.SystemdVerify.Skip(t, "no user "+o.ServiceUser+" here")
 				}
 			}
 			rev := levelRevision(t, "verify-"+sanitize(tt.name), tt.level)
