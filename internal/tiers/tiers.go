@@ -18,7 +18,9 @@
 //
 // A test that runs a tier's checks calls [Tier.Start] once its
 // prerequisites are there and [Run.Done] with the number of checks that
-// executed (inputs compared, documents validated, gateways started). When
+// executed (inputs compared, documents validated, gateways started; for a
+// server shared by a test package, sshd or kube-apiserver, each test that
+// used it counts one). When
 // the test ends, after its subtests, the tier is recorded as "ran" only if
 // that number is positive; a run that checked nothing is recorded as such
 // and, under [Required], fails the test. A test without its prerequisites
