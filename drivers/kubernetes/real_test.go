@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,14 +56,20 @@ func TestMain(m *testing.M) {
 }
 
 // needReal skips t without the real server (TestMain fails without it
-// under kubetest.Required); a test that has it is one check of the tier.
+// under kubetest.Required); a test that has it is one check of the tier,
+// however many drivers it makes.
 func needReal(t *testing.T) {
 	t.Helper()
 	if realServer == nil {
 		tiers.KubeAPIServer.Skip(t, realSkipped.Error()+" (run .ci/setup)")
 	}
-	tiers.KubeAPIServer.Start(t).Done(1)
+	if _, counted := realTests.LoadOrStore(t, true); !counted {
+		tiers.KubeAPIServer.Start(t).Done(1)
+	}
 }
+
+// realTests are the tests needReal counted.
+var realTests sync.Map
 
 // realDriver returns a driver on the real server in namespace ns.
 func realDriver(t *testing.T, ns drivers.Namespace, mod func(*Config)) (*Driver, kubernetes.Interface) {
