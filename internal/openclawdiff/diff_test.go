@@ -36,13 +36,11 @@ func oracle(t *testing.T) *Oracle {
 	t.Helper()
 	o, err := Find(t.TempDir())
 	if err != nil {
-		if errors.Is(err, ErrNotInstalled) && !tiers.Required() {
-			tiers.Skipped("openclawdiff", err.Error())
-			t.Skip(err.Error() + "; set it to run the differential tier against the real OpenClaw")
+		if errors.Is(err, ErrNotInstalled) {
+			tiers.OpenClawDiff.Skip(t, err.Error()+"; set it to run the differential tier against the real OpenClaw")
 		}
 		t.Fatal(err)
 	}
-	tiers.Ran("openclawdiff")
 	return o
 }
 
@@ -58,6 +56,7 @@ type pending struct {
 // divergence table does not recognise.
 func TestAgreeWithOpenClaw(t *testing.T) {
 	o := oracle(t)
+	run := tiers.OpenClawDiff.Start(t)
 	n, sd := *flagN, seed()
 	t.Logf("seed %d, %d inputs per function", sd, n)
 	start := time.Now()
@@ -260,6 +259,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	}
 	for _, f := range Functions() {
 		tl := tallies[f]
+		run.Done(tl.N)
 		if tl.N == 0 {
 			continue
 		}
