@@ -42,7 +42,7 @@ func genEnvDoc(t *rapid.T) map[string]any {
 // when it reads a configuration with an empty environment are exactly
 // those the document references and does not define (DOC-4, #32.4).
 func TestDefinedEnvOracle(t *testing.T) {
-	dir := tiers.OpenClawDir(t, "openclaw env.vars oracle")
+	dir, run := tiers.OpenClawDir(t, tiers.EnvVarsOracle)
 	var docs []map[string]any
 	rapid.Check(t, func(t *rapid.T) { docs = append(docs, genEnvDoc(t)) })
 	var missing [][]string
@@ -74,6 +74,7 @@ func TestDefinedEnvOracle(t *testing.T) {
 		if d := cmp.Diff(want, ours); d != "" {
 			t.Errorf("%s: missing variables (-OpenClaw +occkit):\n%s", raw, d)
 		}
+		run.Done(1)
 	}
 	t.Logf("%d configurations compared with OpenClaw: %d miss a variable, %d define one", len(docs), withMissing, withDefined)
 	if withMissing == 0 || withDefined == 0 {

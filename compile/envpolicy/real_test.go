@@ -17,7 +17,7 @@ import (
 // TestGeneratedData regenerates data/ from the pinned package and compares
 // it byte for byte with what the library embeds.
 func TestGeneratedData(t *testing.T) {
-	dir := tiers.OpenClawDir(t, "openclaw env policy regeneration")
+	dir, run := tiers.OpenClawDir(t, tiers.EnvPolicy)
 	out := t.TempDir()
 	cmd := exec.Command(tiers.OpenClawNode(dir), "gen.mjs", dir, out)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
@@ -36,6 +36,7 @@ func TestGeneratedData(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("data/%s differs from what the pinned OpenClaw generates: run go generate ./compile/envpolicy", name)
 	}
+	run.Done(1)
 }
 
 // verdict is testdata/oracle.mjs's answer for one name.
@@ -49,7 +50,7 @@ type verdict struct {
 // credentials bindings exist for, which are then inference credentials
 // or bindable), and env.vars applies exactly what OpenClaw applies.
 func TestOracle(t *testing.T) {
-	dir := tiers.OpenClawDir(t, "openclaw env policy oracle")
+	dir, run := tiers.OpenClawDir(t, tiers.EnvPolicy)
 	raw, err := os.ReadFile(filepath.Join("data", envpolicy.Pinned().Release()+".json"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +115,7 @@ func TestOracle(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d names compared with OpenClaw %s", checked, p.Release())
+	run.Done(checked)
 }
 
 // envName is an upper-case variable name.

@@ -100,6 +100,13 @@ var (
 	// NodeJSON5 compares the JSON5 transcoder with the json5 package run
 	// by node (internal/json5).
 	NodeJSON5 = Tier{"node json5 differential"}
+	// EnvPolicy regenerates the secretBinding name policy from the pinned
+	// package and compares it with OpenClaw's own functions
+	// (compile/envpolicy).
+	EnvPolicy = Tier{"openclaw env policy"}
+	// EnvVarsOracle compares the variables a document defines and
+	// references with those OpenClaw finds missing (compile).
+	EnvVarsOracle = Tier{"openclaw env.vars oracle"}
 )
 
 // All lists every real tier, in the order the summary prints them: the
@@ -109,7 +116,7 @@ func All() []Tier {
 		KubeAPIServer, SSHD, SystemdVerify, Codex, OpenClawDiff,
 		GatewaySSH, GatewayKubernetes, ModelProbe,
 		SchemaRegeneration, SchemaRefinement, SchemaDifferential,
-		NodeCanonical, NodeJSON5,
+		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle,
 	}
 }
 
