@@ -105,6 +105,13 @@ type Config struct {
 	// render plan's gateway arguments, so ExecStart is
 	// `BinaryPath gateway run --port N`.
 	Args []string
+	// VersionArgs follow BinaryPath in the command that asks the host's
+	// gateway binary for its release before anything is written or started
+	// (the revision's approved OpenClaw version must be what runs, ADM-3);
+	// nil means --version. An installation whose BinaryPath is not the
+	// OpenClaw CLI (node with Args naming openclaw.mjs, say) sets what
+	// makes it print `OpenClaw <release>` (openclaw.mjs --version).
+	VersionArgs []string
 	// EnvironmentFile is an operator-provided environment file on the host
 	// loaded by every unit (credentials, AUTH-5). It is required to exist
 	// once set. Whether set or not, each unit also loads the optional
@@ -173,24 +180,37 @@ func checkPath(at occkit.Path, p string, absolute bool) error {
 	return nil
 }
 
+// checkArgs refuses the arguments of field that systemd or the shell
+// would expand.
+func checkArgs(field string, args []string) []error {
+	var errs []error
+	for i, a := range args {
+		if !argRE.MatchString(a) {
+			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath(field).Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
+		}
+	}
+	return errs
+}
+
 // settings is the validated, defaulted Config.
 type settings struct {
-	hosts     []host
-	ports     PortRange
-	scope     Scope
-	unitDir   string
-	stateDir  string
-	binary    string
-	args      []string
-	envFile   string
-	svcUser   string
-	services  ServiceManager
-	secrets   SecretReader
-	opTimeout time.Duration
-	ready     time.Duration
-	lockWait  time.Duration
-	poll      time.Duration
-	connect   time.Duration
+	hosts       []host
+	ports       PortRange
+	scope       Scope
+	unitDir     string
+	stateDir    string
+	binary      string
+	args        []string
+	versionArgs []string
+	envFile     string
+	svcUser     string
+	services    ServiceManager
+	secrets     SecretReader
+	opTimeout   time.Duration
+	ready       time.Duration
+	lockWait    time.Duration
+	poll        time.Duration
+	connect     time.Duration
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -204,21 +224,22 @@ func orDefault(d, def time.Duration) time.Duration {
 // Every problem is reported, each 400 INVALID_REQUEST (DRV-6).
 func validate(cfg Config) (settings, error) {
 	s := settings{
-		ports:     cfg.PortRange,
-		scope:     cfg.Scope,
-		unitDir:   cfg.UnitDir,
-		stateDir:  cfg.StateDir,
-		binary:    cfg.BinaryPath,
-		args:      slices.Clone(cfg.Args),
-		envFile:   cfg.EnvironmentFile,
-		svcUser:   cfg.ServiceUser,
-		services:  cfg.Services,
-		secrets:   cfg.Secrets,
-		opTimeout: orDefault(cfg.OperationTimeout, DefaultOperationTimeout),
-		ready:     orDefault(cfg.ReadinessTimeout, DefaultReadinessTimeout),
-		lockWait:  orDefault(cfg.LockWait, DefaultLockWait),
-		poll:      orDefault(cfg.PollInterval, DefaultPollInterval),
-		connect:   orDefault(cfg.ConnectTimeout, DefaultConnectTimeout),
+		ports:       cfg.PortRange,
+		scope:       cfg.Scope,
+		unitDir:     cfg.UnitDir,
+		stateDir:    cfg.StateDir,
+		binary:      cfg.BinaryPath,
+		args:        slices.Clone(cfg.Args),
+		versionArgs: slices.Clone(cfg.VersionArgs),
+		envFile:     cfg.EnvironmentFile,
+		svcUser:     cfg.ServiceUser,
+		services:    cfg.Services,
+		secrets:     cfg.Secrets,
+		opTimeout:   orDefault(cfg.OperationTimeout, DefaultOperationTimeout),
+		ready:       orDefault(cfg.ReadinessTimeout, DefaultReadinessTimeout),
+		lockWait:    orDefault(cfg.LockWait, DefaultLockWait),
+		poll:        orDefault(cfg.PollInterval, DefaultPollInterval),
+		connect:     orDefault(cfg.ConnectTimeout, DefaultConnectTimeout),
 	}
 	var errs []error
 	if s.ports == (PortRange{}) {
@@ -253,10 +274,9 @@ func validate(cfg Config) (settings, error) {
 	} else {
 		errs = append(errs, checkPath(occkit.NewPath("binaryPath"), s.binary, true))
 	}
+	errs = append(errs, checkArgs("args", s.args)...)
+	errs = append(errs, checkArgs("versionArgs", s.versionArgs)...)
 	for i, a := range s.args {
-		if !argRE.MatchString(a) {
-			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
-		}
 		if a == "--port" || strings.HasPrefix(a, "--port=") {
 			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "the driver chooses the port: args may not set --port"))
 		}

@@ -5,8 +5,12 @@
 // build list.
 //
 // Make a [Driver] with [New] from a [Config]. It declares one topology,
-// embedded OpenClaw (RES-11): [Driver.Prepare] refuses anything else with
-// 400 INVALID_REQUEST before touching a host. Every operation is bounded
+// embedded OpenClaw (RES-11): [Driver.Prepare] and [Render] refuse
+// anything else with 400 INVALID_REQUEST before touching a host, and so
+// they refuse a revision admitted for another Compute (400 at compute,
+// ADM-5): its harnessAuth and credential projection follow that Compute's
+// rules (a Kubernetes api_key binding would plan its variable into the
+// host's secrets file). Every operation is bounded
 // ([DefaultOperationTimeout], 180 s) and honours its context: a caller's
 // cancellation or deadline comes back as the context's error, the
 // driver's own bounds as 503 DEPENDENCY_UNAVAILABLE naming the bound
@@ -27,6 +31,18 @@
 // hashing, so adding a host moves only the Agents that now rank it first;
 // [Driver.Retire] visits every host, so a changed host list never orphans
 // a unit.
+//
+// # Releases
+//
+// What runs is the release the revision approved (ADM-3). Before it
+// writes or starts anything on the host, Prepare runs BinaryPath
+// --version there ([Config.VersionArgs] replaces --version for a
+// BinaryPath that is not the OpenClaw CLI) and reads the release from
+// its first line (`OpenClaw 2026.9.6 (eb377ac)`). Another release, or an
+// answer without one, is a [*ReleaseError] naming both versions (409
+// RESOURCE_CONFLICT at hosts[i], rule ADM-3); a binary that cannot answer
+// is 503. The ssh Compute runs embedded OpenClaw only, so no Codex binary
+// is ever started on a host and none is asked.
 //
 // # Units
 //

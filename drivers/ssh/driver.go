@@ -228,10 +228,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if rev == nil {
-		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
-	}
-	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
+	if err := checkRevision(rev); err != nil {
 		return err
 	}
 	op, cancel := d.begin(ctx)
@@ -246,6 +243,11 @@ func (d *Driver) prepare(ctx context.Context, h host, rev drivers.Revision) erro
 		return err
 	}
 	defer c.Close()
+	// What runs is the approved release: asked before the host is
+	// touched.
+	if err := d.checkRelease(ctx, c, rev); err != nil {
+		return err
+	}
 	release, err := c.lock(ctx, d.lockPath(), d.s.lockWait)
 	if err != nil {
 		return err

@@ -499,11 +499,10 @@ func TestLockWaitIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// The lock stays held until Prepare returns, and ctx allows a minute:
+	// only the 300 ms lock bound can end the wait with this error (issue
+	// 30: no test asserts wall-clock time).
 	err = d.Prepare(ctx, revision(t, "locked", 0))
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("waited %s for a 300ms lock wait", el)
-	}
 	wantCode(t, err, occkit.CodeDependencyUnavailable, "DRV-6", "lockWait")
 	release()
 	// Released, the lock is free again (no stale state).
@@ -604,13 +603,10 @@ func TestReadinessTimeout(t *testing.T) {
 	cfg.ReadinessTimeout = 700 * time.Millisecond
 	d := mustNew(t, cfg)
 	rev := revision(t, "never", 0)
-	start := time.Now()
+	// The gateway never becomes ready and ctx allows a minute: only the
+	// readiness bound ends Prepare with this error.
 	err := d.Prepare(ctxT(t), rev)
-	el := time.Since(start)
 	wantCode(t, err, occkit.CodeDependencyUnavailable, "DRV-6", "readinessTimeout")
-	if el < 700*time.Millisecond || el > 10*time.Second {
-		t.Errorf("Prepare took %s with a 700ms readiness bound", el)
-	}
 	u, _ := Render(rev, d.renderOptions(s.Home, cfg.PortRange.Min))
 	if got := remote(t, "[ -e "+u.MarkerPath+" ] && echo marker; exit 0"); got != "" {
 		t.Error("a never-ready gateway got a served marker")

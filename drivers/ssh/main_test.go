@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "gateway" {
 		os.Exit(fakeGateway(os.Args[2:]))
 	}
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		os.Exit(fakeVersion(os.Args[0]))
+	}
 	flag.Parse()
 	os.Exit(run(m))
 }
@@ -167,6 +170,24 @@ func fakeGateway(args []string) int {
 		_ = json.NewEncoder(w).Encode(env)
 	})
 	_ = http.Serve(l, mux)
+	return 0
+}
+
+// fakeRelease is the release the fake gateway reports unless a file
+// beside it says otherwise: the release drivertest's fixture revisions
+// approve.
+const fakeRelease = "drivertest"
+
+// fakeVersion answers `openclaw --version` as OpenClaw 2026.9.6 does
+// ("OpenClaw 2026.9.6 (eb377ac)"), with the release in the file
+// self+".version" when there is one (a test links the fake under another
+// name to give it another release), else fakeRelease.
+func fakeVersion(self string) int {
+	release := fakeRelease
+	if b, err := os.ReadFile(self + ".version"); err == nil {
+		release = strings.TrimSpace(string(b))
+	}
+	fmt.Printf("OpenClaw %s (0000000)\n", release)
 	return 0
 }
 
