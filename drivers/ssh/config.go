@@ -105,19 +105,30 @@ type Config struct {
 	// render plan's gateway arguments, so ExecStart is
 	// `BinaryPath gateway run --port N`.
 	Args []string
-	// VersionArgs follow BinaryPath in the command that asks the host's
-	// gateway binary for its release before anything is written or started
-	// (the revision's approved OpenClaw version must be what runs, ADM-3);
-	// nil means --version. An installation whose BinaryPath is not the
-	// OpenClaw CLI (node with Args naming openclaw.mjs, say) sets what
-	// makes it print `OpenClaw <release>` (openclaw.mjs --version).
-	VersionArgs []string
+	// CLIArgs precede an OpenClaw CLI command after BinaryPath when
+	// BinaryPath is not the OpenClaw CLI itself: node with
+	// /opt/openclaw/openclaw.mjs, say. nil means BinaryPath is the CLI.
+	// The driver runs `BinaryPath CLIArgs... --version` on the host before
+	// anything is written or started (the approved release must be what
+	// runs, ADM-3), and `BinaryPath CLIArgs... plugins install` for the
+	// plugins the release does not bundle (see PluginCache).
+	CLIArgs []string
 	// EnvironmentFile is an operator-provided environment file on the host
 	// loaded by every unit (credentials, AUTH-5). It is required to exist
 	// once set. Whether set or not, each unit also loads the optional
 	// per-Agent file env in the Agent's state directory. The driver never
 	// writes either file.
 	EnvironmentFile string
+	// PluginCache is an npm cache directory on the host (absolute) that
+	// holds every package the OpenClaw CLI's `plugins install` needs for
+	// the plugins an approved release does not bundle (Discord, Slack,
+	// Codex in 2026.9.6; see the package documentation, "Plugins"),
+	// prepared by the operator. Prepare installs the plugins a revision
+	// configures from it, offline, into the Agent's state directory before
+	// the unit starts. "" provides none, and a revision that needs one is
+	// refused (409) rather than left to fetch it from the npm registry
+	// at start.
+	PluginCache string
 	// ServiceUser is the account a system-scope unit runs as (User=);
 	// ignored in user scope. "" keeps systemd's default. It may not be
 	// root.
@@ -201,8 +212,9 @@ type settings struct {
 	stateDir    string
 	binary      string
 	args        []string
-	versionArgs []string
+	cliArgs     []string
 	envFile     string
+	pluginCache string
 	svcUser     string
 	services    ServiceManager
 	secrets     SecretReader
@@ -230,8 +242,9 @@ func validate(cfg Config) (settings, error) {
 		stateDir:    cfg.StateDir,
 		binary:      cfg.BinaryPath,
 		args:        slices.Clone(cfg.Args),
-		versionArgs: slices.Clone(cfg.VersionArgs),
+		cliArgs:     slices.Clone(cfg.CLIArgs),
 		envFile:     cfg.EnvironmentFile,
+		pluginCache: cfg.PluginCache,
 		svcUser:     cfg.ServiceUser,
 		services:    cfg.Services,
 		secrets:     cfg.Secrets,
@@ -275,7 +288,7 @@ func validate(cfg Config) (settings, error) {
 		errs = append(errs, checkPath(occkit.NewPath("binaryPath"), s.binary, true))
 	}
 	errs = append(errs, checkArgs("args", s.args)...)
-	errs = append(errs, checkArgs("versionArgs", s.versionArgs)...)
+	errs = append(errs, checkArgs("cliArgs", s.cliArgs)...)
 	for i, a := range s.args {
 		if a == "--port" || strings.HasPrefix(a, "--port=") {
 			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "the driver chooses the port: args may not set --port"))
@@ -283,6 +296,9 @@ func validate(cfg Config) (settings, error) {
 	}
 	if s.envFile != "" {
 		errs = append(errs, checkPath(occkit.NewPath("environmentFile"), s.envFile, true))
+	}
+	if s.pluginCache != "" {
+		errs = append(errs, checkPath(occkit.NewPath("pluginCache"), s.pluginCache, true))
 	}
 	if s.svcUser != "" && (!userRE.MatchString(s.svcUser) || s.svcUser == "root") {
 		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("serviceUser"), "serviceUser must be a non-root account name"))

@@ -36,8 +36,8 @@
 //
 // What runs is the release the revision approved (ADM-3). Before it
 // writes or starts anything on the host, Prepare runs BinaryPath
-// --version there ([Config.VersionArgs] replaces --version for a
-// BinaryPath that is not the OpenClaw CLI) and reads the release from
+// --version there ([Config.CLIArgs] come first for a BinaryPath that is
+// not the OpenClaw CLI) and reads the release from
 // its first line (`OpenClaw 2026.9.6 (eb377ac)`). Another release, or an
 // answer without one, is a [*ReleaseError] naming both versions (409
 // RESOURCE_CONFLICT at hosts[i], rule ADM-3); a binary that cannot answer

@@ -289,6 +289,10 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 	if u, err = Render(rev, d.renderOptions(st.home, port)); err != nil {
 		return Unit{}, false, false, err
 	}
+	if len(u.Plugins) > 0 && d.s.pluginCache == "" {
+		// Refused before anything of the revision is written.
+		return Unit{}, false, false, d.installPlugins(ctx, c, u)
+	}
 	dirs := fmt.Sprintf("set -e\numask 077\nmkdir -p -- %s %s %s\n",
 		quote(u.WorkingDirectory), quote(u.RevisionDir), quote(strings.TrimSuffix(u.Path, "/"+u.Name)))
 	if _, err := c.step(ctx, "creating the revision directories", dirs, nil); err != nil {
@@ -299,6 +303,9 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 		return Unit{}, false, false, err
 	}
 	if err := d.writeSecrets(ctx, c, u); err != nil {
+		return Unit{}, false, false, err
+	}
+	if err := d.installPlugins(ctx, c, u); err != nil {
 		return Unit{}, false, false, err
 	}
 	if changed, err = c.upload(ctx, u.Path, 0o644, u.Content); err != nil {

@@ -66,7 +66,7 @@ func TestRealGateway_SSH(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rev := admitSSH(t, "agent-"+tc.name, tc.doc, tc.level, tc.bindings)
+			rev := admitSSH(t, "agent-"+tc.name, "2026.9.6", tc.doc, tc.level, tc.bindings)
 			root := t.TempDir()
 			envFile := filepath.Join(root, "etc", "occkit", "credentials.env")
 			u, err := Render(rev, RenderOptions{
@@ -132,11 +132,12 @@ func secretValue(name string) string {
 	return "occkit-e2e-secret-" + hex.EncodeToString(sum[:12])
 }
 
-func admitSSH(t *testing.T, agent, doc string, level occkit.LogLevel, bindings []occkit.SecretBinding) *admission.Revision {
+// admitSSH admits doc for the ssh Compute with OpenClaw release approved.
+func admitSSH(t testing.TB, agent, release, doc string, level occkit.LogLevel, bindings []occkit.SecretBinding) *admission.Revision {
 	t.Helper()
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: release},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -56,16 +57,15 @@ func parseVersion(out []byte) string {
 	return ""
 }
 
-// versionCommand is the shell command that asks the host's gateway
-// binary for its release: BinaryPath with [Config.VersionArgs]
-// (--version by default), no input.
-func (d *Driver) versionCommand() string {
-	args := d.s.versionArgs
-	if args == nil {
-		args = []string{"--version"}
-	}
-	parts := []string{"exec", quote(d.s.binary)}
-	for _, a := range args {
+// cliCommand is the shell command that runs the host's OpenClaw CLI with
+// args: BinaryPath, [Config.CLIArgs], args, no input.
+func (d *Driver) cliCommand(args ...string) string {
+	return cliCommand(d.s.binary, d.s.cliArgs, args...)
+}
+
+func cliCommand(binary string, cliArgs []string, args ...string) string {
+	parts := []string{"exec", quote(binary)}
+	for _, a := range append(slices.Clone(cliArgs), args...) {
 		parts = append(parts, quote(a))
 	}
 	return strings.Join(parts, " ") + " </dev/null"
@@ -77,7 +77,7 @@ func (d *Driver) versionCommand() string {
 // Codex binary is ever started there.
 func (d *Driver) checkRelease(ctx context.Context, c *conn, rev drivers.Revision) error {
 	want := rev.HarnessIdentity()
-	out, err := c.Run(ctx, d.versionCommand(), nil)
+	out, err := c.Run(ctx, d.cliCommand("--version"), nil)
 	var re *RunError
 	switch {
 	case errors.As(err, &re):

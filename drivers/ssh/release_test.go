@@ -2,14 +2,17 @@ package ssh
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/realgateway"
 )
 
 func TestParseVersion(t *testing.T) {
@@ -141,7 +144,7 @@ func TestPrepareRefusesAnotherRelease(t *testing.T) {
 
 // errStarted is what startRecorder's Start returns: the driver got past
 // every check and asked to start the unit.
-var errStarted = occkit.Conflict("TEST", occkit.NewPath("started"), "the test service manager does not start units")
+var errStarted = occkit.Conflict("TEST-START", occkit.NewPath("started"), "the test service manager does not start units")
 
 // startRecorder is a ServiceManager that starts nothing and says so.
 type startRecorder struct{ starts int }
@@ -152,3 +155,105 @@ func (r *startRecorder) Start(context.Context, Runner, Unit) error {
 }
 func (r *startRecorder) Stop(context.Context, Runner, string) error { return nil }
 func (r *startRecorder) Forget(context.Context, Runner) error       { return nil }
+
+// envDirPrev names the install of the earlier OpenClaw release the real
+// tiers also run (.ci/setup: OPENCLAW_VERSION=2026.8.2 .ci/openclaw.sh).
+const envDirPrev = "OCCKIT_OPENCLAW_DIR_PREV"
+
+// realInstalls are the real OpenClaw installs of the tier: the pinned
+// release (realgateway.EnvDir) and the earlier one (envDirPrev). Without
+// them the test skips, or fails under OCCKIT_REQUIRE_INTEGRATION=1.
+func realInstalls(t *testing.T, tier string) []realgateway.Install {
+	t.Helper()
+	cur := realgateway.Open(t, tier)
+	dir := os.Getenv(envDirPrev)
+	prev := realgateway.Install{Dir: dir}
+	_, err := os.Stat(prev.Entry())
+	if dir == "" || err != nil {
+		if realgateway.Required() {
+			t.Fatalf("%s must name an OpenClaw install (OCCKIT_REQUIRE_INTEGRATION=1)", envDirPrev)
+		}
+		t.Skipf("skipping: %s names no OpenClaw install", envDirPrev)
+	}
+	return []realgateway.Install{cur, prev}
+}
+
+// installedRelease is the release an install holds, read from its
+// package.json (not from the code under test).
+func installedRelease(t *testing.T, in realgateway.Install) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(in.Entry()), "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct{ Version string }
+	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Version == "" {
+		t.Fatalf("package.json of %s: %v", in.Dir, err)
+	}
+	return pkg.Version
+}
+
+// reachable makes an install runnable by the SSH test user, who cannot
+// enter root's home: a tree of hard links under shared (same file
+// system, no bytes copied), removed after the test.
+func reachable(t *testing.T, in realgateway.Install) realgateway.Install {
+	t.Helper()
+	dst, err := os.MkdirTemp(shared, "openclaw-")
+	if err == nil {
+		err = os.Chmod(dst, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dst) })
+	dst = filepath.Join(dst, "install")
+	if out, err := exec.Command("cp", "-al", in.Dir, dst).CombinedOutput(); err != nil {
+		t.Fatalf("linking %s under %s: %v: %s", in.Dir, shared, err, out)
+	}
+	return realgateway.Install{Dir: dst}
+}
+
+// The real binaries over the real sshd: a host running one release
+// refuses a revision approved for the other, before anything starts, and
+// gets as far as starting the unit for its own. BinaryPath is node with
+// Args and CLIArgs naming openclaw.mjs, the layout .ci/openclaw.sh
+// installs.
+func TestReleaseCheckRealOpenClaw(t *testing.T) {
+	s := needSSH(t)
+	installs := realInstalls(t, "openclaw release check (ssh)")
+	releases := make([]string, len(installs))
+	for i, in := range installs {
+		releases[i] = installedRelease(t, in)
+		installs[i] = reachable(t, in)
+	}
+	if releases[0] == releases[1] {
+		t.Fatalf("both installs hold OpenClaw %s; the tier needs two releases", releases[0])
+	}
+	for i, in := range installs {
+		for _, approved := range releases {
+			t.Run(releases[i]+" approves "+approved, func(t *testing.T) {
+				cfg, _ := testConfig(t, s)
+				rec := &startRecorder{}
+				cfg.Services = rec
+				cfg.BinaryPath = in.Node()
+				cfg.Args = []string{in.Entry(), "gateway", "run"}
+				cfg.CLIArgs = []string{in.Entry()}
+				rev := admitSSH(t, "release-check", approved, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}}}`, occkit.LevelInfo, nil)
+				err := mustNew(t, cfg).Prepare(ctxT(t), rev)
+				if approved == releases[i] {
+					if oe := occkit.First(err); oe == nil || oe.Rule != errStarted.Rule {
+						t.Fatalf("got %v, want the start of the unit", err)
+					}
+					return
+				}
+				var re *ReleaseError
+				if !errors.As(err, &re) || re.Approved != approved || re.Found != releases[i] {
+					t.Fatalf("got %v, want a *ReleaseError approving %s, finding %s", err, approved, releases[i])
+				}
+				if rec.starts != 0 {
+					t.Errorf("started %d units, want none", rec.starts)
+				}
+			})
+		}
+	}
+}

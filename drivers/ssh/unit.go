@@ -94,6 +94,13 @@ type Unit struct {
 	Secrets []SecretEnv
 	// MarkerPath is the served marker, written only after readiness.
 	MarkerPath string
+	// Plugins are the ids of the plugins the approved release does not
+	// bundle that the document configures (sorted): Prepare installs them
+	// into the Agent's state directory before the unit starts (see
+	// [Config].PluginCache), and the document trusts them.
+	Plugins []string
+	// Release is the OpenClaw release the revision approved.
+	Release string
 }
 
 // RenderOptions are the host facts a unit is rendered from. Paths must be
@@ -213,6 +220,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 		WorkingDirectory: agentDir + "/state",
 		RevisionDir:      agentDir + "/revisions/" + rev.Digest(),
 		GatewayTokenFile: agentDir + "/gateway-token.env",
+		Release:          rev.HarnessIdentity().Version,
 	}
 	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
 	u.MarkerPath = u.RevisionDir + "/served"
@@ -222,7 +230,9 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 			return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only OpenClaw processes")
 		}
 		u.ConfigPath = u.RevisionDir + "/" + f.Name
-		u.Document = f.Data
+		if u.Document, u.Plugins, err = trustPlugins(f.Data, u.Release); err != nil {
+			return Unit{}, err
+		}
 		u.Env = append(u.Env, EnvVar{f.PathEnv, u.ConfigPath})
 	}
 	for _, e := range p.Env {
