@@ -74,6 +74,53 @@
 // (loginctl enable-linger); [ScopeSystem] needs a login that may write
 // /etc/systemd/system.
 //
+// # State, plugins and stopping
+//
+// The gateway writes only under the Agent's state directory
+// (OPENCLAW_STATE_DIR, also WorkingDirectory, kept across revisions):
+// media, configuration backups, plugin installs and OpenClaw's state
+// database. The revision's document stays read-only beside it; without
+// OPENCLAW_STATE_DIR OpenClaw would write next to its configuration.
+//
+// OpenClaw ships most channels and some agent runtimes outside its
+// package (in 2026.8.2 and 2026.9.6: Discord, Slack, Codex, ACPX and 26
+// more, read from each release's channel catalog and install lists;
+// unbundledPlugins is the one place the driver learns them). A gateway
+// whose configuration needs one installs it from the npm registry at
+// start: about 75 s per plugin without a registry, a non-JSON "Doctor
+// warnings" box on the console, and a gateway that does not answer
+// /healthz within the readiness bound. The driver provides them instead.
+// [Render] lists the ones the revision's release does not bundle and its
+// document configures ([Unit].Plugins: channels.<id>, plugins.entries,
+// plugins.allow, plugins.slots, agent runtime ids; none when
+// plugins.enabled is false, none denied or disabled) and trusts each in the
+// planned document (plugins.entries.<id>.enabled: true, what OpenClaw's
+// own install writes into a configuration; OpenClaw loads no plugin from
+// outside its package without it). Before the unit starts, Prepare has the
+// host's OpenClaw CLI, the approved release, install them into the Agent's
+// state directory (`plugins install <id> --force`) offline from
+// [Config].PluginCache, an npm cache the operator fills once per release
+// by running that release's installer with npm_config_cache pointing at
+// it (.ci/openclaw-plugins.sh). A plugin already installed for the release
+// is kept (a marker in the state directory's .occkit-plugins, beside the
+// installer's output). Without a cache, or when the cache cannot provide a
+// plugin, Prepare refuses (409 at pluginCache) and starts nothing. It
+// installs rather than loading a directory the operator prepared
+// (plugins.load.paths) because OpenClaw grants a plugin its trusted
+// interfaces (Discord's keyed store, say) only when its state database
+// records it as an official npm install: loaded from a path, Discord fails
+// to register and the gateway never becomes ready (measured on 2026.9.6).
+// The install counts against the operation bound, not the readiness one.
+//
+// Units keep TimeoutStopSec=30 (DRV-6) although OpenClaw's own stop policy
+// drains for up to 330 s. From 2026.9.5 on, OpenClaw asks systemd for the
+// running unit's TimeoutStopUSec and budgets its shutdown to 5 s less (25
+// s: a 15 s drain and a 10 s reserve), so SIGTERM ends it within the bound
+// with nothing more rendered; the real tier checks it, answering
+// `systemctl show` as systemd would. Earlier releases (2026.8.x) keep a
+// hard-coded 325 s force-exit timer: systemd's SIGKILL at 30 s, to the
+// whole control group, is what bounds them.
+//
 // # Credentials
 //
 // The only harnessAuth binding is {"method": "runtime"} with no other keys
@@ -127,5 +174,14 @@
 // and the served marker, plus the drivertest conformance suite;
 // [Systemd]'s commands are checked through a recording systemctl on the
 // same host, and every rendered unit passes `systemd-analyze verify`
-// with empty output.
+// with empty output. The fake gateway answers --version and plugins
+// install as the driver runs them; the release check also runs against
+// the real installs of two releases (OCCKIT_OPENCLAW_DIR and
+// OCCKIT_OPENCLAW_DIR_PREV) over the same sshd.
+//
+// The real-gateway tier (TestRealGateway_SSH) starts revisions approved
+// for both releases on that release's real gateway, as rendered, in a
+// network namespace with only loopback, the plugins installed first by
+// the script Prepare runs (from OCCKIT_OPENCLAW_PLUGIN_CACHE), with an
+// npm on PATH that records any call: the gateway must never run it.
 package ssh

@@ -289,9 +289,9 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 	if u, err = Render(rev, d.renderOptions(st.home, port)); err != nil {
 		return Unit{}, false, false, err
 	}
-	if len(u.Plugins) > 0 && d.s.pluginCache == "" {
-		// Refused before anything of the revision is written.
-		return Unit{}, false, false, d.installPlugins(ctx, c, u)
+	// Refused before anything of the revision is written.
+	if err := d.canProvide(c.h, u); err != nil {
+		return Unit{}, false, false, err
 	}
 	dirs := fmt.Sprintf("set -e\numask 077\nmkdir -p -- %s %s %s\n",
 		quote(u.WorkingDirectory), quote(u.RevisionDir), quote(strings.TrimSuffix(u.Path, "/"+u.Name)))

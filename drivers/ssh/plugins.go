@@ -165,11 +165,8 @@ func (d *Driver) installPlugins(ctx context.Context, c *conn, u Unit) error {
 	if len(u.Plugins) == 0 {
 		return nil
 	}
-	at := occkit.NewPath("pluginCache")
-	if d.s.pluginCache == "" {
-		return occkit.Conflict("DRV-6", at,
-			"%s: the configuration needs plugins OpenClaw %s does not bundle (%s) and pluginCache is not set: started without them, OpenClaw would fetch them from the npm registry",
-			c.h, u.Release, strings.Join(u.Plugins, ", "))
+	if err := d.canProvide(c.h, u); err != nil {
+		return err
 	}
 	if !releaseRE.MatchString(u.Release) {
 		return occkit.Invalid("DRV-6", occkit.NewPath("harness", "version"), "the approved release is not a plain version")
@@ -182,11 +179,22 @@ func (d *Driver) installPlugins(ctx context.Context, c *conn, u Unit) error {
 		return err
 	}
 	if failed := strings.Fields(string(out)); len(failed) > 0 {
-		return occkit.Conflict("DRV-6", at,
+		return occkit.Conflict("DRV-6", occkit.NewPath("pluginCache"),
 			"%s: the OpenClaw %s CLI could not install %s from pluginCache offline (its output is in the Agent's state directory, .occkit-plugins)",
 			c.h, u.Release, strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// canProvide refuses (409 at pluginCache) a unit that needs plugins when
+// the driver has no cache to install them from.
+func (d *Driver) canProvide(h host, u Unit) error {
+	if len(u.Plugins) == 0 || d.s.pluginCache != "" {
+		return nil
+	}
+	return occkit.Conflict("DRV-6", occkit.NewPath("pluginCache"),
+		"%s: the configuration needs plugins OpenClaw %s does not bundle (%s) and pluginCache is not set: started without them, OpenClaw would fetch them from the npm registry",
+		h, u.Release, strings.Join(u.Plugins, ", "))
 }
 
 // pluginInstallScript is the shell script installPlugins runs on the host:
