@@ -561,8 +561,8 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 }
 
 // Preflight connects to every host (verifying its key) and checks the tools
-// the driver runs there, the gateway binary and the operator environment
-// file (when configured).
+// the driver runs there, the gateway binary, and the operator environment
+// file and plugin cache (when configured).
 func (d *Driver) Preflight(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -572,6 +572,10 @@ func (d *Driver) Preflight(ctx context.Context) error {
 	if d.s.envFile != "" {
 		script += "[ -f " + quote(d.s.envFile) + " ] || exit 5\n"
 		what += " and environmentFile"
+	}
+	if d.s.pluginCache != "" {
+		script += "[ -d " + quote(d.s.pluginCache) + " ] || exit 6\n"
+		what += " and pluginCache"
 	}
 	return d.eachHost(ctx, func(ctx context.Context, c *conn) error {
 		_, err := c.step(ctx, what, script, nil)

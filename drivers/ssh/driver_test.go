@@ -159,6 +159,8 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		{"arg sets the port", func(c *Config) { c.Args = []string{"--port=1"} }, []string{"args[0]"}},
 		{"state dir escapes", func(c *Config) { c.StateDir = "../x" }, []string{"stateDir"}},
 		{"relative env file", func(c *Config) { c.EnvironmentFile = "env" }, []string{"environmentFile"}},
+		{"relative plugin cache", func(c *Config) { c.PluginCache = "npm-cache" }, []string{"pluginCache"}},
+		{"CLI arg with a variable", func(c *Config) { c.CLIArgs = []string{"$HOME/openclaw.mjs"} }, []string{"cliArgs[0]"}},
 		{"root service user", func(c *Config) { c.ServiceUser = "root" }, []string{"serviceUser"}},
 	}
 	for _, tt := range tests {
@@ -641,6 +643,7 @@ func TestPreflight(t *testing.T) {
 	for name, edit := range map[string]func(*Config){
 		"missing binary":           func(c *Config) { c.BinaryPath = "/nonexistent/openclaw" },
 		"missing environment file": func(c *Config) { c.EnvironmentFile = "/nonexistent/credentials.env" },
+		"missing plugin cache":     func(c *Config) { c.PluginCache = "/nonexistent/npm-cache" },
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg, _ := testConfig(t, s)
