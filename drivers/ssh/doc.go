@@ -98,7 +98,7 @@
 // own install writes into a configuration; OpenClaw loads no plugin from
 // outside its package without it). Before the unit starts, Prepare has the
 // host's OpenClaw CLI, the approved release, install them into the Agent's
-// state directory (`plugins install <id> --force`) offline from
+// state directory (`plugins install <id>`) offline from
 // [Config].PluginCache, an npm cache the operator fills once per release
 // by running that release's installer with npm_config_cache pointing at
 // it (.ci/openclaw-plugins.sh). A plugin already installed for the release
@@ -111,6 +111,13 @@
 // records it as an official npm install: loaded from a path, Discord fails
 // to register and the gateway never becomes ready (measured on 2026.9.6).
 // The install counts against the operation bound, not the readiness one.
+// Not yet covered: an Agent whose plugin was installed for another release
+// (the install fails as "already exists", so Prepare refuses until the
+// operator removes the Agent's npm/ install; a forced install, measured on
+// 2026.9.6, records a generation directory the next start reports missing
+// and then fetches the plugin). The real tier has not yet shown a gateway
+// with installed Discord and Slack plugins ready on this (overloaded)
+// machine: see the issue 32 report.
 //
 // Units keep TimeoutStopSec=30 (DRV-6) although OpenClaw's own stop policy
 // drains for up to 330 s. From 2026.9.5 on, OpenClaw asks systemd for the
@@ -182,6 +189,7 @@
 // The real-gateway tier (TestRealGateway_SSH) starts revisions approved
 // for both releases on that release's real gateway, as rendered, in a
 // network namespace with only loopback, the plugins installed first by
-// the script Prepare runs (from OCCKIT_OPENCLAW_PLUGIN_CACHE), with an
-// npm on PATH that records any call: the gateway must never run it.
+// the script Prepare runs (from OCCKIT_OPENCLAW_PLUGIN_CACHE); npm must
+// leave no log under the gateway's HOME (it never ran), and systemd's
+// `systemctl show` is answered with the unit's TimeoutStopSec.
 package ssh

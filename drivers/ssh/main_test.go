@@ -194,14 +194,14 @@ func fakeVersion(self string) int {
 	return 0
 }
 
-// fakePluginsInstall answers `openclaw plugins install <id> --force` as
+// fakePluginsInstall answers `openclaw plugins install <id>` as
 // the driver runs it: offline (npm_config_offline=true), from the npm
 // cache npm_config_cache, where the fake's "package" of id is a file
 // named id; it copies that file to $OPENCLAW_STATE_DIR/npm/<id> and
 // appends id to $OPENCLAW_STATE_DIR/npm/installs, so a test sees every
 // install.
 func fakePluginsInstall(args []string) int {
-	if len(args) != 3 || args[0] != "install" || args[2] != "--force" || os.Getenv("npm_config_offline") != "true" {
+	if len(args) != 2 || args[0] != "install" || os.Getenv("npm_config_offline") != "true" {
 		fmt.Fprintln(os.Stderr, "unexpected plugins command", args)
 		return 2
 	}

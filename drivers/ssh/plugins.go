@@ -153,11 +153,15 @@ func trustPlugins(native []byte, release string) ([]byte, []string, error) {
 // checked before) install the plugins of u into the Agent's state
 // directory, the install root the gateway reads (OPENCLAW_STATE_DIR: npm/
 // and the install records of state/openclaw.sqlite), offline from the
-// operator's npm cache, before the unit starts: `plugins install <id>
-// --force`, which records them as official npm installs, the provenance
-// OpenClaw requires before it grants a plugin its trusted interfaces. A
-// plugin already installed there for the release (a marker the driver
-// writes after a successful install) is kept. It refuses (409 at
+// operator's npm cache, before the unit starts: `plugins install <id>`,
+// which records them as official npm installs, the provenance OpenClaw
+// requires before it grants a plugin its trusted interfaces. A plugin
+// already installed there for the release (a marker the driver writes
+// after a successful install) is kept. Not --force: measured on 2026.9.6,
+// a forced install records a generation directory the next gateway start
+// reports missing (and then fetches the plugin); so an Agent whose plugin
+// was installed for another release is refused until that install is
+// removed (see the package documentation). It refuses (409 at
 // pluginCache) when there is no cache, before anything is written, and
 // when the cache cannot provide a plugin, before the unit starts; the
 // installer's output stays in the marker directory on the host.
@@ -172,7 +176,7 @@ func (d *Driver) installPlugins(ctx context.Context, c *conn, u Unit) error {
 		return occkit.Invalid("DRV-6", occkit.NewPath("harness", "version"), "the approved release is not a plain version")
 	}
 	script := pluginInstallScript(u, d.s.pluginCache, func(id string) string {
-		return d.cliCommand("plugins", "install", id, "--force")
+		return d.cliCommand("plugins", "install", id)
 	})
 	out, err := c.step(ctx, "installing plugins from pluginCache", script, nil)
 	if err != nil {
