@@ -211,13 +211,17 @@ func installPluginsLocally(ctx context.Context, t *testing.T, in realgateway.Ins
 	sh := pluginInstallScript(u, cache, func(id string) string {
 		return cliCommand(in.Bin(), nil, "plugins", "install", id)
 	})
-	// The unit's environment, but the real npm (the installer's).
-	env := []string{"PATH=" + in.Path()}
+	// What an SSH session has: the login's PATH (node 24 first here),
+	// HOME and TMPDIR, and no credential (a channel token in the
+	// environment would make the CLI's own start-up pass install that
+	// channel's plugin first).
+	var env []string
 	for _, kv := range p.Env {
-		if !strings.HasPrefix(kv, "PATH=") {
+		if k, _, _ := strings.Cut(kv, "="); k == "HOME" || k == "TMPDIR" {
 			env = append(env, kv)
 		}
 	}
+	env = append(env, "PATH="+in.Path())
 	var out string
 	if err := gatewayPool.Run(ctx, "sh", script{Script: sh, Env: env}, &out); err != nil {
 		t.Fatalf("installing %v: %v", u.Plugins, err)
