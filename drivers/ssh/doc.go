@@ -115,18 +115,18 @@
 // (the install fails as "already exists", so Prepare refuses until the
 // operator removes the Agent's npm/ install; a forced install, measured on
 // 2026.9.6, records a generation directory the next start reports missing
-// and then fetches the plugin). The real tier has not yet shown a gateway
-// with installed Discord and Slack plugins ready on this (overloaded)
-// machine: see the issue 32 report.
+// and then fetches the plugin).
 //
 // Units keep TimeoutStopSec=30 (DRV-6) although OpenClaw's own stop policy
 // drains for up to 330 s. From 2026.9.5 on, OpenClaw asks systemd for the
 // running unit's TimeoutStopUSec and budgets its shutdown to 5 s less (25
 // s: a 15 s drain and a 10 s reserve), so SIGTERM ends it within the bound
-// with nothing more rendered; the real tier checks it, answering
-// `systemctl show` as systemd would. Earlier releases (2026.8.x) keep a
-// hard-coded 325 s force-exit timer: systemd's SIGKILL at 30 s, to the
-// whole control group, is what bounds them.
+// with nothing more rendered (read from its code, run-loop shutdown
+// budget; the real tier runs no systemd and cannot show it: there OpenClaw
+// keeps its 330 s policy and a gateway whose channel cannot reach its
+// service outlives 30 s). Earlier releases (2026.8.x) keep a hard-coded
+// 325 s force-exit timer: systemd's SIGKILL at 30 s, to the whole control
+// group, is what bounds them.
 //
 // # Credentials
 //
@@ -190,6 +190,5 @@
 // for both releases on that release's real gateway, as rendered, in a
 // network namespace with only loopback, the plugins installed first by
 // the script Prepare runs (from OCCKIT_OPENCLAW_PLUGIN_CACHE); npm must
-// leave no log under the gateway's HOME (it never ran), and systemd's
-// `systemctl show` is answered with the unit's TimeoutStopSec.
+// leave no log under the gateway's HOME (it never ran).
 package ssh

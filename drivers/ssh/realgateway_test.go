@@ -72,6 +72,14 @@ func runScript(ctx context.Context, raw json.RawMessage) (any, error) {
 	return out.String(), nil
 }
 
+// noSystemdStop is the stop a gateway with channels overruns here: no
+// systemd runs the tier, so OpenClaw 2026.9.6 cannot read the unit's
+// TimeoutStopUSec (from 2026.9.5 it budgets its shutdown to 5 s less) and
+// keeps its 330 s stop policy; 2026.8.x always does. A channel that cannot
+// reach its service outlives 30 s; under systemd, the SIGKILL at
+// TimeoutStopSec ends it.
+const noSystemdStop = `^gateway: did not stop cleanly on SIGTERM \(signal killed`
+
 func TestRealGateway_SSH(t *testing.T) {
 	installs := realInstalls(t, "openclaw gateway (ssh)")
 	cur, prev := installs[0], installs[1]
@@ -96,7 +104,7 @@ func TestRealGateway_SSH(t *testing.T) {
 		// A channel credential from a secretBinding (AUTH-6): the token
 		// reaches the gateway through the secrets file and nowhere else.
 		{"anthropic-telegram-warn", telegramDoc, "ANTHROPIC_API_KEY", cur, occkit.LevelWarn,
-			[]occkit.SecretBinding{secret("TELEGRAM_BOT_TOKEN", "telegram-bot")}, nil},
+			[]occkit.SecretBinding{secret("TELEGRAM_BOT_TOKEN", "telegram-bot")}, []string{noSystemdStop}},
 		// Three channels, two of them plugins the release does not bundle
 		// (issue 32): installed from the operator's cache before the start,
 		// never fetched by the gateway.
@@ -106,15 +114,13 @@ func TestRealGateway_SSH(t *testing.T) {
 			`"slack":{"enabled":true,"botToken":"${SLACK_BOT_TOKEN}","appToken":"${SLACK_APP_TOKEN}"}}}`,
 			"ANTHROPIC_API_KEY", cur, occkit.LevelInfo, []occkit.SecretBinding{
 				secret("TELEGRAM_BOT_TOKEN", "telegram-bot"), secret("DISCORD_BOT_TOKEN", "discord-bot"),
-				secret("SLACK_BOT_TOKEN", "slack-bot"), secret("SLACK_APP_TOKEN", "slack-app")}, nil},
+				secret("SLACK_BOT_TOKEN", "slack-bot"), secret("SLACK_APP_TOKEN", "slack-app")}, []string{noSystemdStop}},
 		// The earlier release, approved and run as such. Before 2026.9.5
 		// OpenClaw does not ask systemd for the stop timeout and keeps a
-		// 325 s force-exit timer: a gateway whose Telegram channel cannot
-		// reach Telegram outlives the 30 s TimeoutStopSec, and systemd's
-		// SIGKILL is what ends it (see the package documentation).
+		// 325 s force-exit timer: systemd's SIGKILL at 30 s is what ends
+		// a gateway whose channel cannot reach its service.
 		{"prev-telegram-info", telegramDoc, "ANTHROPIC_API_KEY", prev, occkit.LevelInfo,
-			[]occkit.SecretBinding{secret("TELEGRAM_BOT_TOKEN", "telegram-bot")},
-			[]string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}},
+			[]occkit.SecretBinding{secret("TELEGRAM_BOT_TOKEN", "telegram-bot")}, []string{noSystemdStop}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -212,16 +218,21 @@ func installPluginsLocally(ctx context.Context, t *testing.T, in realgateway.Ins
 		return cliCommand(in.Bin(), nil, "plugins", "install", id)
 	})
 	// What an SSH session has: the login's PATH (node 24 first here),
-	// HOME and TMPDIR, and no credential (a channel token in the
+	// a HOME and TMPDIR, and no credential (a channel token in the
 	// environment would make the CLI's own start-up pass install that
 	// channel's plugin first).
-	var env []string
+	// Its own HOME, so that npm's logs there are the installer's and
+	// the gateway's HOME shows whether the gateway ran npm.
+	home := filepath.Join(filepath.Dir(u.AgentDir), "install-home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + in.Path(), "HOME=" + home}
 	for _, kv := range p.Env {
-		if k, _, _ := strings.Cut(kv, "="); k == "HOME" || k == "TMPDIR" {
+		if k, _, _ := strings.Cut(kv, "="); k == "TMPDIR" {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+in.Path())
 	var out string
 	if err := gatewayPool.Run(ctx, "sh", script{Script: sh, Env: env}, &out); err != nil {
 		t.Fatalf("installing %v: %v", u.Plugins, err)
@@ -309,32 +320,18 @@ func unitProcess(t *testing.T, in realgateway.Install, u Unit, files map[string]
 	proxy := "http://127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	l.Close()
 	home := filepath.Join(root, "home")
-	bin := filepath.Join(root, "bin")
-	for _, dir := range []string{home, bin, filepath.Join(root, "tmp"), u.WorkingDirectory} {
+	for _, dir := range []string{home, filepath.Join(root, "tmp"), u.WorkingDirectory} {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	invocation := secretValue("invocation/" + u.Name)[len("occkit-e2e-secret-"):]
-	stop := unitStopTimeout(t, u)
-	// systemd's part: the stop timeout OpenClaw asks the unit's manager
-	// for (systemctl show), the invocation ID and unit name the manager
-	// gives the service.
-	systemctl := fmt.Sprintf("#!/bin/sh\ncase \" $* \" in *\" show \"*) printf 'TimeoutStopUSec=%ds\\nInvocationID=%s\\nLoadState=loaded\\n' ;; *) exit 1 ;; esac\n",
-		int(stop.Seconds()), invocation)
-	if err := os.WriteFile(filepath.Join(bin, "systemctl"), []byte(systemctl), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	env := map[string]string{
-		"PATH": bin + ":" + in.Path(), "HOME": home, "TMPDIR": filepath.Join(root, "tmp"),
+		"PATH": in.Path(), "HOME": home, "TMPDIR": filepath.Join(root, "tmp"),
 		"HTTP_PROXY": proxy, "HTTPS_PROXY": proxy, "ALL_PROXY": proxy,
 		"http_proxy": proxy, "https_proxy": proxy, "all_proxy": proxy,
 		"NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
 		// The user manager passes the level down; the unit must unset it.
 		logging.EnvOpenClawLogLevel: "debug",
-		// What systemd sets for a service; OpenClaw names the unit from its
-		// cgroup, which this machine does not give it.
-		"INVOCATION_ID": invocation, "OPENCLAW_SYSTEMD_UNIT": u.Name,
 	}
 	for _, e := range u.Env {
 		env[e.Name] = e.Value
