@@ -228,10 +228,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if rev == nil {
-		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
-	}
-	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
+	if err := checkRevision(rev); err != nil {
 		return err
 	}
 	op, cancel := d.begin(ctx)
@@ -246,6 +243,11 @@ func (d *Driver) prepare(ctx context.Context, h host, rev drivers.Revision) erro
 		return err
 	}
 	defer c.Close()
+	// What runs is the approved release: asked before the host is
+	// touched.
+	if err := d.checkRelease(ctx, c, rev); err != nil {
+		return err
+	}
 	release, err := c.lock(ctx, d.lockPath(), d.s.lockWait)
 	if err != nil {
 		return err
@@ -287,6 +289,10 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 	if u, err = Render(rev, d.renderOptions(st.home, port)); err != nil {
 		return Unit{}, false, false, err
 	}
+	// Refused before anything of the revision is written.
+	if err := d.canProvide(c.h, u); err != nil {
+		return Unit{}, false, false, err
+	}
 	dirs := fmt.Sprintf("set -e\numask 077\nmkdir -p -- %s %s %s\n",
 		quote(u.WorkingDirectory), quote(u.RevisionDir), quote(strings.TrimSuffix(u.Path, "/"+u.Name)))
 	if _, err := c.step(ctx, "creating the revision directories", dirs, nil); err != nil {
@@ -297,6 +303,9 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 		return Unit{}, false, false, err
 	}
 	if err := d.writeSecrets(ctx, c, u); err != nil {
+		return Unit{}, false, false, err
+	}
+	if err := d.installPlugins(ctx, c, u); err != nil {
 		return Unit{}, false, false, err
 	}
 	if changed, err = c.upload(ctx, u.Path, 0o644, u.Content); err != nil {
@@ -552,8 +561,8 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 }
 
 // Preflight connects to every host (verifying its key) and checks the tools
-// the driver runs there, the gateway binary and the operator environment
-// file (when configured).
+// the driver runs there, the gateway binary, and the operator environment
+// file and plugin cache (when configured).
 func (d *Driver) Preflight(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -563,6 +572,10 @@ func (d *Driver) Preflight(ctx context.Context) error {
 	if d.s.envFile != "" {
 		script += "[ -f " + quote(d.s.envFile) + " ] || exit 5\n"
 		what += " and environmentFile"
+	}
+	if d.s.pluginCache != "" {
+		script += "[ -d " + quote(d.s.pluginCache) + " ] || exit 6\n"
+		what += " and pluginCache"
 	}
 	return d.eachHost(ctx, func(ctx context.Context, c *conn) error {
 		_, err := c.step(ctx, what, script, nil)

@@ -79,6 +79,10 @@ var (
 	// GatewaySSH starts real OpenClaw gateways as the SSH driver renders
 	// them (drivers/ssh).
 	GatewaySSH = Tier{"openclaw gateway (ssh)"}
+	// SSHRelease checks, over the real sshd, that a host running one
+	// real OpenClaw release refuses a revision approved for another
+	// (drivers/ssh).
+	SSHRelease = Tier{"openclaw release check (ssh)"}
 	// GatewayKubernetes starts real OpenClaw gateways as the Kubernetes
 	// driver renders them (drivers/kubernetes).
 	GatewayKubernetes = Tier{"openclaw gateway (kubernetes)"}
@@ -114,7 +118,7 @@ var (
 func All() []Tier {
 	return []Tier{
 		KubeAPIServer, SSHD, SystemdVerify, Codex, OpenClawDiff,
-		GatewaySSH, GatewayKubernetes, ModelProbe,
+		GatewaySSH, SSHRelease, GatewayKubernetes, ModelProbe,
 		SchemaRegeneration, SchemaRefinement, SchemaDifferential,
 		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle,
 	}
