@@ -74,7 +74,10 @@
 // total of all included files) from its metadata before it is read, the
 // number of included files before each is opened, and the growth of
 // ${VAR} substitution as each reference is written, never after the
-// output is built. Parsers keep a few words per open level and find the
+// output is built. A string is substituted in one pass: the closing brace
+// of a "${" is found once for all the openings before it (OpenClaw's own
+// scan looks again from every "$", which is quadratic on a string of
+// "${"), and a name is read only as far as it can go. Parsers keep a few words per open level and find the
 // path of an error by scanning the output written so far
 // ([occkit.PathAt]), so a deep document costs memory in proportion to its
 // size whatever depth limit is configured, up to [HardMaxDepth]. Include
