@@ -134,6 +134,29 @@
 // empty is an error naming the variable. Secret-store references
 // (${pass:…}, ${gopass:…}) are refused: occkit runs no password store.
 //
+// Variables the document defines: as OpenClaw's loader does before it
+// substitutes (config-env-vars in 2026.9.6), the merged document's
+// top-level `env` object defines variables: the string members of
+// env.vars, then the string members of env itself except `vars` and
+// `shellEnv` (the shorthand wins for a name written in both). A name is
+// trimmed of JavaScript white space and must be a portable variable name;
+// a blank value, a value that itself holds a ${NAME} reference (an escaped
+// $${NAME} is none, and the value is taken as written, escape and all) and
+// a name OpenClaw will not take from a configuration (envblock.txt: names
+// that make a runtime load code or change whom it trusts, LD_*, DYLD_*,
+// NODE_OPTIONS, BASH_ENV, proxies and the like, and OpenClaw's own
+// switches; generated from the pinned package) define nothing. The
+// Lookup's non-blank value of a name wins over the document's; the
+// document fills names the Lookup lacks or holds blank. Z_AI_API_KEY
+// fills a blank ZAI_API_KEY, as OpenClaw normalizes its environment. The
+// env section's own strings are substituted like any other. Includes
+// merge first, so an included file's env section counts. occkit does not
+// run OpenClaw's login-shell import (env.shellEnv) or read .env files.
+// [DefinedVars] returns the names a document defines this way, for
+// checks of references a runtime will resolve. The differential tier
+// (internal/openclawdiff, config.load) runs OpenClaw's own
+// resolveConfigForRead on generated include trees with env sections.
+//
 // # Schema
 //
 // [Schema] is the embedded JSON Schema (draft 2020-12) for the parts of a

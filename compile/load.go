@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/json5"
 	"github.com/occkit/occkit/internal/normalized"
@@ -218,8 +220,11 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		// Substitution changes string values only, checking their length
 		// and the document's size as it writes; keys, nesting and numbers
 		// stay as parsed, so the result needs no second parse.
+		// The document's own env section defines variables first, as
+		// OpenClaw applies it to its environment before substituting.
+		lookup := envLookup(ld.lookup, documentEnv(gjson.GetBytes(out, "env")))
 		before := len(out)
-		if out, err = substitute(out, ld.lookup, ld.limits); err != nil {
+		if out, err = substitute(out, lookup, ld.limits); err != nil {
 			return occkit.Document{}, err
 		}
 		substituted = len(out) != before || &out[0] != &norm.Bytes()[0]

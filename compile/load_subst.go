@@ -16,12 +16,6 @@ const (
 	refSecret                // ${pass:…} or ${gopass:…}
 )
 
-// isVarName reports whether name is a variable name OpenClaw substitutes:
-// upper-case letters, digits and underscores, not starting with a digit.
-func isVarName(name string) bool {
-	return varNameLen(name) == len(name) && name != ""
-}
-
 // varNameLen is the length of the longest prefix of s that can be read as
 // a variable name; it stops at the first byte that cannot, so a caller
 // that knows what follows pays only for the name.
@@ -34,19 +28,6 @@ func varNameLen(s string) int {
 		return i
 	}
 	return len(s)
-}
-
-// classifyRef tells what the text between "${" and "}" is, reading only
-// what it must: the name's characters up to the first that is not one,
-// and a constant-length prefix.
-func classifyRef(ref string) refKind {
-	if isVarName(ref) {
-		return refEnv
-	}
-	if strings.HasPrefix(ref, "pass:") || strings.HasPrefix(ref, "gopass:") {
-		return refSecret
-	}
-	return refNone
 }
 
 // substitute returns the normalized JSON src with ${NAME} replaced in
