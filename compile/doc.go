@@ -293,9 +293,14 @@
 //     ([CredentialKey]: names holding key, token, secret, passw,
 //     passphrase, auth, credential, cookie, bearer, session, signature,
 //     cert or header, any casing and punctuation; count keys such as
-//     maxTokens excepted) are dropped and every URL keeps only scheme and
-//     host ([Origin]: user info, path, query and fragment go, the
-//     scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
+//     maxTokens excepted) are dropped, and so is how a process would be
+//     started, where a credential rides as a plain element: command
+//     lines, argument arrays and environment maps (command, cmd, args,
+//     argv, env, passEnv, extraArgs, setupCommand, …) and every object
+//     with a command, such as a provider's localService (the dedicated
+//     gateway never starts a local model server: its Harness infers);
+//     every URL keeps only scheme and host ([Origin]: user info, path,
+//     query and fragment go, the scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
 //     paths under `models` go as a floor; env and env.vars lose the model
 //     inference variables ([InferenceEnv]), <PROVIDER>_API_KEY of every
 //     configured provider and every variable the removed settings
