@@ -115,7 +115,11 @@
 // os.Root, so this is its equivalent; a directory swapped between the checks
 // and the open is the remaining window). Includes nest at most
 // [MaxIncludeDepth] files deep, at most [MaxIncludeFiles] files per load; a
-// cycle is an error. The merged document obeys the same Limits. Without
+// cycle is an error. A file that cannot be read, the top-level one of
+// [LoadFile] or [LoadFS] or any included one at any depth, is a 400 that
+// keeps the error behind it for errors.Is (fs.ErrNotExist,
+// fs.ErrPermission, …); for an included file without its path, which is
+// a document value and never quoted. The merged document obeys the same Limits. Without
 // roots, [Load] refuses $include; [LoadFile] defaults the root to the
 // file's directory. OpenClaw's guard against JavaScript prototype keys
 // (__proto__ and friends) has no meaning for Go values: such keys are kept

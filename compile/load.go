@@ -159,9 +159,9 @@ func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, occkit.Wrap(err, occkit.CodeInvalidRequest, "DOC-1", occkit.Root(), "the configuration file %q cannot be read", path)
 	}
-	data, rerr := readRegularFile(real, ld.limits.MaxBytes, false)
-	if rerr != "" {
-		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", rerr, ld.limits)
+	data, fail := readRegularFile(real, ld.limits.MaxBytes, false)
+	if fail.reason != "" {
+		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", fail, ld.limits)
 	}
 	ld.name, ld.keep, ld.baseDir = path, true, filepath.Dir(abs)
 	return ld.load(data, filepath.Dir(abs), []string{real})
@@ -373,10 +373,11 @@ func pathOf(elems []json5.PathElem) occkit.Path {
 	return p.Path()
 }
 
-// fileError explains why a file could not be read, naming no path.
-func fileError(at occkit.Path, rule, what string, reason string, l Limits) error {
-	if reason == reasonTooLarge {
+// fileError explains why a file could not be read, naming no path in its
+// message; the cause stays reachable for errors.Is.
+func fileError(at occkit.Path, rule, what string, fail readFailure, l Limits) error {
+	if fail.reason == reasonTooLarge {
 		return occkit.Invalid("DOC-2", at, "%s is larger than the limit of %d bytes", what, l.MaxBytes)
 	}
-	return occkit.Invalid(rule, at, "%s cannot be read: %s", what, reason)
+	return occkit.Wrap(fail.cause, occkit.CodeInvalidRequest, rule, at, "%s cannot be read: %s", what, fail.reason)
 }
