@@ -8,7 +8,8 @@
 // embedded OpenClaw (RES-11): [Driver.Prepare] refuses anything else with
 // 400 INVALID_REQUEST before touching a host. Every operation is bounded
 // ([DefaultOperationTimeout], 180 s) and honours its context: a caller's
-// cancellation or deadline comes back as the context's error, the
+// cancellation or deadline comes back as the context's error (503
+// DEPENDENCY_UNAVAILABLE, drivers.Settle, whatever the host answered), the
 // driver's own bounds as 503 DEPENDENCY_UNAVAILABLE naming the bound
 // (operationTimeout, readinessTimeout, lockWait).
 //
