@@ -90,7 +90,10 @@ type LoadOptions struct {
 	// turns substitution off: strings, ${VAR} and $${VAR} included, are kept
 	// verbatim, as a control plane stores a Configuration whose references
 	// the runtime resolves later. The process environment is never read
-	// unless the caller passes os.LookupEnv here.
+	// unless the caller passes os.LookupEnv here. As in OpenClaw, the
+	// document's own env section (env.vars and its shorthand keys) fills
+	// the names Lookup lacks or holds blank ([DefinedVars]; the package
+	// doc, "Variables the document defines").
 	Lookup func(name string) (string, bool)
 	// IncludeRoots are the directories $include may read from. For [Load]
 	// an empty list refuses $include; for [LoadFile] it defaults to the
