@@ -235,12 +235,15 @@ func TestStripInferenceEveryProvider(t *testing.T) {
 // keeps none of it, on every dedicated topology and Compute, while the
 // dedicated OpenClaw Harness, which infers, keeps its local model server.
 func TestStripInferenceLaunchSpecs(t *testing.T) {
+	// Literals where nothing marks a credential (so admission's ADM-7
+	// check lets them through) and a variable the document defines for
+	// them: all must be gone from the gateway.
 	const secret = "SECRET-31"
-	src := `{"agents":{"defaults":{"model":"codex/m","models":{"p/m":{"alias":"m","params":{"env":{"X":"` + secret + `"},"temperature":1}}}}},` +
-		`"env":{"vars":{"UPSTREAM_KEY":"` + secret + `","TEAM":"core"}},` +
+	src := `{"agents":{"defaults":{"model":"codex/m","models":{"p/m":{"alias":"m","params":{"extraArgs":["` + secret + `"],"temperature":1}}}}},` +
+		`"env":{"vars":{"TEAM":"core","UPSTREAM_ARG":"` + secret + `"}},` +
 		`"models":{"providers":{"p":{"baseUrl":"http://127.0.0.1:8080/v1","api":"openai-completions",` +
-		`"localService":{"command":"/usr/bin/llama-server --api-key ` + secret + `","args":["--upstream-key","${UPSTREAM_KEY}","--k2","` + secret + `"],` +
-		`"env":{"UPSTREAM":"` + secret + `"},"cwd":"/srv","healthUrl":"http://127.0.0.1:8080/health"},` +
+		`"localService":{"command":"/usr/bin/llama-server --upstream ` + secret + `","args":["--upstream-key","${UPSTREAM_ARG}","--k2","` + secret + `"],` +
+		`"cwd":"/srv","healthUrl":"http://127.0.0.1:8080/health"},` +
 		`"params":{"extraArgs":["` + secret + `"],"cmd":"` + secret + `"},` +
 		`"models":[{"id":"m","params":{"argv":["` + secret + `"],"setupCommand":"` + secret + `","top_p":0.5}}]}}}}`
 	doc := occkit.MustParseDocument(src)
@@ -262,8 +265,8 @@ func TestStripInferenceLaunchSpecs(t *testing.T) {
 				planned++
 				gw, _ := plan.Process(occkit.ProcessGateway)
 				f, _ := gw.File(compile.FileNativeDocument)
-				if strings.Contains(string(f.Data), secret) {
-					t.Errorf("the gateway document holds the credential:\n%s", f.Data)
+				if strings.Contains(string(f.Data), secret) || strings.Contains(string(f.Data), "UPSTREAM_ARG") {
+					t.Errorf("the gateway document holds the credential or its reference:\n%s", f.Data)
 				}
 				got := occkit.MustParseDocument(string(f.Data))
 				if got.Has(occkit.NewPath("models", "providers", "p", "localService")) || !got.Has(occkit.NewPath("models", "providers", "p", "baseUrl")) {
@@ -284,5 +287,16 @@ func TestStripInferenceLaunchSpecs(t *testing.T) {
 	}
 	if !harness.Has(occkit.NewPath("models", "providers", "p", "localService", "args")) {
 		t.Errorf("the Harness lost its local model server: %s", harness)
+	}
+	// Environment maps go too (admission refuses literals there, ADM-7,
+	// but the strip does not rely on it).
+	withEnv := occkit.MustParseDocument(`{"models":{"providers":{"p":{"baseUrl":"http://h","localService":{"command":"/s","env":{"A":"` + secret + `"}},` +
+		`"params":{"env":{"B":"` + secret + `"},"passEnv":["` + secret + `"]}}}}}`)
+	got, err := compile.StripInference(withEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got.String(), secret) {
+		t.Errorf("an environment map survived: %s", got)
 	}
 }
