@@ -195,18 +195,19 @@
 // trimmed of JavaScript white space and must be a portable variable name;
 // a blank value, a value that itself holds a ${NAME} reference (an escaped
 // $${NAME} is none, and the value is taken as written, escape and all) and
-// a name OpenClaw will not take from a configuration (envblock.txt: names
-// that make a runtime load code or change whom it trusts, LD_*, DYLD_*,
-// NODE_OPTIONS, BASH_ENV, proxies and the like, and OpenClaw's own
-// switches; generated from the pinned package) define nothing. The
+// a name OpenClaw will not take from a configuration (the pinned
+// release's [envpolicy.Policy.ConfigEnvApplies]: names that make a
+// runtime load code or change whom it trusts, LD_*, DYLD_*, NODE_OPTIONS,
+// BASH_ENV, proxies and the like, and OpenClaw's own switches) define
+// nothing. The
 // Lookup's non-blank value of a name wins over the document's; the
 // document fills names the Lookup lacks or holds blank. Z_AI_API_KEY
 // fills a blank ZAI_API_KEY, as OpenClaw normalizes its environment. The
 // env section's own strings are substituted like any other. Includes
 // merge first, so an included file's env section counts. occkit does not
 // run OpenClaw's login-shell import (env.shellEnv) or read .env files.
-// [DefinedVars] returns the names a document defines this way, for
-// checks of references a runtime will resolve. The differential tier
+// [DefinedEnv] returns the names a document defines this way under a
+// release's policy, for checks of references a runtime will resolve. The differential tier
 // (internal/openclawdiff, config.load) runs OpenClaw's own
 // resolveConfigForRead on generated include trees with env sections.
 //

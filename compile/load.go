@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/json5"
 	"github.com/occkit/occkit/internal/normalized"
@@ -93,8 +94,9 @@ type LoadOptions struct {
 	// the runtime resolves later. The process environment is never read
 	// unless the caller passes os.LookupEnv here. As in OpenClaw, the
 	// document's own env section (env.vars and its shorthand keys) fills
-	// the names Lookup lacks or holds blank ([DefinedVars]; the package
-	// doc, "Variables the document defines").
+	// the names Lookup lacks or holds blank ([DefinedEnv]; the package
+	// doc, "Variables the document defines"), under the pinned release's
+	// environment policy.
 	Lookup func(name string) (string, bool)
 	// IncludeRoots are the directories $include may read from. For [Load]
 	// an empty list refuses $include; for [LoadFile] it defaults to the
@@ -237,7 +239,11 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		// stay as parsed, so the result needs no second parse.
 		// The document's own env section defines variables first, as
 		// OpenClaw applies it to its environment before substituting.
-		lookup := envLookup(ld.lookup, documentEnv(gjson.GetBytes(out, "env")))
+		// The loader has no release of its own: the pinned one's policy
+		// says which names a configuration may set (read only when the
+		// document defines any).
+		applies := func(name string) bool { return envpolicy.Pinned().ConfigEnvApplies(name) }
+		lookup := envLookup(ld.lookup, documentEnv(gjson.GetBytes(out, "env"), applies))
 		before := len(out)
 		if out, err = substitute(out, lookup, ld.limits); err != nil {
 			return occkit.Document{}, err

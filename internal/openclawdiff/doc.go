@@ -27,7 +27,7 @@
 //     names, blank, escaped and referencing values) in any file;
 //     TestEnvNamesAgreeWithOpenClaw also asks isConfigRuntimeEnvVarAllowed
 //     about every name and prefix of OpenClaw's host environment policy
-//     and variants, against [compile.DefinedVars];
+//     and variants, against [compile.DefinedEnv];
 //   - doctor.repair: [compile.Repair] against doctor's legacy migrations
 //     (applyLegacyDoctorMigrations, then its compatibility normalization),
 //     compared on the runtime-relevant projection [ProjectDoctor].

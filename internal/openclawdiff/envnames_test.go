@@ -15,7 +15,7 @@ import (
 // environment policy lists, and variants of each (lower case, names under
 // each prefix, the Cargo target pattern, OpenClaw's own switches,
 // ordinary names), a configuration's env.vars defines the name in occkit
-// ([compile.DefinedVars]) exactly when OpenClaw's
+// ([compile.DefinedEnv]) exactly when OpenClaw's
 // isConfigRuntimeEnvVarAllowed lets the configuration set it.
 func TestEnvNamesAgreeWithOpenClaw(t *testing.T) {
 	o := oracle(t)
@@ -75,7 +75,7 @@ func TestEnvNamesAgreeWithOpenClaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defined := compile.DefinedVars(doc)
+	defined := compile.DefinedEnv(doc, compile.SecretPolicyFor(""))
 	disagree := 0
 	for i, n := range names {
 		// ZAI_API_KEY is also defined by its alias, which is in names.
