@@ -209,7 +209,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	doc, gen, err := req.Configuration.ReadConfiguration(ctx, req.Agent.ConfigurationID)
 	if err != nil {
-		return nil, mapDependency("ADM-1", "the Configuration could not be read", err)
+		return nil, mapDependency("ADM-1", "the Configuration could not be read", drivers.Settle(ctx, "ADM-1", err))
 	}
 	read = doc
 	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
@@ -233,6 +233,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 			}
 			out, err := t.TransformConfiguration(ctx, doc)
 			if err != nil {
+				if c := alive(ctx); c != nil {
+					return nil, c
+				}
 				return nil, mapRefusal("ADM-1", occkit.Root(), "the SandboxDriver refused the Configuration", err)
 			}
 			if !out.Equal(doc) {
@@ -396,6 +399,11 @@ func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) er
 	if err == nil {
 		return nil
 	}
+	// A timeout is no denial: once ctx is done, whatever the Authorizer
+	// said (ctx.Err() itself, a wrapped one, a refusal) is the context's.
+	if c := drivers.Cancellation(ctx, "ADM-2"); c != nil {
+		return c
+	}
 	var oe *occkit.Error
 	if errors.As(err, &oe) && oe.Code == occkit.CodeDependencyUnavailable {
 		return oe
@@ -437,12 +445,8 @@ func withoutSecretExcerpts(err error) error {
 	return occkit.Join(errs...)
 }
 
-func alive(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
-	}
-	return nil
-}
+// alive refuses once ctx is done: 503 with the context's error as cause.
+func alive(ctx context.Context) error { return drivers.Cancellation(ctx, "ADM-1") }
 
 // maxAgentIDLen bounds the Agent ID a revision freezes.
 const maxAgentIDLen = 256

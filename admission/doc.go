@@ -141,7 +141,15 @@
 //     Kubernetes only (DRV-2); other deployments ignore it.
 //   - A driver's plain error text is never repeated in a refusal: it might
 //     carry a value. Gateway-settings refusals keep only the setting's path.
-//   - A cancelled context is 503 DEPENDENCY_UNAVAILABLE.
+//   - A cancelled context, or one whose deadline passed, is 503
+//     DEPENDENCY_UNAVAILABLE whose cause is the context's error
+//     (errors.Is context.Canceled or context.DeadlineExceeded). Once the
+//     context is done, a failing call-out (the Authorizer, the
+//     Configuration reader, the SandboxDriver transform, the harness-auth
+//     validator, the gateway-settings check) is reported that way
+//     whatever it returned, in Admit, Verify and ValidateWith alike: a
+//     timeout never reads as a 403 denial or a driver's refusal
+//     ([drivers.Settle]).
 //   - A literal credential is refused under ADM-7 (freezing keeps the
 //     reference, never Secret bytes), not ADM-3 (whose "references only"
 //     is about the harnessAuth snapshot); its refusal keeps file, line and

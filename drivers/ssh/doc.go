@@ -12,7 +12,8 @@
 // rules (a Kubernetes api_key binding would plan its variable into the
 // host's secrets file). Every operation is bounded
 // ([DefaultOperationTimeout], 180 s) and honours its context: a caller's
-// cancellation or deadline comes back as the context's error, the
+// cancellation or deadline comes back as the context's error (503
+// DEPENDENCY_UNAVAILABLE, drivers.Settle, whatever the host answered), the
 // driver's own bounds as 503 DEPENDENCY_UNAVAILABLE naming the bound
 // (operationTimeout, readinessTimeout, lockWait).
 //

@@ -189,7 +189,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	for _, f := range Functions() {
 		tallies[f] = &Tally{MaxSample: 5}
 	}
-	ai := 0
+	ai, envLoaded := 0, 0
 	for i := 0; i < len(ps); i++ {
 		p := ps[i]
 		raw := answers[ai]
@@ -240,6 +240,9 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			}
 			c := Case{Fn: FnLoad, Input: p.input, Occ: p.occ, Claw: a}
 			o := p.occ.(LoadOut)
+			if p.input.(LoadInput).EnvSection && !o.Err && !a.Err && o.JSON == a.JSON {
+				envLoaded++
+			}
 			record(tallies[FnLoad], c, o.Err == a.Err && o.JSON == a.JSON, func() string {
 				in := p.input.(LoadInput)
 				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
@@ -257,6 +260,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		}
 		ai++
 	}
+	t.Logf("config.load: %d trees with an env section loaded alike on both sides", envLoaded)
 	for _, f := range Functions() {
 		tl := tallies[f]
 		run.Done(tl.N)
