@@ -27,16 +27,27 @@ type Refinement struct {
 }
 
 // Refinements lists the refinements the check mirrors for [Release],
-// in the order they run.
+// in the order they run ([Contract.Refinements] for another release).
 func Refinements() []Refinement {
-	return append(append([]Refinement(nil), refinements...), shapeRefinements...)
+	c, err := ContractFor(Release())
+	if err != nil {
+		return nil
+	}
+	return c.Refinements()
 }
+
+// refinementsAbsent are, by release, the classes of [Refinements] that
+// do not hold for it: measured with TestRefinementDifferential against
+// each release's own validation (see doc.go, "Releases").
+var refinementsAbsent = map[string][]string{}
 
 // refiner collects a document's refinement refusals.
 type refiner struct {
 	version string
-	schema  *node
-	issues  []error
+	// skip are the refinement classes that do not hold for the version.
+	skip   map[string]bool
+	schema *node
+	issues []error
 	// src is the document's text; doc indexes its objects as the
 	// refinements reach them, so that each object is scanned once however
 	// many settings they read in it, and an object the schema walk
@@ -134,12 +145,14 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 }
 
 // refine runs every refinement on the document the schema walk read.
-func refine(schema *node, w reading, version string) []error {
+func refine(schema *node, w reading, c *Contract) []error {
 	root := gjson.Parse(w.src)
-	r := &refiner{version: version, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
+	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
 		doc: &index{v: root, at: len(w.src) - len(root.Raw)}}
 	for _, ref := range refinements {
-		ref.check(root, r)
+		if !r.skip[ref.Class] {
+			ref.check(root, r)
+		}
 	}
 	schemaRefinements(root, r)
 	return r.issues
@@ -907,6 +920,7 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 		escaped := strings.IndexByte(raw, '\\') >= 0
 		refs, tools = escaped || strings.Contains(raw, `"source"`), escaped || strings.Contains(raw, `"alsoAllow"`)
 	}
+	refs, tools = refs && !r.skip["secret-ref-id"], tools && !r.skip["tools-allow"]
 	if !refs && !tools {
 		return nil, nil
 	}
