@@ -27,8 +27,14 @@ import (
 // places some union refusals differently (its bindings-specific union
 // summary, discriminator messages), which changes where, not whether.
 func TestDifferential(t *testing.T) {
-	dir := openclawDir(t, "openclaw schema differential (validateConfigObject)")
-	v, err := New()
+	for _, in := range openclawDirs(t, "openclaw schema differential (validateConfigObject)") {
+		t.Run(in.version, func(t *testing.T) { differential(t, in) })
+	}
+}
+
+func differential(t *testing.T, in installed) {
+	dir := in.dir
+	v, err := ForRelease(in.version)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+
+import { openDist } from "./dist.mjs";
 
 const [root, out] = process.argv.slice(2);
 if (!root || !out) {
@@ -48,36 +49,7 @@ process.env.OPENCLAW_STATE_DIR = path.join(scratch, "state");
 delete process.env.OPENCLAW_CONFIG_PATH;
 
 const pkg = path.join(root, "node_modules", "openclaw");
-const dist = path.join(pkg, "dist");
-const modules = fs.readdirSync(dist).filter((f) => f.endsWith(".mjs") || f.endsWith(".js"));
-const text = new Map();
-const source = (f) => {
-  if (!text.has(f)) text.set(f, fs.readFileSync(path.join(dist, f), "utf8"));
-  return text.get(f);
-};
-
-// defining returns the one module whose text holds marker.
-function defining(marker) {
-  const found = modules.filter((f) => source(f).includes(marker));
-  if (found.length !== 1) {
-    console.error(`expected one module holding ${JSON.stringify(marker)}, found ${found.length}: ${found.slice(0, 5).join(" ")}`);
-    process.exit(1);
-  }
-  return found[0];
-}
-
-// exported imports the module defining function name and returns the
-// export that is that function.
-async function exported(name) {
-  const file = defining(`function ${name}(`);
-  const mod = await import(pathToFileURL(path.join(dist, file)).href);
-  const fn = Object.values(mod).find((f) => typeof f === "function" && f.name === name);
-  if (!fn) {
-    console.error(`${file} does not export ${name}`);
-    process.exit(1);
-  }
-  return fn;
-}
+const { source, load, defining, required: exported, bundledChannelIds } = openDist(root);
 
 const manifest = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8"));
 
@@ -92,30 +64,7 @@ const sensitive = Object.entries(uiHints ?? {})
   .map(([p]) => p)
   .sort();
 
-// bundledChannelIds is derived from the generated channel metadata, as
-// its definition (checked to be the expected one) derives it: the
-// configurable entries' channel ids, lower-cased, non-empty.
-const idsDef = "const bundledChannelIds = Object.freeze(GENERATED_BUNDLED_CHANNEL_CONFIG_METADATA.filter((entry) => entry.configurable !== false).map((entry) => normalizeLowercaseStringOrEmpty(entry.channelId)).filter((channelId) => channelId.length > 0));";
-defining(idsDef);
-// Some releases bundle a second copy of the metadata into a standalone
-// runtime module; every exported copy must agree.
-const metas = [];
-for (const f of modules.filter((f) => source(f).includes("const GENERATED_BUNDLED_CHANNEL_CONFIG_METADATA"))) {
-  const mod = await import(pathToFileURL(path.join(dist, f)).href);
-  metas.push(...Object.values(mod).filter((x) => Array.isArray(x) && x.length > 0 && x.every((e) => e && typeof e.channelId === "string")));
-}
-if (metas.length === 0 || metas.some((m) => JSON.stringify(m) !== JSON.stringify(metas[0]))) {
-  console.error(`found ${metas.length} exported channel metadata lists, which differ or are missing`);
-  process.exit(1);
-}
-const channels = [
-  ...new Set(
-    metas[0]
-      .filter((e) => e.configurable !== false)
-      .map((e) => e.channelId.trim().toLowerCase())
-      .filter((id) => id.length > 0),
-  ),
-].sort();
+const channels = await bundledChannelIds();
 
 const registryOf = await exported("resolveConfigWidePluginManifestRegistry");
 const registry = registryOf({ config: {}, env: process.env });
@@ -137,7 +86,7 @@ const bundledIds = new Set(bundled.map((p) => p.id));
 // normalizePluginId's alias table is a literal of its module; each pair is
 // checked against the function itself.
 const aliasFile = defining("const BUILT_IN_PLUGIN_ALIAS_FALLBACKS =");
-const aliasMod = await import(pathToFileURL(path.join(dist, aliasFile)).href);
+const aliasMod = await load(aliasFile);
 const normalizePluginId = Object.values(aliasMod).find((f) => typeof f === "function" && f.name === "normalizePluginId");
 if (!normalizePluginId) {
   console.error(`${aliasFile} does not export normalizePluginId`);

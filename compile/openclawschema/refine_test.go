@@ -281,8 +281,14 @@ func (c refinementCase) build() []byte {
 // setting is refused (some refusal at its path or below); the check and
 // OpenClaw must agree on every document, and on the whole verdict.
 func TestRefinementDifferential(t *testing.T) {
-	dir := openclawDir(t, "openclaw refinement differential (config validate)")
-	v, err := New()
+	for _, in := range openclawDirs(t, "openclaw refinement differential (config validate)") {
+		t.Run(in.version, func(t *testing.T) { refinementDifferential(t, in) })
+	}
+}
+
+func refinementDifferential(t *testing.T, in installed) {
+	dir := in.dir
+	v, err := ForRelease(in.version)
 	if err != nil {
 		t.Fatal(err)
 	}

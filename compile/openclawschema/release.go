@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/occkit/occkit/compile/openclawschema/internal/releasedata"
 )
@@ -127,8 +128,13 @@ func baseFiles() releasedata.Files {
 	return files
 }
 
+// decodes counts the releases decoded in this process (the laziness
+// test reads it).
+var decodes atomic.Int32
+
 // decode reads a release's files into its Contract.
 func decode(version string, files releasedata.Files) (*Contract, error) {
+	decodes.Add(1)
 	if got := strings.TrimSpace(string(files["version.txt"])); got != version {
 		return nil, fmt.Errorf("openclawschema: the data of %s holds release %s", version, got)
 	}

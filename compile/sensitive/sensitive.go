@@ -61,11 +61,15 @@ func Parse(text string) Pattern {
 	return p
 }
 
-// Patterns returns OpenClaw's sensitive paths (openclawschema.Sensitive)
-// as patterns, in its order.
-func Patterns() []Pattern {
-	var out []Pattern
-	for _, line := range openclawschema.Sensitive() {
+// Patterns returns the sensitive paths of the newest carried OpenClaw
+// release (openclawschema.Sensitive) as patterns, in its order; see
+// ParseList for another release's (openclawschema.Contract.Sensitive).
+func Patterns() []Pattern { return ParseList(openclawschema.Sensitive()) }
+
+// ParseList parses a list of OpenClaw's sensitive paths, in its order.
+func ParseList(lines []string) []Pattern {
+	out := make([]Pattern, 0, len(lines))
+	for _, line := range lines {
 		out = append(out, Parse(line))
 	}
 	return out

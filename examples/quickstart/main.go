@@ -171,7 +171,7 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 	a, err := admission.New(admission.Options{
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
-			occkit.HarnessOpenClaw: "2026.5.1",
+			occkit.HarnessOpenClaw: "2026.9.6",
 			occkit.HarnessCodex:    "0.130.0",
 		},
 	})
