@@ -39,7 +39,14 @@ func Refinements() []Refinement {
 // refinementsAbsent are, by release, the classes of [Refinements] that
 // do not hold for it: measured with TestRefinementDifferential against
 // each release's own validation (see doc.go, "Releases").
-var refinementsAbsent = map[string][]string{}
+//
+// broadcast-size: OpenClaw bounds an agent group thread to 16 agents from
+// 2026.9.5 on; earlier releases accept any number.
+var refinementsAbsent = map[string][]string{
+	"2026.8.1": {"broadcast-size"}, "2026.8.2": {"broadcast-size"},
+	"2026.9.1": {"broadcast-size"}, "2026.9.2": {"broadcast-size"},
+	"2026.9.3": {"broadcast-size"}, "2026.9.4": {"broadcast-size"},
+}
 
 // refiner collects a document's refinement refusals.
 type refiner struct {
@@ -123,10 +130,11 @@ func (r *refiner) get(keys ...string) gjson.Result {
 	return x.v
 }
 
-// schemaValid reports whether the value at path satisfies its schema. An
-// object-level refinement runs in OpenClaw only on an object its schema
-// accepts (zod runs a superRefine after a clean parse); a refinement of
-// one string runs whatever its siblings hold.
+// schemaValid reports whether the value at path satisfies its schema but
+// for unknown keys. An object-level refinement runs in OpenClaw only on an
+// object whose parse did not abort: zod runs a superRefine after a parse
+// that found at most unknown keys (they leave it dirty, not aborted); a
+// refinement of one string runs whatever its siblings hold.
 func (r *refiner) schemaValid(path ...string) bool {
 	n := r.schema
 	for _, k := range path {
@@ -135,11 +143,13 @@ func (r *refiner) schemaValid(path ...string) bool {
 		}
 		n, _ = n.child(k)
 	}
-	return n == nil || n.valid(r.get(path...))
+	return n == nil || n.validBarUnknownKeys(r.get(path...))
 }
 
 func (r *refiner) add(at occkit.Path, format string, args ...any) {
-	if len(r.issues) < maxIssues {
+	// A refinement judges a setting only where the release's schema has
+	// it: a release without the setting refuses the key itself.
+	if len(r.issues) < maxIssues && allows(r.schema, at, 0, 0) {
 		r.issues = append(r.issues, occkit.Invalid(Rule, at, format+" (OpenClaw %s)", append(args, r.version)...))
 	}
 }
@@ -670,7 +680,7 @@ var refinements = []Refinement{
 var shapeRefinements = []Refinement{
 	{Class: "secret-ref-id", Paths: []string{"any SecretRef of source file or exec outside channels"},
 		Refuses: "a file SecretRef id that is not an absolute JSON pointer or \"value\"; an exec id outside its pattern or with . or .. segments"},
-	{Class: "tools-allow", Paths: []string{"any tool policy object (tools, tools.byProvider.*, tools.toolsBySender.*, agents.entries.*.tools, sandbox and subagent tools, …)"},
+	{Class: "tools-allow", Paths: []string{"any tool policy object outside channels (tools, tools.byProvider.*, tools.toolsBySender.*, agents.entries.*.tools, sandbox and subagent tools, …)"},
 		Refuses: "a tool policy that sets both allow and alsoAllow (non-empty) in one scope"},
 }
 
@@ -745,6 +755,34 @@ func (r *refiner) schemaValidAt(v gjson.Result, path ...string) bool {
 		n, _ = n.child(k)
 	}
 	return n == nil || n.valid(v)
+}
+
+// allows reports whether the schema n has a place for a value at p: on
+// the way, some branch of each union is an object that admits the key,
+// or an array, for an index.
+func allows(n *node, p occkit.Path, from, depth int) bool {
+	if n == nil || from == p.Len() {
+		return true
+	}
+	if n.never || depth > maxWalkDepth {
+		return false
+	}
+	for _, union := range [][]*node{n.anyOf, n.oneOf, n.allOf} {
+		for _, c := range union {
+			if allows(c, p, from, depth+1) {
+				return true
+			}
+		}
+	}
+	k, i, isIdx := p.Elem(from)
+	if isIdx {
+		return (n.walkArray || n.types&jsArray != 0) && allows(n.itemSchema(i), p, from+1, depth+1)
+	}
+	if !n.walkObject && n.types&jsObject == 0 {
+		return false
+	}
+	c, ok := n.child(k)
+	return ok && allows(c, p, from+1, depth+1)
 }
 
 // pathKeys are p's elements as keys (indexes written in decimal).
@@ -939,7 +977,7 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 				r.add(at.Key("id"), "%s: an exec secret reference id must match ^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$ without . or .. segments", at.Key("id"))
 			}
 		}
-		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && n.valid(v) {
+		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && !underChannels(at) && n.validBarUnknownKeys(v) {
 			if len(v.Get("allow").Array()) > 0 && len(v.Get("alsoAllow").Array()) > 0 {
 				r.add(at, "%s: a tool policy cannot set both allow and alsoAllow in one scope", at)
 			}

@@ -313,10 +313,7 @@ func refinementDifferential(t *testing.T, in installed) {
 		err = v.Validate(doc)
 		target := strings.Join(c.path, ".")
 		ours := refusedAt(ourPaths(err), target)
-		var theirPaths []string
-		for _, is := range verdicts[i].Issues {
-			theirPaths = append(theirPaths, normPath(is.Path))
-		}
+		theirPaths := issuePaths(verdicts[i])
 		theirs := refusedAt(theirPaths, target)
 		tl := per[c.class]
 		if tl == nil {

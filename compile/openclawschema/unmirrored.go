@@ -18,7 +18,8 @@ type Unmirrored struct {
 	Reason  string
 }
 
-// Unmirrored lists OpenClaw [Release]'s refinements the check leaves out.
+// UnmirroredRefinements lists the refinements of the carried releases
+// the check leaves out (the same rows hold for each of them).
 // The differential tests recognise a disagreement as documented only
 // when every refusal OpenClaw makes belongs to one of these rows.
 func UnmirroredRefinements() []Unmirrored { return append([]Unmirrored(nil), unmirrored...) }

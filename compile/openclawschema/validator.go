@@ -56,7 +56,9 @@ func New() (*Validator, error) { return ForRelease(Release()) }
 
 // Compile compiles a draft-07 schema published by OpenClaw version. A
 // keyword, format or pattern feature the compiler does not implement is
-// an error: a schema is never checked partially.
+// an error: a schema is never checked partially. For a carried release
+// ([Releases]) the release's refinements and channel ids apply beside the
+// schema given; for another, the schema alone.
 func Compile(schema []byte, version string) (*Validator, error) {
 	if version == "" {
 		return nil, fmt.Errorf("openclawschema: the schema needs the OpenClaw version it belongs to")
@@ -93,8 +95,8 @@ func (v *Validator) Version() string { return v.version }
 // checked: no refinement, no channel ids).
 func (v *Validator) Contract() *Contract { return v.contract }
 
-// Valid reports whether OpenClaw accepts doc: its schema and, for the
-// pinned version, the refinements the check mirrors. The schema walk
+// Valid reports whether OpenClaw accepts doc: its schema and, for a
+// carried release, the refinements the check mirrors and its channel ids. The schema walk
 // reads the document bytes once, in place, and allocates only the outline
 // of the top three levels the refinements then read instead of the text.
 func (v *Validator) Valid(doc occkit.Document) bool {
@@ -225,9 +227,10 @@ func specView(doc occkit.Document) occkit.Document {
 // from the document are never quoted. At most 50 refusals come back,
 // sorted by path (see [occkit.Join]).
 //
-// For the pinned version the refinements OpenClaw makes beyond its schema
-// ([Refinements]) are checked too, at the path OpenClaw names; they run
-// on every document, beside the schema's refusals.
+// For a carried release the refinements OpenClaw makes beyond its schema
+// ([Contract.Refinements]) are checked too, at the path OpenClaw names
+// (they run on every document, beside the schema's refusals), and so are
+// its channel ids (see the package doc, "Channel ids").
 func (v *Validator) Validate(doc occkit.Document) error {
 	w := v.walk(doc)
 	var issues []error

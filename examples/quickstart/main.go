@@ -172,7 +172,7 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
 			occkit.HarnessOpenClaw: "2026.9.6",
-			occkit.HarnessCodex:    "0.130.0",
+			occkit.HarnessCodex:    "0.171.0",
 		},
 	})
 	if err != nil {
