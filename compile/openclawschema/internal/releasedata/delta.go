@@ -24,6 +24,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 const header = "occkit-delta/1\n"
@@ -155,12 +157,12 @@ func Split(b []byte) (Files, error) {
 	files := Files{}
 	for len(b) > 0 {
 		line, rest, ok := bytes.Cut(b, []byte("\n"))
-		var name string
-		var n int
 		if !ok {
 			return nil, errors.New("releasedata: damaged bundle")
 		}
-		if _, err := fmt.Sscanf(string(line), "%s %d", &name, &n); err != nil || n < 0 || n > len(rest) {
+		name, size, ok := strings.Cut(string(line), " ")
+		n, err := strconv.Atoi(size)
+		if !ok || name == "" || err != nil || n < 0 || n > len(rest) {
 			return nil, errors.New("releasedata: damaged bundle entry")
 		}
 		files[name] = rest[:n:n]
