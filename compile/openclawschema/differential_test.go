@@ -63,7 +63,7 @@ func differential(t *testing.T, in installed) {
 		bundled[c] = true
 	}
 
-	d := &differ{v: v, bundled: bundled}
+	d := newDiffer(v, bundled)
 	agree, refusedBoth, pathAgree := 0, 0, 0
 	keysNamed, keysFound := 0, 0
 	classes := map[string]int{}

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/openclawschema/internal/releasedata"
 )
 
 // The schema differential's excuses. validateConfigObject (the oracle of
@@ -27,6 +28,15 @@ import (
 type differ struct {
 	v       *Validator
 	bundled map[string]bool
+	// unknownKeysStop: the release's validator stops at an unknown key
+	// before its refinements (zod's strict objects abort): measured for
+	// 2026.8.1 to 2026.9.4; from 2026.9.5 on an unknown key leaves the
+	// parse going.
+	unknownKeysStop bool
+}
+
+func newDiffer(v *Validator, bundled map[string]bool) *differ {
+	return &differ{v: v, bundled: bundled, unknownKeysStop: releasedata.Compare(v.Version(), "2026.9.5") < 0}
 }
 
 var (
@@ -38,19 +48,27 @@ var (
 
 // excuseBound is the most documents of n an excuse may absorb: about
 // twice what it absorbs with the project's generator (seed 14, N=10,000,
-// both releases), so that a predicate that widens fails.
+// 2026.9.6 and 2026.8.2), in documents per thousand, so that a predicate
+// that widens fails. A document excused by several classes at once
+// ("a+b") is bounded by the largest of theirs; "path/" classes count the
+// documents both refuse whose refused settings needed the excuse.
+var excuseBounds = map[string]int{
+	"spec":                            10,
+	"channel-default":                 45,
+	"channel-raw":                     5,
+	"channel-id":                      15,
+	"union":                           40,
+	"root-refinement":                 100,
+	"channel-after-core":              15,
+	"refinement/roster":               70,
+	"refinement/custom-provider":      35,
+	"refinement/cloud-worker-project": 30,
+}
+
 func excuseBound(class string, n int) int {
 	perMille := 0
 	for _, part := range strings.Split(strings.TrimPrefix(class, "path/"), "+") {
-		pm, ok := map[string]int{
-			"spec":               10,
-			"channel-default":    40,
-			"channel-raw":        5,
-			"channel-id":         150,
-			"union":              10,
-			"root-refinement":    80,
-			"channel-after-core": 80,
-		}[part]
+		pm, ok := excuseBounds[part]
 		if !ok && strings.HasPrefix(part, "refinement/") {
 			pm = 15
 		}
@@ -196,12 +214,9 @@ func (d *differ) channelIDs(root gjson.Result, ours error, gw verdict) string {
 // validateConfigObject's issues name (unknown keys at their own path,
 // without the issues excusedIssue excuses) against the check's refusals
 // (without those of channels validateConfigObject does not validate,
-// which channelIDs judges). One difference is a documented placement:
-// OpenClaw reports a union none of whose branches fits as "Invalid input"
-// at the union, where the check names the settings of the branch the
-// value's type selects ("union": the path is a union in the schema and
-// the check refuses below it, nowhere else). It returns the placements
-// excused, and whether the paths agree.
+// which channelIDs judges). The documented placements (see the package
+// doc) are recomputed below: union, root-refinement, channel-after-core.
+// It returns the placements excused, and whether the paths agree.
 func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []string, ok bool) {
 	root := gjson.ParseBytes(doc)
 	got := map[string]bool{}
@@ -223,7 +238,8 @@ func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []st
 		// configuration makes before it checks agent references.
 		aborted = aborted || structural(is.Message) && unknownKeys(is.Message) == nil ||
 			strings.HasPrefix(is.Message, "Invalid key in record") ||
-			unmirroredClass(normPath(is.Path), is.Message) == "roster"
+			unmirroredClass(normPath(is.Path), is.Message) == "roster" ||
+			d.unknownKeysStop && unrecognized.MatchString(is.Message)
 		core = core || !strings.HasPrefix(is.Message, "invalid config: ")
 		// An issue the check makes at the same setting agrees, whatever
 		// a row would excuse there.
@@ -249,6 +265,28 @@ func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []st
 			}
 		}
 	}
+	// Before 2026.9.5 an unknown key also stops the refinements of the
+	// object that holds it: the check still reports them.
+	if d.unknownKeysStop {
+		schemaOnly := map[string]bool{}
+		if root := gjson.ParseBytes(doc); !d.v.root.valid(root) {
+			for _, e := range occkit.Errors(occkit.Join(d.v.schemaIssues(root)...)) {
+				schemaOnly[ourPath(e.Path)] = true
+			}
+		}
+		for p := range got {
+			if _, theirs := want[p]; theirs || schemaOnly[p] {
+				continue
+			}
+			for _, is := range theirs.Issues {
+				if at := normPath(is.Path); unrecognized.MatchString(is.Message) && (at == "" || strings.HasPrefix(p, at+".")) {
+					delete(got, p)
+					excused = append(excused, "unknown-key-stops")
+					break
+				}
+			}
+		}
+	}
 	// validateConfigObject validates the sections of bundled channels
 	// only once the core configuration validated: a core issue hides
 	// every refusal of a channel section.
@@ -260,24 +298,43 @@ func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []st
 			}
 		}
 	}
-	for p, msg := range want {
+	refusedUnder := func(set map[string]bool, u string) bool {
+		for p := range set {
+			if p == u || strings.HasPrefix(p, u+".") {
+				return true
+			}
+		}
+		return false
+	}
+	allWant, allGot := map[string]bool{}, map[string]bool{}
+	for p := range want {
+		allWant[p] = true
+	}
+	for p := range got {
+		allGot[p] = true
+	}
+	for p := range want {
 		if got[p] {
 			delete(got, p)
 			delete(want, p)
-			continue
 		}
-		if msg != "Invalid input" || !unionAt(d.v.root, p) {
-			continue
-		}
-		below := false
-		for q := range got {
-			if strings.HasPrefix(q, p+".") {
-				below = true
-				delete(got, q)
-			}
-		}
-		if below {
+	}
+	// A union none of whose branches fits: OpenClaw reports the union
+	// ("Invalid input", a discriminator, every branch's errors for ajv),
+	// the check the settings of the branch the value's type selects. Both
+	// must refuse at or below the same union, and each setting left over
+	// must lie below a union both refuse.
+	unmatched := map[string]bool{}
+	for p := range want {
+		unmatched[p] = true
+	}
+	for p := range got {
+		unmatched[p] = true
+	}
+	for p := range unmatched {
+		if unionBothRefuse(d.v.root, p, func(u string) bool { return refusedUnder(allWant, u) && refusedUnder(allGot, u) }) {
 			delete(want, p)
+			delete(got, p)
 			excused = append(excused, "union")
 		}
 	}
@@ -436,6 +493,22 @@ func defaultedAt(root *node, path, key string) bool {
 		if p := n.props[key]; p != nil && p.hasDefault {
 			return true
 		}
+	}
+	return false
+}
+
+// unionBothRefuse reports whether some path at or above p is a union in
+// the schema where both refuse.
+func unionBothRefuse(root *node, p string, both func(u string) bool) bool {
+	for q := p; q != ""; {
+		if unionAt(root, q) && both(q) {
+			return true
+		}
+		parent, _, ok := cutLast(q)
+		if !ok {
+			break
+		}
+		q = parent
 	}
 	return false
 }

@@ -15,7 +15,7 @@ func TestExcusesAreNarrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &differ{v: v, bundled: map[string]bool{"telegram": true, "zalouser": true}}
+	d := newDiffer(v, map[string]bool{"telegram": true, "zalouser": true})
 	req := func(path, prop string) issue {
 		return issue{Path: path, Message: "invalid config: must have required property '" + prop + "'"}
 	}

@@ -740,7 +740,8 @@ func safeRelativeModule(raw string) bool {
 	return true
 }
 
-// schemaValidAt reports whether v satisfies the schema at path, where
+// schemaValidAt reports whether v satisfies the schema at path but for
+// unknown keys (see schemaValid), where
 // "[]" stands for an array's elements.
 func (r *refiner) schemaValidAt(v gjson.Result, path ...string) bool {
 	n := r.schema
@@ -754,7 +755,7 @@ func (r *refiner) schemaValidAt(v gjson.Result, path ...string) bool {
 		}
 		n, _ = n.child(k)
 	}
-	return n == nil || n.valid(v)
+	return n == nil || n.validBarUnknownKeys(v)
 }
 
 // allows reports whether the schema n has a place for a value at p: on
