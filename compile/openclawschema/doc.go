@@ -135,11 +135,16 @@
 // settings of the branch the value's type selects; its refinements of the
 // whole configuration (agent references, broadcast groups) do not run
 // once a wrong type, enum value, bound, record key or roster refusal
-// stopped its parse (an unknown key does not stop it); and
+// stopped its parse (an unknown key stops it too before 2026.9.5, and so
+// do the refinements of the object holding it); and
 // validateConfigObject validates bundled channel sections only after the
 // rest validated. The check reports all of them. An object's own
-// refinement runs, as in OpenClaw, when the object satisfies its schema
-// but for unknown keys.
+// refinement runs, as in OpenClaw 2026.9.5 on, when the object satisfies
+// its schema but for unknown keys. Refinements judge a setting only where
+// the release's schema has it, and one release's refinements can be
+// fewer than the newest's: broadcast groups are bounded to 16 agents from
+// 2026.9.5 on (measured with TestRefinementDifferential against each
+// release's CLI validation; the other refinements hold for all eight).
 //
 // Keys OpenClaw accepts but occkit does not interpret pass through
 // untouched: the check only reads (DOC-3).
