@@ -143,9 +143,15 @@ func (d *differ) excusedIssue(root gjson.Result, is issue) string {
 		}
 		return ""
 	}
-	if additionalProps.MatchString(is.Message) && d.bundledSection(path) {
-		segs := strings.Split(path, ".")
-		if len(segs) == 3 && segs[2] == "accounts" {
+	if keys := unknownKeys(is.Message); additionalProps.MatchString(is.Message) && d.bundledSection(path) {
+		// The published schema admits each key there: the channel's raw
+		// section refuses what its normalization accepts.
+		for _, k := range keys {
+			if !admitsKey(d.v.root, path, k) {
+				return ""
+			}
+		}
+		if len(keys) > 0 {
 			return "channel-raw"
 		}
 		return ""
@@ -265,8 +271,23 @@ func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []st
 			}
 		}
 	}
+	// Settings the SPEC's roster rules decide (the roster row): where
+	// OpenClaw refuses through that row, the check's refusals at the
+	// row's settings are the SPEC's.
+	for _, is := range theirs.Issues {
+		if unmirroredClass(normPath(is.Path), is.Message) != "roster" {
+			continue
+		}
+		for p := range got {
+			if _, theirs := want[p]; !theirs && unmirroredClass(p, "") == "roster" {
+				delete(got, p)
+				excused = append(excused, "refinement/roster")
+			}
+		}
+	}
 	// Before 2026.9.5 an unknown key also stops the refinements of the
-	// object that holds it: the check still reports them.
+	// object that holds it and of its ancestors: the check still reports
+	// them.
 	if d.unknownKeysStop {
 		schemaOnly := map[string]bool{}
 		if root := gjson.ParseBytes(doc); !d.v.root.valid(root) {
@@ -278,8 +299,11 @@ func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []st
 			if _, theirs := want[p]; theirs || schemaOnly[p] {
 				continue
 			}
+			parent, _, _ := cutLast(p)
 			for _, is := range theirs.Issues {
-				if at := normPath(is.Path); unrecognized.MatchString(is.Message) && (at == "" || strings.HasPrefix(p, at+".")) {
+				// The refinement of an object holding an unknown key, or of
+				// one of its ancestors, does not run.
+				if at := normPath(is.Path); unrecognized.MatchString(is.Message) && (under(p, at) || under(at, parent)) {
 					delete(got, p)
 					excused = append(excused, "unknown-key-stops")
 					break
@@ -496,6 +520,20 @@ func defaultedAt(root *node, path, key string) bool {
 	}
 	return false
 }
+
+// admitsKey reports whether the schema admits the key in the object at
+// path.
+func admitsKey(root *node, path, key string) bool {
+	for _, n := range nodesAt(root, path) {
+		if _, ok := n.child(key); ok && n.walkObject {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether path p is q or below it ("" is the root).
+func under(p, q string) bool { return q == "" || p == q || strings.HasPrefix(p, q+".") }
 
 // unionBothRefuse reports whether some path at or above p is a union in
 // the schema where both refuse.

@@ -466,6 +466,24 @@ var refinements = []Refinement{
 		},
 	},
 	{
+		Class: "role-agents", Paths: []string{"gateway.roles.definitions.*.agents"},
+		Refuses: "an operator role's allowed agent that is not an agent id (trimmed: a letter or digit, then up to 63 letters, digits, _ or -)",
+		check: func(root gjson.Result, r *refiner) {
+			r.each("gateway.roles.definitions.*.agents", func(v gjson.Result, at occkit.Path) {
+				if !v.IsArray() {
+					return
+				}
+				for _, id := range v.Array() {
+					if id.Type == gjson.String && !validAgentID.MatchString(strings.TrimSpace(id.String())) {
+						// OpenClaw reports the union of "*" and the list.
+						r.add(at, "%s: an allowed agent must be an agent id", at)
+						return
+					}
+				}
+			})
+		},
+	},
+	{
 		Class: "hook-session", Paths: []string{"hooks.mappings[].sessionKey"},
 		Refuses: "a persistent agent hook mapping without sessionKey, hooks.defaultSessionKey or a transform",
 		check: func(root gjson.Result, r *refiner) {
