@@ -57,7 +57,9 @@ var excuseBounds = map[string]int{
 	"channel-default":                 45,
 	"channel-raw":                     5,
 	"channel-id":                      15,
-	"union":                           40,
+	"union":                           70,
+	"unknown-key-stops":               5,
+	"roster-key":                      10,
 	"root-refinement":                 100,
 	"channel-after-core":              15,
 	"refinement/roster":               70,
@@ -87,7 +89,15 @@ func (d *differ) verdictClass(doc []byte, ours error, theirs, gw verdict) string
 		// ids it does not check (the gateway's plugin validation refuses
 		// an id no bundled or installed plugin provides: "unknown channel
 		// id"), with the sections under them.
-		return d.channelIDs(root, ours, gw)
+		if c := d.channelIDs(root, ours, gw); c != "" {
+			return c
+		}
+		for _, e := range occkit.Errors(ours) {
+			if !rosterKey(ourPath(e.Path)) {
+				return ""
+			}
+		}
+		return "roster-key"
 	}
 	// The check accepts, validateConfigObject refuses: every issue must
 	// be excused, and those excused by what the gateway does must be
@@ -269,6 +279,16 @@ func (d *differ) samePaths(doc []byte, ours error, theirs verdict) (excused []st
 				delete(got, p)
 				excused = append(excused, "root-refinement")
 			}
+		}
+	}
+	// An agents.entries key with capitals: the check applies the
+	// published key pattern (lower case), OpenClaw's loader compares agent
+	// ids lower-cased and accepts it; the roster rules (RES-10) are the
+	// SPEC's. Only a key whose lower-cased form fits the pattern.
+	for p := range got {
+		if _, theirs := want[p]; !theirs && rosterKey(p) {
+			delete(got, p)
+			excused = append(excused, "roster-key")
 		}
 	}
 	// Settings the SPEC's roster rules decide (the roster row): where
@@ -519,6 +539,15 @@ func defaultedAt(root *node, path, key string) bool {
 		}
 	}
 	return false
+}
+
+var agentEntryKey = regexp.MustCompile(`^[a-z0-9_][a-z0-9_-]{0,63}$`)
+
+// rosterKey reports whether path is an agents.entries key with capitals
+// whose lower-cased form is an agent id the published pattern admits.
+func rosterKey(path string) bool {
+	k, ok := strings.CutPrefix(path, "agents.entries.")
+	return ok && !strings.Contains(k, ".") && strings.ToLower(k) != k && agentEntryKey.MatchString(strings.ToLower(k))
 }
 
 // admitsKey reports whether the schema admits the key in the object at

@@ -63,6 +63,9 @@ func TestExcusesAreNarrow(t *testing.T) {
 		{"the gateway accepts it", salck, accepted, ""},
 		{"a bundled channel", occkit.Invalid(Rule, occkit.NewPath("channels", "telegram"), "x"), verdict{Issues: []issue{{Path: "channels.telegram", Message: "unknown channel id: telegram"}}}, ""},
 		{"a refusal elsewhere too", occkit.Join(salck, occkit.Invalid(Rule, occkit.NewPath("gateway"), "x")), unknown, ""},
+		{"an agent entry with capitals", occkit.Invalid(Rule, occkit.NewPath("agents", "entries", "Team-a_"), "x"), accepted, "roster-key"},
+		{"an agent entry no case fixes", occkit.Invalid(Rule, occkit.NewPath("agents", "entries", "Team!"), "x"), accepted, ""},
+		{"below an agent entry", occkit.Invalid(Rule, occkit.NewPath("agents", "entries", "Team", "model"), "x"), accepted, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := d.verdictClass([]byte(`{"channels":{"salck":{}}}`), tt.ours, accepted, tt.gw); got != tt.want {

@@ -686,7 +686,17 @@ var refinements = []Refinement{
 			if n == 0 {
 				r.add(occkit.NewPath("gateway", "roles", "definitions"), "gateway.roles.definitions must hold at least one role definition")
 			}
-			if d := roles.Get("default"); r.schemaValid("gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
+			// A definition whose allowed agents are not agent ids fails
+			// OpenClaw's parse of the roles (role-agents), which then stops.
+			agentsOK := true
+			defs.ForEach(func(_, def gjson.Result) bool {
+				def.Get("agents").ForEach(func(_, id gjson.Result) bool {
+					agentsOK = id.Type != gjson.String || validAgentID.MatchString(strings.TrimSpace(id.String()))
+					return agentsOK
+				})
+				return agentsOK
+			})
+			if d := roles.Get("default"); agentsOK && r.schemaValid("gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
 				r.add(occkit.NewPath("gateway", "roles", "default"), "gateway.roles.default must name a configured role definition")
 			}
 		},
