@@ -690,6 +690,9 @@ var refinements = []Refinement{
 			// OpenClaw's parse of the roles (role-agents), which then stops.
 			agentsOK := true
 			defs.ForEach(func(_, def gjson.Result) bool {
+				if !def.Get("agents").IsArray() {
+					return true
+				}
 				def.Get("agents").ForEach(func(_, id gjson.Result) bool {
 					agentsOK = id.Type != gjson.String || validAgentID.MatchString(strings.TrimSpace(id.String()))
 					return agentsOK
