@@ -22,12 +22,15 @@
 //     in a model provider or model entry, or a literal credential in
 //     env.vars; compile.CheckSecretLiterals), before any other stage reads
 //     it, so nothing secret is validated further, frozen, digested or
-//     rendered; then validate the document against the embedded schema (DOC-5), then
-//     against the configuration schema of the pinned OpenClaw release
-//     ([openclawschema]; [Options].OpenClawSchema picks another compiled
-//     one, DisableOpenClawSchema turns it off), so an admitted revision is
-//     one that OpenClaw starts with: a typo, a retired key, a wrong type or
-//     a value outside an enum is a 400 at the key OpenClaw names. Loading,
+//     rendered; then validate the document against the embedded schema
+//     (DOC-5), then against the configuration contract of the approved
+//     OpenClaw release ([openclawschema.ForRelease]: its schema,
+//     refinements and channel ids; [Options].OpenClawSchema is the
+//     caller's own check of a release the library does not carry,
+//     DisableOpenClawSchema turns it off), so an admitted revision is one
+//     that release starts with: a typo, a retired key, a wrong type, a
+//     value outside an enum or an unknown channel id is a 400 at the key
+//     OpenClaw names. Loading,
 //     repair and selection never apply it: they work on partial and
 //     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
@@ -59,9 +62,10 @@
 // harnessAuth snapshot ([occkit.Binding], references only); the credential
 // [occkit.Projection]; the primary model and fallback order as admitted (ADM-4);
 // the admitted level and logging ownership; the OpenClaw release whose
-// schema the document was checked against
-// ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
-// accessor returns a copy.
+// contract the document was checked against
+// ([Revision.OpenClawSchemaVersion], in the record and the digest): the
+// approved OpenClaw release itself, "" only when the check is disabled.
+// Every accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
 // A revision also freezes the Agent's tenant namespace when the request
@@ -91,6 +95,21 @@
 // policy applies, and the render applies the same. Admit also refuses a Harness the installation
 // approves no version of (409, ADM-3: [Options].HarnessVersions names the
 // approved ones; the version labels every workload, LOG-6).
+//
+// # Approved versions
+//
+// [New] approves only versions the library knows (400 ADM-3 at
+// harnessVersions.<harness>, listing the supported ones): an OpenClaw
+// release whose contract it carries ([openclawschema.Releases]) and a
+// Codex CLI version whose probe contract the runners are tested against
+// ([probe.CodexVersions], the one list of them). A caller's own
+// [Options].OpenClawSchema must check the approved OpenClaw release itself
+// (its Version equals it). Every topology runs the OpenClaw gateway with
+// the admitted document, so Admit refuses every deployment (409 ADM-3 at
+// harnessVersions.openclaw) when no OpenClaw release is approved, before
+// the document is checked; a codex entry is needed only by revisions
+// whose Harness is codex. [Admitter.SensitivePatterns] are the approved
+// release's sensitive paths.
 //
 // # harnessAuth
 //

@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
 			occkit.HarnessOpenClaw: "2026.9.6",
-			occkit.HarnessCodex:    "0.130.0",
+			occkit.HarnessCodex:    "0.171.0",
 		},
 	})
 	if err != nil {

@@ -98,6 +98,9 @@ var (
 	// SchemaDifferential compares the schema validator with OpenClaw's
 	// validateConfigObject (compile/openclawschema).
 	SchemaDifferential = Tier{"openclaw schema differential (validateConfigObject)"}
+	// ChannelIDs compares the channel-id check with the gateway's own
+	// validation of each installed release (compile/openclawschema).
+	ChannelIDs = Tier{"openclaw channel ids (config validate)"}
 	// NodeCanonical compares the canonical form with one node computes
 	// (package occkit).
 	NodeCanonical = Tier{"node canonical form"}
@@ -119,7 +122,7 @@ func All() []Tier {
 	return []Tier{
 		KubeAPIServer, SSHD, SystemdVerify, Codex, OpenClawDiff,
 		GatewaySSH, SSHRelease, GatewayKubernetes, ModelProbe,
-		SchemaRegeneration, SchemaRefinement, SchemaDifferential,
+		SchemaRegeneration, SchemaRefinement, SchemaDifferential, ChannelIDs,
 		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle,
 	}
 }
