@@ -14,8 +14,10 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/probe"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -27,15 +29,28 @@ type Options struct {
 	// admission to succeed.
 	Authorizer Authorizer
 	// HarnessVersions is the approved version of each Harness the
-	// installation runs (ADM-3), frozen into every revision. A Harness
-	// without an entry is frozen with an empty version.
+	// installation runs (ADM-3), frozen into every revision. Only
+	// versions the library knows are approved ([New] refuses others with
+	// a 400 listing them):
+	//   - openclaw: a release whose configuration contract the library
+	//     carries ([openclawschema.Releases]), or the release of the
+	//     caller's own OpenClawSchema. Every topology runs the OpenClaw
+	//     gateway with the admitted document, so this is the release the
+	//     document is checked against and the release that runs; without
+	//     an openclaw entry every Admit is refused (409 ADM-3).
+	//   - codex: a Codex CLI version whose probe contract the runners are
+	//     tested against ([probe.CodexVersions]); needed only by
+	//     revisions whose Harness is codex (409 ADM-3 otherwise).
 	HarnessVersions map[occkit.Harness]string
-	// OpenClawSchema is the OpenClaw configuration schema admitted
-	// documents must satisfy (DOC-5): nil is the pinned release's
-	// ([openclawschema.New]); see also DisableOpenClawSchema.
+	// OpenClawSchema is the check of an OpenClaw release the library does
+	// not carry ([openclawschema.Compile]): its Version must be the
+	// approved openclaw version. nil checks the approved release's
+	// carried contract ([openclawschema.ForRelease]); see also
+	// DisableOpenClawSchema.
 	OpenClawSchema *openclawschema.Validator
-	// DisableOpenClawSchema turns the OpenClaw schema check off: revisions
-	// then freeze no OpenClaw schema version.
+	// DisableOpenClawSchema turns the OpenClaw check off: revisions then
+	// freeze no checked release ([Revision.OpenClawSchemaVersion] is "").
+	// The approved versions are still checked.
 	DisableOpenClawSchema bool
 	// Rules are the caller's own policies, run in this order by every
 	// admission after the harness-auth and gateway-settings checks
@@ -52,8 +67,11 @@ type Admitter struct {
 	authz    Authorizer
 	versions map[occkit.Harness]string
 	schema   *compile.Validator
-	openclaw *openclawschema.Validator // nil: disabled
-	rules    []Rule
+	openclaw *openclawschema.Validator // nil: disabled, or no release approved
+	// secrets is the credential policy of the approved OpenClaw release
+	// (ADM-7, AUTH-6): its sensitive paths and environment names.
+	secrets compile.SecretPolicy
+	rules   []Rule
 	// ruleTimeout is each rule's budget.
 	ruleTimeout time.Duration
 }
@@ -63,10 +81,13 @@ type Admitter struct {
 // compile.Validator is immutable.
 var configurationSchema = sync.OnceValues(compile.NewValidator)
 
-// New prepares an Admitter from opts: it takes the Configuration schema
-// (DOC-5, compiled once per process) and copies what it keeps, so later
-// changes to opts do not affect it. A HarnessVersions key other than
-// openclaw or codex is a 400.
+// New prepares an Admitter from opts: it checks the approved versions
+// (ADM-3), takes the Configuration schema (DOC-5, compiled once per
+// process) and the approved OpenClaw release's contract (compiled once per
+// process and release), and copies what it keeps, so later changes to
+// opts do not affect it. A HarnessVersions key other than openclaw or
+// codex, a version the library does not know, or an OpenClawSchema for
+// another release than the approved one is a 400.
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
 		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
@@ -74,18 +95,18 @@ func New(opts Options) (*Admitter, error) {
 				"harness versions name openclaw or codex only")
 		}
 	}
+	if v := opts.HarnessVersions[occkit.HarnessCodex]; v != "" && !slices.Contains(probe.CodexVersions(), v) {
+		return nil, occkit.Invalid("ADM-3", occkit.NewPath("harnessVersions", string(occkit.HarnessCodex)),
+			"Codex %q is not a version whose probe contract the runners are tested against; supported: %s",
+			v, strings.Join(probe.CodexVersions(), ", "))
+	}
 	schema, err := configurationSchema()
 	if err != nil {
 		return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	openclaw := opts.OpenClawSchema
-	if openclaw == nil && !opts.DisableOpenClawSchema {
-		if openclaw, err = openclawschema.New(); err != nil {
-			return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded OpenClaw schema does not compile")
-		}
-	}
-	if opts.DisableOpenClawSchema {
-		openclaw = nil
+	openclaw, contract, err := openclawCheck(opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkRules(opts.Rules); err != nil {
 		return nil, err
@@ -94,8 +115,62 @@ func New(opts Options) (*Admitter, error) {
 	if timeout <= 0 {
 		timeout = DefaultRuleTimeout
 	}
-	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw,
-		rules: slices.Clone(opts.Rules), ruleTimeout: timeout}, nil
+	a := &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw,
+		rules: slices.Clone(opts.Rules), ruleTimeout: timeout}
+	// The approved release's credential policy; for a release the library
+	// does not carry (the caller's own check), the newest carried
+	// release's, the closest it knows.
+	// Without an approved release Admit refuses every deployment (ADM-3),
+	// and there are no sensitive paths to speak of.
+	if contract != nil || opts.HarnessVersions[occkit.HarnessOpenClaw] != "" {
+		release := openclawschema.Release()
+		if contract != nil {
+			release = contract.Version()
+		}
+		a.secrets = compile.SecretPolicyFor(release)
+	}
+	return a, nil
+}
+
+// openclawCheck selects the check of the approved OpenClaw release (ADM-3,
+// DOC-5): the caller's own validator for that release, or the library's
+// contract of it. It returns the release's carried contract, if any; a
+// nil check when the check is disabled or no release is approved.
+func openclawCheck(opts Options) (*openclawschema.Validator, *openclawschema.Contract, error) {
+	at := occkit.NewPath("harnessVersions", string(occkit.HarnessOpenClaw))
+	approved := opts.HarnessVersions[occkit.HarnessOpenClaw]
+	if custom := opts.OpenClawSchema; custom != nil && !opts.DisableOpenClawSchema {
+		if approved != custom.Version() {
+			return nil, nil, occkit.Invalid("ADM-3", at,
+				"Options.OpenClawSchema checks OpenClaw %q, but the approved OpenClaw version is %q: they must be the same release", custom.Version(), approved)
+		}
+		return custom, custom.Contract(), nil
+	}
+	if approved == "" {
+		return nil, nil, nil
+	}
+	contract, err := openclawschema.ContractFor(approved)
+	if err != nil {
+		return nil, nil, occkit.Invalid("ADM-3", at,
+			"OpenClaw %q is not a release whose configuration contract the library carries; supported: %s (or pass Options.OpenClawSchema for another release)",
+			approved, strings.Join(openclawschema.Releases(), ", "))
+	}
+	if opts.DisableOpenClawSchema {
+		return nil, contract, nil
+	}
+	check, err := contract.Validator()
+	if err != nil {
+		return nil, nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded OpenClaw %s schema does not compile", approved)
+	}
+	return check, contract, nil
+}
+
+// SensitivePatterns are the configuration paths the approved OpenClaw
+// release marks sensitive ([openclawschema.Contract.Sensitive]; the newest
+// carried release's for a release the library does not carry): where a
+// credential of the admitted document can be, for that release.
+func (a *Admitter) SensitivePatterns() []sensitive.Pattern {
+	return slices.Clone(a.secrets.Sensitive)
 }
 
 // Agent is the resource being deployed, as stored.
@@ -197,7 +272,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	var read occkit.Document
 	defer func() {
 		if err != nil {
-			err = read.Place(err)
+			err = withoutSecretExcerpts(read.Place(err))
 		}
 	}()
 	mode := req.Agent.ExecutionMode
@@ -222,7 +297,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	doc, gen, err := req.Configuration.ReadConfiguration(ctx, req.Agent.ConfigurationID)
 	if err != nil {
-		return nil, mapDependency("ADM-1", "the Configuration could not be read", err)
+		return nil, mapDependency("ADM-1", "the Configuration could not be read", drivers.Settle(ctx, "ADM-1", err))
 	}
 	read = doc
 	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
@@ -246,6 +321,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 			}
 			out, err := t.TransformConfiguration(ctx, doc)
 			if err != nil {
+				if c := alive(ctx); c != nil {
+					return nil, c
+				}
 				return nil, mapRefusal("ADM-1", occkit.Root(), "the SandboxDriver refused the Configuration", err)
 			}
 			if !out.Equal(doc) {
@@ -272,6 +350,17 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		}
 	}
 
+	// Every topology runs the OpenClaw gateway with this document: without
+	// an approved release there is nothing to check it against and no
+	// release to run (ADM-3).
+	if err := a.checkVersion(occkit.HarnessOpenClaw); err != nil {
+		return nil, err
+	}
+	// ADM-7: no credential bytes are validated further, frozen or
+	// digested; refused before anything else reads the document.
+	if err := compile.CheckSecretLiterals(doc, a.secrets); err != nil {
+		return nil, err
+	}
 	if err := a.schema.Validate(doc); err != nil {
 		return nil, err
 	}
@@ -411,6 +500,11 @@ func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) er
 	if err == nil {
 		return nil
 	}
+	// A timeout is no denial: once ctx is done, whatever the Authorizer
+	// said (ctx.Err() itself, a wrapped one, a refusal) is the context's.
+	if c := drivers.Cancellation(ctx, "ADM-2"); c != nil {
+		return c
+	}
 	var oe *occkit.Error
 	if errors.As(err, &oe) && oe.Code == occkit.CodeDependencyUnavailable {
 		return oe
@@ -428,12 +522,32 @@ func mapDependency(rule, what string, err error) error {
 	return occkit.Wrap(err, occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
 }
 
-func alive(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
+// withoutSecretExcerpts drops the source line from the position of every
+// refusal of a literal credential (ADM-7): the line holds the credential,
+// and no view of a refusal, %+v and Snippet included, may show it
+// whatever masking a position applies. File, line and column stay.
+func withoutSecretExcerpts(err error) error {
+	list := occkit.Errors(err)
+	changed := false
+	for i, e := range list {
+		if e.Rule == compile.RuleSecretBytes && e.Position.Text != "" {
+			c := *e
+			c.Position.Text, c.Position.TextColumn = "", 0
+			list[i], changed = &c, true
+		}
 	}
-	return nil
+	if !changed {
+		return err
+	}
+	errs := make([]error, len(list))
+	for i, e := range list {
+		errs[i] = e
+	}
+	return occkit.Join(errs...)
 }
+
+// alive refuses once ctx is done: 503 with the context's error as cause.
+func alive(ctx context.Context) error { return drivers.Cancellation(ctx, "ADM-1") }
 
 // maxAgentIDLen bounds the Agent ID a revision freezes.
 const maxAgentIDLen = 256

@@ -16,12 +16,21 @@
 //     document, so the stored source never changes;
 //  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
 //     "driver" preserves the native configuration, LOG-3);
-//  5. validate the document against the embedded schema (DOC-5), then
-//     against the configuration schema of the pinned OpenClaw release
-//     ([openclawschema]; [Options].OpenClawSchema picks another compiled
-//     one, DisableOpenClawSchema turns it off), so an admitted revision is
-//     one that OpenClaw starts with: a typo, a retired key, a wrong type or
-//     a value outside an enum is a 400 at the key OpenClaw names. Loading,
+//  5. refuse credential bytes in the document (ADM-7, 400: a literal at a
+//     path the approved OpenClaw release marks sensitive, or a header
+//     value, credential key, URL password or credential query parameter
+//     in a model provider or model entry, or a literal credential in
+//     env.vars; compile.CheckSecretLiterals), before any other stage reads
+//     it, so nothing secret is validated further, frozen, digested or
+//     rendered; then validate the document against the embedded schema
+//     (DOC-5), then against the configuration contract of the approved
+//     OpenClaw release ([openclawschema.ForRelease]: its schema,
+//     refinements and channel ids; [Options].OpenClawSchema is the
+//     caller's own check of a release the library does not carry,
+//     DisableOpenClawSchema turns it off), so an admitted revision is one
+//     that release starts with: a typo, a retired key, a wrong type, a
+//     value outside an enum or an unknown channel id is a 400 at the key
+//     OpenClaw names. Loading,
 //     repair and selection never apply it: they work on partial and
 //     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
@@ -109,9 +118,10 @@
 // harnessAuth snapshot ([occkit.Binding], references only); the credential
 // [occkit.Projection]; the primary model and fallback order as admitted (ADM-4);
 // the admitted level and logging ownership; the OpenClaw release whose
-// schema the document was checked against
-// ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
-// accessor returns a copy.
+// contract the document was checked against
+// ([Revision.OpenClawSchemaVersion], in the record and the digest): the
+// approved OpenClaw release itself, "" only when the check is disabled.
+// Every accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
 // A revision also freezes the Agent's tenant namespace when the request
@@ -127,9 +137,35 @@
 // refusals without its documents), so whatever the render refuses
 // (a secretBinding shadowing a planned variable, an inference variable for
 // a dedicated gateway, a credential outside the tenant namespace) is
-// refused at admission. Admit also refuses a Harness the installation
+// refused at admission. Among them: every variable a process's document
+// still references (${NAME}, an env SecretRef, the $NAME shorthand) must
+// be defined by the document's env.vars or set by the plan for that
+// process, else 400 DOC-4 naming the variable, the path of the reference
+// and the variables the process has; and every secretBinding must name a
+// variable the gateway's document references, none that loads code or
+// changes whom the gateway trusts (LD_*, NODE_*, BASH_ENV, proxies, CA
+// files, …), and on a dedicated topology no model credential of the
+// release's provider table (400 AUTH-6; package compile/envpolicy). A
+// secretBinding reaches the gateway process only, never a dedicated
+// Harness (AUTH-6); the revision records the OpenClaw release whose
+// policy applies, and the render applies the same. Admit also refuses a Harness the installation
 // approves no version of (409, ADM-3: [Options].HarnessVersions names the
 // approved ones; the version labels every workload, LOG-6).
+//
+// # Approved versions
+//
+// [New] approves only versions the library knows (400 ADM-3 at
+// harnessVersions.<harness>, listing the supported ones): an OpenClaw
+// release whose contract it carries ([openclawschema.Releases]) and a
+// Codex CLI version whose probe contract the runners are tested against
+// ([probe.CodexVersions], the one list of them). A caller's own
+// [Options].OpenClawSchema must check the approved OpenClaw release itself
+// (its Version equals it). Every topology runs the OpenClaw gateway with
+// the admitted document, so Admit refuses every deployment (409 ADM-3 at
+// harnessVersions.openclaw) when no OpenClaw release is approved, before
+// the document is checked; a codex entry is needed only by revisions
+// whose Harness is codex. [Admitter.SensitivePatterns] are the approved
+// release's sensitive paths.
 //
 // # harnessAuth
 //
@@ -180,5 +216,23 @@
 //     Kubernetes only (DRV-2); other deployments ignore it.
 //   - A driver's plain error text is never repeated in a refusal: it might
 //     carry a value. Gateway-settings refusals keep only the setting's path.
-//   - A cancelled context is 503 DEPENDENCY_UNAVAILABLE.
+//   - A cancelled context, or one whose deadline passed, is 503
+//     DEPENDENCY_UNAVAILABLE whose cause is the context's error
+//     (errors.Is context.Canceled or context.DeadlineExceeded). Once the
+//     context is done, a failing call-out (the Authorizer, the
+//     Configuration reader, the SandboxDriver transform, the harness-auth
+//     validator, the gateway-settings check) is reported that way
+//     whatever it returned, in Admit, Verify and ValidateWith alike: a
+//     timeout never reads as a 403 denial or a driver's refusal
+//     ([drivers.Settle]).
+//   - A literal credential is refused under ADM-7 (freezing keeps the
+//     reference, never Secret bytes), not ADM-3 (whose "references only"
+//     is about the harnessAuth snapshot); its refusal keeps file, line and
+//     column but never the source line, whatever masking a position
+//     applies, since that line holds the credential.
+//   - A reference nothing binds is a Configuration error (400, DOC-4: a
+//     missing variable names the variable), not a Compute conflict: the
+//     Configuration's own secretBindings or env.vars are what is missing.
+//   - With DisableOpenClawSchema, the pinned release's sensitive paths and
+//     environment policy still apply, as a floor.
 package admission

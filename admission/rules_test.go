@@ -19,7 +19,7 @@ import (
 func ruleAdmitter(t testing.TB, timeout time.Duration, rules ...admission.Rule) *admission.Admitter {
 	t.Helper()
 	a, err := admission.New(admission.Options{Authorizer: allow(), Rules: rules, RuleTimeout: timeout,
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.171.0"}})
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestRuleSeesTheDecision(t *testing.T) {
 		return nil
 	}))
 	req := embeddedRequest(`{"agents":{"defaults":{"model":{"primary":"Anthropic/claude-sonnet-4-6","fallbacks":["anthropic/claude-haiku-4-5"]}}},
-	  "channels":{"defaults":{"groupPolicy":"open"},"slack":{"enabled":true},"telegram":{"enabled":false},"discord":{}}}`)
+	  "channels":{"defaults":{"groupPolicy":"open"},"slack":{"enabled":true,"botToken":"${SLACK_BOT_TOKEN}"},"telegram":{"enabled":false},"discord":{}}}`)
 	req.Agent.NamespaceID = "ns_prod"
 	req.Agent.HarnessAuth.Source.NamespaceID = "ns_prod"
 	req.Agent.Labels = map[string]string{"env": "production"}
@@ -117,7 +117,7 @@ func TestRuleSeesTheDecision(t *testing.T) {
 		Fallbacks: 1,
 		Channels:  []string{"slack@channels.slack", "discord@channels.discord"},
 		Bindings:  req.SecretBindings,
-		Release:   admission.Release{Harness: occkit.HarnessOpenClaw, Version: "2026.5.1", OpenClawSchema: got.Release.OpenClawSchema},
+		Release:   admission.Release{Harness: occkit.HarnessOpenClaw, Version: "2026.9.6", OpenClawSchema: got.Release.OpenClawSchema},
 		Level:     "warn", // the stamped document
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -144,7 +144,7 @@ func TestRuleViewIsReadOnly(t *testing.T) {
 		after = []string{v.Agent().Labels["env"], v.Tenant().Labels["plan"], v.Primary().Provider, v.SecretBindings()[0].Env}
 		return nil
 	})
-	req := embeddedRequest(embeddedConfig)
+	req := embeddedRequest(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"channels":{"slack":{"botToken":"${SLACK}"}}}`)
 	req.Agent.Labels = map[string]string{"env": "production"}
 	req.Tenant.Labels = map[string]string{"plan": "enterprise"}
 	req.SecretBindings = []occkit.SecretBinding{{Env: "SLACK", Source: secretRef}}

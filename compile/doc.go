@@ -112,7 +112,10 @@
 // total of all included files) from its metadata before it is read, the
 // number of included files before each is opened, and the growth of
 // ${VAR} substitution as each reference is written, never after the
-// output is built. Parsers keep a few words per open level and find the
+// output is built. A string is substituted in one pass: the closing brace
+// of a "${" is found once for all the openings before it (OpenClaw's own
+// scan looks again from every "$", which is quadratic on a string of
+// "${"), and a name is read only as far as it can go. Parsers keep a few words per open level and find the
 // path of an error by scanning the output written so far
 // ([occkit.PathAt]), so a deep document costs memory in proportion to its
 // size whatever depth limit is configured, up to [HardMaxDepth]. Include
@@ -161,7 +164,11 @@
 // os.Root, so this is its equivalent; a directory swapped between the checks
 // and the open is the remaining window). Includes nest at most
 // [MaxIncludeDepth] files deep, at most [MaxIncludeFiles] files per load; a
-// cycle is an error. The merged document obeys the same Limits. Without
+// cycle is an error. A file that cannot be read, the top-level one of
+// [LoadFile] or [LoadFS] or any included one at any depth, is a 400 that
+// keeps the error behind it for errors.Is (fs.ErrNotExist,
+// fs.ErrPermission, …); for an included file without its path, which is
+// a document value and never quoted. The merged document obeys the same Limits. Without
 // roots, [Load] refuses $include; [LoadFile] defaults the root to the
 // file's directory. OpenClaw's guard against JavaScript prototype keys
 // (__proto__ and friends) has no meaning for Go values: such keys are kept
@@ -179,6 +186,30 @@
 // reference (${lower}) is left alone, and a variable that is missing or
 // empty is an error naming the variable. Secret-store references
 // (${pass:…}, ${gopass:…}) are refused: occkit runs no password store.
+//
+// Variables the document defines: as OpenClaw's loader does before it
+// substitutes (config-env-vars in 2026.9.6), the merged document's
+// top-level `env` object defines variables: the string members of
+// env.vars, then the string members of env itself except `vars` and
+// `shellEnv` (the shorthand wins for a name written in both). A name is
+// trimmed of JavaScript white space and must be a portable variable name;
+// a blank value, a value that itself holds a ${NAME} reference (an escaped
+// $${NAME} is none, and the value is taken as written, escape and all) and
+// a name OpenClaw will not take from a configuration (the pinned
+// release's [envpolicy.Policy.ConfigEnvApplies]: names that make a
+// runtime load code or change whom it trusts, LD_*, DYLD_*, NODE_OPTIONS,
+// BASH_ENV, proxies and the like, and OpenClaw's own switches) define
+// nothing. The
+// Lookup's non-blank value of a name wins over the document's; the
+// document fills names the Lookup lacks or holds blank. Z_AI_API_KEY
+// fills a blank ZAI_API_KEY, as OpenClaw normalizes its environment. The
+// env section's own strings are substituted like any other. Includes
+// merge first, so an included file's env section counts. occkit does not
+// run OpenClaw's login-shell import (env.shellEnv) or read .env files.
+// [DefinedEnv] returns the names a document defines this way under a
+// release's policy, for checks of references a runtime will resolve. The differential tier
+// (internal/openclawdiff, config.load) runs OpenClaw's own
+// resolveConfigForRead on generated include trees with env sections.
 //
 // # Schema
 //
@@ -297,13 +328,95 @@
 // the process whose [ProcessPlan].Inference is set, the one that owns model
 // access.
 //
-// Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);
+// Every variable is received by the process its row names and by no
+// other: a secretBinding by the gateway only (AUTH-6), never by a
+// dedicated Harness; the gateway token by the gateway and, to enrol, the
+// dedicated OpenClaw node host; the Harness plan by the process whose
+// Inference is set. [PlanInput].SecretBindings and [ProcessPlan].Env say
+// the same.
+//
+// Refusals of the stage: a literal credential in the document (ADM-7,
+// 400, [CheckSecretLiterals]; "Secrets in a revision" below); a logging
+// stamp that is not intact (LOG-2, 409);
 // a projected Secret outside the tenant namespace (AUTH-2, 409, naming the
 // namespace); an inference credential planned for a dedicated gateway
 // (AUTH-6, 409); a secretBinding that names an invalid, reserved or
-// already planned variable, reads anything but an OCC Secret, sets a model
-// inference variable on a dedicated topology or reuses the Harness's
-// Secret (400, [CheckSecretBindings]).
+// already planned variable, one that loads code or changes trust, a model
+// inference variable on a dedicated topology, or a variable the gateway's
+// document does not reference, reads anything but an OCC Secret or reuses
+// the Harness's Secret (400, [CheckSecretBindings]); a variable a process's
+// document references that nothing binds for that process (DOC-4, 400).
+//
+// # Secrets in a revision
+//
+// A revision freezes references, never Secret bytes (ADM-7), so the render
+// plan, and admission before it, refuses credential bytes in the document
+// ([CheckSecretLiterals], 400 INVALID_REQUEST, rule ADM-7, at the value's
+// path). ADM-7 rather than ADM-3: ADM-3 lists what a revision holds and
+// says "references only" of the harnessAuth snapshot; ADM-7 is the
+// general rule that freezing keeps the reference and not the bytes, which
+// is what a literal credential in the document would break. The refusal
+// says what to write instead and never repeats the value; admission drops
+// the source line from its position (file, line and column stay).
+//
+// The places checked, for the release the revision is admitted for
+// ([SecretPolicyFor]; the pinned release's as a floor for one the library
+// does not carry): every path the release marks sensitive (package
+// sensitive: 173 in 2026.9.6, channel tokens, gateway and hook tokens,
+// MCP and provider headers and env, TLS material, …); in every
+// models.providers entry and agent models map entry (the subtrees
+// [StripInference] strips), every header value, every value under a key
+// that names a credential value (apiKey, api_key, token, clientSecret,
+// password, cert, …: its letters end with such a word, so auth: "api-key",
+// authHeader, headerName, maxTokensField and tokenMode, which only mention
+// one, are settings), and every URL-like string's password, token user
+// info (TOKEN@host, svc:KEY@host) and credential query or fragment
+// parameters (key, token, sig, auth, code, …; api-version is no
+// credential); and every env.vars entry whose name is a credential's
+// (provider key variables of the release, <PROVIDER>_API_KEY of a
+// configured provider, names with a KEY, TOKEN, SECRET, PASSWORD, …
+// word) or that one of those places references.
+//
+// What such a place may hold, as OpenClaw reads a credential field
+// (types.secrets.ts, ref-contract.ts): "${NAME}" or the shorthand "$NAME"
+// (surrounding blanks allowed), optionally after an HTTP authorization
+// scheme word ("Bearer ${TOKEN}"); a SecretRef object {source: env | file |
+// exec | store, provider, id} (or the legacy form without provider);
+// blank text, null or a boolean; a value OpenClaw reads as "no credential
+// here" (ollama-local, secretref-managed, oauth:<provider>, …, package
+// envpolicy). Anything else is a literal: text around a reference
+// ("xoxb-${SUFFIX}"), the escaped "$${NAME}", a number, an object that is
+// no SecretRef. Whether OpenClaw's schema accepts a SecretRef at that path
+// is the schema's to say (DOC-5).
+//
+// Every reference must then be bound for the process that reads the
+// document (DOC-4: a missing variable is an error naming it; OpenClaw
+// 2026.9.6 itself loads such a configuration with a warning, "missing env
+// var … feature using this value will be unavailable", and runs without
+// the setting, so a channel never becomes ready and /readyz stays 503; a
+// Configuration error, hence 400). The references are ${NAME} in any string value
+// ($${NAME} is a literal, ${lower} no reference), an env SecretRef's id,
+// and the $NAME shorthand at a credential place ([ReferencedEnv]); the
+// gateway's are read from its document without gateway.auth, which the
+// plan writes. A variable is bound when the plan sets it in that
+// process's environment, when the document's env.vars defines it as
+// OpenClaw does ([DefinedEnv]: a portable name OpenClaw lets a
+// configuration set, holding a non-blank value without a reference of its
+// own), when every Compute sets it (HOME, PATH), or, for a process whose
+// host supplies the model credentials (AUTH-5), when it is an inference
+// variable. The refusal names the variable, the path of its first
+// reference and the variables the process has (names only), at most 16
+// variables per process.
+//
+// secretBinding names ([CheckSecretBindings]) follow the references: a
+// binding supplies a variable the gateway's document references, never
+// another, and never one that [envpolicy.Policy.Refused] says loads code
+// or changes trust (OpenClaw's own host and workspace environment
+// policies and occkit's families; the package doc of envpolicy gives the
+// reasoning), nor, on a dedicated topology, a model inference variable of
+// the release's provider table ([envpolicy.Policy.Inference]). The rule is
+// the plan's, so it is the same on every Compute: Kubernetes, SSH and a
+// custom driver all map the same plan.
 //
 // # Credential policy
 //
@@ -316,9 +429,14 @@
 //     ([CredentialKey]: names holding key, token, secret, passw,
 //     passphrase, auth, credential, cookie, bearer, session, signature,
 //     cert or header, any casing and punctuation; count keys such as
-//     maxTokens excepted) are dropped and every URL keeps only scheme and
-//     host ([Origin]: user info, path, query and fragment go, the
-//     scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
+//     maxTokens excepted) are dropped, and so is how a process would be
+//     started, where a credential rides as a plain element: command
+//     lines, argument arrays and environment maps (command, cmd, args,
+//     argv, env, passEnv, extraArgs, setupCommand, …) and every object
+//     with a command, such as a provider's localService (the dedicated
+//     gateway never starts a local model server: its Harness infers);
+//     every URL keeps only scheme and host ([Origin]: user info, path,
+//     query and fragment go, the scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
 //     paths under `models` go as a floor; env and env.vars lose the model
 //     inference variables ([InferenceEnv]), <PROVIDER>_API_KEY of every
 //     configured provider and every variable the removed settings

@@ -417,7 +417,9 @@ func (b *indexer) maskString(t json5.Token, secret bool, key string) {
 // in render.go): one holding "://", or one under a URL-like key holding
 // user info, a query or a fragment (the scheme-less svc:KEY@host/v1).
 func urlLike(key, v string) bool {
-	return strings.Contains(v, "://") || urlKey(key) && strings.ContainsAny(v, "@?#")
+	// The key is normalized (an allocation) only for a string that could
+	// be a URL.
+	return strings.Contains(v, "://") || strings.ContainsAny(v, "@?#") && urlKey(key)
 }
 
 // maxOriginRunes bounds the origin a masked URL keeps in the author

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // cliOracle validates docs as `openclaw config validate --json` does,
@@ -281,8 +282,15 @@ func (c refinementCase) build() []byte {
 // setting is refused (some refusal at its path or below); the check and
 // OpenClaw must agree on every document, and on the whole verdict.
 func TestRefinementDifferential(t *testing.T) {
-	dir := openclawDir(t, "openclaw refinement differential (config validate)")
-	v, err := New()
+	installs, run := openclawDirs(t, tiers.SchemaRefinement)
+	for _, in := range installs {
+		t.Run(in.version, func(t *testing.T) { refinementDifferential(t, in, run) })
+	}
+}
+
+func refinementDifferential(t *testing.T, in installed, run *tiers.Run) {
+	dir := in.dir
+	v, err := ForRelease(in.version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,10 +315,7 @@ func TestRefinementDifferential(t *testing.T) {
 		err = v.Validate(doc)
 		target := strings.Join(c.path, ".")
 		ours := refusedAt(ourPaths(err), target)
-		var theirPaths []string
-		for _, is := range verdicts[i].Issues {
-			theirPaths = append(theirPaths, normPath(is.Path))
-		}
+		theirPaths := issuePaths(verdicts[i])
 		theirs := refusedAt(theirPaths, target)
 		tl := per[c.class]
 		if tl == nil {
@@ -333,6 +338,7 @@ func TestRefinementDifferential(t *testing.T) {
 			bad = append(bad, fmt.Sprintf("%s at %s = %s: ours %v; OpenClaw %+v", c.class, target, clip(mustMarshal(c.value)), err, verdicts[i].Issues))
 		}
 	}
+	run.Done(len(cases))
 	classes := make([]string, 0, len(per))
 	for c := range per {
 		classes = append(classes, c)

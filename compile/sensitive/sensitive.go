@@ -2,6 +2,7 @@ package sensitive
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -61,62 +62,119 @@ func Parse(text string) Pattern {
 	return p
 }
 
-// Patterns returns OpenClaw's sensitive paths (openclawschema.Sensitive)
-// as patterns, in its order.
-func Patterns() []Pattern {
-	var out []Pattern
-	for _, line := range openclawschema.Sensitive() {
+// Patterns returns the sensitive paths of the newest carried OpenClaw
+// release (openclawschema.Sensitive) as patterns, in its order; see
+// ParseList for another release's (openclawschema.Contract.Sensitive).
+func Patterns() []Pattern { return ParseList(openclawschema.Sensitive()) }
+
+// ParseList parses a list of OpenClaw's sensitive paths, in its order.
+func ParseList(lines []string) []Pattern {
+	out := make([]Pattern, 0, len(lines))
+	for _, line := range lines {
 		out = append(out, Parse(line))
 	}
 	return out
 }
 
 // Find returns the concrete paths of doc that match any of the patterns,
-// in the order found. A path that is a prefix of another found path hides
-// it (deleting the parent removes both).
+// in document order. A path that is a prefix of another found path hides
+// it (deleting the parent removes both). The patterns are merged into one
+// tree first, so the document is read once, and only where some pattern
+// can match, whatever the number of patterns.
 func Find(doc occkit.Document, patterns []Pattern) []occkit.Path {
-	var out []occkit.Path
-	root := docjson.Root(doc)
+	return Compile(patterns).Find(doc)
+}
+
+// Set is a set of patterns compiled for [Set.Find]: make one with
+// [Compile] and share it; it is immutable.
+type Set struct{ root *trie }
+
+// Compile merges patterns into a Set.
+func Compile(patterns []Pattern) *Set {
+	root := &trie{}
 	for _, p := range patterns {
-		walk(root, p.segs, occkit.Root(), &out)
+		root.add(p.segs)
 	}
+	return &Set{root: root}
+}
+
+// Find is [Find] with the set's patterns.
+func (s *Set) Find(doc occkit.Document) []occkit.Path {
+	var out []occkit.Path
+	s.root.walk(docjson.Root(doc), occkit.Root(), &out)
 	return out
 }
 
-func walk(v gjson.Result, segs []seg, at occkit.Path, out *[]occkit.Path) {
+// trie is the patterns' segments merged: the patterns that end here,
+// and the steps that go on.
+type trie struct {
+	end  bool
+	keys map[string]*step
+	any  *step
+}
+
+// step goes on from a key to the value under it (obj) or to every
+// element of the array under it (arr).
+type step struct{ obj, arr *trie }
+
+func (t *trie) add(segs []seg) {
 	if len(segs) == 0 {
-		*out = append(*out, at)
-		return
-	}
-	if !v.IsObject() {
+		t.end = true
 		return
 	}
 	s := segs[0]
-	next := func(k string, child gjson.Result) {
-		p := at.Key(k)
-		if !s.array {
-			walk(child, segs[1:], p, out)
-			return
+	var st *step
+	if s.any {
+		if t.any == nil {
+			t.any = &step{}
 		}
-		if !child.IsArray() {
-			return
+		st = t.any
+	} else {
+		if t.keys == nil {
+			t.keys = map[string]*step{}
 		}
-		for i, el := range child.Array() {
-			walk(el, segs[1:], p.Index(i), out)
+		if st = t.keys[s.key]; st == nil {
+			st = &step{}
+			t.keys[s.key] = st
 		}
 	}
-	if s.any {
-		v.ForEach(func(k, child gjson.Result) bool {
-			next(k.String(), child)
-			return true
-		})
+	next := &st.obj
+	if s.array {
+		next = &st.arr
+	}
+	if *next == nil {
+		*next = &trie{}
+	}
+	(*next).add(segs[1:])
+}
+
+func (t *trie) walk(v gjson.Result, at occkit.Path, out *[]occkit.Path) {
+	if t.end {
+		*out = append(*out, at)
+	}
+	if !v.IsObject() || t.keys == nil && t.any == nil {
 		return
 	}
-	// Exact key: ForEach, not Get, so keys with gjson syntax characters
-	// are matched literally.
+	// ForEach, not Get, so keys with gjson syntax characters are matched
+	// literally.
 	v.ForEach(func(k, child gjson.Result) bool {
-		if k.String() == s.key {
-			next(s.key, child)
+		key := k.String()
+		for _, st := range []*step{t.keys[key], t.any} {
+			if st == nil {
+				continue
+			}
+			p := at.Key(key)
+			if st.obj != nil {
+				st.obj.walk(child, p, out)
+			}
+			if st.arr != nil && child.IsArray() {
+				i := 0
+				child.ForEach(func(_, el gjson.Result) bool {
+					st.arr.walk(el, p.Index(i), out)
+					i++
+					return true
+				})
+			}
 		}
 		return true
 	})
@@ -197,4 +255,64 @@ func (c Cursor) step(next func(state, seg) (state, bool)) Cursor {
 		out.live = append(out.live, n)
 	}
 	return out
+}
+
+// pinned is the pinned release's patterns, parsed once, and pinnedSet
+// them compiled.
+var (
+	pinned    = sync.OnceValue(Patterns)
+	pinnedSet = sync.OnceValue(func() *Set { return Compile(pinned()) })
+)
+
+// release is one carried release's patterns and their Set.
+type release struct {
+	patterns []Pattern
+	set      *Set
+}
+
+// releases are the carried releases other than the pinned one, by
+// version, each parsed and compiled on first use, once per process.
+var releases = sync.OnceValue(func() map[string]func() *release {
+	out := map[string]func() *release{}
+	for _, v := range openclawschema.Releases() {
+		if v == openclawschema.Release() {
+			continue
+		}
+		out[v] = sync.OnceValue(func() *release {
+			c, err := openclawschema.ContractFor(v)
+			if err != nil {
+				return nil
+			}
+			ps := ParseList(c.Sensitive())
+			return &release{patterns: ps, set: Compile(ps)}
+		})
+	}
+	return out
+})
+
+func forRelease(version string) *release {
+	if f, ok := releases()[version]; ok {
+		return f()
+	}
+	return nil
+}
+
+// For returns the sensitive patterns of an OpenClaw release: the carried
+// release's own ([openclawschema.ContractFor]), and the pinned release's
+// ([openclawschema.Release]) as a floor for a release whose data the
+// library does not carry. The slice is shared: do not modify it.
+func For(version string) []Pattern {
+	if r := forRelease(version); r != nil {
+		return r.patterns
+	}
+	return pinned()
+}
+
+// SetFor is [For] compiled, shared: the Set of an OpenClaw release's
+// sensitive patterns.
+func SetFor(version string) *Set {
+	if r := forRelease(version); r != nil {
+		return r.set
+	}
+	return pinnedSet()
 }

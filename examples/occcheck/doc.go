@@ -64,6 +64,9 @@
 //
 // The dry run needs a harness-auth binding: by default, on Kubernetes, an
 // api_key projected from an OCC Secret; on SSH, the host's own runtime
-// credentials. Every ${VAR} the file references is bound to a Secret of
-// the same name, as a control plane's secretBindings would.
+// credentials. Every variable the gateway's document references (${VAR},
+// an env SecretRef, the $VAR shorthand) is bound to a Secret of the same
+// name, as a control plane's secretBindings would; a literal credential
+// is refused (ADM-7), and so is a reference the gateway's bindings cannot
+// reach, such as one the dedicated Harness's document makes (DOC-4).
 package main

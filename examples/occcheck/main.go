@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -166,7 +165,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
 			occkit.HarnessOpenClaw: "2026.9.6",
-			occkit.HarnessCodex:    "0.130.0",
+			occkit.HarnessCodex:    "0.171.0",
 		},
 	})
 	if err != nil {
@@ -213,7 +212,8 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 	if err := compile.Validate(doc); err != nil {
 		return c.findings(name, src, "schema", err), nil
 	}
-	if _, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute}); err != nil {
+	dec, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute})
+	if err != nil {
 		return c.findings(name, src, "resolve", err), nil
 	}
 	auth, err := admission.CreateHarnessAuth([]byte(c.binding))
@@ -231,7 +231,7 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		Configuration:  admission.StaticConfiguration{ID: "cfg_occcheck", Generation: 1, Document: doc},
 		Compute:        admission.ComputeInfo{Kind: c.compute, ID: string(c.compute) + "-ci"},
 		Level:          occkit.LevelInfo,
-		SecretBindings: secretBindings(src, c.namespace),
+		SecretBindings: secretBindings(doc, dec, c.namespace),
 	})
 	if err != nil {
 		var e *occkit.Error
@@ -293,23 +293,21 @@ func errorReason(err error) string {
 	return err.Error()
 }
 
-var varRef = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)\}`)
-
-// secretBindings binds every ${VAR} the source references (not $${VAR},
-// which is a literal) to a Secret of the same name, as the control plane
-// storing the Configuration would.
-func secretBindings(src []byte, namespace string) []occkit.SecretBinding {
-	seen := map[string]bool{}
+// secretBindings binds every variable the gateway's document references
+// (${VAR}, an env SecretRef, the $VAR shorthand; not $${VAR}, which is a
+// literal) to a Secret of the same name, as the control plane storing the
+// Configuration would; the gateway token is the render's own.
+func secretBindings(doc occkit.Document, dec resolver.Decision, namespace string) []occkit.SecretBinding {
+	gw, err := compile.GatewayDocument(doc, dec.Harness, dec.Mode)
+	if err != nil {
+		// Admission refuses the document itself.
+		return nil
+	}
 	var out []occkit.SecretBinding
-	for _, m := range varRef.FindAllSubmatchIndex(src, -1) {
-		if m[0] > 0 && src[m[0]-1] == '$' {
+	for _, name := range compile.ReferencedEnv(gw, compile.SecretPolicyFor("")) {
+		if strings.HasPrefix(name, "OPENCLAW_") {
 			continue
 		}
-		name := string(src[m[2]:m[3]])
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
 		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
 			Kind: occkit.SourceSecret, NamespaceID: namespace, ID: "sec_" + strings.ToLower(name)}})
 	}

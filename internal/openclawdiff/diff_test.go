@@ -36,13 +36,11 @@ func oracle(t *testing.T) *Oracle {
 	t.Helper()
 	o, err := Find(t.TempDir())
 	if err != nil {
-		if errors.Is(err, ErrNotInstalled) && !tiers.Required() {
-			tiers.Skipped("openclawdiff", err.Error())
-			t.Skip(err.Error() + "; set it to run the differential tier against the real OpenClaw")
+		if errors.Is(err, ErrNotInstalled) {
+			tiers.OpenClawDiff.Skip(t, err.Error()+"; set it to run the differential tier against the real OpenClaw")
 		}
 		t.Fatal(err)
 	}
-	tiers.Ran("openclawdiff")
 	return o
 }
 
@@ -58,6 +56,7 @@ type pending struct {
 // divergence table does not recognise.
 func TestAgreeWithOpenClaw(t *testing.T) {
 	o := oracle(t)
+	run := tiers.OpenClawDiff.Start(t)
 	n, sd := *flagN, seed()
 	t.Logf("seed %d, %d inputs per function", sd, n)
 	start := time.Now()
@@ -190,7 +189,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	for _, f := range Functions() {
 		tallies[f] = &Tally{MaxSample: 5}
 	}
-	ai := 0
+	ai, envLoaded := 0, 0
 	for i := 0; i < len(ps); i++ {
 		p := ps[i]
 		raw := answers[ai]
@@ -241,6 +240,9 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			}
 			c := Case{Fn: FnLoad, Input: p.input, Occ: p.occ, Claw: a}
 			o := p.occ.(LoadOut)
+			if p.input.(LoadInput).EnvSection && !o.Err && !a.Err && o.JSON == a.JSON {
+				envLoaded++
+			}
 			record(tallies[FnLoad], c, o.Err == a.Err && o.JSON == a.JSON, func() string {
 				in := p.input.(LoadInput)
 				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
@@ -258,8 +260,10 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		}
 		ai++
 	}
+	t.Logf("config.load: %d trees with an env section loaded alike on both sides", envLoaded)
 	for _, f := range Functions() {
 		tl := tallies[f]
+		run.Done(tl.N)
 		if tl.N == 0 {
 			continue
 		}

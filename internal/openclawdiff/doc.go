@@ -19,8 +19,15 @@
 //     CLI backends of the bundled anthropic and google plugins, a locked
 //     owner (agentHarnessId) and a session override;
 //   - config.load: [compile.LoadFile] against OpenClaw's loader steps
-//     (parseJsonWithJson5Fallback, resolveConfigIncludes,
-//     resolveConfigEnvVars) on generated JSON/JSON5 include trees;
+//     (parseJsonWithJson5Fallback, resolveConfigIncludes, then
+//     resolveConfigForRead: the env section applied to an environment
+//     normalized as the CLI's pre-bootstrap does, then
+//     resolveConfigEnvVars) on generated JSON/JSON5 include trees, a
+//     third of them with env sections (env.vars, shorthand keys, blocked
+//     names, blank, escaped and referencing values) in any file;
+//     TestEnvNamesAgreeWithOpenClaw also asks isConfigRuntimeEnvVarAllowed
+//     about every name and prefix of OpenClaw's host environment policy
+//     and variants, against [compile.DefinedEnv];
 //   - doctor.repair: [compile.Repair] against doctor's legacy migrations
 //     (applyLegacyDoctorMigrations, then its compatibility normalization),
 //     compared on the runtime-relevant projection [ProjectDoctor].

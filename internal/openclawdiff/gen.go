@@ -9,7 +9,10 @@ import (
 // Gen draws random realistic inputs: the providers, model IDs, keys and
 // runtime IDs operators write, with the slips they make (case, white
 // space, stray slashes, auth profiles, retired providers).
-type Gen struct{ r *rand.Rand }
+type Gen struct {
+	r    *rand.Rand
+	defs bool // the load case being drawn has env sections
+}
 
 // NewGen returns a generator for seed.
 func NewGen(seed uint64) *Gen { return &Gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
