@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -51,6 +52,13 @@ type Options struct {
 	// freeze no checked release ([Revision.OpenClawSchemaVersion] is "").
 	// The approved versions are still checked.
 	DisableOpenClawSchema bool
+	// Rules are the caller's own policies, run in this order by every
+	// admission after the harness-auth and gateway-settings checks
+	// (package doc, "Your own rules"). New refuses a nil rule and a bad
+	// or repeated name.
+	Rules []Rule
+	// RuleTimeout is each rule's budget; zero is [DefaultRuleTimeout].
+	RuleTimeout time.Duration
 }
 
 // Admitter admits deployments. Make one with [New] and share it: it is
@@ -63,6 +71,9 @@ type Admitter struct {
 	// secrets is the credential policy of the approved OpenClaw release
 	// (ADM-7, AUTH-6): its sensitive paths and environment names.
 	secrets compile.SecretPolicy
+	rules   []Rule
+	// ruleTimeout is each rule's budget.
+	ruleTimeout time.Duration
 }
 
 // configurationSchema is occkit's Configuration schema (DOC-5), compiled
@@ -97,7 +108,15 @@ func New(opts Options) (*Admitter, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}
+	if err := checkRules(opts.Rules); err != nil {
+		return nil, err
+	}
+	timeout := opts.RuleTimeout
+	if timeout <= 0 {
+		timeout = DefaultRuleTimeout
+	}
+	a := &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw,
+		rules: slices.Clone(opts.Rules), ruleTimeout: timeout}
 	// The approved release's credential policy; for a release the library
 	// does not carry (the caller's own check), the newest carried
 	// release's, the closest it knows.
@@ -171,6 +190,9 @@ type Agent struct {
 	// render it. "" leaves the check to the render, against the
 	// Compute's namespace.
 	NamespaceID string
+	// Labels are the Agent's labels as the control plane stores them.
+	// Admission only shows them to the caller's rules ([View.Agent]).
+	Labels map[string]string
 }
 
 // Request is one deployment. Compute.Kind "" is Kubernetes.
@@ -178,6 +200,9 @@ type Request struct {
 	// Principal is the caller, passed to the Authorizer.
 	Principal string
 	Agent     Agent
+	// Tenant is the Agent's tenant, when the control plane knows it.
+	// Admission only shows it to the caller's rules ([View.Tenant]).
+	Tenant Tenant
 	// Configuration reads the stored Configuration after authorization.
 	Configuration ConfigurationReader
 	Compute       ComputeInfo
@@ -234,7 +259,8 @@ func (p *Prepared) Document() occkit.Document { return p.doc }
 // (LOG-1, unless the ComputeDriver owns logging) → schema validation
 // (DOC-5: occkit's schema, then the OpenClaw release's, so a revision
 // admits only what that OpenClaw starts with) → Harness resolution (RES) → roster (RES-10, deploy stage) →
-// harness-auth validation (AUTH) → gateway-settings check → freeze.
+// harness-auth validation (AUTH) → gateway-settings check → the caller's
+// rules (Options.Rules) → freeze.
 //
 // The first refusal ends admission and nothing is left behind: Admit has no
 // side effects of its own and returns no revision. A cancelled ctx is 503
@@ -421,6 +447,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID
+	}
+	// The caller's own rules (Options.Rules): after every check of
+	// occkit's, before the freeze, over what admission decided.
+	if err := a.runRules(ctx, r, doc, req); err != nil {
+		return nil, err
 	}
 	r.freeze(doc)
 	// The render stage, with the Compute-independent defaults: whatever

@@ -43,7 +43,9 @@
 //     admission analyses the transformed document itself;
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
 //     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
-//  8. freeze.
+//  8. run the caller's own rules ([Options].Rules, "Your own rules"
+//     below);
+//  9. freeze.
 //
 // A refusal about the Configuration is placed in the text it was loaded
 // from when the Document carries a source map (compile.LoadFile, LoadFS,
@@ -51,6 +53,60 @@
 // an included file's own for an included value ([occkit.Document.Place],
 // run on refusals only). A refusal about the Agent (its harnessAuth, its
 // execution mode) or the Compute has no position.
+//
+// # Your own rules
+//
+// A platform team's policies ("no Codex in production namespaces", "only
+// anthropic and google models") are [Rule] values registered in
+// [Options].Rules; [RuleFunc] makes one of a function, and the nested
+// module github.com/occkit/occkit/admission/celrules compiles them from
+// CEL expressions. They run at one point of ADM-1's order, step 8: after
+// every check of occkit's own (so a rule only ever sees a deployment
+// occkit would admit) and before the freeze (so a refusal leaves nothing
+// behind). Each sees a [View] of what admission decided: the Agent with
+// the labels the control plane supplied ([Agent].Labels), its [Tenant]
+// ([Request].Tenant), the principal, the Harness, mode and Compute, the
+// effective primary and fallback [Model]s with their providers, runtimes
+// and the paths they are written at, the configured [Channel]s, the
+// secretBindings (names and references), the approved [Release] and the
+// admitted document as an [occkit.Value]. Admission holds no Secret
+// value, so no rule sees one. A View is read-only: accessors return
+// copies.
+//
+// Decisions where the rules are silent:
+//
+//   - A rule's name is "namespace/name" ([CheckRuleName]); the namespace
+//     occkit is reserved, so no rule passes for occkit's own, and a SPEC
+//     rule ID ("RES-7") is no valid name. New refuses a nil rule, a bad
+//     name and a name registered twice (400, ADM-1, path rules[i]).
+//   - Rules run in registration order, one after another in one
+//     goroutine of their own (admission hands over to it once), each
+//     with a deadline of [Options].RuleTimeout ([DefaultRuleTimeout], one
+//     second, when zero). Every rule runs, and their refusals come back
+//     together ([occkit.Join]), so a team sees all it has to fix.
+//   - A refusal is the rule's *occkit.Error with Rule set to the rule's
+//     name (whatever rule it gave), its code (400 when empty), path and
+//     message kept, placed in the Configuration's source like every
+//     refusal about the document ([occkit.Document.Place]).
+//   - A rule that panics or returns a plain error is a fault of the rule:
+//     500 INTERNAL naming the rule, never the panic's value nor the
+//     error's text (both stay reachable through Unwrap). One that
+//     overruns its deadline is 503 DEPENDENCY_UNAVAILABLE naming it;
+//     admission stops waiting for it (the rules after it do not run), and
+//     a rule that ignores its context keeps only the rules' goroutine. A
+//     cancelled admission is 503 ADM-1.
+//   - The View reads the document's channels and top-level members
+//     ([View.DocumentKey]) in one pass, when a rule first asks: a rule set
+//     that reads neither costs no pass over a large document.
+//   - The rules that held join the revision's reason chain
+//     ([Revision.Reasons], [Revision.Explain]: "company/x (request):
+//     held"), which is not persisted: rules never change the digest.
+//   - A model's Runtime is the admitted Harness (RES-3: all models
+//     resolve to one); its Path is where the primary is written (the
+//     first RES-3 reason) and, for a {primary, fallbacks} selection, where
+//     each fallback is; the root when admission cannot tell.
+//   - Channels are the members of channels other than defaults and
+//     modelByChannel whose value is an object without enabled: false.
 //
 // # Revisions
 //
