@@ -223,7 +223,7 @@ func (b Binding) Validate() error {
 	if b.IsZero() {
 		return nil
 	}
-	return b.ValidateAt(NewPath("harnessAuth"))
+	return b.ValidateAt(AgentPath("harnessAuth"))
 }
 
 // ValidateAt is [Binding.Validate] for a binding found at path at (every

@@ -62,8 +62,8 @@ func InstallationPath(keys ...string) Path { return pathIn(DocInstallation, keys
 
 // RenderPath returns the path into a render's options made of the given
 // object keys: what a caller passes when it renders or runs an admitted
-// revision (a Kubernetes namespace, a process's container, a startup
-// record's fields).
+// revision (a Kubernetes namespace, a driver operation's arguments, a
+// process's container, a startup record's fields).
 func RenderPath(keys ...string) Path { return pathIn(DocRender, keys) }
 
 // RevisionPath returns the path into a stored revision record made of the

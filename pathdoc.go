@@ -25,8 +25,10 @@ const (
 	// Gateway.
 	DocInstallation
 	// DocRender is what a caller passes to render or run an admitted
-	// revision: render options (kubernetes.namespace), a process or
-	// container, a startup record's fields.
+	// revision: render options (kubernetes.namespace, placement), the
+	// arguments of a driver operation (namespace.id, revisionDigest,
+	// lines), a process or container, a startup record's fields, and a
+	// deployment request's own options (prepared).
 	DocRender
 	// DocRevision is a stored revision record (digest, generation,
 	// projection, …), as ParseRevision reads it back.

@@ -61,7 +61,7 @@ var configurationSchema = sync.OnceValues(compile.NewValidator)
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
 		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
-			return nil, occkit.Invalid("RES-1", occkit.NewPath("harnessVersions").Key(string(h)),
+			return nil, occkit.Invalid("RES-1", occkit.InstallationPath("harnessVersions").Key(string(h)),
 				"harness versions name openclaw or codex only")
 		}
 	}
@@ -205,7 +205,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	if req.Configuration == nil {
-		return nil, occkit.Invalid("ADM-1", occkit.NewPath("configurationId"), "the deployment names no Configuration")
+		return nil, occkit.Invalid("ADM-1", occkit.AgentPath("configurationId"), "the deployment names no Configuration")
 	}
 	doc, gen, err := req.Configuration.ReadConfiguration(ctx, req.Agent.ConfigurationID)
 	if err != nil {
@@ -221,7 +221,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	prepared := req.Prepared
 	req.Prepared = nil
 	if prepared != nil && !prepared.doc.Equal(doc) {
-		return nil, occkit.Conflict("ADM-1", occkit.NewPath("prepared"),
+		return nil, occkit.Conflict("ADM-1", occkit.RenderPath("prepared"),
 			"the prepared resolution was made from another document than Configuration %s generation %d", source.ID, gen)
 	}
 
@@ -452,7 +452,7 @@ const maxAgentIDLen = 256
 // maxAgentIDLen bytes, invalid UTF-8, or holding control or format (bidi)
 // characters. The request is malformed, so this comes before any work.
 func checkAgentID(id string) error {
-	at := occkit.NewPath("agent", "id")
+	at := occkit.AgentPath("id")
 	if id == "" || strings.TrimSpace(id) != id || len(id) > maxAgentIDLen || !utf8.ValidString(id) {
 		return occkit.Invalid("ADM-3", at, "the Agent ID must be a non-empty, trimmed UTF-8 string of at most %d bytes", maxAgentIDLen)
 	}

@@ -25,7 +25,7 @@ const (
 )
 
 // bindingPath is where harnessAuth errors point: the Agent's field.
-var bindingPath = occkit.NewPath("harnessAuth")
+var bindingPath = occkit.AgentPath("harnessAuth")
 
 // BindingPath is the path harnessAuth refusals carry ("harnessAuth").
 func BindingPath() occkit.Path { return bindingPath }
@@ -48,7 +48,7 @@ func checkTopology(f drivers.AuthFacts) error {
 	if c != occkit.ComputeKubernetes || t != (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
 		return nil
 	}
-	modePath := occkit.NewPath("executionMode")
+	modePath := occkit.AgentPath("executionMode")
 	var errs []error
 	if f.NativeWorkerSupport != occkit.NativeWorkersPinned && f.NativeWorkerSupport != occkit.NativeWorkersCustomImage {
 		errs = append(errs, occkit.Invalid("RES-13", modePath,

@@ -76,6 +76,9 @@
 // A [Registry] is an explicit value holding one installation's drivers by
 // name; there are no global registries or init-time registration.
 // Registering validates the driver; a duplicate name is 409.
+// [Registry.Compute] finds a driver by its declared [occkit.Compute] name;
+// [Registry.LookupCompute] does so for a name an Agent gives, refusing an
+// unknown one with 400 at the Agent's compute and a did-you-mean.
 //
 // # Installation capabilities
 //

@@ -52,7 +52,8 @@
 // the op fails and at least one of the occkit errors it returned matches
 // every given member: status is the HTTP status, code the [occkit.Code],
 // path the error's path (dot path, JSON pointer or an array of keys and
-// indexes; null or "" is the root), rule its SPEC rule ID, mentions are
+// indexes; null or "" is the root; compared in whatever document the
+// error's path addresses, [occkit.Path.Doc]), rule its SPEC rule ID, mentions are
 // substrings the message must hold. neverMentions are substrings (secrets,
 // values) that no part of the error may hold. "error": "CODE" is short for
 // {"error": {"code": "CODE"}}. A success, another code, or a member this

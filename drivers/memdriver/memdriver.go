@@ -99,7 +99,7 @@ func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) erro
 		return err
 	}
 	if ns.ID == "" {
-		return occkit.Invalid("DRV-1", occkit.NewPath("namespace", "id"), "a namespace needs an ID")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("namespace", "id"), "a namespace needs an ID")
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -292,7 +292,7 @@ func (d *Driver) DiscoverModels(ctx context.Context, q drivers.ModelQuery) ([]dr
 		return nil, err
 	}
 	if q.Credential == "" {
-		return nil, occkit.Invalid("DRV-1", occkit.NewPath("credential"), "model discovery needs a credential")
+		return nil, occkit.Invalid("DRV-1", occkit.RenderPath("credential"), "model discovery needs a credential")
 	}
 	return slices.Clone(d.models), nil
 }

@@ -225,7 +225,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		homes[occkit.ProcessHarness] = home
 		runtimeClass = opts.Sandbox.RuntimeClassName
 	default:
-		return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
+		return Objects{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"),
 			"kubernetes does not run %s in %s execution mode", rev.Harness(), rev.Mode())
 	}
 	plan, err := planner.Plan(compile.PlanOptions{
@@ -269,11 +269,11 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 func (r *renderer) sandbox() (string, error) {
 	sb := r.opts.Sandbox
 	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
-		return "", occkit.Conflict("RES-13", occkit.NewPath("executionMode"),
+		return "", occkit.Conflict("RES-13", occkit.AgentPath("executionMode"),
 			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
 	}
 	if r.rev.SandboxDriverID() != sb.ID {
-		return "", occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"),
+		return "", occkit.Conflict("ADM-5", occkit.RevisionPath("sandboxDriverId"),
 			"the revision is not bound to this Compute's SandboxDriver; redeploy")
 	}
 	if sb.HarnessHome == "" {
@@ -293,7 +293,7 @@ type renderer struct {
 	ns   string
 }
 
-var settingsPath = occkit.NewPath("kubernetes")
+var settingsPath = occkit.RenderPath("kubernetes")
 
 func (r *renderer) check() error {
 	if errs := validation.IsDNS1123Label(r.ns); len(errs) > 0 {
