@@ -123,10 +123,11 @@ func suggested(e *Error, word string, candidates []string) *Error {
 // admitting a deployment, or a driver's own declaration when the driver
 // checks a revision it is handed. Every refusal is 400 INVALID_REQUEST at
 // the Agent's "executionMode" (or "harness" for an unknown Harness),
-// except that a Compute that is not bundled and declares nothing (a typo
-// such as "kubernetse", or a custom kind without its driver) is refused at
-// the Agent's "compute", with the bundled kind it probably means as the
-// Suggestion when there is one. It is the one place the rule is decided: the
+// except that a Compute that is not bundled and declares nothing, but is
+// one typo away from a bundled kind ("kubernetse"), is refused at the
+// Agent's "compute" with the bundled kind it probably means as the
+// Suggestion (a typo of a registered custom kind is found by
+// drivers.Registry.LookupCompute). It is the one place the rule is decided: the
 // resolver, admission, drivers, compile and logging call it (or
 // [Topology.Check] where no Compute is involved).
 func CheckTopology(c Compute, set []Topology, t Topology) error {
@@ -143,15 +144,14 @@ func CheckTopology(c Compute, set []Topology, t Topology) error {
 		for _, b := range BundledComputes() {
 			bundled = append(bundled, string(b))
 		}
-		at := AgentPath("compute")
 		if s := Suggest(string(c), bundled); s != "" {
-			e := Invalid("RES-11", at,
+			e := Invalid("RES-11", AgentPath("compute"),
 				"Compute %q is not one of the bundled Computes (%s) and declares no Harness and execution mode pairs; did you mean %s?",
 				string(c), strings.Join(bundled, ", "), s)
 			e.Suggestion = s
 			return e
 		}
-		return Invalid("RES-11", at,
+		return Invalid("RES-11", modePath,
 			"Compute %q declares no Harness and execution mode pairs: a custom ComputeDriver declares the topologies it runs (the bundled Computes are %s)",
 			string(c), strings.Join(bundled, ", "))
 	}

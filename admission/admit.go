@@ -253,6 +253,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if _, err := logging.ParseLevelString(string(level)); err != nil {
 		return nil, err
 	}
+	unstamped := doc
 	if owner == occkit.OwnedByPlatform {
 		if doc, err = logging.Stamp(doc, level, owner); err != nil {
 			return nil, err
@@ -296,6 +297,13 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if err != nil {
 		return nil, err
 	}
+	// The selected models against the approved release's catalog: a
+	// provider typo is refused here, before any Compute rule; the rest
+	// are warnings.
+	modelErr, warnings := checkModels(doc, a.catalogRelease())
+	if modelErr != nil {
+		return nil, modelErr
+	}
 
 	if err := res.CheckRoster(resolver.RosterRequest{
 		Stage: resolver.StageDeploy, Compute: req.Compute.Kind, Harness: dec.Harness, Mode: dec.Mode,
@@ -311,7 +319,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
 		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
-		Namespace: req.Agent.NamespaceID,
+		Namespace: req.Agent.NamespaceID, ModelPath: primaryPath(doc, dec.Primary),
 	}
 	proj, err := validateAuth(ctx, req.Compute, facts)
 	if err != nil {
@@ -350,6 +358,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		r.sandboxDriverID = sandbox.ID
 	}
 	r.freeze(doc)
+	r.warnings = placedWarnings(read, append(warnings, renderOverrides(unstamped, req.Compute.Kind, owner, level)...))
 	// The render stage, with the Compute-independent defaults: whatever
 	// it refuses, admission refuses, so an admitted revision renders
 	// unless the Compute's own facts (namespace, placement) differ.
@@ -357,6 +366,30 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	return r, nil
+}
+
+// catalogRelease is the OpenClaw release whose built-in model catalog the
+// selected models are held against: the approved one, else the release
+// of the schema check.
+func (a *Admitter) catalogRelease() string {
+	if v := a.versions[occkit.HarnessOpenClaw]; v != "" {
+		return v
+	}
+	return a.openclawRelease()
+}
+
+// placedWarnings orders warnings as [occkit.Errors] orders refusals (by
+// path, then rule), without duplicates, each placed in the text the
+// document was loaded from when it carries a source map.
+func placedWarnings(read occkit.Document, ws []*occkit.Error) []*occkit.Error {
+	if len(ws) == 0 {
+		return nil
+	}
+	errs := make([]error, len(ws))
+	for i, w := range ws {
+		errs[i] = read.Place(w)
+	}
+	return occkit.Errors(errs...)
 }
 
 // boundSandbox is the SandboxDriver a deployment uses: DRV-2 binds one to

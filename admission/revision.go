@@ -59,6 +59,9 @@ type Revision struct {
 	reasons         []resolver.Reason
 	namespace       string
 	secretBindings  []occkit.SecretBinding
+	// warnings are what admission found admitted but not running as
+	// written; advice of the admission, not part of the record.
+	warnings []*occkit.Error
 	// openclawSchema is the OpenClaw release whose configuration schema
 	// the document was checked against, or "" when the check was off.
 	openclawSchema string
@@ -118,6 +121,21 @@ func (r *Revision) Level() occkit.LogLevel { return r.level }
 
 // LoggingOwnership says who owns the native logging configuration.
 func (r *Revision) LoggingOwnership() occkit.LogOwnership { return r.ownership }
+
+// Warnings are what admission admitted but the revision will not run as
+// written (see the package doc, "Warnings"), sorted by path: each an
+// [*occkit.Error] of [occkit.SeverityWarning] with its rule, path and,
+// for a typo, its Suggestion. They never block; they are advice of the
+// admission that made r, not part of its record, so a revision read back
+// with [ParseRevision] has none. The errors are copies.
+func (r *Revision) Warnings() []*occkit.Error {
+	out := make([]*occkit.Error, len(r.warnings))
+	for i, w := range r.warnings {
+		c := *w
+		out[i] = &c
+	}
+	return out
+}
 
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }

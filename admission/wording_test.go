@@ -60,7 +60,7 @@ func TestRefusalWording(t *testing.T) {
 		{"compute kind typo", resolve(resolver.Request{Compute: "kubernetse"}), "compute",
 			[]string{`Compute "kubernetse" is not one of the bundled Computes (kubernetes, ssh, docker)`, "did you mean kubernetes?"},
 			[]string{"supported: none"}},
-		{"custom compute declaring nothing", resolve(resolver.Request{Compute: "acme"}), "compute",
+		{"custom compute declaring nothing", resolve(resolver.Request{Compute: "acme"}), "executionMode",
 			[]string{`Compute "acme" declares no Harness and execution mode pairs`, "kubernetes, ssh, docker"},
 			[]string{"supported: none", "did you mean"}},
 		{"custom compute declaring other pairs", resolve(resolver.Request{Compute: "acme",

@@ -221,7 +221,7 @@ func TestResolveProblems(t *testing.T) {
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
 		{"RES-11 custom Compute outside its set", `{}`, Request{Compute: "acme", Topologies: []occkit.Topology{{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}}},
 			[]occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
-		{"RES-11 custom Compute without a set", `{}`, Request{Compute: "acme"}, []occkit.ErrorMatcher{inv("RES-11", "compute")}},
+		{"RES-11 custom Compute without a set", `{}`, Request{Compute: "acme"}, []occkit.ErrorMatcher{inv("RES-11", "executionMode")}},
 		{"RES-13 no native-worker support", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{Sandbox: qualified.Sandbox}},
 			[]occkit.ErrorMatcher{inv("RES-13", "executionMode")}},
 		{"RES-13 no SandboxDriver", `{}`, Request{Mode: occkit.ModeDedicated, Installation: occkit.Installation{NativeWorkerSupport: occkit.NativeWorkersPinned}},
