@@ -133,11 +133,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
-	planner, ok := rev.(compile.Planner)
-	if !ok {
-		return occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
-	}
-	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback})
+	plan, err := drivers.Plan[compile.Plan](rev, compile.PlanOptions{Bind: compile.BindLoopback})
 	if err != nil {
 		return err
 	}

@@ -203,11 +203,7 @@ type secretRef struct {
 // plan is the revision's render plan with the gateway on loopback at
 // port.
 func (d *Driver) plan(rev drivers.Revision, port int) (compile.Plan, error) {
-	planner, ok := rev.(compile.Planner)
-	if !ok {
-		return compile.Plan{}, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
-	}
-	return planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
+	return drivers.Plan[compile.Plan](rev, compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
 }
 
 // gatewayToken writes the Agent's gateway token file once, 32 random bytes
