@@ -98,6 +98,7 @@ type Sandbox struct {
 type Options struct {
 	// Namespace is the Agent's tenant namespace; the zero value is
 	// {ID: DefaultNamespace, Name: DefaultNamespace}, an empty Name is ID.
+	// A Name without an ID is refused (400 DRV-5 at namespace.id).
 	Namespace drivers.Namespace
 	Images    Images
 	Storage   Storage
@@ -206,6 +207,12 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	planner, ok := rev.(compile.Planner)
 	if !ok {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
+	}
+	if opts.Namespace.ID == "" && opts.Namespace.Name != "" {
+		// The ID labels every object and names the Secrets' namespace
+		// (AUTH-2, LOG-6): a name alone is half a namespace.
+		return Objects{}, occkit.Invalid("DRV-5", occkit.RenderPath("namespace", "id"),
+			"Options.Namespace names a namespace without its ID: set ID (Name defaults to it), or leave both empty for %s", DefaultNamespace)
 	}
 	opts = opts.WithDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
