@@ -34,18 +34,31 @@ type provider struct {
 	aliases map[string]string
 }
 
-var (
-	mu    sync.Mutex
-	cache = map[string]*Catalog{}
-)
+// catalogs parses each carried release's file on first use.
+var catalogs = loaders()
+
+func loaders() map[string]func() (*Catalog, error) {
+	entries, _ := data.ReadDir("data")
+	out := make(map[string]func() (*Catalog, error), len(entries))
+	for _, e := range entries {
+		release := strings.TrimSuffix(e.Name(), ".txt")
+		out[release] = sync.OnceValues(func() (*Catalog, error) {
+			b, err := data.ReadFile("data/" + e.Name())
+			if err != nil {
+				return nil, err
+			}
+			return parse(release, b)
+		})
+	}
+	return out
+}
 
 // Releases lists the releases whose catalog the package carries, oldest
 // first.
 func Releases() []string {
-	entries, _ := data.ReadDir("data")
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".txt"))
+	out := make([]string, 0, len(catalogs))
+	for r := range catalogs {
+		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return releaseLess(out[i], out[j]) })
 	return out
@@ -68,22 +81,16 @@ func releaseLess(a, b string) bool {
 // For returns the catalog of release, parsed on first use; ok is false for
 // a release the package does not carry.
 func For(release string) (*Catalog, bool) {
-	mu.Lock()
-	defer mu.Unlock()
-	if c, ok := cache[release]; ok {
-		return c, true
-	}
-	b, err := data.ReadFile("data/" + release + ".txt")
-	if err != nil {
+	load, ok := catalogs[release]
+	if !ok {
 		return nil, false
 	}
-	c, err := parse(release, b)
+	c, err := load()
 	if err != nil {
 		// The files are generated, embedded and parsed by the package's
 		// tests: a file that does not parse is a build defect.
 		panic(fmt.Sprintf("modelcatalog: %s: %v", release, err))
 	}
-	cache[release] = c
 	return c, true
 }
 
