@@ -300,7 +300,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// The selected models against the approved release's catalog: a
 	// provider typo is refused here, before any Compute rule; the rest
 	// are warnings.
-	modelErr, warnings := checkModels(doc, a.catalogRelease())
+	warnings, modelErr := checkModels(doc, a.catalogRelease())
 	if modelErr != nil {
 		return nil, modelErr
 	}

@@ -88,7 +88,7 @@ var alwaysKnownProviders = map[string]bool{"codex": true, "openai-compatible": t
 // the provider meant as the Suggestion. Any other unknown provider, and a
 // model ID its provider's catalog does not list, is a warning. A release
 // without a carried catalog checks nothing.
-func checkModels(doc occkit.Document, release string) (error, []*occkit.Error) {
+func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 	cat, ok := modelcatalog.For(release)
 	if !ok {
 		return nil, nil
@@ -124,7 +124,7 @@ func checkModels(doc occkit.Document, release string) (error, []*occkit.Error) {
 			}
 		}
 	}
-	return occkit.Join(errs...), warnings
+	return warnings, occkit.Join(errs...)
 }
 
 // Explain writes how r was admitted: the Harness decision with its reasons,
