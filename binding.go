@@ -223,7 +223,7 @@ func (b Binding) Validate() error {
 	if b.IsZero() {
 		return nil
 	}
-	return b.ValidateAt(NewPath("harnessAuth"))
+	return b.ValidateAt(AgentPath("harnessAuth"))
 }
 
 // ValidateAt is [Binding.Validate] for a binding found at path at (every
@@ -232,7 +232,8 @@ func (b Binding) Validate() error {
 func (b Binding) ValidateAt(at Path) error {
 	mp := at.Key("method")
 	if !b.Method.Known() {
-		return Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
+		return suggested(Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList()),
+			string(b.Method), strings.Split(methodList(), ", "))
 	}
 	usesSource := b.Method == MethodAPIKey || b.Method == MethodCodexPAT
 	switch {
@@ -251,9 +252,11 @@ func (b Binding) ValidateAt(at Path) error {
 		case b.Source.Kind == SourceSecret:
 		case b.Source.Kind == SourceServiceAccount && b.Method == MethodCodexPAT:
 		case b.Method == MethodCodexPAT:
-			return Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account")
+			return suggested(Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account"),
+				string(b.Source.Kind), []string{string(SourceSecret), string(SourceServiceAccount)})
 		default:
-			return Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method)
+			return suggested(Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method),
+				string(b.Source.Kind), []string{string(SourceSecret)})
 		}
 		if err := refString(b.Source.NamespaceID, sp.Key("namespaceId")); err != nil {
 			return err
@@ -264,7 +267,8 @@ func (b Binding) ValidateAt(at Path) error {
 			return err
 		}
 		if b.SourceType != SourceTypeAPIKey && b.SourceType != SourceTypeCodexOAuth {
-			return Invalid("AUTH-4a", at.Key("sourceType"), "harnessAuth.sourceType must be api_key or codex-oauth")
+			return suggested(Invalid("AUTH-4a", at.Key("sourceType"), "harnessAuth.sourceType must be api_key or codex-oauth"),
+				string(b.SourceType), []string{string(SourceTypeAPIKey), string(SourceTypeCodexOAuth)})
 		}
 	}
 	return nil

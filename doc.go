@@ -45,6 +45,19 @@
 // did-you-mean from [Suggest] (edit distance), and enum-like refusals
 // list the accepted values.
 //
+// # Wire form
+//
+// A service returns a refusal as it is: [Join](err) is an [*Error] or an
+// [*ErrorList], and both marshal to JSON (see [Error.MarshalJSON]): code,
+// HTTP status, message, rule, the document and the path (dot form and
+// JSON pointer), the position and the masked snippet when known, and the
+// suggestion — never the cause's text, the raw detail or a value.
+// [ErrorSchema] is its JSON Schema; [DecodeError] reads it back into an
+// error that errors.Is matches by code, rule and path as on the server.
+// A [Warn]ing ([Severity] "warning", no code, no status) has the same
+// form: something admitted that will not behave as written; it never
+// blocks.
+//
 // Tests name an expected refusal by code, path and rule, never by its text:
 // [ErrorMatcher] (like apimachinery's field.ErrorMatcher) checks that one
 // error of a refusal matches, and [MatchersOf] lists a whole refusal for
@@ -56,6 +69,17 @@
 // models["openai/gpt-5"], fallbacks[0]), as an RFC 6901 JSON pointer, and as
 // an escaped gjson path. All three conversions live in this package. The
 // root's dot path is empty; printed with %s or %v it reads "(root)".
+//
+// A Path also says which document it addresses ([Doc]): the
+// Configuration ([NewPath], the zero value), the Agent ([AgentPath]:
+// harnessAuth.method, executionMode, id), the installation's options
+// ([InstallationPath]: harnessVersions.openclaw, a driver's
+// configuration), a render's options ([RenderPath]:
+// kubernetes.namespace) or a stored revision record ([RevisionPath]). The
+// renderings above are the same in every document; [Path.Equal], error
+// templates and the wire form tell them apart, so a user interface knows
+// which form holds the field to highlight. [ErrorMatcher] compares the dot
+// path only, as conformance cases name it.
 //
 // # Documents
 //

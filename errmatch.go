@@ -12,7 +12,9 @@ import (
 type ErrorMatcher struct {
 	Code Code
 	// Path is the error's path as [Path.String] writes it (and
-	// [ParsePath] reads it); "" is the root.
+	// [ParsePath] reads it); "" is the root. The document the path
+	// addresses ([Path.Doc]) is not compared, as conformance cases name a
+	// setting by its dot path; compare it with errors.Is and a template.
 	Path string
 	Rule string
 }

@@ -98,6 +98,42 @@ type Error struct {
 	// and [Document.Place] on later refusals about a loaded document.
 	// [Error.Error] leaves it out; %+v and [Error.Snippet] print it.
 	Position Position
+	// Suggestion is what the author most likely meant, when the refused
+	// setting looks like a typo of a known one: a key path
+	// ("agents.defaults.model.fallbacks"), an accepted value of a closed
+	// set ("medium", "kubernetes") or a provider ("anthropic"). It comes
+	// from the candidates occkit knows, never from the refused value, and
+	// the message says it too.
+	Suggestion string
+	// Severity is [SeverityError] (also the zero value) for a refusal and
+	// [SeverityWarning] for a warning ([Warn]): something admitted that
+	// will not behave as written. A warning has no Code and never blocks.
+	Severity Severity
+
+	// snippet is the rendered snippet a decoded error carried on the
+	// wire (its source text is not sent, only the masked snippet).
+	snippet string
+}
+
+// Severity says whether an [Error] refuses or only warns.
+type Severity string
+
+// The severities.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// IsWarning reports whether e is a warning rather than a refusal.
+func (e *Error) IsWarning() bool { return e.Severity == SeverityWarning }
+
+// Warn returns a warning of the given rule and path with a formatted
+// detail: no Code, no HTTP status, [SeverityWarning]. Arguments must be
+// setting names or other non-secret facts, as for [New].
+func Warn(rule string, path Path, format string, args ...any) *Error {
+	e := New("", rule, path, format, args...)
+	e.Severity = SeverityWarning
+	return e
 }
 
 // Unwrap returns the cause, or nil.
@@ -139,16 +175,26 @@ func Conflict(rule string, path Path, format string, args ...any) *Error {
 	return New(CodeResourceConflict, rule, path, format, args...)
 }
 
-// HTTPStatus is the status of e's code.
-func (e *Error) HTTPStatus() int { return e.Code.HTTPStatus() }
+// HTTPStatus is the status of e's code; 0 for a warning.
+func (e *Error) HTTPStatus() int {
+	if e.IsWarning() {
+		return 0
+	}
+	return e.Code.HTTPStatus()
+}
 
 // Message is the sanitized, capped detail.
 func (e *Error) Message() string { return Sanitize(e.Detail) }
 
-// Error renders "CODE path: message [RULE]".
+// Error renders "CODE path: message [RULE]" ("warning path: …" for a
+// warning).
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(string(e.Code))
+	if e.IsWarning() {
+		b.WriteString("warning")
+	} else {
+		b.WriteString(string(e.Code))
+	}
 	if !e.Path.IsRoot() {
 		b.WriteByte(' ')
 		b.WriteString(Sanitize(e.Path.String()))
@@ -164,8 +210,11 @@ func (e *Error) Error() string {
 }
 
 // Is makes every *Error a template: target matches when each of its
-// non-empty fields (Code, Rule, Path when not root) equals e's. So
-// errors.Is(err, occkit.ErrInvalidRequest) tests the code alone.
+// non-empty fields (Code, Rule, Path when not root) equals e's, the path
+// in the same document ([Path.Equal]). A template whose path is the root
+// of a document other than the Configuration (occkit.AgentPath())
+// matches any path of that document. So errors.Is(err,
+// occkit.ErrInvalidRequest) tests the code alone.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok {
@@ -178,6 +227,9 @@ func (e *Error) Is(target error) bool {
 		return false
 	}
 	if !t.Path.IsRoot() && !t.Path.Equal(e.Path) {
+		return false
+	}
+	if t.Path.IsRoot() && t.Path.Doc() != DocConfiguration && t.Path.Doc() != e.Path.Doc() {
 		return false
 	}
 	return true
@@ -222,10 +274,11 @@ func Sanitize(s string) string {
 const MaxListed = 20
 
 // Join aggregates problems: nil when there are none, the single *Error when
-// there is one, otherwise a *multierror.Error whose members are sorted by
+// there is one, otherwise an [*ErrorList] whose members are sorted by
 // path, then code, then rule, with duplicates removed. Nil members are
 // skipped; a member that is itself an aggregate is flattened. Its message
-// lists at most [MaxListed] members.
+// lists at most [MaxListed] members. Join(err) of one error is its wire
+// form: an *Error or an *ErrorList, both of which marshal to JSON.
 func Join(errs ...error) error {
 	list := Errors(errs...)
 	switch len(list) {
@@ -234,11 +287,36 @@ func Join(errs ...error) error {
 	case 1:
 		return list[0]
 	}
-	m := &multierror.Error{ErrorFormat: formatList}
-	for _, e := range list {
-		m.Errors = append(m.Errors, e)
+	return &ErrorList{list: list}
+}
+
+// ErrorList is an aggregate of two or more structured errors, as [Join]
+// returns it: sorted, without duplicates. errors.Is and errors.As see
+// every member (Unwrap() []error); [Errors] lists them. Its JSON form is
+// documented with [ErrorSchema].
+type ErrorList struct {
+	list []*Error
+}
+
+// Errors returns the members (a copy of the list; the errors are shared).
+func (l *ErrorList) Errors() []*Error { return append([]*Error(nil), l.list...) }
+
+// Error lists at most [MaxListed] members and counts the rest.
+func (l *ErrorList) Error() string {
+	es := make([]error, len(l.list))
+	for i, e := range l.list {
+		es[i] = e
 	}
-	return m
+	return formatList(es)
+}
+
+// Unwrap returns the members, for errors.Is and errors.As.
+func (l *ErrorList) Unwrap() []error {
+	es := make([]error, len(l.list))
+	for i, e := range l.list {
+		es[i] = e
+	}
+	return es
 }
 
 func formatList(es []error) string {
@@ -265,6 +343,15 @@ func Errors(errs ...error) []*Error {
 		if err == nil {
 			return
 		}
+		var l *ErrorList
+		if errors.As(err, &l) {
+			for _, inner := range l.list {
+				walk(inner)
+			}
+			return
+		}
+		// An aggregate built with go-multierror directly (Join's type
+		// before ErrorList) is flattened the same way.
 		var m *multierror.Error
 		if errors.As(err, &m) {
 			for _, inner := range m.Errors {

@@ -19,10 +19,21 @@ import (
 //     (agents.entries.main.model, fallbacks[0], models["openai/gpt-5"]);
 //   - [Path.Pointer]: an RFC 6901 JSON pointer (/agents/entries/main/model);
 //   - [Path.GJSON]: an escaped gjson/sjson path, safe for untrusted keys.
+//
+// A Path also says which document it addresses ([Path.Doc]): the
+// Configuration (the zero value, as [NewPath] and [ParsePath] build),
+// the Agent ([AgentPath]), the installation's options ([InstallationPath]),
+// a render's options ([RenderPath]) or a stored revision record
+// ([RevisionPath]). The three forms above do not show it (a conformance
+// case or a message names the setting in its own document); [Path.Equal]
+// and [Path.Compare] take it into account, and an error's JSON form
+// carries it (see [Error.MarshalJSON]), so a user interface knows which
+// form holds the field to highlight.
 type Path struct {
 	// elems is never mutated after construction; every method that extends a
 	// path copies it, so a Path can be shared freely.
 	elems []elem
+	doc   Doc
 }
 
 type elem struct {
@@ -31,15 +42,52 @@ type elem struct {
 	isIdx bool
 }
 
-// Root returns the empty path (the document itself).
+// Root returns the empty path of the Configuration (the document itself).
 func Root() Path { return Path{} }
 
-// NewPath returns the path made of the given object keys.
-func NewPath(keys ...string) Path {
-	p := Path{}
-	for _, k := range keys {
-		p = p.Key(k)
+// NewPath returns the path into the Configuration made of the given
+// object keys.
+func NewPath(keys ...string) Path { return pathIn(DocConfiguration, keys) }
+
+// AgentPath returns the path into the Agent made of the given object keys:
+// its fields executionMode, harnessAuth, configurationId, id, compute.
+func AgentPath(keys ...string) Path { return pathIn(DocAgent, keys) }
+
+// InstallationPath returns the path into the installation's options made
+// of the given object keys: what the operator configures once for every
+// Agent (admission's options such as harnessVersions, a driver's
+// declaration and configuration, the SandboxDriver, the Credential
+// Gateway).
+func InstallationPath(keys ...string) Path { return pathIn(DocInstallation, keys) }
+
+// RenderPath returns the path into a render's options made of the given
+// object keys: what a caller passes when it renders or runs an admitted
+// revision (a Kubernetes namespace, a driver operation's arguments, a
+// process's container, a startup record's fields).
+func RenderPath(keys ...string) Path { return pathIn(DocRender, keys) }
+
+// RevisionPath returns the path into a stored revision record made of the
+// given object keys (its digest, generation, projection, …).
+func RevisionPath(keys ...string) Path { return pathIn(DocRevision, keys) }
+
+func pathIn(d Doc, keys []string) Path {
+	p := Path{doc: d}
+	if len(keys) > 0 {
+		p.elems = make([]elem, len(keys))
+		for i, k := range keys {
+			p.elems[i] = elem{key: k}
+		}
 	}
+	return p
+}
+
+// Doc is the document p addresses.
+func (p Path) Doc() Doc { return p.doc }
+
+// In returns p addressing document d: the same elements in another
+// document.
+func (p Path) In(d Doc) Path {
+	p.doc = d
 	return p
 }
 
@@ -52,14 +100,16 @@ func (p Path) Index(i int) Path { return p.with(elem{index: i, isIdx: true}) }
 func (p Path) with(e elem) Path {
 	n := make([]elem, len(p.elems), len(p.elems)+1)
 	copy(n, p.elems)
-	return Path{elems: append(n, e)}
+	return Path{elems: append(n, e), doc: p.doc}
 }
 
 // PathBuilder builds a Path one element at a time in time and memory
 // linear in its length ([Path.Key] and [Path.Index] copy the path each
 // time, which is quadratic for a path thousands of levels deep). The zero
-// value is the root.
+// value is the Configuration's root; set Doc for another document's.
 type PathBuilder struct {
+	// Doc is the document the built path addresses.
+	Doc   Doc
 	elems []elem
 }
 
@@ -75,15 +125,15 @@ func (b *PathBuilder) Index(i int) { b.elems = append(b.elems, elem{index: i, is
 // Path returns the path built so far; later appends do not change it.
 func (b *PathBuilder) Path() Path {
 	if len(b.elems) == 0 {
-		return Path{}
+		return Path{doc: b.Doc}
 	}
-	return Path{elems: b.elems[:len(b.elems):len(b.elems)]}
+	return Path{elems: b.elems[:len(b.elems):len(b.elems)], doc: b.Doc}
 }
 
 // Len reports the number of elements of p.
 func (p Path) Len() int { return len(p.elems) }
 
-// IsRoot reports whether p is the document root.
+// IsRoot reports whether p is the root of its document.
 func (p Path) IsRoot() bool { return len(p.elems) == 0 }
 
 // Elem returns element i: the key, or the index when isIndex is true.
@@ -97,12 +147,13 @@ func (p Path) Parent() Path {
 	if len(p.elems) == 0 {
 		return p
 	}
-	return Path{elems: p.elems[: len(p.elems)-1 : len(p.elems)-1]}
+	return Path{elems: p.elems[: len(p.elems)-1 : len(p.elems)-1], doc: p.doc}
 }
 
-// Equal reports whether p and q name the same location.
+// Equal reports whether p and q name the same location of the same
+// document.
 func (p Path) Equal(q Path) bool {
-	if len(p.elems) != len(q.elems) {
+	if p.doc != q.doc || len(p.elems) != len(q.elems) {
 		return false
 	}
 	for i := range p.elems {
@@ -114,7 +165,8 @@ func (p Path) Equal(q Path) bool {
 }
 
 // Compare orders paths element by element; a prefix sorts first, indexes
-// before keys at the same depth. It returns -1, 0 or +1.
+// before keys at the same depth; paths with the same elements order by
+// document ([Doc] order). It returns -1, 0 or +1.
 func (p Path) Compare(q Path) int {
 	for i := 0; i < len(p.elems) && i < len(q.elems); i++ {
 		a, b := p.elems[i], q.elems[i]
@@ -140,6 +192,10 @@ func (p Path) Compare(q Path) int {
 	case len(p.elems) < len(q.elems):
 		return -1
 	case len(p.elems) > len(q.elems):
+		return 1
+	case p.doc < q.doc:
+		return -1
+	case p.doc > q.doc:
 		return 1
 	}
 	return 0

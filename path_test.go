@@ -1,6 +1,7 @@
 package occkit_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -156,5 +157,64 @@ func TestRootPrints(t *testing.T) {
 	}
 	if got := fmt.Sprintf("%v|%q|%s", occkit.NewPath("agents", "list"), root, root.String()); got != `agents.list|""|` {
 		t.Errorf("printing = %q", got)
+	}
+}
+
+// A Path says which document it addresses; its three renderings do not,
+// Equal, Compare and the error templates do.
+func TestPathDocuments(t *testing.T) {
+	agent := occkit.AgentPath("harnessAuth", "method")
+	conf := occkit.NewPath("harnessAuth", "method")
+	if agent.String() != conf.String() || agent.Pointer() != conf.Pointer() || agent.GJSON() != conf.GJSON() {
+		t.Errorf("renderings differ: %s %s", agent, conf)
+	}
+	if agent.Equal(conf) || agent.Compare(conf) == 0 {
+		t.Errorf("an Agent path equals a Configuration path")
+	}
+	if !agent.Equal(conf.In(occkit.DocAgent)) {
+		t.Errorf("In does not move a path into a document")
+	}
+	for _, p := range []occkit.Path{agent.Key("x"), agent.Index(0), agent.Parent(), occkit.AgentPath()} {
+		if p.Doc() != occkit.DocAgent {
+			t.Errorf("%s lost its document", p)
+		}
+	}
+	if p, _ := occkit.ParsePath("harnessAuth.method"); p.Doc() != occkit.DocConfiguration {
+		t.Errorf("ParsePath gives a %s path", p.Doc())
+	}
+	var b occkit.PathBuilder
+	b.Doc = occkit.DocRender
+	b.Key("kubernetes")
+	if got := b.Path(); got.Doc() != occkit.DocRender || !got.Equal(occkit.RenderPath("kubernetes")) {
+		t.Errorf("PathBuilder = %s in %s", got, got.Doc())
+	}
+	// Same elements order by document, after every element comparison.
+	if occkit.NewPath("a").Compare(occkit.AgentPath("a")) >= 0 || occkit.AgentPath("a").Compare(occkit.NewPath("b")) >= 0 {
+		t.Errorf("Compare does not order by elements first, then document")
+	}
+	e := occkit.Invalid("AUTH-4a", agent, "m")
+	for _, tt := range []struct {
+		name string
+		tmpl *occkit.Error
+		want bool
+	}{
+		{"same path and document", &occkit.Error{Path: agent}, true},
+		{"same path, Configuration", &occkit.Error{Path: conf}, false},
+		{"any Agent path", &occkit.Error{Path: occkit.AgentPath()}, true},
+		{"any installation path", &occkit.Error{Path: occkit.InstallationPath()}, false},
+		{"any path", &occkit.Error{Code: occkit.CodeInvalidRequest}, true},
+	} {
+		if got := errors.Is(e, tt.tmpl); got != tt.want {
+			t.Errorf("%s: errors.Is = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for _, d := range occkit.AllDocs() {
+		back, err := occkit.ParseDoc(d.String())
+		if err != nil || back != d {
+			t.Errorf("ParseDoc(%q) = %v, %v", d, back, err)
+		}
+	}
+	if _, err := occkit.ParseDoc("Agent"); err == nil {
+		t.Errorf("ParseDoc accepts a capitalised name")
 	}
 }

@@ -20,9 +20,10 @@ type Position struct {
 	// compile.LoadFS (an included file by its path relative to where the
 	// including file was named), compile.LoadOptions.Filename, or "" for
 	// text without a name.
-	File string
+	File string `json:"file,omitempty"`
 	// Line and Column count from 1; Line is 0 when the position is unknown.
-	Line, Column int
+	Line   int `json:"line"`
+	Column int `json:"column"`
 	// Text is the source line, for [Error.Snippet]: the author view,
 	// with whatever the render plan's credential policy would strip
 	// masked as ***, by value and by where the value sits in the whole
@@ -91,6 +92,20 @@ func (d Document) Place(err error) error {
 }
 
 func placeWith(err error, m SourceMap) error {
+	var l *ErrorList
+	if errors.As(err, &l) {
+		out := &ErrorList{list: make([]*Error, len(l.list))}
+		changed := false
+		for i, inner := range l.list {
+			p := placeWith(inner, m).(*Error)
+			changed = changed || p != inner
+			out.list[i] = p
+		}
+		if !changed {
+			return err
+		}
+		return out
+	}
 	var me *multierror.Error
 	if errors.As(err, &me) {
 		out := &multierror.Error{ErrorFormat: me.ErrorFormat}
@@ -128,13 +143,17 @@ const MaxSnippetRunes = 100
 //	4 |     defualts: {model: "openai/gpt-5"},
 //	  |     ^
 //
-// It is "" when e has no position or no source text. Control characters
+// It is "" when e has no position or no source text. An error decoded
+// from its JSON form returns the snippet it carried. Control characters
 // print as '?'; a long line is cut around the column. The line is the
 // author's own text, with what a credential could be masked (see
 // [Position].Text): show it to whoever wrote the file, as a checker or
 // CLI does, rather than to a third party.
 func (e *Error) Snippet() string {
 	p := e.Position
+	if p.Text == "" && e.snippet != "" {
+		return e.snippet
+	}
 	if !p.IsValid() || p.Text == "" {
 		return ""
 	}

@@ -138,7 +138,7 @@ func TestPlace(t *testing.T) {
 // A Position encodes without its source text.
 func TestPositionJSON(t *testing.T) {
 	b, err := json.Marshal(occkit.Position{File: "a.json5", Line: 2, Column: 3, Text: "apiKey: 'sk'", TextColumn: 1})
-	if err != nil || string(b) != `{"File":"a.json5","Line":2,"Column":3}` {
+	if err != nil || string(b) != `{"file":"a.json5","line":2,"column":3}` {
 		t.Errorf("%s %v", b, err)
 	}
 }

@@ -90,7 +90,7 @@ func Supported(c Compute, declared []Topology) []Topology {
 
 // modePath is where topology refusals point: the execution mode is a field
 // of the Agent, not of the Configuration.
-var modePath = NewPath("executionMode")
+var modePath = AgentPath("executionMode")
 
 // Check is the part of RES-11 that holds on every Compute: t names a known
 // Harness (else 400 at "harness", RES-1) and a known Mode, and Codex never
@@ -98,11 +98,13 @@ var modePath = NewPath("executionMode")
 func (t Topology) Check() error {
 	switch {
 	case !t.Harness.Known():
-		return Invalid("RES-1", NewPath("harness"), "the Harness must be openclaw or codex%s",
-			DidYouMean(string(t.Harness), []string{string(HarnessOpenClaw), string(HarnessCodex)}))
+		return suggested(Invalid("RES-1", AgentPath("harness"), "the Harness must be openclaw or codex%s",
+			DidYouMean(string(t.Harness), []string{string(HarnessOpenClaw), string(HarnessCodex)})),
+			string(t.Harness), []string{string(HarnessOpenClaw), string(HarnessCodex)})
 	case !t.Mode.Known():
-		return Invalid("RES-11", modePath, `executionMode must be "embedded" or "dedicated"%s`,
-			DidYouMean(string(t.Mode), []string{string(ModeEmbedded), string(ModeDedicated)}))
+		return suggested(Invalid("RES-11", modePath, `executionMode must be "embedded" or "dedicated"%s`,
+			DidYouMean(string(t.Mode), []string{string(ModeEmbedded), string(ModeDedicated)})),
+			string(t.Mode), []string{string(ModeEmbedded), string(ModeDedicated)})
 	case t.Harness == HarnessCodex && t.Mode == ModeEmbedded:
 		return Invalid("RES-11", modePath,
 			"the codex Harness runs only in dedicated execution mode, not embedded: set executionMode to dedicated")
@@ -110,14 +112,22 @@ func (t Topology) Check() error {
 	return nil
 }
 
+// suggested sets e's Suggestion to [Suggest](word, candidates).
+func suggested(e *Error, word string, candidates []string) *Error {
+	e.Suggestion = Suggest(word, candidates)
+	return e
+}
+
 // CheckTopology decides RES-11 for t on Compute c: [Topology.Check], then
 // t must be one of set, what c runs: [Supported](c, declared) when
 // admitting a deployment, or a driver's own declaration when the driver
 // checks a revision it is handed. Every refusal is 400 INVALID_REQUEST at
-// "executionMode" (or "harness" for an unknown Harness), except that a
-// Compute that is not bundled and declares nothing, but is one typo away
-// from a bundled kind ("kubernetse"), is refused at "compute" with the
-// bundled kind it probably means. It is the one place the rule is decided: the
+// the Agent's "executionMode" (or "harness" for an unknown Harness),
+// except that a Compute that is not bundled and declares nothing, but is
+// one typo away from a bundled kind ("kubernetse"), is refused at the
+// Agent's "compute" with the bundled kind it probably means as the
+// Suggestion (a typo of a registered custom kind is found by
+// drivers.Registry.LookupCompute). It is the one place the rule is decided: the
 // resolver, admission, drivers, compile and logging call it (or
 // [Topology.Check] where no Compute is involved).
 func CheckTopology(c Compute, set []Topology, t Topology) error {
@@ -135,9 +145,11 @@ func CheckTopology(c Compute, set []Topology, t Topology) error {
 			bundled = append(bundled, string(b))
 		}
 		if s := Suggest(string(c), bundled); s != "" {
-			return Invalid("RES-11", NewPath("compute"),
+			e := Invalid("RES-11", AgentPath("compute"),
 				"Compute %q is not one of the bundled Computes (%s) and declares no Harness and execution mode pairs; did you mean %s?",
 				string(c), strings.Join(bundled, ", "), s)
+			e.Suggestion = s
+			return e
 		}
 		return Invalid("RES-11", modePath,
 			"Compute %q declares no Harness and execution mode pairs: a custom ComputeDriver declares the topologies it runs (the bundled Computes are %s)",

@@ -91,12 +91,12 @@ var configurationSchema = sync.OnceValues(compile.NewValidator)
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
 		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
-			return nil, occkit.Invalid("RES-1", occkit.NewPath("harnessVersions").Key(string(h)),
+			return nil, occkit.Invalid("RES-1", occkit.InstallationPath("harnessVersions").Key(string(h)),
 				"harness versions name openclaw or codex only")
 		}
 	}
 	if v := opts.HarnessVersions[occkit.HarnessCodex]; v != "" && !slices.Contains(probe.CodexVersions(), v) {
-		return nil, occkit.Invalid("ADM-3", occkit.NewPath("harnessVersions", string(occkit.HarnessCodex)),
+		return nil, occkit.Invalid("ADM-3", occkit.InstallationPath("harnessVersions", string(occkit.HarnessCodex)),
 			"Codex %q is not a version whose probe contract the runners are tested against; supported: %s",
 			v, strings.Join(probe.CodexVersions(), ", "))
 	}
@@ -137,7 +137,7 @@ func New(opts Options) (*Admitter, error) {
 // contract of it. It returns the release's carried contract, if any; a
 // nil check when the check is disabled or no release is approved.
 func openclawCheck(opts Options) (*openclawschema.Validator, *openclawschema.Contract, error) {
-	at := occkit.NewPath("harnessVersions", string(occkit.HarnessOpenClaw))
+	at := occkit.InstallationPath("harnessVersions", string(occkit.HarnessOpenClaw))
 	approved := opts.HarnessVersions[occkit.HarnessOpenClaw]
 	if custom := opts.OpenClawSchema; custom != nil && !opts.DisableOpenClawSchema {
 		if approved != custom.Version() {
@@ -293,7 +293,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	if req.Configuration == nil {
-		return nil, occkit.Invalid("ADM-1", occkit.NewPath("configurationId"), "the deployment names no Configuration")
+		return nil, occkit.Invalid("ADM-1", occkit.AgentPath("configurationId"), "the deployment names no Configuration")
 	}
 	doc, gen, err := req.Configuration.ReadConfiguration(ctx, req.Agent.ConfigurationID)
 	if err != nil {
@@ -309,7 +309,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	prepared := req.Prepared
 	req.Prepared = nil
 	if prepared != nil && !prepared.doc.Equal(doc) {
-		return nil, occkit.Conflict("ADM-1", occkit.NewPath("prepared"),
+		return nil, occkit.Conflict("ADM-1", occkit.RenderPath("prepared"),
 			"the prepared resolution was made from another document than Configuration %s generation %d", source.ID, gen)
 	}
 
@@ -344,6 +344,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if _, err := logging.ParseLevelString(string(level)); err != nil {
 		return nil, err
 	}
+	unstamped := doc
 	if owner == occkit.OwnedByPlatform {
 		if doc, err = logging.Stamp(doc, level, owner); err != nil {
 			return nil, err
@@ -393,6 +394,13 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if err != nil {
 		return nil, err
 	}
+	// The selected models against the approved release's catalog: a
+	// provider typo is refused here, before any Compute rule; the rest
+	// are warnings.
+	warnings, modelErr := checkModels(doc, a.catalogRelease())
+	if modelErr != nil {
+		return nil, modelErr
+	}
 
 	if err := res.CheckRoster(resolver.RosterRequest{
 		Stage: resolver.StageDeploy, Compute: req.Compute.Kind, Harness: dec.Harness, Mode: dec.Mode,
@@ -408,7 +416,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
 		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
-		Namespace: req.Agent.NamespaceID,
+		Namespace: req.Agent.NamespaceID, ModelPath: primaryPath(doc, dec.Primary),
 	}
 	proj, err := validateAuth(ctx, req.Compute, facts)
 	if err != nil {
@@ -454,6 +462,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	r.freeze(doc)
+	r.warnings = placedWarnings(read, append(warnings, renderOverrides(unstamped, req.Compute.Kind, owner, level)...))
 	// The render stage, with the Compute-independent defaults: whatever
 	// it refuses, admission refuses, so an admitted revision renders
 	// unless the Compute's own facts (namespace, placement) differ.
@@ -461,6 +470,27 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	return r, nil
+}
+
+// catalogRelease is the OpenClaw release whose built-in model catalog the
+// selected models are held against: the approved one (without one, Admit
+// refuses before it asks, ADM-3).
+func (a *Admitter) catalogRelease() string {
+	return a.versions[occkit.HarnessOpenClaw]
+}
+
+// placedWarnings orders warnings as [occkit.Errors] orders refusals (by
+// path, then rule), without duplicates, each placed in the text the
+// document was loaded from when it carries a source map.
+func placedWarnings(read occkit.Document, ws []*occkit.Error) []*occkit.Error {
+	if len(ws) == 0 {
+		return nil
+	}
+	errs := make([]error, len(ws))
+	for i, w := range ws {
+		errs[i] = read.Place(w)
+	}
+	return occkit.Errors(errs...)
 }
 
 // boundSandbox is the SandboxDriver a deployment uses: DRV-2 binds one to
@@ -557,7 +587,7 @@ const maxAgentIDLen = 256
 // maxAgentIDLen bytes, invalid UTF-8, or holding control or format (bidi)
 // characters. The request is malformed, so this comes before any work.
 func checkAgentID(id string) error {
-	at := occkit.NewPath("agent", "id")
+	at := occkit.AgentPath("id")
 	if id == "" || strings.TrimSpace(id) != id || len(id) > maxAgentIDLen || !utf8.ValidString(id) {
 		return occkit.Invalid("ADM-3", at, "the Agent ID must be a non-empty, trimmed UTF-8 string of at most %d bytes", maxAgentIDLen)
 	}

@@ -25,7 +25,7 @@ const (
 )
 
 // bindingPath is where harnessAuth errors point: the Agent's field.
-var bindingPath = occkit.NewPath("harnessAuth")
+var bindingPath = occkit.AgentPath("harnessAuth")
 
 // BindingPath is the path harnessAuth refusals carry ("harnessAuth").
 func BindingPath() occkit.Path { return bindingPath }
@@ -48,7 +48,7 @@ func checkTopology(f drivers.AuthFacts) error {
 	if c != occkit.ComputeKubernetes || t != (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
 		return nil
 	}
-	modePath := occkit.NewPath("executionMode")
+	modePath := occkit.AgentPath("executionMode")
 	var errs []error
 	if f.NativeWorkerSupport != occkit.NativeWorkersPinned && f.NativeWorkerSupport != occkit.NativeWorkersCustomImage {
 		errs = append(errs, occkit.Invalid("RES-13", modePath,
@@ -165,7 +165,7 @@ func checkCodexProvider(f drivers.AuthFacts) error {
 	if ok && (ref.Provider == "codex" || ref.Provider == "openai") {
 		return nil
 	}
-	return occkit.Invalid("RES-12", occkit.NewPath("model"),
+	return occkit.Invalid("RES-12", modelPath(f),
 		"dedicated codex accepts only the codex provider or openai")
 }
 
@@ -178,9 +178,21 @@ func nativeOpenAI(f drivers.AuthFacts, rule string) error {
 	if ref, ok := resolver.ParseRef(f.Model); ok && ref.Provider == "openai" {
 		return nil
 	}
-	return occkit.Conflict(rule, bindingPath.Key("method"),
-		"dedicated openclaw authenticates only openai models (OPENAI_API_KEY)")
+	return occkit.Conflict(rule, modelPath(f),
+		"dedicated openclaw authenticates only openai models (OPENAI_API_KEY): set the primary model to an openai model")
 }
+
+// modelPath is where a refusal that the primary model must change points:
+// where the Configuration writes it ([drivers.AuthFacts].ModelPath), else
+// agents.defaults.model, where a Configuration without one would set it.
+func modelPath(f drivers.AuthFacts) occkit.Path {
+	if f.ModelPath.IsRoot() {
+		return defaultModelPath
+	}
+	return f.ModelPath
+}
+
+var defaultModelPath = occkit.NewPath("agents", "defaults", "model")
 
 func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	b := f.Binding
@@ -203,7 +215,7 @@ func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	case occkit.MethodAPIKey:
 		switch {
 		case embedded:
-			name, err := embeddedKeyName(f.Model)
+			name, err := embeddedKeyName(f)
 			if err != nil {
 				return occkit.Projection{}, err
 			}
@@ -294,12 +306,13 @@ func kubernetesMethods(f drivers.AuthFacts) string {
 // model provider (AUTH-2). Providers other than openai and anthropic have no
 // Kubernetes api_key projection: 409, naming the provider. Without a primary
 // model there is no provider to choose by: also 409, a binding this Compute
-// cannot honour for that Configuration.
-func embeddedKeyName(model string) (string, error) {
-	ref, ok := resolver.ParseRef(model)
+// cannot honour for that Configuration. Both point at the primary model,
+// the setting to change (agents.defaults.model when there is none).
+func embeddedKeyName(f drivers.AuthFacts) (string, error) {
+	ref, ok := resolver.ParseRef(f.Model)
 	if !ok {
-		return "", occkit.Conflict("AUTH-2", bindingPath.Key("method"),
-			"embedded api_key needs a primary model whose provider chooses the key variable")
+		return "", occkit.Conflict("AUTH-2", modelPath(f),
+			"embedded api_key needs a primary model whose provider chooses the key variable: set agents.defaults.model to an openai or anthropic model")
 	}
 	switch ref.Provider {
 	case "openai":
@@ -307,7 +320,7 @@ func embeddedKeyName(model string) (string, error) {
 	case "anthropic":
 		return EnvAnthropicAPIKey, nil
 	}
-	return "", occkit.Conflict("AUTH-2", bindingPath.Key("method"),
+	return "", occkit.Conflict("AUTH-2", modelPath(f),
 		"kubernetes projects api_key only for the openai and anthropic providers, not %s", ref.Provider)
 }
 

@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,7 +64,9 @@ func parseBinding(v gjson.Result, at occkit.Path) (occkit.Binding, error) {
 	method := occkit.Method(m.Str)
 	keys, ok := bindingKeys[method]
 	if !ok {
-		return occkit.Binding{}, occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList())
+		e := occkit.Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s%s", methodList(), occkit.DidYouMean(m.Str, methodNames()))
+		e.Suggestion = occkit.Suggest(m.Str, methodNames())
+		return occkit.Binding{}, e
 	}
 	if err := exactKeys(v, at, keys); err != nil {
 		return occkit.Binding{}, err
@@ -103,7 +106,9 @@ func parseBinding(v gjson.Result, at occkit.Path) (occkit.Binding, error) {
 }
 
 // exactKeys refuses a missing required key or any extra key, reporting the
-// first problem in key order so the error is deterministic.
+// first problem in key order so the error is deterministic. An extra key
+// that is a typo of an accepted one ("sorce") carries it as its
+// Suggestion, preferring the keys the object lacks.
 func exactKeys(v gjson.Result, at occkit.Path, want []string) error {
 	allowed := make(map[string]bool, len(want))
 	for _, k := range want {
@@ -118,7 +123,25 @@ func exactKeys(v gjson.Result, at occkit.Path, want []string) error {
 	})
 	if len(extra) > 0 {
 		sort.Strings(extra)
-		return occkit.Invalid("AUTH-4a", at.Key(extra[0]), "unknown key in harnessAuth")
+		var missing []string
+		for _, k := range want {
+			if !v.Get(occkit.NewPath(k).GJSON()).Exists() {
+				missing = append(missing, k)
+			}
+		}
+		s := ""
+		if !knownBindingKey(extra[0]) {
+			// A key of another method's shape is misplaced, not misspelt.
+			if s = occkit.Suggest(extra[0], missing); s == "" {
+				s = occkit.Suggest(extra[0], want)
+			}
+		}
+		e := occkit.Invalid("AUTH-4a", at.Key(extra[0]), "unknown key in harnessAuth; accepted here: %s", strings.Join(want, ", "))
+		if s != "" {
+			e.Suggestion = at.Key(s).String()
+			e.Detail += "; did you mean " + e.Suggestion + "?"
+		}
+		return e
 	}
 	sorted := append([]string(nil), want...)
 	sort.Strings(sorted)
@@ -128,6 +151,17 @@ func exactKeys(v gjson.Result, at occkit.Path, want []string) error {
 		}
 	}
 	return nil
+}
+
+// knownBindingKey reports whether k is a key of some binding or source
+// shape.
+func knownBindingKey(k string) bool {
+	for _, keys := range bindingKeys {
+		if slices.Contains(keys, k) {
+			return true
+		}
+	}
+	return slices.Contains(sourceKeys, k)
 }
 
 // noDuplicateKeys refuses an object that names a key twice: gjson reads the
@@ -151,12 +185,14 @@ func noDuplicateKeys(v gjson.Result, at occkit.Path) error {
 }
 
 // methodList names the accepted methods for refusals.
-func methodList() string {
+func methodList() string { return strings.Join(methodNames(), ", ") }
+
+func methodNames() []string {
 	names := make([]string, 0, len(occkit.AllMethods()))
 	for _, m := range occkit.AllMethods() {
 		names = append(names, string(m))
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // jsonValue reads raw JSON text as a gjson value; nil or empty raw is an

@@ -18,6 +18,8 @@ func TestParseBinding(t *testing.T) {
 		want     occkit.Binding
 		wantCode occkit.Code
 		wantPath string
+		// wantSuggestion is the refusal's did-you-mean.
+		wantSuggestion string
 	}{
 		{name: "absent is no binding", in: ``},
 		{name: "null is no binding", in: `null`},
@@ -60,6 +62,14 @@ func TestParseBinding(t *testing.T) {
 			wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.sourceType"},
 		{name: "credential_source with a secret source", in: `{"method":"credential_source","sourceId":"cs_1","sourceType":"api_key","source":{}}`,
 			wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.source"},
+		{name: "a typo of source", in: `{"method":"api_key","sorce":{"kind":"secret","namespaceId":"ns_1","id":"sec_1"}}`,
+			wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.sorce", wantSuggestion: "harnessAuth.source"},
+		{name: "a typo of a source key", in: `{"method":"api_key","source":{"kind":"secret","namespace":"ns_1","id":"sec_1"}}`,
+			wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.source.namespace", wantSuggestion: "harnessAuth.source.namespaceId"},
+		{name: "a typo of sourceId", in: `{"method":"credential_source","sourceid":"cs_1","sourceType":"api_key"}`,
+			wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.sourceid", wantSuggestion: "harnessAuth.sourceId"},
+		{name: "a typo of a method", in: `{"method":"api-key"}`,
+			wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.method", wantSuggestion: "api_key"},
 		{name: "duplicate key", in: `{"method":"runtime","method":"api_key"}`, wantCode: occkit.CodeInvalidRequest, wantPath: "harnessAuth.method"},
 	}
 	for _, tt := range tests {
@@ -73,6 +83,9 @@ func TestParseBinding(t *testing.T) {
 				}
 				if e.Code != tt.wantCode || e.Path.String() != tt.wantPath || e.Rule != "AUTH-4a" {
 					t.Fatalf("got %s at %s (%s), want %s at %s (AUTH-4a)", e.Code, e.Path, e.Rule, tt.wantCode, tt.wantPath)
+				}
+				if e.Path.Doc() != occkit.DocAgent || e.Suggestion != tt.wantSuggestion {
+					t.Fatalf("got suggestion %q in the %s, want %q in the agent", e.Suggestion, e.Path.Doc(), tt.wantSuggestion)
 				}
 				return
 			}

@@ -104,7 +104,7 @@ func TestAdmitRefusesUnsafeAgentIDs(t *testing.T) {
 				Configuration: admission.StaticConfiguration{ID: "cfg_1", Document: doc},
 			})
 			e := occkit.First(err)
-			if rev != nil || e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "ADM-3" || e.Path.String() != "agent.id" {
+			if rev != nil || e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "ADM-3" || !e.Path.Equal(occkit.AgentPath("id")) {
 				t.Fatalf("Admit(%q) = %v, %v", id, rev, err)
 			}
 		})

@@ -182,6 +182,57 @@
 // AUTH-7 mapping ([ValidateWith]). [CreateHarnessAuth], [UpdateHarnessAuth]
 // and [RequireHarnessAuth] are AUTH-1's create, update and deploy semantics.
 //
+// # Warnings
+//
+// Some of what Admit admits will not run as written. Such findings are
+// warnings, never refusals: [Revision.Warnings] lists them (each an
+// [*occkit.Error] of severity warning, with its rule, path and, for a
+// typo, its Suggestion; the same wire form as a refusal), and
+// [Revision.Explain] prints them after the Harness decision. They are
+// advice of the admission, not part of the record or the digest.
+//
+//   - Models (RES-3, RES-6): the selected model references (the primary
+//     and fallbacks of agents.defaults.model and of each entry's model)
+//     are held against the built-in model catalog of the approved OpenClaw
+//     release (package compile/modelcatalog; the release of the schema
+//     check when none is approved; no check for a release the library
+//     does not carry). A model ID its provider's catalog does not list is
+//     a warning, with the catalog ID it probably means
+//     (anthropic/claude-sonet-4-6 → anthropic/claude-sonnet-4-6); a
+//     provider whose models are discovered at run time (openrouter, vllm,
+//     …) and a provider the document configures (models.providers,
+//     plugins.entries) are not judged. A provider that is neither built
+//     in nor configured is a warning, except that one a typo away from a
+//     provider with a built-in catalog ("antropic") is refused, 400 RES-6
+//     at the reference with the provider meant as its Suggestion, before
+//     any Compute rule (so it is not reported as the Kubernetes api_key
+//     conflict of AUTH-2).
+//   - Settings the render overrides (CMP-4): the render plan owns the
+//     gateway section, so gateway.port (the render passes --port: 18789
+//     on Kubernetes, a port of the driver's range on SSH), gateway.bind
+//     (lan on Kubernetes, loopback elsewhere), gateway.mode (local) and
+//     gateway.auth (token auth the control plane owns) are warnings when
+//     the author wrote another value, each naming the value that replaces
+//     it. They are not refused: the Configuration is the author's native
+//     document, valid for OpenClaw as written, and the same document may
+//     run on other Computes; refusing would turn a harmless setting into
+//     a deployment failure, while a silent override hides it.
+//   - Logging the platform stamps (LOG-1): under platform-owned logging a
+//     logging.level or consoleLevel other than the admitted level, a
+//     consoleStyle other than json, a logging.redactSensitive and
+//     diagnostics.otel.logs other than false are warnings naming what the
+//     stamp writes, for the same reason.
+//
+// Refusals that the primary model must change point at it: where the
+// Configuration writes the primary (agents.defaults.model.primary, an
+// entry's model; [drivers.AuthFacts].ModelPath), or agents.defaults.model
+// when there is none. So a Configuration without a model deployed with an
+// embedded api_key binding on Kubernetes is 409 AUTH-2 at
+// agents.defaults.model (the key variable is chosen by the model's
+// provider, and the rule book makes a binding the Compute cannot honour a
+// conflict), and so are a provider without a Kubernetes key variable
+// (google) and a non-openai model for dedicated OpenClaw.
+//
 // # Verification and activation
 //
 // [Verify] is ADM-5: before any runtime effect, a worker re-checks the
@@ -195,7 +246,10 @@
 //
 // # Choices where the rules are silent
 //
-//   - Refusal paths name the Agent field: harnessAuth, harnessAuth.source.kind, ….
+//   - Refusal paths name the Agent field ([occkit.AgentPath]): harnessAuth,
+//     harnessAuth.source.kind, executionMode, id, …; an unknown key of a
+//     binding that is a typo of an accepted one ("sorce") carries it as
+//     the Suggestion.
 //   - The snapshot is the binding's public shape, key-sorted; no driver
 //     metadata is added (the Compute identity is frozen beside it).
 //   - Embedded OpenClaw with api_key projects OPENAI_API_KEY for provider

@@ -162,7 +162,7 @@ func (g Guard) clone() Guard {
 	return g
 }
 
-var guardPath = occkit.NewPath("generation")
+var guardPath = occkit.RevisionPath("generation")
 
 // Deploy registers a new version gen, which must be positive and newer than
 // every known version (409 otherwise). Dedicated: every earlier running or

@@ -61,7 +61,7 @@ type StaticConfiguration struct {
 // ReadConfiguration returns the document when id matches, else a 409.
 func (s StaticConfiguration) ReadConfiguration(_ context.Context, id string) (occkit.Document, int64, error) {
 	if id != s.ID {
-		return occkit.Document{}, 0, occkit.Conflict("ADM-1", occkit.NewPath("configurationId"), "the Configuration is not available")
+		return occkit.Document{}, 0, occkit.Conflict("ADM-1", occkit.AgentPath("configurationId"), "the Configuration is not available")
 	}
 	return s.Document, s.Generation, nil
 }

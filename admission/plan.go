@@ -58,6 +58,6 @@ func (a *Admitter) checkVersion(h occkit.Harness) error {
 	if len(approved) > 0 {
 		list = strings.Join(approved, ", ")
 	}
-	return occkit.Conflict("ADM-3", occkit.NewPath("harnessVersions").Key(string(h)),
+	return occkit.Conflict("ADM-3", occkit.InstallationPath("harnessVersions").Key(string(h)),
 		"the installation approves no version of the %s Harness (Options.HarnessVersions); approved: %s", h, list)
 }

@@ -59,6 +59,9 @@ type Revision struct {
 	reasons         []resolver.Reason
 	namespace       string
 	secretBindings  []occkit.SecretBinding
+	// warnings are what admission found admitted but not running as
+	// written; advice of the admission, not part of the record.
+	warnings []*occkit.Error
 	// openclawSchema is the OpenClaw release whose configuration schema
 	// the document was checked against, or "" when the check was off.
 	openclawSchema string
@@ -118,6 +121,21 @@ func (r *Revision) Level() occkit.LogLevel { return r.level }
 
 // LoggingOwnership says who owns the native logging configuration.
 func (r *Revision) LoggingOwnership() occkit.LogOwnership { return r.ownership }
+
+// Warnings are what admission admitted but the revision will not run as
+// written (see the package doc, "Warnings"), sorted by path: each an
+// [*occkit.Error] of [occkit.SeverityWarning] with its rule, path and,
+// for a typo, its Suggestion. They never block; they are advice of the
+// admission that made r, not part of its record, so a revision read back
+// with [ParseRevision] has none. The errors are copies.
+func (r *Revision) Warnings() []*occkit.Error {
+	out := make([]*occkit.Error, len(r.warnings))
+	for i, w := range r.warnings {
+		c := *w
+		out[i] = &c
+	}
+	return out
+}
 
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
 func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
@@ -318,15 +336,15 @@ func ParseRevision(b []byte) (*Revision, error) {
 		return nil, occkit.Invalid("ADM-3", occkit.Root(), "revision record has an unexpected shape")
 	}
 	if rec.Version != recordVersion {
-		return nil, occkit.Invalid("ADM-3", occkit.NewPath("version"), "unsupported revision record version")
+		return nil, occkit.Invalid("ADM-3", occkit.RevisionPath("version"), "unsupported revision record version")
 	}
-	auth, err := ParseBinding(rec.Auth, occkit.NewPath("harnessAuth"))
+	auth, err := ParseBinding(rec.Auth, occkit.RevisionPath("harnessAuth"))
 	if err != nil {
 		return nil, err
 	}
 	doc, err := occkit.ParseDocument(rec.Doc)
 	if err != nil {
-		return nil, occkit.Invalid("ADM-3", occkit.NewPath("configuration"), "revision document is not valid JSON")
+		return nil, occkit.Invalid("ADM-3", occkit.RevisionPath("configuration"), "revision document is not valid JSON")
 	}
 	r := &Revision{
 		agentID:         rec.AgentID,
@@ -363,7 +381,7 @@ func ParseRevision(b []byte) (*Revision, error) {
 	}
 	r.freeze(doc)
 	if r.digest != rec.Digest {
-		return nil, occkit.Conflict("ADM-3", occkit.NewPath("digest"), "revision digest does not match its record")
+		return nil, occkit.Conflict("ADM-3", occkit.RevisionPath("digest"), "revision digest does not match its record")
 	}
 	return r, nil
 }
@@ -406,19 +424,19 @@ func (r *Revision) recordDigest() string {
 // admission never freezes.
 func (r *Revision) checkFields() error {
 	if r.harness.ID != occkit.HarnessOpenClaw && r.harness.ID != occkit.HarnessCodex {
-		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "id"), "revision Harness must be openclaw or codex")
+		return occkit.Invalid("ADM-3", occkit.RevisionPath("harness", "id"), "revision Harness must be openclaw or codex")
 	}
 	if r.mode != occkit.ModeEmbedded && r.mode != occkit.ModeDedicated {
-		return occkit.Invalid("ADM-3", occkit.NewPath("harness", "mode"), "revision mode must be embedded or dedicated")
+		return occkit.Invalid("ADM-3", occkit.RevisionPath("harness", "mode"), "revision mode must be embedded or dedicated")
 	}
 	if !r.level.Valid() {
-		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "level"), "revision level is not a log level")
+		return occkit.Invalid("ADM-3", occkit.RevisionPath("logging", "level"), "revision level is not a log level")
 	}
 	if r.ownership != occkit.OwnedByPlatform && r.ownership != occkit.OwnedByDriver {
-		return occkit.Invalid("ADM-3", occkit.NewPath("logging", "ownership"), "revision logging ownership must be platform or driver")
+		return occkit.Invalid("ADM-3", occkit.RevisionPath("logging", "ownership"), "revision logging ownership must be platform or driver")
 	}
 	if r.auth.IsZero() {
-		return occkit.Invalid("ADM-3", occkit.NewPath("harnessAuth"), "a revision always holds a harnessAuth snapshot")
+		return occkit.Invalid("ADM-3", occkit.RevisionPath("harnessAuth"), "a revision always holds a harnessAuth snapshot")
 	}
 	return nil
 }

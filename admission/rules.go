@@ -95,7 +95,7 @@ func ruleNamePart(s string) bool {
 func checkRules(rules []Rule) error {
 	seen := make(map[string]bool, len(rules))
 	for i, r := range rules {
-		at := occkit.NewPath("rules").Index(i)
+		at := occkit.InstallationPath("rules").Index(i)
 		if r == nil {
 			return occkit.Invalid("ADM-1", at, "a rule is nil")
 		}
@@ -291,7 +291,7 @@ func newView(r *Revision, doc occkit.Document, req Request) *View {
 	v.agent.Labels = maps.Clone(v.agent.Labels)
 	v.tenant.Labels = maps.Clone(v.tenant.Labels)
 	if r.primary != "" {
-		at := primaryPath(r.reasons)
+		at := decidedPrimaryPath(r.reasons)
 		v.models = append(v.models, viewModel(r.primary, r.harness.ID, at))
 		var fb occkit.Path
 		if n := at.Len(); n > 0 {
@@ -314,9 +314,9 @@ func newView(r *Revision, doc occkit.Document, req Request) *View {
 // channels.
 func notChannel(id string) bool { return id == "defaults" || id == "modelByChannel" }
 
-// primaryPath is where the primary model is written: the first RES-3
-// reason of the decision names it.
-func primaryPath(reasons []resolver.Reason) occkit.Path {
+// decidedPrimaryPath is where the primary model is written: the first
+// RES-3 reason of the decision names it.
+func decidedPrimaryPath(reasons []resolver.Reason) occkit.Path {
 	for _, r := range reasons {
 		if r.Rule == "RES-3" {
 			return r.Path

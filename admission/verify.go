@@ -48,26 +48,26 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		return err
 	}
 	if rev.doc.Digest() != rev.docDigest || rev.recordDigest() != rev.digest {
-		return occkit.Conflict("ADM-5", occkit.NewPath("digest"), "the revision digest does not match its record")
+		return occkit.Conflict("ADM-5", occkit.RevisionPath("digest"), "the revision digest does not match its record")
 	}
 	if f.AgentID != rev.agentID {
-		return occkit.Conflict("ADM-5", occkit.NewPath("agentId"), "the revision belongs to another Agent")
+		return occkit.Conflict("ADM-5", occkit.RevisionPath("agentId"), "the revision belongs to another Agent")
 	}
 	if f.Compute.Kind == "" {
 		f.Compute.Kind = occkit.ComputeKubernetes
 	}
 	if f.Compute.Kind != rev.compute.Kind || f.Compute.ID != rev.compute.ID {
-		return occkit.Conflict("ADM-5", occkit.NewPath("compute"), "the revision was admitted for another Compute")
+		return occkit.Conflict("ADM-5", occkit.RevisionPath("compute"), "the revision was admitted for another Compute")
 	}
 	if !rev.account.IsZero() && f.Account != rev.account {
-		return occkit.Conflict("ADM-7", occkit.NewPath("account"), "the managed account binding differs from the one admitted")
+		return occkit.Conflict("ADM-7", occkit.RevisionPath("account"), "the managed account binding differs from the one admitted")
 	}
 	owner, err := logging.ParseOwnership(string(f.Compute.RuntimeLogging))
 	if err != nil {
 		return err
 	}
 	if owner != rev.ownership {
-		return occkit.Conflict("ADM-5", occkit.NewPath("runtimeLogging"), "the Compute's logging ownership changed since admission")
+		return occkit.Conflict("ADM-5", occkit.RevisionPath("runtimeLogging"), "the Compute's logging ownership changed since admission")
 	}
 
 	// LOG-2: a platform-owned stamp must still be intact and match.
@@ -77,7 +77,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 			return err
 		}
 		if lvl != rev.level {
-			return occkit.Conflict("ADM-5", occkit.NewPath("logging", "level"), "the admitted level does not match the stamped document")
+			return occkit.Conflict("ADM-5", occkit.RevisionPath("logging", "level"), "the admitted level does not match the stamped document")
 		}
 	}
 
@@ -92,7 +92,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 	var sandbox *occkit.SandboxFacts
 	if rev.sandboxDriverID != "" {
 		if f.Sandbox == nil || f.Sandbox.ID != rev.sandboxDriverID {
-			return occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"), "the SandboxDriver bound to the revision is not configured")
+			return occkit.Conflict("ADM-5", occkit.RevisionPath("sandboxDriverId"), "the SandboxDriver bound to the revision is not configured")
 		}
 	}
 	if f.Sandbox != nil {
@@ -100,7 +100,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		sandbox = &facts
 	}
 	if rev.sandboxDriverID != "" && rev.harness.ID == occkit.HarnessOpenClaw && !sandbox.Qualifies() {
-		return occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"), "the bound SandboxDriver no longer qualifies")
+		return occkit.Conflict("ADM-5", occkit.RevisionPath("sandboxDriverId"), "the bound SandboxDriver no longer qualifies")
 	}
 
 	proj, err := validateAuth(ctx, f.Compute, drivers.AuthFacts{
@@ -113,7 +113,7 @@ func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
 		return err
 	}
 	if !sameProjection(proj, rev.projection) {
-		return occkit.Conflict("ADM-5", occkit.NewPath("harnessAuth"), "the credential projection changed since admission; redeploy")
+		return occkit.Conflict("ADM-5", occkit.RevisionPath("harnessAuth"), "the credential projection changed since admission; redeploy")
 	}
 	return nil
 }

@@ -27,13 +27,13 @@ func TestNewRefusesUnknownVersions(t *testing.T) {
 		at       occkit.Path
 		lists    []string
 	}{
-		{"older openclaw", map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"}, occkit.NewPath("harnessVersions", "openclaw"), carried},
-		{"future openclaw", map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.7"}, occkit.NewPath("harnessVersions", "openclaw"), carried},
-		{"latest", map[occkit.Harness]string{occkit.HarnessOpenClaw: "latest"}, occkit.NewPath("harnessVersions", "openclaw"), carried},
-		{"garbage", map[occkit.Harness]string{occkit.HarnessOpenClaw: "garbage!!"}, occkit.NewPath("harnessVersions", "openclaw"), carried},
-		{"padded", map[occkit.Harness]string{occkit.HarnessOpenClaw: " 2026.9.6"}, occkit.NewPath("harnessVersions", "openclaw"), carried},
-		{"older codex", map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.130.0"}, occkit.NewPath("harnessVersions", "codex"), []string{"0.171.0"}},
-		{"codex latest", map[occkit.Harness]string{occkit.HarnessCodex: "latest"}, occkit.NewPath("harnessVersions", "codex"), []string{"0.171.0"}},
+		{"older openclaw", map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"}, occkit.InstallationPath("harnessVersions", "openclaw"), carried},
+		{"future openclaw", map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.7"}, occkit.InstallationPath("harnessVersions", "openclaw"), carried},
+		{"latest", map[occkit.Harness]string{occkit.HarnessOpenClaw: "latest"}, occkit.InstallationPath("harnessVersions", "openclaw"), carried},
+		{"garbage", map[occkit.Harness]string{occkit.HarnessOpenClaw: "garbage!!"}, occkit.InstallationPath("harnessVersions", "openclaw"), carried},
+		{"padded", map[occkit.Harness]string{occkit.HarnessOpenClaw: " 2026.9.6"}, occkit.InstallationPath("harnessVersions", "openclaw"), carried},
+		{"older codex", map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.130.0"}, occkit.InstallationPath("harnessVersions", "codex"), []string{"0.171.0"}},
+		{"codex latest", map[occkit.Harness]string{occkit.HarnessCodex: "latest"}, occkit.InstallationPath("harnessVersions", "codex"), []string{"0.171.0"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a, err := admission.New(admission.Options{Authorizer: allow(), HarnessVersions: tt.versions})
@@ -126,7 +126,7 @@ func TestAdmitOwnValidator(t *testing.T) {
 	for _, approved := range []string{"2026.9.6", "", "2026.8.98"} {
 		_, err := admission.New(admission.Options{Authorizer: allow(), OpenClawSchema: own,
 			HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: approved}})
-		if !errors.Is(err, &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "ADM-3", Path: occkit.NewPath("harnessVersions", "openclaw")}) {
+		if !errors.Is(err, &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "ADM-3", Path: occkit.InstallationPath("harnessVersions", "openclaw")}) {
 			t.Errorf("approved %q beside a check of 2026.8.99: %v", approved, err)
 		}
 	}
@@ -156,7 +156,7 @@ func TestMissingOpenClawVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = a.Admit(context.Background(), embeddedRequest(embeddedConfig))
-		if !errors.Is(err, &occkit.Error{Code: occkit.CodeResourceConflict, Rule: "ADM-3", Path: occkit.NewPath("harnessVersions", "openclaw")}) {
+		if !errors.Is(err, &occkit.Error{Code: occkit.CodeResourceConflict, Rule: "ADM-3", Path: occkit.InstallationPath("harnessVersions", "openclaw")}) {
 			t.Errorf("disabled %v: Admit = %v", disabled, err)
 		}
 	}

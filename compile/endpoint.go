@@ -47,14 +47,14 @@ func (e Endpoint) Validate() error {
 	mp := e.provider()
 	switch {
 	case !providerPattern.MatchString(mp):
-		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
+		errs = append(errs, occkit.Invalid("CMP-1", occkit.InstallationPath("endpoint", "modelProvider"),
 			"endpoint.modelProvider must be a lower-case provider ID without '/'"))
 	case mp == "openai" || mp == "codex":
-		errs = append(errs, occkit.Invalid("CMP-1", occkit.NewPath("endpoint", "modelProvider"),
+		errs = append(errs, occkit.Invalid("CMP-1", occkit.InstallationPath("endpoint", "modelProvider"),
 			"endpoint.modelProvider may not name a built-in provider"))
 	}
 	if msg := checkBaseURL(e.BaseURL); msg != "" {
-		errs = append(errs, occkit.Invalid("PRB-9", occkit.NewPath("endpoint", "baseUrl"), "endpoint.baseUrl %s", msg))
+		errs = append(errs, occkit.Invalid("PRB-9", occkit.InstallationPath("endpoint", "baseUrl"), "endpoint.baseUrl %s", msg))
 	}
 	return occkit.Join(errs...)
 }

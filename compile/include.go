@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -322,7 +323,7 @@ func (in *includer) process(ld *loader, n *treeNode, at *location, dir string, c
 	if len(in.roots) == 0 {
 		// The directive itself is refused, whatever it names (an empty
 		// list included): without roots nothing may be included.
-		return nil, occkit.Invalid("DOC-4", site.path(), "$include is not allowed: no include roots are configured")
+		return nil, occkit.Invalid("DOC-4", site.path(), "$include is not allowed here: this Configuration is read as a single file, so it cannot include others")
 	}
 	included, err := in.resolve(ld, directive, site, at, dir, chain, depth)
 	if err != nil {
@@ -387,7 +388,7 @@ func (in *includer) load(ld *loader, v *treeNode, siteLoc, at *location, dir str
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return nil, fileError(site, "DOC-4", "the included file", readFailure{reasonUnreadable, err}.pathless(), in.limits)
+		return nil, fileError(site, "DOC-4", "the included file "+includeName(rel), readFailure{reasonUnreadable, err}.pathless(), in.limits)
 	}
 	if !insideRoots(real, in.realRoots) {
 		return nil, occkit.Invalid("DOC-4", site, "$include leaves the allowed include roots through a symbolic link")
@@ -404,17 +405,28 @@ func (in *includer) load(ld *loader, v *treeNode, siteLoc, at *location, dir str
 			return nil, occkit.Invalid("DOC-2", site, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, fail.pathless(), site, at, real, ld.displayName(p), filepath.Dir(p), chain, depth)
+	return in.descend(ld, data, fail.pathless(), site, at, rel, real, ld.displayName(p), filepath.Dir(p), chain, depth)
+}
+
+// includeName is an included file's name for a message, as the author
+// wrote it in the $include (never the host path it resolved to): quoted, control characters
+// replaced, cut at 96 characters (the message stays within its cap).
+func includeName(name string) string {
+	if r := []rune(name); len(r) > 96 {
+		name = string(r[:95]) + "…"
+	}
+	return strconv.Quote(occkit.Sanitize(name))
 }
 
 // descend parses an included file's bytes (or reports why they could not
-// be read) and resolves its own includes: key joins the chain, dir
+// be read, naming rel, the file as the $include wrote it: never a
+// directory of the host) and resolves its own includes: key joins the chain, dir
 // resolves its relative paths and name is the file in positions. What the
 // file itself gets wrong is placed in it; the file joins the loader's
 // sources once its own includes are resolved, after theirs.
-func (in *includer) descend(ld *loader, data []byte, fail readFailure, site occkit.Path, at *location, key, name, dir string, chain []string, depth int) (*treeNode, error) {
+func (in *includer) descend(ld *loader, data []byte, fail readFailure, site occkit.Path, at *location, rel, key, name, dir string, chain []string, depth int) (*treeNode, error) {
 	if fail.reason != "" {
-		return nil, fileError(site, "DOC-4", "the included file", fail, in.limits)
+		return nil, fileError(site, "DOC-4", "the included file "+includeName(rel), fail, in.limits)
 	}
 	in.read += len(data)
 	out, err := ld.parse(data)

@@ -35,7 +35,7 @@ func (in *includer) loadFS(ld *loader, rel string, site occkit.Path, at *locatio
 			return nil, occkit.Invalid("DOC-2", site, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, fail.pathless(), site, at, p, p, path.Dir(p), chain, depth)
+	return in.descend(ld, data, fail.pathless(), site, at, rel, p, p, path.Dir(p), chain, depth)
 }
 
 // fsInside reports whether the slash path p is one of roots or below one;

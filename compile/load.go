@@ -318,7 +318,10 @@ func (ld *loader) normalize(src []byte) (json5.Normalized, error) {
 }
 
 // syntaxError maps a transcoder error onto the occkit error of its rule.
-// Messages name the limit or the grammar problem, never document text.
+// Messages name the limit or the grammar problem, never document text,
+// and no line or column: where it stopped is the error's Position (set
+// by the loader) and its SyntaxPosition cause, as for every other
+// refusal.
 func (ld *loader) syntaxError(err error) error {
 	var e *json5.Error
 	if !errors.As(err, &e) {
@@ -341,17 +344,17 @@ func (ld *loader) syntaxError(err error) error {
 	case json5.KindKeys:
 		return invalid("DOC-2", "the document has more than the limit of %d object keys", l.MaxKeys)
 	case json5.KindDuplicateKey:
-		return invalid("DOC-2", "duplicate object key: an object names the same key twice (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-2", "duplicate object key: an object names the same key twice")
 	case json5.KindNonFinite:
-		return invalid("DOC-1", "Infinity and NaN cannot be represented in JSON (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "Infinity and NaN cannot be represented in JSON")
 	case json5.KindNumber:
-		return invalid("DOC-1", "a number is too large to be finite (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "a number is too large to be finite")
 	case json5.KindSurrogate:
-		return invalid("DOC-1", "a string or key holds a lone UTF-16 surrogate, which has no canonical form (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "a string or key holds a lone UTF-16 surrogate, which has no canonical form")
 	case json5.KindEncoding:
-		return invalid("DOC-1", "the document is not valid UTF-8 (line %d, column %d)", e.Line, e.Column)
+		return invalid("DOC-1", "the document is not valid UTF-8")
 	}
-	return invalid("DOC-1", "the document is neither JSON nor JSON5: %s at line %d, column %d", e.Msg, e.Line, e.Column)
+	return invalid("DOC-1", "the document is neither JSON nor JSON5: %s", e.Msg)
 }
 
 // SyntaxPosition is the cause of a refusal [Load] makes while reading the

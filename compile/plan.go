@@ -353,7 +353,7 @@ func isHexDigit(c byte) bool {
 }
 
 func (o PlanOptions) check() error {
-	at := occkit.NewPath("placement")
+	at := occkit.RenderPath("placement")
 	var errs []error
 	if o.Bind != BindLoopback && o.Bind != BindLAN {
 		errs = append(errs, occkit.Conflict("CMP-4", at.Key("bind"), "the gateway bind must be loopback or lan"))
@@ -383,7 +383,7 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 	ns := o.Namespace
 	if in.Namespace != "" {
 		if ns != "" && ns != in.Namespace {
-			return occkit.Conflict("AUTH-2", occkit.NewPath("namespace"),
+			return occkit.Conflict("AUTH-2", occkit.RenderPath("namespace"),
 				"the revision was admitted for tenant namespace %s, not this Compute's %s; redeploy", in.Namespace, ns)
 		}
 		ns = in.Namespace
@@ -400,15 +400,15 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		}
 		// A projected credential is the harnessAuth source: refusals
 		// point at the setting the author can change.
-		return CheckSourceRef(e.From, ns, occkit.NewPath("harnessAuth", "source"))
+		return CheckSourceRef(e.From, ns, occkit.AgentPath("harnessAuth", "source"))
 	}
 	for i, e := range in.Credentials.Harness {
-		if err := check(e, occkit.NewPath("projection", "harness").Index(i)); err != nil {
+		if err := check(e, occkit.RevisionPath("projection", "harness").Index(i)); err != nil {
 			return err
 		}
 	}
 	for i, e := range in.Credentials.Gateway {
-		at := occkit.NewPath("projection", "gateway").Index(i)
+		at := occkit.RevisionPath("projection", "gateway").Index(i)
 		if in.Mode == occkit.ModeEmbedded {
 			return occkit.Conflict("AUTH-2", at, "an embedded topology has one process: the projection plan must not name a separate gateway")
 		}

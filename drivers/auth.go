@@ -27,6 +27,11 @@ type AuthFacts struct {
 	// Model is the admitted primary model ref; embedded OpenClaw chooses its
 	// credential variable by the model's provider.
 	Model string
+	// ModelPath is where the Configuration writes the primary model
+	// (agents.defaults.model.primary, an entry's model, …), for a refusal
+	// that the model must change to point at; the root means
+	// agents.defaults.model.
+	ModelPath occkit.Path
 	// AgentID is the Agent being deployed (for custom validators).
 	AgentID string
 	// Namespace is the Agent's tenant namespace ID when known; a

@@ -110,18 +110,18 @@ func checkName(rule string, at occkit.Path, name string) error {
 // bundled kind's rows.
 func ValidateDeclaration(d Declaration) error {
 	var errs []error
-	errs = append(errs, checkName("DRV-1", occkit.NewPath("name"), string(d.Name)))
+	errs = append(errs, checkName("DRV-1", occkit.InstallationPath("name"), string(d.Name)))
 	switch d.RuntimeLogging {
 	case "", occkit.OwnedByPlatform, occkit.OwnedByDriver:
 	default:
-		errs = append(errs, occkit.Invalid("DRV-1", occkit.NewPath("runtimeLogging"), "runtimeLogging must be platform or driver"))
+		errs = append(errs, occkit.Invalid("DRV-1", occkit.InstallationPath("runtimeLogging"), "runtimeLogging must be platform or driver"))
 	}
 	switch d.Activation {
 	case "", ActivateAfterCommit, ActivateBeforeCommit:
 	default:
-		errs = append(errs, occkit.Invalid("DRV-1", occkit.NewPath("activationOrder"), "activationOrder must be afterCommit or beforeCommit"))
+		errs = append(errs, occkit.Invalid("DRV-1", occkit.InstallationPath("activationOrder"), "activationOrder must be afterCommit or beforeCommit"))
 	}
-	tp := occkit.NewPath("topologies")
+	tp := occkit.InstallationPath("topologies")
 	if len(d.Topologies) == 0 {
 		errs = append(errs, occkit.Invalid("RES-11", tp, "a ComputeDriver must declare the (Harness, mode) pairs it supports"))
 	}

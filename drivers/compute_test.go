@@ -338,6 +338,14 @@ func TestRegistry(t *testing.T) {
 	if _, ok := r.Compute("bad"); ok {
 		t.Error("an invalid driver must not be registered")
 	}
+	if d, err := r.LookupCompute("stub"); err != nil || d == nil {
+		t.Errorf("LookupCompute(stub) = %v, %v", d, err)
+	}
+	_, err := r.LookupCompute("sutb")
+	want := &occkit.Error{Code: occkit.CodeInvalidRequest, Rule: "RES-11", Path: occkit.AgentPath("compute")}
+	if e := occkit.First(err); !errors.Is(err, want) || e.Suggestion != "stub" {
+		t.Errorf("LookupCompute(sutb) = %v (suggestion %q)", err, e.Suggestion)
+	}
 	if err := r.RegisterCompute(nil); err == nil {
 		t.Error("a nil driver must be refused")
 	}

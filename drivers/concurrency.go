@@ -128,7 +128,7 @@ func NewSessionHost(workers int) (*SessionHost, error) {
 	if workers == 0 {
 		workers = DefaultSessionWorkers
 	}
-	if err := CheckSessionWorkers(occkit.NewPath("sessionWorkers"), workers); err != nil {
+	if err := CheckSessionWorkers(occkit.InstallationPath("sessionWorkers"), workers); err != nil {
 		return nil, err
 	}
 	return &SessionHost{workers: workers, sessions: map[string]struct{}{}}, nil

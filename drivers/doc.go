@@ -8,7 +8,10 @@
 // deploy vocabulary), each contract is a small required interface, and
 // everything else is an optional capability interface that a driver
 // implements or not. A driver acts on a [Revision], the read-only view of
-// an admitted revision that admission's *Revision implements. Capabilities
+// an admitted revision that admission's *Revision implements, and renders
+// it from its plan: [Plan] asks the revision ([Planner], named through
+// type parameters so the contract imports no policy package) for every
+// process it runs, as drivers.Plan[compile.Plan](rev, compile.PlanOptions{…}). Capabilities
 // are found with [As] or [AsSandbox], the one lookup, which follows
 // [Wrapper] and [SandboxWrapper] Unwrap chains by type assertion, so a
 // wrapping driver never hides a capability; the helper functions below
@@ -85,6 +88,9 @@
 // A [Registry] is an explicit value holding one installation's drivers by
 // name; there are no global registries or init-time registration.
 // Registering validates the driver; a duplicate name is 409.
+// [Registry.Compute] finds a driver by its declared [occkit.Compute] name;
+// [Registry.LookupCompute] does so for a name an Agent gives, refusing an
+// unknown one with 400 at the Agent's compute and a did-you-mean.
 //
 // # Installation capabilities
 //

@@ -145,7 +145,7 @@ func normalizeLogRequest(req LogRequest) (LogRequest, error) {
 		req.Lines = DefaultLogLines
 	}
 	if req.Lines < 1 || req.Lines > MaxLogLines {
-		return req, occkit.Invalid("DRV-1", occkit.NewPath("lines"), "lines must be between 1 and %d", MaxLogLines)
+		return req, occkit.Invalid("DRV-1", occkit.RenderPath("lines"), "lines must be between 1 and %d", MaxLogLines)
 	}
 	return req, nil
 }

@@ -107,7 +107,7 @@ func QualifiedSandbox(s *occkit.SandboxFacts) bool {
 	return s != nil && CheckFacets(occkit.Root(), s.Facets) == nil && s.Qualifies()
 }
 
-var nativeWorkerPath = occkit.NewPath("runtime", "nativeWorkerSupport")
+var nativeWorkerPath = occkit.InstallationPath("runtime", "nativeWorkerSupport")
 
 // NativeWorkerSource decides where native-worker support comes from
 // (DRV-3, RES-13). pinnedSupports is a fact of the pinned runtime image

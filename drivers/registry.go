@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/occkit/occkit"
@@ -39,7 +40,7 @@ func (r *Registry) RegisterCompute(d ComputeDriver) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.compute[name]; dup {
-		return occkit.Conflict("DRV-1", occkit.NewPath("name"), "a ComputeDriver named %s is already registered", name)
+		return occkit.Conflict("DRV-1", occkit.InstallationPath("name"), "a ComputeDriver named %s is already registered", name)
 	}
 	if r.compute == nil {
 		r.compute = map[string]ComputeDriver{}
@@ -55,13 +56,13 @@ func (r *Registry) RegisterSandbox(d SandboxDriver) error {
 		return occkit.Invalid("DRV-2", occkit.Root(), "cannot register a nil SandboxDriver")
 	}
 	m := SandboxManifestOf(d)
-	if err := occkit.Join(checkName("DRV-2", occkit.NewPath("name"), m.Name), m.Validate()); err != nil {
+	if err := occkit.Join(checkName("DRV-2", occkit.InstallationPath("name"), m.Name), m.Validate()); err != nil {
 		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.sandbox[m.Name]; dup {
-		return occkit.Conflict("DRV-2", occkit.NewPath("name"), "a SandboxDriver named %s is already registered", m.Name)
+		return occkit.Conflict("DRV-2", occkit.InstallationPath("name"), "a SandboxDriver named %s is already registered", m.Name)
 	}
 	if r.sandbox == nil {
 		r.sandbox = map[string]SandboxDriver{}
@@ -72,12 +73,32 @@ func (r *Registry) RegisterSandbox(d SandboxDriver) error {
 	return nil
 }
 
-// Compute returns the ComputeDriver registered under name.
-func (r *Registry) Compute(name string) (ComputeDriver, bool) {
+// Compute returns the ComputeDriver registered under name (its
+// [Declaration].Name).
+func (r *Registry) Compute(name occkit.Compute) (ComputeDriver, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	d, ok := r.compute[name]
+	d, ok := r.compute[string(name)]
 	return d, ok
+}
+
+// LookupCompute is [Registry.Compute] for a name an Agent gives: a name no
+// driver is registered under is 400 INVALID_REQUEST (RES-11) at the
+// Agent's compute, naming the registered Computes and, for a typo of one
+// ("nomda"), carrying it as the Suggestion.
+func (r *Registry) LookupCompute(name occkit.Compute) (ComputeDriver, error) {
+	if d, ok := r.Compute(name); ok {
+		return d, nil
+	}
+	names := r.ComputeNames()
+	list := "none"
+	if len(names) > 0 {
+		list = strings.Join(names, ", ")
+	}
+	e := occkit.Invalid("RES-11", occkit.AgentPath("compute"), "no Compute %q is registered (registered: %s)%s",
+		occkit.Sanitize(string(name)), list, occkit.DidYouMean(string(name), names))
+	e.Suggestion = occkit.Suggest(string(name), names)
+	return nil, e
 }
 
 // Sandbox returns the SandboxDriver registered under name.

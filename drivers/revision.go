@@ -10,6 +10,10 @@ import (
 // drivers receive from a control plane; tests get one from
 // drivertest.NewRevision.
 //
+// A driver renders a revision from its plan: [Plan] asks for it
+// (drivers.Plan[compile.Plan](rev, opts)), and every Revision admission
+// makes answers.
+//
 // A driver must not act on a revision it has not been handed by the
 // control plane, which re-checks every revision before any runtime effect
 // (admission.Verify, ADM-5).
@@ -63,4 +67,31 @@ type SourceIdentity struct {
 type HarnessIdentity struct {
 	ID      occkit.Harness
 	Version string
+}
+
+// Planner is the capability of a [Revision] that plans its own render
+// (CMP-4): admission's *Revision is a Planner[compile.PlanOptions,
+// compile.Plan], and so is every fixture of package drivertest. The
+// contract names the plan through type parameters because it imports no
+// policy package (internal/deps); [Plan] asks for it.
+type Planner[O, P any] interface {
+	Plan(opts O) (P, error)
+}
+
+// Plan is rev's render plan for the Compute's placement opts: every
+// process the revision runs, with its documents, environment and files
+// by role. A driver calls it as
+//
+//	plan, err := drivers.Plan[compile.Plan](rev, compile.PlanOptions{Bind: compile.BindLoopback})
+//
+// and maps the plan; it holds no credential rule of its own. A revision
+// that cannot plan (one not made by admission) is 400 INVALID_REQUEST
+// (DRV-1); the plan's own refusals are returned as they are.
+func Plan[P, O any](rev Revision, opts O) (P, error) {
+	var zero P
+	p, ok := rev.(Planner[O, P])
+	if !ok {
+		return zero, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
+	}
+	return p.Plan(opts)
 }

@@ -146,20 +146,20 @@ func (m SandboxManifest) Facts() occkit.SandboxFacts {
 // [Registry]'s business, not the manifest's.
 func (m SandboxManifest) Validate() error {
 	var errs []error
-	errs = append(errs, CheckFacets(occkit.NewPath("facets"), m.Facets))
+	errs = append(errs, CheckFacets(occkit.InstallationPath("facets"), m.Facets))
 	if !m.Cleanup {
-		errs = append(errs, occkit.Invalid("DRV-2", occkit.NewPath("cleanup"), "a SandboxDriver must provide cleanup"))
+		errs = append(errs, occkit.Invalid("DRV-2", occkit.InstallationPath("cleanup"), "a SandboxDriver must provide cleanup"))
 	}
 	if m.HarnessHome != "" {
-		errs = append(errs, CheckHarnessHome(occkit.NewPath("harnessHome"), m.HarnessHome))
+		errs = append(errs, CheckHarnessHome(occkit.InstallationPath("harnessHome"), m.HarnessHome))
 	}
 	phases := make([]string, len(m.Hooks))
 	for i, p := range m.Hooks {
 		phases[i] = string(p)
 	}
-	errs = append(errs, CheckHookPhases(occkit.NewPath("hooks"), phases))
+	errs = append(errs, CheckHookPhases(occkit.InstallationPath("hooks"), phases))
 	if m.Compute != "" && m.Compute != occkit.ComputeKubernetes {
-		errs = append(errs, occkit.Invalid("DRV-2", occkit.NewPath("compute"),
+		errs = append(errs, occkit.Invalid("DRV-2", occkit.InstallationPath("compute"),
 			"a SandboxDriver requires the bundled Kubernetes Compute"))
 	}
 	return occkit.Join(errs...)
@@ -247,23 +247,23 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 	var m SandboxManifest
 	var errs []error
 	str := func(key string) string {
-		r := v.Get(occkit.NewPath(key).GJSON())
+		r := v.Get(occkit.InstallationPath(key).GJSON())
 		if !r.Exists() || r.Type == gjson.Null {
 			return ""
 		}
 		if r.Type != gjson.String {
-			errs = append(errs, occkit.Invalid("DRV-2", occkit.NewPath(key), "%s must be a string", key))
+			errs = append(errs, occkit.Invalid("DRV-2", occkit.InstallationPath(key), "%s must be a string", key))
 			return ""
 		}
 		return r.Str
 	}
 	boolean := func(key string) bool {
-		r := v.Get(occkit.NewPath(key).GJSON())
+		r := v.Get(occkit.InstallationPath(key).GJSON())
 		if !r.Exists() || r.Type == gjson.Null {
 			return false
 		}
 		if r.Type != gjson.True && r.Type != gjson.False {
-			errs = append(errs, occkit.Invalid("DRV-2", occkit.NewPath(key), "%s must be a boolean", key))
+			errs = append(errs, occkit.Invalid("DRV-2", occkit.InstallationPath(key), "%s must be a boolean", key))
 			return false
 		}
 		return r.Bool()
@@ -274,7 +274,7 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 	m.ProvisionHarness = boolean("provisionHarness")
 	m.TransformConfiguration = boolean("transformConfiguration")
 
-	fp := occkit.NewPath("facets")
+	fp := occkit.InstallationPath("facets")
 	if f := v.Get(fp.GJSON()); f.Exists() && f.Type != gjson.Null {
 		if !f.IsArray() {
 			errs = append(errs, occkit.Invalid("DRV-2", fp, "facets must be an array of facet names"))
@@ -290,7 +290,7 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		}
 	}
 
-	hp := occkit.NewPath("harnessHome")
+	hp := occkit.InstallationPath("harnessHome")
 	if h := v.Get(hp.GJSON()); h.Exists() && h.Type != gjson.Null {
 		if h.Type != gjson.String {
 			errs = append(errs, occkit.Invalid("DRV-2", hp, "harnessHome must be a string"))
@@ -302,7 +302,7 @@ func ParseSandboxManifest(b []byte) (SandboxManifest, error) {
 		}
 	}
 
-	kp := occkit.NewPath("hooks")
+	kp := occkit.InstallationPath("hooks")
 	if h := v.Get(kp.GJSON()); h.Exists() && h.Type != gjson.Null {
 		var names []string
 		switch {

@@ -118,7 +118,7 @@ func CollectorMetadata(id Identity) (Metadata, error) {
 	var errs []error
 	for _, f := range facts {
 		if f.value == "" {
-			errs = append(errs, occkit.Invalid("LOG-6", occkit.NewPath(f.name), "the collector identity needs %s", f.name))
+			errs = append(errs, occkit.Invalid("LOG-6", occkit.RenderPath(f.name), "the collector identity needs %s", f.name))
 			continue
 		}
 		md.Annotations[string(f.key)] = f.value

@@ -97,12 +97,12 @@ func Render(harness occkit.Harness, mode occkit.Mode, process occkit.Process, le
 			mode = occkit.ModeDedicated
 		}
 	default:
-		return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("harness"), "harness must be openclaw or codex")
+		return Rendered{}, occkit.Invalid("LOG-4", occkit.RenderPath("harness"), "harness must be openclaw or codex")
 	}
 	switch mode {
 	case occkit.ModeEmbedded, occkit.ModeDedicated:
 	default:
-		return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("executionMode"), "executionMode must be embedded or dedicated")
+		return Rendered{}, occkit.Invalid("LOG-4", occkit.RenderPath("executionMode"), "executionMode must be embedded or dedicated")
 	}
 	if err := (occkit.Topology{Harness: harness, Mode: mode}).Check(); err != nil {
 		return Rendered{}, err
@@ -116,7 +116,7 @@ func Render(harness occkit.Harness, mode occkit.Mode, process occkit.Process, le
 		}
 		return renderOpenClaw(), nil
 	}
-	return Rendered{}, occkit.Invalid("LOG-4", occkit.NewPath("container"), "container must be gateway or harness")
+	return Rendered{}, occkit.Invalid("LOG-4", occkit.RenderPath("container"), "container must be gateway or harness")
 }
 
 func renderOpenClaw() Rendered {

@@ -112,7 +112,7 @@ func ParseStartupContainer(name string) (occkit.Process, error) {
 }
 
 func invalidStartupContainer() error {
-	return occkit.Invalid("LOG-7", occkit.NewPath("container"), "container must be gateway or agent")
+	return occkit.Invalid("LOG-7", occkit.RenderPath("container"), "container must be gateway or agent")
 }
 
 // failureCode is the shape of a code a failed phase may carry.
@@ -161,7 +161,7 @@ func StartupPhase(e StartupEvent) (StartupRecord, error) {
 		return StartupRecord{}, invalidStartupContainer()
 	}
 	if !e.Phase.Valid() {
-		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.NewPath("phase"), "phase is not a known startup phase")
+		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.RenderPath("phase"), "phase is not a known startup phase")
 	}
 	if e.Outcome == "" {
 		e.Outcome = OutcomeOK
@@ -173,7 +173,7 @@ func StartupPhase(e StartupEvent) (StartupRecord, error) {
 		e.StartedAt = e.Origin
 	}
 	if !e.Outcome.Valid() {
-		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.NewPath("outcome"), "outcome must be ok or failed")
+		return StartupRecord{}, occkit.Invalid("LOG-7", occkit.RenderPath("outcome"), "outcome must be ok or failed")
 	}
 	r := StartupRecord{
 		Container:    e.Container,

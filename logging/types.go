@@ -8,7 +8,7 @@ import (
 
 // levelPath names the admitted level, an input of admission rather than a
 // setting of the document.
-var levelPath = occkit.NewPath("level")
+var levelPath = occkit.AgentPath("level")
 
 // ParseLevel reads the admitted level from a JSON value (LOG-1): an absent
 // value (!v.Exists()) is [occkit.LevelInfo]; a JSON string spelling one of
@@ -56,7 +56,7 @@ func ParseOwnership(s string) (occkit.LogOwnership, error) {
 	case occkit.OwnedByDriver:
 		return occkit.OwnedByDriver, nil
 	}
-	return "", occkit.Invalid("LOG-3", occkit.NewPath("runtimeLogging"), "runtimeLogging must be platform or driver")
+	return "", occkit.Invalid("LOG-3", occkit.InstallationPath("runtimeLogging"), "runtimeLogging must be platform or driver")
 }
 
 // RuntimeLogs reports whether runtime-log reads are served for a runtime of

@@ -110,8 +110,9 @@
 //
 // So a refusal of the Configuration always precedes a refusal of the
 // request, which precedes an installation conflict. Mode and installation
-// problems carry the path executionMode (a field of the Agent, not of the
-// Configuration). Messages name settings and provider or runtime names,
+// problems carry the path executionMode in the Agent
+// ([occkit.AgentPath]: a field of the Agent, not of the Configuration); a
+// typo of a bundled Compute, the Agent's compute. Messages name settings and provider or runtime names,
 // never model IDs or other values. A path spelled out in a message is cut
 // to 96 code points, so a long author key cannot push the rule text past
 // the message cap; the error's Path stays exact.

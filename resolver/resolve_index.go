@@ -128,12 +128,15 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 		return invalid("RES-1", base.Key("agentRuntime"),
 			"%s must be an object {id}", base.Key("agentRuntime"))
 	}
-	hint := ""
+	hint, suggestion := "", ""
 	if id := holder.Get("agentRuntime.id"); id.Type == gjson.String {
-		hint = occkit.DidYouMean(id.Str, []string{string(occkit.HarnessOpenClaw), string(occkit.HarnessCodex)})
+		runtimes := []string{string(occkit.HarnessOpenClaw), string(occkit.HarnessCodex)}
+		hint, suggestion = occkit.DidYouMean(id.Str, runtimes), occkit.Suggest(id.Str, runtimes)
 	}
-	return invalid("RES-1", base.Key("agentRuntime").Key("id"),
+	e := invalid("RES-1", base.Key("agentRuntime").Key("id"),
 		`%s must be "openclaw" or "codex"%s`, base.Key("agentRuntime").Key("id"), hint)
+	e.Suggestion = suggestion
+	return e
 }
 
 // catalogKey is one key of a selectable catalog (agents.defaults.models or

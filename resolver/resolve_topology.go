@@ -8,7 +8,7 @@ import (
 
 // pathMode is the Agent setting the topology rules refuse: the
 // execution mode is a field of the Agent, not of the Configuration.
-var pathMode = occkit.NewPath("executionMode")
+var pathMode = occkit.AgentPath("executionMode")
 
 // checkTopology applies RES-11 and RES-13 to the resolved Harness h in mode
 // on req's Compute, appending the deciding reasons.

@@ -147,7 +147,9 @@
 // "neverMentions": [...]}} passes when the op fails and at least one of
 // the occkit errors it returned matches every given member: status is the
 // HTTP status, code the [occkit.Code], path the error's path (dot path,
-// JSON pointer or an array of keys and indexes; null or "" is the root),
+// JSON pointer or an array of keys and indexes; null or "" is the root;
+// compared in whatever document the error's path addresses,
+// [occkit.Path.Doc]),
 // rule its SPEC rule ID or a caller's rule name, position where it is
 // placed (file:line:col, as [occkit.Position.String] writes it), mentions
 // are substrings the message must hold. neverMentions are substrings

@@ -54,7 +54,7 @@ func opDriversInstallation(in input) (result, error) {
 // opDriversConcurrency resolves node-host session workers and dedicated
 // Codex's bound on active turns (RES-14).
 func opDriversConcurrency(in input) (result, error) {
-	workers, err := drivers.ParseSessionWorkers([]byte(in.Get("capacity").Raw), occkit.NewPath("capacity"))
+	workers, err := drivers.ParseSessionWorkers([]byte(in.Get("capacity").Raw), occkit.InstallationPath("capacity"))
 	if err != nil {
 		return nil, err
 	}

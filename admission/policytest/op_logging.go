@@ -140,7 +140,7 @@ func opLoggingStartupPhase(in input) (result, error) {
 		if v := in.Get(k); v.Type == gjson.String {
 			fields[i] = v.Str
 		} else if v.Exists() && v.Type != gjson.Null && k != "code" {
-			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a string", k)
+			return nil, occkit.Invalid("LOG-7", occkit.RenderPath(k), "%s must be a string", k)
 		}
 	}
 	var times [3]time.Time
@@ -151,7 +151,7 @@ func opLoggingStartupPhase(in input) (result, error) {
 		}
 		n, ok := number(v) // a number, or a string holding one
 		if v.Exists() && !ok {
-			return nil, occkit.Invalid("LOG-7", occkit.NewPath(k), "%s must be a number", k)
+			return nil, occkit.Invalid("LOG-7", occkit.RenderPath(k), "%s must be a number", k)
 		}
 		if !v.Exists() && k == "startedAtMs" {
 			continue // zero: the library times the phase from the origin
@@ -188,5 +188,5 @@ func loggingString(in gjson.Result, key string) (string, error) {
 	case v.Type == gjson.String:
 		return v.Str, nil
 	}
-	return "", occkit.Invalid("", occkit.NewPath(key), "%s must be a string", key)
+	return "", occkit.Invalid("", occkit.RenderPath(key), "%s must be a string", key)
 }

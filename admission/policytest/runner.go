@@ -349,7 +349,10 @@ func checkError(want gjson.Result, res result, err error) string {
 // expectedPath reads an expected error path: a dot path as [occkit.Path.String]
 // writes it ("[i]" indexes, ["key"] for any key, so models["main"] and
 // models.main are the same path), a JSON pointer ("/agents/list"), or an
-// array of keys and indexes; "" and null are the root (no path).
+// array of keys and indexes; "" and null are the root (no path). A case
+// names a setting by its path alone, whatever document holds it (the
+// Agent's executionMode, the Configuration's agents.list): the document
+// ([occkit.Path.Doc]) is not compared.
 func expectedPath(v gjson.Result) (func(occkit.Path) bool, error) {
 	switch {
 	case !v.Exists() || v.Type == gjson.Null:
@@ -366,7 +369,7 @@ func expectedPath(v gjson.Result) (func(occkit.Path) bool, error) {
 				return nil, fmt.Errorf("expect.error.path: bad segment %s", seg.Raw)
 			}
 		}
-		return p.Equal, nil
+		return sameSetting(p), nil
 	case v.Type != gjson.String:
 		return nil, fmt.Errorf("expect.error.path must be a string, got %s", v.Raw)
 	case strings.HasPrefix(v.Str, "/"):
@@ -381,7 +384,12 @@ func expectedPath(v gjson.Result) (func(occkit.Path) bool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("expect.error.path: %v", err)
 	}
-	return want.Equal, nil
+	return sameSetting(want), nil
+}
+
+// sameSetting matches a path with want's elements in any document.
+func sameSetting(want occkit.Path) func(occkit.Path) bool {
+	return func(p occkit.Path) bool { return p.In(want.Doc()).Equal(want) }
 }
 
 func checkField(key string, want gjson.Result, res result) string {

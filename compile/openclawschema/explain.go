@@ -29,15 +29,28 @@ type explainer struct {
 }
 
 func (e *explainer) add(at occkit.Path, format string, args ...any) {
+	e.addSuggested(at, "", format, args...)
+}
+
+// addSuggested is add for a refusal whose did-you-mean is suggestion (its
+// Suggestion; "" for none).
+func (e *explainer) addSuggested(at occkit.Path, suggestion, format string, args ...any) {
 	if len(e.issues) < maxIssues {
-		e.issues = append(e.issues, occkit.Invalid(Rule, at, format, args...))
+		issue := occkit.Invalid(Rule, at, format, args...)
+		issue.Suggestion = suggestion
+		e.issues = append(e.issues, issue)
 	}
 }
 
 // fatal is add for a refusal that aborts a union branch.
 func (e *explainer) fatal(at occkit.Path, format string, args ...any) {
+	e.fatalSuggested(at, "", format, args...)
+}
+
+// fatalSuggested is fatal with a did-you-mean (see addSuggested).
+func (e *explainer) fatalSuggested(at occkit.Path, suggestion, format string, args ...any) {
 	e.aborted = true
-	e.add(at, format, args...)
+	e.addSuggested(at, suggestion, format, args...)
 }
 
 func name(at occkit.Path) string {
@@ -75,7 +88,7 @@ func (e *explainer) explain(n *node, r gjson.Result, at occkit.Path) {
 		if n.isConst {
 			e.fatal(at, "%s must be %s (OpenClaw %s)", name(at), n.enum[0].text, e.version)
 		} else {
-			e.fatal(at, "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, n.enum), listValues(n.enum))
+			e.fatalSuggested(at, valueSuggestion(r, n.enum), "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, n.enum), listValues(n.enum))
 		}
 	}
 	for _, c := range n.allOf {
@@ -148,7 +161,7 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 			for _, c := range left {
 				values = append(values, c.props[k].enum...)
 			}
-			e.fatal(at.Key(k), "%s is not a value OpenClaw %s accepts%s; accepted: %s", at.Key(k).String(), e.version, valueHint(r.Get(gjson.Escape(k)), values), listValues(values))
+			e.fatalSuggested(at.Key(k), valueSuggestion(r.Get(gjson.Escape(k)), values), "%s is not a value OpenClaw %s accepts%s; accepted: %s", at.Key(k).String(), e.version, valueHint(r.Get(gjson.Escape(k)), values), listValues(values))
 			return
 		}
 		if len(keep) == 1 && len(keep) < len(left) {
@@ -191,7 +204,7 @@ func (e *explainer) explainUnion(branches []*node, r gjson.Result, at occkit.Pat
 		}
 	}
 	if literals {
-		e.fatal(at, "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, values), listValues(values))
+		e.fatalSuggested(at, valueSuggestion(r, values), "%s is not a value OpenClaw %s accepts%s; accepted: %s", name(at), e.version, valueHint(r, values), listValues(values))
 		return
 	}
 	var types uint8
@@ -289,7 +302,7 @@ func (e *explainer) explainObject(n *node, r gjson.Result, at occkit.Path) {
 		c, allowed := n.child(key)
 		if !allowed {
 			if s := suggest(key, n.names); s != "" {
-				e.add(at.Key(key), "OpenClaw %s does not accept the key %s here; did you mean %s?", e.version, quoteKey(key), at.Key(s).String())
+				e.addSuggested(at.Key(key), at.Key(s).String(), "OpenClaw %s does not accept the key %s here; did you mean %s?", e.version, quoteKey(key), at.Key(s).String())
 			} else {
 				e.add(at.Key(key), "OpenClaw %s does not accept the key %s here", e.version, quoteKey(key))
 			}
@@ -408,21 +421,31 @@ func listValues(vs []enumValue) string {
 // the accepted string values vs (X is the schema's value, quoted as
 // listValues quotes it), else "". It quotes nothing of the document.
 func valueHint(r gjson.Result, vs []enumValue) string {
+	s := valueSuggestion(r, vs)
+	if s == "" {
+		return ""
+	}
+	for _, v := range vs {
+		if v.isString && v.str == s {
+			return " (did you mean " + v.text + "?)"
+		}
+	}
+	return ""
+}
+
+// valueSuggestion is the accepted string value of vs the string r is a
+// typo of ([occkit.Suggest]), or "".
+func valueSuggestion(r gjson.Result, vs []enumValue) string {
 	if r.Type != gjson.String {
 		return ""
 	}
 	var strs []string
-	texts := map[string]string{}
 	for _, v := range vs {
 		if v.isString {
 			strs = append(strs, v.str)
-			texts[v.str] = v.text
 		}
 	}
-	if s := occkit.Suggest(r.Str, strs); s != "" {
-		return " (did you mean " + texts[s] + "?)"
-	}
-	return ""
+	return occkit.Suggest(r.Str, strs)
 }
 
 // suggest is the key of names closest to key by edit distance, when it

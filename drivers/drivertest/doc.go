@@ -36,5 +36,21 @@
 //
 // # Fixtures
 //
-// [NewRevision] builds frozen fixture revisions for a driver's own tests.
+// [NewRevision] admits fixture revisions for a driver's own tests: what
+// admission.Admitter.Admit returns with the pinned OpenClaw release, for
+// every topology on Kubernetes, SSH or a custom Compute, from
+// [DefaultConfiguration] or the caller's Configuration. So the logging
+// stamp, the sandbox binding and the credential projection are
+// admission's own (an api_key binding projects OPENAI_API_KEY or
+// ANTHROPIC_API_KEY by the model's provider, Codex's pair on dedicated
+// Codex, AUTH-2), and the render plan is real:
+// drivers.Plan[compile.Plan](rev, opts) gives every process, its
+// documents and environment. What admission refuses, NewRevision
+// returns; [ForeignRevision] restores a record admission would never
+// make for its Compute (Codex on SSH, any binding on Docker, an Agent ID
+// outside ADM-3), for testing that a driver refuses it. The suite's own
+// revisions are admitted for the driver's declared topologies, with an
+// api_key Secret in [Options].CredentialNamespace, and are foreign only
+// for topologies the driver does not declare or admission refuses on its
+// Compute.
 package drivertest

@@ -44,6 +44,12 @@ type Options struct {
 	// documents and transient credentials; no error or output may contain
 	// it. Zero means a fixed canary.
 	Canary string
+	// CredentialNamespace is the namespace ID the driver under test reads
+	// its Agents' Secrets from (their tenant namespace, AUTH-2): the
+	// suite's revisions are admitted with an api_key binding whose Secret
+	// lives there, so Prepare renders a real credential projection. Zero
+	// means Namespace.ID.
+	CredentialNamespace string
 }
 
 func (o Options) withDefaults() Options {
@@ -55,6 +61,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Canary == "" {
 		o.Canary = "sk-drivertest-canary-0b5f9c"
+	}
+	if o.CredentialNamespace == "" {
+		o.CredentialNamespace = o.Namespace.ID
 	}
 	return o
 }
@@ -262,27 +271,53 @@ func (s *suite) revision(t occkit.Topology, i int) drivers.Revision {
 	if s.compute != nil {
 		compute = s.compute.Declaration().Name
 	}
-	doc := occkit.MustParseDocument(`{"agents":{"defaults":{}}}`)
-	primary := "openai/gpt-5"
-	if t.Harness == occkit.HarnessCodex {
-		primary = "codex/gpt-5-codex"
-	}
-	doc, _ = doc.Set(occkit.NewPath("agents", "defaults", "model"), primary)
-	doc, _ = doc.Set(occkit.NewPath("channels", "drivertest", "token"), s.opts.Canary)
-	doc, _ = doc.Set(occkit.NewPath("drivertest", "revision"), i)
-	rev, err := NewRevision(RevisionOptions{
+	// An admitted Configuration: the canary where a plain string of the
+	// document is (a driver may render it, never echo it), i in a setting
+	// that changes the document and nothing a driver checks.
+	doc := mustSet(DefaultConfiguration(t), canaryPath, s.opts.Canary)
+	doc = mustSet(doc, occkit.NewPath("agents", "defaults", "maxConcurrent"), i+1)
+	o := RevisionOptions{
 		AgentID:       fmt.Sprintf("dt-%s-%d", s.c.name, i),
 		Compute:       compute,
 		Topology:      t,
 		Configuration: doc,
 		Generation:    int64(i + 1),
-	})
+	}
+	if compute != occkit.ComputeSSH { // SSH runs the host's own credentials (AUTH-5)
+		o.Binding = occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: s.opts.CredentialNamespace, ID: "model-key"}}
+	}
+	// A topology the driver declares is admitted for it; one it does not
+	// (the suite checks the refusal), or one admission refuses on its
+	// Compute (Docker refuses every binding, AUTH-4), is a foreign
+	// revision.
+	rev, err := NewRevision(o)
+	if err != nil || !s.declares(t) {
+		rev, err = ForeignRevision(o)
+	}
 	if err != nil {
 		// The fixture is the suite's own; failing here is a suite bug.
 		panic(fmt.Sprintf("drivertest: fixture revision: %v", err))
 	}
 	return rev
 }
+
+// declares reports whether the driver under test declares t (always, for
+// a suite without one).
+func (s *suite) declares(t occkit.Topology) bool {
+	if s.compute == nil {
+		return true
+	}
+	for _, d := range s.compute.Declaration().Topologies {
+		if d == t {
+			return true
+		}
+	}
+	return false
+}
+
+// canaryPath is where the suite plants its canary in revision documents.
+var canaryPath = occkit.NewPath("messages", "responsePrefix")
 
 // declaredTopologies returns the driver's topologies that are valid
 // RES-11 pairs (an invalid declaration is the declaration contract's

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/drivers/drivertest"
 	"github.com/occkit/occkit/drivers/memdriver"
@@ -276,7 +278,7 @@ func TestRevisionFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rev.Harness() != occkit.HarnessCodex || rev.Mode() != occkit.ModeDedicated || rev.Primary() != "codex/gpt-5-codex" {
+	if rev.Harness() != occkit.HarnessCodex || rev.Mode() != occkit.ModeDedicated || rev.Primary() != "codex/gpt-5.4" {
 		t.Errorf("fixture = %s %s %s", rev.Harness(), rev.Mode(), rev.Primary())
 	}
 	if rev.DocumentDigest() != occkit.CanonicalDigest(rev.Document()) {
@@ -289,5 +291,76 @@ func TestRevisionFixture(t *testing.T) {
 	other, err := drivertest.NewRevision(drivertest.RevisionOptions{Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}, Generation: 2})
 	if err != nil || other.Digest() == rev.Digest() || other.DocumentDigest() != rev.DocumentDigest() {
 		t.Errorf("a revision differing only outside its document must differ in Digest, not DocumentDigest: %v", err)
+	}
+}
+
+// Fixtures are admitted revisions for every topology on every kind of
+// Compute: their default Configuration is applied, they plan their render
+// and they carry the credential projection admission decides (AUTH-2),
+// so a driver's rendering of an api_key binding can be tested.
+func TestRevisionFixturesPlan(t *testing.T) {
+	oe := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}
+	od := occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}
+	cd := occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}
+	anthropic := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-haiku-4-5"}}}`)
+	for _, tt := range []struct {
+		name    string
+		o       drivertest.RevisionOptions
+		harness map[occkit.Process][]string // projected variable names
+		sandbox string
+	}{
+		{"kubernetes embedded openclaw", drivertest.RevisionOptions{Compute: occkit.ComputeKubernetes, Topology: oe},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"OPENAI_API_KEY"}}, ""},
+		{"kubernetes embedded openclaw on anthropic", drivertest.RevisionOptions{Compute: occkit.ComputeKubernetes, Topology: oe, Configuration: anthropic},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"ANTHROPIC_API_KEY"}}, ""},
+		{"kubernetes dedicated openclaw", drivertest.RevisionOptions{Compute: occkit.ComputeKubernetes, Topology: od},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"OPENAI_API_KEY"}, occkit.ProcessGateway: nil}, drivertest.SandboxDriverID},
+		{"kubernetes dedicated codex", drivertest.RevisionOptions{Compute: occkit.ComputeKubernetes, Topology: cd},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"CODEX_LOGIN_MODE", "OPENAI_API_KEY"}, occkit.ProcessGateway: nil}, ""},
+		{"ssh embedded openclaw", drivertest.RevisionOptions{Compute: occkit.ComputeSSH},
+			map[occkit.Process][]string{occkit.ProcessHarness: nil}, ""},
+		{"custom embedded openclaw", drivertest.RevisionOptions{Topology: oe},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"OPENAI_API_KEY"}}, ""},
+		{"custom dedicated openclaw", drivertest.RevisionOptions{Topology: od},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"OPENAI_API_KEY"}, occkit.ProcessGateway: nil}, ""},
+		{"custom dedicated codex", drivertest.RevisionOptions{Compute: "nomad", Topology: cd},
+			map[occkit.Process][]string{occkit.ProcessHarness: {"CODEX_LOGIN_MODE", "OPENAI_API_KEY"}, occkit.ProcessGateway: nil}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rev, err := drivertest.NewRevision(tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rev.Document().Get(occkit.NewPath("agents", "defaults", "model")).Exists() || rev.Primary() == "" {
+				t.Errorf("no model in the fixture: %s", rev.Document())
+			}
+			for proc, want := range tt.harness {
+				if got := rev.Projection().Names(proc); !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
+					t.Errorf("%s projects %v, want %v", proc, got, want)
+				}
+			}
+			if rev.SandboxDriverID() != tt.sandbox {
+				t.Errorf("sandbox binding %q, want %q", rev.SandboxDriverID(), tt.sandbox)
+			}
+			plan, err := drivers.Plan[compile.Plan](rev, compile.PlanOptions{})
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if len(plan.Processes) == 0 || plan.Harness != rev.Harness() {
+				t.Errorf("plan = %+v", plan)
+			}
+			if b, ok := rev.Projection().Harness, len(rev.Projection().Harness) > 0; ok && b[0].From.IsZero() && !b[0].Placeholder && b[0].Value == "" {
+				t.Errorf("the projected credential has no source: %+v", b[0])
+			}
+		})
+	}
+	// What admission would never make is a foreign revision, for testing
+	// refusals.
+	foreign, err := drivertest.ForeignRevision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH, Topology: cd})
+	if err != nil || foreign.Topology() != cd || foreign.Compute() != occkit.ComputeSSH {
+		t.Errorf("ForeignRevision = %v, %v", foreign, err)
+	}
+	if _, err := drivertest.NewRevision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH, Topology: cd}); err == nil {
+		t.Error("admission made a dedicated Codex revision for SSH")
 	}
 }

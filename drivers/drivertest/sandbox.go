@@ -29,8 +29,8 @@ func (s *suite) sandboxRevision(i int) drivers.Revision {
 		Topology:        occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
 		Generation:      int64(i + 1),
 		SandboxDriverID: s.sandbox.SandboxDeclaration().Name,
-		Configuration: mustSet(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
-			occkit.NewPath("channels", "drivertest", "token"), s.opts.Canary),
+		Configuration: mustSet(DefaultConfiguration(occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}),
+			canaryPath, s.opts.Canary),
 	})
 	if err != nil {
 		panic("drivertest: fixture revision: " + err.Error())

@@ -39,7 +39,7 @@ func namespaceName(ns drivers.Namespace) (string, error) {
 		name = ns.ID
 	}
 	if len(validation.IsDNS1123Label(name)) > 0 {
-		return "", occkit.Invalid("DRV-5", occkit.NewPath("namespace", "name"), "a namespace name must be a DNS-1123 label")
+		return "", occkit.Invalid("DRV-5", occkit.RenderPath("namespace", "name"), "a namespace name must be a DNS-1123 label")
 	}
 	return name, nil
 }
@@ -60,7 +60,7 @@ func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) (err
 }
 
 func (d *Driver) ensureNamespace(ctx context.Context, ns drivers.Namespace) error {
-	at := occkit.NewPath("namespace")
+	at := occkit.RenderPath("namespace")
 	nsClient := d.cfg.Client.CoreV1().Namespaces()
 	live, err := nsClient.Get(ctx, ns.Name, getOptions)
 	if isNotFound(err) {
@@ -95,7 +95,7 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) (err
 	bg := metav1.DeletePropagationBackground
 	err = d.cfg.Client.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &bg})
 	if err != nil && !isNotFound(err) {
-		return d.apiError(ctx, err, occkit.NewPath("namespace"))
+		return d.apiError(ctx, err, occkit.RenderPath("namespace"))
 	}
 	return nil
 }
@@ -162,7 +162,7 @@ func (d *Driver) apply(ctx context.Context, obj render.Object, dryRun bool) erro
 // logged or rendered.
 func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) error {
 	name := render.GatewayTokenSecretName(agentID)
-	at := occkit.NewPath("secrets").Key(name)
+	at := occkit.RenderPath("secrets").Key(name)
 	secrets := d.cfg.Client.CoreV1().Secrets(ns)
 	_, err := secrets.Get(ctx, name, getOptions)
 	if err == nil {
@@ -199,7 +199,7 @@ func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev drivers.Re
 	deps := d.cfg.Client.AppsV1().Deployments(ns)
 	list, err := deps.List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
-		return d.apiError(ctx, err, occkit.NewPath("objects"))
+		return d.apiError(ctx, err, occkit.RenderPath("objects"))
 	}
 	bg := metav1.DeletePropagationBackground
 	for _, dep := range list.Items {
@@ -211,7 +211,7 @@ func (d *Driver) stopPredecessors(ctx context.Context, ns string, rev drivers.Re
 	for {
 		list, err := pods.List(ctx, metav1.ListOptions{LabelSelector: sel, Limit: 1})
 		if err != nil {
-			return d.apiError(ctx, err, occkit.NewPath("objects"))
+			return d.apiError(ctx, err, occkit.RenderPath("objects"))
 		}
 		if len(list.Items) == 0 {
 			return nil
@@ -297,11 +297,11 @@ func (d *Driver) deleteSelected(ctx context.Context, ns, sel string, workloads b
 	for _, k := range kinds {
 		names, err := k.list()
 		if err != nil {
-			return d.apiError(ctx, err, occkit.NewPath("objects"))
+			return d.apiError(ctx, err, occkit.RenderPath("objects"))
 		}
 		for _, n := range names {
 			if err := k.del(n); err != nil && !isNotFound(err) {
-				return d.apiError(ctx, err, occkit.NewPath("objects").Key(k.name+"/"+n))
+				return d.apiError(ctx, err, occkit.RenderPath("objects").Key(k.name+"/"+n))
 			}
 		}
 	}
@@ -317,7 +317,7 @@ func objectPath(obj render.Object) occkit.Path {
 		kind = fmt.Sprintf("%T", obj)
 		kind = kind[strings.LastIndex(kind, ".")+1:]
 	}
-	return occkit.NewPath("objects").Key(kind + "/" + obj.GetName())
+	return occkit.RenderPath("objects").Key(kind + "/" + obj.GetName())
 }
 
 // apiError maps a Kubernetes API error to a structured error. The

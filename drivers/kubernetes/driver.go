@@ -68,7 +68,7 @@ var (
 	_ drivers.Preflighter   = (*Driver)(nil)
 )
 
-var configPath = occkit.NewPath("kubernetes")
+var configPath = occkit.InstallationPath("kubernetes")
 
 // New returns a driver for cfg. A missing client or an invalid setting
 // is 400 INVALID_REQUEST naming the setting.
@@ -199,7 +199,7 @@ func (d *Driver) render(rev drivers.Revision, stopped bool) (render.Objects, dri
 		return render.Objects{}, drivers.Namespace{}, err
 	}
 	if rev.Compute() != occkit.ComputeKubernetes {
-		return render.Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
+		return render.Objects{}, drivers.Namespace{}, occkit.Conflict("ADM-5", occkit.RevisionPath("compute"),
 			"the revision was admitted for another Compute; redeploy")
 	}
 	ns, err := d.tenant(rev.AgentID())

@@ -43,21 +43,25 @@ func qualifying() occkit.SandboxFacts {
 	return occkit.SandboxFacts{Facets: occkit.AllFacets(), ProvisionHarness: true}
 }
 
+// suiteOptions run the conformance suite with its credentials in the
+// driver's default tenant namespace, where it reads Agents' Secrets.
+var suiteOptions = drivertest.Options{CredentialNamespace: render.DefaultNamespace}
+
 // DRV-1: the reference driver passes the conformance suite on the fake
 // clientset, with and without a SandboxDriver.
 func TestConformanceFake(t *testing.T) {
 	t.Run("with sandbox", func(t *testing.T) {
-		drivertest.Run(t, func() drivers.ComputeDriver {
+		drivertest.RunWith(t, func() drivers.ComputeDriver {
 			return fakeDriver(t, fake.NewClientset(), func(c *Config) {
 				c.Namespace = drivers.Namespace{}
 				c.Sandbox = &render.Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}
 			})
-		})
+		}, suiteOptions)
 	})
 	t.Run("without sandbox", func(t *testing.T) {
-		drivertest.Run(t, func() drivers.ComputeDriver {
+		drivertest.RunWith(t, func() drivers.ComputeDriver {
 			return fakeDriver(t, fake.NewClientset(), func(c *Config) { c.Namespace = drivers.Namespace{}; c.Sandbox = nil })
-		})
+		}, suiteOptions)
 	})
 }
 
@@ -591,7 +595,7 @@ func TestAPIErrors(t *testing.T) {
 
 func TestRefusesForeignRevisions(t *testing.T) {
 	d := fakeDriver(t, fake.NewClientset(), func(c *Config) { c.Sandbox = nil })
-	docker, err := drivertest.NewRevision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeDocker})
+	docker, err := drivertest.ForeignRevision(drivertest.RevisionOptions{AgentID: "main", Compute: occkit.ComputeDocker})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,10 +267,10 @@ func TestRealReadiness(t *testing.T) {
 // DRV-1: the conformance suite against the real server.
 func TestConformanceReal(t *testing.T) {
 	needReal(t)
-	drivertest.Run(t, func() drivers.ComputeDriver {
+	drivertest.RunWith(t, func() drivers.ComputeDriver {
 		d, _ := realDriver(t, drivers.Namespace{}, func(c *Config) {
 			c.Sandbox = &render.Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}
 		})
 		return d
-	})
+	}, suiteOptions)
 }

@@ -99,7 +99,7 @@ func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) erro
 		return err
 	}
 	if ns.ID == "" {
-		return occkit.Invalid("DRV-1", occkit.NewPath("namespace", "id"), "a namespace needs an ID")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("namespace", "id"), "a namespace needs an ID")
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -133,11 +133,7 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
 		return err
 	}
-	planner, ok := rev.(compile.Planner)
-	if !ok {
-		return occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
-	}
-	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback})
+	plan, err := drivers.Plan[compile.Plan](rev, compile.PlanOptions{Bind: compile.BindLoopback})
 	if err != nil {
 		return err
 	}
@@ -292,7 +288,7 @@ func (d *Driver) DiscoverModels(ctx context.Context, q drivers.ModelQuery) ([]dr
 		return nil, err
 	}
 	if q.Credential == "" {
-		return nil, occkit.Invalid("DRV-1", occkit.NewPath("credential"), "model discovery needs a credential")
+		return nil, occkit.Invalid("DRV-1", occkit.RenderPath("credential"), "model discovery needs a credential")
 	}
 	return slices.Clone(d.models), nil
 }

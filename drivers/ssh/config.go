@@ -193,11 +193,11 @@ func checkPath(at occkit.Path, p string, absolute bool) error {
 
 // checkArgs refuses the arguments of field that systemd or the shell
 // would expand.
-func checkArgs(field string, args []string) []error {
+func checkArgs(at occkit.Path, args []string) []error {
 	var errs []error
 	for i, a := range args {
 		if !argRE.MatchString(a) {
-			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath(field).Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
+			errs = append(errs, occkit.Invalid("DRV-6", at.Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
 		}
 	}
 	return errs
@@ -259,14 +259,14 @@ func validate(cfg Config) (settings, error) {
 		s.ports = PortRange{Min: DefaultPortMin, Max: DefaultPortMax}
 	}
 	if s.ports.Min < 1024 || s.ports.Max > 65535 || s.ports.Min > s.ports.Max {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("portRange"), "portRange must satisfy 1024 <= min <= max <= 65535"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.InstallationPath("portRange"), "portRange must satisfy 1024 <= min <= max <= 65535"))
 	}
 	switch s.scope {
 	case "":
 		s.scope = ScopeUser
 	case ScopeUser, ScopeSystem:
 	default:
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("scope"), "scope must be user or system"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.InstallationPath("scope"), "scope must be user or system"))
 	}
 	if s.unitDir == "" {
 		s.unitDir = ".config/systemd/user"
@@ -280,33 +280,33 @@ func validate(cfg Config) (settings, error) {
 			s.stateDir = "/var/lib/occkit"
 		}
 	}
-	errs = append(errs, checkPath(occkit.NewPath("unitDir"), s.unitDir, false))
-	errs = append(errs, checkPath(occkit.NewPath("stateDir"), s.stateDir, false))
+	errs = append(errs, checkPath(occkit.InstallationPath("unitDir"), s.unitDir, false))
+	errs = append(errs, checkPath(occkit.InstallationPath("stateDir"), s.stateDir, false))
 	if s.binary == "" {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("binaryPath"), "binaryPath (the gateway executable) is required"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.InstallationPath("binaryPath"), "binaryPath (the gateway executable) is required"))
 	} else {
-		errs = append(errs, checkPath(occkit.NewPath("binaryPath"), s.binary, true))
+		errs = append(errs, checkPath(occkit.InstallationPath("binaryPath"), s.binary, true))
 	}
-	errs = append(errs, checkArgs("args", s.args)...)
-	errs = append(errs, checkArgs("cliArgs", s.cliArgs)...)
+	errs = append(errs, checkArgs(occkit.InstallationPath("args"), s.args)...)
+	errs = append(errs, checkArgs(occkit.InstallationPath("cliArgs"), s.cliArgs)...)
 	for i, a := range s.args {
 		if a == "--port" || strings.HasPrefix(a, "--port=") {
-			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "the driver chooses the port: args may not set --port"))
+			errs = append(errs, occkit.Invalid("DRV-6", occkit.InstallationPath("args").Index(i), "the driver chooses the port: args may not set --port"))
 		}
 	}
 	if s.envFile != "" {
-		errs = append(errs, checkPath(occkit.NewPath("environmentFile"), s.envFile, true))
+		errs = append(errs, checkPath(occkit.InstallationPath("environmentFile"), s.envFile, true))
 	}
 	if s.pluginCache != "" {
-		errs = append(errs, checkPath(occkit.NewPath("pluginCache"), s.pluginCache, true))
+		errs = append(errs, checkPath(occkit.InstallationPath("pluginCache"), s.pluginCache, true))
 	}
 	if s.svcUser != "" && (!userRE.MatchString(s.svcUser) || s.svcUser == "root") {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("serviceUser"), "serviceUser must be a non-root account name"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.InstallationPath("serviceUser"), "serviceUser must be a non-root account name"))
 	}
 	if s.services == nil {
 		s.services = Systemd{Scope: s.scope}
 	}
-	hp := occkit.NewPath("hosts")
+	hp := occkit.InstallationPath("hosts")
 	if len(cfg.Hosts) == 0 {
 		errs = append(errs, occkit.Invalid("DRV-6", hp, "at least one SSH host is required"))
 	}
@@ -381,6 +381,6 @@ func prepareHost(at occkit.Path, i int, h Host, timeout time.Duration) (host, er
 	}, nil
 }
 
-func (h host) path() occkit.Path { return occkit.NewPath("hosts").Index(h.index) }
+func (h host) path() occkit.Path { return occkit.InstallationPath("hosts").Index(h.index) }
 
 func (h host) String() string { return fmt.Sprintf("hosts[%d]", h.index) }

@@ -96,7 +96,7 @@ func (d *Driver) finish(caller, op context.Context, h host, err error) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		if context.Cause(op) == errOperation {
-			return occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.NewPath("operationTimeout"),
+			return occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.InstallationPath("operationTimeout"),
 				"%s: the operation did not finish within %s", h, d.s.opTimeout)
 		}
 	}
@@ -283,7 +283,7 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 	port, ok := st.unitPorts[name]
 	if !ok {
 		if port, ok = lowestFree(d.s.ports, st); !ok {
-			return Unit{}, false, false, occkit.Conflict("DRV-6", occkit.NewPath("portRange"),
+			return Unit{}, false, false, occkit.Conflict("DRV-6", occkit.InstallationPath("portRange"),
 				"%s: every port of portRange %d-%d is taken", c.h, d.s.ports.Min, d.s.ports.Max)
 		}
 	}
@@ -438,7 +438,7 @@ func (d *Driver) waitReady(ctx context.Context, c *conn, u Unit) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.NewPath("readinessTimeout"),
+			return occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.InstallationPath("readinessTimeout"),
 				"%s: the gateway did not answer /readyz within %s", c.h, d.s.ready)
 		case <-t.C:
 		}
@@ -477,10 +477,10 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 		return err
 	}
 	if agentID == "" {
-		return occkit.Invalid("DRV-1", occkit.NewPath("agentId"), "an Agent ID is required")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("agentId"), "an Agent ID is required")
 	}
 	if !validDigest(revisionDigest) {
-		return occkit.Invalid("DRV-1", occkit.NewPath("revisionDigest"), "a revision digest is 64 lower-case hex characters")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("revisionDigest"), "a revision digest is 64 lower-case hex characters")
 	}
 	op, cancel := d.begin(ctx)
 	defer cancel()
@@ -537,7 +537,7 @@ func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) erro
 		return err
 	}
 	if ns.ID == "" {
-		return occkit.Invalid("DRV-1", occkit.NewPath("namespace", "id"), "a namespace needs an ID")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("namespace", "id"), "a namespace needs an ID")
 	}
 	marker, _ := json.Marshal(map[string]string{"id": ns.ID, "name": ns.Name})
 	return d.eachHost(ctx, func(ctx context.Context, c *conn) error {
@@ -553,7 +553,7 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 		return err
 	}
 	if ns.ID == "" {
-		return occkit.Invalid("DRV-1", occkit.NewPath("namespace", "id"), "a namespace needs an ID")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("namespace", "id"), "a namespace needs an ID")
 	}
 	return d.eachHost(ctx, func(ctx context.Context, c *conn) error {
 		_, err := c.step(ctx, "removing the namespace", "rm -rf -- "+quote(d.namespaceDir(ns)), nil)

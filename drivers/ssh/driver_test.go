@@ -78,8 +78,8 @@ func mustNew(t testing.TB, cfg Config) *Driver {
 
 func revision(t testing.TB, agent string, n int) drivers.Revision {
 	t.Helper()
-	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`)
-	doc, err := doc.Set(occkit.NewPath("test", "n"), n)
+	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-haiku-4-5"}},"logging":{"level":"info","consoleLevel":"info","consoleStyle":"json"},"diagnostics":{"otel":{"logs":false}}}`)
+	doc, err := doc.Set(occkit.NewPath("agents", "defaults", "maxConcurrent"), n+1)
 	if err != nil {
 		t.Fatal(err)
 	}

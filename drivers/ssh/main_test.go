@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"io"
 	"net"
 	"net/http"
@@ -174,8 +175,8 @@ func fakeGateway(args []string) int {
 
 // fakeRelease is the release the fake gateway reports unless a file
 // beside it says otherwise: the release drivertest's fixture revisions
-// approve.
-const fakeRelease = "drivertest"
+// approve (they are admitted with the pinned one).
+var fakeRelease = openclawschema.Release()
 
 // fakeVersion answers `openclaw --version` as OpenClaw 2026.9.6 does
 // ("OpenClaw 2026.9.6 (eb377ac)"), with the release in the file

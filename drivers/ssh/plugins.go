@@ -173,7 +173,7 @@ func (d *Driver) installPlugins(ctx context.Context, c *conn, u Unit) error {
 		return err
 	}
 	if !releaseRE.MatchString(u.Release) {
-		return occkit.Invalid("DRV-6", occkit.NewPath("harness", "version"), "the approved release is not a plain version")
+		return occkit.Invalid("DRV-6", occkit.RevisionPath("harness", "version"), "the approved release is not a plain version")
 	}
 	script := pluginInstallScript(u, d.s.pluginCache, func(id string) string {
 		return d.cliCommand("plugins", "install", id)
@@ -183,7 +183,7 @@ func (d *Driver) installPlugins(ctx context.Context, c *conn, u Unit) error {
 		return err
 	}
 	if failed := strings.Fields(string(out)); len(failed) > 0 {
-		return occkit.Conflict("DRV-6", occkit.NewPath("pluginCache"),
+		return occkit.Conflict("DRV-6", occkit.InstallationPath("pluginCache"),
 			"%s: the OpenClaw %s CLI could not install %s from pluginCache offline (its output is in the Agent's state directory, .occkit-plugins)",
 			c.h, u.Release, strings.Join(failed, ", "))
 	}
@@ -196,7 +196,7 @@ func (d *Driver) canProvide(h host, u Unit) error {
 	if len(u.Plugins) == 0 || d.s.pluginCache != "" {
 		return nil
 	}
-	return occkit.Conflict("DRV-6", occkit.NewPath("pluginCache"),
+	return occkit.Conflict("DRV-6", occkit.InstallationPath("pluginCache"),
 		"%s: the configuration needs plugins OpenClaw %s does not bundle (%s) and pluginCache is not set: started without them, OpenClaw would fetch them from the npm registry",
 		h, u.Release, strings.Join(u.Plugins, ", "))
 }

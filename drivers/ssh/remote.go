@@ -250,7 +250,7 @@ func (c *conn) lock(ctx context.Context, path string, wait time.Duration) (relea
 		s.Close()
 		var ee *xssh.ExitError
 		if errors.As(err, &ee) && ee.ExitStatus() == 1 {
-			return nil, occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.NewPath("lockWait"),
+			return nil, occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.InstallationPath("lockWait"),
 				"%s: the host lock was not acquired within %s", c.h, wait)
 		}
 		return nil, unavailable(c.h, "the host lock could not be taken (is flock installed?)")

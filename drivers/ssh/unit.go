@@ -156,7 +156,7 @@ func checkRevision(rev drivers.Revision) error {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision")
 	}
 	if c := rev.Compute(); c != occkit.ComputeSSH {
-		return occkit.Invalid("ADM-5", occkit.NewPath("compute"),
+		return occkit.Invalid("ADM-5", occkit.RevisionPath("compute"),
 			"the revision was admitted for the %q Compute, not ssh: admit it again for ssh", c)
 	}
 	return occkit.CheckTopology(occkit.ComputeSSH, occkit.Supported(occkit.ComputeSSH, nil), rev.Topology())
@@ -185,21 +185,21 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	}
 	var errs []error
 	if o.Port < 1 || o.Port > 65535 {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("port"), "port must be 1-65535"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.RenderPath("port"), "port must be 1-65535"))
 	}
 	if o.Scope != ScopeUser && o.Scope != ScopeSystem {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("scope"), "scope must be user or system"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.RenderPath("scope"), "scope must be user or system"))
 	}
 	errs = append(errs,
-		checkPath(occkit.NewPath("unitDir"), o.UnitDir, true),
-		checkPath(occkit.NewPath("stateDir"), o.StateDir, true),
-		checkPath(occkit.NewPath("binaryPath"), o.BinaryPath, true))
+		checkPath(occkit.RenderPath("unitDir"), o.UnitDir, true),
+		checkPath(occkit.RenderPath("stateDir"), o.StateDir, true),
+		checkPath(occkit.RenderPath("binaryPath"), o.BinaryPath, true))
 	if o.EnvironmentFile != "" {
-		errs = append(errs, checkPath(occkit.NewPath("environmentFile"), o.EnvironmentFile, true))
+		errs = append(errs, checkPath(occkit.RenderPath("environmentFile"), o.EnvironmentFile, true))
 	}
-	errs = append(errs, checkArgs("args", o.Args)...)
+	errs = append(errs, checkArgs(occkit.RenderPath("args"), o.Args)...)
 	if o.ServiceUser != "" && (!userRE.MatchString(o.ServiceUser) || o.ServiceUser == "root") {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("serviceUser"), "serviceUser must be a non-root account name"))
+		errs = append(errs, occkit.Invalid("DRV-6", occkit.RenderPath("serviceUser"), "serviceUser must be a non-root account name"))
 	}
 	if err := occkit.Join(errs...); err != nil {
 		return Unit{}, err
@@ -210,7 +210,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	}
 	p, ok := plan.Process(occkit.ProcessGateway)
 	if !ok || len(plan.Processes) != 1 {
-		return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs one gateway process")
+		return Unit{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"), "ssh Compute runs one gateway process")
 	}
 	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + hash12(rev.AgentID())
 	u := Unit{
@@ -227,7 +227,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	u.Env = append(u.Env, EnvVar{EnvStateDir, u.WorkingDirectory})
 	for _, f := range p.Files {
 		if f.Role != compile.FileNativeDocument {
-			return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only OpenClaw processes")
+			return Unit{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"), "ssh Compute runs only OpenClaw processes")
 		}
 		u.ConfigPath = u.RevisionDir + "/" + f.Name
 		if u.Document, u.Plugins, err = trustPlugins(f.Data, u.Release); err != nil {
@@ -306,7 +306,7 @@ func (u Unit) render(rev drivers.Revision, o RenderOptions) ([]byte, error) {
 	}
 	for _, a := range u.Exec {
 		if !argRE.MatchString(a) {
-			return nil, occkit.Invalid("DRV-6", occkit.NewPath("args"), "an ExecStart argument may hold only letters, digits and _ . / : @ + = , -")
+			return nil, occkit.Invalid("DRV-6", occkit.RenderPath("args"), "an ExecStart argument may hold only letters, digits and _ . / : @ + = , -")
 		}
 	}
 	fmt.Fprintf(&b, "ExecStart=%s\n", strings.Join(u.Exec, " "))

@@ -37,7 +37,7 @@ func levelRevision(t testing.TB, agent string, level occkit.LogLevel) *admission
 	t.Helper()
 	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{
 		AgentID: agent, Compute: occkit.ComputeSSH, Level: level,
-		Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
+		Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-haiku-4-5"}}}`),
 		Binding:       occkit.Binding{Method: occkit.MethodRuntime},
 	})
 	if err != nil {
@@ -148,7 +148,7 @@ func TestVerifyCatchesAWrongKey(t *testing.T) {
 
 func TestRenderRefuses(t *testing.T) {
 	rev := levelRevision(t, "refuse", occkit.LevelInfo)
-	codex, err := drivertest.NewRevision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH,
+	codex, err := drivertest.ForeignRevision(drivertest.RevisionOptions{Compute: occkit.ComputeSSH,
 		Topology: occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +220,13 @@ func TestRenderAgentIDCannotInject(t *testing.T) {
 	lines := bytes.Count(base.Content, []byte("\n"))
 	rapid.Check(t, func(rt *rapid.T) {
 		id := rapid.StringMatching(`[a-z0-9_\-\n\r%$"\\\[\]= ]{1,40}`).Draw(rt, "agent")
-		rev := levelRevision(t, id, occkit.LevelInfo)
+		// Admission refuses such IDs (ADM-3); a record restored from
+		// elsewhere can still carry one to the render.
+		rev, err := drivertest.ForeignRevision(drivertest.RevisionOptions{AgentID: id, Compute: occkit.ComputeSSH,
+			Configuration: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-haiku-4-5"}}}`)})
+		if err != nil {
+			rt.Fatal(err)
+		}
 		u, err := Render(rev, o)
 		if err != nil {
 			rt.Fatal(err)
@@ -323,7 +329,7 @@ func TestRenderSecretBindings(t *testing.T) {
 	src := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "telegram"}
 	rev, err := drivertest.NewRevision(drivertest.RevisionOptions{
 		AgentID: "a", Compute: occkit.ComputeSSH,
-		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
+		Configuration:  occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-haiku-4-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 		Binding:        occkit.Binding{Method: occkit.MethodRuntime},
 		SecretBindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN", Source: src}},
 	})

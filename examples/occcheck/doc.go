@@ -8,8 +8,17 @@
 //
 //	openclaw.json5:4:5: agents.defualts: OpenClaw 2026.9.6 does not accept the key "defualts" here; did you mean agents.defaults? [DOC-5]
 //
-// or, with -json, as one JSON object per refusal (file, line, column,
-// path, rule, code, stage, message). The position is where the refused
+// in source order (file, line, column), or, with -json, as one JSON object
+// per refusal (file, line, column, path, document, rule, code, severity,
+// stage, message, suggestion: occkit's wire form of the error, placed in
+// the file). A file that is admitted can still draw warnings
+// (admission.Revision.Warnings): a model ID the approved release's
+// catalog does not list, gateway settings the render overrides, logging
+// the platform stamp rewrites. They print as
+//
+//	openclaw.json5:5:13: warning: gateway.port: the render runs the gateway with --port 18789: gateway.port is not used [CMP-4]
+//
+// (severity "warning" with -json) and never fail the check. The position is where the refused
 // setting is written: an included file's own name and line when the
 // value came through $include, the object that lacks a required key,
 // and the exact character of a syntax error; a refusal about the Agent
@@ -26,7 +35,8 @@
 //
 // Output is bounded by the number of files, not by what they hold: at
 // most -max refusals a file are printed (DefaultMax, 20; -max 0 prints
-// all), then one line "file: and N more refusals (-max 20)" (with -json,
+// all), then one line "file: and N more refusals (-max 20)" ("warnings"
+// when only warnings are left out; with -json,
 // an entry whose "omitted" is N). Each entry is at most 8 KiB: the file
 // name, the path and the message are cut at 256 characters, the snippet
 // at two lines of 100, and -json escapes no more than JSON requires. So

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -19,16 +20,24 @@ import (
 
 func main() { os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)) }
 
-// Finding is one refusal, as -json prints it.
+// Finding is one refusal or warning, as -json prints it.
 type Finding struct {
-	File    string `json:"file"`
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Rule    string `json:"rule,omitempty"`
-	Code    string `json:"code,omitempty"`
-	Stage   string `json:"stage"`
-	Message string `json:"message"`
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Path   string `json:"path,omitempty"`
+	// Document is the document Path addresses (occkit.Doc): a refusal
+	// about the Agent or the Compute names no line of the file.
+	Document string `json:"document,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+	Code     string `json:"code,omitempty"`
+	// Severity is "error" for a refusal, "warning" for what admission
+	// admits but will not run as written (admission.Revision.Warnings).
+	Severity string `json:"severity"`
+	Stage    string `json:"stage"`
+	Message  string `json:"message"`
+	// Suggestion is what a typo probably meant (occkit.Error.Suggestion).
+	Suggestion string `json:"suggestion,omitempty"`
 	// Snippet is the source line with a caret under the column
 	// (occkit.Error.Snippet), with -snippet only.
 	Snippet string `json:"snippet,omitempty"`
@@ -54,6 +63,9 @@ func (f Finding) String() string {
 		msg = f.Path + ": " + msg
 	}
 	line := pos + ": " + msg
+	if f.Severity == string(occkit.SeverityWarning) {
+		line = pos + ": warning: " + msg
+	}
 	if f.Rule != "" {
 		line += " [" + f.Rule + "]"
 	}
@@ -185,7 +197,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		for _, f := range findings {
-			status = 1
+			if f.Severity != string(occkit.SeverityWarning) {
+				status = 1
+			}
 			if *asJSON {
 				if err := enc.Encode(f); err != nil {
 					return 2
@@ -203,7 +217,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return []Finding{{File: name, Stage: "load", Message: "cannot be read: " + errorReason(err)}}, nil
+		return []Finding{{File: name, Stage: "load", Severity: string(occkit.SeverityError), Message: "cannot be read: " + errorReason(err)}}, nil
 	}
 	doc, err := compile.LoadFile(name, compile.LoadOptions{})
 	if err != nil {
@@ -220,7 +234,7 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = c.admit.Admit(ctx, admission.Request{
+	rev, err := c.admit.Admit(ctx, admission.Request{
 		Principal: "user:occcheck",
 		Agent: admission.Agent{
 			ID: "occcheck", ConfigurationID: "cfg_occcheck",
@@ -240,29 +254,38 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		}
 		return c.findings(name, src, "admission", err), nil
 	}
-	return nil, nil
+	// Admitted: what will not run as written is a warning, which never
+	// fails the check.
+	ws := rev.Warnings()
+	errs := make([]error, len(ws))
+	for i, w := range ws {
+		errs[i] = w
+	}
+	return c.findings(name, src, "admission", errs...), nil
 }
 
-// findings turns err into one Finding per occkit error, placed in src, at
-// most c.max of them (when set) and one more counting the rest. Every
-// field is bounded: the path, the message and the file name are cut at
-// occkit.MaxMessageRunes characters (occkit.Sanitize), a snippet at two
-// lines of occkit.MaxSnippetRunes.
-func (c *checker) findings(name string, src []byte, stage string, err error) []Finding {
-	var out []Finding
-	errs := occkit.Errors(err)
-	for i, e := range errs {
-		if c.max > 0 && i == c.max {
-			out = append(out, Finding{File: occkit.Sanitize(name), Stage: stage, Omitted: len(errs) - i,
-				Message: fmt.Sprintf("and %d more refusals (-max %d)", len(errs)-i, c.max)})
-			break
+// findings turns errs into one Finding per occkit error, placed in src,
+// in source order (file, line, column; a finding without a line first, as
+// it is about the file or the Agent as a whole), at most c.max of them
+// (when set) and one more counting the rest. Every field is bounded: the
+// path, the message and the file name are cut at occkit.MaxMessageRunes
+// characters (occkit.Sanitize), a snippet at two lines of
+// occkit.MaxSnippetRunes.
+func (c *checker) findings(name string, src []byte, stage string, errs ...error) []Finding {
+	var all []Finding
+	for _, e := range occkit.Errors(errs...) {
+		severity := occkit.SeverityError
+		if e.IsWarning() {
+			severity = occkit.SeverityWarning
 		}
-		f := Finding{File: occkit.Sanitize(name), Stage: stage, Rule: e.Rule, Code: string(e.Code), Message: e.Message()}
+		f := Finding{File: occkit.Sanitize(name), Stage: stage, Rule: e.Rule, Code: string(e.Code), Message: e.Message(),
+			Severity: string(severity), Suggestion: occkit.Sanitize(e.Suggestion)}
 		if stage == "admission" && strings.Contains(e.Rule, "/") {
 			f.Stage = "rules" // a refusal of the team's own rules (admission.CheckRuleName)
 		}
 		if !e.Path.IsRoot() {
 			f.Path = occkit.Sanitize(e.Path.String())
+			f.Document = e.Path.Doc().String()
 		}
 		// The loader and admission place each refusal in the file that
 		// writes it (an included one, too); one about the Agent or the
@@ -276,12 +299,40 @@ func (c *checker) findings(name string, src []byte, stage string, err error) []F
 				f.Snippet = e.Snippet()
 			}
 		}
-		out = append(out, f)
+		all = append(all, f)
 	}
-	if len(out) == 0 {
-		out = append(out, Finding{File: name, Stage: stage, Message: "refused"})
+	if len(all) == 0 && len(errs) > 0 {
+		all = append(all, Finding{File: name, Stage: stage, Severity: string(occkit.SeverityError), Message: "refused"})
 	}
-	return out
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	if c.max > 0 && len(all) > c.max {
+		n, warnings := len(all)-c.max, 0
+		for _, f := range all[c.max:] {
+			if f.Severity == string(occkit.SeverityWarning) {
+				warnings++
+			}
+		}
+		what, severity := "refusals", occkit.SeverityError
+		switch warnings {
+		case n:
+			what, severity = "warnings", occkit.SeverityWarning
+		case 0:
+		default:
+			what = "refusals and warnings"
+		}
+		all = append(all[:c.max], Finding{File: occkit.Sanitize(name), Stage: stage, Omitted: n,
+			Severity: string(severity), Message: fmt.Sprintf("and %d more %s (-max %d)", n, what, c.max)})
+	}
+	return all
 }
 
 // errorReason is a file error's reason without the path it repeats.

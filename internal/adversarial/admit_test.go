@@ -59,8 +59,10 @@ func TestAdmitRefuses(t *testing.T) {
 			// OpenClaw's schema refuses the key (its agent-id pattern) at
 			// the validation step, before the roster rule (ADM-1).
 			want{400, bad, "agents.entries[\"ma\u202ein\"]", "DOC-5"}},
-		{"bidi provider named by the projection", "{\"agents\":{\"defaults\":{\"model\":\"open\u202eai/gpt-5\"}}}", nil,
-			want{409, occkit.CodeResourceConflict, "harnessAuth.method", "AUTH-2"}},
+		// One edit from openai: a provider typo, refused at the model
+		// with the provider meant (RES-6), its name sanitized.
+		{"bidi provider named by the refusal", "{\"agents\":{\"defaults\":{\"model\":\"open\u202eai/gpt-5\"}}}", nil,
+			want{400, bad, "agents.defaults.model", "RES-6"}},
 		{"-0 concurrency", `{"agents":{"defaults":{"model":"anthropic/m","maxConcurrent":-0}}}`, nil,
 			want{400, bad, "agents.defaults.maxConcurrent", "DOC-5"}},
 		{"Configuration store failure", embedded, func(r *admission.Request) { r.Configuration = failingReader{} }, want{503, occkit.CodeDependencyUnavailable, "", "ADM-1"}},

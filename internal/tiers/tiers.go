@@ -114,6 +114,9 @@ var (
 	// EnvVarsOracle compares the variables a document defines and
 	// references with those OpenClaw finds missing (compile).
 	EnvVarsOracle = Tier{"openclaw env.vars oracle"}
+	// ModelCatalog regenerates the built-in model catalogs from the
+	// installed OpenClaw packages (compile/modelcatalog).
+	ModelCatalog = Tier{"openclaw model catalog"}
 )
 
 // All lists every real tier, in the order the summary prints them: the
@@ -123,7 +126,7 @@ func All() []Tier {
 		KubeAPIServer, SSHD, SystemdVerify, Codex, OpenClawDiff,
 		GatewaySSH, SSHRelease, GatewayKubernetes, ModelProbe,
 		SchemaRegeneration, SchemaRefinement, SchemaDifferential, ChannelIDs,
-		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle,
+		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle, ModelCatalog,
 	}
 }
 

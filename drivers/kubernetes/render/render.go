@@ -98,6 +98,7 @@ type Sandbox struct {
 type Options struct {
 	// Namespace is the Agent's tenant namespace; the zero value is
 	// {ID: DefaultNamespace, Name: DefaultNamespace}, an empty Name is ID.
+	// A Name without an ID is refused (400 DRV-5 at namespace.id).
 	Namespace drivers.Namespace
 	Images    Images
 	Storage   Storage
@@ -207,6 +208,12 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if !ok {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
+	if opts.Namespace.ID == "" && opts.Namespace.Name != "" {
+		// The ID labels every object and names the Secrets' namespace
+		// (AUTH-2, LOG-6): a name alone is half a namespace.
+		return Objects{}, occkit.Invalid("DRV-5", occkit.RenderPath("namespace", "id"),
+			"Options.Namespace names a namespace without its ID: set ID (Name defaults to it), or leave both empty for %s", DefaultNamespace)
+	}
 	opts = opts.WithDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
 	if err := r.check(); err != nil {
@@ -225,7 +232,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		homes[occkit.ProcessHarness] = home
 		runtimeClass = opts.Sandbox.RuntimeClassName
 	default:
-		return Objects{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"),
+		return Objects{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"),
 			"kubernetes does not run %s in %s execution mode", rev.Harness(), rev.Mode())
 	}
 	plan, err := planner.Plan(compile.PlanOptions{
@@ -269,11 +276,11 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 func (r *renderer) sandbox() (string, error) {
 	sb := r.opts.Sandbox
 	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
-		return "", occkit.Conflict("RES-13", occkit.NewPath("executionMode"),
+		return "", occkit.Conflict("RES-13", occkit.AgentPath("executionMode"),
 			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
 	}
 	if r.rev.SandboxDriverID() != sb.ID {
-		return "", occkit.Conflict("ADM-5", occkit.NewPath("sandboxDriverId"),
+		return "", occkit.Conflict("ADM-5", occkit.RevisionPath("sandboxDriverId"),
 			"the revision is not bound to this Compute's SandboxDriver; redeploy")
 	}
 	if sb.HarnessHome == "" {
@@ -293,7 +300,7 @@ type renderer struct {
 	ns   string
 }
 
-var settingsPath = occkit.NewPath("kubernetes")
+var settingsPath = occkit.RenderPath("kubernetes")
 
 func (r *renderer) check() error {
 	if errs := validation.IsDNS1123Label(r.ns); len(errs) > 0 {

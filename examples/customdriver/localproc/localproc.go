@@ -105,7 +105,7 @@ type Driver struct {
 // New returns a Driver over opts.Root.
 func New(opts Options) (*Driver, error) {
 	if opts.Root == "" {
-		return nil, occkit.Invalid("DRV-1", occkit.NewPath("root"), "the local-process driver needs a root directory")
+		return nil, occkit.Invalid("DRV-1", occkit.InstallationPath("root"), "the local-process driver needs a root directory")
 	}
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
@@ -148,7 +148,7 @@ func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) erro
 		return err
 	}
 	if ns.ID == "" {
-		return occkit.Invalid("DRV-1", occkit.NewPath("namespace", "id"), "a namespace needs an ID")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("namespace", "id"), "a namespace needs an ID")
 	}
 	b, err := json.Marshal(map[string]string{"id": ns.ID, "name": ns.Name})
 	if err != nil {
@@ -203,11 +203,7 @@ type secretRef struct {
 // plan is the revision's render plan with the gateway on loopback at
 // port.
 func (d *Driver) plan(rev drivers.Revision, port int) (compile.Plan, error) {
-	planner, ok := rev.(compile.Planner)
-	if !ok {
-		return compile.Plan{}, occkit.Invalid("DRV-1", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
-	}
-	return planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
+	return drivers.Plan[compile.Plan](rev, compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: port})
 }
 
 // gatewayToken writes the Agent's gateway token file once, 32 random bytes
@@ -334,7 +330,7 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 		return err
 	}
 	if !validDigest(revisionDigest) {
-		return occkit.Invalid("DRV-1", occkit.NewPath("revisionDigest"), "a revision digest is 64 lower-case hex characters")
+		return occkit.Invalid("DRV-1", occkit.RenderPath("revisionDigest"), "a revision digest is 64 lower-case hex characters")
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -512,7 +508,7 @@ func (d *Driver) Preflight(ctx context.Context) error {
 	}
 	f, err := os.CreateTemp(d.root, ".preflight-")
 	if err != nil {
-		return occkit.New(occkit.CodeDependencyUnavailable, "DRV-1", occkit.NewPath("root"), "the root directory is not writable")
+		return occkit.New(occkit.CodeDependencyUnavailable, "DRV-1", occkit.InstallationPath("root"), "the root directory is not writable")
 	}
 	name := f.Name()
 	f.Close()
@@ -550,7 +546,7 @@ func (d *Driver) port(agentDir string) (int, error) {
 		p++
 	}
 	if p > 65535 {
-		return 0, occkit.Conflict("DRV-1", occkit.NewPath("basePort"), "no gateway port is free")
+		return 0, occkit.Conflict("DRV-1", occkit.InstallationPath("basePort"), "no gateway port is free")
 	}
 	return p, writeFile(filepath.Join(agentDir, "port"), []byte(strconv.Itoa(p)+"\n"), 0o644)
 }

@@ -155,7 +155,7 @@ func TestPorts(t *testing.T) {
 	d := newDriver(t)
 	port := func(agent string, gen int64) string {
 		t.Helper()
-		doc, err := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"openai/gpt-5"}}}`).Set(occkit.NewPath("test", "generation"), gen)
+		doc, err := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-haiku-4-5"}}}`).Set(occkit.NewPath("agents", "defaults", "maxConcurrent"), gen)
 		if err != nil {
 			t.Fatal(err)
 		}
