@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -80,7 +82,7 @@ func DecodeRef(raw json.RawMessage) (RefAnswer, error) {
 	return RefAnswer{Strict: a.Strict.out(), Lenient: a.Lenient.out(), OccNorm: a.OccNorm.out()}, nil
 }
 
-// PolicyOut is a runtime policy: the normalized runtime and its source.
+// PolicyOut is a runtime policy: the runtime and its source.
 type PolicyOut struct {
 	Runtime string
 	Source  string
@@ -94,27 +96,29 @@ func (p PolicyOut) String() string {
 	return p.Runtime + "/" + p.Source
 }
 
-// PolicyAnswer is OpenClaw's answer for the authored key order and two
-// permutations of every object's keys.
+// PolicyAnswer is OpenClaw's answer for the authored input and for the
+// variants a divergence row asked for (see [PolicyVariants]).
 type PolicyAnswer struct {
-	R, Asc, Desc PolicyOut
+	R PolicyOut
+	// ID is the policy id as OpenClaw returned it, before its own
+	// normalization.
+	ID       string
+	Variants map[string]PolicyOut
 }
 
-// OrderDependent reports whether OpenClaw's answer changed with key order.
-func (a PolicyAnswer) OrderDependent() bool { return a.R != a.Asc || a.R != a.Desc }
-
-// Any reports whether one of OpenClaw's answers under some key order is p.
-func (a PolicyAnswer) Any(p PolicyOut) bool { return p == a.R || p == a.Asc || p == a.Desc }
-
-func clawPolicy(id *string, source *string) PolicyOut {
-	if id == nil {
+// clawPolicy reads one answer of the oracle. The runtime is OpenClaw's own
+// reading of the id (normalizeOptionalAgentRuntimeId, then
+// isDefaultAgentRuntimeId for "automatic"); no policy at all is automatic
+// with the implicit source, as OpenClaw's harness policy reads it.
+func clawPolicy(runtime, source *string) PolicyOut {
+	if runtime == nil {
 		return PolicyOut{Runtime: resolver.RuntimeAuto, Source: string(selection.SourceImplicit)}
 	}
 	s := ""
 	if source != nil {
 		s = *source
 	}
-	return PolicyOut{Runtime: resolver.NormalizeRuntime(*id), Source: s}
+	return PolicyOut{Runtime: *runtime, Source: s}
 }
 
 // PolicyItem builds the oracle item and occkit's answer for in.
@@ -127,7 +131,7 @@ func PolicyItem(in PolicyInput) (map[string]any, PolicyOut, error) {
 	if err != nil {
 		return nil, PolicyOut{}, err
 	}
-	item := map[string]any{"op": "policy", "config": in.Config, "provider": in.Provider, "modelId": in.ModelID, "agentId": in.AgentID}
+	item := map[string]any{"op": "policy", "config": json.RawMessage(raw), "provider": in.Provider, "modelId": in.ModelID, "agentId": in.AgentID}
 	p, err := selection.LookupPolicy(doc, selection.Request{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID})
 	if err != nil {
 		return item, PolicyOut{Err: true}, nil
@@ -135,15 +139,18 @@ func PolicyItem(in PolicyInput) (map[string]any, PolicyOut, error) {
 	return item, PolicyOut{Runtime: p.Runtime, Source: string(p.Source)}, nil
 }
 
+type clawPolicyJSON struct {
+	ID      *string `json:"id"`
+	Runtime *string `json:"runtime"`
+	Source  *string `json:"source"`
+}
+
 // DecodePolicy decodes the oracle's answer to a policy item.
 func DecodePolicy(raw json.RawMessage) (PolicyAnswer, error) {
-	type one struct {
-		ID     *string `json:"id"`
-		Source *string `json:"source"`
-	}
 	var a struct {
-		R, Asc, Desc one
-		Fatal        string `json:"fatal"`
+		R        clawPolicyJSON
+		Variants map[string]clawPolicyJSON
+		Fatal    string `json:"fatal"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return PolicyAnswer{}, err
@@ -151,7 +158,17 @@ func DecodePolicy(raw json.RawMessage) (PolicyAnswer, error) {
 	if a.Fatal != "" {
 		return PolicyAnswer{}, fmt.Errorf("oracle: %s", a.Fatal)
 	}
-	return PolicyAnswer{R: clawPolicy(a.R.ID, a.R.Source), Asc: clawPolicy(a.Asc.ID, a.Asc.Source), Desc: clawPolicy(a.Desc.ID, a.Desc.Source)}, nil
+	out := PolicyAnswer{R: clawPolicy(a.R.Runtime, a.R.Source)}
+	if a.R.ID != nil {
+		out.ID = *a.R.ID
+	}
+	if a.Variants != nil {
+		out.Variants = map[string]PolicyOut{}
+		for k, v := range a.Variants {
+			out.Variants[k] = clawPolicy(v.Runtime, v.Source)
+		}
+	}
+	return out, nil
 }
 
 // SpecPlugin is occkit's side of a [HarnessSpec].
@@ -188,31 +205,36 @@ func (p SpecPlugin) Supports(f selection.RouteFacts) selection.Support {
 	return selection.Unsupported("route not supported")
 }
 
-// SelectOut is a selection outcome: the runtime, or an error.
+// SelectOut is a selection outcome: the runtime and the source of the
+// policy that decided, or an error.
 type SelectOut struct {
 	Runtime string
+	Source  string
 	Err     bool
 	// OverrideIgnored: occkit ignored an incompatible session override.
 	OverrideIgnored bool
+}
+
+// Same reports whether two outcomes agree (runtime, source, error).
+func (s SelectOut) Same(o SelectOut) bool {
+	return s.Err == o.Err && (s.Err || s.Runtime == o.Runtime && s.Source == o.Source)
 }
 
 func (s SelectOut) String() string {
 	if s.Err {
 		return "error"
 	}
-	return s.Runtime
+	return s.Runtime + "/" + s.Source
 }
 
-// SelectAnswer is OpenClaw's answer for the authored key order and two
-// permutations.
+// SelectAnswer is OpenClaw's answer for the authored input and for the
+// variants a divergence row asked for (see [SelectVariants]).
 type SelectAnswer struct {
-	R, Asc, Desc SelectOut
-	Reason       string
-	Msg          string
+	R        SelectOut
+	Reason   string
+	Msg      string
+	Variants map[string]SelectOut
 }
-
-// OrderDependent reports whether OpenClaw's answer changed with key order.
-func (a SelectAnswer) OrderDependent() bool { return a.R != a.Asc || a.R != a.Desc }
 
 // SelectItem builds the oracle item and occkit's answer for in.
 func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
@@ -232,14 +254,14 @@ func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
 	if err != nil {
 		return nil, SelectOut{}, err
 	}
-	item := map[string]any{"op": "select", "config": in.Config, "provider": in.Provider, "modelId": in.ModelID,
+	item := map[string]any{"op": "select", "config": json.RawMessage(raw), "provider": in.Provider, "modelId": in.ModelID,
 		"agentId": in.AgentID, "harnesses": in.Harnesses, "lockedOwner": in.LockedOwner, "override": in.Override}
 	sel, err := selection.Select(doc, selection.Request{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID,
 		Session: selection.Session{LockedOwner: in.LockedOwner, Override: in.Override}}, reg)
 	if err != nil {
 		return item, SelectOut{Err: true}, nil
 	}
-	out := SelectOut{Runtime: sel.Runtime}
+	out := SelectOut{Runtime: sel.Runtime, Source: string(sel.Source)}
 	for _, r := range sel.Reasons() {
 		if r.Rule == "SEL-8" && strings.HasPrefix(r.Note, "incompatible session override ignored") {
 			out.OverrideIgnored = true
@@ -248,16 +270,26 @@ func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
 	return item, out, nil
 }
 
+type clawSelectJSON struct {
+	Selected string `json:"selected"`
+	Reason   string `json:"reason"`
+	Source   string `json:"source"`
+	Error    string `json:"error"`
+}
+
+func (o clawSelectJSON) out() SelectOut {
+	if o.Error != "" {
+		return SelectOut{Err: true}
+	}
+	return SelectOut{Runtime: o.Selected, Source: o.Source}
+}
+
 // DecodeSelect decodes the oracle's answer to a select item.
 func DecodeSelect(raw json.RawMessage) (SelectAnswer, error) {
-	type one struct {
-		Selected string `json:"selected"`
-		Reason   string `json:"reason"`
-		Error    string `json:"error"`
-	}
 	var a struct {
-		R, Asc, Desc one
-		Fatal        string `json:"fatal"`
+		R        clawSelectJSON
+		Variants map[string]clawSelectJSON
+		Fatal    string `json:"fatal"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return SelectAnswer{}, err
@@ -265,13 +297,14 @@ func DecodeSelect(raw json.RawMessage) (SelectAnswer, error) {
 	if a.Fatal != "" {
 		return SelectAnswer{}, fmt.Errorf("oracle: %s", a.Fatal)
 	}
-	conv := func(o one) SelectOut {
-		if o.Error != "" {
-			return SelectOut{Err: true}
+	out := SelectAnswer{R: a.R.out(), Reason: a.R.Reason, Msg: a.R.Error}
+	if a.Variants != nil {
+		out.Variants = map[string]SelectOut{}
+		for k, v := range a.Variants {
+			out.Variants[k] = v.out()
 		}
-		return SelectOut{Runtime: o.Selected}
 	}
-	return SelectAnswer{R: conv(a.R), Asc: conv(a.Asc), Desc: conv(a.Desc), Reason: a.R.Reason, Msg: a.R.Error}, nil
+	return out, nil
 }
 
 // DoctorOut is the runtime-relevant projection of a repaired
@@ -353,7 +386,7 @@ func DoctorItem(in DoctorInput) (map[string]any, DoctorOut, error) {
 	if err != nil {
 		return nil, DoctorOut{}, err
 	}
-	item := map[string]any{"op": "doctor", "config": in.Config}
+	item := map[string]any{"op": "doctor", "config": json.RawMessage(raw)}
 	fixed, _, err := compile.Repair(doc)
 	if err != nil {
 		return item, DoctorOut{Err: true}, nil
@@ -369,54 +402,214 @@ func DoctorItem(in DoctorInput) (map[string]any, DoctorOut, error) {
 type DoctorAnswer struct {
 	DoctorOut
 	Changes []string
-	// Explained lists the smallest set of reasons under which OpenClaw's
-	// doctor gives occkit's answer: "key-order" (a permuted key order),
-	// "catalog" and "implicitPrimary" (doctor without that migration).
-	// Nil when no variant was asked for or none matches.
+	// Variants are doctor's answers for the variants asked for
+	// ([DoctorVariants]): "canonical-first", the authored configuration
+	// with every models map listing its canonical keys first.
+	Variants map[string]DoctorOut
+	// Renames are doctor's catalog migration applied to each ref of
+	// occkit's answer alone ([DoctorRenames]), "" where it gave nothing.
+	Renames []string
+	// Explained lists the smallest set of reasons under which occkit's
+	// answer becomes OpenClaw's: "catalog" (the retired-ID renames of
+	// Renames applied to occkit's answer), "implicitPrimary" (OpenClaw's
+	// primary written where occkit's answer has none) and "key-order"
+	// (compared with the canonical-first variant). Nil when none does.
 	Explained []string
 }
 
-// DoctorItemVariants asks again for a doctor item, with variants: stage
-// 0 the authored key order without the skippable migrations, stage 1 also
-// the permuted key orders.
-func DoctorItemVariants(item any, stage int) any {
-	m := item.(map[string]any)
-	c := make(map[string]any, len(m)+1)
-	for k, v := range m {
+// RenameReq asks for doctor's catalog migration of one ref alone: a model
+// selection ("value"), a models map key ("key") or a catalog row id of
+// Provider ("row").
+type RenameReq struct {
+	Kind     string `json:"kind"`
+	Provider string `json:"provider,omitempty"`
+	Ref      string `json:"ref"`
+}
+
+// DoctorRenames lists the refs of occkit's repaired projection that the
+// catalog row may rename.
+func DoctorRenames(occ DoctorOut) []RenameReq {
+	var p map[string]any
+	if occ.Err || json.Unmarshal([]byte(occ.Proj), &p) != nil {
+		return nil
+	}
+	seen := map[RenameReq]bool{}
+	var out []RenameReq
+	eachRef(p, func(r RenameReq) string {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+		return r.Ref
+	})
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.Kind+"\x00"+a.Provider+"\x00"+a.Ref < b.Kind+"\x00"+b.Provider+"\x00"+b.Ref
+	})
+	return out
+}
+
+// eachRef replaces every ref of a doctor projection (model selections,
+// models map keys, catalog row ids) with fn's answer; false when two keys
+// of one map would become one.
+func eachRef(p map[string]any, fn func(RenameReq) string) bool {
+	for name, v := range p {
+		sc, _ := v.(map[string]any)
+		if id, ok := strings.CutPrefix(name, "provider:"); ok {
+			rows, _ := sc["rows"].([]any)
+			for _, r := range rows {
+				if pair, _ := r.([]any); len(pair) == 2 {
+					if s, ok := pair[0].(string); ok {
+						pair[0] = fn(RenameReq{Kind: "row", Provider: id, Ref: s})
+					}
+				}
+			}
+			continue
+		}
+		for _, slot := range []string{"model", "subagents.model"} {
+			if _, ok := sc[slot]; ok {
+				sc[slot] = forSelections(sc[slot], func(s string) string { return fn(RenameReq{Kind: "value", Ref: s}) })
+			}
+		}
+		if models, ok := sc["models"].(map[string]any); ok {
+			nm := make(map[string]any, len(models))
+			for k, rt := range models {
+				t := fn(RenameReq{Kind: "key", Ref: k})
+				if _, clash := nm[t]; clash {
+					return false
+				}
+				nm[t] = rt
+			}
+			sc["models"] = nm
+		}
+	}
+	return true
+}
+
+// forSelections calls fn on the ref strings of a model selection (a
+// string, or the primary and fallbacks of an object) and returns the
+// selection with fn's results.
+func forSelections(v any, fn func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return fn(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		if s, ok := x["primary"].(string); ok {
+			out["primary"] = fn(s)
+		}
+		if fb, ok := x["fallbacks"].([]any); ok {
+			nf := make([]any, len(fb))
+			for i, e := range fb {
+				if s, ok := e.(string); ok {
+					nf[i] = fn(s)
+				} else {
+					nf[i] = e
+				}
+			}
+			out["fallbacks"] = nf
+		}
+		return out
+	}
+	return v
+}
+
+// retiredRename reports whether to is doctor renaming a retired model ID
+// in from and nothing else: both untrimmed-free, the provider part (up to
+// the first slash) unchanged, only the model ID after it different.
+func retiredRename(from, to string) bool {
+	if to == "" || to == from || strings.TrimSpace(from) != from || strings.TrimSpace(to) != to {
+		return false
+	}
+	fp, fid, fok := strings.Cut(from, "/")
+	tp, tid, tok := strings.Cut(to, "/")
+	if fok != tok {
+		return false
+	}
+	if !fok {
+		return true // a bare catalog row id
+	}
+	return fp == tp && fid != tid
+}
+
+// renamed applies the retired-ID renames of a to occkit's projection; ok
+// is false when a rename would collide with another key.
+func renamed(proj string, reqs []RenameReq, to []string) (string, bool) {
+	var p map[string]any
+	if json.Unmarshal([]byte(proj), &p) != nil {
+		return "", false
+	}
+	ren := map[RenameReq]string{}
+	for i, r := range reqs {
+		if i < len(to) && retiredRename(r.Ref, to[i]) {
+			ren[r] = to[i]
+		}
+	}
+	ok := eachRef(p, func(r RenameReq) string {
+		if t, ok := ren[r]; ok {
+			return t
+		}
+		return r.Ref
+	})
+	if !ok {
+		return "", false
+	}
+	b, err := json.Marshal(p)
+	return string(b), err == nil
+}
+
+// withClawPrimary writes OpenClaw's agents.defaults.model into occkit's
+// projection when occkit's has none.
+func withClawPrimary(occ, claw string) (string, bool) {
+	var o, c map[string]any
+	if json.Unmarshal([]byte(occ), &o) != nil || json.Unmarshal([]byte(claw), &c) != nil {
+		return "", false
+	}
+	od, _ := o["defaults"].(map[string]any)
+	cd, _ := c["defaults"].(map[string]any)
+	if od == nil || cd == nil || od["model"] != nil || cd["model"] == nil {
+		return "", false
+	}
+	od["model"] = cd["model"]
+	b, err := json.Marshal(o)
+	return string(b), err == nil
+}
+
+// DoctorItemVariants adds to a doctor item what the doctor rows need:
+// the canonical-first variant (see [CanonicalFirst]) and the renames of
+// occkit's refs.
+func DoctorItemVariants(item map[string]any, in DoctorInput, occ DoctorOut) map[string]any {
+	c := make(map[string]any, len(item)+2)
+	for k, v := range item {
 		c[k] = v
 	}
-	skips := [][]string{{}, {"catalog"}, {"implicitPrimary"}, {"catalog", "implicitPrimary"}}
-	var vs []any
-	for _, order := range []string{"authored", "asc", "desc"} {
-		if stage == 0 && order != "authored" {
-			break
-		}
-		for _, s := range skips {
-			if order == "authored" && (len(s) == 0 || stage == 1) {
-				continue
-			}
-			vs = append(vs, map[string]any{"order": order, "skip": s})
-		}
+	c["variants"] = []any{map[string]any{"name": "canonical-first", "config": CanonicalFirst(in.Config)}}
+	reqs := DoctorRenames(occ)
+	if reqs == nil {
+		reqs = []RenameReq{}
 	}
-	c["variants"] = vs
+	c["renames"] = reqs
 	return c
 }
 
 // DecodeDoctor decodes the oracle's answer to a doctor item; occ is
-// occkit's answer, used to find which variant explains a difference.
+// occkit's answer, used to find the reasons that explain a difference.
 func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
+	type one struct {
+		OK     bool           `json:"ok"`
+		Config map[string]any `json:"config"`
+	}
 	var a struct {
 		OK       bool           `json:"ok"`
 		Config   map[string]any `json:"config"`
 		Changes  []string       `json:"changes"`
 		Error    string         `json:"error"`
 		Fatal    string         `json:"fatal"`
-		Variants []struct {
-			Order  string         `json:"order"`
-			Skip   []string       `json:"skip"`
-			OK     bool           `json:"ok"`
-			Config map[string]any `json:"config"`
-		} `json:"variants"`
+		Variants map[string]one `json:"variants"`
+		Renames  []*string      `json:"renames"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return DoctorAnswer{}, err
@@ -428,16 +621,56 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 		return DoctorAnswer{DoctorOut: DoctorOut{Err: true}, Changes: []string{a.Error}}, nil
 	}
 	ans := DoctorAnswer{DoctorOut: DoctorOut{Proj: ProjectDoctor(a.Config)}, Changes: a.Changes}
-	for _, v := range a.Variants {
-		if !v.OK || occ.Err || ProjectDoctor(v.Config) != occ.Proj {
-			continue
+	if a.Variants != nil {
+		ans.Variants = map[string]DoctorOut{}
+		for k, v := range a.Variants {
+			if v.OK {
+				ans.Variants[k] = DoctorOut{Proj: ProjectDoctor(v.Config)}
+			} else {
+				ans.Variants[k] = DoctorOut{Err: true}
+			}
 		}
-		why := append([]string(nil), v.Skip...)
-		if v.Order != "authored" {
-			why = append(why, "key-order")
+	}
+	if a.Renames != nil {
+		ans.Renames = make([]string, len(a.Renames))
+		for i, r := range a.Renames {
+			if r != nil {
+				ans.Renames[i] = *r
+			}
 		}
-		if ans.Explained == nil || len(why) < len(ans.Explained) {
+	}
+	if occ.Err || ans.Err || occ.Proj == ans.Proj || a.Renames == nil {
+		return ans, nil
+	}
+	reqs := DoctorRenames(occ)
+	for _, why := range [][]string{{"catalog"}, {"implicitPrimary"}, {"key-order"},
+		{"catalog", "implicitPrimary"}, {"catalog", "key-order"}, {"implicitPrimary", "key-order"},
+		{"catalog", "implicitPrimary", "key-order"}} {
+		target := ans.Proj
+		got := occ.Proj
+		ok := true
+		for _, w := range why {
+			switch w {
+			case "catalog":
+				got, ok = renamed(got, reqs, ans.Renames)
+			case "implicitPrimary":
+				t := target
+				if slices.Contains(why, "key-order") {
+					t = ans.Variants["canonical-first"].Proj
+				}
+				got, ok = withClawPrimary(got, t)
+			case "key-order":
+				v, has := ans.Variants["canonical-first"]
+				ok = has && !v.Err
+				target = v.Proj
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok && got == target {
 			ans.Explained = why
+			break
 		}
 	}
 	return ans, nil
@@ -453,8 +686,11 @@ func DoctorExplainedBy(a DoctorAnswer, reason string) bool {
 type LoadOut struct {
 	JSON string
 	Err  bool
-	// MissingVar: occkit refused a ${VAR} whose variable is not set.
-	MissingVar bool
+	// MissingVar names the variable of occkit's DOC-4 "is not set"
+	// refusal ("" for any other outcome).
+	MissingVar string
+	// Duplicate: occkit refused a duplicate object key (DOC-2).
+	Duplicate bool
 }
 
 func (l LoadOut) String() string {
@@ -464,6 +700,8 @@ func (l LoadOut) String() string {
 	return l.JSON
 }
 
+var missingVar = regexp.MustCompile(`^variable (\S+) is not set$`)
+
 // LoadItem loads in with occkit and builds the oracle item.
 func LoadItem(in LoadInput) (map[string]any, LoadOut) {
 	item := map[string]any{"op": "load", "path": in.Main, "env": in.Env}
@@ -472,9 +710,15 @@ func LoadItem(in LoadInput) (map[string]any, LoadOut) {
 		return v, ok
 	}})
 	if err != nil {
+		out := LoadOut{Err: true}
 		var oe *occkit.Error
-		missing := errors.As(err, &oe) && oe.Rule == "DOC-4" && strings.Contains(oe.Message(), "is not set")
-		return item, LoadOut{Err: true, MissingVar: missing}
+		if errors.As(err, &oe) {
+			if m := missingVar.FindStringSubmatch(oe.Message()); oe.Rule == "DOC-4" && m != nil {
+				out.MissingVar = m[1]
+			}
+			out.Duplicate = oe.Rule == "DOC-2" && strings.Contains(oe.Message(), "duplicate object key")
+		}
+		return item, out
 	}
 	return item, LoadOut{JSON: canonJSON(doc.Bytes())}
 }
@@ -514,4 +758,12 @@ func DecodeLoad(raw json.RawMessage) (LoadAnswer, error) {
 		return LoadAnswer{LoadOut: LoadOut{Err: true}, Msg: a.Error}, nil
 	}
 	return LoadAnswer{LoadOut: LoadOut{JSON: canonJSON(a.Value)}, Missing: a.Missing}, nil
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// canonValue is v as JSON with sorted keys.
+func canonValue(v any) string {
+	out, _ := json.Marshal(v)
+	return string(out)
 }

@@ -84,29 +84,33 @@ const fn = {
   parseModelRef: lazy(() => exported("parseModelRef")),
   normalizeModelRef: lazy(() => exported("normalizeModelRef")),
   resolveModelRuntimePolicy: lazy(() => exported("resolveModelRuntimePolicy")),
+  normalizeOptionalAgentRuntimeId: lazy(() => exported("normalizeOptionalAgentRuntimeId")),
+  isDefaultAgentRuntimeId: lazy(() => exported("isDefaultAgentRuntimeId")),
   resolveAgentHarnessSelectionDecision: lazy(() => exported("resolveAgentHarnessSelectionDecision")),
+  isAgentRuntimeModelParam: lazy(() => exported("isAgentRuntimeModelParam")),
   parseJsonWithJson5Fallback: lazy(() => exported("parseJsonWithJson5Fallback")),
   resolveConfigIncludes: lazy(() => exported("resolveConfigIncludes")),
   resolveConfigEnvVars: lazy(() => exported("resolveConfigEnvVars")),
+  applyConfigEnvVars: lazy(() => exported("applyConfigEnvVars")),
   applyLegacyDoctorMigrations: lazy(() => exported("applyLegacyDoctorMigrations")),
   collectBlockedLegacyOpenAICodexProviderPlan: lazy(() => exported("collectBlockedLegacyOpenAICodexProviderPlan")),
   normalizeCompatibilityConfigValues: lazy(() => internal("normalizeCompatibilityConfigValues")),
 };
 
-// ---- key order -------------------------------------------------------
-// reorder returns a deep copy of v with every object's keys in the order
-// cmp gives (arrays keep theirs). The policy and selection ops answer for
-// the authored order and for two permutations, so a reader can tell when
-// OpenClaw's answer depends on key order.
-function reorder(v, cmp) {
-  if (Array.isArray(v)) return v.map((x) => reorder(x, cmp));
-  if (v === null || typeof v !== "object") return v;
-  const out = {};
-  for (const k of Object.keys(v).sort(cmp)) out[k] = reorder(v[k], cmp);
-  return out;
+// ---- variants ------------------------------------------------------------
+// An item may carry variants: each is a partial item (a name plus the
+// fields it replaces: config, override, lockedOwner, ...) that the same
+// op answers again. The Go side builds the variants a divergence row
+// needs (the key order occkit's ranking gives, the input without an
+// ignored override, ...), so a row checks that OpenClaw, on the input its
+// reason describes, gives occkit's answer.
+async function withVariants(it, once) {
+  const r = await once(it);
+  if (!Array.isArray(it.variants)) return { r };
+  const variants = {};
+  for (const v of it.variants) variants[v.name] = await once({ ...it, ...v, variants: undefined });
+  return { r, variants };
 }
-const asc = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const desc = (a, b) => asc(b, a);
 
 // ---- ops ---------------------------------------------------------------
 async function opRef(it) {
@@ -125,27 +129,26 @@ async function opRef(it) {
   return { strict, lenient, occNorm };
 }
 
-async function policyOnce(it, config) {
+// OpenClaw's own reading of a policy id: normalizeOptionalAgentRuntimeId,
+// then isDefaultAgentRuntimeId for "no runtime chosen", as its harness
+// policy reads it. occkit's normalization is never applied to an answer.
+async function runtimeOf(id) {
+  const n = (await fn.normalizeOptionalAgentRuntimeId())(id);
+  return (await fn.isDefaultAgentRuntimeId())(n) ? "auto" : n;
+}
+
+async function policyOnce(it) {
   const r = (await fn.resolveModelRuntimePolicy())({
-    config,
+    config: it.config,
     provider: it.provider,
     modelId: it.modelId,
     agentId: it.agentId || undefined,
   });
-  return { id: r.policy?.id ?? null, source: r.source ?? null };
+  const id = r.policy?.id ?? null;
+  return { id, runtime: id === null ? null : await runtimeOf(id), source: r.source ?? null };
 }
 
-// Without it.perm only the authored order is answered (the permutations
-// are asked again for the inputs that disagree).
-async function opPolicy(it) {
-  const r = await policyOnce(it, it.config);
-  if (!it.perm) return { r, asc: r, desc: r };
-  return {
-    r,
-    asc: await policyOnce(it, reorder(it.config, asc)),
-    desc: await policyOnce(it, reorder(it.config, desc)),
-  };
-}
+const opPolicy = (it) => withVariants(it, policyOnce);
 
 // Harness plugins are data: both sides implement the same rules. A
 // harness supports a route when its provider list names the provider
@@ -185,40 +188,66 @@ function installHarnesses(hs) {
   globalThis[REGISTRY_STATE] = { ...(globalThis[REGISTRY_STATE] ?? {}), activeRegistry: registry };
 }
 
-async function selectOnce(it, config) {
+// dropControls returns config without the runtime controls OpenClaw
+// itself recognises (isAgentRuntimeModelParam) in the params of every
+// provider, catalog row, agent scope and models map entry.
+async function dropControls(config) {
+  const isControl = await fn.isAgentRuntimeModelParam();
+  const c = structuredClone(config);
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const strip = (params) => {
+    if (!isObject(params)) return;
+    for (const k of Object.keys(params)) if (isControl(k, params[k])) delete params[k];
+  };
+  for (const p of Object.values(isObject(c.models?.providers) ? c.models.providers : {})) {
+    if (!isObject(p)) continue;
+    strip(p.params);
+    if (Array.isArray(p.models)) for (const r of p.models) if (isObject(r)) strip(r.params);
+  }
+  const agents = isObject(c.agents) ? c.agents : {};
+  const scopes = [agents.defaults, ...Object.values(isObject(agents.entries) ? agents.entries : {}), ...(Array.isArray(agents.list) ? agents.list : [])];
+  for (const s of scopes) {
+    if (!isObject(s)) continue;
+    strip(s.params);
+    for (const m of Object.values(isObject(s.models) ? s.models : {})) if (isObject(m)) strip(m.params);
+  }
+  return c;
+}
+
+async function selectOnce(it) {
   installHarnesses(it.harnesses);
   try {
     const d = (await fn.resolveAgentHarnessSelectionDecision())({
-      config,
+      config: it.dropControls ? await dropControls(it.config) : it.config,
       provider: it.provider,
       modelId: it.modelId,
       agentId: it.agentId || undefined,
       ...(it.lockedOwner ? { agentHarnessId: it.lockedOwner } : {}),
       ...(it.override ? { agentHarnessRuntimeOverride: it.override } : {}),
     });
-    return { selected: d.selectedHarnessId, reason: d.selectedReason, policy: d.policy?.runtime ?? null };
+    return {
+      selected: d.selectedHarnessId,
+      reason: d.selectedReason,
+      source: d.policy?.runtimeSource ?? null,
+    };
   } catch (e) {
     return { error: String(e?.message ?? e).slice(0, 200), stack: process.env.ORACLE_STACK ? String(e?.stack) : undefined };
   }
 }
 
-async function opSelect(it) {
-  const r = await selectOnce(it, it.config);
-  if (!it.perm) return { r, asc: r, desc: r };
-  return {
-    r,
-    asc: await selectOnce(it, reorder(it.config, asc)),
-    desc: await selectOnce(it, reorder(it.config, desc)),
-  };
-}
+const opSelect = (it) => withVariants(it, selectOnce);
 
 async function opLoad(it) {
   try {
     const raw = fs.readFileSync(it.path, "utf8");
     const parsed = (await fn.parseJsonWithJson5Fallback())(raw);
     const included = (await fn.resolveConfigIncludes())(parsed, it.path);
+    // As OpenClaw's reader does: the configuration's own env (env.vars)
+    // is applied to the environment before substitution.
+    const env = { ...it.env };
+    if (included && typeof included === "object" && "env" in included) (await fn.applyConfigEnvVars())(included, env);
     const missing = [];
-    const out = (await fn.resolveConfigEnvVars())(included, it.env, {
+    const out = (await fn.resolveConfigEnvVars())(included, env, {
       onMissing: (w) => missing.push(String(w?.varName ?? w?.name ?? w)),
     });
     return { ok: true, value: out, missing };
@@ -244,6 +273,12 @@ const migrationList = lazy(async () => {
   throw new Error("openclaw: doctor migration list not found");
 });
 
+async function migration(name) {
+  const m = (await migrationList()).find((x) => x.id === SKIPPABLE[name]);
+  if (!m) throw new Error(`openclaw: doctor migration ${SKIPPABLE[name]} not found`);
+  return m;
+}
+
 async function withoutMigrations(names, run) {
   const list = await migrationList();
   const saved = [];
@@ -260,17 +295,42 @@ async function withoutMigrations(names, run) {
   }
 }
 
-// Without it.variants only doctor itself answers; each variant
-// {order, skip} runs doctor again on a key order (authored, asc, desc)
-// without the named skippable migrations.
+// renameAlone applies doctor's catalog migration (canonical model refs)
+// to one ref on its own: as a model selection ("value"), as a models map
+// key ("key"), or as a catalog row id of a provider ("row"). Nothing
+// else of a configuration is there to merge or trim.
+async function renameAlone(r) {
+  const m = await migration("catalog");
+  let cfg;
+  if (r.kind === "key") cfg = { agents: { defaults: { models: { [r.ref]: {} } } } };
+  else if (r.kind === "row") cfg = { models: { providers: { [r.provider]: { models: [{ id: r.ref }] } } } };
+  else cfg = { agents: { defaults: { model: r.ref } } };
+  m.apply(cfg, []);
+  if (r.kind === "key") {
+    const keys = Object.keys(cfg.agents?.defaults?.models ?? {});
+    return keys.length === 1 ? keys[0] : null;
+  }
+  if (r.kind === "row") return cfg.models?.providers?.[r.provider]?.models?.[0]?.id ?? null;
+  return typeof cfg.agents?.defaults?.model === "string" ? cfg.agents.defaults.model : null;
+}
+
+// Without it.variants only doctor itself answers; each variant {name,
+// config, skip} runs doctor again on its own configuration (the key
+// order occkit's merge gives, built by the Go side) without the named
+// skippable migrations. it.renames asks renameAlone for each ref.
 async function opDoctor(it) {
   const full = await doctorOnce(it.config);
-  if (!full.ok || !it.variants) return full;
-  full.variants = [];
-  for (const v of it.variants) {
-    const config = v.order === "asc" ? reorder(it.config, asc) : v.order === "desc" ? reorder(it.config, desc) : it.config;
-    const r = await withoutMigrations(v.skip, () => doctorOnce(config));
-    full.variants.push({ order: v.order, skip: v.skip, ok: r.ok, config: r.config });
+  if (!full.ok) return full;
+  if (Array.isArray(it.variants)) {
+    full.variants = {};
+    for (const v of it.variants) {
+      const r = await withoutMigrations(v.skip ?? [], () => doctorOnce(v.config ?? it.config));
+      full.variants[v.name] = { ok: r.ok, config: r.config };
+    }
+  }
+  if (Array.isArray(it.renames)) {
+    full.renames = [];
+    for (const r of it.renames) full.renames.push(await renameAlone(r));
   }
   return full;
 }

@@ -1,11 +1,15 @@
 package openclawdiff
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit/compile/openclawschema"
 )
@@ -43,28 +47,74 @@ func TestTableRows(t *testing.T) {
 	}
 }
 
+// TestPredicates checks each row on an input its reason explains and on
+// counterexamples: the same disagreement where the reason does not
+// apply, or where the answers differ by more than the reason says.
 func TestPredicates(t *testing.T) {
+	ref := func(p, id, prof string) RefOut { return RefOut{Valid: true, Provider: p, ID: id, Profile: prof} }
+	vllm := SelectInput{PolicyInput: PolicyInput{Provider: "vllm", ModelID: "m"}}
+	tie := vllm
+	tie.Harnesses = []HarnessSpec{{ID: "my-h", Priority: 10, SupportsProviders: []string{"*"}}, {ID: "my_h", Priority: 10, SupportsProviders: []string{"*"}}}
+	noClaim := vllm
+	noClaim.Harnesses = []HarnessSpec{{ID: "my-h", Priority: 10, SupportsProviders: []string{}}, {ID: "my_h", Priority: 10, SupportsProviders: []string{}}}
+	unregistered := vllm
+	unregistered.Override = "zeta"
+	compatible := vllm
+	compatible.Override = "zeta"
+	compatible.Harnesses = []HarnessSpec{{ID: "zeta", SupportsProviders: []string{"vllm"}}}
+	locked := vllm
+	locked.LockedOwner = "codex"
+	lockedAuto := vllm
+	lockedAuto.LockedOwner = "auto"
+	occIgnored := SelectOut{Runtime: "openclaw", Source: "implicit", OverrideIgnored: true}
+	noOverride := func(o SelectOut) SelectAnswer {
+		return SelectAnswer{R: SelectOut{Err: true}, Variants: map[string]SelectOut{VarNoOverride: o}}
+	}
 	tests := []struct {
 		name string
 		c    Case
 		want string
 	}{
-		{"trailing slash", Case{Fn: FnRefStrict, Occ: RefOut{}, Claw: RefAnswer{Strict: RefOut{Valid: true, Provider: "p", ID: "m/"}}}, "trailing-slash-invalid"},
-		{"slash inside is no class", Case{Fn: FnRefStrict, Occ: RefOut{}, Claw: RefAnswer{Strict: RefOut{Valid: true, Provider: "p", ID: "m"}}}, ""},
-		{"normalization", Case{Fn: FnRefLenient, Occ: RefOut{Valid: true, Provider: "anthropic", ID: "opus"},
-			Claw: RefAnswer{Lenient: RefOut{Valid: true, Provider: "anthropic", ID: "claude-opus-5"}, OccNorm: RefOut{Valid: true, Provider: "anthropic", ID: "claude-opus-5"}}}, "model-id-normalization"},
+		{"trailing slash", Case{Fn: FnRefStrict, Occ: RefOut{}, Claw: RefAnswer{Strict: ref("p", "m/", "")}}, "trailing-slash-invalid"},
+		{"slash inside is no class", Case{Fn: FnRefStrict, Occ: RefOut{}, Claw: RefAnswer{Strict: ref("p", "m", "")}}, ""},
+		{"tag run", Case{Fn: FnRefStrict, Occ: ref("vllm", "m@q8_0@8bit", ""), Claw: RefAnswer{Strict: ref("vllm", "m@q8_0", "8bit")}}, "tag-run"},
+		{"tag run before a profile", Case{Fn: FnRefLenient, Occ: ref("vllm", "m@q4@20251001", "work"), Claw: RefAnswer{Lenient: ref("vllm", "m@q4", "20251001@work")}}, "tag-run"},
+		{"tag run, other provider", Case{Fn: FnRefStrict, Occ: ref("vllm", "m@q8_0@8bit", ""), Claw: RefAnswer{Strict: ref("ollama", "m@q8_0", "8bit")}}, ""},
+		{"no tag skipped first", Case{Fn: FnRefStrict, Occ: ref("vllm", "m@work@8bit", ""), Claw: RefAnswer{Strict: ref("vllm", "m@work", "8bit")}}, ""},
+		{"a profile is no tag", Case{Fn: FnRefStrict, Occ: ref("vllm", "m@q8_0@team", ""), Claw: RefAnswer{Strict: ref("vllm", "m@q8_0", "team")}}, ""},
+		{"normalization", Case{Fn: FnRefLenient, Occ: ref("anthropic", "opus", ""),
+			Claw: RefAnswer{Lenient: ref("anthropic", "claude-opus-5", ""), OccNorm: ref("anthropic", "claude-opus-5", "")}}, "model-id-normalization"},
+		{"normalization, providers differ", Case{Fn: FnRefLenient, Occ: ref("openai", "opus", ""),
+			Claw: RefAnswer{Lenient: ref("anthropic", "claude-opus-5", ""), OccNorm: ref("anthropic", "claude-opus-5", "")}}, ""},
+		{"openrouter alias", Case{Fn: FnRefLenient, Input: RefInput{Raw: "openrouter:auto", DefaultProvider: "openai"}, Occ: ref("openai", "openrouter:auto", ""),
+			Claw: RefAnswer{Lenient: ref("openrouter", "openrouter/auto", "")}}, "openrouter-auto-alias"},
+		{"openrouter alias, wrong default provider", Case{Fn: FnRefLenient, Input: RefInput{Raw: "openrouter:auto", DefaultProvider: "anthropic"}, Occ: ref("openai", "openrouter:auto", ""),
+			Claw: RefAnswer{Lenient: ref("openrouter", "openrouter/auto", "")}}, ""},
 		{"policy order", Case{Fn: FnPolicy, Occ: PolicyOut{Runtime: "b", Source: "model"},
-			Claw: PolicyAnswer{R: PolicyOut{Runtime: "a", Source: "model"}, Asc: PolicyOut{Runtime: "b", Source: "model"}, Desc: PolicyOut{Runtime: "a", Source: "model"}}}, "key-order"},
-		{"policy stable is no class", Case{Fn: FnPolicy, Occ: PolicyOut{Runtime: "b", Source: "model"},
-			Claw: PolicyAnswer{R: PolicyOut{Runtime: "a", Source: "model"}, Asc: PolicyOut{Runtime: "a", Source: "model"}, Desc: PolicyOut{Runtime: "a", Source: "model"}}}, ""},
-		{"priority tie", Case{Fn: FnSelect, Input: SelectInput{Harnesses: []HarnessSpec{{ID: "my-h", Priority: 10}, {ID: "my_h", Priority: 10}}},
-			Occ: SelectOut{Runtime: "my-h"}, Claw: SelectAnswer{R: SelectOut{Runtime: "my_h"}, Asc: SelectOut{Runtime: "my_h"}, Desc: SelectOut{Runtime: "my_h"}}}, "priority-tie-byte-order"},
-		{"no tie at different priorities", Case{Fn: FnSelect, Input: SelectInput{Harnesses: []HarnessSpec{{ID: "my-h", Priority: 10}, {ID: "my_h", Priority: 20}}},
-			Occ: SelectOut{Runtime: "my-h"}, Claw: SelectAnswer{R: SelectOut{Runtime: "my_h"}, Asc: SelectOut{Runtime: "my_h"}, Desc: SelectOut{Runtime: "my_h"}}}, ""},
-		{"override ignored", Case{Fn: FnSelect, Input: SelectInput{Override: "x"}, Occ: SelectOut{Runtime: "openclaw", OverrideIgnored: true},
-			Claw: SelectAnswer{R: SelectOut{Err: true}, Asc: SelectOut{Err: true}, Desc: SelectOut{Err: true}}}, "incompatible-override-ignored"},
-		{"missing variable", Case{Fn: FnLoad, Occ: LoadOut{Err: true, MissingVar: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}, Missing: []string{"X"}}}, "missing-variable-is-an-error"},
-		{"other load error is no class", Case{Fn: FnLoad, Occ: LoadOut{Err: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, ""},
+			Claw: PolicyAnswer{R: PolicyOut{Runtime: "a", Source: "model"}, Variants: map[string]PolicyOut{VarRanked: {Runtime: "b", Source: "model"}}}}, "key-order"},
+		{"policy ranked order still differs", Case{Fn: FnPolicy, Occ: PolicyOut{Runtime: "b", Source: "model"},
+			Claw: PolicyAnswer{R: PolicyOut{Runtime: "a", Source: "model"}, Variants: map[string]PolicyOut{VarRanked: {Runtime: "a", Source: "model"}}}}, ""},
+		{"priority tie", Case{Fn: FnSelect, Input: tie, Occ: SelectOut{Runtime: "my-h", Source: "implicit"},
+			Claw: SelectAnswer{R: SelectOut{Runtime: "my_h", Source: "implicit"}, Reason: "auto_plugin"}}, "priority-tie-byte-order"},
+		{"tie of harnesses that do not claim", Case{Fn: FnSelect, Input: noClaim, Occ: SelectOut{Runtime: "my-h", Source: "implicit"},
+			Claw: SelectAnswer{R: SelectOut{Runtime: "my_h", Source: "implicit"}, Reason: "auto_plugin"}}, ""},
+		{"override ignored", Case{Fn: FnSelect, Input: unregistered, Occ: occIgnored, Claw: noOverride(SelectOut{Runtime: "openclaw", Source: "implicit"})}, "incompatible-override-ignored"},
+		{"override ignored, another answer", Case{Fn: FnSelect, Input: unregistered, Occ: occIgnored, Claw: noOverride(SelectOut{Runtime: "my-h", Source: "implicit"})}, ""},
+		{"compatible override is no class", Case{Fn: FnSelect, Input: compatible, Occ: occIgnored, Claw: noOverride(SelectOut{Runtime: "openclaw", Source: "implicit"})}, ""},
+		{"session source", Case{Fn: FnSelect, Input: locked, Occ: SelectOut{Runtime: "codex", Source: "session"}, Claw: SelectAnswer{R: SelectOut{Runtime: "codex", Source: "model"}}}, "session-source"},
+		{"session source, runtimes differ", Case{Fn: FnSelect, Input: locked, Occ: SelectOut{Runtime: "codex", Source: "session"}, Claw: SelectAnswer{R: SelectOut{Runtime: "openclaw", Source: "model"}}}, ""},
+		{"automatic locked owner decides nothing", Case{Fn: FnSelect, Input: lockedAuto, Occ: SelectOut{Runtime: "codex", Source: "session"}, Claw: SelectAnswer{R: SelectOut{Runtime: "codex", Source: "model"}}}, ""},
+		{"controls filtered", Case{Fn: FnSelect, Input: vllm, Occ: SelectOut{Runtime: "codex", Source: "implicit"},
+			Claw: SelectAnswer{R: SelectOut{Runtime: "openclaw", Source: "implicit"}, Variants: map[string]SelectOut{VarControlsDropped: {Runtime: "codex", Source: "implicit"}}}}, "runtime-controls-filtered"},
+		{"controls dropped change nothing", Case{Fn: FnSelect, Input: vllm, Occ: SelectOut{Runtime: "codex", Source: "implicit"},
+			Claw: SelectAnswer{R: SelectOut{Runtime: "openclaw", Source: "implicit"}, Variants: map[string]SelectOut{VarControlsDropped: {Runtime: "openclaw", Source: "implicit"}}}}, ""},
+		{"missing variable", Case{Fn: FnLoad, Occ: LoadOut{Err: true, MissingVar: "X"}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}, Missing: []string{"X"}}}, "missing-variable-is-an-error"},
+		{"missing variable, another one named", Case{Fn: FnLoad, Occ: LoadOut{Err: true, MissingVar: "Y"}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}, Missing: []string{"X"}}}, ""},
+		{"other load error is no class", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{Err: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, ""},
+		{"duplicate key", Case{Fn: FnLoad, Input: LoadInput{Duplicate: true}, Occ: LoadOut{Err: true, Duplicate: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, "duplicate-key-refused"},
+		{"duplicate refusal without a duplicate", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{Err: true, Duplicate: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, ""},
+		{"proto kept", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{JSON: `{"__proto__":{"x":1},"a":1}`}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: `{"a":1}`}}}, "proto-key-kept"},
+		{"proto kept, more differs", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{JSON: `{"__proto__":{"x":1},"a":1}`}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: `{"a":2}`}}}, ""},
 		{"doctor catalog", Case{Fn: FnDoctor, Occ: DoctorOut{Proj: "x"}, Claw: DoctorAnswer{DoctorOut: DoctorOut{Proj: "y"}, Explained: []string{"catalog"}}}, "catalog-retirement"},
 		{"doctor unexplained", Case{Fn: FnDoctor, Occ: DoctorOut{Proj: "x"}, Claw: DoctorAnswer{DoctorOut: DoctorOut{Proj: "y"}}}, ""},
 	}
@@ -81,14 +131,81 @@ func TestPredicates(t *testing.T) {
 	}
 }
 
+// TestDoctorExplanation checks that only the retired-ID rename of each ref
+// alone explains a doctor difference: a whitespace-trimmed key doctor
+// merges is not a rename.
+func TestDoctorExplanation(t *testing.T) {
+	proj := func(keys map[string]any) string {
+		return ProjectDoctor(map[string]any{"agents": map[string]any{"defaults": map[string]any{"models": keys}}})
+	}
+	answer := func(keys map[string]any, renames []string) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"ok": true, "config": map[string]any{"agents": map[string]any{"defaults": map[string]any{"models": keys}}},
+			"renames": renames, "variants": map[string]any{}})
+		return b
+	}
+	codex := map[string]any{"agentRuntime": map[string]any{"id": "codex"}}
+	tests := []struct {
+		name    string
+		occ     map[string]any
+		claw    map[string]any
+		renames []string
+		want    []string
+	}{
+		{"retired id renamed", map[string]any{"openai/gpt-5": codex}, map[string]any{"openai/gpt-5.5": codex}, []string{"openai/gpt-5.5"}, []string{"catalog"}},
+		{"trimmed key is no rename", map[string]any{" vllm/m": codex}, map[string]any{"vllm/m": codex}, []string{"vllm/m"}, nil},
+		{"provider change is no rename", map[string]any{"openai/gpt-5": codex}, map[string]any{"azure/gpt-5.5": codex}, []string{"azure/gpt-5.5"}, nil},
+		{"runtime differs beyond the rename", map[string]any{"openai/gpt-5": codex}, map[string]any{"openai/gpt-5.5": nil}, []string{"openai/gpt-5.5"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			occ := DoctorOut{Proj: proj(tc.occ)}
+			a, err := DecodeDoctor(answer(tc.claw, tc.renames), occ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, a.Explained); diff != "" {
+				t.Errorf("explained (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestGeneratorsAreDeterministic(t *testing.T) {
-	a, b := NewGen(7), NewGen(7)
-	for i := 0; i < 200; i++ {
-		if x, y := fmt.Sprint(a.RefCase()), fmt.Sprint(b.RefCase()); x != y {
-			t.Fatalf("refs differ: %s vs %s", x, y)
+	for name, mk := range map[string]func() Generator{"gen": func() Generator { return NewGen(7) }, "gen2": func() Generator { return NewGen2(7) }} {
+		a, b := mk(), mk()
+		for i := 0; i < 200; i++ {
+			if x, y := fmt.Sprint(a.RefCase()), fmt.Sprint(b.RefCase()); x != y {
+				t.Fatalf("%s: refs differ: %s vs %s", name, x, y)
+			}
+			x, _ := json.Marshal(a.SelectCase())
+			y, _ := json.Marshal(b.SelectCase())
+			if string(x) != string(y) {
+				t.Fatalf("%s: selection inputs differ", name)
+			}
+			x, _ = json.Marshal(a.DoctorCase())
+			y, _ = json.Marshal(b.DoctorCase())
+			if string(x) != string(y) {
+				t.Fatalf("%s: doctor inputs differ", name)
+			}
 		}
-		if x, y := fmt.Sprint(a.SelectCase()), fmt.Sprint(b.SelectCase()); x != y {
-			t.Fatalf("selection inputs differ")
+	}
+}
+
+// TestAuthoredOrderIsNotSorted checks that the generators really write
+// unsorted key orders: key order is an input, not an artefact of
+// encoding/json.
+func TestAuthoredOrderIsNotSorted(t *testing.T) {
+	for name, g := range map[string]Generator{"gen": NewGen(11), "gen2": NewGen2(11)} {
+		unsorted := 0
+		for i := 0; i < 300; i++ {
+			Walk(g.PolicyCase().Config, func(_ Path, o Obj) {
+				if !slices.IsSorted(o.Keys()) {
+					unsorted++
+				}
+			})
+		}
+		if unsorted < 30 {
+			t.Errorf("%s: %d unsorted objects in 300 configurations", name, unsorted)
 		}
 	}
 }
@@ -110,7 +227,8 @@ func TestLoadCaseWritesATree(t *testing.T) {
 }
 
 func ExampleRenderTable() {
-	out := RenderTable([]Divergence{{Fn: FnRefStrict, Class: "trailing-slash-invalid", Rule: "REF-3", Reason: "a ref ending with / is invalid"}})
+	out := RenderTable([]Divergence{{Fn: FnRefStrict, Class: "trailing-slash-invalid", Rule: "REF-3", Wins: WinsSPEC,
+		Reason: "a ref ending with / is invalid", Rests: "SPEC REF-3", Bound: 0.05}})
 	fmt.Println(out[strings.LastIndex(out, "| ref.strict"):])
-	// Output: | ref.strict | trailing-slash-invalid | REF-3 | a ref ending with / is invalid |
+	// Output: | ref.strict | trailing-slash-invalid | REF-3 | SPEC | a ref ending with / is invalid | SPEC REF-3 | 5% |
 }

@@ -63,6 +63,22 @@
 //     being ignored, because the harness itself says OpenClaw reproduces
 //     the request; an incompatible override is still ignored (SEL-8,
 //     where OpenClaw fails the turn).
+//   - Which agent and which provider config a decision reads follows
+//     OpenClaw (see roster.go): `agents.entries`, when present, is the
+//     roster and `agents.list` is then ignored; agent IDs compare after
+//     OpenClaw's agent-ID normalization; a request naming no agent reads
+//     the implicit owner agent's model maps (the `systemAgent` of an
+//     explicit fleet, else the one `default: true` entry, else the only
+//     entry) while only agents.defaults' params count as request
+//     overrides, as in OpenClaw; an agent ID that normalizes to nothing
+//     is refused. Provider keys that trim to one spelling merge (the
+//     later member wins a setting; `models` only where present), in a
+//     fixed order: the key equal to the provider ID, then byte order.
+//   - An explicit `auto` or `default` policy selects automatically and
+//     reports the implicit source, as OpenClaw's harness policy does
+//     ([LookupPolicy] still reports where the policy was found). A
+//     locked owner recorded as `auto` or `default` pins nothing and the
+//     session override is then not consulted (OpenClaw drops it too).
 //   - Harnesses claiming an auto route with equal priority are ordered by
 //     ID in byte order (SEL-3 "ties by ID ascending"). OpenClaw compares
 //     with localeCompare, which puts "my_h" before "my-h" under its ICU

@@ -28,9 +28,10 @@ import (
 // An Index is immutable and safe for concurrent use. It holds views of
 // the document's bytes, so it lives as long as the document.
 type Index struct {
-	none   agent             // no agent entry: agents.defaults alone
-	agents map[string]*agent // normalized agent ID → its scopes
-	provs  map[string]*provider
+	none     agent             // no agent entry: agents.defaults alone
+	agents   map[string]*agent // normalized agent ID → its scopes
+	implicit string            // the agent a request naming none reads ("" none)
+	provs    map[string]*provider
 	// names holds every normalized provider ID the document names, so a
 	// request spelling one in upper case costs no allocation.
 	names map[string]string
@@ -116,71 +117,17 @@ func Prepare(doc occkit.Document) *Index {
 	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
-	entries := occkit.NewPath("agents", "entries")
-	spellings(agents.Get("entries"), func(id, key string, v gjson.Result) {
-		x.agents[id] = def.with(newScope(entries.Key(key), v, x.names))
-	})
-	if list := agents.Get("list"); list.IsArray() {
-		at := occkit.NewPath("agents", "list")
-		i := 0
-		list.ForEach(func(_, v gjson.Result) bool {
-			if v.IsObject() {
-				if id := fold(v.Get("id").String()); x.agents[id] == nil {
-					x.agents[id] = def.with(newScope(at.Index(i), v, x.names))
-				}
-			}
-			i++
-			return true
-		})
+	r := readRoster(agents)
+	for id, m := range r.byID {
+		x.agents[id] = def.with(newScope(m.at, m.v, x.names))
 	}
+	x.implicit = r.implicitAgent(agents)
 
-	spellings(root.Get("models").Get("providers"), func(id, key string, v gjson.Result) {
-		if id != "" {
-			x.names[id] = id
-			x.provs[id] = newProvider(key, v, id == "openai")
-		}
-	})
+	for id, g := range providerGroups(root.Get("models").Get("providers")) {
+		x.names[id] = id
+		x.provs[id] = newProvider(g.key, g.merged(), id == "openai")
+	}
 	return x
-}
-
-// spellings calls fn once per normalized key of the object members of m
-// that are objects, in author order of first appearance, with the chosen
-// spelling (the key equal to the normalized ID, else the smallest key,
-// so author key order never matters) and its value.
-func spellings(m gjson.Result, fn func(id, key string, v gjson.Result)) {
-	if !m.IsObject() {
-		return
-	}
-	type cand struct {
-		key string
-		v   gjson.Result
-	}
-	byID := map[string][]cand{}
-	var order []string
-	m.ForEach(func(k, v gjson.Result) bool {
-		if v.IsObject() {
-			id := fold(k.String())
-			if _, seen := byID[id]; !seen {
-				order = append(order, id)
-			}
-			byID[id] = append(byID[id], cand{k.String(), v})
-		}
-		return true
-	})
-	for _, id := range order {
-		cs := byID[id]
-		best := 0
-		for i, c := range cs {
-			if c.key == id {
-				best = i
-				break
-			}
-			if c.key < cs[best].key {
-				best = i
-			}
-		}
-		fn(id, cs[best].key, cs[best].v)
-	}
 }
 
 // scope is one prepared agent scope.
@@ -413,7 +360,7 @@ func isASCII(s string) bool {
 	return true
 }
 
-// agent is the prepared agent named id (normalized).
+// agent is the prepared agent named id (normalized; "" for none).
 func (x *Index) agent(id string) *agent {
 	if id != "" {
 		if a := x.agents[id]; a != nil {
@@ -421,6 +368,23 @@ func (x *Index) agent(id string) *agent {
 		}
 	}
 	return &x.none
+}
+
+// agentsFor returns the agent whose model maps a request's lookup reads
+// and the agent whose params count as request overrides. A request
+// naming no agent looks up the implicit owner agent's maps but, as in
+// OpenClaw, counts only agents.defaults' params; an agent ID that
+// normalizes to nothing is refused.
+func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
+	if strings.TrimSpace(agentID) == "" {
+		return x.agent(x.implicit), &x.none, nil
+	}
+	id, ok := normalizeAgentID(agentID)
+	if !ok {
+		return nil, nil, occkit.Invalid("SEL-1", occkit.Root(), "agent ID %q names no agent", agentID)
+	}
+	a := x.agent(id)
+	return a, a, nil
 }
 
 // lower is strings.ToLower(strings.TrimSpace(s)), without allocating for

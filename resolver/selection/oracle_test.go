@@ -24,7 +24,17 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 		return oResult{}, err
 	}
 	st.provider, st.model = provider, model
-	st.entry, st.entryV, st.entryKeys = x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
+	if strings.TrimSpace(req.AgentID) == "" {
+		st.entry, st.entryV, st.entryKeys = x.entry(x.implicit)
+		st.pEntry = occkit.Root() // only agents.defaults' params count
+	} else {
+		id, ok := normalizeAgentID(req.AgentID)
+		if !ok {
+			return oResult{}, occkit.Invalid("SEL-1", occkit.Root(), "agent ID %q names no agent", req.AgentID)
+		}
+		st.entry, st.entryV, st.entryKeys = x.entry(id)
+		st.pEntry, st.pEntryV, st.pEntryKeys = st.entry, st.entryV, st.entryKeys
+	}
 	st.ignoreWholeAgentKeys()
 
 	ses := req.Session
@@ -42,14 +52,18 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	}
 	st.facts = st.routeFacts()
 
+	lockedAuto := false
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
+		rt := resolver.NormalizeRuntime(o)
+		if rt != resolver.RuntimeAuto {
 			st.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
 			sel, err := st.locked(rt)
 			return st.done(sel), err
 		}
+		st.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
+		lockedAuto = true
 	}
-	if o := strings.TrimSpace(ses.Override); o != "" {
+	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
 		if sel, ok := st.sessionOverride(resolver.NormalizeRuntime(o)); ok {
 			return st.done(sel), nil
 		}
@@ -60,7 +74,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	}
 	var sel Result
 	if pol.runtime == resolver.RuntimeAuto {
-		sel = st.auto(pol.source, pol.ambiguous)
+		sel = st.auto(SourceImplicit, pol.ambiguous)
 	} else {
 		sel, err = st.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
 	}
@@ -74,6 +88,9 @@ type oState struct {
 	entry           occkit.Path // agent entry, root when none
 	entryV          oObject     // its members
 	entryKeys       *oKeyIndex  // its model map
+	pEntry          occkit.Path // the agent entry whose params count, root when none
+	pEntryV         oObject
+	pEntryKeys      *oKeyIndex
 	facts           RouteFacts
 	reasons         []resolver.Reason
 	scopeList       []oScope // made once per decision
@@ -153,6 +170,24 @@ func (st *oState) scopes() []oScope {
 		}
 	}
 	return st.scopeList
+}
+
+// pScopes are the scopes whose params count as request overrides.
+func (st *oState) pScopes() []oScope {
+	out := []oScope{{defaultsPath, st.x.defaults}}
+	if !st.pEntry.IsRoot() {
+		out = append(out, oScope{st.pEntry, st.pEntryV})
+	}
+	return out
+}
+
+// pModelMaps are the model maps whose keys' params count.
+func (st *oState) pModelMaps() []oMapAt {
+	var out []oMapAt
+	if !st.pEntry.IsRoot() {
+		out = append(out, oMapAt{st.pEntry.Key("models"), st.pEntryKeys})
+	}
+	return append(out, oMapAt{oDefaultsModels, st.x.defMap})
 }
 
 func (st *oState) modelMaps() []oMapAt {
@@ -341,13 +376,13 @@ func (st *oState) routeFacts() RouteFacts {
 		}
 	}
 	// SEL-6a: params at the agent scopes, and of the exact model keys.
-	for _, s := range st.scopes() {
+	for _, s := range st.pScopes() {
 		if p := s.v.get("params"); present(p) {
 			scan.params(p, s.at.Key("params"))
 		}
 	}
 	if st.provider != "" {
-		for _, m := range st.modelMaps() {
+		for _, m := range st.pModelMaps() {
 			m.keys.each(st.model, false, func(k string, v gjson.Result) {
 				if _, ok := st.keyMatches(k, false); ok {
 					if p := v.Get("params"); present(p) {
@@ -373,7 +408,7 @@ func (st *oState) tail() *decision {
 	f := st.facts
 	p := &provider{route: route{baseURL: f.BaseURL, stripped: f.BaseURLStripped, api: f.API, overrides: f.Overrides,
 		official: OfficialOpenAIRoute(f)}}
-	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, prov: p}
+	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, params: &agent{}, prov: p}
 }
 
 func (st *oState) record(d *decision) {
@@ -419,11 +454,11 @@ type oIndex struct {
 	provs    gjson.Result // models.providers
 	defMap   *oKeyIndex   // agents.defaults.models
 
-	indexed   bool
-	entryByID map[string][]oMember // lower(trim(key)) → oObject entries, author order
-	listByID  map[string]oMember   // lower(trim(id)) → first list item
-	provByID  map[string][]oMember // lower(trim(key)) → oObject provider configs
-	rows      map[string]*oCatalog // provider config key → its catalog index
+	indexed  bool
+	roster   roster                   // the agents, as OpenClaw reads them (roster.go)
+	implicit string                   // the agent a request naming none reads
+	groups   map[string]providerGroup // merged provider configs (roster.go)
+	rows     map[string]*oCatalog     // normalized provider → its catalog index
 }
 
 // member is one object member (or array item, key "") with its position.
@@ -497,50 +532,15 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 		indexed:  indexed,
 	}
 	x.defMap = x.keysOf(x.defaults.get("models"))
+	x.roster = readRoster(agents)
+	x.implicit = x.roster.implicitAgent(agents)
+	x.groups = providerGroups(x.provs)
 	if !indexed {
 		return x
 	}
-	x.entryByID = map[string][]oMember{}
-	if x.entries.IsObject() {
-		i := 0
-		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				o := oObjectOf(v, true)
-				x.entryByID[id] = append(x.entryByID[id], oMember{key: k.String(), idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))})
-			}
-			i++
-			return true
-		})
-	}
-	x.listByID = map[string]oMember{}
-	if x.list.IsArray() {
-		i := 0
-		x.list.ForEach(func(_, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(v.Get("id").String())
-				if _, dup := x.listByID[id]; !dup {
-					o := oObjectOf(v, true)
-					x.listByID[id] = oMember{idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))}
-				}
-			}
-			i++
-			return true
-		})
-	}
-	x.provByID, x.rows = map[string][]oMember{}, map[string]*oCatalog{}
-	if x.provs.IsObject() {
-		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				o := oObjectOf(v, true)
-				x.provByID[id] = append(x.provByID[id], oMember{key: k.String(), v: v, obj: o})
-				if _, seen := x.rows[k.String()]; !seen {
-					x.rows[k.String()] = oIndexRows(o.get("models"))
-				}
-			}
-			return true
-		})
+	x.rows = map[string]*oCatalog{}
+	for id, g := range x.groups {
+		x.rows[id] = oIndexRows(g.merged().Get("models"))
 	}
 	return x
 }
@@ -649,87 +649,24 @@ func oHead(a, b, c []oMember, n int) int {
 // entry locates the agent entry named id (normalized): its path, value and
 // model map.
 func (x *oIndex) entry(id string) (occkit.Path, oObject, *oKeyIndex) {
-	if id == "" {
+	m, ok := x.roster.byID[id]
+	if id == "" || !ok {
 		return occkit.Root(), oObject{}, nil
 	}
-	entries := occkit.NewPath("agents", "entries")
-	var cands []oMember
-	if x.indexed {
-		cands = x.entryByID[id]
-	} else {
-		i := 0
-		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && fold(k.String()) == id {
-				cands = append(cands, oMember{key: k.String(), idx: i, v: v, obj: oObject{v: v}})
-			}
-			i++
-			return true
-		})
-	}
-	if best := oPick(cands, id); best >= 0 {
-		c := cands[best]
-		if c.keys == nil {
-			c.keys = x.keysOf(c.obj.get("models"))
-		}
-		return entries.Key(c.key), c.obj, c.keys
-	}
-	list := occkit.NewPath("agents", "list")
-	if x.indexed {
-		if c, ok := x.listByID[id]; ok {
-			return list.Index(c.idx), c.obj, c.keys
-		}
-		return occkit.Root(), oObject{}, nil
-	}
-	if x.list.IsArray() {
-		for i, v := range x.list.Array() {
-			if v.IsObject() && fold(v.Get("id").String()) == id {
-				return list.Index(i), oObject{v: v}, x.keysOf(v.Get("models"))
-			}
-		}
-	}
-	return occkit.Root(), oObject{}, nil
+	o := oObjectOf(m.v, x.indexed)
+	return m.at, o, x.keysOf(o.get("models"))
 }
 
-// pickSpelling chooses among the spellings of id: the exact key, else the
-// smallest key, independent of author key order; -1 when there is none.
-func oPick(cands []oMember, id string) int {
-	best := -1
-	for i, c := range cands {
-		if c.key == id {
-			return i
-		}
-		if best < 0 || c.key < cands[best].key {
-			best = i
-		}
-	}
-	return best
-}
-
-// providerConfig finds `models.providers.<p>` (the key compared
-// case-insensitively; of several spellings the exact key, then the
-// smallest).
+// providerConfig finds the merged `models.providers.<p>` config.
 func (x *oIndex) providerConfig(provider string) (oMember, *oCatalog, bool) {
-	if provider == "" {
+	g, ok := x.groups[provider]
+	if provider == "" || !ok {
 		return oMember{}, nil, false
 	}
-	var cands []oMember
+	v := g.merged()
+	c := oMember{key: g.key, v: v, obj: oObjectOf(v, x.indexed)}
 	if x.indexed {
-		cands = x.provByID[provider]
-	} else {
-		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && fold(k.String()) == provider {
-				cands = append(cands, oMember{key: k.String(), v: v, obj: oObject{v: v}})
-			}
-			return true
-		})
-	}
-	best := oPick(cands, provider)
-	if best < 0 {
-		return oMember{}, nil, false
-	}
-	c := cands[best]
-	if x.indexed {
-		return c, x.rows[c.key], true
+		return c, x.rows[provider], true
 	}
 	return c, &oCatalog{v: c.obj.get("models")}, true
 }

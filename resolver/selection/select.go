@@ -48,11 +48,13 @@ type Source string
 // The closed set of sources.
 const (
 	// SourceModel: model-scoped policy (model map key, catalog row or
-	// provider wildcard key).
+	// provider wildcard key) naming a runtime.
 	SourceModel Source = "model"
-	// SourceProvider: `models.providers.<p>.agentRuntime`.
+	// SourceProvider: `models.providers.<p>.agentRuntime` naming a
+	// runtime.
 	SourceProvider Source = "provider"
-	// SourceImplicit: no policy; automatic selection.
+	// SourceImplicit: automatic selection: no policy, or a policy naming
+	// `auto` or `default` (as OpenClaw's harness policy reports it).
 	SourceImplicit Source = "implicit"
 	// SourceSession: the session (locked owner, override or ACP backend).
 	SourceSession Source = "session"
@@ -148,8 +150,12 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	d := decision{x: x, reg: reg, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
-	d.why = trail{x: x, agent: d.agent}
+	lookup, params, err := x.agentsFor(req.AgentID)
+	if err != nil {
+		return Result{}, err
+	}
+	d := decision{x: x, reg: reg, provider: provider, model: model, agent: lookup, params: params}
+	d.why = trail{x: x, agent: d.agent, params: params}
 
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
@@ -169,14 +175,20 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	}
 	d.route()
 
+	lockedAuto := false
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
+		rt := resolver.NormalizeRuntime(o)
+		if rt != resolver.RuntimeAuto {
 			d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
 			sel, err := d.locked(rt)
 			return d.done(sel), err
 		}
+		// As in OpenClaw: a locked owner recorded as automatic pins
+		// nothing, and the session override is not consulted.
+		d.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
+		lockedAuto = true
 	}
-	if o := strings.TrimSpace(ses.Override); o != "" {
+	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
 		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
 			return d.done(sel), nil
 		}
@@ -187,7 +199,9 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	}
 	var sel Result
 	if pol.runtime == resolver.RuntimeAuto {
-		sel = d.auto(pol.source, pol.ambiguous)
+		// An explicit `auto` (or `default`) policy chooses nothing: the
+		// decision is automatic, with the implicit source, as in OpenClaw.
+		sel = d.auto(SourceImplicit, pol.ambiguous)
 	} else {
 		sel, err = d.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
 	}
@@ -209,6 +223,7 @@ func ruleFor(runtime string) string {
 type trail struct {
 	x              *Index
 	agent          *agent
+	params         *agent          // the agent whose params count (see Index.agentsFor)
 	note           resolver.Reason // ACP backend or historical harness ID
 	hasNote        bool
 	routed         bool
@@ -237,7 +252,7 @@ func (t *trail) reasons(s Result) []resolver.Reason {
 		out = append(out, t.note)
 	}
 	if t.routed {
-		d := decision{x: t.x, agent: t.agent, provider: t.lookupProvider, model: s.Model}
+		d := decision{x: t.x, agent: t.agent, params: t.params, provider: t.lookupProvider, model: s.Model}
 		d.lookup(&out)
 		d.provider = s.Provider
 		d.route()
@@ -255,6 +270,7 @@ type decision struct {
 	reg             *Registry
 	provider, model string
 	agent           *agent
+	params          *agent // whose params and model params count as overrides
 	prov            *provider
 	row             *row
 	why             trail
@@ -499,9 +515,9 @@ func (d *decision) overrideSources(fn func([]occkit.Path)) {
 	if d.row != nil {
 		fn(d.row.overrides)
 	}
-	fn(d.agent.params)
+	fn(d.params.params)
 	if d.provider != "" && d.model != "" {
-		for _, m := range d.agent.maps {
+		for _, m := range d.params.maps {
 			for _, r := range m.byModel[d.model] {
 				if _, ok := r.matches(d.provider); ok {
 					fn(r.k.params)

@@ -151,7 +151,7 @@ func TestSelect(t *testing.T) {
 		{name: "SEL-1 explicit auto at model scope stops the lookup",
 			cfg: `{"agents":{"defaults":{"models":{"vllm/q":{"agentRuntime":{"id":"auto"}}}}},"models":{"providers":{"vllm":{"agentRuntime":{"id":"acme"}}}}}`,
 			req: Request{Provider: "vllm", Model: "q"}, plugins: []HarnessPlugin{fakePlugin{id: "acme", sup: Supported()}},
-			want: expect{Runtime: "openclaw", Source: SourceModel}},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
 
 		// SEL-2.
 		{name: "SEL-2 entry agentRuntime and embeddedHarness are ignored",
@@ -176,10 +176,10 @@ func TestSelect(t *testing.T) {
 			cfg: `{}`, req: Request{Provider: "vllm", Model: "q"},
 			plugins: []HarnessPlugin{fakePlugin{id: "a", sup: Supported()}},
 			want:    expect{Runtime: "openclaw", Source: SourceImplicit}},
-		{name: "SEL-3 provider-level auto asks plugins with source provider",
+		{name: "SEL-3 provider-level auto asks plugins, automatic with the implicit source",
 			cfg: `{"models":{"providers":{"vllm":{"agentRuntime":{"id":"default"}}}}}`, req: Request{Provider: "vllm", Model: "q"},
 			plugins: []HarnessPlugin{fakePlugin{id: "a", auto: []string{"vllm"}, sup: Supported()}},
-			want:    expect{Runtime: "a", Source: SourceProvider}},
+			want:    expect{Runtime: "a", Source: SourceImplicit}},
 
 		// SEL-4.
 		{name: "SEL-4 official default route selects codex",
@@ -435,5 +435,56 @@ func TestSourcesDocumented(t *testing.T) {
 	}
 	if len(seen) != 4 {
 		t.Errorf("want 4 sources, got %d", len(seen))
+	}
+}
+
+// TestRosterAsOpenClawReadsIt covers which agent and provider config a
+// decision reads (roster.go): the implicit owner agent, an entries roster
+// ignoring agents.list, merged provider spellings, and an automatic
+// locked owner beside an override.
+func TestRosterAsOpenClawReadsIt(t *testing.T) {
+	acme := fakePlugin{id: "acme", sup: Supported()}
+	tests := []struct {
+		name string
+		cfg  string
+		req  Request
+		want expect
+	}{
+		{name: "no agent named reads the only entry",
+			cfg: `{"agents":{"entries":{"work":{"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceModel}},
+		{name: "no agent named reads the default entry",
+			cfg: `{"agents":{"entries":{"main":{},"work":{"default":true,"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceModel}},
+		{name: "no agent named in an explicit fleet reads the system agent",
+			cfg: `{"agents":{"ownership":"explicit","defaults":{"systemAgent":{"agentId":"Work"}},"entries":{"main":{},"work":{"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceModel}},
+		{name: "two entries and no default: defaults only",
+			cfg: `{"agents":{"entries":{"main":{},"work":{"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "entries roster ignores agents.list",
+			cfg: `{"agents":{"entries":{"main":{}},"list":[{"id":"work","models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}]}}`,
+			req: Request{Provider: "vllm", Model: "q", AgentID: "work"}, want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "padded provider key merges with its spelling",
+			cfg: `{"models":{"providers":{"vllm":{"models":[{"id":"q"}]}," vllm":{"agentRuntime":{"id":"acme"}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceProvider}},
+		{name: "automatic locked owner drops the override",
+			cfg: `{}`, req: Request{Provider: "vllm", Model: "q", Session: Session{LockedOwner: "default", Override: "acme"}},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := NewRegistry(acme)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Select(occkit.MustParseDocument(tc.cfg), tc.req, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, expect{Runtime: got.Runtime, Source: got.Source, CLIBackend: got.CLIBackend, Fallback: got.Fallback}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
