@@ -463,11 +463,10 @@ type oIndex struct {
 
 // member is one object member (or array item, key "") with its position.
 type oMember struct {
-	key  string
-	idx  int
-	v    gjson.Result
-	obj  oObject    // v's members, for agent entries and provider configs
-	keys *oKeyIndex // the oMember's `models` map, for agent entries
+	key string
+	idx int
+	v   gjson.Result
+	obj oObject // v's members, for provider configs
 }
 
 // object is an object whose direct members are looked up by key. The
