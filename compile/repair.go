@@ -128,9 +128,12 @@ var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mo
 //     removed. A scope's own `agentRuntime: {id}` pin on a CLI backend
 //     (`claude-cli`, `google-gemini-cli`) first becomes model policy for
 //     the refs of that scope's `model` selection (primary and fallbacks)
-//     on that CLI's provider, as doctor does: not for other models keys,
-//     not from `embeddedHarness`, and not inherited by entries from the
-//     defaults. Other pins (`codex`, `openclaw`, `auto`) are dropped.
+//     that are already on that CLI's provider, as doctor does: not for
+//     migrated refs (they carry their own policy), other models keys,
+//     `embeddedHarness`, nor inherited by entries from the defaults. As
+//     in doctor, that policy is written before the legacy keys merge, so
+//     the canonical key it makes wins the merge. Other pins (`codex`,
+//     `openclaw`, `auto`) are dropped.
 //
 // Everywhere else in the document, as doctor does, refs of the retired CLI
 // runtimes (`codex-cli`, `claude-cli`, `anthropic-cli`,
@@ -368,15 +371,23 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		}
 	}
 	models := s.Key("models")
-	if err := r.modelsMap(models, canonicalRef, &policies); err != nil {
-		return err
-	}
+	// A whole-agent CLI pin becomes model policy first, before the legacy
+	// keys merge, as doctor runs its whole-agent migration before the
+	// legacy-ref migration: the canonical key it writes then wins the
+	// merge like any canonical entry (CMP-3).
 	if provider, ok := cliProvider[pin]; ok {
+		var pinned []runtimePolicy
 		for _, ref := range own {
 			if ref.Provider == provider {
-				policies = append(policies, runtimePolicy{key: ref.Key(), runtime: pin})
+				pinned = append(pinned, runtimePolicy{key: ref.Key(), runtime: pin})
 			}
 		}
+		if err := r.policies(models, pinned); err != nil {
+			return err
+		}
+	}
+	if err := r.modelsMap(models, canonicalRef, &policies); err != nil {
+		return err
 	}
 	if err := r.policies(models, policies); err != nil {
 		return err
@@ -460,7 +471,8 @@ func canonicalCLIRef(s string) (resolver.Ref, legacyTarget, bool) {
 	return canonicalRef(s)
 }
 
-// ref migrates one ref string at a slot and records it as selected.
+// ref migrates one ref string at a slot; a ref that is already canonical
+// is recorded as selected.
 func (r *repairer) ref(at occkit.Path, s string, policies *[]runtimePolicy, selected *[]resolver.Ref) error {
 	ref, t, legacy := canonicalRef(s)
 	if !legacy {
@@ -474,8 +486,9 @@ func (r *repairer) ref(at occkit.Path, s string, policies *[]runtimePolicy, sele
 		return err
 	}
 	r.add(ChangeRefRewritten, at, s, to)
+	// A migrated ref carries its own policy; as in doctor, a whole-agent
+	// pin applies only to the refs already canonical (selected).
 	*policies = append(*policies, runtimePolicy{key: ref.Key(), runtime: t.runtime})
-	*selected = append(*selected, ref)
 	return nil
 }
 

@@ -69,6 +69,16 @@ func TestRepair(t *testing.T) {
 				"entries":{"a":{"model":"anthropic/a"},"b":{"model":"anthropic/b"}}}}`,
 		},
 		{
+			// doctor turns the whole-agent pin into the canonical key first;
+			// the legacy key then merges into it and the canonical entry wins.
+			name: "CMP-3 a whole-agent CLI pin is written before legacy keys merge",
+			in: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6",
+				"models":{"anthropic-cli/claude-sonnet-4-6":{"agentRuntime":{"id":"codex"}}},"agentRuntime":{"id":"claude-cli"}}}}`,
+			want: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6",
+				"models":{"anthropic/claude-sonnet-4-6":{"agentRuntime":{"id":"claude-cli"}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangePolicySet, compile.ChangeKeyMerged, compile.ChangePinRemoved},
+		},
+		{
 			name:  "CMP-3 whole-agent codex and auto pins are dropped without policy",
 			in:    `{"agents":{"defaults":{"agentRuntime":{"id":"codex"},"embeddedHarness":{"runtime":"auto","fallback":"pi"},"model":"openai/gpt"}}}`,
 			want:  `{"agents":{"defaults":{"model":"openai/gpt"}}}`,
