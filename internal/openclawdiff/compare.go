@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -426,93 +425,104 @@ type RenameReq struct {
 	Ref      string `json:"ref"`
 }
 
-// DoctorRenames lists the refs of occkit's repaired projection that the
-// catalog row may rename.
-func DoctorRenames(occ DoctorOut) []RenameReq {
-	var p map[string]any
-	if occ.Err || json.Unmarshal([]byte(occ.Proj), &p) != nil {
-		return nil
-	}
+// DoctorRenames lists the refs of a legacy configuration that doctor's
+// catalog migration may rename: the model selections and models map keys
+// of every agent scope and the catalog row ids of every provider.
+func DoctorRenames(in DoctorInput) []RenameReq {
 	seen := map[RenameReq]bool{}
 	var out []RenameReq
-	eachRef(p, func(r RenameReq) string {
+	eachInputRef(Clone(in.Config).(Obj), func(r RenameReq) string {
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, r)
 		}
 		return r.Ref
 	})
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		return a.Kind+"\x00"+a.Provider+"\x00"+a.Ref < b.Kind+"\x00"+b.Provider+"\x00"+b.Ref
-	})
 	return out
 }
 
-// eachRef replaces every ref of a doctor projection (model selections,
-// models map keys, catalog row ids) with fn's answer; false when two keys
-// of one map would become one.
-func eachRef(p map[string]any, fn func(RenameReq) string) bool {
-	for name, v := range p {
-		sc, _ := v.(map[string]any)
-		if id, ok := strings.CutPrefix(name, "provider:"); ok {
-			rows, _ := sc["rows"].([]any)
-			for _, r := range rows {
-				if pair, _ := r.([]any); len(pair) == 2 {
-					if s, ok := pair[0].(string); ok {
-						pair[0] = fn(RenameReq{Kind: "row", Provider: id, Ref: s})
+// eachInputRef replaces every ref of a configuration that DoctorRenames
+// lists with fn's answer, in place; false when two keys of one map would
+// become one.
+func eachInputRef(cfg Obj, fn func(RenameReq) string) bool {
+	ok := true
+	scope := func(s Obj) {
+		for i, m := range s {
+			switch m.K {
+			case "model":
+				s[i].V = forObjSelections(m.V, func(x string) string { return fn(RenameReq{Kind: "value", Ref: x}) })
+			case "subagents":
+				if sub, isObj := m.V.(Obj); isObj {
+					for j, sm := range sub {
+						if sm.K == "model" {
+							sub[j].V = forObjSelections(sm.V, func(x string) string { return fn(RenameReq{Kind: "value", Ref: x}) })
+						}
+					}
+				}
+			case "models":
+				if mm, isObj := m.V.(Obj); isObj {
+					seen := map[string]bool{}
+					for j := range mm {
+						mm[j].K = fn(RenameReq{Kind: "key", Ref: mm[j].K})
+						ok = ok && !seen[mm[j].K]
+						seen[mm[j].K] = true
 					}
 				}
 			}
-			continue
-		}
-		for _, slot := range []string{"model", "subagents.model"} {
-			if _, ok := sc[slot]; ok {
-				sc[slot] = forSelections(sc[slot], func(s string) string { return fn(RenameReq{Kind: "value", Ref: s}) })
-			}
-		}
-		if models, ok := sc["models"].(map[string]any); ok {
-			nm := make(map[string]any, len(models))
-			for k, rt := range models {
-				t := fn(RenameReq{Kind: "key", Ref: k})
-				if _, clash := nm[t]; clash {
-					return false
-				}
-				nm[t] = rt
-			}
-			sc["models"] = nm
 		}
 	}
-	return true
+	agents := cfg.Obj("agents")
+	scope(agents.Obj("defaults"))
+	for _, e := range agents.Obj("entries") {
+		if eo, isObj := e.V.(Obj); isObj {
+			scope(eo)
+		}
+	}
+	if list, isList := func() ([]any, bool) { v, _ := agents.Get("list"); l, ok := v.([]any); return l, ok }(); isList {
+		for _, item := range list {
+			if io, isObj := item.(Obj); isObj {
+				scope(io)
+			}
+		}
+	}
+	for _, pm := range cfg.Obj("models").Obj("providers") {
+		pc, _ := pm.V.(Obj)
+		rows, _ := pc.Get("models")
+		list, _ := rows.([]any)
+		for _, r := range list {
+			ro, _ := r.(Obj)
+			for k, m := range ro {
+				if id, isStr := m.V.(string); isStr && m.K == "id" {
+					ro[k].V = fn(RenameReq{Kind: "row", Provider: pm.K, Ref: id})
+				}
+			}
+		}
+	}
+	return ok
 }
 
-// forSelections calls fn on the ref strings of a model selection (a
-// string, or the primary and fallbacks of an object) and returns the
-// selection with fn's results.
-func forSelections(v any, fn func(string) string) any {
+// forObjSelections is forSelections on an authored (Obj) selection.
+func forObjSelections(v any, fn func(string) string) any {
 	switch x := v.(type) {
 	case string:
 		return fn(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = e
-		}
-		if s, ok := x["primary"].(string); ok {
-			out["primary"] = fn(s)
-		}
-		if fb, ok := x["fallbacks"].([]any); ok {
-			nf := make([]any, len(fb))
-			for i, e := range fb {
-				if s, ok := e.(string); ok {
-					nf[i] = fn(s)
-				} else {
-					nf[i] = e
+	case Obj:
+		for i, m := range x {
+			switch m.K {
+			case "primary":
+				if s, ok := m.V.(string); ok {
+					x[i].V = fn(s)
+				}
+			case "fallbacks":
+				if fb, ok := m.V.([]any); ok {
+					for j, e := range fb {
+						if s, ok := e.(string); ok {
+							fb[j] = fn(s)
+						}
+					}
 				}
 			}
-			out["fallbacks"] = nf
 		}
-		return out
 	}
 	return v
 }
@@ -535,30 +545,33 @@ func retiredRename(from, to string) bool {
 	return fp == tp && fid != tid
 }
 
-// renamed applies the retired-ID renames of a to occkit's projection; ok
-// is false when a rename would collide with another key.
-func renamed(proj string, reqs []RenameReq, to []string) (string, bool) {
-	var p map[string]any
-	if json.Unmarshal([]byte(proj), &p) != nil {
-		return "", false
-	}
+// renamedRepair is occkit's repair of the configuration with doctor's
+// retired-ID renames (each ref alone, see retiredRename) applied first:
+// what occkit answers if it renamed as doctor does and did nothing else.
+func renamedRepair(in DoctorInput, reqs []RenameReq, to []string) (string, bool) {
 	ren := map[RenameReq]string{}
 	for i, r := range reqs {
 		if i < len(to) && retiredRename(r.Ref, to[i]) {
 			ren[r] = to[i]
 		}
 	}
-	ok := eachRef(p, func(r RenameReq) string {
+	if len(ren) == 0 {
+		return "", false
+	}
+	cfg := Clone(in.Config).(Obj)
+	if !eachInputRef(cfg, func(r RenameReq) string {
 		if t, ok := ren[r]; ok {
 			return t
 		}
 		return r.Ref
-	})
-	if !ok {
+	}) {
 		return "", false
 	}
-	b, err := json.Marshal(p)
-	return string(b), err == nil
+	_, out, err := DoctorItem(DoctorInput{Config: cfg})
+	if err != nil || out.Err {
+		return "", false
+	}
+	return out.Proj, true
 }
 
 // withClawPrimary writes OpenClaw's agents.defaults.model into occkit's
@@ -587,7 +600,7 @@ func DoctorItemVariants(item map[string]any, in DoctorInput, occ DoctorOut) map[
 		c[k] = v
 	}
 	c["variants"] = []any{map[string]any{"name": "canonical-first", "config": CanonicalFirst(in.Config)}}
-	reqs := DoctorRenames(occ)
+	reqs := DoctorRenames(in)
 	if reqs == nil {
 		reqs = []RenameReq{}
 	}
@@ -595,9 +608,9 @@ func DoctorItemVariants(item map[string]any, in DoctorInput, occ DoctorOut) map[
 	return c
 }
 
-// DecodeDoctor decodes the oracle's answer to a doctor item; occ is
-// occkit's answer, used to find the reasons that explain a difference.
-func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
+// DecodeDoctor decodes the oracle's answer to a doctor item for in; occ
+// is occkit's answer, used to find the reasons that explain a difference.
+func DecodeDoctor(raw json.RawMessage, in DoctorInput, occ DoctorOut) (DoctorAnswer, error) {
 	type one struct {
 		OK     bool           `json:"ok"`
 		Config map[string]any `json:"config"`
@@ -642,7 +655,7 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 	if occ.Err || ans.Err || occ.Proj == ans.Proj || a.Renames == nil {
 		return ans, nil
 	}
-	reqs := DoctorRenames(occ)
+	reqs := DoctorRenames(in)
 	for _, why := range [][]string{{"catalog"}, {"implicitPrimary"}, {"key-order"},
 		{"catalog", "implicitPrimary"}, {"catalog", "key-order"}, {"implicitPrimary", "key-order"},
 		{"catalog", "implicitPrimary", "key-order"}} {
@@ -652,7 +665,7 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 		for _, w := range why {
 			switch w {
 			case "catalog":
-				got, ok = renamed(got, reqs, ans.Renames)
+				got, ok = renamedRepair(in, reqs, ans.Renames)
 			case "implicitPrimary":
 				t := target
 				if slices.Contains(why, "key-order") {

@@ -337,6 +337,10 @@ func (g *Gen2) SelectCase() SelectInput {
 			in.Provider = g.one(g2Providers...)
 		}
 	}
+	// A running agent asks with the model ID after the provider's slash.
+	if p := fold(in.Provider); strings.HasPrefix(fold(in.ModelID), p+"/") {
+		in.ModelID = in.ModelID[len(p)+1:]
+	}
 	in.Harnesses = []HarnessSpec{}
 	for _, id := range []string{"codex", "copilot", "zz-h", "zz_h", "acme"} {
 		if !g.p(0.3) {

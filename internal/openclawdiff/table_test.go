@@ -135,9 +135,6 @@ func TestPredicates(t *testing.T) {
 // alone explains a doctor difference: a whitespace-trimmed key doctor
 // merges is not a rename.
 func TestDoctorExplanation(t *testing.T) {
-	proj := func(keys map[string]any) string {
-		return ProjectDoctor(map[string]any{"agents": map[string]any{"defaults": map[string]any{"models": keys}}})
-	}
 	answer := func(keys map[string]any, renames []string) json.RawMessage {
 		b, _ := json.Marshal(map[string]any{"ok": true, "config": map[string]any{"agents": map[string]any{"defaults": map[string]any{"models": keys}}},
 			"renames": renames, "variants": map[string]any{}})
@@ -146,20 +143,24 @@ func TestDoctorExplanation(t *testing.T) {
 	codex := map[string]any{"agentRuntime": map[string]any{"id": "codex"}}
 	tests := []struct {
 		name    string
-		occ     map[string]any
+		key     string
 		claw    map[string]any
 		renames []string
 		want    []string
 	}{
-		{"retired id renamed", map[string]any{"openai/gpt-5": codex}, map[string]any{"openai/gpt-5.5": codex}, []string{"openai/gpt-5.5"}, []string{"catalog"}},
-		{"trimmed key is no rename", map[string]any{" vllm/m": codex}, map[string]any{"vllm/m": codex}, []string{"vllm/m"}, nil},
-		{"provider change is no rename", map[string]any{"openai/gpt-5": codex}, map[string]any{"azure/gpt-5.5": codex}, []string{"azure/gpt-5.5"}, nil},
-		{"runtime differs beyond the rename", map[string]any{"openai/gpt-5": codex}, map[string]any{"openai/gpt-5.5": nil}, []string{"openai/gpt-5.5"}, nil},
+		{"retired id renamed", "openai/gpt-5", map[string]any{"openai/gpt-5.5": codex}, []string{"openai/gpt-5.5"}, []string{"catalog"}},
+		{"trimmed key is no rename", " vllm/m", map[string]any{"vllm/m": codex}, []string{"vllm/m"}, nil},
+		{"provider change is no rename", "openai/gpt-5", map[string]any{"azure/gpt-5.5": codex}, []string{"azure/gpt-5.5"}, nil},
+		{"runtime differs beyond the rename", "openai/gpt-5", map[string]any{"openai/gpt-5.5": nil}, []string{"openai/gpt-5.5"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			occ := DoctorOut{Proj: proj(tc.occ)}
-			a, err := DecodeDoctor(answer(tc.claw, tc.renames), occ)
+			in := DoctorInput{Config: Obj{{"agents", Obj{{"defaults", Obj{{"models", Obj{{tc.key, Obj{{"agentRuntime", Obj{{"id", "codex"}}}}}}}}}}}}}
+			_, occ, err := DoctorItem(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := DecodeDoctor(answer(tc.claw, tc.renames), in, occ)
 			if err != nil {
 				t.Fatal(err)
 			}
