@@ -336,6 +336,11 @@ func ProjectDoctor(cfg map[string]any) string {
 			}
 			p["models"] = keys
 		}
+		// A scope holding nothing runtime repair decides (doctor creates
+		// an empty agents.defaults) projects like a missing one.
+		if p["model"] == nil && p["models"] == nil && p["subagents.model"] == nil && s["agentRuntime"] == nil && s["embeddedHarness"] == nil {
+			return
+		}
 		out[name] = p
 	}
 	agents, _ := cfg["agents"].(map[string]any)
