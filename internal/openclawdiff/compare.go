@@ -588,8 +588,13 @@ func withClawPrimary(occ, claw string) (string, bool) {
 	}
 	od, _ := o["defaults"].(map[string]any)
 	cd, _ := c["defaults"].(map[string]any)
-	if od == nil || cd == nil || od["model"] != nil || cd["model"] == nil {
+	if cd == nil || cd["model"] == nil || od != nil && od["model"] != nil {
 		return "", false
+	}
+	if od == nil {
+		// occkit's defaults held nothing runtime repair decides
+		od = map[string]any{"agentRuntime": false, "embeddedHarness": false}
+		o["defaults"] = od
 	}
 	od["model"] = cd["model"]
 	b, err := json.Marshal(o)
