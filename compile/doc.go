@@ -176,7 +176,14 @@
 // codex-cli/* become openai/* with model-scoped runtime codex; claude-cli/*
 // and anthropic-cli/* become anthropic/* with runtime claude-cli;
 // google-gemini-cli/* becomes google/* with runtime google-gemini-cli.
-// Legacy models keys merge into canonical keys, the canonical entry winning.
+// Legacy models keys merge into canonical keys, the canonical entry winning;
+// as in doctor, each legacy key brings its runtime policy as it merges, so
+// the first legacy key's policy beats a later legacy key's pin. Padded
+// model refs are respelled without the white space REF-2 and REF-5 ignore
+// wherever doctor reads a ref (" vllm/m @work" → "vllm/m@work"), a padded
+// models key merging into its trimmed key like a legacy one (the SPEC is
+// silent; doctor's canonical-refs migration does it, after the
+// whole-agent pin and before the legacy keys).
 // Refs of the retired CLI runtimes elsewhere in the document (voice, image,
 // summary and preferred models, compaction, hooks, channel overrides,
 // provider/model pairs, other models maps) are canonicalized too, without

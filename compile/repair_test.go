@@ -133,6 +133,45 @@ func TestRepair(t *testing.T) {
 				"anthropic/b":{"constructor":1,"agentRuntime":{"id":"claude-cli"}}}}}}`,
 		},
 		{
+			// doctor's canonical-refs migration: an unpadded key a padded
+			// one merges into wins, wherever it stands.
+			name: "padded models keys merge into their trimmed key, which wins",
+			in: `{"agents":{"defaults":{"models":{" vllm/m":{"alias":"P","agentRuntime":{"id":"codex"}},"vllm/m":{"params":{"t":1},"agentRuntime":{"id":"openclaw"}},
+				"Vllm/n @work ":{"alias":"N"},"x/y ":{"alias":"first"}," x/y":{"alias":"second","z":1}}}},
+				"plugins":{"entries":{"p":{"config":{"models":{"a/b ":{"k":1}}}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"vllm/m":{"params":{"t":1},"agentRuntime":{"id":"openclaw"},"alias":"P"},
+				"Vllm/n@work":{"alias":"N"},"x/y":{"alias":"first","z":1}}}},
+				"plugins":{"entries":{"p":{"config":{"models":{"a/b":{"k":1}}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeKeyMerged, compile.ChangeKeyRenamed, compile.ChangeKeyRenamed, compile.ChangeKeyMerged, compile.ChangeKeyRenamed},
+		},
+		{
+			name: "padded model refs are trimmed where doctor reads a ref; a model-suffix profile keeps its space",
+			in: `{"agents":{"defaults":{"model":{"primary":" vllm/m ","fallbacks":["a/b @ work"," ","c/d@ q4"]},"subagents":{"model":"e/f "}}},
+				"tools":{"media":{"models":[{"provider":" vllm","model":"m"}]}}}`,
+			want: `{"agents":{"defaults":{"model":{"primary":"vllm/m","fallbacks":["a/b@work","","c/d@ q4"]},"subagents":{"model":"e/f"}}},
+				"tools":{"media":{"models":[{"provider":"vllm","model":"m"}]}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten},
+		},
+		{
+			// doctor's order: whole-agent pin, then trimming, then legacy keys.
+			name: "CMP-3 a whole-agent CLI pin is written before padded keys merge",
+			in: `{"agents":{"defaults":{"model":"anthropic/x","agentRuntime":{"id":"claude-cli"},
+				"models":{" anthropic/x":{"agentRuntime":{"id":"codex"},"alias":"X"}," codex/y":{"alias":"Y"}}}}}`,
+			want: `{"agents":{"defaults":{"model":"anthropic/x",
+				"models":{"anthropic/x":{"agentRuntime":{"id":"claude-cli"},"alias":"X"},"openai/y":{"alias":"Y","agentRuntime":{"id":"codex"}}}}}}`,
+		},
+		{
+			// doctor gives each legacy key its policy as it merges it.
+			name: "CMP-3 the first legacy key's policy wins over a later legacy key's pin",
+			in:   `{"agents":{"defaults":{"models":{"codex-cli/g":{},"codex/g":{"alias":"fast","agentRuntime":{"id":"claude-cli"}}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"openai/g":{"agentRuntime":{"id":"codex"},"alias":"fast"}}}}}`,
+		},
+		{
+			name: "CMP-3 a null canonical entry in an agent scope gives way to the legacy entry",
+			in:   `{"agents":{"defaults":{"models":{"openai/g":null,"codex/g":{"alias":"fast"}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"openai/g":{"alias":"fast","agentRuntime":{"id":"codex"}}}}}}`,
+		},
+		{
 			name: "CMP-3 non-refs, aliases and wrong shapes are left alone",
 			in:   `{"agents":{"defaults":{"model":"fast","subagents":{"model":"codex/"},"models":"nope"},"entries":{"a":"x"}},"models":{"providers":{"p":[]}}}`,
 			want: `{"agents":{"defaults":{"model":"fast","subagents":{"model":"codex/"},"models":"nope"},"entries":{"a":"x"}},"models":{"providers":{"p":[]}}}`,

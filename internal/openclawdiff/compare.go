@@ -407,176 +407,15 @@ type DoctorAnswer struct {
 	DoctorOut
 	Changes []string
 	// Variants are doctor's answers for the variants asked for
-	// ([DoctorVariants]): "canonical-first", the authored configuration
-	// with every models map listing its canonical keys first.
+	// ([DoctorItemVariants]), by name.
 	Variants map[string]DoctorOut
-	// Renames are doctor's catalog migration applied to each ref of
-	// occkit's answer alone ([DoctorRenames]), "" where it gave nothing.
-	Renames []string
 	// Explained lists the smallest set of reasons under which occkit's
-	// answer becomes OpenClaw's: "catalog" (the retired-ID renames of
-	// Renames applied to occkit's answer), "implicitPrimary" (OpenClaw's
-	// primary written where occkit's answer has none) and "key-order"
-	// (compared with the canonical-first variant). Nil when none does.
+	// answer becomes OpenClaw's: "catalog" (compared with doctor's answer
+	// without its catalog knowledge), "key-order" (compared with its
+	// answer on the canonical-first configuration) and "implicitPrimary"
+	// (OpenClaw's primary written where occkit's answer has none). Nil
+	// when none does.
 	Explained []string
-}
-
-// RenameReq asks for doctor's catalog migration of one ref alone: a model
-// selection ("value"), a models map key ("key") or a catalog row id of
-// Provider ("row").
-type RenameReq struct {
-	Kind     string `json:"kind"`
-	Provider string `json:"provider,omitempty"`
-	Ref      string `json:"ref"`
-}
-
-// DoctorRenames lists the refs of a legacy configuration that doctor's
-// catalog migration may rename: the model selections and models map keys
-// of every agent scope and the catalog row ids of every provider.
-func DoctorRenames(in DoctorInput) []RenameReq {
-	seen := map[RenameReq]bool{}
-	var out []RenameReq
-	eachInputRef(Clone(in.Config).(Obj), func(r RenameReq) string {
-		if !seen[r] {
-			seen[r] = true
-			out = append(out, r)
-		}
-		return r.Ref
-	})
-	return out
-}
-
-// eachInputRef replaces every ref of a configuration that DoctorRenames
-// lists with fn's answer, in place; false when two keys of one map would
-// become one.
-func eachInputRef(cfg Obj, fn func(RenameReq) string) bool {
-	ok := true
-	scope := func(s Obj) {
-		for i, m := range s {
-			switch m.K {
-			case "model":
-				s[i].V = forObjSelections(m.V, func(x string) string { return fn(RenameReq{Kind: "value", Ref: x}) })
-			case "subagents":
-				if sub, isObj := m.V.(Obj); isObj {
-					for j, sm := range sub {
-						if sm.K == "model" {
-							sub[j].V = forObjSelections(sm.V, func(x string) string { return fn(RenameReq{Kind: "value", Ref: x}) })
-						}
-					}
-				}
-			case "models":
-				if mm, isObj := m.V.(Obj); isObj {
-					seen := map[string]bool{}
-					for j := range mm {
-						mm[j].K = fn(RenameReq{Kind: "key", Ref: mm[j].K})
-						ok = ok && !seen[mm[j].K]
-						seen[mm[j].K] = true
-					}
-				}
-			}
-		}
-	}
-	agents := cfg.Obj("agents")
-	scope(agents.Obj("defaults"))
-	for _, e := range agents.Obj("entries") {
-		if eo, isObj := e.V.(Obj); isObj {
-			scope(eo)
-		}
-	}
-	if list, isList := func() ([]any, bool) { v, _ := agents.Get("list"); l, ok := v.([]any); return l, ok }(); isList {
-		for _, item := range list {
-			if io, isObj := item.(Obj); isObj {
-				scope(io)
-			}
-		}
-	}
-	for _, pm := range cfg.Obj("models").Obj("providers") {
-		pc, _ := pm.V.(Obj)
-		rows, _ := pc.Get("models")
-		list, _ := rows.([]any)
-		for _, r := range list {
-			ro, _ := r.(Obj)
-			for k, m := range ro {
-				if id, isStr := m.V.(string); isStr && m.K == "id" {
-					ro[k].V = fn(RenameReq{Kind: "row", Provider: pm.K, Ref: id})
-				}
-			}
-		}
-	}
-	return ok
-}
-
-// forObjSelections is forSelections on an authored (Obj) selection.
-func forObjSelections(v any, fn func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return fn(x)
-	case Obj:
-		for i, m := range x {
-			switch m.K {
-			case "primary":
-				if s, ok := m.V.(string); ok {
-					x[i].V = fn(s)
-				}
-			case "fallbacks":
-				if fb, ok := m.V.([]any); ok {
-					for j, e := range fb {
-						if s, ok := e.(string); ok {
-							fb[j] = fn(s)
-						}
-					}
-				}
-			}
-		}
-	}
-	return v
-}
-
-// retiredRename reports whether to is doctor renaming a retired model ID
-// in from and nothing else: both untrimmed-free, the provider part (up to
-// the first slash) unchanged, only the model ID after it different.
-func retiredRename(from, to string) bool {
-	if to == "" || to == from || strings.TrimSpace(from) != from || strings.TrimSpace(to) != to {
-		return false
-	}
-	fp, fid, fok := strings.Cut(from, "/")
-	tp, tid, tok := strings.Cut(to, "/")
-	if fok != tok {
-		return false
-	}
-	if !fok {
-		return true // a bare catalog row id
-	}
-	return fp == tp && fid != tid
-}
-
-// renamedRepair is occkit's repair of the configuration with doctor's
-// retired-ID renames (each ref alone, see retiredRename) applied first:
-// what occkit answers if it renamed as doctor does and did nothing else.
-func renamedRepair(in DoctorInput, reqs []RenameReq, to []string) (string, bool) {
-	ren := map[RenameReq]string{}
-	for i, r := range reqs {
-		if i < len(to) && retiredRename(r.Ref, to[i]) {
-			ren[r] = to[i]
-		}
-	}
-	if len(ren) == 0 {
-		return "", false
-	}
-	cfg := Clone(in.Config).(Obj)
-	if !eachInputRef(cfg, func(r RenameReq) string {
-		if t, ok := ren[r]; ok {
-			return t
-		}
-		return r.Ref
-	}) {
-		return "", false
-	}
-	_, out, err := DoctorItem(DoctorInput{Config: cfg})
-	if err != nil || out.Err {
-		return "", false
-	}
-	return out.Proj, true
 }
 
 // withClawPrimary writes OpenClaw's agents.defaults.model into occkit's
@@ -601,26 +440,37 @@ func withClawPrimary(occ, claw string) (string, bool) {
 	return string(b), err == nil
 }
 
-// DoctorItemVariants adds to a doctor item what the doctor rows need:
-// the canonical-first variant (see [CanonicalFirst]) and the renames of
-// occkit's refs.
-func DoctorItemVariants(item map[string]any, in DoctorInput, occ DoctorOut) map[string]any {
-	c := make(map[string]any, len(item)+2)
-	for k, v := range item {
-		c[k] = v
+// DoctorItemVariants adds to a doctor item the variants the doctor rows
+// need: [VarCanonicalFirst], [VarSyntaxOnly] and both.
+func DoctorItemVariants(item map[string]any, in DoctorInput) map[string]any {
+	first := CanonicalFirst(in.Config)
+	return withField(item, "variants", []any{
+		map[string]any{"name": VarCanonicalFirst, "config": first},
+		map[string]any{"name": VarSyntaxOnly, "syntaxOnly": true},
+		map[string]any{"name": VarCanonicalFirstSyntax, "config": first, "syntaxOnly": true},
+	})
+}
+
+// withField is a copy of the oracle item with k set to v.
+func withField(item map[string]any, k string, v any) map[string]any {
+	c := make(map[string]any, len(item)+1)
+	for key, val := range item {
+		c[key] = val
 	}
-	c["variants"] = []any{map[string]any{"name": "canonical-first", "config": CanonicalFirst(in.Config)}}
-	reqs := DoctorRenames(in)
-	if reqs == nil {
-		reqs = []RenameReq{}
-	}
-	c["renames"] = reqs
+	c[k] = v
 	return c
 }
 
-// DecodeDoctor decodes the oracle's answer to a doctor item for in; occ
-// is occkit's answer, used to find the reasons that explain a difference.
-func DecodeDoctor(raw json.RawMessage, in DoctorInput, occ DoctorOut) (DoctorAnswer, error) {
+// doctorReasons are the sets of reasons tried, smallest first; the
+// variant that reads the input as occkit does under each set of
+// catalog and key-order.
+var doctorReasons = [][]string{{"catalog"}, {"implicitPrimary"}, {"key-order"},
+	{"catalog", "implicitPrimary"}, {"catalog", "key-order"}, {"implicitPrimary", "key-order"},
+	{"catalog", "implicitPrimary", "key-order"}}
+
+// DecodeDoctor decodes the oracle's answer to a doctor item; occ is
+// occkit's answer, used to find the reasons that explain a difference.
+func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 	type one struct {
 		OK     bool           `json:"ok"`
 		Config map[string]any `json:"config"`
@@ -632,7 +482,6 @@ func DecodeDoctor(raw json.RawMessage, in DoctorInput, occ DoctorOut) (DoctorAns
 		Error    string         `json:"error"`
 		Fatal    string         `json:"fatal"`
 		Variants map[string]one `json:"variants"`
-		Renames  []*string      `json:"renames"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return DoctorAnswer{}, err
@@ -654,44 +503,27 @@ func DecodeDoctor(raw json.RawMessage, in DoctorInput, occ DoctorOut) (DoctorAns
 			}
 		}
 	}
-	if a.Renames != nil {
-		ans.Renames = make([]string, len(a.Renames))
-		for i, r := range a.Renames {
-			if r != nil {
-				ans.Renames[i] = *r
-			}
-		}
-	}
-	if occ.Err || ans.Err || occ.Proj == ans.Proj || a.Renames == nil {
+	if occ.Err || ans.Err || occ.Proj == ans.Proj || ans.Variants == nil {
 		return ans, nil
 	}
-	reqs := DoctorRenames(in)
-	for _, why := range [][]string{{"catalog"}, {"implicitPrimary"}, {"key-order"},
-		{"catalog", "implicitPrimary"}, {"catalog", "key-order"}, {"implicitPrimary", "key-order"},
-		{"catalog", "implicitPrimary", "key-order"}} {
-		target := ans.Proj
-		got := occ.Proj
-		ok := true
-		for _, w := range why {
-			switch w {
-			case "catalog":
-				got, ok = renamedRepair(in, reqs, ans.Renames)
-			case "implicitPrimary":
-				t := target
-				if slices.Contains(why, "key-order") {
-					t = ans.Variants["canonical-first"].Proj
-				}
-				got, ok = withClawPrimary(got, t)
-			case "key-order":
-				v, has := ans.Variants["canonical-first"]
-				ok = has && !v.Err
-				target = v.Proj
-			}
-			if !ok {
-				break
-			}
+	for _, why := range doctorReasons {
+		target := ans.DoctorOut
+		switch catalog, order := slices.Contains(why, "catalog"), slices.Contains(why, "key-order"); {
+		case catalog && order:
+			target = ans.Variants[VarCanonicalFirstSyntax]
+		case catalog:
+			target = ans.Variants[VarSyntaxOnly]
+		case order:
+			target = ans.Variants[VarCanonicalFirst]
 		}
-		if ok && got == target {
+		if target.Err || target.Proj == "" {
+			continue
+		}
+		got, ok := occ.Proj, true
+		if slices.Contains(why, "implicitPrimary") {
+			got, ok = withClawPrimary(got, target.Proj)
+		}
+		if ok && got == target.Proj {
 			ans.Explained = why
 			break
 		}

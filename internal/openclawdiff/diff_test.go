@@ -21,7 +21,22 @@ var (
 	flagN    = flag.Int("openclawdiff.n", 10000, "inputs per function and generator")
 	flagSeed = flag.Uint64("openclawdiff.seed", 0, "generator seed (0: OCCKIT_OPENCLAWDIFF_SEED, else a fixed default)")
 	flagGen  = flag.String("openclawdiff.gen", "gen,gen2", "generators to run, comma-separated: gen (NewGen), gen2 (NewGen2)")
+	flagFn   = flag.String("openclawdiff.fn", "", "compared functions to ask OpenClaw about, comma-separated (empty: all); the inputs drawn stay the same")
+	flagDump = flag.String("openclawdiff.dump", "", "file to write every disagreement outside the table to")
 )
+
+// wanted reports whether f is among the functions -openclawdiff.fn names.
+func wanted(f Function) bool {
+	if *flagFn == "" {
+		return true
+	}
+	for _, name := range strings.Split(*flagFn, ",") {
+		if Function(strings.TrimSpace(name)) == f {
+			return true
+		}
+	}
+	return false
+}
 
 func seed() uint64 {
 	if *flagSeed != 0 {
@@ -95,17 +110,24 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		t.Logf("tier took %s wall, node %s CPU", time.Since(start).Round(time.Second), o.CPU().Round(time.Second))
 	}()
 	checked := 0
+	var dump []string
 	for i, g := range gens {
 		t.Logf("%s: seed %d, %d inputs per function", names[i], sd, n)
 		tallies := compareAll(t, o, g, n)
 		for _, f := range Functions() {
 			tl := tallies[f]
+			if tl.N == 0 {
+				continue
+			}
 			checked += tl.N
 			t.Logf("%s %s: %s", names[i], f, tl)
 			if tl.Unlisted > 0 {
 				t.Errorf("%s %s: %d disagreements outside the divergence table; first ones:", names[i], f, tl.Unlisted)
-				for _, e := range tl.Examples {
-					t.Errorf("  %s", e)
+				for j, e := range tl.Examples {
+					if j < 5 {
+						t.Errorf("  %s", e)
+					}
+					dump = append(dump, fmt.Sprintf("%s %s\n%s\n", names[i], f, e))
 				}
 			}
 			for _, d := range Table {
@@ -118,6 +140,11 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			}
 		}
 	}
+	if *flagDump != "" {
+		if err := os.WriteFile(*flagDump, []byte(strings.Join(dump, "")), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	if checked > 0 && !t.Failed() {
 		tiers.Ran("openclawdiff")
 	}
@@ -128,13 +155,23 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally {
 	var items []any
 	var ps []pending
-	add := func(item any, p pending) { items = append(items, item); ps = append(ps, p) }
+	// Every input is drawn, so a function left out changes no other
+	// function's inputs; only the wanted ones are asked.
+	add := func(item any, p pending) {
+		if wanted(p.fn) {
+			items = append(items, item)
+			ps = append(ps, p)
+		}
+	}
 
 	for i := 0; i < n; i++ {
 		in := g.RefCase()
 		item, strict, lenient := RefItem(in)
-		add(item, pending{fn: FnRefStrict, input: in, occ: strict})
-		ps = append(ps, pending{fn: FnRefLenient, input: in, occ: lenient}) // same oracle item
+		if wanted(FnRefStrict) || wanted(FnRefLenient) {
+			items = append(items, item)
+			ps = append(ps, pending{fn: FnRefStrict, input: in, occ: strict},
+				pending{fn: FnRefLenient, input: in, occ: lenient}) // same oracle item
+		}
 	}
 	for i := 0; i < n; i++ {
 		in := g.PolicyCase()
@@ -201,8 +238,8 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 			}
 		case FnDoctor:
 			occ := p.occ.(DoctorOut)
-			if a, err := DecodeDoctor(answers[ai], p.input.(DoctorInput), occ); err == nil && a.DoctorOut != occ {
-				again, more = append(again, ai), append(more, DoctorItemVariants(item, p.input.(DoctorInput), occ))
+			if a, err := DecodeDoctor(answers[ai], occ); err == nil && a.DoctorOut != occ {
+				again, more = append(again, ai), append(more, DoctorItemVariants(item, p.input.(DoctorInput)))
 			}
 		}
 	}
@@ -218,6 +255,9 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 	tallies := map[Function]*Tally{}
 	for _, f := range Functions() {
 		tallies[f] = &Tally{MaxSample: 5}
+		if *flagDump != "" {
+			tallies[f].MaxSample = n
+		}
 	}
 	ai := 0
 	for i := 0; i < len(ps); i++ {
@@ -275,28 +315,19 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
 			})
 		case FnDoctor:
-			a, err := DecodeDoctor(raw, p.input.(DoctorInput), p.occ.(DoctorOut))
+			a, err := DecodeDoctor(raw, p.occ.(DoctorOut))
 			if err != nil {
 				t.Fatal(err)
 			}
 			c := Case{Fn: FnDoctor, Input: p.input, Occ: p.occ, Claw: a}
 			record(tallies[FnDoctor], c, p.occ.(DoctorOut) == a.DoctorOut, func() string {
 				cfg, _ := json.Marshal(p.input.(DoctorInput).Config)
-				return fmt.Sprintf("config=%s\n    occkit   %v\n    openclaw %v\n    renames %v", cfg, p.occ, a.DoctorOut, a.Renames)
+				return fmt.Sprintf("config=%s\n    occkit   %v\n    openclaw %v\n    variants %v", cfg, p.occ, a.DoctorOut, a.Variants)
 			})
 		}
 		ai++
 	}
 	return tallies
-}
-
-func withField(item map[string]any, k string, v any) map[string]any {
-	c := make(map[string]any, len(item)+1)
-	for key, val := range item {
-		c[key] = val
-	}
-	c[k] = v
-	return c
 }
 
 func record(t *Tally, c Case, agree bool, example func() string) {

@@ -179,8 +179,8 @@ var tableSelect = []Divergence{
 var tableDoctor = []Divergence{
 	{
 		Fn: FnDoctor, Class: "catalog-retirement", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.6,
-		Reason: "doctor also renames retired or noncanonical catalog models on every provider (its `models.canonical-model-refs` migration: `openai/gpt-5` → `openai/gpt-5.5`); that is catalog upkeep, not the runtime repair CMP-3 defines, and occkit keeps an authored ID as written (REF-2). Only the rename of each ref alone (provider unchanged, no trimming, no merge) is applied to occkit's answer, which must then be OpenClaw's",
-		Rests:  "SPEC CMP-3 lists the legacy runtime providers it rewrites, and REF-2 keeps the ID; OpenClaw's `models.canonical-model-refs` migration (rewriteKnownModelRefs)",
+		Reason: "doctor also renames retired or noncanonical catalog models on every provider (its `models.canonical-model-refs` migration: `openai/gpt-5` → `openai/gpt-5.5`); that is catalog upkeep, not the runtime repair CMP-3 defines, and occkit keeps an authored ID as written (REF-2). Doctor, run again with that migration reduced to its syntax (the same walk and merge of keys, respelling refs without outer white space and the spaces around the profile `@` only), must answer as occkit",
+		Rests:  "SPEC CMP-3 lists the legacy runtime providers it rewrites, and REF-2 keeps the ID; OpenClaw's `models.canonical-model-refs` migration (rewriteKnownModelRefs: normalizeKnownModelRef's canonicalizeKnownModelRef and Google model-ID normalization)",
 		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "catalog") },
 	},
 	{

@@ -52,10 +52,9 @@
 // differ only as the reason says: for the inputs that disagree OpenClaw
 // is asked again on variants that read the input as occkit does ([Ranked]
 // key order, the override removed, runtime controls dropped, canonical
-// keys first) and must then give occkit's answer, or occkit's answer is
-// recomputed (doctor's retired-ID renames of each ref alone applied to
-// the input, OpenClaw's implied primary written in, the variable named,
-// `__proto__` removed). Each row has a bound on the share of a
+// keys first, doctor's catalog migration reduced to its syntax) and must
+// then give occkit's answer, or occkit's answer is recomputed (OpenClaw's
+// implied primary written in, the variable named, `__proto__` removed). Each row has a bound on the share of a
 // function's inputs it may absorb; the test fails past it, and on any
 // disagreement no row recognises.
 //

@@ -273,20 +273,16 @@ const migrationList = lazy(async () => {
   throw new Error("openclaw: doctor migration list not found");
 });
 
-async function migration(name) {
-  const m = (await migrationList()).find((x) => x.id === SKIPPABLE[name]);
-  if (!m) throw new Error(`openclaw: doctor migration ${SKIPPABLE[name]} not found`);
-  return m;
-}
-
-async function withoutMigrations(names, run) {
+// withMigrations runs doctor with some skippable migrations replaced:
+// replace maps a SKIPPABLE name to the apply function to run in its place.
+async function withMigrations(replace, run) {
   const list = await migrationList();
   const saved = [];
-  for (const n of names) {
+  for (const [n, apply] of Object.entries(replace)) {
     const i = list.findIndex((m) => m.id === SKIPPABLE[n]);
     if (i < 0) throw new Error(`openclaw: doctor migration ${SKIPPABLE[n]} not found`);
     saved.push([i, list[i]]);
-    list[i] = { ...list[i], apply: () => {} };
+    list[i] = { ...list[i], apply };
   }
   try {
     return await run();
@@ -295,42 +291,51 @@ async function withoutMigrations(names, run) {
   }
 }
 
-// renameAlone applies doctor's catalog migration (canonical model refs)
-// to one ref on its own: as a model selection ("value"), as a models map
-// key ("key"), or as a catalog row id of a provider ("row"). Nothing
-// else of a configuration is there to merge or trim.
-async function renameAlone(r) {
-  const m = await migration("catalog");
-  let cfg;
-  if (r.kind === "key") cfg = { agents: { defaults: { models: { [r.ref]: {} } } } };
-  else if (r.kind === "row") cfg = { models: { providers: { [r.provider]: { models: [{ id: r.ref }] } } } };
-  else cfg = { agents: { defaults: { model: r.ref } } };
-  m.apply(cfg, []);
-  if (r.kind === "key") {
-    const keys = Object.keys(cfg.agents?.defaults?.models ?? {});
-    return keys.length === 1 ? keys[0] : null;
-  }
-  if (r.kind === "row") return cfg.models?.providers?.[r.provider]?.models?.[0]?.id ?? null;
-  return typeof cfg.agents?.defaults?.model === "string" ? cfg.agents.defaults.model : null;
-}
+// syntaxOnlyCatalog is doctor's catalog migration (canonical model refs)
+// with its catalog knowledge taken out: the same walk over every place a
+// model ref is recognised, with the same merge of map keys that become
+// one (OpenClaw's rewriteModelRefs), but a normalizer that only respells
+// a ref without the white space splitTrailingAuthProfile drops (around the
+// ref and around the profile `@`). Retired-ID renames and Google model
+// aliases are left out, and so are catalog row ids (rewriteModelRefs
+// rewrites those only with the full normalizer).
+const syntaxOnlyCatalog = lazy(async () => {
+  const rewrite = await exported("rewriteModelRefs");
+  const split = await fn.splitTrailingAuthProfile();
+  const respell = (value) => {
+    const trimmed = value.trim();
+    if (!trimmed) return value === trimmed ? null : trimmed;
+    const s = split(trimmed);
+    const out = s.profile ? `${s.model}@${s.profile}` : s.model;
+    return out === value ? null : out;
+  };
+  return (raw, changes) => {
+    const r = rewrite(raw, "config", changes, respell);
+    if (!r.changed || r.value === null || typeof r.value !== "object" || Array.isArray(r.value)) return;
+    for (const k of Object.keys(raw)) delete raw[k];
+    for (const [k, v] of Object.entries(r.value)) {
+      Object.defineProperty(raw, k, { configurable: true, enumerable: true, value: v, writable: true });
+    }
+  };
+});
 
 // Without it.variants only doctor itself answers; each variant {name,
-// config, skip} runs doctor again on its own configuration (the key
-// order occkit's merge gives, built by the Go side) without the named
-// skippable migrations. it.renames asks renameAlone for each ref.
+// config, skip, syntaxOnly} runs doctor again on its own configuration
+// (the key order occkit's merge gives, built by the Go side), with the
+// named skippable migrations doing nothing and, with syntaxOnly, the
+// catalog migration reduced to syntaxOnlyCatalog.
 async function opDoctor(it) {
   const full = await doctorOnce(it.config);
   if (!full.ok) return full;
   if (Array.isArray(it.variants)) {
     full.variants = {};
     for (const v of it.variants) {
-      const r = await withoutMigrations(v.skip ?? [], () => doctorOnce(v.config ?? it.config));
+      const replace = {};
+      for (const n of v.skip ?? []) replace[n] = () => {};
+      if (v.syntaxOnly) replace.catalog = await syntaxOnlyCatalog();
+      const r = await withMigrations(replace, () => doctorOnce(v.config ?? it.config));
       full.variants[v.name] = { ok: r.ok, config: r.config };
     }
-  }
-  if (Array.isArray(it.renames)) {
-    full.renames = [];
-    for (const r of it.renames) full.renames.push(await renameAlone(r));
   }
   return full;
 }

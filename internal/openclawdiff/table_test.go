@@ -131,36 +131,50 @@ func TestPredicates(t *testing.T) {
 	}
 }
 
-// TestDoctorExplanation checks that only the retired-ID rename of each ref
-// alone explains a doctor difference: a whitespace-trimmed key doctor
-// merges is not a rename.
+// TestDoctorExplanation checks that a doctor difference is explained only
+// where doctor, asked again on the input as occkit reads it (a variant),
+// gives occkit's answer.
 func TestDoctorExplanation(t *testing.T) {
-	answer := func(keys map[string]any, renames []string) json.RawMessage {
-		b, _ := json.Marshal(map[string]any{"ok": true, "config": map[string]any{"agents": map[string]any{"defaults": map[string]any{"models": keys}}},
-			"renames": renames, "variants": map[string]any{}})
+	codex := map[string]any{"agentRuntime": map[string]any{"id": "codex"}}
+	cfg := func(keys map[string]any) map[string]any {
+		return map[string]any{"agents": map[string]any{"defaults": map[string]any{"models": keys}}}
+	}
+	answer := func(full map[string]any, variants map[string]map[string]any) json.RawMessage {
+		vs := map[string]any{}
+		for k, v := range variants {
+			vs[k] = map[string]any{"ok": true, "config": v}
+		}
+		b, _ := json.Marshal(map[string]any{"ok": true, "config": full, "variants": vs})
 		return b
 	}
-	codex := map[string]any{"agentRuntime": map[string]any{"id": "codex"}}
+	renamed := cfg(map[string]any{"openai/gpt-5.5": codex})
+	authored := cfg(map[string]any{"openai/gpt-5": codex})
 	tests := []struct {
-		name    string
-		key     string
-		claw    map[string]any
-		renames []string
-		want    []string
+		name     string
+		claw     map[string]any
+		variants map[string]map[string]any
+		want     []string
 	}{
-		{"retired id renamed", "openai/gpt-5", map[string]any{"openai/gpt-5.5": codex}, []string{"openai/gpt-5.5"}, []string{"catalog"}},
-		{"trimmed key is no rename", " vllm/m", map[string]any{"vllm/m": codex}, []string{"vllm/m"}, nil},
-		{"provider change is no rename", "openai/gpt-5", map[string]any{"azure/gpt-5.5": codex}, []string{"azure/gpt-5.5"}, nil},
-		{"runtime differs beyond the rename", "openai/gpt-5", map[string]any{"openai/gpt-5.5": nil}, []string{"openai/gpt-5.5"}, nil},
+		{"retired id renamed", renamed, map[string]map[string]any{VarSyntaxOnly: authored, VarCanonicalFirst: renamed, VarCanonicalFirstSyntax: authored}, []string{"catalog"}},
+		{"the syntax-only variant still differs", renamed, map[string]map[string]any{VarSyntaxOnly: renamed, VarCanonicalFirst: renamed, VarCanonicalFirstSyntax: renamed}, nil},
+		{"runtime differs beyond the rename", renamed, map[string]map[string]any{VarSyntaxOnly: cfg(map[string]any{"openai/gpt-5": nil}),
+			VarCanonicalFirst: renamed, VarCanonicalFirstSyntax: cfg(map[string]any{"openai/gpt-5": nil})}, nil},
+		{"key order", cfg(map[string]any{"openai/gpt-5": nil}), map[string]map[string]any{VarSyntaxOnly: cfg(map[string]any{"openai/gpt-5": nil}),
+			VarCanonicalFirst: authored, VarCanonicalFirstSyntax: authored}, []string{"key-order"}},
+		{"no variants asked", renamed, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in := DoctorInput{Config: Obj{{"agents", Obj{{"defaults", Obj{{"models", Obj{{tc.key, Obj{{"agentRuntime", Obj{{"id", "codex"}}}}}}}}}}}}}
+			in := DoctorInput{Config: Obj{{"agents", Obj{{"defaults", Obj{{"models", Obj{{"openai/gpt-5", Obj{{"agentRuntime", Obj{{"id", "codex"}}}}}}}}}}}}}
 			_, occ, err := DoctorItem(in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := DecodeDoctor(answer(tc.claw, tc.renames), in, occ)
+			raw := answer(tc.claw, tc.variants)
+			if tc.variants == nil {
+				raw, _ = json.Marshal(map[string]any{"ok": true, "config": tc.claw})
+			}
+			a, err := DecodeDoctor(raw, occ)
 			if err != nil {
 				t.Fatal(err)
 			}

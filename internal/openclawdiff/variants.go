@@ -34,6 +34,14 @@ const (
 	// VarCanonicalFirst: every models map listing its canonical keys
 	// before the legacy ones (CMP-3: the canonical entry wins a merge).
 	VarCanonicalFirst = "canonical-first"
+	// VarSyntaxOnly: doctor with its catalog migration (canonical model
+	// refs) reduced to its syntax: the same walk and merge of map keys,
+	// respelling refs without outer white space and the spaces around the
+	// profile `@` only; no retired-ID renames, no Google model aliases
+	// (REF-2: occkit keeps an authored ID).
+	VarSyntaxOnly = "syntax-only"
+	// VarCanonicalFirstSyntax: both.
+	VarCanonicalFirstSyntax = "canonical-first-syntax-only"
 )
 
 func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
