@@ -84,8 +84,15 @@ func (r SourceRef) IsZero() bool { return r == SourceRef{} }
 // Env of the gateway process is projected from the OCC Secret Source. It
 // supplies a channel or gateway feature credential (a channel token the
 // document references as ${Env}, memory embeddings) and reaches the
-// gateway only, never a dedicated Harness. Like [SourceRef] it holds a
-// reference, never secret bytes.
+// gateway process only, never a dedicated Harness. Like [SourceRef] it
+// holds a reference, never secret bytes.
+//
+// Env must be a variable the gateway's document references (${Env}, $Env
+// or a SecretRef {source: "env", id: Env}); it may not be one the render
+// sets, one that makes the gateway or a program it starts load code or
+// change whom it trusts or talks through (LD_*, NODE_*, BASH_ENV, proxies,
+// CA files, …), nor, on a dedicated topology, a model inference variable
+// (compile.CheckSecretBindings, on every Compute).
 type SecretBinding struct {
 	Env    string
 	Source SourceRef

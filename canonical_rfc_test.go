@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // TestCanonicalRFC8785Examples: the worked examples of RFC 8785, section
@@ -102,16 +103,15 @@ const docs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(docs.map((d) => canon(JSON.parse(d)))));
 `
 
-// TestCanonicalAgreesWithNode is the differential test against node. It
-// skips when node is missing, unless OCCKIT_REQUIRE_INTEGRATION=1.
+// TestCanonicalAgreesWithNode is the differential test against node (the
+// real tier tiers.NodeCanonical). It skips when node is missing, unless
+// OCCKIT_REQUIRE_INTEGRATION=1.
 func TestCanonicalAgreesWithNode(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		if os.Getenv("OCCKIT_REQUIRE_INTEGRATION") == "1" {
-			t.Fatal("node is required (OCCKIT_REQUIRE_INTEGRATION=1) but not installed")
-		}
-		t.Skip("node is not installed")
+		tiers.NodeCanonical.Skip(t, "node is not installed (run .ci/setup)")
 	}
+	run := tiers.NodeCanonical.Start(t)
 	r := rand.New(rand.NewSource(1))
 	var docs []string
 	for i := 0; i < 4000; i++ {
@@ -142,6 +142,7 @@ func TestCanonicalAgreesWithNode(t *testing.T) {
 			}
 		}
 	}
+	run.Done(len(docs))
 	t.Logf("%d documents compared with node's JSON.stringify, %d differ", len(docs), bad)
 }
 

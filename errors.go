@@ -215,10 +215,17 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// MaxListed bounds how many problems the message of a [Join] aggregate
+// lists: "N problems: first; second; …; and M more". [Errors] returns them
+// all; the message stays within MaxListed times one error's message (each
+// capped by [Sanitize]) however many there are.
+const MaxListed = 20
+
 // Join aggregates problems: nil when there are none, the single *Error when
 // there is one, otherwise a *multierror.Error whose members are sorted by
 // path, then code, then rule, with duplicates removed. Nil members are
-// skipped; a member that is itself an aggregate is flattened.
+// skipped; a member that is itself an aggregate is flattened. Its message
+// lists at most [MaxListed] members.
 func Join(errs ...error) error {
 	list := Errors(errs...)
 	switch len(list) {
@@ -235,9 +242,13 @@ func Join(errs ...error) error {
 }
 
 func formatList(es []error) string {
-	parts := make([]string, len(es))
-	for i, e := range es {
+	n := min(len(es), MaxListed)
+	parts := make([]string, n, n+1)
+	for i, e := range es[:n] {
 		parts[i] = e.Error()
+	}
+	if more := len(es) - n; more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
 	}
 	return fmt.Sprintf("%d problems: %s", len(es), strings.Join(parts, "; "))
 }

@@ -125,6 +125,35 @@ func TestJoin(t *testing.T) {
 	if f := occkit.First(err); f.Rule != "RES-1" {
 		t.Errorf("First = %v", f)
 	}
+	if got, want := err.Error(), "3 problems: "+c.Error()+"; "+b.Error()+"; "+a.Error(); got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+}
+
+// The aggregate's message lists MaxListed problems and counts the rest;
+// every member stays reachable (issue 31).
+func TestJoinMessageCapped(t *testing.T) {
+	for _, n := range []int{occkit.MaxListed, occkit.MaxListed + 1, 5000} {
+		var errs []error
+		for i := 0; i < n; i++ {
+			errs = append(errs, occkit.Invalid("DOC-5", occkit.NewPath("agents", fmt.Sprintf("k%05d", i)), "unknown key"))
+		}
+		err := occkit.Join(errs...)
+		msg := err.Error()
+		if got := strings.Count(msg, "[DOC-5]"); got != min(n, occkit.MaxListed) {
+			t.Errorf("%d problems: the message lists %d", n, got)
+		}
+		more := fmt.Sprintf("; and %d more", n-occkit.MaxListed)
+		if n > occkit.MaxListed != strings.HasSuffix(msg, more) || !strings.HasPrefix(msg, fmt.Sprintf("%d problems: ", n)) {
+			t.Errorf("%d problems: message %q", n, msg)
+		}
+		if got := len(occkit.Errors(err)); got != n {
+			t.Errorf("%d problems: Errors returns %d", n, got)
+		}
+		if max := occkit.MaxListed*(len(errs[0].Error())+2) + 64; len(msg) > max {
+			t.Errorf("%d problems: %d-byte message", n, len(msg))
+		}
+	}
 }
 
 // A plain error is a server fault (issue 12): 500 INTERNAL, never a 400

@@ -328,20 +328,28 @@ func ParsePointer(s string) (Path, error) {
 	if s[0] != '/' {
 		return Path{}, fmt.Errorf("occkit: bad JSON pointer %q: must start with '/'", s)
 	}
-	p := Path{}
+	var b PathBuilder
+	b.Grow(strings.Count(s, "/"))
 	for _, seg := range strings.Split(s[1:], "/") {
 		if isIndexSegment(seg) {
 			n, _ := strconv.Atoi(seg)
-			p = p.Index(n)
+			b.Index(n)
 			continue
 		}
 		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(seg, "~0", ""), "~1", ""), "~") {
 			return Path{}, fmt.Errorf("occkit: bad JSON pointer %q: bad escape", s)
 		}
-		p = p.Key(strings.NewReplacer("~1", "/", "~0", "~").Replace(seg))
+		if strings.Contains(seg, "~") {
+			// A Replacer built per segment costs kilobytes: one for
+			// each refusal a validator reports by pointer.
+			seg = pointerUnescaper.Replace(seg)
+		}
+		b.Key(seg)
 	}
-	return p, nil
+	return b.Path(), nil
 }
+
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 func isIndexSegment(seg string) bool {
 	if seg == "" || len(seg) > 9 || (len(seg) > 1 && seg[0] == '0') {

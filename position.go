@@ -23,10 +23,13 @@ type Position struct {
 	File string
 	// Line and Column count from 1; Line is 0 when the position is unknown.
 	Line, Column int
-	// Text is the source line, for [Error.Snippet], with every string
-	// value that follows a credential-like key masked; for a long line an
+	// Text is the source line, for [Error.Snippet]: the author view,
+	// with whatever the render plan's credential policy would strip
+	// masked as ***, by value and by where the value sits in the whole
+	// text (compile's package doc, "Positions"); for a long line an
 	// excerpt around the column. It is never part of [Error.Error], nor
-	// of Position's JSON encoding.
+	// of Position's JSON encoding. A [SourceMap] other than compile's
+	// must mask it likewise.
 	Text string `json:"-"`
 	// TextColumn is the column of the position within Text, from 1; 0
 	// means Column (Text is the whole line).
@@ -127,9 +130,9 @@ const MaxSnippetRunes = 100
 //
 // It is "" when e has no position or no source text. Control characters
 // print as '?'; a long line is cut around the column. The line is the
-// author's own text (string values after credential-like keys masked):
-// show it to whoever wrote the file, as a checker or CLI does, not to a
-// third party.
+// author's own text, with what a credential could be masked (see
+// [Position].Text): show it to whoever wrote the file, as a checker or
+// CLI does, rather than to a third party.
 func (e *Error) Snippet() string {
 	p := e.Position
 	if !p.IsValid() || p.Text == "" {

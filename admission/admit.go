@@ -44,6 +44,9 @@ type Admitter struct {
 	versions map[occkit.Harness]string
 	schema   *compile.Validator
 	openclaw *openclawschema.Validator // nil: disabled
+	// secrets is the credential policy of the OpenClaw release documents
+	// are admitted for (ADM-7, AUTH-6).
+	secrets compile.SecretPolicy
 }
 
 // configurationSchema is occkit's Configuration schema (DOC-5), compiled
@@ -75,7 +78,18 @@ func New(opts Options) (*Admitter, error) {
 	if opts.DisableOpenClawSchema {
 		openclaw = nil
 	}
-	return &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}, nil
+	a := &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}
+	a.secrets = compile.SecretPolicyFor(a.openclawRelease())
+	return a, nil
+}
+
+// openclawRelease is the OpenClaw release revisions are admitted for: the
+// schema's, or "" (the pinned release's policy) when it is disabled.
+func (a *Admitter) openclawRelease() string {
+	if a.openclaw == nil {
+		return ""
+	}
+	return a.openclaw.Version()
 }
 
 // Agent is the resource being deployed, as stored.
@@ -170,7 +184,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	var read occkit.Document
 	defer func() {
 		if err != nil {
-			err = read.Place(err)
+			err = withoutSecretExcerpts(read.Place(err))
 		}
 	}()
 	mode := req.Agent.ExecutionMode
@@ -245,6 +259,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		}
 	}
 
+	// ADM-7: no credential bytes are validated further, frozen or
+	// digested; refused before anything else reads the document.
+	if err := compile.CheckSecretLiterals(doc, a.secrets); err != nil {
+		return nil, err
+	}
 	if err := a.schema.Validate(doc); err != nil {
 		return nil, err
 	}
@@ -326,9 +345,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		namespace:      req.Agent.NamespaceID,
 		secretBindings: append([]occkit.SecretBinding(nil), req.SecretBindings...),
 	}
-	if a.openclaw != nil {
-		r.openclawSchema = a.openclaw.Version()
-	}
+	r.openclawSchema = a.openclawRelease()
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID
 	}
@@ -394,6 +411,30 @@ func mapDependency(rule, what string, err error) error {
 		return oe
 	}
 	return occkit.Wrap(err, occkit.CodeDependencyUnavailable, rule, occkit.Root(), "%s", what)
+}
+
+// withoutSecretExcerpts drops the source line from the position of every
+// refusal of a literal credential (ADM-7): the line holds the credential,
+// and no view of a refusal, %+v and Snippet included, may show it
+// whatever masking a position applies. File, line and column stay.
+func withoutSecretExcerpts(err error) error {
+	list := occkit.Errors(err)
+	changed := false
+	for i, e := range list {
+		if e.Rule == compile.RuleSecretBytes && e.Position.Text != "" {
+			c := *e
+			c.Position.Text, c.Position.TextColumn = "", 0
+			list[i], changed = &c, true
+		}
+	}
+	if !changed {
+		return err
+	}
+	errs := make([]error, len(list))
+	for i, e := range list {
+		errs[i] = e
+	}
+	return occkit.Join(errs...)
 }
 
 func alive(ctx context.Context) error {

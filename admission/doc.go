@@ -16,7 +16,13 @@
 //     document, so the stored source never changes;
 //  4. stamp platform-owned logging (LOG-1; [ComputeInfo].RuntimeLogging
 //     "driver" preserves the native configuration, LOG-3);
-//  5. validate the document against the embedded schema (DOC-5), then
+//  5. refuse credential bytes in the document (ADM-7, 400: a literal at a
+//     path the approved OpenClaw release marks sensitive, or a header
+//     value, credential key, URL password or credential query parameter
+//     in a model provider or model entry, or a literal credential in
+//     env.vars; compile.CheckSecretLiterals), before any other stage reads
+//     it, so nothing secret is validated further, frozen, digested or
+//     rendered; then validate the document against the embedded schema (DOC-5), then
 //     against the configuration schema of the pinned OpenClaw release
 //     ([openclawschema]; [Options].OpenClawSchema picks another compiled
 //     one, DisableOpenClawSchema turns it off), so an admitted revision is
@@ -71,7 +77,18 @@
 // refusals without its documents), so whatever the render refuses
 // (a secretBinding shadowing a planned variable, an inference variable for
 // a dedicated gateway, a credential outside the tenant namespace) is
-// refused at admission. Admit also refuses a Harness the installation
+// refused at admission. Among them: every variable a process's document
+// still references (${NAME}, an env SecretRef, the $NAME shorthand) must
+// be defined by the document's env.vars or set by the plan for that
+// process, else 400 DOC-4 naming the variable, the path of the reference
+// and the variables the process has; and every secretBinding must name a
+// variable the gateway's document references, none that loads code or
+// changes whom the gateway trusts (LD_*, NODE_*, BASH_ENV, proxies, CA
+// files, …), and on a dedicated topology no model credential of the
+// release's provider table (400 AUTH-6; package compile/envpolicy). A
+// secretBinding reaches the gateway process only, never a dedicated
+// Harness (AUTH-6); the revision records the OpenClaw release whose
+// policy applies, and the render applies the same. Admit also refuses a Harness the installation
 // approves no version of (409, ADM-3: [Options].HarnessVersions names the
 // approved ones; the version labels every workload, LOG-6).
 //
@@ -125,4 +142,14 @@
 //   - A driver's plain error text is never repeated in a refusal: it might
 //     carry a value. Gateway-settings refusals keep only the setting's path.
 //   - A cancelled context is 503 DEPENDENCY_UNAVAILABLE.
+//   - A literal credential is refused under ADM-7 (freezing keeps the
+//     reference, never Secret bytes), not ADM-3 (whose "references only"
+//     is about the harnessAuth snapshot); its refusal keeps file, line and
+//     column but never the source line, whatever masking a position
+//     applies, since that line holds the credential.
+//   - A reference nothing binds is a Configuration error (400, DOC-4: a
+//     missing variable names the variable), not a Compute conflict: the
+//     Configuration's own secretBindings or env.vars are what is missing.
+//   - With DisableOpenClawSchema, the pinned release's sensitive paths and
+//     environment policy still apply, as a floor.
 package admission

@@ -130,7 +130,8 @@ func TestAdmitTenantNamespace(t *testing.T) {
 // gateway only; a binding the render would refuse is refused at Admit.
 func TestAdmitSecretBindings(t *testing.T) {
 	a := newAdmitter(t, allow())
-	req := embeddedRequest(embeddedConfig)
+	req := embeddedRequest(strings.Replace(embeddedConfig, `"slack":{"enabled":true}`,
+		`"slack":{"enabled":true},"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}`, 1))
 	tg := occkit.SecretBinding{Env: "TELEGRAM_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}
 	req.SecretBindings = []occkit.SecretBinding{tg}
 	rev, err := a.Admit(context.Background(), req)

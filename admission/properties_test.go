@@ -99,14 +99,19 @@ func secretConfig(t *rapid.T, c string) occkit.Document {
 
 // TestNoSecretLeaksProperty plants canary credentials (raw, base64, hex,
 // URL-encoded) in every credential-bearing input and checks that none
-// appears in an error, in the reason chain, or in the revision outside the
-// admitted document (the Configuration itself is the operator's document
-// and is admitted as written).
+// appears in an error, in the reason chain, or in the revision. A canary
+// planted in the Configuration itself is refused (ADM-7: a revision holds
+// references, never secret bytes); the other inputs (an Authorizer's or a
+// driver's error) are exercised with a clean document, which admits.
 func TestNoSecretLeaksProperty(t *testing.T) {
-	var checks, admitted atomic.Int64
+	var checks, admitted, refusedLiteral atomic.Int64
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCanary(t, "canary")
-		doc := secretConfig(t, c)
+		planted := rapid.Bool().Draw(t, "planted")
+		doc := occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)
+		if planted {
+			doc = secretConfig(t, c)
+		}
 		forms := canaryForms(c)
 		assertClean := func(where, s string) {
 			for _, f := range forms {
@@ -183,9 +188,16 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 				for _, e := range occkit.Errors(err) {
 					assertClean(sc.name+" error", e.Error())
 					assertClean(sc.name+" error path", e.Path.String())
+					assertClean(sc.name+" error", fmt.Sprintf("%+v", e))
+					if e.Rule == compile.RuleSecretBytes {
+						refusedLiteral.Add(1)
+					}
 				}
 				assertClean(sc.name+" error", err.Error())
 				continue
+			}
+			if planted {
+				t.Fatalf("%s: a Configuration holding a literal credential was admitted", sc.name)
 			}
 			admitted.Add(1)
 			rec, _ := rev.MarshalJSON()
@@ -205,8 +217,8 @@ func TestNoSecretLeaksProperty(t *testing.T) {
 			}
 		}
 	})
-	if n := checks.Load(); n < 1000 || admitted.Load() == 0 {
-		t.Fatalf("only %d leak checks ran, %d over admitted revisions", n, admitted.Load())
+	if n := checks.Load(); n < 1000 || admitted.Load() == 0 || refusedLiteral.Load() == 0 {
+		t.Fatalf("only %d leak checks ran, %d over admitted revisions, %d literal refusals", n, admitted.Load(), refusedLiteral.Load())
 	}
 	t.Logf("%d leak checks, %d admitted revisions", checks.Load(), admitted.Load())
 }

@@ -45,27 +45,65 @@
 // a message that names the limit or the grammar problem (with line and
 // column), never document text.
 //
-// Source positions: every refusal of a load carries an
-// [occkit.Position] (file, line, column): a refusal of the text itself at
-// the character where reading stopped (also as a [SyntaxPosition] cause),
-// any other at the key its path names, in the file that writes it, an
-// included file by its own name (relative to where the top-level file was
-// named, or its fs.FS path). [LoadFile], [LoadFS] and [LoadReader] (and
-// [Load] given [LoadOptions.Filename]) attach an [occkit.SourceMap] to the
-// Document, holding the texts as read (the top-level file and every
-// included one); later refusals are placed with it: [Validate],
-// resolver.Resolve and admission do so themselves, and
-// [occkit.Document.Place] does it for any other stage. Of the texts that
-// write a path, the one that writes the most of it wins, and among equals
-// the one whose value the merge keeps (the including object's own keys,
-// then later includes); a path nobody writes is placed at the object that
-// lacks it. Positions are computed only for refusals: a successful load
-// pays one small allocation for the map, nothing per admission. A
-// position's snippet text masks every string value written after a
-// credential-like key ([CredentialKey]), or all of a line whose path
-// passes through one. [Locate] maps a path in one text to its line and
-// column. examples/occcheck prints positions as file:line:col.
-
+// # Positions
+//
+// Every refusal of a load carries an [occkit.Position] (file, line,
+// column): a refusal of the text itself at the character where reading
+// stopped (also as a [SyntaxPosition] cause), any other at the key its
+// path names, in the file that writes it, an included file by its own
+// name (relative to where the top-level file was named, or its fs.FS
+// path). [LoadFile], [LoadFS] and [LoadReader] (and [Load] given
+// [LoadOptions.Filename]) attach an [occkit.SourceMap] to the Document,
+// holding the texts as read (the top-level file and every included one);
+// later refusals are placed with it: [Validate], resolver.Resolve and
+// admission do so themselves, and [occkit.Document.Place] does it for any
+// other stage. Of the texts that write a path, the one that writes the
+// most of it wins, and among equals the one whose value the merge keeps
+// (the including object's own keys, then later includes); a path nobody
+// writes is placed at the object that lacks it. Positions are computed
+// only for refusals: a successful load pays one small allocation for the
+// map, nothing per admission. The first refusal placed in a text reads it
+// once, with the transcoder, into an index of where each key and element
+// is written, where each line starts and what the author view masks; each
+// refusal after costs a few lookups and the excerpt it prints, however
+// long its line (see "Bounded work"). [Locate] maps a path in one text to
+// its line and column. examples/occcheck prints positions as
+// file:line:col.
+//
+// A position's text, what %+v, [occkit.Error.Snippet] and occcheck
+// -snippet print, is the author view of the line: the author's own text,
+// masked by value wherever the credential policy would strip it (see
+// "Credential policy"), as the structure of the whole text decides, not
+// the line alone:
+//
+//   - every value under a credential-like key ([CredentialKey], headers
+//     included) at any depth above it, on whatever line it sits, a key
+//     written with \u escapes too;
+//   - every value of the top-level env block, whose variables the
+//     document references as ${VAR};
+//   - every value at OpenClaw's sensitive paths for the release
+//     ([LoadOptions.SensitivePaths], those of the pinned release by
+//     default), such as channels.googlechat.serviceAccount and
+//     mcp.servers.*.env.*;
+//   - of a URL (a string holding "://", or one under a URL-like key holding
+//     '@', '?' or '#'), all but its origin, as [Origin] keeps it:
+//     "https://api.example.com/***";
+//   - a string that carries a credential whatever its key: a "Bearer …" or
+//     "Basic …" authorization, a "--api-key=…", "API_KEY=…" or
+//     "X-Api-Key: …" setting, and the element after a credential-like flag
+//     in an array (["--api-key", "…"]);
+//   - the body of every comment, where a credential may be commented out;
+//   - past the character where the text stops being JSON5 (the line of a
+//     syntax refusal), every run of text but blanks and punctuation, since
+//     nothing there tells a key from a value.
+//
+// Masked text prints as ***. So a value is masked in the tail of a
+// multi-line string, in an array or header object opened on an earlier
+// line, and in an included file (by where it is included); values nested
+// deeper than 256 levels are all masked. The view is for the file's
+// author, as a checker shows it; messages ([occkit.Error.Error]) never
+// hold document text at all.
+//
 // # Bounded work
 //
 // Every limit is enforced before the work it bounds (DOC-2): depth by the
@@ -94,6 +132,17 @@
 // 2–8 times their size, a refusal at the deepest nesting about 200 times
 // (at most 2.5 MiB); the bombs that once cost 0.5–1.5 GiB now cost under
 // 10 MiB.
+//
+// Placing refusals (see "Positions") costs the text once and each refusal
+// its excerpt: for a text of n bytes and R refusals placed in it, at most
+// 64·n + 2 KiB·R + 64 KiB bytes, whether the text is one line or many; in
+// practice 13–25 bytes a byte and about 1 KiB a refusal. A document whose
+// 1,000 refused catalog rows sit on one line (58 KB) once cost 677 MiB to
+// place; it costs 1.2 MiB. Without a source map nothing is placed and nothing
+// allocated. [Validate] of a document with thousands of refusals, placed
+// or not, allocates at most 192 bytes a byte of it (38–94 measured).
+// Both are properties tested with one-line and many-line documents of
+// thousands of refusals; allocation is asserted, never time.
 //
 // $include (DOC-4) follows OpenClaw: the key may appear in any object at any
 // depth and holds a path or an array of paths. An object holding only
@@ -255,13 +304,95 @@
 // the process whose [ProcessPlan].Inference is set, the one that owns model
 // access.
 //
-// Refusals of the stage: a logging stamp that is not intact (LOG-2, 409);
+// Every variable is received by the process its row names and by no
+// other: a secretBinding by the gateway only (AUTH-6), never by a
+// dedicated Harness; the gateway token by the gateway and, to enrol, the
+// dedicated OpenClaw node host; the Harness plan by the process whose
+// Inference is set. [PlanInput].SecretBindings and [ProcessPlan].Env say
+// the same.
+//
+// Refusals of the stage: a literal credential in the document (ADM-7,
+// 400, [CheckSecretLiterals]; "Secrets in a revision" below); a logging
+// stamp that is not intact (LOG-2, 409);
 // a projected Secret outside the tenant namespace (AUTH-2, 409, naming the
 // namespace); an inference credential planned for a dedicated gateway
 // (AUTH-6, 409); a secretBinding that names an invalid, reserved or
-// already planned variable, reads anything but an OCC Secret, sets a model
-// inference variable on a dedicated topology or reuses the Harness's
-// Secret (400, [CheckSecretBindings]).
+// already planned variable, one that loads code or changes trust, a model
+// inference variable on a dedicated topology, or a variable the gateway's
+// document does not reference, reads anything but an OCC Secret or reuses
+// the Harness's Secret (400, [CheckSecretBindings]); a variable a process's
+// document references that nothing binds for that process (DOC-4, 400).
+//
+// # Secrets in a revision
+//
+// A revision freezes references, never Secret bytes (ADM-7), so the render
+// plan, and admission before it, refuses credential bytes in the document
+// ([CheckSecretLiterals], 400 INVALID_REQUEST, rule ADM-7, at the value's
+// path). ADM-7 rather than ADM-3: ADM-3 lists what a revision holds and
+// says "references only" of the harnessAuth snapshot; ADM-7 is the
+// general rule that freezing keeps the reference and not the bytes, which
+// is what a literal credential in the document would break. The refusal
+// says what to write instead and never repeats the value; admission drops
+// the source line from its position (file, line and column stay).
+//
+// The places checked, for the release the revision is admitted for
+// ([SecretPolicyFor]; the pinned release's as a floor for one the library
+// does not carry): every path the release marks sensitive (package
+// sensitive: 173 in 2026.9.6, channel tokens, gateway and hook tokens,
+// MCP and provider headers and env, TLS material, …); in every
+// models.providers entry and agent models map entry (the subtrees
+// [StripInference] strips), every header value, every value under a key
+// that names a credential value (apiKey, api_key, token, clientSecret,
+// password, cert, …: its letters end with such a word, so auth: "api-key",
+// authHeader, headerName, maxTokensField and tokenMode, which only mention
+// one, are settings), and every URL-like string's password, token user
+// info (TOKEN@host, svc:KEY@host) and credential query or fragment
+// parameters (key, token, sig, auth, code, …; api-version is no
+// credential); and every env.vars entry whose name is a credential's
+// (provider key variables of the release, <PROVIDER>_API_KEY of a
+// configured provider, names with a KEY, TOKEN, SECRET, PASSWORD, …
+// word) or that one of those places references.
+//
+// What such a place may hold, as OpenClaw reads a credential field
+// (types.secrets.ts, ref-contract.ts): "${NAME}" or the shorthand "$NAME"
+// (surrounding blanks allowed), optionally after an HTTP authorization
+// scheme word ("Bearer ${TOKEN}"); a SecretRef object {source: env | file |
+// exec | store, provider, id} (or the legacy form without provider);
+// blank text, null or a boolean; a value OpenClaw reads as "no credential
+// here" (ollama-local, secretref-managed, oauth:<provider>, …, package
+// envpolicy). Anything else is a literal: text around a reference
+// ("xoxb-${SUFFIX}"), the escaped "$${NAME}", a number, an object that is
+// no SecretRef. Whether OpenClaw's schema accepts a SecretRef at that path
+// is the schema's to say (DOC-5).
+//
+// Every reference must then be bound for the process that reads the
+// document (DOC-4: a missing variable is an error naming it; OpenClaw
+// 2026.9.6 itself loads such a configuration with a warning, "missing env
+// var … feature using this value will be unavailable", and runs without
+// the setting, so a channel never becomes ready and /readyz stays 503; a
+// Configuration error, hence 400). The references are ${NAME} in any string value
+// ($${NAME} is a literal, ${lower} no reference), an env SecretRef's id,
+// and the $NAME shorthand at a credential place ([ReferencedEnv]); the
+// gateway's are read from its document without gateway.auth, which the
+// plan writes. A variable is bound when the plan sets it in that
+// process's environment, when the document's env.vars defines it as
+// OpenClaw does ([DefinedEnv]: a portable name OpenClaw lets a
+// configuration set, holding a non-blank value without a reference of its
+// own), when every Compute sets it (HOME, PATH), or, for a process whose
+// host supplies the model credentials (AUTH-5), when it is an inference
+// variable. The refusal names the variable, the path of its first
+// reference and the variables the process has (names only), at most 16
+// variables per process.
+//
+// secretBinding names ([CheckSecretBindings]) follow the references: a
+// binding supplies a variable the gateway's document references, never
+// another, and never one that [envpolicy.Policy.Refused] says loads code
+// or changes trust (OpenClaw's own host and workspace environment
+// policies and occkit's families; the package doc of envpolicy gives the
+// reasoning), nor, on a dedicated topology, a model inference variable of
+// the release's provider table ([envpolicy.Policy.Inference]). The rule is
+// the plan's, so it is the same on every Compute: Kubernetes, SSH and a
+// custom driver all map the same plan.
 //
 // # Credential policy
 //

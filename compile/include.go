@@ -418,14 +418,15 @@ func (in *includer) descend(ld *loader, data []byte, reason string, site occkit.
 	in.read += len(data)
 	out, err := ld.parse(data)
 	if err != nil {
-		own := sourceText{name: name, src: data}
-		return nil, rebase(place(err, nil, own), site)
+		own := ld.sourceMap(sourceText{name: name, src: data})
+		own.files[0].under = at.path()
+		return nil, rebase(place(err, own), site)
 	}
 	next := append(append([]string(nil), chain...), key)
 	here := sourceText{name: name, at: at.path(), src: data}
 	n, err := in.process(ld, parseTree(out), at, dir, next, depth+1)
 	if err != nil {
-		return nil, place(err, &sourceMap{files: append(ld.sources, here)}, here)
+		return nil, place(err, ld.sourceMap(append(ld.sources, here)...))
 	}
 	ld.sources = append(ld.sources, here)
 	return n, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/json5"
 	"github.com/occkit/occkit/internal/normalized"
 )
@@ -107,6 +108,12 @@ type LoadOptions struct {
 	// [LoadFile] and [LoadFS] use the name they are given, [LoadReader]
 	// this one (or none), and all three keep the text they read.
 	Filename string
+	// SensitivePaths are the paths whose values the author view of a
+	// refusal (the source line of %+v and occkit.Error.Snippet) masks,
+	// besides the rest of the credential policy: the sensitive paths of
+	// the OpenClaw release the document is for. Nil means those of the
+	// pinned release ([sensitive.Patterns]).
+	SensitivePaths []sensitive.Pattern
 }
 
 // Load reads one Configuration: strict JSON first, JSON5 only when that
@@ -175,11 +182,16 @@ type loader struct {
 	name, baseDir string
 	sources       []sourceText
 	keep          bool
+	sens          []sensitive.Pattern
 }
 
 func newLoader(opts LoadOptions) *loader {
 	l := opts.Limits.withDefaults()
-	return &loader{limits: l, lookup: opts.Lookup, inc: newIncluder(opts.IncludeRoots, l)}
+	sens := opts.SensitivePaths
+	if sens == nil {
+		sens = allSensitive
+	}
+	return &loader{limits: l, lookup: opts.Lookup, inc: newIncluder(opts.IncludeRoots, l), sens: sens}
 }
 
 // load runs the whole pipeline on one top-level document and places what

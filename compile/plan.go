@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/logging"
 )
@@ -158,10 +159,18 @@ type PlanInput struct {
 	// Credentials is the harnessAuth projection plan (AUTH-2): the
 	// variables of the Harness process (for embedded OpenClaw, the
 	// combined process) and of a dedicated gateway.
-	Credentials    occkit.Projection
+	Credentials occkit.Projection
+	// SecretBindings are the Configuration's secretBindings: variables
+	// the gateway process, and no other, receives from an OCC Secret
+	// (AUTH-6). Each must name a variable the gateway's document
+	// references ([CheckSecretBindings]).
 	SecretBindings []occkit.SecretBinding
 	// Namespace is the Agent's tenant namespace, when admission knew it.
 	Namespace string
+	// OpenClawRelease is the OpenClaw release the revision was admitted
+	// for: its sensitive paths and environment policy apply
+	// ([SecretPolicyFor]; "" is the pinned release's).
+	OpenClawRelease string
 }
 
 // PlanOptions are the Compute's placement facts. The zero value plans for
@@ -276,10 +285,14 @@ func buildPlan(in PlanInput, opts PlanOptions, check bool) (Plan, error) {
 	} else if in.Level == "" {
 		in.Level = occkit.LevelInfo
 	}
+	sp := SecretPolicyFor(in.OpenClawRelease)
+	if err := CheckSecretLiterals(in.Document, sp); err != nil {
+		return Plan{}, err
+	}
 	if err := checkCredentials(in, opts); err != nil {
 		return Plan{}, err
 	}
-	b := planner{in: in, opts: opts, check: check}
+	b := planner{in: in, opts: opts, check: check, secrets: sp}
 	return b.plan()
 }
 
@@ -406,7 +419,16 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 			return err
 		}
 	}
-	return CheckSecretBindings(in.SecretBindings, in.Mode, in.Credentials, ns)
+	return nil
+}
+
+// namespaceOf is the tenant namespace a plan's Secrets must live in: the
+// revision's, else the Compute's ("" when neither is known).
+func namespaceOf(in PlanInput, o PlanOptions) string {
+	if in.Namespace != "" {
+		return in.Namespace
+	}
+	return o.Namespace
 }
 
 // CheckSourceRef checks one projected reference: a known kind, an ID, and
@@ -428,12 +450,30 @@ func CheckSourceRef(r occkit.SourceRef, ns string, at occkit.Path) error {
 	return nil
 }
 
-// CheckSecretBindings checks Configuration secretBindings (AUTH-6): each
-// names a valid, unreserved variable once, reads an OCC Secret in the
-// tenant namespace (when known), and neither reuses the Harness
-// credential's Secret nor shadows a planned variable; on a dedicated
-// topology it may not set a model inference variable.
-func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string) error {
+// CheckSecretBindings checks Configuration secretBindings (AUTH-6), the
+// same on every Compute. Each binding names a valid variable once, and a
+// name that is:
+//
+//   - not set by the render (its own variables, OPENCLAW_*, the logging
+//     render's, a variable the Harness plan already projects);
+//   - not one that makes the gateway, or a program it starts, load code
+//     or change whom it trusts or talks through ([envpolicy.Policy.Refused]:
+//     OpenClaw's own host and workspace environment policies and occkit's
+//     families: LD_*, DYLD_*, NODE_*, PYTHON*, BASH_ENV, proxies, CA files,
+//     …, compared without regard to case);
+//   - on a dedicated topology, not a model inference credential of the
+//     release ([envpolicy.Policy.Inference], from OpenClaw's provider
+//     environment table);
+//   - referenced by the gateway's document (referenced reports it: as
+//     ${NAME}, the $NAME shorthand or an env SecretRef's id): the render
+//     binds what the document asks for and nothing else.
+//
+// Each reads an OCC Secret in the tenant namespace ns (when known) and
+// never the Harness credential's Secret on a dedicated topology.
+// Refusals are 400 INVALID_REQUEST, rule AUTH-6, at secretBindings[i]
+// (409 AUTH-2 for a Secret outside the namespace).
+func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string,
+	pol *envpolicy.Policy, referenced func(name string) bool) error {
 	root := occkit.NewPath("secretBindings")
 	seen := map[string]bool{}
 	harness := map[occkit.SourceRef]bool{}
@@ -450,6 +490,7 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 	for i, b := range bs {
 		at := root.Index(i)
 		name := b.Env
+		refusal, refused := pol.Refused(name)
 		switch {
 		case !envName.MatchString(name):
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "a secretBinding env must be an environment variable name"))
@@ -457,13 +498,25 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 		case seen[name]:
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "secretBindings name %s twice", name))
 			continue
-		case reservedEnv[name] || strings.HasPrefix(name, "OPENCLAW_") || planned[name]:
+		case reservedEnv[name] || strings.HasPrefix(strings.ToUpper(name), "OPENCLAW_") || planned[name]:
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
-				"%s is set by the render; a secretBinding may set any other variable name", name))
+				"%s is set by the render; a secretBinding may not set it", name))
 			continue
-		case mode == occkit.ModeDedicated && inferenceEnv[name]:
+		case refused && refusal.Ground == envpolicy.GroundCode:
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
-				"a dedicated gateway never receives the model inference variable %s; bind channel and gateway feature credentials only", name))
+				"%s can make the gateway or a program it starts load or run code (%s): a secretBinding may not set it", name, refusal.List))
+			continue
+		case refused:
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
+				"%s changes whom the gateway trusts or talks through (%s): a secretBinding may not set it", name, refusal.List))
+			continue
+		case mode == occkit.ModeDedicated && pol.Inference(name):
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
+				"a dedicated gateway never receives the model inference variable %s (OpenClaw %s provider credentials); bind channel and gateway feature credentials only", name, pol.Release()))
+			continue
+		case referenced != nil && !referenced(name):
+			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"),
+				"the gateway's document does not reference %s: a secretBinding supplies a variable the document references as ${%s}, $%s or a SecretRef {source: \"env\", id: \"%s\"}", name, name, name, name))
 			continue
 		}
 		seen[name] = true
@@ -483,25 +536,108 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 	return occkit.Join(errs...)
 }
 
-// inferenceEnv are the model inference variables (AUTH-2) and the other
-// provider key variables OpenClaw infers provider auth from.
-var inferenceEnv = map[string]bool{
-	"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "CODEX_ACCESS_TOKEN": true,
-	"ANTHROPIC_AUTH_TOKEN": true, "OPENAI_BASE_URL": true, "ANTHROPIC_BASE_URL": true,
-	"GEMINI_API_KEY": true, "GOOGLE_API_KEY": true, "OPENROUTER_API_KEY": true,
-	"AZURE_OPENAI_API_KEY": true, "XAI_API_KEY": true, "MISTRAL_API_KEY": true,
-	"GROQ_API_KEY": true, "DEEPSEEK_API_KEY": true, "TOGETHER_API_KEY": true,
-	"CODEX_API_KEY": true, "OPENAI_API_KEYS": true, "ANTHROPIC_API_KEYS": true,
-}
+// inferenceEnv are the model inference variables of the pinned release
+// (AUTH-2, AUTH-6): OpenClaw's provider credential table
+// ([envpolicy.Policy.InferenceNames]). The render strips them from a
+// dedicated gateway's env.vars.
+var inferenceEnv = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range envpolicy.Pinned().InferenceNames() {
+		m[n] = true
+	}
+	return m
+}()
 
 // InferenceEnv lists the model inference variable names the plan never
-// gives a dedicated gateway, sorted.
-func InferenceEnv() []string {
-	out := make([]string, 0, len(inferenceEnv))
-	for k := range inferenceEnv {
-		out = append(out, k)
+// gives a dedicated gateway, sorted: those of the pinned OpenClaw
+// release's provider credential table (package envpolicy, which also
+// matches the numbered <BASE>_API_KEY_* rotation keys).
+func InferenceEnv() []string { return envpolicy.Pinned().InferenceNames() }
+
+// processBasics are variables every Compute gives every process: a
+// reference to them needs no binding.
+var processBasics = []string{"HOME", "PATH"}
+
+// maxUnbound bounds the unbound variables one refusal lists.
+const maxUnbound = 16
+
+// checkBound refuses every variable doc references (refs) that process p
+// does not receive (DOC-4: OpenClaw would run without the setting that
+// uses it, a channel that never becomes ready or a provider without its
+// key). A
+// variable is bound when the plan sets it in p's environment (a
+// secretBinding, the gateway token, the Harness plan, a logging setting,
+// a file's path variable), when doc's env.vars defines it ([DefinedEnv]),
+// when every Compute sets it ([processBasics]), or, for a process whose
+// host supplies the model credentials (AUTH-5), when it is an inference
+// variable. Refusals are 400 at the first reference of each variable,
+// naming it and the variables p has (names only).
+func (b planner) checkBound(doc occkit.Document, refs []envRef, p ProcessPlan) error {
+	bound := map[string]bool{}
+	for _, n := range processBasics {
+		bound[n] = true
 	}
-	sort.Strings(out)
+	for _, e := range p.Env {
+		bound[e.Name] = true
+	}
+	for _, f := range p.Files {
+		for _, n := range []string{f.PathEnv, f.DirEnv} {
+			if n != "" {
+				bound[n] = true
+			}
+		}
+	}
+	for _, n := range DefinedEnv(doc, b.secrets) {
+		bound[n] = true
+	}
+	first := map[string]envRef{}
+	var missing []string
+	for _, r := range refs {
+		if bound[r.name] || p.HostCredentials && b.secrets.Env.Inference(r.name) {
+			continue
+		}
+		if _, ok := first[r.name]; !ok {
+			first[r.name] = r
+			missing = append(missing, r.name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(bound))
+	for n := range bound {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	have := strings.Join(names, ", ")
+	var errs []error
+	for i, n := range missing {
+		if i == maxUnbound {
+			errs = append(errs, occkit.Invalid("DOC-4", occkit.Root(),
+				"%d more variables the document references are bound for the %s process by nothing", len(missing)-maxUnbound, p.Role))
+			break
+		}
+		errs = append(errs, occkit.Invalid("DOC-4", first[n].path(doc),
+			"${%s} is unset in the %s process: add a secretBinding %s or define it in env.vars; bound: %s",
+			n, p.Role, n, have))
+	}
+	return occkit.Join(errs...)
+}
+
+// gatewayRefs are the variables the gateway's document references, but
+// for those under gateway.auth, which the plan replaces with its own.
+func (b planner) gatewayRefs(doc occkit.Document) []envRef {
+	auth := docjson.Get(doc, gatewayPath.Key("auth"))
+	authPath := gatewayPath.Key("auth")
+	var out []envRef
+	for _, r := range documentRefs(doc, b.secrets) {
+		switch {
+		case r.off >= 0 && auth.Exists() && r.off >= auth.Index && r.off < auth.Index+len(auth.Raw):
+		case r.off < 0 && hasPrefix(r.at, authPath):
+		default:
+			out = append(out, r)
+		}
+	}
 	return out
 }
 
@@ -510,6 +646,8 @@ type planner struct {
 	opts PlanOptions
 	// check: decide every refusal, render nothing (CheckPlan).
 	check bool
+	// secrets is the release's credential policy.
+	secrets SecretPolicy
 }
 
 // file is a File holding doc, or one without data when b only checks.
@@ -565,6 +703,16 @@ func (b planner) gateway() (ProcessPlan, error) {
 	if err != nil {
 		return ProcessPlan{}, err
 	}
+	refs := b.gatewayRefs(doc)
+	referenced := map[string]bool{}
+	for _, r := range refs {
+		referenced[r.name] = true
+	}
+	if err := CheckSecretBindings(b.in.SecretBindings, b.in.Mode, b.in.Credentials, namespaceOf(b.in, b.opts),
+		b.secrets.Env, func(n string) bool { return referenced[n] }); err != nil {
+		return ProcessPlan{}, err
+	}
+	bare := doc
 	if doc, err = b.gatewaySection(doc); err != nil {
 		return ProcessPlan{}, err
 	}
@@ -599,6 +747,9 @@ func (b planner) gateway() (ProcessPlan, error) {
 		env = append(env, projected(b.in.Credentials.Gateway)...)
 	}
 	p.Env = env
+	if err := b.checkBound(bare, refs, p); err != nil {
+		return ProcessPlan{}, err
+	}
 	return p, nil
 }
 
@@ -640,6 +791,11 @@ func (b planner) harness() (ProcessPlan, error) {
 		// The token is the Agent's gateway credential, not an inference
 		// credential (AUTH-6 is about the latter).
 		env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
+		p.Env = append(env, projected(cred.Harness)...)
+		if err := b.checkBound(doc, documentRefs(doc, b.secrets), p); err != nil {
+			return ProcessPlan{}, err
+		}
+		return p, nil
 	}
 	p.Env = append(env, projected(cred.Harness)...)
 	return p, nil

@@ -49,7 +49,7 @@ func TestBuildPlan(t *testing.T) {
 		{
 			name: "embedded openclaw on kubernetes",
 			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
-				Document:    stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`),
+				Document:    stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 				Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "ANTHROPIC_API_KEY", From: planKey}}}},
 			env:     map[occkit.Process][]string{occkit.ProcessGateway: {"ANTHROPIC_API_KEY", "OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
 			program: map[occkit.Process]compile.Program{occkit.ProcessGateway: compile.ProgramOpenClaw},
@@ -58,7 +58,7 @@ func TestBuildPlan(t *testing.T) {
 		{
 			name: "embedded openclaw on ssh",
 			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeSSH,
-				Document: stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`), Credentials: occkit.Projection{HostManaged: true}},
+				Document: stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`), Credentials: occkit.Projection{HostManaged: true}},
 			env:     map[occkit.Process][]string{occkit.ProcessGateway: {"OPENCLAW_GATEWAY_TOKEN", "TELEGRAM_BOT_TOKEN"}},
 			program: map[occkit.Process]compile.Program{occkit.ProcessGateway: compile.ProgramOpenClaw},
 			bind:    "loopback",
@@ -66,7 +66,7 @@ func TestBuildPlan(t *testing.T) {
 		{
 			name: "dedicated codex",
 			in: compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
-				Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`),
+				Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 				Credentials: occkit.Projection{StdinLogin: true, Harness: []occkit.EnvVar{
 					{Name: "OPENAI_API_KEY", From: planKey}, {Name: "CODEX_LOGIN_MODE", Value: "api_key"}}}},
 			env: map[occkit.Process][]string{
@@ -79,7 +79,7 @@ func TestBuildPlan(t *testing.T) {
 		{
 			name: "dedicated openclaw",
 			in: compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
-				Document:    stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}}}`),
+				Document:    stamped(t, `{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`),
 				Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "OPENAI_API_KEY", Placeholder: true}}, EgressProxy: true}},
 			opts: compile.PlanOptions{Bind: compile.BindLoopback},
 			env: map[occkit.Process][]string{
@@ -139,7 +139,7 @@ func TestBuildPlan(t *testing.T) {
 // The stage refuses what no Compute may run (AUTH-2, AUTH-6, LOG-2).
 func TestBuildPlanRefuses(t *testing.T) {
 	ok := compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated,
-		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`), Level: occkit.LevelInfo}
+		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}},"memory":{"search":{"remote":{"apiKey":"${MEMORY_KEY}"}}}}`), Level: occkit.LevelInfo}
 	with := func(f func(*compile.PlanInput)) compile.PlanInput { in := ok; f(&in); return in }
 	tests := []struct {
 		name string
@@ -224,7 +224,7 @@ func TestCheckPlanAgrees(t *testing.T) {
 
 func ExampleBuildPlan() {
 	doc, _ := logging.Stamp(occkit.MustParseDocument(`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},
-		"models":{"providers":{"codex":{"apiKey":"sk-secret","baseUrl":"https://user:pw@llm.example/v1"}}},
+		"models":{"providers":{"codex":{"apiKey":"${OPENAI_API_KEY}","baseUrl":"https://llm.example/v1?key=${OPENAI_API_KEY}"}}},
 		"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`), occkit.LevelInfo, occkit.OwnedByPlatform)
 	plan, err := compile.BuildPlan(compile.PlanInput{
 		Document: doc, Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Level: occkit.LevelInfo,

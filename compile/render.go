@@ -200,25 +200,13 @@ func StripInference(doc occkit.Document) (occkit.Document, error) {
 	if doc, err = deletePaths(doc, floor); err != nil {
 		return occkit.Document{}, err
 	}
-	var subtrees []occkit.Path
 	pp := occkit.NewPath("models", "providers")
 	docjson.Get(doc, pp).ForEach(func(k, _ gjson.Result) bool {
 		providers[k.String()] = true
-		subtrees = append(subtrees, pp.Key(k.String()))
 		return true
 	})
-	scopes := []occkit.Path{occkit.NewPath("agents", "defaults")}
-	docjson.Get(doc, occkit.NewPath("agents", "entries")).ForEach(func(k, _ gjson.Result) bool {
-		scopes = append(scopes, occkit.NewPath("agents", "entries", k.String()))
-		return true
-	})
-	for _, s := range scopes {
-		docjson.Get(doc, s.Key("models")).ForEach(func(k, _ gjson.Result) bool {
-			subtrees = append(subtrees, s.Key("models").Key(k.String()))
-			return true
-		})
-	}
-	for _, at := range subtrees {
+	for _, sc := range modelScopes(doc) {
+		at := sc.path()
 		v := docjson.Get(doc, at)
 		if !v.IsObject() && !v.IsArray() {
 			continue

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
+	"sync"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/internal/json5"
+	"github.com/occkit/occkit/compile/sensitive"
 )
 
 // sourceText is one text a document was loaded from: the top-level file or
@@ -21,13 +21,46 @@ type sourceText struct {
 // sourceMap is the source map the loaders attach to a document
 // (occkit.SourceMap). It keeps the texts as they were read and does its
 // work only when asked, that is when something is refused: a document
-// that is admitted pays one small allocation for it.
+// that is admitted pays a small allocation a text for it. The first placement
+// in a text reads it once ([sourceIndex]); every placement after costs
+// the excerpt it prints. It is safe for concurrent use.
 type sourceMap struct {
 	// files in precedence order: a file after the files it includes, and
 	// later includes after earlier ones, as the merge lets the including
 	// object's own keys win over what it includes and a later include win
-	// over an earlier one.
-	files []sourceText
+	// over an earlier one. The last is the text the load (or the failing
+	// include) read last.
+	files []*sourceFile
+}
+
+// sourceFile is one text of a sourceMap and its index, built once.
+type sourceFile struct {
+	sourceText
+	// under is where the text's values sit in the loaded document, for
+	// the credential policy of the author view: at, except for an
+	// included file refused on its own, which is placed as a document of
+	// its own (at the root) but masked where it was included.
+	under    occkit.Path
+	sens     []sensitive.Pattern
+	maxDepth int
+	once     sync.Once
+	idx      *sourceIndex
+}
+
+func (f *sourceFile) index() *sourceIndex {
+	f.once.Do(func() { f.idx = indexSource(f.src, f.under, f.sens, f.maxDepth) })
+	return f.idx
+}
+
+// newSourceMap is the map of texts nested at most maxDepth deep, whose
+// author view masks the values at sens (OpenClaw's sensitive paths)
+// besides the rest of the credential policy.
+func newSourceMap(sens []sensitive.Pattern, maxDepth int, texts ...sourceText) *sourceMap {
+	m := &sourceMap{files: make([]*sourceFile, len(texts))}
+	for i, t := range texts {
+		m.files[i] = &sourceFile{sourceText: t, under: t.at, sens: sens, maxDepth: maxDepth}
+	}
+	return m
 }
 
 // Position places p in the text that writes the most of it; of texts
@@ -36,23 +69,32 @@ func (m *sourceMap) Position(p occkit.Path) (occkit.Position, bool) {
 	if p.IsRoot() {
 		return occkit.Position{}, false
 	}
-	best, bestDepth, bestOff := -1, 0, 0
-	for i, f := range m.files {
+	var best *sourceFile
+	bestDepth, bestNode := 0, 0
+	for _, f := range m.files {
 		if !hasPrefix(p, f.at) {
 			continue
 		}
-		off, found, ok := locateFrom(f.src, p, f.at.Len())
+		n, found, ok := f.index().locate(p, f.at.Len())
 		if !ok {
 			continue
 		}
-		if d := f.at.Len() + found; best < 0 || d >= bestDepth {
-			best, bestDepth, bestOff = i, d, off
+		if d := f.at.Len() + found; best == nil || d >= bestDepth {
+			best, bestDepth, bestNode = f, d, n
 		}
 	}
-	if best < 0 || bestDepth == 0 {
+	if best == nil || bestDepth == 0 {
 		return occkit.Position{}, false
 	}
-	return positionAt(m.files[best].name, m.files[best].src, bestOff, p), true
+	n := best.idx.nodes[bestNode]
+	return best.position(int(n.off), best.idx.line(int(n.off)), int(n.col)), true
+}
+
+// position is the position at byte offset off, on line at column col,
+// with the author view of its line.
+func (f *sourceFile) position(off, line, col int) occkit.Position {
+	text, textCol := f.index().excerpt(line, off)
+	return occkit.Position{File: f.name, Line: line, Column: col, Text: text, TextColumn: textCol}
 }
 
 // hasPrefix reports whether p starts with q.
@@ -74,205 +116,29 @@ func hasPrefix(p, q occkit.Path) bool {
 // that with its ellipses it fits occkit.Error.Snippet uncut.
 const snippetRunes = occkit.MaxSnippetRunes - 2 // room for the two "…"
 
-// positionAt is the position of byte offset off of src, with the line's
-// text for a snippet: every string value of a credential-like key masked
-// (all of them when p itself passes through such a key), then, for a long
-// line, an excerpt around the column.
-func positionAt(name string, src []byte, off int, p occkit.Path) occkit.Position {
-	line, col, start := lineCol(src, off)
-	end := start
-	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
-		end++
-	}
-	maskAll := false
-	for i := 0; i < p.Len(); i++ {
-		if k, _, isIdx := p.Elem(i); !isIdx && CredentialKey(k) {
-			maskAll = true
-			break
-		}
-	}
-	text, caret := maskLine(src[start:end], maskAll, off-start)
-	textCol := utf8.RuneCountInString(text[:caret]) + 1
-	// Keep at most snippetRunes characters around the column.
-	if utf8.RuneCountInString(text) > snippetRunes {
-		runes := []rune(text)
-		from := max(0, textCol-1-snippetRunes/2)
-		to := min(len(runes), from+snippetRunes)
-		excerpt := string(runes[from:to])
-		textCol -= from
-		if from > 0 {
-			excerpt = "…" + excerpt
-			textCol++
-		}
-		if to < len(runes) {
-			excerpt += "…"
-		}
-		text = excerpt
-	}
-	return occkit.Position{File: name, Line: line, Column: col, Text: text, TextColumn: textCol}
-}
-
-// maskLine replaces the contents of every quoted string value on a line
-// that belongs to a credential-like key (its value, or anything inside an
-// object or array that is its value), or of every string when all is set,
-// with "***", so a snippet never prints a credential written inline. Keys
-// stay. caret is a byte offset in line; the result's caret is where that
-// byte went in the masked text (the start of a masked string). Comments
-// are copied as they are.
-func maskLine(line []byte, all bool, caret int) (string, int) {
-	var b strings.Builder
-	newCaret := -1
-	depth, maskFrom := 0, -1 // maskFrom: the depth of the credential's container
-	pending := false         // the last key was credential-like, its value not seen yet
-	for i := 0; i < len(line); {
-		if newCaret < 0 && i >= caret {
-			newCaret = b.Len()
-		}
-		c := line[i]
-		switch {
-		case c == '/' && i+1 < len(line) && line[i+1] == '/':
-			b.Write(line[i:])
-			i = len(line)
-			continue
-		case c == '/' && i+1 < len(line) && line[i+1] == '*':
-			j := i + 2
-			for j+1 < len(line) && !(line[j] == '*' && line[j+1] == '/') {
-				j++
-			}
-			j = min(j+2, len(line))
-			b.Write(line[i:j])
-			i = j
-			continue
-		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(line) && line[j] != c {
-				if line[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(line))
-			lit := line[i:j]
-			switch {
-			case colonAfter(line, j):
-				k, err := json5.Unquote(lit)
-				if err != nil {
-					k = string(lit)
-				}
-				pending = CredentialKey(k)
-				b.Write(lit)
-			case all || pending || maskFrom >= 0 && depth > maskFrom:
-				b.WriteByte(c)
-				b.WriteString("***")
-				b.WriteByte(c)
-				pending = false
-			default:
-				b.Write(lit)
-			}
-			i = j
-			continue
-		case c == '{' || c == '[':
-			if pending && maskFrom < 0 {
-				maskFrom = depth
-			}
-			pending = false
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if maskFrom >= 0 && depth <= maskFrom {
-				maskFrom = -1
-			}
-		case c == ',':
-			pending = false
-		case identByte(c):
-			j := i
-			for j < len(line) && identByte(line[j]) {
-				j++
-			}
-			if colonAfter(line, j) {
-				pending = CredentialKey(string(line[i:j]))
-			}
-			b.Write(line[i:j])
-			i = j
-			continue
-		}
-		b.WriteByte(c)
-		i++
-	}
-	if newCaret < 0 {
-		newCaret = b.Len()
-	}
-	return b.String(), newCaret
-}
-
-// colonAfter reports whether the next byte of line from j on, past
-// blanks, is ':' (what was just read is a key).
-func colonAfter(line []byte, j int) bool {
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-		j++
-	}
-	return j < len(line) && line[j] == ':'
-}
-
-// identByte reports whether c can be part of a bare JSON5 key (ASCII;
-// other characters are copied one byte at a time).
-func identByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '-'
-}
-
 // place gives err's structured errors that have no position one from
 // sources (errors are fresh from this load, so they are set in place). A
-// refusal caused by a SyntaxPosition is placed there in top, the text the
-// failing parse read, whose paths are relative to its own root.
-func place(err error, sources *sourceMap, top sourceText) error {
+// refusal caused by a SyntaxPosition is placed in the last text of
+// sources, the one the failing parse read, whose paths are relative to
+// its own root.
+func place(err error, sources *sourceMap) error {
+	top := sources.files[len(sources.files)-1]
 	for _, e := range occkit.Errors(err) {
 		if e.Position.IsValid() {
 			continue
 		}
 		var sp *SyntaxPosition
 		if errors.As(e.Err, &sp) && sp.Line > 0 {
-			off := lineColOffset(top.src, sp.Line, sp.Column)
-			e.Position = positionAt(top.name, top.src, off, occkit.Root())
+			x := top.index()
+			line := min(sp.Line, len(x.lines))
+			e.Position = top.position(x.offset(line, sp.Column), line, sp.Column)
 			continue
-		}
-		if sources == nil {
-			sources = &sourceMap{files: []sourceText{top}}
 		}
 		if pos, ok := sources.Position(e.Path); ok {
 			e.Position = pos
 		}
 	}
 	return err
-}
-
-// lineColOffset is the byte offset of line and column (from 1) in src.
-func lineColOffset(src []byte, line, col int) int {
-	l, c := 1, 1
-	for j := 0; j < len(src); {
-		if l == line && c == col {
-			return j
-		}
-		r, n := utf8.DecodeRune(src[j:])
-		switch {
-		case r == '\n':
-			if l == line {
-				return j
-			}
-			l, c = l+1, 1
-		case r == '\r':
-			if l == line {
-				return j
-			}
-			if j+1 < len(src) && src[j+1] == '\n' {
-				n++
-			}
-			l, c = l+1, 1
-		default:
-			c++
-		}
-		j += n
-	}
-	return len(src)
 }
 
 // displayName is how a file at the host path p is named in positions:
@@ -293,6 +159,11 @@ func (ld *loader) displayName(p string) string {
 	return filepath.Join(filepath.Dir(ld.name), rel)
 }
 
+// sourceMap is [newSourceMap] with the loader's sensitive paths.
+func (ld *loader) sourceMap(texts ...sourceText) *sourceMap {
+	return newSourceMap(ld.sens, ld.limits.MaxDepth, texts...)
+}
+
 // finish places a refusal of the whole load in the texts read so far, or
 // attaches the source map to the loaded document when positions were
 // asked for (a named file, fs.FS or reader, or LoadOptions.Filename).
@@ -300,10 +171,9 @@ func (ld *loader) finish(src []byte, doc occkit.Document, err error) (occkit.Doc
 	if err == nil && !ld.keep {
 		return doc, nil
 	}
-	top := sourceText{name: ld.name, src: src}
-	sources := &sourceMap{files: append(ld.sources, top)}
+	sources := ld.sourceMap(append(ld.sources, sourceText{name: ld.name, src: src})...)
 	if err != nil {
-		return doc, place(err, sources, top)
+		return doc, place(err, sources)
 	}
 	return doc.WithSourceMap(sources), nil
 }

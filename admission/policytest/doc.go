@@ -12,6 +12,16 @@
 // a directory in name order. A file it cannot read, or one that is not JSON
 // cases, does not stop the others: it becomes one [Case] that fails.
 //
+// A case file is input like a document and is held to a document's
+// limits, with room for the case around the document it carries: at most
+// [MaxFileBytes] (four times compile.DefaultMaxBytes, so that a case can
+// carry a document at that limit as a string) and [MaxFileDepth] levels
+// (10,000, compile.HardMaxDepth). Both are checked before the
+// file is parsed, by a scan that keeps a counter, not a stack; a file past
+// them is one failing case. So no case file, however nested, can overflow
+// the stack of the readers and walkers that follow, or cost more than a
+// small multiple of its size.
+//
 // A case is an object:
 //
 //		{"op": "harness.resolve", "name": "…", "rule": "RES-7",

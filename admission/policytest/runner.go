@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
 )
 
 // Case is one conformance case.
@@ -45,9 +47,26 @@ const documentKey = "document"
 
 type opFunc func(in gjson.Result) (result, error)
 
+// The limits of a case file, as of a document (compile.Limits), with room
+// for the case around the document it carries: a file past them becomes
+// one failing case, and nothing of it is read beyond the limit.
+const (
+	// MaxFileBytes is the largest case file: four documents of
+	// compile.DefaultMaxBytes, so that a case can carry a document at
+	// that limit written as a JSON string.
+	MaxFileBytes = 4 * compile.DefaultMaxBytes
+	// MaxFileDepth is the deepest nesting of a case file: encoding/json's
+	// bound, which every occkit.Document keeps, and compile.HardMaxDepth.
+	MaxFileDepth = 10_000
+)
+
 // Load reads every *.json case file of dir, in name order. A file that is
 // not a JSON array of cases does not stop the others: it becomes one
-// failing case (a file holding a single case object is read as that case).
+// failing case (a file holding a single case object is read as that case),
+// as does one larger than [MaxFileBytes] or nested deeper than
+// [MaxFileDepth]. A file is checked against both before it is parsed, by a
+// scan that keeps a counter, not a stack, so no nesting can exhaust the
+// stack or the memory.
 func Load(dir string) ([]Case, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -59,12 +78,10 @@ func Load(dir string) ([]Case, error) {
 	sort.Strings(files)
 	var out []Case
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readCaseFile(f)
 		doc := gjson.ParseBytes(b)
 		switch {
 		case err != nil:
-		case !gjson.ValidBytes(b):
-			err = fmt.Errorf("not valid JSON")
 		case doc.IsObject():
 			doc = gjson.Parse("[" + doc.Raw + "]")
 		case !doc.IsArray():
@@ -91,6 +108,41 @@ func Load(dir string) ([]Case, error) {
 		}
 	}
 	return out, nil
+}
+
+// readCaseFile reads a case file within [MaxFileBytes] and checks that it
+// is JSON nested at most [MaxFileDepth] deep.
+func readCaseFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tooLarge := fmt.Errorf("larger than the limit of %d bytes", MaxFileBytes)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, tooLarge
+	}
+	// Sized from the file's length, so that reading allocates once; the
+	// limit holds if it grows meanwhile.
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if len(b) > MaxFileBytes {
+		return nil, tooLarge
+	}
+	// encoding/json's scanner is a loop with a counter of open levels,
+	// and refuses more than MaxFileDepth.
+	if !json.Valid(b) {
+		return nil, fmt.Errorf("not valid JSON, or nested deeper than the limit of %d levels", MaxFileDepth)
+	}
+	return b, nil
 }
 
 // raw is v's JSON text, or nil when v is absent.
@@ -199,7 +251,13 @@ func checkError(want gjson.Result, res result, err error) string {
 		return fmt.Sprintf("expected error %s, got success %s", want.Raw, got)
 	}
 	list := occkit.Errors(err)
-	all := err.Error()
+	// Every member's message: an aggregate's own lists only the first
+	// occkit.MaxListed.
+	msgs := []string{err.Error()}
+	for _, e := range list {
+		msgs = append(msgs, e.Error())
+	}
+	all := strings.Join(msgs, "\n")
 	for _, n := range want.Get("neverMentions").Array() {
 		if strings.Contains(all, n.String()) {
 			return fmt.Sprintf("error mentions %q: %s", n.String(), all)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // TestDifferential compares the check's verdict with the real
@@ -27,7 +28,7 @@ import (
 // places some union refusals differently (its bindings-specific union
 // summary, discriminator messages), which changes where, not whether.
 func TestDifferential(t *testing.T) {
-	dir := openclawDir(t, "openclaw schema differential (validateConfigObject)")
+	dir, run := openclawDir(t, tiers.SchemaDifferential)
 	v, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +106,7 @@ func TestDifferential(t *testing.T) {
 			badVerdict = append(badVerdict, fmt.Sprintf("verdict (%s): ours %v; OpenClaw %+v\n  %s", kinds[i], err, theirs.Issues, clip(d)))
 		}
 	}
+	run.Done(len(docs))
 	counted := len(docs) - diverge
 	pct := 100 * float64(agree) / float64(counted)
 	t.Logf("N=%d (OpenClaw accepts %d), agreement %.3f%% outside %d documented divergences %v; refused by both %d, same refused paths %d (%.3f%%)",

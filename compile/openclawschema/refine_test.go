@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // cliOracle validates docs as `openclaw config validate --json` does,
@@ -281,7 +282,7 @@ func (c refinementCase) build() []byte {
 // setting is refused (some refusal at its path or below); the check and
 // OpenClaw must agree on every document, and on the whole verdict.
 func TestRefinementDifferential(t *testing.T) {
-	dir := openclawDir(t, "openclaw refinement differential (config validate)")
+	dir, run := openclawDir(t, tiers.SchemaRefinement)
 	v, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -333,6 +334,7 @@ func TestRefinementDifferential(t *testing.T) {
 			bad = append(bad, fmt.Sprintf("%s at %s = %s: ours %v; OpenClaw %+v", c.class, target, clip(mustMarshal(c.value)), err, verdicts[i].Issues))
 		}
 	}
+	run.Done(len(cases))
 	classes := make([]string, 0, len(per))
 	for c := range per {
 		classes = append(classes, c)

@@ -13,7 +13,15 @@
 // `tools.media.models[].request.auth.token`. [Patterns] lists OpenClaw's;
 // [Parse] reads one; [Find] returns the concrete paths of a document that
 // match any of a set of patterns, matching keys literally (a key holding
-// a dot or gjson syntax is one key).
+// a dot or gjson syntax is one key). A [Cursor] does the same matching one
+// key or index at a time, for a reader that walks a text rather than a
+// Document (compile's author view of a refusal masks what it finds).
+//
+// [For] gives an OpenClaw release's patterns and [SetFor] the same
+// compiled (the pinned release's for it, and as a floor for a release
+// whose data the library does not carry: one line per release when more
+// are carried); [Compile] merges any patterns into a [Set] whose Find
+// reads a document once, only where a pattern can match.
 //
 // The list is a floor, not a limit: package compile's render plan removes
 // more than these paths (see its package doc, "Credential policy").

@@ -2,6 +2,7 @@ package sensitive
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -72,52 +73,203 @@ func Patterns() []Pattern {
 }
 
 // Find returns the concrete paths of doc that match any of the patterns,
-// in the order found. A path that is a prefix of another found path hides
-// it (deleting the parent removes both).
+// in document order. A path that is a prefix of another found path hides
+// it (deleting the parent removes both). The patterns are merged into one
+// tree first, so the document is read once, and only where some pattern
+// can match, whatever the number of patterns.
 func Find(doc occkit.Document, patterns []Pattern) []occkit.Path {
-	var out []occkit.Path
-	root := docjson.Root(doc)
+	return Compile(patterns).Find(doc)
+}
+
+// Set is a set of patterns compiled for [Set.Find]: make one with
+// [Compile] and share it; it is immutable.
+type Set struct{ root *trie }
+
+// Compile merges patterns into a Set.
+func Compile(patterns []Pattern) *Set {
+	root := &trie{}
 	for _, p := range patterns {
-		walk(root, p.segs, occkit.Root(), &out)
+		root.add(p.segs)
+	}
+	return &Set{root: root}
+}
+
+// Find is [Find] with the set's patterns.
+func (s *Set) Find(doc occkit.Document) []occkit.Path {
+	var out []occkit.Path
+	s.root.walk(docjson.Root(doc), occkit.Root(), &out)
+	return out
+}
+
+// trie is the patterns' segments merged: the patterns that end here,
+// and the steps that go on.
+type trie struct {
+	end  bool
+	keys map[string]*step
+	any  *step
+}
+
+// step goes on from a key to the value under it (obj) or to every
+// element of the array under it (arr).
+type step struct{ obj, arr *trie }
+
+func (t *trie) add(segs []seg) {
+	if len(segs) == 0 {
+		t.end = true
+		return
+	}
+	s := segs[0]
+	var st *step
+	if s.any {
+		if t.any == nil {
+			t.any = &step{}
+		}
+		st = t.any
+	} else {
+		if t.keys == nil {
+			t.keys = map[string]*step{}
+		}
+		if st = t.keys[s.key]; st == nil {
+			st = &step{}
+			t.keys[s.key] = st
+		}
+	}
+	next := &st.obj
+	if s.array {
+		next = &st.arr
+	}
+	if *next == nil {
+		*next = &trie{}
+	}
+	(*next).add(segs[1:])
+}
+
+func (t *trie) walk(v gjson.Result, at occkit.Path, out *[]occkit.Path) {
+	if t.end {
+		*out = append(*out, at)
+	}
+	if !v.IsObject() || t.keys == nil && t.any == nil {
+		return
+	}
+	// ForEach, not Get, so keys with gjson syntax characters are matched
+	// literally.
+	v.ForEach(func(k, child gjson.Result) bool {
+		key := k.String()
+		for _, st := range []*step{t.keys[key], t.any} {
+			if st == nil {
+				continue
+			}
+			p := at.Key(key)
+			if st.obj != nil {
+				st.obj.walk(child, p, out)
+			}
+			if st.arr != nil && child.IsArray() {
+				i := 0
+				child.ForEach(func(_, el gjson.Result) bool {
+					st.arr.walk(el, p.Index(i), out)
+					i++
+					return true
+				})
+			}
+		}
+		return true
+	})
+}
+
+// Cursor follows a walk down a document, one key or index at a time,
+// against a set of patterns: [Cursor.Matched] reports whether the
+// location reached is one a pattern names or lies below one. It lets a
+// reader of the text (the author view of a refusal masks what it prints)
+// classify every value in one pass, at a cost per step proportional to
+// the patterns still alive there, not to the depth. The zero Cursor
+// matches nothing.
+type Cursor struct {
+	patterns []Pattern
+	live     []state
+	matched  bool
+}
+
+// state is one pattern part way: its next segment, and whether that
+// segment's key was taken and an array index is due.
+type state struct {
+	pattern, seg int
+	index        bool
+}
+
+// Start is the cursor at the root of a document for patterns.
+func Start(patterns []Pattern) Cursor {
+	c := Cursor{patterns: patterns}
+	for i, p := range patterns {
+		if len(p.segs) > 0 {
+			c.live = append(c.live, state{pattern: i})
+		}
+	}
+	return c
+}
+
+// Matched reports whether the location reached is named by a pattern or
+// lies below one.
+func (c Cursor) Matched() bool { return c.matched }
+
+// Key is the cursor one object key further down.
+func (c Cursor) Key(k string) Cursor {
+	return c.step(func(s state, sg seg) (state, bool) {
+		if s.index || !sg.any && sg.key != k {
+			return s, false
+		}
+		if sg.array {
+			return state{pattern: s.pattern, seg: s.seg, index: true}, true
+		}
+		return state{pattern: s.pattern, seg: s.seg + 1}, true
+	})
+}
+
+// Index is the cursor one array element further down.
+func (c Cursor) Index() Cursor {
+	return c.step(func(s state, _ seg) (state, bool) {
+		if !s.index {
+			return s, false
+		}
+		return state{pattern: s.pattern, seg: s.seg + 1}, true
+	})
+}
+
+func (c Cursor) step(next func(state, seg) (state, bool)) Cursor {
+	if c.matched {
+		return c
+	}
+	out := Cursor{patterns: c.patterns}
+	for _, s := range c.live {
+		segs := c.patterns[s.pattern].segs
+		n, ok := next(s, segs[s.seg])
+		if !ok {
+			continue
+		}
+		if n.seg == len(segs) {
+			return Cursor{matched: true}
+		}
+		out.live = append(out.live, n)
 	}
 	return out
 }
 
-func walk(v gjson.Result, segs []seg, at occkit.Path, out *[]occkit.Path) {
-	if len(segs) == 0 {
-		*out = append(*out, at)
-		return
-	}
-	if !v.IsObject() {
-		return
-	}
-	s := segs[0]
-	next := func(k string, child gjson.Result) {
-		p := at.Key(k)
-		if !s.array {
-			walk(child, segs[1:], p, out)
-			return
-		}
-		if !child.IsArray() {
-			return
-		}
-		for i, el := range child.Array() {
-			walk(el, segs[1:], p.Index(i), out)
-		}
-	}
-	if s.any {
-		v.ForEach(func(k, child gjson.Result) bool {
-			next(k.String(), child)
-			return true
-		})
-		return
-	}
-	// Exact key: ForEach, not Get, so keys with gjson syntax characters
-	// are matched literally.
-	v.ForEach(func(k, child gjson.Result) bool {
-		if k.String() == s.key {
-			next(s.key, child)
-		}
-		return true
-	})
+// pinned is the pinned release's patterns, parsed once, and pinnedSet
+// them compiled.
+var (
+	pinned    = sync.OnceValue(Patterns)
+	pinnedSet = sync.OnceValue(func() *Set { return Compile(pinned()) })
+)
+
+// For returns the sensitive patterns of an OpenClaw release: the pinned
+// release's ([openclawschema.Release]) for it, and as a floor for a
+// release whose data the library does not carry. The slice is shared:
+// do not modify it.
+func For(release string) []Pattern {
+	return pinned()
+}
+
+// SetFor is [For] compiled, shared: the Set of an OpenClaw release's
+// sensitive patterns.
+func SetFor(release string) *Set {
+	return pinnedSet()
 }

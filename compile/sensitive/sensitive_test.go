@@ -62,3 +62,40 @@ func ExampleFind() {
 	}
 	// Output: channels.telegram.botToken
 }
+
+// A Cursor walked down a document's paths matches exactly where Find
+// finds a path (or below one), for OpenClaw's own patterns.
+func TestCursorAgreesWithFind(t *testing.T) {
+	doc := occkit.MustParseDocument(`{
+		"models": {"providers": {"p": {"apiKey": "k", "headers": {"X": "h"}, "baseUrl": "u"}}},
+		"channels": {"googlechat": {"serviceAccount": {"a": 1}, "name": "n"}},
+		"tools": {"media": {"models": [{"request": {"auth": {"token": "t"}}}, {"x": 1}]}},
+		"mcp": {"servers": {"s": {"env": {"A": "1"}, "url": "u"}}}
+	}`)
+	ps := sensitive.Patterns()
+	found := map[string]bool{}
+	for _, p := range sensitive.Find(doc, ps) {
+		found[p.String()] = true
+	}
+	var walk func(v occkit.Value, at occkit.Path, c sensitive.Cursor, under bool)
+	walk = func(v occkit.Value, at occkit.Path, c sensitive.Cursor, under bool) {
+		want := under || found[at.String()]
+		if c.Matched() != want {
+			t.Errorf("%s: cursor matched %v, Find says %v", at, c.Matched(), want)
+		}
+		if v.IsArray() {
+			for i, el := range v.Array() {
+				walk(el, at.Index(i), c.Index(), want)
+			}
+			return
+		}
+		v.ForEach(func(k, el occkit.Value) bool {
+			walk(el, at.Key(k.String()), c.Key(k.String()), want)
+			return true
+		})
+	}
+	walk(doc.Get(occkit.Root()), occkit.Root(), sensitive.Start(ps), false)
+	if len(found) < 5 {
+		t.Fatalf("Find found %d paths: the fixture misses the patterns", len(found))
+	}
+}

@@ -159,11 +159,15 @@ func TestCheckCatchesSecretInErrors(t *testing.T) {
 	}
 }
 
-// hanging never returns from Prepare until its context is done plus more.
-type hanging struct{ *memdriver.Driver }
+// hanging never returns from Prepare until released, whatever its
+// context says: no grace the suite allows can outlast it.
+type hanging struct {
+	*memdriver.Driver
+	release chan struct{}
+}
 
 func (h hanging) Prepare(ctx context.Context, _ drivers.Revision) error {
-	time.Sleep(3 * time.Second)
+	<-h.release
 	return ctx.Err()
 }
 
@@ -171,7 +175,8 @@ func TestCheckReportsHungCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the suite's timeout")
 	}
-	d := hanging{memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}})}
+	d := hanging{memdriver.New(memdriver.Options{Topologies: []occkit.Topology{{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded}}}), make(chan struct{})}
+	defer close(d.release)
 	vs := drivertest.CheckWith(context.Background(), d, drivertest.Options{Timeout: 100 * time.Millisecond})
 	for _, v := range vs {
 		if strings.Contains(v.Explanation, "did not return") {

@@ -281,9 +281,29 @@ func TestDedicatedReplacementStopsPredecessorsFirst(t *testing.T) {
 		}
 		return false, nil, nil
 	})
+	// Each time Prepare lists the predecessor's pods, it says so; the pod
+	// runs until the test deletes it.
+	listed := make(chan struct{}, 100)
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		select {
+		case listed <- struct{}{}:
+		default:
+		}
+		return false, nil, nil
+	})
 	done := make(chan error, 1)
 	go func() { done <- d.Prepare(ctx, rev2) }()
-	time.Sleep(100 * time.Millisecond)
+	// Two lists: after the first found the pod, Prepare waited and looked
+	// again instead of going on.
+	for range 2 {
+		select {
+		case <-listed:
+		case err := <-done:
+			t.Fatalf("Prepare returned while a predecessor pod runs: %v", err)
+		case <-time.After(time.Minute): // a hang detector, not a bound
+			t.Fatal("Prepare never listed the predecessor's pods")
+		}
+	}
 	select {
 	case err := <-done:
 		t.Fatalf("Prepare returned while a predecessor pod runs: %v", err)
@@ -330,10 +350,16 @@ func TestDedicatedReplacementHonoursContext(t *testing.T) {
 	if _, err := cs.CoreV1().Pods(tenant.Name).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// The context ends while Prepare waits for the predecessor's pod: once
+	// it has listed the pods.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := d.Prepare(ctx, rev2); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Prepare = %v, want the deadline", err)
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		cancel()
+		return false, nil, nil
+	})
+	if err := d.Prepare(ctx, rev2); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Prepare = %v, want the context's error", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,13 +42,11 @@ func TestMain(m *testing.M) {
 	switch {
 	case errors.Is(err, kubetest.ErrUnavailable) && !kubetest.Required():
 		realSkipped = err
-		tiers.Skipped("kube-apiserver+etcd", err.Error()+" (run .ci/setup)")
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "kubetest:", err)
 		os.Exit(1)
 	default:
 		realServer = s
-		tiers.Ran("kube-apiserver+etcd")
 	}
 	code := m.Run()
 	if realServer != nil {
@@ -56,12 +55,26 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// needReal skips t without the real server (TestMain fails without it
+// under kubetest.Required); a test that has it is one check of the tier,
+// however many drivers it makes.
+func needReal(t *testing.T) {
+	t.Helper()
+	if realServer == nil {
+		tiers.KubeAPIServer.Skip(t, realSkipped.Error()+" (run .ci/setup)")
+	}
+	if _, counted := realTests.LoadOrStore(t, true); !counted {
+		tiers.KubeAPIServer.Start(t).Done(1)
+	}
+}
+
+// realTests are the tests needReal counted.
+var realTests sync.Map
+
 // realDriver returns a driver on the real server in namespace ns.
 func realDriver(t *testing.T, ns drivers.Namespace, mod func(*Config)) (*Driver, kubernetes.Interface) {
 	t.Helper()
-	if realServer == nil {
-		t.Skip(realSkipped)
-	}
+	needReal(t)
 	cfg := Config{Namespace: ns, Sandbox: testSandbox(), PollInterval: 10 * time.Millisecond}
 	if mod != nil {
 		mod(&cfg)
@@ -253,9 +266,7 @@ func TestRealReadiness(t *testing.T) {
 
 // DRV-1: the conformance suite against the real server.
 func TestConformanceReal(t *testing.T) {
-	if realServer == nil {
-		t.Skip(realSkipped)
-	}
+	needReal(t)
 	drivertest.Run(t, func() drivers.ComputeDriver {
 		d, _ := realDriver(t, drivers.Namespace{}, func(c *Config) {
 			c.Sandbox = &render.Sandbox{ID: drivertest.SandboxDriverID, Facts: qualifying()}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/internal/realgateway"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // The end-to-end tier (issue 18): admitted revisions, rendered for this
@@ -214,7 +215,7 @@ type e2eCase struct {
 }
 
 func TestRealGateway_Kubernetes(t *testing.T) {
-	in := realgateway.Open(t, "openclaw gateway (kubernetes)")
+	in, run := realgateway.Open(t, tiers.GatewayKubernetes)
 	cases := []e2eCase{
 		{"embedded-openai-info", topologyCase{
 			name: "embedded-openai", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
@@ -245,6 +246,7 @@ func TestRealGateway_Kubernetes(t *testing.T) {
 				t.Fatalf("render: %v", err)
 			}
 			startRevision(t, in, objs, string(rev.Level()), tc.known)
+			run.Done(1)
 		})
 	}
 }

@@ -61,12 +61,6 @@ func run(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	srv, srvErr = sshtest.Start(ctx)
-	switch {
-	case srvErr == nil:
-		tiers.Ran("sshd")
-	case errors.Is(srvErr, sshtest.ErrUnavailable) && !sshtest.Required():
-		tiers.Skipped("sshd", srvErr.Error()+" (run .ci/setup as root)")
-	}
 	if srvErr == nil {
 		defer srv.Stop()
 		var err error
@@ -108,15 +102,17 @@ func copyExecutable(dst string) error {
 	return out.Close()
 }
 
-// needSSH skips (or, under sshtest.Required, fails) without a server.
+// needSSH skips (or, under sshtest.Required, fails) without a server; a
+// test that has one is one check of the sshd tier.
 func needSSH(t testing.TB) *sshtest.Server {
 	t.Helper()
 	if srvErr != nil {
-		if errors.Is(srvErr, sshtest.ErrUnavailable) && !sshtest.Required() {
-			t.Skip(srvErr)
+		if errors.Is(srvErr, sshtest.ErrUnavailable) {
+			tiers.SSHD.Skip(t, srvErr.Error()+" (run .ci/setup as root)")
 		}
 		t.Fatal(srvErr)
 	}
+	tiers.SSHD.Start(t).Done(1)
 	return srv
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/internal/realgateway"
+	"github.com/occkit/occkit/internal/tiers"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -41,7 +42,7 @@ var gatewayJobs = realgateway.Jobs{"start": realgateway.Start}
 const operatorCredential = "sk-occkit-e2e-operator-0123456789abcdef"
 
 func TestRealGateway_SSH(t *testing.T) {
-	in := realgateway.Open(t, "openclaw gateway (ssh)")
+	in, run := realgateway.Open(t, tiers.GatewaySSH)
 	cases := []struct {
 		name, doc, credEnv string
 		level              occkit.LogLevel
@@ -122,6 +123,7 @@ func TestRealGateway_SSH(t *testing.T) {
 			for _, problem := range unexpected {
 				t.Error(problem)
 			}
+			run.Done(1)
 		})
 	}
 }

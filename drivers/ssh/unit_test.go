@@ -16,7 +16,6 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/drivers/drivertest"
-	"github.com/occkit/occkit/drivers/ssh/internal/sshtest"
 	"github.com/occkit/occkit/internal/tiers"
 )
 
@@ -60,13 +59,9 @@ func verify(t *testing.T, u Unit) (string, error) {
 	t.Helper()
 	tool, err := exec.LookPath("systemd-analyze")
 	if err != nil {
-		if sshtest.Required() {
-			t.Fatal("systemd-analyze is required")
-		}
-		tiers.Skipped("systemd-analyze verify", "no systemd-analyze (run .ci/setup)")
-		t.Skip("no systemd-analyze")
+		tiers.SystemdVerify.Skip(t, "no systemd-analyze (run .ci/setup)")
 	}
-	tiers.Ran("systemd-analyze verify")
+	run := tiers.SystemdVerify.Start(t)
 	f := filepath.Join(t.TempDir(), u.Name)
 	if err := os.WriteFile(f, u.Content, 0o644); err != nil {
 		t.Fatal(err)
@@ -75,6 +70,7 @@ func verify(t *testing.T, u Unit) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
+	run.Done(1)
 	return out.String() + errb.String(), err
 }
 
@@ -100,7 +96,7 @@ func TestRenderedUnitsVerify(t *testing.T) {
 			tt.edit(&o)
 			if o.ServiceUser != "" {
 				if _, err := user.Lookup(o.ServiceUser); err != nil {
-					t.Skipf("no user %s here", o.ServiceUser)
+					tiers.SystemdVerify.Skip(t, "no user "+o.ServiceUser+" here")
 				}
 			}
 			rev := levelRevision(t, "verify-"+sanitize(tt.name), tt.level)

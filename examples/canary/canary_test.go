@@ -55,7 +55,31 @@ func forms(v string) []string {
 	}
 }
 
-var checks, renderedCount atomic.Int64
+var checks, renderedCount, refusedCount atomic.Int64
+
+// errorViews is every form a refusal is shown in: Error(), %v, %+v (with
+// the position and source excerpt), each error's Snippet and message,
+// and the JSON encoding of the structured errors.
+func errorViews(err error) []output {
+	outs := []output{
+		{name: "admission error", data: []byte(err.Error())},
+		{name: "admission error %v", data: []byte(fmt.Sprintf("%v", err))},
+		{name: "admission error %+v", data: []byte(fmt.Sprintf("%+v", err))},
+	}
+	list := occkit.Errors(err)
+	for _, e := range list {
+		outs = append(outs,
+			output{name: "refusal %+v", data: []byte(fmt.Sprintf("%+v", e))},
+			output{name: "refusal snippet", data: []byte(e.Snippet())},
+			output{name: "refusal message", data: []byte(e.Message())})
+	}
+	if b, jerr := json.Marshal(list); jerr == nil {
+		outs = append(outs, output{name: "refusals as JSON", data: b})
+	} else {
+		outs = append(outs, output{name: "refusals as JSON", data: []byte(jerr.Error())})
+	}
+	return outs
+}
 
 // search reports the first form of c found in out.
 func search(out []byte, c canary) (string, bool) {
@@ -113,9 +137,15 @@ func headerName(t *rapid.T, label string) string {
 	return n
 }
 
-// configuration builds a Configuration for tp with canaries in every
-// credential-bearing place and returns the canaries.
-func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []occkit.SecretBinding) {
+// configuration builds a Configuration for tp with a canary credential
+// in every credential-bearing place and returns the canaries. inline
+// writes each credential as a literal (ADM-7 refuses the document: a
+// revision holds references, never secret bytes); otherwise each is a
+// reference (${VAR}, the $VAR shorthand, a SecretRef, "Bearer ${VAR}")
+// and the canaries left are literals the policy admits but the render
+// must keep from the wrong process (a URL path, a variable the document
+// defines), with a secretBinding for every variable the gateway reads.
+func configuration(t *rapid.T, tp topology, inline bool) ([]byte, []canary, []occkit.SecretBinding) {
 	var cs []canary
 	add := func(cl class, where string) string {
 		// Numbered, so no canary is part of another.
@@ -125,69 +155,116 @@ func configuration(t *rapid.T, tp topology) (occkit.Document, []canary, []occkit
 	}
 	provider, _, _ := strings.Cut(tp.model, "/")
 	modelID := strings.TrimPrefix(tp.model, provider+"/")
+	// The model credential's variable: the one the Harness process
+	// receives (AUTH-2), or the host supplies (AUTH-5).
+	modelVar := strings.ToUpper(provider) + "_API_KEY"
+	ref := func(name, where string) any {
+		switch rapid.IntRange(0, 2).Draw(t, where+" form") {
+		case 0:
+			return "${" + name + "}"
+		case 1:
+			return "$" + name
+		}
+		return map[string]any{"source": "env", "provider": "default", "id": name}
+	}
+	cred := func(cl class, where, name string) any {
+		if inline {
+			return add(cl, where)
+		}
+		return ref(name, where)
+	}
+	// Headers are strings in OpenClaw's schema: no SecretRef there.
+	header := func(where string) string {
+		if inline {
+			return add(inference, where)
+		}
+		return "${" + modelVar + "}"
+	}
+	bearer := "Bearer ${" + modelVar + "}"
+	if inline {
+		bearer = "Bearer " + add(inference, "provider bearer header")
+	}
 	p := map[string]any{
-		"apiKey": add(inference, "apiKey"),
+		"apiKey": cred(inference, "apiKey", modelVar),
 		"headers": map[string]any{
-			headerName(t, "h1"): add(inference, "provider header"),
-			headerName(t, "h2"): "Bearer " + add(inference, "provider bearer header"),
+			headerName(t, "h1"): header("provider header"),
+			headerName(t, "h2"): bearer,
 		},
 		"models": []any{map[string]any{
 			"id": modelID, "name": "m",
-			"headers": map[string]any{headerName(t, "h3"): add(inference, "model-row header")},
+			"headers": map[string]any{headerName(t, "h3"): header("model-row header")},
 		}},
 		"request": map[string]any{
-			"auth":    map[string]any{"mode": "authorization-bearer", "token": add(inference, "request auth token")},
-			"headers": map[string]any{headerName(t, "h4"): add(inference, "request header")},
+			"auth":    map[string]any{"mode": "authorization-bearer", "token": cred(inference, "request auth token", modelVar)},
+			"headers": map[string]any{headerName(t, "h4"): header("request header")},
 		},
+	}
+	secret := func(where string) string {
+		if inline {
+			return url.QueryEscape(add(inference, where))
+		}
+		return "${" + modelVar + "}"
 	}
 	switch rapid.IntRange(0, 3).Draw(t, "url form") {
 	case 0:
-		p["baseUrl"] = "https://u:" + url.QueryEscape(add(inference, "url userinfo")) + "@llm.test/v1"
+		p["baseUrl"] = "https://u:" + secret("url userinfo") + "@llm.test/v1"
 	case 1:
-		p["baseUrl"] = "https://llm.test/v1?key=" + url.QueryEscape(add(inference, "url query"))
+		p["baseUrl"] = "https://llm.test/v1?key=" + secret("url query")
 	case 2:
-		p["baseUrl"] = "svc:" + add(inference, "scheme-less userinfo") + "@llm.test/v1"
+		p["baseUrl"] = "svc:" + secret("scheme-less userinfo") + "@llm.test/v1"
 	case 3:
+		// A path is no credential place: admitted as written, and only
+		// the process that calls the model may see it.
 		p["baseUrl"] = "https://llm.test/key/" + url.PathEscape(add(inference, "url path")) + "/v1"
 	}
 	envKey := strings.ToUpper(provider) + "_API_KEY"
-	refVar := "CANARY_REF_KEY"
-	env := map[string]any{
-		"vars": map[string]any{
-			"OPENAI_API_KEY":  add(inference, "env OPENAI_API_KEY"),
-			refVar:            add(inference, "env var referenced by the provider"),
-			"SLACK_APP_TOKEN": add(channel, "env var referenced by a channel"),
-			envKey:            add(inference, "env provider key variable"),
-		},
+	var vars map[string]any
+	if inline {
+		vars = map[string]any{
+			"OPENAI_API_KEY":   add(inference, "env OPENAI_API_KEY"),
+			"CANARY_REF_KEY":   add(inference, "env var referenced by the provider"),
+			"SLACK_APP_TOKEN":  add(channel, "env var referenced by a channel"),
+			envKey:             add(inference, "env provider key variable"),
+			"CANARY_ALIAS":     "m",
+			"CANARY_TRACE_TAG": "t",
+		}
+	} else {
+		// Variables the document defines for itself (not credentials:
+		// env.vars of a dedicated gateway keeps them).
+		vars = map[string]any{"CANARY_ALIAS": "m", "CANARY_TRACE_TAG": "t"}
 	}
-	other := map[string]any{"baseUrl": "https://other.test", "apiKey": "${" + refVar + "}"}
+	other := map[string]any{"baseUrl": "https://other.test", "apiKey": cred(inference, "other provider key", modelVar)}
+	if inline {
+		other["apiKey"] = "${CANARY_REF_KEY}"
+	}
 	doc := map[string]any{
 		"agents": map[string]any{"defaults": map[string]any{
 			"model": tp.model,
 			"models": map[string]any{tp.model: map[string]any{
+				"alias":        "${CANARY_ALIAS}",
 				"agentRuntime": map[string]any{"id": string(tp.harness)},
-				"params":       map[string]any{"api_key": add(inference, "model params")},
+				"params":       map[string]any{"api_key": cred(inference, "model params", modelVar), "trace": "${CANARY_TRACE_TAG}"},
 			}},
 		}},
 		"models": map[string]any{"providers": map[string]any{provider: p, "other": other}},
-		"env":    env,
+		"env":    map[string]any{"vars": vars},
 		"channels": map[string]any{
-			"telegram": map[string]any{"botToken": add(channel, "telegram botToken"), "enabled": true},
-			"slack":    map[string]any{"appToken": "${SLACK_APP_TOKEN}", "botToken": "${SLACK_BOT_TOKEN}", "enabled": true},
+			"telegram": map[string]any{"botToken": cred(channel, "telegram botToken", "TELEGRAM_BOT_TOKEN"), "enabled": true},
+			"slack":    map[string]any{"appToken": "${SLACK_APP_TOKEN}", "botToken": cred(channel, "slack botToken", "SLACK_BOT_TOKEN"), "enabled": true},
 		},
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := occkit.ParseDocument(b)
-	if err != nil {
-		t.Fatal(err)
+	// The channel tokens the document references come from Secrets, by
+	// reference: their bytes are never in any output.
+	var sb []occkit.SecretBinding
+	for _, name := range []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "TELEGRAM_BOT_TOKEN"} {
+		sb = append(sb, occkit.SecretBinding{Env: name,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: strings.ToLower(name)}})
 	}
-	// The channel token the document references comes from a Secret,
-	// by reference: its bytes are never in any output.
-	sb := []occkit.SecretBinding{{Env: "SLACK_BOT_TOKEN", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: tenant, ID: "slack-bot"}}}
-	return d, cs, sb
+	return b, cs, sb
 }
 
 // output is one rendered artifact and who it belongs to.
@@ -287,17 +364,31 @@ func TestCanaries(t *testing.T) {
 	if f := flag.Lookup("rapid.checks"); f != nil {
 		_ = f.Value.Set(strconv.Itoa(n))
 	}
-	start, startRendered := checks.Load(), renderedCount.Load()
+	start, startRendered, startRefused := checks.Load(), renderedCount.Load(), refusedCount.Load()
 	for _, tp := range topologies {
 		t.Run(tp.name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
-				doc, cs, sb := configuration(rt, tp)
+				inline := rapid.Bool().Draw(rt, "inline")
+				src, cs, sb := configuration(rt, tp, inline)
+				// Loaded with a file name, so refusals carry a position
+				// and a source excerpt: every view of them is searched.
+				doc, err := compile.Load(src, compile.LoadOptions{Filename: "agent.json"})
+				if err != nil {
+					rt.Fatalf("load: %v", err)
+				}
 				var logs bytes.Buffer
 				h := slog.NewJSONHandler(&logs, nil)
 				rev, err := admit(context.Background(), tp, doc, sb, h)
 				outs := []output{}
+				if inline && err == nil {
+					rt.Fatalf("%s: literal credentials were admitted", tp.name)
+				}
 				if err != nil {
-					outs = append(outs, output{name: "admission error", data: []byte(err.Error())})
+					if !inline {
+						rt.Errorf("%s: a Configuration of references is refused: %v", tp.name, err)
+					}
+					outs = append(outs, errorViews(err)...)
+					refusedCount.Add(1)
 				} else {
 					rendered, err := outputs(tp, rev)
 					if err != nil {
@@ -323,8 +414,8 @@ func TestCanaries(t *testing.T) {
 		})
 	}
 	r := renderedCount.Load() - startRendered
-	t.Logf("canary searches: %d over %d rendered revisions", checks.Load()-start, r)
-	if r == 0 {
-		t.Error("no case admitted and rendered: the search proved nothing")
+	t.Logf("canary searches: %d over %d rendered revisions and %d refusals", checks.Load()-start, r, refusedCount.Load()-startRefused)
+	if r == 0 || refusedCount.Load() == startRefused {
+		t.Error("no case admitted and rendered, or none refused: the search proved nothing")
 	}
 }

@@ -157,6 +157,11 @@ func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document
 		Agent:         admission.Agent{ID: "support", ConfigurationID: "cfg_support", ExecutionMode: mode, HarnessAuth: auth},
 		Configuration: admission.StaticConfiguration{ID: "cfg_support", Generation: 1, Document: doc},
 		Compute:       admission.ComputeOf(d, "laptop-1"),
+		// The channel token the document references as ${SLACK_BOT_TOKEN}:
+		// every reference is bound, here from an OCC Secret into the
+		// gateway (AUTH-6).
+		SecretBindings: []occkit.SecretBinding{{Env: "SLACK_BOT_TOKEN",
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_support", ID: "slack-bot"}}},
 	})
 }
 

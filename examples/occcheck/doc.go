@@ -15,11 +15,26 @@
 // and the exact character of a syntax error; a refusal about the Agent
 // or the Compute rather than the file (its harness-auth binding) names
 // the file alone. With -snippet each refusal is followed by its source
-// line and a caret under the column (occkit.Error.Snippet; string values
-// after credential-like keys are masked), and -json adds it as
-// "snippet". The exit code is 0 when
+// line and a caret under the column (occkit.Error.Snippet), and -json adds
+// it as "snippet". The line is masked as the render plan's credential
+// policy strips (compile's package doc, "Positions"): what a credential
+// could be, in any encoding, prints as ***. The exit code is 0 when
 // every file is clean, 1 when any is refused and 2 when occcheck could not
 // run (bad flags, an admitter that cannot be built).
+//
+// # Output
+//
+// Output is bounded by the number of files, not by what they hold: at
+// most -max refusals a file are printed (DefaultMax, 20; -max 0 prints
+// all), then one line "file: and N more refusals (-max 20)" (with -json,
+// an entry whose "omitted" is N). Each entry is at most 8 KiB: the file
+// name, the path and the message are cut at 256 characters, the snippet
+// at two lines of 100, and -json escapes no more than JSON requires. So
+// a file prints at most 21 × 8 KiB = 168 KiB in any form, at most twice
+// its size for any file of 84 KiB or more, and in practice about 4 KiB
+// (11 KiB with -json -snippet) however large it is: a 69 KB catalog of
+// refused rows on one line once printed 190 KB (520 KB with -json
+// -snippet).
 //
 // Install with
 //
@@ -27,10 +42,13 @@
 //
 // Usage:
 //
-//	occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] file...
+//	occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] [-max N] file...
 //
 // The dry run needs a harness-auth binding: by default, on Kubernetes, an
 // api_key projected from an OCC Secret; on SSH, the host's own runtime
-// credentials. Every ${VAR} the file references is bound to a Secret of
-// the same name, as a control plane's secretBindings would.
+// credentials. Every variable the gateway's document references (${VAR},
+// an env SecretRef, the $VAR shorthand) is bound to a Secret of the same
+// name, as a control plane's secretBindings would; a literal credential
+// is refused (ADM-7), and so is a reference the gateway's bindings cannot
+// reach, such as one the dedicated Harness's document makes (DOC-4).
 package main

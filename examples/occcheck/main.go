@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -32,9 +31,19 @@ type Finding struct {
 	// Snippet is the source line with a caret under the column
 	// (occkit.Error.Snippet), with -snippet only.
 	Snippet string `json:"snippet,omitempty"`
+	// Omitted, on the last entry of a file only, counts the refusals left
+	// out past -max; that entry is no refusal of its own.
+	Omitted int `json:"omitted,omitempty"`
 }
 
+// DefaultMax is how many refusals occcheck prints a file unless -max says
+// otherwise; the rest are counted on one more line.
+const DefaultMax = 20
+
 func (f Finding) String() string {
+	if f.Omitted > 0 {
+		return f.File + ": " + f.Message
+	}
 	pos := f.File
 	if f.Line > 0 {
 		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
@@ -63,6 +72,7 @@ type checker struct {
 	mode    occkit.Mode
 	binding string
 	snippet bool
+	max     int
 	admit   *admission.Admitter
 }
 
@@ -74,10 +84,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	binding := fl.String("binding", "", "the harness-auth binding as JSON (default: an api_key Secret on kubernetes, runtime on ssh)")
 	asJSON := fl.Bool("json", false, "print one JSON object per refusal")
 	snippet := fl.Bool("snippet", false, "print the source line of each refusal with a caret under the column")
+	maxFindings := fl.Int("max", DefaultMax, "print at most this many refusals a file and count the rest (0: all)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding, snippet: *snippet}
+	if *maxFindings < 0 {
+		fmt.Fprintln(stderr, "occcheck: -max must be 0 or more")
+		return 2
+	}
+	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding, snippet: *snippet, max: *maxFindings}
 	if c.compute != occkit.ComputeKubernetes && c.compute != occkit.ComputeSSH {
 		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q%s\n", *compute,
 			occkit.DidYouMean(*compute, []string{string(occkit.ComputeKubernetes), string(occkit.ComputeSSH)}))
@@ -99,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] file...")
+		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] [-max N] file...")
 		return 2
 	}
 	a, err := admission.New(admission.Options{
@@ -116,6 +131,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.admit = a
 	status := 0
 	enc := json.NewEncoder(stdout)
+	// A message may quote a key; '<' '>' '&' stay themselves, not six
+	// bytes each.
+	enc.SetEscapeHTML(false)
 	for _, name := range fl.Args() {
 		findings, fatal := c.check(ctx, name)
 		if fatal != nil {
@@ -150,7 +168,8 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 	if err := compile.Validate(doc); err != nil {
 		return c.findings(name, src, "schema", err), nil
 	}
-	if _, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute}); err != nil {
+	dec, err := resolver.Resolve(doc, resolver.Request{Mode: c.mode, Compute: c.compute})
+	if err != nil {
 		return c.findings(name, src, "resolve", err), nil
 	}
 	auth, err := admission.CreateHarnessAuth([]byte(c.binding))
@@ -166,7 +185,7 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		Configuration:  admission.StaticConfiguration{ID: "cfg_occcheck", Generation: 1, Document: doc},
 		Compute:        admission.ComputeInfo{Kind: c.compute, ID: string(c.compute) + "-ci"},
 		Level:          occkit.LevelInfo,
-		SecretBindings: secretBindings(src),
+		SecretBindings: secretBindings(doc, dec),
 	})
 	if err != nil {
 		var e *occkit.Error
@@ -178,20 +197,30 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 	return nil, nil
 }
 
-// findings turns err into one Finding per occkit error, placed in src.
+// findings turns err into one Finding per occkit error, placed in src, at
+// most c.max of them (when set) and one more counting the rest. Every
+// field is bounded: the path, the message and the file name are cut at
+// occkit.MaxMessageRunes characters (occkit.Sanitize), a snippet at two
+// lines of occkit.MaxSnippetRunes.
 func (c *checker) findings(name string, src []byte, stage string, err error) []Finding {
 	var out []Finding
-	for _, e := range occkit.Errors(err) {
-		f := Finding{File: name, Stage: stage, Rule: e.Rule, Code: string(e.Code), Message: e.Message()}
+	errs := occkit.Errors(err)
+	for i, e := range errs {
+		if c.max > 0 && i == c.max {
+			out = append(out, Finding{File: occkit.Sanitize(name), Stage: stage, Omitted: len(errs) - i,
+				Message: fmt.Sprintf("and %d more refusals (-max %d)", len(errs)-i, c.max)})
+			break
+		}
+		f := Finding{File: occkit.Sanitize(name), Stage: stage, Rule: e.Rule, Code: string(e.Code), Message: e.Message()}
 		if !e.Path.IsRoot() {
-			f.Path = e.Path.String()
+			f.Path = occkit.Sanitize(e.Path.String())
 		}
 		// The loader and admission place each refusal in the file that
 		// writes it (an included one, too); one about the Agent or the
 		// Compute rather than the file has no position.
 		if p := e.Position; p.IsValid() {
 			if p.File != "" {
-				f.File = p.File
+				f.File = occkit.Sanitize(p.File)
 			}
 			f.Line, f.Column = p.Line, p.Column
 			if c.snippet {
@@ -215,23 +244,21 @@ func errorReason(err error) string {
 	return err.Error()
 }
 
-var varRef = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)\}`)
-
-// secretBindings binds every ${VAR} the source references (not $${VAR},
-// which is a literal) to a Secret of the same name, as the control plane
-// storing the Configuration would.
-func secretBindings(src []byte) []occkit.SecretBinding {
-	seen := map[string]bool{}
+// secretBindings binds every variable the gateway's document references
+// (${VAR}, an env SecretRef, the $VAR shorthand; not $${VAR}, which is a
+// literal) to a Secret of the same name, as the control plane storing the
+// Configuration would; the gateway token is the render's own.
+func secretBindings(doc occkit.Document, dec resolver.Decision) []occkit.SecretBinding {
+	gw, err := compile.GatewayDocument(doc, dec.Harness, dec.Mode)
+	if err != nil {
+		// Admission refuses the document itself.
+		return nil
+	}
 	var out []occkit.SecretBinding
-	for _, m := range varRef.FindAllSubmatchIndex(src, -1) {
-		if m[0] > 0 && src[m[0]-1] == '$' {
+	for _, name := range compile.ReferencedEnv(gw, compile.SecretPolicyFor("")) {
+		if strings.HasPrefix(name, "OPENCLAW_") {
 			continue
 		}
-		name := string(src[m[2]:m[3]])
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
 		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
 			Kind: occkit.SourceSecret, NamespaceID: "ns_ci", ID: "sec_" + strings.ToLower(name)}})
 	}

@@ -117,7 +117,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 
 	// 3. Admit: authorize, stamp logging, validate, resolve, check the
 	// roster and harnessAuth, freeze (ADM-1).
-	rev, err := admit(ctx, doc, o)
+	rev, err := admit(ctx, doc, o, channelSecrets())
 	if err != nil {
 		return refused(w, "admit", err)
 	}
@@ -159,7 +159,29 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		_, err = admit(ctx, withList, options{mode: occkit.ModeEmbedded, compute: occkit.ComputeKubernetes})
+		_, err = admit(ctx, withList, options{mode: occkit.ModeEmbedded, compute: occkit.ComputeKubernetes}, channelSecrets())
+		return err
+	})
+	showRefusal(w, "the same Configuration with a literal Slack bot token", func() error {
+		// A revision freezes references, never secret bytes (ADM-7): the
+		// refusal names the setting, never the value.
+		literal, err := doc.Set(occkit.NewPath("channels", "slack", "botToken"), "xoxb-not-a-reference")
+		if err != nil {
+			return err
+		}
+		_, err = admit(ctx, literal, o, channelSecrets())
+		return err
+	})
+	showRefusal(w, "the same Configuration without the Slack bot token's secretBinding", func() error {
+		// Every variable the document references is bound for the
+		// process that reads it (DOC-4).
+		var without []occkit.SecretBinding
+		for _, b := range channelSecrets() {
+			if b.Env != "SLACK_BOT_TOKEN" {
+				without = append(without, b)
+			}
+		}
+		_, err := admit(ctx, doc, o, without)
 		return err
 	})
 	return nil
@@ -167,7 +189,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 
 // admit admits doc for the Compute of o, as an allow-all control plane
 // with one stored Configuration.
-func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revision, error) {
+func admit(ctx context.Context, doc occkit.Document, o options, secrets []occkit.SecretBinding) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
@@ -199,7 +221,7 @@ func admit(ctx context.Context, doc occkit.Document, o options) (*admission.Revi
 		Level:         occkit.LevelInfo,
 		// The Configuration's channel credentials, projected into the
 		// gateway only (AUTH-6); the document references them as ${VAR}.
-		SecretBindings: channelSecrets(),
+		SecretBindings: secrets,
 	})
 }
 

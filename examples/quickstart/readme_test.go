@@ -13,7 +13,7 @@ import (
 func TestReadmeShowsExample(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
-		t.Skipf("no README beside the examples module: %v", err)
+		t.Fatalf("no README.md at the repository root, beside the examples module: %v", err)
 	}
 	src, err := os.ReadFile("example_test.go")
 	if err != nil {
@@ -61,7 +61,7 @@ func between(t *testing.T, s, start, end string) string {
 func TestReadmeShowsQuickstartOutput(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
-		t.Skipf("no README beside the examples module: %v", err)
+		t.Fatalf("no README.md at the repository root, beside the examples module: %v", err)
 	}
 	golden, err := os.ReadFile("testdata/quickstart.golden")
 	if err != nil {

@@ -120,6 +120,8 @@ func TestRevisionTruncation_ADM3(t *testing.T) {
 		Agent:         admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", HarnessAuth: apiKey},
 		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: occkit.MustParseDocument(admittedJSON)},
 		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
+		SecretBindings: []occkit.SecretBinding{{Env: "SLACK_TOKEN",
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "slack"}}},
 	})
 	if err != nil {
 		t.Fatal(err)

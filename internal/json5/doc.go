@@ -60,4 +60,15 @@
 // with a [Kind], a 1-based line and column (columns count code points), the
 // byte offset and the JSON location reached; its message comes from a fixed
 // vocabulary and never quotes the document.
+//
+// # Tokens
+//
+// [Options.OnToken] is told of every piece of text as the parser reads
+// it ([Token]: containers opening and closing, keys and strings with
+// their decoded values, other scalars, comments), with byte offsets in
+// the input, so that a reader of the text (package compile's source map,
+// which places refusals and masks credentials in the author's view of a
+// line) follows the one grammar instead of a second one of its own. Only
+// separators and white space lie between two pieces; on failure, the
+// pieces told are those read before it.
 package json5

@@ -46,6 +46,47 @@ type Options struct {
 	// so it could only be replaced (making two different texts one
 	// value) or kept as an escape no canonical form allows.
 	RejectLoneSurrogates bool
+	// OnToken, when set, is told of every piece of text the parser reads,
+	// in order, as it reads it: containers opening and closing, keys,
+	// scalars and comments. When parsing fails, the pieces told so far
+	// are the ones read before the failure; the failing piece is not told.
+	OnToken func(Token)
+}
+
+// TokenKind classifies a [Token].
+type TokenKind uint8
+
+// The kinds of [Token].
+const (
+	// TokenOpen is '{' or '['.
+	TokenOpen TokenKind = iota + 1
+	// TokenClose is '}' or ']'.
+	TokenClose
+	// TokenKey is an object key, quoted or an identifier.
+	TokenKey
+	// TokenString is a string value.
+	TokenString
+	// TokenLiteral is a number, true, false or null.
+	TokenLiteral
+	// TokenComment is a // or /* */ comment, from its first slash to its
+	// end (a line comment ends before its line terminator).
+	TokenComment
+)
+
+// Token is one piece of the text, src[Start:End]. Value is the decoded
+// key or string of a TokenKey or TokenString (nil otherwise); it is only
+// valid during the call.
+type Token struct {
+	Kind       TokenKind
+	Start, End int
+	Value      []byte
+}
+
+// tell reports a token to Options.OnToken.
+func (p *parser) tell(k TokenKind, start int, value []byte) {
+	if p.opts.OnToken != nil {
+		p.opts.OnToken(Token{Kind: k, Start: start, End: p.pos, Value: value})
+	}
 }
 
 // Kind classifies an [Error].
@@ -437,6 +478,7 @@ func (p *parser) run() error {
 				arr := p.src[p.pos] == '['
 				p.out = append(p.out, p.src[p.pos])
 				p.pos++
+				p.tell(TokenOpen, p.pos-1, nil)
 				if len(p.stack) == cap(p.stack) {
 					// Double: append's gentler growth of large slices
 					// would allocate several times the final stack.
@@ -512,6 +554,7 @@ func (p *parser) close(c byte) {
 	}
 	p.out = append(p.out, c)
 	p.pos++
+	p.tell(TokenClose, p.pos-1, nil)
 	if top := p.stack[len(p.stack)-1]; !top.array && top.set == nil {
 		p.arena = p.arena[:top.base]
 	}
@@ -537,6 +580,7 @@ func (p *parser) member() error {
 	if err != nil {
 		return err
 	}
+	p.tell(TokenKey, start, key)
 	if p.opts.RejectLoneSurrogates && !plain && HasLoneSurrogate(key) {
 		p.pos = start
 		return p.fail(KindSurrogate, "lone UTF-16 surrogate in a key")
@@ -604,6 +648,7 @@ func (p *parser) skip() error {
 			continue
 		case '/':
 			if p.pos+1 < len(p.src) && p.src[p.pos+1] == '/' {
+				start := p.pos
 				p.pos += 2
 				for p.pos < len(p.src) {
 					if c := p.src[p.pos]; c == '\n' || c == '\r' {
@@ -615,6 +660,7 @@ func (p *parser) skip() error {
 						p.pos += size
 					}
 				}
+				p.tell(TokenComment, start, nil)
 				continue
 			}
 			if p.pos+1 < len(p.src) && p.src[p.pos+1] == '*' {
@@ -627,6 +673,7 @@ func (p *parser) skip() error {
 					}
 					if p.src[p.pos] == '*' && p.src[p.pos+1] == '/' {
 						p.pos += 2
+						p.tell(TokenComment, start, nil)
 						break
 					}
 					p.pos++
@@ -665,6 +712,7 @@ func (p *parser) scalar() error {
 		if err != nil {
 			return err
 		}
+		p.tell(TokenString, start, s)
 		if plain {
 			p.out = append(p.out, p.src[start:p.pos]...)
 			return nil
@@ -676,7 +724,12 @@ func (p *parser) scalar() error {
 		p.out = appendBytesString(p.out, s)
 		return nil
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
-		return p.number()
+		start := p.pos
+		if err := p.number(); err != nil {
+			return err
+		}
+		p.tell(TokenLiteral, start, nil)
+		return nil
 	case c == 'I':
 		if p.word("Infinity") {
 			return p.fail(KindNonFinite, "Infinity cannot be represented in JSON")
@@ -690,6 +743,7 @@ func (p *parser) scalar() error {
 			if p.word(w) {
 				p.out = append(p.out, w...)
 				p.pos += len(w)
+				p.tell(TokenLiteral, p.pos-len(w), nil)
 				return nil
 			}
 		}

@@ -12,12 +12,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
 
 // The differential test runs the npm json5@2.2.3 package (the parser
 // OpenClaw uses) as the oracle. It installs the package into the git-ignored
 // .cache/node folder at the repository root when missing and skips only
-// when node itself is absent.
+// when node itself is absent (the real tier tiers.NodeJSON5: a failure
+// under OCCKIT_REQUIRE_INTEGRATION=1).
 
 var diffSeed = flag.Int64("json5.seed", 1, "seed of the generated differential corpus")
 
@@ -82,7 +85,7 @@ func oracle(t *testing.T) (node, pkg string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		tiers.NodeJSON5.Skip(t, "node is not installed (run .ci/setup)")
 	}
 	prefix := filepath.Join(repoRoot(t), ".cache", "node")
 	pkg = filepath.Join(prefix, "node_modules", "json5")
@@ -316,6 +319,7 @@ func TestDifferentialAgainstNodeJSON5(t *testing.T) {
 		}
 	}
 	res := runOracle(t, inputs, ours)
+	run := tiers.NodeJSON5.Start(t)
 	accepted := 0
 	for i, r := range res {
 		in, err := inputs[i], errs[i]
@@ -340,6 +344,7 @@ func TestDifferentialAgainstNodeJSON5(t *testing.T) {
 			accepted++
 		}
 	}
+	run.Done(len(res))
 	t.Logf("%d inputs (%d hand-written, %d generated), %d accepted", len(inputs), len(handCorpus), len(inputs)-len(handCorpus), accepted)
 	if accepted < generated/2 {
 		t.Errorf("only %d inputs accepted: the generator makes too few valid documents", accepted)

@@ -52,9 +52,8 @@ func oracle(t *testing.T) *Oracle {
 	t.Helper()
 	o, err := Find(t.TempDir())
 	if err != nil {
-		if errors.Is(err, ErrNotInstalled) && !tiers.Required() {
-			tiers.Skipped("openclawdiff", err.Error())
-			t.Skip(err.Error() + "; set it to run the differential tier against the real OpenClaw")
+		if errors.Is(err, ErrNotInstalled) {
+			tiers.OpenClawDiff.Skip(t, err.Error()+"; set it to run the differential tier against the real OpenClaw")
 		}
 		t.Fatal(err)
 	}
@@ -99,12 +98,9 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	names, gens := generators(sd)
 	if n <= 0 || len(gens) == 0 {
 		// Nothing compared is nothing checked: never reported as ran.
-		if tiers.Required() {
-			t.Fatalf("openclawdiff: %d inputs from %d generators: nothing to check", n, len(gens))
-		}
-		tiers.Skipped("openclawdiff", "no inputs to compare")
-		t.Skip("no inputs to compare")
+		tiers.OpenClawDiff.Skip(t, fmt.Sprintf("%d inputs from %d generators: nothing to compare", n, len(gens)))
 	}
+	run := tiers.OpenClawDiff.Start(t)
 	start := time.Now()
 	defer func() {
 		t.Logf("tier took %s wall, node %s CPU", time.Since(start).Round(time.Second), o.CPU().Round(time.Second))
@@ -145,9 +141,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if checked > 0 && !t.Failed() {
-		tiers.Ran("openclawdiff")
-	}
+	run.Done(checked)
 }
 
 // compareAll draws n inputs per function from g, asks the oracle (again

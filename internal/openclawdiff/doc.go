@@ -62,9 +62,12 @@
 // generator (-openclawdiff.n, -openclawdiff.gen) from a fixed seed
 // (-openclawdiff.seed or OCCKIT_OPENCLAWDIFF_SEED for another one). It
 // skips with a message when OCCKIT_OPENCLAW_DIR is unset, and fails
-// instead when OCCKIT_REQUIRE_INTEGRATION=1. The tier reports `ran` only
-// after its comparisons ran with a nonzero count and passed; with no
-// inputs (-openclawdiff.n=0) it is skipped, or fails under REQUIRE.
+// instead when OCCKIT_REQUIRE_INTEGRATION=1 (tiers.OpenClawDiff). The tier
+// counts every compared input as a check and reports `ran` only with a
+// nonzero count; with no inputs (-openclawdiff.n=0) it is skipped, which
+// fails under REQUIRE. -openclawdiff.fn limits the functions asked (the
+// inputs drawn stay the same) and -openclawdiff.dump writes every
+// disagreement outside the table to a file.
 // [GenEnvVars] turns on `env.vars` in the load generators once
 // compile.Load applies them (the oracle applies them as OpenClaw's reader
 // does).

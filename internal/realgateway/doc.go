@@ -43,5 +43,7 @@
 // [FromEnv] finds the install; without it (or without unshare, ip or
 // root) it returns [ErrUnavailable], and a tier skips with that message —
 // unless OCCKIT_REQUIRE_INTEGRATION=1 ([Required]), set by .ci/setup,
-// which makes it a failure, so CI cannot pass by skipping.
+// which makes it a failure, so CI cannot pass by skipping. [Open] returns
+// the tier's run (internal/tiers), which the test tells each gateway start
+// or probe it checked: the tier reports "ran" only for a positive count.
 package realgateway

@@ -72,21 +72,17 @@ func (in Install) Path() string {
 	return filepath.Join(in.Dir, "node", "bin") + ":/usr/local/bin:/usr/bin:/bin"
 }
 
-// Open returns the install for the real tier named tier and records that
-// the tier ran (internal/tiers). Without an install it records the skip
-// and skips t, or fails t when the tier is [Required].
-func Open(t testing.TB, tier string) Install {
+// Open returns the install for the real tier in t and the tier's run,
+// which the caller tells each check that executed (internal/tiers: the
+// tier ran only when that count is positive). Without an install it
+// records the skip and skips t, or fails t when the tier is [Required].
+func Open(t testing.TB, tier tiers.Tier) (Install, *tiers.Run) {
 	t.Helper()
 	in, err := FromEnv()
 	if err != nil {
-		if Required() {
-			t.Fatalf("the real OpenClaw tier is required (OCCKIT_REQUIRE_INTEGRATION=1): %v", err)
-		}
-		tiers.Skipped(tier, err.Error()+" (run .ci/setup as root)")
-		t.Skipf("skipping the real OpenClaw tier: %v", err)
+		tier.Skip(t, err.Error()+" (run .ci/setup as root)")
 	}
-	tiers.Ran(tier)
-	return in
+	return in, tier.Start(t)
 }
 
 // LogDir returns a directory for a start's output that outlives a failed

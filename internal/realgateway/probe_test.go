@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/occkit/occkit/internal/tiers"
 	"github.com/occkit/occkit/probe"
 	"github.com/occkit/occkit/probe/runner"
 )
@@ -246,7 +247,7 @@ func (f *fakeProvider) stream(w http.ResponseWriter, path string, dropped bool) 
 // transient failure (measured: 6 requests, longer), while without it
 // --probe-timeout ends the hang after one request.
 func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
-	in := Open(t, "openclaw model probe")
+	in, run := Open(t, tiers.ModelProbe)
 	status := func(s string) probe.Outcome {
 		c, ok := probe.NewCause(probe.CauseProbeStatus, s)
 		if !ok {
@@ -299,6 +300,7 @@ func TestOpenClawProbe_RealCLI_PRB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			run.Done(1)
 			at := make([]int64, len(got.Requests))
 			for i, r := range got.Requests {
 				at[i] = r.AtMs

@@ -53,15 +53,21 @@ import (
 // the delay). On a machine starved of CPU even these caps can stop Codex
 // before it reports a retried failure (a 5xx, an overload, a dropped
 // stream, the network): such an attempt is then a capped one
-// (MODEL_PROBE_TIMEOUT/timeout, retried just the same by PRB-5), which the
-// checks accept in its place — but not for every such attempt of the tier,
-// which would leave Codex's own verdicts unobserved.
+// (MODEL_PROBE_TIMEOUT/timeout, retried just the same by PRB-5). Its
+// behaviour runs again, alone (up to realCodexReruns rounds); a capped
+// attempt left after that is accepted in place of Codex's verdict — but
+// not for most such attempts of the tier, which would leave Codex's own
+// verdicts unobserved.
 //
 // The tier takes two to three and a half minutes on two cores (measured
 // under -race: 1m58s, and 3m21s with the machine at a load average of 30);
 // the slowest behaviours are the unreachable endpoints (two capped
 // attempts) and the persistent 5xx (two Codex runs of 30–40 s each).
 const realCodexParallel = 8
+
+// realCodexReruns bounds the rounds in which behaviours that a starved
+// machine capped before Codex's verdict run again, one at a time.
+const realCodexReruns = 2
 
 // realCodexStagger spaces the starts of the first wave, so Codex start-ups
 // do not all compete for the CPU at once.
@@ -83,23 +89,16 @@ var (
 // when it is not set up unless OCCKIT_REQUIRE_INTEGRATION=1.
 func realCodexBinary(t *testing.T) string {
 	t.Helper()
-	const tier = "codex"
 	bin := os.Getenv("OCCKIT_CODEX")
 	if bin == "" {
-		if tiers.Required() {
-			t.Fatal("OCCKIT_CODEX is unset but OCCKIT_REQUIRE_INTEGRATION=1: run .ci/setup (it records the binary .ci/codex.sh fetches)")
-		}
-		tiers.Skipped(tier, "OCCKIT_CODEX is not set (run .ci/setup)")
-		t.Skip("the real Codex CLI is not set up (OCCKIT_CODEX unset; .ci/setup fetches it)")
+		tiers.Codex.Skip(t, "OCCKIT_CODEX is not set (run .ci/setup: it records the binary .ci/codex.sh fetches)")
 	}
 	if testing.Short() && !tiers.Required() {
-		tiers.Skipped(tier, "-short")
-		t.Skip("the real Codex tier takes minutes; skipped in -short mode")
+		tiers.Codex.Skip(t, "-short (the real Codex tier takes minutes)")
 	}
 	if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
 		t.Fatalf("OCCKIT_CODEX=%s is not an executable: %v", bin, err)
 	}
-	tiers.Ran(tier)
 	return bin
 }
 
@@ -272,22 +271,22 @@ type realResult struct {
 // occkit's own arguments and environment, against scripted endpoints.
 func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 	bin := realCodexBinary(t)
+	run := tiers.Codex.Start(t)
 	root := t.TempDir()
 	ca := newTestCA(t, root, "probe-ca")
 	behaviours := realBehaviours()
 	results := make([]realResult, len(behaviours))
-
-	started := time.Now()
-	sem := make(chan struct{}, realCodexParallel)
-	var wg sync.WaitGroup
-	for i, b := range behaviours {
-		res := &results[i]
-		res.rec = &recorder{}
+	// prepare makes a behaviour's probe directory and endpoint for one
+	// round of runs (a fresh scripted server each time: scripts count
+	// requests); execute runs the probe.
+	prepare := func(i, round int) realResult {
+		b := behaviours[i]
+		res := realResult{rec: &recorder{}}
 		// Each probe directory's parent is neutral or holds the
 		// behaviour's deployment words; never the behaviour's name.
-		res.dir = filepath.Join(root, fmt.Sprintf("d%02d", i))
+		res.dir = filepath.Join(root, fmt.Sprintf("d%02d-%d", i, round))
 		if b.dirWord != "" {
-			res.dir = filepath.Join(root, fmt.Sprintf("d%02d", i), b.dirWord)
+			res.dir = filepath.Join(res.dir, b.dirWord)
 		}
 		if err := os.MkdirAll(res.dir, 0o700); err != nil {
 			t.Fatal(err)
@@ -302,6 +301,38 @@ func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 		} else {
 			res.base = b.base(t, root)
 		}
+		return res
+	}
+	execute := func(res *realResult, b realBehaviour) {
+		var mu sync.Mutex
+		r := Codex{
+			Model:    "openai/gpt-5",
+			Binary:   bin,
+			Endpoint: &CodexEndpoint{Provider: "vendor", BaseURL: res.base, CredentialEnv: "VENDOR_API_KEY"},
+			Environ: []string{
+				"PATH=/usr/bin:/bin", "SSL_CERT_FILE=" + ca.file, "VENDOR_API_KEY=" + realCodexKey,
+				"OPENAI_API_KEY=sk-other-PLANTED", "CODEX_API_KEY=sk-other-PLANTED",
+			},
+			TempDir:  res.dir,
+			Policy:   b.policy,
+			Logger:   res.rec.logger(),
+			OnRecord: res.rec.add,
+			Publish: func(o probe.Outcome) {
+				mu.Lock()
+				defer mu.Unlock()
+				res.published = append(res.published, o)
+			},
+		}
+		t0 := time.Now()
+		res.outcome, res.err = r.Run(context.Background())
+		res.elapsed = time.Since(t0)
+	}
+
+	started := time.Now()
+	sem := make(chan struct{}, realCodexParallel)
+	var wg sync.WaitGroup
+	for i, b := range behaviours {
+		results[i] = prepare(i, 0)
 		wg.Add(1)
 		delay := time.Duration(min(i, realCodexParallel)) * realCodexStagger
 		go func() {
@@ -309,32 +340,33 @@ func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			time.Sleep(delay)
-			var mu sync.Mutex
-			r := Codex{
-				Model:    "openai/gpt-5",
-				Binary:   bin,
-				Endpoint: &CodexEndpoint{Provider: "vendor", BaseURL: res.base, CredentialEnv: "VENDOR_API_KEY"},
-				Environ: []string{
-					"PATH=/usr/bin:/bin", "SSL_CERT_FILE=" + ca.file, "VENDOR_API_KEY=" + realCodexKey,
-					"OPENAI_API_KEY=sk-other-PLANTED", "CODEX_API_KEY=sk-other-PLANTED",
-				},
-				TempDir:  res.dir,
-				Policy:   b.policy,
-				Logger:   res.rec.logger(),
-				OnRecord: res.rec.add,
-				Publish: func(o probe.Outcome) {
-					mu.Lock()
-					defer mu.Unlock()
-					res.published = append(res.published, o)
-				},
-			}
-			t0 := time.Now()
-			res.outcome, res.err = r.Run(context.Background())
-			res.elapsed = time.Since(t0)
+			execute(&results[i], b)
 		}()
 	}
 	wg.Wait()
 	t.Logf("real Codex tier: %d behaviours in %v (at most %d at once)", len(behaviours), time.Since(started).Round(time.Second), realCodexParallel)
+	// A behaviour whose attempt the cap stopped before Codex reported its
+	// retried failure runs again, alone: the first wave's load says
+	// nothing about the runner, and a rerun on a quieter machine shows
+	// Codex's own verdict. A runner that never sees those verdicts is
+	// capped again every round, and fails below.
+	for round := 1; round <= realCodexReruns; round++ {
+		var again []int
+		for i, b := range behaviours {
+			if cappedStandIns(b, results[i]) > 0 {
+				again = append(again, i)
+			}
+		}
+		if len(again) == 0 {
+			break
+		}
+		t.Logf("round %d: %d behaviours capped before Codex's own verdict run again, one at a time", round, len(again))
+		for _, i := range again {
+			res := prepare(i, round)
+			execute(&res, behaviours[i])
+			results[i] = res
+		}
+	}
 
 	tolerable, capped := 0, 0
 	for i, b := range behaviours {
@@ -347,6 +379,7 @@ func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			capped += checkRealBehaviour(t, b, res)
 		})
+		run.Done(1)
 	}
 	t.Logf("%d of %d attempts that end in a retried failure were capped under load", capped, tolerable)
 	if tolerable > 0 && capped*2 > tolerable {
@@ -359,6 +392,18 @@ func TestCodex_RealCodex_PRB4_PRB5(t *testing.T) {
 // same way) can stand in for.
 func capTolerable(a attemptWant) bool {
 	return a.code != probe.Ready && a.class.Retried() && a.class != probe.ClassTimeout
+}
+
+// cappedStandIns counts the attempts of res that are capped ones standing
+// in for b's expected attempts (see cappedInstead).
+func cappedStandIns(b realBehaviour, res realResult) int {
+	n := 0
+	for i, r := range res.rec.records {
+		if i < len(b.attempts) && cappedInstead(b.attempts[i], r, b.policy) {
+			n++
+		}
+	}
+	return n
 }
 
 // cappedInstead reports whether record r is a capped attempt standing in

@@ -125,19 +125,58 @@ func TestUpfrontCheck_PRB3(t *testing.T) {
 	}
 }
 
+// roundTripper is an http.RoundTripper made of a function.
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// PRB-3: the limit holds: the request carries a deadline Timeout after the
+// check starts, and a provider that never answers falls through once it
+// passes. Nothing here measures how long the check took.
+func TestUpfrontCheck_Limit_PRB3(t *testing.T) {
+	const limit = 100 * time.Millisecond
+	var entered, deadline time.Time
+	var hasDeadline bool
+	u := Upfront{OpenAIBase: "https://provider.invalid/v1", Timeout: limit, Client: &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		entered = time.Now()
+		deadline, hasDeadline = r.Context().Deadline()
+		<-r.Context().Done() // a provider that never answers
+		return nil, r.Context().Err()
+	})}}
+	before := time.Now()
+	got := checkInBackground(t, u, probe.ProviderOpenAI, plantedKey)
+	if got.Code != "" {
+		t.Errorf("a provider that never answers: %+v", got)
+	}
+	if !hasDeadline || deadline.Before(before.Add(limit)) || deadline.After(entered.Add(limit)) {
+		t.Errorf("request deadline %v (set %v), want %v after the check started (between %v and %v)",
+			deadline, hasDeadline, limit, before.Add(limit), entered.Add(limit))
+	}
+}
+
+// checkInBackground runs u.Check, failing t if it never returns.
+func checkInBackground(t *testing.T, u Upfront, p probe.Provider, key string) probe.UpfrontResult {
+	t.Helper()
+	done := make(chan probe.UpfrontResult, 1)
+	go func() { done <- u.Check(context.Background(), p, "", key) }()
+	select {
+	case got := <-done:
+		return got
+	case <-time.After(hangLimit):
+		t.Fatal("Check did not return: its limit does not hold")
+		return probe.UpfrontResult{}
+	}
+}
+
 // PRB-3: no request without a usable credential; an Anthropic setup token
-// and a slow endpoint fall through; the limit holds.
+// and an endpoint that never answers fall through.
 func TestUpfrontCheck_FallsThrough_PRB3(t *testing.T) {
-	fake := &fakeProvider{status: 401, delay: 2 * time.Second}
+	fake := &fakeProvider{status: 401, delay: 2 * hangLimit} // answers only once the client gave up
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	u := Upfront{OpenAIBase: srv.URL, AnthropicBase: srv.URL, Timeout: 100 * time.Millisecond}
-	started := time.Now()
-	if got := u.Check(context.Background(), probe.ProviderOpenAI, "", plantedKey); got.Code != "" {
+	if got := checkInBackground(t, u, probe.ProviderOpenAI, plantedKey); got.Code != "" {
 		t.Errorf("slow endpoint: %+v", got)
-	}
-	if e := time.Since(started); e > time.Second {
-		t.Errorf("timeout not enforced: %v", e)
 	}
 	fake.mu.Lock()
 	fake.method = ""

@@ -1,0 +1,155 @@
+package envpolicy_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/occkit/occkit/compile/envpolicy"
+)
+
+func TestReleases(t *testing.T) {
+	p := envpolicy.Pinned()
+	if p.Release() != "2026.9.6" {
+		t.Fatalf("pinned release = %q", p.Release())
+	}
+	if d := cmp.Diff([]string{"2026.9.6"}, envpolicy.Releases()); d != "" {
+		t.Errorf("releases (-want +got):\n%s", d)
+	}
+	for _, r := range []string{"", "1999.1.1", "latest", "../2026.9.6", "2026.9.6/../x"} {
+		if _, ok := envpolicy.For(r); ok {
+			t.Errorf("For(%q) has a policy", r)
+		}
+	}
+	if q, ok := envpolicy.For("2026.9.6"); !ok || q != p {
+		t.Errorf("For(pinned) = %v, %v: not the one policy", q, ok)
+	}
+}
+
+// #31.4: names that make the gateway or a program it starts load code,
+// or change whom it trusts or talks through, are never bindable; the
+// grounds are the issue's, not the code's.
+func TestRefused(t *testing.T) {
+	p := envpolicy.Pinned()
+	tests := []struct {
+		name   string
+		ground string // "" when bindable
+	}{
+		{"LD_PRELOAD", envpolicy.GroundCode},
+		{"LD_AUDIT", envpolicy.GroundCode},
+		{"ld_library_path", envpolicy.GroundCode},
+		{"DYLD_INSERT_LIBRARIES", envpolicy.GroundCode},
+		{"GLIBC_TUNABLES", envpolicy.GroundCode},
+		{"NODE_OPTIONS", envpolicy.GroundCode},
+		{"NODE_PATH", envpolicy.GroundCode},
+		{"NODE_REPL_EXTERNAL_MODULE", envpolicy.GroundCode},
+		{"BASH_ENV", envpolicy.GroundCode},
+		{"ENV", envpolicy.GroundCode},
+		{"PYTHONPATH", envpolicy.GroundCode},
+		{"PYTHONSTARTUP", envpolicy.GroundCode},
+		{"PERL5OPT", envpolicy.GroundCode},
+		{"RUBYOPT", envpolicy.GroundCode},
+		{"JAVA_TOOL_OPTIONS", envpolicy.GroundCode},
+		{"_JAVA_OPTIONS", envpolicy.GroundCode},
+		{"DOTNET_STARTUP_HOOKS", envpolicy.GroundCode},
+		{"GIT_SSH_COMMAND", envpolicy.GroundCode},
+		{"GIT_CONFIG_VALUE_0", envpolicy.GroundCode},
+		{"NPM_CONFIG_PREFIX", envpolicy.GroundCode},
+		{"PROMPT_COMMAND", envpolicy.GroundCode},
+		{"BROWSER", envpolicy.GroundCode},
+		{"SSL_CERT_FILE", envpolicy.GroundTrust},
+		{"SSL_CERT_DIR", envpolicy.GroundTrust},
+		{"NODE_EXTRA_CA_CERTS", envpolicy.GroundCode},
+		{"NODE_TLS_REJECT_UNAUTHORIZED", envpolicy.GroundCode},
+		{"REQUESTS_CA_BUNDLE", envpolicy.GroundTrust},
+		{"CURL_CA_BUNDLE", envpolicy.GroundTrust},
+		{"HTTP_PROXY", envpolicy.GroundTrust},
+		{"HTTPS_PROXY", envpolicy.GroundTrust},
+		{"https_proxy", envpolicy.GroundTrust},
+		{"All_Proxy", envpolicy.GroundTrust},
+		{"no_proxy", envpolicy.GroundTrust},
+		{"SOCKS5_PROXY", envpolicy.GroundTrust},
+		{"SSLKEYLOGFILE", envpolicy.GroundCode},
+		{"KUBECONFIG", envpolicy.GroundTrust},
+		{"OPENAI_BASE_URL", envpolicy.GroundTrust},
+		{"SLACK_API_URL", envpolicy.GroundTrust},
+		{"MY_SERVICE_ENDPOINT", envpolicy.GroundTrust},
+		{"SMS_DANGEROUSLY_DISABLE_SIGNATURE_VALIDATION", envpolicy.GroundTrust},
+		{"HOSTALIASES", envpolicy.GroundCode},
+		// Channel and feature credentials are what bindings are for.
+		{"TELEGRAM_BOT_TOKEN", ""},
+		{"SLACK_BOT_TOKEN", ""},
+		{"SLACK_APP_TOKEN", ""},
+		{"DISCORD_BOT_TOKEN", ""},
+		{"GITHUB_TOKEN", ""},
+		{"DATABASE_URL", ""},
+		{"MEMORY_KEY", ""},
+		{"AWS_SECRET_ACCESS_KEY", ""},
+		{"MOONSHOT_API_KEY", ""},
+	}
+	for _, tt := range tests {
+		r, refused := p.Refused(tt.name)
+		switch {
+		case tt.ground == "" && refused:
+			t.Errorf("%s is refused (%+v), want bindable", tt.name, r)
+		case tt.ground != "" && !refused:
+			t.Errorf("%s is bindable, want refused", tt.name)
+		case refused && r.List == "":
+			t.Errorf("%s: refusal names no list", tt.name)
+		}
+	}
+}
+
+// AUTH-6: the inference credentials of OpenClaw's provider table (and
+// AWS SDK auth, and the rotation forms) never reach a dedicated gateway.
+func TestInference(t *testing.T) {
+	p := envpolicy.Pinned()
+	for _, n := range []string{
+		"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEX_ACCESS_TOKEN", "CODEX_API_KEY",
+		"MOONSHOT_API_KEY", "KIMI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "DEEPSEEK_API_KEY",
+		"AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID",
+		"OPENAI_API_KEYS", "OPENAI_API_KEY_2", "GEMINI_API_KEYS", "openrouter_api_key",
+		// GitHub Copilot's model credential, in OpenClaw's own list.
+		"GITHUB_TOKEN", "GH_TOKEN", "COPILOT_GITHUB_TOKEN",
+	} {
+		if !p.Inference(n) {
+			t.Errorf("%s is not an inference credential", n)
+		}
+	}
+	for _, n := range []string{"TELEGRAM_BOT_TOKEN", "GITLAB_TOKEN", "SLACK_APP_TOKEN", "MEMORY_KEY", "DATABASE_URL"} {
+		if p.Inference(n) {
+			t.Errorf("%s is an inference credential", n)
+		}
+	}
+	names := p.InferenceNames()
+	if len(names) < 80 {
+		t.Errorf("%d inference names: the provider table did not load", len(names))
+	}
+}
+
+func TestNonSecretMarker(t *testing.T) {
+	p := envpolicy.Pinned()
+	for _, v := range []string{"ollama-local", " secretref-managed ", "oauth:openai", "oauth:minimax-portal", "custom-local"} {
+		if !p.NonSecretMarker(v) {
+			t.Errorf("%q is no marker", v)
+		}
+	}
+	for _, v := range []string{"", "oauth:", "oauth:Sk-Live", "sk-live-123", "ollama-local2"} {
+		if p.NonSecretMarker(v) {
+			t.Errorf("%q is a marker", v)
+		}
+	}
+}
+
+func TestConfigEnvApplies(t *testing.T) {
+	p := envpolicy.Pinned()
+	for n, want := range map[string]bool{
+		"REGION": true, "_X": true, "my_var": true,
+		"": false, "A-B": false, "1X": false, "NODE_OPTIONS": false, "LD_PRELOAD": false,
+		"OPENCLAW_INCLUDE_ROOTS": false, "HOME": false, "HTTPS_PROXY": false,
+	} {
+		if got := p.ConfigEnvApplies(n); got != want {
+			t.Errorf("ConfigEnvApplies(%q) = %v, want %v", n, got, want)
+		}
+	}
+}

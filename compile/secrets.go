@@ -1,0 +1,671 @@
+package compile
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/envpolicy"
+	"github.com/occkit/occkit/compile/sensitive"
+	"github.com/occkit/occkit/internal/docjson"
+)
+
+// RuleSecretBytes is the rule of a literal credential refusal: ADM-7
+// freezes references, never Secret bytes (see the package doc, "Secrets
+// in a revision").
+const RuleSecretBytes = "ADM-7"
+
+// SecretPolicy is what one OpenClaw release says about credentials: the
+// configuration paths it marks sensitive and its environment-variable
+// policy. Make one with [SecretPolicyFor].
+type SecretPolicy struct {
+	Sensitive []sensitive.Pattern
+	Env       *envpolicy.Policy
+	// match is Sensitive compiled, when SecretPolicyFor made the policy.
+	match *sensitive.Set
+}
+
+// findSensitive is [sensitive.Find] with the policy's patterns.
+func (p SecretPolicy) findSensitive(doc occkit.Document) []occkit.Path {
+	if p.match != nil {
+		return p.match.Find(doc)
+	}
+	return sensitive.Find(doc, p.Sensitive)
+}
+
+// SecretPolicyFor returns the policy of an OpenClaw release: its own data
+// when the library carries it, else the pinned release's (a floor for a
+// release a caller validates with its own schema).
+func SecretPolicyFor(release string) SecretPolicy {
+	pol, ok := envpolicy.For(release)
+	if !ok {
+		pol = envpolicy.Pinned()
+	}
+	return SecretPolicy{Sensitive: sensitive.For(release), Env: pol, match: sensitive.SetFor(release)}
+}
+
+// scope is one subtree the render strips credentials from: the entry key
+// under its map's path, and its value as read when the scopes were listed.
+type scope struct {
+	parent occkit.Path
+	key    string
+	v      gjson.Result
+}
+
+func (s scope) path() occkit.Path { return s.parent.Key(s.key) }
+
+// eachModelScope calls fn with every subtree the render strips
+// credentials from ([StripInference]): every models.providers entry and
+// every agent models map entry, reading each object once and keeping
+// nothing.
+func eachModelScope(doc occkit.Document, fn func(scope)) {
+	entries := func(at occkit.Path, v gjson.Result) {
+		if !v.IsObject() {
+			return
+		}
+		v.ForEach(func(k, c gjson.Result) bool {
+			fn(scope{at, k.String(), c})
+			return true
+		})
+	}
+	root := docjson.Root(doc)
+	entries(occkit.NewPath("models", "providers"), root.Get("models").Get("providers"))
+	agents := root.Get("agents")
+	entries(occkit.NewPath("agents", "defaults", "models"), agents.Get("defaults").Get("models"))
+	if e := agents.Get("entries"); e.IsObject() {
+		e.ForEach(func(k, c gjson.Result) bool {
+			entries(occkit.NewPath("agents", "entries", k.String(), "models"), c.Get("models"))
+			return true
+		})
+	}
+}
+
+// modelScopes lists [eachModelScope]'s subtrees.
+func modelScopes(doc occkit.Document) []scope {
+	var out []scope
+	eachModelScope(doc, func(s scope) { out = append(out, s) })
+	return out
+}
+
+// placeKind is what a credential place holds.
+type placeKind int
+
+const (
+	placeValue placeKind = iota // the whole value is a credential
+	placeURL                    // a URL whose user info and credential query parameters are
+)
+
+// secretPlaces calls visit once for every place of doc that may hold a
+// credential: each path pol marks sensitive and, in the subtrees the
+// render strips, each header value, each value under a key that names a
+// credential ([credentialName]) and each URL-like string.
+func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path, v gjson.Result, kind placeKind)) {
+	seen := map[string]bool{}
+	once := func(at occkit.Path, v gjson.Result, kind placeKind) {
+		k := at.String()
+		if !seen[k] {
+			seen[k] = true
+			visit(at, v, kind)
+		}
+	}
+	for _, p := range pol.findSensitive(doc) {
+		once(p, docjson.Get(doc, p), placeValue)
+	}
+	// The walk keeps the steps below the scope and builds a path only
+	// for a place it visits.
+	type step struct {
+		key   string
+		index int
+	}
+	var base scope
+	var steps []step
+	at := func(extra ...string) occkit.Path {
+		var b occkit.PathBuilder
+		b.Grow(base.parent.Len() + 1 + len(steps) + len(extra))
+		for i := 0; i < base.parent.Len(); i++ {
+			if k, n, isIdx := base.parent.Elem(i); isIdx {
+				b.Index(n)
+			} else {
+				b.Key(k)
+			}
+		}
+		b.Key(base.key)
+		for _, s := range steps {
+			if s.index >= 0 {
+				b.Index(s.index)
+			} else {
+				b.Key(s.key)
+			}
+		}
+		for _, k := range extra {
+			b.Key(k)
+		}
+		return b.Path()
+	}
+	var walk func(v gjson.Result, key string)
+	walk = func(v gjson.Result, key string) {
+		switch {
+		case v.IsObject():
+			v.ForEach(func(k, c gjson.Result) bool {
+				name := k.String()
+				switch {
+				case headersKey(name) && c.IsObject():
+					c.ForEach(func(h, hv gjson.Result) bool {
+						once(at(name, h.String()), hv, placeValue)
+						return true
+					})
+				case credentialName(name):
+					once(at(name), c, placeValue)
+				default:
+					steps = append(steps, step{key: name, index: -1})
+					walk(c, name)
+					steps = steps[:len(steps)-1]
+				}
+				return true
+			})
+		case v.IsArray():
+			i := 0
+			v.ForEach(func(_, c gjson.Result) bool {
+				steps = append(steps, step{index: i})
+				walk(c, key)
+				steps = steps[:len(steps)-1]
+				i++
+				return true
+			})
+		case v.Type == gjson.String && urlLike(key, v.Str):
+			once(at(), v, placeURL)
+		}
+	}
+	eachModelScope(doc, func(sc scope) {
+		base, steps = sc, steps[:0]
+		walk(sc.v, sc.key)
+	})
+}
+
+// credentialName reports whether a settings key names a credential value
+// (apiKey, x-api-key, token, clientSecret, password, tls.cert, …): its
+// letters and digits end with a credential word. It is narrower than
+// [CredentialKey], which the render strips by: that one also matches keys
+// that only mention a credential (auth: "api-key", authHeader, headerName,
+// maxTokensField, tokenMode), which are settings, not secrets.
+func credentialName(k string) bool {
+	var buf [64]byte
+	n := string(appendNormalKey(buf[:0], k))
+	if n == "ca" || n == "pfx" {
+		return true
+	}
+	for _, w := range []string{
+		"key", "keys", "token", "secret", "secrets", "password", "passwd", "passphrase",
+		"credential", "credentials", "cookie", "bearer", "authorization", "signature", "cert", "certificate",
+	} {
+		if strings.HasSuffix(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNormalKey appends k as [normalizeKey] writes it (lower-cased,
+// letters and digits only) to dst: the walk asks it of every key, so it
+// allocates nothing for a key of up to cap(dst) bytes.
+func appendNormalKey(dst []byte, k string) []byte {
+	for _, r := range k {
+		if r >= 0x80 {
+			r = unicode.ToLower(r)
+		} else if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			dst = append(dst, byte(r))
+		}
+	}
+	return dst
+}
+
+// headersKey reports whether k is normalized "headers".
+func headersKey(k string) bool {
+	var buf [16]byte
+	return len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
+}
+
+// refName reports whether s is a name OpenClaw substitutes in ${…}:
+// [A-Z_][A-Z0-9_]*.
+func refName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '_' && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeRef returns the variable a whole (trimmed) string refers to, as
+// OpenClaw reads a credential field: "${NAME}" (substituted at load) or
+// the SecretRef shorthand "$NAME" (NAME: [A-Z][A-Z0-9_]{0,127}).
+func wholeRef(s string) (string, bool) {
+	if name, ok := strings.CutPrefix(s, "${"); ok {
+		name, ok = strings.CutSuffix(name, "}")
+		if ok && refName(name) {
+			return name, true
+		}
+		return "", false
+	}
+	if name, ok := strings.CutPrefix(s, "$"); ok && name != "" && len(name) <= 128 && name[0] != '_' && refName(name) {
+		return name, true
+	}
+	return "", false
+}
+
+// authSchemes are the HTTP authorization scheme words a header value may
+// put before its reference ("Bearer ${TOKEN}"): public words, not bytes
+// of the credential.
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "bot": true, "token": true}
+
+// secretRef reports whether v is a SecretRef object as OpenClaw reads one
+// (coerceSecretRef): source env, file, exec or store, a string id and a
+// string provider (or none, the legacy form), and no other key; for an
+// env source it returns the variable.
+func secretRef(v gjson.Result) (env string, ok bool) {
+	if !v.IsObject() {
+		return "", false
+	}
+	n, good := 0, true
+	v.ForEach(func(k, c gjson.Result) bool {
+		n++
+		switch k.String() {
+		case "source", "id", "provider":
+			good = good && c.Type == gjson.String
+		default:
+			good = false
+		}
+		return good
+	})
+	src, id := v.Get("source").Str, v.Get("id").Str
+	if !good || n < 2 || strings.TrimSpace(id) == "" || n == 2 && v.Get("provider").Exists() {
+		return "", false
+	}
+	switch src {
+	case "env":
+		return strings.TrimSpace(id), true
+	case "file", "exec", "store":
+		return "", true
+	}
+	return "", false
+}
+
+// literalString reports whether s, found where a credential belongs,
+// holds bytes of one: anything but blank text, a reference ([wholeRef],
+// optionally after an authorization scheme word) or a value OpenClaw
+// reads as "no credential here" ([envpolicy.Policy.NonSecretMarker]).
+func literalString(s string, pol *envpolicy.Policy) bool {
+	t := strings.TrimSpace(s)
+	if t == "" || pol.NonSecretMarker(t) {
+		return false
+	}
+	if _, ok := wholeRef(t); ok {
+		return false
+	}
+	if scheme, rest, ok := strings.Cut(t, " "); ok && authSchemes[strings.ToLower(scheme)] {
+		if _, ok := wholeRef(strings.TrimSpace(rest)); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// literalAt returns the first path at or below at where v holds credential
+// bytes: a string that [literalString] refuses or a number, anywhere in v
+// unless v is a SecretRef. Booleans and null carry none.
+func literalAt(v gjson.Result, at occkit.Path, pol *envpolicy.Policy) (occkit.Path, bool) {
+	switch {
+	case v.Type == gjson.String:
+		return at, literalString(v.Str, pol)
+	case v.Type == gjson.Number:
+		return at, true
+	case v.IsObject():
+		if _, ok := secretRef(v); ok {
+			return occkit.Path{}, false
+		}
+		var found occkit.Path
+		hit := false
+		v.ForEach(func(k, c gjson.Result) bool {
+			found, hit = literalAt(c, at.Key(k.String()), pol)
+			return !hit
+		})
+		return found, hit
+	case v.IsArray():
+		for i, c := range v.Array() {
+			if p, hit := literalAt(c, at.Index(i), pol); hit {
+				return p, true
+			}
+		}
+	}
+	return occkit.Path{}, false
+}
+
+// urlLiteral reports whether a URL-like string holds credential bytes: a
+// password (user:password@) or a user info without a password
+// (TOKEN@host, the scheme-less svc:KEY@host) that is not a reference, or
+// a query or fragment parameter whose name names a credential
+// ([credentialName], sig, auth, code) with a value that is not one.
+func urlLiteral(s string) bool {
+	rest := s
+	if i := strings.Index(s, "://"); i >= 0 {
+		rest = s[i+3:]
+	} else if i := strings.IndexByte(s, ':'); i >= 0 && strings.ContainsRune(s[i:], '@') {
+		rest = s[i+1:]
+	}
+	authority, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority, tail = rest[:i], rest[i:]
+	}
+	if i := strings.LastIndexByte(authority, '@'); i >= 0 {
+		// user:password names a user and holds a password; a user info
+		// without a colon may be a token by itself.
+		info := authority[:i]
+		if _, password, ok := strings.Cut(info, ":"); ok {
+			info = password
+		}
+		if _, ok := wholeRef(info); !ok && info != "" {
+			return true
+		}
+	}
+	params := ""
+	if i := strings.IndexAny(tail, "?#"); i >= 0 {
+		params = tail[i+1:]
+	}
+	for _, kv := range strings.FieldsFunc(params, func(r rune) bool { return r == '&' || r == '#' || r == '?' || r == ';' }) {
+		name, value, _ := strings.Cut(kv, "=")
+		var buf [64]byte
+		n := string(appendNormalKey(buf[:0], name))
+		if !credentialName(name) && n != "sig" && n != "auth" && n != "code" && n != "" {
+			continue
+		}
+		if n == "" {
+			// A bare ?VALUE names nothing: the whole part may be one.
+			value = name
+		}
+		if _, ok := wholeRef(value); !ok && value != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckSecretLiterals refuses credential bytes in an admitted document
+// (ADM-7: a revision freezes references, never Secret bytes): a literal
+// at a path pol marks sensitive; in the subtrees the render strips, a
+// literal header value, a literal under a key that names a credential,
+// and a URL with literal user info or a credential query parameter; and
+// an env.vars entry holding a literal value whose name is a credential's
+// (a provider's key variable, a name ending in KEY, TOKEN, SECRET,
+// PASSWORD, …) or that one of those places references. Each refusal is
+// 400 INVALID_REQUEST with rule [RuleSecretBytes] at the value's path and
+// says what to write instead; none repeats the value. The package doc,
+// "Secrets in a revision", says what a reference is.
+func CheckSecretLiterals(doc occkit.Document, pol SecretPolicy) error {
+	var errs []error
+	referenced := map[string]bool{}
+	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+		collectPlaceRefs(v, referenced)
+		switch kind {
+		case placeURL:
+			if urlLiteral(v.Str) {
+				errs = append(errs, occkit.Invalid(RuleSecretBytes, at,
+					"the URL holds a literal credential in its user info or query: a revision holds references, never secret bytes; write each as ${NAME} with a secretBinding NAME"))
+			}
+		default:
+			if p, hit := literalAt(v, at, pol.Env); hit {
+				errs = append(errs, literalError(p, pol))
+			}
+		}
+	})
+	providers := map[string]bool{}
+	docjson.Get(doc, occkit.NewPath("models", "providers")).ForEach(func(k, _ gjson.Result) bool {
+		providers[envKeyName(k.String())] = true
+		return true
+	})
+	envEntries(doc, func(at occkit.Path, name string, v gjson.Result) {
+		u := strings.ToUpper(name)
+		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
+			return
+		}
+		if referenced[name] || credentialEnvName(u) || pol.Env.Inference(u) || providers[u] {
+			errs = append(errs, occkit.Invalid(RuleSecretBytes, at,
+				"the env section holds a literal credential: a revision holds references, never secret bytes; bind the variable with a secretBinding of the same name instead of defining it here"))
+		}
+	})
+	return occkit.Join(errs...)
+}
+
+// envEntries calls fn for every variable the document's env section
+// defines, as OpenClaw collects them (collectConfigEnvVarsByTarget): each
+// member of env.vars, and each member of env itself but shellEnv and vars
+// (which OpenClaw's schema refuses, and applies nonetheless). name is the
+// member's key, trimmed.
+func envEntries(doc occkit.Document, fn func(at occkit.Path, name string, v gjson.Result)) {
+	env := occkit.NewPath("env")
+	docjson.Get(doc, env).ForEach(func(k, v gjson.Result) bool {
+		switch k.String() {
+		case "shellEnv":
+		case "vars":
+			v.ForEach(func(kk, vv gjson.Result) bool {
+				fn(env.Key("vars").Key(kk.String()), strings.TrimSpace(kk.String()), vv)
+				return true
+			})
+		default:
+			fn(env.Key(k.String()), strings.TrimSpace(k.String()), v)
+		}
+		return true
+	})
+}
+
+func literalError(at occkit.Path, pol SecretPolicy) error {
+	return occkit.Invalid(RuleSecretBytes, at,
+		"a literal credential (OpenClaw %s): a revision holds references, never secret bytes; write \"${NAME}\" with a secretBinding NAME, or a SecretRef {source: \"env\", provider: \"default\", id: \"NAME\"}",
+		pol.Env.Release())
+}
+
+// credentialEnvName reports whether an upper-case variable name is a
+// credential's: one of its _-separated words is KEY, KEYS, APIKEY, TOKEN,
+// SECRET, SECRETS, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL(S), COOKIE,
+// BEARER or PAT (MAX_TOKENS or KEYBOARD_LAYOUT are not).
+func credentialEnvName(u string) bool {
+	for _, w := range strings.Split(u, "_") {
+		switch w {
+		case "KEY", "KEYS", "APIKEY", "TOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD",
+			"PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "COOKIE", "BEARER", "PAT":
+			return true
+		}
+	}
+	return false
+}
+
+// collectPlaceRefs adds to refs the variables a credential place refers
+// to: ${NAME} anywhere in its strings, the $NAME shorthand of a whole
+// string and the id of an env SecretRef.
+func collectPlaceRefs(v gjson.Result, refs map[string]bool) {
+	switch {
+	case v.Type == gjson.String:
+		if name, ok := wholeRef(strings.TrimSpace(v.Str)); ok {
+			refs[name] = true
+		}
+		for _, name := range appendVarRefs(nil, v.Str) {
+			refs[name] = true
+		}
+	case v.IsObject():
+		if name, ok := secretRef(v); ok {
+			if name != "" {
+				refs[name] = true
+			}
+			return
+		}
+		v.ForEach(func(_, c gjson.Result) bool {
+			collectPlaceRefs(c, refs)
+			return true
+		})
+	case v.IsArray():
+		v.ForEach(func(_, c gjson.Result) bool {
+			collectPlaceRefs(c, refs)
+			return true
+		})
+	}
+}
+
+// appendVarRefs appends the ${NAME} references of one string, as
+// OpenClaw's substitution reads it: $${NAME} is an escaped literal, and
+// ${text} whose text is not a name is no reference. One pass: the first
+// '}' after a "${" is remembered, so a run of unclosed "${" costs no
+// rescan.
+func appendVarRefs(dst []string, s string) []string {
+	end := -1 // the first '}' at or after the last start searched
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		var start int
+		escaped := false
+		switch {
+		case s[i+1] == '{':
+			start = i + 2
+		case s[i+1] == '$' && i+2 < len(s) && s[i+2] == '{':
+			start, escaped = i+3, true
+		default:
+			continue
+		}
+		if end < start {
+			j := strings.IndexByte(s[start:], '}')
+			if j < 0 {
+				return dst
+			}
+			end = start + j
+		}
+		if !refName(s[start:end]) {
+			continue
+		}
+		if !escaped {
+			dst = append(dst, s[start:end])
+		}
+		i = end
+	}
+	return dst
+}
+
+// envRef is one variable reference of a document: its name and where
+// the string or object that makes it starts in the document's bytes
+// (its path is found only for a refusal), or its path.
+type envRef struct {
+	name string
+	off  int
+	at   occkit.Path
+}
+
+// documentRefs returns every variable doc references, as OpenClaw would
+// ask its environment for them: ${NAME} in any string value (never in a
+// key), an env SecretRef's id anywhere, and the $NAME shorthand at a
+// credential place. One pass over the bytes finds the first two.
+func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
+	src := doc.String()
+	var out []envRef
+	var names []string
+	var srcBytes []byte // src as bytes for PathAt, made once when needed
+	for i := 0; i < len(src); i++ {
+		if src[i] != '"' {
+			continue
+		}
+		start := i
+		dollar := false
+		for i++; i < len(src) && src[i] != '"'; i++ {
+			switch src[i] {
+			case '\\':
+				i++
+			case '$':
+				dollar = true
+			}
+		}
+		isKey := i+1 < len(src) && src[i+1] == ':'
+		if isKey {
+			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) {
+				// The object that holds the key.
+				if srcBytes == nil {
+					srcBytes = []byte(src)
+				}
+				at := occkit.PathAt(srcBytes, start)
+				if name, ok := secretRef(docjson.Get(doc, at)); ok && name != "" {
+					out = append(out, envRef{name: name, off: -1, at: at})
+				}
+			}
+			continue
+		}
+		if !dollar {
+			continue
+		}
+		s := gjson.Parse(src[start : i+1]).Str
+		names = appendVarRefs(names[:0], s)
+		for _, n := range names {
+			out = append(out, envRef{name: n, off: start})
+		}
+	}
+	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+		if kind != placeValue || v.Type != gjson.String {
+			return
+		}
+		t := strings.TrimSpace(v.Str)
+		if name, ok := wholeRef(t); ok && !strings.HasPrefix(t, "${") {
+			out = append(out, envRef{name: name, off: -1, at: at})
+		}
+	})
+	return out
+}
+
+// path is where r is made in doc.
+func (r envRef) path(doc occkit.Document) occkit.Path {
+	if r.off < 0 {
+		return r.at
+	}
+	return occkit.PathAt([]byte(doc.String()), r.off)
+}
+
+// DefinedEnv returns the variables a document defines for itself, sorted:
+// the env.vars entries (and the env members beside vars and shellEnv)
+// that OpenClaw applies to its own environment before it substitutes
+// ${NAME} (config-env-vars.ts): a portable name (trimmed), that the
+// release's policy lets a configuration set
+// ([envpolicy.Policy.ConfigEnvApplies]), holding a non-blank string
+// without a reference of its own.
+func DefinedEnv(doc occkit.Document, pol SecretPolicy) []string {
+	var out []string
+	envEntries(doc, func(_ occkit.Path, name string, v gjson.Result) {
+		if v.Type == gjson.String && strings.TrimSpace(v.Str) != "" && len(appendVarRefs(nil, v.Str)) == 0 &&
+			pol.Env.ConfigEnvApplies(name) {
+			out = append(out, name)
+		}
+	})
+	sort.Strings(out)
+	return out
+}
+
+// ReferencedEnv returns the variables doc references, sorted and without
+// repeats, in every form OpenClaw reads from its environment: ${NAME} in
+// a string value, an env SecretRef's id, and the $NAME shorthand at a
+// credential place of pol. A control plane offers secretBindings for the
+// names the gateway's document ([GatewayDocument]) references: the render
+// refuses a binding for any other name ([CheckSecretBindings]).
+func ReferencedEnv(doc occkit.Document, pol SecretPolicy) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range documentRefs(doc, pol) {
+		if !seen[r.name] {
+			seen[r.name] = true
+			out = append(out, r.name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
