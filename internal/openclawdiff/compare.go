@@ -233,6 +233,8 @@ type SelectAnswer struct {
 	Reason   string
 	Msg      string
 	Variants map[string]SelectOut
+	// VariantReasons are OpenClaw's selectedReason per variant.
+	VariantReasons map[string]string
 }
 
 // SelectItem builds the oracle item and occkit's answer for in.
@@ -299,8 +301,10 @@ func DecodeSelect(raw json.RawMessage) (SelectAnswer, error) {
 	out := SelectAnswer{R: a.R.out(), Reason: a.R.Reason, Msg: a.R.Error}
 	if a.Variants != nil {
 		out.Variants = map[string]SelectOut{}
+		out.VariantReasons = map[string]string{}
 		for k, v := range a.Variants {
 			out.Variants[k] = v.out()
+			out.VariantReasons[k] = v.Reason
 		}
 	}
 	return out, nil

@@ -102,77 +102,37 @@ var tableSelect = []Divergence{
 		Fn: FnSelect, Class: "incompatible-override-ignored", Rule: "SEL-8", Wins: WinsSPEC, Bound: 0.1,
 		Reason: "an explicit session runtime override that cannot run the route (not openclaw, not the provider's CLI backend, not a registered harness supporting the route or declaring the OpenClaw fallback) is ignored with a reason recorded, and configured policy applies; OpenClaw fails the turn. occkit must answer as OpenClaw does without the override",
 		Rests:  "SPEC SEL-8: \"a compatible explicit session runtime override wins over configured policy (an incompatible one is ignored, with a reason recorded)\"",
-		Match: func(c Case) bool {
-			in, _ := c.Input.(SelectInput)
-			o, a := c.Occ.(SelectOut), c.Claw.(SelectAnswer)
-			v, ok := a.Variants[VarNoOverride]
-			return ok && strings.TrimSpace(in.LockedOwner) == "" && overrideIncompatible(in) &&
-				a.R.Err && o.OverrideIgnored && v.Same(o)
-		},
+		Match:  func(c Case) bool { return SelectExplainedBy(c, VarNoOverride) },
 	},
 	{
 		Fn: FnSelect, Class: "session-source", Rule: "SEL-8", Wins: WinsSPEC, Bound: 0.2,
 		Reason: "a runtime the session decides (a locked owner naming a runtime, or a compatible override) reports source `session`; OpenClaw reports its policy source `model`. The runtime must be the same",
 		Rests:  "SPEC SEL-9 (\"which rule ... so a control plane can show why\") and the conformance format's source set `model|provider|implicit|session`; OpenClaw resolveAgentHarnessAvailabilityDecision sets runtimeSource \"model\" for a pin or an override",
-		Match: func(c Case) bool {
-			in, _ := c.Input.(SelectInput)
-			o, a := c.Occ.(SelectOut), c.Claw.(SelectAnswer)
-			return sessionDecides(in) && !o.Err && !a.R.Err && o.Runtime == a.R.Runtime &&
-				o.Source == "session" && a.R.Source == "model"
-		},
+		Match:  func(c Case) bool { return SelectExplainedBy(c, RelSessionSource) },
 	},
 	{
 		Fn: FnSelect, Class: "key-order", Rule: "SEL-1", Wins: WinsDeterminism, Bound: 0.08,
 		Reason: "as for the policy lookup: OpenClaw's choice among keys naming one model, agent or provider follows author key order; given occkit's ranked order it must answer as occkit",
 		Rests:  "OpenClaw resolvePolicyMatch, resolveAgentEntry (see runtime.policy key-order)",
-		Match: func(c Case) bool {
-			v, ok := c.Claw.(SelectAnswer).Variants[VarRanked]
-			return ok && v.Same(c.Occ.(SelectOut))
-		},
+		Match:  func(c Case) bool { return SelectExplainedBy(c, VarRanked) },
 	},
 	{
 		Fn: FnSelect, Class: "priority-tie-byte-order", Rule: "SEL-3", Wins: WinsDeterminism, Bound: 0.02,
 		Reason: "harnesses claiming an auto route with equal top priority are ordered by ID in byte order; OpenClaw uses localeCompare, whose order (`my_h` before `my-h`) depends on the ICU data of the node build, so the same digest could decide differently on two hosts. Both picks must be top-priority claimants of the route",
 		Rests:  "SPEC SEL-3: \"Highest priority wins, ties by ID ascending\"; OpenClaw compareHarnessSupport uses `localeCompare`",
-		Match: func(c Case) bool {
-			in, _ := c.Input.(SelectInput)
-			o, a := c.Occ.(SelectOut), c.Claw.(SelectAnswer)
-			if o.Err || a.R.Err || a.Reason != "auto_plugin" || o.Source != a.R.Source {
-				return false
-			}
-			top, best := []string(nil), 0
-			for _, h := range in.Harnesses {
-				if !claims(h, in.Provider, modelOf(in)) {
-					continue
-				}
-				switch {
-				case top == nil || h.Priority > best:
-					top, best = []string{h.ID}, h.Priority
-				case h.Priority == best:
-					top = append(top, h.ID)
-				}
-			}
-			return len(top) > 1 && o.Runtime == slices.Min(top) && a.R.Runtime != o.Runtime &&
-				slices.Contains(top, a.R.Runtime) && collateDiffers(o.Runtime, a.R.Runtime)
-		},
+		Match:  func(c Case) bool { return SelectExplainedBy(c, RelTie) },
 	},
 	{
 		Fn: FnSelect, Class: "runtime-controls-filtered", Rule: "SEL-6a", Wins: WinsSPEC, Bound: 0.05,
 		Reason: "valid runtime controls (`thinking`, `fastMode`, positive fast seconds) are filtered from params at every scope (provider, catalog row, agents.defaults and entry params) and never count as request overrides; OpenClaw filters them only in models map params. OpenClaw, given the input without the controls it recognises, must answer as occkit",
 		Rests:  "SPEC SEL-6a: \"Runtime controls are filtered at every scope (model row, provider, `agents.defaults.params`, entry params): they never count as overrides\"; seed 003: \"Model-level runtime controls such as fastMode and thinking also preserve native selection\"; OpenClaw createModelProviderRouteOverrideResolver and hasAuthoredProviderRequestParams",
-		Match: func(c Case) bool {
-			v, ok := c.Claw.(SelectAnswer).Variants[VarControlsDropped]
-			return ok && v.Same(c.Occ.(SelectOut))
-		},
+		Match:  func(c Case) bool { return SelectExplainedBy(c, VarControlsDropped) },
 	},
 	{
 		Fn: FnSelect, Class: "local-service-any-value", Rule: "SEL-6", Wins: WinsSPEC, Bound: 0.02,
 		Reason: "a provider's `localService` is a request override whatever its value (not null or false); OpenClaw counts it only when it is an object. OpenClaw, given `{}` in its place, must answer as occkit",
 		Rests:  "SPEC SEL-6: \"Request overrides: provider `headers`/`request`/`params` non-empty, `authHeader` boolean, numeric `timeoutSeconds`, `localService`\"; OpenClaw createModelProviderRouteOverrideResolver tests `asOptionalRecord(localService)`",
-		Match: func(c Case) bool {
-			v, ok := c.Claw.(SelectAnswer).Variants[VarLocalServiceObject]
-			return ok && v.Same(c.Occ.(SelectOut))
-		},
+		Match:  func(c Case) bool { return SelectExplainedBy(c, VarLocalServiceObject) },
 	},
 }
 

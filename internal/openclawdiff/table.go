@@ -133,7 +133,10 @@ func RenderTable(table []Divergence) string {
 	b.WriteString("determinism wins where OpenClaw's answer depends on key order.\n\n")
 	b.WriteString("Each row's predicate holds only where its reason applies and the two\n")
 	b.WriteString("answers differ only as the reason says; `bound` is the largest share of\n")
-	b.WriteString("a function's generated inputs the row may absorb.\n\n")
+	b.WriteString("a function's generated inputs the row may absorb. Where the readings of\n")
+	b.WriteString("two rows apply at once (harness.select, doctor.repair), OpenClaw is asked\n")
+	b.WriteString("on the input read both ways, and the disagreement counts under the first\n")
+	b.WriteString("of its rows.\n\n")
 	b.WriteString("| function | class | rule | wins | reason | rests on | bound |\n|---|---|---|---|---|---|---|\n")
 	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 	for _, d := range table {

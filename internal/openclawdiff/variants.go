@@ -255,17 +255,142 @@ func PolicyVariants(in PolicyInput) []any {
 	return []any{map[string]any{"name": VarRanked, "config": Ranked(in.Config, in.Provider)}}
 }
 
-// SelectVariants lists the variants the selection rows need for in.
+// selectTransforms are the input readings the selection rows name, in
+// the order a combined variant's name lists them.
+var selectTransforms = []string{VarRanked, VarControlsDropped, VarNoOverride, VarLocalServiceObject}
+
+// SelectVariants lists the variants the selection rows need for in: every
+// non-empty combination of the readings that apply to it (the ranked key
+// order and the dropped controls always; the override removed when there
+// is one; `localService` as an object when one is not), named by its
+// readings joined with "+" in [selectTransforms] order. A disagreement
+// may have two reasons at once (an ignored override and a priority tie or
+// a key order): each row then checks its own reading together with the
+// others.
 func SelectVariants(in SelectInput) []any {
-	vs := []any{
-		map[string]any{"name": VarRanked, "config": Ranked(in.Config, in.Provider)},
-		map[string]any{"name": VarControlsDropped, "dropControls": true},
+	var apply []string
+	for _, t := range selectTransforms {
+		switch t {
+		case VarNoOverride:
+			if in.Override == "" {
+				continue
+			}
+		case VarLocalServiceObject:
+			if _, ok := LocalServiceObject(in.Config); !ok {
+				continue
+			}
+		}
+		apply = append(apply, t)
 	}
-	if in.Override != "" {
-		vs = append(vs, map[string]any{"name": VarNoOverride, "override": ""})
-	}
-	if c, ok := LocalServiceObject(in.Config); ok {
-		vs = append(vs, map[string]any{"name": VarLocalServiceObject, "config": c})
+	var vs []any
+	for mask := 1; mask < 1<<len(apply); mask++ {
+		var names []string
+		cfg, reread := in.Config, false
+		item := map[string]any{}
+		for i, t := range apply {
+			if mask&(1<<i) == 0 {
+				continue
+			}
+			names = append(names, t)
+			switch t {
+			case VarRanked:
+				cfg, reread = Ranked(cfg, in.Provider), true
+			case VarControlsDropped:
+				item["dropControls"] = true
+			case VarNoOverride:
+				item["override"] = ""
+			case VarLocalServiceObject:
+				cfg, _ = LocalServiceObject(cfg)
+				reread = true
+			}
+		}
+		item["name"] = strings.Join(names, "+")
+		if reread {
+			item["config"] = cfg
+		}
+		vs = append(vs, item)
 	}
 	return vs
+}
+
+// Relations between occkit's answer and OpenClaw's (on the input or on a
+// variant) that a row explains without a variant.
+const (
+	// RelTie: both picked a top-priority claimant of an auto route,
+	// occkit the smallest ID in byte order, OpenClaw another one that a
+	// locale collation puts first (SEL-3).
+	RelTie = "priority-tie"
+	// RelSessionSource: the session decided the same runtime; occkit
+	// reports source `session`, OpenClaw `model` (SEL-8).
+	RelSessionSource = "session-source"
+)
+
+// SelectExplained returns the smallest set of reasons under which
+// occkit's answer is OpenClaw's for the case: readings of the input
+// (variants, see [SelectVariants]) and relations ([RelTie],
+// [RelSessionSource]), or nil. The override removed counts only where
+// occkit ignored an incompatible override that OpenClaw failed on.
+func SelectExplained(c Case) []string {
+	in, _ := c.Input.(SelectInput)
+	o, a := c.Occ.(SelectOut), c.Claw.(SelectAnswer)
+	ignored := strings.TrimSpace(in.LockedOwner) == "" && overrideIncompatible(in) && a.R.Err && o.OverrideIgnored
+	var best []string
+	try := func(readings []string, t SelectOut, reason string) {
+		if slices.Contains(readings, VarNoOverride) && !ignored {
+			return
+		}
+		why := slices.Clone(readings)
+		switch {
+		case t.Same(o):
+		case tieDiffers(in, o, t, reason):
+			why = append(why, RelTie)
+		case sessionSourceDiffers(in, o, t):
+			why = append(why, RelSessionSource)
+		default:
+			return
+		}
+		if len(why) > 0 && (best == nil || len(why) < len(best)) {
+			best = why
+		}
+	}
+	try(nil, a.R, a.Reason)
+	for name, v := range a.Variants {
+		try(strings.Split(name, "+"), v, a.VariantReasons[name])
+	}
+	return best
+}
+
+// SelectExplainedBy reports whether reason is among [SelectExplained].
+func SelectExplainedBy(c Case, reason string) bool {
+	return slices.Contains(SelectExplained(c), reason)
+}
+
+// tieDiffers: both picked a top-priority claimant of the auto route in,
+// occkit the smallest in byte order and OpenClaw (reason auto_plugin)
+// another that sorts first under a locale collation.
+func tieDiffers(in SelectInput, o, a SelectOut, reason string) bool {
+	if o.Err || a.Err || reason != "auto_plugin" || o.Source != a.Source {
+		return false
+	}
+	top, best := []string(nil), 0
+	for _, h := range in.Harnesses {
+		if !claims(h, in.Provider, modelOf(in)) {
+			continue
+		}
+		switch {
+		case top == nil || h.Priority > best:
+			top, best = []string{h.ID}, h.Priority
+		case h.Priority == best:
+			top = append(top, h.ID)
+		}
+	}
+	return len(top) > 1 && o.Runtime == slices.Min(top) && a.Runtime != o.Runtime &&
+		slices.Contains(top, a.Runtime) && collateDiffers(o.Runtime, a.Runtime)
+}
+
+// sessionSourceDiffers: the session decides in, both chose the same
+// runtime, occkit reports source `session` and OpenClaw `model`.
+func sessionSourceDiffers(in SelectInput, o, a SelectOut) bool {
+	return sessionDecides(in) && !o.Err && !a.Err && o.Runtime == a.Runtime &&
+		o.Source == "session" && a.Source == "model"
 }

@@ -79,6 +79,21 @@
 //     ([LookupPolicy] still reports where the policy was found). A
 //     locked owner recorded as `auto` or `default` pins nothing and the
 //     session override is then not consulted (OpenClaw drops it too).
+//   - Which runtime controls are valid (seed 003: controls preserve
+//     native selection "when their values are valid"; SEL-6 names them)
+//     is OpenClaw's reading: `thinking` false, "disabled", "none" or a
+//     thinking level word (true is none); `fastMode`/`fast_mode` a
+//     boolean or a fast-mode word (a number is none); `fastAutoOnSeconds`,
+//     `fastSeconds` and their snake_case spellings a positive integer.
+//   - The params that count for a route in a models map are those of
+//     the model's own key, exactly as OpenClaw's modelKey spells it
+//     ("<provider>/<model>", or a model ID already starting with
+//     "<provider>/", then the provider-prefixed spelling where that entry
+//     has none): a bare, padded or differently cased key names the
+//     model's policy (SEL-1) but does not add its params. Catalog rows of
+//     one trimmed ID read as one row for overrides, base URL and API,
+//     each member from the first row that has it; the policy is the first
+//     matching row's.
 //   - Harnesses claiming an auto route with equal priority are ordered by
 //     ID in byte order (SEL-3 "ties by ID ascending"). OpenClaw compares
 //     with localeCompare, which puts "my_h" before "my-h" under its ICU

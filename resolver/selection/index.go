@@ -55,6 +55,8 @@ type modelMap struct {
 	byModel map[string][]keyRef
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
+	// keys holds every key as written (the first of duplicates).
+	keys map[string]*modelKey
 }
 
 type keyRef struct {
@@ -70,6 +72,7 @@ type modelKey struct {
 	policy    bool   // a non-blank agentRuntime.id
 	runtime   string // its normalized runtime (REF-6)
 	policyAt  occkit.Path
+	hasParams bool          // params present and not null
 	params    []occkit.Path // SEL-6a overrides of its params, sorted
 }
 
@@ -213,9 +216,12 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 	if !m.IsObject() {
 		return mm
 	}
-	mm.byModel = map[string][]keyRef{}
+	mm.byModel, mm.keys = map[string][]keyRef{}, map[string]*modelKey{}
 	m.ForEach(func(key, v gjson.Result) bool {
 		k := &modelKey{key: key.String()}
+		if _, dup := mm.keys[k.key]; !dup {
+			mm.keys[k.key] = k
+		}
 		t := strings.TrimSpace(k.key)
 		pre, rest, qualified := strings.Cut(t, "/")
 		k.provider, k.qualified = fold(pre), qualified
@@ -229,6 +235,7 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
 		if p := v.Get("params"); present(p) {
+			k.hasParams = true
 			var scan overrideScan
 			scan.params(p, extend(at, k.key, "params"))
 			k.params = sortPaths(scan.paths)
@@ -268,6 +275,7 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		return p
 	}
 	p.bare, p.qual = map[string][]*row{}, map[qualKey][]*row{}
+	vals := map[*row]gjson.Result{}
 	i := 0
 	rows.ForEach(func(_, v gjson.Result) bool {
 		defer func() { i++ }()
@@ -276,6 +284,7 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 			return true
 		}
 		r := &row{idx: i, id: id.String()}
+		vals[r] = v
 		at := p.at.Key("models").Index(i)
 		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
@@ -284,16 +293,7 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		var scan overrideScan
 		scan.row(v, at)
 		r.overrides = sortPaths(scan.paths)
-		r.facts(v.Get("baseUrl"), v.Get("api"))
-		if !r.hasBase {
-			r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
-		}
-		if !r.hasAPI {
-			r.api, r.hasAPI = p.api, p.hasAPI
-		}
-		if openai {
-			r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
-		}
+		r.rowFacts(v.Get("baseUrl"), v.Get("api"), p, openai)
 		t := strings.TrimSpace(r.id)
 		p.bare[t] = append(p.bare[t], r)
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
@@ -306,7 +306,64 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		}
 		return true
 	})
+	for _, group := range p.bare {
+		if len(group) > 1 {
+			p.mergeRows(group, vals, openai)
+		}
+	}
 	return p
+}
+
+// mergeRows gives the rows of one trimmed ID the route OpenClaw reads for
+// them: one row, each member taken from the first row that has it, for
+// the request overrides (SEL-6) and the base URL and API (SEL-4). The
+// policy stays the first row's (SEL-1). The SPEC is silent on duplicate
+// rows; this is how OpenClaw merges them.
+func (p *provider) mergeRows(group []*row, vals map[*row]gjson.Result, openai bool) {
+	var scan overrideScan
+	var base, api gjson.Result
+	seen := map[string]bool{}
+	for _, r := range group {
+		at := p.at.Key("models").Index(r.idx)
+		vals[r].ForEach(func(k, v gjson.Result) bool {
+			name := k.String()
+			if seen[name] {
+				return true
+			}
+			seen[name] = true
+			switch name {
+			case "baseUrl":
+				base = v
+			case "api":
+				api = v
+			default:
+				scan.rowField(name, v, at)
+			}
+			return true
+		})
+	}
+	var m route
+	m.rowFacts(base, api, p, openai)
+	m.overrides = sortPaths(scan.paths)
+	for _, r := range group {
+		m.policy, m.runtime, m.policyAt = r.policy, r.runtime, r.policyAt
+		r.route = m
+	}
+}
+
+// rowFacts reads a catalog row's baseUrl and api, else its provider p's,
+// and for openai whether that is the official route (SEL-4).
+func (r *route) rowFacts(base, api gjson.Result, p *provider, openai bool) {
+	r.facts(base, api)
+	if !r.hasBase {
+		r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
+	}
+	if !r.hasAPI {
+		r.api, r.hasAPI = p.api, p.hasAPI
+	}
+	if openai {
+		r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
+	}
 }
 
 // facts reads a route's own baseUrl and api (non-blank strings).

@@ -5,6 +5,7 @@ package selection
 // document per decision, or uses its own per-entry indexes).
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -23,7 +24,10 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	if err != nil {
 		return oResult{}, err
 	}
-	st.provider, st.model = provider, model
+	st.provider, st.model, st.reqModel = provider, model, model
+	if provider != "" {
+		st.reqModel = strings.TrimSpace(req.Model)
+	}
 	if strings.TrimSpace(req.AgentID) == "" {
 		st.entry, st.entryV, st.entryKeys = x.entry(x.implicit)
 		st.pEntry = occkit.Root() // only agents.defaults' params count
@@ -85,10 +89,12 @@ type oState struct {
 	x               *oIndex
 	reg             *Registry
 	provider, model string
-	entry           occkit.Path // agent entry, root when none
-	entryV          oObject     // its members
-	entryKeys       *oKeyIndex  // its model map
-	pEntry          occkit.Path // the agent entry whose params count, root when none
+	reqModel        string                 // the request's model ID as written, trimmed
+	rowOf           map[string]occkit.Path // the row each member of the merged catalog row comes from
+	entry           occkit.Path            // agent entry, root when none
+	entryV          oObject                // its members
+	entryKeys       *oKeyIndex             // its model map
+	pEntry          occkit.Path            // the agent entry whose params count, root when none
 	pEntryV         oObject
 	pEntryKeys      *oKeyIndex
 	facts           RouteFacts
@@ -356,12 +362,19 @@ func (st *oState) routeFacts() RouteFacts {
 	f := RouteFacts{Provider: st.provider, Model: st.model}
 	var scan overrideScan
 	pc, pv, hasPC := st.providerConfig()
-	row, rv, hasRow := st.catalogRow()
+	_, rv, hasRow := st.catalogRow()
 	if hasPC {
 		scan.provider(object(pv), pc)
 	}
 	if hasRow {
-		scan.row(rv, row)
+		// Rows of one trimmed ID read as one: each member from the
+		// first row that has it (policy aside).
+		rv = st.mergedRow(pc, pv, rv)
+		for _, f := range rowFields {
+			if at, ok := st.rowOf[f]; ok {
+				scan.rowField(f, rv.Get(f), at)
+			}
+		}
 	}
 	for _, v := range []oObject{{v: rv}, pv} {
 		if u := v.get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
@@ -381,15 +394,19 @@ func (st *oState) routeFacts() RouteFacts {
 			scan.params(p, s.at.Key("params"))
 		}
 	}
-	if st.provider != "" {
+	// The params of one key per map: the model's own spelling, exact.
+	if st.provider != "" && st.reqModel != "" {
+		keys := []string{st.provider + "/" + st.reqModel}
+		if n := len(st.provider) + 1; len(st.reqModel) > n && strings.EqualFold(st.reqModel[:n], st.provider+"/") {
+			keys = []string{st.reqModel, keys[0]}
+		}
 		for _, m := range st.pModelMaps() {
-			m.keys.each(st.model, false, func(k string, v gjson.Result) {
-				if _, ok := st.keyMatches(k, false); ok {
-					if p := v.Get("params"); present(p) {
-						scan.params(p, m.at.Key(k).Key("params"))
-					}
+			for _, k := range keys {
+				if p := oMemberNamed(m.keys.v, k).Get("params"); present(p) {
+					scan.params(p, m.at.Key(k).Key("params"))
+					break
 				}
-			})
+			}
 		}
 	}
 	sort.SliceStable(scan.paths, func(i, j int) bool { return scan.paths[i].Compare(scan.paths[j]) < 0 })
@@ -700,4 +717,44 @@ func (r *oCatalog) row(ref resolver.Ref) (oMember, bool) {
 		}
 	}
 	return found, ok
+}
+
+// oMemberNamed is the first member of the object m whose key is exactly
+// key (a zero Result when there is none).
+func oMemberNamed(m gjson.Result, key string) gjson.Result {
+	var out gjson.Result
+	m.ForEach(func(k, v gjson.Result) bool {
+		if k.String() == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// mergedRow is the catalog row rv of the provider config pv (at pc) merged
+// with the other rows of its trimmed ID, in array order: each member from
+// the first row that has it; st.rowOf records where each came from.
+func (st *oState) mergedRow(pc occkit.Path, pv oObject, rv gjson.Result) gjson.Result {
+	id := strings.TrimSpace(rv.Get("id").String())
+	merged := map[string]any{}
+	st.rowOf = map[string]occkit.Path{}
+	i := -1
+	pv.get("models").ForEach(func(_, r gjson.Result) bool {
+		i++
+		if rid := r.Get("id"); !r.IsObject() || rid.Type != gjson.String || strings.TrimSpace(rid.String()) != id {
+			return true
+		}
+		r.ForEach(func(k, v gjson.Result) bool {
+			if _, seen := st.rowOf[k.String()]; !seen {
+				st.rowOf[k.String()] = pc.Key("models").Index(i)
+				merged[k.String()] = json.RawMessage(v.Raw)
+			}
+			return true
+		})
+		return true
+	})
+	b, _ := json.Marshal(merged)
+	return gjson.ParseBytes(b)
 }

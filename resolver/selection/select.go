@@ -154,8 +154,11 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	d := decision{x: x, reg: reg, provider: provider, model: model, agent: lookup, params: params}
-	d.why = trail{x: x, agent: d.agent, params: params}
+	d := decision{x: x, reg: reg, provider: provider, model: model, agent: lookup, params: params, reqModel: model}
+	if provider != "" {
+		d.reqModel = strings.TrimSpace(req.Model)
+	}
+	d.why = trail{x: x, agent: d.agent, params: params, reqModel: d.reqModel}
 
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
@@ -228,6 +231,7 @@ type trail struct {
 	hasNote        bool
 	routed         bool
 	lookupProvider string // the provider the SEL-1 lookup ran with
+	reqModel       string // see decision.reqModel
 	n              int
 	tail           [2]resolver.Reason
 	more           []resolver.Reason
@@ -252,7 +256,7 @@ func (t *trail) reasons(s Result) []resolver.Reason {
 		out = append(out, t.note)
 	}
 	if t.routed {
-		d := decision{x: t.x, agent: t.agent, params: t.params, provider: t.lookupProvider, model: s.Model}
+		d := decision{x: t.x, agent: t.agent, params: t.params, provider: t.lookupProvider, model: s.Model, reqModel: t.reqModel}
 		d.lookup(&out)
 		d.provider = s.Provider
 		d.route()
@@ -269,11 +273,14 @@ type decision struct {
 	x               *Index
 	reg             *Registry
 	provider, model string
-	agent           *agent
-	params          *agent // whose params and model params count as overrides
-	prov            *provider
-	row             *row
-	why             trail
+	// reqModel is the request's model ID as written (trimmed), which
+	// names the models map key whose params count (see paramsKeys).
+	reqModel string
+	agent    *agent
+	params   *agent // whose params and model params count as overrides
+	prov     *provider
+	row      *row
+	why      trail
 	// none is the route without a provider config (see facts).
 	none route
 }
@@ -507,7 +514,8 @@ func (d *decision) facts() *route {
 
 // overrideSources are the sorted override lists of the route (SEL-6,
 // SEL-6a): provider config, catalog row, the agent scopes' params and,
-// for a route with a provider, the params of every model key naming it.
+// for a route with a provider, the params of the model key naming it in
+// each scope (see paramsKeys).
 func (d *decision) overrideSources(fn func([]occkit.Path)) {
 	if d.prov != nil {
 		fn(d.prov.overrides)
@@ -516,15 +524,32 @@ func (d *decision) overrideSources(fn func([]occkit.Path)) {
 		fn(d.row.overrides)
 	}
 	fn(d.params.params)
-	if d.provider != "" && d.model != "" {
+	if d.provider != "" && d.reqModel != "" {
 		for _, m := range d.params.maps {
-			for _, r := range m.byModel[d.model] {
-				if _, ok := r.matches(d.provider); ok {
-					fn(r.k.params)
-				}
+			if k := m.paramsKey(d.provider, d.reqModel); k != nil {
+				fn(k.params)
 			}
 		}
 	}
+}
+
+// paramsKey is the key of m whose params count for provider/model, as
+// OpenClaw finds a model's params (its modelKey; exact keys, no trimming
+// nor case folding): "<provider>/<model>", or the model ID alone when it
+// already starts with "<provider>/" and then, where that entry has no
+// params, "<provider>/<model>". The SPEC is silent on which entries'
+// params count; other spellings of the model (a bare key, a padded key)
+// name its policy (SEL-1) but not its params.
+func (m *modelMap) paramsKey(provider, model string) *modelKey {
+	var buf [128]byte
+	full := append(append(append(buf[:0], provider...), '/'), model...)
+	n := len(provider) + 1
+	if len(model) > n && strings.EqualFold(model[:n], string(full[:n])) {
+		if k := m.keys[model]; k != nil && k.hasParams {
+			return k
+		}
+	}
+	return m.keys[string(full)]
 }
 
 // hasOverrides reports an authored request override on the route.
