@@ -54,9 +54,14 @@
 // key order, the override removed, runtime controls dropped, canonical
 // keys first, doctor's catalog migration reduced to its syntax) and must
 // then give occkit's answer, or occkit's answer is recomputed (OpenClaw's
-// implied primary written in, the variable named, `__proto__` removed). Each row has a bound on the share of a
-// function's inputs it may absorb; the test fails past it, and on any
-// disagreement no row recognises.
+// implied primary written in, the variable named, `__proto__` removed).
+// Where two rows' readings apply to one input (an ignored override and a
+// key order, say), the variants combine them ([SelectVariants],
+// [DoctorItemVariants]) and the smallest set of reasons that explains the
+// difference is taken ([SelectExplained], DoctorAnswer.Explained); the
+// input counts under the first of its rows. Each row has a bound on the
+// share of a function's inputs it may absorb; the test fails past it, and
+// on any disagreement no row recognises.
 //
 // Running: TestAgreeWithOpenClaw draws 10,000 inputs per function and
 // generator (-openclawdiff.n, -openclawdiff.gen) from a fixed seed
