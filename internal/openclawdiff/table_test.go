@@ -100,6 +100,13 @@ func TestPredicates(t *testing.T) {
 			Claw: SelectAnswer{R: SelectOut{Runtime: "my_h", Source: "implicit"}, Reason: "auto_plugin"}}, ""},
 		{"override ignored", Case{Fn: FnSelect, Input: unregistered, Occ: occIgnored, Claw: noOverride(SelectOut{Runtime: "openclaw", Source: "implicit"})}, "incompatible-override-ignored"},
 		{"override ignored, another answer", Case{Fn: FnSelect, Input: unregistered, Occ: occIgnored, Claw: noOverride(SelectOut{Runtime: "my-h", Source: "implicit"})}, ""},
+		{"override ignored and key order", Case{Fn: FnSelect, Input: unregistered, Occ: occIgnored,
+			Claw: SelectAnswer{R: SelectOut{Err: true}, Variants: map[string]SelectOut{VarNoOverride: {Err: true}, VarRanked: {Err: true},
+				VarRanked + "+" + VarNoOverride: {Runtime: "openclaw", Source: "implicit"}}}}, "incompatible-override-ignored"},
+		{"key order alone, where OpenClaw in ranked order answers as occkit", Case{Fn: FnSelect, Input: unregistered, Occ: occIgnored,
+			Claw: SelectAnswer{R: SelectOut{Err: true}, Variants: map[string]SelectOut{VarRanked: {Runtime: "openclaw", Source: "implicit"}}}}, "key-order"},
+		{"combined readings of a compatible override are no class", Case{Fn: FnSelect, Input: compatible, Occ: occIgnored,
+			Claw: SelectAnswer{R: SelectOut{Err: true}, Variants: map[string]SelectOut{VarRanked + "+" + VarNoOverride: {Runtime: "openclaw", Source: "implicit"}}}}, ""},
 		{"compatible override is no class", Case{Fn: FnSelect, Input: compatible, Occ: occIgnored, Claw: noOverride(SelectOut{Runtime: "openclaw", Source: "implicit"})}, ""},
 		{"session source", Case{Fn: FnSelect, Input: locked, Occ: SelectOut{Runtime: "codex", Source: "session"}, Claw: SelectAnswer{R: SelectOut{Runtime: "codex", Source: "model"}}}, "session-source"},
 		{"session source, runtimes differ", Case{Fn: FnSelect, Input: locked, Occ: SelectOut{Runtime: "codex", Source: "session"}, Claw: SelectAnswer{R: SelectOut{Runtime: "openclaw", Source: "model"}}}, ""},
@@ -126,6 +133,34 @@ func TestPredicates(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("class %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSelectExplained checks that two reasons explain a difference only
+// together, and only where each applies.
+func TestSelectExplained(t *testing.T) {
+	tie := SelectInput{PolicyInput: PolicyInput{Provider: "vllm", ModelID: "m"}, Override: "zeta",
+		Harnesses: []HarnessSpec{{ID: "my-h", Priority: 10, SupportsProviders: []string{"*"}}, {ID: "my_h", Priority: 10, SupportsProviders: []string{"*"}}}}
+	occ := SelectOut{Runtime: "my-h", Source: "implicit", OverrideIgnored: true}
+	claw := func(v SelectOut, reason string) SelectAnswer {
+		return SelectAnswer{R: SelectOut{Err: true}, Variants: map[string]SelectOut{VarNoOverride: v}, VariantReasons: map[string]string{VarNoOverride: reason}}
+	}
+	tests := []struct {
+		name string
+		a    SelectAnswer
+		want []string
+	}{
+		{"ignored override, then a priority tie", claw(SelectOut{Runtime: "my_h", Source: "implicit"}, "auto_plugin"), []string{VarNoOverride, RelTie}},
+		{"a pick that is no top claimant", claw(SelectOut{Runtime: "zeta", Source: "implicit"}, "auto_plugin"), nil},
+		{"a tie OpenClaw did not reach by auto selection", claw(SelectOut{Runtime: "my_h", Source: "implicit"}, "forced_plugin"), nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := SelectExplained(Case{Fn: FnSelect, Input: tie, Occ: occ, Claw: tc.a})
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("explained (-want +got):\n%s", diff)
 			}
 		})
 	}
