@@ -582,6 +582,57 @@ func LoadItem(in LoadInput) (map[string]any, LoadOut) {
 	return item, LoadOut{JSON: canonJSON(doc.Bytes())}
 }
 
+// unsetMark stands for a variable neither the lookup nor OpenClaw knows
+// when occkit's load is recomputed ([LoadExplained]).
+const unsetMark = "\x00occkit-unset\x00"
+
+// Load reasons ([LoadExplained]).
+const (
+	LoadMissingVar = "missing-variable"
+	LoadProto      = "proto"
+)
+
+// LoadExplained recomputes occkit's load of the case's tree as OpenClaw
+// reads it and returns the reasons that then make it OpenClaw's answer,
+// or nil: LoadMissingVar when a variable the lookup does not know (DOC-4:
+// an error) must be kept as the literal `${NAME}` OpenClaw keeps, which
+// holds only for the variables OpenClaw reported missing; LoadProto when
+// the `__proto__` members occkit keeps (DOC-3) must be removed. A
+// variable OpenClaw did not report missing may only occur inside a
+// removed `__proto__` member (OpenClaw drops it before substituting).
+func LoadExplained(c Case) []string {
+	in, _ := c.Input.(LoadInput)
+	o, a := c.Occ.(LoadOut), c.Claw.(LoadAnswer)
+	if a.Err || o.Err && o.MissingVar == "" || in.Main == "" {
+		return nil
+	}
+	var why []string
+	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
+		if v := in.Env[name]; v != "" {
+			return v, true // an empty value is missing, on both sides
+		}
+		if !slices.Contains(why, LoadMissingVar) {
+			why = append(why, LoadMissingVar)
+		}
+		if slices.Contains(a.Missing, name) {
+			return "${" + name + "}", true
+		}
+		return unsetMark, true
+	}})
+	if err != nil {
+		return nil
+	}
+	got := canonJSON(doc.Bytes())
+	if strings.Contains(got, `"__proto__"`) {
+		why = append(why, LoadProto)
+		got = withoutProto(got)
+	}
+	if len(why) == 0 || got != a.JSON || strings.Contains(got, "occkit-unset") {
+		return nil
+	}
+	return why
+}
+
 func canonJSON(b []byte) string {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {

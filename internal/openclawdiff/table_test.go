@@ -115,13 +115,9 @@ func TestPredicates(t *testing.T) {
 			Claw: SelectAnswer{R: SelectOut{Runtime: "openclaw", Source: "implicit"}, Variants: map[string]SelectOut{VarControlsDropped: {Runtime: "codex", Source: "implicit"}}}}, "runtime-controls-filtered"},
 		{"controls dropped change nothing", Case{Fn: FnSelect, Input: vllm, Occ: SelectOut{Runtime: "codex", Source: "implicit"},
 			Claw: SelectAnswer{R: SelectOut{Runtime: "openclaw", Source: "implicit"}, Variants: map[string]SelectOut{VarControlsDropped: {Runtime: "openclaw", Source: "implicit"}}}}, ""},
-		{"missing variable", Case{Fn: FnLoad, Occ: LoadOut{Err: true, MissingVar: "X"}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}, Missing: []string{"X"}}}, "missing-variable-is-an-error"},
-		{"missing variable, another one named", Case{Fn: FnLoad, Occ: LoadOut{Err: true, MissingVar: "Y"}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}, Missing: []string{"X"}}}, ""},
 		{"other load error is no class", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{Err: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, ""},
 		{"duplicate key", Case{Fn: FnLoad, Input: LoadInput{Duplicate: true}, Occ: LoadOut{Err: true, Duplicate: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, "duplicate-key-refused"},
 		{"duplicate refusal without a duplicate", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{Err: true, Duplicate: true}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: "{}"}}}, ""},
-		{"proto kept", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{JSON: `{"__proto__":{"x":1},"a":1}`}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: `{"a":1}`}}}, "proto-key-kept"},
-		{"proto kept, more differs", Case{Fn: FnLoad, Input: LoadInput{}, Occ: LoadOut{JSON: `{"__proto__":{"x":1},"a":1}`}, Claw: LoadAnswer{LoadOut: LoadOut{JSON: `{"a":2}`}}}, ""},
 		{"doctor catalog", Case{Fn: FnDoctor, Occ: DoctorOut{Proj: "x"}, Claw: DoctorAnswer{DoctorOut: DoctorOut{Proj: "y"}, Explained: []string{"catalog"}}}, "catalog-retirement"},
 		{"doctor unexplained", Case{Fn: FnDoctor, Occ: DoctorOut{Proj: "x"}, Claw: DoctorAnswer{DoctorOut: DoctorOut{Proj: "y"}}}, ""},
 	}
@@ -133,6 +129,42 @@ func TestPredicates(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("class %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLoadPredicates checks the load rows on real trees: occkit's load
+// is recomputed as the row's reason reads the input.
+func TestLoadPredicates(t *testing.T) {
+	tests := []struct {
+		name, main string
+		claw       LoadAnswer
+		want       string
+	}{
+		{"missing variable", `{"a":"${X}","b":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${X}","b":1}`}, Missing: []string{"X"}}, "missing-variable-is-an-error"},
+		{"missing variable, another one reported", `{"a":"${X}","b":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${X}","b":1}`}, Missing: []string{"Y"}}, ""},
+		{"missing variable, the rest differs", `{"a":"${X}","b":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${X}","b":2}`}, Missing: []string{"X"}}, ""},
+		{"proto kept", `{"__proto__":{"x":1},"a":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":1}`}}, "proto-key-kept"},
+		{"proto kept, more differs", `{"__proto__":{"x":1},"a":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":2}`}}, ""},
+		{"a missing variable inside proto OpenClaw drops", `{"__proto__":{"x":"${M}"},"a":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":1}`}}, "missing-variable-is-an-error"},
+		{"an empty variable is missing", `{"a":"${EMPTY}"}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${EMPTY}"}`}, Missing: []string{"EMPTY"}}, "missing-variable-is-an-error"},
+		{"a missing variable outside proto OpenClaw did not report", `{"__proto__":{},"a":"${M}"}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${M}"}`}}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := LoadInput{Dir: dir, Main: dir + "/main.json", Env: map[string]string{"EMPTY": ""}}
+			if err := os.WriteFile(in.Main, []byte(tc.main), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, occ := LoadItem(in)
+			got := ""
+			if d := Classify(Table, Case{Fn: FnLoad, Input: in, Occ: occ, Claw: tc.claw}); d != nil {
+				got = d.Class
+			}
+			if got != tc.want {
+				t.Errorf("class %q, want %q (occkit %+v)", got, tc.want, occ)
 			}
 		})
 	}
