@@ -465,12 +465,72 @@ func withField(item map[string]any, k string, v any) map[string]any {
 	return c
 }
 
-// doctorReasons are the sets of reasons tried, smallest first; the
-// variant that reads the input as occkit does under each set of
-// catalog and key-order.
-var doctorReasons = [][]string{{"catalog"}, {"implicitPrimary"}, {"key-order"},
-	{"catalog", "implicitPrimary"}, {"catalog", "key-order"}, {"implicitPrimary", "key-order"},
-	{"catalog", "implicitPrimary", "key-order"}}
+// The reasons a doctor difference may have (see [DoctorAnswer.Explained]).
+const (
+	DoctorCatalog        = "catalog"
+	DoctorImplicitPrim   = "implicitPrimary"
+	DoctorKeyOrder       = "key-order"
+	DoctorProfiledPolicy = "profiled-policy"
+)
+
+// doctorReasons are the sets of reasons tried, smallest first.
+var doctorReasons = func() [][]string {
+	all := []string{DoctorCatalog, DoctorImplicitPrim, DoctorKeyOrder, DoctorProfiledPolicy}
+	var sets [][]string
+	for mask := 1; mask < 1<<len(all); mask++ {
+		var set []string
+		for i, r := range all {
+			if mask&(1<<i) != 0 {
+				set = append(set, r)
+			}
+		}
+		sets = append(sets, set)
+	}
+	slices.SortStableFunc(sets, func(a, b []string) int { return len(a) - len(b) })
+	return sets
+}()
+
+// foldProfiledPolicy is a doctor projection with the policy doctor wrote
+// under a migrated ref's key with its auth profile (`openai/m@work`)
+// moved to the model's key (`openai/m`), as occkit writes it: there it
+// takes the place of no policy, a blank or `auto`, and yields to a
+// concrete pin (CMP-3). Only keys doctor keyed by a profile and pinned to
+// a legacy runtime's target (codex, claude-cli, google-gemini-cli) move;
+// changed is false when none does.
+func foldProfiledPolicy(proj string) (string, bool) {
+	var p map[string]any
+	if json.Unmarshal([]byte(proj), &p) != nil {
+		return "", false
+	}
+	changed := false
+	for _, sv := range p {
+		scope, _ := sv.(map[string]any)
+		models, _ := scope["models"].(map[string]any)
+		keys := make([]string, 0, len(models))
+		for k := range models {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			rt, _ := models[k].(string)
+			ref, ok := resolver.ParseRef(k)
+			if !ok || ref.Profile == "" || !slices.Contains([]string{"codex", "claude-cli", "google-gemini-cli"}, rt) {
+				continue
+			}
+			delete(models, k)
+			cur, _ := models[ref.Key()].(string)
+			if c := strings.ToLower(strings.TrimSpace(cur)); c == "" || c == "auto" {
+				models[ref.Key()] = rt
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return "", false
+	}
+	b, err := json.Marshal(p)
+	return string(b), err == nil
+}
 
 // DecodeDoctor decodes the oracle's answer to a doctor item; occ is
 // occkit's answer, used to find the reasons that explain a difference.
@@ -512,7 +572,7 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 	}
 	for _, why := range doctorReasons {
 		target := ans.DoctorOut
-		switch catalog, order := slices.Contains(why, "catalog"), slices.Contains(why, "key-order"); {
+		switch catalog, order := slices.Contains(why, DoctorCatalog), slices.Contains(why, DoctorKeyOrder); {
 		case catalog && order:
 			target = ans.Variants[VarCanonicalFirstSyntax]
 		case catalog:
@@ -523,11 +583,15 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 		if target.Err || target.Proj == "" {
 			continue
 		}
-		got, ok := occ.Proj, true
-		if slices.Contains(why, "implicitPrimary") {
-			got, ok = withClawPrimary(got, target.Proj)
+		want, ok := target.Proj, true
+		if slices.Contains(why, DoctorProfiledPolicy) {
+			want, ok = foldProfiledPolicy(want)
 		}
-		if ok && got == target.Proj {
+		got := occ.Proj
+		if ok && slices.Contains(why, DoctorImplicitPrim) {
+			got, ok = withClawPrimary(got, want)
+		}
+		if ok && got == want {
 			ans.Explained = why
 			break
 		}

@@ -141,19 +141,25 @@ var tableDoctor = []Divergence{
 		Fn: FnDoctor, Class: "catalog-retirement", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.6,
 		Reason: "doctor also renames retired or noncanonical catalog models on every provider (its `models.canonical-model-refs` migration: `openai/gpt-5` → `openai/gpt-5.5`); that is catalog upkeep, not the runtime repair CMP-3 defines, and occkit keeps an authored ID as written (REF-2). Doctor, run again with that migration reduced to its syntax (the same walk and merge of keys, respelling refs without outer white space and the spaces around the profile `@` only), must answer as occkit",
 		Rests:  "SPEC CMP-3 lists the legacy runtime providers it rewrites, and REF-2 keeps the ID; OpenClaw's `models.canonical-model-refs` migration (rewriteKnownModelRefs: normalizeKnownModelRef's canonicalizeKnownModelRef and Google model-ID normalization)",
-		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "catalog") },
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), DoctorCatalog) },
 	},
 	{
 		Fn: FnDoctor, Class: "implicit-primary", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.1,
 		Reason: "doctor writes an implied primary model into agents.defaults.model when none is set (its `runtime.utility-model-separation` migration, from the first provider catalog row); a Configuration without a primary is refused or resolved by RES-3/RES-4 instead of being given one. occkit's answer with OpenClaw's primary written in must be OpenClaw's",
 		Rests:  "SPEC CMP-3 (the repair's edits) and RES-4: \"No model candidate at all ... → `openclaw`\"; OpenClaw's `runtime.utility-model-separation` migration",
-		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "implicitPrimary") },
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), DoctorImplicitPrim) },
 	},
 	{
 		Fn: FnDoctor, Class: "key-order", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.02,
 		Reason: "when a legacy key and its canonical key both sit in one models map, doctor keeps the first in author key order; the canonical entry wins in occkit. Doctor, given the canonical keys first, must answer as occkit",
 		Rests:  "SPEC CMP-3: \"legacy map keys merge into canonical keys with the canonical entry winning\"",
-		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), "key-order") },
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), DoctorKeyOrder) },
+	},
+	{
+		Fn: FnDoctor, Class: "profiled-policy-key", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.06,
+		Reason: "a legacy ref with an auth profile (`codex-cli/gpt-5.4@work`) gets its model-scoped runtime under the model's key (`openai/gpt-5.4`), the key the SEL-1 lookup reads; doctor writes it under the ref with its profile (`openai/gpt-5.4@work`), a key no model lookup matches, so the migrated route loses its runtime. OpenClaw's answer with each such key moved to the model's key (in place of no policy, a blank or `auto`) must be occkit's",
+		Rests:  "SPEC CMP-3: legacy refs move \"with model-scoped `agentRuntime.id`\"; SEL-1: \"exact model key\"; REF-5: the profile is an auth-profile suffix, not part of the model; OpenClaw's legacy runtime migration keys the policy by migrateLegacyRuntimeModelRef's ref, profile included",
+		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), DoctorProfiledPolicy) },
 	},
 }
 
@@ -181,7 +187,7 @@ var tableLoad = []Divergence{
 		Fn: FnLoad, Class: "proto-key-kept", Rule: "DOC-3", Wins: WinsSPEC, Bound: 0.05,
 		Reason: "a `__proto__` member is data like any unknown key and is kept; OpenClaw's loader drops it. occkit's answer without its `__proto__` members must be OpenClaw's",
 		Rests:  "SPEC DOC-3: \"Unknown keys are preserved byte-for-byte through every rewrite\"",
-		Match: func(c Case) bool { return slices.Contains(LoadExplained(c), LoadProto) },
+		Match:  func(c Case) bool { return slices.Contains(LoadExplained(c), LoadProto) },
 	},
 }
 

@@ -518,15 +518,28 @@ var (
 // DoctorInput is one legacy configuration for doctor's repair.
 type DoctorInput struct{ Config Obj }
 
+// legacyRef draws a ref of a legacy configuration, sometimes padded or
+// with an auth profile spaced around its `@`.
+func (g *Gen) legacyRef() string {
+	ref := g.pick(genLegacyRefs...)
+	if g.chance(0.04) {
+		ref += g.pick(" @work", "@ work", " @ ci")
+	}
+	if g.chance(0.06) {
+		ref = g.pick(" "+ref, ref+" ", "  "+ref+" ")
+	}
+	return ref
+}
+
 func (g *Gen) legacyModel() any {
 	if g.chance(0.6) {
-		return g.pick(genLegacyRefs...)
+		return g.legacyRef()
 	}
-	m := []Member{{"primary", g.pick(genLegacyRefs...)}}
+	m := []Member{{"primary", g.legacyRef()}}
 	if g.chance(0.7) {
 		fb := []any{}
 		for n := g.r.IntN(3); n > 0; n-- {
-			fb = append(fb, g.pick(genLegacyRefs...))
+			fb = append(fb, g.legacyRef())
 		}
 		m = append(m, Member{"fallbacks", fb})
 	}
@@ -567,7 +580,7 @@ func (g *Gen) legacyScope() Obj {
 			}
 			key := g.pick(genLegacyRefs...)
 			if g.chance(0.08) {
-				key = " " + key // padded
+				key = g.pick(" "+key, key+" ", " "+key+" ") // padded
 			}
 			models = append(models, Member{key, g.obj(v...)})
 		}
@@ -577,7 +590,11 @@ func (g *Gen) legacyScope() Obj {
 		s = append(s, Member{"embeddedHarness", Obj{{"runtime", g.pick("codex", "pi", "auto")}}})
 	}
 	if g.chance(0.15) {
-		s = append(s, Member{"subagents", Obj{{"model", g.pick(genLegacyRefs...)}}})
+		s = append(s, Member{"subagents", Obj{{"model", g.legacyRef()}}})
+	}
+	if g.chance(0.08) {
+		// refs outside the model slots: doctor rewrites and trims them too
+		s = append(s, Member{"imageModel", g.legacyRef()}, Member{"mediaModels", Obj{{"image", g.legacyRef()}}})
 	}
 	return g.obj(s...)
 }

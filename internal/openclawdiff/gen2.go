@@ -391,6 +391,21 @@ var g2LegacyRefs = []string{"claude-cli/opus", "anthropic-cli/claude-opus-4-6", 
 	"google-gemini-cli/gemini-3-flash", "anthropic/claude-opus-4-6", "openai/gpt-5.4", "google/gemini-2.5-pro",
 	"vllm/qwen3.6-27b", "Codex/gpt-5.5"}
 
+// legacyRef draws a legacy-configuration ref, sometimes padded or with a
+// spaced auth profile.
+func (g *Gen2) legacyRef() string {
+	ref := g.one(g2LegacyRefs...)
+	switch g.r.IntN(25) {
+	case 0:
+		ref = "\t" + ref + " "
+	case 1:
+		ref = " " + ref
+	case 2:
+		ref += " @" + g.one(g2Profiles...)
+	}
+	return ref
+}
+
 // DoctorCase draws a legacy configuration: a corpus document with
 // mutations.
 func (g *Gen2) DoctorCase() DoctorInput {
@@ -405,23 +420,25 @@ func (g *Gen2) DoctorCase() DoctorInput {
 			scope = []string{"agents", "entries", g.one("main", "ops")}
 		}
 		in := func(path ...string) []string { return append(append([]string(nil), scope...), path...) }
-		switch g.r.IntN(6) {
+		switch g.r.IntN(7) {
 		case 0:
-			cfg = putIn(cfg, g.one(g2LegacyRefs...), in("model")...)
+			cfg = putIn(cfg, g.legacyRef(), in("model")...)
 		case 1:
 			key := g.one(g2LegacyRefs...)
 			if g.p(0.1) {
-				key += " "
+				key = g.one(key+" ", " "+key, key+"  ")
 			}
 			cfg = putIn(cfg, Obj{{"agentRuntime", Obj{{"id", g.one("codex", "claude-cli", "auto", "codex-cli", "openclaw", "default")}}}}, in("models", key)...)
 		case 2:
 			cfg = putIn(cfg, Obj{{"id", g.one("claude-cli", "google-gemini-cli", "codex", "auto")}}, in("agentRuntime")...)
 		case 3:
-			cfg = putIn(cfg, Obj{{"primary", g.one(g2LegacyRefs...)}, {"fallbacks", []any{g.one(g2LegacyRefs...)}}}, in("model")...)
+			cfg = putIn(cfg, Obj{{"primary", g.legacyRef()}, {"fallbacks", []any{g.legacyRef()}}}, in("model")...)
 		case 4:
 			cfg = putIn(cfg, Obj{{"id", g.one("codex-cli", "codex", "openclaw")}}, "models", "providers", g.one("openai", "anthropic"), "agentRuntime")
+		case 5:
+			cfg = putIn(cfg, Obj{{"allow", []any{g.legacyRef(), g.legacyRef()}}}, in("modelPolicy")...)
 		default:
-			cfg = putIn(cfg, g.one(g2LegacyRefs...), in("subagents", "model")...)
+			cfg = putIn(cfg, g.legacyRef(), in("subagents", "model")...)
 		}
 	}
 	if len(getIn(cfg, "agents", "entries")) > 1 {

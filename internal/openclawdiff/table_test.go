@@ -252,6 +252,43 @@ func TestDoctorExplanation(t *testing.T) {
 	}
 }
 
+// TestDoctorProfiledPolicy checks the profiled-policy-key reason: only a
+// legacy runtime's policy keyed by a ref with a profile moves, and only
+// where the model's own key has no concrete pin.
+func TestDoctorProfiledPolicy(t *testing.T) {
+	in := DoctorInput{Config: Obj{{"agents", Obj{{"defaults", Obj{{"model", "codex-cli/gpt-5.4@work"}}}}}}}
+	_, occ, err := DoctorItem(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claw := func(models map[string]any) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"ok": true, "config": map[string]any{"agents": map[string]any{"defaults": map[string]any{
+			"model": "openai/gpt-5.4@work", "models": models}}}, "variants": map[string]any{}})
+		return b
+	}
+	pin := func(id string) map[string]any { return map[string]any{"agentRuntime": map[string]any{"id": id}} }
+	tests := []struct {
+		name   string
+		models map[string]any
+		want   []string
+	}{
+		{"policy under the profiled key", map[string]any{"openai/gpt-5.4@work": pin("codex")}, []string{DoctorProfiledPolicy}},
+		{"a profiled key with another runtime", map[string]any{"openai/gpt-5.4@work": pin("openclaw")}, nil},
+		{"the model's key keeps its concrete pin", map[string]any{"openai/gpt-5.4@work": pin("codex"), "openai/gpt-5.4": pin("openclaw")}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := DecodeDoctor(claw(tc.models), occ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, a.Explained); diff != "" {
+				t.Errorf("explained (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestGeneratorsAreDeterministic(t *testing.T) {
 	for name, mk := range map[string]func() Generator{"gen": func() Generator { return NewGen(7) }, "gen2": func() Generator { return NewGen2(7) }} {
 		a, b := mk(), mk()
