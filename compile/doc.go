@@ -225,9 +225,10 @@
 // codex-cli/* become openai/* with model-scoped runtime codex; claude-cli/*
 // and anthropic-cli/* become anthropic/* with runtime claude-cli;
 // google-gemini-cli/* becomes google/* with runtime google-gemini-cli.
-// Legacy models keys merge into canonical keys, the canonical entry winning;
-// as in doctor, each legacy key brings its runtime policy as it merges, so
-// the first legacy key's policy beats a later legacy key's pin. Padded
+// Legacy models keys merge into canonical keys, the canonical entry winning,
+// and a concrete pin any merged entry carries is kept (doctor writes each
+// legacy key's policy as it merges it, so there an earlier key's policy
+// beats a later key's pin: internal/openclawdiff/DIVERGENCES.md). Padded
 // model refs are respelled without the white space REF-2 and REF-5 ignore
 // wherever doctor reads a ref (" vllm/m @work" → "vllm/m@work"), a padded
 // models key merging into its trimmed key like a legacy one (the SPEC is

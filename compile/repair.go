@@ -119,9 +119,10 @@ var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mo
 //     existing canonical entry (deeply; the canonical entry wins; as in
 //     doctor, the prototype keys `__proto__`, `constructor` and
 //     `prototype` are dropped from both sides of a merge, and a null
-//     canonical entry gives way). As in doctor each legacy key brings
-//     its runtime policy as it merges: a later legacy entry's pin loses
-//     to an earlier legacy key's policy;
+//     canonical entry gives way, as in doctor). The runtime policy the
+//     legacy keys imply is written after they merged, so a concrete pin
+//     any of them carried is kept (doctor writes each key's policy as it
+//     merges it, and an earlier key's policy beats a later key's pin);
 //   - each migrated ref gets model-scoped policy in the scope's `models`
 //     map: `agentRuntime.id` `codex`, `claude-cli` or `google-gemini-cli`.
 //     An existing pin is never overwritten, an explicit `default`
@@ -579,14 +580,15 @@ func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon canonFunc, scop
 		raw := g.canonical
 		for _, l := range g.legacy {
 			raw = mergeEntry(raw, l.raw, scope)
-			if !scope {
-				continue
-			}
-			// As doctor does, each legacy key brings its policy as it
-			// merges: a later legacy entry's pin loses to it.
-			if pinned, set := withPolicy(raw, l.runtime); set {
+		}
+		// The policy the legacy keys imply (one runtime per canonical
+		// key) is written once they merged: a concrete pin any of them
+		// carried is kept (CMP-3), where doctor lets an earlier legacy
+		// key's policy win over a later one's pin.
+		if scope && len(g.legacy) > 0 {
+			if pinned, set := withPolicy(raw, g.legacy[0].runtime); set {
 				raw = pinned
-				r.add(ChangePolicySet, at.Key(g.key).Key("agentRuntime").Key("id"), "", l.runtime)
+				r.add(ChangePolicySet, at.Key(g.key).Key("agentRuntime").Key("id"), "", g.legacy[0].runtime)
 			}
 		}
 		if v := gjson.Parse(raw); scope && v.IsObject() {

@@ -161,10 +161,11 @@ func TestRepair(t *testing.T) {
 				"models":{"anthropic/x":{"agentRuntime":{"id":"claude-cli"},"alias":"X"},"openai/y":{"alias":"Y","agentRuntime":{"id":"codex"}}}}}}`,
 		},
 		{
-			// doctor gives each legacy key its policy as it merges it.
-			name: "CMP-3 the first legacy key's policy wins over a later legacy key's pin",
+			// doctor gives each legacy key its policy as it merges it, and
+			// would end with codex here.
+			name: "CMP-3 a concrete pin of a later legacy key is kept when legacy keys merge",
 			in:   `{"agents":{"defaults":{"models":{"codex-cli/g":{},"codex/g":{"alias":"fast","agentRuntime":{"id":"claude-cli"}}}}}}`,
-			want: `{"agents":{"defaults":{"models":{"openai/g":{"agentRuntime":{"id":"codex"},"alias":"fast"}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"openai/g":{"alias":"fast","agentRuntime":{"id":"claude-cli"}}}}}}`,
 		},
 		{
 			name: "CMP-3 a null canonical entry in an agent scope gives way to the legacy entry",

@@ -151,8 +151,8 @@ var tableDoctor = []Divergence{
 	},
 	{
 		Fn: FnDoctor, Class: "key-order", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.02,
-		Reason: "when a legacy key and its canonical key both sit in one models map, doctor keeps the first in author key order; the canonical entry wins in occkit. Doctor, given the canonical keys first, must answer as occkit",
-		Rests:  "SPEC CMP-3: \"legacy map keys merge into canonical keys with the canonical entry winning\"",
+		Reason: "when legacy keys merge in one models map, doctor follows author key order: the first of a legacy key and its canonical key wins, and each legacy key's policy is written as it merges, so an earlier legacy key's policy beats a later one's pin; in occkit the canonical entry wins and a concrete pin any merged entry carries is kept. Doctor, given the canonical keys first and legacy keys with a concrete pin before the others, must answer as occkit",
+		Rests:  "SPEC CMP-3: \"legacy map keys merge into canonical keys with the canonical entry winning; an existing concrete pin is never overwritten\"; OpenClaw normalizeLegacyRuntimeAllowlistModels",
 		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), DoctorKeyOrder) },
 	},
 	{

@@ -351,3 +351,24 @@ func ExampleRenderTable() {
 	fmt.Println(out[strings.LastIndex(out, "| ref.strict"):])
 	// Output: | ref.strict | trailing-slash-invalid | REF-3 | SPEC | a ref ending with / is invalid | SPEC REF-3 | 5% |
 }
+
+// TestCanonicalFirst checks the order the doctor key-order variant
+// writes: canonical keys, then legacy keys with a concrete pin, then the
+// rest, each in authored order, in every models map.
+func TestCanonicalFirst(t *testing.T) {
+	pin := func(id string) Obj { return Obj{{"agentRuntime", Obj{{"id", id}}}} }
+	models := Obj{{"codex-cli/g", Obj{}}, {"codex/g", pin("claude-cli")}, {"openai/g", Obj{}}, {"codex/h", pin("auto")}, {"claude-cli/x", pin("default")}}
+	in := Obj{{"agents", Obj{{"defaults", Obj{{"models", models}}}, {"list", []any{Obj{{"models", Clone(models)}}}}}}}
+	out := CanonicalFirst(in)
+	want := []string{"openai/g", "codex/g", "claude-cli/x", "codex-cli/g", "codex/h"}
+	if diff := cmp.Diff(want, out.Obj("agents").Obj("defaults").Obj("models").Keys()); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+	list, _ := out.Obj("agents").Get("list")
+	if diff := cmp.Diff(want, list.([]any)[0].(Obj).Obj("models").Keys()); diff != "" {
+		t.Errorf("list item (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"codex-cli/g", "codex/g", "openai/g", "codex/h", "claude-cli/x"}, models.Keys()); diff != "" {
+		t.Errorf("input changed (-want +got):\n%s", diff)
+	}
+}

@@ -2,6 +2,7 @@ package openclawdiff
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -119,18 +120,33 @@ func Ranked(config Obj, provider string) Obj {
 var legacyRuntimeProviders = map[string]bool{"codex": true, "codex-cli": true, "claude-cli": true, "anthropic-cli": true, "google-gemini-cli": true}
 
 // CanonicalFirst is config with every models map listing the keys that
-// are not legacy runtime refs (CMP-3) first, in their authored order.
+// are not legacy runtime refs (CMP-3) first, then the legacy keys whose
+// entry carries a concrete pin, then the other legacy keys, each in their
+// authored order: the order in which doctor's merge gives occkit's
+// answer (the canonical entry wins; a concrete pin is never overwritten).
 func CanonicalFirst(config Obj) Obj {
-	legacy := func(k string) bool {
-		p, ok := keyProvider(k)
-		return ok && legacyRuntimeProviders[p]
-	}
-	return Reorder(config, func(path Path, a, b string) bool {
-		if len(path) == 0 || path[len(path)-1] != "models" {
-			return false
+	out := Clone(config).(Obj)
+	Walk(out, func(_ Path, o Obj) {
+		for _, m := range o {
+			if mm, ok := m.V.(Obj); ok && m.K == "models" {
+				sort.SliceStable(mm, func(i, j int) bool { return mergeRank(mm[i]) < mergeRank(mm[j]) })
+			}
 		}
-		return !legacy(a) && legacy(b)
-	}).(Obj)
+	})
+	return out
+}
+
+// mergeRank orders a models map member for [CanonicalFirst].
+func mergeRank(m Member) int {
+	if p, ok := keyProvider(m.K); !ok || !legacyRuntimeProviders[p] {
+		return 0
+	}
+	e, _ := m.V.(Obj)
+	v, _ := e.Obj("agentRuntime").Get("id")
+	if id, ok := v.(string); ok && fold(id) != "" && fold(id) != "auto" {
+		return 1
+	}
+	return 2
 }
 
 // LocalServiceObject is config with every provider's `localService` that
