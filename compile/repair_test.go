@@ -339,6 +339,7 @@ func FuzzRepair(f *testing.F) {
 		`{"agents":{"defaults":{"agentRuntime":{"id":"claude-cli"},"model":{"primary":"anthropic/a","fallbacks":["claude-cli/b",1,null]}},"entries":{"m":{"models":{"claude-cli/b":null,"anthropic/b":"x"}}}}}`,
 		`{"models":{"providers":{"openai":{"agentRuntime":"codex-cli","models":[{"agentRuntime":{"id":"codex-cli"}}]}}},"agents":{"list":[{"embeddedHarness":"x"}]}}`,
 		`{"agents":{"defaults":{"models":{"codex/a":{"p":{"q":1}},"codex-cli/a":{"p":{"r":2}},"openai/a":{"p":{"q":3}}}}}}`,
+		`{"agents":{"defaults":{"model":" v/m @ w ","models":{" v/m":{"a":1},"v/m ":{"b":2}," codex/x":{},"codex/x":null}}},"x":{"models":{" a/b":{}},"provider":" p","model":"m"}}`,
 	} {
 		f.Add(s)
 	}
