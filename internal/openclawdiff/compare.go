@@ -491,21 +491,27 @@ var doctorReasons = func() [][]string {
 }()
 
 // foldProfiledPolicy is a doctor projection with the policy doctor wrote
-// under a migrated ref's key with its auth profile (`openai/m@work`)
-// moved to the model's key (`openai/m`), as occkit writes it: there it
-// takes the place of no policy, a blank or `auto`, and yields to a
-// concrete pin (CMP-3). Only keys doctor keyed by a profile and pinned to
-// a legacy runtime's target (codex, claude-cli, google-gemini-cli) move;
-// changed is false when none does.
-func foldProfiledPolicy(proj string) (string, bool) {
+// under a ref's key with its auth profile (`openai/m@work`) moved to the
+// model's key (`openai/m`), as occkit writes it. A legacy ref's policy
+// takes the place of no policy, a blank or `auto` and yields to a
+// concrete pin (CMP-3). A scope's whole-agent CLI pin becomes policy
+// before the legacy keys merge, so there its policy also wins over what
+// they merged, unless in authored a key of the scope spelled as the model
+// already carried a concrete pin. Only keys doctor keyed by a profile and
+// pinned to a legacy runtime's target (codex, claude-cli,
+// google-gemini-cli) move; changed is false when none does.
+func foldProfiledPolicy(proj string, authored Obj) (string, bool) {
 	var p map[string]any
 	if json.Unmarshal([]byte(proj), &p) != nil {
 		return "", false
 	}
 	changed := false
-	for _, sv := range p {
+	for name, sv := range p {
 		scope, _ := sv.(map[string]any)
 		models, _ := scope["models"].(map[string]any)
+		in := authoredScope(authored, name)
+		pin, _ := in.Obj("agentRuntime").Get("id")
+		pinID, _ := pin.(string)
 		keys := make([]string, 0, len(models))
 		for k := range models {
 			keys = append(keys, k)
@@ -519,7 +525,9 @@ func foldProfiledPolicy(proj string) (string, bool) {
 			}
 			delete(models, k)
 			cur, _ := models[ref.Key()].(string)
-			if c := strings.ToLower(strings.TrimSpace(cur)); c == "" || c == "auto" {
+			c := strings.ToLower(strings.TrimSpace(cur))
+			pinned := rt != "codex" && fold(pinID) == rt && !authoredPin(in, ref.Key())
+			if c == "" || c == "auto" || pinned {
 				models[ref.Key()] = rt
 			}
 			changed = true
@@ -532,9 +540,38 @@ func foldProfiledPolicy(proj string) (string, bool) {
 	return string(b), err == nil
 }
 
-// DecodeDoctor decodes the oracle's answer to a doctor item; occ is
-// occkit's answer, used to find the reasons that explain a difference.
-func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
+// authoredScope is the agent scope of a projection name ("defaults",
+// "entry:<id>") in the authored configuration.
+func authoredScope(cfg Obj, name string) Obj {
+	agents := cfg.Obj("agents")
+	if id, ok := strings.CutPrefix(name, "entry:"); ok {
+		return agents.Obj("entries").Obj(id)
+	}
+	if name == "defaults" {
+		return agents.Obj("defaults")
+	}
+	return nil
+}
+
+// authoredPin reports whether the authored scope has a key that is not a
+// legacy ref, spelled as key once trimmed, with a concrete pin.
+func authoredPin(scope Obj, key string) bool {
+	for _, m := range scope.Obj("models") {
+		if mergeRank(m) != 0 || resolver.TrimRef(m.K) != key {
+			continue
+		}
+		e, _ := m.V.(Obj)
+		v, _ := e.Obj("agentRuntime").Get("id")
+		if id, ok := v.(string); ok && fold(id) != "" && fold(id) != "auto" {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeDoctor decodes the oracle's answer to a doctor item for in; occ
+// is occkit's answer, used to find the reasons that explain a difference.
+func DecodeDoctor(raw json.RawMessage, in DoctorInput, occ DoctorOut) (DoctorAnswer, error) {
 	type one struct {
 		OK     bool           `json:"ok"`
 		Config map[string]any `json:"config"`
@@ -585,7 +622,7 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 		}
 		want, ok := target.Proj, true
 		if slices.Contains(why, DoctorProfiledPolicy) {
-			want, ok = foldProfiledPolicy(want)
+			want, ok = foldProfiledPolicy(want, in.Config)
 		}
 		got := occ.Proj
 		if ok && slices.Contains(why, DoctorImplicitPrim) {

@@ -232,7 +232,7 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 			}
 		case FnDoctor:
 			occ := p.occ.(DoctorOut)
-			if a, err := DecodeDoctor(answers[ai], occ); err == nil && a.DoctorOut != occ {
+			if a, err := DecodeDoctor(answers[ai], p.input.(DoctorInput), occ); err == nil && a.DoctorOut != occ {
 				again, more = append(again, ai), append(more, DoctorItemVariants(item, p.input.(DoctorInput)))
 			}
 		}
@@ -309,7 +309,7 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
 			})
 		case FnDoctor:
-			a, err := DecodeDoctor(raw, p.occ.(DoctorOut))
+			a, err := DecodeDoctor(raw, p.input.(DoctorInput), p.occ.(DoctorOut))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -157,7 +157,7 @@ var tableDoctor = []Divergence{
 	},
 	{
 		Fn: FnDoctor, Class: "profiled-policy-key", Rule: "CMP-3", Wins: WinsSPEC, Bound: 0.06,
-		Reason: "a legacy ref with an auth profile (`codex-cli/gpt-5.4@work`) gets its model-scoped runtime under the model's key (`openai/gpt-5.4`), the key the SEL-1 lookup reads; doctor writes it under the ref with its profile (`openai/gpt-5.4@work`), a key no model lookup matches, so the migrated route loses its runtime. OpenClaw's answer with each such key moved to the model's key (in place of no policy, a blank or `auto`) must be occkit's",
+		Reason: "a legacy ref with an auth profile (`codex-cli/gpt-5.4@work`) gets its model-scoped runtime under the model's key (`openai/gpt-5.4`), the key the SEL-1 lookup reads; doctor writes it under the ref with its profile (`openai/gpt-5.4@work`), a key no model lookup matches, so the migrated route loses its runtime; a scope's whole-agent CLI pin on a profiled selection likewise. OpenClaw's answer with each such key moved to the model's key (in place of no policy, a blank or `auto`; a CLI pin's policy, written before the legacy keys merge, also in place of what they merged, not of an authored concrete pin) must be occkit's",
 		Rests:  "SPEC CMP-3: legacy refs move \"with model-scoped `agentRuntime.id`\"; SEL-1: \"exact model key\"; REF-5: the profile is an auth-profile suffix, not part of the model; OpenClaw's legacy runtime migration keys the policy by migrateLegacyRuntimeModelRef's ref, profile included",
 		Match:  func(c Case) bool { return DoctorExplainedBy(c.Claw.(DoctorAnswer), DoctorProfiledPolicy) },
 	},

@@ -241,7 +241,7 @@ func TestDoctorExplanation(t *testing.T) {
 			if tc.variants == nil {
 				raw, _ = json.Marshal(map[string]any{"ok": true, "config": tc.claw})
 			}
-			a, err := DecodeDoctor(raw, occ)
+			a, err := DecodeDoctor(raw, in, occ)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +278,7 @@ func TestDoctorProfiledPolicy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := DecodeDoctor(claw(tc.models), occ)
+			a, err := DecodeDoctor(claw(tc.models), in, occ)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,5 +370,46 @@ func TestCanonicalFirst(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"codex-cli/g", "codex/g", "openai/g", "codex/h", "claude-cli/x"}, models.Keys()); diff != "" {
 		t.Errorf("input changed (-want +got):\n%s", diff)
+	}
+}
+
+// TestDoctorProfiledPin checks the fold of a whole-agent CLI pin's policy
+// doctor keyed by a profiled ref: it wins over what legacy keys merged
+// into the model's key, not over an authored concrete pin.
+func TestDoctorProfiledPin(t *testing.T) {
+	pin := func(id string) Obj { return Obj{{"agentRuntime", Obj{{"id", id}}}} }
+	claw := func(models map[string]any) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"ok": true, "config": map[string]any{"agents": map[string]any{"defaults": map[string]any{
+			"model": "anthropic/x@w", "models": models}}}, "variants": map[string]any{}})
+		return b
+	}
+	doctor := func(rt string) map[string]any {
+		return map[string]any{"anthropic/x@w": map[string]any{"agentRuntime": map[string]any{"id": "claude-cli"}},
+			"anthropic/x": map[string]any{"agentRuntime": map[string]any{"id": rt}}}
+	}
+	tests := []struct {
+		name, key, clawRuntime string
+		want                   []string
+	}{
+		{"over a legacy key's pin", "claude-cli/x", "openclaw", []string{DoctorProfiledPolicy}},
+		{"not over an authored canonical pin", "anthropic/x", "openclaw", []string{DoctorProfiledPolicy}},
+		{"the model's key must otherwise agree", "anthropic/x", "codex", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := DoctorInput{Config: Obj{{"agents", Obj{{"defaults", Obj{{"agentRuntime", Obj{{"id", "claude-cli"}}},
+				{"model", "anthropic/x@w"}, {"models", Obj{{tc.key, pin("openclaw")}}}}}}}}}
+			_, occ, err := DoctorItem(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := DecodeDoctor(claw(doctor(tc.clawRuntime)), in, occ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, a.Explained); diff != "" {
+				t.Errorf("explained (-want +got), occkit %s:\n%s", occ.Proj, diff)
+			}
+		})
 	}
 }
