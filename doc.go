@@ -23,9 +23,11 @@
 //	if errors.Is(err, occkit.ErrInvalidRequest) { ... }
 //
 // A refusal that stands for another error keeps it as its cause ([Wrap],
-// [Error.Unwrap]): errors.Is(err, context.Canceled) holds after a
-// cancelled admission, an Authorizer's own error and a missing file's
-// fs.ErrNotExist stay reachable, and none of their text enters the
+// [Error.Unwrap]): errors.Is(err, context.Canceled) (or
+// context.DeadlineExceeded) holds after an admission or a driver call
+// whose context ended, whatever the collaborator answered, an
+// Authorizer's own error and a missing file's fs.ErrNotExist (through
+// every loader and $include) stay reachable, and none of their text enters the
 // message. A plain error that reaches [Join] or [Errors] without a code is
 // a server fault, [CodeInternal] (500, like apimachinery's
 // field.InternalError), never a client's 400.

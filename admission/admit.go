@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/logging"
+	"github.com/occkit/occkit/probe"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -25,16 +29,36 @@ type Options struct {
 	// admission to succeed.
 	Authorizer Authorizer
 	// HarnessVersions is the approved version of each Harness the
-	// installation runs (ADM-3), frozen into every revision. A Harness
-	// without an entry is frozen with an empty version.
+	// installation runs (ADM-3), frozen into every revision. Only
+	// versions the library knows are approved ([New] refuses others with
+	// a 400 listing them):
+	//   - openclaw: a release whose configuration contract the library
+	//     carries ([openclawschema.Releases]), or the release of the
+	//     caller's own OpenClawSchema. Every topology runs the OpenClaw
+	//     gateway with the admitted document, so this is the release the
+	//     document is checked against and the release that runs; without
+	//     an openclaw entry every Admit is refused (409 ADM-3).
+	//   - codex: a Codex CLI version whose probe contract the runners are
+	//     tested against ([probe.CodexVersions]); needed only by
+	//     revisions whose Harness is codex (409 ADM-3 otherwise).
 	HarnessVersions map[occkit.Harness]string
-	// OpenClawSchema is the OpenClaw configuration schema admitted
-	// documents must satisfy (DOC-5): nil is the pinned release's
-	// ([openclawschema.New]); see also DisableOpenClawSchema.
+	// OpenClawSchema is the check of an OpenClaw release the library does
+	// not carry ([openclawschema.Compile]): its Version must be the
+	// approved openclaw version. nil checks the approved release's
+	// carried contract ([openclawschema.ForRelease]); see also
+	// DisableOpenClawSchema.
 	OpenClawSchema *openclawschema.Validator
-	// DisableOpenClawSchema turns the OpenClaw schema check off: revisions
-	// then freeze no OpenClaw schema version.
+	// DisableOpenClawSchema turns the OpenClaw check off: revisions then
+	// freeze no checked release ([Revision.OpenClawSchemaVersion] is "").
+	// The approved versions are still checked.
 	DisableOpenClawSchema bool
+	// Rules are the caller's own policies, run in this order by every
+	// admission after the harness-auth and gateway-settings checks
+	// (package doc, "Your own rules"). New refuses a nil rule and a bad
+	// or repeated name.
+	Rules []Rule
+	// RuleTimeout is each rule's budget; zero is [DefaultRuleTimeout].
+	RuleTimeout time.Duration
 }
 
 // Admitter admits deployments. Make one with [New] and share it: it is
@@ -43,10 +67,13 @@ type Admitter struct {
 	authz    Authorizer
 	versions map[occkit.Harness]string
 	schema   *compile.Validator
-	openclaw *openclawschema.Validator // nil: disabled
-	// secrets is the credential policy of the OpenClaw release documents
-	// are admitted for (ADM-7, AUTH-6).
+	openclaw *openclawschema.Validator // nil: disabled, or no release approved
+	// secrets is the credential policy of the approved OpenClaw release
+	// (ADM-7, AUTH-6): its sensitive paths and environment names.
 	secrets compile.SecretPolicy
+	rules   []Rule
+	// ruleTimeout is each rule's budget.
+	ruleTimeout time.Duration
 }
 
 // configurationSchema is occkit's Configuration schema (DOC-5), compiled
@@ -54,10 +81,13 @@ type Admitter struct {
 // compile.Validator is immutable.
 var configurationSchema = sync.OnceValues(compile.NewValidator)
 
-// New prepares an Admitter from opts: it takes the Configuration schema
-// (DOC-5, compiled once per process) and copies what it keeps, so later
-// changes to opts do not affect it. A HarnessVersions key other than
-// openclaw or codex is a 400.
+// New prepares an Admitter from opts: it checks the approved versions
+// (ADM-3), takes the Configuration schema (DOC-5, compiled once per
+// process) and the approved OpenClaw release's contract (compiled once per
+// process and release), and copies what it keeps, so later changes to
+// opts do not affect it. A HarnessVersions key other than openclaw or
+// codex, a version the library does not know, or an OpenClawSchema for
+// another release than the approved one is a 400.
 func New(opts Options) (*Admitter, error) {
 	for h := range opts.HarnessVersions {
 		if h != occkit.HarnessOpenClaw && h != occkit.HarnessCodex {
@@ -65,31 +95,82 @@ func New(opts Options) (*Admitter, error) {
 				"harness versions name openclaw or codex only")
 		}
 	}
+	if v := opts.HarnessVersions[occkit.HarnessCodex]; v != "" && !slices.Contains(probe.CodexVersions(), v) {
+		return nil, occkit.Invalid("ADM-3", occkit.NewPath("harnessVersions", string(occkit.HarnessCodex)),
+			"Codex %q is not a version whose probe contract the runners are tested against; supported: %s",
+			v, strings.Join(probe.CodexVersions(), ", "))
+	}
 	schema, err := configurationSchema()
 	if err != nil {
 		return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded schema does not compile")
 	}
-	openclaw := opts.OpenClawSchema
-	if openclaw == nil && !opts.DisableOpenClawSchema {
-		if openclaw, err = openclawschema.New(); err != nil {
-			return nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded OpenClaw schema does not compile")
+	openclaw, contract, err := openclawCheck(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRules(opts.Rules); err != nil {
+		return nil, err
+	}
+	timeout := opts.RuleTimeout
+	if timeout <= 0 {
+		timeout = DefaultRuleTimeout
+	}
+	a := &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw,
+		rules: slices.Clone(opts.Rules), ruleTimeout: timeout}
+	// The approved release's credential policy; for a release the library
+	// does not carry (the caller's own check), the newest carried
+	// release's, the closest it knows.
+	// Without an approved release Admit refuses every deployment (ADM-3),
+	// and there are no sensitive paths to speak of.
+	if contract != nil || opts.HarnessVersions[occkit.HarnessOpenClaw] != "" {
+		release := openclawschema.Release()
+		if contract != nil {
+			release = contract.Version()
 		}
+		a.secrets = compile.SecretPolicyFor(release)
 	}
-	if opts.DisableOpenClawSchema {
-		openclaw = nil
-	}
-	a := &Admitter{authz: opts.Authorizer, versions: maps.Clone(opts.HarnessVersions), schema: schema, openclaw: openclaw}
-	a.secrets = compile.SecretPolicyFor(a.openclawRelease())
 	return a, nil
 }
 
-// openclawRelease is the OpenClaw release revisions are admitted for: the
-// schema's, or "" (the pinned release's policy) when it is disabled.
-func (a *Admitter) openclawRelease() string {
-	if a.openclaw == nil {
-		return ""
+// openclawCheck selects the check of the approved OpenClaw release (ADM-3,
+// DOC-5): the caller's own validator for that release, or the library's
+// contract of it. It returns the release's carried contract, if any; a
+// nil check when the check is disabled or no release is approved.
+func openclawCheck(opts Options) (*openclawschema.Validator, *openclawschema.Contract, error) {
+	at := occkit.NewPath("harnessVersions", string(occkit.HarnessOpenClaw))
+	approved := opts.HarnessVersions[occkit.HarnessOpenClaw]
+	if custom := opts.OpenClawSchema; custom != nil && !opts.DisableOpenClawSchema {
+		if approved != custom.Version() {
+			return nil, nil, occkit.Invalid("ADM-3", at,
+				"Options.OpenClawSchema checks OpenClaw %q, but the approved OpenClaw version is %q: they must be the same release", custom.Version(), approved)
+		}
+		return custom, custom.Contract(), nil
 	}
-	return a.openclaw.Version()
+	if approved == "" {
+		return nil, nil, nil
+	}
+	contract, err := openclawschema.ContractFor(approved)
+	if err != nil {
+		return nil, nil, occkit.Invalid("ADM-3", at,
+			"OpenClaw %q is not a release whose configuration contract the library carries; supported: %s (or pass Options.OpenClawSchema for another release)",
+			approved, strings.Join(openclawschema.Releases(), ", "))
+	}
+	if opts.DisableOpenClawSchema {
+		return nil, contract, nil
+	}
+	check, err := contract.Validator()
+	if err != nil {
+		return nil, nil, occkit.New(occkit.CodeDependencyUnavailable, "DOC-5", occkit.Root(), "the embedded OpenClaw %s schema does not compile", approved)
+	}
+	return check, contract, nil
+}
+
+// SensitivePatterns are the configuration paths the approved OpenClaw
+// release marks sensitive ([openclawschema.Contract.Sensitive]; the newest
+// carried release's for a release the library does not carry): where a
+// credential of the admitted document can be, for that release.
+func (a *Admitter) SensitivePatterns() []sensitive.Pattern {
+	return slices.Clone(a.secrets.Sensitive)
 }
 
 // Agent is the resource being deployed, as stored.
@@ -109,6 +190,9 @@ type Agent struct {
 	// render it. "" leaves the check to the render, against the
 	// Compute's namespace.
 	NamespaceID string
+	// Labels are the Agent's labels as the control plane stores them.
+	// Admission only shows them to the caller's rules ([View.Agent]).
+	Labels map[string]string
 }
 
 // Request is one deployment. Compute.Kind "" is Kubernetes.
@@ -116,6 +200,9 @@ type Request struct {
 	// Principal is the caller, passed to the Authorizer.
 	Principal string
 	Agent     Agent
+	// Tenant is the Agent's tenant, when the control plane knows it.
+	// Admission only shows it to the caller's rules ([View.Tenant]).
+	Tenant Tenant
 	// Configuration reads the stored Configuration after authorization.
 	Configuration ConfigurationReader
 	Compute       ComputeInfo
@@ -172,7 +259,8 @@ func (p *Prepared) Document() occkit.Document { return p.doc }
 // (LOG-1, unless the ComputeDriver owns logging) → schema validation
 // (DOC-5: occkit's schema, then the OpenClaw release's, so a revision
 // admits only what that OpenClaw starts with) → Harness resolution (RES) → roster (RES-10, deploy stage) →
-// harness-auth validation (AUTH) → gateway-settings check → freeze.
+// harness-auth validation (AUTH) → gateway-settings check → the caller's
+// rules (Options.Rules) → freeze.
 //
 // The first refusal ends admission and nothing is left behind: Admit has no
 // side effects of its own and returns no revision. A cancelled ctx is 503
@@ -209,7 +297,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	doc, gen, err := req.Configuration.ReadConfiguration(ctx, req.Agent.ConfigurationID)
 	if err != nil {
-		return nil, mapDependency("ADM-1", "the Configuration could not be read", err)
+		return nil, mapDependency("ADM-1", "the Configuration could not be read", drivers.Settle(ctx, "ADM-1", err))
 	}
 	read = doc
 	source := drivers.SourceIdentity{ID: req.Agent.ConfigurationID, Generation: gen}
@@ -233,6 +321,9 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 			}
 			out, err := t.TransformConfiguration(ctx, doc)
 			if err != nil {
+				if c := alive(ctx); c != nil {
+					return nil, c
+				}
 				return nil, mapRefusal("ADM-1", occkit.Root(), "the SandboxDriver refused the Configuration", err)
 			}
 			if !out.Equal(doc) {
@@ -259,6 +350,12 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		}
 	}
 
+	// Every topology runs the OpenClaw gateway with this document: without
+	// an approved release there is nothing to check it against and no
+	// release to run (ADM-3).
+	if err := a.checkVersion(occkit.HarnessOpenClaw); err != nil {
+		return nil, err
+	}
 	// ADM-7: no credential bytes are validated further, frozen or
 	// digested; refused before anything else reads the document.
 	if err := compile.CheckSecretLiterals(doc, a.secrets); err != nil {
@@ -345,9 +442,16 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		namespace:      req.Agent.NamespaceID,
 		secretBindings: append([]occkit.SecretBinding(nil), req.SecretBindings...),
 	}
-	r.openclawSchema = a.openclawRelease()
+	if a.openclaw != nil {
+		r.openclawSchema = a.openclaw.Version()
+	}
 	if sandbox != nil {
 		r.sandboxDriverID = sandbox.ID
+	}
+	// The caller's own rules (Options.Rules): after every check of
+	// occkit's, before the freeze, over what admission decided.
+	if err := a.runRules(ctx, r, doc, req); err != nil {
+		return nil, err
 	}
 	r.freeze(doc)
 	// The render stage, with the Compute-independent defaults: whatever
@@ -396,6 +500,11 @@ func (a *Admitter) authorize(ctx context.Context, principal string, ag Agent) er
 	if err == nil {
 		return nil
 	}
+	// A timeout is no denial: once ctx is done, whatever the Authorizer
+	// said (ctx.Err() itself, a wrapped one, a refusal) is the context's.
+	if c := drivers.Cancellation(ctx, "ADM-2"); c != nil {
+		return c
+	}
 	var oe *occkit.Error
 	if errors.As(err, &oe) && oe.Code == occkit.CodeDependencyUnavailable {
 		return oe
@@ -437,12 +546,8 @@ func withoutSecretExcerpts(err error) error {
 	return occkit.Join(errs...)
 }
 
-func alive(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "ADM-1", occkit.Root(), "admission was cancelled")
-	}
-	return nil
-}
+// alive refuses once ctx is done: 503 with the context's error as cause.
+func alive(ctx context.Context) error { return drivers.Cancellation(ctx, "ADM-1") }
 
 // maxAgentIDLen bounds the Agent ID a revision freezes.
 const maxAgentIDLen = 256

@@ -107,7 +107,7 @@ func allow() admission.Authorizer { return authz{} }
 
 func newAdmitter(t testing.TB, az admission.Authorizer) *admission.Admitter {
 	t.Helper()
-	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.171.0"}})
+	a, err := admission.New(admission.Options{Authorizer: az, HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestAdmitEmbedded(t *testing.T) {
 		rev.Source(), rev.Level(), rev.LoggingOwnership(), rev.Projection().Names(occkit.ProcessHarness),
 	}
 	want := got
-	want.Harness, want.Mode, want.Compute, want.Primary, want.Agent, want.Version = "openclaw", "embedded", "kubernetes", "anthropic/claude-sonnet-4-6", "agt_1", "2026.5.1"
+	want.Harness, want.Mode, want.Compute, want.Primary, want.Agent, want.Version = "openclaw", "embedded", "kubernetes", "anthropic/claude-sonnet-4-6", "agt_1", "2026.9.6"
 	want.Source = drivers.SourceIdentity{ID: "cfg_1", Generation: 3}
 	want.Level, want.Owner, want.Env = occkit.LevelWarn, occkit.OwnedByPlatform, []string{"ANTHROPIC_API_KEY"}
 	if diff := cmp.Diff(want, got); diff != "" {

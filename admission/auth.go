@@ -356,6 +356,9 @@ func validateWith(ctx context.Context, v drivers.HarnessAuthValidator, f drivers
 	}
 	p, err := v.ValidateHarnessAuth(ctx, f)
 	if err != nil {
+		if c := drivers.Cancellation(ctx, "AUTH-7"); c != nil {
+			return occkit.Projection{}, c
+		}
 		return occkit.Projection{}, mapDriverRefusal("AUTH-7", err)
 	}
 	// AUTH-6: a dedicated gateway never receives the Harness inference

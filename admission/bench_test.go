@@ -48,7 +48,7 @@ func BenchmarkAdmit(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("models=%d/admit-without-openclaw-schema", n), func(b *testing.B) {
 			a, err := admission.New(admission.Options{Authorizer: allow(), DisableOpenClawSchema: true,
-				HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.171.0"}})
+				HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"}})
 			if err != nil {
 				b.Fatal(err)
 			}

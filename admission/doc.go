@@ -22,12 +22,15 @@
 //     in a model provider or model entry, or a literal credential in
 //     env.vars; compile.CheckSecretLiterals), before any other stage reads
 //     it, so nothing secret is validated further, frozen, digested or
-//     rendered; then validate the document against the embedded schema (DOC-5), then
-//     against the configuration schema of the pinned OpenClaw release
-//     ([openclawschema]; [Options].OpenClawSchema picks another compiled
-//     one, DisableOpenClawSchema turns it off), so an admitted revision is
-//     one that OpenClaw starts with: a typo, a retired key, a wrong type or
-//     a value outside an enum is a 400 at the key OpenClaw names. Loading,
+//     rendered; then validate the document against the embedded schema
+//     (DOC-5), then against the configuration contract of the approved
+//     OpenClaw release ([openclawschema.ForRelease]: its schema,
+//     refinements and channel ids; [Options].OpenClawSchema is the
+//     caller's own check of a release the library does not carry,
+//     DisableOpenClawSchema turns it off), so an admitted revision is one
+//     that release starts with: a typo, a retired key, a wrong type, a
+//     value outside an enum or an unknown channel id is a 400 at the key
+//     OpenClaw names. Loading,
 //     repair and selection never apply it: they work on partial and
 //     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy
@@ -40,7 +43,9 @@
 //     admission analyses the transformed document itself;
 //  7. validate harnessAuth for the Compute (AUTH) and, when the
 //     ComputeDriver offers one, its [drivers.GatewaySettingsValidator];
-//  8. freeze.
+//  8. run the caller's own rules ([Options].Rules, "Your own rules"
+//     below);
+//  9. freeze.
 //
 // A refusal about the Configuration is placed in the text it was loaded
 // from when the Document carries a source map (compile.LoadFile, LoadFS,
@@ -48,6 +53,60 @@
 // an included file's own for an included value ([occkit.Document.Place],
 // run on refusals only). A refusal about the Agent (its harnessAuth, its
 // execution mode) or the Compute has no position.
+//
+// # Your own rules
+//
+// A platform team's policies ("no Codex in production namespaces", "only
+// anthropic and google models") are [Rule] values registered in
+// [Options].Rules; [RuleFunc] makes one of a function, and the nested
+// module github.com/occkit/occkit/admission/celrules compiles them from
+// CEL expressions. They run at one point of ADM-1's order, step 8: after
+// every check of occkit's own (so a rule only ever sees a deployment
+// occkit would admit) and before the freeze (so a refusal leaves nothing
+// behind). Each sees a [View] of what admission decided: the Agent with
+// the labels the control plane supplied ([Agent].Labels), its [Tenant]
+// ([Request].Tenant), the principal, the Harness, mode and Compute, the
+// effective primary and fallback [Model]s with their providers, runtimes
+// and the paths they are written at, the configured [Channel]s, the
+// secretBindings (names and references), the approved [Release] and the
+// admitted document as an [occkit.Value]. Admission holds no Secret
+// value, so no rule sees one. A View is read-only: accessors return
+// copies.
+//
+// Decisions where the rules are silent:
+//
+//   - A rule's name is "namespace/name" ([CheckRuleName]); the namespace
+//     occkit is reserved, so no rule passes for occkit's own, and a SPEC
+//     rule ID ("RES-7") is no valid name. New refuses a nil rule, a bad
+//     name and a name registered twice (400, ADM-1, path rules[i]).
+//   - Rules run in registration order, one after another in one
+//     goroutine of their own (admission hands over to it once), each
+//     with a deadline of [Options].RuleTimeout ([DefaultRuleTimeout], one
+//     second, when zero). Every rule runs, and their refusals come back
+//     together ([occkit.Join]), so a team sees all it has to fix.
+//   - A refusal is the rule's *occkit.Error with Rule set to the rule's
+//     name (whatever rule it gave), its code (400 when empty), path and
+//     message kept, placed in the Configuration's source like every
+//     refusal about the document ([occkit.Document.Place]).
+//   - A rule that panics or returns a plain error is a fault of the rule:
+//     500 INTERNAL naming the rule, never the panic's value nor the
+//     error's text (both stay reachable through Unwrap). One that
+//     overruns its deadline is 503 DEPENDENCY_UNAVAILABLE naming it;
+//     admission stops waiting for it (the rules after it do not run), and
+//     a rule that ignores its context keeps only the rules' goroutine. A
+//     cancelled admission is 503 ADM-1.
+//   - The View reads the document's channels and top-level members
+//     ([View.DocumentKey]) in one pass, when a rule first asks: a rule set
+//     that reads neither costs no pass over a large document.
+//   - The rules that held join the revision's reason chain
+//     ([Revision.Reasons], [Revision.Explain]: "company/x (request):
+//     held"), which is not persisted: rules never change the digest.
+//   - A model's Runtime is the admitted Harness (RES-3: all models
+//     resolve to one); its Path is where the primary is written (the
+//     first RES-3 reason) and, for a {primary, fallbacks} selection, where
+//     each fallback is; the root when admission cannot tell.
+//   - Channels are the members of channels other than defaults and
+//     modelByChannel whose value is an object without enabled: false.
 //
 // # Revisions
 //
@@ -59,9 +118,10 @@
 // harnessAuth snapshot ([occkit.Binding], references only); the credential
 // [occkit.Projection]; the primary model and fallback order as admitted (ADM-4);
 // the admitted level and logging ownership; the OpenClaw release whose
-// schema the document was checked against
-// ([Revision.OpenClawSchemaVersion], in the record and the digest). Every
-// accessor returns a copy.
+// contract the document was checked against
+// ([Revision.OpenClawSchemaVersion], in the record and the digest): the
+// approved OpenClaw release itself, "" only when the check is disabled.
+// Every accessor returns a copy.
 // [Revision.MarshalJSON] writes a deterministic record and [ParseRevision]
 // restores one, refusing a record whose digest does not match its document.
 // A revision also freezes the Agent's tenant namespace when the request
@@ -91,6 +151,21 @@
 // policy applies, and the render applies the same. Admit also refuses a Harness the installation
 // approves no version of (409, ADM-3: [Options].HarnessVersions names the
 // approved ones; the version labels every workload, LOG-6).
+//
+// # Approved versions
+//
+// [New] approves only versions the library knows (400 ADM-3 at
+// harnessVersions.<harness>, listing the supported ones): an OpenClaw
+// release whose contract it carries ([openclawschema.Releases]) and a
+// Codex CLI version whose probe contract the runners are tested against
+// ([probe.CodexVersions], the one list of them). A caller's own
+// [Options].OpenClawSchema must check the approved OpenClaw release itself
+// (its Version equals it). Every topology runs the OpenClaw gateway with
+// the admitted document, so Admit refuses every deployment (409 ADM-3 at
+// harnessVersions.openclaw) when no OpenClaw release is approved, before
+// the document is checked; a codex entry is needed only by revisions
+// whose Harness is codex. [Admitter.SensitivePatterns] are the approved
+// release's sensitive paths.
 //
 // # harnessAuth
 //
@@ -141,7 +216,15 @@
 //     Kubernetes only (DRV-2); other deployments ignore it.
 //   - A driver's plain error text is never repeated in a refusal: it might
 //     carry a value. Gateway-settings refusals keep only the setting's path.
-//   - A cancelled context is 503 DEPENDENCY_UNAVAILABLE.
+//   - A cancelled context, or one whose deadline passed, is 503
+//     DEPENDENCY_UNAVAILABLE whose cause is the context's error
+//     (errors.Is context.Canceled or context.DeadlineExceeded). Once the
+//     context is done, a failing call-out (the Authorizer, the
+//     Configuration reader, the SandboxDriver transform, the harness-auth
+//     validator, the gateway-settings check) is reported that way
+//     whatever it returned, in Admit, Verify and ValidateWith alike: a
+//     timeout never reads as a 403 denial or a driver's refusal
+//     ([drivers.Settle]).
 //   - A literal credential is refused under ADM-7 (freezing keeps the
 //     reference, never Secret bytes), not ADM-3 (whose "references only"
 //     is about the harnessAuth snapshot); its refusal keeps file, line and

@@ -57,7 +57,7 @@ func TestAdmitOpenClawSchema(t *testing.T) {
 	// Disabled: the typo is admitted (occkit's own rules only) and no
 	// version is frozen, so the digest differs from a checked revision.
 	off, err := admission.New(admission.Options{Authorizer: allow(), DisableOpenClawSchema: true,
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"}})
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"}})
 	if err != nil {
 		t.Fatal(err)
 	}

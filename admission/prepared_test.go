@@ -164,7 +164,7 @@ func TestAdmitPreparedTransformed(t *testing.T) {
 // TestNewSharesTheSchema: the Configuration schema is compiled once per
 // process, so a second Admitter costs a few allocations, not a compile.
 func TestNewSharesTheSchema(t *testing.T) {
-	opts := admission.Options{Authorizer: allow(), HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"}}
+	opts := admission.Options{Authorizer: allow(), HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"}}
 	if _, err := admission.New(opts); err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,10 @@
 // total of all included files) from its metadata before it is read, the
 // number of included files before each is opened, and the growth of
 // ${VAR} substitution as each reference is written, never after the
-// output is built. Parsers keep a few words per open level and find the
+// output is built. A string is substituted in one pass: the closing brace
+// of a "${" is found once for all the openings before it (OpenClaw's own
+// scan looks again from every "$", which is quadratic on a string of
+// "${"), and a name is read only as far as it can go. Parsers keep a few words per open level and find the
 // path of an error by scanning the output written so far
 // ([occkit.PathAt]), so a deep document costs memory in proportion to its
 // size whatever depth limit is configured, up to [HardMaxDepth]. Include
@@ -161,7 +164,11 @@
 // os.Root, so this is its equivalent; a directory swapped between the checks
 // and the open is the remaining window). Includes nest at most
 // [MaxIncludeDepth] files deep, at most [MaxIncludeFiles] files per load; a
-// cycle is an error. The merged document obeys the same Limits. Without
+// cycle is an error. A file that cannot be read, the top-level one of
+// [LoadFile] or [LoadFS] or any included one at any depth, is a 400 that
+// keeps the error behind it for errors.Is (fs.ErrNotExist,
+// fs.ErrPermission, …); for an included file without its path, which is
+// a document value and never quoted. The merged document obeys the same Limits. Without
 // roots, [Load] refuses $include; [LoadFile] defaults the root to the
 // file's directory. OpenClaw's guard against JavaScript prototype keys
 // (__proto__ and friends) has no meaning for Go values: such keys are kept
@@ -179,6 +186,30 @@
 // reference (${lower}) is left alone, and a variable that is missing or
 // empty is an error naming the variable. Secret-store references
 // (${pass:…}, ${gopass:…}) are refused: occkit runs no password store.
+//
+// Variables the document defines: as OpenClaw's loader does before it
+// substitutes (config-env-vars in 2026.9.6), the merged document's
+// top-level `env` object defines variables: the string members of
+// env.vars, then the string members of env itself except `vars` and
+// `shellEnv` (the shorthand wins for a name written in both). A name is
+// trimmed of JavaScript white space and must be a portable variable name;
+// a blank value, a value that itself holds a ${NAME} reference (an escaped
+// $${NAME} is none, and the value is taken as written, escape and all) and
+// a name OpenClaw will not take from a configuration (the pinned
+// release's [envpolicy.Policy.ConfigEnvApplies]: names that make a
+// runtime load code or change whom it trusts, LD_*, DYLD_*, NODE_OPTIONS,
+// BASH_ENV, proxies and the like, and OpenClaw's own switches) define
+// nothing. The
+// Lookup's non-blank value of a name wins over the document's; the
+// document fills names the Lookup lacks or holds blank. Z_AI_API_KEY
+// fills a blank ZAI_API_KEY, as OpenClaw normalizes its environment. The
+// env section's own strings are substituted like any other. Includes
+// merge first, so an included file's env section counts. occkit does not
+// run OpenClaw's login-shell import (env.shellEnv) or read .env files.
+// [DefinedEnv] returns the names a document defines this way under a
+// release's policy, for checks of references a runtime will resolve. The differential tier
+// (internal/openclawdiff, config.load) runs OpenClaw's own
+// resolveConfigForRead on generated include trees with env sections.
 //
 // # Schema
 //
@@ -406,9 +437,14 @@
 //     ([CredentialKey]: names holding key, token, secret, passw,
 //     passphrase, auth, credential, cookie, bearer, session, signature,
 //     cert or header, any casing and punctuation; count keys such as
-//     maxTokens excepted) are dropped and every URL keeps only scheme and
-//     host ([Origin]: user info, path, query and fragment go, the
-//     scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
+//     maxTokens excepted) are dropped, and so is how a process would be
+//     started, where a credential rides as a plain element: command
+//     lines, argument arrays and environment maps (command, cmd, args,
+//     argv, env, passEnv, extraArgs, setupCommand, …) and every object
+//     with a command, such as a provider's localService (the dedicated
+//     gateway never starts a local model server: its Harness infers);
+//     every URL keeps only scheme and host ([Origin]: user info, path,
+//     query and fragment go, the scheme-less svc:KEY@host/v1 included); OpenClaw's own sensitive
 //     paths under `models` go as a floor; env and env.vars lose the model
 //     inference variables ([InferenceEnv]), <PROVIDER>_API_KEY of every
 //     configured provider and every variable the removed settings

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -386,7 +387,7 @@ func (in *includer) load(ld *loader, v *treeNode, siteLoc, at *location, dir str
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return nil, occkit.Invalid("DOC-4", site, "the included file cannot be read: it does not exist or is not accessible")
+		return nil, fileError(site, "DOC-4", "the included file", readFailure{reasonUnreadable, err}.pathless(), in.limits)
 	}
 	if !insideRoots(real, in.realRoots) {
 		return nil, occkit.Invalid("DOC-4", site, "$include leaves the allowed include roots through a symbolic link")
@@ -397,13 +398,13 @@ func (in *includer) load(ld *loader, v *treeNode, siteLoc, at *location, dir str
 	// DOC-2: the included files together hold at most MaxBytes, checked
 	// against the file's size before it is read, so that a fan-out of
 	// large files costs no more than one document.
-	data, reason := readRegularFile(real, min(in.limits.MaxBytes, in.limits.MaxBytes-in.read), true)
-	if reason == reasonTooLarge && in.read > 0 {
+	data, fail := readRegularFile(real, min(in.limits.MaxBytes, in.limits.MaxBytes-in.read), true)
+	if fail.reason == reasonTooLarge && in.read > 0 {
 		if st, err := os.Stat(real); err == nil && st.Size() <= int64(in.limits.MaxBytes) {
 			return nil, occkit.Invalid("DOC-2", site, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, reason, site, at, real, ld.displayName(p), filepath.Dir(p), chain, depth)
+	return in.descend(ld, data, fail.pathless(), site, at, real, ld.displayName(p), filepath.Dir(p), chain, depth)
 }
 
 // descend parses an included file's bytes (or reports why they could not
@@ -411,9 +412,9 @@ func (in *includer) load(ld *loader, v *treeNode, siteLoc, at *location, dir str
 // resolves its relative paths and name is the file in positions. What the
 // file itself gets wrong is placed in it; the file joins the loader's
 // sources once its own includes are resolved, after theirs.
-func (in *includer) descend(ld *loader, data []byte, reason string, site occkit.Path, at *location, key, name, dir string, chain []string, depth int) (*treeNode, error) {
-	if reason != "" {
-		return nil, fileError(site, "DOC-4", "the included file", reason, in.limits)
+func (in *includer) descend(ld *loader, data []byte, fail readFailure, site occkit.Path, at *location, key, name, dir string, chain []string, depth int) (*treeNode, error) {
+	if fail.reason != "" {
+		return nil, fileError(site, "DOC-4", "the included file", fail, in.limits)
 	}
 	in.read += len(data)
 	out, err := ld.parse(data)
@@ -477,6 +478,25 @@ func insideRoots(p string, roots []string) bool {
 	return false
 }
 
+// readFailure is why a file could not be read: a reason naming no path
+// (empty when the file was read) and the error behind it, if any, kept
+// for errors.Is (fs.ErrNotExist, fs.ErrPermission, …).
+type readFailure struct {
+	reason string
+	cause  error
+}
+
+// pathless drops the file name from the cause: an included file's path
+// is a document value, which a refusal never carries. What the cause
+// stands for (a *fs.PathError's own error) stays.
+func (f readFailure) pathless() readFailure {
+	var pe *fs.PathError
+	if errors.As(f.cause, &pe) {
+		f.cause = pe.Err
+	}
+	return f
+}
+
 // Reasons readRegularFile gives; they name no path.
 const (
 	reasonTooLarge   = "too large"
@@ -492,27 +512,27 @@ const (
 // then checks that what it opened is still the file at real. With
 // noHardLinks a file with several links is refused: a hard link can point
 // outside the roots where no path check can see it.
-func readRegularFile(real string, max int, noHardLinks bool) ([]byte, string) {
+func readRegularFile(real string, max int, noHardLinks bool) ([]byte, readFailure) {
 	f, err := openNoFollow(real)
 	if err != nil {
-		return nil, reasonUnreadable
+		return nil, readFailure{reasonUnreadable, err}
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, reasonUnreadable
+		return nil, readFailure{reasonUnreadable, err}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, reasonNotRegular
+		return nil, readFailure{reason: reasonNotRegular}
 	}
 	if noHardLinks && hardLinks(fi) > 1 {
-		return nil, reasonHardLink
+		return nil, readFailure{reason: reasonHardLink}
 	}
 	if again, err := filepath.EvalSymlinks(real); err != nil || again != real {
-		return nil, reasonChanged
+		return nil, readFailure{reasonChanged, err}
 	}
 	if st, err := os.Stat(real); err != nil || !os.SameFile(st, fi) {
-		return nil, reasonChanged
+		return nil, readFailure{reasonChanged, err}
 	}
 	return readBounded(f, fi.Size(), max)
 }
@@ -520,16 +540,16 @@ func readRegularFile(real string, max int, noHardLinks bool) ([]byte, string) {
 // readBounded reads an opened regular file of the given size, at most
 // max bytes: the size it reports is checked before reading and the bytes
 // read after (a file may grow while it is read).
-func readBounded(r io.Reader, size int64, max int) ([]byte, string) {
+func readBounded(r io.Reader, size int64, max int) ([]byte, readFailure) {
 	if max < 0 || size > int64(max) {
-		return nil, reasonTooLarge
+		return nil, readFailure{reason: reasonTooLarge}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
 	if err != nil {
-		return nil, reasonUnreadable
+		return nil, readFailure{reasonUnreadable, err}
 	}
 	if len(data) > max {
-		return nil, reasonTooLarge
+		return nil, readFailure{reason: reasonTooLarge}
 	}
-	return data, ""
+	return data, readFailure{}
 }

@@ -29,13 +29,13 @@ func (in *includer) loadFS(ld *loader, rel string, site occkit.Path, at *locatio
 	if err := in.admit(site, p, chain); err != nil {
 		return nil, err
 	}
-	data, reason := fsReadFile(in.fsys, p, in.limits.MaxBytes-in.read)
-	if reason == reasonTooLarge && in.read > 0 {
+	data, fail := fsReadFile(in.fsys, p, in.limits.MaxBytes-in.read)
+	if fail.reason == reasonTooLarge && in.read > 0 {
 		if st, err := fs.Stat(in.fsys, p); err == nil && st.Size() <= int64(in.limits.MaxBytes) {
 			return nil, occkit.Invalid("DOC-2", site, "the included files together are larger than the limit of %d bytes", in.limits.MaxBytes)
 		}
 	}
-	return in.descend(ld, data, reason, site, at, p, p, path.Dir(p), chain, depth)
+	return in.descend(ld, data, fail.pathless(), site, at, p, p, path.Dir(p), chain, depth)
 }
 
 // fsInside reports whether the slash path p is one of roots or below one;
@@ -52,18 +52,18 @@ func fsInside(p string, roots []string) bool {
 // fsReadFile reads the regular file name of fsys, at most max bytes,
 // checking the size the file reports before reading and the bytes read
 // after.
-func fsReadFile(fsys fs.FS, name string, max int) ([]byte, string) {
+func fsReadFile(fsys fs.FS, name string, max int) ([]byte, readFailure) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, reasonUnreadable
+		return nil, readFailure{reasonUnreadable, err}
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, reasonUnreadable
+		return nil, readFailure{reasonUnreadable, err}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, reasonNotRegular
+		return nil, readFailure{reason: reasonNotRegular}
 	}
 	return readBounded(f, fi.Size(), max)
 }
@@ -96,9 +96,9 @@ func LoadFS(fsys fs.FS, name string, opts LoadOptions) (occkit.Document, error) 
 	}
 	l := opts.Limits.withDefaults()
 	ld := &loader{limits: l, lookup: opts.Lookup, inc: &includer{limits: l, roots: roots, fsys: fsys}}
-	data, reason := fsReadFile(fsys, name, l.MaxBytes)
-	if reason != "" {
-		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", reason, l)
+	data, fail := fsReadFile(fsys, name, l.MaxBytes)
+	if fail.reason != "" {
+		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", fail, l)
 	}
 	ld.name, ld.keep = name, true
 	return ld.load(data, path.Dir(name), []string{name})

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/json5"
 	"github.com/occkit/occkit/internal/normalized"
@@ -89,7 +92,11 @@ type LoadOptions struct {
 	// turns substitution off: strings, ${VAR} and $${VAR} included, are kept
 	// verbatim, as a control plane stores a Configuration whose references
 	// the runtime resolves later. The process environment is never read
-	// unless the caller passes os.LookupEnv here.
+	// unless the caller passes os.LookupEnv here. As in OpenClaw, the
+	// document's own env section (env.vars and its shorthand keys) fills
+	// the names Lookup lacks or holds blank ([DefinedEnv]; the package
+	// doc, "Variables the document defines"), under the pinned release's
+	// environment policy.
 	Lookup func(name string) (string, bool)
 	// IncludeRoots are the directories $include may read from. For [Load]
 	// an empty list refuses $include; for [LoadFile] it defaults to the
@@ -164,9 +171,9 @@ func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, occkit.Wrap(err, occkit.CodeInvalidRequest, "DOC-1", occkit.Root(), "the configuration file %q cannot be read", path)
 	}
-	data, rerr := readRegularFile(real, ld.limits.MaxBytes, false)
-	if rerr != "" {
-		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", rerr, ld.limits)
+	data, fail := readRegularFile(real, ld.limits.MaxBytes, false)
+	if fail.reason != "" {
+		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", fail, ld.limits)
 	}
 	ld.name, ld.keep, ld.baseDir = path, true, filepath.Dir(abs)
 	return ld.load(data, filepath.Dir(abs), []string{real})
@@ -230,8 +237,15 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		// Substitution changes string values only, checking their length
 		// and the document's size as it writes; keys, nesting and numbers
 		// stay as parsed, so the result needs no second parse.
+		// The document's own env section defines variables first, as
+		// OpenClaw applies it to its environment before substituting.
+		// The loader has no release of its own: the pinned one's policy
+		// says which names a configuration may set (read only when the
+		// document defines any).
+		applies := func(name string) bool { return envpolicy.Pinned().ConfigEnvApplies(name) }
+		lookup := envLookup(ld.lookup, documentEnv(gjson.GetBytes(out, "env"), applies))
 		before := len(out)
-		if out, err = substitute(out, ld.lookup, ld.limits); err != nil {
+		if out, err = substitute(out, lookup, ld.limits); err != nil {
 			return occkit.Document{}, err
 		}
 		substituted = len(out) != before || &out[0] != &norm.Bytes()[0]
@@ -380,10 +394,11 @@ func pathOf(elems []json5.PathElem) occkit.Path {
 	return p.Path()
 }
 
-// fileError explains why a file could not be read, naming no path.
-func fileError(at occkit.Path, rule, what string, reason string, l Limits) error {
-	if reason == reasonTooLarge {
+// fileError explains why a file could not be read, naming no path in its
+// message; the cause stays reachable for errors.Is.
+func fileError(at occkit.Path, rule, what string, fail readFailure, l Limits) error {
+	if fail.reason == reasonTooLarge {
 		return occkit.Invalid("DOC-2", at, "%s is larger than the limit of %d bytes", what, l.MaxBytes)
 	}
-	return occkit.Invalid(rule, at, "%s cannot be read: %s", what, reason)
+	return occkit.Wrap(fail.cause, occkit.CodeInvalidRequest, rule, at, "%s cannot be read: %s", what, fail.reason)
 }

@@ -2,16 +2,11 @@ package compile
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/json5"
 )
-
-// varName is the variable-name pattern OpenClaw substitutes: upper-case
-// letters, digits and underscores, not starting with a digit.
-var varName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 
 type refKind int
 
@@ -21,15 +16,18 @@ const (
 	refSecret                // ${pass:…} or ${gopass:…}
 )
 
-// classifyRef tells what the text between "${" and "}" is.
-func classifyRef(ref string) refKind {
-	if varName.MatchString(ref) {
-		return refEnv
+// varNameLen is the length of the longest prefix of s that can be read as
+// a variable name; it stops at the first byte that cannot, so a caller
+// that knows what follows pays only for the name.
+func varNameLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return i
 	}
-	if i := strings.IndexByte(ref, ':'); i > 0 && (ref[:i] == "pass" || ref[:i] == "gopass") {
-		return refSecret
-	}
-	return refNone
+	return len(s)
 }
 
 // substitute returns the normalized JSON src with ${NAME} replaced in
@@ -137,6 +135,66 @@ func substituteLiteral(lit []byte, room int, l Limits, lookup func(string) (stri
 // write, so nothing longer is ever built. The errors carry the root path;
 // the caller puts them at the string.
 func substituteString(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
+	var sc refScanner
+	return sc.substitute(s, limit, lookup)
+}
+
+// refScanner substitutes one string in time linear in its length (the
+// package doc's "Bounded work"). OpenClaw looks for the closing brace of
+// every "${" from scratch, which costs the rest of the string each time
+// ("${" repeated without a "}" is quadratic); the scanner remembers the
+// first "}" at or after the last place it looked, and since every search
+// starts at or after the previous one, the closing braces are found in
+// one pass. What lies between is read only as far as a name can go, and
+// a name that is read is skipped over. read counts the bytes examined
+// beyond the one pass, for the cost test.
+type refScanner struct {
+	s        string
+	searched bool
+	close    int // the first '}' at or after the last search's start (-1: none)
+	read     int
+}
+
+// closeAfter returns the index of the first '}' at or after i, or -1.
+// Calls must not decrease i: then a brace found earlier is still the
+// first one after i unless i has passed it, and each search starts past
+// the brace the previous one found.
+func (sc *refScanner) closeAfter(i int) int {
+	if sc.searched && (sc.close < 0 || sc.close >= i) {
+		return sc.close
+	}
+	sc.searched = true
+	j := strings.IndexByte(sc.s[i:], '}')
+	if j < 0 {
+		sc.read += len(sc.s) - i
+		sc.close = -1
+	} else {
+		sc.read += j + 1
+		sc.close = i + j
+	}
+	return sc.close
+}
+
+// refAt classifies the reference whose name would start at i (just after
+// "${"), returning its kind and the index of its closing brace.
+func (sc *refScanner) refAt(i int) (refKind, int) {
+	end := sc.closeAfter(i)
+	if end < 0 {
+		return refNone, -1
+	}
+	n := varNameLen(sc.s[i:end])
+	sc.read += min(n+1, end-i)
+	if n > 0 && n == end-i {
+		return refEnv, end
+	}
+	if strings.HasPrefix(sc.s[i:end], "pass:") || strings.HasPrefix(sc.s[i:end], "gopass:") {
+		return refSecret, end
+	}
+	return refNone, end
+}
+
+func (sc *refScanner) substitute(s string, limit int, lookup func(string) (string, bool)) (string, bool, error) {
+	*sc = refScanner{s: s}
 	var b strings.Builder
 	b.Grow(min(len(s), limit))
 	changed := false
@@ -164,35 +222,32 @@ func substituteString(s string, limit int, lookup func(string) (string, bool)) (
 			continue
 		}
 		if strings.HasPrefix(s[i:], "$${") {
-			if end := strings.IndexByte(s[i+3:], '}'); end >= 0 {
-				if ref := s[i+3 : i+3+end]; classifyRef(ref) != refNone {
-					if err := write(s[lit:i], "${", ref, "}"); err != nil {
-						return "", false, err
-					}
-					i += 3 + end
-					lit, changed = i+1, true
-					continue
+			if kind, end := sc.refAt(i + 3); kind != refNone {
+				if err := write(s[lit:i], "${", s[i+3:end], "}"); err != nil {
+					return "", false, err
 				}
+				i = end
+				lit, changed = i+1, true
+				continue
 			}
 		}
 		if strings.HasPrefix(s[i:], "${") {
-			if end := strings.IndexByte(s[i+2:], '}'); end >= 0 {
-				ref := s[i+2 : i+2+end]
-				switch classifyRef(ref) {
-				case refEnv:
-					v, ok := lookup(ref)
-					if !ok || v == "" {
-						return "", false, occkit.Invalid("DOC-4", occkit.Root(), "variable %s is not set", ref)
-					}
-					if err := write(s[lit:i], v); err != nil {
-						return "", false, err
-					}
-					i += 2 + end
-					lit, changed = i+1, true
-					continue
-				case refSecret:
-					return "", false, occkit.Invalid("DOC-4", occkit.Root(), "secret-store references (pass:, gopass:) are not supported")
+			kind, end := sc.refAt(i + 2)
+			switch kind {
+			case refEnv:
+				ref := s[i+2 : end]
+				v, ok := lookup(ref)
+				if !ok || v == "" {
+					return "", false, occkit.Invalid("DOC-4", occkit.Root(), "variable %s is not set", ref)
 				}
+				if err := write(s[lit:i], v); err != nil {
+					return "", false, err
+				}
+				i = end
+				lit, changed = i+1, true
+				continue
+			case refSecret:
+				return "", false, occkit.Invalid("DOC-4", occkit.Root(), "secret-store references (pass:, gopass:) are not supported")
 			}
 		}
 	}

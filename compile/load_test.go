@@ -23,6 +23,24 @@ func errOf(t *testing.T, err error) occkit.ErrorMatcher {
 	return m[0]
 }
 
+// checkLoaded compares what a load gave with the document want, or with
+// the refusal werr when that is set.
+func checkLoaded(t *testing.T, doc occkit.Document, err error, want string, werr *occkit.ErrorMatcher) {
+	t.Helper()
+	if werr != nil {
+		if diff := cmp.Diff(*werr, errOf(t, err)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, doc.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestLoad(t *testing.T) {
 	tests := []struct {
 		name, in, want string
@@ -148,18 +166,7 @@ func TestLoadSubstitution(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := Load([]byte(tt.in), LoadOptions{Lookup: lookup})
-			if tt.err != nil {
-				if diff := cmp.Diff(*tt.err, errOf(t, err)); diff != "" {
-					t.Errorf("(-want +got):\n%s", diff)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, doc.String()); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			checkLoaded(t, doc, err, tt.want, tt.err)
 		})
 	}
 	_, err := Load([]byte(`{"a": "${NOPE}"}`), LoadOptions{Lookup: lookup})

@@ -178,10 +178,15 @@ func dropEnv(doc occkit.Document, drop func(string) bool) (occkit.Document, erro
 //     depth: `headers` objects and credential-like keys (names holding key,
 //     token, secret, password, passphrase, auth, credential, cookie,
 //     bearer, session, signature or cert, e.g. apiKey, x-api-key,
-//     Authorization, request.auth, tls.key) are dropped, and every URL-like
-//     string (one holding "://", or under a key naming a url, endpoint,
-//     host or proxy, including the scheme-less `svc:KEY@host/v1`) keeps only
-//     its scheme and host: user info, path, query and fragment go;
+//     Authorization, request.auth, tls.key) are dropped, and so are how
+//     a process would be started (command lines, argument arrays and
+//     environment maps: command, args, env, extraArgs, …) and every
+//     object describing a process to start (one with a command, such as
+//     localService: the dedicated gateway never runs inference); every
+//     URL-like string (one holding "://", or under a key naming a url,
+//     endpoint, host or proxy, including the scheme-less
+//     `svc:KEY@host/v1`) keeps only its scheme and host: user info, path,
+//     query and fragment go;
 //   - OpenClaw's own sensitive paths under `models` are removed as a floor;
 //   - `env` / `env.vars` lose the model inference variables
 //     ([InferenceEnv]), `<PROVIDER>_API_KEY` for every configured provider
@@ -291,6 +296,29 @@ func urlKey(k string) bool {
 	return false
 }
 
+// launchKey reports whether a settings key holds how a process is
+// started: its command line, arguments or environment (command, cmd,
+// args, argv, arguments, env, environment, passEnv, and names ending in
+// args or command such as extraArgs or setupCommand). Any of them can
+// carry a credential as a plain element ("--api-key", "SECRET"), so they
+// go whole, as headers do.
+func launchKey(k string) bool {
+	switch n := normalizeKey(k); n {
+	case "command", "cmd", "args", "argv", "arguments", "env", "environment", "passenv":
+		return true
+	default:
+		return strings.HasSuffix(n, "args") || strings.HasSuffix(n, "command")
+	}
+}
+
+// launchSpec reports whether v describes a process to start: an object
+// with a command, as OpenClaw writes localService, MCP servers and exec
+// providers. Without its command such an object is invalid, so it goes
+// whole rather than being left half-stripped.
+func launchSpec(v gjson.Result) bool {
+	return v.IsObject() && v.Get("command").Exists()
+}
+
 // scrub writes v without credentials; key is the member name v sits under.
 func scrub(b *strings.Builder, v gjson.Result, key string, refs map[string]bool) {
 	switch {
@@ -298,7 +326,7 @@ func scrub(b *strings.Builder, v gjson.Result, key string, refs map[string]bool)
 		b.WriteByte('{')
 		first := true
 		v.ForEach(func(k, c gjson.Result) bool {
-			if CredentialKey(k.String()) {
+			if CredentialKey(k.String()) || launchKey(k.String()) || launchSpec(c) {
 				collectRefs(c, refs)
 				return true
 			}

@@ -16,6 +16,7 @@ func FuzzStripInference(f *testing.F) {
 		`{"models":{"providers":{"p":{"baseUrl":"svc:k@h/v1"}}},"env":{"vars":{"P_API_KEY":"k"}}}`,
 		`{"models":{"providers":"x"},"env":"y"}`,
 		`{"agents":{"defaults":{"models":{"p/m":{"params":{"token":"k"}}}}}}`,
+		`{"models":{"providers":{"p":{"localService":{"command":"/s","args":["--key","${K}"],"env":{"A":"k"}}}}},"env":{"vars":{"K":"k"}}}`,
 	} {
 		f.Add(s)
 	}

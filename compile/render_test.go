@@ -228,3 +228,75 @@ func TestStripInferenceEveryProvider(t *testing.T) {
 		})
 	}
 }
+
+// TestStripInferenceLaunchSpecs: AUTH-6 — how a process would be started
+// is a place a credential rides (an argument array, a command line, an
+// environment map, a variable those reference): a dedicated gateway
+// keeps none of it, on every dedicated topology and Compute, while the
+// dedicated OpenClaw Harness, which infers, keeps its local model server.
+func TestStripInferenceLaunchSpecs(t *testing.T) {
+	// Literals where nothing marks a credential (so admission's ADM-7
+	// check lets them through) and a variable the document defines for
+	// them: all must be gone from the gateway.
+	const secret = "SECRET-31"
+	src := `{"agents":{"defaults":{"model":"codex/m","models":{"p/m":{"alias":"m","params":{"extraArgs":["` + secret + `"],"temperature":1}}}}},` +
+		`"env":{"vars":{"TEAM":"core","UPSTREAM_ARG":"` + secret + `"}},` +
+		`"models":{"providers":{"p":{"baseUrl":"http://127.0.0.1:8080/v1","api":"openai-completions",` +
+		`"localService":{"command":"/usr/bin/llama-server --upstream ` + secret + `","args":["--upstream-key","${UPSTREAM_ARG}","--k2","` + secret + `"],` +
+		`"cwd":"/srv","healthUrl":"http://127.0.0.1:8080/health"},` +
+		`"params":{"extraArgs":["` + secret + `"],"cmd":"` + secret + `"},` +
+		`"models":[{"id":"m","params":{"argv":["` + secret + `"],"setupCommand":"` + secret + `","top_p":0.5}}]}}}}`
+	doc := occkit.MustParseDocument(src)
+	planned := 0
+	for _, h := range occkit.AllHarnesses() {
+		for _, c := range occkit.BundledComputes() {
+			t.Run(string(h)+" on "+string(c), func(t *testing.T) {
+				in := compile.PlanInput{Harness: h, Mode: occkit.ModeDedicated, Compute: c, Level: occkit.LevelInfo,
+					Document:    stamped(t, src),
+					Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "OPENAI_API_KEY", From: planKey}}}}
+				if h == occkit.HarnessCodex {
+					in.Credentials.StdinLogin = true
+					in.Credentials.Harness = append(in.Credentials.Harness, occkit.EnvVar{Name: "CODEX_LOGIN_MODE", Value: "api_key"})
+				}
+				plan, err := compile.BuildPlan(in, compile.PlanOptions{Namespace: "ns"})
+				if err != nil {
+					t.Skipf("this Compute plans no such revision: %v", err)
+				}
+				planned++
+				gw, _ := plan.Process(occkit.ProcessGateway)
+				f, _ := gw.File(compile.FileNativeDocument)
+				if strings.Contains(string(f.Data), secret) || strings.Contains(string(f.Data), "UPSTREAM_ARG") {
+					t.Errorf("the gateway document holds the credential or its reference:\n%s", f.Data)
+				}
+				got := occkit.MustParseDocument(string(f.Data))
+				if got.Has(occkit.NewPath("models", "providers", "p", "localService")) || !got.Has(occkit.NewPath("models", "providers", "p", "baseUrl")) {
+					t.Errorf("the provider is not stripped as it should be: %s", got.Get(occkit.NewPath("models", "providers", "p")).Raw())
+				}
+				if !got.Has(occkit.NewPath("env", "vars", "TEAM")) || !got.Has(occkit.NewPath("models", "providers", "p", "models")) {
+					t.Errorf("the gateway lost more than credentials: %s", f.Data)
+				}
+			})
+		}
+	}
+	if planned < len(occkit.AllHarnesses()) {
+		t.Fatalf("only %d dedicated plans were built", planned)
+	}
+	harness, err := compile.HarnessDocument(doc, occkit.HarnessOpenClaw, occkit.ModeDedicated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !harness.Has(occkit.NewPath("models", "providers", "p", "localService", "args")) {
+		t.Errorf("the Harness lost its local model server: %s", harness)
+	}
+	// Environment maps go too (admission refuses literals there, ADM-7,
+	// but the strip does not rely on it).
+	withEnv := occkit.MustParseDocument(`{"models":{"providers":{"p":{"baseUrl":"http://h","localService":{"command":"/s","env":{"A":"` + secret + `"}},` +
+		`"params":{"env":{"B":"` + secret + `"},"passEnv":["` + secret + `"]}}}}}`)
+	got, err := compile.StripInference(withEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got.String(), secret) {
+		t.Errorf("an environment map survived: %s", got)
+	}
+}

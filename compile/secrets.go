@@ -635,20 +635,15 @@ func (r envRef) path(doc occkit.Document) occkit.Path {
 // DefinedEnv returns the variables a document defines for itself, sorted:
 // the env.vars entries (and the env members beside vars and shellEnv)
 // that OpenClaw applies to its own environment before it substitutes
-// ${NAME} (config-env-vars.ts): a portable name (trimmed), that the
-// release's policy lets a configuration set
+// ${NAME} (config-env-vars.ts): a portable name (trimmed of JavaScript
+// white space), that the release's policy lets a configuration set
 // ([envpolicy.Policy.ConfigEnvApplies]), holding a non-blank string
-// without a reference of its own.
+// without a reference of its own; ZAI_API_KEY too when Z_AI_API_KEY is
+// defined, as OpenClaw fills the canonical spelling. These are the
+// definitions [Load] applies (the package doc, "Variables the document
+// defines").
 func DefinedEnv(doc occkit.Document, pol SecretPolicy) []string {
-	var out []string
-	envEntries(doc, func(_ occkit.Path, name string, v gjson.Result) {
-		if v.Type == gjson.String && strings.TrimSpace(v.Str) != "" && len(appendVarRefs(nil, v.Str)) == 0 &&
-			pol.Env.ConfigEnvApplies(name) {
-			out = append(out, name)
-		}
-	})
-	sort.Strings(out)
-	return out
+	return definedNames(documentEnv(docjson.Get(doc, occkit.NewPath("env")), pol.Env.ConfigEnvApplies))
 }
 
 // ReferencedEnv returns the variables doc references, sorted and without

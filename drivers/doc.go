@@ -35,6 +35,15 @@
 //	[Preflighter]              [Preflight] succeeds
 //	lifecycle hooks            the phase runs without the driver
 //
+// Every helper here that calls a driver reports a failing call made
+// once its context is done as that context's error, whatever the driver
+// returned: 503 DEPENDENCY_UNAVAILABLE from which errors.Is finds
+// context.Canceled or context.DeadlineExceeded ([Cancellation],
+// [Settle]; admission and the bundled drivers use the same two, and
+// drivertest.CheckEnded checks the outcome). A driver itself need only
+// return an error wrapping the context's (the conformance suite's
+// context-cancellation check).
+//
 // Package admission holds typed drivers (admission.ComputeInfo and
 // admission.SandboxInfo, filled by admission.ComputeOf and
 // admission.SandboxOf) and asks them through this package's interfaces:

@@ -39,8 +39,8 @@ func CheckGatewaySettings(ctx context.Context, d ComputeDriver, doc occkit.Docum
 	if err == nil {
 		return nil
 	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return occkit.Wrap(err, occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(), "the gateway-settings check was cancelled")
+	if c := Cancellation(ctx, "AUTH-7"); c != nil {
+		return c
 	}
 	at := occkit.Root()
 	if oe := occkit.First(err); oe != nil && oe.Code != occkit.CodeInternal {
@@ -59,9 +59,9 @@ func Activate(ctx context.Context, d ComputeDriver, rev Revision) error {
 		return errNoDriver("DRV-1")
 	}
 	if a, ok := As[Activator](d); ok {
-		return a.Activate(ctx, rev)
+		return Settle(ctx, "DRV-1", a.Activate(ctx, rev))
 	}
-	return ctx.Err()
+	return Cancellation(ctx, "DRV-1")
 }
 
 // Stop calls d's [Stopper], or retires the revision when it has none.
@@ -73,9 +73,9 @@ func Stop(ctx context.Context, d ComputeDriver, rev Revision) error {
 		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to stop")
 	}
 	if s, ok := As[Stopper](d); ok {
-		return s.Stop(ctx, rev)
+		return Settle(ctx, "DRV-1", s.Stop(ctx, rev))
 	}
-	return d.Retire(ctx, rev.AgentID(), rev.Digest())
+	return Settle(ctx, "DRV-1", d.Retire(ctx, rev.AgentID(), rev.Digest()))
 }
 
 // MustStopPredecessors reports whether every earlier version of the Agent
@@ -94,7 +94,8 @@ func Diagnose(ctx context.Context, d ComputeDriver, rev Revision) (Diagnostics, 
 		return Diagnostics{}, errNoDriver("DRV-1")
 	}
 	if g, ok := As[Diagnoser](d); ok {
-		return g.Diagnose(ctx, rev)
+		diag, err := g.Diagnose(ctx, rev)
+		return diag, Settle(ctx, "DRV-1", err)
 	}
 	return Diagnostics{}, notImplemented("DRV-1", "deployment diagnostics")
 }
@@ -118,7 +119,8 @@ func ReadRuntimeLogs(ctx context.Context, d ComputeDriver, rev Revision, req Log
 	if err != nil {
 		return LogChunk{}, err
 	}
-	return r.ReadRuntimeLogs(ctx, rev, req)
+	chunk, err := r.ReadRuntimeLogs(ctx, rev, req)
+	return chunk, Settle(ctx, "DRV-1", err)
 }
 
 // ReadSandboxLogs calls d's [SandboxLogReader], or answers 501.
@@ -134,7 +136,8 @@ func ReadSandboxLogs(ctx context.Context, d SandboxDriver, ns Namespace, rev Rev
 	if err != nil {
 		return LogChunk{}, err
 	}
-	return r.ReadSandboxLogs(ctx, ns, rev, req)
+	chunk, err := r.ReadSandboxLogs(ctx, ns, rev, req)
+	return chunk, Settle(ctx, "DRV-2", err)
 }
 
 func normalizeLogRequest(req LogRequest) (LogRequest, error) {
@@ -162,8 +165,8 @@ func DiscoverModels(ctx context.Context, d ComputeDriver, q ModelQuery) ([]Model
 	if err == nil {
 		return models, nil
 	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return nil, err
+	if c := Cancellation(ctx, "DRV-1"); c != nil {
+		return nil, c
 	}
 	leaks := q.Credential != "" && strings.Contains(err.Error(), q.Credential)
 	if oe := occkit.First(err); !leaks && oe != nil && errors.As(err, new(*occkit.Error)) {
@@ -178,7 +181,7 @@ func Preflight(ctx context.Context, d ComputeDriver) error {
 		return errNoDriver("DRV-1")
 	}
 	if p, ok := As[Preflighter](d); ok {
-		return p.Preflight(ctx)
+		return Settle(ctx, "DRV-1", p.Preflight(ctx))
 	}
 	return nil
 }

@@ -262,9 +262,9 @@ func (h Hooks) AfterNamespacePrepared(ctx context.Context, ns Namespace) error {
 		if !ok {
 			continue
 		}
-		err := ctx.Err()
+		err := Cancellation(ctx, "DRV-4")
 		if err == nil {
-			err = hook.AfterNamespacePrepared(ctx, ns)
+			err = Settle(ctx, "DRV-4", hook.AfterNamespacePrepared(ctx, ns))
 		}
 		if err != nil {
 			rctx, cancel := rollbackContext(ctx)
@@ -288,9 +288,9 @@ func (h Hooks) BeforeWorkloadStart(ctx context.Context, rev Revision) (map[strin
 		if !ok {
 			continue
 		}
-		err := ctx.Err()
+		err := Cancellation(ctx, "DRV-4")
 		if err == nil {
-			err = hook.BeforeWorkloadStart(ctx, rev, launch)
+			err = Settle(ctx, "DRV-4", hook.BeforeWorkloadStart(ctx, rev, launch))
 		}
 		if err != nil {
 			rctx, cancel := rollbackContext(ctx)
@@ -312,9 +312,9 @@ func (h Hooks) BeforeWorkloadStop(ctx context.Context, rev Revision) error {
 		if !ok {
 			continue
 		}
-		err := ctx.Err()
+		err := Cancellation(ctx, "DRV-4")
 		if err == nil {
-			err = hook.BeforeWorkloadStop(ctx, rev)
+			err = Settle(ctx, "DRV-4", hook.BeforeWorkloadStop(ctx, rev))
 		}
 		if err != nil {
 			return &HookError{Phase: PhaseBeforeWorkloadStop, Driver: driverName(d), Err: err}
@@ -332,9 +332,9 @@ func (h Hooks) BeforeNamespaceDelete(ctx context.Context, ns Namespace) error {
 		if !ok {
 			continue
 		}
-		err := ctx.Err()
+		err := Cancellation(ctx, "DRV-4")
 		if err == nil {
-			err = hook.BeforeNamespaceDelete(ctx, ns)
+			err = Settle(ctx, "DRV-4", hook.BeforeNamespaceDelete(ctx, ns))
 		}
 		if err != nil {
 			return &HookError{Phase: PhaseBeforeNamespaceDelete, Driver: driverName(d), Err: err}

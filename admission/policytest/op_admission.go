@@ -19,7 +19,7 @@ import (
 )
 
 // opAuthValidate: auth.validate (AUTH-*).
-func opAuthValidate(in gjson.Result) (result, error) {
+func opAuthValidate(in input) (result, error) {
 	b, err := admission.ParseBinding([]byte(in.Get("binding").Raw), admission.BindingPath())
 	if err != nil {
 		return nil, err
@@ -42,8 +42,8 @@ func opAuthValidate(in gjson.Result) (result, error) {
 		Mode:                mode,
 		Binding:             b,
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
-		Sandbox:             sandboxFacts(firstOf(in, "sandbox", "sandboxDriver", "installation.sandboxDriver")),
-		NativeWorkerSupport: occkit.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
+		Sandbox:             sandboxFacts(firstOf(in.Result, "sandbox", "sandboxDriver", "installation.sandboxDriver")),
+		NativeWorkerSupport: occkit.NativeWorkerSupport(firstOf(in.Result, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Model:               in.Get("model").String(),
 	}
 	p, err := admission.ValidateHarnessAuth(f)
@@ -126,7 +126,7 @@ func envSetCheck(p occkit.Projection) checkFunc {
 
 // opAdmissionAdmit: admission.admit (ADM-1..ADM-3). The Authorizer allows
 // everything: authorization is not what these cases exercise.
-func opAdmissionAdmit(in gjson.Result) (result, error) {
+func opAdmissionAdmit(in input) (result, error) {
 	agent := in.Get("agent")
 	b, err := admission.ParseBinding([]byte(agent.Get("harnessAuth").Raw), admission.BindingPath())
 	if err != nil {
@@ -142,6 +142,7 @@ func opAdmissionAdmit(in gjson.Result) (result, error) {
 	}
 	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		Rules:      in.rules,
 	})
 	if err != nil {
 		return nil, err
@@ -153,21 +154,29 @@ func opAdmissionAdmit(in gjson.Result) (result, error) {
 	if kind == "" {
 		kind = string(occkit.ComputeKubernetes)
 	}
+	bindings, err := secretBindings(in.Get("secretBindings"))
+	if err != nil {
+		return nil, err
+	}
 	req := admission.Request{
+		Principal: in.Get("principal").String(),
 		Agent: admission.Agent{
 			ID: strOr(agent.Get("id"), "main"), ConfigurationID: "cfg",
 			ExecutionMode: occkit.Mode(agent.Get("executionMode").String()), HarnessAuth: b,
+			NamespaceID: agent.Get("namespaceId").String(), Labels: labels(agent.Get("labels")),
 		},
-		Configuration: admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
+		Tenant:         admission.Tenant{ID: in.Get("tenant.id").String(), Labels: labels(in.Get("tenant.labels"))},
+		SecretBindings: bindings,
+		Configuration:  admission.StaticConfiguration{ID: "cfg", Generation: 1, Document: doc},
 		Compute: admission.ComputeInfo{
 			Kind:           occkit.Compute(kind),
 			RuntimeLogging: occkit.LogOwnership(c.Get("runtimeLogging").String()),
 		},
 		CredentialGateway:   in.Get("credentialGateway").Bool(),
-		NativeWorkerSupport: occkit.NativeWorkerSupport(firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
+		NativeWorkerSupport: occkit.NativeWorkerSupport(firstOf(in.Result, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 		Level:               level,
 	}
-	if s := sandboxFacts(firstOf(in, "sandbox", "sandboxDriver", "installation.sandboxDriver")); s != nil {
+	if s := sandboxFacts(firstOf(in.Result, "sandbox", "sandboxDriver", "installation.sandboxDriver")); s != nil {
 		req.Sandbox = &admission.SandboxInfo{ID: "sandbox", Facts: *s}
 	}
 	rev, err := a.Admit(context.Background(), req)
@@ -178,7 +187,14 @@ func opAdmissionAdmit(in gjson.Result) (result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var held []string
+	for _, r := range rev.Reasons() {
+		if strings.Contains(r.Rule, "/") { // a caller's rule (admission.CheckRuleName)
+			held = append(held, r.Rule)
+		}
+	}
 	return result{
+		"held":         listCheck(held),
 		"harness":      string(rev.Harness()),
 		"mode":         string(rev.Mode()),
 		"primary":      optString(rev.Primary()),
@@ -199,4 +215,35 @@ func firstOf(in gjson.Result, paths ...string) gjson.Result {
 		}
 	}
 	return gjson.Result{}
+}
+
+// labels reads an object of strings; anything else is no labels.
+func labels(v gjson.Result) map[string]string {
+	if !v.IsObject() {
+		return nil
+	}
+	out := map[string]string{}
+	v.ForEach(func(k, v gjson.Result) bool {
+		out[k.String()] = v.String()
+		return true
+	})
+	return out
+}
+
+// secretBindings reads [{env, source: {kind, namespaceId, id}}], the
+// Configuration's secretBindings as a control plane stores them.
+func secretBindings(v gjson.Result) ([]occkit.SecretBinding, error) {
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil, nil
+	}
+	if !v.IsArray() {
+		return nil, caseErrorf("secretBindings must be a list of {env, source}")
+	}
+	var out []occkit.SecretBinding
+	for _, b := range v.Array() {
+		src := b.Get("source")
+		out = append(out, occkit.SecretBinding{Env: b.Get("env").String(), Source: occkit.SourceRef{
+			Kind: occkit.SourceKind(src.Get("kind").String()), NamespaceID: src.Get("namespaceId").String(), ID: src.Get("id").String()}})
+	}
+	return out, nil
 }

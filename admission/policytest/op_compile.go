@@ -5,12 +5,10 @@ package policytest
 import (
 	"bytes"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit/compile"
 )
 
-func opCompileEndpoint(in gjson.Result) (result, error) {
+func opCompileEndpoint(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -33,7 +31,7 @@ func opCompileEndpoint(in gjson.Result) (result, error) {
 	}, nil
 }
 
-func opCompileRepair(in gjson.Result) (result, error) {
+func opCompileRepair(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err

@@ -1,13 +1,11 @@
 package policytest
 
 import (
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit/compile"
 )
 
 // opCompileLoad loads input.text with compile.Load under input.limits.
-func opCompileLoad(in gjson.Result) (result, error) {
+func opCompileLoad(in input) (result, error) {
 	opts := compile.LoadOptions{Limits: compile.Limits{
 		MaxBytes: int(in.Get("limits.maxBytes").Int()),
 		MaxDepth: int(in.Get("limits.maxDepth").Int()),

@@ -14,7 +14,7 @@ import (
 
 // opDriversSandbox validates a SandboxDriver declaration as registration
 // does (DRV-2, DRV-4): the input is the driver's manifest.
-func opDriversSandbox(in gjson.Result) (result, error) {
+func opDriversSandbox(in input) (result, error) {
 	m, err := drivers.ParseSandboxManifest([]byte(in.Raw))
 	if err != nil {
 		return nil, err
@@ -28,12 +28,12 @@ func opDriversSandbox(in gjson.Result) (result, error) {
 // opDriversInstallation computes GET /installation capabilities (DRV-3).
 // The facts may also be spelt as harness.resolve spells them (under
 // installation) or as auth.validate does (sandbox).
-func opDriversInstallation(in gjson.Result) (result, error) {
+func opDriversInstallation(in input) (result, error) {
 	inst := occkit.Installation{
 		NativeWorkerSupport: occkit.NativeWorkerSupport(
-			firstOf(in, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
+			firstOf(in.Result, "nativeWorkerSupport", "installation.nativeWorkerSupport").String()),
 	}
-	if sd := firstOf(in, "sandboxDriver", "installation.sandboxDriver", "sandbox"); sd.IsObject() {
+	if sd := firstOf(in.Result, "sandboxDriver", "installation.sandboxDriver", "sandbox"); sd.IsObject() {
 		m, err := drivers.ParseSandboxManifest([]byte(sd.Raw))
 		if err != nil {
 			return nil, err
@@ -53,7 +53,7 @@ func opDriversInstallation(in gjson.Result) (result, error) {
 
 // opDriversConcurrency resolves node-host session workers and dedicated
 // Codex's bound on active turns (RES-14).
-func opDriversConcurrency(in gjson.Result) (result, error) {
+func opDriversConcurrency(in input) (result, error) {
 	workers, err := drivers.ParseSessionWorkers([]byte(in.Get("capacity").Raw), occkit.NewPath("capacity"))
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 
 // opHarnessResolve resolves input.configuration for input.executionMode on
 // input.compute with input.installation (RES-1..RES-13).
-func opHarnessResolve(in gjson.Result) (result, error) {
+func opHarnessResolve(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -22,7 +22,7 @@ func opHarnessResolve(in gjson.Result) (result, error) {
 	req := resolver.Request{
 		Mode:         occkit.Mode(in.Get("executionMode").String()),
 		Compute:      occkit.Compute(computeKind(in.Get("compute"))),
-		Installation: harnessInstallation(in),
+		Installation: harnessInstallation(in.Result),
 	}
 	for _, t := range in.Get("topologies").Array() {
 		req.Topologies = append(req.Topologies, occkit.Topology{
@@ -53,7 +53,7 @@ func harnessInstallation(in gjson.Result) occkit.Installation {
 }
 
 // opRosterCheck applies the roster rules (RES-10) for input.stage.
-func opRosterCheck(in gjson.Result) (result, error) {
+func opRosterCheck(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err

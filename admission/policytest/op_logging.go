@@ -14,7 +14,7 @@ import (
 	"github.com/occkit/occkit/logging"
 )
 
-func opLoggingLevel(in gjson.Result) (result, error) {
+func opLoggingLevel(in input) (result, error) {
 	l, err := logging.ParseLevel([]byte(in.Get("value").Raw))
 	if err != nil {
 		return nil, err
@@ -22,7 +22,7 @@ func opLoggingLevel(in gjson.Result) (result, error) {
 	return result{"level": string(l)}, nil
 }
 
-func opLoggingStamp(in gjson.Result) (result, error) {
+func opLoggingStamp(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func opLoggingStamp(in gjson.Result) (result, error) {
 	if err != nil {
 		return nil, err
 	}
-	owner, err := loggingString(in, "runtimeLogging")
+	owner, err := loggingString(in.Result, "runtimeLogging")
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func opLoggingStamp(in gjson.Result) (result, error) {
 	return result{"configuration": out, documentKey: out}, nil
 }
 
-func opLoggingCheckStamp(in gjson.Result) (result, error) {
+func opLoggingCheckStamp(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err
@@ -54,19 +54,19 @@ func opLoggingCheckStamp(in gjson.Result) (result, error) {
 	return result{"level": string(l)}, nil
 }
 
-func opLoggingRender(in gjson.Result) (result, error) {
-	harness, err := loggingString(in, "harness")
+func opLoggingRender(in input) (result, error) {
+	harness, err := loggingString(in.Result, "harness")
 	if err != nil {
 		return nil, err
 	}
 	if harness == "" {
 		harness = string(occkit.HarnessOpenClaw) // the default Harness
 	}
-	mode, err := loggingString(in, "executionMode")
+	mode, err := loggingString(in.Result, "executionMode")
 	if err != nil {
 		return nil, err
 	}
-	container, err := loggingString(in, "container")
+	container, err := loggingString(in.Result, "container")
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func argsCheck(argv []string) checkFunc {
 	}
 }
 
-func opLoggingStartupPhase(in gjson.Result) (result, error) {
+func opLoggingStartupPhase(in input) (result, error) {
 	var fields [4]string
 	for i, k := range []string{"container", "phase", "outcome", "code"} {
 		// null is the same omission as absence: the library decides.

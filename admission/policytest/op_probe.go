@@ -55,7 +55,7 @@ func outcomeResult(o probe.Outcome) result {
 	return res
 }
 
-func opProbeOpenClaw(in gjson.Result) (result, error) {
+func opProbeOpenClaw(in input) (result, error) {
 	var stdout []byte
 	if out := in.Get("output"); out.Type == gjson.String {
 		stdout = []byte(out.Str)
@@ -76,7 +76,7 @@ func opProbeOpenClaw(in gjson.Result) (result, error) {
 	})), nil
 }
 
-func opProbeCodex(in gjson.Result) (result, error) {
+func opProbeCodex(in input) (result, error) {
 	// Each event becomes one compact JSONL line; a string event is taken as
 	// a raw line, so a case can present output that is not JSON.
 	var lines [][]byte
@@ -104,7 +104,7 @@ func opProbeCodex(in gjson.Result) (result, error) {
 	})), nil
 }
 
-func opProbeUpfront(in gjson.Result) (result, error) {
+func opProbeUpfront(in input) (result, error) {
 	header := http.Header{}
 	in.Get("headers").ForEach(func(k, v gjson.Result) bool {
 		if v.Type == gjson.Null {
@@ -211,7 +211,7 @@ func causeCheck(kind, detail string) checkFunc {
 	}
 }
 
-func opProbeCap(in gjson.Result) (result, error) {
+func opProbeCap(in input) (result, error) {
 	return result{"capMs": probe.Cap(in.Get("cpuMax").String()).Milliseconds()}, nil
 }
 
@@ -219,7 +219,7 @@ func opProbeCap(in gjson.Result) (result, error) {
 // delay is jittered, so the policy runs over the whole jitter range;
 // the expectation (runs, final, attemptTimeoutsMs, delayMs) must hold as a
 // whole for one trace the policy can produce (see retryTraces).
-func opProbeRetry(in gjson.Result) (result, error) {
+func opProbeRetry(in input) (result, error) {
 	var attempts []probe.Attempt
 	for _, a := range in.Get("attempts").Array() {
 		attempts = append(attempts, probe.Attempt{
@@ -338,7 +338,7 @@ func (r *retryTraces) check(fits func(retryTrace, gjson.Result) bool) checkFunc 
 	}
 }
 
-func opProbeWorker(in gjson.Result) (result, error) {
+func opProbeWorker(in input) (result, error) {
 	w := probe.Code(in.Get("code").String()).Worker()
 	return result{"failsAtOnce": w.FailsAtOnce, "deploymentCode": optString(w.DeploymentCode)}, nil
 }

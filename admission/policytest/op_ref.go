@@ -11,7 +11,7 @@ import (
 // opRefParse parses input.ref strictly, or leniently with
 // input.defaultProvider when input.strict is false (absent or null
 // is the default, strict) (REF-1..REF-5a).
-func opRefParse(in gjson.Result) (result, error) {
+func opRefParse(in input) (result, error) {
 	ref := in.Get("ref")
 	if ref.Type != gjson.String {
 		// REF-3: only a string can be a ref; reading the raw text of an
@@ -37,7 +37,7 @@ func opRefParse(in gjson.Result) (result, error) {
 
 // opRefMatch reports whether input.rowId names input.ref (REF-4). A ref
 // that is not valid matches nothing.
-func opRefMatch(in gjson.Result) (result, error) {
+func opRefMatch(in input) (result, error) {
 	ref, row := in.Get("ref"), in.Get("rowId")
 	if ref.Type != gjson.String || row.Type != gjson.String {
 		return result{"match": false}, nil

@@ -12,7 +12,7 @@ import (
 // opRuntimeSelect runs selection.Select. input.harnesses lists the
 // registered plugins: "codex" is the library's own codex harness, an
 // object a test plugin. input.env is deliberately never read (SEL-2).
-func opRuntimeSelect(in gjson.Result) (result, error) {
+func opRuntimeSelect(in input) (result, error) {
 	doc, err := inputDocument(in, "configuration")
 	if err != nil {
 		return nil, err

@@ -67,11 +67,15 @@ var expectKeys = map[string][]string{
 	"drivers.sandbox":      {"valid"},
 	"drivers.installation": {"capabilities"},
 	"drivers.concurrency":  {"maxConcurrent", "workers", "admitNewSession"},
-	"admission.admit":      {"harness", "mode", "primary", "fallbacks", "paths", "digestStable"},
+	"admission.admit":      {"harness", "mode", "primary", "fallbacks", "paths", "digestStable", "held"},
 }
 
-// inputDocument turns the case's "configuration" value into a Document.
-func inputDocument(in gjson.Result, key string) (occkit.Document, error) {
+// inputDocument turns the case's "configuration" value, or the file its
+// configurationFile names, into a Document.
+func inputDocument(in input, key string) (occkit.Document, error) {
+	if in.doc != nil && key == "configuration" {
+		return *in.doc, nil
+	}
 	v := in.Get(key)
 	if !v.Exists() {
 		return occkit.Document{}, nil

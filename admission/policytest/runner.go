@@ -18,12 +18,17 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/internal/json5"
 )
 
 // Case is one conformance case.
 type Case struct {
+	// File is the case file's name; Dir its directory, against which
+	// a configurationFile resolves.
 	File string
+	Dir  string
 	Op   string
 	Name string
 	Rule string
@@ -45,7 +50,7 @@ type checkFunc func(expect gjson.Result) string
 // documentKey is the result key holding the document that "paths" reads.
 const documentKey = "document"
 
-type opFunc func(in gjson.Result) (result, error)
+type opFunc func(in input) (result, error)
 
 // The limits of a case file, as of a document (compile.Limits), with room
 // for the case around the document it carries: a file past them becomes
@@ -60,18 +65,24 @@ const (
 	MaxFileDepth = 10_000
 )
 
-// Load reads every *.json case file of dir, in name order. A file that is
-// not a JSON array of cases does not stop the others: it becomes one
-// failing case (a file holding a single case object is read as that case),
-// as does one larger than [MaxFileBytes] or nested deeper than
+// Load reads every *.json and *.json5 case file of dir, in name order. A
+// file that is not an array of cases does not stop the others: it becomes
+// one failing case (a file holding a single case object is read as that
+// case), as does one larger than [MaxFileBytes] or nested deeper than
 // [MaxFileDepth]. A file is checked against both before it is parsed, by a
 // scan that keeps a counter, not a stack, so no nesting can exhaust the
-// stack or the memory.
+// stack or the memory. A .json5 file is JSON5 (comments, trailing commas,
+// unquoted keys, single quotes), read within the same limits.
 func Load(dir string) ([]Case, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
 	}
+	more, err := filepath.Glob(filepath.Join(dir, "*.json5"))
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, more...)
 	if len(files) == 0 {
 		return nil, fmt.Errorf("policytest: no case files in %s", dir)
 	}
@@ -98,7 +109,7 @@ func Load(dir string) ([]Case, error) {
 				name = fmt.Sprintf("case %d", i)
 			}
 			cs := Case{
-				File: filepath.Base(f), Op: c.Get("op").String(), Name: name,
+				File: filepath.Base(f), Dir: filepath.Dir(f), Op: c.Get("op").String(), Name: name,
 				Rule: c.Get("rule").String(), Input: raw(c.Get("input")), Expect: raw(c.Get("expect")),
 			}
 			if !c.IsObject() {
@@ -137,6 +148,14 @@ func readCaseFile(name string) ([]byte, error) {
 	if len(b) > MaxFileBytes {
 		return nil, tooLarge
 	}
+	if strings.HasSuffix(name, ".json5") {
+		// The JSON5 parser counts its levels and stops at the limit; a
+		// key written twice is refused, as in a document (DOC-2).
+		var err error
+		if b, err = json5.Transcode(b, json5.Options{MaxDepth: MaxFileDepth, RejectDuplicateKeys: true}); err != nil {
+			return nil, fmt.Errorf("not JSON5 (%v), or nested deeper than the limit of %d levels", err, MaxFileDepth)
+		}
+	}
 	// encoding/json's scanner is a loop with a counter of open levels,
 	// and refuses more than MaxFileDepth.
 	if !json.Valid(b) {
@@ -153,8 +172,20 @@ func raw(v gjson.Result) json.RawMessage {
 	return json.RawMessage(v.Raw)
 }
 
+// Runner runs cases with the caller's own admission rules. The zero
+// Runner runs occkit's rules alone, as [Run] does.
+type Runner struct {
+	// Rules are registered with every admission the cases run
+	// (admission.admit), as admission.Options.Rules.
+	Rules []admission.Rule
+}
+
 // Run executes c and returns "" when it passes, else an explanation.
-func Run(c Case) (failure string) {
+func Run(c Case) string { return Runner{}.Run(c) }
+
+// Run executes c with r's rules and returns "" when it passes, else an
+// explanation.
+func (r Runner) Run(c Case) (failure string) {
 	defer func() {
 		if r := recover(); r != nil {
 			failure = fmt.Sprintf("op panicked: %v", r)
@@ -171,7 +202,15 @@ func Run(c Case) (failure string) {
 	if !in.Exists() {
 		in = gjson.Parse("{}")
 	}
-	res, err := op(in)
+	var res result
+	err := checkInput(c.Op, in)
+	var doc *occkit.Document
+	if err == nil {
+		doc, err = loadConfigurationFile(c.Dir, in)
+	}
+	if err == nil {
+		res, err = op(input{Result: in, doc: doc, rules: r.Rules})
+	}
 	var ce caseError
 	if errors.As(err, &ce) {
 		// The runner could not express the case's input, or the library
@@ -219,8 +258,18 @@ func caseErrorf(format string, args ...any) error {
 // member fails the case rather than going unchecked. "rule" compares the
 // error's SPEC rule ID; "note" is ignored, as a case's own note is.
 var errorKeys = map[string]bool{
-	"status": true, "code": true, "path": true, "rule": true,
+	"status": true, "code": true, "path": true, "rule": true, "position": true,
 	"mentions": true, "neverMentions": true, "note": true,
+}
+
+// MatchError is the matcher of error expectations: "" when err meets
+// want, an expected error as a case writes it ({"status": 400, "code":
+// …, "path": …, "rule": …, "position": …, "mentions": […],
+// "neverMentions": […]}, or "CODE"), else what differs. A control plane
+// that runs its own operation in its tests matches its refusals with it
+// as this package's cases do.
+func MatchError(want json.RawMessage, err error) string {
+	return checkError(gjson.ParseBytes(want), result{}, err)
 }
 
 func checkError(want gjson.Result, res result, err error) string {
@@ -277,6 +326,9 @@ func checkError(want gjson.Result, res result, err error) string {
 		}
 		if r := want.Get("rule"); r.Exists() && r.String() != e.Rule {
 			m = append(m, fmt.Sprintf("rule %q != %q", e.Rule, r.String()))
+		}
+		if p := want.Get("position"); p.Exists() && p.String() != e.Position.String() {
+			m = append(m, fmt.Sprintf("position %q != %q", e.Position.String(), p.String()))
 		}
 		// The message is the refusal's: when the library returns several
 		// problems at once, a mention may come from any of them (as

@@ -23,6 +23,17 @@ func (n *node) valid(r gjson.Result) bool {
 	return jsonwalk.Valid(jsonwalk.JS{}, n.w, raw)
 }
 
+// validBarUnknownKeys is valid where a closed object admits keys it does
+// not name: what OpenClaw requires of an object before it runs the
+// object's refinements (zod goes on past an unknown key).
+func (n *node) validBarUnknownKeys(r gjson.Result) bool {
+	raw := r.Raw
+	if raw == "" {
+		raw = "null"
+	}
+	return jsonwalk.ValidBarUnknownKeys(jsonwalk.JS{}, n.w, raw)
+}
+
 // child is the schema a member named name answers to, and whether the
 // object admits it at all.
 func (n *node) child(name string) (*node, bool) {

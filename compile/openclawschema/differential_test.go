@@ -14,7 +14,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/internal/tiers"
 )
 
@@ -28,8 +27,15 @@ import (
 // places some union refusals differently (its bindings-specific union
 // summary, discriminator messages), which changes where, not whether.
 func TestDifferential(t *testing.T) {
-	dir, run := openclawDir(t, tiers.SchemaDifferential)
-	v, err := New()
+	installs, run := openclawDirs(t, tiers.SchemaDifferential)
+	for _, in := range installs {
+		t.Run(in.version, func(t *testing.T) { differential(t, in, run) })
+	}
+}
+
+func differential(t *testing.T, in installed, run *tiers.Run) {
+	dir := in.dir
+	v, err := ForRelease(in.version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,185 +65,87 @@ func TestDifferential(t *testing.T) {
 		bundled[c] = true
 	}
 
-	agree, diverge, pathAgree, refusedBoth := 0, 0, 0, 0
+	d := newDiffer(v, bundled)
+	agree, refusedBoth, pathAgree := 0, 0, 0
 	keysNamed, keysFound := 0, 0
 	classes := map[string]int{}
 	accepted := 0
-	var bad, badVerdict []string
-	for i, d := range docs {
-		doc, err := occkit.ParseDocument(d)
+	var bad []string
+	// Disagreements whose excuse needs the gateway's own verdict: asked of
+	// the CLI's validation once, for all of them, below.
+	var pending []int
+	errs := make([]error, len(docs))
+	for i, b := range docs {
+		doc, err := occkit.ParseDocument(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = v.Validate(doc)
-		ours := err == nil
+		errs[i] = v.Validate(doc)
+		ours := errs[i] == nil
 		theirs := verdicts[i]
 		if theirs.OK {
 			accepted++
 		}
-		if ours == theirs.OK {
-			agree++
-			if !ours && refinementOnly(theirs) == "" {
-				refusedBoth++
-				var schemaErr error
-				if root := docjson.Root(specView(doc)); !v.root.valid(root) {
-					schemaErr = occkit.Join(v.schemaIssues(root)...)
-				}
-				named, found := unknownKeysNamed(schemaErr, theirs)
-				keysNamed += named
-				keysFound += found
-				if named != found && len(bad) < 20 {
-					bad = append(bad, fmt.Sprintf("unknown key (%s): ours %v; OpenClaw %+v", kinds[i], err, theirs.Issues))
-				}
-				if samePaths(bundledOnly(schemaErr, bundled), theirs) {
-					pathAgree++
-				} else if len(bad) < 20 {
-					bad = append(bad, fmt.Sprintf("path (%s): ours %v; OpenClaw %+v\n  %s", kinds[i], err, theirs.Issues, clip(d)))
-				}
+		if ours != theirs.OK {
+			pending = append(pending, i)
+			continue
+		}
+		agree++
+		if ours {
+			continue
+		}
+		refusedBoth++
+		named, found := unknownKeysNamed(errs[i], theirs)
+		keysNamed += named
+		keysFound += found
+		if named != found && len(bad) < 20 {
+			bad = append(bad, fmt.Sprintf("unknown key (%s): ours %v; OpenClaw %+v", kinds[i], errs[i], theirs.Issues))
+		}
+		excused, ok := d.samePaths(b, errs[i], theirs)
+		if ok {
+			pathAgree++
+			for _, c := range excused {
+				classes["path/"+c]++
 			}
-			continue
+		} else if len(bad) < 20 {
+			bad = append(bad, fmt.Sprintf("path (%s): %s\n  ours %v; OpenClaw %+v\n  %s", kinds[i], excused[len(excused)-1], errs[i], theirs.Issues, clip(b)))
 		}
-		if c := divergenceClass(err, theirs, bundled); c != "" {
+	}
+	var gateway []verdict
+	if len(pending) > 0 {
+		batch := make([][]byte, len(pending))
+		for j, i := range pending {
+			batch[j] = docs[i]
+		}
+		gateway = cliOracle(t, dir, batch)
+	}
+	unexplained := 0
+	for j, i := range pending {
+		c := d.verdictClass(docs[i], errs[i], verdicts[i], gateway[j])
+		if c != "" {
 			classes[c]++
-			diverge++
 			continue
 		}
-		if len(badVerdict) < 20 {
-			badVerdict = append(badVerdict, fmt.Sprintf("verdict (%s): ours %v; OpenClaw %+v\n  %s", kinds[i], err, theirs.Issues, clip(d)))
+		unexplained++
+		if len(bad) < 40 {
+			bad = append(bad, fmt.Sprintf("verdict (%s): ours %v; OpenClaw %+v; gateway %+v\n  %s", kinds[i], errs[i], verdicts[i].Issues, gateway[j].Issues, clip(docs[i])))
 		}
 	}
 	run.Done(len(docs))
-	counted := len(docs) - diverge
-	pct := 100 * float64(agree) / float64(counted)
-	t.Logf("N=%d (OpenClaw accepts %d), agreement %.3f%% outside %d documented divergences %v; refused by both %d, same refused paths %d (%.3f%%)",
-		len(docs), accepted, pct, diverge, classes, refusedBoth, pathAgree, 100*float64(pathAgree)/float64(max(refusedBoth, 1)))
+	t.Logf("N=%d (OpenClaw accepts %d), verdicts agree on %d, %d disagreements excused %v, %d unexplained; refused by both %d, same refused paths %d",
+		len(docs), accepted, agree, len(pending)-unexplained, classes, unexplained, refusedBoth, pathAgree)
 	t.Logf("unknown keys OpenClaw names: %d, refused by the check at the same path: %d", keysNamed, keysFound)
-	for _, b := range append(badVerdict, bad...) {
-		t.Log(b)
+	for _, b := range bad {
+		t.Error(b)
 	}
-	if pct < 99.9 {
-		t.Errorf("verdict agreement %.3f%% < 99.9%%", pct)
-	}
-	if float64(keysFound) < 0.999*float64(keysNamed) {
-		t.Errorf("unknown keys refused at OpenClaw's path: %d/%d < 99.9%%", keysFound, keysNamed)
+	for c, n := range classes {
+		if limit := excuseBound(c, len(docs)); n > limit {
+			t.Errorf("the excuse %s absorbs %d of %d documents, more than its bound %d: narrow it or explain why it grew", c, n, len(docs), limit)
+		}
 	}
 	if accepted < len(docs)/5 || accepted > len(docs)*4/5 {
 		t.Errorf("the generator is unbalanced: OpenClaw accepts %d of %d", accepted, len(docs))
 	}
-}
-
-// divergenceClass names the documented class of a disagreement, or ""
-// for one that counts against agreement (see the package doc):
-//
-//   - refinement: OpenClaw refuses only through its validator's
-//     refinements, the cross-field and semantic checks (an agent id must
-//     name a configured agent, a path must be absolute, a duration must
-//     parse, a record key must have some form, …) that its published
-//     schema does not carry, recognised from OpenClaw's own issues;
-//   - plugin-channel: the check refuses only settings of a channel the
-//     schema describes but validateConfigObject does not check, because the
-//     channel comes from a plugin that is not bundled (the gateway checks
-//     it once the plugin is installed).
-//   - spec: OpenClaw refuses only keys the SPEC decides (an empty
-//     agents.list beside entries, RES-10; logging.redactSensitive, LOG-1
-//     and LOG-3), which the check leaves to those rules;
-//   - channel-default: validateConfigObject checks a bundled channel's
-//     section without its defaults and refuses a missing property the
-//     schema gives a default; the gateway and `openclaw config validate`
-//     fill the defaults in first and accept (measured with the CLI), as
-//     the check does; likewise channel-raw, the account keys of a raw
-//     channel section (zalouser) that the CLI accepts.
-func divergenceClass(ours error, theirs verdict, bundled map[string]bool) string {
-	if ours == nil && specOnly(theirs) {
-		return "spec"
-	}
-	if ours == nil {
-		// Each refusal must be a missing channel setting with a default
-		// or a documented unmirrored refinement.
-		var classes []string
-		for _, is := range theirs.Issues {
-			c := "channel-default"
-			if channelRaw(is.Path, is.Message) {
-				c = "channel-raw"
-			} else if !strings.HasPrefix(is.Message, "invalid config: must have required property") {
-				if structural(is.Message) {
-					return ""
-				}
-				if c = unmirroredClass(normPath(is.Path), is.Message); c == "" {
-					return ""
-				}
-				c = "refinement/" + c
-			}
-			if !contains(classes, c) {
-				classes = append(classes, c)
-			}
-		}
-		sort.Strings(classes)
-		return strings.Join(classes, "+")
-	}
-	if !theirs.OK {
-		return ""
-	}
-	for _, e := range occkit.Errors(ours) {
-		k, _, isIdx := e.Path.Elem(0)
-		if e.Path.Len() < 2 || isIdx || k != "channels" {
-			return ""
-		}
-		if c, _, _ := e.Path.Elem(1); bundled[c] {
-			return ""
-		}
-	}
-	return "plugin-channel"
-}
-
-// channelRaw recognises validateConfigObject's refusal of the account
-// keys of a bundled channel's raw section (the zalouser accounts map),
-// which the CLI's validation, after the channel's normalization, accepts
-// (measured with testdata/cli-oracle.mjs), as the check does.
-func channelRaw(path, message string) bool {
-	return strings.HasPrefix(path, "channels.") && strings.HasSuffix(path, ".accounts") &&
-		strings.HasPrefix(message, "invalid config: must not have additional properties")
-}
-
-// specOnly reports whether OpenClaw refuses only keys the SPEC decides
-// (see specView): an agents.list beside entries, logging.redactSensitive.
-func specOnly(theirs verdict) bool {
-	if theirs.OK || len(theirs.Issues) == 0 {
-		return false
-	}
-	for _, is := range theirs.Issues {
-		switch {
-		case is.Path == "agents" && strings.Contains(is.Message, `"list"`):
-		case is.Path == "logging" && strings.Contains(is.Message, `"redactSensitive"`):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// refinementOnly is "refinement/<class>" when OpenClaw refuses only
-// through refinements the check does not mirror, all of one documented
-// class (UnmirroredRefinements); "" when some refusal is structural or
-// a refinement no row recognises.
-func refinementOnly(theirs verdict) string {
-	if theirs.OK {
-		return ""
-	}
-	class := ""
-	for _, is := range theirs.Issues {
-		if structural(is.Message) {
-			return ""
-		}
-		c := unmirroredClass(normPath(is.Path), is.Message)
-		if c == "" {
-			return ""
-		}
-		if class == "" || c < class {
-			class = c
-		}
-	}
-	return "refinement/" + class
 }
 
 // structuralPrefixes start the messages OpenClaw's validator (zod) words
@@ -258,60 +166,8 @@ func structural(msg string) bool {
 	return false
 }
 
-// samePaths reports whether our refusals name the same settings as
-// OpenClaw's issues: each issue's path, or the path and key of an
-// unrecognized key.
 var unrecognized = regexp.MustCompile(`Unrecognized keys?: (.*)`)
 var quoted = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
-
-func samePaths(err error, theirs verdict) bool {
-	want := map[string]bool{}
-	for _, is := range theirs.Issues {
-		if !structural(is.Message) {
-			continue
-		}
-		base := is.Path
-		if m := unrecognized.FindStringSubmatch(is.Message); m != nil {
-			for _, q := range quoted.FindAllStringSubmatch(m[1], -1) {
-				want[joinPath(base, q[1])] = true
-			}
-			continue
-		}
-		want[normPath(base)] = true
-	}
-	got := map[string]bool{}
-	for _, e := range occkit.Errors(err) {
-		got[ourPath(e.Path)] = true
-	}
-	for p := range want {
-		if !got[p] {
-			return false
-		}
-	}
-	for p := range got {
-		if !want[p] {
-			return false
-		}
-	}
-	return true
-}
-
-// bundledOnly drops refusals of channels validateConfigObject does not
-// check (the plugin-channel class), so paths compare on what both judge.
-func bundledOnly(err error, bundled map[string]bool) error {
-	var keep []error
-	for _, e := range occkit.Errors(err) {
-		if e.Path.Len() >= 2 {
-			k, _, _ := e.Path.Elem(0)
-			c, _, _ := e.Path.Elem(1)
-			if k == "channels" && !bundled[c] {
-				continue
-			}
-		}
-		keep = append(keep, e)
-	}
-	return occkit.Join(keep...)
-}
 
 // unknownKeysNamed counts the unknown keys OpenClaw's issues name and how
 // many of them the check refuses at the same path.

@@ -18,6 +18,7 @@ func FuzzValidate(f *testing.F) {
 		`{"bindings":[{"type":"acp","agentId":"main","match":{"channel":"slack","peer":{"kind":"group"}}}]}`,
 		`{"accessGroups":{"g":{"type":"nope"}}}`, `{"gateway":{"port":1e400}}`,
 		`{"agents":{"list":[{"id":"main"}]}}`, `{"channels":{"slack":{"enabled":true,"dmPolicy":"x"}}}`,
+		`{"channels":{"salck":{}," mychan":{}},"plugins":{"entries":{"MyChan":{}}}}`,
 	} {
 		f.Add(s)
 	}

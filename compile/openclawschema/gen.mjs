@@ -1,45 +1,60 @@
-// gen.mjs writes the pinned OpenClaw package's configuration schema as the
-// data this package embeds. Run it with the node that ships beside the
-// package (see doc.go):
+// gen.mjs writes one OpenClaw release's configuration contract as the data
+// this package embeds. Run it with the node that ships beside the package
+// (see doc.go and cmd/gendata):
 //
 //   $OCCKIT_OPENCLAW_DIR/node/bin/node gen.mjs $OCCKIT_OPENCLAW_DIR OUTDIR
 //
-// It imports the module that defines buildConfigSchemaCore (the hashed
-// file name changes with each release, so it is found by the function's
-// own name), calls it, and writes three files into OUTDIR:
+// Each value comes from the release's own code, found by the name of the
+// function or constant that defines it (the hashed module names change
+// with every release, and releases ship .js or .mjs modules), and is
+// written into OUTDIR:
 //
-//   schema.json     the draft-07 schema, compact, one trailing newline
+//   schema.json     the draft-07 schema buildConfigSchemaCore returns,
+//                   compact, one trailing newline (the build timestamp
+//                   OpenClaw adds, generatedAt, is not part of it)
 //   sensitive.json  the hint paths marked sensitive, sorted, one per line
 //   version.txt     the package version the schema came from
+//   plugins.json    what decides which channel ids the release accepts
+//                   and which plugins it runs:
+//                     channels  bundledChannelIds, the channel sections
+//                               the release validates by name;
+//                     bundled   the plugins of the manifest registry a
+//                               fresh state directory sees (the plugins
+//                               the package ships), each with the channels
+//                               it provides;
+//                     aliases   normalizePluginId's built-in aliases;
+//                     official  the official external plugins (source
+//                               "official" in the bundled catalog) the
+//                               package does not ship, which the gateway
+//                               installs from npm, version-bound to the
+//                               release, when a configuration needs one.
 //
-// The build timestamp OpenClaw adds (generatedAt) is not written, so the
-// output is a pure function of the package.
+// The output is a pure function of the package.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+
+import { openDist } from "./dist.mjs";
 
 const [root, out] = process.argv.slice(2);
 if (!root || !out) {
   console.error("usage: node gen.mjs OPENCLAW_DIR OUTDIR");
   process.exit(2);
 }
+// A fresh home and state directory: the manifest registry must see the
+// package's own plugins only, never what this machine has installed.
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "occkit-gen-"));
+process.env.HOME = scratch;
+process.env.OPENCLAW_STATE_DIR = path.join(scratch, "state");
+delete process.env.OPENCLAW_CONFIG_PATH;
+
 const pkg = path.join(root, "node_modules", "openclaw");
-const dist = path.join(pkg, "dist");
-const candidates = fs
-  .readdirSync(dist)
-  .filter((f) => f.endsWith(".mjs"))
-  .filter((f) => fs.readFileSync(path.join(dist, f), "utf8").includes("function buildConfigSchemaCore("));
-if (candidates.length !== 1) {
-  console.error(`expected one module defining buildConfigSchemaCore, found ${candidates.length}`);
-  process.exit(1);
-}
-const mod = await import(path.join(dist, candidates[0]));
-const build = Object.values(mod).find((f) => typeof f === "function" && f.name === "buildConfigSchemaCore");
-if (!build) {
-  console.error(`${candidates[0]} does not export buildConfigSchemaCore`);
-  process.exit(1);
-}
-const { schema, uiHints, version } = build();
+const { source, load, defining, required: exported, bundledChannelIds } = openDist(root);
+
 const manifest = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8"));
+
+const build = await exported("buildConfigSchemaCore");
+const { schema, uiHints, version } = build();
 if (version !== manifest.version) {
   console.error(`schema version ${version} differs from the package version ${manifest.version}`);
   process.exit(1);
@@ -48,7 +63,74 @@ const sensitive = Object.entries(uiHints ?? {})
   .filter(([, hint]) => hint && hint.sensitive === true)
   .map(([p]) => p)
   .sort();
+
+const channels = await bundledChannelIds();
+
+const registryOf = await exported("resolveConfigWidePluginManifestRegistry");
+const registry = registryOf({ config: {}, env: process.env });
+if (registry.diagnostics?.length) {
+  console.error(`the manifest registry of a fresh state reports ${registry.diagnostics.length} diagnostics`);
+  process.exit(1);
+}
+const bundled = registry.plugins
+  .map((p) => {
+    if (p.origin !== "bundled") {
+      console.error(`plugin ${p.id} of a fresh state is ${p.origin}, not bundled`);
+      process.exit(1);
+    }
+    return { id: p.id, channels: [...(p.channels ?? [])].sort() };
+  })
+  .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const bundledIds = new Set(bundled.map((p) => p.id));
+
+// normalizePluginId's alias table is a literal of its module; each pair is
+// checked against the function itself.
+const aliasFile = defining("const BUILT_IN_PLUGIN_ALIAS_FALLBACKS =");
+const aliasMod = await load(aliasFile);
+const normalizePluginId = Object.values(aliasMod).find((f) => typeof f === "function" && f.name === "normalizePluginId");
+if (!normalizePluginId) {
+  console.error(`${aliasFile} does not export normalizePluginId`);
+  process.exit(1);
+}
+const aliasSrc = source(defining("const BUILT_IN_PLUGIN_ALIAS_FALLBACKS =")).match(/const BUILT_IN_PLUGIN_ALIAS_FALLBACKS = (\[[\s\S]*?\]);/);
+const aliases = aliasSrc ? JSON.parse(aliasSrc[1].replace(/,(\s*\])/g, "$1")) : [];
+for (const [from, to] of aliases) {
+  if (normalizePluginId(from) !== to || normalizePluginId(to) !== to) {
+    console.error(`normalizePluginId(${from}) is ${normalizePluginId(from)}, not ${to}`);
+    process.exit(1);
+  }
+}
+if (normalizePluginId(" Telegram ") !== "telegram") {
+  console.error("normalizePluginId no longer trims and lower-cases");
+  process.exit(1);
+}
+
+const listCatalog = await exported("listOfficialExternalPluginCatalogEntries");
+const pluginIdOf = await exported("resolveOfficialExternalPluginId");
+const official = listCatalog()
+  .filter((e) => e.source === "official")
+  .map((e) => {
+    const id = pluginIdOf(e);
+    const m = e.openclaw ?? {};
+    const ch = new Set([...(m.channel?.id ? [m.channel.id] : []), ...Object.keys(m.channelConfigs ?? {})]);
+    return { id, package: e.name, kind: e.kind, channels: [...ch].sort() };
+  })
+  .filter((p) => p.id && !bundledIds.has(p.id))
+  .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+for (const p of official) {
+  if (!p.package.startsWith("@openclaw/")) {
+    console.error(`official plugin ${p.id} is published as ${p.package}, outside @openclaw`);
+    process.exit(1);
+  }
+}
+
 fs.mkdirSync(out, { recursive: true });
 fs.writeFileSync(path.join(out, "schema.json"), JSON.stringify(schema) + "\n");
 fs.writeFileSync(path.join(out, "sensitive.json"), "[\n" + sensitive.map((p) => JSON.stringify(p)).join(",\n") + "\n]\n");
 fs.writeFileSync(path.join(out, "version.txt"), version + "\n");
+const lines = (xs) => "[\n  " + xs.map((x) => JSON.stringify(x)).join(",\n  ") + "\n]";
+fs.writeFileSync(
+  path.join(out, "plugins.json"),
+  `{\n"channels": ${lines(channels)},\n"bundled": ${lines(bundled)},\n"aliases": ${lines(aliases)},\n"official": ${lines(official)}\n}\n`,
+);
+fs.rmSync(scratch, { recursive: true, force: true });

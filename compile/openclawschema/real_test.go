@@ -8,50 +8,74 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/occkit/occkit/compile/openclawschema/internal/releasedata"
 	"github.com/occkit/occkit/internal/tiers"
 )
 
-// openclawDir is the pinned OpenClaw installation (.ci/openclaw.sh), from
-// OCCKIT_OPENCLAW_DIR, and the run of the real tier, which the test tells
-// how many checks executed. Without it the tier skips, unless
-// OCCKIT_REQUIRE_INTEGRATION=1 makes that a failure.
-func openclawDir(t testing.TB, tier tiers.Tier) (string, *tiers.Run) {
+// installed is one real OpenClaw installation of the tiers
+// (.ci/openclaw.sh): its release and directory.
+type installed struct{ version, dir string }
+
+// openclawDirs are the real OpenClaw installations the tiers run against:
+// the newest carried release (OCCKIT_OPENCLAW_DIR) and an older one
+// (OCCKIT_OPENCLAW_DIR_PREV), both recorded by .ci/setup, and the run of
+// the tier, which the test tells how many checks executed. Without the
+// first the tier skips ([tiers.Tier.Skip]: a failure under
+// OCCKIT_REQUIRE_INTEGRATION=1); under it the second is required too.
+func openclawDirs(t testing.TB, tier tiers.Tier) ([]installed, *tiers.Run) {
 	t.Helper()
-	dir := os.Getenv("OCCKIT_OPENCLAW_DIR")
-	if dir == "" {
-		tier.Skip(t, "OCCKIT_OPENCLAW_DIR is unset (run .ci/setup)")
+	var out []installed
+	for _, env := range []string{"OCCKIT_OPENCLAW_DIR", "OCCKIT_OPENCLAW_DIR_PREV"} {
+		dir := os.Getenv(env)
+		if dir == "" {
+			if env == "OCCKIT_OPENCLAW_DIR" || tiers.Required() {
+				tier.Skip(t, env+" is unset (run .ci/setup)")
+			}
+			continue
+		}
+		if _, err := os.Stat(nodeBin(dir)); err != nil {
+			t.Fatalf("%s has no node: %v", env, err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "node_modules", "openclaw", "package.json"))
+		var pkg struct{ Version string }
+		if err != nil || json.Unmarshal(b, &pkg) != nil || pkg.Version == "" {
+			t.Fatalf("%s holds no openclaw package: %v", env, err)
+		}
+		out = append(out, installed{pkg.Version, dir})
 	}
-	if _, err := os.Stat(nodeBin(dir)); err != nil {
-		t.Fatalf("OCCKIT_OPENCLAW_DIR has no node: %v", err)
-	}
-	return dir, tier.Start(t)
+	return out, tier.Start(t)
 }
 
 func nodeBin(dir string) string { return filepath.Join(dir, "node", "bin", "node") }
 
-// TestGeneratedData regenerates data/ from the pinned package and
-// compares it byte for byte with what the library embeds.
+// TestGeneratedData regenerates each installed release's data with
+// gen.mjs and compares it byte for byte with what the library carries for
+// that release (its deltas decoded).
 func TestGeneratedData(t *testing.T) {
-	dir, run := openclawDir(t, tiers.SchemaRegeneration)
-	out := t.TempDir()
-	cmd := exec.Command(nodeBin(dir), "gen.mjs", dir, out)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gen.mjs: %v\n%s", err, b)
-	}
-	for _, f := range []string{"schema.json", "sensitive.json", "version.txt"} {
-		got, err := os.ReadFile(filepath.Join(out, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join("data", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("data/%s differs from what the pinned OpenClaw generates: run go generate ./compile/openclawschema", f)
-		}
-		run.Done(1)
+	installs, run := openclawDirs(t, tiers.SchemaRegeneration)
+	for _, in := range installs {
+		t.Run(in.version, func(t *testing.T) {
+			c, err := ContractFor(in.version)
+			if err != nil {
+				t.Fatalf("the installed release is not carried: %v", err)
+			}
+			out := t.TempDir()
+			cmd := exec.Command(nodeBin(in.dir), "gen.mjs", in.dir, out)
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("gen.mjs: %v\n%s", err, b)
+			}
+			for _, f := range releasedata.Names {
+				got, err := os.ReadFile(filepath.Join(out, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, c.files[f]) {
+					t.Errorf("the carried %s of %s differs from what its package generates: see doc.go, \"The data\"", f, in.version)
+				}
+				run.Done(1)
+			}
+		})
 	}
 }
 

@@ -27,16 +27,34 @@ type Refinement struct {
 }
 
 // Refinements lists the refinements the check mirrors for [Release],
-// in the order they run.
+// in the order they run ([Contract.Refinements] for another release).
 func Refinements() []Refinement {
-	return append(append([]Refinement(nil), refinements...), shapeRefinements...)
+	c, err := ContractFor(Release())
+	if err != nil {
+		return nil
+	}
+	return c.Refinements()
+}
+
+// refinementsAbsent are, by release, the classes of [Refinements] that
+// do not hold for it: measured with TestRefinementDifferential against
+// each release's own validation (see doc.go, "Releases").
+//
+// broadcast-size: OpenClaw bounds an agent group thread to 16 agents from
+// 2026.9.5 on; earlier releases accept any number.
+var refinementsAbsent = map[string][]string{
+	"2026.8.1": {"broadcast-size"}, "2026.8.2": {"broadcast-size"},
+	"2026.9.1": {"broadcast-size"}, "2026.9.2": {"broadcast-size"},
+	"2026.9.3": {"broadcast-size"}, "2026.9.4": {"broadcast-size"},
 }
 
 // refiner collects a document's refinement refusals.
 type refiner struct {
 	version string
-	schema  *node
-	issues  []error
+	// skip are the refinement classes that do not hold for the version.
+	skip   map[string]bool
+	schema *node
+	issues []error
 	// src is the document's text; doc indexes its objects as the
 	// refinements reach them, so that each object is scanned once however
 	// many settings they read in it, and an object the schema walk
@@ -112,10 +130,11 @@ func (r *refiner) get(keys ...string) gjson.Result {
 	return x.v
 }
 
-// schemaValid reports whether the value at path satisfies its schema. An
-// object-level refinement runs in OpenClaw only on an object its schema
-// accepts (zod runs a superRefine after a clean parse); a refinement of
-// one string runs whatever its siblings hold.
+// schemaValid reports whether the value at path satisfies its schema but
+// for unknown keys. An object-level refinement runs in OpenClaw only on an
+// object whose parse did not abort: zod runs a superRefine after a parse
+// that found at most unknown keys (they leave it dirty, not aborted); a
+// refinement of one string runs whatever its siblings hold.
 func (r *refiner) schemaValid(path ...string) bool {
 	n := r.schema
 	for _, k := range path {
@@ -124,22 +143,26 @@ func (r *refiner) schemaValid(path ...string) bool {
 		}
 		n, _ = n.child(k)
 	}
-	return n == nil || n.valid(r.get(path...))
+	return n == nil || n.validBarUnknownKeys(r.get(path...))
 }
 
 func (r *refiner) add(at occkit.Path, format string, args ...any) {
-	if len(r.issues) < maxIssues {
+	// A refinement judges a setting only where the release's schema has
+	// it: a release without the setting refuses the key itself.
+	if len(r.issues) < maxIssues && allows(r.schema, at, 0, 0) {
 		r.issues = append(r.issues, occkit.Invalid(Rule, at, format+" (OpenClaw %s)", append(args, r.version)...))
 	}
 }
 
 // refine runs every refinement on the document the schema walk read.
-func refine(schema *node, w reading, version string) []error {
+func refine(schema *node, w reading, c *Contract) []error {
 	root := gjson.Parse(w.src)
-	r := &refiner{version: version, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
+	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
 		doc: &index{v: root, at: len(w.src) - len(root.Raw)}}
 	for _, ref := range refinements {
-		ref.check(root, r)
+		if !r.skip[ref.Class] {
+			ref.check(root, r)
+		}
 	}
 	schemaRefinements(root, r)
 	return r.issues
@@ -443,6 +466,24 @@ var refinements = []Refinement{
 		},
 	},
 	{
+		Class: "role-agents", Paths: []string{"gateway.roles.definitions.*.agents"},
+		Refuses: "an operator role's allowed agent that is not an agent id (trimmed: a letter or digit, then up to 63 letters, digits, _ or -)",
+		check: func(root gjson.Result, r *refiner) {
+			r.each("gateway.roles.definitions.*.agents", func(v gjson.Result, at occkit.Path) {
+				if !v.IsArray() {
+					return
+				}
+				for _, id := range v.Array() {
+					if id.Type == gjson.String && !validAgentID.MatchString(strings.TrimSpace(id.String())) {
+						// OpenClaw reports the union of "*" and the list.
+						r.add(at, "%s: an allowed agent must be an agent id", at)
+						return
+					}
+				}
+			})
+		},
+	},
+	{
 		Class: "hook-session", Paths: []string{"hooks.mappings[].sessionKey"},
 		Refuses: "a persistent agent hook mapping without sessionKey, hooks.defaultSessionKey or a transform",
 		check: func(root gjson.Result, r *refiner) {
@@ -645,7 +686,20 @@ var refinements = []Refinement{
 			if n == 0 {
 				r.add(occkit.NewPath("gateway", "roles", "definitions"), "gateway.roles.definitions must hold at least one role definition")
 			}
-			if d := roles.Get("default"); r.schemaValid("gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
+			// A definition whose allowed agents are not agent ids fails
+			// OpenClaw's parse of the roles (role-agents), which then stops.
+			agentsOK := true
+			defs.ForEach(func(_, def gjson.Result) bool {
+				if !def.Get("agents").IsArray() {
+					return true
+				}
+				def.Get("agents").ForEach(func(_, id gjson.Result) bool {
+					agentsOK = id.Type != gjson.String || validAgentID.MatchString(strings.TrimSpace(id.String()))
+					return agentsOK
+				})
+				return agentsOK
+			})
+			if d := roles.Get("default"); agentsOK && r.schemaValid("gateway", "roles") && d.Type == gjson.String && !defs.Get(gjson.Escape(d.String())).Exists() {
 				r.add(occkit.NewPath("gateway", "roles", "default"), "gateway.roles.default must name a configured role definition")
 			}
 		},
@@ -657,7 +711,7 @@ var refinements = []Refinement{
 var shapeRefinements = []Refinement{
 	{Class: "secret-ref-id", Paths: []string{"any SecretRef of source file or exec outside channels"},
 		Refuses: "a file SecretRef id that is not an absolute JSON pointer or \"value\"; an exec id outside its pattern or with . or .. segments"},
-	{Class: "tools-allow", Paths: []string{"any tool policy object (tools, tools.byProvider.*, tools.toolsBySender.*, agents.entries.*.tools, sandbox and subagent tools, …)"},
+	{Class: "tools-allow", Paths: []string{"any tool policy object outside channels (tools, tools.byProvider.*, tools.toolsBySender.*, agents.entries.*.tools, sandbox and subagent tools, …)"},
 		Refuses: "a tool policy that sets both allow and alsoAllow (non-empty) in one scope"},
 }
 
@@ -717,7 +771,8 @@ func safeRelativeModule(raw string) bool {
 	return true
 }
 
-// schemaValidAt reports whether v satisfies the schema at path, where
+// schemaValidAt reports whether v satisfies the schema at path but for
+// unknown keys (see schemaValid), where
 // "[]" stands for an array's elements.
 func (r *refiner) schemaValidAt(v gjson.Result, path ...string) bool {
 	n := r.schema
@@ -731,7 +786,35 @@ func (r *refiner) schemaValidAt(v gjson.Result, path ...string) bool {
 		}
 		n, _ = n.child(k)
 	}
-	return n == nil || n.valid(v)
+	return n == nil || n.validBarUnknownKeys(v)
+}
+
+// allows reports whether the schema n has a place for a value at p: on
+// the way, some branch of each union is an object that admits the key,
+// or an array, for an index.
+func allows(n *node, p occkit.Path, from, depth int) bool {
+	if n == nil || from == p.Len() {
+		return true
+	}
+	if n.never || depth > maxWalkDepth {
+		return false
+	}
+	for _, union := range [][]*node{n.anyOf, n.oneOf, n.allOf} {
+		for _, c := range union {
+			if allows(c, p, from, depth+1) {
+				return true
+			}
+		}
+	}
+	k, i, isIdx := p.Elem(from)
+	if isIdx {
+		return (n.walkArray || n.types&jsArray != 0) && allows(n.itemSchema(i), p, from+1, depth+1)
+	}
+	if !n.walkObject && n.types&jsObject == 0 {
+		return false
+	}
+	c, ok := n.child(k)
+	return ok && allows(c, p, from+1, depth+1)
 }
 
 // pathKeys are p's elements as keys (indexes written in decimal).
@@ -907,6 +990,7 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 		escaped := strings.IndexByte(raw, '\\') >= 0
 		refs, tools = escaped || strings.Contains(raw, `"source"`), escaped || strings.Contains(raw, `"alsoAllow"`)
 	}
+	refs, tools = refs && !r.skip["secret-ref-id"], tools && !r.skip["tools-allow"]
 	if !refs && !tools {
 		return nil, nil
 	}
@@ -925,7 +1009,7 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 				r.add(at.Key("id"), "%s: an exec secret reference id must match ^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$ without . or .. segments", at.Key("id"))
 			}
 		}
-		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && n.valid(v) {
+		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && !underChannels(at) && n.validBarUnknownKeys(v) {
 			if len(v.Get("allow").Array()) > 0 && len(v.Get("alsoAllow").Array()) > 0 {
 				r.add(at, "%s: a tool policy cannot set both allow and alsoAllow in one scope", at)
 			}

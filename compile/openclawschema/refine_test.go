@@ -282,8 +282,15 @@ func (c refinementCase) build() []byte {
 // setting is refused (some refusal at its path or below); the check and
 // OpenClaw must agree on every document, and on the whole verdict.
 func TestRefinementDifferential(t *testing.T) {
-	dir, run := openclawDir(t, tiers.SchemaRefinement)
-	v, err := New()
+	installs, run := openclawDirs(t, tiers.SchemaRefinement)
+	for _, in := range installs {
+		t.Run(in.version, func(t *testing.T) { refinementDifferential(t, in, run) })
+	}
+}
+
+func refinementDifferential(t *testing.T, in installed, run *tiers.Run) {
+	dir := in.dir
+	v, err := ForRelease(in.version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,10 +315,7 @@ func TestRefinementDifferential(t *testing.T) {
 		err = v.Validate(doc)
 		target := strings.Join(c.path, ".")
 		ours := refusedAt(ourPaths(err), target)
-		var theirPaths []string
-		for _, is := range verdicts[i].Issues {
-			theirPaths = append(theirPaths, normPath(is.Path))
-		}
+		theirPaths := issuePaths(verdicts[i])
 		theirs := refusedAt(theirPaths, target)
 		tl := per[c.class]
 		if tl == nil {

@@ -47,27 +47,33 @@ func usedKeywords(s gjson.Result, out map[string]int, formats map[string]int) {
 // shipped schema uses is one the compiler implements, and the schema
 // compiles (no keyword, format or pattern left unchecked).
 func TestShippedSchemaKeywordsSupported(t *testing.T) {
-	used, formatsUsed := map[string]int{}, map[string]int{}
-	usedKeywords(gjson.ParseBytes(Schema()), used, formatsUsed)
-	supported := SupportedKeywords()
-	for kw, n := range used {
-		if !slices.Contains(supported, kw) {
-			t.Errorf("the shipped schema uses %q (%d times), which the compiler does not implement", kw, n)
+	for _, v := range Releases() {
+		c, err := ContractFor(v)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for f := range formatsUsed {
-		if _, ok := formats[f]; !ok {
-			t.Errorf("the shipped schema uses format %q, which the compiler does not know", f)
+		used, formatsUsed := map[string]int{}, map[string]int{}
+		usedKeywords(gjson.ParseBytes(c.Schema()), used, formatsUsed)
+		supported := SupportedKeywords()
+		for kw, n := range used {
+			if !slices.Contains(supported, kw) {
+				t.Errorf("%s uses %q (%d times), which the compiler does not implement", v, kw, n)
+			}
 		}
-	}
-	if len(used) < 20 {
-		t.Errorf("only %d keywords found: the walk is broken", len(used))
-	}
-	if _, err := New(); err != nil {
-		t.Fatal(err)
-	}
-	if Release() == "" || !strings.Contains(string(Schema()), `"$schema":"http://json-schema.org/draft-07/schema#"`) {
-		t.Errorf("version %q or draft of the shipped schema missing", Release())
+		for f := range formatsUsed {
+			if _, ok := formats[f]; !ok {
+				t.Errorf("%s uses format %q, which the compiler does not know", v, f)
+			}
+		}
+		if len(used) < 20 {
+			t.Errorf("only %d keywords found: the walk is broken", len(used))
+		}
+		if _, err := ForRelease(v); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(c.Schema()), `"$schema":"http://json-schema.org/draft-07/schema#"`) {
+			t.Errorf("the draft of %s is missing", v)
+		}
 	}
 }
 

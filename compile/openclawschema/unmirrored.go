@@ -18,7 +18,8 @@ type Unmirrored struct {
 	Reason  string
 }
 
-// Unmirrored lists OpenClaw [Release]'s refinements the check leaves out.
+// UnmirroredRefinements lists the refinements of the carried releases
+// the check leaves out (the same rows hold for each of them).
 // The differential tests recognise a disagreement as documented only
 // when every refusal OpenClaw makes belongs to one of these rows.
 func UnmirroredRefinements() []Unmirrored { return append([]Unmirrored(nil), unmirrored...) }
@@ -37,7 +38,8 @@ var unmirrored = []Unmirrored{
 	{"cloud-worker-project", []string{"cloudWorkers.projectProfiles.*"}, "Invalid key in record", "the project key form of cloud worker profiles; not mirrored yet"},
 	{"cloud-worker-secret", []string{"cloudWorkers.profiles.*.settings"}, "Worker profile ", "which cloud worker settings must be SecretRefs is the worker provider's knowledge; not mirrored yet"},
 	{"gateway-bind", []string{"gateway.bind"}, "gateway.bind ", "gateway bind against tailscale serve; the render owns gateway.bind (every Compute gets its own)"},
-	{"sandbox-bind", []string{"agents.defaults.sandbox.docker.binds", "agents.entries.*.sandbox.docker.binds"}, "Sandbox security", "the bind-mount form of sandbox containers; not mirrored yet"},
+	{"sandbox-bind", []string{"agents.defaults.sandbox.docker.binds", "agents.entries.*.sandbox.docker.binds",
+		"agents.defaults.sandbox.browser.binds", "agents.entries.*.sandbox.browser.binds"}, "Sandbox security", "the bind-mount form of sandbox containers; not mirrored yet"},
 	{"portal-ingress", []string{"gateway.portals.ingress.*"}, "Portal ingress", "portal ingress domains and ports are judged against the gateway's port and origins, which the render sets per Compute; not mirrored yet"},
 	{"mcp-oauth-url", []string{"mcp.servers.*.oauth.clientMetadataUrl", "nodeHost.mcp.servers.*.oauth.clientMetadataUrl"}, "", "OAuth client metadata URLs; not mirrored yet"},
 }

@@ -1,12 +1,8 @@
 package openclawschema
 
 import (
-	"bytes"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -18,58 +14,51 @@ import (
 // admission's validation step (DOC-5).
 const Rule = "DOC-5"
 
-//go:embed data/schema.json
-var schemaJSON []byte
-
-//go:embed data/sensitive.json
-var sensitiveJSON []byte
-
-//go:embed data/version.txt
-var versionTxt string
-
-// Release is the OpenClaw release the embedded schema was generated from.
-func Release() string { return strings.TrimSpace(versionTxt) }
-
-// Schema returns a copy of the embedded draft-07 schema, as gen.mjs wrote
-// it from the pinned package.
-func Schema() []byte { return bytes.Clone(schemaJSON) }
-
-// Sensitive returns the configuration paths OpenClaw's hints mark
-// sensitive, sorted, in OpenClaw's notation: dot paths where "*" stands
-// for any key of a map and "[]" for any element of an array (for example
-// "models.providers.*.apiKey").
-func Sensitive() []string {
-	var out []string
-	if err := json.Unmarshal(sensitiveJSON, &out); err != nil {
-		// The file is generated and checked by the package's tests.
+// Schema returns a copy of the draft-07 schema of [Release], as gen.mjs
+// wrote it from its package ([Contract.Schema] for another release).
+func Schema() []byte {
+	c, err := ContractFor(Release())
+	if err != nil {
 		return nil
 	}
-	return out
+	return c.Schema()
+}
+
+// Sensitive returns the configuration paths the hints of [Release] mark
+// sensitive ([Contract.Sensitive] for another release), sorted, in
+// OpenClaw's notation: dot paths where "*" stands for any key of a map
+// and "[]" for any element of an array (for example
+// "models.providers.*.apiKey").
+func Sensitive() []string {
+	c, err := ContractFor(Release())
+	if err != nil {
+		return nil
+	}
+	return c.Sensitive()
 }
 
 // Validator is a compiled OpenClaw configuration schema. Make one with
-// [New] (the pinned schema) or [Compile], once, and share it: it is
-// immutable and safe for concurrent use.
+// [New], [ForRelease] or [Compile], once, and share it: it is immutable
+// and safe for concurrent use.
 type Validator struct {
 	root    *node
 	version string
-	// refined: the version is the pinned one, whose refinements the
-	// check mirrors (see [Refinements]).
-	refined bool
+	// contract is the carried release of the version, whose refinements
+	// and channel ids the check mirrors; nil for a release the library
+	// does not carry (the schema alone).
+	contract *Contract
 }
 
-// New returns the compiled embedded schema of [Release]. It is compiled
-// once per process, on first use (about 0.1 s and 6 MB), and shared: a
-// Validator is immutable.
-func New() (*Validator, error) { return pinned() }
-
-// pinned compiles the embedded schema once; the value it keeps never
-// changes after that.
-var pinned = sync.OnceValues(func() (*Validator, error) { return Compile(schemaJSON, Release()) })
+// New returns the compiled check of [Release], the newest carried
+// release ([ForRelease] for another). It is compiled once per process, on
+// first use (about 0.1 s and 6 MB), and shared: a Validator is immutable.
+func New() (*Validator, error) { return ForRelease(Release()) }
 
 // Compile compiles a draft-07 schema published by OpenClaw version. A
 // keyword, format or pattern feature the compiler does not implement is
-// an error: a schema is never checked partially.
+// an error: a schema is never checked partially. For a carried release
+// ([Releases]) the release's refinements and channel ids apply beside the
+// schema given; for another, the schema alone.
 func Compile(schema []byte, version string) (*Validator, error) {
 	if version == "" {
 		return nil, fmt.Errorf("openclawschema: the schema needs the OpenClaw version it belongs to")
@@ -78,19 +67,44 @@ func Compile(schema []byte, version string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: %w", err)
 	}
-	return &Validator{root: root, version: version, refined: version == Release()}, nil
+	v := &Validator{root: root, version: version}
+	if _, carried := catalog()[version]; carried {
+		// A schema the caller compiled for a carried release: the
+		// release's refinements and channel ids apply.
+		if v.contract, err = ContractFor(version); err != nil {
+			return nil, fmt.Errorf("openclawschema: %w", err)
+		}
+	}
+	return v, nil
+}
+
+// compileContract compiles the schema of a carried release.
+func compileContract(c *Contract) (*Validator, error) {
+	root, err := compileSchema(c.files["schema.json"])
+	if err != nil {
+		return nil, fmt.Errorf("openclawschema: OpenClaw %s: %w", c.version, err)
+	}
+	return &Validator{root: root, version: c.version, contract: c}, nil
 }
 
 // Version is the OpenClaw release whose schema v checks.
 func (v *Validator) Version() string { return v.version }
 
-// Valid reports whether OpenClaw accepts doc: its schema and, for the
-// pinned version, the refinements the check mirrors. The schema walk
+// Contract is the carried release v checks, or nil when v was compiled
+// for a release the library does not carry (then only its schema is
+// checked: no refinement, no channel ids).
+func (v *Validator) Contract() *Contract { return v.contract }
+
+// Valid reports whether OpenClaw accepts doc: its schema and, for a
+// carried release, the refinements the check mirrors and its channel ids. The schema walk
 // reads the document bytes once, in place, and allocates only the outline
 // of the top three levels the refinements then read instead of the text.
 func (v *Validator) Valid(doc occkit.Document) bool {
 	w := v.walk(doc)
-	return w.ok && (!v.refined || len(refine(v.root, w, v.version)) == 0)
+	if !w.ok || v.contract == nil {
+		return w.ok
+	}
+	return len(refine(v.root, w, v.contract)) == 0 && len(v.contract.channelIssues(w)) == 0
 }
 
 // reading is one check's reading of a document: its text as the check
@@ -213,17 +227,19 @@ func specView(doc occkit.Document) occkit.Document {
 // from the document are never quoted. At most 50 refusals come back,
 // sorted by path (see [occkit.Join]).
 //
-// For the pinned version the refinements OpenClaw makes beyond its schema
-// ([Refinements]) are checked too, at the path OpenClaw names; they run
-// on every document, beside the schema's refusals.
+// For a carried release the refinements OpenClaw makes beyond its schema
+// ([Contract.Refinements]) are checked too, at the path OpenClaw names
+// (they run on every document, beside the schema's refusals), and so are
+// its channel ids (see the package doc, "Channel ids").
 func (v *Validator) Validate(doc occkit.Document) error {
 	w := v.walk(doc)
 	var issues []error
 	if !w.ok {
 		issues = v.schemaIssues(gjson.Parse(w.src))
 	}
-	if v.refined {
-		issues = append(issues, refine(v.root, w, v.version)...)
+	if v.contract != nil {
+		issues = append(issues, refine(v.root, w, v.contract)...)
+		issues = append(issues, v.contract.channelIssues(w)...)
 	}
 	return occkit.Join(issues...)
 }

@@ -100,13 +100,13 @@ func TestOutlineChangesNothing(t *testing.T) {
 		if err := json.Indent(&spaced, b, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		want := fmt.Sprint(refine(v.root, reading{src: string(b)}, v.version))
+		want := fmt.Sprint(refine(v.root, reading{src: string(b)}, v.contract))
 		if len(want) > 2 {
 			refused++
 		}
 		for _, src := range []string{string(b), spaced.String(), strings.ReplaceAll(string(b), `"a`, `"\u0061`)} {
 			w := v.walkText(src)
-			if got := fmt.Sprint(refine(v.root, w, v.version)); got != want {
+			if got := fmt.Sprint(refine(v.root, w, v.contract)); got != want {
 				t.Fatalf("with the outline of %s:\n%s\nwithout:\n%s", src, got, want)
 			}
 			// The view the walk settles on is specView's.

@@ -62,11 +62,15 @@ func Parse(text string) Pattern {
 	return p
 }
 
-// Patterns returns OpenClaw's sensitive paths (openclawschema.Sensitive)
-// as patterns, in its order.
-func Patterns() []Pattern {
-	var out []Pattern
-	for _, line := range openclawschema.Sensitive() {
+// Patterns returns the sensitive paths of the newest carried OpenClaw
+// release (openclawschema.Sensitive) as patterns, in its order; see
+// ParseList for another release's (openclawschema.Contract.Sensitive).
+func Patterns() []Pattern { return ParseList(openclawschema.Sensitive()) }
+
+// ParseList parses a list of OpenClaw's sensitive paths, in its order.
+func ParseList(lines []string) []Pattern {
+	out := make([]Pattern, 0, len(lines))
+	for _, line := range lines {
 		out = append(out, Parse(line))
 	}
 	return out
@@ -260,16 +264,55 @@ var (
 	pinnedSet = sync.OnceValue(func() *Set { return Compile(pinned()) })
 )
 
-// For returns the sensitive patterns of an OpenClaw release: the pinned
-// release's ([openclawschema.Release]) for it, and as a floor for a
-// release whose data the library does not carry. The slice is shared:
-// do not modify it.
-func For(release string) []Pattern {
+// release is one carried release's patterns and their Set.
+type release struct {
+	patterns []Pattern
+	set      *Set
+}
+
+// releases are the carried releases other than the pinned one, by
+// version, each parsed and compiled on first use, once per process.
+var releases = sync.OnceValue(func() map[string]func() *release {
+	out := map[string]func() *release{}
+	for _, v := range openclawschema.Releases() {
+		if v == openclawschema.Release() {
+			continue
+		}
+		out[v] = sync.OnceValue(func() *release {
+			c, err := openclawschema.ContractFor(v)
+			if err != nil {
+				return nil
+			}
+			ps := ParseList(c.Sensitive())
+			return &release{patterns: ps, set: Compile(ps)}
+		})
+	}
+	return out
+})
+
+func forRelease(version string) *release {
+	if f, ok := releases()[version]; ok {
+		return f()
+	}
+	return nil
+}
+
+// For returns the sensitive patterns of an OpenClaw release: the carried
+// release's own ([openclawschema.ContractFor]), and the pinned release's
+// ([openclawschema.Release]) as a floor for a release whose data the
+// library does not carry. The slice is shared: do not modify it.
+func For(version string) []Pattern {
+	if r := forRelease(version); r != nil {
+		return r.patterns
+	}
 	return pinned()
 }
 
 // SetFor is [For] compiled, shared: the Set of an OpenClaw release's
 // sensitive patterns.
-func SetFor(release string) *Set {
+func SetFor(version string) *Set {
+	if r := forRelease(version); r != nil {
+		return r.set
+	}
 	return pinnedSet()
 }

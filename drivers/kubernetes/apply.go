@@ -46,7 +46,8 @@ func namespaceName(ns drivers.Namespace) (string, error) {
 
 // EnsureNamespace creates the tenant namespace, or confirms it exists
 // (idempotent). A namespace that is being deleted is 409 RESOURCE_CONFLICT.
-func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) error {
+func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -82,7 +83,8 @@ func (d *Driver) ensureNamespace(ctx context.Context, ns drivers.Namespace) erro
 
 // DeleteNamespace deletes the tenant namespace and everything in it.
 // Deleting an absent namespace succeeds.
-func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) error {
+func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -39,7 +39,8 @@ func AllDiagnosticCodes() []string {
 // spec and every replica is updated and available; failed (with a code)
 // when the Deployment is missing, superseded, stopped, past its progress
 // deadline or failing to create pods; unknown while it rolls out.
-func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Diagnostics, error) {
+func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (_ drivers.Diagnostics, err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return drivers.Diagnostics{}, err
 	}
@@ -66,7 +67,8 @@ func (d *Driver) Diagnose(ctx context.Context, rev drivers.Revision) (drivers.Di
 
 // Ready reports whether every workload of rev is available
 // ([Driver.Diagnose] succeeded for each).
-func (d *Driver) Ready(ctx context.Context, rev drivers.Revision) (bool, error) {
+func (d *Driver) Ready(ctx context.Context, rev drivers.Revision) (_ bool, err error) {
+	defer settle(ctx, &err)
 	diag, err := d.Diagnose(ctx, rev)
 	if err != nil {
 		return false, err

@@ -48,8 +48,10 @@
 // refuses leaves nothing written. Re-applying a prepared revision changes
 // nothing (same resourceVersion and generation); a data claim that exists
 // is never re-applied. API failures are structured ([occkit.Error]) and
-// never repeat the server's message, which can quote a value; a cancelled
-// context is returned as the context's error.
+// never repeat the server's message, which can quote a value; once the
+// caller's context is cancelled or past its deadline, a failing call
+// returns the context's error as 503 DEPENDENCY_UNAVAILABLE
+// (drivers.Settle), whatever the API answered.
 //
 // # Replacement
 //

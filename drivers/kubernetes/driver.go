@@ -158,7 +158,8 @@ func (d *Driver) Declaration() drivers.Declaration {
 // ValidateHarnessAuth applies the Kubernetes harnessAuth rules
 // (AUTH-1..AUTH-6) and returns the credential projection plan that
 // [Render] projects.
-func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
+func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (_ occkit.Projection, err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return occkit.Projection{}, err
 	}
@@ -219,7 +220,8 @@ func (d *Driver) render(rev drivers.Revision, stopped bool) (render.Objects, dri
 // is written. A field owned by another field manager is 409
 // RESOURCE_CONFLICT (unless Force is set). Preparing the same revision
 // again changes nothing.
-func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
+func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -251,7 +253,8 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
 // older retry never overwrites the selected version); then the
 // ConfigMaps of the Agent's other revisions, which nothing runs any more,
 // are deleted.
-func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) error {
+func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -277,7 +280,8 @@ func (d *Driver) Activate(ctx context.Context, rev drivers.Revision) error {
 // Stop scales rev's workloads to zero replicas, keeping them and their
 // data for a later start. Workloads that another revision replaced, or
 // that are gone, are left alone.
-func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
+func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -307,7 +311,8 @@ func (d *Driver) Stop(ctx context.Context, rev drivers.Revision) error {
 // that carry the revision's label; PersistentVolumeClaims (the Agent's
 // durable data) are never deleted. Objects that a later revision took over
 // carry its label and are untouched. Retiring what is gone succeeds.
-func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) error {
+func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -320,13 +325,19 @@ func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) err
 }
 
 // Preflight checks that the Kubernetes API answers the driver.
-func (d *Driver) Preflight(ctx context.Context) error {
+func (d *Driver) Preflight(ctx context.Context) (err error) {
+	defer settle(ctx, &err)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	_, err := d.cfg.Client.CoreV1().Namespaces().List(ctx, listOne)
-	if err != nil {
+	if _, err := d.cfg.Client.CoreV1().Namespaces().List(ctx, listOne); err != nil {
 		return d.apiError(ctx, err, configPath)
 	}
 	return nil
 }
+
+// settle makes a call's error the context's once ctx is done (a 503 that
+// errors.Is context.Canceled or context.DeadlineExceeded), whatever the
+// API or the driver's own mapping said: a cancelled or timed-out request
+// never reads as a conflict or a refusal.
+func settle(ctx context.Context, err *error) { *err = drivers.Settle(ctx, "DRV-5", *err) }

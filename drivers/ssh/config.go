@@ -105,12 +105,30 @@ type Config struct {
 	// render plan's gateway arguments, so ExecStart is
 	// `BinaryPath gateway run --port N`.
 	Args []string
+	// CLIArgs precede an OpenClaw CLI command after BinaryPath when
+	// BinaryPath is not the OpenClaw CLI itself: node with
+	// /opt/openclaw/openclaw.mjs, say. nil means BinaryPath is the CLI.
+	// The driver runs `BinaryPath CLIArgs... --version` on the host before
+	// anything is written or started (the approved release must be what
+	// runs, ADM-3), and `BinaryPath CLIArgs... plugins install` for the
+	// plugins the release does not bundle (see PluginCache).
+	CLIArgs []string
 	// EnvironmentFile is an operator-provided environment file on the host
 	// loaded by every unit (credentials, AUTH-5). It is required to exist
 	// once set. Whether set or not, each unit also loads the optional
 	// per-Agent file env in the Agent's state directory. The driver never
 	// writes either file.
 	EnvironmentFile string
+	// PluginCache is an npm cache directory on the host (absolute) that
+	// holds every package the OpenClaw CLI's `plugins install` needs for
+	// the plugins an approved release does not bundle (Discord, Slack,
+	// Codex in 2026.9.6; see the package documentation, "Plugins"),
+	// prepared by the operator. Prepare installs the plugins a revision
+	// configures from it, offline, into the Agent's state directory before
+	// the unit starts. "" provides none, and a revision that needs one is
+	// refused (409) rather than left to fetch it from the npm registry
+	// at start.
+	PluginCache string
 	// ServiceUser is the account a system-scope unit runs as (User=);
 	// ignored in user scope. "" keeps systemd's default. It may not be
 	// root.
@@ -173,24 +191,38 @@ func checkPath(at occkit.Path, p string, absolute bool) error {
 	return nil
 }
 
+// checkArgs refuses the arguments of field that systemd or the shell
+// would expand.
+func checkArgs(field string, args []string) []error {
+	var errs []error
+	for i, a := range args {
+		if !argRE.MatchString(a) {
+			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath(field).Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
+		}
+	}
+	return errs
+}
+
 // settings is the validated, defaulted Config.
 type settings struct {
-	hosts     []host
-	ports     PortRange
-	scope     Scope
-	unitDir   string
-	stateDir  string
-	binary    string
-	args      []string
-	envFile   string
-	svcUser   string
-	services  ServiceManager
-	secrets   SecretReader
-	opTimeout time.Duration
-	ready     time.Duration
-	lockWait  time.Duration
-	poll      time.Duration
-	connect   time.Duration
+	hosts       []host
+	ports       PortRange
+	scope       Scope
+	unitDir     string
+	stateDir    string
+	binary      string
+	args        []string
+	cliArgs     []string
+	envFile     string
+	pluginCache string
+	svcUser     string
+	services    ServiceManager
+	secrets     SecretReader
+	opTimeout   time.Duration
+	ready       time.Duration
+	lockWait    time.Duration
+	poll        time.Duration
+	connect     time.Duration
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -204,21 +236,23 @@ func orDefault(d, def time.Duration) time.Duration {
 // Every problem is reported, each 400 INVALID_REQUEST (DRV-6).
 func validate(cfg Config) (settings, error) {
 	s := settings{
-		ports:     cfg.PortRange,
-		scope:     cfg.Scope,
-		unitDir:   cfg.UnitDir,
-		stateDir:  cfg.StateDir,
-		binary:    cfg.BinaryPath,
-		args:      slices.Clone(cfg.Args),
-		envFile:   cfg.EnvironmentFile,
-		svcUser:   cfg.ServiceUser,
-		services:  cfg.Services,
-		secrets:   cfg.Secrets,
-		opTimeout: orDefault(cfg.OperationTimeout, DefaultOperationTimeout),
-		ready:     orDefault(cfg.ReadinessTimeout, DefaultReadinessTimeout),
-		lockWait:  orDefault(cfg.LockWait, DefaultLockWait),
-		poll:      orDefault(cfg.PollInterval, DefaultPollInterval),
-		connect:   orDefault(cfg.ConnectTimeout, DefaultConnectTimeout),
+		ports:       cfg.PortRange,
+		scope:       cfg.Scope,
+		unitDir:     cfg.UnitDir,
+		stateDir:    cfg.StateDir,
+		binary:      cfg.BinaryPath,
+		args:        slices.Clone(cfg.Args),
+		cliArgs:     slices.Clone(cfg.CLIArgs),
+		envFile:     cfg.EnvironmentFile,
+		pluginCache: cfg.PluginCache,
+		svcUser:     cfg.ServiceUser,
+		services:    cfg.Services,
+		secrets:     cfg.Secrets,
+		opTimeout:   orDefault(cfg.OperationTimeout, DefaultOperationTimeout),
+		ready:       orDefault(cfg.ReadinessTimeout, DefaultReadinessTimeout),
+		lockWait:    orDefault(cfg.LockWait, DefaultLockWait),
+		poll:        orDefault(cfg.PollInterval, DefaultPollInterval),
+		connect:     orDefault(cfg.ConnectTimeout, DefaultConnectTimeout),
 	}
 	var errs []error
 	if s.ports == (PortRange{}) {
@@ -253,16 +287,18 @@ func validate(cfg Config) (settings, error) {
 	} else {
 		errs = append(errs, checkPath(occkit.NewPath("binaryPath"), s.binary, true))
 	}
+	errs = append(errs, checkArgs("args", s.args)...)
+	errs = append(errs, checkArgs("cliArgs", s.cliArgs)...)
 	for i, a := range s.args {
-		if !argRE.MatchString(a) {
-			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
-		}
 		if a == "--port" || strings.HasPrefix(a, "--port=") {
 			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "the driver chooses the port: args may not set --port"))
 		}
 	}
 	if s.envFile != "" {
 		errs = append(errs, checkPath(occkit.NewPath("environmentFile"), s.envFile, true))
+	}
+	if s.pluginCache != "" {
+		errs = append(errs, checkPath(occkit.NewPath("pluginCache"), s.pluginCache, true))
 	}
 	if s.svcUser != "" && (!userRE.MatchString(s.svcUser) || s.svcUser == "root") {
 		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("serviceUser"), "serviceUser must be a non-root account name"))

@@ -5,10 +5,15 @@
 // build list.
 //
 // Make a [Driver] with [New] from a [Config]. It declares one topology,
-// embedded OpenClaw (RES-11): [Driver.Prepare] refuses anything else with
-// 400 INVALID_REQUEST before touching a host. Every operation is bounded
+// embedded OpenClaw (RES-11): [Driver.Prepare] and [Render] refuse
+// anything else with 400 INVALID_REQUEST before touching a host, and so
+// they refuse a revision admitted for another Compute (400 at compute,
+// ADM-5): its harnessAuth and credential projection follow that Compute's
+// rules (a Kubernetes api_key binding would plan its variable into the
+// host's secrets file). Every operation is bounded
 // ([DefaultOperationTimeout], 180 s) and honours its context: a caller's
-// cancellation or deadline comes back as the context's error, the
+// cancellation or deadline comes back as the context's error (503
+// DEPENDENCY_UNAVAILABLE, drivers.Settle, whatever the host answered), the
 // driver's own bounds as 503 DEPENDENCY_UNAVAILABLE naming the bound
 // (operationTimeout, readinessTimeout, lockWait).
 //
@@ -27,6 +32,18 @@
 // hashing, so adding a host moves only the Agents that now rank it first;
 // [Driver.Retire] visits every host, so a changed host list never orphans
 // a unit.
+//
+// # Releases
+//
+// What runs is the release the revision approved (ADM-3). Before it
+// writes or starts anything on the host, Prepare runs BinaryPath
+// --version there ([Config.CLIArgs] come first for a BinaryPath that is
+// not the OpenClaw CLI) and reads the release from
+// its first line (`OpenClaw 2026.9.6 (eb377ac)`). Another release, or an
+// answer without one, is a [*ReleaseError] naming both versions (409
+// RESOURCE_CONFLICT at hosts[i], rule ADM-3); a binary that cannot answer
+// is 503. The ssh Compute runs embedded OpenClaw only, so no Codex binary
+// is ever started on a host and none is asked.
 //
 // # Units
 //
@@ -57,6 +74,60 @@
 // default) needs the login's user manager to run without a session
 // (loginctl enable-linger); [ScopeSystem] needs a login that may write
 // /etc/systemd/system.
+//
+// # State, plugins and stopping
+//
+// The gateway writes only under the Agent's state directory
+// (OPENCLAW_STATE_DIR, also WorkingDirectory, kept across revisions):
+// media, configuration backups, plugin installs and OpenClaw's state
+// database. The revision's document stays read-only beside it; without
+// OPENCLAW_STATE_DIR OpenClaw would write next to its configuration.
+//
+// OpenClaw ships most channels and some agent runtimes outside its
+// package (in 2026.8.2 and 2026.9.6: Discord, Slack, Codex, ACPX and 26
+// more, read from each release's channel catalog and install lists;
+// unbundledPlugins is the one place the driver learns them). A gateway
+// whose configuration needs one installs it from the npm registry at
+// start: about 75 s per plugin without a registry, a non-JSON "Doctor
+// warnings" box on the console, and a gateway that does not answer
+// /healthz within the readiness bound. The driver provides them instead.
+// [Render] lists the ones the revision's release does not bundle and its
+// document configures ([Unit].Plugins: channels.<id>, plugins.entries,
+// plugins.allow, plugins.slots, agent runtime ids; none when
+// plugins.enabled is false, none denied or disabled) and trusts each in the
+// planned document (plugins.entries.<id>.enabled: true, what OpenClaw's
+// own install writes into a configuration; OpenClaw loads no plugin from
+// outside its package without it). Before the unit starts, Prepare has the
+// host's OpenClaw CLI, the approved release, install them into the Agent's
+// state directory (`plugins install <id>`) offline from
+// [Config].PluginCache, an npm cache the operator fills once per release
+// by running that release's installer with npm_config_cache pointing at
+// it (.ci/openclaw-plugins.sh). A plugin already installed for the release
+// is kept (a marker in the state directory's .occkit-plugins, beside the
+// installer's output). Without a cache, or when the cache cannot provide a
+// plugin, Prepare refuses (409 at pluginCache) and starts nothing. It
+// installs rather than loading a directory the operator prepared
+// (plugins.load.paths) because OpenClaw grants a plugin its trusted
+// interfaces (Discord's keyed store, say) only when its state database
+// records it as an official npm install: loaded from a path, Discord fails
+// to register and the gateway never becomes ready (measured on 2026.9.6).
+// The install counts against the operation bound, not the readiness one.
+// Not yet covered: an Agent whose plugin was installed for another release
+// (the install fails as "already exists", so Prepare refuses until the
+// operator removes the Agent's npm/ install; a forced install, measured on
+// 2026.9.6, records a generation directory the next start reports missing
+// and then fetches the plugin).
+//
+// Units keep TimeoutStopSec=30 (DRV-6) although OpenClaw's own stop policy
+// drains for up to 330 s. From 2026.9.5 on, OpenClaw asks systemd for the
+// running unit's TimeoutStopUSec and budgets its shutdown to 5 s less (25
+// s: a 15 s drain and a 10 s reserve), so SIGTERM ends it within the bound
+// with nothing more rendered (read from its code, run-loop shutdown
+// budget; the real tier runs no systemd and cannot show it: there OpenClaw
+// keeps its 330 s policy and a gateway whose channel cannot reach its
+// service outlives 30 s). Earlier releases (2026.8.x) keep a hard-coded
+// 325 s force-exit timer: systemd's SIGKILL at 30 s, to the whole control
+// group, is what bounds them.
 //
 // # Credentials
 //
@@ -111,5 +182,14 @@
 // and the served marker, plus the drivertest conformance suite;
 // [Systemd]'s commands are checked through a recording systemctl on the
 // same host, and every rendered unit passes `systemd-analyze verify`
-// with empty output.
+// with empty output. The fake gateway answers --version and plugins
+// install as the driver runs them; the release check also runs against
+// the real installs of two releases (OCCKIT_OPENCLAW_DIR and
+// OCCKIT_OPENCLAW_DIR_PREV) over the same sshd.
+//
+// The real-gateway tier (TestRealGateway_SSH) starts revisions approved
+// for both releases on that release's real gateway, as rendered, in a
+// network namespace with only loopback, the plugins installed first by
+// the script Prepare runs (from OCCKIT_OPENCLAW_PLUGIN_CACHE); npm must
+// leave no log under the gateway's HOME (it never ran).
 package ssh

@@ -60,7 +60,7 @@ func (d *Driver) Declaration() drivers.Declaration {
 // other keys; every other method is 409. The projection is host-managed:
 // no variable is projected.
 func (d *Driver) ValidateHarnessAuth(ctx context.Context, f drivers.AuthFacts) (occkit.Projection, error) {
-	if err := ctx.Err(); err != nil {
+	if err := drivers.Cancellation(ctx, "DRV-6"); err != nil {
 		return occkit.Projection{}, err
 	}
 	f.Compute = occkit.ComputeSSH
@@ -83,17 +83,18 @@ func (d *Driver) begin(ctx context.Context) (context.Context, context.CancelFunc
 	return context.WithTimeoutCause(ctx, d.s.opTimeout, errOperation)
 }
 
-// finish maps a context error of the operation: the caller's own
-// cancellation or deadline passes through unchanged (DRV-1); the
-// operation's bound becomes a structured 503.
+// finish maps a failure of the operation: once the caller's context is
+// done, whatever failed, the caller's cancellation or deadline as a 503
+// that keeps it for errors.Is (DRV-1, [drivers.Settle]); the operation's
+// own bound becomes a structured 503.
 func (d *Driver) finish(caller, op context.Context, h host, err error) error {
 	if err == nil {
 		return nil
 	}
+	if c := drivers.Cancellation(caller, "DRV-6"); c != nil {
+		return c
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		if caller.Err() != nil {
-			return caller.Err()
-		}
 		if context.Cause(op) == errOperation {
 			return occkit.New(occkit.CodeDependencyUnavailable, "DRV-6", occkit.NewPath("operationTimeout"),
 				"%s: the operation did not finish within %s", h, d.s.opTimeout)
@@ -225,13 +226,10 @@ func (d *Driver) renderOptions(home string, port int) RenderOptions {
 // environment files, AUTH-5), and it expects [admission.Verify] (ADM-5,
 // which also guards the logging stamp, LOG-2) to have run.
 func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) error {
-	if err := ctx.Err(); err != nil {
+	if err := drivers.Cancellation(ctx, "DRV-6"); err != nil {
 		return err
 	}
-	if rev == nil {
-		return occkit.Invalid("DRV-1", occkit.Root(), "no revision to prepare")
-	}
-	if err := occkit.CheckTopology(d.decl.Name, d.decl.Topologies, rev.Topology()); err != nil {
+	if err := checkRevision(rev); err != nil {
 		return err
 	}
 	op, cancel := d.begin(ctx)
@@ -246,6 +244,11 @@ func (d *Driver) prepare(ctx context.Context, h host, rev drivers.Revision) erro
 		return err
 	}
 	defer c.Close()
+	// What runs is the approved release: asked before the host is
+	// touched.
+	if err := d.checkRelease(ctx, c, rev); err != nil {
+		return err
+	}
 	release, err := c.lock(ctx, d.lockPath(), d.s.lockWait)
 	if err != nil {
 		return err
@@ -287,6 +290,10 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 	if u, err = Render(rev, d.renderOptions(st.home, port)); err != nil {
 		return Unit{}, false, false, err
 	}
+	// Refused before anything of the revision is written.
+	if err := d.canProvide(c.h, u); err != nil {
+		return Unit{}, false, false, err
+	}
 	dirs := fmt.Sprintf("set -e\numask 077\nmkdir -p -- %s %s %s\n",
 		quote(u.WorkingDirectory), quote(u.RevisionDir), quote(strings.TrimSuffix(u.Path, "/"+u.Name)))
 	if _, err := c.step(ctx, "creating the revision directories", dirs, nil); err != nil {
@@ -297,6 +304,9 @@ func (d *Driver) install(ctx context.Context, c *conn, rev drivers.Revision) (u 
 		return Unit{}, false, false, err
 	}
 	if err := d.writeSecrets(ctx, c, u); err != nil {
+		return Unit{}, false, false, err
+	}
+	if err := d.installPlugins(ctx, c, u); err != nil {
 		return Unit{}, false, false, err
 	}
 	if changed, err = c.upload(ctx, u.Path, 0o644, u.Content); err != nil {
@@ -463,7 +473,7 @@ func (d *Driver) markServed(ctx context.Context, c *conn, rev drivers.Revision, 
 // Agent's state directory and its operator environment file. Retiring
 // what is not deployed succeeds.
 func (d *Driver) Retire(ctx context.Context, agentID, revisionDigest string) error {
-	if err := ctx.Err(); err != nil {
+	if err := drivers.Cancellation(ctx, "DRV-6"); err != nil {
 		return err
 	}
 	if agentID == "" {
@@ -523,7 +533,7 @@ func (d *Driver) namespaceDir(ns drivers.Namespace) string {
 // the state directory: an SSH host has no tenant boundary of its own).
 // Idempotent.
 func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) error {
-	if err := ctx.Err(); err != nil {
+	if err := drivers.Cancellation(ctx, "DRV-6"); err != nil {
 		return err
 	}
 	if ns.ID == "" {
@@ -539,7 +549,7 @@ func (d *Driver) EnsureNamespace(ctx context.Context, ns drivers.Namespace) erro
 // DeleteNamespace removes the namespace's marker from every host.
 // Deleting an absent namespace succeeds.
 func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) error {
-	if err := ctx.Err(); err != nil {
+	if err := drivers.Cancellation(ctx, "DRV-6"); err != nil {
 		return err
 	}
 	if ns.ID == "" {
@@ -552,10 +562,10 @@ func (d *Driver) DeleteNamespace(ctx context.Context, ns drivers.Namespace) erro
 }
 
 // Preflight connects to every host (verifying its key) and checks the tools
-// the driver runs there, the gateway binary and the operator environment
-// file (when configured).
+// the driver runs there, the gateway binary, and the operator environment
+// file and plugin cache (when configured).
 func (d *Driver) Preflight(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
+	if err := drivers.Cancellation(ctx, "DRV-6"); err != nil {
 		return err
 	}
 	script := "for t in sh flock ss mktemp cmp mv sed awk; do command -v \"$t\" >/dev/null 2>&1 || exit 3; done\n[ -x " + quote(d.s.binary) + " ] || exit 4\n"
@@ -563,6 +573,10 @@ func (d *Driver) Preflight(ctx context.Context) error {
 	if d.s.envFile != "" {
 		script += "[ -f " + quote(d.s.envFile) + " ] || exit 5\n"
 		what += " and environmentFile"
+	}
+	if d.s.pluginCache != "" {
+		script += "[ -d " + quote(d.s.pluginCache) + " ] || exit 6\n"
+		what += " and pluginCache"
 	}
 	return d.eachHost(ctx, func(ctx context.Context, c *conn) error {
 		_, err := c.step(ctx, what, script, nil)

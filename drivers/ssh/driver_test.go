@@ -159,6 +159,8 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		{"arg sets the port", func(c *Config) { c.Args = []string{"--port=1"} }, []string{"args[0]"}},
 		{"state dir escapes", func(c *Config) { c.StateDir = "../x" }, []string{"stateDir"}},
 		{"relative env file", func(c *Config) { c.EnvironmentFile = "env" }, []string{"environmentFile"}},
+		{"relative plugin cache", func(c *Config) { c.PluginCache = "npm-cache" }, []string{"pluginCache"}},
+		{"CLI arg with a variable", func(c *Config) { c.CLIArgs = []string{"$HOME/openclaw.mjs"} }, []string{"cliArgs[0]"}},
 		{"root service user", func(c *Config) { c.ServiceUser = "root" }, []string{"serviceUser"}},
 	}
 	for _, tt := range tests {
@@ -499,11 +501,10 @@ func TestLockWaitIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// The lock stays held until Prepare returns, and ctx allows a minute:
+	// only the 300 ms lock bound can end the wait with this error (issue
+	// 30: no test asserts wall-clock time).
 	err = d.Prepare(ctx, revision(t, "locked", 0))
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("waited %s for a 300ms lock wait", el)
-	}
 	wantCode(t, err, occkit.CodeDependencyUnavailable, "DRV-6", "lockWait")
 	release()
 	// Released, the lock is free again (no stale state).
@@ -604,13 +605,10 @@ func TestReadinessTimeout(t *testing.T) {
 	cfg.ReadinessTimeout = 700 * time.Millisecond
 	d := mustNew(t, cfg)
 	rev := revision(t, "never", 0)
-	start := time.Now()
+	// The gateway never becomes ready and ctx allows a minute: only the
+	// readiness bound ends Prepare with this error.
 	err := d.Prepare(ctxT(t), rev)
-	el := time.Since(start)
 	wantCode(t, err, occkit.CodeDependencyUnavailable, "DRV-6", "readinessTimeout")
-	if el < 700*time.Millisecond || el > 10*time.Second {
-		t.Errorf("Prepare took %s with a 700ms readiness bound", el)
-	}
 	u, _ := Render(rev, d.renderOptions(s.Home, cfg.PortRange.Min))
 	if got := remote(t, "[ -e "+u.MarkerPath+" ] && echo marker; exit 0"); got != "" {
 		t.Error("a never-ready gateway got a served marker")
@@ -645,6 +643,7 @@ func TestPreflight(t *testing.T) {
 	for name, edit := range map[string]func(*Config){
 		"missing binary":           func(c *Config) { c.BinaryPath = "/nonexistent/openclaw" },
 		"missing environment file": func(c *Config) { c.EnvironmentFile = "/nonexistent/credentials.env" },
+		"missing plugin cache":     func(c *Config) { c.PluginCache = "/nonexistent/npm-cache" },
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg, _ := testConfig(t, s)

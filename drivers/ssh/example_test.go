@@ -13,7 +13,7 @@ import (
 func ExampleRender() {
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.1.0"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -54,16 +54,16 @@ func ExampleRender() {
 	// true
 	// # Written by occkit drivers/ssh; do not edit.
 	// # occkit-agent: "support"
-	// # occkit-revision: b008fa55625bfeb71dde229e5a11b5ee0f0d0bdcbe0963111b09a131a3cb7ad2
+	// # occkit-revision: f5a3fc6ff6f569ee8affae6b08ceaeca63f94efd7ac571d792030b75bab3bd76
 	// # occkit-port: 18000
 	// [Unit]
-	// Description=OpenClaw gateway a18603086e5b revision b008fa55625b
+	// Description=OpenClaw gateway a18603086e5b revision f5a3fc6ff6f5
 	//
 	// [Service]
 	// Type=simple
 	// WorkingDirectory=/home/occ/.local/state/occkit/agents/a18603086e5b/state
 	// Environment="OPENCLAW_STATE_DIR=/home/occ/.local/state/occkit/agents/a18603086e5b/state"
-	// Environment="OPENCLAW_CONFIG_PATH=/home/occ/.local/state/occkit/agents/a18603086e5b/revisions/b008fa55625bfeb71dde229e5a11b5ee0f0d0bdcbe0963111b09a131a3cb7ad2/openclaw.json"
+	// Environment="OPENCLAW_CONFIG_PATH=/home/occ/.local/state/occkit/agents/a18603086e5b/revisions/f5a3fc6ff6f569ee8affae6b08ceaeca63f94efd7ac571d792030b75bab3bd76/openclaw.json"
 	// Environment="OPENCLAW_GATEWAY_PORT=18000"
 	// UnsetEnvironment=OPENCLAW_LOG_LEVEL
 	// EnvironmentFile=/etc/occkit/credentials.env

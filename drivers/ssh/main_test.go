@@ -41,6 +41,12 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "gateway" {
 		os.Exit(fakeGateway(os.Args[2:]))
 	}
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		os.Exit(fakeVersion(os.Args[0]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "plugins" {
+		os.Exit(fakePluginsInstall(os.Args[2:]))
+	}
 	flag.Parse()
 	os.Exit(run(m))
 }
@@ -163,6 +169,67 @@ func fakeGateway(args []string) int {
 		_ = json.NewEncoder(w).Encode(env)
 	})
 	_ = http.Serve(l, mux)
+	return 0
+}
+
+// fakeRelease is the release the fake gateway reports unless a file
+// beside it says otherwise: the release drivertest's fixture revisions
+// approve.
+const fakeRelease = "drivertest"
+
+// fakeVersion answers `openclaw --version` as OpenClaw 2026.9.6 does
+// ("OpenClaw 2026.9.6 (eb377ac)"), with the release in the file
+// self+".version" when there is one (a test links the fake under another
+// name to give it another release), else fakeRelease.
+func fakeVersion(self string) int {
+	release := fakeRelease
+	if b, err := os.ReadFile(self + ".version"); err == nil {
+		release = strings.TrimSpace(string(b))
+	}
+	fmt.Printf("OpenClaw %s (0000000)\n", release)
+	return 0
+}
+
+// fakePluginsInstall answers `openclaw plugins install <id>` as
+// the driver runs it: offline (npm_config_offline=true), from the npm
+// cache npm_config_cache, where the fake's "package" of id is a file
+// named id; it copies that file to $OPENCLAW_STATE_DIR/npm/<id> and
+// appends id to $OPENCLAW_STATE_DIR/npm/installs, so a test sees every
+// install.
+func fakePluginsInstall(args []string) int {
+	if len(args) != 2 || args[0] != "install" || os.Getenv("npm_config_offline") != "true" {
+		fmt.Fprintln(os.Stderr, "unexpected plugins command", args)
+		return 2
+	}
+	id, state := args[1], os.Getenv("OPENCLAW_STATE_DIR")
+	if _, err := os.Stat(os.Getenv("OPENCLAW_CONFIG_PATH")); err != nil || state == "" {
+		fmt.Fprintln(os.Stderr, "no configuration or state directory")
+		return 2
+	}
+	pkg, err := os.ReadFile(filepath.Join(os.Getenv("npm_config_cache"), id))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "not in the cache:", id)
+		return 1
+	}
+	dir := filepath.Join(state, "npm")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 1
+	}
+	if err := os.WriteFile(filepath.Join(dir, id), pkg, 0o600); err != nil {
+		return 1
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "installs"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 1
+	}
+	fmt.Fprintln(f, id)
+	return fakeExit(f.Close())
+}
+
+func fakeExit(err error) int {
+	if err != nil {
+		return 1
+	}
 	return 0
 }
 

@@ -6,8 +6,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,52 +38,109 @@ import (
 // gatewayPool runs at most two isolated gateway starts at once.
 var gatewayPool = realgateway.NewPool(2)
 
-// gatewayJobs are what this test binary runs in its isolated children.
-var gatewayJobs = realgateway.Jobs{"start": realgateway.Start}
+// gatewayJobs are what this test binary runs in its isolated children:
+// a start, and a shell script (the plugin install Prepare runs on a host,
+// offline).
+var gatewayJobs = realgateway.Jobs{"start": realgateway.Start, "sh": runScript}
 
 // operatorCredential is what the operator's environment file holds.
 const operatorCredential = "sk-occkit-e2e-operator-0123456789abcdef"
 
+// envPluginCache names the npm cache .ci/openclaw-plugins.sh fills for the
+// pinned release (discord, slack).
+const envPluginCache = "OCCKIT_OPENCLAW_PLUGIN_CACHE"
+
+// script is the "sh" job's argument.
+type script struct {
+	Script string
+	Env    []string
+}
+
+// runScript is the "sh" job: it runs a shell script inside the network
+// namespace and returns its output.
+func runScript(ctx context.Context, raw json.RawMessage) (any, error) {
+	var s script
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", s.Script)
+	cmd.Env = s.Env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, errb.Bytes())
+	}
+	return out.String(), nil
+}
+
+// noSystemdStop is the stop a gateway with channels overruns here: no
+// systemd runs the tier, so OpenClaw 2026.9.6 cannot read the unit's
+// TimeoutStopUSec (from 2026.9.5 it budgets its shutdown to 5 s less) and
+// keeps its 330 s stop policy; 2026.8.x always does. A channel that cannot
+// reach its service outlives 30 s; under systemd, the SIGKILL at
+// TimeoutStopSec ends it.
+const noSystemdStop = `^gateway: did not stop cleanly on SIGTERM \(signal killed`
+
 func TestRealGateway_SSH(t *testing.T) {
-	in, run := realgateway.Open(t, tiers.GatewaySSH)
-	cases := []struct {
+	installs, run := realInstalls(t, tiers.GatewaySSH)
+	cur, prev := installs[0], installs[1]
+	type gatewayCase struct {
 		name, doc, credEnv string
+		in                 realgateway.Install
 		level              occkit.LogLevel
 		bindings           []occkit.SecretBinding
-		// known: what OpenClaw is known to do (realgateway.Split); a
-		// gateway whose Telegram channel cannot reach Telegram overruns
-		// the 30 s stop timeout after SIGTERM.
+		// known: what OpenClaw is known to do (realgateway.Split).
 		known []string
-	}{
+	}
+	secret := func(env, id string) occkit.SecretBinding {
+		return occkit.SecretBinding{Env: env, Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: id}}
+	}
+	telegramDoc := `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
+		`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
+		`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`
+	cases := []gatewayCase{
 		{"openai-info", `{"agents":{"defaults":{"model":"openai/gpt-5",` +
 			`"models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"coding"}}`,
-			"OPENAI_API_KEY", occkit.LevelInfo, nil, nil},
+			"OPENAI_API_KEY", cur, occkit.LevelInfo, nil, nil},
 		// A channel credential from a secretBinding (AUTH-6): the token
 		// reaches the gateway through the secrets file and nowhere else.
-		{"anthropic-telegram-warn", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
-			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},` +
-			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
-			"ANTHROPIC_API_KEY", occkit.LevelWarn, []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
-			[]string{`^gateway: did not stop cleanly on SIGTERM \(signal killed`}},
+		{"anthropic-telegram-warn", telegramDoc, "ANTHROPIC_API_KEY", cur, occkit.LevelWarn,
+			[]occkit.SecretBinding{secret("TELEGRAM_BOT_TOKEN", "telegram-bot")}, []string{noSystemdStop}},
+		// Three channels, two of them plugins the release does not bundle
+		// (issue 32): installed from the operator's cache before the start,
+		// never fetched by the gateway.
+		{"three-channels", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}},` +
+			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"},` +
+			`"discord":{"enabled":true,"token":"${DISCORD_BOT_TOKEN}"},` +
+			`"slack":{"enabled":true,"botToken":"${SLACK_BOT_TOKEN}","appToken":"${SLACK_APP_TOKEN}"}}}`,
+			"ANTHROPIC_API_KEY", cur, occkit.LevelInfo, []occkit.SecretBinding{
+				secret("TELEGRAM_BOT_TOKEN", "telegram-bot"), secret("DISCORD_BOT_TOKEN", "discord-bot"),
+				secret("SLACK_BOT_TOKEN", "slack-bot"), secret("SLACK_APP_TOKEN", "slack-app")}, []string{noSystemdStop}},
+		// The earlier release, approved and run as such. Before 2026.9.5
+		// OpenClaw does not ask systemd for the stop timeout and keeps a
+		// 325 s force-exit timer: systemd's SIGKILL at 30 s is what ends
+		// a gateway whose channel cannot reach its service.
+		{"prev-telegram-info", telegramDoc, "ANTHROPIC_API_KEY", prev, occkit.LevelInfo,
+			[]occkit.SecretBinding{secret("TELEGRAM_BOT_TOKEN", "telegram-bot")}, []string{noSystemdStop}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rev := admitSSH(t, "agent-"+tc.name, tc.doc, tc.level, tc.bindings)
+			release := installedRelease(t, tc.in)
+			rev := admitSSH(t, "agent-"+tc.name, release, tc.doc, tc.level, tc.bindings)
 			root := t.TempDir()
 			envFile := filepath.Join(root, "etc", "occkit", "credentials.env")
 			u, err := Render(rev, RenderOptions{
 				Port: 18789, UnitDir: filepath.Join(root, "units"), StateDir: filepath.Join(root, "state"),
-				BinaryPath: in.Bin(), EnvironmentFile: envFile,
+				BinaryPath: tc.in.Bin(), EnvironmentFile: envFile,
 			})
 			if err != nil {
 				t.Fatalf("render: %v", err)
 			}
 			// What Prepare leaves on the host: the planned document at
 			// ConfigPath, the unit, the gateway token file it generates, the
-			// secrets file it writes from the SecretReader; and the
-			// operator's credential file.
+			// secrets file it writes from the SecretReader, the plugins it
+			// installs; and the operator's credential file.
 			token := secretValue("gateway-token/" + tc.name)
 			files := map[string][]byte{
 				u.ConfigPath:       u.Document,
@@ -102,21 +162,31 @@ func TestRealGateway_SSH(t *testing.T) {
 				}
 				files[u.SecretsFile] = []byte(b.String())
 			}
-			p := unitProcess(t, in, u, files, root)
+			p, npmLogs := unitProcess(t, tc.in, u, files, root)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+			defer cancel()
+			installPluginsLocally(ctx, t, tc.in, u, p)
 			spec := realgateway.Spec{
 				Processes: []realgateway.Process{p}, LogDir: realgateway.LogDir(t),
-				ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: time.Second,
+				ReadyTimeout: 4 * time.Minute, StopTimeout: unitStopTimeout(t, u), Settle: time.Second,
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-			defer cancel()
 			var rep realgateway.Report
 			if err := gatewayPool.Run(ctx, "start", spec, &rep); err != nil {
 				t.Fatal(err)
 			}
 			for _, pr := range rep.Processes {
-				t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", pr.Role, pr.LiveMs, pr.ReadyMs, pr.Exit, pr.StopMs, pr.Restarts)
+				t.Logf("OpenClaw %s %s: live after %d ms, ready after %d ms (the driver waits %s), ended %s, %d ms after SIGTERM (TimeoutStopSec %s); restarts %q",
+					release, pr.Role, pr.LiveMs, pr.ReadyMs, DefaultReadinessTimeout, pr.Exit, pr.StopMs, spec.StopTimeout, pr.Restarts)
 			}
-			unexpected, expected := realgateway.Split(realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets}), tc.known)
+			problems := realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets})
+			// The plugins Prepare installed are the only ones: the gateway
+			// never ran npm (issue 32: never fetched at start). OpenClaw runs
+			// the npm of its node, not PATH's: npm's own log directory under
+			// the gateway's HOME tells.
+			if _, err := os.Stat(npmLogs); err == nil {
+				problems = append(problems, "gateway: ran npm at start (its logs are in "+npmLogs+")")
+			}
+			unexpected, expected := realgateway.Split(problems, tc.known)
 			for _, problem := range expected {
 				t.Log("known OpenClaw divergence: " + problem)
 			}
@@ -128,17 +198,81 @@ func TestRealGateway_SSH(t *testing.T) {
 	}
 }
 
+// installPluginsLocally runs, in a network namespace with only loopback,
+// the script Prepare runs on a host to install u's plugins from the
+// operator's npm cache (envPluginCache), with the unit's environment.
+func installPluginsLocally(ctx context.Context, t *testing.T, in realgateway.Install, u Unit, p realgateway.Process) {
+	t.Helper()
+	if len(u.Plugins) == 0 {
+		return
+	}
+	cache := os.Getenv(envPluginCache)
+	if _, err := os.Stat(cache); cache == "" || err != nil {
+		if realgateway.Required() {
+			t.Fatalf("%s must name the npm cache .ci/openclaw-plugins.sh fills (OCCKIT_REQUIRE_INTEGRATION=1)", envPluginCache)
+		}
+		t.Skipf("skipping: %s names no npm cache (.ci/openclaw-plugins.sh)", envPluginCache)
+	}
+	if err := os.MkdirAll(u.RevisionDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sh := pluginInstallScript(u, cache, func(id string) string {
+		return cliCommand(in.Bin(), nil, "plugins", "install", id)
+	})
+	// What an SSH session has: the login's PATH (node 24 first here),
+	// a HOME and TMPDIR, and no credential (a channel token in the
+	// environment would make the CLI's own start-up pass install that
+	// channel's plugin first).
+	// Its own HOME, so that npm's logs there are the installer's and
+	// the gateway's HOME shows whether the gateway ran npm.
+	home := filepath.Join(filepath.Dir(u.AgentDir), "install-home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + in.Path(), "HOME=" + home}
+	for _, kv := range p.Env {
+		if k, _, _ := strings.Cut(kv, "="); k == "TMPDIR" {
+			env = append(env, kv)
+		}
+	}
+	var out string
+	if err := gatewayPool.Run(ctx, "sh", script{Script: sh, Env: env}, &out); err != nil {
+		t.Fatalf("installing %v: %v", u.Plugins, err)
+	}
+	if failed := strings.Fields(out); len(failed) > 0 {
+		logs, _ := exec.Command("sh", "-c", "tail -n 20 "+quote(u.WorkingDirectory)+"/.occkit-plugins/*.log").CombinedOutput()
+		t.Fatalf("could not install %v offline from %s:\n%s", failed, cache, logs)
+	}
+}
+
+// unitStopTimeout is the unit's TimeoutStopSec.
+func unitStopTimeout(t *testing.T, u Unit) time.Duration {
+	t.Helper()
+	for _, line := range strings.Split(string(u.Content), "\n") {
+		if v, ok := strings.CutPrefix(line, "TimeoutStopSec="); ok {
+			d, err := time.ParseDuration(v + "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+	}
+	t.Fatal("the unit has no TimeoutStopSec")
+	return 0
+}
+
 // secretValue is the test Secret store: a distinct value per name.
 func secretValue(name string) string {
 	sum := sha256.Sum256([]byte(name))
 	return "occkit-e2e-secret-" + hex.EncodeToString(sum[:12])
 }
 
-func admitSSH(t *testing.T, agent, doc string, level occkit.LogLevel, bindings []occkit.SecretBinding) *admission.Revision {
+// admitSSH admits doc for the ssh Compute with OpenClaw release approved.
+func admitSSH(t testing.TB, agent, release, doc string, level occkit.LogLevel, bindings []occkit.SecretBinding) *admission.Revision {
 	t.Helper()
 	adm, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: release},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -178,8 +312,8 @@ func unquoteEnv(v string) string {
 }
 
 // unitProcess maps a rendered unit onto this machine as the user manager
-// would run it.
-func unitProcess(t *testing.T, in realgateway.Install, u Unit, files map[string][]byte, root string) realgateway.Process {
+// would run it, and returns where npm would log if the gateway ran it.
+func unitProcess(t *testing.T, in realgateway.Install, u Unit, files map[string][]byte, root string) (realgateway.Process, string) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -231,5 +365,5 @@ func unitProcess(t *testing.T, in realgateway.Install, u Unit, files map[string]
 	for path, data := range files {
 		p.Files = append(p.Files, realgateway.File{Path: path, Data: data, Mode: 0o400})
 	}
-	return p
+	return p, filepath.Join(home, ".npm", "_logs")
 }

@@ -94,6 +94,13 @@ type Unit struct {
 	Secrets []SecretEnv
 	// MarkerPath is the served marker, written only after readiness.
 	MarkerPath string
+	// Plugins are the ids of the plugins the approved release does not
+	// bundle that the document configures (sorted): Prepare installs them
+	// into the Agent's state directory before the unit starts (see
+	// [Config].PluginCache), and the document trusts them.
+	Plugins []string
+	// Release is the OpenClaw release the revision approved.
+	Release string
 }
 
 // RenderOptions are the host facts a unit is rendered from. Paths must be
@@ -139,6 +146,22 @@ func validDigest(d string) bool {
 	return true
 }
 
+// checkRevision refuses what the ssh Compute cannot run before anything
+// else: no revision (DRV-1), a revision admitted for another Compute
+// (ADM-5: its harnessAuth and credential projection were decided by that
+// Compute's rules, a Kubernetes api_key binding's variable, say), and a
+// topology other than embedded OpenClaw (RES-11).
+func checkRevision(rev drivers.Revision) error {
+	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
+		return occkit.Invalid("DRV-1", occkit.Root(), "no revision")
+	}
+	if c := rev.Compute(); c != occkit.ComputeSSH {
+		return occkit.Invalid("ADM-5", occkit.NewPath("compute"),
+			"the revision was admitted for the %q Compute, not ssh: admit it again for ssh", c)
+	}
+	return occkit.CheckTopology(occkit.ComputeSSH, occkit.Supported(occkit.ComputeSSH, nil), rev.Topology())
+}
+
 // Render renders the systemd unit of an embedded OpenClaw revision (DRV-6)
 // from its render plan (admission.Revision.Plan, compile.BuildPlan), with
 // the gateway on loopback at o.Port: Restart=always, RestartSec=2,
@@ -150,10 +173,7 @@ func validDigest(d string) bool {
 // secrets file (AUTH-6). It holds no credential rule of its own and is
 // pure: the same revision and options give the same bytes.
 func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
-	if ar, ok := rev.(*admission.Revision); rev == nil || ok && ar == nil {
-		return Unit{}, occkit.Invalid("DRV-1", occkit.Root(), "no revision to render")
-	}
-	if err := occkit.CheckTopology(occkit.ComputeSSH, occkit.Supported(occkit.ComputeSSH, nil), rev.Topology()); err != nil {
+	if err := checkRevision(rev); err != nil {
 		return Unit{}, err
 	}
 	planner, ok := rev.(compile.Planner)
@@ -177,11 +197,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if o.EnvironmentFile != "" {
 		errs = append(errs, checkPath(occkit.NewPath("environmentFile"), o.EnvironmentFile, true))
 	}
-	for i, a := range o.Args {
-		if !argRE.MatchString(a) {
-			errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("args").Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
-		}
-	}
+	errs = append(errs, checkArgs("args", o.Args)...)
 	if o.ServiceUser != "" && (!userRE.MatchString(o.ServiceUser) || o.ServiceUser == "root") {
 		errs = append(errs, occkit.Invalid("DRV-6", occkit.NewPath("serviceUser"), "serviceUser must be a non-root account name"))
 	}
@@ -204,6 +220,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 		WorkingDirectory: agentDir + "/state",
 		RevisionDir:      agentDir + "/revisions/" + rev.Digest(),
 		GatewayTokenFile: agentDir + "/gateway-token.env",
+		Release:          rev.HarnessIdentity().Version,
 	}
 	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
 	u.MarkerPath = u.RevisionDir + "/served"
@@ -213,7 +230,9 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 			return Unit{}, occkit.Invalid("RES-11", occkit.NewPath("executionMode"), "ssh Compute runs only OpenClaw processes")
 		}
 		u.ConfigPath = u.RevisionDir + "/" + f.Name
-		u.Document = f.Data
+		if u.Document, u.Plugins, err = trustPlugins(f.Data, u.Release); err != nil {
+			return Unit{}, err
+		}
 		u.Env = append(u.Env, EnvVar{f.PathEnv, u.ConfigPath})
 	}
 	for _, e := range p.Env {

@@ -2,6 +2,7 @@ package ssh
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -159,6 +160,9 @@ func TestRenderRefuses(t *testing.T) {
 		rule string
 		path string
 	}{
+		// Issue 32: its api_key projection would plan ANTHROPIC_API_KEY
+		// into the host's secrets file.
+		{"admitted for kubernetes (ADM-5)", kubernetesAPIKeyRevision(t), func(*RenderOptions) {}, "ADM-5", "compute"},
 		{"dedicated codex (RES-11)", codex, func(*RenderOptions) {}, "RES-11", "executionMode"},
 		{"nil revision", nil, func(*RenderOptions) {}, "DRV-1", ""},
 		{"port 0", rev, func(o *RenderOptions) { o.Port = 0 }, "DRV-6", "port"},
@@ -174,6 +178,35 @@ func TestRenderRefuses(t *testing.T) {
 			wantCode(t, err, occkit.CodeInvalidRequest, tt.rule, tt.path)
 		})
 	}
+}
+
+// kubernetesAPIKeyRevision is an embedded OpenClaw revision admitted for
+// the kubernetes Compute with an api_key harnessAuth binding.
+func kubernetesAPIKeyRevision(t testing.TB) *admission.Revision {
+	t.Helper()
+	adm, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := adm.Admit(context.Background(), admission.Request{
+		Principal: "operator",
+		Agent: admission.Agent{
+			ID: "k8s-agent", ConfigurationID: "k8s-config",
+			HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey,
+				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "anthropic"}},
+		},
+		Configuration: admission.StaticConfiguration{ID: "k8s-config", Generation: 1,
+			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}}}`)},
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: "k8s"},
+		Level:   occkit.LevelInfo,
+	})
+	if err != nil {
+		t.Fatalf("admit: %v", err)
+	}
+	return rev
 }
 
 // Whatever the Agent ID, the unit has the same lines (an ID cannot inject
@@ -334,4 +367,12 @@ func TestEnvFileLine(t *testing.T) {
 			t.Errorf("envFileLine(%q) = %q, %v", tt.in, got, ok)
 		}
 	}
+}
+
+// Prepare refuses a revision admitted for another Compute before it
+// connects to any host (the only host here refuses connections).
+func TestPrepareRefusesAnotherCompute(t *testing.T) {
+	d := mustNew(t, Config{Hosts: []Host{{Addr: "127.0.0.1:1", User: "u", Signer: testSigner(t), KnownHostsFile: emptyKnownHosts(t)}}, BinaryPath: "/bin/true"})
+	err := d.Prepare(context.Background(), kubernetesAPIKeyRevision(t))
+	wantCode(t, err, occkit.CodeInvalidRequest, "ADM-5", "compute")
 }

@@ -143,7 +143,7 @@ func admit(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, bi
 func admitMode(ctx context.Context, d drivers.ComputeDriver, doc occkit.Document, binding string, mode occkit.Mode) (*admission.Revision, error) {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
 	})
 	if err != nil {
 		return nil, err

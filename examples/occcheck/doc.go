@@ -36,13 +36,31 @@
 // refused rows on one line once printed 190 KB (520 KB with -json
 // -snippet).
 //
+// # The team's own rules
+//
+// -rules FILE admits with a platform team's own rules as well, a rule file
+// of CEL expressions (github.com/occkit/occkit/admission/celrules): their
+// refusals print beside occkit's, with the rule's own name
+//
+//	coder.json5:5:7: agents.defaults.model: Codex does not run in production namespaces [company/no-codex-in-prod]
+//
+// (stage "rules" with -json). The rules read the Agent and its tenant,
+// which the dry run takes from -namespace (the Agent's tenant namespace,
+// also that of the default binding and of the ${VAR} Secrets; default
+// ns_ci), -label key=value (the Agent's labels), -tenant ID and
+// -tenant-label key=value (both repeatable). A rule file that does not
+// compile stops occcheck (exit 2), each problem printed where it is
+// written in the rule file. examples/companyrules holds such a rule set
+// and its cases.
+//
 // Install with
 //
 //	go install github.com/occkit/occkit/examples/occcheck@latest
 //
 // Usage:
 //
-//	occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] [-max N] file...
+//	occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] [-max N]
+//	         [-rules FILE] [-namespace NS] [-label k=v] [-tenant ID] [-tenant-label k=v] file...
 //
 // The dry run needs a harness-auth binding: by default, on Kubernetes, an
 // api_key projected from an OCC Secret; on SSH, the host's own runtime

@@ -12,6 +12,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/admission/celrules"
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/resolver"
 )
@@ -74,6 +75,25 @@ type checker struct {
 	snippet bool
 	max     int
 	admit   *admission.Admitter
+	// namespace is the Agent's tenant namespace, labels its labels and
+	// tenant its tenant: what the caller's rules (-rules) read.
+	namespace string
+	labels    labelFlag
+	tenant    admission.Tenant
+}
+
+// labelFlag collects repeated key=value flags.
+type labelFlag map[string]string
+
+func (l labelFlag) String() string { return "" }
+
+func (l labelFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want key=value")
+	}
+	l[k] = v
+	return nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -85,6 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	asJSON := fl.Bool("json", false, "print one JSON object per refusal")
 	snippet := fl.Bool("snippet", false, "print the source line of each refusal with a caret under the column")
 	maxFindings := fl.Int("max", DefaultMax, "print at most this many refusals a file and count the rest (0: all)")
+	rulesFile := fl.String("rules", "", "a rule file of the team's own rules (CEL, admission/celrules) to admit with")
+	namespace := fl.String("namespace", "", "the Agent's tenant namespace (default: ns_ci)")
+	labels, tenantLabels := labelFlag{}, labelFlag{}
+	fl.Var(labels, "label", "an Agent label key=value, for -rules (repeatable)")
+	tenant := fl.String("tenant", "", "the Agent's tenant ID, for -rules")
+	fl.Var(tenantLabels, "tenant-label", "a tenant label key=value, for -rules (repeatable)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -92,7 +118,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "occcheck: -max must be 0 or more")
 		return 2
 	}
-	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding, snippet: *snippet, max: *maxFindings}
+	c := &checker{compute: occkit.Compute(*compute), mode: occkit.Mode(*mode), binding: *binding, snippet: *snippet, max: *maxFindings,
+		namespace: *namespace, labels: labels, tenant: admission.Tenant{ID: *tenant, Labels: tenantLabels}}
+	if c.namespace == "" {
+		c.namespace = "ns_ci"
+	}
 	if c.compute != occkit.ComputeKubernetes && c.compute != occkit.ComputeSSH {
 		fmt.Fprintf(stderr, "occcheck: -compute must be kubernetes or ssh, not %q%s\n", *compute,
 			occkit.DidYouMean(*compute, []string{string(occkit.ComputeKubernetes), string(occkit.ComputeSSH)}))
@@ -104,7 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.binding == "" {
-		c.binding = `{"method":"api_key","source":{"kind":"secret","namespaceId":"ns_ci","id":"sec_provider"}}`
+		c.binding = `{"method":"api_key","source":{"kind":"secret","namespaceId":"` + c.namespace + `","id":"sec_provider"}}`
 		if c.compute == occkit.ComputeSSH {
 			c.binding = `{"method":"runtime"}`
 		}
@@ -114,14 +144,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fl.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] [-max N] file...")
+		fmt.Fprintln(stderr, "usage: occcheck [-compute kubernetes|ssh] [-mode embedded|dedicated] [-binding JSON] [-json] [-snippet] [-max N]")
+		fmt.Fprintln(stderr, "                [-rules FILE] [-namespace NS] [-label k=v] [-tenant ID] [-tenant-label k=v] file...")
 		return 2
 	}
+	var rules []admission.Rule
+	if *rulesFile != "" {
+		var err error
+		if rules, err = celrules.Load(*rulesFile, celrules.Options{}); err != nil {
+			// A rule file that does not compile stops the check, each
+			// problem printed where it is written.
+			for _, f := range c.findings(*rulesFile, nil, "rules", err) {
+				fmt.Fprintln(stderr, f)
+			}
+			return 2
+		}
+	}
 	a, err := admission.New(admission.Options{
+		Rules:      rules,
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
 			occkit.HarnessOpenClaw: "2026.9.6",
-			occkit.HarnessCodex:    "0.130.0",
+			occkit.HarnessCodex:    "0.171.0",
 		},
 	})
 	if err != nil {
@@ -181,11 +225,13 @@ func (c *checker) check(ctx context.Context, name string) ([]Finding, error) {
 		Agent: admission.Agent{
 			ID: "occcheck", ConfigurationID: "cfg_occcheck",
 			ExecutionMode: c.mode, HarnessAuth: auth,
+			NamespaceID: c.namespace, Labels: c.labels,
 		},
+		Tenant:         c.tenant,
 		Configuration:  admission.StaticConfiguration{ID: "cfg_occcheck", Generation: 1, Document: doc},
 		Compute:        admission.ComputeInfo{Kind: c.compute, ID: string(c.compute) + "-ci"},
 		Level:          occkit.LevelInfo,
-		SecretBindings: secretBindings(doc, dec),
+		SecretBindings: secretBindings(doc, dec, c.namespace),
 	})
 	if err != nil {
 		var e *occkit.Error
@@ -212,6 +258,9 @@ func (c *checker) findings(name string, src []byte, stage string, err error) []F
 			break
 		}
 		f := Finding{File: occkit.Sanitize(name), Stage: stage, Rule: e.Rule, Code: string(e.Code), Message: e.Message()}
+		if stage == "admission" && strings.Contains(e.Rule, "/") {
+			f.Stage = "rules" // a refusal of the team's own rules (admission.CheckRuleName)
+		}
 		if !e.Path.IsRoot() {
 			f.Path = occkit.Sanitize(e.Path.String())
 		}
@@ -248,7 +297,7 @@ func errorReason(err error) string {
 // (${VAR}, an env SecretRef, the $VAR shorthand; not $${VAR}, which is a
 // literal) to a Secret of the same name, as the control plane storing the
 // Configuration would; the gateway token is the render's own.
-func secretBindings(doc occkit.Document, dec resolver.Decision) []occkit.SecretBinding {
+func secretBindings(doc occkit.Document, dec resolver.Decision, namespace string) []occkit.SecretBinding {
 	gw, err := compile.GatewayDocument(doc, dec.Harness, dec.Mode)
 	if err != nil {
 		// Admission refuses the document itself.
@@ -260,7 +309,7 @@ func secretBindings(doc occkit.Document, dec resolver.Decision) []occkit.SecretB
 			continue
 		}
 		out = append(out, occkit.SecretBinding{Env: name, Source: occkit.SourceRef{
-			Kind: occkit.SourceSecret, NamespaceID: "ns_ci", ID: "sec_" + strings.ToLower(name)}})
+			Kind: occkit.SourceSecret, NamespaceID: namespace, ID: "sec_" + strings.ToLower(name)}})
 	}
 	return out
 }

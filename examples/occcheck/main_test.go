@@ -170,3 +170,51 @@ func TestPrivateSet(t *testing.T) {
 		})
 	}
 }
+
+// -rules reports a team's own rules beside occkit's, with the rule's
+// name, the path and the position, from the Agent and tenant the flags
+// describe; a rule file that does not compile stops occcheck where it is
+// broken.
+func TestTeamRules(t *testing.T) {
+	const rules = "../companyrules/rules.yaml"
+	const coder = "../companyrules/configs/coder.json5"
+	out, errOut, code := runCheck(t, "-rules", rules, "-mode", "dedicated", "-namespace", "ns_prod_eu", "-tenant-label", "plan=enterprise", coder)
+	want := coder + ":5:7: agents.defaults.model: Codex does not run in production namespaces [company/no-codex-in-prod]\n" +
+		coder + ":5:7: agents.defaults.model: only anthropic and google models are approved [company/only-anthropic-and-google]\n"
+	if code != 1 || out != want || errOut != "" {
+		t.Errorf("exit %d\nstdout: %s\nwant:   %s\nstderr: %s", code, out, want, errOut)
+	}
+	out, _, code = runCheck(t, "-rules", rules, "-json", "-compute", "ssh", "-tenant", "tnt_acme", "../companyrules/configs/chatty.json5")
+	var stages []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var f Finding
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatal(err)
+		}
+		stages = append(stages, f.Stage+" "+f.Rule)
+	}
+	if code != 1 || strings.Join(stages, ",") != "rules company/at-most-three-fallbacks,rules company/acme-slack-only" {
+		t.Errorf("exit %d, findings %v", code, stages)
+	}
+	// Without -rules the same file is clean, and so it is with rules that hold.
+	for _, args := range [][]string{
+		{"-compute", "ssh", "-tenant", "tnt_acme", "../companyrules/configs/chatty.json5"},
+		{"-rules", rules, "-label", "env=production", "-tenant", "tnt_acme", "../companyrules/configs/assistant.json5"},
+	} {
+		if out, errOut, code := runCheck(t, args...); code != 0 || out != "" || errOut != "" {
+			t.Errorf("occcheck %v: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "rules.yaml")
+	if err := os.WriteFile(bad, []byte("rules:\n  - name: company/x\n    expression: harnes == \"codex\"\n    message: m\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCheck(t, "-rules", bad, coder)
+	want = bad + `:3:17: rules[0].expression: undeclared reference to "harnes"; did you mean harness? [company/x]` + "\n"
+	if code != 2 || out != "" || errOut != want {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s\nwant:   %s", code, out, errOut, want)
+	}
+	if _, errOut, code := runCheck(t, "-label", "noequals", coder); code != 2 || !strings.Contains(errOut, "key=value") {
+		t.Errorf("a bad -label: exit %d, %s", code, errOut)
+	}
+}

@@ -193,8 +193,8 @@ func admit(ctx context.Context, doc occkit.Document, o options, secrets []occkit
 	a, err := admission.New(admission.Options{
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
 		HarnessVersions: map[occkit.Harness]string{
-			occkit.HarnessOpenClaw: "2026.5.1",
-			occkit.HarnessCodex:    "0.130.0",
+			occkit.HarnessOpenClaw: "2026.9.6",
+			occkit.HarnessCodex:    "0.171.0",
 		},
 	})
 	if err != nil {

@@ -23,7 +23,7 @@ func newPipeline(tb testing.TB) pipeline {
 	tb.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
 	})
 	if err != nil {
 		tb.Fatal(err)

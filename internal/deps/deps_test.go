@@ -2,6 +2,7 @@
 package deps
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -64,13 +65,18 @@ func TestProbeStartsNoProcess(t *testing.T) {
 	}
 }
 
+// celRules is the nested module that compiles a caller's rules with
+// cel-go: a higher layer than admission, which it serves.
+const celRules = "/admission/celrules"
+
 func allowedImport(pkg string) (bool, string) {
 	const self = "github.com/occkit/occkit"
 	if pkg == self || strings.HasPrefix(pkg, self+"/") {
 		rest := strings.TrimPrefix(pkg, self)
 		// The drivers contract itself is pure; the driver
 		// implementations and helpers below it are a higher layer.
-		if strings.HasPrefix(rest, "/drivers/") || rest == "/examples" || strings.HasPrefix(rest, "/examples/") {
+		if strings.HasPrefix(rest, "/drivers/") || rest == "/examples" || strings.HasPrefix(rest, "/examples/") ||
+			rest == celRules || strings.HasPrefix(rest, celRules+"/") {
 			return false, "a higher layer"
 		}
 		return true, ""
@@ -85,16 +91,20 @@ func allowedImport(pkg string) (bool, string) {
 
 func TestAllowedImport(t *testing.T) {
 	for pkg, want := range map[string]bool{
-		"github.com/tidwall/gjson":                     true,
-		"github.com/occkit/occkit/resolver":            true,
-		"github.com/occkit/occkit/internal/json5":      true,
-		"github.com/occkit/occkit/drivers":             true,
-		"github.com/occkit/occkit/drivers/drivertest":  false,
-		"github.com/occkit/occkit/drivers/kubernetes":  false,
-		"k8s.io/api/core/v1":                           false,
-		"golang.org/x/crypto/ssh":                      false,
-		"github.com/tidwall/gjsonx":                    false,
-		"github.com/occkit/occkit/examples/quickstart": false,
+		"github.com/tidwall/gjson":                                  true,
+		"github.com/occkit/occkit/resolver":                         true,
+		"github.com/occkit/occkit/internal/json5":                   true,
+		"github.com/occkit/occkit/drivers":                          true,
+		"github.com/occkit/occkit/drivers/drivertest":               false,
+		"github.com/occkit/occkit/drivers/kubernetes":               false,
+		"k8s.io/api/core/v1":                                        false,
+		"golang.org/x/crypto/ssh":                                   false,
+		"github.com/tidwall/gjsonx":                                 false,
+		"github.com/occkit/occkit/examples/quickstart":              false,
+		"github.com/occkit/occkit/admission/celrules":               false,
+		"github.com/occkit/occkit/admission/celrules/internal/view": false,
+		"github.com/google/cel-go/cel":                              false,
+		"github.com/occkit/occkit/admission/policytest":             true,
 	} {
 		if got, _ := allowedImport(pkg); got != want {
 			t.Errorf("allowedImport(%q) = %v, want %v", pkg, got, want)
@@ -129,5 +139,38 @@ func TestDriverContractIsALeaf(t *testing.T) {
 		if pkg == "reflect" {
 			t.Error("admission imports reflect: capabilities must be found by type assertion")
 		}
+	}
+}
+
+// The rule module (issue 27) is its own module: cel-go and what it brings
+// stay in its go.mod, never in the root's, and it pulls in neither
+// Kubernetes nor x/crypto.
+func TestCELRulesStayInTheirModule(t *testing.T) {
+	for _, f := range []string{"../../go.mod", "../../go.sum"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mod := range []string{"github.com/google/cel-go", "cel.dev/expr", "github.com/antlr4-go/antlr"} {
+			if strings.Contains(string(b), mod) {
+				t.Errorf("%s names %s", f, mod)
+			}
+		}
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".")
+	cmd.Dir = "../../admission/celrules"
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	cel := false
+	for _, pkg := range strings.Fields(string(out)) {
+		cel = cel || strings.HasPrefix(pkg, "github.com/google/cel-go/")
+		if strings.HasPrefix(pkg, "k8s.io/") || strings.HasPrefix(pkg, "golang.org/x/crypto") {
+			t.Errorf("celrules depends on %s", pkg)
+		}
+	}
+	if !cel {
+		t.Error("go list reported no cel-go package for celrules")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/resolver"
 	"github.com/occkit/occkit/resolver/selection"
 )
@@ -707,10 +708,21 @@ func LoadExplained(c Case) []string {
 	if a.Err || o.Err && o.MissingVar == "" || in.Main == "" {
 		return nil
 	}
+	// The names the tree's env sections define fill what the lookup
+	// lacks or holds blank: they are left to the loader.
+	raw, err := compile.LoadFile(in.Main, compile.LoadOptions{})
+	if err != nil {
+		return nil
+	}
+	defined := compile.DefinedEnv(raw, compile.SecretPolicy{Env: envpolicy.Pinned()})
 	var why []string
 	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
-		if v := in.Env[name]; v != "" {
-			return v, true // an empty value is missing, on both sides
+		v, ok := in.Env[name]
+		switch {
+		case strings.TrimSpace(v) != "":
+			return v, true
+		case slices.Contains(defined, name) || name == "ZAI_API_KEY" || name == "Z_AI_API_KEY":
+			return v, ok // a blank value is missing, on both sides
 		}
 		if !slices.Contains(why, LoadMissingVar) {
 			why = append(why, LoadMissingVar)

@@ -253,7 +253,7 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 			tallies[f].MaxSample = n
 		}
 	}
-	ai := 0
+	ai, envLoaded := 0, 0
 	for i := 0; i < len(ps); i++ {
 		p := ps[i]
 		raw := answers[ai]
@@ -304,6 +304,9 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 			}
 			c := Case{Fn: FnLoad, Input: p.input, Occ: p.occ, Claw: a}
 			o := p.occ.(LoadOut)
+			if p.input.(LoadInput).EnvSection && !o.Err && !a.Err && o.JSON == a.JSON {
+				envLoaded++
+			}
 			record(tallies[FnLoad], c, o.Err == a.Err && o.JSON == a.JSON, func() string {
 				in := p.input.(LoadInput)
 				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
@@ -321,6 +324,7 @@ func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally
 		}
 		ai++
 	}
+	t.Logf("config.load: %d trees with an env section loaded alike on both sides", envLoaded)
 	return tallies
 }
 

@@ -22,8 +22,15 @@
 //     owner (agentHarnessId) and a session override, compared on the
 //     runtime and its source;
 //   - config.load: [compile.LoadFile] against OpenClaw's loader steps
-//     (parseJsonWithJson5Fallback, resolveConfigIncludes,
-//     resolveConfigEnvVars) on generated JSON/JSON5 include trees;
+//     (parseJsonWithJson5Fallback, resolveConfigIncludes, then
+//     resolveConfigForRead: the env section applied to an environment
+//     normalized as the CLI's pre-bootstrap does, then
+//     resolveConfigEnvVars) on generated JSON/JSON5 include trees, a
+//     third of them with env sections (env.vars, shorthand keys, blocked
+//     names, blank, escaped and referencing values) in any file;
+//     TestEnvNamesAgreeWithOpenClaw also asks isConfigRuntimeEnvVarAllowed
+//     about every name and prefix of OpenClaw's host environment policy
+//     and variants, against [compile.DefinedEnv];
 //   - doctor.repair: [compile.Repair] against doctor's legacy migrations
 //     (applyLegacyDoctorMigrations, then its compatibility normalization),
 //     compared on the runtime-relevant projection [ProjectDoctor].
@@ -73,7 +80,4 @@
 // fails under REQUIRE. -openclawdiff.fn limits the functions asked (the
 // inputs drawn stay the same) and -openclawdiff.dump writes every
 // disagreement outside the table to a file.
-// [GenEnvVars] turns on `env.vars` in the load generators once
-// compile.Load applies them (the oracle applies them as OpenClaw's reader
-// does).
 package openclawdiff

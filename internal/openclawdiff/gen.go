@@ -12,7 +12,10 @@ import (
 // providers, several spellings of one key) in shuffled authored key
 // orders. [Gen2] is a second generator built another way; the tier runs
 // both.
-type Gen struct{ r *rand.Rand }
+type Gen struct {
+	r    *rand.Rand
+	defs bool // the load case being drawn has env sections
+}
 
 // NewGen returns a generator for seed.
 func NewGen(seed uint64) *Gen { return &Gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }

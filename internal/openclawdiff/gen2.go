@@ -477,8 +477,19 @@ func (g *Gen2) LoadCase(dir string) (LoadInput, error) {
 		if g.p(0.02) {
 			o.Set("__proto__", Obj{{"polluted", true}})
 		}
-		if GenEnvVars && i == 0 && g.p(0.15) {
-			o.Set("env", Obj{{"vars", Obj{{g.one("REGION", "UNSET_B"), g.one("us", "${REGION}")}}}})
+		if g.p(0.12) {
+			// an env section (main or included file): vars and shorthand
+			// keys OpenClaw applies before substituting
+			vars := Obj{{g.one("REGION", "UNSET_B", "NEW_C"), g.one("us", "${REGION}", " ", "", "$${TOKEN_A}")}}
+			if g.p(0.3) {
+				vars.Set(g.one("NODE_OPTIONS", " UNSET_B", "new_c"), g.one("v", "--x"))
+			}
+			env := Obj{{"vars", vars}}
+			if g.p(0.3) {
+				env.Set(g.one("UNSET_B", "NEW_C"), g.anyOf("short", 7))
+			}
+			o.Set("env", env)
+			in.EnvSection = true
 		}
 		text, dup := g.write(o.reorderEach(g), strings.HasSuffix(paths[i], ".json5"))
 		in.Duplicate = in.Duplicate || dup
@@ -503,7 +514,7 @@ func (g *Gen2) loadValue2(depth int) any {
 		case 2:
 			return []any{"${REGION}", 1}
 		case 3:
-			return "${" + g.one("HOME_DIR", "TOKEN_A", "UNSET_B") + "}/x"
+			return "${" + g.one("HOME_DIR", "TOKEN_A", "UNSET_B", "NEW_C") + "}/x"
 		case 4:
 			return "$${REGION} literal"
 		}

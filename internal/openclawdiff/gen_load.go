@@ -17,22 +17,78 @@ type LoadInput struct {
 	Env  map[string]string
 	// Duplicate: a file of the tree names one key twice in an object.
 	Duplicate bool
+	// EnvSection: some file of the tree has an env section.
+	EnvSection bool
 }
 
-// GenEnvVars makes the load generators write `env.vars` into the main
-// file. Off until compile.Load applies a configuration's own env.vars
-// before substitution as OpenClaw's reader does (the oracle already
-// does).
-var GenEnvVars = false
-
 var genVarNames = []string{"OPENAI_KEY", "MODEL", "TEAM", "BASE_URL", "EMPTY", "MISSING_ONE"}
+
+// genDefNames are the names an env section defines and a reference asks
+// for: ordinary ones (some also in the environment), names OpenClaw will
+// not take from a configuration, and the ZAI_API_KEY pair.
+var genDefNames = []string{"DEF_A", "DEF_B", "TEAM", "BLANKENV", "NODE_OPTIONS", "LD_AUDIT", "GIT_CONFIG_COUNT", "OPENCLAW_INCLUDE_ROOTS", "ZAI_API_KEY", "Z_AI_API_KEY"}
 
 func (g *Gen) envMap() map[string]string {
 	env := map[string]string{"OPENAI_KEY": "sk-test-1", "MODEL": "openai/gpt-5", "TEAM": "core", "BASE_URL": "http://localhost:8000/v1"}
 	if g.chance(0.3) {
 		env["EMPTY"] = ""
 	}
+	if g.chance(0.3) {
+		env["BLANKENV"] = g.pick(" ", "\t", "")
+	}
+	if g.chance(0.2) {
+		env[g.pick("ZAI_API_KEY", "Z_AI_API_KEY")] = g.pick("zai-env", " ")
+	}
 	return env
+}
+
+// envSection draws an `env` section as OpenClaw configurations write it:
+// env.vars and shorthand keys, with values that are plain, blank,
+// escaped, referencing or not strings, and keys written with spaces.
+func (g *Gen) envSection() map[string]any {
+	value := func() any {
+		switch g.r.IntN(9) {
+		case 0:
+			return "${" + g.pick(append(genVarNames[:4:4], genDefNames...)...) + "}"
+		case 1:
+			return "$${" + g.pick(genDefNames...) + "}"
+		case 2:
+			return g.pick(" ", "", "\u00a0")
+		case 3:
+			return g.r.IntN(10)
+		}
+		return g.pick("v1", "v2", " padded ", "sk-doc")
+	}
+	name := func() string {
+		n := g.pick(genDefNames...)
+		if g.chance(0.1) {
+			n = g.pick(" ", "\t") + n + " "
+		}
+		if g.chance(0.05) {
+			n = strings.ToLower(n)
+		}
+		return n
+	}
+	sec := map[string]any{}
+	if g.chance(0.8) {
+		vars := map[string]any{}
+		for n := 1 + g.r.IntN(4); n > 0; n-- {
+			vars[name()] = value()
+		}
+		sec["vars"] = vars
+	}
+	for n := g.r.IntN(3); n > 0; n-- {
+		sec[name()] = value()
+	}
+	if g.chance(0.1) {
+		sec["shellEnv"] = map[string]any{"enabled": false}
+	}
+	return sec
+}
+
+// defRef draws a string referencing a name an env section may define.
+func (g *Gen) defRef() string {
+	return g.pick("", "x-") + "${" + g.pick(genDefNames...) + "}"
 }
 
 // str draws a string value, sometimes with ${VAR} references or escapes.
@@ -48,6 +104,10 @@ func (g *Gen) str() string {
 		return "${lower_case}"
 	case 4:
 		return "cost $5 ${TEAM}"
+	case 5:
+		if g.defs {
+			return g.defRef()
+		}
 	}
 	return g.pick("openai/gpt-5", "fast", "anthropic/claude-sonnet-4-5", "info", "explicit", "main")
 }
@@ -74,12 +134,17 @@ func (g *Gen) loadValue(depth int) any {
 	return g.obj(dedupe(ms)...)
 }
 
-// LoadCase writes a random include tree into dir and returns it.
+// LoadCase writes a random include tree into dir and returns it. A
+// third of the trees have an env section, in the main file or an
+// included one, and references to what it may define.
 func (g *Gen) LoadCase(dir string) (LoadInput, error) {
+	g.defs = g.chance(0.33)
+	defer func() { g.defs = false }()
 	if err := os.MkdirAll(filepath.Join(dir, "inc"), 0o755); err != nil {
 		return LoadInput{}, err
 	}
 	files := map[string]Obj{}
+	section := false
 	names := []string{"main.json", "inc/a.json5", "inc/b.json", "inc/c.json5"}
 	// Included files first, each may include a later one (or make a cycle).
 	for i := len(names) - 1; i >= 1; i-- {
@@ -92,6 +157,10 @@ func (g *Gen) LoadCase(dir string) (LoadInput, error) {
 		}
 		if g.chance(0.03) {
 			v.Set("$include", "../main.json") // cycle
+		}
+		if g.defs && g.chance(0.2) {
+			v.Set("env", ToObj(g.envSection()).(Obj).Shuffle(g.r.Shuffle))
+			section = true
 		}
 		files[names[i]] = v.Shuffle(g.r.Shuffle)
 	}
@@ -109,12 +178,12 @@ func (g *Gen) LoadCase(dir string) (LoadInput, error) {
 	case 4:
 		main.Set("$include", g.pick("./inc/missing.json", "../outside.json", "/etc/hostname", "./inc/c.json5"))
 	}
-	if GenEnvVars && g.chance(0.15) {
-		vars := g.obj(Member{g.pick("MISSING_ONE", "TEAM", "MODEL"), g.pick("from-config", "", "${TEAM}")})
-		main.Set("env", Obj{{"vars", vars}})
+	if g.defs && g.chance(0.7) {
+		main.Set("env", ToObj(g.envSection()).(Obj).Shuffle(g.r.Shuffle))
+		section = true
 	}
 	files[names[0]] = main.Shuffle(g.r.Shuffle)
-	in := LoadInput{Dir: dir, Main: filepath.Join(dir, names[0]), Env: g.envMap()}
+	in := LoadInput{Dir: dir, Main: filepath.Join(dir, names[0]), Env: g.envMap(), EnvSection: section}
 	for _, name := range names {
 		v := files[name]
 		if len(v) > 0 && g.chance(0.02) {

@@ -91,7 +91,10 @@ const fn = {
   parseJsonWithJson5Fallback: lazy(() => exported("parseJsonWithJson5Fallback")),
   resolveConfigIncludes: lazy(() => exported("resolveConfigIncludes")),
   resolveConfigEnvVars: lazy(() => exported("resolveConfigEnvVars")),
-  applyConfigEnvVars: lazy(() => exported("applyConfigEnvVars")),
+  resolveConfigForRead: lazy(() => exported("resolveConfigForRead")),
+  normalizeZaiEnv: lazy(() => exported("normalizeZaiEnv")),
+  isConfigRuntimeEnvVarAllowed: lazy(() => exported("isConfigRuntimeEnvVarAllowed")),
+  loadHostEnvSecurityPolicy: lazy(() => internal("loadHostEnvSecurityPolicy")),
   applyLegacyDoctorMigrations: lazy(() => exported("applyLegacyDoctorMigrations")),
   collectBlockedLegacyOpenAICodexProviderPlan: lazy(() => exported("collectBlockedLegacyOpenAICodexProviderPlan")),
   normalizeCompatibilityConfigValues: lazy(() => internal("normalizeCompatibilityConfigValues")),
@@ -237,23 +240,39 @@ async function selectOnce(it) {
 
 const opSelect = (it) => withVariants(it, selectOnce);
 
+// opLoad runs the loader's steps as the gateway does: parse, includes,
+// then resolveConfigForRead (the document's env section applied to the
+// environment, then substitution with missing variables collected) on an
+// environment normalized as the CLI's pre-bootstrap normalizes
+// process.env.
 async function opLoad(it) {
   try {
     const raw = fs.readFileSync(it.path, "utf8");
     const parsed = (await fn.parseJsonWithJson5Fallback())(raw);
     const included = (await fn.resolveConfigIncludes())(parsed, it.path);
-    // As OpenClaw's reader does: the configuration's own env (env.vars)
-    // is applied to the environment before substitution.
     const env = { ...it.env };
-    if (included && typeof included === "object" && "env" in included) (await fn.applyConfigEnvVars())(included, env);
-    const missing = [];
-    const out = (await fn.resolveConfigEnvVars())(included, env, {
-      onMissing: (w) => missing.push(String(w?.varName ?? w?.name ?? w)),
-    });
-    return { ok: true, value: out, missing };
+    (await fn.normalizeZaiEnv())(env);
+    const r = (await fn.resolveConfigForRead())(included, env, {});
+    const missing = r.envWarnings.map((w) => String(w?.varName ?? w));
+    return { ok: true, value: r.resolvedConfigRaw, missing };
   } catch (e) {
     return { ok: false, error: `${e?.name ?? "Error"}: ${String(e?.message ?? e).slice(0, 200)}` };
   }
+}
+
+// opEnvNames asks whether OpenClaw lets a configuration's env section set
+// each name (with a non-blank value holding no reference).
+// With it.policy it also returns the names and prefixes of the host
+// environment security policy those refusals come from.
+async function opEnvNames(it) {
+  const allowed = await fn.isConfigRuntimeEnvVarAllowed();
+  const out = { allowed: it.names.map((n) => allowed(n, "v")) };
+  if (it.policy) {
+    const p = (await fn.loadHostEnvSecurityPolicy())();
+    out.keys = [...p.blockedKeys, ...p.blockedOverrideKeys];
+    out.prefixes = [...p.blockedPrefixes, ...p.blockedOverridePrefixes];
+  }
+  return out;
 }
 
 // Doctor's migration list, to run doctor again without the migrations
@@ -356,7 +375,7 @@ async function doctorOnce(config) {
   }
 }
 
-const ops = { ref: opRef, policy: opPolicy, select: opSelect, load: opLoad, doctor: opDoctor };
+const ops = { ref: opRef, policy: opPolicy, select: opSelect, load: opLoad, envnames: opEnvNames, doctor: opDoctor };
 
 const input = JSON.parse(fs.readFileSync(inPath, "utf8"));
 const out = [];

@@ -79,6 +79,10 @@ var (
 	// GatewaySSH starts real OpenClaw gateways as the SSH driver renders
 	// them (drivers/ssh).
 	GatewaySSH = Tier{"openclaw gateway (ssh)"}
+	// SSHRelease checks, over the real sshd, that a host running one
+	// real OpenClaw release refuses a revision approved for another
+	// (drivers/ssh).
+	SSHRelease = Tier{"openclaw release check (ssh)"}
 	// GatewayKubernetes starts real OpenClaw gateways as the Kubernetes
 	// driver renders them (drivers/kubernetes).
 	GatewayKubernetes = Tier{"openclaw gateway (kubernetes)"}
@@ -94,6 +98,9 @@ var (
 	// SchemaDifferential compares the schema validator with OpenClaw's
 	// validateConfigObject (compile/openclawschema).
 	SchemaDifferential = Tier{"openclaw schema differential (validateConfigObject)"}
+	// ChannelIDs compares the channel-id check with the gateway's own
+	// validation of each installed release (compile/openclawschema).
+	ChannelIDs = Tier{"openclaw channel ids (config validate)"}
 	// NodeCanonical compares the canonical form with one node computes
 	// (package occkit).
 	NodeCanonical = Tier{"node canonical form"}
@@ -114,8 +121,8 @@ var (
 func All() []Tier {
 	return []Tier{
 		KubeAPIServer, SSHD, SystemdVerify, Codex, OpenClawDiff,
-		GatewaySSH, GatewayKubernetes, ModelProbe,
-		SchemaRegeneration, SchemaRefinement, SchemaDifferential,
+		GatewaySSH, SSHRelease, GatewayKubernetes, ModelProbe,
+		SchemaRegeneration, SchemaRefinement, SchemaDifferential, ChannelIDs,
 		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle,
 	}
 }

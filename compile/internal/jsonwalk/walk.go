@@ -181,6 +181,17 @@ func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
 	return ok && ws(s, end) == len(s)
 }
 
+// ValidBarUnknownKeys is [Valid] where a closed object admits keys it
+// does not name, whatever their values: zod records an unknown key and
+// goes on (the parse is dirty, not aborted), so OpenClaw still runs the
+// refinements of an object that holds one.
+func ValidBarUnknownKeys[P Policy](p P, n *Node, s string) bool {
+	w := walker[P]{s: s, p: p, unknownKeysOK: true}
+	i := ws(s, 0)
+	end, ok := w.value(n, i, 0)
+	return ok && ws(s, end) == len(s)
+}
+
 // Outline is the members of the objects a walk read, down to a depth,
 // and which of some keys it met at any depth.
 type Outline struct {
@@ -219,6 +230,9 @@ type walker[P Policy] struct {
 	s   string
 	p   P
 	out *Outline
+	// unknownKeysOK: a closed object admits keys it does not name
+	// (ValidBarUnknownKeys).
+	unknownKeysOK bool
 }
 
 // value walks the value at i against n and returns the offset after it;
@@ -388,6 +402,11 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 		switch {
 		case found && m.named:
 			c = m.node
+		case n.Closed && w.unknownKeysOK:
+			if i = Skip(s, start); i > len(s) {
+				return 0, false
+			}
+			continue
 		case n.Closed:
 			return 0, false
 		}

@@ -1,16 +1,16 @@
-// oracle.mjs runs the pinned OpenClaw's own validateConfigObject over a
-// batch: a JSON array of documents in the file named by its second argument, a JSON array of verdicts
-// ({ok} or {ok: false, issues: [{path, message}]}) on stdout. Bundled channel
-// sections are validated too, as the gateway does when it loads its plugins;
-// the answer is {bundledChannels, verdicts}.
+// oracle.mjs runs an installed OpenClaw's own validateConfigObject over a
+// batch: a JSON array of documents in the file named by its second
+// argument, a JSON array of verdicts ({ok} or {ok: false, issues: [{path,
+// message}]}) on stdout. Bundled channel sections are validated too, as the
+// gateway does when it loads its plugins; the answer is {bundledChannels,
+// verdicts}. Every release the library carries is supported (../dist.mjs
+// finds the functions).
 import fs from "node:fs";
-import path from "node:path";
 
-const dist = path.join(process.argv[2], "node_modules", "openclaw", "dist");
-const file = fs.readdirSync(dist).find((f) => /^validation-core-.*\.mjs$/.test(f));
-const mod = await import(path.join(dist, file));
-const validate = Object.values(mod).find((f) => typeof f === "function" && f.name === "validateConfigObject");
-if (!validate) throw new Error(`${file} does not export validateConfigObject`);
+import { openDist } from "../dist.mjs";
+
+const d = openDist(process.argv[2]);
+const validate = await d.required("validateConfigObject");
 const docs = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const out = docs.map((doc) => {
   try {
@@ -21,6 +21,4 @@ const out = docs.map((doc) => {
     return { ok: false, issues: [{ path: "", message: `exception: ${e}` }] };
   }
 });
-// The channels validateBundledChannels checks: the exported frozen list.
-const bundled = Object.values(mod).find((x) => Array.isArray(x) && Object.isFrozen(x) && x.includes("telegram")) ?? [];
-process.stdout.write(JSON.stringify({ bundledChannels: bundled, verdicts: out }));
+process.stdout.write(JSON.stringify({ bundledChannels: await d.bundledChannelIds(), verdicts: out }));

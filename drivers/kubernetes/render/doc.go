@@ -86,6 +86,16 @@
 // the document separators; like it, they contain Secret references and
 // never secret values.
 //
+// The YAML keeps meaning: every document reads back, with
+// sigs.k8s.io/yaml as kubectl and the kube-apiserver read it, to exactly
+// the object rendered, every string byte for byte. A raw NEL (U+0085) in
+// JSON would be folded into a space by the YAML reader inside
+// sigs.k8s.io/yaml's JSON-to-YAML step, and DEL, the other C1 controls
+// and U+FFFE/U+FFFF refused, so those characters (with U+2028, U+2029
+// and the byte order mark) reach it as JSON escapes and leave it as YAML
+// escapes ("\N", "\x7F", …). A property test over arbitrary Unicode and
+// the real kube-apiserver tier (server-side apply of the YAML) check it.
+//
 // # Decisions where the specification is silent
 //
 //   - The admitted document goes into a ConfigMap, as LOG-4 mounts it; a

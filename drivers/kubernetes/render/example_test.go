@@ -47,7 +47,7 @@ func ExampleRender() {
 func admitted() *admission.Revision {
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
 	})
 	if err != nil {
 		panic(err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 )
@@ -62,7 +63,7 @@ func (o Objects) Each(fn func(name string, doc []byte) error) error {
 		if err != nil {
 			return err
 		}
-		y, err := yaml.JSONToYAML(body)
+		y, err := yaml.JSONToYAML(yamlSafeJSON(body))
 		if err != nil {
 			return err
 		}
@@ -86,6 +87,50 @@ func (o Objects) WriteFiles(dir string) error {
 	return o.Each(func(name string, doc []byte) error {
 		return os.WriteFile(filepath.Join(dir, name), doc, 0o644)
 	})
+}
+
+// yamlSafeJSON escapes, in the JSON text j, every character that a YAML
+// reader does not take as itself inside a double-quoted scalar.
+// sigs.k8s.io/yaml.JSONToYAML reads its JSON input with a YAML parser,
+// which folds a raw NEL (U+0085) into a space and refuses DEL, the other
+// C1 controls and the non-characters U+FFFE and U+FFFF; encoding/json
+// writes all of them raw. As \uXXXX escapes they read back as
+// themselves, and the YAML emitter then writes each in a form that reads
+// back unchanged (\N, \x85, …). JSON's structure is ASCII, so only
+// string contents change; a text holding none of these is returned as it
+// is.
+func yamlSafeJSON(j []byte) []byte {
+	var out []byte
+	done := 0 // j[:done] is in out
+	for i := 0; i < len(j); {
+		if j[i] < utf8.RuneSelf && j[i] != 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(j[i:])
+		if yamlUnsafe(r) {
+			if out == nil {
+				out = make([]byte, 0, len(j)+32)
+			}
+			out = append(out, j[done:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			done = i + n
+		}
+		i += n
+	}
+	if out == nil {
+		return j
+	}
+	return append(out, j[done:]...)
+}
+
+// yamlUnsafe reports whether a YAML reader changes or refuses r written
+// raw inside a double-quoted scalar: DEL and the C1 controls (NEL among
+// them, a YAML line break), the other YAML line breaks (U+2028, U+2029),
+// the byte order mark, and the non-characters U+FFFE and U+FFFF (outside
+// YAML's printable set).
+func yamlUnsafe(r rune) bool {
+	return r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
 }
 
 func dropNulls(v any) any {

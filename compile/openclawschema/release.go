@@ -1,0 +1,312 @@
+package openclawschema
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/occkit/occkit/compile/openclawschema/internal/releasedata"
+)
+
+// data holds the carried releases: the newest one's files in data/ as
+// gen.mjs wrote them, every other one as a delta against them in
+// data/releases (see doc.go, "The data"). Nothing is decoded before a
+// release is asked for.
+//
+//go:embed data/version.txt data/sensitive.json data/plugins.json data/schema.json data/releases
+var data embed.FS
+
+// Contract is one OpenClaw release's configuration contract as the
+// library carries it: its schema, its sensitive paths, the refinements
+// the check mirrors for it, the channel ids it accepts and its plugins.
+// Get one with [ContractFor]; it is decoded on first use, once, and is
+// immutable and safe for concurrent use.
+type Contract struct {
+	version string
+	files   releasedata.Files
+	plugins pluginsFile
+	// skip are the classes of refinements that do not hold for this
+	// release (refinementsAbsent).
+	skip     map[string]bool
+	channels map[string]bool // channels this release validates by name
+	known    map[string]bool // plugin ids of its manifest registry
+	aliases  map[string]string
+
+	validator func() (*Validator, error)
+}
+
+// Plugin is one plugin of an OpenClaw release.
+type Plugin struct {
+	// ID is the plugin id, as plugins.entries names it.
+	ID string
+	// Kind is what an official plugin provides: "channel", "provider" or
+	// "plugin"; "" for a bundled one.
+	Kind string
+	// Channels are the channel ids the plugin provides.
+	Channels []string
+	// Package is the npm package of an official plugin the release does
+	// not bundle ("@openclaw/discord"); "" for a bundled one.
+	Package string
+	// Version is the package version the release installs: official
+	// plugins are version-bound to the release, so it is the release.
+	Version string
+}
+
+// Spec is the npm spec the release installs the plugin from
+// ("@openclaw/discord@2026.9.6"), or "" for a bundled plugin.
+func (p Plugin) Spec() string {
+	if p.Package == "" {
+		return ""
+	}
+	return p.Package + "@" + p.Version
+}
+
+// pluginsFile is plugins.json (gen.mjs).
+type pluginsFile struct {
+	Channels []string `json:"channels"`
+	Bundled  []struct {
+		ID       string   `json:"id"`
+		Channels []string `json:"channels"`
+	} `json:"bundled"`
+	Aliases  [][2]string `json:"aliases"`
+	Official []struct {
+		ID       string   `json:"id"`
+		Package  string   `json:"package"`
+		Kind     string   `json:"kind"`
+		Channels []string `json:"channels"`
+	} `json:"official"`
+}
+
+// catalog is the carried releases by version, each decoded on first use.
+var catalog = sync.OnceValue(func() map[string]func() (*Contract, error) {
+	out := map[string]func() (*Contract, error){}
+	base := strings.TrimSpace(readData("version.txt"))
+	out[base] = sync.OnceValues(func() (*Contract, error) { return decode(base, baseFiles()) })
+	entries, _ := fs.ReadDir(data, "data/releases")
+	for _, e := range entries {
+		v, ok := strings.CutSuffix(e.Name(), ".delta")
+		if !ok {
+			continue
+		}
+		out[v] = sync.OnceValues(func() (*Contract, error) {
+			delta, err := data.ReadFile(path.Join("data/releases", e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			b, err := releasedata.Apply(releasedata.Bundle(baseFiles(), releasedata.Names), delta)
+			if err != nil {
+				return nil, err
+			}
+			files, err := releasedata.Split(b)
+			if err != nil {
+				return nil, err
+			}
+			return decode(v, files)
+		})
+	}
+	return out
+})
+
+func readData(name string) string {
+	b, _ := data.ReadFile("data/" + name)
+	return string(b)
+}
+
+// baseFiles are the newest release's files, as embedded.
+func baseFiles() releasedata.Files {
+	files := releasedata.Files{}
+	for _, n := range releasedata.Names {
+		files[n] = []byte(readData(n))
+	}
+	return files
+}
+
+// decodes counts the releases decoded in this process (the laziness
+// test reads it).
+var decodes atomic.Int32
+
+// decode reads a release's files into its Contract.
+func decode(version string, files releasedata.Files) (*Contract, error) {
+	decodes.Add(1)
+	if got := strings.TrimSpace(string(files["version.txt"])); got != version {
+		return nil, fmt.Errorf("openclawschema: the data of %s holds release %s", version, got)
+	}
+	c := &Contract{version: version, files: files, channels: map[string]bool{}, known: map[string]bool{}, aliases: map[string]string{}}
+	if err := json.Unmarshal(files["plugins.json"], &c.plugins); err != nil {
+		return nil, fmt.Errorf("openclawschema: plugins of %s: %w", version, err)
+	}
+	var sensitive []string
+	if err := json.Unmarshal(files["sensitive.json"], &sensitive); err != nil {
+		return nil, fmt.Errorf("openclawschema: sensitive paths of %s: %w", version, err)
+	}
+	for _, id := range c.plugins.Channels {
+		c.channels[id] = true
+	}
+	for _, p := range c.plugins.Bundled {
+		c.known[p.ID] = true
+		for _, ch := range p.Channels {
+			c.channels[ch] = true
+		}
+	}
+	for _, a := range c.plugins.Aliases {
+		c.aliases[a[0]] = a[1]
+		c.aliases[a[1]] = a[1]
+	}
+	c.skip = map[string]bool{}
+	for _, class := range refinementsAbsent[version] {
+		c.skip[class] = true
+	}
+	c.validator = sync.OnceValues(func() (*Validator, error) { return compileContract(c) })
+	return c, nil
+}
+
+// Releases lists the OpenClaw releases whose contract the library
+// carries, newest first.
+func Releases() []string {
+	var out []string
+	for v := range catalog() {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b string) int { return releasedata.Compare(b, a) })
+	return out
+}
+
+// Release is the newest carried release, the one [New], [Schema],
+// [Sensitive] and [Refinements] describe and CI runs by default.
+func Release() string { return strings.TrimSpace(readData("version.txt")) }
+
+// UnknownReleaseError is the error of [ContractFor] and [ForRelease] for
+// a version the library does not carry.
+type UnknownReleaseError struct {
+	Version string
+}
+
+// Error names the version and the carried releases.
+func (e *UnknownReleaseError) Error() string {
+	return fmt.Sprintf("openclawschema: the library carries no contract of OpenClaw %q (carried: %s)", e.Version, strings.Join(Releases(), ", "))
+}
+
+// ContractFor returns the contract of a carried release (see [Releases]),
+// decoding it on the first call for that release; a version the library
+// does not carry is an [*UnknownReleaseError].
+func ContractFor(version string) (*Contract, error) {
+	load, ok := catalog()[version]
+	if !ok {
+		return nil, &UnknownReleaseError{Version: version}
+	}
+	return load()
+}
+
+// ForRelease returns the compiled check of a carried release's contract
+// (its schema, its refinements and its channel ids), compiled once per
+// process on first use and shared.
+func ForRelease(version string) (*Validator, error) {
+	c, err := ContractFor(version)
+	if err != nil {
+		return nil, err
+	}
+	return c.Validator()
+}
+
+// Version is the release.
+func (c *Contract) Version() string { return c.version }
+
+// Validator returns the compiled check of the contract, compiled once.
+func (c *Contract) Validator() (*Validator, error) { return c.validator() }
+
+// Schema returns a copy of the release's draft-07 schema, as gen.mjs
+// wrote it from the release's package.
+func (c *Contract) Schema() []byte { return bytes.Clone(c.files["schema.json"]) }
+
+// Sensitive returns the configuration paths the release's hints mark
+// sensitive, sorted, in OpenClaw's notation: dot paths where "*" stands
+// for any key of a map and "[]" for any element of an array (for example
+// "models.providers.*.apiKey").
+func (c *Contract) Sensitive() []string {
+	var out []string
+	// decode checked that the file parses.
+	_ = json.Unmarshal(c.files["sensitive.json"], &out)
+	return out
+}
+
+// Refinements lists the refinements the check mirrors for this release,
+// in the order they run.
+func (c *Contract) Refinements() []Refinement {
+	var out []Refinement
+	for _, list := range [][]Refinement{refinements, shapeRefinements} {
+		for _, r := range list {
+			if !c.skip[r.Class] {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// Channels lists the channel ids the release accepts under channels
+// without a plugin the document declares: the channels it validates by
+// name (bundled or official) and those of the plugins it ships, sorted.
+// "defaults" and "modelByChannel" are settings of channels, not channels.
+func (c *Contract) Channels() []string {
+	out := make([]string, 0, len(c.channels))
+	for id := range c.channels {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// BundledPlugins lists the plugins the release's package ships, sorted
+// by id.
+func (c *Contract) BundledPlugins() []Plugin {
+	out := make([]Plugin, 0, len(c.plugins.Bundled))
+	for _, p := range c.plugins.Bundled {
+		out = append(out, Plugin{ID: p.ID, Channels: slices.Clone(p.Channels)})
+	}
+	return out
+}
+
+// OfficialPlugins lists the official plugins the release does not ship:
+// the gateway installs one from npm ([Plugin.Spec], version-bound to the
+// release) when the configuration needs it (a channel it provides, a
+// Harness such as codex), at start, unless it is already installed. A
+// render that must not fetch at start provides these. Sorted by id.
+func (c *Contract) OfficialPlugins() []Plugin {
+	out := make([]Plugin, 0, len(c.plugins.Official))
+	for _, p := range c.plugins.Official {
+		out = append(out, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, Version: c.version})
+	}
+	return out
+}
+
+// OfficialPlugin is the official plugin with the id that the release
+// does not ship, if there is one.
+func (c *Contract) OfficialPlugin(id string) (Plugin, bool) {
+	for _, p := range c.OfficialPlugins() {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Plugin{}, false
+}
+
+// ChannelPlugin is the plugin that provides a channel id in this
+// release: a bundled one, or an official one it installs; false when no
+// plugin of the release provides it.
+func (c *Contract) ChannelPlugin(channel string) (Plugin, bool) {
+	for _, list := range [][]Plugin{c.BundledPlugins(), c.OfficialPlugins()} {
+		for _, p := range list {
+			if slices.Contains(p.Channels, channel) {
+				return p, true
+			}
+		}
+	}
+	return Plugin{}, false
+}
