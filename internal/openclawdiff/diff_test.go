@@ -18,7 +18,7 @@ import (
 )
 
 var (
-	flagN    = flag.Int("openclawdiff.n", 10000, "inputs per function and generator")
+	flagN    = flag.Int("openclawdiff.n", 5000, "inputs per function and generator")
 	flagSeed = flag.Uint64("openclawdiff.seed", 0, "generator seed (0: OCCKIT_OPENCLAWDIFF_SEED, else a fixed default)")
 	flagGen  = flag.String("openclawdiff.gen", "gen,gen2", "generators to run, comma-separated: gen (NewGen), gen2 (NewGen2)")
 	flagFn   = flag.String("openclawdiff.fn", "", "compared functions to ask OpenClaw about, comma-separated (empty: all); the inputs drawn stay the same")

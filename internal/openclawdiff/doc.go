@@ -70,7 +70,7 @@
 // share of a function's inputs it may absorb; the test fails past it, and
 // on any disagreement no row recognises.
 //
-// Running: TestAgreeWithOpenClaw draws 10,000 inputs per function and
+// Running: TestAgreeWithOpenClaw draws 5,000 inputs per function and
 // generator (-openclawdiff.n, -openclawdiff.gen) from a fixed seed
 // (-openclawdiff.seed or OCCKIT_OPENCLAWDIFF_SEED for another one). It
 // skips with a message when OCCKIT_OPENCLAW_DIR is unset, and fails
