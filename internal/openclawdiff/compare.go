@@ -721,7 +721,7 @@ func LoadExplained(c Case) []string {
 		switch {
 		case strings.TrimSpace(v) != "":
 			return v, true
-		case slices.Contains(defined, name) || name == "ZAI_API_KEY" || name == "Z_AI_API_KEY":
+		case slices.Contains(defined, name):
 			return v, ok // a blank value is missing, on both sides
 		}
 		if !slices.Contains(why, LoadMissingVar) {

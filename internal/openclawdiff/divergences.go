@@ -165,7 +165,7 @@ var tableDoctor = []Divergence{
 
 var tableLoad = []Divergence{
 	{
-		Fn: FnLoad, Class: "missing-variable-is-an-error", Rule: "DOC-4", Wins: WinsSPEC, Bound: 0.35,
+		Fn: FnLoad, Class: "missing-variable-is-an-error", Rule: "DOC-4", Wins: WinsSPEC, Bound: 0.45,
 		Reason: "a `${VAR}` whose variable the lookup does not know is an error naming the variable; OpenClaw's loader warns and keeps the literal `${VAR}`. occkit's load recomputed with the variables OpenClaw reported missing kept as that literal must be OpenClaw's answer (a variable it did not report may occur only inside a `__proto__` member, see proto-key-kept)",
 		Rests:  "SPEC DOC-4: \"a missing variable is an error naming the variable\"; OpenClaw resolveConfigEnvVars onMissing",
 		Match: func(c Case) bool {
