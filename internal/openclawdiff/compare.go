@@ -719,10 +719,10 @@ func LoadExplained(c Case) []string {
 	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
 		v, ok := in.Env[name]
 		switch {
-		case strings.TrimSpace(v) != "":
-			return v, true
 		case slices.Contains(defined, name):
-			return v, ok // a blank value is missing, on both sides
+			return v, ok // the loader fills it, or keeps a non-blank value
+		case v != "":
+			return v, true // an empty value is missing, on both sides
 		}
 		if !slices.Contains(why, LoadMissingVar) {
 			why = append(why, LoadMissingVar)
