@@ -715,6 +715,20 @@ func LoadExplained(c Case) []string {
 		return nil
 	}
 	defined := compile.DefinedEnv(raw, compile.SecretPolicy{Env: envpolicy.Pinned()})
+	// The ZAI_API_KEY pair fills one name from the other: a missing one
+	// is first left missing (the other may fill it), and marked only
+	// when that fails.
+	for _, markPair := range []bool{false, true} {
+		if why := loadAs(in, a, defined, markPair); why != nil {
+			return why
+		}
+	}
+	return nil
+}
+
+// loadAs is one recomputation of [LoadExplained]; markPair says whether a
+// missing name of the ZAI_API_KEY pair is marked like any other.
+func loadAs(in LoadInput, a LoadAnswer, defined []string, markPair bool) []string {
 	var why []string
 	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
 		v, ok := in.Env[name]
@@ -723,6 +737,8 @@ func LoadExplained(c Case) []string {
 			return v, ok // the loader fills it, or keeps a non-blank value
 		case v != "":
 			return v, true // an empty value is missing, on both sides
+		case !markPair && (name == "ZAI_API_KEY" || name == "Z_AI_API_KEY"):
+			return v, ok
 		}
 		if !slices.Contains(why, LoadMissingVar) {
 			why = append(why, LoadMissingVar)
