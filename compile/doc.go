@@ -256,7 +256,15 @@
 // codex-cli/* become openai/* with model-scoped runtime codex; claude-cli/*
 // and anthropic-cli/* become anthropic/* with runtime claude-cli;
 // google-gemini-cli/* becomes google/* with runtime google-gemini-cli.
-// Legacy models keys merge into canonical keys, the canonical entry winning.
+// Legacy models keys merge into canonical keys, the canonical entry winning,
+// and a concrete pin any merged entry carries is kept (doctor writes each
+// legacy key's policy as it merges it, so there an earlier key's policy
+// beats a later key's pin: internal/openclawdiff/DIVERGENCES.md). Padded
+// model refs are respelled without the white space REF-2 and REF-5 ignore
+// wherever doctor reads a ref (" vllm/m @work" → "vllm/m@work"), a padded
+// models key merging into its trimmed key like a legacy one (the SPEC is
+// silent; doctor's canonical-refs migration does it, after the
+// whole-agent pin and before the legacy keys).
 // Refs of the retired CLI runtimes elsewhere in the document (voice, image,
 // summary and preferred models, compaction, hooks, channel overrides,
 // provider/model pairs, other models maps) are canonicalized too, without

@@ -113,10 +113,16 @@ var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mo
 //     `modelPolicy.allow`) are rewritten: `codex/*` and `codex-cli/*` →
 //     `openai/*`, `claude-cli/*` and `anthropic-cli/*` → `anthropic/*`,
 //     `google-gemini-cli/*` → `google/*`;
+//   - padded `models` map keys move to their trimmed keys first
+//     ([resolver.TrimRef]; see repair_trim.go), merging like legacy keys;
 //   - legacy `models` map keys are renamed in place, or merged into the
 //     existing canonical entry (deeply; the canonical entry wins; as in
 //     doctor, the prototype keys `__proto__`, `constructor` and
-//     `prototype` are dropped from both sides of a merge);
+//     `prototype` are dropped from both sides of a merge, and a null
+//     canonical entry gives way, as in doctor). The runtime policy the
+//     legacy keys imply is written after they merged, so a concrete pin
+//     any of them carried is kept (doctor writes each key's policy as it
+//     merges it, and an earlier key's policy beats a later key's pin);
 //   - each migrated ref gets model-scoped policy in the scope's `models`
 //     map: `agentRuntime.id` `codex`, `claude-cli` or `google-gemini-cli`.
 //     An existing pin is never overwritten, an explicit `default`
@@ -128,9 +134,12 @@ var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mo
 //     removed. A scope's own `agentRuntime: {id}` pin on a CLI backend
 //     (`claude-cli`, `google-gemini-cli`) first becomes model policy for
 //     the refs of that scope's `model` selection (primary and fallbacks)
-//     on that CLI's provider, as doctor does: not for other models keys,
-//     not from `embeddedHarness`, and not inherited by entries from the
-//     defaults. Other pins (`codex`, `openclaw`, `auto`) are dropped.
+//     that are already on that CLI's provider, as doctor does: not for
+//     migrated refs (they carry their own policy), other models keys,
+//     `embeddedHarness`, nor inherited by entries from the defaults. As
+//     in doctor, that policy is written before the legacy keys merge, so
+//     the canonical key it makes wins the merge. Other pins (`codex`,
+//     `openclaw`, `auto`) are dropped.
 //
 // Everywhere else in the document, as doctor does, refs of the retired CLI
 // runtimes (`codex-cli`, `claude-cli`, `anthropic-cli`,
@@ -140,7 +149,9 @@ var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mo
 // string items of `fallbacks`, `allowedModels` and the like, strings below
 // `modelByChannel`, `mediaModels.*`, `{provider, model}` pairs and the keys
 // of any `models` map (merged as above). `codex/*` stays outside the agent
-// scopes, where it may name the native codex provider.
+// scopes, where it may name the native codex provider. In the same places
+// padded refs are respelled without their outer white space and the spaces
+// around the profile `@`, as doctor does.
 //
 // In agent models maps, `models.providers.*` and their catalog rows
 // `agentRuntime.id: codex-cli` becomes `codex`. Values of the wrong shape
@@ -368,15 +379,28 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 		}
 	}
 	models := s.Key("models")
-	if err := r.modelsMap(models, canonicalRef, &policies); err != nil {
-		return err
-	}
+	// A whole-agent CLI pin becomes model policy first, before the legacy
+	// keys merge, as doctor runs its whole-agent migration before the
+	// legacy-ref migration: the canonical key it writes then wins the
+	// merge like any canonical entry (CMP-3).
 	if provider, ok := cliProvider[pin]; ok {
+		var pinned []runtimePolicy
 		for _, ref := range own {
 			if ref.Provider == provider {
-				policies = append(policies, runtimePolicy{key: ref.Key(), runtime: pin})
+				pinned = append(pinned, runtimePolicy{key: ref.Key(), runtime: pin})
 			}
 		}
+		if err := r.policies(models, pinned); err != nil {
+			return err
+		}
+	}
+	// Then padded keys move to their trimmed keys, as doctor's
+	// canonical-refs migration runs between the two.
+	if err := r.trimKeys(models); err != nil {
+		return err
+	}
+	if err := r.modelsMap(models, canonicalRef, true); err != nil {
+		return err
 	}
 	if err := r.policies(models, policies); err != nil {
 		return err
@@ -460,7 +484,8 @@ func canonicalCLIRef(s string) (resolver.Ref, legacyTarget, bool) {
 	return canonicalRef(s)
 }
 
-// ref migrates one ref string at a slot and records it as selected.
+// ref migrates one ref string at a slot; a ref that is already canonical
+// is recorded as selected.
 func (r *repairer) ref(at occkit.Path, s string, policies *[]runtimePolicy, selected *[]resolver.Ref) error {
 	ref, t, legacy := canonicalRef(s)
 	if !legacy {
@@ -474,8 +499,9 @@ func (r *repairer) ref(at occkit.Path, s string, policies *[]runtimePolicy, sele
 		return err
 	}
 	r.add(ChangeRefRewritten, at, s, to)
+	// A migrated ref carries its own policy; as in doctor, a whole-agent
+	// pin applies only to the refs already canonical (selected).
 	*policies = append(*policies, runtimePolicy{key: ref.Key(), runtime: t.runtime})
-	*selected = append(*selected, ref)
 	return nil
 }
 
@@ -485,19 +511,24 @@ type mergeGroup struct {
 	key, rawKey string
 	pos         int
 	canonical   string // raw; "" when the map had no canonical entry
-	legacy      []string
+	legacy      []legacyEntry
+}
+
+// legacyEntry is a legacy models map entry and the runtime its key implies.
+type legacyEntry struct {
+	raw, runtime string
 }
 
 // modelsMap renames or merges the legacy keys (per canon) of a models map.
-// In an agent scope (policies not nil) each migrated key also gets its
-// runtime policy and `codex-cli` runtime IDs in the entries become `codex`;
-// elsewhere only the keys move.
-func (r *repairer) modelsMap(at occkit.Path, canon canonFunc, policies *[]runtimePolicy) error {
+// In an agent scope (scope) each migrated key also gets its runtime policy
+// and `codex-cli` runtime IDs in the entries become `codex`; elsewhere only
+// the keys move.
+func (r *repairer) modelsMap(at occkit.Path, canon canonFunc, scope bool) error {
 	m := docjson.Get(r.doc, at)
 	if !m.IsObject() {
 		return nil
 	}
-	if raw, changed := r.mapKeys(at, m, canon, policies); changed {
+	if raw, changed := r.mapKeys(at, m, canon, scope); changed {
 		return r.setRaw(at, raw)
 	}
 	return nil
@@ -505,7 +536,7 @@ func (r *repairer) modelsMap(at occkit.Path, canon canonFunc, policies *[]runtim
 
 // mapKeys is [repairer.modelsMap] on the object m found at at: it records
 // the changes and returns the rewritten map and whether it changed.
-func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon canonFunc, policies *[]runtimePolicy) (string, bool) {
+func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon canonFunc, scope bool) (string, bool) {
 	pairs := members(m)
 	var groups []*mergeGroup
 	byRef := map[string]*mergeGroup{}
@@ -541,26 +572,26 @@ func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon canonFunc, poli
 		} else {
 			r.add(ChangeKeyMerged, at.Key(g.key), p.key, g.key)
 		}
-		g.legacy = append(g.legacy, p.raw)
-		if policies != nil {
-			*policies = append(*policies, runtimePolicy{key: g.key, runtime: t.runtime})
-		}
+		g.legacy = append(g.legacy, legacyEntry{raw: p.raw, runtime: t.runtime})
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pos < groups[j].pos })
 	out := make([]member, 0, len(groups))
 	for _, g := range groups {
 		raw := g.canonical
-		rest := g.legacy
-		if raw == "" {
-			raw, rest = rest[0], rest[1:]
+		for _, l := range g.legacy {
+			raw = mergeEntry(raw, l.raw, scope)
 		}
-		if len(rest) > 0 {
-			raw = dropPrototypeKeys(gjson.Parse(raw))
+		// The policy the legacy keys imply (one runtime per canonical
+		// key) is written once they merged: a concrete pin any of them
+		// carried is kept (CMP-3), where doctor lets an earlier legacy
+		// key's policy win over a later one's pin.
+		if scope && len(g.legacy) > 0 {
+			if pinned, set := withPolicy(raw, g.legacy[0].runtime); set {
+				raw = pinned
+				r.add(ChangePolicySet, at.Key(g.key).Key("agentRuntime").Key("id"), "", g.legacy[0].runtime)
+			}
 		}
-		for _, l := range rest {
-			raw = deepMerge(gjson.Parse(raw), gjson.Parse(dropPrototypeKeys(gjson.Parse(l))))
-		}
-		if v := gjson.Parse(raw); policies != nil && v.IsObject() {
+		if v := gjson.Parse(raw); scope && v.IsObject() {
 			if id := v.Get("agentRuntime.id"); id.Type == gjson.String && resolver.NormalizeRuntime(id.String()) == "codex-cli" {
 				raw = setMember(raw, "agentRuntime", setMember(v.Get("agentRuntime").Raw, "id", `"codex"`))
 				r.add(ChangeRuntimeRenamed, at.Key(g.key).Key("agentRuntime").Key("id"), id.String(), "codex")
@@ -573,6 +604,29 @@ func (r *repairer) mapKeys(at occkit.Path, m gjson.Result, canon canonFunc, poli
 		return m.Raw, false
 	}
 	return rawObject(out), true
+}
+
+// mergeEntry merges the legacy models map entry legacy into cur, the entry
+// already under the canonical key ("" for none): cur wins, deeply, and the
+// prototype keys are dropped from both sides. Where neither is an object
+// cur stays, except that in an agent scope (scope) a null cur is replaced,
+// as doctor's legacy-runtime migration does (which then also keeps cur's
+// bytes as they are).
+func mergeEntry(cur, legacy string, scope bool) string {
+	c, l := gjson.Parse(cur), gjson.Parse(legacy)
+	switch {
+	case cur == "":
+		return legacy
+	case !c.IsObject() || !l.IsObject():
+		if !scope {
+			return dropPrototypeKeys(c)
+		}
+		if c.Type == gjson.Null {
+			return legacy
+		}
+		return cur
+	}
+	return deepMerge(gjson.Parse(dropPrototypeKeys(c)), gjson.Parse(dropPrototypeKeys(l)))
 }
 
 // prototypeKeys are the object keys doctor drops from both sides of a
@@ -642,36 +696,17 @@ func (r *repairer) policies(at occkit.Path, policies []runtimePolicy) error {
 			continue
 		}
 		done[p.key] = true
-		fresh := `{"id":` + quoteJSON(p.runtime) + `}`
 		i, ok := index[p.key]
 		if !ok {
 			index[p.key] = len(pairs)
-			pairs = append(pairs, member{key: p.key, raw: `{"agentRuntime":` + fresh + `}`})
+			pairs = append(pairs, member{key: p.key, raw: `{"agentRuntime":{"id":` + quoteJSON(p.runtime) + `}}`})
 			r.add(ChangePolicySet, at.Key(p.key).Key("agentRuntime").Key("id"), "", p.runtime)
 			changed = true
 			continue
 		}
-		v := gjson.Parse(pairs[i].raw)
-		var raw string
-		switch ar := v.Get("agentRuntime"); {
-		case v.Type == gjson.Null:
-			raw = `{"agentRuntime":` + fresh + `}`
-		case !v.IsObject():
+		raw, set := withPolicy(pairs[i].raw, p.runtime)
+		if !set {
 			continue
-		case !ar.Exists() || ar.Type == gjson.Null:
-			raw = setMember(v.Raw, "agentRuntime", fresh)
-		case !ar.IsObject():
-			continue
-		default:
-			id := ar.Get("id")
-			// As doctor does: only a blank or "auto" id is replaced; an
-			// explicit "default" is kept like any other pin.
-			norm := strings.ToLower(strings.TrimSpace(id.String()))
-			auto := id.Type != gjson.String || norm == "" || norm == resolver.RuntimeAuto
-			if !auto {
-				continue // a concrete pin is never overwritten (CMP-3)
-			}
-			raw = setMember(v.Raw, "agentRuntime", setMember(ar.Raw, "id", quoteJSON(p.runtime)))
 		}
 		pairs[i].raw = raw
 		r.add(ChangePolicySet, at.Key(p.key).Key("agentRuntime").Key("id"), "", p.runtime)
@@ -681,6 +716,32 @@ func (r *repairer) policies(at occkit.Path, policies []runtimePolicy) error {
 		return nil
 	}
 	return r.setRaw(at, rawObject(pairs))
+}
+
+// withPolicy is the models map entry raw with model-scoped runtime policy
+// runtime; set is false when the entry keeps its own: a concrete pin
+// (CMP-3; as in doctor only a blank or "auto" id is replaced, an explicit
+// "default" is kept like any other pin) or a value of the wrong shape.
+func withPolicy(raw, runtime string) (string, bool) {
+	fresh := `{"id":` + quoteJSON(runtime) + `}`
+	v := gjson.Parse(raw)
+	switch ar := v.Get("agentRuntime"); {
+	case v.Type == gjson.Null:
+		return `{"agentRuntime":` + fresh + `}`, true
+	case !v.IsObject():
+		return raw, false
+	case !ar.Exists() || ar.Type == gjson.Null:
+		return setMember(v.Raw, "agentRuntime", fresh), true
+	case !ar.IsObject():
+		return raw, false
+	default:
+		id := ar.Get("id")
+		norm := strings.ToLower(strings.TrimSpace(id.String()))
+		if id.Type == gjson.String && norm != "" && norm != resolver.RuntimeAuto {
+			return raw, false
+		}
+		return setMember(v.Raw, "agentRuntime", setMember(ar.Raw, "id", quoteJSON(runtime))), true
+	}
 }
 
 // providers renames `codex-cli` runtime IDs on provider entries and their
@@ -797,15 +858,22 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 		var pairProvider, pairModel string
 		if pair && strings.TrimSpace(provider.String()) != "" {
 			from := provider.String() + "/" + model.String()
-			if ref, _, legacy := canonicalCLIRef(from); legacy {
-				to := ref.String()
+			ref, _, legacy := canonicalCLIRef(from)
+			to, padded := ref.String(), false
+			if !legacy {
+				to, padded = trimmedRef(from)
+			}
+			if legacy || padded {
 				pairProvider, pairModel, _ = strings.Cut(to, "/")
 				r.add(ChangeRefRewritten, at, from, to)
 				changed = true
 			}
 		}
 		if key == "models" {
-			if raw, ok := r.mapKeys(at, v, canonicalCLIRef, nil); ok {
+			if raw, ok := r.trimMapKeys(at, v); ok {
+				v, changed = gjson.Parse(raw), true
+			}
+			if raw, ok := r.mapKeys(at, v, canonicalCLIRef, false); ok {
 				v, changed = gjson.Parse(raw), true
 			}
 		}
@@ -833,13 +901,17 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 	return v.Raw, false
 }
 
-// cliRef rewrites one ref string of a retired CLI runtime.
+// cliRef rewrites one ref string of a retired CLI runtime, and trims a
+// padded one.
 func (r *repairer) cliRef(at occkit.Path, v gjson.Result) (string, bool) {
 	ref, _, legacy := canonicalCLIRef(v.String())
-	if !legacy {
-		return v.Raw, false
-	}
 	to := ref.String()
+	if !legacy {
+		var padded bool
+		if to, padded = trimmedRef(v.String()); !padded {
+			return v.Raw, false
+		}
+	}
 	r.add(ChangeRefRewritten, at, v.String(), to)
 	return quoteJSON(to), true
 }

@@ -69,6 +69,16 @@ func TestRepair(t *testing.T) {
 				"entries":{"a":{"model":"anthropic/a"},"b":{"model":"anthropic/b"}}}}`,
 		},
 		{
+			// doctor turns the whole-agent pin into the canonical key first;
+			// the legacy key then merges into it and the canonical entry wins.
+			name: "CMP-3 a whole-agent CLI pin is written before legacy keys merge",
+			in: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6",
+				"models":{"anthropic-cli/claude-sonnet-4-6":{"agentRuntime":{"id":"codex"}}},"agentRuntime":{"id":"claude-cli"}}}}`,
+			want: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6",
+				"models":{"anthropic/claude-sonnet-4-6":{"agentRuntime":{"id":"claude-cli"}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangePolicySet, compile.ChangeKeyMerged, compile.ChangePinRemoved},
+		},
+		{
 			name:  "CMP-3 whole-agent codex and auto pins are dropped without policy",
 			in:    `{"agents":{"defaults":{"agentRuntime":{"id":"codex"},"embeddedHarness":{"runtime":"auto","fallback":"pi"},"model":"openai/gpt"}}}`,
 			want:  `{"agents":{"defaults":{"model":"openai/gpt"}}}`,
@@ -121,6 +131,46 @@ func TestRepair(t *testing.T) {
 			want: `{"agents":{"defaults":{"models":{
 				"anthropic/a":{"params":{"temperature":0.8,"maxTokens":1200},"l":[{}],"agentRuntime":{"id":"claude-cli"}},
 				"anthropic/b":{"constructor":1,"agentRuntime":{"id":"claude-cli"}}}}}}`,
+		},
+		{
+			// doctor's canonical-refs migration: an unpadded key a padded
+			// one merges into wins, wherever it stands.
+			name: "padded models keys merge into their trimmed key, which wins",
+			in: `{"agents":{"defaults":{"models":{" vllm/m":{"alias":"P","agentRuntime":{"id":"codex"}},"vllm/m":{"params":{"t":1},"agentRuntime":{"id":"openclaw"}},
+				"Vllm/n @work ":{"alias":"N"},"x/y ":{"alias":"first"}," x/y":{"alias":"second","z":1}}}},
+				"plugins":{"entries":{"p":{"config":{"models":{"a/b ":{"k":1}}}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"vllm/m":{"params":{"t":1},"agentRuntime":{"id":"openclaw"},"alias":"P"},
+				"Vllm/n@work":{"alias":"N"},"x/y":{"alias":"first","z":1}}}},
+				"plugins":{"entries":{"p":{"config":{"models":{"a/b":{"k":1}}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeKeyMerged, compile.ChangeKeyRenamed, compile.ChangeKeyRenamed, compile.ChangeKeyMerged, compile.ChangeKeyRenamed},
+		},
+		{
+			name: "padded model refs are trimmed where doctor reads a ref; a model-suffix profile keeps its space",
+			in: `{"agents":{"defaults":{"model":{"primary":" vllm/m ","fallbacks":["a/b @ work"," ","c/d@ q4"]},"subagents":{"model":"e/f "}}},
+				"tools":{"media":{"models":[{"provider":" vllm","model":"m"}]}}}`,
+			want: `{"agents":{"defaults":{"model":{"primary":"vllm/m","fallbacks":["a/b@work","","c/d@ q4"]},"subagents":{"model":"e/f"}}},
+				"tools":{"media":{"models":[{"provider":"vllm","model":"m"}]}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten},
+		},
+		{
+			// doctor's order: whole-agent pin, then trimming, then legacy keys.
+			name: "CMP-3 a whole-agent CLI pin is written before padded keys merge",
+			in: `{"agents":{"defaults":{"model":"anthropic/x","agentRuntime":{"id":"claude-cli"},
+				"models":{" anthropic/x":{"agentRuntime":{"id":"codex"},"alias":"X"}," codex/y":{"alias":"Y"}}}}}`,
+			want: `{"agents":{"defaults":{"model":"anthropic/x",
+				"models":{"anthropic/x":{"agentRuntime":{"id":"claude-cli"},"alias":"X"},"openai/y":{"alias":"Y","agentRuntime":{"id":"codex"}}}}}}`,
+		},
+		{
+			// doctor gives each legacy key its policy as it merges it, and
+			// would end with codex here.
+			name: "CMP-3 a concrete pin of a later legacy key is kept when legacy keys merge",
+			in:   `{"agents":{"defaults":{"models":{"codex-cli/g":{},"codex/g":{"alias":"fast","agentRuntime":{"id":"claude-cli"}}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"openai/g":{"alias":"fast","agentRuntime":{"id":"claude-cli"}}}}}}`,
+		},
+		{
+			name: "CMP-3 a null canonical entry in an agent scope gives way to the legacy entry",
+			in:   `{"agents":{"defaults":{"models":{"openai/g":null,"codex/g":{"alias":"fast"}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"openai/g":{"alias":"fast","agentRuntime":{"id":"codex"}}}}}}`,
 		},
 		{
 			name: "CMP-3 non-refs, aliases and wrong shapes are left alone",
@@ -289,6 +339,7 @@ func FuzzRepair(f *testing.F) {
 		`{"agents":{"defaults":{"agentRuntime":{"id":"claude-cli"},"model":{"primary":"anthropic/a","fallbacks":["claude-cli/b",1,null]}},"entries":{"m":{"models":{"claude-cli/b":null,"anthropic/b":"x"}}}}}`,
 		`{"models":{"providers":{"openai":{"agentRuntime":"codex-cli","models":[{"agentRuntime":{"id":"codex-cli"}}]}}},"agents":{"list":[{"embeddedHarness":"x"}]}}`,
 		`{"agents":{"defaults":{"models":{"codex/a":{"p":{"q":1}},"codex-cli/a":{"p":{"r":2}},"openai/a":{"p":{"q":3}}}}}}`,
+		`{"agents":{"defaults":{"model":" v/m @ w ","models":{" v/m":{"a":1},"v/m ":{"b":2}," codex/x":{},"codex/x":null}}},"x":{"models":{" a/b":{}},"provider":" p","model":"m"}}`,
 	} {
 		f.Add(s)
 	}

@@ -40,6 +40,23 @@ func (r Ref) String() string {
 // are keyed by.
 func (r Ref) Key() string { return r.Provider + "/" + r.ID }
 
+// TrimRef returns the ref s as written without the white space ParseRef
+// ignores: around the whole ref (REF-2) and around the auth-profile `@`
+// (REF-5). The provider keeps its case and the model part its spelling; a
+// profile whose first segment reads as a model suffix keeps the "@ " that
+// makes it a profile (see [Ref.String]), so TrimRef(s) parses as s does.
+func TrimRef(s string) string {
+	t := strings.TrimSpace(s)
+	model, profile := splitProfile(t)
+	if profile == "" {
+		return t
+	}
+	if seg, _, _ := strings.Cut(profile, "@"); isModelSuffix(seg) {
+		return model + "@ " + profile
+	}
+	return model + "@" + profile
+}
+
 // ParseRef parses a selected model ref strictly (REF-1..REF-5). It reports
 // false when s is not a valid selected ref (REF-3): empty, without a `/`,
 // starting or ending with `/`, or with an empty provider or ID after

@@ -204,6 +204,36 @@ func TestParseRefRoundTrip(t *testing.T) {
 	})
 }
 
+func TestTrimRef(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{" vllm/m ", "vllm/m"},
+		{"Vllm / m", "Vllm / m"}, // case and inner spacing kept
+		{" a/b @ work ", "a/b@work"},
+		{"a/m@q4@ p ", "a/m@q4@p"},
+		{"c/d@ q4", "c/d@ q4"}, // the space keeps q4 a profile
+		{"c/d @q4", "c/d @q4"}, // q4 is a model suffix: no profile to unpad
+		{" fast ", "fast"},
+		{"   ", ""},
+		{"@x ", "@x"},
+	}
+	for _, tt := range tests {
+		if got := TrimRef(tt.in); got != tt.want {
+			t.Errorf("TrimRef(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringMatching(` ?[A-Za-z]{1,3} ?/ ?[a-z0-9@ _]{1,10} ?`).Draw(t, "ref")
+		r1, ok1 := ParseRef(s)
+		r2, ok2 := ParseRef(TrimRef(s))
+		if ok1 != ok2 || r1 != r2 {
+			t.Fatalf("TrimRef(%q) = %q parses as %+v %v, not %+v %v", s, TrimRef(s), r2, ok2, r1, ok1)
+		}
+		if TrimRef(TrimRef(s)) != TrimRef(s) {
+			t.Fatalf("TrimRef not idempotent on %q", s)
+		}
+	})
+}
+
 func FuzzParseRef(f *testing.F) {
 	for _, s := range []string{"openai/gpt-4.1", "a/b/c@work", "x/y@q4_k_m@p", "/", "p/", "/m", "@", "a/@b", "a/b@20251001@c", " A / b "} {
 		f.Add(s)

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/resolver"
 	"github.com/occkit/occkit/resolver/selection"
 )
@@ -80,7 +82,7 @@ func DecodeRef(raw json.RawMessage) (RefAnswer, error) {
 	return RefAnswer{Strict: a.Strict.out(), Lenient: a.Lenient.out(), OccNorm: a.OccNorm.out()}, nil
 }
 
-// PolicyOut is a runtime policy: the normalized runtime and its source.
+// PolicyOut is a runtime policy: the runtime and its source.
 type PolicyOut struct {
 	Runtime string
 	Source  string
@@ -94,27 +96,29 @@ func (p PolicyOut) String() string {
 	return p.Runtime + "/" + p.Source
 }
 
-// PolicyAnswer is OpenClaw's answer for the authored key order and two
-// permutations of every object's keys.
+// PolicyAnswer is OpenClaw's answer for the authored input and for the
+// variants a divergence row asked for (see [PolicyVariants]).
 type PolicyAnswer struct {
-	R, Asc, Desc PolicyOut
+	R PolicyOut
+	// ID is the policy id as OpenClaw returned it, before its own
+	// normalization.
+	ID       string
+	Variants map[string]PolicyOut
 }
 
-// OrderDependent reports whether OpenClaw's answer changed with key order.
-func (a PolicyAnswer) OrderDependent() bool { return a.R != a.Asc || a.R != a.Desc }
-
-// Any reports whether one of OpenClaw's answers under some key order is p.
-func (a PolicyAnswer) Any(p PolicyOut) bool { return p == a.R || p == a.Asc || p == a.Desc }
-
-func clawPolicy(id *string, source *string) PolicyOut {
-	if id == nil {
+// clawPolicy reads one answer of the oracle. The runtime is OpenClaw's own
+// reading of the id (normalizeOptionalAgentRuntimeId, then
+// isDefaultAgentRuntimeId for "automatic"); no policy at all is automatic
+// with the implicit source, as OpenClaw's harness policy reads it.
+func clawPolicy(runtime, source *string) PolicyOut {
+	if runtime == nil {
 		return PolicyOut{Runtime: resolver.RuntimeAuto, Source: string(selection.SourceImplicit)}
 	}
 	s := ""
 	if source != nil {
 		s = *source
 	}
-	return PolicyOut{Runtime: resolver.NormalizeRuntime(*id), Source: s}
+	return PolicyOut{Runtime: *runtime, Source: s}
 }
 
 // PolicyItem builds the oracle item and occkit's answer for in.
@@ -127,7 +131,7 @@ func PolicyItem(in PolicyInput) (map[string]any, PolicyOut, error) {
 	if err != nil {
 		return nil, PolicyOut{}, err
 	}
-	item := map[string]any{"op": "policy", "config": in.Config, "provider": in.Provider, "modelId": in.ModelID, "agentId": in.AgentID}
+	item := map[string]any{"op": "policy", "config": json.RawMessage(raw), "provider": in.Provider, "modelId": in.ModelID, "agentId": in.AgentID}
 	p, err := selection.LookupPolicy(doc, selection.Request{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID})
 	if err != nil {
 		return item, PolicyOut{Err: true}, nil
@@ -135,15 +139,18 @@ func PolicyItem(in PolicyInput) (map[string]any, PolicyOut, error) {
 	return item, PolicyOut{Runtime: p.Runtime, Source: string(p.Source)}, nil
 }
 
+type clawPolicyJSON struct {
+	ID      *string `json:"id"`
+	Runtime *string `json:"runtime"`
+	Source  *string `json:"source"`
+}
+
 // DecodePolicy decodes the oracle's answer to a policy item.
 func DecodePolicy(raw json.RawMessage) (PolicyAnswer, error) {
-	type one struct {
-		ID     *string `json:"id"`
-		Source *string `json:"source"`
-	}
 	var a struct {
-		R, Asc, Desc one
-		Fatal        string `json:"fatal"`
+		R        clawPolicyJSON
+		Variants map[string]clawPolicyJSON
+		Fatal    string `json:"fatal"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return PolicyAnswer{}, err
@@ -151,7 +158,17 @@ func DecodePolicy(raw json.RawMessage) (PolicyAnswer, error) {
 	if a.Fatal != "" {
 		return PolicyAnswer{}, fmt.Errorf("oracle: %s", a.Fatal)
 	}
-	return PolicyAnswer{R: clawPolicy(a.R.ID, a.R.Source), Asc: clawPolicy(a.Asc.ID, a.Asc.Source), Desc: clawPolicy(a.Desc.ID, a.Desc.Source)}, nil
+	out := PolicyAnswer{R: clawPolicy(a.R.Runtime, a.R.Source)}
+	if a.R.ID != nil {
+		out.ID = *a.R.ID
+	}
+	if a.Variants != nil {
+		out.Variants = map[string]PolicyOut{}
+		for k, v := range a.Variants {
+			out.Variants[k] = clawPolicy(v.Runtime, v.Source)
+		}
+	}
+	return out, nil
 }
 
 // SpecPlugin is occkit's side of a [HarnessSpec].
@@ -188,31 +205,38 @@ func (p SpecPlugin) Supports(f selection.RouteFacts) selection.Support {
 	return selection.Unsupported("route not supported")
 }
 
-// SelectOut is a selection outcome: the runtime, or an error.
+// SelectOut is a selection outcome: the runtime and the source of the
+// policy that decided, or an error.
 type SelectOut struct {
 	Runtime string
+	Source  string
 	Err     bool
 	// OverrideIgnored: occkit ignored an incompatible session override.
 	OverrideIgnored bool
+}
+
+// Same reports whether two outcomes agree (runtime, source, error).
+func (s SelectOut) Same(o SelectOut) bool {
+	return s.Err == o.Err && (s.Err || s.Runtime == o.Runtime && s.Source == o.Source)
 }
 
 func (s SelectOut) String() string {
 	if s.Err {
 		return "error"
 	}
-	return s.Runtime
+	return s.Runtime + "/" + s.Source
 }
 
-// SelectAnswer is OpenClaw's answer for the authored key order and two
-// permutations.
+// SelectAnswer is OpenClaw's answer for the authored input and for the
+// variants a divergence row asked for (see [SelectVariants]).
 type SelectAnswer struct {
-	R, Asc, Desc SelectOut
-	Reason       string
-	Msg          string
+	R        SelectOut
+	Reason   string
+	Msg      string
+	Variants map[string]SelectOut
+	// VariantReasons are OpenClaw's selectedReason per variant.
+	VariantReasons map[string]string
 }
-
-// OrderDependent reports whether OpenClaw's answer changed with key order.
-func (a SelectAnswer) OrderDependent() bool { return a.R != a.Asc || a.R != a.Desc }
 
 // SelectItem builds the oracle item and occkit's answer for in.
 func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
@@ -232,14 +256,14 @@ func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
 	if err != nil {
 		return nil, SelectOut{}, err
 	}
-	item := map[string]any{"op": "select", "config": in.Config, "provider": in.Provider, "modelId": in.ModelID,
+	item := map[string]any{"op": "select", "config": json.RawMessage(raw), "provider": in.Provider, "modelId": in.ModelID,
 		"agentId": in.AgentID, "harnesses": in.Harnesses, "lockedOwner": in.LockedOwner, "override": in.Override}
 	sel, err := selection.Select(doc, selection.Request{Provider: in.Provider, Model: in.ModelID, AgentID: in.AgentID,
 		Session: selection.Session{LockedOwner: in.LockedOwner, Override: in.Override}}, reg)
 	if err != nil {
 		return item, SelectOut{Err: true}, nil
 	}
-	out := SelectOut{Runtime: sel.Runtime}
+	out := SelectOut{Runtime: sel.Runtime, Source: string(sel.Source)}
 	for _, r := range sel.Reasons() {
 		if r.Rule == "SEL-8" && strings.HasPrefix(r.Note, "incompatible session override ignored") {
 			out.OverrideIgnored = true
@@ -248,16 +272,26 @@ func SelectItem(in SelectInput) (map[string]any, SelectOut, error) {
 	return item, out, nil
 }
 
+type clawSelectJSON struct {
+	Selected string `json:"selected"`
+	Reason   string `json:"reason"`
+	Source   string `json:"source"`
+	Error    string `json:"error"`
+}
+
+func (o clawSelectJSON) out() SelectOut {
+	if o.Error != "" {
+		return SelectOut{Err: true}
+	}
+	return SelectOut{Runtime: o.Selected, Source: o.Source}
+}
+
 // DecodeSelect decodes the oracle's answer to a select item.
 func DecodeSelect(raw json.RawMessage) (SelectAnswer, error) {
-	type one struct {
-		Selected string `json:"selected"`
-		Reason   string `json:"reason"`
-		Error    string `json:"error"`
-	}
 	var a struct {
-		R, Asc, Desc one
-		Fatal        string `json:"fatal"`
+		R        clawSelectJSON
+		Variants map[string]clawSelectJSON
+		Fatal    string `json:"fatal"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return SelectAnswer{}, err
@@ -265,13 +299,16 @@ func DecodeSelect(raw json.RawMessage) (SelectAnswer, error) {
 	if a.Fatal != "" {
 		return SelectAnswer{}, fmt.Errorf("oracle: %s", a.Fatal)
 	}
-	conv := func(o one) SelectOut {
-		if o.Error != "" {
-			return SelectOut{Err: true}
+	out := SelectAnswer{R: a.R.out(), Reason: a.R.Reason, Msg: a.R.Error}
+	if a.Variants != nil {
+		out.Variants = map[string]SelectOut{}
+		out.VariantReasons = map[string]string{}
+		for k, v := range a.Variants {
+			out.Variants[k] = v.out()
+			out.VariantReasons[k] = v.Reason
 		}
-		return SelectOut{Runtime: o.Selected}
 	}
-	return SelectAnswer{R: conv(a.R), Asc: conv(a.Asc), Desc: conv(a.Desc), Reason: a.R.Reason, Msg: a.R.Error}, nil
+	return out, nil
 }
 
 // DoctorOut is the runtime-relevant projection of a repaired
@@ -303,6 +340,11 @@ func ProjectDoctor(cfg map[string]any) string {
 				keys[k] = runtimeID(v)
 			}
 			p["models"] = keys
+		}
+		// A scope holding nothing runtime repair decides (doctor creates
+		// an empty agents.defaults) projects like a missing one.
+		if p["model"] == nil && p["models"] == nil && p["subagents.model"] == nil && s["agentRuntime"] == nil && s["embeddedHarness"] == nil {
+			return
 		}
 		out[name] = p
 	}
@@ -353,7 +395,7 @@ func DoctorItem(in DoctorInput) (map[string]any, DoctorOut, error) {
 	if err != nil {
 		return nil, DoctorOut{}, err
 	}
-	item := map[string]any{"op": "doctor", "config": in.Config}
+	item := map[string]any{"op": "doctor", "config": json.RawMessage(raw)}
 	fixed, _, err := compile.Repair(doc)
 	if err != nil {
 		return item, DoctorOut{Err: true}, nil
@@ -369,54 +411,179 @@ func DoctorItem(in DoctorInput) (map[string]any, DoctorOut, error) {
 type DoctorAnswer struct {
 	DoctorOut
 	Changes []string
-	// Explained lists the smallest set of reasons under which OpenClaw's
-	// doctor gives occkit's answer: "key-order" (a permuted key order),
-	// "catalog" and "implicitPrimary" (doctor without that migration).
-	// Nil when no variant was asked for or none matches.
+	// Variants are doctor's answers for the variants asked for
+	// ([DoctorItemVariants]), by name.
+	Variants map[string]DoctorOut
+	// Explained lists the smallest set of reasons under which occkit's
+	// answer becomes OpenClaw's: "catalog" (compared with doctor's answer
+	// without its catalog knowledge), "key-order" (compared with its
+	// answer on the canonical-first configuration) and "implicitPrimary"
+	// (OpenClaw's primary written where occkit's answer has none). Nil
+	// when none does.
 	Explained []string
 }
 
-// DoctorItemVariants asks again for a doctor item, with variants: stage
-// 0 the authored key order without the skippable migrations, stage 1 also
-// the permuted key orders.
-func DoctorItemVariants(item any, stage int) any {
-	m := item.(map[string]any)
-	c := make(map[string]any, len(m)+1)
-	for k, v := range m {
-		c[k] = v
+// withClawPrimary writes OpenClaw's agents.defaults.model into occkit's
+// projection when occkit's has none.
+func withClawPrimary(occ, claw string) (string, bool) {
+	var o, c map[string]any
+	if json.Unmarshal([]byte(occ), &o) != nil || json.Unmarshal([]byte(claw), &c) != nil {
+		return "", false
 	}
-	skips := [][]string{{}, {"catalog"}, {"implicitPrimary"}, {"catalog", "implicitPrimary"}}
-	var vs []any
-	for _, order := range []string{"authored", "asc", "desc"} {
-		if stage == 0 && order != "authored" {
-			break
-		}
-		for _, s := range skips {
-			if order == "authored" && (len(s) == 0 || stage == 1) {
-				continue
-			}
-			vs = append(vs, map[string]any{"order": order, "skip": s})
-		}
+	od, _ := o["defaults"].(map[string]any)
+	cd, _ := c["defaults"].(map[string]any)
+	if cd == nil || cd["model"] == nil || od != nil && od["model"] != nil {
+		return "", false
 	}
-	c["variants"] = vs
+	if od == nil {
+		// occkit's defaults held nothing runtime repair decides
+		od = map[string]any{"agentRuntime": false, "embeddedHarness": false}
+		o["defaults"] = od
+	}
+	od["model"] = cd["model"]
+	b, err := json.Marshal(o)
+	return string(b), err == nil
+}
+
+// DoctorItemVariants adds to a doctor item the variants the doctor rows
+// need: [VarCanonicalFirst], [VarSyntaxOnly] and both.
+func DoctorItemVariants(item map[string]any, in DoctorInput) map[string]any {
+	first := CanonicalFirst(in.Config)
+	return withField(item, "variants", []any{
+		map[string]any{"name": VarCanonicalFirst, "config": first},
+		map[string]any{"name": VarSyntaxOnly, "syntaxOnly": true},
+		map[string]any{"name": VarCanonicalFirstSyntax, "config": first, "syntaxOnly": true},
+	})
+}
+
+// withField is a copy of the oracle item with k set to v.
+func withField(item map[string]any, k string, v any) map[string]any {
+	c := make(map[string]any, len(item)+1)
+	for key, val := range item {
+		c[key] = val
+	}
+	c[k] = v
 	return c
 }
 
-// DecodeDoctor decodes the oracle's answer to a doctor item; occ is
-// occkit's answer, used to find which variant explains a difference.
-func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
+// The reasons a doctor difference may have (see [DoctorAnswer.Explained]).
+const (
+	DoctorCatalog        = "catalog"
+	DoctorImplicitPrim   = "implicitPrimary"
+	DoctorKeyOrder       = "key-order"
+	DoctorProfiledPolicy = "profiled-policy"
+)
+
+// doctorReasons are the sets of reasons tried, smallest first.
+var doctorReasons = func() [][]string {
+	all := []string{DoctorCatalog, DoctorImplicitPrim, DoctorKeyOrder, DoctorProfiledPolicy}
+	var sets [][]string
+	for mask := 1; mask < 1<<len(all); mask++ {
+		var set []string
+		for i, r := range all {
+			if mask&(1<<i) != 0 {
+				set = append(set, r)
+			}
+		}
+		sets = append(sets, set)
+	}
+	slices.SortStableFunc(sets, func(a, b []string) int { return len(a) - len(b) })
+	return sets
+}()
+
+// foldProfiledPolicy is a doctor projection with the policy doctor wrote
+// under a ref's key with its auth profile (`openai/m@work`) moved to the
+// model's key (`openai/m`), as occkit writes it. A legacy ref's policy
+// takes the place of no policy, a blank or `auto` and yields to a
+// concrete pin (CMP-3). A scope's whole-agent CLI pin becomes policy
+// before the legacy keys merge, so there its policy also wins over what
+// they merged, unless in authored a key of the scope spelled as the model
+// already carried a concrete pin. Only keys doctor keyed by a profile and
+// pinned to a legacy runtime's target (codex, claude-cli,
+// google-gemini-cli) move; changed is false when none does.
+func foldProfiledPolicy(proj string, authored Obj) (string, bool) {
+	var p map[string]any
+	if json.Unmarshal([]byte(proj), &p) != nil {
+		return "", false
+	}
+	changed := false
+	for name, sv := range p {
+		scope, _ := sv.(map[string]any)
+		models, _ := scope["models"].(map[string]any)
+		in := authoredScope(authored, name)
+		pin, _ := in.Obj("agentRuntime").Get("id")
+		pinID, _ := pin.(string)
+		keys := make([]string, 0, len(models))
+		for k := range models {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			rt, _ := models[k].(string)
+			ref, ok := resolver.ParseRef(k)
+			if !ok || ref.Profile == "" || !slices.Contains([]string{"codex", "claude-cli", "google-gemini-cli"}, rt) {
+				continue
+			}
+			delete(models, k)
+			cur, _ := models[ref.Key()].(string)
+			c := strings.ToLower(strings.TrimSpace(cur))
+			pinned := rt != "codex" && fold(pinID) == rt && !authoredPin(in, ref.Key())
+			if c == "" || c == "auto" || pinned {
+				models[ref.Key()] = rt
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return "", false
+	}
+	b, err := json.Marshal(p)
+	return string(b), err == nil
+}
+
+// authoredScope is the agent scope of a projection name ("defaults",
+// "entry:<id>") in the authored configuration.
+func authoredScope(cfg Obj, name string) Obj {
+	agents := cfg.Obj("agents")
+	if id, ok := strings.CutPrefix(name, "entry:"); ok {
+		return agents.Obj("entries").Obj(id)
+	}
+	if name == "defaults" {
+		return agents.Obj("defaults")
+	}
+	return nil
+}
+
+// authoredPin reports whether the authored scope has a key that is not a
+// legacy ref, spelled as key once trimmed, with a concrete pin.
+func authoredPin(scope Obj, key string) bool {
+	for _, m := range scope.Obj("models") {
+		if mergeRank(m) != 0 || resolver.TrimRef(m.K) != key {
+			continue
+		}
+		e, _ := m.V.(Obj)
+		v, _ := e.Obj("agentRuntime").Get("id")
+		if id, ok := v.(string); ok && fold(id) != "" && fold(id) != "auto" {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeDoctor decodes the oracle's answer to a doctor item for in; occ
+// is occkit's answer, used to find the reasons that explain a difference.
+func DecodeDoctor(raw json.RawMessage, in DoctorInput, occ DoctorOut) (DoctorAnswer, error) {
+	type one struct {
+		OK     bool           `json:"ok"`
+		Config map[string]any `json:"config"`
+	}
 	var a struct {
 		OK       bool           `json:"ok"`
 		Config   map[string]any `json:"config"`
 		Changes  []string       `json:"changes"`
 		Error    string         `json:"error"`
 		Fatal    string         `json:"fatal"`
-		Variants []struct {
-			Order  string         `json:"order"`
-			Skip   []string       `json:"skip"`
-			OK     bool           `json:"ok"`
-			Config map[string]any `json:"config"`
-		} `json:"variants"`
+		Variants map[string]one `json:"variants"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return DoctorAnswer{}, err
@@ -428,16 +595,43 @@ func DecodeDoctor(raw json.RawMessage, occ DoctorOut) (DoctorAnswer, error) {
 		return DoctorAnswer{DoctorOut: DoctorOut{Err: true}, Changes: []string{a.Error}}, nil
 	}
 	ans := DoctorAnswer{DoctorOut: DoctorOut{Proj: ProjectDoctor(a.Config)}, Changes: a.Changes}
-	for _, v := range a.Variants {
-		if !v.OK || occ.Err || ProjectDoctor(v.Config) != occ.Proj {
+	if a.Variants != nil {
+		ans.Variants = map[string]DoctorOut{}
+		for k, v := range a.Variants {
+			if v.OK {
+				ans.Variants[k] = DoctorOut{Proj: ProjectDoctor(v.Config)}
+			} else {
+				ans.Variants[k] = DoctorOut{Err: true}
+			}
+		}
+	}
+	if occ.Err || ans.Err || occ.Proj == ans.Proj || ans.Variants == nil {
+		return ans, nil
+	}
+	for _, why := range doctorReasons {
+		target := ans.DoctorOut
+		switch catalog, order := slices.Contains(why, DoctorCatalog), slices.Contains(why, DoctorKeyOrder); {
+		case catalog && order:
+			target = ans.Variants[VarCanonicalFirstSyntax]
+		case catalog:
+			target = ans.Variants[VarSyntaxOnly]
+		case order:
+			target = ans.Variants[VarCanonicalFirst]
+		}
+		if target.Err || target.Proj == "" {
 			continue
 		}
-		why := append([]string(nil), v.Skip...)
-		if v.Order != "authored" {
-			why = append(why, "key-order")
+		want, ok := target.Proj, true
+		if slices.Contains(why, DoctorProfiledPolicy) {
+			want, ok = foldProfiledPolicy(want, in.Config)
 		}
-		if ans.Explained == nil || len(why) < len(ans.Explained) {
+		got := occ.Proj
+		if ok && slices.Contains(why, DoctorImplicitPrim) {
+			got, ok = withClawPrimary(got, want)
+		}
+		if ok && got == want {
 			ans.Explained = why
+			break
 		}
 	}
 	return ans, nil
@@ -453,8 +647,11 @@ func DoctorExplainedBy(a DoctorAnswer, reason string) bool {
 type LoadOut struct {
 	JSON string
 	Err  bool
-	// MissingVar: occkit refused a ${VAR} whose variable is not set.
-	MissingVar bool
+	// MissingVar names the variable of occkit's DOC-4 "is not set"
+	// refusal ("" for any other outcome).
+	MissingVar string
+	// Duplicate: occkit refused a duplicate object key (DOC-2).
+	Duplicate bool
 }
 
 func (l LoadOut) String() string {
@@ -464,6 +661,8 @@ func (l LoadOut) String() string {
 	return l.JSON
 }
 
+var missingVar = regexp.MustCompile(`^variable (\S+) is not set$`)
+
 // LoadItem loads in with occkit and builds the oracle item.
 func LoadItem(in LoadInput) (map[string]any, LoadOut) {
 	item := map[string]any{"op": "load", "path": in.Main, "env": in.Env}
@@ -472,11 +671,95 @@ func LoadItem(in LoadInput) (map[string]any, LoadOut) {
 		return v, ok
 	}})
 	if err != nil {
+		out := LoadOut{Err: true}
 		var oe *occkit.Error
-		missing := errors.As(err, &oe) && oe.Rule == "DOC-4" && strings.Contains(oe.Message(), "is not set")
-		return item, LoadOut{Err: true, MissingVar: missing}
+		if errors.As(err, &oe) {
+			if m := missingVar.FindStringSubmatch(oe.Message()); oe.Rule == "DOC-4" && m != nil {
+				out.MissingVar = m[1]
+			}
+			out.Duplicate = oe.Rule == "DOC-2" && strings.Contains(oe.Message(), "duplicate object key")
+		}
+		return item, out
 	}
 	return item, LoadOut{JSON: canonJSON(doc.Bytes())}
+}
+
+// unsetMark stands for a variable neither the lookup nor OpenClaw knows
+// when occkit's load is recomputed ([LoadExplained]).
+const unsetMark = "\x00occkit-unset\x00"
+
+// Load reasons ([LoadExplained]).
+const (
+	LoadMissingVar = "missing-variable"
+	LoadProto      = "proto"
+)
+
+// LoadExplained recomputes occkit's load of the case's tree as OpenClaw
+// reads it and returns the reasons that then make it OpenClaw's answer,
+// or nil: LoadMissingVar when a variable the lookup does not know (DOC-4:
+// an error) must be kept as the literal `${NAME}` OpenClaw keeps, which
+// holds only for the variables OpenClaw reported missing; LoadProto when
+// the `__proto__` members occkit keeps (DOC-3) must be removed. A
+// variable OpenClaw did not report missing may only occur inside a
+// removed `__proto__` member (OpenClaw drops it before substituting).
+func LoadExplained(c Case) []string {
+	in, _ := c.Input.(LoadInput)
+	o, a := c.Occ.(LoadOut), c.Claw.(LoadAnswer)
+	if a.Err || o.Err && o.MissingVar == "" || in.Main == "" {
+		return nil
+	}
+	// The names the tree's env sections define fill what the lookup
+	// lacks or holds blank: they are left to the loader.
+	raw, err := compile.LoadFile(in.Main, compile.LoadOptions{})
+	if err != nil {
+		return nil
+	}
+	defined := compile.DefinedEnv(raw, compile.SecretPolicy{Env: envpolicy.Pinned()})
+	// The ZAI_API_KEY pair fills one name from the other: a missing one
+	// is first left missing (the other may fill it), and marked only
+	// when that fails.
+	for _, markPair := range []bool{false, true} {
+		if why := loadAs(in, a, defined, markPair); why != nil {
+			return why
+		}
+	}
+	return nil
+}
+
+// loadAs is one recomputation of [LoadExplained]; markPair says whether a
+// missing name of the ZAI_API_KEY pair is marked like any other.
+func loadAs(in LoadInput, a LoadAnswer, defined []string, markPair bool) []string {
+	var why []string
+	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
+		v, ok := in.Env[name]
+		switch {
+		case slices.Contains(defined, name):
+			return v, ok // the loader fills it, or keeps a non-blank value
+		case v != "":
+			return v, true // an empty value is missing, on both sides
+		case !markPair && (name == "ZAI_API_KEY" || name == "Z_AI_API_KEY"):
+			return v, ok
+		}
+		if !slices.Contains(why, LoadMissingVar) {
+			why = append(why, LoadMissingVar)
+		}
+		if slices.Contains(a.Missing, name) {
+			return "${" + name + "}", true
+		}
+		return unsetMark, true
+	}})
+	if err != nil {
+		return nil
+	}
+	got := canonJSON(doc.Bytes())
+	if strings.Contains(got, `"__proto__"`) {
+		why = append(why, LoadProto)
+		got = withoutProto(got)
+	}
+	if len(why) == 0 || got != a.JSON || strings.Contains(got, "occkit-unset") {
+		return nil
+	}
+	return why
 }
 
 func canonJSON(b []byte) string {
@@ -514,4 +797,12 @@ func DecodeLoad(raw json.RawMessage) (LoadAnswer, error) {
 		return LoadAnswer{LoadOut: LoadOut{Err: true}, Msg: a.Error}, nil
 	}
 	return LoadAnswer{LoadOut: LoadOut{JSON: canonJSON(a.Value)}, Missing: a.Missing}, nil
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// canonValue is v as JSON with sorted keys.
+func canonValue(v any) string {
+	out, _ := json.Marshal(v)
+	return string(out)
 }

@@ -18,9 +18,25 @@ import (
 )
 
 var (
-	flagN    = flag.Int("openclawdiff.n", 10000, "inputs per function")
+	flagN    = flag.Int("openclawdiff.n", 5000, "inputs per function and generator")
 	flagSeed = flag.Uint64("openclawdiff.seed", 0, "generator seed (0: OCCKIT_OPENCLAWDIFF_SEED, else a fixed default)")
+	flagGen  = flag.String("openclawdiff.gen", "gen,gen2", "generators to run, comma-separated: gen (NewGen), gen2 (NewGen2)")
+	flagFn   = flag.String("openclawdiff.fn", "", "compared functions to ask OpenClaw about, comma-separated (empty: all); the inputs drawn stay the same")
+	flagDump = flag.String("openclawdiff.dump", "", "file to write every disagreement outside the table to")
 )
+
+// wanted reports whether f is among the functions -openclawdiff.fn names.
+func wanted(f Function) bool {
+	if *flagFn == "" {
+		return true
+	}
+	for _, name := range strings.Split(*flagFn, ",") {
+		if Function(strings.TrimSpace(name)) == f {
+			return true
+		}
+	}
+	return false
+}
 
 func seed() uint64 {
 	if *flagSeed != 0 {
@@ -51,28 +67,105 @@ type pending struct {
 	occ   any
 }
 
-// TestAgreeWithOpenClaw runs every compared function on its generated
-// inputs, in one node process, and fails on any disagreement the
-// divergence table does not recognise.
+// Generator draws the inputs of every compared function.
+type Generator interface {
+	RefCase() RefInput
+	PolicyCase() PolicyInput
+	SelectCase() SelectInput
+	DoctorCase() DoctorInput
+	LoadCase(dir string) (LoadInput, error)
+}
+
+func generators(sd uint64) (names []string, gens []Generator) {
+	for _, name := range strings.Split(*flagGen, ",") {
+		switch strings.TrimSpace(name) {
+		case "gen":
+			names, gens = append(names, "gen"), append(gens, NewGen(sd))
+		case "gen2":
+			// Another seed stream as well as another construction.
+			names, gens = append(names, "gen2"), append(gens, NewGen2(sd^0x5bd1e995))
+		}
+	}
+	return names, gens
+}
+
+// TestAgreeWithOpenClaw runs every compared function on the inputs of
+// each generator and fails on any disagreement the divergence table does
+// not recognise, and on any row absorbing more inputs than its bound.
 func TestAgreeWithOpenClaw(t *testing.T) {
 	o := oracle(t)
-	run := tiers.OpenClawDiff.Start(t)
 	n, sd := *flagN, seed()
-	t.Logf("seed %d, %d inputs per function", sd, n)
+	names, gens := generators(sd)
+	if n <= 0 || len(gens) == 0 {
+		// Nothing compared is nothing checked: never reported as ran.
+		tiers.OpenClawDiff.Skip(t, fmt.Sprintf("%d inputs from %d generators: nothing to compare", n, len(gens)))
+	}
+	run := tiers.OpenClawDiff.Start(t)
 	start := time.Now()
 	defer func() {
 		t.Logf("tier took %s wall, node %s CPU", time.Since(start).Round(time.Second), o.CPU().Round(time.Second))
 	}()
-	g := NewGen(sd)
+	checked := 0
+	var dump []string
+	for i, g := range gens {
+		t.Logf("%s: seed %d, %d inputs per function", names[i], sd, n)
+		tallies := compareAll(t, o, g, n)
+		for _, f := range Functions() {
+			tl := tallies[f]
+			if tl.N == 0 {
+				continue
+			}
+			checked += tl.N
+			t.Logf("%s %s: %s", names[i], f, tl)
+			if tl.Unlisted > 0 {
+				t.Errorf("%s %s: %d disagreements outside the divergence table; first ones:", names[i], f, tl.Unlisted)
+				for j, e := range tl.Examples {
+					if j < 5 {
+						t.Errorf("  %s", e)
+					}
+					dump = append(dump, fmt.Sprintf("%s %s\n%s\n", names[i], f, e))
+				}
+			}
+			for _, d := range Table {
+				if d.Fn != f || tl.N == 0 {
+					continue
+				}
+				if share := float64(tl.Classes[d.Class]) / float64(tl.N); share > d.Bound {
+					t.Errorf("%s %s: row %s absorbs %.2f%% of the inputs, more than its bound %g%%", names[i], f, d.Class, 100*share, 100*d.Bound)
+				}
+			}
+		}
+	}
+	if *flagDump != "" {
+		if err := os.WriteFile(*flagDump, []byte(strings.Join(dump, "")), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	run.Done(checked)
+}
+
+// compareAll draws n inputs per function from g, asks the oracle (again
+// with variants for the inputs that disagree) and tallies the outcomes.
+func compareAll(t *testing.T, o *Oracle, g Generator, n int) map[Function]*Tally {
 	var items []any
 	var ps []pending
-	add := func(item any, p pending) { items = append(items, item); ps = append(ps, p) }
+	// Every input is drawn, so a function left out changes no other
+	// function's inputs; only the wanted ones are asked.
+	add := func(item any, p pending) {
+		if wanted(p.fn) {
+			items = append(items, item)
+			ps = append(ps, p)
+		}
+	}
 
 	for i := 0; i < n; i++ {
 		in := g.RefCase()
 		item, strict, lenient := RefItem(in)
-		add(item, pending{fn: FnRefStrict, input: in, occ: strict})
-		ps = append(ps, pending{fn: FnRefLenient, input: in, occ: lenient}) // same oracle item
+		if wanted(FnRefStrict) || wanted(FnRefLenient) {
+			items = append(items, item)
+			ps = append(ps, pending{fn: FnRefStrict, input: in, occ: strict},
+				pending{fn: FnRefLenient, input: in, occ: lenient}) // same oracle item
+		}
 	}
 	for i := 0; i < n; i++ {
 		in := g.PolicyCase()
@@ -82,7 +175,6 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		}
 		add(item, pending{fn: FnPolicy, input: in, occ: occ})
 	}
-
 	for i := 0; i < n; i++ {
 		in := g.SelectCase()
 		item, occ, err := SelectItem(in)
@@ -91,7 +183,6 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		}
 		add(item, pending{fn: FnSelect, input: in, occ: occ})
 	}
-
 	for i := 0; i < n; i++ {
 		in := g.DoctorCase()
 		item, occ, err := DoctorItem(in)
@@ -100,7 +191,6 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 		}
 		add(item, pending{fn: FnDoctor, input: in, occ: occ})
 	}
-
 	loadDir := t.TempDir()
 	for i := 0; i < n; i++ {
 		in, err := g.LoadCase(fmt.Sprintf("%s/%d", loadDir, i))
@@ -122,61 +212,32 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Ask again, with permuted key orders, for the policy and selection
-	// inputs that disagree: the key-order class needs them.
+	// Ask again, with the variants the rows need, for the inputs that
+	// disagree.
 	var again []int
+	var more []any
 	for i, ai := 0, 0; i < len(ps); i, ai = i+1, ai+1 {
-		switch ps[i].fn {
+		p := ps[i]
+		item, _ := items[ai].(map[string]any)
+		switch p.fn {
 		case FnRefStrict:
 			i++
 		case FnPolicy:
-			if a, err := DecodePolicy(answers[ai]); err == nil && a.R != ps[i].occ.(PolicyOut) {
-				again = append(again, ai)
+			if a, err := DecodePolicy(answers[ai]); err == nil && a.R != p.occ.(PolicyOut) {
+				again, more = append(again, ai), append(more, withField(item, "variants", PolicyVariants(p.input.(PolicyInput))))
 			}
 		case FnSelect:
-			o := ps[i].occ.(SelectOut)
-			if a, err := DecodeSelect(answers[ai]); err == nil && (a.R.Runtime != o.Runtime || a.R.Err != o.Err) {
-				again = append(again, ai)
+			if a, err := DecodeSelect(answers[ai]); err == nil && !a.R.Same(p.occ.(SelectOut)) {
+				again, more = append(again, ai), append(more, withField(item, "variants", SelectVariants(p.input.(SelectInput))))
+			}
+		case FnDoctor:
+			occ := p.occ.(DoctorOut)
+			if a, err := DecodeDoctor(answers[ai], p.input.(DoctorInput), occ); err == nil && a.DoctorOut != occ {
+				again, more = append(again, ai), append(more, DoctorItemVariants(item, p.input.(DoctorInput)))
 			}
 		}
 	}
-	// Doctor: ask for the variants that may explain a difference, the
-	// cheap ones first.
-	for stage := 0; stage < 2; stage++ {
-		var idx []int
-		var more []any
-		for i, ai := 0, 0; i < len(ps); i, ai = i+1, ai+1 {
-			switch ps[i].fn {
-			case FnRefStrict:
-				i++
-			case FnDoctor:
-				occ := ps[i].occ.(DoctorOut)
-				if a, err := DecodeDoctor(answers[ai], occ); err == nil && a.DoctorOut != occ && a.Explained == nil {
-					idx = append(idx, ai)
-					more = append(more, DoctorItemVariants(items[ai], stage))
-				}
-			}
-		}
-		if len(more) == 0 {
-			break
-		}
-		res, err := o.Run(ctx, more)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j, ai := range idx {
-			answers[ai] = res[j]
-		}
-	}
-	if len(again) > 0 {
-		more := make([]any, len(again))
-		for j, ai := range again {
-			item := items[ai].(map[string]any)
-			if item["op"] != "doctor" {
-				item["perm"] = true
-			}
-			more[j] = item
-		}
+	if len(more) > 0 {
 		res, err := o.Run(ctx, more)
 		if err != nil {
 			t.Fatal(err)
@@ -188,6 +249,9 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 	tallies := map[Function]*Tally{}
 	for _, f := range Functions() {
 		tallies[f] = &Tally{MaxSample: 5}
+		if *flagDump != "" {
+			tallies[f].MaxSample = n
+		}
 	}
 	ai, envLoaded := 0, 0
 	for i := 0; i < len(ps); i++ {
@@ -217,7 +281,7 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			c := Case{Fn: FnPolicy, Input: p.input, Occ: p.occ, Claw: a}
 			record(tallies[FnPolicy], c, p.occ.(PolicyOut) == a.R, func() string {
 				cfg, _ := json.Marshal(p.input.(PolicyInput).Config)
-				return fmt.Sprintf("%v config=%s: occkit %v, openclaw %v (asc %v, desc %v)", p.input, cfg, p.occ, a.R, a.Asc, a.Desc)
+				return fmt.Sprintf("%v config=%s: occkit %v, openclaw %v (id %q, variants %v)", p.input, cfg, p.occ, a.R, a.ID, a.Variants)
 			})
 		case FnSelect:
 			a, err := DecodeSelect(raw)
@@ -226,12 +290,12 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 			}
 			c := Case{Fn: FnSelect, Input: p.input, Occ: p.occ, Claw: a}
 			o := p.occ.(SelectOut)
-			record(tallies[FnSelect], c, o.Runtime == a.R.Runtime && o.Err == a.R.Err, func() string {
+			record(tallies[FnSelect], c, o.Same(a.R), func() string {
 				in := p.input.(SelectInput)
 				cfg, _ := json.Marshal(in.Config)
 				hs, _ := json.Marshal(in.Harnesses)
-				return fmt.Sprintf("%v locked=%q override=%q harnesses=%s config=%s: occkit %v, openclaw %v (%s %s)",
-					in.PolicyInput, in.LockedOwner, in.Override, hs, cfg, o, a.R, a.Reason, a.Msg)
+				return fmt.Sprintf("%v locked=%q override=%q harnesses=%s config=%s: occkit %v, openclaw %v (%s %s; variants %v)",
+					in.PolicyInput, in.LockedOwner, in.Override, hs, cfg, o, a.R, a.Reason, a.Msg, a.Variants)
 			})
 		case FnLoad:
 			a, err := DecodeLoad(raw)
@@ -248,33 +312,20 @@ func TestAgreeWithOpenClaw(t *testing.T) {
 				return fmt.Sprintf("%s env=%v:\n%s\n    occkit   %v\n    openclaw %v %v %s", in.Main, in.Env, dumpTree(in.Dir), o, a.LoadOut, a.Missing, a.Msg)
 			})
 		case FnDoctor:
-			a, err := DecodeDoctor(raw, p.occ.(DoctorOut))
+			a, err := DecodeDoctor(raw, p.input.(DoctorInput), p.occ.(DoctorOut))
 			if err != nil {
 				t.Fatal(err)
 			}
 			c := Case{Fn: FnDoctor, Input: p.input, Occ: p.occ, Claw: a}
 			record(tallies[FnDoctor], c, p.occ.(DoctorOut) == a.DoctorOut, func() string {
 				cfg, _ := json.Marshal(p.input.(DoctorInput).Config)
-				return fmt.Sprintf("config=%s\n    occkit   %v\n    openclaw %v", cfg, p.occ, a.DoctorOut)
+				return fmt.Sprintf("config=%s\n    occkit   %v\n    openclaw %v\n    variants %v", cfg, p.occ, a.DoctorOut, a.Variants)
 			})
 		}
 		ai++
 	}
 	t.Logf("config.load: %d trees with an env section loaded alike on both sides", envLoaded)
-	for _, f := range Functions() {
-		tl := tallies[f]
-		run.Done(tl.N)
-		if tl.N == 0 {
-			continue
-		}
-		t.Logf("%s: %s", f, tl)
-		if tl.Unlisted > 0 {
-			t.Errorf("%s: %d disagreements outside the divergence table; first ones:", f, tl.Unlisted)
-			for _, e := range tl.Examples {
-				t.Errorf("  %s", e)
-			}
-		}
-	}
+	return tallies
 }
 
 func record(t *Tally, c Case, agree bool, example func() string) {

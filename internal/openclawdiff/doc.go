@@ -11,13 +11,16 @@
 //     followed by parseModelCatalogRef (strict) or parseModelRef without
 //     plugin or manifest normalization (lenient);
 //   - runtime.policy: [selection.LookupPolicy] against
-//     resolveModelRuntimePolicy (runtime normalized per REF-6, and source);
+//     resolveModelRuntimePolicy (runtime and source; OpenClaw's id is read
+//     with its own normalizeOptionalAgentRuntimeId and
+//     isDefaultAgentRuntimeId, never with occkit's);
 //   - harness.select: [selection.Select] against
 //     resolveAgentHarnessSelectionDecision with the same data-driven
 //     harness plugins registered on both sides ([HarnessSpec],
 //     [SpecPlugin]; in OpenClaw through the plugin registry state), the
 //     CLI backends of the bundled anthropic and google plugins, a locked
-//     owner (agentHarnessId) and a session override;
+//     owner (agentHarnessId) and a session override, compared on the
+//     runtime and its source;
 //   - config.load: [compile.LoadFile] against OpenClaw's loader steps
 //     (parseJsonWithJson5Fallback, resolveConfigIncludes, then
 //     resolveConfigForRead: the env section applied to an environment
@@ -40,21 +43,41 @@
 // is loaded from a copy of its module with one export added. No hashed
 // file name is written anywhere.
 //
-// Where OpenClaw's answer may depend on key order, the inputs that
-// disagree are asked again with every object's keys sorted ascending and
-// descending, so the key-order class is recognised by observation, not by
-// assumption; doctor is likewise run again without the migrations that
-// lie outside runtime repair.
+// Inputs are drawn by two generators built differently ([Gen]: case
+// tables over PCG; [Gen2]: a hand-written corpus plus random mutations
+// over ChaCha8, with another seed), both writing authored key orders that
+// are really shuffled ([Obj] keeps member order; encoding/json would sort
+// them), tag runs, colon refs, agents.list rosters, requests naming no
+// agent, locked owners `auto`/`default`, SEL-4/6/6a routes with the codex
+// harness, padded and duplicate keys and `__proto__` members.
 //
 // [Table] is the one table of deliberate divergences (rendered in
-// DIVERGENCES.md): function, class, SPEC rule, reason, and a predicate
-// recognising the class. The SPEC wins where it and OpenClaw differ;
-// determinism wins where OpenClaw depends on key order. The test fails on
-// any disagreement no row recognises and prints the first few.
+// DIVERGENCES.md): function, class, SPEC rule, what wins (the SPEC's
+// explicit text, or determinism where OpenClaw depends on key order or
+// host collation), the reason, what it rests on, and a predicate. A
+// predicate holds only where its reason applies and the two answers
+// differ only as the reason says: for the inputs that disagree OpenClaw
+// is asked again on variants that read the input as occkit does ([Ranked]
+// key order, the override removed, runtime controls dropped, canonical
+// keys first, doctor's catalog migration reduced to its syntax) and must
+// then give occkit's answer, or occkit's answer is recomputed (OpenClaw's
+// implied primary written in, the variable named, `__proto__` removed).
+// Where two rows' readings apply to one input (an ignored override and a
+// key order, say), the variants combine them ([SelectVariants],
+// [DoctorItemVariants]) and the smallest set of reasons that explains the
+// difference is taken ([SelectExplained], DoctorAnswer.Explained); the
+// input counts under the first of its rows. Each row has a bound on the
+// share of a function's inputs it may absorb; the test fails past it, and
+// on any disagreement no row recognises.
 //
-// Running: TestAgreeWithOpenClaw draws 10,000 inputs per function
-// (-openclawdiff.n) from a fixed seed (-openclawdiff.seed or
-// OCCKIT_OPENCLAWDIFF_SEED for another one). It skips with a message when
-// OCCKIT_OPENCLAW_DIR is unset, and fails instead when
-// OCCKIT_REQUIRE_INTEGRATION=1.
+// Running: TestAgreeWithOpenClaw draws 5,000 inputs per function and
+// generator (-openclawdiff.n, -openclawdiff.gen) from a fixed seed
+// (-openclawdiff.seed or OCCKIT_OPENCLAWDIFF_SEED for another one). It
+// skips with a message when OCCKIT_OPENCLAW_DIR is unset, and fails
+// instead when OCCKIT_REQUIRE_INTEGRATION=1 (tiers.OpenClawDiff). The tier
+// counts every compared input as a check and reports `ran` only with a
+// nonzero count; with no inputs (-openclawdiff.n=0) it is skipped, which
+// fails under REQUIRE. -openclawdiff.fn limits the functions asked (the
+// inputs drawn stay the same) and -openclawdiff.dump writes every
+// disagreement outside the table to a file.
 package openclawdiff

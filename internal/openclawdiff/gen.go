@@ -8,7 +8,10 @@ import (
 
 // Gen draws random realistic inputs: the providers, model IDs, keys and
 // runtime IDs operators write, with the slips they make (case, white
-// space, stray slashes, auth profiles, retired providers).
+// space, stray slashes, auth profiles, tag runs, colon forms, retired
+// providers, several spellings of one key) in shuffled authored key
+// orders. [Gen2] is a second generator built another way; the tier runs
+// both.
 type Gen struct {
 	r    *rand.Rand
 	defs bool // the load case being drawn has env sections
@@ -20,17 +23,29 @@ func NewGen(seed uint64) *Gen { return &Gen{r: rand.New(rand.NewPCG(seed, seed^0
 func (g *Gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 func (g *Gen) chance(p float64) bool    { return g.r.Float64() < p }
 
+// obj builds an object from its members in a shuffled authored order:
+// never sorted on purpose, so key order is really exercised.
+func (g *Gen) obj(ms ...Member) Obj {
+	o := Obj(ms)
+	return o.Shuffle(g.r.Shuffle)
+}
+
 var (
 	genProviders = []string{"openai", "anthropic", "google", "vllm", "nvidia", "moonshotai", "openrouter",
 		"ollama", "codex", "mistral", "deepseek", "my-proxy", "azure-openai"}
 	genModels = []string{"gpt-5", "gpt-5.1-codex", "gpt-4.1-mini", "claude-opus-4-6", "claude-sonnet-4-5", "opus",
 		"sonnet", "kimi-k2.5", "moonshotai/kimi-k2.5", "@cf/openai/gpt-oss-20b", "@preset/kimi-2-5",
 		"llama3:8b", "qwen2.5-coder", "gemini-3-pro", "gemini-2.5-flash", "meta/llama-3.1-70b-instruct",
-		"deepseek-r1", "mistral-large", "o3", "gpt-oss-120b", "Qwen/Qwen3-32B", "z-ai/glm-4.6"}
+		"deepseek-r1", "mistral-large", "o3", "gpt-oss-120b", "Qwen/Qwen3-32B", "z-ai/glm-4.6",
+		"qwen3@q4_k_m", "llama3@20251001"}
 	genProfiles = []string{"work", "cf:default", "personal", "team-a", "q4_k_m", "Q8_0", "iq3_xxs",
-		"8bit", "4BIT", "20251001", "2025", "v2", "20251001@work", "q4_k_m@work", "@x", ""}
+		"8bit", "4BIT", "20251001", "2025", "v2", "20251001@work", "q4_k_m@work", "@x", "",
+		// tag runs: a date and a quantization tag, two quantization tags,
+		// a tag after the profile.
+		"q8_0@8bit", "20251001@q4_k_m@work", "q4@20251001", "8bit@q4_k_m", "Q8_0@IQ3_XXS@team-a",
+		"20251001@20251002", "work@q4_k_m"}
 	genRuntimes = []string{"codex", "openclaw", "auto", "default", "pi", "codex-app-server", "Codex", " codex ",
-		"claude-cli", "google-gemini-cli", "my-h", "my_h", "alpha", "", "  "}
+		"claude-cli", "google-gemini-cli", "my-h", "my_h", "alpha", "", "  ", "DEFAULT", "Auto"}
 )
 
 func (g *Gen) provider() string {
@@ -52,7 +67,7 @@ func (g *Gen) model() string { return g.pick(genModels...) }
 func (g *Gen) Ref() string {
 	p, m := g.provider(), g.model()
 	var s string
-	switch g.r.IntN(24) {
+	switch g.r.IntN(27) {
 	case 0:
 		s = m // bare
 	case 1:
@@ -79,10 +94,15 @@ func (g *Gen) Ref() string {
 		s = "@" + g.pick("work", "cf") + "/" + m
 	case 12:
 		s = p + " /" + m
+	case 13, 14:
+		// colon forms: the OpenRouter compatibility alias and the
+		// provider:model spelling of local runtimes.
+		s = g.pick("openrouter:auto", "OpenRouter:Auto", " openrouter:auto ", "openrouter:free", "ollama:llama3",
+			"lmstudio:qwen3", p+":"+m, "openrouter:auto/x")
 	default:
 		s = p + "/" + m
 	}
-	if g.chance(0.35) {
+	if g.chance(0.4) {
 		if prof := g.pick(genProfiles...); prof != "" || g.chance(0.5) {
 			sep := "@"
 			if g.chance(0.1) {
@@ -102,7 +122,7 @@ type RefInput struct {
 
 // RefCase draws a ref and a default provider for lenient parsing.
 func (g *Gen) RefCase() RefInput {
-	dp := g.pick("openai", "anthropic", "vllm", "")
+	dp := g.pick("openai", "anthropic", "vllm", "openrouter", "")
 	if g.chance(0.1) {
 		dp = g.provider()
 	}
@@ -113,23 +133,23 @@ func (g *Gen) RefCase() RefInput {
 func (g *Gen) runtimePolicy() any {
 	switch g.r.IntN(25) {
 	case 0:
-		return map[string]any{}
+		return Obj{}
 	case 1:
-		return map[string]any{"id": nil}
+		return Obj{{"id", nil}}
 	}
-	return map[string]any{"id": g.pick(genRuntimes...)}
+	return Obj{{"id", g.pick(genRuntimes...)}}
 }
 
 // modelKey draws a key of an agent models map naming (often) the target.
 func (g *Gen) modelKey(provider, model string) string {
-	p := strings.ToLower(strings.TrimSpace(provider))
+	p := fold(provider)
 	if p == "" {
 		p = g.pick(genProviders...)
 	}
 	if g.chance(0.3) {
 		p, model = g.pick(genProviders...), g.model()
 	}
-	switch g.r.IntN(12) {
+	switch g.r.IntN(13) {
 	case 0:
 		return model
 	case 1:
@@ -142,54 +162,107 @@ func (g *Gen) modelKey(provider, model string) string {
 		return g.pick(genProviders...) + "/*"
 	case 5:
 		return p + "/" + p + "/" + model
+	case 6:
+		return p + " / " + model
 	}
 	return p + "/" + model
 }
 
-func (g *Gen) modelsMap(provider, model string) map[string]any {
-	m := map[string]any{}
-	for n := g.r.IntN(5); n > 0; n-- {
-		v := map[string]any{}
-		if g.chance(0.85) {
-			v["agentRuntime"] = g.runtimePolicy()
+// params draws a params object: runtime controls (valid and not), and
+// request parameters.
+func (g *Gen) params() Obj {
+	var ms []Member
+	for n := 1 + g.r.IntN(2); n > 0; n-- {
+		switch g.r.IntN(7) {
+		case 0:
+			ms = append(ms, Member{"thinking", g.pickAny("high", "off", "adaptive", "bogus", false, true, "none")})
+		case 1:
+			ms = append(ms, Member{"fastMode", g.pickAny(true, false, "on", 30, 1.5)})
+		case 2:
+			ms = append(ms, Member{"fastSeconds", g.pickAny(30, 0, -1, 2.5)})
+		case 3:
+			ms = append(ms, Member{"fast_mode", g.pickAny(true, "off")})
+		default:
+			ms = append(ms, Member{g.pick("temperature", "serviceTier", "transport", "maxTokens"), 0.2})
 		}
-		if g.chance(0.1) {
-			v["alias"] = g.pick("fast", "smart")
-		}
-		if g.chance(0.08) {
-			v["params"] = map[string]any{g.pick("temperature", "thinking", "fastMode"): 0.2}
-		}
-		m[g.modelKey(provider, model)] = v
 	}
-	return m
+	return g.obj(dedupe(ms)...)
 }
 
-func (g *Gen) providerConfig(provider, model string) map[string]any {
-	pc := map[string]any{}
+func (g *Gen) pickAny(xs ...any) any { return xs[g.r.IntN(len(xs))] }
+
+// dedupe keeps the first member of each name.
+func dedupe(ms []Member) []Member {
+	seen := map[string]bool{}
+	out := ms[:0]
+	for _, m := range ms {
+		if !seen[m.K] {
+			seen[m.K] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (g *Gen) modelsMap(provider, model string) Obj {
+	var ms []Member
+	for n := g.r.IntN(5); n > 0; n-- {
+		var v []Member
+		if g.chance(0.85) {
+			v = append(v, Member{"agentRuntime", g.runtimePolicy()})
+		}
+		if g.chance(0.1) {
+			v = append(v, Member{"alias", g.pick("fast", "smart")})
+		}
+		if g.chance(0.1) {
+			v = append(v, Member{"params", g.params()})
+		}
+		ms = append(ms, Member{g.modelKey(provider, model), g.obj(v...)})
+	}
+	if g.chance(0.03) {
+		ms = append(ms, Member{"__proto__", Obj{{"agentRuntime", Obj{{"id", "codex"}}}}})
+	}
+	return g.obj(dedupe(ms)...)
+}
+
+var genBaseURLs = []string{"https://api.openai.com/v1", "https://api.openai.com", "http://localhost:8000/v1",
+	"https://integrate.api.nvidia.com/v1", "https://openrouter.ai/api/v1", "https://chatgpt.com/backend-api/codex",
+	"https://api.openai.com/v1/", "http://api.openai.com/v1", "https://API.OpenAI.com/v1", "https://api.openai.com:443/v1",
+	"https://chatgpt.com/backend-api"}
+
+func (g *Gen) providerConfig(provider, model string) Obj {
+	var pc []Member
 	if g.chance(0.4) {
-		pc["agentRuntime"] = g.runtimePolicy()
+		pc = append(pc, Member{"agentRuntime", g.runtimePolicy()})
 	}
 	if g.chance(0.5) {
-		pc["baseUrl"] = g.pick("https://api.openai.com/v1", "https://api.openai.com", "http://localhost:8000/v1",
-			"https://integrate.api.nvidia.com/v1", "https://openrouter.ai/api/v1", "https://chatgpt.com/backend-api/codex",
-			"https://api.openai.com/v1/", "http://api.openai.com/v1")
+		pc = append(pc, Member{"baseUrl", g.pick(genBaseURLs...)})
 	}
 	if g.chance(0.2) {
-		pc["api"] = g.pick("openai-responses", "openai-completions", "anthropic-messages", "openai-codex-responses")
+		pc = append(pc, Member{"api", g.pick("openai-responses", "openai-completions", "anthropic-messages", "openai-chatgpt-responses")})
 	}
-	if g.chance(0.1) {
-		pc["headers"] = map[string]any{"X-Team": "a"}
+	if g.chance(0.08) {
+		pc = append(pc, Member{"headers", g.pickAny(Obj{{"X-Team", "a"}}, Obj{})})
 	}
 	if g.chance(0.05) {
-		pc["timeoutSeconds"] = 30
+		pc = append(pc, Member{"timeoutSeconds", 30})
+	}
+	if g.chance(0.12) {
+		pc = append(pc, Member{"params", g.params()})
+	}
+	if g.chance(0.05) {
+		pc = append(pc, Member{"localService", g.pickAny(true, false, Obj{}, Obj{{"command", "/usr/bin/ollama"}}, nil)})
+	}
+	if g.chance(0.04) {
+		pc = append(pc, Member{"authHeader", g.chance(0.5)})
 	}
 	var rows []any
 	for n := g.r.IntN(4); n > 0; n-- {
-		row := map[string]any{}
+		var row []Member
 		id := model
 		switch g.r.IntN(6) {
 		case 0:
-			id = strings.ToLower(strings.TrimSpace(provider)) + "/" + model
+			id = fold(provider) + "/" + model
 		case 1:
 			id = g.model()
 		case 2:
@@ -197,88 +270,138 @@ func (g *Gen) providerConfig(provider, model string) map[string]any {
 				id = model[i+1:]
 			}
 		}
-		row["id"] = id
+		row = append(row, Member{"id", id})
 		if g.chance(0.6) {
-			row["agentRuntime"] = g.runtimePolicy()
+			row = append(row, Member{"agentRuntime", g.runtimePolicy()})
 		}
 		if g.chance(0.05) {
-			row["headers"] = map[string]any{"X-A": "1"}
+			row = append(row, Member{"headers", Obj{{"X-A", "1"}}})
 		}
-		rows = append(rows, row)
+		if g.chance(0.08) {
+			row = append(row, Member{"params", g.params()})
+		}
+		if g.chance(0.06) {
+			row = append(row, Member{"compat", g.pickAny(Obj{{"supportsReasoningEffort", true}},
+				Obj{{"supportedReasoningEfforts", []any{"low", "high"}}}, Obj{{"supportsStore", false}})})
+		}
+		rows = append(rows, g.obj(row...))
 	}
 	if rows != nil || g.chance(0.3) {
 		if rows == nil {
 			rows = []any{}
 		}
-		pc["models"] = rows
+		pc = append(pc, Member{"models", rows})
 	}
-	return pc
+	return g.obj(pc...)
 }
 
-// PolicyInput is one runtime-policy lookup input.
+// PolicyInput is one runtime-policy lookup input. AgentID "" names no
+// agent (OpenClaw then uses its implicit owner agent).
 type PolicyInput struct {
-	Config   map[string]any
+	Config   Obj
 	Provider string
 	ModelID  string
 	AgentID  string
 }
 
+// agentIDs the generators name.
+var genAgents = []string{"main", "main", "work", "Main", "", ""}
+
 // PolicyCase draws a configuration and a turn.
 func (g *Gen) PolicyCase() PolicyInput {
 	provider, model := g.provider(), g.model()
-	in := PolicyInput{Provider: provider, ModelID: model, AgentID: g.pick("main", "main", "work", "Main")}
+	in := PolicyInput{Provider: provider, ModelID: model, AgentID: g.pick(genAgents...)}
 	switch g.r.IntN(12) {
 	case 0:
 		in.Provider = "" // bare model ID
 	case 1:
-		in.Provider, in.ModelID = "", strings.ToLower(strings.TrimSpace(provider))+"/"+model
+		in.Provider, in.ModelID = "", fold(provider)+"/"+model
 	case 2:
-		in.ModelID = strings.ToLower(strings.TrimSpace(provider)) + "/" + model
+		in.ModelID = fold(provider) + "/" + model
 	}
-	cfg := map[string]any{}
-	agents := map[string]any{}
-	defaults := map[string]any{}
+	var defaults, agents, cfg []Member
 	if g.chance(0.8) {
-		defaults["models"] = g.modelsMap(provider, model)
+		defaults = append(defaults, Member{"models", g.modelsMap(provider, model)})
 	}
 	if g.chance(0.15) {
-		defaults["agentRuntime"] = g.runtimePolicy()
+		defaults = append(defaults, Member{"agentRuntime", g.runtimePolicy()})
 	}
 	if g.chance(0.3) {
-		defaults["model"] = strings.ToLower(strings.TrimSpace(provider)) + "/" + model
+		defaults = append(defaults, Member{"model", fold(provider) + "/" + model})
 	}
-	agents["defaults"] = defaults
-	if g.chance(0.6) {
-		entries := map[string]any{}
-		for _, id := range []string{"main", "work"} {
-			if g.chance(0.6) {
-				e := map[string]any{}
-				if g.chance(0.7) {
-					e["models"] = g.modelsMap(provider, model)
-				}
-				entries[id] = e
+	if g.chance(0.1) {
+		defaults = append(defaults, Member{"params", g.params()})
+	}
+	if g.chance(0.05) {
+		defaults = append(defaults, Member{"systemAgent", Obj{{"agentId", g.pick("work", "main", "ghost")}}})
+	}
+	agents = append(agents, Member{"defaults", g.obj(defaults...)})
+	entry := func(id string) Obj {
+		var e []Member
+		if g.chance(0.7) {
+			e = append(e, Member{"models", g.modelsMap(provider, model)})
+		}
+		if g.chance(0.08) {
+			e = append(e, Member{"params", g.params()})
+		}
+		if g.chance(0.1) {
+			e = append(e, Member{"default", true})
+		}
+		if id != "" {
+			e = append(e, Member{"id", id})
+		}
+		return g.obj(e...)
+	}
+	switch g.r.IntN(5) {
+	case 0, 1, 2:
+		var es []Member
+		for _, id := range []string{"main", "work", "Main", " work"} {
+			if g.chance(0.45) {
+				es = append(es, Member{id, entry("")})
 			}
 		}
-		agents["entries"] = entries
-		if len(entries) > 1 {
-			agents["ownership"] = "explicit"
+		agents = append(agents, Member{"entries", g.obj(es...)})
+		if len(es) > 1 || g.chance(0.1) {
+			agents = append(agents, Member{"ownership", "explicit"})
 		}
-	}
-	cfg["agents"] = agents
-	if g.chance(0.75) {
-		providers := map[string]any{}
-		p := strings.ToLower(strings.TrimSpace(provider))
 		if g.chance(0.1) {
-			p = strings.ToUpper(p[:1]) + p[1:]
+			agents = append(agents, Member{"list", []any{entry("work")}})
 		}
-		providers[p] = g.providerConfig(provider, model)
+	case 3:
+		var list []any
+		for _, id := range []string{"main", "work", "Main"} {
+			if g.chance(0.5) {
+				list = append(list, entry(id))
+			}
+		}
+		if list == nil {
+			list = []any{}
+		}
+		agents = append(agents, Member{"list", list})
+	}
+	cfg = append(cfg, Member{"agents", g.obj(agents...)})
+	if g.chance(0.75) {
+		var providers []Member
+		p := fold(provider)
+		switch g.r.IntN(12) {
+		case 0:
+			p = strings.ToUpper(p[:1]) + p[1:]
+		case 1:
+			p = " " + p
+		}
+		providers = append(providers, Member{p, g.providerConfig(provider, model)})
+		if g.chance(0.06) {
+			// a second spelling of the same provider
+			providers = append(providers, Member{g.pick(strings.ToUpper(fold(provider)), fold(provider)+" ", fold(provider)),
+				g.providerConfig(provider, model)})
+		}
 		if g.chance(0.3) {
 			q := g.pick(genProviders...)
-			providers[q] = g.providerConfig(q, g.model())
+			providers = append(providers, Member{q, g.providerConfig(q, g.model())})
 		}
-		cfg["models"] = map[string]any{"providers": providers}
+		cfg = append(cfg, Member{"models", Obj{{"providers", g.obj(dedupe(providers)...)}}})
 	}
-	in.Config = cfg
+	in.Config = g.obj(cfg...)
 	return in
 }
 
@@ -328,6 +451,17 @@ func (g *Gen) harness(id string) HarnessSpec {
 	return h
 }
 
+// codexSpec is the codex harness as data: auto-selected for openai and
+// codex, supporting them unless the model is refused.
+func (g *Gen) codexSpec() HarnessSpec {
+	h := HarnessSpec{ID: "codex", AutoProviders: []string{"openai", "codex"}, SupportsProviders: []string{"openai", "codex"},
+		RefusePrefixes: []string{}, Fallback: g.chance(0.5)}
+	if g.chance(0.2) {
+		h.RefusePrefixes = append(h.RefusePrefixes, "gpt-4")
+	}
+	return h
+}
+
 // SelectCase draws a configuration, registered harnesses and a session.
 func (g *Gen) SelectCase() SelectInput {
 	in := SelectInput{PolicyInput: g.PolicyCase()}
@@ -336,22 +470,31 @@ func (g *Gen) SelectCase() SelectInput {
 	if strings.TrimSpace(in.Provider) == "" {
 		in.Provider = g.provider()
 	}
-	if p := strings.ToLower(strings.TrimSpace(in.Provider)); strings.HasPrefix(in.ModelID, p+"/") {
+	if p := fold(in.Provider); strings.HasPrefix(in.ModelID, p+"/") {
 		in.ModelID = strings.TrimPrefix(in.ModelID, p+"/")
+	}
+	if g.chance(0.25) {
+		// SEL-4: an OpenAI route with the codex harness registered.
+		in.Provider = g.pick("openai", "openai", "OpenAI", " openai")
+		in.ModelID = g.pick("gpt-5", "gpt-5.1-codex", "gpt-4.1-mini", "o3")
 	}
 	ids := []string{"codex", "my-h", "my_h", "alpha", "zeta"}
 	g.r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	for _, id := range ids[:g.r.IntN(4)] {
+		if id == "codex" && g.chance(0.6) {
+			in.Harnesses = append(in.Harnesses, g.codexSpec())
+			continue
+		}
 		in.Harnesses = append(in.Harnesses, g.harness(id))
 	}
 	if in.Harnesses == nil {
 		in.Harnesses = []HarnessSpec{}
 	}
-	if g.chance(0.1) {
-		in.LockedOwner = g.pick("codex", "my-h", "openclaw", "alpha", "claude-cli", "pi")
-	}
 	if g.chance(0.15) {
-		in.Override = g.pick("codex", "my-h", "openclaw", "alpha", "claude-cli", "auto", "zeta")
+		in.LockedOwner = g.pick("codex", "my-h", "openclaw", "alpha", "claude-cli", "pi", "auto", "default", "Default", " ")
+	}
+	if g.chance(0.2) {
+		in.Override = g.pick("codex", "my-h", "openclaw", "alpha", "claude-cli", "auto", "zeta", "default", "PI")
 	}
 	return in
 }
@@ -364,89 +507,130 @@ var (
 		"openai/gpt-5", "openai/gpt-5.1-codex", "anthropic/claude-sonnet-4-5", "anthropic/claude-opus-5",
 		"google/gemini-2.5-pro", "vllm/qwen2.5-coder", "openrouter/meta/llama-3.1-70b-instruct"}
 	genLegacyRuntimes = []string{"codex", "codex-cli", "claude-cli", "google-gemini-cli", "auto", "default", "openclaw", "Codex-CLI"}
+	// genLegacyPairs are one model under its legacy and its canonical
+	// provider, so a legacy key can sit beside its canonical key.
+	genLegacyPairs = [][2]string{
+		{"anthropic-cli/claude-sonnet-4-6", "anthropic/claude-sonnet-4-6"},
+		{"claude-cli/claude-opus-4-6", "anthropic/claude-opus-4-6"},
+		{"codex/gpt-5.1-codex", "openai/gpt-5.1-codex"},
+		{"codex-cli/gpt-5.4", "openai/gpt-5.4"},
+		{"google-gemini-cli/gemini-2.5-pro", "google/gemini-2.5-pro"},
+	}
 )
 
 // DoctorInput is one legacy configuration for doctor's repair.
-type DoctorInput struct{ Config map[string]any }
+type DoctorInput struct{ Config Obj }
+
+// legacyRef draws a ref of a legacy configuration, sometimes padded or
+// with an auth profile spaced around its `@`.
+func (g *Gen) legacyRef() string {
+	ref := g.pick(genLegacyRefs...)
+	if g.chance(0.04) {
+		ref += g.pick(" @work", "@ work", " @ ci")
+	}
+	if g.chance(0.06) {
+		ref = g.pick(" "+ref, ref+" ", "  "+ref+" ")
+	}
+	return ref
+}
 
 func (g *Gen) legacyModel() any {
 	if g.chance(0.6) {
-		return g.pick(genLegacyRefs...)
+		return g.legacyRef()
 	}
-	m := map[string]any{"primary": g.pick(genLegacyRefs...)}
+	m := []Member{{"primary", g.legacyRef()}}
 	if g.chance(0.7) {
 		fb := []any{}
 		for n := g.r.IntN(3); n > 0; n-- {
-			fb = append(fb, g.pick(genLegacyRefs...))
+			fb = append(fb, g.legacyRef())
 		}
-		m["fallbacks"] = fb
+		m = append(m, Member{"fallbacks", fb})
 	}
-	return m
+	return g.obj(m...)
 }
 
-func (g *Gen) legacyScope() map[string]any {
-	s := map[string]any{}
-	if g.chance(0.85) {
-		s["model"] = g.legacyModel()
+func (g *Gen) legacyScope() Obj {
+	var s []Member
+	var models []Member
+	if g.chance(0.25) {
+		// a whole-agent pin beside a legacy key and its canonical model
+		pair := genLegacyPairs[g.r.IntN(len(genLegacyPairs))]
+		s = append(s, Member{"model", pair[1]})
+		models = append(models, Member{pair[0], g.obj(Member{"agentRuntime", Obj{{"id", g.pick(genLegacyRuntimes...)}}})})
+		if g.chance(0.4) {
+			models = append(models, Member{pair[1], g.obj(Member{"agentRuntime", Obj{{"id", g.pick(genLegacyRuntimes...)}}})})
+		}
+		s = append(s, Member{"agentRuntime", Obj{{"id", g.pick("claude-cli", "google-gemini-cli", "codex", "Claude-CLI")}}})
+	} else {
+		if g.chance(0.85) {
+			s = append(s, Member{"model", g.legacyModel()})
+		}
+		if g.chance(0.35) {
+			s = append(s, Member{"agentRuntime", Obj{{"id", g.pick(genLegacyRuntimes...)}}})
+		}
 	}
-	if g.chance(0.6) {
-		models := map[string]any{}
+	if g.chance(0.6) || models != nil {
 		for n := 1 + g.r.IntN(3); n > 0; n-- {
-			v := map[string]any{}
+			var v []Member
 			if g.chance(0.6) {
-				v["agentRuntime"] = map[string]any{"id": g.pick(genLegacyRuntimes...)}
+				v = append(v, Member{"agentRuntime", Obj{{"id", g.pick(genLegacyRuntimes...)}}})
 			}
 			if g.chance(0.3) {
-				v["alias"] = g.pick("fast", "smart")
+				v = append(v, Member{"alias", g.pick("fast", "smart")})
 			}
 			if g.chance(0.15) {
-				v["params"] = map[string]any{"temperature": 0.2}
+				v = append(v, Member{"params", Obj{{"temperature", 0.2}}})
 			}
-			models[g.pick(genLegacyRefs...)] = v
+			key := g.pick(genLegacyRefs...)
+			if g.chance(0.08) {
+				key = g.pick(" "+key, key+" ", " "+key+" ") // padded
+			}
+			models = append(models, Member{key, g.obj(v...)})
 		}
-		s["models"] = models
-	}
-	if g.chance(0.35) {
-		s["agentRuntime"] = map[string]any{"id": g.pick(genLegacyRuntimes...)}
+		s = append(s, Member{"models", g.obj(dedupe(models)...)})
 	}
 	if g.chance(0.1) {
-		s["embeddedHarness"] = map[string]any{"runtime": g.pick("codex", "pi", "auto")}
+		s = append(s, Member{"embeddedHarness", Obj{{"runtime", g.pick("codex", "pi", "auto")}}})
 	}
 	if g.chance(0.15) {
-		s["subagents"] = map[string]any{"model": g.pick(genLegacyRefs...)}
+		s = append(s, Member{"subagents", Obj{{"model", g.legacyRef()}}})
 	}
-	return s
+	if g.chance(0.08) {
+		// refs outside the model slots: doctor rewrites and trims them too
+		s = append(s, Member{"imageModel", g.legacyRef()}, Member{"mediaModels", Obj{{"image", g.legacyRef()}}})
+	}
+	return g.obj(s...)
 }
 
 // DoctorCase draws a legacy configuration.
 func (g *Gen) DoctorCase() DoctorInput {
-	agents := map[string]any{"defaults": g.legacyScope()}
+	agents := []Member{{"defaults", g.legacyScope()}}
 	if g.chance(0.5) {
-		entries := map[string]any{"main": g.legacyScope()}
+		entries := []Member{{"main", g.legacyScope()}}
 		if g.chance(0.4) {
-			entries["work"] = g.legacyScope()
-			agents["ownership"] = "explicit"
+			entries = append(entries, Member{"work", g.legacyScope()})
+			agents = append(agents, Member{"ownership", "explicit"})
 		}
-		agents["entries"] = entries
+		agents = append(agents, Member{"entries", g.obj(entries...)})
 	}
-	cfg := map[string]any{"agents": agents}
+	cfg := []Member{{"agents", g.obj(agents...)}}
 	if g.chance(0.4) {
-		providers := map[string]any{}
+		var providers []Member
 		for _, p := range []string{"openai", "anthropic", "vllm"} {
 			if !g.chance(0.5) {
 				continue
 			}
-			pc := map[string]any{}
+			var pc []Member
 			if g.chance(0.6) {
-				pc["agentRuntime"] = map[string]any{"id": g.pick(genLegacyRuntimes...)}
+				pc = append(pc, Member{"agentRuntime", Obj{{"id", g.pick(genLegacyRuntimes...)}}})
 			}
 			if g.chance(0.5) {
-				pc["models"] = []any{map[string]any{"id": g.pick("gpt-5", "claude-opus-5", "qwen2.5-coder"),
-					"agentRuntime": map[string]any{"id": g.pick(genLegacyRuntimes...)}}}
+				pc = append(pc, Member{"models", []any{g.obj(Member{"id", g.pick("gpt-5", "claude-opus-5", "qwen2.5-coder")},
+					Member{"agentRuntime", Obj{{"id", g.pick(genLegacyRuntimes...)}}})}})
 			}
-			providers[p] = pc
+			providers = append(providers, Member{p, g.obj(pc...)})
 		}
-		cfg["models"] = map[string]any{"providers": providers}
+		cfg = append(cfg, Member{"models", Obj{{"providers", g.obj(providers...)}}})
 	}
-	return DoctorInput{Config: cfg}
+	return DoctorInput{Config: g.obj(cfg...)}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -16,6 +15,8 @@ type LoadInput struct {
 	Dir  string
 	Main string
 	Env  map[string]string
+	// Duplicate: a file of the tree names one key twice in an object.
+	Duplicate bool
 	// EnvSection: some file of the tree has an env section.
 	EnvSection bool
 }
@@ -123,11 +124,14 @@ func (g *Gen) loadValue(depth int) any {
 		}
 		return g.str()
 	}
-	m := map[string]any{}
+	var ms []Member
 	for n := 1 + g.r.IntN(3); n > 0; n-- {
-		m[g.pick("agents", "defaults", "model", "models", "logging", "level", "providers", "headers", "tags", "list", "name")] = g.loadValue(depth - 1)
+		ms = append(ms, Member{g.pick("agents", "defaults", "model", "models", "logging", "level", "providers", "headers", "tags", "list", "name"), g.loadValue(depth - 1)})
 	}
-	return m
+	if g.chance(0.005) {
+		ms = append(ms, Member{"__proto__", g.loadValue(depth - 1)})
+	}
+	return g.obj(dedupe(ms)...)
 }
 
 // LoadCase writes a random include tree into dir and returns it. A
@@ -139,47 +143,55 @@ func (g *Gen) LoadCase(dir string) (LoadInput, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "inc"), 0o755); err != nil {
 		return LoadInput{}, err
 	}
-	files := map[string]any{}
+	files := map[string]Obj{}
 	section := false
 	names := []string{"main.json", "inc/a.json5", "inc/b.json", "inc/c.json5"}
 	// Included files first, each may include a later one (or make a cycle).
 	for i := len(names) - 1; i >= 1; i-- {
-		v := map[string]any{}
+		var v Obj
 		for n := 1 + g.r.IntN(3); n > 0; n-- {
-			v[g.pick("agents", "logging", "models", "tags", "name", "list")] = g.loadValue(2)
+			v.Set(g.pick("agents", "logging", "models", "tags", "name", "list"), g.loadValue(2))
 		}
 		if i+1 < len(names) && g.chance(0.4) {
-			v["$include"] = "./" + filepath.Base(names[i+1])
+			v.Set("$include", "./"+filepath.Base(names[i+1]))
 		}
 		if g.chance(0.03) {
-			v["$include"] = "../main.json" // cycle
+			v.Set("$include", "../main.json") // cycle
 		}
 		if g.defs && g.chance(0.2) {
-			v["env"] = g.envSection()
+			v.Set("env", ToObj(g.envSection()).(Obj).Shuffle(g.r.Shuffle))
 			section = true
 		}
-		files[names[i]] = v
+		files[names[i]] = v.Shuffle(g.r.Shuffle)
 	}
-	main := map[string]any{}
+	var main Obj
 	for n := 1 + g.r.IntN(3); n > 0; n-- {
-		main[g.pick("agents", "logging", "gateway", "tags", "name")] = g.loadValue(2)
+		main.Set(g.pick("agents", "logging", "gateway", "tags", "name"), g.loadValue(2))
 	}
 	switch g.r.IntN(8) {
 	case 0, 1:
-		main["$include"] = "./inc/a.json5"
+		main.Set("$include", "./inc/a.json5")
 	case 2:
-		main["$include"] = []any{"./inc/a.json5", "./inc/b.json"}
+		main.Set("$include", []any{"./inc/a.json5", "./inc/b.json"})
 	case 3:
-		main["agents"] = map[string]any{"$include": "./inc/b.json", "ownership": g.str()}
+		main.Set("agents", g.obj(Member{"$include", "./inc/b.json"}, Member{"ownership", g.str()}))
 	case 4:
-		main["$include"] = g.pick("./inc/missing.json", "../outside.json", "/etc/hostname", "./inc/c.json5")
+		main.Set("$include", g.pick("./inc/missing.json", "../outside.json", "/etc/hostname", "./inc/c.json5"))
 	}
 	if g.defs && g.chance(0.7) {
-		main["env"] = g.envSection()
+		main.Set("env", ToObj(g.envSection()).(Obj).Shuffle(g.r.Shuffle))
 		section = true
 	}
-	files[names[0]] = main
-	for name, v := range files {
+	files[names[0]] = main.Shuffle(g.r.Shuffle)
+	in := LoadInput{Dir: dir, Main: filepath.Join(dir, names[0]), Env: g.envMap(), EnvSection: section}
+	for _, name := range names {
+		v := files[name]
+		if len(v) > 0 && g.chance(0.02) {
+			// a duplicate key: the same member name twice
+			m := v[g.r.IntN(len(v))]
+			v = append(v, Member{m.K, g.str()})
+			in.Duplicate = true
+		}
 		var text string
 		if strings.HasSuffix(name, ".json5") || g.chance(0.2) {
 			text = g.json5(v, 0)
@@ -194,7 +206,7 @@ func (g *Gen) LoadCase(dir string) (LoadInput, error) {
 			return LoadInput{}, err
 		}
 	}
-	return LoadInput{Dir: dir, Main: filepath.Join(dir, names[0]), Env: g.envMap(), EnvSection: section}, nil
+	return in, nil
 }
 
 // json5 writes v as JSON5 as people write it: unquoted keys, single
@@ -202,24 +214,19 @@ func (g *Gen) LoadCase(dir string) (LoadInput, error) {
 func (g *Gen) json5(v any, indent int) string {
 	pad := strings.Repeat("  ", indent)
 	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+	case Obj:
 		var b strings.Builder
 		b.WriteString("{\n")
-		for i, k := range keys {
+		for i, m := range x {
 			if g.chance(0.15) {
 				b.WriteString(pad + "  // note\n")
 			}
-			key := strconv.Quote(k)
-			if isIdent(k) && g.chance(0.7) {
-				key = k
+			key := strconv.Quote(m.K)
+			if isIdent(m.K) && g.chance(0.7) {
+				key = m.K
 			}
-			b.WriteString(pad + "  " + key + ": " + g.json5(x[k], indent+1))
-			if i < len(keys)-1 || g.chance(0.5) {
+			b.WriteString(pad + "  " + key + ": " + g.json5(m.V, indent+1))
+			if i < len(x)-1 || g.chance(0.5) {
 				b.WriteString(",")
 			}
 			b.WriteString("\n")

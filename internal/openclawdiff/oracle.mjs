@@ -84,7 +84,10 @@ const fn = {
   parseModelRef: lazy(() => exported("parseModelRef")),
   normalizeModelRef: lazy(() => exported("normalizeModelRef")),
   resolveModelRuntimePolicy: lazy(() => exported("resolveModelRuntimePolicy")),
+  normalizeOptionalAgentRuntimeId: lazy(() => exported("normalizeOptionalAgentRuntimeId")),
+  isDefaultAgentRuntimeId: lazy(() => exported("isDefaultAgentRuntimeId")),
   resolveAgentHarnessSelectionDecision: lazy(() => exported("resolveAgentHarnessSelectionDecision")),
+  isAgentRuntimeModelParam: lazy(() => exported("isAgentRuntimeModelParam")),
   parseJsonWithJson5Fallback: lazy(() => exported("parseJsonWithJson5Fallback")),
   resolveConfigIncludes: lazy(() => exported("resolveConfigIncludes")),
   resolveConfigEnvVars: lazy(() => exported("resolveConfigEnvVars")),
@@ -97,20 +100,20 @@ const fn = {
   normalizeCompatibilityConfigValues: lazy(() => internal("normalizeCompatibilityConfigValues")),
 };
 
-// ---- key order -------------------------------------------------------
-// reorder returns a deep copy of v with every object's keys in the order
-// cmp gives (arrays keep theirs). The policy and selection ops answer for
-// the authored order and for two permutations, so a reader can tell when
-// OpenClaw's answer depends on key order.
-function reorder(v, cmp) {
-  if (Array.isArray(v)) return v.map((x) => reorder(x, cmp));
-  if (v === null || typeof v !== "object") return v;
-  const out = {};
-  for (const k of Object.keys(v).sort(cmp)) out[k] = reorder(v[k], cmp);
-  return out;
+// ---- variants ------------------------------------------------------------
+// An item may carry variants: each is a partial item (a name plus the
+// fields it replaces: config, override, lockedOwner, ...) that the same
+// op answers again. The Go side builds the variants a divergence row
+// needs (the key order occkit's ranking gives, the input without an
+// ignored override, ...), so a row checks that OpenClaw, on the input its
+// reason describes, gives occkit's answer.
+async function withVariants(it, once) {
+  const r = await once(it);
+  if (!Array.isArray(it.variants)) return { r };
+  const variants = {};
+  for (const v of it.variants) variants[v.name] = await once({ ...it, ...v, variants: undefined });
+  return { r, variants };
 }
-const asc = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const desc = (a, b) => asc(b, a);
 
 // ---- ops ---------------------------------------------------------------
 async function opRef(it) {
@@ -129,27 +132,26 @@ async function opRef(it) {
   return { strict, lenient, occNorm };
 }
 
-async function policyOnce(it, config) {
+// OpenClaw's own reading of a policy id: normalizeOptionalAgentRuntimeId,
+// then isDefaultAgentRuntimeId for "no runtime chosen", as its harness
+// policy reads it. occkit's normalization is never applied to an answer.
+async function runtimeOf(id) {
+  const n = (await fn.normalizeOptionalAgentRuntimeId())(id);
+  return (await fn.isDefaultAgentRuntimeId())(n) ? "auto" : n;
+}
+
+async function policyOnce(it) {
   const r = (await fn.resolveModelRuntimePolicy())({
-    config,
+    config: it.config,
     provider: it.provider,
     modelId: it.modelId,
     agentId: it.agentId || undefined,
   });
-  return { id: r.policy?.id ?? null, source: r.source ?? null };
+  const id = r.policy?.id ?? null;
+  return { id, runtime: id === null ? null : await runtimeOf(id), source: r.source ?? null };
 }
 
-// Without it.perm only the authored order is answered (the permutations
-// are asked again for the inputs that disagree).
-async function opPolicy(it) {
-  const r = await policyOnce(it, it.config);
-  if (!it.perm) return { r, asc: r, desc: r };
-  return {
-    r,
-    asc: await policyOnce(it, reorder(it.config, asc)),
-    desc: await policyOnce(it, reorder(it.config, desc)),
-  };
-}
+const opPolicy = (it) => withVariants(it, policyOnce);
 
 // Harness plugins are data: both sides implement the same rules. A
 // harness supports a route when its provider list names the provider
@@ -189,32 +191,54 @@ function installHarnesses(hs) {
   globalThis[REGISTRY_STATE] = { ...(globalThis[REGISTRY_STATE] ?? {}), activeRegistry: registry };
 }
 
-async function selectOnce(it, config) {
+// dropControls returns config without the runtime controls OpenClaw
+// itself recognises (isAgentRuntimeModelParam) in the params of every
+// provider, catalog row, agent scope and models map entry.
+async function dropControls(config) {
+  const isControl = await fn.isAgentRuntimeModelParam();
+  const c = structuredClone(config);
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const strip = (params) => {
+    if (!isObject(params)) return;
+    for (const k of Object.keys(params)) if (isControl(k, params[k])) delete params[k];
+  };
+  for (const p of Object.values(isObject(c.models?.providers) ? c.models.providers : {})) {
+    if (!isObject(p)) continue;
+    strip(p.params);
+    if (Array.isArray(p.models)) for (const r of p.models) if (isObject(r)) strip(r.params);
+  }
+  const agents = isObject(c.agents) ? c.agents : {};
+  const scopes = [agents.defaults, ...Object.values(isObject(agents.entries) ? agents.entries : {}), ...(Array.isArray(agents.list) ? agents.list : [])];
+  for (const s of scopes) {
+    if (!isObject(s)) continue;
+    strip(s.params);
+    for (const m of Object.values(isObject(s.models) ? s.models : {})) if (isObject(m)) strip(m.params);
+  }
+  return c;
+}
+
+async function selectOnce(it) {
   installHarnesses(it.harnesses);
   try {
     const d = (await fn.resolveAgentHarnessSelectionDecision())({
-      config,
+      config: it.dropControls ? await dropControls(it.config) : it.config,
       provider: it.provider,
       modelId: it.modelId,
       agentId: it.agentId || undefined,
       ...(it.lockedOwner ? { agentHarnessId: it.lockedOwner } : {}),
       ...(it.override ? { agentHarnessRuntimeOverride: it.override } : {}),
     });
-    return { selected: d.selectedHarnessId, reason: d.selectedReason, policy: d.policy?.runtime ?? null };
+    return {
+      selected: d.selectedHarnessId,
+      reason: d.selectedReason,
+      source: d.policy?.runtimeSource ?? null,
+    };
   } catch (e) {
     return { error: String(e?.message ?? e).slice(0, 200), stack: process.env.ORACLE_STACK ? String(e?.stack) : undefined };
   }
 }
 
-async function opSelect(it) {
-  const r = await selectOnce(it, it.config);
-  if (!it.perm) return { r, asc: r, desc: r };
-  return {
-    r,
-    asc: await selectOnce(it, reorder(it.config, asc)),
-    desc: await selectOnce(it, reorder(it.config, desc)),
-  };
-}
+const opSelect = (it) => withVariants(it, selectOnce);
 
 // opLoad runs the loader's steps as the gateway does: parse, includes,
 // then resolveConfigForRead (the document's env section applied to the
@@ -268,14 +292,16 @@ const migrationList = lazy(async () => {
   throw new Error("openclaw: doctor migration list not found");
 });
 
-async function withoutMigrations(names, run) {
+// withMigrations runs doctor with some skippable migrations replaced:
+// replace maps a SKIPPABLE name to the apply function to run in its place.
+async function withMigrations(replace, run) {
   const list = await migrationList();
   const saved = [];
-  for (const n of names) {
+  for (const [n, apply] of Object.entries(replace)) {
     const i = list.findIndex((m) => m.id === SKIPPABLE[n]);
     if (i < 0) throw new Error(`openclaw: doctor migration ${SKIPPABLE[n]} not found`);
     saved.push([i, list[i]]);
-    list[i] = { ...list[i], apply: () => {} };
+    list[i] = { ...list[i], apply };
   }
   try {
     return await run();
@@ -284,17 +310,51 @@ async function withoutMigrations(names, run) {
   }
 }
 
-// Without it.variants only doctor itself answers; each variant
-// {order, skip} runs doctor again on a key order (authored, asc, desc)
-// without the named skippable migrations.
+// syntaxOnlyCatalog is doctor's catalog migration (canonical model refs)
+// with its catalog knowledge taken out: the same walk over every place a
+// model ref is recognised, with the same merge of map keys that become
+// one (OpenClaw's rewriteModelRefs), but a normalizer that only respells
+// a ref without the white space splitTrailingAuthProfile drops (around the
+// ref and around the profile `@`). Retired-ID renames and Google model
+// aliases are left out, and so are catalog row ids (rewriteModelRefs
+// rewrites those only with the full normalizer).
+const syntaxOnlyCatalog = lazy(async () => {
+  const rewrite = await exported("rewriteModelRefs");
+  const split = await fn.splitTrailingAuthProfile();
+  const respell = (value) => {
+    const trimmed = value.trim();
+    if (!trimmed) return value === trimmed ? null : trimmed;
+    const s = split(trimmed);
+    const out = s.profile ? `${s.model}@${s.profile}` : s.model;
+    return out === value ? null : out;
+  };
+  return (raw, changes) => {
+    const r = rewrite(raw, "config", changes, respell);
+    if (!r.changed || r.value === null || typeof r.value !== "object" || Array.isArray(r.value)) return;
+    for (const k of Object.keys(raw)) delete raw[k];
+    for (const [k, v] of Object.entries(r.value)) {
+      Object.defineProperty(raw, k, { configurable: true, enumerable: true, value: v, writable: true });
+    }
+  };
+});
+
+// Without it.variants only doctor itself answers; each variant {name,
+// config, skip, syntaxOnly} runs doctor again on its own configuration
+// (the key order occkit's merge gives, built by the Go side), with the
+// named skippable migrations doing nothing and, with syntaxOnly, the
+// catalog migration reduced to syntaxOnlyCatalog.
 async function opDoctor(it) {
   const full = await doctorOnce(it.config);
-  if (!full.ok || !it.variants) return full;
-  full.variants = [];
-  for (const v of it.variants) {
-    const config = v.order === "asc" ? reorder(it.config, asc) : v.order === "desc" ? reorder(it.config, desc) : it.config;
-    const r = await withoutMigrations(v.skip, () => doctorOnce(config));
-    full.variants.push({ order: v.order, skip: v.skip, ok: r.ok, config: r.config });
+  if (!full.ok) return full;
+  if (Array.isArray(it.variants)) {
+    full.variants = {};
+    for (const v of it.variants) {
+      const replace = {};
+      for (const n of v.skip ?? []) replace[n] = () => {};
+      if (v.syntaxOnly) replace.catalog = await syntaxOnlyCatalog();
+      const r = await withMigrations(replace, () => doctorOnce(v.config ?? it.config));
+      full.variants[v.name] = { ok: r.ok, config: r.config };
+    }
   }
   return full;
 }

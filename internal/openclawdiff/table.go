@@ -40,8 +40,17 @@ type Divergence struct {
 	Fn     Function
 	Class  string // short stable name
 	Rule   string // SPEC rule ID that decides
-	Reason string // why occkit differs
-	// Match recognises the class from one disagreeing case.
+	Wins   string // what decides against OpenClaw: WinsSPEC or WinsDeterminism
+	Reason string // why occkit differs, and what the predicate checks
+	// Rests cites the SPEC or seed sentence and the OpenClaw behaviour
+	// the row rests on.
+	Rests string
+	// Bound is the largest share of a function's inputs the row may
+	// absorb on the tier's generators (a row growing past it explains
+	// more than its reason: the tier fails).
+	Bound float64
+	// Match recognises the class from one disagreeing case: the reason
+	// applies and the answers differ only as it says.
 	Match func(c Case) bool
 }
 
@@ -122,9 +131,16 @@ func RenderTable(table []Divergence) string {
 	b.WriteString("The differential tier fails on any disagreement with the real OpenClaw\n")
 	b.WriteString("that no row below recognises. The SPEC wins where it and OpenClaw differ;\n")
 	b.WriteString("determinism wins where OpenClaw's answer depends on key order.\n\n")
-	b.WriteString("| function | class | rule | reason |\n|---|---|---|---|\n")
+	b.WriteString("Each row's predicate holds only where its reason applies and the two\n")
+	b.WriteString("answers differ only as the reason says; `bound` is the largest share of\n")
+	b.WriteString("a function's generated inputs the row may absorb. Where the readings of\n")
+	b.WriteString("two rows apply at once (harness.select, doctor.repair), OpenClaw is asked\n")
+	b.WriteString("on the input read both ways, and the disagreement counts under the first\n")
+	b.WriteString("of its rows.\n\n")
+	b.WriteString("| function | class | rule | wins | reason | rests on | bound |\n|---|---|---|---|---|---|---|\n")
+	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 	for _, d := range table {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", d.Fn, d.Class, d.Rule, strings.ReplaceAll(d.Reason, "|", "\\|"))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %g%% |\n", d.Fn, d.Class, d.Rule, d.Wins, esc(d.Reason), esc(d.Rests), 100*d.Bound)
 	}
 	return b.String()
 }

@@ -63,6 +63,37 @@
 //     being ignored, because the harness itself says OpenClaw reproduces
 //     the request; an incompatible override is still ignored (SEL-8,
 //     where OpenClaw fails the turn).
+//   - Which agent and which provider config a decision reads follows
+//     OpenClaw (see roster.go): `agents.entries`, when present, is the
+//     roster and `agents.list` is then ignored; agent IDs compare after
+//     OpenClaw's agent-ID normalization; a request naming no agent reads
+//     the implicit owner agent's model maps (the `systemAgent` of an
+//     explicit fleet, else the one `default: true` entry, else the only
+//     entry) while only agents.defaults' params count as request
+//     overrides, as in OpenClaw; an agent ID that normalizes to nothing
+//     is refused. Provider keys that trim to one spelling merge (the
+//     later member wins a setting; `models` only where present), in a
+//     fixed order: the key equal to the provider ID, then byte order.
+//   - An explicit `auto` or `default` policy selects automatically and
+//     reports the implicit source, as OpenClaw's harness policy does
+//     ([LookupPolicy] still reports where the policy was found). A
+//     locked owner recorded as `auto` or `default` pins nothing and the
+//     session override is then not consulted (OpenClaw drops it too).
+//   - Which runtime controls are valid (seed 003: controls preserve
+//     native selection "when their values are valid"; SEL-6 names them)
+//     is OpenClaw's reading: `thinking` false, "disabled", "none" or a
+//     thinking level word (true is none); `fastMode`/`fast_mode` a
+//     boolean or a fast-mode word (a number is none); `fastAutoOnSeconds`,
+//     `fastSeconds` and their snake_case spellings a positive integer.
+//   - The params that count for a route in a models map are those of
+//     the model's own key, exactly as OpenClaw's modelKey spells it
+//     ("<provider>/<model>", or a model ID already starting with
+//     "<provider>/", then the provider-prefixed spelling where that entry
+//     has none): a bare, padded or differently cased key names the
+//     model's policy (SEL-1) but does not add its params. Catalog rows of
+//     one trimmed ID read as one row for overrides, base URL and API,
+//     each member from the first row that has it; the policy is the first
+//     matching row's.
 //   - Harnesses claiming an auto route with equal priority are ordered by
 //     ID in byte order (SEL-3 "ties by ID ascending"). OpenClaw compares
 //     with localeCompare, which puts "my_h" before "my-h" under its ICU

@@ -28,9 +28,10 @@ import (
 // An Index is immutable and safe for concurrent use. It holds views of
 // the document's bytes, so it lives as long as the document.
 type Index struct {
-	none   agent             // no agent entry: agents.defaults alone
-	agents map[string]*agent // normalized agent ID → its scopes
-	provs  map[string]*provider
+	none     agent             // no agent entry: agents.defaults alone
+	agents   map[string]*agent // normalized agent ID → its scopes
+	implicit string            // the agent a request naming none reads ("" none)
+	provs    map[string]*provider
 	// names holds every normalized provider ID the document names, so a
 	// request spelling one in upper case costs no allocation.
 	names map[string]string
@@ -54,6 +55,8 @@ type modelMap struct {
 	byModel map[string][]keyRef
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
+	// keys holds every key as written (the first of duplicates).
+	keys map[string]*modelKey
 }
 
 type keyRef struct {
@@ -69,6 +72,7 @@ type modelKey struct {
 	policy    bool   // a non-blank agentRuntime.id
 	runtime   string // its normalized runtime (REF-6)
 	policyAt  occkit.Path
+	hasParams bool          // params present and not null
 	params    []occkit.Path // SEL-6a overrides of its params, sorted
 }
 
@@ -116,71 +120,17 @@ func Prepare(doc occkit.Document) *Index {
 	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
-	entries := occkit.NewPath("agents", "entries")
-	spellings(agents.Get("entries"), func(id, key string, v gjson.Result) {
-		x.agents[id] = def.with(newScope(entries.Key(key), v, x.names))
-	})
-	if list := agents.Get("list"); list.IsArray() {
-		at := occkit.NewPath("agents", "list")
-		i := 0
-		list.ForEach(func(_, v gjson.Result) bool {
-			if v.IsObject() {
-				if id := fold(v.Get("id").String()); x.agents[id] == nil {
-					x.agents[id] = def.with(newScope(at.Index(i), v, x.names))
-				}
-			}
-			i++
-			return true
-		})
+	r := readRoster(agents)
+	for id, m := range r.byID {
+		x.agents[id] = def.with(newScope(m.at, m.v, x.names))
 	}
+	x.implicit = r.implicitAgent(agents)
 
-	spellings(root.Get("models").Get("providers"), func(id, key string, v gjson.Result) {
-		if id != "" {
-			x.names[id] = id
-			x.provs[id] = newProvider(key, v, id == "openai")
-		}
-	})
+	for id, g := range providerGroups(root.Get("models").Get("providers")) {
+		x.names[id] = id
+		x.provs[id] = newProvider(g.key, g.merged(), id == "openai")
+	}
 	return x
-}
-
-// spellings calls fn once per normalized key of the object members of m
-// that are objects, in author order of first appearance, with the chosen
-// spelling (the key equal to the normalized ID, else the smallest key,
-// so author key order never matters) and its value.
-func spellings(m gjson.Result, fn func(id, key string, v gjson.Result)) {
-	if !m.IsObject() {
-		return
-	}
-	type cand struct {
-		key string
-		v   gjson.Result
-	}
-	byID := map[string][]cand{}
-	var order []string
-	m.ForEach(func(k, v gjson.Result) bool {
-		if v.IsObject() {
-			id := fold(k.String())
-			if _, seen := byID[id]; !seen {
-				order = append(order, id)
-			}
-			byID[id] = append(byID[id], cand{k.String(), v})
-		}
-		return true
-	})
-	for _, id := range order {
-		cs := byID[id]
-		best := 0
-		for i, c := range cs {
-			if c.key == id {
-				best = i
-				break
-			}
-			if c.key < cs[best].key {
-				best = i
-			}
-		}
-		fn(id, cs[best].key, cs[best].v)
-	}
 }
 
 // scope is one prepared agent scope.
@@ -266,9 +216,12 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 	if !m.IsObject() {
 		return mm
 	}
-	mm.byModel = map[string][]keyRef{}
+	mm.byModel, mm.keys = map[string][]keyRef{}, map[string]*modelKey{}
 	m.ForEach(func(key, v gjson.Result) bool {
 		k := &modelKey{key: key.String()}
+		if _, dup := mm.keys[k.key]; !dup {
+			mm.keys[k.key] = k
+		}
 		t := strings.TrimSpace(k.key)
 		pre, rest, qualified := strings.Cut(t, "/")
 		k.provider, k.qualified = fold(pre), qualified
@@ -282,6 +235,7 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
 		if p := v.Get("params"); present(p) {
+			k.hasParams = true
 			var scan overrideScan
 			scan.params(p, extend(at, k.key, "params"))
 			k.params = sortPaths(scan.paths)
@@ -321,6 +275,7 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		return p
 	}
 	p.bare, p.qual = map[string][]*row{}, map[qualKey][]*row{}
+	vals := map[*row]gjson.Result{}
 	i := 0
 	rows.ForEach(func(_, v gjson.Result) bool {
 		defer func() { i++ }()
@@ -329,6 +284,7 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 			return true
 		}
 		r := &row{idx: i, id: id.String()}
+		vals[r] = v
 		at := p.at.Key("models").Index(i)
 		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
@@ -337,16 +293,7 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		var scan overrideScan
 		scan.row(v, at)
 		r.overrides = sortPaths(scan.paths)
-		r.facts(v.Get("baseUrl"), v.Get("api"))
-		if !r.hasBase {
-			r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
-		}
-		if !r.hasAPI {
-			r.api, r.hasAPI = p.api, p.hasAPI
-		}
-		if openai {
-			r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
-		}
+		r.rowFacts(v.Get("baseUrl"), v.Get("api"), p, openai)
 		t := strings.TrimSpace(r.id)
 		p.bare[t] = append(p.bare[t], r)
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
@@ -359,7 +306,64 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		}
 		return true
 	})
+	for _, group := range p.bare {
+		if len(group) > 1 {
+			p.mergeRows(group, vals, openai)
+		}
+	}
 	return p
+}
+
+// mergeRows gives the rows of one trimmed ID the route OpenClaw reads for
+// them: one row, each member taken from the first row that has it, for
+// the request overrides (SEL-6) and the base URL and API (SEL-4). The
+// policy stays the first row's (SEL-1). The SPEC is silent on duplicate
+// rows; this is how OpenClaw merges them.
+func (p *provider) mergeRows(group []*row, vals map[*row]gjson.Result, openai bool) {
+	var scan overrideScan
+	var base, api gjson.Result
+	seen := map[string]bool{}
+	for _, r := range group {
+		at := p.at.Key("models").Index(r.idx)
+		vals[r].ForEach(func(k, v gjson.Result) bool {
+			name := k.String()
+			if seen[name] {
+				return true
+			}
+			seen[name] = true
+			switch name {
+			case "baseUrl":
+				base = v
+			case "api":
+				api = v
+			default:
+				scan.rowField(name, v, at)
+			}
+			return true
+		})
+	}
+	var m route
+	m.rowFacts(base, api, p, openai)
+	m.overrides = sortPaths(scan.paths)
+	for _, r := range group {
+		m.policy, m.runtime, m.policyAt = r.policy, r.runtime, r.policyAt
+		r.route = m
+	}
+}
+
+// rowFacts reads a catalog row's baseUrl and api, else its provider p's,
+// and for openai whether that is the official route (SEL-4).
+func (r *route) rowFacts(base, api gjson.Result, p *provider, openai bool) {
+	r.facts(base, api)
+	if !r.hasBase {
+		r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
+	}
+	if !r.hasAPI {
+		r.api, r.hasAPI = p.api, p.hasAPI
+	}
+	if openai {
+		r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
+	}
 }
 
 // facts reads a route's own baseUrl and api (non-blank strings).
@@ -413,7 +417,7 @@ func isASCII(s string) bool {
 	return true
 }
 
-// agent is the prepared agent named id (normalized).
+// agent is the prepared agent named id (normalized; "" for none).
 func (x *Index) agent(id string) *agent {
 	if id != "" {
 		if a := x.agents[id]; a != nil {
@@ -421,6 +425,23 @@ func (x *Index) agent(id string) *agent {
 		}
 	}
 	return &x.none
+}
+
+// agentsFor returns the agent whose model maps a request's lookup reads
+// and the agent whose params count as request overrides. A request
+// naming no agent looks up the implicit owner agent's maps but, as in
+// OpenClaw, counts only agents.defaults' params; an agent ID that
+// normalizes to nothing is refused.
+func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
+	if strings.TrimSpace(agentID) == "" {
+		return x.agent(x.implicit), &x.none, nil
+	}
+	id, ok := normalizeAgentID(agentID)
+	if !ok {
+		return nil, nil, occkit.Invalid("SEL-1", occkit.Root(), "agent ID %q names no agent", agentID)
+	}
+	a := x.agent(id)
+	return a, a, nil
 }
 
 // lower is strings.ToLower(strings.TrimSpace(s)), without allocating for

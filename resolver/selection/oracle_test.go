@@ -5,6 +5,7 @@ package selection
 // document per decision, or uses its own per-entry indexes).
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -23,8 +24,21 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	if err != nil {
 		return oResult{}, err
 	}
-	st.provider, st.model = provider, model
-	st.entry, st.entryV, st.entryKeys = x.entry(strings.ToLower(strings.TrimSpace(req.AgentID)))
+	st.provider, st.model, st.reqModel = provider, model, model
+	if provider != "" {
+		st.reqModel = strings.TrimSpace(req.Model)
+	}
+	if strings.TrimSpace(req.AgentID) == "" {
+		st.entry, st.entryV, st.entryKeys = x.entry(x.implicit)
+		st.pEntry = occkit.Root() // only agents.defaults' params count
+	} else {
+		id, ok := normalizeAgentID(req.AgentID)
+		if !ok {
+			return oResult{}, occkit.Invalid("SEL-1", occkit.Root(), "agent ID %q names no agent", req.AgentID)
+		}
+		st.entry, st.entryV, st.entryKeys = x.entry(id)
+		st.pEntry, st.pEntryV, st.pEntryKeys = st.entry, st.entryV, st.entryKeys
+	}
 	st.ignoreWholeAgentKeys()
 
 	ses := req.Session
@@ -42,14 +56,18 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	}
 	st.facts = st.routeFacts()
 
+	lockedAuto := false
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
+		rt := resolver.NormalizeRuntime(o)
+		if rt != resolver.RuntimeAuto {
 			st.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
 			sel, err := st.locked(rt)
 			return st.done(sel), err
 		}
+		st.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
+		lockedAuto = true
 	}
-	if o := strings.TrimSpace(ses.Override); o != "" {
+	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
 		if sel, ok := st.sessionOverride(resolver.NormalizeRuntime(o)); ok {
 			return st.done(sel), nil
 		}
@@ -60,7 +78,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	}
 	var sel Result
 	if pol.runtime == resolver.RuntimeAuto {
-		sel = st.auto(pol.source, pol.ambiguous)
+		sel = st.auto(SourceImplicit, pol.ambiguous)
 	} else {
 		sel, err = st.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
 	}
@@ -71,9 +89,14 @@ type oState struct {
 	x               *oIndex
 	reg             *Registry
 	provider, model string
-	entry           occkit.Path // agent entry, root when none
-	entryV          oObject     // its members
-	entryKeys       *oKeyIndex  // its model map
+	reqModel        string                 // the request's model ID as written, trimmed
+	rowOf           map[string]occkit.Path // the row each member of the merged catalog row comes from
+	entry           occkit.Path            // agent entry, root when none
+	entryV          oObject                // its members
+	entryKeys       *oKeyIndex             // its model map
+	pEntry          occkit.Path            // the agent entry whose params count, root when none
+	pEntryV         oObject
+	pEntryKeys      *oKeyIndex
 	facts           RouteFacts
 	reasons         []resolver.Reason
 	scopeList       []oScope // made once per decision
@@ -153,6 +176,24 @@ func (st *oState) scopes() []oScope {
 		}
 	}
 	return st.scopeList
+}
+
+// pScopes are the scopes whose params count as request overrides.
+func (st *oState) pScopes() []oScope {
+	out := []oScope{{defaultsPath, st.x.defaults}}
+	if !st.pEntry.IsRoot() {
+		out = append(out, oScope{st.pEntry, st.pEntryV})
+	}
+	return out
+}
+
+// pModelMaps are the model maps whose keys' params count.
+func (st *oState) pModelMaps() []oMapAt {
+	var out []oMapAt
+	if !st.pEntry.IsRoot() {
+		out = append(out, oMapAt{st.pEntry.Key("models"), st.pEntryKeys})
+	}
+	return append(out, oMapAt{oDefaultsModels, st.x.defMap})
 }
 
 func (st *oState) modelMaps() []oMapAt {
@@ -321,12 +362,19 @@ func (st *oState) routeFacts() RouteFacts {
 	f := RouteFacts{Provider: st.provider, Model: st.model}
 	var scan overrideScan
 	pc, pv, hasPC := st.providerConfig()
-	row, rv, hasRow := st.catalogRow()
+	_, rv, hasRow := st.catalogRow()
 	if hasPC {
 		scan.provider(object(pv), pc)
 	}
 	if hasRow {
-		scan.row(rv, row)
+		// Rows of one trimmed ID read as one: each member from the
+		// first row that has it (policy aside).
+		rv = st.mergedRow(pc, pv, rv)
+		for _, f := range rowFields {
+			if at, ok := st.rowOf[f]; ok {
+				scan.rowField(f, rv.Get(f), at)
+			}
+		}
 	}
 	for _, v := range []oObject{{v: rv}, pv} {
 		if u := v.get("baseUrl"); u.Type == gjson.String && strings.TrimSpace(u.String()) != "" {
@@ -341,20 +389,24 @@ func (st *oState) routeFacts() RouteFacts {
 		}
 	}
 	// SEL-6a: params at the agent scopes, and of the exact model keys.
-	for _, s := range st.scopes() {
+	for _, s := range st.pScopes() {
 		if p := s.v.get("params"); present(p) {
 			scan.params(p, s.at.Key("params"))
 		}
 	}
-	if st.provider != "" {
-		for _, m := range st.modelMaps() {
-			m.keys.each(st.model, false, func(k string, v gjson.Result) {
-				if _, ok := st.keyMatches(k, false); ok {
-					if p := v.Get("params"); present(p) {
-						scan.params(p, m.at.Key(k).Key("params"))
-					}
+	// The params of one key per map: the model's own spelling, exact.
+	if st.provider != "" && st.reqModel != "" {
+		keys := []string{st.provider + "/" + st.reqModel}
+		if n := len(st.provider) + 1; len(st.reqModel) > n && strings.EqualFold(st.reqModel[:n], st.provider+"/") {
+			keys = []string{st.reqModel, keys[0]}
+		}
+		for _, m := range st.pModelMaps() {
+			for _, k := range keys {
+				if p := oMemberNamed(m.keys.v, k).Get("params"); present(p) {
+					scan.params(p, m.at.Key(k).Key("params"))
+					break
 				}
-			})
+			}
 		}
 	}
 	sort.SliceStable(scan.paths, func(i, j int) bool { return scan.paths[i].Compare(scan.paths[j]) < 0 })
@@ -373,7 +425,7 @@ func (st *oState) tail() *decision {
 	f := st.facts
 	p := &provider{route: route{baseURL: f.BaseURL, stripped: f.BaseURLStripped, api: f.API, overrides: f.Overrides,
 		official: OfficialOpenAIRoute(f)}}
-	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, prov: p}
+	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, params: &agent{}, prov: p}
 }
 
 func (st *oState) record(d *decision) {
@@ -419,20 +471,19 @@ type oIndex struct {
 	provs    gjson.Result // models.providers
 	defMap   *oKeyIndex   // agents.defaults.models
 
-	indexed   bool
-	entryByID map[string][]oMember // lower(trim(key)) → oObject entries, author order
-	listByID  map[string]oMember   // lower(trim(id)) → first list item
-	provByID  map[string][]oMember // lower(trim(key)) → oObject provider configs
-	rows      map[string]*oCatalog // provider config key → its catalog index
+	indexed  bool
+	roster   roster                   // the agents, as OpenClaw reads them (roster.go)
+	implicit string                   // the agent a request naming none reads
+	groups   map[string]providerGroup // merged provider configs (roster.go)
+	rows     map[string]*oCatalog     // normalized provider → its catalog index
 }
 
 // member is one object member (or array item, key "") with its position.
 type oMember struct {
-	key  string
-	idx  int
-	v    gjson.Result
-	obj  oObject    // v's members, for agent entries and provider configs
-	keys *oKeyIndex // the oMember's `models` map, for agent entries
+	key string
+	idx int
+	v   gjson.Result
+	obj oObject // v's members, for provider configs
 }
 
 // object is an object whose direct members are looked up by key. The
@@ -497,50 +548,15 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 		indexed:  indexed,
 	}
 	x.defMap = x.keysOf(x.defaults.get("models"))
+	x.roster = readRoster(agents)
+	x.implicit = x.roster.implicitAgent(agents)
+	x.groups = providerGroups(x.provs)
 	if !indexed {
 		return x
 	}
-	x.entryByID = map[string][]oMember{}
-	if x.entries.IsObject() {
-		i := 0
-		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				o := oObjectOf(v, true)
-				x.entryByID[id] = append(x.entryByID[id], oMember{key: k.String(), idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))})
-			}
-			i++
-			return true
-		})
-	}
-	x.listByID = map[string]oMember{}
-	if x.list.IsArray() {
-		i := 0
-		x.list.ForEach(func(_, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(v.Get("id").String())
-				if _, dup := x.listByID[id]; !dup {
-					o := oObjectOf(v, true)
-					x.listByID[id] = oMember{idx: i, v: v, obj: o, keys: x.keysOf(o.get("models"))}
-				}
-			}
-			i++
-			return true
-		})
-	}
-	x.provByID, x.rows = map[string][]oMember{}, map[string]*oCatalog{}
-	if x.provs.IsObject() {
-		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() {
-				id := fold(k.String())
-				o := oObjectOf(v, true)
-				x.provByID[id] = append(x.provByID[id], oMember{key: k.String(), v: v, obj: o})
-				if _, seen := x.rows[k.String()]; !seen {
-					x.rows[k.String()] = oIndexRows(o.get("models"))
-				}
-			}
-			return true
-		})
+	x.rows = map[string]*oCatalog{}
+	for id, g := range x.groups {
+		x.rows[id] = oIndexRows(g.merged().Get("models"))
 	}
 	return x
 }
@@ -649,87 +665,24 @@ func oHead(a, b, c []oMember, n int) int {
 // entry locates the agent entry named id (normalized): its path, value and
 // model map.
 func (x *oIndex) entry(id string) (occkit.Path, oObject, *oKeyIndex) {
-	if id == "" {
+	m, ok := x.roster.byID[id]
+	if id == "" || !ok {
 		return occkit.Root(), oObject{}, nil
 	}
-	entries := occkit.NewPath("agents", "entries")
-	var cands []oMember
-	if x.indexed {
-		cands = x.entryByID[id]
-	} else {
-		i := 0
-		x.entries.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && fold(k.String()) == id {
-				cands = append(cands, oMember{key: k.String(), idx: i, v: v, obj: oObject{v: v}})
-			}
-			i++
-			return true
-		})
-	}
-	if best := oPick(cands, id); best >= 0 {
-		c := cands[best]
-		if c.keys == nil {
-			c.keys = x.keysOf(c.obj.get("models"))
-		}
-		return entries.Key(c.key), c.obj, c.keys
-	}
-	list := occkit.NewPath("agents", "list")
-	if x.indexed {
-		if c, ok := x.listByID[id]; ok {
-			return list.Index(c.idx), c.obj, c.keys
-		}
-		return occkit.Root(), oObject{}, nil
-	}
-	if x.list.IsArray() {
-		for i, v := range x.list.Array() {
-			if v.IsObject() && fold(v.Get("id").String()) == id {
-				return list.Index(i), oObject{v: v}, x.keysOf(v.Get("models"))
-			}
-		}
-	}
-	return occkit.Root(), oObject{}, nil
+	o := oObjectOf(m.v, x.indexed)
+	return m.at, o, x.keysOf(o.get("models"))
 }
 
-// pickSpelling chooses among the spellings of id: the exact key, else the
-// smallest key, independent of author key order; -1 when there is none.
-func oPick(cands []oMember, id string) int {
-	best := -1
-	for i, c := range cands {
-		if c.key == id {
-			return i
-		}
-		if best < 0 || c.key < cands[best].key {
-			best = i
-		}
-	}
-	return best
-}
-
-// providerConfig finds `models.providers.<p>` (the key compared
-// case-insensitively; of several spellings the exact key, then the
-// smallest).
+// providerConfig finds the merged `models.providers.<p>` config.
 func (x *oIndex) providerConfig(provider string) (oMember, *oCatalog, bool) {
-	if provider == "" {
+	g, ok := x.groups[provider]
+	if provider == "" || !ok {
 		return oMember{}, nil, false
 	}
-	var cands []oMember
+	v := g.merged()
+	c := oMember{key: g.key, v: v, obj: oObjectOf(v, x.indexed)}
 	if x.indexed {
-		cands = x.provByID[provider]
-	} else {
-		x.provs.ForEach(func(k, v gjson.Result) bool {
-			if v.IsObject() && fold(k.String()) == provider {
-				cands = append(cands, oMember{key: k.String(), v: v, obj: oObject{v: v}})
-			}
-			return true
-		})
-	}
-	best := oPick(cands, provider)
-	if best < 0 {
-		return oMember{}, nil, false
-	}
-	c := cands[best]
-	if x.indexed {
-		return c, x.rows[c.key], true
+		return c, x.rows[provider], true
 	}
 	return c, &oCatalog{v: c.obj.get("models")}, true
 }
@@ -764,4 +717,44 @@ func (r *oCatalog) row(ref resolver.Ref) (oMember, bool) {
 		}
 	}
 	return found, ok
+}
+
+// oMemberNamed is the first member of the object m whose key is exactly
+// key (a zero Result when there is none).
+func oMemberNamed(m gjson.Result, key string) gjson.Result {
+	var out gjson.Result
+	m.ForEach(func(k, v gjson.Result) bool {
+		if k.String() == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// mergedRow is the catalog row rv of the provider config pv (at pc) merged
+// with the other rows of its trimmed ID, in array order: each member from
+// the first row that has it; st.rowOf records where each came from.
+func (st *oState) mergedRow(pc occkit.Path, pv oObject, rv gjson.Result) gjson.Result {
+	id := strings.TrimSpace(rv.Get("id").String())
+	merged := map[string]any{}
+	st.rowOf = map[string]occkit.Path{}
+	i := -1
+	pv.get("models").ForEach(func(_, r gjson.Result) bool {
+		i++
+		if rid := r.Get("id"); !r.IsObject() || rid.Type != gjson.String || strings.TrimSpace(rid.String()) != id {
+			return true
+		}
+		r.ForEach(func(k, v gjson.Result) bool {
+			if _, seen := st.rowOf[k.String()]; !seen {
+				st.rowOf[k.String()] = pc.Key("models").Index(i)
+				merged[k.String()] = json.RawMessage(v.Raw)
+			}
+			return true
+		})
+		return true
+	})
+	b, _ := json.Marshal(merged)
+	return gjson.ParseBytes(b)
 }

@@ -1,7 +1,9 @@
 package selection
 
 import (
+	"math"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -45,22 +47,37 @@ func (s *overrideScan) row(v gjson.Result, at occkit.Path) {
 	if !v.IsObject() {
 		return
 	}
-	s.nonEmpty(v.Get("headers"), at, "headers")
-	if p := v.Get("params"); present(p) {
-		s.params(p, at.Key("params"))
+	for _, f := range rowFields {
+		s.rowField(f, v.Get(f), at)
 	}
-	c := v.Get("compat")
-	switch {
-	case !c.Exists() || c.Type == gjson.Null:
-	case !c.IsObject():
-		s.add(at.Key("compat"))
-	default:
-		c.ForEach(func(k, val gjson.Result) bool {
-			if !compatCapability(k.String(), val) {
-				s.add(at.Key("compat").Key(k.String()))
-			}
-			return true
-		})
+}
+
+// rowFields are the members of a catalog row that can hold overrides.
+var rowFields = []string{"headers", "params", "compat"}
+
+// rowField checks the member name (one of rowFields), valued v, of the
+// catalog row at at.
+func (s *overrideScan) rowField(name string, v gjson.Result, at occkit.Path) {
+	switch name {
+	case "headers":
+		s.nonEmpty(v, at, "headers")
+	case "params":
+		if present(v) {
+			s.params(v, at.Key("params"))
+		}
+	case "compat":
+		switch {
+		case !v.Exists() || v.Type == gjson.Null:
+		case !v.IsObject():
+			s.add(at.Key("compat"))
+		default:
+			v.ForEach(func(k, val gjson.Result) bool {
+				if !compatCapability(k.String(), val) {
+					s.add(at.Key("compat").Key(k.String()))
+				}
+				return true
+			})
+		}
 	}
 }
 
@@ -138,40 +155,80 @@ func nativeEffort(s string) bool {
 	return false
 }
 
-// runtimeControl reports whether a params entry is a typed runtime
-// control with a valid value (SEL-6): `thinking` (a thinking level or a
-// boolean), `fastMode`/`fast_mode` (a boolean, or a positive integer of
-// seconds), and the fast-mode cutoff in seconds (`fastModeCutoffSeconds`
-// and its spellings, a positive integer). An invalid value is request
-// behaviour.
+// runtimeControl reports whether a params entry is a runtime control
+// with a valid value (SEL-6, SEL-6a): seed 003 keeps native selection for
+// controls "when their values are valid". The SPEC names the controls but
+// not their values; occkit accepts what OpenClaw's isAgentRuntimeModelParam
+// accepts:
+//
+//   - `thinking`: false, "disabled", "none", or a thinking level
+//     ([thinkingLevel]); true is not one;
+//   - `fastMode`/`fast_mode`: a boolean or a fast-mode word
+//     ([fastModeWord]); a number is not one;
+//   - the fast-mode cutoff `fastAutoOnSeconds`, `fastSeconds` and their
+//     snake_case spellings: a positive integer.
+//
+// Any other entry, and a control with another value, is request behaviour.
 func runtimeControl(key string, v gjson.Result) bool {
 	switch key {
 	case "thinking":
-		if v.IsBool() {
+		if v.Type == gjson.False {
 			return true
 		}
-		return v.Type == gjson.String && thinkingLevel(strings.ToLower(strings.TrimSpace(v.String())))
+		s := v.String()
+		return v.Type == gjson.String && (s == "disabled" || s == "none" || thinkingLevel(s))
 	case "fastMode", "fast_mode":
-		return v.IsBool() || positiveInt(v)
-	case "fastModeCutoff", "fast_mode_cutoff", "fastModeCutoffSeconds", "fast_mode_cutoff_seconds",
-		"fastModeSeconds", "fast_mode_seconds", "fastSeconds", "fast_seconds":
+		return v.IsBool() || v.Type == gjson.String && fastModeWord(v.String())
+	case "fastAutoOnSeconds", "fast_auto_on_seconds", "fastSeconds", "fast_seconds":
 		return positiveInt(v)
 	}
 	return false
 }
 
-// positiveInt reports a JSON integer literal ≥ 1.
+// positiveInt reports a JSON number whose value is an integer ≥ 1 (`2.0`
+// and `1e3` too, as a JavaScript number reads them).
 func positiveInt(v gjson.Result) bool {
-	if v.Type != gjson.Number || strings.ContainsAny(v.Raw, ".eE-") {
+	if v.Type != gjson.Number {
 		return false
 	}
 	f := v.Float()
-	return f >= 1 && f <= 1<<53
+	return f >= 1 && !math.IsInf(f, 0) && f == math.Trunc(f)
 }
 
+// thinkingLevel reports a word OpenClaw reads as a thinking level
+// (trimmed, case-insensitive; `-`, `_` and spaces ignored in the
+// compound ones): off, none, on, enable(d), min(imal), low, think, think
+// hard(er|est), mid, med(ium), harder, high, highest, ultrathink, max,
+// ultra, xhigh, extra high, adaptive, auto.
 func thinkingLevel(s string) bool {
-	switch s {
-	case "off", "minimal", "low", "medium", "high", "xhigh", "max", "ultra", "adaptive":
+	key := strings.ToLower(strings.TrimSpace(s))
+	if key == "" {
+		return false
+	}
+	collapsed := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, key)
+	switch collapsed {
+	case "adaptive", "auto", "max", "ultra", "xhigh", "extrahigh":
+		return true
+	}
+	switch key {
+	case "off", "none", "on", "enable", "enabled", "min", "minimal", "low", "thinkhard", "think-hard", "think_hard",
+		"mid", "med", "medium", "thinkharder", "think-harder", "harder", "high", "ultrathink", "thinkhardest", "highest", "think":
+		return true
+	}
+	return false
+}
+
+// fastModeWord reports a string OpenClaw reads as a fast-mode setting
+// (trimmed, case-insensitive).
+func fastModeWord(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "off", "false", "no", "0", "disable", "disabled", "normal",
+		"on", "true", "yes", "1", "enable", "enabled", "fast", "auto", "automatic":
 		return true
 	}
 	return false

@@ -40,7 +40,11 @@ func LookupPolicy(doc occkit.Document, req Request) (Policy, error) {
 		return Policy{}, err
 	}
 	x := Prepare(doc)
-	d := decision{x: x, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
+	lookup, params, err := x.agentsFor(req.AgentID)
+	if err != nil {
+		return Policy{}, err
+	}
+	d := decision{x: x, provider: provider, model: model, agent: lookup, params: params}
 	var reasons []resolver.Reason
 	pol := d.lookup(&reasons)
 	out := Policy{Runtime: resolver.RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: provider}

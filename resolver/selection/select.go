@@ -48,11 +48,13 @@ type Source string
 // The closed set of sources.
 const (
 	// SourceModel: model-scoped policy (model map key, catalog row or
-	// provider wildcard key).
+	// provider wildcard key) naming a runtime.
 	SourceModel Source = "model"
-	// SourceProvider: `models.providers.<p>.agentRuntime`.
+	// SourceProvider: `models.providers.<p>.agentRuntime` naming a
+	// runtime.
 	SourceProvider Source = "provider"
-	// SourceImplicit: no policy; automatic selection.
+	// SourceImplicit: automatic selection: no policy, or a policy naming
+	// `auto` or `default` (as OpenClaw's harness policy reports it).
 	SourceImplicit Source = "implicit"
 	// SourceSession: the session (locked owner, override or ACP backend).
 	SourceSession Source = "session"
@@ -148,8 +150,15 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	d := decision{x: x, reg: reg, provider: provider, model: model, agent: x.agent(fold(req.AgentID))}
-	d.why = trail{x: x, agent: d.agent}
+	lookup, params, err := x.agentsFor(req.AgentID)
+	if err != nil {
+		return Result{}, err
+	}
+	d := decision{x: x, reg: reg, provider: provider, model: model, agent: lookup, params: params, reqModel: model}
+	if provider != "" {
+		d.reqModel = strings.TrimSpace(req.Model)
+	}
+	d.why = trail{x: x, agent: d.agent, params: params, reqModel: d.reqModel}
 
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
@@ -169,14 +178,20 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	}
 	d.route()
 
+	lockedAuto := false
 	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		if rt := resolver.NormalizeRuntime(o); rt != resolver.RuntimeAuto {
+		rt := resolver.NormalizeRuntime(o)
+		if rt != resolver.RuntimeAuto {
 			d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
 			sel, err := d.locked(rt)
 			return d.done(sel), err
 		}
+		// As in OpenClaw: a locked owner recorded as automatic pins
+		// nothing, and the session override is not consulted.
+		d.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
+		lockedAuto = true
 	}
-	if o := strings.TrimSpace(ses.Override); o != "" {
+	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
 		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
 			return d.done(sel), nil
 		}
@@ -187,7 +202,9 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	}
 	var sel Result
 	if pol.runtime == resolver.RuntimeAuto {
-		sel = d.auto(pol.source, pol.ambiguous)
+		// An explicit `auto` (or `default`) policy chooses nothing: the
+		// decision is automatic, with the implicit source, as in OpenClaw.
+		sel = d.auto(SourceImplicit, pol.ambiguous)
 	} else {
 		sel, err = d.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
 	}
@@ -209,10 +226,12 @@ func ruleFor(runtime string) string {
 type trail struct {
 	x              *Index
 	agent          *agent
+	params         *agent          // the agent whose params count (see Index.agentsFor)
 	note           resolver.Reason // ACP backend or historical harness ID
 	hasNote        bool
 	routed         bool
 	lookupProvider string // the provider the SEL-1 lookup ran with
+	reqModel       string // see decision.reqModel
 	n              int
 	tail           [2]resolver.Reason
 	more           []resolver.Reason
@@ -237,7 +256,7 @@ func (t *trail) reasons(s Result) []resolver.Reason {
 		out = append(out, t.note)
 	}
 	if t.routed {
-		d := decision{x: t.x, agent: t.agent, provider: t.lookupProvider, model: s.Model}
+		d := decision{x: t.x, agent: t.agent, params: t.params, provider: t.lookupProvider, model: s.Model, reqModel: t.reqModel}
 		d.lookup(&out)
 		d.provider = s.Provider
 		d.route()
@@ -254,10 +273,14 @@ type decision struct {
 	x               *Index
 	reg             *Registry
 	provider, model string
-	agent           *agent
-	prov            *provider
-	row             *row
-	why             trail
+	// reqModel is the request's model ID as written (trimmed), which
+	// names the models map key whose params count (see paramsKeys).
+	reqModel string
+	agent    *agent
+	params   *agent // whose params and model params count as overrides
+	prov     *provider
+	row      *row
+	why      trail
 	// none is the route without a provider config (see facts).
 	none route
 }
@@ -491,7 +514,8 @@ func (d *decision) facts() *route {
 
 // overrideSources are the sorted override lists of the route (SEL-6,
 // SEL-6a): provider config, catalog row, the agent scopes' params and,
-// for a route with a provider, the params of every model key naming it.
+// for a route with a provider, the params of the model key naming it in
+// each scope (see paramsKeys).
 func (d *decision) overrideSources(fn func([]occkit.Path)) {
 	if d.prov != nil {
 		fn(d.prov.overrides)
@@ -499,16 +523,33 @@ func (d *decision) overrideSources(fn func([]occkit.Path)) {
 	if d.row != nil {
 		fn(d.row.overrides)
 	}
-	fn(d.agent.params)
-	if d.provider != "" && d.model != "" {
-		for _, m := range d.agent.maps {
-			for _, r := range m.byModel[d.model] {
-				if _, ok := r.matches(d.provider); ok {
-					fn(r.k.params)
-				}
+	fn(d.params.params)
+	if d.provider != "" && d.reqModel != "" {
+		for _, m := range d.params.maps {
+			if k := m.paramsKey(d.provider, d.reqModel); k != nil {
+				fn(k.params)
 			}
 		}
 	}
+}
+
+// paramsKey is the key of m whose params count for provider/model, as
+// OpenClaw finds a model's params (its modelKey; exact keys, no trimming
+// nor case folding): "<provider>/<model>", or the model ID alone when it
+// already starts with "<provider>/" and then, where that entry has no
+// params, "<provider>/<model>". The SPEC is silent on which entries'
+// params count; other spellings of the model (a bare key, a padded key)
+// name its policy (SEL-1) but not its params.
+func (m *modelMap) paramsKey(provider, model string) *modelKey {
+	var buf [128]byte
+	full := append(append(append(buf[:0], provider...), '/'), model...)
+	n := len(provider) + 1
+	if len(model) > n && strings.EqualFold(model[:n], string(full[:n])) {
+		if k := m.keys[model]; k != nil && k.hasParams {
+			return k
+		}
+	}
+	return m.keys[string(full)]
 }
 
 // hasOverrides reports an authored request override on the route.

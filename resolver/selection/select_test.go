@@ -151,7 +151,7 @@ func TestSelect(t *testing.T) {
 		{name: "SEL-1 explicit auto at model scope stops the lookup",
 			cfg: `{"agents":{"defaults":{"models":{"vllm/q":{"agentRuntime":{"id":"auto"}}}}},"models":{"providers":{"vllm":{"agentRuntime":{"id":"acme"}}}}}`,
 			req: Request{Provider: "vllm", Model: "q"}, plugins: []HarnessPlugin{fakePlugin{id: "acme", sup: Supported()}},
-			want: expect{Runtime: "openclaw", Source: SourceModel}},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
 
 		// SEL-2.
 		{name: "SEL-2 entry agentRuntime and embeddedHarness are ignored",
@@ -176,10 +176,10 @@ func TestSelect(t *testing.T) {
 			cfg: `{}`, req: Request{Provider: "vllm", Model: "q"},
 			plugins: []HarnessPlugin{fakePlugin{id: "a", sup: Supported()}},
 			want:    expect{Runtime: "openclaw", Source: SourceImplicit}},
-		{name: "SEL-3 provider-level auto asks plugins with source provider",
+		{name: "SEL-3 provider-level auto asks plugins, automatic with the implicit source",
 			cfg: `{"models":{"providers":{"vllm":{"agentRuntime":{"id":"default"}}}}}`, req: Request{Provider: "vllm", Model: "q"},
 			plugins: []HarnessPlugin{fakePlugin{id: "a", auto: []string{"vllm"}, sup: Supported()}},
-			want:    expect{Runtime: "a", Source: SourceProvider}},
+			want:    expect{Runtime: "a", Source: SourceImplicit}},
 
 		// SEL-4.
 		{name: "SEL-4 official default route selects codex",
@@ -248,7 +248,7 @@ func TestSelect(t *testing.T) {
 
 		// SEL-6 / SEL-6a.
 		{name: "SEL-6a runtime controls at every scope are not overrides",
-			cfg: `{"agents":{"defaults":{"params":{"thinking":"high","fastMode":true},"models":{"openai/gpt-5.5":{"params":{"fast_mode":false,"fastModeCutoffSeconds":30}}}}},"models":{"providers":{"openai":{"params":{"thinking":"low"},"models":[{"id":"gpt-5.5","params":{"thinking":"xhigh"}}]}}}}`,
+			cfg: `{"agents":{"defaults":{"params":{"thinking":"high","fastMode":true},"models":{"openai/gpt-5.5":{"params":{"fast_mode":"auto","fastAutoOnSeconds":30,"thinking":false}}}}},"models":{"providers":{"openai":{"params":{"thinking":"low"},"models":[{"id":"gpt-5.5","params":{"thinking":"xhigh"}}]}}}}`,
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: expect{Runtime: "codex", Source: SourceImplicit}},
 		{name: "SEL-6a temperature in agents.defaults.params is an override",
@@ -264,21 +264,49 @@ func TestSelect(t *testing.T) {
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
 		{name: "SEL-6a zero fast seconds is not a valid control",
-			cfg: `{"models":{"providers":{"openai":{"models":[{"id":"gpt-5.5","params":{"fastModeCutoffSeconds":0}}]}}}}`,
+			cfg: `{"models":{"providers":{"openai":{"models":[{"id":"gpt-5.5","params":{"fast_seconds":0}}]}}}}`,
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
-		{name: "SEL-6a fastMode given as positive seconds is a control",
-			cfg: `{"agents":{"defaults":{"models":{"openai/gpt-5.5":{"params":{"fastMode":30}}}}}}`,
+		// The SPEC names the controls, seed 003 wants valid values; the
+		// values are OpenClaw's (isAgentRuntimeModelParam).
+		{name: "SEL-6a fastMode words and fast seconds are controls",
+			cfg: `{"agents":{"defaults":{"models":{"openai/gpt-5.5":{"params":{"fastMode":" Yes ","fast_auto_on_seconds":2.0,"thinking":"think-harder"}}}}}}`,
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: expect{Runtime: "codex", Source: SourceImplicit}},
-		{name: "SEL-6a invalid fastMode value is an override",
-			cfg: `{"agents":{"defaults":{"models":{"openai/gpt-5.5":{"params":{"fastMode":"yes"}}}}}}`,
+		{name: "SEL-6a fastMode given as seconds is an override",
+			cfg: `{"agents":{"defaults":{"models":{"openai/gpt-5.5":{"params":{"fastMode":30}}}}}}`,
+			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "SEL-6a thinking true is an override",
+			cfg: `{"agents":{"defaults":{"params":{"thinking":true}}}}`,
+			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "SEL-6a an unknown fastMode word is an override",
+			cfg: `{"agents":{"defaults":{"models":{"openai/gpt-5.5":{"params":{"fastMode":"turbo"}}}}}}`,
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
 		{name: "SEL-6a invalid thinking level is an override",
 			cfg: `{"models":{"providers":{"openai":{"params":{"thinking":"galaxy-brain"}}}}}`,
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
 			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		// Which models map entry's params count, and duplicate catalog
+		// rows, are OpenClaw's (the SPEC is silent).
+		{name: "SEL-6a only the model's own key carries its params",
+			cfg: `{"agents":{"defaults":{"models":{"gpt-5.5":{"params":{"temperature":1}}," openai/gpt-5.5":{"params":{"temperature":1}},"OpenAI/gpt-5.5":{"params":{"temperature":1}}}}}}`,
+			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
+			want: expect{Runtime: "codex", Source: SourceImplicit}},
+		{name: "SEL-6a a model ID naming its provider reads its own key, then the provider-prefixed one",
+			cfg: `{"agents":{"defaults":{"models":{"openai/openai/gpt-5.5":{"params":{"temperature":1}},"openai/gpt-5.5":{"alias":"x"}}}}}`,
+			req: Request{Provider: "openai", Model: "openai/gpt-5.5"}, plugins: []HarnessPlugin{codex},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "SEL-6 catalog rows of one ID merge: a later row's params count",
+			cfg: `{"models":{"providers":{"openai":{"models":[{"id":"gpt-5.5","compat":{"supportsReasoningEffort":true}},{"id":" gpt-5.5","params":{"serviceTier":"flex"},"compat":{"x":1}}]}}}}`,
+			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "SEL-6 catalog rows of one ID merge: the first row's member wins",
+			cfg: `{"models":{"providers":{"openai":{"models":[{"id":"gpt-5.5","compat":{"supportsReasoningEffort":true}},{"id":"gpt-5.5","compat":{"x":1}}]}}}}`,
+			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
+			want: expect{Runtime: "codex", Source: SourceImplicit}},
 		{name: "SEL-6 empty headers are not an override",
 			cfg: `{"models":{"providers":{"openai":{"headers":{},"request":{},"params":{}}}}}`,
 			req: Request{Provider: "openai", Model: "gpt-5.5"}, plugins: []HarnessPlugin{codex},
@@ -435,5 +463,56 @@ func TestSourcesDocumented(t *testing.T) {
 	}
 	if len(seen) != 4 {
 		t.Errorf("want 4 sources, got %d", len(seen))
+	}
+}
+
+// TestRosterAsOpenClawReadsIt covers which agent and provider config a
+// decision reads (roster.go): the implicit owner agent, an entries roster
+// ignoring agents.list, merged provider spellings, and an automatic
+// locked owner beside an override.
+func TestRosterAsOpenClawReadsIt(t *testing.T) {
+	acme := fakePlugin{id: "acme", sup: Supported()}
+	tests := []struct {
+		name string
+		cfg  string
+		req  Request
+		want expect
+	}{
+		{name: "no agent named reads the only entry",
+			cfg: `{"agents":{"entries":{"work":{"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceModel}},
+		{name: "no agent named reads the default entry",
+			cfg: `{"agents":{"entries":{"main":{},"work":{"default":true,"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceModel}},
+		{name: "no agent named in an explicit fleet reads the system agent",
+			cfg: `{"agents":{"ownership":"explicit","defaults":{"systemAgent":{"agentId":"Work"}},"entries":{"main":{},"work":{"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceModel}},
+		{name: "two entries and no default: defaults only",
+			cfg: `{"agents":{"entries":{"main":{},"work":{"models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "entries roster ignores agents.list",
+			cfg: `{"agents":{"entries":{"main":{}},"list":[{"id":"work","models":{"vllm/q":{"agentRuntime":{"id":"acme"}}}}]}}`,
+			req: Request{Provider: "vllm", Model: "q", AgentID: "work"}, want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+		{name: "padded provider key merges with its spelling",
+			cfg: `{"models":{"providers":{"vllm":{"models":[{"id":"q"}]}," vllm":{"agentRuntime":{"id":"acme"}}}}}`,
+			req: Request{Provider: "vllm", Model: "q"}, want: expect{Runtime: "acme", Source: SourceProvider}},
+		{name: "automatic locked owner drops the override",
+			cfg: `{}`, req: Request{Provider: "vllm", Model: "q", Session: Session{LockedOwner: "default", Override: "acme"}},
+			want: expect{Runtime: "openclaw", Source: SourceImplicit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := NewRegistry(acme)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Select(occkit.MustParseDocument(tc.cfg), tc.req, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, expect{Runtime: got.Runtime, Source: got.Source, CLIBackend: got.CLIBackend, Fallback: got.Fallback}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }

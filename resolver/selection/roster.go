@@ -1,0 +1,308 @@
+package selection
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+)
+
+// Which agent's scopes a decision reads, and which provider config, as
+// OpenClaw 2026.9.6 reads them (the SPEC is silent; see the package doc):
+//
+//   - the roster is `agents.entries` when that member is present (any
+//     value), else `agents.list`; an entries roster ignores the list;
+//   - agent IDs compare after OpenClaw's agent-ID normalization
+//     ([normalizeAgentID]); of several entry keys naming one agent the key
+//     equal to the ID wins, else the smallest (trimmed, then as written);
+//     of several list items, the first;
+//   - a request naming no agent reads the implicit owner agent: with
+//     `agents.ownership: "explicit"` the agent `agents.defaults.systemAgent.agentId`
+//     names when the roster has it; otherwise the one entry marked
+//     `default: true`, else the only entry; a configuration without a
+//     roster has the implicit `main`, which has no entry;
+//   - provider configs whose keys trim to the same spelling merge (later
+//     members win, `models` only when present), the spelling equal to the
+//     normalized provider ID first, else the smallest trimmed spelling;
+//     members merge in a fixed order (the key equal to the ID, then byte
+//     order), so author key order never changes a decision.
+
+// normalizeAgentID is OpenClaw's agent-ID normalization: a trimmed ID
+// matching `^[a-z0-9][a-z0-9_-]{0,63}$` (case-insensitive) is lower-cased;
+// otherwise runs of other characters become `-`, leading and trailing
+// dashes go, and the result is cut to 64 characters. ok is false when
+// nothing is left.
+func normalizeAgentID(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	lower := strings.ToLower(t)
+	if validAgentID(lower) {
+		return lower, true
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range lower {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.TrimRight(strings.TrimLeft(b.String(), "-"), "-")
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out, out != ""
+}
+
+func validAgentID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// agentKey is the normalized agent ID OpenClaw files an entry under
+// (`main` when nothing is left).
+func agentKey(s string) string {
+	if id, ok := normalizeAgentID(s); ok {
+		return id
+	}
+	return "main"
+}
+
+// rosterMember is one agent of the roster.
+type rosterMember struct {
+	id        string // normalized
+	key       string // the entries key ("" for a list item)
+	at        occkit.Path
+	v         gjson.Result
+	isDefault bool // `default: true`
+}
+
+// roster is the agents of a configuration, in author order.
+type roster struct {
+	present bool // agents.entries or agents.list is present
+	entries bool // the roster is agents.entries
+	members []rosterMember
+	byID    map[string]rosterMember
+}
+
+func firstMember(o gjson.Result, key string) (gjson.Result, bool) {
+	var out gjson.Result
+	found := false
+	o.ForEach(func(k, v gjson.Result) bool {
+		if k.String() == key {
+			out, found = v, true
+			return false
+		}
+		return true
+	})
+	return out, found
+}
+
+func readRoster(agents gjson.Result) roster {
+	var r roster
+	r.byID = map[string]rosterMember{}
+	if !agents.IsObject() {
+		return r
+	}
+	if entries, ok := firstMember(agents, "entries"); ok {
+		r.present, r.entries = true, true
+		at := occkit.NewPath("agents", "entries")
+		entries.ForEach(func(k, v gjson.Result) bool {
+			if entries.IsObject() && v.IsObject() {
+				r.members = append(r.members, rosterMember{id: agentKey(k.String()), key: k.String(), at: at.Key(k.String()), v: v,
+					isDefault: v.Get("default").Type == gjson.True})
+			}
+			return true
+		})
+		for _, m := range r.members {
+			if cur, ok := r.byID[m.id]; !ok || spellingBefore(m.key, cur.key, m.id) {
+				r.byID[m.id] = m
+			}
+		}
+		return r
+	}
+	if list, ok := firstMember(agents, "list"); ok {
+		r.present = true
+		at := occkit.NewPath("agents", "list")
+		i := 0
+		list.ForEach(func(_, v gjson.Result) bool {
+			if list.IsArray() && (v.IsObject() || v.IsArray()) {
+				id := v.Get("id")
+				m := rosterMember{id: agentKey(id.String()), at: at.Index(i), v: v, isDefault: v.Get("default").Type == gjson.True}
+				if id.Type != gjson.String {
+					m.id = "main"
+				}
+				r.members = append(r.members, m)
+				if _, dup := r.byID[m.id]; !dup {
+					r.byID[m.id] = m
+				}
+			}
+			i++
+			return true
+		})
+	}
+	return r
+}
+
+// spellingBefore orders two spellings of the normalized name id: the
+// spelling equal to id first, then the smaller trimmed spelling, then the
+// smaller key.
+func spellingBefore(a, b, id string) bool {
+	if (a == id) != (b == id) {
+		return a == id
+	}
+	if ta, tb := strings.TrimSpace(a), strings.TrimSpace(b); ta != tb {
+		return ta < tb
+	}
+	return a < b
+}
+
+// implicitAgent is the agent a request naming none reads (OpenClaw's
+// legacy compatibility owner), "" when there is none.
+func (r roster) implicitAgent(agents gjson.Result) string {
+	if o := agents.Get("ownership"); o.Type == gjson.String && o.String() == "explicit" {
+		rec := agents.Get("defaults.systemAgent.agentId")
+		if rec.Type != gjson.String || strings.TrimSpace(rec.String()) == "" {
+			return ""
+		}
+		id := agentKey(rec.String())
+		if _, ok := r.byID[id]; ok || !r.present && id == "main" {
+			return id
+		}
+		return ""
+	}
+	marked := ""
+	n := 0
+	for _, m := range r.members {
+		if m.isDefault {
+			marked, n = m.id, n+1
+		}
+	}
+	switch {
+	case n == 1:
+		return marked
+	case len(r.members) == 1:
+		return r.members[0].id
+	case len(r.members) == 0 && !r.present:
+		return "main"
+	}
+	return ""
+}
+
+// providerGroup is the merged provider config of one normalized provider
+// ID: its members in merge order.
+type providerGroup struct {
+	key     string // the spelling reasons name
+	members []gjson.Result
+	keys    []string
+}
+
+// providerGroups groups the object members of models.providers by
+// normalized ID and picks, per ID, the members that merge.
+func providerGroups(provs gjson.Result) map[string]providerGroup {
+	if !provs.IsObject() {
+		return nil
+	}
+	type cand struct {
+		key string
+		v   gjson.Result
+	}
+	byID := map[string][]cand{}
+	provs.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			id := fold(k.String())
+			byID[id] = append(byID[id], cand{k.String(), v})
+		}
+		return true
+	})
+	out := make(map[string]providerGroup, len(byID))
+	for id, cs := range byID {
+		if id == "" {
+			continue
+		}
+		// The trimmed spelling that merges: the ID itself, else the
+		// smallest.
+		spell := ""
+		for _, c := range cs {
+			t := strings.TrimSpace(c.key)
+			if t == id {
+				spell = t
+				break
+			}
+			if spell == "" || t < spell {
+				spell = t
+			}
+		}
+		var ms []cand
+		for _, c := range cs {
+			if strings.TrimSpace(c.key) == spell {
+				ms = append(ms, c)
+			}
+		}
+		// merge order: the key equal to the ID, then byte order
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && spellingBefore(ms[j].key, ms[j-1].key, id); j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+		g := providerGroup{key: ms[0].key}
+		for _, m := range ms {
+			g.members = append(g.members, m.v)
+			g.keys = append(g.keys, m.key)
+		}
+		out[id] = g
+	}
+	return out
+}
+
+// merged is the group's config as one object: members merged in order,
+// a later member's value winning, except that `models` is taken only
+// from a member where it is present and not null.
+func (g providerGroup) merged() gjson.Result {
+	if len(g.members) == 1 {
+		return g.members[0]
+	}
+	var order []string
+	vals := map[string]string{}
+	rawKeys := map[string]string{}
+	for _, m := range g.members {
+		m.ForEach(func(k, v gjson.Result) bool {
+			key := k.String()
+			if key == "models" && v.Type == gjson.Null {
+				return true
+			}
+			if _, seen := vals[key]; !seen {
+				order = append(order, key)
+				rawKeys[key] = k.Raw
+			}
+			vals[key] = v.Raw
+			return true
+		})
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(rawKeys[k])
+		b.WriteByte(':')
+		b.WriteString(vals[k])
+	}
+	b.WriteByte('}')
+	return gjson.Parse(b.String())
+}
