@@ -38,6 +38,7 @@ const (
 //     loaders by prefix (NODE_*, PYTHON*, PERL5*, RUBY*, JAVA_*, …), shell
 //     start-up files, resolver and CA settings, and every proxy variable.
 func (p *Policy) Refused(name string) (Refusal, bool) {
+	p = p.or()
 	u := strings.ToUpper(name)
 	host := "OpenClaw " + p.release + " host environment policy"
 	switch {

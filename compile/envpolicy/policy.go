@@ -42,7 +42,8 @@ type file struct {
 }
 
 // Policy is the environment-variable policy of one OpenClaw release. It is
-// immutable and safe for concurrent use.
+// immutable and safe for concurrent use; a nil *Policy is the pinned
+// release's ([Pinned]).
 type Policy struct {
 	release string
 
@@ -71,6 +72,15 @@ func Pinned() *Policy {
 	if !ok {
 		// The file is embedded and checked by the package's tests.
 		panic("envpolicy: the pinned release's data does not load")
+	}
+	return p
+}
+
+// or is p, or the pinned release's policy for a nil p: the zero
+// [compile.SecretPolicy] and a nil *Policy read as the pinned release.
+func (p *Policy) or() *Policy {
+	if p == nil {
+		return Pinned()
 	}
 	return p
 }
@@ -172,13 +182,14 @@ func parse(b []byte) (*Policy, error) {
 var specInference = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEX_ACCESS_TOKEN"}
 
 // Release is the OpenClaw release the policy was generated from.
-func (p *Policy) Release() string { return p.release }
+func (p *Policy) Release() string { return p.or().release }
 
 // Inference reports whether name carries a model inference credential
 // in this release (compared without regard to case): a provider's
 // credential variable, a rotation list or numbered key of one, or an AWS
 // SDK credential OpenClaw takes as model auth.
 func (p *Policy) Inference(name string) bool {
+	p = p.or()
 	u := strings.ToUpper(name)
 	if p.inference[u] {
 		return true
@@ -194,6 +205,7 @@ func (p *Policy) Inference(name string) bool {
 // InferenceNames lists the exact inference variable names, sorted (the
 // numbered <BASE>_API_KEY_* forms are matched by [Policy.Inference] only).
 func (p *Policy) InferenceNames() []string {
+	p = p.or()
 	out := make([]string, 0, len(p.inference))
 	for k := range p.inference {
 		out = append(out, k)
@@ -206,6 +218,7 @@ func (p *Policy) InferenceNames() []string {
 // credential here" where one could be (ollama-local, secretref-managed,
 // oauth:<provider>, …): a public constant, not secret bytes.
 func (p *Policy) NonSecretMarker(v string) bool {
+	p = p.or()
 	v = strings.TrimSpace(v)
 	if p.markers[v] {
 		return true
@@ -219,6 +232,7 @@ func (p *Policy) NonSecretMarker(v string) bool {
 // ([A-Za-z_][A-Za-z0-9_]*) that neither its host policy nor its config
 // policy blocks (isBlockedConfigEnvVar).
 func (p *Policy) ConfigEnvApplies(name string) bool {
+	p = p.or()
 	if !portable(name) {
 		return false
 	}

@@ -1,6 +1,7 @@
 package envpolicy_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -151,5 +152,31 @@ func TestConfigEnvApplies(t *testing.T) {
 		if got := p.ConfigEnvApplies(n); got != want {
 			t.Errorf("ConfigEnvApplies(%q) = %v, want %v", n, got, want)
 		}
+	}
+}
+
+// TestNilPolicyIsPinned checks that a nil *Policy (the zero
+// compile.SecretPolicy's) answers as the pinned release's.
+func TestNilPolicyIsPinned(t *testing.T) {
+	var nilPol *envpolicy.Policy
+	pin := envpolicy.Pinned()
+	if nilPol.Release() != pin.Release() {
+		t.Errorf("Release %q, want %q", nilPol.Release(), pin.Release())
+	}
+	for _, name := range []string{"OPENAI_API_KEY", "NODE_OPTIONS", "TEAM", "LD_PRELOAD", "1BAD", ""} {
+		if got, want := nilPol.ConfigEnvApplies(name), pin.ConfigEnvApplies(name); got != want {
+			t.Errorf("ConfigEnvApplies(%q) = %v, want %v", name, got, want)
+		}
+		if got, want := nilPol.Inference(name), pin.Inference(name); got != want {
+			t.Errorf("Inference(%q) = %v, want %v", name, got, want)
+		}
+		gr, gok := nilPol.Refused(name)
+		wr, wok := pin.Refused(name)
+		if gr != wr || gok != wok {
+			t.Errorf("Refused(%q) = %v %v, want %v %v", name, gr, gok, wr, wok)
+		}
+	}
+	if !slices.Equal(nilPol.InferenceNames(), pin.InferenceNames()) || nilPol.NonSecretMarker("ollama-local") != pin.NonSecretMarker("ollama-local") {
+		t.Error("a nil policy lists other inference names or markers than the pinned one")
 	}
 }

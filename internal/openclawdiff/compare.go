@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -688,6 +689,15 @@ func LoadItem(in LoadInput) (map[string]any, LoadOut) {
 // when occkit's load is recomputed ([LoadExplained]).
 const unsetMark = "\x00occkit-unset\x00"
 
+// pairMissing stands for a name of the ZAI_API_KEY pair OpenClaw reported
+// missing: a value the loader reads as blank (JavaScript white space), so
+// that, as in OpenClaw, it fills neither name of the pair, and that the
+// recomputation then writes back as the literal ${NAME} OpenClaw keeps.
+var pairMissing = map[string]string{
+	"ZAI_API_KEY":  "\u2028\u00a0\u2029",
+	"Z_AI_API_KEY": "\u2029\u00a0\u2028",
+}
+
 // Load reasons ([LoadExplained]).
 const (
 	LoadMissingVar = "missing-variable"
@@ -744,6 +754,9 @@ func loadAs(in LoadInput, a LoadAnswer, defined []string, markPair bool) []strin
 			why = append(why, LoadMissingVar)
 		}
 		if slices.Contains(a.Missing, name) {
+			if mark, ok := pairMissing[name]; ok {
+				return mark, true
+			}
 			return "${" + name + "}", true
 		}
 		return unsetMark, true
@@ -752,6 +765,9 @@ func loadAs(in LoadInput, a LoadAnswer, defined []string, markPair bool) []strin
 		return nil
 	}
 	got := canonJSON(doc.Bytes())
+	for name, mark := range pairMissing {
+		got = strings.ReplaceAll(got, strings.Trim(canonJSON([]byte(strconv.Quote(mark))), `"`), "${"+name+"}")
+	}
 	if strings.Contains(got, `"__proto__"`) {
 		why = append(why, LoadProto)
 		got = withoutProto(got)

@@ -149,6 +149,11 @@ func TestLoadPredicates(t *testing.T) {
 		{"proto kept, more differs", `{"__proto__":{"x":1},"a":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":2}`}}, ""},
 		{"a missing variable inside proto OpenClaw drops", `{"__proto__":{"x":"${M}"},"a":1}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":1}`}}, "missing-variable-is-an-error"},
 		{"an empty variable is missing", `{"a":"${EMPTY}"}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${EMPTY}"}`}, Missing: []string{"EMPTY"}}, "missing-variable-is-an-error"},
+		// OpenClaw 2026.9.6 fills ZAI_API_KEY from the legacy spelling,
+		// never the other way: a missing Z_AI_API_KEY stays literal and
+		// fills nothing, while env.vars sets ZAI_API_KEY.
+		{"a missing Z_AI_API_KEY beside a defined ZAI_API_KEY", `{"t":"x-${Z_AI_API_KEY}","g":"${ZAI_API_KEY}","env":{"vars":{"ZAI_API_KEY":"v1"}}}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"env":{"vars":{"ZAI_API_KEY":"v1"}},"g":"v1","t":"x-${Z_AI_API_KEY}"}`}, Missing: []string{"Z_AI_API_KEY"}}, "missing-variable-is-an-error"},
+		{"a missing Z_AI_API_KEY, the pair differs", `{"t":"x-${Z_AI_API_KEY}","g":"${ZAI_API_KEY}","env":{"vars":{"ZAI_API_KEY":"v1"}}}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"env":{"vars":{"ZAI_API_KEY":"v1"}},"g":"${Z_AI_API_KEY}","t":"x-${Z_AI_API_KEY}"}`}, Missing: []string{"Z_AI_API_KEY"}}, ""},
 		{"a missing variable outside proto OpenClaw did not report", `{"__proto__":{},"a":"${M}"}`, LoadAnswer{LoadOut: LoadOut{JSON: `{"a":"${M}"}`}}, ""},
 	}
 	for _, tc := range tests {
