@@ -386,7 +386,8 @@
 // here" (ollama-local, secretref-managed, oauth:<provider>, …, package
 // envpolicy). Anything else is a literal: text around a reference
 // ("xoxb-${SUFFIX}"), the escaped "$${NAME}", a number, an object that is
-// no SecretRef. Whether OpenClaw's schema accepts a SecretRef at that path
+// no SecretRef (refused at the first literal inside it, or at the object
+// itself when only its keys carry text: {"xoxb-…": true}). Whether OpenClaw's schema accepts a SecretRef at that path
 // is the schema's to say (DOC-5).
 //
 // Every reference must then be bound for the process that reads the

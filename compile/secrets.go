@@ -321,7 +321,9 @@ func literalString(s string, pol *envpolicy.Policy) bool {
 
 // literalAt returns the first path at or below at where v holds credential
 // bytes: a string that [literalString] refuses or a number, anywhere in v
-// unless v is a SecretRef. Booleans and null carry none.
+// unless v is a SecretRef, or else v itself when it is an object with
+// members that is no SecretRef (its keys are text the author wrote at a
+// credential place). Booleans, null and empty containers carry none.
 func literalAt(v gjson.Result, at occkit.Path, pol *envpolicy.Policy) (occkit.Path, bool) {
 	switch {
 	case v.Type == gjson.String:
@@ -333,11 +335,18 @@ func literalAt(v gjson.Result, at occkit.Path, pol *envpolicy.Policy) (occkit.Pa
 			return occkit.Path{}, false
 		}
 		var found occkit.Path
-		hit := false
+		hit, members := false, false
 		v.ForEach(func(k, c gjson.Result) bool {
+			members = true
 			found, hit = literalAt(c, at.Key(k.String()), pol)
 			return !hit
 		})
+		if !hit && members {
+			// An object that is no SecretRef is a literal even when its
+			// values carry no bytes: its keys do ({"xoxb-…": true}). It
+			// is refused at its own path, which names none of them.
+			return at, true
+		}
 		return found, hit
 	case v.IsArray():
 		for i, c := range v.Array() {
