@@ -370,8 +370,10 @@
 // password, cert, …: its letters end with such a word, so auth: "api-key",
 // authHeader, headerName, maxTokensField and tokenMode, which only mention
 // one, are settings), and every URL-like string's password, token user
-// info (TOKEN@host, svc:KEY@host) and credential query or fragment
-// parameters (key, token, sig, auth, code, …; api-version is no
+// info (TOKEN@host, TOKEN:@host, svc:KEY@host; the authority found as a
+// URL parser finds it, after any run of slashes: https:/u:pw@host,
+// //u:pw@host) and credential query or fragment parameters (key, token,
+// sig, auth, code, …, names percent-decoded; api-version is no
 // credential); and every env.vars entry whose name is a credential's
 // (provider key variables of the release, <PROVIDER>_API_KEY of a
 // configured provider, names with a KEY, TOKEN, SECRET, PASSWORD, …

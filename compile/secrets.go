@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"net/url"
 	"sort"
 	"strings"
 	"unicode"
@@ -370,16 +371,24 @@ func urlLiteral(s string) bool {
 	} else if i := strings.IndexByte(s, ':'); i >= 0 && strings.ContainsRune(s[i:], '@') {
 		rest = s[i+1:]
 	}
+	// A URL parser (WHATWG, Node's) reads any run of slashes and
+	// backslashes after a special scheme, and a scheme-relative "//", as
+	// the start of the authority: https:/u:pw@host has a password.
+	rest = strings.TrimLeft(rest, `/\`)
 	authority, tail := rest, ""
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		authority, tail = rest[:i], rest[i:]
 	}
 	if i := strings.LastIndexByte(authority, '@'); i >= 0 {
 		// user:password names a user and holds a password; a user info
-		// without a colon may be a token by itself.
+		// without a colon, or with an empty password (TOKEN:@host, sent
+		// as Basic TOKEN:), may be a token by itself.
 		info := authority[:i]
-		if _, password, ok := strings.Cut(info, ":"); ok {
+		if user, password, ok := strings.Cut(info, ":"); ok {
 			info = password
+			if password == "" {
+				info = user
+			}
 		}
 		if _, ok := wholeRef(info); !ok && info != "" {
 			return true
@@ -391,6 +400,10 @@ func urlLiteral(s string) bool {
 	}
 	for _, kv := range strings.FieldsFunc(params, func(r rune) bool { return r == '&' || r == '#' || r == '?' || r == ';' }) {
 		name, value, _ := strings.Cut(kv, "=")
+		// A server reads %6Bey as key.
+		if u, err := url.QueryUnescape(name); err == nil {
+			name = u
+		}
 		var buf [64]byte
 		n := string(appendNormalKey(buf[:0], name))
 		if !credentialName(name) && n != "sig" && n != "auth" && n != "code" && n != "" {
