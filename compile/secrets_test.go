@@ -292,3 +292,43 @@ func TestReferencedEnv(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// The binding rule is the approved release's own (each release's policy
+// generated from its package): 2026.9.4 has no radius provider, so
+// RADIUS_API_KEY is no model credential of a dedicated gateway there,
+// while 2026.9.6 reads it as one (AUTH-6); a code-loading name is
+// refused on each, by that release's own host policy.
+func TestSecretBindingNamesPerRelease(t *testing.T) {
+	src := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "s"}
+	doc := func(name string) string {
+		return `{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${` + name + `}"}}}`
+	}
+	tests := []struct {
+		release, name string
+		refusedBy     string // the refusal's message names it; "" when admitted
+	}{
+		{"2026.9.4", "RADIUS_API_KEY", ""},
+		{"2026.9.6", "RADIUS_API_KEY", "OpenClaw 2026.9.6 provider credentials"},
+		{"2026.8.2", "LD_AUDIT", "OpenClaw 2026.8.2 host environment policy"},
+		{"2026.9.6", "LD_AUDIT", "OpenClaw 2026.9.6 host environment policy"},
+		// 2026.9.5 learned to refuse this endpoint; older releases keep
+		// the newest release's refusal.
+		{"2026.8.2", "DISCORD_API_URL", "OpenClaw 2026.9.6 workspace .env policy"},
+	}
+	for _, tt := range tests {
+		in := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Level: occkit.LevelInfo, Namespace: "ns",
+			OpenClawRelease: tt.release, Document: stamped(t, doc(tt.name)),
+			SecretBindings: []occkit.SecretBinding{{Env: tt.name, Source: src}}}
+		err := compile.CheckPlan(in, compile.PlanOptions{})
+		if tt.refusedBy == "" {
+			if err != nil {
+				t.Errorf("%s on %s: %v", tt.name, tt.release, err)
+			}
+			continue
+		}
+		e := occkit.First(err)
+		if e == nil || e.Rule != "AUTH-6" || e.Path.String() != "secretBindings[0].env" || !strings.Contains(e.Message(), tt.refusedBy) {
+			t.Errorf("%s on %s: %v, want AUTH-6 at secretBindings[0].env naming %q", tt.name, tt.release, err, tt.refusedBy)
+		}
+	}
+}
