@@ -60,7 +60,8 @@ const (
 	MaxFileDepth = 10_000
 )
 
-// Load reads every *.json case file of dir, in name order. A file that is
+// Load reads every *.json case file of dir, in name order; a dir that
+// cannot be read is an error that keeps its cause (fs.ErrNotExist, …). A file that is
 // not a JSON array of cases does not stop the others: it becomes one
 // failing case (a file holding a single case object is read as that case),
 // as does one larger than [MaxFileBytes] or nested deeper than
@@ -68,6 +69,11 @@ const (
 // scan that keeps a counter, not a stack, so no nesting can exhaust the
 // stack or the memory.
 func Load(dir string) ([]Case, error) {
+	// A directory that cannot be read keeps its cause for errors.Is
+	// (fs.ErrNotExist, fs.ErrPermission).
+	if _, err := os.ReadDir(dir); err != nil {
+		return nil, fmt.Errorf("policytest: %w", err)
+	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
