@@ -29,12 +29,14 @@ type SecretPolicy struct {
 	match *sensitive.Set
 }
 
-// findSensitive is [sensitive.Find] with the policy's patterns.
-func (p SecretPolicy) findSensitive(doc occkit.Document) []occkit.Path {
-	if p.match != nil {
-		return p.match.Find(doc)
+// eachSensitive is [sensitive.Set.Each] with the policy's patterns: every
+// sensitive path of doc and its value, in one pass.
+func (p SecretPolicy) eachSensitive(doc occkit.Document, fn func(at occkit.Path, v gjson.Result)) {
+	set := p.match
+	if set == nil {
+		set = sensitive.Compile(p.Sensitive)
 	}
-	return sensitive.Find(doc, p.Sensitive)
+	set.Each(doc, func(at occkit.Path, raw string) { fn(at, gjson.Parse(raw)) })
 }
 
 // SecretPolicyFor returns the policy of an OpenClaw release: its own data
@@ -112,9 +114,7 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 			visit(at, v, kind)
 		}
 	}
-	for _, p := range pol.findSensitive(doc) {
-		once(p, docjson.Get(doc, p), placeValue)
-	}
+	pol.eachSensitive(doc, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
 	// The walk keeps the steps below the scope and builds a path only
 	// for a place it visits.
 	type step struct {
