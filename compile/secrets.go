@@ -596,9 +596,32 @@ func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
 	src := doc.String()
 	var out []envRef
 	var names []string
-	var srcBytes []byte // src as bytes for PathAt, made once when needed
+	// The objects open at i: where each starts and where its "source":
+	// "env" key is (-1: none), so that an env SecretRef is read when it
+	// closes, without a search from the root.
+	type open struct{ start, source int }
+	var objects []open
 	for i := 0; i < len(src); i++ {
-		if src[i] != '"' {
+		switch src[i] {
+		case '{':
+			objects = append(objects, open{i, -1})
+			continue
+		case '}':
+			if len(objects) == 0 {
+				continue
+			}
+			o := objects[len(objects)-1]
+			objects = objects[:len(objects)-1]
+			// Its path (that of the key's object) is found only for a
+			// refusal.
+			if o.source >= 0 {
+				if name, ok := secretRef(gjson.Parse(src[o.start : i+1])); ok && name != "" {
+					out = append(out, envRef{name: name, off: o.source})
+				}
+			}
+			continue
+		case '"':
+		default:
 			continue
 		}
 		start := i
@@ -613,15 +636,8 @@ func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
 		}
 		isKey := i+1 < len(src) && src[i+1] == ':'
 		if isKey {
-			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) {
-				// The object that holds the key.
-				if srcBytes == nil {
-					srcBytes = []byte(src)
-				}
-				at := occkit.PathAt(srcBytes, start)
-				if name, ok := secretRef(docjson.Get(doc, at)); ok && name != "" {
-					out = append(out, envRef{name: name, off: -1, at: at})
-				}
+			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) && len(objects) > 0 {
+				objects[len(objects)-1].source = start
 			}
 			continue
 		}
