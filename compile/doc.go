@@ -378,8 +378,10 @@
 // password, cert, …: its letters end with such a word, so auth: "api-key",
 // authHeader, headerName, maxTokensField and tokenMode, which only mention
 // one, are settings), and every URL-like string's password, token user
-// info (TOKEN@host, svc:KEY@host) and credential query or fragment
-// parameters (key, token, sig, auth, code, …; api-version is no
+// info (TOKEN@host, TOKEN:@host, svc:KEY@host; the authority found as a
+// URL parser finds it, after any run of slashes: https:/u:pw@host,
+// //u:pw@host) and credential query or fragment parameters (key, token,
+// sig, auth, code, …, names percent-decoded; api-version is no
 // credential); and every env.vars entry whose name is a credential's
 // (provider key variables of the release, <PROVIDER>_API_KEY of a
 // configured provider, names with a KEY, TOKEN, SECRET, PASSWORD, …
@@ -394,7 +396,8 @@
 // here" (ollama-local, secretref-managed, oauth:<provider>, …, package
 // envpolicy). Anything else is a literal: text around a reference
 // ("xoxb-${SUFFIX}"), the escaped "$${NAME}", a number, an object that is
-// no SecretRef. Whether OpenClaw's schema accepts a SecretRef at that path
+// no SecretRef (refused at the first literal inside it, or at the object
+// itself when only its keys carry text: {"xoxb-…": true}). Whether OpenClaw's schema accepts a SecretRef at that path
 // is the schema's to say (DOC-5).
 //
 // Every reference must then be bound for the process that reads the

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"net/url"
 	"sort"
 	"strings"
 	"unicode"
@@ -28,12 +29,14 @@ type SecretPolicy struct {
 	match *sensitive.Set
 }
 
-// findSensitive is [sensitive.Find] with the policy's patterns.
-func (p SecretPolicy) findSensitive(doc occkit.Document) []occkit.Path {
-	if p.match != nil {
-		return p.match.Find(doc)
+// eachSensitive is [sensitive.Set.Each] with the policy's patterns: every
+// sensitive path of doc and its value, in one pass.
+func (p SecretPolicy) eachSensitive(doc occkit.Document, fn func(at occkit.Path, v gjson.Result)) {
+	set := p.match
+	if set == nil {
+		set = sensitive.Compile(p.Sensitive)
 	}
-	return sensitive.Find(doc, p.Sensitive)
+	set.Each(doc, func(at occkit.Path, raw string) { fn(at, gjson.Parse(raw)) })
 }
 
 // SecretPolicyFor returns the policy of an OpenClaw release: its own data
@@ -111,9 +114,7 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 			visit(at, v, kind)
 		}
 	}
-	for _, p := range pol.findSensitive(doc) {
-		once(p, docjson.Get(doc, p), placeValue)
-	}
+	pol.eachSensitive(doc, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
 	// The walk keeps the steps below the scope and builds a path only
 	// for a place it visits.
 	type step struct {
@@ -321,7 +322,9 @@ func literalString(s string, pol *envpolicy.Policy) bool {
 
 // literalAt returns the first path at or below at where v holds credential
 // bytes: a string that [literalString] refuses or a number, anywhere in v
-// unless v is a SecretRef. Booleans and null carry none.
+// unless v is a SecretRef, or else v itself when it is an object with
+// members that is no SecretRef (its keys are text the author wrote at a
+// credential place). Booleans, null and empty containers carry none.
 func literalAt(v gjson.Result, at occkit.Path, pol *envpolicy.Policy) (occkit.Path, bool) {
 	switch {
 	case v.Type == gjson.String:
@@ -333,11 +336,18 @@ func literalAt(v gjson.Result, at occkit.Path, pol *envpolicy.Policy) (occkit.Pa
 			return occkit.Path{}, false
 		}
 		var found occkit.Path
-		hit := false
+		hit, members := false, false
 		v.ForEach(func(k, c gjson.Result) bool {
+			members = true
 			found, hit = literalAt(c, at.Key(k.String()), pol)
 			return !hit
 		})
+		if !hit && members {
+			// An object that is no SecretRef is a literal even when its
+			// values carry no bytes: its keys do ({"xoxb-…": true}). It
+			// is refused at its own path, which names none of them.
+			return at, true
+		}
 		return found, hit
 	case v.IsArray():
 		for i, c := range v.Array() {
@@ -361,16 +371,24 @@ func urlLiteral(s string) bool {
 	} else if i := strings.IndexByte(s, ':'); i >= 0 && strings.ContainsRune(s[i:], '@') {
 		rest = s[i+1:]
 	}
+	// A URL parser (WHATWG, Node's) reads any run of slashes and
+	// backslashes after a special scheme, and a scheme-relative "//", as
+	// the start of the authority: https:/u:pw@host has a password.
+	rest = strings.TrimLeft(rest, `/\`)
 	authority, tail := rest, ""
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		authority, tail = rest[:i], rest[i:]
 	}
 	if i := strings.LastIndexByte(authority, '@'); i >= 0 {
 		// user:password names a user and holds a password; a user info
-		// without a colon may be a token by itself.
+		// without a colon, or with an empty password (TOKEN:@host, sent
+		// as Basic TOKEN:), may be a token by itself.
 		info := authority[:i]
-		if _, password, ok := strings.Cut(info, ":"); ok {
+		if user, password, ok := strings.Cut(info, ":"); ok {
 			info = password
+			if password == "" {
+				info = user
+			}
 		}
 		if _, ok := wholeRef(info); !ok && info != "" {
 			return true
@@ -382,6 +400,10 @@ func urlLiteral(s string) bool {
 	}
 	for _, kv := range strings.FieldsFunc(params, func(r rune) bool { return r == '&' || r == '#' || r == '?' || r == ';' }) {
 		name, value, _ := strings.Cut(kv, "=")
+		// A server reads %6Bey as key.
+		if u, err := url.QueryUnescape(name); err == nil {
+			name = u
+		}
 		var buf [64]byte
 		n := string(appendNormalKey(buf[:0], name))
 		if !credentialName(name) && n != "sig" && n != "auth" && n != "code" && n != "" {
@@ -574,9 +596,32 @@ func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
 	src := doc.String()
 	var out []envRef
 	var names []string
-	var srcBytes []byte // src as bytes for PathAt, made once when needed
+	// The objects open at i: where each starts and where its "source":
+	// "env" key is (-1: none), so that an env SecretRef is read when it
+	// closes, without a search from the root.
+	type open struct{ start, source int }
+	var objects []open
 	for i := 0; i < len(src); i++ {
-		if src[i] != '"' {
+		switch src[i] {
+		case '{':
+			objects = append(objects, open{i, -1})
+			continue
+		case '}':
+			if len(objects) == 0 {
+				continue
+			}
+			o := objects[len(objects)-1]
+			objects = objects[:len(objects)-1]
+			// Its path (that of the key's object) is found only for a
+			// refusal.
+			if o.source >= 0 {
+				if name, ok := secretRef(gjson.Parse(src[o.start : i+1])); ok && name != "" {
+					out = append(out, envRef{name: name, off: o.source})
+				}
+			}
+			continue
+		case '"':
+		default:
 			continue
 		}
 		start := i
@@ -591,15 +636,8 @@ func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
 		}
 		isKey := i+1 < len(src) && src[i+1] == ':'
 		if isKey {
-			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) {
-				// The object that holds the key.
-				if srcBytes == nil {
-					srcBytes = []byte(src)
-				}
-				at := occkit.PathAt(srcBytes, start)
-				if name, ok := secretRef(docjson.Get(doc, at)); ok && name != "" {
-					out = append(out, envRef{name: name, off: -1, at: at})
-				}
+			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) && len(objects) > 0 {
+				objects[len(objects)-1].source = start
 			}
 			continue
 		}

@@ -37,6 +37,9 @@ func TestCheckSecretLiterals(t *testing.T) {
 		{"literal in an account", `{"channels":{"telegram":{"accounts":{"a":{"botToken":"123:abc"}}}}}`, []string{"channels.telegram.accounts.a.botToken"}},
 		{"number", `{"hooks":{"token":12345678}}`, []string{"hooks.token"}},
 		{"inline object", `{"channels":{"googlechat":{"serviceAccount":{"private_key":"-----BEGIN"}}}}`, []string{"channels.googlechat.serviceAccount.private_key"}},
+		{"credential in a key", `{"channels":{"googlechat":{"serviceAccount":{"xoxb-1":true}}}}`, []string{"channels.googlechat.serviceAccount"}},
+		{"credential in a nested key", `{"channels":{"googlechat":{"serviceAccount":{"a":null,"b":{"xoxb-1":[false]}}}}}`, []string{"channels.googlechat.serviceAccount.b"}},
+		{"empty containers", `{"channels":{"googlechat":{"serviceAccount":{}}},"hooks":{"token":[]}}`, nil},
 		{"bearer literal", `{"models":{"providers":{"x":{"headers":{"Authorization":"Bearer sk-1"}}}}}`, []string{"models.providers.x.headers.Authorization"}},
 		{"reference with literal text", `{"channels":{"slack":{"botToken":"xoxb-${SUFFIX}"}}}`, []string{"channels.slack.botToken"}},
 		{"escaped reference", `{"channels":{"slack":{"botToken":"$${SLACK_BOT_TOKEN}"}}}`, []string{"channels.slack.botToken"}},
@@ -46,6 +49,13 @@ func TestCheckSecretLiterals(t *testing.T) {
 		{"URL token user", `{"models":{"providers":{"x":{"baseUrl":"https://tok@llm.test/v1"}}}}`, []string{"models.providers.x.baseUrl"}},
 		{"URL query key", `{"models":{"providers":{"x":{"baseUrl":"https://llm.test/v1?key=k1"}}}}`, []string{"models.providers.x.baseUrl"}},
 		{"URL signature", `{"models":{"providers":{"x":{"baseUrl":"https://llm.test/v1?sv=1&sig=s"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"URL token user with an empty password", `{"models":{"providers":{"x":{"baseUrl":"https://tok:@llm.test/v1"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"URL with one slash", `{"models":{"providers":{"x":{"baseUrl":"https:/u:pw@llm.test/v1"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"URL with backslashes", `{"models":{"providers":{"x":{"baseUrl":"https:\\\\u:pw@llm.test/v1"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"scheme-relative URL", `{"models":{"providers":{"x":{"baseUrl":"//u:pw@llm.test/v1"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"URL query key percent-encoded", `{"models":{"providers":{"x":{"baseUrl":"https://llm.test/v1?%6Bey=k1"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"URL IPv6 host and fragment token", `{"models":{"providers":{"x":{"baseUrl":"https://[::1]:8080/v1#access_token=t"}}}}`, []string{"models.providers.x.baseUrl"}},
+		{"URL references", `{"models":{"providers":{"x":{"baseUrl":"https://${U}:@[::1]:8080/v1?%6Bey=${K}"}}}}`, nil},
 		{"scheme-less user info", `{"models":{"providers":{"x":{"baseUrl":"svc:KEY@llm.test/v1"}}}}`, []string{"models.providers.x.baseUrl"}},
 		{"env credential", `{"env":{"vars":{"SLACK_BOT_TOKEN":"xoxb-1","REGION":"eu"}}}`, []string{"env.vars.SLACK_BOT_TOKEN"}},
 		{"env inference", `{"env":{"vars":{"MOONSHOT_API_KEY":"m"}}}`, []string{"env.vars.MOONSHOT_API_KEY"}},
@@ -280,5 +290,45 @@ func TestReferencedEnv(t *testing.T) {
 		"appToken":{"source":"env","provider":"default","id":"E"}}},"x":"$F","y":{"source":"env","id":"G"}}`)
 	if d := cmp.Diff([]string{"A", "B", "D", "E", "G"}, compile.ReferencedEnv(doc, pinnedSecrets)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// The binding rule is the approved release's own (each release's policy
+// generated from its package): 2026.9.4 has no radius provider, so
+// RADIUS_API_KEY is no model credential of a dedicated gateway there,
+// while 2026.9.6 reads it as one (AUTH-6); a code-loading name is
+// refused on each, by that release's own host policy.
+func TestSecretBindingNamesPerRelease(t *testing.T) {
+	src := occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "s"}
+	doc := func(name string) string {
+		return `{"agents":{"defaults":{"model":"openai/gpt-5"}},"channels":{"telegram":{"botToken":"${` + name + `}"}}}`
+	}
+	tests := []struct {
+		release, name string
+		refusedBy     string // the refusal's message names it; "" when admitted
+	}{
+		{"2026.9.4", "RADIUS_API_KEY", ""},
+		{"2026.9.6", "RADIUS_API_KEY", "OpenClaw 2026.9.6 provider credentials"},
+		{"2026.8.2", "LD_AUDIT", "OpenClaw 2026.8.2 host environment policy"},
+		{"2026.9.6", "LD_AUDIT", "OpenClaw 2026.9.6 host environment policy"},
+		// 2026.9.5 learned to refuse this endpoint; older releases keep
+		// the newest release's refusal.
+		{"2026.8.2", "DISCORD_API_URL", "OpenClaw 2026.9.6 workspace .env policy"},
+	}
+	for _, tt := range tests {
+		in := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated, Level: occkit.LevelInfo, Namespace: "ns",
+			OpenClawRelease: tt.release, Document: stamped(t, doc(tt.name)),
+			SecretBindings: []occkit.SecretBinding{{Env: tt.name, Source: src}}}
+		err := compile.CheckPlan(in, compile.PlanOptions{})
+		if tt.refusedBy == "" {
+			if err != nil {
+				t.Errorf("%s on %s: %v", tt.name, tt.release, err)
+			}
+			continue
+		}
+		e := occkit.First(err)
+		if e == nil || e.Rule != "AUTH-6" || e.Path.String() != "secretBindings[0].env" || !strings.Contains(e.Message(), tt.refusedBy) {
+			t.Errorf("%s on %s: %v, want AUTH-6 at secretBindings[0].env naming %q", tt.name, tt.release, err, tt.refusedBy)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package policytest
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -68,5 +70,15 @@ func TestLoadLimits(t *testing.T) {
 				t.Errorf("case error %q, want a failing case: %s", c.Err, tc.why)
 			}
 		})
+	}
+}
+
+// A case directory that does not exist keeps fs.ErrNotExist for
+// errors.Is (issue 31: causes kept through every loader).
+func TestLoadKeepsTheCause(t *testing.T) {
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), filepath.Join(t.TempDir(), "a", "b")} {
+		if _, err := Load(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Load(%s) = %v, want fs.ErrNotExist", dir, err)
+		}
 	}
 }

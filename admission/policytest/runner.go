@@ -65,15 +65,22 @@ const (
 	MaxFileDepth = 10_000
 )
 
-// Load reads every *.json and *.json5 case file of dir, in name order. A
-// file that is not an array of cases does not stop the others: it becomes
-// one failing case (a file holding a single case object is read as that
-// case), as does one larger than [MaxFileBytes] or nested deeper than
+// Load reads every *.json and *.json5 case file of dir, in name order; a
+// dir that cannot be read is an error that keeps its cause
+// (fs.ErrNotExist, …). A file that is not an array of cases does not stop
+// the others: it becomes one failing case (a file holding a single case
+// object is read as that case), as does one larger than [MaxFileBytes] or
+// nested deeper than
 // [MaxFileDepth]. A file is checked against both before it is parsed, by a
 // scan that keeps a counter, not a stack, so no nesting can exhaust the
 // stack or the memory. A .json5 file is JSON5 (comments, trailing commas,
 // unquoted keys, single quotes), read within the same limits.
 func Load(dir string) ([]Case, error) {
+	// A directory that cannot be read keeps its cause for errors.Is
+	// (fs.ErrNotExist, fs.ErrPermission).
+	if _, err := os.ReadDir(dir); err != nil {
+		return nil, fmt.Errorf("policytest: %w", err)
+	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err

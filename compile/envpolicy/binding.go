@@ -37,8 +37,23 @@ const (
 //   - occkit's families ([codeNames], [trustNames]): whole runtimes and
 //     loaders by prefix (NODE_*, PYTHON*, PERL5*, RUBY*, JAVA_*, …), shell
 //     start-up files, resolver and CA settings, and every proxy variable.
+//
+// For an older release the pinned release's judgement is a floor: what a
+// variable does is no safer in a release that did not list it yet
+// (2026.9.5 added DISCORD_API_URL, an endpoint, to its workspace .env
+// refusals; a 2026.8.2 gateway does not read it more safely).
 func (p *Policy) Refused(name string) (Refusal, bool) {
 	p = p.or()
+	if r, ok := p.refused(name); ok {
+		return r, true
+	}
+	if pinned := Pinned(); pinned != p {
+		return pinned.refused(name)
+	}
+	return Refusal{}, false
+}
+
+func (p *Policy) refused(name string) (Refusal, bool) {
 	u := strings.ToUpper(name)
 	host := "OpenClaw " + p.release + " host environment policy"
 	switch {

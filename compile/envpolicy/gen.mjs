@@ -41,7 +41,8 @@ if (!root || !out) {
 }
 const pkg = path.join(root, "node_modules", "openclaw");
 const dist = path.join(pkg, "dist");
-const files = fs.readdirSync(dist).filter((f) => f.endsWith(".mjs"));
+// Older releases ship .js modules where newer ones ship .mjs.
+const files = fs.readdirSync(dist).filter((f) => f.endsWith(".mjs") || f.endsWith(".js"));
 const text = new Map();
 const read = (f) => {
   if (!text.has(f)) text.set(f, fs.readFileSync(path.join(dist, f), "utf8"));
@@ -53,21 +54,42 @@ function fail(msg) {
   process.exit(1);
 }
 
-// The one module whose text includes marker. managed-handoff-runtime.mjs
-// is a self-contained bundle that repeats other modules: it is not read.
-function moduleWith(marker) {
-  const found = files.filter((f) => f !== "managed-handoff-runtime.mjs" && read(f).includes(marker));
-  if (found.length !== 1) fail(`expected one module with ${JSON.stringify(marker)}, found ${found.length}`);
-  return found[0];
+// modulesWith lists the modules whose text includes marker; at least one
+// must. Self-contained bundles (managed-handoff-runtime.mjs, and in some
+// releases node-host-launcher-bootstrap.js) repeat other modules, so a
+// marker may be in several.
+function modulesWith(marker) {
+  const found = files.filter((f) => read(f).includes(marker));
+  if (found.length === 0) fail(`no module with ${JSON.stringify(marker)}`);
+  return found;
 }
 
-// The exported function named name of the module that defines it.
+// agreed is extract(f) for every module f holding marker, which must all
+// give the same value: a copy that differs is a module this script does
+// not understand.
+async function agreed(marker, extract) {
+  let first, firstFile;
+  for (const f of modulesWith(marker)) {
+    const v = await extract(f);
+    if (firstFile === undefined) {
+      [first, firstFile] = [v, f];
+    } else if (JSON.stringify(v) !== JSON.stringify(first)) {
+      fail(`${firstFile} and ${f} disagree on ${JSON.stringify(marker)}`);
+    }
+  }
+  return first;
+}
+
+// The function named name as the modules that define and export it
+// export it (older releases name the provider table's function without
+// the Core suffix), or undefined.
 async function exported(name) {
-  const f = moduleWith(`function ${name}(`);
-  const mod = await import(path.join(dist, f));
-  const fn = Object.values(mod).find((v) => typeof v === "function" && v.name === name);
-  if (!fn) fail(`${f} does not export ${name}`);
-  return fn;
+  for (const f of files.filter((f) => read(f).includes(`function ${name}(`))) {
+    const mod = await import(path.join(dist, f));
+    const fn = Object.values(mod).find((v) => typeof v === "function" && v.name === name);
+    if (fn) return fn;
+  }
+  return undefined;
 }
 
 // The value of a JavaScript literal (array or object) assigned to name in
@@ -101,70 +123,75 @@ function literal(f, name) {
 const sorted = (xs) => [...new Set(xs)].sort();
 
 // Host environment policy.
-const hostFile = moduleWith("var host_env_security_policy_default = {");
-const policy = literal(hostFile, "host_env_security_policy_default");
-const cargo = read(hostFile).match(/CARGO_TARGET_EXECUTABLE_OVERRIDE_ENV_KEY = \/(.+?)\/;/);
-if (!cargo) fail("no CARGO_TARGET_EXECUTABLE_OVERRIDE_ENV_KEY");
+const hostMarker = "var host_env_security_policy_default = {";
+const policy = await agreed(hostMarker, (f) => literal(f, "host_env_security_policy_default"));
+const cargo = await agreed("CARGO_TARGET_EXECUTABLE_OVERRIDE_ENV_KEY = /", (f) => {
+  const m = read(f).match(/CARGO_TARGET_EXECUTABLE_OVERRIDE_ENV_KEY = \/(.+?)\/;/);
+  return m ? m[1] : fail(`${f}: no CARGO_TARGET_EXECUTABLE_OVERRIDE_ENV_KEY`);
+});
 const upper = (xs) => sorted((xs ?? []).map((x) => x.toUpperCase()));
 const hostEnv = {
   blockedKeys: upper(policy.blockedEverywhereKeys),
   blockedPrefixes: upper(policy.blockedPrefixes),
   blockedOverrideKeys: upper(policy.blockedOverrideOnlyKeys),
   blockedOverridePrefixes: upper(policy.blockedOverridePrefixes),
-  blockedOverridePattern: cargo[1],
+  blockedOverridePattern: cargo,
 };
 
 // The extra names env.vars may not set.
-const cfgFile = moduleWith("function isBlockedConfigEnvVar(");
-const cfgBody = read(cfgFile).match(/function isBlockedConfigEnvVar\(key\) \{([\s\S]*?)\n\}/);
-if (!cfgBody) fail("no isBlockedConfigEnvVar body");
-const configEnvBlocked = sorted([...cfgBody[1].matchAll(/=== "([A-Z0-9_]+)"/g)].map((m) => m[1]));
+const configEnvBlocked = await agreed("function isBlockedConfigEnvVar(", (f) => {
+  const body = read(f).match(/function isBlockedConfigEnvVar\(key\) \{([\s\S]*?)\n\}/);
+  if (!body) fail(`${f}: no isBlockedConfigEnvVar body`);
+  return sorted([...body[1].matchAll(/=== "([A-Z0-9_]+)"/g)].map((m) => m[1]));
+});
 if (configEnvBlocked.length === 0) fail("isBlockedConfigEnvVar names no variable");
 
 // The workspace .env policy.
-const dotFile = moduleWith("const BLOCKED_PROVIDER_AUTH_WORKSPACE_DOTENV_KEYS = [");
-const providerAuthKeys = literal(dotFile, "BLOCKED_PROVIDER_AUTH_WORKSPACE_DOTENV_KEYS");
-const workspaceDotenv = {
-  providerAuthKeys: sorted(providerAuthKeys),
-  keys: sorted(literal(dotFile, "BLOCKED_WORKSPACE_DOTENV_KEYS")),
-  prefixes: sorted(literal(dotFile, "BLOCKED_WORKSPACE_DOTENV_PREFIXES")),
-  suffixes: sorted(literal(dotFile, "BLOCKED_WORKSPACE_DOTENV_SUFFIXES")),
-  tokenSequences: literal(dotFile, "BLOCKED_WORKSPACE_DOTENV_TOKEN_SEQUENCES").map((s) => s.join("_")).sort(),
-};
+const workspaceDotenv = await agreed("const BLOCKED_PROVIDER_AUTH_WORKSPACE_DOTENV_KEYS = [", (f) => ({
+  providerAuthKeys: sorted(literal(f, "BLOCKED_PROVIDER_AUTH_WORKSPACE_DOTENV_KEYS")),
+  keys: sorted(literal(f, "BLOCKED_WORKSPACE_DOTENV_KEYS")),
+  prefixes: sorted(literal(f, "BLOCKED_WORKSPACE_DOTENV_PREFIXES")),
+  suffixes: sorted(literal(f, "BLOCKED_WORKSPACE_DOTENV_SUFFIXES")),
+  tokenSequences: literal(f, "BLOCKED_WORKSPACE_DOTENV_TOKEN_SEQUENCES").map((s) => s.join("_")).sort(),
+}));
 
-// The provider credential table.
-const candidates = await exported("resolveProviderAuthEnvVarCandidatesCore");
+// The provider credential table: resolveProviderAuthEnvVarCandidatesCore
+// where a release has it (resolveProviderAuthEnvVarCandidates wraps it),
+// resolveProviderAuthEnvVarCandidates in older releases.
+const candidates = (await exported("resolveProviderAuthEnvVarCandidatesCore")) ??
+  (await exported("resolveProviderAuthEnvVarCandidates")) ?? fail("no module exports the provider auth env table");
 const table = {};
 const add = (id, names) => {
   if (!Array.isArray(names) || names.length === 0) return;
   table[id] = sorted([...(table[id] ?? []), ...names]);
 };
 for (const [id, names] of Object.entries(candidates())) add(id, names);
-const envFile = moduleWith("function resolveProviderAuthEnvVarCandidatesCore(");
-for (const [id, names] of Object.entries(literal(envFile, "CORE_PROVIDER_SETUP_ENV_VAR_OVERRIDES"))) add(id, names);
-const catalogFile = moduleWith("//#region scripts/lib/official-external-provider-catalog.json");
-const catalog = (await import(path.join(dist, catalogFile))).t;
-const entries = Array.isArray(catalog) ? catalog : catalog?.entries ?? catalog?.plugins;
-if (!Array.isArray(entries)) fail(`${catalogFile} exports no catalog list`);
-for (const e of entries) for (const p of e.openclaw?.providers ?? []) add(p.id, p.envVars);
+const overrides = await agreed("CORE_PROVIDER_SETUP_ENV_VAR_OVERRIDES =", (f) => literal(f, "CORE_PROVIDER_SETUP_ENV_VAR_OVERRIDES"));
+for (const [id, names] of Object.entries(overrides)) add(id, names);
+// The official external provider catalog (its JSON, bundled).
+const catalog = await agreed("var official_external_provider_catalog_default = {", (f) => literal(f, "official_external_provider_catalog_default"));
+const catalogEntries = Array.isArray(catalog) ? catalog : catalog?.entries ?? catalog?.plugins;
+if (!Array.isArray(catalogEntries)) fail("the official external provider catalog holds no list");
+for (const e of catalogEntries) for (const p of e.openclaw?.providers ?? []) add(p.id, p.envVars);
 const providerAuthEnv = Object.fromEntries(Object.keys(table).sort().map((k) => [k, table[k]]));
 
 // AWS SDK auth.
-const awsFile = moduleWith("const AWS_BEARER_ENV = ");
-const awsSdkAuthEnv = sorted([...read(awsFile).matchAll(/const AWS_[A-Z_]+_ENV = "([A-Z0-9_]+)";/g)].map((m) => m[1]));
+const awsSdkAuthEnv = await agreed("const AWS_BEARER_ENV = ", (f) =>
+  sorted([...read(f).matchAll(/const AWS_[A-Z_]+_ENV = "([A-Z0-9_]+)";/g)].map((m) => m[1])));
 
 // Non-secret markers: the core ones and the bundled plugins', each
 // confirmed by OpenClaw's own predicate.
-const isNonSecret = await exported("isNonSecretApiKeyMarker");
-const markerFile = moduleWith("const CORE_NON_SECRET_API_KEY_MARKERS = [");
-const consts = {};
-for (const m of read(markerFile).matchAll(/const ([A-Z_]+) = "([^"]+)";/g)) consts[m[1]] = m[2];
-const credFile = moduleWith("const NON_ENV_SECRETREF_MARKER = ");
-for (const m of read(credFile).matchAll(/const ([A-Z_]+) = "([^"]+)";/g)) consts[m[1]] = m[2];
-const coreNames = read(markerFile).match(/const CORE_NON_SECRET_API_KEY_MARKERS = \[([\s\S]*?)\];/)[1]
-  .split(",").map((s) => s.trim()).filter(Boolean);
-const markers = coreNames.map((n) => consts[n] ?? fail(`unknown marker constant ${n}`));
-if (consts.MINIMAX_OAUTH_MARKER) markers.push(consts.MINIMAX_OAUTH_MARKER);
+const isNonSecret = (await exported("isNonSecretApiKeyMarker")) ?? fail("no module exports isNonSecretApiKeyMarker");
+const constsOf = (f) => Object.fromEntries([...read(f).matchAll(/const ([A-Z_]+) = "([^"]+)";/g)].map((m) => [m[1], m[2]]));
+const credConsts = await agreed("const NON_ENV_SECRETREF_MARKER = ", constsOf);
+const markers = await agreed("const CORE_NON_SECRET_API_KEY_MARKERS = [", (f) => {
+  const consts = { ...constsOf(f), ...credConsts };
+  const names = read(f).match(/const CORE_NON_SECRET_API_KEY_MARKERS = \[([\s\S]*?)\];/)[1]
+    .split(",").map((s) => s.trim()).filter(Boolean);
+  const out = names.map((n) => consts[n] ?? fail(`unknown marker constant ${n}`));
+  if (consts.MINIMAX_OAUTH_MARKER) out.push(consts.MINIMAX_OAUTH_MARKER);
+  return out;
+});
 const extDir = path.join(dist, "extensions");
 for (const d of fs.readdirSync(extDir)) {
   const f = path.join(extDir, d, "openclaw.plugin.json");

@@ -4,19 +4,25 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/occkit/occkit/compile/envpolicy/internal/delta"
 )
 
-//go:generate sh -c "$OCCKIT_OPENCLAW_DIR/node/bin/node gen.mjs $OCCKIT_OPENCLAW_DIR data"
+//go:generate sh -c "d=$(mktemp -d) && $OCCKIT_OPENCLAW_DIR/node/bin/node gen.mjs $OCCKIT_OPENCLAW_DIR $d && go run ./internal/gendata -data data $d && rm -r $d"
 
-//go:embed data/*.json
+// data holds the base release's file as gen.mjs wrote it
+// (data/<release>.json, the newest carried release: the one the library
+// pins) and every other carried release as a delta against it
+// (data/releases/<release>.json, package internal/delta).
+//
+//go:embed data
 var data embed.FS
-
-// pinnedRelease is the OpenClaw release whose policy [Pinned] returns.
-const pinnedRelease = "2026.9.6"
 
 // file is one release's data as gen.mjs writes it.
 type file struct {
@@ -60,18 +66,43 @@ type Policy struct {
 	markers                        map[string]bool
 }
 
-// releases maps each release the library carries to its policy, loaded
-// from data/<release>.json on first use: one line per release.
-var releases = map[string]func() (*Policy, error){
-	"2026.9.6": sync.OnceValues(func() (*Policy, error) { return load("2026.9.6") }),
+// carried is the index of the embedded data, read on first use: the base
+// release and, for every carried release, its policy loaded on first use.
+var carried = sync.OnceValues(func() (index, error) {
+	x := index{policies: map[string]func() (*Policy, error){}}
+	top, err := fs.Glob(data, "data/*.json")
+	if err != nil || len(top) != 1 {
+		return x, fmt.Errorf("envpolicy: want one base release in data/, found %d", len(top))
+	}
+	x.base = strings.TrimSuffix(path.Base(top[0]), ".json")
+	deltas, err := fs.Glob(data, "data/releases/*.json")
+	if err != nil {
+		return x, err
+	}
+	for _, f := range append(top, deltas...) {
+		r := strings.TrimSuffix(path.Base(f), ".json")
+		x.policies[r] = sync.OnceValues(func() (*Policy, error) { return load(x.base, r) })
+	}
+	return x, nil
+})
+
+// index is what the embedded data holds.
+type index struct {
+	base     string
+	policies map[string]func() (*Policy, error)
 }
 
-// Pinned is the policy of the OpenClaw release the library pins.
+// Pinned is the policy of the OpenClaw release the library pins: the
+// newest it carries, whose data the others are stored against.
 func Pinned() *Policy {
-	p, ok := For(pinnedRelease)
-	if !ok {
-		// The file is embedded and checked by the package's tests.
-		panic("envpolicy: the pinned release's data does not load")
+	x, err := carried()
+	var p *Policy
+	if err == nil {
+		p, err = x.policies[x.base]()
+	}
+	if err != nil {
+		// The data is embedded and checked by the package's tests.
+		panic("envpolicy: the pinned release's data does not load: " + err.Error())
 	}
 	return p
 }
@@ -87,8 +118,9 @@ func (p *Policy) or() *Policy {
 
 // Releases lists the releases whose policy the library carries, sorted.
 func Releases() []string {
-	out := make([]string, 0, len(releases))
-	for r := range releases {
+	x, _ := carried()
+	out := make([]string, 0, len(x.policies))
+	for r := range x.policies {
 		out = append(out, r)
 	}
 	sort.Strings(out)
@@ -98,7 +130,8 @@ func Releases() []string {
 // For returns the policy of an OpenClaw release the library carries,
 // loading it on first use; ok is false for any other release.
 func For(release string) (*Policy, bool) {
-	f, ok := releases[release]
+	x, _ := carried()
+	f, ok := x.policies[release]
 	if !ok {
 		return nil, false
 	}
@@ -106,8 +139,9 @@ func For(release string) (*Policy, bool) {
 	return p, err == nil
 }
 
-func load(release string) (*Policy, error) {
-	b, err := data.ReadFile("data/" + release + ".json")
+// load reads and parses a release's data.
+func load(base, release string) (*Policy, error) {
+	b, err := dataOf(base, release)
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +150,28 @@ func load(release string) (*Policy, error) {
 		return nil, err
 	}
 	if p.release != release {
-		return nil, fmt.Errorf("envpolicy: data/%s.json is release %s", release, p.release)
+		return nil, fmt.Errorf("envpolicy: the data of %s is release %s", release, p.release)
 	}
 	return p, nil
+}
+
+// dataOf is a release's data as JSON: the base release's file as it is,
+// or another release's delta applied to it.
+func dataOf(base, release string) ([]byte, error) {
+	b, err := data.ReadFile("data/" + base + ".json")
+	if err != nil || release == base {
+		return b, err
+	}
+	f := "data/releases/" + release + ".json"
+	raw, err := data.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	var d delta.Delta
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, fmt.Errorf("envpolicy: %s: %w", f, err)
+	}
+	return d.Apply(b)
 }
 
 func set(xs ...[]string) map[string]bool {

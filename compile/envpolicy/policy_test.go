@@ -2,28 +2,78 @@ package envpolicy_test
 
 import (
 	"slices"
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit/compile/envpolicy"
+	"github.com/occkit/occkit/compile/openclawschema"
 )
 
+// Every release whose configuration contract the library carries has its
+// own policy, generated from that release's package; the pinned one is
+// the newest.
 func TestReleases(t *testing.T) {
 	p := envpolicy.Pinned()
-	if p.Release() != "2026.9.6" {
-		t.Fatalf("pinned release = %q", p.Release())
+	if p.Release() != openclawschema.Release() {
+		t.Fatalf("pinned release = %q, want the newest carried, %q", p.Release(), openclawschema.Release())
 	}
-	if d := cmp.Diff([]string{"2026.9.6"}, envpolicy.Releases()); d != "" {
-		t.Errorf("releases (-want +got):\n%s", d)
+	schema := openclawschema.Releases()
+	sort.Strings(schema)
+	if d := cmp.Diff(schema, envpolicy.Releases()); d != "" {
+		t.Errorf("releases (-schema +env policy):\n%s", d)
 	}
-	for _, r := range []string{"", "1999.1.1", "latest", "../2026.9.6", "2026.9.6/../x"} {
+	for _, r := range envpolicy.Releases() {
+		q, ok := envpolicy.For(r)
+		if !ok || q.Release() != r {
+			t.Errorf("For(%q) = %v, %v", r, q, ok)
+		}
+		if again, _ := envpolicy.For(r); again != q {
+			t.Errorf("For(%q) loads twice", r)
+		}
+	}
+	for _, r := range []string{"", "1999.1.1", "latest", "../2026.9.6", "2026.9.6/../x", "releases/2026.8.2", "2026.8.2.json"} {
 		if _, ok := envpolicy.For(r); ok {
 			t.Errorf("For(%q) has a policy", r)
 		}
 	}
-	if q, ok := envpolicy.For("2026.9.6"); !ok || q != p {
+	if q, ok := envpolicy.For(p.Release()); !ok || q != p {
 		t.Errorf("For(pinned) = %v, %v: not the one policy", q, ok)
+	}
+}
+
+// A release's policy is its own, as each package says: 2026.9.5 added
+// the radius provider (RADIUS_API_KEY), the apple-fm-local marker and
+// HOMEBREW_CURL_PATH to its workspace .env refusals; 2026.9.4 stopped
+// env.vars from setting OPENCLAW_CONFIG_READONLY.
+func TestPoliciesDiffer(t *testing.T) {
+	tests := []struct {
+		release  string
+		from95   bool // the 2026.9.5 additions
+		readonly bool // env.vars applies OPENCLAW_CONFIG_READONLY
+	}{
+		{"2026.8.1", false, true},
+		{"2026.8.2", false, true},
+		{"2026.9.3", false, true},
+		{"2026.9.4", false, false},
+		{"2026.9.5", true, false},
+		{"2026.9.6", true, false},
+	}
+	for _, tt := range tests {
+		p, ok := envpolicy.For(tt.release)
+		if !ok {
+			t.Fatalf("%s is not carried", tt.release)
+		}
+		// Its own list refuses HOMEBREW_CURL_PATH, or the pinned one's.
+		ref, _ := p.Refused("HOMEBREW_CURL_PATH")
+		got := []bool{p.Inference("RADIUS_API_KEY"), p.NonSecretMarker("apple-fm-local"), ref.List == "OpenClaw "+tt.release+" workspace .env policy"}
+		if d := cmp.Diff([]bool{tt.from95, tt.from95, tt.from95}, got); d != "" {
+			t.Errorf("%s: RADIUS_API_KEY inference, apple-fm-local marker, HOMEBREW_CURL_PATH refused by its own list (-want +got):\n%s", tt.release, d)
+		}
+		if got := p.ConfigEnvApplies("OPENCLAW_CONFIG_READONLY"); got != tt.readonly {
+			t.Errorf("%s: ConfigEnvApplies(OPENCLAW_CONFIG_READONLY) = %v, want %v", tt.release, got, tt.readonly)
+		}
 	}
 }
 
@@ -178,5 +228,27 @@ func TestNilPolicyIsPinned(t *testing.T) {
 	}
 	if !slices.Equal(nilPol.InferenceNames(), pin.InferenceNames()) || nilPol.NonSecretMarker("ollama-local") != pin.NonSecretMarker("ollama-local") {
 		t.Error("a nil policy lists other inference names or markers than the pinned one")
+	}
+}
+
+// The pinned release's refusals are a floor for every older release: an
+// endpoint 2026.9.5 learned to refuse is no safer to bind on 2026.8.2.
+func TestRefusedFloor(t *testing.T) {
+	pinned := envpolicy.Pinned()
+	for _, r := range envpolicy.Releases() {
+		p, _ := envpolicy.For(r)
+		for _, n := range []string{"DISCORD_API_URL", "HOMEBREW_CURL_PATH", "LD_PRELOAD", "NODE_OPTIONS", "HTTPS_PROXY"} {
+			if _, ok := p.Refused(n); !ok {
+				t.Errorf("%s: %s is bindable", r, n)
+			}
+		}
+		for _, n := range pinned.InferenceNames() {
+			if _, ok := pinned.Refused(n); ok {
+				continue
+			}
+			if ref, ok := p.Refused(n); ok {
+				t.Errorf("%s: the credential %s is refused (%v), which the pinned release binds", r, n, ref)
+			}
+		}
 	}
 }

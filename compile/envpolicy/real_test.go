@@ -10,33 +10,87 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/internal/tiers"
 )
 
-// TestGeneratedData regenerates data/ from the pinned package and compares
-// it byte for byte with what the library embeds.
-func TestGeneratedData(t *testing.T) {
+// installed is one real OpenClaw installation of the tier
+// (.ci/openclaw.sh): its release and directory.
+type installed struct{ release, dir string }
+
+// openclawDirs are the installations the tier runs against: the pinned
+// release ($OCCKIT_OPENCLAW_DIR) and an older one
+// ($OCCKIT_OPENCLAW_DIR_PREV), both recorded by .ci/setup, each with the
+// release its package names, and the tier's run. Without the first the
+// tier skips (a failure under OCCKIT_REQUIRE_INTEGRATION=1, which
+// requires the second too).
+func openclawDirs(t *testing.T) ([]installed, *tiers.Run) {
+	t.Helper()
 	dir, run := tiers.OpenClawDir(t, tiers.EnvPolicy)
-	out := t.TempDir()
-	cmd := exec.Command(tiers.OpenClawNode(dir), "gen.mjs", dir, out)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gen.mjs: %v\n%s", err, b)
+	dirs := []string{dir}
+	if prev := os.Getenv("OCCKIT_OPENCLAW_DIR_PREV"); prev != "" {
+		dirs = append(dirs, prev)
+	} else if tiers.Required() {
+		t.Fatalf("OCCKIT_OPENCLAW_DIR_PREV is unset under %s=1 (run .ci/setup)", tiers.RequireEnv)
 	}
-	name := envpolicy.Pinned().Release() + ".json"
-	got, err := os.ReadFile(filepath.Join(out, name))
-	if err != nil {
-		t.Fatal(err)
+	var out []installed
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "node_modules", "openclaw", "package.json"))
+		var pkg struct{ Version string }
+		if err != nil || json.Unmarshal(b, &pkg) != nil || pkg.Version == "" {
+			t.Fatalf("%s holds no openclaw package: %v", d, err)
+		}
+		out = append(out, installed{pkg.Version, d})
 	}
-	want, err := os.ReadFile(filepath.Join("data", name))
-	if err != nil {
-		t.Fatal(err)
+	return out, run
+}
+
+// TestGeneratedData regenerates the data of each installed release with
+// gen.mjs and compares it with what the library carries for that release:
+// the pinned release's file byte for byte, another release's rebuilt
+// from its delta as the same tree.
+func TestGeneratedData(t *testing.T) {
+	installs, run := openclawDirs(t)
+	for _, in := range installs {
+		t.Run(in.release, func(t *testing.T) {
+			if _, ok := envpolicy.For(in.release); !ok {
+				t.Fatalf("the installed release %s is not carried", in.release)
+			}
+			out := t.TempDir()
+			cmd := exec.Command(tiers.OpenClawNode(in.dir), "gen.mjs", in.dir, out)
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("gen.mjs: %v\n%s", err, b)
+			}
+			got, err := os.ReadFile(filepath.Join(out, in.release+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := envpolicy.DataOf(in.release)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.release == envpolicy.Pinned().Release() {
+				if !bytes.Equal(got, want) {
+					t.Errorf("data/%s.json differs from what the pinned OpenClaw generates: run go generate ./compile/envpolicy", in.release)
+				}
+			} else {
+				var g, w any
+				if err := json.Unmarshal(got, &g); err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(want, &w); err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(w, g); d != "" {
+					t.Errorf("the carried policy of %s differs from what its package generates (-carried +generated):\n%s", in.release, d)
+				}
+			}
+			run.Done(1)
+		})
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("data/%s differs from what the pinned OpenClaw generates: run go generate ./compile/envpolicy", name)
-	}
-	run.Done(1)
 }
 
 // verdict is testdata/oracle.mjs's answer for one name.
@@ -50,8 +104,20 @@ type verdict struct {
 // credentials bindings exist for, which are then inference credentials
 // or bindable), and env.vars applies exactly what OpenClaw applies.
 func TestOracle(t *testing.T) {
-	dir, run := tiers.OpenClawDir(t, tiers.EnvPolicy)
-	raw, err := os.ReadFile(filepath.Join("data", envpolicy.Pinned().Release()+".json"))
+	installs, run := openclawDirs(t)
+	for _, in := range installs {
+		t.Run(in.release, func(t *testing.T) { run.Done(oracleRelease(t, in)) })
+	}
+}
+
+// oracleRelease compares one installed release's answers with its
+// carried policy and returns the number of names compared.
+func oracleRelease(t *testing.T, in installed) int {
+	p, ok := envpolicy.For(in.release)
+	if !ok {
+		t.Fatalf("the installed release %s is not carried", in.release)
+	}
+	raw, err := envpolicy.DataOf(in.release)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +157,7 @@ func TestOracle(t *testing.T) {
 	}
 	sort.Strings(names)
 	var verdicts map[string]verdict
-	tiers.RunOpenClawScript(t, dir, filepath.Join("testdata", "oracle.mjs"), names, &verdicts)
-	p := envpolicy.Pinned()
+	tiers.RunOpenClawScript(t, in.dir, filepath.Join("testdata", "oracle.mjs"), names, &verdicts)
 	checked := 0
 	for _, n := range names {
 		v, ok := verdicts[n]
@@ -106,7 +171,7 @@ func TestOracle(t *testing.T) {
 			t.Errorf("%s: OpenClaw never passes it to a process it starts; it is bindable", n)
 		case (v.Override || v.DotenvBlocked) && bindable && !p.Inference(n) && !credential(n):
 			t.Errorf("%s: OpenClaw refuses it as an override or from an untrusted .env; it is bindable and no credential", n)
-		case !v.Override && !v.Host && !v.DotenvBlocked && !bindable && !occkitFamily(n):
+		case !v.Override && !v.Host && !v.DotenvBlocked && !bindable && !occkitFamily(p, n):
 			t.Errorf("%s: OpenClaw accepts it everywhere; occkit refuses it outside its own families", n)
 		}
 		if got := p.ConfigEnvApplies(n); got != v.ConfigApplies {
@@ -115,7 +180,7 @@ func TestOracle(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d names compared with OpenClaw %s", checked, p.Release())
-	run.Done(checked)
+	return checked
 }
 
 // envName is an upper-case variable name.
@@ -135,8 +200,8 @@ func credential(n string) bool {
 // occkitFamily: a name occkit refuses by its own families (the package
 // doc), whatever OpenClaw says; checked here by prefix only, so a name the
 // oracle accepts outside them fails the test.
-func occkitFamily(n string) bool {
-	_, refused := envpolicy.Pinned().Refused(n)
+func occkitFamily(p *envpolicy.Policy, n string) bool {
+	_, refused := p.Refused(n)
 	if !refused {
 		return false
 	}

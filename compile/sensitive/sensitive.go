@@ -101,8 +101,16 @@ func Compile(patterns []Pattern) *Set {
 // Find is [Find] with the set's patterns.
 func (s *Set) Find(doc occkit.Document) []occkit.Path {
 	var out []occkit.Path
-	s.root.walk(docjson.Root(doc), occkit.Root(), &out)
+	s.Each(doc, func(at occkit.Path, _ string) { out = append(out, at) })
 	return out
+}
+
+// Each calls fn with every path [Set.Find] returns, in its order, and the
+// JSON text of the value there, read in the same one pass over the
+// document (finding each value again from the root would cost the
+// document's size for each path).
+func (s *Set) Each(doc occkit.Document, fn func(at occkit.Path, raw string)) {
+	s.root.walk(docjson.Root(doc), occkit.Root(), fn)
 }
 
 // trie is the patterns' segments merged: the patterns that end here,
@@ -148,9 +156,9 @@ func (t *trie) add(segs []seg) {
 	(*next).add(segs[1:])
 }
 
-func (t *trie) walk(v gjson.Result, at occkit.Path, out *[]occkit.Path) {
+func (t *trie) walk(v gjson.Result, at occkit.Path, out func(occkit.Path, string)) {
 	if t.end {
-		*out = append(*out, at)
+		out(at, v.Raw)
 	}
 	if !v.IsObject() || t.keys == nil && t.any == nil {
 		return

@@ -107,9 +107,9 @@ var (
 	// NodeJSON5 compares the JSON5 transcoder with the json5 package run
 	// by node (internal/json5).
 	NodeJSON5 = Tier{"node json5 differential"}
-	// EnvPolicy regenerates the secretBinding name policy from the pinned
-	// package and compares it with OpenClaw's own functions
-	// (compile/envpolicy).
+	// EnvPolicy regenerates the secretBinding name policy from each
+	// installed release's package (the pinned one and the older one) and
+	// compares it with that release's own functions (compile/envpolicy).
 	EnvPolicy = Tier{"openclaw env policy"}
 	// EnvVarsOracle compares the variables a document defines and
 	// references with those OpenClaw finds missing (compile).

@@ -15,7 +15,8 @@ import path from "node:path";
 
 const [root, namesFile] = process.argv.slice(2);
 const dist = path.join(root, "node_modules", "openclaw", "dist");
-const files = fs.readdirSync(dist).filter((f) => f.endsWith(".mjs") && f !== "managed-handoff-runtime.mjs");
+// Older releases ship .js modules where newer ones ship .mjs.
+const files = fs.readdirSync(dist).filter((f) => (f.endsWith(".mjs") || f.endsWith(".js")) && f !== "managed-handoff-runtime.mjs");
 async function exported(name) {
   const f = files.filter((f) => fs.readFileSync(path.join(dist, f), "utf8").includes(`function ${name}(`));
   if (f.length !== 1) throw new Error(`${name}: ${f.length} modules`);
@@ -33,8 +34,21 @@ const names = JSON.parse(fs.readFileSync(namesFile, "utf8"));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "envpolicy-"));
 const envFile = path.join(dir, ".env");
 fs.writeFileSync(envFile, names.map((n) => `${n}=1`).join("\n") + "\n");
+// Newer releases load into opts.env; older ones into process.env, and
+// skip a name it already holds: the names are taken out of it first and
+// put back after.
+const saved = {};
+for (const n of names) {
+  if (n in process.env) saved[n] = process.env[n];
+  delete process.env[n];
+}
 const env = {};
 loadDotenv(envFile, { env, quiet: true });
+for (const n of names) {
+  if (env[n] === undefined && process.env[n] !== undefined) env[n] = process.env[n];
+  delete process.env[n];
+}
+Object.assign(process.env, saved);
 const out = {};
 for (const n of names) {
   out[n] = {
