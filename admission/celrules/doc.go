@@ -78,10 +78,15 @@
 // # Evaluation
 //
 // Each expression is parsed, checked and planned once, at [Compile];
-// evaluation then costs a few variable reads. Every evaluation is bounded
-// by a cost limit ([Options].CostLimit, [DefaultCostLimit]) and by the
-// rule's deadline (admission.Options.RuleTimeout), checked every 100
-// iterations of a comprehension. An evaluation error (a missing key, the
-// cost limit) is the rule's fault: admission reports it as 500 INTERNAL
-// naming the rule, never CEL's text; a deadline is 503.
+// evaluation then costs a few variable reads. A variable is converted to
+// CEL when an expression first reads it, once per admission: the rules of
+// one admission share the values (admission.View.Memo). Every evaluation
+// is bounded by a cost limit ([Options].CostLimit, [DefaultCostLimit])
+// and by the rule's deadline (admission.Options.RuleTimeout), checked
+// every 100 iterations of a comprehension (an expression without one is
+// not handed the context: its cost limit bounds it). So a compiled rule
+// is an admission.SelfBoundedRule, which admission runs in the admitting
+// goroutine rather than handing it over to another. An evaluation error
+// (a missing key, the cost limit) is the rule's fault: admission reports
+// it as 500 INTERNAL naming the rule, never CEL's text; a deadline is 503.
 package celrules
