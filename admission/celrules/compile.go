@@ -322,7 +322,10 @@ func resolve(v *admission.View, name string) ref.Val {
 		return object{view.Release{Harness: string(r.Harness), Version: r.Version, OpenClawSchema: r.OpenClawSchema}, releaseType}
 	}
 	// document
-	return jsonObject{v: v.Document(), key: v.DocumentKey}
+	return &jsonObject{s: v.Document().Raw(), key: func(k string) (string, bool) {
+		m := v.DocumentKey(k)
+		return m.Raw(), m.Exists()
+	}}
 }
 
 // labels is never nil, so that `"env" in agent.labels` reads an empty
