@@ -480,6 +480,22 @@ func (x *Index) provider(id string) *provider {
 	return x.provs[id]
 }
 
+// routeRow is the catalog row of model's route (SEL-4 facts, SEL-6
+// overrides): the rows whose trimmed ID is model, merged ([mergeRows]).
+// A row that names the model with a provider prefix (`openai/m`) gives
+// the model its policy ([provider.row]) but not its route: OpenClaw
+// 2026.9.6 reads a route's base URL, API and request overrides from the
+// exact-ID rows only (measured against its selection; the SPEC is silent).
+func (p *provider) routeRow(model string) *row {
+	if p == nil || model == "" || p.bare == nil {
+		return nil
+	}
+	if l := p.bare[model]; len(l) > 0 {
+		return l[0]
+	}
+	return nil
+}
+
 // row finds the first catalog row, in array order, that names
 // provider/model (REF-4, [resolver.MatchRow]).
 func (p *provider) row(provider, model string) *row {

@@ -492,10 +492,11 @@ func (m *modelMap) wildcard(provider string) (*modelKey, bool) {
 }
 
 // route finds the provider config and catalog row of the effective
-// route.
+// route: the rows whose trimmed ID is the model ID, merged
+// ([provider.routeRow]).
 func (d *decision) route() {
 	d.prov = d.x.provider(d.provider)
-	d.row = d.prov.row(d.provider, d.model)
+	d.row = d.prov.routeRow(d.model)
 }
 
 // facts are the route's own facts: the row's, else the provider's.
