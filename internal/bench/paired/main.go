@@ -1,0 +1,130 @@
+// Command paired measures the user's path through occkit as paired
+// ratios against U, one encoding/json Unmarshal of the same bytes into a
+// map[string]any, and checks them against their targets (see doc.go).
+//
+//	go run ./internal/bench/paired          # the full run of .ci/bench
+//	go run ./internal/bench/paired -short   # the short run of .ci/run
+//
+// It exits 1 when a target is missed or a measure could not be taken.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+func main() {
+	short := flag.Bool("short", false, "the short run: fewer, shorter rounds and limits with a margin for a noisy machine")
+	only := flag.String("only", "", "run only the measures whose name contains this")
+	flag.Parse()
+	cfg := full
+	if *short {
+		cfg = quick
+	}
+	ok, err := run(os.Stdout, cfg, *only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "paired:", err)
+		os.Exit(1)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+// config is one kind of run.
+type config struct {
+	name   string
+	rounds int
+	batch  time.Duration
+	// limit picks the limit a measure is judged against: its target in
+	// the full run, its regression limit in the short one.
+	limit func(target) float64
+}
+
+var (
+	full  = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, limit: func(t target) float64 { return t.limit }}
+	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, limit: func(t target) float64 { return t.ci }}
+)
+
+// target is what a measure must meet: limit in the full run, ci (the
+// limit with a margin for a noisy machine, yet below 1.5 times what the
+// measure typically is, so that a regression of 1.5 times fails) in the
+// short one. atLeast turns "at most" into "at least".
+type target struct {
+	limit, ci float64
+	atLeast   bool
+}
+
+func (t target) met(v, limit float64) bool {
+	if v != v { // NaN: not measured
+		return false
+	}
+	if t.atLeast {
+		return v >= limit
+	}
+	return v <= limit
+}
+
+func (t target) String() string {
+	if t.atLeast {
+		return ">="
+	}
+	return "<="
+}
+
+// result is one judged measure.
+type result struct {
+	doc, name string
+	n         int
+	value     float64
+	op        string
+	limit     float64
+	pass      bool
+}
+
+// run takes every measure of cfg and prints one line per measure; it
+// reports whether all of them met their limits.
+func run(w io.Writer, cfg config, only string) (bool, error) {
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(w, "paired %s run: %d rounds of %v batches, GOMAXPROCS=%d, load %s\n",
+		cfg.name, cfg.rounds, cfg.batch, runtime.GOMAXPROCS(0), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	start := time.Now()
+	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC}
+	ms, err := measures()
+	if err != nil {
+		return false, err
+	}
+	var results []result
+	for _, m := range ms {
+		if only != "" && !strings.Contains(fmt.Sprintf("%s models=%d %s", m.doc, m.n, m.name), only) {
+			continue
+		}
+		v := m.take(p)
+		limit := cfg.limit(m.target)
+		r := result{doc: m.doc, name: m.name, n: m.n, value: v, op: m.target.String(), limit: limit, pass: m.target.met(v, limit)}
+		results = append(results, r)
+		verdict := "PASS"
+		if !r.pass {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(w, "%-9s models=%-6d %-28s %8.2f  (target %s %.2f)  %s\n", r.doc, r.n, r.name, r.value, r.op, r.limit, verdict)
+	}
+	failed := slices.IndexFunc(results, func(r result) bool { return !r.pass }) >= 0
+	bad := 0
+	for _, r := range results {
+		if !r.pass {
+			bad++
+		}
+	}
+	fmt.Fprintf(w, "paired %s run: %d measures, %d missed their targets, %.0f s\n", cfg.name, len(results), bad, time.Since(start).Seconds())
+	if len(results) == 0 {
+		return false, fmt.Errorf("no measure matches %q", only)
+	}
+	return !failed, nil
+}

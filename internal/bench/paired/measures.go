@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/internal/bench/celpeer"
+	"github.com/occkit/occkit/resolver/selection"
+)
+
+// measure is one number of the report: how to take it and what it must
+// meet.
+type measure struct {
+	doc, name string
+	n         int
+	target    target
+	take      func(pairing) float64
+}
+
+// fails records the first error of the operations a measure times; a
+// measure whose operations failed is NaN, which meets no target.
+type fails struct{ err error }
+
+func (f *fails) op(fn func() error) func() {
+	return func() {
+		if err := fn(); err != nil && f.err == nil {
+			f.err = err
+		}
+	}
+}
+
+func (f *fails) value(v float64) float64 {
+	if f.err != nil {
+		return nan()
+	}
+	return v
+}
+
+// paired is a measure of cost(a) / cost(b).
+func paired(a, b func() error) func(pairing) float64 {
+	return func(p pairing) float64 {
+		var f fails
+		return f.value(p.ratio(f.op(a), f.op(b)))
+	}
+}
+
+// Targets (issue #29), each with the limit of the short run.
+var (
+	tObjects   = target{limit: 1.5, ci: 1.5}
+	tManifests = target{limit: 2.5, ci: 2.5}
+	tUnit      = target{limit: 1.5, ci: 1.5}
+	tPrepare   = target{limit: 0.5, ci: 0.5}
+	tOneShot   = target{limit: 2, ci: 2, atLeast: true}
+	tPrepared  = target{limit: 0.5, ci: 0.5, atLeast: true}
+	tPeak      = target{limit: 4, ci: 4}
+	tAllocs    = target{limit: 1, ci: 1}
+	tScale     = target{limit: 11, ci: 11}
+)
+
+// measures lists every measure, document by document and size by size;
+// it checks first that every path admits each document, so that no
+// measure times a refusal.
+func measures() ([]measure, error) {
+	u, err := newUser()
+	if err != nil {
+		return nil, err
+	}
+	cel, err := celpeer.Compile()
+	if err != nil {
+		return nil, err
+	}
+	var ms []measure
+	for _, d := range bench.Documents {
+		srcs := map[int][]byte{}
+		for _, n := range bench.Sizes {
+			src := d.Make(n)
+			srcs[n] = src
+			if err := u.mustAll(src); err != nil {
+				return nil, fmt.Errorf("%s models=%d: %w", d.Name, n, err)
+			}
+			doc, err := compile.Load(src, compile.LoadOptions{})
+			if err != nil {
+				return nil, err
+			}
+			decisions := bench.Decisions(n)
+			if err := sameDecisions(cel, src, decisions); err != nil {
+				return nil, fmt.Errorf("%s models=%d: %w", d.Name, n, err)
+			}
+			plain, err := newPlainIndex(src)
+			if err != nil {
+				return nil, err
+			}
+			x := selection.Prepare(doc)
+			reqs := make([]selection.Request, len(decisions))
+			for i, q := range decisions {
+				reqs[i] = request(q)
+			}
+			floorOp := func() error { _, err := floor(src); return err }
+			add := func(name string, t target, take func(pairing) float64) {
+				ms = append(ms, measure{doc: d.Name, name: name, n: n, target: t, take: take})
+			}
+			add("objects/U", tObjects, paired(func() error { _, err := u.objects(src); return err }, floorOp))
+			add("manifests/U", tManifests, paired(func() error { _, err := u.manifests(src); return err }, floorOp))
+			add("ssh-unit/U", tUnit, paired(func() error { _, err := u.unit(src); return err }, floorOp))
+			add("prepare/U", tPrepare, paired(func() error { selection.Prepare(doc); return nil }, floorOp))
+			var celNext, occNext int
+			add("one-shot cel-go/occkit", tOneShot, paired(func() error {
+				q := decisions[celNext%len(decisions)]
+				celNext++
+				_, err := cel.DecideBytes(src, q.Provider, q.Model, q.AgentID)
+				return err
+			}, func() error {
+				q := decisions[occNext%len(decisions)]
+				occNext++
+				_, err := decideBytes(src, q)
+				return err
+			}))
+			add("prepared plain-go/occkit", tPrepared, paired(func() error {
+				for _, q := range decisions {
+					plain.decide(q.Provider, q.Model, q.AgentID)
+				}
+				return nil
+			}, func() error {
+				for _, r := range reqs {
+					if _, err := x.Select(r, nil); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			add("objects allocs/U", tAllocs, func(pairing) float64 {
+				runs := max(1, 400/n)
+				var f fails
+				a := allocs(f.op(func() error { _, err := u.objects(src); return err }), runs)
+				b := allocs(f.op(floorOp), runs)
+				return f.value(a / b)
+			})
+			add("objects peak-heap/doc", tPeak, func(pairing) float64 {
+				var f fails
+				var worst uint64
+				for i := 0; i < 3; i++ {
+					v := bench.PeakLive(func() any {
+						objs, err := u.objects(src)
+						if err != nil && f.err == nil {
+							f.err = err
+						}
+						return objs
+					})
+					worst = max(worst, v)
+				}
+				runtime.GC()
+				return f.value(float64(worst) / float64(len(src)))
+			})
+		}
+		big, mid := srcs[bench.Sizes[2]], srcs[bench.Sizes[1]]
+		ms = append(ms, measure{doc: d.Name, name: "objects 10k/1k", n: bench.Sizes[2], target: tScale,
+			take: paired(func() error { _, err := u.objects(big); return err }, func() error { _, err := u.objects(mid); return err })})
+	}
+	return ms, nil
+}
+
+// sameDecisions checks that cel-go, the plain-Go index and occkit's
+// one-shot decision choose the same runtime for every decision on src,
+// so that the decision measures compare like with like.
+func sameDecisions(cel *celpeer.Program, src []byte, ds []bench.Decision) error {
+	plain, err := newPlainIndex(src)
+	if err != nil {
+		return err
+	}
+	for _, q := range ds {
+		want, err := cel.DecideBytes(src, q.Provider, q.Model, q.AgentID)
+		if err != nil {
+			return err
+		}
+		got, err := decideBytes(src, q)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("%+v: occkit decides %s, cel-go %s", q, got, want)
+		}
+		if p := plain.decide(q.Provider, q.Model, q.AgentID); p != want {
+			return fmt.Errorf("%+v: the plain-Go index decides %s, cel-go %s", q, p, want)
+		}
+	}
+	return nil
+}
