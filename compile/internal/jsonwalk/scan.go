@@ -1,5 +1,7 @@
 package jsonwalk
 
+import "strings"
+
 // The scanner reads JSON text in place. Every function takes the text and
 // an offset and returns an offset; none allocates. Input that is not JSON
 // never makes them read out of bounds: they return len(s) or an offset
@@ -19,19 +21,31 @@ func ws(s string, i int) int {
 }
 
 // str scans the string literal at i (s[i] is '"') and returns the offset
-// after its closing quote and whether it holds an escape.
+// after its closing quote and whether it holds an escape. The closing
+// quote is the first one after i that no odd run of backslashes escapes,
+// found with IndexByte, which reads many bytes a step.
 func str(s string, i int) (end int, escaped bool) {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			return i + 1, escaped
-		case '\\':
-			escaped = true
-			i++
+	for j := i + 1; j < len(s); {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			break
 		}
+		q := j + k
+		bs := 0
+		for p := q - 1; p > i && s[p] == '\\'; p-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return q + 1, strings.IndexByte(s[i+1:q], '\\') >= 0
+		}
+		j = q + 1
 	}
-	return len(s), escaped
+	return len(s), strings.IndexByte(s[min(i+1, len(s)):], '\\') >= 0
 }
+
+// StringEnd scans the string literal at i (s[i] is '"') and returns the
+// offset after its closing quote and whether it holds an escape.
+func StringEnd(s string, i int) (end int, escaped bool) { return str(s, i) }
 
 // num scans the number literal at i and reports whether it has a
 // fraction or an exponent.
