@@ -21,11 +21,23 @@ func ws(s string, i int) int {
 }
 
 // str scans the string literal at i (s[i] is '"') and returns the offset
-// after its closing quote and whether it holds an escape. The closing
-// quote is the first one after i that no odd run of backslashes escapes,
-// found with IndexByte, which reads many bytes a step.
+// after its closing quote and whether it holds an escape. The first bytes
+// are read one by one, as most strings of a configuration are short; the
+// rest of a longer string is searched with IndexByte, which reads many
+// bytes a step: its closing quote is the first quote that no odd run of
+// backslashes escapes.
 func str(s string, i int) (end int, escaped bool) {
-	for j := i + 1; j < len(s); {
+	j := i + 1
+	for n := min(len(s), j+32); j < n; j++ {
+		switch s[j] {
+		case '"':
+			return j + 1, escaped
+		case '\\':
+			escaped = true
+			j++
+		}
+	}
+	for j < len(s) {
 		k := strings.IndexByte(s[j:], '"')
 		if k < 0 {
 			break
@@ -36,11 +48,11 @@ func str(s string, i int) (end int, escaped bool) {
 			bs++
 		}
 		if bs%2 == 0 {
-			return q + 1, strings.IndexByte(s[i+1:q], '\\') >= 0
+			return q + 1, escaped || strings.IndexByte(s[i+1:q], '\\') >= 0
 		}
 		j = q + 1
 	}
-	return len(s), strings.IndexByte(s[min(i+1, len(s)):], '\\') >= 0
+	return len(s), escaped || strings.IndexByte(s[min(i+1, len(s)):], '\\') >= 0
 }
 
 // StringEnd scans the string literal at i (s[i] is '"') and returns the

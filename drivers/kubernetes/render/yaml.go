@@ -33,6 +33,15 @@ func (o Objects) YAML() ([]byte, error) {
 // null fields (creationTimestamp) and without status, which a client never
 // owns.
 func ApplyBody(obj Object) ([]byte, error) {
+	v, err := applyValue(obj)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// applyValue is obj's apply body as a JSON value.
+func applyValue(obj Object) (map[string]any, error) {
 	raw, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
@@ -42,7 +51,26 @@ func ApplyBody(obj Object) ([]byte, error) {
 		return nil, err
 	}
 	delete(v, "status")
-	return json.Marshal(dropNulls(v))
+	dropNulls(v)
+	return v, nil
+}
+
+// objectYAML is obj's YAML document: its apply body as
+// sigs.k8s.io/yaml.JSONToYAML writes it, by the writer of yamlemit.go
+// when it covers every value, else by JSONToYAML itself.
+func objectYAML(obj Object) ([]byte, error) {
+	v, err := applyValue(obj)
+	if err != nil {
+		return nil, err
+	}
+	if y, ok := appendYAML(nil, v); ok {
+		return y, nil
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML(yamlSafeJSON(body))
 }
 
 // FileName is the file name [Objects.WriteFiles] gives obj:
@@ -59,11 +87,7 @@ func FileName(i int, obj Object) string {
 // stops at and returns fn's first error.
 func (o Objects) Each(fn func(name string, doc []byte) error) error {
 	for i, obj := range o.List() {
-		body, err := ApplyBody(obj)
-		if err != nil {
-			return err
-		}
-		y, err := yaml.JSONToYAML(yamlSafeJSON(body))
+		y, err := objectYAML(obj)
 		if err != nil {
 			return err
 		}

@@ -22,11 +22,13 @@ import (
 func main() {
 	short := flag.Bool("short", false, "the short run: fewer, shorter rounds and limits with a margin for a noisy machine")
 	only := flag.String("only", "", "run only the measures whose name contains this")
+	wall := flag.Bool("wall", false, "time with the wall clock instead of the process's CPU time")
 	flag.Parse()
 	cfg := full
 	if *short {
 		cfg = quick
 	}
+	cfg.wall = *wall
 	ok, err := run(os.Stdout, cfg, *only)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "paired:", err)
@@ -45,6 +47,8 @@ type config struct {
 	// limit picks the limit a measure is judged against: its target in
 	// the full run, its regression limit in the short one.
 	limit func(target) float64
+	// wall: time with the wall clock, not the process's CPU time.
+	wall bool
 }
 
 var (
@@ -88,14 +92,32 @@ type result struct {
 	pass      bool
 }
 
+// duration prints nanoseconds as benchstat does: three significant
+// digits and a unit.
+func duration(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3gs", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3gms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3gµs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3gns", ns)
+}
+
 // run takes every measure of cfg and prints one line per measure; it
 // reports whether all of them met their limits.
 func run(w io.Writer, cfg config, only string) (bool, error) {
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(w, "paired %s run: %d rounds of %v batches, GOMAXPROCS=%d, load %s\n",
-		cfg.name, cfg.rounds, cfg.batch, runtime.GOMAXPROCS(0), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
 	start := time.Now()
 	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC}
+	clockName := "wall time"
+	if c, ok := cpuClock(); ok && !cfg.wall {
+		p.now, clockName = c, "process CPU time"
+	}
+	fmt.Fprintf(w, "paired %s run: %d rounds of %v batches of %s, GOMAXPROCS=%d, load %s\n",
+		cfg.name, cfg.rounds, cfg.batch, clockName, runtime.GOMAXPROCS(0), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
 	ms, err := measures()
 	if err != nil {
 		return false, err
@@ -113,7 +135,11 @@ func run(w io.Writer, cfg config, only string) (bool, error) {
 		if !r.pass {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(w, "%-9s models=%-6d %-28s %8.2f  (target %s %.2f)  %s\n", r.doc, r.n, r.name, r.value, r.op, r.limit, verdict)
+		costs := ""
+		if m.costs != nil {
+			costs = fmt.Sprintf("  [%s vs %s]", duration(m.costs[0]), duration(m.costs[1]))
+		}
+		fmt.Fprintf(w, "%-9s models=%-6d %-28s %8.2f  (target %s %.2f)  %s%s\n", r.doc, r.n, r.name, r.value, r.op, r.limit, verdict, costs)
 	}
 	failed := slices.IndexFunc(results, func(r result) bool { return !r.pass }) >= 0
 	bad := 0

@@ -17,6 +17,9 @@ type measure struct {
 	n         int
 	target    target
 	take      func(pairing) float64
+	// costs, when the measure is paired: the median cost of one call of
+	// each side in the last take, in nanoseconds.
+	costs *[2]float64
 }
 
 // fails records the first error of the operations a measure times; a
@@ -38,11 +41,14 @@ func (f *fails) value(v float64) float64 {
 	return v
 }
 
-// paired is a measure of cost(a) / cost(b).
-func paired(a, b func() error) func(pairing) float64 {
+// paired is a measure of cost(a) / cost(b); it records the cost of each
+// in costs.
+func paired(a, b func() error, costs *[2]float64) func(pairing) float64 {
 	return func(p pairing) float64 {
 		var f fails
-		return f.value(p.ratio(f.op(a), f.op(b)))
+		r, ca, cb := p.costs(f.op(a), f.op(b))
+		*costs = [2]float64{ca, cb}
+		return f.value(r)
 	}
 }
 
@@ -98,15 +104,19 @@ func measures() ([]measure, error) {
 				reqs[i] = request(q)
 			}
 			floorOp := func() error { _, err := floor(src); return err }
-			add := func(name string, t target, take func(pairing) float64) {
-				ms = append(ms, measure{doc: d.Name, name: name, n: n, target: t, take: take})
+			add := func(name string, t target, take func(pairing) float64, costs *[2]float64) {
+				ms = append(ms, measure{doc: d.Name, name: name, n: n, target: t, take: take, costs: costs})
 			}
-			add("objects/U", tObjects, paired(func() error { _, err := u.objects(src); return err }, floorOp))
-			add("manifests/U", tManifests, paired(func() error { _, err := u.manifests(src); return err }, floorOp))
-			add("ssh-unit/U", tUnit, paired(func() error { _, err := u.unit(src); return err }, floorOp))
-			add("prepare/U", tPrepare, paired(func() error { selection.Prepare(doc); return nil }, floorOp))
+			pair := func(name string, t target, a, b func() error) {
+				costs := new([2]float64)
+				add(name, t, paired(a, b, costs), costs)
+			}
+			pair("objects/U", tObjects, func() error { _, err := u.objects(src); return err }, floorOp)
+			pair("manifests/U", tManifests, func() error { _, err := u.manifests(src); return err }, floorOp)
+			pair("ssh-unit/U", tUnit, func() error { _, err := u.unit(src); return err }, floorOp)
+			pair("prepare/U", tPrepare, func() error { selection.Prepare(doc); return nil }, floorOp)
 			var celNext, occNext int
-			add("one-shot cel-go/occkit", tOneShot, paired(func() error {
+			pair("one-shot cel-go/occkit", tOneShot, func() error {
 				q := decisions[celNext%len(decisions)]
 				celNext++
 				_, err := cel.DecideBytes(src, q.Provider, q.Model, q.AgentID)
@@ -116,8 +126,8 @@ func measures() ([]measure, error) {
 				occNext++
 				_, err := decideBytes(src, q)
 				return err
-			}))
-			add("prepared plain-go/occkit", tPrepared, paired(func() error {
+			})
+			pair("prepared plain-go/occkit", tPrepared, func() error {
 				for _, q := range decisions {
 					plain.decide(q.Provider, q.Model, q.AgentID)
 				}
@@ -129,14 +139,14 @@ func measures() ([]measure, error) {
 					}
 				}
 				return nil
-			}))
+			})
 			add("objects allocs/U", tAllocs, func(pairing) float64 {
 				runs := max(1, 400/n)
 				var f fails
 				a := allocs(f.op(func() error { _, err := u.objects(src); return err }), runs)
 				b := allocs(f.op(floorOp), runs)
 				return f.value(a / b)
-			})
+			}, nil)
 			add("objects peak-heap/doc", tPeak, func(pairing) float64 {
 				var f fails
 				var worst uint64
@@ -152,11 +162,12 @@ func measures() ([]measure, error) {
 				}
 				runtime.GC()
 				return f.value(float64(worst) / float64(len(src)))
-			})
+			}, nil)
 		}
 		big, mid := srcs[bench.Sizes[2]], srcs[bench.Sizes[1]]
-		ms = append(ms, measure{doc: d.Name, name: "objects 10k/1k", n: bench.Sizes[2], target: tScale,
-			take: paired(func() error { _, err := u.objects(big); return err }, func() error { _, err := u.objects(mid); return err })})
+		costs := new([2]float64)
+		ms = append(ms, measure{doc: d.Name, name: "objects 10k/1k", n: bench.Sizes[2], target: tScale, costs: costs,
+			take: paired(func() error { _, err := u.objects(big); return err }, func() error { _, err := u.objects(mid); return err }, costs)})
 	}
 	return ms, nil
 }

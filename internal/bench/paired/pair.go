@@ -59,8 +59,17 @@ func (p pairing) timed(op func(), n int) float64 {
 // round timing one batch of each, a first in even rounds and b first in
 // odd ones.
 func (p pairing) ratio(a, b func()) float64 {
+	r, _, _ := p.costs(a, b)
+	return r
+}
+
+// costs is ratio with the median cost of one call of a and of b, in
+// nanoseconds.
+func (p pairing) costs(a, b func()) (ratio, costA, costB float64) {
 	na, nb := p.calibrate(a), p.calibrate(b)
 	rs := make([]float64, 0, p.rounds)
+	as := make([]float64, 0, p.rounds)
+	bs := make([]float64, 0, p.rounds)
 	for r := 0; r < p.rounds; r++ {
 		var ta, tb float64
 		if r%2 == 0 {
@@ -70,11 +79,12 @@ func (p pairing) ratio(a, b func()) float64 {
 			tb = p.timed(b, nb)
 			ta = p.timed(a, na)
 		}
+		as, bs = append(as, ta), append(bs, tb)
 		if tb > 0 {
 			rs = append(rs, ta/tb)
 		}
 	}
-	return median(rs)
+	return median(rs), median(as), median(bs)
 }
 
 // median is the middle value of xs (the mean of the two middle ones for
