@@ -17,18 +17,21 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/occkit/occkit/internal/bench"
 )
 
 func main() {
 	short := flag.Bool("short", false, "the short run: fewer, shorter rounds and limits with a margin for a noisy machine")
 	only := flag.String("only", "", "run only the measures whose name contains this")
+	limits := flag.Bool("limits", false, "print the regression limits of the values measured (limits.go)")
 	wall := flag.Bool("wall", false, "time with the wall clock instead of the process's CPU time")
 	flag.Parse()
 	cfg := full
 	if *short {
 		cfg = quick
 	}
-	cfg.wall = *wall
+	cfg.wall, cfg.printLimits = *wall, *limits
 	ok, err := run(os.Stdout, cfg, *only)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "paired:", err)
@@ -46,23 +49,31 @@ type config struct {
 	batch  time.Duration
 	// limit picks the limit a measure is judged against: its target in
 	// the full run, its regression limit in the short one.
-	limit func(target) float64
+	limit func(measure) float64
 	// wall: time with the wall clock, not the process's CPU time.
 	wall bool
+	// sizes are the catalog sizes measured; peakRuns the runs of each
+	// peak heap measure.
+	sizes    []int
+	peakRuns int
+	// printLimits: end with the regression limits of the values
+	// measured, as limits.go writes them.
+	printLimits bool
 }
 
 var (
-	full  = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, limit: func(t target) float64 { return t.limit }}
-	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, limit: func(t target) float64 { return t.ci }}
+	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, sizes: bench.Sizes, peakRuns: 3,
+		limit: func(m measure) float64 { return m.target.limit }}
+	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, sizes: bench.Sizes[:2], peakRuns: 3,
+		limit: regressionLimit}
 )
 
-// target is what a measure must meet: limit in the full run, ci (the
-// limit with a margin for a noisy machine, yet below 1.5 times what the
-// measure typically is, so that a regression of 1.5 times fails) in the
-// short one. atLeast turns "at most" into "at least".
+// target is what a measure must meet in the full run; atLeast turns "at
+// most" into "at least". The short run judges by the measure's
+// regression limit (limits.go).
 type target struct {
-	limit, ci float64
-	atLeast   bool
+	limit   float64
+	atLeast bool
 }
 
 func (t target) met(v, limit float64) bool {
@@ -118,17 +129,17 @@ func run(w io.Writer, cfg config, only string) (bool, error) {
 	}
 	fmt.Fprintf(w, "paired %s run: %d rounds of %v batches of %s, GOMAXPROCS=%d, load %s\n",
 		cfg.name, cfg.rounds, cfg.batch, clockName, runtime.GOMAXPROCS(0), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
-	ms, err := measures()
+	ms, err := measures(cfg.sizes, cfg.peakRuns)
 	if err != nil {
 		return false, err
 	}
 	var results []result
 	for _, m := range ms {
-		if only != "" && !strings.Contains(fmt.Sprintf("%s models=%d %s", m.doc, m.n, m.name), only) {
+		if only != "" && !strings.Contains(key(m.doc, m.n, m.name), only) {
 			continue
 		}
 		v := m.take(p)
-		limit := cfg.limit(m.target)
+		limit := cfg.limit(m)
 		r := result{doc: m.doc, name: m.name, n: m.n, value: v, op: m.target.String(), limit: limit, pass: m.target.met(v, limit)}
 		results = append(results, r)
 		verdict := "PASS"
@@ -140,6 +151,13 @@ func run(w io.Writer, cfg config, only string) (bool, error) {
 			costs = fmt.Sprintf("  [%s vs %s]", duration(m.costs[0]), duration(m.costs[1]))
 		}
 		fmt.Fprintf(w, "%-9s models=%-6d %-28s %8.2f  (target %s %.2f)  %s%s\n", r.doc, r.n, r.name, r.value, r.op, r.limit, verdict, costs)
+	}
+	if cfg.printLimits {
+		fmt.Fprintln(w, "var regressionLimits = map[string]float64{")
+		for _, r := range results {
+			fmt.Fprintf(w, "\t%q: %.3g,\n", key(r.doc, r.n, r.name), regressionOf(r.value, r.op == ">="))
+		}
+		fmt.Fprintln(w, "}")
 	}
 	failed := slices.IndexFunc(results, func(r result) bool { return !r.pass }) >= 0
 	bad := 0
