@@ -115,18 +115,60 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 	for _, p := range pol.findSensitive(doc) {
 		once(p, docjson.Get(doc, p), placeValue)
 	}
-	// The scopes of eachModelScope, in its order, each map read once by
-	// the walker.
-	w := placeWalker{visit: once}
+	// The scopes of eachModelScope, read in one pass over the document
+	// (each map by the walker, everything else skipped), and visited in
+	// eachModelScope's order: the providers, the defaults' models, then
+	// each entry's.
+	var providers, defaults, entries []secretPlace
+	collect := func(into *[]secretPlace) func(occkit.Path, gjson.Result, placeKind) {
+		return func(at occkit.Path, v gjson.Result, kind placeKind) {
+			*into = append(*into, secretPlace{at, v, kind})
+		}
+	}
+	w := placeWalker{}
 	root := doc.String()
-	w.scopes(occkit.NewPath("models", "providers"), memberRaw(memberRaw(root, "models"), "providers"))
-	agents := memberRaw(root, "agents")
-	w.scopes(occkit.NewPath("agents", "defaults", "models"), memberRaw(memberRaw(agents, "defaults"), "models"))
-	if e := gjson.Parse(memberRaw(agents, "entries")); e.IsObject() {
-		e.ForEach(func(k, c gjson.Result) bool {
-			w.scopes(occkit.NewPath("agents", "entries", k.String(), "models"), memberRaw(c.Raw, "models"))
-			return true
+	// members walks the members of the value at root[at] with fn and
+	// returns the offset after the value, which need not be an object.
+	members := func(at int, fn func(key string, at int) int) int {
+		if end := jsonwalk.Members(root, at, func(lit string, escaped bool, at int) int {
+			return fn(jsonwalk.JS{}.Decode(lit, escaped), at)
+		}); end >= 0 {
+			return end
+		}
+		return jsonwalk.Skip(root, at)
+	}
+	scopesOf := func(at int, key string, path occkit.Path, into *[]secretPlace) int {
+		return members(at, func(k string, at int) int {
+			if k != key {
+				return jsonwalk.Skip(root, at)
+			}
+			w.visit = collect(into)
+			return w.scopes(path, root, at)
 		})
+	}
+	members(0, func(k string, at int) int {
+		switch k {
+		case "models":
+			return scopesOf(at, "providers", occkit.NewPath("models", "providers"), &providers)
+		case "agents":
+			return members(at, func(k string, at int) int {
+				switch k {
+				case "defaults":
+					return scopesOf(at, "models", occkit.NewPath("agents", "defaults", "models"), &defaults)
+				case "entries":
+					return members(at, func(k string, at int) int {
+						return scopesOf(at, "models", occkit.NewPath("agents", "entries", k, "models"), &entries)
+					})
+				}
+				return jsonwalk.Skip(root, at)
+			})
+		}
+		return jsonwalk.Skip(root, at)
+	})
+	for _, list := range [][]secretPlace{providers, defaults, entries} {
+		for _, p := range list {
+			once(p.at, p.v, p.kind)
+		}
 	}
 }
 
@@ -392,6 +434,8 @@ type SecretScan struct {
 	pol    SecretPolicy
 	places []secretPlace
 	refs   []envRef
+	// literals is CheckLiterals' answer, decided once.
+	literals error
 }
 
 // secretPlace is one place [secretPlaces] visits.
@@ -408,6 +452,7 @@ func ScanSecrets(doc occkit.Document, pol SecretPolicy) *SecretScan {
 		s.places = append(s.places, secretPlace{at, v, kind})
 	})
 	s.refs = documentRefs(doc, s.places)
+	s.literals = s.checkLiterals()
 	return s
 }
 
@@ -427,7 +472,9 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 }
 
 // CheckLiterals is [CheckSecretLiterals] of the scanned document.
-func (s *SecretScan) CheckLiterals() error {
+func (s *SecretScan) CheckLiterals() error { return s.literals }
+
+func (s *SecretScan) checkLiterals() error {
 	doc, pol := s.doc, s.pol
 	var errs []error
 	referenced := map[string]bool{}

@@ -54,23 +54,17 @@ func (w *placeWalker) at(extra ...string) occkit.Path {
 	return b.Path()
 }
 
-// unquote is the text of the JSON string literal lit (quotes included),
-// read as gjson reads it; only a literal with an escape costs more than a
-// slice.
-func unquote(lit string, escaped bool) string {
-	if !escaped && len(lit) >= 2 {
-		return lit[1 : len(lit)-1]
-	}
-	return gjson.Parse(lit).Str
-}
-
-// scopes walks every member of the object raw (a models map or
-// models.providers, at parent; anything else has no scope) as one scope.
-func (w *placeWalker) scopes(parent occkit.Path, raw string) {
-	jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
-		w.base, w.steps = scope{parent: parent, key: unquote(lit, escaped)}, w.steps[:0]
+// scopes walks every member of the value at raw[i] (a models map or
+// models.providers, at parent) as one scope when it is an object, and
+// returns the offset after the value.
+func (w *placeWalker) scopes(parent occkit.Path, raw string, i int) int {
+	if end := jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
+		w.base, w.steps = scope{parent: parent, key: jsonwalk.JS{}.Decode(lit, escaped)}, w.steps[:0]
 		return w.value(raw, at, w.base.key)
-	})
+	}); end >= 0 {
+		return end
+	}
+	return jsonwalk.Skip(raw, i)
 }
 
 // value walks the JSON value at raw[i], whose key, or whose array's key,
@@ -82,7 +76,7 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	switch raw[i] {
 	case '{':
 		return jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
-			name := unquote(lit, escaped)
+			name := jsonwalk.JS{}.Decode(lit, escaped)
 			switch {
 			case at < len(raw) && raw[at] == '{' && headersKey(name):
 				end := jsonwalk.Skip(raw, at)
@@ -110,28 +104,12 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 		})
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, i)
-		if s := unquote(raw[i:end], escaped); urlLike(key, s) {
+		s := jsonwalk.JS{}.Decode(raw[i:end], escaped)
+		if urlLike(key, s) {
 			w.visit(w.at(), gjson.Result{Type: gjson.String, Raw: raw[i:end], Str: s}, placeURL)
 		}
 		return end
 	default:
 		return jsonwalk.Skip(raw, i)
 	}
-}
-
-// memberRaw is the value of the first member named key of the JSON object
-// raw, as gjson's Get of a plain key finds it, or "" when raw is not an
-// object or has no such member. It reads keys and skips values without
-// parsing them.
-func memberRaw(raw, key string) string {
-	var out string
-	jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
-		end := jsonwalk.Skip(raw, at)
-		if unquote(lit, escaped) == key {
-			out = raw[at:end]
-			return -1
-		}
-		return end
-	})
-	return out
 }

@@ -168,8 +168,15 @@ func TestSecretPlacesMatchesGJSON(t *testing.T) {
 			}
 			return "{" + strings.Join(parts, ",") + "}"
 		}
-		src := fmt.Sprintf(`{"agents":{"defaults":{"models":%s},"entries":{"main":{"models":%s},"other":{"models":"x"}}},"models":{"providers":%s},"channels":{"slack":{"botToken":"xoxb"}}}`,
-			scopeMap("defaults"), scopeMap("entry"), scopeMap("providers"))
+		agents := fmt.Sprintf(`"agents":{"defaults":{"model":"a/b","models":%s},"entries":{"x":"y","main":{"models":%s},"other":{"models":"x"},"last":{"models":%s}}}`,
+			scopeMap("defaults"), scopeMap("entry"), scopeMap("last"))
+		models := fmt.Sprintf(`"models":{"mode":"merge","providers":%s}`, scopeMap("providers"))
+		if rapid.Bool().Draw(t, "modelsNotObject") {
+			models = `"models":["x"]`
+		}
+		members := []string{agents, models, `"channels":{"slack":{"botToken":"xoxb"}}`, `"env":"x"`}
+		perm := rapid.Permutation(members).Draw(t, "order")
+		src := "{" + strings.Join(perm, ",") + "}"
 		doc, err := occkit.ParseDocument([]byte(src))
 		if err != nil {
 			t.Skipf("a key written twice (once escaped): %v", err)
@@ -215,25 +222,6 @@ func TestCredentialNameMatchesReference(t *testing.T) {
 		k := strings.Join(parts, rapid.SampledFrom([]string{"", "-", "_", " ", "."}).Draw(t, "sep"))
 		if got, want := credentialName(k), referenceCredentialName(k); got != want {
 			t.Fatalf("credentialName(%q) = %v, want %v", k, got, want)
-		}
-	})
-}
-
-// TestMemberRaw: memberRaw finds what gjson's Get of the plain key finds.
-func TestMemberRaw(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		raw := genScopeJSON(t, 3)
-		for _, k := range []string{"headers", "apiKey", "models", "id", "apiKey", "ключ", "nope"} {
-			want := gjson.Get(raw, k).Raw
-			if !gjson.Parse(raw).IsObject() {
-				want = ""
-			}
-			if got := memberRaw(raw, k); got != want {
-				t.Fatalf("memberRaw(%s, %q) = %q, gjson %q", raw, k, got, want)
-			}
-			if got := memberRaw(indent(raw), k); got != gjson.Get(indent(raw), k).Raw && gjson.Parse(raw).IsObject() {
-				t.Fatalf("memberRaw(indented %s, %q) = %q, gjson %q", raw, k, got, gjson.Get(indent(raw), k).Raw)
-			}
 		}
 	})
 }
