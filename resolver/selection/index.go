@@ -69,7 +69,23 @@ type modelKey struct {
 	policy    bool   // a non-blank agentRuntime.id
 	runtime   string // its normalized runtime (REF-6)
 	policyAt  occkit.Path
-	params    []occkit.Path // SEL-6a overrides of its params, sorted
+	// params is the key's params value when it holds a SEL-6a override
+	// (hasParams); its override paths are listed only when a decision
+	// names them (paramPaths), so preparing a catalog builds no path per
+	// key.
+	params    gjson.Result
+	hasParams bool
+}
+
+// paramPaths are the SEL-6a overrides of k's params, sorted; k is a
+// member of the model map at at.
+func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
+	if !k.hasParams {
+		return nil
+	}
+	var scan overrideScan
+	scan.params(k.params, extend(at, k.key, "params"))
+	return sortPaths(scan.paths)
 }
 
 // provider is the chosen `models.providers.<p>` config of one normalized
@@ -281,10 +297,8 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
 			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
-		if p := v.Get("params"); present(p) {
-			var scan overrideScan
-			scan.params(p, extend(at, k.key, "params"))
-			k.params = sortPaths(scan.paths)
+		if p := v.Get("params"); present(p) && hasParamOverride(p) {
+			k.params, k.hasParams = p, true
 		}
 		mm.byModel[t] = append(mm.byModel[t], keyRef{k: k, whole: true})
 		if qualified {

@@ -500,21 +500,32 @@ func (d *decision) overrideSources(fn func([]occkit.Path)) {
 		fn(d.row.overrides)
 	}
 	fn(d.agent.params)
-	if d.provider != "" && d.model != "" {
-		for _, m := range d.agent.maps {
-			for _, r := range m.byModel[d.model] {
-				if _, ok := r.matches(d.provider); ok {
-					fn(r.k.params)
-				}
+	d.keyParams(func(m *modelMap, k *modelKey) { fn(k.paramPaths(m.at)) })
+}
+
+// keyParams calls fn with every model key naming the route whose params
+// hold an override (SEL-6a), when the route has a provider.
+func (d *decision) keyParams(fn func(*modelMap, *modelKey)) {
+	if d.provider == "" || d.model == "" {
+		return
+	}
+	for _, m := range d.agent.maps {
+		for _, r := range m.byModel[d.model] {
+			if _, ok := r.matches(d.provider); ok && r.k.hasParams {
+				fn(m, r.k)
 			}
 		}
 	}
 }
 
-// hasOverrides reports an authored request override on the route.
+// hasOverrides reports an authored request override on the route,
+// listing none.
 func (d *decision) hasOverrides() bool {
+	if d.prov != nil && len(d.prov.overrides) > 0 || d.row != nil && len(d.row.overrides) > 0 || len(d.agent.params) > 0 {
+		return true
+	}
 	found := false
-	d.overrideSources(func(ps []occkit.Path) { found = found || len(ps) > 0 })
+	d.keyParams(func(*modelMap, *modelKey) { found = true })
 	return found
 }
 
