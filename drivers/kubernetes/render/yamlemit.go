@@ -205,12 +205,19 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 		spaces = false
 		if c < utf8.RuneSelf {
 			if quoted && c == '\'' {
-				w.out = append(w.out, '\'')
-				w.column++
+				w.out = append(w.out, '\'', '\'')
+				w.column += 2
+				i++
+				continue
 			}
-			w.out = append(w.out, c)
-			w.column++
-			i++
+			// A run of other ASCII characters goes in one append.
+			j := i + 1
+			for j < len(s) && s[j] < utf8.RuneSelf && s[j] != ' ' && s[j] != '\'' {
+				j++
+			}
+			w.out = append(w.out, s[i:j]...)
+			w.column += j - i
+			i = j
 			continue
 		}
 		_, n := utf8.DecodeRuneInString(s[i:])
