@@ -367,6 +367,15 @@
 // says what to write instead and never repeats the value; admission drops
 // the source line from its position (file, line and column stay).
 //
+// The check, the variables a document references and the shorthand
+// references of its credential places all come from one walk of the
+// document ([ScanSecrets]: every credential place and every reference,
+// found in one pass over the text). Admission scans the canonical
+// document it freezes once, checks it, and hands the scan to every plan
+// of the revision ([PlanInput].Secrets), which reads it instead of
+// walking the document again; a scan of other bytes or under another
+// release's policy is ignored. Nothing is kept across documents.
+//
 // The places checked, for the release the revision is admitted for
 // ([SecretPolicyFor]; the pinned release's as a floor for one the library
 // does not carry): every path the release marks sensitive (package
