@@ -51,47 +51,13 @@ func SecretPolicyFor(release string) SecretPolicy {
 	return SecretPolicy{Sensitive: sensitive.For(release), Env: pol, match: sensitive.SetFor(release)}
 }
 
-// scope is one subtree the render strips credentials from: the entry key
-// under its map's path, and its value as read when the scopes were listed.
+// scope is one subtree the render strips credentials from (a model
+// scope: a models.providers entry or an agent models map entry): the
+// entry key under its map's path, and its value when a test lists it.
 type scope struct {
 	parent occkit.Path
 	key    string
 	v      gjson.Result
-}
-
-func (s scope) path() occkit.Path { return s.parent.Key(s.key) }
-
-// eachModelScope calls fn with every subtree the render strips
-// credentials from ([StripInference]): every models.providers entry and
-// every agent models map entry, reading each object once and keeping
-// nothing.
-func eachModelScope(doc occkit.Document, fn func(scope)) {
-	entries := func(at occkit.Path, v gjson.Result) {
-		if !v.IsObject() {
-			return
-		}
-		v.ForEach(func(k, c gjson.Result) bool {
-			fn(scope{at, k.String(), c})
-			return true
-		})
-	}
-	root := docjson.Root(doc)
-	entries(occkit.NewPath("models", "providers"), root.Get("models").Get("providers"))
-	agents := root.Get("agents")
-	entries(occkit.NewPath("agents", "defaults", "models"), agents.Get("defaults").Get("models"))
-	if e := agents.Get("entries"); e.IsObject() {
-		e.ForEach(func(k, c gjson.Result) bool {
-			entries(occkit.NewPath("agents", "entries", k.String(), "models"), c.Get("models"))
-			return true
-		})
-	}
-}
-
-// modelScopes lists [eachModelScope]'s subtrees.
-func modelScopes(doc occkit.Document) []scope {
-	var out []scope
-	eachModelScope(doc, func(s scope) { out = append(out, s) })
-	return out
 }
 
 // placeKind is what a credential place holds.

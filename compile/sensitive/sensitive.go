@@ -266,6 +266,11 @@ func Start(patterns []Pattern) Cursor {
 // lies below one.
 func (c Cursor) Matched() bool { return c.matched }
 
+// Live reports whether a pattern can still match at or below the
+// location reached (Matched excepted): a walk whose cursor is not live
+// need not look further down.
+func (c Cursor) Live() bool { return len(c.live) > 0 }
+
 // Key is the cursor one object key further down.
 func (c Cursor) Key(k string) Cursor {
 	return c.step(func(s state, sg seg) (state, bool) {
