@@ -83,3 +83,30 @@ func TestTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestJudged: a take that meets its limit is the value; one that misses
+// is taken again and the median of the takes judges, so one outlier
+// passes and a regression that misses in most takes fails.
+func TestJudged(t *testing.T) {
+	under := func(v float64) bool { return v <= 2 }
+	for _, c := range []struct {
+		name      string
+		takes     []float64
+		want      float64
+		wantTakes int
+	}{
+		{"met at once", []float64{1.5, 9, 9}, 1.5, 1},
+		{"one slow spell", []float64{3, 1.6, 1.7}, 1.7, 3},
+		{"a regression", []float64{3, 2.9, 1.9}, 2.9, 3},
+		{"not measured", []float64{nan(), nan(), nan()}, nan(), 3},
+	} {
+		i := 0
+		got, takes := judged(func() float64 { i++; return c.takes[i-1] }, under, 2)
+		if len(takes) != c.wantTakes || !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("%s: %v after %d takes, want %v after %d", c.name, got, len(takes), c.want, c.wantTakes)
+		}
+		if under(got) != under(c.want) {
+			t.Errorf("%s: judged %v", c.name, under(got))
+		}
+	}
+}
