@@ -358,8 +358,13 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	// ADM-7: no credential bytes are validated further, frozen or
-	// digested; refused before anything else reads the document.
-	if err := compile.CheckSecretLiterals(doc, a.secrets); err != nil {
+	// digested; refused before anything else reads the document. Nothing
+	// below edits the document, so its canonical form (what the revision
+	// freezes; the same members and values) is scanned once, here, and
+	// the scan serves the render plan's checks too.
+	canonical := occkit.CanonicalDocument(doc)
+	scan := compile.ScanSecrets(canonical, a.secrets)
+	if err := scan.CheckLiterals(); err != nil {
 		return nil, err
 	}
 	if err := a.schema.Validate(doc); err != nil {
@@ -461,7 +466,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if err := a.runRules(ctx, r, doc, req); err != nil {
 		return nil, err
 	}
-	r.freeze(doc)
+	r.freezeCanonical(canonical, scan)
 	r.warnings = placedWarnings(read, append(warnings, renderOverrides(unstamped, req.Compute.Kind, owner, level)...))
 	// The render stage, with the Compute-independent defaults: whatever
 	// it refuses, admission refuses, so an admitted revision renders

@@ -8,11 +8,25 @@ import (
 
 // modelRef is one model reference a Configuration selects: the primary or
 // a fallback of agents.defaults.model or of an entry's model, and where it
-// is written.
+// is written ([modelRef.at]; built only for a refusal, a warning or the
+// primary's place, as a roster may select thousands of fallbacks).
 type modelRef struct {
-	at      occkit.Path
+	model   occkit.Path // the agent's model setting
+	member  string      // "" (the setting is the ref), "primary" or "fallbacks"
+	index   int         // the fallback's index
 	ref     resolver.Ref
 	primary bool
+}
+
+// at is where m is written.
+func (m modelRef) at() occkit.Path {
+	switch m.member {
+	case "":
+		return m.model
+	case "fallbacks":
+		return m.model.Key("fallbacks").Index(m.index)
+	}
+	return m.model.Key(m.member)
 }
 
 var (
@@ -21,28 +35,35 @@ var (
 	pluginsKey   = occkit.NewPath("plugins", "entries")
 )
 
-// selectedRefs lists the model references doc selects, in document order:
-// each model (a string, or {primary, fallbacks}) of agents.defaults and of
-// every entry. Refs that do not parse are the resolver's business (it has
-// refused them by the time admission asks).
-func selectedRefs(doc occkit.Document) []modelRef {
-	var out []modelRef
-	add := func(at occkit.Path, v occkit.Value, primary bool) {
-		if !v.IsString() {
+// eachSelectedRef calls fn with the model references doc selects, in
+// document order, until fn returns false: each model (a string, or
+// {primary, fallbacks}) of agents.defaults and of every entry. Refs that
+// do not parse are the resolver's business (it has refused them by the
+// time admission asks). Nothing is listed: a roster may select thousands.
+func eachSelectedRef(doc occkit.Document, fn func(modelRef) bool) {
+	more := true
+	add := func(m modelRef, v occkit.Value) {
+		if !more || !v.IsString() {
 			return
 		}
 		if r, ok := resolver.ParseRef(v.String()); ok {
-			out = append(out, modelRef{at: at, ref: r, primary: primary})
+			m.ref = r
+			more = fn(m)
 		}
 	}
 	model := func(at occkit.Path, v occkit.Value) {
 		switch {
 		case v.IsString():
-			add(at, v, true)
+			add(modelRef{model: at, primary: true}, v)
 		case v.IsObject():
-			add(at.Key("primary"), v.Key("primary"), true)
-			for i, f := range v.Key("fallbacks").Array() {
-				add(at.Key("fallbacks").Index(i), f, false)
+			add(modelRef{model: at, member: "primary", primary: true}, v.Key("primary"))
+			if fb := v.Key("fallbacks"); fb.IsArray() {
+				i := 0
+				fb.ForEach(func(_, f occkit.Value) bool {
+					add(modelRef{model: at, member: "fallbacks", index: i}, f)
+					i++
+					return more
+				})
 			}
 		}
 	}
@@ -50,9 +71,8 @@ func selectedRefs(doc occkit.Document) []modelRef {
 	model(agentsPath.Key("defaults").Key("model"), agents.Key("defaults").Key("model"))
 	agents.Key("entries").ForEach(func(k, e occkit.Value) bool {
 		model(agentsPath.Key("entries").Key(k.String()).Key("model"), e.Key("model"))
-		return true
+		return more
 	})
-	return out
 }
 
 // primaryPath is where doc writes the admitted primary model: the first
@@ -63,12 +83,15 @@ func primaryPath(doc occkit.Document, primary string) occkit.Path {
 	if !ok {
 		return occkit.Root()
 	}
-	for _, r := range selectedRefs(doc) {
+	at := occkit.Root()
+	eachSelectedRef(doc, func(r modelRef) bool {
 		if r.primary && r.ref.Provider == want.Provider && r.ref.ID == want.ID {
-			return r.at
+			at = r.at()
+			return false
 		}
-	}
-	return occkit.Root()
+		return true
+	})
+	return at
 }
 
 // alwaysKnownProviders are providers occkit itself routes, whatever the
@@ -89,28 +112,38 @@ func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 	if !ok {
 		return nil, nil
 	}
-	configured := func(root occkit.Path, p string) bool { return doc.Get(root.Key(p)).Exists() }
+	// The providers the document configures, listed once: looking each
+	// selected ref's provider up from the root would cost the document's
+	// size per ref (an agent roster of 10,000 models: seconds).
+	configured := map[string]bool{}
+	for _, root := range []occkit.Path{providersKey, pluginsKey} {
+		if v := doc.Get(root); v.IsObject() {
+			v.ForEach(func(k, _ occkit.Value) bool {
+				configured[k.String()] = true
+				return true
+			})
+		}
+	}
 	var errs []error
 	var warnings []*occkit.Error
-	for _, m := range selectedRefs(doc) {
+	eachSelectedRef(doc, func(m modelRef) bool {
 		p := m.ref.Provider
-		custom := configured(providersKey, p) || configured(pluginsKey, p)
 		switch {
-		case alwaysKnownProviders[p] || custom:
+		case alwaysKnownProviders[p] || configured[p]:
 			// A configured provider's models are whatever it serves.
 		case !cat.Provider(p):
 			if s := cat.SuggestProvider(p); s != "" {
-				e := occkit.Invalid("RES-6", m.at,
+				e := occkit.Invalid("RES-6", m.at(),
 					"provider %s is not one OpenClaw %s knows; did you mean %s? (a custom provider is configured under models.providers)", p, release, s)
 				e.Suggestion = s
 				errs = append(errs, e)
-				continue
+				return true
 			}
-			warnings = append(warnings, occkit.Warn("RES-6", m.at,
+			warnings = append(warnings, occkit.Warn("RES-6", m.at(),
 				"provider %s is neither built into OpenClaw %s nor configured under models.providers or plugins.entries: the gateway has no route to it", p, release))
 		default:
 			if known, judged := cat.Model(p, m.ref.ID); judged && !known {
-				w := occkit.Warn("RES-3", m.at,
+				w := occkit.Warn("RES-3", m.at(),
 					"the model is not in provider %s's built-in catalog of OpenClaw %s (it may still be discovered at run time)", p, release)
 				if s := cat.SuggestModel(p, m.ref.ID); s != "" {
 					w.Suggestion = p + "/" + s
@@ -119,6 +152,7 @@ func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 				warnings = append(warnings, w)
 			}
 		}
-	}
+		return true
+	})
 	return warnings, occkit.Join(errs...)
 }

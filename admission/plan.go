@@ -29,6 +29,7 @@ func (r *Revision) planInput() compile.PlanInput {
 		SecretBindings:  r.secretBindings,
 		Namespace:       r.namespace,
 		OpenClawRelease: r.openclawSchema,
+		Secrets:         r.secrets,
 	}
 }
 

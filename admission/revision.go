@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/resolver"
 )
@@ -66,8 +67,11 @@ type Revision struct {
 	// the document was checked against, or "" when the check was off.
 	openclawSchema string
 
-	// doc is the admitted document in canonical form.
+	// doc is the admitted document in canonical form, and secrets its
+	// credential scan (compile.ScanSecrets) when admission made one: the
+	// render plan reads it instead of walking the document again.
 	doc       occkit.Document
+	secrets   *compile.SecretScan
 	docDigest string
 	digest    string
 }
@@ -390,7 +394,14 @@ func ParseRevision(b []byte) (*Revision, error) {
 // the revision digest over the whole record. Every other field must be set
 // before.
 func (r *Revision) freeze(doc occkit.Document) {
-	r.doc = occkit.CanonicalDocument(doc)
+	r.freezeCanonical(occkit.CanonicalDocument(doc), nil)
+}
+
+// freezeCanonical is freeze of a document already in canonical form,
+// with its credential scan when admission made one.
+func (r *Revision) freezeCanonical(canonical occkit.Document, scan *compile.SecretScan) {
+	r.doc = canonical
+	r.secrets = scan
 	r.docDigest = r.doc.Digest()
 	r.digest = r.recordDigest()
 }

@@ -171,6 +171,11 @@ type PlanInput struct {
 	// for: its sensitive paths and environment policy apply
 	// ([SecretPolicyFor]; "" is the pinned release's).
 	OpenClawRelease string
+	// Secrets is, optionally, Document's [ScanSecrets] under that
+	// release's policy, which admission made: the plan reads it instead
+	// of walking the document again. A scan of other bytes or under
+	// another policy is ignored.
+	Secrets *SecretScan
 }
 
 // PlanOptions are the Compute's placement facts. The zero value plans for
@@ -286,13 +291,14 @@ func buildPlan(in PlanInput, opts PlanOptions, check bool) (Plan, error) {
 		in.Level = occkit.LevelInfo
 	}
 	sp := SecretPolicyFor(in.OpenClawRelease)
-	if err := CheckSecretLiterals(in.Document, sp); err != nil {
+	scan := in.Secrets.scanOf(in.Document, sp)
+	if err := scan.CheckLiterals(); err != nil {
 		return Plan{}, err
 	}
 	if err := checkCredentials(in, opts); err != nil {
 		return Plan{}, err
 	}
-	b := planner{in: in, opts: opts, check: check, secrets: sp}
+	b := planner{in: in, opts: opts, check: check, secrets: sp, scan: scan}
 	return b.plan()
 }
 
@@ -630,7 +636,7 @@ func (b planner) gatewayRefs(doc occkit.Document) []envRef {
 	auth := docjson.Get(doc, gatewayPath.Key("auth"))
 	authPath := gatewayPath.Key("auth")
 	var out []envRef
-	for _, r := range documentRefs(doc, b.secrets) {
+	for _, r := range b.refs(doc) {
 		switch {
 		case r.off >= 0 && auth.Exists() && r.off >= auth.Index && r.off < auth.Index+len(auth.Raw):
 		case r.off < 0 && hasPrefix(r.at, authPath):
@@ -646,8 +652,16 @@ type planner struct {
 	opts PlanOptions
 	// check: decide every refusal, render nothing (CheckPlan).
 	check bool
-	// secrets is the release's credential policy.
+	// secrets is the release's credential policy, and scan the input
+	// document's scan under it.
 	secrets SecretPolicy
+	scan    *SecretScan
+}
+
+// refs are the variables doc references ([documentRefs]): the input
+// document's are scanned already.
+func (b planner) refs(doc occkit.Document) []envRef {
+	return b.scan.scanOf(doc, b.secrets).refs
 }
 
 // file is a File holding doc, or one without data when b only checks.
@@ -792,7 +806,7 @@ func (b planner) harness() (ProcessPlan, error) {
 		// credential (AUTH-6 is about the latter).
 		env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
 		p.Env = append(env, projected(cred.Harness)...)
-		if err := b.checkBound(doc, documentRefs(doc, b.secrets), p); err != nil {
+		if err := b.checkBound(doc, b.refs(doc), p); err != nil {
 			return ProcessPlan{}, err
 		}
 		return p, nil

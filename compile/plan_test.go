@@ -264,3 +264,49 @@ func ExampleBuildPlan() {
 	// {"codex":{"baseUrl":"https://llm.example"}}
 	// {"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}
 }
+
+// ADM-7 DOC-4: a plan reads the scan it is given only when it is the
+// scan of its own document under its release's policy; any other scan is
+// ignored, and the plan refuses and binds exactly as without one. Its own
+// scan spares the plan the walk.
+func TestPlanSecretScan(t *testing.T) {
+	clean := stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`)
+	literal := stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}},"channels":{"telegram":{"botToken":"123:literal"}}}`)
+	pol := compile.SecretPolicyFor("")
+	input := func(doc occkit.Document, scan *compile.SecretScan) compile.PlanInput {
+		return compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
+			Document: doc, Secrets: scan, SecretBindings: []occkit.SecretBinding{planBinding},
+			Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "ANTHROPIC_API_KEY", From: planKey}}}}
+	}
+	for _, c := range []struct {
+		name   string
+		doc    occkit.Document
+		scan   *compile.SecretScan
+		refuse bool
+	}{
+		{"own scan", clean, compile.ScanSecrets(clean, pol), false},
+		{"no scan", clean, nil, false},
+		{"a literal document's scan", clean, compile.ScanSecrets(literal, pol), false},
+		{"a clean document's scan", literal, compile.ScanSecrets(clean, pol), true},
+		{"a scan under another policy", literal, compile.ScanSecrets(literal, compile.SecretPolicy{Sensitive: pol.Sensitive, Env: pol.Env}), true},
+		{"literal, no scan", literal, nil, true},
+	} {
+		_, err := compile.BuildPlan(input(c.doc, c.scan), compile.PlanOptions{Namespace: "ns"})
+		if got := err != nil; got != c.refuse {
+			t.Errorf("%s: refused = %v (%v), want %v", c.name, got, err, c.refuse)
+			continue
+		}
+		want := occkit.ErrorMatcher{Code: occkit.CodeInvalidRequest, Path: "channels.telegram.botToken", Rule: compile.RuleSecretBytes}
+		if c.refuse {
+			if d := cmp.Diff([]occkit.ErrorMatcher{want}, occkit.MatchersOf(err)); d != "" {
+				t.Errorf("%s: refusal (-want +got):\n%s", c.name, d)
+			}
+		}
+	}
+	own := compile.ScanSecrets(clean, pol)
+	with := testing.AllocsPerRun(20, func() { _, _ = compile.BuildPlan(input(clean, own), compile.PlanOptions{Namespace: "ns"}) })
+	without := testing.AllocsPerRun(20, func() { _, _ = compile.BuildPlan(input(clean, nil), compile.PlanOptions{Namespace: "ns"}) })
+	if with >= without {
+		t.Errorf("a plan with its own scan allocates %v times, without %v: the scan was not read", with, without)
+	}
+}

@@ -3,6 +3,7 @@ package compile
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -76,19 +77,9 @@ func HarnessDocument(doc occkit.Document, h occkit.Harness, m occkit.Mode) (occk
 		return occkit.Document{}, occkit.Invalid("RES-11", occkit.Root(),
 			"only dedicated openclaw has a separate OpenClaw Harness document")
 	}
-	var drop []occkit.Path
-	for _, p := range []occkit.Path{occkit.NewPath("channels"), occkit.NewPath("gateway", "auth"), occkit.NewPath("gateway", "remote")} {
-		if doc.Has(p) {
-			drop = append(drop, p)
-		}
-	}
-	drop = append(drop, sensitive.Find(doc, harnessFloor)...)
 	refs := map[string]bool{}
-	for _, p := range drop {
-		collectRefs(docjson.Get(doc, p), refs)
-	}
-	var err error
-	if doc, err = deletePaths(doc, drop); err != nil {
+	doc, err := rewrite(doc, sensitive.Start(harnessDrop), false, refs)
+	if err != nil {
 		return occkit.Document{}, err
 	}
 	return dropEnv(doc, func(name string) bool { return refs[name] })
@@ -104,6 +95,9 @@ var (
 	harnessFloor = filterPatterns(allSensitive, func(p sensitive.Pattern) bool {
 		return !p.HasPrefix("models") && !p.HasPrefix("nodeHost")
 	})
+	// harnessDrop: what the node host's document loses, its floor and the
+	// gateway's own sections.
+	harnessDrop = append(sensitive.ParseList([]string{"channels", "gateway.auth", "gateway.remote"}), harnessFloor...)
 )
 
 func filterPatterns(ps []sensitive.Pattern, keep func(sensitive.Pattern) bool) []sensitive.Pattern {
@@ -116,28 +110,124 @@ func filterPatterns(ps []sensitive.Pattern, keep func(sensitive.Pattern) bool) [
 	return out
 }
 
-// deletePaths deletes paths, deepest first so indexes stay valid.
-func deletePaths(doc occkit.Document, paths []occkit.Path) (occkit.Document, error) {
-	sorted := append([]occkit.Path(nil), paths...)
-	// Reverse document order: later siblings and children first.
-	for i := 1; i < len(sorted); i++ {
-		for j := i; j > 0 && sorted[j-1].Compare(sorted[j]) < 0; j-- {
-			sorted[j-1], sorted[j] = sorted[j], sorted[j-1]
-		}
+// rewrite returns doc without the members and elements the cursor
+// matches (collecting the variables they reference into refs) and, with
+// scopes, with every model scope ([scopeAt]) scrubbed ([scrub]),
+// in one pass over the document: deleting or rewriting each place in turn
+// would cost the document's size for each.
+func rewrite(doc occkit.Document, cur sensitive.Cursor, scopes bool, refs map[string]bool) (occkit.Document, error) {
+	at := scopeRoot
+	if !scopes {
+		at = scopeNone
 	}
-	var err error
-	for i, p := range sorted {
-		if i > 0 && sorted[i-1].Equal(p) {
-			continue
-		}
-		if !doc.Has(p) {
-			continue
-		}
-		if doc, err = doc.Delete(p); err != nil {
-			return occkit.Document{}, err
-		}
+	root := docjson.Root(doc)
+	var b strings.Builder
+	b.Grow(len(root.Raw))
+	rewriteValue(&b, root, "", cur, at, refs)
+	if b.Len() == len(root.Raw) && b.String() == root.Raw {
+		return doc, nil
 	}
-	return doc, nil
+	return doc.SetRaw(occkit.Root(), []byte(b.String()))
+}
+
+// scopeAt is where a walk stands on its way to the model scopes:
+// models.providers.*, agents.defaults.models.* and
+// agents.entries.*.models.*.
+type scopeAt int
+
+const (
+	scopeNone scopeAt = iota // no scope below
+	scopeRoot
+	scopeModels   // models
+	scopeAgents   // agents
+	scopeDefaults // agents.defaults
+	scopeEntries  // agents.entries
+	scopeEntry    // agents.entries.*
+	scopeParent   // models.providers, agents.defaults.models, agents.entries.*.models
+	scopeInside   // a model scope: scrubbed
+)
+
+// next is where the member k of an object at s stands.
+func (s scopeAt) next(k string) scopeAt {
+	switch {
+	case s == scopeRoot && k == "models":
+		return scopeModels
+	case s == scopeRoot && k == "agents":
+		return scopeAgents
+	case s == scopeModels && k == "providers", s == scopeDefaults && k == "models", s == scopeEntry && k == "models":
+		return scopeParent
+	case s == scopeAgents && k == "defaults":
+		return scopeDefaults
+	case s == scopeAgents && k == "entries":
+		return scopeEntries
+	case s == scopeEntries:
+		return scopeEntry
+	case s == scopeParent:
+		return scopeInside
+	}
+	return scopeNone
+}
+
+// rewriteValue writes v, found under key, as [rewrite] does.
+func rewriteValue(b *strings.Builder, v gjson.Result, key string, cur sensitive.Cursor, at scopeAt, refs map[string]bool) {
+	switch {
+	case at == scopeInside && (v.IsObject() || v.IsArray()):
+		// A scope is scrubbed as a value under no key: its own key
+		// names a provider or a model, not a setting.
+		scrub(b, v, "", cur, refs)
+	case !cur.Live() && (at == scopeNone || at == scopeInside):
+		b.WriteString(v.Raw)
+	case v.IsObject() || v.IsArray():
+		filtered(b, v, cur, refs, nil, func(member bool, k string, c gjson.Result, kc sensitive.Cursor) {
+			if member {
+				rewriteValue(b, c, k, kc, at.next(k), refs)
+			} else {
+				rewriteValue(b, c, key, kc, scopeNone, refs)
+			}
+		})
+	default:
+		b.WriteString(v.Raw)
+	}
+}
+
+// filtered writes the object or array v without each member or element
+// that cur matches or drop (when not nil) names by its key and value,
+// collecting the variables those reference into refs, and writes each
+// other one's value with write (member: an object member under key k,
+// else an array element), its cursor one step further down.
+func filtered(b *strings.Builder, v gjson.Result, cur sensitive.Cursor, refs map[string]bool,
+	drop func(k string, c gjson.Result) bool, write func(member bool, k string, c gjson.Result, kc sensitive.Cursor)) {
+	member := v.IsObject()
+	open, close := byte('['), byte(']')
+	if member {
+		open, close = '{', '}'
+	}
+	b.WriteByte(open)
+	first := true
+	v.ForEach(func(k, c gjson.Result) bool {
+		name, kc := "", sensitive.Cursor{}
+		if member {
+			name = k.String()
+			kc = cur.Key(name)
+		} else {
+			kc = cur.Index()
+		}
+		if kc.Matched() || member && drop != nil && drop(name, c) {
+			collectRefs(c, refs)
+			return true
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		if member {
+			b.WriteString(k.Raw)
+			b.WriteByte(':')
+		}
+		write(member, name, c, kc)
+		return true
+	})
+	b.WriteByte(close)
 }
 
 // varRef finds ${NAME} references (OpenClaw's env substitution).
@@ -151,22 +241,42 @@ func collectRefs(v gjson.Result, refs map[string]bool) {
 }
 
 // dropEnv removes the variables of the document's `env` and `env.vars`
-// blocks for which drop is true.
+// blocks for which drop is true, rewriting the env block once.
 func dropEnv(doc occkit.Document, drop func(string) bool) (occkit.Document, error) {
-	var paths []occkit.Path
-	for _, base := range []occkit.Path{occkit.NewPath("env"), occkit.NewPath("env", "vars")} {
-		v := docjson.Get(doc, base)
-		if !v.IsObject() {
-			continue
-		}
-		v.ForEach(func(k, _ gjson.Result) bool {
+	envPath := occkit.NewPath("env")
+	env := docjson.Get(doc, envPath)
+	if !env.IsObject() {
+		return doc, nil
+	}
+	var b strings.Builder
+	var filter func(v gjson.Result, vars bool)
+	filter = func(v gjson.Result, top bool) {
+		b.WriteByte('{')
+		first := true
+		v.ForEach(func(k, c gjson.Result) bool {
 			if drop(k.String()) {
-				paths = append(paths, base.Key(k.String()))
+				return true
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteString(k.Raw)
+			b.WriteByte(':')
+			if top && k.String() == "vars" && c.IsObject() {
+				filter(c, false)
+			} else {
+				b.WriteString(c.Raw)
 			}
 			return true
 		})
+		b.WriteByte('}')
 	}
-	return deletePaths(doc, paths)
+	filter(env, true)
+	if b.String() == env.Raw {
+		return doc, nil
+	}
+	return doc.SetRaw(envPath, []byte(b.String()))
 }
 
 // StripInference removes from a document everything that can authenticate
@@ -196,46 +306,32 @@ func dropEnv(doc occkit.Document, drop func(string) bool) (occkit.Document, erro
 // itself never changes.
 func StripInference(doc occkit.Document) (occkit.Document, error) {
 	refs := map[string]bool{}
-	providers := map[string]bool{}
-	floor := sensitive.Find(doc, gatewayFloor)
-	for _, p := range floor {
-		collectRefs(docjson.Get(doc, p), refs)
-	}
-	var err error
-	if doc, err = deletePaths(doc, floor); err != nil {
+	doc, err := rewrite(doc, sensitive.Start(gatewayFloor), true, refs)
+	if err != nil {
 		return occkit.Document{}, err
 	}
-	pp := occkit.NewPath("models", "providers")
-	docjson.Get(doc, pp).ForEach(func(k, _ gjson.Result) bool {
-		providers[k.String()] = true
+	// <PROVIDER>_API_KEY of every configured provider, in any case.
+	providers := map[string]bool{}
+	docjson.Get(doc, occkit.NewPath("models", "providers")).ForEach(func(k, _ gjson.Result) bool {
+		providers[foldKey(envKeyName(k.String()))] = true
 		return true
 	})
-	for _, sc := range modelScopes(doc) {
-		at := sc.path()
-		v := docjson.Get(doc, at)
-		if !v.IsObject() && !v.IsArray() {
-			continue
-		}
-		var b strings.Builder
-		scrub(&b, v, "", refs)
-		if b.String() == v.Raw {
-			continue
-		}
-		if doc, err = doc.SetRaw(at, []byte(b.String())); err != nil {
-			return occkit.Document{}, err
-		}
-	}
 	return dropEnv(doc, func(name string) bool {
-		if inferenceEnv[name] || refs[name] {
-			return true
-		}
-		for p := range providers {
-			if strings.EqualFold(name, envKeyName(p)) {
-				return true
-			}
-		}
-		return false
+		return inferenceEnv[name] || refs[name] || providers[foldKey(name)]
 	})
+}
+
+// foldKey is s with every rune replaced by the least rune of its case
+// folding orbit: foldKey(a) == foldKey(b) exactly when
+// strings.EqualFold(a, b).
+func foldKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
 }
 
 // envKeyName is the conventional key variable of a provider ID.
@@ -319,36 +415,19 @@ func launchSpec(v gjson.Result) bool {
 	return v.IsObject() && v.Get("command").Exists()
 }
 
-// scrub writes v without credentials; key is the member name v sits under.
-func scrub(b *strings.Builder, v gjson.Result, key string, refs map[string]bool) {
+// scrub writes v without credentials and without what the cursor matches
+// (OpenClaw's sensitive paths, the floor); key is the member name v sits
+// under.
+func scrub(b *strings.Builder, v gjson.Result, key string, cur sensitive.Cursor, refs map[string]bool) {
 	switch {
-	case v.IsObject():
-		b.WriteByte('{')
-		first := true
-		v.ForEach(func(k, c gjson.Result) bool {
-			if CredentialKey(k.String()) || launchKey(k.String()) || launchSpec(c) {
-				collectRefs(c, refs)
-				return true
+	case v.IsObject() || v.IsArray():
+		drop := func(k string, c gjson.Result) bool { return CredentialKey(k) || launchKey(k) || launchSpec(c) }
+		filtered(b, v, cur, refs, drop, func(member bool, k string, c gjson.Result, kc sensitive.Cursor) {
+			if !member {
+				k = key
 			}
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			b.WriteString(k.Raw)
-			b.WriteByte(':')
-			scrub(b, c, k.String(), refs)
-			return true
+			scrub(b, c, k, kc, refs)
 		})
-		b.WriteByte('}')
-	case v.IsArray():
-		b.WriteByte('[')
-		for i, c := range v.Array() {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			scrub(b, c, key, refs)
-		}
-		b.WriteByte(']')
 	case v.Type == gjson.String && (strings.Contains(v.Str, "://") || (urlKey(key) && strings.ContainsAny(v.Str, "@?#"))):
 		o := Origin(v.Str)
 		if o != v.Str {

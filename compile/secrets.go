@@ -10,6 +10,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/envpolicy"
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/docjson"
 )
@@ -50,47 +51,13 @@ func SecretPolicyFor(release string) SecretPolicy {
 	return SecretPolicy{Sensitive: sensitive.For(release), Env: pol, match: sensitive.SetFor(release)}
 }
 
-// scope is one subtree the render strips credentials from: the entry key
-// under its map's path, and its value as read when the scopes were listed.
+// scope is one subtree the render strips credentials from (a model
+// scope: a models.providers entry or an agent models map entry): the
+// entry key under its map's path, and its value when a test lists it.
 type scope struct {
 	parent occkit.Path
 	key    string
 	v      gjson.Result
-}
-
-func (s scope) path() occkit.Path { return s.parent.Key(s.key) }
-
-// eachModelScope calls fn with every subtree the render strips
-// credentials from ([StripInference]): every models.providers entry and
-// every agent models map entry, reading each object once and keeping
-// nothing.
-func eachModelScope(doc occkit.Document, fn func(scope)) {
-	entries := func(at occkit.Path, v gjson.Result) {
-		if !v.IsObject() {
-			return
-		}
-		v.ForEach(func(k, c gjson.Result) bool {
-			fn(scope{at, k.String(), c})
-			return true
-		})
-	}
-	root := docjson.Root(doc)
-	entries(occkit.NewPath("models", "providers"), root.Get("models").Get("providers"))
-	agents := root.Get("agents")
-	entries(occkit.NewPath("agents", "defaults", "models"), agents.Get("defaults").Get("models"))
-	if e := agents.Get("entries"); e.IsObject() {
-		e.ForEach(func(k, c gjson.Result) bool {
-			entries(occkit.NewPath("agents", "entries", k.String(), "models"), c.Get("models"))
-			return true
-		})
-	}
-}
-
-// modelScopes lists [eachModelScope]'s subtrees.
-func modelScopes(doc occkit.Document) []scope {
-	var out []scope
-	eachModelScope(doc, func(s scope) { out = append(out, s) })
-	return out
 }
 
 // placeKind is what a credential place holds.
@@ -115,75 +82,61 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 		}
 	}
 	pol.eachSensitive(doc, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
-	// The walk keeps the steps below the scope and builds a path only
-	// for a place it visits.
-	type step struct {
-		key   string
-		index int
+	// The scopes of eachModelScope, read in one pass over the document
+	// (each map by the walker, everything else skipped), and visited in
+	// eachModelScope's order: the providers, the defaults' models, then
+	// each entry's.
+	var providers, defaults, entries []secretPlace
+	collect := func(into *[]secretPlace) func(occkit.Path, gjson.Result, placeKind) {
+		return func(at occkit.Path, v gjson.Result, kind placeKind) {
+			*into = append(*into, secretPlace{at, v, kind})
+		}
 	}
-	var base scope
-	var steps []step
-	at := func(extra ...string) occkit.Path {
-		var b occkit.PathBuilder
-		b.Grow(base.parent.Len() + 1 + len(steps) + len(extra))
-		for i := 0; i < base.parent.Len(); i++ {
-			if k, n, isIdx := base.parent.Elem(i); isIdx {
-				b.Index(n)
-			} else {
-				b.Key(k)
-			}
+	w := placeWalker{}
+	root := doc.String()
+	// members walks the members of the value at root[at] with fn and
+	// returns the offset after the value, which need not be an object.
+	members := func(at int, fn func(key string, at int) int) int {
+		if end := jsonwalk.Members(root, at, func(lit string, escaped bool, at int) int {
+			return fn(jsonwalk.JS{}.Decode(lit, escaped), at)
+		}); end >= 0 {
+			return end
 		}
-		b.Key(base.key)
-		for _, s := range steps {
-			if s.index >= 0 {
-				b.Index(s.index)
-			} else {
-				b.Key(s.key)
-			}
-		}
-		for _, k := range extra {
-			b.Key(k)
-		}
-		return b.Path()
+		return jsonwalk.Skip(root, at)
 	}
-	var walk func(v gjson.Result, key string)
-	walk = func(v gjson.Result, key string) {
-		switch {
-		case v.IsObject():
-			v.ForEach(func(k, c gjson.Result) bool {
-				name := k.String()
-				switch {
-				case headersKey(name) && c.IsObject():
-					c.ForEach(func(h, hv gjson.Result) bool {
-						once(at(name, h.String()), hv, placeValue)
-						return true
+	scopesOf := func(at int, key string, path occkit.Path, into *[]secretPlace) int {
+		return members(at, func(k string, at int) int {
+			if k != key {
+				return jsonwalk.Skip(root, at)
+			}
+			w.visit = collect(into)
+			return w.scopes(path, root, at)
+		})
+	}
+	members(0, func(k string, at int) int {
+		switch k {
+		case "models":
+			return scopesOf(at, "providers", occkit.NewPath("models", "providers"), &providers)
+		case "agents":
+			return members(at, func(k string, at int) int {
+				switch k {
+				case "defaults":
+					return scopesOf(at, "models", occkit.NewPath("agents", "defaults", "models"), &defaults)
+				case "entries":
+					return members(at, func(k string, at int) int {
+						return scopesOf(at, "models", occkit.NewPath("agents", "entries", k, "models"), &entries)
 					})
-				case credentialName(name):
-					once(at(name), c, placeValue)
-				default:
-					steps = append(steps, step{key: name, index: -1})
-					walk(c, name)
-					steps = steps[:len(steps)-1]
 				}
-				return true
+				return jsonwalk.Skip(root, at)
 			})
-		case v.IsArray():
-			i := 0
-			v.ForEach(func(_, c gjson.Result) bool {
-				steps = append(steps, step{index: i})
-				walk(c, key)
-				steps = steps[:len(steps)-1]
-				i++
-				return true
-			})
-		case v.Type == gjson.String && urlLike(key, v.Str):
-			once(at(), v, placeURL)
+		}
+		return jsonwalk.Skip(root, at)
+	})
+	for _, list := range [][]secretPlace{providers, defaults, entries} {
+		for _, p := range list {
+			once(p.at, p.v, p.kind)
 		}
 	}
-	eachModelScope(doc, func(sc scope) {
-		base, steps = sc, steps[:0]
-		walk(sc.v, sc.key)
-	})
 }
 
 // credentialName reports whether a settings key names a credential value
@@ -194,15 +147,37 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 // maxTokensField, tokenMode), which are settings, not secrets.
 func credentialName(k string) bool {
 	var buf [64]byte
-	n := string(appendNormalKey(buf[:0], k))
-	if n == "ca" || n == "pfx" {
-		return true
+	n := appendNormalKey(buf[:0], k)
+	if len(n) == 0 {
+		return false
 	}
-	for _, w := range []string{
-		"key", "keys", "token", "secret", "secrets", "password", "passwd", "passphrase",
-		"credential", "credentials", "cookie", "bearer", "authorization", "signature", "cert", "certificate",
-	} {
-		if strings.HasSuffix(n, w) {
+	// The credential words by their last letter: a key is compared with
+	// the few that can end it.
+	var words []string
+	switch n[len(n)-1] {
+	case 'a':
+		return string(n) == "ca"
+	case 'x':
+		return string(n) == "pfx"
+	case 'y':
+		words = []string{"key"}
+	case 's':
+		words = []string{"keys", "secrets", "credentials"}
+	case 'n':
+		words = []string{"token", "authorization"}
+	case 't':
+		words = []string{"secret", "cert"}
+	case 'd':
+		words = []string{"password", "passwd"}
+	case 'e':
+		words = []string{"passphrase", "cookie", "signature", "certificate"}
+	case 'l':
+		words = []string{"credential"}
+	case 'r':
+		words = []string{"bearer"}
+	}
+	for _, w := range words {
+		if len(n) >= len(w) && string(n[len(n)-len(w):]) == w {
 			return true
 		}
 	}
@@ -432,11 +407,69 @@ func urlLiteral(s string) bool {
 // says what to write instead; none repeats the value. The package doc,
 // "Secrets in a revision", says what a reference is.
 func CheckSecretLiterals(doc occkit.Document, pol SecretPolicy) error {
+	return ScanSecrets(doc, pol).CheckLiterals()
+}
+
+// SecretScan is what occkit reads of one document's credentials under
+// one release's policy ([SecretPolicy]), found in one walk: every place
+// that may hold a credential and every variable the document references.
+// [SecretScan.CheckLiterals] is [CheckSecretLiterals] of the document,
+// and a [PlanInput] carrying the scan of its document plans without
+// walking it again. A scan is immutable and holds views of the
+// document's bytes; nothing outlives the document it was made from.
+type SecretScan struct {
+	doc    occkit.Document
+	pol    SecretPolicy
+	places []secretPlace
+	refs   []envRef
+	// literals is CheckLiterals' answer, decided once.
+	literals error
+}
+
+// secretPlace is one place [secretPlaces] visits.
+type secretPlace struct {
+	at   occkit.Path
+	v    gjson.Result
+	kind placeKind
+}
+
+// ScanSecrets scans doc under pol.
+func ScanSecrets(doc occkit.Document, pol SecretPolicy) *SecretScan {
+	s := &SecretScan{doc: doc, pol: pol}
+	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+		s.places = append(s.places, secretPlace{at, v, kind})
+	})
+	s.refs = documentRefs(doc, s.places)
+	s.literals = s.checkLiterals()
+	return s
+}
+
+// of reports whether s is the scan of doc under pol: the same bytes
+// (the same Document compares in constant time) and the same shared
+// policy data.
+func (s *SecretScan) of(doc occkit.Document, pol SecretPolicy) bool {
+	return s != nil && s.pol.match != nil && s.pol.match == pol.match && s.pol.Env == pol.Env && s.doc.Equal(doc)
+}
+
+// scanOf is s when it is the scan of doc under pol, else a new scan.
+func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
+	if s.of(doc, pol) {
+		return s
+	}
+	return ScanSecrets(doc, pol)
+}
+
+// CheckLiterals is [CheckSecretLiterals] of the scanned document.
+func (s *SecretScan) CheckLiterals() error { return s.literals }
+
+func (s *SecretScan) checkLiterals() error {
+	doc, pol := s.doc, s.pol
 	var errs []error
 	referenced := map[string]bool{}
-	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+	for _, pl := range s.places {
+		at, v := pl.at, pl.v
 		collectPlaceRefs(v, referenced)
-		switch kind {
+		switch pl.kind {
 		case placeURL:
 			if urlLiteral(v.Str) {
 				errs = append(errs, occkit.Invalid(RuleSecretBytes, at,
@@ -447,7 +480,7 @@ func CheckSecretLiterals(doc occkit.Document, pol SecretPolicy) error {
 				errs = append(errs, literalError(p, pol))
 			}
 		}
-	})
+	}
 	providers := map[string]bool{}
 	docjson.Get(doc, occkit.NewPath("models", "providers")).ForEach(func(k, _ gjson.Result) bool {
 		providers[envKeyName(k.String())] = true
@@ -592,7 +625,7 @@ type envRef struct {
 // ask its environment for them: ${NAME} in any string value (never in a
 // key), an env SecretRef's id anywhere, and the $NAME shorthand at a
 // credential place. One pass over the bytes finds the first two.
-func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
+func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
 	var out []envRef
 	var names []string
@@ -624,16 +657,13 @@ func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
 		default:
 			continue
 		}
+		// A string is skipped by jsonwalk's scanner, which searches its
+		// closing quote with IndexByte (many bytes a step).
 		start := i
-		dollar := false
-		for i++; i < len(src) && src[i] != '"'; i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '$':
-				dollar = true
-			}
-		}
+		end, _ := jsonwalk.StringEnd(src, start)
+		i = end - 1
+		// No escape puts a '$' after a backslash in valid JSON.
+		dollar := strings.IndexByte(src[start:i], '$') >= 0
 		isKey := i+1 < len(src) && src[i+1] == ':'
 		if isKey {
 			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) && len(objects) > 0 {
@@ -650,15 +680,15 @@ func documentRefs(doc occkit.Document, pol SecretPolicy) []envRef {
 			out = append(out, envRef{name: n, off: start})
 		}
 	}
-	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
-		if kind != placeValue || v.Type != gjson.String {
-			return
+	for _, pl := range places {
+		if pl.kind != placeValue || pl.v.Type != gjson.String {
+			continue
 		}
-		t := strings.TrimSpace(v.Str)
+		t := strings.TrimSpace(pl.v.Str)
 		if name, ok := wholeRef(t); ok && !strings.HasPrefix(t, "${") {
-			out = append(out, envRef{name: name, off: -1, at: at})
+			out = append(out, envRef{name: name, off: -1, at: pl.at})
 		}
-	})
+	}
 	return out
 }
 
@@ -693,7 +723,7 @@ func DefinedEnv(doc occkit.Document, pol SecretPolicy) []string {
 func ReferencedEnv(doc occkit.Document, pol SecretPolicy) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, r := range documentRefs(doc, pol) {
+	for _, r := range ScanSecrets(doc, pol).refs {
 		if !seen[r.name] {
 			seen[r.name] = true
 			out = append(out, r.name)

@@ -419,7 +419,8 @@ func (b *indexer) maskString(t json5.Token, secret bool, key string) {
 func urlLike(key, v string) bool {
 	// The key is normalized (an allocation) only for a string that could
 	// be a URL.
-	return strings.Contains(v, "://") || strings.ContainsAny(v, "@?#") && urlKey(key)
+	return strings.Contains(v, "://") ||
+		(strings.IndexByte(v, '@') >= 0 || strings.IndexByte(v, '?') >= 0 || strings.IndexByte(v, '#') >= 0) && urlKey(key)
 }
 
 // maxOriginRunes bounds the origin a masked URL keeps in the author

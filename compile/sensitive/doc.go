@@ -21,7 +21,11 @@
 // compiled (the pinned release's for it, and as a floor for a release
 // whose data the library does not carry: one line per release when more
 // are carried); [Compile] merges any patterns into a [Set] whose Find
-// reads a document once, only where a pattern can match.
+// reads a document's text once, entering only where a pattern can match,
+// and whose Each hands over each match's value text from the same pass
+// (finding each value again from the root would cost the document's size
+// per match). A [Cursor] that is no longer Live matches nothing below:
+// a walk may copy the rest of that value as it is.
 //
 // The list is a floor, not a limit: package compile's render plan removes
 // more than these paths (see its package doc, "Credential policy").

@@ -4,11 +4,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 	"github.com/occkit/occkit/compile/openclawschema"
-	"github.com/occkit/occkit/internal/docjson"
 )
 
 // Pattern is one sensitive path pattern, split into segments.
@@ -110,7 +108,84 @@ func (s *Set) Find(doc occkit.Document) []occkit.Path {
 // document (finding each value again from the root would cost the
 // document's size for each path).
 func (s *Set) Each(doc occkit.Document, fn func(at occkit.Path, raw string)) {
-	s.root.walk(docjson.Root(doc), occkit.Root(), fn)
+	f := finder{raw: doc.String(), fn: fn}
+	f.walk(s.root, 0)
+}
+
+// finder walks a document's text against a trie in one pass (the
+// scanner of compile/internal/jsonwalk): it enters only the members a
+// pattern goes on through, skips the rest, and builds a path only for a
+// location a pattern names, which it hands to fn with the value's text.
+type finder struct {
+	raw   string
+	steps []pathStep
+	fn    func(at occkit.Path, raw string)
+}
+
+// pathStep is one step from the root: a key, or an index (index >= 0).
+type pathStep struct {
+	key   string
+	index int
+}
+
+func (f *finder) path() occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(len(f.steps))
+	for _, s := range f.steps {
+		if s.index >= 0 {
+			b.Index(s.index)
+		} else {
+			b.Key(s.key)
+		}
+	}
+	return b.Path()
+}
+
+// walk walks the value at raw[at] against t, in document order (as
+// gjson's ForEach visits it), and returns the offset after the value.
+func (f *finder) walk(t *trie, at int) int {
+	if t.end {
+		// The value is read to its end here, and again below only when
+		// a longer pattern goes on through it.
+		end := jsonwalk.Skip(f.raw, at)
+		f.fn(f.path(), strings.TrimSpace(f.raw[at:end]))
+		if t.keys == nil && t.any == nil {
+			return end
+		}
+	}
+	if t.keys == nil && t.any == nil {
+		return jsonwalk.Skip(f.raw, at)
+	}
+	end := jsonwalk.Members(f.raw, at, func(lit string, escaped bool, vat int) int {
+		key := jsonwalk.JS{}.Decode(lit, escaped)
+		vend := -1
+		for _, st := range [2]*step{t.keys[key], t.any} {
+			if st == nil {
+				continue
+			}
+			f.steps = append(f.steps, pathStep{key: key, index: -1})
+			if st.obj != nil {
+				vend = f.walk(st.obj, vat)
+			}
+			if st.arr != nil && vat < len(f.raw) && f.raw[vat] == '[' {
+				vend = jsonwalk.Elements(f.raw, vat, func(i, eat int) int {
+					f.steps = append(f.steps, pathStep{index: i})
+					e := f.walk(st.arr, eat)
+					f.steps = f.steps[:len(f.steps)-1]
+					return e
+				})
+			}
+			f.steps = f.steps[:len(f.steps)-1]
+		}
+		if vend < 0 {
+			vend = jsonwalk.Skip(f.raw, vat)
+		}
+		return vend
+	})
+	if end < 0 {
+		return jsonwalk.Skip(f.raw, at)
+	}
+	return end
 }
 
 // trie is the patterns' segments merged: the patterns that end here,
@@ -156,38 +231,6 @@ func (t *trie) add(segs []seg) {
 	(*next).add(segs[1:])
 }
 
-func (t *trie) walk(v gjson.Result, at occkit.Path, out func(occkit.Path, string)) {
-	if t.end {
-		out(at, v.Raw)
-	}
-	if !v.IsObject() || t.keys == nil && t.any == nil {
-		return
-	}
-	// ForEach, not Get, so keys with gjson syntax characters are matched
-	// literally.
-	v.ForEach(func(k, child gjson.Result) bool {
-		key := k.String()
-		for _, st := range []*step{t.keys[key], t.any} {
-			if st == nil {
-				continue
-			}
-			p := at.Key(key)
-			if st.obj != nil {
-				st.obj.walk(child, p, out)
-			}
-			if st.arr != nil && child.IsArray() {
-				i := 0
-				child.ForEach(func(_, el gjson.Result) bool {
-					st.arr.walk(el, p.Index(i), out)
-					i++
-					return true
-				})
-			}
-		}
-		return true
-	})
-}
-
 // Cursor follows a walk down a document, one key or index at a time,
 // against a set of patterns: [Cursor.Matched] reports whether the
 // location reached is one a pattern names or lies below one. It lets a
@@ -222,6 +265,11 @@ func Start(patterns []Pattern) Cursor {
 // Matched reports whether the location reached is named by a pattern or
 // lies below one.
 func (c Cursor) Matched() bool { return c.matched }
+
+// Live reports whether a pattern can still match at or below the
+// location reached (Matched excepted): a walk whose cursor is not live
+// need not look further down.
+func (c Cursor) Live() bool { return len(c.live) > 0 }
 
 // Key is the cursor one object key further down.
 func (c Cursor) Key(k string) Cursor {

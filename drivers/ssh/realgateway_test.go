@@ -180,11 +180,11 @@ func TestRealGateway_SSH(t *testing.T) {
 			}
 			problems := realgateway.Problems(spec, rep, realgateway.Expect{Level: string(tc.level), Secrets: secrets})
 			// The plugins Prepare installed are the only ones: the gateway
-			// never ran npm (issue 32: never fetched at start). OpenClaw runs
+			// fetched nothing with npm (issue 32: never fetched at start). OpenClaw runs
 			// the npm of its node, not PATH's: npm's own log directory under
 			// the gateway's HOME tells.
-			if _, err := os.Stat(npmLogs); err == nil {
-				problems = append(problems, "gateway: ran npm at start (its logs are in "+npmLogs+")")
+			for _, cmd := range npmFetches(npmLogs) {
+				problems = append(problems, "gateway: ran "+cmd+" at start")
 			}
 			unexpected, expected := realgateway.Split(problems, tc.known)
 			for _, problem := range expected {
@@ -201,6 +201,32 @@ func TestRealGateway_SSH(t *testing.T) {
 // installPluginsLocally runs, in a network namespace with only loopback,
 // the script Prepare runs on a host to install u's plugins from the
 // operator's npm cache (envPluginCache), with the unit's environment.
+// npmFetches returns the npm commands logged in dir (its "verbose argv"
+// lines) that can reach a registry: OpenClaw asks `npm root --global`
+// at start to find globally installed plugins, a local question; any
+// other command (view, install, pack, …) is a fetch.
+func npmFetches(dir string) []string {
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	var out []string
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			out = append(out, l+": "+err.Error())
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			argv, ok := strings.CutPrefix(line[strings.Index(line, " ")+1:], "verbose argv ")
+			if !ok {
+				continue
+			}
+			if cmd, _, _ := strings.Cut(argv, " "); cmd != `"root"` && cmd != `"prefix"` {
+				out = append(out, "npm "+argv)
+			}
+		}
+	}
+	return out
+}
+
 func installPluginsLocally(ctx context.Context, t *testing.T, in realgateway.Install, u Unit, p realgateway.Process) {
 	t.Helper()
 	if len(u.Plugins) == 0 {
@@ -366,4 +392,22 @@ func unitProcess(t *testing.T, in realgateway.Install, u Unit, files map[string]
 		p.Files = append(p.Files, realgateway.File{Path: path, Data: data, Mode: 0o400})
 	}
 	return p, filepath.Join(home, ".npm", "_logs")
+}
+
+func TestNPMFetches(t *testing.T) {
+	dir := t.TempDir()
+	log := "0 verbose cli /node/bin/node /node/bin/npm\n1 info using npm@11.6.2\n2 verbose argv \"root\" \"--global\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "a-debug-0.log"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := npmFetches(dir); len(got) != 0 {
+		t.Errorf("npm root --global is a fetch: %q", got)
+	}
+	log2 := "0 verbose cli /node/bin/node /node/bin/npm\n2 verbose argv \"view\" \"@openclaw/discord@2026.9.6\" \"version\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "b-debug-0.log"), []byte(log2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := npmFetches(dir); len(got) != 1 || !strings.Contains(got[0], "@openclaw/discord") {
+		t.Errorf("npm view is not reported: %q", got)
+	}
 }

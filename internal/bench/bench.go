@@ -54,3 +54,58 @@ func Decisions(n int) []Decision {
 		{Model: fmt.Sprintf("anthropic/model-%d", n/2)},
 	}
 }
+
+// Compact returns an embedded OpenClaw Configuration written compact (no
+// white space outside strings, as a control plane stores one) whose
+// selectable catalog holds n models, each with the explicit openclaw
+// policy RES-8 asks, an alias and params; every other model is a fallback
+// of the primary and a row of the provider's catalog (RES-9 asks a row to
+// be one or the other). It is the other document of the paired benchmarks
+// (internal/bench/paired) beside the indented, flat [Configuration].
+func Compact(n int) []byte {
+	var b strings.Builder
+	b.Grow(260 * (n + 8))
+	ref := func(i int) string { return fmt.Sprintf("anthropic/model-%d", i) }
+	b.WriteString(`{"agents":{"ownership":"explicit","defaults":{"model":{"primary":"` + ref(0) + `","fallbacks":[`)
+	for i := 1; i < n; i += 2 {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + ref(i) + `"`)
+	}
+	b.WriteString(`]},`)
+	b.WriteString(`"workspace":"/home/node/workspace","models":{`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"%s":{"alias":"Model %d","agentRuntime":{"id":"openclaw"},"params":{"temperature":0.%d,"maxTokens":%d}}`,
+			ref(i), i, i%10, 1024+i)
+	}
+	b.WriteString(`}},"entries":{"main":{"tools":{"allow":["read","write"]}},"helper":{"workspace":"/home/node/helper"}}},`)
+	b.WriteString(`"models":{"providers":{"anthropic":{"baseUrl":"https://api.anthropic.com","api":"anthropic-messages","models":[`)
+	first := true
+	for i := 1; i < n; i += 2 {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		fmt.Fprintf(&b, `{"id":"model-%d","name":"Model %d","contextWindow":128000,"maxTokens":8192,"input":["text"]}`, i, i)
+	}
+	b.WriteString(`]}}},"channels":{"slack":{"enabled":true,"allowFrom":["C01","C02"]}},"logging":{"level":"debug","redactSensitive":"off"}}`)
+	return []byte(b.String())
+}
+
+// Document is one document of the paired benchmarks: its name and its
+// generator. [Decisions] decide on each.
+type Document struct {
+	Name string
+	Make func(n int) []byte
+}
+
+// Documents are the documents of the paired benchmarks: the compact one
+// first, then the indented [Configuration].
+var Documents = []Document{
+	{"compact", Compact},
+	{"indented", Configuration},
+}

@@ -499,7 +499,8 @@ var doctorReasons = func() [][]string {
 // concrete pin (CMP-3). A scope's whole-agent CLI pin becomes policy
 // before the legacy keys merge, so there its policy also wins over what
 // they merged, unless in authored a key of the scope spelled as the model
-// already carried a concrete pin. Only keys doctor keyed by a profile and
+// already carried a concrete pin; that holds only for a ref of the scope's
+// own model selection, written canonical ([selects]). Only keys doctor keyed by a profile and
 // pinned to a legacy runtime's target (codex, claude-cli,
 // google-gemini-cli) move; changed is false when none does.
 func foldProfiledPolicy(proj string, authored Obj) (string, bool) {
@@ -528,7 +529,7 @@ func foldProfiledPolicy(proj string, authored Obj) (string, bool) {
 			delete(models, k)
 			cur, _ := models[ref.Key()].(string)
 			c := strings.ToLower(strings.TrimSpace(cur))
-			pinned := rt != "codex" && fold(pinID) == rt && !authoredPin(in, ref.Key())
+			pinned := rt != "codex" && fold(pinID) == rt && selects(in, ref) && !authoredPin(in, ref.Key())
 			if c == "" || c == "auto" || pinned {
 				models[ref.Key()] = rt
 			}
@@ -553,6 +554,32 @@ func authoredScope(cfg Obj, name string) Obj {
 		return agents.Obj("defaults")
 	}
 	return nil
+}
+
+// selects reports whether the authored scope's own model selection (its
+// `model` string, or that object's `primary` and `fallbacks`) names ref,
+// written canonical: only those refs does a whole-agent CLI pin turn into
+// policy (a ref of `modelPolicy.allow` or `subagents.model` brings only
+// its own legacy runtime).
+func selects(scope Obj, ref resolver.Ref) bool {
+	var refs []any
+	model, _ := scope.Get("model")
+	switch m := model.(type) {
+	case string:
+		refs = append(refs, m)
+	case Obj:
+		p, _ := m.Get("primary")
+		f, _ := m.Get("fallbacks")
+		fs, _ := f.([]any)
+		refs = append(append(refs, p), fs...)
+	}
+	for _, v := range refs {
+		s, _ := v.(string)
+		if r, ok := resolver.ParseRef(s); ok && r.Provider == ref.Provider && r.ID == ref.ID && r.Profile == ref.Profile {
+			return true
+		}
+	}
+	return false
 }
 
 // authoredPin reports whether the authored scope has a key that is not a
@@ -725,38 +752,32 @@ func LoadExplained(c Case) []string {
 		return nil
 	}
 	defined := compile.DefinedEnv(raw, compile.SecretPolicy{Env: envpolicy.Pinned()})
-	// The ZAI_API_KEY pair fills one name from the other: a missing one
-	// is first left missing (the other may fill it), and marked only
-	// when that fails.
-	for _, markPair := range []bool{false, true} {
-		if why := loadAs(in, a, defined, markPair); why != nil {
-			return why
-		}
-	}
-	return nil
+	return loadAs(in, a, defined)
 }
 
-// loadAs is one recomputation of [LoadExplained]; markPair says whether a
-// missing name of the ZAI_API_KEY pair is marked like any other.
-func loadAs(in LoadInput, a LoadAnswer, defined []string, markPair bool) []string {
+// loadAs is the recomputation of [LoadExplained].
+func loadAs(in LoadInput, a LoadAnswer, defined []string) []string {
 	var why []string
 	doc, err := compile.LoadFile(in.Main, compile.LoadOptions{Lookup: func(name string) (string, bool) {
 		v, ok := in.Env[name]
+		mark, pair := pairMissing[name]
 		switch {
 		case slices.Contains(defined, name):
 			return v, ok // the loader fills it, or keeps a non-blank value
 		case v != "":
 			return v, true // an empty value is missing, on both sides
-		case !markPair && (name == "ZAI_API_KEY" || name == "Z_AI_API_KEY"):
+		case pair && !slices.Contains(a.Missing, name):
+			// The pair's normalization reads it as unset, as OpenClaw
+			// does; a reference that needs it then fails the load.
 			return v, ok
 		}
 		if !slices.Contains(why, LoadMissingVar) {
 			why = append(why, LoadMissingVar)
 		}
+		if pair {
+			return mark, true
+		}
 		if slices.Contains(a.Missing, name) {
-			if mark, ok := pairMissing[name]; ok {
-				return mark, true
-			}
 			return "${" + name + "}", true
 		}
 		return unsetMark, true

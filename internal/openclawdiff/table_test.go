@@ -418,3 +418,32 @@ func TestDoctorProfiledPin(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorProfiledAllow checks that a profiled ref of modelPolicy.allow
+// keeps its own legacy runtime: the scope's whole-agent pin does not make
+// it win over a merged legacy key (a generated case OpenClaw 2026.9.6
+// answered so).
+func TestDoctorProfiledAllow(t *testing.T) {
+	in := DoctorInput{Config: Obj{{"agents", Obj{{"defaults", Obj{
+		{"model", "anthropic/claude-sonnet-4-6"},
+		{"models", Obj{{"anthropic-cli/claude-opus-4-6", Obj{{"agentRuntime", Obj{{"id", "codex-cli"}}}}}}},
+		{"modelPolicy", Obj{{"allow", []any{"anthropic-cli/claude-opus-4-6", "anthropic-cli/claude-opus-4-6 @v3"}}}},
+		{"agentRuntime", Obj{{"id", "claude-cli"}}}}}}}}}
+	_, occ, err := DoctorItem(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin := func(id string) map[string]any { return map[string]any{"agentRuntime": map[string]any{"id": id}} }
+	b, _ := json.Marshal(map[string]any{"ok": true, "variants": map[string]any{}, "config": map[string]any{"agents": map[string]any{"defaults": map[string]any{
+		"model":       "anthropic/claude-sonnet-4-6",
+		"modelPolicy": map[string]any{"allow": []any{"anthropic/claude-opus-4-6", "anthropic/claude-opus-4-6@v3"}},
+		"models": map[string]any{"anthropic/claude-opus-4-6": pin("codex"), "anthropic/claude-opus-4-6@v3": pin("claude-cli"),
+			"anthropic/claude-sonnet-4-6": pin("claude-cli")}}}}})
+	a, err := DecodeDoctor(b, in, occ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{DoctorProfiledPolicy}, a.Explained); diff != "" {
+		t.Errorf("explained (-want +got), occkit %s, openclaw %s:\n%s", occ.Proj, a.Proj, diff)
+	}
+}

@@ -93,7 +93,9 @@
 //     model's policy (SEL-1) but does not add its params. Catalog rows of
 //     one trimmed ID read as one row for overrides, base URL and API,
 //     each member from the first row that has it; the policy is the first
-//     matching row's.
+//     matching row's. Only those rows give the route: a row naming the
+//     model with its provider prefix (`openai/m`) gives it a policy but
+//     no base URL, API or overrides, as OpenClaw 2026.9.6 reads them.
 //   - Harnesses claiming an auto route with equal priority are ordered by
 //     ID in byte order (SEL-3 "ties by ID ascending"). OpenClaw compares
 //     with localeCompare, which puts "my_h" before "my-h" under its ICU

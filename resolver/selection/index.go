@@ -72,8 +72,24 @@ type modelKey struct {
 	policy    bool   // a non-blank agentRuntime.id
 	runtime   string // its normalized runtime (REF-6)
 	policyAt  occkit.Path
-	hasParams bool          // params present and not null
-	params    []occkit.Path // SEL-6a overrides of its params, sorted
+	hasParams bool // params present and not null
+	// params is the key's params value (hasParams) and overrides whether
+	// it holds a SEL-6a override; the override paths are listed only
+	// when a decision names them (paramPaths), so preparing a catalog
+	// builds no path per key.
+	params    gjson.Result
+	overrides bool
+}
+
+// paramPaths are the SEL-6a overrides of k's params, sorted; k is a
+// member of the model map at at.
+func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
+	if !k.overrides {
+		return nil
+	}
+	var scan overrideScan
+	scan.params(k.params, extend(at, k.key, "params"))
+	return sortPaths(scan.paths)
 }
 
 // provider is the chosen `models.providers.<p>` config of one normalized
@@ -235,10 +251,7 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
 		if p := v.Get("params"); present(p) {
-			k.hasParams = true
-			var scan overrideScan
-			scan.params(p, extend(at, k.key, "params"))
-			k.params = sortPaths(scan.paths)
+			k.params, k.hasParams, k.overrides = p, true, hasParamOverride(p)
 		}
 		mm.byModel[t] = append(mm.byModel[t], keyRef{k: k, whole: true})
 		if qualified {
@@ -478,6 +491,22 @@ func (x *Index) provider(id string) *provider {
 		return nil
 	}
 	return x.provs[id]
+}
+
+// routeRow is the catalog row of model's route (SEL-4 facts, SEL-6
+// overrides): the rows whose trimmed ID is model, merged ([mergeRows]).
+// A row that names the model with a provider prefix (`openai/m`) gives
+// the model its policy ([provider.row]) but not its route: OpenClaw
+// 2026.9.6 reads a route's base URL, API and request overrides from the
+// exact-ID rows only (measured against its selection; the SPEC is silent).
+func (p *provider) routeRow(model string) *row {
+	if p == nil || model == "" || p.bare == nil {
+		return nil
+	}
+	if l := p.bare[model]; len(l) > 0 {
+		return l[0]
+	}
+	return nil
 }
 
 // row finds the first catalog row, in array order, that names

@@ -357,12 +357,31 @@ func (st *oState) catalogRow() (occkit.Path, gjson.Result, bool) {
 	return occkit.NewPath("models", "providers", pc.key, "models").Index(r.idx), r.v, true
 }
 
+// routeRow finds the first catalog row whose trimmed ID is the model
+// ID: only those rows give the route (a provider-prefixed row gives
+// policy only, as OpenClaw 2026.9.6 reads them).
+func (st *oState) routeRow() (gjson.Result, bool) {
+	_, pv, ok := st.providerConfig()
+	if !ok || st.model == "" {
+		return gjson.Result{}, false
+	}
+	var found gjson.Result
+	pv.get("models").ForEach(func(_, r gjson.Result) bool {
+		if id := r.Get("id"); r.IsObject() && id.Type == gjson.String && strings.TrimSpace(id.String()) == st.model {
+			found = r
+			return false
+		}
+		return true
+	})
+	return found, found.Exists()
+}
+
 // routeFacts gathers the secret-free facts of the route (SEL-4, SEL-6).
 func (st *oState) routeFacts() RouteFacts {
 	f := RouteFacts{Provider: st.provider, Model: st.model}
 	var scan overrideScan
 	pc, pv, hasPC := st.providerConfig()
-	_, rv, hasRow := st.catalogRow()
+	rv, hasRow := st.routeRow()
 	if hasPC {
 		scan.provider(object(pv), pc)
 	}

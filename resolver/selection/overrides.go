@@ -98,6 +98,20 @@ func (s *overrideScan) params(v gjson.Result, at occkit.Path) {
 	}
 }
 
+// hasParamOverride reports whether params (present) holds an override
+// that [overrideScan.params] lists, without listing it.
+func hasParamOverride(v gjson.Result) bool {
+	if !v.IsObject() {
+		return true
+	}
+	found := false
+	v.ForEach(func(k, val gjson.Result) bool {
+		found = !runtimeControl(k.String(), val)
+		return !found
+	})
+	return found
+}
+
 // nonEmpty checks the member key of the object at at.
 func (s *overrideScan) nonEmpty(v gjson.Result, at occkit.Path, key string) {
 	switch {

@@ -492,10 +492,11 @@ func (m *modelMap) wildcard(provider string) (*modelKey, bool) {
 }
 
 // route finds the provider config and catalog row of the effective
-// route.
+// route: the rows whose trimmed ID is the model ID, merged
+// ([provider.routeRow]).
 func (d *decision) route() {
 	d.prov = d.x.provider(d.provider)
-	d.row = d.prov.row(d.provider, d.model)
+	d.row = d.prov.routeRow(d.model)
 }
 
 // facts are the route's own facts: the row's, else the provider's.
@@ -524,11 +525,19 @@ func (d *decision) overrideSources(fn func([]occkit.Path)) {
 		fn(d.row.overrides)
 	}
 	fn(d.params.params)
-	if d.provider != "" && d.reqModel != "" {
-		for _, m := range d.params.maps {
-			if k := m.paramsKey(d.provider, d.reqModel); k != nil {
-				fn(k.params)
-			}
+	d.keyParams(func(m *modelMap, k *modelKey) { fn(k.paramPaths(m.at)) })
+}
+
+// keyParams calls fn with the model key of each scope whose params count
+// for the route (paramsKey) when they hold an override (SEL-6a), when
+// the route has a provider.
+func (d *decision) keyParams(fn func(*modelMap, *modelKey)) {
+	if d.provider == "" || d.reqModel == "" {
+		return
+	}
+	for _, m := range d.params.maps {
+		if k := m.paramsKey(d.provider, d.reqModel); k != nil && k.overrides {
+			fn(m, k)
 		}
 	}
 }
@@ -552,10 +561,14 @@ func (m *modelMap) paramsKey(provider, model string) *modelKey {
 	return m.keys[string(full)]
 }
 
-// hasOverrides reports an authored request override on the route.
+// hasOverrides reports an authored request override on the route,
+// listing none.
 func (d *decision) hasOverrides() bool {
+	if d.prov != nil && len(d.prov.overrides) > 0 || d.row != nil && len(d.row.overrides) > 0 || len(d.params.params) > 0 {
+		return true
+	}
 	found := false
-	d.overrideSources(func(ps []occkit.Path) { found = found || len(ps) > 0 })
+	d.keyParams(func(*modelMap, *modelKey) { found = true })
 	return found
 }
 

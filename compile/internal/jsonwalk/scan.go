@@ -1,5 +1,7 @@
 package jsonwalk
 
+import "strings"
+
 // The scanner reads JSON text in place. Every function takes the text and
 // an offset and returns an offset; none allocates. Input that is not JSON
 // never makes them read out of bounds: they return len(s) or an offset
@@ -19,19 +21,43 @@ func ws(s string, i int) int {
 }
 
 // str scans the string literal at i (s[i] is '"') and returns the offset
-// after its closing quote and whether it holds an escape.
+// after its closing quote and whether it holds an escape. The first bytes
+// are read one by one, as most strings of a configuration are short; the
+// rest of a longer string is searched with IndexByte, which reads many
+// bytes a step: its closing quote is the first quote that no odd run of
+// backslashes escapes.
 func str(s string, i int) (end int, escaped bool) {
-	for i++; i < len(s); i++ {
-		switch s[i] {
+	j := i + 1
+	for n := min(len(s), j+32); j < n; j++ {
+		switch s[j] {
 		case '"':
-			return i + 1, escaped
+			return j + 1, escaped
 		case '\\':
 			escaped = true
-			i++
+			j++
 		}
 	}
-	return len(s), escaped
+	for j < len(s) {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			break
+		}
+		q := j + k
+		bs := 0
+		for p := q - 1; p > i && s[p] == '\\'; p-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return q + 1, escaped || strings.IndexByte(s[i+1:q], '\\') >= 0
+		}
+		j = q + 1
+	}
+	return len(s), escaped || strings.IndexByte(s[min(i+1, len(s)):], '\\') >= 0
 }
+
+// StringEnd scans the string literal at i (s[i] is '"') and returns the
+// offset after its closing quote and whether it holds an escape.
+func StringEnd(s string, i int) (end int, escaped bool) { return str(s, i) }
 
 // num scans the number literal at i and reports whether it has a
 // fraction or an exponent.

@@ -96,6 +96,15 @@
 // escapes ("\N", "\x7F", …). A property test over arbitrary Unicode and
 // the real kube-apiserver tier (server-side apply of the YAML) check it.
 //
+// The YAML is written straight from each object's apply body, byte for
+// byte what sigs.k8s.io/yaml.JSONToYAML writes for it (go-yaml's key
+// order, scalar styles and folding at column 80), without JSONToYAML's
+// detour through a YAML parser and reflection; an object holding a value
+// that writer does not cover (a line break, a control or astral
+// character, a byte order mark, text that would need an escaped or folded
+// double-quoted scalar) is written by JSONToYAML itself. A differential
+// property test holds the two to the same bytes.
+//
 // # Decisions where the specification is silent
 //
 //   - The admitted document goes into a ConfigMap, as LOG-4 mounts it; a

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,30 +8,56 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
 
 // YAML renders the objects as one multi-document YAML stream in apply
 // order, as `kubectl apply -f` reads it. The output is deterministic.
 func (o Objects) YAML() ([]byte, error) {
-	var b bytes.Buffer
-	err := o.Each(func(_ string, doc []byte) error {
-		if b.Len() > 0 {
-			b.WriteString("---\n")
+	var out []byte
+	for i, obj := range o.List() {
+		if i > 0 {
+			out = append(out, "---\n"...)
 		}
-		b.Write(doc)
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		var err error
+		if out, err = appendObjectYAML(out, obj); err != nil {
+			return nil, err
+		}
 	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 // ApplyBody is obj's server-side apply request body: its JSON without
 // null fields (creationTimestamp) and without status, which a client never
 // owns.
 func ApplyBody(obj Object) ([]byte, error) {
+	v, err := applyValue(obj)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// applyValue is obj's apply body as a JSON value.
+func applyValue(obj Object) (map[string]any, error) {
+	// A ConfigMap's data (a whole native document) would come back from
+	// the JSON round trip as it went in, valid UTF-8 being what JSON
+	// keeps: it is put in as it is, the rest of the object going round.
+	if cm, ok := obj.(*corev1.ConfigMap); ok && len(cm.Data) > 0 && validStrings(cm.Data) {
+		rest := *cm
+		rest.Data = nil
+		v, err := applyValue(&rest)
+		if err != nil {
+			return nil, err
+		}
+		data := make(map[string]any, len(cm.Data))
+		for k, s := range cm.Data {
+			data[k] = s
+		}
+		v["data"] = data
+		return v, nil
+	}
 	raw, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
@@ -42,7 +67,40 @@ func ApplyBody(obj Object) ([]byte, error) {
 		return nil, err
 	}
 	delete(v, "status")
-	return json.Marshal(dropNulls(v))
+	dropNulls(v)
+	return v, nil
+}
+
+// validStrings reports whether every key and value of m is valid UTF-8.
+func validStrings(m map[string]string) bool {
+	for k, v := range m {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendObjectYAML appends obj's YAML document to dst: its apply body as
+// sigs.k8s.io/yaml.JSONToYAML writes it, by the writer of yamlemit.go
+// when it covers every value, else by JSONToYAML itself.
+func appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
+	v, err := applyValue(obj)
+	if err != nil {
+		return nil, err
+	}
+	if y, ok := appendYAML(dst, v); ok {
+		return y, nil
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	y, err := yaml.JSONToYAML(yamlSafeJSON(body))
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, y...), nil
 }
 
 // FileName is the file name [Objects.WriteFiles] gives obj:
@@ -59,11 +117,7 @@ func FileName(i int, obj Object) string {
 // stops at and returns fn's first error.
 func (o Objects) Each(fn func(name string, doc []byte) error) error {
 	for i, obj := range o.List() {
-		body, err := ApplyBody(obj)
-		if err != nil {
-			return err
-		}
-		y, err := yaml.JSONToYAML(yamlSafeJSON(body))
+		y, err := appendObjectYAML(nil, obj)
 		if err != nil {
 			return err
 		}

@@ -32,14 +32,13 @@ const Expr = `cel.bind(rt,
   : "auto",
   rt == "auto" ? "openclaw" : rt)`
 
-// Decider evaluates Expr on one decoded Configuration.
-type Decider struct {
-	prg    cel.Program
-	config map[string]any
+// Program is Expr compiled once; it decides on any document.
+type Program struct {
+	prg cel.Program
 }
 
-// New compiles Expr and decodes src once.
-func New(src []byte) (*Decider, error) {
+// Compile compiles Expr.
+func Compile() (*Program, error) {
 	env, err := cel.NewEnv(
 		cel.Variable("config", cel.MapType(cel.StringType, cel.DynType)),
 		cel.Variable("provider", cel.StringType),
@@ -58,7 +57,47 @@ func New(src []byte) (*Decider, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Decider{prg: prg}
+	return &Program{prg: prg}, nil
+}
+
+// DecideBytes is the one-shot decision from a document's bytes: it
+// decodes src with encoding/json and evaluates Expr on it once.
+func (p *Program) DecideBytes(src []byte, provider, model, agent string) (string, error) {
+	var config map[string]any
+	if err := json.Unmarshal(src, &config); err != nil {
+		return "", err
+	}
+	return p.decide(config, provider, model, agent)
+}
+
+func (p *Program) decide(config map[string]any, provider, model, agent string) (string, error) {
+	if provider == "" {
+		provider, model, _ = strings.Cut(model, "/")
+	}
+	out, _, err := p.prg.Eval(map[string]any{"config": config, "provider": provider, "model": model, "agent": agent})
+	if err != nil {
+		return "", err
+	}
+	s, ok := out.Value().(string)
+	if !ok {
+		return "", fmt.Errorf("celpeer: decision is %T, not a string", out.Value())
+	}
+	return s, nil
+}
+
+// Decider evaluates Expr on one decoded Configuration.
+type Decider struct {
+	p      *Program
+	config map[string]any
+}
+
+// New compiles Expr and decodes src once.
+func New(src []byte) (*Decider, error) {
+	p, err := Compile()
+	if err != nil {
+		return nil, err
+	}
+	d := &Decider{p: p}
 	if err := json.Unmarshal(src, &d.config); err != nil {
 		return nil, err
 	}
@@ -68,16 +107,5 @@ func New(src []byte) (*Decider, error) {
 // Decide returns the runtime for provider/model and agent; a bare
 // "provider/model" ref in model is split first, as occkit does.
 func (d *Decider) Decide(provider, model, agent string) (string, error) {
-	if provider == "" {
-		provider, model, _ = strings.Cut(model, "/")
-	}
-	out, _, err := d.prg.Eval(map[string]any{"config": d.config, "provider": provider, "model": model, "agent": agent})
-	if err != nil {
-		return "", err
-	}
-	s, ok := out.Value().(string)
-	if !ok {
-		return "", fmt.Errorf("celpeer: decision is %T, not a string", out.Value())
-	}
-	return s, nil
+	return d.p.decide(d.config, provider, model, agent)
 }

@@ -1,0 +1,137 @@
+package sensitive
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
+)
+
+// walkGJSON is the walk through gjson that finder replaced: the oracle
+// of its test. It lists each place as "path=value text".
+func (t *trie) walkGJSON(v gjson.Result, at occkit.Path, out *[]string) {
+	if t.end {
+		*out = append(*out, fmt.Sprint(at)+"="+v.Raw)
+	}
+	if !v.IsObject() || t.keys == nil && t.any == nil {
+		return
+	}
+	// ForEach, not Get, so keys with gjson syntax characters are matched
+	// literally.
+	v.ForEach(func(k, child gjson.Result) bool {
+		key := k.String()
+		for _, st := range []*step{t.keys[key], t.any} {
+			if st == nil {
+				continue
+			}
+			p := at.Key(key)
+			if st.obj != nil {
+				st.obj.walkGJSON(child, p, out)
+			}
+			if st.arr != nil && child.IsArray() {
+				i := 0
+				child.ForEach(func(_, el gjson.Result) bool {
+					st.arr.walkGJSON(el, p.Index(i), out)
+					i++
+					return true
+				})
+			}
+		}
+		return true
+	})
+}
+
+// genValue draws JSON text whose keys run along the patterns (channels,
+// accounts, agents entries, tts providers, arrays of objects) and off
+// them, with escaped keys.
+func genValue(t *rapid.T, depth int) string {
+	keys := []string{"channels", "slack", "botToken", "accounts", "a", "agents", "entries", "main", "tts", "providers",
+		"apiKey", "personas", "memory", "search", "remote", "discord", "token", "voice", "models", "x", "bot\\u0054oken", "gateway", "auth", "password",
+		"hooks", "mappings", "sessionKey", "tools", "media", "request", "headers", "tls", "key"}
+	switch k := rapid.IntRange(0, 4).Draw(t, "kind"); {
+	case depth <= 0 || k == 0:
+		return rapid.SampledFrom([]string{`"v"`, "1", "null", "true", `"${T}"`}).Draw(t, "scalar")
+	case k == 1:
+		n := rapid.IntRange(0, 3).Draw(t, "len")
+		var parts []string
+		for i := 0; i < n; i++ {
+			parts = append(parts, genValue(t, depth-1))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	default:
+		seen := map[string]bool{}
+		var parts []string
+		for n := rapid.IntRange(0, 4).Draw(t, "members"); n > 0; n-- {
+			k := rapid.SampledFrom(keys).Draw(t, "key")
+			if seen[k] || k == "botToken" && seen["bot\\u0054oken"] || k == "bot\\u0054oken" && seen["botToken"] {
+				continue
+			}
+			seen[k] = true
+			parts = append(parts, `"`+k+`":`+genValue(t, depth-1))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+}
+
+// eachPlace lists what set.Each finds in doc as walkGJSON does, and
+// fails the test when Find's paths are not Each's.
+func eachPlace(set *Set, doc occkit.Document) []string {
+	var out, paths, found []string
+	set.Each(doc, func(at occkit.Path, raw string) {
+		out = append(out, fmt.Sprint(at)+"="+raw)
+		paths = append(paths, fmt.Sprint(at))
+	})
+	for _, p := range set.Find(doc) {
+		found = append(found, fmt.Sprint(p))
+	}
+	if d := cmp.Diff(paths, found); d != "" {
+		out = append(out, "Find differs from Each: "+d)
+	}
+	return out
+}
+
+// TestFindMatchesGJSON: the one-pass finder finds what the walk through
+// gjson finds, in its order and with the same value text, with the
+// release's patterns.
+func TestFindMatchesGJSON(t *testing.T) {
+	set := SetFor("")
+	rapid.Check(t, func(t *rapid.T) {
+		doc, err := occkit.ParseDocument([]byte(genValue(t, 6)))
+		if err != nil {
+			t.Skipf("not a document: %v", err)
+		}
+		var want []string
+		set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
+		if d := cmp.Diff(want, eachPlace(set, doc)); d != "" {
+			t.Fatalf("%s (-gjson +finder):\n%s", doc, d)
+		}
+	})
+}
+
+// TestFindArrays: patterns through arrays and wildcards find each
+// element's place, as the walk through gjson does.
+func TestFindArrays(t *testing.T) {
+	set := SetFor("")
+	for _, src := range []string{
+		`{"hooks":{"mappings":[{"sessionKey":"a"},{"x":1},{"sessionKey":{"k":"v"}}]}}`,
+		`{"tools":{"media":{"models":[{"request":{"headers":{"A":"1","B":"2"},"tls":{"key":"k"}}},"s",{"request":{"auth":{"token":"t"}}}]}}}`,
+		`{"channels":{"slack":{"accounts":{"a":{"botToken":"x"},"b":{"appToken":"y"}},"botToken":"z"}},"agents":{"entries":{"m":{"tts":{"providers":{"p":{"apiKey":"k"}}}}}}}`,
+		`{"channels":"x","hooks":{"mappings":{"sessionKey":"not an array"}}}`,
+	} {
+		doc := occkit.MustParseDocument(src)
+		var want []string
+		set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
+		if len(want) == 0 && !strings.Contains(src, "not an array") {
+			t.Fatalf("%s: the patterns name nothing in it", src)
+		}
+		if d := cmp.Diff(want, eachPlace(set, doc)); d != "" {
+			t.Errorf("%s (-gjson +finder):\n%s", src, d)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+	"sigs.k8s.io/yaml"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// scalarText draws strings of the kinds rendered objects hold and the
+// kinds that make go-yaml pick another style: names, numbers and words
+// that read back as something else, indicators, long text with lone and
+// repeated spaces (folding), quotes, non-ASCII, and the characters the
+// writer leaves to JSONToYAML.
+func scalarText(t *rapid.T, label string) string {
+	pieces := []string{
+		"a", "occ-", "kubernetes.occkit.io/agent", "10Gi", "18789", "3", "0", "-1", "1e3", "0x1F", "0b11", "1_000",
+		"2026.5.1", "2001-12-14", "12:30", "1:20:30.5", ".5", ".inf", "yes", "no", "on", "null", "~", "true", "<<",
+		" ", "  ", ": ", ":", "#", " #", "- ", "-", "?", "---", "...", "'", "\"", "\\", "{", "}", "[", "]", ",",
+		"&", "*", "!", "|", ">", "%", "@", "`", "é", "日本", "\u00a0", "\ufffd", "\t", "\n", "\u0085", "\ufeff",
+		"\U0001F600", "\x7f", "\u2028", `{"agents":{"defaults":{"model":"anthropic/claude"}}}`,
+		"a long sentence of words that goes well past the eighty columns of a line so that it folds",
+	}
+	var b strings.Builder
+	for n := rapid.IntRange(0, 8).Draw(t, label+"N"); n > 0; n-- {
+		b.WriteString(rapid.SampledFrom(pieces).Draw(t, label+"P"))
+	}
+	return b.String()
+}
+
+// jsonValue draws an apply body's kind of JSON value.
+func jsonValue(t *rapid.T, depth int) any {
+	kind := rapid.IntRange(0, 6).Draw(t, "kind")
+	if depth <= 0 && kind >= 4 {
+		kind = 0
+	}
+	switch kind {
+	case 0, 1:
+		return scalarText(t, "s")
+	case 2:
+		return float64(rapid.IntRange(-5, 70000).Draw(t, "int"))
+	case 3:
+		return rapid.Bool().Draw(t, "bool")
+	case 4:
+		out := []any{}
+		for n := rapid.IntRange(0, 3).Draw(t, "len"); n > 0; n-- {
+			out = append(out, jsonValue(t, depth-1))
+		}
+		return out
+	default:
+		return jsonObject(t, depth-1)
+	}
+}
+
+func jsonObject(t *rapid.T, depth int) map[string]any {
+	keys := []string{"apiVersion", "kind", "metadata", "name", "a1", "a10", "a2", "a01", "a001", "b", "B", "_x", "-y",
+		"1", "01", "10", "x.y/z", "é", "Ω", "9z", "", "yes", "key with space", "a:b", "# c"}
+	m := map[string]any{}
+	for n := rapid.IntRange(0, 5).Draw(t, "members"); n > 0; n-- {
+		k := rapid.SampledFrom(keys).Draw(t, "key")
+		if rapid.Bool().Draw(t, "drawnKey") {
+			k = scalarText(t, "k")
+		}
+		m[k] = jsonValue(t, depth)
+	}
+	return m
+}
+
+// TestYAMLWriterMatchesJSONToYAML: wherever the writer covers an object,
+// it writes what sigs.k8s.io/yaml.JSONToYAML writes for the same apply
+// body, byte for byte, so Objects.Each's output never depends on which
+// of the two ran.
+func TestYAMLWriterMatchesJSONToYAML(t *testing.T) {
+	covered := 0
+	rapid.Check(t, func(t *rapid.T) {
+		v := jsonObject(t, 3)
+		body, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := yaml.JSONToYAML(yamlSafeJSON(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := appendYAML(nil, v)
+		if !ok {
+			return
+		}
+		covered++
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Fatalf("%s: the writer differs from JSONToYAML (-JSONToYAML +writer):\n%s", body, d)
+		}
+	})
+	if covered == 0 {
+		t.Fatal("the writer covered no drawn object")
+	}
+}
+
+// TestYAMLWriterCoversLongText: a document-sized single line with spaces
+// (a ConfigMap's openclaw.json) is covered and folds as JSONToYAML folds
+// it, at every indentation.
+func TestYAMLWriterCoversLongText(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, `{"k%d":"v %d's"},`, i, i)
+	}
+	text := b.String()
+	for _, v := range []map[string]any{
+		{"data": map[string]any{"openclaw.json": text}},
+		{"a": []any{text, map[string]any{"b": text, "c": []any{[]any{text}}}}},
+		{"k": text},
+	} {
+		body, _ := json.Marshal(v)
+		want, err := yaml.JSONToYAML(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := appendYAML(nil, v)
+		if !ok {
+			t.Fatalf("not covered: %.80s", body)
+		}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Fatalf("(-JSONToYAML +writer):\n%s", d)
+		}
+	}
+}
+
+// TestYAMLWriterCoversRenderedObjects: every object of a rendered
+// revision, its ConfigMap holding a document of 1,000 models included,
+// is written by the writer, not by JSONToYAML.
+func TestYAMLWriterCoversRenderedObjects(t *testing.T) {
+	a, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := compile.Load(bench.Compact(1000), compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := a.Admit(context.Background(), admission.Request{
+		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "key"}}},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := Render(rev, Options{Namespace: drivers.Namespace{ID: "team-a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, obj := range objs.List() {
+		v, err := applyValue(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := appendYAML(nil, v); !ok {
+			t.Errorf("%s %s: not covered by the writer", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName())
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// benchPath runs one path of the user on every document and size, for
+// pprof and benchstat; the paired ratios are the program's.
+func benchPath(b *testing.B, path func(u *user, src []byte) error) {
+	u, err := newUser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range bench.Documents {
+		for _, n := range bench.Sizes {
+			src := d.Make(n)
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := path(u, src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkFloor(b *testing.B) {
+	benchPath(b, func(_ *user, src []byte) error { _, err := floor(src); return err })
+}
+
+func BenchmarkObjects(b *testing.B) {
+	benchPath(b, func(u *user, src []byte) error { _, err := u.objects(src); return err })
+}
+
+func BenchmarkManifests(b *testing.B) {
+	benchPath(b, func(u *user, src []byte) error { _, err := u.manifests(src); return err })
+}
+
+func BenchmarkUnit(b *testing.B) {
+	benchPath(b, func(u *user, src []byte) error { _, err := u.unit(src); return err })
+}

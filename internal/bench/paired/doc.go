@@ -1,0 +1,64 @@
+// Command paired measures occkit on the path a user runs, as paired
+// ratios against U: one encoding/json Unmarshal of the same bytes into a
+// map[string]any. It is a module of its own (it needs the Kubernetes and
+// SSH drivers and cel-go, which occkit's go.mod does not), run by
+// .ci/bench (the full run) and .ci/run (`.ci/bench -short`).
+//
+// # Pairing
+//
+// Each measure times two operations in short interleaved batches (one
+// batch of each per round, the order alternating, an untimed collection
+// before each batch) and reports the median of the per-round ratios, so a
+// slow spell of a shared machine lands on both sides alike. Batches are
+// timed in the process's CPU time (clock_gettime
+// CLOCK_PROCESS_CPUTIME_ID: every thread, the collector's workers too),
+// which a busy machine's preemption does not stretch; -wall times wall
+// clock instead. Each line shows the median cost of one call of each side
+// after the ratio.
+//
+// # Measures
+//
+// On the compact document (internal/bench.Compact: no white space, a
+// catalog with fallbacks and provider rows) and the indented one
+// (internal/bench.Configuration), at 40, 1,000 and 10,000 models (the
+// short run: 40 and 1,000):
+//
+//   - objects/U: compile.Load → admission.Prepare → Resolve →
+//     Admitter.Admit → render.Render (Kubernetes objects). Target 1.5.
+//   - manifests/U: the same, then Objects.YAML (what the quickstart prints
+//     and a GitOps repository receives). Target 2.5.
+//   - ssh-unit/U: the same path to ssh.Render's systemd unit. Target 1.5.
+//   - prepare/U: selection.Prepare of the loaded document. Target 0.5.
+//   - one-shot cel-go/occkit: a decision from the document's bytes,
+//     cel-go (decode, evaluate internal/bench/celpeer.Expr, compiled once)
+//     beside occkit (compile.Load, selection.Select). Target at least 2.
+//   - prepared plain-go/occkit: the four internal/bench.Decisions on a
+//     plain-Go map index built once from the decoded document beside
+//     occkit's prepared Index.Select. Target at least 0.5 (within 2×).
+//   - objects allocs/U: heap allocations of the objects path over U's.
+//     Target 1.
+//   - objects peak-heap/doc: the peak live heap of one objects run
+//     (internal/bench.PeakLive) over the document's size, the worst of
+//     six runs: where a collection lands beside the transient copies of
+//     the document decides which of two values one run sees, and six
+//     runs see the higher almost always. Target 4.
+//   - objects 10k/1k: the objects path at 10,000 models paired with it at
+//     1,000 (full run only). Target 11.
+//
+// Before it measures, the program checks that every path admits every
+// document and that occkit, cel-go and the plain-Go index decide alike;
+// a measure whose operations fail is NaN, which meets no target.
+//
+// # Limits
+//
+// The full run judges every measure against its target; the short run
+// against its regression limit: 1.4 times the median of three takes of
+// the measure when it was set (limits.go; -limits prints them), room for a
+// noisy machine yet below the 1.5 times a regression must not pass. A
+// measure of the short run that misses its limit is taken twice more
+// and judged by the median of its three takes, so one slow spell of a
+// shared machine fails nothing, while a path grown 1.5 times costlier
+// misses in most takes and fails. Either run exits 1 when a measure
+// misses its limit or could not be taken. The short run takes about
+// 15 s of a 2-core machine.
+package main

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"runtime"
+	"slices"
+	"time"
+)
+
+// clock is the time source of a pairing; tests replace it.
+type clock func() time.Duration
+
+func wallClock() clock {
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
+}
+
+// pairing measures two operations side by side: interleaved short
+// batches of each, so that a slow spell of a shared machine lands on both
+// alike, and the median of the per-round ratios of their costs per
+// operation.
+type pairing struct {
+	now    clock
+	rounds int
+	batch  time.Duration // the target length of one batch
+	gc     func()        // run, untimed, before every batch
+}
+
+// calibrate returns how many calls of op make one batch: doubling from
+// one until the calls take half a batch, then scaled to a whole one.
+// Every call is a warm-up too.
+func (p pairing) calibrate(op func()) int {
+	for n := 1; ; n *= 2 {
+		start := p.now()
+		for i := 0; i < n; i++ {
+			op()
+		}
+		took := p.now() - start
+		if took >= p.batch/2 || n >= 1<<30 {
+			if took <= 0 {
+				return n
+			}
+			return max(1, int(int64(n)*int64(p.batch)/int64(took)))
+		}
+	}
+}
+
+// timed runs op n times after an untimed collection and returns the
+// cost of one call.
+func (p pairing) timed(op func(), n int) float64 {
+	p.gc()
+	start := p.now()
+	for i := 0; i < n; i++ {
+		op()
+	}
+	return float64(p.now()-start) / float64(n)
+}
+
+// ratio returns the median over p.rounds of cost(a) / cost(b), each
+// round timing one batch of each, a first in even rounds and b first in
+// odd ones.
+func (p pairing) ratio(a, b func()) float64 {
+	r, _, _ := p.costs(a, b)
+	return r
+}
+
+// costs is ratio with the median cost of one call of a and of b, in
+// nanoseconds.
+func (p pairing) costs(a, b func()) (ratio, costA, costB float64) {
+	na, nb := p.calibrate(a), p.calibrate(b)
+	rs := make([]float64, 0, p.rounds)
+	as := make([]float64, 0, p.rounds)
+	bs := make([]float64, 0, p.rounds)
+	for r := 0; r < p.rounds; r++ {
+		var ta, tb float64
+		if r%2 == 0 {
+			ta = p.timed(a, na)
+			tb = p.timed(b, nb)
+		} else {
+			tb = p.timed(b, nb)
+			ta = p.timed(a, na)
+		}
+		as, bs = append(as, ta), append(bs, tb)
+		if tb > 0 {
+			rs = append(rs, ta/tb)
+		}
+	}
+	return median(rs), median(as), median(bs)
+}
+
+// median is the middle value of xs (the mean of the two middle ones for
+// an even count); NaN for none, so that a missing measure never meets a
+// target.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return nan()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func nan() float64 {
+	var zero float64
+	return zero / zero
+}
+
+// allocs returns the heap allocations of one call of op, averaged over
+// runs calls after a warm-up call.
+func allocs(op func(), runs int) float64 {
+	op()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := 0; i < runs; i++ {
+		op()
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(runs)
+}

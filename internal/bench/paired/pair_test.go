@@ -1,0 +1,112 @@
+package main
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// fakeClock is a clock that only the operations move.
+type fakeClock struct{ t time.Duration }
+
+func (c *fakeClock) now() time.Duration { return c.t }
+
+// TestRatio: an operation that costs three ticks beside one that costs
+// one is three, whichever runs first in a round, and a slow spell that
+// lands on both batches of a round leaves the median alone.
+func TestRatio(t *testing.T) {
+	for _, spell := range []int{-1, 2} {
+		c := &fakeClock{}
+		p := pairing{now: c.now, rounds: 7, batch: 100, gc: func() {}}
+		slow := time.Duration(1)
+		round := 0
+		p.gc = func() {
+			round++
+			slow = 1
+			if spell >= 0 && (round-1)/2 == spell+4 { // both batches of one round
+				slow = 10
+			}
+		}
+		got := p.ratio(func() { c.t += 3 * slow }, func() { c.t += slow })
+		if got != 3 {
+			t.Errorf("spell %d: ratio = %v, want 3", spell, got)
+		}
+	}
+}
+
+func TestCalibrate(t *testing.T) {
+	c := &fakeClock{}
+	p := pairing{now: c.now, batch: 1000}
+	for _, cost := range []time.Duration{1, 7, 999, 5000} {
+		n := p.calibrate(func() { c.t += cost })
+		want := max(1, int(1000/cost))
+		if n < want*9/10 || n > want*11/10+1 {
+			t.Errorf("cost %d: %d calls per batch, want about %d", cost, n, want)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{[]float64{5}, 5},
+	} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+	if got := median(nil); !math.IsNaN(got) {
+		t.Errorf("median of nothing = %v, want NaN", got)
+	}
+}
+
+// TestTargets: a missing measure (NaN) meets no target.
+func TestTargets(t *testing.T) {
+	for _, c := range []struct {
+		t    target
+		v    float64
+		want bool
+	}{
+		{tObjects, 1.2, true},
+		{tObjects, 1.6, false},
+		{tObjects, nan(), false},
+		{tOneShot, 2.5, true},
+		{tOneShot, 1.5, false},
+		{tOneShot, nan(), false},
+	} {
+		if got := c.t.met(c.v, c.t.limit); got != c.want {
+			t.Errorf("%v %s %v: met = %v, want %v", c.v, c.t, c.t.limit, got, c.want)
+		}
+	}
+}
+
+// TestJudged: a take that meets its limit is the value; one that misses
+// is taken again and the median of the takes judges, so one outlier
+// passes and a regression that misses in most takes fails.
+func TestJudged(t *testing.T) {
+	under := func(v float64) bool { return v <= 2 }
+	for _, c := range []struct {
+		name      string
+		takes     []float64
+		want      float64
+		wantTakes int
+	}{
+		{"met at once", []float64{1.5, 9, 9}, 1.5, 1},
+		{"one slow spell", []float64{3, 1.6, 1.7}, 1.7, 3},
+		{"a regression", []float64{3, 2.9, 1.9}, 2.9, 3},
+		{"not measured", []float64{nan(), nan(), nan()}, nan(), 3},
+	} {
+		i := 0
+		got, takes := judged(func() float64 { i++; return c.takes[i-1] }, under, 2)
+		if len(takes) != c.wantTakes || !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("%s: %v after %d takes, want %v after %d", c.name, got, len(takes), c.want, c.wantTakes)
+		}
+		if under(got) != under(c.want) {
+			t.Errorf("%s: judged %v", c.name, under(got))
+		}
+	}
+}
