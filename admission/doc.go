@@ -79,11 +79,13 @@
 //     occkit is reserved, so no rule passes for occkit's own, and a SPEC
 //     rule ID ("RES-7") is no valid name. New refuses a nil rule, a bad
 //     name and a name registered twice (400, ADM-1, path rules[i]).
-//   - Rules run in registration order, one after another in one
-//     goroutine of their own (admission hands over to it once), each
-//     with a deadline of [Options].RuleTimeout ([DefaultRuleTimeout], one
-//     second, when zero). Every rule runs, and their refusals come back
-//     together ([occkit.Join]), so a team sees all it has to fix.
+//   - Rules run in registration order, one after another, each with a
+//     deadline of [Options].RuleTimeout ([DefaultRuleTimeout], one
+//     second, when zero): a [SelfBoundedRule] (a CEL rule) in the
+//     goroutine that called Admit, any other in a goroutine of its own
+//     (admission hands over to it once for each run of such rules).
+//     Every rule runs, and their refusals come back together
+//     ([occkit.Join]), so a team sees all it has to fix.
 //   - A refusal is the rule's *occkit.Error with Rule set to the rule's
 //     name (whatever rule it gave), its code (400 when empty), path and
 //     message kept, placed in the Configuration's source like every
@@ -91,9 +93,10 @@
 //   - A rule that panics or returns a plain error is a fault of the rule:
 //     500 INTERNAL naming the rule, never the panic's value nor the
 //     error's text (both stay reachable through Unwrap). One that
-//     overruns its deadline is 503 DEPENDENCY_UNAVAILABLE naming it;
-//     admission stops waiting for it (the rules after it do not run), and
-//     a rule that ignores its context keeps only the rules' goroutine. A
+//     overruns its deadline is 503 DEPENDENCY_UNAVAILABLE naming it, and
+//     the rules after it do not run: admission stops waiting for it (a
+//     rule that ignores its context keeps only the rules' goroutine), or
+//     for a SelfBoundedRule refuses what it decides too late. A
 //     cancelled admission is 503 ADM-1.
 //   - The View reads the document's channels and top-level members
 //     ([View.DocumentKey]) in one pass, when a rule first asks: a rule set

@@ -176,6 +176,9 @@ type View struct {
 	// otherwise scan past the model catalog again.
 	top     map[string]occkit.Value
 	topOnce sync.Once
+	// memo is what rule implementations derived from the view (Memo).
+	memoMu sync.Mutex
+	memo   map[any]any
 }
 
 // index reads the document's top-level members and its channels, once.
@@ -275,6 +278,34 @@ func (v *View) DocumentKey(key string) occkit.Value {
 	return v.top[key]
 }
 
+// Memo is the value build returns for key, build being called once per
+// View (per admission): what a rule implementation derives from the view
+// and shares between its rules, so that the second rule to need it does
+// not derive it again (celrules converts each variable it reads once).
+// key is compared with ==; give it an unexported type of your own, as a
+// context key. The value must be safe to share between the rules, which
+// may run in different goroutines. Memo is safe for concurrent use; two
+// calls racing may both build, and both return the first value stored.
+func (v *View) Memo(key any, build func() any) any {
+	v.memoMu.Lock()
+	m, ok := v.memo[key]
+	v.memoMu.Unlock()
+	if ok {
+		return m
+	}
+	m = build()
+	v.memoMu.Lock()
+	defer v.memoMu.Unlock()
+	if first, ok := v.memo[key]; ok {
+		return first
+	}
+	if v.memo == nil {
+		v.memo = map[any]any{}
+	}
+	v.memo[key] = m
+	return m
+}
+
 // newView is the view of revision r (every field but the document set),
 // about to freeze doc, for req.
 func newView(r *Revision, doc occkit.Document, req Request) *View {
@@ -333,37 +364,112 @@ func viewModel(ref string, h occkit.Harness, at occkit.Path) Model {
 	return m
 }
 
+// SelfBoundedRule is a [Rule] that bounds its own work: its Check never
+// blocks, does work bounded before it starts, and returns by its
+// context's deadline (the CEL rules of
+// github.com/occkit/occkit/admission/celrules: no I/O, a cost limit, the
+// deadline checked in every comprehension). Admission runs one itself, in
+// the goroutine that called Admit, with no hand-over to another (which
+// costs a rule set that does little more CPU time than the rules); any
+// other Rule runs in the rules' goroutine, which admission stops waiting
+// for at the rule's deadline. A panic is contained either way, and a
+// SelfBoundedRule that returns after its deadline is its 503 all the
+// same, but admission cannot cut short one that blocks: say true only of
+// a rule that cannot.
+type SelfBoundedRule interface {
+	Rule
+	// SelfBounded reports whether Check bounds itself. It must not
+	// change.
+	SelfBounded() bool
+}
+
+// selfBounded reports whether r says it bounds itself.
+func selfBounded(r Rule) bool {
+	b, ok := r.(SelfBoundedRule)
+	return ok && b.SelfBounded()
+}
+
 // runRules runs the caller's rules in order over the view of r and doc
 // (ADM-1, after the harness-auth and gateway-settings checks, before the
 // freeze). Every rule runs; their refusals come back together. The rules
 // that held are added to r's reason chain.
 //
-// The rules run one after another in one goroutine of their own, so that
-// neither a panic nor a rule that ignores its context can take admission
-// with it, and admission hands over to it once, not once a rule: it
-// learns which rule runs, and until when, from an atomic, and looks only
-// when a deadline may have passed. At a rule's deadline admission stops
-// waiting (a rule that never returns keeps the goroutine, and nothing
-// else).
+// A SelfBoundedRule runs here, in admission's goroutine. Any other rule
+// runs in a goroutine of its own, one for each run of such rules in a
+// row, so that neither a panic nor a rule that ignores its context can
+// take admission with it, and admission hands over to it once a run, not
+// once a rule (see runInWorker). A rule that overruns its deadline ends
+// the rules: admission reports it alone, and the rules after it do not
+// run.
 func (a *Admitter) runRules(ctx context.Context, r *Revision, doc occkit.Document, req Request) error {
 	if len(a.rules) == 0 {
 		return nil
 	}
 	v := newView(r, doc, req)
-	out := make([]error, len(a.rules)) // the worker's; read after done
+	out := make([]error, len(a.rules))
+	for i := 0; i < len(a.rules); {
+		if err := alive(ctx); err != nil {
+			return err
+		}
+		if !selfBounded(a.rules[i]) {
+			j := i + 1
+			for j < len(a.rules) && !selfBounded(a.rules[j]) {
+				j++
+			}
+			if err := a.runInWorker(ctx, v, i, j, out); err != nil {
+				return err
+			}
+			i = j
+			continue
+		}
+		rctx := newRuleContext(ctx, a.ruleTimeout)
+		out[i] = checkRule(rctx, a.rules[i], v)
+		rctx.release()
+		if rctx.overrun() {
+			return a.ruleError(a.rules[i].Name(), context.DeadlineExceeded)
+		}
+		i++
+	}
+	if err := alive(ctx); err != nil {
+		return err
+	}
+	var errs []error
+	for i, err := range out {
+		name := a.rules[i].Name()
+		if err == nil {
+			r.reasons = append(r.reasons, resolver.Reason{Rule: name, Path: occkit.Root(), Note: "held"})
+			continue
+		}
+		errs = append(errs, a.ruleError(name, err))
+	}
+	return occkit.Join(errs...)
+}
+
+// runInWorker runs the rules [from, to) one after another in a goroutine
+// of their own, writing each one's result to out. Admission learns which
+// rule runs, and until when, from an atomic, and looks only when a
+// deadline may have passed; at a rule's deadline it stops waiting (a
+// rule that never returns keeps the goroutine, and nothing else), and
+// the error is that rule's 503. A cancelled admission is 503 ADM-1.
+func (a *Admitter) runInWorker(ctx context.Context, v *View, from, to int, out []error) error {
 	var running atomic.Pointer[ruleRun]
+	overran := -1 // the worker's; read after done
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i, rule := range a.rules {
+		for i := from; i < to; i++ {
 			if ctx.Err() != nil {
 				return
 			}
-			rctx, cancel := context.WithTimeout(ctx, a.ruleTimeout)
-			deadline, _ := rctx.Deadline()
-			running.Store(&ruleRun{index: i, deadline: deadline})
-			out[i] = checkRule(rctx, rule, v)
-			cancel()
+			rctx := newRuleContext(ctx, a.ruleTimeout)
+			running.Store(&ruleRun{index: i, deadline: rctx.deadline})
+			err := checkRule(rctx, a.rules[i], v)
+			rctx.release()
+			if rctx.overrun() {
+				overran = i
+				return
+			}
+			out[i] = err
 		}
 	}()
 	timer := time.NewTimer(a.ruleTimeout)
@@ -374,22 +480,15 @@ func (a *Admitter) runRules(ctx context.Context, r *Revision, doc occkit.Documen
 			if err := alive(ctx); err != nil {
 				return err
 			}
-			var errs []error
-			for i, err := range out {
-				name := a.rules[i].Name()
-				if err == nil {
-					r.reasons = append(r.reasons, resolver.Reason{Rule: name, Path: occkit.Root(), Note: "held"})
-					continue
-				}
-				errs = append(errs, a.ruleError(name, err))
+			if overran >= 0 {
+				return a.ruleError(a.rules[overran].Name(), context.DeadlineExceeded)
 			}
-			return occkit.Join(errs...)
+			return nil
 		case <-ctx.Done():
 			return alive(ctx)
 		case <-timer.C:
-			run := running.Load()
 			wait := a.ruleTimeout
-			if run != nil {
+			if run := running.Load(); run != nil {
 				if wait = time.Until(run.deadline); wait <= 0 {
 					return a.ruleError(a.rules[run.index].Name(), context.DeadlineExceeded)
 				}
@@ -404,6 +503,84 @@ type ruleRun struct {
 	index    int
 	deadline time.Time
 }
+
+// ruleContext is a rule's context: admission's, with the rule's deadline,
+// done once the rule has returned. It arms a timer only when asked for
+// Done (or for a Value, as a context derived from it is): a rule that
+// reads only Err and Deadline, as a CEL expression without a
+// comprehension does, costs no timer.
+type ruleContext struct {
+	parent   context.Context
+	deadline time.Time
+
+	mu       sync.Mutex
+	timed    context.Context // armed by start
+	cancel   context.CancelFunc
+	returned bool
+}
+
+// newRuleContext is the context of a rule that starts now, with timeout.
+func newRuleContext(parent context.Context, timeout time.Duration) *ruleContext {
+	return &ruleContext{parent: parent, deadline: time.Now().Add(timeout)}
+}
+
+// start arms the timer, once.
+func (c *ruleContext) start() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timed == nil {
+		c.timed, c.cancel = context.WithDeadline(c.parent, c.deadline)
+		if c.returned {
+			c.cancel()
+		}
+	}
+	return c.timed
+}
+
+func (c *ruleContext) Deadline() (time.Time, bool) {
+	if d, ok := c.parent.Deadline(); ok && d.Before(c.deadline) {
+		return d, true
+	}
+	return c.deadline, true
+}
+
+func (c *ruleContext) Done() <-chan struct{} { return c.start().Done() }
+
+func (c *ruleContext) Err() error {
+	c.mu.Lock()
+	timed, returned := c.timed, c.returned
+	c.mu.Unlock()
+	switch {
+	case timed != nil:
+		return timed.Err()
+	case returned:
+		return context.Canceled
+	}
+	if err := c.parent.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+func (c *ruleContext) Value(key any) any { return c.start().Value(key) }
+
+// release ends the context once its rule has returned.
+func (c *ruleContext) release() {
+	c.mu.Lock()
+	c.returned = true
+	cancel := c.cancel
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// overrun reports whether the rule, now returned, ran past its deadline:
+// what it decided came too late.
+func (c *ruleContext) overrun() bool { return !time.Now().Before(c.deadline) }
 
 // checkRule runs one rule's check, a panic becoming its error.
 func checkRule(ctx context.Context, rule Rule, v *View) (err error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -225,9 +226,16 @@ func TestRuleRefusal(t *testing.T) {
 	}
 }
 
+// bounded makes a rule a SelfBoundedRule: admission runs it in its own
+// goroutine.
+type bounded struct{ admission.Rule }
+
+func (bounded) SelfBounded() bool { return true }
+
 // A rule that panics, returns a plain error, overruns its budget or ignores
 // its context is a fault of the rule, named, with none of its text; it never
-// takes admission down.
+// takes admission down. So too for a SelfBoundedRule, which admission runs
+// itself: its overrun is found when it returns.
 func TestRuleContained(t *testing.T) {
 	const secretText = "sk-live-do-not-show"
 	block := make(chan struct{})
@@ -237,38 +245,217 @@ func TestRuleContained(t *testing.T) {
 		name string
 		rule func(context.Context, *admission.View) error
 		want occkit.ErrorMatcher
+		// selfBounded also runs the case as a SelfBoundedRule.
+		selfBounded bool
 	}{
 		{"panic", func(context.Context, *admission.View) error { panic(secretText) },
-			occkit.ErrorMatcher{Code: occkit.CodeInternal, Rule: "company/r"}},
+			occkit.ErrorMatcher{Code: occkit.CodeInternal, Rule: "company/r"}, true},
 		{"plain error", func(context.Context, *admission.View) error { return errors.New(secretText) },
-			occkit.ErrorMatcher{Code: occkit.CodeInternal, Rule: "company/r"}},
+			occkit.ErrorMatcher{Code: occkit.CodeInternal, Rule: "company/r"}, true},
 		{"wrapped plain error", func(context.Context, *admission.View) error {
 			return occkit.Join(errors.New(secretText), occkit.Invalid("", occkit.NewPath("agents"), "no"))
-		}, occkit.ErrorMatcher{Code: occkit.CodeInternal, Rule: "company/r"}},
+		}, occkit.ErrorMatcher{Code: occkit.CodeInternal, Rule: "company/r"}, true},
 		{"deadline honoured", func(ctx context.Context, _ *admission.View) error { <-ctx.Done(); return ctx.Err() },
-			occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Rule: "company/r"}},
+			occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Rule: "company/r"}, true},
+		{"deadline polled", func(ctx context.Context, _ *admission.View) error {
+			for ctx.Err() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			return ctx.Err()
+		}, occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Rule: "company/r"}, true},
+		{"overran, then admitted", func(context.Context, *admission.View) error { time.Sleep(40 * time.Millisecond); return nil },
+			occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Rule: "company/r"}, true},
 		{"deadline ignored", func(context.Context, *admission.View) error { started.Add(1); <-block; return nil },
-			occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Rule: "company/r"}},
+			occkit.ErrorMatcher{Code: occkit.CodeDependencyUnavailable, Rule: "company/r"}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := ruleAdmitter(t, 20*time.Millisecond, admission.RuleFunc("company/r", tc.rule))
-			rev, err := a.Admit(context.Background(), embeddedRequest(embeddedConfig))
-			if rev != nil {
-				t.Fatal("a revision despite a faulty rule")
-			}
-			if err := tc.want.Check(err); err != nil {
-				t.Error(err)
-			}
-			if strings.Contains(fmt.Sprint(err), secretText) || !strings.Contains(fmt.Sprint(err), "company/r") {
-				t.Errorf("message %q", err)
-			}
-			if tc.want.Code == occkit.CodeInternal && occkit.First(err).Unwrap() == nil {
-				t.Error("the cause is not reachable")
-			}
-		})
+		kinds := []string{"goroutine"}
+		if tc.selfBounded {
+			kinds = append(kinds, "self-bounded")
+		}
+		for _, kind := range kinds {
+			t.Run(tc.name+"/"+kind, func(t *testing.T) {
+				rule := admission.RuleFunc("company/r", tc.rule)
+				if kind == "self-bounded" {
+					rule = bounded{rule}
+				}
+				var after atomic.Int32
+				next := admission.RuleFunc("company/after", func(context.Context, *admission.View) error { after.Add(1); return nil })
+				rev, err := ruleAdmitter(t, 20*time.Millisecond, rule, next).Admit(context.Background(), embeddedRequest(embeddedConfig))
+				if rev != nil {
+					t.Fatal("a revision despite a faulty rule")
+				}
+				if err := tc.want.Check(err); err != nil {
+					t.Error(err)
+				}
+				if strings.Contains(fmt.Sprint(err), secretText) || !strings.Contains(fmt.Sprint(err), "company/r") {
+					t.Errorf("message %q", err)
+				}
+				if tc.want.Code == occkit.CodeInternal && occkit.First(err).Unwrap() == nil {
+					t.Error("the cause is not reachable")
+				}
+				if overran := tc.want.Code == occkit.CodeDependencyUnavailable; overran != (after.Load() == 0) {
+					t.Errorf("the rule after it ran %d times", after.Load())
+				}
+			})
+		}
 	}
 	if started.Load() != 1 {
 		t.Errorf("the stuck rule started %d times", started.Load())
+	}
+}
+
+// Rules run in registration order whichever way admission runs them, and
+// their refusals and held reasons come back in that order.
+func TestRulesMixedOrder(t *testing.T) {
+	var order []string
+	rule := func(name string, refuse, selfBounded bool) admission.Rule {
+		r := admission.RuleFunc(name, func(context.Context, *admission.View) error {
+			order = append(order, name)
+			if refuse {
+				return occkit.Invalid("", occkit.Root(), "no")
+			}
+			return nil
+		})
+		if selfBounded {
+			return bounded{r}
+		}
+		return r
+	}
+	rules := []admission.Rule{
+		rule("company/a", true, true), rule("company/b", false, false), rule("company/c", true, false),
+		rule("company/d", false, true), rule("company/e", true, true), rule("company/f", false, false),
+	}
+	_, err := ruleAdmitter(t, 0, rules...).Admit(context.Background(), embeddedRequest(embeddedConfig))
+	var refused []string
+	for _, e := range occkit.Errors(err) {
+		refused = append(refused, e.Rule)
+	}
+	if diff := cmp.Diff([]string{"company/a", "company/c", "company/e"}, refused); diff != "" {
+		t.Errorf("refusals (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"company/a", "company/b", "company/c", "company/d", "company/e", "company/f"}, order); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	order = nil
+	rev, err := ruleAdmitter(t, 0, rule("company/a", false, true), rule("company/b", false, false), rule("company/c", false, true)).
+		Admit(context.Background(), embeddedRequest(embeddedConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []string
+	for _, r := range rev.Reasons() {
+		if strings.HasPrefix(r.Rule, "company/") {
+			held = append(held, r.Rule)
+		}
+	}
+	if diff := cmp.Diff([]string{"company/a", "company/b", "company/c"}, held); diff != "" {
+		t.Errorf("held (-want +got):\n%s", diff)
+	}
+}
+
+// A rule's context carries its deadline, within RuleTimeout, and is done
+// once the rule has returned, for a context derived from it too.
+func TestRuleContext(t *testing.T) {
+	for _, selfBounded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("selfBounded=%v", selfBounded), func(t *testing.T) {
+			var kept, derived context.Context
+			cancel := func() {}
+			defer func() { cancel() }()
+			var deadline time.Time
+			var hasDeadline bool
+			var during error
+			start := time.Now()
+			var rule admission.Rule = admission.RuleFunc("company/ctx", func(ctx context.Context, _ *admission.View) error {
+				kept, during = ctx, ctx.Err()
+				deadline, hasDeadline = ctx.Deadline()
+				derived, cancel = context.WithCancel(ctx)
+				return nil
+			})
+			var untouched context.Context // asked nothing while the rule ran
+			var keep admission.Rule = admission.RuleFunc("company/keep", func(ctx context.Context, _ *admission.View) error {
+				untouched = ctx
+				return nil
+			})
+			if selfBounded {
+				rule, keep = bounded{rule}, bounded{keep}
+			}
+			if _, err := ruleAdmitter(t, time.Hour, rule, keep).Admit(context.Background(), embeddedRequest(embeddedConfig)); err != nil {
+				t.Fatal(err)
+			}
+			returned(t, untouched)
+			if during != nil {
+				t.Errorf("Err during the rule: %v", during)
+			}
+			if !hasDeadline || deadline.Before(start.Add(time.Hour)) || deadline.After(time.Now().Add(time.Hour)) {
+				t.Errorf("deadline %v (%v), want an hour from the rule's start", deadline, hasDeadline)
+			}
+			returned(t, kept)
+			select {
+			case <-derived.Done():
+			case <-time.After(10 * time.Second):
+				t.Error("a context derived from the rule's is not done after it returned")
+			}
+		})
+	}
+}
+
+// returned checks that ctx, a rule's context, is done once the rule has
+// returned: Err first, then Done.
+func returned(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if ctx.Err() == nil {
+		t.Error("Err is nil after the rule returned")
+	}
+	select {
+	case <-ctx.Done():
+	default:
+		t.Error("the rule's context is not done after it returned")
+	}
+}
+
+// Memo builds once per admission, for every rule of it, whichever
+// goroutine runs the rule, and anew for the next admission.
+func TestViewMemo(t *testing.T) {
+	type key struct{}
+	var builds atomic.Int32
+	var seen []any
+	memo := func(_ context.Context, v *admission.View) error {
+		seen = append(seen, v.Memo(key{}, func() any { builds.Add(1); return new(int) }))
+		return nil
+	}
+	a := ruleAdmitter(t, 0, admission.RuleFunc("company/a", memo), bounded{admission.RuleFunc("company/b", memo)},
+		admission.RuleFunc("company/c", memo))
+	for range 2 {
+		if _, err := a.Admit(context.Background(), embeddedRequest(embeddedConfig)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if builds.Load() != 2 || len(seen) != 6 || seen[0] != seen[1] || seen[1] != seen[2] || seen[2] == seen[3] || seen[3] != seen[5] {
+		t.Errorf("%d builds, values %v", builds.Load(), seen)
+	}
+	var view *admission.View
+	capture := admission.RuleFunc("company/capture", func(_ context.Context, v *admission.View) error { view = v; return nil })
+	if _, err := ruleAdmitter(t, 0, capture).Admit(context.Background(), embeddedRequest(embeddedConfig)); err != nil {
+		t.Fatal(err)
+	}
+	builds.Store(0)
+	got := make([]any, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = view.Memo(key{}, func() any { builds.Add(1); return new(int) })
+		}()
+	}
+	wg.Wait()
+	for _, g := range got {
+		if g != got[0] {
+			t.Fatalf("concurrent Memo calls returned different values: %v", got)
+		}
+	}
+	if n := builds.Load(); n < 1 || n > int32(len(got)) {
+		t.Errorf("%d builds", n)
 	}
 }
 

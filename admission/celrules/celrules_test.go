@@ -151,6 +151,8 @@ func TestVariables(t *testing.T) {
 		`document.agents.defaults.maxConcurrent == 4 && document.agents.defaults.maxConcurrent < 8.5`,
 		`has(document.agents.defaults.models) && "anthropic/b" in document.agents.defaults.models && !has(document.gateway)`,
 		`document.agents.defaults.models.exists(k, document.agents.defaults.models[k].?alias.orValue("") == "sonnet")`,
+		`document.agents.defaults.models.all(k, document.agents.defaults.models[k].agentRuntime.id == harness) && !document.agents.defaults.models.all(k, has(document.agents.defaults.models[k].alias))`,
+		`document.agents.defaults.models["anthropic/b"] == {"agentRuntime": {"id": "openclaw"}} && size(document.agents.defaults.models) == 2 && document.agents.defaults.models.map(k, k) == ["anthropic/claude-sonnet-4-6", "anthropic/b"]`,
 		`size(document.agents.defaults.model.fallbacks) == 1 && document.agents.defaults.model.fallbacks[0] == "anthropic/b"`,
 		`document.logging.level == "info" && document.?missing.orValue("none") == "none"`,
 		`document.channels == {"slack": {}, "discord": {"enabled": false}}`,

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/cel-go/cel"
+	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
@@ -40,6 +43,10 @@ type rule struct {
 	message string
 	path    occkit.Path
 	prg     cel.Program
+	// folds is whether the expression has a comprehension: the only
+	// place cel-go checks the context, so the only evaluation that is
+	// handed one.
+	folds bool
 }
 
 // Name is the rule's name.
@@ -50,7 +57,13 @@ func (r *rule) Name() string { return r.name }
 // the cost limit) is returned as a plain error, which admission reports as
 // the rule's fault (500) without its text.
 func (r *rule) Check(ctx context.Context, v *admission.View) error {
-	out, _, err := r.prg.ContextEval(ctx, newActivation(v))
+	var out ref.Val
+	var err error
+	if r.folds {
+		out, _, err = r.prg.ContextEval(ctx, activationOf(v))
+	} else {
+		out, _, err = r.prg.Eval(activationOf(v))
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -66,8 +79,14 @@ func (r *rule) Check(ctx context.Context, v *admission.View) error {
 	return occkit.Invalid("", r.path, "%s", r.message)
 }
 
+// SelfBounded is true: an evaluation does no I/O, its cost is bounded
+// (Options.CostLimit), and every comprehension checks the context, so
+// admission need not hand it over to a goroutine of its own
+// (admission.SelfBoundedRule).
+func (r *rule) SelfBounded() bool { return true }
+
 // variables are the names an expression may use, for suggestions.
-var variables = []string{"agent", "tenant", "principal", "harness", "mode", "compute", "primary",
+var variables = [...]string{"agent", "tenant", "principal", "harness", "mode", "compute", "primary",
 	"fallbacks", "models", "channels", "secretBindings", "release", "document"}
 
 // newEnv declares the variables of the package doc.
@@ -148,7 +167,7 @@ func Compile(specs []Spec, opts Options) ([]admission.Rule, error) {
 			fail("expression", "the expression is longer than %d bytes", MaxExpressionBytes)
 			continue
 		}
-		prg, issues := compileOne(env, s, limit)
+		prg, folds, issues := compileOne(env, s, limit)
 		if len(issues) > 0 {
 			for _, e := range issues {
 				e.Rule = s.Name
@@ -157,7 +176,7 @@ func Compile(specs []Spec, opts Options) ([]admission.Rule, error) {
 			}
 			continue
 		}
-		out = append(out, &rule{name: s.Name, message: s.Message, path: path, prg: prg})
+		out = append(out, &rule{name: s.Name, message: s.Message, path: path, prg: prg, folds: folds})
 	}
 	if err := occkit.Join(errs...); err != nil {
 		return nil, err
@@ -178,9 +197,10 @@ func parsePath(s string) (occkit.Path, error) {
 // undeclared finds the name of cel-go's "undeclared reference" message.
 var undeclared = regexp.MustCompile(`^undeclared reference to '([^']*)'`)
 
-// compileOne parses, checks and plans s's expression; its problems are
-// placed at their position in the expression (in the file, when known).
-func compileOne(env *cel.Env, s Spec, limit uint64) (cel.Program, []*occkit.Error) {
+// compileOne parses, checks and plans s's expression, and reports
+// whether it has a comprehension; its problems are placed at their
+// position in the expression (in the file, when known).
+func compileOne(env *cel.Env, s Spec, limit uint64) (cel.Program, bool, []*occkit.Error) {
 	place := s.place
 	if place == nil {
 		place = func(line, col int) occkit.Position { return occkit.Position{Line: line, Column: col + 1} }
@@ -191,68 +211,104 @@ func compileOne(env *cel.Env, s Spec, limit uint64) (cel.Program, []*occkit.Erro
 		for _, e := range iss.Errors() {
 			msg := e.Message
 			if m := undeclared.FindStringSubmatch(msg); m != nil {
-				msg = fmt.Sprintf("undeclared reference to %q%s", m[1], occkit.DidYouMean(m[1], variables))
+				msg = fmt.Sprintf("undeclared reference to %q%s", m[1], occkit.DidYouMean(m[1], variables[:]))
 			}
 			oe := occkit.Invalid("", occkit.Root(), "%s", msg)
 			oe.Position = place(e.Location.Line(), e.Location.Column())
 			out = append(out, oe)
 		}
-		return nil, out
+		return nil, false, out
 	}
 	if !ast.OutputType().IsExactType(cel.BoolType) {
 		oe := occkit.Invalid("", occkit.Root(), "the expression must be a bool (true admits), not %s", ast.OutputType())
 		oe.Position = place(1, 0)
-		return nil, []*occkit.Error{oe}
+		return nil, false, []*occkit.Error{oe}
 	}
 	prg, err := env.Program(ast, cel.CostLimit(limit), cel.InterruptCheckFrequency(100), cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
 		oe := occkit.Invalid("", occkit.Root(), "the expression cannot be planned")
 		oe.Position = place(1, 0)
-		return nil, []*occkit.Error{oe}
+		return nil, false, []*occkit.Error{oe}
 	}
-	return prg, nil
+	folds := false
+	celast.PreOrderVisit(ast.NativeRep().Expr(), celast.NewExprVisitor(func(e celast.Expr) {
+		folds = folds || e.Kind() == celast.ComprehensionKind
+	}))
+	return prg, folds, nil
 }
 
-// activation resolves the variables of one evaluation from the view,
-// each only when the expression reads it.
-type activation struct{ v *admission.View }
+// activation resolves the variables of an admission's evaluations from
+// its view, each when an expression first reads it and once for every
+// rule of the admission (admission.View.Memo): the values are immutable,
+// so the rules share them.
+type activation struct {
+	v    *admission.View
+	mu   sync.Mutex
+	vals [len(variables)]ref.Val // by the index of the name in variables
+}
 
-func newActivation(v *admission.View) interpreter.Activation { return activation{v: v} }
+// activationKey is the activation's key in View.Memo.
+type activationKey struct{}
 
-func (a activation) Parent() interpreter.Activation { return nil }
+// activationOf is the activation of v's admission.
+func activationOf(v *admission.View) *activation {
+	return v.Memo(activationKey{}, func() any { return &activation{v: v} }).(*activation)
+}
 
-func (a activation) ResolveName(name string) (any, bool) {
-	v := a.v
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	i := slices.Index(variables[:], name)
+	if i < 0 {
+		return nil, false
+	}
+	a.mu.Lock()
+	val := a.vals[i]
+	a.mu.Unlock()
+	if val != nil {
+		return val, true
+	}
+	val = resolve(a.v, name)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.vals[i] == nil {
+		a.vals[i] = val
+	}
+	return a.vals[i], true
+}
+
+// resolve is the variable name (one of variables) of v.
+func resolve(v *admission.View, name string) ref.Val {
 	switch name {
 	case "agent":
 		ag := v.Agent()
 		return object{view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID,
-			Labels: labels(ag.Labels)}, agentType}, true
+			Labels: labels(ag.Labels)}, agentType}
 	case "tenant":
 		t := v.Tenant()
-		return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}, true
+		return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}
 	case "principal":
-		return types.String(v.Principal()), true
+		return types.String(v.Principal())
 	case "harness":
-		return types.String(v.Harness()), true
+		return types.String(v.Harness())
 	case "mode":
-		return types.String(v.Mode()), true
+		return types.String(v.Mode())
 	case "compute":
 		c := v.Compute()
-		return object{view.Compute{Kind: string(c.Kind), ID: c.ID}, computeType}, true
+		return object{view.Compute{Kind: string(c.Kind), ID: c.ID}, computeType}
 	case "primary":
-		return model(v.Primary()), true
+		return model(v.Primary())
 	case "fallbacks":
-		return models(v.Fallbacks()), true
+		return models(v.Fallbacks())
 	case "models":
-		return models(v.Models()), true
+		return models(v.Models())
 	case "channels":
 		cs := v.Channels()
 		out := make([]ref.Val, len(cs))
 		for i, c := range cs {
 			out[i] = types.String(c.ID)
 		}
-		return types.NewRefValList(types.DefaultTypeAdapter, out), true
+		return types.NewRefValList(types.DefaultTypeAdapter, out)
 	case "secretBindings":
 		bs := v.SecretBindings()
 		out := make([]ref.Val, len(bs))
@@ -260,14 +316,16 @@ func (a activation) ResolveName(name string) (any, bool) {
 			out[i] = object{view.SecretBinding{Env: b.Env, Kind: string(b.Source.Kind),
 				NamespaceID: b.Source.NamespaceID, ID: b.Source.ID}, bindingType}
 		}
-		return types.NewRefValList(types.DefaultTypeAdapter, out), true
+		return types.NewRefValList(types.DefaultTypeAdapter, out)
 	case "release":
 		r := v.Release()
-		return object{view.Release{Harness: string(r.Harness), Version: r.Version, OpenClawSchema: r.OpenClawSchema}, releaseType}, true
-	case "document":
-		return jsonObject{v: v.Document(), key: v.DocumentKey}, true
+		return object{view.Release{Harness: string(r.Harness), Version: r.Version, OpenClawSchema: r.OpenClawSchema}, releaseType}
 	}
-	return nil, false
+	// document
+	return &jsonObject{s: v.Document().Raw(), key: func(k string) (string, bool) {
+		m := v.DocumentKey(k)
+		return m.Raw(), m.Exists()
+	}}
 }
 
 // labels is never nil, so that `"env" in agent.labels` reads an empty
