@@ -90,6 +90,18 @@
 // (a missing key, the cost limit) is the rule's fault: admission reports
 // it as 500 INTERNAL naming the rule, never CEL's text; a deadline is 503.
 //
+// The cost limit is enforced without counting where it cannot be
+// reached. At [Compile], cel-go's static estimate of each expression's
+// cost (its own, which its runtime counting mirrors) is taken with every
+// string, list and map the expression reads bounded by the admission's
+// input: by the document's length in bytes what it reads from document
+// and channels, and by the sum of the other variables' string lengths
+// and counts what it reads from them. The largest input whose estimate
+// stays within the limit is kept; an admission within it runs the
+// expression without cel-go's runtime cost tracking, as the limit cannot
+// be exceeded there; any other runs it counted and stops at the limit as
+// before. The verdicts are the same either way (TestUntrackedAnswersAsTracked).
+//
 // # Cost
 //
 // Twenty rules of the usual kinds (the benchmark's: the five above and
