@@ -271,8 +271,17 @@ func (a *activation) inputSize() (doc, req uint64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.sized {
-		a.doc, a.req = inputSize(a.v)
+		// The agent and tenant (copies of their labels) serve the
+		// variables too.
+		ag, t := a.v.Agent(), a.v.Tenant()
+		a.doc, a.req = inputSize(a.v, ag, t)
 		a.sized = true
+		if i := slices.Index(variables[:], "agent"); a.vals[i] == nil {
+			a.vals[i] = agentVal(ag)
+		}
+		if i := slices.Index(variables[:], "tenant"); a.vals[i] == nil {
+			a.vals[i] = tenantVal(t)
+		}
 	}
 	return a.doc, a.req
 }
@@ -311,12 +320,9 @@ func (a *activation) ResolveName(name string) (any, bool) {
 func resolve(v *admission.View, name string) ref.Val {
 	switch name {
 	case "agent":
-		ag := v.Agent()
-		return object{view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID,
-			Labels: labels(ag.Labels)}, agentType}
+		return agentVal(v.Agent())
 	case "tenant":
-		t := v.Tenant()
-		return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}
+		return tenantVal(v.Tenant())
 	case "principal":
 		return types.String(v.Principal())
 	case "harness":
@@ -356,6 +362,15 @@ func resolve(v *admission.View, name string) ref.Val {
 		m := v.DocumentKey(k)
 		return m.Raw(), m.Exists()
 	}}
+}
+
+func agentVal(ag admission.Agent) ref.Val {
+	return object{view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID,
+		Labels: labels(ag.Labels)}, agentType}
+}
+
+func tenantVal(t admission.Tenant) ref.Val {
+	return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}
 }
 
 // labels is never nil, so that `"env" in agent.labels` reads an empty

@@ -93,7 +93,8 @@ func (u untracked) covers(doc, req uint64) bool { return doc <= u.doc && req <= 
 // sum of their strings' lengths and their counts. Channel IDs are the
 // document's keys, so the channels need no look (which would index the
 // document).
-func inputSize(v *admission.View) (doc, req uint64) {
+// ag and t are v's agent and tenant.
+func inputSize(v *admission.View, ag admission.Agent, t admission.Tenant) (doc, req uint64) {
 	n := len(v.Principal()) + len(v.Harness()) + len(v.Mode())
 	strs := func(ss ...string) {
 		for _, s := range ss {
@@ -106,7 +107,6 @@ func inputSize(v *admission.View) (doc, req uint64) {
 			n += len(k) + len(val)
 		}
 	}
-	ag, t := v.Agent(), v.Tenant()
 	strs(ag.ID, ag.ConfigurationID, ag.NamespaceID, t.ID)
 	labels(ag.Labels)
 	labels(t.Labels)

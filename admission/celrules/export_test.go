@@ -12,5 +12,5 @@ func Tracked(r admission.Rule) admission.Rule {
 // RunsUntracked reports whether r runs without cost tracking over v.
 func RunsUntracked(r admission.Rule, v *admission.View) bool {
 	c := r.(*rule)
-	return c.untracked != nil && c.bound.covers(inputSize(v))
+	return c.untracked != nil && c.bound.covers(inputSize(v, v.Agent(), v.Tenant()))
 }
