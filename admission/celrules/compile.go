@@ -43,6 +43,12 @@ type rule struct {
 	message string
 	path    occkit.Path
 	prg     cel.Program
+	// untracked is prg without runtime cost tracking, run over an
+	// admission whose input (inputSize) is within bound: there the
+	// static estimate keeps the cost within the limit. nil when no input
+	// size does.
+	untracked cel.Program
+	bound     untracked
 	// folds is whether the expression has a comprehension: the only
 	// place cel-go checks the context, so the only evaluation that is
 	// handed one.
@@ -59,10 +65,14 @@ func (r *rule) Name() string { return r.name }
 func (r *rule) Check(ctx context.Context, v *admission.View) error {
 	var out ref.Val
 	var err error
+	act, prg := activationOf(v), r.prg
+	if r.untracked != nil && r.bound.covers(act.inputSize()) {
+		prg = r.untracked
+	}
 	if r.folds {
-		out, _, err = r.prg.ContextEval(ctx, activationOf(v))
+		out, _, err = prg.ContextEval(ctx, act)
 	} else {
-		out, _, err = r.prg.Eval(activationOf(v))
+		out, _, err = prg.Eval(act)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -167,7 +177,7 @@ func Compile(specs []Spec, opts Options) ([]admission.Rule, error) {
 			fail("expression", "the expression is longer than %d bytes", MaxExpressionBytes)
 			continue
 		}
-		prg, folds, issues := compileOne(env, s, limit)
+		r, issues := compileOne(env, s, limit)
 		if len(issues) > 0 {
 			for _, e := range issues {
 				e.Rule = s.Name
@@ -176,7 +186,8 @@ func Compile(specs []Spec, opts Options) ([]admission.Rule, error) {
 			}
 			continue
 		}
-		out = append(out, &rule{name: s.Name, message: s.Message, path: path, prg: prg, folds: folds})
+		r.name, r.message, r.path = s.Name, s.Message, path
+		out = append(out, r)
 	}
 	if err := occkit.Join(errs...); err != nil {
 		return nil, err
@@ -197,10 +208,10 @@ func parsePath(s string) (occkit.Path, error) {
 // undeclared finds the name of cel-go's "undeclared reference" message.
 var undeclared = regexp.MustCompile(`^undeclared reference to '([^']*)'`)
 
-// compileOne parses, checks and plans s's expression, and reports
-// whether it has a comprehension; its problems are placed at their
-// position in the expression (in the file, when known).
-func compileOne(env *cel.Env, s Spec, limit uint64) (cel.Program, bool, []*occkit.Error) {
+// compileOne parses, checks and plans s's expression (the rule's prg,
+// untracked, bound and folds); its problems are placed at their position
+// in the expression (in the file, when known).
+func compileOne(env *cel.Env, s Spec, limit uint64) (*rule, []*occkit.Error) {
 	place := s.place
 	if place == nil {
 		place = func(line, col int) occkit.Position { return occkit.Position{Line: line, Column: col + 1} }
@@ -217,24 +228,29 @@ func compileOne(env *cel.Env, s Spec, limit uint64) (cel.Program, bool, []*occki
 			oe.Position = place(e.Location.Line(), e.Location.Column())
 			out = append(out, oe)
 		}
-		return nil, false, out
+		return nil, out
 	}
 	if !ast.OutputType().IsExactType(cel.BoolType) {
 		oe := occkit.Invalid("", occkit.Root(), "the expression must be a bool (true admits), not %s", ast.OutputType())
 		oe.Position = place(1, 0)
-		return nil, false, []*occkit.Error{oe}
+		return nil, []*occkit.Error{oe}
 	}
-	prg, err := env.Program(ast, cel.CostLimit(limit), cel.InterruptCheckFrequency(100), cel.EvalOptions(cel.OptOptimize))
+	r := &rule{}
+	var err error
+	r.prg, err = env.Program(ast, cel.CostLimit(limit), cel.InterruptCheckFrequency(100), cel.EvalOptions(cel.OptOptimize))
+	if bound, ok := untrackedUpTo(env, ast, limit); ok && err == nil {
+		r.bound = bound
+		r.untracked, err = env.Program(ast, cel.InterruptCheckFrequency(100), cel.EvalOptions(cel.OptOptimize))
+	}
 	if err != nil {
 		oe := occkit.Invalid("", occkit.Root(), "the expression cannot be planned")
 		oe.Position = place(1, 0)
-		return nil, false, []*occkit.Error{oe}
+		return nil, []*occkit.Error{oe}
 	}
-	folds := false
 	celast.PreOrderVisit(ast.NativeRep().Expr(), celast.NewExprVisitor(func(e celast.Expr) {
-		folds = folds || e.Kind() == celast.ComprehensionKind
+		r.folds = r.folds || e.Kind() == celast.ComprehensionKind
 	}))
-	return prg, folds, nil
+	return r, nil
 }
 
 // activation resolves the variables of an admission's evaluations from
@@ -245,6 +261,29 @@ type activation struct {
 	v    *admission.View
 	mu   sync.Mutex
 	vals [len(variables)]ref.Val // by the index of the name in variables
+	// doc, req are inputSize(v), once sized is set.
+	doc, req uint64
+	sized    bool
+}
+
+// inputSize is inputSize(a.v), computed once an admission.
+func (a *activation) inputSize() (doc, req uint64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.sized {
+		// The agent and tenant (copies of their labels) serve the
+		// variables too.
+		ag, t := a.v.Agent(), a.v.Tenant()
+		a.doc, a.req = inputSize(a.v, ag, t)
+		a.sized = true
+		if i := slices.Index(variables[:], "agent"); a.vals[i] == nil {
+			a.vals[i] = agentVal(ag)
+		}
+		if i := slices.Index(variables[:], "tenant"); a.vals[i] == nil {
+			a.vals[i] = tenantVal(t)
+		}
+	}
+	return a.doc, a.req
 }
 
 // activationKey is the activation's key in View.Memo.
@@ -281,12 +320,9 @@ func (a *activation) ResolveName(name string) (any, bool) {
 func resolve(v *admission.View, name string) ref.Val {
 	switch name {
 	case "agent":
-		ag := v.Agent()
-		return object{view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID,
-			Labels: labels(ag.Labels)}, agentType}
+		return agentVal(v.Agent())
 	case "tenant":
-		t := v.Tenant()
-		return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}
+		return tenantVal(v.Tenant())
 	case "principal":
 		return types.String(v.Principal())
 	case "harness":
@@ -326,6 +362,15 @@ func resolve(v *admission.View, name string) ref.Val {
 		m := v.DocumentKey(k)
 		return m.Raw(), m.Exists()
 	}}
+}
+
+func agentVal(ag admission.Agent) ref.Val {
+	return object{view.Agent{ID: ag.ID, ConfigurationID: ag.ConfigurationID, NamespaceID: ag.NamespaceID,
+		Labels: labels(ag.Labels)}, agentType}
+}
+
+func tenantVal(t admission.Tenant) ref.Val {
+	return object{view.Tenant{ID: t.ID, Labels: labels(t.Labels)}, tenantType}
 }
 
 // labels is never nil, so that `"env" in agent.labels` reads an empty
