@@ -104,6 +104,29 @@ type ProcessPlan struct {
 	HostCredentials bool
 	// StderrOnly: collectors read stderr only; stdout is protocol.
 	StderrOnly bool
+	// Version is the approved release the process runs (ADM-3): the
+	// OpenClaw release for [ProgramOpenClaw] (on a Codex revision, the
+	// release the gateway document was validated against), the Codex CLI
+	// version for [ProgramCodex]; "" when the revision froze none. A
+	// Compute runs exactly this release (a Kubernetes image tag).
+	Version string
+	// StateEnv names the variable the Compute sets to a writable directory
+	// of the process's own, apart from its read-only [File]s:
+	// OPENCLAW_STATE_DIR for OpenClaw (without it OpenClaw writes media,
+	// config backups and plugin install roots beside OPENCLAW_CONFIG_PATH),
+	// CODEX_HOME for Codex (its state database, sessions and login; the
+	// planned config.toml is the one read-only file in it).
+	StateEnv string
+	// StopGrace is how long, in seconds, the program's own stop policy may
+	// take after SIGTERM before it exits ([GatewayStopGrace] for the
+	// gateway); 0 when it has none. A Compute waits at least this long
+	// before it kills the process.
+	StopGrace int
+	// Plugins are the plugins the process's document configures that its
+	// release does not bundle ([RequiredPlugins]). OpenClaw would fetch
+	// them from the npm registry at start; the Compute provides them
+	// instead, and [PlanOptions].PluginRoot names where.
+	Plugins []Plugin
 }
 
 // Lookup returns the named variable of p.
@@ -162,6 +185,12 @@ type PlanInput struct {
 	SecretBindings []occkit.SecretBinding
 	// Namespace is the Agent's tenant namespace, when admission knew it.
 	Namespace string
+	// HarnessVersion is the approved version of the decided Harness
+	// (ADM-3); OpenClawRelease the OpenClaw release the document was
+	// validated against (the gateway's release on a Codex revision). Either
+	// may be "" when the revision froze none.
+	HarnessVersion  string
+	OpenClawRelease string
 }
 
 // PlanOptions are the Compute's placement facts. The zero value plans for
@@ -173,7 +202,10 @@ type PlanOptions struct {
 	// GatewayPort is the gateway's port; 0 is [DefaultGatewayPort].
 	GatewayPort int
 	// GatewayHost is where a dedicated OpenClaw Harness reaches the
-	// gateway; "" is 127.0.0.1.
+	// gateway; "" is 127.0.0.1. The node host dials it over plaintext
+	// ws://: a host that is not loopback must be on a private network the
+	// Compute controls (a Kubernetes Service in the tenant namespace), and
+	// the plan then sets [EnvAllowPrivateWS] on the node host.
 	GatewayHost string
 	// AppServerHost and AppServerPort are where a dedicated Codex
 	// gateway reaches its app-server; "" is 127.0.0.1, 0
@@ -186,6 +218,14 @@ type PlanOptions struct {
 	// Namespace is the tenant namespace the Compute runs the Agent in;
 	// every projected Secret must live there (AUTH-2).
 	Namespace string
+	// PluginRoot is where the Compute provides the plugins the release does
+	// not bundle ([ProcessPlan].Plugins): a directory holding
+	// node_modules/<package> for each, installed with its dependencies
+	// (an image layer, not a fetch). When set, the plan lists each needed
+	// plugin's directory in the gateway document's plugins.load.paths, so
+	// OpenClaw loads it from there instead of installing it at start; ""
+	// leaves the document alone.
+	PluginRoot string
 }
 
 // Defaults of [PlanOptions].
@@ -209,7 +249,20 @@ const (
 	EnvConfigPath = logging.EnvConfigPath
 	// EnvCodexHome is the Codex app-server's home (its config.toml).
 	EnvCodexHome = "CODEX_HOME"
+	// EnvStateDir is an OpenClaw process's writable state directory.
+	EnvStateDir = "OPENCLAW_STATE_DIR"
+	// EnvAllowPrivateWS is OpenClaw's documented private-network setting
+	// ("1"): it lets a client dial plaintext ws:// to a host name on a
+	// trusted private network, which it otherwise refuses (SECURITY ERROR).
+	EnvAllowPrivateWS = "OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"
 )
+
+// GatewayStopGrace is the OpenClaw gateway's own stop policy, in seconds:
+// after SIGTERM it drains active work for up to 315 s, keeps a 10 s
+// shutdown reserve and a 5 s supervisor exit margin (openclaw
+// gateway-shutdown-budget.mjs, GATEWAY_SERVICE_STOP_TIMEOUT_MS, logged as
+// "shutdown budget … policy=330000ms").
+const GatewayStopGrace = 330
 
 // ReadinessPath is the gateway's readiness endpoint (DRV-6).
 const ReadinessPath = "/readyz"
@@ -573,6 +626,13 @@ func (b planner) gateway() (ProcessPlan, error) {
 			return ProcessPlan{}, err
 		}
 	}
+	release := b.openClawRelease()
+	plugins := RequiredPlugins(doc, release)
+	if !b.check {
+		if doc, err = loadPlugins(doc, b.opts.PluginRoot, plugins); err != nil {
+			return ProcessPlan{}, err
+		}
+	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
 		return ProcessPlan{}, err
@@ -589,6 +649,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Files:     []File{b.file(FileNativeDocument, NativeDocumentName, doc)},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
+		Version:   release, StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
 	}
 	if b.in.Mode == occkit.ModeEmbedded {
 		// AUTH-2: the combined gateway/Harness gets the Harness plan.
@@ -620,7 +681,7 @@ func (b planner) harness() (ProcessPlan, error) {
 		if err != nil {
 			return ProcessPlan{}, err
 		}
-		p.Program = ProgramCodex
+		p.Program, p.Version, p.StateEnv = ProgramCodex, b.in.HarnessVersion, EnvCodexHome
 		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
 			"ws://"+b.opts.AppServerListen+":"+strconv.Itoa(b.opts.AppServerPort))
 		p.Files = []File{{Role: FileCodexConfig, Name: CodexConfigName, Data: toml, DirEnv: EnvCodexHome}}
@@ -631,9 +692,16 @@ func (b planner) harness() (ProcessPlan, error) {
 		if err != nil {
 			return ProcessPlan{}, err
 		}
-		p.Program = ProgramOpenClaw
+		p.Program, p.Version, p.StateEnv = ProgramOpenClaw, b.openClawRelease(), EnvStateDir
 		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
 		p.Files = []File{b.file(FileNativeDocument, NativeDocumentName, doc)}
+		if !loopbackHost(b.opts.GatewayHost) {
+			// The plan dials the gateway over plaintext ws:// (it renders
+			// no TLS); a host that is not loopback is on the Compute's
+			// private network (PlanOptions.GatewayHost), which OpenClaw
+			// accepts only with its documented private-network setting.
+			env = append(env, Env{Name: EnvAllowPrivateWS, Value: "1"})
+		}
 		// The node host authenticates to its own gateway with the
 		// gateway token (OpenClaw reads OPENCLAW_GATEWAY_TOKEN); without
 		// it the gateway refuses the node and it exits for a restart.
@@ -643,6 +711,23 @@ func (b planner) harness() (ProcessPlan, error) {
 	}
 	p.Env = append(env, projected(cred.Harness)...)
 	return p, nil
+}
+
+// openClawRelease is the OpenClaw release the revision's OpenClaw
+// processes run: the Harness version of an OpenClaw revision, else the
+// release its document was validated against.
+func (b planner) openClawRelease() string {
+	if b.in.Harness == occkit.HarnessOpenClaw && b.in.HarnessVersion != "" {
+		return b.in.HarnessVersion
+	}
+	return b.in.OpenClawRelease
+}
+
+// loopbackHost reports whether h names this host: localhost, 127.0.0.0/8
+// or ::1.
+func loopbackHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "[::1]" || h == "::1"
 }
 
 var (

@@ -363,7 +363,7 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 	if err := forced.Prepare(ctx, rev); err != nil {
 		t.Fatalf("forced Prepare: %v", err)
 	}
-	if got := getDeployment(t, cs, occkit.ProcessGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage {
+	if got := getDeployment(t, cs, occkit.ProcessGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage+":"+rev.HarnessIdentity().Version {
 		t.Errorf("image after force %q", got)
 	}
 }

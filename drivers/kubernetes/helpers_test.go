@@ -76,7 +76,7 @@ func admitWith(t testing.TB, d *Driver, agentID string, c topologyCase, doc occk
 	t.Helper()
 	a, err := admission.New(admission.Options{
 		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.5.1", occkit.HarnessCodex: "0.130.0"},
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"regexp"
 	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -22,10 +24,13 @@ import (
 const (
 	// DefaultNamespace is the tenant namespace when none is given.
 	DefaultNamespace = "occkit"
-	// DefaultOpenClawImage runs the gateway and the native OpenClaw Harness.
-	DefaultOpenClawImage = "ghcr.io/openclaw/openclaw:latest"
-	// DefaultCodexImage runs the Codex app-server.
-	DefaultCodexImage = "ghcr.io/openclaw/codex-app-server:latest"
+	// DefaultOpenClawImage is the image repository of the gateway and the
+	// native OpenClaw Harness; the render pins it to the revision's
+	// release ([Images]).
+	DefaultOpenClawImage = "ghcr.io/openclaw/openclaw"
+	// DefaultCodexImage is the image repository of the Codex app-server,
+	// pinned to the revision's Codex version.
+	DefaultCodexImage = "ghcr.io/openclaw/codex-app-server"
 	// DefaultStorageSize is the size of each workload's data volume.
 	DefaultStorageSize = "10Gi"
 	// DefaultHome is the home directory (and data volume mount) of every
@@ -33,6 +38,22 @@ const (
 	DefaultHome = "/home/node"
 	// RunAsUser is the non-root user and group every container runs as.
 	RunAsUser = 1000
+	// StateDirName is an OpenClaw process's state directory under its home
+	// (OPENCLAW_STATE_DIR, on the data volume): media, backups, plugin
+	// install roots and its databases, never beside the read-only
+	// configuration.
+	StateDirName = ".openclaw"
+	// PluginRoot is where the OpenClaw image holds the plugins its release
+	// does not bundle, each installed with its dependencies under
+	// node_modules/<package> (compile.PlanOptions.PluginRoot): the gateway
+	// loads them from there and fetches nothing at start.
+	PluginRoot = "/opt/openclaw/plugins"
+	// EnvConfigReadOnly tells OpenClaw ("1") that its configuration is
+	// immutable, as the read-only ConfigMap mount is (LOG-4).
+	EnvConfigReadOnly = "OPENCLAW_CONFIG_READONLY"
+	// DefaultTerminationGrace is the termination grace period of a process
+	// without a stop policy of its own (Kubernetes' default).
+	DefaultTerminationGrace = 30
 )
 
 // Ports and file names the rendered workloads use.
@@ -57,13 +78,23 @@ const (
 	PlaceholderValue = "opaque-occkit-credential-source"
 )
 
-// Images are the container images of the rendered workloads.
+// Images are the image repositories of the rendered workloads. A render
+// pins each container to the approved release (ADM-3): the repository
+// tagged with the process's release (compile.ProcessPlan.Version: the
+// OpenClaw release, or the Codex CLI version), or the digest Digests maps
+// that reference to. A repository carries no tag or digest of its own,
+// and no render names `latest`.
 type Images struct {
 	// OpenClaw runs every OpenClaw process: the gateway and the native
-	// Harness. Empty: [DefaultOpenClawImage].
+	// Harness. Empty: [DefaultOpenClawImage]. The image of release R holds
+	// the plugins R does not bundle under [PluginRoot].
 	OpenClaw string
 	// Codex runs the Codex app-server. Empty: [DefaultCodexImage].
 	Codex string
+	// Digests maps a tagged reference ("<repository>:<release>") to the
+	// digest ("sha256:<64 hex>") the installation approved for it; a
+	// mapped reference renders as <repository>@<digest>.
+	Digests map[string]string
 }
 
 // Storage configures the per-workload data volumes.
@@ -207,6 +238,10 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if !ok {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
+	if rev.Compute() != occkit.ComputeKubernetes {
+		return Objects{}, occkit.Conflict("ADM-5", occkit.NewPath("compute"),
+			"the revision was admitted for the %s Compute, not kubernetes; redeploy it on this Compute", rev.Compute())
+	}
 	opts = opts.WithDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
 	if err := r.check(); err != nil {
@@ -236,6 +271,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
 		Namespace:       opts.Namespace.ID,
+		PluginRoot:      PluginRoot,
 	})
 	if err != nil {
 		return Objects{}, err
@@ -284,6 +320,40 @@ func (r *renderer) sandbox() (string, error) {
 		return "", occkit.Conflict("DRV-2", at, "the sandbox harness home is not an absolute normalized path")
 	}
 	return sb.HarnessHome, nil
+}
+
+// imageTag matches a valid image tag.
+var imageTag = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+
+// imageDigest matches a sha256 image digest.
+var imageDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// image is the pinned image of planned process p: its repository tagged
+// with p's approved release, or the digest [Images].Digests maps that
+// reference to (ADM-3). A revision without a release, a release that is
+// no valid tag (or is `latest`), a repository that carries its own tag or
+// digest, or a malformed digest is 409: the installation cannot run the
+// revision as approved.
+func (r *renderer) image(p compile.ProcessPlan) (string, error) {
+	repo, at := r.opts.Images.OpenClaw, settingsPath.Key("images").Key("openClaw")
+	if p.Program == compile.ProgramCodex {
+		repo, at = r.opts.Images.Codex, settingsPath.Key("images").Key("codex")
+	}
+	if strings.Contains(repo, "@") || strings.Contains(repo[strings.LastIndexByte(repo, '/')+1:], ":") {
+		return "", occkit.Conflict("DRV-5", at, "the image repository must carry no tag or digest: the render pins it to the approved release")
+	}
+	if p.Version == "" || !imageTag.MatchString(p.Version) || strings.EqualFold(p.Version, "latest") {
+		return "", occkit.Conflict("ADM-3", occkit.NewPath("harnessVersions").Key(string(p.Program)),
+			"the revision's approved %s release is not a pinnable image tag; approve a release and redeploy", p.Program)
+	}
+	ref := repo + ":" + p.Version
+	if d, ok := r.opts.Images.Digests[ref]; ok {
+		if !imageDigest.MatchString(d) {
+			return "", occkit.Conflict("DRV-5", settingsPath.Key("images").Key("digests").Key(ref), "an image digest must be sha256:<64 hex>")
+		}
+		return repo + "@" + d, nil
+	}
+	return ref, nil
 }
 
 // renderer holds one Render call's inputs.
@@ -456,6 +526,10 @@ func secretEnv(name, secret, key string) corev1.EnvVar {
 
 func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	p := w.process
+	image, err := r.image(p)
+	if err != nil {
+		return nil, err
+	}
 	meta, err := logging.CollectorMetadata(logging.Identity{
 		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.process.Role,
 		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
@@ -477,6 +551,25 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		{Name: "data", MountPath: w.home},
 		{Name: "tmp", MountPath: "/tmp"},
 	}
+	set := map[string]bool{}
+	switch p.StateEnv {
+	case compile.EnvStateDir:
+		// The configuration mount is read-only: OpenClaw (2026.9 and
+		// later) then writes nothing beside it (no last-known-good
+		// backup or recovery, no config repair), and keeps its state in
+		// OPENCLAW_STATE_DIR on the data volume.
+		env = append(env, corev1.EnvVar{Name: p.StateEnv, Value: w.home + "/" + StateDirName},
+			corev1.EnvVar{Name: EnvConfigReadOnly, Value: "1"})
+		set[p.StateEnv] = true
+	case compile.EnvCodexHome:
+		// CODEX_HOME is a directory of the data volume mounted in its
+		// own right: the kubelet creates a subPath directory with the
+		// volume root's mode, writable by the pod's fsGroup. Mounted
+		// only as the parent of config.toml's subPath mount, it would be
+		// created by the container runtime, root-owned, and Codex could
+		// not open its state database there.
+		mounts = append(mounts, corev1.VolumeMount{Name: "data", MountPath: w.home + "/" + CodexHomeDir, SubPath: CodexHomeDir})
+	}
 	volumes := []corev1.Volume{
 		{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
 			ClaimName: DataName(r.rev.AgentID(), w.process.Role)}}},
@@ -490,13 +583,14 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		if f.PathEnv != "" {
 			env = append(env, corev1.EnvVar{Name: f.PathEnv, Value: dir + "/" + f.Name})
 		}
-		if f.DirEnv != "" {
+		if f.DirEnv != "" && !set[f.DirEnv] {
 			env = append(env, corev1.EnvVar{Name: f.DirEnv, Value: dir})
+			set[f.DirEnv] = true
 		}
 		mount := corev1.VolumeMount{Name: "config", MountPath: dir, ReadOnly: true}
 		if f.Role == compile.FileCodexConfig {
-			// Only the file: CODEX_HOME is on the data volume and
-			// must stay writable.
+			// Only the file is read-only: CODEX_HOME (its state
+			// database, sessions, login) stays writable.
 			mount = corev1.VolumeMount{Name: "config", MountPath: dir + "/" + f.Name, SubPath: f.Name, ReadOnly: true}
 		}
 		mounts = append(mounts, mount)
@@ -516,10 +610,6 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	case p.Readiness.TCP:
 		probe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{
 			Port: intstr.FromString(portName(p))}}, PeriodSeconds: 5, FailureThreshold: 3}
-	}
-	image := r.opts.Images.OpenClaw
-	if p.Program == compile.ProgramCodex {
-		image = r.opts.Images.Codex
 	}
 	container := corev1.Container{
 		Name:            string(w.process.Role),
@@ -545,10 +635,18 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		replicas = 0
 	}
 	name := WorkloadName(r.rev.AgentID(), w.process.Role)
+	grace := int64(DefaultTerminationGrace)
+	if p.StopGrace > 0 {
+		// The process's own stop policy (the gateway drains for up to
+		// compile.GatewayStopGrace seconds): the kubelet must not kill
+		// it sooner.
+		grace = int64(p.StopGrace)
+	}
 	pod := corev1.PodSpec{
-		ServiceAccountName:           name,
-		AutomountServiceAccountToken: ptr(false),
-		EnableServiceLinks:           ptr(false),
+		ServiceAccountName:            name,
+		TerminationGracePeriodSeconds: ptr(grace),
+		AutomountServiceAccountToken:  ptr(false),
+		EnableServiceLinks:            ptr(false),
 		SecurityContext: &corev1.PodSecurityContext{
 			RunAsNonRoot:   ptr(true),
 			RunAsUser:      ptr(int64(RunAsUser)),
