@@ -123,9 +123,12 @@ type ProcessPlan struct {
 	// before it kills the process.
 	StopGrace int
 	// Plugins are the plugins the process's document configures that its
-	// release does not bundle ([RequiredPlugins]). OpenClaw would fetch
-	// them from the npm registry at start; the Compute provides them
-	// instead, and [PlanOptions].PluginRoot names where.
+	// release does not bundle ([RequiredPlugins]). OpenClaw installs them
+	// from the npm registry at start (a fetch, about 75 s each without a
+	// registry); it trusts a plugin only when it was installed from its
+	// official npm package (a plugin loaded from plugins.load.paths is
+	// refused its trusted APIs), so a Compute provides them as such an
+	// install in the state directory before the process starts.
 	Plugins []Plugin
 }
 
@@ -218,14 +221,6 @@ type PlanOptions struct {
 	// Namespace is the tenant namespace the Compute runs the Agent in;
 	// every projected Secret must live there (AUTH-2).
 	Namespace string
-	// PluginRoot is where the Compute provides the plugins the release does
-	// not bundle ([ProcessPlan].Plugins): a directory holding
-	// node_modules/<package> for each, installed with its dependencies
-	// (an image layer, not a fetch). When set, the plan lists each needed
-	// plugin's directory in the gateway document's plugins.load.paths, so
-	// OpenClaw loads it from there instead of installing it at start; ""
-	// leaves the document alone.
-	PluginRoot string
 }
 
 // Defaults of [PlanOptions].
@@ -628,11 +623,6 @@ func (b planner) gateway() (ProcessPlan, error) {
 	}
 	release := b.openClawRelease()
 	plugins := RequiredPlugins(doc, release)
-	if !b.check {
-		if doc, err = loadPlugins(doc, b.opts.PluginRoot, plugins); err != nil {
-			return ProcessPlan{}, err
-		}
-	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
 		return ProcessPlan{}, err

@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 // Plugin is an OpenClaw plugin a document needs that its release does not
 // bundle: OpenClaw would install it from the npm registry at start
 // (`npm view <package>@<release>`, then an install into the state
-// directory). The Compute provides it instead ([PlanOptions].PluginRoot).
+// directory). A Compute must provide it instead: see [ProcessPlan].Plugins.
 type Plugin struct {
 	// ID is the plugin id (a channel id such as "discord", or a plugin
 	// entry id such as "codex").
@@ -157,79 +156,4 @@ func modelRefs(agents occkit.Value) []string {
 		return true
 	})
 	return out
-}
-
-// PluginDir is where [PlanOptions].PluginRoot holds p: the directory of
-// its npm package, root/node_modules/<package>.
-func PluginDir(root string, p Plugin) string {
-	return strings.TrimSuffix(root, "/") + "/node_modules/" + p.Package
-}
-
-var pluginLoadPaths = occkit.NewPath("plugins", "load", "paths")
-
-// loadPlugins lists the directory of each plugin under root in doc's
-// plugins.load.paths (after what the author listed, once each) and
-// enables its plugins.entries.<id> unless the author set enabled, so
-// OpenClaw loads it from there and installs nothing at start.
-func loadPlugins(doc occkit.Document, root string, ps []Plugin) (occkit.Document, error) {
-	if len(ps) == 0 || root == "" {
-		return doc, nil
-	}
-	for p := pluginLoadPaths.Parent(); !p.IsRoot(); p = p.Parent() {
-		if v := doc.Get(p); v.Exists() && !v.IsObject() {
-			return occkit.Document{}, occkit.Invalid("CMP-4", p, "%s must be an object", p.String())
-		}
-	}
-	current := doc.Get(pluginLoadPaths)
-	if current.Exists() && !current.IsArray() {
-		return occkit.Document{}, occkit.Invalid("CMP-4", pluginLoadPaths, "%s must be an array", pluginLoadPaths.String())
-	}
-	raw := []byte{'['}
-	seen := map[string]bool{}
-	for _, v := range current.Array() {
-		if len(raw) > 1 {
-			raw = append(raw, ',')
-		}
-		raw = append(raw, v.Raw()...)
-		if v.IsString() {
-			seen[v.String()] = true
-		}
-	}
-	for _, p := range ps {
-		dir := PluginDir(root, p)
-		if seen[dir] {
-			continue
-		}
-		seen[dir] = true
-		if len(raw) > 1 {
-			raw = append(raw, ',')
-		}
-		q, err := json.Marshal(dir)
-		if err != nil {
-			return occkit.Document{}, err
-		}
-		raw = append(raw, q...)
-	}
-	doc, err := doc.SetRaw(pluginLoadPaths, append(raw, ']'))
-	if err != nil {
-		return occkit.Document{}, err
-	}
-	// OpenClaw loads a plugin from a load path only when it is trusted:
-	// enabled explicitly (a disabled one is never required).
-	entries := occkit.NewPath("plugins", "entries")
-	if v := doc.Get(entries); v.Exists() && !v.IsObject() {
-		return occkit.Document{}, occkit.Invalid("CMP-4", entries, "%s must be an object", entries.String())
-	}
-	for _, p := range ps {
-		at := entries.Key(p.ID)
-		if v := doc.Get(at); v.Exists() && !v.IsObject() {
-			return occkit.Document{}, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
-		}
-		if !doc.Get(at.Key("enabled")).Exists() {
-			if doc, err = doc.Set(at.Key("enabled"), true); err != nil {
-				return occkit.Document{}, err
-			}
-		}
-	}
-	return doc, nil
 }

@@ -3,6 +3,7 @@ package realgateway
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -72,11 +73,20 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 		if below := Below(records, want.Level); len(below) > 0 {
 			add(p.Role, "%d console records below level %s, first %+v", len(below), want.Level, below[0])
 		}
-		if _, ok := Find(records, ReadyRecord); served[p.Role] && levelRank[want.Level] <= levelRank["info"] && !ok {
+		proc := procs[p.Role]
+		if _, ok := Find(records, ReadyRecord); served[p.Role] && !proc.TCPReady && levelRank[want.Level] <= levelRank["info"] && !ok {
 			add(p.Role, "no %q record", ReadyRecord)
 		}
-		if leaks := Leaks(append(stdout, stderr...), want.Secrets); len(leaks) > 0 {
-			add(p.Role, "%d secret values appear in its output", len(leaks))
+		if re := proc.Connected; re != "" && !regexp.MustCompile(`(?m)`+re).Match(append(append([]byte(nil), stdout...), stderr...)) {
+			add(p.Role, "never showed its connected signal %q", re)
+		}
+		if leaks := Leaks(append(append(stdout, stderr...), p.Readyz...), want.Secrets); len(leaks) > 0 {
+			add(p.Role, "%d secret values appear in its output or readiness answers", len(leaks))
+		}
+		for _, dir := range proc.Writes {
+			if files := LeakingFiles(dir, want.Secrets); len(files) > 0 {
+				add(p.Role, "secret values appear in %d files it wrote, first %s", len(files), files[0])
+			}
 		}
 		// A process still starting may die of SIGTERM; the missing
 		// readiness already says what is wrong with it.
@@ -114,6 +124,30 @@ func partition(lines []string, re *regexp.Regexp) (match, rest []string) {
 		}
 	}
 	return match, rest
+}
+
+// maxScan bounds how much of the files under one directory the leak
+// check reads.
+const maxScan = 256 << 20
+
+// LeakingFiles returns the files under dir (sorted) whose first maxLog
+// bytes hold one of the secrets (see [Leaks]), reading at most maxScan
+// bytes in all.
+func LeakingFiles(dir string, secrets []string) []string {
+	var out []string
+	budget := int64(maxScan)
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || budget <= 0 {
+			return nil
+		}
+		b := readLog(path)
+		budget -= int64(len(b))
+		if len(Leaks(b, secrets)) > 0 {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
 }
 
 func readLog(path string) []byte {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -45,6 +46,34 @@ type Process struct {
 	// lines are reported apart from other non-JSON lines, so a tier can
 	// accept exactly them and nothing else.
 	OutsideLogger string
+	// Mounts and Hosts are the process's container filesystem: it runs
+	// in a mount namespace of its own where each Mount is bound at its
+	// Target (read-only when asked: writes fail with EROFS, as on a
+	// read-only volume) and /etc/hosts maps each host name of Hosts to
+	// its address, so the names a render uses resolve as a cluster's DNS
+	// would. A Target that does not exist is created first (an empty
+	// directory, or an empty file when Source is a file).
+	Mounts []Mount
+	Hosts  map[string]string
+	// TCPReady: the process serves no HTTP endpoints; it is ready once
+	// Port accepts a connection (a TCP readiness probe).
+	TCPReady bool
+	// Connected, when set, is a regular expression one line of the
+	// process's output must match: its positive signal that it reached
+	// what it depends on (the node host's "gateway connected").
+	Connected string
+	// Writes are the host directories the process writes (its volumes);
+	// the leak check reads every file in them.
+	Writes []string
+	// StopTimeout, when set, replaces [Spec].StopTimeout for this
+	// process: its grace period as rendered.
+	StopTimeout time.Duration
+}
+
+// Mount is one bind mount of a [Process]'s container filesystem.
+type Mount struct {
+	Source, Target string
+	ReadOnly       bool
 }
 
 // Spec is what the "start" job ([Start]) runs: every process of one
@@ -151,7 +180,11 @@ func Start(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	rep := Report{}
 	for i := len(runs) - 1; i >= 0; i-- {
-		runs[i].stop(s.StopTimeout)
+		timeout := s.StopTimeout
+		if runs[i].p.StopTimeout > 0 {
+			timeout = runs[i].p.StopTimeout
+		}
+		runs[i].stop(timeout)
 	}
 	for _, r := range runs {
 		rep.Processes = append(rep.Processes, r.rep)
@@ -198,7 +231,13 @@ func (r *run) spawn() error {
 		return err
 	}
 	r.logStart[1] = size(stderr)
-	cmd := exec.Command(r.p.Argv[0], r.p.Argv[1:]...)
+	argv, err := r.argv()
+	if err != nil {
+		stdout.Close()
+		stderr.Close()
+		return err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = r.p.Env, r.p.Dir, stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -216,6 +255,54 @@ func (r *run) spawn() error {
 	r.cmd, r.done = cmd, done
 	return nil
 }
+
+// argv is the process's argv, run through a private mount namespace that
+// binds its [Mount]s and /etc/hosts when it has any: unshare (without
+// --fork) and the shell both exec, so the program keeps the PID and gets
+// the signals.
+func (r *run) argv() ([]string, error) {
+	if len(r.p.Mounts) == 0 && len(r.p.Hosts) == 0 {
+		return r.p.Argv, nil
+	}
+	mounts := append([]Mount(nil), r.p.Mounts...)
+	if len(r.p.Hosts) > 0 {
+		names := make([]string, 0, len(r.p.Hosts))
+		for n := range r.p.Hosts {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		hosts := "127.0.0.1 localhost\n::1 localhost\n"
+		for _, n := range names {
+			hosts += r.p.Hosts[n] + " " + n + "\n"
+		}
+		path := filepath.Join(r.logDir, r.p.Role+".hosts")
+		if err := os.WriteFile(path, []byte(hosts), 0o644); err != nil {
+			return nil, err
+		}
+		mounts = append(mounts, Mount{Source: path, Target: "/etc/hosts", ReadOnly: true})
+	}
+	script := "set -e\n"
+	for _, m := range mounts {
+		fi, err := os.Stat(m.Source)
+		if err != nil {
+			return nil, err
+		}
+		if fi.IsDir() {
+			script += "mkdir -p " + shellQuote(m.Target) + "\n"
+		} else {
+			script += "mkdir -p " + shellQuote(filepath.Dir(m.Target)) + "; [ -e " + shellQuote(m.Target) + " ] || : > " + shellQuote(m.Target) + "\n"
+		}
+		script += "mount --bind " + shellQuote(m.Source) + " " + shellQuote(m.Target) + "\n"
+		if m.ReadOnly {
+			script += "mount -o remount,bind,ro " + shellQuote(m.Target) + "\n"
+		}
+	}
+	script += `exec "$@"` + "\n"
+	return append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"}, r.p.Argv...), nil
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // LeaseTimeout starts the message OpenClaw 2026.9.6 logs when its state
 // lease heartbeat misses its 5 s startup timer (not configurable); the
@@ -275,12 +362,19 @@ func (r *run) awaitReady(ctx context.Context, deadline time.Time) {
 	client := &http.Client{Timeout: 5 * time.Second}
 	base := "http://127.0.0.1:" + strconv.Itoa(r.p.Port)
 	for {
-		if r.rep.LiveMs < 0 {
+		if r.p.TCPReady {
+			if c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(r.p.Port), 2*time.Second); err == nil {
+				c.Close()
+				r.rep.LiveMs = time.Since(r.started).Milliseconds()
+				r.rep.ReadyMs = r.rep.LiveMs
+				return
+			}
+		} else if r.rep.LiveMs < 0 {
 			if code, body := get(ctx, client, base+"/healthz"); code == http.StatusOK && live(body) {
 				r.rep.LiveMs = time.Since(r.started).Milliseconds()
 			}
 		}
-		if r.rep.LiveMs >= 0 {
+		if r.rep.LiveMs >= 0 && !r.p.TCPReady {
 			code, body := get(ctx, client, base+"/readyz")
 			r.rep.Readyz = fmt.Sprintf("%d %s", code, body)
 			if code == http.StatusOK {

@@ -43,11 +43,6 @@ const (
 	// install roots and its databases, never beside the read-only
 	// configuration.
 	StateDirName = ".openclaw"
-	// PluginRoot is where the OpenClaw image holds the plugins its release
-	// does not bundle, each installed with its dependencies under
-	// node_modules/<package> (compile.PlanOptions.PluginRoot): the gateway
-	// loads them from there and fetches nothing at start.
-	PluginRoot = "/opt/openclaw/plugins"
 	// EnvConfigReadOnly tells OpenClaw ("1") that its configuration is
 	// immutable, as the read-only ConfigMap mount is (LOG-4).
 	EnvConfigReadOnly = "OPENCLAW_CONFIG_READONLY"
@@ -86,8 +81,7 @@ const (
 // and no render names `latest`.
 type Images struct {
 	// OpenClaw runs every OpenClaw process: the gateway and the native
-	// Harness. Empty: [DefaultOpenClawImage]. The image of release R holds
-	// the plugins R does not bundle under [PluginRoot].
+	// Harness. Empty: [DefaultOpenClawImage].
 	OpenClaw string
 	// Codex runs the Codex app-server. Empty: [DefaultCodexImage].
 	Codex string
@@ -271,7 +265,6 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
 		Namespace:       opts.Namespace.ID,
-		PluginRoot:      PluginRoot,
 	})
 	if err != nil {
 		return Objects{}, err
