@@ -7,8 +7,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,20 +22,25 @@ import (
 
 	"github.com/occkit/occkit/drivers/kubernetes/render"
 	"github.com/occkit/occkit/internal/realgateway"
+	"github.com/occkit/occkit/internal/tiers"
 )
 
-// The end-to-end tier (issue 18): admitted revisions, rendered for this
-// Compute, started on the real OpenClaw (realgateway, OCCKIT_OPENCLAW_DIR)
-// exactly as the Deployments say — the ConfigMap's document at its mount,
-// the container's environment with every secretKeyRef resolved from a
-// test Secret store, its arguments — each pod's filesystem under a
-// directory of its own, every pod of a revision in one network namespace
-// that has only loopback (Service names resolve to 127.0.0.1 there, as
-// cluster DNS would resolve them to the pods). The container runtime's
-// part is emulated: PATH is the image's (node 24 first), /tmp is TMPDIR,
-// and the proxies point at a closed loopback port. Paths inside the
-// document are not remapped (there is no mount namespace): the dedicated
-// gateway's planned workspace (/home/node/workspace) is that host path.
+// The end-to-end tier (issues 18, 30, 32): admitted revisions, rendered
+// for this Compute, started on the real OpenClaw of the release their
+// image names (realgateway; OCCKIT_OPENCLAW_DIR, and
+// OCCKIT_OPENCLAW_DIR_PREV for a 2026.8.x release) and the real Codex
+// (OCCKIT_CODEX), exactly as the Deployments say: each container runs in
+// a mount namespace of its own that binds its volumes where the render
+// mounts them (the data claim and its subPaths writable, the ConfigMaps
+// read-only: a write fails with EROFS as on the cluster), its
+// environment with every secretKeyRef resolved from a test Secret store,
+// its arguments as rendered. Every pod of a revision shares one network
+// namespace that has only loopback, and each container's /etc/hosts
+// resolves the rendered Service names to it, as cluster DNS would resolve
+// them to the pods: no name is rewritten. The container runtime's part is
+// emulated: PATH is the image's (node 24 first), the processes run as
+// root (the pod's user and fsGroup are not), and the proxies point at a
+// closed loopback port. The image entrypoint's Codex login is not run.
 
 // Known divergences of openclaw@2026.9.6 that the tier measured (issue 18
 // report): a gateway with a Telegram channel that cannot reach Telegram
@@ -44,8 +52,8 @@ var knownTelegramStop = []string{`^gateway: did not stop cleanly on SIGTERM \(si
 // measured):
 //   - its logger honours logging.consoleStyle from the native document
 //     (OPENCLAW_CONFIG_PATH; its records are JSON), but the runner writes
-//     its gateway connection status ("node host gateway connect failed…",
-//     "node host gateway closed…", reconnect pauses) with plain
+//     its gateway connection status ("node host gateway connected: <url>",
+//     "node host gateway connect failed…", reconnect pauses) with plain
 //     process.stderr writes that no file, variable or flag routes through
 //     the logger: those lines, and only those, are accepted;
 //   - its SIGTERM handler stops the gateway client and MCP runtime and
@@ -54,6 +62,10 @@ var knownTelegramStop = []string{`^gateway: did not stop cleanly on SIGTERM \(si
 //     other signal or command ends it with 0, so a SIGTERM end is its clean
 //     stop (systemd counts the stop signal's death as clean; kubelet
 //     ignores the status), and the render keeps SIGTERM.
+//
+// Its positive connected signal is the "node host gateway connected:"
+// line naming the gateway's Service as rendered: a node host that never
+// reaches its gateway (plaintext ws:// refused, a token it lacks) fails.
 const nodeHostOutsideLogger = `^node host `
 
 var nodeHostStopExits = []string{"exit 0", "exit 143", "signal terminated"}
@@ -86,13 +98,46 @@ func closedPort(t *testing.T) int {
 	return port
 }
 
+// images are the programs the tier runs for an image reference: the
+// OpenClaw install of each release, by image tag, and the Codex binary.
+type images struct {
+	openclaw map[string]realgateway.Install
+	codex    string
+}
+
+// program returns the binary that runs the image ref's args[0] and the
+// PATH of that image.
+func (im images) program(t *testing.T, ref string, args []string) (string, string) {
+	t.Helper()
+	i := strings.LastIndexByte(ref, ':')
+	if i < 0 || strings.Contains(ref, "@") {
+		t.Fatalf("image %q is not pinned to a release tag", ref)
+	}
+	repo, tag := ref[:i], ref[i+1:]
+	switch {
+	case repo == render.DefaultOpenClawImage && len(args) > 0 && args[0] == "openclaw":
+		in, ok := im.openclaw[tag]
+		if !ok {
+			t.Fatalf("no OpenClaw %s installed for image %s", tag, ref)
+		}
+		return in.Bin(), in.Path()
+	case repo == render.DefaultCodexImage && len(args) > 0 && args[0] == "codex":
+		if im.codex == "" {
+			t.Fatalf("no Codex binary (OCCKIT_CODEX) for image %s", ref)
+		}
+		return im.codex, "/usr/local/bin:/usr/bin:/bin"
+	}
+	t.Fatalf("image %s does not run %q", ref, args)
+	return "", ""
+}
+
 // podProcess maps one rendered Deployment onto this machine under root.
 // It returns the process and the Secret values it was given.
-func podProcess(t *testing.T, in realgateway.Install, objs render.Objects, dep *appsv1.Deployment, root string, proxyPort int) (realgateway.Process, []string) {
+func podProcess(t *testing.T, im images, objs render.Objects, dep *appsv1.Deployment, root string, proxyPort int) (realgateway.Process, []string) {
 	t.Helper()
 	pod := dep.Spec.Template.Spec
-	if len(pod.Containers) != 1 {
-		t.Fatalf("%s: %d containers", dep.Name, len(pod.Containers))
+	if len(pod.Containers) != 1 || len(pod.InitContainers) != 0 {
+		t.Fatalf("%s: %d containers, %d init containers", dep.Name, len(pod.Containers), len(pod.InitContainers))
 	}
 	c := pod.Containers[0]
 	volumes := map[string]corev1.Volume{}
@@ -103,46 +148,55 @@ func podProcess(t *testing.T, in realgateway.Install, objs render.Objects, dep *
 	for _, cm := range objs.ConfigMaps {
 		configMaps[cm.Name] = cm
 	}
-	host := func(p string) string { return filepath.Join(root, p) }
-	var mounts []string
-	p := realgateway.Process{Role: string(dep.Labels[render.LabelComponent])}
+	mkdir := func(dir string) string {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	p := realgateway.Process{Role: string(dep.Labels[render.LabelComponent]), Hosts: map[string]string{}}
 	for _, m := range c.VolumeMounts {
-		mounts = append(mounts, m.MountPath)
-		v := volumes[m.Name]
-		if v.ConfigMap == nil {
-			if err := os.MkdirAll(host(m.MountPath), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		v, ok := volumes[m.Name]
+		if !ok {
+			t.Fatalf("%s mounts volume %s, which its pod does not have", dep.Name, m.Name)
 		}
-		cm := configMaps[v.ConfigMap.Name]
-		if cm == nil {
-			t.Fatalf("%s mounts ConfigMap %s, which the render did not produce", dep.Name, v.ConfigMap.Name)
-		}
-		for key, data := range cm.Data {
-			path := filepath.Join(m.MountPath, key)
+		switch {
+		case v.PersistentVolumeClaim != nil, v.EmptyDir != nil:
+			src := filepath.Join(root, "volumes", m.Name)
 			if m.SubPath != "" {
-				if key != m.SubPath {
-					continue
+				src = filepath.Join(src, m.SubPath)
+			}
+			p.Mounts = append(p.Mounts, realgateway.Mount{Source: mkdir(src), Target: m.MountPath, ReadOnly: m.ReadOnly})
+			if !m.ReadOnly {
+				p.Writes = append(p.Writes, src)
+			}
+		case v.ConfigMap != nil:
+			cm := configMaps[v.ConfigMap.Name]
+			if cm == nil {
+				t.Fatalf("%s mounts ConfigMap %s, which the render did not produce", dep.Name, v.ConfigMap.Name)
+			}
+			dir := mkdir(filepath.Join(root, "configmaps", cm.Name))
+			for key, data := range cm.Data {
+				if err := os.WriteFile(filepath.Join(dir, key), []byte(data), 0o444); err != nil {
+					t.Fatal(err)
 				}
-				path = m.MountPath
 			}
-			p.Files = append(p.Files, realgateway.File{Path: host(path), Data: []byte(data), Mode: 0o444})
+			src := dir
+			if m.SubPath != "" {
+				src = filepath.Join(dir, m.SubPath)
+			}
+			if !m.ReadOnly {
+				t.Errorf("%s mounts ConfigMap %s writable", dep.Name, cm.Name)
+			}
+			p.Mounts = append(p.Mounts, realgateway.Mount{Source: src, Target: m.MountPath, ReadOnly: true})
+		default:
+			t.Fatalf("%s: volume %s has a source the tier cannot supply", dep.Name, m.Name)
 		}
 	}
-	// A variable naming a path under a mount names the mount's directory
-	// here.
-	mapped := func(v string) string {
-		for _, m := range mounts {
-			if v == m || strings.HasPrefix(v, strings.TrimSuffix(m, "/")+"/") {
-				return host(v)
-			}
-		}
-		return v
-	}
+	bin, path := im.program(t, c.Image, c.Args)
 	proxy := "http://127.0.0.1:" + strconv.Itoa(proxyPort)
 	env := map[string]string{
-		"PATH": in.Path(), "TMPDIR": host("/tmp"),
+		"PATH":       path,
 		"HTTP_PROXY": proxy, "HTTPS_PROXY": proxy, "ALL_PROXY": proxy,
 		"http_proxy": proxy, "https_proxy": proxy, "all_proxy": proxy,
 		"NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
@@ -151,7 +205,7 @@ func podProcess(t *testing.T, in realgateway.Install, objs render.Objects, dep *
 	for _, e := range c.Env {
 		switch {
 		case e.ValueFrom == nil:
-			env[e.Name] = mapped(e.Value)
+			env[e.Name] = e.Value
 		case e.ValueFrom.SecretKeyRef != nil:
 			ref := e.ValueFrom.SecretKeyRef
 			v := secretValue(ref.Name, ref.Key)
@@ -164,105 +218,212 @@ func podProcess(t *testing.T, in realgateway.Install, objs render.Objects, dep *
 	for k, v := range env {
 		p.Env = append(p.Env, k+"="+v)
 	}
-	// The image's entrypoint runs the arguments; "openclaw" is the CLI on
-	// its PATH. Service names resolve to the pods, all on loopback here.
-	services := map[string]bool{}
+	sort.Strings(p.Env)
+	// Service names resolve to the pods, all on loopback here, under
+	// every name cluster DNS answers for the namespace.
 	for _, s := range objs.Services {
-		services[s.Name+"."+objs.Namespace+".svc"] = true
-	}
-	if len(c.Args) == 0 || c.Args[0] != "openclaw" {
-		t.Fatalf("%s: arguments %q do not run the openclaw CLI", dep.Name, c.Args)
-	}
-	p.Argv = []string{in.Bin()}
-	for _, a := range c.Args[1:] {
-		if services[a] {
-			a = "127.0.0.1"
+		for _, n := range []string{s.Name, s.Name + "." + objs.Namespace, s.Name + "." + objs.Namespace + ".svc",
+			s.Name + "." + objs.Namespace + ".svc.cluster.local"} {
+			p.Hosts[n] = "127.0.0.1"
 		}
-		p.Argv = append(p.Argv, a)
 	}
+	p.Argv = append([]string{bin}, c.Args[1:]...)
 	if env["HOME"] == "" {
 		t.Fatalf("%s sets no HOME", dep.Name)
 	}
 	p.Dir = env["HOME"]
-	if probe := c.ReadinessProbe; probe != nil && probe.HTTPGet != nil {
+	gateway := len(c.Args) >= 3 && c.Args[1] == "gateway" && c.Args[2] == "run"
+	probe := c.ReadinessProbe
+	switch {
+	case probe != nil && probe.HTTPGet != nil:
 		if probe.HTTPGet.Path != "/readyz" {
 			t.Errorf("%s: readiness is %s, want /readyz", dep.Name, probe.HTTPGet.Path)
 		}
-		for _, port := range c.Ports {
-			if port.Name == probe.HTTPGet.Port.String() {
-				p.Port = int(port.ContainerPort)
-			}
-		}
-		if p.Port == 0 {
-			t.Fatalf("%s: the readiness port %s is not a container port", dep.Name, probe.HTTPGet.Port.String())
-		}
+		p.Port = containerPort(t, dep.Name, c, probe.HTTPGet.Port.String())
+	case probe != nil && probe.TCPSocket != nil:
+		p.Port, p.TCPReady = containerPort(t, dep.Name, c, probe.TCPSocket.Port.String()), true
+	}
+	if gateway && (probe == nil || probe.HTTPGet == nil) {
+		t.Errorf("%s: the gateway container has no /readyz readiness probe", dep.Name)
+	}
+	if g := pod.TerminationGracePeriodSeconds; g != nil {
+		p.StopTimeout = time.Duration(*g) * time.Second
 	}
 	if len(c.Args) >= 3 && c.Args[1] == "node" && c.Args[2] == "run" {
+		host := ""
+		for i, a := range c.Args {
+			if a == "--host" && i+1 < len(c.Args) {
+				host = c.Args[i+1]
+			}
+		}
 		p.StopExits, p.OutsideLogger = nodeHostStopExits, nodeHostOutsideLogger
+		p.Connected = `^node host gateway connected: wss?://` + regexp.QuoteMeta(host) + `:`
 	}
 	return p, secrets
 }
 
-// e2eCase is one realistic Configuration and how it is admitted.
+// containerPort is the number of c's port named name.
+func containerPort(t *testing.T, dep string, c corev1.Container, name string) int {
+	t.Helper()
+	for _, port := range c.Ports {
+		if port.Name == name {
+			return int(port.ContainerPort)
+		}
+	}
+	t.Fatalf("%s: the readiness port %s is not a container port", dep, name)
+	return 0
+}
+
+// e2eCase is one realistic Configuration, how it is admitted and on
+// which release.
 type e2eCase struct {
 	name  string
 	c     topologyCase
 	level occkit.LogLevel
+	// release is the approved OpenClaw release (the image tag); prev
+	// selects the 2026.8.x install.
+	release string
+	prev    bool
+	// unbound sets the telegram token to a ${VAR} no binding supplies,
+	// bypassing admission: the revision must fail on the real gateway.
+	unbound bool
 	// known are what the real OpenClaw is known to do that the tier's
 	// checks name (realgateway.Split): logged, not failed.
 	known []string
 }
 
+// The Codex CLI version the tier's Codex revisions are approved for
+// (.ci/codex.sh).
+const tierCodexVersion = "0.171.0"
+
+// noChannels is dedicated OpenClaw without a channel whose plugin the
+// release does not bundle (the render does not provide those yet).
+var noChannels = topologyCase{
+	name: "dedicated-openclaw", mode: occkit.ModeDedicated, harness: occkit.HarnessOpenClaw,
+	auth: dedicatedOpenClaw.auth,
+	doc:  `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}},"entries":{"main":{}}}}`,
+}
+
+// knownCodexPlugin: the dedicated Codex gateway configures the codex
+// plugin, which openclaw@2026.9.6 does not bundle; it tries to install it
+// from the npm registry at start and prints the failure as a boxed
+// "Doctor warnings" note outside its logger (issue 32: the render does not
+// provide unbundled plugins yet).
+var knownCodexPlugin = []string{`^gateway: \d+ console lines are not JSON records, first "│"`}
+
 func TestRealGateway_Kubernetes(t *testing.T) {
-	in := realgateway.Open(t, "openclaw gateway (kubernetes)")
+	const tier = "openclaw gateway (kubernetes)"
+	in := realgateway.Lookup(t, tier)
+	current, err := in.Version()
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := images{openclaw: map[string]realgateway.Install{current: in}, codex: os.Getenv("OCCKIT_CODEX")}
+	prev := ""
+	if p, err := realgateway.FromEnvVar(realgateway.EnvDirPrev); err == nil {
+		if prev, err = p.Version(); err != nil {
+			t.Fatal(err)
+		}
+		im.openclaw[prev] = p
+	} else if realgateway.Required() {
+		t.Fatalf("the tier starts revisions of two releases: %s is required: %v", realgateway.EnvDirPrev, err)
+	}
+	if im.codex == "" && realgateway.Required() {
+		t.Fatal("the tier starts dedicated Codex: OCCKIT_CODEX is required")
+	}
+	telegram := topologyCase{
+		name: "embedded-anthropic", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
+		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`,
+		doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
+			`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
+			`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
+		bindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
+	}
+	embedded := topologyCase{
+		name: "embedded-openai", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
+		auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
+		doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
+			`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
+	}
 	cases := []e2eCase{
-		{"embedded-openai-info", topologyCase{
-			name: "embedded-openai", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
-			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"openai-key"}}`,
-			doc: `{"agents":{"defaults":{"model":"openai/gpt-5","models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}},` +
-				`"timeoutSeconds":600}},"tools":{"profile":"coding"}}`,
-		}, occkit.LevelInfo, nil},
+		{name: "embedded-openai-info", c: embedded, level: occkit.LevelInfo, release: current},
 		// A channel credential from a secretBinding (AUTH-6): the bot token
 		// reaches the gateway as a Secret reference and appears nowhere.
-		{"embedded-anthropic-telegram-warn", topologyCase{
-			name: "embedded-anthropic", mode: occkit.ModeEmbedded, harness: occkit.HarnessOpenClaw,
-			auth: `{"method":"api_key","source":{"kind":"secret","namespaceId":"team-a","id":"anthropic-key"}}`,
-			doc: `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5",` +
-				`"models":{"anthropic/claude-sonnet-4-5":{"agentRuntime":{"id":"openclaw"}}}}},"tools":{"profile":"messaging"},` +
-				`"channels":{"telegram":{"enabled":true,"botToken":"${TELEGRAM_BOT_TOKEN}"}}}`,
-			bindings: []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
-				Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "telegram-bot"}}},
-		}, occkit.LevelWarn, knownTelegramStop},
-		{"dedicated-openclaw-info", dedicatedOpenClaw, occkit.LevelInfo, knownNodeHost},
+		{name: "embedded-anthropic-telegram-warn", c: telegram, level: occkit.LevelWarn, release: current, known: knownTelegramStop},
+		{name: "dedicated-openclaw-info", c: noChannels, level: occkit.LevelInfo, release: current, known: knownNodeHost},
+		{name: "dedicated-codex-info", c: dedicatedCodex, level: occkit.LevelInfo, release: current, known: knownCodexPlugin},
+		{name: "unbound-variable", c: embedded, level: occkit.LevelInfo, release: current, unbound: true},
 	}
+	if prev != "" {
+		cases = append(cases, e2eCase{name: "embedded-openai-info-" + prev, c: embedded, level: occkit.LevelInfo, release: prev, prev: true})
+	}
+	var checked atomic.Int32
+	t.Cleanup(func() {
+		// The tier ran when every case's checks ran.
+		if int(checked.Load()) == len(cases) {
+			tiers.Ran(tier)
+		}
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := testDriver(t)
 			rev := admitLevel(t, d, "agent-"+tc.name, tc.c, tc.level)
+			harness := tc.release
+			if tc.c.harness == occkit.HarnessCodex {
+				harness = tierCodexVersion
+			}
+			if tc.unbound {
+				// Bypassing admission: a telegram token no binding
+				// supplies.
+				doc, err := rev.Document().Set(occkit.NewPath("channels", "telegram"), map[string]any{"enabled": true, "botToken": "${TELEGRAM_BOT_TOKEN}"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rev = record(t, rev, withDocument(doc))
+			}
+			rev = record(t, rev, withVersions(harness, tc.release))
 			objs, err := render.Render(rev, render.Options{Namespace: tenant, Sandbox: testSandbox()})
 			if err != nil {
 				t.Fatalf("render: %v", err)
 			}
-			startRevision(t, in, objs, string(rev.Level()), tc.known)
+			rep, problems := startRevision(t, im, objs, string(rev.Level()))
+			checked.Add(1)
+			if tc.unbound {
+				gw := rep.Processes[0]
+				if gw.ReadyMs >= 0 {
+					t.Errorf("a revision whose ${TELEGRAM_BOT_TOKEN} has no binding became ready on the real gateway")
+				} else {
+					t.Logf("unbound ${TELEGRAM_BOT_TOKEN}: not ready (%s; last /readyz %q)", gw.Exit, gw.Readyz)
+				}
+				return
+			}
+			unexpected, expected := realgateway.Split(problems, tc.known)
+			for _, problem := range expected {
+				t.Log("known OpenClaw divergence: " + problem)
+			}
+			for _, problem := range unexpected {
+				t.Error(problem)
+			}
 		})
 	}
 }
 
-// startRevision starts every OpenClaw Deployment of objs at once and
-// checks what realgateway.Problems checks.
-func startRevision(t *testing.T, in realgateway.Install, objs render.Objects, level string, known []string) {
+// startRevision starts every Deployment of objs at once and returns what
+// realgateway.Problems finds.
+func startRevision(t *testing.T, im images, objs render.Objects, level string) (realgateway.Report, []string) {
 	t.Helper()
 	root := t.TempDir()
 	proxyPort := closedPort(t)
-	spec := realgateway.Spec{LogDir: realgateway.LogDir(t), ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: 3 * time.Second}
+	spec := realgateway.Spec{LogDir: realgateway.LogDir(t), ReadyTimeout: 4 * time.Minute, StopTimeout: 30 * time.Second, Settle: 5 * time.Second}
 	var secrets []string
 	for _, dep := range objs.Deployments {
-		p, s := podProcess(t, in, objs, dep, filepath.Join(root, dep.Name), proxyPort)
+		p, s := podProcess(t, im, objs, dep, filepath.Join(root, dep.Name), proxyPort)
 		spec.Processes = append(spec.Processes, p)
 		secrets = append(secrets, s...)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	var rep realgateway.Report
 	if err := gatewayPool.Run(ctx, "start", spec, &rep); err != nil {
@@ -271,11 +432,5 @@ func startRevision(t *testing.T, in realgateway.Install, objs render.Objects, le
 	for _, p := range rep.Processes {
 		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs, p.Restarts)
 	}
-	unexpected, expected := realgateway.Split(realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}), known)
-	for _, problem := range expected {
-		t.Log("known OpenClaw divergence: " + problem)
-	}
-	for _, problem := range unexpected {
-		t.Error(problem)
-	}
+	return rep, realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets})
 }

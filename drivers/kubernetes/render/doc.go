@@ -12,9 +12,10 @@
 // diagnostics) is the Driver of the parent package
 // github.com/occkit/occkit/drivers/kubernetes, which renders through this
 // package. Render is pure: the same revision and [Options] give the same
-// objects, byte for byte, and a revision the Compute cannot run (another
-// Compute, a topology outside RES-11, dedicated OpenClaw without a
-// qualifying [Sandbox]) is refused with an [occkit.Error].
+// objects, byte for byte, and a revision the Compute cannot run (admitted
+// for another Compute: 409 ADM-5; a topology outside RES-11; dedicated
+// OpenClaw without a qualifying [Sandbox]; a release that cannot be
+// pinned: 409 ADM-3) is refused with an [occkit.Error].
 //
 // # Objects
 //
@@ -65,6 +66,52 @@
 // auth: {mode: token, token: ${OPENCLAW_GATEWAY_TOKEN}}}, and its readiness
 // probe is GET /readyz.
 //
+// # What runs, and the machine it needs
+//
+// Every container runs the approved release (ADM-3): its image is the
+// [Images] repository tagged with the planned process's release
+// (compile.ProcessPlan.Version: the OpenClaw release, also for the
+// gateway of a Codex revision, or the Codex CLI version), or the digest
+// [Images].Digests maps that reference to. `latest` appears in no render;
+// a repository that carries a tag of its own is refused.
+//
+// Each process gets a writable place apart from its frozen configuration:
+// OpenClaw processes OPENCLAW_STATE_DIR = <home>/[StateDirName] on the
+// data volume (media, config backups, plugin install roots, databases) and
+// OPENCLAW_CONFIG_READONLY=1, so OpenClaw writes nothing beside the
+// read-only ConfigMap mount; the Codex app-server CODEX_HOME =
+// <home>/.codex, a subPath of the data volume mounted in its own right
+// (the kubelet creates it with the volume root's mode, writable by the
+// fsGroup), with only config.toml read-only inside it. A subPath file
+// mount whose directory is no mount of its own would make the container
+// runtime create that directory root-owned: Codex 0.171 then exits with
+// "failed to open state DB … (code: 14)".
+//
+// The gateway's terminationGracePeriodSeconds is
+// compile.GatewayStopGrace (330 s), OpenClaw's own stop policy (a 315 s
+// drain, a 10 s reserve and a 5 s exit margin); other containers keep
+// Kubernetes' 30 s.
+//
+// The dedicated node host dials the gateway's Service
+// (occ-<agent>-gw.<namespace>.svc) over plaintext ws:// with
+// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, OpenClaw's documented setting for
+// trusted private networks; without it OpenClaw refuses the host name
+// ("SECURITY ERROR: Cannot connect to … over plaintext ws://"). Reason:
+// the connection never leaves the Agent's tenant namespace (pod to
+// ClusterIP Service), and the node host still authenticates with the
+// gateway token; TLS would need a per-Agent certificate and its rotation
+// (gateway.tls), which this driver does not manage. An installation that
+// wants the pod network encrypted adds it below the pods (a mesh or
+// CNI encryption).
+//
+// Plugins the release does not bundle (compile.ProcessPlan.Plugins:
+// Discord, Slack and the Codex plugin in 2026.9.6) are not provided yet:
+// OpenClaw trusts only a plugin installed from its official npm package
+// (one loaded from plugins.load.paths is refused its trusted APIs), so it
+// needs an install into the state directory before the gateway starts
+// (an init step installing from an npm cache the image holds), which the
+// render does not write yet; such a gateway still installs them at start.
+//
 // # Logging
 //
 // The driver renders platform-owned logging only (LOG-3 drivers are
@@ -99,6 +146,7 @@
 //   - Containers keep their image's entrypoint (which performs the login
 //     CODEX_LOGIN_MODE names, by stdin for api_key); the driver sets their
 //     arguments. Inherited variables logging removes are simply never set.
-//   - The default images and the 10Gi claim size are defaults an
-//     installation is expected to override ([Images], [Storage]).
+//   - The default image repositories and the 10Gi claim size are defaults
+//     an installation is expected to override ([Images], [Storage]); the
+//     tag is always the approved release.
 package render
