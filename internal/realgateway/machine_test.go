@@ -94,3 +94,42 @@ func TestProblemsMachine(t *testing.T) {
 		t.Errorf("problems %q, want only the node host's outside-logger line", got)
 	}
 }
+
+// A pod's /tmp over the host's: the sources the test keeps under the
+// host's /tmp are bound before it hides them.
+func TestContainerFilesystemOwnTmp(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("bind mounts need root")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare")
+	}
+	root := t.TempDir() // under the host's temporary directory
+	tmp, cfg := filepath.Join(root, "pod-tmp"), filepath.Join(root, "cfg")
+	for _, d := range []string{tmp, cfg} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "openclaw.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "etc")
+	logs := t.TempDir()
+	// The pod's tmp is bound over root, which holds the configuration's
+	// source.
+	p := Process{Role: "gateway", Argv: []string{"sh", "-c", "cat " + target + "/openclaw.json; touch " + root + "/pod-file"},
+		Dir: root, Mounts: []Mount{{Source: tmp, Target: root}, {Source: cfg, Target: target, ReadOnly: true}},
+		Hosts: map[string]string{"svc": "127.0.0.1"}}
+	r, err := startOne(p, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-r.done
+	if out := string(readLog(filepath.Join(logs, "gateway.stdout"))); out != "{}" {
+		t.Errorf("stdout %q, stderr %q", out, readLog(filepath.Join(logs, "gateway.stderr")))
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "pod-file")); err != nil {
+		t.Errorf("the pod's /tmp did not receive its file: %v", err)
+	}
+}

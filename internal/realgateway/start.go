@@ -238,7 +238,10 @@ func (r *run) spawn() error {
 		return err
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = r.p.Env, r.p.Dir, stdout, stderr
+	cmd.Env, cmd.Stdout, cmd.Stderr = r.p.Env, stdout, stderr
+	if len(argv) == len(r.p.Argv) {
+		cmd.Dir = r.p.Dir
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		stdout.Close()
@@ -281,6 +284,18 @@ func (r *run) argv() ([]string, error) {
 		}
 		mounts = append(mounts, Mount{Source: path, Target: "/etc/hosts", ReadOnly: true})
 	}
+	// A mount whose target holds another mount's source (the pod's /tmp
+	// over the host's, where the test keeps its files) comes after the
+	// others, so every source is still reachable when it is bound.
+	hides := func(m Mount) bool {
+		for _, o := range mounts {
+			if o != m && strings.HasPrefix(o.Source+"/", strings.TrimSuffix(m.Target, "/")+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	sort.SliceStable(mounts, func(i, j int) bool { return !hides(mounts[i]) && hides(mounts[j]) })
 	script := "set -e\n"
 	for _, m := range mounts {
 		fi, err := os.Stat(m.Source)
@@ -296,6 +311,11 @@ func (r *run) argv() ([]string, error) {
 		if m.ReadOnly {
 			script += "mount -o remount,bind,ro " + shellQuote(m.Target) + "\n"
 		}
+	}
+	if r.p.Dir != "" {
+		// The working directory is a container path: enter it once
+		// the mounts are in place.
+		script += "cd " + shellQuote(r.p.Dir) + "\n"
 	}
 	script += `exec "$@"` + "\n"
 	return append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"}, r.p.Argv...), nil
