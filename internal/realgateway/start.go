@@ -231,7 +231,7 @@ func (r *run) spawn() error {
 		return err
 	}
 	r.logStart[1] = size(stderr)
-	argv, err := r.argv()
+	argv, contained, err := r.argv()
 	if err != nil {
 		stdout.Close()
 		stderr.Close()
@@ -239,7 +239,7 @@ func (r *run) spawn() error {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Stdout, cmd.Stderr = r.p.Env, stdout, stderr
-	if len(argv) == len(r.p.Argv) {
+	if !contained {
 		cmd.Dir = r.p.Dir
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -262,10 +262,10 @@ func (r *run) spawn() error {
 // argv is the process's argv, run through a private mount namespace that
 // binds its [Mount]s and /etc/hosts when it has any: unshare (without
 // --fork) and the shell both exec, so the program keeps the PID and gets
-// the signals.
-func (r *run) argv() ([]string, error) {
+// the signals. contained reports the wrapper (which enters Dir itself).
+func (r *run) argv() (argv []string, contained bool, err error) {
 	if len(r.p.Mounts) == 0 && len(r.p.Hosts) == 0 {
-		return r.p.Argv, nil
+		return r.p.Argv, false, nil
 	}
 	mounts := append([]Mount(nil), r.p.Mounts...)
 	if len(r.p.Hosts) > 0 {
@@ -280,7 +280,7 @@ func (r *run) argv() ([]string, error) {
 		}
 		path := filepath.Join(r.logDir, r.p.Role+".hosts")
 		if err := os.WriteFile(path, []byte(hosts), 0o644); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		mounts = append(mounts, Mount{Source: path, Target: "/etc/hosts", ReadOnly: true})
 	}
@@ -300,7 +300,7 @@ func (r *run) argv() ([]string, error) {
 	for _, m := range mounts {
 		fi, err := os.Stat(m.Source)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if fi.IsDir() {
 			script += "mkdir -p " + shellQuote(m.Target) + "\n"
@@ -318,7 +318,7 @@ func (r *run) argv() ([]string, error) {
 		script += "cd " + shellQuote(r.p.Dir) + "\n"
 	}
 	script += `exec "$@"` + "\n"
-	return append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"}, r.p.Argv...), nil
+	return append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"}, r.p.Argv...), true, nil
 }
 
 // shellQuote quotes s for sh.
