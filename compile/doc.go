@@ -257,7 +257,15 @@
 // whose gateway host is not loopback gets
 // OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1 ([EnvAllowPrivateWS]): the plan
 // dials ws:// and a Compute that names another host places both on its
-// private network ([PlanOptions].GatewayHost).
+// private network ([PlanOptions].GatewayHost). A dedicated Codex
+// app-server that listens beyond loopback ([PlanOptions].AppServerListen)
+// authenticates its WebSocket clients, as Codex requires there: it runs
+// with `--ws-auth capability-token --ws-token-file` the file the Compute
+// names ([PlanOptions].AppServerTokenFile, [ProcessPlan].TokenFile; a plan
+// without one is refused, 409 CMP-4), and the gateway gets the same
+// Compute-owned token as OPENCLAW_CODEX_APP_SERVER_TOKEN
+// ([Env].AppServerToken), referenced by
+// plugins.entries.codex.config.appServer.authToken.
 //
 // The startup model probe (PRB) is no process of its own: it runs inside
 // the process whose [ProcessPlan].Inference is set, the one that owns model

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -42,18 +43,20 @@ func AllFileRoles() []FileRole { return []FileRole{FileNativeDocument, FileCodex
 // ServiceAccount token the Compute projects by reference), GatewayToken
 // (the Agent's gateway auth token, which the Compute owns: Kubernetes a
 // per-Agent Secret, SSH the per-Agent environment file; it has no
-// namespace or ID of its own) or Placeholder (a fixed stand-in the Sandbox
-// egress proxy replaces, AUTH-3) applies.
+// namespace or ID of its own), AppServerToken (the Agent's Codex
+// app-server token, which the Compute owns the same way) or Placeholder (a
+// fixed stand-in the Sandbox egress proxy replaces, AUTH-3) applies.
 //
 // It is [occkit.EnvVar] (a model-auth variable of the projection plan)
 // widened to every variable a process receives: logging settings,
 // secretBindings and the gateway token as well.
 type Env struct {
-	Name         string
-	Value        string
-	Secret       occkit.SourceRef
-	GatewayToken bool
-	Placeholder  bool
+	Name           string
+	Value          string
+	Secret         occkit.SourceRef
+	GatewayToken   bool
+	AppServerToken bool
+	Placeholder    bool
 }
 
 // File is a file a planned process reads, named by role.
@@ -130,6 +133,11 @@ type ProcessPlan struct {
 	// refused its trusted APIs), so a Compute provides them as such an
 	// install in the state directory before the process starts.
 	Plugins []Plugin
+	// TokenFile, when set, is the absolute path where the Compute must
+	// put the Agent's app-server token (the bytes [Env].AppServerToken
+	// names) before the process starts: the dedicated Codex app-server
+	// reads it to authenticate WebSocket clients ([PlanOptions].AppServerTokenFile).
+	TokenFile string
 }
 
 // Lookup returns the named variable of p.
@@ -218,6 +226,14 @@ type PlanOptions struct {
 	// AppServerListen is the address the app-server listens on; "" is
 	// 127.0.0.1 ("0.0.0.0" in a pod).
 	AppServerListen string
+	// AppServerTokenFile is the absolute path where the Compute gives the
+	// app-server the Agent's app-server token. Codex refuses to listen
+	// beyond loopback without WebSocket authentication, and the gateway's
+	// codex plugin refuses a remote app-server URL without a token: when
+	// AppServerListen is not loopback the plan requires it, runs the
+	// app-server with capability-token authentication reading this file,
+	// and gives the gateway the same token as [EnvAppServerToken].
+	AppServerTokenFile string
 	// Namespace is the tenant namespace the Compute runs the Agent in;
 	// every projected Secret must live there (AUTH-2).
 	Namespace string
@@ -250,6 +266,10 @@ const (
 	// ("1"): it lets a client dial plaintext ws:// to a host name on a
 	// trusted private network, which it otherwise refuses (SECURITY ERROR).
 	EnvAllowPrivateWS = "OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"
+	// EnvAppServerToken feeds the codex plugin's appServer.authToken on a
+	// dedicated Codex gateway whose app-server is not on loopback: the
+	// native document holds only "${OPENCLAW_CODEX_APP_SERVER_TOKEN}".
+	EnvAppServerToken = "OPENCLAW_CODEX_APP_SERVER_TOKEN"
 )
 
 // GatewayStopGrace is the OpenClaw gateway's own stop policy, in seconds:
@@ -407,6 +427,9 @@ func (o PlanOptions) check() error {
 		if !validHost(h.v) {
 			errs = append(errs, occkit.Conflict("CMP-4", at.Key(h.k), "%s must be a host name or address", h.k))
 		}
+	}
+	if f := o.AppServerTokenFile; f != "" && (!strings.HasPrefix(f, "/") || path.Clean(f) != f) {
+		errs = append(errs, occkit.Conflict("CMP-4", at.Key("appServerTokenFile"), "appServerTokenFile must be an absolute normalized path"))
 	}
 	return occkit.Join(errs...)
 }
@@ -629,6 +652,9 @@ func (b planner) gateway() (ProcessPlan, error) {
 	}
 	env := envOf(lr)
 	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
+	if b.appServerAuth() {
+		env = append(env, Env{Name: EnvAppServerToken, AppServerToken: true})
+	}
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
@@ -674,6 +700,17 @@ func (b planner) harness() (ProcessPlan, error) {
 		p.Program, p.Version, p.StateEnv = ProgramCodex, b.in.HarnessVersion, EnvCodexHome
 		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
 			"ws://"+b.opts.AppServerListen+":"+strconv.Itoa(b.opts.AppServerPort))
+		if b.appServerAuth() {
+			// Codex refuses a listener beyond loopback without WebSocket
+			// authentication; its gateway presents the same token
+			// (appServer.authToken, EnvAppServerToken).
+			if b.opts.AppServerTokenFile == "" {
+				return ProcessPlan{}, occkit.Conflict("CMP-4", occkit.NewPath("placement", "appServerTokenFile"),
+					"an app-server listening beyond loopback needs a token file the Compute provides")
+			}
+			p.TokenFile = b.opts.AppServerTokenFile
+			p.Args = append(p.Args, "--ws-auth", "capability-token", "--ws-token-file", p.TokenFile)
+		}
 		p.Files = []File{{Role: FileCodexConfig, Name: CodexConfigName, Data: toml, DirEnv: EnvCodexHome}}
 		p.Port = b.opts.AppServerPort
 		p.Readiness = Readiness{TCP: true}
@@ -725,6 +762,7 @@ var (
 	appServerPath          = occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
 	appServerURLPath       = appServerPath.Key("url")
 	appServerTransportPath = appServerPath.Key("transport")
+	appServerAuthPath      = appServerPath.Key("authToken")
 )
 
 // gatewaySection writes the control plane's gateway settings: mode local,
@@ -772,5 +810,17 @@ func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	return doc.Set(appServerURLPath, url)
+	if doc, err = doc.Set(appServerURLPath, url); err != nil || !b.appServerAuth() {
+		return doc, err
+	}
+	// Who may drive the Harness is the control plane's decision, like
+	// gateway.auth: an author's token is replaced by the Compute's.
+	return doc.Set(appServerAuthPath, "${"+EnvAppServerToken+"}")
+}
+
+// appServerAuth reports whether the dedicated Codex app-server listens
+// beyond loopback, so that it and its gateway share the Agent's
+// app-server token.
+func (b planner) appServerAuth() bool {
+	return b.in.Harness == occkit.HarnessCodex && b.in.Mode == occkit.ModeDedicated && !loopbackHost(b.opts.AppServerListen)
 }

@@ -136,6 +136,62 @@ func TestBuildPlan(t *testing.T) {
 	}
 }
 
+// A dedicated Codex app-server listening beyond loopback authenticates its
+// WebSocket clients with the Agent's app-server token: the app-server reads
+// the file the Compute names, the gateway's codex plugin presents the same
+// token from a variable, and the document holds only the reference. On
+// loopback neither needs it.
+func TestBuildPlanAppServerToken(t *testing.T) {
+	in := compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
+		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},`+
+			`"plugins":{"entries":{"codex":{"config":{"appServer":{"authToken":"author-token"}}}}}}`), Level: occkit.LevelInfo}
+	const file = "/var/run/occkit/app-server/token"
+	tests := []struct {
+		name      string
+		opts      compile.PlanOptions
+		wantFile  string
+		wantArgs  []string
+		wantToken string
+	}{
+		{"beyond loopback", compile.PlanOptions{AppServerListen: "0.0.0.0", AppServerTokenFile: file}, file,
+			[]string{"app-server", "--listen", "ws://0.0.0.0:4500", "--ws-auth", "capability-token", "--ws-token-file", file},
+			`"${OPENCLAW_CODEX_APP_SERVER_TOKEN}"`},
+		// The author's token stays where no Compute token replaces it:
+		// admission refuses literal secrets, not this stage.
+		{"loopback", compile.PlanOptions{AppServerTokenFile: file}, "",
+			[]string{"app-server", "--listen", "ws://127.0.0.1:4500"}, `"author-token"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := compile.BuildPlan(in, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gw, _ := plan.Process(occkit.ProcessGateway)
+			h, _ := plan.Process(occkit.ProcessHarness)
+			if h.TokenFile != tt.wantFile {
+				t.Errorf("token file = %q, want %q", h.TokenFile, tt.wantFile)
+			}
+			args := h.Args[len(h.Args)-len(tt.wantArgs):]
+			if d := cmp.Diff(tt.wantArgs, args); d != "" {
+				t.Errorf("app-server args (-want +got):\n%s", d)
+			}
+			e, ok := gw.Lookup("OPENCLAW_CODEX_APP_SERVER_TOKEN")
+			if ok != (tt.wantFile != "") || ok && (!e.AppServerToken || e.Value != "" || !e.Secret.IsZero()) {
+				t.Errorf("gateway app-server token variable = %+v, %v", e, ok)
+			}
+			if _, ok := h.Lookup("OPENCLAW_CODEX_APP_SERVER_TOKEN"); ok {
+				t.Error("the app-server reads its token from the file, not a variable")
+			}
+			doc, _ := gw.File(compile.FileNativeDocument)
+			got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "authToken")).Raw()
+			if got != tt.wantToken {
+				t.Errorf("appServer.authToken = %s, want %s", got, tt.wantToken)
+			}
+		})
+	}
+}
+
 // The stage refuses what no Compute may run (AUTH-2, AUTH-6, LOG-2).
 func TestBuildPlanRefuses(t *testing.T) {
 	ok := compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated,
@@ -171,6 +227,10 @@ func TestBuildPlanRefuses(t *testing.T) {
 		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = occkit.LevelDebug }),
 			compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "logging.level", Rule: "LOG-2"}},
 		{"placement", ok, compile.PlanOptions{Bind: "public"}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.bind", Rule: "CMP-4"}},
+		{"app-server beyond loopback without a token file", ok, compile.PlanOptions{AppServerListen: "0.0.0.0"},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.appServerTokenFile", Rule: "CMP-4"}},
+		{"relative token file", ok, compile.PlanOptions{AppServerListen: "0.0.0.0", AppServerTokenFile: "run/token"},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.appServerTokenFile", Rule: "CMP-4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

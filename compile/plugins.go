@@ -36,14 +36,19 @@ func unbundledPlugins(release string) (map[string]string, bool) {
 	return nil, false
 }
 
-// unbundled2026_9_6 is measured from openclaw@2026.9.6 (99 plugins).
+// unbundled2026_9_6 is measured from openclaw@2026.9.6 (99 plugins). The
+// npm registry has no @openclaw/codex@2026.9.6: OpenClaw 2026.9.6 itself
+// would ask npm for its own release of the package, then ClawHub; the
+// newest release npm publishes that it accepts (peer openclaw >=2026.9.5,
+// pluginApi >=2026.9.5) is 2026.9.5, measured on the registry, so that is
+// the pinned version.
 var unbundled2026_9_6 = map[string]string{
 	"acpx": "@openclaw/acpx", "amazon-bedrock": "@openclaw/amazon-bedrock-provider",
 	"amazon-bedrock-mantle": "@openclaw/amazon-bedrock-mantle-provider", "anthropic-vertex": "@openclaw/anthropic-vertex-provider",
 	"arcee": "@openclaw/arcee-provider", "baseten": "@openclaw/baseten-provider", "brave": "@openclaw/brave-plugin",
 	"buzz": "@openclaw/buzz", "byteplus": "@openclaw/byteplus-provider", "cerebras": "@openclaw/cerebras-provider",
 	"chutes": "@openclaw/chutes-provider", "clickclack": "@openclaw/clickclack",
-	"cloudflare-ai-gateway": "@openclaw/cloudflare-ai-gateway-provider", "codex": "@openclaw/codex",
+	"cloudflare-ai-gateway": "@openclaw/cloudflare-ai-gateway-provider", "codex": "@openclaw/codex@2026.9.5",
 	"cohere": "@openclaw/cohere-provider", "comfy": "@openclaw/comfy-provider", "copilot": "@openclaw/copilot",
 	"deepinfra": "@openclaw/deepinfra-provider", "deepseek": "@openclaw/deepseek-provider",
 	"diagnostics-otel": "@openclaw/diagnostics-otel", "diagnostics-prometheus": "@openclaw/diagnostics-prometheus",

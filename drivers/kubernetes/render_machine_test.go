@@ -247,3 +247,147 @@ func TestRenderProcessMachine(t *testing.T) {
 		})
 	}
 }
+
+// Plugins the release does not bundle are installed before the process
+// starts (issue 32, item 5): one init container per plugin, on the
+// process's own pinned image and state directory, at the pinned version,
+// from the installation's registry, with no credential and not under the
+// read-only configuration; the revision's processes then fetch nothing.
+func TestRenderPluginInstalls(t *testing.T) {
+	const registry = "http://npm-mirror.platform.svc:4873/"
+	tests := []struct {
+		c topologyCase
+		// want: init container name -> the spec it installs, per process.
+		want map[occkit.Process]map[string]string
+	}{
+		{embeddedOpenClaw, map[occkit.Process]map[string]string{occkit.ProcessGateway: {"plugin-slack": "@openclaw/slack@2026.9.6"}}},
+		// npm publishes no @openclaw/codex@2026.9.6: the release's pin.
+		{dedicatedCodex, map[occkit.Process]map[string]string{occkit.ProcessGateway: {"plugin-codex": "@openclaw/codex@2026.9.5"}}},
+		{dedicatedOpenClaw, map[occkit.Process]map[string]string{occkit.ProcessGateway: {"plugin-slack": "@openclaw/slack@2026.9.6"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.c.name, func(t *testing.T) {
+			d := testDriver(t)
+			harness := "2026.9.6"
+			if tt.c.harness == occkit.HarnessCodex {
+				harness = "0.171.0"
+			}
+			rev := record(t, admitOn(t, d, "main", tt.c, 1), withVersions(harness, "2026.9.6"))
+			objs, err := render.Render(rev, render.Options{Namespace: tenant, Sandbox: testSandbox(), Plugins: render.Plugins{Registry: registry}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, dep := range objs.Deployments {
+				role := occkit.Process(dep.Labels[render.LabelComponent])
+				pod, ctr := containerOf(t, objs, role)
+				got := map[string]string{}
+				for _, ic := range pod.InitContainers {
+					if n := len(ic.Args); n != 5 || ic.Args[0] != "openclaw" || ic.Args[1] != "plugins" || ic.Args[2] != "install" || ic.Args[3] != "--force" {
+						t.Errorf("%s: %s runs %q", role, ic.Name, ic.Args)
+						continue
+					}
+					got[ic.Name] = ic.Args[4]
+					if ic.Image != ctr.Image {
+						t.Errorf("%s: %s runs %s, the process %s", role, ic.Name, ic.Image, ctr.Image)
+					}
+					state, _ := envValue(ctr, compile.EnvStateDir)
+					if v, _ := envValue(ic, compile.EnvStateDir); v != state || !writable(ic, state) {
+						t.Errorf("%s: %s installs into %q, the process reads %q", role, ic.Name, v, state)
+					}
+					if v, _ := envValue(ic, "npm_config_registry"); v != registry {
+						t.Errorf("%s: %s installs from %q", role, ic.Name, v)
+					}
+					cfg, _ := envValue(ctr, compile.EnvConfigPath)
+					if v, _ := envValue(ic, compile.EnvConfigPath); v == "" || v == cfg || !writable(ic, path.Dir(v)) {
+						t.Errorf("%s: %s records into the configuration %q (the process reads %q)", role, ic.Name, v, cfg)
+					}
+					if _, ok := envValue(ic, render.EnvConfigReadOnly); ok {
+						t.Errorf("%s: %s runs with %s, under which OpenClaw refuses installs", role, ic.Name, render.EnvConfigReadOnly)
+					}
+					for _, e := range ic.Env {
+						if e.ValueFrom != nil {
+							t.Errorf("%s: %s receives %s from a Secret", role, ic.Name, e.Name)
+						}
+					}
+					if ic.SecurityContext == nil || ic.SecurityContext.ReadOnlyRootFilesystem == nil || !*ic.SecurityContext.ReadOnlyRootFilesystem {
+						t.Errorf("%s: %s has a writable root filesystem", role, ic.Name)
+					}
+				}
+				want := tt.want[role]
+				if want == nil {
+					want = map[string]string{}
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%s: plugin installs (-want +got):\n%s", role, d)
+				}
+			}
+		})
+	}
+	rev, _ := renderCase(t, embeddedOpenClaw)
+	for _, bad := range []string{"ftp://mirror/", "mirror.local", "http://user:pass@mirror/", "http://mirror/?token=x", "http:///path", "http://mirror/#x"} {
+		_, err := render.Render(rev, render.Options{Namespace: tenant, Plugins: render.Plugins{Registry: bad}})
+		want := occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "kubernetes.plugins.registry", Rule: "DRV-5"}
+		if d := cmp.Diff(want, keyOf(err)); d != "" {
+			t.Errorf("registry %q: (-want +got):\n%s", bad, d)
+		}
+	}
+}
+
+// A dedicated Codex app-server listens on the pod network, so it and its
+// gateway share the Agent's app-server token: the app-server reads it
+// from a read-only Secret volume (capability-token WebSocket auth), the
+// gateway from a variable its document references; the render names the
+// Secret for the driver to create. Other topologies have only the
+// gateway token.
+func TestRenderAppServerToken(t *testing.T) {
+	for _, c := range allTopologyCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, objs := renderCase(t, c)
+			gwTok := render.Token{Name: render.GatewayTokenSecretName("main"), Key: render.GatewayTokenSecretKey, Component: occkit.ProcessGateway}
+			want := []render.Token{gwTok}
+			if c.harness == occkit.HarnessCodex {
+				want = append(want, render.Token{Name: render.AppServerTokenSecretName("main"), Key: render.AppServerTokenSecretKey, Component: occkit.ProcessHarness})
+			}
+			if d := cmp.Diff(want, objs.Tokens); d != "" {
+				t.Errorf("tokens (-want +got):\n%s", d)
+			}
+			if c.harness != occkit.HarnessCodex {
+				return
+			}
+			_, gw := containerOf(t, objs, occkit.ProcessGateway)
+			var ref *corev1.SecretKeySelector
+			for _, e := range gw.Env {
+				if e.Name == compile.EnvAppServerToken && e.ValueFrom != nil {
+					ref = e.ValueFrom.SecretKeyRef
+				}
+			}
+			if ref == nil || ref.Name != render.AppServerTokenSecretName("main") || ref.Key != render.AppServerTokenSecretKey {
+				t.Errorf("gateway %s = %+v", compile.EnvAppServerToken, ref)
+			}
+			pod, h := containerOf(t, objs, occkit.ProcessHarness)
+			file := ""
+			for i, a := range h.Args {
+				if a == "--ws-token-file" && i+1 < len(h.Args) {
+					file = h.Args[i+1]
+				}
+			}
+			if !strings.Contains(strings.Join(h.Args, " "), "--ws-auth capability-token") || file == "" {
+				t.Fatalf("app-server args %q", h.Args)
+			}
+			m, ok := mountAt(h, path.Dir(file))
+			if !ok || !m.ReadOnly {
+				t.Fatalf("the token file's directory is not a read-only mount")
+			}
+			for _, v := range pod.Volumes {
+				if v.Name != m.Name {
+					continue
+				}
+				s := v.Secret
+				if s == nil || s.SecretName != render.AppServerTokenSecretName("main") || len(s.Items) != 1 ||
+					s.Items[0].Key != render.AppServerTokenSecretKey || s.Items[0].Path != path.Base(file) || s.DefaultMode == nil || *s.DefaultMode&0o007 != 0 {
+					t.Errorf("token volume %+v", v.VolumeSource)
+				}
+			}
+		})
+	}
+}

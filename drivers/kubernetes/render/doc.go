@@ -92,6 +92,32 @@
 // drain, a 10 s reserve and a 5 s exit margin); other containers keep
 // Kubernetes' 30 s.
 //
+// A dedicated Codex app-server listens on the pod network
+// (ws://0.0.0.0:4500), which Codex refuses without WebSocket
+// authentication ("refusing to start non-loopback websocket listener …
+// without auth"), and the gateway's codex plugin refuses a remote
+// app-server URL without a token. They share the Agent's app-server token
+// ([AppServerTokenSecretName], created by the driver like the gateway
+// token): the app-server runs with `--ws-auth capability-token
+// --ws-token-file` [AppServerTokenFile], a read-only Secret volume
+// readable by the pod's group only; the gateway gets
+// OPENCLAW_CODEX_APP_SERVER_TOKEN from the same Secret, and its document
+// holds only plugins.entries.codex.config.appServer.authToken:
+// "${OPENCLAW_CODEX_APP_SERVER_TOKEN}" (an author's token is replaced,
+// like gateway.auth). [Objects].Tokens names the token Secrets a render
+// references.
+//
+// Codex 0.171 logs at start, at ERROR level, that bubblewrap is not on
+// PATH and that it uses its bundled copy. The render leaves the sandbox
+// as the gateway's codex plugin requests it per turn (over WebSocket its
+// default is danger-full-access, the pod being the containment) and sets
+// no sandbox_mode: widening Codex's default sandbox to silence a notice
+// would outlive a plugin that asks for workspace-write. An installation
+// whose Codex image puts bubblewrap on PATH has no such line; inside a
+// pod with all capabilities dropped and the RuntimeDefault seccomp
+// profile, bubblewrap's user namespaces may be refused anyway, which is
+// why the pod, not bubblewrap, is the app-server's containment.
+//
 // The dedicated node host dials the gateway's Service
 // (occ-<agent>-gw.<namespace>.svc) over plaintext ws:// with
 // OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, OpenClaw's documented setting for
@@ -104,13 +130,47 @@
 // wants the pod network encrypted adds it below the pods (a mesh or
 // CNI encryption).
 //
-// Plugins the release does not bundle (compile.ProcessPlan.Plugins:
-// Discord, Slack and the Codex plugin in 2026.9.6) are not provided yet:
-// OpenClaw trusts only a plugin installed from its official npm package
-// (one loaded from plugins.load.paths is refused its trusted APIs), so it
-// needs an install into the state directory before the gateway starts
-// (an init step installing from an npm cache the image holds), which the
-// render does not write yet; such a gateway still installs them at start.
+// # Plugins
+//
+// Plugins a process's document configures that its release does not
+// bundle (compile.ProcessPlan.Plugins: Discord, Slack and the Codex plugin
+// in 2026.9.6) are installed by the render, before the process starts,
+// never fetched by it: without them on disk OpenClaw installs them itself
+// at start (`npm view` and an install from the public registry, about
+// 75 s each where the registry is unreachable, printed as a 14-line boxed
+// "Doctor warnings" note outside its JSON logger, then a gateway without
+// its channel). Each becomes an init container of the process's pod, in
+// the plan's order, named plugin-<id>: the process's own pinned image
+// runs `openclaw plugins install --force <package>@<version>` with the
+// process's HOME and OPENCLAW_STATE_DIR on its data volume, so the
+// install lands in the state directory's plugin install root.
+//
+// Why this mechanism: OpenClaw 2026.9 grants its trusted plugin APIs only
+// to a plugin installed from its official npm package through its own
+// installer (the install record says source npm, no local path or
+// archive); a plugin loaded from plugins.load.paths, a linked path or an
+// archive is refused ("… is only available for trusted plugins …
+// origin "config""), and OpenClaw's npm runs ignore an inherited npm
+// cache setting. So the install must be OpenClaw's own, from an npm
+// registry: [Options].Plugins.Registry names the installation's registry
+// mirror (npm_config_registry; an in-cluster mirror such as Verdaccio,
+// Nexus or Artifactory, the usual arrangement for clusters without
+// egress), and npm's default, the public registry, when empty. The
+// version is pinned: the one the release's catalog pins, else the release
+// itself, or the newest earlier release of the package the release
+// accepts when the package skipped it (@openclaw/codex@2026.9.5 for
+// 2026.9.6; compile.RequiredPlugins). A version the registry lacks fails
+// the init container (E404), never a silent drift.
+//
+// --force makes a restart reinstall over the copy on the data volume
+// (without it OpenClaw refuses: "plugin already exists"); npm's cache,
+// under the home on the same volume, keeps that cheap. The init container
+// gets no credential and a scratch configuration file on the pod's /tmp
+// ([PluginInstallConfig]): OpenClaw refuses installs under
+// OPENCLAW_CONFIG_READONLY and would otherwise record the plugin as
+// enabled in the frozen, read-only document, which enables what it
+// configures itself. Its console is the installer's progress text, not
+// the process's JSON records.
 //
 // # Logging
 //

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"net/url"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -68,6 +70,10 @@ const (
 	CodexConfigFile = compile.CodexConfigName
 	// CodexHomeDir is CODEX_HOME relative to the Harness home.
 	CodexHomeDir = ".codex"
+	// AppServerTokenFile is where a dedicated Codex app-server reads the
+	// Agent's app-server token ([AppServerTokenSecretName], mounted
+	// read-only).
+	AppServerTokenFile = "/var/run/secrets/occkit.io/app-server/" + AppServerTokenSecretKey
 	// PlaceholderValue is what a credential_source placeholder variable
 	// holds: the Sandbox egress proxy substitutes the real key (AUTH-3).
 	PlaceholderValue = "opaque-occkit-credential-source"
@@ -100,6 +106,20 @@ type Storage struct {
 	ClassName string
 }
 
+// Plugins configures how a render provides the plugins a revision's
+// documents configure that its release does not bundle
+// (compile.ProcessPlan.Plugins): an init container per plugin, running the
+// same pinned image, installs each at its pinned version into the
+// process's state directory before the process starts (see the package
+// doc, "Plugins").
+type Plugins struct {
+	// Registry is the npm registry the init containers install from
+	// (npm_config_registry): the installation's registry mirror, an
+	// absolute http(s) URL without credentials, query or fragment. Empty:
+	// npm's default, the public registry.
+	Registry string
+}
+
 // Sandbox is the SandboxDriver that contains a dedicated OpenClaw Harness
 // on this Compute (RES-13, DRV-2).
 type Sandbox struct {
@@ -126,6 +146,7 @@ type Options struct {
 	Namespace drivers.Namespace
 	Images    Images
 	Storage   Storage
+	Plugins   Plugins
 	// Sandbox is the configured SandboxDriver, or nil: dedicated OpenClaw
 	// needs one.
 	Sandbox *Sandbox
@@ -171,6 +192,18 @@ type Objects struct {
 	PersistentVolumeClaims []*corev1.PersistentVolumeClaim
 	Services               []*corev1.Service
 	Deployments            []*appsv1.Deployment
+	// Tokens are the per-Agent token Secrets the workloads reference and
+	// Render cannot return (they hold random bytes): the driver creates
+	// each one that is missing ([GatewayTokenSecretName],
+	// [AppServerTokenSecretName]). They are not in [Objects.List].
+	Tokens []Token
+}
+
+// Token is a per-Agent Secret holding a random token that the driver, not
+// Render, creates: its name, data key and the workload it belongs to.
+type Token struct {
+	Name, Key string
+	Component occkit.Process
 }
 
 // List returns every object in apply order: what a workload refers to
@@ -264,12 +297,16 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		AppServerHost:   r.serviceHost(occkit.ProcessHarness),
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
-		Namespace:       opts.Namespace.ID,
+		// The app-server listens on the pod network: it authenticates
+		// its gateway with the Agent's app-server token.
+		AppServerTokenFile: AppServerTokenFile,
+		Namespace:          opts.Namespace.ID,
 	})
 	if err != nil {
 		return Objects{}, err
 	}
-	objs := Objects{Namespace: r.ns}
+	objs := Objects{Namespace: r.ns, Tokens: []Token{{
+		Name: GatewayTokenSecretName(rev.AgentID()), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}}}
 	for _, p := range plan.Processes {
 		w := workload{process: p, home: homes[p.Role]}
 		if p.Role == occkit.ProcessHarness {
@@ -287,6 +324,9 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(p.Role))
 		if p.Port != 0 {
 			objs.Services = append(objs.Services, r.service(p.Role, portName(p), int32(p.Port)))
+		}
+		if p.TokenFile != "" {
+			objs.Tokens = append(objs.Tokens, Token{Name: AppServerTokenSecretName(rev.AgentID()), Key: AppServerTokenSecretKey, Component: p.Role})
 		}
 		objs.Deployments = append(objs.Deployments, dep)
 	}
@@ -365,6 +405,9 @@ func (r *renderer) check() error {
 	if err := r.checkStorage(); err != nil {
 		return err
 	}
+	if err := checkRegistry(r.opts.Plugins.Registry); err != nil {
+		return err
+	}
 	if r.rev.LoggingOwnership() != occkit.OwnedByPlatform {
 		return occkit.Conflict("LOG-3", occkit.NewPath("logging"),
 			"the kubernetes driver renders platform-owned logging only; redeploy the revision on this Compute")
@@ -389,6 +432,21 @@ func CheckStorage(s Storage) error {
 	}
 	if s.ClassName != "" && len(validation.IsDNS1123Subdomain(s.ClassName)) > 0 {
 		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("className"), "the storage class name is not a DNS-1123 subdomain")
+	}
+	return nil
+}
+
+// checkRegistry checks [Plugins].Registry: empty, or an absolute http(s)
+// URL with a host and without credentials, query or fragment (409: the
+// installation cannot run the revision).
+func checkRegistry(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return occkit.Conflict("DRV-5", settingsPath.Key("plugins").Key("registry"),
+			"the plugin registry must be an absolute http(s) URL without credentials, query or fragment")
 	}
 	return nil
 }
@@ -505,6 +563,8 @@ func (r *renderer) envVar(e compile.Env) corev1.EnvVar {
 		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
 	case e.GatewayToken:
 		return secretEnv(e.Name, GatewayTokenSecretName(r.rev.AgentID()), GatewayTokenSecretKey)
+	case e.AppServerToken:
+		return secretEnv(e.Name, AppServerTokenSecretName(r.rev.AgentID()), AppServerTokenSecretKey)
 	case !e.Secret.IsZero():
 		return secretEnv(e.Name, CredentialSecretName(e.Secret), CredentialSecretKey(e.Secret))
 	}
@@ -592,6 +652,16 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			DefaultMode:          ptr(int32(0o444)),
 		}}})
 	}
+	if p.TokenFile != "" {
+		// The app-server's token, read-only, readable by the pod's
+		// group (fsGroup) only.
+		mounts = append(mounts, corev1.VolumeMount{Name: "token", MountPath: path.Dir(p.TokenFile), ReadOnly: true})
+		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
+			SecretName:  AppServerTokenSecretName(r.rev.AgentID()),
+			Items:       []corev1.KeyToPath{{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}},
+			DefaultMode: ptr(int32(0o440)),
+		}}})
+	}
 	for _, e := range p.Env {
 		env = append(env, r.envVar(e))
 	}
@@ -612,13 +682,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		VolumeMounts:    mounts,
 		ReadinessProbe:  probe,
 		ImagePullPolicy: corev1.PullIfNotPresent,
-		SecurityContext: &corev1.SecurityContext{
-			RunAsNonRoot:             ptr(true),
-			Privileged:               ptr(false),
-			AllowPrivilegeEscalation: ptr(false),
-			ReadOnlyRootFilesystem:   ptr(true),
-			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
-		},
+		SecurityContext: containerSecurity(),
 	}
 	if p.Port != 0 {
 		container.Ports = []corev1.ContainerPort{{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}}
@@ -647,8 +711,9 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			FSGroup:        ptr(int64(RunAsUser)),
 			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 		},
-		Containers: []corev1.Container{container},
-		Volumes:    volumes,
+		InitContainers: r.pluginInstalls(w, image),
+		Containers:     []corev1.Container{container},
+		Volumes:        volumes,
 	}
 	if w.runtimeClass != "" {
 		pod.RuntimeClassName = ptr(w.runtimeClass)
@@ -668,6 +733,75 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			},
 		},
 	}, nil
+}
+
+// containerSecurity is every container's security context: non-root, no
+// privilege, a read-only root filesystem, no capability.
+func containerSecurity() *corev1.SecurityContext {
+	return &corev1.SecurityContext{
+		RunAsNonRoot:             ptr(true),
+		Privileged:               ptr(false),
+		AllowPrivilegeEscalation: ptr(false),
+		ReadOnlyRootFilesystem:   ptr(true),
+		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+	}
+}
+
+// PluginInstallConfig is the scratch configuration file of a plugin
+// install init container, on the pod's /tmp: OpenClaw's install records
+// the plugin as enabled in its configuration file, which must not be the
+// frozen, read-only one (OpenClaw refuses the install under
+// OPENCLAW_CONFIG_READONLY); the frozen document enables what it
+// configures itself.
+const PluginInstallConfig = "/tmp/occkit-plugin-install/openclaw.json"
+
+// pluginInstalls are the init containers that install a process's
+// unbundled plugins (compile.ProcessPlan.Plugins) into its state
+// directory, one per plugin, in the plan's order, with the process's own
+// pinned image: `openclaw plugins install --force <package>@<version>`,
+// the version the release pins, else the release itself. --force makes a
+// restart reinstall over the data volume's copy instead of failing on it
+// ("plugin already exists"); npm's cache under the home on the data
+// volume keeps that cheap. OpenClaw records each as installed from its
+// official npm package, the only install it trusts, so the process finds
+// them at start and fetches nothing.
+func (r *renderer) pluginInstalls(w workload, image string) []corev1.Container {
+	p := w.process
+	if len(p.Plugins) == 0 || p.Program != compile.ProgramOpenClaw {
+		return nil
+	}
+	env := []corev1.EnvVar{
+		{Name: "HOME", Value: w.home},
+		{Name: compile.EnvStateDir, Value: w.home + "/" + StateDirName},
+		{Name: compile.EnvConfigPath, Value: PluginInstallConfig},
+	}
+	if reg := r.opts.Plugins.Registry; reg != "" {
+		env = append(env, corev1.EnvVar{Name: "npm_config_registry", Value: reg})
+	}
+	var out []corev1.Container
+	for i, pl := range p.Plugins {
+		version := pl.Version
+		if version == "" {
+			version = p.Version
+		}
+		name := "plugin-" + pl.ID
+		if len(validation.IsDNS1123Label(name)) > 0 {
+			name = "plugin-" + strconv.Itoa(i)
+		}
+		out = append(out, corev1.Container{
+			Name:  name,
+			Image: image,
+			Args:  []string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Package + "@" + version},
+			Env:   env,
+			VolumeMounts: []corev1.VolumeMount{
+				{Name: "data", MountPath: w.home},
+				{Name: "tmp", MountPath: "/tmp"},
+			},
+			ImagePullPolicy: corev1.PullIfNotPresent,
+			SecurityContext: containerSecurity(),
+		})
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }
