@@ -41,17 +41,33 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 	}
 	served := map[string]bool{}
 	procs := map[string]Process{}
+	steps := map[string]Process{}
 	for _, p := range spec.Processes {
 		served[p.Role] = p.Port > 0
 		procs[p.Role] = p
+		for _, st := range p.Init {
+			steps[st.Role] = st
+		}
 	}
 	for _, p := range rep.Processes {
+		for _, st := range p.Init {
+			out = append(out, stepProblems(spec.LogDir, steps[st.Role], st, want.Secrets)...)
+		}
+		if p.NotStarted {
+			add(p.Role, "never started: an init step failed")
+			continue
+		}
 		stdout := readLog(filepath.Join(spec.LogDir, p.Role+".stdout"))
 		stderr := readLog(filepath.Join(spec.LogDir, p.Role+".stderr"))
 		if p.ExitedEarly {
 			add(p.Role, "ended before it was stopped (%s); stderr tail: %s", p.Exit, tail(stderr, want.Secrets))
 		}
-		if served[p.Role] {
+		switch {
+		case served[p.Role] && procs[p.Role].TCPReady:
+			if p.ReadyMs < 0 {
+				add(p.Role, "port %d never accepted a connection", procs[p.Role].Port)
+			}
+		case served[p.Role]:
 			if p.LiveMs < 0 {
 				add(p.Role, "/healthz never answered live")
 			}
@@ -96,6 +112,28 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 	}
 	for _, l := range rep.Leftover {
 		out = append(out, "leftover process: "+l)
+	}
+	return out
+}
+
+// stepProblems is what is wrong with one init step: it did not exit 0,
+// or a secret appears in its output or in a file it wrote. Its console is
+// a command's progress text (not the frozen JSON console of the process
+// it prepares): its lines are not checked as records.
+func stepProblems(logDir string, step Process, st StepReport, secrets []string) []string {
+	var out []string
+	stdout := readLog(filepath.Join(logDir, st.Role+".stdout"))
+	stderr := readLog(filepath.Join(logDir, st.Role+".stderr"))
+	if st.Exit != "exit 0" {
+		out = append(out, fmt.Sprintf("%s: init step ended %s; output tail: %s", st.Role, st.Exit, tail(append(stdout, stderr...), secrets)))
+	}
+	if leaks := Leaks(append(stdout, stderr...), secrets); len(leaks) > 0 {
+		out = append(out, fmt.Sprintf("%s: %d secret values appear in its output", st.Role, len(leaks)))
+	}
+	for _, dir := range step.Writes {
+		if files := LeakingFiles(dir, secrets); len(files) > 0 {
+			out = append(out, fmt.Sprintf("%s: secret values appear in %d files it wrote, first %s", st.Role, len(files), files[0]))
+		}
 	}
 	return out
 }

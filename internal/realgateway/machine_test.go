@@ -1,16 +1,22 @@
 package realgateway
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // A process's container filesystem: a read-only mount refuses writes
 // (EROFS), a writable one takes them, and /etc/hosts maps the rendered
-// host names; the host's own files are untouched.
+// host names; the host's own files are untouched, and a mount point the
+// host lacks is made in a private overlay, not on the host.
 func TestContainerFilesystem(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("bind mounts need root")
@@ -47,6 +53,10 @@ func TestContainerFilesystem(t *testing.T) {
 	}
 	if b, _ := os.ReadFile("/etc/hosts"); strings.Contains(string(b), "occ-1-gw.team-a.svc") {
 		t.Error("the host's /etc/hosts was changed")
+	}
+	// The mount point existed only in the process's private root.
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Errorf("the mount point %s was created on the host (%v)", target, err)
 	}
 }
 
@@ -131,5 +141,71 @@ func TestContainerFilesystemOwnTmp(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tmp, "pod-file")); err != nil {
 		t.Errorf("the pod's /tmp did not receive its file: %v", err)
+	}
+}
+
+// A TCP-ready process that never accepted says so (not /healthz); an init
+// step that fails, or leaks a secret, is a problem of its own, and the
+// process it prepared is reported as never started.
+func TestProblemsInitAndTCP(t *testing.T) {
+	const secret = "occkit-test-secret-value"
+	logs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(logs, "plugin-discord.stderr"), []byte("npm error E404 token="+secret+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{LogDir: logs, Processes: []Process{
+		{Role: "gateway", Port: 1, Init: []Process{{Role: "plugin-discord"}, {Role: "plugin-slack"}}},
+		{Role: "harness", Port: 2, TCPReady: true},
+	}}
+	rep := Report{Processes: []ProcessReport{
+		{Role: "gateway", LiveMs: -1, ReadyMs: -1, NotStarted: true,
+			Init: []StepReport{{Role: "plugin-discord", Exit: "exit 1"}, {Role: "plugin-slack", Exit: "not run"}}},
+		{Role: "harness", LiveMs: -1, ReadyMs: -1, Exit: "exit 0", StopMs: 5},
+	}}
+	got := Problems(spec, rep, Expect{Level: "info", Secrets: []string{secret}})
+	want := []string{
+		"plugin-discord: init step ended exit 1; output tail: npm error E404 token=[secret]\n",
+		"plugin-discord: 1 secret values appear in its output",
+		"plugin-slack: init step ended not run; output tail: ",
+		"gateway: never started: an init step failed",
+		"harness: port 2 never accepted a connection",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
+
+// Init steps run in order to their end before any process starts, inside
+// the same namespace machinery; a failing step stops the rest, and no
+// process starts.
+func TestStartInitSteps(t *testing.T) {
+	logs, dir := t.TempDir(), t.TempDir()
+	mark := filepath.Join(dir, "order")
+	step := func(role, script string) Process {
+		return Process{Role: role, Argv: []string{"sh", "-c", script}}
+	}
+	spec := Spec{LogDir: logs, InitTimeout: time.Minute, Processes: []Process{{
+		Role: "gateway", Argv: []string{"sh", "-c", "echo main >> " + mark},
+		Init: []Process{step("first", "echo first >> "+mark), step("second", "echo second >> "+mark+"; exit 3"), step("third", "echo third >> "+mark)},
+	}}}
+	rep, ok := runInits(context.Background(), spec)
+	if ok {
+		t.Fatal("a failed init step let the processes start")
+	}
+	want := []StepReport{{Role: "first", Exit: "exit 0"}, {Role: "second", Exit: "exit 3"}, {Role: "third", Exit: "not run"}}
+	if d := cmp.Diff(want, rep.Processes[0].Init, cmpopts.IgnoreFields(StepReport{}, "Ms")); d != "" {
+		t.Errorf("steps (-want +got):\n%s", d)
+	}
+	if !rep.Processes[0].NotStarted {
+		t.Error("the gateway is not reported as never started")
+	}
+	if b, _ := os.ReadFile(mark); string(b) != "first\nsecond\n" {
+		t.Errorf("ran %q", b)
+	}
+	spec.Processes[0].Init = []Process{step("slow", "sleep 60")}
+	spec.InitTimeout = 200 * time.Millisecond
+	rep, ok = runInits(context.Background(), spec)
+	if ok || !strings.HasPrefix(rep.Processes[0].Init[0].Exit, "killed after ") {
+		t.Errorf("a step over its timeout: %+v, ok %v", rep.Processes[0].Init, ok)
 	}
 }

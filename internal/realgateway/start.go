@@ -68,6 +68,11 @@ type Process struct {
 	// StopTimeout, when set, replaces [Spec].StopTimeout for this
 	// process: its grace period as rendered.
 	StopTimeout time.Duration
+	// Init are the process's init steps (a pod's init containers), run
+	// in order to their end before any process of the [Spec] starts; each
+	// must exit 0 within [Spec].InitTimeout, or no process starts. Their
+	// Port, Init and readiness fields are ignored.
+	Init []Process
 }
 
 // Mount is one bind mount of a [Process]'s container filesystem.
@@ -90,6 +95,28 @@ type Spec struct {
 	// Settle is how long a process without HTTP endpoints must keep
 	// running once the served ones are ready.
 	Settle time.Duration
+	// InitTimeout bounds each init step ([Process].Init).
+	InitTimeout time.Duration
+	// Registry, when set, is an npm registry served inside the namespace
+	// while the processes run ([Mirror], read-only): the one network
+	// service an init step's plugin install reaches.
+	Registry *Registry
+}
+
+// Registry is where [Start] serves a [Mirror] directory: 127.0.0.1:Port.
+type Registry struct {
+	Dir  string
+	Port int
+}
+
+// StepReport is what became of one init step.
+type StepReport struct {
+	Role string
+	// Exit is how it ended ("exit 0" when it succeeded), or "killed after
+	// N ms" when it overran [Spec].InitTimeout, or "not run" when an
+	// earlier step failed.
+	Exit string
+	Ms   int64
 }
 
 // ProcessReport is what became of one process.
@@ -114,6 +141,10 @@ type ProcessReport struct {
 	// timeout ([LeaseTimeout], a 5 s timer that a loaded machine can miss);
 	// any other early end is the outcome, never retried.
 	Restarts []string
+	// Init are the process's init steps, in order.
+	Init []StepReport
+	// NotStarted: an init step failed, so no process was started.
+	NotStarted bool
 }
 
 // Report is what the "start" job found.
@@ -149,6 +180,17 @@ func Start(ctx context.Context, raw json.RawMessage) (any, error) {
 				return nil, err
 			}
 		}
+	}
+	if s.Registry != nil {
+		stop, err := serveRegistry(*s.Registry)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+	}
+	inits, ok := runInits(ctx, s)
+	if !ok {
+		return inits, ctx.Err()
 	}
 	runs := make([]*run, len(s.Processes))
 	defer func() {
@@ -186,11 +228,71 @@ func Start(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		runs[i].stop(timeout)
 	}
-	for _, r := range runs {
+	for i, r := range runs {
+		r.rep.Init = inits.Processes[i].Init
 		rep.Processes = append(rep.Processes, r.rep)
 	}
 	rep.Leftover = leftovers(2 * time.Second)
 	return rep, ctx.Err()
+}
+
+// serveRegistry serves reg's mirror on loopback until stop is called.
+func serveRegistry(reg Registry) (stop func(), err error) {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(reg.Port))
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: Mirror{Dir: reg.Dir}, ReadHeaderTimeout: 30 * time.Second}
+	go func() { _ = srv.Serve(l) }()
+	return func() { _ = srv.Close() }, nil
+}
+
+// runInits runs every process's init steps in order ([Process].Init). It
+// returns the report so far and false when one failed: then no process
+// starts.
+func runInits(ctx context.Context, s Spec) (Report, bool) {
+	rep := Report{}
+	failed := false
+	for _, p := range s.Processes {
+		pr := ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1}
+		for _, step := range p.Init {
+			sr := StepReport{Role: step.Role, Exit: "not run"}
+			if !failed {
+				sr = runStep(ctx, step, s.LogDir, s.InitTimeout)
+				failed = sr.Exit != "exit 0"
+			}
+			pr.Init = append(pr.Init, sr)
+		}
+		rep.Processes = append(rep.Processes, pr)
+	}
+	if failed {
+		for i := range rep.Processes {
+			rep.Processes[i].NotStarted = true
+		}
+		rep.Leftover = leftovers(2 * time.Second)
+	}
+	return rep, !failed
+}
+
+// runStep runs one init step to its end, killing it (and its group) after
+// timeout.
+func runStep(ctx context.Context, step Process, logDir string, timeout time.Duration) StepReport {
+	r, err := startOne(step, logDir)
+	if err != nil {
+		return StepReport{Role: step.Role, Exit: "not started: " + err.Error()}
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-r.done:
+		return StepReport{Role: step.Role, Exit: describe(r.cmd.ProcessState), Ms: time.Since(r.started).Milliseconds()}
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+	<-r.done
+	ms := time.Since(r.started).Milliseconds()
+	return StepReport{Role: step.Role, Exit: "killed after " + strconv.FormatInt(ms, 10) + " ms", Ms: ms}
 }
 
 // run is one started process.
@@ -297,6 +399,14 @@ func (r *run) argv() (argv []string, contained bool, err error) {
 	}
 	sort.SliceStable(mounts, func(i, j int) bool { return !hides(mounts[i]) && hides(mounts[j]) })
 	script := "set -e\n"
+	overlays, err := r.privateRoots(mounts)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, o := range overlays {
+		script += "mkdir -p " + shellQuote(o.upper) + " " + shellQuote(o.work) + "\n"
+		script += "mount -t overlay overlay -o " + shellQuote("lowerdir="+o.dir+",upperdir="+o.upper+",workdir="+o.work) + " " + shellQuote(o.dir) + "\n"
+	}
 	for _, m := range mounts {
 		fi, err := os.Stat(m.Source)
 		if err != nil {
@@ -319,6 +429,62 @@ func (r *run) argv() (argv []string, contained bool, err error) {
 	}
 	script += `exec "$@"` + "\n"
 	return append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"}, r.p.Argv...), true, nil
+}
+
+// overlay is a private, writable layer over a host directory, seen only
+// in the process's mount namespace.
+type overlay struct{ dir, upper, work string }
+
+// privateRoots returns the overlays a process's mounts need so that no
+// mount point is created on the host: a target missing on the host (the
+// pod's /etc/openclaw, /home/node) is created inside an overlay of its
+// deepest existing ancestor, whose writes go to a directory beside the
+// process's output. A target inside another mount's target needs none
+// (it is created in that mount's source, the test's own directory).
+func (r *run) privateRoots(mounts []Mount) ([]overlay, error) {
+	inMount := func(p string) bool {
+		for _, m := range mounts {
+			if p != m.Target && strings.HasPrefix(p, strings.TrimSuffix(m.Target, "/")+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[string]bool{}
+	var out []overlay
+	for _, m := range mounts {
+		dir := m.Target
+		if fi, err := os.Stat(m.Source); err == nil && !fi.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		if _, err := os.Stat(dir); err == nil || inMount(dir) {
+			continue
+		}
+		anc := filepath.Dir(dir)
+		for {
+			if _, err := os.Stat(anc); err == nil {
+				break
+			}
+			anc = filepath.Dir(anc)
+		}
+		real, err := filepath.EvalSymlinks(anc)
+		if err != nil {
+			return nil, err
+		}
+		if real == "/" || strings.ContainsAny(real, ",:\\") {
+			return nil, fmt.Errorf("no private root for mount target %s", m.Target)
+		}
+		if seen[real] {
+			continue
+		}
+		seen[real] = true
+		base := filepath.Join(r.logDir, r.p.Role+".root", strconv.Itoa(len(out)))
+		out = append(out, overlay{dir: real, upper: filepath.Join(base, "upper"), work: filepath.Join(base, "work")})
+	}
+	// Outer directories first: an inner overlay's lower layer is then
+	// the outer one's view.
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].dir) < len(out[j].dir) })
+	return out, nil
 }
 
 // shellQuote quotes s for sh.
