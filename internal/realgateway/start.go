@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,6 +69,12 @@ type Process struct {
 	// StopTimeout, when set, replaces [Spec].StopTimeout for this
 	// process: its grace period as rendered.
 	StopTimeout time.Duration
+	// Unready, when set, is a regular expression for a /readyz answer
+	// that settles the outcome: once a non-200 answer's body matches it,
+	// the wait for readiness ends (a revision known never to become
+	// ready, such as one whose channel lacks its variable, need not hold
+	// the tier for the whole ReadyTimeout).
+	Unready string
 	// Init are the process's init steps (a pod's init containers), run
 	// in order to their end before any process of the [Spec] starts; each
 	// must exit 0 within [Spec].InitTimeout, or no process starts. Their
@@ -141,6 +148,12 @@ type ProcessReport struct {
 	// timeout ([LeaseTimeout], a 5 s timer that a loaded machine can miss);
 	// any other early end is the outcome, never retried.
 	Restarts []string
+	// Unready, when set, is a regular expression for a /readyz answer
+	// that settles the outcome: once a non-200 answer's body matches it,
+	// the wait for readiness ends (a revision known never to become
+	// ready, such as one whose channel lacks its variable, need not hold
+	// the tier for the whole ReadyTimeout).
+	Unready string
 	// Init are the process's init steps, in order.
 	Init []StepReport
 	// NotStarted: an init step failed, so no process was started.
@@ -565,6 +578,9 @@ func (r *run) awaitReady(ctx context.Context, deadline time.Time) {
 			r.rep.Readyz = fmt.Sprintf("%d %s", code, body)
 			if code == http.StatusOK {
 				r.rep.ReadyMs = time.Since(r.started).Milliseconds()
+				return
+			}
+			if r.p.Unready != "" && code != 0 && regexp.MustCompile(r.p.Unready).MatchString(body) {
 				return
 			}
 		}
