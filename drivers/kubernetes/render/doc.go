@@ -206,6 +206,14 @@
 //   - Containers keep their image's entrypoint (which performs the login
 //     CODEX_LOGIN_MODE names, by stdin for api_key); the driver sets their
 //     arguments. Inherited variables logging removes are simply never set.
+//   - Plugins a release does not bundle are installed by init containers
+//     from the installation's npm registry mirror ([Plugins]), at pinned
+//     versions, into the data volume's state directory: not baked into
+//     the image (the pinned image stays the upstream release) and not
+//     left to the gateway (which would fetch them at every start).
+//   - The dedicated Codex app-server and its gateway authenticate with a
+//     per-Agent token the driver owns ([AppServerTokenSecretName]), not
+//     with the gateway token: each credential opens one door.
 //   - The default image repositories and the 10Gi claim size are defaults
 //     an installation is expected to override ([Images], [Storage]); the
 //     tag is always the approved release.
