@@ -253,7 +253,11 @@
 // own stop policy takes after SIGTERM ([ProcessPlan].StopGrace:
 // [GatewayStopGrace], 330 s, for the gateway) and the plugins its
 // document configures that its release does not bundle
-// ([RequiredPlugins], from one per-release table). A dedicated node host
+// ([RequiredPlugins], from one per-release table), which the native
+// document enables explicitly (plugins.entries.<id>.enabled: true, an
+// author's entry keeping its settings): OpenClaw loads an installed
+// external plugin only with that trust, which its own installer would
+// write into a configuration the Compute keeps read-only. A dedicated node host
 // whose gateway host is not loopback gets
 // OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1 ([EnvAllowPrivateWS]): the plan
 // dials ws:// and a Compute that names another host places both on its

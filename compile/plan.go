@@ -646,6 +646,9 @@ func (b planner) gateway() (ProcessPlan, error) {
 	}
 	release := b.openClawRelease()
 	plugins := RequiredPlugins(doc, release)
+	if doc, err = b.enablePlugins(doc, plugins); err != nil {
+		return ProcessPlan{}, err
+	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
 		return ProcessPlan{}, err
@@ -817,6 +820,36 @@ func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	// gateway.auth: an author's token is replaced by the Compute's.
 	return doc.Set(appServerAuthPath, "${"+EnvAppServerToken+"}")
 }
+
+// enablePlugins writes plugins.entries.<id>.enabled: true for each
+// plugin the Compute provides ([RequiredPlugins]) whose entry does not
+// say enabled already. OpenClaw loads an installed external plugin only
+// with that explicit trust (without it: "channel is configured, but
+// external plugin … is installed without explicit trust", and the channel
+// never starts); its own installer writes it into the configuration,
+// which on a Compute is the frozen, read-only document, so the plan
+// writes it into the native document. An entry or ancestor that is not
+// an object is 400.
+func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin) (occkit.Document, error) {
+	for _, p := range plugins {
+		entry := pluginEntriesPath.Key(p.ID)
+		for at := entry; !at.IsRoot(); at = at.Parent() {
+			if v := docjson.Get(doc, at); v.Exists() && !v.IsObject() {
+				return occkit.Document{}, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
+			}
+		}
+		if v := docjson.Get(doc, entry.Key("enabled")); b.check || v.IsBool() && v.Bool() {
+			continue
+		}
+		var err error
+		if doc, err = doc.Set(entry.Key("enabled"), true); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return doc, nil
+}
+
+var pluginEntriesPath = occkit.NewPath("plugins", "entries")
 
 // appServerAuth reports whether the dedicated Codex app-server listens
 // beyond loopback, so that it and its gateway share the Agent's

@@ -324,3 +324,45 @@ func ExampleBuildPlan() {
 	// {"codex":{"baseUrl":"https://llm.example"}}
 	// {"mode":"token","token":"${OPENCLAW_GATEWAY_TOKEN}"}
 }
+
+// The plugins a Compute installs for the release are enabled explicitly
+// in the native document, as OpenClaw's own installer would record them
+// (it loads an installed external plugin only with that trust); an
+// author's entry keeps its settings, and an entry that is not an object
+// is refused by BuildPlan and CheckPlan alike.
+func TestBuildPlanEnablesProvidedPlugins(t *testing.T) {
+	base := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
+		Level: occkit.LevelInfo, HarnessVersion: "2026.9.6"}
+	tests := []struct {
+		name, doc, release string
+		want               string // plugins.entries as rendered
+	}{
+		{"channel", `{"channels":{"discord":{"enabled":true}}}`, "2026.9.6", `{"discord":{"enabled":true}}`},
+		{"author's entry kept", `{"channels":{"slack":{}},"plugins":{"entries":{"slack":{"config":{"x":1}}}}}`, "2026.9.6",
+			`{"slack":{"config":{"x":1},"enabled":true}}`},
+		{"bundled channel", `{"channels":{"telegram":{}}}`, "2026.9.6", ``},
+		{"release without the table", `{"channels":{"discord":{}}}`, "1999.1.1", ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base
+			in.Document, in.HarnessVersion = stamped(t, tt.doc), tt.release
+			plan, err := compile.BuildPlan(in, compile.PlanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gw, _ := plan.Process(occkit.ProcessGateway)
+			f, _ := gw.File(compile.FileNativeDocument)
+			if got := occkit.MustParseDocument(string(f.Data)).Get(occkit.NewPath("plugins", "entries")).Raw(); got != tt.want {
+				t.Errorf("plugins.entries = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	in := base
+	in.Document = stamped(t, `{"channels":{"discord":{}},"plugins":{"entries":{"discord":true}}}`)
+	_, err := compile.BuildPlan(in, compile.PlanOptions{})
+	wantError(t, err, occkit.CodeInvalidRequest, "plugins.entries.discord", "CMP-4")
+	if cerr := compile.CheckPlan(in, compile.PlanOptions{}); fmt.Sprint(cerr) != fmt.Sprint(err) {
+		t.Errorf("CheckPlan = %v, BuildPlan = %v", cerr, err)
+	}
+}

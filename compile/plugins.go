@@ -124,7 +124,7 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 	var out []Plugin
 	for id := range want {
 		spec, ok := specs[id]
-		if !ok || denied[id] {
+		if e := plugins.Key("entries").Key(id).Key("enabled"); !ok || denied[id] || e.IsBool() && !e.Bool() {
 			continue
 		}
 		p := Plugin{ID: id, Package: spec}

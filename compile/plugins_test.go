@@ -21,6 +21,7 @@ func TestRequiredPlugins(t *testing.T) {
 		{"disabled channel and entry", `{"channels":{"slack":{"enabled":false}},"plugins":{"entries":{"codex":{"enabled":false}}}}`, "2026.9.6", nil},
 		{"plugins off", `{"channels":{"slack":{}},"plugins":{"enabled":false}}`, "2026.9.6", nil},
 		{"denied", `{"channels":{"slack":{},"discord":{}},"plugins":{"deny":["slack"]}}`, "2026.9.6", []string{"discord"}},
+		{"entry disabled, channel configured", `{"channels":{"slack":{},"discord":{}},"plugins":{"entries":{"slack":{"enabled":false}}}}`, "2026.9.6", []string{"discord"}},
 		{"model providers", `{"agents":{"defaults":{"model":{"primary":"groq/llama","fallbacks":["openai/gpt-5"]}},"entries":{"a":{"model":"Mistral/large"}}}}`,
 			"2026.9.6", []string{"groq", "mistral"}},
 		{"bundled only", `{"channels":{"telegram":{}},"agents":{"defaults":{"model":"anthropic/claude"}}}`, "2026.9.6", nil},

@@ -168,8 +168,11 @@
 // gets no credential and a scratch configuration file on the pod's /tmp
 // ([PluginInstallConfig]): OpenClaw refuses installs under
 // OPENCLAW_CONFIG_READONLY and would otherwise record the plugin as
-// enabled in the frozen, read-only document, which enables what it
-// configures itself. Its console is the installer's progress text, not
+// enabled in the frozen, read-only document; the plan enables each
+// provided plugin in the native document instead
+// (plugins.entries.<id>.enabled: true), without which OpenClaw leaves an
+// installed external plugin unloaded ("installed without explicit
+// trust"). Its console is the installer's progress text, not
 // the process's JSON records.
 //
 // # Logging

@@ -751,8 +751,8 @@ func containerSecurity() *corev1.SecurityContext {
 // install init container, on the pod's /tmp: OpenClaw's install records
 // the plugin as enabled in its configuration file, which must not be the
 // frozen, read-only one (OpenClaw refuses the install under
-// OPENCLAW_CONFIG_READONLY); the frozen document enables what it
-// configures itself.
+// OPENCLAW_CONFIG_READONLY); the native document the plan renders
+// enables each provided plugin itself.
 const PluginInstallConfig = "/tmp/occkit-plugin-install/openclaw.json"
 
 // pluginInstalls are the init containers that install a process's
