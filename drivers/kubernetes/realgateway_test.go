@@ -639,7 +639,8 @@ func startRevision(t *testing.T, im images, objs render.Objects, level, unready 
 		for _, st := range p.Init {
 			t.Logf("%s: init step %s ended %s after %d ms", p.Role, st.Role, st.Exit, st.Ms)
 		}
-		t.Logf("%s: live after %d ms, ready after %d ms, ended %s, %d ms after SIGTERM; restarts %q", p.Role, p.LiveMs, p.ReadyMs, p.Exit, p.StopMs, p.Restarts)
+		t.Logf("%s: live after %d ms, ready after %d ms, connected after %d ms, ended %s, %d ms after SIGTERM; restarts %q",
+			p.Role, p.LiveMs, p.ReadyMs, p.ConnectedMs, p.Exit, p.StopMs, p.Restarts)
 	}
 	return rep, realgateway.Problems(spec, rep, realgateway.Expect{Level: level, Secrets: secrets}), spec.LogDir
 }

@@ -154,6 +154,10 @@ type ProcessReport struct {
 	// ready, such as one whose channel lacks its variable, need not hold
 	// the tier for the whole ReadyTimeout).
 	Unready string
+	// ConnectedMs is the time from start to the process's connected
+	// signal ([Process].Connected); -1 when it never showed it, or has
+	// none.
+	ConnectedMs int64
 	// Init are the process's init steps, in order.
 	Init []StepReport
 	// NotStarted: an init step failed, so no process was started.
@@ -172,7 +176,8 @@ type Report struct {
 // waits until each served process answers /healthz live and /readyz 200
 // (or until ReadyTimeout passes; a served process that ends first by
 // OpenClaw's lease startup timeout is started once more, see
-// [ProcessReport].Restarts), keeps the others under watch for
+// [ProcessReport].Restarts), waits for each connected signal
+// ([Process].Connected, as long again), keeps the others under watch for
 // Settle, then stops them in reverse order with SIGTERM and looks for
 // descendants that outlived them. It runs inside [Pool.Run]'s network
 // namespace.
@@ -227,6 +232,16 @@ func Start(ctx context.Context, raw json.RawMessage) (any, error) {
 			r.awaitReady(ctx, deadline)
 		}
 	}
+	// A process with a connected signal keeps its dependants waiting
+	// until it shows it (a node host backs off between attempts while
+	// its gateway starts), with a deadline of its own as generous as the
+	// readiness wait.
+	connected := time.Now().Add(s.ReadyTimeout)
+	for _, r := range runs {
+		if r.p.Connected != "" {
+			r.awaitConnected(ctx, connected)
+		}
+	}
 	settle := time.NewTimer(s.Settle)
 	select {
 	case <-settle.C:
@@ -267,7 +282,7 @@ func runInits(ctx context.Context, s Spec) (Report, bool) {
 	rep := Report{}
 	failed := false
 	for _, p := range s.Processes {
-		pr := ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1}
+		pr := ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1, ConnectedMs: -1}
 		for _, step := range p.Init {
 			sr := StepReport{Role: step.Role, Exit: "not run"}
 			if !failed {
@@ -325,7 +340,7 @@ func startOne(p Process, logDir string) (*run, error) {
 	if len(p.Argv) == 0 {
 		return nil, errors.New("no argv")
 	}
-	r := &run{p: p, logDir: logDir, rep: ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1}}
+	r := &run{p: p, logDir: logDir, rep: ProcessReport{Role: p.Role, LiveMs: -1, ReadyMs: -1, StopMs: -1, ConnectedMs: -1}}
 	r.started = time.Now()
 	return r, r.spawn()
 }
@@ -588,6 +603,29 @@ func (r *run) awaitReady(ctx context.Context, deadline time.Time) {
 			return
 		}
 		if r.exited() && !r.restart() {
+			return
+		}
+		select {
+		case <-time.After(500 * time.Millisecond):
+		case <-r.done:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// awaitConnected polls the process's output for its connected signal
+// ([Process].Connected) until it appears, the process ends, or the
+// deadline passes; ConnectedMs records when it appeared.
+func (r *run) awaitConnected(ctx context.Context, deadline time.Time) {
+	re := regexp.MustCompile(`(?m)` + r.p.Connected)
+	for {
+		for _, name := range []string{".stdout", ".stderr"} {
+			if re.Match(readLog(filepath.Join(r.logDir, r.p.Role+name))) {
+				r.rep.ConnectedMs = time.Since(r.started).Milliseconds()
+				return
+			}
+		}
+		if r.exited() || time.Now().After(deadline) || ctx.Err() != nil {
 			return
 		}
 		select {

@@ -94,3 +94,19 @@ func TestUnreadySettles(t *testing.T) {
 		})
 	}
 }
+
+// TestAwaitConnected: the wait for a connected signal ends when the line
+// appears, not before, and records when.
+func TestAwaitConnected(t *testing.T) {
+	logs := t.TempDir()
+	script := `echo 'node host gateway connect failed: refused' >&2; sleep 1; echo 'node host gateway connected: ws://gw:1' >&2; sleep 60`
+	r, err := startOne(Process{Role: "harness", Argv: []string{"sh", "-c", script}, Connected: `^node host gateway connected: `}, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = r.cmd.Process.Kill(); <-r.done }()
+	r.awaitConnected(context.Background(), time.Now().Add(time.Hour))
+	if r.rep.ConnectedMs < 0 || !strings.Contains(string(readLog(logs+"/harness.stderr")), "connected: ws://gw:1") {
+		t.Errorf("connected after %d ms; stderr %q", r.rep.ConnectedMs, readLog(logs+"/harness.stderr"))
+	}
+}
