@@ -25,10 +25,10 @@ func (r *Revision) planInput() compile.PlanInput {
 	return compile.PlanInput{
 		Document: r.doc, Harness: r.harness.ID, Mode: r.mode, Compute: r.compute.Kind,
 		Level: r.level, DriverLogging: r.ownership == occkit.OwnedByDriver,
-		Credentials:     cred,
-		SecretBindings:  r.secretBindings,
-		Namespace:       r.namespace,
-		OpenClawRelease: r.openclawSchema,
+		Credentials:    cred,
+		SecretBindings: r.secretBindings,
+		Namespace:      r.namespace,
+		HarnessVersion: r.harness.Version, OpenClawRelease: r.openclawSchema,
 	}
 }
 
