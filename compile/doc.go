@@ -341,7 +341,7 @@
 // own stop policy takes after SIGTERM ([ProcessPlan].StopGrace:
 // [GatewayStopGrace], 330 s, for the gateway) and the plugins its
 // document configures that its release does not bundle
-// ([RequiredPlugins], from one per-release table), which the native
+// ([RequiredPlugins], from the release's carried data, openclawschema), which the native
 // document enables explicitly (plugins.entries.<id>.enabled: true, an
 // author's entry keeping its settings): OpenClaw loads an installed
 // external plugin only with that trust, which its own installer would

@@ -5,93 +5,54 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/openclawschema"
 )
 
 // Plugin is an OpenClaw plugin a document needs that its release does not
 // bundle: OpenClaw would install it from the npm registry at start
-// (`npm view <package>@<release>`, then an install into the state
-// directory). A Compute must provide it instead: see [ProcessPlan].Plugins.
+// (`npm view <package>`, then an install into the state directory). A
+// Compute must provide it instead: see [ProcessPlan].Plugins.
 type Plugin struct {
-	// ID is the plugin id (a channel id such as "discord", or a plugin
-	// entry id such as "codex").
+	// ID is the plugin id (a channel's plugin such as "discord", or a
+	// plugin entry id such as "codex").
 	ID string
-	// Package is its npm package name; Version the version the release's
-	// catalog pins, or "" for the release's own version (or the newest
-	// earlier one that release accepts, when the package skipped it).
+	// Package is its npm package name; Version the version the release
+	// installs (openclawschema.Plugin.Version: the release's own for an
+	// official plugin, or the newest published one that accepts the
+	// release when npm skipped it; the catalog's pin for an external
+	// one). Version is "" when the npm registry publishes no version the
+	// release accepts: no Compute can provide it from npm.
 	Package string
 	Version string
 }
 
-// unbundledPlugins returns the npm package spec of every official plugin
-// release does not bundle, by plugin id, and whether the library knows
-// the release. It is the one place this per-release data is read: the
-// specs come from the release package's official external plugin, channel
-// and provider catalogs (scripts/lib/official-external-*-catalog.json)
-// less what it bundles (dist/extensions).
-func unbundledPlugins(release string) (map[string]string, bool) {
-	switch release {
-	case "2026.9.6":
-		return unbundled2026_9_6, true
+// Spec is the npm spec that installs p ("@openclaw/discord@2026.9.6"), or
+// "" when npm publishes no version the release accepts.
+func (p Plugin) Spec() string {
+	if p.Version == "" {
+		return ""
 	}
-	return nil, false
-}
-
-// unbundled2026_9_6 is measured from openclaw@2026.9.6 (99 plugins). The
-// npm registry has no @openclaw/codex@2026.9.6: OpenClaw 2026.9.6 itself
-// would ask npm for its own release of the package, then ClawHub; the
-// newest release npm publishes that it accepts (peer openclaw >=2026.9.5,
-// pluginApi >=2026.9.5) is 2026.9.5, measured on the registry, so that is
-// the pinned version.
-var unbundled2026_9_6 = map[string]string{
-	"acpx": "@openclaw/acpx", "amazon-bedrock": "@openclaw/amazon-bedrock-provider",
-	"amazon-bedrock-mantle": "@openclaw/amazon-bedrock-mantle-provider", "anthropic-vertex": "@openclaw/anthropic-vertex-provider",
-	"arcee": "@openclaw/arcee-provider", "baseten": "@openclaw/baseten-provider", "brave": "@openclaw/brave-plugin",
-	"buzz": "@openclaw/buzz", "byteplus": "@openclaw/byteplus-provider", "cerebras": "@openclaw/cerebras-provider",
-	"chutes": "@openclaw/chutes-provider", "clickclack": "@openclaw/clickclack",
-	"cloudflare-ai-gateway": "@openclaw/cloudflare-ai-gateway-provider", "codex": "@openclaw/codex@2026.9.5",
-	"cohere": "@openclaw/cohere-provider", "comfy": "@openclaw/comfy-provider", "copilot": "@openclaw/copilot",
-	"deepinfra": "@openclaw/deepinfra-provider", "deepseek": "@openclaw/deepseek-provider",
-	"diagnostics-otel": "@openclaw/diagnostics-otel", "diagnostics-prometheus": "@openclaw/diagnostics-prometheus",
-	"diffs": "@openclaw/diffs", "diffs-language-pack": "@openclaw/diffs-language-pack", "discord": "@openclaw/discord",
-	"duckduckgo": "@openclaw/duckduckgo-plugin", "exa": "@openclaw/exa-plugin", "facetime": "@openclaw/facetime",
-	"featherless": "@openclaw/featherless-provider", "feishu": "@openclaw/feishu", "firecrawl": "@openclaw/firecrawl-plugin",
-	"fireworks": "@openclaw/fireworks-provider", "fish-audio-speech": "@openclaw/fish-audio-speech",
-	"gmi": "@openclaw/gmi-provider", "google-meet": "@openclaw/google-meet", "googlechat": "@openclaw/googlechat",
-	"gradium": "@openclaw/gradium-speech", "groq": "@openclaw/groq-provider", "imessage": "@openclaw/imessage",
-	"inworld": "@openclaw/inworld-speech", "irc": "@openclaw/irc", "kilocode": "@openclaw/kilocode-provider",
-	"kimi": "@openclaw/kimi-provider", "line": "@openclaw/line", "llama-cpp": "@openclaw/llama-cpp-provider",
-	"lobster": "@openclaw/lobster", "longcat": "@openclaw/longcat-provider", "matrix": "@openclaw/matrix",
-	"mattermost": "@openclaw/mattermost", "memory-lancedb": "@openclaw/memory-lancedb", "meta": "@openclaw/meta-provider",
-	"mistral": "@openclaw/mistral-provider", "moonshot": "@openclaw/moonshot-provider", "msteams": "@openclaw/msteams",
-	"mxc": "@openclaw/mxc-sandbox", "nextcloud-talk": "@openclaw/nextcloud-talk", "nostr": "@openclaw/nostr",
-	"novita": "@openclaw/novita-provider", "onnx": "@openclaw/onnx",
-	"openclaw-plugin-yuanbao": "openclaw-plugin-yuanbao@2.18.2", "openclaw-qqbot": "@tencent-connect/openclaw-qqbot@2.0.3",
-	"openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8", "openclaw-zaloclawbot": "@zalo-platforms/openclaw-zaloclawbot@0.1.4",
-	"opencode": "@openclaw/opencode-provider", "openshell": "@openclaw/openshell-sandbox", "parallel": "@openclaw/parallel-plugin",
-	"perplexity": "@openclaw/perplexity-plugin", "pixverse": "@openclaw/pixverse-provider", "qianfan": "@openclaw/qianfan-provider",
-	"qwen": "@openclaw/qwen-provider", "radius": "@openclaw/radius-provider", "raft": "@openclaw/raft",
-	"searxng": "@openclaw/searxng-plugin", "signal": "@openclaw/signal", "slack": "@openclaw/slack", "sms": "@openclaw/sms",
-	"stepfun": "@openclaw/stepfun-provider", "synology-chat": "@openclaw/synology-chat", "synthetic": "@openclaw/synthetic-provider",
-	"tavily": "@openclaw/tavily-plugin", "team-reports": "@openclaw/team-reports", "teams-meetings": "@openclaw/teams-meetings",
-	"tencent": "@openclaw/tencent-provider", "tlon": "@openclaw/tlon", "tokenjuice": "@openclaw/tokenjuice",
-	"twitch": "@openclaw/twitch", "typesafe": "@openclaw/typesafe", "venice": "@openclaw/venice-provider",
-	"vercel-ai-gateway": "@openclaw/vercel-ai-gateway-provider", "voice-call": "@openclaw/voice-call",
-	"volcengine": "@openclaw/volcengine-provider", "voyage": "@openclaw/voyage-provider", "vydra": "@openclaw/vydra-provider",
-	"wecom-openclaw-plugin": "@wecom/wecom-openclaw-plugin@2026.7.2", "whatsapp": "@openclaw/whatsapp",
-	"xiaomi": "@openclaw/xiaomi-provider", "zai": "@openclaw/zai-provider", "zalo": "@openclaw/zalo",
-	"zalouser": "@openclaw/zalouser", "zoom-meetings": "@openclaw/zoom-meetings",
+	return p.Package + "@" + p.Version
 }
 
 // RequiredPlugins lists, sorted by id, the plugins doc configures that
-// release does not bundle: a channel under channels.<id> (an object not
-// disabled), a plugin entry under plugins.entries.<id> (not disabled), and
-// the provider of a model the agents select (agents.defaults.model and
-// each entry's, primary and fallbacks); none when plugins.enabled is
-// false, never one plugins.deny names. A release the library does not
-// know lists none.
+// release does not bundle, as OpenClaw collects the plugins it installs
+// at start: the plugin of each channel under channels.<id> (an object not
+// disabled), every plugin entry under plugins.entries.<id>, each
+// plugins.allow member and plugins.slots value, every agent runtime id
+// (agentRuntime.id and pickerRuntimes of the model maps of
+// agents.defaults, agents.entries and agents.list, of models.providers
+// and their models) and the provider of each model the agents select
+// (agents.defaults.model and each entry's, primary and fallbacks). Ids
+// compare as OpenClaw's normalizePluginId compares them. None when
+// plugins.enabled is false; never one plugins.deny names or whose entry
+// is disabled. Which plugins a release does not bundle, and at which
+// version it installs them, is the release's carried data
+// (openclawschema.Contract.InstalledPlugin); a release the library does
+// not carry lists none.
 func RequiredPlugins(doc occkit.Document, release string) []Plugin {
-	specs, ok := unbundledPlugins(release)
-	if !ok {
+	c, err := openclawschema.ContractFor(release)
+	if err != nil {
 		return nil
 	}
 	root := doc.Get(occkit.Root())
@@ -99,46 +60,115 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 	if v := plugins.Key("enabled"); v.IsBool() && !v.Bool() {
 		return nil
 	}
-	denied := map[string]bool{}
+	disabled := func(v occkit.Value) bool {
+		e := v.Key("enabled")
+		return e.IsBool() && !e.Bool()
+	}
+	blocked := map[string]bool{}
 	for _, v := range plugins.Key("deny").Array() {
-		denied[strings.TrimSpace(v.String())] = true
+		if v.IsString() {
+			blocked[c.PluginID(v.String())] = true
+		}
 	}
 	want := map[string]bool{}
-	enabled := func(v occkit.Value) bool {
-		e := v.Key("enabled")
-		return v.IsObject() && !(e.IsBool() && !e.Bool())
+	add := func(v occkit.Value) {
+		if v.IsString() {
+			want[c.PluginID(v.String())] = true
+		}
 	}
-	for _, section := range []occkit.Value{root.Key("channels"), plugins.Key("entries")} {
-		section.ForEach(func(k, v occkit.Value) bool {
-			if enabled(v) {
-				want[strings.TrimSpace(k.String())] = true
+	plugins.Key("entries").ForEach(func(k, v occkit.Value) bool {
+		if disabled(v) {
+			blocked[c.PluginID(k.String())] = true
+		} else {
+			add(k)
+		}
+		return true
+	})
+	for _, v := range plugins.Key("allow").Array() {
+		add(v)
+	}
+	plugins.Key("slots").ForEach(func(_, v occkit.Value) bool {
+		add(v)
+		return true
+	})
+	root.Key("channels").ForEach(func(k, v occkit.Value) bool {
+		if v.IsObject() && !disabled(v) {
+			if p, ok := c.ChannelPlugin(strings.TrimSpace(k.String())); ok && p.Package != "" {
+				want[p.ID] = true
 			}
-			return true
-		})
+		}
+		return true
+	})
+	for _, id := range runtimeIDs(root) {
+		want[c.PluginID(id)] = true
 	}
 	for _, ref := range modelRefs(root.Key("agents")) {
 		if i := strings.IndexByte(ref, '/'); i > 0 {
-			want[strings.ToLower(strings.TrimSpace(ref[:i]))] = true
+			want[c.PluginID(ref[:i])] = true
 		}
 	}
 	var out []Plugin
 	for id := range want {
-		spec, ok := specs[id]
-		if e := plugins.Key("entries").Key(id).Key("enabled"); !ok || denied[id] || e.IsBool() && !e.Bool() {
+		if blocked[id] {
 			continue
 		}
-		p := Plugin{ID: id, Package: spec}
-		if i := strings.LastIndexByte(spec, '@'); i > 0 {
-			p.Package, p.Version = spec[:i], spec[i+1:]
+		if p, ok := c.InstalledPlugin(id); ok {
+			out = append(out, Plugin{ID: p.ID, Package: p.Package, Version: p.Version})
 		}
-		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
+// agentEntries are the agents' own settings: each agents.entries.<id>
+// and each element of the legacy agents.list.
+func agentEntries(agents occkit.Value) []occkit.Value {
+	var out []occkit.Value
+	agents.Key("entries").ForEach(func(_, e occkit.Value) bool {
+		out = append(out, e)
+		return true
+	})
+	return append(out, agents.Key("list").Array()...)
+}
+
+// runtimeIDs are the agent runtime ids root selects: agentRuntime.id and
+// pickerRuntimes of each model of agents.defaults.models and the agents'
+// models maps, of each models.providers entry and of its models.
+func runtimeIDs(root occkit.Value) []string {
+	var out []string
+	runtimes := func(entry occkit.Value) {
+		if id := entry.Key("agentRuntime").Key("id"); id.IsString() {
+			out = append(out, id.String())
+		}
+		for _, v := range entry.Key("pickerRuntimes").Array() {
+			if v.IsString() {
+				out = append(out, v.String())
+			}
+		}
+	}
+	modelMap := func(models occkit.Value) {
+		models.ForEach(func(_, entry occkit.Value) bool {
+			runtimes(entry)
+			return true
+		})
+	}
+	agents := root.Key("agents")
+	modelMap(agents.Key("defaults").Key("models"))
+	for _, e := range agentEntries(agents) {
+		modelMap(e.Key("models"))
+	}
+	root.Key("models").Key("providers").ForEach(func(_, p occkit.Value) bool {
+		runtimes(p)
+		for _, m := range p.Key("models").Array() {
+			runtimes(m)
+		}
+		return true
+	})
+	return out
+}
+
 // modelRefs are the model refs the agents select: agents.defaults.model
-// and each agents.entries.<id>.model, a string or {primary, fallbacks}.
+// and each agent's model, a string or {primary, fallbacks}.
 func modelRefs(agents occkit.Value) []string {
 	var out []string
 	add := func(m occkit.Value) {
@@ -156,9 +186,8 @@ func modelRefs(agents occkit.Value) []string {
 		}
 	}
 	add(agents.Key("defaults").Key("model"))
-	agents.Key("entries").ForEach(func(_, e occkit.Value) bool {
+	for _, e := range agentEntries(agents) {
 		add(e.Key("model"))
-		return true
-	})
+	}
 	return out
 }

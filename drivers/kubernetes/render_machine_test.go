@@ -54,7 +54,13 @@ func envValue(c corev1.Container, name string) (string, bool) {
 func TestRenderPinsImages(t *testing.T) {
 	const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	for _, c := range allTopologyCases {
-		for _, openclaw := range []string{"2026.9.6", "2026.8.2"} {
+		releases := []string{"2026.9.6", "2026.8.2"}
+		if c.harness == occkit.HarnessCodex {
+			// Its gateway needs the codex plugin, which npm publishes
+			// from 2026.9.4 on only.
+			releases = []string{"2026.9.6", "2026.9.4"}
+		}
+		for _, openclaw := range releases {
 			for _, mapped := range []bool{false, true} {
 				d := testDriver(t)
 				harnessVersion := openclaw
@@ -130,6 +136,10 @@ func TestRenderRefusesUnpinnable(t *testing.T) {
 			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "ADM-3", Path: "harnessVersions.openclaw"}},
 		{"codex gateway without an openclaw release", record(t, codex, withVersions("0.171.0", "")), render.Options{Namespace: tenant},
 			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "ADM-3", Path: "harnessVersions.openclaw"}},
+		// npm publishes no @openclaw/codex that 2026.8.2 accepts: no
+		// registry can provide the gateway's codex plugin.
+		{"codex gateway whose plugin npm lacks", record(t, codex, withVersions("0.171.0", "2026.8.2")), render.Options{Namespace: tenant},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: "harnessVersions.openclaw"}},
 		{"tagged repository", embedded, render.Options{Namespace: tenant, Images: render.Images{OpenClaw: "example.com/openclaw:latest"}},
 			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Rule: "DRV-5", Path: "kubernetes.images.openClaw"}},
 		{"repository by digest", codex, render.Options{Namespace: tenant, Images: render.Images{Codex: "example.com:5000/codex@sha256:00"}},

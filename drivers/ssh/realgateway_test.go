@@ -216,8 +216,8 @@ func installPluginsLocally(ctx context.Context, t *testing.T, in realgateway.Ins
 	if err := os.MkdirAll(u.RevisionDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	sh := pluginInstallScript(u, cache, func(id string) string {
-		return cliCommand(in.Bin(), nil, "plugins", "install", id)
+	sh := pluginInstallScript(u, cache, func(spec string) string {
+		return cliCommand(in.Bin(), nil, "plugins", "install", spec)
 	})
 	// What an SSH session has: the login's PATH (node 24 first here),
 	// a HOME and TMPDIR, and no credential (a channel token in the

@@ -156,11 +156,15 @@
 // mirror (npm_config_registry; an in-cluster mirror such as Verdaccio,
 // Nexus or Artifactory, the usual arrangement for clusters without
 // egress), and npm's default, the public registry, when empty. The
-// version is pinned: the one the release's catalog pins, else the release
-// itself, or the newest earlier release of the package the release
-// accepts when the package skipped it (@openclaw/codex@2026.9.5 for
-// 2026.9.6; compile.RequiredPlugins). A version the registry lacks fails
-// the init container (E404), never a silent drift.
+// version is pinned to what the release installs, from the release data
+// the library carries (compile.RequiredPlugins, the list the SSH driver
+// installs too): the one the release's catalog pins for a third-party
+// plugin, else the release itself, or the newest published version of the
+// package that accepts the release when npm skipped it
+// (@openclaw/codex@2026.9.5 for 2026.9.6, @openclaw/discord@2026.7.35 for
+// 2026.8.x). A plugin npm publishes no version of for the release (Codex
+// before 2026.9.4) is refused at render (409 DRV-5); a version the
+// registry lacks fails the init container (E404), never a silent drift.
 //
 // --force makes a restart reinstall over the copy on the data volume
 // (without it OpenClaw refuses: "plugin already exists"); npm's cache,

@@ -315,6 +315,9 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	objs := Objects{Namespace: r.ns, Tokens: []Token{{
 		Name: GatewayTokenSecretName(rev.AgentID()), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}}}
 	for _, p := range plan.Processes {
+		if err := checkPlugins(p); err != nil {
+			return Objects{}, err
+		}
 		w := workload{process: p, home: homes[p.Role]}
 		if p.Role == occkit.ProcessHarness {
 			w.runtimeClass = runtimeClass
@@ -762,11 +765,26 @@ func containerSecurity() *corev1.SecurityContext {
 // enables each provided plugin itself.
 const PluginInstallConfig = "/tmp/occkit-plugin-install/openclaw.json"
 
+// checkPlugins refuses (409) a process that needs a plugin the npm
+// registry publishes no version of that its release accepts
+// (compile.Plugin.Version ""): no registry mirror can serve it, and
+// started without it OpenClaw would fetch it elsewhere at start.
+func checkPlugins(p compile.ProcessPlan) error {
+	for _, pl := range p.Plugins {
+		if pl.Spec() == "" {
+			return occkit.Conflict("DRV-5", occkit.InstallationPath("harnessVersions", string(p.Program)),
+				"the configuration needs the plugin %s (%s), which OpenClaw %s does not bundle and the npm registry publishes no version of that it accepts: approve another release",
+				pl.ID, pl.Package, p.Version)
+		}
+	}
+	return nil
+}
+
 // pluginInstalls are the init containers that install a process's
 // unbundled plugins (compile.ProcessPlan.Plugins) into its state
 // directory, one per plugin, in the plan's order, with the process's own
 // pinned image: `openclaw plugins install --force <package>@<version>`,
-// the version the release pins, else the release itself. --force makes a
+// the version the release installs (compile.Plugin.Spec). --force makes a
 // restart reinstall over the data volume's copy instead of failing on it
 // ("plugin already exists"); npm's cache under the home on the data
 // volume keeps that cheap. OpenClaw records each as installed from its
@@ -787,10 +805,6 @@ func (r *renderer) pluginInstalls(w workload, image string) []corev1.Container {
 	}
 	var out []corev1.Container
 	for i, pl := range p.Plugins {
-		version := pl.Version
-		if version == "" {
-			version = p.Version
-		}
 		name := "plugin-" + pl.ID
 		if len(validation.IsDNS1123Label(name)) > 0 {
 			name = "plugin-" + strconv.Itoa(i)
@@ -798,7 +812,7 @@ func (r *renderer) pluginInstalls(w workload, image string) []corev1.Container {
 		out = append(out, corev1.Container{
 			Name:  name,
 			Image: image,
-			Args:  []string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Package + "@" + version},
+			Args:  []string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()},
 			Env:   env,
 			VolumeMounts: []corev1.VolumeMount{
 				{Name: "data", MountPath: w.home},
