@@ -11,21 +11,33 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/occkit/occkit/internal/tiers"
 )
+
+// containerTier starts the container filesystem tier in t: it needs root
+// (bind mounts) and the tools; without them the tier skips
+// (tiers.Tier.Skip: a failure under OCCKIT_REQUIRE_INTEGRATION=1).
+func containerTier(t *testing.T, tools ...string) *tiers.Run {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		tiers.ContainerFilesystem.Skip(t, "bind mounts need root")
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			tiers.ContainerFilesystem.Skip(t, "no "+tool)
+		}
+	}
+	return tiers.ContainerFilesystem.Start(t)
+}
 
 // A process's container filesystem: a read-only mount refuses writes
 // (EROFS), a writable one takes them, and /etc/hosts maps the rendered
 // host names; the host's own files are untouched, and a mount point the
 // host lacks is made in a private overlay, not on the host.
 func TestContainerFilesystem(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("bind mounts need root")
-	}
-	for _, tool := range []string{"unshare", "mount", "getent"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s", tool)
-		}
-	}
+	run := containerTier(t, "unshare", "mount", "getent")
+	defer run.Done(1)
 	src, ro, rw := t.TempDir(), t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(src, "openclaw.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
@@ -108,12 +120,8 @@ func TestProblemsMachine(t *testing.T) {
 // A pod's /tmp over the host's: the sources the test keeps under the
 // host's /tmp are bound before it hides them.
 func TestContainerFilesystemOwnTmp(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("bind mounts need root")
-	}
-	if _, err := exec.LookPath("unshare"); err != nil {
-		t.Skip("no unshare")
-	}
+	run := containerTier(t, "unshare")
+	defer run.Done(1)
 	root := t.TempDir() // under the host's temporary directory
 	tmp, cfg := filepath.Join(root, "pod-tmp"), filepath.Join(root, "cfg")
 	for _, d := range []string{tmp, cfg} {
