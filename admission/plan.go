@@ -28,6 +28,7 @@ func (r *Revision) planInput() compile.PlanInput {
 		Credentials:     cred,
 		SecretBindings:  r.secretBindings,
 		Namespace:       r.namespace,
+		HarnessVersion:  r.harness.Version,
 		OpenClawRelease: r.openclawSchema,
 		Secrets:         r.secrets,
 	}

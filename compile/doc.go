@@ -332,6 +332,33 @@
 //	                                                          enrols with its gateway); never a
 //	                                                          secretBinding
 //
+// Each planned process also says what its machine must give it: the
+// approved release it runs ([ProcessPlan].Version: the OpenClaw release,
+// also for the gateway of a Codex revision, whose document was validated
+// against it; the Codex CLI version for the app-server), the variable of
+// its writable state directory apart from its read-only files
+// ([ProcessPlan].StateEnv: OPENCLAW_STATE_DIR, CODEX_HOME), how long its
+// own stop policy takes after SIGTERM ([ProcessPlan].StopGrace:
+// [GatewayStopGrace], 330 s, for the gateway) and the plugins its
+// document configures that its release does not bundle
+// ([RequiredPlugins], from the release's carried data, openclawschema), which the native
+// document enables explicitly (plugins.entries.<id>.enabled: true, an
+// author's entry keeping its settings): OpenClaw loads an installed
+// external plugin only with that trust, which its own installer would
+// write into a configuration the Compute keeps read-only. A dedicated node host
+// whose gateway host is not loopback gets
+// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1 ([EnvAllowPrivateWS]): the plan
+// dials ws:// and a Compute that names another host places both on its
+// private network ([PlanOptions].GatewayHost). A dedicated Codex
+// app-server that listens beyond loopback ([PlanOptions].AppServerListen)
+// authenticates its WebSocket clients, as Codex requires there: it runs
+// with `--ws-auth capability-token --ws-token-file` the file the Compute
+// names ([PlanOptions].AppServerTokenFile, [ProcessPlan].TokenFile; a plan
+// without one is refused, 409 CMP-4), and the gateway gets the same
+// Compute-owned token as OPENCLAW_CODEX_APP_SERVER_TOKEN
+// ([Env].AppServerToken), referenced by
+// plugins.entries.codex.config.appServer.authToken.
+//
 // The startup model probe (PRB) is no process of its own: it runs inside
 // the process whose [ProcessPlan].Inference is set, the one that owns model
 // access.

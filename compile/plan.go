@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -43,18 +44,20 @@ func AllFileRoles() []FileRole { return []FileRole{FileNativeDocument, FileCodex
 // ServiceAccount token the Compute projects by reference), GatewayToken
 // (the Agent's gateway auth token, which the Compute owns: Kubernetes a
 // per-Agent Secret, SSH the per-Agent environment file; it has no
-// namespace or ID of its own) or Placeholder (a fixed stand-in the Sandbox
-// egress proxy replaces, AUTH-3) applies.
+// namespace or ID of its own), AppServerToken (the Agent's Codex
+// app-server token, which the Compute owns the same way) or Placeholder (a
+// fixed stand-in the Sandbox egress proxy replaces, AUTH-3) applies.
 //
 // It is [occkit.EnvVar] (a model-auth variable of the projection plan)
 // widened to every variable a process receives: logging settings,
 // secretBindings and the gateway token as well.
 type Env struct {
-	Name         string
-	Value        string
-	Secret       occkit.SourceRef
-	GatewayToken bool
-	Placeholder  bool
+	Name           string
+	Value          string
+	Secret         occkit.SourceRef
+	GatewayToken   bool
+	AppServerToken bool
+	Placeholder    bool
 }
 
 // File is a file a planned process reads, named by role.
@@ -105,6 +108,37 @@ type ProcessPlan struct {
 	HostCredentials bool
 	// StderrOnly: collectors read stderr only; stdout is protocol.
 	StderrOnly bool
+	// Version is the approved release the process runs (ADM-3): the
+	// OpenClaw release for [ProgramOpenClaw] (on a Codex revision, the
+	// release the gateway document was validated against), the Codex CLI
+	// version for [ProgramCodex]; "" when the revision froze none. A
+	// Compute runs exactly this release (a Kubernetes image tag).
+	Version string
+	// StateEnv names the variable the Compute sets to a writable directory
+	// of the process's own, apart from its read-only [File]s:
+	// OPENCLAW_STATE_DIR for OpenClaw (without it OpenClaw writes media,
+	// config backups and plugin install roots beside OPENCLAW_CONFIG_PATH),
+	// CODEX_HOME for Codex (its state database, sessions and login; the
+	// planned config.toml is the one read-only file in it).
+	StateEnv string
+	// StopGrace is how long, in seconds, the program's own stop policy may
+	// take after SIGTERM before it exits ([GatewayStopGrace] for the
+	// gateway); 0 when it has none. A Compute waits at least this long
+	// before it kills the process.
+	StopGrace int
+	// Plugins are the plugins the process's document configures that its
+	// release does not bundle ([RequiredPlugins]). OpenClaw installs them
+	// from the npm registry at start (a fetch, about 75 s each without a
+	// registry); it trusts a plugin only when it was installed from its
+	// official npm package (a plugin loaded from plugins.load.paths is
+	// refused its trusted APIs), so a Compute provides them as such an
+	// install in the state directory before the process starts.
+	Plugins []Plugin
+	// TokenFile, when set, is the absolute path where the Compute must
+	// put the Agent's app-server token (the bytes [Env].AppServerToken
+	// names) before the process starts: the dedicated Codex app-server
+	// reads it to authenticate WebSocket clients ([PlanOptions].AppServerTokenFile).
+	TokenFile string
 }
 
 // Lookup returns the named variable of p.
@@ -167,9 +201,13 @@ type PlanInput struct {
 	SecretBindings []occkit.SecretBinding
 	// Namespace is the Agent's tenant namespace, when admission knew it.
 	Namespace string
-	// OpenClawRelease is the OpenClaw release the revision was admitted
-	// for: its sensitive paths and environment policy apply
-	// ([SecretPolicyFor]; "" is the pinned release's).
+	// HarnessVersion is the approved version of the decided Harness
+	// (ADM-3); OpenClawRelease the OpenClaw release the document was
+	// validated against (the gateway's release on a Codex revision): its
+	// sensitive paths and environment policy apply ([SecretPolicyFor]).
+	// Either may be "" when the revision froze none ("" is the pinned
+	// release's policy).
+	HarnessVersion  string
 	OpenClawRelease string
 	// Secrets is, optionally, Document's [ScanSecrets] under that
 	// release's policy, which admission made: the plan reads it instead
@@ -187,7 +225,10 @@ type PlanOptions struct {
 	// GatewayPort is the gateway's port; 0 is [DefaultGatewayPort].
 	GatewayPort int
 	// GatewayHost is where a dedicated OpenClaw Harness reaches the
-	// gateway; "" is 127.0.0.1.
+	// gateway; "" is 127.0.0.1. The node host dials it over plaintext
+	// ws://: a host that is not loopback must be on a private network the
+	// Compute controls (a Kubernetes Service in the tenant namespace), and
+	// the plan then sets [EnvAllowPrivateWS] on the node host.
 	GatewayHost string
 	// AppServerHost and AppServerPort are where a dedicated Codex
 	// gateway reaches its app-server; "" is 127.0.0.1, 0
@@ -197,6 +238,14 @@ type PlanOptions struct {
 	// AppServerListen is the address the app-server listens on; "" is
 	// 127.0.0.1 ("0.0.0.0" in a pod).
 	AppServerListen string
+	// AppServerTokenFile is the absolute path where the Compute gives the
+	// app-server the Agent's app-server token. Codex refuses to listen
+	// beyond loopback without WebSocket authentication, and the gateway's
+	// codex plugin refuses a remote app-server URL without a token: when
+	// AppServerListen is not loopback the plan requires it, runs the
+	// app-server with capability-token authentication reading this file,
+	// and gives the gateway the same token as [EnvAppServerToken].
+	AppServerTokenFile string
 	// Namespace is the tenant namespace the Compute runs the Agent in;
 	// every projected Secret must live there (AUTH-2).
 	Namespace string
@@ -223,7 +272,24 @@ const (
 	EnvConfigPath = logging.EnvConfigPath
 	// EnvCodexHome is the Codex app-server's home (its config.toml).
 	EnvCodexHome = "CODEX_HOME"
+	// EnvStateDir is an OpenClaw process's writable state directory.
+	EnvStateDir = "OPENCLAW_STATE_DIR"
+	// EnvAllowPrivateWS is OpenClaw's documented private-network setting
+	// ("1"): it lets a client dial plaintext ws:// to a host name on a
+	// trusted private network, which it otherwise refuses (SECURITY ERROR).
+	EnvAllowPrivateWS = "OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"
+	// EnvAppServerToken feeds the codex plugin's appServer.authToken on a
+	// dedicated Codex gateway whose app-server is not on loopback: the
+	// native document holds only "${OPENCLAW_CODEX_APP_SERVER_TOKEN}".
+	EnvAppServerToken = "OPENCLAW_CODEX_APP_SERVER_TOKEN"
 )
+
+// GatewayStopGrace is the OpenClaw gateway's own stop policy, in seconds:
+// after SIGTERM it drains active work for up to 315 s, keeps a 10 s
+// shutdown reserve and a 5 s supervisor exit margin (openclaw
+// gateway-shutdown-budget.mjs, GATEWAY_SERVICE_STOP_TIMEOUT_MS, logged as
+// "shutdown budget … policy=330000ms").
+const GatewayStopGrace = 330
 
 // ReadinessPath is the gateway's readiness endpoint (DRV-6).
 const ReadinessPath = "/readyz"
@@ -378,6 +444,9 @@ func (o PlanOptions) check() error {
 		if !validHost(h.v) {
 			errs = append(errs, occkit.Conflict("CMP-4", at.Key(h.k), "%s must be a host name or address", h.k))
 		}
+	}
+	if f := o.AppServerTokenFile; f != "" && (!strings.HasPrefix(f, "/") || path.Clean(f) != f) {
+		errs = append(errs, occkit.Conflict("CMP-4", at.Key("appServerTokenFile"), "appServerTokenFile must be an absolute normalized path"))
 	}
 	return occkit.Join(errs...)
 }
@@ -735,12 +804,20 @@ func (b planner) gateway() (ProcessPlan, error) {
 			return ProcessPlan{}, err
 		}
 	}
+	release := b.openClawRelease()
+	plugins := RequiredPlugins(doc, release)
+	if doc, err = b.enablePlugins(doc, plugins); err != nil {
+		return ProcessPlan{}, err
+	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
 		return ProcessPlan{}, err
 	}
 	env := envOf(lr)
 	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
+	if b.appServerAuth() {
+		env = append(env, Env{Name: EnvAppServerToken, AppServerToken: true})
+	}
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
@@ -751,6 +828,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Files:     []File{b.file(FileNativeDocument, NativeDocumentName, doc)},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
+		Version:   release, StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
 	}
 	if b.in.Mode == occkit.ModeEmbedded {
 		// AUTH-2: the combined gateway/Harness gets the Harness plan.
@@ -785,9 +863,20 @@ func (b planner) harness() (ProcessPlan, error) {
 		if err != nil {
 			return ProcessPlan{}, err
 		}
-		p.Program = ProgramCodex
+		p.Program, p.Version, p.StateEnv = ProgramCodex, b.in.HarnessVersion, EnvCodexHome
 		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
 			"ws://"+b.opts.AppServerListen+":"+strconv.Itoa(b.opts.AppServerPort))
+		if b.appServerAuth() {
+			// Codex refuses a listener beyond loopback without WebSocket
+			// authentication; its gateway presents the same token
+			// (appServer.authToken, EnvAppServerToken).
+			if b.opts.AppServerTokenFile == "" {
+				return ProcessPlan{}, occkit.Conflict("CMP-4", occkit.RenderPath("placement", "appServerTokenFile"),
+					"an app-server listening beyond loopback needs a token file the Compute provides")
+			}
+			p.TokenFile = b.opts.AppServerTokenFile
+			p.Args = append(p.Args, "--ws-auth", "capability-token", "--ws-token-file", p.TokenFile)
+		}
 		p.Files = []File{{Role: FileCodexConfig, Name: CodexConfigName, Data: toml, DirEnv: EnvCodexHome}}
 		p.Port = b.opts.AppServerPort
 		p.Readiness = Readiness{TCP: true}
@@ -796,9 +885,16 @@ func (b planner) harness() (ProcessPlan, error) {
 		if err != nil {
 			return ProcessPlan{}, err
 		}
-		p.Program = ProgramOpenClaw
+		p.Program, p.Version, p.StateEnv = ProgramOpenClaw, b.openClawRelease(), EnvStateDir
 		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
 		p.Files = []File{b.file(FileNativeDocument, NativeDocumentName, doc)}
+		if !loopbackHost(b.opts.GatewayHost) {
+			// The plan dials the gateway over plaintext ws:// (it renders
+			// no TLS); a host that is not loopback is on the Compute's
+			// private network (PlanOptions.GatewayHost), which OpenClaw
+			// accepts only with its documented private-network setting.
+			env = append(env, Env{Name: EnvAllowPrivateWS, Value: "1"})
+		}
 		// The node host authenticates to its own gateway with the
 		// gateway token (OpenClaw reads OPENCLAW_GATEWAY_TOKEN); without
 		// it the gateway refuses the node and it exits for a restart.
@@ -815,11 +911,29 @@ func (b planner) harness() (ProcessPlan, error) {
 	return p, nil
 }
 
+// openClawRelease is the OpenClaw release the revision's OpenClaw
+// processes run: the Harness version of an OpenClaw revision, else the
+// release its document was validated against.
+func (b planner) openClawRelease() string {
+	if b.in.Harness == occkit.HarnessOpenClaw && b.in.HarnessVersion != "" {
+		return b.in.HarnessVersion
+	}
+	return b.in.OpenClawRelease
+}
+
+// loopbackHost reports whether h names this host: localhost, 127.0.0.0/8
+// or ::1.
+func loopbackHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "[::1]" || h == "::1"
+}
+
 var (
 	gatewayPath            = occkit.NewPath("gateway")
 	appServerPath          = occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
 	appServerURLPath       = appServerPath.Key("url")
 	appServerTransportPath = appServerPath.Key("transport")
+	appServerAuthPath      = appServerPath.Key("authToken")
 )
 
 // gatewaySection writes the control plane's gateway settings: mode local,
@@ -867,5 +981,47 @@ func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	return doc.Set(appServerURLPath, url)
+	if doc, err = doc.Set(appServerURLPath, url); err != nil || !b.appServerAuth() {
+		return doc, err
+	}
+	// Who may drive the Harness is the control plane's decision, like
+	// gateway.auth: an author's token is replaced by the Compute's.
+	return doc.Set(appServerAuthPath, "${"+EnvAppServerToken+"}")
+}
+
+// enablePlugins writes plugins.entries.<id>.enabled: true for each
+// plugin the Compute provides ([RequiredPlugins]) whose entry does not
+// say enabled already. OpenClaw loads an installed external plugin only
+// with that explicit trust (without it: "channel is configured, but
+// external plugin … is installed without explicit trust", and the channel
+// never starts); its own installer writes it into the configuration,
+// which on a Compute is the frozen, read-only document, so the plan
+// writes it into the native document. An entry or ancestor that is not
+// an object is 400.
+func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin) (occkit.Document, error) {
+	for _, p := range plugins {
+		entry := pluginEntriesPath.Key(p.ID)
+		for at := entry; !at.IsRoot(); at = at.Parent() {
+			if v := docjson.Get(doc, at); v.Exists() && !v.IsObject() {
+				return occkit.Document{}, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
+			}
+		}
+		if v := docjson.Get(doc, entry.Key("enabled")); b.check || v.IsBool() && v.Bool() {
+			continue
+		}
+		var err error
+		if doc, err = doc.Set(entry.Key("enabled"), true); err != nil {
+			return occkit.Document{}, err
+		}
+	}
+	return doc, nil
+}
+
+var pluginEntriesPath = occkit.NewPath("plugins", "entries")
+
+// appServerAuth reports whether the dedicated Codex app-server listens
+// beyond loopback, so that it and its gateway share the Agent's
+// app-server token.
+func (b planner) appServerAuth() bool {
+	return b.in.Harness == occkit.HarnessCodex && b.in.Mode == occkit.ModeDedicated && !loopbackHost(b.opts.AppServerListen)
 }

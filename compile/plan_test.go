@@ -136,11 +136,72 @@ func TestBuildPlan(t *testing.T) {
 	}
 }
 
+// A dedicated Codex app-server listening beyond loopback authenticates its
+// WebSocket clients with the Agent's app-server token: the app-server reads
+// the file the Compute names, the gateway's codex plugin presents the same
+// token from a variable, and the document holds only the reference. On
+// loopback neither needs it.
+func TestBuildPlanAppServerToken(t *testing.T) {
+	in := compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated, Compute: occkit.ComputeKubernetes,
+		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},`+
+			`"plugins":{"entries":{"codex":{"config":{"appServer":{"authToken":"author-token"}}}}}}`), Level: occkit.LevelInfo}
+	const file = "/var/run/occkit/app-server/token"
+	tests := []struct {
+		name      string
+		opts      compile.PlanOptions
+		wantFile  string
+		wantArgs  []string
+		wantToken string
+	}{
+		{"beyond loopback", compile.PlanOptions{AppServerListen: "0.0.0.0", AppServerTokenFile: file}, file,
+			[]string{"app-server", "--listen", "ws://0.0.0.0:4500", "--ws-auth", "capability-token", "--ws-token-file", file},
+			`"${OPENCLAW_CODEX_APP_SERVER_TOKEN}"`},
+		// The author's token stays where no Compute token replaces it:
+		// admission refuses literal secrets, not this stage.
+		{"loopback", compile.PlanOptions{AppServerTokenFile: file}, "",
+			[]string{"app-server", "--listen", "ws://127.0.0.1:4500"}, `"author-token"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := compile.BuildPlan(in, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gw, _ := plan.Process(occkit.ProcessGateway)
+			h, _ := plan.Process(occkit.ProcessHarness)
+			if h.TokenFile != tt.wantFile {
+				t.Errorf("token file = %q, want %q", h.TokenFile, tt.wantFile)
+			}
+			args := h.Args[len(h.Args)-len(tt.wantArgs):]
+			if d := cmp.Diff(tt.wantArgs, args); d != "" {
+				t.Errorf("app-server args (-want +got):\n%s", d)
+			}
+			e, ok := gw.Lookup("OPENCLAW_CODEX_APP_SERVER_TOKEN")
+			if ok != (tt.wantFile != "") || ok && (!e.AppServerToken || e.Value != "" || !e.Secret.IsZero()) {
+				t.Errorf("gateway app-server token variable = %+v, %v", e, ok)
+			}
+			if _, ok := h.Lookup("OPENCLAW_CODEX_APP_SERVER_TOKEN"); ok {
+				t.Error("the app-server reads its token from the file, not a variable")
+			}
+			doc, _ := gw.File(compile.FileNativeDocument)
+			got := occkit.MustParseDocument(string(doc.Data)).Get(occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "authToken")).Raw()
+			if got != tt.wantToken {
+				t.Errorf("appServer.authToken = %s, want %s", got, tt.wantToken)
+			}
+		})
+	}
+}
+
 // The stage refuses what no Compute may run (AUTH-2, AUTH-6, LOG-2).
 func TestBuildPlanRefuses(t *testing.T) {
 	ok := compile.PlanInput{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated,
 		Document: stamped(t, `{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},"channels":{"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}},"memory":{"search":{"remote":{"apiKey":"${MEMORY_KEY}"}}}}`), Level: occkit.LevelInfo}
 	with := func(f func(*compile.PlanInput)) compile.PlanInput { in := ok; f(&in); return in }
+	// bound binds every variable ok's document references (DOC-4), for
+	// refusals the plan reaches only past that check.
+	bound := with(func(in *compile.PlanInput) {
+		in.SecretBindings = []occkit.SecretBinding{planBinding, {Env: "MEMORY_KEY", Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns", ID: "memory"}}}
+	})
 	tests := []struct {
 		name string
 		in   compile.PlanInput
@@ -171,6 +232,10 @@ func TestBuildPlanRefuses(t *testing.T) {
 		{"LOG-2 level", with(func(in *compile.PlanInput) { in.Level = occkit.LevelDebug }),
 			compile.PlanOptions{}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "logging.level", Rule: "LOG-2"}},
 		{"placement", ok, compile.PlanOptions{Bind: "public"}, occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.bind", Rule: "CMP-4"}},
+		{"app-server beyond loopback without a token file", bound, compile.PlanOptions{AppServerListen: "0.0.0.0"},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.appServerTokenFile", Rule: "CMP-4"}},
+		{"relative token file", bound, compile.PlanOptions{AppServerListen: "0.0.0.0", AppServerTokenFile: "run/token"},
+			occkit.ErrorMatcher{Code: occkit.CodeResourceConflict, Path: "placement.appServerTokenFile", Rule: "CMP-4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -308,5 +373,47 @@ func TestPlanSecretScan(t *testing.T) {
 	without := testing.AllocsPerRun(20, func() { _, _ = compile.BuildPlan(input(clean, nil), compile.PlanOptions{Namespace: "ns"}) })
 	if with >= without {
 		t.Errorf("a plan with its own scan allocates %v times, without %v: the scan was not read", with, without)
+	}
+}
+
+// The plugins a Compute installs for the release are enabled explicitly
+// in the native document, as OpenClaw's own installer would record them
+// (it loads an installed external plugin only with that trust); an
+// author's entry keeps its settings, and an entry that is not an object
+// is refused by BuildPlan and CheckPlan alike.
+func TestBuildPlanEnablesProvidedPlugins(t *testing.T) {
+	base := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
+		Level: occkit.LevelInfo, HarnessVersion: "2026.9.6"}
+	tests := []struct {
+		name, doc, release string
+		want               string // plugins.entries as rendered
+	}{
+		{"channel", `{"channels":{"discord":{"enabled":true}}}`, "2026.9.6", `{"discord":{"enabled":true}}`},
+		{"author's entry kept", `{"channels":{"slack":{}},"plugins":{"entries":{"slack":{"config":{"x":1}}}}}`, "2026.9.6",
+			`{"slack":{"config":{"x":1},"enabled":true}}`},
+		{"bundled channel", `{"channels":{"telegram":{}}}`, "2026.9.6", ``},
+		{"release without the table", `{"channels":{"discord":{}}}`, "1999.1.1", ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base
+			in.Document, in.HarnessVersion = stamped(t, tt.doc), tt.release
+			plan, err := compile.BuildPlan(in, compile.PlanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gw, _ := plan.Process(occkit.ProcessGateway)
+			f, _ := gw.File(compile.FileNativeDocument)
+			if got := occkit.MustParseDocument(string(f.Data)).Get(occkit.NewPath("plugins", "entries")).Raw(); got != tt.want {
+				t.Errorf("plugins.entries = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	in := base
+	in.Document = stamped(t, `{"channels":{"discord":{}},"plugins":{"entries":{"discord":true}}}`)
+	_, err := compile.BuildPlan(in, compile.PlanOptions{})
+	wantError(t, err, occkit.CodeInvalidRequest, "plugins.entries.discord", "CMP-4")
+	if cerr := compile.CheckPlan(in, compile.PlanOptions{}); fmt.Sprint(cerr) != fmt.Sprint(err) {
+		t.Errorf("CheckPlan = %v, BuildPlan = %v", cerr, err)
 	}
 }

@@ -10,11 +10,12 @@
 // paths its hints mark sensitive ([Contract.Sensitive]), the refinements
 // the check mirrors for it ([Contract.Refinements]), the channel ids it
 // accepts ([Contract.Channels]), the plugins its package ships
-// ([Contract.BundledPlugins]) and the official plugins it does not ship
-// and installs from npm at start when a configuration needs one
-// ([Contract.OfficialPlugins]: discord, slack and the codex harness among
-// them; [Plugin.Spec] is the version-bound npm spec, which the npm
-// registry does not hold for every release and package). [ForRelease]
+// ([Contract.BundledPlugins]) and the plugins it does not ship and
+// installs from npm at start when a configuration needs one: the official
+// ones ([Contract.OfficialPlugins]: discord, slack and the codex harness
+// among them) and the third-party ones of its catalog
+// ([Contract.ExternalPlugins]); [Plugin.Spec] is the npm spec the release
+// installs ([Contract.InstalledPlugin] finds one by id). [ForRelease]
 // compiles a release's check once per process; [New] is the newest's.
 // [Compile] checks a schema of a release the library does not carry: its
 // schema alone (no refinement, no channel ids).
@@ -25,8 +26,8 @@
 // (buildConfigSchemaCore). gen.mjs, run with the node that ships beside a
 // release's package, writes the schema, the sensitive hint paths, the
 // version and plugins.json (bundledChannelIds, the manifest registry of a
-// fresh state, normalizePluginId's aliases, the official external plugin
-// catalog), each taken from the release's own code. The newest release's
+// fresh state, normalizePluginId's aliases, the official and external
+// plugins of its catalog), each taken from the release's own code. The newest release's
 // files sit in data/ as written; every other release is a delta against
 // them in data/releases (package internal/releasedata: copies of the
 // base and inserted bytes, with the SHA-256 of the result). The releases
@@ -42,7 +43,28 @@
 //	OCCKIT_OPENCLAW_DIR=$HOME/.cache/occkit/openclaw-<version> go generate ./compile/openclawschema
 //
 // which rebuilds the other releases from data/ itself (the newest release
-// becomes the base). Measure its refinements with TestRefinementDifferential
+// becomes the base).
+//
+// One fact a plugin install depends on is not in any release's package:
+// which versions the npm registry publishes. An official plugin is
+// version-bound to its release, but the registry skips releases
+// (@openclaw/discord and @openclaw/slack have no 2026.8.x or 2026.9.1,
+// @openclaw/codex only 2026.9.4 and 2026.9.5); OpenClaw's installer then
+// takes the newest published version that accepts the release, by its
+// peer dependency on openclaw ("using newest compatible
+// @openclaw/discord@2026.7.35" on 2026.8.2), and finds none for Codex
+// before 2026.9.4. data/npm.json records, for the packages it names, the
+// published versions and the oldest release each accepts, from which
+// [Plugin].Version follows; a package it does not name is taken as
+// published at every release. It names the packages the real tiers
+// install (Codex, Discord, Slack) and is refreshed from the registry with
+//
+//	go run ./internal/gendata -data data -npm [PACKAGE...]
+//
+// (each PACKAGE is added); TestNPMRecordMatchesTheMirror compares it with
+// the registry documents the tiers' npm mirror recorded.
+//
+// Measure a new release's refinements with TestRefinementDifferential
 // against its own validation and record those that do not hold
 // (refinementsAbsent).
 //

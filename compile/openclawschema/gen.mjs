@@ -27,7 +27,10 @@
 //                               "official" in the bundled catalog) the
 //                               package does not ship, which the gateway
 //                               installs from npm, version-bound to the
-//                               release, when a configuration needs one.
+//                               release, when a configuration needs one;
+//                     external  the catalog's third-party plugins (source
+//                               "external"), which it installs at the
+//                               exact version the catalog pins.
 //
 // The output is a pure function of the package.
 import fs from "node:fs";
@@ -107,22 +110,41 @@ if (normalizePluginId(" Telegram ") !== "telegram") {
 
 const listCatalog = await exported("listOfficialExternalPluginCatalogEntries");
 const pluginIdOf = await exported("resolveOfficialExternalPluginId");
-const official = listCatalog()
-  .filter((e) => e.source === "official")
+const byId = (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const catalog = listCatalog()
   .map((e) => {
     const id = pluginIdOf(e);
     const m = e.openclaw ?? {};
     const ch = new Set([...(m.channel?.id ? [m.channel.id] : []), ...Object.keys(m.channelConfigs ?? {})]);
-    return { id, package: e.name, kind: e.kind, channels: [...ch].sort() };
+    return { id, source: e.source, package: e.name, npmSpec: m.install?.npmSpec, kind: e.kind, channels: [...ch].sort() };
   })
-  .filter((p) => p.id && !bundledIds.has(p.id))
-  .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-for (const p of official) {
-  if (!p.package.startsWith("@openclaw/")) {
-    console.error(`official plugin ${p.id} is published as ${p.package}, outside @openclaw`);
-    process.exit(1);
-  }
-}
+  .filter((p) => p.id && !bundledIds.has(p.id));
+const official = catalog
+  .filter((p) => p.source === "official")
+  .map((p) => {
+    // Version-bound: the catalog names the bare package, the release
+    // installs its own version of it.
+    if (!p.package.startsWith("@openclaw/") || p.npmSpec !== p.package) {
+      console.error(`official plugin ${p.id} is published as ${p.package} (npm spec ${p.npmSpec}), not a bare @openclaw package`);
+      process.exit(1);
+    }
+    return { id: p.id, package: p.package, kind: p.kind, channels: p.channels };
+  })
+  .sort(byId);
+const external = catalog
+  .filter((p) => p.source !== "official")
+  .map((p) => {
+    // Pinned: the catalog names the exact version the release installs.
+    const spec = p.npmSpec ?? "";
+    const at = spec.lastIndexOf("@");
+    const version = at > 0 ? spec.slice(at + 1) : "";
+    if (p.source !== "external" || spec.slice(0, at) !== p.package || !/^[0-9]+\.[0-9]+\.[0-9]+$/.test(version)) {
+      console.error(`catalog plugin ${p.id} (source ${p.source}) has npm spec ${spec}, not ${p.package}@<exact version>`);
+      process.exit(1);
+    }
+    return { id: p.id, package: p.package, version, kind: p.kind, channels: p.channels };
+  })
+  .sort(byId);
 
 fs.mkdirSync(out, { recursive: true });
 fs.writeFileSync(path.join(out, "schema.json"), JSON.stringify(schema) + "\n");
@@ -131,6 +153,6 @@ fs.writeFileSync(path.join(out, "version.txt"), version + "\n");
 const lines = (xs) => "[\n  " + xs.map((x) => JSON.stringify(x)).join(",\n  ") + "\n]";
 fs.writeFileSync(
   path.join(out, "plugins.json"),
-  `{\n"channels": ${lines(channels)},\n"bundled": ${lines(bundled)},\n"aliases": ${lines(aliases)},\n"official": ${lines(official)}\n}\n`,
+  `{\n"channels": ${lines(channels)},\n"bundled": ${lines(bundled)},\n"aliases": ${lines(aliases)},\n"official": ${lines(official)},\n"external": ${lines(external)}\n}\n`,
 );
 fs.rmSync(scratch, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/occkit/occkit/compile/openclawschema/internal/releasedata"
@@ -76,6 +77,57 @@ func TestGeneratedData(t *testing.T) {
 				run.Done(1)
 			}
 		})
+	}
+}
+
+// TestNPMRecordMatchesTheMirror: what data/npm.json says the npm
+// registry publishes agrees with the registry documents the tiers' npm
+// mirror recorded from it (.ci/plugins.sh, $OCCKIT_NPM_MIRROR): for every
+// carried release, each recorded package the mirror holds resolves to the
+// same version.
+func TestNPMRecordMatchesTheMirror(t *testing.T) {
+	dir := os.Getenv("OCCKIT_NPM_MIRROR")
+	if dir == "" {
+		tiers.SchemaRegeneration.Skip(t, "OCCKIT_NPM_MIRROR is unset (run .ci/setup)")
+	}
+	run := tiers.SchemaRegeneration.Start(t)
+	rec, err := npmRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range rec.Packages {
+		b, err := os.ReadFile(filepath.Join(dir, "packuments", strings.ReplaceAll(pkg, "/", "%2f")+".json"))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Versions map[string]json.RawMessage `json:"versions"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", pkg, err)
+		}
+		var stable []json.RawMessage
+		for v, m := range doc.Versions {
+			if !strings.Contains(v, "-") {
+				stable = append(stable, m)
+			}
+		}
+		list, _ := json.Marshal(stable)
+		vs, err := releasedata.ParseNPMView(list)
+		if err != nil {
+			t.Fatalf("%s in the mirror: %v", pkg, err)
+		}
+		mirrored := releasedata.NPMRecord{Packages: map[string][]releasedata.NPMVersion{pkg: vs}}
+		for _, release := range Releases() {
+			want, _ := mirrored.Resolve(pkg, release)
+			if got, _ := rec.Resolve(pkg, release); got != want {
+				t.Errorf("OpenClaw %s installs %s@%q by data/npm.json, @%q by the mirror: refresh one of them", release, pkg, got, want)
+			}
+		}
+		run.Done(1)
 	}
 }
 

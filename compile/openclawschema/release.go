@@ -20,8 +20,18 @@ import (
 // data/releases (see doc.go, "The data"). Nothing is decoded before a
 // release is asked for.
 //
-//go:embed data/version.txt data/sensitive.json data/plugins.json data/schema.json data/releases
+//go:embed data/version.txt data/sensitive.json data/plugins.json data/schema.json data/releases data/npm.json
 var data embed.FS
+
+// npmRecord is what the npm registry publishes of the plugin packages
+// data/npm.json names (releasedata.NPMRecord), read on first use.
+var npmRecord = sync.OnceValues(func() (releasedata.NPMRecord, error) {
+	b, err := data.ReadFile("data/npm.json")
+	if err != nil {
+		return releasedata.NPMRecord{}, err
+	}
+	return releasedata.ParseNPMRecord(b)
+})
 
 // Contract is one OpenClaw release's configuration contract as the
 // library carries it: its schema, its sensitive paths, the refinements
@@ -38,6 +48,7 @@ type Contract struct {
 	channels map[string]bool // channels this release validates by name
 	known    map[string]bool // plugin ids of its manifest registry
 	aliases  map[string]string
+	npm      releasedata.NPMRecord
 
 	validator func() (*Validator, error)
 }
@@ -46,23 +57,32 @@ type Contract struct {
 type Plugin struct {
 	// ID is the plugin id, as plugins.entries names it.
 	ID string
-	// Kind is what an official plugin provides: "channel", "provider" or
-	// "plugin"; "" for a bundled one.
+	// Kind is what a plugin the release does not ship provides:
+	// "channel", "provider" or "plugin"; "" for a bundled one.
 	Kind string
 	// Channels are the channel ids the plugin provides.
 	Channels []string
-	// Package is the npm package of an official plugin the release does
-	// not bundle ("@openclaw/discord"); "" for a bundled one.
+	// Package is the npm package of a plugin the release does not ship
+	// ("@openclaw/discord"); "" for a bundled one.
 	Package string
-	// Version is the package version the release installs: official
-	// plugins are version-bound to the release, so it is the release.
+	// External reports a third-party plugin of the release's catalog
+	// (source "external"), not an official one.
+	External bool
+	// Version is the package version the release installs. An official
+	// plugin is version-bound to the release: the release's own version,
+	// unless the npm registry does not publish that one (data/npm.json
+	// records what it publishes of the packages it names), in which case
+	// the newest published version that accepts the release, as OpenClaw's
+	// own installer resolves it ("" when none does); an external plugin is
+	// the version the release's catalog pins. "" for a bundled one.
 	Version string
 }
 
 // Spec is the npm spec the release installs the plugin from
-// ("@openclaw/discord@2026.9.6"), or "" for a bundled plugin.
+// ("@openclaw/discord@2026.9.6"), or "" for a bundled plugin and for one
+// the npm registry publishes no version of that the release accepts.
 func (p Plugin) Spec() string {
-	if p.Package == "" {
+	if p.Package == "" || p.Version == "" {
 		return ""
 	}
 	return p.Package + "@" + p.Version
@@ -82,6 +102,13 @@ type pluginsFile struct {
 		Kind     string   `json:"kind"`
 		Channels []string `json:"channels"`
 	} `json:"official"`
+	External []struct {
+		ID       string   `json:"id"`
+		Package  string   `json:"package"`
+		Version  string   `json:"version"`
+		Kind     string   `json:"kind"`
+		Channels []string `json:"channels"`
+	} `json:"external"`
 }
 
 // catalog is the carried releases by version, each decoded on first use.
@@ -139,6 +166,10 @@ func decode(version string, files releasedata.Files) (*Contract, error) {
 		return nil, fmt.Errorf("openclawschema: the data of %s holds release %s", version, got)
 	}
 	c := &Contract{version: version, files: files, channels: map[string]bool{}, known: map[string]bool{}, aliases: map[string]string{}}
+	var err error
+	if c.npm, err = npmRecord(); err != nil {
+		return nil, fmt.Errorf("openclawschema: %w", err)
+	}
 	if err := json.Unmarshal(files["plugins.json"], &c.plugins); err != nil {
 		return nil, fmt.Errorf("openclawschema: plugins of %s: %w", version, err)
 	}
@@ -281,7 +312,24 @@ func (c *Contract) BundledPlugins() []Plugin {
 func (c *Contract) OfficialPlugins() []Plugin {
 	out := make([]Plugin, 0, len(c.plugins.Official))
 	for _, p := range c.plugins.Official {
-		out = append(out, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, Version: c.version})
+		v, recorded := c.npm.Resolve(p.Package, c.version)
+		if !recorded {
+			// Version-bound, and the record names no exception.
+			v = c.version
+		}
+		out = append(out, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, Version: v})
+	}
+	return out
+}
+
+// ExternalPlugins lists the third-party plugins of the release's catalog
+// (source "external", such as the Weixin channel): the gateway installs
+// one, at the version the catalog pins, like an official one. Sorted by
+// id.
+func (c *Contract) ExternalPlugins() []Plugin {
+	out := make([]Plugin, 0, len(c.plugins.External))
+	for _, p := range c.plugins.External {
+		out = append(out, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, External: true, Version: p.Version})
 	}
 	return out
 }
@@ -297,11 +345,30 @@ func (c *Contract) OfficialPlugin(id string) (Plugin, bool) {
 	return Plugin{}, false
 }
 
+// InstalledPlugin is the plugin the release installs from npm for a
+// plugin id (compared as OpenClaw's normalizePluginId compares ids): an
+// official or an external one; false for a bundled or unknown id.
+func (c *Contract) InstalledPlugin(id string) (Plugin, bool) {
+	id = c.PluginID(id)
+	for _, list := range [][]Plugin{c.OfficialPlugins(), c.ExternalPlugins()} {
+		for _, p := range list {
+			if p.ID == id {
+				return p, true
+			}
+		}
+	}
+	return Plugin{}, false
+}
+
+// PluginID is a plugin id as OpenClaw's normalizePluginId reads it:
+// trimmed, lower-cased and mapped through the release's built-in aliases.
+func (c *Contract) PluginID(id string) string { return c.normalizePluginID(id) }
+
 // ChannelPlugin is the plugin that provides a channel id in this
-// release: a bundled one, or an official one it installs; false when no
-// plugin of the release provides it.
+// release: a bundled one, or an official or external one it installs;
+// false when no plugin of the release provides it.
 func (c *Contract) ChannelPlugin(channel string) (Plugin, bool) {
-	for _, list := range [][]Plugin{c.BundledPlugins(), c.OfficialPlugins()} {
+	for _, list := range [][]Plugin{c.BundledPlugins(), c.OfficialPlugins(), c.ExternalPlugins()} {
 		for _, p := range list {
 			if slices.Contains(p.Channels, channel) {
 				return p, true

@@ -24,6 +24,28 @@ func TestReleases(t *testing.T) {
 	}
 }
 
+// installs are the npm specs each release installs its Discord, Slack,
+// Codex and Weixin plugins from (issue 32). Official plugins are
+// version-bound to the release, but the npm registry does not publish
+// every release of every package (`npm view @openclaw/<id> versions`):
+// Discord and Slack skip 2026.8.1 to 2026.9.1, where OpenClaw's own
+// installer takes the newest version that accepts the release
+// (openclaw@2026.8.2: "using newest compatible @openclaw/discord@2026.7.35");
+// Codex is published only as 2026.9.4 and 2026.9.5, which accept no
+// earlier release, so 2026.9.6 takes 2026.9.5 and releases before 2026.9.4
+// have none (""). Weixin is external: its catalog pins a version
+// (scripts/lib/official-external-channel-catalog.json of each release).
+var installs = map[string]map[string]string{
+	"2026.9.6": {"discord": "@openclaw/discord@2026.9.6", "slack": "@openclaw/slack@2026.9.6", "codex": "@openclaw/codex@2026.9.5", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8"},
+	"2026.9.5": {"discord": "@openclaw/discord@2026.9.5", "slack": "@openclaw/slack@2026.9.5", "codex": "@openclaw/codex@2026.9.5", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8"},
+	"2026.9.4": {"discord": "@openclaw/discord@2026.9.4", "slack": "@openclaw/slack@2026.9.4", "codex": "@openclaw/codex@2026.9.4", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8"},
+	"2026.9.3": {"discord": "@openclaw/discord@2026.9.3", "slack": "@openclaw/slack@2026.9.3", "codex": "", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8"},
+	"2026.9.2": {"discord": "@openclaw/discord@2026.9.2", "slack": "@openclaw/slack@2026.9.2", "codex": "", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8"},
+	"2026.9.1": {"discord": "@openclaw/discord@2026.7.35", "slack": "@openclaw/slack@2026.7.35", "codex": "", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.8"},
+	"2026.8.2": {"discord": "@openclaw/discord@2026.7.35", "slack": "@openclaw/slack@2026.7.35", "codex": "", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.6"},
+	"2026.8.1": {"discord": "@openclaw/discord@2026.7.35", "slack": "@openclaw/slack@2026.7.35", "codex": "", "openclaw-weixin": "@tencent-weixin/openclaw-weixin@2.4.6"},
+}
+
 // TestContracts: every carried release decodes into a contract whose
 // schema compiles and whose lists hold what each release is known to
 // have (read from the packages: telegram is bundled in all, discord,
@@ -59,15 +81,24 @@ func TestContracts(t *testing.T) {
 			}
 			for _, id := range []string{"discord", "slack", "codex"} {
 				p, ok := c.OfficialPlugin(id)
-				if !ok || p.Spec() != "@openclaw/"+id+"@"+v {
-					t.Errorf("official plugin %s: %+v, %v", id, p, ok)
+				if !ok || p.Spec() != installs[v][id] || p.Package != "@openclaw/"+id || p.External {
+					t.Errorf("official plugin %s: %+v, %v; want it installed as %q", id, p, ok, installs[v][id])
 				}
 			}
 			if p, ok := c.ChannelPlugin("telegram"); !ok || p.ID != "telegram" || p.Package != "" {
 				t.Errorf("telegram is provided by %+v, %v", p, ok)
 			}
-			if p, ok := c.ChannelPlugin("discord"); !ok || p.Spec() != "@openclaw/discord@"+v || p.Kind != "channel" {
+			if p, ok := c.ChannelPlugin("discord"); !ok || p.Spec() != installs[v]["discord"] || p.Kind != "channel" {
 				t.Errorf("discord is provided by %+v, %v", p, ok)
+			}
+			if p, ok := c.ChannelPlugin("openclaw-weixin"); !ok || p.Spec() != installs[v]["openclaw-weixin"] || !p.External {
+				t.Errorf("openclaw-weixin is provided by %+v, %v", p, ok)
+			}
+			if p, ok := c.InstalledPlugin(" Discord "); !ok || p.ID != "discord" {
+				t.Errorf("InstalledPlugin(%q) = %+v, %v", " Discord ", p, ok)
+			}
+			if _, ok := c.InstalledPlugin("telegram"); ok {
+				t.Error("the bundled telegram is installed from npm")
 			}
 			if _, ok := c.ChannelPlugin("salck"); ok {
 				t.Error("a plugin provides salck")

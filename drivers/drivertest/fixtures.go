@@ -223,6 +223,11 @@ func ForeignRevision(o RevisionOptions) (*admission.Revision, error) {
 		"logging":       map[string]any{"level": string(o.Level), "ownership": string(occkit.OwnedByPlatform)},
 		"configuration": json.RawMessage(occkit.Canonical(doc)),
 	}
+	if o.Topology.Harness == occkit.HarnessCodex {
+		// The release of the dedicated Codex gateway (OpenClaw): a
+		// Compute pins what it runs to it.
+		rec["openclawSchema"] = "drivertest"
+	}
 	if o.SandboxDriverID != "" && o.Topology.Mode == occkit.ModeDedicated {
 		rec["sandboxDriverId"] = o.SandboxDriverID
 	}

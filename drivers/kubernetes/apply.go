@@ -155,13 +155,13 @@ func (d *Driver) apply(ctx context.Context, obj render.Object, dryRun bool) erro
 	return nil
 }
 
-// ensureGatewayToken creates the Agent's gateway token Secret
-// ([GatewayTokenSecretName]) with 32 random bytes, hex encoded, unless it
-// exists; an existing token is never rewritten, so a replacement keeps the
-// clients it had. The token is written only to the API server, never
-// logged or rendered.
-func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) error {
-	name := render.GatewayTokenSecretName(agentID)
+// ensureToken creates a per-Agent token Secret the render names
+// ([render.Token]: the gateway token, the app-server token) with 32 random
+// bytes, hex encoded, unless it exists; an existing token is never
+// rewritten, so a replacement keeps the clients it had. The token is
+// written only to the API server, never logged or rendered.
+func (d *Driver) ensureToken(ctx context.Context, ns, agentID string, tok render.Token) error {
+	name := tok.Name
 	at := occkit.RenderPath("secrets").Key(name)
 	secrets := d.cfg.Client.CoreV1().Secrets(ns)
 	_, err := secrets.Get(ctx, name, getOptions)
@@ -173,17 +173,17 @@ func (d *Driver) ensureGatewayToken(ctx context.Context, ns, agentID string) err
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return occkit.New(occkit.CodeDependencyUnavailable, "DRV-5", at, "no randomness for the gateway token")
+		return occkit.New(occkit.CodeDependencyUnavailable, "DRV-5", at, "no randomness for a token")
 	}
 	immutable := true
 	sec := &corev1.Secret{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{
-			render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash(agentID), render.LabelComponent: string(occkit.ProcessGateway),
+			render.LabelManagedBy: render.ManagedBy, render.LabelAgent: render.Hash(agentID), render.LabelComponent: string(tok.Component),
 		}},
 		Type:      corev1.SecretTypeOpaque,
 		Immutable: &immutable,
-		Data:      map[string][]byte{render.GatewayTokenSecretKey: []byte(hex.EncodeToString(raw[:]))},
+		Data:      map[string][]byte{tok.Key: []byte(hex.EncodeToString(raw[:]))},
 	}
 	if _, err := secrets.Create(ctx, sec, metav1.CreateOptions{FieldManager: d.cfg.FieldManager}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return d.apiError(ctx, err, at)

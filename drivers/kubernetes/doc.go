@@ -32,10 +32,12 @@
 // or bound to another SandboxDriver, is 409 (ADM-5).
 //
 // Names and labels are those of package render ([render.WorkloadName],
-// [render.LabelAgent], …); the gateway token Secret
-// ([render.GatewayTokenSecretName]) is the one object the driver writes
-// that Render does not return: Prepare creates it with a random token when
-// it is missing and never rewrites it.
+// [render.LabelAgent], …); the per-Agent token Secrets (the gateway token,
+// [render.GatewayTokenSecretName], and for dedicated Codex the app-server
+// token, [render.AppServerTokenSecretName]; [render.Objects].Tokens) are
+// the only objects the driver writes that Render does not return: Prepare
+// creates each with a random token when it is missing and never rewrites
+// it.
 //
 // # Apply and conflicts
 //

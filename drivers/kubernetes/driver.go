@@ -232,8 +232,10 @@ func (d *Driver) Prepare(ctx context.Context, rev drivers.Revision) (err error) 
 	if err := d.ensureNamespace(ctx, ns); err != nil {
 		return err
 	}
-	if err := d.ensureGatewayToken(ctx, ns.Name, rev.AgentID()); err != nil {
-		return err
+	for _, tok := range objs.Tokens {
+		if err := d.ensureToken(ctx, ns.Name, rev.AgentID(), tok); err != nil {
+			return err
+		}
 	}
 	if !d.cfg.SkipDryRun {
 		if err := d.applyAll(ctx, objs, true); err != nil {

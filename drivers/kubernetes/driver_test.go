@@ -185,6 +185,40 @@ func TestPrepareNeverCopiesSecretValues(t *testing.T) {
 	}
 }
 
+// Prepare creates each per-Agent token Secret the render names (the
+// gateway token; the app-server token for dedicated Codex) with a random
+// token, and never rewrites one that exists.
+func TestPrepareCreatesTokens(t *testing.T) {
+	for _, c := range allTopologyCases {
+		t.Run(c.name, func(t *testing.T) {
+			existing := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: render.GatewayTokenSecretName("main"), Namespace: tenant.Name},
+				Data: map[string][]byte{render.GatewayTokenSecretKey: []byte(canary)}}
+			cs := fake.NewClientset(existing)
+			d := fakeDriver(t, cs, nil)
+			if err := d.Prepare(context.Background(), admitOn(t, d, "main", c, 1)); err != nil {
+				t.Fatal(err)
+			}
+			got, err := cs.CoreV1().Secrets(tenant.Name).Get(context.Background(), render.GatewayTokenSecretName("main"), metav1.GetOptions{})
+			if err != nil || string(got.Data[render.GatewayTokenSecretKey]) != canary {
+				t.Errorf("the existing gateway token was rewritten (%v)", err)
+			}
+			app, err := cs.CoreV1().Secrets(tenant.Name).Get(context.Background(), render.AppServerTokenSecretName("main"), metav1.GetOptions{})
+			if c.harness != occkit.HarnessCodex {
+				if err == nil {
+					t.Error("an app-server token for a topology without an app-server")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tok := app.Data[render.AppServerTokenSecretKey]; len(tok) != 64 || app.Labels[render.LabelComponent] != string(occkit.ProcessHarness) {
+				t.Errorf("app-server token Secret: %d bytes, labels %v", len(tok), app.Labels)
+			}
+		})
+	}
+}
+
 func getDeployment(t *testing.T, cs kubernetes.Interface, c occkit.Process) *appsv1.Deployment {
 	t.Helper()
 	dep, err := cs.AppsV1().Deployments(tenant.Name).Get(context.Background(), render.WorkloadName("main", c), metav1.GetOptions{})
@@ -393,7 +427,7 @@ func TestPrepareDetectsFieldManagerConflict(t *testing.T) {
 	if err := forced.Prepare(ctx, rev); err != nil {
 		t.Fatalf("forced Prepare: %v", err)
 	}
-	if got := getDeployment(t, cs, occkit.ProcessGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage {
+	if got := getDeployment(t, cs, occkit.ProcessGateway).Spec.Template.Spec.Containers[0].Image; got != render.DefaultOpenClawImage+":"+rev.HarnessIdentity().Version {
 		t.Errorf("image after force %q", got)
 	}
 }

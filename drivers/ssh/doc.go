@@ -84,35 +84,42 @@
 // OPENCLAW_STATE_DIR OpenClaw would write next to its configuration.
 //
 // OpenClaw ships most channels and some agent runtimes outside its
-// package (in 2026.8.2 and 2026.9.6: Discord, Slack, Codex, ACPX and 26
-// more, read from each release's channel catalog and install lists;
-// unbundledPlugins is the one place the driver learns them). A gateway
+// package (in 2026.8.2 and 2026.9.6: Discord, Slack, Codex, ACPX and more,
+// official or third-party plugins of each release's catalog). A gateway
 // whose configuration needs one installs it from the npm registry at
 // start: about 75 s per plugin without a registry, a non-JSON "Doctor
 // warnings" box on the console, and a gateway that does not answer
 // /healthz within the readiness bound. The driver provides them instead.
-// [Render] lists the ones the revision's release does not bundle and its
-// document configures ([Unit].Plugins: channels.<id>, plugins.entries,
-// plugins.allow, plugins.slots, agent runtime ids; none when
-// plugins.enabled is false, none denied or disabled) and trusts each in the
-// planned document (plugins.entries.<id>.enabled: true, what OpenClaw's
-// own install writes into a configuration; OpenClaw loads no plugin from
-// outside its package without it). Before the unit starts, Prepare has the
-// host's OpenClaw CLI, the approved release, install them into the Agent's
-// state directory (`plugins install <id>`) offline from
+// Which ones a revision needs, and at which version, is the render plan's
+// ([Unit].Plugins is compile.ProcessPlan.Plugins, compile.RequiredPlugins:
+// channels.<id>, plugins.entries, plugins.allow, plugins.slots, agent
+// runtime ids, the agents' model providers; none when plugins.enabled is
+// false, none denied or disabled; from the release data the library
+// carries, the one list the Kubernetes driver uses too), and the planned
+// document trusts each (plugins.entries.<id>.enabled: true, what
+// OpenClaw's own install writes into a configuration; OpenClaw loads no
+// plugin from outside its package without it). Before the unit starts,
+// Prepare has the host's OpenClaw CLI, the approved release, install them
+// into the Agent's state directory (`plugins install
+// <package>@<version>`, the version the release installs: its own, or
+// the newest npm publishes that accepts it where npm skipped it, such as
+// @openclaw/discord@2026.7.35 for 2026.8.2) offline from
 // [Config].PluginCache, an npm cache the operator fills once per release
 // by running that release's installer with npm_config_cache pointing at
-// it (.ci/openclaw-plugins.sh). A plugin already installed for the release
-// is kept (a marker in the state directory's .occkit-plugins, beside the
-// installer's output). Without a cache, or when the cache cannot provide a
-// plugin, Prepare refuses (409 at pluginCache) and starts nothing. It
+// it (.ci/plugins.sh does it for the real tiers). A plugin already
+// installed from the same spec is kept (a marker in the state directory's
+// .occkit-plugins, beside the installer's output). Without a cache, or
+// when the cache cannot provide a plugin, Prepare refuses (409 at
+// pluginCache) and starts nothing; a plugin npm publishes no version of
+// that the release accepts (Codex before 2026.9.4) is refused the same
+// way at the approved release, since no cache can hold it. It
 // installs rather than loading a directory the operator prepared
 // (plugins.load.paths) because OpenClaw grants a plugin its trusted
 // interfaces (Discord's keyed store, say) only when its state database
 // records it as an official npm install: loaded from a path, Discord fails
 // to register and the gateway never becomes ready (measured on 2026.9.6).
 // The install counts against the operation bound, not the readiness one.
-// Not yet covered: an Agent whose plugin was installed for another release
+// Not yet covered: an Agent whose plugin was installed from another spec
 // (the install fails as "already exists", so Prepare refuses until the
 // operator removes the Agent's npm/ install; a forced install, measured on
 // 2026.9.6, records a generation directory the next start reports missing

@@ -191,41 +191,46 @@ func fakeVersion(self string) int {
 	return 0
 }
 
-// fakePluginsInstall answers `openclaw plugins install <id>` as
+// fakePluginsInstall answers `openclaw plugins install <spec>` as
 // the driver runs it: offline (npm_config_offline=true), from the npm
-// cache npm_config_cache, where the fake's "package" of id is a file
-// named id; it copies that file to $OPENCLAW_STATE_DIR/npm/<id> and
-// appends id to $OPENCLAW_STATE_DIR/npm/installs, so a test sees every
-// install.
+// cache npm_config_cache, where the fake's "package" of an npm spec is a
+// file named fakePackageFile(spec); it copies that file to
+// $OPENCLAW_STATE_DIR/npm/ and appends the spec to
+// $OPENCLAW_STATE_DIR/npm/installs, so a test sees every install.
 func fakePluginsInstall(args []string) int {
 	if len(args) != 2 || args[0] != "install" || os.Getenv("npm_config_offline") != "true" {
 		fmt.Fprintln(os.Stderr, "unexpected plugins command", args)
 		return 2
 	}
-	id, state := args[1], os.Getenv("OPENCLAW_STATE_DIR")
+	spec, state := args[1], os.Getenv("OPENCLAW_STATE_DIR")
 	if _, err := os.Stat(os.Getenv("OPENCLAW_CONFIG_PATH")); err != nil || state == "" {
 		fmt.Fprintln(os.Stderr, "no configuration or state directory")
 		return 2
 	}
-	pkg, err := os.ReadFile(filepath.Join(os.Getenv("npm_config_cache"), id))
+	name := fakePackageFile(spec)
+	pkg, err := os.ReadFile(filepath.Join(os.Getenv("npm_config_cache"), name))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "not in the cache:", id)
+		fmt.Fprintln(os.Stderr, "not in the cache:", spec)
 		return 1
 	}
 	dir := filepath.Join(state, "npm")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 1
 	}
-	if err := os.WriteFile(filepath.Join(dir, id), pkg, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), pkg, 0o600); err != nil {
 		return 1
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "installs"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 1
 	}
-	fmt.Fprintln(f, id)
+	fmt.Fprintln(f, spec)
 	return fakeExit(f.Close())
 }
+
+// fakePackageFile is the file name of an npm spec's package in the fake
+// cache ("/" as "%2f").
+func fakePackageFile(spec string) string { return strings.ReplaceAll(spec, "/", "%2f") }
 
 func fakeExit(err error) int {
 	if err != nil {

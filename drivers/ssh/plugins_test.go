@@ -4,53 +4,22 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/realgateway"
 	"github.com/occkit/occkit/internal/tiers"
 )
 
-func TestNeededPlugins(t *testing.T) {
-	unbundled := []string{"codex", "discord", "slack", "whatsapp"}
-	tests := []struct {
-		name, doc string
-		want      []string
-	}{
-		{"none", `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}}}`, nil},
-		{"bundled channel only", `{"channels":{"telegram":{"enabled":true}}}`, nil},
-		{"channels", `{"channels":{"telegram":{},"slack":{"enabled":true},"discord":{"token":"${T}"}}}`, []string{"discord", "slack"}},
-		{"a disabled channel", `{"channels":{"slack":{"enabled":false},"discord":{}}}`, []string{"discord"}},
-		{"a plugin entry", `{"plugins":{"entries":{"whatsapp":{"config":{}}}}}`, []string{"whatsapp"}},
-		{"a disabled entry", `{"channels":{"discord":{}},"plugins":{"entries":{"discord":{"enabled":false}}}}`, nil},
-		{"denied", `{"channels":{"discord":{},"slack":{}},"plugins":{"deny":["slack"]}}`, []string{"discord"}},
-		{"plugins off", `{"channels":{"discord":{}},"plugins":{"enabled":false}}`, nil},
-		{"allow list", `{"plugins":{"allow":["whatsapp","telegram"]}}`, []string{"whatsapp"}},
-		{"slot", `{"plugins":{"slots":{"memory":"discord"}}}`, []string{"discord"}},
-		{"a model runtime", `{"agents":{"defaults":{"models":{"openai/gpt-5":{"agentRuntime":{"id":"codex"}}}}}}`, []string{"codex"}},
-		{"a picker runtime", `{"agents":{"list":[{"id":"a","models":{"openai/gpt-5":{"pickerRuntimes":["codex"]}}}]}}`, []string{"codex"}},
-		{"a provider runtime", `{"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"}}}}}`, []string{"codex"}},
-		{"a provider model runtime", `{"models":{"providers":{"openai":{"models":[{"id":"m","agentRuntime":{"id":"codex"}}]}}}}`, []string{"codex"}},
-		{"the openclaw runtime", `{"agents":{"defaults":{"models":{"openai/gpt-5":{"agentRuntime":{"id":"openclaw"}}}}}}`, nil},
-		{"padded id", `{"plugins":{"allow":[" slack "]}}`, []string{"slack"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := neededPlugins(occkit.MustParseDocument(tt.doc), unbundled)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// The release table is what the releases' own packages say: every
-// channel of dist/channel-catalog.json without a bundled extension.
-func TestUnbundledPluginsMatchTheReleases(t *testing.T) {
+// The plugins the driver installs are what the releases' own packages
+// say: every channel of dist/channel-catalog.json without a bundled
+// extension needs its plugin (compile.RequiredPlugins, from the carried
+// release data), a bundled one none.
+func TestRequiredPluginsMatchTheReleases(t *testing.T) {
 	installs := map[string]realgateway.Install{}
 	for _, env := range []string{realgateway.EnvDir, envDirPrev} {
 		if dir := os.Getenv(env); dir != "" {
@@ -65,22 +34,24 @@ func TestUnbundledPluginsMatchTheReleases(t *testing.T) {
 		t.Run(env, func(t *testing.T) {
 			release := installedRelease(t, in)
 			dist := filepath.Join(filepath.Dir(in.Entry()), "dist")
-			ids, known := unbundledPlugins(release)
-			if !known {
-				t.Fatalf("the table does not carry OpenClaw %s", release)
+			needs := func(doc string) []compile.Plugin {
+				return compile.RequiredPlugins(occkit.MustParseDocument(doc), release)
 			}
 			for _, id := range catalogChannels(t, dist) {
+				got := needs(`{"channels":{"` + id + `":{}}}`)
 				if _, err := os.Stat(filepath.Join(dist, "extensions", id)); err == nil {
-					if slices.Contains(ids, id) {
-						t.Errorf("%s is bundled in %s but listed", id, release)
+					if len(got) > 0 {
+						t.Errorf("channel %s is bundled in %s but needs %+v", id, release, got)
 					}
-				} else if !slices.Contains(ids, id) {
-					t.Errorf("%s is not bundled in %s but missing from the table", id, release)
+				} else if len(got) != 1 || got[0].Package == "" {
+					t.Errorf("channel %s is not bundled in %s but needs %+v", id, release, got)
 				}
 			}
 			for _, id := range []string{"codex", "discord", "slack"} {
-				if _, err := os.Stat(filepath.Join(dist, "extensions", id)); err == nil || !slices.Contains(ids, id) {
-					t.Errorf("%s: bundled %v, listed %v", id, err == nil, slices.Contains(ids, id))
+				_, err := os.Stat(filepath.Join(dist, "extensions", id))
+				got := needs(`{"plugins":{"entries":{"` + id + `":{}}}}`)
+				if err == nil || len(got) != 1 || got[0].ID != id || got[0].Package != "@openclaw/"+id {
+					t.Errorf("%s: bundled %v, needs %+v", id, err == nil, got)
 				}
 			}
 			run.Done(1)
@@ -115,31 +86,44 @@ func catalogChannels(t *testing.T, dist string) []string {
 	return ids
 }
 
-func TestTrustPlugins(t *testing.T) {
-	doc := `{"channels":{"discord":{"token":"${T}"}},"plugins":{"entries":{"discord":{"config":{"x":1}}}}}`
-	out, ids, err := trustPlugins([]byte(doc), "2026.9.6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"discord"}, ids); diff != "" {
-		t.Errorf("ids (-want +got):\n%s", diff)
-	}
-	got := occkit.MustParseDocument(string(out))
-	if v := got.Get(occkit.NewPath("plugins", "entries", "discord", "enabled")); !v.IsBool() || !v.Bool() {
-		t.Errorf("discord not trusted: %s", out)
-	}
-	if v := got.Get(occkit.NewPath("plugins", "entries", "discord", "config", "x")); v.Int() != 1 {
-		t.Errorf("the entry's own keys were lost: %s", out)
-	}
-	// A release the driver does not know: the document is unchanged.
-	out, ids, err = trustPlugins([]byte(doc), "drivertest")
-	if err != nil || ids != nil || string(out) != doc {
-		t.Errorf("unknown release: %s %v %v", out, ids, err)
+// Render takes the plugins from the plan: the unit lists them with the
+// spec the release installs, and the planned document trusts each, an
+// author's entry keeping its own keys.
+func TestRenderPlugins(t *testing.T) {
+	doc := `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-5"}},"channels":{"discord":{"enabled":true}},` +
+		`"plugins":{"entries":{"discord":{"config":{"x":1}}}}}`
+	for _, tt := range []struct {
+		release string
+		want    []compile.Plugin
+	}{
+		{"2026.9.6", []compile.Plugin{{ID: "discord", Package: "@openclaw/discord", Version: "2026.9.6"}}},
+		// npm publishes no Discord of 2026.8.x: the newest that accepts it.
+		{"2026.8.2", []compile.Plugin{{ID: "discord", Package: "@openclaw/discord", Version: "2026.7.35"}}},
+	} {
+		t.Run(tt.release, func(t *testing.T) {
+			rev := admitSSH(t, "render-plugins", tt.release, doc, occkit.LevelInfo, nil)
+			root := t.TempDir()
+			u, err := Render(rev, RenderOptions{Port: 18789, UnitDir: root + "/units", StateDir: root + "/state", BinaryPath: "/usr/bin/openclaw"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, u.Plugins); d != "" {
+				t.Errorf("plugins (-want +got):\n%s", d)
+			}
+			got := occkit.MustParseDocument(string(u.Document))
+			if v := got.Get(occkit.NewPath("plugins", "entries", "discord", "enabled")); !v.IsBool() || !v.Bool() {
+				t.Errorf("discord not trusted: %s", u.Document)
+			}
+			if v := got.Get(occkit.NewPath("plugins", "entries", "discord", "config", "x")); v.Int() != 1 {
+				t.Errorf("the entry's own keys were lost: %s", u.Document)
+			}
+		})
 	}
 }
 
-// pluginCache makes a fake npm cache under shared holding ids.
-func pluginCache(t *testing.T, ids ...string) string {
+// pluginCache makes a fake npm cache under shared holding the packages
+// of specs (fakePluginsInstall).
+func pluginCache(t *testing.T, specs ...string) string {
 	t.Helper()
 	dir, err := os.MkdirTemp(shared, "cache-")
 	if err == nil {
@@ -149,8 +133,8 @@ func pluginCache(t *testing.T, ids ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	for _, id := range ids {
-		if err := os.WriteFile(filepath.Join(dir, id), []byte("package "+id+"\n"), 0o644); err != nil {
+	for _, spec := range specs {
+		if err := os.WriteFile(filepath.Join(dir, fakePackageFile(spec)), []byte("package "+spec+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -170,7 +154,7 @@ func TestPreparePlugins(t *testing.T) {
 		at    string
 	}{
 		{"no cache", nil, "pluginCache"},
-		{"slack missing", []string{"discord"}, "pluginCache"},
+		{"slack missing", []string{"@openclaw/discord@2026.9.6"}, "pluginCache"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, p := testConfig(t, s)
@@ -193,7 +177,7 @@ func TestPreparePlugins(t *testing.T) {
 	}
 	cfg, _ := testConfig(t, s)
 	cfg.BinaryPath = fakeWithRelease(t, "2026.9.6")
-	cfg.PluginCache = pluginCache(t, "discord", "slack")
+	cfg.PluginCache = pluginCache(t, "@openclaw/discord@2026.9.6", "@openclaw/slack@2026.9.6")
 	d := mustNew(t, cfg)
 	for i := 0; i < 2; i++ {
 		if err := d.Prepare(ctxT(t), rev); err != nil {
@@ -204,7 +188,7 @@ func TestPreparePlugins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := remote(t, "cat "+u.WorkingDirectory+"/npm/installs"); got != "discord\nslack\n" {
+	if got := remote(t, "cat "+u.WorkingDirectory+"/npm/installs"); got != "@openclaw/discord@2026.9.6\n@openclaw/slack@2026.9.6\n" {
 		t.Errorf("installs %q, want discord and slack once each", got)
 	}
 	onHost := occkit.MustParseDocument(remote(t, "cat "+u.ConfigPath))

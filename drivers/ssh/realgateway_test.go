@@ -46,7 +46,7 @@ var gatewayJobs = realgateway.Jobs{"start": realgateway.Start, "sh": runScript}
 // operatorCredential is what the operator's environment file holds.
 const operatorCredential = "sk-occkit-e2e-operator-0123456789abcdef"
 
-// envPluginCache names the npm cache .ci/openclaw-plugins.sh fills for the
+// envPluginCache names the npm cache .ci/plugins.sh fills for the
 // pinned release (discord, slack).
 const envPluginCache = "OCCKIT_OPENCLAW_PLUGIN_CACHE"
 
@@ -235,15 +235,15 @@ func installPluginsLocally(ctx context.Context, t *testing.T, in realgateway.Ins
 	cache := os.Getenv(envPluginCache)
 	if _, err := os.Stat(cache); cache == "" || err != nil {
 		if realgateway.Required() {
-			t.Fatalf("%s must name the npm cache .ci/openclaw-plugins.sh fills (OCCKIT_REQUIRE_INTEGRATION=1)", envPluginCache)
+			t.Fatalf("%s must name the npm cache .ci/plugins.sh fills (OCCKIT_REQUIRE_INTEGRATION=1)", envPluginCache)
 		}
-		t.Skipf("skipping: %s names no npm cache (.ci/openclaw-plugins.sh)", envPluginCache)
+		t.Skipf("skipping: %s names no npm cache (.ci/plugins.sh)", envPluginCache)
 	}
 	if err := os.MkdirAll(u.RevisionDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	sh := pluginInstallScript(u, cache, func(id string) string {
-		return cliCommand(in.Bin(), nil, "plugins", "install", id)
+	sh := pluginInstallScript(u, cache, func(spec string) string {
+		return cliCommand(in.Bin(), nil, "plugins", "install", spec)
 	})
 	// What an SSH session has: the login's PATH (node 24 first here),
 	// a HOME and TMPDIR, and no credential (a channel token in the

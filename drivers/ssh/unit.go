@@ -94,11 +94,12 @@ type Unit struct {
 	Secrets []SecretEnv
 	// MarkerPath is the served marker, written only after readiness.
 	MarkerPath string
-	// Plugins are the ids of the plugins the approved release does not
-	// bundle that the document configures (sorted): Prepare installs them
-	// into the Agent's state directory before the unit starts (see
-	// [Config].PluginCache), and the document trusts them.
-	Plugins []string
+	// Plugins are the plugins the approved release does not bundle that
+	// the document configures (the plan's, compile.RequiredPlugins,
+	// sorted by id): Prepare installs them into the Agent's state
+	// directory before the unit starts (see [Config].PluginCache), and the
+	// planned document trusts them (plugins.entries.<id>.enabled).
+	Plugins []compile.Plugin
 	// Release is the OpenClaw release the revision approved.
 	Release string
 }
@@ -224,15 +225,14 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	}
 	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
 	u.MarkerPath = u.RevisionDir + "/served"
+	u.Plugins = p.Plugins
 	u.Env = append(u.Env, EnvVar{EnvStateDir, u.WorkingDirectory})
 	for _, f := range p.Files {
 		if f.Role != compile.FileNativeDocument {
 			return Unit{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"), "ssh Compute runs only OpenClaw processes")
 		}
 		u.ConfigPath = u.RevisionDir + "/" + f.Name
-		if u.Document, u.Plugins, err = trustPlugins(f.Data, u.Release); err != nil {
-			return Unit{}, err
-		}
+		u.Document = f.Data
 		u.Env = append(u.Env, EnvVar{f.PathEnv, u.ConfigPath})
 	}
 	for _, e := range p.Env {

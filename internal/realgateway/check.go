@@ -3,6 +3,7 @@ package realgateway
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,17 +41,33 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 	}
 	served := map[string]bool{}
 	procs := map[string]Process{}
+	steps := map[string]Process{}
 	for _, p := range spec.Processes {
 		served[p.Role] = p.Port > 0
 		procs[p.Role] = p
+		for _, st := range p.Init {
+			steps[st.Role] = st
+		}
 	}
 	for _, p := range rep.Processes {
+		for _, st := range p.Init {
+			out = append(out, stepProblems(spec.LogDir, steps[st.Role], st, want.Secrets)...)
+		}
+		if p.NotStarted {
+			add(p.Role, "never started: an init step failed")
+			continue
+		}
 		stdout := readLog(filepath.Join(spec.LogDir, p.Role+".stdout"))
 		stderr := readLog(filepath.Join(spec.LogDir, p.Role+".stderr"))
 		if p.ExitedEarly {
 			add(p.Role, "ended before it was stopped (%s); stderr tail: %s", p.Exit, tail(stderr, want.Secrets))
 		}
-		if served[p.Role] {
+		switch {
+		case served[p.Role] && procs[p.Role].TCPReady:
+			if p.ReadyMs < 0 {
+				add(p.Role, "port %d never accepted a connection", procs[p.Role].Port)
+			}
+		case served[p.Role]:
 			if p.LiveMs < 0 {
 				add(p.Role, "/healthz never answered live")
 			}
@@ -72,11 +89,20 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 		if below := Below(records, want.Level); len(below) > 0 {
 			add(p.Role, "%d console records below level %s, first %+v", len(below), want.Level, below[0])
 		}
-		if _, ok := Find(records, ReadyRecord); served[p.Role] && levelRank[want.Level] <= levelRank["info"] && !ok {
+		proc := procs[p.Role]
+		if _, ok := Find(records, ReadyRecord); served[p.Role] && !proc.TCPReady && levelRank[want.Level] <= levelRank["info"] && !ok {
 			add(p.Role, "no %q record", ReadyRecord)
 		}
-		if leaks := Leaks(append(stdout, stderr...), want.Secrets); len(leaks) > 0 {
-			add(p.Role, "%d secret values appear in its output", len(leaks))
+		if re := proc.Connected; re != "" && !regexp.MustCompile(`(?m)`+re).Match(append(append([]byte(nil), stdout...), stderr...)) {
+			add(p.Role, "never showed its connected signal %q", re)
+		}
+		if leaks := Leaks(append(append(stdout, stderr...), p.Readyz...), want.Secrets); len(leaks) > 0 {
+			add(p.Role, "%d secret values appear in its output or readiness answers", len(leaks))
+		}
+		for _, dir := range proc.Writes {
+			if files := LeakingFiles(dir, want.Secrets); len(files) > 0 {
+				add(p.Role, "secret values appear in %d files it wrote, first %s", len(files), files[0])
+			}
 		}
 		// A process still starting may die of SIGTERM; the missing
 		// readiness already says what is wrong with it.
@@ -86,6 +112,28 @@ func Problems(spec Spec, rep Report, want Expect) []string {
 	}
 	for _, l := range rep.Leftover {
 		out = append(out, "leftover process: "+l)
+	}
+	return out
+}
+
+// stepProblems is what is wrong with one init step: it did not exit 0,
+// or a secret appears in its output or in a file it wrote. Its console is
+// a command's progress text (not the frozen JSON console of the process
+// it prepares): its lines are not checked as records.
+func stepProblems(logDir string, step Process, st StepReport, secrets []string) []string {
+	var out []string
+	stdout := readLog(filepath.Join(logDir, st.Role+".stdout"))
+	stderr := readLog(filepath.Join(logDir, st.Role+".stderr"))
+	if st.Exit != "exit 0" {
+		out = append(out, fmt.Sprintf("%s: init step ended %s; output tail: %s", st.Role, st.Exit, tail(append(stdout, stderr...), secrets)))
+	}
+	if leaks := Leaks(append(stdout, stderr...), secrets); len(leaks) > 0 {
+		out = append(out, fmt.Sprintf("%s: %d secret values appear in its output", st.Role, len(leaks)))
+	}
+	for _, dir := range step.Writes {
+		if files := LeakingFiles(dir, secrets); len(files) > 0 {
+			out = append(out, fmt.Sprintf("%s: secret values appear in %d files it wrote, first %s", st.Role, len(files), files[0]))
+		}
 	}
 	return out
 }
@@ -114,6 +162,30 @@ func partition(lines []string, re *regexp.Regexp) (match, rest []string) {
 		}
 	}
 	return match, rest
+}
+
+// maxScan bounds how much of the files under one directory the leak
+// check reads.
+const maxScan = 256 << 20
+
+// LeakingFiles returns the files under dir (sorted) whose first maxLog
+// bytes hold one of the secrets (see [Leaks]), reading at most maxScan
+// bytes in all.
+func LeakingFiles(dir string, secrets []string) []string {
+	var out []string
+	budget := int64(maxScan)
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || budget <= 0 {
+			return nil
+		}
+		b := readLog(path)
+		budget -= int64(len(b))
+		if len(Leaks(b, secrets)) > 0 {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
 }
 
 func readLog(path string) []byte {

@@ -43,7 +43,7 @@ func Below(records []Record, level string) []Record {
 	min, ok := levelRank[level]
 	var out []Record
 	for _, r := range records {
-		rank, known := levelRank[r.Level]
+		rank, known := levelRank[strings.ToLower(r.Level)]
 		if !ok || !known || rank < min {
 			out = append(out, r)
 		}

@@ -32,11 +32,29 @@
 // child is their subreaper, so an orphan cannot escape), then kills them.
 // At most [MachineSlots] gateway starts run at once on the machine, across
 // test binaries ([Pool]).
+// A process can run in a container filesystem of its own ([Process].Mounts,
+// Hosts): a private mount namespace binding its volumes at the paths a
+// render mounts them (a read-only one fails writes with EROFS) and an
+// /etc/hosts that resolves the rendered Service names, so no name or path
+// is rewritten. A process without HTTP endpoints can be ready by TCP
+// ([Process].TCPReady).
+// A process may have init steps ([Process].Init, a pod's init
+// containers): they run in order to their end before any process starts,
+// and a failure starts none. A [Mirror] (an npm registry served from a
+// directory, [Spec].Registry) is the one service they reach inside the
+// namespace: the tier's plugin installs replay there what .ci/plugins.sh
+// recorded from the public registry (command npmrecord). A mount point the
+// host lacks is made inside a private overlay of its nearest existing
+// directory, never on the host.
 // [Problems] turns a [Report] and the captured output into the tier's
 // verdicts: served and ready, the ready record ([ReadyRecord]) at level
 // info or below, every console line a JSON record ([Console]) at or above
-// the admitted level ([Below]), no secret in any output ([Leaks]), exit 0
-// on SIGTERM, nothing left over.
+// the admitted level ([Below]), no secret in any output, readiness answer
+// or file a process wrote ([Leaks], [LeakingFiles]), a process's positive
+// connected signal when it has one ([Process].Connected), exit 0 on
+// SIGTERM within its stop timeout, nothing left over; a TCP-ready process
+// whose port never accepted says so; an init step that did not exit 0 or
+// leaked a secret, and the process it held back.
 //
 // # Skipping
 //

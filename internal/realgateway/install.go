@@ -1,6 +1,7 @@
 package realgateway
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -30,11 +31,34 @@ type Install struct {
 	Dir string
 }
 
+// EnvDirPrev names the variable that holds a second install, of an
+// earlier release (2026.8.x), for tiers that start revisions approved for
+// two releases.
+const EnvDirPrev = "OCCKIT_OPENCLAW_DIR_PREV"
+
 // FromEnv finds the install through [EnvDir] and checks that the tools the
 // isolation needs are present; it wraps [ErrUnavailable] when it cannot be
 // used.
-func FromEnv() (Install, error) {
-	dir := os.Getenv(EnvDir)
+func FromEnv() (Install, error) { return FromEnvVar(EnvDir) }
+
+// Version is the release of the installed openclaw package.
+func (in Install) Version() (string, error) {
+	b, err := os.ReadFile(filepath.Join(in.Dir, "node_modules", "openclaw", "package.json"))
+	if err != nil {
+		return "", err
+	}
+	var pkg struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Version == "" {
+		return "", fmt.Errorf("%s: no openclaw version (%v)", in.Dir, err)
+	}
+	return pkg.Version, nil
+}
+
+// FromEnvVar is [FromEnv] for the install the variable name holds.
+func FromEnvVar(name string) (Install, error) {
+	dir := os.Getenv(name)
 	if dir == "" {
 		return Install{}, ErrUnavailable
 	}

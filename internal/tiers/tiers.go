@@ -117,6 +117,11 @@ var (
 	// ModelCatalog regenerates the built-in model catalogs from the
 	// installed OpenClaw packages (compile/modelcatalog).
 	ModelCatalog = Tier{"openclaw model catalog"}
+	// ContainerFilesystem checks, as root in private mount namespaces,
+	// the container filesystems the real-gateway tiers give rendered
+	// processes: read-only and writable mounts, host names, a pod's own
+	// /tmp (internal/realgateway).
+	ContainerFilesystem = Tier{"container filesystem (mount namespaces)"}
 )
 
 // All lists every real tier, in the order the summary prints them: the
@@ -127,6 +132,7 @@ func All() []Tier {
 		GatewaySSH, SSHRelease, GatewayKubernetes, ModelProbe,
 		SchemaRegeneration, SchemaRefinement, SchemaDifferential, ChannelIDs,
 		NodeCanonical, NodeJSON5, EnvPolicy, EnvVarsOracle, ModelCatalog,
+		ContainerFilesystem,
 	}
 }
 

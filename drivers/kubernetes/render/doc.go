@@ -12,9 +12,10 @@
 // diagnostics) is the Driver of the parent package
 // github.com/occkit/occkit/drivers/kubernetes, which renders through this
 // package. Render is pure: the same revision and [Options] give the same
-// objects, byte for byte, and a revision the Compute cannot run (another
-// Compute, a topology outside RES-11, dedicated OpenClaw without a
-// qualifying [Sandbox]) is refused with an [occkit.Error].
+// objects, byte for byte, and a revision the Compute cannot run (admitted
+// for another Compute: 409 ADM-5; a topology outside RES-11; dedicated
+// OpenClaw without a qualifying [Sandbox]; a release that cannot be
+// pinned: 409 ADM-3) is refused with an [occkit.Error].
 //
 // # Objects
 //
@@ -64,6 +65,119 @@
 // only. The gateway's document carries gateway {mode: local, bind: lan,
 // auth: {mode: token, token: ${OPENCLAW_GATEWAY_TOKEN}}}, and its readiness
 // probe is GET /readyz.
+//
+// # What runs, and the machine it needs
+//
+// Every container runs the approved release (ADM-3): its image is the
+// [Images] repository tagged with the planned process's release
+// (compile.ProcessPlan.Version: the OpenClaw release, also for the
+// gateway of a Codex revision, or the Codex CLI version), or the digest
+// [Images].Digests maps that reference to. `latest` appears in no render;
+// a repository that carries a tag of its own is refused.
+//
+// Each process gets a writable place apart from its frozen configuration:
+// OpenClaw processes OPENCLAW_STATE_DIR = <home>/[StateDirName] on the
+// data volume (media, config backups, plugin install roots, databases) and
+// OPENCLAW_CONFIG_READONLY=1, so OpenClaw writes nothing beside the
+// read-only ConfigMap mount; the Codex app-server CODEX_HOME =
+// <home>/.codex, a subPath of the data volume mounted in its own right
+// (the kubelet creates it with the volume root's mode, writable by the
+// fsGroup), with only config.toml read-only inside it. A subPath file
+// mount whose directory is no mount of its own would make the container
+// runtime create that directory root-owned: Codex 0.171 then exits with
+// "failed to open state DB … (code: 14)".
+//
+// The gateway's terminationGracePeriodSeconds is
+// compile.GatewayStopGrace (330 s), OpenClaw's own stop policy (a 315 s
+// drain, a 10 s reserve and a 5 s exit margin); other containers keep
+// Kubernetes' 30 s.
+//
+// A dedicated Codex app-server listens on the pod network
+// (ws://0.0.0.0:4500), which Codex refuses without WebSocket
+// authentication ("refusing to start non-loopback websocket listener …
+// without auth"), and the gateway's codex plugin refuses a remote
+// app-server URL without a token. They share the Agent's app-server token
+// ([AppServerTokenSecretName], created by the driver like the gateway
+// token): the app-server runs with `--ws-auth capability-token
+// --ws-token-file` [AppServerTokenFile], a read-only Secret volume
+// readable by the pod's group only; the gateway gets
+// OPENCLAW_CODEX_APP_SERVER_TOKEN from the same Secret, and its document
+// holds only plugins.entries.codex.config.appServer.authToken:
+// "${OPENCLAW_CODEX_APP_SERVER_TOKEN}" (an author's token is replaced,
+// like gateway.auth). [Objects].Tokens names the token Secrets a render
+// references.
+//
+// Codex 0.171 logs at start, at ERROR level, that bubblewrap is not on
+// PATH and that it uses its bundled copy. The render leaves the sandbox
+// as the gateway's codex plugin requests it per turn (over WebSocket its
+// default is danger-full-access, the pod being the containment) and sets
+// no sandbox_mode: widening Codex's default sandbox to silence a notice
+// would outlive a plugin that asks for workspace-write. An installation
+// whose Codex image puts bubblewrap on PATH has no such line; inside a
+// pod with all capabilities dropped and the RuntimeDefault seccomp
+// profile, bubblewrap's user namespaces may be refused anyway, which is
+// why the pod, not bubblewrap, is the app-server's containment.
+//
+// The dedicated node host dials the gateway's Service
+// (occ-<agent>-gw.<namespace>.svc) over plaintext ws:// with
+// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, OpenClaw's documented setting for
+// trusted private networks; without it OpenClaw refuses the host name
+// ("SECURITY ERROR: Cannot connect to … over plaintext ws://"). Reason:
+// the connection never leaves the Agent's tenant namespace (pod to
+// ClusterIP Service), and the node host still authenticates with the
+// gateway token; TLS would need a per-Agent certificate and its rotation
+// (gateway.tls), which this driver does not manage. An installation that
+// wants the pod network encrypted adds it below the pods (a mesh or
+// CNI encryption).
+//
+// # Plugins
+//
+// Plugins a process's document configures that its release does not
+// bundle (compile.ProcessPlan.Plugins: Discord, Slack and the Codex plugin
+// in 2026.9.6) are installed by the render, before the process starts,
+// never fetched by it: without them on disk OpenClaw installs them itself
+// at start (`npm view` and an install from the public registry, about
+// 75 s each where the registry is unreachable, printed as a 14-line boxed
+// "Doctor warnings" note outside its JSON logger, then a gateway without
+// its channel). Each becomes an init container of the process's pod, in
+// the plan's order, named plugin-<id>: the process's own pinned image
+// runs `openclaw plugins install --force <package>@<version>` with the
+// process's HOME and OPENCLAW_STATE_DIR on its data volume, so the
+// install lands in the state directory's plugin install root.
+//
+// Why this mechanism: OpenClaw 2026.9 grants its trusted plugin APIs only
+// to a plugin installed from its official npm package through its own
+// installer (the install record says source npm, no local path or
+// archive); a plugin loaded from plugins.load.paths, a linked path or an
+// archive is refused ("… is only available for trusted plugins …
+// origin "config""), and OpenClaw's npm runs ignore an inherited npm
+// cache setting. So the install must be OpenClaw's own, from an npm
+// registry: [Options].Plugins.Registry names the installation's registry
+// mirror (npm_config_registry; an in-cluster mirror such as Verdaccio,
+// Nexus or Artifactory, the usual arrangement for clusters without
+// egress), and npm's default, the public registry, when empty. The
+// version is pinned to what the release installs, from the release data
+// the library carries (compile.RequiredPlugins, the list the SSH driver
+// installs too): the one the release's catalog pins for a third-party
+// plugin, else the release itself, or the newest published version of the
+// package that accepts the release when npm skipped it
+// (@openclaw/codex@2026.9.5 for 2026.9.6, @openclaw/discord@2026.7.35 for
+// 2026.8.x). A plugin npm publishes no version of for the release (Codex
+// before 2026.9.4) is refused at render (409 DRV-5); a version the
+// registry lacks fails the init container (E404), never a silent drift.
+//
+// --force makes a restart reinstall over the copy on the data volume
+// (without it OpenClaw refuses: "plugin already exists"); npm's cache,
+// under the home on the same volume, keeps that cheap. The init container
+// gets no credential and a scratch configuration file on the pod's /tmp
+// ([PluginInstallConfig]): OpenClaw refuses installs under
+// OPENCLAW_CONFIG_READONLY and would otherwise record the plugin as
+// enabled in the frozen, read-only document; the plan enables each
+// provided plugin in the native document instead
+// (plugins.entries.<id>.enabled: true), without which OpenClaw leaves an
+// installed external plugin unloaded ("installed without explicit
+// trust"). Its console is the installer's progress text, not
+// the process's JSON records.
 //
 // # Logging
 //
@@ -118,6 +232,15 @@
 //   - Containers keep their image's entrypoint (which performs the login
 //     CODEX_LOGIN_MODE names, by stdin for api_key); the driver sets their
 //     arguments. Inherited variables logging removes are simply never set.
-//   - The default images and the 10Gi claim size are defaults an
-//     installation is expected to override ([Images], [Storage]).
+//   - Plugins a release does not bundle are installed by init containers
+//     from the installation's npm registry mirror ([Plugins]), at pinned
+//     versions, into the data volume's state directory: not baked into
+//     the image (the pinned image stays the upstream release) and not
+//     left to the gateway (which would fetch them at every start).
+//   - The dedicated Codex app-server and its gateway authenticate with a
+//     per-Agent token the driver owns ([AppServerTokenSecretName]), not
+//     with the gateway token: each credential opens one door.
+//   - The default image repositories and the 10Gi claim size are defaults
+//     an installation is expected to override ([Images], [Storage]); the
+//     tag is always the approved release.
 package render

@@ -107,3 +107,18 @@ func GatewayTokenSecretName(agentID string) string {
 
 // GatewayTokenSecretKey is the data key of [GatewayTokenSecretName].
 const GatewayTokenSecretKey = "token"
+
+// AppServerTokenSecretName is the per-Agent Secret holding the token a
+// dedicated Codex app-server and its gateway share
+// (occ-<12hex of agentID>-harness-token): the app-server reads it from a
+// read-only Secret volume at [AppServerTokenFile] (Codex's capability-token
+// WebSocket authentication), the gateway's codex plugin from
+// OPENCLAW_CODEX_APP_SERVER_TOKEN (appServer.authToken holds only the
+// reference). The Kubernetes driver's Prepare creates it with a random
+// token when it is missing and never rewrites it, like the gateway token.
+func AppServerTokenSecretName(agentID string) string {
+	return "occ-" + Hash(agentID) + "-harness-token"
+}
+
+// AppServerTokenSecretKey is the data key of [AppServerTokenSecretName].
+const AppServerTokenSecretKey = "token"

@@ -1,7 +1,11 @@
 package render
 
 import (
+	"net/url"
+	"path"
+	"regexp"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -23,10 +27,13 @@ import (
 const (
 	// DefaultNamespace is the tenant namespace when none is given.
 	DefaultNamespace = "occkit"
-	// DefaultOpenClawImage runs the gateway and the native OpenClaw Harness.
-	DefaultOpenClawImage = "ghcr.io/openclaw/openclaw:latest"
-	// DefaultCodexImage runs the Codex app-server.
-	DefaultCodexImage = "ghcr.io/openclaw/codex-app-server:latest"
+	// DefaultOpenClawImage is the image repository of the gateway and the
+	// native OpenClaw Harness; the render pins it to the revision's
+	// release ([Images]).
+	DefaultOpenClawImage = "ghcr.io/openclaw/openclaw"
+	// DefaultCodexImage is the image repository of the Codex app-server,
+	// pinned to the revision's Codex version.
+	DefaultCodexImage = "ghcr.io/openclaw/codex-app-server"
 	// DefaultStorageSize is the size of each workload's data volume.
 	DefaultStorageSize = "10Gi"
 	// DefaultHome is the home directory (and data volume mount) of every
@@ -34,6 +41,17 @@ const (
 	DefaultHome = "/home/node"
 	// RunAsUser is the non-root user and group every container runs as.
 	RunAsUser = 1000
+	// StateDirName is an OpenClaw process's state directory under its home
+	// (OPENCLAW_STATE_DIR, on the data volume): media, backups, plugin
+	// install roots and its databases, never beside the read-only
+	// configuration.
+	StateDirName = ".openclaw"
+	// EnvConfigReadOnly tells OpenClaw ("1") that its configuration is
+	// immutable, as the read-only ConfigMap mount is (LOG-4).
+	EnvConfigReadOnly = "OPENCLAW_CONFIG_READONLY"
+	// DefaultTerminationGrace is the termination grace period of a process
+	// without a stop policy of its own (Kubernetes' default).
+	DefaultTerminationGrace = 30
 )
 
 // Ports and file names the rendered workloads use.
@@ -53,18 +71,31 @@ const (
 	CodexConfigFile = compile.CodexConfigName
 	// CodexHomeDir is CODEX_HOME relative to the Harness home.
 	CodexHomeDir = ".codex"
+	// AppServerTokenFile is where a dedicated Codex app-server reads the
+	// Agent's app-server token ([AppServerTokenSecretName], mounted
+	// read-only).
+	AppServerTokenFile = "/var/run/secrets/occkit.io/app-server/" + AppServerTokenSecretKey
 	// PlaceholderValue is what a credential_source placeholder variable
 	// holds: the Sandbox egress proxy substitutes the real key (AUTH-3).
 	PlaceholderValue = "opaque-occkit-credential-source"
 )
 
-// Images are the container images of the rendered workloads.
+// Images are the image repositories of the rendered workloads. A render
+// pins each container to the approved release (ADM-3): the repository
+// tagged with the process's release (compile.ProcessPlan.Version: the
+// OpenClaw release, or the Codex CLI version), or the digest Digests maps
+// that reference to. A repository carries no tag or digest of its own,
+// and no render names `latest`.
 type Images struct {
 	// OpenClaw runs every OpenClaw process: the gateway and the native
 	// Harness. Empty: [DefaultOpenClawImage].
 	OpenClaw string
 	// Codex runs the Codex app-server. Empty: [DefaultCodexImage].
 	Codex string
+	// Digests maps a tagged reference ("<repository>:<release>") to the
+	// digest ("sha256:<64 hex>") the installation approved for it; a
+	// mapped reference renders as <repository>@<digest>.
+	Digests map[string]string
 }
 
 // Storage configures the per-workload data volumes.
@@ -74,6 +105,20 @@ type Storage struct {
 	Size string
 	// ClassName is the StorageClass; empty leaves the cluster default.
 	ClassName string
+}
+
+// Plugins configures how a render provides the plugins a revision's
+// documents configure that its release does not bundle
+// (compile.ProcessPlan.Plugins): an init container per plugin, running the
+// same pinned image, installs each at its pinned version into the
+// process's state directory before the process starts (see the package
+// doc, "Plugins").
+type Plugins struct {
+	// Registry is the npm registry the init containers install from
+	// (npm_config_registry): the installation's registry mirror, an
+	// absolute http(s) URL without credentials, query or fragment. Empty:
+	// npm's default, the public registry.
+	Registry string
 }
 
 // Sandbox is the SandboxDriver that contains a dedicated OpenClaw Harness
@@ -103,6 +148,7 @@ type Options struct {
 	Namespace drivers.Namespace
 	Images    Images
 	Storage   Storage
+	Plugins   Plugins
 	// Sandbox is the configured SandboxDriver, or nil: dedicated OpenClaw
 	// needs one.
 	Sandbox *Sandbox
@@ -148,6 +194,18 @@ type Objects struct {
 	PersistentVolumeClaims []*corev1.PersistentVolumeClaim
 	Services               []*corev1.Service
 	Deployments            []*appsv1.Deployment
+	// Tokens are the per-Agent token Secrets the workloads reference and
+	// Render cannot return (they hold random bytes): the driver creates
+	// each one that is missing ([GatewayTokenSecretName],
+	// [AppServerTokenSecretName]). They are not in [Objects.List].
+	Tokens []Token
+}
+
+// Token is a per-Agent Secret holding a random token that the driver, not
+// Render, creates: its name, data key and the workload it belongs to.
+type Token struct {
+	Name, Key string
+	Component occkit.Process
 }
 
 // List returns every object in apply order: what a workload refers to
@@ -209,6 +267,10 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if !ok {
 		return Objects{}, occkit.Invalid("DRV-5", occkit.Root(), "the revision cannot plan its render: pass an admitted revision")
 	}
+	if rev.Compute() != occkit.ComputeKubernetes {
+		return Objects{}, occkit.Conflict("ADM-5", occkit.RevisionPath("compute"),
+			"the revision was admitted for the %s Compute, not kubernetes; redeploy it on this Compute", rev.Compute())
+	}
 	if opts.Namespace.ID == "" && opts.Namespace.Name != "" {
 		// The ID labels every object and names the Secrets' namespace
 		// (AUTH-2, LOG-6): a name alone is half a namespace.
@@ -243,13 +305,20 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		AppServerHost:   r.serviceHost(occkit.ProcessHarness),
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
-		Namespace:       opts.Namespace.ID,
+		// The app-server listens on the pod network: it authenticates
+		// its gateway with the Agent's app-server token.
+		AppServerTokenFile: AppServerTokenFile,
+		Namespace:          opts.Namespace.ID,
 	})
 	if err != nil {
 		return Objects{}, err
 	}
-	objs := Objects{Namespace: r.ns}
+	objs := Objects{Namespace: r.ns, Tokens: []Token{{
+		Name: GatewayTokenSecretName(rev.AgentID()), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}}}
 	for _, p := range plan.Processes {
+		if err := checkPlugins(p); err != nil {
+			return Objects{}, err
+		}
 		w := workload{process: p, home: homes[p.Role]}
 		if p.Role == occkit.ProcessHarness {
 			w.runtimeClass = runtimeClass
@@ -266,6 +335,9 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(p.Role))
 		if p.Port != 0 {
 			objs.Services = append(objs.Services, r.service(p.Role, portName(p), int32(p.Port)))
+		}
+		if p.TokenFile != "" {
+			objs.Tokens = append(objs.Tokens, Token{Name: AppServerTokenSecretName(rev.AgentID()), Key: AppServerTokenSecretKey, Component: p.Role})
 		}
 		objs.Deployments = append(objs.Deployments, dep)
 	}
@@ -294,6 +366,40 @@ func (r *renderer) sandbox() (string, error) {
 	return sb.HarnessHome, nil
 }
 
+// imageTag matches a valid image tag.
+var imageTag = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+
+// imageDigest matches a sha256 image digest.
+var imageDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// image is the pinned image of planned process p: its repository tagged
+// with p's approved release, or the digest [Images].Digests maps that
+// reference to (ADM-3). A revision without a release, a release that is
+// no valid tag (or is `latest`), a repository that carries its own tag or
+// digest, or a malformed digest is 409: the installation cannot run the
+// revision as approved.
+func (r *renderer) image(p compile.ProcessPlan) (string, error) {
+	repo, at := r.opts.Images.OpenClaw, settingsPath.Key("images").Key("openClaw")
+	if p.Program == compile.ProgramCodex {
+		repo, at = r.opts.Images.Codex, settingsPath.Key("images").Key("codex")
+	}
+	if strings.Contains(repo, "@") || strings.Contains(repo[strings.LastIndexByte(repo, '/')+1:], ":") {
+		return "", occkit.Conflict("DRV-5", at, "the image repository must carry no tag or digest: the render pins it to the approved release")
+	}
+	if p.Version == "" || !imageTag.MatchString(p.Version) || strings.EqualFold(p.Version, "latest") {
+		return "", occkit.Conflict("ADM-3", occkit.InstallationPath("harnessVersions", string(p.Program)),
+			"the revision's approved %s release is not a pinnable image tag; approve a release and redeploy", p.Program)
+	}
+	ref := repo + ":" + p.Version
+	if d, ok := r.opts.Images.Digests[ref]; ok {
+		if !imageDigest.MatchString(d) {
+			return "", occkit.Conflict("DRV-5", settingsPath.Key("images").Key("digests").Key(ref), "an image digest must be sha256:<64 hex>")
+		}
+		return repo + "@" + d, nil
+	}
+	return ref, nil
+}
+
 // renderer holds one Render call's inputs.
 type renderer struct {
 	rev  drivers.Revision
@@ -308,6 +414,9 @@ func (r *renderer) check() error {
 		return occkit.Conflict("DRV-5", settingsPath.Key("namespace"), "the tenant namespace name is not a DNS-1123 label")
 	}
 	if err := r.checkStorage(); err != nil {
+		return err
+	}
+	if err := checkRegistry(r.opts.Plugins.Registry); err != nil {
 		return err
 	}
 	if r.rev.LoggingOwnership() != occkit.OwnedByPlatform {
@@ -334,6 +443,21 @@ func CheckStorage(s Storage) error {
 	}
 	if s.ClassName != "" && len(validation.IsDNS1123Subdomain(s.ClassName)) > 0 {
 		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("className"), "the storage class name is not a DNS-1123 subdomain")
+	}
+	return nil
+}
+
+// checkRegistry checks [Plugins].Registry: empty, or an absolute http(s)
+// URL with a host and without credentials, query or fragment (409: the
+// installation cannot run the revision).
+func checkRegistry(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return occkit.Conflict("DRV-5", settingsPath.Key("plugins").Key("registry"),
+			"the plugin registry must be an absolute http(s) URL without credentials, query or fragment")
 	}
 	return nil
 }
@@ -459,6 +583,8 @@ func (r *renderer) envVar(e compile.Env) corev1.EnvVar {
 		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
 	case e.GatewayToken:
 		return secretEnv(e.Name, GatewayTokenSecretName(r.rev.AgentID()), GatewayTokenSecretKey)
+	case e.AppServerToken:
+		return secretEnv(e.Name, AppServerTokenSecretName(r.rev.AgentID()), AppServerTokenSecretKey)
 	case !e.Secret.IsZero():
 		return secretEnv(e.Name, CredentialSecretName(e.Secret), CredentialSecretKey(e.Secret))
 	}
@@ -473,6 +599,10 @@ func secretEnv(name, secret, key string) corev1.EnvVar {
 
 func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	p := w.process
+	image, err := r.image(p)
+	if err != nil {
+		return nil, err
+	}
 	meta, err := logging.CollectorMetadata(logging.Identity{
 		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.process.Role,
 		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
@@ -494,6 +624,25 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		{Name: "data", MountPath: w.home},
 		{Name: "tmp", MountPath: "/tmp"},
 	}
+	set := map[string]bool{}
+	switch p.StateEnv {
+	case compile.EnvStateDir:
+		// The configuration mount is read-only: OpenClaw (2026.9 and
+		// later) then writes nothing beside it (no last-known-good
+		// backup or recovery, no config repair), and keeps its state in
+		// OPENCLAW_STATE_DIR on the data volume.
+		env = append(env, corev1.EnvVar{Name: p.StateEnv, Value: w.home + "/" + StateDirName},
+			corev1.EnvVar{Name: EnvConfigReadOnly, Value: "1"})
+		set[p.StateEnv] = true
+	case compile.EnvCodexHome:
+		// CODEX_HOME is a directory of the data volume mounted in its
+		// own right: the kubelet creates a subPath directory with the
+		// volume root's mode, writable by the pod's fsGroup. Mounted
+		// only as the parent of config.toml's subPath mount, it would be
+		// created by the container runtime, root-owned, and Codex could
+		// not open its state database there.
+		mounts = append(mounts, corev1.VolumeMount{Name: "data", MountPath: w.home + "/" + CodexHomeDir, SubPath: CodexHomeDir})
+	}
 	volumes := []corev1.Volume{
 		{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
 			ClaimName: DataName(r.rev.AgentID(), w.process.Role)}}},
@@ -507,19 +656,30 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		if f.PathEnv != "" {
 			env = append(env, corev1.EnvVar{Name: f.PathEnv, Value: dir + "/" + f.Name})
 		}
-		if f.DirEnv != "" {
+		if f.DirEnv != "" && !set[f.DirEnv] {
 			env = append(env, corev1.EnvVar{Name: f.DirEnv, Value: dir})
+			set[f.DirEnv] = true
 		}
 		mount := corev1.VolumeMount{Name: "config", MountPath: dir, ReadOnly: true}
 		if f.Role == compile.FileCodexConfig {
-			// Only the file: CODEX_HOME is on the data volume and
-			// must stay writable.
+			// Only the file is read-only: CODEX_HOME (its state
+			// database, sessions, login) stays writable.
 			mount = corev1.VolumeMount{Name: "config", MountPath: dir + "/" + f.Name, SubPath: f.Name, ReadOnly: true}
 		}
 		mounts = append(mounts, mount)
 		volumes = append(volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap.Name},
 			DefaultMode:          ptr(int32(0o444)),
+		}}})
+	}
+	if p.TokenFile != "" {
+		// The app-server's token, read-only, readable by the pod's
+		// group (fsGroup) only.
+		mounts = append(mounts, corev1.VolumeMount{Name: "token", MountPath: path.Dir(p.TokenFile), ReadOnly: true})
+		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
+			SecretName:  AppServerTokenSecretName(r.rev.AgentID()),
+			Items:       []corev1.KeyToPath{{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}},
+			DefaultMode: ptr(int32(0o440)),
 		}}})
 	}
 	for _, e := range p.Env {
@@ -534,10 +694,6 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		probe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{
 			Port: intstr.FromString(portName(p))}}, PeriodSeconds: 5, FailureThreshold: 3}
 	}
-	image := r.opts.Images.OpenClaw
-	if p.Program == compile.ProgramCodex {
-		image = r.opts.Images.Codex
-	}
 	container := corev1.Container{
 		Name:            string(w.process.Role),
 		Image:           image,
@@ -546,13 +702,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		VolumeMounts:    mounts,
 		ReadinessProbe:  probe,
 		ImagePullPolicy: corev1.PullIfNotPresent,
-		SecurityContext: &corev1.SecurityContext{
-			RunAsNonRoot:             ptr(true),
-			Privileged:               ptr(false),
-			AllowPrivilegeEscalation: ptr(false),
-			ReadOnlyRootFilesystem:   ptr(true),
-			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
-		},
+		SecurityContext: containerSecurity(),
 	}
 	if p.Port != 0 {
 		container.Ports = []corev1.ContainerPort{{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}}
@@ -562,10 +712,18 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		replicas = 0
 	}
 	name := WorkloadName(r.rev.AgentID(), w.process.Role)
+	grace := int64(DefaultTerminationGrace)
+	if p.StopGrace > 0 {
+		// The process's own stop policy (the gateway drains for up to
+		// compile.GatewayStopGrace seconds): the kubelet must not kill
+		// it sooner.
+		grace = int64(p.StopGrace)
+	}
 	pod := corev1.PodSpec{
-		ServiceAccountName:           name,
-		AutomountServiceAccountToken: ptr(false),
-		EnableServiceLinks:           ptr(false),
+		ServiceAccountName:            name,
+		TerminationGracePeriodSeconds: ptr(grace),
+		AutomountServiceAccountToken:  ptr(false),
+		EnableServiceLinks:            ptr(false),
 		SecurityContext: &corev1.PodSecurityContext{
 			RunAsNonRoot:   ptr(true),
 			RunAsUser:      ptr(int64(RunAsUser)),
@@ -573,8 +731,9 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			FSGroup:        ptr(int64(RunAsUser)),
 			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 		},
-		Containers: []corev1.Container{container},
-		Volumes:    volumes,
+		InitContainers: r.pluginInstalls(w, image),
+		Containers:     []corev1.Container{container},
+		Volumes:        volumes,
 	}
 	if w.runtimeClass != "" {
 		pod.RuntimeClassName = ptr(w.runtimeClass)
@@ -594,6 +753,86 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			},
 		},
 	}, nil
+}
+
+// containerSecurity is every container's security context: non-root, no
+// privilege, a read-only root filesystem, no capability.
+func containerSecurity() *corev1.SecurityContext {
+	return &corev1.SecurityContext{
+		RunAsNonRoot:             ptr(true),
+		Privileged:               ptr(false),
+		AllowPrivilegeEscalation: ptr(false),
+		ReadOnlyRootFilesystem:   ptr(true),
+		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+	}
+}
+
+// PluginInstallConfig is the scratch configuration file of a plugin
+// install init container, on the pod's /tmp: OpenClaw's install records
+// the plugin as enabled in its configuration file, which must not be the
+// frozen, read-only one (OpenClaw refuses the install under
+// OPENCLAW_CONFIG_READONLY); the native document the plan renders
+// enables each provided plugin itself.
+const PluginInstallConfig = "/tmp/occkit-plugin-install/openclaw.json"
+
+// checkPlugins refuses (409) a process that needs a plugin the npm
+// registry publishes no version of that its release accepts
+// (compile.Plugin.Version ""): no registry mirror can serve it, and
+// started without it OpenClaw would fetch it elsewhere at start.
+func checkPlugins(p compile.ProcessPlan) error {
+	for _, pl := range p.Plugins {
+		if pl.Spec() == "" {
+			return occkit.Conflict("DRV-5", occkit.InstallationPath("harnessVersions", string(p.Program)),
+				"the configuration needs the plugin %s (%s), which OpenClaw %s does not bundle and the npm registry publishes no version of that it accepts: approve another release",
+				pl.ID, pl.Package, p.Version)
+		}
+	}
+	return nil
+}
+
+// pluginInstalls are the init containers that install a process's
+// unbundled plugins (compile.ProcessPlan.Plugins) into its state
+// directory, one per plugin, in the plan's order, with the process's own
+// pinned image: `openclaw plugins install --force <package>@<version>`,
+// the version the release installs (compile.Plugin.Spec). --force makes a
+// restart reinstall over the data volume's copy instead of failing on it
+// ("plugin already exists"); npm's cache under the home on the data
+// volume keeps that cheap. OpenClaw records each as installed from its
+// official npm package, the only install it trusts, so the process finds
+// them at start and fetches nothing.
+func (r *renderer) pluginInstalls(w workload, image string) []corev1.Container {
+	p := w.process
+	if len(p.Plugins) == 0 || p.Program != compile.ProgramOpenClaw {
+		return nil
+	}
+	env := []corev1.EnvVar{
+		{Name: "HOME", Value: w.home},
+		{Name: compile.EnvStateDir, Value: w.home + "/" + StateDirName},
+		{Name: compile.EnvConfigPath, Value: PluginInstallConfig},
+	}
+	if reg := r.opts.Plugins.Registry; reg != "" {
+		env = append(env, corev1.EnvVar{Name: "npm_config_registry", Value: reg})
+	}
+	var out []corev1.Container
+	for i, pl := range p.Plugins {
+		name := "plugin-" + pl.ID
+		if len(validation.IsDNS1123Label(name)) > 0 {
+			name = "plugin-" + strconv.Itoa(i)
+		}
+		out = append(out, corev1.Container{
+			Name:  name,
+			Image: image,
+			Args:  []string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()},
+			Env:   env,
+			VolumeMounts: []corev1.VolumeMount{
+				{Name: "data", MountPath: w.home},
+				{Name: "tmp", MountPath: "/tmp"},
+			},
+			ImagePullPolicy: corev1.PullIfNotPresent,
+			SecurityContext: containerSecurity(),
+		})
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -9,6 +9,13 @@
 // replaces the carried release of the same version. The releases already
 // carried are rebuilt from data/ itself, so adding a release needs only
 // that release's package installed. -drop VERSION removes a release.
+//
+//	go run ./internal/gendata -data data -npm [PACKAGE...]
+//
+// refreshes data/npm.json instead (releasedata.NPMRecord): it asks the npm
+// registry (`npm view`, with the npm on PATH or -npmbin) for the published
+// versions of every package the record names and of each PACKAGE given,
+// and their peer dependency on openclaw.
 package main
 
 import (
@@ -16,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,7 +34,19 @@ import (
 func main() {
 	data := flag.String("data", "data", "the data directory")
 	drop := flag.String("drop", "", "a release to stop carrying")
+	npm := flag.Bool("npm", false, "refresh data/npm.json from the npm registry (arguments: packages to add)")
+	npmBin := flag.String("npmbin", "npm", "the npm command -npm runs")
 	flag.Parse()
+	if *npm {
+		err := refreshNPM(filepath.Join(*data, "npm.json"), flag.Args(), func(pkg string) ([]byte, error) {
+			return exec.Command(*npmBin, "view", pkg+"@>=0.0.0", "version", "peerDependencies", "--json").Output()
+		})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gendata:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*data, flag.Args(), *drop); err != nil {
 		fmt.Fprintln(os.Stderr, "gendata:", err)
 		os.Exit(1)
@@ -138,3 +158,30 @@ func readFiles(dir string) (releasedata.Files, error) {
 }
 
 func version(f releasedata.Files) string { return strings.TrimSpace(string(f["version.txt"])) }
+
+// refreshNPM rewrites the npm record at file with what view (`npm view`)
+// says of every package it names and of add. Nothing is written unless
+// every package was read.
+func refreshNPM(file string, add []string, view func(pkg string) ([]byte, error)) error {
+	rec := releasedata.NPMRecord{Registry: "https://registry.npmjs.org/", Packages: map[string][]releasedata.NPMVersion{}}
+	if b, err := os.ReadFile(file); err == nil {
+		if rec, err = releasedata.ParseNPMRecord(b); err != nil {
+			return err
+		}
+	} else if !os.IsNotExist(err) {
+		return err
+	}
+	for _, p := range add {
+		rec.Packages[p] = nil
+	}
+	for p := range rec.Packages {
+		out, err := view(p)
+		if err != nil {
+			return fmt.Errorf("npm view %s: %w", p, err)
+		}
+		if rec.Packages[p], err = releasedata.ParseNPMView(out); err != nil {
+			return fmt.Errorf("npm view %s: %w", p, err)
+		}
+	}
+	return os.WriteFile(file, rec.Marshal(), 0o644)
+}

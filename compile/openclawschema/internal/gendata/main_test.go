@@ -63,3 +63,52 @@ func TestRun(t *testing.T) {
 		t.Errorf("%d releases after dropping one of two", len(got))
 	}
 }
+
+// TestRefreshNPM: every package the record names is asked again, the
+// added ones too, and a failed answer writes nothing.
+func TestRefreshNPM(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "npm.json")
+	answers := map[string]string{
+		"@openclaw/codex":   `{"version":"2026.9.5","peerDependencies":{"openclaw":">=2026.9.5"}}`,
+		"@openclaw/discord": `[{"version":"2026.9.6","peerDependencies":{"openclaw":">=2026.9.6"}},{"version":"2026.7.35","peerDependencies":{"openclaw":">=2026.7.35"}}]`,
+	}
+	var asked []string
+	view := func(pkg string) ([]byte, error) {
+		asked = append(asked, pkg)
+		a, ok := answers[pkg]
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return []byte(a), nil
+	}
+	if err := refreshNPM(file, []string{"@openclaw/codex"}, view); err != nil {
+		t.Fatal(err)
+	}
+	if err := refreshNPM(file, []string{"@openclaw/discord"}, view); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := releasedata.ParseNPMRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]releasedata.NPMVersion{
+		"@openclaw/codex":   {{Version: "2026.9.5", OpenClaw: "2026.9.5"}},
+		"@openclaw/discord": {{Version: "2026.7.35", OpenClaw: "2026.7.35"}, {Version: "2026.9.6", OpenClaw: "2026.9.6"}},
+	}
+	if d := cmp.Diff(want, rec.Packages); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if n := len(asked); n != 3 {
+		t.Errorf("%d packages asked (%v), want codex, then codex and discord", n, asked)
+	}
+	if err := refreshNPM(file, []string{"@openclaw/unpublished"}, view); err == nil {
+		t.Error("a package npm view cannot answer was recorded")
+	}
+	if again, _ := os.ReadFile(file); string(again) != string(b) {
+		t.Error("a failed refresh rewrote the record")
+	}
+}

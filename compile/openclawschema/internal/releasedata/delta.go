@@ -2,7 +2,9 @@
 // OpenClaw releases compactly: the newest release's files as they are, and
 // each other release as a delta against them (the releases share most of
 // their text). Package openclawschema decodes a release on first use;
-// cmd/gendata (the generator) encodes them.
+// cmd/gendata (the generator) encodes them. Beside them, [NPMRecord] is
+// what the npm registry publishes of the plugin packages the releases
+// install (data/npm.json), which no release's package says.
 //
 // # Delta format
 //

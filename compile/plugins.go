@@ -1,0 +1,193 @@
+package compile
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/openclawschema"
+)
+
+// Plugin is an OpenClaw plugin a document needs that its release does not
+// bundle: OpenClaw would install it from the npm registry at start
+// (`npm view <package>`, then an install into the state directory). A
+// Compute must provide it instead: see [ProcessPlan].Plugins.
+type Plugin struct {
+	// ID is the plugin id (a channel's plugin such as "discord", or a
+	// plugin entry id such as "codex").
+	ID string
+	// Package is its npm package name; Version the version the release
+	// installs (openclawschema.Plugin.Version: the release's own for an
+	// official plugin, or the newest published one that accepts the
+	// release when npm skipped it; the catalog's pin for an external
+	// one). Version is "" when the npm registry publishes no version the
+	// release accepts: no Compute can provide it from npm.
+	Package string
+	Version string
+}
+
+// Spec is the npm spec that installs p ("@openclaw/discord@2026.9.6"), or
+// "" when npm publishes no version the release accepts.
+func (p Plugin) Spec() string {
+	if p.Version == "" {
+		return ""
+	}
+	return p.Package + "@" + p.Version
+}
+
+// RequiredPlugins lists, sorted by id, the plugins doc configures that
+// release does not bundle, as OpenClaw collects the plugins it installs
+// at start: the plugin of each channel under channels.<id> (an object not
+// disabled), every plugin entry under plugins.entries.<id>, each
+// plugins.allow member and plugins.slots value, every agent runtime id
+// (agentRuntime.id and pickerRuntimes of the model maps of
+// agents.defaults, agents.entries and agents.list, of models.providers
+// and their models) and the provider of each model the agents select
+// (agents.defaults.model and each entry's, primary and fallbacks). Ids
+// compare as OpenClaw's normalizePluginId compares them. None when
+// plugins.enabled is false; never one plugins.deny names or whose entry
+// is disabled. Which plugins a release does not bundle, and at which
+// version it installs them, is the release's carried data
+// (openclawschema.Contract.InstalledPlugin); a release the library does
+// not carry lists none.
+func RequiredPlugins(doc occkit.Document, release string) []Plugin {
+	c, err := openclawschema.ContractFor(release)
+	if err != nil {
+		return nil
+	}
+	root := doc.Get(occkit.Root())
+	plugins := root.Key("plugins")
+	if v := plugins.Key("enabled"); v.IsBool() && !v.Bool() {
+		return nil
+	}
+	disabled := func(v occkit.Value) bool {
+		e := v.Key("enabled")
+		return e.IsBool() && !e.Bool()
+	}
+	blocked := map[string]bool{}
+	for _, v := range plugins.Key("deny").Array() {
+		if v.IsString() {
+			blocked[c.PluginID(v.String())] = true
+		}
+	}
+	want := map[string]bool{}
+	add := func(v occkit.Value) {
+		if v.IsString() {
+			want[c.PluginID(v.String())] = true
+		}
+	}
+	plugins.Key("entries").ForEach(func(k, v occkit.Value) bool {
+		if disabled(v) {
+			blocked[c.PluginID(k.String())] = true
+		} else {
+			add(k)
+		}
+		return true
+	})
+	for _, v := range plugins.Key("allow").Array() {
+		add(v)
+	}
+	plugins.Key("slots").ForEach(func(_, v occkit.Value) bool {
+		add(v)
+		return true
+	})
+	root.Key("channels").ForEach(func(k, v occkit.Value) bool {
+		if v.IsObject() && !disabled(v) {
+			if p, ok := c.ChannelPlugin(strings.TrimSpace(k.String())); ok && p.Package != "" {
+				want[p.ID] = true
+			}
+		}
+		return true
+	})
+	for _, id := range runtimeIDs(root) {
+		want[c.PluginID(id)] = true
+	}
+	for _, ref := range modelRefs(root.Key("agents")) {
+		if i := strings.IndexByte(ref, '/'); i > 0 {
+			want[c.PluginID(ref[:i])] = true
+		}
+	}
+	var out []Plugin
+	for id := range want {
+		if blocked[id] {
+			continue
+		}
+		if p, ok := c.InstalledPlugin(id); ok {
+			out = append(out, Plugin{ID: p.ID, Package: p.Package, Version: p.Version})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// agentEntries are the agents' own settings: each agents.entries.<id>
+// and each element of the legacy agents.list.
+func agentEntries(agents occkit.Value) []occkit.Value {
+	var out []occkit.Value
+	agents.Key("entries").ForEach(func(_, e occkit.Value) bool {
+		out = append(out, e)
+		return true
+	})
+	return append(out, agents.Key("list").Array()...)
+}
+
+// runtimeIDs are the agent runtime ids root selects: agentRuntime.id and
+// pickerRuntimes of each model of agents.defaults.models and the agents'
+// models maps, of each models.providers entry and of its models.
+func runtimeIDs(root occkit.Value) []string {
+	var out []string
+	runtimes := func(entry occkit.Value) {
+		if id := entry.Key("agentRuntime").Key("id"); id.IsString() {
+			out = append(out, id.String())
+		}
+		for _, v := range entry.Key("pickerRuntimes").Array() {
+			if v.IsString() {
+				out = append(out, v.String())
+			}
+		}
+	}
+	modelMap := func(models occkit.Value) {
+		models.ForEach(func(_, entry occkit.Value) bool {
+			runtimes(entry)
+			return true
+		})
+	}
+	agents := root.Key("agents")
+	modelMap(agents.Key("defaults").Key("models"))
+	for _, e := range agentEntries(agents) {
+		modelMap(e.Key("models"))
+	}
+	root.Key("models").Key("providers").ForEach(func(_, p occkit.Value) bool {
+		runtimes(p)
+		for _, m := range p.Key("models").Array() {
+			runtimes(m)
+		}
+		return true
+	})
+	return out
+}
+
+// modelRefs are the model refs the agents select: agents.defaults.model
+// and each agent's model, a string or {primary, fallbacks}.
+func modelRefs(agents occkit.Value) []string {
+	var out []string
+	add := func(m occkit.Value) {
+		if m.IsString() {
+			out = append(out, m.String())
+			return
+		}
+		if p := m.Key("primary"); p.IsString() {
+			out = append(out, p.String())
+		}
+		for _, f := range m.Key("fallbacks").Array() {
+			if f.IsString() {
+				out = append(out, f.String())
+			}
+		}
+	}
+	add(agents.Key("defaults").Key("model"))
+	for _, e := range agentEntries(agents) {
+		add(e.Key("model"))
+	}
+	return out
+}
