@@ -129,22 +129,89 @@ type route struct {
 }
 
 // Prepare prepares doc for any number of [Index.Select] decisions.
-func Prepare(doc occkit.Document) *Index {
+func Prepare(doc occkit.Document) *Index { return prepare(doc, nil) }
+
+// focus narrows a preparation to what one request can consult (the
+// package function [Select]): the agent it names and the implicit one,
+// the model-map keys and catalog rows that can name its model, the
+// wildcard keys, and the provider configs of its provider and of the
+// kept keys. Every lookup a decision and its [Result.Reasons] make on
+// such an index finds what it finds on the whole one; what is left out
+// is what no lookup of that request reaches.
+type focus struct {
+	provider, model string // the request's target (REF-1, REF-2)
+	reqModel        string // see decision.reqModel
+	agent           string // the normalized agent ID the request names, or ""
+	provs           map[string]bool
+}
+
+// focusOf is the focus of req, false when the request is refused before
+// any lookup (the whole preparation then refuses it alike).
+func focusOf(req Request) (*focus, bool) {
+	provider, model, err := target(req.Provider, req.Model)
+	if err != nil {
+		return nil, false
+	}
+	f := &focus{provider: provider, model: model, reqModel: model, provs: map[string]bool{provider: true}}
+	if provider != "" {
+		f.reqModel = strings.TrimSpace(req.Model)
+	}
+	if strings.TrimSpace(req.AgentID) != "" {
+		id, ok := normalizeAgentID(req.AgentID)
+		if !ok {
+			return nil, false
+		}
+		f.agent = id
+	}
+	return f, true
+}
+
+// key reports whether a lookup of the request can reach the model-map
+// key written key (trimmed t; pre and rest around its first slash):
+// SEL-1's exact and wildcard lookups and the params key (paramsKey).
+func (f *focus) key(key, t, rest string, qualified bool) bool {
+	if f == nil || t == f.model || key == f.reqModel {
+		return true
+	}
+	if qualified {
+		if r := strings.TrimSpace(rest); r == f.model || r == "*" {
+			return true
+		}
+	}
+	return f.provider != "" && len(key) == len(f.provider)+1+len(f.reqModel) &&
+		strings.HasPrefix(key, f.provider) && key[len(f.provider)] == '/' && strings.HasSuffix(key, f.reqModel)
+}
+
+// row reports whether a lookup of the request can reach a catalog row
+// whose trimmed ID is t ([provider.row], [provider.routeRow]).
+func (f *focus) row(t string) bool {
+	if f == nil || t == f.model {
+		return true
+	}
+	pre, rest, ok := strings.Cut(t, "/")
+	return ok && (strings.TrimSpace(rest) == f.model || !isASCII(pre))
+}
+
+func prepare(doc occkit.Document, f *focus) *Index {
 	root := docjson.Root(doc)
 	agents := root.Get("agents")
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
-	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
+	def := newScope(defaultsPath, agents.Get("defaults"), x.names, f)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
 	r := readRoster(agents)
-	for id, m := range r.byID {
-		x.agents[id] = def.with(newScope(m.at, m.v, x.names))
-	}
 	x.implicit = r.implicitAgent(agents)
+	for id, m := range r.byID {
+		if f == nil || id == f.agent || id == x.implicit {
+			x.agents[id] = def.with(newScope(m.at, m.v, x.names, f))
+		}
+	}
 
 	for id, g := range providerGroups(root.Get("models").Get("providers")) {
 		x.names[id] = id
-		x.provs[id] = newProvider(g.key, g.merged(), id == "openai")
+		if f == nil || f.provs[id] {
+			x.provs[id] = newProvider(g.key, g.merged(), id == "openai", f)
+		}
 	}
 	return x
 }
@@ -156,7 +223,7 @@ type scope struct {
 	models *modelMap
 }
 
-func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
+func newScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -187,7 +254,7 @@ func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
 		scan.params(params, at.Key("params"))
 		s.params = scan.paths
 	}
-	s.models = newModelMap(at.Key("models"), models, names)
+	s.models = newModelMap(at.Key("models"), models, names, f)
 	return s
 }
 
@@ -227,7 +294,7 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
-func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *modelMap {
+func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *focus) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
@@ -235,16 +302,22 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 	mm.byModel, mm.keys = map[string][]keyRef{}, map[string]*modelKey{}
 	m.ForEach(func(key, v gjson.Result) bool {
 		k := &modelKey{key: key.String()}
+		t := strings.TrimSpace(k.key)
+		pre, rest, qualified := strings.Cut(t, "/")
+		if !f.key(k.key, t, rest, qualified) {
+			return true
+		}
 		if _, dup := mm.keys[k.key]; !dup {
 			mm.keys[k.key] = k
 		}
-		t := strings.TrimSpace(k.key)
-		pre, rest, qualified := strings.Cut(t, "/")
 		k.provider, k.qualified = fold(pre), qualified
 		if !qualified {
 			k.provider = ""
 		} else if k.provider != "" {
 			names[k.provider] = k.provider
+			if f != nil {
+				f.provs[k.provider] = true
+			}
 		}
 		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
@@ -268,7 +341,7 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *model
 
 // newProvider prepares the config v at models.providers.<key>; openai
 // marks the provider whose routes SEL-4 tests.
-func newProvider(key string, v gjson.Result, openai bool) *provider {
+func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
 	o := objectOf(v)
 	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
@@ -296,6 +369,10 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		if !v.IsObject() || id.Type != gjson.String {
 			return true
 		}
+		t := strings.TrimSpace(id.String())
+		if !f.row(t) {
+			return true
+		}
 		r := &row{idx: i, id: id.String()}
 		vals[r] = v
 		at := p.at.Key("models").Index(i)
@@ -307,7 +384,6 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 		scan.row(v, at)
 		r.overrides = sortPaths(scan.paths)
 		r.rowFacts(v.Get("baseUrl"), v.Get("api"), p, openai)
-		t := strings.TrimSpace(r.id)
 		p.bare[t] = append(p.bare[t], r)
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
 			if isASCII(pre) {

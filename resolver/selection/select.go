@@ -136,10 +136,16 @@ var cliBackends = map[string]string{
 // (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
 // provider/model.
 //
-// Select is Prepare(doc).Select(req, reg); a caller deciding more than
-// once on one document prepares it once.
+// Select decides as Prepare(doc).Select(req, reg) does, preparing only
+// what the request can consult (its agent, the model keys and catalog
+// rows that can name its model, the providers those name); a caller
+// deciding more than once on one document prepares it once.
 func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
-	return Prepare(doc).Select(req, reg)
+	f, ok := focusOf(req)
+	if !ok {
+		return Prepare(doc).Select(req, reg)
+	}
+	return prepare(doc, f).Select(req, reg)
 }
 
 // Select decides one turn on the prepared document; see the package
