@@ -193,21 +193,22 @@ func (f *focus) row(t string) bool {
 }
 
 func prepare(doc occkit.Document, f *focus) *Index {
-	root := docjson.Root(doc)
-	agents := root.Get("agents")
+	var top [2]gjson.Result
+	members(docjson.Root(doc), rootKeys, top[:])
+	agents := readAgents(top[0])
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
-	def := newScope(defaultsPath, agents.Get("defaults"), x.names, f)
+	def := newScope(defaultsPath, agents.defaults, x.names, f)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
 	r := readRoster(agents)
-	x.implicit = r.implicitAgent(agents)
+	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
 	for id, m := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
 			x.agents[id] = def.with(newScope(m.at, m.v, x.names, f))
 		}
 	}
 
-	for id, g := range providerGroups(root.Get("models").Get("providers")) {
+	for id, g := range providerGroups(top[1].Get("providers")) {
 		x.names[id] = id
 		if f == nil || f.provs[id] {
 			x.provs[id] = newProvider(g.key, g.merged(), id == "openai", f)
@@ -216,11 +217,17 @@ func prepare(doc occkit.Document, f *focus) *Index {
 	return x
 }
 
+// rootKeys are the document's members selection reads.
+var rootKeys = []string{"agents", "models"}
+
 // scope is one prepared agent scope.
 type scope struct {
 	sel2   []resolver.Reason
 	params []occkit.Path
 	models *modelMap
+	// systemAgent is the scope's systemAgent member (read from
+	// agents.defaults only: [roster.implicitAgent]).
+	systemAgent gjson.Result
 }
 
 func newScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus) scope {
@@ -237,6 +244,8 @@ func newScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus)
 				firstOf(&params, val)
 			case "models":
 				firstOf(&models, val)
+			case "systemAgent":
+				firstOf(&s.systemAgent, val)
 			}
 			return true
 		})
@@ -301,12 +310,12 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 	}
 	mm.byModel, mm.keys = map[string][]keyRef{}, map[string]*modelKey{}
 	m.ForEach(func(key, v gjson.Result) bool {
-		k := &modelKey{key: key.String()}
-		t := strings.TrimSpace(k.key)
+		t := strings.TrimSpace(key.String())
 		pre, rest, qualified := strings.Cut(t, "/")
-		if !f.key(k.key, t, rest, qualified) {
+		if !f.key(key.String(), t, rest, qualified) {
 			return true
 		}
+		k := &modelKey{key: key.String()}
 		if _, dup := mm.keys[k.key]; !dup {
 			mm.keys[k.key] = k
 		}

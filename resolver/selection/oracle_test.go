@@ -567,8 +567,8 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 		indexed:  indexed,
 	}
 	x.defMap = x.keysOf(x.defaults.get("models"))
-	x.roster = readRoster(agents)
-	x.implicit = x.roster.implicitAgent(agents)
+	x.roster = readRoster(readAgents(agents))
+	x.implicit = x.roster.implicitAgent(agents.Get("ownership"), agents.Get("defaults.systemAgent.agentId"))
 	x.groups = providerGroups(x.provs)
 	if !indexed {
 		return x
