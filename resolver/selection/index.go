@@ -52,7 +52,7 @@ type modelMap struct {
 	// byModel holds, in author order, the keys that can name a model ID:
 	// under the trimmed key (whole) and under the trimmed part after the
 	// key's first slash.
-	byModel map[string][]keyRef
+	byModel map[string]keyRefs
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
 	// keys holds every key as written (the first of duplicates).
@@ -97,9 +97,9 @@ func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
 type provider struct {
 	route
 	at    occkit.Path
-	bare  map[string][]*row // trimmed row ID → rows, in array order
-	qual  map[qualKey][]*row
-	other []*row // "<p>/<id>" rows whose <p> is not ASCII
+	bare  map[string]*row  // trimmed row ID → its first row (the group merged: mergeRows)
+	qual  map[qualKey]*row // "<p>/<id>" rows by folded <p> and trimmed <id>: the first
+	other []*row           // "<p>/<id>" rows whose <p> is not ASCII
 }
 
 type qualKey struct{ provider, id string }
@@ -303,49 +303,90 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
+// keyMembers are the members of a model-map key that selection reads.
+var keyMembers = []string{"agentRuntime", "params"}
+
 func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *focus) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
 	}
-	mm.byModel, mm.keys = map[string][]keyRef{}, map[string]*modelKey{}
+	// The keys are read into one slice first, so the maps are made at
+	// their size (no growing) and no key is a separate allocation.
+	var ks []modelKey
 	m.ForEach(func(key, v gjson.Result) bool {
 		t := strings.TrimSpace(key.String())
 		pre, rest, qualified := strings.Cut(t, "/")
 		if !f.key(key.String(), t, rest, qualified) {
 			return true
 		}
-		k := &modelKey{key: key.String()}
+		k := modelKey{key: key.String(), qualified: qualified}
+		if qualified {
+			k.provider = fold(pre)
+		}
+		var vs [2]gjson.Result
+		members(v, keyMembers, vs[:])
+		if raw, ok := runtimeIDOf(vs[0]); ok {
+			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
+			k.policyAt = extend(at, k.key, "agentRuntime", "id")
+		}
+		if p := vs[1]; present(p) {
+			k.params, k.hasParams, k.overrides = p, true, hasParamOverride(p)
+		}
+		ks = append(ks, k)
+		return true
+	})
+	mm.byModel, mm.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
+	for i := range ks {
+		k := &ks[i]
 		if _, dup := mm.keys[k.key]; !dup {
 			mm.keys[k.key] = k
 		}
-		k.provider, k.qualified = fold(pre), qualified
-		if !qualified {
-			k.provider = ""
-		} else if k.provider != "" {
-			names[k.provider] = k.provider
+		if k.provider != "" {
+			if _, ok := names[k.provider]; !ok {
+				names[k.provider] = k.provider
+			}
 			if f != nil {
 				f.provs[k.provider] = true
 			}
 		}
-		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
-			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
-			k.policyAt = extend(at, k.key, "agentRuntime", "id")
-		}
-		if p := v.Get("params"); present(p) {
-			k.params, k.hasParams, k.overrides = p, true, hasParamOverride(p)
-		}
-		mm.byModel[t] = append(mm.byModel[t], keyRef{k: k, whole: true})
-		if qualified {
+		t := strings.TrimSpace(k.key)
+		mm.addRef(t, keyRef{k: k, whole: true})
+		if _, rest, qualified := strings.Cut(t, "/"); qualified {
 			r := strings.TrimSpace(rest)
-			mm.byModel[r] = append(mm.byModel[r], keyRef{k: k})
+			mm.addRef(r, keyRef{k: k})
 			if r == "*" && k.provider != "" && k.policy {
 				mm.wild = append(mm.wild, k)
 			}
 		}
-		return true
-	})
+	}
 	return mm
+}
+
+// keyRefs are the keys of one byModel entry in author order: the first
+// held in place (most model IDs have one key), the others after it.
+type keyRefs struct {
+	first keyRef
+	more  []keyRef
+}
+
+func (l *keyRefs) len() int { return 1 + len(l.more) }
+
+func (l *keyRefs) at(i int) keyRef {
+	if i == 0 {
+		return l.first
+	}
+	return l.more[i-1]
+}
+
+func (m *modelMap) addRef(model string, r keyRef) {
+	l, ok := m.byModel[model]
+	if !ok {
+		m.byModel[model] = keyRefs{first: r}
+		return
+	}
+	l.more = append(l.more, r)
+	m.byModel[model] = l
 }
 
 // newProvider prepares the config v at models.providers.<key>; openai
@@ -369,61 +410,91 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	if !rows.IsArray() {
 		return p
 	}
-	p.bare, p.qual = map[string][]*row{}, map[qualKey][]*row{}
-	vals := map[*row]gjson.Result{}
+	// The rows are read into one slice first (no allocation per row),
+	// then indexed in maps made at their size.
+	var rs []row
+	var vals []gjson.Result // by array index, for mergeRows
+	rowsAt := p.at.Key("models")
 	i := 0
 	rows.ForEach(func(_, v gjson.Result) bool {
 		defer func() { i++ }()
-		id := v.Get("id")
-		if !v.IsObject() || id.Type != gjson.String {
+		var m [len(rowKeys)]gjson.Result
+		members(v, rowKeys[:], m[:])
+		id := m[0]
+		if !v.IsObject() || id.Type != gjson.String || !f.row(strings.TrimSpace(id.String())) {
 			return true
 		}
-		t := strings.TrimSpace(id.String())
-		if !f.row(t) {
-			return true
+		for len(vals) < i {
+			vals = append(vals, gjson.Result{})
 		}
-		r := &row{idx: i, id: id.String()}
-		vals[r] = v
-		at := p.at.Key("models").Index(i)
-		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+		vals = append(vals, v)
+		r := row{idx: i, id: id.String()}
+		var at occkit.Path // built only for a row with a policy or a field that can hold an override
+		if m[1].Exists() || m[4].Exists() || m[5].Exists() || m[6].Exists() {
+			at = rowsAt.Index(i)
+		}
+		if raw, ok := runtimeIDOf(m[1]); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
 			r.policyAt = extend(at, "agentRuntime", "id")
 		}
 		var scan overrideScan
-		scan.row(v, at)
+		for j, name := range rowFields {
+			scan.rowField(name, m[4+j], at)
+		}
 		r.overrides = sortPaths(scan.paths)
-		r.rowFacts(v.Get("baseUrl"), v.Get("api"), p, openai)
-		p.bare[t] = append(p.bare[t], r)
+		r.rowFacts(m[2], m[3], p, openai)
+		rs = append(rs, r)
+		return true
+	})
+	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
+	var dups map[string][]*row // trimmed IDs of more than one row
+	for j := range rs {
+		r := &rs[j]
+		t := strings.TrimSpace(r.id)
+		if first, ok := p.bare[t]; !ok {
+			p.bare[t] = r
+		} else {
+			if dups == nil {
+				dups = map[string][]*row{}
+			}
+			if len(dups[t]) == 0 {
+				dups[t] = []*row{first}
+			}
+			dups[t] = append(dups[t], r)
+		}
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
 			if isASCII(pre) {
 				q := qualKey{fold(pre), strings.TrimSpace(rest)}
-				p.qual[q] = append(p.qual[q], r)
+				if _, ok := p.qual[q]; !ok {
+					p.qual[q] = r
+				}
 			} else {
 				p.other = append(p.other, r)
 			}
 		}
-		return true
-	})
-	for _, group := range p.bare {
-		if len(group) > 1 {
-			p.mergeRows(group, vals, openai)
-		}
+	}
+	for _, group := range dups {
+		p.mergeRows(group, vals, openai)
 	}
 	return p
 }
+
+// rowKeys are the members of a catalog row that selection reads: its ID,
+// policy, route facts, then rowFields.
+var rowKeys = [...]string{"id", "agentRuntime", "baseUrl", "api", "headers", "params", "compat"}
 
 // mergeRows gives the rows of one trimmed ID the route OpenClaw reads for
 // them: one row, each member taken from the first row that has it, for
 // the request overrides (SEL-6) and the base URL and API (SEL-4). The
 // policy stays the first row's (SEL-1). The SPEC is silent on duplicate
 // rows; this is how OpenClaw merges them.
-func (p *provider) mergeRows(group []*row, vals map[*row]gjson.Result, openai bool) {
+func (p *provider) mergeRows(group []*row, vals []gjson.Result, openai bool) {
 	var scan overrideScan
 	var base, api gjson.Result
 	seen := map[string]bool{}
 	for _, r := range group {
 		at := p.at.Key("models").Index(r.idx)
-		vals[r].ForEach(func(k, v gjson.Result) bool {
+		vals[r.idx].ForEach(func(k, v gjson.Result) bool {
 			name := k.String()
 			if seen[name] {
 				return true
@@ -588,10 +659,7 @@ func (p *provider) routeRow(model string) *row {
 	if p == nil || model == "" || p.bare == nil {
 		return nil
 	}
-	if l := p.bare[model]; len(l) > 0 {
-		return l[0]
-	}
-	return nil
+	return p.bare[model]
 }
 
 // row finds the first catalog row, in array order, that names
@@ -600,12 +668,9 @@ func (p *provider) row(provider, model string) *row {
 	if p == nil || model == "" || p.bare == nil {
 		return nil
 	}
-	var best *row
-	if l := p.bare[model]; len(l) > 0 {
-		best = l[0]
-	}
-	if l := p.qual[qualKey{provider, model}]; len(l) > 0 && (best == nil || l[0].idx < best.idx) {
-		best = l[0]
+	best := p.bare[model]
+	if q := p.qual[qualKey{provider, model}]; q != nil && (best == nil || q.idx < best.idx) {
+		best = q
 	}
 	for _, r := range p.other {
 		if best != nil && r.idx >= best.idx {

@@ -459,7 +459,9 @@ func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
 	var best *modelKey
 	bestProv := ""
 	mixed := false
-	for _, r := range m.byModel[model] {
+	l, ok := m.byModel[model]
+	for i := 0; ok && i < l.len(); i++ {
+		r := l.at(i)
 		if !r.k.policy {
 			continue
 		}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
 // benchPath runs one path of the user on every document and size, for
@@ -61,6 +63,27 @@ func BenchmarkOneShot(b *testing.B) {
 						b.Fatal(err)
 					}
 					i++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPrepare is occkit's side of prepare/U: selection.Prepare of
+// the loaded document.
+func BenchmarkPrepare(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range bench.Sizes {
+			src := d.Make(n)
+			doc, err := compile.Load(src, compile.LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					selection.Prepare(doc)
 				}
 			})
 		}
