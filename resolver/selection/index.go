@@ -311,16 +311,18 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 	if !m.IsObject() {
 		return mm
 	}
-	// The keys are read into one slice first, so the maps are made at
-	// their size (no growing) and no key is a separate allocation.
-	var ks []modelKey
+	// The keys are read first, so the maps are made at their size (no
+	// growing); they are allocated in chunks, never copied.
+	var ks []*modelKey
+	var chunk chunks[modelKey]
 	m.ForEach(func(key, v gjson.Result) bool {
 		t := strings.TrimSpace(key.String())
 		pre, rest, qualified := strings.Cut(t, "/")
 		if !f.key(key.String(), t, rest, qualified) {
 			return true
 		}
-		k := modelKey{key: key.String(), qualified: qualified}
+		k := chunk.next()
+		k.key, k.qualified = key.String(), qualified
 		if qualified {
 			k.provider = fold(pre)
 		}
@@ -337,8 +339,7 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 		return true
 	})
 	mm.byModel, mm.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
-	for i := range ks {
-		k := &ks[i]
+	for _, k := range ks {
 		if _, dup := mm.keys[k.key]; !dup {
 			mm.keys[k.key] = k
 		}
@@ -361,6 +362,18 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 		}
 	}
 	return mm
+}
+
+// chunks hands out zero values of T from slices of a growing size, so
+// many values cost few allocations and none is copied when more come.
+type chunks[T any] struct{ buf []T }
+
+func (c *chunks[T]) next() *T {
+	if len(c.buf) == cap(c.buf) {
+		c.buf = make([]T, 0, min(max(8, 2*cap(c.buf)), 512))
+	}
+	c.buf = c.buf[:len(c.buf)+1]
+	return &c.buf[len(c.buf)-1]
 }
 
 // keyRefs are the keys of one byModel entry in author order: the first
@@ -412,7 +425,8 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	}
 	// The rows are read into one slice first (no allocation per row),
 	// then indexed in maps made at their size.
-	var rs []row
+	var rs []*row
+	var chunk chunks[row]
 	var vals []gjson.Result // by array index, for mergeRows
 	rowsAt := p.at.Key("models")
 	i := 0
@@ -428,7 +442,8 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 			vals = append(vals, gjson.Result{})
 		}
 		vals = append(vals, v)
-		r := row{idx: i, id: id.String()}
+		r := chunk.next()
+		r.idx, r.id = i, id.String()
 		var at occkit.Path // built only for a row with a policy or a field that can hold an override
 		if m[1].Exists() || m[4].Exists() || m[5].Exists() || m[6].Exists() {
 			at = rowsAt.Index(i)
@@ -448,8 +463,7 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	})
 	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
 	var dups map[string][]*row // trimmed IDs of more than one row
-	for j := range rs {
-		r := &rs[j]
+	for _, r := range rs {
 		t := strings.TrimSpace(r.id)
 		if first, ok := p.bare[t]; !ok {
 			p.bare[t] = r
