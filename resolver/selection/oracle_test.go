@@ -44,7 +44,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
 		st.reason("SEL-8", occkit.Root(), b, "ACP session keeps its ACP backend")
-		return st.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		return st.done(verdict{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
 		st.reason("SEL-8", occkit.Root(), resolver.NormalizeRuntime(h), "historical harness ID does not pin the next turn")
@@ -76,7 +76,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	if !pol.found {
 		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
 	}
-	var sel Result
+	var sel verdict
 	if pol.runtime == resolver.RuntimeAuto {
 		sel = st.auto(SourceImplicit, pol.ambiguous)
 	} else {
@@ -133,7 +133,8 @@ type oResult struct {
 	Reasons []resolver.Reason
 }
 
-func (st *oState) done(s Result) oResult {
+func (st *oState) done(v verdict) oResult {
+	s := Result{Runtime: v.Runtime, Source: v.Source, CLIBackend: v.CLIBackend, ACP: v.ACP, Fallback: v.Fallback, Requested: v.Requested}
 	s.Provider, s.Model = st.provider, st.model
 	if s.Requested == "" {
 		s.Requested = resolver.RuntimeAuto
@@ -451,25 +452,25 @@ func (st *oState) record(d *decision) {
 	st.reasons = append(append(st.reasons, d.why.tail[:d.why.n]...), d.why.more...)
 }
 
-func (st *oState) locked(rt string) (Result, error) {
+func (st *oState) locked(rt string) (verdict, error) {
 	d := st.tail()
 	defer st.record(d)
 	return d.locked(rt)
 }
 
-func (st *oState) sessionOverride(rt string) (Result, bool) {
+func (st *oState) sessionOverride(rt string) (verdict, bool) {
 	d := st.tail()
 	defer st.record(d)
 	return d.sessionOverride(rt)
 }
 
-func (st *oState) auto(src Source, ambiguous bool) Result {
+func (st *oState) auto(src Source, ambiguous bool) verdict {
 	d := st.tail()
 	defer st.record(d)
 	return d.auto(src, ambiguous)
 }
 
-func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
+func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	d := st.tail()
 	defer st.record(d)
 	return d.explicit(rt, src, p, rule)
