@@ -44,7 +44,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
 		st.reason("SEL-8", occkit.Root(), b, "ACP session keeps its ACP backend")
-		return st.done(verdict{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		return st.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
 		st.reason("SEL-8", occkit.Root(), resolver.NormalizeRuntime(h), "historical harness ID does not pin the next turn")
@@ -134,12 +134,8 @@ type oResult struct {
 }
 
 func (st *oState) done(v verdict) oResult {
-	s := Result{Runtime: v.Runtime, Source: v.Source, CLIBackend: v.CLIBackend, ACP: v.ACP, Fallback: v.Fallback, Requested: v.Requested}
-	s.Provider, s.Model = st.provider, st.model
-	if s.Requested == "" {
-		s.Requested = resolver.RuntimeAuto
-	}
-	return oResult{Result: s, Reasons: st.reasons}
+	d := decision{provider: st.provider, model: st.model} // no trail: the reasons are the reference's
+	return oResult{Result: d.done(v), Reasons: st.reasons}
 }
 
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection

@@ -170,7 +170,7 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
 		d.why.note = resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"}
 		d.why.hasNote = true
-		return d.done(verdict{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		return d.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
 		d.why.note = resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"}
@@ -304,21 +304,18 @@ func (d *decision) reason(rule string, p occkit.Path, value, note string) {
 // and the trail, which [decision.done] adds. The steps pass this small
 // value, not a Result, which is large (its trail).
 type verdict struct {
-	Runtime    string
-	Source     Source
-	CLIBackend string
-	ACP        bool
-	Fallback   bool
-	Requested  string
+	runtime, cliBackend, requested string
+	source                         Source
+	acp, fallback                  bool
 }
 
 // done is the Result of the verdict v.
 func (d *decision) done(v verdict) Result {
-	if v.Requested == "" {
-		v.Requested = resolver.RuntimeAuto
+	if v.requested == "" {
+		v.requested = resolver.RuntimeAuto
 	}
-	return Result{Runtime: v.Runtime, Source: v.Source, CLIBackend: v.CLIBackend, ACP: v.ACP, Fallback: v.Fallback,
-		Requested: v.Requested, Provider: d.provider, Model: d.model, why: d.why}
+	return Result{Runtime: v.runtime, Source: v.source, CLIBackend: v.cliBackend, ACP: v.acp, Fallback: v.fallback,
+		Requested: v.requested, Provider: d.provider, Model: d.model, why: d.why}
 }
 
 func (d *decision) ref() string {
@@ -629,7 +626,7 @@ func (d *decision) routeFacts() RouteFacts {
 
 // auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
 func (d *decision) auto(src Source, ambiguous bool) verdict {
-	openclaw := verdict{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: resolver.RuntimeAuto}
+	openclaw := verdict{runtime: string(occkit.HarnessOpenClaw), source: src, requested: resolver.RuntimeAuto}
 	if d.provider == "" || ambiguous {
 		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
 		return openclaw
@@ -644,7 +641,7 @@ func (d *decision) auto(src Source, ambiguous bool) verdict {
 			sup := ask(p, d.routeFacts(), string(occkit.HarnessCodex))
 			if sup.Kind == SupportSupported {
 				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
-				return verdict{Runtime: string(occkit.HarnessCodex), Source: src, Requested: resolver.RuntimeAuto}
+				return verdict{runtime: string(occkit.HarnessCodex), source: src, requested: resolver.RuntimeAuto}
 			}
 			d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
@@ -687,21 +684,21 @@ func (d *decision) auto(src Source, ambiguous bool) verdict {
 		return claims[i].id < claims[j].id
 	})
 	d.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
-	return verdict{Runtime: claims[0].id, Source: src, Requested: resolver.RuntimeAuto}
+	return verdict{runtime: claims[0].id, source: src, requested: resolver.RuntimeAuto}
 }
 
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
 // was configured and rule the rule reported on refusal.
 func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
-		return verdict{Runtime: rt, Source: src, Requested: rt}, nil
+		return verdict{runtime: rt, source: src, requested: rt}, nil
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
 			return verdict{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
 		}
 		d.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
-		return verdict{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, cliBackend: rt, requested: rt}, nil
 	}
 	plug, ok := d.reg.Lookup(rt)
 	if !ok {
@@ -711,10 +708,10 @@ func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (
 	switch sup.Kind {
 	case SupportSupported:
 		d.reason("SEL-5", p, rt, "explicit runtime supports the route")
-		return verdict{Runtime: rt, Source: src, Requested: rt}, nil
+		return verdict{runtime: rt, source: src, requested: rt}, nil
 	case SupportFallback:
 		d.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return verdict{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, requested: rt, fallback: true}, nil
 	}
 	detail := ""
 	if sup.Reason != "" {
@@ -729,10 +726,10 @@ func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (
 // nor the provider's CLI backend) is refused like an explicit runtime.
 func (d *decision) locked(rt string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
-		return verdict{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+		return verdict{runtime: rt, source: SourceSession, requested: rt}, nil
 	}
 	if _, ok := d.reg.Lookup(rt); ok {
-		return verdict{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+		return verdict{runtime: rt, source: SourceSession, requested: rt}, nil
 	}
 	return d.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
 }
@@ -750,14 +747,14 @@ func (d *decision) sessionOverride(rt string) (verdict, bool) {
 	}
 	if rt == string(occkit.HarnessOpenClaw) {
 		d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-		return verdict{Runtime: rt, Source: SourceSession, Requested: rt}, true
+		return verdict{runtime: rt, source: SourceSession, requested: rt}, true
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
 			return ignore("CLI backend serves provider " + want)
 		}
 		d.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
-		return verdict{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: SourceSession, cliBackend: rt, requested: rt}, true
 	}
 	plug, ok := d.reg.Lookup(rt)
 	if !ok {
@@ -769,10 +766,10 @@ func (d *decision) sessionOverride(rt string) (verdict, bool) {
 		// (SEL-5): the override is honoured through that fallback, as in
 		// OpenClaw, rather than ignored for the configured policy.
 		d.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return verdict{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: SourceSession, requested: rt, fallback: true}, true
 	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}
 	d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-	return verdict{Runtime: rt, Source: SourceSession, Requested: rt}, true
+	return verdict{runtime: rt, source: SourceSession, requested: rt}, true
 }
