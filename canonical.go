@@ -53,7 +53,7 @@ func Canonical(d Document) []byte {
 // spellings can collapse into a new duplicate), so nothing is re-validated:
 // a caller that keeps the canonical form, such as a frozen revision, pays
 // for one pass instead of a pass and a parse.
-func CanonicalDocument(d Document) Document { return Document{raw: Canonical(d)} }
+func CanonicalDocument(d Document) Document { return newDocument(Canonical(d)) }
 
 // CanonicalDigest is the hex SHA-256 of [Canonical].
 func CanonicalDigest(d Document) string {

@@ -175,14 +175,20 @@ func encode(b *strings.Builder, v any) {
 	}
 }
 
+// genDocument is a Document of genJSON.
+func genDocument(t *rapid.T) Document {
+	var sb strings.Builder
+	encode(&sb, genJSON(t, 0))
+	d, err := ParseDocument([]byte(sb.String()))
+	if err != nil {
+		t.Fatalf("generator made invalid JSON %s", sb.String())
+	}
+	return d
+}
+
 func TestCanonicalMatchesDefinition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var sb strings.Builder
-		encode(&sb, genJSON(t, 0))
-		d, err := ParseDocument([]byte(sb.String()))
-		if err != nil {
-			t.Fatalf("generator made invalid JSON %s", sb.String())
-		}
+		d := genDocument(t)
 		var want bytes.Buffer
 		refCanonical(&want, gjson.Parse(d.String()))
 		got := Canonical(d)

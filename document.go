@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -24,6 +26,55 @@ import (
 type Document struct {
 	raw []byte
 	src SourceMap // where the bytes were read from, or nil (position.go)
+	// top locates the root object's members (see [Document.Get]); shared
+	// by the copies of one Document, nil for the zero Document.
+	top *topIndex
+}
+
+// newDocument is the Document of the compact JSON raw, which is never
+// written afterwards.
+func newDocument(raw []byte) Document { return Document{raw: raw, top: new(topIndex)} }
+
+// topIndex holds the members of a document's root object, located by one
+// pass over the root the first time a path is looked up. A lookup then
+// starts at its root member instead of walking from the first byte past
+// every member before it (a document's large agents section, for every
+// lookup of the gateway, env, logging or models). It belongs to one
+// Document (its bytes never change), so nothing is shared across
+// documents.
+type topIndex struct {
+	once sync.Once
+	obj  bool // the root is an object
+	keys []string
+	vals []gjson.Result
+}
+
+// member is the root member named key (the first of that name, as gjson
+// reads it); ok is false when the root is not an object, where a path's
+// first key may read an array index and the whole path goes to gjson.
+func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
+	t.once.Do(func() {
+		root := gjson.Parse(raw)
+		if !root.IsObject() {
+			return
+		}
+		t.obj = true
+		root.ForEach(func(k, v gjson.Result) bool {
+			name := k.String()
+			if !slices.Contains(t.keys, name) {
+				t.keys = append(t.keys, name)
+				t.vals = append(t.vals, v)
+			}
+			return true
+		})
+	})
+	if !t.obj {
+		return gjson.Result{}, false
+	}
+	if i := slices.Index(t.keys, key); i >= 0 {
+		return t.vals[i], true
+	}
+	return gjson.Result{}, true
 }
 
 // ParseDocument wraps valid JSON bytes (copied, compacted) as a Document.
@@ -61,7 +112,7 @@ func fromNormalized(n json5.Normalized) Document {
 	if len(n.Bytes()) == 0 {
 		return Document{}
 	}
-	return Document{raw: n.Bytes()}
+	return newDocument(n.Bytes())
 }
 
 // parseCompact validates b and returns it as compact JSON.
@@ -75,13 +126,13 @@ func parseCompact(b []byte) (Document, error) {
 		if !gjson.ValidBytes(b) {
 			return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
 		}
-		return Document{raw: bytes.Clone(b)}, nil
+		return newDocument(bytes.Clone(b)), nil
 	}
 	var buf bytes.Buffer
 	if err := compactJSON(&buf, b); err != nil || !gjson.ValidBytes(buf.Bytes()) {
 		return Document{}, Invalid("DOC-1", Root(), "document is not valid JSON")
 	}
-	return Document{raw: buf.Bytes()}, nil
+	return newDocument(buf.Bytes()), nil
 }
 
 // maxDepth is encoding/json's nesting bound, which ParseDocument keeps.
@@ -163,7 +214,24 @@ func (d Document) Get(p Path) Value {
 	if p.IsRoot() {
 		return d.Root()
 	}
-	return Value{r: gjson.Get(d.view(), p.GJSON())}
+	view := d.view()
+	// A path with an empty key goes to gjson whole: gjson reads an empty
+	// path component by its place in the path, so the lookup from the
+	// member could differ.
+	if first, _, isIdx := p.Elem(0); d.top != nil && !isIdx && !p.hasEmptyKey() {
+		if m, ok := d.top.member(view, first); ok {
+			if p.Len() > 1 && m.Exists() {
+				m = gjson.Get(m.Raw, p.gjsonFrom(1))
+			}
+			if m.Raw != "" {
+				// As gjson.Get of the whole path: the offset of the value
+				// in the document.
+				m.Index = int(uintptr(unsafe.Pointer(unsafe.StringData(m.Raw))) - uintptr(unsafe.Pointer(unsafe.StringData(view))))
+			}
+			return Value{r: m}
+		}
+	}
+	return Value{r: gjson.Get(view, p.GJSON())}
 }
 
 // Has reports whether a value exists at p.
@@ -185,7 +253,7 @@ func (d Document) Set(p Path, v any) (Document, error) {
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())
 	}
-	return Document{raw: out}, nil
+	return newDocument(out), nil
 }
 
 // SetRaw is Set with v given as raw JSON, which must be valid.
@@ -204,7 +272,7 @@ func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())
 	}
-	return Document{raw: out}, nil
+	return newDocument(out), nil
 }
 
 // Delete returns a copy of d without the value at p; deleting an absent
@@ -223,7 +291,7 @@ func (d Document) Delete(p Path) (Document, error) {
 	if err != nil {
 		return Document{}, Invalid("", p, "cannot delete %s", p.String())
 	}
-	return Document{raw: out}, nil
+	return newDocument(out), nil
 }
 
 // splice makes the one edit e (with its value raw, already compact and

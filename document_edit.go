@@ -227,9 +227,9 @@ func (s *splice) run(src []byte) (Document, bool) {
 		return Document{}, false
 	}
 	if !s.changed {
-		return Document{raw: src}, true
+		return newDocument(src), true
 	}
-	return Document{raw: s.out}, true
+	return newDocument(s.out), true
 }
 
 // spliceHit is a member of the object being edited that an edit names.

@@ -272,9 +272,25 @@ func (p Path) Pointer() string {
 
 // GJSON renders p as a gjson/sjson path with every key escaped, so a key
 // taken from a document can never act as a wildcard, modifier or query.
-func (p Path) GJSON() string {
+func (p Path) GJSON() string { return p.gjsonFrom(0) }
+
+// hasEmptyKey reports an element that is the empty key.
+func (p Path) hasEmptyKey() bool {
+	for _, e := range p.elems {
+		if !e.isIdx && e.key == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// gjsonFrom is the gjson path of p's elements from the i-th on.
+func (p Path) gjsonFrom(from int) string {
+	if from == len(p.elems)-1 && !p.elems[from].isIdx {
+		return gjsonKey(p.elems[from].key)
+	}
 	var b strings.Builder
-	for i, e := range p.elems {
+	for i, e := range p.elems[from:] {
 		if i > 0 {
 			b.WriteByte('.')
 		}

@@ -42,7 +42,13 @@
 // document root, no URL parsing, and no allocation unless a plugin is
 // asked, a session or the plugins add more than two reasons, or it
 // refuses (tested with testing.AllocsPerRun). Its cost is the same at 40
-// or 10,000 catalog models. [Select] prepares and answers once.
+// or 10,000 catalog models. [Select] answers once, preparing only what
+// that request can reach: its agent and the implicit one, the model-map
+// keys and catalog rows whose trimmed ID (or part after the first slash)
+// is its model ID, the wildcard keys, the key its params are read under,
+// and the configs of the providers these name (index.go, focus). It
+// decides, and its reasons read, as the whole preparation does
+// (TestPrepareMatchesScan asks both against the reference scan).
 //
 // A [Result] does not carry its reason chain as a slice: [Result.Reasons]
 // rebuilds the document's part of it from the index (the same lookups,

@@ -52,7 +52,7 @@ type modelMap struct {
 	// byModel holds, in author order, the keys that can name a model ID:
 	// under the trimmed key (whole) and under the trimmed part after the
 	// key's first slash.
-	byModel map[string][]keyRef
+	byModel map[string]keyRefs
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
 	// keys holds every key as written (the first of duplicates).
@@ -97,9 +97,9 @@ func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
 type provider struct {
 	route
 	at    occkit.Path
-	bare  map[string][]*row // trimmed row ID → rows, in array order
-	qual  map[qualKey][]*row
-	other []*row // "<p>/<id>" rows whose <p> is not ASCII
+	bare  map[string]*row  // trimmed row ID → its first row (the group merged: mergeRows)
+	qual  map[qualKey]*row // "<p>/<id>" rows by folded <p> and trimmed <id>: the first
+	other []*row           // "<p>/<id>" rows whose <p> is not ASCII
 }
 
 type qualKey struct{ provider, id string }
@@ -129,34 +129,108 @@ type route struct {
 }
 
 // Prepare prepares doc for any number of [Index.Select] decisions.
-func Prepare(doc occkit.Document) *Index {
-	root := docjson.Root(doc)
-	agents := root.Get("agents")
+func Prepare(doc occkit.Document) *Index { return prepare(doc, nil) }
+
+// focus narrows a preparation to what one request can consult (the
+// package function [Select]): the agent it names and the implicit one,
+// the model-map keys and catalog rows that can name its model, the
+// wildcard keys, and the provider configs of its provider and of the
+// kept keys. Every lookup a decision and its [Result.Reasons] make on
+// such an index finds what it finds on the whole one; what is left out
+// is what no lookup of that request reaches.
+type focus struct {
+	provider, model string // the request's target (REF-1, REF-2)
+	reqModel        string // see decision.reqModel
+	agent           string // the normalized agent ID the request names, or ""
+	provs           map[string]bool
+}
+
+// focusOf is the focus of req, false when the request is refused before
+// any lookup (the whole preparation then refuses it alike).
+func focusOf(req Request) (*focus, bool) {
+	provider, model, err := target(req.Provider, req.Model)
+	if err != nil {
+		return nil, false
+	}
+	f := &focus{provider: provider, model: model, reqModel: model, provs: map[string]bool{provider: true}}
+	if provider != "" {
+		f.reqModel = strings.TrimSpace(req.Model)
+	}
+	if strings.TrimSpace(req.AgentID) != "" {
+		id, ok := normalizeAgentID(req.AgentID)
+		if !ok {
+			return nil, false
+		}
+		f.agent = id
+	}
+	return f, true
+}
+
+// key reports whether a lookup of the request can reach the model-map
+// key written key (trimmed t; pre and rest around its first slash):
+// SEL-1's exact and wildcard lookups and the params key (paramsKey).
+func (f *focus) key(key, t, rest string, qualified bool) bool {
+	if f == nil || t == f.model || key == f.reqModel {
+		return true
+	}
+	if qualified {
+		if r := strings.TrimSpace(rest); r == f.model || r == "*" {
+			return true
+		}
+	}
+	return f.provider != "" && len(key) == len(f.provider)+1+len(f.reqModel) &&
+		strings.HasPrefix(key, f.provider) && key[len(f.provider)] == '/' && strings.HasSuffix(key, f.reqModel)
+}
+
+// row reports whether a lookup of the request can reach a catalog row
+// whose trimmed ID is t ([provider.row], [provider.routeRow]).
+func (f *focus) row(t string) bool {
+	if f == nil || t == f.model {
+		return true
+	}
+	pre, rest, ok := strings.Cut(t, "/")
+	return ok && (strings.TrimSpace(rest) == f.model || !isASCII(pre))
+}
+
+func prepare(doc occkit.Document, f *focus) *Index {
+	var top [2]gjson.Result
+	members(docjson.Root(doc), rootKeys, top[:])
+	agents := readAgents(top[0])
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
-	def := newScope(defaultsPath, agents.Get("defaults"), x.names)
+	def := newScope(defaultsPath, agents.defaults, x.names, f)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
 	r := readRoster(agents)
+	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
 	for id, m := range r.byID {
-		x.agents[id] = def.with(newScope(m.at, m.v, x.names))
+		if f == nil || id == f.agent || id == x.implicit {
+			x.agents[id] = def.with(newScope(m.at, m.v, x.names, f))
+		}
 	}
-	x.implicit = r.implicitAgent(agents)
 
-	for id, g := range providerGroups(root.Get("models").Get("providers")) {
+	for id, g := range providerGroups(top[1].Get("providers")) {
 		x.names[id] = id
-		x.provs[id] = newProvider(g.key, g.merged(), id == "openai")
+		if f == nil || f.provs[id] {
+			x.provs[id] = newProvider(g.key, g.merged(), id == "openai", f)
+		}
 	}
 	return x
 }
+
+// rootKeys are the document's members selection reads.
+var rootKeys = []string{"agents", "models"}
 
 // scope is one prepared agent scope.
 type scope struct {
 	sel2   []resolver.Reason
 	params []occkit.Path
 	models *modelMap
+	// systemAgent is the scope's systemAgent member (read from
+	// agents.defaults only: [roster.implicitAgent]).
+	systemAgent gjson.Result
 }
 
-func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
+func newScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -170,6 +244,8 @@ func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
 				firstOf(&params, val)
 			case "models":
 				firstOf(&models, val)
+			case "systemAgent":
+				firstOf(&s.systemAgent, val)
 			}
 			return true
 		})
@@ -187,7 +263,7 @@ func newScope(at occkit.Path, v gjson.Result, names map[string]string) scope {
 		scan.params(params, at.Key("params"))
 		s.params = scan.paths
 	}
-	s.models = newModelMap(at.Key("models"), models, names)
+	s.models = newModelMap(at.Key("models"), models, names, f)
 	return s
 }
 
@@ -227,48 +303,108 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
-func newModelMap(at occkit.Path, m gjson.Result, names map[string]string) *modelMap {
+// keyMembers are the members of a model-map key that selection reads.
+var keyMembers = []string{"agentRuntime", "params"}
+
+func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *focus) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
 	}
-	mm.byModel, mm.keys = map[string][]keyRef{}, map[string]*modelKey{}
+	// The keys are read first, so the maps are made at their size (no
+	// growing); they are allocated in chunks, never copied.
+	var ks []*modelKey
+	var chunk chunks[modelKey]
 	m.ForEach(func(key, v gjson.Result) bool {
-		k := &modelKey{key: key.String()}
-		if _, dup := mm.keys[k.key]; !dup {
-			mm.keys[k.key] = k
-		}
-		t := strings.TrimSpace(k.key)
+		t := strings.TrimSpace(key.String())
 		pre, rest, qualified := strings.Cut(t, "/")
-		k.provider, k.qualified = fold(pre), qualified
-		if !qualified {
-			k.provider = ""
-		} else if k.provider != "" {
-			names[k.provider] = k.provider
+		if !f.key(key.String(), t, rest, qualified) {
+			return true
 		}
-		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+		k := chunk.next()
+		k.key, k.qualified = key.String(), qualified
+		if qualified {
+			k.provider = fold(pre)
+		}
+		var vs [2]gjson.Result
+		members(v, keyMembers, vs[:])
+		if raw, ok := runtimeIDOf(vs[0]); ok {
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
 			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
-		if p := v.Get("params"); present(p) {
+		if p := vs[1]; present(p) {
 			k.params, k.hasParams, k.overrides = p, true, hasParamOverride(p)
 		}
-		mm.byModel[t] = append(mm.byModel[t], keyRef{k: k, whole: true})
-		if qualified {
+		ks = append(ks, k)
+		return true
+	})
+	mm.byModel, mm.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
+	for _, k := range ks {
+		if _, dup := mm.keys[k.key]; !dup {
+			mm.keys[k.key] = k
+		}
+		if k.provider != "" {
+			if _, ok := names[k.provider]; !ok {
+				names[k.provider] = k.provider
+			}
+			if f != nil {
+				f.provs[k.provider] = true
+			}
+		}
+		t := strings.TrimSpace(k.key)
+		mm.addRef(t, keyRef{k: k, whole: true})
+		if _, rest, qualified := strings.Cut(t, "/"); qualified {
 			r := strings.TrimSpace(rest)
-			mm.byModel[r] = append(mm.byModel[r], keyRef{k: k})
+			mm.addRef(r, keyRef{k: k})
 			if r == "*" && k.provider != "" && k.policy {
 				mm.wild = append(mm.wild, k)
 			}
 		}
-		return true
-	})
+	}
 	return mm
+}
+
+// chunks hands out zero values of T from slices of a growing size, so
+// many values cost few allocations and none is copied when more come.
+type chunks[T any] struct{ buf []T }
+
+func (c *chunks[T]) next() *T {
+	if len(c.buf) == cap(c.buf) {
+		c.buf = make([]T, 0, min(max(8, 2*cap(c.buf)), 512))
+	}
+	c.buf = c.buf[:len(c.buf)+1]
+	return &c.buf[len(c.buf)-1]
+}
+
+// keyRefs are the keys of one byModel entry in author order: the first
+// held in place (most model IDs have one key), the others after it.
+type keyRefs struct {
+	first keyRef
+	more  []keyRef
+}
+
+func (l *keyRefs) len() int { return 1 + len(l.more) }
+
+func (l *keyRefs) at(i int) keyRef {
+	if i == 0 {
+		return l.first
+	}
+	return l.more[i-1]
+}
+
+func (m *modelMap) addRef(model string, r keyRef) {
+	l, ok := m.byModel[model]
+	if !ok {
+		m.byModel[model] = keyRefs{first: r}
+		return
+	}
+	l.more = append(l.more, r)
+	m.byModel[model] = l
 }
 
 // newProvider prepares the config v at models.providers.<key>; openai
 // marks the provider whose routes SEL-4 tests.
-func newProvider(key string, v gjson.Result, openai bool) *provider {
+func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
 	o := objectOf(v)
 	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
@@ -287,58 +423,92 @@ func newProvider(key string, v gjson.Result, openai bool) *provider {
 	if !rows.IsArray() {
 		return p
 	}
-	p.bare, p.qual = map[string][]*row{}, map[qualKey][]*row{}
-	vals := map[*row]gjson.Result{}
+	// The rows are read into one slice first (no allocation per row),
+	// then indexed in maps made at their size.
+	var rs []*row
+	var chunk chunks[row]
+	var vals []gjson.Result // by array index, for mergeRows
+	rowsAt := p.at.Key("models")
 	i := 0
 	rows.ForEach(func(_, v gjson.Result) bool {
 		defer func() { i++ }()
-		id := v.Get("id")
-		if !v.IsObject() || id.Type != gjson.String {
+		var m [len(rowKeys)]gjson.Result
+		members(v, rowKeys[:], m[:])
+		id := m[0]
+		if !v.IsObject() || id.Type != gjson.String || !f.row(strings.TrimSpace(id.String())) {
 			return true
 		}
-		r := &row{idx: i, id: id.String()}
-		vals[r] = v
-		at := p.at.Key("models").Index(i)
-		if raw, ok := runtimeIDOf(v.Get("agentRuntime")); ok {
+		for len(vals) < i {
+			vals = append(vals, gjson.Result{})
+		}
+		vals = append(vals, v)
+		r := chunk.next()
+		r.idx, r.id = i, id.String()
+		var at occkit.Path // built only for a row with a policy or a field that can hold an override
+		if m[1].Exists() || m[4].Exists() || m[5].Exists() || m[6].Exists() {
+			at = rowsAt.Index(i)
+		}
+		if raw, ok := runtimeIDOf(m[1]); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
 			r.policyAt = extend(at, "agentRuntime", "id")
 		}
 		var scan overrideScan
-		scan.row(v, at)
+		for j, name := range rowFields {
+			scan.rowField(name, m[4+j], at)
+		}
 		r.overrides = sortPaths(scan.paths)
-		r.rowFacts(v.Get("baseUrl"), v.Get("api"), p, openai)
+		r.rowFacts(m[2], m[3], p, openai)
+		rs = append(rs, r)
+		return true
+	})
+	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
+	var dups map[string][]*row // trimmed IDs of more than one row
+	for _, r := range rs {
 		t := strings.TrimSpace(r.id)
-		p.bare[t] = append(p.bare[t], r)
+		if first, ok := p.bare[t]; !ok {
+			p.bare[t] = r
+		} else {
+			if dups == nil {
+				dups = map[string][]*row{}
+			}
+			if len(dups[t]) == 0 {
+				dups[t] = []*row{first}
+			}
+			dups[t] = append(dups[t], r)
+		}
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
 			if isASCII(pre) {
 				q := qualKey{fold(pre), strings.TrimSpace(rest)}
-				p.qual[q] = append(p.qual[q], r)
+				if _, ok := p.qual[q]; !ok {
+					p.qual[q] = r
+				}
 			} else {
 				p.other = append(p.other, r)
 			}
 		}
-		return true
-	})
-	for _, group := range p.bare {
-		if len(group) > 1 {
-			p.mergeRows(group, vals, openai)
-		}
+	}
+	for _, group := range dups {
+		p.mergeRows(group, vals, openai)
 	}
 	return p
 }
+
+// rowKeys are the members of a catalog row that selection reads: its ID,
+// policy, route facts, then rowFields.
+var rowKeys = [...]string{"id", "agentRuntime", "baseUrl", "api", "headers", "params", "compat"}
 
 // mergeRows gives the rows of one trimmed ID the route OpenClaw reads for
 // them: one row, each member taken from the first row that has it, for
 // the request overrides (SEL-6) and the base URL and API (SEL-4). The
 // policy stays the first row's (SEL-1). The SPEC is silent on duplicate
 // rows; this is how OpenClaw merges them.
-func (p *provider) mergeRows(group []*row, vals map[*row]gjson.Result, openai bool) {
+func (p *provider) mergeRows(group []*row, vals []gjson.Result, openai bool) {
 	var scan overrideScan
 	var base, api gjson.Result
 	seen := map[string]bool{}
 	for _, r := range group {
 		at := p.at.Key("models").Index(r.idx)
-		vals[r].ForEach(func(k, v gjson.Result) bool {
+		vals[r.idx].ForEach(func(k, v gjson.Result) bool {
 			name := k.String()
 			if seen[name] {
 				return true
@@ -503,10 +673,7 @@ func (p *provider) routeRow(model string) *row {
 	if p == nil || model == "" || p.bare == nil {
 		return nil
 	}
-	if l := p.bare[model]; len(l) > 0 {
-		return l[0]
-	}
-	return nil
+	return p.bare[model]
 }
 
 // row finds the first catalog row, in array order, that names
@@ -515,12 +682,9 @@ func (p *provider) row(provider, model string) *row {
 	if p == nil || model == "" || p.bare == nil {
 		return nil
 	}
-	var best *row
-	if l := p.bare[model]; len(l) > 0 {
-		best = l[0]
-	}
-	if l := p.qual[qualKey{provider, model}]; len(l) > 0 && (best == nil || l[0].idx < best.idx) {
-		best = l[0]
+	best := p.bare[model]
+	if q := p.qual[qualKey{provider, model}]; q != nil && (best == nil || q.idx < best.idx) {
+		best = q
 	}
 	for _, r := range p.other {
 		if best != nil && r.idx >= best.idx {

@@ -44,7 +44,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
 		st.reason("SEL-8", occkit.Root(), b, "ACP session keeps its ACP backend")
-		return st.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		return st.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
 		st.reason("SEL-8", occkit.Root(), resolver.NormalizeRuntime(h), "historical harness ID does not pin the next turn")
@@ -76,7 +76,7 @@ func (x *oIndex) Select(req Request, reg *Registry) (oResult, error) {
 	if !pol.found {
 		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
 	}
-	var sel Result
+	var sel verdict
 	if pol.runtime == resolver.RuntimeAuto {
 		sel = st.auto(SourceImplicit, pol.ambiguous)
 	} else {
@@ -133,12 +133,9 @@ type oResult struct {
 	Reasons []resolver.Reason
 }
 
-func (st *oState) done(s Result) oResult {
-	s.Provider, s.Model = st.provider, st.model
-	if s.Requested == "" {
-		s.Requested = resolver.RuntimeAuto
-	}
-	return oResult{Result: s, Reasons: st.reasons}
+func (st *oState) done(v verdict) oResult {
+	d := decision{provider: st.provider, model: st.model} // no trail: the reasons are the reference's
+	return oResult{Result: d.done(v), Reasons: st.reasons}
 }
 
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection
@@ -451,25 +448,25 @@ func (st *oState) record(d *decision) {
 	st.reasons = append(append(st.reasons, d.why.tail[:d.why.n]...), d.why.more...)
 }
 
-func (st *oState) locked(rt string) (Result, error) {
+func (st *oState) locked(rt string) (verdict, error) {
 	d := st.tail()
 	defer st.record(d)
 	return d.locked(rt)
 }
 
-func (st *oState) sessionOverride(rt string) (Result, bool) {
+func (st *oState) sessionOverride(rt string) (verdict, bool) {
 	d := st.tail()
 	defer st.record(d)
 	return d.sessionOverride(rt)
 }
 
-func (st *oState) auto(src Source, ambiguous bool) Result {
+func (st *oState) auto(src Source, ambiguous bool) verdict {
 	d := st.tail()
 	defer st.record(d)
 	return d.auto(src, ambiguous)
 }
 
-func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
+func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	d := st.tail()
 	defer st.record(d)
 	return d.explicit(rt, src, p, rule)
@@ -567,8 +564,8 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 		indexed:  indexed,
 	}
 	x.defMap = x.keysOf(x.defaults.get("models"))
-	x.roster = readRoster(agents)
-	x.implicit = x.roster.implicitAgent(agents)
+	x.roster = readRoster(readAgents(agents))
+	x.implicit = x.roster.implicitAgent(agents.Get("ownership"), agents.Get("defaults.systemAgent.agentId"))
 	x.groups = providerGroups(x.provs)
 	if !indexed {
 		return x

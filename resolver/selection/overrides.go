@@ -41,18 +41,9 @@ func (s *overrideScan) provider(v object, at occkit.Path) {
 	}
 }
 
-// row checks a catalog row: non-empty headers, (filtered) params and every
-// compat key but the native reasoning capabilities.
-func (s *overrideScan) row(v gjson.Result, at occkit.Path) {
-	if !v.IsObject() {
-		return
-	}
-	for _, f := range rowFields {
-		s.rowField(f, v.Get(f), at)
-	}
-}
-
-// rowFields are the members of a catalog row that can hold overrides.
+// rowFields are the members of a catalog row that can hold overrides:
+// non-empty headers, (filtered) params and every compat key but the
+// native reasoning capabilities ([overrideScan.rowField]).
 var rowFields = []string{"headers", "params", "compat"}
 
 // rowField checks the member name (one of rowFields), valued v, of the

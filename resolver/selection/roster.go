@@ -99,26 +99,48 @@ type roster struct {
 	byID    map[string]rosterMember
 }
 
-func firstMember(o gjson.Result, key string) (gjson.Result, bool) {
-	var out gjson.Result
-	found := false
+// members sets out[i] to the first member of the object o named keys[i]
+// (gjson's Get of a plain key, for several keys in one pass over o); a
+// member that is absent stays the zero Result (Exists false).
+func members(o gjson.Result, keys []string, out []gjson.Result) {
+	if !o.IsObject() {
+		return
+	}
+	left := len(keys)
 	o.ForEach(func(k, v gjson.Result) bool {
-		if k.String() == key {
-			out, found = v, true
-			return false
+		name := k.String()
+		for i, key := range keys {
+			if name == key && !out[i].Exists() {
+				out[i] = v
+				left--
+			}
 		}
-		return true
+		return left > 0
 	})
-	return out, found
 }
 
-func readRoster(agents gjson.Result) roster {
+// agentsSection is what selection reads of `agents`, each member the
+// first of its name, located in one pass ([readAgents]).
+type agentsSection struct {
+	v                                  gjson.Result
+	defaults, entries, list, ownership gjson.Result
+}
+
+var agentsKeys = []string{"defaults", "entries", "list", "ownership"}
+
+func readAgents(agents gjson.Result) agentsSection {
+	var m [4]gjson.Result
+	members(agents, agentsKeys, m[:])
+	return agentsSection{v: agents, defaults: m[0], entries: m[1], list: m[2], ownership: m[3]}
+}
+
+func readRoster(a agentsSection) roster {
 	var r roster
 	r.byID = map[string]rosterMember{}
-	if !agents.IsObject() {
+	if !a.v.IsObject() {
 		return r
 	}
-	if entries, ok := firstMember(agents, "entries"); ok {
+	if entries := a.entries; entries.Exists() {
 		r.present, r.entries = true, true
 		at := occkit.NewPath("agents", "entries")
 		entries.ForEach(func(k, v gjson.Result) bool {
@@ -135,7 +157,7 @@ func readRoster(agents gjson.Result) roster {
 		}
 		return r
 	}
-	if list, ok := firstMember(agents, "list"); ok {
+	if list := a.list; list.Exists() {
 		r.present = true
 		at := occkit.NewPath("agents", "list")
 		i := 0
@@ -172,10 +194,10 @@ func spellingBefore(a, b, id string) bool {
 }
 
 // implicitAgent is the agent a request naming none reads (OpenClaw's
-// legacy compatibility owner), "" when there is none.
-func (r roster) implicitAgent(agents gjson.Result) string {
-	if o := agents.Get("ownership"); o.Type == gjson.String && o.String() == "explicit" {
-		rec := agents.Get("defaults.systemAgent.agentId")
+// legacy compatibility owner), "" when there is none; ownership is
+// `agents.ownership` and rec `agents.defaults.systemAgent.agentId`.
+func (r roster) implicitAgent(ownership, rec gjson.Result) string {
+	if o := ownership; o.Type == gjson.String && o.String() == "explicit" {
 		if rec.Type != gjson.String || strings.TrimSpace(rec.String()) == "" {
 			return ""
 		}

@@ -136,17 +136,23 @@ var cliBackends = map[string]string{
 // (SEL-2). Every refusal is 400 INVALID_REQUEST naming the runtime and the
 // provider/model.
 //
-// Select is Prepare(doc).Select(req, reg); a caller deciding more than
-// once on one document prepares it once.
+// Select decides as Prepare(doc).Select(req, reg) does, preparing only
+// what the request can consult (its agent, the model keys and catalog
+// rows that can name its model, the providers those name); a caller
+// deciding more than once on one document prepares it once.
 func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
-	return Prepare(doc).Select(req, reg)
+	f, ok := focusOf(req)
+	if !ok {
+		return Prepare(doc).Select(req, reg)
+	}
+	return prepare(doc, f).Select(req, reg)
 }
 
 // Select decides one turn on the prepared document; see the package
 // function [Select]. It allocates nothing in the common case (see
 // [Index]): the Result's reasons are rebuilt only by [Result.Reasons].
 func (x *Index) Select(req Request, reg *Registry) (Result, error) {
-	provider, model, err := target(x.lower(req.Provider), req.Model)
+	provider, model, err := targetOf(x.lower(req.Provider), req.Model)
 	if err != nil {
 		return Result{}, err
 	}
@@ -158,13 +164,13 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if provider != "" {
 		d.reqModel = strings.TrimSpace(req.Model)
 	}
-	d.why = trail{x: x, agent: d.agent, params: params, reqModel: d.reqModel}
+	d.why.x, d.why.agent, d.why.params, d.why.reqModel = x, d.agent, params, d.reqModel
 
 	ses := req.Session
 	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
 		d.why.note = resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"}
 		d.why.hasNote = true
-		return d.done(Result{Runtime: b, Source: SourceSession, ACP: true, Requested: b}), nil
+		return d.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
 	}
 	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
 		d.why.note = resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"}
@@ -200,7 +206,7 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if !pol.found {
 		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
 	}
-	var sel Result
+	var sel verdict
 	if pol.runtime == resolver.RuntimeAuto {
 		// An explicit `auto` (or `default`) policy chooses nothing: the
 		// decision is automatic, with the implicit source, as in OpenClaw.
@@ -294,13 +300,22 @@ func (d *decision) reason(rule string, p occkit.Path, value, note string) {
 	d.why.add(resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
 }
 
-func (d *decision) done(s Result) Result {
-	s.Provider, s.Model = d.provider, d.model
-	if s.Requested == "" {
-		s.Requested = resolver.RuntimeAuto
+// verdict is what a decision step chooses: a Result but for the route
+// and the trail, which [decision.done] adds. The steps pass this small
+// value, not a Result, which is large (its trail).
+type verdict struct {
+	runtime, cliBackend, requested string
+	source                         Source
+	acp, fallback                  bool
+}
+
+// done is the Result of the verdict v.
+func (d *decision) done(v verdict) Result {
+	if v.requested == "" {
+		v.requested = resolver.RuntimeAuto
 	}
-	s.why = d.why
-	return s
+	return Result{Runtime: v.runtime, Source: v.source, CLIBackend: v.cliBackend, ACP: v.acp, Fallback: v.fallback,
+		Requested: v.requested, Provider: d.provider, Model: d.model, why: d.why}
 }
 
 func (d *decision) ref() string {
@@ -315,7 +330,11 @@ func (d *decision) ref() string {
 
 // target normalizes the request's provider and model (REF-1, REF-2).
 func target(provider, model string) (string, string, error) {
-	p := strings.ToLower(strings.TrimSpace(provider))
+	return targetOf(strings.ToLower(strings.TrimSpace(provider)), model)
+}
+
+// targetOf is target of a provider already trimmed and lower-cased.
+func targetOf(p, model string) (string, string, error) {
 	m := strings.TrimSpace(model)
 	if strings.Contains(p, "/") {
 		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
@@ -453,7 +472,9 @@ func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
 	var best *modelKey
 	bestProv := ""
 	mixed := false
-	for _, r := range m.byModel[model] {
+	l, ok := m.byModel[model]
+	for i := 0; ok && i < l.len(); i++ {
+		r := l.at(i)
 		if !r.k.policy {
 			continue
 		}
@@ -604,8 +625,8 @@ func (d *decision) routeFacts() RouteFacts {
 }
 
 // auto applies SEL-3 and SEL-4 for an unset or `auto` runtime.
-func (d *decision) auto(src Source, ambiguous bool) Result {
-	openclaw := Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: resolver.RuntimeAuto}
+func (d *decision) auto(src Source, ambiguous bool) verdict {
+	openclaw := verdict{runtime: string(occkit.HarnessOpenClaw), source: src, requested: resolver.RuntimeAuto}
 	if d.provider == "" || ambiguous {
 		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
 		return openclaw
@@ -620,7 +641,7 @@ func (d *decision) auto(src Source, ambiguous bool) Result {
 			sup := ask(p, d.routeFacts(), string(occkit.HarnessCodex))
 			if sup.Kind == SupportSupported {
 				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
-				return Result{Runtime: string(occkit.HarnessCodex), Source: src, Requested: resolver.RuntimeAuto}
+				return verdict{runtime: string(occkit.HarnessCodex), source: src, requested: resolver.RuntimeAuto}
 			}
 			d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
@@ -663,77 +684,77 @@ func (d *decision) auto(src Source, ambiguous bool) Result {
 		return claims[i].id < claims[j].id
 	})
 	d.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
-	return Result{Runtime: claims[0].id, Source: src, Requested: resolver.RuntimeAuto}
+	return verdict{runtime: claims[0].id, source: src, requested: resolver.RuntimeAuto}
 }
 
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
 // was configured and rule the rule reported on refusal.
-func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (Result, error) {
+func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
-		return Result{Runtime: rt, Source: src, Requested: rt}, nil
+		return verdict{runtime: rt, source: src, requested: rt}, nil
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
-			return Result{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
+			return verdict{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
 		}
 		d.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, CLIBackend: rt, Requested: rt}, nil
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, cliBackend: rt, requested: rt}, nil
 	}
 	plug, ok := d.reg.Lookup(rt)
 	if !ok {
-		return Result{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, d.ref())
+		return verdict{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, d.ref())
 	}
 	sup := ask(plug, d.routeFacts(), rt)
 	switch sup.Kind {
 	case SupportSupported:
 		d.reason("SEL-5", p, rt, "explicit runtime supports the route")
-		return Result{Runtime: rt, Source: src, Requested: rt}, nil
+		return verdict{runtime: rt, source: src, requested: rt}, nil
 	case SupportFallback:
 		d.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: src, Requested: rt, Fallback: true}, nil
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, requested: rt, fallback: true}, nil
 	}
 	detail := ""
 	if sup.Reason != "" {
 		detail = " (" + sup.Reason + ")"
 	}
-	return Result{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, d.ref(), detail)
+	return verdict{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, d.ref(), detail)
 }
 
 // locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
 // owner is not asked again whether it supports the route: the transcript
 // is native to it. An owner that is no registered harness (nor openclaw,
 // nor the provider's CLI backend) is refused like an explicit runtime.
-func (d *decision) locked(rt string) (Result, error) {
+func (d *decision) locked(rt string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
-		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+		return verdict{runtime: rt, source: SourceSession, requested: rt}, nil
 	}
 	if _, ok := d.reg.Lookup(rt); ok {
-		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, nil
+		return verdict{runtime: rt, source: SourceSession, requested: rt}, nil
 	}
 	return d.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
 }
 
 // sessionOverride applies a session runtime override when it is
 // compatible (SEL-8); an incompatible one is recorded and ignored.
-func (d *decision) sessionOverride(rt string) (Result, bool) {
+func (d *decision) sessionOverride(rt string) (verdict, bool) {
 	if rt == resolver.RuntimeAuto {
 		d.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
-		return Result{}, false
+		return verdict{}, false
 	}
-	ignore := func(why string) (Result, bool) {
+	ignore := func(why string) (verdict, bool) {
 		d.reason("SEL-8", occkit.Root(), rt, "incompatible session override ignored: "+why)
-		return Result{}, false
+		return verdict{}, false
 	}
 	if rt == string(occkit.HarnessOpenClaw) {
 		d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-		return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
+		return verdict{runtime: rt, source: SourceSession, requested: rt}, true
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
 			return ignore("CLI backend serves provider " + want)
 		}
 		d.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, CLIBackend: rt, Requested: rt}, true
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: SourceSession, cliBackend: rt, requested: rt}, true
 	}
 	plug, ok := d.reg.Lookup(rt)
 	if !ok {
@@ -745,10 +766,10 @@ func (d *decision) sessionOverride(rt string) (Result, bool) {
 		// (SEL-5): the override is honoured through that fallback, as in
 		// OpenClaw, rather than ignored for the configured policy.
 		d.reason("SEL-8", occkit.Root(), string(occkit.HarnessOpenClaw), fmt.Sprintf("session override %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
-		return Result{Runtime: string(occkit.HarnessOpenClaw), Source: SourceSession, Requested: rt, Fallback: true}, true
+		return verdict{runtime: string(occkit.HarnessOpenClaw), source: SourceSession, requested: rt, fallback: true}, true
 	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}
 	d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
-	return Result{Runtime: rt, Source: SourceSession, Requested: rt}, true
+	return verdict{runtime: rt, source: SourceSession, requested: rt}, true
 }

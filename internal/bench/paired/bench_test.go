@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/resolver/selection"
 )
 
 // benchPath runs one path of the user on every document and size, for
@@ -44,4 +46,46 @@ func BenchmarkManifests(b *testing.B) {
 
 func BenchmarkUnit(b *testing.B) {
 	benchPath(b, func(u *user, src []byte) error { _, err := u.unit(src); return err })
+}
+
+// BenchmarkOneShot is occkit's side of the one-shot measure: a decision
+// from the document's bytes, the four decisions in turn.
+func BenchmarkOneShot(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range bench.Sizes {
+			src, ds := d.Make(n), bench.Decisions(n)
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, err := decideBytes(src, ds[i%len(ds)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPrepare is occkit's side of prepare/U: selection.Prepare of
+// the loaded document.
+func BenchmarkPrepare(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range bench.Sizes {
+			src := d.Make(n)
+			doc, err := compile.Load(src, compile.LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					selection.Prepare(doc)
+				}
+			})
+		}
+	}
 }
