@@ -136,15 +136,35 @@ func agentEntries(agents occkit.Value) []occkit.Value {
 // models maps, of each models.providers entry and of its models.
 func runtimeIDs(root occkit.Value) []string {
 	var out []string
+	// runtimes reads an entry's agentRuntime.id and pickerRuntimes in one
+	// pass over its members (the first of a repeated key, as Key reads).
 	runtimes := func(entry occkit.Value) {
-		if id := entry.Key("agentRuntime").Key("id"); id.IsString() {
-			out = append(out, id.String())
-		}
-		for _, v := range entry.Key("pickerRuntimes").Array() {
-			if v.IsString() {
-				out = append(out, v.String())
+		var seenRuntime, seenPicker bool
+		entry.ForEach(func(k, v occkit.Value) bool {
+			switch k.String() {
+			case "agentRuntime":
+				if !seenRuntime {
+					seenRuntime = true
+					if id := v.Key("id"); id.IsString() {
+						out = append(out, id.String())
+					}
+				}
+			case "pickerRuntimes":
+				if !seenPicker {
+					seenPicker = true
+					if !v.IsArray() {
+						return true
+					}
+					v.ForEach(func(_, r occkit.Value) bool {
+						if r.IsString() {
+							out = append(out, r.String())
+						}
+						return true
+					})
+				}
 			}
-		}
+			return true
+		})
 	}
 	modelMap := func(models occkit.Value) {
 		models.ForEach(func(_, entry occkit.Value) bool {

@@ -49,6 +49,9 @@ type Contract struct {
 	known    map[string]bool // plugin ids of its manifest registry
 	aliases  map[string]string
 	npm      releasedata.NPMRecord
+	// bundled, official and external are the plugin lists, built once at
+	// decode; the exported methods hand out copies.
+	bundled, official, external []Plugin
 
 	validator func() (*Validator, error)
 }
@@ -194,6 +197,7 @@ func decode(version string, files releasedata.Files) (*Contract, error) {
 	for _, class := range refinementsAbsent[version] {
 		c.skip[class] = true
 	}
+	c.buildPlugins()
 	c.validator = sync.OnceValues(func() (*Validator, error) { return compileContract(c) })
 	return c, nil
 }
@@ -296,12 +300,33 @@ func (c *Contract) Channels() []string {
 
 // BundledPlugins lists the plugins the release's package ships, sorted
 // by id.
-func (c *Contract) BundledPlugins() []Plugin {
-	out := make([]Plugin, 0, len(c.plugins.Bundled))
-	for _, p := range c.plugins.Bundled {
-		out = append(out, Plugin{ID: p.ID, Channels: slices.Clone(p.Channels)})
+func (c *Contract) BundledPlugins() []Plugin { return clonePlugins(c.bundled) }
+
+// clonePlugins copies a Contract's plugin list for a caller.
+func clonePlugins(ps []Plugin) []Plugin {
+	out := slices.Clone(ps)
+	for i := range out {
+		out[i].Channels = slices.Clone(out[i].Channels)
 	}
 	return out
+}
+
+// buildPlugins fills the Contract's plugin lists from its data.
+func (c *Contract) buildPlugins() {
+	for _, p := range c.plugins.Bundled {
+		c.bundled = append(c.bundled, Plugin{ID: p.ID, Channels: slices.Clone(p.Channels)})
+	}
+	for _, p := range c.plugins.Official {
+		v, recorded := c.npm.Resolve(p.Package, c.version)
+		if !recorded {
+			// Version-bound, and the record names no exception.
+			v = c.version
+		}
+		c.official = append(c.official, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, Version: v})
+	}
+	for _, p := range c.plugins.External {
+		c.external = append(c.external, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, External: true, Version: p.Version})
+	}
 }
 
 // OfficialPlugins lists the official plugins the release does not ship:
@@ -309,36 +334,20 @@ func (c *Contract) BundledPlugins() []Plugin {
 // release) when the configuration needs it (a channel it provides, a
 // Harness such as codex), at start, unless it is already installed. A
 // render that must not fetch at start provides these. Sorted by id.
-func (c *Contract) OfficialPlugins() []Plugin {
-	out := make([]Plugin, 0, len(c.plugins.Official))
-	for _, p := range c.plugins.Official {
-		v, recorded := c.npm.Resolve(p.Package, c.version)
-		if !recorded {
-			// Version-bound, and the record names no exception.
-			v = c.version
-		}
-		out = append(out, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, Version: v})
-	}
-	return out
-}
+func (c *Contract) OfficialPlugins() []Plugin { return clonePlugins(c.official) }
 
 // ExternalPlugins lists the third-party plugins of the release's catalog
 // (source "external", such as the Weixin channel): the gateway installs
 // one, at the version the catalog pins, like an official one. Sorted by
 // id.
-func (c *Contract) ExternalPlugins() []Plugin {
-	out := make([]Plugin, 0, len(c.plugins.External))
-	for _, p := range c.plugins.External {
-		out = append(out, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, External: true, Version: p.Version})
-	}
-	return out
-}
+func (c *Contract) ExternalPlugins() []Plugin { return clonePlugins(c.external) }
 
 // OfficialPlugin is the official plugin with the id that the release
 // does not ship, if there is one.
 func (c *Contract) OfficialPlugin(id string) (Plugin, bool) {
-	for _, p := range c.OfficialPlugins() {
+	for _, p := range c.official {
 		if p.ID == id {
+			p.Channels = slices.Clone(p.Channels)
 			return p, true
 		}
 	}
@@ -350,9 +359,10 @@ func (c *Contract) OfficialPlugin(id string) (Plugin, bool) {
 // official or an external one; false for a bundled or unknown id.
 func (c *Contract) InstalledPlugin(id string) (Plugin, bool) {
 	id = c.PluginID(id)
-	for _, list := range [][]Plugin{c.OfficialPlugins(), c.ExternalPlugins()} {
+	for _, list := range [][]Plugin{c.official, c.external} {
 		for _, p := range list {
 			if p.ID == id {
+				p.Channels = slices.Clone(p.Channels)
 				return p, true
 			}
 		}
@@ -368,9 +378,10 @@ func (c *Contract) PluginID(id string) string { return c.normalizePluginID(id) }
 // release: a bundled one, or an official or external one it installs;
 // false when no plugin of the release provides it.
 func (c *Contract) ChannelPlugin(channel string) (Plugin, bool) {
-	for _, list := range [][]Plugin{c.BundledPlugins(), c.OfficialPlugins(), c.ExternalPlugins()} {
+	for _, list := range [][]Plugin{c.bundled, c.official, c.external} {
 		for _, p := range list {
 			if slices.Contains(p.Channels, channel) {
+				p.Channels = slices.Clone(p.Channels)
 				return p, true
 			}
 		}
