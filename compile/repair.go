@@ -856,6 +856,7 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 		provider, model := v.Get("provider"), v.Get("model")
 		pair := provider.Type == gjson.String && model.Type == gjson.String
 		var pairProvider, pairModel string
+		rewritten := false // the pair is written back as pairProvider, pairModel
 		if pair && strings.TrimSpace(provider.String()) != "" {
 			from := provider.String() + "/" + model.String()
 			ref, _, legacy := canonicalCLIRef(from)
@@ -866,7 +867,7 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 			if legacy || padded {
 				pairProvider, pairModel, _ = strings.Cut(to, "/")
 				r.add(ChangeRefRewritten, at, from, to)
-				changed = true
+				changed, rewritten = true, true
 			}
 		}
 		if key == "models" {
@@ -882,11 +883,11 @@ func (r *repairer) refs(at occkit.Path, v gjson.Result, key string, channel, med
 		for i, p := range pairs {
 			switch {
 			case pair && p.key == "model":
-				if changed && pairModel != "" {
+				if rewritten {
 					pairs[i].raw = quoteJSON(pairModel)
 				}
 				continue
-			case pair && p.key == "provider" && pairProvider != "":
+			case pair && p.key == "provider" && rewritten:
 				pairs[i].raw = quoteJSON(pairProvider)
 				continue
 			}

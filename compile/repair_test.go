@@ -153,6 +153,16 @@ func TestRepair(t *testing.T) {
 			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten},
 		},
 		{
+			// OpenClaw 2026.9.6 doctor, asked through oracle.mjs: the pair is
+			// read as "provider/model", trimmed, and split at the first "/"
+			// again, so a blank model becomes "" and a provider padded on
+			// its right keeps its space.
+			name:  "a provider/model pair with a blank model is trimmed as one ref",
+			in:    `{"x":{"provider":"p","model":" "},"w":{"provider":"p ","model":" "},"z":{"provider":"claude-cli","model":" "}}`,
+			want:  `{"x":{"provider":"p","model":""},"w":{"provider":"p ","model":""},"z":{"provider":"claude-cli","model":""}}`,
+			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten},
+		},
+		{
 			// doctor's order: whole-agent pin, then trimming, then legacy keys.
 			name: "CMP-3 a whole-agent CLI pin is written before padded keys merge",
 			in: `{"agents":{"defaults":{"model":"anthropic/x","agentRuntime":{"id":"claude-cli"},
