@@ -796,6 +796,9 @@ func (b planner) gateway() (ProcessPlan, error) {
 		return ProcessPlan{}, err
 	}
 	bare := doc
+	// gatewayOnly: the document the gateway runs is the scanned one
+	// with its gateway section written, nothing else.
+	gatewayOnly := b.in.Harness != occkit.HarnessCodex && doc.Equal(b.scan.doc)
 	if doc, err = b.gatewaySection(doc); err != nil {
 		return ProcessPlan{}, err
 	}
@@ -805,7 +808,14 @@ func (b planner) gateway() (ProcessPlan, error) {
 		}
 	}
 	release := b.openClawRelease()
-	plugins := RequiredPlugins(doc, release)
+	var plugins []Plugin
+	if gatewayOnly {
+		// The gateway section is all that differs from the scanned
+		// document, and RequiredPlugins does not read it.
+		plugins = b.scan.requiredPlugins(release)
+	} else {
+		plugins = RequiredPlugins(doc, release)
+	}
 	if doc, err = b.enablePlugins(doc, plugins); err != nil {
 		return ProcessPlan{}, err
 	}

@@ -417,3 +417,40 @@ func TestBuildPlanEnablesProvidedPlugins(t *testing.T) {
 		t.Errorf("CheckPlan = %v, BuildPlan = %v", cerr, err)
 	}
 }
+
+// A plan with its document's scan lists the plugins the plan without a
+// scan lists, for each release the scan is asked about (the scan works
+// the list out once, for the first release asked), and a caller that
+// edits one plan's list does not edit the next plan's.
+func TestPlanScanPlugins(t *testing.T) {
+	doc := stamped(t, `{"channels":{"discord":{},"msteams":{}},"plugins":{"allow":["tavily"]}}`)
+	scan := compile.ScanSecrets(doc, compile.SecretPolicyFor(""))
+	plugins := func(release string, scan *compile.SecretScan) []compile.Plugin {
+		t.Helper()
+		plan, err := compile.BuildPlan(compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded,
+			Compute: occkit.ComputeKubernetes, Level: occkit.LevelInfo, HarnessVersion: release, Document: doc, Secrets: scan},
+			compile.PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw, _ := plan.Process(occkit.ProcessGateway)
+		return gw.Plugins
+	}
+	for _, release := range []string{"2026.9.6", "2026.8.2", "2026.9.6"} {
+		want := compile.RequiredPlugins(doc, release)
+		if len(want) < 2 {
+			t.Fatalf("%s: the document needs plugins for this test: %v", release, want)
+		}
+		if d := cmp.Diff(want, plugins(release, nil)); d != "" {
+			t.Errorf("%s without a scan (-want +got):\n%s", release, d)
+		}
+		got := plugins(release, scan)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s with the scan (-want +got):\n%s", release, d)
+		}
+		got[0].ID, got[1].Version = "edited", "0.0.0"
+		if d := cmp.Diff(want, plugins(release, scan)); d != "" {
+			t.Errorf("%s after an edit of the last plan's list (-want +got):\n%s", release, d)
+		}
+	}
+}

@@ -55,8 +55,7 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 	if err != nil {
 		return nil
 	}
-	root := doc.Get(occkit.Root())
-	plugins := root.Key("plugins")
+	plugins := doc.Get(pluginsPath)
 	if v := plugins.Key("enabled"); v.IsBool() && !v.Bool() {
 		return nil
 	}
@@ -65,33 +64,57 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 		return e.IsBool() && !e.Bool()
 	}
 	blocked := map[string]bool{}
-	for _, v := range plugins.Key("deny").Array() {
-		if v.IsString() {
-			blocked[c.PluginID(v.String())] = true
-		}
-	}
 	want := map[string]bool{}
 	add := func(v occkit.Value) {
 		if v.IsString() {
 			want[c.PluginID(v.String())] = true
 		}
 	}
-	plugins.Key("entries").ForEach(func(k, v occkit.Value) bool {
-		if disabled(v) {
-			blocked[c.PluginID(k.String())] = true
-		} else {
-			add(k)
+	// One pass over the plugins section, and the first of a repeated key
+	// (as Key reads).
+	var seenDeny, seenEntries, seenAllow, seenSlots bool
+	plugins.ForEach(func(k, v occkit.Value) bool {
+		switch k.String() {
+		case "deny":
+			if !seenDeny {
+				seenDeny = true
+				for _, d := range v.Array() {
+					if d.IsString() {
+						blocked[c.PluginID(d.String())] = true
+					}
+				}
+			}
+		case "entries":
+			if !seenEntries {
+				seenEntries = true
+				v.ForEach(func(k, e occkit.Value) bool {
+					if disabled(e) {
+						blocked[c.PluginID(k.String())] = true
+					} else {
+						add(k)
+					}
+					return true
+				})
+			}
+		case "allow":
+			if !seenAllow {
+				seenAllow = true
+				for _, a := range v.Array() {
+					add(a)
+				}
+			}
+		case "slots":
+			if !seenSlots {
+				seenSlots = true
+				v.ForEach(func(_, s occkit.Value) bool {
+					add(s)
+					return true
+				})
+			}
 		}
 		return true
 	})
-	for _, v := range plugins.Key("allow").Array() {
-		add(v)
-	}
-	plugins.Key("slots").ForEach(func(_, v occkit.Value) bool {
-		add(v)
-		return true
-	})
-	root.Key("channels").ForEach(func(k, v occkit.Value) bool {
+	doc.Get(channelsPath).ForEach(func(k, v occkit.Value) bool {
 		if v.IsObject() && !disabled(v) {
 			if p, ok := c.ChannelPlugin(strings.TrimSpace(k.String())); ok && p.Package != "" {
 				want[p.ID] = true
@@ -99,10 +122,11 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 		}
 		return true
 	})
-	for _, id := range runtimeIDs(root) {
+	selections := agentSelections(doc)
+	for _, id := range runtimeIDs(doc, selections) {
 		want[c.PluginID(id)] = true
 	}
-	for _, ref := range modelRefs(root.Key("agents")) {
+	for _, ref := range modelRefs(selections) {
 		if i := strings.IndexByte(ref, '/'); i > 0 {
 			want[c.PluginID(ref[:i])] = true
 		}
@@ -120,21 +144,83 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 	return out
 }
 
-// agentEntries are the agents' own settings: each agents.entries.<id>
-// and each element of the legacy agents.list.
-func agentEntries(agents occkit.Value) []occkit.Value {
-	var out []occkit.Value
-	agents.Key("entries").ForEach(func(_, e occkit.Value) bool {
-		out = append(out, e)
+var (
+	pluginsPath   = occkit.NewPath("plugins")
+	channelsPath  = occkit.NewPath("channels")
+	agentsPath    = occkit.NewPath("agents")
+	providersPath = occkit.NewPath("models", "providers")
+)
+
+// pluginScopes are the agents' settings: agents.defaults first, then each
+// agents.entries.<id> and each element of the legacy agents.list, read
+// in one pass over the agents section (the first of a repeated key, as
+// Key reads).
+func pluginScopes(doc occkit.Document) []occkit.Value {
+	var defaults occkit.Value
+	var entries, list []occkit.Value
+	var seenDefaults, seenEntries, seenList bool
+	doc.Get(agentsPath).ForEach(func(k, v occkit.Value) bool {
+		switch k.String() {
+		case "defaults":
+			if !seenDefaults {
+				seenDefaults, defaults = true, v
+			}
+		case "entries":
+			if !seenEntries {
+				seenEntries = true
+				v.ForEach(func(_, e occkit.Value) bool {
+					entries = append(entries, e)
+					return true
+				})
+			}
+		case "list":
+			if !seenList {
+				seenList, list = true, v.Array()
+			}
+		}
 		return true
 	})
-	return append(out, agents.Key("list").Array()...)
+	return append(append([]occkit.Value{defaults}, entries...), list...)
 }
 
-// runtimeIDs are the agent runtime ids root selects: agentRuntime.id and
+// selection is an agent scope's model (what it selects) and models (its
+// models map).
+type selection struct{ model, models occkit.Value }
+
+// agentSelections are the selections of [pluginScopes].
+func agentSelections(doc occkit.Document) []selection {
+	scopes := pluginScopes(doc)
+	out := make([]selection, len(scopes))
+	for i, s := range scopes {
+		out[i].model, out[i].models = scopeSelection(s)
+	}
+	return out
+}
+
+// scopeSelection is a scope's model and models, read in one pass over
+// the scope.
+func scopeSelection(scope occkit.Value) (model, models occkit.Value) {
+	var seenModel, seenModels bool
+	scope.ForEach(func(k, v occkit.Value) bool {
+		switch k.String() {
+		case "model":
+			if !seenModel {
+				seenModel, model = true, v
+			}
+		case "models":
+			if !seenModels {
+				seenModels, models = true, v
+			}
+		}
+		return true
+	})
+	return model, models
+}
+
+// runtimeIDs are the agent runtime ids doc selects: agentRuntime.id and
 // pickerRuntimes of each model of agents.defaults.models and the agents'
 // models maps, of each models.providers entry and of its models.
-func runtimeIDs(root occkit.Value) []string {
+func runtimeIDs(doc occkit.Document, selections []selection) []string {
 	var out []string
 	// runtimes reads an entry's agentRuntime.id and pickerRuntimes in one
 	// pass over its members (the first of a repeated key, as Key reads).
@@ -172,12 +258,10 @@ func runtimeIDs(root occkit.Value) []string {
 			return true
 		})
 	}
-	agents := root.Key("agents")
-	modelMap(agents.Key("defaults").Key("models"))
-	for _, e := range agentEntries(agents) {
-		modelMap(e.Key("models"))
+	for _, s := range selections {
+		modelMap(s.models)
 	}
-	root.Key("models").Key("providers").ForEach(func(_, p occkit.Value) bool {
+	doc.Get(providersPath).ForEach(func(_, p occkit.Value) bool {
 		runtimes(p)
 		for _, m := range p.Key("models").Array() {
 			runtimes(m)
@@ -189,7 +273,7 @@ func runtimeIDs(root occkit.Value) []string {
 
 // modelRefs are the model refs the agents select: agents.defaults.model
 // and each agent's model, a string or {primary, fallbacks}.
-func modelRefs(agents occkit.Value) []string {
+func modelRefs(selections []selection) []string {
 	var out []string
 	add := func(m occkit.Value) {
 		if m.IsString() {
@@ -205,9 +289,8 @@ func modelRefs(agents occkit.Value) []string {
 			}
 		}
 	}
-	add(agents.Key("defaults").Key("model"))
-	for _, e := range agentEntries(agents) {
-		add(e.Key("model"))
+	for _, s := range selections {
+		add(s.model)
 	}
 	return out
 }

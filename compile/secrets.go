@@ -2,8 +2,10 @@ package compile
 
 import (
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/tidwall/gjson"
@@ -424,6 +426,12 @@ type SecretScan struct {
 	refs   []envRef
 	// literals is CheckLiterals' answer, decided once.
 	literals error
+	// plugins is [RequiredPlugins] of doc for pluginsRelease, worked out
+	// by the first plan that asks (admission's check, then each render
+	// of the revision, read it).
+	pluginsOnce    sync.Once
+	pluginsRelease string
+	plugins        []Plugin
 }
 
 // secretPlace is one place [secretPlaces] visits.
@@ -457,6 +465,20 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 		return s
 	}
 	return ScanSecrets(doc, pol)
+}
+
+// requiredPlugins is [RequiredPlugins] of the scanned document for
+// release, worked out once per scan and release: a plan asking for
+// another release than the first works it out again. The caller gets
+// its own slice.
+func (s *SecretScan) requiredPlugins(release string) []Plugin {
+	s.pluginsOnce.Do(func() {
+		s.pluginsRelease, s.plugins = release, RequiredPlugins(s.doc, release)
+	})
+	if release != s.pluginsRelease {
+		return RequiredPlugins(s.doc, release)
+	}
+	return slices.Clone(s.plugins)
 }
 
 // CheckLiterals is [CheckSecretLiterals] of the scanned document.
