@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/internal/jsonwalk"
 	"github.com/occkit/occkit/compile/openclawschema"
 )
 
@@ -217,58 +218,107 @@ func scopeSelection(scope occkit.Value) (model, models occkit.Value) {
 	return model, models
 }
 
-// runtimeIDs are the agent runtime ids doc selects: agentRuntime.id and
-// pickerRuntimes of each model of agents.defaults.models and the agents'
-// models maps, of each models.providers entry and of its models.
+// runtimeIDs are the agent runtime ids doc selects, in no particular
+// order: agentRuntime.id and pickerRuntimes of each model of
+// agents.defaults.models and the agents' models maps, of each
+// models.providers entry and of its models.
 func runtimeIDs(doc occkit.Document, selections []selection) []string {
-	var out []string
-	// runtimes reads an entry's agentRuntime.id and pickerRuntimes in one
-	// pass over its members (the first of a repeated key, as Key reads).
-	runtimes := func(entry occkit.Value) {
-		var seenRuntime, seenPicker bool
-		entry.ForEach(func(k, v occkit.Value) bool {
-			switch k.String() {
-			case "agentRuntime":
-				if !seenRuntime {
-					seenRuntime = true
-					if id := v.Key("id"); id.IsString() {
-						out = append(out, id.String())
-					}
-				}
-			case "pickerRuntimes":
-				if !seenPicker {
-					seenPicker = true
-					if !v.IsArray() {
-						return true
-					}
-					v.ForEach(func(_, r occkit.Value) bool {
-						if r.IsString() {
-							out = append(out, r.String())
-						}
-						return true
-					})
-				}
-			}
-			return true
-		})
-	}
-	modelMap := func(models occkit.Value) {
-		models.ForEach(func(_, entry occkit.Value) bool {
-			runtimes(entry)
-			return true
-		})
-	}
+	var r runtimeScan
 	for _, s := range selections {
-		modelMap(s.models)
+		r.text = s.models.Raw()
+		r.each(0, r.entry)
 	}
-	doc.Get(providersPath).ForEach(func(_, p occkit.Value) bool {
-		runtimes(p)
-		for _, m := range p.Key("models").Array() {
-			runtimes(m)
-		}
-		return true
+	r.text = doc.Get(providersPath).Raw()
+	r.each(0, func(at int) int {
+		return r.entryAnd(at, "models", func(at int) int {
+			if end := jsonwalk.Elements(r.text, at, func(_, at int) int { return r.entry(at) }); end >= 0 {
+				return end
+			}
+			return jsonwalk.Skip(r.text, at)
+		})
 	})
-	return out
+	return r.out
+}
+
+// runtimeScan collects runtime ids from JSON text with the byte scanner:
+// the model maps and catalogs are most of a large document, and each of
+// their entries is read once, the members that name no runtime skipped,
+// not parsed.
+type runtimeScan struct {
+	text string
+	out  []string
+}
+
+// str is the string at at, if a string is there.
+func (r *runtimeScan) str(at int) (string, bool) {
+	if at >= len(r.text) || r.text[at] != '"' {
+		return "", false
+	}
+	end, esc := jsonwalk.StringEnd(r.text, at)
+	return jsonwalk.JS{}.Decode(r.text[at:end], esc), true
+}
+
+// members calls fn with each member of the value at at, an object or
+// not, and returns the offset after the value; fn returns the offset
+// after the member's value.
+func (r *runtimeScan) members(at int, fn func(key string, at int) int) int {
+	if end := jsonwalk.Members(r.text, at, func(lit string, esc bool, at int) int {
+		return fn(jsonwalk.JS{}.Decode(lit, esc), at)
+	}); end >= 0 {
+		return end
+	}
+	return jsonwalk.Skip(r.text, at)
+}
+
+// each calls fn with each member value of the object, or each element of
+// the array, at at (as ForEach reads either) and returns the offset after
+// it.
+func (r *runtimeScan) each(at int, fn func(at int) int) int {
+	if end := jsonwalk.Elements(r.text, at, func(_, at int) int { return fn(at) }); end >= 0 {
+		return end
+	}
+	return r.members(at, func(_ string, at int) int { return fn(at) })
+}
+
+// entry collects the runtime ids of the entry at at: agentRuntime.id and
+// the strings of pickerRuntimes (the first of a repeated key, as Key
+// reads).
+func (r *runtimeScan) entry(at int) int { return r.entryAnd(at, "", nil) }
+
+// entryAnd is entry, and passes the member named also, the first one, to
+// fn.
+func (r *runtimeScan) entryAnd(at int, also string, fn func(at int) int) int {
+	var seenRuntime, seenPicker, seenAlso bool
+	return r.members(at, func(k string, at int) int {
+		switch {
+		case k == "agentRuntime" && !seenRuntime:
+			seenRuntime = true
+			var seenID bool
+			return r.members(at, func(k string, at int) int {
+				if k == "id" && !seenID {
+					seenID = true
+					if id, ok := r.str(at); ok {
+						r.out = append(r.out, id)
+					}
+				}
+				return jsonwalk.Skip(r.text, at)
+			})
+		case k == "pickerRuntimes" && !seenPicker:
+			seenPicker = true
+			if end := jsonwalk.Elements(r.text, at, func(_, at int) int {
+				if id, ok := r.str(at); ok {
+					r.out = append(r.out, id)
+				}
+				return jsonwalk.Skip(r.text, at)
+			}); end >= 0 {
+				return end
+			}
+		case also != "" && k == also && !seenAlso:
+			seenAlso = true
+			return fn(at)
+		}
+		return jsonwalk.Skip(r.text, at)
+	})
 }
 
 // modelRefs are the model refs the agents select: agents.defaults.model
