@@ -799,10 +799,15 @@ func (b planner) gateway() (ProcessPlan, error) {
 	// gatewayOnly: the document the gateway runs is the scanned one
 	// with its gateway section written, nothing else.
 	gatewayOnly := b.in.Harness != occkit.HarnessCodex && doc.Equal(b.scan.doc)
-	if doc, err = b.gatewaySection(doc); err != nil {
+	edits, err := b.gatewaySection(doc)
+	if err != nil {
 		return ProcessPlan{}, err
 	}
 	if b.in.Harness == occkit.HarnessCodex {
+		if doc, err = b.apply(doc, edits); err != nil {
+			return ProcessPlan{}, err
+		}
+		edits = nil
 		if doc, err = b.appServer(doc); err != nil {
 			return ProcessPlan{}, err
 		}
@@ -816,7 +821,12 @@ func (b planner) gateway() (ProcessPlan, error) {
 	} else {
 		plugins = RequiredPlugins(doc, release)
 	}
-	if doc, err = b.enablePlugins(doc, plugins); err != nil {
+	// The gateway settings and the plugins' trust are written in one
+	// pass over the document: none is inside another.
+	if edits, err = b.enablePlugins(doc, plugins, edits); err != nil {
+		return ProcessPlan{}, err
+	}
+	if doc, err = b.apply(doc, edits); err != nil {
 		return ProcessPlan{}, err
 	}
 	lr, err := b.logging(occkit.ProcessGateway)
@@ -946,20 +956,28 @@ var (
 	appServerAuthPath      = appServerPath.Key("authToken")
 )
 
-// gatewaySection writes the control plane's gateway settings: mode local,
-// the Compute's bind, and token auth whose token is a variable reference
-// fed from a Secret, never a literal. Any auth the author wrote is
-// replaced: who may reach the gateway is the control plane's decision.
-func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
+// apply is doc with edits made (doc itself when there are none).
+func (b planner) apply(doc occkit.Document, edits []occkit.Edit) (occkit.Document, error) {
+	if len(edits) == 0 {
+		return doc, nil
+	}
+	return doc.Apply(edits...)
+}
+
+// gatewaySection is the edits that write the control plane's gateway
+// settings: mode local, the Compute's bind, and token auth whose token is
+// a variable reference fed from a Secret, never a literal. Any auth the
+// author wrote is replaced: who may reach the gateway is the control
+// plane's decision.
+func (b planner) gatewaySection(doc occkit.Document) ([]occkit.Edit, error) {
 	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
-		return occkit.Document{}, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
+		return nil, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
 	if b.check {
 		// Setting three members of an object (or of a new one) to
 		// constants cannot fail.
-		return doc, nil
+		return nil, nil
 	}
-	// One splice for the three settings.
 	edits := make([]occkit.Edit, 0, 3)
 	for _, kv := range []struct {
 		p occkit.Path
@@ -971,11 +989,11 @@ func (b planner) gatewaySection(doc occkit.Document) (occkit.Document, error) {
 	} {
 		e, err := occkit.SetValue(kv.p, kv.v)
 		if err != nil {
-			return occkit.Document{}, err
+			return nil, err
 		}
 		edits = append(edits, e)
 	}
-	return doc.Apply(edits...)
+	return edits, nil
 }
 
 // appServer points the dedicated Codex gateway's codex plugin at its
@@ -999,7 +1017,8 @@ func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 	return doc.Set(appServerAuthPath, "${"+EnvAppServerToken+"}")
 }
 
-// enablePlugins writes plugins.entries.<id>.enabled: true for each
+// enablePlugins appends to edits the edits that write
+// plugins.entries.<id>.enabled: true for each
 // plugin the Compute provides ([RequiredPlugins]) whose entry does not
 // say enabled already. OpenClaw loads an installed external plugin only
 // with that explicit trust (without it: "channel is configured, but
@@ -1008,23 +1027,20 @@ func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
 // which on a Compute is the frozen, read-only document, so the plan
 // writes it into the native document. An entry or ancestor that is not
 // an object is 400.
-func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin) (occkit.Document, error) {
+func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, edits []occkit.Edit) ([]occkit.Edit, error) {
 	for _, p := range plugins {
 		entry := pluginEntriesPath.Key(p.ID)
 		for at := entry; !at.IsRoot(); at = at.Parent() {
 			if v := docjson.Get(doc, at); v.Exists() && !v.IsObject() {
-				return occkit.Document{}, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
+				return nil, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
 			}
 		}
 		if v := docjson.Get(doc, entry.Key("enabled")); b.check || v.IsBool() && v.Bool() {
 			continue
 		}
-		var err error
-		if doc, err = doc.Set(entry.Key("enabled"), true); err != nil {
-			return occkit.Document{}, err
-		}
+		edits = append(edits, occkit.Edit{Path: entry.Key("enabled"), Raw: []byte("true")})
 	}
-	return doc, nil
+	return edits, nil
 }
 
 var pluginEntriesPath = occkit.NewPath("plugins", "entries")

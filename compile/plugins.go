@@ -333,10 +333,13 @@ func modelRefs(selections []selection) []string {
 		if p := m.Key("primary"); p.IsString() {
 			out = append(out, p.String())
 		}
-		for _, f := range m.Key("fallbacks").Array() {
-			if f.IsString() {
-				out = append(out, f.String())
-			}
+		if fs := m.Key("fallbacks"); fs.IsArray() {
+			fs.ForEach(func(_, f occkit.Value) bool {
+				if f.IsString() {
+					out = append(out, f.String())
+				}
+				return true
+			})
 		}
 	}
 	for _, s := range selections {
