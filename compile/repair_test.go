@@ -153,6 +153,23 @@ func TestRepair(t *testing.T) {
 			kinds: []compile.ChangeKind{compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten, compile.ChangeRefRewritten},
 		},
 		{
+			// OpenClaw 2026.9.6 doctor, asked through oracle.mjs (its
+			// modelPolicy.allow, outside CMP-3, left out): once a padded
+			// key makes it rewrite a models map, a blank key is trimmed
+			// to "" too, and the first blank key in author order wins,
+			// the unpadded "" included; a blank key alone, or beside a
+			// legacy key, stays.
+			name: "blank models keys are trimmed along with a padded key, the first winning",
+			in: `{"agents":{"defaults":{"models":{"   ":{"alias":"x","q":2},"":{"alias":"z","p":1}," a/b":{"alias":"y"}}},
+				"entries":{"e":{"models":{"":{"alias":"z","p":1},"c/d ":{"alias":"x","q":2},"   ":{"alias":"w","q":3}}},
+				"f":{"models":{"  ":{"alias":"x"},"codex/q":{}}},"g":{"models":{"  ":{"alias":"x"}}}}}}`,
+			want: `{"agents":{"defaults":{"models":{"":{"alias":"x","q":2,"p":1},"a/b":{"alias":"y"}}},
+				"entries":{"e":{"models":{"":{"alias":"z","p":1,"q":3},"c/d":{"alias":"x","q":2}}},
+				"f":{"models":{"  ":{"alias":"x"},"openai/q":{"agentRuntime":{"id":"codex"}}}},"g":{"models":{"  ":{"alias":"x"}}}}}}`,
+			kinds: []compile.ChangeKind{compile.ChangeKeyRenamed, compile.ChangeKeyMerged, compile.ChangeKeyRenamed,
+				compile.ChangeKeyRenamed, compile.ChangeKeyMerged, compile.ChangeKeyRenamed, compile.ChangePolicySet},
+		},
+		{
 			// OpenClaw 2026.9.6 doctor, asked through oracle.mjs: the pair is
 			// read as "provider/model", trimmed, and split at the first "/"
 			// again, so a blank model becomes "" and a provider padded on

@@ -16,7 +16,8 @@ import (
 // after a whole-agent CLI pin became model policy and before the legacy
 // providers' keys merge, so [repairer.scope] trims between the two. The
 // provider keeps its case; a blank value becomes "" as in doctor, a blank
-// key stays (doctor moves it only along with another key of its map). The
+// key becomes "" only along with another key of its map (as doctor moves
+// it). The
 // SPEC is silent on padded refs in repair; this is doctor's behaviour,
 // except that a profile reading as a model suffix keeps the space that
 // makes it a profile (`c/d@ q4`; doctor's `c/d@q4` would make `q4` part
@@ -29,7 +30,8 @@ func trimmedRef(s string) (string, bool) {
 	return t, t != s
 }
 
-// trimmedKey is [trimmedRef] for a models map key: a blank key stays.
+// trimmedKey is [trimmedRef] for a models map key: a blank key alone
+// does not make doctor rewrite its map.
 func trimmedKey(s string) (string, bool) {
 	t, ok := trimmedRef(s)
 	return t, ok && t != ""
@@ -51,7 +53,8 @@ func (r *repairer) trimKeys(at occkit.Path) error {
 // trimMapKeys is [repairer.trimKeys] on the object m found at at. As in
 // doctor, the members keep their order, except that an unpadded key a
 // padded one merges into moves up to the first of them; of two padded
-// keys with no unpadded one, the first in author order wins.
+// keys with no unpadded one, the first in author order wins, and so does
+// the first of the blank keys, the unpadded "" included.
 func (r *repairer) trimMapKeys(at occkit.Path, m gjson.Result) (string, bool) {
 	pairs := members(m)
 	first := map[string]int{} // first member of each key
@@ -70,20 +73,27 @@ func (r *repairer) trimMapKeys(at occkit.Path, m gjson.Result) (string, bool) {
 	index := map[string]int{} // position in out of each key written
 	consumed := map[int]bool{}
 	for i, p := range pairs {
-		to, ok := trimmedKey(p.key)
+		// Once the map is rewritten, a blank key is trimmed too.
+		to, ok := trimmedRef(p.key)
 		if !ok {
 			if consumed[i] {
 				continue
 			}
-			if _, dup := index[p.key]; dup {
-				continue // duplicate keys: the first one is the one readers see
+			if j, dup := index[p.key]; dup {
+				// The blank key, which a padded blank key took first:
+				// the first in author order wins, as doctor merges.
+				out[j].raw = mergeEntry(out[j].raw, p.raw, false)
+				r.add(ChangeKeyMerged, at.Key(p.key), p.key, p.key)
+				continue
 			}
 			index[p.key] = len(out)
 			out = append(out, p)
 			continue
 		}
 		j, written := index[to]
-		if !written {
+		if !written && to != "" {
+			// (Doctor lets no blank key take a padded one in: of the
+			// blank keys, the first in author order wins.)
 			if c, exists := first[to]; exists {
 				// the unpadded entry comes up to take the padded one in
 				consumed[c] = true
