@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math/bits"
 	"slices"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/occkit/occkit/internal/json5"
@@ -44,39 +43,9 @@ func compactJSON(dst *bytes.Buffer, src []byte) error { return json.Compact(dst,
 // order, so the cost is linear in the document's size (plus the sort).
 func Canonical(d Document) []byte {
 	src := d.bytes()
-	c := canons.Get().(*canon)
-	c.src, c.out = src, make([]byte, 0, len(src))
+	c := canon{src: src, out: make([]byte, 0, len(src))}
 	c.value(0)
-	out := c.out
-	c.release()
-	return out
-}
-
-// canons holds canon's working buffers (the scratch copy, the member and
-// key stacks, the sort buffers) between calls: only the result is the
-// caller's. What a buffer held is never read again: each call writes
-// before it reads.
-var canons = sync.Pool{New: func() any { return new(canon) }}
-
-// maxPooledScratch bounds the scratch a pooled canon keeps: one huge
-// document does not pin its size in memory.
-const maxPooledScratch = 4 << 20
-
-// release empties c and returns it to the pool.
-func (c *canon) release() {
-	c.src, c.out = nil, nil
-	if cap(c.scratch) > maxPooledScratch {
-		c.scratch = nil
-	}
-	if cap(c.members) > maxPooledScratch/32 || cap(c.sorted) > maxPooledScratch/32 || cap(c.ranks) > maxPooledScratch/16 {
-		c.members, c.ranks, c.sorted = nil, nil, nil
-	}
-	if cap(c.keys) > maxPooledScratch {
-		c.keys = nil
-	}
-	c.scratch, c.members, c.keys = c.scratch[:0], c.members[:0], c.keys[:0]
-	c.ranks, c.sorted = c.ranks[:0], c.sorted[:0]
-	canons.Put(c)
+	return c.out
 }
 
 // CanonicalDocument is [Canonical] as a Document. Canonicalizing a valid,
