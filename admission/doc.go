@@ -98,9 +98,11 @@
 //     rule that ignores its context keeps only the rules' goroutine), or
 //     for a SelfBoundedRule refuses what it decides too late. A
 //     cancelled admission is 503 ADM-1.
-//   - The View reads the document's channels and top-level members
-//     ([View.DocumentKey]) in one pass, when a rule first asks: a rule set
-//     that reads neither costs no pass over a large document.
+//   - The View locates the document's top-level members
+//     ([View.DocumentKey]) and its channels through the Document's own
+//     index (occkit.Document.Get: one pass per document, shared with any
+//     other reader of it), when a rule first asks: a rule set that reads
+//     neither costs no pass over a large document.
 //   - The rules that held join the revision's reason chain
 //     ([Revision.Reasons], [Revision.Explain]: "company/x (request):
 //     held"), which is not persisted: rules never change the digest.

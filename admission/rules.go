@@ -170,29 +170,21 @@ type View struct {
 	bindings  []occkit.SecretBinding
 	release   Release
 	doc       occkit.Document
-	// top indexes the document's top-level members, read in one pass
-	// when a rule first needs one (channels, DocumentKey): on a large
-	// document each rule reading a late member (logging, tools) would
-	// otherwise scan past the model catalog again.
-	top     map[string]occkit.Value
-	topOnce sync.Once
+	// channelsOnce guards channels, read when a rule first asks.
+	channelsOnce sync.Once
 	// memo is what rule implementations derived from the view (Memo).
 	memoMu sync.Mutex
 	memo   map[any]any
 }
 
-// index reads the document's top-level members and its channels, once.
+// index reads the document's channels, once. Top-level members are
+// located by the Document's own index ([occkit.Document.Get]), which
+// admission's checks of the same document share: no pass over a large
+// document is the rules' alone.
 func (v *View) index() {
-	v.topOnce.Do(func() {
-		v.top = map[string]occkit.Value{}
-		v.doc.Root().ForEach(func(k, m occkit.Value) bool {
-			if _, dup := v.top[k.String()]; !dup { // as Key, the first
-				v.top[k.String()] = m
-			}
-			return true
-		})
+	v.channelsOnce.Do(func() {
 		channels := occkit.NewPath("channels")
-		v.top["channels"].ForEach(func(k, c occkit.Value) bool {
+		v.doc.Get(channels).ForEach(func(k, c occkit.Value) bool {
 			id := k.String()
 			if en := c.Key("enabled"); !notChannel(id) && c.IsObject() && !(en.IsBool() && !en.Bool()) {
 				v.channels = append(v.channels, Channel{ID: id, Path: channels.Key(id)})
@@ -274,8 +266,10 @@ func (v *View) Document() occkit.Value { return v.doc.Root() }
 // builds once: on a large document it costs a map lookup where Key scans
 // every member before key.
 func (v *View) DocumentKey(key string) occkit.Value {
-	v.index()
-	return v.top[key]
+	if key == "" {
+		return v.doc.Root().Key(key)
+	}
+	return v.doc.Get(occkit.NewPath(key))
 }
 
 // Memo is the value build returns for key, build being called once per
