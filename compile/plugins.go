@@ -71,47 +71,33 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 			want[c.PluginID(v.String())] = true
 		}
 	}
-	// One pass over the plugins section, and the first of a repeated key
-	// (as Key reads).
-	var seenDeny, seenEntries, seenAllow, seenSlots bool
+	// One pass over the plugins section.
 	plugins.ForEach(func(k, v occkit.Value) bool {
 		switch k.String() {
 		case "deny":
-			if !seenDeny {
-				seenDeny = true
-				for _, d := range v.Array() {
-					if d.IsString() {
-						blocked[c.PluginID(d.String())] = true
-					}
+			for _, d := range v.Array() {
+				if d.IsString() {
+					blocked[c.PluginID(d.String())] = true
 				}
 			}
 		case "entries":
-			if !seenEntries {
-				seenEntries = true
-				v.ForEach(func(k, e occkit.Value) bool {
-					if disabled(e) {
-						blocked[c.PluginID(k.String())] = true
-					} else {
-						add(k)
-					}
-					return true
-				})
-			}
-		case "allow":
-			if !seenAllow {
-				seenAllow = true
-				for _, a := range v.Array() {
-					add(a)
+			v.ForEach(func(k, e occkit.Value) bool {
+				if disabled(e) {
+					blocked[c.PluginID(k.String())] = true
+				} else {
+					add(k)
 				}
+				return true
+			})
+		case "allow":
+			for _, a := range v.Array() {
+				add(a)
 			}
 		case "slots":
-			if !seenSlots {
-				seenSlots = true
-				v.ForEach(func(_, s occkit.Value) bool {
-					add(s)
-					return true
-				})
-			}
+			v.ForEach(func(_, s occkit.Value) bool {
+				add(s)
+				return true
+			})
 		}
 		return true
 	})
@@ -154,30 +140,21 @@ var (
 
 // pluginScopes are the agents' settings: agents.defaults first, then each
 // agents.entries.<id> and each element of the legacy agents.list, read
-// in one pass over the agents section (the first of a repeated key, as
-// Key reads).
+// in one pass over the agents section (a Document repeats no key).
 func pluginScopes(doc occkit.Document) []occkit.Value {
 	var defaults occkit.Value
 	var entries, list []occkit.Value
-	var seenDefaults, seenEntries, seenList bool
 	doc.Get(agentsPath).ForEach(func(k, v occkit.Value) bool {
 		switch k.String() {
 		case "defaults":
-			if !seenDefaults {
-				seenDefaults, defaults = true, v
-			}
+			defaults = v
 		case "entries":
-			if !seenEntries {
-				seenEntries = true
-				v.ForEach(func(_, e occkit.Value) bool {
-					entries = append(entries, e)
-					return true
-				})
-			}
+			v.ForEach(func(_, e occkit.Value) bool {
+				entries = append(entries, e)
+				return true
+			})
 		case "list":
-			if !seenList {
-				seenList, list = true, v.Array()
-			}
+			list = v.Array()
 		}
 		return true
 	})
@@ -201,17 +178,12 @@ func agentSelections(doc occkit.Document) []selection {
 // scopeSelection is a scope's model and models, read in one pass over
 // the scope.
 func scopeSelection(scope occkit.Value) (model, models occkit.Value) {
-	var seenModel, seenModels bool
 	scope.ForEach(func(k, v occkit.Value) bool {
 		switch k.String() {
 		case "model":
-			if !seenModel {
-				seenModel, model = true, v
-			}
+			model = v
 		case "models":
-			if !seenModels {
-				seenModels, models = true, v
-			}
+			models = v
 		}
 		return true
 	})
@@ -281,30 +253,24 @@ func (r *runtimeScan) each(at int, fn func(at int) int) int {
 }
 
 // entry collects the runtime ids of the entry at at: agentRuntime.id and
-// the strings of pickerRuntimes (the first of a repeated key, as Key
-// reads).
+// the strings of pickerRuntimes.
 func (r *runtimeScan) entry(at int) int { return r.entryAnd(at, "", nil) }
 
-// entryAnd is entry, and passes the member named also, the first one, to
-// fn.
+// entryAnd is entry, and passes the member named also to fn (a Document
+// repeats no key, escaped spellings included).
 func (r *runtimeScan) entryAnd(at int, also string, fn func(at int) int) int {
-	var seenRuntime, seenPicker, seenAlso bool
 	return r.members(at, func(k string, at int) int {
 		switch {
-		case k == "agentRuntime" && !seenRuntime:
-			seenRuntime = true
-			var seenID bool
+		case k == "agentRuntime":
 			return r.members(at, func(k string, at int) int {
-				if k == "id" && !seenID {
-					seenID = true
+				if k == "id" {
 					if id, ok := r.str(at); ok {
 						r.out = append(r.out, id)
 					}
 				}
 				return jsonwalk.Skip(r.text, at)
 			})
-		case k == "pickerRuntimes" && !seenPicker:
-			seenPicker = true
+		case k == "pickerRuntimes":
 			if end := jsonwalk.Elements(r.text, at, func(_, at int) int {
 				if id, ok := r.str(at); ok {
 					r.out = append(r.out, id)
@@ -313,8 +279,7 @@ func (r *runtimeScan) entryAnd(at int, also string, fn func(at int) int) int {
 			}); end >= 0 {
 				return end
 			}
-		case also != "" && k == also && !seenAlso:
-			seenAlso = true
+		case also != "" && k == also:
 			return fn(at)
 		}
 		return jsonwalk.Skip(r.text, at)
