@@ -296,7 +296,12 @@
 // scope's modelPolicy.allow blocks its provider the same way. The SPEC is
 // silent on these entries; occkit follows OpenClaw 2026.9.6's doctor,
 // checked against it by the differential tier. The openai-codex-responses
-// api becomes openai-chatgpt-responses on every entry and row.
+// api becomes openai-chatgpt-responses on every entry and row. Doctor
+// judges a legacy entry against the openai entry before renaming that
+// entry's codex-cli pin (and, for a legacy key listed before openai, its
+// api), so a second doctor pass can merge what the first kept; Repair
+// renames them first and gives the second pass's answer, staying
+// idempotent (CMP-3 requires it).
 //
 // # Render plan
 //

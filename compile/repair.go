@@ -185,15 +185,19 @@ func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	r := &repairer{doc: doc}
 	// The legacy Codex provider entries move first, and the providers whose
 	// refs must stay are read off the result, as doctor plans them after
-	// its legacy migrations (repair_codex.go).
+	// its legacy migrations (repair_codex.go). Doctor renames codex-cli
+	// runtime IDs on the providers later, so a legacy entry can be judged
+	// against an openai entry still pinned to codex-cli, and a second
+	// doctor pass judges otherwise: renaming them first keeps Repair
+	// idempotent (CMP-3) with doctor's second-pass answer.
+	if err := r.providers(); err != nil {
+		return occkit.Document{}, nil, err
+	}
 	if err := r.codexProviders(); err != nil {
 		return occkit.Document{}, nil, err
 	}
 	r.blocked = codexBlocked(r.doc)
 	if err := r.agents(); err != nil {
-		return occkit.Document{}, nil, err
-	}
-	if err := r.providers(); err != nil {
 		return occkit.Document{}, nil, err
 	}
 	if raw, changed := r.refs(occkit.Root(), docjson.Root(r.doc), "", false, false); changed {

@@ -434,9 +434,10 @@ func codexBlocked(doc occkit.Document) map[string]bool {
 	return blocked
 }
 
-// codexProviders migrates models.providers as doctor does, in key order:
-// the `openai-codex-responses` api becomes `openai-chatgpt-responses` on
-// every entry and row; a legacy Codex entry (unless a wildcard blocks its
+// codexProviders migrates models.providers as doctor does, in key order
+// (codex-cli runtime IDs already renamed, see [Repair]): the
+// `openai-codex-responses` api becomes `openai-chatgpt-responses` on every
+// entry and row; a legacy Codex entry (unless a wildcard blocks its
 // provider) moves to `openai` when no key normalizes to openai, its rows
 // stamped with the moved codex runtime ([movedCodexRuntime]); otherwise
 // its rows the canonical entry lacks are appended to it, stamped
@@ -456,15 +457,31 @@ func (r *repairer) codexProviders() error {
 		keys[i] = p.key
 	}
 	changed := false
+	// The other entries' api is renamed before any legacy entry is judged
+	// against the openai one, so that the judgment is the one a second
+	// pass would make and Repair stays idempotent (CMP-3): doctor renames
+	// each entry in key order, and judges a legacy entry listed before
+	// openai against the openai entry's legacy api.
+	for i, p := range pairs {
+		v := gjson.Parse(p.raw)
+		if legacyCodexIDs[normProviderID(p.key)] || !v.IsObject() {
+			continue
+		}
+		if raw, renamed := renameCodexAPI(v); len(renamed) > 0 {
+			pairs[i].raw, changed = raw, true
+			for _, rel := range renamed {
+				r.add(ChangeAPIRenamed, joinPath(at.Key(p.key), rel), legacyCodexAPI, chatGPTRespsAPI)
+			}
+		}
+	}
 	for _, k := range keys {
 		i := indexOf(pairs, k)
 		v := gjson.Parse(pairs[i].raw)
-		legacy := legacyCodexIDs[normProviderID(k)]
-		if !v.IsObject() || legacy && wild[normProviderID(k)] {
+		if !legacyCodexIDs[normProviderID(k)] || !v.IsObject() || wild[normProviderID(k)] {
 			continue
 		}
 		raw, renamed := renameCodexAPI(v)
-		if !legacy || r.codexKept(pairs, k, gjson.Parse(raw)) {
+		if r.codexKept(pairs, k, gjson.Parse(raw)) {
 			if len(renamed) > 0 {
 				pairs[i].raw, changed = raw, true
 				for _, p := range renamed {

@@ -371,6 +371,8 @@ func FuzzRepair(f *testing.F) {
 		`{"agents":{"defaults":{"model":"codex/m","modelPolicy":{"allow":["codex/*"]}}},"models":{"providers":{"codex":{"api":"openai-codex-responses","models":[{"id":"m"}]}}}}`,
 		`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"apiKey":"k","models":[{"id":"a"}]},"Codex":{"params":{"t":1},"models":[{"id":"m","agentRuntime":{"id":"auto"}},{"name":"n"},1]},"openai-codex":{"models":[{"id":"a"}]}}}}`,
 		`{"models":{"providers":{"OpenAI":"x","codex":{"agentRuntime":{"id":"pi"},"baseUrl":"b","models":[{"id":"m"}]},"openai-codex":{"models":[{"id":"m","name":"y"}]}}}}`,
+		`{"models":{"providers":{"codex":{"apiKey":"k","models":[{"id":"m","agentRuntime":{"id":"auto"}}]},"openai":{"apiKey":"k","agentRuntime":{"id":"codex-cli"},"models":[{"id":"m"}]}}}}`,
+		`{"models":{"providers":{"codex":{"models":[{"id":"m","api":"openai-chatgpt-responses","agentRuntime":{"id":"codex"}}]},"openai":{"models":[{"id":"m","api":"openai-codex-responses","agentRuntime":{"id":"codex"}}]}}}}`,
 	} {
 		f.Add(s)
 	}
@@ -471,7 +473,8 @@ func TestRepairManyScopes(t *testing.T) {
 // TestRepairCodexProviders: the legacy Codex provider entries (CMP-3).
 // Every expected document is OpenClaw 2026.9.6's `doctor --fix` answer,
 // asked through internal/openclawdiff/oracle.mjs, byte for byte (member
-// order included). Where doctor would imply a primary model from the first
+// order included); where one doctor pass is not idempotent, its answer on
+// a second pass (so noted). Where doctor would imply a primary model from the first
 // catalog row (its utility-model-separation migration, the
 // implicit-primary divergence) the input names a model.
 func TestRepairCodexProviders(t *testing.T) {
@@ -530,6 +533,29 @@ func TestRepairCodexProviders(t *testing.T) {
 			name: "a blocked codex provider keeps codex refs in every slot and scope, codex-cli refs still migrate",
 			in:   `{"agents":{"defaults":{"model":{"primary":"codex/m","fallbacks":["codex/n","codex-cli/o"]},"subagents":{"model":"codex/s"}},"entries":{"ops":{"model":"Codex/m@work"}}},"models":{"providers":{"openai":{"models":[{"id":"m","name":"other"}]},"codex":{"models":[{"id":"m"}]}}}}`,
 			want: `{"agents":{"defaults":{"model":{"primary":"codex/m","fallbacks":["codex/n","openai/o"]},"subagents":{"model":"codex/s"},"models":{"openai/o":{"agentRuntime":{"id":"codex"}}}},"entries":{"ops":{"model":"Codex/m@work"}}},"models":{"providers":{"openai":{"models":[{"id":"m","name":"other"}]},"codex":{"models":[{"id":"m"}]}}}}`,
+		},
+		{
+			name: "the moved entry's codex-cli pins become codex after the move",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"codex":{"agentRuntime":{"id":"codex-cli"},"models":[{"id":"m"},{"id":"n","agentRuntime":{"id":"codex-cli"}}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"m","agentRuntime":{"id":"codex"}},{"id":"n","agentRuntime":{"id":"codex"}}]}}}}`,
+		},
+		{
+			// Doctor judges the merge before it renames the openai entry's
+			// codex-cli pin and keeps both here; its second pass (asked
+			// for this document) merges. Repair gives the second-pass
+			// answer at once, staying idempotent.
+			name: "a codex-cli openai entry is judged with its pin renamed",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex-cli"},"models":[{"id":"m"}]},"codex":{"agentRuntime":{"id":"codex"},"models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"m"}]}}}}`,
+		},
+		{
+			// Likewise doctor judges a legacy entry listed before openai
+			// against openai's legacy api, keeps it, renames the api, and
+			// removes the entry on its second pass (which also copies the
+			// models map into modelPolicy.allow, outside CMP-3, left out).
+			name: "a legacy entry is judged against the openai entry with its api renamed",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"codex":{"models":[{"id":"m","api":"openai-chatgpt-responses","agentRuntime":{"id":"codex"}}]},"openai":{"models":[{"id":"m","api":"openai-codex-responses","agentRuntime":{"id":"codex"}}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"models":[{"id":"m","api":"openai-chatgpt-responses","agentRuntime":{"id":"codex"}}]}}}}`,
 		},
 	}
 	for _, tt := range tests {

@@ -399,7 +399,7 @@ func (g *Gen) PolicyCase() PolicyInput {
 			q := g.pick(genProviders...)
 			providers = append(providers, Member{q, g.providerConfig(q, g.model())})
 		}
-		cfg = append(cfg, Member{"models", Obj{{"providers", g.obj(dedupe(providers)...)}}})
+		cfg = append(cfg, Member{"models", Obj{{"providers", settleOpenAIBesideCodex(g.obj(dedupe(providers)...))}}})
 	}
 	in.Config = g.obj(cfg...)
 	return in
@@ -663,7 +663,7 @@ func (g *Gen) DoctorCase() DoctorInput {
 				}
 			}
 		}
-		cfg = append(cfg, Member{"models", Obj{{"providers", g.obj(dedupe(providers)...)}}})
+		cfg = append(cfg, Member{"models", Obj{{"providers", settleOpenAIBesideCodex(g.obj(dedupe(providers)...))}}})
 	}
 	return DoctorInput{Config: g.obj(cfg...)}
 }
@@ -731,4 +731,49 @@ func openAIProviderRows(r *rand.Rand) []any { return codexRows(r, r.IntN(3)) }
 func legacyCodexProviderKey(k string) bool {
 	k = strings.ToLower(strings.TrimSpace(k))
 	return k == "codex" || k == "openai-codex"
+}
+
+// settleOpenAIBesideCodex narrows a providers object that holds a legacy
+// Codex entry: its openai entry (and rows) lose codex-cli pins (→ codex)
+// and the legacy api (→ openai-chatgpt-responses). Doctor judges a legacy
+// entry against the openai entry before renaming those, and its second
+// pass judges otherwise; Repair gives the second pass's answer to stay
+// idempotent (CMP-3), a difference this tier does not draw.
+func settleOpenAIBesideCodex(providers Obj) Obj {
+	legacy := false
+	for _, m := range providers {
+		legacy = legacy || legacyCodexProviderKey(m.K)
+	}
+	if !legacy {
+		return providers
+	}
+	settle := func(o Obj) Obj {
+		if api, _ := o.Get("api"); api == "openai-codex-responses" {
+			o.Set("api", "openai-chatgpt-responses")
+		}
+		if id, _ := o.Obj("agentRuntime").Get("id"); id != nil {
+			if s, ok := id.(string); ok && strings.ToLower(strings.TrimSpace(s)) == "codex-cli" {
+				o.Set("agentRuntime", Obj{{"id", "codex"}})
+			}
+		}
+		return o
+	}
+	for i, m := range providers {
+		e, ok := m.V.(Obj)
+		if !ok || strings.ToLower(strings.TrimSpace(m.K)) != "openai" {
+			continue
+		}
+		e = settle(e)
+		if rows, ok := e.Get("models"); ok {
+			if rs, ok := rows.([]any); ok {
+				for j, row := range rs {
+					if ro, ok := row.(Obj); ok {
+						rs[j] = settle(ro)
+					}
+				}
+			}
+		}
+		providers[i].V = e
+	}
+	return providers
 }

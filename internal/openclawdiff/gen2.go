@@ -460,6 +460,9 @@ func (g *Gen2) DoctorCase() DoctorInput {
 			cfg = putIn(cfg, g.legacyRef(), "agents", "defaults", "model")
 		}
 	}
+	if providers := getIn(cfg, "models", "providers"); len(providers) > 0 {
+		cfg = putIn(cfg, settleOpenAIBesideCodex(providers), "models", "providers")
+	}
 	if len(getIn(cfg, "agents", "entries")) > 1 {
 		cfg = putIn(cfg, "explicit", "agents", "ownership")
 	}
