@@ -282,6 +282,27 @@
 // [Change]s it made, is idempotent, never mutates its input, and keeps
 // unknown keys and key order.
 //
+// Legacy Codex provider entries (models.providers.codex and
+// .openai-codex, keys compared trimmed and lowercased) move first, as
+// doctor's legacy migrations run before its ref migration
+// (repair_codex.go): with no openai entry the entry becomes it (codex rows
+// getting the codex runtime); otherwise its rows the openai entry lacks are
+// appended with the legacy entry's defaults stamped on, and it is removed,
+// unless a colliding row differs or a provider-level setting cannot be
+// carried onto merged rows (apiKey, headers, ... on the legacy entry;
+// params, agentRuntime, limits, ... on the openai one). Such an entry
+// stays, and so, in every agent scope, do its provider's codex/* refs,
+// without policy; a codex/* (or openai-codex/*) wildcard in any agent
+// scope's modelPolicy.allow blocks its provider the same way. The SPEC is
+// silent on these entries; occkit follows OpenClaw 2026.9.6's doctor,
+// checked against it by the differential tier. The openai-codex-responses
+// api becomes openai-chatgpt-responses on every entry and row. Doctor
+// judges a legacy entry against the openai entry before renaming that
+// entry's codex-cli pin (and, for a legacy key listed before openai, its
+// api), so a second doctor pass can merge what the first kept; Repair
+// renames them first and gives the second pass's answer, staying
+// idempotent (CMP-3 requires it).
+//
 // # Render plan
 //
 // [BuildPlan] is the one render stage (CMP-4): from an admitted revision,

@@ -34,12 +34,20 @@ const (
 	// ChangePinRemoved: a whole-agent runtime key (`agentRuntime`,
 	// `embeddedHarness` of the defaults or an entry) was removed.
 	ChangePinRemoved ChangeKind = "pin-removed"
+	// ChangeProviderMoved: a legacy Codex provider entry (From) of
+	// models.providers moved to `openai`, had its rows merged into the
+	// canonical entry (To, the path), or was removed because the canonical
+	// entry had all its rows (To "", the path is the removed entry).
+	ChangeProviderMoved ChangeKind = "provider-moved"
+	// ChangeAPIRenamed: `api: openai-codex-responses` of a provider entry or
+	// catalog row became `openai-chatgpt-responses`.
+	ChangeAPIRenamed ChangeKind = "api-renamed"
 )
 
 // AllChangeKinds lists every [ChangeKind].
 func AllChangeKinds() []ChangeKind {
 	return []ChangeKind{ChangeRefRewritten, ChangeKeyRenamed, ChangeKeyMerged,
-		ChangePolicySet, ChangeRuntimeRenamed, ChangePinRemoved}
+		ChangePolicySet, ChangeRuntimeRenamed, ChangePinRemoved, ChangeProviderMoved, ChangeAPIRenamed}
 }
 
 // Change is one edit made by [Repair].
@@ -153,16 +161,43 @@ var modelSlots = [][]string{{"model"}, {"subagents", "model"}, {"heartbeat", "mo
 // padded refs are respelled without their outer white space and the spaces
 // around the profile `@`, as doctor does.
 //
+// Legacy Codex provider entries are migrated first (repair_codex.go):
+// `models.providers.codex` and `.openai-codex` (keys trimmed and lowercased)
+// become `models.providers.openai` when no key names openai, `codex` rows
+// getting `agentRuntime.id: codex` (a row's concrete pin, or the entry's,
+// stays); otherwise the rows `openai` lacks are appended to it with the
+// legacy entry's baseUrl, api, limits, params and runtime stamped on, and the
+// legacy entry is removed. An entry whose row collides with a different
+// `openai` row, or whose merge a provider-level setting blocks (apiKey,
+// auth, headers, ... on it; those or params, agentRuntime, limits, ... on
+// `openai`), stays; so do the `codex/*` refs of its provider in every agent
+// slot and models key above, as written and without policy. A `codex/*` or
+// `openai-codex/*` wildcard in any agent scope's `modelPolicy.allow` leaves
+// its provider's entry and refs alone the same way. `api:
+// openai-codex-responses` becomes `openai-chatgpt-responses` on every entry
+// and row but those of an entry a wildcard leaves alone.
+//
 // In agent models maps, `models.providers.*` and their catalog rows
 // `agentRuntime.id: codex-cli` becomes `codex`. Values of the wrong shape
 // are left alone; unknown keys and the key order of untouched objects are
 // preserved (DOC-3).
 func Repair(doc occkit.Document) (occkit.Document, []Change, error) {
 	r := &repairer{doc: doc}
-	if err := r.agents(); err != nil {
+	// The legacy Codex provider entries move first, and the providers whose
+	// refs must stay are read off the result, as doctor plans them after
+	// its legacy migrations (repair_codex.go). Doctor renames codex-cli
+	// runtime IDs on the providers later, so a legacy entry can be judged
+	// against an openai entry still pinned to codex-cli, and a second
+	// doctor pass judges otherwise: renaming them first keeps Repair
+	// idempotent (CMP-3) with doctor's second-pass answer.
+	if err := r.providers(); err != nil {
 		return occkit.Document{}, nil, err
 	}
-	if err := r.providers(); err != nil {
+	if err := r.codexProviders(); err != nil {
+		return occkit.Document{}, nil, err
+	}
+	r.blocked = codexBlocked(r.doc)
+	if err := r.agents(); err != nil {
 		return occkit.Document{}, nil, err
 	}
 	if raw, changed := r.refs(occkit.Root(), docjson.Root(r.doc), "", false, false); changed {
@@ -271,7 +306,7 @@ func (r *repairer) subScope(at occkit.Path, raw string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	sub := &repairer{doc: doc}
+	sub := &repairer{doc: doc, blocked: r.blocked}
 	if err := sub.scope(occkit.Root(), sub.pin(occkit.Root())); err != nil {
 		return "", false, err
 	}
@@ -298,6 +333,9 @@ func joinPath(base, rel occkit.Path) occkit.Path {
 type repairer struct {
 	doc     occkit.Document
 	changes []Change
+	// blocked are the legacy Codex providers (normalized) whose refs the
+	// agent scopes keep as written ([codexBlocked]).
+	blocked map[string]bool
 }
 
 // runtimePolicy is model-scoped runtime policy to write for a models map key.
@@ -399,7 +437,7 @@ func (r *repairer) scope(s occkit.Path, pin string) error {
 	if err := r.trimKeys(models); err != nil {
 		return err
 	}
-	if err := r.modelsMap(models, canonicalRef, true); err != nil {
+	if err := r.modelsMap(models, r.canonicalRef, true); err != nil {
 		return err
 	}
 	if err := r.policies(models, policies); err != nil {
@@ -470,6 +508,16 @@ func canonicalRef(s string) (resolver.Ref, legacyTarget, bool) {
 	return ref, t, true
 }
 
+// canonicalRef is [canonicalRef] for the agent scopes: a ref of a blocked
+// legacy Codex provider ([codexBlocked]) stays as written, without policy.
+func (r *repairer) canonicalRef(s string) (resolver.Ref, legacyTarget, bool) {
+	ref, t, legacy := canonicalRef(s)
+	if orig, ok := resolver.ParseRef(s); legacy && ok && r.blocked[orig.Provider] {
+		return orig, legacyTarget{}, false
+	}
+	return ref, t, legacy
+}
+
 // cliOnlyProviders are the legacy providers doctor rewrites outside the agent
 // scopes: the retired CLI runtimes (anthropic-cli is claude-cli's alias).
 // `codex/*`, also the native codex provider's name, is rewritten in agent
@@ -487,7 +535,7 @@ func canonicalCLIRef(s string) (resolver.Ref, legacyTarget, bool) {
 // ref migrates one ref string at a slot; a ref that is already canonical
 // is recorded as selected.
 func (r *repairer) ref(at occkit.Path, s string, policies *[]runtimePolicy, selected *[]resolver.Ref) error {
-	ref, t, legacy := canonicalRef(s)
+	ref, t, legacy := r.canonicalRef(s)
 	if !legacy {
 		if ref.Provider != "" {
 			*selected = append(*selected, ref)

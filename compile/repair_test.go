@@ -248,7 +248,8 @@ func TestRepairCanonicalIsByteIdentical(t *testing.T) {
 // TestChangeKindsMapped: every ChangeKind is distinct and produced by Repair.
 func TestChangeKindsMapped(t *testing.T) {
 	doc := occkit.MustParseDocument(`{"agents":{"defaults":{"agentRuntime":{"id":"auto"},"model":"codex/a",
-		"models":{"claude-cli/b":{},"anthropic/b":{},"codex-cli/c":{},"openai/d":{"agentRuntime":{"id":"codex-cli"}}}}}}`)
+		"models":{"claude-cli/b":{},"anthropic/b":{},"codex-cli/c":{},"openai/d":{"agentRuntime":{"id":"codex-cli"}}}}},
+		"models":{"providers":{"x":{"api":"openai-codex-responses"},"codex":{"models":[{"id":"q"}]}}}}`)
 	_, changes, err := compile.Repair(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -367,6 +368,11 @@ func FuzzRepair(f *testing.F) {
 		`{"models":{"providers":{"openai":{"agentRuntime":"codex-cli","models":[{"agentRuntime":{"id":"codex-cli"}}]}}},"agents":{"list":[{"embeddedHarness":"x"}]}}`,
 		`{"agents":{"defaults":{"models":{"codex/a":{"p":{"q":1}},"codex-cli/a":{"p":{"r":2}},"openai/a":{"p":{"q":3}}}}}}`,
 		`{"agents":{"defaults":{"model":" v/m @ w ","models":{" v/m":{"a":1},"v/m ":{"b":2}," codex/x":{},"codex/x":null}}},"x":{"models":{" a/b":{}},"provider":" p","model":"m"}}`,
+		`{"agents":{"defaults":{"model":"codex/m","modelPolicy":{"allow":["codex/*"]}}},"models":{"providers":{"codex":{"api":"openai-codex-responses","models":[{"id":"m"}]}}}}`,
+		`{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"apiKey":"k","models":[{"id":"a"}]},"Codex":{"params":{"t":1},"models":[{"id":"m","agentRuntime":{"id":"auto"}},{"name":"n"},1]},"openai-codex":{"models":[{"id":"a"}]}}}}`,
+		`{"models":{"providers":{"OpenAI":"x","codex":{"agentRuntime":{"id":"pi"},"baseUrl":"b","models":[{"id":"m"}]},"openai-codex":{"models":[{"id":"m","name":"y"}]}}}}`,
+		`{"models":{"providers":{"codex":{"apiKey":"k","models":[{"id":"m","agentRuntime":{"id":"auto"}}]},"openai":{"apiKey":"k","agentRuntime":{"id":"codex-cli"},"models":[{"id":"m"}]}}}}`,
+		`{"models":{"providers":{"codex":{"models":[{"id":"m","api":"openai-chatgpt-responses","agentRuntime":{"id":"codex"}}]},"openai":{"models":[{"id":"m","api":"openai-codex-responses","agentRuntime":{"id":"codex"}}]}}}}`,
 	} {
 		f.Add(s)
 	}
@@ -461,5 +467,140 @@ func TestRepairManyScopes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRepairCodexProviders: the legacy Codex provider entries (CMP-3).
+// Every expected document is OpenClaw 2026.9.6's `doctor --fix` answer,
+// asked through internal/openclawdiff/oracle.mjs, byte for byte (member
+// order included); where one doctor pass is not idempotent, its answer on
+// a second pass (so noted). Where doctor would imply a primary model from the first
+// catalog row (its utility-model-separation migration, the
+// implicit-primary divergence) the input names a model.
+func TestRepairCodexProviders(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{
+			name: "a codex entry without an openai entry moves there, its rows stamped with the codex runtime",
+			in:   `{"agents":{"defaults":{"model":"anthropic/x"}},"models":{"providers":{"codex":{"models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"anthropic/x"}},"models":{"providers":{"openai":{"models":[{"id":"m","agentRuntime":{"id":"codex"}}]}}}}`,
+		},
+		{
+			name: "an openai entry's apiKey blocks the merge, so the entry and its codex refs stay",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"apiKey":"${K}","models":[{"id":"a"}]},"codex":{"models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"apiKey":"${K}","models":[{"id":"a"}]},"codex":{"models":[{"id":"m"}]}}}}`,
+		},
+		{
+			name: "a codex/* wildcard blocks the provider: entry, refs, keys and allow stay, api not renamed",
+			in:   `{"agents":{"defaults":{"model":"codex/m","models":{"codex/m":{"alias":"z"}},"modelPolicy":{"allow":["codex/m","codex/*"]}}},"models":{"providers":{"codex":{"api":"openai-codex-responses","models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"codex/m","models":{"codex/m":{"alias":"z"}},"modelPolicy":{"allow":["codex/m","codex/*"]}}},"models":{"providers":{"codex":{"api":"openai-codex-responses","models":[{"id":"m"}]}}}}`,
+		},
+		{
+			name: "a non-equivalent colliding row blocks the merge",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"codex":{"models":[{"id":"m"}]},"openai":{"models":[{"id":"m","name":"x"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"codex":{"models":[{"id":"m"}]},"openai":{"models":[{"id":"m","name":"x"}]}}}}`,
+		},
+		{
+			name: "with no openai entry the entry moves with its apiKey and the ref migrates",
+			in:   `{"models":{"providers":{"codex":{"apiKey":"${K}","models":[{"id":"m"}]}}},"agents":{"defaults":{"model":"codex/m"}}}`,
+			want: `{"models":{"providers":{"openai":{"apiKey":"${K}","models":[{"id":"m","agentRuntime":{"id":"codex"}}]}}},"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}}}`,
+		},
+		{
+			name: "mergeable rows are appended stamped, equivalent collisions dropped, and the legacy entry removed",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"baseUrl":"u","models":[{"id":"a","api":"openai-chatgpt-responses","contextWindow":5,"params":{"t":1,"u":2},"agentRuntime":{"id":"codex"}}]},"codex":{"baseUrl":"b","api":"openai-codex-responses","contextWindow":5,"params":{"t":1,"u":2},"models":[{"id":"m","params":{"u":3,"v":4}},{"id":"a","baseUrl":"u"},{"name":"n","agentRuntime":{"id":"auto","x":1}},7,{"x":1}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"baseUrl":"u","models":[{"id":"a","api":"openai-chatgpt-responses","contextWindow":5,"params":{"t":1,"u":2},"agentRuntime":{"id":"codex"}},{"id":"m","params":{"t":1,"u":3,"v":4},"baseUrl":"b","api":"openai-chatgpt-responses","contextWindow":5,"agentRuntime":{"id":"codex"}},{"name":"n","agentRuntime":{"id":"codex","x":1},"baseUrl":"b","api":"openai-chatgpt-responses","contextWindow":5,"params":{"t":1,"u":2}}]}}}}`,
+		},
+		{
+			name: "mixed-case keys, api renames everywhere, openai-codex merged without the codex runtime",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"x":{"api":"openai-codex-responses","models":[{"id":"m","api":"openai-codex-responses"},"s"]},"OpenAI":{"baseUrl":"u","models":[{"id":"a"}]},"Codex":{"api":"openai-codex-responses","baseUrl":"b","models":[{"id":"m","agentRuntime":{"id":"auto","x":1}},{"id":"a"}]},"openai-codex":{"agentRuntime":{"id":"pi"},"models":[{"id":"q"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"x":{"api":"openai-chatgpt-responses","models":[{"id":"m","api":"openai-chatgpt-responses"},"s"]},"OpenAI":{"baseUrl":"u","models":[{"id":"a"},{"id":"q","agentRuntime":{"id":"pi"}}]},"Codex":{"api":"openai-chatgpt-responses","baseUrl":"b","models":[{"id":"m","agentRuntime":{"id":"auto","x":1}},{"id":"a"}]}}}}`,
+		},
+		{
+			name: "openai-codex moves unstamped, then a colliding CODEX entry stays and blocks codex refs",
+			in:   `{"agents":{"defaults":{"model":"codex/q"}},"models":{"providers":{"openai-codex":{"agentRuntime":{"id":"pi"},"models":[{"id":"q","agentRuntime":{"id":"auto"}}]},"CODEX":{"agentRuntime":{"id":"pi"},"models":[{"id":"q"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"codex/q"}},"models":{"providers":{"CODEX":{"agentRuntime":{"id":"pi"},"models":[{"id":"q"}]},"openai":{"agentRuntime":{"id":"pi"},"models":[{"id":"q","agentRuntime":{"id":"auto"}}]}}}}`,
+		},
+		{
+			name: "a merged row of the legacy /models add shape is marked models-add",
+			in:   `{"agents":{"defaults":{"model":"codex/gpt-5.5"}},"models":{"providers":{"openai":{"models":[]},"codex":{"models":[{"id":"gpt-5.5","api":"openai-codex-responses","reasoning":true,"input":["text","image"],"cost":{"input":5,"output":30,"cacheRead":0.5,"cacheWrite":0},"contextWindow":400000,"contextTokens":272000,"maxTokens":128000}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/gpt-5.5","models":{"openai/gpt-5.5":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"models":[{"id":"gpt-5.5","api":"openai-chatgpt-responses","reasoning":true,"input":["text","image"],"cost":{"input":5,"output":30,"cacheRead":0.5,"cacheWrite":0},"contextWindow":400000,"contextTokens":272000,"maxTokens":128000,"agentRuntime":{"id":"codex"},"metadataSource":"models-add"}]}}}}`,
+		},
+		{
+			name: "an openai-codex wildcard blocks only openai-codex; codex refs still migrate",
+			in:   `{"agents":{"defaults":{"model":"codex/m"},"entries":{"ops":{"model":"codex/n","modelPolicy":{"allow":[" openai-codex/* "]}}}},"models":{"providers":{"openai-codex":{"api":"openai-codex-responses","models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}},"entries":{"ops":{"model":"openai/n","modelPolicy":{"allow":["openai-codex/*"]},"models":{"openai/n":{"agentRuntime":{"id":"codex"}}}}}},"models":{"providers":{"openai-codex":{"api":"openai-codex-responses","models":[{"id":"m"}]}}}}`,
+		},
+		{
+			name: "a blocked codex provider keeps codex refs in every slot and scope, codex-cli refs still migrate",
+			in:   `{"agents":{"defaults":{"model":{"primary":"codex/m","fallbacks":["codex/n","codex-cli/o"]},"subagents":{"model":"codex/s"}},"entries":{"ops":{"model":"Codex/m@work"}}},"models":{"providers":{"openai":{"models":[{"id":"m","name":"other"}]},"codex":{"models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":{"primary":"codex/m","fallbacks":["codex/n","openai/o"]},"subagents":{"model":"codex/s"},"models":{"openai/o":{"agentRuntime":{"id":"codex"}}}},"entries":{"ops":{"model":"Codex/m@work"}}},"models":{"providers":{"openai":{"models":[{"id":"m","name":"other"}]},"codex":{"models":[{"id":"m"}]}}}}`,
+		},
+		{
+			name: "the moved entry's codex-cli pins become codex after the move",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"codex":{"agentRuntime":{"id":"codex-cli"},"models":[{"id":"m"},{"id":"n","agentRuntime":{"id":"codex-cli"}}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"m","agentRuntime":{"id":"codex"}},{"id":"n","agentRuntime":{"id":"codex"}}]}}}}`,
+		},
+		{
+			// Doctor judges the merge before it renames the openai entry's
+			// codex-cli pin and keeps both here; its second pass (asked
+			// for this document) merges. Repair gives the second-pass
+			// answer at once, staying idempotent.
+			name: "a codex-cli openai entry is judged with its pin renamed",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex-cli"},"models":[{"id":"m"}]},"codex":{"agentRuntime":{"id":"codex"},"models":[{"id":"m"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"agentRuntime":{"id":"codex"},"models":[{"id":"m"}]}}}}`,
+		},
+		{
+			// Likewise doctor judges a legacy entry listed before openai
+			// against openai's legacy api, keeps it, renames the api, and
+			// removes the entry on its second pass (which also copies the
+			// models map into modelPolicy.allow, outside CMP-3, left out).
+			name: "a legacy entry is judged against the openai entry with its api renamed",
+			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"codex":{"models":[{"id":"m","api":"openai-chatgpt-responses","agentRuntime":{"id":"codex"}}]},"openai":{"models":[{"id":"m","api":"openai-codex-responses","agentRuntime":{"id":"codex"}}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/m","models":{"openai/m":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":{"models":[{"id":"m","api":"openai-chatgpt-responses","agentRuntime":{"id":"codex"}}]}}}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := occkit.MustParseDocument(tt.in)
+			got, _, err := compile.Repair(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.String() != tt.in {
+				t.Error("CMP-3: input changed")
+			}
+			if d := cmp.Diff(tt.want, got.String()); d != "" {
+				t.Errorf("repaired document (-want +got):\n%s", d)
+			}
+			again, more, err := compile.Repair(got)
+			if err != nil || len(more) != 0 || !again.Equal(got) {
+				t.Errorf("CMP-3 not idempotent: %v %v", more, err)
+			}
+		})
+	}
+}
+
+// TestRepairCodexChanges: the edits recorded for legacy Codex provider
+// entries (CMP-3): where the entry went, and each api rename of an entry
+// that stays. OpenClaw 2026.9.6 doctor, asked through oracle.mjs, logs the
+// same four edits for this document.
+func TestRepairCodexChanges(t *testing.T) {
+	in := occkit.MustParseDocument(`{"models":{"providers":{"x":{"api":"openai-codex-responses","models":[{"api":"openai-codex-responses"}]},
+		"Codex":{"models":[{"id":"m"}]},"openai-codex":{"models":[{"id":"m","agentRuntime":{"id":"codex"}}]},"o":{"models":[]}}}}`)
+	_, changes, err := compile.Repair(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		"api-renamed models.providers.x.api openai-codex-responses → openai-chatgpt-responses",
+		"api-renamed models.providers.x.models[0].api openai-codex-responses → openai-chatgpt-responses",
+		"provider-moved models.providers.openai Codex → openai",
+		"provider-moved models.providers.openai-codex openai-codex",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("changes (-want +got):\n%s", d)
 	}
 }

@@ -399,7 +399,7 @@ func (g *Gen) PolicyCase() PolicyInput {
 			q := g.pick(genProviders...)
 			providers = append(providers, Member{q, g.providerConfig(q, g.model())})
 		}
-		cfg = append(cfg, Member{"models", Obj{{"providers", g.obj(dedupe(providers)...)}}})
+		cfg = append(cfg, Member{"models", Obj{{"providers", settleOpenAIBesideCodex(g.obj(dedupe(providers)...))}}})
 	}
 	in.Config = g.obj(cfg...)
 	return in
@@ -604,7 +604,12 @@ func (g *Gen) legacyScope() Obj {
 
 // DoctorCase draws a legacy configuration.
 func (g *Gen) DoctorCase() DoctorInput {
-	agents := []Member{{"defaults", g.legacyScope()}}
+	defaults := g.legacyScope()
+	if g.chance(0.06) {
+		// a `codex/*` wildcard blocks the legacy Codex provider's migration
+		defaults.Set("modelPolicy", Obj{{"allow", []any{g.pick("codex/*", "openai-codex/*", " Codex/* ")}}})
+	}
+	agents := []Member{{"defaults", defaults}}
 	if g.chance(0.5) {
 		entries := []Member{{"main", g.legacyScope()}}
 		if g.chance(0.4) {
@@ -630,7 +635,145 @@ func (g *Gen) DoctorCase() DoctorInput {
 			}
 			providers = append(providers, Member{p, g.obj(pc...)})
 		}
-		cfg = append(cfg, Member{"models", Obj{{"providers", g.obj(providers...)}}})
+		if g.chance(0.5) {
+			// legacy Codex provider entries, moved or merged into openai;
+			// the defaults get a model, as doctor would otherwise imply a
+			// primary from the legacy entry's first row and migrate it
+			// (the implicit-primary divergence)
+			providers = append(providers, codexProviderEntry(g.r))
+			for i := range agents {
+				if d, ok := agents[i].V.(Obj); ok && agents[i].K == "defaults" {
+					if _, has := d.Get("model"); !has {
+						d.Set("model", g.legacyModel())
+						agents[i].V = d
+					}
+				}
+			}
+			if g.chance(0.3) {
+				providers = append(providers, codexProviderEntry(g.r))
+			}
+			for i := range providers {
+				if providers[i].K == "openai" && g.chance(0.6) {
+					o := providers[i].V.(Obj)
+					o.Set("models", openAIProviderRows(g.r))
+					if g.chance(0.2) {
+						o.Set("apiKey", "${OPENAI_API_KEY}")
+					}
+					providers[i].V = o
+				}
+			}
+		}
+		cfg = append(cfg, Member{"models", Obj{{"providers", settleOpenAIBesideCodex(g.obj(dedupe(providers)...))}}})
 	}
 	return DoctorInput{Config: g.obj(cfg...)}
+}
+
+// genCodexRowIDs are the catalog row IDs of the legacy Codex provider
+// entries and the openai entries they move or merge into: shared IDs make
+// colliding rows.
+var genCodexRowIDs = []string{"gpt-5.5", "gpt-5.4", "m"}
+
+// codexRow draws a catalog row of a legacy Codex or openai provider entry.
+func codexRow(r *rand.Rand) Obj {
+	row := Obj{{"id", genCodexRowIDs[r.IntN(len(genCodexRowIDs))]}}
+	if r.Float64() < 0.2 {
+		row = append(row, Member{"name", "x"})
+	}
+	return withCodexAPIAndRuntime(r, row, 0.2)
+}
+
+// withCodexAPIAndRuntime is o with, each with probability pAPI and 0.2, an
+// api (sometimes the legacy Codex one) and an agentRuntime pin.
+func withCodexAPIAndRuntime(r *rand.Rand, o Obj, pAPI float64) Obj {
+	if r.Float64() < pAPI {
+		o = append(o, Member{"api", []string{"openai-codex-responses", "openai-responses"}[r.IntN(2)]})
+	}
+	if r.Float64() < 0.2 {
+		o = append(o, Member{"agentRuntime", Obj{{"id", []string{"auto", "pi", "codex"}[r.IntN(3)]}}})
+	}
+	return o
+}
+
+// codexProviderEntry draws a legacy Codex provider entry (`codex`,
+// `openai-codex`, sometimes in another case) of models.providers: catalog
+// rows, sometimes provider-level keys doctor cannot carry onto merged rows
+// (apiKey) or stamps onto them (baseUrl, api, agentRuntime).
+func codexProviderEntry(r *rand.Rand) Member {
+	key := []string{"codex", "openai-codex", "codex", "Codex"}[r.IntN(4)]
+	var e Obj
+	if r.Float64() < 0.85 {
+		e = append(e, Member{"models", codexRows(r, 1+r.IntN(2))})
+	}
+	if r.Float64() < 0.25 {
+		e = append(e, Member{"apiKey", "${OPENAI_API_KEY}"})
+	}
+	if r.Float64() < 0.25 {
+		e = append(e, Member{"baseUrl", "https://chatgpt.example/backend"})
+	}
+	return Member{key, withCodexAPIAndRuntime(r, e, 0.3)}
+}
+
+// codexRows draws n catalog rows ([codexRow]).
+func codexRows(r *rand.Rand, n int) []any {
+	rows := []any{}
+	for ; n > 0; n-- {
+		rows = append(rows, codexRow(r))
+	}
+	return rows
+}
+
+// openAIProviderRows draws the catalog rows of an openai provider entry
+// beside a legacy Codex one: some collide with its rows.
+func openAIProviderRows(r *rand.Rand) []any { return codexRows(r, r.IntN(3)) }
+
+// legacyCodexProviderKey reports whether a models.providers key names a
+// legacy Codex provider entry, as doctor compares keys.
+func legacyCodexProviderKey(k string) bool {
+	k = strings.ToLower(strings.TrimSpace(k))
+	return k == "codex" || k == "openai-codex"
+}
+
+// settleOpenAIBesideCodex narrows a providers object that holds a legacy
+// Codex entry: its openai entry (and rows) lose codex-cli pins (→ codex)
+// and the legacy api (→ openai-chatgpt-responses). Doctor judges a legacy
+// entry against the openai entry before renaming those, and its second
+// pass judges otherwise; Repair gives the second pass's answer to stay
+// idempotent (CMP-3), a difference this tier does not draw.
+func settleOpenAIBesideCodex(providers Obj) Obj {
+	legacy := false
+	for _, m := range providers {
+		legacy = legacy || legacyCodexProviderKey(m.K)
+	}
+	if !legacy {
+		return providers
+	}
+	settle := func(o Obj) Obj {
+		if api, _ := o.Get("api"); api == "openai-codex-responses" {
+			o.Set("api", "openai-chatgpt-responses")
+		}
+		if id, _ := o.Obj("agentRuntime").Get("id"); id != nil {
+			if s, ok := id.(string); ok && strings.ToLower(strings.TrimSpace(s)) == "codex-cli" {
+				o.Set("agentRuntime", Obj{{"id", "codex"}})
+			}
+		}
+		return o
+	}
+	for i, m := range providers {
+		e, ok := m.V.(Obj)
+		if !ok || strings.ToLower(strings.TrimSpace(m.K)) != "openai" {
+			continue
+		}
+		e = settle(e)
+		if rows, ok := e.Get("models"); ok {
+			if rs, ok := rows.([]any); ok {
+				for j, row := range rs {
+					if ro, ok := row.(Obj); ok {
+						rs[j] = settle(ro)
+					}
+				}
+			}
+		}
+		providers[i].V = e
+	}
+	return providers
 }

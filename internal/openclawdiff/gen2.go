@@ -420,7 +420,7 @@ func (g *Gen2) DoctorCase() DoctorInput {
 			scope = []string{"agents", "entries", g.one("main", "ops")}
 		}
 		in := func(path ...string) []string { return append(append([]string(nil), scope...), path...) }
-		switch g.r.IntN(7) {
+		switch g.r.IntN(9) {
 		case 0:
 			cfg = putIn(cfg, g.legacyRef(), in("model")...)
 		case 1:
@@ -436,10 +436,32 @@ func (g *Gen2) DoctorCase() DoctorInput {
 		case 4:
 			cfg = putIn(cfg, Obj{{"id", g.one("codex-cli", "codex", "openclaw")}}, "models", "providers", g.one("openai", "anthropic"), "agentRuntime")
 		case 5:
-			cfg = putIn(cfg, Obj{{"allow", []any{g.legacyRef(), g.legacyRef()}}}, in("modelPolicy")...)
+			allow := []any{g.legacyRef(), g.legacyRef()}
+			if g.p(0.15) {
+				allow[0] = g.one("codex/*", "openai-codex/*", "Codex/*")
+			}
+			cfg = putIn(cfg, Obj{{"allow", allow}}, in("modelPolicy")...)
+		case 6:
+			e := codexProviderEntry(g.r)
+			cfg = putIn(cfg, e.V, "models", "providers", e.K)
+		case 7:
+			cfg = putIn(cfg, openAIProviderRows(g.r), "models", "providers", "openai", "models")
+			if g.p(0.2) {
+				cfg = putIn(cfg, "${OPENAI_API_KEY}", "models", "providers", "openai", "apiKey")
+			}
 		default:
 			cfg = putIn(cfg, g.legacyRef(), in("subagents", "model")...)
 		}
+	}
+	for _, p := range getIn(cfg, "models", "providers") {
+		if _, has := getIn(cfg, "agents", "defaults").Get("model"); legacyCodexProviderKey(p.K) && !has {
+			// doctor would imply a primary from the legacy entry's first
+			// row and migrate it (the implicit-primary divergence)
+			cfg = putIn(cfg, g.legacyRef(), "agents", "defaults", "model")
+		}
+	}
+	if providers := getIn(cfg, "models", "providers"); len(providers) > 0 {
+		cfg = putIn(cfg, settleOpenAIBesideCodex(providers), "models", "providers")
 	}
 	if len(getIn(cfg, "agents", "entries")) > 1 {
 		cfg = putIn(cfg, "explicit", "agents", "ownership")
@@ -506,7 +528,7 @@ func (g *Gen2) LoadCase(dir string) (LoadInput, error) {
 
 func (g *Gen2) loadValue2(depth int) any {
 	if depth == 0 || g.p(0.35) {
-		switch g.r.IntN(7) {
+		switch g.r.IntN(9) {
 		case 0:
 			return g.r.IntN(1000) - 10
 		case 1:
