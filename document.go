@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -45,8 +44,7 @@ func newDocument(raw []byte) Document { return Document{raw: raw, top: new(topIn
 type topIndex struct {
 	once sync.Once
 	obj  bool // the root is an object
-	keys []string
-	vals []gjson.Result
+	at   map[string]gjson.Result
 }
 
 // member is the root member named key (the first of that name, as gjson
@@ -59,11 +57,10 @@ func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
 			return
 		}
 		t.obj = true
+		t.at = map[string]gjson.Result{}
 		root.ForEach(func(k, v gjson.Result) bool {
-			name := k.String()
-			if !slices.Contains(t.keys, name) {
-				t.keys = append(t.keys, name)
-				t.vals = append(t.vals, v)
+			if name := k.String(); !hasKey(t.at, name) {
+				t.at[name] = v
 			}
 			return true
 		})
@@ -71,10 +68,13 @@ func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
 	if !t.obj {
 		return gjson.Result{}, false
 	}
-	if i := slices.Index(t.keys, key); i >= 0 {
-		return t.vals[i], true
-	}
-	return gjson.Result{}, true
+	return t.at[key], true
+}
+
+// hasKey reports whether m has key k.
+func hasKey(m map[string]gjson.Result, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // ParseDocument wraps valid JSON bytes (copied, compacted) as a Document.

@@ -61,7 +61,11 @@ func codexWildcards(doc occkit.Document) map[string]bool {
 		if !mp.IsObject() {
 			return
 		}
-		mp.Get("allow").ForEach(func(_, e gjson.Result) bool {
+		allow := mp.Get("allow")
+		if !allow.IsArray() {
+			return
+		}
+		allow.ForEach(func(_, e gjson.Result) bool {
 			s := strings.TrimSpace(e.String())
 			if e.Type == gjson.String && strings.HasSuffix(s, "/*") {
 				if p := normProviderID(strings.TrimSuffix(s, "/*")); legacyCodexIDs[p] {
@@ -180,6 +184,23 @@ func truthy(v gjson.Result) bool {
 	return true
 }
 
+// settingsOf is the provider entry v without its rows: what [mergedRow]
+// and [movedCodexRuntime] read of it, read once, so that a row costs its
+// own size and not the catalog's again.
+func settingsOf(v gjson.Result) gjson.Result {
+	if !v.IsObject() {
+		return v
+	}
+	ms := members(v)
+	out := ms[:0:0]
+	for _, m := range ms {
+		if m.key != "models" {
+			out = append(out, m)
+		}
+	}
+	return gjson.Parse(rawObject(out))
+}
+
 // mergedRow is the catalog row as it reads once merged out of the provider
 // entry provider (key id): the entry's baseUrl and api where the row has
 // none, its numeric limits and params where the row lacks them, the moved
@@ -285,84 +306,146 @@ func rowName(row gjson.Result) (name string, byID, ok bool) {
 	return "", false, false
 }
 
-// sameRow reports whether the canonical row c has the identity of a legacy
-// row (id, or name when the legacy row has no id).
-func sameRow(c gjson.Result, name string, byID bool) bool {
-	if !c.IsObject() {
-		return false
-	}
-	v := c.Get("name")
-	if byID {
-		v = c.Get("id")
-	}
-	return v.Type == gjson.String && v.Str == name
+// canonIndex is the canonical openai entry as the migration reads it:
+// its provider-level settings, its rows (merged ones appended) and the
+// rows by identity, so that judging and merging a legacy entry costs its
+// own rows, not the canonical ones again.
+type canonIndex struct {
+	base   gjson.Result // the entry (its "models" replaced by rows once grown)
+	set    gjson.Result // the entry's settings ([settingsOf])
+	rows   []string     // the rows' JSON
+	byID   map[string][]int
+	byName map[string][]int
+	eff    map[int]gjson.Result // effective rows ([mergedRow] under base), as read
+	grown  bool
 }
 
-// codexCollides reports whether a row of the legacy entry (key id) shares
-// its identity with a canonical row that is not equivalent: different once
+// newCanonIndex indexes the canonical entry v (an object, or {} for none).
+func newCanonIndex(v gjson.Result) *canonIndex {
+	c := &canonIndex{base: v, set: settingsOf(v), byID: map[string][]int{}, byName: map[string][]int{}, eff: map[int]gjson.Result{}}
+	if rows := v.Get("models"); rows.IsArray() {
+		rows.ForEach(func(_, row gjson.Result) bool {
+			c.index(row)
+			return true
+		})
+	}
+	return c
+}
+
+// index appends row to the rows and their identities.
+func (c *canonIndex) index(row gjson.Result) {
+	i := len(c.rows)
+	c.rows = append(c.rows, row.Raw)
+	if !row.IsObject() {
+		return
+	}
+	if id := row.Get("id"); id.Type == gjson.String {
+		c.byID[id.Str] = append(c.byID[id.Str], i)
+	}
+	if n := row.Get("name"); n.Type == gjson.String {
+		c.byName[n.Str] = append(c.byName[n.Str], i)
+	}
+}
+
+// add appends a merged row.
+func (c *canonIndex) add(raw string) {
+	c.index(gjson.Parse(raw))
+	c.grown = true
+}
+
+// raw is the entry's JSON with the rows merged into it.
+func (c *canonIndex) raw() string {
+	if !c.grown {
+		return c.base.Raw
+	}
+	return setMember(c.base.Raw, "models", "["+strings.Join(c.rows, ",")+"]")
+}
+
+// same are the rows with a legacy row's identity (its id, or its name
+// when it has no id).
+func (c *canonIndex) same(name string, byID bool) []int {
+	if byID {
+		return c.byID[name]
+	}
+	return c.byName[name]
+}
+
+// effective is row i read with the entry's defaults.
+func (c *canonIndex) effective(i int) gjson.Result {
+	e, ok := c.eff[i]
+	if !ok {
+		e = gjson.Parse(mergedRow(gjson.Parse(c.rows[i]), c.set, openAIProvider))
+		c.eff[i] = e
+	}
+	return e
+}
+
+// collides reports whether a row of the legacy entry (key id) shares its
+// identity with a canonical row that is not equivalent: different once
 // both are read with their entries' defaults, or under entries that
 // disagree on a provider-level setting.
-func codexCollides(canonical, legacy gjson.Result, id string) bool {
-	crows := canonical.Get("models").Array()
-	if !canonical.Get("models").IsArray() {
-		crows = nil
-	}
+func (c *canonIndex) collides(legacy gjson.Result, id string) bool {
 	lrows := legacy.Get("models")
 	if !lrows.IsArray() {
 		return false
 	}
-	for _, row := range lrows.Array() {
-		name, byID, ok := rowName(row)
-		if !ok {
-			continue
-		}
-		effective := gjson.Parse(mergedRow(row, legacy, id))
-		for _, c := range crows {
-			if !sameRow(c, name, byID) {
-				continue
-			}
-			if !jsonEqual(gjson.Parse(mergedRow(c, canonical, openAIProvider)), effective) {
-				return true
-			}
+	lset := settingsOf(legacy)
+	differ, settled := false, false // the entries disagree on a provider-level setting
+	unscopedDiffer := func() bool {
+		if !settled {
+			settled = true
 			for _, k := range unscopedProviderKeys {
-				if !jsonEqual(canonical.Get(k), legacy.Get(k)) {
-					return true
+				if !jsonEqual(c.set.Get(k), lset.Get(k)) {
+					differ = true
+					break
 				}
 			}
 		}
+		return differ
 	}
-	return false
+	collides := false
+	lrows.ForEach(func(_, row gjson.Result) bool {
+		name, byID, ok := rowName(row)
+		if !ok {
+			return true
+		}
+		same := c.same(name, byID)
+		if len(same) == 0 {
+			return true
+		}
+		effective := gjson.Parse(mergedRow(row, lset, id))
+		for _, i := range same {
+			if !jsonEqual(c.effective(i), effective) || unscopedDiffer() {
+				collides = true
+				return false
+			}
+		}
+		return true
+	})
+	return collides
 }
 
-// mergeableRows are the rows of the legacy entry the canonical entry lacks
+// mergeable are the rows of the legacy entry the canonical entry lacks
 // (by id, or by name for a row without one).
-func mergeableRows(canonical, legacy gjson.Result) []gjson.Result {
+func (c *canonIndex) mergeable(legacy gjson.Result) []gjson.Result {
 	lrows := legacy.Get("models")
 	if !lrows.IsArray() {
 		return nil
 	}
-	ids, names := map[string]bool{}, map[string]bool{}
-	if crows := canonical.Get("models"); crows.IsArray() {
-		for _, c := range crows.Array() {
-			if !c.IsObject() {
-				continue
-			}
-			if id := c.Get("id"); id.Type == gjson.String && id.Str != "" {
-				ids[id.Str] = true
-			}
-			if n := c.Get("name"); n.Type == gjson.String && n.Str != "" {
-				names[n.Str] = true
-			}
-		}
-	}
 	var out []gjson.Result
-	for _, row := range lrows.Array() {
-		name, byID, ok := rowName(row)
-		if ok && (byID && !ids[name] || !byID && !names[name]) {
+	lrows.ForEach(func(_, row gjson.Result) bool {
+		if name, byID, ok := rowName(row); ok && len(c.same(name, byID)) == 0 {
 			out = append(out, row)
 		}
-	}
+		return true
+	})
 	return out
+}
+
+// kept reports whether the legacy entry (key id, api renamed) stays beside
+// the canonical entry.
+func (c *canonIndex) kept(legacy gjson.Result, id string) bool {
+	return c.collides(legacy, id) || len(c.mergeable(legacy)) > 0 && mergeBlocked(c.base, legacy)
 }
 
 // mergeBlocked reports whether provider-level settings keep the legacy
@@ -418,16 +501,21 @@ func codexBlocked(doc occkit.Document) map[string]bool {
 	if !ok {
 		return blocked
 	}
+	var c *canonIndex
 	for _, p := range pairs {
-		v := gjson.Parse(p.raw)
 		id := normProviderID(p.key)
-		if !legacyCodexIDs[id] || !v.IsObject() {
+		if !legacyCodexIDs[id] {
 			continue
 		}
+		v := gjson.Parse(p.raw)
+		if !v.IsObject() {
+			continue
+		}
+		if c == nil {
+			c = newCanonIndex(canonical)
+		}
 		raw, _ := renameCodexAPI(v)
-		legacy := gjson.Parse(raw)
-		if codexCollides(canonical, legacy, p.key) ||
-			len(mergeableRows(canonical, legacy)) > 0 && mergeBlocked(canonical, legacy) {
+		if c.kept(gjson.Parse(raw), p.key) {
 			blocked[id] = true
 		}
 	}
@@ -452,10 +540,6 @@ func (r *repairer) codexProviders() error {
 	}
 	wild := codexWildcards(r.doc)
 	pairs := members(pv)
-	keys := make([]string, len(pairs))
-	for i, p := range pairs {
-		keys[i] = p.key
-	}
 	changed := false
 	// The other entries' api is renamed before any legacy entry is judged
 	// against the openai one, so that the judgment is the one a second
@@ -474,14 +558,47 @@ func (r *repairer) codexProviders() error {
 			}
 		}
 	}
-	for _, k := range keys {
-		i := indexOf(pairs, k)
+	// The canonical entry: the first key that normalizes to openai, read
+	// as doctor reads it (an entry that is no object reads as {} afresh
+	// for each legacy entry, and a merge then writes providers.openai).
+	fi, canonical, isObj := canonicalEntry(pairs)
+	var canon *canonIndex
+	canonAt := fi
+	if isObj {
+		canon = newCanonIndex(canonical)
+	}
+	openaiAt := indexOf(pairs, openAIProvider)
+	n := len(pairs)
+	drop := make([]bool, n)
+	for i := 0; i < n; i++ {
+		k := pairs[i].key
+		id := normProviderID(k)
+		if !legacyCodexIDs[id] || wild[id] {
+			continue
+		}
 		v := gjson.Parse(pairs[i].raw)
-		if !legacyCodexIDs[normProviderID(k)] || !v.IsObject() || wild[normProviderID(k)] {
+		if !v.IsObject() {
 			continue
 		}
 		raw, renamed := renameCodexAPI(v)
-		if r.codexKept(pairs, k, gjson.Parse(raw)) {
+		legacy := gjson.Parse(raw)
+		if canonAt < 0 {
+			// No openai entry: the legacy one moves there.
+			moved := raw
+			if id == movedCodexProvider {
+				moved = stampMovedRows(k, legacy)
+			}
+			pairs = append(pairs, member{key: openAIProvider, raw: moved})
+			canonAt, canon = len(pairs)-1, newCanonIndex(gjson.Parse(moved))
+			r.add(ChangeProviderMoved, at.Key(openAIProvider), k, openAIProvider)
+			drop[i], changed = true, true
+			continue
+		}
+		c := canon
+		if c == nil {
+			c = newCanonIndex(gjson.Parse("{}"))
+		}
+		if c.kept(legacy, k) {
 			if len(renamed) > 0 {
 				pairs[i].raw, changed = raw, true
 				for _, p := range renamed {
@@ -490,70 +607,47 @@ func (r *repairer) codexProviders() error {
 			}
 			continue
 		}
-		changed = true
-		pairs = r.moveCodex(at, pairs, k, gjson.Parse(raw))
+		drop[i], changed = true, true
+		rows := c.mergeable(legacy)
+		if len(rows) == 0 {
+			r.add(ChangeProviderMoved, at.Key(k), k, "")
+			continue
+		}
+		lset := settingsOf(legacy)
+		for _, row := range rows {
+			c.add(mergedRow(row, lset, k))
+		}
+		if canon != nil {
+			r.add(ChangeProviderMoved, at.Key(pairs[canonAt].key), k, pairs[canonAt].key)
+			continue
+		}
+		// The canonical key holds no object: the merge writes
+		// providers.openai, which is the canonical entry from then on
+		// when it is the canonical key itself.
+		if openaiAt < 0 {
+			pairs = append(pairs, member{key: openAIProvider, raw: c.raw()})
+			openaiAt = len(pairs) - 1
+		} else {
+			pairs[openaiAt].raw = c.raw()
+			if openaiAt == canonAt {
+				canon = c
+			}
+		}
+		r.add(ChangeProviderMoved, at.Key(openAIProvider), k, openAIProvider)
+	}
+	if canon != nil && canon.grown {
+		pairs[canonAt].raw = canon.raw()
 	}
 	if !changed {
 		return nil
 	}
-	return r.setRaw(at, rawObject(pairs))
-}
-
-// codexKept reports whether the legacy entry k (api renamed: legacy) stays
-// beside an existing canonical entry.
-func (r *repairer) codexKept(pairs []member, k string, legacy gjson.Result) bool {
-	ci, canonical, ok := canonicalEntry(pairs)
-	if ci < 0 {
-		return false
+	kept := pairs[:0:0]
+	for i, p := range pairs {
+		if i >= n || !drop[i] {
+			kept = append(kept, p)
+		}
 	}
-	if !ok {
-		canonical = gjson.Parse("{}")
-	}
-	return codexCollides(canonical, legacy, k) ||
-		len(mergeableRows(canonical, legacy)) > 0 && mergeBlocked(canonical, legacy)
-}
-
-// moveCodex moves the legacy entry k (api renamed: legacy) onto openai and
-// returns the providers without it.
-func (r *repairer) moveCodex(at occkit.Path, pairs []member, k string, legacy gjson.Result) []member {
-	ci, canonical, ok := canonicalEntry(pairs)
-	switch {
-	case ci < 0:
-		raw := legacy.Raw
-		if normProviderID(k) == movedCodexProvider {
-			raw = stampMovedRows(k, legacy)
-		}
-		pairs = append(pairs, member{key: openAIProvider, raw: raw})
-		r.add(ChangeProviderMoved, at.Key(openAIProvider), k, openAIProvider)
-	default:
-		ckey := pairs[ci].key
-		if !ok {
-			ckey, canonical = openAIProvider, gjson.Parse("{}")
-		}
-		rows := mergeableRows(canonical, legacy)
-		if len(rows) == 0 {
-			r.add(ChangeProviderMoved, at.Key(k), k, "")
-			break
-		}
-		var parts []string
-		if crows := canonical.Get("models"); crows.IsArray() {
-			for _, c := range crows.Array() {
-				parts = append(parts, c.Raw)
-			}
-		}
-		for _, row := range rows {
-			parts = append(parts, mergedRow(row, legacy, k))
-		}
-		raw := setMember(canonical.Raw, "models", "["+strings.Join(parts, ",")+"]")
-		if j := indexOf(pairs, ckey); j >= 0 {
-			pairs[j].raw = raw
-		} else {
-			pairs = append(pairs, member{key: ckey, raw: raw})
-		}
-		r.add(ChangeProviderMoved, at.Key(ckey), k, ckey)
-	}
-	i := indexOf(pairs, k)
-	return append(pairs[:i:i], pairs[i+1:]...)
+	return r.setRaw(at, rawObject(kept))
 }
 
 // stampMovedRows is the legacy `codex` entry with each object row given
@@ -565,12 +659,13 @@ func stampMovedRows(k string, legacy gjson.Result) string {
 	}
 	items := rows.Array()
 	parts := make([]string, len(items))
+	set := settingsOf(legacy)
 	for i, row := range items {
 		parts[i] = row.Raw
 		if !row.IsObject() {
 			continue
 		}
-		if rt := movedCodexRuntime(k, legacy, row); rt != "" {
+		if rt := movedCodexRuntime(k, set, row); rt != "" {
 			parts[i] = setMember(row.Raw, "agentRuntime", rt)
 		}
 	}

@@ -485,6 +485,26 @@ func TestRepairCodexProviders(t *testing.T) {
 			want: `{"agents":{"defaults":{"model":"anthropic/x"}},"models":{"providers":{"openai":{"models":[{"id":"m","agentRuntime":{"id":"codex"}}]}}}}`,
 		},
 		{
+			// As doctor: an openai key that is no object reads as {} for
+			// each legacy entry, so each merge writes providers.openai
+			// afresh and the last one wins.
+			name: "beside an openai key that is no object, each merge writes providers.openai afresh",
+			in:   `{"agents":{"defaults":{"model":"codex/a"}},"models":{"providers":{" openai":null,"codex":{"models":[{"id":"a"}]},"openai-codex":{"models":[{"id":"b"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{" openai":null,"openai":{"models":[{"id":"b"}]}}}}`,
+		},
+		{
+			// As doctor: the blocking plan needs an openai object, so the
+			// entry kept beside a null openai does not keep its refs.
+			name: "an entry kept beside an openai key that is no object does not block its refs",
+			in:   `{"agents":{"defaults":{"model":"codex/a"}},"models":{"providers":{"openai":null,"codex":{"apiKey":"${K}","models":[{"id":"a"}]}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/a","models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}},"models":{"providers":{"openai":null,"codex":{"apiKey":"${K}","models":[{"id":"a"}]}}}}`,
+		},
+		{
+			name: "an allow that is no array names no wildcard",
+			in:   `{"agents":{"defaults":{"model":"codex/a","modelPolicy":{"allow":"codex/*"}}}}`,
+			want: `{"agents":{"defaults":{"model":"openai/a","modelPolicy":{"allow":"codex/*"},"models":{"openai/a":{"agentRuntime":{"id":"codex"}}}}}}`,
+		},
+		{
 			name: "an openai entry's apiKey blocks the merge, so the entry and its codex refs stay",
 			in:   `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"apiKey":"${K}","models":[{"id":"a"}]},"codex":{"models":[{"id":"m"}]}}}}`,
 			want: `{"agents":{"defaults":{"model":"codex/m"}},"models":{"providers":{"openai":{"apiKey":"${K}","models":[{"id":"a"}]},"codex":{"models":[{"id":"m"}]}}}}`,
@@ -602,5 +622,33 @@ func TestRepairCodexChanges(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("changes (-want +got):\n%s", d)
+	}
+}
+
+// BenchmarkRepairCodexProviders merges a legacy Codex catalog into the
+// openai one, and moves one spelled many ways: the work grows with the
+// rows and the entries, not with their product.
+func BenchmarkRepairCodexProviders(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		var openai, codex, spellings []string
+		for i := 0; i < n; i++ {
+			openai = append(openai, fmt.Sprintf(`{"id":"o%d"}`, i))
+			codex = append(codex, fmt.Sprintf(`{"id":"c%d","name":"C %d"}`, i, i))
+			spellings = append(spellings, fmt.Sprintf(`"%scodex%s":{"models":[{"id":"s%d"}]}`, strings.Repeat(" ", i%64), strings.Repeat(" ", i/64), i))
+		}
+		docs := map[string]occkit.Document{
+			"rows":      occkit.MustParseDocument(`{"models":{"providers":{"openai":{"models":[` + strings.Join(openai, ",") + `]},"codex":{"baseUrl":"https://x","models":[` + strings.Join(codex, ",") + `]}}}}`),
+			"spellings": occkit.MustParseDocument(`{"models":{"providers":{"openai":{"models":[{"id":"x"}]},` + strings.Join(spellings, ",") + `}}}`),
+		}
+		for _, name := range []string{"rows", "spellings"} {
+			b.Run(fmt.Sprintf("%s=%d", name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, _, err := compile.Repair(docs[name]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
