@@ -89,3 +89,29 @@ func BenchmarkPrepare(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPrepared is occkit's side of the prepared-decision measure:
+// the four decisions on a prepared Index.
+func BenchmarkPrepared(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range bench.Sizes {
+			src := d.Make(n)
+			doc, err := compile.Load(src, compile.LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			x := selection.Prepare(doc)
+			ds := bench.Decisions(n)
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, q := range ds {
+						if _, err := x.Select(request(q), nil); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
