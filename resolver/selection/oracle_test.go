@@ -441,7 +441,8 @@ func (st *oState) tail() *decision {
 	f := st.facts
 	p := &provider{route: route{baseURL: f.BaseURL, stripped: f.BaseURLStripped, api: f.API, overrides: f.Overrides,
 		official: OfficialOpenAIRoute(f)}}
-	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, params: &agent{}, prov: p}
+	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, params: &agent{}, prov: p,
+		routeKnown: true, routeOf: st.provider}
 }
 
 func (st *oState) record(d *decision) {

@@ -152,7 +152,7 @@ func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 // function [Select]. It allocates nothing in the common case (see
 // [Index]): the Result's reasons are rebuilt only by [Result.Reasons].
 func (x *Index) Select(req Request, reg *Registry) (Result, error) {
-	provider, model, err := targetOf(x.lower(req.Provider), req.Model)
+	provider, model, trimmed, err := targetOf(x.lower(req.Provider), req.Model)
 	if err != nil {
 		return Result{}, err
 	}
@@ -162,44 +162,48 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	}
 	d := decision{x: x, reg: reg, provider: provider, model: model, agent: lookup, params: params, reqModel: model}
 	if provider != "" {
-		d.reqModel = strings.TrimSpace(req.Model)
+		d.reqModel = trimmed
 	}
 	d.why.x, d.why.agent, d.why.params, d.why.reqModel = x, d.agent, params, d.reqModel
 
+	// A fresh session (the common case) says nothing: its checks are
+	// skipped whole.
 	ses := req.Session
-	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
-		d.why.note = resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"}
-		d.why.hasNote = true
-		return d.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
-	}
-	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
-		d.why.note = resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"}
-		d.why.hasNote = true
+	fresh := len(ses.ACPBackend)|len(ses.HistoricalHarnessID)|len(ses.LockedOwner)|len(ses.Override) == 0
+	if !fresh {
+		if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
+			d.why.note(resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"})
+			return d.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
+		}
+		if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
+			d.why.note(resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"})
+		}
 	}
 
-	d.why.routed, d.why.lookupProvider = true, provider
+	d.why.routed, d.why.bareLookup = true, provider == ""
 	pol := d.lookup(nil)
 	if pol.provider != "" && d.provider == "" {
 		d.provider = pol.provider
 	}
-	d.route()
 
-	lockedAuto := false
-	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		rt := resolver.NormalizeRuntime(o)
-		if rt != resolver.RuntimeAuto {
-			d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
-			sel, err := d.locked(rt)
-			return d.done(sel), err
+	if !fresh {
+		lockedAuto := false
+		if o := strings.TrimSpace(ses.LockedOwner); o != "" {
+			rt := resolver.NormalizeRuntime(o)
+			if rt != resolver.RuntimeAuto {
+				d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
+				sel, err := d.locked(rt)
+				return d.done(sel), err
+			}
+			// As in OpenClaw: a locked owner recorded as automatic pins
+			// nothing, and the session override is not consulted.
+			d.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
+			lockedAuto = true
 		}
-		// As in OpenClaw: a locked owner recorded as automatic pins
-		// nothing, and the session override is not consulted.
-		d.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
-		lockedAuto = true
-	}
-	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
-		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
-			return d.done(sel), nil
+		if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
+			if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
+				return d.done(sel), nil
+			}
 		}
 	}
 
@@ -212,7 +216,7 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 		// decision is automatic, with the implicit source, as in OpenClaw.
 		sel = d.auto(SourceImplicit, pol.ambiguous)
 	} else {
-		sel, err = d.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
+		sel, err = d.explicit(pol.runtime, pol.source, pol.path, "")
 	}
 	return d.done(sel), err
 }
@@ -225,22 +229,28 @@ func ruleFor(runtime string) string {
 }
 
 // trail is what a Result keeps to rebuild its reason chain: the prepared
-// agent (its SEL-2 reasons), the session note, whether the document's
-// policy and route were consulted (SEL-1, SEL-6: rebuilt from the index),
-// and the reasons of the session and the plugins, which cannot be
-// rebuilt without asking again.
+// agent (its SEL-2 reasons), whether the document's policy and route
+// were consulted (SEL-1, SEL-6: rebuilt from the index), and the reasons
+// that cannot be rebuilt without asking again: the session note (ACP
+// backend or historical harness ID), then what the session and the
+// plugins said. A Result is returned by value, so the trail is kept
+// small: two reasons in place, more appended.
 type trail struct {
-	x              *Index
-	agent          *agent
-	params         *agent          // the agent whose params count (see Index.agentsFor)
-	note           resolver.Reason // ACP backend or historical harness ID
-	hasNote        bool
-	routed         bool
-	lookupProvider string // the provider the SEL-1 lookup ran with
-	reqModel       string // see decision.reqModel
-	n              int
-	tail           [2]resolver.Reason
-	more           []resolver.Reason
+	x      *Index
+	agent  *agent
+	params *agent // the agent whose params count (see Index.agentsFor)
+	// reqModel is decision.reqModel.
+	reqModel string
+	// hasNote: the first kept reason is the session note, which comes
+	// before the document's reasons.
+	hasNote bool
+	routed  bool
+	// bareLookup: the SEL-1 lookup ran without a provider (a bare model
+	// ID); else with the Result's provider.
+	bareLookup bool
+	n          int
+	tail       [2]resolver.Reason
+	more       []resolver.Reason
 }
 
 func (t *trail) add(r resolver.Reason) {
@@ -252,17 +262,27 @@ func (t *trail) add(r resolver.Reason) {
 	t.more = append(t.more, r)
 }
 
+// note records the session note, the first reason kept.
+func (t *trail) note(r resolver.Reason) {
+	t.add(r)
+	t.hasNote = true
+}
+
 func (t *trail) reasons(s Result) []resolver.Reason {
 	if t.x == nil {
 		return nil
 	}
 	out := make([]resolver.Reason, 0, len(t.agent.sel2)+t.n+len(t.more)+4)
 	out = append(out, t.agent.sel2...)
+	kept := append(t.tail[:t.n:t.n], t.more...)
 	if t.hasNote {
-		out = append(out, t.note)
+		out, kept = append(out, kept[0]), kept[1:]
 	}
 	if t.routed {
-		d := decision{x: t.x, agent: t.agent, params: t.params, provider: t.lookupProvider, model: s.Model, reqModel: t.reqModel}
+		d := decision{x: t.x, agent: t.agent, params: t.params, provider: s.Provider, model: s.Model, reqModel: t.reqModel}
+		if t.bareLookup {
+			d.provider = ""
+		}
 		d.lookup(&out)
 		d.provider = s.Provider
 		d.route()
@@ -270,8 +290,7 @@ func (t *trail) reasons(s Result) []resolver.Reason {
 			out = append(out, resolver.Reason{Rule: "SEL-6", Path: p, Note: "authored request override"})
 		}
 	}
-	out = append(out, t.tail[:t.n]...)
-	return append(out, t.more...)
+	return append(out, kept...)
 }
 
 // decision is one Select in progress.
@@ -286,9 +305,11 @@ type decision struct {
 	params   *agent // whose params and model params count as overrides
 	prov     *provider
 	row      *row
-	why      trail
-	// none is the route without a provider config (see facts).
-	none route
+	// routeKnown: prov and row are the route of routeOf/model, found by
+	// the lookup or by route.
+	routeKnown bool
+	routeOf    string
+	why        trail
 }
 
 // Paths every decision names; a Path is immutable and shared.
@@ -330,14 +351,17 @@ func (d *decision) ref() string {
 
 // target normalizes the request's provider and model (REF-1, REF-2).
 func target(provider, model string) (string, string, error) {
-	return targetOf(strings.ToLower(strings.TrimSpace(provider)), model)
+	p, m, _, err := targetOf(strings.ToLower(strings.TrimSpace(provider)), model)
+	return p, m, err
 }
 
-// targetOf is target of a provider already trimmed and lower-cased.
-func targetOf(p, model string) (string, string, error) {
-	m := strings.TrimSpace(model)
-	if strings.Contains(p, "/") {
-		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
+// targetOf is target of a provider already trimmed and lower-cased; it
+// also returns the model as written, trimmed.
+func targetOf(p, model string) (provider, id, trimmed string, err error) {
+	trimmed = strings.TrimSpace(model)
+	m := trimmed
+	if strings.IndexByte(p, '/') >= 0 {
+		return "", "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
 	}
 	if p == "" {
 		if r, ok := resolver.ParseRef(m); ok {
@@ -350,9 +374,9 @@ func targetOf(p, model string) (string, string, error) {
 	// wildcard keys and agentRuntime), as in OpenClaw; without either there
 	// is nothing to select for.
 	if m == "" && p == "" {
-		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "a provider or a model ID is required")
+		return "", "", "", occkit.Invalid("SEL-1", occkit.Root(), "a provider or a model ID is required")
 	}
-	return p, m, nil
+	return p, m, trimmed, nil
 }
 
 func runtimeValue(v gjson.Result) string {
@@ -411,9 +435,12 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 			}
 		}
 	}
-	// 2. the provider catalog row (a bare model ID names no provider).
+	// 2. the provider catalog row (a bare model ID names no provider);
+	// the route's row (see route) is among the rows read.
 	prov := d.x.provider(d.provider)
-	if r := prov.row(d.provider, d.model); r != nil && r.policy {
+	bare := prov.routeRow(d.model)
+	d.prov, d.row, d.routeOf, d.routeKnown = prov, bare, d.provider, true
+	if r := prov.row(bare, d.provider, d.model); r != nil && r.policy {
 		return hit(r.policyAt, r.runtime, SourceModel, "catalog row policy", "")
 	}
 	// 3. provider wildcard keys; for a bare model ID, any provider's,
@@ -472,9 +499,17 @@ func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
 	var best *modelKey
 	bestProv := ""
 	mixed := false
-	l, ok := m.byModel[model]
-	for i := 0; ok && i < l.len(); i++ {
-		r := l.at(i)
+	one, ok := m.byModel[model]
+	switch {
+	case !ok:
+		return nil, false
+	case !one.more:
+		if _, ok := one.matches(provider); ok && one.k.policy {
+			return one.k, false
+		}
+		return nil, false
+	}
+	for _, r := range m.dups[model] {
 		if !r.k.policy {
 			continue
 		}
@@ -514,31 +549,41 @@ func (m *modelMap) wildcard(provider string) (*modelKey, bool) {
 
 // route finds the provider config and catalog row of the effective
 // route: the rows whose trimmed ID is the model ID, merged
-// ([provider.routeRow]).
+// ([provider.routeRow]). A decision finds them when it first reads them
+// (facts, overrideSources, hasOverrides): a policy naming openclaw reads
+// no route.
 func (d *decision) route() {
+	if d.routeKnown && d.routeOf == d.provider {
+		return
+	}
 	d.prov = d.x.provider(d.provider)
 	d.row = d.prov.routeRow(d.model)
+	d.routeOf, d.routeKnown = d.provider, true
 }
 
 // facts are the route's own facts: the row's, else the provider's.
 func (d *decision) facts() *route {
+	d.route()
 	if d.row != nil {
 		return &d.row.route
 	}
 	if d.prov != nil {
 		return &d.prov.route
 	}
-	// A route without a provider config: the provider's default URL
-	// and API, which for openai is the official route.
-	d.none = route{official: true}
-	return &d.none
+	return &noneRoute
 }
+
+// noneRoute is the route without a provider config: the provider's
+// default URL and API, which for openai is the official route. It is
+// shared and never modified.
+var noneRoute = route{official: true}
 
 // overrideSources are the sorted override lists of the route (SEL-6,
 // SEL-6a): provider config, catalog row, the agent scopes' params and,
 // for a route with a provider, the params of the model key naming it in
 // each scope (see paramsKeys).
 func (d *decision) overrideSources(fn func([]occkit.Path)) {
+	d.route()
 	if d.prov != nil {
 		fn(d.prov.overrides)
 	}
@@ -585,6 +630,7 @@ func (m *modelMap) paramsKey(provider, model string) *modelKey {
 // hasOverrides reports an authored request override on the route,
 // listing none.
 func (d *decision) hasOverrides() bool {
+	d.route()
 	if d.prov != nil && len(d.prov.overrides) > 0 || d.row != nil && len(d.row.overrides) > 0 || len(d.params.params) > 0 {
 		return true
 	}
@@ -688,10 +734,14 @@ func (d *decision) auto(src Source, ambiguous bool) verdict {
 }
 
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
-// was configured and rule the rule reported on refusal.
+// was configured and rule the rule reported on refusal ("": the rule of
+// the runtime, ruleFor).
 func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
 		return verdict{runtime: rt, source: src, requested: rt}, nil
+	}
+	if rule == "" {
+		rule = ruleFor(rt)
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
