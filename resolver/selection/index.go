@@ -611,7 +611,7 @@ func (x *Index) agent(id string) *agent {
 // OpenClaw, counts only agents.defaults' params; an agent ID that
 // normalizes to nothing is refused.
 func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
-	if strings.TrimSpace(agentID) == "" {
+	if trim(agentID) == "" {
 		return x.agent(x.implicit), &x.none, nil
 	}
 	id, ok := normalizeAgentID(agentID)
@@ -625,7 +625,7 @@ func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
 // lower is strings.ToLower(strings.TrimSpace(s)), without allocating for
 // a provider ID the document names.
 func (x *Index) lower(s string) string {
-	s = strings.TrimSpace(s)
+	s = trim(s)
 	var buf [64]byte
 	if len(s) > len(buf) {
 		return strings.ToLower(s)

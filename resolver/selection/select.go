@@ -211,11 +211,14 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
 	}
 	var sel verdict
-	if pol.runtime == resolver.RuntimeAuto {
+	switch pol.runtime {
+	case resolver.RuntimeAuto:
 		// An explicit `auto` (or `default`) policy chooses nothing: the
 		// decision is automatic, with the implicit source, as in OpenClaw.
 		sel = d.auto(SourceImplicit, pol.ambiguous)
-	} else {
+	case string(occkit.HarnessOpenClaw):
+		sel = verdict{runtime: pol.runtime, source: pol.source, requested: pol.runtime}
+	default:
 		sel, err = d.explicit(pol.runtime, pol.source, pol.path, "")
 	}
 	return d.done(sel), err
@@ -349,6 +352,15 @@ func (d *decision) ref() string {
 	return d.provider + "/" + d.model
 }
 
+// trim is strings.TrimSpace, at the cost of two byte tests for a string
+// with no space at either end.
+func trim(s string) string {
+	if n := len(s); n > 0 && ' ' < s[0] && s[0] < 0x80 && ' ' < s[n-1] && s[n-1] < 0x80 {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
+
 // target normalizes the request's provider and model (REF-1, REF-2).
 func target(provider, model string) (string, string, error) {
 	p, m, _, err := targetOf(strings.ToLower(strings.TrimSpace(provider)), model)
@@ -358,7 +370,7 @@ func target(provider, model string) (string, string, error) {
 // targetOf is target of a provider already trimmed and lower-cased; it
 // also returns the model as written, trimmed.
 func targetOf(p, model string) (provider, id, trimmed string, err error) {
-	trimmed = strings.TrimSpace(model)
+	trimmed = trim(model)
 	m := trimmed
 	if strings.IndexByte(p, '/') >= 0 {
 		return "", "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
