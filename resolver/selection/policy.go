@@ -44,7 +44,7 @@ func LookupPolicy(doc occkit.Document, req Request) (Policy, error) {
 	if err != nil {
 		return Policy{}, err
 	}
-	d := decision{x: x, provider: provider, model: model, agent: lookup, params: params}
+	d := decision{trail: trail{x: x, agent: lookup, params: params}, provider: provider, model: model}
 	var reasons []resolver.Reason
 	pol := d.lookup(&reasons)
 	out := Policy{Runtime: resolver.RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: provider}
@@ -52,7 +52,7 @@ func LookupPolicy(doc occkit.Document, req Request) (Policy, error) {
 		out.Provider = pol.provider
 	}
 	if pol.found {
-		out.Runtime, out.Source, out.Path = pol.runtime, pol.source, pol.path
+		out.Runtime, out.Source, out.Path = pol.runtime, pol.source, *pol.path
 	}
 	out.Reasons = reasons
 	return out, nil
