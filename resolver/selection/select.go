@@ -188,8 +188,8 @@ func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
 
 	d.routed, d.bareLookup = true, provider == ""
 	pol := d.lookup(nil)
-	if pol.provider != "" && d.provider == "" {
-		d.provider = pol.provider
+	if p := pol.provider(); p != "" && d.provider == "" {
+		d.provider = p
 	}
 
 	if !fresh {
@@ -215,19 +215,20 @@ func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
 		}
 	}
 
-	if !pol.found {
-		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
+	rt := resolver.RuntimeAuto
+	if pol.found() {
+		rt = pol.runtime()
 	}
 	var sel verdict
-	switch pol.runtime {
+	switch rt {
 	case resolver.RuntimeAuto:
 		// An explicit `auto` (or `default`) policy chooses nothing: the
 		// decision is automatic, with the implicit source, as in OpenClaw.
 		sel = d.auto(SourceImplicit, pol.ambiguous)
 	case string(occkit.HarnessOpenClaw):
-		sel = verdict{runtime: pol.runtime, source: pol.source, requested: pol.runtime}
+		sel = verdict{runtime: rt, source: pol.source(), requested: rt}
 	default:
-		sel, err = d.explicit(pol.runtime, pol.source, *pol.path, "")
+		sel, err = d.explicit(rt, pol.source(), pol.path(), "")
 	}
 	d.done(&res, sel)
 	return res, err
@@ -367,8 +368,8 @@ func (t *trail) reasons(s Result) []resolver.Reason {
 		if t.bareLookup {
 			d.provider = ""
 		}
-		if pol := d.lookup(&out); pol.found {
-			policyAt = *pol.path
+		if pol := d.lookup(&out); pol.found() {
+			policyAt = pol.path()
 		}
 		d.provider = s.Provider
 		d.route()
@@ -498,13 +499,48 @@ func runtimeIDOf(ar gjson.Result) (string, bool) {
 	return id.String(), true
 }
 
+// policyHit is what the SEL-1 lookup found: the policy of a model key,
+// of a catalog row or of a provider, or none (ambiguous: a bare model ID
+// matched keys of different providers). It is small, so that a decision
+// receives it in registers.
 type policyHit struct {
-	found     bool
-	ambiguous bool
-	runtime   string
-	source    Source
-	path      *occkit.Path // where the policy is, in the index (found)
-	provider  string       // provider of the matched key, for bare model IDs
+	ambiguous  bool
+	byProvider bool      // at is the provider's (SourceProvider)
+	key        *modelKey // the model key found (exact or wildcard)
+	at         *route    // the catalog row or provider found
+}
+
+func (h policyHit) found() bool { return h.key != nil || h.at != nil }
+
+func (h policyHit) runtime() string {
+	if h.key != nil {
+		return h.key.runtime
+	}
+	return h.at.runtime
+}
+
+func (h policyHit) source() Source {
+	if h.byProvider {
+		return SourceProvider
+	}
+	return SourceModel
+}
+
+// path is where the policy is.
+func (h policyHit) path() occkit.Path {
+	if h.key != nil {
+		return h.key.policyAt
+	}
+	return h.at.policyAt
+}
+
+// provider is the provider of the model key found, which names it for a
+// bare model ID.
+func (h policyHit) provider() string {
+	if h.key != nil {
+		return h.key.provider
+	}
+	return ""
 }
 
 // lookup applies the SEL-1 lookup order; rec, when set, receives its
@@ -521,7 +557,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 				return policyHit{ambiguous: true}
 			}
 			if k != nil {
-				return hitTo(rec, policyHit{found: true, runtime: k.runtime, source: SourceModel, path: &k.policyAt, provider: k.provider}, "model policy")
+				return hitTo(rec, policyHit{key: k}, "model policy")
 			}
 		}
 	}
@@ -531,7 +567,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 	bare := prov.routeRow(d.model)
 	d.prov, d.row, d.routeOf, d.routeKnown = prov, bare, d.provider, true
 	if r := prov.row(bare, d.provider, d.model); r != nil && r.policy {
-		return hitTo(rec, policyHit{found: true, runtime: r.runtime, source: SourceModel, path: &r.policyAt}, "catalog row policy")
+		return hitTo(rec, policyHit{at: &r.route}, "catalog row policy")
 	}
 	// 3. provider wildcard keys; for a bare model ID, any provider's,
 	// unless keys of different providers match (as in OpenClaw).
@@ -542,7 +578,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 			}
 			return policyHit{ambiguous: true}
 		} else if k != nil {
-			return hitTo(rec, policyHit{found: true, runtime: k.runtime, source: SourceModel, path: &k.policyAt, provider: k.provider}, "provider wildcard policy")
+			return hitTo(rec, policyHit{key: k}, "provider wildcard policy")
 		}
 	}
 	if d.provider == "" {
@@ -553,7 +589,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 	}
 	// 4. provider-level policy.
 	if prov != nil && prov.policy {
-		return hitTo(rec, policyHit{found: true, runtime: prov.runtime, source: SourceProvider, path: &prov.policyAt}, "provider policy")
+		return hitTo(rec, policyHit{at: &prov.route, byProvider: true}, "provider policy")
 	}
 	return policyHit{}
 }
@@ -561,7 +597,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 // hitTo records, when rec is set, the reason of the policy found, h.
 func hitTo(rec *[]resolver.Reason, h policyHit, text string) policyHit {
 	if rec != nil {
-		noteTo(rec, *h.path, h.runtime, text)
+		noteTo(rec, h.path(), h.runtime(), text)
 	}
 	return h
 }
