@@ -7,7 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -73,11 +73,11 @@ type modelKey struct {
 	runtime   string // its normalized runtime (REF-6)
 	policyAt  occkit.Path
 	hasParams bool // params present and not null
-	// params is the key's params value (hasParams) and overrides whether
-	// it holds a SEL-6a override; the override paths are listed only
-	// when a decision names them (paramPaths), so preparing a catalog
-	// builds no path per key.
-	params    gjson.Result
+	// params is the text of the key's params value (hasParams) and
+	// overrides whether it holds a SEL-6a override; the override paths
+	// are listed only when a decision names them (paramPaths), so
+	// preparing a catalog builds no path per key.
+	params    string
 	overrides bool
 }
 
@@ -88,7 +88,7 @@ func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
 		return nil
 	}
 	var scan overrideScan
-	scan.params(k.params, extend(at, k.key, "params"))
+	scan.params(gjson.Parse(k.params), extend(at, k.key, "params"))
 	return sortPaths(scan.paths)
 }
 
@@ -193,22 +193,38 @@ func (f *focus) row(t string) bool {
 }
 
 func prepare(doc occkit.Document, f *focus) *Index {
-	var top [2]gjson.Result
-	members(docjson.Root(doc), rootKeys, top[:])
-	agents := readAgents(top[0])
+	s := doc.String()
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
-	def := newScope(defaultsPath, agents.defaults, x.names, f)
+	var agents agentsSection
+	var def scope
+	var provs []member
+	var seenAgents, seenModels bool
+	eachMember(s, 0, func(key string, i int) int {
+		switch {
+		case key == "agents" && !seenAgents:
+			seenAgents = true
+			return x.readAgents(s, i, &agents, &def, f)
+		case key == "models" && !seenModels:
+			seenModels = true
+			return readProviders(s, i, &provs)
+		}
+		return skip(s, i)
+	})
+	if def.models == nil { // no agents.defaults
+		def, _ = readScope("", 0, defaultsPath, x.names, f)
+	}
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
 	r := readRoster(agents)
 	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
 	for id, m := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
-			x.agents[id] = def.with(newScope(m.at, m.v, x.names, f))
+			e, _ := readScope(m.v.Raw, 0, m.at, x.names, f)
+			x.agents[id] = def.with(e)
 		}
 	}
 
-	for id, g := range providerGroups(top[1].Get("providers")) {
+	for id, g := range providerGroups(provs) {
 		x.names[id] = id
 		if f == nil || f.provs[id] {
 			x.provs[id] = newProvider(g.key, g.merged(), id == "openai", f)
@@ -217,8 +233,62 @@ func prepare(doc occkit.Document, f *focus) *Index {
 	return x
 }
 
-// rootKeys are the document's members selection reads.
-var rootKeys = []string{"agents", "models"}
+// readAgents reads the agents section at i of s into a, the defaults
+// scope prepared as it is read into def, and returns the offset after it.
+func (x *Index) readAgents(s string, i int, a *agentsSection, def *scope, f *focus) int {
+	end := eachMember(s, i, func(key string, i int) int {
+		var v *gjson.Result
+		switch key {
+		case "defaults":
+			if def.models != nil {
+				return skip(s, i)
+			}
+			var end int
+			*def, end = readScope(s, i, defaultsPath, x.names, f)
+			return end
+		case "entries":
+			v = &a.entries
+		case "list":
+			v = &a.list
+		case "ownership":
+			v = &a.ownership
+		}
+		return first(v, s, i)
+	})
+	a.v = gjson.Parse(s[i:end])
+	return end
+}
+
+// readProviders reads the members of models.providers, the models
+// section being at i of s, into provs (left nil without a providers
+// member) and returns the offset after the section.
+func readProviders(s string, i int, provs *[]member) int {
+	seen := false
+	return eachMember(s, i, func(key string, i int) int {
+		if key != "providers" || seen {
+			return skip(s, i)
+		}
+		seen = true
+		*provs = []member{}
+		return eachMember(s, i, func(key string, i int) int {
+			v, end := value(s, i)
+			*provs = append(*provs, member{key, v})
+			return end
+		})
+	})
+}
+
+// first sets *v, unless v is nil or already set, to the value at i of s
+// (the first member of a name wins, as gjson reads it) and returns the
+// offset after the value.
+func first(v *gjson.Result, s string, i int) int {
+	if v == nil || v.Exists() {
+		return skip(s, i)
+	}
+	var end int
+	*v, end = value(s, i)
+	return end
+}
 
 // scope is one prepared agent scope.
 type scope struct {
@@ -230,46 +300,54 @@ type scope struct {
 	systemAgent gjson.Result
 }
 
-func newScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus) scope {
-	var s scope
-	var runtime, embedded, params, models gjson.Result
-	if v.IsObject() {
-		v.ForEach(func(k, val gjson.Result) bool {
-			switch k.String() {
-			case "agentRuntime":
-				firstOf(&runtime, val)
-			case "embeddedHarness":
-				firstOf(&embedded, val)
-			case "params":
-				firstOf(&params, val)
-			case "models":
-				firstOf(&models, val)
-			case "systemAgent":
-				firstOf(&s.systemAgent, val)
+// readScope prepares the agent scope at i of s (the scope at at) and
+// returns the offset after it; its model map is prepared as it is read.
+func readScope(s string, i int, at occkit.Path, names map[string]string, f *focus) (scope, int) {
+	var sc scope
+	var runtime, embedded, params gjson.Result
+	end := eachMember(s, i, func(key string, i int) int {
+		var v *gjson.Result
+		switch key {
+		case "agentRuntime":
+			v = &runtime
+		case "embeddedHarness":
+			v = &embedded
+		case "params":
+			v = &params
+		case "systemAgent":
+			v = &sc.systemAgent
+		case "models":
+			if sc.models == nil {
+				var end int
+				sc.models, end = readModelMap(s, i, at.Key("models"), names, f)
+				return end
 			}
-			return true
-		})
+		}
+		return first(v, s, i)
+	})
+	sc.read(at, runtime, embedded, params)
+	if sc.models == nil {
+		sc.models = &modelMap{at: at.Key("models")}
 	}
+	return sc, end
+}
+
+// read records the scope's whole-agent keys (SEL-2) and params
+// overrides (SEL-6a): its members agentRuntime, embeddedHarness and
+// params; the scope is at at.
+func (sc *scope) read(at occkit.Path, runtime, embedded, params gjson.Result) {
 	for _, m := range []struct {
 		key string
 		v   gjson.Result
 	}{{"agentRuntime", runtime}, {"embeddedHarness", embedded}} {
 		if m.v.Exists() {
-			s.sel2 = append(s.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
+			sc.sel2 = append(sc.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
 		}
 	}
 	if present(params) {
 		var scan overrideScan
 		scan.params(params, at.Key("params"))
-		s.params = scan.paths
-	}
-	s.models = newModelMap(at.Key("models"), models, names, f)
-	return s
-}
-
-func firstOf(dst *gjson.Result, v gjson.Result) {
-	if !dst.Exists() {
-		*dst = v
+		sc.params = scan.paths
 	}
 }
 
@@ -303,45 +381,47 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return b.Path()
 }
 
-// keyMembers are the members of a model-map key that selection reads.
-var keyMembers = []string{"agentRuntime", "params"}
-
-func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *focus) *modelMap {
+// readModelMap prepares the model map at i of s (the map at at) and
+// returns the offset after it. Each key's value is read in one pass
+// ([modelKey.read]); a key the focus f cannot reach is skipped unread.
+func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *focus) (*modelMap, int) {
 	mm := &modelMap{at: at}
-	if !m.IsObject() {
-		return mm
+	if !opens(s, i) {
+		return mm, skip(s, i)
 	}
 	// The keys are read first, so the maps are made at their size (no
 	// growing); they are allocated in chunks, never copied.
 	var ks []*modelKey
 	var chunk chunks[modelKey]
-	m.ForEach(func(key, v gjson.Result) bool {
-		t := strings.TrimSpace(key.String())
+	end := eachMember(s, i, func(key string, i int) int {
+		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
-		if !f.key(key.String(), t, rest, qualified) {
-			return true
+		if !f.key(key, t, rest, qualified) {
+			return skip(s, i)
 		}
 		k := chunk.next()
-		k.key, k.qualified = key.String(), qualified
+		k.key, k.qualified = key, qualified
 		if qualified {
 			k.provider = fold(pre)
 		}
-		var vs [2]gjson.Result
-		members(v, keyMembers, vs[:])
-		if raw, ok := runtimeIDOf(vs[0]); ok {
-			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
+		end := k.read(s, i)
+		if k.policy {
 			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
-		if p := vs[1]; present(p) {
-			k.params, k.hasParams, k.overrides = p, true, hasParamOverride(p)
-		}
 		ks = append(ks, k)
-		return true
+		return end
 	})
-	mm.byModel, mm.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
+	mm.index(ks, names, f)
+	return mm, end
+}
+
+// index indexes the keys ks of m, in author order; it adds the
+// providers they name to names and to the focus f.
+func (m *modelMap) index(ks []*modelKey, names map[string]string, f *focus) {
+	m.byModel, m.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
 	for _, k := range ks {
-		if _, dup := mm.keys[k.key]; !dup {
-			mm.keys[k.key] = k
+		if _, dup := m.keys[k.key]; !dup {
+			m.keys[k.key] = k
 		}
 		if k.provider != "" {
 			if _, ok := names[k.provider]; !ok {
@@ -352,16 +432,43 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 			}
 		}
 		t := strings.TrimSpace(k.key)
-		mm.addRef(t, keyRef{k: k, whole: true})
+		m.addRef(t, keyRef{k: k, whole: true})
 		if _, rest, qualified := strings.Cut(t, "/"); qualified {
 			r := strings.TrimSpace(rest)
-			mm.addRef(r, keyRef{k: k})
+			m.addRef(r, keyRef{k: k})
 			if r == "*" && k.provider != "" && k.policy {
-				mm.wild = append(mm.wild, k)
+				m.wild = append(m.wild, k)
 			}
 		}
 	}
-	return mm
+}
+
+// read reads the key's value at i of s in one pass, its policy (the
+// agentRuntime's non-blank id) and its params, and returns the offset
+// after it.
+func (k *modelKey) read(s string, i int) int {
+	var runtime, params bool
+	return eachMember(s, i, func(name string, i int) int {
+		switch {
+		case name == "agentRuntime" && !runtime:
+			runtime = true
+			id, ok, end := runtimeID(s, i)
+			if ok {
+				k.policy, k.runtime = true, resolver.NormalizeRuntime(id)
+			}
+			return end
+		case name == "params" && !params:
+			params = true
+			if i < len(s) && s[i] == 'n' { // null: absent
+				return skip(s, i)
+			}
+			var end int
+			k.overrides, end = paramOverride(s, i)
+			k.params, k.hasParams = s[i:end], true
+			return end
+		}
+		return skip(s, i)
+	})
 }
 
 // chunks hands out zero values of T from slices of a growing size, so
@@ -403,78 +510,67 @@ func (m *modelMap) addRef(model string, r keyRef) {
 }
 
 // newProvider prepares the config v at models.providers.<key>; openai
-// marks the provider whose routes SEL-4 tests.
+// marks the provider whose routes SEL-4 tests. The config is read in one
+// pass, its catalog rows as they come (readRows); a row's route facts
+// fall back on the config's, which may follow the rows, so they are
+// settled after the pass.
 func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
-	o := objectOf(v)
-	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
-		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
-		p.policyAt = extend(p.at, "agentRuntime", "id")
+	s := v.Raw
+	o := object{v: v}
+	var rows rowsRead
+	seenRows := false
+	if v.IsObject() {
+		o.m = map[string]gjson.Result{}
 	}
-	var scan overrideScan
-	scan.provider(o, p.at)
-	p.overrides = sortPaths(scan.paths)
-	p.facts(o.get("baseUrl"), o.get("api"))
-	if openai {
-		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
-	}
-
-	rows := o.get("models")
-	if !rows.IsArray() {
+	eachMember(s, 0, func(name string, i int) int {
+		if name == "models" {
+			if seenRows {
+				return skip(s, i)
+			}
+			seenRows = true
+			if i >= len(s) || s[i] != '[' {
+				return skip(s, i)
+			}
+			rows.array = true
+			return p.readRows(s, i, f, &rows)
+		}
+		if _, dup := o.m[name]; dup {
+			return skip(s, i)
+		}
+		val, end := value(s, i)
+		o.m[name] = val
+		return end
+	})
+	p.config(o, openai)
+	if !rows.array {
 		return p
 	}
-	// The rows are read into one slice first (no allocation per row),
-	// then indexed in maps made at their size.
-	var rs []*row
-	var chunk chunks[row]
-	var vals []gjson.Result // by array index, for mergeRows
-	rowsAt := p.at.Key("models")
-	i := 0
-	rows.ForEach(func(_, v gjson.Result) bool {
-		defer func() { i++ }()
-		var m [len(rowKeys)]gjson.Result
-		members(v, rowKeys[:], m[:])
-		id := m[0]
-		if !v.IsObject() || id.Type != gjson.String || !f.row(strings.TrimSpace(id.String())) {
-			return true
-		}
-		for len(vals) < i {
-			vals = append(vals, gjson.Result{})
-		}
-		vals = append(vals, v)
-		r := chunk.next()
-		r.idx, r.id = i, id.String()
-		var at occkit.Path // built only for a row with a policy or a field that can hold an override
-		if m[1].Exists() || m[4].Exists() || m[5].Exists() || m[6].Exists() {
-			at = rowsAt.Index(i)
-		}
-		if raw, ok := runtimeIDOf(m[1]); ok {
-			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
-			r.policyAt = extend(at, "agentRuntime", "id")
-		}
-		var scan overrideScan
-		for j, name := range rowFields {
-			scan.rowField(name, m[4+j], at)
-		}
-		r.overrides = sortPaths(scan.paths)
-		r.rowFacts(m[2], m[3], p, openai)
-		rs = append(rs, r)
-		return true
-	})
+	for i, r := range rows.rows {
+		r.rowFacts(gjson.Parse(rows.base[i]), gjson.Parse(rows.api[i]), p, openai)
+	}
+	p.index(rows.rows, rows.raw, openai)
+	return p
+}
+
+// index indexes the catalog rows rs of p, in array order; raws holds
+// the text of each (for mergeRows).
+func (p *provider) index(rs []*row, raws []string, openai bool) {
 	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
-	var dups map[string][]*row // trimmed IDs of more than one row
-	for _, r := range rs {
+	var dups map[string][]int // trimmed IDs of more than one row: their places in rs
+	for n, r := range rs {
 		t := strings.TrimSpace(r.id)
 		if first, ok := p.bare[t]; !ok {
 			p.bare[t] = r
 		} else {
 			if dups == nil {
-				dups = map[string][]*row{}
+				dups = map[string][]int{}
 			}
-			if len(dups[t]) == 0 {
-				dups[t] = []*row{first}
+			if len(dups[t]) == 0 { // rs is in array order: find first by its index
+				at, _ := slices.BinarySearchFunc(rs, first.idx, func(r *row, idx int) int { return r.idx - idx })
+				dups[t] = []int{at}
 			}
-			dups[t] = append(dups[t], r)
+			dups[t] = append(dups[t], n)
 		}
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
 			if isASCII(pre) {
@@ -487,10 +583,88 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 			}
 		}
 	}
-	for _, group := range dups {
-		p.mergeRows(group, vals, openai)
+	for _, ns := range dups {
+		group, text := make([]*row, len(ns)), make([]string, len(ns))
+		for i, n := range ns {
+			group[i], text[i] = rs[n], raws[n]
+		}
+		p.mergeRows(group, text, openai)
 	}
-	return p
+}
+
+// config reads p's own members o: its policy, request overrides and
+// route facts.
+func (p *provider) config(o object, openai bool) {
+	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
+		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
+		p.policyAt = extend(p.at, "agentRuntime", "id")
+	}
+	var scan overrideScan
+	scan.provider(o, p.at)
+	p.overrides = sortPaths(scan.paths)
+	p.facts(o.get("baseUrl"), o.get("api"))
+	if openai {
+		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
+	}
+}
+
+// rowsRead are the catalog rows a preparation keeps, in array order,
+// with the text of each, of its baseUrl and of its api ("" when absent).
+type rowsRead struct {
+	array          bool // the config's models is an array
+	rows           []*row
+	raw, base, api []string
+	chunk          chunks[row] // the rows are allocated in chunks, never copied
+}
+
+// readRows reads the catalog at i of s (the rows of p) and returns the
+// offset after it: the rows with a string ID that the focus f can
+// reach, each read in one pass, their route facts left to the caller.
+func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
+	rowsAt := p.at.Key("models")
+	end := jsonwalk.Elements(s, i, func(idx, i int) int {
+		if !opens(s, i) {
+			return skip(s, i)
+		}
+		var m [len(rowKeys)]string // the text of each member read, "" when absent
+		end := eachMember(s, i, func(name string, i int) int {
+			end := skip(s, i)
+			if j := slices.Index(rowKeys[:], name); j >= 0 && m[j] == "" {
+				m[j] = s[i:end]
+			}
+			return end
+		})
+		id := m[0]
+		if id == "" || id[0] != '"' {
+			return end
+		}
+		id = text(id, strings.IndexByte(id, '\\') >= 0)
+		if !f.row(strings.TrimSpace(id)) {
+			return end
+		}
+		r := rows.chunk.next()
+		r.idx, r.id = idx, id
+		var at occkit.Path // built only for a row with a policy or a field that can hold an override
+		if m[1] != "" || m[4] != "" || m[5] != "" || m[6] != "" {
+			at = rowsAt.Index(idx)
+		}
+		if raw, ok := runtimeIDOf(gjson.Parse(m[1])); ok {
+			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
+			r.policyAt = extend(at, "agentRuntime", "id")
+		}
+		var scan overrideScan
+		for j, name := range rowFields {
+			scan.rowField(name, gjson.Parse(m[4+j]), at)
+		}
+		r.overrides = sortPaths(scan.paths)
+		rows.rows = append(rows.rows, r)
+		rows.raw, rows.base, rows.api = append(rows.raw, s[i:end]), append(rows.base, m[2]), append(rows.api, m[3])
+		return end
+	})
+	if end < 0 {
+		return skip(s, i)
+	}
+	return end
 }
 
 // rowKeys are the members of a catalog row that selection reads: its ID,
@@ -502,13 +676,14 @@ var rowKeys = [...]string{"id", "agentRuntime", "baseUrl", "api", "headers", "pa
 // the request overrides (SEL-6) and the base URL and API (SEL-4). The
 // policy stays the first row's (SEL-1). The SPEC is silent on duplicate
 // rows; this is how OpenClaw merges them.
-func (p *provider) mergeRows(group []*row, vals []gjson.Result, openai bool) {
+// raws holds the text of each row of group.
+func (p *provider) mergeRows(group []*row, raws []string, openai bool) {
 	var scan overrideScan
 	var base, api gjson.Result
 	seen := map[string]bool{}
-	for _, r := range group {
+	for i, r := range group {
 		at := p.at.Key("models").Index(r.idx)
-		vals[r.idx].ForEach(func(k, v gjson.Result) bool {
+		gjson.Parse(raws[i]).ForEach(func(k, v gjson.Result) bool {
 			name := k.String()
 			if seen[name] {
 				return true
@@ -561,24 +736,11 @@ func (r *route) facts(base, api gjson.Result) {
 }
 
 // object is an object whose direct members are looked up by key, each
-// the first of its name (as gjson's Get), located in one pass.
+// the first of its name (as gjson's Get), located in one pass; m is nil
+// when v is not an object.
 type object struct {
 	v gjson.Result
 	m map[string]gjson.Result
-}
-
-func objectOf(v gjson.Result) object {
-	o := object{v: v}
-	if v.IsObject() {
-		o.m = map[string]gjson.Result{}
-		v.ForEach(func(k, val gjson.Result) bool {
-			if _, dup := o.m[k.String()]; !dup {
-				o.m[k.String()] = val
-			}
-			return true
-		})
-	}
-	return o
 }
 
 // get is the member k (a plain key, no path syntax).
