@@ -366,19 +366,38 @@ func sortPaths(ps []occkit.Path) []occkit.Path {
 
 // extend is p with the object keys appended, built in one allocation.
 func extend(p occkit.Path, keys ...string) occkit.Path {
-	var b occkit.PathBuilder
-	b.Grow(p.Len() + len(keys))
+	var ps paths
+	return ps.extend(p, keys...)
+}
+
+// paths builds paths one after the other in slabs of room for slab
+// elements (a slab a path when slab is 0), so the paths of many keys cost
+// few allocations.
+type paths struct {
+	b          occkit.PathBuilder
+	slab, room int
+}
+
+// extend is p with the object keys appended.
+func (ps *paths) extend(p occkit.Path, keys ...string) occkit.Path {
+	n := p.Len() + len(keys)
+	ps.b.Reset()
+	if ps.room < n {
+		ps.room = max(n, ps.slab)
+		ps.b.Grow(ps.room)
+	}
+	ps.room -= n
 	for i := 0; i < p.Len(); i++ {
 		if k, idx, isIdx := p.Elem(i); isIdx {
-			b.Index(idx)
+			ps.b.Index(idx)
 		} else {
-			b.Key(k)
+			ps.b.Key(k)
 		}
 	}
 	for _, k := range keys {
-		b.Key(k)
+		ps.b.Key(k)
 	}
-	return b.Path()
+	return ps.b.Path()
 }
 
 // readModelMap prepares the model map at i of s (the map at at) and
@@ -393,6 +412,7 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 	// growing); they are allocated in chunks, never copied.
 	var ks []*modelKey
 	var chunk chunks[modelKey]
+	ps := paths{slab: 64 * (at.Len() + 3)}
 	end := eachMember(s, i, func(key string, i int) int {
 		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
@@ -406,7 +426,7 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 		}
 		end := k.read(s, i)
 		if k.policy {
-			k.policyAt = extend(at, k.key, "agentRuntime", "id")
+			k.policyAt = ps.extend(at, k.key, "agentRuntime", "id")
 		}
 		ks = append(ks, k)
 		return end
@@ -419,11 +439,17 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 // providers they name to names and to the focus f.
 func (m *modelMap) index(ks []*modelKey, names map[string]string, f *focus) {
 	m.byModel, m.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
-	for _, k := range ks {
-		if _, dup := m.keys[k.key]; !dup {
-			m.keys[k.key] = k
-		}
-		if k.provider != "" {
+	// Most model IDs have one key: each is written once, backwards, so
+	// the first key of a spelling is the one kept. When a model ID has
+	// more than one key (the map holds fewer IDs than were written), its
+	// keys are listed again in author order.
+	refs := 0
+	last := ""
+	for i := len(ks) - 1; i >= 0; i-- {
+		k := ks[i]
+		m.keys[k.key] = k
+		if k.provider != "" && k.provider != last {
+			last = k.provider
 			if _, ok := names[k.provider]; !ok {
 				names[k.provider] = k.provider
 			}
@@ -432,13 +458,27 @@ func (m *modelMap) index(ks []*modelKey, names map[string]string, f *focus) {
 			}
 		}
 		t := strings.TrimSpace(k.key)
-		m.addRef(t, keyRef{k: k, whole: true})
+		m.byModel[t] = keyRefs{first: keyRef{k: k, whole: true}}
+		refs++
 		if _, rest, qualified := strings.Cut(t, "/"); qualified {
 			r := strings.TrimSpace(rest)
-			m.addRef(r, keyRef{k: k})
+			m.byModel[r] = keyRefs{first: keyRef{k: k}}
+			refs++
 			if r == "*" && k.provider != "" && k.policy {
 				m.wild = append(m.wild, k)
 			}
+		}
+	}
+	slices.Reverse(m.wild)
+	if len(m.byModel) == refs {
+		return
+	}
+	clear(m.byModel)
+	for _, k := range ks {
+		t := strings.TrimSpace(k.key)
+		m.addRef(t, keyRef{k: k, whole: true})
+		if _, rest, qualified := strings.Cut(t, "/"); qualified {
+			m.addRef(strings.TrimSpace(rest), keyRef{k: k})
 		}
 	}
 }
@@ -546,19 +586,19 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 	if !rows.array {
 		return p
 	}
-	for i, r := range rows.rows {
-		r.rowFacts(gjson.Parse(rows.base[i]), gjson.Parse(rows.api[i]), p, openai)
+	for _, rr := range rows.rows {
+		rr.r.rowFacts(gjson.Parse(rr.base), gjson.Parse(rr.api), p, openai)
 	}
-	p.index(rows.rows, rows.raw, openai)
+	p.index(rows.rows, openai)
 	return p
 }
 
-// index indexes the catalog rows rs of p, in array order; raws holds
-// the text of each (for mergeRows).
-func (p *provider) index(rs []*row, raws []string, openai bool) {
+// index indexes the catalog rows rs of p, in array order.
+func (p *provider) index(rs []rowRead, openai bool) {
 	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
 	var dups map[string][]int // trimmed IDs of more than one row: their places in rs
-	for n, r := range rs {
+	for n, rr := range rs {
+		r := rr.r
 		t := strings.TrimSpace(r.id)
 		if first, ok := p.bare[t]; !ok {
 			p.bare[t] = r
@@ -567,7 +607,7 @@ func (p *provider) index(rs []*row, raws []string, openai bool) {
 				dups = map[string][]int{}
 			}
 			if len(dups[t]) == 0 { // rs is in array order: find first by its index
-				at, _ := slices.BinarySearchFunc(rs, first.idx, func(r *row, idx int) int { return r.idx - idx })
+				at, _ := slices.BinarySearchFunc(rs, first.idx, func(r rowRead, idx int) int { return r.r.idx - idx })
 				dups[t] = []int{at}
 			}
 			dups[t] = append(dups[t], n)
@@ -586,7 +626,7 @@ func (p *provider) index(rs []*row, raws []string, openai bool) {
 	for _, ns := range dups {
 		group, text := make([]*row, len(ns)), make([]string, len(ns))
 		for i, n := range ns {
-			group[i], text[i] = rs[n], raws[n]
+			group[i], text[i] = rs[n].r, rs[n].raw
 		}
 		p.mergeRows(group, text, openai)
 	}
@@ -611,10 +651,14 @@ func (p *provider) config(o object, openai bool) {
 // rowsRead are the catalog rows a preparation keeps, in array order,
 // with the text of each, of its baseUrl and of its api ("" when absent).
 type rowsRead struct {
-	array          bool // the config's models is an array
-	rows           []*row
-	raw, base, api []string
-	chunk          chunks[row] // the rows are allocated in chunks, never copied
+	array bool // the config's models is an array
+	rows  []rowRead
+	chunk chunks[row] // the rows are allocated in chunks, never copied
+}
+
+type rowRead struct {
+	r              *row
+	raw, base, api string
 }
 
 // readRows reads the catalog at i of s (the rows of p) and returns the
@@ -657,8 +701,7 @@ func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
 			scan.rowField(name, gjson.Parse(m[4+j]), at)
 		}
 		r.overrides = sortPaths(scan.paths)
-		rows.rows = append(rows.rows, r)
-		rows.raw, rows.base, rows.api = append(rows.raw, s[i:end]), append(rows.base, m[2]), append(rows.api, m[3])
+		rows.rows = append(rows.rows, rowRead{r, s[i:end], m[2], m[3]})
 		return end
 	})
 	if end < 0 {

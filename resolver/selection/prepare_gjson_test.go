@@ -161,11 +161,11 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 		rs = append(rs, r)
 		return true
 	})
-	raws := make([]string, len(rs))
+	read := make([]rowRead, len(rs))
 	for n, r := range rs {
-		raws[n] = vals[r.idx].Raw
+		read[n] = rowRead{r: r, raw: vals[r.idx].Raw}
 	}
-	p.index(rs, raws, openai)
+	p.index(read, openai)
 	return p
 }
 
