@@ -31,9 +31,12 @@
 // # Prepared decisions
 //
 // A decision is prepared like a resolution: [Prepare] makes one linear
-// pass over the parts of the document selection reads and decides there
-// everything that does not depend on the request: per agent, the ignored
-// whole-agent keys (SEL-2) and the params that are overrides; per
+// pass over the parts of the document selection reads (its text, read in
+// place by a byte scanner: each model-map key and catalog row is read
+// once, what selection does not read skipped unparsed; read.go) and
+// decides there everything that does not depend on the request: per
+// agent, the ignored whole-agent keys (SEL-2) and the params that are
+// overrides; per
 // model-map key, its provider part, normalized runtime and reason path;
 // per provider config and catalog row, its policy, sanitized base URL and
 // API, whether that is the official OpenAI route (SEL-4), and its request
@@ -46,7 +49,8 @@
 // that request can reach: its agent and the implicit one, the model-map
 // keys and catalog rows whose trimmed ID (or part after the first slash)
 // is its model ID, the wildcard keys, the key its params are read under,
-// and the configs of the providers these name (index.go, focus). It
+// and the configs of the providers these name (index.go, focus); the
+// keys and rows it cannot reach are skipped without being read. It
 // decides, and its reasons read, as the whole preparation does
 // (TestPrepareMatchesScan asks both against the reference scan).
 //
