@@ -36,11 +36,10 @@
 // once, what selection does not read skipped unparsed; read.go) and
 // decides there everything that does not depend on the request: per
 // agent, the ignored whole-agent keys (SEL-2) and the params that are
-// overrides; per
-// model-map key, its provider part, normalized runtime and reason path;
-// per provider config and catalog row, its policy, sanitized base URL and
-// API, whether that is the official OpenAI route (SEL-4), and its request
-// overrides (SEL-6). [Index.Select] then answers any provider/model with a
+// overrides; per model-map key, its provider part, normalized runtime
+// and reason path; per provider config and catalog row, its policy,
+// sanitized base URL and API, whether that is the official OpenAI route
+// (SEL-4), and its request overrides (SEL-6). [Index.Select] then answers any provider/model with a
 // few map lookups keyed by the request's own strings: no walk from the
 // document root, no URL parsing, and no allocation unless a plugin is
 // asked, a session or the plugins add more than two reasons, or it
