@@ -206,7 +206,7 @@ func prepare(doc occkit.Document, f *focus) *Index {
 			return x.readAgents(s, i, &agents, &def, f)
 		case key == "models" && !seenModels:
 			seenModels = true
-			return readProviders(s, i, &provs)
+			return readProviders(s, i, &provs, f)
 		}
 		return skip(s, i)
 	})
@@ -226,8 +226,13 @@ func prepare(doc occkit.Document, f *focus) *Index {
 
 	for id, g := range providerGroups(provs) {
 		x.names[id] = id
-		if f == nil || f.provs[id] {
-			x.provs[id] = newProvider(g.key, g.merged(), id == "openai", f)
+		if f != nil && !f.provs[id] {
+			continue
+		}
+		if p := g.prepared; p != nil {
+			x.provs[id] = p
+		} else {
+			x.provs[id], _ = newProvider(g.key, g.merged().Raw, 0, id == "openai", f)
 		}
 	}
 	return x
@@ -261,8 +266,11 @@ func (x *Index) readAgents(s string, i int, a *agentsSection, def *scope, f *foc
 
 // readProviders reads the members of models.providers, the models
 // section being at i of s, into provs (left nil without a providers
-// member) and returns the offset after the section.
-func readProviders(s string, i int, provs *[]member) int {
+// member) and returns the offset after the section. Each config is
+// prepared as it is read, in case it is the only one of its provider ID
+// (providerGroups): a focus does not know yet which providers it keeps,
+// and preparing a config costs little more than skipping it.
+func readProviders(s string, i int, provs *[]member, f *focus) int {
 	seen := false
 	return eachMember(s, i, func(key string, i int) int {
 		if key != "providers" || seen {
@@ -271,8 +279,16 @@ func readProviders(s string, i int, provs *[]member) int {
 		seen = true
 		*provs = []member{}
 		return eachMember(s, i, func(key string, i int) int {
-			v, end := value(s, i)
-			*provs = append(*provs, member{key, v})
+			var m member
+			end := 0
+			if opens(s, i) {
+				m.prepared, end = newProvider(key, s, i, fold(key) == "openai", f)
+				m.v = gjson.Parse(s[i:end])
+			} else {
+				m.v, end = value(s, i)
+			}
+			m.key = key
+			*provs = append(*provs, m)
 			return end
 		})
 	})
@@ -549,21 +565,17 @@ func (m *modelMap) addRef(model string, r keyRef) {
 	m.byModel[model] = l
 }
 
-// newProvider prepares the config v at models.providers.<key>; openai
-// marks the provider whose routes SEL-4 tests. The config is read in one
-// pass, its catalog rows as they come (readRows); a row's route facts
-// fall back on the config's, which may follow the rows, so they are
-// settled after the pass.
-func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
+// newProvider prepares the config at i of s, models.providers.<key>, and
+// returns the offset after it; openai marks the provider whose routes
+// SEL-4 tests. The config is read in one pass, its catalog rows as they
+// come (readRows); a row's route facts fall back on the config's, which
+// may follow the rows, so they are settled after the pass.
+func newProvider(key string, s string, i int, openai bool, f *focus) (*provider, int) {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
-	s := v.Raw
-	o := object{v: v}
+	o := object{m: map[string]gjson.Result{}}
 	var rows rowsRead
 	seenRows := false
-	if v.IsObject() {
-		o.m = map[string]gjson.Result{}
-	}
-	eachMember(s, 0, func(name string, i int) int {
+	end := eachMember(s, i, func(name string, i int) int {
 		if name == "models" {
 			if seenRows {
 				return skip(s, i)
@@ -582,15 +594,16 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 		o.m[name] = val
 		return end
 	})
+	o.v = gjson.Parse(s[i:end])
 	p.config(o, openai)
 	if !rows.array {
-		return p
+		return p, end
 	}
 	for _, rr := range rows.rows {
 		rr.r.rowFacts(gjson.Parse(rr.base), gjson.Parse(rr.api), p, openai)
 	}
 	p.index(rows.rows, openai)
-	return p
+	return p, end
 }
 
 // index indexes the catalog rows rs of p, in array order.

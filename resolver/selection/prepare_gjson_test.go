@@ -219,7 +219,7 @@ func gjsonMembers(o gjson.Result) []member {
 	}
 	var ms []member
 	o.ForEach(func(k, v gjson.Result) bool {
-		ms = append(ms, member{k.String(), v})
+		ms = append(ms, member{key: k.String(), v: v})
 		return true
 	})
 	return ms

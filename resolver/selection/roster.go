@@ -204,12 +204,17 @@ type providerGroup struct {
 	key     string // the spelling reasons name
 	members []gjson.Result
 	keys    []string
+	// prepared is the config prepared as it was read, when the group
+	// has one member (merged is that member).
+	prepared *provider
 }
 
-// member is one member of an object: its key and its value.
+// member is one member of models.providers: its key and its value, and
+// the value prepared when it was read (or nil).
 type member struct {
-	key string
-	v   gjson.Result
+	key      string
+	v        gjson.Result
+	prepared *provider
 }
 
 // providerGroups groups the object members of models.providers (provs,
@@ -257,6 +262,9 @@ func providerGroups(provs []member) map[string]providerGroup {
 			}
 		}
 		g := providerGroup{key: ms[0].key}
+		if len(ms) == 1 {
+			g.prepared = ms[0].prepared
+		}
 		for _, m := range ms {
 			g.members = append(g.members, m.v)
 			g.keys = append(g.keys, m.key)
