@@ -386,12 +386,13 @@ func extend(p occkit.Path, keys ...string) occkit.Path {
 	return ps.extend(p, keys...)
 }
 
-// paths builds paths one after the other in slabs of room for slab
-// elements (a slab a path when slab is 0), so the paths of many keys cost
-// few allocations.
+// paths builds paths one after the other in slabs that double up to room
+// for max elements (a slab a path when max is 0), so the paths of many
+// keys cost few allocations and those of a few keys no more memory than
+// they take.
 type paths struct {
-	b          occkit.PathBuilder
-	slab, room int
+	b               occkit.PathBuilder
+	max, next, room int
 }
 
 // extend is p with the object keys appended.
@@ -399,7 +400,8 @@ func (ps *paths) extend(p occkit.Path, keys ...string) occkit.Path {
 	n := p.Len() + len(keys)
 	ps.b.Reset()
 	if ps.room < n {
-		ps.room = max(n, ps.slab)
+		ps.room = max(n, ps.next)
+		ps.next = min(2*ps.room, ps.max)
 		ps.b.Grow(ps.room)
 	}
 	ps.room -= n
@@ -428,7 +430,7 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 	// growing); they are allocated in chunks, never copied.
 	var ks []*modelKey
 	var chunk chunks[modelKey]
-	ps := paths{slab: 64 * (at.Len() + 3)}
+	ps := paths{max: 64 * (at.Len() + 3)}
 	end := eachMember(s, i, func(key string, i int) int {
 		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
