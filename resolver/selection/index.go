@@ -545,16 +545,21 @@ func (c *chunks[T]) next() *T {
 // held in place (most model IDs have one key), the others after it.
 type keyRefs struct {
 	first keyRef
-	more  []keyRef
+	more  *[]keyRef // nil when there are none: a map entry stays small
 }
 
-func (l *keyRefs) len() int { return 1 + len(l.more) }
+func (l *keyRefs) len() int {
+	if l.more == nil {
+		return 1
+	}
+	return 1 + len(*l.more)
+}
 
 func (l *keyRefs) at(i int) keyRef {
 	if i == 0 {
 		return l.first
 	}
-	return l.more[i-1]
+	return (*l.more)[i-1]
 }
 
 func (m *modelMap) addRef(model string, r keyRef) {
@@ -563,8 +568,11 @@ func (m *modelMap) addRef(model string, r keyRef) {
 		m.byModel[model] = keyRefs{first: r}
 		return
 	}
-	l.more = append(l.more, r)
-	m.byModel[model] = l
+	if l.more == nil {
+		l.more = new([]keyRef)
+		m.byModel[model] = l
+	}
+	*l.more = append(*l.more, r)
 }
 
 // newProvider prepares the config at i of s, models.providers.<key>, and
@@ -586,7 +594,6 @@ func newProvider(key string, s string, i int, openai bool, f *focus) (*provider,
 			if i >= len(s) || s[i] != '[' {
 				return skip(s, i)
 			}
-			rows.array = true
 			return p.readRows(s, i, f, &rows)
 		}
 		if _, dup := o.m[name]; dup {
@@ -598,34 +605,39 @@ func newProvider(key string, s string, i int, openai bool, f *focus) (*provider,
 	})
 	o.v = gjson.Parse(s[i:end])
 	p.config(o, openai)
-	if !rows.array {
+	if rows.catalog == "" { // models is not an array
 		return p, end
 	}
-	for _, rr := range rows.rows {
-		rr.r.rowFacts(gjson.Parse(rr.base), gjson.Parse(rr.api), p, openai)
+	facts := rows.facts
+	for _, r := range rows.rows {
+		var base, api gjson.Result
+		if len(facts) > 0 && facts[0].r == r {
+			base, api, facts = gjson.Parse(facts[0].base), gjson.Parse(facts[0].api), facts[1:]
+		}
+		r.rowFacts(base, api, p, openai)
 	}
-	p.index(rows.rows, openai)
+	p.index(rows.rows, rows.catalog, openai)
 	return p, end
 }
 
-// index indexes the catalog rows rs of p, in array order.
-func (p *provider) index(rs []rowRead, openai bool) {
+// index indexes the catalog rows rs of p, in array order; catalog is
+// the text of the catalog array, which mergeRows reads again for the
+// rows that share an ID.
+func (p *provider) index(rs []*row, catalog string, openai bool) {
 	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
-	var dups map[string][]int // trimmed IDs of more than one row: their places in rs
-	for n, rr := range rs {
-		r := rr.r
+	var dups map[string][]*row // trimmed IDs of more than one row
+	for _, r := range rs {
 		t := strings.TrimSpace(r.id)
 		if first, ok := p.bare[t]; !ok {
 			p.bare[t] = r
 		} else {
 			if dups == nil {
-				dups = map[string][]int{}
+				dups = map[string][]*row{}
 			}
-			if len(dups[t]) == 0 { // rs is in array order: find first by its index
-				at, _ := slices.BinarySearchFunc(rs, first.idx, func(r rowRead, idx int) int { return r.r.idx - idx })
-				dups[t] = []int{at}
+			if len(dups[t]) == 0 {
+				dups[t] = []*row{first}
 			}
-			dups[t] = append(dups[t], n)
+			dups[t] = append(dups[t], r)
 		}
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
 			if isASCII(pre) {
@@ -638,12 +650,28 @@ func (p *provider) index(rs []rowRead, openai bool) {
 			}
 		}
 	}
-	for _, ns := range dups {
-		group, text := make([]*row, len(ns)), make([]string, len(ns))
-		for i, n := range ns {
-			group[i], text[i] = rs[n].r, rs[n].raw
+	if dups == nil {
+		return
+	}
+	texts := map[int]string{} // by array index, the rows that share an ID
+	for _, group := range dups {
+		for _, r := range group {
+			texts[r.idx] = ""
 		}
-		p.mergeRows(group, text, openai)
+	}
+	jsonwalk.Elements(catalog, 0, func(idx, i int) int {
+		end := skip(catalog, i)
+		if _, ok := texts[idx]; ok {
+			texts[idx] = catalog[i:end]
+		}
+		return end
+	})
+	for _, group := range dups {
+		raws := make([]string, len(group))
+		for i, r := range group {
+			raws[i] = texts[r.idx]
+		}
+		p.mergeRows(group, raws, openai)
 	}
 }
 
@@ -663,17 +691,19 @@ func (p *provider) config(o object, openai bool) {
 	}
 }
 
-// rowsRead are the catalog rows a preparation keeps, in array order,
-// with the text of each, of its baseUrl and of its api ("" when absent).
+// rowsRead are the catalog rows a preparation keeps, in array order, and
+// the text of the catalog array; facts holds, in the same order, the
+// text of the baseUrl and api of the rows that have either.
 type rowsRead struct {
-	array bool // the config's models is an array
-	rows  []rowRead
-	chunk chunks[row] // the rows are allocated in chunks, never copied
+	catalog string
+	rows    []*row
+	facts   []rowFact
+	chunk   chunks[row] // the rows are allocated in chunks, never copied
 }
 
-type rowRead struct {
-	r              *row
-	raw, base, api string
+type rowFact struct {
+	r         *row
+	base, api string // "" when absent
 }
 
 // readRows reads the catalog at i of s (the rows of p) and returns the
@@ -716,12 +746,16 @@ func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
 			scan.rowField(name, gjson.Parse(m[4+j]), at)
 		}
 		r.overrides = sortPaths(scan.paths)
-		rows.rows = append(rows.rows, rowRead{r, s[i:end], m[2], m[3]})
+		rows.rows = append(rows.rows, r)
+		if m[2] != "" || m[3] != "" {
+			rows.facts = append(rows.facts, rowFact{r, m[2], m[3]})
+		}
 		return end
 	})
 	if end < 0 {
-		return skip(s, i)
+		end = skip(s, i)
 	}
+	rows.catalog = s[i:end]
 	return end
 }
 

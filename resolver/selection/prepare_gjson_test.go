@@ -127,7 +127,6 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 	// then indexed in maps made at their size.
 	var rs []*row
 	var chunk chunks[row]
-	var vals []gjson.Result // by array index, for mergeRows
 	rowsAt := p.at.Key("models")
 	i := 0
 	rows.ForEach(func(_, v gjson.Result) bool {
@@ -138,10 +137,6 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 		if !v.IsObject() || id.Type != gjson.String || !f.row(strings.TrimSpace(id.String())) {
 			return true
 		}
-		for len(vals) < i {
-			vals = append(vals, gjson.Result{})
-		}
-		vals = append(vals, v)
 		r := chunk.next()
 		r.idx, r.id = i, id.String()
 		var at occkit.Path // built only for a row with a policy or a field that can hold an override
@@ -161,11 +156,7 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 		rs = append(rs, r)
 		return true
 	})
-	read := make([]rowRead, len(rs))
-	for n, r := range rs {
-		read[n] = rowRead{r: r, raw: vals[r.idx].Raw}
-	}
-	p.index(read, openai)
+	p.index(rs, rows.Raw, openai)
 	return p
 }
 
