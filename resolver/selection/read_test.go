@@ -2,6 +2,7 @@ package selection
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
@@ -162,6 +164,41 @@ func TestPrepareReadsAsGJSON(t *testing.T) {
 		req := genRequest(t)
 		req.AgentID = rapid.SampledFrom([]string{"", "main", "other", "ghost"}).Draw(t, "agentid")
 		samePreparation(t, doc, req)
+		sameIndented(t, doc)
+	})
+}
+
+// sameIndented fails t unless the scanner reads the model maps and the
+// provider configs of doc, written indented, as gjson reads them: a
+// Document is compact, the scanner reads any JSON.
+func sameIndented(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
+	indented := func(v gjson.Result) string {
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(v.Raw), "\n ", "\t"); err != nil {
+			t.Fatalf("indent %s: %v", v.Raw, err)
+		}
+		return " " + b.String()
+	}
+	root := gjson.Parse(doc.String())
+	at := occkit.NewPath("m")
+	for _, path := range []string{"agents.defaults.models", "agents.entries.main.models"} {
+		if m := root.Get(path); m.Exists() {
+			text := indented(m)
+			got, end := readModelMap(text, 1, at, map[string]string{}, nil)
+			if d := cmp.Diff(gjsonModelMap(at, gjson.Parse(text), map[string]string{}, nil), got, indexOptions); d != "" || end != len(text) {
+				t.Fatalf("the model map %s is read unlike gjson (-gjson +scanner, end %d of %d):\n%s", text, end, len(text), d)
+			}
+		}
+	}
+	root.Get("models.providers").ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			text := indented(v)
+			got, end := newProvider(k.String(), text, 1, false, nil)
+			if d := cmp.Diff(gjsonProvider(k.String(), gjson.Parse(text), false, nil), got, indexOptions); d != "" || end != len(text) {
+				t.Fatalf("the provider %s is read unlike gjson (-gjson +scanner, end %d of %d):\n%s", text, end, len(text), d)
+			}
+		}
+		return true
 	})
 }
 
