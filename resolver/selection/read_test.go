@@ -208,6 +208,8 @@ func FuzzPrepareReadsAsGJSON(f *testing.F) {
 	f.Add(`{"agents":{"defaults":{"models":{"vllm/*":{"agentRuntime":{"id":"acme"},"params":{"thinking":"high"}}}}}}`, "vllm", "q")
 	f.Add(`{"models":{"providers":{"openai":{"baseUrl":"https://api.openai.com/v1","models":[{"id":"a"},{"id":" a","api":"x"},7]}}}}`, "openai", "a")
 	f.Add(`{"agents":{"entries":{"main":{"models":{"q":{"p\u0061rams":null,"agentRuntime":{"i\u0064":"\u0063odex"}}}}}}}`, "", "q")
+	f.Add(`[{"agents":{"defaults":{"models":{"q":{}}}}}]`, "", "q")
+	f.Add(`{"agents":{"defaults":{"models":[{"q":{}}]}},"models":{"providers":[{"id":"q"}]}}`, "vllm", "q")
 	f.Fuzz(func(t *testing.T, src, provider, model string) {
 		doc, err := occkit.ParseDocument([]byte(src))
 		if err != nil {
@@ -215,4 +217,10 @@ func FuzzPrepareReadsAsGJSON(f *testing.F) {
 		}
 		samePreparation(t, doc, Request{Provider: provider, Model: model, AgentID: "main"})
 	})
+}
+
+// TestPrepareZeroDocument: the zero Document (the empty object) prepares
+// as gjson read it.
+func TestPrepareZeroDocument(t *testing.T) {
+	samePreparation(t, occkit.Document{}, Request{Provider: "openai", Model: "gpt-5.5"})
 }
