@@ -192,6 +192,28 @@ func (f *focus) row(t string) bool {
 	return ok && (strings.TrimSpace(rest) == f.model || !isASCII(pre))
 }
 
+// skipsRow reports, for the catalog row at i of s (an object), whether
+// its first member is its ID and names a row no lookup of the request
+// reaches (row) or is not a string: the row is then skipped unread.
+func (f *focus) skipsRow(s string, i int) bool {
+	if f == nil {
+		return false
+	}
+	skips := false
+	jsonwalk.Members(s, i, func(lit string, escaped bool, at int) int {
+		if text(lit, escaped) == "id" {
+			if at < len(s) && s[at] == '"' {
+				end, escaped := jsonwalk.StringEnd(s, at)
+				skips = !f.row(strings.TrimSpace(text(s[at:end], escaped)))
+			} else {
+				skips = true
+			}
+		}
+		return -1 // the first member alone
+	})
+	return skips
+}
+
 func prepare(doc occkit.Document, f *focus) *Index {
 	s := doc.String()
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
@@ -712,7 +734,7 @@ type rowFact struct {
 func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
 	rowsAt := p.at.Key("models")
 	end := jsonwalk.Elements(s, i, func(idx, i int) int {
-		if !opens(s, i) {
+		if !opens(s, i) || f.skipsRow(s, i) {
 			return skip(s, i)
 		}
 		var m [len(rowKeys)]string // the text of each member read, "" when absent
