@@ -122,6 +122,11 @@ func (b *PathBuilder) Key(k string) { b.elems = append(b.elems, elem{key: k}) }
 // Index appends the array index i.
 func (b *PathBuilder) Index(i int) { b.elems = append(b.elems, elem{index: i, isIdx: true}) }
 
+// Reset empties b for the next path, which is built in the room b has
+// left after the paths it returned (they do not change): Grow once for
+// many short paths, Reset before each, and they cost one allocation.
+func (b *PathBuilder) Reset() { b.elems = b.elems[len(b.elems):] }
+
 // Path returns the path built so far; later appends do not change it.
 func (b *PathBuilder) Path() Path {
 	if len(b.elems) == 0 {

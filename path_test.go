@@ -188,6 +188,17 @@ func TestPathDocuments(t *testing.T) {
 	if got := b.Path(); got.Doc() != occkit.DocRender || !got.Equal(occkit.RenderPath("kubernetes")) {
 		t.Errorf("PathBuilder = %s in %s", got, got.Doc())
 	}
+	// Reset builds the next path after the last, which does not change.
+	b.Reset()
+	b.Grow(4)
+	b.Key("a")
+	first := b.Path()
+	b.Reset()
+	b.Key("b")
+	b.Index(1)
+	if second := b.Path(); !first.Equal(occkit.RenderPath("a")) || !second.Equal(occkit.RenderPath("b").Index(1)) {
+		t.Errorf("after Reset: %s and %s", first, second)
+	}
 	// Same elements order by document, after every element comparison.
 	if occkit.NewPath("a").Compare(occkit.AgentPath("a")) >= 0 || occkit.AgentPath("a").Compare(occkit.NewPath("b")) >= 0 {
 		t.Errorf("Compare does not order by elements first, then document")

@@ -231,7 +231,7 @@
 // The Validator checks the document bytes in place first: a checker
 // compiled once from the schema accepts, in one pass over the bytes and
 // without allocating, what certainly passes (the schema walker it shares
-// with package compile/openclawschema, compile/internal/jsonwalk), and
+// with package compile/openclawschema, internal/jsonwalk), and
 // anything else is validated pruned to the parts the schema
 // can look at (package compile/internal/schemacheck); the verdict and
 // every error are those of validating the whole document, a property the

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // Plugin is an OpenClaw plugin a document needs that its release does not

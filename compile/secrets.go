@@ -12,9 +12,9 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/envpolicy"
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
 	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // RuleSecretBytes is the rule of a literal credential refusal: ADM-7

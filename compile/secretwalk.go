@@ -4,7 +4,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // placeWalker is the walk of [secretPlaces] through the model scopes: it

@@ -7,11 +7,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // valid reports whether r satisfies n: the shared walker
-// (compile/internal/jsonwalk) reads r's bytes once, in place, as
+// (internal/jsonwalk) reads r's bytes once, in place, as
 // JSON.parse reads them. A missing r reads as null. It allocates only to
 // decode a string with an escape or to compare a number or a whole object
 // with an enum.

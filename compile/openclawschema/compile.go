@@ -9,7 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // node is one compiled schema. The OpenClaw schema has no $ref, so the

@@ -72,7 +72,7 @@
 //
 // [Compile] turns the schema into a tree of checks, once; [Validator.Valid]
 // walks a document's bytes against it once, in place, with the walker
-// compile's own schema check shares (compile/internal/jsonwalk, reading
+// compile's own schema check shares (internal/jsonwalk, reading
 // JSON as JSON.parse does), without decoding into maps, and
 // [Validator.Validate] explains a refusal. Only the keywords
 // the schema uses are implemented ([SupportedKeywords]); any other keyword,

@@ -8,7 +8,7 @@ import (
 
 // The gjson walker the shared byte walker replaced, kept as the oracle
 // TestWalkerAgrees compares it with: it reads each object through gjson's
-// ForEach, independently of compile/internal/jsonwalk.
+// ForEach, independently of internal/jsonwalk.
 
 // valid reports whether r satisfies n. It reads the document bytes in
 // place and allocates only to compare a whole object or array with an

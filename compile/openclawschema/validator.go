@@ -7,7 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // Rule is the SPEC rule of every refusal: the schema check of

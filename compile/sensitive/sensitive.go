@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // Pattern is one sensitive path pattern, split into segments.
@@ -113,7 +113,7 @@ func (s *Set) Each(doc occkit.Document, fn func(at occkit.Path, raw string)) {
 }
 
 // finder walks a document's text against a trie in one pass (the
-// scanner of compile/internal/jsonwalk): it enters only the members a
+// scanner of internal/jsonwalk): it enters only the members a
 // pattern goes on through, skips the rest, and builds a path only for a
 // location a pattern names, which it hands to fn with the value's text.
 type finder struct {

@@ -31,22 +31,26 @@
 // # Prepared decisions
 //
 // A decision is prepared like a resolution: [Prepare] makes one linear
-// pass over the parts of the document selection reads and decides there
-// everything that does not depend on the request: per agent, the ignored
-// whole-agent keys (SEL-2) and the params that are overrides; per
-// model-map key, its provider part, normalized runtime and reason path;
-// per provider config and catalog row, its policy, sanitized base URL and
-// API, whether that is the official OpenAI route (SEL-4), and its request
-// overrides (SEL-6). [Index.Select] then answers any provider/model with a
-// few map lookups keyed by the request's own strings: no walk from the
-// document root, no URL parsing, and no allocation unless a plugin is
-// asked, a session or the plugins add more than two reasons, or it
-// refuses (tested with testing.AllocsPerRun). Its cost is the same at 40
-// or 10,000 catalog models. [Select] answers once, preparing only what
+// pass over the parts of the document selection reads (its text, read in
+// place by a byte scanner: each model-map key and catalog row is read
+// once, what selection does not read skipped unparsed; read.go) and
+// decides there everything that does not depend on the request: per
+// agent, the ignored whole-agent keys (SEL-2) and the params that are
+// overrides; per model-map key, its provider part, normalized runtime
+// and reason path; per provider config and catalog row, its policy,
+// sanitized base URL and API, whether that is the official OpenAI route
+// (SEL-4), and its request overrides (SEL-6). [Index.Select] then
+// answers any provider/model with a few map lookups keyed by the
+// request's own strings: no walk from the document root, no URL
+// parsing, and no allocation unless a plugin is asked, a session or the
+// plugins add more than two reasons, or it refuses (tested with
+// testing.AllocsPerRun). Its cost is the same at 40 or 10,000 catalog
+// models. [Select] answers once, preparing only what
 // that request can reach: its agent and the implicit one, the model-map
 // keys and catalog rows whose trimmed ID (or part after the first slash)
 // is its model ID, the wildcard keys, the key its params are read under,
-// and the configs of the providers these name (index.go, focus). It
+// and the configs of the providers these name (index.go, focus); the
+// keys and rows it cannot reach are skipped without being read. It
 // decides, and its reasons read, as the whole preparation does
 // (TestPrepareMatchesScan asks both against the reference scan).
 //

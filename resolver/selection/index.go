@@ -7,7 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -77,11 +77,11 @@ type modelKey struct {
 	runtime   string // its normalized runtime (REF-6)
 	policyAt  occkit.Path
 	hasParams bool // params present and not null
-	// params is the key's params value (hasParams) and overrides whether
-	// it holds a SEL-6a override; the override paths are listed only
-	// when a decision names them (paramPaths), so preparing a catalog
-	// builds no path per key.
-	params    gjson.Result
+	// params is the text of the key's params value (hasParams) and
+	// overrides whether it holds a SEL-6a override; the override paths
+	// are listed only when a decision names them (paramPaths), so
+	// preparing a catalog builds no path per key.
+	params    string
 	overrides bool
 }
 
@@ -92,7 +92,7 @@ func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
 		return nil
 	}
 	var scan overrideScan
-	scan.params(k.params, extend(at, k.key, "params"))
+	scan.params(gjson.Parse(k.params), extend(at, k.key, "params"))
 	return sortPaths(scan.paths)
 }
 
@@ -196,33 +196,141 @@ func (f *focus) row(t string) bool {
 	return ok && (strings.TrimSpace(rest) == f.model || !isASCII(pre))
 }
 
+// skipsRow reports, for the catalog row at i of s (an object), whether
+// its first member is its ID and names a row no lookup of the request
+// reaches (row) or is not a string: the row is then skipped unread.
+func (f *focus) skipsRow(s string, i int) bool {
+	if f == nil {
+		return false
+	}
+	skips := false
+	jsonwalk.Members(s, i, func(lit string, escaped bool, at int) int {
+		if text(lit, escaped) == "id" {
+			if at < len(s) && s[at] == '"' {
+				end, escaped := jsonwalk.StringEnd(s, at)
+				skips = !f.row(strings.TrimSpace(text(s[at:end], escaped)))
+			} else {
+				skips = true
+			}
+		}
+		return -1 // the first member alone
+	})
+	return skips
+}
+
 func prepare(doc occkit.Document, f *focus) *Index {
-	var top [2]gjson.Result
-	members(docjson.Root(doc), rootKeys, top[:])
-	agents := readAgents(top[0])
+	s := doc.String()
 	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
-	def := newScope(defaultsPath, agents.defaults, x.names, f)
+	var agents agentsSection
+	var def scope
+	var provs []member
+	var seenAgents, seenModels bool
+	eachMember(s, 0, func(key string, i int) int {
+		switch {
+		case key == "agents" && !seenAgents:
+			seenAgents = true
+			return x.readAgents(s, i, &agents, &def, f)
+		case key == "models" && !seenModels:
+			seenModels = true
+			return readProviders(s, i, &provs, f)
+		}
+		return skip(s, i)
+	})
+	if def.models == nil { // no agents.defaults
+		def, _ = readScope("", 0, defaultsPath, x.names, f)
+	}
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 
 	r := readRoster(agents)
 	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
 	for id, m := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
-			x.agents[id] = def.with(newScope(m.at, m.v, x.names, f))
+			e, _ := readScope(m.v.Raw, 0, m.at, x.names, f)
+			x.agents[id] = def.with(e)
 		}
 	}
 
-	for id, g := range providerGroups(top[1].Get("providers")) {
+	for id, g := range providerGroups(provs) {
 		x.names[id] = id
-		if f == nil || f.provs[id] {
-			x.provs[id] = newProvider(g.key, g.merged(), id == "openai", f)
+		if f != nil && !f.provs[id] {
+			continue
+		}
+		if p := g.prepared; p != nil {
+			x.provs[id] = p
+		} else {
+			x.provs[id], _ = newProvider(g.key, g.merged().Raw, 0, id == "openai", f)
 		}
 	}
 	return x
 }
 
-// rootKeys are the document's members selection reads.
-var rootKeys = []string{"agents", "models"}
+// readAgents reads the agents section at i of s into a, the defaults
+// scope prepared as it is read into def, and returns the offset after it.
+func (x *Index) readAgents(s string, i int, a *agentsSection, def *scope, f *focus) int {
+	end := eachMember(s, i, func(key string, i int) int {
+		var v *gjson.Result
+		switch key {
+		case "defaults":
+			if def.models != nil {
+				return skip(s, i)
+			}
+			var end int
+			*def, end = readScope(s, i, defaultsPath, x.names, f)
+			return end
+		case "entries":
+			v = &a.entries
+		case "list":
+			v = &a.list
+		case "ownership":
+			v = &a.ownership
+		}
+		return first(v, s, i)
+	})
+	a.v = gjson.Parse(s[i:end])
+	return end
+}
+
+// readProviders reads the members of models.providers, the models
+// section being at i of s, into provs (left nil without a providers
+// member) and returns the offset after the section. Each config is
+// prepared as it is read, in case it is the only one of its provider ID
+// (providerGroups): a focus does not know yet which providers it keeps,
+// and preparing a config costs little more than skipping it.
+func readProviders(s string, i int, provs *[]member, f *focus) int {
+	seen := false
+	return eachMember(s, i, func(key string, i int) int {
+		if key != "providers" || seen {
+			return skip(s, i)
+		}
+		seen = true
+		*provs = []member{}
+		return eachMember(s, i, func(key string, i int) int {
+			var m member
+			end := 0
+			if opens(s, i) {
+				m.prepared, end = newProvider(key, s, i, fold(key) == "openai", f)
+				m.v = gjson.Parse(s[i:end])
+			} else {
+				m.v, end = value(s, i)
+			}
+			m.key = key
+			*provs = append(*provs, m)
+			return end
+		})
+	})
+}
+
+// first sets *v, unless v is nil or already set, to the value at i of s
+// (the first member of a name wins, as gjson reads it) and returns the
+// offset after the value.
+func first(v *gjson.Result, s string, i int) int {
+	if v == nil || v.Exists() {
+		return skip(s, i)
+	}
+	var end int
+	*v, end = value(s, i)
+	return end
+}
 
 // scope is one prepared agent scope.
 type scope struct {
@@ -234,46 +342,54 @@ type scope struct {
 	systemAgent gjson.Result
 }
 
-func newScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus) scope {
-	var s scope
-	var runtime, embedded, params, models gjson.Result
-	if v.IsObject() {
-		v.ForEach(func(k, val gjson.Result) bool {
-			switch k.String() {
-			case "agentRuntime":
-				firstOf(&runtime, val)
-			case "embeddedHarness":
-				firstOf(&embedded, val)
-			case "params":
-				firstOf(&params, val)
-			case "models":
-				firstOf(&models, val)
-			case "systemAgent":
-				firstOf(&s.systemAgent, val)
+// readScope prepares the agent scope at i of s (the scope at at) and
+// returns the offset after it; its model map is prepared as it is read.
+func readScope(s string, i int, at occkit.Path, names map[string]string, f *focus) (scope, int) {
+	var sc scope
+	var runtime, embedded, params gjson.Result
+	end := eachMember(s, i, func(key string, i int) int {
+		var v *gjson.Result
+		switch key {
+		case "agentRuntime":
+			v = &runtime
+		case "embeddedHarness":
+			v = &embedded
+		case "params":
+			v = &params
+		case "systemAgent":
+			v = &sc.systemAgent
+		case "models":
+			if sc.models == nil {
+				var end int
+				sc.models, end = readModelMap(s, i, at.Key("models"), names, f)
+				return end
 			}
-			return true
-		})
+		}
+		return first(v, s, i)
+	})
+	sc.read(at, runtime, embedded, params)
+	if sc.models == nil {
+		sc.models = &modelMap{at: at.Key("models")}
 	}
+	return sc, end
+}
+
+// read records the scope's whole-agent keys (SEL-2) and params
+// overrides (SEL-6a): its members agentRuntime, embeddedHarness and
+// params; the scope is at at.
+func (sc *scope) read(at occkit.Path, runtime, embedded, params gjson.Result) {
 	for _, m := range []struct {
 		key string
 		v   gjson.Result
 	}{{"agentRuntime", runtime}, {"embeddedHarness", embedded}} {
 		if m.v.Exists() {
-			s.sel2 = append(s.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
+			sc.sel2 = append(sc.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
 		}
 	}
 	if present(params) {
 		var scan overrideScan
 		scan.params(params, at.Key("params"))
-		s.params = scan.paths
-	}
-	s.models = newModelMap(at.Key("models"), models, names, f)
-	return s
-}
-
-func firstOf(dst *gjson.Result, v gjson.Result) {
-	if !dst.Exists() {
-		*dst = v
+		sc.params = scan.paths
 	}
 }
 
@@ -292,62 +408,92 @@ func sortPaths(ps []occkit.Path) []occkit.Path {
 
 // extend is p with the object keys appended, built in one allocation.
 func extend(p occkit.Path, keys ...string) occkit.Path {
-	var b occkit.PathBuilder
-	b.Grow(p.Len() + len(keys))
+	var ps paths
+	return ps.extend(p, keys...)
+}
+
+// paths builds paths one after the other in slabs that double up to room
+// for max elements (a slab a path when max is 0), so the paths of many
+// keys cost few allocations and those of a few keys no more memory than
+// they take.
+type paths struct {
+	b               occkit.PathBuilder
+	max, next, room int
+}
+
+// extend is p with the object keys appended.
+func (ps *paths) extend(p occkit.Path, keys ...string) occkit.Path {
+	n := p.Len() + len(keys)
+	ps.b.Reset()
+	if ps.room < n {
+		ps.room = max(n, ps.next)
+		ps.next = min(2*ps.room, ps.max)
+		ps.b.Grow(ps.room)
+	}
+	ps.room -= n
 	for i := 0; i < p.Len(); i++ {
 		if k, idx, isIdx := p.Elem(i); isIdx {
-			b.Index(idx)
+			ps.b.Index(idx)
 		} else {
-			b.Key(k)
+			ps.b.Key(k)
 		}
 	}
 	for _, k := range keys {
-		b.Key(k)
+		ps.b.Key(k)
 	}
-	return b.Path()
+	return ps.b.Path()
 }
 
-// keyMembers are the members of a model-map key that selection reads.
-var keyMembers = []string{"agentRuntime", "params"}
-
-func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *focus) *modelMap {
+// readModelMap prepares the model map at i of s (the map at at) and
+// returns the offset after it. Each key's value is read in one pass
+// ([modelKey.read]); a key the focus f cannot reach is skipped unread.
+func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *focus) (*modelMap, int) {
 	mm := &modelMap{at: at}
-	if !m.IsObject() {
-		return mm
+	if !opens(s, i) {
+		return mm, skip(s, i)
 	}
 	// The keys are read first, so the maps are made at their size (no
 	// growing); they are allocated in chunks, never copied.
 	var ks []*modelKey
 	var chunk chunks[modelKey]
-	m.ForEach(func(key, v gjson.Result) bool {
-		t := strings.TrimSpace(key.String())
+	ps := paths{max: 64 * (at.Len() + 3)}
+	end := eachMember(s, i, func(key string, i int) int {
+		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
-		if !f.key(key.String(), t, rest, qualified) {
-			return true
+		if !f.key(key, t, rest, qualified) {
+			return skip(s, i)
 		}
 		k := chunk.next()
-		k.key, k.qualified = key.String(), qualified
+		k.key, k.qualified = key, qualified
 		if qualified {
 			k.provider = fold(pre)
 		}
-		var vs [2]gjson.Result
-		members(v, keyMembers, vs[:])
-		if raw, ok := runtimeIDOf(vs[0]); ok {
-			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
-			k.policyAt = extend(at, k.key, "agentRuntime", "id")
-		}
-		if p := vs[1]; present(p) {
-			k.params, k.hasParams, k.overrides = p, true, hasParamOverride(p)
+		end := k.read(s, i)
+		if k.policy {
+			k.policyAt = ps.extend(at, k.key, "agentRuntime", "id")
 		}
 		ks = append(ks, k)
-		return true
+		return end
 	})
-	mm.byModel, mm.keys = make(map[string]keyRef, 2*len(ks)), make(map[string]*modelKey, len(ks))
-	for _, k := range ks {
-		if _, dup := mm.keys[k.key]; !dup {
-			mm.keys[k.key] = k
-		}
-		if k.provider != "" {
+	mm.index(ks, names, f)
+	return mm, end
+}
+
+// index indexes the keys ks of m, in author order; it adds the
+// providers they name to names and to the focus f.
+func (m *modelMap) index(ks []*modelKey, names map[string]string, f *focus) {
+	m.byModel, m.keys = make(map[string]keyRef, 2*len(ks)), make(map[string]*modelKey, len(ks))
+	// Most model IDs have one key: each is written once, backwards, so
+	// the first key of a spelling is the one kept. When a model ID has
+	// more than one key (the map holds fewer IDs than were written), its
+	// keys are listed again in author order.
+	refs := 0
+	last := ""
+	for i := len(ks) - 1; i >= 0; i-- {
+		k := ks[i]
+		m.keys[k.key] = k
+		if k.provider != "" && k.provider != last {
+			last = k.provider
 			if _, ok := names[k.provider]; !ok {
 				names[k.provider] = k.provider
 			}
@@ -356,16 +502,57 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 			}
 		}
 		t := strings.TrimSpace(k.key)
-		mm.addRef(t, keyRef{k: k, whole: true})
+		m.byModel[t] = keyRef{k: k, whole: true}
+		refs++
 		if _, rest, qualified := strings.Cut(t, "/"); qualified {
 			r := strings.TrimSpace(rest)
-			mm.addRef(r, keyRef{k: k})
+			m.byModel[r] = keyRef{k: k}
+			refs++
 			if r == "*" && k.provider != "" && k.policy {
-				mm.wild = append(mm.wild, k)
+				m.wild = append(m.wild, k)
 			}
 		}
 	}
-	return mm
+	slices.Reverse(m.wild)
+	if len(m.byModel) == refs {
+		return
+	}
+	clear(m.byModel)
+	for _, k := range ks {
+		t := strings.TrimSpace(k.key)
+		m.addRef(t, keyRef{k: k, whole: true})
+		if _, rest, qualified := strings.Cut(t, "/"); qualified {
+			m.addRef(strings.TrimSpace(rest), keyRef{k: k})
+		}
+	}
+}
+
+// read reads the key's value at i of s in one pass, its policy (the
+// agentRuntime's non-blank id) and its params, and returns the offset
+// after it.
+func (k *modelKey) read(s string, i int) int {
+	var runtime, params bool
+	return eachMember(s, i, func(name string, i int) int {
+		switch {
+		case name == "agentRuntime" && !runtime:
+			runtime = true
+			id, ok, end := runtimeID(s, i)
+			if ok {
+				k.policy, k.runtime = true, resolver.NormalizeRuntime(id)
+			}
+			return end
+		case name == "params" && !params:
+			params = true
+			if i < len(s) && s[i] == 'n' { // null: absent
+				return skip(s, i)
+			}
+			var end int
+			k.overrides, end = paramOverride(s, i)
+			k.params, k.hasParams = s[i:end], true
+			return end
+		}
+		return skip(s, i)
+	})
 }
 
 // chunks hands out zero values of T from slices of a growing size, so
@@ -397,65 +584,55 @@ func (m *modelMap) addRef(model string, r keyRef) {
 	}
 }
 
-// newProvider prepares the config v at models.providers.<key>; openai
-// marks the provider whose routes SEL-4 tests.
-func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
+// newProvider prepares the config at i of s, models.providers.<key>, and
+// returns the offset after it; openai marks the provider whose routes
+// SEL-4 tests. The config is read in one pass, its catalog rows as they
+// come (readRows); a row's route facts fall back on the config's, which
+// may follow the rows, so they are settled after the pass.
+func newProvider(key string, s string, i int, openai bool, f *focus) (*provider, int) {
 	p := &provider{at: occkit.NewPath("models", "providers", key)}
-	o := objectOf(v)
-	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
-		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
-		p.policyAt = extend(p.at, "agentRuntime", "id")
-	}
-	var scan overrideScan
-	scan.provider(o, p.at)
-	p.overrides = sortPaths(scan.paths)
-	p.facts(o.get("baseUrl"), o.get("api"))
-	if openai {
-		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
-	}
-
-	rows := o.get("models")
-	if !rows.IsArray() {
-		return p
-	}
-	// The rows are read into one slice first (no allocation per row),
-	// then indexed in maps made at their size.
-	var rs []*row
-	var chunk chunks[row]
-	var vals []gjson.Result // by array index, for mergeRows
-	rowsAt := p.at.Key("models")
-	i := 0
-	rows.ForEach(func(_, v gjson.Result) bool {
-		defer func() { i++ }()
-		var m [len(rowKeys)]gjson.Result
-		members(v, rowKeys[:], m[:])
-		id := m[0]
-		if !v.IsObject() || id.Type != gjson.String || !f.row(strings.TrimSpace(id.String())) {
-			return true
+	o := object{m: map[string]gjson.Result{}}
+	var rows rowsRead
+	seenRows := false
+	end := eachMember(s, i, func(name string, i int) int {
+		if name == "models" {
+			if seenRows {
+				return skip(s, i)
+			}
+			seenRows = true
+			if i >= len(s) || s[i] != '[' {
+				return skip(s, i)
+			}
+			return p.readRows(s, i, f, &rows)
 		}
-		for len(vals) < i {
-			vals = append(vals, gjson.Result{})
+		if _, dup := o.m[name]; dup {
+			return skip(s, i)
 		}
-		vals = append(vals, v)
-		r := chunk.next()
-		r.idx, r.id = i, id.String()
-		var at occkit.Path // built only for a row with a policy or a field that can hold an override
-		if m[1].Exists() || m[4].Exists() || m[5].Exists() || m[6].Exists() {
-			at = rowsAt.Index(i)
-		}
-		if raw, ok := runtimeIDOf(m[1]); ok {
-			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
-			r.policyAt = extend(at, "agentRuntime", "id")
-		}
-		var scan overrideScan
-		for j, name := range rowFields {
-			scan.rowField(name, m[4+j], at)
-		}
-		r.overrides = sortPaths(scan.paths)
-		r.rowFacts(m[2], m[3], p, openai)
-		rs = append(rs, r)
-		return true
+		val, end := value(s, i)
+		o.m[name] = val
+		return end
 	})
+	o.v = gjson.Parse(s[i:end])
+	p.config(o, openai)
+	if rows.catalog == "" { // models is not an array
+		return p, end
+	}
+	facts := rows.facts
+	for _, r := range rows.rows {
+		var base, api gjson.Result
+		if len(facts) > 0 && facts[0].r == r {
+			base, api, facts = gjson.Parse(facts[0].base), gjson.Parse(facts[0].api), facts[1:]
+		}
+		r.rowFacts(base, api, p, openai)
+	}
+	p.index(rows.rows, rows.catalog, openai)
+	return p, end
+}
+
+// index indexes the catalog rows rs of p, in array order; catalog is
+// the text of the catalog array, which mergeRows reads again for the
+// rows that share an ID.
+func (p *provider) index(rs []*row, catalog string, openai bool) {
 	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
 	var dups map[string][]*row // trimmed IDs of more than one row
 	for _, r := range rs {
@@ -482,10 +659,113 @@ func newProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
 			}
 		}
 	}
-	for _, group := range dups {
-		p.mergeRows(group, vals, openai)
+	if dups == nil {
+		return
 	}
-	return p
+	texts := map[int]string{} // by array index, the rows that share an ID
+	for _, group := range dups {
+		for _, r := range group {
+			texts[r.idx] = ""
+		}
+	}
+	jsonwalk.Elements(catalog, 0, func(idx, i int) int {
+		end := skip(catalog, i)
+		if _, ok := texts[idx]; ok {
+			texts[idx] = catalog[i:end]
+		}
+		return end
+	})
+	for _, group := range dups {
+		raws := make([]string, len(group))
+		for i, r := range group {
+			raws[i] = texts[r.idx]
+		}
+		p.mergeRows(group, raws, openai)
+	}
+}
+
+// config reads p's own members o: its policy, request overrides and
+// route facts.
+func (p *provider) config(o object, openai bool) {
+	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
+		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
+		p.policyAt = extend(p.at, "agentRuntime", "id")
+	}
+	var scan overrideScan
+	scan.provider(o, p.at)
+	p.overrides = sortPaths(scan.paths)
+	p.facts(o.get("baseUrl"), o.get("api"))
+	if openai {
+		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
+	}
+}
+
+// rowsRead are the catalog rows a preparation keeps, in array order, and
+// the text of the catalog array; facts holds, in the same order, the
+// text of the baseUrl and api of the rows that have either.
+type rowsRead struct {
+	catalog string
+	rows    []*row
+	facts   []rowFact
+	chunk   chunks[row] // the rows are allocated in chunks, never copied
+}
+
+type rowFact struct {
+	r         *row
+	base, api string // "" when absent
+}
+
+// readRows reads the catalog at i of s (the rows of p) and returns the
+// offset after it: the rows with a string ID that the focus f can
+// reach, each read in one pass, their route facts left to the caller.
+func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
+	rowsAt := p.at.Key("models")
+	end := jsonwalk.Elements(s, i, func(idx, i int) int {
+		if !opens(s, i) || f.skipsRow(s, i) {
+			return skip(s, i)
+		}
+		var m [len(rowKeys)]string // the text of each member read, "" when absent
+		end := eachMember(s, i, func(name string, i int) int {
+			end := skip(s, i)
+			if j := slices.Index(rowKeys[:], name); j >= 0 && m[j] == "" {
+				m[j] = s[i:end]
+			}
+			return end
+		})
+		id := m[0]
+		if id == "" || id[0] != '"' {
+			return end
+		}
+		id = text(id, strings.IndexByte(id, '\\') >= 0)
+		if !f.row(strings.TrimSpace(id)) {
+			return end
+		}
+		r := rows.chunk.next()
+		r.idx, r.id = idx, id
+		var at occkit.Path // built only for a row with a policy or a field that can hold an override
+		if m[1] != "" || m[4] != "" || m[5] != "" || m[6] != "" {
+			at = rowsAt.Index(idx)
+		}
+		if raw, ok := runtimeIDOf(gjson.Parse(m[1])); ok {
+			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
+			r.policyAt = extend(at, "agentRuntime", "id")
+		}
+		var scan overrideScan
+		for j, name := range rowFields {
+			scan.rowField(name, gjson.Parse(m[4+j]), at)
+		}
+		r.overrides = sortPaths(scan.paths)
+		rows.rows = append(rows.rows, r)
+		if m[2] != "" || m[3] != "" {
+			rows.facts = append(rows.facts, rowFact{r, m[2], m[3]})
+		}
+		return end
+	})
+	if end < 0 {
+		end = skip(s, i)
+	}
+	rows.catalog = s[i:end]
+	return end
 }
 
 // rowKeys are the members of a catalog row that selection reads: its ID,
@@ -497,13 +777,14 @@ var rowKeys = [...]string{"id", "agentRuntime", "baseUrl", "api", "headers", "pa
 // the request overrides (SEL-6) and the base URL and API (SEL-4). The
 // policy stays the first row's (SEL-1). The SPEC is silent on duplicate
 // rows; this is how OpenClaw merges them.
-func (p *provider) mergeRows(group []*row, vals []gjson.Result, openai bool) {
+// raws holds the text of each row of group.
+func (p *provider) mergeRows(group []*row, raws []string, openai bool) {
 	var scan overrideScan
 	var base, api gjson.Result
 	seen := map[string]bool{}
-	for _, r := range group {
+	for i, r := range group {
 		at := p.at.Key("models").Index(r.idx)
-		vals[r.idx].ForEach(func(k, v gjson.Result) bool {
+		gjson.Parse(raws[i]).ForEach(func(k, v gjson.Result) bool {
 			name := k.String()
 			if seen[name] {
 				return true
@@ -556,24 +837,11 @@ func (r *route) facts(base, api gjson.Result) {
 }
 
 // object is an object whose direct members are looked up by key, each
-// the first of its name (as gjson's Get), located in one pass.
+// the first of its name (as gjson's Get), located in one pass; m is nil
+// when v is not an object.
 type object struct {
 	v gjson.Result
 	m map[string]gjson.Result
-}
-
-func objectOf(v gjson.Result) object {
-	o := object{v: v}
-	if v.IsObject() {
-		o.m = map[string]gjson.Result{}
-		v.ForEach(func(k, val gjson.Result) bool {
-			if _, dup := o.m[k.String()]; !dup {
-				o.m[k.String()] = val
-			}
-			return true
-		})
-	}
-	return o
 }
 
 // get is the member k (a plain key, no path syntax).

@@ -571,7 +571,7 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 	x.defMap = x.keysOf(x.defaults.get("models"))
 	x.roster = readRoster(readAgents(agents))
 	x.implicit = x.roster.implicitAgent(agents.Get("ownership"), agents.Get("defaults.systemAgent.agentId"))
-	x.groups = providerGroups(x.provs)
+	x.groups = providerGroups(gjsonMembers(x.provs))
 	if !indexed {
 		return x
 	}

@@ -190,6 +190,16 @@ func runtimeControl(key string, v gjson.Result) bool {
 	return false
 }
 
+// controlKey reports whether key names a runtime control, whatever its
+// value: [runtimeControl] is false for every other key.
+func controlKey(key string) bool {
+	switch key {
+	case "thinking", "fastMode", "fast_mode", "fastAutoOnSeconds", "fast_auto_on_seconds", "fastSeconds", "fast_seconds":
+		return true
+	}
+	return false
+}
+
 // positiveInt reports a JSON number whose value is an integer ≥ 1 (`2.0`
 // and `1e3` too, as a JavaScript number reads them).
 func positiveInt(v gjson.Result) bool {

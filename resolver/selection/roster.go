@@ -99,39 +99,12 @@ type roster struct {
 	byID    map[string]rosterMember
 }
 
-// members sets out[i] to the first member of the object o named keys[i]
-// (gjson's Get of a plain key, for several keys in one pass over o); a
-// member that is absent stays the zero Result (Exists false).
-func members(o gjson.Result, keys []string, out []gjson.Result) {
-	if !o.IsObject() {
-		return
-	}
-	left := len(keys)
-	o.ForEach(func(k, v gjson.Result) bool {
-		name := k.String()
-		for i, key := range keys {
-			if name == key && !out[i].Exists() {
-				out[i] = v
-				left--
-			}
-		}
-		return left > 0
-	})
-}
-
 // agentsSection is what selection reads of `agents`, each member the
-// first of its name, located in one pass ([readAgents]).
+// first of its name (the defaults scope is prepared as it is read:
+// [Index.readAgents]).
 type agentsSection struct {
 	v                                  gjson.Result
 	defaults, entries, list, ownership gjson.Result
-}
-
-var agentsKeys = []string{"defaults", "entries", "list", "ownership"}
-
-func readAgents(agents gjson.Result) agentsSection {
-	var m [4]gjson.Result
-	members(agents, agentsKeys, m[:])
-	return agentsSection{v: agents, defaults: m[0], entries: m[1], list: m[2], ownership: m[3]}
 }
 
 func readRoster(a agentsSection) roster {
@@ -231,26 +204,33 @@ type providerGroup struct {
 	key     string // the spelling reasons name
 	members []gjson.Result
 	keys    []string
+	// prepared is the config prepared as it was read, when the group
+	// has one member (merged is that member).
+	prepared *provider
 }
 
-// providerGroups groups the object members of models.providers by
-// normalized ID and picks, per ID, the members that merge.
-func providerGroups(provs gjson.Result) map[string]providerGroup {
-	if !provs.IsObject() {
+// member is one member of models.providers: its key and its value, and
+// the value prepared when it was read (or nil).
+type member struct {
+	key      string
+	v        gjson.Result
+	prepared *provider
+}
+
+// providerGroups groups the object members of models.providers (provs,
+// in author order) by normalized ID and picks, per ID, the members that
+// merge.
+func providerGroups(provs []member) map[string]providerGroup {
+	if provs == nil {
 		return nil
 	}
-	type cand struct {
-		key string
-		v   gjson.Result
-	}
-	byID := map[string][]cand{}
-	provs.ForEach(func(k, v gjson.Result) bool {
-		if v.IsObject() {
-			id := fold(k.String())
-			byID[id] = append(byID[id], cand{k.String(), v})
+	byID := map[string][]member{}
+	for _, m := range provs {
+		if m.v.IsObject() {
+			id := fold(m.key)
+			byID[id] = append(byID[id], m)
 		}
-		return true
-	})
+	}
 	out := make(map[string]providerGroup, len(byID))
 	for id, cs := range byID {
 		if id == "" {
@@ -269,7 +249,7 @@ func providerGroups(provs gjson.Result) map[string]providerGroup {
 				spell = t
 			}
 		}
-		var ms []cand
+		var ms []member
 		for _, c := range cs {
 			if strings.TrimSpace(c.key) == spell {
 				ms = append(ms, c)
@@ -282,6 +262,9 @@ func providerGroups(provs gjson.Result) map[string]providerGroup {
 			}
 		}
 		g := providerGroup{key: ms[0].key}
+		if len(ms) == 1 {
+			g.prepared = ms[0].prepared
+		}
 		for _, m := range ms {
 			g.members = append(g.members, m.v)
 			g.keys = append(g.keys, m.key)

@@ -10,7 +10,7 @@
 //     error path are those of validating the whole document. A schema
 //     whose outcome depends on keys it does not name has no projection.
 //   - [NewChecker] compiles a [Checker] that accepts, in one pass over
-//     the bytes (the shared walker, compile/internal/jsonwalk) and
+//     the bytes (the shared walker, internal/jsonwalk) and
 //     without allocating, documents that certainly pass; anything else
 //     goes to the validator. It is about ten times cheaper than the
 //     validator on a decoded map (BenchmarkValidateSizes in compile).

@@ -7,13 +7,13 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // Checker is DOC-5 fast acceptance. Most documents pass the schema, and a
 // pass needs no error tree, so compile.Validator first asks a Checker
 // compiled from the schema, which reads the document bytes once, in
-// place, with the shared schema walker (compile/internal/jsonwalk, reading
+// place, with the shared schema walker (internal/jsonwalk, reading
 // JSON as encoding/json with UseNumber does) and allocates nothing on the
 // way. A Checker only ever answers "certainly valid" or "not sure": it is
 // built only from keywords whose meaning it reproduces (any other keyword

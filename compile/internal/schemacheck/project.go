@@ -11,7 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
 
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // DOC-5 projection. The schema leaves objects open and asserts the types

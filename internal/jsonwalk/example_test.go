@@ -3,7 +3,7 @@ package jsonwalk_test
 import (
 	"fmt"
 
-	"github.com/occkit/occkit/compile/internal/jsonwalk"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // A schema for {"port": integer} in a closed object; every other key is
