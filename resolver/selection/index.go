@@ -49,10 +49,13 @@ type agent struct {
 // `models`).
 type modelMap struct {
 	at occkit.Path
-	// byModel holds, in author order, the keys that can name a model ID:
-	// under the trimmed key (whole) and under the trimmed part after the
-	// key's first slash.
-	byModel map[string]keyRefs
+	// byModel holds the first key, in author order, that can name a
+	// model ID: under the trimmed key (whole) and under the trimmed part
+	// after the key's first slash. Most model IDs have one key; where
+	// more keys name one (keyRef.more), dups holds them all in author
+	// order. A decision reads a small value in place.
+	byModel map[string]keyRef
+	dups    map[string][]keyRef
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
 	// keys holds every key as written (the first of duplicates).
@@ -62,6 +65,7 @@ type modelMap struct {
 type keyRef struct {
 	k     *modelKey
 	whole bool // indexed under the whole key, not the part after the slash
+	more  bool // in byModel: other keys name the model too (see dups)
 }
 
 // modelKey is one member of a model map.
@@ -338,7 +342,7 @@ func newModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *foc
 		ks = append(ks, k)
 		return true
 	})
-	mm.byModel, mm.keys = make(map[string]keyRefs, 2*len(ks)), make(map[string]*modelKey, len(ks))
+	mm.byModel, mm.keys = make(map[string]keyRef, 2*len(ks)), make(map[string]*modelKey, len(ks))
 	for _, k := range ks {
 		if _, dup := mm.keys[k.key]; !dup {
 			mm.keys[k.key] = k
@@ -376,30 +380,21 @@ func (c *chunks[T]) next() *T {
 	return &c.buf[len(c.buf)-1]
 }
 
-// keyRefs are the keys of one byModel entry in author order: the first
-// held in place (most model IDs have one key), the others after it.
-type keyRefs struct {
-	first keyRef
-	more  []keyRef
-}
-
-func (l *keyRefs) len() int { return 1 + len(l.more) }
-
-func (l *keyRefs) at(i int) keyRef {
-	if i == 0 {
-		return l.first
-	}
-	return l.more[i-1]
-}
-
 func (m *modelMap) addRef(model string, r keyRef) {
-	l, ok := m.byModel[model]
-	if !ok {
-		m.byModel[model] = keyRefs{first: r}
-		return
+	first, ok := m.byModel[model]
+	switch {
+	case !ok:
+		m.byModel[model] = r
+	case !first.more:
+		first.more = true
+		m.byModel[model] = first
+		if m.dups == nil {
+			m.dups = map[string][]keyRef{}
+		}
+		m.dups[model] = []keyRef{first, r}
+	default:
+		m.dups[model] = append(m.dups[model], r)
 	}
-	l.more = append(l.more, r)
-	m.byModel[model] = l
 }
 
 // newProvider prepares the config v at models.providers.<key>; openai
@@ -616,7 +611,7 @@ func (x *Index) agent(id string) *agent {
 // OpenClaw, counts only agents.defaults' params; an agent ID that
 // normalizes to nothing is refused.
 func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
-	if strings.TrimSpace(agentID) == "" {
+	if trim(agentID) == "" {
 		return x.agent(x.implicit), &x.none, nil
 	}
 	id, ok := normalizeAgentID(agentID)
@@ -630,7 +625,7 @@ func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
 // lower is strings.ToLower(strings.TrimSpace(s)), without allocating for
 // a provider ID the document names.
 func (x *Index) lower(s string) string {
-	s = strings.TrimSpace(s)
+	s = trim(s)
 	var buf [64]byte
 	if len(s) > len(buf) {
 		return strings.ToLower(s)
@@ -677,14 +672,16 @@ func (p *provider) routeRow(model string) *row {
 }
 
 // row finds the first catalog row, in array order, that names
-// provider/model (REF-4, [resolver.MatchRow]).
-func (p *provider) row(provider, model string) *row {
+// provider/model (REF-4, [resolver.MatchRow]); bare is p.routeRow(model).
+func (p *provider) row(bare *row, provider, model string) *row {
 	if p == nil || model == "" || p.bare == nil {
 		return nil
 	}
-	best := p.bare[model]
-	if q := p.qual[qualKey{provider, model}]; q != nil && (best == nil || q.idx < best.idx) {
-		best = q
+	best := bare
+	if len(p.qual) > 0 {
+		if q := p.qual[qualKey{provider, model}]; q != nil && (best == nil || q.idx < best.idx) {
+			best = q
+		}
 	}
 	for _, r := range p.other {
 		if best != nil && r.idx >= best.idx {

@@ -135,7 +135,9 @@ type oResult struct {
 
 func (st *oState) done(v verdict) oResult {
 	d := decision{provider: st.provider, model: st.model} // no trail: the reasons are the reference's
-	return oResult{Result: d.done(v), Reasons: st.reasons}
+	var r Result
+	d.done(&r, v)
+	return oResult{Result: r, Reasons: st.reasons}
 }
 
 // ignoreWholeAgentKeys records the whole-agent runtime keys selection
@@ -441,34 +443,37 @@ func (st *oState) tail() *decision {
 	f := st.facts
 	p := &provider{route: route{baseURL: f.BaseURL, stripped: f.BaseURLStripped, api: f.API, overrides: f.Overrides,
 		official: OfficialOpenAIRoute(f)}}
-	return &decision{x: &Index{}, reg: st.reg, provider: st.provider, model: st.model, agent: &agent{}, params: &agent{}, prov: p}
+	return &decision{trail: trail{x: &Index{}, agent: &agent{}, params: &agent{}}, reg: st.reg, provider: st.provider, model: st.model, prov: p,
+		routeKnown: true, routeOf: st.provider}
 }
 
-func (st *oState) record(d *decision) {
-	st.reasons = append(append(st.reasons, d.why.tail[:d.why.n]...), d.why.more...)
+// record appends the reasons d kept, policyAt being the path of the
+// policy it decided by.
+func (st *oState) record(d *decision, policyAt occkit.Path) {
+	st.reasons = d.kept(st.reasons, policyAt)
 }
 
 func (st *oState) locked(rt string) (verdict, error) {
 	d := st.tail()
-	defer st.record(d)
+	defer st.record(d, occkit.Root())
 	return d.locked(rt)
 }
 
 func (st *oState) sessionOverride(rt string) (verdict, bool) {
 	d := st.tail()
-	defer st.record(d)
+	defer st.record(d, occkit.Root())
 	return d.sessionOverride(rt)
 }
 
 func (st *oState) auto(src Source, ambiguous bool) verdict {
 	d := st.tail()
-	defer st.record(d)
+	defer st.record(d, occkit.Root())
 	return d.auto(src, ambiguous)
 }
 
 func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	d := st.tail()
-	defer st.record(d)
+	defer st.record(d, p)
 	return d.explicit(rt, src, p, rule)
 }
 

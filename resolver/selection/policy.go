@@ -44,15 +44,15 @@ func LookupPolicy(doc occkit.Document, req Request) (Policy, error) {
 	if err != nil {
 		return Policy{}, err
 	}
-	d := decision{x: x, provider: provider, model: model, agent: lookup, params: params}
+	d := decision{trail: trail{x: x, agent: lookup, params: params}, provider: provider, model: model}
 	var reasons []resolver.Reason
 	pol := d.lookup(&reasons)
 	out := Policy{Runtime: resolver.RuntimeAuto, Source: SourceImplicit, Path: occkit.Root(), Ambiguous: pol.ambiguous, Provider: provider}
-	if pol.provider != "" && out.Provider == "" {
-		out.Provider = pol.provider
+	if p := pol.provider(); p != "" && out.Provider == "" {
+		out.Provider = p
 	}
-	if pol.found {
-		out.Runtime, out.Source, out.Path = pol.runtime, pol.source, pol.path
+	if pol.found() {
+		out.Runtime, out.Source, out.Path = pol.runtime(), pol.source(), pol.path()
 	}
 	out.Reasons = reasons
 	return out, nil

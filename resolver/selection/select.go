@@ -3,6 +3,7 @@ package selection
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -151,8 +152,8 @@ func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 // Select decides one turn on the prepared document; see the package
 // function [Select]. It allocates nothing in the common case (see
 // [Index]): the Result's reasons are rebuilt only by [Result.Reasons].
-func (x *Index) Select(req Request, reg *Registry) (Result, error) {
-	provider, model, err := targetOf(x.lower(req.Provider), req.Model)
+func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
+	provider, model, trimmed, err := targetOf(x.lower(req.Provider), req.Model)
 	if err != nil {
 		return Result{}, err
 	}
@@ -160,61 +161,77 @@ func (x *Index) Select(req Request, reg *Registry) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	d := decision{x: x, reg: reg, provider: provider, model: model, agent: lookup, params: params, reqModel: model}
+	// Set field by field: a Result and a decision are built in place,
+	// never copied whole but for the trail.
+	var d decision
+	d.x, d.agent, d.params, d.reg, d.provider, d.model, d.reqModel = x, lookup, params, reg, provider, model, model
 	if provider != "" {
-		d.reqModel = strings.TrimSpace(req.Model)
+		d.reqModel = trimmed
 	}
-	d.why.x, d.why.agent, d.why.params, d.why.reqModel = x, d.agent, params, d.reqModel
 
+	// A fresh session (the common case) says nothing: its checks are
+	// skipped whole.
 	ses := req.Session
-	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
-		d.why.note = resolver.Reason{Rule: "SEL-8", Value: b, Note: "ACP session keeps its ACP backend"}
-		d.why.hasNote = true
-		return d.done(verdict{runtime: b, source: SourceSession, acp: true, requested: b}), nil
-	}
-	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
-		d.why.note = resolver.Reason{Rule: "SEL-8", Value: resolver.NormalizeRuntime(h), Note: "historical harness ID does not pin the next turn"}
-		d.why.hasNote = true
+	fresh := len(ses.ACPBackend)|len(ses.HistoricalHarnessID)|len(ses.LockedOwner)|len(ses.Override) == 0
+	if !fresh {
+		if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
+			d.keep(siteACP, occkit.Root(), b)
+			d.hasNote = true
+			d.done(&res, verdict{runtime: b, source: SourceSession, acp: true, requested: b})
+			return res, nil
+		}
+		if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
+			d.keep(siteHistorical, occkit.Root(), resolver.NormalizeRuntime(h))
+			d.hasNote = true
+		}
 	}
 
-	d.why.routed, d.why.lookupProvider = true, provider
+	d.routed, d.bareLookup = true, provider == ""
 	pol := d.lookup(nil)
-	if pol.provider != "" && d.provider == "" {
-		d.provider = pol.provider
-	}
-	d.route()
-
-	lockedAuto := false
-	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-		rt := resolver.NormalizeRuntime(o)
-		if rt != resolver.RuntimeAuto {
-			d.reason("SEL-8", occkit.Root(), rt, "locked native transcript keeps its owner")
-			sel, err := d.locked(rt)
-			return d.done(sel), err
-		}
-		// As in OpenClaw: a locked owner recorded as automatic pins
-		// nothing, and the session override is not consulted.
-		d.reason("SEL-8", occkit.Root(), rt, "locked owner is automatic: configured policy applies, the session override is not consulted")
-		lockedAuto = true
-	}
-	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
-		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
-			return d.done(sel), nil
-		}
+	if p := pol.provider(); p != "" && d.provider == "" {
+		d.provider = p
 	}
 
-	if !pol.found {
-		pol.runtime, pol.source = resolver.RuntimeAuto, SourceImplicit
+	if !fresh {
+		lockedAuto := false
+		if o := strings.TrimSpace(ses.LockedOwner); o != "" {
+			rt := resolver.NormalizeRuntime(o)
+			if rt != resolver.RuntimeAuto {
+				d.keep(siteLocked, occkit.Root(), rt)
+				sel, err := d.locked(rt)
+				d.done(&res, sel)
+				return res, err
+			}
+			// As in OpenClaw: a locked owner recorded as automatic pins
+			// nothing, and the session override is not consulted.
+			d.keep(siteLockedAuto, occkit.Root(), rt)
+			lockedAuto = true
+		}
+		if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
+			if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
+				d.done(&res, sel)
+				return res, nil
+			}
+		}
+	}
+
+	rt := resolver.RuntimeAuto
+	if pol.found() {
+		rt = pol.runtime()
 	}
 	var sel verdict
-	if pol.runtime == resolver.RuntimeAuto {
+	switch rt {
+	case resolver.RuntimeAuto:
 		// An explicit `auto` (or `default`) policy chooses nothing: the
 		// decision is automatic, with the implicit source, as in OpenClaw.
 		sel = d.auto(SourceImplicit, pol.ambiguous)
-	} else {
-		sel, err = d.explicit(pol.runtime, pol.source, pol.path, ruleFor(pol.runtime))
+	case string(occkit.HarnessOpenClaw):
+		sel = verdict{runtime: rt, source: pol.source(), requested: rt}
+	default:
+		sel, err = d.explicit(rt, pol.source(), pol.path(), "")
 	}
-	return d.done(sel), err
+	d.done(&res, sel)
+	return res, err
 }
 
 func ruleFor(runtime string) string {
@@ -225,70 +242,162 @@ func ruleFor(runtime string) string {
 }
 
 // trail is what a Result keeps to rebuild its reason chain: the prepared
-// agent (its SEL-2 reasons), the session note, whether the document's
-// policy and route were consulted (SEL-1, SEL-6: rebuilt from the index),
-// and the reasons of the session and the plugins, which cannot be
-// rebuilt without asking again.
+// agent (its SEL-2 reasons), whether the document's policy and route
+// were consulted (SEL-1, SEL-6: rebuilt from the index), and the reasons
+// that cannot be rebuilt without asking again: the session note (ACP
+// backend or historical harness ID), then what the session and the
+// plugins said. A Result is returned by value, so the trail is kept
+// small: two reasons in place as a site (a fixed rule and note) and a
+// value, the others whole in more.
 type trail struct {
-	x              *Index
-	agent          *agent
-	params         *agent          // the agent whose params count (see Index.agentsFor)
-	note           resolver.Reason // ACP backend or historical harness ID
-	hasNote        bool
-	routed         bool
-	lookupProvider string // the provider the SEL-1 lookup ran with
-	reqModel       string // see decision.reqModel
-	n              int
-	tail           [2]resolver.Reason
-	more           []resolver.Reason
+	x      *Index
+	agent  *agent
+	params *agent // the agent whose params count (see Index.agentsFor)
+	// reqModel is the request's model ID as written (trimmed), which
+	// names the models map key whose params count (see paramsKey).
+	reqModel string
+	// hasNote: the first kept reason is the session note, which comes
+	// before the document's reasons.
+	hasNote bool
+	routed  bool
+	// bareLookup: the SEL-1 lookup ran without a provider (a bare model
+	// ID); else with the Result's provider.
+	bareLookup bool
+	n          uint8
+	tail       [2]keptReason
+	more       []resolver.Reason
 }
 
-func (t *trail) add(r resolver.Reason) {
-	if t.n < len(t.tail) {
-		t.tail[t.n] = r
+// keptReason is a reason kept in place: its site's rule and note, its
+// value, and its path: the deciding policy's (atPolicy) or the root.
+type keptReason struct {
+	site     site
+	atPolicy bool
+	value    string
+}
+
+// site names the fixed rule and note of a reason a decision keeps.
+type site uint8
+
+const (
+	siteWhole site = iota // a whole reason, the next of trail.more
+	siteACP
+	siteHistorical
+	siteNoProvider
+	siteNoCodex
+	siteOfficial
+	siteCustomRoute
+	siteNoClaim
+	siteTopClaim
+	siteCLI
+	siteSupports
+	siteLocked
+	siteLockedAuto
+	siteOverrideAuto
+	siteOverrideWins
+	siteOverrideCLI
+)
+
+var sites = [...]struct{ rule, note string }{
+	siteACP:          {"SEL-8", "ACP session keeps its ACP backend"},
+	siteHistorical:   {"SEL-8", "historical harness ID does not pin the next turn"},
+	siteNoProvider:   {"SEL-3", "provider unknown: no plugin is asked"},
+	siteNoCodex:      {"SEL-4", "official OpenAI route, but no codex harness is registered"},
+	siteOfficial:     {"SEL-4", "official OpenAI Responses route without request overrides"},
+	siteCustomRoute:  {"SEL-4", "custom route, adapter or request overrides keep openai on openclaw"},
+	siteNoClaim:      {"SEL-3", "no plugin claims the route"},
+	siteTopClaim:     {"SEL-3", "highest priority claim wins"},
+	siteCLI:          {"SEL-7", "CLI backend runs through the built-in openclaw harness"},
+	siteSupports:     {"SEL-5", "explicit runtime supports the route"},
+	siteLocked:       {"SEL-8", "locked native transcript keeps its owner"},
+	siteLockedAuto:   {"SEL-8", "locked owner is automatic: configured policy applies, the session override is not consulted"},
+	siteOverrideAuto: {"SEL-8", "session override is automatic: configured policy applies"},
+	siteOverrideWins: {"SEL-8", "session override wins over configured policy"},
+	siteOverrideCLI:  {"SEL-8", "session override selects the CLI backend"},
+}
+
+// keep records the reason of site s with value v at path p: the root,
+// or the deciding policy's path (the one a decision's lookup finds).
+func (t *trail) keep(s site, p occkit.Path, v string) {
+	if t.n < uint8(len(t.tail)) {
+		t.tail[t.n] = keptReason{site: s, atPolicy: p.Len() > 0, value: v}
 		t.n++
 		return
 	}
+	t.more = append(t.more, resolver.Reason{Rule: sites[s].rule, Path: p, Value: v, Note: sites[s].note})
+}
+
+// add records a whole reason.
+func (t *trail) add(r resolver.Reason) {
+	if t.n < uint8(len(t.tail)) {
+		t.tail[t.n] = keptReason{site: siteWhole}
+		t.n++
+	}
 	t.more = append(t.more, r)
+}
+
+// kept appends the kept reasons to out, policyAt being the path of the
+// deciding policy.
+func (t *trail) kept(out []resolver.Reason, policyAt occkit.Path) []resolver.Reason {
+	j := 0
+	for _, k := range t.tail[:t.n] {
+		if k.site == siteWhole {
+			out = append(out, t.more[j])
+			j++
+			continue
+		}
+		p := occkit.Root()
+		if k.atPolicy {
+			p = policyAt
+		}
+		out = append(out, resolver.Reason{Rule: sites[k.site].rule, Path: p, Value: k.value, Note: sites[k.site].note})
+	}
+	return append(out, t.more[j:]...)
 }
 
 func (t *trail) reasons(s Result) []resolver.Reason {
 	if t.x == nil {
 		return nil
 	}
-	out := make([]resolver.Reason, 0, len(t.agent.sel2)+t.n+len(t.more)+4)
+	out := make([]resolver.Reason, 0, len(t.agent.sel2)+int(t.n)+len(t.more)+4)
 	out = append(out, t.agent.sel2...)
-	if t.hasNote {
-		out = append(out, t.note)
-	}
+	noteAt := len(out)
+	var policyAt occkit.Path
 	if t.routed {
-		d := decision{x: t.x, agent: t.agent, params: t.params, provider: t.lookupProvider, model: s.Model, reqModel: t.reqModel}
-		d.lookup(&out)
+		d := decision{trail: trail{x: t.x, agent: t.agent, params: t.params, reqModel: t.reqModel}, provider: s.Provider, model: s.Model}
+		if t.bareLookup {
+			d.provider = ""
+		}
+		if pol := d.lookup(&out); pol.found() {
+			policyAt = pol.path()
+		}
 		d.provider = s.Provider
 		d.route()
 		for _, p := range d.overrides() {
 			out = append(out, resolver.Reason{Rule: "SEL-6", Path: p, Note: "authored request override"})
 		}
 	}
-	out = append(out, t.tail[:t.n]...)
-	return append(out, t.more...)
+	if !t.hasNote {
+		return t.kept(out, policyAt)
+	}
+	// The session note comes before the document's reasons.
+	kept := t.kept(nil, policyAt)
+	out = slices.Insert(out, noteAt, kept[0])
+	return append(out, kept[1:]...)
 }
 
-// decision is one Select in progress.
+// decision is one Select in progress; it records its reasons in its
+// trail, which becomes the Result's.
 type decision struct {
-	x               *Index
+	trail
 	reg             *Registry
 	provider, model string
-	// reqModel is the request's model ID as written (trimmed), which
-	// names the models map key whose params count (see paramsKeys).
-	reqModel string
-	agent    *agent
-	params   *agent // whose params and model params count as overrides
-	prov     *provider
-	row      *row
-	why      trail
-	// none is the route without a provider config (see facts).
-	none route
+	prov            *provider
+	row             *row
+	// routeKnown: prov and row are the route of routeOf/model, found by
+	// the lookup or by route.
+	routeKnown bool
+	routeOf    string
 }
 
 // Paths every decision names; a Path is immutable and shared.
@@ -296,8 +405,9 @@ var (
 	defaultsPath = occkit.NewPath("agents", "defaults")
 )
 
+// reason records a reason whose note is no site's.
 func (d *decision) reason(rule string, p occkit.Path, value, note string) {
-	d.why.add(resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
+	d.add(resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
 }
 
 // verdict is what a decision step chooses: a Result but for the route
@@ -309,13 +419,13 @@ type verdict struct {
 	acp, fallback                  bool
 }
 
-// done is the Result of the verdict v.
-func (d *decision) done(v verdict) Result {
+// done sets r to the Result of the verdict v.
+func (d *decision) done(r *Result, v verdict) {
 	if v.requested == "" {
 		v.requested = resolver.RuntimeAuto
 	}
-	return Result{Runtime: v.runtime, Source: v.source, CLIBackend: v.cliBackend, ACP: v.acp, Fallback: v.fallback,
-		Requested: v.requested, Provider: d.provider, Model: d.model, why: d.why}
+	r.Runtime, r.Source, r.CLIBackend, r.ACP, r.Fallback = v.runtime, v.source, v.cliBackend, v.acp, v.fallback
+	r.Requested, r.Provider, r.Model, r.why = v.requested, d.provider, d.model, d.trail
 }
 
 func (d *decision) ref() string {
@@ -328,16 +438,28 @@ func (d *decision) ref() string {
 	return d.provider + "/" + d.model
 }
 
-// target normalizes the request's provider and model (REF-1, REF-2).
-func target(provider, model string) (string, string, error) {
-	return targetOf(strings.ToLower(strings.TrimSpace(provider)), model)
+// trim is strings.TrimSpace, at the cost of two byte tests for a string
+// with no space at either end.
+func trim(s string) string {
+	if n := len(s); n > 0 && ' ' < s[0] && s[0] < 0x80 && ' ' < s[n-1] && s[n-1] < 0x80 {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
-// targetOf is target of a provider already trimmed and lower-cased.
-func targetOf(p, model string) (string, string, error) {
-	m := strings.TrimSpace(model)
-	if strings.Contains(p, "/") {
-		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
+// target normalizes the request's provider and model (REF-1, REF-2).
+func target(provider, model string) (string, string, error) {
+	p, m, _, err := targetOf(strings.ToLower(strings.TrimSpace(provider)), model)
+	return p, m, err
+}
+
+// targetOf is target of a provider already trimmed and lower-cased; it
+// also returns the model as written, trimmed.
+func targetOf(p, model string) (provider, id, trimmed string, err error) {
+	trimmed = trim(model)
+	m := trimmed
+	if strings.IndexByte(p, '/') >= 0 {
+		return "", "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
 	}
 	if p == "" {
 		if r, ok := resolver.ParseRef(m); ok {
@@ -350,9 +472,9 @@ func targetOf(p, model string) (string, string, error) {
 	// wildcard keys and agentRuntime), as in OpenClaw; without either there
 	// is nothing to select for.
 	if m == "" && p == "" {
-		return "", "", occkit.Invalid("SEL-1", occkit.Root(), "a provider or a model ID is required")
+		return "", "", "", occkit.Invalid("SEL-1", occkit.Root(), "a provider or a model ID is required")
 	}
-	return p, m, nil
+	return p, m, trimmed, nil
 }
 
 func runtimeValue(v gjson.Result) string {
@@ -377,64 +499,115 @@ func runtimeIDOf(ar gjson.Result) (string, bool) {
 	return id.String(), true
 }
 
+// policyHit is what the SEL-1 lookup found: the policy of a model key,
+// of a catalog row or of a provider, or none (ambiguous: a bare model ID
+// matched keys of different providers). It is small, so that a decision
+// receives it in registers.
 type policyHit struct {
-	found     bool
-	ambiguous bool
-	runtime   string
-	source    Source
-	path      occkit.Path
-	provider  string // provider of the matched key, for bare model IDs
+	ambiguous  bool
+	byProvider bool      // at is the provider's (SourceProvider)
+	key        *modelKey // the model key found (exact or wildcard)
+	at         *route    // the catalog row or provider found
+}
+
+func (h policyHit) found() bool { return h.key != nil || h.at != nil }
+
+func (h policyHit) runtime() string {
+	if h.key != nil {
+		return h.key.runtime
+	}
+	return h.at.runtime
+}
+
+func (h policyHit) source() Source {
+	if h.byProvider {
+		return SourceProvider
+	}
+	return SourceModel
+}
+
+// path is where the policy is.
+func (h policyHit) path() occkit.Path {
+	if h.key != nil {
+		return h.key.policyAt
+	}
+	return h.at.policyAt
+}
+
+// provider is the provider of the model key found, which names it for a
+// bare model ID.
+func (h policyHit) provider() string {
+	if h.key != nil {
+		return h.key.provider
+	}
+	return ""
 }
 
 // lookup applies the SEL-1 lookup order; rec, when set, receives its
 // reason.
 func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
-	note := func(p occkit.Path, value, text string) {
-		if rec != nil {
-			*rec = append(*rec, resolver.Reason{Rule: "SEL-1", Path: p, Value: value, Note: text})
-		}
-	}
-	hit := func(p occkit.Path, rt string, src Source, text, provider string) policyHit {
-		note(p, rt, text)
-		return policyHit{found: true, runtime: rt, source: src, path: p, provider: provider}
-	}
 	// 1. exact model keys, entry scope then defaults.
 	if d.model != "" {
 		for _, m := range d.agent.maps {
 			k, ambiguous := m.exact(d.provider, d.model)
 			if ambiguous {
-				note(m.at, d.model, "bare model ID matches keys of different providers: no policy")
+				if rec != nil {
+					noteTo(rec, m.at, d.model, "bare model ID matches keys of different providers: no policy")
+				}
 				return policyHit{ambiguous: true}
 			}
 			if k != nil {
-				return hit(k.policyAt, k.runtime, SourceModel, "model policy", k.provider)
+				return hitTo(rec, policyHit{key: k}, "model policy")
 			}
 		}
 	}
-	// 2. the provider catalog row (a bare model ID names no provider).
+	// 2. the provider catalog row (a bare model ID names no provider);
+	// the route's row (see route) is among the rows read.
 	prov := d.x.provider(d.provider)
-	if r := prov.row(d.provider, d.model); r != nil && r.policy {
-		return hit(r.policyAt, r.runtime, SourceModel, "catalog row policy", "")
+	bare := prov.routeRow(d.model)
+	d.prov, d.row, d.routeOf, d.routeKnown = prov, bare, d.provider, true
+	if r := prov.row(bare, d.provider, d.model); r != nil && r.policy {
+		return hitTo(rec, policyHit{at: &r.route}, "catalog row policy")
 	}
 	// 3. provider wildcard keys; for a bare model ID, any provider's,
 	// unless keys of different providers match (as in OpenClaw).
 	for _, m := range d.agent.maps {
 		if k, ambiguous := m.wildcard(d.provider); ambiguous {
-			note(m.at, d.model, "bare model ID matches wildcard keys of different providers: no policy")
+			if rec != nil {
+				noteTo(rec, m.at, d.model, "bare model ID matches wildcard keys of different providers: no policy")
+			}
 			return policyHit{ambiguous: true}
 		} else if k != nil {
-			return hit(k.policyAt, k.runtime, SourceModel, "provider wildcard policy", k.provider)
+			return hitTo(rec, policyHit{key: k}, "provider wildcard policy")
 		}
 	}
 	if d.provider == "" {
-		note(occkit.Root(), d.model, "model ID has no provider: provider policy does not apply")
+		if rec != nil {
+			noteTo(rec, occkit.Root(), d.model, "model ID has no provider: provider policy does not apply")
+		}
 		return policyHit{}
 	}
 	// 4. provider-level policy.
 	if prov != nil && prov.policy {
-		return hit(prov.policyAt, prov.runtime, SourceProvider, "provider policy", "")
+		return hitTo(rec, policyHit{at: &prov.route, byProvider: true}, "provider policy")
 	}
 	return policyHit{}
+}
+
+// hitTo records, when rec is set, the reason of the policy found, h.
+func hitTo(rec *[]resolver.Reason, h policyHit, text string) policyHit {
+	if rec != nil {
+		noteTo(rec, h.path(), h.runtime(), text)
+	}
+	return h
+}
+
+// noteTo appends a lookup's reason to rec. It is kept out of line: a
+// decision records no reason of its lookup, and its frame holds none.
+//
+//go:noinline
+func noteTo(rec *[]resolver.Reason, p occkit.Path, value, text string) {
+	*rec = append(*rec, resolver.Reason{Rule: "SEL-1", Path: p, Value: value, Note: text})
 }
 
 // matches reports whether the key reached under model names the target
@@ -472,9 +645,17 @@ func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
 	var best *modelKey
 	bestProv := ""
 	mixed := false
-	l, ok := m.byModel[model]
-	for i := 0; ok && i < l.len(); i++ {
-		r := l.at(i)
+	one, ok := m.byModel[model]
+	switch {
+	case !ok:
+		return nil, false
+	case !one.more:
+		if _, ok := one.matches(provider); ok && one.k.policy {
+			return one.k, false
+		}
+		return nil, false
+	}
+	for _, r := range m.dups[model] {
 		if !r.k.policy {
 			continue
 		}
@@ -514,31 +695,41 @@ func (m *modelMap) wildcard(provider string) (*modelKey, bool) {
 
 // route finds the provider config and catalog row of the effective
 // route: the rows whose trimmed ID is the model ID, merged
-// ([provider.routeRow]).
+// ([provider.routeRow]). A decision finds them when it first reads them
+// (facts, overrideSources, hasOverrides): a policy naming openclaw reads
+// no route.
 func (d *decision) route() {
+	if d.routeKnown && d.routeOf == d.provider {
+		return
+	}
 	d.prov = d.x.provider(d.provider)
 	d.row = d.prov.routeRow(d.model)
+	d.routeOf, d.routeKnown = d.provider, true
 }
 
 // facts are the route's own facts: the row's, else the provider's.
 func (d *decision) facts() *route {
+	d.route()
 	if d.row != nil {
 		return &d.row.route
 	}
 	if d.prov != nil {
 		return &d.prov.route
 	}
-	// A route without a provider config: the provider's default URL
-	// and API, which for openai is the official route.
-	d.none = route{official: true}
-	return &d.none
+	return &noneRoute
 }
+
+// noneRoute is the route without a provider config: the provider's
+// default URL and API, which for openai is the official route. It is
+// shared and never modified.
+var noneRoute = route{official: true}
 
 // overrideSources are the sorted override lists of the route (SEL-6,
 // SEL-6a): provider config, catalog row, the agent scopes' params and,
 // for a route with a provider, the params of the model key naming it in
 // each scope (see paramsKeys).
 func (d *decision) overrideSources(fn func([]occkit.Path)) {
+	d.route()
 	if d.prov != nil {
 		fn(d.prov.overrides)
 	}
@@ -585,6 +776,7 @@ func (m *modelMap) paramsKey(provider, model string) *modelKey {
 // hasOverrides reports an authored request override on the route,
 // listing none.
 func (d *decision) hasOverrides() bool {
+	d.route()
 	if d.prov != nil && len(d.prov.overrides) > 0 || d.row != nil && len(d.row.overrides) > 0 || len(d.params.params) > 0 {
 		return true
 	}
@@ -628,26 +820,26 @@ func (d *decision) routeFacts() RouteFacts {
 func (d *decision) auto(src Source, ambiguous bool) verdict {
 	openclaw := verdict{runtime: string(occkit.HarnessOpenClaw), source: src, requested: resolver.RuntimeAuto}
 	if d.provider == "" || ambiguous {
-		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "provider unknown: no plugin is asked")
+		d.keep(siteNoProvider, occkit.Root(), string(occkit.HarnessOpenClaw))
 		return openclaw
 	}
 	if d.provider == "openai" {
 		if d.facts().official && !d.hasOverrides() {
 			p, ok := d.reg.Lookup(string(occkit.HarnessCodex))
 			if !ok {
-				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "official OpenAI route, but no codex harness is registered")
+				d.keep(siteNoCodex, occkit.Root(), string(occkit.HarnessOpenClaw))
 				return openclaw
 			}
 			sup := ask(p, d.routeFacts(), string(occkit.HarnessCodex))
 			if sup.Kind == SupportSupported {
-				d.reason("SEL-4", occkit.Root(), string(occkit.HarnessCodex), "official OpenAI Responses route without request overrides")
+				d.keep(siteOfficial, occkit.Root(), string(occkit.HarnessCodex))
 				return verdict{runtime: string(occkit.HarnessCodex), source: src, requested: resolver.RuntimeAuto}
 			}
 			d.reason("SEL-4", occkit.Root(), string(occkit.HarnessOpenClaw), "codex harness declines the official route: "+sup.Reason)
 			return openclaw
 		}
 		// As in OpenClaw, the route decides alone: no plugin is asked.
-		d.reason("SEL-4", occkit.Root(), d.facts().baseURL, "custom route, adapter or request overrides keep openai on openclaw")
+		d.keep(siteCustomRoute, occkit.Root(), d.facts().baseURL)
 		return openclaw
 	}
 	type cand struct {
@@ -674,7 +866,7 @@ func (d *decision) auto(src Source, ambiguous bool) verdict {
 		}
 	}
 	if len(claims) == 0 {
-		d.reason("SEL-3", occkit.Root(), string(occkit.HarnessOpenClaw), "no plugin claims the route")
+		d.keep(siteNoClaim, occkit.Root(), string(occkit.HarnessOpenClaw))
 		return openclaw
 	}
 	sort.Slice(claims, func(i, j int) bool {
@@ -683,21 +875,25 @@ func (d *decision) auto(src Source, ambiguous bool) verdict {
 		}
 		return claims[i].id < claims[j].id
 	})
-	d.reason("SEL-3", occkit.Root(), claims[0].id, "highest priority claim wins")
+	d.keep(siteTopClaim, occkit.Root(), claims[0].id)
 	return verdict{runtime: claims[0].id, source: src, requested: resolver.RuntimeAuto}
 }
 
 // explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
-// was configured and rule the rule reported on refusal.
+// was configured and rule the rule reported on refusal ("": the rule of
+// the runtime, ruleFor).
 func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
 		return verdict{runtime: rt, source: src, requested: rt}, nil
+	}
+	if rule == "" {
+		rule = ruleFor(rt)
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
 			return verdict{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
 		}
-		d.reason("SEL-7", p, rt, "CLI backend runs through the built-in openclaw harness")
+		d.keep(siteCLI, p, rt)
 		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, cliBackend: rt, requested: rt}, nil
 	}
 	plug, ok := d.reg.Lookup(rt)
@@ -707,7 +903,7 @@ func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (
 	sup := ask(plug, d.routeFacts(), rt)
 	switch sup.Kind {
 	case SupportSupported:
-		d.reason("SEL-5", p, rt, "explicit runtime supports the route")
+		d.keep(siteSupports, p, rt)
 		return verdict{runtime: rt, source: src, requested: rt}, nil
 	case SupportFallback:
 		d.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
@@ -738,7 +934,7 @@ func (d *decision) locked(rt string) (verdict, error) {
 // compatible (SEL-8); an incompatible one is recorded and ignored.
 func (d *decision) sessionOverride(rt string) (verdict, bool) {
 	if rt == resolver.RuntimeAuto {
-		d.reason("SEL-8", occkit.Root(), rt, "session override is automatic: configured policy applies")
+		d.keep(siteOverrideAuto, occkit.Root(), rt)
 		return verdict{}, false
 	}
 	ignore := func(why string) (verdict, bool) {
@@ -746,14 +942,14 @@ func (d *decision) sessionOverride(rt string) (verdict, bool) {
 		return verdict{}, false
 	}
 	if rt == string(occkit.HarnessOpenClaw) {
-		d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+		d.keep(siteOverrideWins, occkit.Root(), rt)
 		return verdict{runtime: rt, source: SourceSession, requested: rt}, true
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
 			return ignore("CLI backend serves provider " + want)
 		}
-		d.reason("SEL-8", occkit.Root(), rt, "session override selects the CLI backend")
+		d.keep(siteOverrideCLI, occkit.Root(), rt)
 		return verdict{runtime: string(occkit.HarnessOpenClaw), source: SourceSession, cliBackend: rt, requested: rt}, true
 	}
 	plug, ok := d.reg.Lookup(rt)
@@ -770,6 +966,6 @@ func (d *decision) sessionOverride(rt string) (verdict, bool) {
 	case SupportUnsupported:
 		return ignore("harness does not support the route: " + sup.Reason)
 	}
-	d.reason("SEL-8", occkit.Root(), rt, "session override wins over configured policy")
+	d.keep(siteOverrideWins, occkit.Root(), rt)
 	return verdict{runtime: rt, source: SourceSession, requested: rt}, true
 }
