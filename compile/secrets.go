@@ -547,7 +547,8 @@ func (s *SecretScan) checkLiterals() error {
 			}
 		}
 	}
-	providers := providerKeyNames(doc)
+	providers := map[string]bool{}
+	providerKeyNames(doc, providers)
 	envEntries(doc, func(at occkit.Path, name string, v gjson.Result) {
 		u := strings.ToUpper(name)
 		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
@@ -561,15 +562,14 @@ func (s *SecretScan) checkLiterals() error {
 	return occkit.Join(errs...)
 }
 
-// providerKeyNames is the set of [envKeyName] of every models.providers
+// providerKeyNames adds to out the [envKeyName] of every models.providers
 // key, read in one pass over the providers (their values skipped), as a
 // gjson ForEach reads them: an array's keys are its indexes, and a scalar
 // is one value under the key "".
-func providerKeyNames(doc occkit.Document) map[string]bool {
-	out := map[string]bool{}
+func providerKeyNames(doc occkit.Document, out map[string]bool) {
 	raw := docjson.Get(doc, occkit.NewPath("models")).Raw
 	if len(raw) == 0 || raw[0] != '{' {
-		return out
+		return
 	}
 	found := false
 	jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
@@ -592,7 +592,6 @@ func providerKeyNames(doc occkit.Document) map[string]bool {
 		out[envKeyName("")] = true
 		return jsonwalk.Skip(raw, at)
 	})
-	return out
 }
 
 // envEntries calls fn for every variable the document's env section

@@ -23,6 +23,12 @@ func referenceProviderKeyNames(doc occkit.Document) map[string]bool {
 	return out
 }
 
+func oneProviderKeyNames(doc occkit.Document) map[string]bool {
+	out := map[string]bool{}
+	providerKeyNames(doc, out)
+	return out
+}
+
 // genModelsJSON draws a document whose models section takes every shape
 // the provider keys are read from: providers an object (keys escaped now
 // and then), an array, empty or not, a scalar, or absent, beside other
@@ -54,7 +60,7 @@ func TestProviderKeyNamesMatchesGJSON(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		if d := cmp.Diff(referenceProviderKeyNames(doc), providerKeyNames(doc)); d != "" {
+		if d := cmp.Diff(referenceProviderKeyNames(doc), oneProviderKeyNames(doc)); d != "" {
 			t.Fatalf("%s: provider keys differ (-gjson +one pass):\n%s", src, d)
 		}
 	})
@@ -72,7 +78,7 @@ func FuzzProviderKeyNames(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if d := cmp.Diff(referenceProviderKeyNames(doc), providerKeyNames(doc)); d != "" {
+		if d := cmp.Diff(referenceProviderKeyNames(doc), oneProviderKeyNames(doc)); d != "" {
 			t.Fatalf("%s: provider keys differ (-gjson +one pass):\n%s", s, d)
 		}
 	})
