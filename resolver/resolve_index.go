@@ -839,9 +839,12 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 }
 
 // scopeModels reads the model and models members of the object at s[i]
-// (agents.defaults or an entry, at path) into sel and cat, the model's
-// problems before the catalog's, and returns the offset after it.
-func scopeModels(s string, i int, path occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
+// (agents.defaults or an entry, at scope) into sel and cat, the model's
+// problems before the catalog's, and returns the offset after it. model
+// and models are the settings' paths; a root one is built from scope
+// only when the setting is there. An absent catalog keeps models, which
+// nothing reads.
+func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
 	var catErrs []error
 	seenModel, seenCat := false, false
 	end := eachMember(s, i, func(k string, v int) int {
@@ -849,17 +852,23 @@ func scopeModels(s string, i int, path occkit.Path, sel *modelSetting, cat *cata
 		switch {
 		case k == "model" && !seenModel:
 			seenModel = true
-			*sel, end = parseModelSetting(s, v, path.Key("model"), errs)
+			if model.IsRoot() {
+				model = scope.Key("model")
+			}
+			*sel, end = parseModelSetting(s, v, model, errs)
 		case k == "models" && !seenCat:
 			seenCat = true
-			*cat, end = buildCatalog(s, v, path.Key("models"), &catErrs)
+			if models.IsRoot() {
+				models = scope.Key("models")
+			}
+			*cat, end = buildCatalog(s, v, models, &catErrs)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}
 		return end
 	})
 	if !seenCat {
-		*cat = catalogIndex{path: path.Key("models")}
+		*cat = catalogIndex{path: models}
 	}
 	*errs = append(*errs, catErrs...)
 	return end
@@ -870,7 +879,7 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	if at(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
-	return scopeModels(s, i, pathDefaults, &x.defaults, &x.catalog, errs)
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
 }
 
 // indexEntries indexes agents.entries, at s[i].
@@ -884,7 +893,7 @@ func (x *docIndex) indexEntries(s string, i int, errs *[]error) int {
 		}
 		e := &agentEntry{id: id, path: pathEntries.Key(id)}
 		x.entries = append(x.entries, e)
-		return scopeModels(s, v, e.path, &e.sel, &e.models, errs)
+		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs)
 	})
 }
 

@@ -34,6 +34,19 @@ var indexOpts = cmp.Options{
 // from the index built through gjson.
 func checkIndexMatchesGJSON(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
 	want, got := gjBuildIndex(doc), buildIndex(doc)
+	// Nothing reads the path of an absent catalog: the one-pass index
+	// builds it only for a catalog that is there.
+	for _, x := range []*docIndex{want, got} {
+		cats := []*catalogIndex{&x.catalog}
+		for _, e := range x.entries {
+			cats = append(cats, &e.models)
+		}
+		for _, c := range cats {
+			if !c.present {
+				c.path = occkit.Path{}
+			}
+		}
+	}
 	if d := cmp.Diff(want, got, indexOpts); d != "" {
 		t.Fatalf("%s: index differs (-gjson +one pass):\n%s", doc.String(), d)
 	}
