@@ -406,8 +406,8 @@ func codexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
 // read as it comes. Problems are collected per setting and joined in the
 // order the settings are evaluated, whatever the document's key order.
 
-// at is the first byte of the value at s[i], or 0 past the text.
-func at(s string, i int) byte {
+// byteAt is the first byte of the value at s[i], or 0 past the text.
+func byteAt(s string, i int) byte {
 	if i < 0 || i >= len(s) {
 		return 0
 	}
@@ -434,7 +434,7 @@ func valueAt(s string, i, end int) gjson.Result {
 // stringAt reads the value at s[i]: the decoded string and true when it
 // is a string, and the offset after it.
 func stringAt(s string, i int) (str string, ok bool, end int) {
-	if at(s, i) != '"' {
+	if byteAt(s, i) != '"' {
 		return "", false, jsonwalk.Skip(s, i)
 	}
 	end, escaped := jsonwalk.StringEnd(s, i)
@@ -445,7 +445,7 @@ func stringAt(s string, i int) (str string, ok bool, end int) {
 // why it is refused (shape: agentRuntime is not an object {id}), and the
 // offset after it.
 func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end int) {
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		return "", runtimeBad, true, jsonwalk.Skip(s, i)
 	}
 	st = runtimeBad
@@ -491,7 +491,7 @@ func readHolder(s string, i int, other string, fn func(v int) int) (id string, s
 // returns the offset after it.
 func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogIndex, int) {
 	c := catalogIndex{present: true, path: path}
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		c.bad = true
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c, jsonwalk.Skip(s, i)
@@ -502,7 +502,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 		c.keys = regrowAt(c.keys, s, i, v-i, &total)
 		ck := c.newKey(raw)
 		var end int
-		if at(s, v) != '{' {
+		if byteAt(s, v) != '{' {
 			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
 			ck.rtSt, end = runtimeBad, jsonwalk.Skip(s, v)
 		} else {
@@ -557,7 +557,7 @@ func (c *catalogIndex) index() {
 // and returns the offset after it.
 func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelSetting, int) {
 	m := modelSetting{present: true}
-	switch at(s, i) {
+	switch byteAt(s, i) {
 	case '"':
 		str, _, end := stringAt(s, i)
 		r, ok := ParseRef(str)
@@ -592,7 +592,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 		case k == "fallbacks" && fp == nil:
 			fp = new(occkit.Path)
 			*fp = path.Key("fallbacks")
-			if at(s, v) != '[' {
+			if byteAt(s, v) != '[' {
 				return jsonwalk.Skip(s, v)
 			}
 			fbArray = true
@@ -648,7 +648,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 // shapes) and returns the offset after it.
 func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*providerConfig, int) {
 	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
 		p.rtSt = runtimeBad
 		return p, jsonwalk.Skip(s, i)
@@ -657,7 +657,7 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 	var rowErrs []error
 	rt, st, shape, end := readHolder(s, i, "models", func(v int) int {
 		seenModels = true
-		if at(s, v) != '[' {
+		if byteAt(s, v) != '[' {
 			return jsonwalk.Skip(s, v)
 		}
 		p.rowsAt = true
@@ -722,7 +722,7 @@ func (p *providerConfig) index() {
 // RES-1), and returns the offset after it.
 func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow, int) {
 	row := catalogRow{prevA: -1, prevB: -1}
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-9", p.rowPath(n),
 			"%s must be an object with an id, not a bare string or other value", p.rowPath(n)))
 		return row, jsonwalk.Skip(s, i)
@@ -806,7 +806,7 @@ func buildIndex(doc occkit.Document) *docIndex {
 // indexAgents indexes the agents object at s[i] and sets roster to its
 // rosterKeys members; it returns the offset after it.
 func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.members)]gjson.Result, errs *[]error) int {
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2, decided by shapeErrors
 	}
 	var seen [len(rosterInput{}.members)]bool
@@ -876,7 +876,7 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 
 // indexDefaults indexes agents.defaults, at s[i].
 func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
 	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
@@ -884,11 +884,11 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 
 // indexEntries indexes agents.entries, at s[i].
 func (x *docIndex) indexEntries(s string, i int, errs *[]error) int {
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
 	return eachMember(s, i, func(id string, v int) int {
-		if at(s, v) != '{' {
+		if byteAt(s, v) != '{' {
 			return jsonwalk.Skip(s, v) // RES-2
 		}
 		e := &agentEntry{id: id, path: pathEntries.Key(id)}
@@ -899,7 +899,7 @@ func (x *docIndex) indexEntries(s string, i int, errs *[]error) int {
 
 // indexProviders indexes models (at s[i]) and its providers.
 func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-4", pathModels, "models must be an object"))
 		return jsonwalk.Skip(s, i)
 	}
@@ -909,7 +909,7 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 			return jsonwalk.Skip(s, v)
 		}
 		seen = true
-		if at(s, v) != '{' {
+		if byteAt(s, v) != '{' {
 			*errs = append(*errs, invalid("RES-4", pathProviders,
 				"models.providers must be an object keyed by provider"))
 			return jsonwalk.Skip(s, v)
@@ -927,7 +927,7 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 // indexPlugins indexes plugins (at s[i]): the plugin routing (RES-6) and
 // the Codex plugin (RES-7).
 func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
-	if at(s, i) != '{' {
+	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
 		return jsonwalk.Skip(s, i)
 	}
@@ -937,7 +937,7 @@ func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
 			return jsonwalk.Skip(s, v)
 		}
 		seen = true
-		if at(s, v) != '{' {
+		if byteAt(s, v) != '{' {
 			*errs = append(*errs, invalid("RES-6", pathPluginEntries, "plugins.entries must be an object keyed by plugin"))
 			return jsonwalk.Skip(s, v)
 		}
