@@ -4,9 +4,11 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -148,8 +150,49 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 // that only mention a credential (auth: "api-key", authHeader, headerName,
 // maxTokensField, tokenMode), which are settings, not secrets.
 func credentialName(k string) bool {
-	var buf [64]byte
-	n := appendNormalKey(buf[:0], k)
+	// The walk asks it of every key, and a key is nearly always ASCII: its
+	// normal form's last bytes are read from its end, as many as the
+	// longest credential word needs and then some (a normal form that long
+	// is neither "ca" nor "pfx"). A byte of a wider rune, which may lower
+	// to an ASCII letter, takes the whole normal form.
+	var tail [16]byte
+	n := len(tail)
+	for i := len(k) - 1; i >= 0 && n > 0; i-- {
+		c := k[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			var buf [64]byte
+			return credentialWord(appendNormalKey(buf[:0], k))
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			continue
+		}
+		n--
+		tail[n] = c
+		if n == len(tail)-2 && !credentialEnding(tail[n], tail[n+1]) {
+			return false
+		}
+	}
+	return credentialWord(tail[n:])
+}
+
+// credentialEnding reports whether a normal form that ends with a, b may
+// end with a credential word: most keys are told from their last two
+// bytes.
+func credentialEnding(a, b byte) bool {
+	switch string([]byte{a, b}) {
+	case "ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx":
+		return true
+	}
+	return false
+}
+
+// credentialWord reports whether the normal form of a key (or its last
+// 16 bytes, when it is longer) ends with a credential word or is one of
+// the short ones.
+func credentialWord(n []byte) bool {
 	if len(n) == 0 {
 		return false
 	}
@@ -205,8 +248,9 @@ func appendNormalKey(dst []byte, k string) []byte {
 
 // headersKey reports whether k is normalized "headers".
 func headersKey(k string) bool {
+	// A rune adds at most one byte to the normal form.
 	var buf [16]byte
-	return len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
+	return len(k) >= len("headers") && len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
 }
 
 // refName reports whether s is a name OpenClaw substitutes in ${…}:
@@ -504,10 +548,7 @@ func (s *SecretScan) checkLiterals() error {
 		}
 	}
 	providers := map[string]bool{}
-	docjson.Get(doc, occkit.NewPath("models", "providers")).ForEach(func(k, _ gjson.Result) bool {
-		providers[envKeyName(k.String())] = true
-		return true
-	})
+	providerKeyNames(doc, providers)
 	envEntries(doc, func(at occkit.Path, name string, v gjson.Result) {
 		u := strings.ToUpper(name)
 		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
@@ -519,6 +560,38 @@ func (s *SecretScan) checkLiterals() error {
 		}
 	})
 	return occkit.Join(errs...)
+}
+
+// providerKeyNames adds to out the [envKeyName] of every models.providers
+// key, read in one pass over the providers (their values skipped), as a
+// gjson ForEach reads them: an array's keys are its indexes, and a scalar
+// is one value under the key "".
+func providerKeyNames(doc occkit.Document, out map[string]bool) {
+	raw := docjson.Get(doc, occkit.NewPath("models")).Raw
+	if len(raw) == 0 || raw[0] != '{' {
+		return
+	}
+	found := false
+	jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
+		if found || (jsonwalk.JS{}).Decode(lit, escaped) != "providers" {
+			return jsonwalk.Skip(raw, at)
+		}
+		found = true
+		switch raw[at] {
+		case '{':
+			return jsonwalk.Members(raw, at, func(lit string, escaped bool, at int) int {
+				out[envKeyName(jsonwalk.JS{}.Decode(lit, escaped))] = true
+				return jsonwalk.Skip(raw, at)
+			})
+		case '[':
+			return jsonwalk.Elements(raw, at, func(i, at int) int {
+				out[envKeyName(strconv.Itoa(i))] = true
+				return jsonwalk.Skip(raw, at)
+			})
+		}
+		out[envKeyName("")] = true
+		return jsonwalk.Skip(raw, at)
+	})
 }
 
 // envEntries calls fn for every variable the document's env section
@@ -684,16 +757,14 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		start := i
 		end, _ := jsonwalk.StringEnd(src, start)
 		i = end - 1
-		// No escape puts a '$' after a backslash in valid JSON.
-		dollar := strings.IndexByte(src[start:i], '$') >= 0
-		isKey := i+1 < len(src) && src[i+1] == ':'
-		if isKey {
+		if isKey := i+1 < len(src) && src[i+1] == ':'; isKey {
 			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) && len(objects) > 0 {
 				objects[len(objects)-1].source = start
 			}
 			continue
 		}
-		if !dollar {
+		// No escape puts a '$' after a backslash in valid JSON.
+		if strings.IndexByte(src[start:i], '$') < 0 {
 			continue
 		}
 		s := gjson.Parse(src[start : i+1]).Str

@@ -83,3 +83,18 @@ func FuzzNormalKey(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCredentialName: the walk's credential-key test, which reads an
+// ASCII key from its end, answers as the reference that normalizes the
+// whole key.
+func FuzzCredentialName(f *testing.F) {
+	for _, s := range []string{"apiKey", "x-api-key", "\u212Aey", "api\u212A", "ca", "C.A", "pfx", "maxTokens",
+		"authorizationauthorization", "certificate_x_certificate", "İcert", "ß-token", "a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-key", "é" + "keys"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		if got, want := credentialName(k), referenceCredentialName(k); got != want {
+			t.Fatalf("credentialName(%q) = %v, reference %v", k, got, want)
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // This file builds, in one pass over the document, the indexes OCC Harness
@@ -50,61 +51,6 @@ func (h harnessID) String() string {
 	return string(occkit.HarnessOpenClaw)
 }
 
-// readRuntime reads the agentRuntime of a policy holder (a catalog
-// entry, a provider row or a provider). shape reports whether the refusal
-// is of agentRuntime itself (not an object) rather than of its id.
-func readRuntime(v gjson.Result) (id string, st runtimeState, shape bool) {
-	id, st, shape, _ = readPolicy(v, "")
-	return id, st, shape
-}
-
-// readPolicy is readRuntime that also returns the holder's field
-// named other (when not ""), in one scan of the object.
-func readPolicy(v gjson.Result, other string) (id string, st runtimeState, shape bool, field gjson.Result) {
-	var ar gjson.Result
-	if other == "models" {
-		// A provider: its models array may be large, so visit the members
-		// once instead of letting each lookup scan past the array.
-		v.ForEach(func(k, val gjson.Result) bool {
-			switch {
-			case k.Str == "agentRuntime" && !ar.Exists():
-				ar = val
-			case k.Str == other && !field.Exists():
-				field = val
-			}
-			return true
-		})
-	} else {
-		// A small policy holder: gjson lookups skip the other members
-		// without decoding them.
-		ar = v.Get("agentRuntime")
-		if other != "" {
-			field = v.Get(other)
-		}
-	}
-	if !ar.Exists() {
-		return "", runtimeNone, false, field
-	}
-	if !ar.IsObject() {
-		return "", runtimeBad, true, field
-	}
-	idv := objectField(ar, "id")
-	if idv.Type == gjson.String && (idv.Str == string(occkit.HarnessOpenClaw) || idv.Str == string(occkit.HarnessCodex)) {
-		return idv.Str, runtimeOK, false, field
-	}
-	return "", runtimeBad, false, field
-}
-
-// sizeHint estimates how many members a JSON container of raw holds,
-// at perMember bytes each, to size its index once.
-func sizeHint(raw string, perMember int) int {
-	n := len(raw) / perMember
-	if n > 1<<16 {
-		n = 1 << 16
-	}
-	return n
-}
-
 // sampled is how many members a slice index starts with room for; then
 // [regrow] sizes it from the bytes those members took.
 const sampled = 16
@@ -120,6 +66,20 @@ func regrow[T any](s []T, used, total int) []T {
 	}
 	rest := (total - used) / (used/len(s) + 1)
 	return slices.Grow(s, rest+rest/8+1)
+}
+
+// regrowAt is [regrow] for the container at s[start] while it is read:
+// the first time s fills, the container's end is found (*total, from
+// -1), so a container of at most [sampled] members is read once and a
+// larger one is skipped over once more to be sized.
+func regrowAt[T any](xs []T, s string, start, used int, total *int) []T {
+	if len(xs) < cap(xs) {
+		return xs
+	}
+	if *total < 0 {
+		*total = jsonwalk.Skip(s, start) - start
+	}
+	return regrow(xs, used, *total)
 }
 
 // runtimeErr is the RES-1 refusal of the agentRuntime under base.
@@ -203,64 +163,6 @@ func (c *catalogIndex) keyPath(i int) occkit.Path {
 	return c.path.Key(c.keys[i].key)
 }
 
-// buildCatalog indexes a selectable catalog (RES-4: it must be an object
-// of objects; RES-1: each agentRuntime is supported).
-func buildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
-	c := catalogIndex{present: v.Exists(), path: path}
-	if !c.present {
-		return c
-	}
-	if !v.IsObject() {
-		c.bad = true
-		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
-		return c
-	}
-	c.keys = make([]catalogKey, 0, min(sizeHint(v.Raw, 48), sampled))
-	used := 1
-	v.ForEach(func(k, val gjson.Result) bool {
-		c.keys = regrow(c.keys, used, len(v.Raw))
-		used += len(k.Raw) + len(val.Raw) + 2
-		raw := k.String()
-		ck := catalogKey{key: raw, prev: -1}
-		if ref, ok := ParseRef(raw); ok {
-			ck.valid, ck.key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
-			if ck.key != raw {
-				ck.other = true
-				if c.raws == nil {
-					c.raws = map[int32]string{}
-				}
-				c.raws[int32(len(c.keys))] = raw
-			}
-		}
-		if !val.IsObject() {
-			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
-			ck.rtSt = runtimeBad
-		} else {
-			rt, st, shape := readRuntime(val)
-			ck.rt, ck.rtSt = toHarnessID(rt), st
-			if ck.rtSt == runtimeBad {
-				*errs = append(*errs, runtimeErr(path.Key(raw), shape, val))
-			}
-		}
-		c.keys = append(c.keys, ck)
-		return true
-	})
-	// Indexed once the keys are known, so the table is sized once.
-	for i := range c.keys {
-		ck := &c.keys[i]
-		if !ck.valid {
-			continue
-		}
-		if c.byKey == nil {
-			c.byKey = newIndexTable(len(c.keys) - i)
-		}
-		if l, dup := tablePut(c.byKey, ck.key, uint32(i), c.keys, catalogKeyOf); dup {
-			ck.prev = int32(l)
-		}
-	}
-	return c
-}
-
 // catalogKeyOf is the key of keys[v], for [indexTable].
 func catalogKeyOf(keys []catalogKey, v uint32) string { return keys[v].key }
 
@@ -325,71 +227,6 @@ type modelSetting struct {
 	fallbacks []refAt
 }
 
-// parseModelSetting reads a `model` setting at path (RES-3).
-func parseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSetting {
-	s := modelSetting{present: v.Exists()}
-	if !s.present {
-		return s
-	}
-	switch {
-	case v.Type == gjson.String:
-		r, ok := ParseRef(v.Str)
-		if !ok {
-			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
-			return s
-		}
-		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &path, -1)
-		return s
-	case !v.IsObject():
-		*errs = append(*errs, invalid("RES-3", path,
-			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
-		return s
-	}
-	s.complete = true
-	pp := new(occkit.Path)
-	*pp = path.Key("primary")
-	pv := v.Get("primary")
-	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
-		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
-	} else {
-		s.complete = false
-		*errs = append(*errs, invalid("RES-3", *pp, "%s must be a provider/model ref", *pp))
-	}
-	fv := v.Get("fallbacks")
-	if !fv.Exists() {
-		return s
-	}
-	fp := new(occkit.Path)
-	*fp = path.Key("fallbacks")
-	if !fv.IsArray() {
-		s.complete = false
-		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
-		return s
-	}
-	s.fallbacks = make([]refAt, 0, min(sizeHint(fv.Raw, 24), sampled))
-	used := 1
-	i := -1
-	fv.ForEach(func(_, e gjson.Result) bool {
-		s.fallbacks = regrow(s.fallbacks, used, len(fv.Raw))
-		used += len(e.Raw) + 1
-		i++
-		r, ok := ParseRef(e.Str)
-		if e.Type != gjson.String || !ok {
-			s.complete = false
-			at := fp.Index(i)
-			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
-			return true
-		}
-		if s.ok && r.Provider != s.primary.provider() {
-			at := fp.Index(i)
-			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
-		}
-		s.fallbacks = append(s.fallbacks, newRefAt(e.Str, r, fp, i))
-		return true
-	})
-	return s
-}
-
 // agentEntry is one agents.entries value.
 type agentEntry struct {
 	id     string
@@ -435,93 +272,6 @@ func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models"
 
 // normProvider normalizes a provider name the way refs are (REF-2).
 func normProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
-
-// buildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
-func buildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
-	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
-	if !v.IsObject() {
-		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
-		p.rtSt = runtimeBad
-		return p
-	}
-	rt, st, shape, mv := readPolicy(v, "models")
-	p.rt, p.rtSt = toHarnessID(rt), st
-	if p.rtSt == runtimeBad {
-		*errs = append(*errs, runtimeErr(path, shape, v))
-	}
-	if !mv.Exists() {
-		return p
-	}
-	if !mv.IsArray() {
-		*errs = append(*errs, invalid("RES-9", path.Key("models"),
-			"%s must be an array of model objects", path.Key("models")))
-		return p
-	}
-	p.rowsAt = true
-	p.rows = make([]catalogRow, 0, min(sizeHint(mv.Raw, 32), sampled))
-	used := 1
-	mv.ForEach(func(_, e gjson.Result) bool {
-		p.rows = regrow(p.rows, used, len(mv.Raw))
-		used += len(e.Raw) + 1
-		i := int32(len(p.rows))
-		row := catalogRow{prevA: -1, prevB: -1}
-		switch {
-		case !e.IsObject():
-			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
-				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
-		default:
-			rt, st, shape, idv := readPolicy(e, "id")
-			row.rt, row.rtSt = toHarnessID(rt), st
-			if row.rtSt == runtimeBad {
-				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape, e))
-			}
-			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
-				*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)).Key("id"),
-					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
-				break
-			}
-			row.idOK = true
-			row.id = strings.TrimSpace(idv.Str)
-			if pr, rest, ok := strings.Cut(row.id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
-				if alt := strings.TrimSpace(rest); alt != "" && alt != row.id {
-					// alt is a substring of rest, which ends row.id.
-					row.altAt = int32(len(row.id) - len(rest) + strings.Index(rest, alt))
-					row.altEnd = row.altAt + int32(len(alt))
-				}
-			}
-		}
-		p.rows = append(p.rows, row)
-		return true
-	})
-	// Indexed once the rows are known, so the table is sized exactly.
-	keys := 0
-	for i := range p.rows {
-		if p.rows[i].idOK {
-			keys++
-			if p.rows[i].alt() != "" {
-				keys++
-			}
-		}
-	}
-	for i := range p.rows {
-		row := &p.rows[i]
-		if !row.idOK {
-			continue
-		}
-		if p.byID == nil {
-			p.byID = newIndexTable(keys)
-		}
-		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, p.rows, rowKeyOf); dup {
-			row.prevA = int32(l >> 1)
-		}
-		if row.alt() != "" {
-			if l, dup := tablePut(p.byID, row.alt(), uint32(i)<<1|1, p.rows, rowKeyOf); dup {
-				row.prevB = int32(l >> 1)
-			}
-		}
-	}
-	return p
-}
 
 // rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
 // alt when v is odd.
@@ -628,39 +378,6 @@ func objectFields(o gjson.Result, keys ...string) []gjson.Result {
 	return out
 }
 
-// buildIndex makes the one pass over doc.
-func buildIndex(doc occkit.Document) *docIndex {
-	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
-	root := docjson.Root(doc)
-	x.roster = rosterInput{doc: doc, root: root}
-	if !root.IsObject() {
-		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
-		return x
-	}
-	// Each level is scanned once: the shape check (RES-2) and the indexes
-	// read the same members, so a large catalog is not skipped over again.
-	f := objectFields(root, "agents", "models", "plugins")
-	agents, models, plugins := f[0], f[1], f[2]
-	// The roster rules (RES-10) read agents' ownership too: one scan
-	// serves both (rosterKeys: defaults, entries, list, ownership).
-	x.roster.agents = agents
-	var af []gjson.Result
-	if agents.IsObject() {
-		af = objectFields(agents, rosterKeys...)
-		copy(x.roster.members[:], af)
-	} else {
-		af = make([]gjson.Result, len(rosterKeys))
-	}
-	if errs := agentsShapeErrors(agents, af[0], af[1]); len(errs) > 0 {
-		x.shapeOK, x.shapeErrs = false, errs
-	}
-	x.indexAgents(agents, af)
-	x.indexProviders(models)
-	x.indexPlugins(plugins)
-	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
-	return x
-}
-
 // codexPluginVerdict decides whether the Codex plugin admits openai on
 // the codex runtime: enabled true and the "websocket" app-server
 // transport (RES-7). It names the first setting that refuses.
@@ -677,104 +394,562 @@ func codexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
 	return false, occkit.Path{}
 }
 
-// indexAgents indexes agents, whose defaults, entries and list are f.
-func (x *docIndex) indexAgents(agents gjson.Result, f []gjson.Result) {
-	if !agents.Exists() {
-		return
+// The index reads the document's text once, left to right, with
+// jsonwalk's scanner: each member is read where it stands, a container is
+// entered at most once, and a value no rule reads is skipped byte by byte
+// (gjson would scan a value once per lookup or iteration of each level
+// above it). A gjson value is made from its span only where other code
+// reads one: the roster's members, agents.list, the Codex plugin, and the
+// policy holder a RES-1 refusal quotes. Keys decode as gjson decodes them
+// (jsonwalk.JS). Where a lookup takes the first of several members, so
+// does the walk; a Document names no key twice, so every other member is
+// read as it comes. Problems are collected per setting and joined in the
+// order the settings are evaluated, whatever the document's key order.
+
+// byteAt is the first byte of the value at s[i], or 0 past the text.
+func byteAt(s string, i int) byte {
+	if i < 0 || i >= len(s) {
+		return 0
 	}
-	if !agents.IsObject() {
-		return // RES-2, decided by shapeErrors
-	}
-	defaults, entries := f[0], f[1]
-	x.list = f[2]
-	if defaults.Exists() {
-		if defaults.IsObject() {
-			f := objectFields(defaults, "model", "models")
-			model, cat := f[0], f[1]
-			x.defaults = parseModelSetting(model, pathDefaultModel, &x.errs)
-			x.catalog = buildCatalog(cat, pathDefaultModels, &x.errs)
-		}
-	}
-	if !entries.Exists() {
-		return
-	}
-	if !entries.IsObject() {
-		return
-	}
-	seen := map[string]bool{}
-	entries.ForEach(func(k, v gjson.Result) bool {
-		id := k.String()
-		if seen[id] {
-			return true // gjson reads the first of duplicate keys; so do we
-		}
-		seen[id] = true
-		p := pathEntries.Key(id)
-		if !v.IsObject() {
-			return true
-		}
-		e := &agentEntry{id: id, path: p}
-		f := objectFields(v, "model", "models")
-		model, cat := f[0], f[1]
-		e.sel = parseModelSetting(model, p.Key("model"), &x.errs)
-		e.models = buildCatalog(cat, p.Key("models"), &x.errs)
-		x.entries = append(x.entries, e)
-		return true
+	return s[i]
+}
+
+// eachMember calls fn for each member of the object at s[i] with its
+// decoded key and the offset of its value; fn returns the offset after
+// the value. It returns the offset after the object (-1: not JSON).
+func eachMember(s string, i int, fn func(key string, v int) int) int {
+	return jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
+		return fn(jsonwalk.JS{}.Decode(lit, escaped), v)
 	})
+}
+
+// valueAt is the gjson value of s[i:end], the value at s[i].
+func valueAt(s string, i, end int) gjson.Result {
+	if end < i || end > len(s) {
+		end = jsonwalk.Skip(s, i)
+	}
+	return gjson.Parse(s[i:end])
+}
+
+// stringAt reads the value at s[i]: the decoded string and true when it
+// is a string, and the offset after it.
+func stringAt(s string, i int) (str string, ok bool, end int) {
+	if byteAt(s, i) != '"' {
+		return "", false, jsonwalk.Skip(s, i)
+	}
+	end, escaped := jsonwalk.StringEnd(s, i)
+	return jsonwalk.JS{}.Decode(s[i:end], escaped), true, end
+}
+
+// readRuntime reads the agentRuntime at s[i] (RES-1): a supported id, or
+// why it is refused (shape: agentRuntime is not an object {id}), and the
+// offset after it.
+func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end int) {
+	if byteAt(s, i) != '{' {
+		return "", runtimeBad, true, jsonwalk.Skip(s, i)
+	}
+	st = runtimeBad
+	found := false
+	end = eachMember(s, i, func(k string, v int) int {
+		if k != "id" || found {
+			return jsonwalk.Skip(s, v)
+		}
+		found = true
+		str, ok, end := stringAt(s, v)
+		if ok && (str == string(occkit.HarnessOpenClaw) || str == string(occkit.HarnessCodex)) {
+			id, st = str, runtimeOK
+		}
+		return end
+	})
+	return id, st, false, end
+}
+
+// readHolder reads the policy holder (an object) at s[i]: its
+// agentRuntime (runtimeNone when it has none), and, when other is not "",
+// it hands the offset of the member named other to fn, which returns the
+// offset after that value. end is the offset after the holder.
+func readHolder(s string, i int, other string, fn func(v int) int) (id string, st runtimeState, shape bool, end int) {
+	seenRuntime, seenOther := false, false
+	end = eachMember(s, i, func(k string, v int) int {
+		switch {
+		case k == "agentRuntime" && !seenRuntime:
+			seenRuntime = true
+			var end int
+			id, st, shape, end = readRuntime(s, v)
+			return end
+		case other != "" && k == other && !seenOther:
+			seenOther = true
+			return fn(v)
+		}
+		return jsonwalk.Skip(s, v)
+	})
+	return id, st, shape, end
+}
+
+// buildCatalog indexes the selectable catalog at s[i] (RES-4: it must be
+// an object of objects; RES-1: each agentRuntime is supported) and
+// returns the offset after it.
+func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogIndex, int) {
+	c := catalogIndex{present: true, path: path}
+	if byteAt(s, i) != '{' {
+		c.bad = true
+		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
+		return c, jsonwalk.Skip(s, i)
+	}
+	c.keys = make([]catalogKey, 0, sampled)
+	total := -1
+	end := eachMember(s, i, func(raw string, v int) int {
+		c.keys = regrowAt(c.keys, s, i, v-i, &total)
+		ck := c.newKey(raw)
+		var end int
+		if byteAt(s, v) != '{' {
+			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
+			ck.rtSt, end = runtimeBad, jsonwalk.Skip(s, v)
+		} else {
+			var rt string
+			var shape bool
+			rt, ck.rtSt, shape, end = readHolder(s, v, "", nil)
+			ck.rt = toHarnessID(rt)
+			if ck.rtSt == runtimeBad {
+				*errs = append(*errs, runtimeErr(path.Key(raw), shape, valueAt(s, v, end)))
+			}
+		}
+		c.keys = append(c.keys, ck)
+		return end
+	})
+	c.index()
+	return c, end
+}
+
+// newKey is the catalogKey of the key raw, the next of c.keys.
+func (c *catalogIndex) newKey(raw string) catalogKey {
+	ck := catalogKey{key: raw, prev: -1}
+	if ref, ok := ParseRef(raw); ok {
+		ck.valid, ck.key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
+		if ck.key != raw {
+			ck.other = true
+			if c.raws == nil {
+				c.raws = map[int32]string{}
+			}
+			c.raws[int32(len(c.keys))] = raw
+		}
+	}
+	return ck
+}
+
+// index makes byKey, once the keys are known, so the table is sized once.
+func (c *catalogIndex) index() {
+	for i := range c.keys {
+		ck := &c.keys[i]
+		if !ck.valid {
+			continue
+		}
+		if c.byKey == nil {
+			c.byKey = newIndexTable(len(c.keys) - i)
+		}
+		if l, dup := tablePut(c.byKey, ck.key, uint32(i), c.keys, catalogKeyOf); dup {
+			ck.prev = int32(l)
+		}
+	}
+}
+
+// parseModelSetting reads the `model` setting at s[i], at path (RES-3),
+// and returns the offset after it.
+func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelSetting, int) {
+	m := modelSetting{present: true}
+	switch byteAt(s, i) {
+	case '"':
+		str, _, end := stringAt(s, i)
+		r, ok := ParseRef(str)
+		if !ok {
+			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
+			return m, end
+		}
+		m.ok, m.complete, m.primary = true, true, newRefAt(str, r, &path, -1)
+		return m, end
+	case '{':
+	default:
+		*errs = append(*errs, invalid("RES-3", path,
+			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
+		return m, jsonwalk.Skip(s, i)
+	}
+	m.complete = true
+	pp := new(occkit.Path)
+	*pp = path.Key("primary")
+	// The fallbacks are read where they stand, which may be before the
+	// primary; the refusals that need the primary are made after it.
+	var primary string
+	var fp *occkit.Path
+	primaryStr, seenPrimary, fbArray := false, false, false
+	var bad []int32 // fallbacks that are no provider/model ref
+	end := eachMember(s, i, func(k string, v int) int {
+		switch {
+		case k == "primary" && !seenPrimary:
+			seenPrimary = true
+			var end int
+			primary, primaryStr, end = stringAt(s, v)
+			return end
+		case k == "fallbacks" && fp == nil:
+			fp = new(occkit.Path)
+			*fp = path.Key("fallbacks")
+			if byteAt(s, v) != '[' {
+				return jsonwalk.Skip(s, v)
+			}
+			fbArray = true
+			m.fallbacks = make([]refAt, 0, sampled)
+			total := -1
+			return jsonwalk.Elements(s, v, func(n, e int) int {
+				m.fallbacks = regrowAt(m.fallbacks, s, v, e-v, &total)
+				str, isStr, end := stringAt(s, e)
+				if r, ok := ParseRef(str); isStr && ok {
+					m.fallbacks = append(m.fallbacks, newRefAt(str, r, fp, n))
+				} else {
+					bad = append(bad, int32(n))
+				}
+				return end
+			})
+		}
+		return jsonwalk.Skip(s, v)
+	})
+	if r, ok := ParseRef(primary); ok && primaryStr {
+		m.ok, m.primary = true, newRefAt(primary, r, pp, -1)
+	} else {
+		m.complete = false
+		*errs = append(*errs, invalid("RES-3", *pp, "%s must be a provider/model ref", *pp))
+	}
+	switch {
+	case fp == nil:
+		return m, end
+	case !fbArray:
+		m.complete = false
+		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
+		return m, end
+	}
+	// The refusals in element order: the bad elements and the refs off
+	// the primary's provider, merged.
+	for f, b := 0, 0; f < len(m.fallbacks) || b < len(bad); {
+		if b < len(bad) && (f == len(m.fallbacks) || bad[b] < m.fallbacks[f].idx) {
+			m.complete = false
+			at := fp.Index(int(bad[b]))
+			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
+			b++
+			continue
+		}
+		if r := &m.fallbacks[f]; m.ok && r.provider() != m.primary.provider() {
+			at := fp.Index(int(r.idx))
+			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
+		}
+		f++
+	}
+	return m, end
+}
+
+// buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
+// shapes) and returns the offset after it.
+func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*providerConfig, int) {
+	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
+	if byteAt(s, i) != '{' {
+		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
+		p.rtSt = runtimeBad
+		return p, jsonwalk.Skip(s, i)
+	}
+	seenModels := false
+	var rowErrs []error
+	rt, st, shape, end := readHolder(s, i, "models", func(v int) int {
+		seenModels = true
+		if byteAt(s, v) != '[' {
+			return jsonwalk.Skip(s, v)
+		}
+		p.rowsAt = true
+		p.rows = make([]catalogRow, 0, sampled)
+		total := -1
+		return jsonwalk.Elements(s, v, func(n, e int) int {
+			p.rows = regrowAt(p.rows, s, v, e-v, &total)
+			row, end := p.readRow(s, e, n, &rowErrs)
+			p.rows = append(p.rows, row)
+			return end
+		})
+	})
+	p.rt, p.rtSt = toHarnessID(rt), st
+	if p.rtSt == runtimeBad {
+		*errs = append(*errs, runtimeErr(path, shape, valueAt(s, i, end)))
+	}
+	switch {
+	case !seenModels:
+		return p, end
+	case !p.rowsAt:
+		*errs = append(*errs, invalid("RES-9", path.Key("models"),
+			"%s must be an array of model objects", path.Key("models")))
+		return p, end
+	}
+	*errs = append(*errs, rowErrs...)
+	p.index()
+	return p, end
+}
+
+// index makes byID, once the rows are known, so the table is sized
+// exactly.
+func (p *providerConfig) index() {
+	keys := 0
+	for i := range p.rows {
+		if p.rows[i].idOK {
+			keys++
+			if p.rows[i].alt() != "" {
+				keys++
+			}
+		}
+	}
+	for i := range p.rows {
+		row := &p.rows[i]
+		if !row.idOK {
+			continue
+		}
+		if p.byID == nil {
+			p.byID = newIndexTable(keys)
+		}
+		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, p.rows, rowKeyOf); dup {
+			row.prevA = int32(l >> 1)
+		}
+		if row.alt() != "" {
+			if l, dup := tablePut(p.byID, row.alt(), uint32(i)<<1|1, p.rows, rowKeyOf); dup {
+				row.prevB = int32(l >> 1)
+			}
+		}
+	}
+}
+
+// readRow reads row n of the provider's models array, at s[i] (RES-9,
+// RES-1), and returns the offset after it.
+func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow, int) {
+	row := catalogRow{prevA: -1, prevB: -1}
+	if byteAt(s, i) != '{' {
+		*errs = append(*errs, invalid("RES-9", p.rowPath(n),
+			"%s must be an object with an id, not a bare string or other value", p.rowPath(n)))
+		return row, jsonwalk.Skip(s, i)
+	}
+	var id string
+	var idStr bool
+	rt, st, shape, end := readHolder(s, i, "id", func(v int) int {
+		var end int
+		id, idStr, end = stringAt(s, v)
+		return end
+	})
+	row.rt, row.rtSt = toHarnessID(rt), st
+	if row.rtSt == runtimeBad {
+		*errs = append(*errs, runtimeErr(p.rowPath(n), shape, valueAt(s, i, end)))
+	}
+	if !idStr || strings.TrimSpace(id) == "" {
+		*errs = append(*errs, invalid("RES-9", p.rowPath(n).Key("id"),
+			"%s must be a model ID", p.rowPath(n).Key("id")))
+		return row, end
+	}
+	row.setID(id, p.name)
+	return row, end
+}
+
+// setID sets the row's id, trimmed, and its alt on the provider named
+// provider.
+func (row *catalogRow) setID(id, provider string) {
+	row.idOK = true
+	row.id = strings.TrimSpace(id)
+	if pr, rest, ok := strings.Cut(row.id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), provider) {
+		if alt := strings.TrimSpace(rest); alt != "" && alt != row.id {
+			// alt is a substring of rest, which ends row.id.
+			row.altAt = int32(len(row.id) - len(rest) + strings.Index(rest, alt))
+			row.altEnd = row.altAt + int32(len(alt))
+		}
+	}
+}
+
+// buildIndex makes the one pass over doc.
+func buildIndex(doc occkit.Document) *docIndex {
+	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
+	root := docjson.Root(doc)
+	x.roster = rosterInput{doc: doc, root: root}
+	if !root.IsObject() {
+		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
+		return x
+	}
+	s := root.Raw
+	// The shape check (RES-2), the roster rules (RES-10) and the indexes
+	// read the same members: agents and its rosterKeys.
+	var agents gjson.Result
+	var roster [len(rosterInput{}.members)]gjson.Result
+	var agentErrs, modelErrs, pluginErrs []error
+	var seen [3]bool
+	eachMember(s, 0, func(k string, v int) int {
+		switch {
+		case k == "agents" && !seen[0]:
+			seen[0] = true
+			end := x.indexAgents(s, v, &roster, &agentErrs)
+			agents = valueAt(s, v, end)
+			return end
+		case k == "models" && !seen[1]:
+			seen[1] = true
+			return x.indexProviders(s, v, &modelErrs)
+		case k == "plugins" && !seen[2]:
+			seen[2] = true
+			return x.indexPlugins(s, v, &pluginErrs)
+		}
+		return jsonwalk.Skip(s, v)
+	})
+	x.roster.agents = agents
+	x.roster.members = roster
+	if errs := agentsShapeErrors(agents, roster[0], roster[1]); len(errs) > 0 {
+		x.shapeOK, x.shapeErrs = false, errs
+	}
+	x.errs = append(append(agentErrs, modelErrs...), pluginErrs...)
+	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
+	return x
+}
+
+// indexAgents indexes the agents object at s[i] and sets roster to its
+// rosterKeys members; it returns the offset after it.
+func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.members)]gjson.Result, errs *[]error) int {
+	if byteAt(s, i) != '{' {
+		return jsonwalk.Skip(s, i) // RES-2, decided by shapeErrors
+	}
+	var seen [len(rosterInput{}.members)]bool
+	// The defaults' problems come before the entries'.
+	var entryErrs []error
+	end := eachMember(s, i, func(k string, v int) int {
+		r := slices.Index(rosterKeys, k)
+		if r < 0 || seen[r] {
+			return jsonwalk.Skip(s, v)
+		}
+		seen[r] = true
+		var end int
+		switch r {
+		case 0:
+			end = x.indexDefaults(s, v, errs)
+		case 1:
+			end = x.indexEntries(s, v, &entryErrs)
+		default:
+			end = jsonwalk.Skip(s, v)
+		}
+		roster[r] = valueAt(s, v, end)
+		return end
+	})
+	x.list = roster[2]
+	*errs = append(*errs, entryErrs...)
 	// Entries are evaluated in ID order so that the author's key order never
 	// changes a decision or the problems reported.
 	sort.Slice(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id })
+	return end
 }
 
-func (x *docIndex) indexProviders(models gjson.Result) {
-	if !models.Exists() {
-		return
+// scopeModels reads the model and models members of the object at s[i]
+// (agents.defaults or an entry, at scope) into sel and cat, the model's
+// problems before the catalog's, and returns the offset after it. model
+// and models are the settings' paths; a root one is built from scope
+// only when the setting is there. An absent catalog keeps models, which
+// nothing reads.
+func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
+	var catErrs []error
+	seenModel, seenCat := false, false
+	end := eachMember(s, i, func(k string, v int) int {
+		var end int
+		switch {
+		case k == "model" && !seenModel:
+			seenModel = true
+			if model.IsRoot() {
+				model = scope.Key("model")
+			}
+			*sel, end = parseModelSetting(s, v, model, errs)
+		case k == "models" && !seenCat:
+			seenCat = true
+			if models.IsRoot() {
+				models = scope.Key("models")
+			}
+			*cat, end = buildCatalog(s, v, models, &catErrs)
+		default:
+			end = jsonwalk.Skip(s, v)
+		}
+		return end
+	})
+	if !seenCat {
+		*cat = catalogIndex{path: models}
 	}
-	if !models.IsObject() {
-		x.errs = append(x.errs, invalid("RES-4", pathModels, "models must be an object"))
-		return
+	*errs = append(*errs, catErrs...)
+	return end
+}
+
+// indexDefaults indexes agents.defaults, at s[i].
+func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
+	if byteAt(s, i) != '{' {
+		return jsonwalk.Skip(s, i) // RES-2
 	}
-	providers := objectField(models, "providers")
-	if !providers.Exists() {
-		return
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
+}
+
+// indexEntries indexes agents.entries, at s[i].
+func (x *docIndex) indexEntries(s string, i int, errs *[]error) int {
+	if byteAt(s, i) != '{' {
+		return jsonwalk.Skip(s, i) // RES-2
 	}
-	if !providers.IsObject() {
-		x.errs = append(x.errs, invalid("RES-4", pathProviders,
-			"models.providers must be an object keyed by provider"))
-		return
-	}
-	x.providers = map[string][]*providerConfig{}
-	providers.ForEach(func(k, v gjson.Result) bool {
-		raw := k.String()
-		p := buildProvider(raw, v, pathProviders.Key(raw), &x.errs)
-		x.providers[p.name] = append(x.providers[p.name], p)
-		x.provOrder = append(x.provOrder, p)
-		return true
+	return eachMember(s, i, func(id string, v int) int {
+		if byteAt(s, v) != '{' {
+			return jsonwalk.Skip(s, v) // RES-2
+		}
+		e := &agentEntry{id: id, path: pathEntries.Key(id)}
+		x.entries = append(x.entries, e)
+		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs)
 	})
 }
 
-func (x *docIndex) indexPlugins(plugins gjson.Result) {
-	if !plugins.Exists() {
-		return
+// indexProviders indexes models (at s[i]) and its providers.
+func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
+	if byteAt(s, i) != '{' {
+		*errs = append(*errs, invalid("RES-4", pathModels, "models must be an object"))
+		return jsonwalk.Skip(s, i)
 	}
-	if !plugins.IsObject() {
-		x.errs = append(x.errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
-		return
-	}
-	entries := objectField(plugins, "entries")
-	if !entries.Exists() {
-		return
-	}
-	if !entries.IsObject() {
-		x.errs = append(x.errs, invalid("RES-6", pathPluginEntries, "plugins.entries must be an object keyed by plugin"))
-		return
-	}
-	x.routed = map[string]bool{}
-	entries.ForEach(func(k, v gjson.Result) bool {
-		x.routed[normProvider(k.String())] = true
-		if k.Str == "codex" && !x.codex.Exists() {
-			x.codex = v
+	seen := false
+	return eachMember(s, i, func(k string, v int) int {
+		if k != "providers" || seen {
+			return jsonwalk.Skip(s, v)
 		}
-		return true
+		seen = true
+		if byteAt(s, v) != '{' {
+			*errs = append(*errs, invalid("RES-4", pathProviders,
+				"models.providers must be an object keyed by provider"))
+			return jsonwalk.Skip(s, v)
+		}
+		x.providers = map[string][]*providerConfig{}
+		return eachMember(s, v, func(raw string, v int) int {
+			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs)
+			x.providers[p.name] = append(x.providers[p.name], p)
+			x.provOrder = append(x.provOrder, p)
+			return end
+		})
+	})
+}
+
+// indexPlugins indexes plugins (at s[i]): the plugin routing (RES-6) and
+// the Codex plugin (RES-7).
+func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
+	if byteAt(s, i) != '{' {
+		*errs = append(*errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
+		return jsonwalk.Skip(s, i)
+	}
+	seen := false
+	return eachMember(s, i, func(k string, v int) int {
+		if k != "entries" || seen {
+			return jsonwalk.Skip(s, v)
+		}
+		seen = true
+		if byteAt(s, v) != '{' {
+			*errs = append(*errs, invalid("RES-6", pathPluginEntries, "plugins.entries must be an object keyed by plugin"))
+			return jsonwalk.Skip(s, v)
+		}
+		x.routed = map[string]bool{}
+		return eachMember(s, v, func(k string, v int) int {
+			x.routed[normProvider(k)] = true
+			end := jsonwalk.Skip(s, v)
+			if k == "codex" && !x.codex.Exists() {
+				x.codex = valueAt(s, v, end)
+			}
+			return end
+		})
 	})
 }
 

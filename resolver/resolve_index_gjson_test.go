@@ -1,0 +1,358 @@
+package resolver
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/docjson"
+)
+
+// This file keeps the index as it was built through gjson, member by
+// member (ForEach and Get on each level), before gjBuildIndex read the
+// text in one pass: the oracle of TestBuildIndexMatchesGJSON.
+
+// gjReadRuntime reads the agentRuntime of a policy holder (a catalog
+// entry, a provider row or a provider). shape reports whether the refusal
+// is of agentRuntime itself (not an object) rather than of its id.
+func gjReadRuntime(v gjson.Result) (id string, st runtimeState, shape bool) {
+	id, st, shape, _ = gjReadPolicy(v, "")
+	return id, st, shape
+}
+
+// gjReadPolicy is gjReadRuntime that also returns the holder's field
+// named other (when not ""), in one scan of the object.
+func gjReadPolicy(v gjson.Result, other string) (id string, st runtimeState, shape bool, field gjson.Result) {
+	var ar gjson.Result
+	if other == "models" {
+		// A provider: its models array may be large, so visit the members
+		// once instead of letting each lookup scan past the array.
+		v.ForEach(func(k, val gjson.Result) bool {
+			switch {
+			case k.Str == "agentRuntime" && !ar.Exists():
+				ar = val
+			case k.Str == other && !field.Exists():
+				field = val
+			}
+			return true
+		})
+	} else {
+		// A small policy holder: gjson lookups skip the other members
+		// without decoding them.
+		ar = v.Get("agentRuntime")
+		if other != "" {
+			field = v.Get(other)
+		}
+	}
+	if !ar.Exists() {
+		return "", runtimeNone, false, field
+	}
+	if !ar.IsObject() {
+		return "", runtimeBad, true, field
+	}
+	idv := objectField(ar, "id")
+	if idv.Type == gjson.String && (idv.Str == string(occkit.HarnessOpenClaw) || idv.Str == string(occkit.HarnessCodex)) {
+		return idv.Str, runtimeOK, false, field
+	}
+	return "", runtimeBad, false, field
+}
+
+// gjBuildCatalog indexes a selectable catalog (RES-4: it must be an object
+// of objects; RES-1: each agentRuntime is supported).
+func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
+	c := catalogIndex{present: v.Exists(), path: path}
+	if !c.present {
+		return c
+	}
+	if !v.IsObject() {
+		c.bad = true
+		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
+		return c
+	}
+	c.keys = make([]catalogKey, 0, min(sizeHint(v.Raw, 48), sampled))
+	used := 1
+	v.ForEach(func(k, val gjson.Result) bool {
+		c.keys = regrow(c.keys, used, len(v.Raw))
+		used += len(k.Raw) + len(val.Raw) + 2
+		raw := k.String()
+		ck := c.newKey(raw)
+		if !val.IsObject() {
+			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
+			ck.rtSt = runtimeBad
+		} else {
+			rt, st, shape := gjReadRuntime(val)
+			ck.rt, ck.rtSt = toHarnessID(rt), st
+			if ck.rtSt == runtimeBad {
+				*errs = append(*errs, runtimeErr(path.Key(raw), shape, val))
+			}
+		}
+		c.keys = append(c.keys, ck)
+		return true
+	})
+	c.index()
+	return c
+}
+
+// gjParseModelSetting reads a `model` setting at path (RES-3).
+func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSetting {
+	s := modelSetting{present: v.Exists()}
+	if !s.present {
+		return s
+	}
+	switch {
+	case v.Type == gjson.String:
+		r, ok := ParseRef(v.Str)
+		if !ok {
+			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
+			return s
+		}
+		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &path, -1)
+		return s
+	case !v.IsObject():
+		*errs = append(*errs, invalid("RES-3", path,
+			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
+		return s
+	}
+	s.complete = true
+	pp := new(occkit.Path)
+	*pp = path.Key("primary")
+	pv := v.Get("primary")
+	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
+		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
+	} else {
+		s.complete = false
+		*errs = append(*errs, invalid("RES-3", *pp, "%s must be a provider/model ref", *pp))
+	}
+	fv := v.Get("fallbacks")
+	if !fv.Exists() {
+		return s
+	}
+	fp := new(occkit.Path)
+	*fp = path.Key("fallbacks")
+	if !fv.IsArray() {
+		s.complete = false
+		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
+		return s
+	}
+	s.fallbacks = make([]refAt, 0, min(sizeHint(fv.Raw, 24), sampled))
+	used := 1
+	i := -1
+	fv.ForEach(func(_, e gjson.Result) bool {
+		s.fallbacks = regrow(s.fallbacks, used, len(fv.Raw))
+		used += len(e.Raw) + 1
+		i++
+		r, ok := ParseRef(e.Str)
+		if e.Type != gjson.String || !ok {
+			s.complete = false
+			at := fp.Index(i)
+			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
+			return true
+		}
+		if s.ok && r.Provider != s.primary.provider() {
+			at := fp.Index(i)
+			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
+		}
+		s.fallbacks = append(s.fallbacks, newRefAt(e.Str, r, fp, i))
+		return true
+	})
+	return s
+}
+
+// gjBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
+func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
+	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
+	if !v.IsObject() {
+		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
+		p.rtSt = runtimeBad
+		return p
+	}
+	rt, st, shape, mv := gjReadPolicy(v, "models")
+	p.rt, p.rtSt = toHarnessID(rt), st
+	if p.rtSt == runtimeBad {
+		*errs = append(*errs, runtimeErr(path, shape, v))
+	}
+	if !mv.Exists() {
+		return p
+	}
+	if !mv.IsArray() {
+		*errs = append(*errs, invalid("RES-9", path.Key("models"),
+			"%s must be an array of model objects", path.Key("models")))
+		return p
+	}
+	p.rowsAt = true
+	p.rows = make([]catalogRow, 0, min(sizeHint(mv.Raw, 32), sampled))
+	used := 1
+	mv.ForEach(func(_, e gjson.Result) bool {
+		p.rows = regrow(p.rows, used, len(mv.Raw))
+		used += len(e.Raw) + 1
+		i := int32(len(p.rows))
+		row := catalogRow{prevA: -1, prevB: -1}
+		switch {
+		case !e.IsObject():
+			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
+				"%s must be an object with an id, not a bare string or other value", p.rowPath(int(i))))
+		default:
+			rt, st, shape, idv := gjReadPolicy(e, "id")
+			row.rt, row.rtSt = toHarnessID(rt), st
+			if row.rtSt == runtimeBad {
+				*errs = append(*errs, runtimeErr(p.rowPath(int(i)), shape, e))
+			}
+			if idv.Type != gjson.String || strings.TrimSpace(idv.Str) == "" {
+				*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)).Key("id"),
+					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
+				break
+			}
+			row.setID(idv.Str, p.name)
+		}
+		p.rows = append(p.rows, row)
+		return true
+	})
+	p.index()
+	return p
+}
+
+// gjBuildIndex makes the one pass over doc.
+func gjBuildIndex(doc occkit.Document) *docIndex {
+	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
+	root := docjson.Root(doc)
+	x.roster = rosterInput{doc: doc, root: root}
+	if !root.IsObject() {
+		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
+		return x
+	}
+	// Each level is scanned once: the shape check (RES-2) and the indexes
+	// read the same members, so a large catalog is not skipped over again.
+	f := objectFields(root, "agents", "models", "plugins")
+	agents, models, plugins := f[0], f[1], f[2]
+	// The roster rules (RES-10) read agents' ownership too: one scan
+	// serves both (rosterKeys: defaults, entries, list, ownership).
+	x.roster.agents = agents
+	var af []gjson.Result
+	if agents.IsObject() {
+		af = objectFields(agents, rosterKeys...)
+		copy(x.roster.members[:], af)
+	} else {
+		af = make([]gjson.Result, len(rosterKeys))
+	}
+	if errs := agentsShapeErrors(agents, af[0], af[1]); len(errs) > 0 {
+		x.shapeOK, x.shapeErrs = false, errs
+	}
+	x.gjIndexAgents(agents, af)
+	x.gjIndexProviders(models)
+	x.gjIndexPlugins(plugins)
+	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
+	return x
+}
+
+// gjIndexAgents indexes agents, whose defaults, entries and list are f.
+func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
+	if !agents.Exists() {
+		return
+	}
+	if !agents.IsObject() {
+		return // RES-2, decided by shapeErrors
+	}
+	defaults, entries := f[0], f[1]
+	x.list = f[2]
+	if defaults.Exists() {
+		if defaults.IsObject() {
+			f := objectFields(defaults, "model", "models")
+			model, cat := f[0], f[1]
+			x.defaults = gjParseModelSetting(model, pathDefaultModel, &x.errs)
+			x.catalog = gjBuildCatalog(cat, pathDefaultModels, &x.errs)
+		}
+	}
+	if !entries.Exists() {
+		return
+	}
+	if !entries.IsObject() {
+		return
+	}
+	seen := map[string]bool{}
+	entries.ForEach(func(k, v gjson.Result) bool {
+		id := k.String()
+		if seen[id] {
+			return true // gjson reads the first of duplicate keys; so do we
+		}
+		seen[id] = true
+		p := pathEntries.Key(id)
+		if !v.IsObject() {
+			return true
+		}
+		e := &agentEntry{id: id, path: p}
+		f := objectFields(v, "model", "models")
+		model, cat := f[0], f[1]
+		e.sel = gjParseModelSetting(model, p.Key("model"), &x.errs)
+		e.models = gjBuildCatalog(cat, p.Key("models"), &x.errs)
+		x.entries = append(x.entries, e)
+		return true
+	})
+	// Entries are evaluated in ID order so that the author's key order never
+	// changes a decision or the problems reported.
+	sort.Slice(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id })
+}
+
+func (x *docIndex) gjIndexProviders(models gjson.Result) {
+	if !models.Exists() {
+		return
+	}
+	if !models.IsObject() {
+		x.errs = append(x.errs, invalid("RES-4", pathModels, "models must be an object"))
+		return
+	}
+	providers := objectField(models, "providers")
+	if !providers.Exists() {
+		return
+	}
+	if !providers.IsObject() {
+		x.errs = append(x.errs, invalid("RES-4", pathProviders,
+			"models.providers must be an object keyed by provider"))
+		return
+	}
+	x.providers = map[string][]*providerConfig{}
+	providers.ForEach(func(k, v gjson.Result) bool {
+		raw := k.String()
+		p := gjBuildProvider(raw, v, pathProviders.Key(raw), &x.errs)
+		x.providers[p.name] = append(x.providers[p.name], p)
+		x.provOrder = append(x.provOrder, p)
+		return true
+	})
+}
+
+func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {
+	if !plugins.Exists() {
+		return
+	}
+	if !plugins.IsObject() {
+		x.errs = append(x.errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
+		return
+	}
+	entries := objectField(plugins, "entries")
+	if !entries.Exists() {
+		return
+	}
+	if !entries.IsObject() {
+		x.errs = append(x.errs, invalid("RES-6", pathPluginEntries, "plugins.entries must be an object keyed by plugin"))
+		return
+	}
+	x.routed = map[string]bool{}
+	entries.ForEach(func(k, v gjson.Result) bool {
+		x.routed[normProvider(k.String())] = true
+		if k.Str == "codex" && !x.codex.Exists() {
+			x.codex = v
+		}
+		return true
+	})
+}
+
+// sizeHint estimates how many members a JSON container of raw holds,
+// at perMember bytes each, to size its index once.
+func sizeHint(raw string, perMember int) int {
+	n := len(raw) / perMember
+	if n > 1<<16 {
+		n = 1 << 16
+	}
+	return n
+}

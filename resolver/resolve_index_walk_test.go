@@ -1,0 +1,240 @@
+package resolver
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// indexOpts compares two docIndex values field by field, unexported ones
+// included: gjson values by type and text, paths and documents by value,
+// problems by message, code, path and rule.
+var indexOpts = cmp.Options{
+	cmp.Exporter(func(reflect.Type) bool { return true }),
+	cmp.Comparer(func(a, b gjson.Result) bool {
+		return a.Type == b.Type && a.Raw == b.Raw && a.Str == b.Str && a.Num == b.Num
+	}),
+	cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b occkit.Document) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b error) bool {
+		return a.Error() == b.Error() && cmp.Equal(occkit.MatchersOf(a), occkit.MatchersOf(b))
+	}),
+}
+
+// checkIndexMatchesGJSON fails when the one-pass index of doc differs
+// from the index built through gjson.
+func checkIndexMatchesGJSON(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
+	want, got := gjBuildIndex(doc), buildIndex(doc)
+	// Nothing reads the path of an absent catalog: the one-pass index
+	// builds it only for a catalog that is there.
+	for _, x := range []*docIndex{want, got} {
+		cats := []*catalogIndex{&x.catalog}
+		for _, e := range x.entries {
+			cats = append(cats, &e.models)
+		}
+		for _, c := range cats {
+			if !c.present {
+				c.path = occkit.Path{}
+			}
+		}
+	}
+	if d := cmp.Diff(want, got, indexOpts); d != "" {
+		t.Fatalf("%s: index differs (-gjson +one pass):\n%s", doc.String(), d)
+	}
+}
+
+// genIndexJSON draws JSON text of the shapes buildIndex reads, slot by
+// slot (the root, agents, a catalog, a provider row, …): mostly the shape
+// the rules ask, sometimes another kind of value, with keys in any
+// order, spelled with escapes now and then, beside keys no rule reads.
+func genIndexJSON(t *rapid.T, slot string, depth int) string {
+	if slot != "root" && rapid.SampledFrom([]bool{false, false, false, false, false, true}).Draw(t, slot+"-odd") {
+		return rapid.SampledFrom([]string{`"x"`, `3`, `-1.5e3`, `true`, `false`, `null`, `[]`, `{}`, `["anthropic/a"]`,
+			`{"id":"openclaw"}`, `"openai/gpt-5"`}).Draw(t, slot+"-odd-value")
+	}
+	str := func(label string, xs ...string) string {
+		s, _ := json.Marshal(rapid.SampledFrom(xs).Draw(t, label))
+		return string(s)
+	}
+	refs := []string{"anthropic/a", "anthropic/b", " anthropic/c ", "Anthropic/a", "openai/gpt-5", "codex/x", "anthropic/a@work",
+		"bad", "", "google/g/x", "openai/codex/y", "ollama/m"}
+	obj := func(keys map[string]func() string) string {
+		names := make([]string, 0, len(keys)+1)
+		for k := range keys {
+			names = append(names, k)
+		}
+		names = append(names, "noise")
+		perm := rapid.Permutation(names).Draw(t, slot+"-order")
+		var parts []string
+		for _, k := range perm {
+			if !rapid.Bool().Draw(t, slot+"-has-"+k) {
+				continue
+			}
+			var v string
+			if k == "noise" {
+				v = `{"a":[1,"\"}",{"b":null}],"agentRuntime":{"id":"codex"}}`
+			} else {
+				v = keys[k]()
+			}
+			parts = append(parts, spell(t, k)+":"+v)
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	keyed := func(label string, keys []string, value func() string) string {
+		n := rapid.IntRange(0, 4).Draw(t, label+"-n")
+		seen := map[string]bool{}
+		var parts []string
+		for i := 0; i < n; i++ {
+			k := rapid.SampledFrom(keys).Draw(t, label+"-key")
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			parts = append(parts, spell(t, k)+":"+value())
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	list := func(label string, value func() string) string {
+		n := rapid.IntRange(0, 4).Draw(t, label+"-n")
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = value()
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	runtime := func() string { return genIndexJSON(t, "runtime", depth) }
+	switch slot {
+	case "root":
+		return obj(map[string]func() string{
+			"agents":  func() string { return genIndexJSON(t, "agents", depth) },
+			"models":  func() string { return genIndexJSON(t, "models", depth) },
+			"plugins": func() string { return genIndexJSON(t, "plugins", depth) },
+		})
+	case "agents":
+		return obj(map[string]func() string{
+			"defaults": func() string { return genIndexJSON(t, "scope", depth) },
+			"entries": func() string {
+				return keyed("entries", []string{"main", "helper", "ops", "Main"}, func() string { return genIndexJSON(t, "scope", depth) })
+			},
+			"list":      func() string { return str("list", "x") },
+			"ownership": func() string { return str("ownership", "explicit", "implicit") },
+		})
+	case "scope":
+		return obj(map[string]func() string{
+			"model": func() string { return genIndexJSON(t, "model", depth) },
+			"models": func() string {
+				return keyed("catalog", refs, func() string { return genIndexJSON(t, "holder", depth) })
+			},
+		})
+	case "model":
+		if rapid.Bool().Draw(t, "model-string") {
+			return str("primary", refs...)
+		}
+		return obj(map[string]func() string{
+			"primary":   func() string { return str("primary", refs...) },
+			"fallbacks": func() string { return list("fallbacks", func() string { return genIndexJSON(t, "ref", depth) }) },
+		})
+	case "ref":
+		return str("ref", refs...)
+	case "holder":
+		return obj(map[string]func() string{"agentRuntime": runtime, "alias": func() string { return str("alias", "A") }})
+	case "runtime":
+		return obj(map[string]func() string{"id": func() string { return str("id", "openclaw", "codex", "auto", "OpenClaw") }})
+	case "models":
+		return obj(map[string]func() string{
+			"providers": func() string {
+				return keyed("providers", []string{"anthropic", "openai", " Anthropic", "codex", "google"}, func() string { return genIndexJSON(t, "provider", depth) })
+			},
+		})
+	case "provider":
+		return obj(map[string]func() string{
+			"agentRuntime": runtime,
+			"models":       func() string { return list("rows", func() string { return genIndexJSON(t, "row", depth) }) },
+			"baseUrl":      func() string { return str("url", "https://h/v1") },
+		})
+	case "row":
+		return obj(map[string]func() string{
+			"agentRuntime": runtime,
+			"id":           func() string { return str("row-id", "a", "b", " c ", "anthropic/a", "anthropic/ b", "", "x/y") },
+		})
+	case "plugins":
+		return obj(map[string]func() string{
+			"entries": func() string {
+				return keyed("plugin-entries", []string{"codex", "Codex", "openai", " google "}, func() string { return genIndexJSON(t, "plugin", depth) })
+			},
+		})
+	case "plugin":
+		return obj(map[string]func() string{
+			"enabled": func() string { return rapid.SampledFrom([]string{"true", "false"}).Draw(t, "enabled") },
+			"config":  func() string { return `{"appServer":{"transport":"websocket"}}` },
+		})
+	}
+	panic("unknown slot " + slot)
+}
+
+// spell writes the key k as a JSON string, now and then with a letter
+// escaped (the walk decodes keys as gjson does).
+func spell(t *rapid.T, k string) string {
+	if k == "" || !rapid.SampledFrom([]bool{false, false, false, false, false, true}).Draw(t, "escape-"+k) {
+		b, _ := json.Marshal(k)
+		return string(b)
+	}
+	i := rapid.IntRange(0, len(k)-1).Draw(t, "escape-at-"+k)
+	b, _ := json.Marshal(k[:i])
+	c, _ := json.Marshal(k[i+1:])
+	return string(b[:len(b)-1]) + fmt.Sprintf(`\u%04x`, k[i]) + string(c[1:])
+}
+
+// TestBuildIndexMatchesGJSON: the one-pass index is the index built
+// through gjson, field by field, problems in the same order, on drawn
+// documents of every shape the rules read, on the property tests'
+// configurations, and on the benchmark documents.
+func TestBuildIndexMatchesGJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		raw := genIndexJSON(t, "root", 0)
+		doc, err := occkit.ParseDocument([]byte(raw))
+		if err != nil {
+			t.Fatalf("generated %s: %v", raw, err)
+		}
+		checkIndexMatchesGJSON(t, doc)
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		v, _ := genConfig(t)
+		checkIndexMatchesGJSON(t, testDoc(shuffle(t, v, "shuffle")))
+	})
+	for _, d := range bench.Documents {
+		doc, err := occkit.ParseDocument(d.Make(40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkIndexMatchesGJSON(t, doc)
+	}
+}
+
+// FuzzBuildIndexMatchesGJSON: on any document, the one-pass index is
+// the index built through gjson.
+func FuzzBuildIndexMatchesGJSON(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `[]`, `{"agents":1}`, `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"codex"}}}}}}`,
+		`{"agents":{"defaults":{"model":{"fallbacks":["openai/x",3,"anthropic/b"],"primary":"anthropic/a"}},"entries":{"b":{"model":"x/y"},"a":1}},"models":{"providers":{"anthropic":{"models":[{"id":"a"},"b",{"id":" anthropic/c ","agentRuntime":[]}],"agentRuntime":{"id":"auto"}}}},"plugins":{"entries":{"codex":{"enabled":true},"Openai":{}}}}`,
+		`{"\u0061gents":{"list":[],"ownership":"explicit"},"models":{"providers":[]},"plugins":{"entries":[]}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, err := occkit.ParseDocument([]byte(s))
+		if err != nil {
+			return
+		}
+		checkIndexMatchesGJSON(t, doc)
+	})
+}
