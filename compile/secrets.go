@@ -758,13 +758,16 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		end, _ := jsonwalk.StringEnd(src, start)
 		i = end - 1
 		if isKey := i+1 < len(src) && src[i+1] == ':'; isKey {
-			if src[start:i+1] == `"source"` && strings.HasPrefix(src[i+1:], `:"env"`) && len(objects) > 0 {
-				objects[len(objects)-1].source = start
+			if len(objects) > 0 && jsonStringIs(src[start:i+1], "source") && i+2 < len(src) && src[i+2] == '"' {
+				if vend, _ := jsonwalk.StringEnd(src, i+2); jsonStringIs(src[i+2:vend], "env") {
+					objects[len(objects)-1].source = start
+				}
 			}
 			continue
 		}
-		// No escape puts a '$' after a backslash in valid JSON.
-		if strings.IndexByte(src[start:i], '$') < 0 {
+		// OpenClaw reads the decoded string: a '$' is there when the
+		// literal holds one or an escape (\u0024 is one).
+		if strings.IndexByte(src[start:i], '$') < 0 && strings.IndexByte(src[start:i], '\\') < 0 {
 			continue
 		}
 		s := gjson.Parse(src[start : i+1]).Str
@@ -783,6 +786,15 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		}
 	}
 	return out
+}
+
+// jsonStringIs reports whether the JSON string literal lit (quotes
+// included) decodes to s, escapes and all.
+func jsonStringIs(lit, s string) bool {
+	if strings.IndexByte(lit, '\\') < 0 {
+		return len(lit) == len(s)+2 && lit[1:len(lit)-1] == s
+	}
+	return gjson.Parse(lit).Str == s
 }
 
 // path is where r is made in doc.
