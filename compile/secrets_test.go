@@ -183,6 +183,8 @@ func TestPlanRefusesUnboundReferences(t *testing.T) {
 		{"escaped", embedded(`{"a":"$${A}"}`), "", ""},
 		{"not a name", embedded(`{"a":"${lower} ${ A }"}`), "", ""},
 		{"in an array", embedded(`{"a":["x",{"b":"${B}"}]}`), "a[1].b", "B"},
+		{"unbound, the dollar escaped", embedded(`{"channels":{"telegram":{"botToken":"\u0024{TG}"}}}`), "channels.telegram.botToken", "TG"},
+		{"SecretRef, its source escaped", embedded(`{"channels":{"telegram":{"botToken":{"sourc\u0065":"\u0065nv","provider":"default","id":"TG"}}}}`), "channels.telegram.botToken", "TG"},
 		{"the Harness credential", embedded(`{"models":{"providers":{"anthropic":{"apiKey":"${ANTHROPIC_API_KEY}"}}}}`), "", ""},
 		{"another provider key", embedded(`{"models":{"providers":{"x":{"apiKey":"${X_API_KEY}"}}}}`), "models.providers.x.apiKey", "X_API_KEY"},
 		{"SecretRef", embedded(`{"channels":{"telegram":{"botToken":{"source":"env","provider":"default","id":"TG"}}}}`), "channels.telegram.botToken", "TG"},
