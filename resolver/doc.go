@@ -2,7 +2,9 @@
 // whether a Configuration's Agent roster can be deployed.
 //
 // Everything here is a pure function over an [occkit.Document]: the
-// document is read with gjson, never mutated, and every refusal is a
+// document is read in one pass with internal/jsonwalk's byte scanner
+// (the index a resolution consults; gjson reads the few values it
+// hands on), never mutated, and every refusal is a
 // structured [*occkit.Error] carrying its code, the path of the offending
 // setting and the SPEC rule ID.
 //
