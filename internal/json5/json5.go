@@ -201,7 +201,16 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	p := &parser{src: src, opts: opts, out: make([]byte, 0, len(src))}
+	p := &parser{src: src, opts: opts}
+	if opts.OnToken == nil {
+		// The output starts as a copy of the source, so that the fast
+		// path, while it writes the source as it is, has nothing to copy
+		// ([parser.inPlace]); a copy is also cheaper than the zeroing of
+		// an empty buffer.
+		p.out, p.inPlace = append([]byte(nil), src...)[:0], true
+	} else {
+		p.out = make([]byte, 0, len(src))
+	}
 	if !utf8.Valid(src) {
 		for i := 0; i < len(src); {
 			r, size := utf8.DecodeRune(src[i:])
@@ -244,63 +253,36 @@ func Unquote(lit []byte) (string, error) {
 type frame struct {
 	array bool
 	base  int // object: where its keys start in parser.arena
-	set   *keySet
+	// table indexes the keys of an object with many (nil until then).
+	table []keySlot
 }
 
-// keyRef is one key as written to parser.out: out[start:end], the quoted
-// JSON string. Written keys compare as their values do (the writer is a
-// function of the value, and one-to-one), so duplicate detection reads the
-// output instead of keeping each key as a string of its own.
+// keyRef is one key as written to parser.out, the quoted JSON string:
+// out[start:end], or, for a key the fast path ([parser.fast]) read as
+// it is written, src[^start:end] (start negative). Written keys compare
+// as their values do (the writer is a function of the value, and
+// one-to-one), so duplicate detection reads the text instead of keeping
+// each key as a string of its own.
 type keyRef struct{ start, end int }
 
-// keySet is the keys of one object with many: the keys in the order
-// added, with their hashes, and an open-addressing table of indexes into
-// them (0: empty), at most half full. The table is four bytes a slot, and
-// growing it rehashes from the stored hashes without reading the keys;
-// both double as they grow, so a set allocates about twice its final size.
-type keySet struct {
-	keys  []keySlot
-	slots []uint32 // index+1 into keys
+// key returns the bytes of k.
+func (p *parser) key(k keyRef) []byte {
+	if k.start < 0 {
+		return p.src[^k.start:k.end]
+	}
+	return p.out[k.start:k.end]
 }
 
-// keySlot is a keyRef with the low half of its key's hash.
-type keySlot struct {
-	keyRef
-	h uint32
-}
+// keySlot is one slot of an object's key table, an open-addressing hash
+// table at most half full: the low half of a key's hash above the
+// key's index+1 among the object's keys in parser.arena (0: empty).
+// Eight bytes a slot, and growing the table rehashes from the slots
+// alone, without reading the keys; it doubles as it grows, so it
+// allocates about twice its final size.
+type keySlot uint64
 
-// keySeed seeds the hash of every keySet.
+// keySeed seeds the hash of every key table.
 var keySeed = maphash.MakeSeed()
-
-// add records k (in out) and reports whether an equal key was there.
-func (ks *keySet) add(out []byte, k keyRef) bool {
-	if 2*(len(ks.keys)+1) > len(ks.slots) {
-		ks.slots = make([]uint32, max(32, 2*len(ks.slots)))
-		mask := uint32(len(ks.slots) - 1)
-		for n, r := range ks.keys {
-			i := r.h & mask
-			for ks.slots[i] != 0 {
-				i = (i + 1) & mask
-			}
-			ks.slots[i] = uint32(n + 1)
-		}
-	}
-	key := out[k.start:k.end]
-	h := uint32(maphash.Bytes(keySeed, key))
-	mask := uint32(len(ks.slots) - 1)
-	i := h & mask
-	for ; ks.slots[i] != 0; i = (i + 1) & mask {
-		if r := ks.keys[ks.slots[i]-1]; r.h == h && bytes.Equal(out[r.start:r.end], key) {
-			return true
-		}
-	}
-	if len(ks.keys) == cap(ks.keys) {
-		ks.keys = append(make([]keySlot, 0, max(16, 2*cap(ks.keys))), ks.keys...)
-	}
-	ks.keys = append(ks.keys, keySlot{k, h})
-	ks.slots[i] = uint32(len(ks.keys))
-	return false
-}
 
 type parser struct {
 	src   []byte
@@ -310,10 +292,17 @@ type parser struct {
 	stack []frame
 	keys  int
 	buf   []byte
-	// arena holds the keys of the open objects that have few keys, each
-	// object's keys contiguous from its frame's base (inner objects close
-	// before outer ones add keys); a larger object moves to its own set.
+	// arena holds the keys of the open objects, each object's keys
+	// contiguous from its frame's base (inner objects close before outer
+	// ones add keys); an object with many also has a table.
 	arena []keyRef
+	// spare is the table of the last object closed, kept for the next
+	// object with many keys.
+	spare []keySlot
+	// inPlace reports that out's array past len(out) still holds the
+	// source from the same offset: the fast path then writes a piece of
+	// source that stays where it is by extending out, without copying.
+	inPlace bool
 }
 
 // depthAt is the largest number of containers open at once in
@@ -452,16 +441,28 @@ func (p *parser) fail(k Kind, msg string) *Error {
 	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: PathAt(p.out, len(p.out)), Msg: msg}
 }
 
+// The states of the parse.
+const (
+	stValue    = iota // a value is expected
+	stAfter           // a value just ended
+	stKey             // an object key (or '}' when allowClose)
+	stElemOrRB        // an array element or ']'
+	stDone            // the document ended (parser.fast only)
+)
+
 // run is the whole parse: a loop over states with an explicit stack.
+// Without OnToken, each turn first lets [parser.fast] read what is plain
+// JSON, and takes one step of the general grammar where it stops.
 func (p *parser) run() error {
-	const (
-		stValue    = iota // a value is expected
-		stAfter           // a value just ended
-		stKey             // an object key (or '}' when allowClose)
-		stElemOrRB        // an array element or ']'
-	)
 	state := stValue
 	for {
+		if p.opts.OnToken == nil {
+			if state = p.fast(state); state == stDone {
+				return nil
+			}
+			// The general step below writes the output its own way.
+			p.inPlace = false
+		}
 		if err := p.skip(); err != nil {
 			return err
 		}
@@ -479,12 +480,7 @@ func (p *parser) run() error {
 				p.out = append(p.out, p.src[p.pos])
 				p.pos++
 				p.tell(TokenOpen, p.pos-1, nil)
-				if len(p.stack) == cap(p.stack) {
-					// Double: append's gentler growth of large slices
-					// would allocate several times the final stack.
-					p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
-				}
-				p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
+				p.push(arr)
 				if arr {
 					state = stElemOrRB
 				} else {
@@ -546,6 +542,26 @@ func (p *parser) run() error {
 	}
 }
 
+// push opens a container.
+func (p *parser) push(arr bool) {
+	if len(p.stack) == cap(p.stack) {
+		// Double: append's gentler growth of large slices would allocate
+		// several times the final stack.
+		p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
+	}
+	p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
+}
+
+// pop ends the innermost container.
+func (p *parser) pop() {
+	top := &p.stack[len(p.stack)-1]
+	if top.table != nil {
+		p.spare, top.table = top.table, nil
+	}
+	p.arena = p.arena[:top.base]
+	p.stack = p.stack[:len(p.stack)-1]
+}
+
 // close ends the innermost container, dropping a trailing comma from the
 // output.
 func (p *parser) close(c byte) {
@@ -555,10 +571,7 @@ func (p *parser) close(c byte) {
 	p.out = append(p.out, c)
 	p.pos++
 	p.tell(TokenClose, p.pos-1, nil)
-	if top := p.stack[len(p.stack)-1]; !top.array && top.set == nil {
-		p.arena = p.arena[:top.base]
-	}
-	p.stack = p.stack[:len(p.stack)-1]
+	p.pop()
 }
 
 // member reads a key and its colon.
@@ -612,30 +625,70 @@ func (p *parser) member() error {
 	return nil
 }
 
-// seen records the key k, just written, in f and reports whether it was
-// already there.
+// seen records the key k, just read, in f and reports whether it was
+// already there. An object's first keys are compared one by one; from
+// the seventeenth on, they are found through a table.
 func (p *parser) seen(f *frame, k keyRef) bool {
-	if f.set != nil {
-		return f.set.add(p.out, k)
-	}
-	key := p.out[k.start:k.end]
 	mine := p.arena[f.base:]
-	for _, x := range mine {
-		if bytes.Equal(p.out[x.start:x.end], key) {
+	if f.table == nil {
+		key := p.key(k)
+		for _, x := range mine {
+			if bytes.Equal(p.key(x), key) {
+				return true
+			}
+		}
+		if len(mine) < 16 {
+			p.arena = append(p.arena, k)
+			return false
+		}
+		t := p.spare
+		p.spare = nil
+		clear(t)
+		for i, x := range mine {
+			t = place(t, hashKey(p.key(x)), i)
+		}
+		f.table = t
+	}
+	key := p.key(k)
+	h := hashKey(key)
+	t := f.table
+	mask := uint32(len(t) - 1)
+	for i := h & mask; t[i] != 0; i = (i + 1) & mask {
+		if uint32(t[i]>>32) == h && bytes.Equal(p.key(mine[uint32(t[i])-1]), key) {
 			return true
 		}
 	}
-	if len(mine) < 16 {
-		p.arena = append(p.arena, k)
-		return false
-	}
-	f.set = &keySet{}
-	for _, x := range mine {
-		f.set.add(p.out, x)
-	}
-	f.set.add(p.out, k)
-	p.arena = p.arena[:f.base]
+	f.table = place(t, h, len(mine))
+	p.arena = append(p.arena, k)
 	return false
+}
+
+func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
+
+// place puts the key of index i and hash h in table t, growing it first
+// when it would be more than half full, and returns the table.
+func place(t []keySlot, h uint32, i int) []keySlot {
+	if 2*(i+1) > len(t) {
+		old := t
+		t = make([]keySlot, max(32, 2*len(t)))
+		mask := uint32(len(t) - 1)
+		for _, e := range old {
+			if e != 0 {
+				j := uint32(e>>32) & mask
+				for t[j] != 0 {
+					j = (j + 1) & mask
+				}
+				t[j] = e
+			}
+		}
+	}
+	mask := uint32(len(t) - 1)
+	j := h & mask
+	for t[j] != 0 {
+		j = (j + 1) & mask
+	}
+	t[j] = keySlot(h)<<32 | keySlot(i+1)
+	return t
 }
 
 // skip passes white space and comments.
