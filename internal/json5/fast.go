@@ -12,7 +12,7 @@ import (
 // string is rewritten. parser.fast reads such text with a loop of its
 // own and writes it as spans of the source: the text between two runs of
 // white space or rewritten pieces is written with one copy, or, while the
-// output still lies where the source does (parser.inPlace: compact text,
+// output is still the source's own prefix (parser.alias: compact text,
 // nothing rewritten yet), with none.
 //
 // It keeps the parser's state exactly as the general loop keeps it (the
@@ -92,42 +92,73 @@ func finiteLiteral(lit []byte) bool {
 // isJSONSpace reports JSON's own white space.
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
+// spans is the output of parser.fast: out, and the pending span
+// src[ps:r] read and not yet written. While alias holds, out is the
+// source's own prefix (src[:len(out):len(out)]), written without a copy;
+// it is copied (own) before anything else is written after it.
+type spans struct {
+	src   []byte
+	out   []byte
+	ps    int
+	alias bool
+}
+
+// flush writes the pending span up to r.
+func (w *spans) flush(r int) {
+	if w.alias && len(w.out) == w.ps {
+		w.out = w.src[:r:r]
+	} else {
+		w.own()
+		w.out = append(w.out, w.src[w.ps:r]...)
+	}
+	w.ps = r
+}
+
+// own copies an aliased output into a buffer of its own, sized for the
+// whole document as the general loop's is.
+func (w *spans) own() {
+	if w.alias {
+		w.out = append(make([]byte, 0, len(w.src)), w.out...)
+		w.alias = false
+	}
+}
+
+// put writes piece, the canonical form of the source text src[r:end],
+// at r, and starts the pending span at end. A piece that is the text
+// itself stays in the pending span.
+func (w *spans) put(r, end int, piece []byte) {
+	if string(piece) == string(w.src[r:end]) {
+		return
+	}
+	w.flush(r)
+	w.own()
+	w.out = append(w.out, piece...)
+	w.ps = end
+}
+
 // fast reads plain JSON from p.pos in state st, as the general loop in
 // run would, and returns the state to go on in: stDone when the document
 // ended, or the state of the piece at p.pos it left to the general loop.
 func (p *parser) fast(st int) int {
 	s := p.src
 	r := p.pos
-	out := p.out
-	inPlace := p.inPlace
-	// src[ps:r] is read and not yet written: it is written as it is.
-	ps := r
-	// flush writes the pending span.
-	flush := func() {
-		if inPlace && len(out) == ps {
-			out = out[:r]
-		} else {
-			out = append(out, s[ps:r]...)
-			inPlace = false
-		}
-		ps = r
-	}
+	w := spans{src: s, out: p.out, ps: r, alias: p.alias}
 	// afterComma: the last token was a comma (set in stKey and
 	// stElemOrRB only).
-	afterComma := len(out) > 0 && out[len(out)-1] == ','
+	afterComma := len(w.out) > 0 && w.out[len(w.out)-1] == ','
 	canonical, dups := p.opts.CanonicalNumbers, p.opts.RejectDuplicateKeys
 	maxStr := p.opts.MaxStringBytes
 	for {
 		if r < len(s) && isJSONSpace(s[r]) {
-			flush()
+			w.flush(r)
 			for r++; r < len(s) && isJSONSpace(s[r]); r++ {
 			}
-			ps = r
+			w.ps = r
 		}
 		if r >= len(s) {
 			if st == stAfter && len(p.stack) == 0 {
-				flush()
-				p.out, p.pos, p.inPlace = out, r, inPlace
+				w.flush(r)
+				p.out, p.pos, p.alias = w.out, r, w.alias
 				return stDone
 			}
 			break
@@ -169,9 +200,8 @@ func (p *parser) fast(st int) int {
 			}
 			p.keys++
 			if k > end {
-				r = end
-				flush()
-				ps = k
+				w.flush(end)
+				w.ps = k
 			}
 			r = k + 1
 			st = stValue
@@ -232,13 +262,9 @@ func (p *parser) fast(st int) int {
 				if err != nil || p.opts.RejectLoneSurrogates && HasLoneSurrogate(v) {
 					goto stop
 				}
-				flush()
-				w := len(out)
-				out = appendBytesString(out, v)
-				if string(out[w:]) != string(s[r:p.pos]) {
-					inPlace = false
-				}
-				r, ps = p.pos, p.pos
+				p.scratch = appendBytesString(p.scratch[:0], v)
+				w.put(r, p.pos, p.scratch)
+				r = p.pos
 			case c == '-' || c >= '0' && c <= '9':
 				end, ok := jsonNumber(s, r)
 				if !ok {
@@ -247,16 +273,10 @@ func (p *parser) fast(st int) int {
 				lit := s[r:end]
 				if canonical {
 					if !IsCanonicalNumber(lit) {
-						flush()
-						w := len(out)
-						var ok bool
-						if out, ok = AppendCanonicalNumber(out, lit); !ok {
+						if p.scratch, ok = AppendCanonicalNumber(p.scratch[:0], lit); !ok {
 							goto stop
 						}
-						if string(out[w:]) != string(lit) {
-							inPlace = false
-						}
-						ps = end
+						w.put(r, end, p.scratch)
 					}
 				} else if !finiteLiteral(lit) {
 					goto stop
@@ -273,8 +293,10 @@ func (p *parser) fast(st int) int {
 		}
 	}
 stop:
-	flush()
-	p.out, p.pos, p.inPlace = out, r, inPlace
+	// The general loop writes to an output of its own.
+	w.flush(r)
+	w.own()
+	p.out, p.pos, p.alias = w.out, r, false
 	return st
 }
 

@@ -203,11 +203,10 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	}
 	p := &parser{src: src, opts: opts}
 	if opts.OnToken == nil {
-		// The output starts as a copy of the source, so that the fast
-		// path, while it writes the source as it is, has nothing to copy
-		// ([parser.inPlace]); a copy is also cheaper than the zeroing of
-		// an empty buffer.
-		p.out, p.inPlace = append([]byte(nil), src...)[:0], true
+		// The fast path writes the source's prefix as it is without a
+		// copy, and copies it once when it must write something else
+		// ([parser.alias]).
+		p.out, p.alias = src[:0:0], true
 	} else {
 		p.out = make([]byte, 0, len(src))
 	}
@@ -224,6 +223,10 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	}
 	if err := p.run(); err != nil {
 		return nil, err
+	}
+	if p.alias {
+		// The output is the whole source, which the caller keeps.
+		return bytes.Clone(p.out), nil
 	}
 	return p.out, nil
 }
@@ -251,10 +254,12 @@ func Unquote(lit []byte) (string, error) {
 // ([PathAt]), so that nesting costs a few words per level, whatever the
 // depth limit.
 type frame struct {
+	base int // object: where its keys start in parser.arena
+	// table is 1 + the index in parser.tables of the table of an object
+	// with many keys, or 0; the frame holds no pointer, so that pushing
+	// one costs no write barrier.
+	table int32
 	array bool
-	base  int // object: where its keys start in parser.arena
-	// table indexes the keys of an object with many (nil until then).
-	table []keySlot
 }
 
 // keyRef is one key as written to parser.out, the quoted JSON string:
@@ -296,13 +301,18 @@ type parser struct {
 	// contiguous from its frame's base (inner objects close before outer
 	// ones add keys); an object with many also has a table.
 	arena []keyRef
-	// spare is the table of the last object closed, kept for the next
-	// object with many keys.
-	spare []keySlot
-	// inPlace reports that out's array past len(out) still holds the
-	// source from the same offset: the fast path then writes a piece of
-	// source that stays where it is by extending out, without copying.
-	inPlace bool
+	// tables are the key tables of the open objects with many keys,
+	// innermost last; spare is the table of the last one closed, kept
+	// for the next.
+	tables [][]keySlot
+	spare  []keySlot
+	// alias reports that out is the source's own prefix,
+	// src[:len(out):len(out)], which the fast path extends without a
+	// copy; the general loop never writes to it (parser.fast copies it
+	// before it returns to the general loop).
+	alias bool
+	// scratch holds a rewritten piece for the fast path.
+	scratch []byte
 }
 
 // depthAt is the largest number of containers open at once in
@@ -460,8 +470,6 @@ func (p *parser) run() error {
 			if state = p.fast(state); state == stDone {
 				return nil
 			}
-			// The general step below writes the output its own way.
-			p.inPlace = false
 		}
 		if err := p.skip(); err != nil {
 			return err
@@ -555,8 +563,10 @@ func (p *parser) push(arr bool) {
 // pop ends the innermost container.
 func (p *parser) pop() {
 	top := &p.stack[len(p.stack)-1]
-	if top.table != nil {
-		p.spare, top.table = top.table, nil
+	if top.table != 0 {
+		n := len(p.tables) - 1
+		p.spare, p.tables[n] = p.tables[n], nil
+		p.tables = p.tables[:n]
 	}
 	p.arena = p.arena[:top.base]
 	p.stack = p.stack[:len(p.stack)-1]
@@ -630,7 +640,7 @@ func (p *parser) member() error {
 // the seventeenth on, they are found through a table.
 func (p *parser) seen(f *frame, k keyRef) bool {
 	mine := p.arena[f.base:]
-	if f.table == nil {
+	if f.table == 0 {
 		key := p.key(k)
 		for _, x := range mine {
 			if bytes.Equal(p.key(x), key) {
@@ -647,18 +657,19 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 		for i, x := range mine {
 			t = place(t, hashKey(p.key(x)), i)
 		}
-		f.table = t
+		p.tables = append(p.tables, t)
+		f.table = int32(len(p.tables))
 	}
 	key := p.key(k)
 	h := hashKey(key)
-	t := f.table
+	t := p.tables[f.table-1]
 	mask := uint32(len(t) - 1)
 	for i := h & mask; t[i] != 0; i = (i + 1) & mask {
 		if uint32(t[i]>>32) == h && bytes.Equal(p.key(mine[uint32(t[i])-1]), key) {
 			return true
 		}
 	}
-	f.table = place(t, h, len(mine))
+	p.tables[f.table-1] = place(t, h, len(mine))
 	p.arena = append(p.arena, k)
 	return false
 }
