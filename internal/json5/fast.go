@@ -92,34 +92,75 @@ func finiteLiteral(lit []byte) bool {
 // isJSONSpace reports JSON's own white space.
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
-// spans is the output of parser.fast: out, and the pending span
-// src[ps:r] read and not yet written. While alias holds, out is the
-// source's own prefix (src[:len(out):len(out)]), written without a copy;
-// it is copied (own) before anything else is written after it.
+// spans is the output of parser.fast: buf[:n], and the pending span
+// src[ps:r] read and not yet written. While alias holds, buf is the
+// source itself and the output its prefix, written without a copy; it
+// is copied (own) before anything else is written after it. Writing
+// moves n, and stores a pointer only when buf changes, so that it costs
+// no write barrier while the collector runs.
 type spans struct {
-	src   []byte
-	out   []byte
-	ps    int
-	alias bool
+	src, buf []byte
+	n, ps    int
+	alias    bool
+}
+
+// spansOf takes over the parser's output.
+func (p *parser) spansOf() spans {
+	w := spans{src: p.src, n: len(p.out), ps: p.pos, alias: p.alias}
+	if w.alias {
+		w.buf = p.src
+	} else {
+		w.buf = p.out[:cap(p.out)]
+	}
+	return w
+}
+
+// output returns buf[:n] for the parser, without spare capacity while
+// it is the source's prefix (nothing may append to that in place).
+func (w *spans) output() []byte {
+	if w.alias {
+		return w.src[:w.n:w.n]
+	}
+	return w.buf[:w.n]
 }
 
 // flush writes the pending span up to r.
 func (w *spans) flush(r int) {
-	if w.alias && len(w.out) == w.ps {
-		w.out = w.src[:r:r]
-	} else {
-		w.own()
-		w.out = append(w.out, w.src[w.ps:r]...)
+	switch {
+	case w.alias && w.n == w.ps:
+		w.n = r
+	case !w.alias && r-w.ps <= 32 && w.n+32 <= len(w.buf) && w.ps+32 <= len(w.src):
+		// A short span (between two runs of white space in an
+		// indented document): one 32-byte move, without a call; the
+		// bytes past it are overwritten next.
+		*(*[32]byte)(w.buf[w.n : w.n+32]) = *(*[32]byte)(w.src[w.ps : w.ps+32])
+		w.n += r - w.ps
+	default:
+		w.write(w.src[w.ps:r])
 	}
 	w.ps = r
 }
 
-// own copies an aliased output into a buffer of its own, sized for the
-// whole document as the general loop's is.
+// write appends b after an owned copy of the output.
+func (w *spans) write(b []byte) {
+	if w.alias || len(w.buf)-w.n < len(b) {
+		// Sized for the whole document, as the general loop's output
+		// is, or doubled when that is too small.
+		size := len(w.src)
+		if !w.alias || w.n+len(b) > size {
+			size = 2*len(w.buf) + len(b)
+		}
+		buf := make([]byte, size)
+		copy(buf, w.buf[:w.n])
+		w.buf, w.alias = buf, false
+	}
+	w.n += copy(w.buf[w.n:], b)
+}
+
+// own copies an aliased output into a buffer of its own.
 func (w *spans) own() {
 	if w.alias {
-		w.out = append(make([]byte, 0, len(w.src)), w.out...)
-		w.alias = false
+		w.write(nil)
 	}
 }
 
@@ -131,217 +172,281 @@ func (w *spans) put(r, end int, piece []byte) {
 		return
 	}
 	w.flush(r)
-	w.own()
-	w.out = append(w.out, piece...)
+	w.write(piece)
 	w.ps = end
+}
+
+// space passes the run of JSON white space at r, which is not written,
+// and returns its end.
+func (w *spans) space(r int) int {
+	w.flush(r)
+	for r++; r < len(w.src) && isJSONSpace(w.src[r]); r++ {
+	}
+	w.ps = r
+	return r
 }
 
 // fast reads plain JSON from p.pos in state st, as the general loop in
 // run would, and returns the state to go on in: stDone when the document
 // ended, or the state of the piece at p.pos it left to the general loop.
+// Each state is a label; st names the one being read, for the stop.
 func (p *parser) fast(st int) int {
 	s := p.src
 	r := p.pos
-	w := spans{src: s, out: p.out, ps: r, alias: p.alias}
-	// afterComma: the last token was a comma (set in stKey and
-	// stElemOrRB only).
-	afterComma := len(w.out) > 0 && w.out[len(w.out)-1] == ','
-	canonical, dups := p.opts.CanonicalNumbers, p.opts.RejectDuplicateKeys
-	maxStr := p.opts.MaxStringBytes
-	for {
-		if r < len(s) && isJSONSpace(s[r]) {
-			w.flush(r)
-			for r++; r < len(s) && isJSONSpace(s[r]); r++ {
-			}
-			w.ps = r
-		}
-		if r >= len(s) {
-			if st == stAfter && len(p.stack) == 0 {
-				w.flush(r)
-				p.out, p.pos, p.alias = w.out, r, w.alias
-				return stDone
-			}
-			break
-		}
-		c := s[r]
-		if st == stKey && c == '}' || st == stElemOrRB && c == ']' {
-			// An empty container, or a trailing comma, which only the
-			// general loop drops.
-			if afterComma {
-				goto stop
-			}
-			r++
-			p.pop()
-			st = stAfter
-			continue
-		}
-		switch st {
-		case stKey:
-			if c != '"' {
-				goto stop
-			}
-			j := plainEnd(s, r+1)
-			if j >= len(s) || s[j] != '"' || maxStr > 0 && j-r-1 > maxStr {
-				goto stop
-			}
-			end := j + 1
-			k := end
-			for k < len(s) && isJSONSpace(s[k]) {
-				k++
-			}
-			if k >= len(s) || s[k] != ':' {
-				goto stop
-			}
-			if p.opts.MaxKeys > 0 && p.keys >= p.opts.MaxKeys {
-				goto stop
-			}
-			if dups && p.seen(&p.stack[len(p.stack)-1], keyRef{^r, end}) {
-				goto stop
-			}
-			p.keys++
-			if k > end {
-				w.flush(end)
-				w.ps = k
-			}
-			r = k + 1
-			st = stValue
-		case stElemOrRB:
-			// Only where a value starts: before a comment, the general
-			// loop would still take a ']' after it.
-			if !valueStart[c] {
-				goto stop
-			}
-			st = stValue
-		case stAfter:
-			if len(p.stack) == 0 {
-				goto stop
-			}
-			arr := p.stack[len(p.stack)-1].array
-			switch {
-			case c == ',':
-				r++
-				afterComma = true
-				if arr {
-					st = stElemOrRB
-				} else {
-					st = stKey
-				}
-			case c == ']' && arr, c == '}' && !arr:
-				r++
-				p.pop()
-			default:
-				goto stop
-			}
-		case stValue:
-			switch {
-			case c == '{' || c == '[':
-				if len(p.stack) >= p.opts.MaxDepth {
-					goto stop
-				}
-				r++
-				p.push(c == '[')
-				st, afterComma = stKey, false
-				if c == '[' {
-					st = stElemOrRB
-				}
-				continue
-			case c == '"':
-				j := plainEnd(s, r+1)
-				if j < len(s) && s[j] == '"' {
-					if maxStr > 0 && j-r-1 > maxStr {
-						goto stop
-					}
-					r = j + 1
-					break
-				}
-				// An escape or a control character: the value is
-				// decoded and written canonically, which is often the
-				// literal itself (\n, \", \\).
-				p.pos = r
-				v, _, err := p.str()
-				if err != nil || p.opts.RejectLoneSurrogates && HasLoneSurrogate(v) {
-					goto stop
-				}
-				p.scratch = appendBytesString(p.scratch[:0], v)
-				w.put(r, p.pos, p.scratch)
-				r = p.pos
-			case c == '-' || c >= '0' && c <= '9':
-				end, ok := jsonNumber(s, r)
-				if !ok {
-					goto stop
-				}
-				lit := s[r:end]
-				if canonical {
-					if !IsCanonicalNumber(lit) {
-						if p.scratch, ok = AppendCanonicalNumber(p.scratch[:0], lit); !ok {
-							goto stop
-						}
-						w.put(r, end, p.scratch)
-					}
-				} else if !finiteLiteral(lit) {
-					goto stop
-				}
-				r = end
-			case c == 't' && hasWord(s, r, "true"), c == 'n' && hasWord(s, r, "null"):
-				r += 4
-			case c == 'f' && hasWord(s, r, "false"):
-				r += 5
-			default:
-				goto stop
-			}
-			st, afterComma = stAfter, false
-		}
+	w := p.spansOf()
+	// afterComma: the last token was a comma, so a closing bracket would
+	// be a trailing comma, which only the general loop drops (read in
+	// key and elem, where it is exact).
+	afterComma := len(p.out) > 0 && p.out[len(p.out)-1] == ','
+	o := &p.opts
+	var (
+		c          byte
+		j, end, k  int
+		ok, simple bool
+	)
+	switch st {
+	case stAfter:
+		goto after
+	case stKey:
+		goto key
+	case stElemOrRB:
+		goto elem
 	}
+
+value:
+	st = stValue
+	if r >= len(s) {
+		goto stop
+	}
+	if c = s[r]; c <= ' ' {
+		if !isJSONSpace(c) {
+			goto stop
+		}
+		if r = w.space(r); r >= len(s) {
+			goto stop
+		}
+		c = s[r]
+	}
+	switch c {
+	case '{', '[':
+		if len(p.stack) >= o.MaxDepth {
+			goto stop
+		}
+		r++
+		p.push(c == '[')
+		afterComma = false
+		if c == '[' {
+			goto elem
+		}
+		goto key
+	case '"':
+		j = plainEnd(s, r+1)
+		if j < len(s) && s[j] == '"' {
+			if o.MaxStringBytes > 0 && j-r-1 > o.MaxStringBytes {
+				goto stop
+			}
+			r = j + 1
+			goto after
+		}
+		// An escape or a control character: the value is decoded and
+		// written canonically, which is often the literal itself (\n,
+		// \", \\).
+		p.pos = r
+		v, _, err := p.str()
+		if err != nil || o.RejectLoneSurrogates && HasLoneSurrogate(v) {
+			goto stop
+		}
+		p.scratch = appendBytesString(p.scratch[:0], v)
+		w.put(r, p.pos, p.scratch)
+		r = p.pos
+		goto after
+	case 't', 'n':
+		if !hasWord(s, r, "true") && !hasWord(s, r, "null") {
+			goto stop
+		}
+		r += 4
+		goto after
+	case 'f':
+		if !hasWord(s, r, "false") {
+			goto stop
+		}
+		r += 5
+		goto after
+	}
+	if c != '-' && !isDigit(c) {
+		goto stop
+	}
+	if end, simple, ok = jsonNumber(s, r); !ok {
+		goto stop
+	}
+	if o.CanonicalNumbers {
+		if !simple && !IsCanonicalNumber(s[r:end]) {
+			if p.scratch, ok = AppendCanonicalNumber(p.scratch[:0], s[r:end]); !ok {
+				goto stop
+			}
+			w.put(r, end, p.scratch)
+		}
+	} else if !simple && !finiteLiteral(s[r:end]) {
+		goto stop
+	}
+	r = end
+
+after:
+	st = stAfter
+	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
+		r = w.space(r)
+	}
+	if len(p.stack) == 0 {
+		if r < len(s) {
+			goto stop
+		}
+		w.flush(r)
+		p.out, p.pos, p.alias = w.output(), r, w.alias
+		return stDone
+	}
+	if r >= len(s) {
+		goto stop
+	}
+	switch c = s[r]; c {
+	case ',':
+		r++
+		afterComma = true
+		if p.stack[len(p.stack)-1].array {
+			goto elem
+		}
+		goto key
+	case ']', '}':
+		if p.stack[len(p.stack)-1].array != (c == ']') {
+			goto stop
+		}
+		r++
+		p.pop()
+		goto after
+	}
+	goto stop
+
+key:
+	st = stKey
+	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
+		r = w.space(r)
+	}
+	if r >= len(s) {
+		goto stop
+	}
+	if c = s[r]; c == '}' {
+		if afterComma {
+			goto stop
+		}
+		r++
+		p.pop()
+		goto after
+	}
+	if c != '"' {
+		goto stop
+	}
+	j = plainEnd(s, r+1)
+	if j >= len(s) || s[j] != '"' || o.MaxStringBytes > 0 && j-r-1 > o.MaxStringBytes {
+		goto stop
+	}
+	end = j + 1
+	for k = end; k < len(s) && isJSONSpace(s[k]); k++ {
+	}
+	if k >= len(s) || s[k] != ':' {
+		goto stop
+	}
+	if o.MaxKeys > 0 && p.keys >= o.MaxKeys {
+		goto stop
+	}
+	if o.RejectDuplicateKeys && p.seen(&p.stack[len(p.stack)-1], keyRef{^r, end}) {
+		goto stop
+	}
+	p.keys++
+	if k > end {
+		w.flush(end)
+		w.ps = k
+	}
+	r = k + 1
+	goto value
+
+elem:
+	st = stElemOrRB
+	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
+		r = w.space(r)
+	}
+	if r >= len(s) {
+		goto stop
+	}
+	if c = s[r]; c == ']' {
+		if afterComma {
+			goto stop
+		}
+		r++
+		p.pop()
+		goto after
+	}
+	// Only where a value starts: before a comment, the general loop
+	// would still take a ']' after it.
+	if !valueStart[c] {
+		goto stop
+	}
+	goto value
+
 stop:
 	// The general loop writes to an output of its own.
 	w.flush(r)
 	w.own()
-	p.out, p.pos, p.alias = w.out, r, false
+	p.out, p.pos, p.alias = w.output(), r, false
 	return st
 }
 
 // jsonNumber reads the strict JSON number at s[r:] and returns its end.
 // It reports false for anything else, which the general loop reads: a
 // JSON5 form (a hexadecimal number, a leading or trailing point, a '+'),
-// a leading zero, an empty fraction or exponent.
-func jsonNumber(s []byte, r int) (int, bool) {
+// a leading zero, an empty fraction or exponent. simple reports an
+// integer of at most 15 digits other than -0: its own RFC 8785 form
+// ([IsCanonicalNumber]), and finite.
+func jsonNumber(s []byte, r int) (end int, simple, ok bool) {
 	k := r
 	if s[k] == '-' {
 		k++
 	}
+	d := k
 	if k >= len(s) || !isDigit(s[k]) {
-		return 0, false
+		return 0, false, false
 	}
 	if s[k] == '0' {
 		k++
 		if k < len(s) && (isDigit(s[k]) || s[k] == 'x' || s[k] == 'X') {
-			return 0, false
+			return 0, false, false
 		}
 	} else {
 		for k < len(s) && isDigit(s[k]) {
 			k++
 		}
 	}
+	simple = k-d <= 15 && !(k-d == 1 && s[d] == '0' && d > r)
 	if k < len(s) && s[k] == '.' {
+		simple = false
 		k++
 		if k >= len(s) || !isDigit(s[k]) {
-			return 0, false
+			return 0, false, false
 		}
 		for k < len(s) && isDigit(s[k]) {
 			k++
 		}
 	}
 	if k < len(s) && (s[k] == 'e' || s[k] == 'E') {
+		simple = false
 		k++
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {
 			k++
 		}
 		if k >= len(s) || !isDigit(s[k]) {
-			return 0, false
+			return 0, false, false
 		}
 		for k < len(s) && isDigit(s[k]) {
 			k++
 		}
 	}
-	return k, true
+	return k, simple, true
 }

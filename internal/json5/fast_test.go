@@ -1,6 +1,7 @@
 package json5
 
 import (
+	"encoding/json"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -19,6 +20,30 @@ func TestPlainEnd(t *testing.T) {
 		}
 		if got := plainEnd(s, j); got != want {
 			t.Fatalf("plainEnd(%q, %d) = %d, want %d", s, j, got, want)
+		}
+	})
+}
+
+// TestJSONNumber: what jsonNumber takes is what the strict grammar
+// (encoding/json) takes, and what it calls simple is canonical.
+func TestJSONNumber(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lit := rapid.StringMatching(`-?[0-9]{0,18}(\.[0-9]{0,3})?([eE][+-]?[0-9]{0,3})?[x.]?`).Draw(t, "lit")
+		if lit == "" {
+			return
+		}
+		end, simple, ok := jsonNumber([]byte(lit), 0)
+		if !ok {
+			if json.Valid([]byte(lit)) {
+				t.Fatalf("jsonNumber refuses %q", lit)
+			}
+			return
+		}
+		if !json.Valid([]byte(lit[:end])) {
+			t.Fatalf("jsonNumber takes %q of %q", lit[:end], lit)
+		}
+		if simple && !IsCanonicalNumber([]byte(lit[:end])) {
+			t.Fatalf("%q is called simple", lit[:end])
 		}
 	})
 }

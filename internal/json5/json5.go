@@ -270,6 +270,9 @@ type frame struct {
 // each key as a string of its own.
 type keyRef struct{ start, end int }
 
+// len is the length of k's bytes.
+func (k keyRef) len() int { return k.end - (k.start ^ k.start>>63) }
+
 // key returns the bytes of k.
 func (p *parser) key(k keyRef) []byte {
 	if k.start < 0 {
@@ -643,12 +646,12 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 	if f.table == 0 {
 		key := p.key(k)
 		for _, x := range mine {
-			if bytes.Equal(p.key(x), key) {
+			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
 				return true
 			}
 		}
 		if len(mine) < 16 {
-			p.arena = append(p.arena, k)
+			p.addKey(k)
 			return false
 		}
 		t := p.spare
@@ -670,8 +673,17 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 		}
 	}
 	p.tables[f.table-1] = place(t, h, len(mine))
-	p.arena = append(p.arena, k)
+	p.addKey(k)
 	return false
+}
+
+// addKey appends k to the arena, doubling it as it grows (append's
+// gentler growth of a large slice would copy it several times over).
+func (p *parser) addKey(k keyRef) {
+	if len(p.arena) == cap(p.arena) {
+		p.arena = append(make([]keyRef, 0, 2*cap(p.arena)+16), p.arena...)
+	}
+	p.arena = append(p.arena, k)
 }
 
 func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
@@ -681,7 +693,7 @@ func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
 func place(t []keySlot, h uint32, i int) []keySlot {
 	if 2*(i+1) > len(t) {
 		old := t
-		t = make([]keySlot, max(32, 2*len(t)))
+		t = make([]keySlot, max(64, 2*len(t)))
 		mask := uint32(len(t) - 1)
 		for _, e := range old {
 			if e != 0 {
