@@ -327,19 +327,32 @@ after:
 
 key:
 	st = stKey
+	goto open
+elem:
+	st = stElemOrRB
+open:
+	// A member or element, or the end of an empty container.
 	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
 		r = w.space(r)
 	}
 	if r >= len(s) {
 		goto stop
 	}
-	if c = s[r]; c == '}' {
+	if c = s[r]; c == '}' && st == stKey || c == ']' && st == stElemOrRB {
 		if afterComma {
 			goto stop
 		}
 		r++
 		p.pop()
 		goto after
+	}
+	if st == stElemOrRB {
+		// Only where a value starts: before a comment, the general
+		// loop would still take a ']' after it.
+		if !valueStart[c] {
+			goto stop
+		}
+		goto value
 	}
 	if c != '"' {
 		goto stop
@@ -366,29 +379,6 @@ key:
 		w.ps = k
 	}
 	r = k + 1
-	goto value
-
-elem:
-	st = stElemOrRB
-	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
-		r = w.space(r)
-	}
-	if r >= len(s) {
-		goto stop
-	}
-	if c = s[r]; c == ']' {
-		if afterComma {
-			goto stop
-		}
-		r++
-		p.pop()
-		goto after
-	}
-	// Only where a value starts: before a comment, the general loop
-	// would still take a ']' after it.
-	if !valueStart[c] {
-		goto stop
-	}
 	goto value
 
 stop:
