@@ -282,12 +282,41 @@ func (p *parser) key(k keyRef) []byte {
 }
 
 // keySlot is one slot of an object's key table, an open-addressing hash
-// table at most half full: the low half of a key's hash above the
-// key's index+1 among the object's keys in parser.arena (0: empty).
-// Eight bytes a slot, and growing the table rehashes from the slots
-// alone, without reading the keys; it doubles as it grows, so it
+// table at most half full: where a key starts (keyRef.start; 0, where no
+// key starts, marks an empty slot) and the low half of its hash. Its end
+// is found by reading it, which only an equal hash asks for, so the keys
+// of an object with many are kept nowhere else. Growing the table
+// rehashes from the slots alone; it doubles as it grows, so it
 // allocates about twice its final size.
-type keySlot uint64
+type keySlot struct {
+	start int
+	h     uint32
+}
+
+// keyTable is the key table of an open object with many keys: its
+// slots, and how many are taken.
+type keyTable struct {
+	slots []keySlot
+	n     int
+}
+
+// keyAt returns the key that starts at start (as keyRef.start). A key
+// in the source is plain; one in the output may hold \" escapes.
+func (p *parser) keyAt(start int) []byte {
+	if start < 0 {
+		b := p.src[^start:]
+		return b[:bytes.IndexByte(b[1:], '"')+2]
+	}
+	b := p.out[start:]
+	i := 1
+	for b[i] != '"' {
+		if b[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return b[:i+1]
+}
 
 // keySeed seeds the hash of every key table.
 var keySeed = maphash.MakeSeed()
@@ -307,7 +336,7 @@ type parser struct {
 	// tables are the key tables of the open objects with many keys,
 	// innermost last; spare is the table of the last one closed, kept
 	// for the next.
-	tables [][]keySlot
+	tables []keyTable
 	spare  []keySlot
 	// alias reports that out is the source's own prefix,
 	// src[:len(out):len(out)], which the fast path extends without a
@@ -568,7 +597,7 @@ func (p *parser) pop() {
 	top := &p.stack[len(p.stack)-1]
 	if top.table != 0 {
 		n := len(p.tables) - 1
-		p.spare, p.tables[n] = p.tables[n], nil
+		p.spare, p.tables[n] = p.tables[n].slots, keyTable{}
 		p.tables = p.tables[:n]
 	}
 	p.arena = p.arena[:top.base]
@@ -639,12 +668,13 @@ func (p *parser) member() error {
 }
 
 // seen records the key k, just read, in f and reports whether it was
-// already there. An object's first keys are compared one by one; from
-// the seventeenth on, they are found through a table.
+// already there. An object's first keys are kept in the arena and
+// compared one by one; from the seventeenth on, they are found through
+// a table, which then holds them all.
 func (p *parser) seen(f *frame, k keyRef) bool {
-	mine := p.arena[f.base:]
+	key := p.key(k)
 	if f.table == 0 {
-		key := p.key(k)
+		mine := p.arena[f.base:]
 		for _, x := range mine {
 			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
 				return true
@@ -654,31 +684,29 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 			p.addKey(k)
 			return false
 		}
-		t := p.spare
+		t := keyTable{slots: p.spare}
 		p.spare = nil
-		clear(t)
-		for i, x := range mine {
-			t = place(t, hashKey(p.key(x)), i)
+		clear(t.slots)
+		for _, x := range mine {
+			t.place(hashKey(p.key(x)), x.start)
 		}
+		p.arena = p.arena[:f.base]
 		p.tables = append(p.tables, t)
 		f.table = int32(len(p.tables))
 	}
-	key := p.key(k)
 	h := hashKey(key)
-	t := p.tables[f.table-1]
-	mask := uint32(len(t) - 1)
-	for i := h & mask; t[i] != 0; i = (i + 1) & mask {
-		if uint32(t[i]>>32) == h && bytes.Equal(p.key(mine[uint32(t[i])-1]), key) {
+	t := &p.tables[f.table-1]
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; t.slots[i].start != 0; i = (i + 1) & mask {
+		if e := t.slots[i]; e.h == h && bytes.Equal(p.keyAt(e.start), key) {
 			return true
 		}
 	}
-	p.tables[f.table-1] = place(t, h, len(mine))
-	p.addKey(k)
+	t.place(h, k.start)
 	return false
 }
 
-// addKey appends k to the arena, doubling it as it grows (append's
-// gentler growth of a large slice would copy it several times over).
+// addKey appends k to the arena, doubling it as it grows.
 func (p *parser) addKey(k keyRef) {
 	if len(p.arena) == cap(p.arena) {
 		p.arena = append(make([]keyRef, 0, 2*cap(p.arena)+16), p.arena...)
@@ -688,30 +716,30 @@ func (p *parser) addKey(k keyRef) {
 
 func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
 
-// place puts the key of index i and hash h in table t, growing it first
-// when it would be more than half full, and returns the table.
-func place(t []keySlot, h uint32, i int) []keySlot {
-	if 2*(i+1) > len(t) {
-		old := t
-		t = make([]keySlot, max(64, 2*len(t)))
-		mask := uint32(len(t) - 1)
+// place puts the key that starts at start, of hash h, in t, growing it
+// first when it would be more than half full.
+func (t *keyTable) place(h uint32, start int) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]keySlot, max(64, 2*len(old)))
+		mask := uint32(len(t.slots) - 1)
 		for _, e := range old {
-			if e != 0 {
-				j := uint32(e>>32) & mask
-				for t[j] != 0 {
+			if e.start != 0 {
+				j := e.h & mask
+				for t.slots[j].start != 0 {
 					j = (j + 1) & mask
 				}
-				t[j] = e
+				t.slots[j] = e
 			}
 		}
 	}
-	mask := uint32(len(t) - 1)
+	mask := uint32(len(t.slots) - 1)
 	j := h & mask
-	for t[j] != 0 {
+	for t.slots[j].start != 0 {
 		j = (j + 1) & mask
 	}
-	t[j] = keySlot(h)<<32 | keySlot(i+1)
-	return t
+	t.slots[j] = keySlot{start, h}
+	t.n++
 }
 
 // skip passes white space and comments.
