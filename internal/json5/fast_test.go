@@ -47,3 +47,23 @@ func TestJSONNumber(t *testing.T) {
 		}
 	})
 }
+
+// TestKeySlot: a slot gives back where its key starts and its part of the
+// hash, for keys in the source and in the output, up to the largest
+// offsets a table is made for.
+func TestKeySlot(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pos := rapid.IntRange(0, 3*maxTableSource).Draw(t, "offset")
+		start := pos
+		if rapid.Bool().Draw(t, "in the source") {
+			start = ^rapid.IntRange(0, maxTableSource-1).Draw(t, "source offset")
+		} else if pos == 0 {
+			return // the output never holds a key at 0
+		}
+		h := rapid.Uint32().Draw(t, "hash")
+		e := makeSlot(h, start)
+		if e == 0 || e.start() != start || e.tag() != h>>8 {
+			t.Fatalf("makeSlot(%#x, %d) = %#x: start %d, tag %#x", h, start, uint64(e), e.start(), e.tag())
+		}
+	})
+}

@@ -282,16 +282,38 @@ func (p *parser) key(k keyRef) []byte {
 }
 
 // keySlot is one slot of an object's key table, an open-addressing hash
-// table at most half full: where a key starts (keyRef.start; 0, where no
-// key starts, marks an empty slot) and the low half of its hash. Its end
-// is found by reading it, which only an equal hash asks for, so the keys
-// of an object with many are kept nowhere else. Growing the table
-// rehashes from the slots alone; it doubles as it grows, so it
-// allocates about twice its final size.
-type keySlot struct {
-	start int
-	h     uint32
+// table at most half full: 24 bits of a key's hash above where it starts
+// (keyRef.start, as 2·offset, +1 in the source; 0, where no key starts,
+// marks an empty slot). Its end is found by reading it, which only an
+// equal hash asks for, so the keys of an object with many are kept
+// nowhere else. Growing the table rehashes from the slots alone; it
+// doubles as it grows, so it allocates about twice its final size, 16
+// bytes a key at most. Offsets take 39 bits: a source of 2^37 bytes or
+// more (whose output may be three times as long) makes no tables.
+type keySlot uint64
+
+// maxTableSource is the longest source whose keys fit a keySlot.
+const maxTableSource = 1 << 37
+
+func makeSlot(h uint32, start int) keySlot {
+	loc := uint64(start) << 1
+	if start < 0 {
+		loc = uint64(^start)<<1 | 1
+	}
+	return keySlot(uint64(h>>8)<<40 | loc)
 }
+
+// start returns the key's keyRef.start.
+func (e keySlot) start() int {
+	loc := uint64(e) & (1<<40 - 1)
+	if loc&1 != 0 {
+		return ^int(loc >> 1)
+	}
+	return int(loc >> 1)
+}
+
+// tag is the slot's part of the key's hash h: h>>8.
+func (e keySlot) tag() uint32 { return uint32(e >> 40) }
 
 // keyTable is the key table of an open object with many keys: its
 // slots, and how many are taken.
@@ -680,7 +702,7 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 				return true
 			}
 		}
-		if len(mine) < 16 {
+		if len(mine) < 16 || len(p.src) >= maxTableSource {
 			p.addKey(k)
 			return false
 		}
@@ -694,15 +716,15 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 		p.tables = append(p.tables, t)
 		f.table = int32(len(p.tables))
 	}
-	h := hashKey(key)
+	tag := hashKey(key) >> 8
 	t := &p.tables[f.table-1]
 	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; t.slots[i].start != 0; i = (i + 1) & mask {
-		if e := t.slots[i]; e.h == h && bytes.Equal(p.keyAt(e.start), key) {
+	for i := tag & mask; t.slots[i] != 0; i = (i + 1) & mask {
+		if e := t.slots[i]; e.tag() == tag && bytes.Equal(p.keyAt(e.start()), key) {
 			return true
 		}
 	}
-	t.place(h, k.start)
+	t.place(tag<<8, k.start)
 	return false
 }
 
@@ -724,21 +746,22 @@ func (t *keyTable) place(h uint32, start int) {
 		t.slots = make([]keySlot, max(64, 2*len(old)))
 		mask := uint32(len(t.slots) - 1)
 		for _, e := range old {
-			if e.start != 0 {
-				j := e.h & mask
-				for t.slots[j].start != 0 {
+			if e != 0 {
+				j := e.tag() & mask
+				for t.slots[j] != 0 {
 					j = (j + 1) & mask
 				}
 				t.slots[j] = e
 			}
 		}
 	}
+	e := makeSlot(h, start)
 	mask := uint32(len(t.slots) - 1)
-	j := h & mask
-	for t.slots[j].start != 0 {
+	j := e.tag() & mask
+	for t.slots[j] != 0 {
 		j = (j + 1) & mask
 	}
-	t.slots[j] = keySlot{start, h}
+	t.slots[j] = e
 	t.n++
 }
 
