@@ -251,8 +251,9 @@ value:
 		// An escape or a control character: the value is decoded and
 		// written canonically, which is often the literal itself (\n,
 		// \", \\).
-		p.pos = r
+		p.pos, p.trying = r, true
 		v, _, err := p.str()
+		p.trying = false
 		if err != nil || o.RejectLoneSurrogates && HasLoneSurrogate(v) {
 			goto stop
 		}

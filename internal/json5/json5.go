@@ -367,6 +367,10 @@ type parser struct {
 	alias bool
 	// scratch holds a rewritten piece for the fast path.
 	scratch []byte
+	// trying: the fast path is reading a piece that, if it fails, the
+	// general loop reads again; fail then returns errTrying without
+	// placing the error.
+	trying bool
 }
 
 // depthAt is the largest number of containers open at once in
@@ -467,14 +471,23 @@ func PathAt(compact []byte, at int) []PathElem {
 	return out
 }
 
+// errTrying is what fail returns while parser.trying.
+var errTrying = &Error{Kind: KindSyntax, Msg: "invalid text"}
+
 // failAt is fail at the member key of the innermost object.
 func (p *parser) failAt(k Kind, msg, key string) *Error {
 	e := p.fail(k, msg)
+	if e == errTrying {
+		return e
+	}
 	e.Path = append(e.Path, PathElem{Key: key})
 	return e
 }
 
 func (p *parser) fail(k Kind, msg string) *Error {
+	if p.trying {
+		return errTrying
+	}
 	line, col := 1, 1
 	end := p.pos
 	if end > len(p.src) {
