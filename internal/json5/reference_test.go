@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -312,6 +315,13 @@ func FuzzTranscodeMatchesReference(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// FuzzTranscode's corpus, under three sets of options: none;
+	// Normalize's; every flag and limit.
+	for _, src := range fuzzCorpus(f, "FuzzTranscode") {
+		for _, o := range []byte{0x00, 0x47, 0x3f} {
+			f.Add(append([]byte{o}, src...))
+		}
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if len(in) == 0 {
 			return
@@ -331,4 +341,33 @@ func FuzzTranscodeMatchesReference(f *testing.F) {
 		}
 		compareReference(t, src, opts, o&64 != 0)
 	})
+}
+
+// fuzzCorpus reads the []byte inputs of the stored corpus of a fuzz
+// target of this package (testdata/fuzz/NAME).
+func fuzzCorpus(f *testing.F, name string) [][]byte {
+	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", name, "*"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var out [][]byte
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(lines) != 2 || lines[0] != "go test fuzz v1" || !strings.HasPrefix(lines[1], "[]byte(") {
+			f.Fatalf("%s: not a one-input corpus file", file)
+		}
+		v, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+		if err != nil {
+			f.Fatalf("%s: %v", file, err)
+		}
+		out = append(out, []byte(v))
+	}
+	if len(out) == 0 {
+		f.Fatalf("no corpus for %s", name)
+	}
+	return out
 }
