@@ -65,14 +65,18 @@
 //
 // Most documents are strict JSON, and most of such a document is its own
 // output. Without [Options.OnToken], the parser reads plain JSON with a
-// loop of its own that writes the source in spans (one copy between two
-// runs of white space or rewritten pieces, none while the output still
-// lies where the source does) and scans strings eight bytes at a time;
-// it leaves every JSON5 form, limit and error to the general grammar, one
-// step at a time, from the same state, so the output and every refusal
-// are the general grammar's. An object's first sixteen keys are checked
-// for duplicates one by one, the rest through a hash table of eight
-// bytes a slot over the keys as written.
+// loop of its own that writes the source in spans: the output stays the
+// source's own prefix, uncopied, until something else must be written
+// (white space dropped, a number or string rewritten), and from then on
+// each run of text between two such places is copied once. It scans
+// strings eight bytes at a time. It leaves every JSON5 form, every limit
+// reached and every error to the general grammar, one step at a time,
+// from the same state, so the output and every refusal are the general
+// grammar's (a frozen copy of the transcoder from before the fast path,
+// internal/reference, is the oracle of a property and a fuzz test). An
+// object's first sixteen keys are checked for duplicates one by one; an
+// object with more finds them through a hash table of eight-byte slots
+// that point at the keys as written, in the source or the output.
 //
 // # Tokens
 //
