@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -50,6 +51,23 @@ type treeMember struct {
 // includeMark is how a $include member looks in normalized JSON; a value
 // whose text lacks it holds no directive.
 const includeMark = `"$include":`
+
+// holdsInclude is bytes.Contains(b, includeMark), which the loader asks
+// of every document: it looks for the mark from its '$', rare in JSON,
+// where a search from its quote would stop at every string.
+func holdsInclude(b []byte) bool {
+	for i := 1; i < len(b); {
+		j := bytes.Index(b[i:], []byte(includeMark[1:]))
+		if j < 0 {
+			return false
+		}
+		if b[i+j-1] == '"' {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
 
 // parseTree builds the tree of normalized JSON (produced by the transcoder,
 // so valid, depth-bounded and free of duplicate keys).

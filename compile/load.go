@@ -214,7 +214,7 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 		return occkit.Document{}, err
 	}
 	out := norm.Bytes()
-	if bytes.Contains(out, []byte(`"$include":`)) {
+	if holdsInclude(out) {
 		root, err := ld.inc.process(ld, parseTree(out), nil, dir, chain, 0)
 		if err != nil {
 			return occkit.Document{}, err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/occkit/occkit/internal/bench"
 )
 
 // benchConfig is a realistic Configuration in JSON5 with n catalog models
@@ -59,5 +61,25 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLoadDocuments loads the paired benchmarks' documents
+// (internal/bench): the compact one a control plane stores and the
+// indented one an author writes, at each catalog size.
+func BenchmarkLoadDocuments(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range bench.Sizes {
+			src := d.Make(n)
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := Load(src, LoadOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

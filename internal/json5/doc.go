@@ -61,6 +61,23 @@
 // byte offset and the JSON location reached; its message comes from a fixed
 // vocabulary and never quotes the document.
 //
+// # Speed
+//
+// Most documents are strict JSON, and most of such a document is its own
+// output. Without [Options.OnToken], the parser reads plain JSON with a
+// loop of its own that writes the source in spans: the output stays the
+// source's own prefix, uncopied, until something else must be written
+// (white space dropped, a number or string rewritten), and from then on
+// each run of text between two such places is copied once. It scans
+// strings eight bytes at a time. It leaves every JSON5 form, every limit
+// reached and every error to the general grammar, one step at a time,
+// from the same state, so the output and every refusal are the general
+// grammar's (a frozen copy of the transcoder from before the fast path,
+// internal/reference, is the oracle of a property and a fuzz test). An
+// object's first sixteen keys are checked for duplicates one by one; an
+// object with more finds them through a hash table of eight-byte slots
+// that point at the keys as written, in the source or the output.
+//
 // # Tokens
 //
 // [Options.OnToken] is told of every piece of text as the parser reads

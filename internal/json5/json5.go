@@ -201,7 +201,15 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	p := &parser{src: src, opts: opts, out: make([]byte, 0, len(src))}
+	p := &parser{src: src, opts: opts}
+	if opts.OnToken == nil {
+		// The fast path writes the source's prefix as it is without a
+		// copy, and copies it once when it must write something else
+		// ([parser.alias]).
+		p.out, p.alias = src[:0:0], true
+	} else {
+		p.out = make([]byte, 0, len(src))
+	}
 	if !utf8.Valid(src) {
 		for i := 0; i < len(src); {
 			r, size := utf8.DecodeRune(src[i:])
@@ -215,6 +223,10 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	}
 	if err := p.run(); err != nil {
 		return nil, err
+	}
+	if p.alias {
+		// The output is the whole source, which the caller keeps.
+		return bytes.Clone(p.out), nil
 	}
 	return p.out, nil
 }
@@ -242,65 +254,94 @@ func Unquote(lit []byte) (string, error) {
 // ([PathAt]), so that nesting costs a few words per level, whatever the
 // depth limit.
 type frame struct {
+	base int // object: where its keys start in parser.arena
+	// table is 1 + the index in parser.tables of the table of an object
+	// with many keys, or 0; the frame holds no pointer, so that pushing
+	// one costs no write barrier.
+	table int32
 	array bool
-	base  int // object: where its keys start in parser.arena
-	set   *keySet
 }
 
-// keyRef is one key as written to parser.out: out[start:end], the quoted
-// JSON string. Written keys compare as their values do (the writer is a
-// function of the value, and one-to-one), so duplicate detection reads the
-// output instead of keeping each key as a string of its own.
+// keyRef is one key as written to parser.out, the quoted JSON string:
+// out[start:end], or, for a key the fast path ([parser.fast]) read as
+// it is written, src[^start:end] (start negative). Written keys compare
+// as their values do (the writer is a function of the value, and
+// one-to-one), so duplicate detection reads the text instead of keeping
+// each key as a string of its own.
 type keyRef struct{ start, end int }
 
-// keySet is the keys of one object with many: the keys in the order
-// added, with their hashes, and an open-addressing table of indexes into
-// them (0: empty), at most half full. The table is four bytes a slot, and
-// growing it rehashes from the stored hashes without reading the keys;
-// both double as they grow, so a set allocates about twice its final size.
-type keySet struct {
-	keys  []keySlot
-	slots []uint32 // index+1 into keys
+// len is the length of k's bytes.
+func (k keyRef) len() int { return k.end - (k.start ^ k.start>>63) }
+
+// key returns the bytes of k.
+func (p *parser) key(k keyRef) []byte {
+	if k.start < 0 {
+		return p.src[^k.start:k.end]
+	}
+	return p.out[k.start:k.end]
 }
 
-// keySlot is a keyRef with the low half of its key's hash.
-type keySlot struct {
-	keyRef
-	h uint32
+// keySlot is one slot of an object's key table, an open-addressing hash
+// table at most half full: 24 bits of a key's hash above where it starts
+// (keyRef.start, as 2·offset, +1 in the source; 0, where no key starts,
+// marks an empty slot). Its end is found by reading it, which only an
+// equal hash asks for, so the keys of an object with many are kept
+// nowhere else. Growing the table rehashes from the slots alone; it
+// doubles as it grows, so it allocates about twice its final size, 16
+// bytes a key at most. Offsets take 39 bits: a source of 2^37 bytes or
+// more (whose output may be three times as long) makes no tables.
+type keySlot uint64
+
+// maxTableSource is the longest source whose keys fit a keySlot.
+const maxTableSource = 1 << 37
+
+func makeSlot(h uint32, start int) keySlot {
+	loc := uint64(start) << 1
+	if start < 0 {
+		loc = uint64(^start)<<1 | 1
+	}
+	return keySlot(uint64(h>>8)<<40 | loc)
 }
 
-// keySeed seeds the hash of every keySet.
+// start returns the key's keyRef.start.
+func (e keySlot) start() int {
+	loc := uint64(e) & (1<<40 - 1)
+	if loc&1 != 0 {
+		return ^int(loc >> 1)
+	}
+	return int(loc >> 1)
+}
+
+// tag is the slot's part of the key's hash h: h>>8.
+func (e keySlot) tag() uint32 { return uint32(e >> 40) }
+
+// keyTable is the key table of an open object with many keys: its
+// slots, and how many are taken.
+type keyTable struct {
+	slots []keySlot
+	n     int
+}
+
+// keyAt returns the key that starts at start (as keyRef.start). A key
+// in the source is plain; one in the output may hold \" escapes.
+func (p *parser) keyAt(start int) []byte {
+	if start < 0 {
+		b := p.src[^start:]
+		return b[:bytes.IndexByte(b[1:], '"')+2]
+	}
+	b := p.out[start:]
+	i := 1
+	for b[i] != '"' {
+		if b[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return b[:i+1]
+}
+
+// keySeed seeds the hash of every key table.
 var keySeed = maphash.MakeSeed()
-
-// add records k (in out) and reports whether an equal key was there.
-func (ks *keySet) add(out []byte, k keyRef) bool {
-	if 2*(len(ks.keys)+1) > len(ks.slots) {
-		ks.slots = make([]uint32, max(32, 2*len(ks.slots)))
-		mask := uint32(len(ks.slots) - 1)
-		for n, r := range ks.keys {
-			i := r.h & mask
-			for ks.slots[i] != 0 {
-				i = (i + 1) & mask
-			}
-			ks.slots[i] = uint32(n + 1)
-		}
-	}
-	key := out[k.start:k.end]
-	h := uint32(maphash.Bytes(keySeed, key))
-	mask := uint32(len(ks.slots) - 1)
-	i := h & mask
-	for ; ks.slots[i] != 0; i = (i + 1) & mask {
-		if r := ks.keys[ks.slots[i]-1]; r.h == h && bytes.Equal(out[r.start:r.end], key) {
-			return true
-		}
-	}
-	if len(ks.keys) == cap(ks.keys) {
-		ks.keys = append(make([]keySlot, 0, max(16, 2*cap(ks.keys))), ks.keys...)
-	}
-	ks.keys = append(ks.keys, keySlot{k, h})
-	ks.slots[i] = uint32(len(ks.keys))
-	return false
-}
 
 type parser struct {
 	src   []byte
@@ -310,10 +351,26 @@ type parser struct {
 	stack []frame
 	keys  int
 	buf   []byte
-	// arena holds the keys of the open objects that have few keys, each
-	// object's keys contiguous from its frame's base (inner objects close
-	// before outer ones add keys); a larger object moves to its own set.
+	// arena holds the keys of the open objects, each object's keys
+	// contiguous from its frame's base (inner objects close before outer
+	// ones add keys); an object with many also has a table.
 	arena []keyRef
+	// tables are the key tables of the open objects with many keys,
+	// innermost last; spare is the table of the last one closed, kept
+	// for the next.
+	tables []keyTable
+	spare  []keySlot
+	// alias reports that out is the source's own prefix,
+	// src[:len(out):len(out)], which the fast path extends without a
+	// copy; the general loop never writes to it (parser.fast copies it
+	// before it returns to the general loop).
+	alias bool
+	// scratch holds a rewritten piece for the fast path.
+	scratch []byte
+	// trying: the fast path is reading a piece that, if it fails, the
+	// general loop reads again; fail then returns errTrying without
+	// placing the error.
+	trying bool
 }
 
 // depthAt is the largest number of containers open at once in
@@ -414,14 +471,23 @@ func PathAt(compact []byte, at int) []PathElem {
 	return out
 }
 
+// errTrying is what fail returns while parser.trying.
+var errTrying = &Error{Kind: KindSyntax, Msg: "invalid text"}
+
 // failAt is fail at the member key of the innermost object.
 func (p *parser) failAt(k Kind, msg, key string) *Error {
 	e := p.fail(k, msg)
+	if e == errTrying {
+		return e
+	}
 	e.Path = append(e.Path, PathElem{Key: key})
 	return e
 }
 
 func (p *parser) fail(k Kind, msg string) *Error {
+	if p.trying {
+		return errTrying
+	}
 	line, col := 1, 1
 	end := p.pos
 	if end > len(p.src) {
@@ -452,16 +518,26 @@ func (p *parser) fail(k Kind, msg string) *Error {
 	return &Error{Kind: k, Line: line, Column: col, Offset: p.pos, Path: PathAt(p.out, len(p.out)), Msg: msg}
 }
 
+// The states of the parse.
+const (
+	stValue    = iota // a value is expected
+	stAfter           // a value just ended
+	stKey             // an object key (or '}' when allowClose)
+	stElemOrRB        // an array element or ']'
+	stDone            // the document ended (parser.fast only)
+)
+
 // run is the whole parse: a loop over states with an explicit stack.
+// Without OnToken, each turn first lets [parser.fast] read what is plain
+// JSON, and takes one step of the general grammar where it stops.
 func (p *parser) run() error {
-	const (
-		stValue    = iota // a value is expected
-		stAfter           // a value just ended
-		stKey             // an object key (or '}' when allowClose)
-		stElemOrRB        // an array element or ']'
-	)
 	state := stValue
 	for {
+		if p.opts.OnToken == nil {
+			if state = p.fast(state); state == stDone {
+				return nil
+			}
+		}
 		if err := p.skip(); err != nil {
 			return err
 		}
@@ -479,12 +555,7 @@ func (p *parser) run() error {
 				p.out = append(p.out, p.src[p.pos])
 				p.pos++
 				p.tell(TokenOpen, p.pos-1, nil)
-				if len(p.stack) == cap(p.stack) {
-					// Double: append's gentler growth of large slices
-					// would allocate several times the final stack.
-					p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
-				}
-				p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
+				p.push(arr)
 				if arr {
 					state = stElemOrRB
 				} else {
@@ -546,6 +617,28 @@ func (p *parser) run() error {
 	}
 }
 
+// push opens a container.
+func (p *parser) push(arr bool) {
+	if len(p.stack) == cap(p.stack) {
+		// Double: append's gentler growth of large slices would allocate
+		// several times the final stack.
+		p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
+	}
+	p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
+}
+
+// pop ends the innermost container.
+func (p *parser) pop() {
+	top := &p.stack[len(p.stack)-1]
+	if top.table != 0 {
+		n := len(p.tables) - 1
+		p.spare, p.tables[n] = p.tables[n].slots, keyTable{}
+		p.tables = p.tables[:n]
+	}
+	p.arena = p.arena[:top.base]
+	p.stack = p.stack[:len(p.stack)-1]
+}
+
 // close ends the innermost container, dropping a trailing comma from the
 // output.
 func (p *parser) close(c byte) {
@@ -555,10 +648,7 @@ func (p *parser) close(c byte) {
 	p.out = append(p.out, c)
 	p.pos++
 	p.tell(TokenClose, p.pos-1, nil)
-	if top := p.stack[len(p.stack)-1]; !top.array && top.set == nil {
-		p.arena = p.arena[:top.base]
-	}
-	p.stack = p.stack[:len(p.stack)-1]
+	p.pop()
 }
 
 // member reads a key and its colon.
@@ -612,30 +702,80 @@ func (p *parser) member() error {
 	return nil
 }
 
-// seen records the key k, just written, in f and reports whether it was
-// already there.
+// seen records the key k, just read, in f and reports whether it was
+// already there. An object's first keys are kept in the arena and
+// compared one by one; from the seventeenth on, they are found through
+// a table, which then holds them all.
 func (p *parser) seen(f *frame, k keyRef) bool {
-	if f.set != nil {
-		return f.set.add(p.out, k)
+	key := p.key(k)
+	if f.table == 0 {
+		mine := p.arena[f.base:]
+		for _, x := range mine {
+			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
+				return true
+			}
+		}
+		if len(mine) < 16 || len(p.src) >= maxTableSource {
+			p.addKey(k)
+			return false
+		}
+		t := keyTable{slots: p.spare}
+		p.spare = nil
+		clear(t.slots)
+		for _, x := range mine {
+			t.place(hashKey(p.key(x)), x.start)
+		}
+		p.arena = p.arena[:f.base]
+		p.tables = append(p.tables, t)
+		f.table = int32(len(p.tables))
 	}
-	key := p.out[k.start:k.end]
-	mine := p.arena[f.base:]
-	for _, x := range mine {
-		if bytes.Equal(p.out[x.start:x.end], key) {
+	tag := hashKey(key) >> 8
+	t := &p.tables[f.table-1]
+	mask := uint32(len(t.slots) - 1)
+	for i := tag & mask; t.slots[i] != 0; i = (i + 1) & mask {
+		if e := t.slots[i]; e.tag() == tag && bytes.Equal(p.keyAt(e.start()), key) {
 			return true
 		}
 	}
-	if len(mine) < 16 {
-		p.arena = append(p.arena, k)
-		return false
-	}
-	f.set = &keySet{}
-	for _, x := range mine {
-		f.set.add(p.out, x)
-	}
-	f.set.add(p.out, k)
-	p.arena = p.arena[:f.base]
+	t.place(tag<<8, k.start)
 	return false
+}
+
+// addKey appends k to the arena, doubling it as it grows.
+func (p *parser) addKey(k keyRef) {
+	if len(p.arena) == cap(p.arena) {
+		p.arena = append(make([]keyRef, 0, 2*cap(p.arena)+16), p.arena...)
+	}
+	p.arena = append(p.arena, k)
+}
+
+func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
+
+// place puts the key that starts at start, of hash h, in t, growing it
+// first when it would be more than half full.
+func (t *keyTable) place(h uint32, start int) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]keySlot, max(64, 2*len(old)))
+		mask := uint32(len(t.slots) - 1)
+		for _, e := range old {
+			if e != 0 {
+				j := e.tag() & mask
+				for t.slots[j] != 0 {
+					j = (j + 1) & mask
+				}
+				t.slots[j] = e
+			}
+		}
+	}
+	e := makeSlot(h, start)
+	mask := uint32(len(t.slots) - 1)
+	j := e.tag() & mask
+	for t.slots[j] != 0 {
+		j = (j + 1) & mask
+	}
+	t.slots[j] = e
+	t.n++
 }
 
 // skip passes white space and comments.

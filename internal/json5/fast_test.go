@@ -1,0 +1,69 @@
+package json5
+
+import (
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestPlainEnd: the eight-bytes-at-a-time scan stops where a byte-by-byte
+// one does, whatever the bytes around the stop.
+func TestPlainEnd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		alphabet := []byte{'a', ' ', '"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xe2, 0xff, '\''}
+		s := rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 40).Draw(t, "s")
+		j := rapid.IntRange(0, len(s)).Draw(t, "from")
+		want := j
+		for want < len(s) && !strStop[s[want]] {
+			want++
+		}
+		if got := plainEnd(s, j); got != want {
+			t.Fatalf("plainEnd(%q, %d) = %d, want %d", s, j, got, want)
+		}
+	})
+}
+
+// TestJSONNumber: what jsonNumber takes is what the strict grammar
+// (encoding/json) takes, and what it calls simple is canonical.
+func TestJSONNumber(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lit := rapid.StringMatching(`-?[0-9]{0,18}(\.[0-9]{0,3})?([eE][+-]?[0-9]{0,3})?[x.]?`).Draw(t, "lit")
+		if lit == "" {
+			return
+		}
+		end, simple, ok := jsonNumber([]byte(lit), 0)
+		if !ok {
+			if json.Valid([]byte(lit)) {
+				t.Fatalf("jsonNumber refuses %q", lit)
+			}
+			return
+		}
+		if !json.Valid([]byte(lit[:end])) {
+			t.Fatalf("jsonNumber takes %q of %q", lit[:end], lit)
+		}
+		if simple && !IsCanonicalNumber([]byte(lit[:end])) {
+			t.Fatalf("%q is called simple", lit[:end])
+		}
+	})
+}
+
+// TestKeySlot: a slot gives back where its key starts and its part of the
+// hash, for keys in the source and in the output, up to the largest
+// offsets a table is made for.
+func TestKeySlot(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pos := rapid.IntRange(0, 3*maxTableSource).Draw(t, "offset")
+		start := pos
+		if rapid.Bool().Draw(t, "in the source") {
+			start = ^rapid.IntRange(0, maxTableSource-1).Draw(t, "source offset")
+		} else if pos == 0 {
+			return // the output never holds a key at 0
+		}
+		h := rapid.Uint32().Draw(t, "hash")
+		e := makeSlot(h, start)
+		if e == 0 || e.start() != start || e.tag() != h>>8 {
+			t.Fatalf("makeSlot(%#x, %d) = %#x: start %d, tag %#x", h, start, uint64(e), e.start(), e.tag())
+		}
+	})
+}
