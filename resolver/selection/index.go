@@ -35,6 +35,9 @@ type Index struct {
 	// names holds every normalized provider ID the document names, so a
 	// request spelling one in upper case costs no allocation.
 	names map[string]string
+	// noRoute is the route without a provider config: the provider's
+	// default URL and API, which for openai is the official route.
+	noRoute route
 }
 
 // agent is what a decision reads for one agent: agents.defaults and, when
@@ -220,7 +223,7 @@ func (f *focus) skipsRow(s string, i int) bool {
 
 func prepare(doc occkit.Document, f *focus) *Index {
 	s := doc.String()
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}, noRoute: route{official: true}}
 	var agents agentsSection
 	var def scope
 	var provs []member

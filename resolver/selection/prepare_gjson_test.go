@@ -18,7 +18,7 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 	var top [2]gjson.Result
 	members(docjson.Root(doc), gjsonRootKeys, top[:])
 	agents := readAgents(top[0])
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}}
+	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}, noRoute: route{official: true}}
 	def := gjsonScope(defaultsPath, agents.defaults, x.names, f)
 	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
 

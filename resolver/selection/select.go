@@ -716,13 +716,8 @@ func (d *decision) facts() *route {
 	if d.prov != nil {
 		return &d.prov.route
 	}
-	return &noneRoute
+	return &d.x.noRoute
 }
-
-// noneRoute is the route without a provider config: the provider's
-// default URL and API, which for openai is the official route. It is
-// shared and never modified.
-var noneRoute = route{official: true}
 
 // overrideSources are the sorted override lists of the route (SEL-6,
 // SEL-6a): provider config, catalog row, the agent scopes' params and,
