@@ -31,7 +31,9 @@ type Index struct {
 	none     agent             // no agent entry: agents.defaults alone
 	agents   map[string]*agent // normalized agent ID → its scopes
 	implicit string            // the agent a request naming none reads ("" none)
-	provs    map[string]*provider
+	// implicitAgent is x.agent(implicit), found once.
+	implicitAgent *agent
+	provs         map[string]*provider
 	// names holds every normalized provider ID the document names, so a
 	// request spelling one in upper case costs no allocation.
 	names map[string]string
@@ -252,6 +254,7 @@ func prepare(doc occkit.Document, f *focus) *Index {
 			x.agents[id] = def.with(e)
 		}
 	}
+	x.implicitAgent = x.agent(x.implicit)
 
 	for id, g := range providerGroups(provs) {
 		x.names[id] = id
@@ -883,9 +886,12 @@ func (x *Index) agent(id string) *agent {
 // normalizes to nothing is refused.
 func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
 	if trim(agentID) == "" {
-		return x.agent(x.implicit), &x.none, nil
+		return x.implicitAgent, &x.none, nil
 	}
-	id, ok := normalizeAgentID(agentID)
+	id, ok := agentID, true
+	if !validAgentID(agentID) { // a valid ID is its own normal form
+		id, ok = normalizeAgentID(agentID)
+	}
 	if !ok {
 		return nil, nil, occkit.Invalid("SEL-1", occkit.Root(), "agent ID %q names no agent", agentID)
 	}

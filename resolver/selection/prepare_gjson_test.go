@@ -29,6 +29,7 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 			x.agents[id] = def.with(gjsonScope(m.at, m.v, x.names, f))
 		}
 	}
+	x.implicitAgent = x.agent(x.implicit)
 
 	for id, g := range providerGroups(gjsonMembers(top[1].Get("providers"))) {
 		x.names[id] = id
