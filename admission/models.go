@@ -240,6 +240,23 @@ func primaryPath(doc occkit.Document, primary string) occkit.Path {
 	return at
 }
 
+// configuredProviders are the keys of models.providers and
+// plugins.entries (each an object, or none), decoded as gjson decodes
+// them, read with the byte scanner: a provider's value (its catalog) is
+// skipped, not parsed.
+func configuredProviders(doc occkit.Document) map[string]bool {
+	configured := map[string]bool{}
+	for _, root := range []occkit.Path{providersKey, pluginsKey} {
+		if raw := doc.Get(root).Raw(); raw != "" && raw[0] == '{' {
+			jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
+				configured[jsonwalk.JS{}.Decode(lit, escaped)] = true
+				return jsonwalk.Skip(raw, at)
+			})
+		}
+	}
+	return configured
+}
+
 // alwaysKnownProviders are providers occkit itself routes, whatever the
 // release's plugins declare: the native codex provider (RES-7) and the
 // custom endpoint's openai-compatible (CMP-1).
@@ -261,15 +278,7 @@ func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 	// The providers the document configures, listed once: looking each
 	// selected ref's provider up from the root would cost the document's
 	// size per ref (an agent roster of 10,000 models: seconds).
-	configured := map[string]bool{}
-	for _, root := range []occkit.Path{providersKey, pluginsKey} {
-		if v := doc.Get(root); v.IsObject() {
-			v.ForEach(func(k, _ occkit.Value) bool {
-				configured[k.String()] = true
-				return true
-			})
-		}
-	}
+	configured := configuredProviders(doc)
 	var errs []error
 	var warnings []*occkit.Error
 	eachSelectedRef(doc, func(m modelRef) bool {

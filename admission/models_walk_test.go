@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/occkit/occkit/resolver"
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/resolver"
 )
 
 // selectedRefsGJSON is the walk eachSelectedRef made with gjson before it
@@ -181,6 +183,69 @@ func FuzzRefWalk(f *testing.F) {
 		limit = limit%5 - 1
 		if d := cmp.Diff(refRows(selectedRefsGJSON, raw, limit), refRows(refWalkOf, raw, limit)); d != "" {
 			t.Fatalf("walk of %s (limit %d), -gjson +scanner:\n%s", raw, limit, d)
+		}
+	})
+}
+
+// configuredProvidersValues is configuredProviders as it read before the
+// byte scanner, kept as the oracle: ForEach over each object.
+func configuredProvidersValues(doc occkit.Document) map[string]bool {
+	configured := map[string]bool{}
+	for _, root := range []occkit.Path{providersKey, pluginsKey} {
+		if v := doc.Get(root); v.IsObject() {
+			v.ForEach(func(k, _ occkit.Value) bool {
+				configured[k.String()] = true
+				return true
+			})
+		}
+	}
+	return configured
+}
+
+// genProvidersDocument is a document whose models.providers and
+// plugins.entries are objects with escaped keys and values of every
+// type, or of the wrong type.
+func genProvidersDocument(t *rapid.T) occkit.Document {
+	keys := []string{`"openai"`, `"\u006fpenai"`, `"a\"b"`, `""`, `"x.y"`, `"\\"`, `"é"`, `"\u00e9"`}
+	value := rapid.SampledFrom([]string{`1`, `null`, `"s"`, `[]`, `{"models":[{"id":"m"}]}`, `{"baseUrl":"\u0068ttp://x"}`})
+	section := func(label string) string {
+		if rapid.IntRange(0, 4).Draw(t, label) == 0 {
+			return value.Draw(t, label+"-other")
+		}
+		ks := rapid.SliceOfNDistinct(rapid.SampledFrom(keys), 0, 4, func(k string) string { return gjson.Parse(k).String() }).Draw(t, label+"-keys")
+		parts := make([]string, len(ks))
+		for i, k := range ks {
+			parts[i] = k + ":" + value.Draw(t, label+"-value")
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	src := `{"models":{"providers":` + section("providers") + `},"plugins":{"entries":` + section("entries") + `}}`
+	doc, err := occkit.ParseDocument([]byte(src))
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return doc
+}
+
+// TestConfiguredProvidersScan: the byte scanner finds the keys the
+// ForEach walk found.
+func TestConfiguredProvidersScan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		doc := genProvidersDocument(t)
+		if d := cmp.Diff(configuredProvidersValues(doc), configuredProviders(doc)); d != "" {
+			t.Fatalf("%s: -ForEach +scanner:\n%s", doc, d)
+		}
+	})
+}
+
+// FuzzConfiguredProviders compares the two on any document.
+func FuzzConfiguredProviders(f *testing.F) {
+	f.Add(`{"models":{"providers":{"a":{},"\u0062":1}},"plugins":{"entries":{"c":[]}}}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		if doc, err := occkit.ParseDocument([]byte(src)); err == nil {
+			if d := cmp.Diff(configuredProvidersValues(doc), configuredProviders(doc)); d != "" {
+				t.Fatalf("%s: -ForEach +scanner:\n%s", doc, d)
+			}
 		}
 	})
 }
