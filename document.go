@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/occkit/occkit/internal/json5"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/internal/normalized"
 )
 
@@ -51,24 +52,37 @@ type topIndex struct {
 // reads it); ok is false when the root is not an object, where a path's
 // first key may read an array index and the whole path goes to gjson.
 func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
-	t.once.Do(func() {
-		root := gjson.Parse(raw)
-		if !root.IsObject() {
-			return
-		}
-		t.obj = true
-		t.at = map[string]gjson.Result{}
-		root.ForEach(func(k, v gjson.Result) bool {
-			if name := k.String(); !hasKey(t.at, name) {
-				t.at[name] = v
-			}
-			return true
-		})
-	})
+	t.once.Do(func() { t.obj, t.at = rootMembers(raw) })
 	if !t.obj {
 		return gjson.Result{}, false
 	}
 	return t.at[key], true
+}
+
+// rootMembers reads the members of the root object of raw in one pass of
+// the byte scanner: each value's end is found once, and the value is the
+// gjson.Result that gjson's ForEach over the root yields for it (keys
+// decoded as gjson decodes them, the first of a repeated key kept). obj
+// is false when the root is not an object.
+func rootMembers(raw string) (obj bool, at map[string]gjson.Result) {
+	i := 0
+	for i < len(raw) && raw[i] <= ' ' {
+		i++
+	}
+	if i == len(raw) || raw[i] != '{' {
+		return false, nil
+	}
+	at = map[string]gjson.Result{}
+	jsonwalk.Members(raw, i, func(lit string, escaped bool, i int) int {
+		end := jsonwalk.Skip(raw, i)
+		if name := (jsonwalk.JS{}).Decode(lit, escaped); !hasKey(at, name) {
+			v := gjson.Parse(raw[i:end])
+			v.Index = i
+			at[name] = v
+		}
+		return end
+	})
+	return true, at
 }
 
 // hasKey reports whether m has key k.

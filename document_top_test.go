@@ -1,6 +1,7 @@
 package occkit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -39,6 +40,77 @@ func TestGetFromRootMember(t *testing.T) {
 			if got.Raw != want.Raw || got.Index != want.Index || got.Type != want.Type || got.Str != want.Str {
 				t.Fatalf("Get(%s) = %q at %d, gjson.Get = %q at %d in %s", p.String(), got.Raw, got.Index, want.Raw, want.Index, d.String())
 			}
+		}
+	})
+}
+
+// rootMembersGJSON is the root-member index as gjson's ForEach reads it,
+// the oracle for rootMembers.
+func rootMembersGJSON(raw string) (obj bool, at map[string]gjson.Result) {
+	root := gjson.Parse(raw)
+	if !root.IsObject() {
+		return false, nil
+	}
+	at = map[string]gjson.Result{}
+	root.ForEach(func(k, v gjson.Result) bool {
+		if name := k.String(); !hasKey(at, name) {
+			at[name] = v
+		}
+		return true
+	})
+	return true, at
+}
+
+// checkRootMembers fails when rootMembers and its oracle disagree on raw.
+func checkRootMembers(t interface{ Fatalf(string, ...any) }, raw string) {
+	gotObj, got := rootMembers(raw)
+	wantObj, want := rootMembersGJSON(raw)
+	if gotObj != wantObj || len(got) != len(want) {
+		t.Fatalf("rootMembers(%q): object %v with %d members, gjson %v with %d", raw, gotObj, len(got), wantObj, len(want))
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok || g.Type != w.Type || g.Raw != w.Raw || g.Str != w.Str || g.Num != w.Num || g.Index != w.Index || g.Indexes != nil {
+			t.Fatalf("rootMembers(%q)[%q] = %#v, gjson %#v", raw, k, g, w)
+		}
+	}
+}
+
+// rootKeys are member keys that spell one name twice (plain and escaped),
+// escape quotes and backslashes, or escape a lone surrogate.
+var rootKeys = []string{`"a"`, `"\u0061"`, `"b"`, `"a\"b"`, `"\\"`, `"\ud800"`, `""`, `"é"`, `"\u00e9"`}
+
+// TestRootMembersMatchGJSON: the root-member index read by the byte
+// scanner holds what gjson's ForEach over the root yields, for generated
+// documents and for roots with escaped and repeated keys (the first
+// kept) and values of every type, with or without whitespace.
+func TestRootMembersMatchGJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		checkRootMembers(t, genDocument(t).String())
+		var sb strings.Builder
+		sp := rapid.SampledFrom([]string{"", " ", "\n\t"}).Draw(t, "space")
+		sb.WriteString(sp + "{")
+		for i, n := 0, rapid.IntRange(0, 6).Draw(t, "n"); i < n; i++ {
+			if i > 0 {
+				sb.WriteString(sp + ",")
+			}
+			sb.WriteString(sp + rapid.SampledFrom(rootKeys).Draw(t, "key") + sp + ":" + sp)
+			sb.WriteString(genDocument(t).String())
+		}
+		sb.WriteString(sp + "}" + sp)
+		checkRootMembers(t, sb.String())
+	})
+}
+
+// FuzzRootMembers compares the root-member index with gjson's ForEach on
+// any valid JSON.
+func FuzzRootMembers(f *testing.F) {
+	for _, s := range []string{`{}`, `[1]`, `"x"`, `{"a":1,"\u0061":[2],"b":{"c":"\n"}}`, ` { "a" : true , "b" : null } `} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if gjson.Valid(raw) {
+			checkRootMembers(t, raw)
 		}
 	})
 }

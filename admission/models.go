@@ -3,6 +3,7 @@ package admission
 import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/modelcatalog"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -41,38 +42,183 @@ var (
 // do not parse are the resolver's business (it has refused them by the
 // time admission asks). Nothing is listed: a roster may select thousands.
 func eachSelectedRef(doc occkit.Document, fn func(modelRef) bool) {
-	more := true
-	add := func(m modelRef, v occkit.Value) {
-		if !more || !v.IsString() {
-			return
-		}
-		if r, ok := resolver.ParseRef(v.String()); ok {
-			m.ref = r
-			more = fn(m)
-		}
+	w := refWalk{s: doc.Get(agentsPath).Raw(), fn: fn}
+	w.agents()
+}
+
+// refWalk reads the model references of the agents object s in one pass
+// of the byte scanner, each value read once where it stands: a member is
+// the first of its name (keys decoded as gjson decodes them), defaults
+// are visited before the entries, a model's primary before its
+// fallbacks, and a value of another type than the one looked for
+// selects nothing.
+type refWalk struct {
+	s    string
+	fn   func(modelRef) bool
+	stop bool // fn returned false
+}
+
+var (
+	defaultsModel = agentsPath.Key("defaults").Key("model")
+	entriesPath   = agentsPath.Key("entries")
+)
+
+// keyIs reports whether the member key literal lit names name.
+func keyIs(lit string, escaped bool, name string) bool {
+	if !escaped {
+		return len(lit) == len(name)+2 && lit[1:len(lit)-1] == name
 	}
-	model := func(at occkit.Path, v occkit.Value) {
+	return jsonwalk.JS{}.Decode(lit, escaped) == name
+}
+
+// kind is the first byte of the value at i ('"', '{', '[', or another).
+func (w *refWalk) kind(i int) byte {
+	if i < 0 || i >= len(w.s) {
+		return 0
+	}
+	return w.s[i]
+}
+
+// agents visits agents.defaults.model, then each entry's model. The
+// entries are read as they are met when the defaults stand before them
+// (as they usually do), and after the walk otherwise.
+func (w *refWalk) agents() {
+	if w.kind(0) != '{' {
+		return
+	}
+	defaults, entries, done := -1, -1, false
+	jsonwalk.Members(w.s, 0, func(lit string, escaped bool, at int) int {
 		switch {
-		case v.IsString():
-			add(modelRef{model: at, primary: true}, v)
-		case v.IsObject():
-			add(modelRef{model: at, member: "primary", primary: true}, v.Key("primary"))
-			if fb := v.Key("fallbacks"); fb.IsArray() {
-				i := 0
-				fb.ForEach(func(_, f occkit.Value) bool {
-					add(modelRef{model: at, member: "fallbacks", index: i}, f)
-					i++
-					return more
-				})
+		case defaults < 0 && keyIs(lit, escaped, "defaults"):
+			defaults = at
+		case entries < 0 && keyIs(lit, escaped, "entries"):
+			entries = at
+			if defaults >= 0 {
+				w.defaults(defaults)
+				done = true
+				if w.stop {
+					return -1
+				}
+				return w.entries(at)
 			}
 		}
-	}
-	agents := doc.Get(agentsPath)
-	model(agentsPath.Key("defaults").Key("model"), agents.Key("defaults").Key("model"))
-	agents.Key("entries").ForEach(func(k, e occkit.Value) bool {
-		model(agentsPath.Key("entries").Key(k.String()).Key("model"), e.Key("model"))
-		return more
+		return jsonwalk.Skip(w.s, at)
 	})
+	if done {
+		return
+	}
+	if defaults >= 0 {
+		w.defaults(defaults)
+	}
+	if entries >= 0 {
+		w.entries(entries)
+	}
+}
+
+// defaults visits the model of the defaults object at i.
+func (w *refWalk) defaults(i int) {
+	if m := w.member(i, "model"); m >= 0 {
+		w.model(defaultsModel, m)
+	}
+}
+
+// member is the offset of the first member named name of the object at
+// i, or -1.
+func (w *refWalk) member(i int, name string) int {
+	found := -1
+	if w.kind(i) == '{' {
+		jsonwalk.Members(w.s, i, func(lit string, escaped bool, at int) int {
+			if keyIs(lit, escaped, name) {
+				found = at
+				return -1
+			}
+			return jsonwalk.Skip(w.s, at)
+		})
+	}
+	return found
+}
+
+// entries visits the model of each entry of the object (or, keyed "",
+// array) at i and returns the offset after it, or -1 once fn stopped.
+func (w *refWalk) entries(i int) int {
+	entry := func(name string, at int) int {
+		if w.kind(at) != '{' {
+			return jsonwalk.Skip(w.s, at)
+		}
+		seen := false
+		return jsonwalk.Members(w.s, at, func(lit string, escaped bool, v int) int {
+			if seen || !keyIs(lit, escaped, "model") {
+				return jsonwalk.Skip(w.s, v)
+			}
+			seen = true
+			return w.model(entriesPath.Key(name).Key("model"), v)
+		})
+	}
+	switch w.kind(i) {
+	case '{':
+		return jsonwalk.Members(w.s, i, func(lit string, escaped bool, at int) int {
+			return entry(jsonwalk.JS{}.Decode(lit, escaped), at)
+		})
+	case '[':
+		return jsonwalk.Elements(w.s, i, func(_, at int) int { return entry("", at) })
+	}
+	return jsonwalk.Skip(w.s, i)
+}
+
+// model visits the model setting at i (a ref, or {primary, fallbacks})
+// written at path and returns the offset after it, or -1 once fn
+// stopped.
+func (w *refWalk) model(path occkit.Path, i int) int {
+	end := -1
+	switch w.kind(i) {
+	case '"':
+		end = w.add(modelRef{model: path, primary: true}, i)
+	case '{':
+		primary, fallbacks := -1, -1
+		end = jsonwalk.Members(w.s, i, func(lit string, escaped bool, at int) int {
+			switch {
+			case primary < 0 && keyIs(lit, escaped, "primary"):
+				primary = at
+			case fallbacks < 0 && keyIs(lit, escaped, "fallbacks"):
+				fallbacks = at
+			}
+			return jsonwalk.Skip(w.s, at)
+		})
+		if w.kind(primary) == '"' {
+			w.add(modelRef{model: path, member: "primary", primary: true}, primary)
+		}
+		if w.kind(fallbacks) == '[' {
+			jsonwalk.Elements(w.s, fallbacks, func(n, at int) int {
+				if w.stop {
+					return -1
+				}
+				if w.kind(at) == '"' {
+					return w.add(modelRef{model: path, member: "fallbacks", index: n}, at)
+				}
+				return jsonwalk.Skip(w.s, at)
+			})
+		}
+	default:
+		end = jsonwalk.Skip(w.s, i)
+	}
+	if w.stop {
+		return -1
+	}
+	return end
+}
+
+// add calls fn with m when the string at i parses as a ref, and returns
+// the offset after the string.
+func (w *refWalk) add(m modelRef, i int) int {
+	end, escaped := jsonwalk.StringEnd(w.s, i)
+	if w.stop {
+		return end
+	}
+	if r, ok := resolver.ParseRef(jsonwalk.JS{}.Decode(w.s[i:end], escaped)); ok {
+		m.ref = r
+		w.stop = !w.fn(m)
+	}
+	return end
 }
 
 // primaryPath is where doc writes the admitted primary model: the first
@@ -92,6 +238,23 @@ func primaryPath(doc occkit.Document, primary string) occkit.Path {
 		return true
 	})
 	return at
+}
+
+// configuredProviders are the keys of models.providers and
+// plugins.entries (each an object, or none), decoded as gjson decodes
+// them, read with the byte scanner: a provider's value (its catalog) is
+// skipped, not parsed.
+func configuredProviders(doc occkit.Document) map[string]bool {
+	configured := map[string]bool{}
+	for _, root := range []occkit.Path{providersKey, pluginsKey} {
+		if raw := doc.Get(root).Raw(); raw != "" && raw[0] == '{' {
+			jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
+				configured[jsonwalk.JS{}.Decode(lit, escaped)] = true
+				return jsonwalk.Skip(raw, at)
+			})
+		}
+	}
+	return configured
 }
 
 // alwaysKnownProviders are providers occkit itself routes, whatever the
@@ -115,15 +278,7 @@ func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 	// The providers the document configures, listed once: looking each
 	// selected ref's provider up from the root would cost the document's
 	// size per ref (an agent roster of 10,000 models: seconds).
-	configured := map[string]bool{}
-	for _, root := range []occkit.Path{providersKey, pluginsKey} {
-		if v := doc.Get(root); v.IsObject() {
-			v.ForEach(func(k, _ occkit.Value) bool {
-				configured[k.String()] = true
-				return true
-			})
-		}
-	}
+	configured := configuredProviders(doc)
 	var errs []error
 	var warnings []*occkit.Error
 	eachSelectedRef(doc, func(m modelRef) bool {

@@ -138,56 +138,62 @@ var (
 	providersPath = occkit.NewPath("models", "providers")
 )
 
-// pluginScopes are the agents' settings: agents.defaults first, then each
-// agents.entries.<id> and each element of the legacy agents.list, read
-// in one pass over the agents section (a Document repeats no key).
-func pluginScopes(doc occkit.Document) []occkit.Value {
-	var defaults occkit.Value
-	var entries, list []occkit.Value
-	doc.Get(agentsPath).ForEach(func(k, v occkit.Value) bool {
-		switch k.String() {
-		case "defaults":
-			defaults = v
-		case "entries":
-			v.ForEach(func(_, e occkit.Value) bool {
-				entries = append(entries, e)
-				return true
-			})
-		case "list":
-			list = v.Array()
-		}
-		return true
-	})
-	return append(append([]occkit.Value{defaults}, entries...), list...)
-}
-
 // selection is an agent scope's model (what it selects) and models (its
-// models map).
-type selection struct{ model, models occkit.Value }
+// models map), as JSON text ("" when the scope has none).
+type selection struct{ model, models string }
 
-// agentSelections are the selections of [pluginScopes].
+// agentSelections are the selections of the agents' settings:
+// agents.defaults first, then each agents.entries.<id> (or element, as
+// ForEach reads either) and each element of the legacy agents.list, read
+// in one pass of the byte scanner over the agents section; a scope's
+// model and models are the last of their name, as are the defaults and
+// the list (a Document repeats no key).
 func agentSelections(doc occkit.Document) []selection {
-	scopes := pluginScopes(doc)
-	out := make([]selection, len(scopes))
-	for i, s := range scopes {
-		out[i].model, out[i].models = scopeSelection(s)
+	r := runtimeScan{text: doc.Get(agentsPath).Raw()}
+	var defaults selection
+	var entries, list []selection
+	scope := func(at int) (selection, int) {
+		var s selection
+		end := r.members(at, func(k string, at int) int {
+			end := jsonwalk.Skip(r.text, at)
+			switch k {
+			case "model":
+				s.model = r.text[at:end]
+			case "models":
+				s.models = r.text[at:end]
+			}
+			return end
+		})
+		return s, end
 	}
-	return out
-}
-
-// scopeSelection is a scope's model and models, read in one pass over
-// the scope.
-func scopeSelection(scope occkit.Value) (model, models occkit.Value) {
-	scope.ForEach(func(k, v occkit.Value) bool {
-		switch k.String() {
-		case "model":
-			model = v
-		case "models":
-			models = v
+	appendScope := func(to *[]selection) func(at int) int {
+		return func(at int) int {
+			s, end := scope(at)
+			*to = append(*to, s)
+			return end
 		}
-		return true
-	})
-	return model, models
+	}
+	if r.text != "" && r.text[0] == '{' {
+		r.members(0, func(k string, at int) int {
+			switch k {
+			case "defaults":
+				s, end := scope(at)
+				defaults = s
+				return end
+			case "entries":
+				if r.kind(at) == '{' || r.kind(at) == '[' {
+					return r.each(at, appendScope(&entries))
+				}
+			case "list":
+				list = list[:0]
+				if r.kind(at) == '[' {
+					return r.each(at, appendScope(&list))
+				}
+			}
+			return jsonwalk.Skip(r.text, at)
+		})
+	}
+	return append(append([]selection{defaults}, entries...), list...)
 }
 
 // runtimeIDs are the agent runtime ids doc selects, in no particular
@@ -197,7 +203,7 @@ func scopeSelection(scope occkit.Value) (model, models occkit.Value) {
 func runtimeIDs(doc occkit.Document, selections []selection) []string {
 	var r runtimeScan
 	for _, s := range selections {
-		r.text = s.models.Raw()
+		r.text = s.models
 		r.each(0, r.entry)
 	}
 	r.text = doc.Get(providersPath).Raw()
@@ -221,9 +227,17 @@ type runtimeScan struct {
 	out  []string
 }
 
+// kind is the first byte of the value at at, or 0 past the text.
+func (r *runtimeScan) kind(at int) byte {
+	if at < 0 || at >= len(r.text) {
+		return 0
+	}
+	return r.text[at]
+}
+
 // str is the string at at, if a string is there.
 func (r *runtimeScan) str(at int) (string, bool) {
-	if at >= len(r.text) || r.text[at] != '"' {
+	if r.kind(at) != '"' {
 		return "", false
 	}
 	end, esc := jsonwalk.StringEnd(r.text, at)
@@ -287,28 +301,40 @@ func (r *runtimeScan) entryAnd(at int, also string, fn func(at int) int) int {
 }
 
 // modelRefs are the model refs the agents select: agents.defaults.model
-// and each agent's model, a string or {primary, fallbacks}.
+// and each agent's model, a string or {primary, fallbacks} (the first
+// member of each name, as gjson reads them), read with the byte scanner.
 func modelRefs(selections []selection) []string {
 	var out []string
-	add := func(m occkit.Value) {
-		if m.IsString() {
-			out = append(out, m.String())
-			return
+	for _, s := range selections {
+		r := runtimeScan{text: s.model}
+		if ref, ok := r.str(0); ok {
+			out = append(out, ref)
+			continue
 		}
-		if p := m.Key("primary"); p.IsString() {
-			out = append(out, p.String())
+		if r.kind(0) != '{' {
+			continue
 		}
-		if fs := m.Key("fallbacks"); fs.IsArray() {
-			fs.ForEach(func(_, f occkit.Value) bool {
-				if f.IsString() {
-					out = append(out, f.String())
+		primary, fallbacks := -1, -1
+		jsonwalk.Members(r.text, 0, func(lit string, esc bool, at int) int {
+			switch k := (jsonwalk.JS{}).Decode(lit, esc); {
+			case k == "primary" && primary < 0:
+				primary = at
+			case k == "fallbacks" && fallbacks < 0:
+				fallbacks = at
+			}
+			return jsonwalk.Skip(r.text, at)
+		})
+		if ref, ok := r.str(primary); ok {
+			out = append(out, ref)
+		}
+		if r.kind(fallbacks) == '[' {
+			jsonwalk.Elements(r.text, fallbacks, func(_, at int) int {
+				if ref, ok := r.str(at); ok {
+					out = append(out, ref)
 				}
-				return true
+				return jsonwalk.Skip(r.text, at)
 			})
 		}
-	}
-	for _, s := range selections {
-		add(s.model)
 	}
 	return out
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// TestStampedMembersMatchGet: the one scan finds what a lookup of each
-// path from the root finds, whatever the root is and wherever (and however
+// TestStampedMembersMatchGet: the lookups from the root-member index find
+// what one scan of the root found, whatever the root is and wherever (and however
 // spelled) the members sit.
 func TestStampedMembersMatchGet(t *testing.T) {
 	keys := []string{`"logging"`, `"diagnostics"`, `"\u006cogging"`, `"diagnostic\u0073"`, `"agents"`, `"Logging"`, `"logging2"`, `"x"`}
@@ -38,12 +38,53 @@ func TestStampedMembersMatchGet(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		logging, diagnostics := stampedMembers(doc)
-		if got, want := logging.Raw(), doc.Get(pathLogging).Raw(); got != want {
-			t.Fatalf("%s: logging %q, want %q", src, got, want)
+		checkStampedMembers(t, doc)
+		checkStampedMembers(t, genConfig(t))
+	})
+}
+
+// stampedMembersScan is how stampedMembers read the root before it used
+// the root-member index, kept as the oracle: one ForEach over the root
+// that stops once it has met both names.
+func stampedMembersScan(doc occkit.Document) (logging, diagnostics occkit.Value) {
+	found := 0
+	doc.Root().ForEach(func(k, v occkit.Value) bool {
+		switch k.String() {
+		case "logging":
+			logging = v
+			found++
+		case "diagnostics":
+			diagnostics = v
+			found++
 		}
-		if got, want := diagnostics.Raw(), doc.Get(pathDiagnostics).Raw(); got != want {
-			t.Fatalf("%s: diagnostics %q, want %q", src, got, want)
+		return found < 2
+	})
+	return logging, diagnostics
+}
+
+// checkStampedMembers fails when stampedMembers and the scan disagree on
+// doc.
+func checkStampedMembers(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
+	logging, diagnostics := stampedMembers(doc)
+	wantLogging, wantDiagnostics := stampedMembersScan(doc)
+	for _, c := range []struct {
+		name      string
+		got, want occkit.Value
+	}{{"logging", logging, wantLogging}, {"diagnostics", diagnostics, wantDiagnostics}} {
+		if c.got.Raw() != c.want.Raw() || c.got.Kind() != c.want.Kind() || c.got.Exists() != c.want.Exists() || c.got.String() != c.want.String() {
+			t.Fatalf("%s: %s %q, the scan finds %q", doc, c.name, c.got.Raw(), c.want.Raw())
+		}
+	}
+}
+
+// FuzzStampedMembers compares stampedMembers with the scan on any
+// document.
+func FuzzStampedMembers(f *testing.F) {
+	f.Add(`{"agents":{},"diagnostics":{"otel":1},"\u006cogging":{"level":"info"}}`)
+	f.Add(`[{"logging":1}]`)
+	f.Fuzz(func(t *testing.T, src string) {
+		if doc, err := occkit.ParseDocument([]byte(src)); err == nil {
+			checkStampedMembers(t, doc)
 		}
 	})
 }

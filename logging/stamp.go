@@ -107,23 +107,12 @@ func stampDiagnostics(edits []occkit.Edit, diagnostics occkit.Value) []occkit.Ed
 }
 
 // stampedMembers is the root's logging and diagnostics members (missing
-// when absent or when the root is not an object), found in one scan of
-// the root that stops once it has both: two lookups from the root would
-// each skip past everything before them (a large agents catalog) again.
+// when absent or when the root is not an object), looked up from the
+// Document's index of its root members, which is read once per document:
+// a scan of the root would skip past everything before them (a large
+// agents catalog) again.
 func stampedMembers(doc occkit.Document) (logging, diagnostics occkit.Value) {
-	found := 0
-	doc.Root().ForEach(func(k, v occkit.Value) bool {
-		switch k.String() {
-		case "logging":
-			logging = v
-			found++
-		case "diagnostics":
-			diagnostics = v
-			found++
-		}
-		return found < 2
-	})
-	return logging, diagnostics
+	return doc.Get(pathLogging), doc.Get(pathDiagnostics)
 }
 
 func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }

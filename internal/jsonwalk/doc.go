@@ -22,9 +22,10 @@
 // watched keys it met anywhere ([Outline]): compile/openclawschema's
 // refinements read those instead of scanning the text again. [Skip],
 // [Members] and [Elements] are the same scanner for values no schema
-// drives (compile's plugin and secret scans, resolver's index and
-// resolver/selection's preparation, which is why the package sits
-// outside compile).
+// drives (compile's plugin and secret scans, resolver's index,
+// resolver/selection's preparation and the root package's index of a
+// Document's root members, which is why the package sits outside
+// compile).
 //
 // The walker does not validate JSON syntax beyond what it needs to find
 // values: its input is an occkit.Document's text, valid JSON by
