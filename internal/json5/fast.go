@@ -67,18 +67,19 @@ func hasWord(s []byte, r int, w string) bool {
 }
 
 // finiteLiteral reports whether the JSON number lit is finite as a
-// double. Only an exponent or more than 308 integer digits can take it
-// past float64, as the general loop knows.
+// double. Only an exponent or more than 308 integer digits (whatever
+// fraction follows them) can take it past float64, as the general loop
+// knows.
 func finiteLiteral(lit []byte) bool {
-	digits := 0
+	digits, frac := 0, false
 	for _, c := range lit {
 		switch {
 		case c == 'e' || c == 'E':
 			_, err := strconv.ParseFloat(string(lit), 64)
 			return err == nil
 		case c == '.':
-			digits = -1 << 30
-		case isDigit(c):
+			frac = true
+		case isDigit(c) && !frac:
 			digits++
 		}
 	}

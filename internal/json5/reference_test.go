@@ -154,7 +154,11 @@ func (g docGen) number() string {
 	if rapid.Bool().Draw(g.t, "listed number") {
 		return g.pick("number", "0", "-0", "1", "-1", "123", "1024", "0.5", "-0.25", "1.50", "1.0", "1e5", "1E+5", "2.5e-3",
 			"0.000001", "0.0000001", "1e21", "1e20", "123456789012345", "1234567890123456", "12345678901234567890",
-			"0.1234567890123456", "1.7976931348623157e308", "5e-324", "1e-999")
+			"0.1234567890123456", "1.7976931348623157e308", "5e-324", "1e-999",
+			// Past float64 by their integer digits alone, a fraction
+			// and an exponent after them or not.
+			"1"+strings.Repeat("0", 309), strings.Repeat("9", 309)+".5", "-"+strings.Repeat("9", 309)+".5e-2",
+			strings.Repeat("9", 308)+".5", "1"+strings.Repeat("0", 308)+"e-10")
 	}
 	return rapid.StringMatching(`-?(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?([eE][+-]?[0-9]{1,3})?`).Draw(g.t, "number")
 }
@@ -271,6 +275,23 @@ func TestTranscodeMatchesReference(t *testing.T) {
 		src := g.doc()
 		compareReference(t, src, drawOptions(t), rapid.Bool().Draw(t, "normalize"))
 	})
+}
+
+// TestTranscodeMatchesReferenceNumbers: numbers past float64 by their
+// integer digits are refused alike whatever follows them, with and
+// without canonical numbers (the fast path decides finiteness on its own
+// when numbers are kept as written).
+func TestTranscodeMatchesReferenceNumbers(t *testing.T) {
+	for _, lit := range []string{
+		"1" + strings.Repeat("0", 309), strings.Repeat("9", 309) + ".5", "-" + strings.Repeat("9", 309) + ".5",
+		strings.Repeat("9", 309) + ".5e-2", strings.Repeat("9", 308) + ".5", "1" + strings.Repeat("0", 308) + "e-10",
+		"1e309", "0." + strings.Repeat("9", 400),
+	} {
+		for _, normalize := range []bool{false, true} {
+			compareReference(t, []byte("["+lit+"]"), reference.Options{}, normalize)
+			compareReference(t, []byte(`{"a":`+lit+`}`), reference.Options{CanonicalNumbers: normalize}, false)
+		}
+	}
 }
 
 // TestTranscodeMatchesReferenceLarge compares large objects, where
