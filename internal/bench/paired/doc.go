@@ -8,13 +8,21 @@
 //
 // Each measure times two operations in short interleaved batches (one
 // batch of each per round, the order alternating, an untimed collection
-// before each batch) and reports the median of the per-round ratios, so a
-// slow spell of a shared machine lands on both sides alike. Batches are
-// timed in the process's CPU time (clock_gettime
-// CLOCK_PROCESS_CPUTIME_ID: every thread, the collector's workers too),
-// which a busy machine's preemption does not stretch; -wall times wall
-// clock instead. Each line shows the median cost of one call of each side
-// after the ratio.
+// before each batch). How many calls make a batch is calibrated three
+// times after a warm-up call, the most calls counting, so that a batch's
+// length (and with it whether a collection of the program's own heap
+// lands inside it) does not hang on one disturbed count. The full run
+// reports the median of the per-round ratios, so a slow spell of a shared
+// machine lands on both sides alike. The short run reports the ratio of
+// each side's least cost per call over its rounds: contention only ever
+// adds to a batch (a virtual CPU the host takes away is still CPU time to
+// the guest), so the least batch is the undisturbed cost, and a gate
+// judged by it holds still on a busy machine while a path grown costlier
+// raises its least batch too. Batches are timed in the process's CPU time
+// (clock_gettime CLOCK_PROCESS_CPUTIME_ID: every thread, the collector's
+// workers too), which the guest's own preemption does not stretch; -wall
+// times wall clock instead. Each line shows the cost of one call of each
+// side after the ratio.
 //
 // # Measures
 //
@@ -52,13 +60,12 @@
 // # Limits
 //
 // The full run judges every measure against its target; the short run
-// against its regression limit: 1.4 times the median of three takes of
-// the measure when it was set (limits.go; -limits prints them), room for a
-// noisy machine yet below the 1.5 times a regression must not pass. A
-// measure of the short run that misses its limit is taken twice more
-// and judged by the median of its three takes, so one slow spell of a
-// shared machine fails nothing, while a path grown 1.5 times costlier
-// misses in most takes and fails. Either run exits 1 when a measure
-// misses its limit or could not be taken. The short run takes about
-// 15 s of a 2-core machine.
+// against its regression limit: 1.4 times the measure's usual value when
+// it was set (limits.go; -limits prints them), room for a noisy machine
+// yet below the 1.5 times a regression must not pass. A measure of the
+// short run that misses its limit is taken four times more and judged by
+// the median of its five takes, so a slow spell of a shared machine fails
+// nothing, while a path grown 1.5 times costlier misses in most takes and
+// fails. Either run exits 1 when a measure misses its limit or could not
+// be taken. The short run takes about 20 s of a 2-core machine.
 package main

@@ -59,6 +59,8 @@ type config struct {
 	// peak heap measure.
 	sizes    []int
 	peakRuns int
+	// least: pair by each side's least cost (pairing.least).
+	least bool
 	// retakes is how many more times a measure that missed its limit is
 	// taken; it is then judged by the median of all its takes.
 	retakes int
@@ -71,7 +73,7 @@ var (
 	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, sizes: bench.Sizes, peakRuns: 6,
 		limit: func(m measure) float64 { return m.target.limit }}
 	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, sizes: bench.Sizes[:2], peakRuns: 6,
-		retakes: 2, limit: regressionLimit}
+		least: true, retakes: 4, limit: regressionLimit}
 )
 
 // target is what a measure must meet in the full run; atLeast turns "at
@@ -143,7 +145,7 @@ func judged(take func() float64, met func(float64) bool, retakes int) (float64, 
 func run(w io.Writer, cfg config, only string) (bool, error) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	start := time.Now()
-	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC}
+	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC, least: cfg.least}
 	clockName := "wall time"
 	if c, ok := cpuClock(); ok && !cfg.wall {
 		p.now, clockName = c, "process CPU time"
@@ -179,7 +181,7 @@ func run(w io.Writer, cfg config, only string) (bool, error) {
 			costs = fmt.Sprintf("  [%s vs %s]", duration(m.costs[0]), duration(m.costs[1]))
 		}
 		if len(takes) > 1 {
-			costs += fmt.Sprintf("  (median of takes %.2f)", takes)
+			costs += fmt.Sprintf("  (median of takes %.3g)", takes)
 		}
 		fmt.Fprintf(w, "%-9s models=%-6d %-28s %8.2f  (target %s %.2f)  %s%s\n", r.doc, r.n, r.name, r.value, r.op, r.limit, verdict, costs)
 	}

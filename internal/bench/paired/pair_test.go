@@ -46,6 +46,48 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
+// TestCalibrateDisturbed: a first call ten times as costly (a cold
+// start) and a collection landing in one of the three counts leave the
+// count of calls per batch where the undisturbed cost puts it.
+func TestCalibrateDisturbed(t *testing.T) {
+	c := &fakeClock{}
+	calls, counts := 0, 0
+	p := pairing{now: c.now, batch: 1000, gc: func() { counts++ }}
+	n := p.calibrate(func() {
+		calls++
+		switch {
+		case calls == 1:
+			c.t += 100
+		case counts == 1: // the first count: every call pays for a collection
+			c.t += 40
+		default:
+			c.t += 10
+		}
+	})
+	if n != 100 {
+		t.Errorf("%d calls per batch, want 100", n)
+	}
+}
+
+// TestLeast: with p.least, a side disturbed in every round but one is
+// judged by its undisturbed round, and the ratio and costs are the least
+// costs of each side.
+func TestLeast(t *testing.T) {
+	c := &fakeClock{}
+	round := 0
+	p := pairing{now: c.now, rounds: 7, batch: 100, least: true, gc: func() { round++ }}
+	slow := func(r int) time.Duration {
+		if (r-1)/2 == 5 { // one round undisturbed
+			return 1
+		}
+		return time.Duration(1 + r%3)
+	}
+	r, a, b := p.costs(func() { c.t += 3 * slow(round) }, func() { c.t += 1 })
+	if r != 3 || a != 3 || b != 1 {
+		t.Errorf("least: ratio %v of %v and %v, want 3 of 3 and 1", r, a, b)
+	}
+}
+
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		in   []float64
