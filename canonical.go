@@ -42,17 +42,17 @@ func compactJSON(dst *bytes.Buffer, src []byte) error { return json.Compact(dst,
 // document order and then, only when they are out of order, moved into key
 // order, so the cost is linear in the document's size (plus the sort).
 func Canonical(d Document) []byte {
-	out, _ := canonical(d, false)
+	out, _, _ := canonical(d, false)
 	return out
 }
 
 // canonical is the canonical form of d and, when asked (withPlaces) and
 // the root is an object, the places of its members in it.
-func canonical(d Document, withPlaces bool) ([]byte, *rootPlaces) {
+func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	src := d.bytes()
 	c := canon{src: src, out: make([]byte, 0, len(src)), wantPlaces: withPlaces}
 	c.value(0)
-	return c.out, c.places
+	return c.out, c.places, c.places.obj
 }
 
 // CanonicalDocument is [Canonical] as a Document. Canonicalizing a valid,
@@ -90,7 +90,7 @@ type canon struct {
 	// wantPlaces asks for places: those of the root object's members in
 	// out, when the root is an object.
 	wantPlaces bool
-	places     *rootPlaces
+	places     rootPlaces
 }
 
 // canonMember is one member written to out. It holds no pointer, so a
@@ -208,8 +208,8 @@ func (c *canon) object(i int) int {
 // rootPlaces are the places of the root object's members ms, written in
 // key order. Keys are unique unless two neighbours in that order decode
 // alike.
-func (c *canon) rootPlaces(ms []canonMember) *rootPlaces {
-	p := &rootPlaces{obj: true, unique: true, members: make([]memberPlace, len(ms))}
+func (c *canon) rootPlaces(ms []canonMember) rootPlaces {
+	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, len(ms))}
 	for k := range ms {
 		m := &ms[k]
 		p.members[k] = memberPlace{key: m.start, value: skipString(c.out, m.start) + 1, end: m.end}

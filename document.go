@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -37,12 +38,13 @@ type Document struct {
 func newDocument(raw []byte) Document { return Document{raw: raw, top: new(topIndex)} }
 
 // newPlacedDocument is newDocument when the writer of raw knows where the
-// root object's members are (places, or nil when it does not): the index
-// is then built from them without reading the document again.
-func newPlacedDocument(raw []byte, places *rootPlaces) Document {
+// root object's members are (places, when known): the index is then built
+// from them without reading the document again.
+func newPlacedDocument(raw []byte, places rootPlaces, known bool) Document {
 	d := newDocument(raw)
-	if places != nil {
-		d.top.places.Store(places)
+	if known {
+		d.top.places = places
+		d.top.known.Store(true)
 	}
 	return d
 }
@@ -60,11 +62,11 @@ func newPlacedDocument(raw []byte, places *rootPlaces) Document {
 // places instead, and the index is built from them.
 type topIndex struct {
 	once sync.Once
-	// places are the root members' places: given when the Document is
-	// made, or found by the first lookup (then set only once the index
-	// is complete, so that a writer reading them sees them whole).
-	places atomic.Pointer[rootPlaces]
-	obj    bool // the root is an object
+	// known: places are set, given when the Document is made or found by
+	// the first lookup (known only once the index is complete, so that a
+	// writer reading them sees them whole).
+	known  atomic.Bool
+	places rootPlaces
 	at     map[string]gjson.Result
 }
 
@@ -88,16 +90,16 @@ type memberPlace struct{ key, value, end int }
 // first key may read an array index and the whole path goes to gjson.
 func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
 	t.once.Do(func() {
-		if p := t.places.Load(); p != nil {
-			t.obj, t.at = p.obj, p.index(raw)
+		if t.known.Load() {
+			t.at = t.places.index(raw)
 			return
 		}
-		p := findRootPlaces(raw)
-		t.obj, t.at = p.obj, p.index(raw)
-		p.unique = len(t.at) == len(p.members)
-		t.places.Store(p)
+		t.places = findRootPlaces(raw)
+		t.at = t.places.index(raw)
+		t.places.unique = len(t.at) == len(t.places.members)
+		t.known.Store(true)
 	})
-	if !t.obj {
+	if !t.places.obj {
 		return gjson.Result{}, false
 	}
 	return t.at[key], true
@@ -110,7 +112,7 @@ func (d Document) carried() *rootPlaces {
 	if d.top == nil {
 		return nil
 	}
-	if p := d.top.places.Load(); p != nil && p.obj && p.unique {
+	if p := &d.top.places; d.top.known.Load() && p.obj && p.unique {
 		return p
 	}
 	return nil
@@ -127,21 +129,24 @@ func rootMembers(raw string) (obj bool, at map[string]gjson.Result) {
 
 // findRootPlaces reads the places of the root members of raw in one pass
 // of the byte scanner: each value's end is found once.
-func findRootPlaces(raw string) *rootPlaces {
+func findRootPlaces(raw string) rootPlaces {
 	i := 0
 	for i < len(raw) && raw[i] <= ' ' {
 		i++
 	}
 	if i == len(raw) || raw[i] != '{' {
-		return &rootPlaces{}
+		return rootPlaces{}
 	}
-	p := &rootPlaces{obj: true}
+	// A configuration's root has a few members: they are gathered on the
+	// stack and then copied once.
+	var buf [24]memberPlace
+	ms := buf[:0]
 	jsonwalk.Members(raw, i, func(lit string, _ bool, i int) int {
 		end := jsonwalk.Skip(raw, i)
-		p.members = append(p.members, memberPlace{key: offsetIn(raw, lit), value: i, end: end})
+		ms = append(ms, memberPlace{key: offsetIn(raw, lit), value: i, end: end})
 		return end
 	})
-	return p
+	return rootPlaces{obj: true, members: slices.Clone(ms)}
 }
 
 // index is the root-member index of raw from the places: the first

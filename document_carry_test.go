@@ -36,17 +36,17 @@ func placesGJSON(raw string) *rootPlaces {
 func checkIndex(t interface{ Fatalf(string, ...any) }, d Document, how string) {
 	raw := d.String()
 	d.Get(Root().Key("a")) // builds the index
-	got := d.top.places.Load()
-	if got == nil {
+	if !d.top.known.Load() {
 		t.Fatalf("%s: %s: no places after a lookup", how, raw)
 	}
+	got := &d.top.places
 	want := placesGJSON(raw)
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(rootPlaces{}, memberPlace{}), cmpopts.EquateEmpty()); diff != "" {
 		t.Fatalf("%s: places of %s (-fresh +carried):\n%s", how, raw, diff)
 	}
 	wantObj, wantAt := rootMembersGJSON(raw)
-	if d.top.obj != wantObj || len(d.top.at) != len(wantAt) {
-		t.Fatalf("%s: index of %s: object %v with %d members, fresh %v with %d", how, raw, d.top.obj, len(d.top.at), wantObj, len(wantAt))
+	if d.top.places.obj != wantObj || len(d.top.at) != len(wantAt) {
+		t.Fatalf("%s: index of %s: object %v with %d members, fresh %v with %d", how, raw, d.top.places.obj, len(d.top.at), wantObj, len(wantAt))
 	}
 	for k, w := range wantAt {
 		g, ok := d.top.at[k]
@@ -165,7 +165,7 @@ func TestCarriedRootIndexMatchesFresh(t *testing.T) {
 // known (and not when they are not yet), the canonical writer always.
 func TestPlacesCarried(t *testing.T) {
 	src := MustParseDocument(`{"b":{"x":1},"a":[1,2],"c":"s"}`)
-	given := func(d Document) bool { return d.top.places.Load() != nil }
+	given := func(d Document) bool { return d.top.known.Load() }
 	if out, err := src.Apply(Edit{Path: NewPath("b", "y"), Raw: []byte(`2`)}); err != nil || given(out) {
 		t.Fatalf("Apply before any lookup: places given %v (%v), want none: the source's are unknown", given(out), err)
 	}

@@ -151,6 +151,10 @@ type splice struct {
 	runs []spliceRun
 	hits []spliceLanded // the source's members an edit names, in order
 	made []memberPlace  // the members an edit creates, in order
+	// The records of a few edits take no allocation of their own.
+	runBuf  [6]spliceRun
+	hitBuf  [4]spliceLanded
+	madeBuf [2]memberPlace
 }
 
 // spliceRun is the run src[from:to] of the root object, written as it is
@@ -242,7 +246,9 @@ func (s *splice) run(d Document) (Document, bool) {
 		return Document{}, false
 	}
 	s.src = src
-	s.from = d.carried()
+	if s.from = d.carried(); s.from != nil {
+		s.runs, s.hits, s.made = s.runBuf[:0], s.hitBuf[:0], s.madeBuf[:0]
+	}
 	s.out = make([]byte, 0, len(src)+s.extra)
 	if !s.object(&s.root, 0, len(src)-1) {
 		return Document{}, false
@@ -254,18 +260,19 @@ func (s *splice) run(d Document) (Document, bool) {
 		}
 		return newDocument(src), true
 	}
-	return newPlacedDocument(s.out, s.places()), true
+	places, known := s.places()
+	return newPlacedDocument(s.out, places, known), true
 }
 
 // places are the places of the output's root members, carried from the
 // source's: a member no edit names moved with the run that copied it, one
-// an edit names or creates is where it was written. Nil when the source's
-// places are unknown.
-func (s *splice) places() *rootPlaces {
+// an edit names or creates is where it was written. known is false when
+// the source's places are unknown.
+func (s *splice) places() (_ rootPlaces, known bool) {
 	if s.from == nil {
-		return nil
+		return rootPlaces{}, false
 	}
-	p := &rootPlaces{obj: true, unique: true, members: make([]memberPlace, 0, len(s.from.members)+len(s.made))}
+	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, 0, len(s.from.members)+len(s.made))}
 	// The members, the runs and the hits are all in the source's order.
 	r, h := 0, 0
 	for _, m := range s.from.members {
@@ -280,16 +287,16 @@ func (s *splice) places() *rootPlaces {
 			r++
 		}
 		if r == len(s.runs) || s.runs[r].from > m.key {
-			return nil // not copied whole: the places do not hold
+			return rootPlaces{}, false // not copied whole: the places do not hold
 		}
 		shift := s.runs[r].out - s.runs[r].from
 		p.members = append(p.members, memberPlace{key: m.key + shift, value: m.value + shift, end: m.end + shift})
 	}
 	if h < len(s.hits) {
-		return nil
+		return rootPlaces{}, false
 	}
 	p.members = append(p.members, s.made...)
-	return p
+	return p, true
 }
 
 // copyRun writes src[from:to]; top says it is a run of the root object
