@@ -332,28 +332,37 @@ func (s *splice) object(n *spliceNode, i, end int) bool {
 	}
 	var hits []spliceHit
 	found := 0
-	for j := i + 1; j < end && found < len(n.children); {
+	hit := func(start, value, end int) bool {
+		c, ok := s.named(n, start, value)
+		if c != nil {
+			hits = append(hits, spliceHit{node: c, start: start, value: value, end: end})
+			found++
+		}
+		return ok
+	}
+	top := s.from != nil && n == &s.root
+	if top {
+		// The root members' places are known: the members before the
+		// last one an edit names are not read past value by value.
+		for _, m := range s.from.members {
+			if found == len(n.children) {
+				break
+			}
+			if !hit(m.key, m.value, m.end) {
+				return false
+			}
+		}
+	}
+	for j := i + 1; !top && j < end && found < len(n.children); {
 		if src[j] == ',' {
 			j++
 		}
 		start := j
 		j = skipString(src, j)
-		key := src[start+1 : j-1]
 		value := j + 1 // past ':'
 		j = skipValue(src, value)
-		if bytes.IndexByte(key, '\\') >= 0 {
-			k, err := json5.Unquote(src[start : value-1])
-			if err != nil {
-				return false
-			}
-			key = []byte(k)
-		}
-		for _, c := range n.children {
-			if c.key == string(key) {
-				hits = append(hits, spliceHit{node: c, start: start, value: value, end: j})
-				found++
-				break
-			}
+		if !hit(start, value, j) {
+			return false
 		}
 	}
 	rewrite := false
@@ -369,7 +378,6 @@ func (s *splice) object(n *spliceNode, i, end int) bool {
 			}
 		}
 	}
-	top := s.from != nil && n == &s.root
 	if !rewrite {
 		// Only objects inside change: copy around them.
 		at := i
@@ -426,6 +434,25 @@ func (s *splice) object(n *spliceNode, i, end int) bool {
 	}
 	s.createMembers(n, hits, first, top)
 	return true
+}
+
+// named is the child of n that the key of the member at start names (its
+// value at value), or nil; ok is false when the key cannot be read.
+func (s *splice) named(n *spliceNode, start, value int) (_ *spliceNode, ok bool) {
+	key := s.src[start+1 : value-2]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		k, err := json5.Unquote(s.src[start : value-1])
+		if err != nil {
+			return nil, false
+		}
+		key = []byte(k)
+	}
+	for _, c := range n.children {
+		if c.key == string(key) {
+			return c, true
+		}
+	}
+	return nil, true
 }
 
 // createMembers writes n's absent children (not in hits) that must be
