@@ -3,6 +3,7 @@ package occkit
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -195,4 +196,34 @@ func TestPlacesCarried(t *testing.T) {
 		}
 		checkIndex(t, out, c.name)
 	}
+}
+
+// errorf reports a failure without stopping the goroutine it runs in.
+type errorf struct{ t *testing.T }
+
+func (e errorf) Fatalf(format string, args ...any) { e.t.Errorf(format, args...) }
+
+// TestPlacesCarriedConcurrently: documents made from one Document while
+// other goroutines look its members up (and so find its places) carry
+// its places or find their own, never half of them (run with -race).
+func TestPlacesCarriedConcurrently(t *testing.T) {
+	src := MustParseDocument(`{"b":{"x":1},"a":[1,2],"c":"s","d":{"e":{"f":null}}}`)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if g%2 == 0 {
+				src.Get(NewPath("d", "e"))
+				return
+			}
+			out, err := src.Apply(Edit{Path: NewPath("b", "y"), Raw: []byte(`[2]`)}, Edit{Path: NewPath("c"), Delete: true})
+			if err != nil {
+				t.Errorf("Apply: %v", err)
+				return
+			}
+			checkIndex(errorf{t}, out, "Apply beside lookups")
+		}()
+	}
+	wg.Wait()
 }
