@@ -42,10 +42,17 @@ func compactJSON(dst *bytes.Buffer, src []byte) error { return json.Compact(dst,
 // document order and then, only when they are out of order, moved into key
 // order, so the cost is linear in the document's size (plus the sort).
 func Canonical(d Document) []byte {
+	out, _, _ := canonical(d, false)
+	return out
+}
+
+// canonical is the canonical form of d and, when asked (withPlaces) and
+// the root is an object, the places of its members in it.
+func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	src := d.bytes()
-	c := canon{src: src, out: make([]byte, 0, len(src))}
+	c := canon{src: src, out: make([]byte, 0, len(src)), wantPlaces: withPlaces}
 	c.value(0)
-	return c.out
+	return c.out, c.places, c.places.obj
 }
 
 // CanonicalDocument is [Canonical] as a Document. Canonicalizing a valid,
@@ -53,7 +60,13 @@ func Canonical(d Document) []byte {
 // spellings can collapse into a new duplicate), so nothing is re-validated:
 // a caller that keeps the canonical form, such as a frozen revision, pays
 // for one pass instead of a pass and a parse.
-func CanonicalDocument(d Document) Document { return newDocument(Canonical(d)) }
+//
+// The canonical writer knows where it puts each member of the root
+// object, so the Document is given those places for its index of root
+// members instead of reading its bytes again (see [Document.Get]).
+func CanonicalDocument(d Document) Document {
+	return newPlacedDocument(canonical(d, true))
+}
 
 // CanonicalDigest is the hex SHA-256 of [Canonical].
 func CanonicalDigest(d Document) string {
@@ -74,6 +87,10 @@ type canon struct {
 	// ranks and sorted are sortMembers' buffers for large objects.
 	ranks  []memberRank
 	sorted []canonMember
+	// wantPlaces asks for places: those of the root object's members in
+	// out, when the root is an object.
+	wantPlaces bool
+	places     rootPlaces
 }
 
 // canonMember is one member written to out. It holds no pointer, so a
@@ -174,12 +191,33 @@ func (c *canon) object(i int) int {
 			if k > 0 {
 				c.out = append(c.out, ',')
 			}
+			start := len(c.out)
 			c.out = append(c.out, c.scratch[m.start-off:m.end-off]...)
+			members[k].start, members[k].end = start, len(c.out)
 		}
+	}
+	if base == 0 && c.wantPlaces {
+		// The root object (the only one written at the start of out).
+		c.places = c.rootPlaces(members)
 	}
 	c.members, c.keys = c.members[:mbase], c.keys[:kbase]
 	c.out = append(c.out, '}')
 	return i + 1
+}
+
+// rootPlaces are the places of the root object's members ms, written in
+// key order. Keys are unique unless two neighbours in that order decode
+// alike.
+func (c *canon) rootPlaces(ms []canonMember) rootPlaces {
+	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, len(ms))}
+	for k := range ms {
+		m := &ms[k]
+		p.members[k] = memberPlace{key: m.start, value: skipString(c.out, m.start) + 1, end: m.end}
+		if k > 0 && bytes.Equal(c.key(&ms[k-1]), c.key(m)) {
+			p.unique = false
+		}
+	}
+	return p
 }
 
 // sortMembers puts ms in key order. Keys are distinct (a Document has no

@@ -108,6 +108,17 @@
 // exported API names no third-party type: gjson and sjson are how a
 // Document is read and edited, not part of its contract.
 //
+// A lookup starts at its root member, located once per Document by one
+// pass over the root object. A Document made by a splice from one whose
+// root members are located, or by [CanonicalDocument], is handed the
+// places of its root members by the writer that put them there, so a
+// path from loading to a rendered revision (loaded, stamped, canonical,
+// gateway document) reads the whole document for its root members once;
+// a splice from a located Document also finds the members it edits from
+// their places. Places are carried only where the source names each key
+// once; the index built from them is the one a fresh pass would build
+// (TestCarriedRootIndexMatchesFresh).
+//
 // [PathAt] finds the path of an offset in compact JSON and [PathBuilder]
 // builds a long Path in linear time: parsers use them to report a location
 // without keeping a path for every level they read.

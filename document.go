@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -35,54 +37,140 @@ type Document struct {
 // written afterwards.
 func newDocument(raw []byte) Document { return Document{raw: raw, top: new(topIndex)} }
 
-// topIndex holds the members of a document's root object, located by one
-// pass over the root the first time a path is looked up. A lookup then
-// starts at its root member instead of walking from the first byte past
-// every member before it (a document's large agents section, for every
-// lookup of the gateway, env, logging or models). It belongs to one
-// Document (its bytes never change), so nothing is shared across
-// documents.
+// newPlacedDocument is newDocument when the writer of raw knows where the
+// root object's members are (places, when known): the index is then built
+// from them without reading the document again.
+func newPlacedDocument(raw []byte, places rootPlaces, known bool) Document {
+	d := newDocument(raw)
+	if known {
+		d.top.places = places
+		d.top.known.Store(true)
+	}
+	return d
+}
+
+// topIndex holds the members of a document's root object, located the
+// first time a path is looked up. A lookup then starts at its root member
+// instead of walking from the first byte past every member before it (a
+// document's large agents section, for every lookup of the gateway, env,
+// logging or models). It belongs to one Document (its bytes never
+// change), so nothing is shared across documents.
+//
+// Finding the members is a pass over the whole document. A Document made
+// from another one by a writer that knows where it put each root member
+// (the splice of [Document.Apply], [CanonicalDocument]) is given the
+// places instead, and the index is built from them.
 type topIndex struct {
 	once sync.Once
-	obj  bool // the root is an object
-	at   map[string]gjson.Result
+	// known: places are set, given when the Document is made or found by
+	// the first lookup (known only once the index is complete, so that a
+	// writer reading them sees them whole).
+	known  atomic.Bool
+	places rootPlaces
+	at     map[string]gjson.Result
 }
+
+// rootPlaces are where the members of a root are in its document, in
+// document order.
+type rootPlaces struct {
+	obj     bool // the root is an object (else members is empty)
+	members []memberPlace
+	// unique: no key is named twice (keys decoded as gjson decodes
+	// them). A splice matches each member it edits by name, so it can
+	// carry only places whose names are unique.
+	unique bool
+}
+
+// memberPlace is one member of the root object: the opening quote of its
+// key, the start of its value and the offset past the value.
+type memberPlace struct{ key, value, end int }
 
 // member is the root member named key (the first of that name, as gjson
 // reads it); ok is false when the root is not an object, where a path's
 // first key may read an array index and the whole path goes to gjson.
 func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
-	t.once.Do(func() { t.obj, t.at = rootMembers(raw) })
-	if !t.obj {
+	t.once.Do(func() {
+		if t.known.Load() {
+			t.at = t.places.index(raw)
+			return
+		}
+		t.places = findRootPlaces(raw)
+		t.at = t.places.index(raw)
+		t.places.unique = len(t.at) == len(t.places.members)
+		t.known.Store(true)
+	})
+	if !t.places.obj {
 		return gjson.Result{}, false
 	}
 	return t.at[key], true
 }
 
-// rootMembers reads the members of the root object of raw in one pass of
-// the byte scanner: each value's end is found once, and the value is the
-// gjson.Result that gjson's ForEach over the root yields for it (keys
+// carried are the places of the root members of d when they are known
+// and can be carried into a document made from d: found or given, with
+// unique names.
+func (d Document) carried() *rootPlaces {
+	if d.top == nil {
+		return nil
+	}
+	if p := &d.top.places; d.top.known.Load() && p.obj && p.unique {
+		return p
+	}
+	return nil
+}
+
+// rootMembers reads the members of the root object of raw: each value is
+// the gjson.Result that gjson's ForEach over the root yields for it (keys
 // decoded as gjson decodes them, the first of a repeated key kept). obj
 // is false when the root is not an object.
 func rootMembers(raw string) (obj bool, at map[string]gjson.Result) {
+	p := findRootPlaces(raw)
+	return p.obj, p.index(raw)
+}
+
+// findRootPlaces reads the places of the root members of raw in one pass
+// of the byte scanner: each value's end is found once.
+func findRootPlaces(raw string) rootPlaces {
 	i := 0
 	for i < len(raw) && raw[i] <= ' ' {
 		i++
 	}
 	if i == len(raw) || raw[i] != '{' {
-		return false, nil
+		return rootPlaces{}
 	}
-	at = map[string]gjson.Result{}
-	jsonwalk.Members(raw, i, func(lit string, escaped bool, i int) int {
+	// A configuration's root has a few members: they are gathered on the
+	// stack and then copied once.
+	var buf [24]memberPlace
+	ms := buf[:0]
+	jsonwalk.Members(raw, i, func(lit string, _ bool, i int) int {
 		end := jsonwalk.Skip(raw, i)
-		if name := (jsonwalk.JS{}).Decode(lit, escaped); !hasKey(at, name) {
-			v := gjson.Parse(raw[i:end])
-			v.Index = i
-			at[name] = v
-		}
+		ms = append(ms, memberPlace{key: offsetIn(raw, lit), value: i, end: end})
 		return end
 	})
-	return true, at
+	return rootPlaces{obj: true, members: slices.Clone(ms)}
+}
+
+// index is the root-member index of raw from the places: the first
+// member of each name, its value as gjson.Parse reads it at its offset.
+// Nil when the root is not an object.
+func (p *rootPlaces) index(raw string) map[string]gjson.Result {
+	if !p.obj {
+		return nil
+	}
+	at := make(map[string]gjson.Result, len(p.members))
+	for _, m := range p.members {
+		end, escaped := jsonwalk.StringEnd(raw, m.key)
+		if name := (jsonwalk.JS{}).Decode(raw[m.key:end], escaped); !hasKey(at, name) {
+			v := gjson.Parse(raw[m.value:m.end])
+			v.Index = m.value
+			at[name] = v
+		}
+	}
+	return at
+}
+
+// offsetIn is the offset in s of sub, a substring of s.
+func offsetIn(s, sub string) int {
+	return int(uintptr(unsafe.Pointer(unsafe.StringData(sub))) - uintptr(unsafe.Pointer(unsafe.StringData(s))))
 }
 
 // hasKey reports whether m has key k.
@@ -240,7 +328,7 @@ func (d Document) Get(p Path) Value {
 			if m.Raw != "" {
 				// As gjson.Get of the whole path: the offset of the value
 				// in the document.
-				m.Index = int(uintptr(unsafe.Pointer(unsafe.StringData(m.Raw))) - uintptr(unsafe.Pointer(unsafe.StringData(view))))
+				m.Index = offsetIn(view, m.Raw)
 			}
 			return Value{r: m}
 		}
@@ -318,7 +406,7 @@ func (d Document) splice(e Edit, raw []byte) (Document, bool) {
 	if !e.Delete {
 		plan.setRaw(0, raw)
 	}
-	return plan.run(d.bytes())
+	return plan.run(d)
 }
 
 // Equal reports whether d and e hold the same bytes.

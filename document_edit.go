@@ -40,7 +40,7 @@ func (d Document) Apply(edits ...Edit) (Document, error) {
 			}
 			plan.setRaw(i, raw)
 		}
-		if out, ok := plan.run(d.bytes()); ok {
+		if out, ok := plan.run(d); ok {
 			return out, nil
 		}
 	}
@@ -144,6 +144,29 @@ type splice struct {
 	src     []byte
 	out     []byte
 	changed bool
+	// from are the places of the source's root members when they can be
+	// carried to the output (see topIndex), else nil; then runs, hits and
+	// made record where the root object's bytes and members go.
+	from *rootPlaces
+	runs []spliceRun
+	hits []spliceLanded // the source's members an edit names, in order
+	made []memberPlace  // the members an edit creates, in order
+	// The records of a few edits take no allocation of their own.
+	runBuf  [6]spliceRun
+	hitBuf  [4]spliceLanded
+	madeBuf [2]memberPlace
+}
+
+// spliceRun is the run src[from:to] of the root object, written as it is
+// at out.
+type spliceRun struct{ from, to, out int }
+
+// spliceLanded is the root member whose key is at src in the source: at
+// is its place in the output, unless it is deleted (gone).
+type spliceLanded struct {
+	src  int
+	at   memberPlace
+	gone bool
 }
 
 // newSplice builds the tree, or reports that the edits need the
@@ -214,22 +237,83 @@ func (s *splice) setRaw(i int, raw []byte) {
 	s.extra += len(raw)
 }
 
-// run applies the edits to src (compact JSON). ok is false when src
-// is not what the edits expect (the root or an object on the way is
-// not an object): the caller then edits one at a time.
-func (s *splice) run(src []byte) (Document, bool) {
+// run applies the edits to d. ok is false when d is not what the edits
+// expect (the root or an object on the way is not an object): the caller
+// then edits one at a time.
+func (s *splice) run(d Document) (Document, bool) {
+	src := d.bytes()
 	if len(src) == 0 || src[0] != '{' {
 		return Document{}, false
 	}
 	s.src = src
+	if s.from = d.carried(); s.from != nil {
+		s.runs, s.hits, s.made = s.runBuf[:0], s.hitBuf[:0], s.madeBuf[:0]
+	}
 	s.out = make([]byte, 0, len(src)+s.extra)
 	if !s.object(&s.root, 0, len(src)-1) {
 		return Document{}, false
 	}
 	if !s.changed {
+		if d.top != nil {
+			// The same bytes: the same root members.
+			return Document{raw: src, top: d.top}, true
+		}
 		return newDocument(src), true
 	}
-	return newDocument(s.out), true
+	places, known := s.places()
+	return newPlacedDocument(s.out, places, known), true
+}
+
+// places are the places of the output's root members, carried from the
+// source's: a member no edit names moved with the run that copied it, one
+// an edit names or creates is where it was written. known is false when
+// the source's places are unknown.
+func (s *splice) places() (_ rootPlaces, known bool) {
+	if s.from == nil {
+		return rootPlaces{}, false
+	}
+	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, 0, len(s.from.members)+len(s.made))}
+	// The members, the runs and the hits are all in the source's order.
+	r, h := 0, 0
+	for _, m := range s.from.members {
+		if h < len(s.hits) && s.hits[h].src == m.key {
+			if !s.hits[h].gone {
+				p.members = append(p.members, s.hits[h].at)
+			}
+			h++
+			continue
+		}
+		for r < len(s.runs) && s.runs[r].to < m.end {
+			r++
+		}
+		if r == len(s.runs) || s.runs[r].from > m.key {
+			return rootPlaces{}, false // not copied whole: the places do not hold
+		}
+		shift := s.runs[r].out - s.runs[r].from
+		p.members = append(p.members, memberPlace{key: m.key + shift, value: m.value + shift, end: m.end + shift})
+	}
+	if h < len(s.hits) {
+		return rootPlaces{}, false
+	}
+	p.members = append(p.members, s.made...)
+	return p, true
+}
+
+// copyRun writes src[from:to]; top says it is a run of the root object
+// whose place is carried.
+func (s *splice) copyRun(top bool, from, to int) {
+	if top {
+		s.runs = append(s.runs, spliceRun{from: from, to: to, out: len(s.out)})
+	}
+	s.out = append(s.out, s.src[from:to]...)
+}
+
+// landed records, when top, where the member h names was written: its
+// value from v to the end of the output, its key just before.
+func (s *splice) landed(top bool, h spliceHit, v int) {
+	if top {
+		s.hits = append(s.hits, spliceLanded{src: h.start, at: memberPlace{key: v - (h.value - h.start), value: v, end: len(s.out)}})
+	}
 }
 
 // spliceHit is a member of the object being edited that an edit names.
@@ -248,28 +332,37 @@ func (s *splice) object(n *spliceNode, i, end int) bool {
 	}
 	var hits []spliceHit
 	found := 0
-	for j := i + 1; j < end && found < len(n.children); {
+	hit := func(start, value, end int) bool {
+		c, ok := s.named(n, start, value)
+		if c != nil {
+			hits = append(hits, spliceHit{node: c, start: start, value: value, end: end})
+			found++
+		}
+		return ok
+	}
+	top := s.from != nil && n == &s.root
+	if top {
+		// The root members' places are known: the members before the
+		// last one an edit names are not read past value by value.
+		for _, m := range s.from.members {
+			if found == len(n.children) {
+				break
+			}
+			if !hit(m.key, m.value, m.end) {
+				return false
+			}
+		}
+	}
+	for j := i + 1; !top && j < end && found < len(n.children); {
 		if src[j] == ',' {
 			j++
 		}
 		start := j
 		j = skipString(src, j)
-		key := src[start+1 : j-1]
 		value := j + 1 // past ':'
 		j = skipValue(src, value)
-		if bytes.IndexByte(key, '\\') >= 0 {
-			k, err := json5.Unquote(src[start : value-1])
-			if err != nil {
-				return false
-			}
-			key = []byte(k)
-		}
-		for _, c := range n.children {
-			if c.key == string(key) {
-				hits = append(hits, spliceHit{node: c, start: start, value: value, end: j})
-				found++
-				break
-			}
+		if !hit(start, value, j) {
+			return false
 		}
 	}
 	rewrite := false
@@ -289,60 +382,93 @@ func (s *splice) object(n *spliceNode, i, end int) bool {
 		// Only objects inside change: copy around them.
 		at := i
 		for _, h := range hits {
-			s.out = append(s.out, src[at:h.value]...)
+			s.copyRun(top, at, h.value)
+			v := len(s.out)
 			if !s.object(h.node, h.value, h.end-1) {
 				return false
 			}
+			s.landed(top, h, v)
 			at = h.end
 		}
-		s.out = append(s.out, src[at:end+1]...)
+		s.copyRun(top, at, end+1)
 		return true
 	}
 	s.changed = true
 	s.out = append(s.out, '{')
 	first := true
-	member := func(b []byte) {
+	member := func(from, to int) {
 		if !first {
 			s.out = append(s.out, ',')
 		}
 		first = false
-		s.out = append(s.out, b...)
+		s.copyRun(top, from, to)
 	}
 	at := i + 1 // start of the unnamed members not yet written
 	for _, h := range hits {
-		if run := trimCommas(src[at:h.start]); len(run) > 0 {
-			member(run)
+		if from, to := trimCommas(src, at, h.start); from < to {
+			member(from, to)
 		}
 		at = h.end
 		c := h.node
 		switch {
 		case c.edit && c.del:
+			if top {
+				s.hits = append(s.hits, spliceLanded{src: h.start, gone: true})
+			}
 		case c.edit:
-			member(src[h.start:h.value])
+			member(h.start, h.value)
+			v := len(s.out)
 			s.out = append(s.out, c.raw...)
+			s.landed(top, h, v)
 		default:
-			member(src[h.start:h.value])
+			member(h.start, h.value)
+			v := len(s.out)
 			if !s.object(c, h.value, h.end-1) {
 				return false
 			}
+			s.landed(top, h, v)
 		}
 	}
-	if run := trimCommas(src[at:end]); len(run) > 0 {
-		member(run)
+	if from, to := trimCommas(src, at, end); from < to {
+		member(from, to)
 	}
-	s.createMembers(n, hits, first)
+	s.createMembers(n, hits, first, top)
 	return true
 }
 
+// named is the child of n that the key of the member at start names (its
+// value at value), or nil; ok is false when the key cannot be read.
+func (s *splice) named(n *spliceNode, start, value int) (_ *spliceNode, ok bool) {
+	key := s.src[start+1 : value-2]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		k, err := json5.Unquote(s.src[start : value-1])
+		if err != nil {
+			return nil, false
+		}
+		key = []byte(k)
+	}
+	for _, c := range n.children {
+		if c.key == string(key) {
+			return c, true
+		}
+	}
+	return nil, true
+}
+
 // createMembers writes n's absent children (not in hits) that must be
-// created and the closing brace; first says no member is written yet.
-func (s *splice) createMembers(n *spliceNode, hits []spliceHit, first bool) {
+// created and the closing brace; first says no member is written yet, top
+// that n is the root object, whose members' places are carried.
+func (s *splice) createMembers(n *spliceNode, hits []spliceHit, first, top bool) {
 	for _, c := range created(n, hits) {
 		if !first {
 			s.out = append(s.out, ',')
 		}
 		first = false
+		k := len(s.out)
 		s.create(c)
+		if top {
+			s.made = append(s.made, memberPlace{key: k, value: k + len(c.key) + 3, end: len(s.out)})
+		}
 	}
 	s.out = append(s.out, '}')
 }
@@ -371,7 +497,7 @@ func (s *splice) create(c *spliceNode) {
 		return
 	}
 	s.out = append(s.out, '{')
-	s.createMembers(c, nil, true)
+	s.createMembers(c, nil, true, false)
 }
 
 func hitFor(hits []spliceHit, c *spliceNode) bool {
@@ -383,15 +509,16 @@ func hitFor(hits []spliceHit, c *spliceNode) bool {
 	return false
 }
 
-// trimCommas strips the separators around a run of members.
-func trimCommas(b []byte) []byte {
-	if len(b) > 0 && b[0] == ',' {
-		b = b[1:]
+// trimCommas strips the separators around the run of members
+// b[from:to].
+func trimCommas(b []byte, from, to int) (int, int) {
+	if from < to && b[from] == ',' {
+		from++
 	}
-	if len(b) > 0 && b[len(b)-1] == ',' {
-		b = b[:len(b)-1]
+	if from < to && b[to-1] == ',' {
+		to--
 	}
-	return b
+	return from, to
 }
 
 // skipString returns the index past the string that starts at b[i].

@@ -94,11 +94,20 @@ func genDocument(t *rapid.T) occkit.Document {
 	return occkit.MustParseDocument(string(b))
 }
 
+// lookUp looks a member of doc up, or not: a document whose root members
+// are located splices from their places instead of reading past them.
+func lookUp(t *rapid.T, doc occkit.Document) {
+	if rapid.Bool().Draw(t, "look up") {
+		doc.Get(occkit.NewPath(rapid.SampledFrom(editKeys).Draw(t, "look up key")))
+	}
+}
+
 // TestApplyMatchesOneAtATime checks the splice against sjson edits made one
 // after another: the same bytes, or an error from both.
 func TestApplyMatchesOneAtATime(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		doc := genDocument(t)
+		lookUp(t, doc)
 		var edits []occkit.Edit
 		for n := rapid.IntRange(1, 5).Draw(t, "edits"); n > 0; n-- {
 			e := occkit.Edit{Path: genEditPath(t), Delete: rapid.IntRange(0, 3).Draw(t, "delete") == 0}
@@ -149,6 +158,7 @@ func TestApplyMatchesOneAtATime(t *testing.T) {
 func TestSetMatchesSjson(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		doc := genDocument(t)
+		lookUp(t, doc)
 		p := genEditPath(t)
 		v := rapid.SampledFrom([]any{"local", "a<b", "é", "x\ny", []byte("raw"), true, 7, int64(-2), uint8(3),
 			1.5, float32(2), 1e21, map[string]any{"mode": "token", "token": "${T}"}, []string{"a"}, nil}).Draw(t, "v")
