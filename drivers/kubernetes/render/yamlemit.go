@@ -95,6 +95,10 @@ func (t *yamlTree) readApplyBody(src []byte) (yamlNode, bool) {
 // null members and those of every object inside it.
 func (t *yamlTree) read(src []byte) (yamlNode, bool) {
 	t.src, t.pos = src, 0
+	if t.nodes == nil {
+		// Room for a Deployment's members: the arrays grow rarely.
+		t.nodes, t.open = make([]yamlNode, 0, 256), make([]yamlNode, 0, 64)
+	}
 	root, ok := t.value()
 	if !ok || root.kind != nodeObject || t.pos != len(src) {
 		return yamlNode{}, false
@@ -435,7 +439,7 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 			}
 			// A run of other ASCII characters goes in one append.
 			j := i + 1
-			for j < len(s) && s[j] < utf8.RuneSelf && s[j] != ' ' && s[j] != '\'' {
+			for j < len(s) && !foldStop[s[j]] {
 				j++
 			}
 			w.out = append(w.out, s[i:j]...)
@@ -554,6 +558,15 @@ func coveredRune(r rune) bool {
 	return r >= 0xa0 && r <= 0xfffd && (r < 0xd800 || r > 0xdfff) && r != 0xfeff && r != 0x2028 && r != 0x2029
 }
 
+// foldStop marks where [yamlWriter.folded]'s runs of ASCII stop: a
+// space, a single quote, a byte of a non-ASCII character.
+var foldStop = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= utf8.RuneSelf || c == ' ' || c == '\''
+	}
+	return t
+}()
+
 // plainASCII marks the printable ASCII characters that, past a scalar's
 // first character, bear on none of [analyzeScalar]'s findings but the
 // whitespace before the next: all but space, '"', '\\', ':' and '#'.
@@ -572,6 +585,7 @@ var yamlBase60 = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-
 
 // yamlWords are the plain words go-yaml reads as something other than a
 // string: YAML 1.1 booleans, null, infinities and not-a-number, merge.
+// None is longer than five bytes.
 var yamlWords = map[string]bool{}
 
 func init() {
@@ -585,7 +599,7 @@ func init() {
 // a string (and does not take it for a base-60 float), so that it may be
 // written plain.
 func yamlResolvesToString(s string) bool {
-	if s == "" || yamlWords[s] {
+	if s == "" || len(s) <= 5 && yamlWords[s] {
 		return false
 	}
 	switch c := s[0]; {
@@ -658,12 +672,22 @@ func yamlKeyCompare(a, b string) int {
 }
 
 func yamlKeyLess(a, b string) bool {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i < len(a) && i < len(b) && asciiLetter(a[i]) && asciiLetter(b[i]) {
+		// The first difference is two letters, each a whole character.
+		return a[i] < b[i]
+	}
 	if isASCII(a) && isASCII(b) {
 		// Byte by byte is rune by rune: no rune slices to make.
 		return keyLess(unsafe.Slice(unsafe.StringData(a), len(a)), unsafe.Slice(unsafe.StringData(b), len(b)))
 	}
 	return keyLess([]rune(a), []rune(b))
 }
+
+func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
