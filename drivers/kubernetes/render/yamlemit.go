@@ -388,6 +388,12 @@ func (w *yamlWriter) value(v yamlNode, indent int, inMap bool) {
 // else double-quoted. A key is never folded; a value's continuation
 // lines sit at indent.
 func (w *yamlWriter) scalar(s string, indent int, key bool) {
+	if wordScalar(s) {
+		// Most keys and names: plain, nothing to fold.
+		w.out = append(w.out, s...)
+		w.column += len(s)
+		return
+	}
 	a, ok := analyzeScalar(s)
 	if !ok || s == "<<" { // YAML 1.1's merge key, which go-yaml treats apart
 		w.ok = false
@@ -557,6 +563,31 @@ func covered(s string) bool {
 func coveredRune(r rune) bool {
 	return r >= 0xa0 && r <= 0xfffd && (r < 0xd800 || r > 0xdfff) && r != 0xfeff && r != 0x2028 && r != 0x2029
 }
+
+// wordScalar reports whether s is a word go-yaml writes plain as it is:
+// an ASCII letter, then letters, digits and . / _ -, and none of the
+// words that read back as something else ([yamlWords]). Such a word has
+// no indicator, no space to fold at and no character to escape, and
+// resolves to a string.
+func wordScalar(s string) bool {
+	if s == "" || !asciiLetter(s[0]) || len(s) <= 5 && yamlWords[s] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !wordByte[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// wordByte marks the characters of a [wordScalar] past its first.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = asciiLetter(byte(c)) || c >= '0' && c <= '9' || strings.IndexByte("./_-", byte(c)) >= 0
+	}
+	return t
+}()
 
 // foldStop marks where [yamlWriter.folded]'s runs of ASCII stop: a
 // space, a single quote, a byte of a non-ASCII character.

@@ -166,3 +166,31 @@ func TestYAMLWriterCoversRenderedObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLWriterWords: words, the plain ones and those that read back as
+// something else, are written as JSONToYAML writes them, as keys and as
+// values.
+func TestYAMLWriterWords(t *testing.T) {
+	for _, w := range []string{"a", "y", "Y", "n", "yes", "Yes", "YES", "yEs", "no", "on", "On", "off", "OFF", "true",
+		"True", "false", "FALSE", "null", "Null", "nulls", "trueish", "a.b/c_d-e", "v1", "occ-0d6e4079e367-gw",
+		"ServiceAccount", "x1e3", "e5", "inf", "nan", "NaN", "a:b", "a#b", "a b"} {
+		v := map[string]any{"k": w, w: "v", "list": []any{w}}
+		body, _ := json.Marshal(v)
+		want, err := yaml.JSONToYAML(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := writeYAML(t, v)
+		if !ok {
+			t.Fatalf("%q: not covered", w)
+		}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Errorf("%q (-JSONToYAML +writer):\n%s", w, d)
+		}
+	}
+	for w := range yamlWords {
+		if len(w) > 5 {
+			t.Errorf("yamlWords holds %q, longer than the five bytes yamlResolvesToString looks up", w)
+		}
+	}
+}
