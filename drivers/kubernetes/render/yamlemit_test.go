@@ -131,18 +131,25 @@ func TestYAMLWriterCoversLongText(t *testing.T) {
 		{"a": []any{text, map[string]any{"b": text, "c": []any{[]any{text}}}}},
 		{"k": text},
 	} {
-		body, _ := json.Marshal(v)
-		want, err := yaml.JSONToYAML(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := writeYAML(t, v)
-		if !ok {
-			t.Fatalf("not covered: %.80s", body)
-		}
-		if d := cmp.Diff(string(want), string(got)); d != "" {
-			t.Fatalf("(-JSONToYAML +writer):\n%s", d)
-		}
+		checkCovered(t, v)
+	}
+}
+
+// checkCovered checks that the writer covers v and writes what
+// JSONToYAML writes for it.
+func checkCovered(t *testing.T, v map[string]any) {
+	t.Helper()
+	body, _ := json.Marshal(v)
+	want, err := yaml.JSONToYAML(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := writeYAML(t, v)
+	if !ok {
+		t.Fatalf("not covered: %.80s", body)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%.80s (-JSONToYAML +writer):\n%s", body, d)
 	}
 }
 
@@ -174,19 +181,7 @@ func TestYAMLWriterWords(t *testing.T) {
 	for _, w := range []string{"a", "y", "Y", "n", "yes", "Yes", "YES", "yEs", "no", "on", "On", "off", "OFF", "true",
 		"True", "false", "FALSE", "null", "Null", "nulls", "trueish", "a.b/c_d-e", "v1", "occ-0d6e4079e367-gw",
 		"ServiceAccount", "x1e3", "e5", "inf", "nan", "NaN", "a:b", "a#b", "a b"} {
-		v := map[string]any{"k": w, w: "v", "list": []any{w}}
-		body, _ := json.Marshal(v)
-		want, err := yaml.JSONToYAML(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := writeYAML(t, v)
-		if !ok {
-			t.Fatalf("%q: not covered", w)
-		}
-		if d := cmp.Diff(string(want), string(got)); d != "" {
-			t.Errorf("%q (-JSONToYAML +writer):\n%s", w, d)
-		}
+		checkCovered(t, map[string]any{"k": w, w: "v", "list": []any{w}})
 	}
 	for w := range yamlWords {
 		if len(w) > 5 {
