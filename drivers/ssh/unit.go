@@ -1,13 +1,12 @@
 package ssh
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
@@ -213,7 +212,8 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if !ok || len(plan.Processes) != 1 {
 		return Unit{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"), "ssh Compute runs one gateway process")
 	}
-	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + hash12(rev.AgentID())
+	agentHash := hash12(rev.AgentID())
+	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + agentHash
 	u := Unit{
 		Name:             UnitName(rev.AgentID(), rev.Digest()),
 		Port:             o.Port,
@@ -264,80 +264,91 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	} else {
 		u.Exec = append(append([]string{o.BinaryPath}, o.Args...), "--port", port)
 	}
-	if u.Content, err = u.render(rev, o); err != nil {
+	if u.Content, err = u.render(rev.AgentID(), agentHash, rev.Digest(), o); err != nil {
 		return Unit{}, err
 	}
 	return u, nil
 }
 
-func (u Unit) render(rev drivers.Revision, o RenderOptions) ([]byte, error) {
-	agent, _ := json.Marshal(rev.AgentID())
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Written by occkit drivers/ssh; do not edit.\n")
-	fmt.Fprintf(&b, "# occkit-agent: %s\n", agent)
-	fmt.Fprintf(&b, "# occkit-revision: %s\n", rev.Digest())
-	fmt.Fprintf(&b, "# occkit-port: %d\n", u.Port)
-	b.WriteString("[Unit]\n")
-	fmt.Fprintf(&b, "Description=OpenClaw gateway %s revision %s\n", hash12(rev.AgentID()), rev.Digest()[:12])
+// render writes the unit file of u: agentHash is hash12(agentID).
+func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte, error) {
+	agent, _ := json.Marshal(agentID)
+	b := make([]byte, 0, 1024)
+	b = append(b, "# Written by occkit drivers/ssh; do not edit.\n# occkit-agent: "...)
+	b = append(b, agent...)
+	b = append(append(append(b, "\n# occkit-revision: "...), digest...), "\n# occkit-port: "...)
+	b = strconv.AppendInt(b, int64(u.Port), 10)
+	b = append(append(append(b, "\n[Unit]\nDescription=OpenClaw gateway "...), agentHash...), " revision "...)
+	b = append(append(b, digest[:12]...), '\n')
 	if o.Scope == ScopeSystem {
-		b.WriteString("After=network-online.target\nWants=network-online.target\n")
+		b = append(b, "After=network-online.target\nWants=network-online.target\n"...)
 	}
-	b.WriteString("\n[Service]\nType=simple\n")
+	b = append(b, "\n[Service]\nType=simple\n"...)
 	if o.Scope == ScopeSystem && o.ServiceUser != "" {
-		fmt.Fprintf(&b, "User=%s\n", o.ServiceUser)
+		b = append(append(append(b, "User="...), o.ServiceUser...), '\n')
 	}
-	fmt.Fprintf(&b, "WorkingDirectory=%s\n", u.WorkingDirectory)
+	b = append(append(append(b, "WorkingDirectory="...), u.WorkingDirectory...), '\n')
 	for _, e := range u.Env {
-		q, err := envQuote(e.Name + "=" + e.Value)
-		if err != nil {
+		var err error
+		if b, err = appendEnvQuote(append(b, "Environment="...), e.Name, e.Value); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "Environment=%s\n", q)
+		b = append(b, '\n')
 	}
 	if len(u.Unset) > 0 {
-		fmt.Fprintf(&b, "UnsetEnvironment=%s\n", strings.Join(u.Unset, " "))
+		b = appendJoined(append(b, "UnsetEnvironment="...), u.Unset)
 	}
 	for _, f := range u.EnvironmentFiles {
-		opt := ""
+		b = append(b, "EnvironmentFile="...)
 		if f.Optional {
-			opt = "-"
+			b = append(b, '-')
 		}
-		fmt.Fprintf(&b, "EnvironmentFile=%s%s\n", opt, f.Path)
+		b = append(append(b, f.Path...), '\n')
 	}
 	for _, a := range u.Exec {
 		if !argRE.MatchString(a) {
 			return nil, occkit.Invalid("DRV-6", occkit.RenderPath("args"), "an ExecStart argument may hold only letters, digits and _ . / : @ + = , -")
 		}
 	}
-	fmt.Fprintf(&b, "ExecStart=%s\n", strings.Join(u.Exec, " "))
-	b.WriteString("Restart=always\nRestartSec=2\nTimeoutStopSec=30\nKillSignal=SIGTERM\nNoNewPrivileges=true\n")
-	b.WriteString("\n[Install]\n")
+	b = appendJoined(append(b, "ExecStart="...), u.Exec)
+	b = append(b, "Restart=always\nRestartSec=2\nTimeoutStopSec=30\nKillSignal=SIGTERM\nNoNewPrivileges=true\n\n[Install]\n"...)
 	if o.Scope == ScopeSystem {
-		b.WriteString("WantedBy=multi-user.target\n")
+		b = append(b, "WantedBy=multi-user.target\n"...)
 	} else {
-		b.WriteString("WantedBy=default.target\n")
+		b = append(b, "WantedBy=default.target\n"...)
 	}
-	return b.Bytes(), nil
+	return b, nil
 }
 
-// envQuote quotes one Environment= assignment: double quotes with C
-// escapes, and %% for systemd's specifier character.
-func envQuote(s string) (string, error) {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r < 0x20 || r == 0x7f:
-			return "", occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '%':
-			b.WriteString("%%")
-		default:
-			b.WriteRune(r)
+// appendJoined appends the words, a space between two, and a line end.
+func appendJoined(b []byte, words []string) []byte {
+	for i, w := range words {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w...)
+	}
+	return append(b, '\n')
+}
+
+// appendEnvQuote appends one Environment= assignment, name=value,
+// quoted: double quotes with C escapes, %% for systemd's specifier
+// character, and U+FFFD for a byte that is not UTF-8.
+func appendEnvQuote(b []byte, name, value string) ([]byte, error) {
+	b = append(b, '"')
+	for _, s := range [3]string{name, "=", value} {
+		for _, r := range s {
+			switch {
+			case r < 0x20 || r == 0x7f:
+				return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
+			case r == '"' || r == '\\':
+				b = append(b, '\\', byte(r))
+			case r == '%':
+				b = append(b, "%%"...)
+			default:
+				b = utf8.AppendRune(b, r)
+			}
 		}
 	}
-	b.WriteByte('"')
-	return b.String(), nil
+	return append(b, '"'), nil
 }

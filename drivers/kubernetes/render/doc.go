@@ -216,8 +216,12 @@
 // detour through a YAML parser and reflection; an object holding a value
 // that writer does not cover (a line break, a control or astral
 // character, a byte order mark, text that would need an escaped or folded
-// double-quoted scalar) is written by JSONToYAML itself. A differential
-// property test holds the two to the same bytes.
+// double-quoted scalar) is written by JSONToYAML itself. The apply body
+// is read from the object's encoding/json text into one flat array of
+// nodes, never decoded into maps, and a ConfigMap's document is taken
+// as it is (issue 29). Differential property tests hold the writer to
+// JSONToYAML's bytes, on drawn JSON values and on drawn objects of every
+// rendered kind.
 //
 // # Decisions where the specification is silent
 //

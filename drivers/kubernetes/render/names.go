@@ -16,7 +16,7 @@ const HashLen = 12
 // never reveals the ID itself.
 func Hash(id string) string {
 	sum := sha256.Sum256([]byte(id))
-	return hex.EncodeToString(sum[:])[:HashLen]
+	return hex.EncodeToString(sum[:HashLen/2])
 }
 
 // Every process of a rendered revision is one workload, named by its

@@ -1,7 +1,10 @@
 package render_test
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/occkit/occkit"
@@ -25,5 +28,15 @@ func TestRenderRefusesNamespaceWithoutID(t *testing.T) {
 	}
 	if _, err := render.Render(rev, render.Options{Namespace: drivers.Namespace{ID: "team"}}); err != nil {
 		t.Errorf("Render(namespace with ID) = %v", err)
+	}
+}
+
+// Hash is the first 12 hex characters of the SHA-256 of the ID.
+func TestHash(t *testing.T) {
+	for _, id := range []string{"", "main", "agt_1", "é\x00\xff", strings.Repeat("x", 300)} {
+		want := fmt.Sprintf("%x", sha256.Sum256([]byte(id)))[:12]
+		if got := render.Hash(id); got != want {
+			t.Errorf("Hash(%q) = %q, want %q", id, got, want)
+		}
 	}
 }

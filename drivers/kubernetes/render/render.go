@@ -278,7 +278,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 			"Options.Namespace names a namespace without its ID: set ID (Name defaults to it), or leave both empty for %s", DefaultNamespace)
 	}
 	opts = opts.WithDefaults()
-	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name}
+	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, agent: Hash(rev.AgentID()), revision: Hash(rev.Digest())}
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
@@ -405,6 +405,9 @@ type renderer struct {
 	rev  drivers.Revision
 	opts Options
 	ns   string
+	// agent and revision are the [Hash]es of the Agent ID and the
+	// revision digest, which label every object.
+	agent, revision string
 }
 
 var settingsPath = occkit.RenderPath("kubernetes")
@@ -467,11 +470,11 @@ func checkRegistry(s string) error {
 func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
 	l := map[string]string{
 		LabelManagedBy: ManagedBy,
-		LabelAgent:     Hash(r.rev.AgentID()),
+		LabelAgent:     r.agent,
 		LabelComponent: string(c),
 	}
 	if revision {
-		l[LabelRevision] = Hash(r.rev.Digest())
+		l[LabelRevision] = r.revision
 	}
 	return l
 }
@@ -551,7 +554,7 @@ func (r *renderer) service(c occkit.Process, portName string, port int32) *corev
 // selector is a workload's immutable selector: Agent and component, never
 // the revision, so a replacement updates the same Deployment.
 func (r *renderer) selector(c occkit.Process) map[string]string {
-	return map[string]string{LabelAgent: Hash(r.rev.AgentID()), LabelComponent: string(c)}
+	return map[string]string{LabelAgent: r.agent, LabelComponent: string(c)}
 }
 
 // serviceHost is the in-cluster DNS name of component c's Service.

@@ -15,13 +15,23 @@ import (
 // YAML renders the objects as one multi-document YAML stream in apply
 // order, as `kubectl apply -f` reads it. The output is deterministic.
 func (o Objects) YAML() ([]byte, error) {
-	var out []byte
-	for i, obj := range o.List() {
+	list := o.List()
+	// Room for the documents the ConfigMaps hold and a few lines of
+	// every object: the stream grows once, if at all.
+	size := 2048 * len(list)
+	for _, cm := range o.ConfigMaps {
+		for _, s := range cm.Data {
+			size += len(s) + len(s)/16
+		}
+	}
+	out := make([]byte, 0, size)
+	var t yamlTree
+	for i, obj := range list {
 		if i > 0 {
 			out = append(out, "---\n"...)
 		}
 		var err error
-		if out, err = appendObjectYAML(out, obj); err != nil {
+		if out, err = t.appendObjectYAML(out, obj); err != nil {
 			return nil, err
 		}
 	}
@@ -83,14 +93,18 @@ func validStrings(m map[string]string) bool {
 
 // appendObjectYAML appends obj's YAML document to dst: its apply body as
 // sigs.k8s.io/yaml.JSONToYAML writes it, by the writer of yamlemit.go
-// when it covers every value, else by JSONToYAML itself.
-func appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
+// when it covers every value, else by JSONToYAML itself. t is reused
+// from one object to the next.
+func (t *yamlTree) appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
+	t.nodes, t.open = t.nodes[:0], t.open[:0]
+	if root, ok := t.readObject(obj); ok {
+		if y, ok := appendYAML(dst, t, root); ok {
+			return y, nil
+		}
+	}
 	v, err := applyValue(obj)
 	if err != nil {
 		return nil, err
-	}
-	if y, ok := appendYAML(dst, v); ok {
-		return y, nil
 	}
 	body, err := json.Marshal(v)
 	if err != nil {
@@ -101,6 +115,41 @@ func appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
 		return nil, err
 	}
 	return append(dst, y...), nil
+}
+
+// readObject reads obj's apply body into t, as [applyValue] makes it: a
+// ConfigMap's data (a whole native document) is taken as it is, valid
+// UTF-8 being what the JSON round trip keeps, the rest of the object
+// going through its JSON. ok is false when obj does not marshal or its
+// body is no tree the writer reads.
+func (t *yamlTree) readObject(obj Object) (yamlNode, bool) {
+	cm, direct := obj.(*corev1.ConfigMap)
+	direct = direct && len(cm.Data) > 0 && validStrings(cm.Data)
+	if direct {
+		rest := *cm
+		rest.Data = nil
+		obj = &rest
+	}
+	body, err := json.Marshal(obj)
+	if err != nil {
+		return yamlNode{}, false
+	}
+	root, ok := t.readApplyBody(body)
+	if !ok || !direct {
+		return root, ok
+	}
+	data := make([]yamlNode, 0, len(cm.Data))
+	for k, s := range cm.Data {
+		data = append(data, yamlNode{kind: nodeString, key: k, text: s})
+	}
+	d, ok := t.object(data...)
+	if !ok {
+		return yamlNode{}, false
+	}
+	d.key = "data"
+	members := make([]yamlNode, 0, root.n+1)
+	members = append(append(members, t.members(root)...), d)
+	return t.object(members...)
 }
 
 // FileName is the file name [Objects.WriteFiles] gives obj:
@@ -116,8 +165,9 @@ func FileName(i int, obj Object) string {
 // its YAML document (the body of [Objects.YAML], without separators). It
 // stops at and returns fn's first error.
 func (o Objects) Each(fn func(name string, doc []byte) error) error {
+	var t yamlTree
 	for i, obj := range o.List() {
-		y, err := appendObjectYAML(nil, obj)
+		y, err := t.appendObjectYAML(nil, obj)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"math"
 	"regexp"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The YAML writer. [Objects.Each] writes each object's YAML straight
@@ -20,33 +22,261 @@ import (
 // outside that (a string with a line break, a control, a tab, an astral
 // character or a byte order mark, one that needs a double-quoted scalar
 // with escapes or folding, a key longer than 128 bytes, a number that is
-// not an integer) makes [Objects.Each] write the object through
-// JSONToYAML instead, so the output never depends on which writer ran.
+// not an integer, a null inside a list, a key given twice) makes
+// [Objects.Each] write the object through JSONToYAML instead, so the
+// output never depends on which writer ran.
 // TestYAMLWriterMatchesJSONToYAML checks both against each other on
-// arbitrary objects.
+// arbitrary objects, TestYAMLMatchesSigsYAML on arbitrary typed objects.
+//
+// The apply body is read from the object's encoding/json text into a
+// [yamlTree]: one array of nodes, each container's members contiguous
+// and already in go-yaml's key order, the strings pointing into the JSON
+// text where they hold no escape. It replaces a decode into
+// map[string]any (an allocation per value and per member, and a key
+// slice per mapping to sort) with two growing arrays (issue 29).
 
 // yamlWidth is go-yaml's line width: a scalar past this column is folded
 // at its next lone space.
 const yamlWidth = 80
 
+// Kinds of a [yamlNode]: the JSON value it holds.
+const (
+	nodeObject = '{'
+	nodeArray  = '['
+	nodeString = '"'
+	nodeNumber = '0'
+	nodeTrue   = 't'
+	nodeFalse  = 'f'
+	nodeNull   = 'n'
+)
+
+// yamlNode is one JSON value of a [yamlTree], and its key when it is an
+// object member.
+type yamlNode struct {
+	kind byte
+	key  string
+	// text is a string's value or a number's literal.
+	text string
+	// first and n are a container's members: tree.nodes[first:first+n].
+	first, n int
+}
+
+// yamlTree is an apply body read from encoding/json text. The strings of
+// its nodes may point into src, which must not change while the tree is
+// in use.
+type yamlTree struct {
+	src   []byte
+	pos   int
+	nodes []yamlNode
+	// open holds the members of the containers being read; a container's
+	// members move to nodes, contiguous, when it closes.
+	open []yamlNode
+}
+
+// readApplyBody reads the JSON text of an object (encoding/json's output,
+// without whitespace) as its apply body: without its top-level status
+// and without null members anywhere. ok is false when the text is not
+// such an object, or when an object holds a key twice.
+func (t *yamlTree) readApplyBody(src []byte) (yamlNode, bool) {
+	root, ok := t.read(src)
+	if !ok {
+		return yamlNode{}, false
+	}
+	members := t.nodes[root.first : root.first+root.n]
+	if i := slices.IndexFunc(members, func(m yamlNode) bool { return m.key == "status" }); i >= 0 {
+		// Members are contiguous: the last ones move up over status.
+		copy(members[i:], members[i+1:])
+		root.n--
+	}
+	return root, true
+}
+
+// read reads the JSON text of an object without whitespace, dropping its
+// null members and those of every object inside it.
+func (t *yamlTree) read(src []byte) (yamlNode, bool) {
+	t.src, t.pos = src, 0
+	if t.nodes == nil {
+		// Room for a Deployment's members: the arrays grow rarely.
+		t.nodes, t.open = make([]yamlNode, 0, 256), make([]yamlNode, 0, 64)
+	}
+	root, ok := t.value()
+	if !ok || root.kind != nodeObject || t.pos != len(src) {
+		return yamlNode{}, false
+	}
+	return root, true
+}
+
+// value reads the JSON value at t.pos.
+func (t *yamlTree) value() (yamlNode, bool) {
+	if t.pos >= len(t.src) {
+		return yamlNode{}, false
+	}
+	switch c := t.src[t.pos]; c {
+	case '{', '[':
+		t.pos++
+		return t.container(c)
+	case '"':
+		s, ok := t.string()
+		return yamlNode{kind: nodeString, text: s}, ok
+	case 't':
+		return yamlNode{kind: nodeTrue}, t.literal("true")
+	case 'f':
+		return yamlNode{kind: nodeFalse}, t.literal("false")
+	case 'n':
+		return yamlNode{kind: nodeNull}, t.literal("null")
+	}
+	start := t.pos
+	for t.pos < len(t.src) && strings.IndexByte("+-.0123456789eE", t.src[t.pos]) >= 0 {
+		t.pos++
+	}
+	return yamlNode{kind: nodeNumber, text: t.text(start, t.pos)}, t.pos > start
+}
+
+// container reads the members of an object or the elements of an array
+// after its opening bracket; an object drops its null members and sorts
+// the rest in go-yaml's key order.
+func (t *yamlTree) container(open byte) (yamlNode, bool) {
+	kind, closing := byte(nodeArray), byte(']')
+	if open == '{' {
+		kind, closing = nodeObject, '}'
+	}
+	base := len(t.open)
+	defer func() { t.open = t.open[:base] }()
+	if t.pos < len(t.src) && t.src[t.pos] == closing {
+		t.pos++
+		return yamlNode{kind: kind, first: len(t.nodes)}, true
+	}
+	for {
+		var key string
+		if kind == nodeObject {
+			k, ok := t.string()
+			if !ok || !t.literal(":") {
+				return yamlNode{}, false
+			}
+			key = k
+		}
+		v, ok := t.value()
+		if !ok {
+			return yamlNode{}, false
+		}
+		if kind == nodeArray || v.kind != nodeNull {
+			v.key = key
+			t.open = append(t.open, v)
+		}
+		if t.pos >= len(t.src) {
+			return yamlNode{}, false
+		}
+		c := t.src[t.pos]
+		t.pos++
+		if c == closing {
+			break
+		}
+		if c != ',' {
+			return yamlNode{}, false
+		}
+	}
+	first := len(t.nodes)
+	t.nodes = append(t.nodes, t.open[base:]...)
+	n := len(t.nodes) - first
+	if kind == nodeObject && !sortMembers(t.nodes[first:]) {
+		return yamlNode{}, false
+	}
+	return yamlNode{kind: kind, first: first, n: n}, true
+}
+
+// sortMembers puts an object's members in go-yaml's key order and
+// reports whether their keys are distinct.
+func sortMembers(m []yamlNode) bool {
+	slices.SortFunc(m, func(a, b yamlNode) int { return yamlKeyCompare(a.key, b.key) })
+	for i := 1; i < len(m); i++ {
+		if m[i].key == m[i-1].key {
+			return false
+		}
+	}
+	return true
+}
+
+// string reads the JSON string at t.pos.
+func (t *yamlTree) string() (string, bool) {
+	if t.pos >= len(t.src) || t.src[t.pos] != '"' {
+		return "", false
+	}
+	start := t.pos + 1
+	for i := start; i < len(t.src); i++ {
+		switch t.src[i] {
+		case '"':
+			t.pos = i + 1
+			return t.text(start, i), true
+		case '\\':
+			// Escapes are rare in rendered objects: encoding/json reads
+			// the whole string.
+			end := i
+			for end < len(t.src) && t.src[end] != '"' {
+				if t.src[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(t.src) {
+				return "", false
+			}
+			var s string
+			if json.Unmarshal(t.src[start-1:end+1], &s) != nil {
+				return "", false
+			}
+			t.pos = end + 1
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// text is src[start:end] as a string that shares src's bytes.
+func (t *yamlTree) text(start, end int) string {
+	if start == end {
+		return ""
+	}
+	return unsafe.String(&t.src[start], end-start)
+}
+
+// literal consumes s at t.pos.
+func (t *yamlTree) literal(s string) bool {
+	if end := t.pos + len(s); end > len(t.src) || string(t.src[t.pos:end]) != s {
+		return false
+	}
+	t.pos += len(s)
+	return true
+}
+
+// object appends an object of the given members to the tree, in go-yaml's
+// key order; ok is false when a key is given twice.
+func (t *yamlTree) object(members ...yamlNode) (yamlNode, bool) {
+	first := len(t.nodes)
+	t.nodes = append(t.nodes, members...)
+	return yamlNode{kind: nodeObject, first: first, n: len(members)}, sortMembers(t.nodes[first:])
+}
+
+// members are a container's members.
+func (t *yamlTree) members(c yamlNode) []yamlNode { return t.nodes[c.first : c.first+c.n] }
+
 // yamlWriter appends one YAML document. ok turns false at the first
 // value the writer does not cover; the output is then incomplete and is
 // dropped.
 type yamlWriter struct {
+	tree   *yamlTree
 	out    []byte
 	column int // in characters, as go-yaml counts
 	ok     bool
 }
 
-// appendYAML appends the YAML document of the JSON object v (decoded by
-// encoding/json: map[string]any, []any, string, float64, bool; no null)
-// and reports whether the writer covers every value of it.
-func appendYAML(dst []byte, v map[string]any) ([]byte, bool) {
-	w := yamlWriter{out: dst, ok: true}
-	if len(v) == 0 {
+// appendYAML appends the YAML document of the object root of t and
+// reports whether the writer covers every value of it.
+func appendYAML(dst []byte, t *yamlTree, root yamlNode) ([]byte, bool) {
+	w := yamlWriter{tree: t, out: dst, ok: true}
+	if root.n == 0 {
 		w.raw("{}")
 	} else {
-		w.mapping(v, 0, false)
+		w.mapping(root, 0, false)
 	}
 	w.newline()
 	return w.out, w.ok
@@ -69,15 +299,10 @@ func (w *yamlWriter) indent(n int) {
 	w.column = n
 }
 
-// mapping writes the members of a non-empty mapping at indent. inline:
+// mapping writes the members of a non-empty object at indent. inline:
 // the first key goes where the writer stands (after a sequence's "- ").
-func (w *yamlWriter) mapping(m map[string]any, indent int, inline bool) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, yamlKeyCompare)
-	for i, k := range keys {
+func (w *yamlWriter) mapping(m yamlNode, indent int, inline bool) {
+	for i, k := range w.tree.members(m) {
 		if !w.ok {
 			return
 		}
@@ -87,33 +312,33 @@ func (w *yamlWriter) mapping(m map[string]any, indent int, inline bool) {
 			}
 			w.indent(indent)
 		}
-		if len(k) > 128 { // a complex key
+		if len(k.key) > 128 { // a complex key
 			w.ok = false
 			return
 		}
-		w.scalar(k, indent, true)
+		w.scalar(k.key, indent, true)
 		w.raw(":")
-		w.value(m[k], indent, true)
+		w.value(k, indent, true)
 	}
 }
 
 // value writes v after a mapping key (inMap) or a sequence's "-", whose
 // block sits at indent.
-func (w *yamlWriter) value(v any, indent int, inMap bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		if len(x) == 0 {
+func (w *yamlWriter) value(v yamlNode, indent int, inMap bool) {
+	switch v.kind {
+	case nodeObject:
+		if v.n == 0 {
 			w.raw(" {}")
 			return
 		}
 		if inMap {
-			w.mapping(x, indent+2, false)
+			w.mapping(v, indent+2, false)
 			return
 		}
 		w.raw(" ")
-		w.mapping(x, indent+2, true)
-	case []any:
-		if len(x) == 0 {
+		w.mapping(v, indent+2, true)
+	case nodeArray:
+		if v.n == 0 {
 			w.raw(" []")
 			return
 		}
@@ -123,7 +348,7 @@ func (w *yamlWriter) value(v any, indent int, inMap bool) {
 		if !inMap {
 			at = indent + 2
 		}
-		for i, e := range x {
+		for i, e := range w.tree.members(v) {
 			if !w.ok {
 				return
 			}
@@ -136,21 +361,23 @@ func (w *yamlWriter) value(v any, indent int, inMap bool) {
 			w.raw("-")
 			w.value(e, at, false)
 		}
-	case string:
+	case nodeString:
 		w.raw(" ")
-		w.scalar(x, indent+2, false)
-	case bool:
-		if x {
-			w.raw(" true")
-		} else {
-			w.raw(" false")
-		}
-	case float64:
-		if x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
+		w.scalar(v.text, indent+2, false)
+	case nodeTrue:
+		w.raw(" true")
+	case nodeFalse:
+		w.raw(" false")
+	case nodeNumber:
+		// As encoding/json decodes a number into any: a float64.
+		x, err := strconv.ParseFloat(v.text, 64)
+		if err != nil || x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
 			w.ok = false
 			return
 		}
-		w.raw(" " + strconv.FormatInt(int64(x), 10))
+		n := len(w.out)
+		w.out = strconv.AppendInt(append(w.out, ' '), int64(x), 10)
+		w.column += len(w.out) - n
 	default:
 		w.ok = false
 	}
@@ -161,6 +388,12 @@ func (w *yamlWriter) value(v any, indent int, inMap bool) {
 // else double-quoted. A key is never folded; a value's continuation
 // lines sit at indent.
 func (w *yamlWriter) scalar(s string, indent int, key bool) {
+	if wordScalar(s) {
+		// Most keys and names: plain, nothing to fold.
+		w.out = append(w.out, s...)
+		w.column += len(s)
+		return
+	}
 	a, ok := analyzeScalar(s)
 	if !ok || s == "<<" { // YAML 1.1's merge key, which go-yaml treats apart
 		w.ok = false
@@ -212,7 +445,7 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 			}
 			// A run of other ASCII characters goes in one append.
 			j := i + 1
-			for j < len(s) && s[j] < utf8.RuneSelf && s[j] != ' ' && s[j] != '\'' {
+			for j < len(s) && !foldStop[s[j]] {
 				j++
 			}
 			w.out = append(w.out, s[i:j]...)
@@ -249,10 +482,23 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 	verbatim := true
 	precededByWhitespace := true
 	for i := 0; i < len(s); {
+		if blockIndicators && !verbatim {
+			// Neither plain nor verbatim: all that is left to find in
+			// the rest is a character the writer does not cover.
+			return scalarAnalysis{}, covered(s[i:])
+		}
+		if i > 0 && plainASCII[s[i]] {
+			// A run of characters that change nothing but what precedes
+			// the next one: most of a document.
+			for i++; i < len(s) && plainASCII[s[i]]; i++ {
+			}
+			precededByWhitespace = false
+			continue
+		}
 		r, n := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(s[i:])
-			if r < 0xa0 || r > 0xfffd || r >= 0xd800 && r <= 0xdfff || r == 0xfeff || r == 0x2028 || r == 0x2029 {
+			if !coveredRune(r) {
 				return a, false
 			}
 			verbatim = false
@@ -291,6 +537,77 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 	return scalarAnalysis{plainAllowed: !spaceAtEnds && !blockIndicators, doubleQuotedVerbatim: verbatim}, true
 }
 
+// covered reports whether the writer covers every character of s:
+// printable ASCII and [coveredRune]s.
+func covered(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !coveredRune(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// coveredRune reports whether the writer covers the non-ASCII character
+// r: a printable character of the Basic Multilingual Plane other than
+// the byte order mark and the line separators.
+func coveredRune(r rune) bool {
+	return r >= 0xa0 && r <= 0xfffd && (r < 0xd800 || r > 0xdfff) && r != 0xfeff && r != 0x2028 && r != 0x2029
+}
+
+// wordScalar reports whether s is a word go-yaml writes plain as it is:
+// an ASCII letter, then letters, digits and . / _ -, and none of the
+// words that read back as something else ([yamlWords]). Such a word has
+// no indicator, no space to fold at and no character to escape, and
+// resolves to a string.
+func wordScalar(s string) bool {
+	if s == "" || !asciiLetter(s[0]) || len(s) <= 5 && yamlWords[s] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !wordByte[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// wordByte marks the characters of a [wordScalar] past its first.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = asciiLetter(byte(c)) || c >= '0' && c <= '9' || strings.IndexByte("./_-", byte(c)) >= 0
+	}
+	return t
+}()
+
+// foldStop marks where [yamlWriter.folded]'s runs of ASCII stop: a
+// space, a single quote, a byte of a non-ASCII character.
+var foldStop = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= utf8.RuneSelf || c == ' ' || c == '\''
+	}
+	return t
+}()
+
+// plainASCII marks the printable ASCII characters that, past a scalar's
+// first character, bear on none of [analyzeScalar]'s findings but the
+// whitespace before the next: all but space, '"', '\\', ':' and '#'.
+var plainASCII = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = !strings.ContainsRune(`"\:#`, c)
+	}
+	return t
+}()
+
 // yamlFloat is go-yaml's float syntax.
 var yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
 
@@ -299,6 +616,7 @@ var yamlBase60 = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-
 
 // yamlWords are the plain words go-yaml reads as something other than a
 // string: YAML 1.1 booleans, null, infinities and not-a-number, merge.
+// None is longer than five bytes.
 var yamlWords = map[string]bool{}
 
 func init() {
@@ -312,7 +630,7 @@ func init() {
 // a string (and does not take it for a base-60 float), so that it may be
 // written plain.
 func yamlResolvesToString(s string) bool {
-	if s == "" || yamlWords[s] {
+	if s == "" || len(s) <= 5 && yamlWords[s] {
 		return false
 	}
 	switch c := s[0]; {
@@ -385,12 +703,39 @@ func yamlKeyCompare(a, b string) int {
 }
 
 func yamlKeyLess(a, b string) bool {
-	ar, br := []rune(a), []rune(b)
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i < len(a) && i < len(b) && asciiLetter(a[i]) && asciiLetter(b[i]) {
+		// The first difference is two letters, each a whole character.
+		return a[i] < b[i]
+	}
+	if isASCII(a) && isASCII(b) {
+		// Byte by byte is rune by rune: no rune slices to make.
+		return keyLess(unsafe.Slice(unsafe.StringData(a), len(a)), unsafe.Slice(unsafe.StringData(b), len(b)))
+	}
+	return keyLess([]rune(a), []rune(b))
+}
+
+func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// keyLess is [yamlKeyLess] over the characters of two keys.
+func keyLess[C byte | rune](ar, br []C) bool {
 	for i := 0; i < len(ar) && i < len(br); i++ {
 		if ar[i] == br[i] {
 			continue
 		}
-		al, bl := unicode.IsLetter(ar[i]), unicode.IsLetter(br[i])
+		al, bl := unicode.IsLetter(rune(ar[i])), unicode.IsLetter(rune(br[i]))
 		if al && bl {
 			return ar[i] < br[i]
 		}
@@ -399,7 +744,7 @@ func yamlKeyLess(a, b string) bool {
 		}
 		var an, bn int64
 		if ar[i] == '0' || br[i] == '0' {
-			for j := i - 1; j >= 0 && unicode.IsDigit(ar[j]); j-- {
+			for j := i - 1; j >= 0 && unicode.IsDigit(rune(ar[j])); j-- {
 				if ar[j] != '0' {
 					an, bn = 1, 1
 					break
@@ -407,10 +752,10 @@ func yamlKeyLess(a, b string) bool {
 			}
 		}
 		ai, bi := i, i
-		for ; ai < len(ar) && unicode.IsDigit(ar[ai]); ai++ {
+		for ; ai < len(ar) && unicode.IsDigit(rune(ar[ai])); ai++ {
 			an = an*10 + int64(ar[ai]-'0')
 		}
-		for ; bi < len(br) && unicode.IsDigit(br[bi]); bi++ {
+		for ; bi < len(br) && unicode.IsDigit(rune(br[bi])); bi++ {
 			bn = bn*10 + int64(br[bi]-'0')
 		}
 		if an != bn {

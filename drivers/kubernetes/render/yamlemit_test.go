@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -11,10 +10,6 @@ import (
 	"pgregory.net/rapid"
 	"sigs.k8s.io/yaml"
 
-	"github.com/occkit/occkit"
-	"github.com/occkit/occkit/admission"
-	"github.com/occkit/occkit/compile"
-	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/internal/bench"
 )
 
@@ -77,6 +72,21 @@ func jsonObject(t *rapid.T, depth int) map[string]any {
 	return m
 }
 
+// writeYAML writes the JSON object v with the writer; ok is false where
+// the writer does not cover it.
+func writeYAML(t interface{ Fatalf(string, ...any) }, v map[string]any) ([]byte, bool) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	var tree yamlTree
+	root, ok := tree.read(body)
+	if !ok {
+		t.Fatalf("the writer does not read %s", body)
+	}
+	return appendYAML(nil, &tree, root)
+}
+
 // TestYAMLWriterMatchesJSONToYAML: wherever the writer covers an object,
 // it writes what sigs.k8s.io/yaml.JSONToYAML writes for the same apply
 // body, byte for byte, so Objects.Each's output never depends on which
@@ -93,7 +103,7 @@ func TestYAMLWriterMatchesJSONToYAML(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := appendYAML(nil, v)
+		got, ok := writeYAML(t, v)
 		if !ok {
 			return
 		}
@@ -121,18 +131,25 @@ func TestYAMLWriterCoversLongText(t *testing.T) {
 		{"a": []any{text, map[string]any{"b": text, "c": []any{[]any{text}}}}},
 		{"k": text},
 	} {
-		body, _ := json.Marshal(v)
-		want, err := yaml.JSONToYAML(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := appendYAML(nil, v)
-		if !ok {
-			t.Fatalf("not covered: %.80s", body)
-		}
-		if d := cmp.Diff(string(want), string(got)); d != "" {
-			t.Fatalf("(-JSONToYAML +writer):\n%s", d)
-		}
+		checkCovered(t, v)
+	}
+}
+
+// checkCovered checks that the writer covers v and writes what
+// JSONToYAML writes for it.
+func checkCovered(t *testing.T, v map[string]any) {
+	t.Helper()
+	body, _ := json.Marshal(v)
+	want, err := yaml.JSONToYAML(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := writeYAML(t, v)
+	if !ok {
+		t.Fatalf("not covered: %.80s", body)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%.80s (-JSONToYAML +writer):\n%s", body, d)
 	}
 }
 
@@ -140,36 +157,35 @@ func TestYAMLWriterCoversLongText(t *testing.T) {
 // revision, its ConfigMap holding a document of 1,000 models included,
 // is written by the writer, not by JSONToYAML.
 func TestYAMLWriterCoversRenderedObjects(t *testing.T) {
-	a, err := admission.New(admission.Options{
-		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
-		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := compile.Load(bench.Compact(1000), compile.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev, err := a.Admit(context.Background(), admission.Request{
-		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey,
-			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "key"}}},
-		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, err := Render(rev, Options{Namespace: drivers.Namespace{ID: "team-a"}})
+	rev := benchRevision(t, bench.Documents[0], 1000)
+	objs, err := Render(rev, benchOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, obj := range objs.List() {
-		v, err := applyValue(obj)
-		if err != nil {
-			t.Fatal(err)
+		var tree yamlTree
+		root, ok := tree.readObject(obj)
+		if !ok {
+			t.Fatalf("%s %s: not read", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName())
 		}
-		if _, ok := appendYAML(nil, v); !ok {
+		if _, ok := appendYAML(nil, &tree, root); !ok {
 			t.Errorf("%s %s: not covered by the writer", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName())
+		}
+	}
+}
+
+// TestYAMLWriterWords: words, the plain ones and those that read back as
+// something else, are written as JSONToYAML writes them, as keys and as
+// values.
+func TestYAMLWriterWords(t *testing.T) {
+	for _, w := range []string{"a", "y", "Y", "n", "yes", "Yes", "YES", "yEs", "no", "on", "On", "off", "OFF", "true",
+		"True", "false", "FALSE", "null", "Null", "nulls", "trueish", "a.b/c_d-e", "v1", "occ-0d6e4079e367-gw",
+		"ServiceAccount", "x1e3", "e5", "inf", "nan", "NaN", "a:b", "a#b", "a b"} {
+		checkCovered(t, map[string]any{"k": w, w: "v", "list": []any{w}})
+	}
+	for w := range yamlWords {
+		if len(w) > 5 {
+			t.Errorf("yamlWords holds %q, longer than the five bytes yamlResolvesToString looks up", w)
 		}
 	}
 }

@@ -1,0 +1,79 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/admission"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/drivers"
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// benchRevision admits the benchmark document d of n models for the
+// Kubernetes Compute.
+func benchRevision(b testing.TB, d bench.Document, n int) *admission.Revision {
+	b.Helper()
+	a, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := compile.Load(d.Make(n), compile.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rev, err := a.Admit(context.Background(), admission.Request{
+		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "team-a", ID: "key"}}},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rev
+}
+
+// benchRender runs step on the revision of every benchmark document
+// and size (40 and 1,000 models).
+func benchRender(b *testing.B, step func(b *testing.B, rev *admission.Revision)) {
+	for _, d := range bench.Documents {
+		for _, n := range []int{40, 1000} {
+			rev := benchRevision(b, d, n)
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				step(b, rev)
+			})
+		}
+	}
+}
+
+var benchOptions = Options{Namespace: drivers.Namespace{ID: "team-a"}}
+
+func BenchmarkRenderDocument(b *testing.B) {
+	benchRender(b, func(b *testing.B, rev *admission.Revision) {
+		for b.Loop() {
+			if _, err := Render(rev, benchOptions); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkYAML(b *testing.B) {
+	benchRender(b, func(b *testing.B, rev *admission.Revision) {
+		objs, err := Render(rev, benchOptions)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := objs.YAML(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,130 @@
+package ssh
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/occkit/occkit"
+)
+
+// referenceUnit is the unit file as the driver wrote it with fmt before
+// it appended bytes (issue 29): the oracle of TestUnitMatchesReference.
+func referenceUnit(u Unit, agentID, digest string, o RenderOptions) ([]byte, error) {
+	agent, _ := json.Marshal(agentID)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Written by occkit drivers/ssh; do not edit.\n")
+	fmt.Fprintf(&b, "# occkit-agent: %s\n", agent)
+	fmt.Fprintf(&b, "# occkit-revision: %s\n", digest)
+	fmt.Fprintf(&b, "# occkit-port: %d\n", u.Port)
+	b.WriteString("[Unit]\n")
+	fmt.Fprintf(&b, "Description=OpenClaw gateway %s revision %s\n", hash12(agentID), digest[:12])
+	if o.Scope == ScopeSystem {
+		b.WriteString("After=network-online.target\nWants=network-online.target\n")
+	}
+	b.WriteString("\n[Service]\nType=simple\n")
+	if o.Scope == ScopeSystem && o.ServiceUser != "" {
+		fmt.Fprintf(&b, "User=%s\n", o.ServiceUser)
+	}
+	fmt.Fprintf(&b, "WorkingDirectory=%s\n", u.WorkingDirectory)
+	for _, e := range u.Env {
+		var q strings.Builder
+		q.WriteByte('"')
+		for _, r := range e.Name + "=" + e.Value {
+			switch {
+			case r < 0x20 || r == 0x7f:
+				return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
+			case r == '"' || r == '\\':
+				q.WriteByte('\\')
+				q.WriteRune(r)
+			case r == '%':
+				q.WriteString("%%")
+			default:
+				q.WriteRune(r)
+			}
+		}
+		q.WriteByte('"')
+		fmt.Fprintf(&b, "Environment=%s\n", q.String())
+	}
+	if len(u.Unset) > 0 {
+		fmt.Fprintf(&b, "UnsetEnvironment=%s\n", strings.Join(u.Unset, " "))
+	}
+	for _, f := range u.EnvironmentFiles {
+		opt := ""
+		if f.Optional {
+			opt = "-"
+		}
+		fmt.Fprintf(&b, "EnvironmentFile=%s%s\n", opt, f.Path)
+	}
+	for _, a := range u.Exec {
+		if !argRE.MatchString(a) {
+			return nil, occkit.Invalid("DRV-6", occkit.RenderPath("args"), "an ExecStart argument may hold only letters, digits and _ . / : @ + = , -")
+		}
+	}
+	fmt.Fprintf(&b, "ExecStart=%s\n", strings.Join(u.Exec, " "))
+	b.WriteString("Restart=always\nRestartSec=2\nTimeoutStopSec=30\nKillSignal=SIGTERM\nNoNewPrivileges=true\n")
+	b.WriteString("\n[Install]\n")
+	if o.Scope == ScopeSystem {
+		b.WriteString("WantedBy=multi-user.target\n")
+	} else {
+		b.WriteString("WantedBy=default.target\n")
+	}
+	return b.Bytes(), nil
+}
+
+// unitText draws the text of a unit's settings: paths and words, the
+// characters the unit quotes or refuses (quotes, backslashes, %,
+// controls), non-ASCII, and bytes that are not UTF-8.
+func unitText(t *rapid.T, label string) string {
+	pieces := []string{"/home/occ", "a", "OPENCLAW_STATE_DIR", "18789", "=", " ", `"`, `\`, "%", "%%", "\n", "\t",
+		"\x7f", "\x00", "é", "日本", "\U0001F600", "\xff", "\xc3", "-", "_", ".", ":", "@", "+", ","}
+	var b strings.Builder
+	for n := rapid.IntRange(0, 6).Draw(t, label+"N"); n > 0; n-- {
+		b.WriteString(rapid.SampledFrom(pieces).Draw(t, label+"P"))
+	}
+	return b.String()
+}
+
+func unitTexts(t *rapid.T, label string) []string {
+	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string { return unitText(t, label) }), 0, 3).Draw(t, label)
+}
+
+// TestUnitMatchesReference: the unit file, or the refusal, is the one
+// the fmt-based writer made, for drawn units and options.
+func TestUnitMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		agentID := unitText(t, "agent")
+		digest := rapid.StringMatching(`[0-9a-f]{64}`).Draw(t, "digest")
+		o := RenderOptions{Scope: rapid.SampledFrom([]Scope{ScopeUser, ScopeSystem}).Draw(t, "scope"),
+			ServiceUser: rapid.SampledFrom([]string{"", "occ", "svc_1"}).Draw(t, "user")}
+		u := Unit{Port: rapid.IntRange(-1, 70000).Draw(t, "port"), WorkingDirectory: unitText(t, "workdir"),
+			Unset: unitTexts(t, "unset"), Exec: unitTexts(t, "exec")}
+		for n := rapid.IntRange(0, 4).Draw(t, "env"); n > 0; n-- {
+			u.Env = append(u.Env, EnvVar{unitText(t, "name"), unitText(t, "value")})
+		}
+		for n := rapid.IntRange(0, 3).Draw(t, "files"); n > 0; n-- {
+			u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{unitText(t, "file"), rapid.Bool().Draw(t, "optional")})
+		}
+		want, wantErr := referenceUnit(u, agentID, digest, o)
+		got, err := u.render(agentID, hash12(agentID), digest, o)
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("error %v, want %v", err, wantErr)
+		}
+		if err != nil {
+			var g, w *occkit.Error
+			if !errors.As(err, &g) || !errors.As(wantErr, &w) || g.Code != w.Code || g.Path.String() != w.Path.String() || g.Rule != w.Rule {
+				t.Fatalf("error %v, want %v", err, wantErr)
+			}
+			return
+		}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Fatalf("(-fmt +unit):\n%s", d)
+		}
+	})
+}
