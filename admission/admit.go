@@ -402,7 +402,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// The selected models against the approved release's catalog: a
 	// provider typo is refused here, before any Compute rule; the rest
 	// are warnings.
-	warnings, modelErr := checkModels(doc, a.catalogRelease())
+	warnings, primaryAt, modelErr := checkModelsAt(doc, a.catalogRelease(), dec.Primary)
 	if modelErr != nil {
 		return nil, modelErr
 	}
@@ -421,7 +421,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
 		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
-		Namespace: req.Agent.NamespaceID, ModelPath: primaryPath(doc, dec.Primary),
+		Namespace: req.Agent.NamespaceID, ModelPath: primaryAt,
 	}
 	proj, err := validateAuth(ctx, req.Compute, facts)
 	if err != nil {

@@ -271,10 +271,20 @@ var alwaysKnownProviders = map[string]bool{"codex": true, "openai-compatible": t
 // model ID its provider's catalog does not list, is a warning. A release
 // without a carried catalog checks nothing.
 func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
+	warnings, _, err := checkModelsAt(doc, release, "")
+	return warnings, err
+}
+
+// checkModelsAt is checkModels, and [primaryPath] of primary, found in
+// the same walk of the selected refs (on its own when the release has no
+// catalog to walk for).
+func checkModelsAt(doc occkit.Document, release, primary string) (_ []*occkit.Error, primaryAt occkit.Path, _ error) {
 	cat, ok := modelcatalog.For(release)
 	if !ok {
-		return nil, nil
+		return nil, primaryPath(doc, primary), nil
 	}
+	want, wanted := resolver.ParseRef(primary)
+	primaryAt = occkit.Root()
 	// The providers the document configures, listed once: looking each
 	// selected ref's provider up from the root would cost the document's
 	// size per ref (an agent roster of 10,000 models: seconds).
@@ -282,6 +292,9 @@ func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 	var errs []error
 	var warnings []*occkit.Error
 	eachSelectedRef(doc, func(m modelRef) bool {
+		if wanted && m.primary && m.ref.Provider == want.Provider && m.ref.ID == want.ID {
+			primaryAt, wanted = m.at(), false
+		}
 		p := m.ref.Provider
 		switch {
 		case alwaysKnownProviders[p] || configured[p]:
@@ -309,5 +322,5 @@ func checkModels(doc occkit.Document, release string) ([]*occkit.Error, error) {
 		}
 		return true
 	})
-	return warnings, occkit.Join(errs...)
+	return warnings, primaryAt, occkit.Join(errs...)
 }

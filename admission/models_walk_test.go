@@ -249,3 +249,43 @@ func FuzzConfiguredProviders(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckModelsFindsPrimary: the check of the selected models finds
+// where the primary is written as primaryPath does on its own, and its
+// answer is checkModels', on agents of every shape and for every
+// primary, a release with a catalog or without.
+func TestCheckModelsFindsPrimary(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		want occkit.Path
+	}{
+		// A fallback equal to the primary is not where the primary is.
+		{`{"agents":{"defaults":{"model":{"fallbacks":["openai/gpt-5"]}},"entries":{"a":{"model":"openai/gpt-5"}}}}`, occkit.NewPath("agents", "entries", "a", "model")},
+		{`{"agents":{"defaults":{"model":{"fallbacks":["openai/gpt-5"]}}}}`, occkit.Root()},
+	} {
+		_, at, err := checkModelsAt(occkit.MustParseDocument(c.doc), "2026.9.6", "openai/gpt-5")
+		if err != nil || at.String() != c.want.String() {
+			t.Errorf("%s: at %s (%v), want %s", c.doc, at, err, c.want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		raw := genAgents(t)
+		doc, err := occkit.ParseDocument([]byte(`{"agents":` + raw + `,"models":{"providers":{"openai":{}}}}`))
+		if err != nil {
+			t.Skipf("a key written twice (once escaped): %v", err)
+		}
+		primary := rapid.SampledFrom([]string{"openai/gpt-5", "anthropic/claude-opus-4", "p/m\"q", "bad", "x/y"}).Draw(t, "primary")
+		release := rapid.SampledFrom([]string{"2026.9.6", "1999.1.1"}).Draw(t, "release")
+		warnings, at, err := checkModelsAt(doc, release, primary)
+		if want := primaryPath(doc, primary); at.String() != want.String() {
+			t.Fatalf("%s, primary %s: at %s, primaryPath %s", doc, primary, at, want)
+		}
+		wantWarnings, wantErr := checkModels(doc, release)
+		if d := cmp.Diff(occkit.MatchersOf(wantErr), occkit.MatchersOf(err)); d != "" {
+			t.Fatalf("%s: refusals (-checkModels +checkModelsAt):\n%s", doc, d)
+		}
+		if len(warnings) != len(wantWarnings) {
+			t.Fatalf("%s: %d warnings, checkModels %d", doc, len(warnings), len(wantWarnings))
+		}
+	})
+}

@@ -418,7 +418,10 @@
 // The check, the variables a document references and the shorthand
 // references of its credential places all come from one walk of the
 // document ([ScanSecrets]: every credential place and every reference,
-// found in one pass over the text). Admission scans the canonical
+// found in one pass over the text; the walk through the models maps and
+// the providers' catalogs reads, as it goes, the runtime ids and selected
+// models [RequiredPlugins] needs, so a plan does not read those maps
+// again). Admission scans the canonical
 // document it freezes once, checks it, and hands the scan to every plan
 // of the revision ([PlanInput].Secrets), which reads it instead of
 // walking the document again; a scan of other bytes or under another

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/envpolicy"
@@ -65,6 +66,7 @@ type File struct {
 	Role FileRole
 	// Name is the file's base name ("openclaw.json", "config.toml").
 	Name string
+	// Data is the caller's own: no Document nor other plan shares it.
 	Data []byte
 	// PathEnv, when set, is the variable the Compute sets to the file's
 	// path; DirEnv the variable it sets to the file's directory.
@@ -742,6 +744,18 @@ func (b planner) file(role FileRole, name string, doc occkit.Document) File {
 	return f
 }
 
+// ownedFile is file of a document whose bytes the plan made and nothing
+// else holds (see [planner.applyOwned]): the File takes them without a
+// copy. The caller drops doc at once, so the File's owner may write its
+// Data without touching any Document anyone reads.
+func (b planner) ownedFile(role FileRole, name string, doc occkit.Document, owned bool) File {
+	if !owned || b.check {
+		return b.file(role, name, doc)
+	}
+	s := doc.String()
+	return File{Role: role, Name: name, PathEnv: EnvConfigPath, Data: unsafe.Slice(unsafe.StringData(s), len(s))}
+}
+
 func (b planner) plan() (Plan, error) {
 	p := Plan{Harness: b.in.Harness, Mode: b.in.Mode}
 	gw, err := b.gateway()
@@ -826,7 +840,8 @@ func (b planner) gateway() (ProcessPlan, error) {
 	if edits, err = b.enablePlugins(doc, plugins, edits); err != nil {
 		return ProcessPlan{}, err
 	}
-	if doc, err = b.apply(doc, edits); err != nil {
+	doc, owned, err := b.applyOwned(doc, edits)
+	if err != nil {
 		return ProcessPlan{}, err
 	}
 	lr, err := b.logging(occkit.ProcessGateway)
@@ -845,7 +860,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
-		Files:     []File{b.file(FileNativeDocument, NativeDocumentName, doc)},
+		Files:     []File{b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
 		Version:   release, StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
@@ -962,6 +977,27 @@ func (b planner) apply(doc occkit.Document, edits []occkit.Edit) (occkit.Documen
 		return doc, nil
 	}
 	return doc.Apply(edits...)
+}
+
+// applyOwned is apply, and reports whether the result's bytes are the
+// plan's own: the edits changed doc, so Apply built new bytes (a
+// Document's bytes are never written after construction; every edit
+// that changes one builds new ones), which hold none of doc's.
+func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Document, bool, error) {
+	out, err := b.apply(doc, edits)
+	if err != nil || len(edits) == 0 {
+		return out, false, err
+	}
+	return out, !overlap(out.String(), doc.String()), nil
+}
+
+// overlap reports whether a and b share any byte of memory.
+func overlap(a, b string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(unsafe.StringData(a))), uintptr(unsafe.Pointer(unsafe.StringData(b)))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
 }
 
 // gatewaySection is the edits that write the control plane's gateway

@@ -2,6 +2,7 @@ package compile_test
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -452,5 +453,55 @@ func TestPlanScanPlugins(t *testing.T) {
 		if d := cmp.Diff(want, plugins(release, scan)); d != "" {
 			t.Errorf("%s after an edit of the last plan's list (-want +got):\n%s", release, d)
 		}
+	}
+}
+
+// The gateway's native document is the plan's own: a caller that writes
+// a planned File's Data changes neither the admitted document nor the
+// next plan's, and the plan makes one copy of a large document (the
+// edited one it hands over), not two.
+func TestPlanFileOwnsItsBytes(t *testing.T) {
+	var models strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&models, `,"p/m%d":{"alias":"model number %d"}`, i, i)
+	}
+	doc := stamped(t, `{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6","models":{"a/b":{}`+models.String()+`}}}}`)
+	before := doc.String()
+	in := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
+		Document: doc, Secrets: compile.ScanSecrets(doc, compile.SecretPolicyFor("")),
+		Credentials: occkit.Projection{Harness: []occkit.EnvVar{{Name: "ANTHROPIC_API_KEY", From: planKey}}}}
+	native := func() []byte {
+		t.Helper()
+		p, err := compile.BuildPlan(in, compile.PlanOptions{Namespace: "ns"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw, _ := p.Process(occkit.ProcessGateway)
+		f, ok := gw.File(compile.FileNativeDocument)
+		if !ok {
+			t.Fatal("no native document")
+		}
+		return f.Data
+	}
+	first := native()
+	want := string(first)
+	for i := range first {
+		first[i] = 'x'
+	}
+	if got := string(native()); got != want {
+		t.Errorf("a written File changed the next plan's")
+	}
+	if doc.String() != before {
+		t.Errorf("a written File changed the admitted document")
+	}
+	var m0, m1 runtime.MemStats
+	const runs = 20
+	runtime.ReadMemStats(&m0)
+	for range runs {
+		native()
+	}
+	runtime.ReadMemStats(&m1)
+	if per := (m1.TotalAlloc - m0.TotalAlloc) / runs; per > uint64(len(before))*3/2 {
+		t.Errorf("a plan of a %d-byte document allocates %d bytes: the native document is copied more than once", len(before), per)
 	}
 }

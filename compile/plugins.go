@@ -52,6 +52,12 @@ func (p Plugin) Spec() string {
 // (openclawschema.Contract.InstalledPlugin); a release the library does
 // not carry lists none.
 func RequiredPlugins(doc occkit.Document, release string) []Plugin {
+	return pluginsOf(doc, release, func() modelSettings { return readModelSettings(doc) })
+}
+
+// pluginsOf is [RequiredPlugins] of doc, whose model settings settings
+// reads when they are needed.
+func pluginsOf(doc occkit.Document, release string, settings func() modelSettings) []Plugin {
 	c, err := openclawschema.ContractFor(release)
 	if err != nil {
 		return nil
@@ -109,11 +115,11 @@ func RequiredPlugins(doc occkit.Document, release string) []Plugin {
 		}
 		return true
 	})
-	selections := agentSelections(doc)
-	for _, id := range runtimeIDs(doc, selections) {
+	ms := settings()
+	for _, id := range ms.runtimes {
 		want[c.PluginID(id)] = true
 	}
-	for _, ref := range modelRefs(selections) {
+	for _, ref := range modelRefs(ms.selections) {
 		if i := strings.IndexByte(ref, '/'); i > 0 {
 			want[c.PluginID(ref[:i])] = true
 		}
@@ -137,6 +143,24 @@ var (
 	agentsPath    = occkit.NewPath("agents")
 	providersPath = occkit.NewPath("models", "providers")
 )
+
+// modelSettings is what [RequiredPlugins] reads of the agents' and the
+// providers' model settings: the runtime ids they select ([runtimeIDs])
+// and the agent scopes' selections, of which only model is read
+// ([modelRefs]). Neither order matters: RequiredPlugins makes sets of
+// them.
+type modelSettings struct {
+	runtimes   []string
+	selections []selection
+}
+
+// readModelSettings reads doc's model settings on their own: the agents
+// section, then its models maps and the providers' catalogs. A
+// [SecretScan] reads them in its walk of the same maps instead.
+func readModelSettings(doc occkit.Document) modelSettings {
+	selections := agentSelections(doc)
+	return modelSettings{runtimes: runtimeIDs(doc, selections), selections: selections}
+}
 
 // selection is an agent scope's model (what it selects) and models (its
 // models map), as JSON text ("" when the scope has none).
@@ -207,14 +231,7 @@ func runtimeIDs(doc occkit.Document, selections []selection) []string {
 		r.each(0, r.entry)
 	}
 	r.text = doc.Get(providersPath).Raw()
-	r.each(0, func(at int) int {
-		return r.entryAnd(at, "models", func(at int) int {
-			if end := jsonwalk.Elements(r.text, at, func(_, at int) int { return r.entry(at) }); end >= 0 {
-				return end
-			}
-			return jsonwalk.Skip(r.text, at)
-		})
-	})
+	r.providers(0)
 	return r.out
 }
 
@@ -266,6 +283,22 @@ func (r *runtimeScan) each(at int, fn func(at int) int) int {
 	return r.members(at, func(_ string, at int) int { return fn(at) })
 }
 
+// providers collects the runtime ids of models.providers, whose value
+// is at at: those of each provider and of each entry of its models
+// catalog. It returns the offset after the value.
+func (r *runtimeScan) providers(at int) int { return r.each(at, r.provider) }
+
+// provider collects the runtime ids of the provider at at and of its
+// models catalog's entries.
+func (r *runtimeScan) provider(at int) int {
+	return r.entryAnd(at, "models", func(at int) int {
+		if end := jsonwalk.Elements(r.text, at, func(_, at int) int { return r.entry(at) }); end >= 0 {
+			return end
+		}
+		return jsonwalk.Skip(r.text, at)
+	})
+}
+
 // entry collects the runtime ids of the entry at at: agentRuntime.id and
 // the strings of pickerRuntimes.
 func (r *runtimeScan) entry(at int) int { return r.entryAnd(at, "", nil) }
@@ -274,30 +307,40 @@ func (r *runtimeScan) entry(at int) int { return r.entryAnd(at, "", nil) }
 // repeats no key, escaped spellings included).
 func (r *runtimeScan) entryAnd(at int, also string, fn func(at int) int) int {
 	return r.members(at, func(k string, at int) int {
-		switch {
-		case k == "agentRuntime":
-			return r.members(at, func(k string, at int) int {
-				if k == "id" {
-					if id, ok := r.str(at); ok {
-						r.out = append(r.out, id)
-					}
-				}
-				return jsonwalk.Skip(r.text, at)
-			})
-		case k == "pickerRuntimes":
-			if end := jsonwalk.Elements(r.text, at, func(_, at int) int {
-				if id, ok := r.str(at); ok {
-					r.out = append(r.out, id)
-				}
-				return jsonwalk.Skip(r.text, at)
-			}); end >= 0 {
-				return end
-			}
-		case also != "" && k == also:
+		if end := r.runtime(k, at); end >= 0 {
+			return end
+		}
+		if also != "" && k == also {
 			return fn(at)
 		}
 		return jsonwalk.Skip(r.text, at)
 	})
+}
+
+// runtime collects the runtime ids of an entry's member k, whose value is
+// at at: the id of an agentRuntime object, the strings of a
+// pickerRuntimes array. It returns the offset after the value, or -1
+// when the member holds none of them.
+func (r *runtimeScan) runtime(k string, at int) int {
+	switch k {
+	case "agentRuntime":
+		return r.members(at, func(k string, at int) int {
+			if k == "id" {
+				if id, ok := r.str(at); ok {
+					r.out = append(r.out, id)
+				}
+			}
+			return jsonwalk.Skip(r.text, at)
+		})
+	case "pickerRuntimes":
+		return jsonwalk.Elements(r.text, at, func(_, at int) int {
+			if id, ok := r.str(at); ok {
+				r.out = append(r.out, id)
+			}
+			return jsonwalk.Skip(r.text, at)
+		})
+	}
+	return -1
 }
 
 // modelRefs are the model refs the agents select: agents.defaults.model

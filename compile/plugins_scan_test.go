@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
@@ -271,6 +272,54 @@ func FuzzAgentSelections(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		if doc, err := occkit.ParseDocument([]byte(src)); err == nil {
 			checkSelections(t, doc)
+		}
+	})
+}
+
+// TestScanReadsModelSettings: the secret scan's walk reads the model
+// settings RequiredPlugins needs as the separate reading does (the
+// oracle: agentSelections, runtimeIDs, modelRefs), finds the same places
+// as secretPlaces alone, and plans the same plugins, on documents of
+// every shape.
+func TestScanReadsModelSettings(t *testing.T) {
+	pol := SecretPolicyFor("")
+	rapid.Check(t, func(t *rapid.T) {
+		doc := genAgentsDocument(t)
+		if rapid.Bool().Draw(t, "wrapped") {
+			// Other members around the sections, and a provider's
+			// credentials beside its runtimes.
+			var err error
+			if doc, err = doc.Apply(
+				occkit.Edit{Path: occkit.NewPath("channels", "slack", "botToken"), Raw: []byte(`"${SLACK}"`)},
+				occkit.Edit{Path: occkit.NewPath("a"), Raw: []byte(`{"models":{"x":{"agentRuntime":{"id":"codex"}}}}`)},
+			); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := readModelSettings(doc)
+		var got modelSettings
+		var places, alone []string
+		record := func(out *[]string) func(at occkit.Path, v gjson.Result, kind placeKind) {
+			return func(at occkit.Path, v gjson.Result, kind placeKind) {
+				*out = append(*out, fmt.Sprintf("%s %d %q", at, kind, v.Raw))
+			}
+		}
+		scanPlaces(doc, pol, record(&places), &got)
+		secretPlaces(doc, pol, record(&alone))
+		if !slices.Equal(places, alone) {
+			t.Fatalf("%s: places\nwith settings %q\nalone         %q", doc, places, alone)
+		}
+		g, w := slices.Sorted(slices.Values(got.runtimes)), slices.Sorted(slices.Values(want.runtimes))
+		if !slices.Equal(g, w) {
+			t.Fatalf("%s: runtime ids\ngot  %q\nwant %q", doc, g, w)
+		}
+		g, w = slices.Sorted(slices.Values(modelRefs(got.selections))), slices.Sorted(slices.Values(modelRefs(want.selections)))
+		if !slices.Equal(g, w) {
+			t.Fatalf("%s: model refs\ngot  %q\nwant %q", doc, g, w)
+		}
+		release := rapid.SampledFrom([]string{"2026.9.6", ""}).Draw(t, "release")
+		if d := cmp.Diff(RequiredPlugins(doc, release), ScanSecrets(doc, pol).requiredPlugins(release)); d != "" {
+			t.Fatalf("%s: plugins (-alone +scan):\n%s", doc, d)
 		}
 	})
 }

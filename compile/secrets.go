@@ -77,6 +77,16 @@ const (
 // render strips, each header value, each value under a key that names a
 // credential ([credentialName]) and each URL-like string.
 func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path, v gjson.Result, kind placeKind)) {
+	scanPlaces(doc, pol, visit, nil)
+}
+
+// scanPlaces is [secretPlaces], and, when settings is not nil, reads into
+// it the document's model settings ([readModelSettings]) in the same
+// walk: the runtime ids of the models maps and catalogs the walk reads
+// for their places, and those of the shapes it does not enter (a map or
+// a catalog that is an array, agents.entries as an array, agents.list),
+// and each agent scope's model.
+func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path, v gjson.Result, kind placeKind), settings *modelSettings) {
 	seen := map[string]bool{}
 	once := func(at occkit.Path, v gjson.Result, kind placeKind) {
 		k := at.String()
@@ -96,8 +106,13 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 			*into = append(*into, secretPlace{at, v, kind})
 		}
 	}
-	w := placeWalker{}
 	root := doc.String()
+	w := placeWalker{}
+	// rt collects the runtime ids, of the whole document's text.
+	rt := &runtimeScan{text: root}
+	if settings != nil {
+		w.rt = rt
+	}
 	// members walks the members of the value at root[at] with fn and
 	// returns the offset after the value, which need not be an object.
 	members := func(at int, fn func(key string, at int) int) int {
@@ -108,40 +123,82 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 		}
 		return jsonwalk.Skip(root, at)
 	}
-	scopesOf := func(at int, key string, path occkit.Path, into *[]secretPlace) int {
-		return members(at, func(k string, at int) int {
-			if k != key {
-				return jsonwalk.Skip(root, at)
+	// scopes walks the models map (or, catalog, models.providers) at at,
+	// at path, for its places; one that is no object holds none, and
+	// its runtime ids are read on their own.
+	scopes := func(at int, path occkit.Path, into *[]secretPlace, catalog bool) int {
+		if settings != nil && (at >= len(root) || root[at] != '{') {
+			if catalog {
+				return rt.providers(at)
 			}
-			w.visit = collect(into)
-			return w.scopes(path, root, at)
+			return rt.each(at, rt.entry)
+		}
+		w.visit, w.catalog = collect(into), catalog
+		return w.scopes(path, root, at)
+	}
+	// agentScope reads the agent scope at at: the places of its models
+	// map (at path, into into) when into is not nil, else only its
+	// runtime ids; and its model.
+	agentScope := func(at int, path func() occkit.Path, into *[]secretPlace) int {
+		return members(at, func(k string, at int) int {
+			switch {
+			case k == "models" && into != nil:
+				return scopes(at, path(), into, false)
+			case k == "models" && settings != nil:
+				return rt.each(at, rt.entry)
+			case k == "model" && settings != nil:
+				end := jsonwalk.Skip(root, at)
+				settings.selections = append(settings.selections, selection{model: root[at:end]})
+				return end
+			}
+			return jsonwalk.Skip(root, at)
 		})
 	}
+	// element reads an agent scope that holds no places: an element of
+	// agents.entries as an array or of agents.list.
+	element := func(at int) int { return agentScope(at, nil, nil) }
 	members(0, func(k string, at int) int {
 		switch k {
 		case "models":
-			return scopesOf(at, "providers", occkit.NewPath("models", "providers"), &providers)
+			return members(at, func(k string, at int) int {
+				if k != "providers" {
+					return jsonwalk.Skip(root, at)
+				}
+				return scopes(at, providersPath, &providers, true)
+			})
 		case "agents":
 			return members(at, func(k string, at int) int {
 				switch k {
 				case "defaults":
-					return scopesOf(at, "models", occkit.NewPath("agents", "defaults", "models"), &defaults)
+					return agentScope(at, func() occkit.Path { return defaultsModelsPath }, &defaults)
 				case "entries":
+					if settings != nil && at < len(root) && root[at] == '[' {
+						return rt.each(at, element)
+					}
 					return members(at, func(k string, at int) int {
-						return scopesOf(at, "models", occkit.NewPath("agents", "entries", k, "models"), &entries)
+						return agentScope(at, func() occkit.Path { return occkit.NewPath("agents", "entries", k, "models") }, &entries)
 					})
+				case "list":
+					if settings != nil && at < len(root) && root[at] == '[' {
+						return rt.each(at, element)
+					}
 				}
 				return jsonwalk.Skip(root, at)
 			})
 		}
 		return jsonwalk.Skip(root, at)
 	})
+	if settings != nil {
+		settings.runtimes = rt.out
+	}
 	for _, list := range [][]secretPlace{providers, defaults, entries} {
 		for _, p := range list {
 			once(p.at, p.v, p.kind)
 		}
 	}
 }
+
+var defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
 
 // credentialName reports whether a settings key names a credential value
 // (apiKey, x-api-key, token, clientSecret, password, tls.cert, …): its
@@ -470,6 +527,9 @@ type SecretScan struct {
 	refs   []envRef
 	// literals is CheckLiterals' answer, decided once.
 	literals error
+	// settings are doc's model settings, read in the walk that finds
+	// the places.
+	settings modelSettings
 	// plugins is [RequiredPlugins] of doc for pluginsRelease, worked out
 	// by the first plan that asks (admission's check, then each render
 	// of the revision, read it).
@@ -488,9 +548,9 @@ type secretPlace struct {
 // ScanSecrets scans doc under pol.
 func ScanSecrets(doc occkit.Document, pol SecretPolicy) *SecretScan {
 	s := &SecretScan{doc: doc, pol: pol}
-	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+	scanPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
 		s.places = append(s.places, secretPlace{at, v, kind})
-	})
+	}, &s.settings)
 	s.refs = documentRefs(doc, s.places)
 	s.literals = s.checkLiterals()
 	return s
@@ -517,12 +577,18 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 // its own slice.
 func (s *SecretScan) requiredPlugins(release string) []Plugin {
 	s.pluginsOnce.Do(func() {
-		s.pluginsRelease, s.plugins = release, RequiredPlugins(s.doc, release)
+		s.pluginsRelease, s.plugins = release, s.pluginsFor(release)
 	})
 	if release != s.pluginsRelease {
-		return RequiredPlugins(s.doc, release)
+		return s.pluginsFor(release)
 	}
 	return slices.Clone(s.plugins)
+}
+
+// pluginsFor is [RequiredPlugins] of the scanned document for release,
+// from the model settings the scan read.
+func (s *SecretScan) pluginsFor(release string) []Plugin {
+	return pluginsOf(s.doc, release, func() modelSettings { return s.settings })
 }
 
 // CheckLiterals is [CheckSecretLiterals] of the scanned document.

@@ -20,6 +20,25 @@ type placeWalker struct {
 	base  scope
 	steps []step
 	visit func(at occkit.Path, v gjson.Result, kind placeKind)
+	// rt, when set, collects the runtime ids of the entries the walk
+	// reads (the text it scans is the walk's): each scope's, and, in a
+	// catalog (models.providers), each element's of a scope's models
+	// array, as [runtimeIDs] reads them.
+	rt      *runtimeScan
+	catalog bool
+}
+
+// entry reports whether the object being walked is an entry whose
+// runtime ids rt collects: a scope, or an element of a catalog scope's
+// models array.
+func (w *placeWalker) entry() bool {
+	switch len(w.steps) {
+	case 0:
+		return true
+	case 2:
+		return w.catalog && w.steps[0].index < 0 && w.steps[0].key == "models" && w.steps[1].index >= 0
+	}
+	return false
 }
 
 // step is one step below a scope: an object key, or an array index
@@ -77,6 +96,11 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	case '{':
 		return jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
 			name := jsonwalk.JS{}.Decode(lit, escaped)
+			if w.rt != nil && w.entry() {
+				// Read again below for its places: a runtime's value is
+				// a few bytes.
+				w.rt.runtime(name, at)
+			}
 			switch {
 			case at < len(raw) && raw[at] == '{' && headersKey(name):
 				end := jsonwalk.Skip(raw, at)
