@@ -736,13 +736,13 @@ func buildIndex(doc occkit.Document) *docIndex {
 	// read the same members: agents and its rosterKeys.
 	var agents gjson.Result
 	var roster [len(rosterInput{}.members)]gjson.Result
-	var agentErrs, modelErrs, pluginErrs []error
+	var agentErrs, modelErrs, pluginErrs, entryShapeErrs []error
 	var seen [3]bool
 	eachMember(s, 0, func(k string, v int) int {
 		switch {
 		case k == "agents" && !seen[0]:
 			seen[0] = true
-			end := x.indexAgents(s, v, &roster, &agentErrs)
+			end := x.indexAgents(s, v, &roster, &agentErrs, &entryShapeErrs)
 			agents = valueAt(s, v, end)
 			return end
 		case k == "models" && !seen[1]:
@@ -756,7 +756,9 @@ func buildIndex(doc occkit.Document) *docIndex {
 	})
 	x.roster.agents = agents
 	x.roster.members = roster
-	if errs := agentsShapeErrors(agents, roster[0], roster[1]); len(errs) > 0 {
+	// The entries' own shapes were found while they were indexed.
+	entryErrs := func(gjson.Result) []error { return entryShapeErrs }
+	if errs := agentsShapeErrorsOf(agents, roster[0], roster[1], entryErrs); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs
 	}
 	x.errs = append(append(agentErrs, modelErrs...), pluginErrs...)
@@ -765,8 +767,9 @@ func buildIndex(doc occkit.Document) *docIndex {
 }
 
 // indexAgents indexes the agents object at s[i] and sets roster to its
-// rosterKeys members; it returns the offset after it.
-func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.members)]gjson.Result, errs *[]error) int {
+// rosterKeys members; it returns the offset after it. The RES-2
+// refusals of agents.entries' members go to shapeErrs.
+func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.members)]gjson.Result, errs, shapeErrs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2, decided by shapeErrors
 	}
@@ -784,7 +787,7 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 		case 0:
 			end = x.indexDefaults(s, v, errs)
 		case 1:
-			end = x.indexEntries(s, v, &entryErrs)
+			end = x.indexEntries(s, v, &entryErrs, shapeErrs)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}
@@ -843,13 +846,17 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
 }
 
-// indexEntries indexes agents.entries, at s[i].
-func (x *docIndex) indexEntries(s string, i int, errs *[]error) int {
+// indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of
+// its members go to shapeErrs.
+func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
 	return eachMember(s, i, func(id string, v int) int {
 		if byteAt(s, v) != '{' {
+			// A Document names no Agent ID twice, so each is refused as
+			// entryShapeErrors refuses the first of its name.
+			*shapeErrs = append(*shapeErrs, entryShapeError(id))
 			return jsonwalk.Skip(s, v) // RES-2
 		}
 		e := &agentEntry{id: id, path: pathEntries.Key(id)}
