@@ -64,7 +64,10 @@
 // [Prepared.Resolve] then evaluates any number of Requests. Paths are
 // built only for reasons and problems. The per-model index entries are
 // small and the hash tables hold no pointers, so the garbage collector's
-// share of a resolution stays small as catalogs grow.
+// share of a resolution stays small as catalogs grow. The entries of a
+// catalog, a models array or a fallbacks list are stored as they are read,
+// in chunks that double (never copied, at most twice the room they need),
+// so no container is skipped over first to be sized.
 //
 // # Rosters
 //

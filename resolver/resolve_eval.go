@@ -59,7 +59,7 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 			return
 		}
 		cat.lookup(c.key, func(i int32) {
-			switch k := &cat.keys[i]; k.rtSt {
+			switch k := cat.keys.at(int(i)); k.rtSt {
 			case runtimeBad:
 				bad = true
 			case runtimeOK:
@@ -75,7 +75,7 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 	ref := c.ref()
 	for _, p := range x.providers[ref.Provider] {
 		for _, i := range p.rowsFor(ref, buf[:0]) {
-			switch r := &p.rows[i]; r.rtSt {
+			switch r := p.rows.at(int(i)); r.rtSt {
 			case runtimeBad:
 				bad = true
 			case runtimeOK:
@@ -185,7 +185,7 @@ func (x *docIndex) codexReason(c *refAt) Reason {
 // checkCatalog applies RES-8 (and RES-4 for a catalog without any
 // primary) to one selectable catalog whose selected primary is primary.
 func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) {
-	if !c.present || c.bad || len(c.keys) == 0 {
+	if !c.present || c.bad || c.keys.len() == 0 {
 		return
 	}
 	if !hasPrimary {
@@ -201,8 +201,8 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	other := func(k *catalogKey) bool {
 		return k.valid && k.provider() == primary.Provider && k.key != pk
 	}
-	for i := range c.keys {
-		k := &c.keys[i]
+	for i := range c.keys.len() {
+		k := c.keys.at(i)
 		switch {
 		case !k.valid:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
@@ -226,15 +226,15 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	case prim < 0:
 		*errs = append(*errs, invalid("RES-8", c.path,
 			"%s lists models besides the primary, so it must also list the primary with an explicit agentRuntime", c.path))
-	case c.keys[prim].rtSt == runtimeNone:
+	case c.keys.at(prim).rtSt == runtimeNone:
 		at := c.keyPath(prim).Key("agentRuntime")
 		*errs = append(*errs, invalid("RES-8", at,
 			"%s is required: %s lists other models, which need a runtime matching the primary's on both keys", at, c.path))
-	case c.keys[prim].rtSt == runtimeOK:
-		primRt, havePrimRt = c.keys[prim].rt, true
+	case c.keys.at(prim).rtSt == runtimeOK:
+		primRt, havePrimRt = c.keys.at(prim).rt, true
 	}
-	for i := range c.keys {
-		k := &c.keys[i]
+	for i := range c.keys.len() {
+		k := c.keys.at(i)
 		if !other(k) {
 			continue
 		}
@@ -306,8 +306,8 @@ func prepare(doc occkit.Document) *Prepared {
 			reasons = append(reasons, out.reasons...)
 		}
 		agree := 0
-		for i := range s.fallbacks {
-			f := &s.fallbacks[i]
+		for i := range s.fallbacks.len() {
+			f := s.fallbacks.at(i)
 			fo := x.evaluate(f, e, false, &errs)
 			if fo.harness == "" || out.harness == "" {
 				continue
@@ -320,8 +320,8 @@ func prepare(doc occkit.Document) *Prepared {
 			}
 			agree++
 		}
-		if record && agree > 0 && agree == len(s.fallbacks) {
-			reasons = append(reasons, Reason{Rule: "RES-8", Path: *s.fallbacks[0].base,
+		if record && agree > 0 && agree == s.fallbacks.len() {
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: *s.fallbacks.at(0).base,
 				Note: fallbacksAgree(agree)})
 		}
 		return out.harness
@@ -433,10 +433,9 @@ func prepare(doc occkit.Document) *Prepared {
 	}
 	p.harness = refHarness
 	p.primary = ref.primary.str()
-	p.fallbacks = make([]string, len(ref.fallbacks))
-	for i := range ref.fallbacks {
-		f := &ref.fallbacks[i]
-		p.fallbacks[i] = f.str()
+	p.fallbacks = make([]string, ref.fallbacks.len())
+	for i := range p.fallbacks {
+		p.fallbacks[i] = ref.fallbacks.at(i).str()
 	}
 	if p.harness == occkit.HarnessCodex {
 		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.provider(),
@@ -465,8 +464,8 @@ func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
 	if e.models.has(s.primary.key) {
 		return true
 	}
-	for i := range s.fallbacks {
-		if e.models.has(s.fallbacks[i].key) {
+	for i := range s.fallbacks.len() {
+		if e.models.has(s.fallbacks.at(i).key) {
 			return true
 		}
 	}
@@ -486,7 +485,7 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 		for _, p := range x.providers[r.Provider] {
 			rows := p.rowsFor(r, buf[:0])
 			for k, i := range rows {
-				p.rows[i].used = true
+				p.rows.at(int(i)).used = true
 				if k > 0 {
 					*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
 						"%s and %s name the same model: the provider model policy is ambiguous",
@@ -505,16 +504,16 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 			continue
 		}
 		mark(s.primary.ref())
-		for i := range s.fallbacks {
-			mark(s.fallbacks[i].ref())
+		for i := range s.fallbacks.len() {
+			mark(s.fallbacks.at(i).ref())
 		}
 	}
 	if !complete {
 		return
 	}
 	for _, p := range x.provOrder {
-		for i := range p.rows {
-			if r := &p.rows[i]; r.idOK && !r.used {
+		for i := range p.rows.len() {
+			if r := p.rows.at(i); r.idOK && !r.used {
 				*errs = append(*errs, invalid("RES-9", p.rowPath(i),
 					"%s names a model that is neither the resolved primary nor one of its fallbacks", p.rowPath(i)))
 			}

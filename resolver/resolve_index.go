@@ -51,37 +51,6 @@ func (h harnessID) String() string {
 	return string(occkit.HarnessOpenClaw)
 }
 
-// sampled is how many members a slice index starts with room for; then
-// [regrow] sizes it from the bytes those members took.
-const sampled = 16
-
-// regrow gives s, whose len(s) members took used bytes of a container of
-// total bytes, room for the rest at their average size plus an eighth:
-// sizing from a fixed bytes-per-member guess over-allocates two to three
-// times for real members, which costs clearing and collection in
-// proportion to the catalog. It is a no-op unless s is full.
-func regrow[T any](s []T, used, total int) []T {
-	if len(s) < cap(s) || len(s) == 0 || used <= 0 {
-		return s
-	}
-	rest := (total - used) / (used/len(s) + 1)
-	return slices.Grow(s, rest+rest/8+1)
-}
-
-// regrowAt is [regrow] for the container at s[start] while it is read:
-// the first time s fills, the container's end is found (*total, from
-// -1), so a container of at most [sampled] members is read once and a
-// larger one is skipped over once more to be sized.
-func regrowAt[T any](xs []T, s string, start, used int, total *int) []T {
-	if len(xs) < cap(xs) {
-		return xs
-	}
-	if *total < 0 {
-		*total = jsonwalk.Skip(s, start) - start
-	}
-	return regrow(xs, used, *total)
-}
-
 // runtimeErr is the RES-1 refusal of the agentRuntime under base.
 func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 	if shape {
@@ -124,25 +93,25 @@ type catalogIndex struct {
 	present bool
 	bad     bool // not an object (reported)
 	path    occkit.Path
-	keys    []catalogKey
+	keys    seq[catalogKey]
 	raws    map[int32]string // the keys as written that differ from their ref's key
 	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
 }
 
 // lookup calls f for each key whose ref is key, in document order.
 func (c *catalogIndex) lookup(key string, f func(i int32)) {
-	u, ok := tableGet(c.byKey, key, c.keys, catalogKeyOf)
+	u, ok := tableGet(c.byKey, key, &c.keys, catalogKeyOf)
 	if !ok {
 		return
 	}
 	i := int32(u)
-	if c.keys[i].prev < 0 { // the common case: one key
+	if c.keys.at(int(i)).prev < 0 { // the common case: one key
 		f(i)
 		return
 	}
 	var buf [8]int32
 	all := buf[:0]
-	for ; i >= 0; i = c.keys[i].prev {
+	for ; i >= 0; i = c.keys.at(int(i)).prev {
 		all = append(all, i)
 	}
 	for j := len(all) - 1; j >= 0; j-- {
@@ -152,19 +121,19 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 
 // has reports whether the catalog holds key.
 func (c *catalogIndex) has(key string) bool {
-	_, ok := tableGet(c.byKey, key, c.keys, catalogKeyOf)
+	_, ok := tableGet(c.byKey, key, &c.keys, catalogKeyOf)
 	return ok
 }
 
 func (c *catalogIndex) keyPath(i int) occkit.Path {
-	if c.keys[i].other {
-		return c.path.Key(c.raws[int32(i)])
+	if k := c.keys.at(i); !k.other {
+		return c.path.Key(k.key)
 	}
-	return c.path.Key(c.keys[i].key)
+	return c.path.Key(c.raws[int32(i)])
 }
 
 // catalogKeyOf is the key of keys[v], for [indexTable].
-func catalogKeyOf(keys []catalogKey, v uint32) string { return keys[v].key }
+func catalogKeyOf(keys *seq[catalogKey], v uint32) string { return keys.at(int(v)).key }
 
 // refKey is r.Key(), reusing raw when it is already written that way
 // (the common case), so indexing does not allocate per key.
@@ -224,7 +193,7 @@ type modelSetting struct {
 	ok        bool // the primary is known
 	complete  bool // every ref parsed
 	primary   refAt
-	fallbacks []refAt
+	fallbacks seq[refAt]
 }
 
 // agentEntry is one agents.entries value.
@@ -260,7 +229,7 @@ type providerConfig struct {
 	rt     harnessID
 	rtSt   runtimeState
 	rowsAt bool // a models array is present
-	rows   []catalogRow
+	rows   seq[catalogRow]
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
 	// holds the last such row; earlier ones are chained by prevA/prevB.
@@ -275,21 +244,22 @@ func normProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)
 
 // rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
 // alt when v is odd.
-func rowKeyOf(rows []catalogRow, v uint32) string {
+func rowKeyOf(rows *seq[catalogRow], v uint32) string {
+	r := rows.at(int(v >> 1))
 	if v&1 == 0 {
-		return rows[v>>1].id
+		return r.id
 	}
-	return rows[v>>1].alt()
+	return r.alt()
 }
 
 // rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
-	u, ok := tableGet(p.byID, ref.ID, p.rows, rowKeyOf)
+	u, ok := tableGet(p.byID, ref.ID, &p.rows, rowKeyOf)
 	i := int32(u >> 1)
 	for ok && i >= 0 {
-		r := &p.rows[i]
+		r := p.rows.at(int(i))
 		if MatchRow(ref, r.id) {
 			out = append(out, i)
 		}
@@ -496,10 +466,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c, jsonwalk.Skip(s, i)
 	}
-	c.keys = make([]catalogKey, 0, sampled)
-	total := -1
 	end := eachMember(s, i, func(raw string, v int) int {
-		c.keys = regrowAt(c.keys, s, i, v-i, &total)
 		ck := c.newKey(raw)
 		var end int
 		if byteAt(s, v) != '{' {
@@ -514,7 +481,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 				*errs = append(*errs, runtimeErr(path.Key(raw), shape, valueAt(s, v, end)))
 			}
 		}
-		c.keys = append(c.keys, ck)
+		c.keys.push(ck)
 		return end
 	})
 	c.index()
@@ -531,7 +498,7 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 			if c.raws == nil {
 				c.raws = map[int32]string{}
 			}
-			c.raws[int32(len(c.keys))] = raw
+			c.raws[int32(c.keys.len())] = raw
 		}
 	}
 	return ck
@@ -539,15 +506,15 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 
 // index makes byKey, once the keys are known, so the table is sized once.
 func (c *catalogIndex) index() {
-	for i := range c.keys {
-		ck := &c.keys[i]
+	for i := range c.keys.len() {
+		ck := c.keys.at(i)
 		if !ck.valid {
 			continue
 		}
 		if c.byKey == nil {
-			c.byKey = newIndexTable(len(c.keys) - i)
+			c.byKey = newIndexTable(c.keys.len() - i)
 		}
-		if l, dup := tablePut(c.byKey, ck.key, uint32(i), c.keys, catalogKeyOf); dup {
+		if l, dup := tablePut(c.byKey, ck.key, uint32(i), &c.keys, catalogKeyOf); dup {
 			ck.prev = int32(l)
 		}
 	}
@@ -596,13 +563,10 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 				return jsonwalk.Skip(s, v)
 			}
 			fbArray = true
-			m.fallbacks = make([]refAt, 0, sampled)
-			total := -1
 			return jsonwalk.Elements(s, v, func(n, e int) int {
-				m.fallbacks = regrowAt(m.fallbacks, s, v, e-v, &total)
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
-					m.fallbacks = append(m.fallbacks, newRefAt(str, r, fp, n))
+					m.fallbacks.push(newRefAt(str, r, fp, n))
 				} else {
 					bad = append(bad, int32(n))
 				}
@@ -627,15 +591,15 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 	}
 	// The refusals in element order: the bad elements and the refs off
 	// the primary's provider, merged.
-	for f, b := 0, 0; f < len(m.fallbacks) || b < len(bad); {
-		if b < len(bad) && (f == len(m.fallbacks) || bad[b] < m.fallbacks[f].idx) {
+	for f, b := 0, 0; f < m.fallbacks.len() || b < len(bad); {
+		if b < len(bad) && (f == m.fallbacks.len() || bad[b] < m.fallbacks.at(f).idx) {
 			m.complete = false
 			at := fp.Index(int(bad[b]))
 			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
 			b++
 			continue
 		}
-		if r := &m.fallbacks[f]; m.ok && r.provider() != m.primary.provider() {
+		if r := m.fallbacks.at(f); m.ok && r.provider() != m.primary.provider() {
 			at := fp.Index(int(r.idx))
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
@@ -661,12 +625,9 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 			return jsonwalk.Skip(s, v)
 		}
 		p.rowsAt = true
-		p.rows = make([]catalogRow, 0, sampled)
-		total := -1
 		return jsonwalk.Elements(s, v, func(n, e int) int {
-			p.rows = regrowAt(p.rows, s, v, e-v, &total)
 			row, end := p.readRow(s, e, n, &rowErrs)
-			p.rows = append(p.rows, row)
+			p.rows.push(row)
 			return end
 		})
 	})
@@ -691,27 +652,27 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 // exactly.
 func (p *providerConfig) index() {
 	keys := 0
-	for i := range p.rows {
-		if p.rows[i].idOK {
+	for i := range p.rows.len() {
+		if r := p.rows.at(i); r.idOK {
 			keys++
-			if p.rows[i].alt() != "" {
+			if r.alt() != "" {
 				keys++
 			}
 		}
 	}
-	for i := range p.rows {
-		row := &p.rows[i]
+	for i := range p.rows.len() {
+		row := p.rows.at(i)
 		if !row.idOK {
 			continue
 		}
 		if p.byID == nil {
 			p.byID = newIndexTable(keys)
 		}
-		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, p.rows, rowKeyOf); dup {
+		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, &p.rows, rowKeyOf); dup {
 			row.prevA = int32(l >> 1)
 		}
 		if row.alt() != "" {
-			if l, dup := tablePut(p.byID, row.alt(), uint32(i)<<1|1, p.rows, rowKeyOf); dup {
+			if l, dup := tablePut(p.byID, row.alt(), uint32(i)<<1|1, &p.rows, rowKeyOf); dup {
 				row.prevB = int32(l >> 1)
 			}
 		}
@@ -775,13 +736,13 @@ func buildIndex(doc occkit.Document) *docIndex {
 	// read the same members: agents and its rosterKeys.
 	var agents gjson.Result
 	var roster [len(rosterInput{}.members)]gjson.Result
-	var agentErrs, modelErrs, pluginErrs []error
+	var agentErrs, modelErrs, pluginErrs, entryShapeErrs []error
 	var seen [3]bool
 	eachMember(s, 0, func(k string, v int) int {
 		switch {
 		case k == "agents" && !seen[0]:
 			seen[0] = true
-			end := x.indexAgents(s, v, &roster, &agentErrs)
+			end := x.indexAgents(s, v, &roster, &agentErrs, &entryShapeErrs)
 			agents = valueAt(s, v, end)
 			return end
 		case k == "models" && !seen[1]:
@@ -795,7 +756,9 @@ func buildIndex(doc occkit.Document) *docIndex {
 	})
 	x.roster.agents = agents
 	x.roster.members = roster
-	if errs := agentsShapeErrors(agents, roster[0], roster[1]); len(errs) > 0 {
+	// The entries' own shapes were found while they were indexed.
+	entryErrs := func(gjson.Result) []error { return entryShapeErrs }
+	if errs := agentsShapeErrorsOf(agents, roster[0], roster[1], entryErrs); len(errs) > 0 {
 		x.shapeOK, x.shapeErrs = false, errs
 	}
 	x.errs = append(append(agentErrs, modelErrs...), pluginErrs...)
@@ -804,8 +767,9 @@ func buildIndex(doc occkit.Document) *docIndex {
 }
 
 // indexAgents indexes the agents object at s[i] and sets roster to its
-// rosterKeys members; it returns the offset after it.
-func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.members)]gjson.Result, errs *[]error) int {
+// rosterKeys members; it returns the offset after it. The RES-2
+// refusals of agents.entries' members go to shapeErrs.
+func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.members)]gjson.Result, errs, shapeErrs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2, decided by shapeErrors
 	}
@@ -823,7 +787,7 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 		case 0:
 			end = x.indexDefaults(s, v, errs)
 		case 1:
-			end = x.indexEntries(s, v, &entryErrs)
+			end = x.indexEntries(s, v, &entryErrs, shapeErrs)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}
@@ -882,13 +846,17 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
 }
 
-// indexEntries indexes agents.entries, at s[i].
-func (x *docIndex) indexEntries(s string, i int, errs *[]error) int {
+// indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of
+// its members go to shapeErrs.
+func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
 	return eachMember(s, i, func(id string, v int) int {
 		if byteAt(s, v) != '{' {
+			// A Document names no Agent ID twice, so each is refused as
+			// entryShapeErrors refuses the first of its name.
+			*shapeErrs = append(*shapeErrs, entryShapeError(id))
 			return jsonwalk.Skip(s, v) // RES-2
 		}
 		e := &agentEntry{id: id, path: pathEntries.Key(id)}

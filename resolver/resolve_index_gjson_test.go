@@ -71,11 +71,7 @@ func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogInde
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c
 	}
-	c.keys = make([]catalogKey, 0, min(sizeHint(v.Raw, 48), sampled))
-	used := 1
 	v.ForEach(func(k, val gjson.Result) bool {
-		c.keys = regrow(c.keys, used, len(v.Raw))
-		used += len(k.Raw) + len(val.Raw) + 2
 		raw := k.String()
 		ck := c.newKey(raw)
 		if !val.IsObject() {
@@ -88,7 +84,7 @@ func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogInde
 				*errs = append(*errs, runtimeErr(path.Key(raw), shape, val))
 			}
 		}
-		c.keys = append(c.keys, ck)
+		c.keys.push(ck)
 		return true
 	})
 	c.index()
@@ -136,12 +132,8 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelS
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
 		return s
 	}
-	s.fallbacks = make([]refAt, 0, min(sizeHint(fv.Raw, 24), sampled))
-	used := 1
 	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
-		s.fallbacks = regrow(s.fallbacks, used, len(fv.Raw))
-		used += len(e.Raw) + 1
 		i++
 		r, ok := ParseRef(e.Str)
 		if e.Type != gjson.String || !ok {
@@ -154,7 +146,7 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelS
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
-		s.fallbacks = append(s.fallbacks, newRefAt(e.Str, r, fp, i))
+		s.fallbacks.push(newRefAt(e.Str, r, fp, i))
 		return true
 	})
 	return s
@@ -182,12 +174,8 @@ func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error
 		return p
 	}
 	p.rowsAt = true
-	p.rows = make([]catalogRow, 0, min(sizeHint(mv.Raw, 32), sampled))
-	used := 1
 	mv.ForEach(func(_, e gjson.Result) bool {
-		p.rows = regrow(p.rows, used, len(mv.Raw))
-		used += len(e.Raw) + 1
-		i := int32(len(p.rows))
+		i := int32(p.rows.len())
 		row := catalogRow{prevA: -1, prevB: -1}
 		switch {
 		case !e.IsObject():
@@ -206,7 +194,7 @@ func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error
 			}
 			row.setID(idv.Str, p.name)
 		}
-		p.rows = append(p.rows, row)
+		p.rows.push(row)
 		return true
 	})
 	p.index()
@@ -345,14 +333,4 @@ func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {
 		}
 		return true
 	})
-}
-
-// sizeHint estimates how many members a JSON container of raw holds,
-// at perMember bytes each, to size its index once.
-func sizeHint(raw string, perMember int) int {
-	n := len(raw) / perMember
-	if n > 1<<16 {
-		n = 1 << 16
-	}
-	return n
 }

@@ -227,6 +227,7 @@ func FuzzBuildIndexMatchesGJSON(f *testing.F) {
 		`{}`, `[]`, `{"agents":1}`, `{"agents":{"defaults":{"model":"anthropic/a","models":{"anthropic/a":{"agentRuntime":{"id":"codex"}}}}}}`,
 		`{"agents":{"defaults":{"model":{"fallbacks":["openai/x",3,"anthropic/b"],"primary":"anthropic/a"}},"entries":{"b":{"model":"x/y"},"a":1}},"models":{"providers":{"anthropic":{"models":[{"id":"a"},"b",{"id":" anthropic/c ","agentRuntime":[]}],"agentRuntime":{"id":"auto"}}}},"plugins":{"entries":{"codex":{"enabled":true},"Openai":{}}}}`,
 		`{"\u0061gents":{"list":[],"ownership":"explicit"},"models":{"providers":[]},"plugins":{"entries":[]}}`,
+		`{"agents":{"entries":{"a":{},"b":2,"\u0063":3,"d":null}}}`,
 	} {
 		f.Add(s)
 	}

@@ -36,6 +36,13 @@ func shapeErrors(root gjson.Result) []error {
 // and agents' defaults and entries (the first of each key), so that a
 // caller that reads them anyway does not scan the document again.
 func agentsShapeErrors(agents, defaults, entries gjson.Result) []error {
+	return agentsShapeErrorsOf(agents, defaults, entries, entryShapeErrors)
+}
+
+// agentsShapeErrorsOf is [agentsShapeErrors] with the refusals of the
+// entries object's members given by entryErrs, for a caller that found
+// them while it read the entries (buildIndex).
+func agentsShapeErrorsOf(agents, defaults, entries gjson.Result, entryErrs func(entries gjson.Result) []error) []error {
 	if !agents.Exists() {
 		return nil
 	}
@@ -52,16 +59,29 @@ func agentsShapeErrors(agents, defaults, entries gjson.Result) []error {
 	if !entries.IsObject() {
 		return append(errs, invalid("RES-2", pathEntries, "agents.entries must be an object keyed by Agent ID"))
 	}
+	return append(errs, entryErrs(entries)...)
+}
+
+// entryShapeErrors refuses each member of the agents.entries object
+// entries that is not an object (RES-2), the first of each Agent ID, in
+// document order.
+func entryShapeErrors(entries gjson.Result) []error {
+	var errs []error
 	seen := map[string]bool{}
 	entries.ForEach(func(k, v gjson.Result) bool {
 		if id := k.String(); !seen[id] {
 			seen[id] = true
 			if !v.IsObject() {
-				p := pathEntries.Key(id)
-				errs = append(errs, invalid("RES-2", p, "%s must be an object", p))
+				errs = append(errs, entryShapeError(id))
 			}
 		}
 		return true
 	})
 	return errs
+}
+
+// entryShapeError is the RES-2 refusal of the entry id.
+func entryShapeError(id string) error {
+	p := pathEntries.Key(id)
+	return invalid("RES-2", p, "%s must be an object", p)
 }

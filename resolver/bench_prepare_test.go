@@ -1,0 +1,36 @@
+package resolver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// BenchmarkPrepareUser measures Prepare alone on the documents of the
+// paired benchmarks (internal/bench), compacted as compile.Load leaves
+// them, so its profile is the share of the user's path Prepare takes.
+func BenchmarkPrepareUser(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range []int{40, 1000} {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, d.Make(n)); err != nil {
+				b.Fatal(err)
+			}
+			doc := occkit.MustParseDocument(buf.String())
+			if err := Prepare(doc).Err(); err != nil {
+				b.Fatalf("%s/%d does not prepare: %v", d.Name, n, err)
+			}
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(buf.Len()))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					Prepare(doc)
+				}
+			})
+		}
+	}
+}
