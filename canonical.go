@@ -100,10 +100,12 @@ type canon struct {
 	// each is, as stacks like members.
 	keys []byte
 	decs []decodedKey
-	// ranks, work and scratch are reorder's buffers.
+	// ranks, work and scratch are reorder's buffers, and small its
+	// scratch for a small object.
 	ranks   []memberRank
 	work    []memberWork
 	scratch []byte
+	small   [512]byte
 	// wantPlaces asks for places: those of the root object's members in
 	// out, when the root is an object.
 	wantPlaces bool
@@ -312,6 +314,22 @@ type memberWork struct {
 func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 	k := len(ms)
 	order := c.sortMembers(ms)
+	if size := c.n - at; size <= len(c.small) {
+		// Small (most objects): copied out whole and back in order.
+		copy(c.small[:size], c.out[at:c.n])
+		dest := at
+		for p, r := range order {
+			m := &ms[r.i]
+			if p > 0 {
+				c.out[dest] = ','
+				dest++
+			}
+			n := copy(c.out[dest:], c.small[m.start-at:m.end-at])
+			m.start, m.end = dest, dest+n
+			dest += n
+		}
+		return order
+	}
 	if cap(c.work) < k+1 {
 		c.work = make([]memberWork, 0, max(k+1, 2*cap(c.work), 16))
 	}
