@@ -50,9 +50,18 @@ func Canonical(d Document) []byte {
 // the root is an object, the places of its members in it.
 func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	src := d.bytes()
-	c := canon{src: src, out: make([]byte, 0, len(src)), wantPlaces: withPlaces}
+	// A Document's canonical form is as long as it is unless an escape
+	// or a number is spelled otherwise (always so for compile.Load's
+	// output): the output is sized once.
+	c := canon{src: src, out: make([]byte, len(src)), wantPlaces: withPlaces}
 	c.value(0)
-	return c.out, c.places, c.places.obj
+	out := c.out[:c.n:c.n]
+	if len(c.out)-c.n > c.n/8 {
+		// Much shorter than its source (or grown past it): the
+		// Document keeps only its own bytes.
+		out = bytes.Clone(out)
+	}
+	return out, c.places, c.places.obj
 }
 
 // CanonicalDocument is [Canonical] as a Document. Canonicalizing a valid,
@@ -74,39 +83,93 @@ func CanonicalDigest(d Document) string {
 }
 
 // canon canonicalizes compact, valid JSON (the invariant of a Document).
+//
+// The bytes written are out[:n]: out is sized once and written by index,
+// and the slice is stored again only when it grows, so that writing costs
+// no write barrier while the collector runs (as it does for much of a
+// large document's pass). The members stack is kept the same way.
 type canon struct {
-	src     []byte
-	out     []byte
-	scratch []byte
-	// members is a stack shared by every object level: an object's members
-	// are members[base:] while it is being written.
+	src []byte
+	out []byte
+	n   int
+	// members is a stack shared by every object level: an object's
+	// members are members[base:nm] while it is being written.
 	members []canonMember
-	// keys holds the decoded keys that held an escape, as a stack like
-	// members.
+	nm      int
+	// keys holds the decoded keys that held an escape, and decs where
+	// each is, as stacks like members.
 	keys []byte
-	// ranks and sorted are sortMembers' buffers for large objects.
-	ranks  []memberRank
-	sorted []canonMember
+	decs []decodedKey
+	// ranks, work and scratch are reorder's buffers, and small its
+	// scratch for a small object.
+	ranks   []memberRank
+	work    []memberWork
+	scratch []byte
+	small   [512]byte
 	// wantPlaces asks for places: those of the root object's members in
 	// out, when the root is an object.
 	wantPlaces bool
 	places     rootPlaces
 }
 
-// canonMember is one member written to out. It holds no pointer, so a
-// large object's members cost the collector nothing.
+// canonMember is one member written to out: "key":value is out[start:end].
+// Its decoded key is out[start+1:start+1+key] when it held no escape
+// (it is then its own canonical form), else (key negative) the decoded
+// key decs[^key] locates. It holds no pointer, so a large object's
+// members cost the collector nothing.
 type canonMember struct {
-	ks, ke     int  // the decoded key: src[ks:ke], or keys[ks:ke] when dec
-	dec        bool // the key held an escape
-	start, end int  // "key":value in out
+	start, end, key int
 }
+
+// decodedKey locates a decoded key in canon.keys.
+type decodedKey struct{ ks, ke int }
 
 // key is m's decoded key.
 func (c *canon) key(m *canonMember) []byte {
-	if m.dec {
-		return c.keys[m.ks:m.ke]
+	if m.key >= 0 {
+		return c.out[m.start+1 : m.start+1+m.key]
 	}
-	return c.src[m.ks:m.ke]
+	d := c.decs[^m.key]
+	return c.keys[d.ks:d.ke]
+}
+
+// grow makes room for k more bytes in out.
+func (c *canon) grow(k int) {
+	out := make([]byte, max(2*len(c.out), c.n+k, 64))
+	copy(out, c.out[:c.n])
+	c.out = out
+}
+
+// put writes the byte b.
+func (c *canon) put(b byte) {
+	if c.n == len(c.out) {
+		c.grow(1)
+	}
+	c.out[c.n] = b
+	c.n++
+}
+
+// write writes b.
+func (c *canon) write(b []byte) {
+	if len(c.out)-c.n < len(b) {
+		c.grow(len(b))
+	}
+	c.n += copy(c.out[c.n:], b)
+}
+
+// appended takes out, the output written so far with something appended
+// to it.
+func (c *canon) appended(out []byte) {
+	c.n, c.out = len(out), out[:cap(out)]
+}
+
+// push puts m on the members stack.
+func (c *canon) push(m canonMember) {
+	if c.nm == len(c.members) {
+		c.members = append(c.members, make([]canonMember, max(len(c.members), 16))...)
+	}
+	c.members[c.nm] = m
+	c.nm++
 }
 
 // value writes the canonical form of the value at src[i:] and returns the
@@ -116,16 +179,16 @@ func (c *canon) value(i int) int {
 	case '{':
 		return c.object(i)
 	case '[':
-		c.out = append(c.out, '[')
+		c.put('[')
 		i++
 		for first := true; c.src[i] != ']'; first = false {
 			if !first {
-				c.out = append(c.out, ',')
+				c.put(',')
 				i++ // ','
 			}
 			i = c.value(i)
 		}
-		c.out = append(c.out, ']')
+		c.put(']')
 		return i + 1
 	case '"':
 		return c.string(i)
@@ -137,16 +200,16 @@ func (c *canon) value(i int) int {
 		if json5.IsCanonicalNumber(c.src[i:j]) {
 			// Already in its canonical form (every number a Document
 			// loaded by compile.Load holds): copied as it is.
-			c.out = append(c.out, c.src[i:j]...)
+			c.write(c.src[i:j])
 			return j
 		}
 		if b := c.src[i]; b == '-' || b >= '0' && b <= '9' {
-			if out, ok := json5.AppendCanonicalNumber(c.out, c.src[i:j]); ok {
-				c.out = out
+			if out, ok := json5.AppendCanonicalNumber(c.out[:c.n], c.src[i:j]); ok {
+				c.appended(out)
 				return j
 			}
 		}
-		c.out = append(c.out, c.src[i:j]...)
+		c.write(c.src[i:j])
 		return j
 	}
 }
@@ -154,85 +217,227 @@ func (c *canon) value(i int) int {
 func isDelim(b byte) bool { return b == ',' || b == '}' || b == ']' }
 
 func (c *canon) object(i int) int {
-	base := len(c.out)
-	c.out = append(c.out, '{')
+	base := c.n
+	c.put('{')
 	i++
-	mbase, kbase := len(c.members), len(c.keys)
+	mbase, kbase, dbase := c.nm, len(c.keys), len(c.decs)
 	sorted := true
 	for c.src[i] != '}' {
-		if len(c.members) > mbase {
+		if c.nm > mbase {
 			i++ // ','
-			c.out = append(c.out, ',')
+			c.put(',')
 		}
-		m := canonMember{start: len(c.out)}
+		m := canonMember{start: c.n}
 		end := c.writeKey(i, &m)
-		c.out = append(c.out, ':')
+		c.put(':')
 		i = c.value(end + 1) // skip ':'
-		m.end = len(c.out)
-		if n := len(c.members); n > mbase && compareUTF16(c.key(&c.members[n-1]), c.key(&m)) > 0 {
+		m.end = c.n
+		if sorted && c.nm > mbase && compareUTF16(c.key(&c.members[c.nm-1]), c.key(&m)) > 0 {
 			sorted = false
 		}
-		c.members = append(c.members, m)
+		c.push(m)
 	}
-	members := c.members[mbase:]
+	members := c.members[mbase:c.nm]
+	var order []memberRank
 	if !sorted {
-		// The members move into key order through scratch. Inner
-		// objects come first, so it grows with the objects; once one
-		// is a good part of the document, it takes room for all of it
-		// rather than growing again for each enclosing object.
-		if need := len(c.out) - base; cap(c.scratch) < need {
-			c.scratch = make([]byte, 0, max(need, min(len(c.src), 2*need)))
-		}
-		c.scratch = append(c.scratch[:0], c.out[base+1:]...)
-		off := base + 1
-		c.sortMembers(members)
-		c.out = c.out[:base+1]
-		for k, m := range members {
-			if k > 0 {
-				c.out = append(c.out, ',')
-			}
-			start := len(c.out)
-			c.out = append(c.out, c.scratch[m.start-off:m.end-off]...)
-			members[k].start, members[k].end = start, len(c.out)
-		}
+		order = c.reorder(base+1, members)
 	}
 	if base == 0 && c.wantPlaces {
 		// The root object (the only one written at the start of out).
-		c.places = c.rootPlaces(members)
+		c.places = c.rootPlaces(members, order)
 	}
-	c.members, c.keys = c.members[:mbase], c.keys[:kbase]
-	c.out = append(c.out, '}')
+	c.nm, c.keys, c.decs = mbase, c.keys[:kbase], c.decs[:dbase]
+	if len(members) >= largeObject {
+		c.release()
+	}
+	c.put('}')
 	return i + 1
 }
 
-// rootPlaces are the places of the root object's members ms, written in
-// key order. Keys are unique unless two neighbours in that order decode
-// alike.
-func (c *canon) rootPlaces(ms []canonMember) rootPlaces {
+// largeObject is how many members make an object whose buffers are let go
+// once it is written.
+const largeObject = 256
+
+// release lets the collector have the buffers a large object grew, once it
+// is written: the objects around a catalog are most often small, and the
+// root is reordered last, while the whole output is held, so that the
+// canonical form's peak is its output and little more.
+func (c *canon) release() {
+	c.ranks, c.work, c.scratch = nil, nil, nil
+	members := make([]canonMember, max(2*c.nm, 16))
+	copy(members, c.members[:c.nm])
+	c.members = members
+}
+
+// rootPlaces are the places of the root object's members ms, in key
+// order: order's when it is given, else theirs. Keys are unique unless
+// two neighbours in that order decode alike.
+func (c *canon) rootPlaces(ms []canonMember, order []memberRank) rootPlaces {
 	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, len(ms))}
+	var prev *canonMember
 	for k := range ms {
 		m := &ms[k]
+		if order != nil {
+			m = &ms[order[k].i]
+		}
 		p.members[k] = memberPlace{key: m.start, value: skipString(c.out, m.start) + 1, end: m.end}
-		if k > 0 && bytes.Equal(c.key(&ms[k-1]), c.key(m)) {
+		if prev != nil && bytes.Equal(c.key(prev), c.key(m)) {
 			p.unique = false
 		}
+		prev = m
 	}
 	return p
 }
 
-// sortMembers puts ms in key order. Keys are distinct (a Document has no
-// repeated key, and the decoded keys compare), so any sort gives the one
-// order; the position breaks ties all the same, so it stays
-// deterministic. Most objects are small: they take an insertion sort,
-// without a call per comparison.
-func (c *canon) sortMembers(ms []canonMember) {
-	if len(ms) <= 12 {
-		for i := 1; i < len(ms); i++ {
-			for j := i; j > 0 && compareUTF16(c.key(&ms[j]), c.key(&ms[j-1])) < 0; j-- {
-				ms[j], ms[j-1] = ms[j-1], ms[j]
+// memberWork is what reorder knows of one member of an object: its place
+// in key order (pos), the weight of the heaviest run ending with it and
+// the member before it in that run (at, prev), whether it is in the run
+// kept (kept) and then, once the run is chosen, where it goes (at again);
+// tree is a node of the tree over places that finds the best run to
+// extend.
+type memberWork struct {
+	at              int
+	pos, prev, tree int32
+	kept            bool
+}
+
+// reorder moves the members ms of an object, written in document order
+// from out[at:], into key order, and returns that order (the member in
+// each place). The heaviest subsequence of members (in bytes) that is
+// already in key order stays in out, each member moving at most by the
+// others' length (and often not at all: the root's large sections); only
+// the rest go out to scratch and back. Scratch is then what an author
+// wrote out of order, often a small part of the object (a catalog
+// numbered model-0 … model-999 keeps its 900 three-digit keys in order),
+// where copying the whole object out and back would take a second buffer
+// as large as the document for the root.
+func (c *canon) reorder(at int, ms []canonMember) []memberRank {
+	k := len(ms)
+	order := c.sortMembers(ms)
+	if size := c.n - at; size <= len(c.small) {
+		// Small (most objects): copied out whole and back in order.
+		copy(c.small[:size], c.out[at:c.n])
+		dest := at
+		for p, r := range order {
+			m := &ms[r.i]
+			if p > 0 {
+				c.out[dest] = ','
+				dest++
+			}
+			n := copy(c.out[dest:], c.small[m.start-at:m.end-at])
+			m.start, m.end = dest, dest+n
+			dest += n
+		}
+		return order
+	}
+	if cap(c.work) < k+1 {
+		c.work = make([]memberWork, 0, max(k+1, 2*cap(c.work), 16))
+	}
+	w := c.work[:k+1]
+	for p := range order {
+		w[order[p].i].pos = int32(p)
+	}
+	// The heaviest increasing run: the run ending with member i weighs
+	// its length plus the best of a member before it placed before it,
+	// found in a Fenwick tree
+	// over places (node x covers the places below x down to x-(x&-x)),
+	// which holds the member with the best run ending there.
+	for x := range w {
+		w[x].tree = -1
+	}
+	top := int32(-1)
+	for i := range ms {
+		wi := &w[i]
+		wi.kept = false
+		wi.prev = -1
+		for x := int(wi.pos); x > 0; x -= x & -x {
+			if t := w[x].tree; t >= 0 && (wi.prev < 0 || w[t].at > w[wi.prev].at) {
+				wi.prev = t
 			}
 		}
-		return
+		wi.at = ms[i].end - ms[i].start
+		if wi.prev >= 0 {
+			wi.at += w[wi.prev].at
+		}
+		for x := int(wi.pos) + 1; x <= k; x += x & -x {
+			if t := w[x].tree; t < 0 || wi.at > w[t].at {
+				w[x].tree = int32(i)
+			}
+		}
+		if top < 0 || wi.at > w[top].at {
+			top = int32(i)
+		}
+	}
+	for i := top; i >= 0; i = w[i].prev {
+		w[i].kept = true
+	}
+	// Where each member goes, and the others out to scratch.
+	need, dest := 0, at
+	for _, r := range order {
+		m := &ms[r.i]
+		w[r.i].at = dest
+		dest += m.end - m.start + 1
+		if !w[r.i].kept {
+			need += m.end - m.start
+		}
+	}
+	if cap(c.scratch) < need {
+		c.scratch = make([]byte, max(need, 2*cap(c.scratch)))
+	}
+	scratch := c.scratch[:need]
+	off := 0
+	for i := range ms {
+		if !w[i].kept {
+			off += copy(scratch[off:], c.out[ms[i].start:ms[i].end])
+		}
+	}
+	// The kept members in their order: those that move toward the start
+	// first to last, then those that move toward the end last to first,
+	// so that none is written over before it has moved (copy is
+	// memmove).
+	for i := range ms {
+		if m := &ms[i]; w[i].kept && w[i].at < m.start {
+			copy(c.out[w[i].at:], c.out[m.start:m.end])
+		}
+	}
+	for i := k - 1; i >= 0; i-- {
+		if m := &ms[i]; w[i].kept && w[i].at > m.start {
+			copy(c.out[w[i].at:], c.out[m.start:m.end])
+		}
+	}
+	off = 0
+	for i := range ms {
+		m := &ms[i]
+		n := m.end - m.start
+		if !w[i].kept {
+			off += copy(c.out[w[i].at:w[i].at+n], scratch[off:])
+		}
+		m.start, m.end = w[i].at, w[i].at+n
+		if m.start > at {
+			c.out[m.start-1] = ','
+		}
+	}
+	return order
+}
+
+// sortMembers returns the members ms in key order (each rank's i).
+// Keys are distinct (a Document has no repeated key, and the decoded
+// keys compare), so any sort gives the one order; the position breaks
+// ties all the same, so it stays deterministic. Most objects are small:
+// they take an insertion sort, without a call per comparison.
+func (c *canon) sortMembers(ms []canonMember) []memberRank {
+	if cap(c.ranks) < len(ms) {
+		c.ranks = make([]memberRank, 0, max(len(ms), 2*cap(c.ranks), 16))
+	}
+	rs := c.ranks[:len(ms)]
+	if len(ms) <= 12 {
+		for i := range rs {
+			rs[i] = memberRank{i: int32(i)}
+			for j := i; j > 0 && compareUTF16(c.key(&ms[rs[j].i]), c.key(&ms[rs[j-1].i])) < 0; j-- {
+				rs[j], rs[j-1] = rs[j-1], rs[j]
+			}
+		}
+		return rs
 	}
 	// A large object sorts ranks: eight bytes of each key from where the
 	// keys first differ (a catalog's keys share a long "provider/model-"
@@ -242,14 +447,10 @@ func (c *canon) sortMembers(ms []canonMember) {
 	for k := 1; k < len(ms) && common > 0; k++ {
 		common = commonPrefix(first[:common], c.key(&ms[k]))
 	}
-	if cap(c.ranks) < len(ms) {
-		c.ranks = make([]memberRank, 0, len(ms))
-	}
-	c.ranks = c.ranks[:0]
 	for k := range ms {
-		c.ranks = append(c.ranks, memberRank{utf16Rank(c.key(&ms[k])[common:]), k})
+		rs[k] = memberRank{utf16Rank(c.key(&ms[k])[common:]), int32(k)}
 	}
-	slices.SortFunc(c.ranks, func(a, b memberRank) int {
+	slices.SortFunc(rs, func(a, b memberRank) int {
 		switch {
 		case a.rank < b.rank:
 			return -1
@@ -259,22 +460,15 @@ func (c *canon) sortMembers(ms []canonMember) {
 		if k := compareUTF16(c.key(&ms[a.i]), c.key(&ms[b.i])); k != 0 {
 			return k
 		}
-		return a.i - b.i
+		return int(a.i - b.i)
 	})
-	if cap(c.sorted) < len(ms) {
-		c.sorted = make([]canonMember, 0, len(ms))
-	}
-	c.sorted = c.sorted[:0]
-	for _, r := range c.ranks {
-		c.sorted = append(c.sorted, ms[r.i])
-	}
-	copy(ms, c.sorted)
+	return rs
 }
 
 // memberRank is a member (its index) and the rank of its key.
 type memberRank struct {
 	rank uint64
-	i    int
+	i    int32
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.
@@ -326,9 +520,9 @@ func utf16Rank(s []byte) uint64 {
 func (c *canon) string(i int) int {
 	end, s, escaped := c.strEscaped(i)
 	if escaped {
-		c.out = appendCanonicalString(c.out, s)
+		c.appended(appendCanonicalString(c.out[:c.n], s))
 	} else {
-		c.out = append(c.out, c.src[i:end]...)
+		c.write(c.src[i:end])
 	}
 	return end
 }
@@ -338,14 +532,14 @@ func (c *canon) string(i int) int {
 func (c *canon) writeKey(i int, m *canonMember) int {
 	end, s, escaped := c.strEscaped(i)
 	if !escaped {
-		c.out = append(c.out, c.src[i:end]...)
-		m.ks, m.ke = i+1, end-1
+		c.write(c.src[i:end])
+		m.key = end - i - 2
 		return end
 	}
-	c.out = appendCanonicalString(c.out, s)
-	m.ks, m.dec = len(c.keys), true
+	c.appended(appendCanonicalString(c.out[:c.n], s))
+	m.key = ^len(c.decs)
+	c.decs = append(c.decs, decodedKey{len(c.keys), len(c.keys) + len(s)})
 	c.keys = append(c.keys, s...)
-	m.ke = len(c.keys)
 	return end
 }
 
@@ -353,7 +547,9 @@ func (c *canon) writeKey(i int, m *canonMember) int {
 // it, its decoded value (the raw bytes when nothing needs decoding) and
 // whether it holds an escape.
 func (c *canon) strEscaped(i int) (int, []byte, bool) {
-	j := i + 1
+	// The plain run ends at the closing quote or at an escape (a
+	// Document's strings hold no control character).
+	j := json5.PlainEnd(c.src, i+1)
 	escaped := false
 	for c.src[j] != '"' {
 		if c.src[j] == '\\' {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/rand"
 	"reflect"
 	"slices"
 	"sort"
@@ -327,5 +328,80 @@ func TestCompareUTF16Property(t *testing.T) {
 		if (got < 0) != (want < 0) || (got == 0) != (want == 0) {
 			t.Fatalf("compareUTF16(%q, %q) = %d, UTF-16 order %d", a, b, got, want)
 		}
+	})
+}
+
+// TestCanonicalReorderProperty: objects whose members are written in any
+// order, from sorted but for a few moved members (where most stay in
+// place and the moved ones cross them both ways) to shuffled, with values
+// of very different lengths (a large section beside small ones) and
+// nested objects of the same kind, canonicalize as encoding/json writes
+// the decoded value (its keys sorted, which for these ASCII and é keys is
+// also UTF-16 order), and the canonical document's root places are the
+// ones gjson reads.
+func TestCanonicalReorderProperty(t *testing.T) {
+	var object func(t *rapid.T, depth int) string
+	object = func(t *rapid.T, depth int) string {
+		keys := rapid.SliceOfNDistinct(rapid.StringMatching(`(model-|é)?[a-d0-9\\"]{0,3}`), 0, 40, rapid.ID[string]).Draw(t, "keys")
+		sort.Strings(keys)
+		switch rapid.IntRange(0, 2).Draw(t, "order") {
+		case 0: // sorted but for a few members moved elsewhere
+			for n := rapid.IntRange(0, 3).Draw(t, "moves"); n > 0 && len(keys) > 1; n-- {
+				from, to := rapid.IntRange(0, len(keys)-1).Draw(t, "from"), rapid.IntRange(0, len(keys)-1).Draw(t, "to")
+				k := keys[from]
+				keys = slices.Insert(slices.Delete(keys, from, from+1), to, k)
+			}
+		case 1:
+			slices.Reverse(keys)
+		default:
+			seed := rapid.Int64().Draw(t, "seed")
+			r := rand.New(rand.NewSource(seed))
+			r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		}
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k)
+			b.Write(kb)
+			b.WriteByte(':')
+			if depth < 2 && rapid.IntRange(0, 4).Draw(t, "nested") == 0 {
+				b.WriteString(object(t, depth+1))
+				continue
+			}
+			// Mostly short values, now and then a long one.
+			n := rapid.IntRange(0, 8).Draw(t, "len")
+			if rapid.IntRange(0, 5).Draw(t, "long") == 0 {
+				n = rapid.IntRange(100, 3000).Draw(t, "long len")
+			}
+			vb, _ := json.Marshal(strings.Repeat(string(rune('a'+i%26)), n))
+			b.Write(vb)
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		d := MustParseDocument(object(t, 0))
+		var v any
+		if err := json.Unmarshal(d.bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		wantBytes := bytes.TrimSuffix(want.Bytes(), []byte("\n"))
+		if got := Canonical(d); !bytes.Equal(got, wantBytes) {
+			t.Fatalf("Canonical(%s)\n got %s\nwant %s", d, got, wantBytes)
+		}
+		cd := CanonicalDocument(d)
+		if !bytes.Equal(cd.bytes(), wantBytes) {
+			t.Fatalf("CanonicalDocument(%s)\n got %s\nwant %s", d, cd, wantBytes)
+		}
+		checkIndex(t, cd, "CanonicalDocument")
 	})
 }

@@ -53,6 +53,12 @@ func plainEnd(s []byte, j int) int {
 	return j
 }
 
+// PlainEnd is the offset of the first byte at or after j that is a
+// double quote, a backslash or a control character, or len(s): where the
+// plain run of a JSON string's text from j ends. It reads eight bytes at
+// a time.
+func PlainEnd(s []byte, j int) int { return plainEnd(s, j) }
+
 // valueStart marks the bytes that start a value parser.fast reads.
 var valueStart = func() (t [256]bool) {
 	for _, c := range []byte("{[\"-0123456789tfn") {
