@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // channelSettings are the keys of channels that are settings of every
@@ -32,21 +33,13 @@ var channelSettings = []string{"defaults", "modelByChannel"}
 // state directory sees (the release's own plugins): a plugin installed on
 // the host by hand is not known.
 func (c *Contract) channelIssues(w reading) []error {
-	root := gjson.Parse(w.src)
-	var channels, plugins gjson.Result
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch keyOf(k) {
-		case "channels":
-			if !channels.Exists() {
-				channels = v
-			}
-		case "plugins":
-			if !plugins.Exists() {
-				plugins = v
-			}
-		}
-		return true
-	})
+	channels, plugins := rootSections(w)
+	return c.channelIDIssues(channels, plugins)
+}
+
+// channelIDIssues refuses the unknown channel ids of the document's
+// channels and plugins sections (see channelIssues).
+func (c *Contract) channelIDIssues(channels, plugins gjson.Result) []error {
 	if paths := plugins.Get("load.paths"); !channels.IsObject() || paths.IsArray() && len(paths.Array()) > 0 {
 		return nil
 	}
@@ -70,6 +63,40 @@ func (c *Contract) channelIssues(w reading) []error {
 		return true
 	})
 	return issues
+}
+
+// rootSections is the first channels and plugins members of the
+// document's root, or missing results. It reads the root's members from
+// the schema walk's outline when the walk recorded the root, else scans
+// them in place; either way only the two values are parsed, not the
+// catalogs beside them.
+func rootSections(w reading) (channels, plugins gjson.Result) {
+	var found [2]bool
+	take := func(key string, start, end int) {
+		switch key {
+		case "channels":
+			if !found[0] {
+				found[0], channels = true, gjson.Parse(w.src[start:end])
+			}
+		case "plugins":
+			if !found[1] {
+				found[1], plugins = true, gjson.Parse(w.src[start:end])
+			}
+		}
+	}
+	at := len(w.src) - len(strings.TrimLeft(w.src, " \t\r\n"))
+	if members, ok := w.outline.Members(at); ok {
+		for _, m := range members {
+			take(m.Key, m.Start, m.End)
+		}
+		return channels, plugins
+	}
+	jsonwalk.Members(w.src, at, func(key string, escaped bool, at int) int {
+		end := jsonwalk.Skip(w.src, at)
+		take(jsonwalk.JS{}.Decode(key, escaped), at, end)
+		return end
+	})
+	return channels, plugins
 }
 
 // knownChannel reports whether the release accepts the trimmed channel

@@ -31,3 +31,24 @@ func TestFloat(t *testing.T) {
 		}
 	})
 }
+
+// TestPlainDecodes: a literal strPlain calls plain decodes, under both
+// policies, to the bytes between its quotes, which is what the walker
+// takes for it without asking the policy (walker.decode); strings drawn
+// with escapes, quotes, controls and non-ASCII bytes.
+func TestPlainDecodes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		body := rapid.StringOfN(rapid.SampledFrom([]rune{'a', 'Z', ' ', '\t', '\x01', '\\', '"', 'é', '\u2028', 0x7f}), 0, 80, -1).Draw(t, "body")
+		lit := `"` + body + `"`
+		end, esc, plain := strPlain(lit, 0)
+		if !plain {
+			return
+		}
+		raw := lit[:end]
+		for name, got := range map[string]string{"JS": JS{}.Decode(raw, esc), "Exact": Exact{}.Decode(raw, esc)} {
+			if want := raw[1 : len(raw)-1]; got != want {
+				t.Fatalf("%s.Decode(%q) = %q, the walker takes %q", name, raw, got, want)
+			}
+		}
+	})
+}

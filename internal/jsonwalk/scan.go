@@ -1,6 +1,9 @@
 package jsonwalk
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // The scanner reads JSON text in place. Every function takes the text and
 // an offset and returns an offset; none allocates. Input that is not JSON
@@ -21,20 +24,72 @@ func ws(s string, i int) int {
 }
 
 // str scans the string literal at i (s[i] is '"') and returns the offset
-// after its closing quote and whether it holds an escape. The first bytes
-// are read one by one, as most strings of a configuration are short; the
-// rest of a longer string is searched with IndexByte, which reads many
-// bytes a step: its closing quote is the first quote that no odd run of
-// backslashes escapes.
+// after its closing quote and whether it holds an escape.
 func str(s string, i int) (end int, escaped bool) {
+	end, escaped, _ = strPlain(s, i)
+	return end, escaped
+}
+
+// Masks of a word of eight bytes read in place (SWAR).
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// matches has the high bit set in the lowest byte of x that is b (and
+// maybe in bytes above it, never below): borrows only run upwards.
+func matches(x, b uint64) uint64 {
+	y := x ^ (lowBits * b)
+	return (y - lowBits) &^ y & highBits
+}
+
+// word is the eight bytes of s from j, the first in the lowest byte.
+func word(s string, j int) uint64 {
+	_ = s[j+7]
+	return uint64(s[j]) | uint64(s[j+1])<<8 | uint64(s[j+2])<<16 | uint64(s[j+3])<<24 |
+		uint64(s[j+4])<<32 | uint64(s[j+5])<<40 | uint64(s[j+6])<<48 | uint64(s[j+7])<<56
+}
+
+// plainSpan is how far into a literal strPlain tells plain text from the
+// rest: most strings of a configuration are shorter.
+const plainSpan = 64
+
+// strPlain is str that also reports whether the literal is plain: closed,
+// without an escape and all ASCII, so that every policy decodes it to the
+// bytes between its quotes. A literal longer than plainSpan is not
+// reported plain (its decoding is the policy's). The first bytes are read
+// eight at a time; the rest of a longer string is searched with
+// IndexByte, which reads many bytes a step: its closing quote is the
+// first quote that no odd run of backslashes escapes.
+func strPlain(s string, i int) (end int, escaped, plain bool) {
 	j := i + 1
-	for n := min(len(s), j+32); j < n; j++ {
+	var high uint64 // the bytes read, or-ed: a high bit is a non-ASCII byte
+	for j+8 <= len(s) && j-i <= plainSpan {
+		x := word(s, j)
+		m := matches(x, '"') | matches(x, '\\')
+		if m == 0 {
+			high |= x
+			j += 8
+			continue
+		}
+		k := bits.TrailingZeros64(m) >> 3
+		high |= x & (1<<(8*k) - 1)
+		j += k
+		if s[j] == '"' {
+			return j + 1, escaped, !escaped && high&highBits == 0
+		}
+		escaped = true
+		j += 2
+	}
+	for n := min(len(s), i+1+plainSpan+8); j < n; j++ {
 		switch s[j] {
 		case '"':
-			return j + 1, escaped
+			return j + 1, escaped, !escaped && high&highBits == 0
 		case '\\':
 			escaped = true
 			j++
+		default:
+			high |= uint64(s[j])
 		}
 	}
 	for j < len(s) {
@@ -48,11 +103,11 @@ func str(s string, i int) (end int, escaped bool) {
 			bs++
 		}
 		if bs%2 == 0 {
-			return q + 1, escaped || strings.IndexByte(s[i+1:q], '\\') >= 0
+			return q + 1, escaped || strings.IndexByte(s[i+1:q], '\\') >= 0, false
 		}
 		j = q + 1
 	}
-	return len(s), escaped || strings.IndexByte(s[min(i+1, len(s)):], '\\') >= 0
+	return len(s), escaped || strings.IndexByte(s[min(i+1, len(s)):], '\\') >= 0, false
 }
 
 // StringEnd scans the string literal at i (s[i] is '"') and returns the
@@ -151,15 +206,22 @@ func next(s string, end int, close byte) (at int, done bool) {
 // holds an escape, and the offset of the member's value; value is -1 when
 // no key and colon are at i.
 func key(s string, i int) (lit string, escaped bool, value int) {
+	lit, escaped, _, value = keyPlain(s, i)
+	return lit, escaped, value
+}
+
+// keyPlain is key that also reports whether the key's literal is plain
+// (see strPlain).
+func keyPlain(s string, i int) (lit string, escaped, plain bool, value int) {
 	if i >= len(s) || s[i] != '"' {
-		return "", false, -1
+		return "", false, false, -1
 	}
-	end, escaped := str(s, i)
+	end, escaped, plain := strPlain(s, i)
 	j := ws(s, end)
 	if j >= len(s) || s[j] != ':' {
-		return "", false, -1
+		return "", false, false, -1
 	}
-	return s[i:end], escaped, ws(s, j+1)
+	return s[i:end], escaped, plain, ws(s, j+1)
 }
 
 // Members calls fn for each member of the object at i (after any

@@ -12,8 +12,8 @@ import (
 // read meets a backslash, on any text, unterminated literals included.
 func TestStringEnd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := `"` + rapid.StringOfN(rapid.SampledFrom([]rune{'a', 'a', 'a', '\\', '"', 'é'}), 0, 120, -1).Draw(t, "s")
-		want, esc := len(s), false
+		s := `"` + rapid.StringOfN(rapid.SampledFrom([]rune{'a', 'a', 'a', 'a', 'a', 'a', '\\', '"', 'é'}), 0, 160, -1).Draw(t, "s")
+		want, esc, closed := len(s), false, false
 		for i := 1; i < len(s); i++ {
 			if s[i] == '\\' {
 				esc = true
@@ -21,7 +21,7 @@ func TestStringEnd(t *testing.T) {
 				continue
 			}
 			if s[i] == '"' {
-				want = i + 1
+				want, closed = i+1, true
 				break
 			}
 		}
@@ -30,6 +30,13 @@ func TestStringEnd(t *testing.T) {
 		}
 		if end, escaped := StringEnd(s, 0); end != want || escaped != esc {
 			t.Fatalf("StringEnd(%q) = %d, %v; want %d, %v", s, end, escaped, want, esc)
+		}
+		// Plain: closed, no escape, all ASCII; always told within
+		// plainSpan, never claimed of a longer literal.
+		ascii := strings.IndexFunc(s[:want], func(r rune) bool { return r >= 0x80 }) < 0
+		wantPlain := closed && !esc && ascii
+		if _, _, plain := strPlain(s, 0); plain && !wantPlain || want <= plainSpan && plain != wantPlain {
+			t.Fatalf("strPlain(%q) plain = %v; want %v", s, plain, wantPlain)
 		}
 	})
 }

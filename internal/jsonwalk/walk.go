@@ -89,7 +89,9 @@ type Check interface {
 // decodes and what type bits a number literal has.
 type Policy interface {
 	// Decode is the string literal raw (quotes included) decoded;
-	// escaped says whether it holds an escape.
+	// escaped says whether it holds an escape. A literal without an
+	// escape whose bytes are all ASCII must decode to the bytes between
+	// its quotes: the walker takes those for a short one without asking.
 	Decode(raw string, escaped bool) string
 	// NumberType is the type bits of the number literal raw: Number,
 	// Number|Integer, or 0 for a literal the policy does not read as a
@@ -274,10 +276,10 @@ func (w *walker[P]) value(n *Node, i, depth int) (end int, ok bool) {
 		if n.Types != 0 && n.Types&String == 0 {
 			return 0, false
 		}
-		var esc bool
-		end, esc = str(s, i)
+		var esc, plain bool
+		end, esc, plain = strPlain(s, i)
 		if n.Check != nil {
-			decoded = w.p.Decode(s[i:end], esc)
+			decoded = w.decode(s[i:end], esc, plain)
 		}
 	case 't', 'f':
 		kind = Boolean
@@ -384,12 +386,12 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			}
 			return i, true
 		}
-		lit, esc, start := key(s, i)
+		lit, esc, plain, start := keyPlain(s, i)
 		if start < 0 {
 			return 0, false
 		}
 		count++
-		name := w.p.Decode(lit, esc)
+		name := w.decode(lit, esc, plain)
 		if w.out != nil {
 			for b, k := range w.out.Watch {
 				if name == k {
@@ -425,6 +427,16 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 		}
 		i = end
 	}
+}
+
+// decode is the string literal raw decoded as the policy decodes it: a
+// plain literal (see strPlain) is the bytes between its quotes under
+// every policy, without asking it.
+func (w *walker[P]) decode(raw string, escaped, plain bool) string {
+	if plain {
+		return raw[1 : len(raw)-1]
+	}
+	return w.p.Decode(raw, escaped)
 }
 
 // member is what the key name means in n's objects.
