@@ -785,9 +785,23 @@ type envRef struct {
 // documentRefs returns every variable doc references, as OpenClaw would
 // ask its environment for them: ${NAME} in any string value (never in a
 // key), an env SecretRef's id anywhere, and the $NAME shorthand at a
-// credential place. One pass over the bytes finds the first two.
+// credential place. One pass over the bytes finds the first two, and
+// none is needed when the bytes hold no '$', no '\\' and no "source":
+// a string without an escape is its bytes, so none then holds a ${NAME}
+// and no key is "source".
 func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
+	var out []envRef
+	if strings.IndexByte(src, '$') >= 0 || strings.IndexByte(src, '\\') >= 0 || strings.Contains(src, `"source"`) {
+		out = stringRefs(src)
+	}
+	return appendShorthandRefs(out, places)
+}
+
+// stringRefs is the pass of [documentRefs] over the bytes of src: the
+// ${NAME} references of its string values and the ids of its env
+// SecretRefs, each at the offset of the string or key that makes it.
+func stringRefs(src string) []envRef {
 	var out []envRef
 	var names []string
 	// The objects open at i: where each starts and where its "source":
@@ -821,11 +835,11 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		// A string is skipped by jsonwalk's scanner, which searches its
 		// closing quote with IndexByte (many bytes a step).
 		start := i
-		end, _ := jsonwalk.StringEnd(src, start)
+		end, escaped := jsonwalk.StringEnd(src, start)
 		i = end - 1
 		if isKey := i+1 < len(src) && src[i+1] == ':'; isKey {
-			if len(objects) > 0 && jsonStringIs(src[start:i+1], "source") && i+2 < len(src) && src[i+2] == '"' {
-				if vend, _ := jsonwalk.StringEnd(src, i+2); jsonStringIs(src[i+2:vend], "env") {
+			if len(objects) > 0 && i+2 < len(src) && src[i+2] == '"' && jsonStringIs(src[start:i+1], escaped, "source") {
+				if vend, vescaped := jsonwalk.StringEnd(src, i+2); jsonStringIs(src[i+2:vend], vescaped, "env") {
 					objects[len(objects)-1].source = start
 				}
 			}
@@ -833,7 +847,7 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		}
 		// OpenClaw reads the decoded string: a '$' is there when the
 		// literal holds one or an escape (\u0024 is one).
-		if strings.IndexByte(src[start:i], '$') < 0 && strings.IndexByte(src[start:i], '\\') < 0 {
+		if !escaped && strings.IndexByte(src[start:i], '$') < 0 {
 			continue
 		}
 		s := gjson.Parse(src[start : i+1]).Str
@@ -842,6 +856,12 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 			out = append(out, envRef{name: n, off: start})
 		}
 	}
+	return out
+}
+
+// appendShorthandRefs appends the $NAME shorthand references of the
+// places holding a whole string that is one.
+func appendShorthandRefs(out []envRef, places []secretPlace) []envRef {
 	for _, pl := range places {
 		if pl.kind != placeValue || pl.v.Type != gjson.String {
 			continue
@@ -855,9 +875,10 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 }
 
 // jsonStringIs reports whether the JSON string literal lit (quotes
-// included) decodes to s, escapes and all.
-func jsonStringIs(lit, s string) bool {
-	if strings.IndexByte(lit, '\\') < 0 {
+// included), which holds an escape when escaped says so (as
+// [jsonwalk.StringEnd] tells), decodes to s.
+func jsonStringIs(lit string, escaped bool, s string) bool {
+	if !escaped {
 		return len(lit) == len(s)+2 && lit[1:len(lit)-1] == s
 	}
 	return gjson.Parse(lit).Str == s
