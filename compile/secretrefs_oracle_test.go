@@ -175,3 +175,33 @@ func TestDocumentRefsMatchesReference(t *testing.T) {
 		}
 	})
 }
+
+// referenceHeadersKey is headersKey before its first-letter test: the
+// normal form compared whole.
+func referenceHeadersKey(k string) bool {
+	var buf [16]byte
+	return len(k) >= len("headers") && len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
+}
+
+// TestKeyChecksMatchReference: the walk's per-key and per-string tests
+// answer as the full ones, on keys spelled every way a normal form
+// allows (case, separators, runes that lower to ASCII letters, runes
+// that drop out).
+func TestKeyChecksMatchReference(t *testing.T) {
+	parts := []string{"h", "H", "eaders", "EADERS", "headers", "Headers", "-", "_", " ", "0", "\u212a", "\u0130", "\uff28", "é", "ß",
+		"key", "Token", "api", "x", "\xff", "://", "@", "?", "#", ":", "https", "a.b/c", strings.Repeat("y", 30)}
+	rapid.Check(t, func(t *rapid.T) {
+		k := strings.Join(rapid.SliceOfN(rapid.SampledFrom(parts), 0, 6).Draw(t, "parts"), "")
+		if got, want := headersKey(k), referenceHeadersKey(k); got != want {
+			t.Fatalf("headersKey(%q) = %v, want %v", k, got, want)
+		}
+		if got, want := credentialName(k), referenceCredentialName(k); got != want {
+			t.Fatalf("credentialName(%q) = %v, want %v", k, got, want)
+		}
+		for _, key := range []string{"baseUrl", "alias", "proxy"} {
+			if urlLike(key, k) && !mayBeURL(k) {
+				t.Fatalf("mayBeURL(%q) = false, and urlLike(%q, it) holds", k, key)
+			}
+		}
+	})
+}

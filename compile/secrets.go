@@ -228,23 +228,31 @@ func credentialName(k string) bool {
 		}
 		n--
 		tail[n] = c
-		if n == len(tail)-2 && !credentialEnding(tail[n], tail[n+1]) {
-			return false
+		// A normal form of one byte is no credential word, and one whose
+		// last two bytes no credential word ends with is none.
+		switch n {
+		case len(tail) - 1:
+			if credentialEndings[c] == 0 {
+				return false
+			}
+		case len(tail) - 2:
+			if c < 'a' || c > 'z' || credentialEndings[tail[n+1]]&(1<<(c-'a')) == 0 {
+				return false
+			}
 		}
 	}
 	return credentialWord(tail[n:])
 }
 
-// credentialEnding reports whether a normal form that ends with a, b may
-// end with a credential word: most keys are told from their last two
-// bytes.
-func credentialEnding(a, b byte) bool {
-	switch string([]byte{a, b}) {
-	case "ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx":
-		return true
+// credentialEndings is, by the last byte of a normal form, the set of
+// the bytes before it (bit c-'a' for the letter c) with which a
+// credential word ends: most keys are told from their last two bytes.
+var credentialEndings = func() (t [256]uint32) {
+	for _, e := range []string{"ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx"} {
+		t[e[1]] |= 1 << (e[0] - 'a')
 	}
-	return false
-}
+	return t
+}()
 
 // credentialWord reports whether the normal form of a key (or its last
 // 16 bytes, when it is longer) ends with a credential word or is one of
@@ -305,6 +313,16 @@ func appendNormalKey(dst []byte, k string) []byte {
 
 // headersKey reports whether k is normalized "headers".
 func headersKey(k string) bool {
+	// An ASCII byte is its own normal form or drops out of it, so the
+	// first letter or digit before any wider rune starts the normal form.
+	for i := 0; i < len(k) && k[i] < utf8.RuneSelf; i++ {
+		if c := k[i] | ('a' - 'A'); c >= 'a' && c <= 'z' || k[i] >= '0' && k[i] <= '9' {
+			if c != 'h' {
+				return false
+			}
+			break
+		}
+	}
 	// A rune adds at most one byte to the normal form.
 	var buf [16]byte
 	return len(k) >= len("headers") && len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"

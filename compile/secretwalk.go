@@ -129,11 +129,27 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, i)
 		s := jsonwalk.JS{}.Decode(raw[i:end], escaped)
-		if urlLike(key, s) {
+		if mayBeURL(s) && urlLike(key, s) {
 			w.visit(w.at(), gjson.Result{Type: gjson.String, Raw: raw[i:end], Str: s}, placeURL)
 		}
 		return end
 	default:
 		return jsonwalk.Skip(raw, i)
 	}
+}
+
+// mayBeURL reports whether [urlLike] may hold for s: it needs a ':' (of
+// "://"), an '@', a '?' or a '#'. A short string, most of a models map's,
+// is told by one pass over its bytes.
+func mayBeURL(s string) bool {
+	if len(s) > 32 {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':', '@', '?', '#':
+			return true
+		}
+	}
+	return false
 }
