@@ -34,14 +34,15 @@ type SecretPolicy struct {
 	match *sensitive.Set
 }
 
-// eachSensitive is [sensitive.Set.Each] with the policy's patterns: every
-// sensitive path of doc and its value, in one pass.
-func (p SecretPolicy) eachSensitive(doc occkit.Document, fn func(at occkit.Path, v gjson.Result)) {
+// eachSensitive is [sensitive.Set.EachKnown] with the policy's patterns:
+// every sensitive path of doc and its value, in one pass that passes over
+// the known values in one step each.
+func (p SecretPolicy) eachSensitive(doc occkit.Document, known []sensitive.Span, fn func(at occkit.Path, v gjson.Result)) {
 	set := p.match
 	if set == nil {
 		set = sensitive.Compile(p.Sensitive)
 	}
-	set.Each(doc, func(at occkit.Path, raw string) { fn(at, gjson.Parse(raw)) })
+	set.EachKnown(doc, known, func(at occkit.Path, raw string) { fn(at, gjson.Parse(raw)) })
 }
 
 // SecretPolicyFor returns the policy of an OpenClaw release: its own data
@@ -95,7 +96,6 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 			visit(at, v, kind)
 		}
 	}
-	pol.eachSensitive(doc, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
 	// The scopes of eachModelScope, read in one pass over the document
 	// (each map by the walker, everything else skipped), and visited in
 	// eachModelScope's order: the providers, the defaults' models, then
@@ -119,7 +119,7 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 		if end := jsonwalk.Members(root, at, func(lit string, escaped bool, at int) int {
 			return fn(jsonwalk.JS{}.Decode(lit, escaped), at)
 		}); end >= 0 {
-			return end
+			return w.know(at, end)
 		}
 		return jsonwalk.Skip(root, at)
 	}
@@ -191,6 +191,10 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 	if settings != nil {
 		settings.runtimes = rt.out
 	}
+	// The sensitive paths come first, found by a walk that passes over
+	// each large value the walk above read in one step.
+	slices.SortFunc(w.known, func(a, b sensitive.Span) int { return a.Start - b.Start })
+	pol.eachSensitive(doc, w.known, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
 	for _, list := range [][]secretPlace{providers, defaults, entries} {
 		for _, p := range list {
 			once(p.at, p.v, p.kind)
