@@ -635,14 +635,21 @@ func (s *SecretScan) checkLiterals() error {
 			}
 		}
 	}
-	providers := map[string]bool{}
-	providerKeyNames(doc, providers)
+	// The providers' key variables are read when an env literal asks.
+	var providers map[string]bool
+	providerKey := func(u string) bool {
+		if providers == nil {
+			providers = map[string]bool{}
+			providerKeyNames(doc, providers)
+		}
+		return providers[u]
+	}
 	envEntries(doc, func(at occkit.Path, name string, v gjson.Result) {
 		u := strings.ToUpper(name)
 		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
 			return
 		}
-		if referenced[name] || credentialEnvName(u) || pol.Env.Inference(u) || providers[u] {
+		if referenced[name] || credentialEnvName(u) || pol.Env.Inference(u) || providerKey(u) {
 			errs = append(errs, occkit.Invalid(RuleSecretBytes, at,
 				"the env section holds a literal credential: a revision holds references, never secret bytes; bind the variable with a secretBinding of the same name instead of defining it here"))
 		}
