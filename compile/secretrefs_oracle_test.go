@@ -156,6 +156,11 @@ func TestDocumentRefsMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		body := fmt.Sprintf(`{"models":{"providers":{"p":%s}},"agents":{"defaults":{"models":{"m":%s}}},"x":%s}`,
 			genRefsJSON(t, 3), genRefsJSON(t, 3), genRefsJSON(t, 3))
+		if rapid.Bool().Draw(t, "plain") {
+			// Without escapes and SecretRefs: the '$' to '$' pass.
+			body = strings.NewReplacer(`\u0024`, "$", `\u007b`, "{", `\u007d`, "}", `\u0065`, "e", `\u0032`, "2",
+				`\\`, "/", `\"`, "'", "source", "sorce").Replace(body)
+		}
 		doc, err := occkit.ParseDocument([]byte(body))
 		if err != nil {
 			t.Skip(err)
@@ -202,6 +207,32 @@ func TestKeyChecksMatchReference(t *testing.T) {
 			if urlLike(key, k) && !mayBeURL(k) {
 				t.Fatalf("mayBeURL(%q) = false, and urlLike(%q, it) holds", k, key)
 			}
+		}
+	})
+}
+
+// FuzzDocumentRefs: on any document, documentRefs finds what the pass it
+// replaced found.
+func FuzzDocumentRefs(f *testing.F) {
+	for _, s := range []string{
+		`{"a":"${A}","b":{"source":"env","id":"B"},"${C}":"x"}`,
+		`{"a":"\u0024{A}","b":{"sourc\u0065":"env","provider":"default","id":"B"}}`,
+		`{"a":["$${A}","${B}${C}"],"b":"$","c":"\"${D}\""}`,
+	} {
+		f.Add([]byte(s))
+	}
+	pol := SecretPolicyFor("")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		doc, err := occkit.ParseDocument(b)
+		if err != nil {
+			return
+		}
+		var places []secretPlace
+		secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+			places = append(places, secretPlace{at, v, kind})
+		})
+		if diff := cmp.Diff(referenceDocumentRefs(doc, places), documentRefs(doc, places), cmp.AllowUnexported(envRef{}, occkit.Path{})); diff != "" {
+			t.Fatalf("%s (-reference +documentRefs):\n%s", b, diff)
 		}
 	})
 }

@@ -821,10 +821,51 @@ type envRef struct {
 func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
 	var out []envRef
-	if strings.IndexByte(src, '$') >= 0 || strings.IndexByte(src, '\\') >= 0 || strings.Contains(src, `"source"`) {
+	switch {
+	case strings.IndexByte(src, '\\') >= 0 || strings.Contains(src, `"source"`):
 		out = stringRefs(src)
+	case strings.IndexByte(src, '$') >= 0:
+		out = dollarRefs(src)
 	}
 	return appendShorthandRefs(out, places)
+}
+
+// dollarRefs is [stringRefs] of a src without a '\\' and without
+// "source": no SecretRef, and every string its bytes, so that a quote
+// opens or closes one and a string holds a ${NAME} only when its bytes
+// hold a '$'. It goes from '$' to '$', counting the quotes before each.
+func dollarRefs(src string) []envRef {
+	var out []envRef
+	var names []string
+	// quotes is the number of quotes in src[:from].
+	quotes, from := 0, 0
+	for {
+		d := strings.IndexByte(src[from:], '$')
+		if d < 0 {
+			return out
+		}
+		d += from
+		quotes += strings.Count(src[from:d], `"`)
+		from = d + 1
+		if quotes%2 == 0 {
+			// Outside a string: no JSON text holds one there.
+			continue
+		}
+		start := strings.LastIndexByte(src[:d], '"')
+		end := len(src)
+		if e := strings.IndexByte(src[d:], '"'); e >= 0 {
+			end = d + e + 1
+		}
+		quotes += strings.Count(src[from:end], `"`)
+		from = end
+		if end < len(src) && src[end] == ':' {
+			continue // a key
+		}
+		names = appendVarRefs(names[:0], gjson.Parse(src[start:end]).Str)
+		for _, n := range names {
+			out = append(out, envRef{name: n, off: start})
+		}
+	}
 }
 
 // stringRefs is the pass of [documentRefs] over the bytes of src: the
