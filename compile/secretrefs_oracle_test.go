@@ -170,10 +170,7 @@ func TestDocumentRefsMatchesReference(t *testing.T) {
 			docs = append(docs, loaded)
 		}
 		for _, d := range docs {
-			var places []secretPlace
-			secretPlaces(d, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
-				places = append(places, secretPlace{at, v, kind})
-			})
+			places := placesOf(d, pol)
 			if diff := cmp.Diff(show(d, referenceDocumentRefs(d, places)), show(d, documentRefs(d, places))); diff != "" {
 				t.Fatalf("%s (-reference +documentRefs):\n%s", d.String(), diff)
 			}
@@ -227,12 +224,18 @@ func FuzzDocumentRefs(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var places []secretPlace
-		secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
-			places = append(places, secretPlace{at, v, kind})
-		})
+		places := placesOf(doc, pol)
 		if diff := cmp.Diff(referenceDocumentRefs(doc, places), documentRefs(doc, places), cmp.AllowUnexported(envRef{}, occkit.Path{})); diff != "" {
 			t.Fatalf("%s (-reference +documentRefs):\n%s", b, diff)
 		}
 	})
+}
+
+// placesOf lists the places secretPlaces visits in doc.
+func placesOf(doc occkit.Document, pol SecretPolicy) []secretPlace {
+	var places []secretPlace
+	secretPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
+		places = append(places, secretPlace{at, v, kind})
+	})
+	return places
 }
