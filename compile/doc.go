@@ -421,7 +421,10 @@
 // found in one pass over the text; the walk through the models maps and
 // the providers' catalogs reads, as it goes, the runtime ids and selected
 // models [RequiredPlugins] needs, so a plan does not read those maps
-// again). Admission scans the canonical
+// again; the walk of the release's sensitive paths then passes over each
+// large value that walk read in one step; the bytes are searched for
+// ${NAME} only when they hold a '$' or an escape, or a "source" key that
+// may make a SecretRef). Admission scans the canonical
 // document it freezes once, checks it, and hands the scan to every plan
 // of the revision ([PlanInput].Secrets), which reads it instead of
 // walking the document again; a scan of other bytes or under another

@@ -34,14 +34,15 @@ type SecretPolicy struct {
 	match *sensitive.Set
 }
 
-// eachSensitive is [sensitive.Set.Each] with the policy's patterns: every
-// sensitive path of doc and its value, in one pass.
-func (p SecretPolicy) eachSensitive(doc occkit.Document, fn func(at occkit.Path, v gjson.Result)) {
+// eachSensitive is [sensitive.Set.EachKnown] with the policy's patterns:
+// every sensitive path of doc and its value, in one pass that passes over
+// the known values in one step each.
+func (p SecretPolicy) eachSensitive(doc occkit.Document, known []sensitive.Span, fn func(at occkit.Path, v gjson.Result)) {
 	set := p.match
 	if set == nil {
 		set = sensitive.Compile(p.Sensitive)
 	}
-	set.Each(doc, func(at occkit.Path, raw string) { fn(at, gjson.Parse(raw)) })
+	set.EachKnown(doc, known, func(at occkit.Path, raw string) { fn(at, gjson.Parse(raw)) })
 }
 
 // SecretPolicyFor returns the policy of an OpenClaw release: its own data
@@ -95,7 +96,6 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 			visit(at, v, kind)
 		}
 	}
-	pol.eachSensitive(doc, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
 	// The scopes of eachModelScope, read in one pass over the document
 	// (each map by the walker, everything else skipped), and visited in
 	// eachModelScope's order: the providers, the defaults' models, then
@@ -119,7 +119,7 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 		if end := jsonwalk.Members(root, at, func(lit string, escaped bool, at int) int {
 			return fn(jsonwalk.JS{}.Decode(lit, escaped), at)
 		}); end >= 0 {
-			return end
+			return w.know(at, end)
 		}
 		return jsonwalk.Skip(root, at)
 	}
@@ -191,6 +191,10 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 	if settings != nil {
 		settings.runtimes = rt.out
 	}
+	// The sensitive paths come first, found by a walk that passes over
+	// each large value the walk above read in one step.
+	slices.SortFunc(w.known, func(a, b sensitive.Span) int { return a.Start - b.Start })
+	pol.eachSensitive(doc, w.known, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
 	for _, list := range [][]secretPlace{providers, defaults, entries} {
 		for _, p := range list {
 			once(p.at, p.v, p.kind)
@@ -228,23 +232,31 @@ func credentialName(k string) bool {
 		}
 		n--
 		tail[n] = c
-		if n == len(tail)-2 && !credentialEnding(tail[n], tail[n+1]) {
-			return false
+		// A normal form of one byte is no credential word, and one whose
+		// last two bytes no credential word ends with is none.
+		switch n {
+		case len(tail) - 1:
+			if credentialEndings[c] == 0 {
+				return false
+			}
+		case len(tail) - 2:
+			if c < 'a' || c > 'z' || credentialEndings[tail[n+1]]&(1<<(c-'a')) == 0 {
+				return false
+			}
 		}
 	}
 	return credentialWord(tail[n:])
 }
 
-// credentialEnding reports whether a normal form that ends with a, b may
-// end with a credential word: most keys are told from their last two
-// bytes.
-func credentialEnding(a, b byte) bool {
-	switch string([]byte{a, b}) {
-	case "ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx":
-		return true
+// credentialEndings is, by the last byte of a normal form, the set of
+// the bytes before it (bit c-'a' for the letter c) with which a
+// credential word ends: most keys are told from their last two bytes.
+var credentialEndings = func() (t [256]uint32) {
+	for _, e := range []string{"ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx"} {
+		t[e[1]] |= 1 << (e[0] - 'a')
 	}
-	return false
-}
+	return t
+}()
 
 // credentialWord reports whether the normal form of a key (or its last
 // 16 bytes, when it is longer) ends with a credential word or is one of
@@ -305,6 +317,16 @@ func appendNormalKey(dst []byte, k string) []byte {
 
 // headersKey reports whether k is normalized "headers".
 func headersKey(k string) bool {
+	// An ASCII byte is its own normal form or drops out of it, so the
+	// first letter or digit before any wider rune starts the normal form.
+	for i := 0; i < len(k) && k[i] < utf8.RuneSelf; i++ {
+		if c := k[i] | ('a' - 'A'); c >= 'a' && c <= 'z' || k[i] >= '0' && k[i] <= '9' {
+			if c != 'h' {
+				return false
+			}
+			break
+		}
+	}
 	// A rune adds at most one byte to the normal form.
 	var buf [16]byte
 	return len(k) >= len("headers") && len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
@@ -613,14 +635,21 @@ func (s *SecretScan) checkLiterals() error {
 			}
 		}
 	}
-	providers := map[string]bool{}
-	providerKeyNames(doc, providers)
+	// The providers' key variables are read when an env literal asks.
+	var providers map[string]bool
+	providerKey := func(u string) bool {
+		if providers == nil {
+			providers = map[string]bool{}
+			providerKeyNames(doc, providers)
+		}
+		return providers[u]
+	}
 	envEntries(doc, func(at occkit.Path, name string, v gjson.Result) {
 		u := strings.ToUpper(name)
 		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
 			return
 		}
-		if referenced[name] || credentialEnvName(u) || pol.Env.Inference(u) || providers[u] {
+		if referenced[name] || credentialEnvName(u) || pol.Env.Inference(u) || providerKey(u) {
 			errs = append(errs, occkit.Invalid(RuleSecretBytes, at,
 				"the env section holds a literal credential: a revision holds references, never secret bytes; bind the variable with a secretBinding of the same name instead of defining it here"))
 		}
@@ -785,9 +814,64 @@ type envRef struct {
 // documentRefs returns every variable doc references, as OpenClaw would
 // ask its environment for them: ${NAME} in any string value (never in a
 // key), an env SecretRef's id anywhere, and the $NAME shorthand at a
-// credential place. One pass over the bytes finds the first two.
+// credential place. One pass over the bytes finds the first two, and
+// none is needed when the bytes hold no '$', no '\\' and no "source":
+// a string without an escape is its bytes, so none then holds a ${NAME}
+// and no key is "source".
 func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
+	var out []envRef
+	switch {
+	case strings.IndexByte(src, '\\') >= 0 || strings.Contains(src, `"source"`):
+		out = stringRefs(src)
+	case strings.IndexByte(src, '$') >= 0:
+		out = dollarRefs(src)
+	}
+	return appendShorthandRefs(out, places)
+}
+
+// dollarRefs is [stringRefs] of a src without a '\\' and without
+// "source": no SecretRef, and every string its bytes, so that a quote
+// opens or closes one and a string holds a ${NAME} only when its bytes
+// hold a '$'. It goes from '$' to '$', counting the quotes before each.
+func dollarRefs(src string) []envRef {
+	var out []envRef
+	var names []string
+	// quotes is the number of quotes in src[:from].
+	quotes, from := 0, 0
+	for {
+		d := strings.IndexByte(src[from:], '$')
+		if d < 0 {
+			return out
+		}
+		d += from
+		quotes += strings.Count(src[from:d], `"`)
+		from = d + 1
+		if quotes%2 == 0 {
+			// Outside a string: no JSON text holds one there.
+			continue
+		}
+		start := strings.LastIndexByte(src[:d], '"')
+		end := len(src)
+		if e := strings.IndexByte(src[d:], '"'); e >= 0 {
+			end = d + e + 1
+		}
+		quotes += strings.Count(src[from:end], `"`)
+		from = end
+		if end < len(src) && src[end] == ':' {
+			continue // a key
+		}
+		names = appendVarRefs(names[:0], gjson.Parse(src[start:end]).Str)
+		for _, n := range names {
+			out = append(out, envRef{name: n, off: start})
+		}
+	}
+}
+
+// stringRefs is the pass of [documentRefs] over the bytes of src: the
+// ${NAME} references of its string values and the ids of its env
+// SecretRefs, each at the offset of the string or key that makes it.
+func stringRefs(src string) []envRef {
 	var out []envRef
 	var names []string
 	// The objects open at i: where each starts and where its "source":
@@ -821,11 +905,11 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		// A string is skipped by jsonwalk's scanner, which searches its
 		// closing quote with IndexByte (many bytes a step).
 		start := i
-		end, _ := jsonwalk.StringEnd(src, start)
+		end, escaped := jsonwalk.StringEnd(src, start)
 		i = end - 1
 		if isKey := i+1 < len(src) && src[i+1] == ':'; isKey {
-			if len(objects) > 0 && jsonStringIs(src[start:i+1], "source") && i+2 < len(src) && src[i+2] == '"' {
-				if vend, _ := jsonwalk.StringEnd(src, i+2); jsonStringIs(src[i+2:vend], "env") {
+			if len(objects) > 0 && i+2 < len(src) && src[i+2] == '"' && jsonStringIs(src[start:i+1], escaped, "source") {
+				if vend, vescaped := jsonwalk.StringEnd(src, i+2); jsonStringIs(src[i+2:vend], vescaped, "env") {
 					objects[len(objects)-1].source = start
 				}
 			}
@@ -833,7 +917,7 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 		}
 		// OpenClaw reads the decoded string: a '$' is there when the
 		// literal holds one or an escape (\u0024 is one).
-		if strings.IndexByte(src[start:i], '$') < 0 && strings.IndexByte(src[start:i], '\\') < 0 {
+		if !escaped && strings.IndexByte(src[start:i], '$') < 0 {
 			continue
 		}
 		s := gjson.Parse(src[start : i+1]).Str
@@ -842,6 +926,12 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 			out = append(out, envRef{name: n, off: start})
 		}
 	}
+	return out
+}
+
+// appendShorthandRefs appends the $NAME shorthand references of the
+// places holding a whole string that is one.
+func appendShorthandRefs(out []envRef, places []secretPlace) []envRef {
 	for _, pl := range places {
 		if pl.kind != placeValue || pl.v.Type != gjson.String {
 			continue
@@ -855,9 +945,10 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 }
 
 // jsonStringIs reports whether the JSON string literal lit (quotes
-// included) decodes to s, escapes and all.
-func jsonStringIs(lit, s string) bool {
-	if strings.IndexByte(lit, '\\') < 0 {
+// included), which holds an escape when escaped says so (as
+// [jsonwalk.StringEnd] tells), decodes to s.
+func jsonStringIs(lit string, escaped bool, s string) bool {
+	if !escaped {
 		return len(lit) == len(s)+2 && lit[1:len(lit)-1] == s
 	}
 	return gjson.Parse(lit).Str == s

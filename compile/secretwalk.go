@@ -4,6 +4,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
@@ -26,6 +27,23 @@ type placeWalker struct {
 	// array, as [runtimeIDs] reads them.
 	rt      *runtimeScan
 	catalog bool
+	// known are the extents of the large values the walk has read (a
+	// models map, a scope, a member of one), which the sensitive paths'
+	// walk then passes over in one step ([sensitive.Set.EachKnown]).
+	known []sensitive.Span
+}
+
+// minKnown is the least extent [placeWalker.know] keeps: a smaller value
+// is read again sooner than found in the list. (A variable: the tests
+// keep every extent.)
+var minKnown = 256
+
+// know keeps the extent of the value at raw[at:end] when it is large.
+func (w *placeWalker) know(at, end int) int {
+	if end-at >= minKnown {
+		w.known = append(w.known, sensitive.Span{Start: at, End: end})
+	}
+	return end
 }
 
 // entry reports whether the object being walked is an entry whose
@@ -79,9 +97,9 @@ func (w *placeWalker) at(extra ...string) occkit.Path {
 func (w *placeWalker) scopes(parent occkit.Path, raw string, i int) int {
 	if end := jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
 		w.base, w.steps = scope{parent: parent, key: jsonwalk.JS{}.Decode(lit, escaped)}, w.steps[:0]
-		return w.value(raw, at, w.base.key)
+		return w.know(at, w.value(raw, at, w.base.key))
 	}); end >= 0 {
-		return end
+		return w.know(i, end)
 	}
 	return jsonwalk.Skip(raw, i)
 }
@@ -117,6 +135,10 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 			w.steps = append(w.steps, step{key: name, index: -1})
 			end := w.value(raw, at, name)
 			w.steps = w.steps[:len(w.steps)-1]
+			if len(w.steps) == 0 {
+				// A member of a scope: a catalog's models array.
+				return w.know(at, end)
+			}
 			return end
 		})
 	case '[':
@@ -129,11 +151,27 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, i)
 		s := jsonwalk.JS{}.Decode(raw[i:end], escaped)
-		if urlLike(key, s) {
+		if mayBeURL(s) && urlLike(key, s) {
 			w.visit(w.at(), gjson.Result{Type: gjson.String, Raw: raw[i:end], Str: s}, placeURL)
 		}
 		return end
 	default:
 		return jsonwalk.Skip(raw, i)
 	}
+}
+
+// mayBeURL reports whether [urlLike] may hold for s: it needs a ':' (of
+// "://"), an '@', a '?' or a '#'. A short string, most of a models map's,
+// is told by one pass over its bytes.
+func mayBeURL(s string) bool {
+	if len(s) > 32 {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':', '@', '?', '#':
+			return true
+		}
+	}
+	return false
 }

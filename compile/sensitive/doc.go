@@ -24,7 +24,10 @@
 // reads a document's text once, entering only where a pattern can match,
 // and whose Each hands over each match's value text from the same pass
 // (finding each value again from the root would cost the document's size
-// per match). A [Cursor] that is no longer Live matches nothing below:
+// per match); [Set.EachKnown] is Each for a caller that has read some
+// of the document's values already and hands over where they end, so
+// that the walk passes over each in one step rather than reading it
+// again (compile's credential scan walks the model maps first). A [Cursor] that is no longer Live matches nothing below:
 // a walk may copy the rest of that value as it is.
 //
 // The list is a floor, not a limit: package compile's render plan removes

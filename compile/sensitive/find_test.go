@@ -11,6 +11,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // walkGJSON is the walk through gjson that finder replaced: the oracle
@@ -134,4 +135,33 @@ func TestFindArrays(t *testing.T) {
 			t.Errorf("%s (-gjson +finder):\n%s", src, d)
 		}
 	}
+}
+
+// TestEachKnownMatchesEach: the walk given the extents of some of the
+// document's objects and arrays (each drawn in or out) finds what it
+// finds without them.
+func TestEachKnownMatchesEach(t *testing.T) {
+	set := SetFor("")
+	rapid.Check(t, func(t *rapid.T) {
+		// Values off the patterns beside and between values on them.
+		src := fmt.Sprintf(`{"x":%s,"channels":{"y":%s,"slack":%s,"z":%s},"agents":%s}`,
+			genValue(t, 3), genValue(t, 3), genValue(t, 4), genValue(t, 3), genValue(t, 5))
+		doc, err := occkit.ParseDocument([]byte(src))
+		if err != nil {
+			t.Skipf("not a document: %v", err)
+		}
+		raw := doc.String()
+		var known []Span
+		for i := 0; i < len(raw); i++ {
+			if c := raw[i]; (c == '{' || c == '[') && rapid.Bool().Draw(t, "known") {
+				known = append(known, Span{Start: i, End: jsonwalk.Skip(raw, i)})
+			}
+		}
+		var want, got []string
+		set.Each(doc, func(at occkit.Path, raw string) { want = append(want, fmt.Sprint(at)+"="+raw) })
+		set.EachKnown(doc, known, func(at occkit.Path, raw string) { got = append(got, fmt.Sprint(at)+"="+raw) })
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("%s (-Each +EachKnown):\n%s", doc, d)
+		}
+	})
 }

@@ -108,7 +108,21 @@ func (s *Set) Find(doc occkit.Document) []occkit.Path {
 // document (finding each value again from the root would cost the
 // document's size for each path).
 func (s *Set) Each(doc occkit.Document, fn func(at occkit.Path, raw string)) {
-	f := finder{raw: doc.String(), fn: fn}
+	s.EachKnown(doc, nil, fn)
+}
+
+// Span is where one JSON value of a document's text starts and where it
+// ends (the offset after it).
+type Span struct{ Start, End int }
+
+// EachKnown is [Set.Each] for a caller that has read some of doc's
+// values already: known, sorted by Start, holds where each ends, and a
+// value the walk passes over without entering, when known holds its
+// start, is passed over in one step instead of being read again. A span
+// must be a value's whole extent; one the walk does not meet costs
+// nothing.
+func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Path, raw string)) {
+	f := finder{raw: doc.String(), fn: fn, known: known}
 	f.walk(s.root, 0)
 }
 
@@ -120,6 +134,24 @@ type finder struct {
 	raw   string
 	steps []pathStep
 	fn    func(at occkit.Path, raw string)
+	// known are the value extents [Set.EachKnown] was given, and next
+	// the first whose start the walk has not passed.
+	known []Span
+	next  int
+}
+
+// skip returns the offset after the value at at: a known one's end, or
+// the end jsonwalk's scanner reads. The walk asks in document order (a
+// value walked twice, by a key and by *, is asked again from its start,
+// and then may be read).
+func (f *finder) skip(at int) int {
+	for f.next < len(f.known) && f.known[f.next].Start < at {
+		f.next++
+	}
+	if f.next < len(f.known) && f.known[f.next].Start == at {
+		return f.known[f.next].End
+	}
+	return jsonwalk.Skip(f.raw, at)
 }
 
 // pathStep is one step from the root: a key, or an index (index >= 0).
@@ -147,14 +179,14 @@ func (f *finder) walk(t *trie, at int) int {
 	if t.end {
 		// The value is read to its end here, and again below only when
 		// a longer pattern goes on through it.
-		end := jsonwalk.Skip(f.raw, at)
+		end := f.skip(at)
 		f.fn(f.path(), strings.TrimSpace(f.raw[at:end]))
 		if t.keys == nil && t.any == nil {
 			return end
 		}
 	}
 	if t.keys == nil && t.any == nil {
-		return jsonwalk.Skip(f.raw, at)
+		return f.skip(at)
 	}
 	end := jsonwalk.Members(f.raw, at, func(lit string, escaped bool, vat int) int {
 		key := jsonwalk.JS{}.Decode(lit, escaped)
@@ -178,12 +210,12 @@ func (f *finder) walk(t *trie, at int) int {
 			f.steps = f.steps[:len(f.steps)-1]
 		}
 		if vend < 0 {
-			vend = jsonwalk.Skip(f.raw, vat)
+			vend = f.skip(vat)
 		}
 		return vend
 	})
 	if end < 0 {
-		return jsonwalk.Skip(f.raw, at)
+		return f.skip(at)
 	}
 	return end
 }
