@@ -26,12 +26,13 @@ func main() {
 	only := flag.String("only", "", "run only the measures whose name contains this")
 	limits := flag.Bool("limits", false, "take each measure three times and print the regression limits of the medians (limits.go)")
 	wall := flag.Bool("wall", false, "time with the wall clock instead of the process's CPU time")
+	gc := flag.Bool("gc", false, "leave the collector on while a batch runs")
 	flag.Parse()
 	cfg := full
 	if *short {
 		cfg = quick
 	}
-	cfg.wall, cfg.printLimits = *wall, *limits
+	cfg.wall, cfg.printLimits, cfg.gcOn = *wall, *limits, *gc
 	if *limits {
 		cfg.retakes = 2
 	}
@@ -55,6 +56,8 @@ type config struct {
 	limit func(measure) float64
 	// wall: time with the wall clock, not the process's CPU time.
 	wall bool
+	// gcOn: leave the collector on while a batch runs (pairing.quiet).
+	gcOn bool
 	// sizes are the catalog sizes measured; peakRuns the runs of each
 	// peak heap measure.
 	sizes    []int
@@ -145,7 +148,7 @@ func judged(take func() float64, met func(float64) bool, retakes int) (float64, 
 func run(w io.Writer, cfg config, only string) (bool, error) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	start := time.Now()
-	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC, least: cfg.least}
+	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC, least: cfg.least, quiet: !cfg.gcOn}
 	clockName := "wall time"
 	if c, ok := cpuClock(); ok && !cfg.wall {
 		p.now, clockName = c, "process CPU time"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"time"
 )
@@ -29,6 +30,14 @@ type pairing struct {
 	// time to the guest) only ever adds to a batch, so each side's least
 	// batch is its cost undisturbed; the short run judges by it.
 	least bool
+	// quiet: the collector is off while a batch runs (on again after
+	// it; an untimed collection precedes every batch), so a batch times
+	// its operation's own work alone. Whether a collection of the
+	// program's whole heap landed inside a batch otherwise decides much
+	// of its cost: a batch of a cheap operation holds one or two, a
+	// batch of a costly one none. What an operation costs the collector
+	// is measured apart, as its allocations and peak live heap.
+	quiet bool
 }
 
 // calibrate returns how many calls of op make one batch. One untimed
@@ -78,6 +87,9 @@ func (p pairing) collect() {
 // cost of one call.
 func (p pairing) timed(op func(), n int) float64 {
 	p.collect()
+	if p.quiet {
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	}
 	start := p.now()
 	for i := 0; i < n; i++ {
 		op()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -150,5 +151,24 @@ func TestJudged(t *testing.T) {
 		if under(got) != under(c.want) {
 			t.Errorf("%s: judged %v", c.name, under(got))
 		}
+	}
+}
+
+// TestQuiet: with p.quiet the collector is off while a batch runs and on
+// again after it.
+func TestQuiet(t *testing.T) {
+	c := &fakeClock{}
+	p := pairing{now: c.now, rounds: 1, batch: 10, quiet: true, gc: func() {}}
+	var during int
+	p.timed(func() {
+		during = debug.SetGCPercent(-1)
+		debug.SetGCPercent(during)
+		c.t++
+	}, 1)
+	if during != -1 {
+		t.Errorf("GC percent %d while a batch runs, want -1 (off)", during)
+	}
+	if after := debug.SetGCPercent(100); after == -1 {
+		t.Errorf("the collector stays off after a batch")
 	}
 }
