@@ -8,12 +8,13 @@
 //
 // Each measure times two operations in short interleaved batches (one
 // batch of each per round, the order alternating, an untimed collection
-// before each batch and the collector off while a batch runs, so that a
-// batch times its operation's own work: whether a collection of the
-// program's whole heap lands inside a batch would otherwise decide much
-// of its cost; -gc leaves the collector on). What an operation costs the
-// collector is measured apart: its allocations and its peak live heap.
-// How many calls make a batch is calibrated three
+// before each batch). The short run also turns the collector off while a
+// batch runs, so that a batch times its operation's own work: whether a
+// collection of the program's whole heap lands inside a batch would
+// otherwise decide much of its cost, and a regression gate must hold
+// still (-gc leaves the collector on). The full run leaves it on, as a
+// user's process runs. What an operation costs the collector is also
+// measured apart: its allocations and its peak live heap. How many calls make a batch is calibrated three
 // times after a warm-up call, the most calls counting, so that a batch's
 // length (and with it whether a collection of the program's own heap
 // lands inside it) does not hang on one disturbed count. The full run

@@ -26,13 +26,16 @@ func main() {
 	only := flag.String("only", "", "run only the measures whose name contains this")
 	limits := flag.Bool("limits", false, "take each measure three times and print the regression limits of the medians (limits.go)")
 	wall := flag.Bool("wall", false, "time with the wall clock instead of the process's CPU time")
-	gc := flag.Bool("gc", false, "leave the collector on while a batch runs")
+	gc := flag.Bool("gc", false, "leave the collector on while a batch runs (the short run turns it off)")
 	flag.Parse()
 	cfg := full
 	if *short {
 		cfg = quick
 	}
-	cfg.wall, cfg.printLimits, cfg.gcOn = *wall, *limits, *gc
+	cfg.wall, cfg.printLimits = *wall, *limits
+	if *gc {
+		cfg.quiet = false
+	}
 	if *limits {
 		cfg.retakes = 2
 	}
@@ -56,8 +59,8 @@ type config struct {
 	limit func(measure) float64
 	// wall: time with the wall clock, not the process's CPU time.
 	wall bool
-	// gcOn: leave the collector on while a batch runs (pairing.quiet).
-	gcOn bool
+	// quiet: the collector is off while a batch runs (pairing.quiet).
+	quiet bool
 	// sizes are the catalog sizes measured; peakRuns the runs of each
 	// peak heap measure.
 	sizes    []int
@@ -76,7 +79,7 @@ var (
 	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, sizes: bench.Sizes, peakRuns: 6,
 		limit: func(m measure) float64 { return m.target.limit }}
 	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, sizes: bench.Sizes[:2], peakRuns: 6,
-		least: true, retakes: 4, limit: regressionLimit}
+		least: true, quiet: true, retakes: 4, limit: regressionLimit}
 )
 
 // target is what a measure must meet in the full run; atLeast turns "at
@@ -148,7 +151,7 @@ func judged(take func() float64, met func(float64) bool, retakes int) (float64, 
 func run(w io.Writer, cfg config, only string) (bool, error) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	start := time.Now()
-	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC, least: cfg.least, quiet: !cfg.gcOn}
+	p := pairing{now: wallClock(), rounds: cfg.rounds, batch: cfg.batch, gc: runtime.GC, least: cfg.least, quiet: cfg.quiet}
 	clockName := "wall time"
 	if c, ok := cpuClock(); ok && !cfg.wall {
 		p.now, clockName = c, "process CPU time"

@@ -32,11 +32,13 @@ type pairing struct {
 	least bool
 	// quiet: the collector is off while a batch runs (on again after
 	// it; an untimed collection precedes every batch), so a batch times
-	// its operation's own work alone. Whether a collection of the
-	// program's whole heap landed inside a batch otherwise decides much
-	// of its cost: a batch of a cheap operation holds one or two, a
-	// batch of a costly one none. What an operation costs the collector
-	// is measured apart, as its allocations and peak live heap.
+	// its operation's own work alone: whether a collection of the
+	// program's whole heap lands inside a batch otherwise decides much
+	// of its cost. The short run, a regression gate, sets it; the full
+	// run leaves the collector on, as a user's process runs (a batch
+	// that does not collect then writes fresh memory, whose first touch
+	// costs in proportion to what it allocates, so quiet would favour
+	// the side that allocates less).
 	quiet bool
 }
 
