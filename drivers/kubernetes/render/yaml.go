@@ -130,7 +130,7 @@ func (t *yamlTree) readObject(obj Object) (yamlNode, bool) {
 		rest.Data = nil
 		obj = &rest
 	}
-	body, err := json.Marshal(obj)
+	body, err := t.marshal(obj)
 	if err != nil {
 		return yamlNode{}, false
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -53,12 +54,12 @@ const (
 // yamlNode is one JSON value of a [yamlTree], and its key when it is an
 // object member.
 type yamlNode struct {
-	kind byte
-	key  string
+	key string
 	// text is a string's value or a number's literal.
 	text string
 	// first and n are a container's members: tree.nodes[first:first+n].
-	first, n int
+	first, n int32
+	kind     byte
 }
 
 // yamlTree is an apply body read from encoding/json text. The strings of
@@ -71,6 +72,27 @@ type yamlTree struct {
 	// open holds the members of the containers being read; a container's
 	// members move to nodes, contiguous, when it closes.
 	open []yamlNode
+	// json holds the encoding/json text of the object being read, enc
+	// writes it: one buffer from one object to the next.
+	json bytes.Buffer
+	enc  *json.Encoder
+}
+
+// marshal is json.Marshal(v) into t's buffer, valid until the next call.
+func (t *yamlTree) marshal(v any) ([]byte, error) {
+	if t.enc == nil {
+		// Room for a rendered Deployment's text: the buffer grows
+		// rarely.
+		t.json.Grow(4096)
+		t.enc = json.NewEncoder(&t.json)
+	}
+	t.json.Reset()
+	// Encode writes what Marshal returns (HTML escaped), then a newline.
+	if err := t.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b := t.json.Bytes()
+	return b[:len(b)-1], nil
 }
 
 // readApplyBody reads the JSON text of an object (encoding/json's output,
@@ -96,8 +118,9 @@ func (t *yamlTree) readApplyBody(src []byte) (yamlNode, bool) {
 func (t *yamlTree) read(src []byte) (yamlNode, bool) {
 	t.src, t.pos = src, 0
 	if t.nodes == nil {
-		// Room for a Deployment's members: the arrays grow rarely.
-		t.nodes, t.open = make([]yamlNode, 0, 256), make([]yamlNode, 0, 64)
+		// Room for a rendered Deployment's members (some 180 values,
+		// some 40 open at once): the arrays grow rarely.
+		t.nodes, t.open = make([]yamlNode, 0, 192), make([]yamlNode, 0, 48)
 	}
 	root, ok := t.value()
 	if !ok || root.kind != nodeObject || t.pos != len(src) {
@@ -144,7 +167,7 @@ func (t *yamlTree) container(open byte) (yamlNode, bool) {
 	defer func() { t.open = t.open[:base] }()
 	if t.pos < len(t.src) && t.src[t.pos] == closing {
 		t.pos++
-		return yamlNode{kind: kind, first: len(t.nodes)}, true
+		return yamlNode{kind: kind, first: int32(len(t.nodes))}, true
 	}
 	for {
 		var key string
@@ -181,7 +204,7 @@ func (t *yamlTree) container(open byte) (yamlNode, bool) {
 	if kind == nodeObject && !sortMembers(t.nodes[first:]) {
 		return yamlNode{}, false
 	}
-	return yamlNode{kind: kind, first: first, n: n}, true
+	return yamlNode{kind: kind, first: int32(first), n: int32(n)}, true
 }
 
 // sortMembers puts an object's members in go-yaml's key order and
@@ -253,7 +276,7 @@ func (t *yamlTree) literal(s string) bool {
 func (t *yamlTree) object(members ...yamlNode) (yamlNode, bool) {
 	first := len(t.nodes)
 	t.nodes = append(t.nodes, members...)
-	return yamlNode{kind: nodeObject, first: first, n: len(members)}, sortMembers(t.nodes[first:])
+	return yamlNode{kind: nodeObject, first: int32(first), n: int32(len(members))}, sortMembers(t.nodes[first:])
 }
 
 // members are a container's members.
@@ -643,11 +666,13 @@ func yamlResolvesToString(s string) bool {
 			return false
 		}
 		plain := strings.ReplaceAll(s, "_", "")
-		if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
-			return false
-		}
-		if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
-			return false
+		if intSyntax(plain) {
+			if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+				return false
+			}
+			if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+				return false
+			}
 		}
 		if yamlFloat.MatchString(plain) {
 			if _, err := strconv.ParseFloat(plain, 64); err == nil {
@@ -670,6 +695,40 @@ func yamlResolvesToString(s string) bool {
 	c := s[0]
 	return !(c == '+' || c == '-' || c >= '0' && c <= '9') || strings.IndexByte(s, ':') < 0 || !yamlBase60.MatchString(s)
 }
+
+// intSyntax reports whether s may be an integer strconv.ParseInt or
+// ParseUint reads with base 0: a sign, then a 0x, 0o or 0b prefix and hex
+// digits, or decimal digits, underscores anywhere past the sign. Text it
+// refuses both refuse, without the error they allocate to say so (a hash
+// label that starts with a digit is the common case).
+func intSyntax(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	digits := decimalByte
+	if len(s) > 2 && s[0] == '0' && strings.IndexByte("xXoObB", s[1]) >= 0 {
+		s, digits = s[2:], hexByte
+	}
+	for i := 0; i < len(s); i++ {
+		if !digits[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// decimalByte and hexByte mark the digits of [intSyntax]'s integers,
+// underscores included.
+var decimalByte, hexByte = func() (dec, hex [256]bool) {
+	for c := range dec {
+		dec[c] = c >= '0' && c <= '9' || c == '_'
+		hex[c] = dec[c] || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	}
+	return dec, hex
+}()
 
 // yamlTimestamp reports whether go-yaml reads s as a timestamp: four
 // digits, a dash, then one of its layouts.

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -188,4 +189,58 @@ func TestYAMLWriterWords(t *testing.T) {
 			t.Errorf("yamlWords holds %q, longer than the five bytes yamlResolvesToString looks up", w)
 		}
 	}
+}
+
+// TestIntSyntax: text intSyntax refuses is text strconv.ParseInt and
+// ParseUint (base 0) both refuse, so yamlResolvesToString skips them
+// without changing its answer.
+func TestIntSyntax(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		for n := rapid.IntRange(0, 6).Draw(t, "n"); n > 0; n-- {
+			b.WriteString(rapid.SampledFrom([]string{"0", "1", "7", "9", "_", "+", "-", "x", "X", "o", "O", "b", "B",
+				"a", "f", "F", "g", "0x", "0o", "0b", ".", "e", " ", "é"}).Draw(t, "p"))
+		}
+		s := b.String()
+		if rapid.Bool().Draw(t, "arbitrary") {
+			s = rapid.String().Draw(t, "s")
+		}
+		if intSyntax(s) {
+			return
+		}
+		if _, err := strconv.ParseInt(s, 0, 64); err == nil {
+			t.Fatalf("intSyntax(%q) is false, ParseInt reads it", s)
+		}
+		if _, err := strconv.ParseUint(s, 0, 64); err == nil {
+			t.Fatalf("intSyntax(%q) is false, ParseUint reads it", s)
+		}
+	})
+	for _, s := range []string{"0", "-12", "+0x1F", "0o17", "0b101", "1_000", "0x_1f", "0755", "18446744073709551615"} {
+		if !intSyntax(s) {
+			t.Errorf("intSyntax(%q) = false", s)
+		}
+	}
+}
+
+// TestTreeMarshal: the tree's reused encoder writes what json.Marshal
+// writes, from one object to the next.
+func TestTreeMarshal(t *testing.T) {
+	var tree yamlTree
+	rapid.Check(t, func(t *rapid.T) {
+		v := jsonObject(t, 3)
+		if rapid.Bool().Draw(t, "html") {
+			v["h"] = "<a href='x'>&</a>\u2028"
+		}
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tree.marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Fatalf("(-json.Marshal +marshal):\n%s", d)
+		}
+	})
 }
