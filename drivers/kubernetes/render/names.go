@@ -39,21 +39,35 @@ func suffix(p occkit.Process) string {
 // Service share it. Workloads are named per Agent, not per revision, so a
 // replacement updates them in place (Recreate, ADM-6).
 func WorkloadName(agentID string, p occkit.Process) string {
-	return "occ-" + Hash(agentID) + "-" + suffix(p)
+	return workloadName(Hash(agentID), p)
+}
+
+// workloadName is [WorkloadName] from the [Hash] of the Agent ID: a render
+// hashes the ID once for every name.
+func workloadName(agent string, p occkit.Process) string {
+	return "occ-" + agent + "-" + suffix(p)
 }
 
 // DataName is the name of the PersistentVolumeClaim that holds p's durable
 // data. It outlives every revision: Retire never deletes it.
 func DataName(agentID string, p occkit.Process) string {
-	return WorkloadName(agentID, p) + "-data"
+	return dataName(Hash(agentID), p)
 }
+
+func dataName(agent string, p occkit.Process) string { return workloadName(agent, p) + "-data" }
 
 // ConfigName is the name of a revision's ConfigMap holding the native
 // document of p (the admitted OpenClaw document, or the dedicated
 // Harness's own), e.g. occ-<agent>-<revision>-gw. ConfigMaps are per
 // revision and immutable.
 func ConfigName(agentID, digest string, p occkit.Process) string {
-	return "occ-" + Hash(agentID) + "-" + Hash(digest) + "-" + suffix(p)
+	return configName(Hash(agentID), Hash(digest), p)
+}
+
+// configName is [ConfigName] from the [Hash]es of the Agent ID and the
+// digest.
+func configName(agent, revision string, p occkit.Process) string {
+	return "occ-" + agent + "-" + revision + "-" + suffix(p)
 }
 
 // CredentialSecretName is the Kubernetes Secret that holds the bytes of an
@@ -102,8 +116,10 @@ const (
 // [GatewayTokenSecretKey]. The Kubernetes driver's Prepare creates it with a random
 // token when it is missing and never rewrites it.
 func GatewayTokenSecretName(agentID string) string {
-	return "occ-" + Hash(agentID) + "-gw-token"
+	return gatewayTokenSecretName(Hash(agentID))
 }
+
+func gatewayTokenSecretName(agent string) string { return "occ-" + agent + "-gw-token" }
 
 // GatewayTokenSecretKey is the data key of [GatewayTokenSecretName].
 const GatewayTokenSecretKey = "token"
@@ -117,8 +133,10 @@ const GatewayTokenSecretKey = "token"
 // reference). The Kubernetes driver's Prepare creates it with a random
 // token when it is missing and never rewrites it, like the gateway token.
 func AppServerTokenSecretName(agentID string) string {
-	return "occ-" + Hash(agentID) + "-harness-token"
+	return appServerTokenSecretName(Hash(agentID))
 }
+
+func appServerTokenSecretName(agent string) string { return "occ-" + agent + "-harness-token" }
 
 // AppServerTokenSecretKey is the data key of [AppServerTokenSecretName].
 const AppServerTokenSecretKey = "token"

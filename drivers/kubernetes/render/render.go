@@ -278,12 +278,12 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 			"Options.Namespace names a namespace without its ID: set ID (Name defaults to it), or leave both empty for %s", DefaultNamespace)
 	}
 	opts = opts.WithDefaults()
-	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, agent: Hash(rev.AgentID()), revision: Hash(rev.Digest())}
+	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, agent: Hash(rev.AgentID()), revision: Hash(rev.Digest()),
+		digest: rev.Digest(), generation: strconv.FormatInt(rev.Source().Generation, 10)}
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
-	homes := map[occkit.Process]string{occkit.ProcessGateway: DefaultHome, occkit.ProcessHarness: DefaultHome}
-	runtimeClass := ""
+	harnessHome, runtimeClass := DefaultHome, ""
 	switch rev.Topology() {
 	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
 		occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}:
@@ -292,7 +292,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		if err != nil {
 			return Objects{}, err
 		}
-		homes[occkit.ProcessHarness] = home
+		harnessHome = home
 		runtimeClass = opts.Sandbox.RuntimeClassName
 	default:
 		return Objects{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"),
@@ -313,15 +313,22 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if err != nil {
 		return Objects{}, err
 	}
-	objs := Objects{Namespace: r.ns, Tokens: []Token{{
-		Name: GatewayTokenSecretName(rev.AgentID()), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}}}
+	n := len(plan.Processes)
+	objs := Objects{Namespace: r.ns, Tokens: make([]Token, 1, 1+n)}
+	objs.Tokens[0] = Token{Name: gatewayTokenSecretName(r.agent), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}
+	if n > 0 {
+		// Every process has one of each (a Service only with a port).
+		objs.ServiceAccounts = make([]*corev1.ServiceAccount, 0, n)
+		objs.PersistentVolumeClaims = make([]*corev1.PersistentVolumeClaim, 0, n)
+		objs.Deployments = make([]*appsv1.Deployment, 0, n)
+	}
 	for _, p := range plan.Processes {
 		if err := checkPlugins(p); err != nil {
 			return Objects{}, err
 		}
-		w := workload{process: p, home: homes[p.Role]}
+		w := workload{process: p, home: DefaultHome}
 		if p.Role == occkit.ProcessHarness {
-			w.runtimeClass = runtimeClass
+			w.home, w.runtimeClass = harnessHome, runtimeClass
 		}
 		for _, f := range p.Files {
 			w.configMap = r.configMap(p.Role, f.Name, f.Data)
@@ -337,7 +344,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 			objs.Services = append(objs.Services, r.service(p.Role, portName(p), int32(p.Port)))
 		}
 		if p.TokenFile != "" {
-			objs.Tokens = append(objs.Tokens, Token{Name: AppServerTokenSecretName(rev.AgentID()), Key: AppServerTokenSecretKey, Component: p.Role})
+			objs.Tokens = append(objs.Tokens, Token{Name: appServerTokenSecretName(r.agent), Key: AppServerTokenSecretKey, Component: p.Role})
 		}
 		objs.Deployments = append(objs.Deployments, dep)
 	}
@@ -366,8 +373,19 @@ func (r *renderer) sandbox() (string, error) {
 	return sb.HarnessHome, nil
 }
 
-// imageTag matches a valid image tag.
-var imageTag = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+// imageTag reports whether s is a valid image tag: a letter, digit or
+// underscore, then up to 127 of those, dots and dashes.
+func imageTag(s string) bool {
+	if s == "" || len(s) > 128 || s[0] == '.' || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(asciiLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // imageDigest matches a sha256 image digest.
 var imageDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
@@ -379,14 +397,15 @@ var imageDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 // digest, or a malformed digest is 409: the installation cannot run the
 // revision as approved.
 func (r *renderer) image(p compile.ProcessPlan) (string, error) {
-	repo, at := r.opts.Images.OpenClaw, settingsPath.Key("images").Key("openClaw")
+	repo, setting := r.opts.Images.OpenClaw, "openClaw"
 	if p.Program == compile.ProgramCodex {
-		repo, at = r.opts.Images.Codex, settingsPath.Key("images").Key("codex")
+		repo, setting = r.opts.Images.Codex, "codex"
 	}
 	if strings.Contains(repo, "@") || strings.Contains(repo[strings.LastIndexByte(repo, '/')+1:], ":") {
-		return "", occkit.Conflict("DRV-5", at, "the image repository must carry no tag or digest: the render pins it to the approved release")
+		return "", occkit.Conflict("DRV-5", settingsPath.Key("images").Key(setting),
+			"the image repository must carry no tag or digest: the render pins it to the approved release")
 	}
-	if p.Version == "" || !imageTag.MatchString(p.Version) || strings.EqualFold(p.Version, "latest") {
+	if !imageTag(p.Version) || strings.EqualFold(p.Version, "latest") {
 		return "", occkit.Conflict("ADM-3", occkit.InstallationPath("harnessVersions", string(p.Program)),
 			"the revision's approved %s release is not a pinnable image tag; approve a release and redeploy", p.Program)
 	}
@@ -406,14 +425,18 @@ type renderer struct {
 	opts Options
 	ns   string
 	// agent and revision are the [Hash]es of the Agent ID and the
-	// revision digest, which label every object.
-	agent, revision string
+	// revision digest, which label every object; digest and generation
+	// annotate them.
+	agent, revision    string
+	digest, generation string
+	// storage is the parsed Options.Storage.Size.
+	storage resource.Quantity
 }
 
 var settingsPath = occkit.RenderPath("kubernetes")
 
 func (r *renderer) check() error {
-	if errs := validation.IsDNS1123Label(r.ns); len(errs) > 0 {
+	if !dns1123Label(r.ns) {
 		return occkit.Conflict("DRV-5", settingsPath.Key("namespace"), "the tenant namespace name is not a DNS-1123 label")
 	}
 	if err := r.checkStorage(); err != nil {
@@ -431,23 +454,48 @@ func (r *renderer) check() error {
 
 // checkStorage checks the installation's storage settings (409: the
 // installation cannot run the revision).
-func (r *renderer) checkStorage() error { return CheckStorage(r.opts.Storage) }
+func (r *renderer) checkStorage() (err error) {
+	r.storage, err = parseStorage(r.opts.Storage)
+	return err
+}
 
 // CheckStorage checks storage settings as [Render] does: a size that is not
 // a positive Kubernetes quantity or a class name that is not a DNS-1123
 // subdomain is 409 RESOURCE_CONFLICT (DRV-5). An empty size is the
 // default.
 func CheckStorage(s Storage) error {
+	_, err := parseStorage(s)
+	return err
+}
+
+// parseStorage is [CheckStorage], returning the parsed size.
+func parseStorage(s Storage) (resource.Quantity, error) {
 	if s.Size == "" {
 		s.Size = DefaultStorageSize
 	}
-	if q, err := resource.ParseQuantity(s.Size); err != nil || q.Sign() <= 0 {
-		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("size"), "the storage size is not a positive Kubernetes quantity")
+	q, err := resource.ParseQuantity(s.Size)
+	if err != nil || q.Sign() <= 0 {
+		return resource.Quantity{}, occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("size"), "the storage size is not a positive Kubernetes quantity")
 	}
 	if s.ClassName != "" && len(validation.IsDNS1123Subdomain(s.ClassName)) > 0 {
-		return occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("className"), "the storage class name is not a DNS-1123 subdomain")
+		return resource.Quantity{}, occkit.Conflict("DRV-5", settingsPath.Key("storage").Key("className"), "the storage class name is not a DNS-1123 subdomain")
 	}
-	return nil
+	return q, nil
+}
+
+// dns1123Label reports whether s is a DNS-1123 label
+// (validation.IsDNS1123Label): 1 to 63 lower-case letters, digits and
+// dashes, a letter or digit at each end.
+func dns1123Label(s string) bool {
+	if s == "" || len(s) > validation.DNS1123LabelMaxLength || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRegistry checks [Plugins].Registry: empty, or an absolute http(s)
@@ -468,11 +516,14 @@ func checkRegistry(s string) error {
 // labels are the driver's labels of an object of component c; revision
 // adds the revision label (everything but durable data).
 func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
-	l := map[string]string{
-		LabelManagedBy: ManagedBy,
-		LabelAgent:     r.agent,
-		LabelComponent: string(c),
-	}
+	return r.addLabels(make(map[string]string, 4), c, revision)
+}
+
+// addLabels sets the driver's labels in l.
+func (r *renderer) addLabels(l map[string]string, c occkit.Process, revision bool) map[string]string {
+	l[LabelManagedBy] = ManagedBy
+	l[LabelAgent] = r.agent
+	l[LabelComponent] = string(c)
 	if revision {
 		l[LabelRevision] = r.revision
 	}
@@ -480,10 +531,7 @@ func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
 }
 
 func (r *renderer) annotations() map[string]string {
-	return map[string]string{
-		AnnotationDigest:     r.rev.Digest(),
-		AnnotationGeneration: strconv.FormatInt(r.rev.Source().Generation, 10),
-	}
+	return map[string]string{AnnotationDigest: r.digest, AnnotationGeneration: r.generation}
 }
 
 func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.ObjectMeta {
@@ -497,7 +545,7 @@ func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.Obj
 func (r *renderer) serviceAccount(c occkit.Process) *corev1.ServiceAccount {
 	return &corev1.ServiceAccount{
 		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
-		ObjectMeta:                   r.meta(WorkloadName(r.rev.AgentID(), c), c, true),
+		ObjectMeta:                   r.meta(workloadName(r.agent, c), c, true),
 		AutomountServiceAccountToken: ptr(false),
 	}
 }
@@ -514,7 +562,7 @@ func (r *renderer) configMap(c occkit.Process, file string, data []byte) *corev1
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: r.meta(ConfigName(r.rev.AgentID(), r.rev.Digest(), c), c, true),
+		ObjectMeta: r.meta(configName(r.agent, r.revision, c), c, true),
 		Immutable:  ptr(true),
 		Data:       map[string]string{file: text},
 	}
@@ -523,11 +571,11 @@ func (r *renderer) configMap(c occkit.Process, file string, data []byte) *corev1
 func (r *renderer) claim(c occkit.Process) *corev1.PersistentVolumeClaim {
 	pvc := &corev1.PersistentVolumeClaim{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
-		ObjectMeta: r.meta(DataName(r.rev.AgentID(), c), c, false),
+		ObjectMeta: r.meta(dataName(r.agent, c), c, false),
 		Spec: corev1.PersistentVolumeClaimSpec{
 			AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
 			Resources: corev1.VolumeResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse(r.opts.Storage.Size)},
+				Requests: corev1.ResourceList{corev1.ResourceStorage: r.storage.DeepCopy()},
 			},
 		},
 	}
@@ -540,7 +588,7 @@ func (r *renderer) claim(c occkit.Process) *corev1.PersistentVolumeClaim {
 func (r *renderer) service(c occkit.Process, portName string, port int32) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: r.meta(WorkloadName(r.rev.AgentID(), c), c, true),
+		ObjectMeta: r.meta(workloadName(r.agent, c), c, true),
 		Spec: corev1.ServiceSpec{
 			Type:     corev1.ServiceTypeClusterIP,
 			Selector: r.selector(c),
@@ -559,7 +607,7 @@ func (r *renderer) selector(c occkit.Process) map[string]string {
 
 // serviceHost is the in-cluster DNS name of component c's Service.
 func (r *renderer) serviceHost(c occkit.Process) string {
-	return WorkloadName(r.rev.AgentID(), c) + "." + r.ns + ".svc"
+	return workloadName(r.agent, c) + "." + r.ns + ".svc"
 }
 
 // workload is one planned process on its way to a Deployment.
@@ -585,9 +633,9 @@ func (r *renderer) envVar(e compile.Env) corev1.EnvVar {
 	case e.Placeholder:
 		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
 	case e.GatewayToken:
-		return secretEnv(e.Name, GatewayTokenSecretName(r.rev.AgentID()), GatewayTokenSecretKey)
+		return secretEnv(e.Name, gatewayTokenSecretName(r.agent), GatewayTokenSecretKey)
 	case e.AppServerToken:
-		return secretEnv(e.Name, AppServerTokenSecretName(r.rev.AgentID()), AppServerTokenSecretKey)
+		return secretEnv(e.Name, appServerTokenSecretName(r.agent), AppServerTokenSecretKey)
 	case !e.Secret.IsZero():
 		return secretEnv(e.Name, CredentialSecretName(e.Secret), CredentialSecretKey(e.Secret))
 	}
@@ -614,19 +662,34 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	if err != nil {
 		return nil, err
 	}
-	podLabels := r.labels(w.process.Role, true)
+	// The Collector's labels and annotations (LOG-6) win over the
+	// driver's: its maps are this render's own and take the driver's
+	// that they lack.
+	podLabels := r.addLabels(make(map[string]string, len(meta.Labels)+4), w.process.Role, true)
 	for k, v := range meta.Labels {
 		podLabels[k] = v
 	}
-	podAnnotations := r.annotations()
-	for k, v := range meta.Annotations {
-		podAnnotations[k] = v
+	podAnnotations := meta.Annotations
+	if podAnnotations == nil {
+		podAnnotations = make(map[string]string, 2)
 	}
-	env := []corev1.EnvVar{{Name: "HOME", Value: w.home}}
-	mounts := []corev1.VolumeMount{
-		{Name: "data", MountPath: w.home},
-		{Name: "tmp", MountPath: "/tmp"},
+	for _, a := range [...][2]string{{AnnotationDigest, r.digest}, {AnnotationGeneration, r.generation}} {
+		if _, ok := podAnnotations[a[0]]; !ok {
+			podAnnotations[a[0]] = a[1]
+		}
 	}
+	// The lists are made at their final length: HOME, the state
+	// directory's two variables, two per file, then the plan's; the data,
+	// tmp, CODEX_HOME and token mounts and volumes besides the files'.
+	env := make([]corev1.EnvVar, 1, 3+2*len(p.Files)+len(p.Env))
+	env[0] = corev1.EnvVar{Name: "HOME", Value: w.home}
+	mounts := make([]corev1.VolumeMount, 2, 4+len(p.Files))
+	mounts[0] = corev1.VolumeMount{Name: "data", MountPath: w.home}
+	mounts[1] = corev1.VolumeMount{Name: "tmp", MountPath: "/tmp"}
+	volumes := make([]corev1.Volume, 2, 3+len(p.Files))
+	volumes[0] = corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
+		ClaimName: dataName(r.agent, w.process.Role)}}}
+	volumes[1] = corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}
 	set := map[string]bool{}
 	switch p.StateEnv {
 	case compile.EnvStateDir:
@@ -645,11 +708,6 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		// created by the container runtime, root-owned, and Codex could
 		// not open its state database there.
 		mounts = append(mounts, corev1.VolumeMount{Name: "data", MountPath: w.home + "/" + CodexHomeDir, SubPath: CodexHomeDir})
-	}
-	volumes := []corev1.Volume{
-		{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
-			ClaimName: DataName(r.rev.AgentID(), w.process.Role)}}},
-		{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 	}
 	for _, f := range p.Files {
 		dir := ConfigDir
@@ -680,7 +738,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		// group (fsGroup) only.
 		mounts = append(mounts, corev1.VolumeMount{Name: "token", MountPath: path.Dir(p.TokenFile), ReadOnly: true})
 		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
-			SecretName:  AppServerTokenSecretName(r.rev.AgentID()),
+			SecretName:  appServerTokenSecretName(r.agent),
 			Items:       []corev1.KeyToPath{{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}},
 			DefaultMode: ptr(int32(0o440)),
 		}}})
@@ -700,7 +758,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	container := corev1.Container{
 		Name:            string(w.process.Role),
 		Image:           image,
-		Args:            append([]string{string(p.Program)}, p.Args...),
+		Args:            append(append(make([]string, 0, 1+len(p.Args)), string(p.Program)), p.Args...),
 		Env:             env,
 		VolumeMounts:    mounts,
 		ReadinessProbe:  probe,
@@ -714,7 +772,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	if r.opts.Stopped {
 		replicas = 0
 	}
-	name := WorkloadName(r.rev.AgentID(), w.process.Role)
+	name := workloadName(r.agent, w.process.Role)
 	grace := int64(DefaultTerminationGrace)
 	if p.StopGrace > 0 {
 		// The process's own stop policy (the gateway drains for up to
@@ -816,10 +874,10 @@ func (r *renderer) pluginInstalls(w workload, image string) []corev1.Container {
 	if reg := r.opts.Plugins.Registry; reg != "" {
 		env = append(env, corev1.EnvVar{Name: "npm_config_registry", Value: reg})
 	}
-	var out []corev1.Container
+	out := make([]corev1.Container, 0, len(p.Plugins))
 	for i, pl := range p.Plugins {
 		name := "plugin-" + pl.ID
-		if len(validation.IsDNS1123Label(name)) > 0 {
+		if !dns1123Label(name) {
 			name = "plugin-" + strconv.Itoa(i)
 		}
 		out = append(out, corev1.Container{
