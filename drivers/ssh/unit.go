@@ -126,12 +126,15 @@ type RenderOptions struct {
 // convention of the reference drivers.
 func hash12(s string) string {
 	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])[:12]
+	return hex.EncodeToString(sum[:6])
 }
 
 // UnitName is the unit name of an Agent's revision.
-func UnitName(agentID, digest string) string {
-	return UnitPrefix + hash12(agentID) + "-" + digest[:min(12, len(digest))] + ".service"
+func UnitName(agentID, digest string) string { return unitName(hash12(agentID), digest) }
+
+// unitName is [UnitName] from hash12 of the Agent ID.
+func unitName(agentHash, digest string) string {
+	return UnitPrefix + agentHash + "-" + digest[:min(12, len(digest))] + ".service"
 }
 
 func validDigest(d string) bool {
@@ -215,7 +218,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	agentHash := hash12(rev.AgentID())
 	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + agentHash
 	u := Unit{
-		Name:             UnitName(rev.AgentID(), rev.Digest()),
+		Name:             unitName(agentHash, rev.Digest()),
 		Port:             o.Port,
 		AgentDir:         agentDir,
 		WorkingDirectory: agentDir + "/state",
@@ -226,6 +229,9 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
 	u.MarkerPath = u.RevisionDir + "/served"
 	u.Plugins = p.Plugins
+	// The state directory, the files' paths, the plan's variables, the
+	// port.
+	u.Env = make([]EnvVar, 0, 2+len(p.Files)+len(p.Env))
 	u.Env = append(u.Env, EnvVar{EnvStateDir, u.WorkingDirectory})
 	for _, f := range p.Files {
 		if f.Role != compile.FileNativeDocument {
@@ -250,6 +256,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	port := strconv.Itoa(o.Port)
 	u.Env = append(u.Env, EnvVar{EnvGatewayPort, port})
 	u.Unset = append(u.Unset, p.Unset...)
+	u.EnvironmentFiles = make([]EnvironmentFile, 0, 4)
 	if o.EnvironmentFile != "" {
 		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: o.EnvironmentFile})
 	}
@@ -260,9 +267,9 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: u.SecretsFile})
 	}
 	if o.Args == nil {
-		u.Exec = append([]string{o.BinaryPath}, p.Args...)
+		u.Exec = append(append(make([]string, 0, 1+len(p.Args)), o.BinaryPath), p.Args...)
 	} else {
-		u.Exec = append(append([]string{o.BinaryPath}, o.Args...), "--port", port)
+		u.Exec = append(append(append(make([]string, 0, 3+len(o.Args)), o.BinaryPath), o.Args...), "--port", port)
 	}
 	if u.Content, err = u.render(rev.AgentID(), agentHash, rev.Digest(), o); err != nil {
 		return Unit{}, err
@@ -273,7 +280,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 // render writes the unit file of u: agentHash is hash12(agentID).
 func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte, error) {
 	agent, _ := json.Marshal(agentID)
-	b := make([]byte, 0, 1024)
+	b := make([]byte, 0, u.contentSize(len(agent)+len(agentHash)+len(digest), o))
 	b = append(b, "# Written by occkit drivers/ssh; do not edit.\n# occkit-agent: "...)
 	b = append(b, agent...)
 	b = append(append(append(b, "\n# occkit-revision: "...), digest...), "\n# occkit-port: "...)
@@ -306,7 +313,7 @@ func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte
 		b = append(append(b, f.Path...), '\n')
 	}
 	for _, a := range u.Exec {
-		if !argRE.MatchString(a) {
+		if !execArg(a) {
 			return nil, occkit.Invalid("DRV-6", occkit.RenderPath("args"), "an ExecStart argument may hold only letters, digits and _ . / : @ + = , -")
 		}
 	}
@@ -318,6 +325,45 @@ func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte
 		b = append(b, "WantedBy=default.target\n"...)
 	}
 	return b, nil
+}
+
+// unitFixedText is the length of the unit file's fixed text: its comments,
+// sections and settings without their values.
+const unitFixedText = 420
+
+// contentSize is the length of u's unit file, or a little more where a
+// variable needs escapes (then the file grows once): ids is the length
+// of the Agent ID's JSON, its hash and the digest.
+func (u Unit) contentSize(ids int, o RenderOptions) int {
+	n := unitFixedText + ids + 12 + len(o.ServiceUser) + len(u.WorkingDirectory)
+	for _, e := range u.Env {
+		n += len("Environment=\"=\"\n") + len(e.Name) + len(e.Value)
+	}
+	for _, s := range u.Unset {
+		n += len(s) + 1
+	}
+	for _, f := range u.EnvironmentFiles {
+		n += len("EnvironmentFile=-\n") + len(f.Path)
+	}
+	for _, a := range u.Exec {
+		n += len(a) + 1
+	}
+	return n
+}
+
+// execArg reports whether a is an ExecStart argument the unit may hold:
+// one or more letters, digits and _ . / : @ + = , - (argRE).
+func execArg(a string) bool {
+	if a == "" {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_./:@+=,-", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // appendJoined appends the words, a space between two, and a line end.

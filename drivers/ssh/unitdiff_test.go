@@ -2,6 +2,7 @@ package ssh
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,4 +128,34 @@ func TestUnitMatchesReference(t *testing.T) {
 			t.Fatalf("(-fmt +unit):\n%s", d)
 		}
 	})
+}
+
+// TestHash12: hash12 is the first 12 hex characters of the SHA-256.
+func TestHash12(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.String().Draw(t, "s")
+		if got, want := hash12(s), fmt.Sprintf("%x", sha256.Sum256([]byte(s)))[:12]; got != want {
+			t.Fatalf("hash12(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// TestContentSize: a rendered unit file is written into one buffer made
+// at its size: contentSize covers it, with little to spare.
+func TestContentSize(t *testing.T) {
+	for _, system := range []bool{false, true} {
+		o := unitOptions(t)
+		if system {
+			o.Scope, o.ServiceUser, o.EnvironmentFile = ScopeSystem, "occ", "/etc/occkit/env"
+		}
+		u, err := Render(levelRevision(t, "size", occkit.LevelDebug), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent, _ := json.Marshal("size")
+		size := u.contentSize(len(agent)+12+64, o)
+		if size < len(u.Content) || size > len(u.Content)+128 {
+			t.Errorf("system %v: contentSize %d for %d bytes", system, size, len(u.Content))
+		}
+	}
 }
