@@ -750,15 +750,17 @@ func yamlTimestamp(s string) bool {
 
 // yamlKeyCompare orders mapping keys as go-yaml's encoder does: rune by
 // rune, a letter after any other character, and runs of digits by their
-// value.
+// value. [yamlKeyLess] decides at the first character where two keys
+// differ, or by length when one is the other's prefix, one way or the
+// other: of two distinct keys, exactly one is less, so one call tells.
 func yamlKeyCompare(a, b string) int {
-	if yamlKeyLess(a, b) {
+	switch {
+	case a == b:
+		return 0
+	case yamlKeyLess(a, b):
 		return -1
 	}
-	if yamlKeyLess(b, a) {
-		return 1
-	}
-	return 0
+	return 1
 }
 
 func yamlKeyLess(a, b string) bool {

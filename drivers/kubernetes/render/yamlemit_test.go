@@ -244,3 +244,29 @@ func TestTreeMarshal(t *testing.T) {
 		}
 	})
 }
+
+// TestYAMLKeyCompare: yamlKeyCompare's one call orders keys as asking
+// yamlKeyLess both ways does.
+func TestYAMLKeyCompare(t *testing.T) {
+	keys := []string{"a", "b", "A", "Z", "0", "00", "01", "1", "10", "9", "_", "-", ".", "/", " ", "é", "Ω", "日",
+		"\U0001F600", "a1", "a01", "a001", "a10", "x.y", "99999999999999999999"}
+	rapid.Check(t, func(t *rapid.T) {
+		draw := func(label string) string {
+			var b strings.Builder
+			for n := rapid.IntRange(0, 4).Draw(t, label+"N"); n > 0; n-- {
+				b.WriteString(rapid.SampledFrom(keys).Draw(t, label))
+			}
+			return b.String()
+		}
+		a, b := draw("a"), draw("b")
+		want := 0
+		if yamlKeyLess(a, b) {
+			want = -1
+		} else if yamlKeyLess(b, a) {
+			want = 1
+		}
+		if got := yamlKeyCompare(a, b); got != want {
+			t.Fatalf("yamlKeyCompare(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
