@@ -663,20 +663,15 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		return nil, err
 	}
 	// The Collector's labels and annotations (LOG-6) win over the
-	// driver's: its maps are this render's own and take the driver's
-	// that they lack.
+	// driver's, in maps made at their size.
 	podLabels := r.addLabels(make(map[string]string, len(meta.Labels)+4), w.process.Role, true)
 	for k, v := range meta.Labels {
 		podLabels[k] = v
 	}
-	podAnnotations := meta.Annotations
-	if podAnnotations == nil {
-		podAnnotations = make(map[string]string, 2)
-	}
-	for _, a := range [...][2]string{{AnnotationDigest, r.digest}, {AnnotationGeneration, r.generation}} {
-		if _, ok := podAnnotations[a[0]]; !ok {
-			podAnnotations[a[0]] = a[1]
-		}
+	podAnnotations := make(map[string]string, len(meta.Annotations)+2)
+	podAnnotations[AnnotationDigest], podAnnotations[AnnotationGeneration] = r.digest, r.generation
+	for k, v := range meta.Annotations {
+		podAnnotations[k] = v
 	}
 	// The lists are made at their final length: HOME, the state
 	// directory's two variables, two per file, then the plan's; the data,
