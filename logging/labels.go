@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
-	"regexp"
 
 	"github.com/occkit/occkit"
 )
@@ -90,8 +89,29 @@ type Metadata struct {
 	Annotations map[string]string
 }
 
-// labelValue is Kubernetes' label value syntax (at most 63 characters).
-var labelValue = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+// isLabelValue reports whether v has Kubernetes' label value syntax: empty,
+// or at most 63 of [-A-Za-z0-9_.] beginning and ending with [A-Za-z0-9].
+// It is checked by hand, not by a regexp: the bounded repetition makes the
+// regexp's program a few hundred instructions, run six times per render
+// (TestIsLabelValue holds it to the regexp).
+func isLabelValue(v string) bool {
+	if len(v) == 0 {
+		return true
+	}
+	if len(v) > 63 || !alnum(v[0]) || !alnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // CollectorMetadata returns the protected labels and annotations of the
 // container described by id (LOG-6). Every fact is required: an empty one,
@@ -114,7 +134,7 @@ func CollectorMetadata(id Identity) (Metadata, error) {
 		{KeyAgent, "agent", id.Agent},
 		{KeyRevision, "revision", id.Revision},
 	}
-	md := Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
+	md := Metadata{Labels: make(map[string]string, len(facts)), Annotations: make(map[string]string, len(facts))}
 	var errs []error
 	for _, f := range facts {
 		if f.value == "" {
@@ -131,7 +151,7 @@ func CollectorMetadata(id Identity) (Metadata, error) {
 }
 
 func safeLabelValue(v string) string {
-	if labelValue.MatchString(v) {
+	if isLabelValue(v) {
 		return v
 	}
 	sum := sha256.Sum256([]byte(v))

@@ -2,9 +2,12 @@ package logging
 
 import (
 	"log/slog"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
 )
@@ -97,4 +100,29 @@ func TestWorkAttrs(t *testing.T) {
 	if n := len((Work{ID: "w1", Operation: "deploy", Attempt: 1}).Attrs()); n != 3 {
 		t.Errorf("running work has %d attrs, want 3 (no outcome)", n)
 	}
+}
+
+// labelValue is Kubernetes' label value syntax as a regexp: the oracle of
+// isLabelValue.
+var labelValue = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+
+func TestIsLabelValue(t *testing.T) {
+	for _, v := range []string{"", "a", "-", "a-", "-a", "a.b", "a_b", "A9", "9", ".", "a b", "é",
+		strings.Repeat("a", 63), strings.Repeat("a", 64), "a" + strings.Repeat("-", 61) + "b", "a" + strings.Repeat("-", 62) + "b"} {
+		if got, want := isLabelValue(v), labelValue.MatchString(v); got != want {
+			t.Errorf("isLabelValue(%q) = %v, the regexp says %v", v, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		alphabet := []rune("aZ09-_.:/ é\x00")
+		n := rapid.IntRange(0, 70).Draw(t, "n")
+		rs := make([]rune, n)
+		for i := range rs {
+			rs[i] = rapid.SampledFrom(alphabet).Draw(t, "r")
+		}
+		v := string(rs)
+		if got, want := isLabelValue(v), labelValue.MatchString(v); got != want {
+			t.Fatalf("isLabelValue(%q) = %v, the regexp says %v", v, got, want)
+		}
+	})
 }
