@@ -307,6 +307,20 @@ const (
 // accept.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 
+// validEnvName reports whether s matches [envName], matched by hand
+// (every plan checks each variable it projects).
+func validEnvName(s string) bool {
+	if len(s) == 0 || len(s) > 128 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
 // reservedEnv are variables a secretBinding may not set: the plan's own,
 // the logging render's, and the process basics.
 var reservedEnv = map[string]bool{
@@ -536,32 +550,33 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		}
 		ns = in.Namespace
 	}
-	check := func(e occkit.EnvVar, at occkit.Path) error {
-		if !envName.MatchString(e.Name) {
-			return occkit.Conflict("AUTH-2", at, "the projection plan names an invalid environment variable")
+	// check checks the variable at (a path made only for a refusal).
+	check := func(e occkit.EnvVar, at func() occkit.Path) error {
+		if !validEnvName(e.Name) {
+			return occkit.Conflict("AUTH-2", at(), "the projection plan names an invalid environment variable")
 		}
 		if e.From.IsZero() {
 			return nil
 		}
 		if e.Placeholder || e.Value != "" {
-			return occkit.Conflict("AUTH-2", at, "a projected variable is either a Secret reference, a placeholder or a literal")
+			return occkit.Conflict("AUTH-2", at(), "a projected variable is either a Secret reference, a placeholder or a literal")
 		}
 		// A projected credential is the harnessAuth source: refusals
 		// point at the setting the author can change.
-		return CheckSourceRef(e.From, ns, occkit.AgentPath("harnessAuth", "source"))
+		return CheckSourceRef(e.From, ns, harnessSourcePath)
 	}
 	for i, e := range in.Credentials.Harness {
-		if err := check(e, occkit.RevisionPath("projection", "harness").Index(i)); err != nil {
+		if err := check(e, func() occkit.Path { return projectionHarnessPath.Index(i) }); err != nil {
 			return err
 		}
 	}
 	for i, e := range in.Credentials.Gateway {
-		at := occkit.RevisionPath("projection", "gateway").Index(i)
+		at := func() occkit.Path { return projectionGatewayPath.Index(i) }
 		if in.Mode == occkit.ModeEmbedded {
-			return occkit.Conflict("AUTH-2", at, "an embedded topology has one process: the projection plan must not name a separate gateway")
+			return occkit.Conflict("AUTH-2", at(), "an embedded topology has one process: the projection plan must not name a separate gateway")
 		}
 		if !e.From.IsZero() || e.Placeholder {
-			return occkit.Conflict("AUTH-6", at, "a dedicated gateway never receives the Harness inference credential")
+			return occkit.Conflict("AUTH-6", at(), "a dedicated gateway never receives the Harness inference credential")
 		}
 		if err := check(e, at); err != nil {
 			return err
@@ -569,6 +584,12 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 	}
 	return nil
 }
+
+var (
+	harnessSourcePath     = occkit.AgentPath("harnessAuth", "source")
+	projectionHarnessPath = occkit.RevisionPath("projection", "harness")
+	projectionGatewayPath = occkit.RevisionPath("projection", "gateway")
+)
 
 // namespaceOf is the tenant namespace a plan's Secrets must live in: the
 // revision's, else the Compute's ("" when neither is known).
@@ -622,6 +643,9 @@ func CheckSourceRef(r occkit.SourceRef, ns string, at occkit.Path) error {
 // (409 AUTH-2 for a Secret outside the namespace).
 func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string,
 	pol *envpolicy.Policy, referenced func(name string) bool) error {
+	if len(bs) == 0 {
+		return nil
+	}
 	root := occkit.NewPath("secretBindings")
 	seen := map[string]bool{}
 	harness := map[occkit.SourceRef]bool{}
@@ -640,7 +664,7 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 		name := b.Env
 		refusal, refused := pol.Refused(name)
 		switch {
-		case !envName.MatchString(name):
+		case !validEnvName(name):
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "a secretBinding env must be an environment variable name"))
 			continue
 		case seen[name]:
@@ -779,13 +803,16 @@ func (b planner) checkBound(doc occkit.Document, refs []envRef, defined []string
 // gatewayRefs are the variables the gateway's document references, but
 // for those under gateway.auth, which the plan replaces with its own.
 func (b planner) gatewayRefs(doc occkit.Document) []envRef {
-	auth := docjson.Get(doc, gatewayPath.Key("auth"))
-	authPath := gatewayPath.Key("auth")
+	refs := b.refs(doc)
+	if len(refs) == 0 {
+		return nil
+	}
+	auth := docjson.Get(doc, gatewayAuthPath)
 	var out []envRef
-	for _, r := range b.refs(doc) {
+	for _, r := range refs {
 		switch {
 		case r.off >= 0 && auth.Exists() && r.off >= auth.Index && r.off < auth.Index+len(auth.Raw):
-		case r.off < 0 && hasPrefix(r.at, authPath):
+		case r.off < 0 && hasPrefix(r.at, gatewayAuthPath):
 		default:
 			out = append(out, r)
 		}
@@ -909,9 +936,12 @@ func (b planner) gatewayWork() (*gatewayWork, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &gatewayWork{doc: doc, refs: b.gatewayRefs(doc), referenced: map[string]bool{}}
-	for _, r := range w.refs {
-		w.referenced[r.name] = true
+	w := &gatewayWork{doc: doc, refs: b.gatewayRefs(doc)}
+	if len(w.refs) > 0 {
+		w.referenced = make(map[string]bool, len(w.refs))
+		for _, r := range w.refs {
+			w.referenced[r.name] = true
+		}
 	}
 	if err := b.checkBindings(w); err != nil {
 		return nil, err
@@ -1139,6 +1169,7 @@ func loopbackHost(h string) bool {
 
 var (
 	gatewayPath            = occkit.NewPath("gateway")
+	gatewayAuthPath        = gatewayPath.Key("auth")
 	appServerPath          = occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
 	appServerURLPath       = appServerPath.Key("url")
 	appServerTransportPath = appServerPath.Key("transport")
@@ -1199,7 +1230,7 @@ func (b planner) gatewaySection(more int) []occkit.Edit {
 // object (TestGatewaySectionEdits holds them to it).
 var (
 	gatewayModeEdit = occkit.Edit{Path: gatewayPath.Key("mode"), Raw: []byte(`"local"`)}
-	gatewayAuthEdit = occkit.Edit{Path: gatewayPath.Key("auth"),
+	gatewayAuthEdit = occkit.Edit{Path: gatewayAuthPath,
 		Raw: []byte(`{"mode":"token","token":"${` + EnvGatewayToken + `}"}`)}
 	gatewayLoopbackEdit = occkit.Edit{Path: gatewayPath.Key("bind"), Raw: []byte(`"` + BindLoopback + `"`)}
 	gatewayLANEdit      = occkit.Edit{Path: gatewayPath.Key("bind"), Raw: []byte(`"` + BindLAN + `"`)}
