@@ -914,7 +914,9 @@ type gatewayWork struct {
 	// ([GatewayDocument]); refs the variables it references, but for
 	// those under gateway.auth, and referenced their names; defined the
 	// variables it defines ([DefinedEnv]).
-	doc        occkit.Document
+	doc occkit.Document
+	// section: doc has a gateway section (an object).
+	section    bool
 	refs       []envRef
 	referenced map[string]bool
 	defined    []string
@@ -946,9 +948,11 @@ func (b planner) gatewayWork() (*gatewayWork, error) {
 	if err := b.checkBindings(w); err != nil {
 		return nil, err
 	}
-	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
+	section := docjson.Get(doc, gatewayPath)
+	if section.Exists() && !section.IsObject() {
 		return nil, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
+	w.section = section.Exists()
 	if b.in.Harness != occkit.HarnessCodex {
 		if doc.Equal(b.scan.doc) {
 			// The gateway section is all the gateway's document adds to
@@ -981,7 +985,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		return ProcessPlan{}, err
 	}
 	doc, plugins := w.doc, w.plugins
-	edits := b.gatewaySection(len(w.enable))
+	edits := b.gatewaySection(w.section, len(w.enable))
 	if b.in.Harness == occkit.HarnessCodex {
 		if doc, err = b.apply(doc, edits); err != nil {
 			return ProcessPlan{}, err
@@ -1206,35 +1210,51 @@ func overlap(a, b string) bool {
 }
 
 // gatewaySection is the edits that write the control plane's gateway
-// settings, with room for extra more: mode local, the Compute's bind, and
-// token auth whose token is a variable reference fed from a Secret, never
-// a literal. Any auth the author wrote is replaced: who may reach the
-// gateway is the control plane's decision. None when b only checks
-// (setting three members of an object, or of a new one, to constants
-// cannot fail; [planner.gatewayWork] refuses a gateway that is not an
-// object).
-func (b planner) gatewaySection(more int) []occkit.Edit {
+// settings, with room for more: mode local, the Compute's bind, and token
+// auth whose token is a variable reference fed from a Secret, never a
+// literal. Any auth the author wrote is replaced: who may reach the
+// gateway is the control plane's decision. A document without a gateway
+// section (section false) gets it whole, in one edit that writes the
+// bytes the three would. None when b only checks (setting three members
+// of an object, or of a new one, to constants cannot fail;
+// [planner.gatewayWork] refuses a gateway that is not an object).
+func (b planner) gatewaySection(section bool, more int) []occkit.Edit {
 	if b.check {
 		return nil
 	}
+	edits := make([]occkit.Edit, 0, 3+more)
 	// PlanOptions.check admits no bind but these two.
-	bind := gatewayLANEdit
-	if b.opts.Bind == BindLoopback {
-		bind = gatewayLoopbackEdit
+	lan := b.opts.Bind != BindLoopback
+	switch {
+	case !section && lan:
+		return append(edits, gatewayLANSection)
+	case !section:
+		return append(edits, gatewayLoopbackSection)
+	case lan:
+		return append(edits, gatewayModeEdit, gatewayLANEdit, gatewayAuthEdit)
 	}
-	return append(make([]occkit.Edit, 0, 3+more), gatewayModeEdit, bind, gatewayAuthEdit)
+	return append(edits, gatewayModeEdit, gatewayLoopbackEdit, gatewayAuthEdit)
 }
 
 // The gateway section's edits, the same for every plan: what
 // [occkit.SetValue] makes of "local", each bind and the token auth
-// object (TestGatewaySectionEdits holds them to it).
+// object, and the section they write where there was none
+// (TestGatewaySectionEdits holds them to it).
 var (
-	gatewayModeEdit = occkit.Edit{Path: gatewayPath.Key("mode"), Raw: []byte(`"local"`)}
-	gatewayAuthEdit = occkit.Edit{Path: gatewayAuthPath,
-		Raw: []byte(`{"mode":"token","token":"${` + EnvGatewayToken + `}"}`)}
+	gatewayModeEdit     = occkit.Edit{Path: gatewayPath.Key("mode"), Raw: []byte(`"local"`)}
 	gatewayLoopbackEdit = occkit.Edit{Path: gatewayPath.Key("bind"), Raw: []byte(`"` + BindLoopback + `"`)}
 	gatewayLANEdit      = occkit.Edit{Path: gatewayPath.Key("bind"), Raw: []byte(`"` + BindLAN + `"`)}
+	gatewayAuthEdit     = occkit.Edit{Path: gatewayAuthPath, Raw: []byte(gatewayAuth)}
+
+	gatewayLoopbackSection = occkit.Edit{Path: gatewayPath, Raw: []byte(gatewaySectionFor(BindLoopback))}
+	gatewayLANSection      = occkit.Edit{Path: gatewayPath, Raw: []byte(gatewaySectionFor(BindLAN))}
 )
+
+const gatewayAuth = `{"mode":"token","token":"${` + EnvGatewayToken + `}"}`
+
+func gatewaySectionFor(bind string) string {
+	return `{"mode":"local","bind":"` + bind + `","auth":` + gatewayAuth + `}`
+}
 
 // appServer points the dedicated Codex gateway's codex plugin at its
 // app-server over WebSocket (PRB-9); placement is the Compute's.

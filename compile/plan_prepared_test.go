@@ -280,38 +280,45 @@ func TestPreparedPlanPlacementBinds(t *testing.T) {
 	}
 }
 
-// The gateway section the plan writes is what occkit.SetValue makes of
-// its values, for each bind.
+// The gateway section and the plugins' trust the plan writes are what
+// occkit's Set makes of their values, one after another, for each bind,
+// with a gateway section or without.
 func TestGatewaySectionEdits(t *testing.T) {
-	for _, bind := range []string{compile.BindLoopback, compile.BindLAN} {
-		in := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
-			Document: stamped(t, `{"gateway":{"port":1,"auth":{"mode":"password"}}}`)}
-		plan, err := compile.BuildPlan(in, compile.PlanOptions{Bind: bind})
-		if err != nil {
-			t.Fatal(err)
-		}
-		gw, _ := plan.Process(occkit.ProcessGateway)
-		f, _ := gw.File(compile.FileNativeDocument)
-		var edits []occkit.Edit
-		for _, kv := range []struct {
-			k string
-			v any
-		}{
-			{"mode", "local"}, {"bind", bind},
-			{"auth", map[string]any{"mode": "token", "token": "${" + compile.EnvGatewayToken + "}"}},
-		} {
-			e, err := occkit.SetValue(occkit.NewPath("gateway", kv.k), kv.v)
+	for _, src := range []string{
+		`{}`,
+		`{"gateway":{"port":1,"auth":{"mode":"password"}}}`,
+		`{"gateway":{}}`,
+		`{"channels":{"discord":{}}}`,
+		`{"channels":{"slack":{},"discord":{"enabled":true}},"plugins":{"entries":{"slack":{"config":{"x":1}},"discord":{"enabled":true}}},"gateway":{"bind":"x"}}`,
+	} {
+		for _, bind := range []string{compile.BindLoopback, compile.BindLAN} {
+			in := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
+				Document: stamped(t, src), HarnessVersion: "2026.9.6"}
+			plan, err := compile.BuildPlan(in, compile.PlanOptions{Bind: bind})
 			if err != nil {
 				t.Fatal(err)
 			}
-			edits = append(edits, e)
-		}
-		want, err := in.Document.Apply(edits...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := string(f.Data); got != want.String() {
-			t.Errorf("bind %s: native document\n%s\nwant\n%s", bind, got, want.String())
+			gw, _ := plan.Process(occkit.ProcessGateway)
+			f, _ := gw.File(compile.FileNativeDocument)
+			want := in.Document
+			set := func(p occkit.Path, v any) {
+				t.Helper()
+				if want, err = want.Set(p, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			set(occkit.NewPath("gateway", "mode"), "local")
+			set(occkit.NewPath("gateway", "bind"), bind)
+			set(occkit.NewPath("gateway", "auth"), map[string]any{"mode": "token", "token": "${" + compile.EnvGatewayToken + "}"})
+			for _, p := range gw.Plugins {
+				at := occkit.NewPath("plugins", "entries", p.ID, "enabled")
+				if v := in.Document.Get(at); !v.IsBool() || !v.Bool() {
+					set(at, true)
+				}
+			}
+			if got := string(f.Data); got != want.String() {
+				t.Errorf("%s, bind %s: native document\n%s\nwant\n%s", src, bind, got, want.String())
+			}
 		}
 	}
 }
