@@ -987,10 +987,13 @@ func (b planner) gateway() (ProcessPlan, error) {
 	doc, plugins := w.doc, w.plugins
 	edits := b.gatewaySection(w.section, len(w.enable))
 	if b.in.Harness == occkit.HarnessCodex {
-		if doc, err = b.apply(doc, edits); err != nil {
+		// The gateway settings and the app-server's in one pass over the
+		// document, then the plugins the result configures.
+		server, err := b.appServer(doc)
+		if err != nil {
 			return ProcessPlan{}, err
 		}
-		if doc, err = b.appServer(doc); err != nil {
+		if doc, err = b.apply(doc, append(edits, server...)); err != nil {
 			return ProcessPlan{}, err
 		}
 		plugins = RequiredPlugins(doc, b.openClawRelease())
@@ -1256,26 +1259,35 @@ func gatewaySectionFor(bind string) string {
 	return `{"mode":"local","bind":"` + bind + `","auth":` + gatewayAuth + `}`
 }
 
-// appServer points the dedicated Codex gateway's codex plugin at its
-// app-server over WebSocket (PRB-9); placement is the Compute's.
-func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
+// appServer is the edits that point the dedicated Codex gateway's codex
+// plugin at its app-server over WebSocket (PRB-9); placement is the
+// Compute's. An ancestor of the setting that is not an object is 400.
+func (b planner) appServer(doc occkit.Document) ([]occkit.Edit, error) {
 	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
 		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
-			return occkit.Document{}, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
+			return nil, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
 		}
 	}
-	url := "ws://" + b.opts.AppServerHost + ":" + strconv.Itoa(b.opts.AppServerPort)
-	doc, err := doc.Set(appServerTransportPath, "websocket")
+	url, err := occkit.SetValue(appServerURLPath, "ws://"+b.opts.AppServerHost+":"+strconv.Itoa(b.opts.AppServerPort))
 	if err != nil {
-		return occkit.Document{}, err
+		return nil, err
 	}
-	if doc, err = doc.Set(appServerURLPath, url); err != nil || !b.appServerAuth() {
-		return doc, err
+	edits := []occkit.Edit{appServerTransportEdit, url}
+	if b.appServerAuth() {
+		// Who may drive the Harness is the control plane's decision,
+		// like gateway.auth: an author's token is replaced by the
+		// Compute's.
+		edits = append(edits, appServerAuthEdit)
 	}
-	// Who may drive the Harness is the control plane's decision, like
-	// gateway.auth: an author's token is replaced by the Compute's.
-	return doc.Set(appServerAuthPath, "${"+EnvAppServerToken+"}")
+	return edits, nil
 }
+
+// The app-server's constant edits: what occkit.SetValue makes of
+// "websocket" and the token reference.
+var (
+	appServerTransportEdit = occkit.Edit{Path: appServerTransportPath, Raw: []byte(`"websocket"`)}
+	appServerAuthEdit      = occkit.Edit{Path: appServerAuthPath, Raw: []byte(`"${` + EnvAppServerToken + `}"`)}
+)
 
 // enablePlugins is the edits that write plugins.entries.<id>.enabled:
 // true for each plugin the Compute provides ([RequiredPlugins]) whose

@@ -280,45 +280,85 @@ func TestPreparedPlanPlacementBinds(t *testing.T) {
 	}
 }
 
-// The gateway section and the plugins' trust the plan writes are what
-// occkit's Set makes of their values, one after another, for each bind,
-// with a gateway section or without.
+// The gateway's native document is what occkit's Set makes of each
+// setting the plan writes, one after another: the gateway section, for
+// each bind, with a gateway section or without; on a dedicated Codex
+// revision the app-server's settings, with its token or without; then
+// the plugins' trust.
 func TestGatewaySectionEdits(t *testing.T) {
-	for _, src := range []string{
+	openclaw := []string{
 		`{}`,
 		`{"gateway":{"port":1,"auth":{"mode":"password"}}}`,
 		`{"gateway":{}}`,
 		`{"channels":{"discord":{}}}`,
 		`{"channels":{"slack":{},"discord":{"enabled":true}},"plugins":{"entries":{"slack":{"config":{"x":1}},"discord":{"enabled":true}}},"gateway":{"bind":"x"}}`,
-	} {
-		for _, bind := range []string{compile.BindLoopback, compile.BindLAN} {
-			in := compile.PlanInput{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes,
-				Document: stamped(t, src), HarnessVersion: "2026.9.6"}
-			plan, err := compile.BuildPlan(in, compile.PlanOptions{Bind: bind})
-			if err != nil {
+	}
+	codex := []string{
+		`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}}}`,
+		`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},"channels":{"discord":{}},"gateway":{"mode":"remote"}}`,
+		`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},"plugins":{"entries":{"codex":{"enabled":true,"config":{"appServer":{"transport":"stdio","authToken":"x","url":"y"}}}}}}`,
+		`{"agents":{"defaults":{"model":"codex/gpt-5-codex"}},"plugins":{"allow":["codex"],"entries":{"codex":{"config":{}}}}}`,
+	}
+	type c struct {
+		src  string
+		h    occkit.Harness
+		m    occkit.Mode
+		opts compile.PlanOptions
+	}
+	var cases []c
+	for _, bind := range []string{compile.BindLoopback, compile.BindLAN} {
+		for _, src := range openclaw {
+			cases = append(cases, c{src, occkit.HarnessOpenClaw, occkit.ModeEmbedded, compile.PlanOptions{Bind: bind}})
+		}
+		for _, src := range codex {
+			cases = append(cases, c{src, occkit.HarnessCodex, occkit.ModeDedicated, compile.PlanOptions{Bind: bind}},
+				c{src, occkit.HarnessCodex, occkit.ModeDedicated, compile.PlanOptions{Bind: bind, AppServerHost: "app.tenant.svc",
+					AppServerListen: "0.0.0.0", AppServerTokenFile: "/run/token"}})
+		}
+	}
+	for _, tt := range cases {
+		in := compile.PlanInput{Harness: tt.h, Mode: tt.m, Compute: occkit.ComputeKubernetes,
+			Document: stamped(t, tt.src), HarnessVersion: "2026.9.6"}
+		plan, err := compile.BuildPlan(in, tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw, _ := plan.Process(occkit.ProcessGateway)
+		f, _ := gw.File(compile.FileNativeDocument)
+		want, err := compile.GatewayDocument(in.Document, tt.h, tt.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := func(p occkit.Path, v any) {
+			t.Helper()
+			if want, err = want.Set(p, v); err != nil {
 				t.Fatal(err)
 			}
-			gw, _ := plan.Process(occkit.ProcessGateway)
-			f, _ := gw.File(compile.FileNativeDocument)
-			want := in.Document
-			set := func(p occkit.Path, v any) {
-				t.Helper()
-				if want, err = want.Set(p, v); err != nil {
-					t.Fatal(err)
-				}
+		}
+		set(occkit.NewPath("gateway", "mode"), "local")
+		set(occkit.NewPath("gateway", "bind"), tt.opts.Bind)
+		set(occkit.NewPath("gateway", "auth"), map[string]any{"mode": "token", "token": "${" + compile.EnvGatewayToken + "}"})
+		if tt.h == occkit.HarnessCodex {
+			server := occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
+			host := tt.opts.AppServerHost
+			if host == "" {
+				host = "127.0.0.1"
 			}
-			set(occkit.NewPath("gateway", "mode"), "local")
-			set(occkit.NewPath("gateway", "bind"), bind)
-			set(occkit.NewPath("gateway", "auth"), map[string]any{"mode": "token", "token": "${" + compile.EnvGatewayToken + "}"})
-			for _, p := range gw.Plugins {
-				at := occkit.NewPath("plugins", "entries", p.ID, "enabled")
-				if v := in.Document.Get(at); !v.IsBool() || !v.Bool() {
-					set(at, true)
-				}
+			set(server.Key("transport"), "websocket")
+			set(server.Key("url"), "ws://"+host+":4500")
+			if tt.opts.AppServerListen != "" {
+				set(server.Key("authToken"), "${"+compile.EnvAppServerToken+"}")
 			}
-			if got := string(f.Data); got != want.String() {
-				t.Errorf("%s, bind %s: native document\n%s\nwant\n%s", src, bind, got, want.String())
+		}
+		before := want
+		for _, p := range gw.Plugins {
+			at := occkit.NewPath("plugins", "entries", p.ID, "enabled")
+			if v := before.Get(at); !v.IsBool() || !v.Bool() {
+				set(at, true)
 			}
+		}
+		if got := string(f.Data); got != want.String() {
+			t.Errorf("%s %s %+v: native document\n%s\nwant\n%s", tt.src, tt.h, tt.opts, got, want.String())
 		}
 	}
 }
