@@ -471,9 +471,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// The render stage, with the Compute-independent defaults: whatever
 	// it refuses, admission refuses, so an admitted revision renders
 	// unless the Compute's own facts (namespace, placement) differ.
-	if err := compile.CheckPlan(r.planInput(), compile.PlanOptions{}); err != nil {
+	plan, err := compile.PreparePlan(r.planInput(), compile.PlanOptions{})
+	if err != nil {
 		return nil, err
 	}
+	r.plan = plan
 	return r, nil
 }
 

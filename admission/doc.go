@@ -138,8 +138,11 @@
 // [Revision.Plan] is the render stage (compile.BuildPlan) of a revision:
 // every process it runs, with documents, environment and files by role;
 // the drivers map it and hold no credential rule of their own. Admit
-// checks the same plan before it returns (compile.CheckPlan: the render's
-// refusals without its documents), so whatever the render refuses
+// checks the same plan before it returns (compile.PreparePlan: the
+// render's refusals without its documents) and keeps what that check read
+// of the document, from which Revision.Plan builds each render's plan; a
+// revision restored from its record keeps nothing and plans from its
+// document, to the same plan. Whatever the render refuses
 // (a secretBinding shadowing a planned variable, an inference variable for
 // a dedicated gateway, a credential outside the tenant namespace) is
 // refused at admission. Among them: every variable a process's document

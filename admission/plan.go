@@ -14,7 +14,15 @@ import (
 // credential rule. Admission has already built the same plan with the
 // Compute-independent defaults, so a failure here is a fact of the
 // Compute (its namespace or placement), never one admission could know.
+//
+// An admitted revision builds it from what admission's check read of the
+// document (compile.PreparedPlan); a revision restored from its record
+// reads the document again. Either way it is compile.BuildPlan's plan,
+// the caller's own.
 func (r *Revision) Plan(opts compile.PlanOptions) (compile.Plan, error) {
+	if r.plan != nil {
+		return r.plan.Plan(opts)
+	}
 	return compile.BuildPlan(r.planInput(), opts)
 }
 

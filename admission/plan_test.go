@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
@@ -156,4 +157,75 @@ func TestAdmitSecretBindings(t *testing.T) {
 	if e := occkit.First(err); e == nil || e.Code != occkit.CodeInvalidRequest || e.Rule != "AUTH-6" {
 		t.Fatalf("Admit with a binding shadowing the Harness credential = %v", err)
 	}
+}
+
+// CMP-4: an admitted revision plans from what admission's check kept; the
+// same revision restored from its record keeps nothing and builds the
+// plan from its document (compile.BuildPlan). Both plan the same for
+// every placement, the same plan or the same refusal, and a caller that
+// writes a plan changes neither revision's next plan.
+func TestPlanKeptIsRestoredPlan(t *testing.T) {
+	a := newAdmitter(t, allow())
+	embedded := embeddedRequest(strings.Replace(embeddedConfig, `"slack":{"enabled":true}`,
+		`"slack":{"enabled":true},"discord":{},"telegram":{"botToken":"${TELEGRAM_BOT_TOKEN}"}`, 1))
+	embedded.SecretBindings = []occkit.SecretBinding{{Env: "TELEGRAM_BOT_TOKEN",
+		Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "tg"}}}
+	tenant := embedded
+	tenant.Agent.NamespaceID = "ns_1"
+	dedicated := admission.Request{
+		Agent:         admission.Agent{ID: "main", ConfigurationID: "c", ExecutionMode: occkit.ModeDedicated, HarnessAuth: apiKey},
+		Configuration: admission.StaticConfiguration{ID: "c", Document: occkit.MustParseDocument(codexConfig)},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
+		Sandbox:       &admission.SandboxInfo{ID: "s", Facts: *fullSandbox, Driver: sandboxDriver{rec: &recorder{}}},
+	}
+	type pair struct{ admitted, restored *admission.Revision }
+	var revs []pair
+	for _, req := range []admission.Request{embedded, tenant, dedicated} {
+		rev, err := a.Admit(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := rev.MarshalJSON()
+		back, err := admission.ParseRevision(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		revs = append(revs, pair{rev, back})
+	}
+	type outcome struct {
+		Plan    compile.Plan
+		Refusal []occkit.ErrorMatcher
+	}
+	plan := func(r *admission.Revision, opts compile.PlanOptions) outcome {
+		p, err := r.Plan(opts)
+		return outcome{p, occkit.MatchersOf(err)}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.SampledFrom(revs).Draw(t, "revision")
+		str := func(name string, vs ...string) string { return rapid.SampledFrom(vs).Draw(t, name) }
+		opts := compile.PlanOptions{
+			Bind:               str("bind", "", compile.BindLoopback, compile.BindLAN, "public"),
+			GatewayPort:        rapid.SampledFrom([]int{0, 8080}).Draw(t, "gatewayPort"),
+			GatewayHost:        str("gatewayHost", "", "gw.tenant.svc"),
+			AppServerHost:      str("appServerHost", "", "app.tenant.svc"),
+			AppServerListen:    str("appServerListen", "", "0.0.0.0"),
+			AppServerTokenFile: str("appServerTokenFile", "", "/run/token"),
+			Namespace:          str("namespace", "", "ns_1", "ns_2"),
+		}
+		for range 2 {
+			kept, restored := plan(r.admitted, opts), plan(r.restored, opts)
+			if d := cmp.Diff(restored, kept); d != "" {
+				t.Fatalf("Plan(%+v) (-restored +admitted):\n%s", opts, d)
+			}
+			for _, o := range []outcome{kept, restored} {
+				for _, p := range o.Plan.Processes {
+					for _, f := range p.Files {
+						clear(f.Data)
+					}
+					clear(p.Env)
+					clear(p.Plugins)
+				}
+			}
+		}
+	})
 }

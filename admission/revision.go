@@ -74,6 +74,10 @@ type Revision struct {
 	secrets   *compile.SecretScan
 	docDigest string
 	digest    string
+	// plan is what admission's check of the render plan read of the
+	// document (compile.PreparePlan), kept so that Plan does not read it
+	// again; nil on a revision restored from its record.
+	plan *compile.PreparedPlan
 }
 
 // AgentID is the Agent the revision deploys.

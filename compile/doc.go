@@ -319,6 +319,14 @@
 // same plan with the zero PlanOptions before it freezes a revision
 // ([CheckPlan]: every refusal of BuildPlan, without writing the documents),
 // so a revision that admits renders, unless the Compute's own facts differ.
+// It keeps what that check read of the document ([PreparePlan], a
+// [PreparedPlan]: the stamped level, the gateway's and the Harness's
+// documents, the variables they reference and define, the plugins a
+// Compute provides and the edits that trust them), and each render builds
+// its plan from it ([PreparedPlan.Plan]), BuildPlan's plan or refusal for
+// any placement, without reading the document again; what reads the
+// placement (the gateway section, the Codex app-server, the environment,
+// the credential checks under another tenant namespace) is done for each.
 // The plan speaks the root vocabulary: a process's role is an
 // [occkit.Process], its credentials come in as the revision's
 // [occkit.Projection] and every Secret is named by an [occkit.SourceRef];

@@ -3,6 +3,7 @@ package compile
 import (
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -306,6 +307,20 @@ const (
 // accept.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 
+// validEnvName reports whether s matches [envName], matched by hand
+// (every plan checks each variable it projects).
+func validEnvName(s string) bool {
+	if len(s) == 0 || len(s) > 128 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
 // reservedEnv are variables a secretBinding may not set: the plan's own,
 // the logging render's, and the process basics.
 var reservedEnv = map[string]bool{
@@ -322,7 +337,7 @@ var reservedEnv = map[string]bool{
 // inference credential planned for a dedicated gateway is 409 (AUTH-2,
 // AUTH-6); a secretBinding that would shadow a planned variable is 400.
 func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
-	return buildPlan(in, opts, false)
+	return buildPlan(in, opts, false, nil)
 }
 
 // CheckPlan returns the refusal [BuildPlan] returns for in and opts, or
@@ -332,12 +347,79 @@ func BuildPlan(in PlanInput, opts PlanOptions) (Plan, error) {
 // document; the check, a lookup of the gateway section for the common
 // topologies).
 func CheckPlan(in PlanInput, opts PlanOptions) error {
-	_, err := buildPlan(in, opts, true)
+	_, err := buildPlan(in, opts, true, nil)
 	return err
 }
 
-// buildPlan is BuildPlan; check makes it CheckPlan.
-func buildPlan(in PlanInput, opts PlanOptions, check bool) (Plan, error) {
+// PreparedPlan is what [PreparePlan] read of one input to check its plan,
+// kept to build that input's plans without reading its document again:
+// the logging level stamped in it, its credential scan, the gateway's and
+// the Harness's documents, the variables they reference and define, the
+// plugins a Compute provides and the edits that trust them. It is never
+// written after PreparePlan returns, so any number of goroutines may call
+// [PreparedPlan.Plan]; each plan it builds is the caller's own.
+type PreparedPlan struct {
+	// in is the input, its Level the stamped level.
+	in      PlanInput
+	secrets SecretPolicy
+	scan    *SecretScan
+	// opts are the placement PreparePlan checked (with their defaults):
+	// credentials and secretBindings passed under its tenant namespace.
+	opts PlanOptions
+	gw   *gatewayWork
+	// hw is the dedicated Harness's work; nil for an embedded topology.
+	hw *harnessWork
+}
+
+// PreparePlan is [CheckPlan] that keeps what it read of in's document:
+// the refusal CheckPlan returns, or the [PreparedPlan] whose
+// [PreparedPlan.Plan] builds in's plans. Admission keeps one with each
+// revision it admits, so a render plans without reading the document
+// again.
+func PreparePlan(in PlanInput, opts PlanOptions) (*PreparedPlan, error) {
+	k := &PreparedPlan{}
+	if _, err := buildPlan(in, opts, true, k); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// Plan is [BuildPlan] of the prepared input and opts, the same plan and
+// the same refusal, from the work PreparePlan kept: what reads the
+// placement (the gateway section, the Codex app-server, the environment
+// and the credential checks under another tenant namespace) is done
+// again, what reads only the document is not. The plan is the caller's
+// own: writing it changes neither k nor the next plan.
+func (k *PreparedPlan) Plan(opts PlanOptions) (Plan, error) {
+	opts = opts.withDefaults(k.in.Compute)
+	if err := opts.check(); err != nil {
+		return Plan{}, err
+	}
+	b := planner{in: k.in, opts: opts, secrets: k.secrets, scan: k.scan, kept: k}
+	if !k.sameTenant(opts) {
+		// The checks PreparePlan passed that read the tenant namespace,
+		// in buildPlan's order (the document's own passed).
+		if err := checkCredentials(k.in, opts); err != nil {
+			return Plan{}, err
+		}
+		if err := b.checkBindings(k.gw); err != nil {
+			return Plan{}, err
+		}
+	}
+	return b.plan()
+}
+
+// sameTenant reports whether opts leave [checkCredentials] and
+// [CheckSecretBindings] the answer they gave PreparePlan: opts conflict
+// with no admitted namespace, and name the same tenant namespace.
+func (k *PreparedPlan) sameTenant(opts PlanOptions) bool {
+	conflict := k.in.Namespace != "" && opts.Namespace != "" && opts.Namespace != k.in.Namespace
+	return !conflict && namespaceOf(k.in, opts) == namespaceOf(k.in, k.opts)
+}
+
+// buildPlan is BuildPlan; check makes it CheckPlan, and keep, when not
+// nil, receives what it read of the document (PreparePlan).
+func buildPlan(in PlanInput, opts PlanOptions, check bool, keep *PreparedPlan) (Plan, error) {
 	if err := checkTopology(in.Harness, in.Mode); err != nil {
 		return Plan{}, err
 	}
@@ -366,7 +448,10 @@ func buildPlan(in PlanInput, opts PlanOptions, check bool) (Plan, error) {
 	if err := checkCredentials(in, opts); err != nil {
 		return Plan{}, err
 	}
-	b := planner{in: in, opts: opts, check: check, secrets: sp, scan: scan}
+	if keep != nil {
+		keep.in, keep.secrets, keep.scan, keep.opts = in, sp, scan, opts
+	}
+	b := planner{in: in, opts: opts, check: check, secrets: sp, scan: scan, keep: keep}
 	return b.plan()
 }
 
@@ -465,32 +550,33 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 		}
 		ns = in.Namespace
 	}
-	check := func(e occkit.EnvVar, at occkit.Path) error {
-		if !envName.MatchString(e.Name) {
-			return occkit.Conflict("AUTH-2", at, "the projection plan names an invalid environment variable")
+	// check checks the variable at (a path made only for a refusal).
+	check := func(e occkit.EnvVar, at func() occkit.Path) error {
+		if !validEnvName(e.Name) {
+			return occkit.Conflict("AUTH-2", at(), "the projection plan names an invalid environment variable")
 		}
 		if e.From.IsZero() {
 			return nil
 		}
 		if e.Placeholder || e.Value != "" {
-			return occkit.Conflict("AUTH-2", at, "a projected variable is either a Secret reference, a placeholder or a literal")
+			return occkit.Conflict("AUTH-2", at(), "a projected variable is either a Secret reference, a placeholder or a literal")
 		}
 		// A projected credential is the harnessAuth source: refusals
 		// point at the setting the author can change.
-		return CheckSourceRef(e.From, ns, occkit.AgentPath("harnessAuth", "source"))
+		return CheckSourceRef(e.From, ns, harnessSourcePath)
 	}
 	for i, e := range in.Credentials.Harness {
-		if err := check(e, occkit.RevisionPath("projection", "harness").Index(i)); err != nil {
+		if err := check(e, func() occkit.Path { return projectionHarnessPath.Index(i) }); err != nil {
 			return err
 		}
 	}
 	for i, e := range in.Credentials.Gateway {
-		at := occkit.RevisionPath("projection", "gateway").Index(i)
+		at := func() occkit.Path { return projectionGatewayPath.Index(i) }
 		if in.Mode == occkit.ModeEmbedded {
-			return occkit.Conflict("AUTH-2", at, "an embedded topology has one process: the projection plan must not name a separate gateway")
+			return occkit.Conflict("AUTH-2", at(), "an embedded topology has one process: the projection plan must not name a separate gateway")
 		}
 		if !e.From.IsZero() || e.Placeholder {
-			return occkit.Conflict("AUTH-6", at, "a dedicated gateway never receives the Harness inference credential")
+			return occkit.Conflict("AUTH-6", at(), "a dedicated gateway never receives the Harness inference credential")
 		}
 		if err := check(e, at); err != nil {
 			return err
@@ -498,6 +584,12 @@ func checkCredentials(in PlanInput, o PlanOptions) error {
 	}
 	return nil
 }
+
+var (
+	harnessSourcePath     = occkit.AgentPath("harnessAuth", "source")
+	projectionHarnessPath = occkit.RevisionPath("projection", "harness")
+	projectionGatewayPath = occkit.RevisionPath("projection", "gateway")
+)
 
 // namespaceOf is the tenant namespace a plan's Secrets must live in: the
 // revision's, else the Compute's ("" when neither is known).
@@ -551,6 +643,9 @@ func CheckSourceRef(r occkit.SourceRef, ns string, at occkit.Path) error {
 // (409 AUTH-2 for a Secret outside the namespace).
 func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occkit.Projection, ns string,
 	pol *envpolicy.Policy, referenced func(name string) bool) error {
+	if len(bs) == 0 {
+		return nil
+	}
 	root := occkit.NewPath("secretBindings")
 	seen := map[string]bool{}
 	harness := map[occkit.SourceRef]bool{}
@@ -569,7 +664,7 @@ func CheckSecretBindings(bs []occkit.SecretBinding, mode occkit.Mode, cred occki
 		name := b.Env
 		refusal, refused := pol.Refused(name)
 		switch {
-		case !envName.MatchString(name):
+		case !validEnvName(name):
 			errs = append(errs, occkit.Invalid("AUTH-6", at.Key("env"), "a secretBinding env must be an environment variable name"))
 			continue
 		case seen[name]:
@@ -648,8 +743,12 @@ const maxUnbound = 16
 // when every Compute sets it ([processBasics]), or, for a process whose
 // host supplies the model credentials (AUTH-5), when it is an inference
 // variable. Refusals are 400 at the first reference of each variable,
-// naming it and the variables p has (names only).
-func (b planner) checkBound(doc occkit.Document, refs []envRef, p ProcessPlan) error {
+// naming it and the variables p has (names only). defined is doc's
+// [DefinedEnv].
+func (b planner) checkBound(doc occkit.Document, refs []envRef, defined []string, p ProcessPlan) error {
+	if len(refs) == 0 {
+		return nil
+	}
 	bound := map[string]bool{}
 	for _, n := range processBasics {
 		bound[n] = true
@@ -664,7 +763,7 @@ func (b planner) checkBound(doc occkit.Document, refs []envRef, p ProcessPlan) e
 			}
 		}
 	}
-	for _, n := range DefinedEnv(doc, b.secrets) {
+	for _, n := range defined {
 		bound[n] = true
 	}
 	first := map[string]envRef{}
@@ -704,13 +803,16 @@ func (b planner) checkBound(doc occkit.Document, refs []envRef, p ProcessPlan) e
 // gatewayRefs are the variables the gateway's document references, but
 // for those under gateway.auth, which the plan replaces with its own.
 func (b planner) gatewayRefs(doc occkit.Document) []envRef {
-	auth := docjson.Get(doc, gatewayPath.Key("auth"))
-	authPath := gatewayPath.Key("auth")
+	refs := b.refs(doc)
+	if len(refs) == 0 {
+		return nil
+	}
+	auth := docjson.Get(doc, gatewayAuthPath)
 	var out []envRef
-	for _, r := range b.refs(doc) {
+	for _, r := range refs {
 		switch {
 		case r.off >= 0 && auth.Exists() && r.off >= auth.Index && r.off < auth.Index+len(auth.Raw):
-		case r.off < 0 && hasPrefix(r.at, authPath):
+		case r.off < 0 && hasPrefix(r.at, gatewayAuthPath):
 		default:
 			out = append(out, r)
 		}
@@ -727,6 +829,10 @@ type planner struct {
 	// document's scan under it.
 	secrets SecretPolicy
 	scan    *SecretScan
+	// keep, when set, receives the work that reads the document
+	// (PreparePlan); kept, when set, holds it already (PreparedPlan.Plan):
+	// the planner reads it and never writes it.
+	keep, kept *PreparedPlan
 }
 
 // refs are the variables doc references ([documentRefs]): the input
@@ -757,7 +863,11 @@ func (b planner) ownedFile(role FileRole, name string, doc occkit.Document, owne
 }
 
 func (b planner) plan() (Plan, error) {
-	p := Plan{Harness: b.in.Harness, Mode: b.in.Mode}
+	n := 1
+	if b.in.Mode == occkit.ModeDedicated {
+		n = 2
+	}
+	p := Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: make([]ProcessPlan, 0, n)}
 	gw, err := b.gateway()
 	if err != nil {
 		return Plan{}, err
@@ -777,68 +887,126 @@ func (b planner) logging(role occkit.Process) (logging.Rendered, error) {
 	return logging.Render(b.in.Harness, b.in.Mode, role, b.in.Level)
 }
 
-// envOf is the logging render's variables as literals.
-func envOf(lr logging.Rendered) []Env {
-	out := make([]Env, 0, len(lr.Env))
+// envOf is the logging render's variables as literals, with room for
+// more.
+func envOf(lr logging.Rendered, more int) []Env {
+	out := make([]Env, 0, len(lr.Env)+more)
 	for _, e := range lr.Env {
 		out = append(out, Env{Name: e.Name, Value: e.Value})
 	}
 	return out
 }
 
-// projected is the projection plan's variables as process variables.
-func projected(vs []occkit.EnvVar) []Env {
-	out := make([]Env, 0, len(vs))
+// appendProjected appends the projection plan's variables as process
+// variables.
+func appendProjected(out []Env, vs []occkit.EnvVar) []Env {
 	for _, v := range vs {
 		out = append(out, Env{Name: v.Name, Value: v.Value, Secret: v.From, Placeholder: v.Placeholder})
 	}
 	return out
 }
 
-func (b planner) gateway() (ProcessPlan, error) {
+// gatewayWork is the gateway's plan as far as it reads the document and
+// not the placement: worked out once by a [PreparedPlan], read by each
+// plan it builds.
+type gatewayWork struct {
+	// doc is the gateway's document before the gateway section
+	// ([GatewayDocument]); refs the variables it references, but for
+	// those under gateway.auth, and referenced their names; defined the
+	// variables it defines ([DefinedEnv]).
+	doc occkit.Document
+	// section: doc has a gateway section (an object).
+	section    bool
+	refs       []envRef
+	referenced map[string]bool
+	defined    []string
+	// plugins are the plugins a Compute provides ([RequiredPlugins]) and
+	// enable the edits that trust them ([planner.enablePlugins]), on an
+	// OpenClaw revision; a Codex gateway's read the placed document.
+	plugins []Plugin
+	enable  []occkit.Edit
+}
+
+// gatewayWork is the gateway's work: kept, or worked out (and kept when
+// b keeps it). Its refusals come in BuildPlan's order, the
+// secretBindings' (which read the tenant namespace) among them.
+func (b planner) gatewayWork() (*gatewayWork, error) {
+	if b.kept != nil {
+		return b.kept.gw, nil
+	}
 	doc, err := GatewayDocument(b.in.Document, b.in.Harness, b.in.Mode)
 	if err != nil {
-		return ProcessPlan{}, err
+		return nil, err
 	}
-	refs := b.gatewayRefs(doc)
-	referenced := map[string]bool{}
-	for _, r := range refs {
-		referenced[r.name] = true
+	w := &gatewayWork{doc: doc, refs: b.gatewayRefs(doc)}
+	if len(w.refs) > 0 {
+		w.referenced = make(map[string]bool, len(w.refs))
+		for _, r := range w.refs {
+			w.referenced[r.name] = true
+		}
 	}
-	if err := CheckSecretBindings(b.in.SecretBindings, b.in.Mode, b.in.Credentials, namespaceOf(b.in, b.opts),
-		b.secrets.Env, func(n string) bool { return referenced[n] }); err != nil {
-		return ProcessPlan{}, err
+	if err := b.checkBindings(w); err != nil {
+		return nil, err
 	}
-	bare := doc
-	// gatewayOnly: the document the gateway runs is the scanned one
-	// with its gateway section written, nothing else.
-	gatewayOnly := b.in.Harness != occkit.HarnessCodex && doc.Equal(b.scan.doc)
-	edits, err := b.gatewaySection(doc)
+	section := docjson.Get(doc, gatewayPath)
+	if section.Exists() && !section.IsObject() {
+		return nil, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
+	}
+	w.section = section.Exists()
+	if b.in.Harness != occkit.HarnessCodex {
+		if doc.Equal(b.scan.doc) {
+			// The gateway section is all the gateway's document adds to
+			// the scanned one, and RequiredPlugins does not read it.
+			w.plugins = b.scan.requiredPlugins(b.openClawRelease())
+		} else {
+			w.plugins = RequiredPlugins(doc, b.openClawRelease())
+		}
+		if w.enable, err = b.enablePlugins(doc, w.plugins, !b.check || b.keep != nil); err != nil {
+			return nil, err
+		}
+	}
+	w.defined = DefinedEnv(doc, b.secrets)
+	if b.keep != nil {
+		b.keep.gw = w
+	}
+	return w, nil
+}
+
+// checkBindings checks the secretBindings against the gateway's
+// document ([CheckSecretBindings]).
+func (b planner) checkBindings(w *gatewayWork) error {
+	return CheckSecretBindings(b.in.SecretBindings, b.in.Mode, b.in.Credentials, namespaceOf(b.in, b.opts),
+		b.secrets.Env, func(n string) bool { return w.referenced[n] })
+}
+
+func (b planner) gateway() (ProcessPlan, error) {
+	w, err := b.gatewayWork()
 	if err != nil {
 		return ProcessPlan{}, err
 	}
+	doc, plugins := w.doc, w.plugins
+	edits := b.gatewaySection(w.section, len(w.enable))
 	if b.in.Harness == occkit.HarnessCodex {
-		if doc, err = b.apply(doc, edits); err != nil {
+		// The gateway settings and the app-server's in one pass over the
+		// document, then the plugins the result configures.
+		server, err := b.appServer(doc)
+		if err != nil {
 			return ProcessPlan{}, err
 		}
-		edits = nil
-		if doc, err = b.appServer(doc); err != nil {
+		if doc, err = b.apply(doc, append(edits, server...)); err != nil {
 			return ProcessPlan{}, err
 		}
-	}
-	release := b.openClawRelease()
-	var plugins []Plugin
-	if gatewayOnly {
-		// The gateway section is all that differs from the scanned
-		// document, and RequiredPlugins does not read it.
-		plugins = b.scan.requiredPlugins(release)
-	} else {
-		plugins = RequiredPlugins(doc, release)
-	}
-	// The gateway settings and the plugins' trust are written in one
-	// pass over the document: none is inside another.
-	if edits, err = b.enablePlugins(doc, plugins, edits); err != nil {
-		return ProcessPlan{}, err
+		plugins = RequiredPlugins(doc, b.openClawRelease())
+		if edits, err = b.enablePlugins(doc, plugins, !b.check); err != nil {
+			return ProcessPlan{}, err
+		}
+	} else if !b.check {
+		// The gateway settings and the plugins' trust are written in
+		// one pass over the document: none is inside another.
+		edits = append(edits, w.enable...)
+		if b.kept != nil {
+			plugins = slices.Clone(plugins)
+		}
 	}
 	doc, owned, err := b.applyOwned(doc, edits)
 	if err != nil {
@@ -848,9 +1016,17 @@ func (b planner) gateway() (ProcessPlan, error) {
 	if err != nil {
 		return ProcessPlan{}, err
 	}
-	env := envOf(lr)
+	appServerAuth := b.appServerAuth()
+	more := 1 + len(b.in.SecretBindings) + len(b.in.Credentials.Gateway)
+	if appServerAuth {
+		more++
+	}
+	if b.in.Mode == occkit.ModeEmbedded {
+		more += len(b.in.Credentials.Harness)
+	}
+	env := envOf(lr, more)
 	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
-	if b.appServerAuth() {
+	if appServerAuth {
 		env = append(env, Env{Name: EnvAppServerToken, AppServerToken: true})
 	}
 	for _, sb := range b.in.SecretBindings {
@@ -863,25 +1039,65 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Files:     []File{b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
-		Version:   release, StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
+		Version:   b.openClawRelease(), StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
 	}
 	if b.in.Mode == occkit.ModeEmbedded {
 		// AUTH-2: the combined gateway/Harness gets the Harness plan.
 		p.Inference = true
-		env = append(env, projected(b.in.Credentials.Harness)...)
+		env = appendProjected(env, b.in.Credentials.Harness)
 		p.HostCredentials = b.in.Credentials.HostManaged
 	} else {
-		env = append(env, projected(b.in.Credentials.Gateway)...)
+		env = appendProjected(env, b.in.Credentials.Gateway)
 	}
 	p.Env = env
-	if err := b.checkBound(bare, refs, p); err != nil {
+	if err := b.checkBound(w.doc, w.refs, w.defined, p); err != nil {
 		return ProcessPlan{}, err
 	}
 	return p, nil
 }
 
+// harnessWork is the dedicated Harness's plan as far as it reads the
+// document: the Codex config.toml, or the OpenClaw node host's document,
+// the variables it references and those it defines.
+type harnessWork struct {
+	toml    []byte
+	doc     occkit.Document
+	refs    []envRef
+	defined []string
+}
+
+// harnessWork is the dedicated Harness's work: kept, or worked out (and
+// kept when b keeps it).
+func (b planner) harnessWork() (*harnessWork, error) {
+	if b.kept != nil {
+		return b.kept.hw, nil
+	}
+	w := &harnessWork{}
+	if b.in.Harness == occkit.HarnessCodex {
+		toml, err := RenderCodexConfig(b.in.Document, CodexOptions{})
+		if err != nil {
+			return nil, err
+		}
+		w.toml = toml
+	} else {
+		doc, err := HarnessDocument(b.in.Document, b.in.Harness, b.in.Mode)
+		if err != nil {
+			return nil, err
+		}
+		w.doc, w.refs, w.defined = doc, b.refs(doc), DefinedEnv(doc, b.secrets)
+	}
+	if b.keep != nil {
+		b.keep.hw = w
+	}
+	return w, nil
+}
+
 func (b planner) harness() (ProcessPlan, error) {
 	lr, err := b.logging(occkit.ProcessHarness)
+	if err != nil {
+		return ProcessPlan{}, err
+	}
+	w, err := b.harnessWork()
 	if err != nil {
 		return ProcessPlan{}, err
 	}
@@ -892,12 +1108,8 @@ func (b planner) harness() (ProcessPlan, error) {
 		StdinLogin: cred.StdinLogin, EgressProxy: cred.EgressProxy, HostCredentials: cred.HostManaged,
 		StderrOnly: lr.StderrOnly,
 	}
-	env := envOf(lr)
+	env := envOf(lr, 2+len(cred.Harness))
 	if b.in.Harness == occkit.HarnessCodex {
-		toml, err := RenderCodexConfig(b.in.Document, CodexOptions{})
-		if err != nil {
-			return ProcessPlan{}, err
-		}
 		p.Program, p.Version, p.StateEnv = ProgramCodex, b.in.HarnessVersion, EnvCodexHome
 		p.Args = append(append(append([]string(nil), lr.Args...), "app-server", "--listen"),
 			"ws://"+b.opts.AppServerListen+":"+strconv.Itoa(b.opts.AppServerPort))
@@ -912,37 +1124,36 @@ func (b planner) harness() (ProcessPlan, error) {
 			p.TokenFile = b.opts.AppServerTokenFile
 			p.Args = append(p.Args, "--ws-auth", "capability-token", "--ws-token-file", p.TokenFile)
 		}
+		toml := w.toml
+		if b.kept != nil {
+			toml = slices.Clone(toml)
+		}
 		p.Files = []File{{Role: FileCodexConfig, Name: CodexConfigName, Data: toml, DirEnv: EnvCodexHome}}
 		p.Port = b.opts.AppServerPort
 		p.Readiness = Readiness{TCP: true}
-	} else {
-		doc, err := HarnessDocument(b.in.Document, b.in.Harness, b.in.Mode)
-		if err != nil {
-			return ProcessPlan{}, err
-		}
-		p.Program, p.Version, p.StateEnv = ProgramOpenClaw, b.openClawRelease(), EnvStateDir
-		p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
-		p.Files = []File{b.file(FileNativeDocument, NativeDocumentName, doc)}
-		if !loopbackHost(b.opts.GatewayHost) {
-			// The plan dials the gateway over plaintext ws:// (it renders
-			// no TLS); a host that is not loopback is on the Compute's
-			// private network (PlanOptions.GatewayHost), which OpenClaw
-			// accepts only with its documented private-network setting.
-			env = append(env, Env{Name: EnvAllowPrivateWS, Value: "1"})
-		}
-		// The node host authenticates to its own gateway with the
-		// gateway token (OpenClaw reads OPENCLAW_GATEWAY_TOKEN); without
-		// it the gateway refuses the node and it exits for a restart.
-		// The token is the Agent's gateway credential, not an inference
-		// credential (AUTH-6 is about the latter).
-		env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
-		p.Env = append(env, projected(cred.Harness)...)
-		if err := b.checkBound(doc, b.refs(doc), p); err != nil {
-			return ProcessPlan{}, err
-		}
+		p.Env = appendProjected(env, cred.Harness)
 		return p, nil
 	}
-	p.Env = append(env, projected(cred.Harness)...)
+	p.Program, p.Version, p.StateEnv = ProgramOpenClaw, b.openClawRelease(), EnvStateDir
+	p.Args = []string{"node", "run", "--host", b.opts.GatewayHost, "--port", strconv.Itoa(b.opts.GatewayPort)}
+	p.Files = []File{b.file(FileNativeDocument, NativeDocumentName, w.doc)}
+	if !loopbackHost(b.opts.GatewayHost) {
+		// The plan dials the gateway over plaintext ws:// (it renders
+		// no TLS); a host that is not loopback is on the Compute's
+		// private network (PlanOptions.GatewayHost), which OpenClaw
+		// accepts only with its documented private-network setting.
+		env = append(env, Env{Name: EnvAllowPrivateWS, Value: "1"})
+	}
+	// The node host authenticates to its own gateway with the gateway
+	// token (OpenClaw reads OPENCLAW_GATEWAY_TOKEN); without it the
+	// gateway refuses the node and it exits for a restart. The token is
+	// the Agent's gateway credential, not an inference credential
+	// (AUTH-6 is about the latter).
+	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
+	p.Env = appendProjected(env, cred.Harness)
+	if err := b.checkBound(w.doc, w.refs, w.defined, p); err != nil {
+		return ProcessPlan{}, err
+	}
 	return p, nil
 }
 
@@ -965,6 +1176,7 @@ func loopbackHost(h string) bool {
 
 var (
 	gatewayPath            = occkit.NewPath("gateway")
+	gatewayAuthPath        = gatewayPath.Key("auth")
 	appServerPath          = occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
 	appServerURLPath       = appServerPath.Key("url")
 	appServerTransportPath = appServerPath.Key("transport")
@@ -1001,77 +1213,112 @@ func overlap(a, b string) bool {
 }
 
 // gatewaySection is the edits that write the control plane's gateway
-// settings: mode local, the Compute's bind, and token auth whose token is
-// a variable reference fed from a Secret, never a literal. Any auth the
-// author wrote is replaced: who may reach the gateway is the control
-// plane's decision.
-func (b planner) gatewaySection(doc occkit.Document) ([]occkit.Edit, error) {
-	if v := docjson.Get(doc, gatewayPath); v.Exists() && !v.IsObject() {
-		return nil, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
-	}
+// settings, with room for more: mode local, the Compute's bind, and token
+// auth whose token is a variable reference fed from a Secret, never a
+// literal. Any auth the author wrote is replaced: who may reach the
+// gateway is the control plane's decision. A document without a gateway
+// section (section false) gets it whole, in one edit that writes the
+// bytes the three would. None when b only checks (setting three members
+// of an object, or of a new one, to constants cannot fail;
+// [planner.gatewayWork] refuses a gateway that is not an object).
+func (b planner) gatewaySection(section bool, more int) []occkit.Edit {
 	if b.check {
-		// Setting three members of an object (or of a new one) to
-		// constants cannot fail.
-		return nil, nil
+		return nil
 	}
-	edits := make([]occkit.Edit, 0, 3)
-	for _, kv := range []struct {
-		p occkit.Path
-		v any
-	}{
-		{gatewayPath.Key("mode"), "local"},
-		{gatewayPath.Key("bind"), b.opts.Bind},
-		{gatewayPath.Key("auth"), map[string]any{"mode": "token", "token": "${" + EnvGatewayToken + "}"}},
-	} {
-		e, err := occkit.SetValue(kv.p, kv.v)
-		if err != nil {
-			return nil, err
+	edits := make([]occkit.Edit, 0, 3+more)
+	// PlanOptions.check admits no bind but these two.
+	lan := b.opts.Bind != BindLoopback
+	switch {
+	case !section && lan:
+		return append(edits, gatewayLANSection)
+	case !section:
+		return append(edits, gatewayLoopbackSection)
+	case lan:
+		return append(edits, gatewayModeEdit, gatewayLANEdit, gatewayAuthEdit)
+	}
+	return append(edits, gatewayModeEdit, gatewayLoopbackEdit, gatewayAuthEdit)
+}
+
+// The gateway section's edits, the same for every plan: what
+// [occkit.SetValue] makes of "local", each bind and the token auth
+// object, and the section they write where there was none
+// (TestGatewaySectionEdits holds them to it).
+var (
+	gatewayModeEdit     = occkit.Edit{Path: gatewayPath.Key("mode"), Raw: []byte(`"local"`)}
+	gatewayLoopbackEdit = occkit.Edit{Path: gatewayPath.Key("bind"), Raw: []byte(`"` + BindLoopback + `"`)}
+	gatewayLANEdit      = occkit.Edit{Path: gatewayPath.Key("bind"), Raw: []byte(`"` + BindLAN + `"`)}
+	gatewayAuthEdit     = occkit.Edit{Path: gatewayAuthPath, Raw: []byte(gatewayAuth)}
+
+	gatewayLoopbackSection = occkit.Edit{Path: gatewayPath, Raw: []byte(gatewaySectionFor(BindLoopback))}
+	gatewayLANSection      = occkit.Edit{Path: gatewayPath, Raw: []byte(gatewaySectionFor(BindLAN))}
+)
+
+const gatewayAuth = `{"mode":"token","token":"${` + EnvGatewayToken + `}"}`
+
+func gatewaySectionFor(bind string) string {
+	return `{"mode":"local","bind":"` + bind + `","auth":` + gatewayAuth + `}`
+}
+
+// appServer is the edits that point the dedicated Codex gateway's codex
+// plugin at its app-server over WebSocket (PRB-9); placement is the
+// Compute's. An ancestor of the setting that is not an object is 400.
+func (b planner) appServer(doc occkit.Document) ([]occkit.Edit, error) {
+	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
+		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
+			return nil, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
 		}
-		edits = append(edits, e)
+	}
+	url, err := occkit.SetValue(appServerURLPath, "ws://"+b.opts.AppServerHost+":"+strconv.Itoa(b.opts.AppServerPort))
+	if err != nil {
+		return nil, err
+	}
+	edits := []occkit.Edit{appServerTransportEdit, url}
+	if b.appServerAuth() {
+		// Who may drive the Harness is the control plane's decision,
+		// like gateway.auth: an author's token is replaced by the
+		// Compute's.
+		edits = append(edits, appServerAuthEdit)
 	}
 	return edits, nil
 }
 
-// appServer points the dedicated Codex gateway's codex plugin at its
-// app-server over WebSocket (PRB-9); placement is the Compute's.
-func (b planner) appServer(doc occkit.Document) (occkit.Document, error) {
-	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
-		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
-			return occkit.Document{}, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
-		}
-	}
-	url := "ws://" + b.opts.AppServerHost + ":" + strconv.Itoa(b.opts.AppServerPort)
-	doc, err := doc.Set(appServerTransportPath, "websocket")
-	if err != nil {
-		return occkit.Document{}, err
-	}
-	if doc, err = doc.Set(appServerURLPath, url); err != nil || !b.appServerAuth() {
-		return doc, err
-	}
-	// Who may drive the Harness is the control plane's decision, like
-	// gateway.auth: an author's token is replaced by the Compute's.
-	return doc.Set(appServerAuthPath, "${"+EnvAppServerToken+"}")
-}
+// The app-server's constant edits: what occkit.SetValue makes of
+// "websocket" and the token reference.
+var (
+	appServerTransportEdit = occkit.Edit{Path: appServerTransportPath, Raw: []byte(`"websocket"`)}
+	appServerAuthEdit      = occkit.Edit{Path: appServerAuthPath, Raw: []byte(`"${` + EnvAppServerToken + `}"`)}
+)
 
-// enablePlugins appends to edits the edits that write
-// plugins.entries.<id>.enabled: true for each
-// plugin the Compute provides ([RequiredPlugins]) whose entry does not
-// say enabled already. OpenClaw loads an installed external plugin only
-// with that explicit trust (without it: "channel is configured, but
-// external plugin … is installed without explicit trust", and the channel
-// never starts); its own installer writes it into the configuration,
-// which on a Compute is the frozen, read-only document, so the plan
-// writes it into the native document. An entry or ancestor that is not
-// an object is 400.
-func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, edits []occkit.Edit) ([]occkit.Edit, error) {
-	for _, p := range plugins {
+// enablePlugins is the edits that write plugins.entries.<id>.enabled:
+// true for each plugin the Compute provides ([RequiredPlugins]) whose
+// entry does not say enabled already, when write is set. OpenClaw loads
+// an installed external plugin only with that explicit trust (without
+// it: "channel is configured, but external plugin … is installed without
+// explicit trust", and the channel never starts); its own installer
+// writes it into the configuration, which on a Compute is the frozen,
+// read-only document, so the plan writes it into the native document.
+// An entry or ancestor that is not an object is 400.
+func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool) ([]occkit.Edit, error) {
+	var edits []occkit.Edit
+	for i, p := range plugins {
 		entry := pluginEntriesPath.Key(p.ID)
-		for at := entry; !at.IsRoot(); at = at.Parent() {
-			if v := docjson.Get(doc, at); v.Exists() && !v.IsObject() {
-				return nil, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
+		v := docjson.Get(doc, entry)
+		if v.Exists() && !v.IsObject() {
+			return nil, occkit.Invalid("CMP-4", entry, "%s must be an object", entry.String())
+		}
+		if i == 0 {
+			// The entry's ancestors, the same for every plugin, from
+			// the nearest.
+			for at := pluginEntriesPath; !at.IsRoot(); at = at.Parent() {
+				if v := docjson.Get(doc, at); v.Exists() && !v.IsObject() {
+					return nil, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
+				}
 			}
 		}
-		if v := docjson.Get(doc, entry.Key("enabled")); b.check || v.IsBool() && v.Bool() {
+		if !write {
+			continue
+		}
+		if e := v.Get("enabled"); e.IsBool() && e.Bool() {
 			continue
 		}
 		edits = append(edits, occkit.Edit{Path: entry.Key("enabled"), Raw: []byte("true")})

@@ -30,3 +30,24 @@ func TestValidHostMatchesPattern(t *testing.T) {
 		}
 	})
 }
+
+// validEnvName is the variable name pattern matched by hand: it agrees
+// with envName on every string.
+func TestValidEnvNameMatchesPattern(t *testing.T) {
+	for _, s := range []string{"", "A", "_", "9", "A9", "a_b", "A-B", "A B", "É", "A\n", "\nA",
+		strings.Repeat("A", 128), strings.Repeat("A", 129), "_" + strings.Repeat("9", 127), "9" + strings.Repeat("A", 127)} {
+		if got, want := validEnvName(s), envName.MatchString(s); got != want {
+			t.Errorf("validEnvName(%q) = %v, envName says %v", s, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(
+			rapid.StringMatching(`[A-Za-z0-9_\- \n$é]{0,8}`),
+			rapid.StringMatching(`[A-Z_][A-Z0-9_]{125,130}`),
+			rapid.String(),
+		).Draw(t, "s")
+		if got, want := validEnvName(s), envName.MatchString(s); got != want {
+			t.Fatalf("validEnvName(%q) = %v, envName says %v", s, got, want)
+		}
+	})
+}

@@ -115,15 +115,25 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 		}
 		return true
 	})
-	ms := settings()
-	for _, id := range ms.runtimes {
-		want[c.PluginID(id)] = true
-	}
-	for _, ref := range modelRefs(ms.selections) {
-		if i := strings.IndexByte(ref, '/'); i > 0 {
-			want[c.PluginID(ref[:i])] = true
+	// The runtimes and the providers of the refs repeat, mostly one
+	// after another (every model of a catalog on the same runtime): an
+	// id the same as the last is wanted already.
+	last, lastOK := "", false
+	wantID := func(id string) {
+		if !lastOK || id != last {
+			want[c.PluginID(id)] = true
+			last, lastOK = id, true
 		}
 	}
+	ms := settings()
+	for _, id := range ms.runtimes {
+		wantID(id)
+	}
+	eachModelRef(ms.selections, func(ref string) {
+		if i := strings.IndexByte(ref, '/'); i > 0 {
+			wantID(ref[:i])
+		}
+	})
 	var out []Plugin
 	for id := range want {
 		if blocked[id] {
@@ -348,10 +358,16 @@ func (r *runtimeScan) runtime(k string, at int) int {
 // member of each name, as gjson reads them), read with the byte scanner.
 func modelRefs(selections []selection) []string {
 	var out []string
+	eachModelRef(selections, func(ref string) { out = append(out, ref) })
+	return out
+}
+
+// eachModelRef calls fn with each of [modelRefs], in order.
+func eachModelRef(selections []selection, fn func(ref string)) {
 	for _, s := range selections {
 		r := runtimeScan{text: s.model}
 		if ref, ok := r.str(0); ok {
-			out = append(out, ref)
+			fn(ref)
 			continue
 		}
 		if r.kind(0) != '{' {
@@ -368,16 +384,15 @@ func modelRefs(selections []selection) []string {
 			return jsonwalk.Skip(r.text, at)
 		})
 		if ref, ok := r.str(primary); ok {
-			out = append(out, ref)
+			fn(ref)
 		}
 		if r.kind(fallbacks) == '[' {
 			jsonwalk.Elements(r.text, fallbacks, func(_, at int) int {
 				if ref, ok := r.str(at); ok {
-					out = append(out, ref)
+					fn(ref)
 				}
 				return jsonwalk.Skip(r.text, at)
 			})
 		}
 	}
-	return out
 }
