@@ -216,6 +216,17 @@ func credentialName(k string) bool {
 	// longest credential word needs and then some (a normal form that long
 	// is neither "ca" nor "pfx"). A byte of a wider rune, which may lower
 	// to an ASCII letter, takes the whole normal form.
+	//
+	// Most keys end with two ASCII letters, which are the last two bytes
+	// of the normal form, and no credential word ends with most pairs: a
+	// key ending so is told from them without the loop. (A byte with its
+	// 0x20 bit set is a lower-case letter only when it was a letter.)
+	if len(k) >= 2 {
+		c0, c1 := k[len(k)-2]|0x20, k[len(k)-1]|0x20
+		if c0 >= 'a' && c0 <= 'z' && c1 >= 'a' && c1 <= 'z' && credentialEndings[c1]&(1<<(c0-'a')) == 0 {
+			return false
+		}
+	}
 	var tail [16]byte
 	n := len(tail)
 	for i := len(k) - 1; i >= 0 && n > 0; i-- {
