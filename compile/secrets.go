@@ -113,15 +113,20 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 	if settings != nil {
 		w.rt = rt
 	}
+	// skip passes over the value at root[at] and returns the offset
+	// after it; the sensitive paths' walk, which meets most of the values
+	// this walk passes over (an agent scope's model, which lists its
+	// fallbacks, a large one), passes over it in one step.
+	skip := func(at int) int { return w.know(at, jsonwalk.Skip(root, at)) }
 	// members walks the members of the value at root[at] with fn and
 	// returns the offset after the value, which need not be an object.
 	members := func(at int, fn func(key string, at int) int) int {
 		if end := jsonwalk.Members(root, at, func(lit string, escaped bool, at int) int {
-			return fn(jsonwalk.JS{}.Decode(lit, escaped), at)
+			return fn(decode(lit, escaped), at)
 		}); end >= 0 {
 			return w.know(at, end)
 		}
-		return jsonwalk.Skip(root, at)
+		return skip(at)
 	}
 	// scopes walks the models map (or, catalog, models.providers) at at,
 	// at path, for its places; one that is no object holds none, and
@@ -147,11 +152,11 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 			case k == "models" && settings != nil:
 				return rt.each(at, rt.entry)
 			case k == "model" && settings != nil:
-				end := jsonwalk.Skip(root, at)
+				end := skip(at)
 				settings.selections = append(settings.selections, selection{model: root[at:end]})
 				return end
 			}
-			return jsonwalk.Skip(root, at)
+			return skip(at)
 		})
 	}
 	// element reads an agent scope that holds no places: an element of
@@ -162,7 +167,7 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 		case "models":
 			return members(at, func(k string, at int) int {
 				if k != "providers" {
-					return jsonwalk.Skip(root, at)
+					return skip(at)
 				}
 				return scopes(at, providersPath, &providers, true)
 			})
@@ -183,10 +188,10 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 						return rt.each(at, element)
 					}
 				}
-				return jsonwalk.Skip(root, at)
+				return skip(at)
 			})
 		}
-		return jsonwalk.Skip(root, at)
+		return skip(at)
 	})
 	if settings != nil {
 		settings.runtimes = rt.out
