@@ -319,6 +319,23 @@ func genScanDocument(t *rapid.T) occkit.Document {
 		occkit.NewPath("env", "SECRET_X"),
 		occkit.NewPath("x"),
 	}
+	if n := rapid.IntRange(0, 24).Draw(t, "accounts"); n > 0 {
+		// Many sensitive places, some of them in a provider's scope too.
+		var accounts, providers []string
+		for i := range n {
+			accounts = append(accounts, fmt.Sprintf(`"a%d":{"botToken":%s}`, i, value("account")))
+			if i%3 == 0 {
+				providers = append(providers, fmt.Sprintf(`"p%d":{"apiKey":%s,"headers":{"X":"v"}}`, i, value("provider")))
+			}
+		}
+		edits := []occkit.Edit{
+			{Path: occkit.NewPath("channels", "telegram", "accounts"), Raw: []byte("{" + strings.Join(accounts, ",") + "}")},
+			{Path: occkit.NewPath("models", "providers"), Raw: []byte("{" + strings.Join(providers, ",") + "}")},
+		}
+		if next, err := doc.Apply(edits...); err == nil {
+			doc = next
+		}
+	}
 	for i, n := 0, rapid.IntRange(0, 5).Draw(t, "edits"); i < n; i++ {
 		p := rapid.SampledFrom(at).Draw(t, "at")
 		next, err := doc.Apply(occkit.Edit{Path: p, Raw: []byte(value("edit"))})

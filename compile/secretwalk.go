@@ -20,14 +20,19 @@ import (
 type placeWalker struct {
 	base  scope
 	steps []step
-	visit func(at occkit.Path, v gjson.Result, kind placeKind)
-	// rt, when set, collects the runtime ids of the entries the walk
-	// reads: each scope's, and, in a catalog (models.providers), each
-	// element's of a scope's models array, as [runtimeIDs] reads them,
-	// but in the walk itself (an entry's agentRuntime and pickerRuntimes
-	// are walked for their places anyway) and each id once in a run
-	// ([placeWalker.runtime]): the plugins make a set of them.
-	rt *runtimeScan
+	// lists are the places the walk visits, in the list into: the
+	// scopes of models.providers, of agents.defaults.models and of the
+	// agents' models maps apart ([findPlaces] orders them so).
+	lists [3][]secretPlace
+	into  int
+	// rt, when runtimes is set, collects the runtime ids of the entries
+	// the walk reads: each scope's, and, in a catalog (models.providers),
+	// each element's of a scope's models array, as [runtimeIDs] reads
+	// them, but in the walk itself (an entry's agentRuntime and
+	// pickerRuntimes are walked for their places anyway) and each id once
+	// in a run ([placeWalker.runtime]): the plugins make a set of them.
+	rt       runtimeScan
+	runtimes bool
 	// ids is where the walk is collecting runtime ids: the depth of the
 	// strings it collects (0: none), those of an array (pickerRuntimes's
 	// elements) or of an "id" member (agentRuntime's).
@@ -122,7 +127,7 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	switch raw[i] {
 	case '{':
 		// The steps are those of this object for each of its members.
-		entry := w.rt != nil && w.entry()
+		entry := w.runtimes && w.entry()
 		return jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
 			name := decode(lit, escaped)
 			var c byte
@@ -224,6 +229,12 @@ func (w *placeWalker) credential(raw string, at int, name string) int {
 	end := jsonwalk.Skip(raw, at)
 	w.visit(w.at(name), gjson.Parse(raw[at:end]), placeValue)
 	return end
+}
+
+// visit adds the place at at, of value v and kind kind, to the walk's
+// list.
+func (w *placeWalker) visit(at occkit.Path, v gjson.Result, kind placeKind) {
+	w.lists[w.into] = append(w.lists[w.into], secretPlace{at, v, kind})
 }
 
 // visitURL visits the string of literal lit and value s at the current
