@@ -256,22 +256,50 @@ var defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
 // that only mention a credential (auth: "api-key", authHeader, headerName,
 // maxTokensField, tokenMode), which are settings, not secrets.
 func credentialName(k string) bool {
-	// The walk asks it of every key, and a key is nearly always ASCII: its
-	// normal form's last bytes are read from its end, as many as the
-	// longest credential word needs and then some (a normal form that long
-	// is neither "ca" nor "pfx"). A byte of a wider rune, which may lower
-	// to an ASCII letter, takes the whole normal form.
-	//
-	// Most keys end with two ASCII letters, which are the last two bytes
-	// of the normal form, and no credential word ends with most pairs: a
-	// key ending so is told from them without the loop. (A byte with its
-	// 0x20 bit set is a lower-case letter only when it was a letter.)
-	if len(k) >= 2 {
-		c0, c1 := k[len(k)-2]|0x20, k[len(k)-1]|0x20
-		if c0 >= 'a' && c0 <= 'z' && c1 >= 'a' && c1 <= 'z' && credentialEndings[c1]&(1<<(c0-'a')) == 0 {
-			return false
+	return mayNameCredential(k) && credentialTail(k)
+}
+
+// mayNameCredential reports whether k may name a credential
+// ([credentialName]). Most keys end with two ASCII letters, which are
+// the last two bytes of the normal form, and no credential word ends
+// with most pairs: a key ending so is told from them by one look-up,
+// without a call (the walk asks of every key).
+func mayNameCredential(k string) bool {
+	n := len(k)
+	if n < 2 {
+		return true
+	}
+	x := uint(k[n-2])<<8 | uint(k[n-1])
+	return credentialPairs[x>>6]&(1<<(x&63)) != 0
+}
+
+// credentialPairs is the set of the last two bytes of a key (bit
+// b0<<8|b1) with which [credentialTail] must read the key: all but the
+// pairs of ASCII letters that, lower-cased, no credential word ends
+// with ([credentialEndings]).
+var credentialPairs = func() (t [1 << 16 / 64]uint64) {
+	for i := range t {
+		t[i] = ^uint64(0)
+	}
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for _, c0 := range []byte(letters) {
+		for _, c1 := range []byte(letters) {
+			if credentialEndings[c1|0x20]&(1<<(c0|0x20-'a')) == 0 {
+				x := uint(c0)<<8 | uint(c1)
+				t[x>>6] &^= 1 << (x & 63)
+			}
 		}
 	}
+	return t
+}()
+
+// credentialTail is [credentialName] of any key.
+func credentialTail(k string) bool {
+	// A key is nearly always ASCII: its normal form's last bytes are read
+	// from its end, as many as the longest credential word needs and then
+	// some (a normal form that long is neither "ca" nor "pfx"). A byte of
+	// a wider rune, which may lower to an ASCII letter, takes the whole
+	// normal form.
 	var tail [16]byte
 	n := len(tail)
 	for i := len(k) - 1; i >= 0 && n > 0; i-- {

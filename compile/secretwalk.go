@@ -137,7 +137,7 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 			switch {
 			case c == '{' && headersKey(name):
 				return w.headers(raw, at, name)
-			case credentialName(name):
+			case mayNameCredential(name) && credentialTail(name):
 				return w.credential(raw, at, name)
 			}
 			end := w.member(raw, at, c, name, entry)
