@@ -82,124 +82,169 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 }
 
 // scanPlaces is [secretPlaces], and, when settings is not nil, reads into
-// it the document's model settings ([readModelSettings]) in the same
-// walk: the runtime ids of the models maps and catalogs the walk reads
-// for their places, and those of the shapes it does not enter (a map or
-// a catalog that is an array, agents.entries as an array, agents.list),
-// and each agent scope's model.
+// it the document's model settings as [findPlaces] does.
 func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path, v gjson.Result, kind placeKind), settings *modelSettings) {
-	seen := map[string]bool{}
-	once := func(at occkit.Path, v gjson.Result, kind placeKind) {
-		k := at.String()
-		if !seen[k] {
-			seen[k] = true
-			visit(at, v, kind)
-		}
+	for _, p := range findPlaces(doc, pol, settings) {
+		visit(p.at, p.v, p.kind)
 	}
+}
+
+// findPlaces returns the places [secretPlaces] visits, in its order, and,
+// when settings is not nil, reads into it the document's model settings
+// ([readModelSettings]) in the same walk: the runtime ids of the models
+// maps and catalogs the walk reads for their places, and those of the
+// shapes it does not enter (a map or a catalog that is an array,
+// agents.entries as an array, agents.list), and each agent scope's
+// model.
+func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) []secretPlace {
 	// The scopes of eachModelScope, read in one pass over the document
 	// (each map by the walker, everything else skipped), and visited in
 	// eachModelScope's order: the providers, the defaults' models, then
-	// each entry's.
-	var providers, defaults, entries []secretPlace
-	collect := func(into *[]secretPlace) func(occkit.Path, gjson.Result, placeKind) {
-		return func(at occkit.Path, v gjson.Result, kind placeKind) {
-			*into = append(*into, secretPlace{at, v, kind})
-		}
-	}
+	// each entry's (the walker's lists).
+	const providers, defaults, entries = 0, 1, 2
 	root := doc.String()
-	w := placeWalker{}
+	// The walk goes a few steps down a scope and knows a few large
+	// values: room for as many, made at once.
+	room := new(struct {
+		steps [8]step
+		known [16]sensitive.Span
+	})
+	w := placeWalker{steps: room.steps[:0], known: room.known[:0], runtimes: settings != nil}
 	// rt collects the runtime ids, of the whole document's text.
-	rt := &runtimeScan{text: root}
-	if settings != nil {
-		w.rt = rt
-	}
+	rt := &w.rt
+	rt.text = root
+	// skip passes over the value at root[at] and returns the offset
+	// after it; the sensitive paths' walk, which meets most of the values
+	// this walk passes over (an agent scope's model, which lists its
+	// fallbacks, a large one), passes over it in one step.
+	skip := func(at int) int { return w.know(at, jsonwalk.Skip(root, at)) }
 	// members walks the members of the value at root[at] with fn and
 	// returns the offset after the value, which need not be an object.
 	members := func(at int, fn func(key string, at int) int) int {
 		if end := jsonwalk.Members(root, at, func(lit string, escaped bool, at int) int {
-			return fn(jsonwalk.JS{}.Decode(lit, escaped), at)
+			return fn(decode(lit, escaped), at)
 		}); end >= 0 {
 			return w.know(at, end)
 		}
-		return jsonwalk.Skip(root, at)
+		return skip(at)
 	}
 	// scopes walks the models map (or, catalog, models.providers) at at,
 	// at path, for its places; one that is no object holds none, and
 	// its runtime ids are read on their own.
-	scopes := func(at int, path occkit.Path, into *[]secretPlace, catalog bool) int {
+	scopes := func(at int, path occkit.Path, into int, catalog bool) int {
 		if settings != nil && (at >= len(root) || root[at] != '{') {
 			if catalog {
 				return rt.providers(at)
 			}
 			return rt.each(at, rt.entry)
 		}
-		w.visit, w.catalog = collect(into), catalog
+		w.into, w.catalog = into, catalog
 		return w.scopes(path, root, at)
 	}
 	// agentScope reads the agent scope at at: the places of its models
-	// map (at path, into into) when into is not nil, else only its
-	// runtime ids; and its model.
-	agentScope := func(at int, path func() occkit.Path, into *[]secretPlace) int {
+	// map (at path, into the list into) when path is not nil, else only
+	// its runtime ids; and its model.
+	agentScope := func(at int, path func() occkit.Path, into int) int {
 		return members(at, func(k string, at int) int {
 			switch {
-			case k == "models" && into != nil:
+			case k == "models" && path != nil:
 				return scopes(at, path(), into, false)
 			case k == "models" && settings != nil:
 				return rt.each(at, rt.entry)
 			case k == "model" && settings != nil:
-				end := jsonwalk.Skip(root, at)
+				end := skip(at)
 				settings.selections = append(settings.selections, selection{model: root[at:end]})
 				return end
 			}
-			return jsonwalk.Skip(root, at)
+			return skip(at)
 		})
 	}
 	// element reads an agent scope that holds no places: an element of
 	// agents.entries as an array or of agents.list.
-	element := func(at int) int { return agentScope(at, nil, nil) }
+	element := func(at int) int { return agentScope(at, nil, 0) }
 	members(0, func(k string, at int) int {
 		switch k {
 		case "models":
 			return members(at, func(k string, at int) int {
 				if k != "providers" {
-					return jsonwalk.Skip(root, at)
+					return skip(at)
 				}
-				return scopes(at, providersPath, &providers, true)
+				return scopes(at, providersPath, providers, true)
 			})
 		case "agents":
 			return members(at, func(k string, at int) int {
 				switch k {
 				case "defaults":
-					return agentScope(at, func() occkit.Path { return defaultsModelsPath }, &defaults)
+					return agentScope(at, func() occkit.Path { return defaultsModelsPath }, defaults)
 				case "entries":
 					if settings != nil && at < len(root) && root[at] == '[' {
 						return rt.each(at, element)
 					}
 					return members(at, func(k string, at int) int {
-						return agentScope(at, func() occkit.Path { return occkit.NewPath("agents", "entries", k, "models") }, &entries)
+						return agentScope(at, func() occkit.Path { return occkit.NewPath("agents", "entries", k, "models") }, entries)
 					})
 				case "list":
 					if settings != nil && at < len(root) && root[at] == '[' {
 						return rt.each(at, element)
 					}
 				}
-				return jsonwalk.Skip(root, at)
+				return skip(at)
 			})
 		}
-		return jsonwalk.Skip(root, at)
+		return skip(at)
 	})
 	if settings != nil {
 		settings.runtimes = rt.out
 	}
 	// The sensitive paths come first, found by a walk that passes over
-	// each large value the walk above read in one step.
+	// each large value the walk above read in one step, then the
+	// scopes'; a path is visited once.
 	slices.SortFunc(w.known, func(a, b sensitive.Span) int { return a.Start - b.Start })
-	pol.eachSensitive(doc, w.known, func(at occkit.Path, v gjson.Result) { once(at, v, placeValue) })
-	for _, list := range [][]secretPlace{providers, defaults, entries} {
-		for _, p := range list {
-			once(p.at, p.v, p.kind)
+	var out []secretPlace
+	pol.eachSensitive(doc, w.known, func(at occkit.Path, v gjson.Result) { out = append(out, secretPlace{at, v, placeValue}) })
+	some := len(out) > 0
+	for _, list := range w.lists {
+		if out == nil {
+			out = list
+		} else {
+			out = append(out, list...)
 		}
 	}
+	if !some {
+		// The walk visits a path of a scope once, and the paths of two
+		// scopes differ: only a sensitive path may be visited again.
+		return out
+	}
+	return firstPlaces(out)
+}
+
+// firstPlaces keeps the first place of each path, in order, in places'
+// own array.
+func firstPlaces(places []secretPlace) []secretPlace {
+	n := 0
+	if len(places) <= 16 {
+		// A few: each compared with those kept.
+	next:
+		for _, p := range places {
+			for _, q := range places[:n] {
+				if q.at.Equal(p.at) {
+					continue next
+				}
+			}
+			places[n] = p
+			n++
+		}
+		return places[:n]
+	}
+	seen := make(map[string]bool, len(places))
+	for _, p := range places {
+		if k := p.at.String(); !seen[k] {
+			seen[k] = true
+			places[n] = p
+			n++
+		}
+	}
+	return places[:n]
 }
 
 var defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
@@ -211,11 +256,50 @@ var defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
 // that only mention a credential (auth: "api-key", authHeader, headerName,
 // maxTokensField, tokenMode), which are settings, not secrets.
 func credentialName(k string) bool {
-	// The walk asks it of every key, and a key is nearly always ASCII: its
-	// normal form's last bytes are read from its end, as many as the
-	// longest credential word needs and then some (a normal form that long
-	// is neither "ca" nor "pfx"). A byte of a wider rune, which may lower
-	// to an ASCII letter, takes the whole normal form.
+	return mayNameCredential(k) && credentialTail(k)
+}
+
+// mayNameCredential reports whether k may name a credential
+// ([credentialName]). Most keys end with two ASCII letters, which are
+// the last two bytes of the normal form, and no credential word ends
+// with most pairs: a key ending so is told from them by one look-up,
+// without a call (the walk asks of every key).
+func mayNameCredential(k string) bool {
+	n := len(k)
+	if n < 2 {
+		return true
+	}
+	x := uint(k[n-2])<<8 | uint(k[n-1])
+	return credentialPairs[x>>6]&(1<<(x&63)) != 0
+}
+
+// credentialPairs is the set of the last two bytes of a key (bit
+// b0<<8|b1) with which [credentialTail] must read the key: all but the
+// pairs of ASCII letters that, lower-cased, no credential word ends
+// with ([credentialEndings]).
+var credentialPairs = func() (t [1 << 16 / 64]uint64) {
+	for i := range t {
+		t[i] = ^uint64(0)
+	}
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for _, c0 := range []byte(letters) {
+		for _, c1 := range []byte(letters) {
+			if credentialEndings[c1|0x20]&(1<<(c0|0x20-'a')) == 0 {
+				x := uint(c0)<<8 | uint(c1)
+				t[x>>6] &^= 1 << (x & 63)
+			}
+		}
+	}
+	return t
+}()
+
+// credentialTail is [credentialName] of any key.
+func credentialTail(k string) bool {
+	// A key is nearly always ASCII: its normal form's last bytes are read
+	// from its end, as many as the longest credential word needs and then
+	// some (a normal form that long is neither "ca" nor "pfx"). A byte of
+	// a wider rune, which may lower to an ASCII letter, takes the whole
+	// normal form.
 	var tail [16]byte
 	n := len(tail)
 	for i := len(k) - 1; i >= 0 && n > 0; i-- {
@@ -570,9 +654,7 @@ type secretPlace struct {
 // ScanSecrets scans doc under pol.
 func ScanSecrets(doc occkit.Document, pol SecretPolicy) *SecretScan {
 	s := &SecretScan{doc: doc, pol: pol}
-	scanPlaces(doc, pol, func(at occkit.Path, v gjson.Result, kind placeKind) {
-		s.places = append(s.places, secretPlace{at, v, kind})
-	}, &s.settings)
+	s.places = findPlaces(doc, pol, &s.settings)
 	s.refs = documentRefs(doc, s.places)
 	s.literals = s.checkLiterals()
 	return s

@@ -20,12 +20,26 @@ import (
 type placeWalker struct {
 	base  scope
 	steps []step
-	visit func(at occkit.Path, v gjson.Result, kind placeKind)
-	// rt, when set, collects the runtime ids of the entries the walk
-	// reads (the text it scans is the walk's): each scope's, and, in a
-	// catalog (models.providers), each element's of a scope's models
-	// array, as [runtimeIDs] reads them.
-	rt      *runtimeScan
+	// lists are the places the walk visits, in the list into: the
+	// scopes of models.providers, of agents.defaults.models and of the
+	// agents' models maps apart ([findPlaces] orders them so).
+	lists [3][]secretPlace
+	into  int
+	// rt, when runtimes is set, collects the runtime ids of the entries
+	// the walk reads: each scope's, and, in a catalog (models.providers),
+	// each element's of a scope's models array, as [runtimeIDs] reads
+	// them, but in the walk itself (an entry's agentRuntime and
+	// pickerRuntimes are walked for their places anyway) and each id once
+	// in a run ([placeWalker.runtime]): the plugins make a set of them.
+	rt       runtimeScan
+	runtimes bool
+	// ids is where the walk is collecting runtime ids: the depth of the
+	// strings it collects (0: none), those of an array (pickerRuntimes's
+	// elements) or of an "id" member (agentRuntime's).
+	ids struct {
+		depth  int
+		picker bool
+	}
 	catalog bool
 	// known are the extents of the large values the walk has read (a
 	// models map, a scope, a member of one), which the sensitive paths'
@@ -96,7 +110,7 @@ func (w *placeWalker) at(extra ...string) occkit.Path {
 // returns the offset after the value.
 func (w *placeWalker) scopes(parent occkit.Path, raw string, i int) int {
 	if end := jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
-		w.base, w.steps = scope{parent: parent, key: jsonwalk.JS{}.Decode(lit, escaped)}, w.steps[:0]
+		w.base, w.steps = scope{parent: parent, key: decode(lit, escaped)}, w.steps[:0]
 		return w.know(at, w.value(raw, at, w.base.key))
 	}); end >= 0 {
 		return w.know(i, end)
@@ -112,29 +126,21 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	}
 	switch raw[i] {
 	case '{':
+		// The steps are those of this object for each of its members.
+		entry := w.runtimes && w.entry()
 		return jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
-			name := jsonwalk.JS{}.Decode(lit, escaped)
-			if w.rt != nil && w.entry() {
-				// Read again below for its places: a runtime's value is
-				// a few bytes.
-				w.rt.runtime(name, at)
+			name := decode(lit, escaped)
+			var c byte
+			if at < len(raw) {
+				c = raw[at]
 			}
 			switch {
-			case at < len(raw) && raw[at] == '{' && headersKey(name):
-				end := jsonwalk.Skip(raw, at)
-				gjson.Parse(raw[at:end]).ForEach(func(h, hv gjson.Result) bool {
-					w.visit(w.at(name, h.String()), hv, placeValue)
-					return true
-				})
-				return end
-			case credentialName(name):
-				end := jsonwalk.Skip(raw, at)
-				w.visit(w.at(name), gjson.Parse(raw[at:end]), placeValue)
-				return end
+			case c == '{' && headersKey(name):
+				return w.headers(raw, at, name)
+			case mayNameCredential(name) && credentialTail(name):
+				return w.credential(raw, at, name)
 			}
-			w.steps = append(w.steps, step{key: name, index: -1})
-			end := w.value(raw, at, name)
-			w.steps = w.steps[:len(w.steps)-1]
+			end := w.member(raw, at, c, name, entry)
 			if len(w.steps) == 0 {
 				// A member of a scope: a catalog's models array.
 				return w.know(at, end)
@@ -150,14 +156,102 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 		})
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, i)
-		s := jsonwalk.JS{}.Decode(raw[i:end], escaped)
+		s := decode(raw[i:end], escaped)
+		if w.ids.picker && w.ids.depth == len(w.steps) && w.ids.depth > 0 && w.steps[len(w.steps)-1].index >= 0 {
+			w.runtime(s)
+		}
 		if mayBeURL(s) && urlLike(key, s) {
-			w.visit(w.at(), gjson.Result{Type: gjson.String, Raw: raw[i:end], Str: s}, placeURL)
+			w.visitURL(raw[i:end], s)
 		}
 		return end
 	default:
 		return jsonwalk.Skip(raw, i)
 	}
+}
+
+// member walks the value at raw[at], which starts with c, of the member
+// name that holds no place by its name, below the steps of its object
+// (an entry's when entry holds), and returns the offset after it. A
+// string or a scalar is read without a step of its own, which a string
+// takes only to be visited.
+func (w *placeWalker) member(raw string, at int, c byte, name string, entry bool) int {
+	switch c {
+	case '{', '[':
+		ids := w.ids
+		if entry {
+			// An entry's runtime ids are the strings of its agentRuntime
+			// object's id and of its pickerRuntimes array, two steps
+			// down, which the walk below meets.
+			switch {
+			case c == '{' && name == "agentRuntime":
+				w.ids.depth, w.ids.picker = len(w.steps)+2, false
+			case c == '[' && name == "pickerRuntimes":
+				w.ids.depth, w.ids.picker = len(w.steps)+2, true
+			}
+		}
+		w.steps = append(w.steps, step{key: name, index: -1})
+		end := w.value(raw, at, name)
+		w.steps = w.steps[:len(w.steps)-1]
+		w.ids = ids
+		return end
+	case '"':
+		end, escaped := jsonwalk.StringEnd(raw, at)
+		s := decode(raw[at:end], escaped)
+		if !w.ids.picker && w.ids.depth == len(w.steps)+1 && name == "id" {
+			w.runtime(s)
+		}
+		if mayBeURL(s) && urlLike(name, s) {
+			w.steps = append(w.steps, step{key: name, index: -1})
+			w.visitURL(raw[at:end], s)
+			w.steps = w.steps[:len(w.steps)-1]
+		}
+		return end
+	}
+	return jsonwalk.Skip(raw, at)
+}
+
+// headers visits each member of the header map at raw[at], under the
+// key name, as a place, and returns the offset after the map. (The
+// visits are methods of their own, so that the walk's frame holds no
+// gjson value.)
+func (w *placeWalker) headers(raw string, at int, name string) int {
+	end := jsonwalk.Skip(raw, at)
+	gjson.Parse(raw[at:end]).ForEach(func(h, hv gjson.Result) bool {
+		w.visit(w.at(name, h.String()), hv, placeValue)
+		return true
+	})
+	return end
+}
+
+// credential visits the value at raw[at], under the key name, as a
+// place, and returns the offset after it.
+func (w *placeWalker) credential(raw string, at int, name string) int {
+	end := jsonwalk.Skip(raw, at)
+	w.visit(w.at(name), gjson.Parse(raw[at:end]), placeValue)
+	return end
+}
+
+// visit adds the place at at, of value v and kind kind, to the walk's
+// list.
+func (w *placeWalker) visit(at occkit.Path, v gjson.Result, kind placeKind) {
+	w.lists[w.into] = append(w.lists[w.into], secretPlace{at, v, kind})
+}
+
+// visitURL visits the string of literal lit and value s at the current
+// step as a URL place.
+func (w *placeWalker) visitURL(lit, s string) {
+	w.visit(w.at(), gjson.Result{Type: gjson.String, Raw: lit, Str: s}, placeURL)
+}
+
+// decode is the value of the JSON string literal lit, which holds an
+// escape when escaped says so, as JavaScript reads it: a literal
+// without one is its bytes between the quotes (the walk's nearly every
+// key and string, told without a call).
+func decode(lit string, escaped bool) string {
+	if !escaped && len(lit) >= 2 {
+		return lit[1 : len(lit)-1]
+	}
+	return jsonwalk.JS{}.Decode(lit, escaped)
 }
 
 // mayBeURL reports whether [urlLike] may hold for s: it needs a ':' (of
@@ -174,4 +268,17 @@ func mayBeURL(s string) bool {
 		}
 	}
 	return false
+}
+
+// runtime collects the runtime id id, unless it is one of the last few
+// collected: most entries of a large map select the same runtime, and
+// the plugins make a set of the ids ([modelSettings]).
+func (w *placeWalker) runtime(id string) {
+	out := w.rt.out
+	for _, o := range out[max(0, len(out)-4):] {
+		if o == id {
+			return
+		}
+	}
+	w.rt.out = append(out, id)
 }

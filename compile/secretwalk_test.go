@@ -119,8 +119,11 @@ func TestPlaceWalkerMatchesGJSON(t *testing.T) {
 			sc := scope{parent: occkit.NewPath("models", "providers"), key: key, v: gjson.Parse(text)}
 			var want, got []string
 			referenceWalk(sc, record(&want))
-			w := placeWalker{base: sc, visit: record(&got)}
+			w := placeWalker{base: sc}
 			w.value(sc.v.Raw, 0, sc.key)
+			for _, p := range w.lists[0] {
+				record(&got)(p.at, p.v, p.kind)
+			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Fatalf("%s: places differ (-gjson +bytes):\n%s", text, d)
 			}

@@ -122,18 +122,24 @@ type Span struct{ Start, End int }
 // must be a value's whole extent; one the walk does not meet costs
 // nothing.
 func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Path, raw string)) {
-	f := finder{raw: doc.String(), fn: fn, known: known}
+	// A walk is a few steps deep: room for as many at once. fn is called
+	// once the walk is done (a func the walk held would be made on the
+	// heap, and so would all it refers to).
+	f := finder{raw: doc.String(), steps: make([]pathStep, 0, 8), known: known}
 	f.walk(s.root, 0)
+	for _, m := range f.found {
+		fn(m.at, m.raw)
+	}
 }
 
 // finder walks a document's text against a trie in one pass (the
 // scanner of internal/jsonwalk): it enters only the members a
 // pattern goes on through, skips the rest, and builds a path only for a
-// location a pattern names, which it hands to fn with the value's text.
+// location a pattern names, which it keeps with the value's text.
 type finder struct {
 	raw   string
 	steps []pathStep
-	fn    func(at occkit.Path, raw string)
+	found []match
 	// known are the value extents [Set.EachKnown] was given, and next
 	// the first whose start the walk has not passed.
 	known []Span
@@ -152,6 +158,12 @@ func (f *finder) skip(at int) int {
 		return f.known[f.next].End
 	}
 	return jsonwalk.Skip(f.raw, at)
+}
+
+// match is a location a pattern names and the JSON text of its value.
+type match struct {
+	at  occkit.Path
+	raw string
 }
 
 // pathStep is one step from the root: a key, or an index (index >= 0).
@@ -180,7 +192,7 @@ func (f *finder) walk(t *trie, at int) int {
 		// The value is read to its end here, and again below only when
 		// a longer pattern goes on through it.
 		end := f.skip(at)
-		f.fn(f.path(), strings.TrimSpace(f.raw[at:end]))
+		f.found = append(f.found, match{f.path(), strings.TrimSpace(f.raw[at:end])})
 		if t.keys == nil && t.any == nil {
 			return end
 		}
