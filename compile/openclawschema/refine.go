@@ -995,11 +995,10 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 		return nil, nil
 	}
 	want = func(n *node) bool {
-		return refs && n.props["id"] != nil && n.props["provider"] != nil ||
-			tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil
+		return refs && secretRefShape(n) || tools && toolPolicyShape(n)
 	}
 	return want, func(n *node, v gjson.Result, at occkit.Path) {
-		if src := constString(n.props["source"]); refs && n.props["id"] != nil && n.props["provider"] != nil && !underChannels(at) {
+		if src := constString(n.props["source"]); refs && secretRefShape(n) && !underChannels(at) {
 			id := v.Get("id")
 			switch {
 			case id.Type != gjson.String || v.Get("source").String() != src:
@@ -1009,10 +1008,80 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 				r.add(at.Key("id"), "%s: an exec secret reference id must match ^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$ without . or .. segments", at.Key("id"))
 			}
 		}
-		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && !underChannels(at) && n.validBarUnknownKeys(v) {
+		if tools && toolPolicyShape(n) && !underChannels(at) && n.validBarUnknownKeys(v) {
 			if len(v.Get("allow").Array()) > 0 && len(v.Get("alsoAllow").Array()) > 0 {
 				r.add(at, "%s: a tool policy cannot set both allow and alsoAllow in one scope", at)
 			}
 		}
 	}
+}
+
+// secretRefShape reports whether n is the schema of a SecretRef object,
+// whose id the shape refinements judge.
+func secretRefShape(n *node) bool { return n.props["id"] != nil && n.props["provider"] != nil }
+
+// toolPolicyShape reports whether n is the schema of a tool policy
+// object, whose allow and alsoAllow the shape refinements judge.
+func toolPolicyShape(n *node) bool { return n.props["allow"] != nil && n.props["alsoAllow"] != nil }
+
+// shaped reports whether a shape refinement may look at the value at
+// path (object keys from the root) or under it: whether walkSchema,
+// whichever union branches it takes, can reach a schema of a SecretRef
+// or a tool policy there.
+func shaped(root *node, path []string) bool {
+	at := unionClosure([]*node{root})
+	for _, k := range path {
+		var next []*node
+		for _, n := range at {
+			if c, ok := n.child(k); ok && c != nil {
+				next = append(next, c)
+			}
+		}
+		at = unionClosure(next)
+	}
+	seen := map[*node]bool{}
+	var reach func(n *node) bool
+	reach = func(n *node) bool {
+		if n == nil || seen[n] {
+			return false
+		}
+		seen[n] = true
+		if n.props != nil && (secretRefShape(n) || toolPolicyShape(n)) {
+			return true
+		}
+		subs := []*node{n.additional, n.items, n.extraItems, n.keys}
+		for _, c := range n.props {
+			subs = append(subs, c)
+		}
+		for _, us := range [][]*node{n.tuple, n.allOf, n.anyOf, n.oneOf} {
+			subs = append(subs, us...)
+		}
+		for _, c := range subs {
+			if reach(c) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range at {
+		if reach(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// unionClosure is ns with every branch of their unions, transitively.
+func unionClosure(ns []*node) []*node {
+	for i := 0; i < len(ns); i++ {
+		n := ns[i]
+		for _, us := range [][]*node{n.allOf, n.anyOf, n.oneOf} {
+			for _, c := range us {
+				if c != nil {
+					ns = append(ns, c)
+				}
+			}
+		}
+	}
+	return ns
 }

@@ -47,6 +47,16 @@ type Validator struct {
 	// and channel ids the check mirrors; nil for a release the library
 	// does not carry (the schema alone).
 	contract *Contract
+	// redactInert: no shape refinement applies at or under
+	// logging.redactSensitive, so the refinements read a document the
+	// same with or without it (see walk).
+	redactInert bool
+}
+
+// newValidator is the Validator of a compiled schema.
+func newValidator(root *node, version string, contract *Contract) *Validator {
+	return &Validator{root: root, version: version, contract: contract,
+		redactInert: !shaped(root, []string{"logging", "redactSensitive"})}
 }
 
 // New returns the compiled check of [Release], the newest carried
@@ -67,15 +77,15 @@ func Compile(schema []byte, version string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: %w", err)
 	}
-	v := &Validator{root: root, version: version}
+	var contract *Contract
 	if _, carried := catalog()[version]; carried {
 		// A schema the caller compiled for a carried release: the
 		// release's refinements and channel ids apply.
-		if v.contract, err = ContractFor(version); err != nil {
+		if contract, err = ContractFor(version); err != nil {
 			return nil, fmt.Errorf("openclawschema: %w", err)
 		}
 	}
-	return v, nil
+	return newValidator(root, version, contract), nil
 }
 
 // compileContract compiles the schema of a carried release.
@@ -84,7 +94,7 @@ func compileContract(c *Contract) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: OpenClaw %s: %w", c.version, err)
 	}
-	return &Validator{root: root, version: c.version, contract: c}, nil
+	return newValidator(root, c.version, c), nil
 }
 
 // Version is the OpenClaw release whose schema v checks.
@@ -131,13 +141,29 @@ const (
 
 var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
 
-// walk walks doc against the schema once, outlining it. The view the
-// check reads differs from doc only when agents.list or
-// logging.redactSensitive is there (specView), which the outline of an
-// accepted document tells; only then, or when the schema refuses doc, is
-// the view taken and, if it differs, walked.
+// walk walks doc against the schema once, outlining it, as specView
+// rewrites it. In the common case, a document without an escape or a
+// "list" key (so without agents.list), the view at most drops
+// logging.redactSensitive, and the walk reads the document's own text
+// omitting that member (when no shape refinement can see it: see
+// redactInert), so the view is neither written nor walked. Otherwise the
+// outline of an accepted document tells whether the view may differ
+// (mayRewrite); only then, or when the schema refuses doc, is the view
+// taken and, if it differs, walked.
 func (v *Validator) walk(doc occkit.Document) reading {
-	r := v.walkText(doc.String())
+	src := doc.String()
+	if v.redactInert && strings.IndexByte(src, '\\') < 0 && !strings.Contains(src, `"list"`) {
+		var omit [][]string
+		if strings.Contains(src, `"redactSensitive"`) {
+			omit = omitRedact
+		}
+		if r := v.walkOmitting(src, omit); r.ok || omit == nil {
+			return r
+		}
+		// A refusal is explained on the view's own text.
+		return v.walkText(specView(doc).String())
+	}
+	r := v.walkText(src)
 	if r.ok && !mayRewrite(r.src, r.outline) {
 		return r
 	}
@@ -147,8 +173,16 @@ func (v *Validator) walk(doc occkit.Document) reading {
 	return r
 }
 
-func (v *Validator) walkText(src string) reading {
-	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched}
+// omitRedact is the member specView drops from a document without
+// agents.list.
+var omitRedact = [][]string{{"logging", "redactSensitive"}}
+
+func (v *Validator) walkText(src string) reading { return v.walkOmitting(src, nil) }
+
+// walkOmitting walks src reading the members at the paths omit names as
+// absent (see jsonwalk.Outline).
+func (v *Validator) walkOmitting(src string, omit [][]string) reading {
+	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched, Omit: omit}
 	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
 }
 
@@ -231,8 +265,11 @@ func specView(doc occkit.Document) occkit.Document {
 // ([Contract.Refinements]) are checked too, at the path OpenClaw names
 // (they run on every document, beside the schema's refusals), and so are
 // its channel ids (see the package doc, "Channel ids").
-func (v *Validator) Validate(doc occkit.Document) error {
-	w := v.walk(doc)
+func (v *Validator) Validate(doc occkit.Document) error { return v.refusal(v.walk(doc)) }
+
+// refusal is the refusal of the document w read: the schema's, then the
+// refinements' and the channel ids'.
+func (v *Validator) refusal(w reading) error {
 	var issues []error
 	if !w.ok {
 		issues = v.schemaIssues(gjson.Parse(w.src))

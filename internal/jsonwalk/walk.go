@@ -178,6 +178,14 @@ func Valid[P Policy](p P, n *Node, s string) bool { return ValidOutline(p, n, s,
 // schema looks at none of its members) or abandons is not recorded.
 func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
 	w := walker[P]{s: s, p: p, out: out}
+	if out != nil && len(out.Omit) > 0 {
+		w.omit = out.Omit
+		for _, o := range w.omit {
+			if len(o) == 0 || len(o) > maxOmitPath {
+				return false
+			}
+		}
+	}
 	i := ws(s, 0)
 	end, ok := w.value(n, i, 0)
 	return ok && ws(s, end) == len(s)
@@ -202,7 +210,13 @@ type Outline struct {
 	Depth int
 	// Watch lists keys (at most 64) the walk notes when it meets them as
 	// a member of an object it reads.
-	Watch   []string
+	Watch []string
+	// Omit lists members the walk reads as absent, each by the keys of
+	// its path from the root (1 to 8 of them; a path through an array
+	// element never matches): the walk's verdict and outline are those of
+	// the text without the members, every offset the text's own. An
+	// omitted member is not checked, counted, recorded or watched.
+	Omit    [][]string
 	objects map[int][]Member
 	met     uint64
 }
@@ -235,6 +249,36 @@ type walker[P Policy] struct {
 	// unknownKeysOK: a closed object admits keys it does not name
 	// (ValidBarUnknownKeys).
 	unknownKeysOK bool
+	// omit is out.Omit; keys[d] is the key of the member at depth d+1 on
+	// the way to the value the walk is at, indexed[d] when that step is
+	// an array element instead (kept only while omit is set).
+	omit    [][]string
+	keys    [maxOmitPath]string
+	indexed [maxOmitPath]bool
+}
+
+// maxOmitPath is the most keys of a path [Outline].Omit names.
+const maxOmitPath = 8
+
+// omitted reports whether the member name of the object at depth is one
+// the walk reads as absent.
+func (w *walker[P]) omitted(depth int, name string) bool {
+	if depth >= maxOmitPath {
+		return false
+	}
+	for _, o := range w.omit {
+		if len(o) != depth+1 || o[depth] != name {
+			continue
+		}
+		match := true
+		for d := 0; d < depth && match; d++ {
+			match = !w.indexed[d] && w.keys[d] == o[d]
+		}
+		if match {
+			return true
+		}
+	}
+	return false
 }
 
 // value walks the value at i against n and returns the offset after it;
@@ -390,8 +434,14 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 		if start < 0 {
 			return 0, false
 		}
-		count++
 		name := w.decode(lit, esc, plain)
+		if w.omit != nil && w.omitted(depth, name) {
+			if i = Skip(s, start); i > len(s) {
+				return 0, false
+			}
+			continue
+		}
+		count++
 		if w.out != nil {
 			for b, k := range w.out.Watch {
 				if name == k {
@@ -413,6 +463,9 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			return 0, false
 		}
 		seen |= m.bit
+		if w.omit != nil && depth < maxOmitPath {
+			w.keys[depth], w.indexed[depth] = name, false
+		}
 		if n.Keys != nil {
 			if _, ok := w.value(n.Keys, i, depth+1); !ok {
 				return 0, false
@@ -470,6 +523,9 @@ func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
 			c = n.Prefix[count]
 		}
 		count++
+		if w.omit != nil && depth < maxOmitPath {
+			w.indexed[depth] = true
+		}
 		end, ok := w.value(c, i, depth+1)
 		if !ok {
 			return 0, false
