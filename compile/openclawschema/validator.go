@@ -142,35 +142,22 @@ const (
 var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
 
 // walk walks doc against the schema once, outlining it, as specView
-// rewrites it. In the common case, a document without an escape or a
-// "list" key (so without agents.list), the view at most drops
-// logging.redactSensitive, and the walk reads the document's own text
-// omitting that member (when no shape refinement can see it: see
-// redactInert), so the view is neither written nor walked. Otherwise the
-// outline of an accepted document tells whether the view may differ
-// (mayRewrite); only then, or when the schema refuses doc, is the view
-// taken and, if it differs, walked.
+// rewrites it. The walk reads the document's own text omitting
+// logging.redactSensitive (when no shape refinement can see it: see
+// redactInert), which is all the view drops from a document without
+// agents.list, and the outline of the root's sections tells whether
+// agents.list is there; so the view is neither written nor walked unless
+// the document has agents.list or the schema refuses it. Then the view is
+// taken, and walked: a refusal is explained on the view's own text.
 func (v *Validator) walk(doc occkit.Document) reading {
 	src := doc.String()
-	if v.redactInert && strings.IndexByte(src, '\\') < 0 && !strings.Contains(src, `"list"`) {
-		var omit [][]string
-		if strings.Contains(src, `"redactSensitive"`) {
-			omit = omitRedact
-		}
-		if r := v.walkOmitting(src, omit); r.ok || omit == nil {
-			return r
-		}
-		// A refusal is explained on the view's own text.
+	if !v.redactInert {
 		return v.walkText(specView(doc).String())
 	}
-	r := v.walkText(src)
-	if r.ok && !mayRewrite(r.src, r.outline) {
+	if r := v.walkOmitting(src, omitRedact); r.ok && !hasMember(r, "agents", "list") {
 		return r
 	}
-	if view := specView(doc).String(); len(view) != len(r.src) {
-		r = v.walkText(view)
-	}
-	return r
+	return v.walkText(specView(doc).String())
 }
 
 // omitRedact is the member specView drops from a document without
@@ -186,25 +173,24 @@ func (v *Validator) walkOmitting(src string, omit [][]string) reading {
 	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
 }
 
-// mayRewrite reports whether specView could rewrite the document src:
-// false when the outline shows neither agents.list nor
-// logging.redactSensitive.
-func mayRewrite(src string, out *jsonwalk.Outline) bool {
-	root, ok := out.Members(len(src) - len(strings.TrimLeft(src, " \t\r\n")))
+// hasMember reports whether the outline of r may show the root's
+// section a holding the key k: false only when it shows the root and, if
+// a is an object, a's members, without k.
+func hasMember(r reading, a, k string) bool {
+	root, ok := r.outline.Members(len(r.src) - len(strings.TrimLeft(r.src, " \t\r\n")))
 	if !ok {
 		return true
 	}
 	for _, m := range root {
-		key := map[string]string{"agents": "list", "logging": "redactSensitive"}[m.Key]
-		if key == "" || src[m.Start] != '{' {
+		if m.Key != a || r.src[m.Start] != '{' {
 			continue
 		}
-		members, ok := out.Members(m.Start)
+		members, ok := r.outline.Members(m.Start)
 		if !ok {
 			return true
 		}
 		for _, c := range members {
-			if c.Key == key {
+			if c.Key == k {
 				return true
 			}
 		}
