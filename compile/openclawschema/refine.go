@@ -74,37 +74,79 @@ type refiner struct {
 type index struct {
 	v     gjson.Result
 	at    int
+	key   string // its key in the object holding it
 	built bool
-	keys  []string
-	kids  map[string]*index
+	// kids are the members, the first of a repeated key, in document
+	// order; byKey finds one among many.
+	kids  []index
+	byKey map[string]int
 }
+
+// manyKids is the most members child looks up by a scan.
+const manyKids = 8
 
 // child is x's member k (the first of a repeated key), or nil.
 func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
-		x.built = true
-		if x.v.IsObject() {
-			x.kids = map[string]*index{}
-			add := func(key string, start, end int) {
-				if _, dup := x.kids[key]; !dup {
-					x.keys = append(x.keys, key)
-					x.kids[key] = &index{v: gjson.Parse(r.src[start:end]), at: start}
-				}
-			}
-			if members, ok := r.outline.Members(x.at); ok {
-				for _, m := range members {
-					add(m.Key, m.Start, m.End)
-				}
-			} else {
-				jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {
-					end := jsonwalk.Skip(r.src, at)
-					add(jsonwalk.JS{}.Decode(key, escaped), at, end)
-					return end
-				})
+		r.build(x)
+	}
+	if x.byKey != nil {
+		if i, ok := x.byKey[k]; ok {
+			return &x.kids[i]
+		}
+		return nil
+	}
+	for i := range x.kids {
+		if x.kids[i].key == k {
+			return &x.kids[i]
+		}
+	}
+	return nil
+}
+
+// build indexes the members of x, from the schema walk's outline when it
+// holds x, else from the text.
+func (r *refiner) build(x *index) {
+	x.built = true
+	if !x.v.IsObject() {
+		return
+	}
+	if members, ok := r.outline.Members(x.at); ok {
+		x.kids = make([]index, 0, len(members))
+		for _, m := range members {
+			r.addKid(x, m.Key, m.Start, m.End)
+		}
+		return
+	}
+	jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {
+		end := jsonwalk.Skip(r.src, at)
+		r.addKid(x, jsonwalk.JS{}.Decode(key, escaped), at, end)
+		return end
+	})
+}
+
+// addKid adds the member key, at start to end of the text, to x's unless
+// x has that key already.
+func (r *refiner) addKid(x *index, key string, start, end int) {
+	if x.byKey == nil && len(x.kids) == manyKids {
+		x.byKey = make(map[string]int, 2*manyKids)
+		for i := range x.kids {
+			x.byKey[x.kids[i].key] = i
+		}
+	}
+	if x.byKey != nil {
+		if _, dup := x.byKey[key]; dup {
+			return
+		}
+		x.byKey[key] = len(x.kids)
+	} else {
+		for i := range x.kids {
+			if x.kids[i].key == key {
+				return
 			}
 		}
 	}
-	return x.kids[k]
+	x.kids = append(x.kids, index{v: gjson.Parse(r.src[start:end]), at: start, key: key})
 }
 
 // elements calls fn for each element of x, an array.
@@ -169,31 +211,41 @@ func refine(schema *node, w reading, c *Contract) []error {
 }
 
 // each calls fn for every value at pattern, a dot path where "*" is any
-// key of an object and "[]" any element of an array.
+// key of an object and "[]" any element of an array. The path of a value
+// is worded only for fn.
 func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
-	var walk func(x *index, segs []string, at occkit.Path)
-	walk = func(x *index, segs []string, at occkit.Path) {
-		if len(segs) == 0 {
-			fn(x.v, at)
-			return
+	var trail [8]trailStep
+	r.eachFrom(r.doc, pattern, false, trail[:0], fn)
+}
+
+// eachFrom is each from x, where rest is what is left of the pattern
+// (done when nothing is) and trail the way to x.
+func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
+	if done {
+		fn(x.v, stepsPath(trail))
+		return
+	}
+	seg, rest, more := strings.Cut(rest, ".")
+	switch seg {
+	case "*":
+		if x.v.IsObject() {
+			if !x.built {
+				r.build(x)
+			}
+			for i := range x.kids {
+				c := &x.kids[i]
+				r.eachFrom(c, rest, !more, append(trail, trailStep{key: c.key}), fn)
+			}
 		}
-		switch seg := segs[0]; seg {
-		case "*":
-			if x.v.IsObject() {
-				r.child(x, "")
-				for _, k := range x.keys {
-					walk(x.kids[k], segs[1:], at.Key(k))
-				}
-			}
-		case "[]":
-			r.elements(x, func(i int, c *index) { walk(c, segs[1:], at.Index(i)) })
-		default:
-			if c := r.child(x, seg); c != nil {
-				walk(c, segs[1:], at.Key(seg))
-			}
+	case "[]":
+		r.elements(x, func(i int, c *index) {
+			r.eachFrom(c, rest, !more, append(trail, trailStep{index: i, isIndex: true}), fn)
+		})
+	default:
+		if c := r.child(x, seg); c != nil {
+			r.eachFrom(c, rest, !more, append(trail, trailStep{key: seg}), fn)
 		}
 	}
-	walk(r.doc, strings.Split(pattern, "."), occkit.Root())
 }
 
 // eachString calls fn for every string value at the paths.
@@ -901,16 +953,20 @@ type trailStep struct {
 }
 
 // trailPath words walkSchema's way to the value it is at as a path.
-func (r *refiner) trailPath() occkit.Path {
-	p := occkit.Root()
-	for _, t := range r.trail {
+func (r *refiner) trailPath() occkit.Path { return stepsPath(r.trail) }
+
+// stepsPath words a way from the root as a path.
+func stepsPath(steps []trailStep) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(len(steps))
+	for _, t := range steps {
 		if t.isIndex {
-			p = p.Index(t.index)
+			b.Index(t.index)
 		} else {
-			p = p.Key(t.key)
+			b.Key(t.key)
 		}
 	}
-	return p
+	return b.Path()
 }
 
 // maxWalkDepth bounds walkSchema (the document's own depth is bounded at
