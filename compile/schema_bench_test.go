@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/bench"
 )
 
 // policyConfig is the document of admission's BenchmarkAdmit: an embedded
@@ -111,6 +112,31 @@ func BenchmarkValidateSizes(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					var x any
 					if err := json.Unmarshal(src, &x); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPairedDocuments measures [Validator.Validate] on the documents
+// of the paired benchmarks (internal/bench), as Load returns them.
+func BenchmarkPairedDocuments(b *testing.B) {
+	v, err := NewValidator()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range bench.Documents {
+		for _, n := range []int{40, 1000} {
+			doc, err := Load(d.Make(n), LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := v.Validate(doc); err != nil {
 						b.Fatal(err)
 					}
 				}

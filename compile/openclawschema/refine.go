@@ -74,37 +74,79 @@ type refiner struct {
 type index struct {
 	v     gjson.Result
 	at    int
+	key   string // its key in the object holding it
 	built bool
-	keys  []string
-	kids  map[string]*index
+	// kids are the members, the first of a repeated key, in document
+	// order; byKey finds one among many.
+	kids  []index
+	byKey map[string]int
 }
+
+// manyKids is the most members child looks up by a scan.
+const manyKids = 8
 
 // child is x's member k (the first of a repeated key), or nil.
 func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
-		x.built = true
-		if x.v.IsObject() {
-			x.kids = map[string]*index{}
-			add := func(key string, start, end int) {
-				if _, dup := x.kids[key]; !dup {
-					x.keys = append(x.keys, key)
-					x.kids[key] = &index{v: gjson.Parse(r.src[start:end]), at: start}
-				}
-			}
-			if members, ok := r.outline.Members(x.at); ok {
-				for _, m := range members {
-					add(m.Key, m.Start, m.End)
-				}
-			} else {
-				jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {
-					end := jsonwalk.Skip(r.src, at)
-					add(jsonwalk.JS{}.Decode(key, escaped), at, end)
-					return end
-				})
+		r.build(x)
+	}
+	if x.byKey != nil {
+		if i, ok := x.byKey[k]; ok {
+			return &x.kids[i]
+		}
+		return nil
+	}
+	for i := range x.kids {
+		if x.kids[i].key == k {
+			return &x.kids[i]
+		}
+	}
+	return nil
+}
+
+// build indexes the members of x, from the schema walk's outline when it
+// holds x, else from the text.
+func (r *refiner) build(x *index) {
+	x.built = true
+	if !x.v.IsObject() {
+		return
+	}
+	if members, ok := r.outline.Members(x.at); ok {
+		x.kids = make([]index, 0, len(members))
+		for _, m := range members {
+			r.addKid(x, m.Key, m.Start, m.End)
+		}
+		return
+	}
+	jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {
+		end := jsonwalk.Skip(r.src, at)
+		r.addKid(x, jsonwalk.JS{}.Decode(key, escaped), at, end)
+		return end
+	})
+}
+
+// addKid adds the member key, at start to end of the text, to x's unless
+// x has that key already.
+func (r *refiner) addKid(x *index, key string, start, end int) {
+	if x.byKey == nil && len(x.kids) == manyKids {
+		x.byKey = make(map[string]int, 2*manyKids)
+		for i := range x.kids {
+			x.byKey[x.kids[i].key] = i
+		}
+	}
+	if x.byKey != nil {
+		if _, dup := x.byKey[key]; dup {
+			return
+		}
+		x.byKey[key] = len(x.kids)
+	} else {
+		for i := range x.kids {
+			if x.kids[i].key == key {
+				return
 			}
 		}
 	}
-	return x.kids[k]
+	x.kids = append(x.kids, index{v: gjson.Parse(r.src[start:end]), at: start, key: key})
 }
 
 // elements calls fn for each element of x, an array.
@@ -169,31 +211,41 @@ func refine(schema *node, w reading, c *Contract) []error {
 }
 
 // each calls fn for every value at pattern, a dot path where "*" is any
-// key of an object and "[]" any element of an array.
+// key of an object and "[]" any element of an array. The path of a value
+// is worded only for fn.
 func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
-	var walk func(x *index, segs []string, at occkit.Path)
-	walk = func(x *index, segs []string, at occkit.Path) {
-		if len(segs) == 0 {
-			fn(x.v, at)
-			return
+	var trail [8]trailStep
+	r.eachFrom(r.doc, pattern, false, trail[:0], fn)
+}
+
+// eachFrom is each from x, where rest is what is left of the pattern
+// (done when nothing is) and trail the way to x.
+func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
+	if done {
+		fn(x.v, stepsPath(trail))
+		return
+	}
+	seg, rest, more := strings.Cut(rest, ".")
+	switch seg {
+	case "*":
+		if x.v.IsObject() {
+			if !x.built {
+				r.build(x)
+			}
+			for i := range x.kids {
+				c := &x.kids[i]
+				r.eachFrom(c, rest, !more, append(trail, trailStep{key: c.key}), fn)
+			}
 		}
-		switch seg := segs[0]; seg {
-		case "*":
-			if x.v.IsObject() {
-				r.child(x, "")
-				for _, k := range x.keys {
-					walk(x.kids[k], segs[1:], at.Key(k))
-				}
-			}
-		case "[]":
-			r.elements(x, func(i int, c *index) { walk(c, segs[1:], at.Index(i)) })
-		default:
-			if c := r.child(x, seg); c != nil {
-				walk(c, segs[1:], at.Key(seg))
-			}
+	case "[]":
+		r.elements(x, func(i int, c *index) {
+			r.eachFrom(c, rest, !more, append(trail, trailStep{index: i, isIndex: true}), fn)
+		})
+	default:
+		if c := r.child(x, seg); c != nil {
+			r.eachFrom(c, rest, !more, append(trail, trailStep{key: seg}), fn)
 		}
 	}
-	walk(r.doc, strings.Split(pattern, "."), occkit.Root())
 }
 
 // eachString calls fn for every string value at the paths.
@@ -901,16 +953,20 @@ type trailStep struct {
 }
 
 // trailPath words walkSchema's way to the value it is at as a path.
-func (r *refiner) trailPath() occkit.Path {
-	p := occkit.Root()
-	for _, t := range r.trail {
+func (r *refiner) trailPath() occkit.Path { return stepsPath(r.trail) }
+
+// stepsPath words a way from the root as a path.
+func stepsPath(steps []trailStep) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(len(steps))
+	for _, t := range steps {
 		if t.isIndex {
-			p = p.Index(t.index)
+			b.Index(t.index)
 		} else {
-			p = p.Key(t.key)
+			b.Key(t.key)
 		}
 	}
-	return p
+	return b.Path()
 }
 
 // maxWalkDepth bounds walkSchema (the document's own depth is bounded at
@@ -995,11 +1051,10 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 		return nil, nil
 	}
 	want = func(n *node) bool {
-		return refs && n.props["id"] != nil && n.props["provider"] != nil ||
-			tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil
+		return refs && secretRefShape(n) || tools && toolPolicyShape(n)
 	}
 	return want, func(n *node, v gjson.Result, at occkit.Path) {
-		if src := constString(n.props["source"]); refs && n.props["id"] != nil && n.props["provider"] != nil && !underChannels(at) {
+		if src := constString(n.props["source"]); refs && secretRefShape(n) && !underChannels(at) {
 			id := v.Get("id")
 			switch {
 			case id.Type != gjson.String || v.Get("source").String() != src:
@@ -1009,10 +1064,80 @@ func (r *refiner) shapeChecks(root gjson.Result) (want func(n *node) bool, check
 				r.add(at.Key("id"), "%s: an exec secret reference id must match ^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$ without . or .. segments", at.Key("id"))
 			}
 		}
-		if tools && n.props["allow"] != nil && n.props["alsoAllow"] != nil && !underChannels(at) && n.validBarUnknownKeys(v) {
+		if tools && toolPolicyShape(n) && !underChannels(at) && n.validBarUnknownKeys(v) {
 			if len(v.Get("allow").Array()) > 0 && len(v.Get("alsoAllow").Array()) > 0 {
 				r.add(at, "%s: a tool policy cannot set both allow and alsoAllow in one scope", at)
 			}
 		}
 	}
+}
+
+// secretRefShape reports whether n is the schema of a SecretRef object,
+// whose id the shape refinements judge.
+func secretRefShape(n *node) bool { return n.props["id"] != nil && n.props["provider"] != nil }
+
+// toolPolicyShape reports whether n is the schema of a tool policy
+// object, whose allow and alsoAllow the shape refinements judge.
+func toolPolicyShape(n *node) bool { return n.props["allow"] != nil && n.props["alsoAllow"] != nil }
+
+// shaped reports whether a shape refinement may look at the value at
+// path (object keys from the root) or under it: whether walkSchema,
+// whichever union branches it takes, can reach a schema of a SecretRef
+// or a tool policy there.
+func shaped(root *node, path []string) bool {
+	at := unionClosure([]*node{root})
+	for _, k := range path {
+		var next []*node
+		for _, n := range at {
+			if c, ok := n.child(k); ok && c != nil {
+				next = append(next, c)
+			}
+		}
+		at = unionClosure(next)
+	}
+	seen := map[*node]bool{}
+	var reach func(n *node) bool
+	reach = func(n *node) bool {
+		if n == nil || seen[n] {
+			return false
+		}
+		seen[n] = true
+		if n.props != nil && (secretRefShape(n) || toolPolicyShape(n)) {
+			return true
+		}
+		subs := []*node{n.additional, n.items, n.extraItems, n.keys}
+		for _, c := range n.props {
+			subs = append(subs, c)
+		}
+		for _, us := range [][]*node{n.tuple, n.allOf, n.anyOf, n.oneOf} {
+			subs = append(subs, us...)
+		}
+		for _, c := range subs {
+			if reach(c) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range at {
+		if reach(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// unionClosure is ns with every branch of their unions, transitively.
+func unionClosure(ns []*node) []*node {
+	for i := 0; i < len(ns); i++ {
+		n := ns[i]
+		for _, us := range [][]*node{n.allOf, n.anyOf, n.oneOf} {
+			for _, c := range us {
+				if c != nil {
+					ns = append(ns, c)
+				}
+			}
+		}
+	}
+	return ns
 }

@@ -47,6 +47,16 @@ type Validator struct {
 	// and channel ids the check mirrors; nil for a release the library
 	// does not carry (the schema alone).
 	contract *Contract
+	// redactInert: no shape refinement applies at or under
+	// logging.redactSensitive, so the refinements read a document the
+	// same with or without it (see walk).
+	redactInert bool
+}
+
+// newValidator is the Validator of a compiled schema.
+func newValidator(root *node, version string, contract *Contract) *Validator {
+	return &Validator{root: root, version: version, contract: contract,
+		redactInert: !shaped(root, []string{"logging", "redactSensitive"})}
 }
 
 // New returns the compiled check of [Release], the newest carried
@@ -67,15 +77,15 @@ func Compile(schema []byte, version string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: %w", err)
 	}
-	v := &Validator{root: root, version: version}
+	var contract *Contract
 	if _, carried := catalog()[version]; carried {
 		// A schema the caller compiled for a carried release: the
 		// release's refinements and channel ids apply.
-		if v.contract, err = ContractFor(version); err != nil {
+		if contract, err = ContractFor(version); err != nil {
 			return nil, fmt.Errorf("openclawschema: %w", err)
 		}
 	}
-	return v, nil
+	return newValidator(root, version, contract), nil
 }
 
 // compileContract compiles the schema of a carried release.
@@ -84,7 +94,7 @@ func compileContract(c *Contract) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openclawschema: OpenClaw %s: %w", c.version, err)
 	}
-	return &Validator{root: root, version: c.version, contract: c}, nil
+	return newValidator(root, c.version, c), nil
 }
 
 // Version is the OpenClaw release whose schema v checks.
@@ -131,46 +141,56 @@ const (
 
 var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
 
-// walk walks doc against the schema once, outlining it. The view the
-// check reads differs from doc only when agents.list or
-// logging.redactSensitive is there (specView), which the outline of an
-// accepted document tells; only then, or when the schema refuses doc, is
-// the view taken and, if it differs, walked.
+// walk walks doc against the schema once, outlining it, as specView
+// rewrites it. The walk reads the document's own text omitting
+// logging.redactSensitive (when no shape refinement can see it: see
+// redactInert), which is all the view drops from a document without
+// agents.list, and the outline of the root's sections tells whether
+// agents.list is there; so the view is neither written nor walked unless
+// the document has agents.list or the schema refuses it. Then the view is
+// taken, and walked: a refusal is explained on the view's own text.
 func (v *Validator) walk(doc occkit.Document) reading {
-	r := v.walkText(doc.String())
-	if r.ok && !mayRewrite(r.src, r.outline) {
+	src := doc.String()
+	if !v.redactInert {
+		return v.walkText(specView(doc).String())
+	}
+	if r := v.walkOmitting(src, omitRedact); r.ok && !hasMember(r, "agents", "list") {
 		return r
 	}
-	if view := specView(doc).String(); len(view) != len(r.src) {
-		r = v.walkText(view)
-	}
-	return r
+	return v.walkText(specView(doc).String())
 }
 
-func (v *Validator) walkText(src string) reading {
-	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched}
+// omitRedact is the member specView drops from a document without
+// agents.list.
+var omitRedact = [][]string{{"logging", "redactSensitive"}}
+
+func (v *Validator) walkText(src string) reading { return v.walkOmitting(src, nil) }
+
+// walkOmitting walks src reading the members at the paths omit names as
+// absent (see jsonwalk.Outline).
+func (v *Validator) walkOmitting(src string, omit [][]string) reading {
+	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched, Omit: omit}
 	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
 }
 
-// mayRewrite reports whether specView could rewrite the document src:
-// false when the outline shows neither agents.list nor
-// logging.redactSensitive.
-func mayRewrite(src string, out *jsonwalk.Outline) bool {
-	root, ok := out.Members(len(src) - len(strings.TrimLeft(src, " \t\r\n")))
+// hasMember reports whether the outline of r may show the root's
+// section a holding the key k: false only when it shows the root and, if
+// a is an object, a's members, without k.
+func hasMember(r reading, a, k string) bool {
+	root, ok := r.outline.Members(len(r.src) - len(strings.TrimLeft(r.src, " \t\r\n")))
 	if !ok {
 		return true
 	}
 	for _, m := range root {
-		key := map[string]string{"agents": "list", "logging": "redactSensitive"}[m.Key]
-		if key == "" || src[m.Start] != '{' {
+		if m.Key != a || r.src[m.Start] != '{' {
 			continue
 		}
-		members, ok := out.Members(m.Start)
+		members, ok := r.outline.Members(m.Start)
 		if !ok {
 			return true
 		}
 		for _, c := range members {
-			if c.Key == key {
+			if c.Key == k {
 				return true
 			}
 		}
@@ -231,8 +251,11 @@ func specView(doc occkit.Document) occkit.Document {
 // ([Contract.Refinements]) are checked too, at the path OpenClaw names
 // (they run on every document, beside the schema's refusals), and so are
 // its channel ids (see the package doc, "Channel ids").
-func (v *Validator) Validate(doc occkit.Document) error {
-	w := v.walk(doc)
+func (v *Validator) Validate(doc occkit.Document) error { return v.refusal(v.walk(doc)) }
+
+// refusal is the refusal of the document w read: the schema's, then the
+// refinements' and the channel ids'.
+func (v *Validator) refusal(w reading) error {
 	var issues []error
 	if !w.ok {
 		issues = v.schemaIssues(gjson.Parse(w.src))

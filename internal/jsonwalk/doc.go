@@ -24,7 +24,9 @@
 // [ValidOutline] also records, for later lookups at known paths, the
 // members of the objects the walk read down to a depth, and which of some
 // watched keys it met anywhere ([Outline]): compile/openclawschema's
-// refinements read those instead of scanning the text again. [Skip],
+// refinements read those instead of scanning the text again. An Outline
+// can also name members the walk reads as absent (Omit): the verdict of
+// a view of the text without them, without writing that view. [Skip],
 // [Members] and [Elements] are the same scanner for values no schema
 // drives (compile's plugin and secret scans, resolver's index,
 // resolver/selection's preparation and the root package's index of a

@@ -1,6 +1,9 @@
 package jsonwalk
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Type bits: the JSON type of a value as a schema's "type" names it; a
 // number whose value is whole is also an Integer.
@@ -51,6 +54,7 @@ type Node struct {
 
 	members    map[string]member
 	few        []keyed // members, when there are few: a scan beats hashing
+	many       table   // members, when there are more
 	reqMask    uint64
 	walkObject bool
 	walkArray  bool
@@ -130,6 +134,8 @@ func Seal(n *Node) error {
 		for k, m := range n.members {
 			n.few = append(n.few, keyed{k, m})
 		}
+	} else {
+		n.many = newTable(n.members)
 	}
 	n.walkObject = n.Closed || n.Additional != nil || n.reqMask != 0 || n.Keys != nil || n.MaxProps >= 0
 	for _, c := range n.Props {
@@ -178,6 +184,15 @@ func Valid[P Policy](p P, n *Node, s string) bool { return ValidOutline(p, n, s,
 // schema looks at none of its members) or abandons is not recorded.
 func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
 	w := walker[P]{s: s, p: p, out: out}
+	if out != nil && len(out.Omit) > 0 {
+		w.omit = out.Omit
+		for _, o := range w.omit {
+			if len(o) == 0 || len(o) > maxOmitPath {
+				return false
+			}
+			w.omitDepth = max(w.omitDepth, len(o))
+		}
+	}
 	i := ws(s, 0)
 	end, ok := w.value(n, i, 0)
 	return ok && ws(s, end) == len(s)
@@ -202,7 +217,13 @@ type Outline struct {
 	Depth int
 	// Watch lists keys (at most 64) the walk notes when it meets them as
 	// a member of an object it reads.
-	Watch   []string
+	Watch []string
+	// Omit lists members the walk reads as absent, each by the keys of
+	// its path from the root (1 to 8 of them; a path through an array
+	// element never matches): the walk's verdict and outline are those of
+	// the text without the members, every offset the text's own. An
+	// omitted member is not checked, counted, recorded or watched.
+	Omit    [][]string
 	objects map[int][]Member
 	met     uint64
 }
@@ -235,6 +256,35 @@ type walker[P Policy] struct {
 	// unknownKeysOK: a closed object admits keys it does not name
 	// (ValidBarUnknownKeys).
 	unknownKeysOK bool
+	// omit is out.Omit; keys[d] is the key of the member at depth d+1 on
+	// the way to the value the walk is at, indexed[d] when that step is
+	// an array element instead (kept only above the deepest omitted
+	// member).
+	omit      [][]string
+	omitDepth int // the most keys of a path omit names
+	keys      [maxOmitPath]string
+	indexed   [maxOmitPath]bool
+}
+
+// maxOmitPath is the most keys of a path [Outline].Omit names.
+const maxOmitPath = 8
+
+// omitted reports whether the member name of the object at depth is one
+// the walk reads as absent.
+func (w *walker[P]) omitted(depth int, name string) bool {
+	for _, o := range w.omit {
+		if len(o) != depth+1 || o[depth] != name {
+			continue
+		}
+		match := true
+		for d := 0; d < depth && match; d++ {
+			match = !w.indexed[d] && w.keys[d] == o[d]
+		}
+		if match {
+			return true
+		}
+	}
+	return false
 }
 
 // value walks the value at i against n and returns the offset after it;
@@ -390,8 +440,14 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 		if start < 0 {
 			return 0, false
 		}
-		count++
 		name := w.decode(lit, esc, plain)
+		if depth < w.omitDepth && w.omitted(depth, name) {
+			if i = Skip(s, start); i > len(s) {
+				return 0, false
+			}
+			continue
+		}
+		count++
 		if w.out != nil {
 			for b, k := range w.out.Watch {
 				if name == k {
@@ -413,6 +469,9 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			return 0, false
 		}
 		seen |= m.bit
+		if depth < w.omitDepth-1 {
+			w.keys[depth], w.indexed[depth] = name, false
+		}
 		if n.Keys != nil {
 			if _, ok := w.value(n.Keys, i, depth+1); !ok {
 				return 0, false
@@ -449,8 +508,55 @@ func (n *Node) member(name string) (member, bool) {
 		}
 		return member{}, false
 	}
-	m, ok := n.members[name]
-	return m, ok
+	return n.many.find(name)
+}
+
+// table finds a key among many: the keys sit in buckets by a hash of
+// their length and three of their bytes, cheaper to take than a map's
+// hash of the whole key, and a bucket holds one or two keys.
+type table struct {
+	mask    uint32
+	starts  []uint32 // bucket b is entries[starts[b]:starts[b+1]]
+	entries []keyed
+}
+
+func newTable(members map[string]member) table {
+	size := uint32(1)
+	for size < 2*uint32(len(members)) {
+		size <<= 1
+	}
+	t := table{mask: size - 1, starts: make([]uint32, size+1), entries: make([]keyed, len(members))}
+	for k := range members {
+		t.starts[t.bucket(k)+1]++
+	}
+	for b := uint32(1); b <= size; b++ {
+		t.starts[b] += t.starts[b-1]
+	}
+	fill := slices.Clone(t.starts[:size])
+	for k, m := range members {
+		b := t.bucket(k)
+		t.entries[fill[b]] = keyed{k, m}
+		fill[b]++
+	}
+	return t
+}
+
+func (t *table) bucket(k string) uint32 {
+	h := uint32(len(k)) * 0x9e3779b1
+	if len(k) > 0 {
+		h ^= uint32(k[0])*0x85ebca6b ^ uint32(k[len(k)-1])*0xc2b2ae35 ^ uint32(k[len(k)/2])*0x27d4eb2f
+	}
+	return (h ^ h>>15) & t.mask
+}
+
+func (t *table) find(k string) (member, bool) {
+	b := t.bucket(k)
+	for j := t.starts[b]; j < t.starts[b+1]; j++ {
+		if t.entries[j].key == k {
+			return t.entries[j].member, true
+		}
+	}
+	return member{}, false
 }
 
 func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
@@ -470,6 +576,9 @@ func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
 			c = n.Prefix[count]
 		}
 		count++
+		if depth < w.omitDepth-1 {
+			w.indexed[depth] = true
+		}
 		end, ok := w.value(c, i, depth+1)
 		if !ok {
 			return 0, false
