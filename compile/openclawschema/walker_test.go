@@ -146,7 +146,7 @@ func TestShapeWalkAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused := 0
-	rapid.Check(t, func(t *rapid.T) {
+	agrees := func(t *rapid.T) {
 		b := genDocument(t, v, 11)
 		src := string(b)
 		if rapid.Bool().Draw(t, "indent") {
@@ -175,7 +175,12 @@ func TestShapeWalkAgrees(t *testing.T) {
 		if len(older.issues) > 0 {
 			refused++
 		}
-	})
+	}
+	// About one run of 100 draws in thirty reaches no refusal; more runs,
+	// until one does, keep the coverage check from failing by chance.
+	for run := 0; run == 0 || refused == 0 && run < 10; run++ {
+		rapid.Check(t, agrees)
+	}
 	if refused == 0 {
 		t.Error("no generated document was refused by a shape refinement")
 	}
