@@ -92,28 +92,29 @@ func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogInde
 }
 
 // gjParseModelSetting reads a `model` setting at path (RES-3).
-func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSetting {
-	s := modelSetting{present: v.Exists()}
+func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *modelSetting) {
+	s.present = v.Exists()
 	if !s.present {
-		return s
+		return
 	}
 	switch {
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
 		if !ok {
 			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
-			return s
+			return
 		}
-		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &path, -1)
-		return s
+		s.primaryAt = path
+		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &s.primaryAt, -1)
+		return
 	case !v.IsObject():
 		*errs = append(*errs, invalid("RES-3", path,
 			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
-		return s
+		return
 	}
 	s.complete = true
-	pp := new(occkit.Path)
-	*pp = path.Key("primary")
+	s.primaryAt = path.Key("primary")
+	pp := &s.primaryAt
 	pv := v.Get("primary")
 	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
 		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
@@ -123,14 +124,14 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelS
 	}
 	fv := v.Get("fallbacks")
 	if !fv.Exists() {
-		return s
+		return
 	}
-	fp := new(occkit.Path)
-	*fp = path.Key("fallbacks")
+	s.fallbacksAt = path.Key("fallbacks")
+	fp := &s.fallbacksAt
 	if !fv.IsArray() {
 		s.complete = false
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
-		return s
+		return
 	}
 	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
@@ -149,7 +150,6 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelS
 		s.fallbacks.push(newRefAt(e.Str, r, fp, i))
 		return true
 	})
-	return s
 }
 
 // gjBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
@@ -248,7 +248,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		if defaults.IsObject() {
 			f := objectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
-			x.defaults = gjParseModelSetting(model, pathDefaultModel, &x.errs)
+			gjParseModelSetting(model, pathDefaultModel, &x.errs, &x.defaults)
 			x.catalog = gjBuildCatalog(cat, pathDefaultModels, &x.errs)
 		}
 	}
@@ -272,7 +272,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		e := &agentEntry{id: id, path: p}
 		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
-		e.sel = gjParseModelSetting(model, p.Key("model"), &x.errs)
+		gjParseModelSetting(model, p.Key("model"), &x.errs, &e.sel)
 		e.models = gjBuildCatalog(cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)
 		return true
