@@ -730,7 +730,7 @@ func (row *catalogRow) setID(id, provider string) {
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
-	x.roster = rosterInput{doc: doc, root: root}
+	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
 		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
@@ -758,8 +758,10 @@ func buildIndex(doc occkit.Document) *docIndex {
 		}
 		return jsonwalk.Skip(s, v)
 	})
-	x.roster.agents = agents
-	x.roster.members = roster
+	x.roster.agents = agents.Raw
+	for i, m := range roster {
+		x.roster.members[i] = m.Raw
+	}
 	// The entries' own shapes were found while they were indexed.
 	entryErrs := func(gjson.Result) []error { return entryShapeErrs }
 	if errs := agentsShapeErrorsOf(agents, roster[0], roster[1], entryErrs); len(errs) > 0 {

@@ -205,7 +205,7 @@ func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error
 func gjBuildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
-	x.roster = rosterInput{doc: doc, root: root}
+	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
 		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
@@ -216,11 +216,13 @@ func gjBuildIndex(doc occkit.Document) *docIndex {
 	agents, models, plugins := f[0], f[1], f[2]
 	// The roster rules (RES-10) read agents' ownership too: one scan
 	// serves both (rosterKeys: defaults, entries, list, ownership).
-	x.roster.agents = agents
+	x.roster.agents = agents.Raw
 	var af []gjson.Result
 	if agents.IsObject() {
 		af = objectFields(agents, rosterKeys...)
-		copy(x.roster.members[:], af)
+		for i, m := range af {
+			x.roster.members[i] = m.Raw
+		}
 	} else {
 		af = make([]gjson.Result, len(rosterKeys))
 	}
