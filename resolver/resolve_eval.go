@@ -67,7 +67,7 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 	fromCat(&x.catalog)
 	var buf [4]int32
 	ref := c.ref()
-	for _, p := range x.providers[ref.Provider] {
+	for p := range x.providersNamed(ref.Provider) {
 		for _, i := range p.rowsFor(ref, buf[:0]) {
 			switch r := p.rows.at(int(i)); r.rtSt {
 			case runtimeBad:
@@ -93,7 +93,7 @@ func (x *docIndex) needsPolicy(provider string) bool {
 	if provider == "openai" || provider == string(occkit.HarnessCodex) {
 		return true
 	}
-	if len(x.providers[provider]) > 0 {
+	for range x.providersNamed(provider) {
 		return true
 	}
 	return x.routed[provider]
@@ -479,7 +479,7 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 	}
 	var buf [4]int32
 	mark := func(r Ref) {
-		for _, p := range x.providers[r.Provider] {
+		for p := range x.providersNamed(r.Provider) {
 			rows := p.rowsFor(r, buf[:0])
 			for k, i := range rows {
 				p.rows.at(int(i)).used = true

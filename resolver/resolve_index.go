@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -294,7 +295,10 @@ type docIndex struct {
 	catalog  catalogIndex // agents.defaults.models
 	entries  []*agentEntry
 
-	providers map[string][]*providerConfig // normalized name -> entries
+	// provOrder are the models.providers entries in document order;
+	// providers indexes them by normalized name when there are more than
+	// providersScanned ([docIndex.providersNamed]).
+	providers map[string][]*providerConfig
 	provOrder []*providerConfig
 	routed    map[string]bool // normalized plugins.entries keys (RES-6)
 	codex     gjson.Result    // plugins.entries.codex (RES-7)
@@ -888,14 +892,51 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 				"models.providers must be an object keyed by provider"))
 			return jsonwalk.Skip(s, v)
 		}
-		x.providers = map[string][]*providerConfig{}
-		return eachMember(s, v, func(raw string, v int) int {
+		end := eachMember(s, v, func(raw string, v int) int {
 			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs)
-			x.providers[p.name] = append(x.providers[p.name], p)
 			x.provOrder = append(x.provOrder, p)
 			return end
 		})
+		x.indexProviderNames()
+		return end
 	})
+}
+
+// providersScanned is how many providers [docIndex.providersNamed] finds
+// by reading them all rather than through a map: a Configuration
+// usually configures a handful.
+const providersScanned = 8
+
+// indexProviderNames makes the map of provider names, once the providers
+// are known, when there are more than providersScanned.
+func (x *docIndex) indexProviderNames() {
+	if len(x.provOrder) <= providersScanned {
+		return
+	}
+	x.providers = make(map[string][]*providerConfig, len(x.provOrder))
+	for _, p := range x.provOrder {
+		x.providers[p.name] = append(x.providers[p.name], p)
+	}
+}
+
+// providersNamed yields the providers whose normalized name (REF-2) is
+// name, in document order.
+func (x *docIndex) providersNamed(name string) iter.Seq[*providerConfig] {
+	return func(yield func(*providerConfig) bool) {
+		if x.providers != nil {
+			for _, p := range x.providers[name] {
+				if !yield(p) {
+					return
+				}
+			}
+			return
+		}
+		for _, p := range x.provOrder {
+			if p.name == name && !yield(p) {
+				return
+			}
+		}
+	}
 }
 
 // indexPlugins indexes plugins (at s[i]): the plugin routing (RES-6) and

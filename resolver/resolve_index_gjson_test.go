@@ -301,14 +301,18 @@ func (x *docIndex) gjIndexProviders(models gjson.Result) {
 			"models.providers must be an object keyed by provider"))
 		return
 	}
-	x.providers = map[string][]*providerConfig{}
+	byName := map[string][]*providerConfig{}
 	providers.ForEach(func(k, v gjson.Result) bool {
 		raw := k.String()
 		p := gjBuildProvider(raw, v, pathProviders.Key(raw), &x.errs)
-		x.providers[p.name] = append(x.providers[p.name], p)
+		byName[p.name] = append(byName[p.name], p)
 		x.provOrder = append(x.provOrder, p)
 		return true
 	})
+	// The map is made only for more than providersScanned providers.
+	if len(x.provOrder) > providersScanned {
+		x.providers = byName
+	}
 }
 
 func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {
