@@ -1,6 +1,8 @@
 package admission
 
 import (
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/modelcatalog"
 	"github.com/occkit/occkit/internal/jsonwalk"
@@ -34,6 +36,8 @@ var (
 	agentsPath   = occkit.NewPath("agents")
 	providersKey = occkit.NewPath("models", "providers")
 	pluginsKey   = occkit.NewPath("plugins", "entries")
+	modelsPath   = occkit.NewPath("models")
+	pluginsPath  = occkit.NewPath("plugins")
 )
 
 // eachSelectedRef calls fn with the model references doc selects, in
@@ -79,40 +83,37 @@ func (w *refWalk) kind(i int) byte {
 	return w.s[i]
 }
 
-// agents visits agents.defaults.model, then each entry's model. The
-// entries are read as they are met when the defaults stand before them
-// (as they usually do), and after the walk otherwise.
+// agents visits agents.defaults.model, then each entry's model.
 func (w *refWalk) agents() {
 	if w.kind(0) != '{' {
 		return
 	}
-	defaults, entries, done := -1, -1, false
-	jsonwalk.Members(w.s, 0, func(lit string, escaped bool, at int) int {
-		switch {
-		case defaults < 0 && keyIs(lit, escaped, "defaults"):
-			defaults = at
-		case entries < 0 && keyIs(lit, escaped, "entries"):
-			entries = at
-			if defaults >= 0 {
-				w.defaults(defaults)
-				done = true
-				if w.stop {
-					return -1
-				}
-				return w.entries(at)
-			}
-		}
-		return jsonwalk.Skip(w.s, at)
-	})
-	if done {
-		return
-	}
+	// The walk finds the defaults without reading their value (gjson
+	// would read it to its end); gjson finds the entries, past them.
+	defaults, entries := w.member(0, "defaults"), w.locate("entries")
 	if defaults >= 0 {
 		w.defaults(defaults)
 	}
-	if entries >= 0 {
+	if entries >= 0 && !w.stop {
 		w.entries(entries)
 	}
+}
+
+// locate is the offset of the first member named name of the object w.s,
+// or -1. gjson finds it: it passes the members before it (the defaults'
+// catalog, before the entries) faster than the byte scanner skips them.
+// The walk finds it when gjson cannot say where the value stands.
+func (w *refWalk) locate(name string) int {
+	r := gjson.Get(w.s, name)
+	if !r.Exists() {
+		return -1
+	}
+	// Index is where gjson read Raw in w.s (0: unknown); the comparison
+	// of a substring with itself is one of pointers.
+	if i := r.Index; i > 0 && i+len(r.Raw) <= len(w.s) && w.s[i:i+len(r.Raw)] == r.Raw {
+		return i
+	}
+	return w.member(0, name)
 }
 
 // defaults visits the model of the defaults object at i.
@@ -242,15 +243,22 @@ func primaryPath(doc occkit.Document, primary string) occkit.Path {
 
 // configuredProviders are the keys of models.providers and
 // plugins.entries (each an object, or none), decoded as gjson decodes
-// them, read with the byte scanner: a provider's value (its catalog) is
-// skipped, not parsed.
+// them, read with the byte scanner in one pass from the top-level member
+// (which the Document locates once): a provider's value (its catalog) is
+// skipped once, not parsed, and not scanned again to find where the
+// object ends.
 func configuredProviders(doc occkit.Document) map[string]bool {
 	configured := map[string]bool{}
-	for _, root := range []occkit.Path{providersKey, pluginsKey} {
-		if raw := doc.Get(root).Raw(); raw != "" && raw[0] == '{' {
-			jsonwalk.Members(raw, 0, func(lit string, escaped bool, at int) int {
+	for _, at := range [...]struct {
+		top occkit.Path
+		key string
+	}{{modelsPath, "providers"}, {pluginsPath, "entries"}} {
+		raw := doc.Get(at.top).Raw()
+		w := refWalk{s: raw}
+		if i := w.member(0, at.key); w.kind(i) == '{' {
+			jsonwalk.Members(raw, i, func(lit string, escaped bool, v int) int {
 				configured[jsonwalk.JS{}.Decode(lit, escaped)] = true
-				return jsonwalk.Skip(raw, at)
+				return jsonwalk.Skip(raw, v)
 			})
 		}
 	}

@@ -43,12 +43,6 @@ func (s policySource) what() string {
 	return "provider policy"
 }
 
-// evalOutcome is the evaluation of one candidate in one scope.
-type evalOutcome struct {
-	harness occkit.Harness // "" when unknown (a problem was reported)
-	reasons []Reason
-}
-
 // sources gathers the candidate's policies in precedence order: the
 // entry's models[ref], agents.defaults.models[ref], the matching provider
 // rows, the provider (RES-5). bad reports that a policy holder was already
@@ -73,7 +67,7 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 	fromCat(&x.catalog)
 	var buf [4]int32
 	ref := c.ref()
-	for _, p := range x.providers[ref.Provider] {
+	for p := range x.providersNamed(ref.Provider) {
 		for _, i := range p.rowsFor(ref, buf[:0]) {
 			switch r := p.rows.at(int(i)); r.rtSt {
 			case runtimeBad:
@@ -99,34 +93,34 @@ func (x *docIndex) needsPolicy(provider string) bool {
 	if provider == "openai" || provider == string(occkit.HarnessCodex) {
 		return true
 	}
-	if len(x.providers[provider]) > 0 {
+	for range x.providersNamed(provider) {
 		return true
 	}
 	return x.routed[provider]
 }
 
 // evaluate decides the Harness of one candidate in the scope of entry e
-// (nil: agents.defaults), appending any problem to errs and, when record
-// is set, the deciding reasons to the outcome.
-func (x *docIndex) evaluate(c *refAt, e *agentEntry, record bool, errs *[]error) evalOutcome {
+// (nil: agents.defaults), "" when a problem was appended to errs. When
+// reasons is not nil, the deciding reasons of a Harness decided are
+// appended to it.
+func (x *docIndex) evaluate(c *refAt, e *agentEntry, reasons *[]Reason, errs *[]error) occkit.Harness {
 	var buf [6]policySource
 	srcs, bad := x.sources(c, e, buf[:0])
 	if bad {
-		return evalOutcome{}
+		return ""
 	}
 	if len(srcs) == 0 {
 		if x.needsPolicy(c.provider()) {
 			*errs = append(*errs, invalid("RES-6", c.loc(),
 				"provider %q requires an explicit supported runtime policy (agentRuntime.id \"openclaw\" or \"codex\") for %s",
 				c.provider(), c.loc()))
-			return evalOutcome{}
+			return ""
 		}
-		out := evalOutcome{harness: occkit.HarnessOpenClaw}
-		if record {
-			out.reasons = []Reason{{Rule: "RES-6", Path: c.loc(), Value: c.provider(),
-				Note: "no runtime policy, models.providers entry or plugin routing names this provider, so the default openclaw Harness runs it"}}
+		if reasons != nil {
+			*reasons = append(*reasons, Reason{Rule: "RES-6", Path: c.loc(), Value: c.provider(),
+				Note: "no runtime policy, models.providers entry or plugin routing names this provider, so the default openclaw Harness runs it"})
 		}
-		return out
+		return occkit.HarnessOpenClaw
 	}
 	first := srcs[0]
 	for _, s := range srcs[1:] {
@@ -134,25 +128,25 @@ func (x *docIndex) evaluate(c *refAt, e *agentEntry, record bool, errs *[]error)
 			*errs = append(*errs, invalid("RES-5", s.path(),
 				"conflicting Harness runtime policies for the model at %s: %s and %s differ",
 				c.loc(), first.path(), s.path()))
-			return evalOutcome{}
+			return ""
 		}
 	}
-	out := evalOutcome{harness: occkit.Harness(first.id)}
-	if record {
-		for _, s := range srcs {
-			out.reasons = append(out.reasons, Reason{Rule: "RES-5", Path: s.path(), Value: s.id, Note: s.what()})
-		}
-	}
-	if out.harness == occkit.HarnessCodex {
+	h := occkit.Harness(first.id)
+	if h == occkit.HarnessCodex {
 		if err := x.codexAllowed(c, first); err != nil {
 			*errs = append(*errs, err)
-			return evalOutcome{}
-		}
-		if record {
-			out.reasons = append(out.reasons, x.codexReason(c))
+			return ""
 		}
 	}
-	return out
+	if reasons != nil {
+		for _, s := range srcs {
+			*reasons = append(*reasons, Reason{Rule: "RES-5", Path: s.path(), Value: s.id, Note: s.what()})
+		}
+		if h == occkit.HarnessCodex {
+			*reasons = append(*reasons, x.codexReason(c))
+		}
+	}
+	return h
 }
 
 // codexAllowed applies RES-7: the codex runtime needs provider codex, or
@@ -293,29 +287,32 @@ func prepare(doc occkit.Document) *Prepared {
 		complete = false
 	}
 
-	// Evaluate every candidate in its scope.
-	var reasons []Reason
+	// Evaluate every candidate in its scope. The reasons are the
+	// reference primary's (its own, its policies', its fallbacks'), one
+	// per entry, and RES-12's.
+	reasons := make([]Reason, 0, 4+len(x.entries))
 	refHarness := occkit.Harness("")
 	evalSel := func(s *modelSetting, e *agentEntry, record bool) occkit.Harness {
 		if !s.ok {
 			return ""
 		}
-		out := x.evaluate(&s.primary, e, record, &errs)
+		var rs *[]Reason
 		if record {
 			reasons = append(reasons, Reason{Rule: "RES-3", Path: s.primary.loc(), Value: s.primary.str(), Note: "primary model"})
-			reasons = append(reasons, out.reasons...)
+			rs = &reasons
 		}
+		h := x.evaluate(&s.primary, e, rs, &errs)
 		agree := 0
 		for i := range s.fallbacks.len() {
 			f := s.fallbacks.at(i)
-			fo := x.evaluate(f, e, false, &errs)
-			if fo.harness == "" || out.harness == "" {
+			fh := x.evaluate(f, e, nil, &errs)
+			if fh == "" || h == "" {
 				continue
 			}
-			if fo.harness != out.harness {
+			if fh != h {
 				errs = append(errs, invalid("RES-8", f.loc(),
 					"%s resolves to the %s Harness, but the primary resolves to %s: fallbacks must resolve to the same Harness",
-					f.loc(), fo.harness, out.harness))
+					f.loc(), fh, h))
 				continue
 			}
 			agree++
@@ -324,7 +321,7 @@ func prepare(doc occkit.Document) *Prepared {
 			reasons = append(reasons, Reason{Rule: "RES-8", Path: *s.fallbacks.at(0).base,
 				Note: fallbacksAgree(agree)})
 		}
-		return out.harness
+		return h
 	}
 	if haveRef {
 		refHarness = evalSel(ref, refEntry, true)
@@ -482,7 +479,7 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 	}
 	var buf [4]int32
 	mark := func(r Ref) {
-		for _, p := range x.providers[r.Provider] {
+		for p := range x.providersNamed(r.Provider) {
 			rows := p.rowsFor(r, buf[:0])
 			for k, i := range rows {
 				p.rows.at(int(i)).used = true

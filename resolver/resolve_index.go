@@ -1,8 +1,8 @@
 package resolver
 
 import (
+	"iter"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -194,6 +194,10 @@ type modelSetting struct {
 	complete  bool // every ref parsed
 	primary   refAt
 	fallbacks seq[refAt]
+	// primaryAt and fallbacksAt are where the primary and the fallbacks
+	// are written: the bases of their refAt, which point here, so a
+	// modelSetting is filled in place and never copied.
+	primaryAt, fallbacksAt occkit.Path
 }
 
 // agentEntry is one agents.entries value.
@@ -291,7 +295,10 @@ type docIndex struct {
 	catalog  catalogIndex // agents.defaults.models
 	entries  []*agentEntry
 
-	providers map[string][]*providerConfig // normalized name -> entries
+	// provOrder are the models.providers entries in document order;
+	// providers indexes them by normalized name when there are more than
+	// providersScanned ([docIndex.providersNamed]).
+	providers map[string][]*providerConfig
 	provOrder []*providerConfig
 	routed    map[string]bool // normalized plugins.entries keys (RES-6)
 	codex     gjson.Result    // plugins.entries.codex (RES-7)
@@ -521,32 +528,33 @@ func (c *catalogIndex) index() {
 }
 
 // parseModelSetting reads the `model` setting at s[i], at path (RES-3),
-// and returns the offset after it.
-func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelSetting, int) {
-	m := modelSetting{present: true}
+// into the zero m, and returns the offset after it.
+func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting) int {
+	m.present = true
 	switch byteAt(s, i) {
 	case '"':
 		str, _, end := stringAt(s, i)
 		r, ok := ParseRef(str)
 		if !ok {
 			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
-			return m, end
+			return end
 		}
-		m.ok, m.complete, m.primary = true, true, newRefAt(str, r, &path, -1)
-		return m, end
+		m.primaryAt = path
+		m.ok, m.complete, m.primary = true, true, newRefAt(str, r, &m.primaryAt, -1)
+		return end
 	case '{':
 	default:
 		*errs = append(*errs, invalid("RES-3", path,
 			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
-		return m, jsonwalk.Skip(s, i)
+		return jsonwalk.Skip(s, i)
 	}
 	m.complete = true
-	pp := new(occkit.Path)
-	*pp = path.Key("primary")
+	m.primaryAt = path.Key("primary")
+	pp := &m.primaryAt
 	// The fallbacks are read where they stand, which may be before the
 	// primary; the refusals that need the primary are made after it.
 	var primary string
-	var fp *occkit.Path
+	var fp *occkit.Path // set once the fallbacks are met
 	primaryStr, seenPrimary, fbArray := false, false, false
 	var bad []int32 // fallbacks that are no provider/model ref
 	end := eachMember(s, i, func(k string, v int) int {
@@ -557,8 +565,8 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 			primary, primaryStr, end = stringAt(s, v)
 			return end
 		case k == "fallbacks" && fp == nil:
-			fp = new(occkit.Path)
-			*fp = path.Key("fallbacks")
+			m.fallbacksAt = path.Key("fallbacks")
+			fp = &m.fallbacksAt
 			if byteAt(s, v) != '[' {
 				return jsonwalk.Skip(s, v)
 			}
@@ -583,11 +591,11 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 	}
 	switch {
 	case fp == nil:
-		return m, end
+		return end
 	case !fbArray:
 		m.complete = false
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
-		return m, end
+		return end
 	}
 	// The refusals in element order: the bad elements and the refs off
 	// the primary's provider, merged.
@@ -605,7 +613,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error) (modelS
 		}
 		f++
 	}
-	return m, end
+	return end
 }
 
 // buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
@@ -726,7 +734,7 @@ func (row *catalogRow) setID(id, provider string) {
 func buildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
-	x.roster = rosterInput{doc: doc, root: root}
+	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
 		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
@@ -754,8 +762,10 @@ func buildIndex(doc occkit.Document) *docIndex {
 		}
 		return jsonwalk.Skip(s, v)
 	})
-	x.roster.agents = agents
-	x.roster.members = roster
+	x.roster.agents = agents.Raw
+	for i, m := range roster {
+		x.roster.members[i] = m.Raw
+	}
 	// The entries' own shapes were found while they were indexed.
 	entryErrs := func(gjson.Result) []error { return entryShapeErrs }
 	if errs := agentsShapeErrorsOf(agents, roster[0], roster[1], entryErrs); len(errs) > 0 {
@@ -798,7 +808,7 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 	*errs = append(*errs, entryErrs...)
 	// Entries are evaluated in ID order so that the author's key order never
 	// changes a decision or the problems reported.
-	sort.Slice(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id })
+	slices.SortFunc(x.entries, func(a, b *agentEntry) int { return strings.Compare(a.id, b.id) })
 	return end
 }
 
@@ -819,7 +829,7 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 			if model.IsRoot() {
 				model = scope.Key("model")
 			}
-			*sel, end = parseModelSetting(s, v, model, errs)
+			end = parseModelSetting(s, v, model, errs, sel)
 		case k == "models" && !seenCat:
 			seenCat = true
 			if models.IsRoot() {
@@ -882,14 +892,51 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 				"models.providers must be an object keyed by provider"))
 			return jsonwalk.Skip(s, v)
 		}
-		x.providers = map[string][]*providerConfig{}
-		return eachMember(s, v, func(raw string, v int) int {
+		end := eachMember(s, v, func(raw string, v int) int {
 			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs)
-			x.providers[p.name] = append(x.providers[p.name], p)
 			x.provOrder = append(x.provOrder, p)
 			return end
 		})
+		x.indexProviderNames()
+		return end
 	})
+}
+
+// providersScanned is how many providers [docIndex.providersNamed] finds
+// by reading them all rather than through a map: a Configuration
+// usually configures a handful.
+const providersScanned = 8
+
+// indexProviderNames makes the map of provider names, once the providers
+// are known, when there are more than providersScanned.
+func (x *docIndex) indexProviderNames() {
+	if len(x.provOrder) <= providersScanned {
+		return
+	}
+	x.providers = make(map[string][]*providerConfig, len(x.provOrder))
+	for _, p := range x.provOrder {
+		x.providers[p.name] = append(x.providers[p.name], p)
+	}
+}
+
+// providersNamed yields the providers whose normalized name (REF-2) is
+// name, in document order.
+func (x *docIndex) providersNamed(name string) iter.Seq[*providerConfig] {
+	return func(yield func(*providerConfig) bool) {
+		if x.providers != nil {
+			for _, p := range x.providers[name] {
+				if !yield(p) {
+					return
+				}
+			}
+			return
+		}
+		for _, p := range x.provOrder {
+			if p.name == name && !yield(p) {
+				return
+			}
+		}
+	}
 }
 
 // indexPlugins indexes plugins (at s[i]): the plugin routing (RES-6) and

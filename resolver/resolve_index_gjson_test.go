@@ -92,28 +92,29 @@ func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogInde
 }
 
 // gjParseModelSetting reads a `model` setting at path (RES-3).
-func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelSetting {
-	s := modelSetting{present: v.Exists()}
+func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *modelSetting) {
+	s.present = v.Exists()
 	if !s.present {
-		return s
+		return
 	}
 	switch {
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
 		if !ok {
 			*errs = append(*errs, invalid("RES-3", path, "%s must be a provider/model ref", path))
-			return s
+			return
 		}
-		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &path, -1)
-		return s
+		s.primaryAt = path
+		s.ok, s.complete, s.primary = true, true, newRefAt(v.Str, r, &s.primaryAt, -1)
+		return
 	case !v.IsObject():
 		*errs = append(*errs, invalid("RES-3", path,
 			"%s must be a provider/model ref or an object {primary, fallbacks}", path))
-		return s
+		return
 	}
 	s.complete = true
-	pp := new(occkit.Path)
-	*pp = path.Key("primary")
+	s.primaryAt = path.Key("primary")
+	pp := &s.primaryAt
 	pv := v.Get("primary")
 	if r, ok := ParseRef(pv.Str); ok && pv.Type == gjson.String {
 		s.ok, s.primary = true, newRefAt(pv.Str, r, pp, -1)
@@ -123,14 +124,14 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelS
 	}
 	fv := v.Get("fallbacks")
 	if !fv.Exists() {
-		return s
+		return
 	}
-	fp := new(occkit.Path)
-	*fp = path.Key("fallbacks")
+	s.fallbacksAt = path.Key("fallbacks")
+	fp := &s.fallbacksAt
 	if !fv.IsArray() {
 		s.complete = false
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
-		return s
+		return
 	}
 	i := -1
 	fv.ForEach(func(_, e gjson.Result) bool {
@@ -149,7 +150,6 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error) modelS
 		s.fallbacks.push(newRefAt(e.Str, r, fp, i))
 		return true
 	})
-	return s
 }
 
 // gjBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
@@ -205,7 +205,7 @@ func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error
 func gjBuildIndex(doc occkit.Document) *docIndex {
 	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
 	root := docjson.Root(doc)
-	x.roster = rosterInput{doc: doc, root: root}
+	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
 		x.shapeOK, x.shapeErrs = false, shapeErrors(root)
 		return x
@@ -216,11 +216,13 @@ func gjBuildIndex(doc occkit.Document) *docIndex {
 	agents, models, plugins := f[0], f[1], f[2]
 	// The roster rules (RES-10) read agents' ownership too: one scan
 	// serves both (rosterKeys: defaults, entries, list, ownership).
-	x.roster.agents = agents
+	x.roster.agents = agents.Raw
 	var af []gjson.Result
 	if agents.IsObject() {
 		af = objectFields(agents, rosterKeys...)
-		copy(x.roster.members[:], af)
+		for i, m := range af {
+			x.roster.members[i] = m.Raw
+		}
 	} else {
 		af = make([]gjson.Result, len(rosterKeys))
 	}
@@ -248,7 +250,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		if defaults.IsObject() {
 			f := objectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
-			x.defaults = gjParseModelSetting(model, pathDefaultModel, &x.errs)
+			gjParseModelSetting(model, pathDefaultModel, &x.errs, &x.defaults)
 			x.catalog = gjBuildCatalog(cat, pathDefaultModels, &x.errs)
 		}
 	}
@@ -272,7 +274,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		e := &agentEntry{id: id, path: p}
 		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
-		e.sel = gjParseModelSetting(model, p.Key("model"), &x.errs)
+		gjParseModelSetting(model, p.Key("model"), &x.errs, &e.sel)
 		e.models = gjBuildCatalog(cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)
 		return true
@@ -299,14 +301,18 @@ func (x *docIndex) gjIndexProviders(models gjson.Result) {
 			"models.providers must be an object keyed by provider"))
 		return
 	}
-	x.providers = map[string][]*providerConfig{}
+	byName := map[string][]*providerConfig{}
 	providers.ForEach(func(k, v gjson.Result) bool {
 		raw := k.String()
 		p := gjBuildProvider(raw, v, pathProviders.Key(raw), &x.errs)
-		x.providers[p.name] = append(x.providers[p.name], p)
+		byName[p.name] = append(byName[p.name], p)
 		x.provOrder = append(x.provOrder, p)
 		return true
 	})
+	// The map is made only for more than providersScanned providers.
+	if len(x.provOrder) > providersScanned {
+		x.providers = byName
+	}
 }
 
 func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {

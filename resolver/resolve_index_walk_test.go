@@ -239,3 +239,44 @@ func FuzzBuildIndexMatchesGJSON(f *testing.F) {
 		checkIndexMatchesGJSON(t, doc)
 	})
 }
+
+// TestProvidersNamed: the providers found under a name, through the map
+// (more than providersScanned of them) or by reading them all, are the
+// providers of that normalized name in document order.
+func TestProvidersNamed(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		names := []string{"openai", "OpenAI", " openai", "anthropic", "Anthropic ", "google", "codex", "x"}
+		n := rapid.IntRange(0, 2*providersScanned+2).Draw(t, "providers")
+		var parts []string
+		seen := map[string]bool{}
+		for i := range n {
+			k := rapid.SampledFrom(names).Draw(t, "name")
+			if seen[k] {
+				k = fmt.Sprintf("%s-%d", k, i)
+			}
+			seen[k] = true
+			b, _ := json.Marshal(k)
+			parts = append(parts, string(b)+`:{"models":[]}`)
+		}
+		doc := occkit.MustParseDocument(`{"models":{"providers":{` + strings.Join(parts, ",") + `}}}`)
+		x := buildIndex(doc)
+		if len(x.provOrder) != n {
+			t.Fatalf("%d providers indexed, want %d", len(x.provOrder), n)
+		}
+		for _, name := range append(names, "openai-0", "none") {
+			norm := normProvider(name)
+			var want, got []string
+			for _, p := range x.provOrder {
+				if p.name == norm {
+					want = append(want, p.raw)
+				}
+			}
+			for p := range x.providersNamed(norm) {
+				got = append(got, p.raw)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("providers named %q (-want +got):\n%s", norm, d)
+			}
+		}
+	})
+}

@@ -124,28 +124,34 @@ func rosterStage(req RosterRequest) (Stage, bool, error) {
 	return stage, stage == StageDeploy && compute == occkit.ComputeSSH, nil
 }
 
-// rosterInput is what the roster rules read of a document: its root and,
-// when both are objects, agents and agents' defaults, entries, list and
-// ownership (the first of each key). One scan of the root and one of
-// agents serve the shape check (RES-2) and the roster rules.
+// rosterInput is what the roster rules read of a document: the document
+// and, when it and agents are objects, the text of agents and of agents'
+// defaults, entries, list and ownership (the first of each key; "" when
+// absent), read as gjson values where a rule reads them. One scan of the
+// root and one of agents serve the shape check (RES-2) and the roster
+// rules. It holds text rather than gjson values so that a Prepared, which
+// keeps it, stays small.
 type rosterInput struct {
 	doc     occkit.Document
-	root    gjson.Result
-	agents  gjson.Result
-	members [4]gjson.Result // defaults, entries, list, ownership
+	agents  string
+	members [4]string // defaults, entries, list, ownership
 }
 
 // rosterKeys are the members of agents rosterInput keeps.
 var rosterKeys = []string{"defaults", "entries", "list", "ownership"}
 
 func readRoster(doc occkit.Document) rosterInput {
-	in := rosterInput{doc: doc, root: docjson.Root(doc)}
-	if !in.root.IsObject() {
+	in := rosterInput{doc: doc}
+	root := docjson.Root(doc)
+	if !root.IsObject() {
 		return in
 	}
-	in.agents = objectField(in.root, "agents")
-	if in.agents.IsObject() {
-		copy(in.members[:], objectFields(in.agents, rosterKeys...))
+	agents := objectField(root, "agents")
+	in.agents = agents.Raw
+	if agents.IsObject() {
+		for i, m := range objectFields(agents, rosterKeys...) {
+			in.members[i] = m.Raw
+		}
 	}
 	return in
 }
@@ -162,14 +168,17 @@ func (p *Prepared) CheckRoster(req RosterRequest) error {
 
 // checkRoster is CheckRoster on the document's rosterInput.
 func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
-	doc, root, agents := in.doc, in.root, in.agents
+	doc, root, agents := in.doc, docjson.Root(in.doc), gjson.Parse(in.agents)
 	if !root.IsObject() {
 		return occkit.Join(shapeErrors(root)...)
 	}
 	if !agents.IsObject() {
 		return occkit.Join(agentsShapeErrors(agents, gjson.Result{}, gjson.Result{})...)
 	}
-	f := in.members
+	var f [len(in.members)]gjson.Result
+	for i, m := range in.members {
+		f[i] = gjson.Parse(m)
+	}
 	errs := agentsShapeErrors(agents, f[0], f[1])
 	list, entries, ownership := f[2], f[1], f[3]
 
