@@ -37,9 +37,12 @@ func regressionLimit(m measure) float64 {
 // 1.4 times the worst could let a path grown 1.5 times from its usual
 // value pass. Set them again whenever a change moves a measure for good.
 // The peak heaps are the exception: 1.4 times the highest take seen while
-// recording, as a take moves by up to a third of its value with where a
-// collection lands beside the transient copies of the document (compact
-// 1,000 models: 3.3 to 4.1 over 45 takes; indented: 3.5 to 4.8), and a
+// recording, on a quiet machine and beside other work. bench.PeakLive
+// reads the live heap at the end of each collection, and a collection
+// marks what is allocated while it runs, so a take is either the path's
+// held documents or those plus the transient copies of one step,
+// depending on where the collections land (compact 1,000 models: 3.3 to
+// 4.1 on a quiet machine, 5.5 to 5.9 beside six busy test processes). A
 // usual value at the lower end would set a limit the upper end misses.
 var regressionLimits = map[string]float64{
 	"compact models=40 objects/U":                   3.56,
@@ -57,7 +60,7 @@ var regressionLimits = map[string]float64{
 	"compact models=1000 one-shot cel-go/occkit":    3.29,
 	"compact models=1000 prepared plain-go/occkit":  0.424,
 	"compact models=1000 objects allocs/U":          0.0297,
-	"compact models=1000 objects peak-heap/doc":     5.7,
+	"compact models=1000 objects peak-heap/doc":     8.32,
 	"indented models=40 objects/U":                  3.58,
 	"indented models=40 manifests/U":                5.42,
 	"indented models=40 ssh-unit/U":                 3.02,
