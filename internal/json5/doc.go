@@ -76,12 +76,7 @@
 // internal/reference, is the oracle of a property and a fuzz test). An
 // object's first sixteen keys are checked for duplicates one by one; an
 // object with more finds them through a hash table of eight-byte slots
-// that point at the keys as written, in the source or the output. The
-// parser's working memory (its stack, the keys of the open objects, a
-// key table and a scratch piece) passes from one parse to the next
-// through a pool, emptied, within bounds (45 KiB), so that a parse of
-// an ordinary document allocates its output and nothing else; nothing a
-// parse reads survives it.
+// that point at the keys as written, in the source or the output.
 //
 // # Tokens
 //

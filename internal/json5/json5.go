@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -202,59 +201,8 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	wk := works.Get().(*work)
-	p := &parser{src: src, opts: opts, stack: wk.stack[:0], arena: wk.arena[:0], spare: wk.slots, scratch: wk.scratch[:0]}
-	out, err := p.transcode()
-	wk.keep(p)
-	works.Put(wk)
-	return out, err
-}
-
-// work is the parser's working memory (its stack, key arena, spare key
-// table and scratch piece), which one document leaves to the next
-// through a pool: none of it outlives a parse or holds anything of the
-// document's that is read again (the stack and arena are emptied, a key
-// table is cleared when it is taken), so a parse allocates only its
-// output. What grew large for a large document is not kept.
-type work struct {
-	stack   []frame
-	arena   []keyRef
-	slots   []keySlot
-	scratch []byte
-}
-
-var works = sync.Pool{New: func() any { return new(work) }}
-
-// The largest working memory a work keeps, in elements: a stack of 256
-// levels, an arena of 1024 keys, a key table of 4096 slots (an object of
-// 2048 keys) and a piece of 1 KiB; 45 KiB in all.
-const (
-	keptStack   = 256
-	keptArena   = 1024
-	keptSlots   = 4096
-	keptScratch = 1024
-)
-
-// keep takes back from p what it grew, within the bounds.
-func (wk *work) keep(p *parser) {
-	if cap(p.stack) <= keptStack {
-		wk.stack = p.stack[:0]
-	}
-	if cap(p.arena) <= keptArena {
-		wk.arena = p.arena[:0]
-	}
-	if p.spare != nil && cap(p.spare) <= keptSlots {
-		wk.slots = p.spare
-	}
-	if cap(p.scratch) <= keptScratch {
-		wk.scratch = p.scratch[:0]
-	}
-}
-
-// transcode is Transcode on the parser made for src.
-func (p *parser) transcode() ([]byte, error) {
-	src := p.src
-	if p.opts.OnToken == nil {
+	p := &parser{src: src, opts: opts}
+	if opts.OnToken == nil {
 		// The fast path writes the source's prefix as it is without a
 		// copy, and copies it once when it must write something else
 		// ([parser.alias]).
