@@ -89,6 +89,9 @@ type Prepared struct {
 	// roster is what the roster rules read of the document
 	// ([Prepared.CheckRoster]): its root and agents' members, in place.
 	roster rosterInput
+	// selected is the index, trimmed to the selections and provider keys,
+	// of a Configuration without problems ([Prepared.SelectedModels]).
+	selected *docIndex
 }
 
 // Prepare analyses doc once: one pass builds indexes over the document's

@@ -426,6 +426,7 @@ func prepare(doc occkit.Document) *Prepared {
 	if !haveRef {
 		p.reasons = []Reason{{Rule: "RES-4", Path: occkit.Root(), Note: "no model candidate selects openclaw"}}
 		p.fallbacks = []string{}
+		p.selected = x.keepSelected()
 		return p
 	}
 	p.harness = refHarness
@@ -439,6 +440,7 @@ func prepare(doc occkit.Document) *Prepared {
 			Note: "dedicated Codex accepts this provider"})
 	}
 	p.reasons = reasons
+	p.selected = x.keepSelected()
 	return p
 }
 
