@@ -96,7 +96,8 @@ func (x *docIndex) needsPolicy(provider string) bool {
 	for range x.providersNamed(provider) {
 		return true
 	}
-	return x.routed[provider]
+	_, routed := x.routed[provider]
+	return routed
 }
 
 // evaluate decides the Harness of one candidate in the scope of entry e

@@ -303,11 +303,11 @@ type docIndex struct {
 	// providersScanned ([docIndex.providersNamed]).
 	providers map[string][]*providerConfig
 	provOrder []*providerConfig
-	routed    map[string]bool // normalized plugins.entries keys (RES-6)
-	// plugNames are the plugins.entries keys written as their normalized
-	// name, in document order ([Prepared.ConfiguresProvider]).
-	plugNames []string
-	codex     gjson.Result // plugins.entries.codex (RES-7)
+	// routed holds the normalized plugins.entries keys (RES-6), each
+	// true when one of its keys is written as the name itself
+	// ([Prepared.ConfiguresProvider]).
+	routed map[string]bool
+	codex  gjson.Result // plugins.entries.codex (RES-7)
 
 	// The Codex plugin's verdict for openai on codex (RES-7), decided once:
 	// codexBad is the setting that refuses it, when codexRefused.
@@ -970,10 +970,7 @@ func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
 		x.routed = map[string]bool{}
 		return eachMember(s, v, func(k string, v int) int {
 			n := normProvider(k)
-			x.routed[n] = true
-			if n == k {
-				x.plugNames = append(x.plugNames, k)
-			}
+			x.routed[n] = x.routed[n] || n == k
 			end := jsonwalk.Skip(s, v)
 			if k == "codex" && !x.codex.Exists() {
 				x.codex = valueAt(s, v, end)

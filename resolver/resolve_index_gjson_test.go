@@ -336,10 +336,8 @@ func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {
 	}
 	x.routed = map[string]bool{}
 	entries.ForEach(func(k, v gjson.Result) bool {
-		x.routed[normProvider(k.String())] = true
-		if normProvider(k.String()) == k.String() {
-			x.plugNames = append(x.plugNames, k.String())
-		}
+		n := normProvider(k.String())
+		x.routed[n] = x.routed[n] || n == k.String()
 		if k.Str == "codex" && !x.codex.Exists() {
 			x.codex = v
 		}

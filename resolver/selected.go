@@ -89,12 +89,7 @@ func (p *Prepared) ConfiguresProvider(provider string) bool {
 			return true
 		}
 	}
-	for _, k := range x.plugNames {
-		if k == provider {
-			return true
-		}
-	}
-	return false
+	return x.routed[provider]
 }
 
 // keepSelected is x with what only evaluation reads dropped (the
@@ -106,7 +101,6 @@ func (x *docIndex) keepSelected() *docIndex {
 	x.list, x.codex = gjson.Result{}, gjson.Result{}
 	x.catalog = catalogIndex{}
 	x.roster = rosterInput{}
-	x.routed = nil
 	for _, e := range x.entries {
 		e.models = catalogIndex{}
 	}
