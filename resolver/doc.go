@@ -74,7 +74,8 @@
 // written, which is what the admission package holds against a release's
 // built-in model catalog without reading the document again (the
 // catalogs and provider rows are dropped once resolution is decided, so
-// a kept Prepared is not as large as them).
+// a kept Prepared is not as large as them; it holds one small entry per
+// selected ref, from which each [Decision]'s Fallbacks are spelled).
 //
 // # Rosters
 //

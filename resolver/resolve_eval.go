@@ -426,16 +426,12 @@ func prepare(doc occkit.Document) *Prepared {
 	}
 	if !haveRef {
 		p.reasons = []Reason{{Rule: "RES-4", Path: occkit.Root(), Note: "no model candidate selects openclaw"}}
-		p.fallbacks = []string{}
 		p.selected = x.keepSelected()
 		return p
 	}
 	p.harness = refHarness
 	p.primary = ref.primary.str()
-	p.fallbacks = make([]string, ref.fallbacks.len())
-	for i := range p.fallbacks {
-		p.fallbacks[i] = ref.fallbacks.at(i).str()
-	}
+	p.refSel = ref
 	if p.harness == occkit.HarnessCodex {
 		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.provider(),
 			Note: "dedicated Codex accepts this provider"})
