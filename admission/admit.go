@@ -402,7 +402,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// The selected models against the approved release's catalog: a
 	// provider typo is refused here, before any Compute rule; the rest
 	// are warnings.
-	warnings, primaryAt, modelErr := checkModelsAt(doc, a.catalogRelease(), dec.Primary)
+	warnings, primaryAt, modelErr := checkModelsAt(res, a.catalogRelease(), dec.Primary)
 	if modelErr != nil {
 		return nil, modelErr
 	}

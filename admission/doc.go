@@ -208,8 +208,12 @@
 //     a warning, with the catalog ID it probably means
 //     (anthropic/claude-sonet-4-6 → anthropic/claude-sonnet-4-6); a
 //     provider whose models are discovered at run time (openrouter, vllm,
-//     …) and a provider the document configures (models.providers,
-//     plugins.entries) are not judged. A provider that is neither built
+//     …) and a provider the document configures (a key of
+//     models.providers or plugins.entries written as the reference's
+//     provider reads, trimmed and lower-cased) are not judged. The
+//     references and keys are those the resolution read
+//     ([resolver.Prepared.SelectedModels]), in document order: the
+//     document is not walked again. A provider that is neither built
 //     in nor configured is a warning, except that one a typo away from a
 //     provider with a built-in catalog ("antropic") is refused, 400 RES-6
 //     at the reference with the provider meant as its Suggestion, before

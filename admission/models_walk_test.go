@@ -263,7 +263,7 @@ func TestCheckModelsFindsPrimary(t *testing.T) {
 		{`{"agents":{"defaults":{"model":{"fallbacks":["openai/gpt-5"]}},"entries":{"a":{"model":"openai/gpt-5"}}}}`, occkit.NewPath("agents", "entries", "a", "model")},
 		{`{"agents":{"defaults":{"model":{"fallbacks":["openai/gpt-5"]}}}}`, occkit.Root()},
 	} {
-		_, at, err := checkModelsAt(occkit.MustParseDocument(c.doc), "2026.9.6", "openai/gpt-5")
+		_, at, err := walkCheckModelsAt(occkit.MustParseDocument(c.doc), "2026.9.6", "openai/gpt-5")
 		if err != nil || at.String() != c.want.String() {
 			t.Errorf("%s: at %s (%v), want %s", c.doc, at, err, c.want)
 		}
@@ -276,11 +276,11 @@ func TestCheckModelsFindsPrimary(t *testing.T) {
 		}
 		primary := rapid.SampledFrom([]string{"openai/gpt-5", "anthropic/claude-opus-4", "p/m\"q", "bad", "x/y"}).Draw(t, "primary")
 		release := rapid.SampledFrom([]string{"2026.9.6", "1999.1.1"}).Draw(t, "release")
-		warnings, at, err := checkModelsAt(doc, release, primary)
+		warnings, at, err := walkCheckModelsAt(doc, release, primary)
 		if want := primaryPath(doc, primary); at.String() != want.String() {
 			t.Fatalf("%s, primary %s: at %s, primaryPath %s", doc, primary, at, want)
 		}
-		wantWarnings, wantErr := checkModels(doc, release)
+		wantWarnings, wantErr := walkCheckModels(doc, release)
 		if d := cmp.Diff(occkit.MatchersOf(wantErr), occkit.MatchersOf(err)); d != "" {
 			t.Fatalf("%s: refusals (-checkModels +checkModelsAt):\n%s", doc, d)
 		}

@@ -68,6 +68,14 @@
 // catalog, a models array or a fallbacks list are stored as they are read,
 // in chunks that double (never copied, at most twice the room they need),
 // so no container is skipped over first to be sized.
+// A Configuration that resolves keeps, of its index, the selections and
+// the provider keys: [Prepared.SelectedModels] lists the selected refs in
+// document order and [Prepared.ConfiguresProvider] answers for a key as
+// written, which is what the admission package holds against a release's
+// built-in model catalog without reading the document again (the
+// catalogs and provider rows are dropped once resolution is decided, so
+// a kept Prepared is not as large as them; it holds one small entry per
+// selected ref, from which each [Decision]'s Fallbacks are spelled).
 //
 // # Rosters
 //

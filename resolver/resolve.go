@@ -80,15 +80,20 @@ func (d Decision) Explain(w io.Writer) error {
 // Evaluate it against any number of Requests with [Prepared.Resolve]. A
 // Prepared is immutable and safe for concurrent use.
 type Prepared struct {
-	err       error
-	listErr   error // agents.list (RES-10), refused on every Compute but SSH
-	harness   occkit.Harness
-	primary   string
-	fallbacks []string
-	reasons   []Reason
+	err     error
+	listErr error // agents.list (RES-10), refused on every Compute but SSH
+	harness occkit.Harness
+	primary string
+	// refSel is the setting of the primary, whose fallbacks a Decision
+	// lists (nil: no model is selected); it is part of selected.
+	refSel  *modelSetting
+	reasons []Reason
 	// roster is what the roster rules read of the document
 	// ([Prepared.CheckRoster]): its root and agents' members, in place.
 	roster rosterInput
+	// selected is the index, trimmed to the selections and provider keys,
+	// of a Configuration without problems ([Prepared.SelectedModels]).
+	selected *docIndex
 }
 
 // Prepare analyses doc once: one pass builds indexes over the document's
@@ -108,8 +113,7 @@ func Prepare(doc occkit.Document) *Prepared {
 // the request's mode, Compute and installation (see the package
 // documentation, "Errors and precedence").
 func Resolve(doc occkit.Document, req Request) (Decision, error) {
-	// The Prepared is not kept, so its fallbacks are handed over uncopied.
-	d, err := Prepare(doc).resolve(req, false)
+	d, err := Prepare(doc).Resolve(req)
 	return d, doc.Place(err)
 }
 
@@ -120,12 +124,6 @@ func (p *Prepared) Err() error { return p.err }
 
 // Resolve evaluates the prepared Configuration for req.
 func (p *Prepared) Resolve(req Request) (Decision, error) {
-	return p.resolve(req, true)
-}
-
-// resolve is [Prepared.Resolve]; without copyFallbacks it hands out p's
-// own fallbacks slice, for a p that is discarded afterwards.
-func (p *Prepared) resolve(req Request, copyFallbacks bool) (Decision, error) {
 	listErr := p.listErr
 	if req.Compute == occkit.ComputeSSH {
 		listErr = nil // RES-10: SSH deployment applies no roster rules
@@ -143,10 +141,16 @@ func (p *Prepared) resolve(req Request, copyFallbacks bool) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	fb := p.fallbacks
-	if copyFallbacks {
-		fb = make([]string, len(p.fallbacks))
-		copy(fb, p.fallbacks)
+	// The fallbacks are spelled from the kept selection for each
+	// Decision, which owns them.
+	var fb []string
+	if p.refSel != nil {
+		fb = make([]string, p.refSel.fallbacks.len())
+		for i := range fb {
+			fb[i] = p.refSel.fallbacks.at(i).str()
+		}
+	} else {
+		fb = []string{}
 	}
 	return Decision{
 		Harness:   p.harness,

@@ -96,7 +96,8 @@ func (x *docIndex) needsPolicy(provider string) bool {
 	for range x.providersNamed(provider) {
 		return true
 	}
-	return x.routed[provider]
+	_, routed := x.routed[provider]
+	return routed
 }
 
 // evaluate decides the Harness of one candidate in the scope of entry e
@@ -425,20 +426,18 @@ func prepare(doc occkit.Document) *Prepared {
 	}
 	if !haveRef {
 		p.reasons = []Reason{{Rule: "RES-4", Path: occkit.Root(), Note: "no model candidate selects openclaw"}}
-		p.fallbacks = []string{}
+		p.selected = x.keepSelected()
 		return p
 	}
 	p.harness = refHarness
 	p.primary = ref.primary.str()
-	p.fallbacks = make([]string, ref.fallbacks.len())
-	for i := range p.fallbacks {
-		p.fallbacks[i] = ref.fallbacks.at(i).str()
-	}
+	p.refSel = ref
 	if p.harness == occkit.HarnessCodex {
 		reasons = append(reasons, Reason{Rule: "RES-12", Path: ref.primary.loc(), Value: ref.primary.provider(),
 			Note: "dedicated Codex accepts this provider"})
 	}
 	p.reasons = reasons
+	p.selected = x.keepSelected()
 	return p
 }
 

@@ -294,14 +294,20 @@ type docIndex struct {
 	defModel occkit.Path
 	catalog  catalogIndex // agents.defaults.models
 	entries  []*agentEntry
+	// byDoc are the entries in the order the document writes them, when
+	// that is not ID order (nil: entries is that order too).
+	byDoc []*agentEntry
 
 	// provOrder are the models.providers entries in document order;
 	// providers indexes them by normalized name when there are more than
 	// providersScanned ([docIndex.providersNamed]).
 	providers map[string][]*providerConfig
 	provOrder []*providerConfig
-	routed    map[string]bool // normalized plugins.entries keys (RES-6)
-	codex     gjson.Result    // plugins.entries.codex (RES-7)
+	// routed holds the normalized plugins.entries keys (RES-6), each
+	// true when one of its keys is written as the name itself
+	// ([Prepared.ConfiguresProvider]).
+	routed map[string]bool
+	codex  gjson.Result // plugins.entries.codex (RES-7)
 
 	// The Codex plugin's verdict for openai on codex (RES-7), decided once:
 	// codexBad is the setting that refuses it, when codexRefused.
@@ -807,8 +813,13 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 	x.list = roster[2]
 	*errs = append(*errs, entryErrs...)
 	// Entries are evaluated in ID order so that the author's key order never
-	// changes a decision or the problems reported.
-	slices.SortFunc(x.entries, func(a, b *agentEntry) int { return strings.Compare(a.id, b.id) })
+	// changes a decision or the problems reported; the document's order is
+	// kept apart only when it differs.
+	byID := func(a, b *agentEntry) int { return strings.Compare(a.id, b.id) }
+	if !slices.IsSortedFunc(x.entries, byID) {
+		x.byDoc = slices.Clone(x.entries)
+		slices.SortFunc(x.entries, byID)
+	}
 	return end
 }
 
@@ -958,7 +969,8 @@ func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
 		}
 		x.routed = map[string]bool{}
 		return eachMember(s, v, func(k string, v int) int {
-			x.routed[normProvider(k)] = true
+			n := normProvider(k)
+			x.routed[n] = x.routed[n] || n == k
 			end := jsonwalk.Skip(s, v)
 			if k == "codex" && !x.codex.Exists() {
 				x.codex = valueAt(s, v, end)

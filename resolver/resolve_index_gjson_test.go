@@ -281,6 +281,9 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 	})
 	// Entries are evaluated in ID order so that the author's key order never
 	// changes a decision or the problems reported.
+	if !sort.SliceIsSorted(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id }) {
+		x.byDoc = append([]*agentEntry(nil), x.entries...)
+	}
 	sort.Slice(x.entries, func(i, j int) bool { return x.entries[i].id < x.entries[j].id })
 }
 
@@ -333,7 +336,8 @@ func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {
 	}
 	x.routed = map[string]bool{}
 	entries.ForEach(func(k, v gjson.Result) bool {
-		x.routed[normProvider(k.String())] = true
+		n := normProvider(k.String())
+		x.routed[n] = x.routed[n] || n == k.String()
 		if k.Str == "codex" && !x.codex.Exists() {
 			x.codex = v
 		}
