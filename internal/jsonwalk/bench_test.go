@@ -34,7 +34,8 @@ func benchDoc(b *testing.B, indent bool) string {
 }
 
 // BenchmarkSkip skips a whole document (skip) and each of its members
-// (Members), against the byte-by-byte scan (bytewise).
+// (members), against the byte-by-byte scan (bytewise), and walks every
+// member and element of it (walk).
 func BenchmarkSkip(b *testing.B) {
 	for _, indent := range []bool{false, true} {
 		s := benchDoc(b, indent)
@@ -52,6 +53,24 @@ func BenchmarkSkip(b *testing.B) {
 				}
 			})
 		}
+		b.Run(name+"/walk", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			var walk func(at int) int
+			walk = func(at int) int {
+				switch s[at] {
+				case '{':
+					return Members(s, at, func(_ string, _ bool, at int) int { return walk(at) })
+				case '[':
+					return Elements(s, at, func(_, at int) int { return walk(at) })
+				}
+				return Skip(s, at)
+			}
+			for range b.N {
+				if walk(0) != len(s) {
+					b.Fatal("the walk did not reach the end")
+				}
+			}
+		})
 		b.Run(name+"/members", func(b *testing.B) {
 			b.SetBytes(int64(len(s)))
 			for range b.N {
