@@ -3,11 +3,12 @@ package jsonwalk
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
 // benchDoc is a provider's models as a configuration holds them, 200 of
-// them, compact or indented.
+// them, and a long prompt, compact or indented.
 func benchDoc(b *testing.B, indent bool) string {
 	var models []map[string]any
 	for i := range 200 {
@@ -19,7 +20,8 @@ func benchDoc(b *testing.B, indent bool) string {
 			"headers": map[string]string{"X-Title": "occkit \"bench\"", "User-Agent": "occkit/1.0"},
 		})
 	}
-	doc := map[string]any{"baseUrl": "https://api.example.com/v1", "api": "openai-completions", "models": models}
+	doc := map[string]any{"baseUrl": "https://api.example.com/v1", "api": "openai-completions", "models": models,
+		"prompt": strings.Repeat("You are a careful assistant; answer \"briefly\".\n", 80)}
 	var out []byte
 	var err error
 	if indent {

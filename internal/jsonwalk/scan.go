@@ -285,12 +285,22 @@ func zeros(y uint64) uint64 {
 // or len(s). It reads eight bytes a step, finds the quotes, backslashes
 // and brackets among them at once, and visits only those, in order: a
 // quote opens or closes a literal, a backslash in one escapes the next
-// byte (maybe the next word's first), a bracket outside one counts.
+// byte (maybe the next word's first), a bracket outside one counts. A
+// literal longer than plainSpan is left to literalRest, as str leaves
+// one to IndexByte.
 func skipContainer(s string, i int) int {
 	depth := 0
 	in := false      // inside a string literal
 	var carry uint64 // highBits' lowest bit when the next word's first byte is escaped
+	quiet := 0       // words in a row begun inside a literal
 	for ; i < len(s); i += 8 {
+		if !in {
+			quiet = 0
+		} else if quiet++; quiet > plainSpan/8 {
+			// A long literal: search its rest many bytes a step.
+			i, in, quiet, carry = literalRest(s, i)-8, false, 0, 0
+			continue
+		}
 		var x uint64
 		if i+8 <= len(s) {
 			x = word(s, i)
@@ -329,6 +339,29 @@ func skipContainer(s string, i int) int {
 				}
 			}
 		}
+	}
+	return len(s)
+}
+
+// literalRest is the offset after the string literal that s[i] is inside
+// of (escaped or not): after its first quote from i that no odd run of
+// backslashes escapes, or len(s). The literal's opening quote ends any
+// run.
+func literalRest(s string, i int) int {
+	for i < len(s) {
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			break
+		}
+		q := i + k
+		p := q - 1
+		for p >= 0 && s[p] == '\\' {
+			p--
+		}
+		if (q-p)%2 == 1 {
+			return q + 1
+		}
+		i = q + 1
 	}
 	return len(s)
 }

@@ -52,12 +52,14 @@ func drawText(t *rapid.T, b *strings.Builder, depth int) {
 
 // drawString writes a string literal of 0 to 24 pieces, each an ASCII
 // letter, a byte the container scan stops at or passes ('{', '[', ']',
-// '}', 'Y', '_', 'y', DEL), an escape, or non-ASCII.
+// '}', 'Y', '_', 'y', DEL), an escape, non-ASCII, or a run of letters or
+// escaped backslashes that makes the literal longer than plainSpan.
 func drawString(t *rapid.T, b *strings.Builder) {
 	b.WriteByte('"')
 	pieces := rapid.SliceOfN(rapid.SampledFrom([]string{
 		"a", "a", "a", "a", "b", "{", "[", "]", "}", "Y", "_", "y", "\x7f", ":", ",",
 		`\"`, `\\`, `\n`, `\u00e9`, `\/`, "é", "\u20ac", "\xff",
+		strings.Repeat("a", 40), strings.Repeat("\\\\", 9),
 	}), 0, 24).Draw(t, "pieces")
 	for _, p := range pieces {
 		b.WriteString(p)
