@@ -153,15 +153,18 @@ func skip(s string, i int) int {
 }
 
 // strEnd is the offset after the string literal at i (s[i] is '"'), as
-// str finds it, read eight bytes a step without telling what it holds:
-// the first quote that no escape covers, or len(s).
+// str finds it, read eight bytes a step without telling what it holds
+// (past plainSpan, many bytes a step): the first quote that no escape
+// covers, or len(s).
 func strEnd(s string, i int) int {
 	j := i + 1
 	for j+8 <= len(s) {
 		x := word(s, j)
 		m := matches(x, '"') | matches(x, '\\')
 		if m == 0 {
-			j += 8
+			if j += 8; j-i > plainSpan {
+				return literalRest(s, j) // a long literal: its rest many bytes a step
+			}
 			continue
 		}
 		j += bits.TrailingZeros64(m) >> 3
