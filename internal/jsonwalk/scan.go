@@ -45,9 +45,9 @@ func matches(x, b uint64) uint64 {
 
 // word is the eight bytes of s from j, the first in the lowest byte.
 func word(s string, j int) uint64 {
-	_ = s[j+7]
-	return uint64(s[j]) | uint64(s[j+1])<<8 | uint64(s[j+2])<<16 | uint64(s[j+3])<<24 |
-		uint64(s[j+4])<<32 | uint64(s[j+5])<<40 | uint64(s[j+6])<<48 | uint64(s[j+7])<<56
+	w := s[j:][:8] // its length known, the loads below are checked once
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
 // plainSpan is how far into a literal strPlain tells plain text from the
@@ -129,16 +129,17 @@ func num(s string, i int) (end int, frac bool) {
 	return i, frac
 }
 
-// skip returns the offset after the value at i, reading each byte once.
+// skip returns the offset after the value at i, reading each byte once
+// (a container or a string eight bytes a step).
 func skip(s string, i int) int {
 	if i >= len(s) {
 		return len(s)
 	}
 	switch s[i] {
 	case '"':
-		end, _ := str(s, i)
-		return end
+		return strEnd(s, i)
 	case '{', '[':
+		return skipContainer(s, i)
 	case 't', 'n':
 		return min(i+4, len(s))
 	case 'f':
@@ -149,18 +150,35 @@ func skip(s string, i int) int {
 		}
 		return len(s)
 	}
-	depth := 0
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			i, _ = str(s, i)
-			i--
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return i + 1
+}
+
+// strEnd is the offset after the string literal at i (s[i] is '"'), as
+// str finds it, read eight bytes a step without telling what it holds
+// (past plainSpan, many bytes a step): the first quote that no escape
+// covers, or len(s).
+func strEnd(s string, i int) int {
+	j := i + 1
+	for j+8 <= len(s) {
+		x := word(s, j)
+		m := matches(x, '"') | matches(x, '\\')
+		if m == 0 {
+			if j += 8; j-i > plainSpan {
+				return literalRest(s, j) // a long literal: its rest many bytes a step
 			}
+			continue
+		}
+		j += bits.TrailingZeros64(m) >> 3
+		if s[j] == '"' {
+			return j + 1
+		}
+		j += 2
+	}
+	for ; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
 		}
 	}
 	return len(s)
@@ -257,4 +275,96 @@ func Elements(s string, i int, fn func(index, at int) int) int {
 		i, done = next(s, i, ']')
 	}
 	return i
+}
+
+// zeros has the high bit set in each byte of y that is zero, and only
+// there.
+func zeros(y uint64) uint64 {
+	return ^((y&^highBits + 0x7f*lowBits) | y) & highBits
+}
+
+// skipContainer is the offset after the object or array at i (s[i] is
+// '{' or '['): after the bracket that closes it outside string literals,
+// or len(s). It reads eight bytes a step, finds the quotes, backslashes
+// and brackets among them at once, and visits only those, in order: a
+// quote opens or closes a literal, a backslash in one escapes the next
+// byte (maybe the next word's first), a bracket outside one counts. A
+// literal longer than plainSpan is left to literalRest, as str leaves
+// one to IndexByte.
+func skipContainer(s string, i int) int {
+	depth := 0
+	in := false      // inside a string literal
+	var carry uint64 // highBits' lowest bit when the next word's first byte is escaped
+	quiet := 0       // words in a row begun inside a literal
+	for ; i < len(s); i += 8 {
+		if !in {
+			quiet = 0
+		} else if quiet++; quiet > plainSpan/8 {
+			// A long literal: search its rest many bytes a step.
+			i, in, quiet, carry = literalRest(s, i)-8, false, 0, 0
+			continue
+		}
+		var x uint64
+		if i+8 <= len(s) {
+			x = word(s, i)
+		} else {
+			for k := len(s) - 1; k >= i; k-- {
+				x = x<<8 | uint64(s[k])
+			}
+		}
+		z := x | 0x20*lowBits
+		q := zeros(x ^ '"'*lowBits)
+		bs := zeros(x ^ '\\'*lowBits)
+		op := zeros(z ^ '{'*lowBits)
+		cl := zeros(z ^ '}'*lowBits)
+		m := (q | bs | op | cl) &^ carry
+		carry = 0
+		for m != 0 {
+			b := m & -m
+			m &^= b
+			if in {
+				if b&q != 0 {
+					in = false
+				} else if b&bs != 0 {
+					m &^= b << 8
+					carry = b >> 56
+				}
+				continue
+			}
+			switch {
+			case b&q != 0:
+				in = true
+			case b&op != 0:
+				depth++
+			case b&cl != 0:
+				if depth--; depth == 0 {
+					return i + bits.TrailingZeros64(b)>>3 + 1
+				}
+			}
+		}
+	}
+	return len(s)
+}
+
+// literalRest is the offset after the string literal that s[i] is inside
+// of (escaped or not): after its first quote from i that no odd run of
+// backslashes escapes, or len(s). The literal's opening quote ends any
+// run.
+func literalRest(s string, i int) int {
+	for i < len(s) {
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			break
+		}
+		q := i + k
+		p := q - 1
+		for p >= 0 && s[p] == '\\' {
+			p--
+		}
+		if (q-p)%2 == 1 {
+			return q + 1
+		}
+		i = q + 1
+	}
+	return len(s)
 }
