@@ -53,9 +53,12 @@
 //     Target 1.
 //   - objects peak-heap/doc: the peak live heap of one objects run
 //     (internal/bench.PeakLive) over the document's size, the worst of
-//     six runs: where a collection lands beside the transient copies of
-//     the document decides which of two values one run sees, and six
-//     runs see the higher almost always. Target 4.
+//     six runs. A collection marks what is allocated while it runs, so
+//     where the collections land beside one step's transient copies of
+//     the document decides which of two values a run sees, and the
+//     machine's load moves the odds (compact, 1,000 models: 3.3 to 4.1
+//     on a quiet machine, 5.5 to 5.9 beside busy processes; the same in a
+//     process holding only the path). Target 4.
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.
 //
