@@ -3,9 +3,12 @@ package admission_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -184,4 +187,43 @@ func TestRecordDigestSplice(t *testing.T) {
 			t.Fatalf("Verify refused its own digest: %v", err)
 		}
 	})
+}
+
+// The document digest is hashed on first use: every caller, however many
+// at once, reads the SHA-256 of the canonical bytes (hashed here by
+// crypto/sha256 itself), and a Revision admission did not make has none.
+func TestDocumentDigestOnFirstUse(t *testing.T) {
+	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6"},
+		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := a.Admit(context.Background(), admission.Request{
+		Agent: admission.Agent{ID: "main", ConfigurationID: "cfg_1", HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1,
+			Document: occkit.MustParseDocument(`{"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6"}}}`)},
+		Compute: admission.ComputeInfo{Kind: occkit.ComputeKubernetes},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(rev.Canonical())
+	want := hex.EncodeToString(sum[:])
+	got := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i] = rev.DocumentDigest() }()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Fatalf("caller %d read %q, want %q", i, g, want)
+		}
+	}
+	if d := new(admission.Revision).DocumentDigest(); d != "" {
+		t.Errorf("a Revision admission did not make has document digest %q", d)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -70,10 +71,18 @@ type Revision struct {
 	// doc is the admitted document in canonical form, and secrets its
 	// credential scan (compile.ScanSecrets) when admission made one: the
 	// render plan reads it instead of walking the document again.
-	doc       occkit.Document
-	secrets   *compile.SecretScan
-	docDigest string
-	digest    string
+	doc     occkit.Document
+	secrets *compile.SecretScan
+	digest  string
+	// docDigest is the hex SHA-256 of doc, hashed on first use: the
+	// record digest already covers every byte of doc, and most callers
+	// (render, ssh.Render) never ask for this one, so admission does not
+	// hash the document a second time up front. doc never changes, so
+	// the value does not either.
+	docDigest struct {
+		once sync.Once
+		hex  string
+	}
 	// plan is what admission's check of the render plan read of the
 	// document (compile.PreparePlan), kept so that Plan does not read it
 	// again; nil on a revision restored from its record.
@@ -173,7 +182,14 @@ func (r *Revision) Digest() string { return r.digest }
 
 // DocumentDigest is the hex SHA-256 of [Revision.Canonical]: what a driver
 // compares with the admitted document it wrote to a host or a ConfigMap.
-func (r *Revision) DocumentDigest() string { return r.docDigest }
+// It is "" only for a Revision that admission did not make.
+func (r *Revision) DocumentDigest() string {
+	if r.digest == "" {
+		return ""
+	}
+	r.docDigest.once.Do(func() { r.docDigest.hex = r.doc.Digest() })
+	return r.docDigest.hex
+}
 
 // revisionRecord is the persisted form of a Revision. Field order is fixed,
 // so marshalling is deterministic.
@@ -406,7 +422,6 @@ func (r *Revision) freeze(doc occkit.Document) {
 func (r *Revision) freezeCanonical(canonical occkit.Document, scan *compile.SecretScan) {
 	r.doc = canonical
 	r.secrets = scan
-	r.docDigest = r.doc.Digest()
 	r.digest = r.recordDigest()
 }
 

@@ -41,13 +41,15 @@ type VerifyFacts struct {
 // be configured and qualify: 409 otherwise; a missing harness-auth
 // validator is 503).
 func Verify(ctx context.Context, rev *Revision, f VerifyFacts) error {
-	if rev == nil || rev.docDigest == "" {
+	if rev == nil || rev.digest == "" {
 		return occkit.Conflict("ADM-5", occkit.Root(), "no admitted revision")
 	}
 	if err := alive(ctx); err != nil {
 		return err
 	}
-	if rev.doc.Digest() != rev.docDigest || rev.recordDigest() != rev.digest {
+	// The record digest hashes every byte of the canonical document, so
+	// it alone shows whether the document is the one admitted.
+	if rev.recordDigest() != rev.digest {
 		return occkit.Conflict("ADM-5", occkit.RevisionPath("digest"), "the revision digest does not match its record")
 	}
 	if f.AgentID != rev.agentID {
