@@ -236,7 +236,7 @@ value:
 	}
 	switch c {
 	case '{', '[':
-		if len(p.stack) >= o.MaxDepth {
+		if p.depth >= o.MaxDepth {
 			goto stop
 		}
 		r++
@@ -304,7 +304,7 @@ after:
 	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
 		r = w.space(r)
 	}
-	if len(p.stack) == 0 {
+	if p.depth == 0 {
 		if r < len(s) {
 			goto stop
 		}
@@ -319,12 +319,12 @@ after:
 	case ',':
 		r++
 		afterComma = true
-		if p.stack[len(p.stack)-1].array {
+		if p.top().array {
 			goto elem
 		}
 		goto key
 	case ']', '}':
-		if p.stack[len(p.stack)-1].array != (c == ']') {
+		if p.top().array != (c == ']') {
 			goto stop
 		}
 		r++
@@ -378,7 +378,7 @@ open:
 	if o.MaxKeys > 0 && p.keys >= o.MaxKeys {
 		goto stop
 	}
-	if o.RejectDuplicateKeys && p.seen(&p.stack[len(p.stack)-1], keyRef{^r, end}) {
+	if o.RejectDuplicateKeys && p.seen(p.top(), keyRef{^r, end}) {
 		goto stop
 	}
 	p.keys++
