@@ -210,6 +210,10 @@ func (p *parser) fast(st int) int {
 		c          byte
 		j, end, k  int
 		ok, simple bool
+		// num holds a number's canonical form without a buffer on the
+		// heap: the longest (-0.00000 and 17 digits) is 25 bytes.
+		num   [32]byte
+		piece []byte
 	)
 	switch st {
 	case stAfter:
@@ -289,10 +293,10 @@ value:
 	}
 	if o.CanonicalNumbers {
 		if !simple && !IsCanonicalNumber(s[r:end]) {
-			if p.scratch, ok = AppendCanonicalNumber(p.scratch[:0], s[r:end]); !ok {
+			if piece, ok = AppendCanonicalNumber(num[:0], s[r:end]); !ok {
 				goto stop
 			}
-			w.put(r, end, p.scratch)
+			w.put(r, end, piece)
 		}
 	} else if !simple && !finiteLiteral(s[r:end]) {
 		goto stop
