@@ -815,12 +815,19 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 	tag := hashKey(key) >> 8
 	t := p.tableAt(int(f.table) - 1)
 	mask := uint32(len(t.slots) - 1)
-	for i := tag & mask; t.slots[i] != 0; i = (i + 1) & mask {
+	i := tag & mask
+	for ; t.slots[i] != 0; i = (i + 1) & mask {
 		if e := t.slots[i]; e.tag() == tag && bytes.Equal(p.keyAt(e.start()), key) {
 			return true
 		}
 	}
-	t.place(tag<<8, k.start)
+	if t.full() {
+		t.place(tag<<8, k.start)
+		return false
+	}
+	// The search ended at the slot the key takes.
+	t.slots[i] = makeSlot(tag<<8, k.start)
+	t.n++
 	return false
 }
 
@@ -832,12 +839,15 @@ func (p *parser) addKey(k keyRef) {
 
 func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
 
+// full reports that one more key would fill t past three quarters.
+func (t *keyTable) full() bool { return 4*(t.n+1) > 3*len(t.slots) }
+
 // place puts the key that starts at start, of hash h, in t, growing it
 // first when it would be more than three quarters full (linear probing
 // stays short at that load, and the table takes a third less than at
 // half).
 func (t *keyTable) place(h uint32, start int) {
-	if 4*(t.n+1) > 3*len(t.slots) {
+	if t.full() {
 		old := t.slots
 		t.slots = make([]keySlot, max(64, 2*len(old)))
 		mask := uint32(len(t.slots) - 1)
