@@ -142,8 +142,15 @@ func Load(src []byte, opts LoadOptions) (occkit.Document, error) {
 func loadBytes(src []byte, opts LoadOptions, keep bool) (occkit.Document, error) {
 	ld := newLoader(opts)
 	base := opts.BaseDir
-	if base == "" && len(ld.inc.roots) > 0 {
-		base = ld.inc.roots[0]
+	if base == "" {
+		// The first root the includer would keep (one whose absolute
+		// form is known), without making the includer.
+		for _, r := range opts.IncludeRoots {
+			if abs, err := filepath.Abs(r); err == nil {
+				base = abs
+				break
+			}
+		}
 	}
 	if base != "" {
 		if abs, err := filepath.Abs(base); err == nil {
@@ -182,7 +189,11 @@ func LoadFile(path string, opts LoadOptions) (occkit.Document, error) {
 type loader struct {
 	limits Limits
 	lookup func(string) (string, bool)
-	inc    *includer
+	// inc resolves $include; it is made (roots resolved on the file
+	// system) only for a document that holds one ([loader.includer]),
+	// from roots, unless the loader was made with one (LoadFS).
+	inc   *includer
+	roots []string
 	// name, baseDir and sources place refusals (source.go): the top-level
 	// text's name and directory, and the included texts read so far; keep
 	// attaches them to the loaded Document.
@@ -198,7 +209,15 @@ func newLoader(opts LoadOptions) *loader {
 	if sens == nil {
 		sens = allSensitive
 	}
-	return &loader{limits: l, lookup: opts.Lookup, inc: newIncluder(opts.IncludeRoots, l), sens: sens}
+	return &loader{limits: l, lookup: opts.Lookup, roots: opts.IncludeRoots, sens: sens}
+}
+
+// includer returns the loader's includer, making it on first use.
+func (ld *loader) includer() *includer {
+	if ld.inc == nil {
+		ld.inc = newIncluder(ld.roots, ld.limits)
+	}
+	return ld.inc
 }
 
 // load runs the whole pipeline on one top-level document and places what
@@ -215,13 +234,14 @@ func (ld *loader) run(src []byte, dir string, chain []string) (occkit.Document, 
 	}
 	out := norm.Bytes()
 	if holdsInclude(out) {
-		root, err := ld.inc.process(ld, parseTree(out), nil, dir, chain, 0)
+		inc := ld.includer()
+		root, err := inc.process(ld, parseTree(out), nil, dir, chain, 0)
 		if err != nil {
 			return occkit.Document{}, err
 		}
 		// The merged tree is no larger than the files it came from, and
 		// those are bounded in number and total size before being read.
-		out = root.appendJSON(make([]byte, 0, len(out)+ld.inc.read))
+		out = root.appendJSON(make([]byte, 0, len(out)+inc.read))
 		// The merged document obeys the same limits (its nesting and
 		// key count are new).
 		if norm, err = ld.normalize(out); err != nil {

@@ -146,7 +146,7 @@ func place(err error, sources *sourceMap) error {
 // caller wrote that name, or p itself when it lies elsewhere. Inside an
 // fs.FS, p is already the name.
 func (ld *loader) displayName(p string) string {
-	if ld.inc.fsys != nil || ld.baseDir == "" {
+	if ld.inc != nil && ld.inc.fsys != nil || ld.baseDir == "" {
 		return p
 	}
 	rel, err := filepath.Rel(ld.baseDir, p)

@@ -76,7 +76,12 @@
 // internal/reference, is the oracle of a property and a fuzz test). An
 // object's first sixteen keys are checked for duplicates one by one; an
 // object with more finds them through a hash table of eight-byte slots
-// that point at the keys as written, in the source or the output.
+// that point at the keys as written, in the source or the output. The
+// parser keeps its first 16 open containers, the first 64 keys awaiting
+// comparison and its first 4 key tables in arrays of its own, on the
+// caller's stack: a document no deeper or wider than that allocates
+// nothing for them, only its output (and a table for each object of
+// more than sixteen keys).
 //
 // # Tokens
 //

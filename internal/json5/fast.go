@@ -210,6 +210,10 @@ func (p *parser) fast(st int) int {
 		c          byte
 		j, end, k  int
 		ok, simple bool
+		// num holds a number's canonical form without a buffer on the
+		// heap: the longest (-0.00000 and 17 digits) is 25 bytes.
+		num   [32]byte
+		piece []byte
 	)
 	switch st {
 	case stAfter:
@@ -236,7 +240,7 @@ value:
 	}
 	switch c {
 	case '{', '[':
-		if len(p.stack) >= o.MaxDepth {
+		if p.depth >= o.MaxDepth {
 			goto stop
 		}
 		r++
@@ -289,10 +293,10 @@ value:
 	}
 	if o.CanonicalNumbers {
 		if !simple && !IsCanonicalNumber(s[r:end]) {
-			if p.scratch, ok = AppendCanonicalNumber(p.scratch[:0], s[r:end]); !ok {
+			if piece, ok = AppendCanonicalNumber(num[:0], s[r:end]); !ok {
 				goto stop
 			}
-			w.put(r, end, p.scratch)
+			w.put(r, end, piece)
 		}
 	} else if !simple && !finiteLiteral(s[r:end]) {
 		goto stop
@@ -304,7 +308,7 @@ after:
 	if r < len(s) && s[r] <= ' ' && isJSONSpace(s[r]) {
 		r = w.space(r)
 	}
-	if len(p.stack) == 0 {
+	if p.depth == 0 {
 		if r < len(s) {
 			goto stop
 		}
@@ -319,12 +323,12 @@ after:
 	case ',':
 		r++
 		afterComma = true
-		if p.stack[len(p.stack)-1].array {
+		if p.top().array {
 			goto elem
 		}
 		goto key
 	case ']', '}':
-		if p.stack[len(p.stack)-1].array != (c == ']') {
+		if p.top().array != (c == ']') {
 			goto stop
 		}
 		r++
@@ -378,7 +382,7 @@ open:
 	if o.MaxKeys > 0 && p.keys >= o.MaxKeys {
 		goto stop
 	}
-	if o.RejectDuplicateKeys && p.seen(&p.stack[len(p.stack)-1], keyRef{^r, end}) {
+	if o.RejectDuplicateKeys && p.seen(p.top(), keyRef{^r, end}) {
 		goto stop
 	}
 	p.keys++

@@ -201,7 +201,7 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	p := &parser{src: src, opts: opts}
+	p := &parser{reader: reader{src: src, opts: opts}}
 	if opts.OnToken == nil {
 		// The fast path writes the source's prefix as it is without a
 		// copy, and copies it once when it must write something else
@@ -238,7 +238,7 @@ func Unquote(lit []byte) (string, error) {
 	if len(lit) == 0 || lit[0] != '"' && lit[0] != '\'' {
 		return "", &Error{Kind: KindSyntax, Line: 1, Column: 1, Msg: "expected a string"}
 	}
-	p := &parser{src: lit}
+	p := &reader{src: lit}
 	s, _, err := p.str()
 	if err != nil {
 		return "", err
@@ -282,13 +282,13 @@ func (p *parser) key(k keyRef) []byte {
 }
 
 // keySlot is one slot of an object's key table, an open-addressing hash
-// table at most half full: 24 bits of a key's hash above where it starts
+// table at most three quarters full: 24 bits of a key's hash above where it starts
 // (keyRef.start, as 2·offset, +1 in the source; 0, where no key starts,
 // marks an empty slot). Its end is found by reading it, which only an
 // equal hash asks for, so the keys of an object with many are kept
 // nowhere else. Growing the table rehashes from the slots alone; it
-// doubles as it grows, so it allocates about twice its final size, 16
-// bytes a key at most. Offsets take 39 bits: a source of 2^37 bytes or
+// doubles as it grows, so it allocates about twice its final size, which
+// is 11 to 22 bytes a key (at least 64 slots). Offsets take 39 bits: a source of 2^37 bytes or
 // more (whose output may be three times as long) makes no tables.
 type keySlot uint64
 
@@ -343,23 +343,55 @@ func (p *parser) keyAt(start int) []byte {
 // keySeed seeds the hash of every key table.
 var keySeed = maphash.MakeSeed()
 
+// The parser keeps the first open frames, the first keys of its arena
+// and the first key tables in arrays of its own, and only what a deeper
+// or wider document needs beyond them on the heap: a typical
+// Configuration is parsed without allocating for them. The arrays are
+// reached by index, never through a slice stored in the parser (which
+// would point into the parser itself and move it to the heap).
+const (
+	inlineFrames = 16
+	inlineKeys   = 64
+	inlineTables = 4
+)
+
+// reader is what reading one string literal needs (parser.str), and
+// all that [Unquote] makes: the parser's nesting state stays out of it.
+type reader struct {
+	src  []byte
+	pos  int
+	out  []byte
+	opts Options
+	buf  []byte
+	// trying: the fast path is reading a piece that, if it fails, the
+	// general loop reads again; fail then returns errTrying without
+	// placing the error.
+	trying bool
+}
+
 type parser struct {
-	src   []byte
-	pos   int
-	out   []byte
-	opts  Options
-	stack []frame
-	keys  int
-	buf   []byte
-	// arena holds the keys of the open objects, each object's keys
+	reader
+	// depth is the number of open containers: their frames are
+	// stack0[:depth], then stack (parser.frameAt).
+	depth  int
+	stack0 [inlineFrames]frame
+	stack  []frame
+	keys   int
+	// The arena holds the keys of the open objects, each object's keys
 	// contiguous from its frame's base (inner objects close before outer
-	// ones add keys); an object with many also has a table.
-	arena []keyRef
-	// tables are the key tables of the open objects with many keys,
-	// innermost last; spare is the table of the last one closed, kept
+	// ones add keys); an object with many also has a table. It is
+	// nkeys long: arena0 first, then arena (parser.keysFrom).
+	nkeys  int
+	arena0 [inlineKeys]keyRef
+	arena  []keyRef
+	// The tables are the key tables of the open objects with many keys,
+	// innermost last, ntables of them: tables0 first, then tables
+	// (parser.tableAt); spare is the table of the last one closed, kept
 	// for the next.
-	tables []keyTable
-	spare  []keySlot
+	ntables int
+	tables0 [inlineTables]keyTable
+	tables  []keyTable
+	spare   []keySlot
 	// alias reports that out is the source's own prefix,
 	// src[:len(out):len(out)], which the fast path extends without a
 	// copy; the general loop never writes to it (parser.fast copies it
@@ -367,10 +399,6 @@ type parser struct {
 	alias bool
 	// scratch holds a rewritten piece for the fast path.
 	scratch []byte
-	// trying: the fast path is reading a piece that, if it fails, the
-	// general loop reads again; fail then returns errTrying without
-	// placing the error.
-	trying bool
 }
 
 // depthAt is the largest number of containers open at once in
@@ -484,7 +512,7 @@ func (p *parser) failAt(k Kind, msg, key string) *Error {
 	return e
 }
 
-func (p *parser) fail(k Kind, msg string) *Error {
+func (p *reader) fail(k Kind, msg string) *Error {
 	if p.trying {
 		return errTrying
 	}
@@ -548,7 +576,7 @@ func (p *parser) run() error {
 			}
 			switch p.src[p.pos] {
 			case '{', '[':
-				if len(p.stack) >= p.opts.MaxDepth {
+				if p.depth >= p.opts.MaxDepth {
 					return p.fail(KindDepth, "nesting too deep")
 				}
 				arr := p.src[p.pos] == '['
@@ -585,13 +613,13 @@ func (p *parser) run() error {
 			}
 			state = stValue
 		case stAfter:
-			if len(p.stack) == 0 {
+			if p.depth == 0 {
 				if p.pos < len(p.src) {
 					return p.fail(KindSyntax, "unexpected text after the document")
 				}
 				return nil
 			}
-			top := &p.stack[len(p.stack)-1]
+			top := p.top()
 			if p.pos >= len(p.src) {
 				return p.fail(KindSyntax, "unexpected end of input")
 			}
@@ -619,24 +647,72 @@ func (p *parser) run() error {
 
 // push opens a container.
 func (p *parser) push(arr bool) {
-	if len(p.stack) == cap(p.stack) {
-		// Double: append's gentler growth of large slices would allocate
-		// several times the final stack.
-		p.stack = append(make([]frame, 0, 2*cap(p.stack)+8), p.stack...)
+	putAt(p.stack0[:], &p.stack, p.depth, frame{array: arr, base: p.nkeys}, 8)
+	p.depth++
+}
+
+// putAt stores v as element n of the sequence fix (an array of the
+// parser's own), then *more. It doubles more's capacity (plus extra) as
+// it grows: append's gentler growth of large slices would allocate
+// several times the final size.
+func putAt[T any](fix []T, more *[]T, n int, v T, extra int) {
+	if n < len(fix) {
+		fix[n] = v
+		return
 	}
-	p.stack = append(p.stack, frame{array: arr, base: len(p.arena)})
+	i := n - len(fix)
+	if i == cap(*more) {
+		*more = append(make([]T, 0, 2*cap(*more)+extra), (*more)[:i]...)
+	}
+	*more = append((*more)[:i], v)
+}
+
+// frameAt returns the frame of the i-th open container (0 outermost).
+func (p *parser) frameAt(i int) *frame {
+	if i < inlineFrames {
+		return &p.stack0[i]
+	}
+	return &p.stack[i-inlineFrames]
+}
+
+// top returns the innermost open container's frame.
+func (p *parser) top() *frame { return p.frameAt(p.depth - 1) }
+
+// tableAt returns the i-th open key table (0 outermost).
+func (p *parser) tableAt(i int) *keyTable {
+	if i < inlineTables {
+		return &p.tables0[i]
+	}
+	return &p.tables[i-inlineTables]
+}
+
+// pushTable opens t as the innermost key table and returns its number
+// (1 + its index, as frame.table holds it).
+func (p *parser) pushTable(t keyTable) int32 {
+	putAt(p.tables0[:], &p.tables, p.ntables, t, 0)
+	p.ntables++
+	return int32(p.ntables)
+}
+
+// keysFrom returns the arena from base on, in its two parts.
+func (p *parser) keysFrom(base int) (a, b []keyRef) {
+	a = p.arena0[min(base, inlineKeys):min(p.nkeys, inlineKeys)]
+	if p.nkeys > inlineKeys {
+		b = p.arena[max(base-inlineKeys, 0) : p.nkeys-inlineKeys]
+	}
+	return a, b
 }
 
 // pop ends the innermost container.
 func (p *parser) pop() {
-	top := &p.stack[len(p.stack)-1]
+	top := p.top()
 	if top.table != 0 {
-		n := len(p.tables) - 1
-		p.spare, p.tables[n] = p.tables[n].slots, keyTable{}
-		p.tables = p.tables[:n]
+		p.ntables--
+		t := p.tableAt(p.ntables)
+		p.spare, *t = t.slots, keyTable{}
 	}
-	p.arena = p.arena[:top.base]
-	p.stack = p.stack[:len(p.stack)-1]
+	p.nkeys = top.base
+	p.depth--
 }
 
 // close ends the innermost container, dropping a trailing comma from the
@@ -653,7 +729,7 @@ func (p *parser) close(c byte) {
 
 // member reads a key and its colon.
 func (p *parser) member() error {
-	top := &p.stack[len(p.stack)-1]
+	top := p.top()
 	var key []byte
 	var plain bool
 	var err error
@@ -709,52 +785,69 @@ func (p *parser) member() error {
 func (p *parser) seen(f *frame, k keyRef) bool {
 	key := p.key(k)
 	if f.table == 0 {
-		mine := p.arena[f.base:]
-		for _, x := range mine {
+		a, b := p.keysFrom(f.base)
+		for _, x := range a {
 			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
 				return true
 			}
 		}
-		if len(mine) < 16 || len(p.src) >= maxTableSource {
+		for _, x := range b {
+			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
+				return true
+			}
+		}
+		if len(a)+len(b) < 16 || len(p.src) >= maxTableSource {
 			p.addKey(k)
 			return false
 		}
 		t := keyTable{slots: p.spare}
 		p.spare = nil
 		clear(t.slots)
-		for _, x := range mine {
+		for _, x := range a {
 			t.place(hashKey(p.key(x)), x.start)
 		}
-		p.arena = p.arena[:f.base]
-		p.tables = append(p.tables, t)
-		f.table = int32(len(p.tables))
+		for _, x := range b {
+			t.place(hashKey(p.key(x)), x.start)
+		}
+		p.nkeys = f.base
+		f.table = p.pushTable(t)
 	}
 	tag := hashKey(key) >> 8
-	t := &p.tables[f.table-1]
+	t := p.tableAt(int(f.table) - 1)
 	mask := uint32(len(t.slots) - 1)
-	for i := tag & mask; t.slots[i] != 0; i = (i + 1) & mask {
+	i := tag & mask
+	for ; t.slots[i] != 0; i = (i + 1) & mask {
 		if e := t.slots[i]; e.tag() == tag && bytes.Equal(p.keyAt(e.start()), key) {
 			return true
 		}
 	}
-	t.place(tag<<8, k.start)
+	if t.full() {
+		t.place(tag<<8, k.start)
+		return false
+	}
+	// The search ended at the slot the key takes.
+	t.slots[i] = makeSlot(tag<<8, k.start)
+	t.n++
 	return false
 }
 
-// addKey appends k to the arena, doubling it as it grows.
+// addKey appends k to the arena, doubling its heap part as it grows.
 func (p *parser) addKey(k keyRef) {
-	if len(p.arena) == cap(p.arena) {
-		p.arena = append(make([]keyRef, 0, 2*cap(p.arena)+16), p.arena...)
-	}
-	p.arena = append(p.arena, k)
+	putAt(p.arena0[:], &p.arena, p.nkeys, k, 16)
+	p.nkeys++
 }
 
 func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
 
+// full reports that one more key would fill t past three quarters.
+func (t *keyTable) full() bool { return 4*(t.n+1) > 3*len(t.slots) }
+
 // place puts the key that starts at start, of hash h, in t, growing it
-// first when it would be more than half full.
+// first when it would be more than three quarters full (linear probing
+// stays short at that load, and the table takes a third less than at
+// half).
 func (t *keyTable) place(h uint32, start int) {
-	if 2*(t.n+1) > len(t.slots) {
+	if t.full() {
 		old := t.slots
 		t.slots = make([]keySlot, max(64, 2*len(old)))
 		mask := uint32(len(t.slots) - 1)
@@ -1073,7 +1166,7 @@ func (p *parser) hex(neg bool, digits []byte) bool {
 // character: its value is its own bytes (returned in place, not copied),
 // and it is already the JSON string [AppendString] writes for that value
 // (the source is valid UTF-8, so it holds no surrogate).
-func (p *parser) str() (_ []byte, plain bool, _ error) {
+func (p *reader) str() (_ []byte, plain bool, _ error) {
 	s := p.src
 	q := s[p.pos]
 	start := p.pos
@@ -1097,7 +1190,7 @@ func (p *parser) str() (_ []byte, plain bool, _ error) {
 
 // strSlow is str for a literal that holds an escape, a control character
 // or a quote: p.pos is just past the opening quote at start.
-func (p *parser) strSlow(start int) ([]byte, error) {
+func (p *reader) strSlow(start int) ([]byte, error) {
 	s := p.src
 	q := s[start]
 	b := p.buf[:0]
@@ -1154,7 +1247,7 @@ func (p *parser) strSlow(start int) ([]byte, error) {
 }
 
 // escape decodes the escape sequence at p.pos (the backslash) onto b.
-func (p *parser) escape(b []byte) ([]byte, error) {
+func (p *reader) escape(b []byte) ([]byte, error) {
 	s := p.src
 	p.pos++
 	if p.pos >= len(s) {
@@ -1216,7 +1309,7 @@ func (p *parser) escape(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (p *parser) hex4(at int) (rune, bool) {
+func (p *reader) hex4(at int) (rune, bool) {
 	if at+4 > len(p.src) {
 		return 0, false
 	}

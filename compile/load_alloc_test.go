@@ -1,0 +1,25 @@
+package compile
+
+import (
+	"testing"
+
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// TestLoadAllocations bounds what loading a document without $include
+// allocates: the transcoder's output and key table, and the Document.
+// Include roots change nothing: the includer is made only for a document
+// that holds $include.
+func TestLoadAllocations(t *testing.T) {
+	src := bench.Documents[0].Make(40)
+	for _, opts := range []LoadOptions{{}, {IncludeRoots: []string{t.TempDir()}}} {
+		got := testing.AllocsPerRun(10, func() {
+			if _, err := Load(src, opts); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if got > 3 {
+			t.Errorf("Load with %d include roots allocates %v times, want at most 3", len(opts.IncludeRoots), got)
+		}
+	}
+}
