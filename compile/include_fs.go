@@ -94,8 +94,9 @@ func LoadFS(fsys fs.FS, name string, opts LoadOptions) (occkit.Document, error) 
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	l := opts.Limits.withDefaults()
-	ld := &loader{limits: l, lookup: opts.Lookup, inc: &includer{limits: l, roots: roots, fsys: fsys}}
+	ld := newLoader(opts) // the limits, lookup and sensitive paths every loader reads
+	l := ld.limits
+	ld.inc = &includer{limits: l, roots: roots, fsys: fsys}
 	data, fail := fsReadFile(fsys, name, l.MaxBytes)
 	if fail.reason != "" {
 		return occkit.Document{}, fileError(occkit.Root(), "DOC-1", "the configuration file", fail, l)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/sensitive"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -321,5 +322,30 @@ func TestSourceLongLine(t *testing.T) {
 	}
 	if strings.Contains(pos.Text, "s3cr3t") || !strings.HasPrefix(pos.Text, "…") {
 		t.Errorf("excerpt %q", pos.Text)
+	}
+}
+
+// Every loader masks the same: a document read from an fs.FS hides the
+// values at OpenClaw's sensitive paths (the pinned release's, or the
+// caller's) in its snippets as Load does.
+func TestLoadFSMasksSensitivePaths(t *testing.T) {
+	fsys := fstest.MapFS{"c.json5": {Data: []byte(`{channels: {googlechat: {serviceAccount: "SA", x: 1}}, custom: {field: "CF", x: 1}}`)}}
+	for _, tc := range []struct {
+		name  string
+		paths []sensitive.Pattern
+		shown string
+		gone  string
+	}{
+		{"pinned release", nil, `"CF"`, "SA"},
+		{"another release", []sensitive.Pattern{sensitive.Parse("custom.field")}, `"SA"`, "CF"},
+	} {
+		doc, err := compile.LoadFS(fsys, "c.json5", compile.LoadOptions{SensitivePaths: tc.paths})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, _ := doc.SourceMap().Position(occkit.NewPath("custom", "x"))
+		if !strings.Contains(pos.Text, tc.shown) || strings.Contains(pos.Text, tc.gone) {
+			t.Errorf("%s: %q should show %s and hide %s", tc.name, pos.Text, tc.shown, tc.gone)
+		}
 	}
 }
