@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -303,6 +304,42 @@ func checkOwnership(t fataler, objs render.Objects) {
 			if a.slice && b.slice && (a.lo != b.lo || a.hi != b.hi) {
 				t.Fatalf("%s and %s overlap (object %d)", a.at, b.at, a.obj)
 			}
+		}
+	}
+}
+
+// BenchmarkRenderOracle times Render beside the oracle on the compact
+// benchmark document, in turns, for a paired comparison on a busy
+// machine (benchstat -col /render).
+func BenchmarkRenderOracle(b *testing.B) {
+	d := testDriver(b)
+	for _, n := range []int{40, 1000} {
+		doc, err := compile.Load(bench.Documents[0].Make(n), compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rev := admitDoc(b, d, "bench", embeddedOpenClaw, doc, 12)
+		opts := render.Options{Namespace: tenant}
+		for _, r := range []struct {
+			name   string
+			render func(drivers.Revision, render.Options) (render.Objects, error)
+		}{{"oracle", oldRender}, {"render", render.Render}} {
+			b.Run(fmt.Sprintf("models=%d/render=%s", n, r.name), func(b *testing.B) {
+				b.ReportAllocs()
+				var start syscall.Rusage
+				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &start)
+				for b.Loop() {
+					if _, err := r.render(rev, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				// Process CPU time (the collector's too): a busy machine
+				// stretches wall time, not CPU time.
+				var end syscall.Rusage
+				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &end)
+				cpu := end.Utime.Nano() + end.Stime.Nano() - start.Utime.Nano() - start.Stime.Nano()
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			})
 		}
 	}
 }
