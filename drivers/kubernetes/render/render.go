@@ -547,7 +547,7 @@ type workloadNames struct {
 }
 
 // names returns the names of component c's objects.
-func (r *renderer) names(c occkit.Process) *workloadNames {
+func (r *renderer) names(c occkit.Process) workloadNames {
 	n := &r.roles[0]
 	if c == occkit.ProcessHarness {
 		n = &r.roles[1]
@@ -558,7 +558,7 @@ func (r *renderer) names(c occkit.Process) *workloadNames {
 		n.data = "occ-" + r.agent + "-" + suffix(c) + "-data"
 		n.config = configName(r.agent, r.revision, c)
 	}
-	return n
+	return *n
 }
 
 // gatewayToken is [GatewayTokenSecretName] of the revision's Agent.
@@ -610,7 +610,7 @@ type serviceAccountBlock struct {
 	automount bool
 }
 
-func (r *renderer) serviceAccount(n *workloadNames, c occkit.Process) *corev1.ServiceAccount {
+func (r *renderer) serviceAccount(n workloadNames, c occkit.Process) *corev1.ServiceAccount {
 	b := &serviceAccountBlock{}
 	b.obj = corev1.ServiceAccount{
 		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
@@ -625,7 +625,7 @@ type configMapBlock struct {
 	immutable bool
 }
 
-func (r *renderer) configMap(n *workloadNames, c occkit.Process, file string, data []byte) *corev1.ConfigMap {
+func (r *renderer) configMap(n workloadNames, c occkit.Process, file string, data []byte) *corev1.ConfigMap {
 	// An admitted revision's plan hands each render bytes of its own,
 	// which nothing writes after: the ConfigMap takes them without a
 	// second copy of the document (performance, issue 29).
@@ -651,7 +651,7 @@ type claimBlock struct {
 	className   string
 }
 
-func (r *renderer) claim(n *workloadNames, c occkit.Process) *corev1.PersistentVolumeClaim {
+func (r *renderer) claim(n workloadNames, c occkit.Process) *corev1.PersistentVolumeClaim {
 	b := &claimBlock{accessModes: [1]corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
 	b.obj = corev1.PersistentVolumeClaim{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
@@ -674,7 +674,7 @@ type serviceBlock struct {
 	ports [1]corev1.ServicePort
 }
 
-func (r *renderer) service(n *workloadNames, c occkit.Process, portName string, port int32) *corev1.Service {
+func (r *renderer) service(n workloadNames, c occkit.Process, portName string, port int32) *corev1.Service {
 	b := &serviceBlock{ports: [1]corev1.ServicePort{{
 		Name: portName, Port: port, TargetPort: intstr.FromString(portName), Protocol: corev1.ProtocolTCP,
 	}}}
@@ -699,7 +699,7 @@ func (r *renderer) selector(c occkit.Process) map[string]string {
 // workload is one planned process on its way to a Deployment.
 type workload struct {
 	process      compile.ProcessPlan
-	names        *workloadNames
+	names        workloadNames
 	home         string
 	configMap    *corev1.ConfigMap
 	runtimeClass string
