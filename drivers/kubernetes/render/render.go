@@ -304,8 +304,8 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	plan, err := planner.Plan(compile.PlanOptions{
 		Bind:            compile.BindLAN,
 		GatewayPort:     GatewayPort,
-		GatewayHost:     r.names(occkit.ProcessGateway).host,
-		AppServerHost:   r.names(occkit.ProcessHarness).host,
+		GatewayHost:     r.host(occkit.ProcessGateway),
+		AppServerHost:   r.host(occkit.ProcessHarness),
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
 		// The app-server listens on the pod network: it authenticates
@@ -546,15 +546,29 @@ type workloadNames struct {
 	host, workload, data, config string
 }
 
-// names returns the names of component c's objects.
-func (r *renderer) names(c occkit.Process) workloadNames {
-	n := &r.roles[0]
+// role returns where component c's names are kept.
+func (r *renderer) role(c occkit.Process) *workloadNames {
 	if c == occkit.ProcessHarness {
-		n = &r.roles[1]
+		return &r.roles[1]
 	}
+	return &r.roles[0]
+}
+
+// host returns the in-cluster DNS name of component c's Service.
+func (r *renderer) host(c occkit.Process) string {
+	n := r.role(c)
 	if n.host == "" {
 		n.host = "occ-" + r.agent + "-" + suffix(c) + "." + r.ns + ".svc"
 		n.workload = n.host[:len(n.host)-len(r.ns)-len("..svc")]
+	}
+	return n.host
+}
+
+// names returns the names of component c's objects.
+func (r *renderer) names(c occkit.Process) workloadNames {
+	r.host(c)
+	n := r.role(c)
+	if n.data == "" {
 		n.data = "occ-" + r.agent + "-" + suffix(c) + "-data"
 		n.config = configName(r.agent, r.revision, c)
 	}
