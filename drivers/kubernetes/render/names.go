@@ -3,6 +3,7 @@ package render
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"unsafe"
 
 	"github.com/occkit/occkit"
 )
@@ -15,8 +16,21 @@ const HashLen = 12
 // always a valid DNS-1123 label, whatever characters the ID holds, and
 // never reveals the ID itself.
 func Hash(id string) string {
-	sum := sha256.Sum256([]byte(id))
-	return hex.EncodeToString(sum[:HashLen/2])
+	var buf [HashLen]byte
+	return string(appendHash(buf[:0], id))
+}
+
+// appendHash appends [Hash] of id to dst.
+func appendHash(dst []byte, id string) []byte {
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(id), len(id))) // read only
+	return hex.AppendEncode(dst, sum[:HashLen/2])
+}
+
+// hashPair returns the [Hash]es of a and b, in one string's bytes.
+func hashPair(a, b string) (string, string) {
+	var buf [2 * HashLen]byte
+	s := string(appendHash(appendHash(buf[:0], a), b))
+	return s[:HashLen], s[HashLen:]
 }
 
 // Every process of a rendered revision is one workload, named by its

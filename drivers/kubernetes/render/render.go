@@ -185,7 +185,9 @@ type Object interface {
 
 // Objects are the Kubernetes objects of one revision, by kind. Every
 // object carries its apiVersion and kind, the namespace and the driver's
-// labels.
+// labels. Every object owns its maps, slices and the values its pointers
+// point at: a caller may edit one object without changing another (only
+// immutable strings are shared).
 type Objects struct {
 	// Namespace is the tenant namespace the objects live in.
 	Namespace              string
@@ -278,8 +280,9 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 			"Options.Namespace names a namespace without its ID: set ID (Name defaults to it), or leave both empty for %s", DefaultNamespace)
 	}
 	opts = opts.WithDefaults()
-	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, agent: Hash(rev.AgentID()), revision: Hash(rev.Digest()),
-		digest: rev.Digest(), generation: strconv.FormatInt(rev.Source().Generation, 10)}
+	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, digest: rev.Digest(),
+		generation: strconv.FormatInt(rev.Source().Generation, 10)}
+	r.agent, r.revision = hashPair(rev.AgentID(), r.digest)
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
@@ -301,8 +304,8 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	plan, err := planner.Plan(compile.PlanOptions{
 		Bind:            compile.BindLAN,
 		GatewayPort:     GatewayPort,
-		GatewayHost:     r.serviceHost(occkit.ProcessGateway),
-		AppServerHost:   r.serviceHost(occkit.ProcessHarness),
+		GatewayHost:     r.host(occkit.ProcessGateway),
+		AppServerHost:   r.host(occkit.ProcessHarness),
 		AppServerPort:   AppServerPort,
 		AppServerListen: "0.0.0.0",
 		// The app-server listens on the pod network: it authenticates
@@ -313,38 +316,55 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	if err != nil {
 		return Objects{}, err
 	}
-	n := len(plan.Processes)
-	objs := Objects{Namespace: r.ns, Tokens: make([]Token, 1, 1+n)}
-	objs.Tokens[0] = Token{Name: gatewayTokenSecretName(r.agent), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}
+	// Every list is made at its final length: every process has one
+	// ServiceAccount, claim and Deployment, a ConfigMap per file, a
+	// Service with a port and a token with a token file.
+	n, files, services, tokens := len(plan.Processes), 0, 0, 1
+	for _, p := range plan.Processes {
+		files += len(p.Files)
+		if p.Port != 0 {
+			services++
+		}
+		if p.TokenFile != "" {
+			tokens++
+		}
+	}
+	objs := Objects{Namespace: r.ns, Tokens: make([]Token, 1, tokens)}
+	objs.Tokens[0] = Token{Name: r.gatewayToken(), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}
 	if n > 0 {
-		// Every process has one of each (a Service only with a port).
 		objs.ServiceAccounts = make([]*corev1.ServiceAccount, 0, n)
 		objs.PersistentVolumeClaims = make([]*corev1.PersistentVolumeClaim, 0, n)
 		objs.Deployments = make([]*appsv1.Deployment, 0, n)
+	}
+	if files > 0 {
+		objs.ConfigMaps = make([]*corev1.ConfigMap, 0, files)
+	}
+	if services > 0 {
+		objs.Services = make([]*corev1.Service, 0, services)
 	}
 	for _, p := range plan.Processes {
 		if err := checkPlugins(p); err != nil {
 			return Objects{}, err
 		}
-		w := workload{process: p, home: DefaultHome}
+		w := workload{process: p, home: DefaultHome, names: r.names(p.Role)}
 		if p.Role == occkit.ProcessHarness {
 			w.home, w.runtimeClass = harnessHome, runtimeClass
 		}
 		for _, f := range p.Files {
-			w.configMap = r.configMap(p.Role, f.Name, f.Data)
+			w.configMap = r.configMap(w.names, p.Role, f.Name, f.Data)
 			objs.ConfigMaps = append(objs.ConfigMaps, w.configMap)
 		}
 		dep, err := r.deployment(w)
 		if err != nil {
 			return Objects{}, err
 		}
-		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(p.Role))
-		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(p.Role))
+		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(w.names, p.Role))
+		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(w.names, p.Role))
 		if p.Port != 0 {
-			objs.Services = append(objs.Services, r.service(p.Role, portName(p), int32(p.Port)))
+			objs.Services = append(objs.Services, r.service(w.names, p.Role, portName(p), int32(p.Port)))
 		}
 		if p.TokenFile != "" {
-			objs.Tokens = append(objs.Tokens, Token{Name: appServerTokenSecretName(r.agent), Key: AppServerTokenSecretKey, Component: p.Role})
+			objs.Tokens = append(objs.Tokens, Token{Name: r.appServerToken(), Key: AppServerTokenSecretKey, Component: p.Role})
 		}
 		objs.Deployments = append(objs.Deployments, dep)
 	}
@@ -419,7 +439,8 @@ func (r *renderer) image(p compile.ProcessPlan) (string, error) {
 	return ref, nil
 }
 
-// renderer holds one Render call's inputs.
+// renderer holds one Render call's inputs and the strings it makes once
+// for every object.
 type renderer struct {
 	rev  drivers.Revision
 	opts Options
@@ -431,6 +452,11 @@ type renderer struct {
 	digest, generation string
 	// storage is the parsed Options.Storage.Size.
 	storage resource.Quantity
+	// roles are the names of the gateway's and the Harness's workloads
+	// (made on first use: [renderer.names]); gatewayTokenName and
+	// appServerTokenName those of the token Secrets.
+	roles                                [2]workloadNames
+	gatewayTokenName, appServerTokenName string
 }
 
 var settingsPath = occkit.RenderPath("kubernetes")
@@ -513,21 +539,68 @@ func checkRegistry(s string) error {
 	return nil
 }
 
+// workloadNames are the names of one process's objects, made once per
+// render: host is its Service's in-cluster DNS name, and the workload
+// name (the Deployment's, ServiceAccount's and Service's) its first label.
+type workloadNames struct {
+	host, workload, data, config string
+}
+
+// role returns where component c's names are kept.
+func (r *renderer) role(c occkit.Process) *workloadNames {
+	if c == occkit.ProcessHarness {
+		return &r.roles[1]
+	}
+	return &r.roles[0]
+}
+
+// host returns the in-cluster DNS name of component c's Service.
+func (r *renderer) host(c occkit.Process) string {
+	n := r.role(c)
+	if n.host == "" {
+		n.host = "occ-" + r.agent + "-" + suffix(c) + "." + r.ns + ".svc"
+		n.workload = n.host[:len(n.host)-len(r.ns)-len("..svc")]
+	}
+	return n.host
+}
+
+// names returns the names of component c's objects.
+func (r *renderer) names(c occkit.Process) workloadNames {
+	r.host(c)
+	n := r.role(c)
+	if n.data == "" {
+		n.data = "occ-" + r.agent + "-" + suffix(c) + "-data"
+		n.config = configName(r.agent, r.revision, c)
+	}
+	return *n
+}
+
+// gatewayToken is [GatewayTokenSecretName] of the revision's Agent.
+func (r *renderer) gatewayToken() string {
+	if r.gatewayTokenName == "" {
+		r.gatewayTokenName = gatewayTokenSecretName(r.agent)
+	}
+	return r.gatewayTokenName
+}
+
+// appServerToken is [AppServerTokenSecretName] of the revision's Agent.
+func (r *renderer) appServerToken() string {
+	if r.appServerTokenName == "" {
+		r.appServerTokenName = appServerTokenSecretName(r.agent)
+	}
+	return r.appServerTokenName
+}
+
+// Every object's labels and annotations are maps of its own (a caller
+// editing one object's edits no other's), each made by one literal.
+
 // labels are the driver's labels of an object of component c; revision
 // adds the revision label (everything but durable data).
 func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
-	return r.addLabels(make(map[string]string, 4), c, revision)
-}
-
-// addLabels sets the driver's labels in l.
-func (r *renderer) addLabels(l map[string]string, c occkit.Process, revision bool) map[string]string {
-	l[LabelManagedBy] = ManagedBy
-	l[LabelAgent] = r.agent
-	l[LabelComponent] = string(c)
 	if revision {
-		l[LabelRevision] = r.revision
+		return map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c), LabelRevision: r.revision}
 	}
-	return l
+	return map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c)}
 }
 
 func (r *renderer) annotations() map[string]string {
@@ -542,15 +615,31 @@ func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.Obj
 	return m
 }
 
-func (r *renderer) serviceAccount(c occkit.Process) *corev1.ServiceAccount {
-	return &corev1.ServiceAccount{
-		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
-		ObjectMeta:                   r.meta(workloadName(r.agent, c), c, true),
-		AutomountServiceAccountToken: ptr(false),
-	}
+// Each object is allocated with the values its pointer fields point at,
+// in one block: the object owns them all (no two fields, and no two
+// objects, point at the same value), and its pointer is the block's.
+
+type serviceAccountBlock struct {
+	obj       corev1.ServiceAccount
+	automount bool
 }
 
-func (r *renderer) configMap(c occkit.Process, file string, data []byte) *corev1.ConfigMap {
+func (r *renderer) serviceAccount(n workloadNames, c occkit.Process) *corev1.ServiceAccount {
+	b := &serviceAccountBlock{}
+	b.obj = corev1.ServiceAccount{
+		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
+		ObjectMeta:                   r.meta(n.workload, c, true),
+		AutomountServiceAccountToken: &b.automount,
+	}
+	return &b.obj
+}
+
+type configMapBlock struct {
+	obj       corev1.ConfigMap
+	immutable bool
+}
+
+func (r *renderer) configMap(n workloadNames, c occkit.Process, file string, data []byte) *corev1.ConfigMap {
 	// An admitted revision's plan hands each render bytes of its own,
 	// which nothing writes after: the ConfigMap takes them without a
 	// second copy of the document (performance, issue 29).
@@ -560,43 +649,59 @@ func (r *renderer) configMap(c occkit.Process, file string, data []byte) *corev1
 	} else {
 		text = string(data)
 	}
-	return &corev1.ConfigMap{
+	b := &configMapBlock{immutable: true}
+	b.obj = corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: r.meta(configName(r.agent, r.revision, c), c, true),
-		Immutable:  ptr(true),
+		ObjectMeta: r.meta(n.config, c, true),
+		Immutable:  &b.immutable,
 		Data:       map[string]string{file: text},
 	}
+	return &b.obj
 }
 
-func (r *renderer) claim(c occkit.Process) *corev1.PersistentVolumeClaim {
-	pvc := &corev1.PersistentVolumeClaim{
+type claimBlock struct {
+	obj         corev1.PersistentVolumeClaim
+	accessModes [1]corev1.PersistentVolumeAccessMode
+	className   string
+}
+
+func (r *renderer) claim(n workloadNames, c occkit.Process) *corev1.PersistentVolumeClaim {
+	b := &claimBlock{accessModes: [1]corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
+	b.obj = corev1.PersistentVolumeClaim{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
-		ObjectMeta: r.meta(dataName(r.agent, c), c, false),
+		ObjectMeta: r.meta(n.data, c, false),
 		Spec: corev1.PersistentVolumeClaimSpec{
-			AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+			AccessModes: b.accessModes[:],
 			Resources: corev1.VolumeResourceRequirements{
 				Requests: corev1.ResourceList{corev1.ResourceStorage: r.storage.DeepCopy()},
 			},
 		},
 	}
-	if r.opts.Storage.ClassName != "" {
-		pvc.Spec.StorageClassName = ptr(r.opts.Storage.ClassName)
+	if b.className = r.opts.Storage.ClassName; b.className != "" {
+		b.obj.Spec.StorageClassName = &b.className
 	}
-	return pvc
+	return &b.obj
 }
 
-func (r *renderer) service(c occkit.Process, portName string, port int32) *corev1.Service {
-	return &corev1.Service{
+type serviceBlock struct {
+	obj   corev1.Service
+	ports [1]corev1.ServicePort
+}
+
+func (r *renderer) service(n workloadNames, c occkit.Process, portName string, port int32) *corev1.Service {
+	b := &serviceBlock{ports: [1]corev1.ServicePort{{
+		Name: portName, Port: port, TargetPort: intstr.FromString(portName), Protocol: corev1.ProtocolTCP,
+	}}}
+	b.obj = corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: r.meta(workloadName(r.agent, c), c, true),
+		ObjectMeta: r.meta(n.workload, c, true),
 		Spec: corev1.ServiceSpec{
 			Type:     corev1.ServiceTypeClusterIP,
 			Selector: r.selector(c),
-			Ports: []corev1.ServicePort{{
-				Name: portName, Port: port, TargetPort: intstr.FromString(portName), Protocol: corev1.ProtocolTCP,
-			}},
+			Ports:    b.ports[:],
 		},
 	}
+	return &b.obj
 }
 
 // selector is a workload's immutable selector: Agent and component, never
@@ -605,14 +710,10 @@ func (r *renderer) selector(c occkit.Process) map[string]string {
 	return map[string]string{LabelAgent: r.agent, LabelComponent: string(c)}
 }
 
-// serviceHost is the in-cluster DNS name of component c's Service.
-func (r *renderer) serviceHost(c occkit.Process) string {
-	return workloadName(r.agent, c) + "." + r.ns + ".svc"
-}
-
 // workload is one planned process on its way to a Deployment.
 type workload struct {
 	process      compile.ProcessPlan
+	names        workloadNames
 	home         string
 	configMap    *corev1.ConfigMap
 	runtimeClass string
@@ -626,26 +727,104 @@ func portName(p compile.ProcessPlan) string {
 	return "gateway"
 }
 
+// secretRef is what a variable read from a Secret points at.
+type secretRef struct {
+	source   corev1.EnvVarSource
+	selector corev1.SecretKeySelector
+	optional bool
+}
+
 // envVar maps one planned variable: a literal, the placeholder, or a
-// reference to the Secret holding the bytes.
-func (r *renderer) envVar(e compile.Env) corev1.EnvVar {
+// reference to the Secret holding the bytes, which refs holds.
+func (r *renderer) envVar(e compile.Env, refs *[]secretRef) corev1.EnvVar {
 	switch {
 	case e.Placeholder:
 		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
 	case e.GatewayToken:
-		return secretEnv(e.Name, gatewayTokenSecretName(r.agent), GatewayTokenSecretKey)
+		return secretEnv(refs, e.Name, r.gatewayToken(), GatewayTokenSecretKey)
 	case e.AppServerToken:
-		return secretEnv(e.Name, appServerTokenSecretName(r.agent), AppServerTokenSecretKey)
+		return secretEnv(refs, e.Name, r.appServerToken(), AppServerTokenSecretKey)
 	case !e.Secret.IsZero():
-		return secretEnv(e.Name, CredentialSecretName(e.Secret), CredentialSecretKey(e.Secret))
+		return secretEnv(refs, e.Name, CredentialSecretName(e.Secret), CredentialSecretKey(e.Secret))
 	}
 	return corev1.EnvVar{Name: e.Name, Value: e.Value}
 }
 
-func secretEnv(name, secret, key string) corev1.EnvVar {
-	return corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
-		LocalObjectReference: corev1.LocalObjectReference{Name: secret}, Key: key, Optional: ptr(false),
-	}}}
+// readsSecret reports whether [renderer.envVar] maps e to a Secret
+// reference.
+func readsSecret(e compile.Env) bool {
+	return !e.Placeholder && (e.GatewayToken || e.AppServerToken || !e.Secret.IsZero())
+}
+
+// secretEnv is variable name read from key of Secret secret, its
+// reference the next of refs (made at the count of such variables).
+func secretEnv(refs *[]secretRef, name, secret, key string) corev1.EnvVar {
+	*refs = append(*refs, secretRef{selector: corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: secret}, Key: key}})
+	ref := &(*refs)[len(*refs)-1]
+	ref.selector.Optional = &ref.optional
+	ref.source.SecretKeyRef = &ref.selector
+	return corev1.EnvVar{Name: name, ValueFrom: &ref.source}
+}
+
+// securityBlock is a container's security context ([containerSecurity])
+// with what it points at.
+type securityBlock struct {
+	context                                 corev1.SecurityContext
+	nonRoot, privileged, escalation, rootRO bool
+	capabilities                            corev1.Capabilities
+	drop                                    [1]corev1.Capability
+}
+
+// containerSecurity is every container's security context: non-root, no
+// privilege, a read-only root filesystem, no capability.
+func containerSecurity() *corev1.SecurityContext { return new(securityBlock).restricted() }
+
+// restricted sets b to [containerSecurity]'s context and returns it.
+func (b *securityBlock) restricted() *corev1.SecurityContext {
+	b.nonRoot, b.privileged, b.escalation, b.rootRO = true, false, false, true
+	b.drop[0] = "ALL"
+	b.capabilities.Drop = b.drop[:]
+	b.context = corev1.SecurityContext{
+		RunAsNonRoot:             &b.nonRoot,
+		Privileged:               &b.privileged,
+		AllowPrivilegeEscalation: &b.escalation,
+		ReadOnlyRootFilesystem:   &b.rootRO,
+		Capabilities:             &b.capabilities,
+	}
+	return &b.context
+}
+
+// deploymentBlock is a Deployment with what its pod points at, but for
+// the lists whose length the plan decides.
+type deploymentBlock struct {
+	obj                            appsv1.Deployment
+	replicas                       int32
+	selector                       metav1.LabelSelector
+	grace                          int64
+	automount, serviceLinks        bool
+	pod                            corev1.PodSecurityContext
+	podNonRoot                     bool
+	runAsUser, runAsGroup, fsGroup int64
+	seccomp                        corev1.SeccompProfile
+	runtimeClass                   string
+	containers                     [1]corev1.Container
+	security                       securityBlock
+	probe                          corev1.Probe
+	httpGet                        corev1.HTTPGetAction
+	tcpSocket                      corev1.TCPSocketAction
+	ports                          [1]corev1.ContainerPort
+	claim                          corev1.PersistentVolumeClaimVolumeSource
+	emptyDir                       corev1.EmptyDirVolumeSource
+	token                          corev1.SecretVolumeSource
+	tokenItems                     [1]corev1.KeyToPath
+	tokenMode                      int32
+	config                         [1]configVolume
+}
+
+// configVolume is a file's ConfigMap volume source with its mode.
+type configVolume struct {
+	source corev1.ConfigMapVolumeSource
+	mode   int32
 }
 
 func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
@@ -663,38 +842,70 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		return nil, err
 	}
 	// The Collector's labels and annotations (LOG-6) win over the
-	// driver's, in maps made at their size.
-	podLabels := r.addLabels(make(map[string]string, len(meta.Labels)+4), w.process.Role, true)
+	// driver's. The labels are a map made at their size; the annotations
+	// are the Collector's own map (CollectorMetadata makes it on every
+	// call, at room for the driver's two).
+	podLabels := make(map[string]string, len(meta.Labels)+4)
+	podLabels[LabelManagedBy], podLabels[LabelAgent], podLabels[LabelComponent], podLabels[LabelRevision] =
+		ManagedBy, r.agent, string(w.process.Role), r.revision
 	for k, v := range meta.Labels {
 		podLabels[k] = v
 	}
-	podAnnotations := make(map[string]string, len(meta.Annotations)+2)
-	podAnnotations[AnnotationDigest], podAnnotations[AnnotationGeneration] = r.digest, r.generation
-	for k, v := range meta.Annotations {
-		podAnnotations[k] = v
+	podAnnotations := meta.Annotations
+	if _, set := podAnnotations[AnnotationDigest]; !set {
+		podAnnotations[AnnotationDigest] = r.digest
 	}
+	if _, set := podAnnotations[AnnotationGeneration]; !set {
+		podAnnotations[AnnotationGeneration] = r.generation
+	}
+	b := &deploymentBlock{}
 	// The lists are made at their final length: HOME, the state
-	// directory's two variables, two per file, then the plan's; the data,
-	// tmp, CODEX_HOME and token mounts and volumes besides the files'.
-	env := make([]corev1.EnvVar, 1, 3+2*len(p.Files)+len(p.Env))
+	// directory's two variables, a path and a directory per file (a
+	// directory once), then the plan's; the data, tmp, CODEX_HOME, file
+	// and token mounts; the data, tmp, file and token volumes.
+	envs, mountN, volumeN, secrets := 1+len(p.Env), 2+len(p.Files), 2+len(p.Files), 0
+	switch p.StateEnv {
+	case compile.EnvStateDir:
+		envs += 2
+	case compile.EnvCodexHome:
+		mountN++
+	}
+	for i, f := range p.Files {
+		if f.PathEnv != "" {
+			envs++
+		}
+		if f.DirEnv != "" && !dirSet(p, i, f.DirEnv) {
+			envs++
+		}
+	}
+	if p.TokenFile != "" {
+		mountN++
+		volumeN++
+	}
+	for _, e := range p.Env {
+		if readsSecret(e) {
+			secrets++
+		}
+	}
+	env := make([]corev1.EnvVar, 1, envs)
 	env[0] = corev1.EnvVar{Name: "HOME", Value: w.home}
-	mounts := make([]corev1.VolumeMount, 2, 4+len(p.Files))
+	mounts := make([]corev1.VolumeMount, 2, mountN)
 	mounts[0] = corev1.VolumeMount{Name: "data", MountPath: w.home}
 	mounts[1] = corev1.VolumeMount{Name: "tmp", MountPath: "/tmp"}
-	volumes := make([]corev1.Volume, 2, 3+len(p.Files))
-	volumes[0] = corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
-		ClaimName: dataName(r.agent, w.process.Role)}}}
-	volumes[1] = corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}
-	set := map[string]bool{}
+	volumes := make([]corev1.Volume, 2, volumeN)
+	b.claim.ClaimName = w.names.data
+	volumes[0] = corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &b.claim}}
+	volumes[1] = corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &b.emptyDir}}
+	var stateDir, codexHome string
 	switch p.StateEnv {
 	case compile.EnvStateDir:
 		// The configuration mount is read-only: OpenClaw (2026.9 and
 		// later) then writes nothing beside it (no last-known-good
 		// backup or recovery, no config repair), and keeps its state in
 		// OPENCLAW_STATE_DIR on the data volume.
-		env = append(env, corev1.EnvVar{Name: p.StateEnv, Value: w.home + "/" + StateDirName},
+		stateDir = w.home + "/" + StateDirName
+		env = append(env, corev1.EnvVar{Name: p.StateEnv, Value: stateDir},
 			corev1.EnvVar{Name: EnvConfigReadOnly, Value: "1"})
-		set[p.StateEnv] = true
 	case compile.EnvCodexHome:
 		// CODEX_HOME is a directory of the data volume mounted in its
 		// own right: the kubelet creates a subPath directory with the
@@ -702,104 +913,128 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		// only as the parent of config.toml's subPath mount, it would be
 		// created by the container runtime, root-owned, and Codex could
 		// not open its state database there.
-		mounts = append(mounts, corev1.VolumeMount{Name: "data", MountPath: w.home + "/" + CodexHomeDir, SubPath: CodexHomeDir})
+		codexHome = w.home + "/" + CodexHomeDir
+		mounts = append(mounts, corev1.VolumeMount{Name: "data", MountPath: codexHome, SubPath: CodexHomeDir})
 	}
-	for _, f := range p.Files {
+	config := b.config[:0:1]
+	if len(p.Files) > 1 {
+		config = make([]configVolume, 0, len(p.Files))
+	}
+	for i, f := range p.Files {
 		dir := ConfigDir
 		if f.Role == compile.FileCodexConfig {
-			dir = w.home + "/" + CodexHomeDir
+			if codexHome == "" {
+				codexHome = w.home + "/" + CodexHomeDir
+			}
+			dir = codexHome
+		}
+		var file string
+		if f.PathEnv != "" || f.Role == compile.FileCodexConfig {
+			file = dir + "/" + f.Name
 		}
 		if f.PathEnv != "" {
-			env = append(env, corev1.EnvVar{Name: f.PathEnv, Value: dir + "/" + f.Name})
+			env = append(env, corev1.EnvVar{Name: f.PathEnv, Value: file})
 		}
-		if f.DirEnv != "" && !set[f.DirEnv] {
+		if f.DirEnv != "" && !dirSet(p, i, f.DirEnv) {
 			env = append(env, corev1.EnvVar{Name: f.DirEnv, Value: dir})
-			set[f.DirEnv] = true
 		}
 		mount := corev1.VolumeMount{Name: "config", MountPath: dir, ReadOnly: true}
 		if f.Role == compile.FileCodexConfig {
 			// Only the file is read-only: CODEX_HOME (its state
 			// database, sessions, login) stays writable.
-			mount = corev1.VolumeMount{Name: "config", MountPath: dir + "/" + f.Name, SubPath: f.Name, ReadOnly: true}
+			mount = corev1.VolumeMount{Name: "config", MountPath: file, SubPath: f.Name, ReadOnly: true}
 		}
 		mounts = append(mounts, mount)
-		volumes = append(volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap.Name},
-			DefaultMode:          ptr(int32(0o444)),
-		}}})
+		config = append(config, configVolume{mode: 0o444, source: corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap.Name}}})
+		c := &config[len(config)-1]
+		c.source.DefaultMode = &c.mode
+		volumes = append(volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &c.source}})
 	}
 	if p.TokenFile != "" {
 		// The app-server's token, read-only, readable by the pod's
 		// group (fsGroup) only.
 		mounts = append(mounts, corev1.VolumeMount{Name: "token", MountPath: path.Dir(p.TokenFile), ReadOnly: true})
-		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
-			SecretName:  appServerTokenSecretName(r.agent),
-			Items:       []corev1.KeyToPath{{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}},
-			DefaultMode: ptr(int32(0o440)),
-		}}})
+		b.tokenItems[0] = corev1.KeyToPath{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}
+		b.tokenMode = 0o440
+		b.token = corev1.SecretVolumeSource{SecretName: r.appServerToken(), Items: b.tokenItems[:], DefaultMode: &b.tokenMode}
+		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &b.token}})
+	}
+	var refs []secretRef
+	if secrets > 0 {
+		refs = make([]secretRef, 0, secrets)
 	}
 	for _, e := range p.Env {
-		env = append(env, r.envVar(e))
+		env = append(env, r.envVar(e, &refs))
 	}
 	var probe *corev1.Probe
 	switch {
 	case p.Readiness.HTTPPath != "":
-		probe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
-			Path: p.Readiness.HTTPPath, Port: intstr.FromString(portName(p))}}, PeriodSeconds: 5, FailureThreshold: 3}
+		b.httpGet = corev1.HTTPGetAction{Path: p.Readiness.HTTPPath, Port: intstr.FromString(portName(p))}
+		b.probe = corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &b.httpGet}, PeriodSeconds: 5, FailureThreshold: 3}
+		probe = &b.probe
 	case p.Readiness.TCP:
-		probe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{
-			Port: intstr.FromString(portName(p))}}, PeriodSeconds: 5, FailureThreshold: 3}
+		b.tcpSocket = corev1.TCPSocketAction{Port: intstr.FromString(portName(p))}
+		b.probe = corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &b.tcpSocket}, PeriodSeconds: 5, FailureThreshold: 3}
+		probe = &b.probe
 	}
-	container := corev1.Container{
+	args := make([]string, 1+len(p.Args))
+	args[0] = string(p.Program)
+	copy(args[1:], p.Args)
+	b.containers[0] = corev1.Container{
 		Name:            string(w.process.Role),
 		Image:           image,
-		Args:            append(append(make([]string, 0, 1+len(p.Args)), string(p.Program)), p.Args...),
+		Args:            args,
 		Env:             env,
 		VolumeMounts:    mounts,
 		ReadinessProbe:  probe,
 		ImagePullPolicy: corev1.PullIfNotPresent,
-		SecurityContext: containerSecurity(),
+		SecurityContext: b.security.restricted(),
 	}
 	if p.Port != 0 {
-		container.Ports = []corev1.ContainerPort{{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}}
+		b.ports[0] = corev1.ContainerPort{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}
+		b.containers[0].Ports = b.ports[:]
 	}
-	replicas := int32(1)
+	b.replicas = 1
 	if r.opts.Stopped {
-		replicas = 0
+		b.replicas = 0
 	}
-	name := workloadName(r.agent, w.process.Role)
-	grace := int64(DefaultTerminationGrace)
+	b.grace = DefaultTerminationGrace
 	if p.StopGrace > 0 {
 		// The process's own stop policy (the gateway drains for up to
 		// compile.GatewayStopGrace seconds): the kubelet must not kill
 		// it sooner.
-		grace = int64(p.StopGrace)
+		b.grace = int64(p.StopGrace)
+	}
+	b.podNonRoot, b.runAsUser, b.runAsGroup, b.fsGroup = true, RunAsUser, RunAsUser, RunAsUser
+	b.seccomp.Type = corev1.SeccompProfileTypeRuntimeDefault
+	b.pod = corev1.PodSecurityContext{
+		RunAsNonRoot:   &b.podNonRoot,
+		RunAsUser:      &b.runAsUser,
+		RunAsGroup:     &b.runAsGroup,
+		FSGroup:        &b.fsGroup,
+		SeccompProfile: &b.seccomp,
 	}
 	pod := corev1.PodSpec{
-		ServiceAccountName:            name,
-		TerminationGracePeriodSeconds: ptr(grace),
-		AutomountServiceAccountToken:  ptr(false),
-		EnableServiceLinks:            ptr(false),
-		SecurityContext: &corev1.PodSecurityContext{
-			RunAsNonRoot:   ptr(true),
-			RunAsUser:      ptr(int64(RunAsUser)),
-			RunAsGroup:     ptr(int64(RunAsUser)),
-			FSGroup:        ptr(int64(RunAsUser)),
-			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-		},
-		InitContainers: r.pluginInstalls(w, image),
-		Containers:     []corev1.Container{container},
-		Volumes:        volumes,
+		ServiceAccountName:            w.names.workload,
+		TerminationGracePeriodSeconds: &b.grace,
+		AutomountServiceAccountToken:  &b.automount,
+		EnableServiceLinks:            &b.serviceLinks,
+		SecurityContext:               &b.pod,
+		InitContainers:                r.pluginInstalls(w, image, stateDir),
+		Containers:                    b.containers[:],
+		Volumes:                       volumes,
 	}
-	if w.runtimeClass != "" {
-		pod.RuntimeClassName = ptr(w.runtimeClass)
+	if b.runtimeClass = w.runtimeClass; b.runtimeClass != "" {
+		pod.RuntimeClassName = &b.runtimeClass
 	}
-	return &appsv1.Deployment{
+	b.selector.MatchLabels = r.selector(w.process.Role)
+	b.obj = appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: r.meta(name, w.process.Role, true),
+		ObjectMeta: r.meta(w.names.workload, w.process.Role, true),
 		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr(replicas),
-			Selector: &metav1.LabelSelector{MatchLabels: r.selector(w.process.Role)},
+			Replicas: &b.replicas,
+			Selector: &b.selector,
 			// ADM-6: a replacement stops the running version before the
 			// new one starts; there is no automatic rollback.
 			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
@@ -808,19 +1043,22 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 				Spec:       pod,
 			},
 		},
-	}, nil
+	}
+	return &b.obj, nil
 }
 
-// containerSecurity is every container's security context: non-root, no
-// privilege, a read-only root filesystem, no capability.
-func containerSecurity() *corev1.SecurityContext {
-	return &corev1.SecurityContext{
-		RunAsNonRoot:             ptr(true),
-		Privileged:               ptr(false),
-		AllowPrivilegeEscalation: ptr(false),
-		ReadOnlyRootFilesystem:   ptr(true),
-		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+// dirSet reports whether the variable dirEnv is set before p's file i
+// sets it: as the state directory's variable or by an earlier file.
+func dirSet(p compile.ProcessPlan, i int, dirEnv string) bool {
+	if p.StateEnv == compile.EnvStateDir && dirEnv == p.StateEnv {
+		return true
 	}
+	for _, f := range p.Files[:i] {
+		if f.DirEnv == dirEnv {
+			return true
+		}
+	}
+	return false
 }
 
 // PluginInstallConfig is the scratch configuration file of a plugin
@@ -837,13 +1075,22 @@ const PluginInstallConfig = "/tmp/occkit-plugin-install/openclaw.json"
 // started without it OpenClaw would fetch it elsewhere at start.
 func checkPlugins(p compile.ProcessPlan) error {
 	for _, pl := range p.Plugins {
-		if pl.Spec() == "" {
+		// Spec is "" exactly when Version is: "" is no version.
+		if pl.Version == "" {
 			return occkit.Conflict("DRV-5", occkit.InstallationPath("harnessVersions", string(p.Program)),
 				"the configuration needs the plugin %s (%s), which OpenClaw %s does not bundle and the npm registry publishes no version of that it accepts: approve another release",
 				pl.ID, pl.Package, p.Version)
 		}
 	}
 	return nil
+}
+
+// pluginInstall is one plugin install init container's lists and
+// security context.
+type pluginInstall struct {
+	args     [5]string
+	mounts   [2]corev1.VolumeMount
+	security securityBlock
 }
 
 // pluginInstalls are the init containers that install a process's
@@ -855,38 +1102,43 @@ func checkPlugins(p compile.ProcessPlan) error {
 // ("plugin already exists"); npm's cache under the home on the data
 // volume keeps that cheap. OpenClaw records each as installed from its
 // official npm package, the only install it trusts, so the process finds
-// them at start and fetches nothing.
-func (r *renderer) pluginInstalls(w workload, image string) []corev1.Container {
+// them at start and fetches nothing. stateDir is the process's state
+// directory when the render made it already.
+func (r *renderer) pluginInstalls(w workload, image, stateDir string) []corev1.Container {
 	p := w.process
 	if len(p.Plugins) == 0 || p.Program != compile.ProgramOpenClaw {
 		return nil
 	}
-	env := []corev1.EnvVar{
-		{Name: "HOME", Value: w.home},
-		{Name: compile.EnvStateDir, Value: w.home + "/" + StateDirName},
-		{Name: compile.EnvConfigPath, Value: PluginInstallConfig},
+	if stateDir == "" {
+		stateDir = w.home + "/" + StateDirName
 	}
-	if reg := r.opts.Plugins.Registry; reg != "" {
+	reg := r.opts.Plugins.Registry
+	env := make([]corev1.EnvVar, 3, 4)
+	env[0] = corev1.EnvVar{Name: "HOME", Value: w.home}
+	env[1] = corev1.EnvVar{Name: compile.EnvStateDir, Value: stateDir}
+	env[2] = corev1.EnvVar{Name: compile.EnvConfigPath, Value: PluginInstallConfig}
+	if reg != "" {
 		env = append(env, corev1.EnvVar{Name: "npm_config_registry", Value: reg})
 	}
-	out := make([]corev1.Container, 0, len(p.Plugins))
+	out := make([]corev1.Container, len(p.Plugins))
+	blocks := make([]pluginInstall, len(p.Plugins))
 	for i, pl := range p.Plugins {
 		name := "plugin-" + pl.ID
 		if !dns1123Label(name) {
 			name = "plugin-" + strconv.Itoa(i)
 		}
-		out = append(out, corev1.Container{
-			Name:  name,
-			Image: image,
-			Args:  []string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()},
-			Env:   env,
-			VolumeMounts: []corev1.VolumeMount{
-				{Name: "data", MountPath: w.home},
-				{Name: "tmp", MountPath: "/tmp"},
-			},
+		b := &blocks[i]
+		b.args = [5]string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()}
+		b.mounts = [2]corev1.VolumeMount{{Name: "data", MountPath: w.home}, {Name: "tmp", MountPath: "/tmp"}}
+		out[i] = corev1.Container{
+			Name:            name,
+			Image:           image,
+			Args:            b.args[:],
+			Env:             env,
+			VolumeMounts:    b.mounts[:],
 			ImagePullPolicy: corev1.PullIfNotPresent,
-			SecurityContext: containerSecurity(),
-		})
+			SecurityContext: b.security.restricted(),
+		}
 	}
 	return out
 }
