@@ -93,15 +93,27 @@ func validStrings(m map[string]string) bool {
 
 // appendObjectYAML appends obj's YAML document to dst: its apply body as
 // sigs.k8s.io/yaml.JSONToYAML writes it, by the writer of yamlemit.go
-// when it covers every value, else by JSONToYAML itself. t is reused
-// from one object to the next.
+// when it covers every value, else by JSONToYAML itself. The writer's
+// tree is read from obj's fields ([yamlTree.readTyped]) when the typed
+// reader reads all of them, else from obj's JSON text. t is reused from
+// one object to the next.
 func (t *yamlTree) appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
 	t.nodes, t.open = t.nodes[:0], t.open[:0]
-	if root, ok := t.readObject(obj); ok {
+	root, ok := t.readTyped(obj)
+	if !ok {
+		t.nodes, t.open = t.nodes[:0], t.open[:0]
+		root, ok = t.readObject(obj)
+	}
+	if ok {
 		if y, ok := appendYAML(dst, t, root); ok {
 			return y, nil
 		}
 	}
+	return appendSigsYAML(dst, obj)
+}
+
+// appendSigsYAML appends obj's YAML document as JSONToYAML writes it.
+func appendSigsYAML(dst []byte, obj Object) ([]byte, error) {
 	v, err := applyValue(obj)
 	if err != nil {
 		return nil, err

@@ -29,10 +29,12 @@ import (
 // TestYAMLWriterMatchesJSONToYAML checks both against each other on
 // arbitrary objects, TestYAMLMatchesSigsYAML on arbitrary typed objects.
 //
-// The apply body is read from the object's encoding/json text into a
-// [yamlTree]: one array of nodes, each container's members contiguous
-// and already in go-yaml's key order, the strings pointing into the JSON
-// text where they hold no escape. It replaces a decode into
+// The apply body is read into a [yamlTree] from the typed object's
+// fields ([yamlTree.readTyped], yamltyped.go) or, where that reader does
+// not read the object, from its encoding/json text: one array of nodes,
+// each container's members contiguous and already in go-yaml's key
+// order, the strings the object's own or pointing into the JSON text
+// where they hold no escape. It replaces a decode into
 // map[string]any (an allocation per value and per member, and a key
 // slice per mapping to sort) with two growing arrays (issue 29).
 
@@ -49,7 +51,18 @@ const (
 	nodeTrue   = 't'
 	nodeFalse  = 'f'
 	nodeNull   = 'n'
+	// nodeInt is an integer of a typed object ([yamlTree.readTyped]):
+	// its value is in first (high 32 bits) and n (low 32 bits).
+	nodeInt = 'i'
 )
+
+// intNode is the member key holding the integer x.
+func intNode(key string, x int64) yamlNode {
+	return yamlNode{kind: nodeInt, key: key, first: int32(x >> 32), n: int32(uint32(x))}
+}
+
+// int is the value of a nodeInt.
+func (v yamlNode) int() int64 { return int64(v.first)<<32 | int64(uint32(v.n)) }
 
 // yamlNode is one JSON value of a [yamlTree], and its key when it is an
 // object member.
@@ -398,12 +411,24 @@ func (w *yamlWriter) value(v yamlNode, indent int, inMap bool) {
 			w.ok = false
 			return
 		}
-		n := len(w.out)
-		w.out = strconv.AppendInt(append(w.out, ' '), int64(x), 10)
-		w.column += len(w.out) - n
+		w.integer(int64(x))
+	case nodeInt:
+		w.integer(v.int())
 	default:
 		w.ok = false
 	}
+}
+
+// integer writes x, which the apply body holds as a float64: exactly
+// when it is below 2^53 in magnitude.
+func (w *yamlWriter) integer(x int64) {
+	if x >= 1<<53 || x <= -1<<53 {
+		w.ok = false
+		return
+	}
+	n := len(w.out)
+	w.out = strconv.AppendInt(append(w.out, ' '), x, 10)
+	w.column += len(w.out) - n
 }
 
 // scalar writes the string s in the style go-yaml chooses: plain when
@@ -521,7 +546,9 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 		r, n := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(s[i:])
-			if !coveredRune(r) {
+			if !coveredRune(r) || n == 1 {
+				// n == 1: not UTF-8, which a typed object's string may
+				// be and the JSON text's never is.
 				return a, false
 			}
 			verbatim = false
@@ -572,7 +599,7 @@ func covered(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !coveredRune(r) {
+		if !coveredRune(r) || n == 1 {
 			return false
 		}
 		i += n
