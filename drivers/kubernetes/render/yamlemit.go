@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -493,6 +494,9 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 			}
 			// A run of other ASCII characters goes in one append.
 			j := i + 1
+			for j+8 <= len(s) && !foldStops(word(s, j)) {
+				j += 8
+			}
 			for j < len(s) && !foldStop[s[j]] {
 				j++
 			}
@@ -591,6 +595,10 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 // printable ASCII and [coveredRune]s.
 func covered(s string) bool {
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && printable(word(s, i)) {
+			i += 8
+			continue
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c < 0x20 || c == 0x7f {
 				return false
@@ -638,6 +646,33 @@ var wordByte = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// The long scalars (a ConfigMap's document) are scanned eight bytes at
+// a time: a word of eight bytes of s, each test of it exact for whether
+// any of its bytes is one the byte-wise loop stops at.
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// word is s[i:i+8] as a little-endian integer.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:i+8]), 8))
+}
+
+// swarZero reports whether a byte of w is zero.
+func swarZero(w uint64) bool { return (w-swarOnes)&^w&swarHigh != 0 }
+
+// printable reports whether every byte of w is printable ASCII (0x20 to
+// 0x7e): none below 0x20, none above 0x7e.
+func printable(w uint64) bool {
+	return ((w-swarOnes*0x20)&^w|(w+swarOnes|w))&swarHigh == 0
+}
+
+// foldStops reports whether a byte of w is one [foldStop] marks.
+func foldStops(w uint64) bool {
+	return w&swarHigh != 0 || swarZero(w^swarOnes*' ') || swarZero(w^swarOnes*'\'')
+}
 
 // foldStop marks where [yamlWriter.folded]'s runs of ASCII stop: a
 // space, a single quote, a byte of a non-ASCII character.

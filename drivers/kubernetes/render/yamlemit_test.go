@@ -270,3 +270,23 @@ func TestYAMLKeyCompare(t *testing.T) {
 		}
 	})
 }
+
+// TestSWAR: the eight-byte tests say of every word what the byte-wise
+// loops find in its bytes.
+func TestSWAR(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte{0, 1, 0x1f, ' ', '!', '\'', '"', '0', 'a', '~', 0x7f, 0x80, 0xc3, 0xff}), 8, 8).Draw(t, "bytes")
+		if rapid.Bool().Draw(t, "any") {
+			b = rapid.SliceOfN(rapid.Byte(), 8, 8).Draw(t, "arbitrary")
+		}
+		w := word(string(b), 0)
+		wantPrintable, wantStop := true, false
+		for _, c := range b {
+			wantPrintable = wantPrintable && c >= 0x20 && c <= 0x7e
+			wantStop = wantStop || foldStop[c]
+		}
+		if printable(w) != wantPrintable || foldStops(w) != wantStop {
+			t.Fatalf("%q: printable %v, foldStops %v", b, printable(w), foldStops(w))
+		}
+	})
+}
