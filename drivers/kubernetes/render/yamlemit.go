@@ -30,12 +30,12 @@ import (
 // TestYAMLWriterMatchesJSONToYAML checks both against each other on
 // arbitrary objects, TestYAMLMatchesSigsYAML on arbitrary typed objects.
 //
-// The apply body is read into a [yamlTree] from the typed object's
-// fields ([yamlTree.readTyped], yamltyped.go) or, where that reader does
-// not read the object, from its encoding/json text: one array of nodes,
-// each container's members contiguous and already in go-yaml's key
-// order, the strings the object's own or pointing into the JSON text
-// where they hold no escape. It replaces a decode into
+// The typed writer (yamltyped.go) writes a rendered object from its
+// fields through the streaming methods ([yamlWriter.key], …). Where it
+// does not read the object, the apply body is read from the object's
+// encoding/json text into a [yamlTree]: one array of nodes, each
+// container's members contiguous and already in go-yaml's key order, the
+// strings pointing into the JSON text where they hold no escape. It replaces a decode into
 // map[string]any (an allocation per value and per member, and a key
 // slice per mapping to sort) with two growing arrays (issue 29).
 
@@ -52,18 +52,7 @@ const (
 	nodeTrue   = 't'
 	nodeFalse  = 'f'
 	nodeNull   = 'n'
-	// nodeInt is an integer of a typed object ([yamlTree.readTyped]):
-	// its value is in first (high 32 bits) and n (low 32 bits).
-	nodeInt = 'i'
 )
-
-// intNode is the member key holding the integer x.
-func intNode(key string, x int64) yamlNode {
-	return yamlNode{kind: nodeInt, key: key, first: int32(x >> 32), n: int32(uint32(x))}
-}
-
-// int is the value of a nodeInt.
-func (v yamlNode) int() int64 { return int64(v.first)<<32 | int64(uint32(v.n)) }
 
 // yamlNode is one JSON value of a [yamlTree], and its key when it is an
 // object member.
@@ -90,6 +79,9 @@ type yamlTree struct {
 	// writes it: one buffer from one object to the next.
 	json bytes.Buffer
 	enc  *json.Encoder
+	// levels is the typed writer's stack ([yamlWriter.levels]), kept
+	// from one object to the next.
+	levels []level
 }
 
 // marshal is json.Marshal(v) into t's buffer, valid until the next call.
@@ -304,6 +296,93 @@ type yamlWriter struct {
 	out    []byte
 	column int // in characters, as go-yaml counts
 	ok     bool
+	// levels are the mappings and sequences the streaming methods
+	// (key, beginMap, …) are in, the document's mapping first.
+	levels []level
+}
+
+// level is a mapping or a sequence being written by the streaming
+// methods, which write what [yamlWriter.mapping] and [yamlWriter.value]
+// write for a tree, member by member.
+type level struct {
+	indent int // a mapping's keys' column, a sequence's dashes'
+	n      int // members written
+	// inline: a mapping that is a sequence's item, its first key after
+	// the "-".
+	inline, seq bool
+}
+
+// key writes the key of the next member of the innermost mapping.
+func (w *yamlWriter) key(k string) {
+	l := &w.levels[len(w.levels)-1]
+	if l.n == 0 && l.inline {
+		w.raw(" ")
+	} else {
+		if len(w.out) > 0 && w.out[len(w.out)-1] != '\n' {
+			w.newline()
+		}
+		w.indent(l.indent)
+	}
+	l.n++
+	if len(k) > 128 { // a complex key
+		w.ok = false
+		return
+	}
+	w.scalar(k, l.indent, true)
+	w.raw(":")
+}
+
+// stringValue writes a string after a key or a "-".
+func (w *yamlWriter) stringValue(s string) {
+	w.raw(" ")
+	w.scalar(s, w.levels[len(w.levels)-1].indent+2, false)
+}
+
+func (w *yamlWriter) boolValue(b bool) {
+	if b {
+		w.raw(" true")
+	} else {
+		w.raw(" false")
+	}
+}
+
+// beginMap begins a mapping after a key or a "-"; [yamlWriter.end] ends
+// it.
+func (w *yamlWriter) beginMap() {
+	p := w.levels[len(w.levels)-1]
+	w.levels = append(w.levels, level{indent: p.indent + 2, inline: p.seq})
+}
+
+// beginSeq begins a sequence after a key (not indented: go-yaml's
+// indentless sequence); [yamlWriter.end] ends it.
+func (w *yamlWriter) beginSeq() {
+	p := w.levels[len(w.levels)-1]
+	if p.seq { // a sequence in a sequence, which no typed object holds
+		w.ok = false
+	}
+	w.levels = append(w.levels, level{indent: p.indent, seq: true})
+}
+
+// item writes the "-" of the innermost sequence's next item.
+func (w *yamlWriter) item() {
+	l := &w.levels[len(w.levels)-1]
+	w.newline()
+	w.indent(l.indent)
+	w.raw("-")
+	l.n++
+}
+
+// end ends the innermost mapping or sequence: an empty one is {} or [].
+func (w *yamlWriter) end() {
+	l := w.levels[len(w.levels)-1]
+	w.levels = w.levels[:len(w.levels)-1]
+	if l.n == 0 {
+		if l.seq {
+			w.raw(" []")
+		} else {
+			w.raw(" {}")
+		}
+	}
 }
 
 // appendYAML appends the YAML document of the object root of t and
@@ -413,8 +492,6 @@ func (w *yamlWriter) value(v yamlNode, indent int, inMap bool) {
 			return
 		}
 		w.integer(int64(x))
-	case nodeInt:
-		w.integer(v.int())
 	default:
 		w.ok = false
 	}
@@ -693,8 +770,47 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
-// yamlFloat is go-yaml's float syntax.
-var yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+// floatSyntax reports whether s has go-yaml's float syntax,
+// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$, without a
+// regular expression: a digest or a hash label starting with a digit
+// asks it (TestFloatSyntax holds it to the expression).
+func floatSyntax(s string) bool {
+	i := 0
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
 
 // yamlBase60 is YAML 1.1's base-60 float syntax, which go-yaml quotes.
 var yamlBase60 = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
@@ -736,7 +852,7 @@ func yamlResolvesToString(s string) bool {
 				return false
 			}
 		}
-		if yamlFloat.MatchString(plain) {
+		if floatSyntax(plain) {
 			if _, err := strconv.ParseFloat(plain, 64); err == nil {
 				return false
 			}

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,6 +288,21 @@ func TestSWAR(t *testing.T) {
 		}
 		if printable(w) != wantPrintable || foldStops(w) != wantStop {
 			t.Fatalf("%q: printable %v, foldStops %v", b, printable(w), foldStops(w))
+		}
+	})
+}
+
+// TestFloatSyntax: floatSyntax is go-yaml's float expression.
+func TestFloatSyntax(t *testing.T) {
+	yamlFloat := regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		for n := rapid.IntRange(0, 8).Draw(t, "n"); n > 0; n-- {
+			b.WriteString(rapid.SampledFrom([]string{"+", "-", ".", "0", "7", "9", "e", "E", "_", "x", " ", "é", "12"}).Draw(t, "p"))
+		}
+		s := b.String()
+		if got, want := floatSyntax(s), yamlFloat.MatchString(s); got != want {
+			t.Fatalf("floatSyntax(%q) = %v, the expression %v", s, got, want)
 		}
 	})
 }

@@ -12,20 +12,22 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// The typed reader. It reads a rendered object's apply body into a
-// [yamlTree] straight from the object's fields, as encoding/json would
-// write them (the json tags' names and omitempty, resource.Quantity and
+// The typed writer. It writes a rendered object's apply body as YAML
+// straight from the object's fields, as encoding/json would give them
+// (the json tags' names and omitempty, resource.Quantity and
 // intstr.IntOrString as they marshal, nil pointers, slices and maps as
-// the nulls the apply body drops, the top-level status dropped), without
-// the JSON text and its reflection in between (issue 29). It reads the
-// five kinds [Render] returns and, of each type, the fields Render sets;
-// a type's other fields must hold their zero value ([unread]), else the
-// object goes through its JSON as before: a field the reader does not
-// know is never dropped. TestTypedReaderMatchesJSON compares both trees'
-// YAML on rendered and drawn objects, TestTypedReaderFields sets every
-// field of every type in turn.
+// the nulls the apply body drops, the top-level status dropped), in
+// go-yaml's key order, through the scalar styles of [yamlWriter]: no JSON
+// text, reflection or tree in between (issue 29). It reads the five
+// kinds [Render] returns and, of each type, the fields Render sets; a
+// type's other fields must hold their zero value ([unread]), else the
+// object goes through its JSON text as before: a field the writer does
+// not know is never dropped. TestTypedReaderReadsRendered and its
+// siblings compare its YAML with the JSON tree's and sigs.k8s.io/yaml's
+// on rendered and drawn objects, TestTypedReaderFields sets every field
+// of every type in turn.
 
-// unread is the fields of a struct type that the typed reader does not
+// unread is the fields of a struct type that the typed writer does not
 // read: each must be zero for it to read a value of the type.
 type unread struct {
 	typ    reflect.Type
@@ -94,7 +96,7 @@ func zero[T any](u *unread, p *T) bool {
 	return true
 }
 
-// The fields the typed reader reads, by type.
+// The fields the typed writer reads, by type.
 var (
 	typeMetaRest       = unreadFields[metav1.TypeMeta]("APIVersion", "Kind")
 	objectMetaRest     = unreadFields[metav1.ObjectMeta]("Name", "Namespace", "Labels", "Annotations")
@@ -140,34 +142,53 @@ var (
 	capabilitiesRest = unreadFields[corev1.Capabilities]("Add", "Drop")
 )
 
-// typedReader reads one object into its tree. A mapping's or a
-// sequence's members gather on tree.open from a mark and move to
-// tree.nodes when it closes, as [yamlTree.container] does; ok turns false
-// at the first value the reader does not read.
-type typedReader struct {
-	t  *yamlTree
-	ok bool
+// typedWriter writes one object. read turns false at the first field it
+// does not read; the output is then dropped.
+type typedWriter struct {
+	yamlWriter
+	read bool
+	// members is scratch room for a map's members, put in order before
+	// they are written.
+	members []yamlNode
 }
 
-// readTyped reads obj's apply body into t from its fields; ok is false
-// when obj is of a kind or holds a field the reader does not read.
-func (t *yamlTree) readTyped(obj Object) (yamlNode, bool) {
-	r := typedReader{t: t, ok: true}
-	if t.nodes == nil {
-		t.nodes, t.open = make([]yamlNode, 0, 192), make([]yamlNode, 0, 48)
+// appendTyped appends obj's YAML document to dst from its fields. read is
+// false when obj is of a kind or holds a field the typed writer does not
+// read, written when the writer does not cover one of its values (a
+// scalar it leaves to JSONToYAML); either way the output is incomplete.
+func (t *yamlTree) appendTyped(dst []byte, obj Object) (out []byte, read, written bool) {
+	if t.levels == nil {
+		// Room for a Deployment's depth and a map's members: no growth.
+		t.levels, t.open = make([]level, 0, 16), make([]yamlNode, 0, 48)
 	}
+	r := typedWriter{yamlWriter: yamlWriter{out: dst, ok: true, levels: append(t.levels[:0], level{})},
+		read: true, members: t.open[:0]}
+	r.write(obj)
+	t.levels, t.open = r.levels[:0], r.members[:0]
+	if !r.read {
+		return dst, false, false
+	}
+	if r.levels[0].n == 0 {
+		r.raw("{}")
+	}
+	r.newline()
+	return r.out, true, r.ok
+}
+
+// write writes obj's members.
+func (r *typedWriter) write(obj Object) {
 	switch o := obj.(type) {
 	case *corev1.ServiceAccount:
-		if o == nil || !zero(serviceAccountRest, o) {
-			return yamlNode{}, false
+		if o == nil || !r.check(zero(serviceAccountRest, o)) {
+			return
 		}
 		r.str("apiVersion", o.APIVersion)
 		r.boolean("automountServiceAccountToken", o.AutomountServiceAccountToken)
 		r.str("kind", o.Kind)
 		r.meta(&o.TypeMeta, &o.ObjectMeta)
 	case *corev1.ConfigMap:
-		if o == nil || !zero(configMapRest, o) {
-			return yamlNode{}, false
+		if o == nil || !r.check(zero(configMapRest, o)) {
+			return
 		}
 		r.str("apiVersion", o.APIVersion)
 		r.strMap("data", o.Data)
@@ -175,524 +196,444 @@ func (t *yamlTree) readTyped(obj Object) (yamlNode, bool) {
 		r.str("kind", o.Kind)
 		r.meta(&o.TypeMeta, &o.ObjectMeta)
 	case *corev1.PersistentVolumeClaim:
-		if o == nil || !zero(claimRest, o) {
-			return yamlNode{}, false
+		if o == nil || !r.check(zero(claimRest, o)) {
+			return
 		}
 		r.str("apiVersion", o.APIVersion)
 		r.str("kind", o.Kind)
 		r.meta(&o.TypeMeta, &o.ObjectMeta)
 		r.claimSpec(&o.Spec)
 	case *corev1.Service:
-		if o == nil || !zero(serviceRest, o) {
-			return yamlNode{}, false
+		if o == nil || !r.check(zero(serviceRest, o)) {
+			return
 		}
 		r.str("apiVersion", o.APIVersion)
 		r.str("kind", o.Kind)
 		r.meta(&o.TypeMeta, &o.ObjectMeta)
 		r.serviceSpec(&o.Spec)
 	case *appsv1.Deployment:
-		if o == nil || !zero(deploymentRest, o) {
-			return yamlNode{}, false
+		if o == nil || !r.check(zero(deploymentRest, o)) {
+			return
 		}
 		r.str("apiVersion", o.APIVersion)
 		r.str("kind", o.Kind)
 		r.meta(&o.TypeMeta, &o.ObjectMeta)
 		r.deploymentSpec(&o.Spec)
 	default:
-		return yamlNode{}, false
+		r.read = false
 	}
-	if !r.ok {
-		return yamlNode{}, false
-	}
-	return r.close(0, nodeObject)
 }
 
-// close moves the members gathered since mark into a container of the
-// given kind, a mapping's in go-yaml's key order; ok is false when a
-// mapping holds a key twice.
-func (r *typedReader) close(mark int, kind byte) (yamlNode, bool) {
-	t := r.t
-	first := len(t.nodes)
-	t.nodes = append(t.nodes, t.open[mark:]...)
-	t.open = t.open[:mark]
-	n := len(t.nodes) - first
-	if kind == nodeObject && !sortMembers(t.nodes[first:]) {
-		return yamlNode{}, false
-	}
-	return yamlNode{kind: kind, first: int32(first), n: int32(n)}, true
+// check notes whether the writer reads a value (its unread fields are
+// zero) and reports whether it has read every one so far.
+func (r *typedWriter) check(ok bool) bool {
+	r.read = r.read && ok
+	return r.read
 }
 
-// end closes the container begun at mark as the member key.
-func (r *typedReader) end(key string, mark int, kind byte) {
-	v, ok := r.close(mark, kind)
-	r.ok = r.ok && ok
-	v.key = key
-	r.t.open = append(r.t.open, v)
-}
-
-func (r *typedReader) mark() int { return len(r.t.open) }
-
-func (r *typedReader) check(ok bool) bool {
-	r.ok = r.ok && ok
-	return r.ok
-}
-
-// str reads an omitempty string.
-func (r *typedReader) str(key, s string) {
+// str writes an omitempty string.
+func (r *typedWriter) str(key, s string) {
 	if s != "" {
-		r.t.open = append(r.t.open, yamlNode{kind: nodeString, key: key, text: s})
+		r.text(key, s)
 	}
 }
 
-// text reads a string that is written even when empty.
-func (r *typedReader) text(key, s string) {
-	r.t.open = append(r.t.open, yamlNode{kind: nodeString, key: key, text: s})
+// text writes a string that is written even when empty.
+func (r *typedWriter) text(key, s string) {
+	r.key(key)
+	r.stringValue(s)
 }
 
-// boolean reads an omitempty *bool.
-func (r *typedReader) boolean(key string, b *bool) {
-	switch {
-	case b == nil:
-	case *b:
-		r.t.open = append(r.t.open, yamlNode{kind: nodeTrue, key: key})
-	default:
-		r.t.open = append(r.t.open, yamlNode{kind: nodeFalse, key: key})
+// boolean writes an omitempty *bool.
+func (r *typedWriter) boolean(key string, b *bool) {
+	if b != nil {
+		r.key(key)
+		r.boolValue(*b)
 	}
 }
 
-func (r *typedReader) flag(key string, b bool) {
+// flag writes an omitempty bool.
+func (r *typedWriter) flag(key string, b bool) {
 	if b {
-		r.t.open = append(r.t.open, yamlNode{kind: nodeTrue, key: key})
+		r.key(key)
+		r.boolValue(true)
 	}
 }
 
-// integer reads an integer that is written even when zero.
-func (r *typedReader) integer(key string, x int64) {
-	r.t.open = append(r.t.open, intNode(key, x))
+// number writes an integer that is written even when zero.
+func (r *typedWriter) number(key string, x int64) {
+	r.key(key)
+	r.integer(x)
 }
 
-// count reads an omitempty integer.
-func (r *typedReader) count(key string, x int32) {
+// count writes an omitempty integer.
+func (r *typedWriter) count(key string, x int32) {
 	if x != 0 {
-		r.integer(key, int64(x))
+		r.number(key, int64(x))
 	}
 }
 
-func integerPtr[I int32 | int64](r *typedReader, key string, x *I) {
+func integerPtr[I int32 | int64](r *typedWriter, key string, x *I) {
 	if x != nil {
-		r.integer(key, int64(*x))
+		r.number(key, int64(*x))
 	}
 }
 
-// strs reads an omitempty list of strings.
-func strs[S ~string](r *typedReader, key string, list []S) {
+// strs writes an omitempty list of strings.
+func strs[S ~string](r *typedWriter, key string, list []S) {
 	if len(list) == 0 {
 		return
 	}
-	mark := r.mark()
+	r.key(key)
+	r.beginSeq()
 	for _, s := range list {
-		r.text("", string(s))
+		r.item()
+		r.stringValue(string(s))
 	}
-	r.end(key, mark, nodeArray)
+	r.end()
 }
 
-// strMap reads an omitempty map of strings.
-func (r *typedReader) strMap(key string, m map[string]string) {
+// strMap writes an omitempty map of strings.
+func (r *typedWriter) strMap(key string, m map[string]string) {
 	if len(m) == 0 {
 		return
 	}
-	mark := r.mark()
+	members := r.members[:0]
 	for k, v := range m {
-		r.text(k, v)
+		members = append(members, yamlNode{key: k, text: v})
 	}
-	r.mapOrder(mark)
-	r.end(key, mark, nodeObject)
+	r.writeMap(key, members)
 }
 
-// mapOrder puts the members of a map read since mark in the order
-// encoding/json writes them, by their keys' bytes, when a key holds a
-// digit or a non-ASCII byte. go-yaml's key order compares runs of digits
-// by their value and is not transitive over such keys: where it is not,
-// the order it ends in depends on the order it starts from, which must
-// be the JSON text's, not the map's.
-func (r *typedReader) mapOrder(mark int) {
-	members := r.t.open[mark:]
+// quantities writes an omitempty resource list: each quantity as the
+// string it marshals to.
+func (r *typedWriter) quantities(key string, m corev1.ResourceList) {
+	if len(m) == 0 {
+		return
+	}
+	members := r.members[:0]
+	for k, q := range m {
+		members = append(members, yamlNode{key: string(k), text: q.String()})
+	}
+	r.writeMap(key, members)
+}
+
+// writeMap writes the members of a map of strings in go-yaml's key
+// order, from the order encoding/json writes them in, by their keys'
+// bytes, when a key holds a digit or a non-ASCII byte: go-yaml's key
+// order compares runs of digits by their value and is not transitive
+// over such keys, and where it is not, the order it ends in depends on
+// the order it starts from, which must be the JSON text's, not the map's.
+func (r *typedWriter) writeMap(key string, members []yamlNode) {
 	for _, m := range members {
 		if strings.IndexFunc(m.key, func(c rune) bool { return c >= '0' && c <= '9' || c >= utf8.RuneSelf }) >= 0 {
 			slices.SortFunc(members, func(a, b yamlNode) int { return strings.Compare(a.key, b.key) })
-			return
+			break
 		}
 	}
+	sortMembers(members) // a map's keys are distinct
+	r.key(key)
+	r.beginMap()
+	for _, m := range members {
+		r.key(m.key)
+		r.stringValue(m.text)
+	}
+	r.end()
+	clear(members) // the scratch holds no string past its use
+	r.members = members[:0]
 }
 
-// quantities reads an omitempty resource list: each quantity as the
-// string it marshals to.
-func (r *typedReader) quantities(key string, m corev1.ResourceList) {
-	if len(m) == 0 {
-		return
-	}
-	mark := r.mark()
-	for k, q := range m {
-		r.text(string(k), q.String()) // what it marshals to
-	}
-	r.mapOrder(mark)
-	r.end(key, mark, nodeObject)
-}
-
-// intOrString reads an IntOrString, written even when zero.
-func (r *typedReader) intOrString(key string, v intstr.IntOrString) {
+// intOrString writes an IntOrString, written even when zero.
+func (r *typedWriter) intOrString(key string, v intstr.IntOrString) {
 	switch v.Type {
 	case intstr.Int:
-		r.integer(key, int64(v.IntVal))
+		r.number(key, int64(v.IntVal))
 	case intstr.String:
 		r.text(key, v.StrVal)
 	default:
-		r.ok = false // encoding/json refuses it
+		r.read = false // encoding/json refuses it
 	}
 }
 
-// meta reads an object's metadata (written even when empty).
-func (r *typedReader) meta(tm *metav1.TypeMeta, m *metav1.ObjectMeta) {
+// object writes key's mapping: body writes its members.
+func (r *typedWriter) object(key string, body func()) {
+	r.key(key)
+	r.beginMap()
+	body()
+	r.end()
+}
+
+// list writes key's non-empty sequence of n mappings: item writes the
+// members of the i-th.
+func (r *typedWriter) list(key string, n int, item func(i int)) {
+	if n == 0 {
+		return
+	}
+	r.key(key)
+	r.beginSeq()
+	for i := 0; i < n && r.read; i++ {
+		r.item()
+		r.beginMap()
+		item(i)
+		r.end()
+	}
+	r.end()
+}
+
+// meta writes an object's metadata (written even when empty).
+func (r *typedWriter) meta(tm *metav1.TypeMeta, m *metav1.ObjectMeta) {
 	if tm != nil && !r.check(zero(typeMetaRest, tm)) || !r.check(zero(objectMetaRest, m)) {
 		return
 	}
-	mark := r.mark()
-	r.strMap("annotations", m.Annotations)
-	r.strMap("labels", m.Labels)
-	r.str("name", m.Name)
-	r.str("namespace", m.Namespace)
-	r.end("metadata", mark, nodeObject)
+	r.object("metadata", func() {
+		r.strMap("annotations", m.Annotations)
+		r.strMap("labels", m.Labels)
+		r.str("name", m.Name)
+		r.str("namespace", m.Namespace)
+	})
 }
 
-func (r *typedReader) claimSpec(s *corev1.PersistentVolumeClaimSpec) {
+func (r *typedWriter) claimSpec(s *corev1.PersistentVolumeClaimSpec) {
 	if !r.check(zero(claimSpecRest, s) && zero(volumeResRest, &s.Resources)) {
 		return
 	}
-	mark := r.mark()
-	strs(r, "accessModes", s.AccessModes)
-	res := r.mark()
-	r.quantities("limits", s.Resources.Limits)
-	r.quantities("requests", s.Resources.Requests)
-	r.end("resources", res, nodeObject)
-	if s.StorageClassName != nil {
-		r.text("storageClassName", *s.StorageClassName)
-	}
-	r.end("spec", mark, nodeObject)
+	r.object("spec", func() {
+		strs(r, "accessModes", s.AccessModes)
+		r.object("resources", func() {
+			r.quantities("limits", s.Resources.Limits)
+			r.quantities("requests", s.Resources.Requests)
+		})
+		if s.StorageClassName != nil {
+			r.text("storageClassName", *s.StorageClassName)
+		}
+	})
 }
 
-func (r *typedReader) serviceSpec(s *corev1.ServiceSpec) {
+func (r *typedWriter) serviceSpec(s *corev1.ServiceSpec) {
 	if !r.check(zero(serviceSpecRest, s)) {
 		return
 	}
-	mark := r.mark()
-	if len(s.Ports) > 0 {
-		ports := r.mark()
-		for i := range s.Ports {
+	r.object("spec", func() {
+		r.list("ports", len(s.Ports), func(i int) {
 			p := &s.Ports[i]
 			if !r.check(zero(servicePortRest, p)) {
 				return
 			}
-			m := r.mark()
 			r.str("name", p.Name)
-			r.integer("port", int64(p.Port))
+			r.number("port", int64(p.Port))
 			r.str("protocol", string(p.Protocol))
 			r.intOrString("targetPort", p.TargetPort)
-			r.end("", m, nodeObject)
-		}
-		r.end("ports", ports, nodeArray)
-	}
-	r.strMap("selector", s.Selector)
-	r.str("type", string(s.Type))
-	r.end("spec", mark, nodeObject)
+		})
+		r.strMap("selector", s.Selector)
+		r.str("type", string(s.Type))
+	})
 }
 
-func (r *typedReader) deploymentSpec(s *appsv1.DeploymentSpec) {
+func (r *typedWriter) deploymentSpec(s *appsv1.DeploymentSpec) {
 	if !r.check(zero(deploymentSpecRest, s) && zero(strategyRest, &s.Strategy) && zero(templateRest, &s.Template)) {
 		return
 	}
-	mark := r.mark()
-	integerPtr(r, "replicas", s.Replicas)
-	if sel := s.Selector; sel != nil {
-		if !r.check(zero(selectorRest, sel)) {
-			return
+	r.object("spec", func() {
+		integerPtr(r, "replicas", s.Replicas)
+		if sel := s.Selector; sel != nil && r.check(zero(selectorRest, sel)) {
+			r.object("selector", func() { r.strMap("matchLabels", sel.MatchLabels) })
 		}
-		m := r.mark()
-		r.strMap("matchLabels", sel.MatchLabels)
-		r.end("selector", m, nodeObject)
-	}
-	m := r.mark()
-	r.str("type", string(s.Strategy.Type))
-	r.end("strategy", m, nodeObject)
-	m = r.mark()
-	r.meta(nil, &s.Template.ObjectMeta)
-	r.podSpec(&s.Template.Spec)
-	r.end("template", m, nodeObject)
-	r.end("spec", mark, nodeObject)
+		r.object("strategy", func() { r.str("type", string(s.Strategy.Type)) })
+		r.object("template", func() {
+			r.meta(nil, &s.Template.ObjectMeta)
+			r.podSpec(&s.Template.Spec)
+		})
+	})
 }
 
-func (r *typedReader) podSpec(s *corev1.PodSpec) {
+func (r *typedWriter) podSpec(s *corev1.PodSpec) {
 	if !r.check(zero(podSpecRest, s)) {
 		return
 	}
-	mark := r.mark()
-	r.boolean("automountServiceAccountToken", s.AutomountServiceAccountToken)
-	if s.Containers != nil { // no omitempty: an empty list is written
-		r.containers("containers", s.Containers)
-	}
-	r.boolean("enableServiceLinks", s.EnableServiceLinks)
-	if len(s.InitContainers) > 0 {
-		r.containers("initContainers", s.InitContainers)
-	}
-	if s.RuntimeClassName != nil {
-		r.text("runtimeClassName", *s.RuntimeClassName)
-	}
-	if sc := s.SecurityContext; sc != nil {
-		if !r.check(zero(podSecurityRest, sc)) {
-			return
+	r.object("spec", func() {
+		r.boolean("automountServiceAccountToken", s.AutomountServiceAccountToken)
+		if s.Containers != nil && len(s.Containers) == 0 {
+			// No omitempty: an empty list is written.
+			r.key("containers")
+			r.beginSeq()
+			r.end()
 		}
-		m := r.mark()
-		integerPtr(r, "fsGroup", sc.FSGroup)
-		integerPtr(r, "runAsGroup", sc.RunAsGroup)
-		r.boolean("runAsNonRoot", sc.RunAsNonRoot)
-		integerPtr(r, "runAsUser", sc.RunAsUser)
-		if p := sc.SeccompProfile; p != nil {
-			if !r.check(zero(seccompRest, p)) {
-				return
-			}
-			sm := r.mark()
-			r.text("type", string(p.Type))
-			r.end("seccompProfile", sm, nodeObject)
+		r.list("containers", len(s.Containers), func(i int) { r.container(&s.Containers[i]) })
+		r.boolean("enableServiceLinks", s.EnableServiceLinks)
+		r.list("initContainers", len(s.InitContainers), func(i int) { r.container(&s.InitContainers[i]) })
+		if s.RuntimeClassName != nil {
+			r.text("runtimeClassName", *s.RuntimeClassName)
 		}
-		r.end("securityContext", m, nodeObject)
-	}
-	r.str("serviceAccountName", s.ServiceAccountName)
-	integerPtr(r, "terminationGracePeriodSeconds", s.TerminationGracePeriodSeconds)
-	if len(s.Volumes) > 0 {
-		m := r.mark()
-		for i := range s.Volumes {
-			r.volume(&s.Volumes[i])
+		if sc := s.SecurityContext; sc != nil && r.check(zero(podSecurityRest, sc)) {
+			r.object("securityContext", func() {
+				integerPtr(r, "fsGroup", sc.FSGroup)
+				integerPtr(r, "runAsGroup", sc.RunAsGroup)
+				r.boolean("runAsNonRoot", sc.RunAsNonRoot)
+				integerPtr(r, "runAsUser", sc.RunAsUser)
+				if p := sc.SeccompProfile; p != nil && r.check(zero(seccompRest, p)) {
+					r.object("seccompProfile", func() { r.text("type", string(p.Type)) })
+				}
+			})
 		}
-		r.end("volumes", m, nodeArray)
-	}
-	r.end("spec", mark, nodeObject)
+		r.str("serviceAccountName", s.ServiceAccountName)
+		integerPtr(r, "terminationGracePeriodSeconds", s.TerminationGracePeriodSeconds)
+		r.list("volumes", len(s.Volumes), func(i int) { r.volume(&s.Volumes[i]) })
+	})
 }
 
-func (r *typedReader) containers(key string, list []corev1.Container) {
-	mark := r.mark()
-	for i := range list {
-		r.container(&list[i])
-	}
-	r.end(key, mark, nodeArray)
-}
-
-func (r *typedReader) container(c *corev1.Container) {
+// container writes the members of a container.
+func (r *typedWriter) container(c *corev1.Container) {
 	if !r.check(zero(containerRest, c) && zero(resourcesRest, &c.Resources)) {
 		return
 	}
-	mark := r.mark()
 	strs(r, "args", c.Args)
-	if len(c.Env) > 0 {
-		m := r.mark()
-		for i := range c.Env {
-			r.envVar(&c.Env[i])
-		}
-		r.end("env", m, nodeArray)
-	}
+	r.list("env", len(c.Env), func(i int) { r.envVar(&c.Env[i]) })
 	r.str("image", c.Image)
 	r.str("imagePullPolicy", string(c.ImagePullPolicy))
 	r.text("name", c.Name)
-	if len(c.Ports) > 0 {
-		m := r.mark()
-		for i := range c.Ports {
-			p := &c.Ports[i]
-			if !r.check(zero(containerPortRest, p)) {
-				return
-			}
-			pm := r.mark()
-			r.integer("containerPort", int64(p.ContainerPort))
-			r.str("name", p.Name)
-			r.str("protocol", string(p.Protocol))
-			r.end("", pm, nodeObject)
+	r.list("ports", len(c.Ports), func(i int) {
+		p := &c.Ports[i]
+		if !r.check(zero(containerPortRest, p)) {
+			return
 		}
-		r.end("ports", m, nodeArray)
-	}
+		r.number("containerPort", int64(p.ContainerPort))
+		r.str("name", p.Name)
+		r.str("protocol", string(p.Protocol))
+	})
 	if c.ReadinessProbe != nil {
 		r.probe("readinessProbe", c.ReadinessProbe)
 	}
-	m := r.mark()
-	r.quantities("limits", c.Resources.Limits)
-	r.quantities("requests", c.Resources.Requests)
-	r.end("resources", m, nodeObject)
+	r.object("resources", func() {
+		r.quantities("limits", c.Resources.Limits)
+		r.quantities("requests", c.Resources.Requests)
+	})
 	if sc := c.SecurityContext; sc != nil {
 		r.security(sc)
 	}
-	if len(c.VolumeMounts) > 0 {
-		m := r.mark()
-		for i := range c.VolumeMounts {
-			v := &c.VolumeMounts[i]
-			if !r.check(zero(mountRest, v)) {
-				return
-			}
-			vm := r.mark()
-			r.text("mountPath", v.MountPath)
-			r.text("name", v.Name)
-			r.flag("readOnly", v.ReadOnly)
-			r.str("subPath", v.SubPath)
-			r.end("", vm, nodeObject)
+	r.list("volumeMounts", len(c.VolumeMounts), func(i int) {
+		v := &c.VolumeMounts[i]
+		if !r.check(zero(mountRest, v)) {
+			return
 		}
-		r.end("volumeMounts", m, nodeArray)
-	}
-	r.end("", mark, nodeObject)
+		r.text("mountPath", v.MountPath)
+		r.text("name", v.Name)
+		r.flag("readOnly", v.ReadOnly)
+		r.str("subPath", v.SubPath)
+	})
 }
 
-func (r *typedReader) envVar(e *corev1.EnvVar) {
+// envVar writes the members of an environment variable.
+func (r *typedWriter) envVar(e *corev1.EnvVar) {
 	if !r.check(zero(envVarRest, e)) {
 		return
 	}
-	mark := r.mark()
 	r.text("name", e.Name)
 	r.str("value", e.Value)
-	if src := e.ValueFrom; src != nil {
-		if !r.check(zero(envSourceRest, src)) {
-			return
-		}
-		m := r.mark()
-		if ref := src.SecretKeyRef; ref != nil {
-			if !r.check(zero(secretKeyRest, ref) && zero(localRefRest, &ref.LocalObjectReference)) {
+	if src := e.ValueFrom; src != nil && r.check(zero(envSourceRest, src)) {
+		r.object("valueFrom", func() {
+			ref := src.SecretKeyRef
+			if ref == nil || !r.check(zero(secretKeyRest, ref) && zero(localRefRest, &ref.LocalObjectReference)) {
 				return
 			}
-			km := r.mark()
-			r.text("key", ref.Key)
-			r.str("name", ref.Name)
-			r.boolean("optional", ref.Optional)
-			r.end("secretKeyRef", km, nodeObject)
-		}
-		r.end("valueFrom", m, nodeObject)
+			r.object("secretKeyRef", func() {
+				r.text("key", ref.Key)
+				r.str("name", ref.Name)
+				r.boolean("optional", ref.Optional)
+			})
+		})
 	}
-	r.end("", mark, nodeObject)
 }
 
-func (r *typedReader) volume(v *corev1.Volume) {
+// volume writes the members of a volume.
+func (r *typedWriter) volume(v *corev1.Volume) {
 	src := &v.VolumeSource
 	if !r.check(zero(volumeRest, v) && zero(volumeSourceRest, src)) {
 		return
 	}
-	mark := r.mark()
-	if c := src.ConfigMap; c != nil {
-		if !r.check(zero(configSourceRest, c) && zero(localRefRest, &c.LocalObjectReference)) {
-			return
-		}
-		m := r.mark()
-		integerPtr(r, "defaultMode", c.DefaultMode)
-		r.items(c.Items)
-		r.str("name", c.Name)
-		r.boolean("optional", c.Optional)
-		r.end("configMap", m, nodeObject)
+	if c := src.ConfigMap; c != nil && r.check(zero(configSourceRest, c) && zero(localRefRest, &c.LocalObjectReference)) {
+		r.object("configMap", func() {
+			integerPtr(r, "defaultMode", c.DefaultMode)
+			r.items(c.Items)
+			r.str("name", c.Name)
+			r.boolean("optional", c.Optional)
+		})
 	}
-	if e := src.EmptyDir; e != nil {
-		if !r.check(zero(emptyDirRest, e)) {
-			return
-		}
-		m := r.mark()
-		r.str("medium", string(e.Medium))
-		r.end("emptyDir", m, nodeObject)
+	if e := src.EmptyDir; e != nil && r.check(zero(emptyDirRest, e)) {
+		r.object("emptyDir", func() { r.str("medium", string(e.Medium)) })
 	}
 	r.text("name", v.Name)
-	if c := src.PersistentVolumeClaim; c != nil {
-		if !r.check(zero(claimSourceRest, c)) {
-			return
-		}
-		m := r.mark()
-		r.text("claimName", c.ClaimName)
-		r.flag("readOnly", c.ReadOnly)
-		r.end("persistentVolumeClaim", m, nodeObject)
+	if c := src.PersistentVolumeClaim; c != nil && r.check(zero(claimSourceRest, c)) {
+		r.object("persistentVolumeClaim", func() {
+			r.text("claimName", c.ClaimName)
+			r.flag("readOnly", c.ReadOnly)
+		})
 	}
-	if s := src.Secret; s != nil {
-		if !r.check(zero(secretSourceRest, s)) {
-			return
-		}
-		m := r.mark()
-		integerPtr(r, "defaultMode", s.DefaultMode)
-		r.items(s.Items)
-		r.boolean("optional", s.Optional)
-		r.str("secretName", s.SecretName)
-		r.end("secret", m, nodeObject)
+	if s := src.Secret; s != nil && r.check(zero(secretSourceRest, s)) {
+		r.object("secret", func() {
+			integerPtr(r, "defaultMode", s.DefaultMode)
+			r.items(s.Items)
+			r.boolean("optional", s.Optional)
+			r.str("secretName", s.SecretName)
+		})
 	}
-	r.end("", mark, nodeObject)
 }
 
-// items reads a volume's omitempty key-to-path list.
-func (r *typedReader) items(items []corev1.KeyToPath) {
-	if len(items) == 0 {
-		return
-	}
-	mark := r.mark()
-	for i := range items {
+// items writes a volume's omitempty key-to-path list.
+func (r *typedWriter) items(items []corev1.KeyToPath) {
+	r.list("items", len(items), func(i int) {
 		it := &items[i]
 		if !r.check(zero(keyToPathRest, it)) {
 			return
 		}
-		m := r.mark()
 		r.text("key", it.Key)
 		integerPtr(r, "mode", it.Mode)
 		r.text("path", it.Path)
-		r.end("", m, nodeObject)
-	}
-	r.end("items", mark, nodeArray)
+	})
 }
 
-func (r *typedReader) probe(key string, p *corev1.Probe) {
+func (r *typedWriter) probe(key string, p *corev1.Probe) {
 	if !r.check(zero(probeRest, p) && zero(probeHandlerRest, &p.ProbeHandler)) {
 		return
 	}
-	mark := r.mark()
-	r.count("failureThreshold", p.FailureThreshold)
-	if h := p.HTTPGet; h != nil {
-		if !r.check(zero(httpGetRest, h)) {
-			return
+	r.object(key, func() {
+		r.count("failureThreshold", p.FailureThreshold)
+		if h := p.HTTPGet; h != nil && r.check(zero(httpGetRest, h)) {
+			r.object("httpGet", func() {
+				r.str("host", h.Host)
+				r.str("path", h.Path)
+				r.intOrString("port", h.Port)
+				r.str("scheme", string(h.Scheme))
+			})
 		}
-		m := r.mark()
-		r.str("host", h.Host)
-		r.str("path", h.Path)
-		r.intOrString("port", h.Port)
-		r.str("scheme", string(h.Scheme))
-		r.end("httpGet", m, nodeObject)
-	}
-	r.count("initialDelaySeconds", p.InitialDelaySeconds)
-	r.count("periodSeconds", p.PeriodSeconds)
-	r.count("successThreshold", p.SuccessThreshold)
-	if s := p.TCPSocket; s != nil {
-		if !r.check(zero(tcpSocketRest, s)) {
-			return
+		r.count("initialDelaySeconds", p.InitialDelaySeconds)
+		r.count("periodSeconds", p.PeriodSeconds)
+		r.count("successThreshold", p.SuccessThreshold)
+		if s := p.TCPSocket; s != nil && r.check(zero(tcpSocketRest, s)) {
+			r.object("tcpSocket", func() {
+				r.str("host", s.Host)
+				r.intOrString("port", s.Port)
+			})
 		}
-		m := r.mark()
-		r.str("host", s.Host)
-		r.intOrString("port", s.Port)
-		r.end("tcpSocket", m, nodeObject)
-	}
-	r.count("timeoutSeconds", p.TimeoutSeconds)
-	r.end(key, mark, nodeObject)
+		r.count("timeoutSeconds", p.TimeoutSeconds)
+	})
 }
 
-func (r *typedReader) security(sc *corev1.SecurityContext) {
+func (r *typedWriter) security(sc *corev1.SecurityContext) {
 	if !r.check(zero(securityRest, sc)) {
 		return
 	}
-	mark := r.mark()
-	r.boolean("allowPrivilegeEscalation", sc.AllowPrivilegeEscalation)
-	if c := sc.Capabilities; c != nil {
-		if !r.check(zero(capabilitiesRest, c)) {
-			return
+	r.object("securityContext", func() {
+		r.boolean("allowPrivilegeEscalation", sc.AllowPrivilegeEscalation)
+		if c := sc.Capabilities; c != nil && r.check(zero(capabilitiesRest, c)) {
+			r.object("capabilities", func() {
+				strs(r, "add", c.Add)
+				strs(r, "drop", c.Drop)
+			})
 		}
-		m := r.mark()
-		strs(r, "add", c.Add)
-		strs(r, "drop", c.Drop)
-		r.end("capabilities", m, nodeObject)
-	}
-	r.boolean("privileged", sc.Privileged)
-	r.boolean("readOnlyRootFilesystem", sc.ReadOnlyRootFilesystem)
-	integerPtr(r, "runAsGroup", sc.RunAsGroup)
-	r.boolean("runAsNonRoot", sc.RunAsNonRoot)
-	integerPtr(r, "runAsUser", sc.RunAsUser)
-	r.end("securityContext", mark, nodeObject)
+		r.boolean("privileged", sc.Privileged)
+		r.boolean("readOnlyRootFilesystem", sc.ReadOnlyRootFilesystem)
+		integerPtr(r, "runAsGroup", sc.RunAsGroup)
+		r.boolean("runAsNonRoot", sc.RunAsNonRoot)
+		integerPtr(r, "runAsUser", sc.RunAsUser)
+	})
 }

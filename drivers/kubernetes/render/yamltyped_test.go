@@ -94,17 +94,11 @@ func one(obj Object) Objects {
 	panic(fmt.Sprintf("no kind for %T", obj))
 }
 
-// typedYAML is obj's YAML from the typed reader's tree; read is false
-// where the reader does not read obj, written where the writer does not
-// cover the tree.
+// typedYAML is obj's YAML from the typed writer; read is false where it
+// does not read obj, written where it does not cover a value.
 func typedYAML(obj Object) (y []byte, read, written bool) {
 	var tree yamlTree
-	root, ok := tree.readTyped(obj)
-	if !ok {
-		return nil, false, false
-	}
-	y, ok = appendYAML(nil, &tree, root)
-	return y, true, ok
+	return tree.appendTyped(nil, obj)
 }
 
 // jsonTreeYAML is obj's YAML from the tree read from its JSON text, the
@@ -119,7 +113,7 @@ func jsonTreeYAML(obj Object) ([]byte, bool) {
 }
 
 // checkTyped checks obj's typed YAML against sigs.k8s.io/yaml's and the
-// JSON tree's, and reports whether the typed reader read it.
+// JSON tree's, and reports whether the typed writer read it.
 func checkTyped(t fataler, obj Object) bool {
 	t.Helper()
 	got, read, written := typedYAML(obj)
@@ -205,7 +199,7 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
-// TestTypedReaderReadsRendered: the typed reader reads every object of
+// TestTypedReaderReadsRendered: the typed writer reads every object of
 // every drawn render (a field Render starts to set that the reader does
 // not read fails here), and its YAML is byte for byte the JSON tree's and
 // sigs.k8s.io/yaml's.
@@ -214,7 +208,7 @@ func TestTypedReaderReadsRendered(t *testing.T) {
 		objs := drawRendered(t)
 		for _, obj := range objs.List() {
 			if !checkTyped(t, obj) {
-				t.Fatalf("%T %s: not read by the typed reader", obj, obj.GetName())
+				t.Fatalf("%T %s: not read by the typed writer", obj, obj.GetName())
 			}
 		}
 		checkStream(t, objs)
@@ -266,7 +260,7 @@ func scramble(t *rapid.T, v reflect.Value) {
 
 // TestTypedReaderScrambled: rendered objects with drawn text in every
 // string Render sets (names, labels, annotations, environment, arguments,
-// paths, the ConfigMap's document) are written by the typed reader as
+// paths, the ConfigMap's document) are written by the typed writer as
 // sigs.k8s.io/yaml and the JSON tree write them.
 func TestTypedReaderScrambled(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -365,7 +359,7 @@ func setValues(v reflect.Value, depth int, fn func(path string), path string) {
 	}
 }
 
-// TestTypedReaderFields: every field of every type the typed reader
+// TestTypedReaderFields: every field of every type the typed writer
 // reads, set in a rendered object in turn (to a depth of eleven below the
 // object), is either written as sigs.k8s.io/yaml writes it or leaves the
 // object to the JSON path: the reader never drops a field.
