@@ -216,12 +216,16 @@
 // detour through a YAML parser and reflection; an object holding a value
 // that writer does not cover (a line break, a control or astral
 // character, a byte order mark, text that would need an escaped or folded
-// double-quoted scalar) is written by JSONToYAML itself. The apply body
-// is read from the object's encoding/json text into one flat array of
-// nodes, never decoded into maps, and a ConfigMap's document is taken
-// as it is (issue 29). Differential property tests hold the writer to
-// JSONToYAML's bytes, on drawn JSON values and on drawn objects of every
-// rendered kind.
+// double-quoted scalar) is written by JSONToYAML itself. The writer
+// works straight from the typed object's fields where it reads every
+// field the object sets (the fields Render sets: a field it does not
+// read must be zero, else the object goes the next way), else from the
+// object's encoding/json text read into one flat array of nodes, never
+// decoded into maps; a ConfigMap's document is taken as it is (issue
+// 29). Differential property tests hold the writer to JSONToYAML's bytes,
+// on drawn JSON values and on drawn objects of every rendered kind, and
+// the typed writer to the JSON text's tree, on drawn renders, on renders
+// with drawn text in every string and with every field set in turn.
 //
 // # Decisions where the specification is silent
 //

@@ -93,15 +93,29 @@ func validStrings(m map[string]string) bool {
 
 // appendObjectYAML appends obj's YAML document to dst: its apply body as
 // sigs.k8s.io/yaml.JSONToYAML writes it, by the writer of yamlemit.go
-// when it covers every value, else by JSONToYAML itself. t is reused
-// from one object to the next.
+// when it covers every value, else by JSONToYAML itself: straight from
+// obj's fields ([yamlTree.appendTyped]) when the typed writer reads all
+// of them, else from the tree of obj's JSON text. t is reused from one
+// object to the next.
 func (t *yamlTree) appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
+	if y, read, written := t.appendTyped(dst, obj); read {
+		if written {
+			return y, nil
+		}
+		// A value the writer does not cover, whichever tree holds it.
+		return appendSigsYAML(dst, obj)
+	}
 	t.nodes, t.open = t.nodes[:0], t.open[:0]
 	if root, ok := t.readObject(obj); ok {
 		if y, ok := appendYAML(dst, t, root); ok {
 			return y, nil
 		}
 	}
+	return appendSigsYAML(dst, obj)
+}
+
+// appendSigsYAML appends obj's YAML document as JSONToYAML writes it.
+func appendSigsYAML(dst []byte, obj Object) ([]byte, error) {
 	v, err := applyValue(obj)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -29,10 +30,12 @@ import (
 // TestYAMLWriterMatchesJSONToYAML checks both against each other on
 // arbitrary objects, TestYAMLMatchesSigsYAML on arbitrary typed objects.
 //
-// The apply body is read from the object's encoding/json text into a
-// [yamlTree]: one array of nodes, each container's members contiguous
-// and already in go-yaml's key order, the strings pointing into the JSON
-// text where they hold no escape. It replaces a decode into
+// The typed writer (yamltyped.go) writes a rendered object from its
+// fields through the streaming methods ([yamlWriter.key], …). Where it
+// does not read the object, the apply body is read from the object's
+// encoding/json text into a [yamlTree]: one array of nodes, each
+// container's members contiguous and already in go-yaml's key order, the
+// strings pointing into the JSON text where they hold no escape. It replaces a decode into
 // map[string]any (an allocation per value and per member, and a key
 // slice per mapping to sort) with two growing arrays (issue 29).
 
@@ -76,6 +79,9 @@ type yamlTree struct {
 	// writes it: one buffer from one object to the next.
 	json bytes.Buffer
 	enc  *json.Encoder
+	// levels is the typed writer's stack ([yamlWriter.levels]), kept
+	// from one object to the next.
+	levels []level
 }
 
 // marshal is json.Marshal(v) into t's buffer, valid until the next call.
@@ -290,6 +296,93 @@ type yamlWriter struct {
 	out    []byte
 	column int // in characters, as go-yaml counts
 	ok     bool
+	// levels are the mappings and sequences the streaming methods
+	// (key, beginMap, …) are in, the document's mapping first.
+	levels []level
+}
+
+// level is a mapping or a sequence being written by the streaming
+// methods, which write what [yamlWriter.mapping] and [yamlWriter.value]
+// write for a tree, member by member.
+type level struct {
+	indent int // a mapping's keys' column, a sequence's dashes'
+	n      int // members written
+	// inline: a mapping that is a sequence's item, its first key after
+	// the "-".
+	inline, seq bool
+}
+
+// key writes the key of the next member of the innermost mapping.
+func (w *yamlWriter) key(k string) {
+	l := &w.levels[len(w.levels)-1]
+	if l.n == 0 && l.inline {
+		w.raw(" ")
+	} else {
+		if len(w.out) > 0 && w.out[len(w.out)-1] != '\n' {
+			w.newline()
+		}
+		w.indent(l.indent)
+	}
+	l.n++
+	if len(k) > 128 { // a complex key
+		w.ok = false
+		return
+	}
+	w.scalar(k, l.indent, true)
+	w.raw(":")
+}
+
+// stringValue writes a string after a key or a "-".
+func (w *yamlWriter) stringValue(s string) {
+	w.raw(" ")
+	w.scalar(s, w.levels[len(w.levels)-1].indent+2, false)
+}
+
+func (w *yamlWriter) boolValue(b bool) {
+	if b {
+		w.raw(" true")
+	} else {
+		w.raw(" false")
+	}
+}
+
+// beginMap begins a mapping after a key or a "-"; [yamlWriter.end] ends
+// it.
+func (w *yamlWriter) beginMap() {
+	p := w.levels[len(w.levels)-1]
+	w.levels = append(w.levels, level{indent: p.indent + 2, inline: p.seq})
+}
+
+// beginSeq begins a sequence after a key (not indented: go-yaml's
+// indentless sequence); [yamlWriter.end] ends it.
+func (w *yamlWriter) beginSeq() {
+	p := w.levels[len(w.levels)-1]
+	if p.seq { // a sequence in a sequence, which no typed object holds
+		w.ok = false
+	}
+	w.levels = append(w.levels, level{indent: p.indent, seq: true})
+}
+
+// item writes the "-" of the innermost sequence's next item.
+func (w *yamlWriter) item() {
+	l := &w.levels[len(w.levels)-1]
+	w.newline()
+	w.indent(l.indent)
+	w.raw("-")
+	l.n++
+}
+
+// end ends the innermost mapping or sequence: an empty one is {} or [].
+func (w *yamlWriter) end() {
+	l := w.levels[len(w.levels)-1]
+	w.levels = w.levels[:len(w.levels)-1]
+	if l.n == 0 {
+		if l.seq {
+			w.raw(" []")
+		} else {
+			w.raw(" {}")
+		}
+	}
 }
 
 // appendYAML appends the YAML document of the object root of t and
@@ -398,12 +491,22 @@ func (w *yamlWriter) value(v yamlNode, indent int, inMap bool) {
 			w.ok = false
 			return
 		}
-		n := len(w.out)
-		w.out = strconv.AppendInt(append(w.out, ' '), int64(x), 10)
-		w.column += len(w.out) - n
+		w.integer(int64(x))
 	default:
 		w.ok = false
 	}
+}
+
+// integer writes x, which the apply body holds as a float64: exactly
+// when it is below 2^53 in magnitude.
+func (w *yamlWriter) integer(x int64) {
+	if x >= 1<<53 || x <= -1<<53 {
+		w.ok = false
+		return
+	}
+	n := len(w.out)
+	w.out = strconv.AppendInt(append(w.out, ' '), x, 10)
+	w.column += len(w.out) - n
 }
 
 // scalar writes the string s in the style go-yaml chooses: plain when
@@ -468,6 +571,9 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 			}
 			// A run of other ASCII characters goes in one append.
 			j := i + 1
+			for j+8 <= len(s) && !foldStops(word(s, j)) {
+				j += 8
+			}
 			for j < len(s) && !foldStop[s[j]] {
 				j++
 			}
@@ -521,7 +627,9 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 		r, n := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(s[i:])
-			if !coveredRune(r) {
+			if !coveredRune(r) || n == 1 {
+				// n == 1: not UTF-8, which a typed object's string may
+				// be and the JSON text's never is.
 				return a, false
 			}
 			verbatim = false
@@ -564,6 +672,10 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 // printable ASCII and [coveredRune]s.
 func covered(s string) bool {
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && printable(word(s, i)) {
+			i += 8
+			continue
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c < 0x20 || c == 0x7f {
 				return false
@@ -572,7 +684,7 @@ func covered(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !coveredRune(r) {
+		if !coveredRune(r) || n == 1 {
 			return false
 		}
 		i += n
@@ -612,6 +724,33 @@ var wordByte = func() (t [256]bool) {
 	return t
 }()
 
+// The long scalars (a ConfigMap's document) are scanned eight bytes at
+// a time: a word of eight bytes of s, each test of it exact for whether
+// any of its bytes is one the byte-wise loop stops at.
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// word is s[i:i+8] as a little-endian integer.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:i+8]), 8))
+}
+
+// swarZero reports whether a byte of w is zero.
+func swarZero(w uint64) bool { return (w-swarOnes)&^w&swarHigh != 0 }
+
+// printable reports whether every byte of w is printable ASCII (0x20 to
+// 0x7e): none below 0x20, none above 0x7e.
+func printable(w uint64) bool {
+	return ((w-swarOnes*0x20)&^w|(w+swarOnes|w))&swarHigh == 0
+}
+
+// foldStops reports whether a byte of w is one [foldStop] marks.
+func foldStops(w uint64) bool {
+	return w&swarHigh != 0 || swarZero(w^swarOnes*' ') || swarZero(w^swarOnes*'\'')
+}
+
 // foldStop marks where [yamlWriter.folded]'s runs of ASCII stop: a
 // space, a single quote, a byte of a non-ASCII character.
 var foldStop = func() (t [256]bool) {
@@ -631,8 +770,47 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
-// yamlFloat is go-yaml's float syntax.
-var yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+// floatSyntax reports whether s has go-yaml's float syntax,
+// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$, without a
+// regular expression: a digest or a hash label starting with a digit
+// asks it (TestFloatSyntax holds it to the expression).
+func floatSyntax(s string) bool {
+	i := 0
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
 
 // yamlBase60 is YAML 1.1's base-60 float syntax, which go-yaml quotes.
 var yamlBase60 = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
@@ -674,7 +852,7 @@ func yamlResolvesToString(s string) bool {
 				return false
 			}
 		}
-		if yamlFloat.MatchString(plain) {
+		if floatSyntax(plain) {
 			if _, err := strconv.ParseFloat(plain, 64); err == nil {
 				return false
 			}

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,6 +268,41 @@ func TestYAMLKeyCompare(t *testing.T) {
 		}
 		if got := yamlKeyCompare(a, b); got != want {
 			t.Fatalf("yamlKeyCompare(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+// TestSWAR: the eight-byte tests say of every word what the byte-wise
+// loops find in its bytes.
+func TestSWAR(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte{0, 1, 0x1f, ' ', '!', '\'', '"', '0', 'a', '~', 0x7f, 0x80, 0xc3, 0xff}), 8, 8).Draw(t, "bytes")
+		if rapid.Bool().Draw(t, "any") {
+			b = rapid.SliceOfN(rapid.Byte(), 8, 8).Draw(t, "arbitrary")
+		}
+		w := word(string(b), 0)
+		wantPrintable, wantStop := true, false
+		for _, c := range b {
+			wantPrintable = wantPrintable && c >= 0x20 && c <= 0x7e
+			wantStop = wantStop || foldStop[c]
+		}
+		if printable(w) != wantPrintable || foldStops(w) != wantStop {
+			t.Fatalf("%q: printable %v, foldStops %v", b, printable(w), foldStops(w))
+		}
+	})
+}
+
+// TestFloatSyntax: floatSyntax is go-yaml's float expression.
+func TestFloatSyntax(t *testing.T) {
+	yamlFloat := regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		for n := rapid.IntRange(0, 8).Draw(t, "n"); n > 0; n-- {
+			b.WriteString(rapid.SampledFrom([]string{"+", "-", ".", "0", "7", "9", "e", "E", "_", "x", " ", "é", "12"}).Draw(t, "p"))
+		}
+		s := b.String()
+		if got, want := floatSyntax(s), yamlFloat.MatchString(s); got != want {
+			t.Fatalf("floatSyntax(%q) = %v, the expression %v", s, got, want)
 		}
 	})
 }
