@@ -116,7 +116,8 @@ func alnum(c byte) bool {
 // CollectorMetadata returns the protected labels and annotations of the
 // container described by id (LOG-6). Every fact is required: an empty one,
 // or an unknown Harness, mode or container, is a 400 INVALID_REQUEST
-// naming the fact.
+// naming the fact. Both maps are new on every call and the caller's to
+// keep or edit (the Kubernetes renderer adds its own keys to them).
 func CollectorMetadata(id Identity) (Metadata, error) {
 	service, err := serviceName(id)
 	if err != nil {

@@ -43,6 +43,12 @@ func TestCollectorMetadata(t *testing.T) {
 			if d := cmp.Diff(Metadata{Labels: want, Annotations: want}, got); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
+			// The maps are the caller's: editing them changes no other call's.
+			got.Labels["x"], got.Annotations["x"] = "edited", "edited"
+			again, _ := CollectorMetadata(id)
+			if d := cmp.Diff(Metadata{Labels: want, Annotations: want}, again); d != "" {
+				t.Errorf("a caller's edit reached the next call (-want +got):\n%s", d)
+			}
 		})
 	}
 }
