@@ -1008,9 +1008,15 @@ func (b planner) gateway() (ProcessPlan, error) {
 			plugins = slices.Clone(plugins)
 		}
 	}
-	doc, owned, err := b.applyOwned(doc, edits)
-	if err != nil {
-		return ProcessPlan{}, err
+	var native File
+	if data, ok := b.withSection(doc, w.section, edits); ok {
+		native = File{Role: FileNativeDocument, Name: NativeDocumentName, PathEnv: EnvConfigPath, Data: data}
+	} else {
+		doc, owned, err := b.applyOwned(doc, edits)
+		if err != nil {
+			return ProcessPlan{}, err
+		}
+		native = b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)
 	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
@@ -1036,7 +1042,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
-		Files:     []File{b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)},
+		Files:     []File{native},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
 		Version:   b.openClawRelease(), StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
@@ -1203,6 +1209,90 @@ func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Do
 	return out, !overlap(out.String(), doc.String()), nil
 }
 
+// withSection is the native document of an OpenClaw gateway whose
+// edits create whole root members: the gateway section (doc has none)
+// and, when doc has no plugins member, the trust of each plugin the
+// Compute provides. It is the bytes Apply writes (doc's root members as
+// they are, then the created ones in the edits' order, each a comma
+// after the last; TestGatewayDocumentIsSet holds it to occkit's Set),
+// without what Apply does for edits in general (a tree of the edits, a
+// check of each value, a walk of the root members), into a buffer Go
+// does not zero first. The bytes are the plan's own, like
+// [planner.applyOwned]'s. ok is false for any other edits, or when b
+// only checks.
+func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.Edit) (_ []byte, ok bool) {
+	if b.check || section || b.in.Harness == occkit.HarnessCodex || len(edits) == 0 {
+		return nil, false
+	}
+	src, enable := doc.String(), edits[1:]
+	if len(src) < 2 || src[0] != '{' || src[len(src)-1] != '}' || !edits[0].Path.Equal(gatewayPath) {
+		return nil, false
+	}
+	const gatewayKey, pluginsKey, enabled = `"gateway":`, `"plugins":{"entries":{`, `":{"enabled":true}`
+	n := len(src) + 1 + len(gatewayKey) + len(edits[0].Raw)
+	if len(enable) > 0 {
+		if doc.Get(pluginsPath).Exists() {
+			return nil, false
+		}
+		n += 1 + len(pluginsKey) + 2
+		for i, e := range enable {
+			id, _, _ := e.Path.Elem(e.Path.Len() - 2)
+			if e.Path.Len() != 4 || !e.Path.Parent().Parent().Equal(pluginEntriesPath) || string(e.Raw) != "true" || !plainPluginID(id) {
+				return nil, false
+			}
+			for _, f := range enable[:i] {
+				if f.Path.Equal(e.Path) {
+					return nil, false
+				}
+			}
+			n += 2 + len(id) + len(enabled)
+		}
+	}
+	var out strings.Builder
+	out.Grow(n)
+	out.WriteString(src[:len(src)-1])
+	if len(src) > 2 {
+		out.WriteByte(',')
+	}
+	out.WriteString(gatewayKey)
+	out.Write(edits[0].Raw)
+	if len(enable) > 0 {
+		out.WriteByte(',')
+		out.WriteString(pluginsKey)
+		for i, e := range enable {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			id, _, _ := e.Path.Elem(e.Path.Len() - 2)
+			out.WriteByte('"')
+			out.WriteString(id)
+			out.WriteString(enabled)
+		}
+		out.WriteString("}}")
+	}
+	out.WriteByte('}')
+	s := out.String()
+	return unsafe.Slice(unsafe.StringData(s), len(s)), true
+}
+
+// plainPluginID reports whether id is written as an object key between
+// quotes as it is, and read back as the same key: a-z, 0-9, '-', '_' and
+// '.', not all digits, not starting with '-'.
+func plainPluginID(id string) bool {
+	digits := true
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'z', c == '_', c == '.', c == '-' && i > 0:
+			digits = false
+		default:
+			return false
+		}
+	}
+	return id != "" && !digits
+}
+
 // overlap reports whether a and b share any byte of memory.
 func overlap(a, b string) bool {
 	if len(a) == 0 || len(b) == 0 {
@@ -1326,7 +1416,7 @@ func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool
 	return edits, nil
 }
 
-var pluginEntriesPath = occkit.NewPath("plugins", "entries")
+var pluginEntriesPath = pluginsPath.Key("entries")
 
 // appServerAuth reports whether the dedicated Codex app-server listens
 // beyond loopback, so that it and its gateway share the Agent's
