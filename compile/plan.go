@@ -9,9 +9,12 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -1210,26 +1213,40 @@ func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Do
 }
 
 // withSection is the native document of an OpenClaw gateway whose
-// edits create whole root members: the gateway section (doc has none)
-// and, when doc has no plugins member, the trust of each plugin the
-// Compute provides. It is the bytes Apply writes (doc's root members as
-// they are, then the created ones in the edits' order, each a comma
-// after the last; TestGatewayDocumentIsSet holds it to occkit's Set),
-// without what Apply does for edits in general (a tree of the edits, a
-// check of each value, a walk of the root members), into a buffer Go
-// does not zero first. The bytes are the plan's own, like
+// edits are the gateway section's and, when doc has no plugins member,
+// the trust of each plugin the Compute provides: the bytes Apply writes
+// (TestGatewayDocumentIsSet holds them to occkit's Set), without what
+// Apply does for edits in general (a tree of the edits, a check of each
+// value, a walk of the root members), into a buffer Go does not zero
+// first. Apply writes doc's root members as they are; a gateway section
+// doc has keeps its members in place, with mode, bind and auth set where
+// they are and added after the others when absent ([sectionHits]); a
+// section or a plugins member doc lacks comes after the root's members,
+// in the edits' order. The bytes are the plan's own, like
 // [planner.applyOwned]'s. ok is false for any other edits, or when b
 // only checks.
 func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.Edit) (_ []byte, ok bool) {
-	if b.check || section || b.in.Harness == occkit.HarnessCodex || len(edits) == 0 {
+	if b.check || b.in.Harness == occkit.HarnessCodex {
 		return nil, false
 	}
-	src, enable := doc.String(), edits[1:]
-	if len(src) < 2 || src[0] != '{' || src[len(src)-1] != '}' || !edits[0].Path.Equal(gatewayPath) {
+	src, set := doc.String(), 1
+	if section {
+		set = 3
+	}
+	if len(edits) < set || len(src) < 2 || src[0] != '{' || src[len(src)-1] != '}' {
 		return nil, false
+	}
+	sets, enable := edits[:set], edits[set:]
+	for _, e := range sets {
+		if section && (e.Path.Len() != 2 || !e.Path.Parent().Equal(gatewayPath)) || !section && !e.Path.Equal(gatewayPath) {
+			return nil, false
+		}
 	}
 	const gatewayKey, pluginsKey, enabled = `"gateway":`, `"plugins":{"entries":{`, `":{"enabled":true}`
-	n := len(src) + 1 + len(gatewayKey) + len(edits[0].Raw)
+	n := len(src) + 1 + len(gatewayKey)
+	for _, e := range sets {
+		n += len(e.Raw) + 10 // ,"mode":
+	}
 	if len(enable) > 0 {
 		if doc.Get(pluginsPath).Exists() {
 			return nil, false
@@ -1248,14 +1265,29 @@ func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.E
 			n += 2 + len(id) + len(enabled)
 		}
 	}
+	var (
+		sec  gjson.Result
+		hits [3]sectionHit
+	)
+	if section {
+		if sec = docjson.Get(doc, gatewayPath); !sec.IsObject() || !sectionHits(sec.Raw, sets, &hits) {
+			return nil, false
+		}
+	}
 	var out strings.Builder
 	out.Grow(n)
-	out.WriteString(src[:len(src)-1])
-	if len(src) > 2 {
-		out.WriteByte(',')
+	if section {
+		out.WriteString(src[:sec.Index])
+		writeSection(&out, sec.Raw, sets, &hits)
+		out.WriteString(src[sec.Index+len(sec.Raw) : len(src)-1])
+	} else {
+		out.WriteString(src[:len(src)-1])
+		if len(src) > 2 {
+			out.WriteByte(',')
+		}
+		out.WriteString(gatewayKey)
+		out.Write(sets[0].Raw)
 	}
-	out.WriteString(gatewayKey)
-	out.Write(edits[0].Raw)
 	if len(enable) > 0 {
 		out.WriteByte(',')
 		out.WriteString(pluginsKey)
@@ -1273,6 +1305,95 @@ func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.E
 	out.WriteByte('}')
 	s := out.String()
 	return unsafe.Slice(unsafe.StringData(s), len(s)), true
+}
+
+// sectionHit is where the member an edit of the gateway section names
+// is in the section: its key from start, its value from value to end;
+// end is 0 when the section has no such member.
+type sectionHit struct{ start, value, end int }
+
+// sectionHits finds in the compact gateway section sec the member each
+// edit of sets names (the section's own keys). ok is false when a key is
+// escaped or named twice: Apply is then left to read it.
+func sectionHits(sec string, sets []occkit.Edit, hits *[3]sectionHit) bool {
+	if len(sets) != len(hits) {
+		return false
+	}
+	ok := true
+	end := jsonwalk.Members(sec, 0, func(key string, escaped bool, at int) int {
+		if escaped {
+			ok = false
+			return -1
+		}
+		end := jsonwalk.Skip(sec, at)
+		for i, e := range sets {
+			if name, _, _ := e.Path.Elem(1); key[1:len(key)-1] == name {
+				if hits[i].end != 0 || at < len(key)+1 || sec[at-1] != ':' {
+					ok = false
+					return -1
+				}
+				hits[i] = sectionHit{start: at - len(key) - 1, value: at, end: end}
+			}
+		}
+		return end
+	})
+	return ok && end == len(sec)
+}
+
+// writeSection writes the gateway section sec with sets made as Apply
+// makes them: '{', the runs of members no edit names and each named
+// member (its key as written, the edit's value) in the section's order,
+// one comma apart, then the absent members in the edits' order, '}'.
+func writeSection(out *strings.Builder, sec string, sets []occkit.Edit, hits *[3]sectionHit) {
+	out.WriteByte('{')
+	first := true
+	member := func(s ...string) {
+		if !first {
+			out.WriteByte(',')
+		}
+		first = false
+		for _, s := range s {
+			out.WriteString(s)
+		}
+	}
+	// run writes the members of sec[from:to] that no edit names.
+	run := func(from, to int) {
+		if from < to && sec[from] == ',' {
+			from++
+		}
+		if from < to && sec[to-1] == ',' {
+			to--
+		}
+		if from < to {
+			member(sec[from:to])
+		}
+	}
+	at := 1
+	for {
+		next := -1
+		for i, h := range hits {
+			if h.end != 0 && h.start >= at && (next < 0 || h.start < hits[next].start) {
+				next = i
+			}
+		}
+		if next < 0 {
+			break
+		}
+		h := hits[next]
+		run(at, h.start)
+		member(sec[h.start:h.value])
+		out.Write(sets[next].Raw)
+		at = h.end
+	}
+	run(at, len(sec)-1)
+	for i, h := range hits {
+		if h.end == 0 {
+			name, _, _ := sets[i].Path.Elem(1)
+			member(`"`, name, `":`)
+			out.Write(sets[i].Raw)
+		}
+	}
+	out.WriteByte('}')
 }
 
 // plainPluginID reports whether id is written as an object key between
