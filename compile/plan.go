@@ -9,9 +9,12 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/envpolicy"
 	"github.com/occkit/occkit/internal/docjson"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/logging"
 )
 
@@ -1008,9 +1011,15 @@ func (b planner) gateway() (ProcessPlan, error) {
 			plugins = slices.Clone(plugins)
 		}
 	}
-	doc, owned, err := b.applyOwned(doc, edits)
-	if err != nil {
-		return ProcessPlan{}, err
+	var native File
+	if data, ok := b.withSection(doc, w.section, edits); ok {
+		native = File{Role: FileNativeDocument, Name: NativeDocumentName, PathEnv: EnvConfigPath, Data: data}
+	} else {
+		doc, owned, err := b.applyOwned(doc, edits)
+		if err != nil {
+			return ProcessPlan{}, err
+		}
+		native = b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)
 	}
 	lr, err := b.logging(occkit.ProcessGateway)
 	if err != nil {
@@ -1036,7 +1045,7 @@ func (b planner) gateway() (ProcessPlan, error) {
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
 		Unset:     append([]string(nil), lr.Unset...),
-		Files:     []File{b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)},
+		Files:     []File{native},
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
 		Version:   b.openClawRelease(), StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
@@ -1203,6 +1212,208 @@ func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Do
 	return out, !overlap(out.String(), doc.String()), nil
 }
 
+// withSection is the native document of an OpenClaw gateway whose
+// edits are the gateway section's and, when doc has no plugins member,
+// the trust of each plugin the Compute provides: the bytes Apply writes
+// (TestGatewayDocumentIsSet holds them to occkit's Set), without what
+// Apply does for edits in general (a tree of the edits, a check of each
+// value, a walk of the root members), into a buffer Go does not zero
+// first. Apply writes doc's root members as they are; a gateway section
+// doc has keeps its members in place, with mode, bind and auth set where
+// they are and added after the others when absent ([sectionHits]); a
+// section or a plugins member doc lacks comes after the root's members,
+// in the edits' order. The bytes are the plan's own, like
+// [planner.applyOwned]'s. ok is false for any other edits, or when b
+// only checks.
+func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.Edit) (_ []byte, ok bool) {
+	if b.check || b.in.Harness == occkit.HarnessCodex {
+		return nil, false
+	}
+	src, set := doc.String(), 1
+	if section {
+		set = 3
+	}
+	if len(edits) < set || len(src) < 2 || src[0] != '{' || src[len(src)-1] != '}' {
+		return nil, false
+	}
+	sets, enable := edits[:set], edits[set:]
+	for _, e := range sets {
+		if section && (e.Path.Len() != 2 || !e.Path.Parent().Equal(gatewayPath)) || !section && !e.Path.Equal(gatewayPath) {
+			return nil, false
+		}
+	}
+	const gatewayKey, pluginsKey, enabled = `"gateway":`, `"plugins":{"entries":{`, `":{"enabled":true}`
+	n := len(src) + 1 + len(gatewayKey)
+	for _, e := range sets {
+		n += len(e.Raw) + 10 // ,"mode":
+	}
+	if len(enable) > 0 {
+		if doc.Get(pluginsPath).Exists() {
+			return nil, false
+		}
+		n += 1 + len(pluginsKey) + 2
+		for i, e := range enable {
+			id, _, _ := e.Path.Elem(e.Path.Len() - 2)
+			if e.Path.Len() != 4 || !e.Path.Parent().Parent().Equal(pluginEntriesPath) || string(e.Raw) != "true" || !plainPluginID(id) {
+				return nil, false
+			}
+			for _, f := range enable[:i] {
+				if f.Path.Equal(e.Path) {
+					return nil, false
+				}
+			}
+			n += 2 + len(id) + len(enabled)
+		}
+	}
+	var (
+		sec  gjson.Result
+		hits [3]sectionHit
+	)
+	if section {
+		if sec = docjson.Get(doc, gatewayPath); !sec.IsObject() || !sectionHits(sec.Raw, sets, &hits) {
+			return nil, false
+		}
+	}
+	var out strings.Builder
+	out.Grow(n)
+	if section {
+		out.WriteString(src[:sec.Index])
+		writeSection(&out, sec.Raw, sets, &hits)
+		out.WriteString(src[sec.Index+len(sec.Raw) : len(src)-1])
+	} else {
+		out.WriteString(src[:len(src)-1])
+		if len(src) > 2 {
+			out.WriteByte(',')
+		}
+		out.WriteString(gatewayKey)
+		out.Write(sets[0].Raw)
+	}
+	if len(enable) > 0 {
+		out.WriteByte(',')
+		out.WriteString(pluginsKey)
+		for i, e := range enable {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			id, _, _ := e.Path.Elem(e.Path.Len() - 2)
+			out.WriteByte('"')
+			out.WriteString(id)
+			out.WriteString(enabled)
+		}
+		out.WriteString("}}")
+	}
+	out.WriteByte('}')
+	s := out.String()
+	return unsafe.Slice(unsafe.StringData(s), len(s)), true
+}
+
+// sectionHit is where the member an edit of the gateway section names
+// is in the section: its key from start, its value from value to end;
+// end is 0 when the section has no such member.
+type sectionHit struct{ start, value, end int }
+
+// sectionHits finds in the compact gateway section sec the member each
+// edit of sets names (the section's own keys). ok is false when a key is
+// escaped or named twice: Apply is then left to read it.
+func sectionHits(sec string, sets []occkit.Edit, hits *[3]sectionHit) bool {
+	if len(sets) != len(hits) {
+		return false
+	}
+	ok := true
+	end := jsonwalk.Members(sec, 0, func(key string, escaped bool, at int) int {
+		if escaped {
+			ok = false
+			return -1
+		}
+		end := jsonwalk.Skip(sec, at)
+		for i, e := range sets {
+			if name, _, _ := e.Path.Elem(1); key[1:len(key)-1] == name {
+				if hits[i].end != 0 || at < len(key)+1 || sec[at-1] != ':' {
+					ok = false
+					return -1
+				}
+				hits[i] = sectionHit{start: at - len(key) - 1, value: at, end: end}
+			}
+		}
+		return end
+	})
+	return ok && end == len(sec)
+}
+
+// writeSection writes the gateway section sec with sets made as Apply
+// makes them: '{', the runs of members no edit names and each named
+// member (its key as written, the edit's value) in the section's order,
+// one comma apart, then the absent members in the edits' order, '}'.
+func writeSection(out *strings.Builder, sec string, sets []occkit.Edit, hits *[3]sectionHit) {
+	out.WriteByte('{')
+	first := true
+	member := func(s ...string) {
+		if !first {
+			out.WriteByte(',')
+		}
+		first = false
+		for _, s := range s {
+			out.WriteString(s)
+		}
+	}
+	// run writes the members of sec[from:to] that no edit names.
+	run := func(from, to int) {
+		if from < to && sec[from] == ',' {
+			from++
+		}
+		if from < to && sec[to-1] == ',' {
+			to--
+		}
+		if from < to {
+			member(sec[from:to])
+		}
+	}
+	at := 1
+	for {
+		next := -1
+		for i, h := range hits {
+			if h.end != 0 && h.start >= at && (next < 0 || h.start < hits[next].start) {
+				next = i
+			}
+		}
+		if next < 0 {
+			break
+		}
+		h := hits[next]
+		run(at, h.start)
+		member(sec[h.start:h.value])
+		out.Write(sets[next].Raw)
+		at = h.end
+	}
+	run(at, len(sec)-1)
+	for i, h := range hits {
+		if h.end == 0 {
+			name, _, _ := sets[i].Path.Elem(1)
+			member(`"`, name, `":`)
+			out.Write(sets[i].Raw)
+		}
+	}
+	out.WriteByte('}')
+}
+
+// plainPluginID reports whether id is written as an object key between
+// quotes as it is, and read back as the same key: a-z, 0-9, '-', '_' and
+// '.', not all digits, not starting with '-'.
+func plainPluginID(id string) bool {
+	digits := true
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'z', c == '_', c == '.', c == '-' && i > 0:
+			digits = false
+		default:
+			return false
+		}
+	}
+	return id != "" && !digits
+}
+
 // overlap reports whether a and b share any byte of memory.
 func overlap(a, b string) bool {
 	if len(a) == 0 || len(b) == 0 {
@@ -1326,7 +1537,7 @@ func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool
 	return edits, nil
 }
 
-var pluginEntriesPath = occkit.NewPath("plugins", "entries")
+var pluginEntriesPath = pluginsPath.Key("entries")
 
 // appServerAuth reports whether the dedicated Codex app-server listens
 // beyond loopback, so that it and its gateway share the Agent's

@@ -325,40 +325,139 @@ func TestGatewaySectionEdits(t *testing.T) {
 		}
 		gw, _ := plan.Process(occkit.ProcessGateway)
 		f, _ := gw.File(compile.FileNativeDocument)
-		want, err := compile.GatewayDocument(in.Document, tt.h, tt.m)
+		want, err := gatewayBySet(in, tt.opts, gw.Plugins)
 		if err != nil {
 			t.Fatal(err)
 		}
-		set := func(p occkit.Path, v any) {
-			t.Helper()
-			if want, err = want.Set(p, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-		set(occkit.NewPath("gateway", "mode"), "local")
-		set(occkit.NewPath("gateway", "bind"), tt.opts.Bind)
-		set(occkit.NewPath("gateway", "auth"), map[string]any{"mode": "token", "token": "${" + compile.EnvGatewayToken + "}"})
-		if tt.h == occkit.HarnessCodex {
-			server := occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
-			host := tt.opts.AppServerHost
-			if host == "" {
-				host = "127.0.0.1"
-			}
-			set(server.Key("transport"), "websocket")
-			set(server.Key("url"), "ws://"+host+":4500")
-			if tt.opts.AppServerListen != "" {
-				set(server.Key("authToken"), "${"+compile.EnvAppServerToken+"}")
-			}
-		}
-		before := want
-		for _, p := range gw.Plugins {
-			at := occkit.NewPath("plugins", "entries", p.ID, "enabled")
-			if v := before.Get(at); !v.IsBool() || !v.Bool() {
-				set(at, true)
-			}
-		}
-		if got := string(f.Data); got != want.String() {
-			t.Errorf("%s %s %+v: native document\n%s\nwant\n%s", tt.src, tt.h, tt.opts, got, want.String())
+		if got := string(f.Data); got != want {
+			t.Errorf("%s %s %+v: native document\n%s\nwant\n%s", tt.src, tt.h, tt.opts, got, want)
 		}
 	}
+}
+
+// gatewayBySet is the gateway's native document the plan of in and opts
+// writes, made by occkit's Set one setting after another: the gateway
+// section; on a dedicated Codex revision the app-server's settings, with
+// its token or without; then the trust of each of plugins.
+func gatewayBySet(in compile.PlanInput, opts compile.PlanOptions, plugins []compile.Plugin) (string, error) {
+	want, err := compile.GatewayDocument(in.Document, in.Harness, in.Mode)
+	if err != nil {
+		return "", err
+	}
+	set := func(p occkit.Path, v any) {
+		if err == nil {
+			want, err = want.Set(p, v)
+		}
+	}
+	bind := opts.Bind
+	if bind == "" {
+		bind = compile.BindLoopback
+		if in.Compute == occkit.ComputeKubernetes || in.Compute == "" {
+			bind = compile.BindLAN
+		}
+	}
+	set(occkit.NewPath("gateway", "mode"), "local")
+	set(occkit.NewPath("gateway", "bind"), bind)
+	set(occkit.NewPath("gateway", "auth"), map[string]any{"mode": "token", "token": "${" + compile.EnvGatewayToken + "}"})
+	if in.Harness == occkit.HarnessCodex {
+		server := occkit.NewPath("plugins", "entries", "codex", "config", "appServer")
+		host := opts.AppServerHost
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		set(server.Key("transport"), "websocket")
+		set(server.Key("url"), "ws://"+host+":4500")
+		if opts.AppServerListen != "" {
+			set(server.Key("authToken"), "${"+compile.EnvAppServerToken+"}")
+		}
+	}
+	before := want
+	for _, p := range plugins {
+		at := occkit.NewPath("plugins", "entries", p.ID, "enabled")
+		if v := before.Get(at); !v.IsBool() || !v.Bool() {
+			set(at, true)
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return want.String(), nil
+}
+
+// CMP-4: the gateway's native document is gatewayBySet's for documents
+// drawn member by member: with a gateway section or without (its key
+// written plainly or escaped), with channels whose plugins need their
+// trust written or not, with plugin settings or without, empty; for each bind, on each OpenClaw topology,
+// from BuildPlan and from a PreparedPlan.
+func TestGatewayDocumentIsSet(t *testing.T) {
+	members := []string{
+		`"agents":{"defaults":{"model":"anthropic/claude-sonnet-4-6","workspace":"/w"}}`,
+		`"channels":{"slack":{"enabled":true}}`,
+		`"channels":{"discord":{}}`,
+		`"channels":{"msteams":{},"discord":{"enabled":true},"slack":{}}`,
+		`"plugins":{"entries":{"msteams":{"enabled":true}}}`,
+		`"plugins":{"entries":{"slack":{"config":{}}},"allow":["slack","discord","msteams"]}`,
+		`"plugins":{"enabled":true}`,
+		`"gateway":{"port":1}`,
+		`"gateway":{}`,
+		`"gateway":{"mode":"remote","port":1,"auth":{"mode":"password","password":"${GW_PASSWORD}"}}`,
+		`"gateway":{"auth":{},"bind":"x","controlUi":{"enabled":false},"mode":"local"}`,
+		`"gateway":{"port":2,"bind":"loopback"}`,
+		`"gateway":{"port":1,"b\u0069nd":"x","auth":{"mode":"token"}}`,
+		`"gatew\u0061y":{"mode":"remote"}`,
+		`"models":{"providers":{"anthropic":{"baseUrl":"https://api.anthropic.com"}}}`,
+		`"ui":{"seamColor":"#ffffff"}`,
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		picked := rapid.SliceOfNDistinct(rapid.IntRange(0, len(members)-1), 0, 4, rapid.ID).Draw(t, "members")
+		var parts []string
+		keys := map[string]bool{}
+		for _, i := range picked {
+			k := members[i][:strings.Index(members[i], ":")]
+			if k == `"gatew\u0061y"` {
+				k = `"gateway"`
+			}
+			if keys[k] {
+				continue
+			}
+			keys[k] = true
+			parts = append(parts, members[i])
+		}
+		src := "{" + strings.Join(parts, ",") + "}"
+		doc, err := occkit.ParseDocument([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		top := rapid.SampledFrom([]occkit.Topology{
+			{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
+			{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated},
+		}).Draw(t, "topology")
+		in := compile.PlanInput{Document: doc, Harness: top.Harness, Mode: top.Mode, DriverLogging: true,
+			Compute: rapid.SampledFrom([]occkit.Compute{occkit.ComputeKubernetes, occkit.ComputeSSH}).Draw(t, "compute"), HarnessVersion: "2026.9.6"}
+		opts := compile.PlanOptions{Bind: rapid.SampledFrom([]string{"", compile.BindLoopback, compile.BindLAN}).Draw(t, "bind")}
+		plan, err := compile.BuildPlan(in, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		k, err := compile.PreparePlan(in, compile.PlanOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		prepared, err := k.Plan(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		gw, _ := plan.Process(occkit.ProcessGateway)
+		want, err := gatewayBySet(in, opts, gw.Plugins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range map[string]compile.Plan{"BuildPlan": plan, "PreparedPlan.Plan": prepared} {
+			gw, _ := p.Process(occkit.ProcessGateway)
+			f, _ := gw.File(compile.FileNativeDocument)
+			if got := string(f.Data); got != want {
+				t.Fatalf("%s of %s %+v: native document\n%s\nwant\n%s", name, src, opts, got, want)
+			}
+		}
+	})
 }
