@@ -69,18 +69,31 @@ type refiner struct {
 	trail []trailStep
 }
 
-// index is one value of the document, at offset at of its text, with its
-// object members, found on first use.
+// index is one value of the document, from offset at to end of its
+// text, with its object members, found on first use. The value itself is
+// parsed only when a refinement reads it (see value).
 type index struct {
-	v     gjson.Result
-	at    int
-	key   string // its key in the object holding it
-	built bool
+	at, end int
+	key     string // its key in the object holding it
+	built   bool
 	// kids are the members, the first of a repeated key, in document
 	// order; byKey finds one among many.
 	kids  []index
 	byKey map[string]int
 }
+
+// rootIndex is the index of the document src, whose value is
+// gjson.Parse(src).
+func rootIndex(src string) *index {
+	return &index{at: len(src) - len(strings.TrimLeft(src, " \t\r\n")), end: len(src)}
+}
+
+// value is x's value.
+func (r *refiner) value(x *index) gjson.Result { return gjson.Parse(r.src[x.at:x.end]) }
+
+// is reports whether x's value starts with the byte c: '{' an object,
+// '[' an array.
+func (r *refiner) is(x *index, c byte) bool { return x.at < x.end && r.src[x.at] == c }
 
 // manyKids is the most members child looks up by a scan.
 const manyKids = 8
@@ -108,7 +121,7 @@ func (r *refiner) child(x *index, k string) *index {
 // holds x, else from the text.
 func (r *refiner) build(x *index) {
 	x.built = true
-	if !x.v.IsObject() {
+	if !r.is(x, '{') {
 		return
 	}
 	if members, ok := r.outline.Members(x.at); ok {
@@ -146,17 +159,17 @@ func (r *refiner) addKid(x *index, key string, start, end int) {
 			}
 		}
 	}
-	x.kids = append(x.kids, index{v: gjson.Parse(r.src[start:end]), at: start, key: key})
+	x.kids = append(x.kids, index{at: start, end: end, key: key})
 }
 
 // elements calls fn for each element of x, an array.
 func (r *refiner) elements(x *index, fn func(i int, e *index)) {
-	if !x.v.IsArray() {
+	if !r.is(x, '[') {
 		return
 	}
 	jsonwalk.Elements(r.src, x.at, func(i, at int) int {
 		end := jsonwalk.Skip(r.src, at)
-		fn(i, &index{v: gjson.Parse(r.src[at:end]), at: at})
+		fn(i, &index{at: at, end: end})
 		return end
 	})
 }
@@ -169,7 +182,7 @@ func (r *refiner) get(keys ...string) gjson.Result {
 			return gjson.Result{}
 		}
 	}
-	return x.v
+	return r.value(x)
 }
 
 // schemaValid reports whether the value at path satisfies its schema but
@@ -198,9 +211,9 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 
 // refine runs every refinement on the document the schema walk read.
 func refine(schema *node, w reading, c *Contract) []error {
-	root := gjson.Parse(w.src)
 	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
-		doc: &index{v: root, at: len(w.src) - len(root.Raw)}}
+		doc: rootIndex(w.src)}
+	root := r.value(r.doc)
 	for _, ref := range refinements {
 		if !r.skip[ref.Class] {
 			ref.check(root, r)
@@ -222,13 +235,13 @@ func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) 
 // (done when nothing is) and trail the way to x.
 func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
 	if done {
-		fn(x.v, stepsPath(trail))
+		fn(r.value(x), stepsPath(trail))
 		return
 	}
 	seg, rest, more := strings.Cut(rest, ".")
 	switch seg {
 	case "*":
-		if x.v.IsObject() {
+		if r.is(x, '{') {
 			if !x.built {
 				r.build(x)
 			}
@@ -573,10 +586,11 @@ var refinements = []Refinement{
 			"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"},
 		Refuses: "a session retention that is not a positive duration (ms, s, m, h, d; days by default)",
 		check: func(root gjson.Result, r *refiner) {
-			for _, k := range []string{"pruneAfter", "archiveDashboardAfter", "preserveRecent", "resetArchiveRetention"} {
-				r.each("session.maintenance."+k, func(v gjson.Result, at occkit.Path) {
+			for _, p := range []string{"session.maintenance.pruneAfter", "session.maintenance.archiveDashboardAfter",
+				"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"} {
+				r.each(p, func(v gjson.Result, at occkit.Path) {
 					if v.Type != gjson.String && v.Type != gjson.Number ||
-						k == "archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
+						p == "session.maintenance.archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
 						return
 					}
 					s, _ := stringified(v)
