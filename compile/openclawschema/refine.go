@@ -3,6 +3,7 @@ package openclawschema
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,10 @@ type refiner struct {
 	// outlined is not scanned again at all.
 	src     string
 	outline *jsonwalk.Outline
-	doc     *index
+	doc     index
+	// kids holds the members of every object indexed, each object's
+	// in one run (see build).
+	kids []index
 	// accepted: the schema walk read the whole document, so its outline
 	// met every key of an object the schema has a shape for.
 	accepted bool
@@ -84,8 +88,8 @@ type index struct {
 
 // rootIndex is the index of the document src, whose value is
 // gjson.Parse(src).
-func rootIndex(src string) *index {
-	return &index{at: len(src) - len(strings.TrimLeft(src, " \t\r\n")), end: len(src)}
+func rootIndex(src string) index {
+	return index{at: len(src) - len(strings.TrimLeft(src, " \t\r\n")), end: len(src)}
 }
 
 // value is x's value.
@@ -118,14 +122,23 @@ func (r *refiner) child(x *index, k string) *index {
 }
 
 // build indexes the members of x, from the schema walk's outline when it
-// holds x, else from the text.
+// holds x, else from the text. They go to the end of r.kids, x.kids
+// their run there: no other object is built meanwhile. (When r.kids
+// grows, the runs indexed before stay where they were, and their own
+// kids' runs and pointers with them.)
 func (r *refiner) build(x *index) {
 	x.built = true
 	if !r.is(x, '{') {
 		return
 	}
+	if r.kids == nil {
+		// Enough for the sections the refinements read in a
+		// configuration without large rosters.
+		r.kids = make([]index, 0, 24)
+	}
+	x.kids = r.kids[len(r.kids):len(r.kids):len(r.kids)]
 	if members, ok := r.outline.Members(x.at); ok {
-		x.kids = make([]index, 0, len(members))
+		r.kids = slices.Grow(r.kids, len(members))
 		for _, m := range members {
 			r.addKid(x, m.Key, m.Start, m.End)
 		}
@@ -159,7 +172,9 @@ func (r *refiner) addKid(x *index, key string, start, end int) {
 			}
 		}
 	}
-	x.kids = append(x.kids, index{at: start, end: end, key: key})
+	lo := len(r.kids) - len(x.kids)
+	r.kids = append(r.kids, index{at: start, end: end, key: key})
+	x.kids = r.kids[lo:len(r.kids):len(r.kids)]
 }
 
 // elements calls fn for each element of x, an array.
@@ -176,7 +191,7 @@ func (r *refiner) elements(x *index, fn func(i int, e *index)) {
 
 // get is the value at the keys, or a missing result.
 func (r *refiner) get(keys ...string) gjson.Result {
-	x := r.doc
+	x := &r.doc
 	for _, k := range keys {
 		if x = r.child(x, k); x == nil {
 			return gjson.Result{}
@@ -213,7 +228,7 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 func refine(schema *node, w reading, c *Contract) []error {
 	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
 		doc: rootIndex(w.src)}
-	root := r.value(r.doc)
+	root := r.value(&r.doc)
 	for _, ref := range refinements {
 		if !r.skip[ref.Class] {
 			ref.check(root, r)
@@ -228,7 +243,7 @@ func refine(schema *node, w reading, c *Contract) []error {
 // is worded only for fn.
 func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
 	var trail [8]trailStep
-	r.eachFrom(r.doc, pattern, false, trail[:0], fn)
+	r.eachFrom(&r.doc, pattern, false, trail[:0], fn)
 }
 
 // eachFrom is each from x, where rest is what is left of the pattern
@@ -302,25 +317,29 @@ func normalizeAgentID(id string) string {
 // agents.entries with object values, else the ids of an agents.list
 // array, else the implicit "main" agent its loader adds to a document
 // without a roster.
-func roster(r *refiner) (raw []string) {
+// roster calls fn with each id, in document order.
+func roster(r *refiner, fn func(id string)) {
+	n := 0
 	if e := r.get("agents", "entries"); e.IsObject() {
 		e.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
-				raw = append(raw, k.String())
+				fn(k.String())
+				n++
 			}
 			return true
 		})
 	} else if l := r.get("agents", "list"); l.IsArray() {
-		for _, v := range l.Array() {
+		l.ForEach(func(_, v gjson.Result) bool {
 			if v.IsObject() {
-				raw = append(raw, v.Get("id").String())
+				fn(v.Get("id").String())
+				n++
 			}
-		}
+			return true
+		})
 	}
-	if len(raw) == 0 {
-		raw = []string{"main"}
+	if n == 0 {
+		fn("main")
 	}
-	return raw
 }
 
 // refinements are OpenClaw 2026.9.6's refinements the check mirrors
@@ -332,12 +351,11 @@ var refinements = []Refinement{
 			"bindings[].agentId", "broadcast.*[]", "broadcast.*.agents[]"},
 		Refuses: "an agent id that names no configured agent (ids compare normalized, broadcast lists exactly)",
 		check: func(root gjson.Result, r *refiner) {
-			raw := roster(r)
 			exact, norm := map[string]bool{}, map[string]bool{}
-			for _, id := range raw {
+			roster(r, func(id string) {
 				exact[id] = true
 				norm[normalizeAgentID(id)] = true
-			}
+			})
 			for _, p := range []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId"} {
 				r.eachString([]string{p}, func(s string, at occkit.Path) {
 					if !norm[normalizeAgentID(s)] {
