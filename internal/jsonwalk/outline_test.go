@@ -96,3 +96,75 @@ type textObject struct {
 	v     gjson.Result
 	depth int
 }
+
+// TestOutlineMet: a walk that reads every object notes exactly the
+// watched keys some object of the text has, whatever their lengths (two
+// from 63 bytes on share a length bit, as do keys of one length).
+func TestOutlineMet(t *testing.T) {
+	all := NewNode()
+	all.Additional, all.Rest = all, all
+	if err := Seal(all); err != nil {
+		t.Fatal(err)
+	}
+	long1, long2 := strings.Repeat("k", 63), strings.Repeat("k", 70)
+	keys := []string{"a", "b", "ab", "ba", long1, long2, long2 + "x"}
+	rapid.Check(t, func(t *rapid.T) {
+		doc := drawKeyed(t, keys, 0)
+		watch := rapid.SliceOfDistinct(rapid.SampledFrom(keys), func(k string) string { return k }).Draw(t, "watch")
+		out := &Outline{Watch: watch}
+		if !ValidOutline(JS{}, all, doc, out) {
+			t.Fatalf("%s refused", doc)
+		}
+		has := map[string]bool{}
+		var visit func(v gjson.Result)
+		visit = func(v gjson.Result) {
+			if !v.IsObject() && !v.IsArray() {
+				return
+			}
+			v.ForEach(func(k, c gjson.Result) bool {
+				if v.IsObject() {
+					has[k.String()] = true
+				}
+				visit(c)
+				return true
+			})
+		}
+		visit(gjson.Parse(doc))
+		for i, k := range watch {
+			if out.Met(i) != has[k] {
+				t.Fatalf("%s: Met(%q) = %v", doc, k, out.Met(i))
+			}
+		}
+	})
+}
+
+// drawKeyed is a JSON text of objects and arrays whose keys are drawn
+// from keys.
+func drawKeyed(t *rapid.T, keys []string, depth int) string {
+	if depth >= 3 || rapid.IntRange(0, 3).Draw(t, "leaf") == 0 {
+		return "1"
+	}
+	var b strings.Builder
+	n := rapid.IntRange(0, 3).Draw(t, "n")
+	if rapid.Bool().Draw(t, "array") {
+		b.WriteByte('[')
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(drawKeyed(t, keys, depth+1))
+		}
+		b.WriteByte(']')
+		return b.String()
+	}
+	b.WriteByte('{')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + rapid.SampledFrom(keys).Draw(t, "key") + `":`)
+		b.WriteString(drawKeyed(t, keys, depth+1))
+	}
+	b.WriteByte('}')
+	return b.String()
+}

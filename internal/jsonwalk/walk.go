@@ -184,6 +184,11 @@ func Valid[P Policy](p P, n *Node, s string) bool { return ValidOutline(p, n, s,
 // schema looks at none of its members) or abandons is not recorded.
 func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
 	w := walker[P]{s: s, p: p, out: out}
+	if out != nil {
+		for _, k := range out.Watch {
+			w.watchLens |= lenBit(len(k))
+		}
+	}
 	if out != nil && len(out.Omit) > 0 {
 		w.omit = out.Omit
 		for _, o := range w.omit {
@@ -305,9 +310,16 @@ type walker[P Policy] struct {
 	// member).
 	omit      [][]string
 	omitDepth int // the most keys of a path omit names
+	// watchLens has lenBit set of the length of each key out.Watch
+	// lists: a key of another length is none of them.
+	watchLens uint64
 	keys      [maxOmitPath]string
 	indexed   [maxOmitPath]bool
 }
+
+// lenBit is the bit of watchLens for a key of n bytes (all from 63 on
+// share one).
+func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
 // maxOmitPath is the most keys of a path [Outline].Omit names.
 const maxOmitPath = 8
@@ -504,7 +516,7 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 			continue
 		}
 		count++
-		if w.out != nil {
+		if w.watchLens&lenBit(len(name)) != 0 {
 			for b, k := range w.out.Watch {
 				if name == k {
 					w.out.met |= 1 << b
