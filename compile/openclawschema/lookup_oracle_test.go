@@ -142,7 +142,7 @@ func TestLookupMatchesOracle(t *testing.T) {
 			w := v.walkText(src)
 			for _, out := range []*jsonwalk.Outline{w.outline, nil} {
 				root := gjson.Parse(src)
-				newer := &refiner{src: src, outline: out, doc: &index{v: root, at: len(src) - len(root.Raw)}}
+				newer := &refiner{src: src, outline: out, doc: rootIndex(src)}
 				older := &lookupBefore{src: src, outline: out, doc: &indexBefore{v: root, at: len(src) - len(root.Raw)}}
 				for _, p := range lookupPatterns {
 					var got, want []string

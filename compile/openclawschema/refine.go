@@ -3,6 +3,7 @@ package openclawschema
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,10 @@ type refiner struct {
 	// outlined is not scanned again at all.
 	src     string
 	outline *jsonwalk.Outline
-	doc     *index
+	doc     index
+	// kids holds the members of every object indexed, each object's
+	// in one run (see build).
+	kids []index
 	// accepted: the schema walk read the whole document, so its outline
 	// met every key of an object the schema has a shape for.
 	accepted bool
@@ -69,18 +73,31 @@ type refiner struct {
 	trail []trailStep
 }
 
-// index is one value of the document, at offset at of its text, with its
-// object members, found on first use.
+// index is one value of the document, from offset at to end of its
+// text, with its object members, found on first use. The value itself is
+// parsed only when a refinement reads it (see value).
 type index struct {
-	v     gjson.Result
-	at    int
-	key   string // its key in the object holding it
-	built bool
+	at, end int
+	key     string // its key in the object holding it
+	built   bool
 	// kids are the members, the first of a repeated key, in document
 	// order; byKey finds one among many.
 	kids  []index
 	byKey map[string]int
 }
+
+// rootIndex is the index of the document src, whose value is
+// gjson.Parse(src).
+func rootIndex(src string) index {
+	return index{at: len(src) - len(strings.TrimLeft(src, " \t\r\n")), end: len(src)}
+}
+
+// value is x's value.
+func (r *refiner) value(x *index) gjson.Result { return gjson.Parse(r.src[x.at:x.end]) }
+
+// is reports whether x's value starts with the byte c: '{' an object,
+// '[' an array.
+func (r *refiner) is(x *index, c byte) bool { return x.at < x.end && r.src[x.at] == c }
 
 // manyKids is the most members child looks up by a scan.
 const manyKids = 8
@@ -105,14 +122,23 @@ func (r *refiner) child(x *index, k string) *index {
 }
 
 // build indexes the members of x, from the schema walk's outline when it
-// holds x, else from the text.
+// holds x, else from the text. They go to the end of r.kids, x.kids
+// their run there: no other object is built meanwhile. (When r.kids
+// grows, the runs indexed before stay where they were, and their own
+// kids' runs and pointers with them.)
 func (r *refiner) build(x *index) {
 	x.built = true
-	if !x.v.IsObject() {
+	if !r.is(x, '{') {
 		return
 	}
+	if r.kids == nil {
+		// Enough for the sections the refinements read in a
+		// configuration without large rosters.
+		r.kids = make([]index, 0, 24)
+	}
+	x.kids = r.kids[len(r.kids):len(r.kids):len(r.kids)]
 	if members, ok := r.outline.Members(x.at); ok {
-		x.kids = make([]index, 0, len(members))
+		r.kids = slices.Grow(r.kids, len(members))
 		for _, m := range members {
 			r.addKid(x, m.Key, m.Start, m.End)
 		}
@@ -146,30 +172,32 @@ func (r *refiner) addKid(x *index, key string, start, end int) {
 			}
 		}
 	}
-	x.kids = append(x.kids, index{v: gjson.Parse(r.src[start:end]), at: start, key: key})
+	lo := len(r.kids) - len(x.kids)
+	r.kids = append(r.kids, index{at: start, end: end, key: key})
+	x.kids = r.kids[lo:len(r.kids):len(r.kids)]
 }
 
 // elements calls fn for each element of x, an array.
 func (r *refiner) elements(x *index, fn func(i int, e *index)) {
-	if !x.v.IsArray() {
+	if !r.is(x, '[') {
 		return
 	}
 	jsonwalk.Elements(r.src, x.at, func(i, at int) int {
 		end := jsonwalk.Skip(r.src, at)
-		fn(i, &index{v: gjson.Parse(r.src[at:end]), at: at})
+		fn(i, &index{at: at, end: end})
 		return end
 	})
 }
 
 // get is the value at the keys, or a missing result.
 func (r *refiner) get(keys ...string) gjson.Result {
-	x := r.doc
+	x := &r.doc
 	for _, k := range keys {
 		if x = r.child(x, k); x == nil {
 			return gjson.Result{}
 		}
 	}
-	return x.v
+	return r.value(x)
 }
 
 // schemaValid reports whether the value at path satisfies its schema but
@@ -198,9 +226,9 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 
 // refine runs every refinement on the document the schema walk read.
 func refine(schema *node, w reading, c *Contract) []error {
-	root := gjson.Parse(w.src)
 	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
-		doc: &index{v: root, at: len(w.src) - len(root.Raw)}}
+		doc: rootIndex(w.src)}
+	root := r.value(&r.doc)
 	for _, ref := range refinements {
 		if !r.skip[ref.Class] {
 			ref.check(root, r)
@@ -215,20 +243,20 @@ func refine(schema *node, w reading, c *Contract) []error {
 // is worded only for fn.
 func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
 	var trail [8]trailStep
-	r.eachFrom(r.doc, pattern, false, trail[:0], fn)
+	r.eachFrom(&r.doc, pattern, false, trail[:0], fn)
 }
 
 // eachFrom is each from x, where rest is what is left of the pattern
 // (done when nothing is) and trail the way to x.
 func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
 	if done {
-		fn(x.v, stepsPath(trail))
+		fn(r.value(x), stepsPath(trail))
 		return
 	}
 	seg, rest, more := strings.Cut(rest, ".")
 	switch seg {
 	case "*":
-		if x.v.IsObject() {
+		if r.is(x, '{') {
 			if !x.built {
 				r.build(x)
 			}
@@ -289,25 +317,29 @@ func normalizeAgentID(id string) string {
 // agents.entries with object values, else the ids of an agents.list
 // array, else the implicit "main" agent its loader adds to a document
 // without a roster.
-func roster(r *refiner) (raw []string) {
+// roster calls fn with each id, in document order.
+func roster(r *refiner, fn func(id string)) {
+	n := 0
 	if e := r.get("agents", "entries"); e.IsObject() {
 		e.ForEach(func(k, v gjson.Result) bool {
 			if v.IsObject() {
-				raw = append(raw, k.String())
+				fn(k.String())
+				n++
 			}
 			return true
 		})
 	} else if l := r.get("agents", "list"); l.IsArray() {
-		for _, v := range l.Array() {
+		l.ForEach(func(_, v gjson.Result) bool {
 			if v.IsObject() {
-				raw = append(raw, v.Get("id").String())
+				fn(v.Get("id").String())
+				n++
 			}
-		}
+			return true
+		})
 	}
-	if len(raw) == 0 {
-		raw = []string{"main"}
+	if n == 0 {
+		fn("main")
 	}
-	return raw
 }
 
 // refinements are OpenClaw 2026.9.6's refinements the check mirrors
@@ -319,12 +351,11 @@ var refinements = []Refinement{
 			"bindings[].agentId", "broadcast.*[]", "broadcast.*.agents[]"},
 		Refuses: "an agent id that names no configured agent (ids compare normalized, broadcast lists exactly)",
 		check: func(root gjson.Result, r *refiner) {
-			raw := roster(r)
 			exact, norm := map[string]bool{}, map[string]bool{}
-			for _, id := range raw {
+			roster(r, func(id string) {
 				exact[id] = true
 				norm[normalizeAgentID(id)] = true
-			}
+			})
 			for _, p := range []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId"} {
 				r.eachString([]string{p}, func(s string, at occkit.Path) {
 					if !norm[normalizeAgentID(s)] {
@@ -573,10 +604,11 @@ var refinements = []Refinement{
 			"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"},
 		Refuses: "a session retention that is not a positive duration (ms, s, m, h, d; days by default)",
 		check: func(root gjson.Result, r *refiner) {
-			for _, k := range []string{"pruneAfter", "archiveDashboardAfter", "preserveRecent", "resetArchiveRetention"} {
-				r.each("session.maintenance."+k, func(v gjson.Result, at occkit.Path) {
+			for _, p := range []string{"session.maintenance.pruneAfter", "session.maintenance.archiveDashboardAfter",
+				"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"} {
+				r.each(p, func(v gjson.Result, at occkit.Path) {
 					if v.Type != gjson.String && v.Type != gjson.Number ||
-						k == "archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
+						p == "session.maintenance.archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
 						return
 					}
 					s, _ := stringified(v)

@@ -159,9 +159,9 @@ func TestShapeWalkAgrees(t *testing.T) {
 		w := v.walkText(src)
 		root := gjson.Parse(src)
 		newer := &refiner{version: v.version, schema: v.root, src: src, outline: w.outline, accepted: w.ok,
-			doc: &index{v: root, at: len(src) - len(root.Raw)}}
+			doc: rootIndex(src)}
 		schemaRefinements(root, newer)
-		older := &refiner{version: v.version, schema: v.root, src: src, doc: &index{v: root, at: len(src) - len(root.Raw)}}
+		older := &refiner{version: v.version, schema: v.root, src: src, doc: rootIndex(src)}
 		if want, check := older.shapeChecks(root); want != nil {
 			oracleWalkSchema(v.root, root, occkit.Root(), 0, func(n *node, v gjson.Result, at occkit.Path) {
 				if v.IsObject() && n.props != nil && want(n) {

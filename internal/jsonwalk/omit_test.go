@@ -113,9 +113,9 @@ func drawNode(t *rapid.T, depth int) *Node {
 // object it recorded, sorted, and the watched keys met.
 func outlined(o *Outline) string {
 	var objs []string
-	for _, ms := range o.objects {
+	for _, x := range o.objects {
 		var ks []string
-		for _, m := range ms {
+		for _, m := range o.members[x.lo:x.hi] {
 			ks = append(ks, m.Key)
 		}
 		objs = append(objs, strings.Join(ks, ","))

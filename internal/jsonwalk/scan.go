@@ -61,7 +61,37 @@ const plainSpan = 64
 // eight at a time; the rest of a longer string is searched with
 // IndexByte, which reads many bytes a step: its closing quote is the
 // first quote that no odd run of backslashes escapes.
+//
+// A literal of up to 15 bytes without an escape, most keys and values of a
+// configuration, is read here in one or two words; any other goes on to
+// strScan.
 func strPlain(s string, i int) (end int, escaped, plain bool) {
+	j := i + 1
+	if j+16 > len(s) {
+		return strScan(s, i)
+	}
+	x := word(s, j)
+	if m := matches(x, '"') | matches(x, '\\'); m != 0 {
+		// The lowest match is exact (see matches).
+		k := bits.TrailingZeros64(m) >> 3
+		if s[j+k] != '"' {
+			return strScan(s, i)
+		}
+		return j + k + 1, false, x&(1<<(8*k)-1)&highBits == 0
+	}
+	y := word(s, j+8)
+	if m := matches(y, '"') | matches(y, '\\'); m != 0 {
+		k := bits.TrailingZeros64(m) >> 3
+		if s[j+8+k] != '"' {
+			return strScan(s, i)
+		}
+		return j + 8 + k + 1, false, (x|y&(1<<(8*k)-1))&highBits == 0
+	}
+	return strScan(s, i)
+}
+
+// strScan is strPlain for any literal, from its opening quote.
+func strScan(s string, i int) (end int, escaped, plain bool) {
 	j := i + 1
 	var high uint64 // the bytes read, or-ed: a high bit is a non-ASCII byte
 	for j+8 <= len(s) && j-i <= plainSpan {

@@ -36,6 +36,9 @@ func FuzzScan(f *testing.F) {
 	typed, untyped := tree(Object|Array|String|Number|Boolean|Null), tree(0)
 	f.Fuzz(func(t *testing.T, s string) {
 		Skip(s, 0)
+		if i := strPlainAgrees(s); i >= 0 {
+			t.Fatalf("strPlain of %q at %d differs from before", s, i)
+		}
 		Members(s, 0, func(_ string, _ bool, at int) int { return Skip(s, at) })
 		Elements(s, 0, func(_, at int) int { return Skip(s, at) })
 		accepted := ValidOutline(JS{}, untyped, s, &Outline{Depth: 3, Watch: []string{"a"}}) &&

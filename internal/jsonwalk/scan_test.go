@@ -40,3 +40,18 @@ func TestStringEnd(t *testing.T) {
 		}
 	})
 }
+
+// TestStrPlainMatchesBefore: strPlain reads every literal of any text,
+// from every quote, as it did before its short-literal path (the
+// oracle strPlainBefore): its end, escape and plainness, short literals,
+// long ones, unterminated ones and ones cut by the text's end alike.
+func TestStrPlainMatchesBefore(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.SampledFrom([]rune{'a', 'a', 'a', 'a', 'a', 'a', 'a', '\\', '"', '"', 'é', '\x80'}), 0, 100, -1).Draw(t, "s")
+		if i := strPlainAgrees(s); i >= 0 {
+			e1, x1, p1 := strPlain(s, i)
+			e2, x2, p2 := strPlainBefore(s, i)
+			t.Fatalf("strPlain(%q, %d) = %d, %v, %v; before %d, %v, %v", s, i, e1, x1, p1, e2, x2, p2)
+		}
+	})
+}

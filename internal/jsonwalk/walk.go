@@ -184,6 +184,11 @@ func Valid[P Policy](p P, n *Node, s string) bool { return ValidOutline(p, n, s,
 // schema looks at none of its members) or abandons is not recorded.
 func ValidOutline[P Policy](p P, n *Node, s string, out *Outline) bool {
 	w := walker[P]{s: s, p: p, out: out}
+	if out != nil {
+		for _, k := range out.Watch {
+			w.watchLens |= lenBit(len(k))
+		}
+	}
 	if out != nil && len(out.Omit) > 0 {
 		w.omit = out.Omit
 		for _, o := range w.omit {
@@ -223,9 +228,48 @@ type Outline struct {
 	// element never matches): the walk's verdict and outline are those of
 	// the text without the members, every offset the text's own. An
 	// omitted member is not checked, counted, recorded or watched.
-	Omit    [][]string
-	objects map[int][]Member
-	met     uint64
+	Omit [][]string
+	// objects are the objects recorded, sorted by offset: object k's
+	// members are members[objects[k].lo:objects[k].hi]. The walk records
+	// an object when it closes, nested ones before the object holding
+	// them, so it inserts in place (a recorded object has at most Depth
+	// recorded ancestors to move past).
+	objects []span
+	members []Member
+	// open holds the members of the recorded objects the walk is in,
+	// innermost last, until each closes and moves its own to members.
+	open []Member
+	met  uint64
+}
+
+// span is one recorded object: its offset and where its members sit
+// in Outline.members.
+type span struct{ at, lo, hi int }
+
+// find is the index in o.objects of the object at offset at, or where it
+// would go, and whether it is there.
+func (o *Outline) find(at int) (int, bool) {
+	return slices.BinarySearchFunc(o.objects, at, func(x span, at int) int { return x.at - at })
+}
+
+// reserve makes room, at once, for the objects and members a
+// configuration's top sections hold, and for the members of the objects
+// open around one: an outline grows past that only for larger ones.
+func (o *Outline) reserve() {
+	const objects, members, open = 16, 32, 16
+	buf := make([]Member, members+open)
+	o.members, o.open = buf[:0:members], buf[members:members:members+open]
+	o.objects = make([]span, 0, objects)
+}
+
+// record moves the members of the object at offset at, open[base:], to
+// the outline.
+func (o *Outline) record(at, base int) {
+	lo := len(o.members)
+	o.members = append(o.members, o.open[base:]...)
+	o.open = o.open[:base]
+	k, _ := o.find(at)
+	o.objects = slices.Insert(o.objects, k, span{at: at, lo: lo, hi: len(o.members)})
 }
 
 // Met reports whether the walk met the key Watch[i].
@@ -245,8 +289,12 @@ func (o *Outline) Members(at int) ([]Member, bool) {
 	if o == nil {
 		return nil, false
 	}
-	m, ok := o.objects[at]
-	return m, ok
+	k, ok := o.find(at)
+	if !ok {
+		return nil, false
+	}
+	x := o.objects[k]
+	return o.members[x.lo:x.hi:x.hi], true
 }
 
 type walker[P Policy] struct {
@@ -262,9 +310,16 @@ type walker[P Policy] struct {
 	// member).
 	omit      [][]string
 	omitDepth int // the most keys of a path omit names
+	// watchLens has lenBit set of the length of each key out.Watch
+	// lists: a key of another length is none of them.
+	watchLens uint64
 	keys      [maxOmitPath]string
 	indexed   [maxOmitPath]bool
 }
+
+// lenBit is the bit of watchLens for a key of n bytes (all from 63 on
+// share one).
+func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
 // maxOmitPath is the most keys of a path [Outline].Omit names.
 const maxOmitPath = 8
@@ -408,16 +463,35 @@ func (w *walker[P]) value(n *Node, i, depth int) (end int, ok bool) {
 }
 
 func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
-	s := w.s
-	at := i
-	var members []Member
 	record := w.out != nil && depth <= w.out.Depth
 	if record {
-		if _, done := w.out.objects[at]; done {
+		if _, done := w.out.find(i); done {
 			// A union's other branch read it already.
 			record = false
 		}
 	}
+	if !record {
+		return w.members(n, i, depth, false)
+	}
+	if w.out.open == nil {
+		w.out.reserve()
+	}
+	// The members of an object the walk abandons are dropped; the objects
+	// recorded inside it stay (they were read whole).
+	base := len(w.out.open)
+	end, ok := w.members(n, i, depth, true)
+	if ok {
+		w.out.record(i, base)
+	} else {
+		w.out.open = w.out.open[:base]
+	}
+	return end, ok
+}
+
+// members walks the members of the object at i against n, adding them to
+// the outline's open members when record.
+func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
+	s := w.s
 	var seen uint64
 	count := 0
 	for i, done := open(s, i, '{', '}'); ; i, done = next(s, i, '}') {
@@ -427,12 +501,6 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 		if done {
 			if n.MaxProps >= 0 && count > n.MaxProps || seen != n.reqMask {
 				return 0, false
-			}
-			if record {
-				if w.out.objects == nil {
-					w.out.objects = map[int][]Member{}
-				}
-				w.out.objects[at] = members
 			}
 			return i, true
 		}
@@ -448,7 +516,7 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			continue
 		}
 		count++
-		if w.out != nil {
+		if w.watchLens&lenBit(len(name)) != 0 {
 			for b, k := range w.out.Watch {
 				if name == k {
 					w.out.met |= 1 << b
@@ -482,7 +550,7 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 			return 0, false
 		}
 		if record {
-			members = append(members, Member{Key: name, Start: start, End: end})
+			w.out.open = append(w.out.open, Member{Key: name, Start: start, End: end})
 		}
 		i = end
 	}
