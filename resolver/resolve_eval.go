@@ -193,8 +193,8 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	others := 0
 	// other reports whether key i is on the primary's provider but not the
 	// primary; the keys are visited twice rather than collected.
-	other := func(k *catalogKey) bool {
-		return k.valid && k.provider() == primary.Provider && k.key != pk
+	other := func(i int) bool {
+		return c.keys.at(i).valid && c.provider(i) == primary.Provider && c.key(i) != pk
 	}
 	for i := range c.keys.len() {
 		k := c.keys.at(i)
@@ -202,10 +202,10 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		case !k.valid:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
-		case k.provider() != primary.Provider:
+		case c.provider(i) != primary.Provider:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
-		case k.key == pk:
+		case c.key(i) == pk:
 			if prim < 0 {
 				prim = i
 			}
@@ -229,10 +229,10 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		primRt, havePrimRt = c.keys.at(prim).rt, true
 	}
 	for i := range c.keys.len() {
-		k := c.keys.at(i)
-		if !other(k) {
+		if !other(i) {
 			continue
 		}
+		k := c.keys.at(i)
 		switch k.rtSt {
 		case runtimeNone:
 			at := c.keyPath(i).Key("agentRuntime")

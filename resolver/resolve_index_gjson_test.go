@@ -61,10 +61,10 @@ func gjReadPolicy(v gjson.Result, other string) (id string, st runtimeState, sha
 
 // gjBuildCatalog indexes a selectable catalog (RES-4: it must be an object
 // of objects; RES-1: each agentRuntime is supported).
-func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
-	c := catalogIndex{present: v.Exists(), path: path}
+func gjBuildCatalog(text string, v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
+	c := catalogIndex{present: v.Exists(), path: path, strs: strTable{text: text}}
 	if !c.present {
-		return c
+		return catalogIndex{path: path}
 	}
 	if !v.IsObject() {
 		c.bad = true
@@ -153,8 +153,8 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *mod
 }
 
 // gjBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
-func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
-	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
+func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
+	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: text}}
 	if !v.IsObject() {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
 		p.rtSt = runtimeBad
@@ -192,7 +192,7 @@ func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error
 					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
 				break
 			}
-			row.setID(idv.Str, p.name)
+			row.setID(idv.Str, p)
 		}
 		p.rows.push(row)
 		return true
@@ -251,7 +251,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 			f := objectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
 			gjParseModelSetting(model, pathDefaultModel, &x.errs, &x.defaults)
-			x.catalog = gjBuildCatalog(cat, pathDefaultModels, &x.errs)
+			x.catalog = gjBuildCatalog(x.roster.doc.String(), cat, pathDefaultModels, &x.errs)
 		}
 	}
 	if !entries.Exists() {
@@ -275,7 +275,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
 		gjParseModelSetting(model, p.Key("model"), &x.errs, &e.sel)
-		e.models = gjBuildCatalog(cat, p.Key("models"), &x.errs)
+		e.models = gjBuildCatalog(x.roster.doc.String(), cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)
 		return true
 	})
@@ -307,7 +307,7 @@ func (x *docIndex) gjIndexProviders(models gjson.Result) {
 	byName := map[string][]*providerConfig{}
 	providers.ForEach(func(k, v gjson.Result) bool {
 		raw := k.String()
-		p := gjBuildProvider(raw, v, pathProviders.Key(raw), &x.errs)
+		p := gjBuildProvider(x.roster.doc.String(), raw, v, pathProviders.Key(raw), &x.errs)
 		byName[p.name] = append(byName[p.name], p)
 		x.provOrder = append(x.provOrder, p)
 		return true
