@@ -149,7 +149,8 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	if p.refSel != nil {
 		fb = make([]string, p.refSel.fallbacks.len())
 		for i := range fb {
-			fb[i] = p.refSel.fallbacks.at(i).str()
+			f := p.refSel.fallback(i)
+			fb[i] = f.str()
 		}
 	} else {
 		fb = []string{}

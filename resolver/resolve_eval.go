@@ -305,8 +305,8 @@ func prepare(doc occkit.Document) *Prepared {
 		h := x.evaluate(&s.primary, e, rs, &errs)
 		agree := 0
 		for i := range s.fallbacks.len() {
-			f := s.fallbacks.at(i)
-			fh := x.evaluate(f, e, nil, &errs)
+			f := s.fallback(i)
+			fh := x.evaluate(&f, e, nil, &errs)
 			if fh == "" || h == "" {
 				continue
 			}
@@ -319,7 +319,7 @@ func prepare(doc occkit.Document) *Prepared {
 			agree++
 		}
 		if record && agree > 0 && agree == s.fallbacks.len() {
-			reasons = append(reasons, Reason{Rule: "RES-8", Path: *s.fallbacks.at(0).base,
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacksAt,
 				Note: fallbacksAgree(agree)})
 		}
 		return h
@@ -461,7 +461,7 @@ func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
 		return true
 	}
 	for i := range s.fallbacks.len() {
-		if e.models.has(s.fallbacks.at(i).key) {
+		if e.models.has(s.strs.get(s.fallbacks.at(i).key)) {
 			return true
 		}
 	}
@@ -501,7 +501,8 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 		}
 		mark(s.primary.ref())
 		for i := range s.fallbacks.len() {
-			mark(s.fallbacks.at(i).ref())
+			f := s.fallback(i)
+			mark(f.ref())
 		}
 	}
 	if !complete {

@@ -154,9 +154,10 @@ func refKey(raw string, r Ref) string {
 
 // refAt is a model ref and where it is written: at *base, or at
 // (*base)[idx] for a fallback. The location is built only when a reason or a
-// problem needs it. One is kept per fallback, so it is compact: the ref is
-// its key "provider/id" (the provider is its first pl bytes) and profile,
-// and the fallbacks of one setting share one base.
+// problem needs it. The ref is its key "provider/id" (the provider is its
+// first pl bytes) and profile. A setting keeps its primary as a refAt and
+// its fallbacks as fallbackRefs, from which [modelSetting.fallback] makes
+// one.
 type refAt struct {
 	key     string // ref.Key()
 	profile string // ref.Profile
@@ -193,6 +194,29 @@ func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
 		pl: int32(len(ref.Provider)), idx: int32(idx)}
 }
 
+// fallbackRef is one fallback of a setting as the setting stores it:
+// small and pointer-free (one is kept per fallback), its strings
+// strRefs of the setting's strTable and its base the setting's
+// fallbacksAt.
+type fallbackRef struct {
+	key, profile strRef
+	pl           int32 // len(ref.Provider)
+	idx          int32 // the element of fallbacks
+}
+
+// pushFallback appends the fallback raw, written at fallbacks[idx],
+// which parses as ref.
+func (m *modelSetting) pushFallback(raw string, ref Ref, idx int) {
+	r := newRefAt(raw, ref, &m.fallbacksAt, idx)
+	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile), pl: r.pl, idx: r.idx})
+}
+
+// fallback is fallback i of m.
+func (m *modelSetting) fallback(i int) refAt {
+	f := m.fallbacks.at(i)
+	return refAt{key: m.strs.get(f.key), profile: m.strs.get(f.profile), base: &m.fallbacksAt, pl: f.pl, idx: f.idx}
+}
+
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
 // (RES-3).
 type modelSetting struct {
@@ -200,7 +224,8 @@ type modelSetting struct {
 	ok        bool // the primary is known
 	complete  bool // every ref parsed
 	primary   refAt
-	fallbacks seq[refAt]
+	fallbacks seq[fallbackRef]
+	strs      strTable // the fallbacks' strings
 	// primaryAt and fallbacksAt are where the primary and the fallbacks
 	// are written: the bases of their refAt, which point here, so a
 	// modelSetting is filled in place and never copied.
@@ -567,7 +592,7 @@ func settingKey(path occkit.Path, k string) occkit.Path {
 // parseModelSetting reads the `model` setting at s[i], at path (RES-3),
 // into the zero m, and returns the offset after it.
 func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting) int {
-	m.present = true
+	m.present, m.strs.text = true, s
 	switch byteAt(s, i) {
 	case '"':
 		str, _, end := stringAt(s, i)
@@ -611,7 +636,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 			return jsonwalk.Elements(s, v, func(n, e int) int {
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
-					m.fallbacks.push(newRefAt(str, r, fp, n))
+					m.pushFallback(str, r, n)
 				} else {
 					bad = append(bad, int32(n))
 				}
@@ -644,7 +669,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 			b++
 			continue
 		}
-		if r := m.fallbacks.at(f); m.ok && r.provider() != m.primary.provider() {
+		if r := m.fallback(f); m.ok && r.provider() != m.primary.provider() {
 			at := fp.Index(int(r.idx))
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}

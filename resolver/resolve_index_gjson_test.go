@@ -92,11 +92,12 @@ func gjBuildCatalog(text string, v gjson.Result, path occkit.Path, errs *[]error
 }
 
 // gjParseModelSetting reads a `model` setting at path (RES-3).
-func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *modelSetting) {
+func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]error, s *modelSetting) {
 	s.present = v.Exists()
 	if !s.present {
 		return
 	}
+	s.strs.text = text
 	switch {
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
@@ -147,7 +148,7 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *mod
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
-		s.fallbacks.push(newRefAt(e.Str, r, fp, i))
+		s.pushFallback(e.Str, r, i)
 		return true
 	})
 }
@@ -250,7 +251,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		if defaults.IsObject() {
 			f := objectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
-			gjParseModelSetting(model, pathDefaultModel, &x.errs, &x.defaults)
+			gjParseModelSetting(x.roster.doc.String(), model, pathDefaultModel, &x.errs, &x.defaults)
 			x.catalog = gjBuildCatalog(x.roster.doc.String(), cat, pathDefaultModels, &x.errs)
 		}
 	}
@@ -274,7 +275,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		e := &agentEntry{id: id, path: p}
 		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
-		gjParseModelSetting(model, p.Key("model"), &x.errs, &e.sel)
+		gjParseModelSetting(x.roster.doc.String(), model, p.Key("model"), &x.errs, &e.sel)
 		e.models = gjBuildCatalog(x.roster.doc.String(), cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)
 		return true
