@@ -22,13 +22,37 @@ type policySource struct {
 }
 
 func (s policySource) path() occkit.Path {
+	// One allocation for the whole path, not one per element.
+	var b occkit.PathBuilder
 	switch {
 	case s.cat != nil:
-		return s.cat.keyPath(int(s.at)).Key("agentRuntime").Key("id")
+		b.Grow(s.cat.path.Len() + 3)
+		appendPath(&b, s.cat.path)
+		b.Key(s.cat.keyRaw(int(s.at)))
 	case s.at >= 0:
-		return s.prov.rowPath(int(s.at)).Key("agentRuntime").Key("id")
+		b.Grow(s.prov.path.Len() + 4)
+		appendPath(&b, s.prov.path)
+		b.Key("models")
+		b.Index(int(s.at))
+	default:
+		b.Grow(s.prov.path.Len() + 2)
+		appendPath(&b, s.prov.path)
 	}
-	return s.prov.path.Key("agentRuntime").Key("id")
+	b.Key("agentRuntime")
+	b.Key("id")
+	return b.Path()
+}
+
+// appendPath appends the elements of p to b, in p's document.
+func appendPath(b *occkit.PathBuilder, p occkit.Path) {
+	b.Doc = p.Doc()
+	for i := range p.Len() {
+		if k, idx, isIdx := p.Elem(i); isIdx {
+			b.Index(idx)
+		} else {
+			b.Key(k)
+		}
+	}
 }
 
 func (s policySource) what() string {

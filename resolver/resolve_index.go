@@ -132,11 +132,14 @@ func (c *catalogIndex) provider(i int) string {
 	return c.strs.get(k.key)[:k.pl]
 }
 
-func (c *catalogIndex) keyPath(i int) occkit.Path {
+func (c *catalogIndex) keyPath(i int) occkit.Path { return c.path.Key(c.keyRaw(i)) }
+
+// keyRaw is keys[i] as written.
+func (c *catalogIndex) keyRaw(i int) string {
 	if k := c.keys.at(i); !k.other {
-		return c.path.Key(c.strs.get(k.key))
+		return c.strs.get(k.key)
 	}
-	return c.path.Key(c.raws[int32(i)])
+	return c.raws[int32(i)]
 }
 
 // catalogKeyOf is the key of keys[v], for [indexTable].
