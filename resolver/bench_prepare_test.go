@@ -34,3 +34,31 @@ func BenchmarkPrepareUser(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPreparedUser measures what admission asks of a Prepared on the
+// user's path (internal/bench documents): one Resolve and one
+// deployment-stage CheckRoster.
+func BenchmarkPreparedUser(b *testing.B) {
+	for _, d := range bench.Documents {
+		for _, n := range []int{40, 1000} {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, d.Make(n)); err != nil {
+				b.Fatal(err)
+			}
+			p := Prepare(occkit.MustParseDocument(buf.String()))
+			req := Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes}
+			roster := RosterRequest{Stage: StageDeploy, Compute: occkit.ComputeKubernetes, Mode: occkit.ModeEmbedded}
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := p.Resolve(req); err != nil {
+						b.Fatal(err)
+					}
+					if err := p.CheckRoster(roster); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

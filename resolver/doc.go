@@ -63,8 +63,10 @@
 // lookups and the whole resolution is linear in the number of models;
 // [Prepared.Resolve] then evaluates any number of Requests. Paths are
 // built only for reasons and problems. The per-model index entries are
-// small and the hash tables hold no pointers, so the garbage collector's
-// share of a resolution stays small as catalogs grow. The entries of a
+// small, the catalog keys, provider rows and fallbacks name their
+// strings by their span of the document's text (only a string decoded from escapes or
+// respelled is kept apart), and the hash tables hold no pointers, so the
+// garbage collector's share of a resolution stays small as catalogs grow. The entries of a
 // catalog, a models array or a fallbacks list are stored as they are read,
 // in chunks that double (never copied, at most twice the room they need),
 // so no container is skipped over first to be sized.

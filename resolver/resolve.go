@@ -135,7 +135,9 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	if mode == "" {
 		mode = occkit.ModeEmbedded
 	}
-	reasons := make([]Reason, len(p.reasons), len(p.reasons)+3)
+	// The Decision owns its reasons: the kept ones and the topology's,
+	// in one slice of the length it returns.
+	reasons := make([]Reason, len(p.reasons), len(p.reasons)+topologyReasons(p.harness, mode, req.Compute))
 	copy(reasons, p.reasons)
 	reasons, err := checkTopology(p.harness, mode, req, reasons)
 	if err != nil {
@@ -147,7 +149,8 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	if p.refSel != nil {
 		fb = make([]string, p.refSel.fallbacks.len())
 		for i := range fb {
-			fb[i] = p.refSel.fallbacks.at(i).str()
+			f := p.refSel.fallback(i)
+			fb[i] = f.str()
 		}
 	} else {
 		fb = []string{}

@@ -22,13 +22,37 @@ type policySource struct {
 }
 
 func (s policySource) path() occkit.Path {
+	// One allocation for the whole path, not one per element.
+	var b occkit.PathBuilder
 	switch {
 	case s.cat != nil:
-		return s.cat.keyPath(int(s.at)).Key("agentRuntime").Key("id")
+		b.Grow(s.cat.path.Len() + 3)
+		appendPath(&b, s.cat.path)
+		b.Key(s.cat.keyRaw(int(s.at)))
 	case s.at >= 0:
-		return s.prov.rowPath(int(s.at)).Key("agentRuntime").Key("id")
+		b.Grow(s.prov.path.Len() + 4)
+		appendPath(&b, s.prov.path)
+		b.Key("models")
+		b.Index(int(s.at))
+	default:
+		b.Grow(s.prov.path.Len() + 2)
+		appendPath(&b, s.prov.path)
 	}
-	return s.prov.path.Key("agentRuntime").Key("id")
+	b.Key("agentRuntime")
+	b.Key("id")
+	return b.Path()
+}
+
+// appendPath appends the elements of p to b, in p's document.
+func appendPath(b *occkit.PathBuilder, p occkit.Path) {
+	b.Doc = p.Doc()
+	for i := range p.Len() {
+		if k, idx, isIdx := p.Elem(i); isIdx {
+			b.Index(idx)
+		} else {
+			b.Key(k)
+		}
+	}
 }
 
 func (s policySource) what() string {
@@ -193,8 +217,8 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	others := 0
 	// other reports whether key i is on the primary's provider but not the
 	// primary; the keys are visited twice rather than collected.
-	other := func(k *catalogKey) bool {
-		return k.valid && k.provider() == primary.Provider && k.key != pk
+	other := func(i int) bool {
+		return c.keys.at(i).valid && c.provider(i) == primary.Provider && c.key(i) != pk
 	}
 	for i := range c.keys.len() {
 		k := c.keys.at(i)
@@ -202,10 +226,10 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		case !k.valid:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
-		case k.provider() != primary.Provider:
+		case c.provider(i) != primary.Provider:
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
-		case k.key == pk:
+		case c.key(i) == pk:
 			if prim < 0 {
 				prim = i
 			}
@@ -229,10 +253,10 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		primRt, havePrimRt = c.keys.at(prim).rt, true
 	}
 	for i := range c.keys.len() {
-		k := c.keys.at(i)
-		if !other(k) {
+		if !other(i) {
 			continue
 		}
+		k := c.keys.at(i)
 		switch k.rtSt {
 		case runtimeNone:
 			at := c.keyPath(i).Key("agentRuntime")
@@ -305,8 +329,8 @@ func prepare(doc occkit.Document) *Prepared {
 		h := x.evaluate(&s.primary, e, rs, &errs)
 		agree := 0
 		for i := range s.fallbacks.len() {
-			f := s.fallbacks.at(i)
-			fh := x.evaluate(f, e, nil, &errs)
+			f := s.fallback(i)
+			fh := x.evaluate(&f, e, nil, &errs)
 			if fh == "" || h == "" {
 				continue
 			}
@@ -319,7 +343,7 @@ func prepare(doc occkit.Document) *Prepared {
 			agree++
 		}
 		if record && agree > 0 && agree == s.fallbacks.len() {
-			reasons = append(reasons, Reason{Rule: "RES-8", Path: *s.fallbacks.at(0).base,
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacksAt,
 				Note: fallbacksAgree(agree)})
 		}
 		return h
@@ -461,7 +485,7 @@ func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
 		return true
 	}
 	for i := range s.fallbacks.len() {
-		if e.models.has(s.fallbacks.at(i).key) {
+		if e.models.has(s.strs.get(s.fallbacks.at(i).key)) {
 			return true
 		}
 	}
@@ -501,7 +525,8 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 		}
 		mark(s.primary.ref())
 		for i := range s.fallbacks.len() {
-			mark(s.fallbacks.at(i).ref())
+			f := s.fallback(i)
+			mark(f.ref())
 		}
 	}
 	if !complete {

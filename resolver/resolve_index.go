@@ -71,12 +71,12 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 // catalogKey is one key of a selectable catalog (agents.defaults.models or
 // an entry's models).
 //
-// It is kept small and nearly pointer-free (one entry per model, live while
-// a catalog is evaluated): the ref is its key "provider/id" with the
-// provider's length, and the runtime a byte. The key as written is kept
-// apart (catalogIndex.raws) only when it differs from the ref's key.
+// It is kept small and pointer-free (one entry per model, live while a
+// catalog is evaluated): the ref is its key "provider/id" (a strRef) with
+// the provider's length, and the runtime a byte. The key as written is
+// kept apart (catalogIndex.raws) only when it differs from the ref's key.
 type catalogKey struct {
-	key   string // the ref's Key() when valid, else the key as written
+	key   strRef // the ref's Key() when valid, else the key as written
 	pl    int32  // len(provider) in key
 	prev  int32  // the previous key with the same Ref.Key, or -1
 	valid bool   // the key as written is a valid selected ref (REF-3)
@@ -85,14 +85,12 @@ type catalogKey struct {
 	rtSt  runtimeState
 }
 
-// provider is the key's ref's provider (valid keys only).
-func (k *catalogKey) provider() string { return k.key[:k.pl] }
-
 // catalogIndex is one selectable catalog.
 type catalogIndex struct {
 	present bool
 	bad     bool // not an object (reported)
 	path    occkit.Path
+	strs    strTable // the keys' strings
 	keys    seq[catalogKey]
 	raws    map[int32]string // the keys as written that differ from their ref's key
 	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
@@ -100,7 +98,7 @@ type catalogIndex struct {
 
 // lookup calls f for each key whose ref is key, in document order.
 func (c *catalogIndex) lookup(key string, f func(i int32)) {
-	u, ok := tableGet(c.byKey, key, &c.keys, catalogKeyOf)
+	u, ok := tableGet(c.byKey, key, c, catalogKeyOf)
 	if !ok {
 		return
 	}
@@ -121,19 +119,31 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 
 // has reports whether the catalog holds key.
 func (c *catalogIndex) has(key string) bool {
-	_, ok := tableGet(c.byKey, key, &c.keys, catalogKeyOf)
+	_, ok := tableGet(c.byKey, key, c, catalogKeyOf)
 	return ok
 }
 
-func (c *catalogIndex) keyPath(i int) occkit.Path {
+// key is the ref's key of keys[i] (the key as written when invalid).
+func (c *catalogIndex) key(i int) string { return c.strs.get(c.keys.at(i).key) }
+
+// provider is the provider of keys[i]'s ref (valid keys only).
+func (c *catalogIndex) provider(i int) string {
+	k := c.keys.at(i)
+	return c.strs.get(k.key)[:k.pl]
+}
+
+func (c *catalogIndex) keyPath(i int) occkit.Path { return c.path.Key(c.keyRaw(i)) }
+
+// keyRaw is keys[i] as written.
+func (c *catalogIndex) keyRaw(i int) string {
 	if k := c.keys.at(i); !k.other {
-		return c.path.Key(k.key)
+		return c.strs.get(k.key)
 	}
-	return c.path.Key(c.raws[int32(i)])
+	return c.raws[int32(i)]
 }
 
 // catalogKeyOf is the key of keys[v], for [indexTable].
-func catalogKeyOf(keys *seq[catalogKey], v uint32) string { return keys.at(int(v)).key }
+func catalogKeyOf(c *catalogIndex, v uint32) string { return c.key(int(v)) }
 
 // refKey is r.Key(), reusing raw when it is already written that way
 // (the common case), so indexing does not allocate per key.
@@ -147,9 +157,10 @@ func refKey(raw string, r Ref) string {
 
 // refAt is a model ref and where it is written: at *base, or at
 // (*base)[idx] for a fallback. The location is built only when a reason or a
-// problem needs it. One is kept per fallback, so it is compact: the ref is
-// its key "provider/id" (the provider is its first pl bytes) and profile,
-// and the fallbacks of one setting share one base.
+// problem needs it. The ref is its key "provider/id" (the provider is its
+// first pl bytes) and profile. A setting keeps its primary as a refAt and
+// its fallbacks as fallbackRefs, from which [modelSetting.fallback] makes
+// one.
 type refAt struct {
 	key     string // ref.Key()
 	profile string // ref.Profile
@@ -186,6 +197,29 @@ func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
 		pl: int32(len(ref.Provider)), idx: int32(idx)}
 }
 
+// fallbackRef is one fallback of a setting as the setting stores it:
+// small and pointer-free (one is kept per fallback), its strings
+// strRefs of the setting's strTable and its base the setting's
+// fallbacksAt.
+type fallbackRef struct {
+	key, profile strRef
+	pl           int32 // len(ref.Provider)
+	idx          int32 // the element of fallbacks
+}
+
+// pushFallback appends the fallback raw, written at fallbacks[idx],
+// which parses as ref.
+func (m *modelSetting) pushFallback(raw string, ref Ref, idx int) {
+	r := newRefAt(raw, ref, &m.fallbacksAt, idx)
+	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile), pl: r.pl, idx: r.idx})
+}
+
+// fallback is fallback i of m.
+func (m *modelSetting) fallback(i int) refAt {
+	f := m.fallbacks.at(i)
+	return refAt{key: m.strs.get(f.key), profile: m.strs.get(f.profile), base: &m.fallbacksAt, pl: f.pl, idx: f.idx}
+}
+
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
 // (RES-3).
 type modelSetting struct {
@@ -193,7 +227,8 @@ type modelSetting struct {
 	ok        bool // the primary is known
 	complete  bool // every ref parsed
 	primary   refAt
-	fallbacks seq[refAt]
+	fallbacks seq[fallbackRef]
+	strs      strTable // the fallbacks' strings
 	// primaryAt and fallbacksAt are where the primary and the fallbacks
 	// are written: the bases of their refAt, which point here, so a
 	// modelSetting is filled in place and never copied.
@@ -210,7 +245,7 @@ type agentEntry struct {
 
 // catalogRow is one row of models.providers.<p>.models.
 type catalogRow struct {
-	id string // trimmed row id
+	id strRef // trimmed row id
 	// id[altAt:altEnd] is the model ID after the provider prefix, when id
 	// is written "<p>/…", else empty.
 	altAt, altEnd int32
@@ -222,8 +257,14 @@ type catalogRow struct {
 	rtSt          runtimeState
 }
 
-// alt is the row's model ID after its provider prefix, or "".
-func (r *catalogRow) alt() string { return r.id[r.altAt:r.altEnd] }
+// id is row i's trimmed id.
+func (p *providerConfig) id(i int) string { return p.strs.get(p.rows.at(i).id) }
+
+// alt is row i's model ID after its provider prefix, or "".
+func (p *providerConfig) alt(i int) string {
+	r := p.rows.at(i)
+	return p.strs.get(r.id)[r.altAt:r.altEnd]
+}
 
 // providerConfig is one models.providers value.
 type providerConfig struct {
@@ -232,7 +273,8 @@ type providerConfig struct {
 	path   occkit.Path
 	rt     harnessID
 	rtSt   runtimeState
-	rowsAt bool // a models array is present
+	rowsAt bool     // a models array is present
+	strs   strTable // the rows' ids
 	rows   seq[catalogRow]
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
@@ -248,26 +290,25 @@ func normProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)
 
 // rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
 // alt when v is odd.
-func rowKeyOf(rows *seq[catalogRow], v uint32) string {
-	r := rows.at(int(v >> 1))
+func rowKeyOf(p *providerConfig, v uint32) string {
 	if v&1 == 0 {
-		return r.id
+		return p.id(int(v >> 1))
 	}
-	return r.alt()
+	return p.alt(int(v >> 1))
 }
 
 // rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
-	u, ok := tableGet(p.byID, ref.ID, &p.rows, rowKeyOf)
+	u, ok := tableGet(p.byID, ref.ID, p, rowKeyOf)
 	i := int32(u >> 1)
 	for ok && i >= 0 {
-		r := p.rows.at(int(i))
-		if MatchRow(ref, r.id) {
+		r, id := p.rows.at(int(i)), p.id(int(i))
+		if MatchRow(ref, id) {
 			out = append(out, i)
 		}
-		if r.id == ref.ID {
+		if id == ref.ID {
 			i = r.prevA
 		} else {
 			i = r.prevB
@@ -319,17 +360,21 @@ type docIndex struct {
 }
 
 var (
-	pathAgents         = occkit.NewPath("agents")
-	pathDefaults       = occkit.NewPath("agents", "defaults")
-	pathEntries        = occkit.NewPath("agents", "entries")
-	pathDefaultModel   = occkit.NewPath("agents", "defaults", "model")
-	pathDefaultModels  = occkit.NewPath("agents", "defaults", "models")
-	pathModels         = occkit.NewPath("models")
-	pathProviders      = occkit.NewPath("models", "providers")
-	pathPlugins        = occkit.NewPath("plugins")
-	pathPluginEntries  = occkit.NewPath("plugins", "entries")
-	pathCodexPlugin    = occkit.NewPath("plugins", "entries", "codex")
-	pathCodexTransport = occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "transport")
+	pathAgents        = occkit.NewPath("agents")
+	pathDefaults      = occkit.NewPath("agents", "defaults")
+	pathEntries       = occkit.NewPath("agents", "entries")
+	pathDefaultModel  = occkit.NewPath("agents", "defaults", "model")
+	pathDefaultModels = occkit.NewPath("agents", "defaults", "models")
+	// The defaults' primary and fallbacks, so their paths are not built
+	// for each document (settingKey).
+	pathDefaultPrimary   = occkit.NewPath("agents", "defaults", "model", "primary")
+	pathDefaultFallbacks = occkit.NewPath("agents", "defaults", "model", "fallbacks")
+	pathModels           = occkit.NewPath("models")
+	pathProviders        = occkit.NewPath("models", "providers")
+	pathPlugins          = occkit.NewPath("plugins")
+	pathPluginEntries    = occkit.NewPath("plugins", "entries")
+	pathCodexPlugin      = occkit.NewPath("plugins", "entries", "codex")
+	pathCodexTransport   = occkit.NewPath("plugins", "entries", "codex", "config", "appServer", "transport")
 )
 
 // objectField returns the first value of key in the object o (gjson
@@ -473,7 +518,7 @@ func readHolder(s string, i int, other string, fn func(v int) int) (id string, s
 // an object of objects; RES-1: each agentRuntime is supported) and
 // returns the offset after it.
 func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogIndex, int) {
-	c := catalogIndex{present: true, path: path}
+	c := catalogIndex{present: true, path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		c.bad = true
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
@@ -503,10 +548,11 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 
 // newKey is the catalogKey of the key raw, the next of c.keys.
 func (c *catalogIndex) newKey(raw string) catalogKey {
-	ck := catalogKey{key: raw, prev: -1}
+	ck := catalogKey{prev: -1}
+	key := raw
 	if ref, ok := ParseRef(raw); ok {
-		ck.valid, ck.key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
-		if ck.key != raw {
+		ck.valid, key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
+		if key != raw {
 			ck.other = true
 			if c.raws == nil {
 				c.raws = map[int32]string{}
@@ -514,6 +560,7 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 			c.raws[int32(c.keys.len())] = raw
 		}
 	}
+	ck.key = c.strs.put(key)
 	return ck
 }
 
@@ -527,16 +574,28 @@ func (c *catalogIndex) index() {
 		if c.byKey == nil {
 			c.byKey = newIndexTable(c.keys.len() - i)
 		}
-		if l, dup := tablePut(c.byKey, ck.key, uint32(i), &c.keys, catalogKeyOf); dup {
+		if l, dup := tablePut(c.byKey, c.strs.get(ck.key), uint32(i), c, catalogKeyOf); dup {
 			ck.prev = int32(l)
 		}
 	}
 }
 
+// settingKey is path.Key(k) for the member k (primary or fallbacks) of
+// the model setting at path, without building it for agents.defaults.model.
+func settingKey(path occkit.Path, k string) occkit.Path {
+	if path.Equal(pathDefaultModel) {
+		if k == "primary" {
+			return pathDefaultPrimary
+		}
+		return pathDefaultFallbacks
+	}
+	return path.Key(k)
+}
+
 // parseModelSetting reads the `model` setting at s[i], at path (RES-3),
 // into the zero m, and returns the offset after it.
 func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting) int {
-	m.present = true
+	m.present, m.strs.text = true, s
 	switch byteAt(s, i) {
 	case '"':
 		str, _, end := stringAt(s, i)
@@ -555,7 +614,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 		return jsonwalk.Skip(s, i)
 	}
 	m.complete = true
-	m.primaryAt = path.Key("primary")
+	m.primaryAt = settingKey(path, "primary")
 	pp := &m.primaryAt
 	// The fallbacks are read where they stand, which may be before the
 	// primary; the refusals that need the primary are made after it.
@@ -571,7 +630,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 			primary, primaryStr, end = stringAt(s, v)
 			return end
 		case k == "fallbacks" && fp == nil:
-			m.fallbacksAt = path.Key("fallbacks")
+			m.fallbacksAt = settingKey(path, "fallbacks")
 			fp = &m.fallbacksAt
 			if byteAt(s, v) != '[' {
 				return jsonwalk.Skip(s, v)
@@ -580,7 +639,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 			return jsonwalk.Elements(s, v, func(n, e int) int {
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
-					m.fallbacks.push(newRefAt(str, r, fp, n))
+					m.pushFallback(str, r, n)
 				} else {
 					bad = append(bad, int32(n))
 				}
@@ -613,7 +672,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 			b++
 			continue
 		}
-		if r := m.fallbacks.at(f); m.ok && r.provider() != m.primary.provider() {
+		if r := m.fallback(f); m.ok && r.provider() != m.primary.provider() {
 			at := fp.Index(int(r.idx))
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
@@ -625,7 +684,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 // buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
 // shapes) and returns the offset after it.
 func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*providerConfig, int) {
-	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
+	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
 		p.rtSt = runtimeBad
@@ -669,7 +728,7 @@ func (p *providerConfig) index() {
 	for i := range p.rows.len() {
 		if r := p.rows.at(i); r.idOK {
 			keys++
-			if r.alt() != "" {
+			if r.altEnd > r.altAt {
 				keys++
 			}
 		}
@@ -682,11 +741,11 @@ func (p *providerConfig) index() {
 		if p.byID == nil {
 			p.byID = newIndexTable(keys)
 		}
-		if l, dup := tablePut(p.byID, row.id, uint32(i)<<1, &p.rows, rowKeyOf); dup {
+		if l, dup := tablePut(p.byID, p.id(i), uint32(i)<<1, p, rowKeyOf); dup {
 			row.prevA = int32(l >> 1)
 		}
-		if row.alt() != "" {
-			if l, dup := tablePut(p.byID, row.alt(), uint32(i)<<1|1, &p.rows, rowKeyOf); dup {
+		if row.altEnd > row.altAt {
+			if l, dup := tablePut(p.byID, p.alt(i), uint32(i)<<1|1, p, rowKeyOf); dup {
 				row.prevB = int32(l >> 1)
 			}
 		}
@@ -718,19 +777,19 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 			"%s must be a model ID", p.rowPath(n).Key("id")))
 		return row, end
 	}
-	row.setID(id, p.name)
+	row.setID(id, p)
 	return row, end
 }
 
-// setID sets the row's id, trimmed, and its alt on the provider named
-// provider.
-func (row *catalogRow) setID(id, provider string) {
+// setID sets the row's id, trimmed, and its alt on the provider p.
+func (row *catalogRow) setID(id string, p *providerConfig) {
 	row.idOK = true
-	row.id = strings.TrimSpace(id)
-	if pr, rest, ok := strings.Cut(row.id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), provider) {
-		if alt := strings.TrimSpace(rest); alt != "" && alt != row.id {
-			// alt is a substring of rest, which ends row.id.
-			row.altAt = int32(len(row.id) - len(rest) + strings.Index(rest, alt))
+	id = strings.TrimSpace(id)
+	row.id = p.strs.put(id)
+	if pr, rest, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
+		if alt := strings.TrimSpace(rest); alt != "" && alt != id {
+			// alt is a substring of rest, which ends id.
+			row.altAt = int32(len(id) - len(rest) + strings.Index(rest, alt))
 			row.altEnd = row.altAt + int32(len(alt))
 		}
 	}

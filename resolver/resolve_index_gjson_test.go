@@ -61,10 +61,10 @@ func gjReadPolicy(v gjson.Result, other string) (id string, st runtimeState, sha
 
 // gjBuildCatalog indexes a selectable catalog (RES-4: it must be an object
 // of objects; RES-1: each agentRuntime is supported).
-func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
-	c := catalogIndex{present: v.Exists(), path: path}
+func gjBuildCatalog(text string, v gjson.Result, path occkit.Path, errs *[]error) catalogIndex {
+	c := catalogIndex{present: v.Exists(), path: path, strs: strTable{text: text}}
 	if !c.present {
-		return c
+		return catalogIndex{path: path}
 	}
 	if !v.IsObject() {
 		c.bad = true
@@ -92,11 +92,12 @@ func gjBuildCatalog(v gjson.Result, path occkit.Path, errs *[]error) catalogInde
 }
 
 // gjParseModelSetting reads a `model` setting at path (RES-3).
-func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *modelSetting) {
+func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]error, s *modelSetting) {
 	s.present = v.Exists()
 	if !s.present {
 		return
 	}
+	s.strs.text = text
 	switch {
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
@@ -147,14 +148,14 @@ func gjParseModelSetting(v gjson.Result, path occkit.Path, errs *[]error, s *mod
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
-		s.fallbacks.push(newRefAt(e.Str, r, fp, i))
+		s.pushFallback(e.Str, r, i)
 		return true
 	})
 }
 
 // gjBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
-func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
-	p := &providerConfig{raw: raw, name: normProvider(raw), path: path}
+func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
+	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: text}}
 	if !v.IsObject() {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
 		p.rtSt = runtimeBad
@@ -192,7 +193,7 @@ func gjBuildProvider(raw string, v gjson.Result, path occkit.Path, errs *[]error
 					"%s must be a model ID", p.rowPath(int(i)).Key("id")))
 				break
 			}
-			row.setID(idv.Str, p.name)
+			row.setID(idv.Str, p)
 		}
 		p.rows.push(row)
 		return true
@@ -250,8 +251,8 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		if defaults.IsObject() {
 			f := objectFields(defaults, "model", "models")
 			model, cat := f[0], f[1]
-			gjParseModelSetting(model, pathDefaultModel, &x.errs, &x.defaults)
-			x.catalog = gjBuildCatalog(cat, pathDefaultModels, &x.errs)
+			gjParseModelSetting(x.roster.doc.String(), model, pathDefaultModel, &x.errs, &x.defaults)
+			x.catalog = gjBuildCatalog(x.roster.doc.String(), cat, pathDefaultModels, &x.errs)
 		}
 	}
 	if !entries.Exists() {
@@ -274,8 +275,8 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		e := &agentEntry{id: id, path: p}
 		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
-		gjParseModelSetting(model, p.Key("model"), &x.errs, &e.sel)
-		e.models = gjBuildCatalog(cat, p.Key("models"), &x.errs)
+		gjParseModelSetting(x.roster.doc.String(), model, p.Key("model"), &x.errs, &e.sel)
+		e.models = gjBuildCatalog(x.roster.doc.String(), cat, p.Key("models"), &x.errs)
 		x.entries = append(x.entries, e)
 		return true
 	})
@@ -307,7 +308,7 @@ func (x *docIndex) gjIndexProviders(models gjson.Result) {
 	byName := map[string][]*providerConfig{}
 	providers.ForEach(func(k, v gjson.Result) bool {
 		raw := k.String()
-		p := gjBuildProvider(raw, v, pathProviders.Key(raw), &x.errs)
+		p := gjBuildProvider(x.roster.doc.String(), raw, v, pathProviders.Key(raw), &x.errs)
 		byName[p.name] = append(byName[p.name], p)
 		x.provOrder = append(x.provOrder, p)
 		return true

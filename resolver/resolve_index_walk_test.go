@@ -280,3 +280,36 @@ func TestProvidersNamed(t *testing.T) {
 		}
 	})
 }
+
+// TestPolicySourcePath: the path of a policy, built in one allocation, is
+// the policy holder's path with agentRuntime.id appended key by key, for
+// every catalog key, provider row and provider of drawn documents.
+func TestPolicySourcePath(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		doc, err := occkit.ParseDocument([]byte(genIndexJSON(t, "root", 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := buildIndex(doc)
+		check := func(s policySource, want occkit.Path) {
+			if got := s.path(); !got.Equal(want) || got.Doc() != want.Doc() {
+				t.Fatalf("%s: path %s, want %s", doc.String(), got, want)
+			}
+		}
+		cats := []*catalogIndex{&x.catalog}
+		for _, e := range x.entries {
+			cats = append(cats, &e.models)
+		}
+		for _, c := range cats {
+			for i := range c.keys.len() {
+				check(policySource{cat: c, at: int32(i)}, c.keyPath(i).Key("agentRuntime").Key("id"))
+			}
+		}
+		for _, p := range x.provOrder {
+			for i := range p.rows.len() {
+				check(policySource{prov: p, at: int32(i)}, p.rowPath(i).Key("agentRuntime").Key("id"))
+			}
+			check(policySource{prov: p, at: -1}, p.path.Key("agentRuntime").Key("id"))
+		}
+	})
+}

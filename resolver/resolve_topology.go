@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -21,9 +22,9 @@ func checkTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Re
 		return nil, err
 	}
 	reasons = append(reasons, Reason{Rule: "RES-11", Path: occkit.Root(),
-		Value: string(h) + "/" + string(mode) + " on " + string(compute),
+		Value: topologyValue(h, mode, compute),
 		Note:  "the Compute supports this Harness and execution mode"})
-	if compute != occkit.ComputeKubernetes || h != occkit.HarnessOpenClaw || mode != occkit.ModeDedicated {
+	if topologyReasons(h, mode, compute) == 1 {
 		return reasons, nil
 	}
 	// RES-13: dedicated OpenClaw on Kubernetes.
@@ -45,6 +46,44 @@ func checkTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Re
 		Reason{Rule: "RES-13", Path: occkit.Root(), Value: "SandboxDriver",
 			Note: "a qualifying SandboxDriver provisions the Harness with the networking, filesystem and process facets"})
 	return reasons, nil
+}
+
+// topologyReasons is how many reasons checkTopology appends when the
+// topology is supported: RES-11's, and RES-13's two for dedicated
+// OpenClaw on Kubernetes.
+func topologyReasons(h occkit.Harness, mode occkit.Mode, compute occkit.Compute) int {
+	if compute == "" {
+		compute = occkit.ComputeKubernetes
+	}
+	if compute == occkit.ComputeKubernetes && h == occkit.HarnessOpenClaw && mode == occkit.ModeDedicated {
+		return 3
+	}
+	return 1
+}
+
+// topologyValues are the RES-11 reason values of the bundled Computes,
+// spelled once: [Harness][Mode][Compute], in the orders of
+// [occkit.AllHarnesses], [occkit.AllModes] and [occkit.BundledComputes].
+var topologyValues = func() (v [2][2][3]string) {
+	for i, h := range occkit.AllHarnesses() {
+		for j, m := range occkit.AllModes() {
+			for k, c := range occkit.BundledComputes() {
+				v[i][j][k] = string(h) + "/" + string(m) + " on " + string(c)
+			}
+		}
+	}
+	return v
+}()
+
+// topologyValue is the RES-11 reason's value, "harness/mode on compute",
+// spelled without allocating for the bundled Computes.
+func topologyValue(h occkit.Harness, mode occkit.Mode, compute occkit.Compute) string {
+	i, j, k := slices.Index(occkit.AllHarnesses(), h), slices.Index(occkit.AllModes(), mode),
+		slices.Index(occkit.BundledComputes(), compute)
+	if i < 0 || j < 0 || k < 0 {
+		return string(h) + "/" + string(mode) + " on " + string(compute)
+	}
+	return topologyValues[i][j][k]
 }
 
 // sandboxGap says what the configured SandboxDriver lacks.

@@ -1,7 +1,7 @@
 package resolver
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -166,6 +166,13 @@ func (p *Prepared) CheckRoster(req RosterRequest) error {
 	return checkRoster(p.roster, stage, req)
 }
 
+// rosterEntry is one agents.entries member as the roster rules read it.
+type rosterEntry struct {
+	id   string
+	norm string // normalizeAgentID(id)
+	val  gjson.Result
+}
+
 // checkRoster is CheckRoster on the document's rosterInput.
 func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 	doc, root, agents := in.doc, docjson.Root(in.doc), gjson.Parse(in.agents)
@@ -194,63 +201,73 @@ func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 		}
 	}
 
-	// agents.entries: an object of objects with valid, unique IDs.
-	type entry struct {
-		id   string
-		norm string
-		val  gjson.Result
-	}
-	var ids []entry
+	// agents.entries: an object of objects with valid, unique IDs. The
+	// entries are read into a buffer on the stack and sorted, so a roster
+	// that passes costs no allocation for a handful of entries; paths are
+	// built only for problems.
+	var buf [8]rosterEntry
+	ids := buf[:0]
 	entriesOK := true
 	if entries.Exists() {
 		if !entries.IsObject() {
 			entriesOK = false
 		} else {
-			seen := map[string]bool{}
 			entries.ForEach(func(k, v gjson.Result) bool {
-				id := k.String()
-				if !seen[id] {
-					seen[id] = true
-					ids = append(ids, entry{id: id, norm: normalizeAgentID(id), val: v})
-				}
+				ids = append(ids, rosterEntry{id: k.String(), val: v})
 				return true
 			})
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i].id < ids[j].id })
-	firstByNorm := map[string]string{}
-	byNorm := map[string][]string{}
-	for _, e := range ids {
-		p := pathEntries.Key(e.id)
+	// ID order; of an ID written twice, the first is read.
+	slices.SortStableFunc(ids, func(a, b rosterEntry) int { return strings.Compare(a.id, b.id) })
+	ids = slices.CompactFunc(ids, func(a, b rosterEntry) bool { return a.id == b.id })
+	// counted are the entries whose IDs count toward collisions and the
+	// main Agent (valid and not reserved), in ID order.
+	var countedBuf [8]int32
+	counted := countedBuf[:0]
+	for i := range ids {
+		e := &ids[i]
+		e.norm = normalizeAgentID(e.id)
 		if e.val.IsObject() && e.val.Get("default").Exists() {
+			p := pathEntries.Key(e.id)
 			errs = append(errs, invalid("RES-10", p.Key("default"),
 				"%s is not supported: remove it", p.Key("default")))
 		}
 		if !validAgentID(e.id) {
+			p := pathEntries.Key(e.id)
 			errs = append(errs, invalid("RES-10", p,
 				"the Agent ID of %s must be 1 to 64 letters, digits, _ or -, not starting with -", p))
 			continue
 		}
 		if reservedAgentID(e.norm) {
+			p := pathEntries.Key(e.id)
 			errs = append(errs, invalid("RES-10", p,
 				"the Agent ID of %s is reserved: OpenClaw skips it when it merges objects, so it would not deploy", p))
 			continue
 		}
-		if _, dup := firstByNorm[e.norm]; !dup {
-			firstByNorm[e.norm] = e.id
+		counted = append(counted, int32(i))
+	}
+	// The counted entries grouped by normalized ID, each group in ID
+	// order (the sort is stable).
+	slices.SortStableFunc(counted, func(a, b int32) int { return strings.Compare(ids[a].norm, ids[b].norm) })
+	group := func(norm string) []int32 {
+		lo, _ := slices.BinarySearchFunc(counted, norm, func(i int32, n string) int { return strings.Compare(ids[i].norm, n) })
+		hi := lo
+		for hi < len(counted) && ids[counted[hi]].norm == norm {
+			hi++
 		}
-		byNorm[e.norm] = append(byNorm[e.norm], e.id)
+		return counted[lo:hi]
 	}
 	// Colliding IDs: each of them is refused, naming another, so the
 	// refusal holds whichever one the author meant to keep.
 	for _, e := range ids {
-		group := byNorm[e.norm]
-		if len(group) < 2 {
+		g := group(e.norm)
+		if len(g) < 2 {
 			continue
 		}
-		other := group[0]
+		other := ids[g[0]].id
 		if other == e.id {
-			other = group[1]
+			other = ids[g[1]].id
 		}
 		p := pathEntries.Key(e.id)
 		errs = append(errs, invalid("RES-10", p,
@@ -275,7 +292,7 @@ func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 	// Dedicated execution serves the main Agent (deployment only).
 	if stage == StageDeploy && req.Mode == occkit.ModeDedicated {
 		if entriesOK && n > 0 {
-			if _, ok := firstByNorm[mainAgent]; !ok {
+			if len(group(mainAgent)) == 0 {
 				errs = append(errs, invalid("RES-10", pathEntries,
 					"dedicated execution serves the main Agent: agents.entries must hold main"))
 			}

@@ -15,7 +15,7 @@ import (
 // ([Prepared.SelectedModels]): the primary or a fallback of
 // agents.defaults.model or of an entry's model.
 type SelectedModel struct {
-	at      *refAt
+	at      refAt
 	primary bool
 }
 
@@ -49,11 +49,11 @@ func (p *Prepared) SelectedModels(fn func(SelectedModel) bool) bool {
 		if !s.present || !s.ok {
 			return true
 		}
-		if !fn(SelectedModel{at: &s.primary, primary: true}) {
+		if !fn(SelectedModel{at: s.primary, primary: true}) {
 			return false
 		}
 		for i := range s.fallbacks.len() {
-			if !fn(SelectedModel{at: s.fallbacks.at(i)}) {
+			if !fn(SelectedModel{at: s.fallback(i)}) {
 				return false
 			}
 		}

@@ -43,7 +43,8 @@ func (q *seq[T]) push(v T) int {
 	k, j := seqSlot(i)
 	if k > len(q.more) {
 		if q.more == nil {
-			q.more = make([][]T, 0, 8)
+			// Room for up to 256 members before it grows.
+			q.more = make([][]T, 0, 4)
 		}
 		q.more = append(q.more, make([]T, seqMin<<(k-1)))
 	}
