@@ -115,6 +115,12 @@ func TestApplyMatchesOneAtATime(t *testing.T) {
 			e := occkit.Edit{Path: genEditPath(t), Delete: rapid.IntRange(0, 3).Draw(t, "delete") == 0}
 			if !e.Delete {
 				e.Raw, _ = json.Marshal(genValue(2).Draw(t, "raw"))
+				if rapid.Bool().Draw(t, "indent") {
+					// White space, which Apply compacts away.
+					var buf bytes.Buffer
+					_ = json.Indent(&buf, e.Raw, " ", "\t")
+					e.Raw = append(buf.Bytes(), '\n')
+				}
 			}
 			edits = append(edits, e)
 		}
