@@ -199,11 +199,20 @@ func newSplice(edits []Edit) (*splice, bool) {
 		s.leaves = make([]*spliceNode, len(edits))
 	}
 	s.leaves = s.leaves[:len(edits)]
-	// The nodes, at most one a key of each path, are made at once; the
-	// slice never grows, so that a node's address holds.
+	// The nodes are made at once; the slice never grows, so that a
+	// node's address holds. An edit makes at most a node a key of its
+	// path past the keys it shares with the edit before (those nodes are
+	// made already).
 	elems := 0
-	for _, e := range edits {
-		elems += len(e.Path.elems)
+	for i, e := range edits {
+		shared := 0
+		if i > 0 {
+			prev := edits[i-1].Path.elems
+			for shared < len(prev) && shared < len(e.Path.elems) && prev[shared] == e.Path.elems[shared] {
+				shared++
+			}
+		}
+		elems += len(e.Path.elems) - shared
 	}
 	nodes := make([]spliceNode, 0, elems)
 	for i, e := range edits {
@@ -223,8 +232,12 @@ func newSplice(edits []Edit) (*splice, bool) {
 				}
 			}
 			if c == nil {
-				nodes = append(nodes, spliceNode{key: el.key})
-				c = &nodes[len(nodes)-1]
+				if len(nodes) < cap(nodes) {
+					nodes = append(nodes, spliceNode{key: el.key})
+					c = &nodes[len(nodes)-1]
+				} else {
+					c = &spliceNode{key: el.key} // not counted: never so
+				}
 				if n.children == nil {
 					n.children = n.childBuf[:0]
 				}
