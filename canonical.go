@@ -52,8 +52,12 @@ func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	src := d.bytes()
 	// A Document's canonical form is as long as it is unless an escape
 	// or a number is spelled otherwise (always so for compile.Load's
-	// output): the output is sized once.
-	c := canon{src: src, out: make([]byte, len(src)), wantPlaces: withPlaces}
+	// output): the output is sized once, and starts as a copy of the
+	// source (which costs what zeroing it would), so that what is written
+	// at the offset it is read from is there already (see copySrc).
+	c := canon{src: src, wantPlaces: withPlaces, mirror: true}
+	c.out = append([]byte(nil), src...)
+	c.out = c.out[:cap(c.out)]
 	c.value(0)
 	out := c.out[:c.n:c.n]
 	if len(c.out)-c.n > c.n/8 {
@@ -92,6 +96,9 @@ type canon struct {
 	src []byte
 	out []byte
 	n   int
+	// mirror: out[k] is src[k] for every k from n to the end of src,
+	// as out was made (a copy of src) and never written past n since.
+	mirror bool
 	// members is a stack shared by every object level: an object's
 	// members are members[base:nm] while it is being written.
 	members []canonMember
@@ -101,7 +108,8 @@ type canon struct {
 	keys []byte
 	decs []decodedKey
 	// ranks, work and scratch are reorder's buffers, and small its
-	// scratch for a small object.
+	// scratch for a small object (and for a large one's members that go
+	// through scratch when they fit).
 	ranks   []memberRank
 	work    []memberWork
 	scratch []byte
@@ -111,6 +119,12 @@ type canon struct {
 	wantPlaces bool
 	places     rootPlaces
 }
+
+// firstMembers is how many members the members stack holds when first
+// made: the members of a configuration's objects around a catalog of a
+// few dozen models (the stack holds those of every object open at once)
+// fit without doubling up from a few.
+const firstMembers = 64
 
 // canonMember is one member written to out: "key":value is out[start:end].
 // Its decoded key is out[start+1:start+1+key] when it held no escape
@@ -137,7 +151,7 @@ func (c *canon) key(m *canonMember) []byte {
 func (c *canon) grow(k int) {
 	out := make([]byte, max(2*len(c.out), c.n+k, 64))
 	copy(out, c.out[:c.n])
-	c.out = out
+	c.out, c.mirror = out, false
 }
 
 // put writes the byte b.
@@ -157,16 +171,30 @@ func (c *canon) write(b []byte) {
 	c.n += copy(c.out[c.n:], b)
 }
 
+// copySrc writes src[i:j]. Read at the offset it goes to, it is in out
+// already while out mirrors src (most of a Document: its canonical form
+// keeps every length), and it is not copied again.
+func (c *canon) copySrc(i, j int) {
+	if c.n == i && c.mirror {
+		c.n = j
+		return
+	}
+	c.write(c.src[i:j])
+}
+
 // appended takes out, the output written so far with something appended
 // to it.
 func (c *canon) appended(out []byte) {
+	if cap(out) != cap(c.out) {
+		c.mirror = false // moved: nothing past n is src's any more
+	}
 	c.n, c.out = len(out), out[:cap(out)]
 }
 
 // push puts m on the members stack.
 func (c *canon) push(m canonMember) {
 	if c.nm == len(c.members) {
-		c.members = append(c.members, make([]canonMember, max(len(c.members), 16))...)
+		c.members = append(c.members, make([]canonMember, max(len(c.members), firstMembers))...)
 	}
 	c.members[c.nm] = m
 	c.nm++
@@ -200,7 +228,7 @@ func (c *canon) value(i int) int {
 		if json5.IsCanonicalNumber(c.src[i:j]) {
 			// Already in its canonical form (every number a Document
 			// loaded by compile.Load holds): copied as it is.
-			c.write(c.src[i:j])
+			c.copySrc(i, j)
 			return j
 		}
 		if b := c.src[i]; b == '-' || b >= '0' && b <= '9' {
@@ -209,7 +237,7 @@ func (c *canon) value(i int) int {
 				return j
 			}
 		}
-		c.write(c.src[i:j])
+		c.copySrc(i, j)
 		return j
 	}
 }
@@ -381,10 +409,16 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 			need += m.end - m.start
 		}
 	}
-	if cap(c.scratch) < need {
+	var scratch []byte
+	switch {
+	case need <= len(c.small):
+		scratch = c.small[:need]
+	case cap(c.scratch) < need:
 		c.scratch = make([]byte, max(need, 2*cap(c.scratch)))
+		fallthrough
+	default:
+		scratch = c.scratch[:need]
 	}
-	scratch := c.scratch[:need]
 	off := 0
 	for i := range ms {
 		if !w[i].kept {
@@ -522,7 +556,7 @@ func (c *canon) string(i int) int {
 	if escaped {
 		c.appended(appendCanonicalString(c.out[:c.n], s))
 	} else {
-		c.write(c.src[i:end])
+		c.copySrc(i, end)
 	}
 	return end
 }
@@ -532,7 +566,7 @@ func (c *canon) string(i int) int {
 func (c *canon) writeKey(i int, m *canonMember) int {
 	end, s, escaped := c.strEscaped(i)
 	if !escaped {
-		c.write(c.src[i:end])
+		c.copySrc(i, end)
 		m.key = end - i - 2
 		return end
 	}

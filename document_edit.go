@@ -60,15 +60,29 @@ func (d Document) Apply(edits ...Edit) (Document, error) {
 }
 
 // compactValue is raw compacted and checked as a Document's value at p.
+// A value that is compact already (the edits of logging.Stamp, a
+// marshalled value) is only validated, as parseCompact validates a
+// compact document, and returned as it is: it is read, never written.
 func compactValue(p Path, raw []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := compactJSON(&buf, raw); err != nil || !gjson.ValidBytes(buf.Bytes()) {
-		return nil, Invalid("", p, "value for %s is not valid JSON", p.String())
+	value := raw
+	if !compactShallow(raw) {
+		var buf bytes.Buffer
+		if err := compactJSON(&buf, raw); err != nil {
+			return nil, invalidValue(p)
+		}
+		value = buf.Bytes()
 	}
-	if at, problem := checkDocument(buf.Bytes()); problem != docOK {
+	if !gjson.ValidBytes(value) {
+		return nil, invalidValue(p)
+	}
+	if at, problem := checkDocument(value); problem != docOK {
 		return nil, checkError(problem, joinPath(p, at))
 	}
-	return buf.Bytes(), nil
+	return value, nil
+}
+
+func invalidValue(p Path) error {
+	return Invalid("", p, "value for %s is not valid JSON", p.String())
 }
 
 // SetValue is the Edit that sets the Go value v at p, encoded as
@@ -128,7 +142,8 @@ type spliceNode struct {
 	edit     bool // a terminal: set raw, or delete
 	del      bool
 	raw      []byte
-	children []*spliceNode // in the order the edits first name them
+	children []*spliceNode  // in the order the edits first name them
+	childBuf [4]*spliceNode // the first children, without an allocation
 	// hasSet: the subtree sets something (a missing member is created
 	// only then; deleting what is absent changes nothing), first by the
 	// edit firstSet: missing members are created in that order.
@@ -138,11 +153,15 @@ type spliceNode struct {
 
 // splice applies a tree of member edits to compact JSON in one pass.
 type splice struct {
-	root    spliceNode
-	leaves  []*spliceNode // by edit index
-	extra   int           // bytes the edits may add
-	src     []byte
-	out     []byte
+	root   spliceNode
+	leaves []*spliceNode // by edit index
+	extra  int           // bytes the edits may add
+	src    []byte
+	out    []byte
+	// mirror is the capacity out was made with: while it has it, its
+	// array past len(out) still holds the source's bytes at the same
+	// offsets (out is only appended to).
+	mirror  int
 	changed bool
 	// from are the places of the source's root members when they can be
 	// carried to the output (see topIndex), else nil; then runs, hits and
@@ -155,6 +174,7 @@ type splice struct {
 	runBuf  [6]spliceRun
 	hitBuf  [4]spliceLanded
 	madeBuf [2]memberPlace
+	leafBuf [6]*spliceNode
 }
 
 // spliceRun is the run src[from:to] of the root object, written as it is
@@ -174,7 +194,27 @@ type spliceLanded struct {
 // two edits of one member or of a member and something inside it, or a key
 // sjson would read as other than a plain object key when it creates it.
 func newSplice(edits []Edit) (*splice, bool) {
-	s := &splice{leaves: make([]*spliceNode, len(edits))}
+	s := &splice{}
+	if s.leaves = s.leafBuf[:]; len(edits) > len(s.leafBuf) {
+		s.leaves = make([]*spliceNode, len(edits))
+	}
+	s.leaves = s.leaves[:len(edits)]
+	// The nodes are made at once; the slice never grows, so that a
+	// node's address holds. An edit makes at most a node a key of its
+	// path past the keys it shares with the edit before (those nodes are
+	// made already).
+	elems := 0
+	for i, e := range edits {
+		shared := 0
+		if i > 0 {
+			prev := edits[i-1].Path.elems
+			for shared < len(prev) && shared < len(e.Path.elems) && prev[shared] == e.Path.elems[shared] {
+				shared++
+			}
+		}
+		elems += len(e.Path.elems) - shared
+	}
+	nodes := make([]spliceNode, 0, elems)
 	for i, e := range edits {
 		if e.Path.IsRoot() {
 			return nil, false
@@ -192,7 +232,15 @@ func newSplice(edits []Edit) (*splice, bool) {
 				}
 			}
 			if c == nil {
-				c = &spliceNode{key: el.key}
+				if len(nodes) < cap(nodes) {
+					nodes = append(nodes, spliceNode{key: el.key})
+					c = &nodes[len(nodes)-1]
+				} else {
+					c = &spliceNode{key: el.key} // not counted: never so
+				}
+				if n.children == nil {
+					n.children = n.childBuf[:0]
+				}
 				n.children = append(n.children, c)
 				s.extra += len(el.key) + 6 // ,"key":{}
 			} else if j == len(e.Path.elems)-1 {
@@ -249,7 +297,16 @@ func (s *splice) run(d Document) (Document, bool) {
 	if s.from = d.carried(); s.from != nil {
 		s.runs, s.hits, s.made = s.runBuf[:0], s.hitBuf[:0], s.madeBuf[:0]
 	}
-	s.out = make([]byte, 0, len(src)+s.extra)
+	// The output starts as a copy of the source (not zeroed first), in
+	// an array whose size class most often leaves room for what the
+	// edits add: a run copied to the offset it is read from is there
+	// already (see copyRun), and copying the source costs what zeroing
+	// the output would. Else it is made with that room, empty.
+	if s.out = append([]byte(nil), src...); cap(s.out)-len(src) >= s.extra {
+		s.out, s.mirror = s.out[:0], cap(s.out)
+	} else {
+		s.out, s.mirror = make([]byte, 0, len(src)+s.extra), -1
+	}
 	if !s.object(&s.root, 0, len(src)-1) {
 		return Document{}, false
 	}
@@ -305,6 +362,10 @@ func (s *splice) copyRun(top bool, from, to int) {
 	if top {
 		s.runs = append(s.runs, spliceRun{from: from, to: to, out: len(s.out)})
 	}
+	if from == len(s.out) && cap(s.out) == s.mirror {
+		s.out = s.out[:to] // in place already
+		return
+	}
 	s.out = append(s.out, s.src[from:to]...)
 }
 
@@ -330,7 +391,8 @@ func (s *splice) object(n *spliceNode, i, end int) bool {
 	if src[i] != '{' {
 		return false
 	}
-	var hits []spliceHit
+	var hitBuf [4]spliceHit
+	hits := hitBuf[:0]
 	found := 0
 	hit := func(start, value, end int) bool {
 		c, ok := s.named(n, start, value)
@@ -459,7 +521,8 @@ func (s *splice) named(n *spliceNode, start, value int) (_ *spliceNode, ok bool)
 // created and the closing brace; first says no member is written yet, top
 // that n is the root object, whose members' places are carried.
 func (s *splice) createMembers(n *spliceNode, hits []spliceHit, first, top bool) {
-	for _, c := range created(n, hits) {
+	var buf [4]*spliceNode
+	for _, c := range created(buf[:0], n, hits) {
 		if !first {
 			s.out = append(s.out, ',')
 		}
@@ -473,10 +536,10 @@ func (s *splice) createMembers(n *spliceNode, hits []spliceHit, first, top bool)
 	s.out = append(s.out, '}')
 }
 
-// created lists n's children that are absent (not in hits) and must be
-// created, in the order sjson would create them one edit after another.
-func created(n *spliceNode, hits []spliceHit) []*spliceNode {
-	var out []*spliceNode
+// created appends to out n's children that are absent (not in hits) and
+// must be created, in the order sjson would create them one edit after
+// another.
+func created(out []*spliceNode, n *spliceNode, hits []spliceHit) []*spliceNode {
 	for _, c := range n.children {
 		if c.hasSet && !hitFor(hits, c) {
 			out = append(out, c)

@@ -13,6 +13,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/internal/bench"
 )
 
 // The one-edit-at-a-time reference: sjson on a copy, the way Document's
@@ -113,6 +115,12 @@ func TestApplyMatchesOneAtATime(t *testing.T) {
 			e := occkit.Edit{Path: genEditPath(t), Delete: rapid.IntRange(0, 3).Draw(t, "delete") == 0}
 			if !e.Delete {
 				e.Raw, _ = json.Marshal(genValue(2).Draw(t, "raw"))
+				if rapid.Bool().Draw(t, "indent") {
+					// White space, which Apply compacts away.
+					var buf bytes.Buffer
+					_ = json.Indent(&buf, e.Raw, " ", "\t")
+					e.Raw = append(buf.Bytes(), '\n')
+				}
 			}
 			edits = append(edits, e)
 		}
@@ -236,5 +244,35 @@ func TestWriteToDoesNotCopy(t *testing.T) {
 	}
 	if buf.String() != doc.String() {
 		t.Errorf("WriteTo wrote %s", buf.String())
+	}
+}
+
+// stampEdits are edits like logging.Stamp's: members of two root
+// objects set, one deleted, one object created.
+func stampEdits() []occkit.Edit {
+	return []occkit.Edit{
+		{Path: occkit.NewPath("logging", "redactSensitive"), Delete: true},
+		{Path: occkit.NewPath("logging", "level"), Raw: []byte(`"info"`)},
+		{Path: occkit.NewPath("logging", "consoleLevel"), Raw: []byte(`"info"`)},
+		{Path: occkit.NewPath("logging", "consoleStyle"), Raw: []byte(`"json"`)},
+		{Path: occkit.NewPath("diagnostics", "otel", "logs"), Raw: []byte(`false`)},
+	}
+}
+
+func BenchmarkApply(b *testing.B) {
+	for _, n := range bench.Sizes[:2] {
+		doc, err := compile.Load(bench.Documents[0].Make(n), compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		edits := stampEdits()
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := doc.Apply(edits...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -77,7 +77,10 @@ func checkError(problem docProblem, p Path) error {
 // pass; its memory is proportional to the nesting and the keys of the open
 // objects, both bounded by the input.
 func checkDocument(b []byte) (Path, docProblem) {
-	var s dupScan
+	// A small value (an edit's) is scanned without an allocation.
+	var keys [8][]byte
+	var objects [8]int
+	s := dupScan{keys: keys[:0], objects: objects[:0]}
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':

@@ -67,25 +67,33 @@ func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership
 // right is left alone (its bytes may spell it with escapes), so stamping
 // a stamped document is a no-op.
 func stampLogging(edits []occkit.Edit, logging occkit.Value, level occkit.LogLevel) []occkit.Edit {
+	// The quoted level serves both level settings: Apply only reads an
+	// edit's value.
+	quoted := gjson.AppendJSONString(nil, string(level))
 	if !logging.IsObject() {
-		raw := `{"level":` + quote(string(level)) + `,"consoleLevel":` + quote(string(level)) +
-			`,"consoleStyle":` + quote(ConsoleStyle) + `}`
-		return append(edits, occkit.Edit{Path: pathLogging, Raw: []byte(raw)})
+		raw := append([]byte(`{"level":`), quoted...)
+		raw = append(append(raw, `,"consoleLevel":`...), quoted...)
+		raw = gjson.AppendJSONString(append(raw, `,"consoleStyle":`...), ConsoleStyle)
+		return append(edits, occkit.Edit{Path: pathLogging, Raw: append(raw, '}')})
 	}
 	if logging.Key("redactSensitive").Exists() {
 		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
 	for _, e := range []struct {
-		key   string
-		path  occkit.Path
-		value string
+		key    string
+		path   occkit.Path
+		value  string
+		quoted []byte
 	}{
-		{"level", pathLevel, string(level)},
-		{"consoleLevel", pathConsoleLevel, string(level)},
-		{"consoleStyle", pathConsoleStyle, ConsoleStyle},
+		{"level", pathLevel, string(level), quoted},
+		{"consoleLevel", pathConsoleLevel, string(level), quoted},
+		{"consoleStyle", pathConsoleStyle, ConsoleStyle, nil},
 	} {
 		if v := logging.Key(e.key); !v.IsString() || v.String() != e.value {
-			edits = append(edits, occkit.Edit{Path: e.path, Raw: []byte(quote(e.value))})
+			if e.quoted == nil {
+				e.quoted = gjson.AppendJSONString(nil, e.value)
+			}
+			edits = append(edits, occkit.Edit{Path: e.path, Raw: e.quoted})
 		}
 	}
 	return edits
@@ -114,8 +122,6 @@ func stampDiagnostics(edits []occkit.Edit, diagnostics occkit.Value) []occkit.Ed
 func stampedMembers(doc occkit.Document) (logging, diagnostics occkit.Value) {
 	return doc.Get(pathLogging), doc.Get(pathDiagnostics)
 }
-
-func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
 
 // CheckStamp checks, before anything is rendered from a stored revision, that its
 // document still carries an intact stamp (LOG-2) and returns the admitted

@@ -12,6 +12,8 @@ import (
 	"github.com/occkit/occkit"
 )
 
+func quote(s string) string { return string(gjson.AppendJSONString(nil, s)) }
+
 // genScalar draws a JSON scalar, with strings that need escaping.
 func genScalar(t *rapid.T) string {
 	switch rapid.IntRange(0, 4).Draw(t, "kind") {

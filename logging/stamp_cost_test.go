@@ -1,0 +1,48 @@
+package logging_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/logging"
+)
+
+// BenchmarkStampLoaded is the stamp of the paired benchmarks' documents as
+// admission takes them (loaded by compile.Load, no lookup made yet), and
+// then with the canonical form admission takes of the stamped document.
+func BenchmarkStampLoaded(b *testing.B) {
+	for _, canonical := range []bool{false, true} {
+		for _, d := range bench.Documents {
+			for _, n := range bench.Sizes[:2] {
+				src := d.Make(n)
+				name := fmt.Sprintf("%s/models=%d", d.Name, n)
+				if canonical {
+					name = "canonical/" + name
+				}
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						// A fresh Document each run: its root index is
+						// not yet built, as in admission.
+						b.StopTimer()
+						doc, err := compile.Load(src, compile.LoadOptions{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+						out, err := logging.Stamp(doc, occkit.LevelInfo, occkit.OwnedByPlatform)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if canonical {
+							occkit.CanonicalDocument(out)
+						}
+					}
+				})
+			}
+		}
+	}
+}
