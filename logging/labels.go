@@ -161,7 +161,7 @@ func safeLabelValue(v string) string {
 
 func serviceName(id Identity) (string, error) {
 	// Render validates the topology and container the same way.
-	if _, err := Render(id.Harness, id.Mode, id.Container, occkit.LevelInfo); err != nil {
+	if err := checkProcess(id.Harness, id.Mode, id.Container, occkit.LevelInfo); err != nil {
 		return "", err
 	}
 	switch {

@@ -84,8 +84,21 @@ func (r Rendered) Lookup(name string) (string, bool) {
 // Codex), is a 400 INVALID_REQUEST. Driver-managed runtimes (LOG-3) are not
 // rendered here.
 func Render(harness occkit.Harness, mode occkit.Mode, process occkit.Process, level occkit.LogLevel) (Rendered, error) {
+	if err := checkProcess(harness, mode, process, level); err != nil {
+		return Rendered{}, err
+	}
+	if process == occkit.ProcessHarness && harness == occkit.HarnessCodex {
+		return renderCodex(level), nil
+	}
+	return renderOpenClaw(), nil
+}
+
+// checkProcess is Render's refusal, first one first, without the
+// rendering: the level, the Harness, the mode (embedded OpenClaw, dedicated
+// Codex when empty), the topology (RES-11) and the container.
+func checkProcess(harness occkit.Harness, mode occkit.Mode, process occkit.Process, level occkit.LogLevel) error {
 	if !level.Valid() {
-		return Rendered{}, invalidLevel()
+		return invalidLevel()
 	}
 	switch harness {
 	case occkit.HarnessOpenClaw:
@@ -97,26 +110,20 @@ func Render(harness occkit.Harness, mode occkit.Mode, process occkit.Process, le
 			mode = occkit.ModeDedicated
 		}
 	default:
-		return Rendered{}, occkit.Invalid("LOG-4", occkit.RenderPath("harness"), "harness must be openclaw or codex")
+		return occkit.Invalid("LOG-4", occkit.RenderPath("harness"), "harness must be openclaw or codex")
 	}
 	switch mode {
 	case occkit.ModeEmbedded, occkit.ModeDedicated:
 	default:
-		return Rendered{}, occkit.Invalid("LOG-4", occkit.RenderPath("executionMode"), "executionMode must be embedded or dedicated")
+		return occkit.Invalid("LOG-4", occkit.RenderPath("executionMode"), "executionMode must be embedded or dedicated")
 	}
 	if err := (occkit.Topology{Harness: harness, Mode: mode}).Check(); err != nil {
-		return Rendered{}, err
+		return err
 	}
-	switch process {
-	case occkit.ProcessGateway:
-		return renderOpenClaw(), nil
-	case occkit.ProcessHarness:
-		if harness == occkit.HarnessCodex {
-			return renderCodex(level), nil
-		}
-		return renderOpenClaw(), nil
+	if process != occkit.ProcessGateway && process != occkit.ProcessHarness {
+		return occkit.Invalid("LOG-4", occkit.RenderPath("container"), "container must be gateway or harness")
 	}
-	return Rendered{}, occkit.Invalid("LOG-4", occkit.RenderPath("container"), "container must be gateway or harness")
+	return nil
 }
 
 func renderOpenClaw() Rendered {
