@@ -118,6 +118,32 @@ type canon struct {
 	// out, when the root is an object.
 	wantPlaces bool
 	places     rootPlaces
+	// shapes remembers, for each member count up to maxShapeMembers, the
+	// decoded keys of the last object of that many members that was
+	// sorted and its order (see sortedOrder).
+	shapes [maxShapeMembers + 1]shape
+	// shapeKeys and shapeInts hold the shapes' keys, and their keys'
+	// ends then their orders, up to nKeys and nInts: fixed, so that
+	// remembering costs no allocation (a shape that does not fit is not
+	// remembered).
+	shapeKeys    [1024]byte
+	shapeInts    [256]int32
+	nKeys, nInts int
+}
+
+// maxShapeMembers is how many members an object may have at most for its
+// order to be remembered: a catalog's entries, their params and a
+// provider's models are small objects, each of one shape repeated.
+const maxShapeMembers = 32
+
+// shape is a remembered object of n members: its keys are
+// shapeKeys[keys:], the k-th ending at shapeInts[ints+k], and the member
+// in place k of its key order is shapeInts[ints+n+k]. keyCap is how many
+// key bytes its place in shapeKeys holds.
+type shape struct {
+	set          bool
+	keys, keyCap int
+	ints         int
 }
 
 // firstMembers is how many members the members stack holds when first
@@ -341,7 +367,7 @@ type memberWork struct {
 // as large as the document for the root.
 func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 	k := len(ms)
-	order := c.sortMembers(ms)
+	order := c.sortedOrder(ms)
 	if size := c.n - at; size <= len(c.small) {
 		// Small (most objects): copied out whole and back in order.
 		copy(c.small[:size], c.out[at:c.n])
@@ -452,6 +478,71 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 		}
 	}
 	return order
+}
+
+// sortedOrder is sortMembers(ms), taken from the last object sorted with
+// as many members when its decoded keys are those of ms, in the same
+// order, byte for byte: the order is a function of that sequence of keys
+// alone, so it is the one sortMembers would give. Otherwise ms is sorted
+// and remembered in its place.
+func (c *canon) sortedOrder(ms []canonMember) []memberRank {
+	n := len(ms)
+	if n > maxShapeMembers {
+		return c.sortMembers(ms)
+	}
+	s := &c.shapes[n]
+	if s.set && c.sameKeys(s, ms) {
+		if cap(c.ranks) < n { // let go by release since s was set
+			c.ranks = make([]memberRank, 0, max(n, 16))
+		}
+		rs := c.ranks[:n]
+		for k, i := range c.shapeInts[s.ints+n : s.ints+2*n] {
+			rs[k] = memberRank{i: i}
+		}
+		return rs
+	}
+	rs := c.sortMembers(ms)
+	size := 0
+	for k := range ms {
+		size += len(c.key(&ms[k]))
+	}
+	if !s.set || size > s.keyCap {
+		if c.nKeys+size > len(c.shapeKeys) {
+			s.set = false
+			return rs
+		}
+		s.keys, s.keyCap = c.nKeys, size
+		c.nKeys += size
+	}
+	if !s.set {
+		if c.nInts+2*n > len(c.shapeInts) {
+			return rs
+		}
+		s.ints = c.nInts
+		c.nInts += 2 * n
+	}
+	s.set = true
+	end := s.keys
+	for k := range ms {
+		end += copy(c.shapeKeys[end:], c.key(&ms[k]))
+		c.shapeInts[s.ints+k] = int32(end)
+		c.shapeInts[s.ints+n+k] = rs[k].i
+	}
+	return rs
+}
+
+// sameKeys reports whether the decoded keys of ms are those of s, in
+// order.
+func (c *canon) sameKeys(s *shape, ms []canonMember) bool {
+	start := s.keys
+	for k := range ms {
+		end := int(c.shapeInts[s.ints+k])
+		if !bytes.Equal(c.key(&ms[k]), c.shapeKeys[start:end]) {
+			return false
+		}
+		start = end
+	}
+	return true
 }
 
 // sortMembers returns the members ms in key order (each rank's i).
