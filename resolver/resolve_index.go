@@ -451,6 +451,16 @@ func eachMember(s string, i int, fn func(key string, v int) int) int {
 	})
 }
 
+// escapedKeyIs reports whether the key literal lit, which holds an
+// escape, decodes to the key whose literal is quoted (quotes included,
+// no escapes). The walk compares a key literal without escapes to quoted
+// as it stands (lit == quoted, a few loads when quoted is a constant) and
+// decodes only an escaped one, here: `"agent\u0052untime"` is
+// "agentRuntime" as gjson reads it.
+func escapedKeyIs(lit, quoted string) bool {
+	return len(quoted) >= 2 && jsonwalk.JS{}.Decode(lit, true) == quoted[1:len(quoted)-1]
+}
+
 // valueAt is the gjson value of s[i:end], the value at s[i].
 func valueAt(s string, i, end int) gjson.Result {
 	if end < i || end > len(s) {
@@ -478,8 +488,8 @@ func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end i
 	}
 	st = runtimeBad
 	found := false
-	end = eachMember(s, i, func(k string, v int) int {
-		if k != "id" || found {
+	end = jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
+		if found || !(lit == `"id"` || escaped && escapedKeyIs(lit, `"id"`)) {
 			return jsonwalk.Skip(s, v)
 		}
 		found = true
@@ -494,18 +504,19 @@ func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end i
 
 // readHolder reads the policy holder (an object) at s[i]: its
 // agentRuntime (runtimeNone when it has none), and, when other is not "",
-// it hands the offset of the member named other to fn, which returns the
+// it hands the offset of the member named other (other is that key's
+// JSON literal, quotes included: `"models"`) to fn, which returns the
 // offset after that value. end is the offset after the holder.
 func readHolder(s string, i int, other string, fn func(v int) int) (id string, st runtimeState, shape bool, end int) {
 	seenRuntime, seenOther := false, false
-	end = eachMember(s, i, func(k string, v int) int {
+	end = jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
 		switch {
-		case k == "agentRuntime" && !seenRuntime:
+		case !seenRuntime && (lit == `"agentRuntime"` || escaped && escapedKeyIs(lit, `"agentRuntime"`)):
 			seenRuntime = true
 			var end int
 			id, st, shape, end = readRuntime(s, v)
 			return end
-		case other != "" && k == other && !seenOther:
+		case other != "" && !seenOther && (lit == other || escaped && escapedKeyIs(lit, other)):
 			seenOther = true
 			return fn(v)
 		}
@@ -524,7 +535,10 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return c, jsonwalk.Skip(s, i)
 	}
-	end := eachMember(s, i, func(raw string, v int) int {
+	// One closure per entry, not eachMember's two: the catalog is the
+	// document's bulk.
+	end := jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
+		raw := jsonwalk.JS{}.Decode(lit, escaped)
 		ck := c.newKey(raw)
 		var end int
 		if byteAt(s, v) != '{' {
@@ -692,7 +706,7 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 	}
 	seenModels := false
 	var rowErrs []error
-	rt, st, shape, end := readHolder(s, i, "models", func(v int) int {
+	rt, st, shape, end := readHolder(s, i, `"models"`, func(v int) int {
 		seenModels = true
 		if byteAt(s, v) != '[' {
 			return jsonwalk.Skip(s, v)
@@ -763,7 +777,7 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 	}
 	var id string
 	var idStr bool
-	rt, st, shape, end := readHolder(s, i, "id", func(v int) int {
+	rt, st, shape, end := readHolder(s, i, `"id"`, func(v int) int {
 		var end int
 		id, idStr, end = stringAt(s, v)
 		return end

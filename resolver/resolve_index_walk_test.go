@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -72,7 +74,9 @@ func genIndexJSON(t *rapid.T, slot string, depth int) string {
 		for k := range keys {
 			names = append(names, k)
 		}
-		names = append(names, "noise")
+		sort.Strings(names)
+		near, of := nearMiss(t, slot, names)
+		names = append(names, "noise", near)
 		perm := rapid.Permutation(names).Draw(t, slot+"-order")
 		var parts []string
 		for _, k := range perm {
@@ -80,9 +84,15 @@ func genIndexJSON(t *rapid.T, slot string, depth int) string {
 				continue
 			}
 			var v string
-			if k == "noise" {
+			switch k {
+			case "noise":
 				v = `{"a":[1,"\"}",{"b":null}],"agentRuntime":{"id":"codex"}}`
-			} else {
+			case near:
+				// A key one byte away from a key the rules read, holding
+				// a value of that key's kind: read as that key, it would
+				// change the index.
+				v = keys[of]()
+			default:
 				v = keys[k]()
 			}
 			parts = append(parts, spell(t, k)+":"+v)
@@ -181,17 +191,74 @@ func genIndexJSON(t *rapid.T, slot string, depth int) string {
 	panic("unknown slot " + slot)
 }
 
-// spell writes the key k as a JSON string, now and then with a letter
-// escaped (the walk decodes keys as gjson does).
+// spell writes the key k as a JSON string, now and then with bytes
+// escaped: one letter or every letter, as \u with lower- or upper-case
+// hex digits, or a short escape where JSON has one (the walk decodes keys
+// as gjson does).
 func spell(t *rapid.T, k string) string {
-	if k == "" || !rapid.SampledFrom([]bool{false, false, false, false, false, true}).Draw(t, "escape-"+k) {
+	how := rapid.SampledFrom([]string{"plain", "plain", "plain", "plain", "plain", "one", "all"}).Draw(t, "escape-"+k)
+	if k == "" || how == "plain" {
 		b, _ := json.Marshal(k)
 		return string(b)
 	}
-	i := rapid.IntRange(0, len(k)-1).Draw(t, "escape-at-"+k)
-	b, _ := json.Marshal(k[:i])
-	c, _ := json.Marshal(k[i+1:])
-	return string(b[:len(b)-1]) + fmt.Sprintf(`\u%04x`, k[i]) + string(c[1:])
+	hex := rapid.SampledFrom([]string{`\u%04x`, `\u%04X`}).Draw(t, "escape-hex-"+k)
+	at := -1
+	if how == "one" {
+		at = rapid.IntRange(0, len(k)-1).Draw(t, "escape-at-"+k)
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c == '"' || c == '\\' || c < 0x20 || c >= 0x80:
+			// Only as JSON must spell it (a byte >= 0x80 is part of a
+			// UTF-8 sequence, written as it stands).
+			q, _ := json.Marshal(string(c))
+			if c >= 0x80 {
+				q = []byte{'"', c, '"'}
+			}
+			b.Write(q[1 : len(q)-1])
+		case (at < 0 || i == at) && c == '/':
+			b.WriteString(`\/`)
+		case at < 0 || i == at:
+			fmt.Fprintf(&b, hex, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// nearMiss draws a key near one byte away from the key of, one of names
+// (a byte changed, dropped or added, or its case flipped): never one of
+// names itself.
+func nearMiss(t *rapid.T, slot string, names []string) (near, of string) {
+	k := names[rapid.IntRange(0, len(names)-1).Draw(t, slot+"-near-of")]
+	i := rapid.IntRange(0, len(k)).Draw(t, slot+"-near-at")
+	b := rapid.SampledFrom([]byte{'x', 'R', 'r', 'I', 'e', 'E', ' ', '"', '\\', '\n', 0, '/', 'u'}).Draw(t, slot+"-near-byte")
+	switch rapid.IntRange(0, 3).Draw(t, slot+"-near-how") {
+	case 0: // change a byte
+		if i < len(k) {
+			near = k[:i] + string([]byte{b}) + k[i+1:]
+		}
+	case 1: // drop a byte
+		if i < len(k) {
+			near = k[:i] + k[i+1:]
+		}
+	case 2: // flip the case of a byte
+		if i < len(k) {
+			near = k[:i] + string([]byte{k[i] ^ 0x20}) + k[i+1:]
+		}
+	}
+	if near == "" { // add a byte
+		near = k[:i] + string([]byte{b}) + k[i:]
+	}
+	if slices.Contains(names, near) || near == "noise" {
+		near += "x"
+	}
+	return near, k
 }
 
 // TestBuildIndexMatchesGJSON: the one-pass index is the index built
