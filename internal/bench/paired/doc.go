@@ -56,9 +56,12 @@
 //     six runs. A collection marks what is allocated while it runs, so
 //     where the collections land beside one step's transient copies of
 //     the document decides which of two values a run sees, and the
-//     machine's load moves the odds (compact, 1,000 models: 3.3 to 4.1
-//     on a quiet machine, 5.5 to 5.9 beside busy processes; the same in a
-//     process holding only the path). Target 4.
+//     machine's load and the path's own speed move the odds: a run shorter
+//     than one marking of the program's heap counts nearly every byte it
+//     allocates (compact, 1,000 models: 3.3 to 4.1 on a quiet machine
+//     before December's fourth round made the path faster, 5.2 after it,
+//     with fewer bytes allocated; 5.5 to 5.9 beside busy processes; the
+//     same in a process holding only the path). Target 4.
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.
 //
