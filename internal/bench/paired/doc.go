@@ -58,10 +58,10 @@
 //     the document decides which of two values a run sees, and the
 //     machine's load and the path's own speed move the odds: a run shorter
 //     than one marking of the program's heap counts nearly every byte it
-//     allocates (compact, 1,000 models: 3.3 to 4.1 on a quiet machine
-//     before December's fourth round made the path faster, 5.2 after it,
-//     with fewer bytes allocated; 5.5 to 5.9 beside busy processes; the
-//     same in a process holding only the path). Target 4.
+//     allocates (compact, 1,000 models, quiet machine: 3.3 to 4.1 while
+//     the path took 4 ms, 5.2 since it takes 3 ms and allocates less;
+//     5.5 to 5.9 beside busy processes; the same in a process holding
+//     only the path). Target 4.
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.
 //
