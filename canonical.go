@@ -118,6 +118,8 @@ type canon struct {
 	// out, when the root is an object.
 	wantPlaces bool
 	places     rootPlaces
+	// over replaces root members (see CanonicalApply), or is nil.
+	over []rootOverride
 	// shapes remembers, for each member count up to maxShapeMembers, the
 	// decoded keys of the last object of that many members that was
 	// sorted and its order (see sortedOrder).
@@ -276,9 +278,26 @@ func (c *canon) object(i int) int {
 	i++
 	mbase, kbase, dbase := c.nm, len(c.keys), len(c.decs)
 	sorted := true
-	for c.src[i] != '}' {
-		if c.nm > mbase {
+	over := base == 0 && c.over != nil // the root, with members replaced
+	for first := true; c.src[i] != '}'; first = false {
+		if !first {
 			i++ // ','
+		}
+		if over {
+			end, name, _ := c.strEscaped(i)
+			if o := c.override(name); o != nil {
+				o.seen++
+				i = skipValue(c.src, end+1)
+				if o.raw != nil {
+					c.foreignMember(o, mbase)
+					sorted = false
+				} else {
+					c.mirror = false // the output no longer lines up with the source
+				}
+				continue
+			}
+		}
+		if c.nm > mbase {
 			c.put(',')
 		}
 		m := canonMember{start: c.n}
@@ -290,6 +309,14 @@ func (c *canon) object(i int) int {
 			sorted = false
 		}
 		c.push(m)
+	}
+	if over {
+		for k := range c.over {
+			if o := &c.over[k]; o.seen == 0 && o.raw != nil {
+				c.foreignMember(o, mbase)
+				sorted = false
+			}
+		}
 	}
 	members := c.members[mbase:c.nm]
 	var order []memberRank

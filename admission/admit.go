@@ -344,11 +344,28 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if _, err := logging.ParseLevelString(string(level)); err != nil {
 		return nil, err
 	}
+	// The document the runtime gets is the stamped one (LOG-1), and the
+	// revision freezes its canonical form. That form is written in one
+	// pass with the stamp's edits made on the way (logging.StampCanonical);
+	// the stamped document in its source order is made only for what
+	// reads it: a refusal to explain, a driver's or a rule's look.
 	unstamped := doc
+	var canonical occkit.Document
 	if owner == occkit.OwnedByPlatform {
-		if doc, err = logging.Stamp(doc, level, owner); err != nil {
-			return nil, err
+		canonical, err = logging.StampCanonical(doc, level, owner)
+	} else {
+		canonical = occkit.CanonicalDocument(doc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	stamped := func() occkit.Document {
+		if owner == occkit.OwnedByPlatform {
+			if s, err := logging.Stamp(unstamped, level, owner); err == nil {
+				return s // StampCanonical took these edits: Stamp does too
+			}
 		}
+		return unstamped
 	}
 
 	// Every topology runs the OpenClaw gateway with this document: without
@@ -362,16 +379,20 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// below edits the document, so its canonical form (what the revision
 	// freezes; the same members and values) is scanned once, here, and
 	// the scan serves the render plan's checks too.
-	canonical := occkit.CanonicalDocument(doc)
 	scan := compile.ScanSecrets(canonical, a.secrets)
 	if err := scan.CheckLiterals(); err != nil {
 		return nil, err
 	}
-	if err := a.schema.Validate(doc); err != nil {
+	// The schemas are checked on the canonical form: the same value as
+	// the stamped document, whose members only stand in another order,
+	// which no schema rule reads (TestValidityIgnoresMemberOrder). A
+	// refusal is the stamped document's own, as the runtime would see it
+	// (its first issues in document order, where there are many).
+	if err := validate(a.schema.Validate, canonical, stamped); err != nil {
 		return nil, err
 	}
 	if a.openclaw != nil {
-		if err := a.openclaw.Validate(doc); err != nil {
+		if err := validate(a.openclaw.Validate, canonical, stamped); err != nil {
 			return nil, err
 		}
 	}
@@ -390,7 +411,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if prepared != nil {
 		res = prepared.res
 	} else {
-		res = resolver.Prepare(doc)
+		res = resolver.Prepare(unstamped)
 	}
 	dec, err := res.Resolve(resolver.Request{
 		Mode: mode, Compute: req.Compute.Kind, Installation: inst,
@@ -429,7 +450,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 
 	if req.Compute.Driver != nil {
-		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, doc, occkit.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
+		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, stamped(), occkit.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
 			return nil, err
 		}
 	}
@@ -463,7 +484,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	// The caller's own rules (Options.Rules): after every check of
 	// occkit's, before the freeze, over what admission decided.
-	if err := a.runRules(ctx, r, doc, req); err != nil {
+	if err := a.runRules(ctx, r, stamped, req); err != nil {
 		return nil, err
 	}
 	r.freezeCanonical(canonical, scan)
@@ -477,6 +498,15 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	r.plan = plan
 	return r, nil
+}
+
+// validate is check of the canonical form, and when that refuses, check's
+// refusal of the stamped document (see Admit).
+func validate(check func(occkit.Document) error, canonical occkit.Document, stamped func() occkit.Document) error {
+	if check(canonical) == nil {
+		return nil
+	}
+	return check(stamped())
 }
 
 // catalogRelease is the OpenClaw release whose built-in model catalog the

@@ -30,7 +30,14 @@
 //     DisableOpenClawSchema turns it off), so an admitted revision is one
 //     that release starts with: a typo, a retired key, a wrong type, a
 //     value outside an enum or an unknown channel id is a 400 at the key
-//     OpenClaw names. Loading,
+//     OpenClaw names. The stamp is made while the canonical form the
+//     revision freezes is written ([logging.StampCanonical]), and the
+//     scan and both validations read that form: no rule decides on the
+//     order of an object's members, so its verdict is the stamped
+//     document's. A refusal is explained on the stamped document in its
+//     own order (a refinement names the first of two clashing keys), and
+//     only a refusal, a driver's gateway-settings check or the caller's
+//     rules make that document. Loading,
 //     repair and selection never apply it: they work on partial and
 //     legacy documents OpenClaw's validation refuses by design;
 //  6. resolve the Harness (RES-1..RES-13) and check rosters at the deploy

@@ -383,8 +383,8 @@ func selfBounded(r Rule) bool {
 	return ok && b.SelfBounded()
 }
 
-// runRules runs the caller's rules in order over the view of r and doc
-// (ADM-1, after the harness-auth and gateway-settings checks, before the
+// runRules runs the caller's rules in order over the view of r and the
+// document doc makes, made only when there are rules (ADM-1, after the harness-auth and gateway-settings checks, before the
 // freeze). Every rule runs; their refusals come back together. The rules
 // that held are added to r's reason chain.
 //
@@ -395,11 +395,11 @@ func selfBounded(r Rule) bool {
 // once a rule (see runInWorker). A rule that overruns its deadline ends
 // the rules: admission reports it alone, and the rules after it do not
 // run.
-func (a *Admitter) runRules(ctx context.Context, r *Revision, doc occkit.Document, req Request) error {
+func (a *Admitter) runRules(ctx context.Context, r *Revision, doc func() occkit.Document, req Request) error {
 	if len(a.rules) == 0 {
 		return nil
 	}
-	v := newView(r, doc, req)
+	v := newView(r, doc(), req)
 	out := make([]error, len(a.rules))
 	for i := 0; i < len(a.rules); {
 		if err := alive(ctx); err != nil {

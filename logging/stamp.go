@@ -41,26 +41,48 @@ const ConsoleStyle = "json"
 // An invalid level or ownership, or a document that is not a JSON object, is
 // a 400 INVALID_REQUEST.
 func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) (occkit.Document, error) {
-	owner, err := ParseOwnership(string(owner))
+	edits, err := stampEdits(doc, level, owner)
 	if err != nil {
 		return occkit.Document{}, err
 	}
-	if !level.Valid() {
-		return occkit.Document{}, invalidLevel()
-	}
-	if !doc.Root().IsObject() {
-		return occkit.Document{}, occkit.Invalid("LOG-1", occkit.Root(), "the configuration must be a JSON object")
-	}
-	if owner == occkit.OwnedByDriver {
-		return doc, nil
-	}
-	logging, diagnostics := stampedMembers(doc)
-	edits := stampLogging(make([]occkit.Edit, 0, 5), logging, level)
-	edits = stampDiagnostics(edits, diagnostics)
 	if len(edits) == 0 {
 		return doc, nil
 	}
 	return doc.Apply(edits...)
+}
+
+// StampCanonical is the canonical form of [Stamp]'s document,
+// [occkit.CanonicalDocument] of it, and refuses as Stamp does: what an
+// admission freezes. The stamped document is not written in between (see
+// [occkit.CanonicalApply]): the stamp's edits are made while the
+// canonical form is written.
+func StampCanonical(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) (occkit.Document, error) {
+	edits, err := stampEdits(doc, level, owner)
+	if err != nil {
+		return occkit.Document{}, err
+	}
+	return occkit.CanonicalApply(doc, edits...)
+}
+
+// stampEdits are the edits of Stamp (none when doc is stamped already or
+// the driver owns logging), or Stamp's refusal.
+func stampEdits(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) ([]occkit.Edit, error) {
+	owner, err := ParseOwnership(string(owner))
+	if err != nil {
+		return nil, err
+	}
+	if !level.Valid() {
+		return nil, invalidLevel()
+	}
+	if !doc.Root().IsObject() {
+		return nil, occkit.Invalid("LOG-1", occkit.Root(), "the configuration must be a JSON object")
+	}
+	if owner == occkit.OwnedByDriver {
+		return nil, nil
+	}
+	logging, diagnostics := stampedMembers(doc)
+	edits := stampLogging(make([]occkit.Edit, 0, 5), logging, level)
+	return stampDiagnostics(edits, diagnostics), nil
 }
 
 // stampLogging appends the edits of logging.*. A stamped value already

@@ -252,3 +252,29 @@ func TestRestampProperty(t *testing.T) {
 		}
 	})
 }
+
+// StampCanonical is the canonical form of Stamp's document, byte for
+// byte, and refuses what Stamp refuses, with the same error: over drawn
+// configurations, levels and ownerships (valid or not), and roots that
+// are not objects.
+func TestStampCanonicalIsCanonicalStamp(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := genConfig(t)
+		if rapid.IntRange(0, 9).Draw(t, "array root") == 0 {
+			in = occkit.MustParseDocument(`[` + in.String() + `]`)
+		}
+		level := rapid.SampledFrom(append(occkit.AllLogLevels(), "loud")).Draw(t, "level")
+		owner := rapid.SampledFrom([]occkit.LogOwnership{occkit.OwnedByPlatform, occkit.OwnedByDriver, "", "nobody"}).Draw(t, "owner")
+		want, werr := Stamp(in, level, owner)
+		if werr == nil {
+			want = occkit.CanonicalDocument(want)
+		}
+		got, err := StampCanonical(in, level, owner)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("StampCanonical(%s): error %v, Stamp's %v", in, err, werr)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("StampCanonical(%s)\n got %s\nwant %s", in, got, want)
+		}
+	})
+}

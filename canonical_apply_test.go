@@ -1,0 +1,94 @@
+package occkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestCanonicalApplyMatchesTheLongWay holds CanonicalApply to its
+// definition, CanonicalDocument of Apply, over random documents and edits
+// (of root members and deeper, through array indexes, of keys sjson reads
+// specially, with values compact, indented or not JSON): the same bytes
+// and root index, or the same error. Most draws take the one-pass way
+// (the test fails if too few do, so that it cannot pass vacuously).
+func TestCanonicalApplyMatchesTheLongWay(t *testing.T) {
+	var draws, fast int
+	rapid.Check(t, func(t *rapid.T) {
+		d := genCarryDocument(t)
+		if rapid.Bool().Draw(t, "look") {
+			d.Get(Root().Key(rapid.SampledFrom(carryKeys).Draw(t, "look at")))
+		}
+		var edits []Edit
+		for n := rapid.IntRange(1, 5).Draw(t, "edits"); n > 0; n-- {
+			e := Edit{Path: genCarryPath(t), Delete: rapid.IntRange(0, 3).Draw(t, "delete") == 0}
+			if !e.Delete {
+				e.Raw = []byte(genDocument(t).String())
+				switch rapid.IntRange(0, 9).Draw(t, "raw") {
+				case 0:
+					var buf bytes.Buffer
+					_ = json.Indent(&buf, e.Raw, "", "  ")
+					e.Raw = buf.Bytes()
+				case 1:
+					e.Raw = []byte(`{"unclosed":`)
+				}
+			}
+			edits = append(edits, e)
+		}
+		want, werr := d.Apply(edits...)
+		if werr == nil {
+			want = CanonicalDocument(want)
+		}
+		before := d.String()
+		got, err := CanonicalApply(d, edits...)
+		if d.String() != before {
+			t.Fatalf("CanonicalApply changed its source: %s, was %s", d, before)
+		}
+		draws++
+		if over, ok, _ := rootOverrides(d, edits); ok {
+			if _, _, _, ok := canonicalWith(d, over); ok {
+				fast++
+			}
+		}
+		switch {
+		case (err == nil) != (werr == nil):
+			t.Fatalf("%s with %v: error %v, the long way %v", d, edits, err, werr)
+		case err != nil:
+			if err.Error() != werr.Error() {
+				t.Fatalf("%s with %v: error %q, the long way %q", d, edits, err, werr)
+			}
+			return
+		}
+		if !bytes.Equal(got.bytes(), want.bytes()) {
+			t.Fatalf("%s with %v:\n got %s\nwant %s", d, edits, got, want)
+		}
+		checkIndex(t, got, "CanonicalApply of "+d.String())
+	})
+	t.Logf("%d of %d draws took the one-pass way", fast, draws)
+	if draws > 0 && fast*3 < draws {
+		t.Fatalf("only %d of %d draws took the one-pass way", fast, draws)
+	}
+}
+
+// TestCanonicalApplyRepeatedKey: a root that names an edited member twice
+// (which ParseDocument refuses, but a Document made inside the package
+// could hold) goes the long way, whatever the edit.
+func TestCanonicalApplyRepeatedKey(t *testing.T) {
+	d := newDocument([]byte(`{"logging":{"level":"x"},"b":1,"logging":2}`))
+	edits := []Edit{{Path: NewPath("logging", "level"), Raw: []byte(`"info"`)}}
+	want, werr := d.Apply(edits...)
+	if werr == nil {
+		want = CanonicalDocument(want)
+	}
+	got, err := CanonicalApply(d, edits...)
+	if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
+		t.Fatalf("got %s (%v), want %s (%v)", got, err, want, werr)
+	}
+	if over, ok, _ := rootOverrides(d, edits); ok {
+		if _, _, _, ok := canonicalWith(d, over); ok {
+			t.Fatal("canonicalWith took a root that names logging twice")
+		}
+	}
+}
