@@ -437,8 +437,12 @@ func (r *Revision) freezeCanonical(canonical occkit.Document, scan *compile.Secr
 // byte the canonical form of the whole record (TestRecordDigestSplice
 // checks it against the plain computation).
 func (r *Revision) recordDigest() string {
-	var buf [1024]byte
-	before, after, ok := r.canonicalRecord(buf[:0])
+	var buf [2048]byte
+	dst := buf[:0]
+	if n := r.recordSizeHint(); n > len(buf) {
+		dst = make([]byte, 0, n) // written once, not grown by doubling
+	}
+	before, after, ok := r.canonicalRecord(dst)
 	if !ok {
 		return ""
 	}
@@ -448,6 +452,22 @@ func (r *Revision) recordDigest() string {
 	h.Write(after)
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(h.Sum(sum[:0]))
+}
+
+// recordSizeHint is about the length of the canonical record without its
+// document: its fixed part and what grows with the revision (a fallback
+// list as long as the catalog's, the projection, the secret bindings).
+func (r *Revision) recordSizeHint() int {
+	n := 768 + len(r.agentID) + len(r.primary) + len(r.source.ID) + len(r.compute.ID) + 160*len(r.secretBindings)
+	for _, f := range r.fallbacks {
+		n += len(f) + 3
+	}
+	for _, envs := range [][]occkit.EnvVar{r.projection.Gateway, r.projection.Harness} {
+		for _, v := range envs {
+			n += len(v.Name) + len(v.Value) + 128
+		}
+	}
+	return n
 }
 
 // checkFields refuses a restored record whose closed-set fields hold values
