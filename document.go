@@ -323,7 +323,13 @@ func (d Document) Get(p Path) Value {
 	if first, _, isIdx := p.Elem(0); d.top != nil && !isIdx && !p.hasEmptyKey() {
 		if m, ok := d.top.member(view, first); ok {
 			if p.Len() > 1 && m.Exists() {
-				m = gjson.Get(m.Raw, p.gjsonFrom(1))
+				if m.IsObject() || m.IsArray() {
+					m = gjson.Get(m.Raw, p.gjsonFrom(1))
+				} else {
+					// Nothing is inside a scalar. (gjson.Get of a bare
+					// string would read its text as JSON: "[1]" has a 0.)
+					m = gjson.Result{}
+				}
 			}
 			if m.Raw != "" {
 				// As gjson.Get of the whole path: the offset of the value
@@ -351,11 +357,33 @@ func (d Document) Set(p Path, v any) (Document, error) {
 		}
 	}
 	// sjson never writes into its input: the receiver stays as it is.
-	out, err := sjson.SetBytes(d.bytes(), p.GJSON(), v)
-	if err != nil {
+	out, err := sjson.SetBytes(d.throughScalars(p).bytes(), p.GJSON(), v)
+	if err != nil || !gjson.ValidBytes(out) {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())
 	}
 	return newDocument(out), nil
+}
+
+// throughScalars is d made ready for sjson to set p: when a value on the
+// way to p is a string, that string is null instead. sjson replaces a
+// scalar on the way with the object or array the path needs, but it reads
+// a string whose text starts like JSON as that JSON (setting index 0
+// through "[1,2]" left it as it was, through "[\u0026" it broke the
+// string); with null it builds what it builds for any other scalar.
+func (d Document) throughScalars(p Path) Document {
+	for k := 1; k < p.Len(); k++ {
+		q := Path{elems: p.elems[:k:k], doc: p.doc}
+		switch v := d.Get(q); {
+		case v.IsObject() || v.IsArray():
+			continue
+		case v.r.Type == gjson.String:
+			if out, err := d.SetRaw(q, []byte("null")); err == nil {
+				return out
+			}
+		}
+		return d
+	}
+	return d
 }
 
 // SetRaw is Set with v given as raw JSON, which must be valid.
@@ -370,8 +398,8 @@ func (d Document) SetRaw(p Path, raw []byte) (Document, error) {
 	if out, ok := d.splice(Edit{Path: p}, value); ok {
 		return out, nil
 	}
-	out, err := sjson.SetRawBytes(d.bytes(), p.GJSON(), value)
-	if err != nil {
+	out, err := sjson.SetRawBytes(d.throughScalars(p).bytes(), p.GJSON(), value)
+	if err != nil || !gjson.ValidBytes(out) {
 		return Document{}, Invalid("", p, "cannot set %s", p.String())
 	}
 	return newDocument(out), nil
@@ -390,7 +418,7 @@ func (d Document) Delete(p Path) (Document, error) {
 		return d, nil
 	}
 	out, err := sjson.DeleteBytes(d.bytes(), p.GJSON())
-	if err != nil {
+	if err != nil || !gjson.ValidBytes(out) {
 		return Document{}, Invalid("", p, "cannot delete %s", p.String())
 	}
 	return newDocument(out), nil
