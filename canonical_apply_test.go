@@ -12,8 +12,9 @@ import (
 // definition, CanonicalDocument of Apply, over random documents and edits
 // (of root members and deeper, through array indexes, of keys sjson reads
 // specially, with values compact, indented or not JSON): the same bytes
-// and root index, or the same error. Most draws take the one-pass way
-// (the test fails if too few do, so that it cannot pass vacuously).
+// and root index, or the same error. About two draws in five take the
+// one-pass way; the test fails if fewer than one in five do, so that it
+// cannot pass vacuously.
 func TestCanonicalApplyMatchesTheLongWay(t *testing.T) {
 	var draws, fast int
 	rapid.Check(t, func(t *rapid.T) {
@@ -67,7 +68,7 @@ func TestCanonicalApplyMatchesTheLongWay(t *testing.T) {
 		checkIndex(t, got, "CanonicalApply of "+d.String())
 	})
 	t.Logf("%d of %d draws took the one-pass way", fast, draws)
-	if draws > 0 && fast*3 < draws {
+	if draws > 0 && fast*5 < draws {
 		t.Fatalf("only %d of %d draws took the one-pass way", fast, draws)
 	}
 }
