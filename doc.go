@@ -87,7 +87,10 @@
 // byte: edits return a new Document. An edit of an object member is a
 // splice (the document read once, the result written once, untouched runs
 // copied); [Document.Apply] makes several edits in one such splice; other
-// edits (through an array index) go through sjson. [Canonical] gives
+// edits (through an array index) go through sjson; nothing is inside a
+// scalar, so a path through one finds nothing and a set through one
+// replaces it. [CanonicalApply] writes the canonical form of an edited
+// document without writing the edited one first. [Canonical] gives
 // the RFC 8785 (JSON Canonicalization Scheme) form used for digests: keys
 // sorted by UTF-16 code units, strings with minimal escapes, numbers as
 // ECMAScript writes the double they denote. So key order and number
