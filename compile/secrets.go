@@ -897,14 +897,14 @@ type envRef struct {
 // ask its environment for them: ${NAME} in any string value (never in a
 // key), an env SecretRef's id anywhere, and the $NAME shorthand at a
 // credential place. One pass over the bytes finds the first two, and
-// none is needed when the bytes hold no '$', no '\\' and no "source":
-// a string without an escape is its bytes, so none then holds a ${NAME}
-// and no key is "source".
+// none is needed when the bytes hold no '$', no '\\' and no "env": a
+// string without an escape is its bytes, so none then holds a ${NAME}
+// and no SecretRef's source is "env".
 func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
 	var out []envRef
 	switch {
-	case strings.IndexByte(src, '\\') >= 0 || strings.Contains(src, `"source"`):
+	case strings.IndexByte(src, '\\') >= 0 || holdsEnvLiteral(src):
 		out = stringRefs(src)
 	case strings.IndexByte(src, '$') >= 0:
 		out = dollarRefs(src)
@@ -912,8 +912,28 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	return appendShorthandRefs(out, places)
 }
 
+// holdsEnvLiteral reports whether src holds the bytes "env" (quotes
+// included), which an env SecretRef's source is when src holds no '\\'.
+// It searches the 'v', which few keys and values of a configuration hold,
+// many bytes a step, where a search for the quote would stop at every
+// string.
+func holdsEnvLiteral(src string) bool {
+	const lit = `"env"`
+	for i := 0; ; {
+		j := strings.IndexByte(src[i:], 'v')
+		if j < 0 {
+			return false
+		}
+		v := i + j // src[v] is lit[3]
+		if v >= 3 && v+2 <= len(src) && src[v-3:v+2] == lit {
+			return true
+		}
+		i = v + 1
+	}
+}
+
 // dollarRefs is [stringRefs] of a src without a '\\' and without
-// "source": no SecretRef, and every string its bytes, so that a quote
+// "env": no env SecretRef, and every string its bytes, so that a quote
 // opens or closes one and a string holds a ${NAME} only when its bytes
 // hold a '$'. It goes from '$' to '$', counting the quotes before each.
 func dollarRefs(src string) []envRef {
