@@ -295,6 +295,9 @@ var credentialPairs = func() (t [1 << 16 / 64]uint64) {
 
 // credentialTail is [credentialName] of any key.
 func credentialTail(k string) bool {
+	if hit, ok := plainCredentialTail(k); ok {
+		return hit
+	}
 	// A key is nearly always ASCII: its normal form's last bytes are read
 	// from its end, as many as the longest credential word needs and then
 	// some (a normal form that long is neither "ca" nor "pfx"). A byte of
@@ -342,6 +345,78 @@ var credentialEndings = func() (t [256]uint32) {
 	return t
 }()
 
+// plainCredentialTail is [credentialTail] of a key whose last bytes, as
+// many as it compares with a credential word, are ASCII letters and
+// digits, and so the last bytes of its normal form (ok); it compares
+// each word that can end the key from its end, without writing the
+// normal form, and stops at the first byte that differs ("temperature"
+// is told from "signature" by its sixth byte from the end). A normal
+// form is no longer than its key, so a key shorter than a word does not
+// end with it. The short words, which the whole normal form must be,
+// are left to credentialTail.
+func plainCredentialTail(k string) (hit, ok bool) {
+	if len(k) == 0 {
+		return false, false
+	}
+	c := k[len(k)-1]
+	switch {
+	case c >= 'A' && c <= 'Z':
+		c += 'a' - 'A'
+	case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+	default:
+		return false, false
+	}
+	if c == 'a' || c == 'x' {
+		return false, false
+	}
+next:
+	for _, w := range credentialSuffixes(c) {
+		if len(k) < len(w) {
+			continue
+		}
+		for i := 1; i <= len(w); i++ {
+			c := k[len(k)-i]
+			switch {
+			case c >= 'A' && c <= 'Z':
+				c += 'a' - 'A'
+			case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			default:
+				return false, false
+			}
+			if c != w[len(w)-i] {
+				continue next
+			}
+		}
+		return true, true
+	}
+	return false, true
+}
+
+// credentialSuffixes are the credential words a normal form ending with
+// c may end with, "ca" and "pfx" aside: a key is compared with the few
+// that can end it.
+func credentialSuffixes(c byte) []string {
+	switch c {
+	case 'y':
+		return []string{"key"}
+	case 's':
+		return []string{"keys", "secrets", "credentials"}
+	case 'n':
+		return []string{"token", "authorization"}
+	case 't':
+		return []string{"secret", "cert"}
+	case 'd':
+		return []string{"password", "passwd"}
+	case 'e':
+		return []string{"passphrase", "cookie", "signature", "certificate"}
+	case 'l':
+		return []string{"credential"}
+	case 'r':
+		return []string{"bearer"}
+	}
+	return nil
+}
+
 // credentialWord reports whether the normal form of a key (or its last
 // 16 bytes, when it is longer) ends with a credential word or is one of
 // the short ones.
@@ -349,32 +424,13 @@ func credentialWord(n []byte) bool {
 	if len(n) == 0 {
 		return false
 	}
-	// The credential words by their last letter: a key is compared with
-	// the few that can end it.
-	var words []string
 	switch n[len(n)-1] {
 	case 'a':
 		return string(n) == "ca"
 	case 'x':
 		return string(n) == "pfx"
-	case 'y':
-		words = []string{"key"}
-	case 's':
-		words = []string{"keys", "secrets", "credentials"}
-	case 'n':
-		words = []string{"token", "authorization"}
-	case 't':
-		words = []string{"secret", "cert"}
-	case 'd':
-		words = []string{"password", "passwd"}
-	case 'e':
-		words = []string{"passphrase", "cookie", "signature", "certificate"}
-	case 'l':
-		words = []string{"credential"}
-	case 'r':
-		words = []string{"bearer"}
 	}
-	for _, w := range words {
+	for _, w := range credentialSuffixes(n[len(n)-1]) {
 		if len(n) >= len(w) && string(n[len(n)-len(w):]) == w {
 			return true
 		}

@@ -223,7 +223,8 @@ func referenceCredentialName(k string) bool {
 func TestCredentialNameMatchesReference(t *testing.T) {
 	words := []string{"key", "keys", "token", "secret", "secrets", "password", "passwd", "passphrase", "credential",
 		"credentials", "cookie", "bearer", "authorization", "signature", "cert", "certificate", "ca", "pfx",
-		"api", "X-", "_", "Max", "Tokens", "alias", "É", "ß", "id", "s", "e", "y"}
+		"api", "X-", "_", "Max", "Tokens", "alias", "É", "ß", "id", "s", "e", "y",
+		"temperature", "nature", "ure", "Ey", "\u212a", "P", "FX", "C", "a", "9", "word"}
 	rapid.Check(t, func(t *rapid.T) {
 		parts := rapid.SliceOfN(rapid.SampledFrom(words), 0, 4).Draw(t, "parts")
 		k := strings.Join(parts, rapid.SampledFrom([]string{"", "-", "_", " ", "."}).Draw(t, "sep"))
