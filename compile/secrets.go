@@ -358,15 +358,8 @@ func plainCredentialTail(k string) (hit, ok bool) {
 	if len(k) == 0 {
 		return false, false
 	}
-	c := k[len(k)-1]
-	switch {
-	case c >= 'A' && c <= 'Z':
-		c += 'a' - 'A'
-	case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-	default:
-		return false, false
-	}
-	if c == 'a' || c == 'x' {
+	c, ok := lowerAlnum(k[len(k)-1])
+	if !ok || c == 'a' || c == 'x' {
 		return false, false
 	}
 next:
@@ -375,12 +368,8 @@ next:
 			continue
 		}
 		for i := 1; i <= len(w); i++ {
-			c := k[len(k)-i]
-			switch {
-			case c >= 'A' && c <= 'Z':
-				c += 'a' - 'A'
-			case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			default:
+			c, ok := lowerAlnum(k[len(k)-i])
+			if !ok {
 				return false, false
 			}
 			if c != w[len(w)-i] {
@@ -390,6 +379,18 @@ next:
 		return true, true
 	}
 	return false, true
+}
+
+// lowerAlnum is the ASCII letter or digit c lower-cased (ok), as it
+// stands in a normal form.
+func lowerAlnum(c byte) (byte, bool) {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return c + 'a' - 'A', true
+	case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		return c, true
+	}
+	return c, false
 }
 
 // credentialSuffixes are the credential words a normal form ending with
