@@ -256,19 +256,21 @@ func decode(lit string, escaped bool) string {
 
 // mayBeURL reports whether [urlLike] may hold for s: it needs a ':' (of
 // "://"), an '@', a '?' or a '#'. A short string, most of a models map's,
-// is told by one pass over its bytes.
+// is told by one pass over its bytes, a look-up a byte.
 func mayBeURL(s string) bool {
 	if len(s) > 32 {
 		return true
 	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ':', '@', '?', '#':
+	for _, c := range []byte(s) {
+		if urlBytes[c] {
 			return true
 		}
 	}
 	return false
 }
+
+// urlBytes are the bytes of which [urlLike] needs one.
+var urlBytes = [256]bool{':': true, '@': true, '?': true, '#': true}
 
 // runtime collects the runtime id id, unless it is one of the last few
 // collected: most entries of a large map select the same runtime, and
