@@ -339,46 +339,45 @@ func credentialTail(k string) bool {
 // the bytes before it (bit c-'a' for the letter c) with which a
 // credential word ends: most keys are told from their last two bytes.
 var credentialEndings = func() (t [256]uint32) {
-	for _, e := range []string{"ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx"} {
-		t[e[1]] |= 1 << (e[0] - 'a')
+	for _, w := range append([]string{"ca", "pfx"}, credentialSuffixWords...) {
+		t[w[len(w)-1]] |= 1 << (w[len(w)-2] - 'a')
 	}
 	return t
 }()
 
 // plainCredentialTail is [credentialTail] of a key whose last bytes, as
 // many as it compares with a credential word, are ASCII letters and
-// digits, and so the last bytes of its normal form (ok); it compares
-// each word that can end the key from its end, without writing the
-// normal form, and stops at the first byte that differs ("temperature"
-// is told from "signature" by its sixth byte from the end). A normal
-// form is no longer than its key, so a key shorter than a word does not
-// end with it. The short words, which the whole normal form must be,
-// are left to credentialTail.
+// digits, and so the last bytes of its normal form (ok). The last two
+// name the one word that can end the key ([credentialSuffix]), which is
+// compared from the key's end, without writing the normal form, up to
+// the first byte that differs ("temperature" is told from "signature"
+// by its sixth byte from the end). A normal form is no longer than its
+// key, so a key shorter than the word does not end with it. The short
+// words, which the whole normal form must be, are left to
+// credentialTail.
 func plainCredentialTail(k string) (hit, ok bool) {
-	if len(k) == 0 {
+	if len(k) < 2 {
 		return false, false
 	}
-	c, ok := lowerAlnum(k[len(k)-1])
-	if !ok || c == 'a' || c == 'x' {
+	c1, ok1 := lowerAlnum(k[len(k)-1])
+	c0, ok0 := lowerAlnum(k[len(k)-2])
+	if !ok0 || !ok1 || c1 == 'a' || c1 == 'x' {
 		return false, false
 	}
-next:
-	for _, w := range credentialSuffixes(c) {
-		if len(k) < len(w) {
-			continue
-		}
-		for i := 1; i <= len(w); i++ {
-			c, ok := lowerAlnum(k[len(k)-i])
-			if !ok {
-				return false, false
-			}
-			if c != w[len(w)-i] {
-				continue next
-			}
-		}
-		return true, true
+	w := credentialSuffix(c0, c1)
+	if w == "" || len(k) < len(w) {
+		return false, true
 	}
-	return false, true
+	for i := 3; i <= len(w); i++ {
+		c, ok := lowerAlnum(k[len(k)-i])
+		if !ok {
+			return false, false
+		}
+		if c != w[len(w)-i] {
+			return false, true
+		}
+	}
+	return true, true
 }
 
 // lowerAlnum is the ASCII letter or digit c lower-cased (ok), as it
@@ -393,50 +392,50 @@ func lowerAlnum(c byte) (byte, bool) {
 	return c, false
 }
 
-// credentialSuffixes are the credential words a normal form ending with
-// c may end with, "ca" and "pfx" aside: a key is compared with the few
-// that can end it.
-func credentialSuffixes(c byte) []string {
-	switch c {
-	case 'y':
-		return []string{"key"}
-	case 's':
-		return []string{"keys", "secrets", "credentials"}
-	case 'n':
-		return []string{"token", "authorization"}
-	case 't':
-		return []string{"secret", "cert"}
-	case 'd':
-		return []string{"password", "passwd"}
-	case 'e':
-		return []string{"passphrase", "cookie", "signature", "certificate"}
-	case 'l':
-		return []string{"credential"}
-	case 'r':
-		return []string{"bearer"}
+// credentialSuffixWords are the credential words a normal form may end
+// with ("ca" and "pfx" it must be whole): no two end with the same two
+// letters, so that those name the one a key is compared with.
+var credentialSuffixWords = []string{"key", "keys", "secrets", "credentials", "token", "authorization", "secret", "cert",
+	"password", "passwd", "passphrase", "cookie", "signature", "certificate", "credential", "bearer"}
+
+// credentialSuffixIndex is, by the last two letters of a normal form,
+// one more than the index of the credential word ending with them in
+// credentialSuffixWords (0: none).
+var credentialSuffixIndex = func() (t [26 * 26]uint8) {
+	for i, w := range credentialSuffixWords {
+		x := &t[int(w[len(w)-2]-'a')*26+int(w[len(w)-1]-'a')]
+		if *x != 0 {
+			panic("compile: two credential words end with " + w[len(w)-2:])
+		}
+		*x = uint8(i + 1)
 	}
-	return nil
+	return t
+}()
+
+// credentialSuffix is the credential word a normal form ending with the
+// bytes c0 and c1 may end with, or "" when none does.
+func credentialSuffix(c0, c1 byte) string {
+	if c0 < 'a' || c0 > 'z' || c1 < 'a' || c1 > 'z' {
+		return ""
+	}
+	if i := credentialSuffixIndex[int(c0-'a')*26+int(c1-'a')]; i > 0 {
+		return credentialSuffixWords[i-1]
+	}
+	return ""
 }
 
 // credentialWord reports whether the normal form of a key (or its last
 // 16 bytes, when it is longer) ends with a credential word or is one of
 // the short ones.
 func credentialWord(n []byte) bool {
-	if len(n) == 0 {
+	switch {
+	case len(n) < 2:
 		return false
+	case string(n) == "ca", string(n) == "pfx":
+		return true
 	}
-	switch n[len(n)-1] {
-	case 'a':
-		return string(n) == "ca"
-	case 'x':
-		return string(n) == "pfx"
-	}
-	for _, w := range credentialSuffixes(n[len(n)-1]) {
-		if len(n) >= len(w) && string(n[len(n)-len(w):]) == w {
-			return true
-		}
-	}
-	return false
+	w := credentialSuffix(n[len(n)-2], n[len(n)-1])
+	return w != "" && len(n) >= len(w) && string(n[len(n)-len(w):]) == w
 }
 
 // appendNormalKey appends k as [normalizeKey] writes it (lower-cased,
