@@ -107,12 +107,18 @@ func TestFindMatchesGJSON(t *testing.T) {
 		if err != nil {
 			t.Skipf("not a document: %v", err)
 		}
-		var want []string
-		set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
-		if d := cmp.Diff(want, eachPlace(set, doc)); d != "" {
+		if d := diffGJSON(set, doc); d != "" {
 			t.Fatalf("%s (-gjson +finder):\n%s", doc, d)
 		}
 	})
+}
+
+// diffGJSON is the difference between what the walk through gjson finds
+// in doc and what the finder finds (eachPlace).
+func diffGJSON(set *Set, doc occkit.Document) string {
+	var want []string
+	set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
+	return cmp.Diff(want, eachPlace(set, doc))
 }
 
 // TestFindArrays: patterns through arrays and wildcards find each
@@ -196,9 +202,7 @@ func TestFindDeepPatterns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("not a document: %v", err)
 		}
-		var want []string
-		set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
-		if d := cmp.Diff(want, eachPlace(set, doc)); d != "" {
+		if d := diffGJSON(set, doc); d != "" {
 			t.Fatalf("%s (-gjson +finder):\n%s", doc, d)
 		}
 		for _, at := range set.Find(doc) {
