@@ -104,12 +104,8 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) 
 	const providers, defaults, entries = 0, 1, 2
 	root := doc.String()
 	// The walk goes a few steps down a scope and knows a few large
-	// values: room for as many, made at once.
-	room := new(struct {
-		steps [8]step
-		known [16]sensitive.Span
-	})
-	w := placeWalker{steps: room.steps[:0], known: room.known[:0], runtimes: settings != nil}
+	// values: it holds as many itself, on this stack.
+	w := placeWalker{runtimes: settings != nil}
 	// rt collects the runtime ids, of the whole document's text.
 	rt := &w.rt
 	rt.text = root
@@ -199,9 +195,10 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) 
 	// The sensitive paths come first, found by a walk that passes over
 	// each large value the walk above read in one step, then the
 	// scopes'; a path is visited once.
-	slices.SortFunc(w.known, func(a, b sensitive.Span) int { return a.Start - b.Start })
+	known := w.known.All()
+	slices.SortFunc(known, func(a, b sensitive.Span) int { return a.Start - b.Start })
 	var out []secretPlace
-	pol.eachSensitive(doc, w.known, func(at occkit.Path, v gjson.Result) { out = append(out, secretPlace{at, v, placeValue}) })
+	pol.eachSensitive(doc, known, func(at occkit.Path, v gjson.Result) { out = append(out, secretPlace{at, v, placeValue}) })
 	some := len(out) > 0
 	for _, list := range w.lists {
 		if out == nil {

@@ -35,18 +35,18 @@ func referenceWalk(sc scope, visit func(at occkit.Path, v gjson.Result, kind pla
 				case credentialName(name):
 					visit(w.at(name), c, placeValue)
 				default:
-					w.steps = append(w.steps, step{key: name, index: -1})
+					w.steps.Push(step{key: name, index: -1})
 					walk(c, name)
-					w.steps = w.steps[:len(w.steps)-1]
+					w.steps.Pop()
 				}
 				return true
 			})
 		case v.IsArray():
 			i := 0
 			v.ForEach(func(_, c gjson.Result) bool {
-				w.steps = append(w.steps, step{index: i})
+				w.steps.Push(step{index: i})
 				walk(c, key)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.steps.Pop()
 				i++
 				return true
 			})

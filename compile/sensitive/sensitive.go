@@ -6,6 +6,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/internal/inline"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
@@ -124,10 +125,10 @@ type Span struct{ Start, End int }
 func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Path, raw string)) {
 	// fn is called once the walk is done (a func the walk held would be
 	// made on the heap, and so would all it refers to). The finder holds
-	// its first steps itself and the known extents are handed to the walk
-	// apart, so that what the walk keeps (the matches, made on the heap)
-	// makes neither escape: the finder stays on this stack, and so do
-	// the caller's extents.
+	// its steps in an inline.Stack and the known extents are handed to
+	// the walk apart, so that what the walk keeps (the matches, made on
+	// the heap) makes neither escape: the finder and its first steps stay
+	// on this stack, and so do the caller's extents.
 	f := finder{raw: doc.String()}
 	f.walk(s.root, &knownSpans{spans: known}, 0)
 	for _, m := range f.found {
@@ -142,27 +143,8 @@ func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Pat
 type finder struct {
 	raw   string
 	found []match
-	// steps are the steps from the root to the value walked: the first
-	// of them in first, the rest (a walk seldom goes as deep) in deeper.
-	steps  int
-	first  [8]pathStep
-	deeper []pathStep
-}
-
-// push adds a step below the value walked, and pop takes the last away.
-func (f *finder) push(s pathStep) {
-	if f.steps < len(f.first) {
-		f.first[f.steps] = s
-	} else {
-		f.deeper = append(f.deeper, s)
-	}
-	f.steps++
-}
-
-func (f *finder) pop() {
-	if f.steps--; f.steps >= len(f.first) {
-		f.deeper = f.deeper[:len(f.deeper)-1]
-	}
+	// steps are the steps from the root to the value walked.
+	steps inline.Stack[pathStep]
 }
 
 // knownSpans are the value extents [Set.EachKnown] was given, and next
@@ -200,15 +182,9 @@ type pathStep struct {
 
 func (f *finder) path() occkit.Path {
 	var b occkit.PathBuilder
-	b.Grow(f.steps)
-	for i := range f.steps {
-		var s pathStep
-		if i < len(f.first) {
-			s = f.first[i]
-		} else {
-			s = f.deeper[i-len(f.first)]
-		}
-		if s.index >= 0 {
+	b.Grow(f.steps.Len())
+	for i := range f.steps.Len() {
+		if s := f.steps.At(i); s.index >= 0 {
 			b.Index(s.index)
 		} else {
 			b.Key(s.key)
@@ -239,19 +215,19 @@ func (f *finder) walk(t *trie, k *knownSpans, at int) int {
 			if st == nil {
 				continue
 			}
-			f.push(pathStep{key: key, index: -1})
+			f.steps.Push(pathStep{key: key, index: -1})
 			if st.obj != nil {
 				vend = f.walk(st.obj, k, vat)
 			}
 			if st.arr != nil && vat < len(f.raw) && f.raw[vat] == '[' {
 				vend = jsonwalk.Elements(f.raw, vat, func(i, eat int) int {
-					f.push(pathStep{index: i})
+					f.steps.Push(pathStep{index: i})
 					e := f.walk(st.arr, k, eat)
-					f.pop()
+					f.steps.Pop()
 					return e
 				})
 			}
-			f.pop()
+			f.steps.Pop()
 		}
 		if vend < 0 {
 			vend = f.skip(k, vat)
