@@ -431,8 +431,8 @@
 // models [RequiredPlugins] needs, so a plan does not read those maps
 // again; the walk of the release's sensitive paths then passes over each
 // large value that walk read in one step; the bytes are searched for
-// ${NAME} only when they hold a '$' or an escape, or a "source" key that
-// may make a SecretRef). Admission scans the canonical
+// ${NAME} only when they hold a '$' or an escape, or an "env" string
+// that may be a SecretRef's source). Admission scans the canonical
 // document it freezes once, checks it, and hands the scan to every plan
 // of the revision ([PlanInput].Secrets), which reads it instead of
 // walking the document again; a scan of other bytes or under another

@@ -157,9 +157,11 @@ func TestDocumentRefsMatchesReference(t *testing.T) {
 		body := fmt.Sprintf(`{"models":{"providers":{"p":%s}},"agents":{"defaults":{"models":{"m":%s}}},"x":%s}`,
 			genRefsJSON(t, 3), genRefsJSON(t, 3), genRefsJSON(t, 3))
 		if rapid.Bool().Draw(t, "plain") {
-			// Without escapes and SecretRefs: the '$' to '$' pass.
+			// Without escapes and env SecretRefs: the '$' to '$' pass,
+			// with no SecretRef or with those of other sources.
+			rename := rapid.SampledFrom([][2]string{{"source", "sorce"}, {`"env"`, `"file"`}}).Draw(t, "rename")
 			body = strings.NewReplacer(`\u0024`, "$", `\u007b`, "{", `\u007d`, "}", `\u0065`, "e", `\u0032`, "2",
-				`\\`, "/", `\"`, "'", "source", "sorce").Replace(body)
+				`\\`, "/", `\"`, "'", rename[0], rename[1]).Replace(body)
 		}
 		doc, err := occkit.ParseDocument([]byte(body))
 		if err != nil {
@@ -174,6 +176,17 @@ func TestDocumentRefsMatchesReference(t *testing.T) {
 			if diff := cmp.Diff(show(d, referenceDocumentRefs(d, places)), show(d, documentRefs(d, places))); diff != "" {
 				t.Fatalf("%s (-reference +documentRefs):\n%s", d.String(), diff)
 			}
+		}
+	})
+}
+
+// TestHoldsEnvLiteral: holdsEnvLiteral finds "env" where strings.Contains
+// does, on text of quotes, v's and the letters around them.
+func TestHoldsEnvLiteral(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := strings.Join(rapid.SliceOfN(rapid.SampledFrom([]string{`"`, "e", "n", "v", "env", `"env`, `v"`, "x", "vv"}), 0, 10).Draw(t, "parts"), "")
+		if got, want := holdsEnvLiteral(s), strings.Contains(s, `"env"`); got != want {
+			t.Fatalf("holdsEnvLiteral(%q) = %v, want %v", s, got, want)
 		}
 	})
 }

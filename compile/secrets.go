@@ -104,12 +104,8 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) 
 	const providers, defaults, entries = 0, 1, 2
 	root := doc.String()
 	// The walk goes a few steps down a scope and knows a few large
-	// values: room for as many, made at once.
-	room := new(struct {
-		steps [8]step
-		known [16]sensitive.Span
-	})
-	w := placeWalker{steps: room.steps[:0], known: room.known[:0], runtimes: settings != nil}
+	// values: it holds as many itself, on this stack.
+	w := placeWalker{runtimes: settings != nil}
 	// rt collects the runtime ids, of the whole document's text.
 	rt := &w.rt
 	rt.text = root
@@ -199,9 +195,10 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) 
 	// The sensitive paths come first, found by a walk that passes over
 	// each large value the walk above read in one step, then the
 	// scopes'; a path is visited once.
-	slices.SortFunc(w.known, func(a, b sensitive.Span) int { return a.Start - b.Start })
+	known := w.known.All()
+	slices.SortFunc(known, func(a, b sensitive.Span) int { return a.Start - b.Start })
 	var out []secretPlace
-	pol.eachSensitive(doc, w.known, func(at occkit.Path, v gjson.Result) { out = append(out, secretPlace{at, v, placeValue}) })
+	pol.eachSensitive(doc, known, func(at occkit.Path, v gjson.Result) { out = append(out, secretPlace{at, v, placeValue}) })
 	some := len(out) > 0
 	for _, list := range w.lists {
 		if out == nil {
@@ -295,6 +292,9 @@ var credentialPairs = func() (t [1 << 16 / 64]uint64) {
 
 // credentialTail is [credentialName] of any key.
 func credentialTail(k string) bool {
+	if hit, ok := plainCredentialTail(k); ok {
+		return hit
+	}
 	// A key is nearly always ASCII: its normal form's last bytes are read
 	// from its end, as many as the longest credential word needs and then
 	// some (a normal form that long is neither "ca" nor "pfx"). A byte of
@@ -336,50 +336,103 @@ func credentialTail(k string) bool {
 // the bytes before it (bit c-'a' for the letter c) with which a
 // credential word ends: most keys are told from their last two bytes.
 var credentialEndings = func() (t [256]uint32) {
-	for _, e := range []string{"ey", "ys", "en", "on", "et", "ts", "ls", "al", "rt", "rd", "wd", "se", "ie", "re", "te", "er", "ca", "fx"} {
-		t[e[1]] |= 1 << (e[0] - 'a')
+	for _, w := range append([]string{"ca", "pfx"}, credentialSuffixWords...) {
+		t[w[len(w)-1]] |= 1 << (w[len(w)-2] - 'a')
 	}
 	return t
 }()
+
+// plainCredentialTail is [credentialTail] of a key whose last bytes, as
+// many as it compares with a credential word, are ASCII letters and
+// digits, and so the last bytes of its normal form (ok). The last two
+// name the one word that can end the key ([credentialSuffix]), which is
+// compared from the key's end, without writing the normal form, up to
+// the first byte that differs ("temperature" is told from "signature"
+// by its sixth byte from the end). A normal form is no longer than its
+// key, so a key shorter than the word does not end with it. The short
+// words, which the whole normal form must be, are left to
+// credentialTail.
+func plainCredentialTail(k string) (hit, ok bool) {
+	if len(k) < 2 {
+		return false, false
+	}
+	c1, ok1 := lowerAlnum(k[len(k)-1])
+	c0, ok0 := lowerAlnum(k[len(k)-2])
+	if !ok0 || !ok1 || c1 == 'a' || c1 == 'x' {
+		return false, false
+	}
+	w := credentialSuffix(c0, c1)
+	if w == "" || len(k) < len(w) {
+		return false, true
+	}
+	for i := 3; i <= len(w); i++ {
+		c, ok := lowerAlnum(k[len(k)-i])
+		if !ok {
+			return false, false
+		}
+		if c != w[len(w)-i] {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// lowerAlnum is the ASCII letter or digit c lower-cased (ok), as it
+// stands in a normal form.
+func lowerAlnum(c byte) (byte, bool) {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return c + 'a' - 'A', true
+	case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		return c, true
+	}
+	return c, false
+}
+
+// credentialSuffixWords are the credential words a normal form may end
+// with ("ca" and "pfx" it must be whole): no two end with the same two
+// letters, so that those name the one a key is compared with.
+var credentialSuffixWords = []string{"key", "keys", "secrets", "credentials", "token", "authorization", "secret", "cert",
+	"password", "passwd", "passphrase", "cookie", "signature", "certificate", "credential", "bearer"}
+
+// credentialSuffixIndex is, by the last two letters of a normal form,
+// one more than the index of the credential word ending with them in
+// credentialSuffixWords (0: none).
+var credentialSuffixIndex = func() (t [26 * 26]uint8) {
+	for i, w := range credentialSuffixWords {
+		x := &t[int(w[len(w)-2]-'a')*26+int(w[len(w)-1]-'a')]
+		if *x != 0 {
+			panic("compile: two credential words end with " + w[len(w)-2:])
+		}
+		*x = uint8(i + 1)
+	}
+	return t
+}()
+
+// credentialSuffix is the credential word a normal form ending with the
+// bytes c0 and c1 may end with, or "" when none does.
+func credentialSuffix(c0, c1 byte) string {
+	if c0 < 'a' || c0 > 'z' || c1 < 'a' || c1 > 'z' {
+		return ""
+	}
+	if i := credentialSuffixIndex[int(c0-'a')*26+int(c1-'a')]; i > 0 {
+		return credentialSuffixWords[i-1]
+	}
+	return ""
+}
 
 // credentialWord reports whether the normal form of a key (or its last
 // 16 bytes, when it is longer) ends with a credential word or is one of
 // the short ones.
 func credentialWord(n []byte) bool {
-	if len(n) == 0 {
+	switch {
+	case len(n) < 2:
 		return false
+	case string(n) == "ca", string(n) == "pfx":
+		return true
 	}
-	// The credential words by their last letter: a key is compared with
-	// the few that can end it.
-	var words []string
-	switch n[len(n)-1] {
-	case 'a':
-		return string(n) == "ca"
-	case 'x':
-		return string(n) == "pfx"
-	case 'y':
-		words = []string{"key"}
-	case 's':
-		words = []string{"keys", "secrets", "credentials"}
-	case 'n':
-		words = []string{"token", "authorization"}
-	case 't':
-		words = []string{"secret", "cert"}
-	case 'd':
-		words = []string{"password", "passwd"}
-	case 'e':
-		words = []string{"passphrase", "cookie", "signature", "certificate"}
-	case 'l':
-		words = []string{"credential"}
-	case 'r':
-		words = []string{"bearer"}
-	}
-	for _, w := range words {
-		if len(n) >= len(w) && string(n[len(n)-len(w):]) == w {
-			return true
-		}
-	}
-	return false
+	w := credentialSuffix(n[len(n)-2], n[len(n)-1])
+	return w != "" && len(n) >= len(w) && string(n[len(n)-len(w):]) == w
 }
 
 // appendNormalKey appends k as [normalizeKey] writes it (lower-cased,
@@ -897,14 +950,14 @@ type envRef struct {
 // ask its environment for them: ${NAME} in any string value (never in a
 // key), an env SecretRef's id anywhere, and the $NAME shorthand at a
 // credential place. One pass over the bytes finds the first two, and
-// none is needed when the bytes hold no '$', no '\\' and no "source":
-// a string without an escape is its bytes, so none then holds a ${NAME}
-// and no key is "source".
+// none is needed when the bytes hold no '$', no '\\' and no "env": a
+// string without an escape is its bytes, so none then holds a ${NAME}
+// and no SecretRef's source is "env".
 func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
 	var out []envRef
 	switch {
-	case strings.IndexByte(src, '\\') >= 0 || strings.Contains(src, `"source"`):
+	case strings.IndexByte(src, '\\') >= 0 || holdsEnvLiteral(src):
 		out = stringRefs(src)
 	case strings.IndexByte(src, '$') >= 0:
 		out = dollarRefs(src)
@@ -912,8 +965,28 @@ func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	return appendShorthandRefs(out, places)
 }
 
+// holdsEnvLiteral reports whether src holds the bytes "env" (quotes
+// included), which an env SecretRef's source is when src holds no '\\'.
+// It searches the 'v', which few keys and values of a configuration hold,
+// many bytes a step, where a search for the quote would stop at every
+// string.
+func holdsEnvLiteral(src string) bool {
+	const lit = `"env"`
+	for i := 0; ; {
+		j := strings.IndexByte(src[i:], 'v')
+		if j < 0 {
+			return false
+		}
+		v := i + j // src[v] is lit[3]
+		if v >= 3 && v+2 <= len(src) && src[v-3:v+2] == lit {
+			return true
+		}
+		i = v + 1
+	}
+}
+
 // dollarRefs is [stringRefs] of a src without a '\\' and without
-// "source": no SecretRef, and every string its bytes, so that a quote
+// "env": no env SecretRef, and every string its bytes, so that a quote
 // opens or closes one and a string holds a ${NAME} only when its bytes
 // hold a '$'. It goes from '$' to '$', counting the quotes before each.
 func dollarRefs(src string) []envRef {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/sensitive"
+	"github.com/occkit/occkit/internal/inline"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
@@ -18,8 +19,11 @@ import (
 // under its array's key; and a URL-like string ([urlLike] with that key)
 // is a URL place.
 type placeWalker struct {
-	base  scope
-	steps []step
+	base scope
+	// steps are those below the scope. They and known are held in
+	// inline stacks, so that a walker on its caller's stack keeps the
+	// first of each there (see package inline).
+	steps inline.Stack[step]
 	// lists are the places the walk visits, in the list into: the
 	// scopes of models.providers, of agents.defaults.models and of the
 	// agents' models maps apart ([findPlaces] orders them so).
@@ -44,7 +48,7 @@ type placeWalker struct {
 	// known are the extents of the large values the walk has read (a
 	// models map, a scope, a member of one), which the sensitive paths'
 	// walk then passes over in one step ([sensitive.Set.EachKnown]).
-	known []sensitive.Span
+	known inline.Stack[sensitive.Span]
 }
 
 // minKnown is the least extent [placeWalker.know] keeps: a smaller value
@@ -55,7 +59,7 @@ var minKnown = 256
 // know keeps the extent of the value at raw[at:end] when it is large.
 func (w *placeWalker) know(at, end int) int {
 	if end-at >= minKnown {
-		w.known = append(w.known, sensitive.Span{Start: at, End: end})
+		w.known.Push(sensitive.Span{Start: at, End: end})
 	}
 	return end
 }
@@ -64,11 +68,12 @@ func (w *placeWalker) know(at, end int) int {
 // runtime ids rt collects: a scope, or an element of a catalog scope's
 // models array.
 func (w *placeWalker) entry() bool {
-	switch len(w.steps) {
+	switch w.steps.Len() {
 	case 0:
 		return true
 	case 2:
-		return w.catalog && w.steps[0].index < 0 && w.steps[0].key == "models" && w.steps[1].index >= 0
+		s0, s1 := w.steps.At(0), w.steps.At(1)
+		return w.catalog && s0.index < 0 && s0.key == "models" && s1.index >= 0
 	}
 	return false
 }
@@ -83,7 +88,7 @@ type step struct {
 // at is the path of the current step, with the keys extra below it.
 func (w *placeWalker) at(extra ...string) occkit.Path {
 	var b occkit.PathBuilder
-	b.Grow(w.base.parent.Len() + 1 + len(w.steps) + len(extra))
+	b.Grow(w.base.parent.Len() + 1 + w.steps.Len() + len(extra))
 	for i := 0; i < w.base.parent.Len(); i++ {
 		if k, n, isIdx := w.base.parent.Elem(i); isIdx {
 			b.Index(n)
@@ -92,8 +97,8 @@ func (w *placeWalker) at(extra ...string) occkit.Path {
 		}
 	}
 	b.Key(w.base.key)
-	for _, s := range w.steps {
-		if s.index >= 0 {
+	for i := range w.steps.Len() {
+		if s := w.steps.At(i); s.index >= 0 {
 			b.Index(s.index)
 		} else {
 			b.Key(s.key)
@@ -110,7 +115,8 @@ func (w *placeWalker) at(extra ...string) occkit.Path {
 // returns the offset after the value.
 func (w *placeWalker) scopes(parent occkit.Path, raw string, i int) int {
 	if end := jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
-		w.base, w.steps = scope{parent: parent, key: decode(lit, escaped)}, w.steps[:0]
+		w.base = scope{parent: parent, key: decode(lit, escaped)}
+		w.steps.Reset()
 		return w.know(at, w.value(raw, at, w.base.key))
 	}); end >= 0 {
 		return w.know(i, end)
@@ -141,7 +147,7 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 				return w.credential(raw, at, name)
 			}
 			end := w.member(raw, at, c, name, entry)
-			if len(w.steps) == 0 {
+			if w.steps.Len() == 0 {
 				// A member of a scope: a catalog's models array.
 				return w.know(at, end)
 			}
@@ -149,15 +155,15 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 		})
 	case '[':
 		return jsonwalk.Elements(raw, i, func(n, at int) int {
-			w.steps = append(w.steps, step{index: n})
+			w.steps.Push(step{index: n})
 			end := w.value(raw, at, key)
-			w.steps = w.steps[:len(w.steps)-1]
+			w.steps.Pop()
 			return end
 		})
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, i)
 		s := decode(raw[i:end], escaped)
-		if w.ids.picker && w.ids.depth == len(w.steps) && w.ids.depth > 0 && w.steps[len(w.steps)-1].index >= 0 {
+		if n := w.steps.Len(); w.ids.picker && w.ids.depth == n && n > 0 && w.steps.At(n-1).index >= 0 {
 			w.runtime(s)
 		}
 		if mayBeURL(s) && urlLike(key, s) {
@@ -184,26 +190,26 @@ func (w *placeWalker) member(raw string, at int, c byte, name string, entry bool
 			// down, which the walk below meets.
 			switch {
 			case c == '{' && name == "agentRuntime":
-				w.ids.depth, w.ids.picker = len(w.steps)+2, false
+				w.ids.depth, w.ids.picker = w.steps.Len()+2, false
 			case c == '[' && name == "pickerRuntimes":
-				w.ids.depth, w.ids.picker = len(w.steps)+2, true
+				w.ids.depth, w.ids.picker = w.steps.Len()+2, true
 			}
 		}
-		w.steps = append(w.steps, step{key: name, index: -1})
+		w.steps.Push(step{key: name, index: -1})
 		end := w.value(raw, at, name)
-		w.steps = w.steps[:len(w.steps)-1]
+		w.steps.Pop()
 		w.ids = ids
 		return end
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, at)
 		s := decode(raw[at:end], escaped)
-		if !w.ids.picker && w.ids.depth == len(w.steps)+1 && name == "id" {
+		if !w.ids.picker && w.ids.depth == w.steps.Len()+1 && name == "id" {
 			w.runtime(s)
 		}
 		if mayBeURL(s) && urlLike(name, s) {
-			w.steps = append(w.steps, step{key: name, index: -1})
+			w.steps.Push(step{key: name, index: -1})
 			w.visitURL(raw[at:end], s)
-			w.steps = w.steps[:len(w.steps)-1]
+			w.steps.Pop()
 		}
 		return end
 	}
@@ -256,19 +262,21 @@ func decode(lit string, escaped bool) string {
 
 // mayBeURL reports whether [urlLike] may hold for s: it needs a ':' (of
 // "://"), an '@', a '?' or a '#'. A short string, most of a models map's,
-// is told by one pass over its bytes.
+// is told by one pass over its bytes, a look-up a byte.
 func mayBeURL(s string) bool {
 	if len(s) > 32 {
 		return true
 	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ':', '@', '?', '#':
+	for _, c := range []byte(s) {
+		if urlBytes[c] {
 			return true
 		}
 	}
 	return false
 }
+
+// urlBytes are the bytes of which [urlLike] needs one.
+var urlBytes = [256]bool{':': true, '@': true, '?': true, '#': true}
 
 // runtime collects the runtime id id, unless it is one of the last few
 // collected: most entries of a large map select the same runtime, and

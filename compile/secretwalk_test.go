@@ -35,18 +35,18 @@ func referenceWalk(sc scope, visit func(at occkit.Path, v gjson.Result, kind pla
 				case credentialName(name):
 					visit(w.at(name), c, placeValue)
 				default:
-					w.steps = append(w.steps, step{key: name, index: -1})
+					w.steps.Push(step{key: name, index: -1})
 					walk(c, name)
-					w.steps = w.steps[:len(w.steps)-1]
+					w.steps.Pop()
 				}
 				return true
 			})
 		case v.IsArray():
 			i := 0
 			v.ForEach(func(_, c gjson.Result) bool {
-				w.steps = append(w.steps, step{index: i})
+				w.steps.Push(step{index: i})
 				walk(c, key)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.steps.Pop()
 				i++
 				return true
 			})
@@ -223,7 +223,8 @@ func referenceCredentialName(k string) bool {
 func TestCredentialNameMatchesReference(t *testing.T) {
 	words := []string{"key", "keys", "token", "secret", "secrets", "password", "passwd", "passphrase", "credential",
 		"credentials", "cookie", "bearer", "authorization", "signature", "cert", "certificate", "ca", "pfx",
-		"api", "X-", "_", "Max", "Tokens", "alias", "É", "ß", "id", "s", "e", "y"}
+		"api", "X-", "_", "Max", "Tokens", "alias", "É", "ß", "id", "s", "e", "y",
+		"temperature", "nature", "ure", "Ey", "\u212a", "P", "FX", "C", "a", "9", "word"}
 	rapid.Check(t, func(t *rapid.T) {
 		parts := rapid.SliceOfN(rapid.SampledFrom(words), 0, 4).Draw(t, "parts")
 		k := strings.Join(parts, rapid.SampledFrom([]string{"", "-", "_", " ", "."}).Draw(t, "sep"))

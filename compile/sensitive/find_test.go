@@ -107,12 +107,18 @@ func TestFindMatchesGJSON(t *testing.T) {
 		if err != nil {
 			t.Skipf("not a document: %v", err)
 		}
-		var want []string
-		set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
-		if d := cmp.Diff(want, eachPlace(set, doc)); d != "" {
+		if d := diffGJSON(set, doc); d != "" {
 			t.Fatalf("%s (-gjson +finder):\n%s", doc, d)
 		}
 	})
+}
+
+// diffGJSON is the difference between what the walk through gjson finds
+// in doc and what the finder finds (eachPlace).
+func diffGJSON(set *Set, doc occkit.Document) string {
+	var want []string
+	set.root.walkGJSON(docjson.Root(doc), occkit.Root(), &want)
+	return cmp.Diff(want, eachPlace(set, doc))
 }
 
 // TestFindArrays: patterns through arrays and wildcards find each
@@ -164,4 +170,48 @@ func TestEachKnownMatchesEach(t *testing.T) {
 			t.Fatalf("%s (-Each +EachKnown):\n%s", doc, d)
 		}
 	})
+}
+
+// TestFindDeepPatterns: patterns deeper than the steps a finder holds
+// itself find each place, as the walk through gjson does.
+func TestFindDeepPatterns(t *testing.T) {
+	patterns := []string{"a.b.c.d.e.f.g.h.i[].j.k.a.b.c.d.e.f[].*", "a.b.c.d.e.f.g.h.k", "a.*.c.d.e.f.g[].h.i[].j.k.a.b.c.d.e.f.g.h"}
+	set := Compile(ParseList(patterns))
+	// along draws a value along the segments of a pattern, each step
+	// kept or left (another key, a scalar), beside other members.
+	var along func(t *rapid.T, segs []string) string
+	along = func(t *rapid.T, segs []string) string {
+		if len(segs) == 0 || rapid.IntRange(0, 19).Draw(t, "leave") == 0 {
+			return rapid.SampledFrom([]string{`"v"`, "1", `{"z":2}`, "[]"}).Draw(t, "scalar")
+		}
+		seg := segs[0]
+		key, array := strings.CutSuffix(seg, "[]")
+		if key == "*" {
+			key = rapid.SampledFrom([]string{"b", "q"}).Draw(t, "any")
+		}
+		inner := along(t, segs[1:])
+		if array {
+			inner = "[" + inner + "," + along(t, segs[1:]) + "]"
+		}
+		return fmt.Sprintf(`{"x":1,%q:%s}`, key, inner)
+	}
+	deep := 0
+	rapid.Check(t, func(t *rapid.T) {
+		p := rapid.SampledFrom(patterns).Draw(t, "pattern")
+		doc, err := occkit.ParseDocument([]byte(along(t, strings.Split(p, "."))))
+		if err != nil {
+			t.Fatalf("not a document: %v", err)
+		}
+		if d := diffGJSON(set, doc); d != "" {
+			t.Fatalf("%s (-gjson +finder):\n%s", doc, d)
+		}
+		for _, at := range set.Find(doc) {
+			if at.Len() > 16 { // the steps an inline.Stack holds itself
+				deep++
+			}
+		}
+	})
+	if deep == 0 {
+		t.Error("no drawn document holds a place deeper than the steps a finder holds itself")
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/internal/inline"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
@@ -122,11 +123,14 @@ type Span struct{ Start, End int }
 // must be a value's whole extent; one the walk does not meet costs
 // nothing.
 func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Path, raw string)) {
-	// A walk is a few steps deep: room for as many at once. fn is called
-	// once the walk is done (a func the walk held would be made on the
-	// heap, and so would all it refers to).
-	f := finder{raw: doc.String(), steps: make([]pathStep, 0, 8), known: known}
-	f.walk(s.root, 0)
+	// fn is called once the walk is done (a func the walk held would be
+	// made on the heap, and so would all it refers to). The finder holds
+	// its steps in an inline.Stack and the known extents are handed to
+	// the walk apart, so that what the walk keeps (the matches, made on
+	// the heap) makes neither escape: the finder and its first steps stay
+	// on this stack, and so do the caller's extents.
+	f := finder{raw: doc.String()}
+	f.walk(s.root, &knownSpans{spans: known}, 0)
 	for _, m := range f.found {
 		fn(m.at, m.raw)
 	}
@@ -138,11 +142,15 @@ func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Pat
 // location a pattern names, which it keeps with the value's text.
 type finder struct {
 	raw   string
-	steps []pathStep
 	found []match
-	// known are the value extents [Set.EachKnown] was given, and next
-	// the first whose start the walk has not passed.
-	known []Span
+	// steps are the steps from the root to the value walked.
+	steps inline.Stack[pathStep]
+}
+
+// knownSpans are the value extents [Set.EachKnown] was given, and next
+// the first whose start the walk has not passed.
+type knownSpans struct {
+	spans []Span
 	next  int
 }
 
@@ -150,12 +158,12 @@ type finder struct {
 // the end jsonwalk's scanner reads. The walk asks in document order (a
 // value walked twice, by a key and by *, is asked again from its start,
 // and then may be read).
-func (f *finder) skip(at int) int {
-	for f.next < len(f.known) && f.known[f.next].Start < at {
-		f.next++
+func (f *finder) skip(k *knownSpans, at int) int {
+	for k.next < len(k.spans) && k.spans[k.next].Start < at {
+		k.next++
 	}
-	if f.next < len(f.known) && f.known[f.next].Start == at {
-		return f.known[f.next].End
+	if k.next < len(k.spans) && k.spans[k.next].Start == at {
+		return k.spans[k.next].End
 	}
 	return jsonwalk.Skip(f.raw, at)
 }
@@ -174,9 +182,9 @@ type pathStep struct {
 
 func (f *finder) path() occkit.Path {
 	var b occkit.PathBuilder
-	b.Grow(len(f.steps))
-	for _, s := range f.steps {
-		if s.index >= 0 {
+	b.Grow(f.steps.Len())
+	for i := range f.steps.Len() {
+		if s := f.steps.At(i); s.index >= 0 {
 			b.Index(s.index)
 		} else {
 			b.Key(s.key)
@@ -187,18 +195,18 @@ func (f *finder) path() occkit.Path {
 
 // walk walks the value at raw[at] against t, in document order (as
 // gjson's ForEach visits it), and returns the offset after the value.
-func (f *finder) walk(t *trie, at int) int {
+func (f *finder) walk(t *trie, k *knownSpans, at int) int {
 	if t.end {
 		// The value is read to its end here, and again below only when
 		// a longer pattern goes on through it.
-		end := f.skip(at)
+		end := f.skip(k, at)
 		f.found = append(f.found, match{f.path(), strings.TrimSpace(f.raw[at:end])})
 		if t.keys == nil && t.any == nil {
 			return end
 		}
 	}
 	if t.keys == nil && t.any == nil {
-		return f.skip(at)
+		return f.skip(k, at)
 	}
 	end := jsonwalk.Members(f.raw, at, func(lit string, escaped bool, vat int) int {
 		key := jsonwalk.JS{}.Decode(lit, escaped)
@@ -207,27 +215,27 @@ func (f *finder) walk(t *trie, at int) int {
 			if st == nil {
 				continue
 			}
-			f.steps = append(f.steps, pathStep{key: key, index: -1})
+			f.steps.Push(pathStep{key: key, index: -1})
 			if st.obj != nil {
-				vend = f.walk(st.obj, vat)
+				vend = f.walk(st.obj, k, vat)
 			}
 			if st.arr != nil && vat < len(f.raw) && f.raw[vat] == '[' {
 				vend = jsonwalk.Elements(f.raw, vat, func(i, eat int) int {
-					f.steps = append(f.steps, pathStep{index: i})
-					e := f.walk(st.arr, eat)
-					f.steps = f.steps[:len(f.steps)-1]
+					f.steps.Push(pathStep{index: i})
+					e := f.walk(st.arr, k, eat)
+					f.steps.Pop()
 					return e
 				})
 			}
-			f.steps = f.steps[:len(f.steps)-1]
+			f.steps.Pop()
 		}
 		if vend < 0 {
-			vend = f.skip(vat)
+			vend = f.skip(k, vat)
 		}
 		return vend
 	})
 	if end < 0 {
-		return f.skip(at)
+		return f.skip(k, at)
 	}
 	return end
 }
