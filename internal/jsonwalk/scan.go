@@ -87,13 +87,18 @@ func strPlain(s string, i int) (end int, escaped, plain bool) {
 		}
 		return j + 8 + k + 1, false, (x|y&(1<<(8*k)-1))&highBits == 0
 	}
-	return strScan(s, i)
+	// Sixteen plain bytes read: the scan goes on from there.
+	return strScanFrom(s, i, j+16, x|y)
 }
 
 // strScan is strPlain for any literal, from its opening quote.
 func strScan(s string, i int) (end int, escaped, plain bool) {
-	j := i + 1
-	var high uint64 // the bytes read, or-ed: a high bit is a non-ASCII byte
+	return strScanFrom(s, i, i+1, 0)
+}
+
+// strScanFrom is strScan from s[j], the bytes of s[i+1:j] (no quote, no
+// backslash) or-ed in high: a high bit is a non-ASCII byte.
+func strScanFrom(s string, i, j int, high uint64) (end int, escaped, plain bool) {
 	for j+8 <= len(s) && j-i <= plainSpan {
 		x := word(s, j)
 		m := matches(x, '"') | matches(x, '\\')
