@@ -72,13 +72,13 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 // an entry's models).
 //
 // It is kept small and pointer-free (one entry per model, live while a
-// catalog is evaluated): the ref is its key "provider/id" (a strRef) with
-// the provider's length, and the runtime a byte. The key as written is
-// kept apart (catalogIndex.raws) only when it differs from the ref's key.
+// catalog is evaluated, 12 bytes): the ref is its key "provider/id" (a
+// strRef; the provider is what comes before the key's first slash, as a
+// provider holds none), and the runtime a byte. The key as written is
+// kept apart (catalogIndex.raws) only when it differs from the ref's key,
+// and so is a key whose ref an earlier key names too (catalogIndex.prevs).
 type catalogKey struct {
 	key   strRef // the ref's Key() when valid, else the key as written
-	pl    int32  // len(provider) in key
-	prev  int32  // the previous key with the same Ref.Key, or -1
 	valid bool   // the key as written is a valid selected ref (REF-3)
 	other bool   // the key as written differs from key: see catalogIndex.raws
 	rt    harnessID
@@ -93,7 +93,10 @@ type catalogIndex struct {
 	strs    strTable // the keys' strings
 	keys    seq[catalogKey]
 	raws    map[int32]string // the keys as written that differ from their ref's key
-	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
+	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prevs); nil without valid keys
+	// prevs chains the keys with the same Ref.Key: the previous one of
+	// each key that has one (nil when no two keys name one ref).
+	prevs map[int32]int32
 }
 
 // lookup calls f for each key whose ref is key, in document order.
@@ -103,14 +106,14 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 		return
 	}
 	i := int32(u)
-	if c.keys.at(int(i)).prev < 0 { // the common case: one key
+	if _, dup := c.prevs[i]; !dup { // the common case: one key
 		f(i)
 		return
 	}
 	var buf [8]int32
-	all := buf[:0]
-	for ; i >= 0; i = c.keys.at(int(i)).prev {
-		all = append(all, i)
+	all := append(buf[:0], i)
+	for prev, dup := c.prevs[i]; dup; prev, dup = c.prevs[prev] {
+		all = append(all, prev)
 	}
 	for j := len(all) - 1; j >= 0; j-- {
 		f(all[j])
@@ -127,9 +130,15 @@ func (c *catalogIndex) has(key string) bool {
 func (c *catalogIndex) key(i int) string { return c.strs.get(c.keys.at(i).key) }
 
 // provider is the provider of keys[i]'s ref (valid keys only).
-func (c *catalogIndex) provider(i int) string {
-	k := c.keys.at(i)
-	return c.strs.get(k.key)[:k.pl]
+func (c *catalogIndex) provider(i int) string { return keyProvider(c.key(i)) }
+
+// keyProvider is the provider of the ref whose key is key ("provider/id"):
+// what comes before its first slash, as a provider holds none (REF-1).
+func keyProvider(key string) string {
+	if j := strings.IndexByte(key, '/'); j >= 0 {
+		return key[:j]
+	}
+	return ""
 }
 
 func (c *catalogIndex) keyPath(i int) occkit.Path { return c.path.Key(c.keyRaw(i)) }
@@ -198,26 +207,47 @@ func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
 }
 
 // fallbackRef is one fallback of a setting as the setting stores it:
-// small and pointer-free (one is kept per fallback), its strings
-// strRefs of the setting's strTable and its base the setting's
-// fallbacksAt.
+// small and pointer-free (one is kept per fallback, 16 bytes), its
+// strings strRefs of the setting's strTable (the provider is what comes
+// before the key's first slash), its base the setting's fallbacksAt and
+// its element of fallbacks its place among them (see modelSetting.idxs).
 type fallbackRef struct {
 	key, profile strRef
-	pl           int32 // len(ref.Provider)
-	idx          int32 // the element of fallbacks
 }
 
 // pushFallback appends the fallback raw, written at fallbacks[idx],
 // which parses as ref.
 func (m *modelSetting) pushFallback(raw string, ref Ref, idx int) {
 	r := newRefAt(raw, ref, &m.fallbacksAt, idx)
-	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile), pl: r.pl, idx: r.idx})
+	n := m.fallbacks.len()
+	if m.idxs == nil && idx != n {
+		// An element before this one was no ref: from here on the
+		// elements are kept apart.
+		m.idxs = make([]int32, n, n+1)
+		for i := range m.idxs {
+			m.idxs[i] = int32(i)
+		}
+	}
+	if m.idxs != nil {
+		m.idxs = append(m.idxs, int32(idx))
+	}
+	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile)})
+}
+
+// fallbackIdx is the element of fallbacks that fallback i of m is.
+func (m *modelSetting) fallbackIdx(i int) int32 {
+	if m.idxs == nil {
+		return int32(i)
+	}
+	return m.idxs[i]
 }
 
 // fallback is fallback i of m.
 func (m *modelSetting) fallback(i int) refAt {
 	f := m.fallbacks.at(i)
-	return refAt{key: m.strs.get(f.key), profile: m.strs.get(f.profile), base: &m.fallbacksAt, pl: f.pl, idx: f.idx}
+	key := m.strs.get(f.key)
+	return refAt{key: key, profile: m.strs.get(f.profile), base: &m.fallbacksAt,
+		pl: int32(len(keyProvider(key))), idx: m.fallbackIdx(i)}
 }
 
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
@@ -228,7 +258,10 @@ type modelSetting struct {
 	complete  bool // every ref parsed
 	primary   refAt
 	fallbacks seq[fallbackRef]
-	strs      strTable // the fallbacks' strings
+	// idxs are the fallbacks' elements, when an element that is no ref
+	// comes before one that is (nil: fallback i is element i).
+	idxs []int32
+	strs strTable // the fallbacks' strings
 	// primaryAt and fallbacksAt are where the primary and the fallbacks
 	// are written: the bases of their refAt, which point here, so a
 	// modelSetting is filled in place and never copied.
@@ -243,18 +276,18 @@ type agentEntry struct {
 	models catalogIndex
 }
 
-// catalogRow is one row of models.providers.<p>.models.
+// catalogRow is one row of models.providers.<p>.models, small and
+// pointer-free (16 bytes): the rows that an earlier row's ID names too
+// are chained apart (providerConfig.prevs).
 type catalogRow struct {
 	id strRef // trimmed row id
-	// id[altAt:altEnd] is the model ID after the provider prefix, when id
-	// is written "<p>/…", else empty.
-	altAt, altEnd int32
-	prevA         int32 // the previous row indexed under id, or -1
-	prevB         int32 // the previous row indexed under alt, or -1
-	idOK          bool  // the row is an object with a string id
-	used          bool  // a selected model names this row (RES-9)
-	rt            harnessID
-	rtSt          runtimeState
+	// hasAlt: id is written "<p>/…", and the model ID after that provider
+	// prefix (rowAlt) is not empty.
+	hasAlt bool
+	idOK   bool // the row is an object with a string id
+	used   bool // a selected model names this row (RES-9)
+	rt     harnessID
+	rtSt   runtimeState
 }
 
 // id is row i's trimmed id.
@@ -262,8 +295,17 @@ func (p *providerConfig) id(i int) string { return p.strs.get(p.rows.at(i).id) }
 
 // alt is row i's model ID after its provider prefix, or "".
 func (p *providerConfig) alt(i int) string {
-	r := p.rows.at(i)
-	return p.strs.get(r.id)[r.altAt:r.altEnd]
+	if r := p.rows.at(i); r.hasAlt {
+		return rowAlt(p.strs.get(r.id))
+	}
+	return ""
+}
+
+// rowAlt is what a row id written "<p>/…" names after the prefix: the
+// rest after the first slash, trimmed.
+func rowAlt(id string) string {
+	_, rest, _ := strings.Cut(id, "/")
+	return strings.TrimSpace(rest)
 }
 
 // providerConfig is one models.providers value.
@@ -278,9 +320,13 @@ type providerConfig struct {
 	rows   seq[catalogRow]
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
-	// holds the last such row; earlier ones are chained by prevA/prevB.
+	// holds the last such row; earlier ones are chained by prevs.
 	// Its values are row<<1, or row<<1|1 for a row indexed under its alt.
 	byID indexTable
+	// prevs chains the rows indexed under one ID: the previous row of an
+	// entry of byID (row<<1, or row<<1|1 for its alt) that has one (nil
+	// when no two rows share an ID).
+	prevs map[uint32]int32
 }
 
 func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
@@ -302,17 +348,16 @@ func rowKeyOf(p *providerConfig, v uint32) string {
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
 	u, ok := tableGet(p.byID, ref.ID, p, rowKeyOf)
-	i := int32(u >> 1)
-	for ok && i >= 0 {
-		r, id := p.rows.at(int(i)), p.id(int(i))
+	for i := int32(u >> 1); ok; {
+		id := p.id(int(i))
 		if MatchRow(ref, id) {
 			out = append(out, i)
 		}
-		if id == ref.ID {
-			i = r.prevA
-		} else {
-			i = r.prevB
+		v := uint32(i) << 1
+		if id != ref.ID {
+			v |= 1 // indexed under its alt
 		}
+		i, ok = p.prevs[v]
 	}
 	// The chain runs from the last row back to the first.
 	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
@@ -526,14 +571,15 @@ func readHolder(s string, i int, other string, fn func(v int) int) (id string, s
 }
 
 // buildCatalog indexes the selectable catalog at s[i] (RES-4: it must be
-// an object of objects; RES-1: each agentRuntime is supported) and
+// an object of objects; RES-1: each agentRuntime is supported) into c,
+// where it is kept (so it is built in place, not copied there), and
 // returns the offset after it.
-func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogIndex, int) {
-	c := catalogIndex{present: true, path: path, strs: strTable{text: s}}
+func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIndex) int {
+	*c = catalogIndex{present: true, path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		c.bad = true
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
-		return c, jsonwalk.Skip(s, i)
+		return jsonwalk.Skip(s, i)
 	}
 	// One closure per entry, not eachMember's two: the catalog is the
 	// document's bulk.
@@ -557,15 +603,15 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 		return end
 	})
 	c.index()
-	return c, end
+	return end
 }
 
 // newKey is the catalogKey of the key raw, the next of c.keys.
 func (c *catalogIndex) newKey(raw string) catalogKey {
-	ck := catalogKey{prev: -1}
+	var ck catalogKey
 	key := raw
 	if ref, ok := ParseRef(raw); ok {
-		ck.valid, key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
+		ck.valid, key = true, refKey(raw, ref)
 		if key != raw {
 			ck.other = true
 			if c.raws == nil {
@@ -581,15 +627,17 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 // index makes byKey, once the keys are known, so the table is sized once.
 func (c *catalogIndex) index() {
 	for i := range c.keys.len() {
-		ck := c.keys.at(i)
-		if !ck.valid {
+		if !c.keys.at(i).valid {
 			continue
 		}
 		if c.byKey == nil {
 			c.byKey = newIndexTable(c.keys.len() - i)
 		}
-		if l, dup := tablePut(c.byKey, c.strs.get(ck.key), uint32(i), c, catalogKeyOf); dup {
-			ck.prev = int32(l)
+		if l, dup := tablePut(c.byKey, c.key(i), uint32(i), c, catalogKeyOf); dup {
+			if c.prevs == nil {
+				c.prevs = map[int32]int32{}
+			}
+			c.prevs[int32(i)] = int32(l)
 		}
 	}
 }
@@ -679,7 +727,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 	// The refusals in element order: the bad elements and the refs off
 	// the primary's provider, merged.
 	for f, b := 0, 0; f < m.fallbacks.len() || b < len(bad); {
-		if b < len(bad) && (f == m.fallbacks.len() || bad[b] < m.fallbacks.at(f).idx) {
+		if b < len(bad) && (f == m.fallbacks.len() || bad[b] < m.fallbackIdx(f)) {
 			m.complete = false
 			at := fp.Index(int(bad[b]))
 			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
@@ -742,7 +790,7 @@ func (p *providerConfig) index() {
 	for i := range p.rows.len() {
 		if r := p.rows.at(i); r.idOK {
 			keys++
-			if r.altEnd > r.altAt {
+			if r.hasAlt {
 				keys++
 			}
 		}
@@ -755,21 +803,28 @@ func (p *providerConfig) index() {
 		if p.byID == nil {
 			p.byID = newIndexTable(keys)
 		}
-		if l, dup := tablePut(p.byID, p.id(i), uint32(i)<<1, p, rowKeyOf); dup {
-			row.prevA = int32(l >> 1)
+		p.put(p.id(i), uint32(i)<<1)
+		if row.hasAlt {
+			p.put(p.alt(i), uint32(i)<<1|1)
 		}
-		if row.altEnd > row.altAt {
-			if l, dup := tablePut(p.byID, p.alt(i), uint32(i)<<1|1, p, rowKeyOf); dup {
-				row.prevB = int32(l >> 1)
-			}
+	}
+}
+
+// put indexes the byID entry v (a row, or its alt) under id, chaining the
+// row it replaces.
+func (p *providerConfig) put(id string, v uint32) {
+	if l, dup := tablePut(p.byID, id, v, p, rowKeyOf); dup {
+		if p.prevs == nil {
+			p.prevs = map[uint32]int32{}
 		}
+		p.prevs[v] = int32(l >> 1)
 	}
 }
 
 // readRow reads row n of the provider's models array, at s[i] (RES-9,
 // RES-1), and returns the offset after it.
 func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow, int) {
-	row := catalogRow{prevA: -1, prevB: -1}
+	var row catalogRow
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-9", p.rowPath(n),
 			"%s must be an object with an id, not a bare string or other value", p.rowPath(n)))
@@ -800,12 +855,9 @@ func (row *catalogRow) setID(id string, p *providerConfig) {
 	row.idOK = true
 	id = strings.TrimSpace(id)
 	row.id = p.strs.put(id)
-	if pr, rest, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
-		if alt := strings.TrimSpace(rest); alt != "" && alt != id {
-			// alt is a substring of rest, which ends id.
-			row.altAt = int32(len(id) - len(rest) + strings.Index(rest, alt))
-			row.altEnd = row.altAt + int32(len(alt))
-		}
+	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
+		// rowAlt is a part of id after its slash, never id itself.
+		row.hasAlt = rowAlt(id) != ""
 	}
 }
 
@@ -919,7 +971,7 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 			if models.IsRoot() {
 				models = scope.Key("models")
 			}
-			*cat, end = buildCatalog(s, v, models, &catErrs)
+			end = buildCatalog(s, v, models, &catErrs, cat)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}

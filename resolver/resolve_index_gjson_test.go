@@ -177,7 +177,7 @@ func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[
 	p.rowsAt = true
 	mv.ForEach(func(_, e gjson.Result) bool {
 		i := int32(p.rows.len())
-		row := catalogRow{prevA: -1, prevB: -1}
+		var row catalogRow
 		switch {
 		case !e.IsObject():
 			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
