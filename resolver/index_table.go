@@ -22,8 +22,11 @@ var tableSeed = maphash.MakeSeed()
 // to the size (the high word of hash·size), so a table is never up to
 // twice as large as the load asks.
 func newIndexTable(n int) indexTable {
-	return make(indexTable, max(2*n, 2))
+	return make(indexTable, tableSize(n))
 }
+
+// tableSize is the size of a table with room for n keys.
+func tableSize(n int) int { return max(2*n, 2) }
 
 // findSlot returns the slot holding key's value, or the empty slot where
 // key belongs. t must not be empty.
