@@ -286,7 +286,10 @@ func prepare(doc occkit.Document) *Prepared {
 func prepareFrom(doc occkit.Document, scr *scratch) *Prepared {
 	x := buildIndexFrom(doc, scr)
 	p := x.prepared()
-	scr.giveBack()
+	if scr != nil {
+		x.giveFallbacks(scr, p.selected != nil)
+		scr.giveBack()
+	}
 	x.scr = nil
 	if p.selected != nil {
 		x.keepSelected()
