@@ -304,7 +304,7 @@ func (x *docIndex) prepared() *Prepared {
 	p := &Prepared{harness: occkit.HarnessOpenClaw, roster: x.roster}
 	// RES-10: agents.list is read beside the shapes, not through them, so
 	// it is refused even when a shape is broken.
-	p.listErr = agentsListErr(x.list)
+	p.listErr = agentsListErr(gjson.Parse(x.roster.members[2]))
 	if !x.shapeOK {
 		// RES-2: a broken shape is all the Configuration stage reports.
 		p.err = occkit.Join(x.shapeErrs...)

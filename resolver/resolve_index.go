@@ -374,10 +374,9 @@ type docIndex struct {
 	// shapeErrs are the RES-2 refusals; when there are any, they are all
 	// that is reported (the candidates cannot be known).
 	shapeErrs []error
-	// list is agents.list (RES-10: only an empty array may remain).
-	list     gjson.Result
+	// agents.list (RES-10: only an empty array may remain) is
+	// roster.members[2].
 	defaults modelSetting
-	defModel occkit.Path
 	catalog  catalogIndex // agents.defaults.models
 	entries  []*agentEntry
 	// byDoc are the entries in the order the document writes them, when
@@ -393,7 +392,6 @@ type docIndex struct {
 	// true when one of its keys is written as the name itself
 	// ([Prepared.ConfiguresProvider]).
 	routed map[string]bool
-	codex  gjson.Result // plugins.entries.codex (RES-7)
 
 	// The Codex plugin's verdict for openai on codex (RES-7), decided once:
 	// codexBad is the setting that refuses it, when codexRefused.
@@ -874,7 +872,7 @@ func buildIndex(doc occkit.Document) *docIndex { return buildIndexFrom(doc, nil)
 // buildIndexFrom is buildIndex taking its catalogs' keys, providers' rows
 // and tables from scr (nil: allocating them).
 func buildIndexFrom(doc occkit.Document, scr *scratch) *docIndex {
-	x := &docIndex{shapeOK: true, defModel: pathDefaultModel, scr: scr}
+	x := &docIndex{shapeOK: true, scr: scr}
 	root := docjson.Root(doc)
 	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
@@ -884,7 +882,7 @@ func buildIndexFrom(doc occkit.Document, scr *scratch) *docIndex {
 	s := root.Raw
 	// The shape check (RES-2), the roster rules (RES-10) and the indexes
 	// read the same members: agents and its rosterKeys.
-	var agents gjson.Result
+	var agents, codex gjson.Result
 	var roster [len(rosterInput{}.members)]gjson.Result
 	var agentErrs, modelErrs, pluginErrs, entryShapeErrs []error
 	var seen [3]bool
@@ -900,7 +898,7 @@ func buildIndexFrom(doc occkit.Document, scr *scratch) *docIndex {
 			return x.indexProviders(s, v, &modelErrs)
 		case k == "plugins" && !seen[2]:
 			seen[2] = true
-			return x.indexPlugins(s, v, &pluginErrs)
+			return x.indexPlugins(s, v, &pluginErrs, &codex)
 		}
 		return jsonwalk.Skip(s, v)
 	})
@@ -914,7 +912,7 @@ func buildIndexFrom(doc occkit.Document, scr *scratch) *docIndex {
 		x.shapeOK, x.shapeErrs = false, errs
 	}
 	x.errs = append(append(agentErrs, modelErrs...), pluginErrs...)
-	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
+	x.codexRefused, x.codexBad = codexPluginVerdict(codex)
 	return x
 }
 
@@ -946,7 +944,6 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 		roster[r] = valueAt(s, v, end)
 		return end
 	})
-	x.list = roster[2]
 	*errs = append(*errs, entryErrs...)
 	// Entries are evaluated in ID order so that the author's key order never
 	// changes a decision or the problems reported; the document's order is
@@ -1087,8 +1084,8 @@ func (x *docIndex) providersNamed(name string) iter.Seq[*providerConfig] {
 }
 
 // indexPlugins indexes plugins (at s[i]): the plugin routing (RES-6) and
-// the Codex plugin (RES-7).
-func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
+// the Codex plugin, which it sets codex to (RES-7).
+func (x *docIndex) indexPlugins(s string, i int, errs *[]error, codex *gjson.Result) int {
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
 		return jsonwalk.Skip(s, i)
@@ -1108,8 +1105,8 @@ func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
 			n := normProvider(k)
 			x.routed[n] = x.routed[n] || n == k
 			end := jsonwalk.Skip(s, v)
-			if k == "codex" && !x.codex.Exists() {
-				x.codex = valueAt(s, v, end)
+			if k == "codex" && !codex.Exists() {
+				*codex = valueAt(s, v, end)
 			}
 			return end
 		})

@@ -1,8 +1,6 @@
 package resolver
 
 import (
-	"github.com/tidwall/gjson"
-
 	"github.com/occkit/occkit"
 )
 
@@ -119,7 +117,6 @@ func (x *docIndex) giveFallbacks(scr *scratch, kept bool) {
 // index as large as the catalogs.
 func (x *docIndex) keepSelected() *docIndex {
 	x.errs, x.shapeErrs = nil, nil
-	x.list, x.codex = gjson.Result{}, gjson.Result{}
 	x.catalog = catalogIndex{}
 	x.roster = rosterInput{}
 	for _, e := range x.entries {
