@@ -17,16 +17,18 @@ type indexTable []uint32 // 0: empty; else value+1
 // tableSeed seeds the hashes of every indexTable of the process.
 var tableSeed = maphash.MakeSeed()
 
-// newIndexTable has room for n keys at a load of at most one half. Its
-// size is 2n, not a power of two: a key's first slot is its hash scaled
-// to the size (the high word of hash·size), so a table is never up to
-// twice as large as the load asks.
+// newIndexTable has room for n keys at a load of at most one third (the
+// keys of a catalog often share a long prefix, so every probe past the
+// key's own slot costs a long comparison). Its size is 3n, not a power
+// of two: a key's first slot is its hash scaled to the size (the high
+// word of hash·size), so a table is never up to twice as large as the
+// load asks.
 func newIndexTable(n int) indexTable {
 	return make(indexTable, tableSize(n))
 }
 
 // tableSize is the size of a table with room for n keys.
-func tableSize(n int) int { return max(2*n, 2) }
+func tableSize(n int) int { return max(3*n, 2) }
 
 // findSlot returns the slot holding key's value, or the empty slot where
 // key belongs. t must not be empty.

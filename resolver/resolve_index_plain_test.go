@@ -251,8 +251,8 @@ func TestIndexTableMatchesMap(t *testing.T) {
 				t.Fatalf("get %q: %d %v, want %d %v", k, got, found, w, ok)
 			}
 		}
-		if len(keys) > 0 && 2*len(distinct) > len(tab) {
-			t.Fatalf("%d keys in %d slots: load above one half", len(distinct), len(tab))
+		if len(keys) > 0 && 3*len(distinct) > len(tab) {
+			t.Fatalf("%d keys in %d slots: load above one third", len(distinct), len(tab))
 		}
 	})
 }
