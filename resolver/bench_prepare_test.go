@@ -14,8 +14,18 @@ import (
 // paired benchmarks (internal/bench), compacted as compile.Load leaves
 // them, so its profile is the share of the user's path Prepare takes.
 func BenchmarkPrepareUser(b *testing.B) {
+	eachUserDoc(b, func(b *testing.B, doc occkit.Document) {
+		for i := 0; i < b.N; i++ {
+			Prepare(doc)
+		}
+	})
+}
+
+// eachUserDoc runs bench on each document of the paired benchmarks
+// (internal/bench), at each size, compacted as compile.Load leaves it.
+func eachUserDoc(b *testing.B, bench1 func(*testing.B, occkit.Document)) {
 	for _, d := range bench.Documents {
-		for _, n := range []int{40, 1000} {
+		for _, n := range bench.Sizes {
 			var buf bytes.Buffer
 			if err := json.Compact(&buf, d.Make(n)); err != nil {
 				b.Fatal(err)
@@ -27,9 +37,7 @@ func BenchmarkPrepareUser(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
 				b.SetBytes(int64(buf.Len()))
 				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					Prepare(doc)
-				}
+				bench1(b, doc)
 			})
 		}
 	}
@@ -61,4 +69,18 @@ func BenchmarkPreparedUser(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkPrepareResolveUser measures what admission does with a
+// document on the user's path (internal/bench documents): one Prepare
+// and one Resolve of it.
+func BenchmarkPrepareResolveUser(b *testing.B) {
+	req := Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes}
+	eachUserDoc(b, func(b *testing.B, doc occkit.Document) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Prepare(doc).Resolve(req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

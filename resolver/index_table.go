@@ -1,6 +1,9 @@
 package resolver
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"math/bits"
+)
 
 // indexTable maps a string to a small integer (an index into its owner's
 // slice) by open addressing, for the per-model indexes. It stores only the
@@ -14,25 +17,32 @@ type indexTable []uint32 // 0: empty; else value+1
 // tableSeed seeds the hashes of every indexTable of the process.
 var tableSeed = maphash.MakeSeed()
 
-// newIndexTable has room for n keys at a load of at most one half.
+// newIndexTable has room for n keys at a load of at most one third (the
+// keys of a catalog often share a long prefix, so every probe past the
+// key's own slot costs a long comparison). Its size is 3n, not a power
+// of two: a key's first slot is its hash scaled to the size (the high
+// word of hash·size), so a table is never up to twice as large as the
+// load asks.
 func newIndexTable(n int) indexTable {
-	size := 8
-	for size < 2*n {
-		size <<= 1
-	}
-	return make(indexTable, size)
+	return make(indexTable, tableSize(n))
 }
+
+// tableSize is the size of a table with room for n keys.
+func tableSize(n int) int { return max(3*n, 2) }
 
 // findSlot returns the slot holding key's value, or the empty slot where
 // key belongs. t must not be empty.
 func findSlot[S any](t indexTable, key string, owner S, keyOf func(S, uint32) string) (int, bool) {
-	mask := uint64(len(t) - 1)
-	for i := maphash.String(tableSeed, key) & mask; ; i = (i + 1) & mask {
+	i, _ := bits.Mul64(maphash.String(tableSeed, key), uint64(len(t)))
+	for {
 		switch s := t[i]; {
 		case s == 0:
 			return int(i), false
 		case keyOf(owner, s-1) == key:
 			return int(i), true
+		}
+		if i++; i == uint64(len(t)) {
+			i = 0
 		}
 	}
 }

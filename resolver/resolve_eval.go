@@ -272,14 +272,39 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	}
 }
 
-// prepare runs the whole Configuration side of resolution.
+// prepare runs the whole Configuration side of resolution. The index's
+// per-model memory comes from a scratch, which gets it back once
+// resolution is decided.
 func prepare(doc occkit.Document) *Prepared {
-	x := buildIndex(doc)
+	scr := scratchPool.Get().(*scratch)
+	p := prepareFrom(doc, scr)
+	scratchPool.Put(scr)
+	return p
+}
+
+// prepareFrom is prepare with the scratch scr (nil: none).
+func prepareFrom(doc occkit.Document, scr *scratch) *Prepared {
+	x := buildIndexFrom(doc, scr)
+	p := x.prepared()
+	if scr != nil {
+		x.giveFallbacks(scr, p.selected != nil)
+		scr.giveBack()
+	}
+	x.scr = nil
+	if p.selected != nil {
+		x.keepSelected()
+	}
+	return p
+}
+
+// prepared evaluates the index x. The Prepared selects x when it keeps
+// it (its Configuration has no problems); x is trimmed after.
+func (x *docIndex) prepared() *Prepared {
 	errs := x.errs
 	p := &Prepared{harness: occkit.HarnessOpenClaw, roster: x.roster}
 	// RES-10: agents.list is read beside the shapes, not through them, so
 	// it is refused even when a shape is broken.
-	p.listErr = agentsListErr(x.list)
+	p.listErr = agentsListErr(gjson.Parse(x.roster.members[2]))
 	if !x.shapeOK {
 		// RES-2: a broken shape is all the Configuration stage reports.
 		p.err = occkit.Join(x.shapeErrs...)
@@ -450,7 +475,7 @@ func prepare(doc occkit.Document) *Prepared {
 	}
 	if !haveRef {
 		p.reasons = []Reason{{Rule: "RES-4", Path: occkit.Root(), Note: "no model candidate selects openclaw"}}
-		p.selected = x.keepSelected()
+		p.selected = x
 		return p
 	}
 	p.harness = refHarness
@@ -461,7 +486,7 @@ func prepare(doc occkit.Document) *Prepared {
 			Note: "dedicated Codex accepts this provider"})
 	}
 	p.reasons = reasons
-	p.selected = x.keepSelected()
+	p.selected = x
 	return p
 }
 

@@ -72,13 +72,13 @@ func runtimeErr(base occkit.Path, shape bool, holder gjson.Result) error {
 // an entry's models).
 //
 // It is kept small and pointer-free (one entry per model, live while a
-// catalog is evaluated): the ref is its key "provider/id" (a strRef) with
-// the provider's length, and the runtime a byte. The key as written is
-// kept apart (catalogIndex.raws) only when it differs from the ref's key.
+// catalog is evaluated, 12 bytes): the ref is its key "provider/id" (a
+// strRef; the provider is what comes before the key's first slash, as a
+// provider holds none), and the runtime a byte. The key as written is
+// kept apart (catalogIndex.raws) only when it differs from the ref's key,
+// and so is a key whose ref an earlier key names too (catalogIndex.prevs).
 type catalogKey struct {
 	key   strRef // the ref's Key() when valid, else the key as written
-	pl    int32  // len(provider) in key
-	prev  int32  // the previous key with the same Ref.Key, or -1
 	valid bool   // the key as written is a valid selected ref (REF-3)
 	other bool   // the key as written differs from key: see catalogIndex.raws
 	rt    harnessID
@@ -93,7 +93,10 @@ type catalogIndex struct {
 	strs    strTable // the keys' strings
 	keys    seq[catalogKey]
 	raws    map[int32]string // the keys as written that differ from their ref's key
-	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prev); nil without valid keys
+	byKey   indexTable       // Ref.Key() -> last index into keys (chained by prevs); nil without valid keys
+	// prevs chains the keys with the same Ref.Key: the previous one of
+	// each key that has one (nil when no two keys name one ref).
+	prevs map[int32]int32
 }
 
 // lookup calls f for each key whose ref is key, in document order.
@@ -103,14 +106,14 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 		return
 	}
 	i := int32(u)
-	if c.keys.at(int(i)).prev < 0 { // the common case: one key
+	if _, dup := c.prevs[i]; !dup { // the common case: one key
 		f(i)
 		return
 	}
 	var buf [8]int32
-	all := buf[:0]
-	for ; i >= 0; i = c.keys.at(int(i)).prev {
-		all = append(all, i)
+	all := append(buf[:0], i)
+	for prev, dup := c.prevs[i]; dup; prev, dup = c.prevs[prev] {
+		all = append(all, prev)
 	}
 	for j := len(all) - 1; j >= 0; j-- {
 		f(all[j])
@@ -127,9 +130,15 @@ func (c *catalogIndex) has(key string) bool {
 func (c *catalogIndex) key(i int) string { return c.strs.get(c.keys.at(i).key) }
 
 // provider is the provider of keys[i]'s ref (valid keys only).
-func (c *catalogIndex) provider(i int) string {
-	k := c.keys.at(i)
-	return c.strs.get(k.key)[:k.pl]
+func (c *catalogIndex) provider(i int) string { return keyProvider(c.key(i)) }
+
+// keyProvider is the provider of the ref whose key is key ("provider/id"):
+// what comes before its first slash, as a provider holds none (REF-1).
+func keyProvider(key string) string {
+	if j := strings.IndexByte(key, '/'); j >= 0 {
+		return key[:j]
+	}
+	return ""
 }
 
 func (c *catalogIndex) keyPath(i int) occkit.Path { return c.path.Key(c.keyRaw(i)) }
@@ -198,26 +207,47 @@ func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
 }
 
 // fallbackRef is one fallback of a setting as the setting stores it:
-// small and pointer-free (one is kept per fallback), its strings
-// strRefs of the setting's strTable and its base the setting's
-// fallbacksAt.
+// small and pointer-free (one is kept per fallback, 16 bytes), its
+// strings strRefs of the setting's strTable (the provider is what comes
+// before the key's first slash), its base the setting's fallbacksAt and
+// its element of fallbacks its place among them (see modelSetting.idxs).
 type fallbackRef struct {
 	key, profile strRef
-	pl           int32 // len(ref.Provider)
-	idx          int32 // the element of fallbacks
 }
 
 // pushFallback appends the fallback raw, written at fallbacks[idx],
 // which parses as ref.
 func (m *modelSetting) pushFallback(raw string, ref Ref, idx int) {
 	r := newRefAt(raw, ref, &m.fallbacksAt, idx)
-	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile), pl: r.pl, idx: r.idx})
+	n := m.fallbacks.len()
+	if m.idxs == nil && idx != n {
+		// An element before this one was no ref: from here on the
+		// elements are kept apart.
+		m.idxs = make([]int32, n, n+1)
+		for i := range m.idxs {
+			m.idxs[i] = int32(i)
+		}
+	}
+	if m.idxs != nil {
+		m.idxs = append(m.idxs, int32(idx))
+	}
+	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile)})
+}
+
+// fallbackIdx is the element of fallbacks that fallback i of m is.
+func (m *modelSetting) fallbackIdx(i int) int32 {
+	if m.idxs == nil {
+		return int32(i)
+	}
+	return m.idxs[i]
 }
 
 // fallback is fallback i of m.
 func (m *modelSetting) fallback(i int) refAt {
 	f := m.fallbacks.at(i)
-	return refAt{key: m.strs.get(f.key), profile: m.strs.get(f.profile), base: &m.fallbacksAt, pl: f.pl, idx: f.idx}
+	key := m.strs.get(f.key)
+	return refAt{key: key, profile: m.strs.get(f.profile), base: &m.fallbacksAt,
+		pl: int32(len(keyProvider(key))), idx: m.fallbackIdx(i)}
 }
 
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
@@ -228,7 +258,10 @@ type modelSetting struct {
 	complete  bool // every ref parsed
 	primary   refAt
 	fallbacks seq[fallbackRef]
-	strs      strTable // the fallbacks' strings
+	// idxs are the fallbacks' elements, when an element that is no ref
+	// comes before one that is (nil: fallback i is element i).
+	idxs []int32
+	strs strTable // the fallbacks' strings
 	// primaryAt and fallbacksAt are where the primary and the fallbacks
 	// are written: the bases of their refAt, which point here, so a
 	// modelSetting is filled in place and never copied.
@@ -243,18 +276,18 @@ type agentEntry struct {
 	models catalogIndex
 }
 
-// catalogRow is one row of models.providers.<p>.models.
+// catalogRow is one row of models.providers.<p>.models, small and
+// pointer-free (16 bytes): the rows that an earlier row's ID names too
+// are chained apart (providerConfig.prevs).
 type catalogRow struct {
 	id strRef // trimmed row id
-	// id[altAt:altEnd] is the model ID after the provider prefix, when id
-	// is written "<p>/…", else empty.
-	altAt, altEnd int32
-	prevA         int32 // the previous row indexed under id, or -1
-	prevB         int32 // the previous row indexed under alt, or -1
-	idOK          bool  // the row is an object with a string id
-	used          bool  // a selected model names this row (RES-9)
-	rt            harnessID
-	rtSt          runtimeState
+	// hasAlt: id is written "<p>/…", and the model ID after that provider
+	// prefix (rowAlt) is not empty.
+	hasAlt bool
+	idOK   bool // the row is an object with a string id
+	used   bool // a selected model names this row (RES-9)
+	rt     harnessID
+	rtSt   runtimeState
 }
 
 // id is row i's trimmed id.
@@ -262,8 +295,17 @@ func (p *providerConfig) id(i int) string { return p.strs.get(p.rows.at(i).id) }
 
 // alt is row i's model ID after its provider prefix, or "".
 func (p *providerConfig) alt(i int) string {
-	r := p.rows.at(i)
-	return p.strs.get(r.id)[r.altAt:r.altEnd]
+	if r := p.rows.at(i); r.hasAlt {
+		return rowAlt(p.strs.get(r.id))
+	}
+	return ""
+}
+
+// rowAlt is what a row id written "<p>/…" names after the prefix: the
+// rest after the first slash, trimmed.
+func rowAlt(id string) string {
+	_, rest, _ := strings.Cut(id, "/")
+	return strings.TrimSpace(rest)
 }
 
 // providerConfig is one models.providers value.
@@ -278,9 +320,13 @@ type providerConfig struct {
 	rows   seq[catalogRow]
 	// byID indexes every row under each model ID it can name on this
 	// provider (REF-4): its id, and the ID after a "<p>/" prefix. The map
-	// holds the last such row; earlier ones are chained by prevA/prevB.
+	// holds the last such row; earlier ones are chained by prevs.
 	// Its values are row<<1, or row<<1|1 for a row indexed under its alt.
 	byID indexTable
+	// prevs chains the rows indexed under one ID: the previous row of an
+	// entry of byID (row<<1, or row<<1|1 for its alt) that has one (nil
+	// when no two rows share an ID).
+	prevs map[uint32]int32
 }
 
 func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
@@ -302,17 +348,16 @@ func rowKeyOf(p *providerConfig, v uint32) string {
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
 	u, ok := tableGet(p.byID, ref.ID, p, rowKeyOf)
-	i := int32(u >> 1)
-	for ok && i >= 0 {
-		r, id := p.rows.at(int(i)), p.id(int(i))
+	for i := int32(u >> 1); ok; {
+		id := p.id(int(i))
 		if MatchRow(ref, id) {
 			out = append(out, i)
 		}
-		if id == ref.ID {
-			i = r.prevA
-		} else {
-			i = r.prevB
+		v := uint32(i) << 1
+		if id != ref.ID {
+			v |= 1 // indexed under its alt
 		}
+		i, ok = p.prevs[v]
 	}
 	// The chain runs from the last row back to the first.
 	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
@@ -329,10 +374,9 @@ type docIndex struct {
 	// shapeErrs are the RES-2 refusals; when there are any, they are all
 	// that is reported (the candidates cannot be known).
 	shapeErrs []error
-	// list is agents.list (RES-10: only an empty array may remain).
-	list     gjson.Result
+	// agents.list (RES-10: only an empty array may remain) is
+	// roster.members[2].
 	defaults modelSetting
-	defModel occkit.Path
 	catalog  catalogIndex // agents.defaults.models
 	entries  []*agentEntry
 	// byDoc are the entries in the order the document writes them, when
@@ -348,7 +392,6 @@ type docIndex struct {
 	// true when one of its keys is written as the name itself
 	// ([Prepared.ConfiguresProvider]).
 	routed map[string]bool
-	codex  gjson.Result // plugins.entries.codex (RES-7)
 
 	// The Codex plugin's verdict for openai on codex (RES-7), decided once:
 	// codexBad is the setting that refuses it, when codexRefused.
@@ -357,6 +400,9 @@ type docIndex struct {
 
 	// roster is what the roster rules read (Prepared.CheckRoster).
 	roster rosterInput
+	// scr is where the index takes its per-model memory from, while it
+	// is built (nil: from the heap).
+	scr *scratch
 }
 
 var (
@@ -526,15 +572,17 @@ func readHolder(s string, i int, other string, fn func(v int) int) (id string, s
 }
 
 // buildCatalog indexes the selectable catalog at s[i] (RES-4: it must be
-// an object of objects; RES-1: each agentRuntime is supported) and
+// an object of objects; RES-1: each agentRuntime is supported) into c,
+// where it is kept (so it is built in place, not copied there), and
 // returns the offset after it.
-func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogIndex, int) {
-	c := catalogIndex{present: true, path: path, strs: strTable{text: s}}
+func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIndex, scr *scratch) int {
+	*c = catalogIndex{present: true, path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		c.bad = true
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
-		return c, jsonwalk.Skip(s, i)
+		return jsonwalk.Skip(s, i)
 	}
+	scr.keySeq(&c.keys)
 	// One closure per entry, not eachMember's two: the catalog is the
 	// document's bulk.
 	end := jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
@@ -556,16 +604,16 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error) (catalogInde
 		c.keys.push(ck)
 		return end
 	})
-	c.index()
-	return c, end
+	c.index(scr)
+	return end
 }
 
 // newKey is the catalogKey of the key raw, the next of c.keys.
 func (c *catalogIndex) newKey(raw string) catalogKey {
-	ck := catalogKey{prev: -1}
+	var ck catalogKey
 	key := raw
 	if ref, ok := ParseRef(raw); ok {
-		ck.valid, key, ck.pl = true, refKey(raw, ref), int32(len(ref.Provider))
+		ck.valid, key = true, refKey(raw, ref)
 		if key != raw {
 			ck.other = true
 			if c.raws == nil {
@@ -578,18 +626,21 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 	return ck
 }
 
-// index makes byKey, once the keys are known, so the table is sized once.
-func (c *catalogIndex) index() {
+// index makes byKey, once the keys are known, so the table is sized once
+// (from scr, which may be nil).
+func (c *catalogIndex) index(scr *scratch) {
 	for i := range c.keys.len() {
-		ck := c.keys.at(i)
-		if !ck.valid {
+		if !c.keys.at(i).valid {
 			continue
 		}
 		if c.byKey == nil {
-			c.byKey = newIndexTable(c.keys.len() - i)
+			scr.table(&c.byKey, c.keys.len()-i)
 		}
-		if l, dup := tablePut(c.byKey, c.strs.get(ck.key), uint32(i), c, catalogKeyOf); dup {
-			ck.prev = int32(l)
+		if l, dup := tablePut(c.byKey, c.key(i), uint32(i), c, catalogKeyOf); dup {
+			if c.prevs == nil {
+				c.prevs = map[int32]int32{}
+			}
+			c.prevs[int32(i)] = int32(l)
 		}
 	}
 }
@@ -608,7 +659,7 @@ func settingKey(path occkit.Path, k string) occkit.Path {
 
 // parseModelSetting reads the `model` setting at s[i], at path (RES-3),
 // into the zero m, and returns the offset after it.
-func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting) int {
+func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting, scr *scratch) int {
 	m.present, m.strs.text = true, s
 	switch byteAt(s, i) {
 	case '"':
@@ -650,6 +701,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 				return jsonwalk.Skip(s, v)
 			}
 			fbArray = true
+			scr.fallbackSeq(&m.fallbacks)
 			return jsonwalk.Elements(s, v, func(n, e int) int {
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
@@ -679,7 +731,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 	// The refusals in element order: the bad elements and the refs off
 	// the primary's provider, merged.
 	for f, b := 0, 0; f < m.fallbacks.len() || b < len(bad); {
-		if b < len(bad) && (f == m.fallbacks.len() || bad[b] < m.fallbacks.at(f).idx) {
+		if b < len(bad) && (f == m.fallbacks.len() || bad[b] < m.fallbackIdx(f)) {
 			m.complete = false
 			at := fp.Index(int(bad[b]))
 			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))
@@ -697,7 +749,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 
 // buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
 // shapes) and returns the offset after it.
-func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*providerConfig, int) {
+func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error, scr *scratch) (*providerConfig, int) {
 	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
@@ -712,6 +764,7 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 			return jsonwalk.Skip(s, v)
 		}
 		p.rowsAt = true
+		scr.rowSeq(&p.rows)
 		return jsonwalk.Elements(s, v, func(n, e int) int {
 			row, end := p.readRow(s, e, n, &rowErrs)
 			p.rows.push(row)
@@ -731,18 +784,18 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 		return p, end
 	}
 	*errs = append(*errs, rowErrs...)
-	p.index()
+	p.index(scr)
 	return p, end
 }
 
 // index makes byID, once the rows are known, so the table is sized
-// exactly.
-func (p *providerConfig) index() {
+// exactly (from scr, which may be nil).
+func (p *providerConfig) index(scr *scratch) {
 	keys := 0
 	for i := range p.rows.len() {
 		if r := p.rows.at(i); r.idOK {
 			keys++
-			if r.altEnd > r.altAt {
+			if r.hasAlt {
 				keys++
 			}
 		}
@@ -753,23 +806,30 @@ func (p *providerConfig) index() {
 			continue
 		}
 		if p.byID == nil {
-			p.byID = newIndexTable(keys)
+			scr.table(&p.byID, keys)
 		}
-		if l, dup := tablePut(p.byID, p.id(i), uint32(i)<<1, p, rowKeyOf); dup {
-			row.prevA = int32(l >> 1)
+		p.put(p.id(i), uint32(i)<<1)
+		if row.hasAlt {
+			p.put(p.alt(i), uint32(i)<<1|1)
 		}
-		if row.altEnd > row.altAt {
-			if l, dup := tablePut(p.byID, p.alt(i), uint32(i)<<1|1, p, rowKeyOf); dup {
-				row.prevB = int32(l >> 1)
-			}
+	}
+}
+
+// put indexes the byID entry v (a row, or its alt) under id, chaining the
+// row it replaces.
+func (p *providerConfig) put(id string, v uint32) {
+	if l, dup := tablePut(p.byID, id, v, p, rowKeyOf); dup {
+		if p.prevs == nil {
+			p.prevs = map[uint32]int32{}
 		}
+		p.prevs[v] = int32(l >> 1)
 	}
 }
 
 // readRow reads row n of the provider's models array, at s[i] (RES-9,
 // RES-1), and returns the offset after it.
 func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow, int) {
-	row := catalogRow{prevA: -1, prevB: -1}
+	var row catalogRow
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-9", p.rowPath(n),
 			"%s must be an object with an id, not a bare string or other value", p.rowPath(n)))
@@ -800,18 +860,19 @@ func (row *catalogRow) setID(id string, p *providerConfig) {
 	row.idOK = true
 	id = strings.TrimSpace(id)
 	row.id = p.strs.put(id)
-	if pr, rest, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
-		if alt := strings.TrimSpace(rest); alt != "" && alt != id {
-			// alt is a substring of rest, which ends id.
-			row.altAt = int32(len(id) - len(rest) + strings.Index(rest, alt))
-			row.altEnd = row.altAt + int32(len(alt))
-		}
+	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
+		// rowAlt is a part of id after its slash, never id itself.
+		row.hasAlt = rowAlt(id) != ""
 	}
 }
 
 // buildIndex makes the one pass over doc.
-func buildIndex(doc occkit.Document) *docIndex {
-	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
+func buildIndex(doc occkit.Document) *docIndex { return buildIndexFrom(doc, nil) }
+
+// buildIndexFrom is buildIndex taking its catalogs' keys, providers' rows
+// and tables from scr (nil: allocating them).
+func buildIndexFrom(doc occkit.Document, scr *scratch) *docIndex {
+	x := &docIndex{shapeOK: true, scr: scr}
 	root := docjson.Root(doc)
 	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
@@ -821,7 +882,7 @@ func buildIndex(doc occkit.Document) *docIndex {
 	s := root.Raw
 	// The shape check (RES-2), the roster rules (RES-10) and the indexes
 	// read the same members: agents and its rosterKeys.
-	var agents gjson.Result
+	var agents, codex gjson.Result
 	var roster [len(rosterInput{}.members)]gjson.Result
 	var agentErrs, modelErrs, pluginErrs, entryShapeErrs []error
 	var seen [3]bool
@@ -837,7 +898,7 @@ func buildIndex(doc occkit.Document) *docIndex {
 			return x.indexProviders(s, v, &modelErrs)
 		case k == "plugins" && !seen[2]:
 			seen[2] = true
-			return x.indexPlugins(s, v, &pluginErrs)
+			return x.indexPlugins(s, v, &pluginErrs, &codex)
 		}
 		return jsonwalk.Skip(s, v)
 	})
@@ -851,7 +912,7 @@ func buildIndex(doc occkit.Document) *docIndex {
 		x.shapeOK, x.shapeErrs = false, errs
 	}
 	x.errs = append(append(agentErrs, modelErrs...), pluginErrs...)
-	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
+	x.codexRefused, x.codexBad = codexPluginVerdict(codex)
 	return x
 }
 
@@ -883,7 +944,6 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 		roster[r] = valueAt(s, v, end)
 		return end
 	})
-	x.list = roster[2]
 	*errs = append(*errs, entryErrs...)
 	// Entries are evaluated in ID order so that the author's key order never
 	// changes a decision or the problems reported; the document's order is
@@ -902,7 +962,7 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 // and models are the settings' paths; a root one is built from scope
 // only when the setting is there. An absent catalog keeps models, which
 // nothing reads.
-func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
+func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error, scr *scratch) int {
 	var catErrs []error
 	seenModel, seenCat := false, false
 	end := eachMember(s, i, func(k string, v int) int {
@@ -913,13 +973,13 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 			if model.IsRoot() {
 				model = scope.Key("model")
 			}
-			end = parseModelSetting(s, v, model, errs, sel)
+			end = parseModelSetting(s, v, model, errs, sel, scr)
 		case k == "models" && !seenCat:
 			seenCat = true
 			if models.IsRoot() {
 				models = scope.Key("models")
 			}
-			*cat, end = buildCatalog(s, v, models, &catErrs)
+			end = buildCatalog(s, v, models, &catErrs, cat, scr)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}
@@ -937,7 +997,7 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
-	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs, x.scr)
 }
 
 // indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of
@@ -955,7 +1015,7 @@ func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 		}
 		e := &agentEntry{id: id, path: pathEntries.Key(id)}
 		x.entries = append(x.entries, e)
-		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs)
+		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs, x.scr)
 	})
 }
 
@@ -977,7 +1037,7 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 			return jsonwalk.Skip(s, v)
 		}
 		end := eachMember(s, v, func(raw string, v int) int {
-			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs)
+			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs, x.scr)
 			x.provOrder = append(x.provOrder, p)
 			return end
 		})
@@ -1024,8 +1084,8 @@ func (x *docIndex) providersNamed(name string) iter.Seq[*providerConfig] {
 }
 
 // indexPlugins indexes plugins (at s[i]): the plugin routing (RES-6) and
-// the Codex plugin (RES-7).
-func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
+// the Codex plugin, which it sets codex to (RES-7).
+func (x *docIndex) indexPlugins(s string, i int, errs *[]error, codex *gjson.Result) int {
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
 		return jsonwalk.Skip(s, i)
@@ -1045,8 +1105,8 @@ func (x *docIndex) indexPlugins(s string, i int, errs *[]error) int {
 			n := normProvider(k)
 			x.routed[n] = x.routed[n] || n == k
 			end := jsonwalk.Skip(s, v)
-			if k == "codex" && !x.codex.Exists() {
-				x.codex = valueAt(s, v, end)
+			if k == "codex" && !codex.Exists() {
+				*codex = valueAt(s, v, end)
 			}
 			return end
 		})

@@ -87,7 +87,7 @@ func gjBuildCatalog(text string, v gjson.Result, path occkit.Path, errs *[]error
 		c.keys.push(ck)
 		return true
 	})
-	c.index()
+	c.index(nil)
 	return c
 }
 
@@ -177,7 +177,7 @@ func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[
 	p.rowsAt = true
 	mv.ForEach(func(_, e gjson.Result) bool {
 		i := int32(p.rows.len())
-		row := catalogRow{prevA: -1, prevB: -1}
+		var row catalogRow
 		switch {
 		case !e.IsObject():
 			*errs = append(*errs, invalid("RES-9", p.rowPath(int(i)),
@@ -198,13 +198,13 @@ func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[
 		p.rows.push(row)
 		return true
 	})
-	p.index()
+	p.index(nil)
 	return p
 }
 
 // gjBuildIndex makes the one pass over doc.
 func gjBuildIndex(doc occkit.Document) *docIndex {
-	x := &docIndex{shapeOK: true, defModel: pathDefaultModel}
+	x := &docIndex{shapeOK: true}
 	root := docjson.Root(doc)
 	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
@@ -232,8 +232,7 @@ func gjBuildIndex(doc occkit.Document) *docIndex {
 	}
 	x.gjIndexAgents(agents, af)
 	x.gjIndexProviders(models)
-	x.gjIndexPlugins(plugins)
-	x.codexRefused, x.codexBad = codexPluginVerdict(x.codex)
+	x.codexRefused, x.codexBad = codexPluginVerdict(x.gjIndexPlugins(plugins))
 	return x
 }
 
@@ -246,7 +245,6 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		return // RES-2, decided by shapeErrors
 	}
 	defaults, entries := f[0], f[1]
-	x.list = f[2]
 	if defaults.Exists() {
 		if defaults.IsObject() {
 			f := objectFields(defaults, "model", "models")
@@ -319,29 +317,31 @@ func (x *docIndex) gjIndexProviders(models gjson.Result) {
 	}
 }
 
-func (x *docIndex) gjIndexPlugins(plugins gjson.Result) {
+// gjIndexPlugins indexes plugins and returns the Codex plugin.
+func (x *docIndex) gjIndexPlugins(plugins gjson.Result) (codex gjson.Result) {
 	if !plugins.Exists() {
-		return
+		return codex
 	}
 	if !plugins.IsObject() {
 		x.errs = append(x.errs, invalid("RES-6", pathPlugins, "plugins must be an object"))
-		return
+		return codex
 	}
 	entries := objectField(plugins, "entries")
 	if !entries.Exists() {
-		return
+		return codex
 	}
 	if !entries.IsObject() {
 		x.errs = append(x.errs, invalid("RES-6", pathPluginEntries, "plugins.entries must be an object keyed by plugin"))
-		return
+		return codex
 	}
 	x.routed = map[string]bool{}
 	entries.ForEach(func(k, v gjson.Result) bool {
 		n := normProvider(k.String())
 		x.routed[n] = x.routed[n] || n == k.String()
-		if k.Str == "codex" && !x.codex.Exists() {
-			x.codex = v
+		if k.Str == "codex" && !codex.Exists() {
+			codex = v
 		}
 		return true
 	})
+	return codex
 }
