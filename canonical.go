@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"math/bits"
 	"slices"
-	"sync"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/occkit/occkit/internal/json5"
 )
@@ -60,9 +58,7 @@ func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	c := canon{src: src, wantPlaces: withPlaces, mirror: true}
 	c.out = append([]byte(nil), src...)
 	c.out = c.out[:cap(c.out)]
-	bufs := c.take()
 	c.value(0)
-	c.give(bufs)
 	out := c.out[:c.n:c.n]
 	if len(c.out)-c.n > c.n/8 {
 		// Much shorter than its source (or grown past it): the
@@ -223,58 +219,6 @@ func (c *canon) appended(out []byte) {
 	c.n, c.out = len(out), out[:cap(out)]
 }
 
-// canonBufs are a canon's bookkeeping buffers between two
-// canonicalizations: the members stack, the decoded keys and reorder's
-// buffers. They hold offsets and bytes of no document once a
-// canonicalization is done (each starts empty), and only small ones are
-// kept (see maxPooledBuf): a configuration's canonical form then costs
-// its output and little more, and a large document's buffers are let go
-// as they were made.
-type canonBufs struct {
-	members []canonMember
-	keys    []byte
-	decs    []decodedKey
-	ranks   []memberRank
-	work    []memberWork
-	scratch []byte
-}
-
-// maxPooledBuf is the capacity in bytes past which a buffer is not kept
-// for the next canonicalization.
-const maxPooledBuf = 32 << 10
-
-var canonPool = sync.Pool{New: func() any { return new(canonBufs) }}
-
-// take has c start with pooled buffers; give puts them back.
-func (c *canon) take() *canonBufs {
-	b := canonPool.Get().(*canonBufs)
-	c.members, c.keys, c.decs = b.members[:cap(b.members)], b.keys[:0], b.decs[:0]
-	c.ranks, c.work, c.scratch = b.ranks[:0], b.work[:0], b.scratch[:0]
-	*b = canonBufs{}
-	return b
-}
-
-// give keeps c's buffers that are small enough in b for the next
-// canonicalization.
-func (c *canon) give(b *canonBufs) {
-	b.members = keepSmall(c.members[:0], unsafe.Sizeof(canonMember{}))
-	b.keys = keepSmall(c.keys[:0], 1)
-	b.decs = keepSmall(c.decs[:0], unsafe.Sizeof(decodedKey{}))
-	b.ranks = keepSmall(c.ranks[:0], unsafe.Sizeof(memberRank{}))
-	b.work = keepSmall(c.work[:0], unsafe.Sizeof(memberWork{}))
-	b.scratch = keepSmall(c.scratch[:0], 1)
-	canonPool.Put(b)
-}
-
-// keepSmall is s, or nil when its capacity of elements of size bytes
-// passes maxPooledBuf.
-func keepSmall[T any](s []T, size uintptr) []T {
-	if uintptr(cap(s))*size > maxPooledBuf {
-		return nil
-	}
-	return s
-}
-
 // push puts m on the members stack.
 func (c *canon) push(m canonMember) {
 	if c.nm == len(c.members) {
@@ -401,7 +345,7 @@ const largeObject = 256
 // canonical form's peak is its output and little more.
 func (c *canon) release() {
 	c.ranks, c.work, c.scratch = nil, nil, nil
-	members := make([]canonMember, max(2*c.nm, firstMembers))
+	members := make([]canonMember, max(2*c.nm, 16))
 	copy(members, c.members[:c.nm])
 	c.members = members
 }

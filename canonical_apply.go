@@ -122,9 +122,7 @@ func canonicalWith(d Document, over []rootOverride) ([]byte, rootPlaces, bool, b
 	c := canon{src: src, wantPlaces: true, mirror: true, over: over}
 	c.out = append(make([]byte, 0, size), src...)
 	c.out = c.out[:cap(c.out)]
-	bufs := c.take()
 	c.value(0)
-	c.give(bufs)
 	for _, o := range over {
 		if o.seen > 1 {
 			return nil, rootPlaces{}, false, false
