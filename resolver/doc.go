@@ -70,12 +70,11 @@
 // catalog, a models array or a fallbacks list are stored as they are read,
 // in chunks that double (never copied, at most twice the room they need),
 // so no container is skipped over first to be sized. The chunks of the
-// catalogs' keys, the providers' rows and the fallbacks, and the hash
-// tables, are given back when resolution is decided and reused by the
-// next Prepare (a sync.Pool, emptied by the garbage collector): memory is
+// catalogs' keys and the providers' rows, and the hash tables over them,
+// are given back when resolution is decided and reused by the next
+// Prepare (a sync.Pool, emptied by the garbage collector): memory is
 // reused, never what it held, so nothing of one document reaches the
-// resolution of another. A Configuration that resolves keeps each
-// setting's fallbacks in one chunk of their number.
+// resolution of another.
 // A Configuration that resolves keeps, of its index, the selections and
 // the provider keys: [Prepared.SelectedModels] lists the selected refs in
 // document order and [Prepared.ConfiguresProvider] answers for a key as

@@ -286,10 +286,7 @@ func prepare(doc occkit.Document) *Prepared {
 func prepareFrom(doc occkit.Document, scr *scratch) *Prepared {
 	x := buildIndexFrom(doc, scr)
 	p := x.prepared()
-	if scr != nil {
-		x.giveFallbacks(scr, p.selected != nil)
-		scr.giveBack()
-	}
+	scr.giveBack()
 	x.scr = nil
 	if p.selected != nil {
 		x.keepSelected()

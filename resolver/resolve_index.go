@@ -659,7 +659,7 @@ func settingKey(path occkit.Path, k string) occkit.Path {
 
 // parseModelSetting reads the `model` setting at s[i], at path (RES-3),
 // into the zero m, and returns the offset after it.
-func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting, scr *scratch) int {
+func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting) int {
 	m.present, m.strs.text = true, s
 	switch byteAt(s, i) {
 	case '"':
@@ -701,7 +701,6 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 				return jsonwalk.Skip(s, v)
 			}
 			fbArray = true
-			scr.fallbackSeq(&m.fallbacks)
 			return jsonwalk.Elements(s, v, func(n, e int) int {
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
@@ -973,7 +972,7 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 			if model.IsRoot() {
 				model = scope.Key("model")
 			}
-			end = parseModelSetting(s, v, model, errs, sel, scr)
+			end = parseModelSetting(s, v, model, errs, sel)
 		case k == "models" && !seenCat:
 			seenCat = true
 			if models.IsRoot() {

@@ -13,10 +13,9 @@ import "sync"
 // [Prepared] references none of it (the catalogs, rows and tables are
 // dropped once resolution is decided; see [docIndex.keepSelected]).
 type scratch struct {
-	keys      pile[seq[catalogKey]]
-	rows      pile[seq[catalogRow]]
-	tables    pile[indexTable]
-	fallbacks pile[seq[fallbackRef]] // given back by docIndex.giveFallbacks
+	keys   pile[seq[catalogKey]]
+	rows   pile[seq[catalogRow]]
+	tables pile[indexTable]
 }
 
 // scratchPool holds the scratches between Prepares. Like any sync.Pool,
@@ -42,7 +41,7 @@ type pile[T any] struct {
 
 // take sets *at to the free value that fits best (the one of least room
 // among those fits accepts, room and fits nil: the first), or leaves it
-// as it is when none fits.
+// as it is when none fits, and remembers at so that giveBack finds it.
 func (p *pile[T]) take(at *T, room func(*T) int, fits func(*T) bool) {
 	best := -1
 	for i := range p.free {
@@ -61,25 +60,18 @@ func (p *pile[T]) take(at *T, room func(*T) int, fits func(*T) bool) {
 		p.free[last] = zero
 		p.free = p.free[:last]
 	}
+	p.taken = append(p.taken, at)
 }
 
-// track remembers the place at, set by take, for giveBack.
-func (p *pile[T]) track(at *T) { p.taken = append(p.taken, at) }
-
-// put takes the value at back from its place (which it zeroes), keeping
-// it when reset accepts it, as reset leaves it.
-func (p *pile[T]) put(at *T, reset func(*T) bool) {
-	if len(p.free) < pileMax && reset(at) {
-		p.free = append(p.free, *at)
-	}
-	var zero T
-	*at = zero
-}
-
-// giveBack puts every place tracked.
+// giveBack takes every value taken back from its place (which it
+// zeroes), keeping the ones reset accepts, as reset leaves them.
 func (p *pile[T]) giveBack(reset func(*T) bool) {
+	var zero T
 	for _, at := range p.taken {
-		p.put(at, reset)
+		if len(p.free) < pileMax && reset(at) {
+			p.free = append(p.free, *at)
+		}
+		*at = zero
 	}
 	clear(p.taken)
 	p.taken = p.taken[:0]
@@ -105,7 +97,6 @@ func resetSeq[T any](q *seq[T]) bool {
 func (s *scratch) keySeq(q *seq[catalogKey]) {
 	if s != nil {
 		s.keys.take(q, nil, nil)
-		s.keys.track(q)
 	}
 }
 
@@ -113,15 +104,6 @@ func (s *scratch) keySeq(q *seq[catalogKey]) {
 func (s *scratch) rowSeq(q *seq[catalogRow]) {
 	if s != nil {
 		s.rows.take(q, nil, nil)
-		s.rows.track(q)
-	}
-}
-
-// fallbackSeq sets *q, an empty seq, to a kept one, which
-// [docIndex.giveFallbacks] gives back.
-func (s *scratch) fallbackSeq(q *seq[fallbackRef]) {
-	if s != nil {
-		s.fallbacks.take(q, nil, nil)
 	}
 }
 
@@ -134,7 +116,6 @@ func (s *scratch) table(t *indexTable, n int) {
 	}
 	size := tableSize(n)
 	s.tables.take(t, func(t *indexTable) int { return cap(*t) }, func(t *indexTable) bool { return cap(*t) >= size })
-	s.tables.track(t)
 	if *t == nil {
 		*t = newIndexTable(n)
 		return

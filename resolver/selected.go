@@ -90,27 +90,6 @@ func (p *Prepared) ConfiguresProvider(provider string) bool {
 	return x.routed[provider]
 }
 
-// giveFallbacks gives the fallbacks' chunks of every setting back to
-// scr, a kept index keeping each setting's fallbacks in one chunk of
-// their number.
-func (x *docIndex) giveFallbacks(scr *scratch, kept bool) {
-	give := func(m *modelSetting) {
-		if m.fallbacks.len() == 0 && m.fallbacks.head == nil {
-			return
-		}
-		var f seq[fallbackRef]
-		if kept {
-			f = m.fallbacks.flat()
-		}
-		scr.fallbacks.put(&m.fallbacks, resetSeq[fallbackRef])
-		m.fallbacks = f
-	}
-	give(&x.defaults)
-	for _, e := range x.entries {
-		give(&e.sel)
-	}
-}
-
 // keepSelected is x with what only evaluation reads dropped (the
 // catalogs, the provider rows, the roster's members, the problems), so a
 // kept [Prepared] holds the selections and the provider keys, not an

@@ -54,26 +54,11 @@ func (q *seq[T]) push(v T) int {
 
 // at is member i (0 <= i < q.len()).
 func (q *seq[T]) at(i int) *T {
-	if i < len(q.head) { // seqMin, or every member when q is flat
+	if i < seqMin {
 		return &q.head[i]
 	}
 	k, j := seqSlot(i)
 	return &q.more[k-1][j]
-}
-
-// flat is a seq of q's members in one chunk of exactly their number (its
-// head; nil when q is empty), to keep when q's chunks are given back. A
-// flat seq is read, never pushed to.
-func (q *seq[T]) flat() seq[T] {
-	if q.n == 0 {
-		return seq[T]{}
-	}
-	f := seq[T]{head: make([]T, 0, q.n), n: q.n}
-	f.head = append(f.head, q.head[:min(q.n, len(q.head))]...)
-	for _, c := range q.more {
-		f.head = append(f.head, c[:min(q.n-len(f.head), len(c))]...)
-	}
-	return f
 }
 
 // len is how many members q holds.

@@ -10,8 +10,7 @@ import (
 
 // TestSeqMatchesSlice: a seq holds what a slice appended to holds, at
 // the same indexes, and its chunks hold at most twice its members
-// (seqMin for up to seqMin members); its flat copy holds them in one
-// chunk of their number.
+// (seqMin for up to seqMin members).
 func TestSeqMatchesSlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 5000).Draw(t, "n")
@@ -30,14 +29,6 @@ func TestSeqMatchesSlice(t *testing.T) {
 		}
 		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("members (-slice +seq):\n%s", d)
-		}
-		f := q.flat()
-		flat := make([]int32, f.len())
-		for i := range flat {
-			flat[i] = *f.at(i)
-		}
-		if d := cmp.Diff(want, flat, cmpopts.EquateEmpty()); d != "" || len(f.head) != n || f.more != nil {
-			t.Fatalf("flat members (-slice +flat, %d in its head):\n%s", len(f.head), d)
 		}
 		room := len(q.head)
 		for _, c := range q.more {
