@@ -69,12 +69,7 @@
 // garbage collector's share of a resolution stays small as catalogs grow. The entries of a
 // catalog, a models array or a fallbacks list are stored as they are read,
 // in chunks that double (never copied, at most twice the room they need),
-// so no container is skipped over first to be sized. The chunks of the
-// catalogs' keys and the providers' rows, and the hash tables over them,
-// are given back when resolution is decided and reused by the next
-// Prepare (a sync.Pool, emptied by the garbage collector): memory is
-// reused, never what it held, so nothing of one document reaches the
-// resolution of another.
+// so no container is skipped over first to be sized.
 // A Configuration that resolves keeps, of its index, the selections and
 // the provider keys: [Prepared.SelectedModels] lists the selected refs in
 // document order and [Prepared.ConfiguresProvider] answers for a key as

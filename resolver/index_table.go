@@ -24,11 +24,8 @@ var tableSeed = maphash.MakeSeed()
 // word of hash·size), so a table is never up to twice as large as the
 // load asks.
 func newIndexTable(n int) indexTable {
-	return make(indexTable, tableSize(n))
+	return make(indexTable, max(3*n, 2))
 }
-
-// tableSize is the size of a table with room for n keys.
-func tableSize(n int) int { return max(3*n, 2) }
 
 // findSlot returns the slot holding key's value, or the empty slot where
 // key belongs. t must not be empty.

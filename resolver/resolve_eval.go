@@ -272,31 +272,9 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	}
 }
 
-// prepare runs the whole Configuration side of resolution. The index's
-// per-model memory comes from a scratch, which gets it back once
-// resolution is decided.
+// prepare runs the whole Configuration side of resolution.
 func prepare(doc occkit.Document) *Prepared {
-	scr := scratchPool.Get().(*scratch)
-	p := prepareFrom(doc, scr)
-	scratchPool.Put(scr)
-	return p
-}
-
-// prepareFrom is prepare with the scratch scr (nil: none).
-func prepareFrom(doc occkit.Document, scr *scratch) *Prepared {
-	x := buildIndexFrom(doc, scr)
-	p := x.prepared()
-	scr.giveBack()
-	x.scr = nil
-	if p.selected != nil {
-		x.keepSelected()
-	}
-	return p
-}
-
-// prepared evaluates the index x. The Prepared selects x when it keeps
-// it (its Configuration has no problems); x is trimmed after.
-func (x *docIndex) prepared() *Prepared {
+	x := buildIndex(doc)
 	errs := x.errs
 	p := &Prepared{harness: occkit.HarnessOpenClaw, roster: x.roster}
 	// RES-10: agents.list is read beside the shapes, not through them, so
@@ -472,7 +450,7 @@ func (x *docIndex) prepared() *Prepared {
 	}
 	if !haveRef {
 		p.reasons = []Reason{{Rule: "RES-4", Path: occkit.Root(), Note: "no model candidate selects openclaw"}}
-		p.selected = x
+		p.selected = x.keepSelected()
 		return p
 	}
 	p.harness = refHarness
@@ -483,7 +461,7 @@ func (x *docIndex) prepared() *Prepared {
 			Note: "dedicated Codex accepts this provider"})
 	}
 	p.reasons = reasons
-	p.selected = x
+	p.selected = x.keepSelected()
 	return p
 }
 

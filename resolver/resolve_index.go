@@ -400,9 +400,6 @@ type docIndex struct {
 
 	// roster is what the roster rules read (Prepared.CheckRoster).
 	roster rosterInput
-	// scr is where the index takes its per-model memory from, while it
-	// is built (nil: from the heap).
-	scr *scratch
 }
 
 var (
@@ -575,14 +572,13 @@ func readHolder(s string, i int, other string, fn func(v int) int) (id string, s
 // an object of objects; RES-1: each agentRuntime is supported) into c,
 // where it is kept (so it is built in place, not copied there), and
 // returns the offset after it.
-func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIndex, scr *scratch) int {
+func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIndex) int {
 	*c = catalogIndex{present: true, path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		c.bad = true
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return jsonwalk.Skip(s, i)
 	}
-	scr.keySeq(&c.keys)
 	// One closure per entry, not eachMember's two: the catalog is the
 	// document's bulk.
 	end := jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
@@ -604,7 +600,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 		c.keys.push(ck)
 		return end
 	})
-	c.index(scr)
+	c.index()
 	return end
 }
 
@@ -626,15 +622,14 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 	return ck
 }
 
-// index makes byKey, once the keys are known, so the table is sized once
-// (from scr, which may be nil).
-func (c *catalogIndex) index(scr *scratch) {
+// index makes byKey, once the keys are known, so the table is sized once.
+func (c *catalogIndex) index() {
 	for i := range c.keys.len() {
 		if !c.keys.at(i).valid {
 			continue
 		}
 		if c.byKey == nil {
-			scr.table(&c.byKey, c.keys.len()-i)
+			c.byKey = newIndexTable(c.keys.len() - i)
 		}
 		if l, dup := tablePut(c.byKey, c.key(i), uint32(i), c, catalogKeyOf); dup {
 			if c.prevs == nil {
@@ -748,7 +743,7 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 
 // buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
 // shapes) and returns the offset after it.
-func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error, scr *scratch) (*providerConfig, int) {
+func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*providerConfig, int) {
 	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
@@ -763,7 +758,6 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error, scr *s
 			return jsonwalk.Skip(s, v)
 		}
 		p.rowsAt = true
-		scr.rowSeq(&p.rows)
 		return jsonwalk.Elements(s, v, func(n, e int) int {
 			row, end := p.readRow(s, e, n, &rowErrs)
 			p.rows.push(row)
@@ -783,13 +777,13 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error, scr *s
 		return p, end
 	}
 	*errs = append(*errs, rowErrs...)
-	p.index(scr)
+	p.index()
 	return p, end
 }
 
 // index makes byID, once the rows are known, so the table is sized
-// exactly (from scr, which may be nil).
-func (p *providerConfig) index(scr *scratch) {
+// exactly.
+func (p *providerConfig) index() {
 	keys := 0
 	for i := range p.rows.len() {
 		if r := p.rows.at(i); r.idOK {
@@ -805,7 +799,7 @@ func (p *providerConfig) index(scr *scratch) {
 			continue
 		}
 		if p.byID == nil {
-			scr.table(&p.byID, keys)
+			p.byID = newIndexTable(keys)
 		}
 		p.put(p.id(i), uint32(i)<<1)
 		if row.hasAlt {
@@ -866,12 +860,8 @@ func (row *catalogRow) setID(id string, p *providerConfig) {
 }
 
 // buildIndex makes the one pass over doc.
-func buildIndex(doc occkit.Document) *docIndex { return buildIndexFrom(doc, nil) }
-
-// buildIndexFrom is buildIndex taking its catalogs' keys, providers' rows
-// and tables from scr (nil: allocating them).
-func buildIndexFrom(doc occkit.Document, scr *scratch) *docIndex {
-	x := &docIndex{shapeOK: true, scr: scr}
+func buildIndex(doc occkit.Document) *docIndex {
+	x := &docIndex{shapeOK: true}
 	root := docjson.Root(doc)
 	x.roster = rosterInput{doc: doc}
 	if !root.IsObject() {
@@ -961,7 +951,7 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 // and models are the settings' paths; a root one is built from scope
 // only when the setting is there. An absent catalog keeps models, which
 // nothing reads.
-func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error, scr *scratch) int {
+func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
 	var catErrs []error
 	seenModel, seenCat := false, false
 	end := eachMember(s, i, func(k string, v int) int {
@@ -978,7 +968,7 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 			if models.IsRoot() {
 				models = scope.Key("models")
 			}
-			end = buildCatalog(s, v, models, &catErrs, cat, scr)
+			end = buildCatalog(s, v, models, &catErrs, cat)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}
@@ -996,7 +986,7 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
-	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs, x.scr)
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
 }
 
 // indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of
@@ -1014,7 +1004,7 @@ func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 		}
 		e := &agentEntry{id: id, path: pathEntries.Key(id)}
 		x.entries = append(x.entries, e)
-		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs, x.scr)
+		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs)
 	})
 }
 
@@ -1036,7 +1026,7 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 			return jsonwalk.Skip(s, v)
 		}
 		end := eachMember(s, v, func(raw string, v int) int {
-			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs, x.scr)
+			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs)
 			x.provOrder = append(x.provOrder, p)
 			return end
 		})

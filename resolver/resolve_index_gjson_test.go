@@ -87,7 +87,7 @@ func gjBuildCatalog(text string, v gjson.Result, path occkit.Path, errs *[]error
 		c.keys.push(ck)
 		return true
 	})
-	c.index(nil)
+	c.index()
 	return c
 }
 
@@ -198,7 +198,7 @@ func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[
 		p.rows.push(row)
 		return true
 	})
-	p.index(nil)
+	p.index()
 	return p
 }
 
