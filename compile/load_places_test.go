@@ -1,12 +1,14 @@
 package compile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/bench"
 )
 
 // TestLoadRootLookups: whichever way the loader made its Document (the
@@ -60,4 +62,41 @@ func TestLoadRootLookups(t *testing.T) {
 			}
 		}
 	})
+}
+
+// BenchmarkLoadFirstLookup is Load and the first lookup of a root member
+// (admission's logging stamp asks for logging first) on the paired
+// benchmarks' documents, and that lookup alone: it builds the root index
+// from the places Load carried, where it used to pass over the whole
+// document to find them.
+func BenchmarkLoadFirstLookup(b *testing.B) {
+	logging := occkit.NewPath("logging")
+	for _, d := range bench.Documents {
+		for _, n := range []int{40, 10_000} {
+			src := d.Make(n)
+			b.Run(fmt.Sprintf("%s/models=%d/load+lookup", d.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					doc, err := Load(src, LoadOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					doc.Get(logging)
+				}
+			})
+			b.Run(fmt.Sprintf("%s/models=%d/lookup", d.Name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					doc, err := Load(src, LoadOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					doc.Get(logging)
+				}
+			})
+		}
+	}
 }
