@@ -209,12 +209,24 @@ func init() { normalized.Register(fromNormalized) }
 // [ParseDocument] refuses (invalid JSON or UTF-8, a repeated key, a lone
 // surrogate, a number beyond a double, more nesting than its limit, at
 // most 10,000 levels) and wrote the rest compact. The zero value is the
-// empty object.
+// empty object. The transcoder also wrote down where it put the root
+// object's members, so the first lookup builds the root index from those
+// places instead of a pass over the document (their names are unique: it
+// refused a repeated key).
 func fromNormalized(n json5.Normalized) Document {
-	if len(n.Bytes()) == 0 {
+	b := n.Bytes()
+	if len(b) == 0 {
 		return Document{}
 	}
-	return newDocument(n.Bytes())
+	if b[0] != '{' {
+		return newDocument(b)
+	}
+	ms := n.Members()
+	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, len(ms))}
+	for i, m := range ms {
+		p.members[i] = memberPlace{key: m.Key, value: m.Value, end: m.End}
+	}
+	return newPlacedDocument(b, p, true)
 }
 
 // parseCompact validates b and returns it as compact JSON.

@@ -7,9 +7,11 @@ import (
 )
 
 // TestLoadAllocations bounds what loading a document without $include
-// allocates: the transcoder's output and key table, and the Document.
-// Include roots change nothing: the includer is made only for a document
-// that holds $include.
+// allocates: the transcoder's output and key table, the Document, and
+// the places of its root members the transcoder wrote down (which the
+// Document's first lookup would otherwise find, and allocate). Include
+// roots change nothing: the includer is made only for a document that
+// holds $include.
 func TestLoadAllocations(t *testing.T) {
 	src := bench.Documents[0].Make(40)
 	for _, opts := range []LoadOptions{{}, {IncludeRoots: []string{t.TempDir()}}} {
@@ -18,8 +20,8 @@ func TestLoadAllocations(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		if got > 3 {
-			t.Errorf("Load with %d include roots allocates %v times, want at most 3", len(opts.IncludeRoots), got)
+		if got > 4 {
+			t.Errorf("Load with %d include roots allocates %v times, want at most 4", len(opts.IncludeRoots), got)
 		}
 	}
 }

@@ -35,6 +35,13 @@
 // `16`. With [Options.RejectLoneSurrogates] a lone surrogate is refused
 // ([KindSurrogate]) instead of kept.
 //
+// [Normalize] also writes down, as it writes them, where the members of
+// the root object land in its output ([Normalized.Members]: each key's
+// opening quote, its value's start and end), so that a reader of the
+// root's members (occkit's root index) need not find them again. The
+// first eight are kept in an array of the parser's own; only a root with
+// more allocates for them.
+//
 // # Decisions
 //
 // `Infinity`, `-Infinity` and `NaN` are valid JSON5 but JSON cannot hold

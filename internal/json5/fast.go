@@ -321,15 +321,22 @@ after:
 	}
 	switch c = s[r]; c {
 	case ',':
-		r++
 		afterComma = true
 		if p.top().array {
+			r++
 			goto elem
 		}
+		if p.depth == 1 {
+			p.root.last().End = w.n + r - w.ps
+		}
+		r++
 		goto key
 	case ']', '}':
 		if p.top().array != (c == ']') {
 			goto stop
+		}
+		if p.depth == 1 && c == '}' {
+			p.root.last().End = w.n + r - w.ps
 		}
 		r++
 		p.pop()
@@ -386,6 +393,12 @@ open:
 		goto stop
 	}
 	p.keys++
+	if p.depth == 1 {
+		// The pending span src[w.ps:r] is written as it is: the key
+		// lands at w.n + r - w.ps, its value after it and the colon.
+		at := w.n + r - w.ps
+		p.root.add(at, at+end-r+1)
+	}
 	if k > end {
 		w.flush(end)
 		w.ps = k

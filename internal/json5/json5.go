@@ -174,10 +174,72 @@ func (e *Error) Error() string {
 // levels deep. Only
 // this package makes one, so holding one proves all of that without
 // reading the bytes again. The zero Normalized holds no bytes.
-type Normalized struct{ b []byte }
+//
+// It also knows where the members of its root object are
+// ([Normalized.Members]), written down as the bytes were written, so
+// that a reader of the root's members does not have to find them.
+type Normalized struct {
+	b    []byte
+	root members
+}
 
 // Bytes returns the JSON. The caller must not modify it.
 func (n Normalized) Bytes() []byte { return n.b }
+
+// Members returns where the members of the root object are in the
+// bytes, in document order; none when the root is not an object. The
+// caller must not modify it.
+func (n *Normalized) Members() []Member { return n.root.list() }
+
+// Member is where one member of the root object is in a [Normalized]'s
+// bytes: the opening quote of its key, the start of its value and the
+// offset just past the value.
+type Member struct{ Key, Value, End int }
+
+// inlineMembers is how many root members the parser (and a Normalized)
+// keep in an array of their own: a Configuration's root has a handful.
+const inlineMembers = 8
+
+// members are the places of the root object's members in the output,
+// recorded as it is written: the first in an array of their own, all of
+// them on the heap once there are more. A root that is not an object
+// records none.
+type members struct {
+	n    int
+	fix  [inlineMembers]Member
+	more []Member // all n, once n > inlineMembers
+}
+
+// add records the next member, its key written at key and its value
+// starting at value (its end is set when the value ends: last).
+func (m *members) add(key, value int) {
+	if m.n < inlineMembers {
+		m.fix[m.n] = Member{Key: key, Value: value}
+		m.n++
+		return
+	}
+	if m.more == nil {
+		m.more = append(make([]Member, 0, 4*inlineMembers), m.fix[:]...)
+	}
+	m.more = append(m.more, Member{Key: key, Value: value})
+	m.n++
+}
+
+// last is the member recorded last.
+func (m *members) last() *Member {
+	if m.more != nil {
+		return &m.more[m.n-1]
+	}
+	return &m.fix[m.n-1]
+}
+
+// list is every member recorded.
+func (m *members) list() []Member {
+	if m.more != nil {
+		return m.more
+	}
+	return m.fix[:m.n]
+}
 
 // MaxNormalizedDepth caps the nesting [Normalize] accepts whatever
 // Options.MaxDepth asks: encoding/json's bound, which occkit keeps for
@@ -192,12 +254,21 @@ func Normalize(src []byte, opts Options) (Normalized, error) {
 	if opts.MaxDepth > MaxNormalizedDepth {
 		opts.MaxDepth = MaxNormalizedDepth
 	}
-	b, err := Transcode(src, opts)
-	return Normalized{b: b}, err
+	var n Normalized
+	b, err := transcode(src, opts, &n.root)
+	if err != nil {
+		return Normalized{}, err
+	}
+	n.b = b
+	return n, nil
 }
 
 // Transcode parses JSON5 src and returns it as compact JSON.
-func Transcode(src []byte, opts Options) ([]byte, error) {
+func Transcode(src []byte, opts Options) ([]byte, error) { return transcode(src, opts, nil) }
+
+// transcode is Transcode; when root is not nil, it is given the places
+// of the root object's members in the output.
+func transcode(src []byte, opts Options, root *members) ([]byte, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
@@ -223,6 +294,11 @@ func Transcode(src []byte, opts Options) ([]byte, error) {
 	}
 	if err := p.run(); err != nil {
 		return nil, err
+	}
+	if root != nil {
+		// Offsets in the output, which a clone of the source's prefix
+		// keeps.
+		*root = p.root
 	}
 	if p.alias {
 		// The output is the whole source, which the caller keeps.
@@ -399,6 +475,11 @@ type parser struct {
 	alias bool
 	// scratch holds a rewritten piece for the fast path.
 	scratch []byte
+	// root records where the root object's members are written: a key
+	// when it is written at depth 1, its value's end when the ',' or '}'
+	// after it is read there (the general loop and the fast path each
+	// record what they read).
+	root members
 }
 
 // depthAt is the largest number of containers open at once in
@@ -626,6 +707,9 @@ func (p *parser) run() error {
 			c := p.src[p.pos]
 			switch {
 			case c == ',':
+				if p.depth == 1 && !top.array {
+					p.root.last().End = len(p.out)
+				}
 				p.pos++
 				p.out = append(p.out, ',')
 				if top.array {
@@ -634,6 +718,9 @@ func (p *parser) run() error {
 					state = stKey
 				}
 			case c == ']' && top.array, c == '}' && !top.array:
+				if p.depth == 1 && c == '}' {
+					p.root.last().End = len(p.out)
+				}
 				p.close(c)
 			default:
 				if top.array {
@@ -775,6 +862,9 @@ func (p *parser) member() error {
 	}
 	p.pos++
 	p.out = append(p.out, ':')
+	if p.depth == 1 {
+		p.root.add(ks, len(p.out))
+	}
 	return nil
 }
 

@@ -205,6 +205,7 @@ func FuzzTranscode(f *testing.F) {
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON output %q for %q", out, in)
 		}
+		checkMembers(t, in, Options{MaxDepth: 64})
 		// Transcoding is idempotent on its own output.
 		again, err := Transcode(out, Options{MaxDepth: 64})
 		if err != nil || !bytes.Equal(again, out) {

@@ -87,6 +87,9 @@ func compareReference(t interface{ Fatalf(string, ...any) }, src []byte, opts re
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("Transcode(%q, %+v, normalize %v) differs from the reference (-want +got):\n%s", src, opts, normalize, diff)
 	}
+	if normalize {
+		checkMembers(t, src, Options{MaxDepth: opts.MaxDepth, MaxStringBytes: opts.MaxStringBytes, MaxKeys: opts.MaxKeys})
+	}
 }
 
 // docGen draws documents for the comparison.

@@ -7,4 +7,12 @@
 // compile then calls [Document] with occkit.Document as the type argument.
 // Any package that can name occkit.Document has imported occkit, so the
 // constructor is always registered before Document can run.
+//
+// The places of the root object's members the transcoder wrote down
+// ([json5.Normalized.Members]) go with the bytes: the Document builds
+// its root index from them at its first lookup, without a pass over the
+// document. They exist only inside a json5.Normalized, made with its
+// bytes, so a loader that changes the bytes afterwards cannot carry them
+// onto other bytes: a merge of includes, normalized again, has places of
+// its own; a substituted document, read with ParseDocument, has none.
 package normalized
