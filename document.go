@@ -56,10 +56,11 @@ func newPlacedDocument(raw []byte, places rootPlaces, known bool) Document {
 // logging or models). It belongs to one Document (its bytes never
 // change), so nothing is shared across documents.
 //
-// Finding the members is a pass over the whole document. A Document made
-// from another one by a writer that knows where it put each root member
-// (the splice of [Document.Apply], [CanonicalDocument]) is given the
-// places instead, and the index is built from them.
+// Finding the members is a pass over the whole document. A Document
+// made by a writer that knows where it put each root member (the
+// transcoder of compile.Load, the splice of [Document.Apply],
+// [CanonicalDocument], [CanonicalApply]) is given the places instead, and
+// the index is built from them.
 type topIndex struct {
 	once sync.Once
 	// known: places are set, given when the Document is made or found by
