@@ -162,6 +162,17 @@ func appendEnv(b []byte, vs []occkit.EnvVar) []byte {
 	return append(b, ']')
 }
 
+// plainRecordString reports whether s is printable ASCII without a quote
+// or a backslash.
+func plainRecordString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // appendRecordInt writes n as ECMAScript writes the double it denotes.
 func appendRecordInt(b []byte, n int64) []byte {
 	var num [24]byte
@@ -177,6 +188,12 @@ func appendRecordInt(b []byte, n int64) []byte {
 // control characters are escaped (\b \f \n \r \t, else \u00xx), all else
 // is written as it is.
 func appendRecordString(b []byte, s string) []byte {
+	if plainRecordString(s) {
+		// Its own canonical form (model ids, ids, names): as it is.
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
