@@ -103,3 +103,38 @@ func TestCanonicalRecordMatchesMarshal(t *testing.T) {
 		}
 	})
 }
+
+// TestPlainBindingIsCanonical: the binding written directly is the
+// canonical form of its JSON, for every method and for strings plain or
+// not (which take the long way, so the writer never sees them).
+func TestPlainBindingIsCanonical(t *testing.T) {
+	var direct int
+	rapid.Check(t, func(t *rapid.T) {
+		str := rapid.SampledFrom([]string{"", "a", "sec_1", "ns-1", "<&>", `q"`, `b\s`, "é", "\x01", "\x7f", "\xff"})
+		b := occkit.Binding{
+			Method: occkit.Method(rapid.SampledFrom([]string{"", string(occkit.MethodAPIKey), string(occkit.MethodCodexPAT),
+				string(occkit.MethodCredentialSource), string(occkit.MethodRuntime), "x<y"}).Draw(t, "method")),
+			Source:     occkit.SourceRef{Kind: occkit.SourceKind(str.Draw(t, "kind")), NamespaceID: str.Draw(t, "ns"), ID: str.Draw(t, "id")},
+			SourceID:   str.Draw(t, "sourceId"),
+			SourceType: occkit.SourceType(str.Draw(t, "sourceType")),
+		}
+		got, ok := appendPlainBinding([]byte("x"), b)
+		if !ok {
+			if string(got) != "x" {
+				t.Fatalf("%+v: refused, yet wrote %q", b, got)
+			}
+			return
+		}
+		direct++
+		doc, err := occkit.ParseDocument(b.JSON())
+		if err != nil {
+			t.Fatalf("%+v: written directly, but its JSON %s does not parse: %v", b, b.JSON(), err)
+		}
+		if want := "x" + string(occkit.Canonical(doc)); string(got) != want {
+			t.Fatalf("%+v: got %s, want %s", b, got, want)
+		}
+	})
+	if direct == 0 {
+		t.Fatal("no binding was written directly")
+	}
+}
