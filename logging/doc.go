@@ -39,6 +39,9 @@
 // and missing keys are appended. A logging, diagnostics or otel value that is
 // not an object is treated as {} and replaced by an object holding only the
 // stamped keys. Stamping is idempotent and returns a new Document.
+// [StampCanonical] is the canonical form of the stamped document, written
+// in one pass with the stamp's edits made on the way: what an admission
+// freezes, without the stamped document in between.
 //
 // [CheckStamp] runs before anything is rendered from a stored revision (LOG-2):
 // it returns the admitted level, or refuses with 409 RESOURCE_CONFLICT at
