@@ -540,10 +540,8 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		if depth < w.omitDepth-1 {
 			w.keys[depth], w.indexed[depth] = name, false
 		}
-		if n.Keys != nil {
-			if _, ok := w.value(n.Keys, i, depth+1); !ok {
-				return 0, false
-			}
+		if n.Keys != nil && !w.key(n.Keys, i, depth+1, lit, name) {
+			return 0, false
 		}
 		end, ok := w.value(c, start, depth+1)
 		if !ok {
@@ -554,6 +552,19 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		}
 		i = end
 	}
+}
+
+// key reports whether the member key at i, its literal lit (s[i:], as
+// keyPlain read it) decoding to name, satisfies k, the object's
+// propertyNames: what value(k, i, depth) says of it, without reading the
+// literal again. A union in k is left to value.
+func (w *walker[P]) key(k *Node, i, depth int, lit, name string) bool {
+	if k.AllOf != nil || k.AnyOf != nil || k.OneOf != nil {
+		_, ok := w.value(k, i, depth)
+		return ok
+	}
+	return !k.Never && (k.Types == 0 || k.Types&String != 0) &&
+		(k.Check == nil || k.Check.Accepts(String, lit, name))
 }
 
 // decode is the string literal raw decoded as the policy decodes it: a
