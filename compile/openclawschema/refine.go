@@ -64,8 +64,11 @@ type refiner struct {
 	outline *jsonwalk.Outline
 	doc     index
 	// kids holds the members of every object indexed, each object's
-	// in one run (see build).
-	kids []index
+	// in one run (see build). It starts in kidsRoom, which holds the
+	// sections the refinements read in a configuration without large
+	// rosters, so that a refiner is one allocation.
+	kids     []index
+	kidsRoom [24]index
 	// accepted: the schema walk read the whole document, so its outline
 	// met every key of an object the schema has a shape for.
 	accepted bool
@@ -132,9 +135,7 @@ func (r *refiner) build(x *index) {
 		return
 	}
 	if r.kids == nil {
-		// Enough for the sections the refinements read in a
-		// configuration without large rosters.
-		r.kids = make([]index, 0, 24)
+		r.kids = r.kidsRoom[:0]
 	}
 	x.kids = r.kids[len(r.kids):len(r.kids):len(r.kids)]
 	if members, ok := r.outline.Members(x.at); ok {

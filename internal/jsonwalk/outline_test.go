@@ -3,6 +3,7 @@ package jsonwalk
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
@@ -173,4 +174,12 @@ func drawKeyed(t *rapid.T, keys []string, depth int) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// TestOutlineSize: an Outline, its room included, is one allocation of at
+// most 2 KB (the size class a validation allocates it in).
+func TestOutlineSize(t *testing.T) {
+	if size := unsafe.Sizeof(Outline{}); size > 2048 {
+		t.Errorf("an Outline takes %d bytes, more than 2048", size)
+	}
 }

@@ -240,7 +240,19 @@ type Outline struct {
 	// innermost last, until each closes and moves its own to members.
 	open []Member
 	met  uint64
+	// room is where objects, members and open start (see reserve), in the
+	// Outline itself: one allocation holds an outline of a configuration's
+	// top sections. So an Outline is not copied once a walk has used it.
+	room struct {
+		members [reserveMembers + reserveOpen]Member
+		objects [reserveObjects]span
+	}
 }
+
+// The objects and members an Outline holds before it grows, and the
+// members of the objects open around one: enough for a configuration's
+// top sections, an Outline within 2 KB (TestOutlineSize).
+const reserveObjects, reserveMembers, reserveOpen = 15, 32, 16
 
 // span is one recorded object: its offset and where its members sit
 // in Outline.members.
@@ -252,14 +264,12 @@ func (o *Outline) find(at int) (int, bool) {
 	return slices.BinarySearchFunc(o.objects, at, func(x span, at int) int { return x.at - at })
 }
 
-// reserve makes room, at once, for the objects and members a
-// configuration's top sections hold, and for the members of the objects
-// open around one: an outline grows past that only for larger ones.
+// reserve starts objects, members and open in o.room: an outline grows
+// past it only for larger configurations.
 func (o *Outline) reserve() {
-	const objects, members, open = 16, 32, 16
-	buf := make([]Member, members+open)
-	o.members, o.open = buf[:0:members], buf[members:members:members+open]
-	o.objects = make([]span, 0, objects)
+	buf := o.room.members[:]
+	o.members, o.open = buf[:0:reserveMembers], buf[reserveMembers:reserveMembers:reserveMembers+reserveOpen]
+	o.objects = o.room.objects[:0]
 }
 
 // record moves the members of the object at offset at, open[base:], to
@@ -540,10 +550,8 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		if depth < w.omitDepth-1 {
 			w.keys[depth], w.indexed[depth] = name, false
 		}
-		if n.Keys != nil {
-			if _, ok := w.value(n.Keys, i, depth+1); !ok {
-				return 0, false
-			}
+		if n.Keys != nil && !w.key(n.Keys, i, depth+1, lit, name) {
+			return 0, false
 		}
 		end, ok := w.value(c, start, depth+1)
 		if !ok {
@@ -554,6 +562,19 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		}
 		i = end
 	}
+}
+
+// key reports whether the member key at i, its literal lit (s[i:], as
+// keyPlain read it) decoding to name, satisfies k, the object's
+// propertyNames: what value(k, i, depth) says of it, without reading the
+// literal again. A union in k is left to value.
+func (w *walker[P]) key(k *Node, i, depth int, lit, name string) bool {
+	if k.AllOf != nil || k.AnyOf != nil || k.OneOf != nil {
+		_, ok := w.value(k, i, depth)
+		return ok
+	}
+	return !k.Never && (k.Types == 0 || k.Types&String != 0) &&
+		(k.Check == nil || k.Check.Accepts(String, lit, name))
 }
 
 // decode is the string literal raw decoded as the policy decodes it: a
