@@ -108,12 +108,13 @@ type canon struct {
 	keys []byte
 	decs []decodedKey
 	// ranks, work and scratch are reorder's buffers, and small its
-	// scratch for a small object (and for a large one's members that go
-	// through scratch when they fit).
+	// scratch for a small object (of at most smallObject bytes) and for
+	// a large one's members that go through scratch when they fit (the
+	// out-of-order tenth of a catalog of a few dozen models).
 	ranks   []memberRank
 	work    []memberWork
 	scratch []byte
-	small   [512]byte
+	small   [1024]byte
 	// wantPlaces asks for places: those of the root object's members in
 	// out, when the root is an object.
 	wantPlaces bool
@@ -358,6 +359,10 @@ func (c *canon) object(i int) int {
 	return i + 1
 }
 
+// smallObject is how many bytes make an object small enough for reorder
+// to copy it out whole and back in order.
+const smallObject = 512
+
 // largeObject is how many members make an object whose buffers are let go
 // once it is written.
 const largeObject = 256
@@ -424,7 +429,7 @@ type memberWork struct {
 func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 	k := len(ms)
 	order := c.sortedOrder(ms)
-	if size := c.n - at; size <= len(c.small) {
+	if size := c.n - at; size <= smallObject {
 		// Small (most objects): copied out whole and back in order.
 		copy(c.small[:size], c.out[at:c.n])
 		dest := at
