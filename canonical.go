@@ -108,12 +108,13 @@ type canon struct {
 	keys []byte
 	decs []decodedKey
 	// ranks, work and scratch are reorder's buffers, and small its
-	// scratch for a small object (and for a large one's members that go
-	// through scratch when they fit).
+	// scratch for a small object (of at most smallObject bytes) and for
+	// a large one's members that go through scratch when they fit (the
+	// out-of-order tenth of a catalog of a few dozen models).
 	ranks   []memberRank
 	work    []memberWork
 	scratch []byte
-	small   [512]byte
+	small   [1024]byte
 	// wantPlaces asks for places: those of the root object's members in
 	// out, when the root is an object.
 	wantPlaces bool
@@ -131,6 +132,23 @@ type canon struct {
 	shapeKeys    [1024]byte
 	shapeInts    [256]int32
 	nKeys, nInts int
+	// memberBuf, rankBuf and workBuf are the members stack, ranks and
+	// work while they fit (members, ranks and work are nil until they
+	// do not): a canon lives on its caller's stack, so a document around
+	// a catalog of a few dozen models keeps its bookkeeping there, and
+	// only a larger one allocates it. They are sliced where they are
+	// used, never stored in c (which would move c to the heap).
+	memberBuf [firstMembers]canonMember
+	rankBuf   [firstRanks]memberRank
+	workBuf   [firstRanks + 1]memberWork
+}
+
+// stack is the members stack: members, or memberBuf while it fits.
+func (c *canon) stack() []canonMember {
+	if c.members == nil {
+		return c.memberBuf[:]
+	}
+	return c.members
 }
 
 // maxShapeMembers is how many members an object may have at most for its
@@ -148,11 +166,14 @@ type shape struct {
 	ints         int
 }
 
-// firstMembers is how many members the members stack holds when first
-// made: the members of a configuration's objects around a catalog of a
-// few dozen models (the stack holds those of every object open at once)
-// fit without doubling up from a few.
-const firstMembers = 64
+// firstMembers is how many members the members stack holds in the canon
+// itself: the members of a configuration's objects around a catalog of a
+// few dozen models (the stack holds those of every object open at once).
+// firstRanks is as many members of one object sorted (the catalog).
+const (
+	firstMembers = 64
+	firstRanks   = 48
+)
 
 // canonMember is one member written to out: "key":value is out[start:end].
 // Its decoded key is out[start+1:start+1+key] when it held no escape
@@ -221,10 +242,13 @@ func (c *canon) appended(out []byte) {
 
 // push puts m on the members stack.
 func (c *canon) push(m canonMember) {
-	if c.nm == len(c.members) {
-		c.members = append(c.members, make([]canonMember, max(len(c.members), firstMembers))...)
+	s := c.stack()
+	if c.nm == len(s) {
+		c.members = make([]canonMember, 2*len(s))
+		copy(c.members, s)
+		s = c.members
 	}
-	c.members[c.nm] = m
+	s[c.nm] = m
 	c.nm++
 }
 
@@ -305,7 +329,7 @@ func (c *canon) object(i int) int {
 		c.put(':')
 		i = c.value(end + 1) // skip ':'
 		m.end = c.n
-		if sorted && c.nm > mbase && compareUTF16(c.key(&c.members[c.nm-1]), c.key(&m)) > 0 {
+		if sorted && c.nm > mbase && compareUTF16(c.key(&c.stack()[c.nm-1]), c.key(&m)) > 0 {
 			sorted = false
 		}
 		c.push(m)
@@ -318,7 +342,7 @@ func (c *canon) object(i int) int {
 			}
 		}
 	}
-	members := c.members[mbase:c.nm]
+	members := c.stack()[mbase:c.nm]
 	var order []memberRank
 	if !sorted {
 		order = c.reorder(base+1, members)
@@ -335,6 +359,10 @@ func (c *canon) object(i int) int {
 	return i + 1
 }
 
+// smallObject is how many bytes make an object small enough for reorder
+// to copy it out whole and back in order.
+const smallObject = 512
+
 // largeObject is how many members make an object whose buffers are let go
 // once it is written.
 const largeObject = 256
@@ -345,9 +373,15 @@ const largeObject = 256
 // canonical form's peak is its output and little more.
 func (c *canon) release() {
 	c.ranks, c.work, c.scratch = nil, nil, nil
-	members := make([]canonMember, max(2*c.nm, 16))
-	copy(members, c.members[:c.nm])
-	c.members = members
+	if c.members == nil {
+		return
+	}
+	open := c.members[:c.nm]
+	c.members = nil
+	if c.nm > len(c.memberBuf) {
+		c.members = make([]canonMember, 2*c.nm)
+	}
+	copy(c.stack(), open)
 }
 
 // rootPlaces are the places of the root object's members ms, in key
@@ -395,7 +429,7 @@ type memberWork struct {
 func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 	k := len(ms)
 	order := c.sortedOrder(ms)
-	if size := c.n - at; size <= len(c.small) {
+	if size := c.n - at; size <= smallObject {
 		// Small (most objects): copied out whole and back in order.
 		copy(c.small[:size], c.out[at:c.n])
 		dest := at
@@ -411,10 +445,16 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 		}
 		return order
 	}
-	if cap(c.work) < k+1 {
-		c.work = make([]memberWork, 0, max(k+1, 2*cap(c.work), 16))
+	var w []memberWork
+	switch {
+	case k+1 <= len(c.workBuf):
+		w = c.workBuf[:k+1]
+	case cap(c.work) < k+1:
+		c.work = make([]memberWork, 0, max(k+1, 2*cap(c.work)))
+		fallthrough
+	default:
+		w = c.work[:k+1]
 	}
-	w := c.work[:k+1]
 	for p := range order {
 		w[order[p].i].pos = int32(p)
 	}
@@ -519,10 +559,7 @@ func (c *canon) sortedOrder(ms []canonMember) []memberRank {
 	}
 	s := &c.shapes[n]
 	if s.set && c.sameKeys(s, ms) {
-		if cap(c.ranks) < n { // let go by release since s was set
-			c.ranks = make([]memberRank, 0, max(n, 16))
-		}
-		rs := c.ranks[:n]
+		rs := c.rankSlice(n)
 		for k, i := range c.shapeInts[s.ints+n : s.ints+2*n] {
 			rs[k] = memberRank{i: i}
 		}
@@ -578,10 +615,7 @@ func (c *canon) sameKeys(s *shape, ms []canonMember) bool {
 // ties all the same, so it stays deterministic. Most objects are small:
 // they take an insertion sort, without a call per comparison.
 func (c *canon) sortMembers(ms []canonMember) []memberRank {
-	if cap(c.ranks) < len(ms) {
-		c.ranks = make([]memberRank, 0, max(len(ms), 2*cap(c.ranks), 16))
-	}
-	rs := c.ranks[:len(ms)]
+	rs := c.rankSlice(len(ms))
 	if len(ms) <= 12 {
 		for i := range rs {
 			rs[i] = memberRank{i: int32(i)}
@@ -615,6 +649,18 @@ func (c *canon) sortMembers(ms []canonMember) []memberRank {
 		return int(a.i - b.i)
 	})
 	return rs
+}
+
+// rankSlice is room for n ranks: rankBuf's while they fit, else ranks
+// (grown when it is too short, or was let go by release).
+func (c *canon) rankSlice(n int) []memberRank {
+	if n <= len(c.rankBuf) {
+		return c.rankBuf[:n]
+	}
+	if cap(c.ranks) < n {
+		c.ranks = make([]memberRank, 0, max(n, 2*cap(c.ranks)))
+	}
+	return c.ranks[:n]
 }
 
 // memberRank is a member (its index) and the rank of its key.

@@ -54,3 +54,32 @@ func TestCanonicalDocumentAllocates(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCanonicalApply is the canonical form admission freezes: the
+// compact benchmark document, loaded by compile.Load, with the edits
+// logging.StampCanonical makes of it (its logging holds a level and
+// redactSensitive, and it has no diagnostics).
+func BenchmarkCanonicalApply(b *testing.B) {
+	edits := []occkit.Edit{
+		{Path: occkit.NewPath("logging", "redactSensitive"), Delete: true},
+		{Path: occkit.NewPath("logging", "level"), Raw: []byte(`"info"`)},
+		{Path: occkit.NewPath("logging", "consoleLevel"), Raw: []byte(`"info"`)},
+		{Path: occkit.NewPath("logging", "consoleStyle"), Raw: []byte(`"json"`)},
+		{Path: occkit.NewPath("diagnostics"), Raw: []byte(`{"otel":{"logs":false}}`)},
+	}
+	for _, n := range []int{bench.Sizes[0], bench.Sizes[2]} {
+		doc, err := compile.Load(bench.Compact(n), compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("compact/models=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(doc.String())))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := occkit.CanonicalApply(doc, edits...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

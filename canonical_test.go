@@ -340,50 +340,23 @@ func TestCompareUTF16Property(t *testing.T) {
 // also UTF-16 order), and the canonical document's root places are the
 // ones gjson reads.
 func TestCanonicalReorderProperty(t *testing.T) {
-	var object func(t *rapid.T, depth int) string
-	object = func(t *rapid.T, depth int) string {
-		keys := rapid.SliceOfNDistinct(rapid.StringMatching(`(model-|é)?[a-d0-9\\"]{0,3}`), 0, 40, rapid.ID[string]).Draw(t, "keys")
-		sort.Strings(keys)
-		switch rapid.IntRange(0, 2).Draw(t, "order") {
-		case 0: // sorted but for a few members moved elsewhere
-			for n := rapid.IntRange(0, 3).Draw(t, "moves"); n > 0 && len(keys) > 1; n-- {
-				from, to := rapid.IntRange(0, len(keys)-1).Draw(t, "from"), rapid.IntRange(0, len(keys)-1).Draw(t, "to")
-				k := keys[from]
-				keys = slices.Insert(slices.Delete(keys, from, from+1), to, k)
-			}
-		case 1:
-			slices.Reverse(keys)
-		default:
-			seed := rapid.Int64().Draw(t, "seed")
-			r := rand.New(rand.NewSource(seed))
-			r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-		}
-		var b strings.Builder
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			kb, _ := json.Marshal(k)
-			b.Write(kb)
-			b.WriteByte(':')
-			if depth < 2 && rapid.IntRange(0, 4).Draw(t, "nested") == 0 {
-				b.WriteString(object(t, depth+1))
-				continue
-			}
-			// Mostly short values, now and then a long one.
-			n := rapid.IntRange(0, 8).Draw(t, "len")
-			if rapid.IntRange(0, 5).Draw(t, "long") == 0 {
-				n = rapid.IntRange(100, 3000).Draw(t, "long len")
-			}
-			vb, _ := json.Marshal(strings.Repeat(string(rune('a'+i%26)), n))
-			b.Write(vb)
-		}
-		b.WriteByte('}')
-		return b.String()
-	}
+	checkReorder(t, 0, 40)
+}
+
+// TestCanonicalLargeObjectProperty is TestCanonicalReorderProperty for
+// objects of more members than the canon holds in itself (the ranks and
+// work of 48, the members stack of 64 beside the nested objects' own) and
+// as many as make the writer let its buffers go (largeObject), also
+// while the members of the objects around are on the stack.
+func TestCanonicalLargeObjectProperty(t *testing.T) {
+	checkReorder(t, 40, 2*largeObject)
+}
+
+// checkReorder checks the canonical form of objects genReorderObject
+// makes of minKeys to maxKeys members against encoding/json's.
+func checkReorder(t *testing.T, minKeys, maxKeys int) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := MustParseDocument(object(t, 0))
+		d := MustParseDocument(genReorderObject(t, 0, minKeys, maxKeys))
 		var v any
 		if err := json.Unmarshal(d.bytes(), &v); err != nil {
 			t.Fatal(err)
@@ -404,4 +377,56 @@ func TestCanonicalReorderProperty(t *testing.T) {
 		}
 		checkIndex(t, cd, "CanonicalDocument")
 	})
+}
+
+// genReorderObject is an object of minKeys to maxKeys members (its
+// nested objects of up to 40, and, when maxKeys is more, now and then
+// the root's of largeObject to maxKeys) in one of the orders of
+// TestCanonicalReorderProperty.
+func genReorderObject(t *rapid.T, depth, minKeys, maxKeys int) string {
+	keys := rapid.SliceOfNDistinct(rapid.StringMatching(`(model-|é)?[a-d0-9\\"]{0,3}`), minKeys, maxKeys, rapid.ID[string]).Draw(t, "keys")
+	sort.Strings(keys)
+	switch rapid.IntRange(0, 2).Draw(t, "order") {
+	case 0: // sorted but for a few members moved elsewhere
+		for n := rapid.IntRange(0, 3).Draw(t, "moves"); n > 0 && len(keys) > 1; n-- {
+			from, to := rapid.IntRange(0, len(keys)-1).Draw(t, "from"), rapid.IntRange(0, len(keys)-1).Draw(t, "to")
+			k := keys[from]
+			keys = slices.Insert(slices.Delete(keys, from, from+1), to, k)
+		}
+	case 1:
+		slices.Reverse(keys)
+	default:
+		seed := rapid.Int64().Draw(t, "seed")
+		r := rand.New(rand.NewSource(seed))
+		r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		if depth < 2 && rapid.IntRange(0, 4).Draw(t, "nested") == 0 {
+			// Now and then as large as its parent may be, below the
+			// parent's members on the stack.
+			if maxKeys > 40 && depth == 0 && rapid.IntRange(0, 19).Draw(t, "large nested") == 0 {
+				b.WriteString(genReorderObject(t, depth+1, largeObject, maxKeys))
+			} else {
+				b.WriteString(genReorderObject(t, depth+1, 0, 40))
+			}
+			continue
+		}
+		// Mostly short values, now and then a long one.
+		n := rapid.IntRange(0, 8).Draw(t, "len")
+		if rapid.IntRange(0, 5).Draw(t, "long") == 0 {
+			n = rapid.IntRange(100, 3000).Draw(t, "long len")
+		}
+		vb, _ := json.Marshal(strings.Repeat(string(rune('a'+i%26)), n))
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.String()
 }
