@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -457,6 +458,10 @@ type renderer struct {
 	// appServerTokenName those of the token Secrets.
 	roles                                [2]workloadNames
 	gatewayTokenName, appServerTokenName string
+	// maps are the gateway's and the Harness's first label and selector
+	// maps, annotationMap the first annotation map.
+	maps          [2]componentMaps
+	annotationMap map[string]string
 }
 
 var settingsPath = occkit.RenderPath("kubernetes")
@@ -592,19 +597,48 @@ func (r *renderer) appServerToken() string {
 }
 
 // Every object's labels and annotations are maps of its own (a caller
-// editing one object's edits no other's), each made by one literal.
+// editing one object's edits no other's). The first map of each kind a
+// render needs is made by a literal; every later one of that kind is a
+// clone of it (maps.Clone copies a small map's slots without hashing a
+// key again), made before Render returns, while nothing writes the first.
+
+// componentMaps are the first label and selector maps a render made for
+// one component, which its later objects' maps are cloned from.
+type componentMaps struct {
+	labels, dataLabels, selector map[string]string
+}
+
+// componentMaps returns where component c's first maps are kept.
+func (r *renderer) componentMaps(c occkit.Process) *componentMaps {
+	if c == occkit.ProcessHarness {
+		return &r.maps[1]
+	}
+	return &r.maps[0]
+}
 
 // labels are the driver's labels of an object of component c; revision
 // adds the revision label (everything but durable data).
 func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
-	if revision {
-		return map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c), LabelRevision: r.revision}
+	m := r.componentMaps(c)
+	switch {
+	case revision && m.labels != nil:
+		return maps.Clone(m.labels)
+	case revision:
+		m.labels = map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c), LabelRevision: r.revision}
+		return m.labels
+	case m.dataLabels != nil:
+		return maps.Clone(m.dataLabels)
 	}
-	return map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c)}
+	m.dataLabels = map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c)}
+	return m.dataLabels
 }
 
 func (r *renderer) annotations() map[string]string {
-	return map[string]string{AnnotationDigest: r.digest, AnnotationGeneration: r.generation}
+	if r.annotationMap != nil {
+		return maps.Clone(r.annotationMap)
+	}
+	r.annotationMap = map[string]string{AnnotationDigest: r.digest, AnnotationGeneration: r.generation}
+	return r.annotationMap
 }
 
 func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.ObjectMeta {
@@ -707,7 +741,12 @@ func (r *renderer) service(n workloadNames, c occkit.Process, portName string, p
 // selector is a workload's immutable selector: Agent and component, never
 // the revision, so a replacement updates the same Deployment.
 func (r *renderer) selector(c occkit.Process) map[string]string {
-	return map[string]string{LabelAgent: r.agent, LabelComponent: string(c)}
+	m := r.componentMaps(c)
+	if m.selector != nil {
+		return maps.Clone(m.selector)
+	}
+	m.selector = map[string]string{LabelAgent: r.agent, LabelComponent: string(c)}
+	return m.selector
 }
 
 // workload is one planned process on its way to a Deployment.
