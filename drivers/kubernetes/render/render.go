@@ -872,30 +872,20 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := logging.CollectorMetadata(logging.Identity{
+	// The Collector's labels and annotations (LOG-6) win over the
+	// driver's: they are written last, into the maps the driver's are
+	// in, made at their size.
+	podLabels := make(map[string]string, 4+logging.ProtectedKeyCount)
+	podLabels[LabelManagedBy], podLabels[LabelAgent], podLabels[LabelComponent], podLabels[LabelRevision] =
+		ManagedBy, r.agent, string(w.process.Role), r.revision
+	podAnnotations := make(map[string]string, 2+logging.ProtectedKeyCount)
+	podAnnotations[AnnotationDigest], podAnnotations[AnnotationGeneration] = r.digest, r.generation
+	if err := logging.WriteCollectorMetadata(logging.Identity{
 		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.process.Role,
 		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
 		Agent: r.rev.AgentID(), Revision: r.rev.Digest(),
-	})
-	if err != nil {
+	}, podLabels, podAnnotations); err != nil {
 		return nil, err
-	}
-	// The Collector's labels and annotations (LOG-6) win over the
-	// driver's. The labels are a map made at their size; the annotations
-	// are the Collector's own map (CollectorMetadata makes it on every
-	// call, at room for the driver's two).
-	podLabels := make(map[string]string, len(meta.Labels)+4)
-	podLabels[LabelManagedBy], podLabels[LabelAgent], podLabels[LabelComponent], podLabels[LabelRevision] =
-		ManagedBy, r.agent, string(w.process.Role), r.revision
-	for k, v := range meta.Labels {
-		podLabels[k] = v
-	}
-	podAnnotations := meta.Annotations
-	if _, set := podAnnotations[AnnotationDigest]; !set {
-		podAnnotations[AnnotationDigest] = r.digest
-	}
-	if _, set := podAnnotations[AnnotationGeneration]; !set {
-		podAnnotations[AnnotationGeneration] = r.generation
 	}
 	b := &deploymentBlock{}
 	// The lists are made at their final length: HOME, the state
