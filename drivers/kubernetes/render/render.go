@@ -641,17 +641,21 @@ func (r *renderer) annotations() map[string]string {
 	return r.annotationMap
 }
 
-func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.ObjectMeta {
-	m := metav1.ObjectMeta{Name: name, Namespace: r.ns, Labels: r.labels(c, revision)}
+// setMeta sets the name, namespace, labels and (revision) annotations of
+// the zero metadata of a new object m.
+func (r *renderer) setMeta(m *metav1.ObjectMeta, name string, c occkit.Process, revision bool) {
+	m.Name, m.Namespace, m.Labels = name, r.ns, r.labels(c, revision)
 	if revision {
 		m.Annotations = r.annotations()
 	}
-	return m
 }
 
 // Each object is allocated with the values its pointer fields point at,
 // in one block: the object owns them all (no two fields, and no two
 // objects, point at the same value), and its pointer is the block's.
+// Fields are set in the new (zero) block one by one: a struct literal
+// stored into the heap is built on the stack and copied, each pointer in
+// it behind a write barrier while the collector marks.
 
 type serviceAccountBlock struct {
 	obj       corev1.ServiceAccount
@@ -660,11 +664,9 @@ type serviceAccountBlock struct {
 
 func (r *renderer) serviceAccount(n workloadNames, c occkit.Process) *corev1.ServiceAccount {
 	b := &serviceAccountBlock{}
-	b.obj = corev1.ServiceAccount{
-		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
-		ObjectMeta:                   r.meta(n.workload, c, true),
-		AutomountServiceAccountToken: &b.automount,
-	}
+	b.obj.APIVersion, b.obj.Kind = "v1", "ServiceAccount"
+	r.setMeta(&b.obj.ObjectMeta, n.workload, c, true)
+	b.obj.AutomountServiceAccountToken = &b.automount
 	return &b.obj
 }
 
@@ -683,13 +685,12 @@ func (r *renderer) configMap(n workloadNames, c occkit.Process, file string, dat
 	} else {
 		text = string(data)
 	}
-	b := &configMapBlock{immutable: true}
-	b.obj = corev1.ConfigMap{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: r.meta(n.config, c, true),
-		Immutable:  &b.immutable,
-		Data:       map[string]string{file: text},
-	}
+	b := &configMapBlock{}
+	b.obj.APIVersion, b.obj.Kind = "v1", "ConfigMap"
+	r.setMeta(&b.obj.ObjectMeta, n.config, c, true)
+	b.immutable = true
+	b.obj.Immutable = &b.immutable
+	b.obj.Data = map[string]string{file: text}
 	return &b.obj
 }
 
@@ -700,17 +701,12 @@ type claimBlock struct {
 }
 
 func (r *renderer) claim(n workloadNames, c occkit.Process) *corev1.PersistentVolumeClaim {
-	b := &claimBlock{accessModes: [1]corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
-	b.obj = corev1.PersistentVolumeClaim{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
-		ObjectMeta: r.meta(n.data, c, false),
-		Spec: corev1.PersistentVolumeClaimSpec{
-			AccessModes: b.accessModes[:],
-			Resources: corev1.VolumeResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceStorage: r.storage.DeepCopy()},
-			},
-		},
-	}
+	b := &claimBlock{}
+	b.obj.APIVersion, b.obj.Kind = "v1", "PersistentVolumeClaim"
+	r.setMeta(&b.obj.ObjectMeta, n.data, c, false)
+	b.accessModes[0] = corev1.ReadWriteOnce
+	b.obj.Spec.AccessModes = b.accessModes[:]
+	b.obj.Spec.Resources.Requests = corev1.ResourceList{corev1.ResourceStorage: r.storage.DeepCopy()}
 	if b.className = r.opts.Storage.ClassName; b.className != "" {
 		b.obj.Spec.StorageClassName = &b.className
 	}
@@ -723,18 +719,13 @@ type serviceBlock struct {
 }
 
 func (r *renderer) service(n workloadNames, c occkit.Process, portName string, port int32) *corev1.Service {
-	b := &serviceBlock{ports: [1]corev1.ServicePort{{
-		Name: portName, Port: port, TargetPort: intstr.FromString(portName), Protocol: corev1.ProtocolTCP,
-	}}}
-	b.obj = corev1.Service{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: r.meta(n.workload, c, true),
-		Spec: corev1.ServiceSpec{
-			Type:     corev1.ServiceTypeClusterIP,
-			Selector: r.selector(c),
-			Ports:    b.ports[:],
-		},
-	}
+	b := &serviceBlock{}
+	sp := &b.ports[0]
+	sp.Name, sp.Port, sp.Protocol = portName, port, corev1.ProtocolTCP
+	sp.TargetPort = intstr.FromString(portName)
+	b.obj.APIVersion, b.obj.Kind = "v1", "Service"
+	r.setMeta(&b.obj.ObjectMeta, n.workload, c, true)
+	b.obj.Spec.Type, b.obj.Spec.Selector, b.obj.Spec.Ports = corev1.ServiceTypeClusterIP, r.selector(c), b.ports[:]
 	return &b.obj
 }
 
@@ -818,19 +809,16 @@ type securityBlock struct {
 // privilege, a read-only root filesystem, no capability.
 func containerSecurity() *corev1.SecurityContext { return new(securityBlock).restricted() }
 
-// restricted sets b to [containerSecurity]'s context and returns it.
+// restricted sets the zero block b to [containerSecurity]'s context and
+// returns it.
 func (b *securityBlock) restricted() *corev1.SecurityContext {
 	b.nonRoot, b.privileged, b.escalation, b.rootRO = true, false, false, true
 	b.drop[0] = "ALL"
 	b.capabilities.Drop = b.drop[:]
-	b.context = corev1.SecurityContext{
-		RunAsNonRoot:             &b.nonRoot,
-		Privileged:               &b.privileged,
-		AllowPrivilegeEscalation: &b.escalation,
-		ReadOnlyRootFilesystem:   &b.rootRO,
-		Capabilities:             &b.capabilities,
-	}
-	return &b.context
+	c := &b.context
+	c.RunAsNonRoot, c.Privileged, c.AllowPrivilegeEscalation, c.ReadOnlyRootFilesystem = &b.nonRoot, &b.privileged, &b.escalation, &b.rootRO
+	c.Capabilities = &b.capabilities
+	return c
 }
 
 // deploymentBlock is a Deployment with what its pod points at, but for
@@ -923,8 +911,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	mounts[1] = corev1.VolumeMount{Name: "tmp", MountPath: "/tmp"}
 	volumes := make([]corev1.Volume, 2, volumeN)
 	b.claim.ClaimName = w.names.data
-	volumes[0] = corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &b.claim}}
-	volumes[1] = corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &b.emptyDir}}
+	volumes[0].Name, volumes[0].PersistentVolumeClaim = "data", &b.claim
+	volumes[1].Name, volumes[1].EmptyDir = "tmp", &b.emptyDir
 	var stateDir, codexHome string
 	switch p.StateEnv {
 	case compile.EnvStateDir:
@@ -978,7 +966,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap.Name}}})
 		c := &config[len(config)-1]
 		c.source.DefaultMode = &c.mode
-		volumes = append(volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &c.source}})
+		v := nextVolume(&volumes)
+		v.Name, v.ConfigMap = "config", &c.source
 	}
 	if p.TokenFile != "" {
 		// The app-server's token, read-only, readable by the pod's
@@ -987,7 +976,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		b.tokenItems[0] = corev1.KeyToPath{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}
 		b.tokenMode = 0o440
 		b.token = corev1.SecretVolumeSource{SecretName: r.appServerToken(), Items: b.tokenItems[:], DefaultMode: &b.tokenMode}
-		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &b.token}})
+		v := nextVolume(&volumes)
+		v.Name, v.Secret = "token", &b.token
 	}
 	var refs []secretRef
 	if secrets > 0 {
@@ -1010,19 +1000,12 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	args := make([]string, 1+len(p.Args))
 	args[0] = string(p.Program)
 	copy(args[1:], p.Args)
-	b.containers[0] = corev1.Container{
-		Name:            string(w.process.Role),
-		Image:           image,
-		Args:            args,
-		Env:             env,
-		VolumeMounts:    mounts,
-		ReadinessProbe:  probe,
-		ImagePullPolicy: corev1.PullIfNotPresent,
-		SecurityContext: b.security.restricted(),
-	}
+	c := &b.containers[0]
+	c.Name, c.Image, c.Args, c.Env, c.VolumeMounts = string(w.process.Role), image, args, env, mounts
+	c.ReadinessProbe, c.ImagePullPolicy, c.SecurityContext = probe, corev1.PullIfNotPresent, b.security.restricted()
 	if p.Port != 0 {
 		b.ports[0] = corev1.ContainerPort{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}
-		b.containers[0].Ports = b.ports[:]
+		c.Ports = b.ports[:]
 	}
 	b.replicas = 1
 	if r.opts.Stopped {
@@ -1037,43 +1020,38 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	}
 	b.podNonRoot, b.runAsUser, b.runAsGroup, b.fsGroup = true, RunAsUser, RunAsUser, RunAsUser
 	b.seccomp.Type = corev1.SeccompProfileTypeRuntimeDefault
-	b.pod = corev1.PodSecurityContext{
-		RunAsNonRoot:   &b.podNonRoot,
-		RunAsUser:      &b.runAsUser,
-		RunAsGroup:     &b.runAsGroup,
-		FSGroup:        &b.fsGroup,
-		SeccompProfile: &b.seccomp,
-	}
-	pod := corev1.PodSpec{
-		ServiceAccountName:            w.names.workload,
-		TerminationGracePeriodSeconds: &b.grace,
-		AutomountServiceAccountToken:  &b.automount,
-		EnableServiceLinks:            &b.serviceLinks,
-		SecurityContext:               &b.pod,
-		InitContainers:                r.pluginInstalls(w, image, stateDir),
-		Containers:                    b.containers[:],
-		Volumes:                       volumes,
-	}
+	b.pod.RunAsNonRoot, b.pod.RunAsUser, b.pod.RunAsGroup, b.pod.FSGroup = &b.podNonRoot, &b.runAsUser, &b.runAsGroup, &b.fsGroup
+	b.pod.SeccompProfile = &b.seccomp
+	d := &b.obj
+	d.APIVersion, d.Kind = "apps/v1", "Deployment"
+	r.setMeta(&d.ObjectMeta, w.names.workload, w.process.Role, true)
+	d.Spec.Replicas = &b.replicas
+	b.selector.MatchLabels = r.selector(w.process.Role)
+	d.Spec.Selector = &b.selector
+	// ADM-6: a replacement stops the running version before the new one
+	// starts; there is no automatic rollback.
+	d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	d.Spec.Template.Labels, d.Spec.Template.Annotations = podLabels, podAnnotations
+	pod := &d.Spec.Template.Spec
+	pod.ServiceAccountName = w.names.workload
+	pod.TerminationGracePeriodSeconds = &b.grace
+	pod.AutomountServiceAccountToken = &b.automount
+	pod.EnableServiceLinks = &b.serviceLinks
+	pod.SecurityContext = &b.pod
+	pod.InitContainers = r.pluginInstalls(w, image, stateDir)
+	pod.Containers = b.containers[:]
+	pod.Volumes = volumes
 	if b.runtimeClass = w.runtimeClass; b.runtimeClass != "" {
 		pod.RuntimeClassName = &b.runtimeClass
 	}
-	b.selector.MatchLabels = r.selector(w.process.Role)
-	b.obj = appsv1.Deployment{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: r.meta(w.names.workload, w.process.Role, true),
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &b.replicas,
-			Selector: &b.selector,
-			// ADM-6: a replacement stops the running version before the
-			// new one starts; there is no automatic rollback.
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: podAnnotations},
-				Spec:       pod,
-			},
-		},
-	}
 	return &b.obj, nil
+}
+
+// nextVolume extends *vs, made at its final capacity, by its next (zero)
+// volume, which the caller sets in place.
+func nextVolume(vs *[]corev1.Volume) *corev1.Volume {
+	*vs = (*vs)[:len(*vs)+1]
+	return &(*vs)[len(*vs)-1]
 }
 
 // dirSet reports whether the variable dirEnv is set before p's file i
@@ -1157,17 +1135,12 @@ func (r *renderer) pluginInstalls(w workload, image, stateDir string) []corev1.C
 			name = "plugin-" + strconv.Itoa(i)
 		}
 		b := &blocks[i]
-		b.args = [5]string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()}
-		b.mounts = [2]corev1.VolumeMount{{Name: "data", MountPath: w.home}, {Name: "tmp", MountPath: "/tmp"}}
-		out[i] = corev1.Container{
-			Name:            name,
-			Image:           image,
-			Args:            b.args[:],
-			Env:             env,
-			VolumeMounts:    b.mounts[:],
-			ImagePullPolicy: corev1.PullIfNotPresent,
-			SecurityContext: b.security.restricted(),
-		}
+		b.args[0], b.args[1], b.args[2], b.args[3], b.args[4] = string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()
+		b.mounts[0].Name, b.mounts[0].MountPath = "data", w.home
+		b.mounts[1].Name, b.mounts[1].MountPath = "tmp", "/tmp"
+		c := &out[i]
+		c.Name, c.Image, c.Args, c.Env, c.VolumeMounts = name, image, b.args[:], env, b.mounts[:]
+		c.ImagePullPolicy, c.SecurityContext = corev1.PullIfNotPresent, b.security.restricted()
 	}
 	return out
 }
