@@ -283,10 +283,10 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	opts = opts.WithDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, digest: rev.Digest(),
 		generation: strconv.FormatInt(rev.Source().Generation, 10)}
-	r.agent, r.revision = hashPair(rev.AgentID(), r.digest)
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
+	r.nameAll(rev.AgentID(), rev.Mode() == occkit.ModeDedicated)
 	harnessHome, runtimeClass := DefaultHome, ""
 	switch rev.Topology() {
 	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
@@ -454,8 +454,8 @@ type renderer struct {
 	// storage is the parsed Options.Storage.Size.
 	storage resource.Quantity
 	// roles are the names of the gateway's and the Harness's workloads
-	// (made on first use: [renderer.names]); gatewayTokenName and
-	// appServerTokenName those of the token Secrets.
+	// ([renderer.nameAll]); gatewayTokenName and appServerTokenName those
+	// of the token Secrets (the latter made on first use).
 	roles                                [2]workloadNames
 	gatewayTokenName, appServerTokenName string
 	// maps are the gateway's and the Harness's first label and selector
@@ -559,34 +559,65 @@ func (r *renderer) role(c occkit.Process) *workloadNames {
 	return &r.roles[0]
 }
 
-// host returns the in-cluster DNS name of component c's Service.
-func (r *renderer) host(c occkit.Process) string {
-	n := r.role(c)
-	if n.host == "" {
-		n.host = "occ-" + r.agent + "-" + suffix(c) + "." + r.ns + ".svc"
-		n.workload = n.host[:len(n.host)-len(r.ns)-len("..svc")]
+// nameAll makes the [Hash]es of the Agent ID and the revision digest,
+// the gateway's names, the Harness's host (which every plan is given)
+// and, when dedicated, its other names, and the gateway token Secret's
+// name, all in the bytes of one string: every object is named from them.
+// The namespace is checked (a DNS-1123 label), so they fit in nameBytes.
+func (r *renderer) nameAll(agentID string, dedicated bool) {
+	var buf [nameBytes]byte
+	b := appendHash(appendHash(buf[:0], agentID), r.digest)
+	agent, revision := b[:HashLen:HashLen], b[HashLen:2*HashLen:2*HashLen]
+	type span struct{ lo, hi int }
+	var host, workload, data, config [2]span
+	mark := func(sp *span, lo int) { *sp = span{lo, len(b)} }
+	at := len(b)
+	b = append(append(append(b, "occ-"...), agent...), "-gw-token"...)
+	token := span{at, len(b)}
+	for i, c := range [2]occkit.Process{occkit.ProcessGateway, occkit.ProcessHarness} {
+		at = len(b)
+		b = append(append(append(append(b, "occ-"...), agent...), '-'), suffix(c)...)
+		mark(&workload[i], at)
+		b = append(append(append(b, '.'), r.ns...), ".svc"...)
+		mark(&host[i], at)
+		if c == occkit.ProcessHarness && !dedicated {
+			break
+		}
+		at = len(b)
+		b = append(append(append(append(append(b, "occ-"...), agent...), '-'), suffix(c)...), "-data"...)
+		mark(&data[i], at)
+		at = len(b)
+		b = append(append(append(append(append(append(b, "occ-"...), agent...), '-'), revision...), '-'), suffix(c)...)
+		mark(&config[i], at)
 	}
-	return n.host
+	s := string(b)
+	r.agent, r.revision, r.gatewayTokenName = s[:HashLen], s[HashLen:2*HashLen], s[token.lo:token.hi]
+	for i := range r.roles {
+		r.roles[i] = workloadNames{host: s[host[i].lo:host[i].hi], workload: s[workload[i].lo:workload[i].hi],
+			data: s[data[i].lo:data[i].hi], config: s[config[i].lo:config[i].hi]}
+	}
 }
+
+// nameBytes bounds what [renderer.nameAll] makes: two hashes, the token
+// name, and per component a host in a namespace of at most 63 bytes, a
+// data and a config name.
+const (
+	nameBytes = 2*HashLen + len("occ-") + HashLen + len("-gw-token") + 2*(hostBytes+dataBytes+configBytes)
+	// hostBytes bounds occ-<agent>-<suffix>.<namespace>.svc, dataBytes
+	// occ-<agent>-<suffix>-data, configBytes occ-<agent>-<revision>-<suffix>.
+	hostBytes   = len("occ-") + HashLen + len("-harness") + len(".") + validation.DNS1123LabelMaxLength + len(".svc")
+	dataBytes   = len("occ-") + HashLen + len("-harness") + len("-data")
+	configBytes = len("occ-") + HashLen + len("-") + HashLen + len("-harness")
+)
+
+// host returns the in-cluster DNS name of component c's Service.
+func (r *renderer) host(c occkit.Process) string { return r.role(c).host }
 
 // names returns the names of component c's objects.
-func (r *renderer) names(c occkit.Process) workloadNames {
-	r.host(c)
-	n := r.role(c)
-	if n.data == "" {
-		n.data = "occ-" + r.agent + "-" + suffix(c) + "-data"
-		n.config = configName(r.agent, r.revision, c)
-	}
-	return *n
-}
+func (r *renderer) names(c occkit.Process) workloadNames { return *r.role(c) }
 
 // gatewayToken is [GatewayTokenSecretName] of the revision's Agent.
-func (r *renderer) gatewayToken() string {
-	if r.gatewayTokenName == "" {
-		r.gatewayTokenName = gatewayTokenSecretName(r.agent)
-	}
-	return r.gatewayTokenName
-}
+func (r *renderer) gatewayToken() string { return r.gatewayTokenName }
 
 // appServerToken is [AppServerTokenSecretName] of the revision's Agent.
 func (r *renderer) appServerToken() string {
