@@ -90,6 +90,8 @@
 // fact that is not becomes "sha256-" plus 12 hex digits of its digest);
 // annotations carry every fact exactly. Service names are [ServiceGateway],
 // [ServiceOpenClawHarness] and [ServiceCodexAppServer].
+// [WriteCollectorMetadata] writes the same into a driver's own maps, over
+// the driver's keys, so its pod labels need no second map.
 //
 // Worker records describe reconciliation with the [WorkAttribute] keys
 // [WorkID] "work.id", [WorkOperation] "work.operation", [WorkAttempt]

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"unsafe"
 
 	"github.com/occkit/occkit"
 )
@@ -117,13 +118,31 @@ func alnum(c byte) bool {
 // container described by id (LOG-6). Every fact is required: an empty one,
 // or an unknown Harness, mode or container, is a 400 INVALID_REQUEST
 // naming the fact. Both maps are new on every call and the caller's to
-// keep or edit (the Kubernetes renderer adds its own keys to them).
+// keep or edit.
 func CollectorMetadata(id Identity) (Metadata, error) {
-	service, err := serviceName(id)
-	if err != nil {
+	md := Metadata{Labels: make(map[string]string, ProtectedKeyCount), Annotations: make(map[string]string, ProtectedKeyCount)}
+	if err := WriteCollectorMetadata(id, md.Labels, md.Annotations); err != nil {
 		return Metadata{}, err
 	}
-	facts := []struct {
+	return md, nil
+}
+
+// ProtectedKeyCount is how many [ProtectedKey]s there are: the labels
+// (and the annotations) [CollectorMetadata] returns.
+const ProtectedKeyCount = 6
+
+// WriteCollectorMetadata is [CollectorMetadata] into the caller's maps:
+// it sets every protected label in labels and every protected annotation
+// in annotations, over what they hold under those keys, and leaves their
+// other keys alone (a driver's own labels made at room for these need no
+// second map); a nil map is skipped. It refuses what CollectorMetadata
+// refuses, and then writes nothing.
+func WriteCollectorMetadata(id Identity, labels, annotations map[string]string) error {
+	service, err := serviceName(id)
+	if err != nil {
+		return err
+	}
+	facts := [ProtectedKeyCount]struct {
 		key   ProtectedKey
 		name  string
 		value string
@@ -135,28 +154,36 @@ func CollectorMetadata(id Identity) (Metadata, error) {
 		{KeyAgent, "agent", id.Agent},
 		{KeyRevision, "revision", id.Revision},
 	}
-	md := Metadata{Labels: make(map[string]string, len(facts)), Annotations: make(map[string]string, len(facts))}
 	var errs []error
 	for _, f := range facts {
 		if f.value == "" {
 			errs = append(errs, occkit.Invalid("LOG-6", occkit.RenderPath(f.name), "the collector identity needs %s", f.name))
-			continue
 		}
-		md.Annotations[string(f.key)] = f.value
-		md.Labels[string(f.key)] = safeLabelValue(f.value)
 	}
 	if err := occkit.Join(errs...); err != nil {
-		return Metadata{}, err
+		return err
 	}
-	return md, nil
+	for _, f := range facts {
+		if annotations != nil {
+			annotations[string(f.key)] = f.value
+		}
+		if labels != nil {
+			labels[string(f.key)] = safeLabelValue(f.value)
+		}
+	}
+	return nil
 }
 
+// safeLabelValue is v when it is a label value, else "sha256-" and the
+// first 12 hex characters of its SHA-256, made in one string.
 func safeLabelValue(v string) string {
 	if isLabelValue(v) {
 		return v
 	}
-	sum := sha256.Sum256([]byte(v))
-	return "sha256-" + hex.EncodeToString(sum[:])[:12]
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(v), len(v))) // read only
+	const prefix = "sha256-"
+	var buf [len(prefix) + 12]byte
+	return string(hex.AppendEncode(append(buf[:0], prefix...), sum[:6]))
 }
 
 func serviceName(id Identity) (string, error) {

@@ -1,6 +1,8 @@
 package logging
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"regexp"
 	"strings"
@@ -131,4 +133,76 @@ func TestIsLabelValue(t *testing.T) {
 			t.Fatalf("isLabelValue(%q) = %v, the regexp says %v", v, got, want)
 		}
 	})
+}
+
+// TestSafeLabelValueOracle holds safeLabelValue to the plain computation:
+// a label value as it is, anything else "sha256-" and the first 12 hex
+// characters of its SHA-256.
+func TestSafeLabelValueOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := rapid.SampledFrom([]string{
+			rapid.StringMatching(`[A-Za-z0-9][-A-Za-z0-9_.]{0,70}`).Draw(t, "plain"),
+			rapid.String().Draw(t, "any"),
+			"sha256:" + strings.Repeat("ab", rapid.IntRange(0, 40).Draw(t, "n")),
+		}).Draw(t, "value")
+		want := v
+		if !labelValue.MatchString(v) || len(v) > 63 {
+			sum := sha256.Sum256([]byte(v))
+			want = "sha256-" + hex.EncodeToString(sum[:])[:12]
+		}
+		if got := safeLabelValue(v); got != want {
+			t.Fatalf("safeLabelValue(%q) = %q, want %q", v, got, want)
+		}
+	})
+}
+
+// TestWriteCollectorMetadata: writing into the caller's maps sets what
+// CollectorMetadata returns over the protected keys, keeps every other
+// key, skips a nil map, and on a refusal writes nothing.
+func TestWriteCollectorMetadata(t *testing.T) {
+	if ProtectedKeyCount != len(AllProtectedKeys()) {
+		t.Fatalf("ProtectedKeyCount %d, %d keys", ProtectedKeyCount, len(AllProtectedKeys()))
+	}
+	id := Identity{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded, Container: occkit.ProcessGateway,
+		Version: "2026.9.6", Namespace: "Team Blue", Agent: "main", Revision: "sha256:" + strings.Repeat("0f", 32)}
+	md, err := CollectorMetadata(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]string{"app": "x", string(KeyAgent): "driver's"}
+	annotations := map[string]string{"note": "y", string(KeyRevision): "driver's"}
+	if err := WriteCollectorMetadata(id, labels, annotations); err != nil {
+		t.Fatal(err)
+	}
+	wantLabels, wantAnnotations := map[string]string{"app": "x"}, map[string]string{"note": "y"}
+	for k, v := range md.Labels {
+		wantLabels[k] = v
+	}
+	for k, v := range md.Annotations {
+		wantAnnotations[k] = v
+	}
+	if d := cmp.Diff(wantLabels, labels); d != "" {
+		t.Errorf("labels (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(wantAnnotations, annotations); d != "" {
+		t.Errorf("annotations (-want +got):\n%s", d)
+	}
+	only := map[string]string{}
+	if err := WriteCollectorMetadata(id, nil, only); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(md.Annotations, only); d != "" {
+		t.Errorf("annotations alone (-want +got):\n%s", d)
+	}
+	bad := id
+	bad.Agent = ""
+	untouched := map[string]string{"app": "x"}
+	err = WriteCollectorMetadata(bad, untouched, untouched)
+	_, want := CollectorMetadata(bad)
+	if d := cmp.Diff(occkit.MatchersOf(want), occkit.MatchersOf(err)); d != "" || err == nil {
+		t.Errorf("refusal %v (-CollectorMetadata +Write):\n%s", err, d)
+	}
+	if d := cmp.Diff(map[string]string{"app": "x"}, untouched); d != "" {
+		t.Errorf("a refusal wrote (-want +got):\n%s", d)
+	}
 }

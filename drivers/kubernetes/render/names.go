@@ -26,13 +26,6 @@ func appendHash(dst []byte, id string) []byte {
 	return hex.AppendEncode(dst, sum[:HashLen/2])
 }
 
-// hashPair returns the [Hash]es of a and b, in one string's bytes.
-func hashPair(a, b string) (string, string) {
-	var buf [2 * HashLen]byte
-	s := string(appendHash(appendHash(buf[:0], a), b))
-	return s[:HashLen], s[HashLen:]
-}
-
 // Every process of a rendered revision is one workload, named by its
 // process role ([occkit.Process]): [occkit.ProcessGateway] is the OpenClaw
 // gateway (for embedded OpenClaw, the combined gateway and built-in

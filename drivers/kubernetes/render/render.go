@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -282,10 +283,10 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	opts = opts.WithDefaults()
 	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, digest: rev.Digest(),
 		generation: strconv.FormatInt(rev.Source().Generation, 10)}
-	r.agent, r.revision = hashPair(rev.AgentID(), r.digest)
 	if err := r.check(); err != nil {
 		return Objects{}, err
 	}
+	r.nameAll(rev.AgentID(), rev.Mode() == occkit.ModeDedicated)
 	harnessHome, runtimeClass := DefaultHome, ""
 	switch rev.Topology() {
 	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
@@ -453,10 +454,14 @@ type renderer struct {
 	// storage is the parsed Options.Storage.Size.
 	storage resource.Quantity
 	// roles are the names of the gateway's and the Harness's workloads
-	// (made on first use: [renderer.names]); gatewayTokenName and
-	// appServerTokenName those of the token Secrets.
+	// ([renderer.nameAll]); gatewayTokenName and appServerTokenName those
+	// of the token Secrets (the latter made on first use).
 	roles                                [2]workloadNames
 	gatewayTokenName, appServerTokenName string
+	// maps are the gateway's and the Harness's first label and selector
+	// maps, annotationMap the first annotation map.
+	maps          [2]componentMaps
+	annotationMap map[string]string
 }
 
 var settingsPath = occkit.RenderPath("kubernetes")
@@ -554,34 +559,65 @@ func (r *renderer) role(c occkit.Process) *workloadNames {
 	return &r.roles[0]
 }
 
-// host returns the in-cluster DNS name of component c's Service.
-func (r *renderer) host(c occkit.Process) string {
-	n := r.role(c)
-	if n.host == "" {
-		n.host = "occ-" + r.agent + "-" + suffix(c) + "." + r.ns + ".svc"
-		n.workload = n.host[:len(n.host)-len(r.ns)-len("..svc")]
+// nameAll makes the [Hash]es of the Agent ID and the revision digest,
+// the gateway's names, the Harness's host (which every plan is given)
+// and, when dedicated, its other names, and the gateway token Secret's
+// name, all in the bytes of one string: every object is named from them.
+// The namespace is checked (a DNS-1123 label), so they fit in nameBytes.
+func (r *renderer) nameAll(agentID string, dedicated bool) {
+	var buf [nameBytes]byte
+	b := appendHash(appendHash(buf[:0], agentID), r.digest)
+	agent, revision := b[:HashLen:HashLen], b[HashLen:2*HashLen:2*HashLen]
+	type span struct{ lo, hi int }
+	var host, workload, data, config [2]span
+	mark := func(sp *span, lo int) { *sp = span{lo, len(b)} }
+	at := len(b)
+	b = append(append(append(b, "occ-"...), agent...), "-gw-token"...)
+	token := span{at, len(b)}
+	for i, c := range [2]occkit.Process{occkit.ProcessGateway, occkit.ProcessHarness} {
+		at = len(b)
+		b = append(append(append(append(b, "occ-"...), agent...), '-'), suffix(c)...)
+		mark(&workload[i], at)
+		b = append(append(append(b, '.'), r.ns...), ".svc"...)
+		mark(&host[i], at)
+		if c == occkit.ProcessHarness && !dedicated {
+			break
+		}
+		at = len(b)
+		b = append(append(append(append(append(b, "occ-"...), agent...), '-'), suffix(c)...), "-data"...)
+		mark(&data[i], at)
+		at = len(b)
+		b = append(append(append(append(append(append(b, "occ-"...), agent...), '-'), revision...), '-'), suffix(c)...)
+		mark(&config[i], at)
 	}
-	return n.host
+	s := string(b)
+	r.agent, r.revision, r.gatewayTokenName = s[:HashLen], s[HashLen:2*HashLen], s[token.lo:token.hi]
+	for i := range r.roles {
+		r.roles[i] = workloadNames{host: s[host[i].lo:host[i].hi], workload: s[workload[i].lo:workload[i].hi],
+			data: s[data[i].lo:data[i].hi], config: s[config[i].lo:config[i].hi]}
+	}
 }
+
+// nameBytes bounds what [renderer.nameAll] makes: two hashes, the token
+// name, and per component a host in a namespace of at most 63 bytes, a
+// data and a config name.
+const (
+	nameBytes = 2*HashLen + len("occ-") + HashLen + len("-gw-token") + 2*(hostBytes+dataBytes+configBytes)
+	// hostBytes bounds occ-<agent>-<suffix>.<namespace>.svc, dataBytes
+	// occ-<agent>-<suffix>-data, configBytes occ-<agent>-<revision>-<suffix>.
+	hostBytes   = len("occ-") + HashLen + len("-harness") + len(".") + validation.DNS1123LabelMaxLength + len(".svc")
+	dataBytes   = len("occ-") + HashLen + len("-harness") + len("-data")
+	configBytes = len("occ-") + HashLen + len("-") + HashLen + len("-harness")
+)
+
+// host returns the in-cluster DNS name of component c's Service.
+func (r *renderer) host(c occkit.Process) string { return r.role(c).host }
 
 // names returns the names of component c's objects.
-func (r *renderer) names(c occkit.Process) workloadNames {
-	r.host(c)
-	n := r.role(c)
-	if n.data == "" {
-		n.data = "occ-" + r.agent + "-" + suffix(c) + "-data"
-		n.config = configName(r.agent, r.revision, c)
-	}
-	return *n
-}
+func (r *renderer) names(c occkit.Process) workloadNames { return *r.role(c) }
 
 // gatewayToken is [GatewayTokenSecretName] of the revision's Agent.
-func (r *renderer) gatewayToken() string {
-	if r.gatewayTokenName == "" {
-		r.gatewayTokenName = gatewayTokenSecretName(r.agent)
-	}
-	return r.gatewayTokenName
-}
+func (r *renderer) gatewayToken() string { return r.gatewayTokenName }
 
 // appServerToken is [AppServerTokenSecretName] of the revision's Agent.
 func (r *renderer) appServerToken() string {
@@ -592,32 +628,65 @@ func (r *renderer) appServerToken() string {
 }
 
 // Every object's labels and annotations are maps of its own (a caller
-// editing one object's edits no other's), each made by one literal.
+// editing one object's edits no other's). The first map of each kind a
+// render needs is made by a literal; every later one of that kind is a
+// clone of it (maps.Clone copies a small map's slots without hashing a
+// key again), made before Render returns, while nothing writes the first.
+
+// componentMaps are the first label and selector maps a render made for
+// one component, which its later objects' maps are cloned from.
+type componentMaps struct {
+	labels, dataLabels, selector map[string]string
+}
+
+// componentMaps returns where component c's first maps are kept.
+func (r *renderer) componentMaps(c occkit.Process) *componentMaps {
+	if c == occkit.ProcessHarness {
+		return &r.maps[1]
+	}
+	return &r.maps[0]
+}
 
 // labels are the driver's labels of an object of component c; revision
 // adds the revision label (everything but durable data).
 func (r *renderer) labels(c occkit.Process, revision bool) map[string]string {
-	if revision {
-		return map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c), LabelRevision: r.revision}
+	m := r.componentMaps(c)
+	switch {
+	case revision && m.labels != nil:
+		return maps.Clone(m.labels)
+	case revision:
+		m.labels = map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c), LabelRevision: r.revision}
+		return m.labels
+	case m.dataLabels != nil:
+		return maps.Clone(m.dataLabels)
 	}
-	return map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c)}
+	m.dataLabels = map[string]string{LabelManagedBy: ManagedBy, LabelAgent: r.agent, LabelComponent: string(c)}
+	return m.dataLabels
 }
 
 func (r *renderer) annotations() map[string]string {
-	return map[string]string{AnnotationDigest: r.digest, AnnotationGeneration: r.generation}
+	if r.annotationMap != nil {
+		return maps.Clone(r.annotationMap)
+	}
+	r.annotationMap = map[string]string{AnnotationDigest: r.digest, AnnotationGeneration: r.generation}
+	return r.annotationMap
 }
 
-func (r *renderer) meta(name string, c occkit.Process, revision bool) metav1.ObjectMeta {
-	m := metav1.ObjectMeta{Name: name, Namespace: r.ns, Labels: r.labels(c, revision)}
+// setMeta sets the name, namespace, labels and (revision) annotations of
+// the zero metadata of a new object m.
+func (r *renderer) setMeta(m *metav1.ObjectMeta, name string, c occkit.Process, revision bool) {
+	m.Name, m.Namespace, m.Labels = name, r.ns, r.labels(c, revision)
 	if revision {
 		m.Annotations = r.annotations()
 	}
-	return m
 }
 
 // Each object is allocated with the values its pointer fields point at,
 // in one block: the object owns them all (no two fields, and no two
 // objects, point at the same value), and its pointer is the block's.
+// Fields are set in the new (zero) block one by one: a struct literal
+// stored into the heap is built on the stack and copied, each pointer in
+// it behind a write barrier while the collector marks.
 
 type serviceAccountBlock struct {
 	obj       corev1.ServiceAccount
@@ -626,11 +695,9 @@ type serviceAccountBlock struct {
 
 func (r *renderer) serviceAccount(n workloadNames, c occkit.Process) *corev1.ServiceAccount {
 	b := &serviceAccountBlock{}
-	b.obj = corev1.ServiceAccount{
-		TypeMeta:                     metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
-		ObjectMeta:                   r.meta(n.workload, c, true),
-		AutomountServiceAccountToken: &b.automount,
-	}
+	b.obj.APIVersion, b.obj.Kind = "v1", "ServiceAccount"
+	r.setMeta(&b.obj.ObjectMeta, n.workload, c, true)
+	b.obj.AutomountServiceAccountToken = &b.automount
 	return &b.obj
 }
 
@@ -649,13 +716,12 @@ func (r *renderer) configMap(n workloadNames, c occkit.Process, file string, dat
 	} else {
 		text = string(data)
 	}
-	b := &configMapBlock{immutable: true}
-	b.obj = corev1.ConfigMap{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: r.meta(n.config, c, true),
-		Immutable:  &b.immutable,
-		Data:       map[string]string{file: text},
-	}
+	b := &configMapBlock{}
+	b.obj.APIVersion, b.obj.Kind = "v1", "ConfigMap"
+	r.setMeta(&b.obj.ObjectMeta, n.config, c, true)
+	b.immutable = true
+	b.obj.Immutable = &b.immutable
+	b.obj.Data = map[string]string{file: text}
 	return &b.obj
 }
 
@@ -666,17 +732,12 @@ type claimBlock struct {
 }
 
 func (r *renderer) claim(n workloadNames, c occkit.Process) *corev1.PersistentVolumeClaim {
-	b := &claimBlock{accessModes: [1]corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
-	b.obj = corev1.PersistentVolumeClaim{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
-		ObjectMeta: r.meta(n.data, c, false),
-		Spec: corev1.PersistentVolumeClaimSpec{
-			AccessModes: b.accessModes[:],
-			Resources: corev1.VolumeResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceStorage: r.storage.DeepCopy()},
-			},
-		},
-	}
+	b := &claimBlock{}
+	b.obj.APIVersion, b.obj.Kind = "v1", "PersistentVolumeClaim"
+	r.setMeta(&b.obj.ObjectMeta, n.data, c, false)
+	b.accessModes[0] = corev1.ReadWriteOnce
+	b.obj.Spec.AccessModes = b.accessModes[:]
+	b.obj.Spec.Resources.Requests = corev1.ResourceList{corev1.ResourceStorage: r.storage.DeepCopy()}
 	if b.className = r.opts.Storage.ClassName; b.className != "" {
 		b.obj.Spec.StorageClassName = &b.className
 	}
@@ -689,25 +750,25 @@ type serviceBlock struct {
 }
 
 func (r *renderer) service(n workloadNames, c occkit.Process, portName string, port int32) *corev1.Service {
-	b := &serviceBlock{ports: [1]corev1.ServicePort{{
-		Name: portName, Port: port, TargetPort: intstr.FromString(portName), Protocol: corev1.ProtocolTCP,
-	}}}
-	b.obj = corev1.Service{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: r.meta(n.workload, c, true),
-		Spec: corev1.ServiceSpec{
-			Type:     corev1.ServiceTypeClusterIP,
-			Selector: r.selector(c),
-			Ports:    b.ports[:],
-		},
-	}
+	b := &serviceBlock{}
+	sp := &b.ports[0]
+	sp.Name, sp.Port, sp.Protocol = portName, port, corev1.ProtocolTCP
+	sp.TargetPort = intstr.FromString(portName)
+	b.obj.APIVersion, b.obj.Kind = "v1", "Service"
+	r.setMeta(&b.obj.ObjectMeta, n.workload, c, true)
+	b.obj.Spec.Type, b.obj.Spec.Selector, b.obj.Spec.Ports = corev1.ServiceTypeClusterIP, r.selector(c), b.ports[:]
 	return &b.obj
 }
 
 // selector is a workload's immutable selector: Agent and component, never
 // the revision, so a replacement updates the same Deployment.
 func (r *renderer) selector(c occkit.Process) map[string]string {
-	return map[string]string{LabelAgent: r.agent, LabelComponent: string(c)}
+	m := r.componentMaps(c)
+	if m.selector != nil {
+		return maps.Clone(m.selector)
+	}
+	m.selector = map[string]string{LabelAgent: r.agent, LabelComponent: string(c)}
+	return m.selector
 }
 
 // workload is one planned process on its way to a Deployment.
@@ -779,19 +840,16 @@ type securityBlock struct {
 // privilege, a read-only root filesystem, no capability.
 func containerSecurity() *corev1.SecurityContext { return new(securityBlock).restricted() }
 
-// restricted sets b to [containerSecurity]'s context and returns it.
+// restricted sets the zero block b to [containerSecurity]'s context and
+// returns it.
 func (b *securityBlock) restricted() *corev1.SecurityContext {
 	b.nonRoot, b.privileged, b.escalation, b.rootRO = true, false, false, true
 	b.drop[0] = "ALL"
 	b.capabilities.Drop = b.drop[:]
-	b.context = corev1.SecurityContext{
-		RunAsNonRoot:             &b.nonRoot,
-		Privileged:               &b.privileged,
-		AllowPrivilegeEscalation: &b.escalation,
-		ReadOnlyRootFilesystem:   &b.rootRO,
-		Capabilities:             &b.capabilities,
-	}
-	return &b.context
+	c := &b.context
+	c.RunAsNonRoot, c.Privileged, c.AllowPrivilegeEscalation, c.ReadOnlyRootFilesystem = &b.nonRoot, &b.privileged, &b.escalation, &b.rootRO
+	c.Capabilities = &b.capabilities
+	return c
 }
 
 // deploymentBlock is a Deployment with what its pod points at, but for
@@ -833,30 +891,20 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := logging.CollectorMetadata(logging.Identity{
+	// The Collector's labels and annotations (LOG-6) win over the
+	// driver's: they are written last, into the maps the driver's are
+	// in, made at their size.
+	podLabels := make(map[string]string, 4+logging.ProtectedKeyCount)
+	podLabels[LabelManagedBy], podLabels[LabelAgent], podLabels[LabelComponent], podLabels[LabelRevision] =
+		ManagedBy, r.agent, string(w.process.Role), r.revision
+	podAnnotations := make(map[string]string, 2+logging.ProtectedKeyCount)
+	podAnnotations[AnnotationDigest], podAnnotations[AnnotationGeneration] = r.digest, r.generation
+	if err := logging.WriteCollectorMetadata(logging.Identity{
 		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.process.Role,
 		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
 		Agent: r.rev.AgentID(), Revision: r.rev.Digest(),
-	})
-	if err != nil {
+	}, podLabels, podAnnotations); err != nil {
 		return nil, err
-	}
-	// The Collector's labels and annotations (LOG-6) win over the
-	// driver's. The labels are a map made at their size; the annotations
-	// are the Collector's own map (CollectorMetadata makes it on every
-	// call, at room for the driver's two).
-	podLabels := make(map[string]string, len(meta.Labels)+4)
-	podLabels[LabelManagedBy], podLabels[LabelAgent], podLabels[LabelComponent], podLabels[LabelRevision] =
-		ManagedBy, r.agent, string(w.process.Role), r.revision
-	for k, v := range meta.Labels {
-		podLabels[k] = v
-	}
-	podAnnotations := meta.Annotations
-	if _, set := podAnnotations[AnnotationDigest]; !set {
-		podAnnotations[AnnotationDigest] = r.digest
-	}
-	if _, set := podAnnotations[AnnotationGeneration]; !set {
-		podAnnotations[AnnotationGeneration] = r.generation
 	}
 	b := &deploymentBlock{}
 	// The lists are made at their final length: HOME, the state
@@ -894,8 +942,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	mounts[1] = corev1.VolumeMount{Name: "tmp", MountPath: "/tmp"}
 	volumes := make([]corev1.Volume, 2, volumeN)
 	b.claim.ClaimName = w.names.data
-	volumes[0] = corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &b.claim}}
-	volumes[1] = corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &b.emptyDir}}
+	volumes[0].Name, volumes[0].PersistentVolumeClaim = "data", &b.claim
+	volumes[1].Name, volumes[1].EmptyDir = "tmp", &b.emptyDir
 	var stateDir, codexHome string
 	switch p.StateEnv {
 	case compile.EnvStateDir:
@@ -949,7 +997,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			LocalObjectReference: corev1.LocalObjectReference{Name: w.configMap.Name}}})
 		c := &config[len(config)-1]
 		c.source.DefaultMode = &c.mode
-		volumes = append(volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &c.source}})
+		v := nextVolume(&volumes)
+		v.Name, v.ConfigMap = "config", &c.source
 	}
 	if p.TokenFile != "" {
 		// The app-server's token, read-only, readable by the pod's
@@ -958,7 +1007,8 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		b.tokenItems[0] = corev1.KeyToPath{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}
 		b.tokenMode = 0o440
 		b.token = corev1.SecretVolumeSource{SecretName: r.appServerToken(), Items: b.tokenItems[:], DefaultMode: &b.tokenMode}
-		volumes = append(volumes, corev1.Volume{Name: "token", VolumeSource: corev1.VolumeSource{Secret: &b.token}})
+		v := nextVolume(&volumes)
+		v.Name, v.Secret = "token", &b.token
 	}
 	var refs []secretRef
 	if secrets > 0 {
@@ -981,19 +1031,12 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	args := make([]string, 1+len(p.Args))
 	args[0] = string(p.Program)
 	copy(args[1:], p.Args)
-	b.containers[0] = corev1.Container{
-		Name:            string(w.process.Role),
-		Image:           image,
-		Args:            args,
-		Env:             env,
-		VolumeMounts:    mounts,
-		ReadinessProbe:  probe,
-		ImagePullPolicy: corev1.PullIfNotPresent,
-		SecurityContext: b.security.restricted(),
-	}
+	c := &b.containers[0]
+	c.Name, c.Image, c.Args, c.Env, c.VolumeMounts = string(w.process.Role), image, args, env, mounts
+	c.ReadinessProbe, c.ImagePullPolicy, c.SecurityContext = probe, corev1.PullIfNotPresent, b.security.restricted()
 	if p.Port != 0 {
 		b.ports[0] = corev1.ContainerPort{Name: portName(p), ContainerPort: int32(p.Port), Protocol: corev1.ProtocolTCP}
-		b.containers[0].Ports = b.ports[:]
+		c.Ports = b.ports[:]
 	}
 	b.replicas = 1
 	if r.opts.Stopped {
@@ -1008,43 +1051,38 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	}
 	b.podNonRoot, b.runAsUser, b.runAsGroup, b.fsGroup = true, RunAsUser, RunAsUser, RunAsUser
 	b.seccomp.Type = corev1.SeccompProfileTypeRuntimeDefault
-	b.pod = corev1.PodSecurityContext{
-		RunAsNonRoot:   &b.podNonRoot,
-		RunAsUser:      &b.runAsUser,
-		RunAsGroup:     &b.runAsGroup,
-		FSGroup:        &b.fsGroup,
-		SeccompProfile: &b.seccomp,
-	}
-	pod := corev1.PodSpec{
-		ServiceAccountName:            w.names.workload,
-		TerminationGracePeriodSeconds: &b.grace,
-		AutomountServiceAccountToken:  &b.automount,
-		EnableServiceLinks:            &b.serviceLinks,
-		SecurityContext:               &b.pod,
-		InitContainers:                r.pluginInstalls(w, image, stateDir),
-		Containers:                    b.containers[:],
-		Volumes:                       volumes,
-	}
+	b.pod.RunAsNonRoot, b.pod.RunAsUser, b.pod.RunAsGroup, b.pod.FSGroup = &b.podNonRoot, &b.runAsUser, &b.runAsGroup, &b.fsGroup
+	b.pod.SeccompProfile = &b.seccomp
+	d := &b.obj
+	d.APIVersion, d.Kind = "apps/v1", "Deployment"
+	r.setMeta(&d.ObjectMeta, w.names.workload, w.process.Role, true)
+	d.Spec.Replicas = &b.replicas
+	b.selector.MatchLabels = r.selector(w.process.Role)
+	d.Spec.Selector = &b.selector
+	// ADM-6: a replacement stops the running version before the new one
+	// starts; there is no automatic rollback.
+	d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	d.Spec.Template.Labels, d.Spec.Template.Annotations = podLabels, podAnnotations
+	pod := &d.Spec.Template.Spec
+	pod.ServiceAccountName = w.names.workload
+	pod.TerminationGracePeriodSeconds = &b.grace
+	pod.AutomountServiceAccountToken = &b.automount
+	pod.EnableServiceLinks = &b.serviceLinks
+	pod.SecurityContext = &b.pod
+	pod.InitContainers = r.pluginInstalls(w, image, stateDir)
+	pod.Containers = b.containers[:]
+	pod.Volumes = volumes
 	if b.runtimeClass = w.runtimeClass; b.runtimeClass != "" {
 		pod.RuntimeClassName = &b.runtimeClass
 	}
-	b.selector.MatchLabels = r.selector(w.process.Role)
-	b.obj = appsv1.Deployment{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: r.meta(w.names.workload, w.process.Role, true),
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &b.replicas,
-			Selector: &b.selector,
-			// ADM-6: a replacement stops the running version before the
-			// new one starts; there is no automatic rollback.
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: podAnnotations},
-				Spec:       pod,
-			},
-		},
-	}
 	return &b.obj, nil
+}
+
+// nextVolume extends *vs, made at its final capacity, by its next (zero)
+// volume, which the caller sets in place.
+func nextVolume(vs *[]corev1.Volume) *corev1.Volume {
+	*vs = (*vs)[:len(*vs)+1]
+	return &(*vs)[len(*vs)-1]
 }
 
 // dirSet reports whether the variable dirEnv is set before p's file i
@@ -1128,17 +1166,12 @@ func (r *renderer) pluginInstalls(w workload, image, stateDir string) []corev1.C
 			name = "plugin-" + strconv.Itoa(i)
 		}
 		b := &blocks[i]
-		b.args = [5]string{string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()}
-		b.mounts = [2]corev1.VolumeMount{{Name: "data", MountPath: w.home}, {Name: "tmp", MountPath: "/tmp"}}
-		out[i] = corev1.Container{
-			Name:            name,
-			Image:           image,
-			Args:            b.args[:],
-			Env:             env,
-			VolumeMounts:    b.mounts[:],
-			ImagePullPolicy: corev1.PullIfNotPresent,
-			SecurityContext: b.security.restricted(),
-		}
+		b.args[0], b.args[1], b.args[2], b.args[3], b.args[4] = string(compile.ProgramOpenClaw), "plugins", "install", "--force", pl.Spec()
+		b.mounts[0].Name, b.mounts[0].MountPath = "data", w.home
+		b.mounts[1].Name, b.mounts[1].MountPath = "tmp", "/tmp"
+		c := &out[i]
+		c.Name, c.Image, c.Args, c.Env, c.VolumeMounts = name, image, b.args[:], env, b.mounts[:]
+		c.ImagePullPolicy, c.SecurityContext = corev1.PullIfNotPresent, b.security.restricted()
 	}
 	return out
 }
