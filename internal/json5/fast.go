@@ -389,8 +389,22 @@ open:
 	if o.MaxKeys > 0 && p.keys >= o.MaxKeys {
 		goto stop
 	}
-	if o.RejectDuplicateKeys && p.seen(p.top(), keyRef{^r, end}) {
-		goto stop
+	if o.RejectDuplicateKeys {
+		// The first sixteen keys of an object while the arena's own
+		// array holds them, compared here as parser.seen would; the
+		// rest through it.
+		f := p.top()
+		if f.table == 0 && p.nkeys < inlineKeys && p.nkeys-f.base < 16 {
+			for _, x := range p.arena0[f.base:p.nkeys] {
+				if x.len() == end-r && string(p.key(x)) == string(s[r:end]) {
+					goto stop
+				}
+			}
+			p.arena0[p.nkeys] = keyRef{^r, end}
+			p.nkeys++
+		} else if p.seen(f, keyRef{^r, end}) {
+			goto stop
+		}
 	}
 	p.keys++
 	if p.depth == 1 {
