@@ -223,11 +223,40 @@ func fromNormalized(n json5.Normalized) Document {
 		return newDocument(b)
 	}
 	ms := n.Members()
-	p := rootPlaces{obj: true, unique: true, members: make([]memberPlace, len(ms))}
-	for i, m := range ms {
-		p.members[i] = memberPlace{key: m.Key, value: m.Value, end: m.End}
+	// The index and its places are one allocation when the root has a
+	// configuration's handful of members.
+	var (
+		top    *topIndex
+		places []memberPlace
+	)
+	switch {
+	case len(ms) <= 4:
+		x := new(struct {
+			top topIndex
+			fix [4]memberPlace
+		})
+		top, places = &x.top, x.fix[:len(ms):len(ms)]
+	case len(ms) <= 8:
+		x := new(struct {
+			top topIndex
+			fix [8]memberPlace
+		})
+		top, places = &x.top, x.fix[:len(ms):len(ms)]
+	case len(ms) <= 16:
+		x := new(struct {
+			top topIndex
+			fix [16]memberPlace
+		})
+		top, places = &x.top, x.fix[:len(ms):len(ms)]
+	default:
+		top, places = new(topIndex), make([]memberPlace, len(ms))
 	}
-	return newPlacedDocument(b, p, true)
+	for i, m := range ms {
+		places[i] = memberPlace{key: m.Key, value: m.Value, end: m.End}
+	}
+	top.places = rootPlaces{obj: true, unique: true, members: places}
+	top.known.Store(true)
+	return Document{raw: b, top: top}
 }
 
 // parseCompact validates b and returns it as compact JSON.

@@ -85,10 +85,11 @@
 // object with more finds them through a hash table of eight-byte slots
 // that point at the keys as written, in the source or the output. The
 // parser keeps its first 16 open containers, the first 64 keys awaiting
-// comparison and its first 4 key tables in arrays of its own, on the
-// caller's stack: a document no deeper or wider than that allocates
-// nothing for them, only its output (and a table for each object of
-// more than sixteen keys).
+// comparison, its first 4 key tables and the 64 slots of one table in
+// arrays of its own, on the caller's stack: a document no deeper or
+// wider than that allocates nothing for them, only its output (and a
+// table for each object of more than 48 keys, or of more than sixteen
+// while another one holds the parser's slots).
 //
 // # Tokens
 //

@@ -207,9 +207,9 @@ func (p *parser) fast(st int) int {
 	afterComma := len(p.out) > 0 && p.out[len(p.out)-1] == ','
 	o := &p.opts
 	var (
-		c          byte
-		j, end, k  int
-		ok, simple bool
+		c         byte
+		j, end, k int
+		ok, canon bool
 		// num holds a number's canonical form without a buffer on the
 		// heap: the longest (-0.00000 and 17 digits) is 25 bytes.
 		num   [32]byte
@@ -288,17 +288,17 @@ value:
 	if c != '-' && !isDigit(c) {
 		goto stop
 	}
-	if end, simple, ok = jsonNumber(s, r); !ok {
+	if end, canon, ok = jsonNumber(s, r); !ok {
 		goto stop
 	}
 	if o.CanonicalNumbers {
-		if !simple && !IsCanonicalNumber(s[r:end]) {
+		if !canon {
 			if piece, ok = AppendCanonicalNumber(num[:0], s[r:end]); !ok {
 				goto stop
 			}
 			w.put(r, end, piece)
 		}
-	} else if !simple && !finiteLiteral(s[r:end]) {
+	} else if !canon && !finiteLiteral(s[r:end]) {
 		goto stop
 	}
 	r = end
@@ -389,8 +389,22 @@ open:
 	if o.MaxKeys > 0 && p.keys >= o.MaxKeys {
 		goto stop
 	}
-	if o.RejectDuplicateKeys && p.seen(p.top(), keyRef{^r, end}) {
-		goto stop
+	if o.RejectDuplicateKeys {
+		// The first sixteen keys of an object while the arena's own
+		// array holds them, compared here as parser.seen would; the
+		// rest through it.
+		f := p.top()
+		if f.table == 0 && p.nkeys < inlineKeys && p.nkeys-f.base < 16 {
+			for _, x := range p.arena0[f.base:p.nkeys] {
+				if x.len() == end-r && string(p.key(x)) == string(s[r:end]) {
+					goto stop
+				}
+			}
+			p.arena0[p.nkeys] = keyRef{^r, end}
+			p.nkeys++
+		} else if p.seen(f, keyRef{^r, end}) {
+			goto stop
+		}
 	}
 	p.keys++
 	if p.depth == 1 {
@@ -417,10 +431,10 @@ stop:
 // jsonNumber reads the strict JSON number at s[r:] and returns its end.
 // It reports false for anything else, which the general loop reads: a
 // JSON5 form (a hexadecimal number, a leading or trailing point, a '+'),
-// a leading zero, an empty fraction or exponent. simple reports an
-// integer of at most 15 digits other than -0: its own RFC 8785 form
-// ([IsCanonicalNumber]), and finite.
-func jsonNumber(s []byte, r int) (end int, simple, ok bool) {
+// a leading zero, an empty fraction or exponent. canon reports, as it
+// reads, what [IsCanonicalNumber] reports of the number: that it is its
+// own RFC 8785 form (so also finite).
+func jsonNumber(s []byte, r int) (end int, canon, ok bool) {
 	k := r
 	if s[k] == '-' {
 		k++
@@ -429,7 +443,8 @@ func jsonNumber(s []byte, r int) (end int, simple, ok bool) {
 	if k >= len(s) || !isDigit(s[k]) {
 		return 0, false, false
 	}
-	if s[k] == '0' {
+	zero := s[k] == '0'
+	if zero {
 		k++
 		if k < len(s) && (isDigit(s[k]) || s[k] == 'x' || s[k] == 'X') {
 			return 0, false, false
@@ -439,19 +454,32 @@ func jsonNumber(s []byte, r int) (end int, simple, ok bool) {
 			k++
 		}
 	}
-	simple = k-d <= 15 && !(k-d == 1 && s[d] == '0' && d > r)
+	// At most 15 significant digits (DBL_DIG), not -0.
+	canon = k-d <= 15 && !(zero && d > r)
 	if k < len(s) && s[k] == '.' {
-		simple = false
 		k++
+		f := k
 		if k >= len(s) || !isDigit(s[k]) {
 			return 0, false, false
 		}
 		for k < len(s) && isDigit(s[k]) {
 			k++
 		}
+		// A fraction not ending in 0; below 1, at most five zeros after
+		// the point; the significant digits still at most 15.
+		sig := f - 1 - d + k - f
+		if zero {
+			z := f
+			for z < k && s[z] == '0' {
+				z++
+			}
+			sig = k - z
+			canon = z-f <= 5
+		}
+		canon = canon && s[k-1] != '0' && sig <= 15
 	}
 	if k < len(s) && (s[k] == 'e' || s[k] == 'E') {
-		simple = false
+		canon = false
 		k++
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {
 			k++
@@ -463,5 +491,5 @@ func jsonNumber(s []byte, r int) (end int, simple, ok bool) {
 			k++
 		}
 	}
-	return k, simple, true
+	return k, canon, true
 }

@@ -392,10 +392,13 @@ func (e keySlot) start() int {
 func (e keySlot) tag() uint32 { return uint32(e >> 40) }
 
 // keyTable is the key table of an open object with many keys: its
-// slots, and how many are taken.
+// slots, and how many are taken. The slots of one table at a time may be
+// the parser's own (inline, slots nil): an object of up to 48 keys, a
+// typical model catalog, is then checked without allocating.
 type keyTable struct {
-	slots []keySlot
-	n     int
+	slots  []keySlot
+	n      int
+	inline bool
 }
 
 // keyAt returns the key that starts at start (as keyRef.start). A key
@@ -429,6 +432,7 @@ const (
 	inlineFrames = 16
 	inlineKeys   = 64
 	inlineTables = 4
+	inlineSlots  = 64
 )
 
 // reader is what reading one string literal needs (parser.str), and
@@ -468,6 +472,11 @@ type parser struct {
 	tables0 [inlineTables]keyTable
 	tables  []keyTable
 	spare   []keySlot
+	// slots0 are the slots of the open table that is inline, if any
+	// (slots0Busy); a table outgrowing them moves to the heap and frees
+	// them.
+	slots0     [inlineSlots]keySlot
+	slots0Busy bool
 	// alias reports that out is the source's own prefix,
 	// src[:len(out):len(out)], which the fast path extends without a
 	// copy; the general loop never writes to it (parser.fast copies it
@@ -796,7 +805,12 @@ func (p *parser) pop() {
 	if top.table != 0 {
 		p.ntables--
 		t := p.tableAt(p.ntables)
-		p.spare, *t = t.slots, keyTable{}
+		if t.inline {
+			p.slots0Busy = false
+		} else {
+			p.spare = t.slots
+		}
+		*t = keyTable{}
 	}
 	p.nkeys = top.base
 	p.depth--
@@ -892,31 +906,37 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 		}
 		t := keyTable{slots: p.spare}
 		p.spare = nil
-		clear(t.slots)
+		if t.slots == nil && !p.slots0Busy {
+			t.inline, p.slots0Busy = true, true
+			clear(p.slots0[:])
+		} else {
+			clear(t.slots)
+		}
 		for _, x := range a {
-			t.place(hashKey(p.key(x)), x.start)
+			p.place(&t, hashKey(p.key(x)), x.start)
 		}
 		for _, x := range b {
-			t.place(hashKey(p.key(x)), x.start)
+			p.place(&t, hashKey(p.key(x)), x.start)
 		}
 		p.nkeys = f.base
 		f.table = p.pushTable(t)
 	}
 	tag := hashKey(key) >> 8
 	t := p.tableAt(int(f.table) - 1)
-	mask := uint32(len(t.slots) - 1)
+	slots := p.slotsOf(t)
+	mask := uint32(len(slots) - 1)
 	i := tag & mask
-	for ; t.slots[i] != 0; i = (i + 1) & mask {
-		if e := t.slots[i]; e.tag() == tag && bytes.Equal(p.keyAt(e.start()), key) {
+	for ; slots[i] != 0; i = (i + 1) & mask {
+		if e := slots[i]; e.tag() == tag && bytes.Equal(p.keyAt(e.start()), key) {
 			return true
 		}
 	}
-	if t.full() {
-		t.place(tag<<8, k.start)
+	if t.full(len(slots)) {
+		p.place(t, tag<<8, k.start)
 		return false
 	}
 	// The search ended at the slot the key takes.
-	t.slots[i] = makeSlot(tag<<8, k.start)
+	slots[i] = makeSlot(tag<<8, k.start)
 	t.n++
 	return false
 }
@@ -929,35 +949,48 @@ func (p *parser) addKey(k keyRef) {
 
 func hashKey(key []byte) uint32 { return uint32(maphash.Bytes(keySeed, key)) }
 
-// full reports that one more key would fill t past three quarters.
-func (t *keyTable) full() bool { return 4*(t.n+1) > 3*len(t.slots) }
+// full reports that one more key would fill t, of size slots, past
+// three quarters.
+func (t *keyTable) full(size int) bool { return 4*(t.n+1) > 3*size }
+
+// slotsOf returns the slots of t: the parser's own when t is inline.
+func (p *parser) slotsOf(t *keyTable) []keySlot {
+	if t.inline {
+		return p.slots0[:]
+	}
+	return t.slots
+}
 
 // place puts the key that starts at start, of hash h, in t, growing it
 // first when it would be more than three quarters full (linear probing
 // stays short at that load, and the table takes a third less than at
-// half).
-func (t *keyTable) place(h uint32, start int) {
-	if t.full() {
-		old := t.slots
-		t.slots = make([]keySlot, max(64, 2*len(old)))
-		mask := uint32(len(t.slots) - 1)
-		for _, e := range old {
+// half). A table grows onto the heap, freeing the parser's slots.
+func (p *parser) place(t *keyTable, h uint32, start int) {
+	slots := p.slotsOf(t)
+	if t.full(len(slots)) {
+		grown := make([]keySlot, max(inlineSlots, 2*len(slots)))
+		mask := uint32(len(grown) - 1)
+		for _, e := range slots {
 			if e != 0 {
 				j := e.tag() & mask
-				for t.slots[j] != 0 {
+				for grown[j] != 0 {
 					j = (j + 1) & mask
 				}
-				t.slots[j] = e
+				grown[j] = e
 			}
 		}
+		if t.inline {
+			t.inline, p.slots0Busy = false, false
+		}
+		t.slots, slots = grown, grown
 	}
 	e := makeSlot(h, start)
-	mask := uint32(len(t.slots) - 1)
+	mask := uint32(len(slots) - 1)
 	j := e.tag() & mask
-	for t.slots[j] != 0 {
+	for slots[j] != 0 {
 		j = (j + 1) & mask
 	}
-	t.slots[j] = e
+	slots[j] = e
 	t.n++
 }
 

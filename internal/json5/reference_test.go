@@ -327,6 +327,48 @@ func TestTranscodeMatchesReferenceLarge(t *testing.T) {
 	})
 }
 
+// TestTranscodeMatchesReferenceSiblingTables compares objects with many
+// keys side by side and nested, so that the parser's own table slots are
+// taken, outgrown, freed and taken again by a later object, and a table
+// opened while they are taken uses the heap.
+func TestTranscodeMatchesReferenceSiblingTables(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b bytes.Buffer
+		var object func(depth int)
+		object = func(depth int) {
+			n := rapid.SampledFrom([]int{0, 3, 16, 17, 30, 48, 49, 70, 100}).Draw(t, "keys")
+			dup := rapid.IntRange(-1, n+20).Draw(t, "duplicate of")
+			b.WriteString("{")
+			for i := range n {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `"k-%d":`, i)
+				if depth < 2 && rapid.IntRange(0, 15).Draw(t, "nest") == 0 {
+					object(depth + 1)
+				} else {
+					fmt.Fprintf(&b, "%d", i)
+				}
+			}
+			if dup >= 0 && dup < n {
+				fmt.Fprintf(&b, `,"k-%d":1`, dup)
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("[")
+		for i := range rapid.IntRange(1, 5).Draw(t, "objects") {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			object(0)
+		}
+		b.WriteString("]")
+		opts := drawOptions(t)
+		opts.RejectDuplicateKeys = true
+		compareReference(t, b.Bytes(), opts, rapid.Bool().Draw(t, "normalize"))
+	})
+}
+
 // FuzzTranscodeMatchesReference compares the transcoders on fuzzed bytes;
 // the first byte picks the options.
 func FuzzTranscodeMatchesReference(f *testing.F) {
