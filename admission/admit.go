@@ -359,13 +359,19 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if err != nil {
 		return nil, err
 	}
+	var made *occkit.Document
 	stamped := func() occkit.Document {
-		if owner == occkit.OwnedByPlatform {
-			if s, err := logging.Stamp(unstamped, level, owner); err == nil {
-				return s // StampCanonical took these edits: Stamp does too
+		if made == nil {
+			s := unstamped
+			if owner == occkit.OwnedByPlatform {
+				// StampCanonical took these edits, so Stamp does too.
+				if out, err := logging.Stamp(unstamped, level, owner); err == nil {
+					s = out
+				}
 			}
+			made = &s
 		}
-		return unstamped
+		return *made
 	}
 
 	// Every topology runs the OpenClaw gateway with this document: without

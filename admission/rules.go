@@ -384,9 +384,10 @@ func selfBounded(r Rule) bool {
 }
 
 // runRules runs the caller's rules in order over the view of r and the
-// document doc makes, made only when there are rules (ADM-1, after the harness-auth and gateway-settings checks, before the
-// freeze). Every rule runs; their refusals come back together. The rules
-// that held are added to r's reason chain.
+// document doc makes, made only when there are rules (ADM-1, after the
+// harness-auth and gateway-settings checks, before the freeze). Every
+// rule runs; their refusals come back together. The rules that held are
+// added to r's reason chain.
 //
 // A SelfBoundedRule runs here, in admission's goroutine. Any other rule
 // runs in a goroutine of its own, one for each run of such rules in a
