@@ -2,6 +2,10 @@ package bench_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/occkit/occkit/internal/bench"
@@ -46,5 +50,39 @@ func BenchmarkPeakHeap(b *testing.B) {
 			b.ReportMetric(float64(worst), "peak-live-B")
 			b.ReportMetric(float64(len(src)), "doc-B")
 		})
+	}
+}
+
+// TestPeakLiveCountsOnlyF holds PeakLive to a function whose peak is
+// known: it keeps one block of 256 KiB. The call is the first in a fresh
+// process, where the runtime still builds what its first metrics read
+// needs; none of that may be counted as f's.
+func TestPeakLiveCountsOnlyF(t *testing.T) {
+	const size = 256 << 10
+	if os.Getenv("OCCKIT_PEAK_CHILD") == "1" {
+		got := bench.PeakLive(func() any { return make([]byte, size) })
+		fmt.Println("peak", got)
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestPeakLiveCountsOnlyF$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "OCCKIT_PEAK_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var got uint64
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, err := fmt.Sscanf(line, "peak %d", &got); err == nil {
+			break
+		}
+	}
+	// The block, plus what PeakLive itself allocates (two channels and a
+	// sample slice, well under 1 KiB).
+	if got < size || got > size+2<<10 {
+		t.Fatalf("first PeakLive in a process = %d bytes for a function keeping %d\n%s", got, size, out)
 	}
 }
