@@ -465,6 +465,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 
+	kept := detach(dec)
 	r := &Revision{
 		agentID:        req.Agent.ID,
 		source:         source,
@@ -474,11 +475,11 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		account:        req.Account,
 		auth:           req.Agent.HarnessAuth,
 		projection:     proj.Clone(),
-		primary:        dec.Primary,
-		fallbacks:      append([]string(nil), dec.Fallbacks...),
+		primary:        kept.primary,
+		fallbacks:      kept.fallbacks,
 		level:          level,
 		ownership:      owner,
-		reasons:        append([]resolver.Reason(nil), dec.Reasons...),
+		reasons:        kept.reasons,
 		namespace:      req.Agent.NamespaceID,
 		secretBindings: append([]occkit.SecretBinding(nil), req.SecretBindings...),
 	}
