@@ -35,5 +35,7 @@
 // (peak-live/doc), beside the same measure for the floor: the collector
 // runs at GOGC=1 while a goroutine polls /gc/heap/live:bytes ([PeakLive]).
 // It is slow: .ci/bench runs it once, -benchtime 3x, and checks at most
-// 4× the document.
+// 4× the document. At that size a run allocates enough for PeakLive to see
+// collections inside it; for small runs it cannot ([PeakLive]), and the
+// paired program's peak measure samples instead ([PeakSampled]).
 package bench

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -85,4 +86,71 @@ func TestPeakLiveCountsOnlyF(t *testing.T) {
 	if got < size || got > size+2<<10 {
 		t.Fatalf("first PeakLive in a process = %d bytes for a function keeping %d\n%s", got, size, out)
 	}
+}
+
+// TestPeakSampledSeesWhatFDrops holds PeakSampled to a function whose peak
+// is known and dropped before it returns: it holds 256 KiB while it reads
+// it, then returns 16 KiB. PeakLive cannot see that peak (f allocates far
+// less than the runtime lets pass between its own collections); the
+// sampled measure must, and must not count more than f ever held.
+func TestPeakSampledSeesWhatFDrops(t *testing.T) {
+	const held, kept = 256 << 10, 16 << 10
+	if os.Getenv("OCCKIT_PEAK_CHILD") == "sampled" {
+		f := func() any {
+			b := make([]byte, held)
+			sum := 0
+			for i := range 64 { // calls: where a collection may stop f
+				sum += strideSum(b, i)
+			}
+			runtime.KeepAlive(b)
+			strideSink = sum
+			return make([]byte, kept)
+		}
+		got, runs, err := bench.PeakSampled(f, 60)
+		fmt.Println("peak", got, "runs", runs, "err", err)
+		return
+	}
+	if _, _, err := bench.PeakSampled(func() any { return nil }, 1); err == nil && !bench.PreciseStops() {
+		t.Fatal("PeakSampled ran without precise stops: its readings would count what is allocated while marking or left in dead stack slots")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestPeakSampledSeesWhatFDrops$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "OCCKIT_PEAK_CHILD=sampled", bench.PreciseStopsEnv)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var got, runs uint64
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, err := fmt.Sscanf(line, "peak %d runs %d", &got, &runs); err == nil {
+			break
+		}
+	}
+	if runs == 0 {
+		t.Fatalf("the samples fell across no run of f\n%s", out)
+	}
+	// At most: the block held, the result of the run before (dropped
+	// before the next starts, but a collection may stop the run between
+	// the two) and PeakSampled's own few hundred bytes.
+	if got < held || got > held+kept+2<<10 {
+		t.Fatalf("sampled peak = %d bytes for a function holding %d at its peak\n%s", got, held, out)
+	}
+}
+
+// strideSink keeps strideSum's results used.
+var strideSink int
+
+// strideSum sums every 64th byte of b from i; not inlined, so that its call
+// is a place where the collector may stop the caller.
+//
+//go:noinline
+func strideSum(b []byte, i int) int {
+	sum := 0
+	for j := i; j < len(b); j += 64 {
+		sum += int(b[j])
+	}
+	return sum
 }

@@ -37,13 +37,10 @@ func regressionLimit(m measure) float64 {
 // 1.4 times the worst could let a path grown 1.5 times from its usual
 // value pass. Set them again whenever a change moves a measure for good.
 // The peak heaps are the exception: 1.4 times the highest take seen while
-// recording, on a quiet machine and beside other work. bench.PeakLive
-// reads the live heap at the end of each collection, and a collection
-// marks what is allocated while it runs, so a take is either the path's
-// held documents or those plus the transient copies of one step,
-// depending on where the collections land (compact 1,000 models: 3.3 to
-// 4.1 on a quiet machine, 5.5 to 5.9 beside six busy test processes). A
-// usual value at the lower end would set a limit the upper end misses.
+// recording, beside other work. The sampled measure (bench.PeakSampled)
+// is a lower bound that a starved run only lowers, and the takes of one
+// tree spread by a fifth at 40 models (indented: 5.2 to 6.2), where a
+// few hundred samples land in one run's few places that hold the most.
 var regressionLimits = map[string]float64{
 	"compact models=40 objects/U":                   2.89,
 	"compact models=40 manifests/U":                 4.2,
@@ -52,7 +49,7 @@ var regressionLimits = map[string]float64{
 	"compact models=40 one-shot cel-go/occkit":      2.43,
 	"compact models=40 prepared plain-go/occkit":    0.403,
 	"compact models=40 objects allocs/U":            0.41,
-	"compact models=40 objects peak-heap/doc":       7.17,
+	"compact models=40 objects peak-heap/doc":       8.1,
 	"compact models=1000 objects/U":                 2.12,
 	"compact models=1000 manifests/U":               2.39,
 	"compact models=1000 ssh-unit/U":                2.07,
@@ -60,7 +57,7 @@ var regressionLimits = map[string]float64{
 	"compact models=1000 one-shot cel-go/occkit":    3.29,
 	"compact models=1000 prepared plain-go/occkit":  0.408,
 	"compact models=1000 objects allocs/U":          0.0195,
-	"compact models=1000 objects peak-heap/doc":     8.32,
+	"compact models=1000 objects peak-heap/doc":     3.6,
 	"indented models=40 objects/U":                  2.87,
 	"indented models=40 manifests/U":                4.56,
 	"indented models=40 ssh-unit/U":                 2.6,
@@ -68,7 +65,7 @@ var regressionLimits = map[string]float64{
 	"indented models=40 one-shot cel-go/occkit":     2.13,
 	"indented models=40 prepared plain-go/occkit":   0.407,
 	"indented models=40 objects allocs/U":           0.575,
-	"indented models=40 objects peak-heap/doc":      5.73,
+	"indented models=40 objects peak-heap/doc":      8.7,
 	"indented models=1000 objects/U":                1.82,
 	"indented models=1000 manifests/U":              2.11,
 	"indented models=1000 ssh-unit/U":               1.77,
@@ -76,5 +73,5 @@ var regressionLimits = map[string]float64{
 	"indented models=1000 one-shot cel-go/occkit":   2.91,
 	"indented models=1000 prepared plain-go/occkit": 0.42,
 	"indented models=1000 objects allocs/U":         0.0267,
-	"indented models=1000 objects peak-heap/doc":    5.47,
+	"indented models=1000 objects peak-heap/doc":    3.6,
 }

@@ -27,7 +27,15 @@ func main() {
 	limits := flag.Bool("limits", false, "take each measure three times and print the regression limits of the medians (limits.go)")
 	wall := flag.Bool("wall", false, "time with the wall clock instead of the process's CPU time")
 	gc := flag.Bool("gc", false, "leave the collector on while a batch runs (the short run turns it off)")
+	peakOf := flag.String(peakChildFlag, "", "take one peak heap measure, doc:models:samples, and print it (the child process of the peak measure)")
 	flag.Parse()
+	if *peakOf != "" {
+		if err := peakChild(*peakOf); err != nil {
+			fmt.Fprintln(os.Stderr, "paired:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg := full
 	if *short {
 		cfg = quick
@@ -61,10 +69,10 @@ type config struct {
 	wall bool
 	// quiet: the collector is off while a batch runs (pairing.quiet).
 	quiet bool
-	// sizes are the catalog sizes measured; peakRuns the runs of each
-	// peak heap measure.
-	sizes    []int
-	peakRuns int
+	// sizes are the catalog sizes measured; peakSamples the samples of
+	// each peak heap measure (bench.PeakSampled).
+	sizes       []int
+	peakSamples int
 	// least: pair by each side's least cost (pairing.least).
 	least bool
 	// retakes is how many more times a measure that missed its limit is
@@ -76,9 +84,9 @@ type config struct {
 }
 
 var (
-	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, sizes: bench.Sizes, peakRuns: 6,
+	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, sizes: bench.Sizes, peakSamples: 600,
 		limit: func(m measure) float64 { return m.target.limit }}
-	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, sizes: bench.Sizes[:2], peakRuns: 6,
+	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, sizes: bench.Sizes[:2], peakSamples: 200,
 		least: true, quiet: true, retakes: 4, limit: regressionLimit}
 )
 
@@ -158,7 +166,7 @@ func run(w io.Writer, cfg config, only string) (bool, error) {
 	}
 	fmt.Fprintf(w, "paired %s run: %d rounds of %v batches of %s, GOMAXPROCS=%d, load %s\n",
 		cfg.name, cfg.rounds, cfg.batch, clockName, runtime.GOMAXPROCS(0), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
-	ms, err := measures(cfg.sizes, cfg.peakRuns)
+	ms, err := measures(cfg.sizes, cfg.peakSamples)
 	if err != nil {
 		return false, err
 	}

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"runtime"
+	"os"
 
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/bench"
@@ -69,9 +69,9 @@ var (
 // measures lists every measure of the given sizes, document by document
 // and size by size, with the 10,000 / 1,000 scaling measure when both are
 // among them; it checks first that every path admits each document, so
-// that no measure times a refusal. peakRuns is how many runs the peak
-// heap measure takes, the worst counting.
-func measures(sizes []int, peakRuns int) ([]measure, error) {
+// that no measure times a refusal. peakSamples is how many samples the
+// peak heap measure takes.
+func measures(sizes []int, peakSamples int) ([]measure, error) {
 	u, err := newUser()
 	if err != nil {
 		return nil, err
@@ -151,20 +151,18 @@ func measures(sizes []int, peakRuns int) ([]measure, error) {
 				return f.value(a / b)
 			}, nil)
 			add("objects peak-heap/doc", tPeak, func(pairing) float64 {
-				var f fails
-				var worst uint64
-				for i := 0; i < peakRuns; i++ {
-					v := bench.PeakLive(func() any {
-						objs, err := u.objects(src)
-						if err != nil && f.err == nil {
-							f.err = err
-						}
-						return objs
-					})
-					worst = max(worst, v)
+				samples := peakSamples
+				if n > 1_000 {
+					// A run spans many collections: fewer samples
+					// still fall at every place in it.
+					samples /= 4
 				}
-				runtime.GC()
-				return f.value(float64(worst) / float64(len(src)))
+				peak, err := peakInChild(d.Name, n, samples)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "paired:", err)
+					return nan()
+				}
+				return float64(peak) / float64(len(src))
 			}, nil)
 		}
 		big, mid := srcs[10_000], srcs[1_000]

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/occkit/occkit/internal/bench"
+)
+
+// The peak heap measure runs in a child process of this program: the
+// sampled measure (bench.PeakSampled) needs the collector to stop the world
+// at precise places, a setting the runtime reads only at start, and the
+// child holds only the one document and the user, so each collection is
+// short and the samples many.
+
+// peakChildFlag names the measure a child takes: "doc:models:samples".
+const peakChildFlag = "peak-of"
+
+// peakInChild starts this program again to take the objects path's peak
+// live heap on doc's document of n models, and returns the bytes.
+func peakInChild(doc string, n, samples int) (uint64, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(exe, "-"+peakChildFlag, fmt.Sprintf("%s:%d:%d", doc, n, samples))
+	cmd.Env = append(os.Environ(), bench.PreciseStopsEnv)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("peak of %s models=%d: %v: %s", doc, n, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var peak uint64
+	var runs int
+	if _, err := fmt.Sscanf(string(out), "peak %d runs %d", &peak, &runs); err != nil {
+		return 0, fmt.Errorf("peak of %s models=%d: child printed %q", doc, n, out)
+	}
+	if runs < 3 {
+		// With three runs, one lies whole between the first sample and
+		// the last: fewer, and the samples may have missed the part of a
+		// run that holds the most (a busy machine starved the running
+		// goroutine).
+		return 0, fmt.Errorf("peak of %s models=%d: %d samples fell across only %d runs", doc, n, samples, runs)
+	}
+	return peak, nil
+}
+
+// peakChild is the child's side: it takes the measure spec names and
+// prints it, "peak BYTES runs RUNS".
+func peakChild(spec string) error {
+	var doc string
+	var n, samples int
+	parts := bytes.Split([]byte(spec), []byte(":"))
+	if len(parts) != 3 {
+		return fmt.Errorf("-%s %q: want doc:models:samples", peakChildFlag, spec)
+	}
+	doc = string(parts[0])
+	var err error
+	if n, err = strconv.Atoi(string(parts[1])); err != nil {
+		return err
+	}
+	if samples, err = strconv.Atoi(string(parts[2])); err != nil {
+		return err
+	}
+	var make func(int) []byte
+	for _, d := range bench.Documents {
+		if d.Name == doc {
+			make = d.Make
+		}
+	}
+	if make == nil {
+		return fmt.Errorf("-%s: no document %q", peakChildFlag, doc)
+	}
+	u, err := newUser()
+	if err != nil {
+		return err
+	}
+	src := make(n)
+	var failed error
+	objects := func() any {
+		objs, err := u.objects(src)
+		if err != nil && failed == nil {
+			failed = err
+		}
+		return objs
+	}
+	objects() // every lazy table of the first run, before the base
+	peak, runs, err := bench.PeakSampled(objects, samples)
+	if err != nil {
+		return err
+	}
+	if failed != nil {
+		return failed
+	}
+	fmt.Printf("peak %d runs %d\n", peak, runs)
+	return nil
+}
