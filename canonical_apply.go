@@ -54,8 +54,11 @@ func rootOverrides(d Document, edits []Edit) ([]rootOverride, bool, error) {
 	var buf [4]rootOverride
 	over := buf[:0]
 	for _, e := range edits {
+		if e.Path.IsRoot() {
+			return nil, false, nil
+		}
 		k, _, isIdx := e.Path.Elem(0)
-		if e.Path.IsRoot() || isIdx || k == "" || !jsonPlainKey(k) {
+		if isIdx || k == "" || !jsonPlainKey(k) {
 			return nil, false, nil
 		}
 		if !hasOverride(over, k) {
