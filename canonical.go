@@ -55,7 +55,8 @@ func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	// output): the output is sized once, and starts as a copy of the
 	// source (which costs what zeroing it would), so that what is written
 	// at the offset it is read from is there already (see copySrc).
-	c := canon{src: src, wantPlaces: withPlaces, mirror: true}
+	var c canon // not a literal, which is made on the stack then copied
+	c.src, c.wantPlaces, c.mirror = src, withPlaces, true
 	c.out = append([]byte(nil), src...)
 	c.out = c.out[:cap(c.out)]
 	c.value(0)
@@ -422,16 +423,7 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 		}
 		return order
 	}
-	var w []memberWork
-	switch {
-	case k+1 <= len(c.workBuf):
-		w = c.workBuf[:k+1]
-	case cap(c.work) < k+1:
-		c.work = make([]memberWork, 0, max(k+1, 2*cap(c.work)))
-		fallthrough
-	default:
-		w = c.work[:k+1]
-	}
+	w := room(c.workBuf[:], &c.work, k+1)
 	for p := range order {
 		w[order[p].i].pos = int32(p)
 	}
@@ -531,7 +523,7 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 // they take an insertion sort on their members' ranks, without a call
 // per comparison.
 func (c *canon) sortMembers(ms []canonMember) []memberRank {
-	rs := c.rankSlice(len(ms))
+	rs := room(c.rankBuf[:], &c.ranks, len(ms))
 	if len(ms) <= smallSort {
 		// Each key's rank (its first eight bytes) decides unless two
 		// are equal.
@@ -562,7 +554,7 @@ func (c *canon) sortMembers(ms []canonMember) []memberRank {
 	}
 	shift := uint(bits.Len(uint(len(ms) - 1)))
 	index := uint64(1)<<shift - 1
-	packed := c.packedSlice(len(ms))
+	packed := room(c.packedBuf[:], &c.packed, len(ms))
 	for k := range ms {
 		packed[k] = utf16Rank(c.key(&ms[k])[common:])&^index | uint64(k)
 	}
@@ -592,27 +584,16 @@ func (c *canon) sortMembers(ms []canonMember) []memberRank {
 // insertion.
 const smallSort = 12
 
-// rankSlice is room for n ranks: rankBuf's while they fit, else ranks
-// (grown when it is too short, or was let go by release).
-func (c *canon) rankSlice(n int) []memberRank {
-	if n <= len(c.rankBuf) {
-		return c.rankBuf[:n]
+// room is n elements: buf's while they fit, else heap's (grown when it
+// is too short, or was let go by release).
+func room[T any](buf []T, heap *[]T, n int) []T {
+	if n <= len(buf) {
+		return buf[:n]
 	}
-	if cap(c.ranks) < n {
-		c.ranks = make([]memberRank, 0, max(n, 2*cap(c.ranks)))
+	if cap(*heap) < n {
+		*heap = make([]T, 0, max(n, 2*cap(*heap)))
 	}
-	return c.ranks[:n]
-}
-
-// packedSlice is room for n packed ranks, as rankSlice.
-func (c *canon) packedSlice(n int) []uint64 {
-	if n <= len(c.packedBuf) {
-		return c.packedBuf[:n]
-	}
-	if cap(c.packed) < n {
-		c.packed = make([]uint64, 0, max(n, 2*cap(c.packed)))
-	}
-	return c.packed[:n]
+	return (*heap)[:n]
 }
 
 // memberRank is a member (its index) in an order.
