@@ -55,7 +55,8 @@ func canonical(d Document, withPlaces bool) ([]byte, rootPlaces, bool) {
 	// output): the output is sized once, and starts as a copy of the
 	// source (which costs what zeroing it would), so that what is written
 	// at the offset it is read from is there already (see copySrc).
-	c := canon{src: src, wantPlaces: withPlaces, mirror: true}
+	var c canon // not a literal, which is made on the stack then copied
+	c.src, c.wantPlaces, c.mirror = src, withPlaces, true
 	c.out = append([]byte(nil), src...)
 	c.out = c.out[:cap(c.out)]
 	c.value(0)
@@ -107,11 +108,12 @@ type canon struct {
 	// each is, as stacks like members.
 	keys []byte
 	decs []decodedKey
-	// ranks, work and scratch are reorder's buffers, and small its
-	// scratch for a small object (of at most smallObject bytes) and for
-	// a large one's members that go through scratch when they fit (the
-	// out-of-order tenth of a catalog of a few dozen models).
+	// ranks, packed, work and scratch are reorder's buffers, and small
+	// its scratch for a small object (of at most smallObject bytes) and
+	// for a large one's members that go through scratch when they fit
+	// (the out-of-order tenth of a catalog of a few dozen models).
 	ranks   []memberRank
+	packed  []uint64
 	work    []memberWork
 	scratch []byte
 	small   [1024]byte
@@ -121,25 +123,16 @@ type canon struct {
 	places     rootPlaces
 	// over replaces root members (see CanonicalApply), or is nil.
 	over []rootOverride
-	// shapes remembers, for each member count up to maxShapeMembers, the
-	// decoded keys of the last object of that many members that was
-	// sorted and its order (see sortedOrder).
-	shapes [maxShapeMembers + 1]shape
-	// shapeKeys and shapeInts hold the shapes' keys, and their keys'
-	// ends then their orders, up to nKeys and nInts: fixed, so that
-	// remembering costs no allocation (a shape that does not fit is not
-	// remembered).
-	shapeKeys    [1024]byte
-	shapeInts    [256]int32
-	nKeys, nInts int
-	// memberBuf, rankBuf and workBuf are the members stack, ranks and
-	// work while they fit (members, ranks and work are nil until they
-	// do not): a canon lives on its caller's stack, so a document around
-	// a catalog of a few dozen models keeps its bookkeeping there, and
-	// only a larger one allocates it. They are sliced where they are
-	// used, never stored in c (which would move c to the heap).
+	// memberBuf, rankBuf, packedBuf and workBuf are the members stack,
+	// ranks, packed and work while they fit (members, ranks, packed and
+	// work are nil until they do not): a canon lives on its caller's
+	// stack, so a document around a catalog of a few dozen models keeps
+	// its bookkeeping there, and only a larger one allocates it. They are
+	// sliced where they are used, never stored in c (which would move c
+	// to the heap).
 	memberBuf [firstMembers]canonMember
 	rankBuf   [firstRanks]memberRank
+	packedBuf [firstRanks]uint64
 	workBuf   [firstRanks + 1]memberWork
 }
 
@@ -149,21 +142,6 @@ func (c *canon) stack() []canonMember {
 		return c.memberBuf[:]
 	}
 	return c.members
-}
-
-// maxShapeMembers is how many members an object may have at most for its
-// order to be remembered: a catalog's entries, their params and a
-// provider's models are small objects, each of one shape repeated.
-const maxShapeMembers = 32
-
-// shape is a remembered object of n members: its keys are
-// shapeKeys[keys:], the k-th ending at shapeInts[ints+k], and the member
-// in place k of its key order is shapeInts[ints+n+k]. keyCap is how many
-// key bytes its place in shapeKeys holds.
-type shape struct {
-	set          bool
-	keys, keyCap int
-	ints         int
 }
 
 // firstMembers is how many members the members stack holds in the canon
@@ -372,7 +350,7 @@ const largeObject = 256
 // root is reordered last, while the whole output is held, so that the
 // canonical form's peak is its output and little more.
 func (c *canon) release() {
-	c.ranks, c.work, c.scratch = nil, nil, nil
+	c.ranks, c.packed, c.work, c.scratch = nil, nil, nil, nil
 	if c.members == nil {
 		return
 	}
@@ -428,7 +406,7 @@ type memberWork struct {
 // as large as the document for the root.
 func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 	k := len(ms)
-	order := c.sortedOrder(ms)
+	order := c.sortMembers(ms)
 	if size := c.n - at; size <= smallObject {
 		// Small (most objects): copied out whole and back in order.
 		copy(c.small[:size], c.out[at:c.n])
@@ -445,16 +423,7 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 		}
 		return order
 	}
-	var w []memberWork
-	switch {
-	case k+1 <= len(c.workBuf):
-		w = c.workBuf[:k+1]
-	case cap(c.work) < k+1:
-		c.work = make([]memberWork, 0, max(k+1, 2*cap(c.work)))
-		fallthrough
-	default:
-		w = c.work[:k+1]
-	}
+	w := room(c.workBuf[:], &c.work, k+1)
 	for p := range order {
 		w[order[p].i].pos = int32(p)
 	}
@@ -547,126 +516,89 @@ func (c *canon) reorder(at int, ms []canonMember) []memberRank {
 	return order
 }
 
-// sortedOrder is sortMembers(ms), taken from the last object sorted with
-// as many members when its decoded keys are those of ms, in the same
-// order, byte for byte: the order is a function of that sequence of keys
-// alone, so it is the one sortMembers would give. Otherwise ms is sorted
-// and remembered in its place.
-func (c *canon) sortedOrder(ms []canonMember) []memberRank {
-	n := len(ms)
-	if n > maxShapeMembers {
-		return c.sortMembers(ms)
-	}
-	s := &c.shapes[n]
-	if s.set && c.sameKeys(s, ms) {
-		rs := c.rankSlice(n)
-		for k, i := range c.shapeInts[s.ints+n : s.ints+2*n] {
-			rs[k] = memberRank{i: i}
-		}
-		return rs
-	}
-	rs := c.sortMembers(ms)
-	size := 0
-	for k := range ms {
-		size += len(c.key(&ms[k]))
-	}
-	if !s.set || size > s.keyCap {
-		if c.nKeys+size > len(c.shapeKeys) {
-			s.set = false
-			return rs
-		}
-		s.keys, s.keyCap = c.nKeys, size
-		c.nKeys += size
-	}
-	if !s.set {
-		if c.nInts+2*n > len(c.shapeInts) {
-			return rs
-		}
-		s.ints = c.nInts
-		c.nInts += 2 * n
-	}
-	s.set = true
-	end := s.keys
-	for k := range ms {
-		end += copy(c.shapeKeys[end:], c.key(&ms[k]))
-		c.shapeInts[s.ints+k] = int32(end)
-		c.shapeInts[s.ints+n+k] = rs[k].i
-	}
-	return rs
-}
-
-// sameKeys reports whether the decoded keys of ms are those of s, in
-// order.
-func (c *canon) sameKeys(s *shape, ms []canonMember) bool {
-	start := s.keys
-	for k := range ms {
-		end := int(c.shapeInts[s.ints+k])
-		if !bytes.Equal(c.key(&ms[k]), c.shapeKeys[start:end]) {
-			return false
-		}
-		start = end
-	}
-	return true
-}
-
 // sortMembers returns the members ms in key order (each rank's i).
 // Keys are distinct (a Document has no repeated key, and the decoded
 // keys compare), so any sort gives the one order; the position breaks
 // ties all the same, so it stays deterministic. Most objects are small:
-// they take an insertion sort, without a call per comparison.
+// they take an insertion sort on their members' ranks, without a call
+// per comparison.
 func (c *canon) sortMembers(ms []canonMember) []memberRank {
-	rs := c.rankSlice(len(ms))
-	if len(ms) <= 12 {
+	rs := room(c.rankBuf[:], &c.ranks, len(ms))
+	if len(ms) <= smallSort {
+		// Each key's rank (its first eight bytes) decides unless two
+		// are equal.
+		var ranks [smallSort]uint64
 		for i := range rs {
+			ranks[i] = utf16Rank(c.key(&ms[i]))
 			rs[i] = memberRank{i: int32(i)}
-			for j := i; j > 0 && compareUTF16(c.key(&ms[rs[j].i]), c.key(&ms[rs[j-1].i])) < 0; j-- {
+			for j := i; j > 0; j-- {
+				a, b := rs[j].i, rs[j-1].i
+				if ranks[a] > ranks[b] || ranks[a] == ranks[b] && compareUTF16(c.key(&ms[a]), c.key(&ms[b])) >= 0 {
+					break
+				}
 				rs[j], rs[j-1] = rs[j-1], rs[j]
 			}
 		}
 		return rs
 	}
-	// A large object sorts ranks: eight bytes of each key from where the
-	// keys first differ (a catalog's keys share a long "provider/model-"
-	// prefix), so that nearly every comparison is of two integers.
+	// A large object sorts integers: eight bytes of each key from where
+	// the keys first differ (a catalog's keys share a long
+	// "provider/model-" prefix), their last bits replaced by the
+	// member's index, so that nearly every comparison is of two integers
+	// and ties are broken by the position. Members whose integers agree
+	// but for the index are then ordered by their whole keys.
 	first := c.key(&ms[0])
 	common := len(first)
 	for k := 1; k < len(ms) && common > 0; k++ {
 		common = commonPrefix(first[:common], c.key(&ms[k]))
 	}
+	shift := uint(bits.Len(uint(len(ms) - 1)))
+	index := uint64(1)<<shift - 1
+	packed := room(c.packedBuf[:], &c.packed, len(ms))
 	for k := range ms {
-		rs[k] = memberRank{utf16Rank(c.key(&ms[k])[common:]), int32(k)}
+		packed[k] = utf16Rank(c.key(&ms[k])[common:])&^index | uint64(k)
 	}
-	slices.SortFunc(rs, func(a, b memberRank) int {
-		switch {
-		case a.rank < b.rank:
-			return -1
-		case a.rank > b.rank:
-			return 1
+	slices.Sort(packed)
+	for a := 0; a < len(packed); {
+		b := a + 1
+		for b < len(packed) && packed[b]&^index == packed[a]&^index {
+			b++
 		}
-		if k := compareUTF16(c.key(&ms[a.i]), c.key(&ms[b.i])); k != 0 {
-			return k
+		if b-a > 1 {
+			slices.SortFunc(packed[a:b], func(x, y uint64) int {
+				if k := compareUTF16(c.key(&ms[x&index]), c.key(&ms[y&index])); k != 0 {
+					return k
+				}
+				return int(x&index) - int(y&index)
+			})
 		}
-		return int(a.i - b.i)
-	})
+		a = b
+	}
+	for k, p := range packed {
+		rs[k] = memberRank{i: int32(p & index)}
+	}
 	return rs
 }
 
-// rankSlice is room for n ranks: rankBuf's while they fit, else ranks
-// (grown when it is too short, or was let go by release).
-func (c *canon) rankSlice(n int) []memberRank {
-	if n <= len(c.rankBuf) {
-		return c.rankBuf[:n]
+// smallSort is how many members an object has at most to be sorted by
+// insertion.
+const smallSort = 12
+
+// room is n elements: buf's while they fit, else heap's (grown when it
+// is too short, or was let go by release).
+func room[T any](buf []T, heap *[]T, n int) []T {
+	if n <= len(buf) {
+		return buf[:n]
 	}
-	if cap(c.ranks) < n {
-		c.ranks = make([]memberRank, 0, max(n, 2*cap(c.ranks)))
+	if cap(*heap) < n {
+		*heap = make([]T, 0, max(n, 2*cap(*heap)))
 	}
-	return c.ranks[:n]
+	return (*heap)[:n]
 }
 
-// memberRank is a member (its index) and the rank of its key.
+// memberRank is a member (its index) in an order.
 type memberRank struct {
-	rank uint64
-	i    int32
+	i int32
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.
@@ -695,20 +627,28 @@ func commonPrefix(a, b []byte) int {
 // class.
 func utf16Rank(s []byte) uint64 {
 	var r uint64
-	for k := 0; k < 8; k++ {
-		var b byte
-		if k < len(s) {
-			b = s[k]
-			switch {
-			case b >= 0xF0 && b <= 0xF4:
-				b -= 2 // F0–F4 to EE–F2
-			case b == 0xEE || b == 0xEF:
-				b += 5 // EE, EF to F3, F4
-			}
+	if len(s) >= 8 {
+		r = binary.BigEndian.Uint64(s)
+	} else {
+		for k, b := range s {
+			r |= uint64(b) << (56 - 8*k)
 		}
-		r = r<<8 | uint64(b)
 	}
-	return r
+	if r&0x8080808080808080 == 0 {
+		return r // ASCII: nothing to move
+	}
+	var q uint64
+	for k := 56; k >= 0; k -= 8 {
+		b := byte(r >> k)
+		switch {
+		case b >= 0xF0 && b <= 0xF4:
+			b -= 2 // F0–F4 to EE–F2
+		case b == 0xEE || b == 0xEF:
+			b += 5 // EE, EF to F3, F4
+		}
+		q = q<<8 | uint64(b)
+	}
+	return q
 }
 
 // string writes the canonical form of the JSON string at src[i] and

@@ -54,8 +54,11 @@ func rootOverrides(d Document, edits []Edit) ([]rootOverride, bool, error) {
 	var buf [4]rootOverride
 	over := buf[:0]
 	for _, e := range edits {
+		if e.Path.IsRoot() {
+			return nil, false, nil
+		}
 		k, _, isIdx := e.Path.Elem(0)
-		if e.Path.IsRoot() || isIdx || k == "" || !jsonPlainKey(k) {
+		if isIdx || k == "" || !jsonPlainKey(k) {
 			return nil, false, nil
 		}
 		if !hasOverride(over, k) {
@@ -119,7 +122,8 @@ func canonicalWith(d Document, over []rootOverride) ([]byte, rootPlaces, bool, b
 	for _, o := range over {
 		size += len(o.key) + 4 + len(o.raw)
 	}
-	c := canon{src: src, wantPlaces: true, mirror: true, over: over}
+	var c canon // not a literal (see canonical)
+	c.src, c.wantPlaces, c.mirror, c.over = src, true, true, over
 	c.out = append(make([]byte, 0, size), src...)
 	c.out = c.out[:cap(c.out)]
 	c.value(0)

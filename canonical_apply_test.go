@@ -93,3 +93,25 @@ func TestCanonicalApplyRepeatedKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalApplyRootEdit: an edit of the root itself (which
+// rootOverrides read as a root member, and so panicked) goes the long
+// way, alone or after edits of root members.
+func TestCanonicalApplyRootEdit(t *testing.T) {
+	d := newDocument([]byte(`{"logging":{"level":"x"},"b":1}`))
+	for _, edits := range [][]Edit{
+		{{Path: Root(), Raw: []byte(`{"z":1,"a":2}`)}},
+		{{Path: NewPath("logging", "level"), Raw: []byte(`"info"`)}, {Path: Root(), Raw: []byte(`[1]`)}},
+		{{Path: Root(), Delete: true}},
+	} {
+		want, werr := d.Apply(edits...)
+		if werr == nil {
+			want = CanonicalDocument(want)
+		}
+		got, err := CanonicalApply(d, edits...)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() ||
+			err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
+			t.Errorf("%v: got %s (%v), want %s (%v)", edits, got, err, want, werr)
+		}
+	}
+}
