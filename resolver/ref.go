@@ -136,6 +136,16 @@ func plainRef(s string) (Ref, bool) {
 	return Ref{Provider: s[:i], ID: s[i+1:]}, true
 }
 
+// trimSpace is [strings.TrimSpace], which returns at once an s that
+// starts and ends with printable ASCII other than `@` (nearly every ref,
+// row ID and key; see refBytes): such an s is its own trimmed form.
+func trimSpace(s string) string {
+	if s == "" || refBytes[s[0]]|refBytes[s[len(s)-1]] == refOther {
+		return strings.TrimSpace(s)
+	}
+	return s
+}
+
 // The classes of the bytes of a ref for [plainRef]: a space, a control,
 // a byte of a wider rune or an `@` (refOther) takes a ref off its path,
 // and an upper-case letter does before the first slash.
@@ -253,7 +263,7 @@ func allDigits(s string) bool {
 // equals the ID after the first slash. The part after the last slash alone
 // never matches, and the profile is ignored.
 func MatchRow(ref Ref, rowID string) bool {
-	row := strings.TrimSpace(rowID)
+	row := trimSpace(rowID)
 	if row == "" || ref.ID == "" {
 		return false
 	}
@@ -261,7 +271,7 @@ func MatchRow(ref Ref, rowID string) bool {
 		return true
 	}
 	p, id, ok := strings.Cut(row, "/")
-	return ok && strings.EqualFold(strings.TrimSpace(p), ref.Provider) && strings.TrimSpace(id) == ref.ID
+	return ok && strings.EqualFold(trimSpace(p), ref.Provider) && trimSpace(id) == ref.ID
 }
 
 // RuntimeAuto is the normalized runtime ID meaning "choose automatically"

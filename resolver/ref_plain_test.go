@@ -56,3 +56,13 @@ func TestPlainRefCases(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimSpace holds trimSpace to strings.TrimSpace.
+func TestTrimSpace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := refTextGen().Draw(t, "s")
+		if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+			t.Fatalf("trimSpace(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

@@ -202,7 +202,7 @@ func (r *refAt) loc() occkit.Path {
 }
 
 func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
-	return refAt{key: refKey(strings.TrimSpace(raw), ref), profile: ref.Profile, base: base,
+	return refAt{key: refKey(trimSpace(raw), ref), profile: ref.Profile, base: base,
 		pl: int32(len(ref.Provider)), idx: int32(idx)}
 }
 
@@ -305,7 +305,7 @@ func (p *providerConfig) alt(i int) string {
 // rest after the first slash, trimmed.
 func rowAlt(id string) string {
 	_, rest, _ := strings.Cut(id, "/")
-	return strings.TrimSpace(rest)
+	return trimSpace(rest)
 }
 
 // providerConfig is one models.providers value.
@@ -332,7 +332,7 @@ type providerConfig struct {
 func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
 
 // normProvider normalizes a provider name the way refs are (REF-2).
-func normProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+func normProvider(s string) string { return strings.ToLower(trimSpace(s)) }
 
 // rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
 // alt when v is odd.
@@ -839,7 +839,7 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 	if row.rtSt == runtimeBad {
 		*errs = append(*errs, runtimeErr(p.rowPath(n), shape, valueAt(s, i, end)))
 	}
-	if !idStr || strings.TrimSpace(id) == "" {
+	if !idStr || trimSpace(id) == "" {
 		*errs = append(*errs, invalid("RES-9", p.rowPath(n).Key("id"),
 			"%s must be a model ID", p.rowPath(n).Key("id")))
 		return row, end
@@ -851,9 +851,9 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 // setID sets the row's id, trimmed, and its alt on the provider p.
 func (row *catalogRow) setID(id string, p *providerConfig) {
 	row.idOK = true
-	id = strings.TrimSpace(id)
+	id = trimSpace(id)
 	row.id = p.strs.put(id)
-	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
+	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(trimSpace(pr), p.name) {
 		// rowAlt is a part of id after its slash, never id itself.
 		row.hasAlt = rowAlt(id) != ""
 	}
