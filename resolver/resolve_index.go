@@ -490,8 +490,18 @@ func byteAt(s string, i int) byte {
 // the value. It returns the offset after the object (-1: not JSON).
 func eachMember(s string, i int, fn func(key string, v int) int) int {
 	return jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		return fn(jsonwalk.JS{}.Decode(lit, escaped), v)
+		return fn(decodeJS(lit, escaped), v)
 	})
+}
+
+// decodeJS is [jsonwalk.JS.Decode] of the string literal lit: one
+// without an escape, nearly every key and string, is its bytes between
+// the quotes, told without a call.
+func decodeJS(lit string, escaped bool) string {
+	if !escaped && len(lit) >= 2 {
+		return lit[1 : len(lit)-1]
+	}
+	return jsonwalk.JS{}.Decode(lit, escaped)
 }
 
 // escapedKeyIs reports whether the key literal lit, which holds an
@@ -519,7 +529,7 @@ func stringAt(s string, i int) (str string, ok bool, end int) {
 		return "", false, jsonwalk.Skip(s, i)
 	}
 	end, escaped := jsonwalk.StringEnd(s, i)
-	return jsonwalk.JS{}.Decode(s[i:end], escaped), true, end
+	return decodeJS(s[i:end], escaped), true, end
 }
 
 // readRuntime reads the agentRuntime at s[i] (RES-1): a supported id, or
@@ -582,7 +592,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 	// One closure per entry, not eachMember's two: the catalog is the
 	// document's bulk.
 	end := jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		raw := jsonwalk.JS{}.Decode(lit, escaped)
+		raw := decodeJS(lit, escaped)
 		ck := c.newKey(raw)
 		var end int
 		if byteAt(s, v) != '{' {
