@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/occkit/occkit"
 )
@@ -73,6 +74,15 @@ func ParseRefLenient(s, defaultProvider string) (Ref, bool) {
 }
 
 func parseRef(s, defaultProvider string, strict bool) (Ref, bool) {
+	if r, ok := plainRef(s); ok {
+		return r, true
+	}
+	return readRef(s, defaultProvider, strict)
+}
+
+// readRef is [parseRef] of any s: trimmed, its profile split off, its
+// provider lower-cased.
+func readRef(s, defaultProvider string, strict bool) (Ref, bool) {
 	model, profile := splitProfile(strings.TrimSpace(s))
 	if model == "" {
 		return Ref{}, false
@@ -99,6 +109,66 @@ func parseRef(s, defaultProvider string, strict bool) (Ref, bool) {
 	}
 	return Ref{Provider: provider, ID: id, Profile: profile}, true
 }
+
+// plainRef parses s, in one pass over its bytes, when it is a ref as
+// nearly every one is written: printable ASCII without a space or an `@`,
+// a slash, but neither first nor last, and no upper-case letter before
+// the first slash. Such a ref is its own trimmed form without a profile,
+// its provider lower-case already: the provider and ID are the text
+// around the first slash, as [parseRef] reads them. Any other s is not
+// ok, and is left to parseRef's reading.
+func plainRef(s string) (Ref, bool) {
+	i := 0
+	for i < len(s) && refBytes[s[i]] == refPlain {
+		i++
+	}
+	if i == 0 || i == len(s) || refBytes[s[i]] != refSlash {
+		return Ref{}, false
+	}
+	for j := i + 1; j < len(s); j++ {
+		if refBytes[s[j]] == refOther {
+			return Ref{}, false
+		}
+	}
+	if s[len(s)-1] == '/' {
+		return Ref{}, false
+	}
+	return Ref{Provider: s[:i], ID: s[i+1:]}, true
+}
+
+// trimSpace is [strings.TrimSpace], which returns at once an s that
+// starts and ends with printable ASCII other than `@` (nearly every ref,
+// row ID and key; see refBytes): such an s is its own trimmed form.
+func trimSpace(s string) string {
+	if s == "" || refBytes[s[0]]|refBytes[s[len(s)-1]] == refOther {
+		return strings.TrimSpace(s)
+	}
+	return s
+}
+
+// The classes of the bytes of a ref for [plainRef]: a space, a control,
+// a byte of a wider rune or an `@` (refOther) takes a ref off its path,
+// and an upper-case letter does before the first slash.
+const (
+	refPlain uint8 = iota
+	refSlash
+	refUpper
+	refOther
+)
+
+var refBytes = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c <= ' ' || c >= utf8.RuneSelf || c == '@':
+			t[c] = refOther
+		case c == '/':
+			t[c] = refSlash
+		case c >= 'A' && c <= 'Z':
+			t[c] = refUpper
+		}
+	}
+	return t
+}()
 
 // splitProfile splits a trailing `@profile` off s (REF-5). Every `@`
 // after the last `/` counts, also one right after it: in "vllm/@cf" the
@@ -193,7 +263,7 @@ func allDigits(s string) bool {
 // equals the ID after the first slash. The part after the last slash alone
 // never matches, and the profile is ignored.
 func MatchRow(ref Ref, rowID string) bool {
-	row := strings.TrimSpace(rowID)
+	row := trimSpace(rowID)
 	if row == "" || ref.ID == "" {
 		return false
 	}
@@ -201,7 +271,7 @@ func MatchRow(ref Ref, rowID string) bool {
 		return true
 	}
 	p, id, ok := strings.Cut(row, "/")
-	return ok && strings.EqualFold(strings.TrimSpace(p), ref.Provider) && strings.TrimSpace(id) == ref.ID
+	return ok && strings.EqualFold(trimSpace(p), ref.Provider) && trimSpace(id) == ref.ID
 }
 
 // RuntimeAuto is the normalized runtime ID meaning "choose automatically"

@@ -215,21 +215,33 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 	pk := primary.Key()
 	prim := -1
 	others := 0
+	// onProvider reports whether the key of a valid ref, key, is on the
+	// primary's provider: its provider is what comes before its first
+	// slash, and the provider holds none.
+	onProvider := func(key string) bool {
+		n := len(primary.Provider)
+		return len(key) > n && key[n] == '/' && key[:n] == primary.Provider
+	}
 	// other reports whether key i is on the primary's provider but not the
 	// primary; the keys are visited twice rather than collected.
 	other := func(i int) bool {
-		return c.keys.at(i).valid && c.provider(i) == primary.Provider && c.key(i) != pk
+		if !c.keys.at(i).valid {
+			return false
+		}
+		key := c.key(i)
+		return onProvider(key) && key != pk
 	}
 	for i := range c.keys.len() {
-		k := c.keys.at(i)
-		switch {
-		case !k.valid:
+		if !c.keys.at(i).valid {
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
-		case c.provider(i) != primary.Provider:
+			continue
+		}
+		switch key := c.key(i); {
+		case !onProvider(key):
 			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
 				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
-		case c.key(i) == pk:
+		case key == pk:
 			if prim < 0 {
 				prim = i
 			}

@@ -202,7 +202,7 @@ func (r *refAt) loc() occkit.Path {
 }
 
 func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
-	return refAt{key: refKey(strings.TrimSpace(raw), ref), profile: ref.Profile, base: base,
+	return refAt{key: refKey(trimSpace(raw), ref), profile: ref.Profile, base: base,
 		pl: int32(len(ref.Provider)), idx: int32(idx)}
 }
 
@@ -305,7 +305,7 @@ func (p *providerConfig) alt(i int) string {
 // rest after the first slash, trimmed.
 func rowAlt(id string) string {
 	_, rest, _ := strings.Cut(id, "/")
-	return strings.TrimSpace(rest)
+	return trimSpace(rest)
 }
 
 // providerConfig is one models.providers value.
@@ -332,7 +332,7 @@ type providerConfig struct {
 func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
 
 // normProvider normalizes a provider name the way refs are (REF-2).
-func normProvider(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+func normProvider(s string) string { return strings.ToLower(trimSpace(s)) }
 
 // rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
 // alt when v is odd.
@@ -490,8 +490,18 @@ func byteAt(s string, i int) byte {
 // the value. It returns the offset after the object (-1: not JSON).
 func eachMember(s string, i int, fn func(key string, v int) int) int {
 	return jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		return fn(jsonwalk.JS{}.Decode(lit, escaped), v)
+		return fn(decodeJS(lit, escaped), v)
 	})
+}
+
+// decodeJS is [jsonwalk.JS.Decode] of the string literal lit: one
+// without an escape, nearly every key and string, is its bytes between
+// the quotes, told without a call.
+func decodeJS(lit string, escaped bool) string {
+	if !escaped && len(lit) >= 2 {
+		return lit[1 : len(lit)-1]
+	}
+	return jsonwalk.JS{}.Decode(lit, escaped)
 }
 
 // escapedKeyIs reports whether the key literal lit, which holds an
@@ -519,7 +529,7 @@ func stringAt(s string, i int) (str string, ok bool, end int) {
 		return "", false, jsonwalk.Skip(s, i)
 	}
 	end, escaped := jsonwalk.StringEnd(s, i)
-	return jsonwalk.JS{}.Decode(s[i:end], escaped), true, end
+	return decodeJS(s[i:end], escaped), true, end
 }
 
 // readRuntime reads the agentRuntime at s[i] (RES-1): a supported id, or
@@ -582,7 +592,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 	// One closure per entry, not eachMember's two: the catalog is the
 	// document's bulk.
 	end := jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		raw := jsonwalk.JS{}.Decode(lit, escaped)
+		raw := decodeJS(lit, escaped)
 		ck := c.newKey(raw)
 		var end int
 		if byteAt(s, v) != '{' {
@@ -839,7 +849,7 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 	if row.rtSt == runtimeBad {
 		*errs = append(*errs, runtimeErr(p.rowPath(n), shape, valueAt(s, i, end)))
 	}
-	if !idStr || strings.TrimSpace(id) == "" {
+	if !idStr || trimSpace(id) == "" {
 		*errs = append(*errs, invalid("RES-9", p.rowPath(n).Key("id"),
 			"%s must be a model ID", p.rowPath(n).Key("id")))
 		return row, end
@@ -851,9 +861,9 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 // setID sets the row's id, trimmed, and its alt on the provider p.
 func (row *catalogRow) setID(id string, p *providerConfig) {
 	row.idOK = true
-	id = strings.TrimSpace(id)
+	id = trimSpace(id)
 	row.id = p.strs.put(id)
-	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(strings.TrimSpace(pr), p.name) {
+	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(trimSpace(pr), p.name) {
 		// rowAlt is a part of id after its slash, never id itself.
 		row.hasAlt = rowAlt(id) != ""
 	}
