@@ -282,11 +282,11 @@ func checkRenderOptions(o RenderOptions) error {
 	if o.Scope != ScopeUser && o.Scope != ScopeSystem {
 		add(occkit.Invalid("DRV-6", occkit.RenderPath("scope"), "scope must be user or system"))
 	}
-	add(checkPath(occkit.RenderPath("unitDir"), o.UnitDir, true))
-	add(checkPath(occkit.RenderPath("stateDir"), o.StateDir, true))
-	add(checkPath(occkit.RenderPath("binaryPath"), o.BinaryPath, true))
+	add(checkPath(unitDirPath, o.UnitDir, true))
+	add(checkPath(stateDirPath, o.StateDir, true))
+	add(checkPath(binaryPathPath, o.BinaryPath, true))
 	if o.EnvironmentFile != "" {
-		add(checkPath(occkit.RenderPath("environmentFile"), o.EnvironmentFile, true))
+		add(checkPath(environmentFilePath, o.EnvironmentFile, true))
 	}
 	errs = append(errs, checkArgs(occkit.RenderPath("args"), o.Args)...)
 	if o.ServiceUser != "" && (!userRE.MatchString(o.ServiceUser) || o.ServiceUser == "root") {
@@ -294,6 +294,14 @@ func checkRenderOptions(o RenderOptions) error {
 	}
 	return occkit.Join(errs...)
 }
+
+// Where [checkRenderOptions] points: paths are values nothing writes.
+var (
+	unitDirPath         = occkit.RenderPath("unitDir")
+	stateDirPath        = occkit.RenderPath("stateDir")
+	binaryPathPath      = occkit.RenderPath("binaryPath")
+	environmentFilePath = occkit.RenderPath("environmentFile")
+)
 
 // unitNames are the names and paths of one revision's unit, written once
 // into the bytes of one string that nothing writes after (a substring
@@ -424,10 +432,9 @@ func (l *unitLists) unsetOf(unset []string) []string {
 
 // render writes the unit file of u: agentHash is hash12(agentID).
 func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte, error) {
-	agent, _ := json.Marshal(agentID)
-	b := make([]byte, 0, u.contentSize(len(agent)+len(agentHash)+len(digest), o))
+	b := make([]byte, 0, u.contentSize(len(agentID)+2+len(agentHash)+len(digest), o))
 	b = append(b, "# Written by occkit drivers/ssh; do not edit.\n# occkit-agent: "...)
-	b = append(b, agent...)
+	b = appendJSONString(b, agentID)
 	b = append(append(append(b, "\n# occkit-revision: "...), digest...), "\n# occkit-port: "...)
 	b = strconv.AppendInt(b, int64(u.Port), 10)
 	b = append(append(append(b, "\n[Unit]\nDescription=OpenClaw gateway "...), agentHash...), " revision "...)
@@ -472,13 +479,27 @@ func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte
 	return b, nil
 }
 
+// appendJSONString appends s as json.Marshal writes it: between quotes
+// as it is when it is printable ASCII but for the quote, the backslash
+// and the characters Marshal escapes for HTML (<, >, &); else Marshal's
+// bytes.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
+}
+
 // unitFixedText is the length of the unit file's fixed text: its comments,
 // sections and settings without their values.
 const unitFixedText = 420
 
 // contentSize is the length of u's unit file, or a little more where a
 // variable needs escapes (then the file grows once): ids is the length
-// of the Agent ID's JSON, its hash and the digest.
+// of the Agent ID between quotes, its hash and the digest.
 func (u Unit) contentSize(ids int, o RenderOptions) int {
 	n := unitFixedText + ids + 12 + len(o.ServiceUser) + len(u.WorkingDirectory)
 	for _, e := range u.Env {

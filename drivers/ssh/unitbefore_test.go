@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -209,6 +210,36 @@ func TestRenderMatchesBefore(t *testing.T) {
 		}
 		if d := cmp.Diff(want.Unset, got.Unset); d != "" {
 			t.Fatalf("unset written through another list:\n%s", d)
+		}
+	})
+}
+
+// TestAppendJSONString: the Agent ID in a unit's comment is json.Marshal's
+// bytes, for drawn strings and the characters Marshal escapes.
+func TestAppendJSONString(t *testing.T) {
+	pieces := []string{"a", "Z", "0", " ", "~", `"`, `\`, "<", ">", "&", "/", "\x00", "\n", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "\xc3"}
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.String().Draw(t, "s")
+		if rapid.Bool().Draw(t, "pieces") {
+			s = strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 6).Draw(t, "p"), "")
+		}
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got[1:], want)
+		}
+	})
+}
+
+// TestDotDotSegment: dotDotSegment is the test checkPath made before
+// issue 29, "/"+p+"/" holding "/../".
+func TestDotDotSegment(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := strings.Join(rapid.SliceOfN(rapid.SampledFrom([]string{"/", ".", "..", "a", "..."}), 0, 6).Draw(t, "p"), "")
+		if got, want := dotDotSegment(p), strings.Contains("/"+p+"/", "/../"); got != want {
+			t.Fatalf("dotDotSegment(%q) = %v, want %v", p, got, want)
 		}
 	})
 }
