@@ -865,25 +865,24 @@ func (b planner) ownedFile(role FileRole, name string, doc occkit.Document, owne
 	return File{Role: role, Name: name, PathEnv: EnvConfigPath, Data: unsafe.Slice(unsafe.StringData(s), len(s))}
 }
 
+// plan is the plan of every process; none when b only checks (the
+// refusals are decided all the same).
 func (b planner) plan() (Plan, error) {
-	n := 1
-	if b.in.Mode == occkit.ModeDedicated {
-		n = 2
-	}
-	p := Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: make([]ProcessPlan, 0, n)}
 	gw, err := b.gateway()
 	if err != nil {
 		return Plan{}, err
 	}
-	p.Processes = append(p.Processes, gw)
-	if b.in.Mode == occkit.ModeDedicated {
-		h, err := b.harness()
-		if err != nil {
-			return Plan{}, err
+	if b.in.Mode != occkit.ModeDedicated {
+		if b.check {
+			return Plan{}, nil
 		}
-		p.Processes = append(p.Processes, h)
+		return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: []ProcessPlan{gw}}, nil
 	}
-	return p, nil
+	h, err := b.harness()
+	if err != nil || b.check {
+		return Plan{}, err
+	}
+	return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: []ProcessPlan{gw, h}}, nil
 }
 
 func (b planner) logging(role occkit.Process) (logging.Rendered, error) {
@@ -926,8 +925,16 @@ type gatewayWork struct {
 	// plugins are the plugins a Compute provides ([RequiredPlugins]) and
 	// enable the edits that trust them ([planner.enablePlugins]), on an
 	// OpenClaw revision; a Codex gateway's read the placed document.
-	plugins []Plugin
-	enable  []occkit.Edit
+	// sharedPlugins: plugins is the scan's ([SecretScan.requiredPlugins]),
+	// which a plan copies.
+	plugins       []Plugin
+	sharedPlugins bool
+	enable        []occkit.Edit
+	// logging is the gateway's logging render, which reads the input and
+	// not the placement, and loggingErr its refusal: [planner.gateway]
+	// returns it where it rendered it, after the native document's.
+	logging    logging.Rendered
+	loggingErr error
 }
 
 // gatewayWork is the gateway's work: kept, or worked out (and kept when
@@ -960,7 +967,7 @@ func (b planner) gatewayWork() (*gatewayWork, error) {
 		if doc.Equal(b.scan.doc) {
 			// The gateway section is all the gateway's document adds to
 			// the scanned one, and RequiredPlugins does not read it.
-			w.plugins = b.scan.requiredPlugins(b.openClawRelease())
+			w.plugins, w.sharedPlugins = b.scan.requiredPlugins(b.openClawRelease()), true
 		} else {
 			w.plugins = RequiredPlugins(doc, b.openClawRelease())
 		}
@@ -969,6 +976,7 @@ func (b planner) gatewayWork() (*gatewayWork, error) {
 		}
 	}
 	w.defined = DefinedEnv(doc, b.secrets)
+	w.logging, w.loggingErr = b.logging(occkit.ProcessGateway)
 	if b.keep != nil {
 		b.keep.gw = w
 	}
@@ -988,7 +996,8 @@ func (b planner) gateway() (ProcessPlan, error) {
 		return ProcessPlan{}, err
 	}
 	doc, plugins := w.doc, w.plugins
-	edits := b.gatewaySection(w.section, len(w.enable))
+	// sets are the gateway section's edits, enable the plugins' trust.
+	sets, enable := b.gatewaySection(w.section), []occkit.Edit(nil)
 	if b.in.Harness == occkit.HarnessCodex {
 		// The gateway settings and the app-server's in one pass over the
 		// document, then the plugins the result configures.
@@ -996,34 +1005,40 @@ func (b planner) gateway() (ProcessPlan, error) {
 		if err != nil {
 			return ProcessPlan{}, err
 		}
-		if doc, err = b.apply(doc, append(edits, server...)); err != nil {
+		if doc, err = b.apply(doc, joinEdits(sets, server)); err != nil {
 			return ProcessPlan{}, err
 		}
 		plugins = RequiredPlugins(doc, b.openClawRelease())
-		if edits, err = b.enablePlugins(doc, plugins, !b.check); err != nil {
+		sets = nil
+		if enable, err = b.enablePlugins(doc, plugins, !b.check); err != nil {
 			return ProcessPlan{}, err
 		}
 	} else if !b.check {
 		// The gateway settings and the plugins' trust are written in
 		// one pass over the document: none is inside another.
-		edits = append(edits, w.enable...)
-		if b.kept != nil {
+		enable = w.enable
+		if b.kept != nil || w.sharedPlugins {
 			plugins = slices.Clone(plugins)
 		}
 	}
 	var native File
-	if data, ok := b.withSection(doc, w.section, edits); ok {
+	if data, ok := b.withSection(doc, w.section, sets, enable); ok {
 		native = File{Role: FileNativeDocument, Name: NativeDocumentName, PathEnv: EnvConfigPath, Data: data}
 	} else {
-		doc, owned, err := b.applyOwned(doc, edits)
+		doc, owned, err := b.applyOwned(doc, joinEdits(sets, enable))
 		if err != nil {
 			return ProcessPlan{}, err
 		}
 		native = b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)
 	}
-	lr, err := b.logging(occkit.ProcessGateway)
-	if err != nil {
-		return ProcessPlan{}, err
+	lr := w.logging
+	if w.loggingErr != nil {
+		return ProcessPlan{}, w.loggingErr
+	}
+	if b.check && len(w.refs) == 0 {
+		// What follows refuses only a variable the document references
+		// that the process is not given (checkBound).
+		return ProcessPlan{}, nil
 	}
 	appServerAuth := b.appServerAuth()
 	more := 1 + len(b.in.SecretBindings) + len(b.in.Credentials.Gateway)
@@ -1041,11 +1056,14 @@ func (b planner) gateway() (ProcessPlan, error) {
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
+	// The lists of a length fixed by the logging render, in one
+	// allocation.
+	lists := &gatewayLists{args: [4]string{"gateway", "run", "--port", portText(b.opts.GatewayPort)}, files: [1]File{native}}
 	p := ProcessPlan{
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
-		Args:      []string{"gateway", "run", "--port", strconv.Itoa(b.opts.GatewayPort)},
-		Unset:     append([]string(nil), lr.Unset...),
-		Files:     []File{native},
+		Args:      lists.args[:],
+		Unset:     lists.unsetOf(lr.Unset),
+		Files:     lists.files[:],
 		Port:      b.opts.GatewayPort,
 		Readiness: Readiness{HTTPPath: ReadinessPath},
 		Version:   b.openClawRelease(), StateEnv: EnvStateDir, StopGrace: GatewayStopGrace, Plugins: plugins,
@@ -1063,6 +1081,35 @@ func (b planner) gateway() (ProcessPlan, error) {
 		return ProcessPlan{}, err
 	}
 	return p, nil
+}
+
+// gatewayLists are a gateway plan's Args, Files and (when the logging
+// render removes one variable) Unset, made in one block: each is a list
+// of its own (no two share an element), so writing one writes no other.
+type gatewayLists struct {
+	args  [4]string
+	unset [1]string
+	files [1]File
+}
+
+// unsetOf is a copy of unset: nil when it is empty, as append makes it.
+func (l *gatewayLists) unsetOf(unset []string) []string {
+	if len(unset) != len(l.unset) {
+		return append([]string(nil), unset...)
+	}
+	copy(l.unset[:], unset)
+	return l.unset[:]
+}
+
+// defaultGatewayPortText is [DefaultGatewayPort] in decimal.
+const defaultGatewayPortText = "18789"
+
+// portText is port in decimal, [strconv.Itoa].
+func portText(port int) string {
+	if port == DefaultGatewayPort {
+		return defaultGatewayPortText
+	}
+	return strconv.Itoa(port)
 }
 
 // harnessWork is the dedicated Harness's plan as far as it reads the
@@ -1213,8 +1260,9 @@ func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Do
 }
 
 // withSection is the native document of an OpenClaw gateway whose
-// edits are the gateway section's and, when doc has no plugins member,
-// the trust of each plugin the Compute provides: the bytes Apply writes
+// edits are the gateway section's (sets) and, when doc has no plugins
+// member, the trust of each plugin the Compute provides (enable): the
+// bytes Apply writes of the edits sets then enable
 // (TestGatewayDocumentIsSet holds them to occkit's Set), without what
 // Apply does for edits in general (a tree of the edits, a check of each
 // value, a walk of the root members), into a buffer Go does not zero
@@ -1225,7 +1273,7 @@ func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Do
 // in the edits' order. The bytes are the plan's own, like
 // [planner.applyOwned]'s. ok is false for any other edits, or when b
 // only checks.
-func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.Edit) (_ []byte, ok bool) {
+func (b planner) withSection(doc occkit.Document, section bool, sets, enable []occkit.Edit) (_ []byte, ok bool) {
 	if b.check || b.in.Harness == occkit.HarnessCodex {
 		return nil, false
 	}
@@ -1233,10 +1281,9 @@ func (b planner) withSection(doc occkit.Document, section bool, edits []occkit.E
 	if section {
 		set = 3
 	}
-	if len(edits) < set || len(src) < 2 || src[0] != '{' || src[len(src)-1] != '}' {
+	if len(sets) != set || len(src) < 2 || src[0] != '{' || src[len(src)-1] != '}' {
 		return nil, false
 	}
-	sets, enable := edits[:set], edits[set:]
 	for _, e := range sets {
 		if section && (e.Path.Len() != 2 || !e.Path.Parent().Equal(gatewayPath)) || !section && !e.Path.Equal(gatewayPath) {
 			return nil, false
@@ -1424,30 +1471,44 @@ func overlap(a, b string) bool {
 }
 
 // gatewaySection is the edits that write the control plane's gateway
-// settings, with room for more: mode local, the Compute's bind, and token
+// settings: mode local, the Compute's bind, and token
 // auth whose token is a variable reference fed from a Secret, never a
 // literal. Any auth the author wrote is replaced: who may reach the
 // gateway is the control plane's decision. A document without a gateway
 // section (section false) gets it whole, in one edit that writes the
 // bytes the three would. None when b only checks (setting three members
 // of an object, or of a new one, to constants cannot fail;
-// [planner.gatewayWork] refuses a gateway that is not an object).
-func (b planner) gatewaySection(section bool, more int) []occkit.Edit {
+// [planner.gatewayWork] refuses a gateway that is not an object). The
+// edits are shared by every plan: the caller reads them and never
+// writes them (their capacity is their length, so an append copies).
+func (b planner) gatewaySection(section bool) []occkit.Edit {
 	if b.check {
 		return nil
 	}
-	edits := make([]occkit.Edit, 0, 3+more)
 	// PlanOptions.check admits no bind but these two.
 	lan := b.opts.Bind != BindLoopback
 	switch {
 	case !section && lan:
-		return append(edits, gatewayLANSection)
+		return gatewayLANSets[:1:1]
 	case !section:
-		return append(edits, gatewayLoopbackSection)
+		return gatewayLoopbackSets[:1:1]
 	case lan:
-		return append(edits, gatewayModeEdit, gatewayLANEdit, gatewayAuthEdit)
+		return gatewayLANSets[1:4:4]
 	}
-	return append(edits, gatewayModeEdit, gatewayLoopbackEdit, gatewayAuthEdit)
+	return gatewayLoopbackSets[1:4:4]
+}
+
+// joinEdits is the edits a then b, without a copy when either is empty
+// (the edits of a plan are read, never written: see
+// [planner.gatewaySection]).
+func joinEdits(a, b []occkit.Edit) []occkit.Edit {
+	switch {
+	case len(b) == 0:
+		return a
+	case len(a) == 0:
+		return b
+	}
+	return append(slices.Clip(a), b...)
 }
 
 // The gateway section's edits, the same for every plan: what
@@ -1462,6 +1523,11 @@ var (
 
 	gatewayLoopbackSection = occkit.Edit{Path: gatewayPath, Raw: []byte(gatewaySectionFor(BindLoopback))}
 	gatewayLANSection      = occkit.Edit{Path: gatewayPath, Raw: []byte(gatewaySectionFor(BindLAN))}
+
+	// gatewayLANSets and gatewayLoopbackSets are each bind's whole
+	// section, then its three members ([planner.gatewaySection]).
+	gatewayLANSets      = [4]occkit.Edit{gatewayLANSection, gatewayModeEdit, gatewayLANEdit, gatewayAuthEdit}
+	gatewayLoopbackSets = [4]occkit.Edit{gatewayLoopbackSection, gatewayModeEdit, gatewayLoopbackEdit, gatewayAuthEdit}
 )
 
 const gatewayAuth = `{"mode":"token","token":"${` + EnvGatewayToken + `}"}`
@@ -1532,12 +1598,16 @@ func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool
 		if e := v.Get("enabled"); e.IsBool() && e.Bool() {
 			continue
 		}
-		edits = append(edits, occkit.Edit{Path: entry.Key("enabled"), Raw: []byte("true")})
+		edits = append(edits, occkit.Edit{Path: entry.Key("enabled"), Raw: rawTrue})
 	}
 	return edits, nil
 }
 
 var pluginEntriesPath = pluginsPath.Key("entries")
+
+// rawTrue is the value of every edit [planner.enablePlugins] makes, shared:
+// an edit's value is read, never written.
+var rawTrue = []byte("true")
 
 // appServerAuth reports whether the dedicated Codex app-server listens
 // beyond loopback, so that it and its gateway share the Agent's

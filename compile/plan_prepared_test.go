@@ -115,8 +115,8 @@ func scribble(p compile.Plan) {
 
 // CMP-4 AUTH-2 AUTH-6 DOC-4: a PreparedPlan refuses exactly what
 // CheckPlan refuses, and builds for every placement what BuildPlan builds
-// of the same input, the same plan or the same refusal, however its
-// earlier plans were written over.
+// of the same input, the same plan or the same refusal, however the
+// earlier plans of either were written over.
 func TestPreparedPlanIsBuildPlan(t *testing.T) {
 	type doc struct{ stamped, unstamped occkit.Document }
 	docs := make([]doc, len(preparedDocs))
@@ -195,7 +195,19 @@ func TestPreparedPlanIsBuildPlan(t *testing.T) {
 				if d := cmp.Diff(outcome(want, werr), outcome(got, gerr)); d != "" {
 					t.Fatalf("PreparedPlan.Plan(%+v) (-BuildPlan +PreparedPlan):\n%s", opts, d)
 				}
+				if in.Secrets != nil {
+					// The plan of the input without its scan, which
+					// shares nothing with the plans written over.
+					plain := in
+					plain.Secrets = nil
+					if d := cmp.Diff(outcome(compile.BuildPlan(plain, opts)), outcome(want, werr)); d != "" {
+						t.Fatalf("BuildPlan(%+v) with a scan (-without +with):\n%s", opts, d)
+					}
+				}
+				// Neither plan holds what the next reads (the scan's
+				// plugins, the shared edits).
 				scribble(got)
+				scribble(want)
 			}
 		}
 	})

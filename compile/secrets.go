@@ -730,8 +730,9 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 
 // requiredPlugins is [RequiredPlugins] of the scanned document for
 // release, worked out once per scan and release: a plan asking for
-// another release than the first works it out again. The caller gets
-// its own slice.
+// another release than the first works it out again. The slice may be
+// the scan's: the caller reads it and never writes it (a plan copies
+// it, [planner.gateway]).
 func (s *SecretScan) requiredPlugins(release string) []Plugin {
 	s.pluginsOnce.Do(func() {
 		s.pluginsRelease, s.plugins = release, s.pluginsFor(release)
@@ -739,7 +740,7 @@ func (s *SecretScan) requiredPlugins(release string) []Plugin {
 	if release != s.pluginsRelease {
 		return s.pluginsFor(release)
 	}
-	return slices.Clone(s.plugins)
+	return s.plugins
 }
 
 // pluginsFor is [RequiredPlugins] of the scanned document for release,

@@ -183,12 +183,18 @@ var (
 
 func checkPath(at occkit.Path, p string, absolute bool) error {
 	switch {
-	case !pathRE.MatchString(p) || strings.Contains("/"+p+"/", "/../"):
+	case !pathRE.MatchString(p) || dotDotSegment(p):
 		return occkit.Invalid("DRV-6", at, "%s must be a path of letters, digits and _ . / : @ + - without ..", at.String())
 	case absolute && !strings.HasPrefix(p, "/"):
 		return occkit.Invalid("DRV-6", at, "%s must be an absolute path", at.String())
 	}
 	return nil
+}
+
+// dotDotSegment reports whether p has a ".." segment: whether "/"+p+"/"
+// holds "/../", without making that string.
+func dotDotSegment(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
 }
 
 // checkArgs refuses the arguments of field that systemd or the shell

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
@@ -162,8 +163,12 @@ func checkRevision(rev drivers.Revision) error {
 		return occkit.Invalid("ADM-5", occkit.RevisionPath("compute"),
 			"the revision was admitted for the %q Compute, not ssh: admit it again for ssh", c)
 	}
-	return occkit.CheckTopology(occkit.ComputeSSH, occkit.Supported(occkit.ComputeSSH, nil), rev.Topology())
+	return occkit.CheckTopology(occkit.ComputeSSH, sshTopologies, rev.Topology())
 }
+
+// sshTopologies are the topologies the ssh Compute runs (RES-11), the
+// bundled table's copy made once: CheckTopology only reads it.
+var sshTopologies = occkit.Supported(occkit.ComputeSSH, nil)
 
 // Render renders the systemd unit of an embedded OpenClaw revision (DRV-6)
 // from its render plan (admission.Revision.Plan, compile.BuildPlan), with
@@ -186,25 +191,7 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if o.Scope == "" {
 		o.Scope = ScopeUser
 	}
-	var errs []error
-	if o.Port < 1 || o.Port > 65535 {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.RenderPath("port"), "port must be 1-65535"))
-	}
-	if o.Scope != ScopeUser && o.Scope != ScopeSystem {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.RenderPath("scope"), "scope must be user or system"))
-	}
-	errs = append(errs,
-		checkPath(occkit.RenderPath("unitDir"), o.UnitDir, true),
-		checkPath(occkit.RenderPath("stateDir"), o.StateDir, true),
-		checkPath(occkit.RenderPath("binaryPath"), o.BinaryPath, true))
-	if o.EnvironmentFile != "" {
-		errs = append(errs, checkPath(occkit.RenderPath("environmentFile"), o.EnvironmentFile, true))
-	}
-	errs = append(errs, checkArgs(occkit.RenderPath("args"), o.Args)...)
-	if o.ServiceUser != "" && (!userRE.MatchString(o.ServiceUser) || o.ServiceUser == "root") {
-		errs = append(errs, occkit.Invalid("DRV-6", occkit.RenderPath("serviceUser"), "serviceUser must be a non-root account name"))
-	}
-	if err := occkit.Join(errs...); err != nil {
+	if err := checkRenderOptions(o); err != nil {
 		return Unit{}, err
 	}
 	plan, err := planner.Plan(compile.PlanOptions{Bind: compile.BindLoopback, GatewayPort: o.Port})
@@ -215,29 +202,32 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 	if !ok || len(plan.Processes) != 1 {
 		return Unit{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"), "ssh Compute runs one gateway process")
 	}
-	agentHash := hash12(rev.AgentID())
-	agentDir := strings.TrimSuffix(o.StateDir, "/") + "/agents/" + agentHash
+	n := newUnitNames(rev.AgentID(), rev.Digest(), o, p)
 	u := Unit{
-		Name:             unitName(agentHash, rev.Digest()),
+		Name:             n.name,
+		Path:             n.path,
 		Port:             o.Port,
-		AgentDir:         agentDir,
-		WorkingDirectory: agentDir + "/state",
-		RevisionDir:      agentDir + "/revisions/" + rev.Digest(),
-		GatewayTokenFile: agentDir + "/gateway-token.env",
+		AgentDir:         n.agentDir,
+		WorkingDirectory: n.workDir,
+		RevisionDir:      n.revisionDir,
+		GatewayTokenFile: n.tokenFile,
+		MarkerPath:       n.marker,
 		Release:          rev.HarnessIdentity().Version,
 	}
-	u.Path = strings.TrimSuffix(o.UnitDir, "/") + "/" + u.Name
-	u.MarkerPath = u.RevisionDir + "/served"
 	u.Plugins = p.Plugins
 	// The state directory, the files' paths, the plan's variables, the
-	// port.
-	u.Env = make([]EnvVar, 0, 2+len(p.Files)+len(p.Env))
+	// port; the lists in one block where they fit.
+	lists := new(unitLists)
+	u.Env = lists.envOf(2 + len(p.Files) + len(p.Env))
 	u.Env = append(u.Env, EnvVar{EnvStateDir, u.WorkingDirectory})
-	for _, f := range p.Files {
+	for i, f := range p.Files {
 		if f.Role != compile.FileNativeDocument {
 			return Unit{}, occkit.Invalid("RES-11", occkit.AgentPath("executionMode"), "ssh Compute runs only OpenClaw processes")
 		}
-		u.ConfigPath = u.RevisionDir + "/" + f.Name
+		u.ConfigPath = n.config
+		if i > 0 {
+			u.ConfigPath = u.RevisionDir + "/" + f.Name
+		}
 		u.Document = f.Data
 		u.Env = append(u.Env, EnvVar{f.PathEnv, u.ConfigPath})
 	}
@@ -253,36 +243,198 @@ func Render(rev drivers.Revision, o RenderOptions) (Unit, error) {
 			u.Env = append(u.Env, EnvVar{e.Name, e.Value})
 		}
 	}
-	port := strconv.Itoa(o.Port)
+	port := n.port
 	u.Env = append(u.Env, EnvVar{EnvGatewayPort, port})
-	u.Unset = append(u.Unset, p.Unset...)
-	u.EnvironmentFiles = make([]EnvironmentFile, 0, 4)
+	u.Unset = lists.unsetOf(p.Unset)
+	u.EnvironmentFiles = lists.files[:0]
 	if o.EnvironmentFile != "" {
 		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: o.EnvironmentFile})
 	}
-	u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: agentDir + "/env", Optional: true})
+	u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: n.envFile, Optional: true})
 	u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: u.GatewayTokenFile})
 	if len(u.Secrets) > 0 {
-		u.SecretsFile = u.RevisionDir + "/secrets.env"
+		u.SecretsFile = n.secrets
 		u.EnvironmentFiles = append(u.EnvironmentFiles, EnvironmentFile{Path: u.SecretsFile})
 	}
 	if o.Args == nil {
-		u.Exec = append(append(make([]string, 0, 1+len(p.Args)), o.BinaryPath), p.Args...)
+		u.Exec = append(append(lists.execOf(1+len(p.Args)), o.BinaryPath), p.Args...)
 	} else {
-		u.Exec = append(append(append(make([]string, 0, 3+len(o.Args)), o.BinaryPath), o.Args...), "--port", port)
+		u.Exec = append(append(append(lists.execOf(3+len(o.Args)), o.BinaryPath), o.Args...), "--port", port)
 	}
-	if u.Content, err = u.render(rev.AgentID(), agentHash, rev.Digest(), o); err != nil {
+	if u.Content, err = u.render(rev.AgentID(), n.hash, rev.Digest(), o); err != nil {
 		return Unit{}, err
 	}
 	return u, nil
 }
 
+// checkRenderOptions refuses the options Render cannot write a unit
+// from: every problem, joined.
+func checkRenderOptions(o RenderOptions) error {
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if o.Port < 1 || o.Port > 65535 {
+		add(occkit.Invalid("DRV-6", occkit.RenderPath("port"), "port must be 1-65535"))
+	}
+	if o.Scope != ScopeUser && o.Scope != ScopeSystem {
+		add(occkit.Invalid("DRV-6", occkit.RenderPath("scope"), "scope must be user or system"))
+	}
+	add(checkPath(unitDirPath, o.UnitDir, true))
+	add(checkPath(stateDirPath, o.StateDir, true))
+	add(checkPath(binaryPathPath, o.BinaryPath, true))
+	if o.EnvironmentFile != "" {
+		add(checkPath(environmentFilePath, o.EnvironmentFile, true))
+	}
+	errs = append(errs, checkArgs(occkit.RenderPath("args"), o.Args)...)
+	if o.ServiceUser != "" && (!userRE.MatchString(o.ServiceUser) || o.ServiceUser == "root") {
+		add(occkit.Invalid("DRV-6", occkit.RenderPath("serviceUser"), "serviceUser must be a non-root account name"))
+	}
+	return occkit.Join(errs...)
+}
+
+// Where [checkRenderOptions] points: paths are values nothing writes.
+var (
+	unitDirPath         = occkit.RenderPath("unitDir")
+	stateDirPath        = occkit.RenderPath("stateDir")
+	binaryPathPath      = occkit.RenderPath("binaryPath")
+	environmentFilePath = occkit.RenderPath("environmentFile")
+)
+
+// unitNames are the names and paths of one revision's unit, written once
+// into the bytes of one string that nothing writes after (a substring
+// each): hash is hash12 of the Agent ID; name the unit name ([UnitName]),
+// path the unit file under the unit directory; agentDir the Agent's
+// directory under the state directory, workDir its state, tokenFile and
+// envFile its gateway token and credential files; revisionDir the
+// revision's directory, marker its served marker, config the plan's
+// first file in it, secrets its secrets file when the plan binds a
+// Secret; port the port in decimal.
+type unitNames struct {
+	hash, name, path                           string
+	agentDir, workDir, tokenFile, envFile      string
+	revisionDir, marker, config, secrets, port string
+}
+
+// newUnitNames makes the names of the unit of the Agent agentID's
+// revision digest, rendered with o from the gateway plan p.
+func newUnitNames(agentID, digest string, o RenderOptions, p compile.ProcessPlan) unitNames {
+	sum := sha256.Sum256([]byte(agentID))
+	var hash [12]byte
+	hex.Encode(hash[:], sum[:6])
+	unitDir, stateDir := strings.TrimSuffix(o.UnitDir, "/"), strings.TrimSuffix(o.StateDir, "/")
+	d12 := digest[:min(12, len(digest))]
+	file, secrets := "", false
+	if len(p.Files) > 0 {
+		file = p.Files[0].Name
+	}
+	for _, e := range p.Env {
+		secrets = secrets || !e.GatewayToken && !e.Secret.IsZero()
+	}
+	const (
+		agents, revisions = "/agents/", "/revisions/"
+		state, token, env = "/state", "/gateway-token.env", "/env"
+		service, served   = ".service", "/served"
+		secretsFile       = "/secrets.env"
+	)
+	agentLen := len(stateDir) + len(agents) + len(hash)
+	revisionLen := agentLen + len(revisions) + len(digest)
+	size := len(unitDir) + 1 + len(UnitPrefix) + len(hash) + 1 + len(d12) + len(service) +
+		4*agentLen + len(state) + len(token) + len(env) +
+		2*revisionLen + len(served) + 1 + len(file) + 20
+	if secrets {
+		size += revisionLen + len(secretsFile)
+	}
+	type span struct{ lo, hi int }
+	b := make([]byte, 0, size)
+	var path, name, agent, hashAt, work, tok, envf, rev, marker, config, sec, port span
+	// The unit file: the unit directory, then the name.
+	path.lo = len(b)
+	b = append(append(b, unitDir...), '/')
+	name.lo = len(b)
+	b = append(append(append(append(append(b, UnitPrefix...), hash[:]...), '-'), d12...), service...)
+	path.hi, name.hi = len(b), len(b)
+	// The Agent's directory, then its state directory.
+	agent.lo, work.lo = len(b), len(b)
+	b = append(append(b, stateDir...), agents...)
+	hashAt.lo = len(b)
+	b = append(b, hash[:]...)
+	agent.hi, hashAt.hi = len(b), len(b)
+	b = append(b, state...)
+	work.hi = len(b)
+	// withAgent writes the Agent's directory, then the suffixes.
+	withAgent := func(sp *span, suffixes ...string) {
+		sp.lo = len(b)
+		b = append(b, b[agent.lo:agent.hi]...)
+		for _, s := range suffixes {
+			b = append(b, s...)
+		}
+		sp.hi = len(b)
+	}
+	withAgent(&tok, token)
+	withAgent(&envf, env)
+	// The revision's directory, then its marker; its file and secrets.
+	withAgent(&marker, revisions, digest)
+	rev = marker
+	b = append(b, served...)
+	marker.hi = len(b)
+	withAgent(&config, revisions, digest, "/", file)
+	if secrets {
+		withAgent(&sec, revisions, digest, secretsFile)
+	}
+	port.lo = len(b)
+	b = strconv.AppendInt(b, int64(o.Port), 10)
+	port.hi = len(b)
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	at := func(sp span) string { return s[sp.lo:sp.hi] }
+	return unitNames{hash: at(hashAt), name: at(name), path: at(path),
+		agentDir: at(agent), workDir: at(work), tokenFile: at(tok), envFile: at(envf),
+		revisionDir: at(rev), marker: at(marker), config: at(config), secrets: at(sec), port: at(port)}
+}
+
+// unitLists are a unit's lists, made in one block where they fit: Env
+// and Exec (cut at the capacity the caller asks), Unset,
+// EnvironmentFiles (at most four: the operator's, the Agent's, the
+// gateway token's and the secrets file). Each is a list of its own.
+type unitLists struct {
+	env   [6]EnvVar
+	exec  [6]string
+	unset [1]string
+	files [4]EnvironmentFile
+}
+
+// envOf is an empty Env list of capacity n.
+func (l *unitLists) envOf(n int) []EnvVar {
+	if n <= len(l.env) {
+		return l.env[:0:n]
+	}
+	return make([]EnvVar, 0, n)
+}
+
+// execOf is an empty Exec list of capacity n.
+func (l *unitLists) execOf(n int) []string {
+	if n <= len(l.exec) {
+		return l.exec[:0:n]
+	}
+	return make([]string, 0, n)
+}
+
+// unsetOf is a copy of unset: nil when it is empty, as append makes it.
+func (l *unitLists) unsetOf(unset []string) []string {
+	if len(unset) != len(l.unset) {
+		return append([]string(nil), unset...)
+	}
+	copy(l.unset[:], unset)
+	return l.unset[:]
+}
+
 // render writes the unit file of u: agentHash is hash12(agentID).
 func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte, error) {
-	agent, _ := json.Marshal(agentID)
-	b := make([]byte, 0, u.contentSize(len(agent)+len(agentHash)+len(digest), o))
+	b := make([]byte, 0, u.contentSize(len(agentID)+2+len(agentHash)+len(digest), o))
 	b = append(b, "# Written by occkit drivers/ssh; do not edit.\n# occkit-agent: "...)
-	b = append(b, agent...)
+	b = appendJSONString(b, agentID)
 	b = append(append(append(b, "\n# occkit-revision: "...), digest...), "\n# occkit-port: "...)
 	b = strconv.AppendInt(b, int64(u.Port), 10)
 	b = append(append(append(b, "\n[Unit]\nDescription=OpenClaw gateway "...), agentHash...), " revision "...)
@@ -327,13 +479,27 @@ func (u Unit) render(agentID, agentHash, digest string, o RenderOptions) ([]byte
 	return b, nil
 }
 
+// appendJSONString appends s as json.Marshal writes it: between quotes
+// as it is when it is printable ASCII but for the quote, the backslash
+// and the characters Marshal escapes for HTML (<, >, &); else Marshal's
+// bytes.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
+}
+
 // unitFixedText is the length of the unit file's fixed text: its comments,
 // sections and settings without their values.
 const unitFixedText = 420
 
 // contentSize is the length of u's unit file, or a little more where a
 // variable needs escapes (then the file grows once): ids is the length
-// of the Agent ID's JSON, its hash and the digest.
+// of the Agent ID between quotes, its hash and the digest.
 func (u Unit) contentSize(ids int, o RenderOptions) int {
 	n := unitFixedText + ids + 12 + len(o.ServiceUser) + len(u.WorkingDirectory)
 	for _, e := range u.Env {

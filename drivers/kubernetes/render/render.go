@@ -330,19 +330,33 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 			tokens++
 		}
 	}
-	objs := Objects{Namespace: r.ns, Tokens: make([]Token, 1, tokens)}
+	objs := Objects{Namespace: r.ns}
+	if n == 1 && files <= 1 && services <= 1 && tokens == 1 {
+		// One process's lists, in one block.
+		l := new(objectLists)
+		objs.Tokens = l.tokens[:]
+		objs.ServiceAccounts, objs.PersistentVolumeClaims, objs.Deployments = l.accounts[:0], l.claims[:0], l.deployments[:0]
+		if files > 0 {
+			objs.ConfigMaps = l.configMaps[:0]
+		}
+		if services > 0 {
+			objs.Services = l.services[:0]
+		}
+	} else {
+		objs.Tokens = make([]Token, 1, tokens)
+		if n > 0 {
+			objs.ServiceAccounts = make([]*corev1.ServiceAccount, 0, n)
+			objs.PersistentVolumeClaims = make([]*corev1.PersistentVolumeClaim, 0, n)
+			objs.Deployments = make([]*appsv1.Deployment, 0, n)
+		}
+		if files > 0 {
+			objs.ConfigMaps = make([]*corev1.ConfigMap, 0, files)
+		}
+		if services > 0 {
+			objs.Services = make([]*corev1.Service, 0, services)
+		}
+	}
 	objs.Tokens[0] = Token{Name: r.gatewayToken(), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}
-	if n > 0 {
-		objs.ServiceAccounts = make([]*corev1.ServiceAccount, 0, n)
-		objs.PersistentVolumeClaims = make([]*corev1.PersistentVolumeClaim, 0, n)
-		objs.Deployments = make([]*appsv1.Deployment, 0, n)
-	}
-	if files > 0 {
-		objs.ConfigMaps = make([]*corev1.ConfigMap, 0, files)
-	}
-	if services > 0 {
-		objs.Services = make([]*corev1.Service, 0, services)
-	}
 	for _, p := range plan.Processes {
 		if err := checkPlugins(p); err != nil {
 			return Objects{}, err
@@ -370,6 +384,19 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		objs.Deployments = append(objs.Deployments, dep)
 	}
 	return objs, nil
+}
+
+// objectLists are the lists of the [Objects] of a revision of one
+// process (embedded), made in one block: a ServiceAccount, a claim, a
+// Deployment, a Service, a ConfigMap and a token. Each list is its own:
+// no two share an element.
+type objectLists struct {
+	tokens      [1]Token
+	accounts    [1]*corev1.ServiceAccount
+	claims      [1]*corev1.PersistentVolumeClaim
+	deployments [1]*appsv1.Deployment
+	configMaps  [1]*corev1.ConfigMap
+	services    [1]*corev1.Service
 }
 
 // sandbox checks the configured SandboxDriver a dedicated OpenClaw
