@@ -394,12 +394,16 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	// which no schema rule reads (TestValidityIgnoresMemberOrder). A
 	// refusal is the stamped document's own, as the runtime would see it
 	// (its first issues in document order, where there are many).
-	if err := validate(a.schema.Validate, canonical, stamped); err != nil {
-		return nil, err
-	}
-	if a.openclaw != nil {
-		if err := validate(a.openclaw.Validate, canonical, stamped); err != nil {
+	// A document both accept, most, is read once for the two; else each
+	// check, alone, gives its verdict and refusal.
+	if a.openclaw == nil || !a.schema.ValidBeside(canonical, a.openclaw) {
+		if err := validate(a.schema.Validate, canonical, stamped); err != nil {
 			return nil, err
+		}
+		if a.openclaw != nil {
+			if err := validate(a.openclaw.Validate, canonical, stamped); err != nil {
+				return nil, err
+			}
 		}
 	}
 

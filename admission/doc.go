@@ -32,9 +32,10 @@
 //     value outside an enum or an unknown channel id is a 400 at the key
 //     OpenClaw names. The stamp is made while the canonical form the
 //     revision freezes is written ([logging.StampCanonical]), and the
-//     scan and both validations read that form: no rule decides on the
-//     order of an object's members, so its verdict is the stamped
-//     document's. A refusal is explained on the stamped document in its
+//     scan and both validations read that form (a form both accept in
+//     one walk of its text, compile.Validator.ValidBeside): no rule
+//     decides on the order of an object's members, so its verdict is the
+//     stamped document's. A refusal is explained on the stamped document in its
 //     own order (a refinement names the first of two clashing keys), and
 //     only a refusal, a driver's gateway-settings check or the caller's
 //     rules make that document. Loading,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/internal/schemacheck"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/internal/docjson"
 )
 
@@ -79,6 +80,14 @@ func (v *Validator) Validate(doc occkit.Document) error {
 		return nil
 	}
 	return v.validatePruned(docjson.Root(doc))
+}
+
+// ValidBeside reports whether doc certainly passes both v ([Validator.Validate]
+// returns nil) and oc ([openclawschema.Validator.Valid]), reading its text
+// once for the two schemas where it can. False tells nothing: each check,
+// asked alone, says which refuses and why.
+func (v *Validator) ValidBeside(doc occkit.Document, oc *openclawschema.Validator) bool {
+	return v.proj != nil && v.fast != nil && oc.ValidBeside(doc, v.fast.Node())
 }
 
 // validatePruned validates the instance pruned to what the schema can

@@ -117,32 +117,47 @@ func TestValidate(t *testing.T) {
 // public conformance Configurations, so it never pre-empts a rule that
 // owns a shape (DOC-5 is permissive by design).
 func TestValidateConformanceConfigurations(t *testing.T) {
+	n := 0
+	for _, c := range conformanceConfigurations(t) {
+		n++
+		doc, err := occkit.ParseDocument([]byte(c.cfg.Raw))
+		if err != nil {
+			continue
+		}
+		if err := Validate(doc); err != nil && c.cfg.IsObject() {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	t.Logf("%d configurations validated", n)
+}
+
+// conformanceCase is the Configuration of a public conformance case,
+// named by its file and its own name.
+type conformanceCase struct {
+	name string
+	cfg  gjson.Result
+}
+
+// conformanceConfigurations is the Configuration of every public
+// conformance case that has one.
+func conformanceConfigurations(t *testing.T) []conformanceCase {
 	files, _ := filepath.Glob(filepath.Join("..", "internal", "conformance", "testdata", "cases", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no conformance cases under internal/conformance/testdata/cases")
 	}
-	n := 0
+	var out []conformanceCase
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range gjson.ParseBytes(b).Array() {
-			cfg := c.Get("input.configuration")
-			if !cfg.Exists() {
-				continue
-			}
-			n++
-			doc, err := occkit.ParseDocument([]byte(cfg.Raw))
-			if err != nil {
-				continue
-			}
-			if err := Validate(doc); err != nil && cfg.IsObject() {
-				t.Errorf("%s %q: %v", filepath.Base(f), c.Get("name").String(), err)
+			if cfg := c.Get("input.configuration"); cfg.Exists() {
+				out = append(out, conformanceCase{fmt.Sprintf("%s %q", filepath.Base(f), c.Get("name").String()), cfg})
 			}
 		}
 	}
-	t.Logf("%d configurations validated", n)
+	return out
 }
 
 func TestValidateConcurrent(t *testing.T) {

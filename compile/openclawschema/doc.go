@@ -74,7 +74,10 @@
 // walks a document's bytes against it once, in place, with the walker
 // compile's own schema check shares (internal/jsonwalk, reading
 // JSON as JSON.parse does), without decoding into maps, and
-// [Validator.Validate] explains a refusal. Only the keywords
+// [Validator.Validate] explains a refusal. [Validator.ValidBeside] is
+// Valid with another schema of that walker (compile's DOC-5 fast check)
+// checked in the same walk: admission reads a document it accepts once
+// for both schemas. Only the keywords
 // the schema uses are implemented ([SupportedKeywords]); any other keyword,
 // an unknown format or a pattern feature outside the supported subset makes
 // Compile fail, never a partial check. Where JSON Schema and OpenClaw's

@@ -53,6 +53,36 @@ func mayRewrite(src string, out *jsonwalk.Outline) bool {
 	return false
 }
 
+// settingEdit is a setting a test may set, and the values it draws
+// from.
+type settingEdit = struct {
+	path  occkit.Path
+	value []any
+}
+
+// edited is doc with each of edits made at odds of one in n, its value
+// drawn by rng.
+func edited(doc occkit.Document, edits []settingEdit, rng *rand.Rand, n int) occkit.Document {
+	for _, e := range edits {
+		if rng.IntN(n) == 0 {
+			if out, err := doc.Set(e.path, e.value[rng.IntN(len(e.value))]); err == nil {
+				doc = out
+			}
+		}
+	}
+	return doc
+}
+
+// escapedKeys is doc with the keys specView reads spelled with escapes.
+func escapedKeys(doc occkit.Document) occkit.Document {
+	escaped := strings.NewReplacer(`"redactSensitive"`, `"redact\u0053ensitive"`, `"list"`, `"\u006cist"`,
+		`"logging"`, `"\u006cogging"`, `"agents"`, `"\u0061gents"`).Replace(doc.String())
+	if out, err := occkit.ParseDocument([]byte(escaped)); err == nil {
+		return out
+	}
+	return doc
+}
+
 // validateBeforeOmit is Validate over walkBeforeOmit.
 func (v *Validator) validateBeforeOmit(doc occkit.Document) error {
 	return v.refusal(v.walkBeforeOmit(doc))
@@ -79,10 +109,7 @@ func refusals(err error) []refusal {
 // document: the settings specView rewrites, in each form it treats
 // differently, and a SecretRef and a tool policy, which send the
 // refinements down the shape walk.
-var viewEdits = []struct {
-	path  occkit.Path
-	value []any
-}{
+var viewEdits = []settingEdit{
 	{occkit.NewPath("logging", "redactSensitive"), []any{"off", "tools", 3, "", map[string]any{},
 		map[string]any{"source": "file", "provider": "p", "id": "rel"}, []any{"x"}}},
 	{occkit.NewPath("logging"), []any{map[string]any{"redactSensitive": "off"}, "x",
@@ -113,21 +140,9 @@ func TestValidateMatchesOracle(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "edits"), 3))
 		for range 4 {
-			doc := generated
-			for _, e := range viewEdits {
-				if rng.IntN(3) == 0 {
-					if out, err := doc.Set(e.path, e.value[rng.IntN(len(e.value))]); err == nil {
-						doc = out
-					}
-				}
-			}
+			doc := edited(generated, viewEdits, rng, 3)
 			if rng.IntN(4) == 0 {
-				// The keys specView reads, spelled with escapes.
-				escaped := strings.NewReplacer(`"redactSensitive"`, `"redact\u0053ensitive"`, `"list"`, `"\u006cist"`,
-					`"logging"`, `"\u006cogging"`, `"agents"`, `"\u0061gents"`).Replace(doc.String())
-				if out, err := occkit.ParseDocument([]byte(escaped)); err == nil {
-					doc = out
-				}
+				doc = escapedKeys(doc)
 			}
 			got, want := v.Validate(doc), v.validateBeforeOmit(doc)
 			if d := cmp.Diff(refusals(want), refusals(got)); d != "" {

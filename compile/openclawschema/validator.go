@@ -109,12 +109,36 @@ func (v *Validator) Contract() *Contract { return v.contract }
 // carried release, the refinements the check mirrors and its channel ids. The schema walk
 // reads the document bytes once, in place, and allocates only the outline
 // of the top three levels the refinements then read instead of the text.
-func (v *Validator) Valid(doc occkit.Document) bool {
-	w := v.walk(doc)
+func (v *Validator) Valid(doc occkit.Document) bool { return v.passes(v.walk(doc)) }
+
+// passes reports whether OpenClaw accepts the document w read (see
+// Valid).
+func (v *Validator) passes(w reading) bool {
 	if !w.ok || v.contract == nil {
 		return w.ok
 	}
 	return len(refine(v.root, w, v.contract)) == 0 && len(v.contract.channelIssues(w)) == 0
+}
+
+// ValidBeside reports whether v accepts doc ([Validator.Valid]) and the
+// walk of other, a schema for the shared walker reading JSON as
+// jsonwalk.Exact does, accepts its text (package compile's DOC-5 fast
+// check, which is how compile calls it). Where v's schema walk reads the
+// document's own text (see walk), one walk reads it for both schemas;
+// when that refuses, each walks alone, to tell which.
+func (v *Validator) ValidBeside(doc occkit.Document, other *jsonwalk.Node) bool {
+	src := doc.String()
+	if !v.redactInert {
+		return jsonwalk.Valid(jsonwalk.Exact{}, other, src) && v.Valid(doc)
+	}
+	out := newOutline(omitRedact)
+	r := reading{src: src, ok: jsonwalk.ValidBoth(jsonwalk.Exact{}, other, jsonwalk.JS{}, v.root.w, src, out), outline: out}
+	if !r.ok && !jsonwalk.Valid(jsonwalk.Exact{}, other, src) {
+		return false
+	}
+	// Either both walks accept the text, or OpenClaw's refuses it and
+	// walkFrom reads the view.
+	return v.passes(v.walkFrom(doc, r))
 }
 
 // reading is one check's reading of a document: its text as the check
@@ -150,11 +174,17 @@ var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
 // the document has agents.list or the schema refuses it. Then the view is
 // taken, and walked: a refusal is explained on the view's own text.
 func (v *Validator) walk(doc occkit.Document) reading {
-	src := doc.String()
 	if !v.redactInert {
 		return v.walkText(specView(doc).String())
 	}
-	if r := v.walkOmitting(src, omitRedact); r.ok && !hasMember(r, "agents", "list") {
+	return v.walkFrom(doc, v.walkOmitting(doc.String(), omitRedact))
+}
+
+// walkFrom is walk given r, the walk of doc's own text omitting
+// omitRedact: r itself, or when that does not read the view, the view's
+// walk.
+func (v *Validator) walkFrom(doc occkit.Document, r reading) reading {
+	if r.ok && !hasMember(r, "agents", "list") {
 		return r
 	}
 	return v.walkText(specView(doc).String())
@@ -169,8 +199,14 @@ func (v *Validator) walkText(src string) reading { return v.walkOmitting(src, ni
 // walkOmitting walks src reading the members at the paths omit names as
 // absent (see jsonwalk.Outline).
 func (v *Validator) walkOmitting(src string, omit [][]string) reading {
-	out := &jsonwalk.Outline{Depth: outlineDepth, Watch: watched, Omit: omit}
+	out := newOutline(omit)
 	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
+}
+
+// newOutline is the outline the refinements read of a walk that reads
+// the members at the paths omit names as absent.
+func newOutline(omit [][]string) *jsonwalk.Outline {
+	return &jsonwalk.Outline{Depth: outlineDepth, Watch: watched, Omit: omit}
 }
 
 // hasMember reports whether the outline of r may show the root's

@@ -23,6 +23,12 @@
 // node's [Check], written by each package in its own terms (runes or
 // UTF-16 code units, RE2 or ECMAScript).
 //
+// [ValidBoth] walks one text against two schemas, each read by its own
+// policy, in one pass: where both look at a value its key and literal
+// are scanned once for the two (admission checks a document against
+// DOC-5 and OpenClaw's schema so). Below a union of either, or where
+// only one looks, that schema's own walk goes on alone.
+//
 // [ValidOutline] also records, for later lookups at known paths, the
 // members of the objects the walk read down to a depth, and which of some
 // watched keys it met anywhere ([Outline]): compile/openclawschema's

@@ -167,7 +167,8 @@ func TestOmitReadsTheTextWithout(t *testing.T) {
 
 // TestOmitCases: a path of no key or of more than eight is refused, not
 // read; a path never runs through an array element, even where an
-// earlier member at the same depth had the key.
+// earlier member at the same depth had the key, also when one walk reads
+// the text for two schemas (ValidBoth) that both walk the array.
 func TestOmitCases(t *testing.T) {
 	for _, omit := range [][][]string{{{}}, {strings.Split("a.b.c.d.e.f.g.h.i", ".")}} {
 		if ValidOutline(JS{}, nil, `{}`, &Outline{Omit: omit}) {
@@ -180,8 +181,14 @@ func TestOmitCases(t *testing.T) {
 	a.Props, a.Rest = map[string]*Node{"b": number}, closed
 	root := NewNode()
 	root.Props = map[string]*Node{"a": a}
-	if err := Seal(root); err != nil {
-		t.Fatal(err)
+	// The other schema walks the same arrays, accepting their elements.
+	other := NewNode()
+	other.Props = map[string]*Node{"a": NewNode()}
+	other.Props["a"].Rest = NewNode()
+	for _, n := range []*Node{root, other} {
+		if err := Seal(n); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, c := range []struct {
 		doc  string
@@ -195,6 +202,9 @@ func TestOmitCases(t *testing.T) {
 	} {
 		if got := ValidOutline(JS{}, root, c.doc, &Outline{Omit: c.omit}); got != c.want {
 			t.Errorf("%s omitting %q: %v, want %v", c.doc, c.omit, got, c.want)
+		}
+		if got := ValidBoth(Exact{}, other, JS{}, root, c.doc, &Outline{Omit: c.omit}); got != c.want {
+			t.Errorf("%s omitting %q beside another schema: %v, want %v", c.doc, c.omit, got, c.want)
 		}
 	}
 }

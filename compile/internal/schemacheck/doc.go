@@ -14,6 +14,8 @@
 //     without allocating, documents that certainly pass; anything else
 //     goes to the validator. It is about ten times cheaper than the
 //     validator on a decoded map (BenchmarkValidateSizes in compile).
+//     Its schema ([Checker.Node]) also rides along OpenClaw's schema
+//     walk (compile.Validator.ValidBeside).
 //
 // The errors, their wording and the fallback to whole-document validation
 // stay in compile; this package only ever makes a check faster, never

@@ -126,6 +126,12 @@ func checkerSupports(s *jsonschema.Schema) bool {
 // Valid reports whether the JSON text doc certainly satisfies the schema.
 func (c *Checker) Valid(doc string) bool { return jsonwalk.Valid(jsonwalk.Exact{}, c.root, doc) }
 
+// Node is the Checker's schema for the shared walker, read as
+// jsonwalk.Exact reads JSON (nil accepts every value): a walk of a text
+// against it that accepts is Valid's true, so another check can walk a
+// text against it beside its own schema (jsonwalk.ValidBoth).
+func (c *Checker) Node() *jsonwalk.Node { return c.root }
+
 // exactCheck is a schema's string and number keywords as the validator
 // reads them: lengths in runes of the decoded string, patterns on it, and
 // bounds compared exactly.
