@@ -100,3 +100,17 @@ func strPlainAgrees(s string) int {
 	}
 	return -1
 }
+
+// wsBefore is ws as it was before its first test for a byte that is no
+// whitespace: the oracle ws is compared with.
+func wsBefore(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}

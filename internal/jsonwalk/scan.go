@@ -10,8 +10,13 @@ import (
 // never makes them read out of bounds: they return len(s) or an offset
 // the caller's next check refuses.
 
-// ws skips JSON whitespace from i.
+// ws skips JSON whitespace from i. Its first test is the common answer
+// on an occkit.Document's compact text: no whitespace at all (every byte
+// above a space is not whitespace).
 func ws(s string, i int) int {
+	if i < len(s) && s[i] > ' ' {
+		return i
+	}
 	for i < len(s) {
 		switch s[i] {
 		case ' ', '\t', '\n', '\r':

@@ -55,3 +55,16 @@ func TestStrPlainMatchesBefore(t *testing.T) {
 		}
 	})
 }
+
+// TestWsMatchesBefore: ws stops where the byte-by-byte loop (wsBefore)
+// stops, from every offset of any text, its end and beyond included.
+func TestWsMatchesBefore(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.SampledFrom([]rune{' ', '\t', '\n', '\r', 'a', '"', '{', '\x00', '\x1f', '!', 'é'}), 0, 40, -1).Draw(t, "s")
+		for i := 0; i <= len(s)+1; i++ {
+			if got, want := ws(s, i), wsBefore(s, i); got != want {
+				t.Fatalf("ws(%q, %d) = %d; before %d", s, i, got, want)
+			}
+		}
+	})
+}
