@@ -28,13 +28,6 @@ func ws(s string, i int) int {
 	return i
 }
 
-// str scans the string literal at i (s[i] is '"') and returns the offset
-// after its closing quote and whether it holds an escape.
-func str(s string, i int) (end int, escaped bool) {
-	end, escaped, _ = strPlain(s, i)
-	return end, escaped
-}
-
 // Masks of a word of eight bytes read in place (SWAR).
 const (
 	lowBits  = 0x0101010101010101
@@ -59,9 +52,10 @@ func word(s string, j int) uint64 {
 // rest: most strings of a configuration are shorter.
 const plainSpan = 64
 
-// strPlain is str that also reports whether the literal is plain: closed,
-// without an escape and all ASCII, so that every policy decodes it to the
-// bytes between its quotes. A literal longer than plainSpan is not
+// strPlain scans the string literal at i (s[i] is '"'): the offset after
+// its closing quote, whether it holds an escape, and whether it is plain:
+// closed, without an escape and all ASCII, so that every policy decodes
+// it to the bytes between its quotes. A literal longer than plainSpan is not
 // reported plain (its decoding is the policy's). The first bytes are read
 // eight at a time; the rest of a longer string is searched with
 // IndexByte, which reads many bytes a step: its closing quote is the
@@ -69,28 +63,33 @@ const plainSpan = 64
 //
 // A literal of up to 15 bytes without an escape, most keys and values of a
 // configuration, is read here in one or two words; any other goes on to
-// strScan.
+// strScan. Which of a word's quote and backslash comes first needs no
+// byte read again: the lowest bit matches sets is exact (see matches), so
+// the lowest of the two masks' bits is a quote's when the quote mask
+// holds it.
 func strPlain(s string, i int) (end int, escaped, plain bool) {
 	j := i + 1
 	if j+16 > len(s) {
 		return strScan(s, i)
 	}
-	x := word(s, j)
-	if m := matches(x, '"') | matches(x, '\\'); m != 0 {
-		// The lowest match is exact (see matches).
-		k := bits.TrailingZeros64(m) >> 3
-		if s[j+k] != '"' {
+	w := s[j:][:16] // its length known, the two words' loads are checked once
+	x := word(w, 0)
+	if q, m := matches(x, '"'), matches(x, '\\'); q|m != 0 {
+		low := (q | m) & -(q | m)
+		if low&q == 0 {
 			return strScan(s, i)
 		}
-		return j + k + 1, false, x&(1<<(8*k)-1)&highBits == 0
+		// low is the quote's high bit: the bits below it hold every byte
+		// before the quote.
+		return j + bits.TrailingZeros64(low)>>3 + 1, false, x&(low-1)&highBits == 0
 	}
-	y := word(s, j+8)
-	if m := matches(y, '"') | matches(y, '\\'); m != 0 {
-		k := bits.TrailingZeros64(m) >> 3
-		if s[j+8+k] != '"' {
+	y := word(w, 8)
+	if q, m := matches(y, '"'), matches(y, '\\'); q|m != 0 {
+		low := (q | m) & -(q | m)
+		if low&q == 0 {
 			return strScan(s, i)
 		}
-		return j + 8 + k + 1, false, (x|y&(1<<(8*k)-1))&highBits == 0
+		return j + 8 + bits.TrailingZeros64(low)>>3 + 1, false, (x|y&(low-1))&highBits == 0
 	}
 	// Sixteen plain bytes read: the scan goes on from there.
 	return strScanFrom(s, i, j+16, x|y)
@@ -152,7 +151,10 @@ func strScanFrom(s string, i, j int, high uint64) (end int, escaped, plain bool)
 
 // StringEnd scans the string literal at i (s[i] is '"') and returns the
 // offset after its closing quote and whether it holds an escape.
-func StringEnd(s string, i int) (end int, escaped bool) { return str(s, i) }
+func StringEnd(s string, i int) (end int, escaped bool) {
+	end, escaped, _ = strPlain(s, i)
+	return end, escaped
+}
 
 // num scans the number literal at i and reports whether it has a
 // fraction or an exponent.
@@ -193,7 +195,7 @@ func skip(s string, i int) int {
 }
 
 // strEnd is the offset after the string literal at i (s[i] is '"'), as
-// str finds it, read eight bytes a step without telling what it holds
+// StringEnd finds it, read eight bytes a step without telling what it holds
 // (past plainSpan, many bytes a step): the first quote that no escape
 // covers, or len(s).
 func strEnd(s string, i int) int {
@@ -329,7 +331,7 @@ func zeros(y uint64) uint64 {
 // and brackets among them at once, and visits only those, in order: a
 // quote opens or closes a literal, a backslash in one escapes the next
 // byte (maybe the next word's first), a bracket outside one counts. A
-// literal longer than plainSpan is left to literalRest, as str leaves
+// literal longer than plainSpan is left to literalRest, as strPlain leaves
 // one to IndexByte.
 func skipContainer(s string, i int) int {
 	depth := 0

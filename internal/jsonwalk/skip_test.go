@@ -94,14 +94,14 @@ func agrees(t interface{ Fatalf(string, ...any) }, s string) {
 		}
 		if i < len(s) {
 			if got, want := strEnd(s, i), strEndBytewise(s, i); got != want {
-				t.Fatalf("strEnd(%q, %d) = %d, str %d", s, i, got, want)
+				t.Fatalf("strEnd(%q, %d) = %d, StringEnd %d", s, i, got, want)
 			}
 		}
 	}
 }
 
-// strEndBytewise is the end str finds (strPlain's mixed scan).
-func strEndBytewise(s string, i int) int { end, _ := str(s, i); return end }
+// strEndBytewise is the end StringEnd finds (strPlain's mixed scan).
+func strEndBytewise(s string, i int) int { end, _ := StringEnd(s, i); return end }
 
 // TestSkipAgreesBytewise: skipping eight bytes a step ends every value,
 // from every offset, where the byte-by-byte scan ends it, on JSON and on
