@@ -3,6 +3,7 @@ package jsonwalk
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Type bits: the JSON type of a value as a schema's "type" names it; a
@@ -53,8 +54,7 @@ type Node struct {
 	AllOf, AnyOf, OneOf []*Node
 
 	members    map[string]member
-	few        []keyed // members, when there are few: a scan beats hashing
-	many       table   // members, when there are more
+	table      table // members, found by their key's hash
 	reqMask    uint64
 	walkObject bool
 	walkArray  bool
@@ -69,12 +69,48 @@ type Node struct {
 // NewNode is a node that asserts nothing, its bounds unset.
 func NewNode() *Node { return &Node{MaxProps: -1, MinItems: -1, MaxItems: -1} }
 
-// fewMembers is the most members looked up by a scan.
-const fewMembers = 8
-
+// keyed is a member by its key, with the key's first and last eight
+// bytes (see heads): a lookup compares those and the key's length, which
+// tell a key of up to 16 bytes, before its other bytes. next is 1 + the
+// index of the next key in its bucket of a table (0: none).
 type keyed struct {
-	key string
+	head, tail uint64
+	key        string
+	next       uint32
 	member
+}
+
+// is reports whether k's key is name, whose heads are h and t.
+func (k *keyed) is(name string, h, t uint64) bool {
+	return k.head == h && k.tail == t && len(k.key) == len(name) &&
+		(len(name) <= 16 || k.key[8:len(name)-8] == name[8:len(name)-8])
+}
+
+// heads is the first eight bytes of k (the first in the lowest byte,
+// zero bytes past its end) and, for a key longer than eight bytes, its
+// last eight (else 0). A key shorter than eight bytes is read in two
+// overlapping loads of its first and last bytes, the bytes they share
+// the same in both.
+func heads(k string) (head, tail uint64) {
+	switch n := len(k); {
+	case n > 8:
+		return word(k, 0), word(k, n-8)
+	case n == 8:
+		return word(k, 0), 0
+	case n >= 4:
+		return uint64(load32(k, 0)) | uint64(load32(k, n-4))<<(8*(n-4)), 0
+	case n >= 2:
+		return uint64(k[0]) | uint64(k[1])<<8 | (uint64(k[n-2])|uint64(k[n-1])<<8)<<(8*(n-2)), 0
+	case n == 1:
+		return uint64(k[0]), 0
+	}
+	return 0, 0
+}
+
+// load32 is the four bytes of s from j, the first in the lowest byte.
+func load32(s string, j int) uint32 {
+	w := s[j:][:4]
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 }
 
 // member is what an object's key means: its schema, whether the schema
@@ -135,12 +171,8 @@ func Seal(n *Node) error {
 			n.members[k] = m
 		}
 	}
-	if len(n.members) <= fewMembers {
-		for k, m := range n.members {
-			n.few = append(n.few, keyed{k, m})
-		}
-	} else {
-		n.many = newTable(n.members)
+	if n.members != nil {
+		n.table = newTable(n.members)
 	}
 	n.walkObject = n.Closed || n.Additional != nil || n.reqMask != 0 || n.Keys != nil || n.MaxProps >= 0
 	for _, c := range n.Props {
@@ -688,61 +720,82 @@ func (w *walker[P]) decode(raw string, escaped, plain bool) string {
 
 // member is what the key name means in n's objects.
 func (n *Node) member(name string) (member, bool) {
-	if n.few != nil || n.members == nil {
-		for j := range n.few {
-			if n.few[j].key == name {
-				return n.few[j].member, true
-			}
-		}
+	if n.members == nil {
 		return member{}, false
 	}
-	return n.many.find(name)
+	return n.table.find(name)
 }
 
-// table finds a key among many: the keys sit in buckets by a hash of
-// their length and three of their bytes, cheaper to take than a map's
-// hash of the whole key, and a bucket holds one or two keys.
+// table finds a key among a node's members: the keys sit in buckets by a
+// hash of their heads and length, cheaper to take than a map's hash of
+// the whole key. The hash's multiplier is the first of a few that puts
+// each key in a bucket of its own, when one does (else the one whose
+// fullest bucket holds the fewest): a lookup then compares one key, where
+// a scan of a node's keys compared most of them.
 type table struct {
-	mask    uint32
-	starts  []uint32 // bucket b is entries[starts[b]:starts[b+1]]
+	mult    uint64
+	shift   uint8
+	slots   []uint32 // 1 + the index in entries of bucket b's first key (0: none)
 	entries []keyed
 }
 
+// The multipliers newTable tries, and how many.
+const tableSeed, tableTries = 0x9e3779b97f4a7c15, 64
+
 func newTable(members map[string]member) table {
-	size := uint32(1)
-	for size < 2*uint32(len(members)) {
-		size <<= 1
+	bits := uint8(2)
+	for 1<<bits < 4*len(members) {
+		bits++
 	}
-	t := table{mask: size - 1, starts: make([]uint32, size+1), entries: make([]keyed, len(members))}
-	for k := range members {
-		t.starts[t.bucket(k)+1]++
-	}
-	for b := uint32(1); b <= size; b++ {
-		t.starts[b] += t.starts[b-1]
-	}
-	fill := slices.Clone(t.starts[:size])
+	t := table{shift: 64 - bits, slots: make([]uint32, 1<<bits), entries: make([]keyed, 0, len(members))}
 	for k, m := range members {
-		b := t.bucket(k)
-		t.entries[fill[b]] = keyed{k, m}
-		fill[b]++
+		h, tl := heads(k)
+		t.entries = append(t.entries, keyed{head: h, tail: tl, key: k, member: m})
+	}
+	// The map's order is random: the keys' sorted order makes the
+	// multiplier chosen, and so the table, the same for the same keys.
+	slices.SortFunc(t.entries, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	counts := make([]int, len(t.slots))
+	best, fewest := uint64(0), len(t.entries)+1
+	for try := range uint64(tableTries) {
+		t.mult = tableSeed * (2*try + 1)
+		clear(counts)
+		most := 0
+		for _, e := range t.entries {
+			b := t.bucket(len(e.key), e.head, e.tail)
+			counts[b]++
+			most = max(most, counts[b])
+		}
+		if most < fewest {
+			best, fewest = t.mult, most
+		}
+		if most <= 1 {
+			break
+		}
+	}
+	t.mult = best
+	for j := range t.entries {
+		e := &t.entries[j]
+		b := t.bucket(len(e.key), e.head, e.tail)
+		e.next, t.slots[b] = t.slots[b], uint32(j+1)
 	}
 	return t
 }
 
-func (t *table) bucket(k string) uint32 {
-	h := uint32(len(k)) * 0x9e3779b1
-	if len(k) > 0 {
-		h ^= uint32(k[0])*0x85ebca6b ^ uint32(k[len(k)-1])*0xc2b2ae35 ^ uint32(k[len(k)/2])*0x27d4eb2f
-	}
-	return (h ^ h>>15) & t.mask
+// bucket is the bucket of a key of n bytes, its heads h and t.
+func (t *table) bucket(n int, h, tl uint64) uint32 {
+	x := (h ^ tl*0xc2b2ae3d27d4eb4f ^ uint64(n)<<58) * t.mult
+	return uint32(x >> t.shift)
 }
 
 func (t *table) find(k string) (member, bool) {
-	b := t.bucket(k)
-	for j := t.starts[b]; j < t.starts[b+1]; j++ {
-		if t.entries[j].key == k {
-			return t.entries[j].member, true
+	h, tl := heads(k)
+	for j := t.slots[t.bucket(len(k), h, tl)]; j != 0; {
+		e := &t.entries[j-1]
+		if e.is(k, h, tl) {
+			return e.member, true
 		}
+		j = e.next
 	}
 	return member{}, false
 }
