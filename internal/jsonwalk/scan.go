@@ -68,11 +68,11 @@ const plainSpan = 64
 // the lowest of the two masks' bits is a quote's when the quote mask
 // holds it.
 func strPlain(s string, i int) (end int, escaped, plain bool) {
-	j := i + 1
-	if j+16 > len(s) {
+	if i < 0 || len(s)-i < 17 {
 		return strScan(s, i)
 	}
-	w := s[j:][:16] // its length known, the two words' loads are checked once
+	j := i + 1
+	w := s[j : j+16] // the test above proves it in bounds: the two words' loads are checked once
 	x := word(w, 0)
 	if q, m := matches(x, '"'), matches(x, '\\'); q|m != 0 {
 		low := (q | m) & -(q | m)
