@@ -1578,7 +1578,9 @@ var (
 func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool) ([]occkit.Edit, error) {
 	var edits []occkit.Edit
 	for i, p := range plugins {
-		entry := pluginEntriesPath.Key(p.ID)
+		// The edit's path, and the entry's as its parent: one path made.
+		enabled := occkit.NewPath(pluginsKey, entriesKey, p.ID, enabledKey)
+		entry := enabled.Parent()
 		v := docjson.Get(doc, entry)
 		if v.Exists() && !v.IsObject() {
 			return nil, occkit.Invalid("CMP-4", entry, "%s must be an object", entry.String())
@@ -1595,15 +1597,22 @@ func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool
 		if !write {
 			continue
 		}
-		if e := v.Get("enabled"); e.IsBool() && e.Bool() {
+		if e := v.Get(enabledKey); e.IsBool() && e.Bool() {
 			continue
 		}
-		edits = append(edits, occkit.Edit{Path: entry.Key("enabled"), Raw: rawTrue})
+		if edits == nil {
+			edits = make([]occkit.Edit, 0, len(plugins)-i)
+		}
+		edits = append(edits, occkit.Edit{Path: enabled, Raw: rawTrue})
 	}
 	return edits, nil
 }
 
-var pluginEntriesPath = pluginsPath.Key("entries")
+// The keys of the paths [planner.enablePlugins] writes:
+// plugins.entries.<id>.enabled.
+const pluginsKey, entriesKey, enabledKey = "plugins", "entries", "enabled"
+
+var pluginEntriesPath = occkit.NewPath(pluginsKey, entriesKey)
 
 // rawTrue is the value of every edit [planner.enablePlugins] makes, shared:
 // an edit's value is read, never written.
