@@ -915,7 +915,8 @@ type gatewayWork struct {
 	// doc is the gateway's document before the gateway section
 	// ([GatewayDocument]); refs the variables it references, but for
 	// those under gateway.auth, and referenced their names; defined the
-	// variables it defines ([DefinedEnv]).
+	// variables it defines ([DefinedEnv]), read only when it references
+	// some (nil when refs is empty).
 	doc occkit.Document
 	// section: doc has a gateway section (an object).
 	section    bool
@@ -975,7 +976,11 @@ func (b planner) gatewayWork() (*gatewayWork, error) {
 			return nil, err
 		}
 	}
-	w.defined = DefinedEnv(doc, b.secrets)
+	if len(w.refs) > 0 {
+		// The variables it defines are read only to bind what it
+		// references ([planner.checkBound]).
+		w.defined = DefinedEnv(doc, b.secrets)
+	}
 	w.logging, w.loggingErr = b.logging(occkit.ProcessGateway)
 	if b.keep != nil {
 		b.keep.gw = w
@@ -1114,7 +1119,8 @@ func portText(port int) string {
 
 // harnessWork is the dedicated Harness's plan as far as it reads the
 // document: the Codex config.toml, or the OpenClaw node host's document,
-// the variables it references and those it defines.
+// the variables it references and those it defines (read only when it
+// references some, as the gateway's).
 type harnessWork struct {
 	toml    []byte
 	doc     occkit.Document
@@ -1140,7 +1146,11 @@ func (b planner) harnessWork() (*harnessWork, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.doc, w.refs, w.defined = doc, b.refs(doc), DefinedEnv(doc, b.secrets)
+		w.doc, w.refs = doc, b.refs(doc)
+		if len(w.refs) > 0 {
+			// As the gateway's: read only to bind what it references.
+			w.defined = DefinedEnv(doc, b.secrets)
+		}
 	}
 	if b.keep != nil {
 		b.keep.hw = w
@@ -1578,7 +1588,9 @@ var (
 func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool) ([]occkit.Edit, error) {
 	var edits []occkit.Edit
 	for i, p := range plugins {
-		entry := pluginEntriesPath.Key(p.ID)
+		// The edit's path, and the entry's as its parent: one path made.
+		enabled := occkit.NewPath(pluginsKey, entriesKey, p.ID, enabledKey)
+		entry := enabled.Parent()
 		v := docjson.Get(doc, entry)
 		if v.Exists() && !v.IsObject() {
 			return nil, occkit.Invalid("CMP-4", entry, "%s must be an object", entry.String())
@@ -1595,15 +1607,22 @@ func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool
 		if !write {
 			continue
 		}
-		if e := v.Get("enabled"); e.IsBool() && e.Bool() {
+		if e := v.Get(enabledKey); e.IsBool() && e.Bool() {
 			continue
 		}
-		edits = append(edits, occkit.Edit{Path: entry.Key("enabled"), Raw: rawTrue})
+		if edits == nil {
+			edits = make([]occkit.Edit, 0, len(plugins)-i)
+		}
+		edits = append(edits, occkit.Edit{Path: enabled, Raw: rawTrue})
 	}
 	return edits, nil
 }
 
-var pluginEntriesPath = pluginsPath.Key("entries")
+// The keys of the paths [planner.enablePlugins] writes:
+// plugins.entries.<id>.enabled.
+const pluginsKey, entriesKey, enabledKey = "plugins", "entries", "enabled"
+
+var pluginEntriesPath = occkit.NewPath(pluginsKey, entriesKey)
 
 // rawTrue is the value of every edit [planner.enablePlugins] makes, shared:
 // an edit's value is read, never written.

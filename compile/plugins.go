@@ -1,7 +1,7 @@
 package compile
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -70,11 +70,12 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 		e := v.Key("enabled")
 		return e.IsBool() && !e.Bool()
 	}
-	blocked := map[string]bool{}
-	want := map[string]bool{}
+	var wantBuf [8]pluginOf
+	var blockedBuf [4]pluginOf
+	want, blocked := pluginSet(wantBuf[:0]), pluginSet(blockedBuf[:0])
 	add := func(v occkit.Value) {
 		if v.IsString() {
-			want[c.PluginID(v.String())] = true
+			want = want.put(c, c.PluginID(v.String()))
 		}
 	}
 	// One pass over the plugins section.
@@ -83,13 +84,13 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 		case "deny":
 			for _, d := range v.Array() {
 				if d.IsString() {
-					blocked[c.PluginID(d.String())] = true
+					blocked = blocked.put(c, c.PluginID(d.String()))
 				}
 			}
 		case "entries":
 			v.ForEach(func(k, e occkit.Value) bool {
 				if disabled(e) {
-					blocked[c.PluginID(k.String())] = true
+					blocked = blocked.put(c, c.PluginID(k.String()))
 				} else {
 					add(k)
 				}
@@ -100,8 +101,8 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 				add(a)
 			}
 		case "slots":
-			v.ForEach(func(_, s occkit.Value) bool {
-				add(s)
+			v.ForEach(func(_, v occkit.Value) bool {
+				add(v)
 				return true
 			})
 		}
@@ -110,7 +111,7 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 	doc.Get(channelsPath).ForEach(func(k, v occkit.Value) bool {
 		if v.IsObject() && !disabled(v) {
 			if p, ok := c.ChannelPlugin(strings.TrimSpace(k.String())); ok && p.Package != "" {
-				want[p.ID] = true
+				want = want.put(c, p.ID)
 			}
 		}
 		return true
@@ -121,7 +122,7 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 	last, lastOK := "", false
 	wantID := func(id string) {
 		if !lastOK || id != last {
-			want[c.PluginID(id)] = true
+			want = want.put(c, c.PluginID(id))
 			last, lastOK = id, true
 		}
 	}
@@ -134,16 +135,65 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 			wantID(ref[:i])
 		}
 	})
-	var out []Plugin
-	for id := range want {
-		if blocked[id] {
-			continue
-		}
-		if p, ok := c.InstalledPlugin(id); ok {
-			out = append(out, Plugin{ID: p.ID, Package: p.Package, Version: p.Version})
+	return pluginsOutside(want, blocked)
+}
+
+// pluginSet is one of the sets [pluginsOf] collects (the ids the
+// document wants, those it blocks): each id once, kept only when the
+// release installs its plugin (an id it does not install adds nothing to
+// the list, and blocks nothing the list holds), with that plugin. They
+// are few (no more than the release installs, in the spellings the
+// document names), so a set is a list, in place in its caller's buffer
+// while it is short.
+type pluginSet []pluginOf
+
+// pluginOf is an id, as [pluginsOf] keys its sets, and the plugin the
+// release installs for it.
+type pluginOf struct {
+	id string
+	p  Plugin
+}
+
+// put is s with id, when c installs its plugin and s does not hold it.
+func (s pluginSet) put(c *openclawschema.Contract, id string) pluginSet {
+	if s.has(id) {
+		return s
+	}
+	if p, ok := c.InstalledPlugin(id); ok {
+		s = append(s, pluginOf{id: id, p: Plugin{ID: p.ID, Package: p.Package, Version: p.Version}})
+	}
+	return s
+}
+
+// has reports whether s holds id.
+func (s pluginSet) has(id string) bool {
+	for _, w := range s {
+		if w.id == id {
+			return true
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return false
+}
+
+// pluginsOutside are the plugins of want whose id blocked does not hold,
+// sorted by id: nil when there are none.
+func pluginsOutside(want, blocked pluginSet) []Plugin {
+	n := 0
+	for _, w := range want {
+		if !blocked.has(w.id) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Plugin, 0, n)
+	for _, w := range want {
+		if !blocked.has(w.id) {
+			out = append(out, w.p)
+		}
+	}
+	slices.SortFunc(out, func(a, b Plugin) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 

@@ -50,8 +50,13 @@ type Contract struct {
 	aliases  map[string]string
 	npm      releasedata.NPMRecord
 	// bundled, official and external are the plugin lists, built once at
-	// decode; the exported methods hand out copies.
+	// decode; the methods that list them hand out copies.
 	bundled, official, external []Plugin
+	// installed is the plugin [Contract.InstalledPlugin] finds for an
+	// id, and byChannel the one [Contract.ChannelPlugin] finds for a
+	// channel: the first in the lists' order, indexed once at decode.
+	// Their Channels are the lists', handed out read-only.
+	installed, byChannel map[string]Plugin
 
 	validator func() (*Validator, error)
 }
@@ -311,10 +316,13 @@ func clonePlugins(ps []Plugin) []Plugin {
 	return out
 }
 
-// buildPlugins fills the Contract's plugin lists from its data.
+// buildPlugins fills the Contract's plugin lists from its data, and
+// indexes them. Each list of Channels is clipped to its length: one
+// handed out read-only ([Contract.InstalledPlugin]) that a caller
+// appends to is copied, not written.
 func (c *Contract) buildPlugins() {
 	for _, p := range c.plugins.Bundled {
-		c.bundled = append(c.bundled, Plugin{ID: p.ID, Channels: slices.Clone(p.Channels)})
+		c.bundled = append(c.bundled, Plugin{ID: p.ID, Channels: slices.Clip(slices.Clone(p.Channels))})
 	}
 	for _, p := range c.plugins.Official {
 		v, recorded := c.npm.Resolve(p.Package, c.version)
@@ -322,10 +330,27 @@ func (c *Contract) buildPlugins() {
 			// Version-bound, and the record names no exception.
 			v = c.version
 		}
-		c.official = append(c.official, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, Version: v})
+		c.official = append(c.official, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clip(slices.Clone(p.Channels)), Package: p.Package, Version: v})
 	}
 	for _, p := range c.plugins.External {
-		c.external = append(c.external, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clone(p.Channels), Package: p.Package, External: true, Version: p.Version})
+		c.external = append(c.external, Plugin{ID: p.ID, Kind: p.Kind, Channels: slices.Clip(slices.Clone(p.Channels)), Package: p.Package, External: true, Version: p.Version})
+	}
+	c.installed, c.byChannel = map[string]Plugin{}, map[string]Plugin{}
+	first := func(m map[string]Plugin, k string, p Plugin) {
+		if _, ok := m[k]; !ok {
+			m[k] = p
+		}
+	}
+	for i, list := range [][]Plugin{c.bundled, c.official, c.external} {
+		for _, p := range list {
+			if i > 0 {
+				// Official and external plugins are installed.
+				first(c.installed, p.ID, p)
+			}
+			for _, ch := range p.Channels {
+				first(c.byChannel, ch, p)
+			}
+		}
 	}
 }
 
@@ -356,18 +381,12 @@ func (c *Contract) OfficialPlugin(id string) (Plugin, bool) {
 
 // InstalledPlugin is the plugin the release installs from npm for a
 // plugin id (compared as OpenClaw's normalizePluginId compares ids): an
-// official or an external one; false for a bundled or unknown id.
+// official or an external one; false for a bundled or unknown id. Its
+// Channels are the Contract's own, read-only: a caller reads them and
+// never writes an element (appending copies them).
 func (c *Contract) InstalledPlugin(id string) (Plugin, bool) {
-	id = c.PluginID(id)
-	for _, list := range [][]Plugin{c.official, c.external} {
-		for _, p := range list {
-			if p.ID == id {
-				p.Channels = slices.Clone(p.Channels)
-				return p, true
-			}
-		}
-	}
-	return Plugin{}, false
+	p, ok := c.installed[c.PluginID(id)]
+	return p, ok
 }
 
 // PluginID is a plugin id as OpenClaw's normalizePluginId reads it:
@@ -376,15 +395,9 @@ func (c *Contract) PluginID(id string) string { return c.normalizePluginID(id) }
 
 // ChannelPlugin is the plugin that provides a channel id in this
 // release: a bundled one, or an official or external one it installs;
-// false when no plugin of the release provides it.
+// false when no plugin of the release provides it. Its Channels are the
+// Contract's own, read-only, as [Contract.InstalledPlugin]'s.
 func (c *Contract) ChannelPlugin(channel string) (Plugin, bool) {
-	for _, list := range [][]Plugin{c.bundled, c.official, c.external} {
-		for _, p := range list {
-			if slices.Contains(p.Channels, channel) {
-				p.Channels = slices.Clone(p.Channels)
-				return p, true
-			}
-		}
-	}
-	return Plugin{}, false
+	p, ok := c.byChannel[channel]
+	return p, ok
 }
