@@ -29,9 +29,7 @@ type Rendered struct {
 	// (Name and Value; never a reference or a placeholder).
 	Env []occkit.EnvVar
 	// Unset lists inherited variables the launch must remove because they
-	// would override the admitted level (OPENCLAW_LOG_LEVEL). It is
-	// shared by every render: read-only (a caller that writes an element
-	// copies it first; an append copies it).
+	// would override the admitted level (OPENCLAW_LOG_LEVEL).
 	Unset []string
 	// Args are the logging arguments of the process, in order: for Codex
 	// the `-c` overrides, which precede the app-server subcommand.
@@ -128,12 +126,8 @@ func checkProcess(harness occkit.Harness, mode occkit.Mode, process occkit.Proce
 	return nil
 }
 
-// openClawUnset is every OpenClaw render's Unset, made once: renders
-// hand it out clipped to its length, so that an append copies it.
-var openClawUnset = []string{EnvOpenClawLogLevel}
-
 func renderOpenClaw() Rendered {
-	return Rendered{Env: []occkit.EnvVar{}, Unset: openClawUnset[:len(openClawUnset):len(openClawUnset)], ReadsDocument: true}
+	return Rendered{Env: []occkit.EnvVar{}, Unset: []string{EnvOpenClawLogLevel}, ReadsDocument: true}
 }
 
 func renderCodex(level occkit.LogLevel) Rendered {

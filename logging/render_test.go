@@ -147,23 +147,3 @@ func TestRenderReturnsFreshSlices(t *testing.T) {
 		t.Errorf("render shares state (-want +got):\n%s", d)
 	}
 }
-
-// An OpenClaw render makes nothing: its Unset is shared, and what a
-// caller appends to it is a copy that the next render does not see.
-func TestRenderOpenClawShared(t *testing.T) {
-	render := func() Rendered {
-		r, err := Render(occkit.HarnessOpenClaw, occkit.ModeDedicated, occkit.ProcessGateway, occkit.LevelInfo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	if n := testing.AllocsPerRun(100, func() { render() }); n != 0 {
-		t.Errorf("an OpenClaw render makes %v allocations", n)
-	}
-	r := render()
-	_ = append(r.Unset, "SCRIBBLED")
-	if d := cmp.Diff(gatewayRender, render()); d != "" {
-		t.Errorf("an append to one render's Unset wrote the next's (-want +got):\n%s", d)
-	}
-}
