@@ -17,8 +17,7 @@
 // ([Contract.ExternalPlugins]); [Plugin.Spec] is the npm spec the release
 // installs ([Contract.InstalledPlugin] finds one by id, and
 // [Contract.ChannelPlugin] by channel, in an index built with the
-// Contract; what they hand out shares the Contract's Channels, which a
-// caller never writes). [ForRelease]
+// Contract; the Channels they hand out are the caller's copy). [ForRelease]
 // compiles a release's check once per process; [New] is the newest's.
 // [Compile] checks a schema of a release the library does not carry: its
 // schema alone (no refinement, no channel ids).

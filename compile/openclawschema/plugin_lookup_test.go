@@ -92,8 +92,9 @@ func TestPluginLookupBefore(t *testing.T) {
 			if ok && len(got.Channels) > 0 {
 				before := slices.Clone(got.Channels)
 				_ = append(got.Channels, "scribbled")
-				if again, _ := c.ChannelPlugin(id); !slices.Equal(again.Channels, before) || cap(got.Channels) != len(got.Channels) {
-					t.Fatalf("%s: appending to ChannelPlugin(%q).Channels wrote the Contract's", v, id)
+				got.Channels[0] = "scribbled"
+				if again, _ := c.ChannelPlugin(id); !slices.Equal(again.Channels, before) {
+					t.Fatalf("%s: writing ChannelPlugin(%q).Channels wrote the Contract's", v, id)
 				}
 			}
 		}

@@ -382,10 +382,10 @@ func (c *Contract) OfficialPlugin(id string) (Plugin, bool) {
 // InstalledPlugin is the plugin the release installs from npm for a
 // plugin id (compared as OpenClaw's normalizePluginId compares ids): an
 // official or an external one; false for a bundled or unknown id. Its
-// Channels are the Contract's own, read-only: a caller reads them and
-// never writes an element (appending copies them).
+// Channels are the caller's own copy.
 func (c *Contract) InstalledPlugin(id string) (Plugin, bool) {
 	p, ok := c.installed[c.PluginID(id)]
+	p.Channels = slices.Clone(p.Channels)
 	return p, ok
 }
 
@@ -396,8 +396,9 @@ func (c *Contract) PluginID(id string) string { return c.normalizePluginID(id) }
 // ChannelPlugin is the plugin that provides a channel id in this
 // release: a bundled one, or an official or external one it installs;
 // false when no plugin of the release provides it. Its Channels are the
-// Contract's own, read-only, as [Contract.InstalledPlugin]'s.
+// caller's own copy.
 func (c *Contract) ChannelPlugin(channel string) (Plugin, bool) {
 	p, ok := c.byChannel[channel]
+	p.Channels = slices.Clone(p.Channels)
 	return p, ok
 }
