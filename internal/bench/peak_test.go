@@ -65,26 +65,37 @@ func TestPeakLiveCountsOnlyF(t *testing.T) {
 		fmt.Println("peak", got)
 		return
 	}
+	// The runtime and the test binary allocate a few KB of their own now
+	// and then while f runs (3 of 40 children read 6-7 KB over the block
+	// on a busy machine); the table this test guards against is counted
+	// by every first call. So the least of three fresh processes is
+	// judged: the table fails all three, a stray allocation one.
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run=^TestPeakLiveCountsOnlyF$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "OCCKIT_PEAK_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	var got uint64
-	for _, line := range strings.Split(string(out), "\n") {
-		if _, err := fmt.Sscanf(line, "peak %d", &got); err == nil {
-			break
+	least := uint64(1<<64 - 1)
+	var outs []byte
+	for range 3 {
+		cmd := exec.Command(exe, "-test.run=^TestPeakLiveCountsOnlyF$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "OCCKIT_PEAK_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		outs = append(outs, out...)
+		for _, line := range strings.Split(string(out), "\n") {
+			var got uint64
+			if _, err := fmt.Sscanf(line, "peak %d", &got); err == nil {
+				least = min(least, got)
+				break
+			}
 		}
 	}
 	// The block, plus what PeakLive itself allocates (two channels and a
 	// sample slice, well under 1 KiB).
-	if got < size || got > size+2<<10 {
-		t.Fatalf("first PeakLive in a process = %d bytes for a function keeping %d\n%s", got, size, out)
+	if least < size-1<<10 || least > size+2<<10 {
+		t.Fatalf("first PeakLive in a process = %d bytes at least for a function keeping %d\n%s", least, size, outs)
 	}
 }
 
