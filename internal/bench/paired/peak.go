@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 
 	"github.com/occkit/occkit/internal/bench"
 )
@@ -52,34 +53,33 @@ func peakInChild(doc string, n, samples int) (uint64, error) {
 // peakChild is the child's side: it takes the measure spec names and
 // prints it, "peak BYTES runs RUNS".
 func peakChild(spec string) error {
-	var doc string
-	var n, samples int
-	parts := bytes.Split([]byte(spec), []byte(":"))
-	if len(parts) != 3 {
+	doc, rest, ok := strings.Cut(spec, ":")
+	models, count, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 {
 		return fmt.Errorf("-%s %q: want doc:models:samples", peakChildFlag, spec)
 	}
-	doc = string(parts[0])
-	var err error
-	if n, err = strconv.Atoi(string(parts[1])); err != nil {
+	n, err := strconv.Atoi(models)
+	if err != nil {
 		return err
 	}
-	if samples, err = strconv.Atoi(string(parts[2])); err != nil {
+	samples, err := strconv.Atoi(count)
+	if err != nil {
 		return err
 	}
-	var make func(int) []byte
+	var document func(int) []byte
 	for _, d := range bench.Documents {
 		if d.Name == doc {
-			make = d.Make
+			document = d.Make
 		}
 	}
-	if make == nil {
+	if document == nil {
 		return fmt.Errorf("-%s: no document %q", peakChildFlag, doc)
 	}
 	u, err := newUser()
 	if err != nil {
 		return err
 	}
-	src := make(n)
+	src := document(n)
 	var failed error
 	objects := func() any {
 		objs, err := u.objects(src)
