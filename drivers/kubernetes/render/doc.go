@@ -213,10 +213,12 @@
 // The YAML is written straight from each object's apply body, byte for
 // byte what sigs.k8s.io/yaml.JSONToYAML writes for it (go-yaml's key
 // order, scalar styles and folding at column 80), without JSONToYAML's
-// detour through a YAML parser and reflection; an object holding a value
-// that writer does not cover (a line break, a control or astral
-// character, a byte order mark, text that would need an escaped or folded
-// double-quoted scalar) is written by JSONToYAML itself. The writer
+// detour through a YAML parser and reflection. It writes go-yaml's
+// double-quoted scalars, escapes and folding included, so a document
+// holding an emoji (an identity's, a reaction's) or a control character
+// stays on it; an object holding a value it does not cover ('\n',
+// U+2028 or U+2029 in a string, a line break in a key, a leading byte
+// order mark) is written by JSONToYAML itself. The writer
 // works straight from the typed object's fields where it reads every
 // field the object sets (the fields Render sets: a field it does not
 // read must be zero, else the object goes the next way), else from the

@@ -18,15 +18,16 @@ import (
 // The YAML writer. [Objects.Each] writes each object's YAML straight
 // from its apply body, byte for byte what sigs.k8s.io/yaml.JSONToYAML
 // writes for it (go-yaml v2's encoder: keys in its order, its choice of
-// plain, single- and double-quoted scalars, lines folded at the first
-// lone space past column 80), without JSONToYAML's detour through a YAML
-// parser and reflection. It covers what rendered objects hold; a value
-// outside that (a string with a line break, a control, a tab, an astral
-// character or a byte order mark, one that needs a double-quoted scalar
-// with escapes or folding, a key longer than 128 bytes, a number that is
-// not an integer, a null inside a list, a key given twice) makes
-// [Objects.Each] write the object through JSONToYAML instead, so the
-// output never depends on which writer ran.
+// plain, single- and double-quoted scalars, its escapes, lines folded at
+// the first lone space past column 80), without JSONToYAML's detour
+// through a YAML parser and reflection. It covers what rendered objects
+// hold, a document with an emoji, a tab or a control character in a
+// string included; a value outside that (a string with '\n', U+2028 or
+// U+2029, which go-yaml writes as a block or with a written break, a
+// key with any line break, a leading byte order mark, a key longer than
+// 128 bytes, a number that is not an integer, a null inside a list, a
+// key given twice) makes [Objects.Each] write the object through
+// JSONToYAML instead, so the output never depends on which writer ran.
 // TestYAMLWriterMatchesJSONToYAML checks both against each other on
 // arbitrary objects, TestYAMLMatchesSigsYAML on arbitrary typed objects.
 //
@@ -511,8 +512,8 @@ func (w *yamlWriter) integer(x int64) {
 
 // scalar writes the string s in the style go-yaml chooses: plain when
 // it reads back as a string and may stand plain, else single-quoted,
-// else double-quoted. A key is never folded; a value's continuation
-// lines sit at indent.
+// else double-quoted (with escapes). A key is never folded; a value's
+// continuation lines sit at indent.
 func (w *yamlWriter) scalar(s string, indent int, key bool) {
 	if wordScalar(s) {
 		// Most keys and names: plain, nothing to fold.
@@ -521,19 +522,17 @@ func (w *yamlWriter) scalar(s string, indent int, key bool) {
 		return
 	}
 	a, ok := analyzeScalar(s)
-	if !ok || s == "<<" { // YAML 1.1's merge key, which go-yaml treats apart
+	if !ok || s == "<<" || key && a.breaks { // "<<": YAML 1.1's merge key, which go-yaml treats apart
+		// A key with a line break is not a simple key: go-yaml writes
+		// it as a complex one ("? ").
 		w.ok = false
 		return
 	}
 	switch {
-	case !yamlResolvesToString(s):
-		// Quoted so that it reads back as a string: only text that needs
-		// neither escapes nor folding is covered.
-		if !a.doubleQuotedVerbatim {
-			w.ok = false
-			return
-		}
-		w.raw(`"` + s + `"`)
+	case a.special || !yamlResolvesToString(s):
+		// Quoted so that it reads back as a string, or holding a
+		// character only an escape writes.
+		w.doubleQuoted(s, indent, !key)
 	case a.plainAllowed && !(key && s == ""):
 		w.folded(s, indent, !key, false)
 	default:
@@ -589,32 +588,156 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 	}
 }
 
-// scalarAnalysis is what go-yaml's emitter finds in a scalar before it
-// picks a style, for the text the writer covers.
-type scalarAnalysis struct {
-	plainAllowed bool // in block context
-	// doubleQuotedVerbatim: a double-quoted scalar is the text in quotes,
-	// with no escape and nothing to fold.
-	doubleQuotedVerbatim bool
+// doubleQuoted writes s double-quoted as go-yaml's emitter writes it
+// (yaml_emitter_write_double_quoted_scalar): a character outside YAML's
+// printable set, '"' and '\\' as an escape, the others as they are;
+// when breaks are allowed, the line breaks at a space once past
+// yamlWidth, unless the space follows another space, or is the first or
+// last character, and a space that follows the break is escaped ("\\ ")
+// so that it is not read as indentation. [analyzeScalar] has excluded
+// the line breaks it would write as escapes only in a block of its own
+// choosing ('\n', U+2028, U+2029) and a leading byte order mark (after
+// which go-yaml escapes every character).
+func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
+	w.out = append(w.out, '"')
+	w.column++
+	spaces := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if breaks && !spaces && w.column > yamlWidth && i > 0 && i < len(s)-1 {
+				w.newline()
+				w.indent(indent)
+				if s[i+1] == ' ' {
+					w.out = append(w.out, '\\')
+					w.column++
+				}
+			} else {
+				w.out = append(w.out, ' ')
+				w.column++
+			}
+			i++
+			spaces = true
+			continue
+		case dqVerbatim[c]:
+			// A run of printable ASCII that needs no escape, in one
+			// append.
+			j := i + 1
+			for j < len(s) && dqVerbatim[s[j]] {
+				j++
+			}
+			w.out = append(w.out, s[i:j]...)
+			w.column += j - i
+			i = j
+		case c < utf8.RuneSelf:
+			w.escape(rune(c))
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if yamlPrintable(r) {
+				w.out = append(w.out, s[i:i+n]...)
+				w.column++
+			} else {
+				w.escape(r)
+			}
+			i += n
+		}
+		spaces = false
+	}
+	w.out = append(w.out, '"')
+	w.column++
 }
 
-// analyzeScalar analyzes s; ok is false when s holds a character the
-// writer does not cover (anything but printable ASCII and the printable
-// characters of the Basic Multilingual Plane other than the byte order
-// mark and the line separators), where go-yaml would escape or break.
+// escape writes r as a double-quoted scalar's escape, as go-yaml writes
+// it: a short escape where YAML has one, else \xXX, \uXXXX or
+// \UXXXXXXXX in upper-case hexadecimal.
+func (w *yamlWriter) escape(r rune) {
+	n := len(w.out)
+	switch {
+	case r == '"' || r == '\\':
+		w.out = append(w.out, '\\', byte(r))
+	case r < 0x20 && controlEscapes[r] != 0:
+		w.out = append(w.out, '\\', controlEscapes[r])
+	case r == 0x85:
+		w.out = append(w.out, `\N`...)
+	default:
+		digits, letter := 8, byte('U')
+		switch {
+		case r <= 0xff:
+			digits, letter = 2, 'x'
+		case r <= 0xffff:
+			digits, letter = 4, 'u'
+		}
+		w.out = append(w.out, '\\', letter)
+		for k := (digits - 1) * 4; k >= 0; k -= 4 {
+			w.out = append(w.out, "0123456789ABCDEF"[r>>k&0xf])
+		}
+	}
+	w.column += len(w.out) - n
+}
+
+// controlEscapes are the letters of YAML's short escapes of the C0
+// controls; a control without one is written \xXX.
+var controlEscapes = [0x20]byte{0: '0', 0x07: 'a', 0x08: 'b', '\t': 't', '\n': 'n', 0x0b: 'v', 0x0c: 'f', '\r': 'r', 0x1b: 'e'}
+
+// dqVerbatim marks the ASCII characters a double-quoted scalar holds as
+// they are: the printable ones but space (where a line may break), '"'
+// and '\\'.
+var dqVerbatim = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// yamlPrintable reports whether YAML's printable set (go-yaml's
+// is_printable) holds the non-ASCII character r: U+00A0 to U+FFFD but
+// the surrogates and the byte order mark. U+0085 and the C1 controls,
+// U+FEFF, U+FFFE, U+FFFF and every character past the Basic Multilingual
+// Plane are escaped.
+func yamlPrintable(r rune) bool {
+	return r >= 0xa0 && r <= 0xfffd && (r < 0xd800 || r > 0xdfff) && r != 0xfeff
+}
+
+// scalarAnalysis is what go-yaml's emitter finds in a scalar before it
+// picks a style (yaml_emitter_analyze_scalar), for the text the writer
+// covers.
+type scalarAnalysis struct {
+	plainAllowed bool // in block context
+	// special: s holds a character outside YAML's printable set (a
+	// control, DEL, a C1 control, U+FEFF, U+FFFE, U+FFFF, a character
+	// past the Basic Multilingual Plane), which only a double-quoted
+	// scalar writes, as an escape.
+	special bool
+	// breaks: s holds '\r' or U+0085, line breaks a double-quoted value
+	// escapes but that make a key complex.
+	breaks bool
+}
+
+// analyzeScalar analyzes s; ok is false when s holds what the writer
+// does not cover: a byte that is not UTF-8 (go-yaml writes such a string
+// as !!binary), '\n', U+2028 or U+2029 (for which go-yaml picks a
+// literal block or writes a single-quoted line break), or a leading byte
+// order mark.
 func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 	if s == "" {
-		return scalarAnalysis{plainAllowed: true, doubleQuotedVerbatim: true}, true
+		return scalarAnalysis{plainAllowed: true}, true
+	}
+	if strings.HasPrefix(s, "\ufeff") {
+		return a, false
 	}
 	blockIndicators := strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...")
 	spaceAtEnds := s[0] == ' ' || s[len(s)-1] == ' '
-	verbatim := true
 	precededByWhitespace := true
 	for i := 0; i < len(s); {
-		if blockIndicators && !verbatim {
-			// Neither plain nor verbatim: all that is left to find in
-			// the rest is a character the writer does not cover.
-			return scalarAnalysis{}, covered(s[i:])
+		if blockIndicators {
+			// Not plain: all that is left to find in the rest is a
+			// character that is escaped or not covered.
+			rest, ok := scanSpecial(s[i:])
+			rest.special = rest.special || a.special
+			rest.breaks = rest.breaks || a.breaks
+			return rest, ok
 		}
 		if i > 0 && plainASCII[s[i]] {
 			// A run of characters that change nothing but what precedes
@@ -627,14 +750,21 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 		r, n := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(s[i:])
-			if !coveredRune(r) || n == 1 {
+			if n == 1 || r == 0x2028 || r == 0x2029 {
 				// n == 1: not UTF-8, which a typed object's string may
 				// be and the JSON text's never is.
 				return a, false
 			}
-			verbatim = false
+			if !yamlPrintable(r) {
+				a.special = true
+				a.breaks = a.breaks || r == 0x85
+			}
 		} else if r < 0x20 || r == 0x7f {
-			return a, false
+			if r == '\n' {
+				return a, false
+			}
+			a.special = true
+			a.breaks = a.breaks || r == '\r'
 		}
 		followedByWhitespace := i+n >= len(s) || s[i+n] == ' ' || s[i+n] == '\t'
 		if i == 0 {
@@ -658,45 +788,47 @@ func analyzeScalar(s string) (a scalarAnalysis, ok bool) {
 				}
 			}
 		}
-		switch r {
-		case ' ', '"', '\\':
-			verbatim = false
-		}
+		// Where s holds a special character, whitespace other than a
+		// space decides nothing: the scalar is double-quoted whatever
+		// the indicators.
 		precededByWhitespace = r == ' '
 		i += n
 	}
-	return scalarAnalysis{plainAllowed: !spaceAtEnds && !blockIndicators, doubleQuotedVerbatim: verbatim}, true
+	a.plainAllowed = !spaceAtEnds && !blockIndicators && !a.special
+	return a, true
 }
 
-// covered reports whether the writer covers every character of s:
-// printable ASCII and [coveredRune]s.
-func covered(s string) bool {
+// scanSpecial is what [analyzeScalar] finds in s once the indicators no
+// longer matter: whether s holds a special character or a line break,
+// and whether the writer covers it at all.
+func scanSpecial(s string) (a scalarAnalysis, ok bool) {
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) && printable(word(s, i)) {
 			i += 8
 			continue
 		}
 		if c := s[i]; c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				return false
+			switch {
+			case c == '\n':
+				return a, false
+			case c < 0x20 || c == 0x7f:
+				a.special = true
+				a.breaks = a.breaks || c == '\r'
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !coveredRune(r) || n == 1 {
-			return false
+		if n == 1 || r == 0x2028 || r == 0x2029 {
+			return a, false
+		}
+		if !yamlPrintable(r) {
+			a.special = true
+			a.breaks = a.breaks || r == 0x85
 		}
 		i += n
 	}
-	return true
-}
-
-// coveredRune reports whether the writer covers the non-ASCII character
-// r: a printable character of the Basic Multilingual Plane other than
-// the byte order mark and the line separators.
-func coveredRune(r rune) bool {
-	return r >= 0xa0 && r <= 0xfffd && (r < 0xd800 || r > 0xdfff) && r != 0xfeff && r != 0x2028 && r != 0x2029
+	return a, true
 }
 
 // wordScalar reports whether s is a word go-yaml writes plain as it is:
