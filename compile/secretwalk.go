@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"strings"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
@@ -162,8 +164,13 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 		})
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, i)
+		n := w.steps.Len()
+		id := w.ids.picker && w.ids.depth == n && n > 0 && w.steps.At(n-1).index >= 0
+		if !id && escaped && !escapedMayBeURL(raw[i:end]) {
+			return end
+		}
 		s := decode(raw[i:end], escaped)
-		if n := w.steps.Len(); w.ids.picker && w.ids.depth == n && n > 0 && w.steps.At(n-1).index >= 0 {
+		if id {
 			w.runtime(s)
 		}
 		if mayBeURL(s) && urlLike(key, s) {
@@ -202,8 +209,12 @@ func (w *placeWalker) member(raw string, at int, c byte, name string, entry bool
 		return end
 	case '"':
 		end, escaped := jsonwalk.StringEnd(raw, at)
+		id := !w.ids.picker && w.ids.depth == w.steps.Len()+1 && name == "id"
+		if !id && escaped && !escapedMayBeURL(raw[at:end]) {
+			return end
+		}
 		s := decode(raw[at:end], escaped)
-		if !w.ids.picker && w.ids.depth == w.steps.Len()+1 && name == "id" {
+		if id {
 			w.runtime(s)
 		}
 		if mayBeURL(s) && urlLike(name, s) {
@@ -273,6 +284,14 @@ func mayBeURL(s string) bool {
 		}
 	}
 	return false
+}
+
+// escapedMayBeURL reports whether [urlLike] may hold for the value of
+// the JSON string literal lit, which holds an escape, without decoding
+// it (an allocation): urlLike needs a ':', '@', '?' or '#', which the
+// value holds only where lit holds one or a \u escape makes one.
+func escapedMayBeURL(lit string) bool {
+	return strings.ContainsAny(lit, ":@?#") || strings.Contains(lit, `\u`)
 }
 
 // urlBytes are the bytes of which [urlLike] needs one.

@@ -65,7 +65,8 @@ func genScopeJSON(t *rapid.T, depth int) string {
 	keys := []string{"headers", "Headers", "HEADERS", "apiKey", "x-api-key", "token", "auth", "baseUrl", "url", "proxy",
 		"models", "id", "name", "params", `api\u004bey`, `head\u0065rs`, "héaders", "ключ", "cert", "passwd", "maxTokens"}
 	strs := []string{"plain", "https://api.example.com/v1", "https://u:p@h/x?token=1", "svc:KEY@host/v1", "a@b", "?x",
-		`https:\/\/h\/v1?key=1`, `x\u0040y`, "${TOKEN}", "Bearer ${T}", "", `tab\there`, "日本://"}
+		`https:\/\/h\/v1?key=1`, `x\u0040y`, "${TOKEN}", "Bearer ${T}", "", `tab\there`, "日本://",
+		`https\u003a\/\/h\/v1`, `say \"hi\"\n`, `k\u0065y\u0023x`, `a\\u003a`}
 	kind := rapid.IntRange(0, 5).Draw(t, "kind")
 	if depth <= 0 && kind >= 3 {
 		kind = 0
