@@ -63,8 +63,18 @@ func Decisions(n int) []Decision {
 // be one or the other). It is the other document of the paired benchmarks
 // (internal/bench/paired) beside the indented, flat [Configuration].
 func Compact(n int) []byte {
+	return compactWith(n, nil, defaultEntries)
+}
+
+// defaultEntries are the members of agents.entries of [Compact].
+const defaultEntries = `"main":{"tools":{"allow":["read","write"]}},"helper":{"workspace":"/home/node/helper"}`
+
+// compactWith is [Compact] with more members in each model's params
+// (paramsOf(i), written after a comma, when paramsOf is not nil) and
+// entries as the members of agents.entries.
+func compactWith(n int, paramsOf func(i int) string, entries string) []byte {
 	var b strings.Builder
-	b.Grow(260 * (n + 8))
+	b.Grow(260*(n+8) + len(entries))
 	ref := func(i int) string { return fmt.Sprintf("anthropic/model-%d", i) }
 	b.WriteString(`{"agents":{"ownership":"explicit","defaults":{"model":{"primary":"` + ref(0) + `","fallbacks":[`)
 	for i := 1; i < n; i += 2 {
@@ -79,10 +89,16 @@ func Compact(n int) []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `"%s":{"alias":"Model %d","agentRuntime":{"id":"openclaw"},"params":{"temperature":0.%d,"maxTokens":%d}}`,
+		fmt.Fprintf(&b, `"%s":{"alias":"Model %d","agentRuntime":{"id":"openclaw"},"params":{"temperature":0.%d,"maxTokens":%d`,
 			ref(i), i, i%10, 1024+i)
+		if paramsOf != nil {
+			if p := paramsOf(i); p != "" {
+				b.WriteString("," + p)
+			}
+		}
+		b.WriteString("}}")
 	}
-	b.WriteString(`}},"entries":{"main":{"tools":{"allow":["read","write"]}},"helper":{"workspace":"/home/node/helper"}}},`)
+	b.WriteString(`}},"entries":{` + entries + `}},`)
 	b.WriteString(`"models":{"providers":{"anthropic":{"baseUrl":"https://api.anthropic.com","api":"anthropic-messages","models":[`)
 	first := true
 	for i := 1; i < n; i += 2 {

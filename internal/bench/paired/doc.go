@@ -65,6 +65,12 @@
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.
 //
+// -others runs the same measures against the same targets on documents
+// of other shapes (internal/bench.Others: long prose, escapes and an
+// emoji, an Agent entry for every other model), at 40 and 1,000 models:
+// what the two benchmark documents do not hold. It is a report, not a
+// gate: CI runs neither it nor its limits.
+//
 // Before it measures, the program checks that every path admits every
 // document and that occkit, cel-go and the plain-Go index decide alike;
 // a measure whose operations fail is NaN, which meets no target.

@@ -28,6 +28,7 @@ func main() {
 	wall := flag.Bool("wall", false, "time with the wall clock instead of the process's CPU time")
 	gc := flag.Bool("gc", false, "leave the collector on while a batch runs (the short run turns it off)")
 	peakOf := flag.String(peakChildFlag, "", "take one peak heap measure, doc:models:samples, and print it (the child process of the peak measure)")
+	others := flag.Bool("others", false, "measure the documents of other shapes (bench.Others) at 40 and 1,000 models against the targets: a report, not a gate")
 	flag.Parse()
 	if *peakOf != "" {
 		if err := peakChild(*peakOf); err != nil {
@@ -39,6 +40,13 @@ func main() {
 	cfg := full
 	if *short {
 		cfg = quick
+	}
+	if *others {
+		if *short || *limits {
+			fmt.Fprintln(os.Stderr, "paired: -others is a full run: the short run's limits are set for bench.Documents")
+			os.Exit(2)
+		}
+		cfg.docs, cfg.sizes = bench.Others, bench.Sizes[:2]
 	}
 	cfg.wall, cfg.printLimits = *wall, *limits
 	if *gc {
@@ -69,8 +77,10 @@ type config struct {
 	wall bool
 	// quiet: the collector is off while a batch runs (pairing.quiet).
 	quiet bool
-	// sizes are the catalog sizes measured; peakSamples the samples of
-	// each peak heap measure (bench.PeakSampled).
+	// docs are the documents measured, sizes the catalog sizes;
+	// peakSamples the samples of each peak heap measure
+	// (bench.PeakSampled).
+	docs        []bench.Document
 	sizes       []int
 	peakSamples int
 	// least: pair by each side's least cost (pairing.least).
@@ -84,9 +94,9 @@ type config struct {
 }
 
 var (
-	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, sizes: bench.Sizes, peakSamples: 600,
+	full = config{name: "full", rounds: 21, batch: 40 * time.Millisecond, docs: bench.Documents, sizes: bench.Sizes, peakSamples: 600,
 		limit: func(m measure) float64 { return m.target.limit }}
-	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, sizes: bench.Sizes[:2], peakSamples: 200,
+	quick = config{name: "short", rounds: 7, batch: 15 * time.Millisecond, docs: bench.Documents, sizes: bench.Sizes[:2], peakSamples: 200,
 		least: true, quiet: true, retakes: 4, limit: regressionLimit}
 )
 
@@ -166,7 +176,7 @@ func run(w io.Writer, cfg config, only string) (bool, error) {
 	}
 	fmt.Fprintf(w, "paired %s run: %d rounds of %v batches of %s, GOMAXPROCS=%d, load %s\n",
 		cfg.name, cfg.rounds, cfg.batch, clockName, runtime.GOMAXPROCS(0), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
-	ms, err := measures(cfg.sizes, cfg.peakSamples)
+	ms, err := measures(cfg.docs, cfg.sizes, cfg.peakSamples)
 	if err != nil {
 		return false, err
 	}

@@ -66,12 +66,12 @@ var (
 	tScale     = target{limit: 11}
 )
 
-// measures lists every measure of the given sizes, document by document
-// and size by size, with the 10,000 / 1,000 scaling measure when both are
-// among them; it checks first that every path admits each document, so
-// that no measure times a refusal. peakSamples is how many samples the
+// measures lists every measure of the given documents and sizes,
+// document by document and size by size, with the 10,000 / 1,000 scaling
+// measure when both are among them; it checks first that every path
+// admits each document, so that no measure times a refusal. peakSamples is how many samples the
 // peak heap measure takes.
-func measures(sizes []int, peakSamples int) ([]measure, error) {
+func measures(docs []bench.Document, sizes []int, peakSamples int) ([]measure, error) {
 	u, err := newUser()
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func measures(sizes []int, peakSamples int) ([]measure, error) {
 		return nil, err
 	}
 	var ms []measure
-	for _, d := range bench.Documents {
+	for _, d := range docs {
 		srcs := map[int][]byte{}
 		for _, n := range sizes {
 			src := d.Make(n)

@@ -2,13 +2,15 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/occkit/occkit/internal/bench"
 	"github.com/occkit/occkit/internal/bench/celpeer"
 )
 
-// TestPaths: every path admits and renders every document, and the
+// TestPaths: every path admits and renders every document (the other
+// shapes of -others too), and the
 // decision peers decide as occkit does, so that no measure times a
 // refusal or compares unlike decisions.
 func TestPaths(t *testing.T) {
@@ -20,7 +22,7 @@ func TestPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range bench.Documents {
+	for _, d := range slices.Concat(bench.Documents, bench.Others) {
 		for _, n := range bench.Sizes[:2] {
 			src := d.Make(n)
 			if err := u.mustAll(src); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,7 @@ func peakChild(spec string) error {
 		return err
 	}
 	var document func(int) []byte
-	for _, d := range bench.Documents {
+	for _, d := range slices.Concat(bench.Documents, bench.Others) {
 		if d.Name == doc {
 			document = d.Make
 		}
