@@ -3,7 +3,6 @@ package openclawschema
 import (
 	"encoding/json"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -126,9 +125,7 @@ func (r *refiner) child(x *index, k string) *index {
 
 // build indexes the members of x, from the schema walk's outline when it
 // holds x, else from the text. They go to the end of r.kids, x.kids
-// their run there: no other object is built meanwhile. (When r.kids
-// grows, the runs indexed before stay where they were, and their own
-// kids' runs and pointers with them.)
+// their run there: no other object is built meanwhile.
 func (r *refiner) build(x *index) {
 	x.built = true
 	if !r.is(x, '{') {
@@ -139,7 +136,7 @@ func (r *refiner) build(x *index) {
 	}
 	x.kids = r.kids[len(r.kids):len(r.kids):len(r.kids)]
 	if members, ok := r.outline.Members(x.at); ok {
-		r.kids = slices.Grow(r.kids, len(members))
+		r.room(x, len(members))
 		for _, m := range members {
 			r.addKid(x, m.Key, m.Start, m.End)
 		}
@@ -173,9 +170,33 @@ func (r *refiner) addKid(x *index, key string, start, end int) {
 			}
 		}
 	}
+	r.room(x, 1)
 	lo := len(r.kids) - len(x.kids)
 	r.kids = append(r.kids, index{at: start, end: end, key: key})
 	x.kids = r.kids[lo:len(r.kids):len(r.kids)]
+}
+
+// kidsChunk is the least room, in members, of a block of r.kids.
+const kidsChunk = 128
+
+// room makes room for n more members of the run x is building at the
+// end of r.kids. r.kids is a chain of blocks, never grown in place: the
+// runs indexed before keep their block, and the pointers into it (a
+// caller walking a run holds one while it builds a member). When the
+// block is full, x's run moves to a new block with room to double, the
+// only run that moves: nothing points into it while it is built. (An
+// append that grew r.kids would copy every run of the block and leave
+// the old block to the runs indexed before: for a document whose
+// refinements index thousands of members, Go's growth by a quarter then
+// keeps about four copies of the index alive beside the one in use.)
+func (r *refiner) room(x *index, n int) {
+	if cap(r.kids)-len(r.kids) >= n {
+		return
+	}
+	run := make([]index, len(x.kids), max(kidsChunk, 2*(len(x.kids)+n)))
+	copy(run, x.kids)
+	r.kids = run
+	x.kids = run[:len(run):len(run)]
 }
 
 // elements calls fn for each element of x, an array.
