@@ -108,6 +108,9 @@ type canon struct {
 	// each is, as stacks like members.
 	keys []byte
 	decs []decodedKey
+	// unq holds the decoded value of the last string read that held an
+	// escape (strEscaped).
+	unq []byte
 	// ranks, packed, work and scratch are reorder's buffers, and small
 	// its scratch for a small object (of at most smallObject bytes) and
 	// for a large one's members that go through scratch when they fit
@@ -683,7 +686,8 @@ func (c *canon) writeKey(i int, m *canonMember) int {
 
 // strEscaped reads the JSON string at src[i] and returns the index past
 // it, its decoded value (the raw bytes when nothing needs decoding) and
-// whether it holds an escape.
+// whether it holds an escape. A decoded value is in c.unq, valid until
+// the next call: every caller writes or copies it at once.
 func (c *canon) strEscaped(i int) (int, []byte, bool) {
 	// The plain run ends at the closing quote or at an escape (a
 	// Document's strings hold no control character).
@@ -702,11 +706,11 @@ func (c *canon) strEscaped(i int) (int, []byte, bool) {
 	// json5.Unquote keeps a lone surrogate (which a Document cannot hold,
 	// see ParseDocument) as its own code point instead of U+FFFD, so even
 	// then two different strings never decode alike.
-	v, err := json5.Unquote(c.src[i : j+1])
-	if err != nil {
+	var err error
+	if c.unq, err = json5.AppendUnquote(c.unq[:0], c.src[i:j+1]); err != nil {
 		return j + 1, c.src[i+1 : j], true
 	}
-	return j + 1, []byte(v), true
+	return j + 1, c.unq, true
 }
 
 // compareUTF16 orders two UTF-8 strings as their UTF-16 code units compare

@@ -311,18 +311,32 @@ func transcode(src []byte, opts Options, root *members) ([]byte, error) {
 // its value. Lone surrogates are kept as their 3-byte generalized UTF-8
 // form, which [AppendString] writes back as \u escapes.
 func Unquote(lit []byte) (string, error) {
-	if len(lit) == 0 || lit[0] != '"' && lit[0] != '\'' {
-		return "", &Error{Kind: KindSyntax, Line: 1, Column: 1, Msg: "expected a string"}
-	}
-	p := &reader{src: lit}
-	s, _, err := p.str()
+	b, err := AppendUnquote(nil, lit)
 	if err != nil {
 		return "", err
 	}
-	if p.pos != len(lit) {
-		return "", p.fail(KindSyntax, "unexpected text after string")
+	return string(b), nil
+}
+
+// AppendUnquote appends the value of the string literal lit, as
+// [Unquote] decodes it, to dst and returns the extended buffer. No value
+// is longer than its literal: when dst has room for len(lit) more bytes,
+// it allocates nothing.
+func AppendUnquote(dst, lit []byte) ([]byte, error) {
+	if len(lit) == 0 || lit[0] != '"' && lit[0] != '\'' {
+		return dst, &Error{Kind: KindSyntax, Line: 1, Column: 1, Msg: "expected a string"}
 	}
-	return string(s), nil
+	dst = slices.Grow(dst, len(lit))
+	// The reader decodes an escaped literal into its buffer: dst's room.
+	p := reader{src: lit, buf: dst[len(dst):]}
+	s, _, err := p.str()
+	if err != nil {
+		return dst, err
+	}
+	if p.pos != len(lit) {
+		return dst, p.fail(KindSyntax, "unexpected text after string")
+	}
+	return append(dst, s...), nil
 }
 
 // frame is one open container. It holds only what duplicate detection

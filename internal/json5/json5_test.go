@@ -178,6 +178,30 @@ func TestUnquote(t *testing.T) {
 	}
 }
 
+// TestAppendUnquote: the value goes after what dst holds, the same as
+// Unquote's; with room for the literal nothing is allocated; a refusal
+// leaves dst's bytes as they were.
+func TestAppendUnquote(t *testing.T) {
+	for _, in := range []string{`"a\u0062"`, `'\x41\n'`, `"\uD83D\uDE00 \"q\""`, `"plain"`, `""`} {
+		want, err := Unquote([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendUnquote([]byte("pre:"), []byte(in))
+		if err != nil || string(got) != "pre:"+want {
+			t.Errorf("AppendUnquote(pre:, %s) = %q, %v; want %q", in, got, err, "pre:"+want)
+		}
+		buf, lit := make([]byte, 0, 64), []byte(in)
+		if n := testing.AllocsPerRun(100, func() { buf, _ = AppendUnquote(buf[:0], lit) }); n != 0 {
+			t.Errorf("AppendUnquote(%s) with room: %v allocations", in, n)
+		}
+	}
+	dst := []byte("keep")
+	if got, err := AppendUnquote(dst, []byte(`"a`)); err == nil || string(got) != "keep" {
+		t.Errorf("AppendUnquote of an unterminated string = %q, %v", got, err)
+	}
+}
+
 func TestKindStrings(t *testing.T) {
 	for k := KindSyntax; k <= KindSurrogate; k++ {
 		if k.String() == "unknown" {
