@@ -121,6 +121,14 @@ var lookupPatterns = []string{
 	"agents.defaults.models.*.alias", "",
 }
 
+// lookups is what the refiner and the lookup before it find at the
+// pattern p, each value with its path.
+func lookups(newer *refiner, older *lookupBefore, p string) (got, want []string) {
+	newer.each(p, func(v gjson.Result, at occkit.Path) { got = append(got, fmt.Sprintf("%v=%s", at, v.Raw)) })
+	older.each(p, func(v gjson.Result, at occkit.Path) { want = append(want, fmt.Sprintf("%v=%s", at, v.Raw)) })
+	return got, want
+}
+
 // TestLookupMatchesOracle: the refiner's lookups (each, get) find the
 // same values at the same paths, in the same order, as lookupBefore, with
 // and without the schema walk's outline, on generated documents, compact,
@@ -145,9 +153,7 @@ func TestLookupMatchesOracle(t *testing.T) {
 				newer := &refiner{src: src, outline: out, doc: rootIndex(src)}
 				older := &lookupBefore{src: src, outline: out, doc: &indexBefore{v: root, at: len(src) - len(root.Raw)}}
 				for _, p := range lookupPatterns {
-					var got, want []string
-					newer.each(p, func(v gjson.Result, at occkit.Path) { got = append(got, fmt.Sprintf("%v=%s", at, v.Raw)) })
-					older.each(p, func(v gjson.Result, at occkit.Path) { want = append(want, fmt.Sprintf("%v=%s", at, v.Raw)) })
+					got, want := lookups(newer, older, p)
 					if d := cmp.Diff(want, got); d != "" {
 						t.Fatalf("each(%q) of %s (-before +now):\n%s", p, src, d)
 					}

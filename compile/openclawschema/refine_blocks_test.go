@@ -43,9 +43,7 @@ func TestRefinerIndexBlocks(t *testing.T) {
 		newer := &refiner{src: src, doc: rootIndex(src)}
 		older := &lookupBefore{src: src, doc: &indexBefore{v: gjson.Parse(src), at: 0}}
 		for _, p := range patterns {
-			var got, want []string
-			newer.each(p, func(v gjson.Result, at occkit.Path) { got = append(got, fmt.Sprintf("%v=%s", at, v.Raw)) })
-			older.each(p, func(v gjson.Result, at occkit.Path) { want = append(want, fmt.Sprintf("%v=%s", at, v.Raw)) })
+			got, want := lookups(newer, older, p)
 			if d := cmp.Diff(want, got); d != "" {
 				t.Fatalf("n=%d each(%q) (-before +now):\n%s", n, p, d)
 			}
