@@ -248,8 +248,9 @@ func prepare(doc occkit.Document, f *focus) *Index {
 
 	r := readRoster(agents)
 	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
-	for id, m := range r.byID {
+	for id, i := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
+			m := &r.members[i]
 			e, _ := readScope(m.v.Raw, 0, m.at, x.names, f)
 			x.agents[id] = def.with(e)
 		}

@@ -686,10 +686,11 @@ func oHead(a, b, c []oMember, n int) int {
 // entry locates the agent entry named id (normalized): its path, value and
 // model map.
 func (x *oIndex) entry(id string) (occkit.Path, oObject, *oKeyIndex) {
-	m, ok := x.roster.byID[id]
+	i, ok := x.roster.byID[id]
 	if id == "" || !ok {
 		return occkit.Root(), oObject{}, nil
 	}
+	m := x.roster.members[i]
 	o := oObjectOf(m.v, x.indexed)
 	return m.at, o, x.keysOf(o.get("models"))
 }

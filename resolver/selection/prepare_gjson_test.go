@@ -24,8 +24,9 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 
 	r := readRoster(agents)
 	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
-	for id, m := range r.byID {
+	for id, i := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
+			m := r.members[i]
 			x.agents[id] = def.with(gjsonScope(m.at, m.v, x.names, f))
 		}
 	}

@@ -96,7 +96,9 @@ type roster struct {
 	present bool // agents.entries or agents.list is present
 	entries bool // the roster is agents.entries
 	members []rosterMember
-	byID    map[string]rosterMember
+	// byID is the member (an index into members) each normalized name
+	// selects.
+	byID map[string]int32
 }
 
 // agentsSection is what selection reads of `agents`, each member the
@@ -109,7 +111,7 @@ type agentsSection struct {
 
 func readRoster(a agentsSection) roster {
 	var r roster
-	r.byID = map[string]rosterMember{}
+	r.byID = map[string]int32{}
 	if !a.v.IsObject() {
 		return r
 	}
@@ -123,9 +125,9 @@ func readRoster(a agentsSection) roster {
 			}
 			return true
 		})
-		for _, m := range r.members {
-			if cur, ok := r.byID[m.id]; !ok || spellingBefore(m.key, cur.key, m.id) {
-				r.byID[m.id] = m
+		for i, m := range r.members {
+			if cur, ok := r.byID[m.id]; !ok || spellingBefore(m.key, r.members[cur].key, m.id) {
+				r.byID[m.id] = int32(i)
 			}
 		}
 		return r
@@ -141,10 +143,10 @@ func readRoster(a agentsSection) roster {
 				if id.Type != gjson.String {
 					m.id = "main"
 				}
-				r.members = append(r.members, m)
 				if _, dup := r.byID[m.id]; !dup {
-					r.byID[m.id] = m
+					r.byID[m.id] = int32(len(r.members))
 				}
+				r.members = append(r.members, m)
 			}
 			i++
 			return true
