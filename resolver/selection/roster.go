@@ -205,7 +205,6 @@ func (r roster) implicitAgent(ownership, rec gjson.Result) string {
 type providerGroup struct {
 	key     string // the spelling reasons name
 	members []gjson.Result
-	keys    []string
 	// prepared is the config prepared as it was read, when the group
 	// has one member (merged is that member).
 	prepared *provider
@@ -221,59 +220,85 @@ type member struct {
 
 // providerGroups groups the object members of models.providers (provs,
 // in author order) by normalized ID and picks, per ID, the members that
-// merge.
+// merge. An ID of one member, the common case, is its own group without a
+// list of its own: the groups of one member share one array.
 func providerGroups(provs []member) map[string]providerGroup {
 	if provs == nil {
 		return nil
 	}
-	byID := map[string][]member{}
-	for _, m := range provs {
-		if m.v.IsObject() {
-			id := fold(m.key)
-			byID[id] = append(byID[id], m)
+	firsts := make(map[string]int, len(provs)) // each ID's first member
+	var shared map[string][]member             // the IDs of more than one member
+	for i, m := range provs {
+		if !m.v.IsObject() {
+			continue
 		}
-	}
-	out := make(map[string]providerGroup, len(byID))
-	for id, cs := range byID {
+		id := fold(m.key)
 		if id == "" {
 			continue
 		}
-		// The trimmed spelling that merges: the ID itself, else the
-		// smallest.
-		spell := ""
-		for _, c := range cs {
-			t := strings.TrimSpace(c.key)
-			if t == id {
-				spell = t
-				break
-			}
-			if spell == "" || t < spell {
-				spell = t
-			}
+		f, dup := firsts[id]
+		if !dup {
+			firsts[id] = i
+			continue
 		}
-		var ms []member
-		for _, c := range cs {
-			if strings.TrimSpace(c.key) == spell {
-				ms = append(ms, c)
-			}
+		if shared == nil {
+			shared = map[string][]member{}
 		}
-		// merge order: the key equal to the ID, then byte order
-		for i := 1; i < len(ms); i++ {
-			for j := i; j > 0 && spellingBefore(ms[j].key, ms[j-1].key, id); j-- {
-				ms[j], ms[j-1] = ms[j-1], ms[j]
-			}
+		if shared[id] == nil {
+			shared[id] = []member{provs[f]}
 		}
-		g := providerGroup{key: ms[0].key}
-		if len(ms) == 1 {
-			g.prepared = ms[0].prepared
+		shared[id] = append(shared[id], m)
+	}
+	out := make(map[string]providerGroup, len(firsts))
+	vals := make([]gjson.Result, len(provs))
+	for id, f := range firsts {
+		if cs, many := shared[id]; many {
+			out[id] = mergeGroup(id, cs)
+			continue
 		}
-		for _, m := range ms {
-			g.members = append(g.members, m.v)
-			g.keys = append(g.keys, m.key)
-		}
-		out[id] = g
+		m := provs[f]
+		vals[f] = m.v
+		out[id] = providerGroup{key: m.key, members: vals[f : f+1 : f+1], prepared: m.prepared}
 	}
 	return out
+}
+
+// mergeGroup is the group of the members cs (in author order) of the
+// normalized ID id, more than one.
+func mergeGroup(id string, cs []member) providerGroup {
+	// The trimmed spelling that merges: the ID itself, else the
+	// smallest.
+	spell := ""
+	for _, c := range cs {
+		t := strings.TrimSpace(c.key)
+		if t == id {
+			spell = t
+			break
+		}
+		if spell == "" || t < spell {
+			spell = t
+		}
+	}
+	var ms []member
+	for _, c := range cs {
+		if strings.TrimSpace(c.key) == spell {
+			ms = append(ms, c)
+		}
+	}
+	// merge order: the key equal to the ID, then byte order
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && spellingBefore(ms[j].key, ms[j-1].key, id); j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+	g := providerGroup{key: ms[0].key}
+	if len(ms) == 1 {
+		g.prepared = ms[0].prepared
+	}
+	for _, m := range ms {
+		g.members = append(g.members, m.v)
+	}
+	return g
 }
 
 // merged is the group's config as one object: members merged in order,
