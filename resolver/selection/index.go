@@ -48,6 +48,9 @@ type agent struct {
 	sel2   []resolver.Reason // ignored whole-agent keys, defaults then entry
 	params []occkit.Path     // SEL-6a overrides of the scopes' params, sorted
 	maps   []*modelMap       // the entry's model map, then the defaults'
+	// two holds maps of an entry's agent (scope.with), in the agent's
+	// own allocation.
+	two [2]*modelMap
 }
 
 // modelMap is a prepared model map (`agents.defaults.models`, an entry's
@@ -402,7 +405,8 @@ func (sc *scope) read(at occkit.Path, runtime, embedded, params gjson.Result) {
 
 // with is the agent made of the defaults scope s and the entry scope e.
 func (s scope) with(e scope) *agent {
-	a := &agent{maps: []*modelMap{e.models, s.models}}
+	a := &agent{two: [2]*modelMap{e.models, s.models}}
+	a.maps = a.two[:]
 	a.sel2 = append(append(a.sel2, s.sel2...), e.sel2...)
 	a.params = sortPaths(append(append([]occkit.Path(nil), s.params...), e.params...))
 	return a
