@@ -99,7 +99,7 @@ func referenceJSONStringIs(lit, s string) bool {
 // SecretRefs and their escaped spellings, or none of them.
 func genRefsJSON(t *rapid.T, depth int) string {
 	strs := []string{
-		"plain", "${A}", "x${B_C}y", "$${D}", `\u0024{E}`, `$\u007bF\u007d`, "$G", "${lower}", "${", "$", `a\\b`,
+		"plain", "${A}", "x${B_C}y", "$${D}", `\u0024{E}`, `$\u007bF\u007d`, `caf\u00e9{X}`, `\u00e9\u0024{Y}`, "$G", "${lower}", "${", "$", `a\\b`,
 		`\"${H}\"`, "https://u:${P}@h", "env", `\u0065nv`, "default", "I", " J ",
 	}
 	keys := []string{"source", `sourc\u0065`, "id", "provider", "apiKey", "token", "$K", "${L}", `\u0024{M}`, "headers", "x"}

@@ -1072,9 +1072,9 @@ func stringRefs(src string) []envRef {
 			continue
 		}
 		// OpenClaw reads the decoded string: a '$' is there when the
-		// literal holds one or an escape (\u0024 is one); a literal
+		// literal holds one or an escape writes one (\u0024); a literal
 		// with neither is not decoded (an allocation).
-		if strings.IndexByte(src[start:i], '$') < 0 && (!escaped || !strings.Contains(src[start:i], `\u`)) {
+		if strings.IndexByte(src[start:i], '$') < 0 && (!escaped || !escapesASCII(src[start:i], "$")) {
 			continue
 		}
 		s := gjson.Parse(src[start : i+1]).Str

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -289,9 +290,29 @@ func mayBeURL(s string) bool {
 // escapedMayBeURL reports whether [urlLike] may hold for the value of
 // the JSON string literal lit, which holds an escape, without decoding
 // it (an allocation): urlLike needs a ':', '@', '?' or '#', which the
-// value holds only where lit holds one or a \u escape makes one.
+// value holds only where lit holds one or a \u escape writes one.
 func escapedMayBeURL(lit string) bool {
-	return strings.ContainsAny(lit, ":@?#") || strings.Contains(lit, `\u`)
+	return strings.ContainsAny(lit, ":@?#") || escapesASCII(lit, ":@?#")
+}
+
+// escapesASCII reports whether the JSON string literal lit may hold a \u
+// escape of a byte of set (ASCII): a \u and four hexadecimal digits that
+// write one. (A \u after an escaped backslash is no escape, and counts:
+// the answer errs only towards decoding.) Text from a writer that escapes
+// every non-ASCII character holds many \u escapes, none of them these.
+func escapesASCII(lit, set string) bool {
+	for i := 0; ; i += 2 {
+		j := strings.Index(lit[i:], `\u`)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+6 <= len(lit) {
+			if v, err := strconv.ParseUint(lit[i+2:i+6], 16, 16); err == nil && v < 0x80 && strings.IndexByte(set, byte(v)) >= 0 {
+				return true
+			}
+		}
+	}
 }
 
 // urlBytes are the bytes of which [urlLike] needs one.

@@ -66,7 +66,7 @@ func genScopeJSON(t *rapid.T, depth int) string {
 		"models", "id", "name", "params", `api\u004bey`, `head\u0065rs`, "héaders", "ключ", "cert", "passwd", "maxTokens"}
 	strs := []string{"plain", "https://api.example.com/v1", "https://u:p@h/x?token=1", "svc:KEY@host/v1", "a@b", "?x",
 		`https:\/\/h\/v1?key=1`, `x\u0040y`, "${TOKEN}", "Bearer ${T}", "", `tab\there`, "日本://",
-		`https\u003a\/\/h\/v1`, `say \"hi\"\n`, `k\u0065y\u0023x`, `a\\u003a`}
+		`https\u003a\/\/h\/v1`, `say \"hi\"\n`, `k\u0065y\u0023x`, `a\\u003a`, `caf\u00e9 \u00e8`, `h\u003F\u00e9`}
 	kind := rapid.IntRange(0, 5).Draw(t, "kind")
 	if depth <= 0 && kind >= 3 {
 		kind = 0
@@ -233,4 +233,18 @@ func TestCredentialNameMatchesReference(t *testing.T) {
 			t.Fatalf("credentialName(%q) = %v, want %v", k, got, want)
 		}
 	})
+}
+
+// TestEscapesASCII: a \u escape of a byte of the set is found in either
+// case of hexadecimal, at the end of the literal too; an escape of
+// another character, a short one or none is not.
+func TestEscapesASCII(t *testing.T) {
+	for lit, want := range map[string]bool{
+		`"a\u0024b"`: true, `"\u003a"`: true, `"\u003A"`: true, `"x\u0040"`: true, `"\u00e9\u0023"`: true,
+		`"caf\u00e9"`: false, `"\u2024"`: false, `"\u00"`: false, `"\n\t"`: false, `"plain"`: false, `"\u0025"`: false,
+	} {
+		if got := escapesASCII(lit, "$:@#"); got != want {
+			t.Errorf("escapesASCII(%s) = %v, want %v", lit, got, want)
+		}
+	}
 }
