@@ -663,8 +663,9 @@ func settingKey(path occkit.Path, k string) occkit.Path {
 }
 
 // parseModelSetting reads the `model` setting at s[i], at path (RES-3),
-// into the zero m, and returns the offset after it.
-func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *modelSetting) int {
+// into the zero m, and returns the offset after it. primaryPath is the
+// path of its primary member, or root to build it.
+func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]error, m *modelSetting) int {
 	m.present, m.strs.text = true, s
 	switch byteAt(s, i) {
 	case '"':
@@ -684,7 +685,9 @@ func parseModelSetting(s string, i int, path occkit.Path, errs *[]error, m *mode
 		return jsonwalk.Skip(s, i)
 	}
 	m.complete = true
-	m.primaryAt = settingKey(path, "primary")
+	if m.primaryAt = primaryPath; primaryPath.IsRoot() {
+		m.primaryAt = settingKey(path, "primary")
+	}
 	pp := &m.primaryAt
 	// The fallbacks are read where they stand, which may be before the
 	// primary; the refusals that need the primary are made after it.
@@ -958,10 +961,10 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 // scopeModels reads the model and models members of the object at s[i]
 // (agents.defaults or an entry, at scope) into sel and cat, the model's
 // problems before the catalog's, and returns the offset after it. model
-// and models are the settings' paths; a root one is built from scope
-// only when the setting is there. An absent catalog keeps models, which
-// nothing reads.
-func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
+// and models are the settings' paths, primary the path of model's
+// primary member; a root one is built from scope (or model) only when the
+// setting is there. An absent catalog keeps models, which nothing reads.
+func scopeModels(s string, i int, scope, model, primary, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
 	var catErrs []error
 	seenModel, seenCat := false, false
 	end := eachMember(s, i, func(k string, v int) int {
@@ -972,7 +975,7 @@ func scopeModels(s string, i int, scope, model, models occkit.Path, sel *modelSe
 			if model.IsRoot() {
 				model = scope.Key("model")
 			}
-			end = parseModelSetting(s, v, model, errs, sel)
+			end = parseModelSetting(s, v, model, primary, errs, sel)
 		case k == "models" && !seenCat:
 			seenCat = true
 			if models.IsRoot() {
@@ -996,7 +999,7 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
-	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultModels, &x.defaults, &x.catalog, errs)
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultPrimary, pathDefaultModels, &x.defaults, &x.catalog, errs)
 }
 
 // indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of
@@ -1012,9 +1015,21 @@ func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 			*shapeErrs = append(*shapeErrs, entryShapeError(id))
 			return jsonwalk.Skip(s, v) // RES-2
 		}
-		e := &agentEntry{id: id, path: pathEntries.Key(id)}
+		// The entry's path, its model's and its primary's in one
+		// allocation: each is the next one's parent, sharing its
+		// elements (a Path never changes).
+		var b occkit.PathBuilder
+		b.Grow(5)
+		b.Key("agents")
+		b.Key("entries")
+		b.Key(id)
+		b.Key("model")
+		b.Key("primary")
+		primary := b.Path()
+		model := primary.Parent()
+		e := &agentEntry{id: id, path: model.Parent()}
 		x.entries = append(x.entries, e)
-		return scopeModels(s, v, e.path, occkit.Path{}, occkit.Path{}, &e.sel, &e.models, errs)
+		return scopeModels(s, v, e.path, model, primary, occkit.Path{}, &e.sel, &e.models, errs)
 	})
 }
 
