@@ -85,8 +85,8 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 			}
 		})
 	}
-	if e != nil {
-		fromCat(&e.models)
+	if e != nil && e.models != nil {
+		fromCat(e.models)
 	}
 	fromCat(&x.catalog)
 	var buf [4]int32
@@ -204,7 +204,7 @@ func (x *docIndex) codexReason(c *refAt) Reason {
 // checkCatalog applies RES-8 (and RES-4 for a catalog without any
 // primary) to one selectable catalog whose selected primary is primary.
 func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) {
-	if !c.present || c.bad || c.keys.len() == 0 {
+	if c == nil || !c.present || c.bad || c.keys.len() == 0 {
 		return
 	}
 	if !hasPrimary {
@@ -447,9 +447,9 @@ func prepare(doc occkit.Document) *Prepared {
 	for _, e := range x.entries {
 		switch {
 		case e.sel.present && e.sel.ok:
-			checkCatalog(&e.models, e.sel.primary.ref(), true, &errs)
+			checkCatalog(e.models, e.sel.primary.ref(), true, &errs)
 		case !e.sel.present && x.defaults.ok:
-			checkCatalog(&e.models, x.defaults.primary.ref(), true, &errs)
+			checkCatalog(e.models, x.defaults.primary.ref(), true, &errs)
 		}
 	}
 
@@ -490,7 +490,7 @@ func agentsListErr(list gjson.Result) error {
 // entryAddsPolicy reports whether e's own catalog holds a key for one of
 // the inherited selection's refs.
 func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
-	if !e.models.present || e.models.bad || len(e.models.byKey) == 0 {
+	if e.models == nil || !e.models.present || e.models.bad || len(e.models.byKey) == 0 {
 		return false
 	}
 	if e.models.has(s.primary.key) {

@@ -270,10 +270,12 @@ type modelSetting struct {
 
 // agentEntry is one agents.entries value.
 type agentEntry struct {
-	id     string
-	path   occkit.Path
-	sel    modelSetting
-	models catalogIndex
+	id   string
+	path occkit.Path
+	sel  modelSetting
+	// models is the entry's catalog, nil when the entry has no models
+	// member (most have none: a catalogIndex is 176 bytes).
+	models *catalogIndex
 }
 
 // catalogRow is one row of models.providers.<p>.models, small and
@@ -963,8 +965,10 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 // problems before the catalog's, and returns the offset after it. model
 // and models are the settings' paths, primary the path of model's
 // primary member; a root one is built from scope (or model) only when the
-// setting is there. An absent catalog keeps models, which nothing reads.
-func scopeModels(s string, i int, scope, model, primary, models occkit.Path, sel *modelSetting, cat *catalogIndex, errs *[]error) int {
+// setting is there. *cat is the catalog to fill, made when it is nil
+// and the catalog is there (an absent one is left nil, or keeps models,
+// which nothing reads).
+func scopeModels(s string, i int, scope, model, primary, models occkit.Path, sel *modelSetting, cat **catalogIndex, errs *[]error) int {
 	var catErrs []error
 	seenModel, seenCat := false, false
 	end := eachMember(s, i, func(k string, v int) int {
@@ -981,14 +985,17 @@ func scopeModels(s string, i int, scope, model, primary, models occkit.Path, sel
 			if models.IsRoot() {
 				models = scope.Key("models")
 			}
-			end = buildCatalog(s, v, models, &catErrs, cat)
+			if *cat == nil {
+				*cat = new(catalogIndex)
+			}
+			end = buildCatalog(s, v, models, &catErrs, *cat)
 		default:
 			end = jsonwalk.Skip(s, v)
 		}
 		return end
 	})
-	if !seenCat {
-		*cat = catalogIndex{path: models}
+	if !seenCat && *cat != nil {
+		**cat = catalogIndex{path: models}
 	}
 	*errs = append(*errs, catErrs...)
 	return end
@@ -999,7 +1006,8 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
-	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultPrimary, pathDefaultModels, &x.defaults, &x.catalog, errs)
+	cat := &x.catalog
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultPrimary, pathDefaultModels, &x.defaults, &cat, errs)
 }
 
 // indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of

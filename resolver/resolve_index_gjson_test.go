@@ -274,7 +274,10 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 		f := objectFields(v, "model", "models")
 		model, cat := f[0], f[1]
 		gjParseModelSetting(x.roster.doc.String(), model, p.Key("model"), &x.errs, &e.sel)
-		e.models = gjBuildCatalog(x.roster.doc.String(), cat, p.Key("models"), &x.errs)
+		if cat.Exists() {
+			c := gjBuildCatalog(x.roster.doc.String(), cat, p.Key("models"), &x.errs)
+			e.models = &c
+		}
 		x.entries = append(x.entries, e)
 		return true
 	})

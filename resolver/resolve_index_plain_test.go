@@ -157,7 +157,9 @@ func checkIndexPlain(t *rapid.T, doc occkit.Document) {
 	checkCatalogPlain(t, doc, &x.catalog, queries)
 	checkFallbacksPlain(t, doc, pathDefaultModel, &x.defaults)
 	for _, e := range x.entries {
-		checkCatalogPlain(t, doc, &e.models, queries)
+		if e.models != nil {
+			checkCatalogPlain(t, doc, e.models, queries)
+		}
 		checkFallbacksPlain(t, doc, e.path.Key("model"), &e.sel)
 	}
 	for _, p := range x.provOrder {

@@ -41,7 +41,9 @@ func checkIndexMatchesGJSON(t interface{ Fatalf(string, ...any) }, doc occkit.Do
 	for _, x := range []*docIndex{want, got} {
 		cats := []*catalogIndex{&x.catalog}
 		for _, e := range x.entries {
-			cats = append(cats, &e.models)
+			if e.models != nil {
+				cats = append(cats, e.models)
+			}
 		}
 		for _, c := range cats {
 			if !c.present {
@@ -371,7 +373,9 @@ func TestPolicySourcePath(t *testing.T) {
 		}
 		cats := []*catalogIndex{&x.catalog}
 		for _, e := range x.entries {
-			cats = append(cats, &e.models)
+			if e.models != nil {
+				cats = append(cats, e.models)
+			}
 		}
 		for _, c := range cats {
 			for i := range c.keys.len() {

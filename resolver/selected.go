@@ -99,7 +99,7 @@ func (x *docIndex) keepSelected() *docIndex {
 	x.catalog = catalogIndex{}
 	x.roster = rosterInput{}
 	for _, e := range x.entries {
-		e.models = catalogIndex{}
+		e.models = nil
 	}
 	for _, c := range x.provOrder {
 		c.rows, c.byID = seq[catalogRow]{}, nil
