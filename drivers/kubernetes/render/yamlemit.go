@@ -593,7 +593,7 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 // printable set, '"' and '\\' as an escape, the others as they are;
 // when breaks are allowed, the line breaks at a space once past
 // yamlWidth, unless the space follows another space, or is the first or
-// last character, and a space that follows the break is escaped ("\\ ")
+// last character, and a space that follows the break is escaped (`\ `)
 // so that it is not read as indentation. [analyzeScalar] has excluded
 // the line breaks it would write as escapes only in a block of its own
 // choosing ('\n', U+2028, U+2029) and a leading byte order mark (after
