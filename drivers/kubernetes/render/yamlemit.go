@@ -549,13 +549,7 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == ' ' {
-			if breaks && !spaces && w.column > yamlWidth && (!quoted || i > 0 && i < len(s)-1) && (i+1 >= len(s) || s[i+1] != ' ') {
-				w.newline()
-				w.indent(indent)
-			} else {
-				w.out = append(w.out, ' ')
-				w.column++
-			}
+			w.space(breaks && !spaces && w.column > yamlWidth && (!quoted || i > 0 && i < len(s)-1) && (i+1 >= len(s) || s[i+1] != ' '), indent)
 			i++
 			spaces = true
 			continue
@@ -588,6 +582,18 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 	}
 }
 
+// space writes a space, or, where the scalar folds, breaks the line
+// there instead: the next line starts at indent.
+func (w *yamlWriter) space(fold bool, indent int) {
+	if fold {
+		w.newline()
+		w.indent(indent)
+		return
+	}
+	w.out = append(w.out, ' ')
+	w.column++
+}
+
 // doubleQuoted writes s double-quoted as go-yaml's emitter writes it
 // (yaml_emitter_write_double_quoted_scalar): a character outside YAML's
 // printable set, '"' and '\\' as an escape, the others as they are;
@@ -606,15 +612,10 @@ func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
 		c := s[i]
 		switch {
 		case c == ' ':
-			if breaks && !spaces && w.column > yamlWidth && i > 0 && i < len(s)-1 {
-				w.newline()
-				w.indent(indent)
-				if s[i+1] == ' ' {
-					w.out = append(w.out, '\\')
-					w.column++
-				}
-			} else {
-				w.out = append(w.out, ' ')
+			fold := breaks && !spaces && w.column > yamlWidth && i > 0 && i < len(s)-1
+			w.space(fold, indent)
+			if fold && s[i+1] == ' ' {
+				w.out = append(w.out, '\\')
 				w.column++
 			}
 			i++
