@@ -72,8 +72,9 @@
 // them in the short run's way (collector off in a batch, least cost),
 // still against the targets. It is a report, not a gate: CI runs neither
 // it nor its limits. Its time ratios move more from one full run to the
-// next than the benchmark documents' do (agents objects/U read 1.21 and
-// 2.04 in two runs of one tree); take the short way, or several runs.
+// next than the benchmark documents' do (agents ssh-unit/U read 1.03 and
+// 1.51 in two full runs of one binary); take the short way, or several
+// runs.
 //
 // Before it measures, the program checks that every path admits every
 // document and that occkit, cel-go and the plain-Go index decide alike;
