@@ -218,7 +218,10 @@
 // holding an emoji (an identity's, a reaction's) or a control character
 // stays on it; an object holding a value it does not cover ('\n',
 // U+2028 or U+2029 in a string, a line break in a key, a leading byte
-// order mark) is written by JSONToYAML itself. The writer
+// order mark, a key of more than 128 bytes) is written by go-yaml's
+// encoder from the values go-yaml's decoder makes of its JSON, which is
+// JSONToYAML without its first step, a YAML parser that refuses a key of
+// more than 1,024 characters. The writer
 // works straight from the typed object's fields where it reads every
 // field the object sets (the fields Render sets: a field it does not
 // read must be zero, else the object goes the next way), else from the

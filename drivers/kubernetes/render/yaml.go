@@ -1,15 +1,17 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	goyaml "go.yaml.in/yaml/v2"
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/yaml"
 )
 
 // YAML renders the objects as one multi-document YAML stream in apply
@@ -114,7 +116,17 @@ func (t *yamlTree) appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
 	return appendSigsYAML(dst, obj)
 }
 
-// appendSigsYAML appends obj's YAML document as JSONToYAML writes it.
+// appendSigsYAML appends obj's YAML document as JSONToYAML writes it:
+// the apply body's JSON text decoded into the values go-yaml's decoder
+// makes of it (strings, ints, uints, floats, booleans, nulls, lists and
+// mappings: [yamlValue]), written by go-yaml's encoder, the one
+// JSONToYAML calls. It leaves out JSONToYAML's first step, reading the
+// JSON with go-yaml's YAML parser, which refuses a key of more than
+// 1,024 characters (a simple key's limit; the encoder writes such a key
+// as a complex one, "? ", which reads back) and reads DEL, the C1
+// controls, U+FFFE and U+FFFF raw as errors and a raw NEL as a space.
+// Where that parser reads the text, the two agree byte for byte
+// (checkStream, TestYAMLWriterMatchesJSONToYAML).
 func appendSigsYAML(dst []byte, obj Object) ([]byte, error) {
 	v, err := applyValue(obj)
 	if err != nil {
@@ -124,11 +136,49 @@ func appendSigsYAML(dst []byte, obj Object) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, err := yaml.JSONToYAML(yamlSafeJSON(body))
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	y, err := goyaml.Marshal(yamlValue(tree))
 	if err != nil {
 		return nil, err
 	}
 	return append(dst, y...), nil
+}
+
+// yamlValue turns v, decoded by encoding/json with UseNumber, into what
+// go-yaml v2's decoder makes of the same JSON text: a number becomes an
+// int when it is one, else a uint64, else a float64, else (out of a
+// float's range) the string it is written as, which is go-yaml's
+// resolution of a plain scalar that starts with a digit or a sign (a
+// JSON number is never a timestamp, and holds no '_' or base prefix).
+func yamlValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = yamlValue(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = yamlValue(e)
+		}
+	case json.Number:
+		s := string(x)
+		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+			return int(i)
+		}
+		if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+			return u
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return s
+	}
+	return v
 }
 
 // readObject reads obj's apply body into t, as [applyValue] makes it: a
@@ -205,50 +255,6 @@ func (o Objects) WriteFiles(dir string) error {
 	return o.Each(func(name string, doc []byte) error {
 		return os.WriteFile(filepath.Join(dir, name), doc, 0o644)
 	})
-}
-
-// yamlSafeJSON escapes, in the JSON text j, every character that a YAML
-// reader does not take as itself inside a double-quoted scalar.
-// sigs.k8s.io/yaml.JSONToYAML reads its JSON input with a YAML parser,
-// which folds a raw NEL (U+0085) into a space and refuses DEL, the other
-// C1 controls and the non-characters U+FFFE and U+FFFF; encoding/json
-// writes all of them raw. As \uXXXX escapes they read back as
-// themselves, and the YAML emitter then writes each in a form that reads
-// back unchanged (\N, \x85, …). JSON's structure is ASCII, so only
-// string contents change; a text holding none of these is returned as it
-// is.
-func yamlSafeJSON(j []byte) []byte {
-	var out []byte
-	done := 0 // j[:done] is in out
-	for i := 0; i < len(j); {
-		if j[i] < utf8.RuneSelf && j[i] != 0x7f {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(j[i:])
-		if yamlUnsafe(r) {
-			if out == nil {
-				out = make([]byte, 0, len(j)+32)
-			}
-			out = append(out, j[done:i]...)
-			out = fmt.Appendf(out, `\u%04x`, r)
-			done = i + n
-		}
-		i += n
-	}
-	if out == nil {
-		return j
-	}
-	return append(out, j[done:]...)
-}
-
-// yamlUnsafe reports whether a YAML reader changes or refuses r written
-// raw inside a double-quoted scalar: DEL and the C1 controls (NEL among
-// them, a YAML line break), the other YAML line breaks (U+2028, U+2029),
-// the byte order mark, and the non-characters U+FFFE and U+FFFF (outside
-// YAML's printable set).
-func yamlUnsafe(r rune) bool {
-	return r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
 }
 
 func dropNulls(v any) any {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -131,6 +132,38 @@ func TestYAMLReadsBack(t *testing.T) {
 			t.Fatalf("Each: %d documents, %v", docs, err)
 		}
 	})
+}
+
+// TestYAMLLongKeys: DRV-5 — a key of any length is written and reads
+// back. go-yaml writes a key of more than 128 bytes as a complex key
+// ("? "), which its reader reads at any length; JSONToYAML itself fails
+// on a key of more than 1,024 characters, since it first reads the JSON
+// text with that reader, where such a key is too long to be a simple one
+// (a fuzzed label key found it).
+func TestYAMLLongKeys(t *testing.T) {
+	complexKeyLine := regexp.MustCompile(`(?m)^ *\? `)
+	for _, n := range []int{64, 129, 1000, 1025, 6000} {
+		for _, unit := range []string{"x", "é", "\u0085", "a b", "🙂"} {
+			key := strings.Repeat(unit, n)
+			cm := &corev1.ConfigMap{
+				TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+				ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "n",
+					Labels: map[string]string{key: "v", "l": key}},
+				Data: map[string]string{key: key, "short": "s"},
+			}
+			objs := render.Objects{ConfigMaps: []*corev1.ConfigMap{cm}}
+			stream, err := objs.YAML()
+			if err != nil {
+				t.Fatalf("%d × %q: %v", n, unit, err)
+			}
+			if diff := cmp.Diff(wantValues(t, objs), readBack(t, stream)); diff != "" {
+				t.Fatalf("%d × %q: read back differs (-rendered +read):\n%s", n, unit, diff)
+			}
+			if len(key) > 128 && !complexKeyLine.Match(stream) {
+				t.Fatalf("%d × %q: no complex key written", n, unit)
+			}
+		}
+	}
 }
 
 // TestRenderedDocumentReadsBack: DRV-5 — a revision whose document holds

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
@@ -21,38 +22,89 @@ import (
 // sigsYAML is the stream of objs as sigs.k8s.io/yaml writes it, made
 // here without the package's code: each object's JSON decoded, its status
 // and null members removed, encoded again, the characters a YAML reader
-// would not take as themselves written as JSON escapes, then JSONToYAML.
+// would not take as themselves written as JSON escapes (yamlSafeJSON),
+// then JSONToYAML.
 func sigsYAML(t interface{ Fatalf(string, ...any) }, objs Objects) string {
 	var docs []string
 	for _, obj := range objs.List() {
-		raw, err := json.Marshal(obj)
+		body, err := json.Marshal(applyTree(t, obj))
 		if err != nil {
 			t.Fatalf("%v", err)
 		}
-		var v map[string]any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatalf("%v", err)
-		}
-		delete(v, "status")
-		body, err := json.Marshal(withoutNulls(v))
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
-		var escaped strings.Builder
-		for _, r := range string(body) {
-			if r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
-				fmt.Fprintf(&escaped, `\u%04x`, r)
-			} else {
-				escaped.WriteRune(r)
-			}
-		}
-		y, err := yaml.JSONToYAML([]byte(escaped.String()))
+		y, err := yaml.JSONToYAML(yamlSafeJSON(body))
 		if err != nil {
 			t.Fatalf("JSONToYAML: %v", err)
 		}
 		docs = append(docs, string(y))
 	}
 	return strings.Join(docs, "---\n")
+}
+
+// applyTree is obj's apply body as a JSON tree, made without the
+// package's code: its JSON decoded, its status and null members removed.
+func applyTree(t interface{ Fatalf(string, ...any) }, obj Object) any {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%v", err)
+	}
+	delete(v, "status")
+	return withoutNulls(v)
+}
+
+// simpleKeys reports whether every key in the JSON tree v is short enough
+// for go-yaml's parser to read it as a simple key (at most 1,024
+// characters from its opening quote to the colon, escapes included; a
+// key's JSON bytes bound its characters), which JSONToYAML needs to read
+// v's JSON text at all.
+func simpleKeys(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if q, _ := json.Marshal(k); len(q) > 1000 || !simpleKeys(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !simpleKeys(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkReadsBack checks that every document of objs reads back, with
+// sigs.k8s.io/yaml's YAML reader, as the object's apply body.
+func checkReadsBack(t fataler, objs Objects) {
+	t.Helper()
+	list := objs.List()
+	i := 0
+	err := objs.Each(func(name string, doc []byte) error {
+		j, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		var got any
+		if err := json.Unmarshal(j, &got); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		if d := cmp.Diff(applyTree(t, list[i]), got); d != "" {
+			return fmt.Errorf("%s: (-apply body +read back):\n%s", name, d)
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i != len(list) {
+		t.Fatalf("%d documents for %d objects", i, len(list))
+	}
 }
 
 // withoutNulls is v without the null members of its objects.
@@ -204,4 +256,48 @@ func TestRenderedYAMLMatchesSigsYAML(t *testing.T) {
 			})
 		}
 	}
+}
+
+// yamlSafeJSON escapes, in the JSON text j, every character that a YAML
+// reader does not take as itself inside a double-quoted scalar.
+// sigs.k8s.io/yaml.JSONToYAML reads its JSON input with a YAML parser,
+// which folds a raw NEL (U+0085) into a space and refuses DEL, the other
+// C1 controls and the non-characters U+FFFE and U+FFFF; encoding/json
+// writes all of them raw. As \uXXXX escapes they read back as
+// themselves, and the YAML emitter then writes each in a form that reads
+// back unchanged (\N, \x85, …). JSON's structure is ASCII, so only
+// string contents change; a text holding none of these is returned as it
+// is.
+func yamlSafeJSON(j []byte) []byte {
+	var out []byte
+	done := 0 // j[:done] is in out
+	for i := 0; i < len(j); {
+		if j[i] < utf8.RuneSelf && j[i] != 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(j[i:])
+		if yamlUnsafe(r) {
+			if out == nil {
+				out = make([]byte, 0, len(j)+32)
+			}
+			out = append(out, j[done:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			done = i + n
+		}
+		i += n
+	}
+	if out == nil {
+		return j
+	}
+	return append(out, j[done:]...)
+}
+
+// yamlUnsafe reports whether a YAML reader changes or refuses r written
+// raw inside a double-quoted scalar: DEL and the C1 controls (NEL among
+// them, a YAML line break), the other YAML line breaks (U+2028, U+2029),
+// the byte order mark, and the non-characters U+FFFE and U+FFFF (outside
+// YAML's printable set).
+func yamlUnsafe(r rune) bool {
+	return r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
 }

@@ -26,8 +26,9 @@ import (
 // U+2029, which go-yaml writes as a block or with a written break, a
 // key with any line break, a leading byte order mark, a key longer than
 // 128 bytes, a number that is not an integer, a null inside a list, a
-// key given twice) makes [Objects.Each] write the object through
-// JSONToYAML instead, so the output never depends on which writer ran.
+// key given twice) makes [Objects.Each] write the object with go-yaml's
+// encoder as JSONToYAML does (appendSigsYAML), so the output never
+// depends on which writer ran.
 // TestYAMLWriterMatchesJSONToYAML checks both against each other on
 // arbitrary objects, TestYAMLMatchesSigsYAML on arbitrary typed objects.
 //
