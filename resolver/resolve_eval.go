@@ -340,7 +340,7 @@ func prepare(doc occkit.Document) *Prepared {
 		}
 		h := x.evaluate(&s.primary, e, rs, &errs)
 		agree := 0
-		for i := range s.fallbacks.len() {
+		for i := range s.fallbacks() {
 			f := s.fallback(i)
 			fh := x.evaluate(&f, e, nil, &errs)
 			if fh == "" || h == "" {
@@ -354,8 +354,8 @@ func prepare(doc occkit.Document) *Prepared {
 			}
 			agree++
 		}
-		if record && agree > 0 && agree == s.fallbacks.len() {
-			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fallbacksAt,
+		if record && agree > 0 && agree == s.fallbacks() {
+			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fb.at,
 				Note: fallbacksAgree(agree)})
 		}
 		return h
@@ -496,8 +496,8 @@ func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
 	if e.models.has(s.primary.key) {
 		return true
 	}
-	for i := range s.fallbacks.len() {
-		if e.models.has(s.strs.get(s.fallbacks.at(i).key)) {
+	for i := range s.fallbacks() {
+		if e.models.has(s.fallbackKey(i)) {
 			return true
 		}
 	}
@@ -536,7 +536,7 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 			continue
 		}
 		mark(s.primary.ref())
-		for i := range s.fallbacks.len() {
+		for i := range s.fallbacks() {
 			f := s.fallback(i)
 			mark(f.ref())
 		}

@@ -208,64 +208,87 @@ func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
 
 // fallbackRef is one fallback of a setting as the setting stores it:
 // small and pointer-free (one is kept per fallback, 16 bytes), its
-// strings strRefs of the setting's strTable (the provider is what comes
-// before the key's first slash), its base the setting's fallbacksAt and
-// its element of fallbacks its place among them (see modelSetting.idxs).
+// strings strRefs of the list's strTable (the provider is what comes
+// before the key's first slash), its base the list's path and its
+// element of fallbacks its place among them (see fallbackList.idxs).
 type fallbackRef struct {
 	key, profile strRef
 }
 
+// fallbackList is a setting's fallbacks member, kept apart from the
+// setting so that a setting without one (an Agent entry's, most often)
+// holds one pointer for it rather than the list's 160 bytes.
+type fallbackList struct {
+	refs seq[fallbackRef]
+	// idxs are the fallbacks' elements, when an element that is no ref
+	// comes before one that is (nil: fallback i is element i).
+	idxs []int32
+	strs strTable // the fallbacks' strings
+	// at is where the fallbacks are written: the base of their refAt.
+	at occkit.Path
+}
+
 // pushFallback appends the fallback raw, written at fallbacks[idx],
 // which parses as ref.
-func (m *modelSetting) pushFallback(raw string, ref Ref, idx int) {
-	r := newRefAt(raw, ref, &m.fallbacksAt, idx)
-	n := m.fallbacks.len()
-	if m.idxs == nil && idx != n {
+func (l *fallbackList) pushFallback(raw string, ref Ref, idx int) {
+	r := newRefAt(raw, ref, &l.at, idx)
+	n := l.refs.len()
+	if l.idxs == nil && idx != n {
 		// An element before this one was no ref: from here on the
 		// elements are kept apart.
-		m.idxs = make([]int32, n, n+1)
-		for i := range m.idxs {
-			m.idxs[i] = int32(i)
+		l.idxs = make([]int32, n, n+1)
+		for i := range l.idxs {
+			l.idxs[i] = int32(i)
 		}
 	}
-	if m.idxs != nil {
-		m.idxs = append(m.idxs, int32(idx))
+	if l.idxs != nil {
+		l.idxs = append(l.idxs, int32(idx))
 	}
-	m.fallbacks.push(fallbackRef{key: m.strs.put(r.key), profile: m.strs.put(r.profile)})
+	l.refs.push(fallbackRef{key: l.strs.put(r.key), profile: l.strs.put(r.profile)})
+}
+
+// fallbacks is how many of m's fallbacks are refs.
+func (m *modelSetting) fallbacks() int {
+	if m.fb == nil {
+		return 0
+	}
+	return m.fb.refs.len()
 }
 
 // fallbackIdx is the element of fallbacks that fallback i of m is.
 func (m *modelSetting) fallbackIdx(i int) int32 {
-	if m.idxs == nil {
+	if m.fb.idxs == nil {
 		return int32(i)
 	}
-	return m.idxs[i]
+	return m.fb.idxs[i]
+}
+
+// fallbackKey is fallback i's key (fallback(i).key without the rest).
+func (m *modelSetting) fallbackKey(i int) string {
+	return m.fb.strs.get(m.fb.refs.at(i).key)
 }
 
 // fallback is fallback i of m.
 func (m *modelSetting) fallback(i int) refAt {
-	f := m.fallbacks.at(i)
-	key := m.strs.get(f.key)
-	return refAt{key: key, profile: m.strs.get(f.profile), base: &m.fallbacksAt,
+	f := m.fb.refs.at(i)
+	key := m.fb.strs.get(f.key)
+	return refAt{key: key, profile: m.fb.strs.get(f.profile), base: &m.fb.at,
 		pl: int32(len(keyProvider(key))), idx: m.fallbackIdx(i)}
 }
 
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
 // (RES-3).
 type modelSetting struct {
-	present   bool
-	ok        bool // the primary is known
-	complete  bool // every ref parsed
-	primary   refAt
-	fallbacks seq[fallbackRef]
-	// idxs are the fallbacks' elements, when an element that is no ref
-	// comes before one that is (nil: fallback i is element i).
-	idxs []int32
-	strs strTable // the fallbacks' strings
-	// primaryAt and fallbacksAt are where the primary and the fallbacks
-	// are written: the bases of their refAt, which point here, so a
-	// modelSetting is filled in place and never copied.
-	primaryAt, fallbacksAt occkit.Path
+	present  bool
+	ok       bool // the primary is known
+	complete bool // every ref parsed
+	primary  refAt
+	// fb is the fallbacks member, nil when there is none.
+	fb *fallbackList
+	// primaryAt is where the primary is written: the base of its refAt,
+	// which points here, so a modelSetting is filled in place and never
+	// copied.
+	primaryAt occkit.Path
 }
 
 // agentEntry is one agents.entries value.
@@ -668,7 +691,7 @@ func settingKey(path occkit.Path, k string) occkit.Path {
 // into the zero m, and returns the offset after it. primaryPath is the
 // path of its primary member, or root to build it.
 func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]error, m *modelSetting) int {
-	m.present, m.strs.text = true, s
+	m.present = true
 	switch byteAt(s, i) {
 	case '"':
 		str, _, end := stringAt(s, i)
@@ -705,8 +728,8 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 			primary, primaryStr, end = stringAt(s, v)
 			return end
 		case k == "fallbacks" && fp == nil:
-			m.fallbacksAt = settingKey(path, "fallbacks")
-			fp = &m.fallbacksAt
+			m.fb = &fallbackList{strs: strTable{text: s}, at: settingKey(path, "fallbacks")}
+			fp = &m.fb.at
 			if byteAt(s, v) != '[' {
 				return jsonwalk.Skip(s, v)
 			}
@@ -714,7 +737,7 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 			return jsonwalk.Elements(s, v, func(n, e int) int {
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
-					m.pushFallback(str, r, n)
+					m.fb.pushFallback(str, r, n)
 				} else {
 					bad = append(bad, int32(n))
 				}
@@ -739,8 +762,8 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 	}
 	// The refusals in element order: the bad elements and the refs off
 	// the primary's provider, merged.
-	for f, b := 0, 0; f < m.fallbacks.len() || b < len(bad); {
-		if b < len(bad) && (f == m.fallbacks.len() || bad[b] < m.fallbackIdx(f)) {
+	for f, b := 0, 0; f < m.fallbacks() || b < len(bad); {
+		if b < len(bad) && (f == m.fallbacks() || bad[b] < m.fallbackIdx(f)) {
 			m.complete = false
 			at := fp.Index(int(bad[b]))
 			*errs = append(*errs, invalid("RES-3", at, "%s must be a provider/model ref", at))

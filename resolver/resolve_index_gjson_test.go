@@ -97,7 +97,6 @@ func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]
 	if !s.present {
 		return
 	}
-	s.strs.text = text
 	switch {
 	case v.Type == gjson.String:
 		r, ok := ParseRef(v.Str)
@@ -127,8 +126,8 @@ func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]
 	if !fv.Exists() {
 		return
 	}
-	s.fallbacksAt = path.Key("fallbacks")
-	fp := &s.fallbacksAt
+	s.fb = &fallbackList{strs: strTable{text: text}, at: path.Key("fallbacks")}
+	fp := &s.fb.at
 	if !fv.IsArray() {
 		s.complete = false
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
@@ -148,7 +147,7 @@ func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
-		s.pushFallback(e.Str, r, i)
+		s.fb.pushFallback(e.Str, r, i)
 		return true
 	})
 }

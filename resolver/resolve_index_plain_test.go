@@ -137,10 +137,10 @@ func checkFallbacksPlain(t *rapid.T, doc occkit.Document, path occkit.Path, m *m
 		want = nil
 	}
 	var got []fb
-	for i := range m.fallbacks.len() {
+	for i := range m.fallbacks() {
 		f := m.fallback(i)
 		got = append(got, fb{f.ref(), f.idx})
-		if f.provider() != f.ref().Provider || !f.loc().Equal(m.fallbacksAt.Index(int(f.idx))) {
+		if f.provider() != f.ref().Provider || !f.loc().Equal(m.fb.at.Index(int(f.idx))) {
 			t.Fatalf("%s fallback %d: provider %q at %s", path, i, f.provider(), f.loc())
 		}
 	}

@@ -50,7 +50,7 @@ func (p *Prepared) SelectedModels(fn func(SelectedModel) bool) bool {
 		if !fn(SelectedModel{at: s.primary, primary: true}) {
 			return false
 		}
-		for i := range s.fallbacks.len() {
+		for i := range s.fallbacks() {
 			if !fn(SelectedModel{at: s.fallback(i)}) {
 				return false
 			}
