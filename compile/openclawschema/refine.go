@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -81,11 +82,22 @@ type refiner struct {
 type index struct {
 	at, end int
 	key     string // its key in the object holding it
-	built   bool
-	// kids are the members, the first of a repeated key, in document
-	// order; byKey finds one among many.
-	kids  []index
+	// kids and n are the members, the first of a repeated key, in
+	// document order: n of them from kids, a run of r.kids (a pointer
+	// and a count rather than a slice, a third less per member indexed);
+	// byKey finds one among many.
+	kids  *index
+	n     int32
+	built bool
 	byKey map[string]int
+}
+
+// members are x's members indexed so far.
+func (x *index) members() []index {
+	if x.n == 0 {
+		return nil
+	}
+	return unsafe.Slice(x.kids, x.n)
 }
 
 // rootIndex is the index of the document src, whose value is
@@ -109,15 +121,16 @@ func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
 		r.build(x)
 	}
+	kids := x.members()
 	if x.byKey != nil {
 		if i, ok := x.byKey[k]; ok {
-			return &x.kids[i]
+			return &kids[i]
 		}
 		return nil
 	}
-	for i := range x.kids {
-		if x.kids[i].key == k {
-			return &x.kids[i]
+	for i := range kids {
+		if kids[i].key == k {
+			return &kids[i]
 		}
 	}
 	return nil
@@ -134,7 +147,7 @@ func (r *refiner) build(x *index) {
 	if r.kids == nil {
 		r.kids = r.kidsRoom[:0]
 	}
-	x.kids = r.kids[len(r.kids):len(r.kids):len(r.kids)]
+	x.kids, x.n = nil, 0
 	if members, ok := r.outline.Members(x.at); ok {
 		r.room(x, len(members))
 		for _, m := range members {
@@ -152,28 +165,29 @@ func (r *refiner) build(x *index) {
 // addKid adds the member key, at start to end of the text, to x's unless
 // x has that key already.
 func (r *refiner) addKid(x *index, key string, start, end int) {
-	if x.byKey == nil && len(x.kids) == manyKids {
+	kids := x.members()
+	if x.byKey == nil && len(kids) == manyKids {
 		x.byKey = make(map[string]int, 2*manyKids)
-		for i := range x.kids {
-			x.byKey[x.kids[i].key] = i
+		for i := range kids {
+			x.byKey[kids[i].key] = i
 		}
 	}
 	if x.byKey != nil {
 		if _, dup := x.byKey[key]; dup {
 			return
 		}
-		x.byKey[key] = len(x.kids)
+		x.byKey[key] = len(kids)
 	} else {
-		for i := range x.kids {
-			if x.kids[i].key == key {
+		for i := range kids {
+			if kids[i].key == key {
 				return
 			}
 		}
 	}
 	r.room(x, 1)
-	lo := len(r.kids) - len(x.kids)
+	lo := len(r.kids) - int(x.n)
 	r.kids = append(r.kids, index{at: start, end: end, key: key})
-	x.kids = r.kids[lo:len(r.kids):len(r.kids)]
+	x.kids, x.n = &r.kids[lo], x.n+1
 }
 
 // kidsChunk is the least room, in members, of a block of r.kids.
@@ -193,10 +207,12 @@ func (r *refiner) room(x *index, n int) {
 	if cap(r.kids)-len(r.kids) >= n {
 		return
 	}
-	run := make([]index, len(x.kids), max(kidsChunk, 2*(len(x.kids)+n)))
-	copy(run, x.kids)
+	run := make([]index, x.n, max(kidsChunk, 2*(int(x.n)+n)))
+	copy(run, x.members())
 	r.kids = run
-	x.kids = run[:len(run):len(run)]
+	if x.n > 0 {
+		x.kids = &run[0]
+	}
 }
 
 // elements calls fn for each element of x, an array.
@@ -282,8 +298,9 @@ func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, 
 			if !x.built {
 				r.build(x)
 			}
-			for i := range x.kids {
-				c := &x.kids[i]
+			kids := x.members()
+			for i := range kids {
+				c := &kids[i]
 				r.eachFrom(c, rest, !more, append(trail, trailStep{key: c.key}), fn)
 			}
 		}

@@ -51,9 +51,10 @@ func TestRefinerIndexBlocks(t *testing.T) {
 		members := 0
 		var count func(x *index)
 		count = func(x *index) {
-			members += len(x.kids)
-			for i := range x.kids {
-				count(&x.kids[i])
+			kids := x.members()
+			members += len(kids)
+			for i := range kids {
+				count(&kids[i])
 			}
 		}
 		count(&newer.doc)
