@@ -2,6 +2,7 @@ package openclawschema
 
 import (
 	"encoding/json"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -80,7 +81,9 @@ type refiner struct {
 // text, with its object members, found on first use. The value itself is
 // parsed only when a refinement reads it (see value).
 type index struct {
-	at, end int
+	// at and end are offsets in a text of at most math.MaxInt32 bytes
+	// (refine refuses a larger one): 8 bytes less per member indexed.
+	at, end int32
 	key     string // its key in the object holding it
 	// kids and n are the members, the first of a repeated key, in
 	// document order: n of them from kids, a run of r.kids (a pointer
@@ -103,7 +106,7 @@ func (x *index) members() []index {
 // rootIndex is the index of the document src, whose value is
 // gjson.Parse(src).
 func rootIndex(src string) index {
-	return index{at: len(src) - len(strings.TrimLeft(src, " \t\r\n")), end: len(src)}
+	return index{at: int32(len(src) - len(strings.TrimLeft(src, " \t\r\n"))), end: int32(len(src))}
 }
 
 // value is x's value.
@@ -148,14 +151,14 @@ func (r *refiner) build(x *index) {
 		r.kids = r.kidsRoom[:0]
 	}
 	x.kids, x.n = nil, 0
-	if members, ok := r.outline.Members(x.at); ok {
+	if members, ok := r.outline.Members(int(x.at)); ok {
 		r.room(x, len(members))
 		for _, m := range members {
 			r.addKid(x, m.Key, m.Start, m.End)
 		}
 		return
 	}
-	jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {
+	jsonwalk.Members(r.src, int(x.at), func(key string, escaped bool, at int) int {
 		end := jsonwalk.Skip(r.src, at)
 		r.addKid(x, jsonwalk.JS{}.Decode(key, escaped), at, end)
 		return end
@@ -186,7 +189,7 @@ func (r *refiner) addKid(x *index, key string, start, end int) {
 	}
 	r.room(x, 1)
 	lo := len(r.kids) - int(x.n)
-	r.kids = append(r.kids, index{at: start, end: end, key: key})
+	r.kids = append(r.kids, index{at: int32(start), end: int32(end), key: key})
 	x.kids, x.n = &r.kids[lo], x.n+1
 }
 
@@ -220,9 +223,9 @@ func (r *refiner) elements(x *index, fn func(i int, e *index)) {
 	if !r.is(x, '[') {
 		return
 	}
-	jsonwalk.Elements(r.src, x.at, func(i, at int) int {
+	jsonwalk.Elements(r.src, int(x.at), func(i, at int) int {
 		end := jsonwalk.Skip(r.src, at)
-		fn(i, &index{at: at, end: end})
+		fn(i, &index{at: int32(at), end: int32(end)})
 		return end
 	})
 }
@@ -264,6 +267,12 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 
 // refine runs every refinement on the document the schema walk read.
 func refine(schema *node, w reading, c *Contract) []error {
+	if len(w.src) > math.MaxInt32 {
+		// The index's offsets are 32 bits. DOC-2 refuses a document of
+		// more than 2 MiB long before; a caller of this package alone is
+		// refused here rather than checked wrongly.
+		return []error{occkit.Invalid(Rule, occkit.Root(), "the document is larger than %d bytes, more than the refinements read", math.MaxInt32)}
+	}
 	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
 		doc: rootIndex(w.src)}
 	root := r.value(&r.doc)
@@ -1099,7 +1108,7 @@ func validExecRefID(id string) bool {
 func schemaRefinements(root gjson.Result, r *refiner) {
 	want, check := r.shapeChecks(root)
 	if want != nil {
-		r.walkSchema(r.schema, r.doc.at, 0, want, check)
+		r.walkSchema(r.schema, int(r.doc.at), 0, want, check)
 	}
 }
 
