@@ -170,7 +170,8 @@ func (p *Prepared) CheckRoster(req RosterRequest) error {
 type rosterEntry struct {
 	id   string
 	norm string // normalizeAgentID(id)
-	val  gjson.Result
+	// hasDefault: the entry is an object with a "default" member (RES-10).
+	hasDefault bool
 }
 
 // checkRoster is CheckRoster on the document's rosterInput.
@@ -213,7 +214,7 @@ func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 			entriesOK = false
 		} else {
 			entries.ForEach(func(k, v gjson.Result) bool {
-				ids = append(ids, rosterEntry{id: k.String(), val: v})
+				ids = append(ids, rosterEntry{id: k.String(), hasDefault: v.IsObject() && v.Get("default").Exists()})
 				return true
 			})
 		}
@@ -228,7 +229,7 @@ func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 	for i := range ids {
 		e := &ids[i]
 		e.norm = normalizeAgentID(e.id)
-		if e.val.IsObject() && e.val.Get("default").Exists() {
+		if e.hasDefault {
 			p := pathEntries.Key(e.id)
 			errs = append(errs, invalid("RES-10", p.Key("default"),
 				"%s is not supported: remove it", p.Key("default")))
