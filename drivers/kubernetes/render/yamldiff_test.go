@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	goyaml "go.yaml.in/yaml/v2"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -300,4 +301,32 @@ func yamlSafeJSON(j []byte) []byte {
 // YAML's printable set).
 func yamlUnsafe(r rune) bool {
 	return r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
+}
+
+// TestYAMLValueNumbers: a JSON number decoded by yamlValue is written as
+// JSONToYAML writes it, go-yaml's own reading of the number: an int, a
+// uint64 past int64, a float, or out of a float's range the text itself.
+func TestYAMLValueNumbers(t *testing.T) {
+	for _, n := range []string{"0", "-0", "1", "-1", "9223372036854775807", "-9223372036854775808",
+		"9223372036854775808", "18446744073709551615", "18446744073709551616", "-9223372036854775809",
+		"1.5", "-0.0", "1e3", "1E+3", "1e-7", "2.5e20", "1e400", "-1e400", "1e-400", "0.1e1"} {
+		doc := `{"n":` + n + `,"l":[` + n + `]}`
+		want, err := yaml.JSONToYAML([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(strings.NewReader(doc))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		got, err := goyaml.Marshal(yamlValue(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: got %q, JSONToYAML wrote %q", n, got, want)
+		}
+	}
 }
