@@ -1372,13 +1372,19 @@ func (p *reader) strSlow(start int) ([]byte, error) {
 			}
 		case c == '\n' || c == '\r':
 			return nil, p.fail(KindSyntax, "line break in string")
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			p.pos++
 		default:
-			_, size := utf8.DecodeRune(s[p.pos:])
-			b = append(b, s[p.pos:p.pos+size]...)
-			p.pos += size
+			// A run of bytes that are themselves, in one copy: as they
+			// stand in the source (generalized UTF-8 is kept byte for
+			// byte), up to the next quote, escape or line break.
+			j := p.pos + 1
+			for j < len(s) {
+				if c := s[j]; c == q || c == '\\' || c == '\n' || c == '\r' {
+					break
+				}
+				j++
+			}
+			b = append(b, s[p.pos:j]...)
+			p.pos = j
 		}
 	}
 }
