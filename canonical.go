@@ -765,6 +765,20 @@ func utf16Lead(r rune) rune {
 func appendCanonicalString(dst []byte, s []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
+		// A run of bytes written as they are, in one copy: up to a quote,
+		// a backslash, a control character or the lead byte of what may
+		// be a lone surrogate (0xED; never inside a longer character).
+		j := i
+		for j < len(s) {
+			if b := s[j]; b < 0x20 || b == '"' || b == '\\' || b == 0xED {
+				break
+			}
+			j++
+		}
+		dst = append(dst, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
 		b := s[i]
 		switch {
 		case b == '"' || b == '\\':
