@@ -94,11 +94,12 @@ func validStrings(m map[string]string) bool {
 }
 
 // appendObjectYAML appends obj's YAML document to dst: its apply body as
-// sigs.k8s.io/yaml.JSONToYAML writes it, by the writer of yamlemit.go
-// when it covers every value, else by JSONToYAML itself: straight from
-// obj's fields ([yamlTree.appendTyped]) when the typed writer reads all
-// of them, else from the tree of obj's JSON text. t is reused from one
-// object to the next.
+// sigs.k8s.io/yaml.JSONToYAML writes it. The writer of yamlemit.go writes
+// it when it covers every value (straight from obj's fields,
+// [yamlTree.appendTyped], when the typed writer reads all of them, else
+// from the tree of obj's JSON text); else go-yaml's encoder does, as
+// JSONToYAML calls it (appendSigsYAML). t is reused from one object to
+// the next.
 func (t *yamlTree) appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
 	if y, read, written := t.appendTyped(dst, obj); read {
 		if written {

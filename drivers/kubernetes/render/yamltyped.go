@@ -155,7 +155,8 @@ type typedWriter struct {
 // appendTyped appends obj's YAML document to dst from its fields. read is
 // false when obj is of a kind or holds a field the typed writer does not
 // read, written when the writer does not cover one of its values (a
-// scalar it leaves to JSONToYAML); either way the output is incomplete.
+// scalar it leaves to appendSigsYAML); either way the output is
+// incomplete.
 func (t *yamlTree) appendTyped(dst []byte, obj Object) (out []byte, read, written bool) {
 	if t.levels == nil {
 		// Room for a Deployment's depth and a map's members: no growth.
