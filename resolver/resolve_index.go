@@ -217,7 +217,7 @@ type fallbackRef struct {
 
 // fallbackList is a setting's fallbacks member, kept apart from the
 // setting so that a setting without one (an Agent entry's, most often)
-// holds one pointer for it rather than the list's 160 bytes.
+// holds one pointer for it rather than the list's 152 bytes.
 type fallbackList struct {
 	refs seq[fallbackRef]
 	// idxs are the fallbacks' elements, when an element that is no ref

@@ -87,7 +87,7 @@ type index struct {
 	key     string // its key in the object holding it
 	// kids and n are the members, the first of a repeated key, in
 	// document order: n of them from kids, a run of r.kids (a pointer
-	// and a count rather than a slice, a third less per member indexed);
+	// and a count rather than a slice: 48 bytes a member in all, not 72);
 	// byKey finds one among many.
 	kids  *index
 	n     int32
