@@ -655,10 +655,62 @@ func utf16Rank(s []byte) uint64 {
 }
 
 // string writes the canonical form of the JSON string at src[i] and
-// returns the index past it. A string without escapes is its own canonical
-// form (a Document's strings are valid UTF-8, and JSON has no raw control
-// characters), so its bytes are copied as they are.
+// returns the index past it. A string whose escapes are all ones RFC 8785
+// writes, or that has none, is its own canonical form (a Document's
+// strings are valid UTF-8, and JSON has no raw control characters), so
+// its bytes are copied as they are without being decoded: compile.Load's
+// documents (json5's output) escape only that way.
 func (c *canon) string(i int) int {
+	src := c.src
+	for j := json5.PlainEnd(src, i+1); ; {
+		switch src[j] {
+		case '"':
+			c.copySrc(i, j+1)
+			return j + 1
+		case '\\':
+			if !canonicalEscape(src[j+1:]) {
+				return c.stringDecoded(i)
+			}
+			j = json5.PlainEnd(src, j+2)
+		default:
+			j = json5.PlainEnd(src, j+1)
+		}
+	}
+}
+
+// canonicalEscape reports whether the escape whose text after the
+// backslash starts e is one RFC 8785 (JSON.stringify) writes: \" \\
+// \b \f \n \r \t, or \u00xx in lower-case hexadecimal for another
+// control character.
+func canonicalEscape(e []byte) bool {
+	switch e[0] {
+	case '"', '\\', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if len(e) < 5 || e[1] != '0' || e[2] != '0' || (e[3] != '0' && e[3] != '1') {
+			return false
+		}
+		var lo byte
+		switch d := e[4]; {
+		case '0' <= d && d <= '9':
+			lo = d - '0'
+		case 'a' <= d && d <= 'f':
+			lo = d - 'a' + 10
+		default:
+			return false
+		}
+		switch (e[3]-'0')<<4 | lo {
+		case '\b', '\f', '\n', '\r', '\t':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// stringDecoded is string for a literal with an escape RFC 8785 does
+// not write: it is decoded and written again.
+func (c *canon) stringDecoded(i int) int {
 	end, s, escaped := c.strEscaped(i)
 	if escaped {
 		c.appended(appendCanonicalString(c.out[:c.n], s))

@@ -450,3 +450,42 @@ func TestCanonicalStringRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestCanonicalStringEscapes holds the canonical form of string values
+// written with every kind of escape to RFC 8785's spelling, written out by
+// hand: a literal whose escapes RFC 8785 writes is copied, any other is
+// written again. The old writer, which decoded every escaped literal,
+// must agree.
+func TestCanonicalStringEscapes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"plain"`, `"plain"`},
+		{`"a\"b\\c"`, `"a\"b\\c"`},
+		{`"\b\f\n\r\t"`, `"\b\f\n\r\t"`},
+		{`"\u0000\u001f\u0001\u000b\u000e"`, `"\u0000\u001f\u0001\u000b\u000e"`},
+		{`"\u001F"`, `"\u001f"`},
+		{`"\u000B"`, `"\u000b"`},
+		{`"\u0008\u0009\u000a\u000c\u000d"`, `"\b\t\n\f\r"`},
+		{`"\/"`, `"/"`},
+		{`"\u0041\u0020z"`, `"A z"`},
+		{`"\u007f"`, "\"\x7f\""},
+		{`"\u0022\u005c"`, `"\"\\"`},
+		{`"caf\u00e9 \u65e5"`, `"café 日"`},
+		{`"\ud83e\udd9e"`, `"🦞"`},
+		{`"line one\nline \"two\"\tcafé \\ back\/slash"`, `"line one\nline \"two\"\tcafé \\ back/slash"`},
+		{`"` + strings.Repeat("a", 40) + `\n` + strings.Repeat("b", 40) + `\u0041"`, `"` + strings.Repeat("a", 40) + `\n` + strings.Repeat("b", 40) + `A"`},
+		{`"\\u0041"`, `"\\u0041"`},
+		{`"\\/"`, `"\\/"`},
+	} {
+		d, err := ParseDocument([]byte(`{"k":[` + tc.in + `,{"v":` + tc.in + `}]}`))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		want := `{"k":[` + tc.want + `,{"v":` + tc.want + `}]}`
+		if got := string(Canonical(d)); got != want {
+			t.Errorf("%s: got %s, want %s", tc.in, got, want)
+		}
+		if old := string(oldCanonicalDocument(d).bytes()); old != want {
+			t.Errorf("%s: the old writer gives %s, want %s", tc.in, old, want)
+		}
+	}
+}
