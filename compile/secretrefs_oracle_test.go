@@ -99,7 +99,7 @@ func referenceJSONStringIs(lit, s string) bool {
 // SecretRefs and their escaped spellings, or none of them.
 func genRefsJSON(t *rapid.T, depth int) string {
 	strs := []string{
-		"plain", "${A}", "x${B_C}y", "$${D}", `\u0024{E}`, `$\u007bF\u007d`, `caf\u00e9{X}`, `\u00e9\u0024{Y}`, "$G", "${lower}", "${", "$", `a\\b`,
+		"plain", "${A}", "x${B_C}y", "$${D}", `\u0024{E}`, `$\u007bF\u007d`, `caf\u00e9{X}`, `\u00e9\u0024{Y}`, "$G", "${lower}", "${", "$", `a\\b`, `\\u0024{Q}`, `\n$\t${R}\\`,
 		`\"${H}\"`, "https://u:${P}@h", "env", `\u0065nv`, "default", "I", " J ",
 	}
 	keys := []string{"source", `sourc\u0065`, "id", "provider", "apiKey", "token", "$K", "${L}", `\u0024{M}`, "headers", "x"}
@@ -156,12 +156,19 @@ func TestDocumentRefsMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		body := fmt.Sprintf(`{"models":{"providers":{"p":%s}},"agents":{"defaults":{"models":{"m":%s}}},"x":%s}`,
 			genRefsJSON(t, 3), genRefsJSON(t, 3), genRefsJSON(t, 3))
-		if rapid.Bool().Draw(t, "plain") {
+		switch rapid.IntRange(0, 2).Draw(t, "escapes") {
+		case 1:
 			// Without escapes and env SecretRefs: the '$' to '$' pass,
 			// with no SecretRef or with those of other sources.
 			rename := rapid.SampledFrom([][2]string{{"source", "sorce"}, {`"env"`, `"file"`}}).Draw(t, "rename")
 			body = strings.NewReplacer(`\u0024`, "$", `\u007b`, "{", `\u007d`, "}", `\u0065`, "e", `\u0032`, "2",
 				`\\`, "/", `\"`, "'", rename[0], rename[1]).Replace(body)
+		case 2:
+			// Escapes, but no \u and no env SecretRef: escaped quotes
+			// and backslashes around '$'.
+			rename := rapid.SampledFrom([][2]string{{"source", "sorce"}, {`"env"`, `"file"`}}).Draw(t, "rename")
+			body = strings.NewReplacer(`\\u`, `\\u`, `\u0024`, "$", `\u007b`, "{", `\u007d`, "}", `\u0065`, "e", `\u0032`, "2",
+				`\u00e9`, "é", rename[0], rename[1]).Replace(body)
 		}
 		doc, err := occkit.ParseDocument([]byte(body))
 		if err != nil {
@@ -251,4 +258,39 @@ func placesOf(doc occkit.Document, pol SecretPolicy) []secretPlace {
 		places = append(places, secretPlace{at, v, kind})
 	})
 	return places
+}
+
+// TestDocumentRefsEscapes: the names documentRefs finds in documents
+// that hold escapes (as written, not loaded), each answer written out by
+// hand.
+func TestDocumentRefsEscapes(t *testing.T) {
+	pol := SecretPolicyFor("")
+	for _, tc := range []struct {
+		doc  string
+		want []string
+	}{
+		{`{"a":"\u0024{E}"}`, []string{"E"}},
+		{`{"a":"$\u007bF}"}`, []string{"F"}},
+		{`{"a":"x\n\"${G}\"\t"}`, []string{"G"}},
+		{`{"a":"\"","b":"${H}"}`, []string{"H"}},
+		{`{"a":"\\","b":"$I","c":"${J}"}`, []string{"J"}},
+		{`{"a":"\\u0024{K}"}`, nil},
+		{`{"a":"\"${L}"}`, []string{"L"}},
+		{`{"s":{"source":"\u0065nv","id":"M"}}`, []string{"M"}},
+		{`{"s":{"sourc\u0065":"env","id":"N"}}`, []string{"N"}},
+		{`{"s":{"source":"file","id":"O"},"t":"\n"}`, nil},
+		{`{"k\"${P}":"\n"}`, nil},
+	} {
+		doc, err := occkit.ParseDocument([]byte(tc.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.doc, err)
+		}
+		var got []string
+		for _, r := range documentRefs(doc, placesOf(doc, pol)) {
+			got = append(got, r.name)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.doc, diff)
+		}
+	}
 }

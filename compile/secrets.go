@@ -950,17 +950,21 @@ type envRef struct {
 // documentRefs returns every variable doc references, as OpenClaw would
 // ask its environment for them: ${NAME} in any string value (never in a
 // key), an env SecretRef's id anywhere, and the $NAME shorthand at a
-// credential place. One pass over the bytes finds the first two, and
-// none is needed when the bytes hold no '$', no '\\' and no "env": a
-// string without an escape is its bytes, so none then holds a ${NAME}
-// and no SecretRef's source is "env".
+// credential place. One pass over the bytes finds the first two. None
+// is needed when the bytes hold no '$', no \u and no "env": only a \u
+// escape can write a '$' or a letter, so without one no string holds a
+// ${NAME} and no SecretRef's source is "env" (compile.Load's documents
+// hold a \u only for a control character).
 func documentRefs(doc occkit.Document, places []secretPlace) []envRef {
 	src := doc.String()
 	var out []envRef
 	switch {
-	case strings.IndexByte(src, '\\') >= 0 || holdsEnvLiteral(src):
+	case strings.Contains(src, `\u`) || holdsEnvLiteral(src):
 		out = stringRefs(src)
-	case strings.IndexByte(src, '$') >= 0:
+	case strings.IndexByte(src, '$') < 0:
+	case strings.IndexByte(src, '\\') >= 0:
+		out = stringRefs(src) // an escaped quote: dollarRefs counts quotes
+	default:
 		out = dollarRefs(src)
 	}
 	return appendShorthandRefs(out, places)
