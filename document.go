@@ -68,8 +68,15 @@ type topIndex struct {
 	// writer reading them sees them whole).
 	known  atomic.Bool
 	places rootPlaces
-	at     map[string]gjson.Result
+	// byName is the first member of each name of a root of more than
+	// scanMembers members. A smaller root's names are compared in turn:
+	// no map (a configuration's root has a handful of members, and the
+	// index lives as long as its Document).
+	byName map[string]int32
 }
+
+// scanMembers is the most root members a lookup compares in turn.
+const scanMembers = 8
 
 // rootPlaces are where the members of a root are in its document, in
 // document order.
@@ -92,18 +99,37 @@ type memberPlace struct{ key, value, end int }
 func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
 	t.once.Do(func() {
 		if t.known.Load() {
-			t.at = t.places.index(raw)
+			t.byName = t.places.names(raw)
 			return
 		}
 		t.places = findRootPlaces(raw)
-		t.at = t.places.index(raw)
-		t.places.unique = len(t.at) == len(t.places.members)
+		t.byName = t.places.names(raw)
+		t.places.unique = t.places.distinct(raw, t.byName)
 		t.known.Store(true)
 	})
 	if !t.places.obj {
 		return gjson.Result{}, false
 	}
-	return t.at[key], true
+	i := -1
+	if t.byName != nil {
+		if j, ok := t.byName[key]; ok {
+			i = int(j)
+		}
+	} else {
+		for j := range t.places.members {
+			if t.places.members[j].named(raw, key) {
+				i = j
+				break
+			}
+		}
+	}
+	if i < 0 {
+		return gjson.Result{}, true
+	}
+	m := t.places.members[i]
+	v = gjson.Parse(raw[m.value:m.end])
+	v.Index = m.value
+	return v, true
 }
 
 // carried are the places of the root members of d when they are known
@@ -117,15 +143,6 @@ func (d Document) carried() *rootPlaces {
 		return p
 	}
 	return nil
-}
-
-// rootMembers reads the members of the root object of raw: each value is
-// the gjson.Result that gjson's ForEach over the root yields for it (keys
-// decoded as gjson decodes them, the first of a repeated key kept). obj
-// is false when the root is not an object.
-func rootMembers(raw string) (obj bool, at map[string]gjson.Result) {
-	p := findRootPlaces(raw)
-	return p.obj, p.index(raw)
 }
 
 // findRootPlaces reads the places of the root members of raw in one pass
@@ -150,23 +167,53 @@ func findRootPlaces(raw string) rootPlaces {
 	return rootPlaces{obj: true, members: slices.Clone(ms)}
 }
 
-// index is the root-member index of raw from the places: the first
-// member of each name, its value as gjson.Parse reads it at its offset.
-// Nil when the root is not an object.
-func (p *rootPlaces) index(raw string) map[string]gjson.Result {
-	if !p.obj {
+// names maps each name of the members of a root of more than
+// scanMembers members to the first member of that name; nil for a
+// smaller root.
+func (p *rootPlaces) names(raw string) map[string]int32 {
+	if len(p.members) <= scanMembers {
 		return nil
 	}
-	at := make(map[string]gjson.Result, len(p.members))
-	for _, m := range p.members {
-		end, escaped := jsonwalk.StringEnd(raw, m.key)
-		if name := (jsonwalk.JS{}).Decode(raw[m.key:end], escaped); !hasKey(at, name) {
-			v := gjson.Parse(raw[m.value:m.end])
-			v.Index = m.value
-			at[name] = v
+	at := make(map[string]int32, len(p.members))
+	for i, m := range p.members {
+		if name := m.name(raw); !hasName(at, name) {
+			at[name] = int32(i)
 		}
 	}
 	return at
+}
+
+// distinct reports whether the members name no key twice; byName is
+// names(raw).
+func (p *rootPlaces) distinct(raw string, byName map[string]int32) bool {
+	if byName != nil {
+		return len(byName) == len(p.members)
+	}
+	for i, m := range p.members {
+		name := m.name(raw)
+		for _, o := range p.members[:i] {
+			if o.named(raw, name) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// name is the member's key, decoded as gjson decodes it.
+func (m memberPlace) name(raw string) string {
+	end, escaped := jsonwalk.StringEnd(raw, m.key)
+	return (jsonwalk.JS{}).Decode(raw[m.key:end], escaped)
+}
+
+// named reports whether the member's key, decoded, is key: a key without
+// an escape is compared as it is written.
+func (m memberPlace) named(raw, key string) bool {
+	end, escaped := jsonwalk.StringEnd(raw, m.key)
+	if !escaped {
+		return end-m.key == len(key)+2 && raw[m.key+1:end-1] == key
+	}
+	return (jsonwalk.JS{}).Decode(raw[m.key:end], true) == key
 }
 
 // offsetIn is the offset in s of sub, a substring of s.
@@ -174,8 +221,8 @@ func offsetIn(s, sub string) int {
 	return int(uintptr(unsafe.Pointer(unsafe.StringData(sub))) - uintptr(unsafe.Pointer(unsafe.StringData(s))))
 }
 
-// hasKey reports whether m has key k.
-func hasKey(m map[string]gjson.Result, k string) bool {
+// hasName reports whether m has the name k.
+func hasName(m map[string]int32, k string) bool {
 	_, ok := m[k]
 	return ok
 }

@@ -45,16 +45,7 @@ func checkIndex(t interface{ Fatalf(string, ...any) }, d Document, how string) {
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(rootPlaces{}, memberPlace{}), cmpopts.EquateEmpty()); diff != "" {
 		t.Fatalf("%s: places of %s (-fresh +carried):\n%s", how, raw, diff)
 	}
-	wantObj, wantAt := rootMembersGJSON(raw)
-	if d.top.places.obj != wantObj || len(d.top.at) != len(wantAt) {
-		t.Fatalf("%s: index of %s: object %v with %d members, fresh %v with %d", how, raw, d.top.places.obj, len(d.top.at), wantObj, len(wantAt))
-	}
-	for k, w := range wantAt {
-		g, ok := d.top.at[k]
-		if !ok || g.Type != w.Type || g.Raw != w.Raw || g.Str != w.Str || g.Num != w.Num || g.Index != w.Index {
-			t.Fatalf("%s: index of %s: [%q] = %#v, fresh %#v", how, raw, k, g, w)
-		}
-	}
+	checkTopIndex(t, d.top, raw, how)
 }
 
 // carryKeys are the root keys of the carry test: plain ones a splice
