@@ -399,20 +399,27 @@ var refinements = []Refinement{
 			"bindings[].agentId", "broadcast.*[]", "broadcast.*.agents[]"},
 		Refuses: "an agent id that names no configured agent (ids compare normalized, broadcast lists exactly)",
 		check: func(root gjson.Result, r *refiner) {
-			exact, norm := map[string]bool{}, map[string]bool{}
-			roster(r, func(id string) {
-				exact[id] = true
-				norm[normalizeAgentID(id)] = true
-			})
+			// The roster is read for the first reference, if any: most
+			// documents name no agent outside agents.entries.
+			var exact, norm map[string]bool
+			known := func() {
+				if exact == nil {
+					exact, norm = map[string]bool{}, map[string]bool{}
+					roster(r, func(id string) {
+						exact[id] = true
+						norm[normalizeAgentID(id)] = true
+					})
+				}
+			}
 			for _, p := range []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId"} {
 				r.eachString([]string{p}, func(s string, at occkit.Path) {
-					if !norm[normalizeAgentID(s)] {
+					if known(); !norm[normalizeAgentID(s)] {
 						r.add(at, "%s names no agent of agents.entries", at)
 					}
 				})
 			}
 			r.eachString([]string{"bindings.[].agentId"}, func(s string, at occkit.Path) {
-				if s != "main" && !norm[normalizeAgentID(s)] {
+				if known(); s != "main" && !norm[normalizeAgentID(s)] {
 					r.add(at, "%s names no agent of agents.entries", at)
 				}
 			})
@@ -428,6 +435,7 @@ var refinements = []Refinement{
 				if !list.IsArray() {
 					return true
 				}
+				known()
 				for i, id := range list.Array() {
 					if !exact[id.String()] || id.Type != gjson.String {
 						r.add(at.Index(i), "%s names no agent of agents.entries (broadcast lists name agents exactly)", at.Index(i))
