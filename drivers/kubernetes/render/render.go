@@ -281,9 +281,12 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 			"Options.Namespace names a namespace without its ID: set ID (Name defaults to it), or leave both empty for %s", DefaultNamespace)
 	}
 	opts = opts.WithDefaults()
-	r := renderer{rev: rev, opts: opts, ns: opts.Namespace.Name, digest: rev.Digest(),
-		generation: strconv.FormatInt(rev.Source().Generation, 10)}
-	if err := r.check(); err != nil {
+	_, own := rev.(*admission.Revision)
+	r := renderer{opts: opts, ns: opts.Namespace.Name, digest: rev.Digest(), ownPlan: own,
+		generation: strconv.FormatInt(rev.Source().Generation, 10),
+		id: logging.Identity{Harness: rev.Harness(), Mode: rev.Mode(), Version: rev.HarnessIdentity().Version,
+			Namespace: opts.Namespace.ID, Agent: rev.AgentID(), Revision: rev.Digest()}}
+	if err := r.check(rev); err != nil {
 		return Objects{}, err
 	}
 	r.nameAll(rev.AgentID(), rev.Mode() == occkit.ModeDedicated)
@@ -292,7 +295,7 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeEmbedded},
 		occkit.Topology{Harness: occkit.HarnessCodex, Mode: occkit.ModeDedicated}:
 	case occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}:
-		home, err := r.sandbox()
+		home, err := r.sandbox(rev)
 		if err != nil {
 			return Objects{}, err
 		}
@@ -401,13 +404,13 @@ type objectLists struct {
 
 // sandbox checks the configured SandboxDriver a dedicated OpenClaw
 // revision needs (RES-13, ADM-5) and returns the Harness home.
-func (r *renderer) sandbox() (string, error) {
+func (r *renderer) sandbox(rev drivers.Revision) (string, error) {
 	sb := r.opts.Sandbox
 	if sb == nil || !drivers.QualifiedSandbox(&sb.Facts) {
 		return "", occkit.Conflict("RES-13", occkit.AgentPath("executionMode"),
 			"dedicated openclaw needs a qualifying SandboxDriver on this Compute; missing Driver: SandboxDriver")
 	}
-	if r.rev.SandboxDriverID() != sb.ID {
+	if rev.SandboxDriverID() != sb.ID {
 		return "", occkit.Conflict("ADM-5", occkit.RevisionPath("sandboxDriverId"),
 			"the revision is not bound to this Compute's SandboxDriver; redeploy")
 	}
@@ -470,8 +473,14 @@ func (r *renderer) image(p compile.ProcessPlan) (string, error) {
 // renderer holds one Render call's inputs and the strings it makes once
 // for every object.
 type renderer struct {
-	rev  drivers.Revision
-	opts Options
+	// id is the Collector's identity of the revision's workloads, less
+	// the container (LOG-6); ownPlan: the revision is an admitted one,
+	// whose plan hands each render bytes of its own. The renderer keeps
+	// these, not the revision, so that a revision its caller no longer
+	// holds is released while its objects are made.
+	id      logging.Identity
+	ownPlan bool
+	opts    Options
 	ns   string
 	// agent and revision are the [Hash]es of the Agent ID and the
 	// revision digest, which label every object; digest and generation
@@ -493,7 +502,7 @@ type renderer struct {
 
 var settingsPath = occkit.RenderPath("kubernetes")
 
-func (r *renderer) check() error {
+func (r *renderer) check(rev drivers.Revision) error {
 	if !dns1123Label(r.ns) {
 		return occkit.Conflict("DRV-5", settingsPath.Key("namespace"), "the tenant namespace name is not a DNS-1123 label")
 	}
@@ -503,7 +512,7 @@ func (r *renderer) check() error {
 	if err := checkRegistry(r.opts.Plugins.Registry); err != nil {
 		return err
 	}
-	if r.rev.LoggingOwnership() != occkit.OwnedByPlatform {
+	if rev.LoggingOwnership() != occkit.OwnedByPlatform {
 		return occkit.Conflict("LOG-3", occkit.NewPath("logging"),
 			"the kubernetes driver renders platform-owned logging only; redeploy the revision on this Compute")
 	}
@@ -738,7 +747,7 @@ func (r *renderer) configMap(n workloadNames, c occkit.Process, file string, dat
 	// which nothing writes after: the ConfigMap takes them without a
 	// second copy of the document (performance, issue 29).
 	var text string
-	if _, own := r.rev.(*admission.Revision); own {
+	if r.ownPlan {
 		text = unsafe.String(unsafe.SliceData(data), len(data))
 	} else {
 		text = string(data)
@@ -926,11 +935,9 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		ManagedBy, r.agent, string(w.process.Role), r.revision
 	podAnnotations := make(map[string]string, 2+logging.ProtectedKeyCount)
 	podAnnotations[AnnotationDigest], podAnnotations[AnnotationGeneration] = r.digest, r.generation
-	if err := logging.WriteCollectorMetadata(logging.Identity{
-		Harness: r.rev.Harness(), Mode: r.rev.Mode(), Container: w.process.Role,
-		Version: r.rev.HarnessIdentity().Version, Namespace: r.opts.Namespace.ID,
-		Agent: r.rev.AgentID(), Revision: r.rev.Digest(),
-	}, podLabels, podAnnotations); err != nil {
+	id := r.id
+	id.Container = w.process.Role
+	if err := logging.WriteCollectorMetadata(id, podLabels, podAnnotations); err != nil {
 		return nil, err
 	}
 	b := &deploymentBlock{}
