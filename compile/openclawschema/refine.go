@@ -70,6 +70,8 @@ type refiner struct {
 	// rosters, so that a refiner is one allocation.
 	kids     []index
 	kidsRoom [24]index
+	// spare holds the members found in objects not indexed (scanFor).
+	spare []index
 	// accepted: the schema walk read the whole document, so its outline
 	// met every key of an object the schema has a shape for.
 	accepted bool
@@ -119,9 +121,17 @@ func (r *refiner) is(x *index, c byte) bool { return x.at < x.end && r.src[x.at]
 // manyKids is the most members child looks up by a scan.
 const manyKids = 8
 
-// child is x's member k (the first of a repeated key), or nil.
+// child is x's member k (the first of a repeated key), or nil. An
+// object the schema walk did not outline and no pattern iterated is not
+// indexed for it: its text is scanned for k, and only the member found
+// is kept (found). A refinement asks an agent entry for a setting or
+// two, most often absent; indexing each entry's members would keep
+// every member of every entry while the refinements run.
 func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
+		if _, outlined := r.outline.Members(int(x.at)); !outlined {
+			return r.scanFor(x, k)
+		}
 		r.build(x)
 	}
 	kids := x.members()
@@ -137,6 +147,38 @@ func (r *refiner) child(x *index, k string) *index {
 		}
 	}
 	return nil
+}
+
+// scanFor is child for x, not indexed: the first member k in x's text,
+// or nil.
+func (r *refiner) scanFor(x *index, k string) *index {
+	if !r.is(x, '{') {
+		return nil
+	}
+	var hit *index
+	jsonwalk.Members(r.src, int(x.at), func(key string, escaped bool, at int) int {
+		end := jsonwalk.Skip(r.src, at)
+		if escaped && (jsonwalk.JS{}).Decode(key, true) == k || !escaped && len(key) == len(k)+2 && key[1:len(key)-1] == k {
+			hit = r.found(k, at, end)
+			return -1
+		}
+		return end
+	})
+	return hit
+}
+
+// foundChunk is how many found members one block of r.spare holds.
+const foundChunk = 16
+
+// found is a node for the member key, at start to end of the text, that
+// scanFor found. The nodes live in blocks never grown in place, so each
+// keeps its address while the refinements hold it.
+func (r *refiner) found(key string, start, end int) *index {
+	if len(r.spare) == cap(r.spare) {
+		r.spare = make([]index, 0, foundChunk)
+	}
+	r.spare = append(r.spare, index{at: int32(start), end: int32(end), key: key})
+	return &r.spare[len(r.spare)-1]
 }
 
 // build indexes the members of x, from the schema walk's outline when it
