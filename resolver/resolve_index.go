@@ -991,12 +991,15 @@ func (x *docIndex) indexAgents(s string, i int, roster *[len(rosterInput{}.membe
 // setting is there. *cat is the catalog to fill, made when it is nil
 // and the catalog is there (an absent one is left nil, or keeps models,
 // which nothing reads).
-func scopeModels(s string, i int, scope, model, primary, models occkit.Path, sel *modelSetting, cat **catalogIndex, errs *[]error) int {
+func scopeModels(s string, i int, scope, model, primary, models occkit.Path, sel *modelSetting, cat **catalogIndex, hasDefault *bool, errs *[]error) int {
 	var catErrs []error
 	seenModel, seenCat := false, false
 	end := eachMember(s, i, func(k string, v int) int {
 		var end int
 		switch {
+		case k == "default" && hasDefault != nil:
+			*hasDefault = true
+			end = jsonwalk.Skip(s, v)
 		case k == "model" && !seenModel:
 			seenModel = true
 			if model.IsRoot() {
@@ -1030,7 +1033,7 @@ func (x *docIndex) indexDefaults(s string, i int, errs *[]error) int {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
 	cat := &x.catalog
-	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultPrimary, pathDefaultModels, &x.defaults, &cat, errs)
+	return scopeModels(s, i, pathDefaults, pathDefaultModel, pathDefaultPrimary, pathDefaultModels, &x.defaults, &cat, nil, errs)
 }
 
 // indexEntries indexes agents.entries, at s[i]; the RES-2 refusals of
@@ -1039,7 +1042,9 @@ func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 	if byteAt(s, i) != '{' {
 		return jsonwalk.Skip(s, i) // RES-2
 	}
+	x.roster.read = true
 	return eachMember(s, i, func(id string, v int) int {
+		x.roster.ids = append(x.roster.ids, rosterEntry{id: id})
 		if byteAt(s, v) != '{' {
 			// A Document names no Agent ID twice, so each is refused as
 			// entryShapeErrors refuses the first of its name.
@@ -1060,7 +1065,7 @@ func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 		model := primary.Parent()
 		e := &agentEntry{id: id, path: model.Parent()}
 		x.entries = append(x.entries, e)
-		return scopeModels(s, v, e.path, model, primary, occkit.Path{}, &e.sel, &e.models, errs)
+		return scopeModels(s, v, e.path, model, primary, occkit.Path{}, &e.sel, &e.models, &x.roster.ids[len(x.roster.ids)-1].hasDefault, errs)
 	})
 }
 

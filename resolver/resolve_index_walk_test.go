@@ -142,7 +142,9 @@ func genIndexJSON(t *rapid.T, slot string, depth int) string {
 		})
 	case "scope":
 		return obj(map[string]func() string{
-			"model": func() string { return genIndexJSON(t, "model", depth) },
+			// An entry's "default" is refused by the roster rules (RES-10).
+			"default": func() string { return rapid.SampledFrom([]string{"true", "{}", `"main"`}).Draw(t, "default") },
+			"model":   func() string { return genIndexJSON(t, "model", depth) },
 			"models": func() string {
 				return keyed("catalog", refs, func() string { return genIndexJSON(t, "holder", depth) })
 			},

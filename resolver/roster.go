@@ -135,6 +135,10 @@ type rosterInput struct {
 	doc     occkit.Document
 	agents  string
 	members [4]string // defaults, entries, list, ownership
+	// ids are the entries of an agents.entries object in document order,
+	// when Prepare read them (read); else checkRoster reads them.
+	ids  []rosterEntry
+	read bool
 }
 
 // rosterKeys are the members of agents rosterInput keeps.
@@ -210,9 +214,12 @@ func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 	ids := buf[:0]
 	entriesOK := true
 	if entries.Exists() {
-		if !entries.IsObject() {
+		switch {
+		case !entries.IsObject():
 			entriesOK = false
-		} else {
+		case in.read:
+			ids = append(ids, in.ids...)
+		default:
 			entries.ForEach(func(k, v gjson.Result) bool {
 				ids = append(ids, rosterEntry{id: k.String(), hasDefault: v.IsObject() && v.Get("default").Exists()})
 				return true
