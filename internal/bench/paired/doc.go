@@ -61,7 +61,12 @@
 //     peak with more samples. The earlier measure (bench.PeakLive, the
 //     collector at GOGC=1) sees no collection inside a run that allocates
 //     less than about a megabyte, and so read what the path keeps rather
-//     than what it held: 3.1 instead of 5.7 at 40 models. Target 4.
+//     than what it held: 3.1 instead of 5.7 at 40 models. At 40 models
+//     the samples miss part of the peak: the compact document read
+//     3.3–4.2 with the full run's 600 samples and about 5 with 20,000
+//     (the rendered objects, 2.9 documents, and the revision, 1.8, alive
+//     together for a moment); at 1,000 models more samples change little.
+//     Target 4.
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.
 //
