@@ -121,17 +121,9 @@ func (r *refiner) is(x *index, c byte) bool { return x.at < x.end && r.src[x.at]
 // manyKids is the most members child looks up by a scan.
 const manyKids = 8
 
-// child is x's member k (the first of a repeated key), or nil. An
-// object the schema walk did not outline and no pattern iterated is not
-// indexed for it: its text is scanned for k, and only the member found
-// is kept (found). A refinement asks an agent entry for a setting or
-// two, most often absent; indexing each entry's members would keep
-// every member of every entry while the refinements run.
+// child is x's member k (the first of a repeated key), or nil.
 func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
-		if _, outlined := r.outline.Members(int(x.at)); !outlined {
-			return r.scanFor(x, k)
-		}
 		r.build(x)
 	}
 	kids := x.members()
@@ -149,8 +141,12 @@ func (r *refiner) child(x *index, k string) *index {
 	return nil
 }
 
-// scanFor is child for x, not indexed: the first member k in x's text,
-// or nil.
+// scanFor is child for x, not indexed, below a wildcard of a pattern
+// (see eachFrom): the first member k in x's text, or nil. x is not
+// indexed for it, and only the member found is kept (found): a
+// refinement asks each agent entry for a setting or two, most often
+// absent, and indexing each entry's members would keep every member of
+// every entry while the refinements run.
 func (r *refiner) scanFor(x *index, k string) *index {
 	if !r.is(x, '{') {
 		return nil
@@ -332,12 +328,13 @@ func refine(schema *node, w reading, c *Contract) []error {
 // is worded only for fn.
 func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
 	var trail [8]trailStep
-	r.eachFrom(&r.doc, pattern, false, trail[:0], fn)
+	r.eachFrom(&r.doc, pattern, false, false, trail[:0], fn)
 }
 
 // eachFrom is each from x, where rest is what is left of the pattern
-// (done when nothing is) and trail the way to x.
-func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
+// (done when nothing is) and trail the way to x. Below a wildcard
+// (below), a key is looked up by scanFor in an object not indexed yet.
+func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
 	if done {
 		fn(r.value(x), stepsPath(trail))
 		return
@@ -352,16 +349,22 @@ func (r *refiner) eachFrom(x *index, rest string, done bool, trail []trailStep, 
 			kids := x.members()
 			for i := range kids {
 				c := &kids[i]
-				r.eachFrom(c, rest, !more, append(trail, trailStep{key: c.key}), fn)
+				r.eachFrom(c, rest, !more, true, append(trail, trailStep{key: c.key}), fn)
 			}
 		}
 	case "[]":
 		r.elements(x, func(i int, c *index) {
-			r.eachFrom(c, rest, !more, append(trail, trailStep{index: i, isIndex: true}), fn)
+			r.eachFrom(c, rest, !more, true, append(trail, trailStep{index: i, isIndex: true}), fn)
 		})
 	default:
-		if c := r.child(x, seg); c != nil {
-			r.eachFrom(c, rest, !more, append(trail, trailStep{key: seg}), fn)
+		var c *index
+		if below && !x.built {
+			c = r.scanFor(x, seg)
+		} else {
+			c = r.child(x, seg)
+		}
+		if c != nil {
+			r.eachFrom(c, rest, !more, below, append(trail, trailStep{key: seg}), fn)
 		}
 	}
 }

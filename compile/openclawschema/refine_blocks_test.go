@@ -94,3 +94,37 @@ func liveHeap() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// TestRefinerScansForKeys: a lookup below a wildcard reads each entry's
+// text for its key and indexes none of the entry's members; a wildcard
+// over the entries' own members indexes them.
+func TestRefinerScansForKeys(t *testing.T) {
+	const n = 40
+	src := largeRoster(n)
+	for _, tc := range []struct {
+		pattern string
+		found   int
+		built   bool // each entry's members indexed
+	}{
+		{"agents.entries.*.tools.exec", n, false},
+		{"agents.entries.*.heartbeat.every", n, false},
+		{"agents.entries.*.absent", 0, false},
+		{"agents.entries.*.*", 12 * n, true},
+	} {
+		r := &refiner{src: src, doc: rootIndex(src)}
+		found := 0
+		r.each(tc.pattern, func(gjson.Result, occkit.Path) { found++ })
+		if found != tc.found {
+			t.Errorf("%s: %d found, want %d", tc.pattern, found, tc.found)
+		}
+		entries := r.child(r.child(&r.doc, "agents"), "entries")
+		if entries == nil || !entries.built || len(entries.members()) != n {
+			t.Fatalf("%s: agents.entries not indexed with its %d entries", tc.pattern, n)
+		}
+		for _, e := range entries.members() {
+			if want := map[bool]int{false: 0, true: 12}[tc.built]; e.built != tc.built || len(e.members()) != want {
+				t.Fatalf("%s: entry %s built %v with %d members, want %v and %d", tc.pattern, e.key, e.built, len(e.members()), tc.built, want)
+			}
+		}
+	}
+}
