@@ -481,7 +481,7 @@ type renderer struct {
 	id      logging.Identity
 	ownPlan bool
 	opts    Options
-	ns   string
+	ns      string
 	// agent and revision are the [Hash]es of the Agent ID and the
 	// revision digest, which label every object; digest and generation
 	// annotate them.
