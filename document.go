@@ -117,7 +117,7 @@ func (t *topIndex) member(raw string, key string) (v gjson.Result, ok bool) {
 		}
 	} else {
 		for j := range t.places.members {
-			if t.places.members[j].named(raw, key) {
+			if t.places.members[j].name(raw) == key {
 				i = j
 				break
 			}
@@ -192,7 +192,7 @@ func (p *rootPlaces) distinct(raw string, byName map[string]int32) bool {
 	for i, m := range p.members {
 		name := m.name(raw)
 		for _, o := range p.members[:i] {
-			if o.named(raw, name) {
+			if o.name(raw) == name {
 				return false
 			}
 		}
@@ -200,20 +200,11 @@ func (p *rootPlaces) distinct(raw string, byName map[string]int32) bool {
 	return true
 }
 
-// name is the member's key, decoded as gjson decodes it.
+// name is the member's key, decoded as gjson decodes it (a key without
+// an escape is a substring of raw: no copy).
 func (m memberPlace) name(raw string) string {
 	end, escaped := jsonwalk.StringEnd(raw, m.key)
 	return (jsonwalk.JS{}).Decode(raw[m.key:end], escaped)
-}
-
-// named reports whether the member's key, decoded, is key: a key without
-// an escape is compared as it is written.
-func (m memberPlace) named(raw, key string) bool {
-	end, escaped := jsonwalk.StringEnd(raw, m.key)
-	if !escaped {
-		return end-m.key == len(key)+2 && raw[m.key+1:end-1] == key
-	}
-	return (jsonwalk.JS{}).Decode(raw[m.key:end], true) == key
 }
 
 // offsetIn is the offset in s of sub, a substring of s.

@@ -154,7 +154,7 @@ func (r *refiner) scanFor(x *index, k string) *index {
 	var hit *index
 	jsonwalk.Members(r.src, int(x.at), func(key string, escaped bool, at int) int {
 		end := jsonwalk.Skip(r.src, at)
-		if escaped && (jsonwalk.JS{}).Decode(key, true) == k || !escaped && len(key) == len(k)+2 && key[1:len(key)-1] == k {
+		if (jsonwalk.JS{}).Decode(key, escaped) == k {
 			hit = r.found(k, at, end)
 			return -1
 		}
