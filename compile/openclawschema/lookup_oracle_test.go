@@ -184,3 +184,38 @@ func TestLookupMatchesOracle(t *testing.T) {
 		t.Error("no pattern found a value")
 	}
 }
+
+// FuzzLookupMatchesOracle: on any JSON object text (repeated and escaped
+// keys included), the refiner's lookups find what lookupBefore finds,
+// with and without the schema walk's outline, one refiner serving every
+// pattern in turn as the refinements use it.
+func FuzzLookupMatchesOracle(f *testing.F) {
+	for _, s := range []string{
+		`{"agents":{"entries":{"a":{"heartbeat":{"every":"5m"},"tools":{"exec":{}}},"b":{"tools":1}}}}`,
+		`{"agents":{"entries":{"a":{"tools":{"exec":1},"tools":{"exec":2}},"\u0061":{}}}}`,
+		`{"agents":{"entries":{"a":{"t\u006fols":{"exec":{"x":[1]}}}},"defaults":{"heartbeat":{"every":"1h"}}}}`,
+		`{"secrets":{"providers":{"p":{"command":"/bin/x","trustedDirs":["/a","/b"]}}},"mcp":{"servers":{"s":{"url":"http://h"}}}}`,
+		`{"bindings":[{"agentId":"a"},{"agentId":"b"}],"hooks":{"mappings":[{"transform":{"module":"m"}}]}}`,
+	} {
+		f.Add(s)
+	}
+	v, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		root := gjson.Parse(src)
+		if !json.Valid([]byte(src)) || !root.IsObject() {
+			return
+		}
+		for _, out := range []*jsonwalk.Outline{v.walkText(src).outline, nil} {
+			newer := &refiner{src: src, outline: out, doc: rootIndex(src)}
+			older := &lookupBefore{src: src, outline: out, doc: &indexBefore{v: root, at: len(src) - len(root.Raw)}}
+			for _, p := range lookupPatterns {
+				if got, want := lookups(newer, older, p); !cmp.Equal(want, got) {
+					t.Fatalf("each(%q) of %s (-before +now):\n%s", p, src, cmp.Diff(want, got))
+				}
+			}
+		}
+	})
+}
