@@ -262,6 +262,10 @@ func (p *Prepared) Document() occkit.Document { return p.doc }
 // harness-auth validation (AUTH) → gateway-settings check → the caller's
 // rules (Options.Rules) → freeze.
 //
+// Harness resolution and the roster are computed before the logging stamp
+// (they read nothing it edits) and their refusal is held until its turn
+// in that order: the analysis is then let go before the schema walk.
+//
 // The first refusal ends admission and nothing is left behind: Admit has no
 // side effects of its own and returns no revision. A cancelled ctx is 503
 // DEPENDENCY_UNAVAILABLE.
@@ -344,6 +348,22 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	if _, err := logging.ParseLevelString(string(level)); err != nil {
 		return nil, err
 	}
+	// Resolution's refusals come after the schema's (ADM-1), but it runs
+	// here, before the canonical form is made: what it decides is copied
+	// out (detach) and its analysis, as large as the catalog, is let go
+	// before the schema walk, the deepest point of admission's heap
+	// (performance, issue 29). A refusal waits its turn in resErr.
+	inst := occkit.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
+	if req.Sandbox != nil {
+		facts := req.Sandbox.Facts
+		facts.Facets = append([]occkit.Facet(nil), facts.Facets...)
+		inst.Sandbox = &facts
+	}
+	var res *resolver.Prepared
+	if prepared != nil {
+		res = prepared.res
+	}
+	dec, resErr := a.resolve(res, doc, mode, inst, req.Compute)
 	// The document the runtime gets is the stamped one (LOG-1), and the
 	// revision freezes its canonical form. That form is written in one
 	// pass with the stamp's edits made on the way (logging.StampCanonical);
@@ -406,42 +426,8 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 			}
 		}
 	}
-
-	inst := occkit.Installation{NativeWorkerSupport: req.NativeWorkerSupport}
-	if req.Sandbox != nil {
-		facts := req.Sandbox.Facts
-		facts.Facets = append([]occkit.Facet(nil), facts.Facets...)
-		inst.Sandbox = &facts
-	}
-	// The stamp edits only logging and diagnostics, which resolution and
-	// the roster rules never read, so an analysis of the document as read
-	// (or as transformed) holds for the stamped one
-	// (TestStampKeepsResolution checks it).
-	var res *resolver.Prepared
-	if prepared != nil {
-		res = prepared.res
-	} else {
-		res = resolver.Prepare(unstamped)
-	}
-	dec, err := res.Resolve(resolver.Request{
-		Mode: mode, Compute: req.Compute.Kind, Installation: inst,
-		Topologies: append([]occkit.Topology(nil), req.Compute.Topologies...),
-	})
-	if err != nil {
-		return nil, err
-	}
-	// The selected models against the approved release's catalog: a
-	// provider typo is refused here, before any Compute rule; the rest
-	// are warnings.
-	warnings, primaryAt, modelErr := checkModelsAt(res, a.catalogRelease(), dec.Primary)
-	if modelErr != nil {
-		return nil, modelErr
-	}
-
-	if err := res.CheckRoster(resolver.RosterRequest{
-		Stage: resolver.StageDeploy, Compute: req.Compute.Kind, Harness: dec.Harness, Mode: dec.Mode,
-	}); err != nil {
-		return nil, err
+	if resErr != nil {
+		return nil, resErr
 	}
 
 	if err := alive(ctx); err != nil {
@@ -449,10 +435,10 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	facts := drivers.AuthFacts{
 		Compute: req.Compute.Kind, Topologies: req.Compute.Topologies,
-		Harness: dec.Harness, Mode: dec.Mode, Binding: req.Agent.HarnessAuth,
+		Harness: dec.harness, Mode: dec.mode, Binding: req.Agent.HarnessAuth,
 		CredentialGateway: req.CredentialGateway, Sandbox: inst.Sandbox,
-		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.Primary, AgentID: req.Agent.ID,
-		Namespace: req.Agent.NamespaceID, ModelPath: primaryAt,
+		NativeWorkerSupport: req.NativeWorkerSupport, Model: dec.primary, AgentID: req.Agent.ID,
+		Namespace: req.Agent.NamespaceID, ModelPath: dec.primaryAt,
 	}
 	proj, err := validateAuth(ctx, req.Compute, facts)
 	if err != nil {
@@ -460,30 +446,29 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 
 	if req.Compute.Driver != nil {
-		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, stamped(), occkit.Topology{Harness: dec.Harness, Mode: dec.Mode}); err != nil {
+		if err := drivers.CheckGatewaySettings(ctx, req.Compute.Driver, stamped(), occkit.Topology{Harness: dec.harness, Mode: dec.mode}); err != nil {
 			return nil, err
 		}
 	}
 
-	if err := a.checkVersion(dec.Harness); err != nil {
+	if err := a.checkVersion(dec.harness); err != nil {
 		return nil, err
 	}
 
-	kept := detach(dec)
 	r := &Revision{
 		agentID:        req.Agent.ID,
 		source:         source,
-		harness:        drivers.HarnessIdentity{ID: dec.Harness, Version: a.versions[dec.Harness]},
-		mode:           dec.Mode,
+		harness:        drivers.HarnessIdentity{ID: dec.harness, Version: a.versions[dec.harness]},
+		mode:           dec.mode,
 		compute:        ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
 		account:        req.Account,
 		auth:           req.Agent.HarnessAuth,
 		projection:     proj.Clone(),
-		primary:        kept.primary,
-		fallbacks:      kept.fallbacks,
+		primary:        dec.primary,
+		fallbacks:      dec.fallbacks,
 		level:          level,
 		ownership:      owner,
-		reasons:        kept.reasons,
+		reasons:        dec.reasons,
 		namespace:      req.Agent.NamespaceID,
 		secretBindings: append([]occkit.SecretBinding(nil), req.SecretBindings...),
 	}
@@ -499,7 +484,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		return nil, err
 	}
 	r.freezeCanonical(canonical, scan)
-	r.warnings = placedWarnings(read, append(warnings, renderOverrides(unstamped, req.Compute.Kind, owner, level)...))
+	r.warnings = placedWarnings(read, append(dec.warnings, renderOverrides(unstamped, req.Compute.Kind, owner, level)...))
 	// The render stage, with the Compute-independent defaults: whatever
 	// it refuses, admission refuses, so an admitted revision renders
 	// unless the Compute's own facts (namespace, placement) differ.
@@ -509,6 +494,50 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 	}
 	r.plan = plan
 	return r, nil
+}
+
+// resolved is what admission keeps of Harness resolution: the decision
+// detached from the analysis that made it, the warnings of the model
+// check and where the primary model is written.
+type resolved struct {
+	harness occkit.Harness
+	mode    occkit.Mode
+	detached
+	warnings  []*occkit.Error
+	primaryAt occkit.Path
+}
+
+// resolve is Harness resolution (RES), the model check and the roster
+// (RES-10, deploy stage) of doc, with res its analysis, or nil to make
+// one.
+func (a *Admitter) resolve(res *resolver.Prepared, doc occkit.Document, mode occkit.Mode, inst occkit.Installation, compute ComputeInfo) (resolved, error) {
+	// The stamp edits only logging and diagnostics, which resolution and
+	// the roster rules never read, so an analysis of the document as read
+	// (or as transformed) holds for the stamped one
+	// (TestStampKeepsResolution checks it).
+	if res == nil {
+		res = resolver.Prepare(doc)
+	}
+	dec, err := res.Resolve(resolver.Request{
+		Mode: mode, Compute: compute.Kind, Installation: inst,
+		Topologies: append([]occkit.Topology(nil), compute.Topologies...),
+	})
+	if err != nil {
+		return resolved{}, err
+	}
+	// The selected models against the approved release's catalog: a
+	// provider typo is refused here, before any Compute rule; the rest
+	// are warnings.
+	warnings, primaryAt, err := checkModelsAt(res, a.catalogRelease(), dec.Primary)
+	if err != nil {
+		return resolved{}, err
+	}
+	if err := res.CheckRoster(resolver.RosterRequest{
+		Stage: resolver.StageDeploy, Compute: compute.Kind, Harness: dec.Harness, Mode: dec.Mode,
+	}); err != nil {
+		return resolved{}, err
+	}
+	return resolved{harness: dec.Harness, mode: dec.Mode, detached: detach(dec), warnings: warnings, primaryAt: primaryAt}, nil
 }
 
 // validate is check of the canonical form, and when that refuses, check's
