@@ -1,6 +1,8 @@
 package admission
 
 import (
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/occkit/occkit"
@@ -17,13 +19,52 @@ import (
 // reason's path. A revision that kept those views would keep the whole
 // loaded document alive for as long as the revision lives, one more copy
 // of the Configuration beside the canonical one it freezes, which the
-// peak heap of admission then rendering paid at every size. Copying costs one
-// allocation for the strings and one for the reasons' paths, whatever
-// their number.
+// peak heap of admission then rendering paid at every size.
+//
+// The reasons are kept compactly (reasonList): a Configuration with an
+// Agent entry per model has a reason per entry, and as resolver.Reasons,
+// 80 bytes each and 32 more per element of their paths, they came to
+// most of what a revision holds beside its document (performance, issue
+// 29). Revision.Reasons makes them again, as they were decided.
 type detached struct {
 	primary   string
 	fallbacks []string
-	reasons   []resolver.Reason
+	reasons   reasonList
+}
+
+// reasonList is a reason chain in three blocks: the reasons, the steps
+// of their paths and the text of their values and keys (which is
+// detach's block). It is appended to, never changed in place.
+type reasonList struct {
+	held []heldReason
+	// steps are the elements of every held reason's path in turn: a key
+	// as its length in the text (>= 0), the index i as -1-i.
+	steps []int32
+	// plain holds the chain as decided when a path has an index steps
+	// cannot hold (negative, or past math.MaxInt32); held is then nil.
+	plain []resolver.Reason
+}
+
+// heldReason is one reason: its path is steps[stepsAt:stepsAt+stepsN],
+// with keys read in turn from keys.
+type heldReason struct {
+	rule, note, value string
+	// keys is the text of the path's keys, one after another.
+	keys            string
+	stepsAt, stepsN int32
+	doc             occkit.Doc
+}
+
+// fits reports whether the reasons' paths fit in steps.
+func fits(reasons []resolver.Reason) bool {
+	for _, r := range reasons {
+		for j := range r.Path.Len() {
+			if _, i, isIndex := r.Path.Elem(j); isIndex && (i < 0 || i > math.MaxInt32) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func detach(dec resolver.Decision) detached {
@@ -67,8 +108,11 @@ func detach(dec resolver.Decision) detached {
 			d.fallbacks[i] = next(len(f))
 		}
 	}
-	if dec.Reasons != nil {
-		d.reasons = make([]resolver.Reason, len(dec.Reasons))
+	if dec.Reasons == nil {
+		return d
+	}
+	if !fits(dec.Reasons) || elems > math.MaxInt32 {
+		d.reasons.plain = make([]resolver.Reason, len(dec.Reasons))
 		var pb occkit.PathBuilder
 		pb.Grow(elems)
 		for i, r := range dec.Reasons {
@@ -86,8 +130,112 @@ func detach(dec resolver.Decision) detached {
 				}
 				r.Path = pb.Path()
 			}
-			d.reasons[i] = r
+			d.reasons.plain[i] = r
 		}
+		return d
+	}
+	d.reasons.held = make([]heldReason, len(dec.Reasons))
+	d.reasons.steps = make([]int32, 0, elems)
+	for i, r := range dec.Reasons {
+		h := heldReason{rule: r.Rule, note: r.Note, value: next(len(r.Value)), doc: r.Path.Doc(),
+			stepsAt: int32(len(d.reasons.steps)), stepsN: int32(r.Path.Len())}
+		keys := 0
+		for j := range r.Path.Len() {
+			k, index, isIndex := r.Path.Elem(j)
+			if isIndex {
+				d.reasons.steps = append(d.reasons.steps, int32(-1-index))
+			} else {
+				d.reasons.steps = append(d.reasons.steps, int32(len(k)))
+				keys += len(k)
+			}
+		}
+		h.keys = next(keys)
+		d.reasons.held[i] = h
 	}
 	return d
+}
+
+// len is how many reasons l holds.
+func (l *reasonList) len() int {
+	if l.plain != nil {
+		return len(l.plain)
+	}
+	return len(l.held)
+}
+
+// rule is reason i's rule.
+func (l *reasonList) rule(i int) string {
+	if l.plain != nil {
+		return l.plain[i].Rule
+	}
+	return l.held[i].rule
+}
+
+// add appends r, a reason whose strings are not views into a document.
+func (l *reasonList) add(r resolver.Reason) {
+	if l.plain != nil || !fits([]resolver.Reason{r}) {
+		l.plain = append(l.all(), r)
+		l.held, l.steps = nil, nil
+		return
+	}
+	h := heldReason{rule: r.Rule, note: r.Note, value: r.Value, doc: r.Path.Doc(),
+		stepsAt: int32(len(l.steps)), stepsN: int32(r.Path.Len())}
+	var keys strings.Builder
+	steps := slices.Clip(l.steps) // a copy when it grows: l.steps is shared with every copy of l
+	for j := range r.Path.Len() {
+		k, index, isIndex := r.Path.Elem(j)
+		if isIndex {
+			steps = append(steps, int32(-1-index))
+		} else {
+			steps = append(steps, int32(len(k)))
+			keys.WriteString(k)
+		}
+	}
+	h.keys = keys.String()
+	l.steps = steps
+	l.held = append(slices.Clip(l.held), h)
+}
+
+// reason is reason i, its path built with pb.
+func (l *reasonList) reason(i int, pb *occkit.PathBuilder) resolver.Reason {
+	if l.plain != nil {
+		return l.plain[i]
+	}
+	h := &l.held[i]
+	r := resolver.Reason{Rule: h.rule, Value: h.value, Note: h.note}
+	if h.stepsN == 0 {
+		r.Path = occkit.Root().In(h.doc)
+		return r
+	}
+	pb.Reset()
+	pb.Doc = h.doc
+	keys := h.keys
+	for _, s := range l.steps[h.stepsAt : h.stepsAt+h.stepsN] {
+		if s < 0 {
+			pb.Index(int(-1 - s))
+			continue
+		}
+		pb.Key(keys[:s])
+		keys = keys[s:]
+	}
+	r.Path = pb.Path()
+	return r
+}
+
+// all is every reason, a slice of the caller's own (nil when there is
+// none).
+func (l *reasonList) all() []resolver.Reason {
+	if l.len() == 0 {
+		return nil
+	}
+	if l.plain != nil {
+		return slices.Clone(l.plain)
+	}
+	out := make([]resolver.Reason, len(l.held))
+	var pb occkit.PathBuilder
+	pb.Grow(len(l.steps))
+	for i := range l.held {
+		out[i] = l.reason(i, &pb)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package admission
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/internal/bench"
 	"github.com/occkit/occkit/resolver"
+	"pgregory.net/rapid"
 )
 
 // viewsInto appends to out the path of every string, pointer or slice
@@ -91,7 +93,7 @@ func TestRevisionKeepsNoViewOfTheSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range bench.Documents {
+	for _, d := range append(slices.Clone(bench.Documents), bench.Others...) {
 		for _, n := range bench.Sizes[:2] {
 			doc, err := compile.Load(d.Make(n), compile.LoadOptions{})
 			if err != nil {
@@ -132,4 +134,63 @@ func TestRevisionKeepsNoViewOfTheSource(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReasonListKeepsReasons holds the compact reason chain to giving
+// back the reasons it was made from, whatever their paths: keys empty or
+// repeated, indexes from 0 to math.MaxInt32 (and past it, or negative,
+// which it keeps as decided), paths of every document, the root; and the
+// reasons a rule adds after. The expected answer is the input.
+func TestReasonListKeepsReasons(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SampledFrom([]string{"", "agents", "entries", "a.b", "模型", "x"})
+		indexes := rapid.OneOf(rapid.IntRange(0, 3), rapid.Just(math.MaxInt32), rapid.Just(math.MaxInt32+1), rapid.Just(-1))
+		path := rapid.Custom(func(t *rapid.T) occkit.Path {
+			var b occkit.PathBuilder
+			b.Doc = rapid.SampledFrom(occkit.AllDocs()).Draw(t, "doc")
+			for range rapid.IntRange(0, 5).Draw(t, "len") {
+				if rapid.Bool().Draw(t, "index") {
+					b.Index(indexes.Draw(t, "i"))
+				} else {
+					b.Key(keys.Draw(t, "key"))
+				}
+			}
+			return b.Path()
+		})
+		reason := rapid.Custom(func(t *rapid.T) resolver.Reason {
+			return resolver.Reason{Rule: rapid.SampledFrom([]string{"RES-3", "RES-5", "SEL-9"}).Draw(t, "rule"),
+				Path: path.Draw(t, "path"), Value: keys.Draw(t, "value"), Note: keys.Draw(t, "note")}
+		})
+		dec := resolver.Decision{Primary: "p/m", Fallbacks: []string{"p/f"},
+			Reasons: rapid.SliceOfN(reason, 0, 8).Draw(t, "reasons")}
+		added := rapid.SliceOfN(reason, 0, 3).Draw(t, "added")
+		d := detach(dec)
+		for _, r := range added {
+			d.reasons.add(r)
+		}
+		want := append(slices.Clone(dec.Reasons), added...)
+		got := d.reasons.all()
+		if len(want) == 0 {
+			want = nil
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(occkit.Path.Equal)); diff != "" {
+			t.Fatalf("reasons (-decided +kept):\n%s", diff)
+		}
+		for i := range got {
+			got[i] = resolver.Reason{Rule: "changed"} // a caller's edit of its copy
+		}
+		if diff := cmp.Diff(want, d.reasons.all(), cmp.Comparer(occkit.Path.Equal)); diff != "" {
+			t.Fatalf("a caller's copy changed the kept reasons:\n%s", diff)
+		}
+		at := occkit.Root()
+		for _, r := range want {
+			if r.Rule == "RES-3" {
+				at = r.Path
+				break
+			}
+		}
+		if p := d.reasons.decidedPrimaryPath(); !p.Equal(at) {
+			t.Fatalf("primary path %v, want %v", p, at)
+		}
+	})
 }

@@ -58,7 +58,7 @@ type Revision struct {
 	fallbacks       []string
 	level           occkit.LogLevel
 	ownership       occkit.LogOwnership
-	reasons         []resolver.Reason
+	reasons         reasonList
 	namespace       string
 	secretBindings  []occkit.SecretBinding
 	// warnings are what admission found admitted but not running as
@@ -155,7 +155,7 @@ func (r *Revision) Warnings() []*occkit.Error {
 }
 
 // Reasons is the Harness decision's reason chain (SEL-9); a copy.
-func (r *Revision) Reasons() []resolver.Reason { return append([]resolver.Reason(nil), r.reasons...) }
+func (r *Revision) Reasons() []resolver.Reason { return r.reasons.all() }
 
 // OpenClawSchemaVersion is the OpenClaw release whose configuration
 // schema the admitted document was checked against (DOC-5), or "" when

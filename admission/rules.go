@@ -316,7 +316,7 @@ func newView(r *Revision, doc occkit.Document, req Request) *View {
 	v.agent.Labels = maps.Clone(v.agent.Labels)
 	v.tenant.Labels = maps.Clone(v.tenant.Labels)
 	if r.primary != "" {
-		at := decidedPrimaryPath(r.reasons)
+		at := r.reasons.decidedPrimaryPath()
 		v.models = append(v.models, viewModel(r.primary, r.harness.ID, at))
 		var fb occkit.Path
 		if n := at.Len(); n > 0 {
@@ -341,10 +341,11 @@ func notChannel(id string) bool { return id == "defaults" || id == "modelByChann
 
 // decidedPrimaryPath is where the primary model is written: the first
 // RES-3 reason of the decision names it.
-func decidedPrimaryPath(reasons []resolver.Reason) occkit.Path {
-	for _, r := range reasons {
-		if r.Rule == "RES-3" {
-			return r.Path
+func (l *reasonList) decidedPrimaryPath() occkit.Path {
+	for i := range l.len() {
+		if l.rule(i) == "RES-3" {
+			var pb occkit.PathBuilder
+			return l.reason(i, &pb).Path
 		}
 	}
 	return occkit.Root()
@@ -432,7 +433,7 @@ func (a *Admitter) runRules(ctx context.Context, r *Revision, doc func() occkit.
 	for i, err := range out {
 		name := a.rules[i].Name()
 		if err == nil {
-			r.reasons = append(r.reasons, resolver.Reason{Rule: name, Path: occkit.Root(), Note: "held"})
+			r.reasons.add(resolver.Reason{Rule: name, Path: occkit.Root(), Note: "held"})
 			continue
 		}
 		errs = append(errs, a.ruleError(name, err))
