@@ -73,12 +73,8 @@ func detach(dec resolver.Decision) detached {
 		size += len(f)
 	}
 	for _, r := range dec.Reasons {
-		size += len(r.Value)
+		size += len(r.Value) + keysLen(r.Path)
 		elems += r.Path.Len()
-		for i := range r.Path.Len() {
-			k, _, _ := r.Path.Elem(i)
-			size += len(k)
-		}
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -134,25 +130,38 @@ func detach(dec resolver.Decision) detached {
 		}
 		return d
 	}
-	d.reasons.held = make([]heldReason, len(dec.Reasons))
+	d.reasons.held = make([]heldReason, 0, len(dec.Reasons))
 	d.reasons.steps = make([]int32, 0, elems)
-	for i, r := range dec.Reasons {
-		h := heldReason{rule: r.Rule, note: r.Note, value: next(len(r.Value)), doc: r.Path.Doc(),
-			stepsAt: int32(len(d.reasons.steps)), stepsN: int32(r.Path.Len())}
-		keys := 0
-		for j := range r.Path.Len() {
-			k, index, isIndex := r.Path.Elem(j)
-			if isIndex {
-				d.reasons.steps = append(d.reasons.steps, int32(-1-index))
-			} else {
-				d.reasons.steps = append(d.reasons.steps, int32(len(k)))
-				keys += len(k)
-			}
-		}
-		h.keys = next(keys)
-		d.reasons.held[i] = h
+	for _, r := range dec.Reasons {
+		value := next(len(r.Value))
+		d.reasons.push(r, value, next(keysLen(r.Path)))
 	}
 	return d
+}
+
+// keysLen is the length of p's keys together.
+func keysLen(p occkit.Path) int {
+	n := 0
+	for i := range p.Len() {
+		k, _, _ := p.Elem(i)
+		n += len(k)
+	}
+	return n
+}
+
+// push appends r, with value its value and keys its path's keys one after
+// another, each a string of the revision's own.
+func (l *reasonList) push(r resolver.Reason, value, keys string) {
+	h := heldReason{rule: r.Rule, note: r.Note, value: value, keys: keys, doc: r.Path.Doc(),
+		stepsAt: int32(len(l.steps)), stepsN: int32(r.Path.Len())}
+	for j := range r.Path.Len() {
+		if k, index, isIndex := r.Path.Elem(j); isIndex {
+			l.steps = append(l.steps, int32(-1-index))
+		} else {
+			l.steps = append(l.steps, int32(len(k)))
+		}
+	}
+	l.held = append(l.held, h)
 }
 
 // len is how many reasons l holds.
@@ -178,22 +187,14 @@ func (l *reasonList) add(r resolver.Reason) {
 		l.held, l.steps = nil, nil
 		return
 	}
-	h := heldReason{rule: r.Rule, note: r.Note, value: r.Value, doc: r.Path.Doc(),
-		stepsAt: int32(len(l.steps)), stepsN: int32(r.Path.Len())}
 	var keys strings.Builder
-	steps := slices.Clip(l.steps) // a copy when it grows: l.steps is shared with every copy of l
 	for j := range r.Path.Len() {
-		k, index, isIndex := r.Path.Elem(j)
-		if isIndex {
-			steps = append(steps, int32(-1-index))
-		} else {
-			steps = append(steps, int32(len(k)))
-			keys.WriteString(k)
-		}
+		k, _, _ := r.Path.Elem(j)
+		keys.WriteString(k)
 	}
-	h.keys = keys.String()
-	l.steps = steps
-	l.held = append(slices.Clip(l.held), h)
+	// Copies when they grow: the blocks may be shared with a copy of l.
+	l.held, l.steps = slices.Clip(l.held), slices.Clip(l.steps)
+	l.push(r, r.Value, keys.String())
 }
 
 // reason is reason i, its path built with pb.
