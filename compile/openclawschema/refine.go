@@ -148,7 +148,7 @@ func (r *refiner) child(x *index, k string) *index {
 // absent, and indexing each entry's members would keep every member of
 // every entry while the refinements run.
 func (r *refiner) scanFor(x *index, k string) *index {
-	if !r.is(x, '{') {
+	if !r.is(x, '{') || r.lacks(x, k) {
 		return nil
 	}
 	var hit *index
@@ -161,6 +161,17 @@ func (r *refiner) scanFor(x *index, k string) *index {
 		return end
 	})
 	return hit
+}
+
+// lacks reports that no member of x's value, at any depth, has the key
+// k, by a search of its text rather than a walk of its members: a key is
+// its bytes in the text unless it holds an escape, so a text with
+// neither k nor a backslash has no key k. Most agent entries lack the
+// settings a refinement asks them for (a heartbeat, a tool's exec), and
+// one search of agents.entries answers for all of them.
+func (r *refiner) lacks(x *index, k string) bool {
+	text := r.src[x.at:x.end]
+	return strings.IndexByte(text, '\\') < 0 && !strings.Contains(text, k)
 }
 
 // foundChunk is how many found members one block of r.spare holds.
@@ -345,6 +356,9 @@ func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trai
 	seg, rest, more := strings.Cut(rest, ".")
 	switch seg {
 	case "*":
+		if next, _, _ := strings.Cut(rest, "."); more && next != "*" && next != "[]" && r.lacks(x, next) {
+			return
+		}
 		if r.is(x, '{') {
 			if !x.built {
 				r.build(x)

@@ -26,8 +26,10 @@ import (
 // Lengths count code points, as a pattern with the u flag does; the
 // schema's non-u patterns only count ASCII classes, where the two agree.
 type pattern struct {
-	// re alone decides a pattern without lookahead.
-	re *regexp.Regexp
+	// re alone decides a pattern without lookahead; runs decides it
+	// first when the pattern is a sequence of ASCII classes (byteRuns).
+	re   *regexp.Regexp
+	runs byteRuns
 	// A pattern "^p(?!a)(?!b)r" holds when, for some split of the string
 	// after at most maxPrefix bytes, the head matches prefix ("^p$"), the
 	// tail matches rest ("^r") and no lookahead ("^a", "^b") matches the
@@ -38,6 +40,11 @@ type pattern struct {
 }
 
 func (p *pattern) match(s string) bool {
+	if p.runs != nil {
+		if matched, ok := p.runs.match(s); ok {
+			return matched
+		}
+	}
 	if p.re != nil {
 		return p.re.MatchString(s)
 	}
@@ -163,7 +170,7 @@ func compilePattern(src string) (*pattern, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &pattern{re: re}, nil
+		return &pattern{re: re, runs: newByteRuns(text)}, nil
 	}
 	// One run of lookaheads, in a pattern anchored at the start, after a
 	// prefix of bounded length.
