@@ -1044,7 +1044,7 @@ func (x *docIndex) indexEntries(s string, i int, errs, shapeErrs *[]error) int {
 	}
 	x.roster.read = true
 	return eachMember(s, i, func(id string, v int) int {
-		x.roster.ids = append(x.roster.ids, rosterEntry{id: id})
+		x.roster.ids = append(x.roster.ids, rosterEntry{id: id, notObject: byteAt(s, v) != '{'})
 		if byteAt(s, v) != '{' {
 			// A Document names no Agent ID twice, so each is refused as
 			// entryShapeErrors refuses the first of its name.

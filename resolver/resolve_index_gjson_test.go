@@ -261,7 +261,7 @@ func (x *docIndex) gjIndexAgents(agents gjson.Result, f []gjson.Result) {
 	seen := map[string]bool{}
 	x.roster.read = true
 	entries.ForEach(func(k, v gjson.Result) bool {
-		x.roster.ids = append(x.roster.ids, rosterEntry{id: k.String(), hasDefault: v.IsObject() && v.Get("default").Exists()})
+		x.roster.ids = append(x.roster.ids, rosterEntry{id: k.String(), hasDefault: v.IsObject() && v.Get("default").Exists(), notObject: !v.IsObject()})
 		id := k.String()
 		if seen[id] {
 			return true // gjson reads the first of duplicate keys; so do we

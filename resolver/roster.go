@@ -176,6 +176,8 @@ type rosterEntry struct {
 	norm string // normalizeAgentID(id)
 	// hasDefault: the entry is an object with a "default" member (RES-10).
 	hasDefault bool
+	// notObject: the entry is no object (RES-2); Prepare records it.
+	notObject bool
 }
 
 // checkRoster is CheckRoster on the document's rosterInput.
@@ -191,7 +193,21 @@ func checkRoster(in rosterInput, stage Stage, req RosterRequest) error {
 	for i, m := range in.members {
 		f[i] = gjson.Parse(m)
 	}
-	errs := agentsShapeErrors(agents, f[0], f[1])
+	var errs []error
+	if in.read {
+		// Prepare found the entries' shapes while it read them.
+		errs = agentsShapeErrorsOf(agents, f[0], f[1], func(gjson.Result) []error {
+			var errs []error
+			for _, e := range in.ids {
+				if e.notObject {
+					errs = append(errs, entryShapeError(e.id))
+				}
+			}
+			return errs
+		})
+	} else {
+		errs = agentsShapeErrors(agents, f[0], f[1])
+	}
 	list, entries, ownership := f[2], f[1], f[3]
 
 	// agents.list: only an empty array may remain.

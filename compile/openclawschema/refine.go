@@ -148,7 +148,7 @@ func (r *refiner) child(x *index, k string) *index {
 // absent, and indexing each entry's members would keep every member of
 // every entry while the refinements run.
 func (r *refiner) scanFor(x *index, k string) *index {
-	if !r.is(x, '{') || r.lacks(x, k) {
+	if !r.is(x, '{') {
 		return nil
 	}
 	var hit *index
@@ -163,15 +163,26 @@ func (r *refiner) scanFor(x *index, k string) *index {
 	return hit
 }
 
-// lacks reports that no member of x's value, at any depth, has the key
-// k, by a search of its text rather than a walk of its members: a key is
-// its bytes in the text unless it holds an escape, so a text with
-// neither k nor a backslash has no key k. Most agent entries lack the
+// lacks reports that x's value holds no value at the keys of pattern,
+// a rest of an [refiner.each] pattern, by a search of its text rather
+// than a walk of its members: a key is its bytes in the text unless it
+// holds an escape, so a text without a backslash that lacks one of the
+// pattern's keys has nothing at the pattern. Most agent entries lack the
 // settings a refinement asks them for (a heartbeat, a tool's exec), and
 // one search of agents.entries answers for all of them.
-func (r *refiner) lacks(x *index, k string) bool {
+func (r *refiner) lacks(x *index, pattern string) bool {
 	text := r.src[x.at:x.end]
-	return strings.IndexByte(text, '\\') < 0 && !strings.Contains(text, k)
+	if strings.IndexByte(text, '\\') >= 0 {
+		return false
+	}
+	for more := true; more; {
+		var k string
+		k, pattern, more = strings.Cut(pattern, ".")
+		if k != "*" && k != "[]" && !strings.Contains(text, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // foundChunk is how many found members one block of r.spare holds.
@@ -356,7 +367,7 @@ func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trai
 	seg, rest, more := strings.Cut(rest, ".")
 	switch seg {
 	case "*":
-		if next, _, _ := strings.Cut(rest, "."); more && next != "*" && next != "[]" && r.lacks(x, next) {
+		if more && r.lacks(x, rest) {
 			return
 		}
 		if r.is(x, '{') {
@@ -376,6 +387,9 @@ func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trai
 	default:
 		var c *index
 		if below && !x.built {
+			if r.lacks(x, seg) || more && r.lacks(x, rest) {
+				return
+			}
 			c = r.scanFor(x, seg)
 		} else {
 			c = r.child(x, seg)
