@@ -82,8 +82,8 @@ type modelKey struct {
 	provider  string // normalized part before the first slash
 	qualified bool   // the key has a slash
 	policy    bool   // a non-blank agentRuntime.id
-	runtime   string // its normalized runtime (REF-6)
-	policyAt  occkit.Path
+	runtime   string // its normalized runtime (REF-6); the policy's
+	// path is built only when a reason or a refusal names it (policyAt)
 	hasParams bool // params present and not null
 	// params is the text of the key's params value (hasParams) and
 	// overrides whether it holds a SEL-6a override; the override paths
@@ -467,7 +467,6 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 	// growing); they are allocated in chunks, never copied.
 	var ks []*modelKey
 	var chunk chunks[modelKey]
-	ps := paths{max: 64 * (at.Len() + 3)}
 	end := eachMember(s, i, func(key string, i int) int {
 		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
@@ -480,9 +479,6 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 			k.provider = fold(pre)
 		}
 		end := k.read(s, i)
-		if k.policy {
-			k.policyAt = ps.extend(at, k.key, "agentRuntime", "id")
-		}
 		ks = append(ks, k)
 		return end
 	})

@@ -474,7 +474,7 @@ func (st *oState) auto(src Source, ambiguous bool) verdict {
 func (st *oState) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
 	d := st.tail()
 	defer st.record(d, p)
-	return d.explicit(rt, src, p, rule)
+	return d.explicit(rt, src, policyAt{path: p}, rule)
 }
 
 // Index is a document prepared for [Select]: the scopes selection

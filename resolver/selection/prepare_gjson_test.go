@@ -102,7 +102,6 @@ func gjsonModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *f
 		members(v, gjsonKeyMembers, vs[:])
 		if raw, ok := runtimeIDOf(vs[0]); ok {
 			k.policy, k.runtime = true, resolver.NormalizeRuntime(raw)
-			k.policyAt = extend(at, k.key, "agentRuntime", "id")
 		}
 		if p := vs[1]; present(p) {
 			k.params, k.hasParams, k.overrides = p.Raw, true, hasParamOverride(p)

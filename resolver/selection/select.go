@@ -228,7 +228,7 @@ func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
 	case string(occkit.HarnessOpenClaw):
 		sel = verdict{runtime: rt, source: pol.source(), requested: rt}
 	default:
-		sel, err = d.explicit(rt, pol.source(), pol.path(), "")
+		sel, err = d.explicit(rt, pol.source(), pol.place(), "")
 	}
 	d.done(&res, sel)
 	return res, err
@@ -318,13 +318,17 @@ var sites = [...]struct{ rule, note string }{
 
 // keep records the reason of site s with value v at path p: the root,
 // or the deciding policy's path (the one a decision's lookup finds).
-func (t *trail) keep(s site, p occkit.Path, v string) {
+func (t *trail) keep(s site, p occkit.Path, v string) { t.keepAt(s, policyAt{path: p}, v) }
+
+// keepAt is keep at the policy's place, its path built only when the
+// reason does not fit the trail's tail.
+func (t *trail) keepAt(s site, at policyAt, v string) {
 	if t.n < uint8(len(t.tail)) {
-		t.tail[t.n] = keptReason{site: s, atPolicy: p.Len() > 0, value: v}
+		t.tail[t.n] = keptReason{site: s, atPolicy: at.set(), value: v}
 		t.n++
 		return
 	}
-	t.more = append(t.more, resolver.Reason{Rule: sites[s].rule, Path: p, Value: v, Note: sites[s].note})
+	t.more = append(t.more, resolver.Reason{Rule: sites[s].rule, Path: at.get(), Value: v, Note: sites[s].note})
 }
 
 // add records a whole reason.
@@ -505,10 +509,32 @@ func runtimeIDOf(ar gjson.Result) (string, bool) {
 // receives it in registers.
 type policyHit struct {
 	ambiguous  bool
-	byProvider bool      // at is the provider's (SourceProvider)
-	key        *modelKey // the model key found (exact or wildcard)
-	at         *route    // the catalog row or provider found
+	byProvider bool        // at is the provider's (SourceProvider)
+	key        *modelKey   // the model key found (exact or wildcard)
+	in         occkit.Path // the model map of key
+	at         *route      // the catalog row or provider found
 }
+
+// policyAt is where a decision's runtime was configured: a path, or a
+// model key's agentRuntime.id, whose path is built only when a reason or
+// a refusal names it, so that Prepare builds no path for each key of a
+// catalog and a decision none for its policy.
+type policyAt struct {
+	path occkit.Path
+	key  *modelKey
+	in   occkit.Path // the model map of key
+}
+
+// get is the path.
+func (p policyAt) get() occkit.Path {
+	if p.key != nil {
+		return extend(p.in, p.key.key, "agentRuntime", "id")
+	}
+	return p.path
+}
+
+// set reports whether the path is not the root.
+func (p policyAt) set() bool { return p.key != nil || p.path.Len() > 0 }
 
 func (h policyHit) found() bool { return h.key != nil || h.at != nil }
 
@@ -527,11 +553,14 @@ func (h policyHit) source() Source {
 }
 
 // path is where the policy is.
-func (h policyHit) path() occkit.Path {
+func (h policyHit) path() occkit.Path { return h.place().get() }
+
+// place is where the policy is, its path not built yet.
+func (h policyHit) place() policyAt {
 	if h.key != nil {
-		return h.key.policyAt
+		return policyAt{key: h.key, in: h.in}
 	}
-	return h.at.policyAt
+	return policyAt{path: h.at.policyAt}
 }
 
 // provider is the provider of the model key found, which names it for a
@@ -557,7 +586,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 				return policyHit{ambiguous: true}
 			}
 			if k != nil {
-				return hitTo(rec, policyHit{key: k}, "model policy")
+				return hitTo(rec, policyHit{key: k, in: m.at}, "model policy")
 			}
 		}
 	}
@@ -578,7 +607,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 			}
 			return policyHit{ambiguous: true}
 		} else if k != nil {
-			return hitTo(rec, policyHit{key: k}, "provider wildcard policy")
+			return hitTo(rec, policyHit{key: k, in: m.at}, "provider wildcard policy")
 		}
 	}
 	if d.provider == "" {
@@ -874,10 +903,10 @@ func (d *decision) auto(src Source, ambiguous bool) verdict {
 	return verdict{runtime: claims[0].id, source: src, requested: resolver.RuntimeAuto}
 }
 
-// explicit applies SEL-5 and SEL-7 to an explicit runtime; p is where it
+// explicit applies SEL-5 and SEL-7 to an explicit runtime; at is where it
 // was configured and rule the rule reported on refusal ("": the rule of
 // the runtime, ruleFor).
-func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (verdict, error) {
+func (d *decision) explicit(rt string, src Source, at policyAt, rule string) (verdict, error) {
 	if rt == string(occkit.HarnessOpenClaw) {
 		return verdict{runtime: rt, source: src, requested: rt}, nil
 	}
@@ -886,29 +915,29 @@ func (d *decision) explicit(rt string, src Source, p occkit.Path, rule string) (
 	}
 	if want, cli := cliBackends[rt]; cli {
 		if d.provider != want {
-			return verdict{}, occkit.Invalid("SEL-7", p, "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
+			return verdict{}, occkit.Invalid("SEL-7", at.get(), "runtime %q is a CLI backend for provider %s, not for %s", rt, want, d.ref())
 		}
-		d.keep(siteCLI, p, rt)
+		d.keepAt(siteCLI, at, rt)
 		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, cliBackend: rt, requested: rt}, nil
 	}
 	plug, ok := d.reg.Lookup(rt)
 	if !ok {
-		return verdict{}, occkit.Invalid(rule, p, "runtime %q is not a registered harness for %s", rt, d.ref())
+		return verdict{}, occkit.Invalid(rule, at.get(), "runtime %q is not a registered harness for %s", rt, d.ref())
 	}
 	sup := ask(plug, d.routeFacts(), rt)
 	switch sup.Kind {
 	case SupportSupported:
-		d.keep(siteSupports, p, rt)
+		d.keepAt(siteSupports, at, rt)
 		return verdict{runtime: rt, source: src, requested: rt}, nil
 	case SupportFallback:
-		d.reason("SEL-5", p, string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
+		d.reason("SEL-5", at.get(), string(occkit.HarnessOpenClaw), fmt.Sprintf("runtime %s declares the exact-request OpenClaw fallback: %s", rt, sup.Reason))
 		return verdict{runtime: string(occkit.HarnessOpenClaw), source: src, requested: rt, fallback: true}, nil
 	}
 	detail := ""
 	if sup.Reason != "" {
 		detail = " (" + sup.Reason + ")"
 	}
-	return verdict{}, occkit.Invalid(rule, p, "runtime %q does not support %s%s", rt, d.ref(), detail)
+	return verdict{}, occkit.Invalid(rule, at.get(), "runtime %q does not support %s%s", rt, d.ref(), detail)
 }
 
 // locked keeps a locked transcript's owner (SEL-8). As in OpenClaw the
@@ -922,7 +951,7 @@ func (d *decision) locked(rt string) (verdict, error) {
 	if _, ok := d.reg.Lookup(rt); ok {
 		return verdict{runtime: rt, source: SourceSession, requested: rt}, nil
 	}
-	return d.explicit(rt, SourceSession, occkit.Root(), "SEL-8")
+	return d.explicit(rt, SourceSession, policyAt{}, "SEL-8")
 }
 
 // sessionOverride applies a session runtime override when it is
