@@ -53,6 +53,11 @@ type agent struct {
 	two [2]*modelMap
 }
 
+// noModels is the model map of a scope without one: it has no key, so
+// nothing asks its path, and one map serves every such scope (an agent
+// entry most often has none). A model map is never changed once read.
+var noModels = &modelMap{}
+
 // modelMap is a prepared model map (`agents.defaults.models`, an entry's
 // `models`).
 type modelMap struct {
@@ -254,7 +259,7 @@ func prepare(doc occkit.Document, f *focus) *Index {
 	for id, i := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
 			m := &r.members[i]
-			e, _ := readScope(m.v.Raw, 0, m.at, x.names, f)
+			e, _ := readScope(m.raw, 0, m.at, x.names, f)
 			x.agents[id] = def.with(e)
 		}
 	}
@@ -379,7 +384,7 @@ func readScope(s string, i int, at occkit.Path, names map[string]string, f *focu
 	})
 	sc.read(at, runtime, embedded, params)
 	if sc.models == nil {
-		sc.models = &modelMap{at: at.Key("models")}
+		sc.models = noModels
 	}
 	return sc, end
 }

@@ -691,7 +691,7 @@ func (x *oIndex) entry(id string) (occkit.Path, oObject, *oKeyIndex) {
 		return occkit.Root(), oObject{}, nil
 	}
 	m := x.roster.members[i]
-	o := oObjectOf(m.v, x.indexed)
+	o := oObjectOf(gjson.Parse(m.raw), x.indexed)
 	return m.at, o, x.keysOf(o.get("models"))
 }
 

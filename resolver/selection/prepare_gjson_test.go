@@ -27,7 +27,7 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 	for id, i := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
 			m := r.members[i]
-			x.agents[id] = def.with(gjsonScope(m.at, m.v, x.names, f))
+			x.agents[id] = def.with(gjsonScope(m.at, gjson.Parse(m.raw), x.names, f))
 		}
 	}
 	x.implicitAgent = x.agent(x.implicit)
@@ -65,7 +65,10 @@ func gjsonScope(at occkit.Path, v gjson.Result, names map[string]string, f *focu
 		})
 	}
 	s.read(at, runtime, embedded, params)
-	s.models = gjsonModelMap(at.Key("models"), models, names, f)
+	s.models = noModels
+	if models.Exists() {
+		s.models = gjsonModelMap(at.Key("models"), models, names, f)
+	}
 	return s
 }
 

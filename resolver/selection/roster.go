@@ -87,8 +87,8 @@ type rosterMember struct {
 	id        string // normalized
 	key       string // the entries key ("" for a list item)
 	at        occkit.Path
-	v         gjson.Result
-	isDefault bool // `default: true`
+	raw       string // the member's text
+	isDefault bool   // `default: true`
 }
 
 // roster is the agents of a configuration, in author order.
@@ -120,7 +120,7 @@ func readRoster(a agentsSection) roster {
 		at := occkit.NewPath("agents", "entries")
 		entries.ForEach(func(k, v gjson.Result) bool {
 			if entries.IsObject() && v.IsObject() {
-				r.members = append(r.members, rosterMember{id: agentKey(k.String()), key: k.String(), at: at.Key(k.String()), v: v,
+				r.members = append(r.members, rosterMember{id: agentKey(k.String()), key: k.String(), at: at.Key(k.String()), raw: v.Raw,
 					isDefault: v.Get("default").Type == gjson.True})
 			}
 			return true
@@ -139,7 +139,7 @@ func readRoster(a agentsSection) roster {
 		list.ForEach(func(_, v gjson.Result) bool {
 			if list.IsArray() && (v.IsObject() || v.IsArray()) {
 				id := v.Get("id")
-				m := rosterMember{id: agentKey(id.String()), at: at.Index(i), v: v, isDefault: v.Get("default").Type == gjson.True}
+				m := rosterMember{id: agentKey(id.String()), at: at.Index(i), raw: v.Raw, isDefault: v.Get("default").Type == gjson.True}
 				if id.Type != gjson.String {
 					m.id = "main"
 				}
