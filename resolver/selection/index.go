@@ -89,7 +89,8 @@ type modelKey struct {
 	policy    bool   // a non-blank agentRuntime.id
 	runtime   string // its normalized runtime (REF-6); the policy's
 	// path is built only when a reason or a refusal names it (policyAt)
-	hasParams bool // params present and not null
+	in        *modelMap // the map holding the key
+	hasParams bool      // params present and not null
 	// params is the text of the key's params value (hasParams) and
 	// overrides whether it holds a SEL-6a override; the override paths
 	// are listed only when a decision names them (paramPaths), so
@@ -479,7 +480,7 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 			return skip(s, i)
 		}
 		k := chunk.next()
-		k.key, k.qualified = key, qualified
+		k.key, k.qualified, k.in = key, qualified, mm
 		if qualified {
 			k.provider = fold(pre)
 		}

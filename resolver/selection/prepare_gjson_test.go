@@ -97,7 +97,7 @@ func gjsonModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *f
 			return true
 		}
 		k := chunk.next()
-		k.key, k.qualified = key.String(), qualified
+		k.key, k.qualified, k.in = key.String(), qualified, mm
 		if qualified {
 			k.provider = fold(pre)
 		}

@@ -318,7 +318,14 @@ var sites = [...]struct{ rule, note string }{
 
 // keep records the reason of site s with value v at path p: the root,
 // or the deciding policy's path (the one a decision's lookup finds).
-func (t *trail) keep(s site, p occkit.Path, v string) { t.keepAt(s, policyAt{path: p}, v) }
+func (t *trail) keep(s site, p occkit.Path, v string) {
+	if t.n < uint8(len(t.tail)) {
+		t.tail[t.n] = keptReason{site: s, atPolicy: p.Len() > 0, value: v}
+		t.n++
+		return
+	}
+	t.more = append(t.more, resolver.Reason{Rule: sites[s].rule, Path: p, Value: v, Note: sites[s].note})
+}
 
 // keepAt is keep at the policy's place, its path built only when the
 // reason does not fit the trail's tail.
@@ -509,10 +516,9 @@ func runtimeIDOf(ar gjson.Result) (string, bool) {
 // receives it in registers.
 type policyHit struct {
 	ambiguous  bool
-	byProvider bool        // at is the provider's (SourceProvider)
-	key        *modelKey   // the model key found (exact or wildcard)
-	in         occkit.Path // the model map of key
-	at         *route      // the catalog row or provider found
+	byProvider bool      // at is the provider's (SourceProvider)
+	key        *modelKey // the model key found (exact or wildcard)
+	at         *route    // the catalog row or provider found
 }
 
 // policyAt is where a decision's runtime was configured: a path, or a
@@ -522,13 +528,12 @@ type policyHit struct {
 type policyAt struct {
 	path occkit.Path
 	key  *modelKey
-	in   occkit.Path // the model map of key
 }
 
 // get is the path.
 func (p policyAt) get() occkit.Path {
 	if p.key != nil {
-		return extend(p.in, p.key.key, "agentRuntime", "id")
+		return extend(p.key.in.at, p.key.key, "agentRuntime", "id")
 	}
 	return p.path
 }
@@ -558,7 +563,7 @@ func (h policyHit) path() occkit.Path { return h.place().get() }
 // place is where the policy is, its path not built yet.
 func (h policyHit) place() policyAt {
 	if h.key != nil {
-		return policyAt{key: h.key, in: h.in}
+		return policyAt{key: h.key}
 	}
 	return policyAt{path: h.at.policyAt}
 }
@@ -586,7 +591,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 				return policyHit{ambiguous: true}
 			}
 			if k != nil {
-				return hitTo(rec, policyHit{key: k, in: m.at}, "model policy")
+				return hitTo(rec, policyHit{key: k}, "model policy")
 			}
 		}
 	}
@@ -607,7 +612,7 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 			}
 			return policyHit{ambiguous: true}
 		} else if k != nil {
-			return hitTo(rec, policyHit{key: k, in: m.at}, "provider wildcard policy")
+			return hitTo(rec, policyHit{key: k}, "provider wildcard policy")
 		}
 	}
 	if d.provider == "" {
