@@ -110,8 +110,13 @@ func TestPeakSampledSeesWhatFDrops(t *testing.T) {
 		f := func() any {
 			b := make([]byte, held)
 			sum := 0
-			for i := range 64 { // calls: where a collection may stop f
+			for i := range 64 {
 				sum += strideSum(b, i)
+				// A place a collection may stop f while it holds b: with
+				// asynchronous preemption off, f stops only at a call
+				// that checks for it, and strideSum, a small leaf, may
+				// have no such check.
+				runtime.Gosched()
 			}
 			runtime.KeepAlive(b)
 			strideSink = sum
