@@ -204,10 +204,18 @@ func (v *Validator) walkOmitting(src string, omit [][]string) reading {
 }
 
 // newOutline is the outline the refinements read of a walk that reads
-// the members at the paths omit names as absent.
+// the members at the paths omit names as absent. It keeps nothing of
+// channels (jsonwalk.Outline.Unrecorded): no refinement reads below it
+// (the shape refinements skip it, see underChannels; the channel checks
+// parse it on their own, see rootSections), and a configuration's
+// channels are often its largest section.
 func newOutline(omit [][]string) *jsonwalk.Outline {
-	return &jsonwalk.Outline{Depth: outlineDepth, Watch: watched, Omit: omit}
+	return &jsonwalk.Outline{Depth: outlineDepth, Watch: watched, Omit: omit, Unrecorded: unrecorded}
 }
+
+// unrecorded are the root members the schema walk's outline keeps
+// nothing of (newOutline).
+var unrecorded = []string{"channels"}
 
 // hasMember reports whether the outline of r may show the root's
 // section a holding the key k: false only when it shows the root and, if

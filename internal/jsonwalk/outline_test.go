@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -13,21 +14,69 @@ import (
 // the walk's verdict (unions read objects again, abandoned objects leave
 // the ones read inside them), is an object of the text at no more than
 // the outline's depth, its members exactly the ones gjson reads there,
-// in order; Members finds each, and no offset that is not one.
+// in order; Members finds each, and no offset that is not one. With
+// Unrecorded, the walk's verdict is the same and it records exactly the
+// objects a walk recording all of them does but those inside the value
+// of a root member Unrecorded names.
 func TestOutlineHoldsTheText(t *testing.T) {
-	var recorded int
+	var recorded, hushedObjects int
+	anyText := NewNode()
+	anyText.Additional, anyText.Rest = anyText, anyText
+	if err := Seal(anyText); err != nil {
+		t.Fatal(err)
+	}
 	check := func(t *rapid.T) {
-		n := drawNode(t, 0)
-		if err := Seal(n); err != nil {
-			t.Fatal(err)
+		// A drawn schema, or now and then one that admits any text, so
+		// that deep objects are read whole.
+		n := anyText
+		if rapid.IntRange(0, 3).Draw(t, "schema") > 0 {
+			n = drawNode(t, 0)
+			if err := Seal(n); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var b strings.Builder
 		drawValue(t, 0).render(&b, nil, true, nil)
 		s := b.String()
-		out := &Outline{Depth: rapid.IntRange(0, 3).Draw(t, "depth")}
-		ValidOutline(JS{}, n, s, out)
+		depth := rapid.IntRange(0, 3).Draw(t, "depth")
+		unrecorded := rapid.SliceOfN(rapid.SampledFrom(omitKeys), 0, 2).Draw(t, "unrecorded")
+		out := &Outline{Depth: depth, Unrecorded: unrecorded}
+		ok := ValidOutline(JS{}, n, s, out)
 		if len(out.open) != 0 {
 			t.Fatalf("%s: %d members left open", s, len(out.open))
+		}
+		// The same walk recording everything records what this one does
+		// and, besides, exactly the objects inside the values of the root
+		// members Unrecorded names.
+		all := &Outline{Depth: depth}
+		if ValidOutline(JS{}, n, s, all) != ok {
+			t.Fatalf("%s: Unrecorded %q changes the verdict", s, unrecorded)
+		}
+		var hushed [][2]int
+		if root := gjson.Parse(s); root.IsObject() {
+			root.ForEach(func(k, v gjson.Result) bool {
+				if slices.Contains(unrecorded, k.String()) {
+					hushed = append(hushed, [2]int{v.Index, v.Index + len(v.Raw)})
+				}
+				return true
+			})
+		}
+		inside := func(at int) bool {
+			return slices.ContainsFunc(hushed, func(h [2]int) bool { return at >= h[0] && at < h[1] })
+		}
+		if ok {
+			for _, x := range all.objects {
+				_, kept := out.Members(x.at)
+				if kept == inside(x.at) {
+					t.Fatalf("%s: Unrecorded %q: the object at %d recorded %v", s, unrecorded, x.at, kept)
+				}
+				if !kept {
+					hushedObjects++
+				}
+			}
+			if len(out.objects) > len(all.objects) {
+				t.Fatalf("%s: Unrecorded %q records more objects than a walk recording all", s, unrecorded)
+			}
 		}
 		objs := objectsOf(s)
 		for k, x := range out.objects {
@@ -59,11 +108,14 @@ func TestOutlineHoldsTheText(t *testing.T) {
 	// A round of 100 draws records about three objects, and now and then
 	// none; further rounds (at most ten), until one does, make the check
 	// below a property of the generator, not of one seed.
-	for round := 0; round < 10 && recorded == 0; round++ {
+	for round := 0; round < 20 && (recorded == 0 || hushedObjects == 0); round++ {
 		rapid.Check(t, check)
 	}
 	if recorded == 0 {
 		t.Error("no object was recorded")
+	}
+	if hushedObjects == 0 {
+		t.Error("no draw had an object inside an unrecorded member")
 	}
 }
 
@@ -106,7 +158,8 @@ type textObject struct {
 
 // TestOutlineMet: a walk that reads every object notes exactly the
 // watched keys some object of the text has, whatever their lengths (two
-// from 63 bytes on share a length bit, as do keys of one length).
+// from 63 bytes on share a length bit, as do keys of one length), but
+// none met only inside a root member Unrecorded names.
 func TestOutlineMet(t *testing.T) {
 	all := NewNode()
 	all.Additional, all.Rest = all, all
@@ -115,34 +168,53 @@ func TestOutlineMet(t *testing.T) {
 	}
 	long1, long2 := strings.Repeat("k", 63), strings.Repeat("k", 70)
 	keys := []string{"a", "b", "ab", "ba", long1, long2, long2 + "x"}
-	rapid.Check(t, func(t *rapid.T) {
+	hushed := 0 // draws where a watched key is only inside an unrecorded member
+	check := func(t *rapid.T) {
 		doc := drawKeyed(t, keys, 0)
 		watch := rapid.SliceOfDistinct(rapid.SampledFrom(keys), func(k string) string { return k }).Draw(t, "watch")
-		out := &Outline{Watch: watch}
+		unrecorded := rapid.SliceOfN(rapid.SampledFrom(keys), 0, 2).Draw(t, "unrecorded")
+		out := &Outline{Watch: watch, Unrecorded: unrecorded}
 		if !ValidOutline(JS{}, all, doc, out) {
 			t.Fatalf("%s refused", doc)
 		}
-		has := map[string]bool{}
-		var visit func(v gjson.Result)
-		visit = func(v gjson.Result) {
+		// The keys of every object, but none inside the value of a root
+		// member Unrecorded names.
+		has, anywhere := map[string]bool{}, map[string]bool{}
+		var visit func(v gjson.Result, root, hush bool)
+		visit = func(v gjson.Result, root, hush bool) {
 			if !v.IsObject() && !v.IsArray() {
 				return
 			}
 			v.ForEach(func(k, c gjson.Result) bool {
 				if v.IsObject() {
-					has[k.String()] = true
+					anywhere[k.String()] = true
+					if !hush {
+						has[k.String()] = true
+					}
 				}
-				visit(c)
+				visit(c, false, hush || root && v.IsObject() && slices.Contains(unrecorded, k.String()))
 				return true
 			})
 		}
-		visit(gjson.Parse(doc))
+		visit(gjson.Parse(doc), true, false)
 		for i, k := range watch {
 			if out.Met(i) != has[k] {
-				t.Fatalf("%s: Met(%q) = %v", doc, k, out.Met(i))
+				t.Fatalf("%s: Unrecorded %q: Met(%q) = %v", doc, unrecorded, k, out.Met(i))
+			}
+			if anywhere[k] && !has[k] {
+				hushed++
 			}
 		}
-	})
+	}
+	// Rounds of draws (at most twenty) until one has a watched key only
+	// inside an unrecorded member, so the check covers that whatever the
+	// seed.
+	for round := 0; round < 20 && (round == 0 || hushed == 0); round++ {
+		rapid.Check(t, check)
+	}
+	if hushed == 0 {
+		t.Error("no draw had a watched key only inside an unrecorded member")
+	}
 }
 
 // drawKeyed is a JSON text of objects and arrays whose keys are drawn

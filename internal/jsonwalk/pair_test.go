@@ -166,8 +166,9 @@ func TestValidBothIsBothWalks(t *testing.T) {
 		}
 		depth := rapid.IntRange(0, 3).Draw(t, "depth")
 		watch := []string{"b", "\xff", "c"}
-		mine := &Outline{Depth: depth, Watch: watch, Omit: omit}
-		theirs := &Outline{Depth: depth, Watch: watch, Omit: omit}
+		unrecorded := rapid.SliceOfN(rapid.SampledFrom(pairNames), 0, 2).Draw(t, "unrecorded")
+		mine := &Outline{Depth: depth, Watch: watch, Omit: omit, Unrecorded: unrecorded}
+		theirs := &Outline{Depth: depth, Watch: watch, Omit: omit, Unrecorded: unrecorded}
 		var got, okA, okB bool
 		if rapid.Bool().Draw(t, "exactFirst") {
 			got = ValidBoth(Exact{}, a, JS{}, b, s, mine)

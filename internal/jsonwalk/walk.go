@@ -278,6 +278,12 @@ type Outline struct {
 	// the text without the members, every offset the text's own. An
 	// omitted member is not checked, counted, recorded or watched.
 	Omit [][]string
+	// Unrecorded lists root members whose values the outline neither
+	// records nor watches: the walk checks them as any other, but
+	// Members reports no object inside them and Met no key met there.
+	// A reader that never looks below them (compile/openclawschema's
+	// refinements skip channels) spares the outline their objects.
+	Unrecorded []string
 	// objects are the objects recorded, sorted by offset: object k's
 	// members are members[objects[k].lo:objects[k].hi]. The walk records
 	// an object when it closes, nested ones before the object holding
@@ -301,7 +307,7 @@ type Outline struct {
 // The objects and members an Outline holds before it grows, and the
 // members of the objects open around one: enough for a configuration's
 // top sections, an Outline within 2 KB (TestOutlineSize).
-const reserveObjects, reserveMembers, reserveOpen = 15, 32, 16
+const reserveObjects, reserveMembers, reserveOpen = 15, 32, 15
 
 // span is one recorded object: its offset and where its members sit
 // in Outline.members.
@@ -372,8 +378,10 @@ type walker[P Policy] struct {
 	// watchLens has lenBit set of the length of each key out.Watch
 	// lists: a key of another length is none of them.
 	watchLens uint64
-	keys      [maxOmitPath]string
-	indexed   [maxOmitPath]bool
+	// hush: the walk is in a root member out.Unrecorded names.
+	hush    bool
+	keys    [maxOmitPath]string
+	indexed [maxOmitPath]bool
 }
 
 // lenBit is the bit of watchLens for a key of n bytes (all from 63 on
@@ -548,7 +556,7 @@ func (w *walker[P]) number(n *Node, raw string, frac bool) uint8 {
 }
 
 func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
-	if w.out == nil || depth > w.out.Depth {
+	if w.out == nil || depth > w.out.Depth || w.hush {
 		return w.members(n, i, depth, false) // opening's answer, without the call
 	}
 	record, base := w.opening(i, depth)
@@ -560,7 +568,7 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 // opening reports whether the walk records the members of the object at
 // i, at depth, and where they start among the outline's open members.
 func (w *walker[P]) opening(i, depth int) (record bool, base int) {
-	if w.out == nil || depth > w.out.Depth {
+	if w.out == nil || depth > w.out.Depth || w.hush {
 		return false, 0
 	}
 	if _, done := w.out.find(i); done {
@@ -641,7 +649,7 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		if n.Keys != nil && !w.key(n.Keys, i, depth+1, lit, name) {
 			return 0, false
 		}
-		end, ok := w.value(c, start, depth+1)
+		end, ok := w.memberValue(c, start, depth, name)
 		if !ok {
 			return 0, false
 		}
@@ -650,6 +658,20 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		}
 		i = end
 	}
+}
+
+// memberValue walks the value at i, of the member name of an object at
+// depth, against n: hushed (neither recorded nor watched) when it is a
+// root member out.Unrecorded names.
+func (w *walker[P]) memberValue(n *Node, i, depth int, name string) (int, bool) {
+	if depth != 0 || w.out == nil || !slices.Contains(w.out.Unrecorded, name) {
+		return w.value(n, i, depth+1)
+	}
+	lens := w.watchLens
+	w.hush, w.watchLens = true, 0
+	end, ok := w.value(n, i, depth+1)
+	w.hush, w.watchLens = false, lens
+	return end, ok
 }
 
 // The ways a member of an object goes (entry).
