@@ -87,10 +87,11 @@ type modelKey struct {
 	provider  string // normalized part before the first slash
 	qualified bool   // the key has a slash
 	policy    bool   // a non-blank agentRuntime.id
-	runtime   string // its normalized runtime (REF-6); the policy's
-	// path is built only when a reason or a refusal names it (policyAt)
-	in        *modelMap // the map holding the key
-	hasParams bool      // params present and not null
+	runtime   string // its normalized runtime (REF-6)
+	// in is the map holding the key: the policy's path is built from it
+	// only when a reason or a refusal names it (policyAt).
+	in        *modelMap
+	hasParams bool // params present and not null
 	// params is the text of the key's params value (hasParams) and
 	// overrides whether it holds a SEL-6a override; the override paths
 	// are listed only when a decision names them (paramPaths), so
