@@ -1,7 +1,5 @@
 package jsonwalk
 
-import "slices"
-
 // ValidBoth reports whether the JSON text s satisfies both a, read as p
 // reads JSON, and b, read as q reads it, recording b's walk in out (when
 // not nil): Valid(p, a, s) && ValidOutline(q, b, s, out), in one walk of
@@ -198,16 +196,10 @@ func (w *pair[P, Q]) members(a, b *Node, i, depth int, record bool) (int, bool) 
 		}
 		countB++
 		seenB |= bit
-		var end int
-		var ok bool
-		if depth == 0 && wb.out != nil && slices.Contains(wb.out.Unrecorded, nameB) {
-			// b's outline keeps nothing of the member (Outline.Unrecorded).
-			lens := wb.watchLens
-			wb.hush, wb.watchLens = true, 0
-			end, ok = w.value(ca, cb, start, depth+1)
-			wb.hush, wb.watchLens = false, lens
-		} else {
-			end, ok = w.value(ca, cb, start, depth+1)
+		lens, hushed := wb.hushing(depth, nameB)
+		end, ok := w.value(ca, cb, start, depth+1)
+		if hushed {
+			wb.unhush(lens)
 		}
 		if !ok {
 			return 0, false

@@ -649,7 +649,11 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 		if n.Keys != nil && !w.key(n.Keys, i, depth+1, lit, name) {
 			return 0, false
 		}
-		end, ok := w.memberValue(c, start, depth, name)
+		lens, hushed := w.hushing(depth, name)
+		end, ok := w.value(c, start, depth+1)
+		if hushed {
+			w.unhush(lens)
+		}
 		if !ok {
 			return 0, false
 		}
@@ -660,19 +664,21 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 	}
 }
 
-// memberValue walks the value at i, of the member name of an object at
-// depth, against n: hushed (neither recorded nor watched) when it is a
-// root member out.Unrecorded names.
-func (w *walker[P]) memberValue(n *Node, i, depth int, name string) (int, bool) {
+// hushing starts the walk of the value of the member name of an object
+// at depth hushed (neither recorded nor watched) when it is a root
+// member out.Unrecorded names, and then returns the watched key lengths
+// that unhush restores after it.
+func (w *walker[P]) hushing(depth int, name string) (lens uint64, hushed bool) {
 	if depth != 0 || w.out == nil || !slices.Contains(w.out.Unrecorded, name) {
-		return w.value(n, i, depth+1)
+		return 0, false
 	}
-	lens := w.watchLens
+	lens = w.watchLens
 	w.hush, w.watchLens = true, 0
-	end, ok := w.value(n, i, depth+1)
-	w.hush, w.watchLens = false, lens
-	return end, ok
+	return lens, true
 }
+
+// unhush ends what hushing started.
+func (w *walker[P]) unhush(lens uint64) { w.hush, w.watchLens = false, lens }
 
 // The ways a member of an object goes (entry).
 const (
