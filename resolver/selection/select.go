@@ -328,7 +328,9 @@ func (t *trail) keep(s site, p occkit.Path, v string) {
 }
 
 // keepAt is keep at the policy's place, its path built only when the
-// reason does not fit the trail's tail.
+// reason does not fit the trail's tail. keep keeps a body of its own,
+// which inlines at its many sites: made a call of keepAt, it cost four
+// prepared decisions 1-2%.
 func (t *trail) keepAt(s site, at policyAt, v string) {
 	if t.n < uint8(len(t.tail)) {
 		t.tail[t.n] = keptReason{site: s, atPolicy: at.set(), value: v}
