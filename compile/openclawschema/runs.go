@@ -37,16 +37,16 @@ func newByteRuns(text string) byteRuns {
 	}
 	var out byteRuns
 	for _, sub := range re.Sub[1 : len(re.Sub)-1] {
-		min, max := 1, 1
+		least, most := 1, 1
 		switch sub.Op {
 		case syntax.OpStar:
-			min, max, sub = 0, -1, sub.Sub[0]
+			least, most, sub = 0, -1, sub.Sub[0]
 		case syntax.OpPlus:
-			min, max, sub = 1, -1, sub.Sub[0]
+			least, most, sub = 1, -1, sub.Sub[0]
 		case syntax.OpQuest:
-			min, max, sub = 0, 1, sub.Sub[0]
+			least, most, sub = 0, 1, sub.Sub[0]
 		case syntax.OpRepeat:
-			min, max, sub = sub.Min, sub.Max, sub.Sub[0]
+			least, most, sub = sub.Min, sub.Max, sub.Sub[0]
 		}
 		switch sub.Op {
 		case syntax.OpCharClass:
@@ -60,17 +60,17 @@ func newByteRuns(text string) byteRuns {
 					run.set[r>>6] |= 1 << (r & 63)
 				}
 			}
-			run.min, run.max = min, max
+			run.min, run.max = least, most
 			out = append(out, run)
 		case syntax.OpLiteral:
-			if sub.Flags&syntax.FoldCase != 0 || len(sub.Rune) != 1 && (min != 1 || max != 1) {
+			if sub.Flags&syntax.FoldCase != 0 || len(sub.Rune) != 1 && (least != 1 || most != 1) {
 				return nil
 			}
 			for _, r := range sub.Rune {
 				if r >= utf8.RuneSelf {
 					return nil
 				}
-				run := byteRun{min: min, max: max}
+				run := byteRun{min: least, max: most}
 				run.set[r>>6] |= 1 << (r & 63)
 				out = append(out, run)
 			}

@@ -12,12 +12,17 @@ import (
 // benchPath runs one path of the user on every document and size, for
 // pprof and benchstat; the paired ratios are the program's.
 func benchPath(b *testing.B, path func(u *user, src []byte) error) {
+	benchPathOn(b, bench.Documents, bench.Sizes, path)
+}
+
+// benchPathOn is benchPath on docs at sizes.
+func benchPathOn(b *testing.B, docs []bench.Document, sizes []int, path func(u *user, src []byte) error) {
 	u, err := newUser()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, d := range bench.Documents {
-		for _, n := range bench.Sizes {
+	for _, d := range docs {
+		for _, n := range sizes {
 			src := d.Make(n)
 			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
@@ -38,6 +43,13 @@ func BenchmarkFloor(b *testing.B) {
 
 func BenchmarkObjects(b *testing.B) {
 	benchPath(b, func(u *user, src []byte) error { _, err := u.objects(src); return err })
+}
+
+// BenchmarkObjectsOthers is the objects path on the documents of other
+// shapes at the sizes the -others run measures (40 and 1,000 models), to
+// profile a shape the report shows missing a target.
+func BenchmarkObjectsOthers(b *testing.B) {
+	benchPathOn(b, bench.Others, []int{40, 1_000}, func(u *user, src []byte) error { _, err := u.objects(src); return err })
 }
 
 func BenchmarkManifests(b *testing.B) {
