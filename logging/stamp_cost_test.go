@@ -46,3 +46,34 @@ func BenchmarkStampLoaded(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStampCanonical is what admission freezes of a document loaded
+// by compile.Load: the fixed cost of the stamp's canonical form on the
+// small documents (bare and compact with one model), and its cost per
+// byte on the compact catalog. The document is loaded once: its root
+// index, built by the first lookup, is a small part of the cost.
+func BenchmarkStampCanonical(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		src  []byte
+	}{
+		{"bare/models=1", bench.Bare(1)},
+		{"compact/models=1", bench.Compact(1)},
+		{"compact/models=40", bench.Compact(40)},
+		{"compact/models=1000", bench.Compact(1000)},
+	} {
+		doc, err := compile.Load(c.src, compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.src)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := logging.StampCanonical(doc, occkit.LevelInfo, occkit.OwnedByPlatform); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
