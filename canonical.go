@@ -124,8 +124,11 @@ type canon struct {
 	// out, when the root is an object.
 	wantPlaces bool
 	places     rootPlaces
-	// over replaces root members (see CanonicalApply), or is nil.
-	over []rootOverride
+	// edits are the edits the writer makes as it goes (see
+	// CanonicalApply), or nil; refused says it met a member that they
+	// reach inside and that is not an object.
+	edits   []editNode
+	refused bool
 	// memberBuf, rankBuf, packedBuf and workBuf are the members stack,
 	// ranks, packed and work while they fit (members, ranks, packed and
 	// work are nil until they do not): a canon lives on its caller's
@@ -238,7 +241,7 @@ func (c *canon) push(m canonMember) {
 func (c *canon) value(i int) int {
 	switch c.src[i] {
 	case '{':
-		return c.object(i)
+		return c.object(i, -1)
 	case '[':
 		c.put('[')
 		i++
@@ -277,29 +280,38 @@ func (c *canon) value(i int) int {
 
 func isDelim(b byte) bool { return b == ',' || b == '}' || b == ']' }
 
-func (c *canon) object(i int) int {
+// object writes the canonical form of the object at src[i:] and returns
+// the index just past it. at is the node of c.edits whose children edit
+// its members, or -1: a member a leaf names is deleted or written with
+// the leaf's value, one an inner node names is edited in turn, and the
+// members they name that are absent are created after the others (the
+// order is the sort's to decide).
+func (c *canon) object(i int, at int32) int {
 	base := c.n
 	c.put('{')
 	i++
 	mbase, kbase, dbase := c.nm, len(c.keys), len(c.decs)
 	sorted := true
-	over := base == 0 && c.over != nil // the root, with members replaced
 	for first := true; c.src[i] != '}'; first = false {
 		if !first {
 			i++ // ','
 		}
-		if over {
+		edit := int32(-1)
+		if at >= 0 {
 			end, name, _ := c.strEscaped(i)
-			if o := c.override(name); o != nil {
-				o.seen++
-				i = skipValue(c.src, end+1)
-				if o.raw != nil {
-					c.foreignMember(o, mbase)
-					sorted = false
-				} else {
-					c.mirror = false // the output no longer lines up with the source
+			if edit = c.edited(at, name); edit >= 0 {
+				n := &c.edits[edit]
+				n.seen++
+				if n.leaf {
+					i = skipValue(c.src, end+1)
+					if n.del {
+						c.mirror = false // the output no longer lines up with the source
+					} else {
+						c.editedMember(edit, mbase)
+						sorted = false
+					}
+					continue
 				}
-				continue
 			}
 		}
 		if c.nm > mbase {
@@ -308,17 +320,27 @@ func (c *canon) object(i int) int {
 		m := canonMember{start: c.n}
 		end := c.writeKey(i, &m)
 		c.put(':')
-		i = c.value(end + 1) // skip ':'
+		switch {
+		case edit < 0:
+			i = c.value(end + 1) // skip ':'
+		case c.src[end+1] == '{':
+			i = c.object(end+1, edit)
+		default:
+			// Apply makes edits inside a value that is not an object
+			// one at a time, as sjson does: not this way.
+			c.refused = true
+			i = c.value(end + 1)
+		}
 		m.end = c.n
 		if sorted && c.nm > mbase && compareUTF16(c.key(&c.stack()[c.nm-1]), c.key(&m)) > 0 {
 			sorted = false
 		}
 		c.push(m)
 	}
-	if over {
-		for k := range c.over {
-			if o := &c.over[k]; o.seen == 0 && o.raw != nil {
-				c.foreignMember(o, mbase)
+	if at >= 0 {
+		for k := range c.edits {
+			if n := &c.edits[k]; n.parent == at && n.seen == 0 && n.hasSet {
+				c.editedMember(int32(k), mbase)
 				sorted = false
 			}
 		}

@@ -5,16 +5,32 @@ import "github.com/occkit/occkit/internal/jsonwalk"
 // CanonicalApply is [CanonicalDocument] of d.Apply(edits...): the same
 // bytes and the same errors, without the edited document in between.
 //
-// Edits that name members of the root object (every path starts with a
-// key, as the stamp of logging.Stamp does) are made on a document of just
-// the root members they name, and the canonical writer puts the edited
-// members in place of the source's as it goes: the cost is one pass over
-// d and one over the edited members, where Apply then CanonicalDocument is
-// two passes and two document-sized buffers. Any other edit goes the long
-// way, as do edits of a root whose members they name are repeated.
+// Edits that Apply makes in one splice (object members named by plain
+// keys, none inside another's, as the stamp of logging.Stamp makes) are
+// made by the canonical writer itself as it passes the members they name,
+// in one pass over d (see editTree). Other edits of root members are made
+// on a document of just the root members they name, and the canonical
+// writer puts the edited members in place of the source's as it goes: one
+// pass over d and one over the edited members, where Apply then
+// CanonicalDocument is two passes and two document-sized buffers. Any
+// other edit goes the long way, as do edits of a root whose members they
+// name are repeated.
 func CanonicalApply(d Document, edits ...Edit) (Document, error) {
 	if len(edits) == 0 {
 		return CanonicalDocument(d), nil
+	}
+	if d.top != nil && d.Root().IsObject() {
+		var buf [8]editNode
+		if tree, ok := editTree(buf[:0], edits); ok {
+			// As Apply checks a splice's values: all of them, in order,
+			// before anything is written.
+			if err := setValues(tree, edits); err != nil {
+				return Document{}, err
+			}
+			if raw, places, obj, ok := canonicalWith(d, tree); ok {
+				return newPlacedDocument(raw, places, obj), nil
+			}
+		}
 	}
 	if over, ok, err := rootOverrides(d, edits); err != nil {
 		return Document{}, err
@@ -30,29 +46,124 @@ func CanonicalApply(d Document, edits ...Edit) (Document, error) {
 	return CanonicalDocument(out), nil
 }
 
-// rootOverride is one root member as the edits leave it: its decoded key
-// and its value (compact JSON), or gone (nil raw) when an edit deletes it
-// or it was never there. seen counts the source's members of that name.
-type rootOverride struct {
-	key  string
-	raw  []byte
-	seen int
+// editNode is one object member that edits name, or an object on the way
+// to one, in a tree of keys held in one slice: node 0 is the root, and a
+// node's children are the nodes whose parent it is. The canonical writer
+// makes the edits of the members of an object it writes from the
+// children of that object's node (see canon.object).
+type editNode struct {
+	key    string // decoded, and plain (see plainSpliceKey)
+	parent int32
+	// leaf: an edit names the member, to delete it (del) or to set it to
+	// raw, a compact, checked value. A node that is not a leaf edits the
+	// object that is its member's value.
+	leaf, del bool
+	raw       []byte
+	// hasSet: the subtree sets something, so the member is created when
+	// it is absent (deleting what is absent changes nothing).
+	hasSet bool
+	// seen counts the members of this name the writer met in its object.
+	seen int32
+}
+
+// editTree appends to nodes the tree of the keys of edits, or reports
+// that Apply would not make them in one splice (see newSplice, whose
+// rules it follows): an edit of the root or through an array index, of a
+// key sjson reads as other than a plain object key, or two edits of one
+// member or of a member and something inside it. The edits' values are
+// not set (see setValues).
+func editTree(nodes []editNode, edits []Edit) ([]editNode, bool) {
+	nodes = append(nodes, editNode{parent: -1})
+	for _, e := range edits {
+		if e.Path.IsRoot() {
+			return nil, false
+		}
+		n := int32(0)
+		for _, el := range e.Path.elems {
+			if el.isIdx || !plainSpliceKey(el.key) || nodes[n].leaf {
+				return nil, false
+			}
+			if !e.Delete {
+				nodes[n].hasSet = true
+			}
+			c := childNode(nodes, n, el.key)
+			if c < 0 {
+				nodes = append(nodes, editNode{key: el.key, parent: n})
+				c = int32(len(nodes) - 1)
+			}
+			n = c
+		}
+		if nodes[n].leaf || hasChild(nodes, n) {
+			// Named twice, or with an edit inside it.
+			return nil, false
+		}
+		nodes[n].leaf, nodes[n].del, nodes[n].hasSet = true, e.Delete, !e.Delete
+	}
+	return nodes, true
+}
+
+// setValues checks each value edits set, as Apply does (compactValue),
+// and gives it to its leaf of tree: the first refused is Apply's error.
+func setValues(tree []editNode, edits []Edit) error {
+	for _, e := range edits {
+		if e.Delete {
+			continue
+		}
+		raw, err := compactValue(e.Path, e.Raw)
+		if err != nil {
+			return err
+		}
+		tree[leafOf(tree, e.Path)].raw = raw
+	}
+	return nil
+}
+
+// leafOf is the node of tree that the path p of one of its edits names.
+func leafOf(tree []editNode, p Path) int32 {
+	n := int32(0)
+	for _, el := range p.elems {
+		n = childNode(tree, n, el.key)
+	}
+	return n
+}
+
+// childNode is the child of node n whose key is name, or -1.
+func childNode(nodes []editNode, n int32, name string) int32 {
+	for i := range nodes {
+		if nodes[i].parent == n && nodes[i].key == name {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+func hasChild(nodes []editNode, n int32) bool {
+	for i := range nodes {
+		if nodes[i].parent == n {
+			return true
+		}
+	}
+	return false
 }
 
 // rootOverrides makes edits on a document holding only the root members
-// of d they name, and returns those members as the edits leave them. ok
-// is false when the edits cannot be made that way: the root is not an
-// object, or an edit is of the root, starts with an array index or with
-// an empty key (which gjson reads by its place in the path) or
-// a key that is not plain (see jsonPlainKey). An edit's
-// outcome depends only on the member it names, so the edits fail on the
-// small document exactly when, and as, they fail on d.
-func rootOverrides(d Document, edits []Edit) ([]rootOverride, bool, error) {
+// of d they name, and returns the tree of those members as the edits
+// leave them: each is a leaf of the root, set to its edited value, or
+// deleted when an edit deletes it or it was never there. ok is false when
+// the edits cannot be made that way: the root is not an object, or an
+// edit is of the root, starts with an array index or with an empty key
+// (which gjson reads by its place in the path) or a key that is not plain
+// (see jsonPlainKey). An edit's outcome depends only on the member it
+// names, so the edits fail on the small document exactly when, and as,
+// they fail on d. It serves the edits the edit tree does not make: a key
+// of digits below a root member (which sjson may read as an index), an
+// edit inside a member that is not an object.
+func rootOverrides(d Document, edits []Edit) ([]editNode, bool, error) {
 	if d.top == nil || !d.Root().IsObject() {
 		return nil, false, nil
 	}
-	var buf [4]rootOverride
-	over := buf[:0]
+	over := make([]editNode, 1, 5)
+	over[0].parent = -1
 	for _, e := range edits {
 		if e.Path.IsRoot() {
 			return nil, false, nil
@@ -61,20 +172,20 @@ func rootOverrides(d Document, edits []Edit) ([]rootOverride, bool, error) {
 		if isIdx || k == "" || !jsonPlainKey(k) {
 			return nil, false, nil
 		}
-		if !hasOverride(over, k) {
-			over = append(over, rootOverride{key: k})
+		if childNode(over, 0, k) < 0 {
+			over = append(over, editNode{key: k, leaf: true, del: true})
 		}
 	}
 	view := d.view()
 	size := 2
-	for _, o := range over {
+	for _, o := range over[1:] {
 		if m, _ := d.top.member(view, o.key); m.Exists() {
 			size += len(o.key) + 4 + len(m.Raw)
 		}
 	}
 	small := make([]byte, 0, size)
 	small = append(small, '{')
-	for _, o := range over {
+	for _, o := range over[1:] {
 		if m, _ := d.top.member(view, o.key); m.Exists() {
 			if len(small) > 1 {
 				small = append(small, ',')
@@ -93,42 +204,34 @@ func rootOverrides(d Document, edits []Edit) ([]rootOverride, bool, error) {
 	out := edited.view()
 	jsonwalk.Members(out, 0, func(lit string, escaped bool, at int) int {
 		end := jsonwalk.Skip(out, at)
-		name := (jsonwalk.JS{}).Decode(lit, escaped)
-		for i := range over {
-			if over[i].key == name {
-				over[i].raw = raw[at:end]
-			}
+		if k := childNode(over, 0, (jsonwalk.JS{}).Decode(lit, escaped)); k >= 0 {
+			over[k].raw, over[k].del, over[k].hasSet = raw[at:end], false, true
 		}
 		return end
 	})
 	return over, true, nil
 }
 
-func hasOverride(over []rootOverride, key string) bool {
-	for _, o := range over {
-		if o.key == key {
-			return true
-		}
-	}
-	return false
-}
-
-// canonicalWith is canonical(d, true) with the root members over names
-// replaced by their values there (added when d has none, left out when
-// gone). ok is false when d names one of them twice.
-func canonicalWith(d Document, over []rootOverride) ([]byte, rootPlaces, bool, bool) {
+// canonicalWith is canonical(d, true) with the edits of tree made (see
+// canon.object). ok is false when they cannot be made that way: d names
+// a member an edit names twice in one object, or a member that edits
+// reach inside is not an object.
+func canonicalWith(d Document, tree []editNode) ([]byte, rootPlaces, bool, bool) {
 	src := d.bytes()
 	size := len(src)
-	for _, o := range over {
-		size += len(o.key) + 4 + len(o.raw)
+	for _, n := range tree {
+		size += len(n.key) + 6 + len(n.raw) // ,"key":{} at most
 	}
 	var c canon // not a literal (see canonical)
-	c.src, c.wantPlaces, c.mirror, c.over = src, true, true, over
+	c.src, c.wantPlaces, c.mirror, c.edits = src, true, true, tree
 	c.out = append(make([]byte, 0, size), src...)
 	c.out = c.out[:cap(c.out)]
-	c.value(0)
-	for _, o := range over {
-		if o.seen > 1 {
+	c.object(0, 0)
+	if c.refused {
+		return nil, rootPlaces{}, false, false
+	}
+	for _, n := range tree {
+		if n.seen > 1 {
 			return nil, rootPlaces{}, false, false
 		}
 	}
@@ -139,31 +242,41 @@ func canonicalWith(d Document, over []rootOverride) ([]byte, rootPlaces, bool, b
 	return out, c.places, c.places.obj, true
 }
 
-// override is the override of the root member whose decoded key is
-// name, or nil.
-func (c *canon) override(name []byte) *rootOverride {
-	for j := range c.over {
-		if c.over[j].key == string(name) {
-			return &c.over[j]
+// edited is the child of the edit node at whose key is name (decoded),
+// or -1.
+func (c *canon) edited(at int32, name []byte) int32 {
+	for k := range c.edits {
+		if n := &c.edits[k]; n.parent == at && n.key == string(name) {
+			return int32(k)
 		}
 	}
-	return nil
+	return -1
 }
 
-// foreignMember writes the member o names, its value from o.raw, as the
-// next member of the object whose members start at mbase on the stack.
-func (c *canon) foreignMember(o *rootOverride, mbase int) {
+// editedMember writes the member that the edit node k sets or creates
+// as the next member of the object whose members start at mbase on the
+// stack: its value is the node's (a leaf's) or, as sjson creates the
+// objects on the way to an edit, the node's edits made on an empty
+// object.
+func (c *canon) editedMember(k int32, mbase int) {
+	n := &c.edits[k]
 	if c.nm > mbase {
 		c.put(',')
 	}
-	m := canonMember{start: c.n, key: len(o.key)}
+	m := canonMember{start: c.n, key: len(n.key)}
 	c.put('"')
-	c.write([]byte(o.key)) // plain (see jsonPlainKey)
+	c.write([]byte(n.key)) // plain (see plainSpliceKey and jsonPlainKey)
 	c.put('"')
 	c.put(':')
 	src := c.src
-	c.src, c.mirror = o.raw, false
-	c.value(0)
+	c.mirror = false // the output no longer lines up with the source
+	if n.leaf {
+		c.src = n.raw
+		c.value(0)
+	} else {
+		c.src = []byte("{}")
+		c.object(0, k)
+	}
 	c.src = src
 	m.end = c.n
 	c.push(m)
