@@ -124,10 +124,8 @@ type canon struct {
 	// out, when the root is an object.
 	wantPlaces bool
 	places     rootPlaces
-	// edits are the edits the writer makes as it goes (see
-	// CanonicalApply), or nil; refused says it met a member that they
-	// reach inside and that is not an object.
-	edits   []editNode
+	// refused: the writer met a member that edits it makes as it goes
+	// (see canonicalWith) reach inside, and that is not an object.
 	refused bool
 	// memberBuf, rankBuf, packedBuf and workBuf are the members stack,
 	// ranks, packed and work while they fit (members, ranks, packed and
@@ -241,7 +239,7 @@ func (c *canon) push(m canonMember) {
 func (c *canon) value(i int) int {
 	switch c.src[i] {
 	case '{':
-		return c.object(i, -1)
+		return c.object(i, nil, -1)
 	case '[':
 		c.put('[')
 		i++
@@ -281,12 +279,13 @@ func (c *canon) value(i int) int {
 func isDelim(b byte) bool { return b == ',' || b == '}' || b == ']' }
 
 // object writes the canonical form of the object at src[i:] and returns
-// the index just past it. at is the node of c.edits whose children edit
-// its members, or -1: a member a leaf names is deleted or written with
-// the leaf's value, one an inner node names is edited in turn, and the
+// the index just past it. at is the node of tree whose children edit its
+// members, or -1: a member a leaf names is deleted or written with the
+// leaf's value, one an inner node names is edited in turn, and the
 // members they name that are absent are created after the others (the
-// order is the sort's to decide).
-func (c *canon) object(i int, at int32) int {
+// order is the sort's to decide). The tree is a parameter, not a field of
+// c, so that it stays on its maker's stack.
+func (c *canon) object(i int, tree []editNode, at int32) int {
 	base := c.n
 	c.put('{')
 	i++
@@ -299,15 +298,15 @@ func (c *canon) object(i int, at int32) int {
 		edit := int32(-1)
 		if at >= 0 {
 			end, name, _ := c.strEscaped(i)
-			if edit = c.edited(at, name); edit >= 0 {
-				n := &c.edits[edit]
+			if edit = editedChild(tree, at, name); edit >= 0 {
+				n := &tree[edit]
 				n.seen++
 				if n.leaf {
 					i = skipValue(c.src, end+1)
 					if n.del {
 						c.mirror = false // the output no longer lines up with the source
 					} else {
-						c.editedMember(edit, mbase)
+						c.editedMember(tree, edit, mbase)
 						sorted = false
 					}
 					continue
@@ -324,7 +323,7 @@ func (c *canon) object(i int, at int32) int {
 		case edit < 0:
 			i = c.value(end + 1) // skip ':'
 		case c.src[end+1] == '{':
-			i = c.object(end+1, edit)
+			i = c.object(end+1, tree, edit)
 		default:
 			// Apply makes edits inside a value that is not an object
 			// one at a time, as sjson does: not this way.
@@ -338,9 +337,9 @@ func (c *canon) object(i int, at int32) int {
 		c.push(m)
 	}
 	if at >= 0 {
-		for k := range c.edits {
-			if n := &c.edits[k]; n.parent == at && n.seen == 0 && n.hasSet {
-				c.editedMember(int32(k), mbase)
+		for k := range tree {
+			if n := &tree[k]; n.parent == at && n.seen == 0 && n.hasSet {
+				c.editedMember(tree, int32(k), mbase)
 				sorted = false
 			}
 		}

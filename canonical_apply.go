@@ -20,7 +20,9 @@ func CanonicalApply(d Document, edits ...Edit) (Document, error) {
 		return CanonicalDocument(d), nil
 	}
 	if d.top != nil && d.Root().IsObject() {
-		var buf [8]editNode
+		// Room for the tree of the stamp's edits (nine nodes, the root's
+		// included) and a few more, on the stack.
+		var buf [12]editNode
 		if tree, ok := editTree(buf[:0], edits); ok {
 			// As Apply checks a splice's values: all of them, in order,
 			// before anything is written.
@@ -223,10 +225,10 @@ func canonicalWith(d Document, tree []editNode) ([]byte, rootPlaces, bool, bool)
 		size += len(n.key) + 6 + len(n.raw) // ,"key":{} at most
 	}
 	var c canon // not a literal (see canonical)
-	c.src, c.wantPlaces, c.mirror, c.edits = src, true, true, tree
+	c.src, c.wantPlaces, c.mirror = src, true, true
 	c.out = append(make([]byte, 0, size), src...)
 	c.out = c.out[:cap(c.out)]
-	c.object(0, 0)
+	c.object(0, tree, 0)
 	if c.refused {
 		return nil, rootPlaces{}, false, false
 	}
@@ -242,24 +244,24 @@ func canonicalWith(d Document, tree []editNode) ([]byte, rootPlaces, bool, bool)
 	return out, c.places, c.places.obj, true
 }
 
-// edited is the child of the edit node at whose key is name (decoded),
-// or -1.
-func (c *canon) edited(at int32, name []byte) int32 {
-	for k := range c.edits {
-		if n := &c.edits[k]; n.parent == at && n.key == string(name) {
+// editedChild is the child of the node at of tree whose key is name
+// (decoded), or -1.
+func editedChild(tree []editNode, at int32, name []byte) int32 {
+	for k := range tree {
+		if n := &tree[k]; n.parent == at && n.key == string(name) {
 			return int32(k)
 		}
 	}
 	return -1
 }
 
-// editedMember writes the member that the edit node k sets or creates
+// editedMember writes the member that the node k of tree sets or creates
 // as the next member of the object whose members start at mbase on the
 // stack: its value is the node's (a leaf's) or, as sjson creates the
 // objects on the way to an edit, the node's edits made on an empty
 // object.
-func (c *canon) editedMember(k int32, mbase int) {
-	n := &c.edits[k]
+func (c *canon) editedMember(tree []editNode, k int32, mbase int) {
+	n := &tree[k]
 	if c.nm > mbase {
 		c.put(',')
 	}
@@ -275,7 +277,7 @@ func (c *canon) editedMember(k int32, mbase int) {
 		c.value(0)
 	} else {
 		c.src = []byte("{}")
-		c.object(0, k)
+		c.object(0, tree, k)
 	}
 	c.src = src
 	m.end = c.n
