@@ -41,7 +41,8 @@ const ConsoleStyle = "json"
 // An invalid level or ownership, or a document that is not a JSON object, is
 // a 400 INVALID_REQUEST.
 func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) (occkit.Document, error) {
-	edits, err := stampEdits(doc, level, owner)
+	var buf [stampedSettings]occkit.Edit
+	edits, err := stampEdits(buf[:0], doc, level, owner)
 	if err != nil {
 		return occkit.Document{}, err
 	}
@@ -57,16 +58,23 @@ func Stamp(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership
 // [occkit.CanonicalApply]): the stamp's edits are made while the
 // canonical form is written.
 func StampCanonical(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) (occkit.Document, error) {
-	edits, err := stampEdits(doc, level, owner)
+	var buf [stampedSettings]occkit.Edit
+	edits, err := stampEdits(buf[:0], doc, level, owner)
 	if err != nil {
 		return occkit.Document{}, err
 	}
 	return occkit.CanonicalApply(doc, edits...)
 }
 
-// stampEdits are the edits of Stamp (none when doc is stamped already or
-// the driver owns logging), or Stamp's refusal.
-func stampEdits(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) ([]occkit.Edit, error) {
+// stampedSettings is how many edits the stamp makes at most: one for each
+// setting of logging and diagnostics.otel.logs. Its callers hold them on
+// their stack.
+const stampedSettings = 5
+
+// stampEdits appends to edits the edits of Stamp (none when doc is
+// stamped already or the driver owns logging), or returns Stamp's
+// refusal.
+func stampEdits(edits []occkit.Edit, doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwnership) ([]occkit.Edit, error) {
 	owner, err := ParseOwnership(string(owner))
 	if err != nil {
 		return nil, err
@@ -78,44 +86,71 @@ func stampEdits(doc occkit.Document, level occkit.LogLevel, owner occkit.LogOwne
 		return nil, occkit.Invalid("LOG-1", occkit.Root(), "the configuration must be a JSON object")
 	}
 	if owner == occkit.OwnedByDriver {
-		return nil, nil
+		return edits, nil
 	}
 	logging, diagnostics := stampedMembers(doc)
-	edits := stampLogging(make([]occkit.Edit, 0, 5), logging, level)
+	var values stampValues
+	edits = stampLogging(edits, &values, logging, level)
 	return stampDiagnostics(edits, diagnostics), nil
 }
 
-// stampLogging appends the edits of logging.*. A stamped value already
-// right is left alone (its bytes may spell it with escapes), so stamping
-// a stamped document is a no-op.
-func stampLogging(edits []occkit.Edit, logging occkit.Value, level occkit.LogLevel) []occkit.Edit {
-	// The quoted level serves both level settings: Apply only reads an
-	// edit's value.
-	quoted := gjson.AppendJSONString(nil, string(level))
+// stampValues holds the values of the stamp's logging edits one after
+// another in one array, made when the first is written: Apply only reads
+// an edit's value, and a stamped document needs none.
+type stampValues struct{ b []byte }
+
+// text appends the JSON text s.
+func (v *stampValues) text(s string) *stampValues {
+	v.room()
+	v.b = append(v.b, s...)
+	return v
+}
+
+// quoted appends s as a JSON string.
+func (v *stampValues) quoted(s string) *stampValues {
+	v.room()
+	v.b = gjson.AppendJSONString(v.b, s)
+	return v
+}
+
+// room makes the array, large enough for every value of the stamp (the
+// logging object, at most 62 bytes, is the largest).
+func (v *stampValues) room() {
+	if v.b == nil {
+		v.b = make([]byte, 0, 96)
+	}
+}
+
+// since is the value appended from the offset start on.
+func (v *stampValues) since(start int) []byte {
+	return v.b[start:len(v.b):len(v.b)]
+}
+
+// stampLogging appends the edits of logging.*, their values written to
+// values. A stamped value already right is left alone (its bytes may
+// spell it with escapes), so stamping a stamped document is a no-op.
+func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value, level occkit.LogLevel) []occkit.Edit {
+	start := len(values.b)
 	if !logging.IsObject() {
-		raw := append([]byte(`{"level":`), quoted...)
-		raw = append(append(raw, `,"consoleLevel":`...), quoted...)
-		raw = gjson.AppendJSONString(append(raw, `,"consoleStyle":`...), ConsoleStyle)
-		return append(edits, occkit.Edit{Path: pathLogging, Raw: append(raw, '}')})
+		values.text(`{"level":`).quoted(string(level)).text(`,"consoleLevel":`).quoted(string(level)).
+			text(`,"consoleStyle":`).quoted(ConsoleStyle).text(`}`)
+		return append(edits, occkit.Edit{Path: pathLogging, Raw: values.since(start)})
 	}
 	if logging.Key("redactSensitive").Exists() {
 		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
-	for _, e := range []struct {
-		key    string
-		path   occkit.Path
-		value  string
-		quoted []byte
+	for _, e := range [...]struct {
+		key   string
+		path  occkit.Path
+		value string
 	}{
-		{"level", pathLevel, string(level), quoted},
-		{"consoleLevel", pathConsoleLevel, string(level), quoted},
-		{"consoleStyle", pathConsoleStyle, ConsoleStyle, nil},
+		{"level", pathLevel, string(level)},
+		{"consoleLevel", pathConsoleLevel, string(level)},
+		{"consoleStyle", pathConsoleStyle, ConsoleStyle},
 	} {
 		if v := logging.Key(e.key); !v.IsString() || v.String() != e.value {
-			if e.quoted == nil {
-				e.quoted = gjson.AppendJSONString(nil, e.value)
-			}
-			edits = append(edits, occkit.Edit{Path: e.path, Raw: e.quoted})
+			start = len(values.b)
+			edits = append(edits, occkit.Edit{Path: e.path, Raw: values.quoted(e.value).since(start)})
 		}
 	}
 	return edits
