@@ -121,6 +121,12 @@ var lookupPatterns = []string{
 	"agents.defaults.models.*.alias", "",
 }
 
+// each is eachAt of the pattern written as a dot path, the form the
+// tests write patterns in (lookupBefore takes the same).
+func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
+	r.eachAt(strings.Split(pattern, "."), fn)
+}
+
 // lookups is what the refiner and the lookup before it find at the
 // pattern p, each value with its path.
 func lookups(newer *refiner, older *lookupBefore, p string) (got, want []string) {

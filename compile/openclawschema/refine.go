@@ -164,20 +164,23 @@ func (r *refiner) scanFor(x *index, k string) *index {
 }
 
 // lacks reports that x's value holds no value at the keys of pattern,
-// a rest of an [refiner.each] pattern, by a search of its text rather
+// a rest of an [refiner.eachAt] pattern, by a search of its text rather
 // than a walk of its members: a key is its bytes in the text unless it
 // holds an escape, so a text without a backslash that lacks one of the
 // pattern's keys has nothing at the pattern. Most agent entries lack the
 // settings a refinement asks them for (a heartbeat, a tool's exec), and
 // one search of agents.entries answers for all of them.
-func (r *refiner) lacks(x *index, pattern string) bool {
+func (r *refiner) lacks(x *index, pattern []string) bool {
+	if len(pattern) == 0 {
+		// A wildcard that ends its pattern: every value is at it, and
+		// the text need not be searched.
+		return false
+	}
 	text := r.src[x.at:x.end]
 	if strings.IndexByte(text, '\\') >= 0 {
 		return false
 	}
-	for more := true; more; {
-		var k string
-		k, pattern, more = strings.Cut(pattern, ".")
+	for _, k := range pattern {
 		if k != "*" && k != "[]" && !strings.Contains(text, k) {
 			return true
 		}
@@ -348,26 +351,34 @@ func refine(schema *node, w reading, c *Contract) []error {
 	return r.issues
 }
 
-// each calls fn for every value at pattern, a dot path where "*" is any
-// key of an object and "[]" any element of an array. The path of a value
-// is worded only for fn.
-func (r *refiner) each(pattern string, fn func(v gjson.Result, at occkit.Path)) {
+// eachAt calls fn for every value at pattern, the keys of a dot path
+// where "*" is any key of an object and "[]" any element of an array.
+// The refinements write their patterns split ({"agents", "entries", "*",
+// "heartbeat"}), not as the dot path: a validation looks up some forty of
+// them, most absent from a small document at their first key, and cutting
+// each at its dots on every call was a quarter of the refinements' time
+// on an empty document. For the same reason a pattern whose first key the
+// root lacks ends before the way to a value is set up (its 256 bytes
+// zeroed). The path of a value is worded only for fn.
+func (r *refiner) eachAt(pattern []string, fn func(v gjson.Result, at occkit.Path)) {
+	if len(pattern) > 0 && pattern[0] != "*" && pattern[0] != "[]" && r.child(&r.doc, pattern[0]) == nil {
+		return
+	}
 	var trail [8]trailStep
-	r.eachFrom(&r.doc, pattern, false, false, trail[:0], fn)
+	r.eachFrom(&r.doc, pattern, false, trail[:0], fn)
 }
 
-// eachFrom is each from x, where rest is what is left of the pattern
-// (done when nothing is) and trail the way to x. Below a wildcard
-// (below), a key is looked up by scanFor in an object not indexed yet.
-func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
-	if done {
+// eachFrom is eachAt from x, where rest is what is left of the pattern
+// and trail the way to x. Below a wildcard (below), a key is looked up by
+// scanFor in an object not indexed yet.
+func (r *refiner) eachFrom(x *index, rest []string, below bool, trail []trailStep, fn func(v gjson.Result, at occkit.Path)) {
+	if len(rest) == 0 {
 		fn(r.value(x), stepsPath(trail))
 		return
 	}
-	seg, rest, more := strings.Cut(rest, ".")
-	switch seg {
+	switch seg := rest[0]; seg {
 	case "*":
-		if more && r.lacks(x, rest) {
+		if r.lacks(x, rest[1:]) {
 			return
 		}
 		if r.is(x, '{') {
@@ -377,17 +388,17 @@ func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trai
 			kids := x.members()
 			for i := range kids {
 				c := &kids[i]
-				r.eachFrom(c, rest, !more, true, append(trail, trailStep{key: c.key}), fn)
+				r.eachFrom(c, rest[1:], true, append(trail, trailStep{key: c.key}), fn)
 			}
 		}
 	case "[]":
 		r.elements(x, func(i int, c *index) {
-			r.eachFrom(c, rest, !more, true, append(trail, trailStep{index: i, isIndex: true}), fn)
+			r.eachFrom(c, rest[1:], true, append(trail, trailStep{index: i, isIndex: true}), fn)
 		})
 	default:
 		var c *index
 		if below && !x.built {
-			if r.lacks(x, seg) || more && r.lacks(x, rest) {
+			if r.lacks(x, rest) {
 				return
 			}
 			c = r.scanFor(x, seg)
@@ -395,15 +406,16 @@ func (r *refiner) eachFrom(x *index, rest string, done, below bool, trail []trai
 			c = r.child(x, seg)
 		}
 		if c != nil {
-			r.eachFrom(c, rest, !more, below, append(trail, trailStep{key: seg}), fn)
+			r.eachFrom(c, rest[1:], below, append(trail, trailStep{key: seg}), fn)
 		}
 	}
 }
 
-// eachString calls fn for every string value at the paths.
-func (r *refiner) eachString(paths []string, fn func(s string, at occkit.Path)) {
-	for _, p := range paths {
-		r.each(p, func(v gjson.Result, at occkit.Path) {
+// eachString calls fn for every string value at the patterns (see
+// eachAt).
+func (r *refiner) eachString(patterns [][]string, fn func(s string, at occkit.Path)) {
+	for _, p := range patterns {
+		r.eachAt(p, func(v gjson.Result, at occkit.Path) {
 			if v.Type == gjson.String {
 				fn(v.String(), at)
 			}
@@ -487,14 +499,13 @@ var refinements = []Refinement{
 					})
 				}
 			}
-			for _, p := range []string{"agents.defaults.heartbeat.agentId", "agents.defaults.systemAgent.agentId", "talk.agentId"} {
-				r.eachString([]string{p}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"agents", "defaults", "heartbeat", "agentId"}, {"agents", "defaults", "systemAgent", "agentId"}, {"talk", "agentId"}},
+				func(s string, at occkit.Path) {
 					if known(); !norm[normalizeAgentID(s)] {
 						r.add(at, "%s names no agent of agents.entries", at)
 					}
 				})
-			}
-			r.eachString([]string{"bindings.[].agentId"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"bindings", "[]", "agentId"}}, func(s string, at occkit.Path) {
 				if known(); s != "main" && !norm[normalizeAgentID(s)] {
 					r.add(at, "%s names no agent of agents.entries", at)
 				}
@@ -539,8 +550,8 @@ var refinements = []Refinement{
 			"agents.entries.*.heartbeat.activeHours.start", "agents.entries.*.heartbeat.activeHours.end"},
 		Refuses: "a heartbeat active-hours time that is not HH:MM (24h; 24:00 only as an end)",
 		check: func(root gjson.Result, r *refiner) {
-			for _, hb := range []string{"agents.defaults.heartbeat", "agents.entries.*.heartbeat"} {
-				r.each(hb, func(v gjson.Result, at occkit.Path) {
+			for _, hb := range [][]string{{"agents", "defaults", "heartbeat"}, {"agents", "entries", "*", "heartbeat"}} {
+				r.eachAt(hb, func(v gjson.Result, at occkit.Path) {
 					if !v.IsObject() || !r.schemaValid(pathKeys(at)...) {
 						return
 					}
@@ -562,8 +573,8 @@ var refinements = []Refinement{
 		Class: "exec-mode", Paths: []string{"tools.exec.mode", "agents.entries.*.tools.exec.mode"},
 		Refuses: "an exec policy that sets mode beside the legacy security or ask",
 		check: func(root gjson.Result, r *refiner) {
-			for _, p := range []string{"tools.exec", "agents.entries.*.tools.exec"} {
-				r.each(p, func(v gjson.Result, at occkit.Path) {
+			for _, p := range [][]string{{"tools", "exec"}, {"agents", "entries", "*", "tools", "exec"}} {
+				r.eachAt(p, func(v gjson.Result, at occkit.Path) {
 					if !v.IsObject() || !v.Get("mode").Exists() || !v.Get("security").Exists() && !v.Get("ask").Exists() ||
 						!r.schemaValid(pathKeys(at)...) {
 						return
@@ -602,7 +613,7 @@ var refinements = []Refinement{
 		Class: "browser-profile", Paths: []string{"browser.profiles.*"},
 		Refuses: "a browser profile without cdpPort or cdpUrl (unless existing-session or extension), userDataDir outside existing-session, or cdpUrl with extension",
 		check: func(root gjson.Result, r *refiner) {
-			r.each("browser.profiles.*", func(v gjson.Result, at occkit.Path) {
+			r.eachAt([]string{"browser", "profiles", "*"}, func(v gjson.Result, at occkit.Path) {
 				if !v.IsObject() || !r.schemaValid(pathKeys(at)...) {
 					return
 				}
@@ -669,7 +680,7 @@ var refinements = []Refinement{
 		Class: "acp-binding", Paths: []string{"bindings[].match.peer"},
 		Refuses: "an ACP binding (type acp) whose match.peer.id is missing or blank",
 		check: func(root gjson.Result, r *refiner) {
-			r.each("bindings.[]", func(v gjson.Result, at occkit.Path) {
+			r.eachAt([]string{"bindings", "[]"}, func(v gjson.Result, at occkit.Path) {
 				if v.Get("type").String() != "acp" || v.Get("type").Type != gjson.String || !r.schemaValidAt(v, "bindings", "[]") {
 					return
 				}
@@ -684,7 +695,7 @@ var refinements = []Refinement{
 		Class: "role-agents", Paths: []string{"gateway.roles.definitions.*.agents"},
 		Refuses: "an operator role's allowed agent that is not an agent id (trimmed: a letter or digit, then up to 63 letters, digits, _ or -)",
 		check: func(root gjson.Result, r *refiner) {
-			r.each("gateway.roles.definitions.*.agents", func(v gjson.Result, at occkit.Path) {
+			r.eachAt([]string{"gateway", "roles", "definitions", "*", "agents"}, func(v gjson.Result, at occkit.Path) {
 				if !v.IsArray() {
 					return
 				}
@@ -706,7 +717,7 @@ var refinements = []Refinement{
 			if !hooks.IsObject() || !r.schemaValid("hooks") || strings.TrimSpace(hooks.Get("defaultSessionKey").String()) != "" {
 				return
 			}
-			r.each("hooks.mappings.[]", func(v gjson.Result, at occkit.Path) {
+			r.eachAt([]string{"hooks", "mappings", "[]"}, func(v gjson.Result, at occkit.Path) {
 				action := v.Get("action")
 				if action.Exists() && action.String() != "agent" || v.Get("sessionMode").String() != "persistent" ||
 					strings.TrimSpace(v.Get("sessionKey").String()) != "" || v.Get("transform").Exists() {
@@ -720,7 +731,7 @@ var refinements = []Refinement{
 		Class: "duration", Paths: []string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"},
 		Refuses: "a heartbeat interval that is not a duration (ms, s, m, h; minutes by default)",
 		check: func(root gjson.Result, r *refiner) {
-			r.eachString([]string{"agents.defaults.heartbeat.every", "agents.entries.*.heartbeat.every"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"agents", "defaults", "heartbeat", "every"}, {"agents", "entries", "*", "heartbeat", "every"}}, func(s string, at occkit.Path) {
 				if !r.schemaValid(pathKeys(at.Parent())...) {
 					return
 				}
@@ -736,11 +747,10 @@ var refinements = []Refinement{
 			"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"},
 		Refuses: "a session retention that is not a positive duration (ms, s, m, h, d; days by default)",
 		check: func(root gjson.Result, r *refiner) {
-			for _, p := range []string{"session.maintenance.pruneAfter", "session.maintenance.archiveDashboardAfter",
-				"session.maintenance.preserveRecent", "session.maintenance.resetArchiveRetention"} {
-				r.each(p, func(v gjson.Result, at occkit.Path) {
+			for _, k := range []string{"pruneAfter", "archiveDashboardAfter", "preserveRecent", "resetArchiveRetention"} {
+				r.eachAt([]string{"session", "maintenance", k}, func(v gjson.Result, at occkit.Path) {
 					if v.Type != gjson.String && v.Type != gjson.Number ||
-						p == "session.maintenance.archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
+						k == "archiveDashboardAfter" && v.Type == gjson.Number && v.Float() == 0 {
 						return
 					}
 					s, _ := stringified(v)
@@ -759,7 +769,7 @@ var refinements = []Refinement{
 		Class: "duration", Paths: []string{"cron.sessionRetention"},
 		Refuses: "a cron session retention that is not a duration (ms, s, m, h, d; hours by default)",
 		check: func(root gjson.Result, r *refiner) {
-			r.each("cron.sessionRetention", func(v gjson.Result, at occkit.Path) {
+			r.eachAt([]string{"cron", "sessionRetention"}, func(v gjson.Result, at occkit.Path) {
 				if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid("cron") {
 					return
 				}
@@ -774,7 +784,7 @@ var refinements = []Refinement{
 		Class: "duration", Paths: []string{"cloudWorkers.profiles.*.suspendAfter"},
 		Refuses: "a worker suspend delay that is not a duration with a unit of at least 1m",
 		check: func(root gjson.Result, r *refiner) {
-			r.eachString([]string{"cloudWorkers.profiles.*.suspendAfter"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"cloudWorkers", "profiles", "*", "suspendAfter"}}, func(s string, at occkit.Path) {
 				ms, ok := parseDuration(s, "ms")
 				if !hasDurationUnit(s) || !ok || ms < 60e3 {
 					r.add(at, "%s must be a duration of at least 1m", at)
@@ -788,8 +798,8 @@ var refinements = []Refinement{
 			"agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes", "agents.defaults.compaction.maxActiveTranscriptBytes"},
 		Refuses: "a size that is not a byte count or a size with a unit (b, kb, mb, gb, tb)",
 		check: func(root gjson.Result, r *refiner) {
-			for _, p := range []string{"session.maintenance.maxDiskBytes", "session.maintenance.highWaterBytes"} {
-				r.each(p, func(v gjson.Result, at occkit.Path) {
+			for _, p := range [][]string{{"session", "maintenance", "maxDiskBytes"}, {"session", "maintenance", "highWaterBytes"}} {
+				r.eachAt(p, func(v gjson.Result, at occkit.Path) {
 					if v.Type != gjson.String && v.Type != gjson.Number || !r.schemaValid("session", "maintenance") {
 						return
 					}
@@ -799,8 +809,8 @@ var refinements = []Refinement{
 					}
 				})
 			}
-			r.eachString([]string{"agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes",
-				"agents.defaults.compaction.maxActiveTranscriptBytes"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"agents", "defaults", "compaction", "memoryFlush", "forceFlushTranscriptBytes"},
+				{"agents", "defaults", "compaction", "maxActiveTranscriptBytes"}}, func(s string, at occkit.Path) {
 				if _, ok := parseByteSize(s, "b"); strings.TrimSpace(s) == "" || !ok {
 					r.add(at, "%s must be a byte size such as 2mb", at)
 				}
@@ -813,28 +823,28 @@ var refinements = []Refinement{
 			"secrets.providers.*.trustedDirs[]", "hooks.mappings[].transform.module"},
 		Refuses: "a relative path where OpenClaw needs an absolute one (worktreeRoot may start with ~), a blank TLS file path, or an unsafe hook module path",
 		check: func(root gjson.Result, r *refiner) {
-			r.eachString([]string{"worktreeRoot"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"worktreeRoot"}}, func(s string, at occkit.Path) {
 				s = strings.TrimSpace(s)
 				if s != "" && !isAbsPath(s) && s != "~" && !strings.HasPrefix(s, "~/") {
 					r.add(at, "%s must be an absolute path or start with ~", at)
 				}
 			})
-			r.eachString([]string{"gateway.tls.certPath", "gateway.tls.keyPath"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"gateway", "tls", "certPath"}, {"gateway", "tls", "keyPath"}}, func(s string, at occkit.Path) {
 				if strings.TrimSpace(s) == "" {
 					r.add(at, "%s must not be blank", at)
 				}
 			})
-			r.eachString([]string{"desktop.host.passwordFile"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"desktop", "host", "passwordFile"}}, func(s string, at occkit.Path) {
 				if s = strings.TrimSpace(s); s != "" && !isAbsPath(s) {
 					r.add(at, "%s must be an absolute path", at)
 				}
 			})
-			r.eachString([]string{"secrets.providers.*.command", "secrets.providers.*.trustedDirs.[]"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"secrets", "providers", "*", "command"}, {"secrets", "providers", "*", "trustedDirs", "[]"}}, func(s string, at occkit.Path) {
 				if s != "" && !isAbsPathAnyOS(s) {
 					r.add(at, "%s must be an absolute path", at)
 				}
 			})
-			r.eachString([]string{"hooks.mappings.[].transform.module"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"hooks", "mappings", "[]", "transform", "module"}}, func(s string, at occkit.Path) {
 				if !safeRelativeModule(s) {
 					r.add(at, "%s must be a safe relative path (no absolute paths, ~, : or ..)", at)
 				}
@@ -847,24 +857,24 @@ var refinements = []Refinement{
 			"mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl", "nodeHost.mcp.servers.*.url", "nodeHost.mcp.servers.*.oauth.redirectUrl"},
 		Refuses: "a URL of a scheme or form OpenClaw does not use there (http(s) only; https or loopback http for catalogs and public origins; bare origins)",
 		check: func(root gjson.Result, r *refiner) {
-			r.eachString([]string{"proxy.proxyUrl", "mcp.servers.*.url", "mcp.servers.*.oauth.redirectUrl",
-				"nodeHost.mcp.servers.*.url", "nodeHost.mcp.servers.*.oauth.redirectUrl"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"proxy", "proxyUrl"}, {"mcp", "servers", "*", "url"}, {"mcp", "servers", "*", "oauth", "redirectUrl"},
+				{"nodeHost", "mcp", "servers", "*", "url"}, {"nodeHost", "mcp", "servers", "*", "oauth", "redirectUrl"}}, func(s string, at occkit.Path) {
 				if validURL(s) && !httpURL(s) {
 					r.add(at, "%s must be an http:// or https:// URL", at)
 				}
 			})
-			r.eachString([]string{"models.catalogRefresh.url"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"models", "catalogRefresh", "url"}}, func(s string, at occkit.Path) {
 				u, ok := parseWebURL(s)
 				if !ok || !(u.scheme == "https" || u.scheme == "http" && loopbackHTTPHosts[u.hostname]) {
 					r.add(at, "%s must use https, or http on localhost", at)
 				}
 			})
-			r.eachString([]string{"mcp.apps.sandboxOrigin"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"mcp", "apps", "sandboxOrigin"}}, func(s string, at occkit.Path) {
 				if validURL(s) && !httpOrigin(s) {
 					r.add(at, "%s must be an http(s) origin without a path, query or credentials", at)
 				}
 			})
-			r.eachString([]string{"gateway.publicOrigin"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"gateway", "publicOrigin"}}, func(s string, at occkit.Path) {
 				u, _ := parseWebURL(s)
 				if validURL(s) && !(httpOrigin(s) && (u.scheme == "https" || loopbackHTTPHosts[u.hostname])) {
 					r.add(at, "%s must be a bare https origin (http only for localhost, 127.0.0.1 or [::1])", at)
@@ -876,7 +886,7 @@ var refinements = []Refinement{
 		Class: "exact-host", Paths: []string{"secrets.egressProxy.allowedHosts[]", "secrets.egressProxy.bypassHosts[]"},
 		Refuses: "an egress host that is not one exact hostname or IP (no scheme, path, port or wildcard)",
 		check: func(root gjson.Result, r *refiner) {
-			r.eachString([]string{"secrets.egressProxy.allowedHosts.[]", "secrets.egressProxy.bypassHosts.[]"}, func(s string, at occkit.Path) {
+			r.eachString([][]string{{"secrets", "egressProxy", "allowedHosts", "[]"}, {"secrets", "egressProxy", "bypassHosts", "[]"}}, func(s string, at occkit.Path) {
 				switch exactHost(s) {
 				case "wildcard":
 					r.add(at, "%s cannot contain a wildcard; use one exact hostname", at)
