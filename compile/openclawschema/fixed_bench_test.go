@@ -1,11 +1,13 @@
 package openclawschema_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/logging"
 )
 
 // BenchmarkValidFixed measures Valid where its fixed cost decides: on
@@ -42,5 +44,58 @@ func BenchmarkValidFixed(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestValidFixedCost: a validation of a configuration without large
+// rosters, as written or stamped, allocates the schema walk's outline
+// and the refiner, each with room for what such a configuration needs
+// and no more: 2.4 KB in two allocations, whatever the number of models.
+// The fixed cost of a validation is mostly that room (its allocation and
+// its collection).
+func TestValidFixedCost(t *testing.T) {
+	v, err := openclawschema.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []struct {
+		name string
+		src  []byte
+	}{
+		{"empty", []byte(`{}`)},
+		{"bare=1", bench.Bare(1)},
+		{"bare=40", bench.Bare(40)},
+		{"compact=40", bench.Compact(40)},
+		{"indented=40", bench.Configuration(40)},
+		{"compact=1000", bench.Compact(1000)},
+	} {
+		written, err := occkit.ParseDocument(d.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Admit checks the document stamped (LOG-1), with a logging and
+		// a diagnostics section more.
+		stamped, err := logging.Stamp(written, occkit.LevelInfo, occkit.OwnedByPlatform)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range []occkit.Document{written, stamped} {
+			const runs = 1000
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for i := 0; i < runs; i++ {
+				if !v.Valid(doc) {
+					t.Fatalf("%s: OpenClaw refuses the document: %v", d.name, v.Validate(doc))
+				}
+			}
+			runtime.ReadMemStats(&after)
+			// The averages round down: another goroutine's stray
+			// allocation adds less than a byte or an allocation per
+			// validation.
+			allocs, bytes := (after.Mallocs-before.Mallocs)/runs, (after.TotalAlloc-before.TotalAlloc)/runs
+			if allocs > 2 || bytes > 2432 {
+				t.Errorf("%s (%d bytes): a validation allocates %d bytes in %d allocations, want at most 2432 in 2", d.name, len(doc.String()), bytes, allocs)
+			}
+		}
 	}
 }
