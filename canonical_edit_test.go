@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -228,4 +229,53 @@ func TestCanonicalApplyEditThenItsMember(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzCanonicalApplyMatchesTheLongWay holds CanonicalApply to
+// CanonicalDocument of Apply on any document ParseDocument takes and
+// edits read from spec: one a line, "path=value" to set or "-path" to
+// delete, the path's keys separated by slashes (a key "#n" is the index
+// n).
+func FuzzCanonicalApplyMatchesTheLongWay(f *testing.F) {
+	stamp := "-logging/redactSensitive\nlogging/level=\"info\"\nlogging/consoleLevel=\"info\"\nlogging/consoleStyle=\"json\"\ndiagnostics/otel/logs=false"
+	for _, s := range [][2]string{
+		{`{"logging":{"level":"debug","redactSensitive":"off"},"b":[1]}`, stamp},
+		{`{"l\u006fgging":{"lev\u0065l":1,"file":"x"},"diagnostics":{"otel":"on"}}`, stamp},
+		{`{"logging":"verbose","diagnostics":{"otel":{"logs":true,"x":1}}}`, "logging={\"level\":\"warn\"}\ndiagnostics/otel/logs=false"},
+		{`{"a":[{"b":1}],"é":{"😀":{}}}`, "a/#0/b=2\né/😀/x=[1, 2]\n-é/q"},
+		{`[{"logging":{}}]`, stamp},
+		{`{"a":{"0":1,"x.y":{}}}`, "a/0=3\na/x.y/z=\"\\ud800\"\n-a"},
+	} {
+		f.Add([]byte(s[0]), s[1])
+	}
+	f.Fuzz(func(t *testing.T, b []byte, spec string) {
+		d, err := ParseDocument(b)
+		if err != nil {
+			return
+		}
+		var edits []Edit
+		for _, line := range strings.Split(spec, "\n") {
+			path, raw, _ := strings.Cut(strings.TrimPrefix(line, "-"), "=")
+			var pb PathBuilder
+			for _, k := range strings.Split(path, "/") {
+				if n, err := strconv.Atoi(strings.TrimPrefix(k, "#")); err == nil && strings.HasPrefix(k, "#") && n >= 0 && n < 1<<16 {
+					pb.Index(n)
+				} else {
+					pb.Key(k)
+				}
+			}
+			edits = append(edits, Edit{Path: pb.Path(), Raw: []byte(raw), Delete: strings.HasPrefix(line, "-")})
+		}
+		want, werr := d.Apply(edits...)
+		if werr == nil {
+			want = CanonicalDocument(want)
+		}
+		got, err := CanonicalApply(d, edits...)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("%s with %v: error %v, the long way %v", d, edits, err, werr)
+		}
+		if err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
+			t.Fatalf("%s with %v:\n got %s\nwant %s", d, edits, got, want)
+		}
+	})
 }
