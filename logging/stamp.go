@@ -136,19 +136,38 @@ func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value
 			text(`,"consoleStyle":`).quoted(ConsoleStyle).text(`}`)
 		return append(edits, occkit.Edit{Path: pathLogging, Raw: values.since(start)})
 	}
-	if logging.Key("redactSensitive").Exists() {
+	// The settings, read in one pass over logging: the first member of
+	// each name, as Key reads it.
+	var set [4]occkit.Value // redactSensitive, level, consoleLevel, consoleStyle
+	logging.ForEach(func(k, v occkit.Value) bool {
+		i := -1
+		switch k.String() {
+		case "redactSensitive":
+			i = 0
+		case "level":
+			i = 1
+		case "consoleLevel":
+			i = 2
+		case "consoleStyle":
+			i = 3
+		}
+		if i >= 0 && !set[i].Exists() {
+			set[i] = v
+		}
+		return true
+	})
+	if set[0].Exists() {
 		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
-	for _, e := range [...]struct {
-		key   string
+	for i, e := range [...]struct {
 		path  occkit.Path
 		value string
 	}{
-		{"level", pathLevel, string(level)},
-		{"consoleLevel", pathConsoleLevel, string(level)},
-		{"consoleStyle", pathConsoleStyle, ConsoleStyle},
+		{pathLevel, string(level)},
+		{pathConsoleLevel, string(level)},
+		{pathConsoleStyle, ConsoleStyle},
 	} {
-		if v := logging.Key(e.key); !v.IsString() || v.String() != e.value {
+		if v := set[i+1]; !v.IsString() || v.String() != e.value {
 			start = len(values.b)
 			edits = append(edits, occkit.Edit{Path: e.path, Raw: values.quoted(e.value).since(start)})
 		}
