@@ -59,6 +59,33 @@ func TestRefinements(t *testing.T) {
 		{`{"bindings":[{"type":"acp","agentId":"main","match":{"channel":"telegram"}}]}`, "bindings[0].match.peer"},
 		{`{"hooks":{"mappings":[{"sessionMode":"persistent"}]}}`, "hooks.mappings[0].sessionKey"},
 		{`{"hooks":{"defaultSessionKey":"main","mappings":[{"sessionMode":"persistent"}]}}`, ""},
+		// Every pattern the refinements look settings up by reaches its
+		// setting: a key mistyped in one is a refusal missed.
+		{`{"agents":{"entries":{"ops":{}},"defaults":{"heartbeat":{"agentId":"nobody"}}}}`, "agents.defaults.heartbeat.agentId"},
+		{`{"agents":{"entries":{"ops":{}},"defaults":{"systemAgent":{"agentId":"nobody"}}}}`, "agents.defaults.systemAgent.agentId"},
+		{`{"agents":{"entries":{"ops":{"heartbeat":{"activeHours":{"end":"25:00"}}}}}}`, "agents.entries.ops.heartbeat.activeHours.end"},
+		{`{"agents":{"entries":{"ops":{"tools":{"exec":{"mode":"allowlist","ask":"on-miss"}}}}}}`, "agents.entries.ops.tools.exec.mode"},
+		{`{"agents":{"entries":{"ops":{"heartbeat":{"every":"5x"}}}}}`, "agents.entries.ops.heartbeat.every"},
+		{`{"agents":{"defaults":{"compaction":{"maxActiveTranscriptBytes":"lots"}}}}`, "agents.defaults.compaction.maxActiveTranscriptBytes"},
+		{`{"agents":{"defaults":{"compaction":{"memoryFlush":{"forceFlushTranscriptBytes":"lots"}}}}}`, "agents.defaults.compaction.memoryFlush.forceFlushTranscriptBytes"},
+		{`{"gateway":{"roles":{"default":"admin","definitions":{"admin":{"scopes":[],"sessions":{"others":"none"},"agents":["no way"]}}}}}`, "gateway.roles.definitions.admin.agents"},
+		{`{"session":{"maintenance":{"archiveDashboardAfter":0}}}`, ""},
+		{`{"session":{"maintenance":{"archiveDashboardAfter":"0"}}}`, "session.maintenance.archiveDashboardAfter"},
+		{`{"session":{"maintenance":{"preserveRecent":"forever"}}}`, "session.maintenance.preserveRecent"},
+		{`{"session":{"maintenance":{"resetArchiveRetention":"forever"}}}`, "session.maintenance.resetArchiveRetention"},
+		{`{"session":{"maintenance":{"highWaterBytes":"1zb"}}}`, "session.maintenance.highWaterBytes"},
+		{`{"cloudWorkers":{"profiles":{"w":{"provider":"fly","suspendAfter":"30s"}}}}`, "cloudWorkers.profiles.w.suspendAfter"},
+		{`{"gateway":{"tls":{"keyPath":" "}}}`, "gateway.tls.keyPath"},
+		{`{"desktop":{"host":{"enabled":true,"passwordFile":"pw.txt"}}}`, "desktop.host.passwordFile"},
+		{`{"secrets":{"providers":{"vault":{"source":"exec","command":"vault"}}}}`, "secrets.providers.vault.command"},
+		{`{"secrets":{"providers":{"vault":{"source":"exec","command":"/usr/bin/vault","trustedDirs":["bin"]}}}}`, "secrets.providers.vault.trustedDirs[0]"},
+		{`{"hooks":{"mappings":[{"transform":{"module":"/abs/t.js"}}]}}`, "hooks.mappings[0].transform.module"},
+		{`{"mcp":{"servers":{"docs":{"url":"ftp://mcp.example/x"}}}}`, "mcp.servers.docs.url"},
+		{`{"mcp":{"servers":{"docs":{"url":"https://mcp.example/x","oauth":{"redirectUrl":"ftp://mcp.example/cb"}}}}}`, "mcp.servers.docs.oauth.redirectUrl"},
+		{`{"nodeHost":{"mcp":{"servers":{"docs":{"url":"ftp://mcp.example/x"}}}}}`, "nodeHost.mcp.servers.docs.url"},
+		{`{"nodeHost":{"mcp":{"servers":{"docs":{"url":"https://mcp.example/x","oauth":{"redirectUrl":"ftp://mcp.example/cb"}}}}}}`, "nodeHost.mcp.servers.docs.oauth.redirectUrl"},
+		{`{"mcp":{"apps":{"sandboxOrigin":"https://apps.example/path"}}}`, "mcp.apps.sandboxOrigin"},
+		{`{"secrets":{"egressProxy":{"bypassHosts":["*.example.com"]}}}`, "secrets.egressProxy.bypassHosts[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.doc, func(t *testing.T) {
