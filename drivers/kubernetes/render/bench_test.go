@@ -77,3 +77,21 @@ func BenchmarkYAML(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRenderSmall measures what a render costs whatever the size of
+// the document: the bare document (what the rules ask of each model and
+// no more) at one model, where the fixed cost is nearly all of it, and
+// at 40.
+func BenchmarkRenderSmall(b *testing.B) {
+	for _, n := range []int{1, 40} {
+		rev := benchRevision(b, bench.Document{Name: "bare", Make: bench.Bare}, n)
+		b.Run(fmt.Sprintf("bare/models=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Render(rev, benchOptions); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
