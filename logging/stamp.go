@@ -136,27 +136,8 @@ func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value
 			text(`,"consoleStyle":`).quoted(ConsoleStyle).text(`}`)
 		return append(edits, occkit.Edit{Path: pathLogging, Raw: values.since(start)})
 	}
-	// The settings, read in one pass over logging: the first member of
-	// each name, as Key reads it.
-	var set [4]occkit.Value // redactSensitive, level, consoleLevel, consoleStyle
-	logging.ForEach(func(k, v occkit.Value) bool {
-		i := -1
-		switch k.String() {
-		case "redactSensitive":
-			i = 0
-		case "level":
-			i = 1
-		case "consoleLevel":
-			i = 2
-		case "consoleStyle":
-			i = 3
-		}
-		if i >= 0 && !set[i].Exists() {
-			set[i] = v
-		}
-		return true
-	})
-	if set[0].Exists() {
+	set := settingsOf(logging)
+	if set[settingRedactSensitive].Exists() {
 		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
 	for i, e := range [...]struct {
@@ -167,12 +148,46 @@ func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value
 		{pathConsoleLevel, string(level)},
 		{pathConsoleStyle, ConsoleStyle},
 	} {
-		if v := set[i+1]; !v.IsString() || v.String() != e.value {
+		if v := set[settingLevel+i]; !v.IsString() || v.String() != e.value {
 			start = len(values.b)
 			edits = append(edits, occkit.Edit{Path: e.path, Raw: values.quoted(e.value).since(start)})
 		}
 	}
 	return edits
+}
+
+// The settings of logging the stamp owns, as [settingsOf] holds them.
+const (
+	settingRedactSensitive = iota
+	settingLevel
+	settingConsoleLevel
+	settingConsoleStyle
+	loggingSettings
+)
+
+// settingsOf is logging's settings the stamp owns (missing when absent or
+// when logging is not an object), read in one pass over its members: the
+// first member of each name, as Key reads it. Stamp and CheckStamp read
+// all four, and a lookup of each would scan logging again.
+func settingsOf(logging occkit.Value) (set [loggingSettings]occkit.Value) {
+	logging.ForEach(func(k, v occkit.Value) bool {
+		i := -1
+		switch k.String() {
+		case "redactSensitive":
+			i = settingRedactSensitive
+		case "level":
+			i = settingLevel
+		case "consoleLevel":
+			i = settingConsoleLevel
+		case "consoleStyle":
+			i = settingConsoleStyle
+		}
+		if i >= 0 && !set[i].Exists() {
+			set[i] = v
+		}
+		return true
+	})
+	return set
 }
 
 // stampDiagnostics appends the edit that makes diagnostics.otel.logs false.
@@ -212,22 +227,23 @@ func stampedMembers(doc occkit.Document) (logging, diagnostics occkit.Value) {
 // is not stamped and must not be guarded.
 func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	logging, diagnostics := stampedMembers(doc)
+	set := settingsOf(logging)
 	var errs []error
-	level, okLevel := stampedLevel(logging.Key("level"))
+	level, okLevel := stampedLevel(set[settingLevel])
 	if !okLevel {
 		errs = append(errs, broken(pathLevel, "logging.level must be one of debug, info, warn or error"))
 	}
-	console, okConsole := stampedLevel(logging.Key("consoleLevel"))
+	console, okConsole := stampedLevel(set[settingConsoleLevel])
 	if !okConsole {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must be one of debug, info, warn or error"))
 	}
 	if okLevel && okConsole && level != console {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must equal logging.level"))
 	}
-	if s := logging.Key("consoleStyle"); !s.IsString() || s.String() != ConsoleStyle {
+	if s := set[settingConsoleStyle]; !s.IsString() || s.String() != ConsoleStyle {
 		errs = append(errs, broken(pathConsoleStyle, "logging.consoleStyle must be json"))
 	}
-	if logging.Key("redactSensitive").Exists() {
+	if set[settingRedactSensitive].Exists() {
 		errs = append(errs, broken(pathRedactSensitive, "logging.redactSensitive is retired and must be absent"))
 	}
 	// Key reads objects only, so a non-object counts as {} (gjson paths
@@ -235,8 +251,10 @@ func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	if logs := diagnostics.Key("otel").Key("logs"); !logs.IsBool() || logs.Bool() {
 		errs = append(errs, broken(pathOtelLogs, "diagnostics.otel.logs must be false"))
 	}
-	if err := occkit.Join(errs...); err != nil {
-		return "", err
+	if len(errs) > 0 {
+		// Join of no errors is nil, but it sorts even an empty list: an
+		// intact stamp, what every render checks, need not pay for it.
+		return "", occkit.Join(errs...)
 	}
 	return level, nil
 }
