@@ -84,3 +84,34 @@ func BenchmarkPrepareResolveUser(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPrepareResolveShapes is [BenchmarkPrepareResolveUser] on the
+// shapes whose Prepare differs most: the compact document, the indented
+// one and the agents one (an Agent entry for every other model, each with
+// its own model setting), compacted as compile.Load leaves them, so an
+// A/B of Prepare's indexing reads the entries' cost beside the catalog's.
+func BenchmarkPrepareResolveShapes(b *testing.B) {
+	req := Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes}
+	docs := []bench.Document{bench.Documents[0], {Name: "agents", Make: bench.Agents}, bench.Documents[1]}
+	for _, d := range docs {
+		for _, n := range bench.Sizes {
+			// The document is made inside the sub-benchmark, so a run of
+			// one of them (timed whole, as an A/B reads CPU time) makes
+			// no other.
+			b.Run(fmt.Sprintf("%s/models=%d", d.Name, n), func(b *testing.B) {
+				var buf bytes.Buffer
+				if err := json.Compact(&buf, d.Make(n)); err != nil {
+					b.Fatal(err)
+				}
+				doc := occkit.MustParseDocument(buf.String())
+				b.SetBytes(int64(buf.Len()))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := Prepare(doc).Resolve(req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
