@@ -395,8 +395,12 @@ func PreparePlan(in PlanInput, opts PlanOptions) (*PreparedPlan, error) {
 // own: writing it changes neither k nor the next plan.
 func (k *PreparedPlan) Plan(opts PlanOptions) (Plan, error) {
 	opts = opts.withDefaults(k.in.Compute)
-	if err := opts.check(); err != nil {
-		return Plan{}, err
+	// The placement PreparePlan checked passes again: the check reads
+	// nothing else.
+	if opts != k.opts {
+		if err := opts.check(); err != nil {
+			return Plan{}, err
+		}
 	}
 	b := planner{in: k.in, opts: opts, secrets: k.secrets, scan: k.scan, kept: k}
 	if !k.sameTenant(opts) {
@@ -537,6 +541,10 @@ func (o PlanOptions) check() error {
 	}
 	if f := o.AppServerTokenFile; f != "" && (!strings.HasPrefix(f, "/") || path.Clean(f) != f) {
 		errs = append(errs, occkit.Conflict("CMP-4", at.Key("appServerTokenFile"), "appServerTokenFile must be an absolute normalized path"))
+	}
+	if len(errs) == 0 {
+		// Join of no errors is nil, but sorts the empty list first.
+		return nil
 	}
 	return occkit.Join(errs...)
 }
