@@ -756,7 +756,7 @@ const maxUnbound = 16
 // variable. Refusals are 400 at the first reference of each variable,
 // naming it and the variables p has (names only). defined is doc's
 // [DefinedEnv].
-func (b planner) checkBound(doc occkit.Document, refs []envRef, defined []string, p ProcessPlan) error {
+func (b *planner) checkBound(doc occkit.Document, refs []envRef, defined []string, p ProcessPlan) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -813,7 +813,7 @@ func (b planner) checkBound(doc occkit.Document, refs []envRef, defined []string
 
 // gatewayRefs are the variables the gateway's document references, but
 // for those under gateway.auth, which the plan replaces with its own.
-func (b planner) gatewayRefs(doc occkit.Document) []envRef {
+func (b *planner) gatewayRefs(doc occkit.Document) []envRef {
 	refs := b.refs(doc)
 	if len(refs) == 0 {
 		return nil
@@ -831,6 +831,9 @@ func (b planner) gatewayRefs(doc occkit.Document) []envRef {
 	return out
 }
 
+// planner plans one input under one placement. Its methods take it by
+// pointer (but enablePlugins, which tests call on a value): it holds the
+// whole input and placement, which each call by value would copy.
 type planner struct {
 	in   PlanInput
 	opts PlanOptions
@@ -848,12 +851,12 @@ type planner struct {
 
 // refs are the variables doc references ([documentRefs]): the input
 // document's are scanned already.
-func (b planner) refs(doc occkit.Document) []envRef {
+func (b *planner) refs(doc occkit.Document) []envRef {
 	return b.scan.scanOf(doc, b.secrets).refs
 }
 
 // file is a File holding doc, or one without data when b only checks.
-func (b planner) file(role FileRole, name string, doc occkit.Document) File {
+func (b *planner) file(role FileRole, name string, doc occkit.Document) File {
 	f := File{Role: role, Name: name, PathEnv: EnvConfigPath}
 	if !b.check {
 		f.Data = doc.Bytes()
@@ -865,7 +868,7 @@ func (b planner) file(role FileRole, name string, doc occkit.Document) File {
 // else holds (see [planner.applyOwned]): the File takes them without a
 // copy. The caller drops doc at once, so the File's owner may write its
 // Data without touching any Document anyone reads.
-func (b planner) ownedFile(role FileRole, name string, doc occkit.Document, owned bool) File {
+func (b *planner) ownedFile(role FileRole, name string, doc occkit.Document, owned bool) File {
 	if !owned || b.check {
 		return b.file(role, name, doc)
 	}
@@ -875,7 +878,7 @@ func (b planner) ownedFile(role FileRole, name string, doc occkit.Document, owne
 
 // plan is the plan of every process; none when b only checks (the
 // refusals are decided all the same).
-func (b planner) plan() (Plan, error) {
+func (b *planner) plan() (Plan, error) {
 	gw, err := b.gateway()
 	if err != nil {
 		return Plan{}, err
@@ -893,7 +896,7 @@ func (b planner) plan() (Plan, error) {
 	return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: []ProcessPlan{gw, h}}, nil
 }
 
-func (b planner) logging(role occkit.Process) (logging.Rendered, error) {
+func (b *planner) logging(role occkit.Process) (logging.Rendered, error) {
 	return logging.Render(b.in.Harness, b.in.Mode, role, b.in.Level)
 }
 
@@ -949,7 +952,7 @@ type gatewayWork struct {
 // gatewayWork is the gateway's work: kept, or worked out (and kept when
 // b keeps it). Its refusals come in BuildPlan's order, the
 // secretBindings' (which read the tenant namespace) among them.
-func (b planner) gatewayWork() (*gatewayWork, error) {
+func (b *planner) gatewayWork() (*gatewayWork, error) {
 	if b.kept != nil {
 		return b.kept.gw, nil
 	}
@@ -998,12 +1001,12 @@ func (b planner) gatewayWork() (*gatewayWork, error) {
 
 // checkBindings checks the secretBindings against the gateway's
 // document ([CheckSecretBindings]).
-func (b planner) checkBindings(w *gatewayWork) error {
+func (b *planner) checkBindings(w *gatewayWork) error {
 	return CheckSecretBindings(b.in.SecretBindings, b.in.Mode, b.in.Credentials, namespaceOf(b.in, b.opts),
 		b.secrets.Env, func(n string) bool { return w.referenced[n] })
 }
 
-func (b planner) gateway() (ProcessPlan, error) {
+func (b *planner) gateway() (ProcessPlan, error) {
 	w, err := b.gatewayWork()
 	if err != nil {
 		return ProcessPlan{}, err
@@ -1138,7 +1141,7 @@ type harnessWork struct {
 
 // harnessWork is the dedicated Harness's work: kept, or worked out (and
 // kept when b keeps it).
-func (b planner) harnessWork() (*harnessWork, error) {
+func (b *planner) harnessWork() (*harnessWork, error) {
 	if b.kept != nil {
 		return b.kept.hw, nil
 	}
@@ -1166,7 +1169,7 @@ func (b planner) harnessWork() (*harnessWork, error) {
 	return w, nil
 }
 
-func (b planner) harness() (ProcessPlan, error) {
+func (b *planner) harness() (ProcessPlan, error) {
 	lr, err := b.logging(occkit.ProcessHarness)
 	if err != nil {
 		return ProcessPlan{}, err
@@ -1234,7 +1237,7 @@ func (b planner) harness() (ProcessPlan, error) {
 // openClawRelease is the OpenClaw release the revision's OpenClaw
 // processes run: the Harness version of an OpenClaw revision, else the
 // release its document was validated against.
-func (b planner) openClawRelease() string {
+func (b *planner) openClawRelease() string {
 	if b.in.Harness == occkit.HarnessOpenClaw && b.in.HarnessVersion != "" {
 		return b.in.HarnessVersion
 	}
@@ -1258,7 +1261,7 @@ var (
 )
 
 // apply is doc with edits made (doc itself when there are none).
-func (b planner) apply(doc occkit.Document, edits []occkit.Edit) (occkit.Document, error) {
+func (b *planner) apply(doc occkit.Document, edits []occkit.Edit) (occkit.Document, error) {
 	if len(edits) == 0 {
 		return doc, nil
 	}
@@ -1269,7 +1272,7 @@ func (b planner) apply(doc occkit.Document, edits []occkit.Edit) (occkit.Documen
 // plan's own: the edits changed doc, so Apply built new bytes (a
 // Document's bytes are never written after construction; every edit
 // that changes one builds new ones), which hold none of doc's.
-func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Document, bool, error) {
+func (b *planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Document, bool, error) {
 	out, err := b.apply(doc, edits)
 	if err != nil || len(edits) == 0 {
 		return out, false, err
@@ -1291,7 +1294,7 @@ func (b planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.Do
 // in the edits' order. The bytes are the plan's own, like
 // [planner.applyOwned]'s. ok is false for any other edits, or when b
 // only checks.
-func (b planner) withSection(doc occkit.Document, section bool, sets, enable []occkit.Edit) (_ []byte, ok bool) {
+func (b *planner) withSection(doc occkit.Document, section bool, sets, enable []occkit.Edit) (_ []byte, ok bool) {
 	if b.check || b.in.Harness == occkit.HarnessCodex {
 		return nil, false
 	}
@@ -1499,7 +1502,7 @@ func overlap(a, b string) bool {
 // [planner.gatewayWork] refuses a gateway that is not an object). The
 // edits are shared by every plan: the caller reads them and never
 // writes them (their capacity is their length, so an append copies).
-func (b planner) gatewaySection(section bool) []occkit.Edit {
+func (b *planner) gatewaySection(section bool) []occkit.Edit {
 	if b.check {
 		return nil
 	}
@@ -1557,7 +1560,7 @@ func gatewaySectionFor(bind string) string {
 // appServer is the edits that point the dedicated Codex gateway's codex
 // plugin at its app-server over WebSocket (PRB-9); placement is the
 // Compute's. An ancestor of the setting that is not an object is 400.
-func (b planner) appServer(doc occkit.Document) ([]occkit.Edit, error) {
+func (b *planner) appServer(doc occkit.Document) ([]occkit.Edit, error) {
 	for p := appServerPath; !p.IsRoot(); p = p.Parent() {
 		if v := docjson.Get(doc, p); v.Exists() && !v.IsObject() {
 			return nil, occkit.Invalid("RES-7", p, "%s must be an object", p.String())
@@ -1639,6 +1642,6 @@ var rawTrue = []byte("true")
 // appServerAuth reports whether the dedicated Codex app-server listens
 // beyond loopback, so that it and its gateway share the Agent's
 // app-server token.
-func (b planner) appServerAuth() bool {
+func (b *planner) appServerAuth() bool {
 	return b.in.Harness == occkit.HarnessCodex && b.in.Mode == occkit.ModeDedicated && !loopbackHost(b.opts.AppServerListen)
 }
