@@ -887,13 +887,13 @@ func (b *planner) plan() (Plan, error) {
 		if b.check {
 			return Plan{}, nil
 		}
-		return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: []ProcessPlan{gw}}, nil
+		return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: gw}, nil
 	}
 	h, err := b.harness()
 	if err != nil || b.check {
 		return Plan{}, err
 	}
-	return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: []ProcessPlan{gw, h}}, nil
+	return Plan{Harness: b.in.Harness, Mode: b.in.Mode, Processes: []ProcessPlan{gw[0], h}}, nil
 }
 
 func (b *planner) logging(role occkit.Process) (logging.Rendered, error) {
@@ -1006,10 +1006,12 @@ func (b *planner) checkBindings(w *gatewayWork) error {
 		b.secrets.Env, func(n string) bool { return w.referenced[n] })
 }
 
-func (b *planner) gateway() (ProcessPlan, error) {
+// gateway is the gateway's plan, the one process of a list made with its
+// other lists ([gatewayLists]); none when b only checks.
+func (b *planner) gateway() ([]ProcessPlan, error) {
 	w, err := b.gatewayWork()
 	if err != nil {
-		return ProcessPlan{}, err
+		return nil, err
 	}
 	doc, plugins := w.doc, w.plugins
 	// sets are the gateway section's edits, enable the plugins' trust.
@@ -1019,15 +1021,15 @@ func (b *planner) gateway() (ProcessPlan, error) {
 		// document, then the plugins the result configures.
 		server, err := b.appServer(doc)
 		if err != nil {
-			return ProcessPlan{}, err
+			return nil, err
 		}
 		if doc, err = b.apply(doc, joinEdits(sets, server)); err != nil {
-			return ProcessPlan{}, err
+			return nil, err
 		}
 		plugins = RequiredPlugins(doc, b.openClawRelease())
 		sets = nil
 		if enable, err = b.enablePlugins(doc, plugins, !b.check); err != nil {
-			return ProcessPlan{}, err
+			return nil, err
 		}
 	} else if !b.check {
 		// The gateway settings and the plugins' trust are written in
@@ -1043,18 +1045,18 @@ func (b *planner) gateway() (ProcessPlan, error) {
 	} else {
 		doc, owned, err := b.applyOwned(doc, joinEdits(sets, enable))
 		if err != nil {
-			return ProcessPlan{}, err
+			return nil, err
 		}
 		native = b.ownedFile(FileNativeDocument, NativeDocumentName, doc, owned)
 	}
 	lr := w.logging
 	if w.loggingErr != nil {
-		return ProcessPlan{}, w.loggingErr
+		return nil, w.loggingErr
 	}
 	if b.check && len(w.refs) == 0 {
 		// What follows refuses only a variable the document references
 		// that the process is not given (checkBound).
-		return ProcessPlan{}, nil
+		return nil, nil
 	}
 	appServerAuth := b.appServerAuth()
 	more := 1 + len(b.in.SecretBindings) + len(b.in.Credentials.Gateway)
@@ -1075,7 +1077,8 @@ func (b *planner) gateway() (ProcessPlan, error) {
 	// The lists of a length fixed by the logging render, in one
 	// allocation.
 	lists := &gatewayLists{args: [4]string{"gateway", "run", "--port", portText(b.opts.GatewayPort)}, files: [1]File{native}}
-	p := ProcessPlan{
+	p := &lists.process[0]
+	*p = ProcessPlan{
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
 		Args:      lists.args[:],
 		Unset:     lists.unsetOf(lr.Unset),
@@ -1093,19 +1096,22 @@ func (b *planner) gateway() (ProcessPlan, error) {
 		env = appendProjected(env, b.in.Credentials.Gateway)
 	}
 	p.Env = env
-	if err := b.checkBound(w.doc, w.refs, w.defined, p); err != nil {
-		return ProcessPlan{}, err
+	if err := b.checkBound(w.doc, w.refs, w.defined, *p); err != nil {
+		return nil, err
 	}
-	return p, nil
+	return lists.process[:], nil
 }
 
 // gatewayLists are a gateway plan's Args, Files and (when the logging
-// render removes one variable) Unset, made in one block: each is a list
-// of its own (no two share an element), so writing one writes no other.
+// render removes one variable) Unset, and the list of the one process of
+// an embedded plan (its Processes; a dedicated plan copies it into a list
+// with the Harness's), made in one block: each is a list of its own (no
+// two share an element), so writing one writes no other.
 type gatewayLists struct {
-	args  [4]string
-	unset [1]string
-	files [1]File
+	args    [4]string
+	unset   [1]string
+	files   [1]File
+	process [1]ProcessPlan
 }
 
 // unsetOf is a copy of unset: nil when it is empty, as append makes it.
