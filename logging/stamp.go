@@ -4,6 +4,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
 // The settings the stamp owns (LOG-1). Paths are built once; they never
@@ -148,7 +149,7 @@ func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value
 		{pathConsoleLevel, string(level)},
 		{pathConsoleStyle, ConsoleStyle},
 	} {
-		if v := set[settingLevel+i]; !v.IsString() || v.String() != e.value {
+		if v := set[settingLevel+i]; v.Type != gjson.String || v.String() != e.value {
 			start = len(values.b)
 			edits = append(edits, occkit.Edit{Path: e.path, Raw: values.quoted(e.value).since(start)})
 		}
@@ -165,29 +166,46 @@ const (
 	loggingSettings
 )
 
+// settingNames are the names of the settings of logging the stamp owns,
+// in settingsOf's order.
+var settingNames = [loggingSettings]string{"redactSensitive", "level", "consoleLevel", "consoleStyle"}
+
 // settingsOf is logging's settings the stamp owns (missing when absent or
-// when logging is not an object), read in one pass over its members: the
-// first member of each name, as Key reads it. Stamp and CheckStamp read
-// all four, and a lookup of each would scan logging again.
-func settingsOf(logging occkit.Value) (set [loggingSettings]occkit.Value) {
-	logging.ForEach(func(k, v occkit.Value) bool {
-		i := -1
-		switch k.String() {
-		case "redactSensitive":
-			i = settingRedactSensitive
-		case "level":
-			i = settingLevel
-		case "consoleLevel":
-			i = settingConsoleLevel
-		case "consoleStyle":
-			i = settingConsoleStyle
+// when logging is not an object): the values Key finds, read in one pass
+// over its members ([firstMembers]). Stamp and CheckStamp read all four,
+// and a lookup of each would scan logging again.
+func settingsOf(logging occkit.Value) (set [loggingSettings]gjson.Result) {
+	var raw [loggingSettings]string
+	firstMembers(logging.Raw(), settingNames[:], raw[:])
+	for i, r := range raw {
+		if r != "" {
+			set[i] = gjson.Parse(r)
 		}
-		if i >= 0 && !set[i].Exists() {
-			set[i] = v
-		}
-		return true
-	})
+	}
 	return set
+}
+
+// firstMembers sets found[i] to the text of the value of the first member
+// of the object obj named names[i], or leaves it "" when obj has none or
+// is not an object (any other value, or ""): the value
+// [occkit.Value.Key] finds, as names are decoded as gjson decodes them.
+// It reads obj's members once, up to the last it needs.
+func firstMembers(obj string, names, found []string) {
+	left := len(names)
+	jsonwalk.Members(obj, 0, func(lit string, escaped bool, at int) int {
+		end := jsonwalk.Skip(obj, at)
+		name := (jsonwalk.JS{}).Decode(lit, escaped)
+		for i, n := range names {
+			if name == n && found[i] == "" {
+				found[i] = obj[at:end]
+				if left--; left == 0 {
+					return -1
+				}
+				break
+			}
+		}
+		return end
+	})
 }
 
 // stampDiagnostics appends the edit that makes diagnostics.otel.logs false.
@@ -240,15 +258,13 @@ func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	if okLevel && okConsole && level != console {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must equal logging.level"))
 	}
-	if s := set[settingConsoleStyle]; !s.IsString() || s.String() != ConsoleStyle {
+	if s := set[settingConsoleStyle]; s.Type != gjson.String || s.String() != ConsoleStyle {
 		errs = append(errs, broken(pathConsoleStyle, "logging.consoleStyle must be json"))
 	}
 	if set[settingRedactSensitive].Exists() {
 		errs = append(errs, broken(pathRedactSensitive, "logging.redactSensitive is retired and must be absent"))
 	}
-	// Key reads objects only, so a non-object counts as {} (gjson paths
-	// would also index arrays).
-	if logs := diagnostics.Key("otel").Key("logs"); !logs.IsBool() || logs.Bool() {
+	if !otelLogsOff(diagnostics) {
 		errs = append(errs, broken(pathOtelLogs, "diagnostics.otel.logs must be false"))
 	}
 	if len(errs) > 0 {
@@ -259,8 +275,23 @@ func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	return level, nil
 }
 
-func stampedLevel(v occkit.Value) (occkit.LogLevel, bool) {
-	if !v.IsString() {
+// otelLogsOff reports whether diagnostics.otel.logs is false, as
+// diagnostics.Key("otel").Key("logs") reads it: a non-object counts as {}
+// (gjson paths would also index arrays), and firstMembers finds no member
+// in one. The value is a document's, valid JSON, so false is its only
+// spelling.
+func otelLogsOff(diagnostics occkit.Value) bool {
+	var otel, logs [1]string
+	firstMembers(diagnostics.Raw(), otelName[:], otel[:])
+	firstMembers(otel[0], logsName[:], logs[:])
+	return logs[0] == "false"
+}
+
+// The names otelLogsOff reads.
+var otelName, logsName = [1]string{"otel"}, [1]string{"logs"}
+
+func stampedLevel(v gjson.Result) (occkit.LogLevel, bool) {
+	if v.Type != gjson.String {
 		return "", false
 	}
 	l := occkit.LogLevel(v.String())

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
@@ -15,11 +16,11 @@ import (
 func checkStampBefore(doc occkit.Document) (occkit.LogLevel, error) {
 	logging, diagnostics := stampedMembers(doc)
 	var errs []error
-	level, okLevel := stampedLevel(logging.Key("level"))
+	level, okLevel := levelBefore(logging.Key("level"))
 	if !okLevel {
 		errs = append(errs, broken(pathLevel, "logging.level must be one of debug, info, warn or error"))
 	}
-	console, okConsole := stampedLevel(logging.Key("consoleLevel"))
+	console, okConsole := levelBefore(logging.Key("consoleLevel"))
 	if !okConsole {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must be one of debug, info, warn or error"))
 	}
@@ -39,6 +40,15 @@ func checkStampBefore(doc occkit.Document) (occkit.LogLevel, error) {
 		return "", err
 	}
 	return level, nil
+}
+
+// levelBefore is stampedLevel as it was, of a Value.
+func levelBefore(v occkit.Value) (occkit.LogLevel, bool) {
+	if !v.IsString() {
+		return "", false
+	}
+	l := occkit.LogLevel(v.String())
+	return l, l.Valid()
 }
 
 // spelled is the JSON string of the name k, now and then spelled with an
@@ -88,8 +98,9 @@ func genStampedMembers(t *rapid.T, stamped bool, required, others []string, valu
 // TestCheckStampMatchesKeyLookups: CheckStamp, reading logging's settings
 // in one pass, returns the level and the refusal (each error, in order)
 // that one Key lookup per setting returned, on documents stamped or
-// nearly, whose logging members escape names and stand in any order, and
-// whose logging or diagnostics are not objects.
+// nearly, whose logging, diagnostics and otel members escape names and
+// stand in any order, and whose logging, diagnostics or otel are not
+// objects.
 func TestCheckStampMatchesKeyLookups(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		stamped := rapid.Bool().Draw(t, "stamped")
@@ -117,8 +128,13 @@ func TestCheckStampMatchesKeyLookups(t *testing.T) {
 		}
 		logging := genStampedMembers(t, stamped, []string{"level", "consoleLevel", "consoleStyle"},
 			[]string{"redactSensitive", "file", "levels", "Level"}, value)
-		otel := genStampedMembers(t, stamped, []string{"logs"}, []string{"endpoint"}, value)
-		root := []string{`"logging":` + logging, `"diagnostics":{"otel":` + otel + `}`, `"agents":{}`}
+		diagnostics := genStampedMembers(t, stamped, []string{"otel"}, []string{"flags", "otels"}, func(t *rapid.T, name string) string {
+			if name == "otel" {
+				return genStampedMembers(t, stamped, []string{"logs"}, []string{"endpoint", "log"}, value)
+			}
+			return value(t, name)
+		})
+		root := []string{`"logging":` + logging, `"diagnostics":` + diagnostics, `"agents":{}`}
 		src := "{" + strings.Join(rapid.Permutation(root).Draw(t, "root"), ",") + "}"
 		doc, err := occkit.ParseDocument([]byte(src))
 		if err != nil {
@@ -134,6 +150,37 @@ func TestCheckStampMatchesKeyLookups(t *testing.T) {
 		}
 		if gerr != nil && gerr.Error() != werr.Error() {
 			t.Fatalf("CheckStamp(%s)\n got %q\nbefore %q", src, gerr, werr)
+		}
+	})
+}
+
+// TestFirstMembersIsKey: firstMembers finds, for each name, the value
+// gjson's lookup of that name finds (what Key reads), on objects that no
+// Document holds too: names repeated, escaped or not, and any other value.
+func TestFirstMembersIsKey(t *testing.T) {
+	names := []string{"level", "consoleLevel", "logs", "otel"}
+	rapid.Check(t, func(t *rapid.T) {
+		obj := genValue(t, 1)
+		if rapid.IntRange(0, 4).Draw(t, "object") != 0 {
+			n := rapid.IntRange(0, 6).Draw(t, "members")
+			parts := make([]string, n)
+			for i := range parts {
+				parts[i] = spelled(t, rapid.SampledFrom(append(names, "x")).Draw(t, "name")) + ":" + genValue(t, 1)
+			}
+			obj = "{" + strings.Join(parts, ",") + "}"
+		}
+		read := rapid.SliceOfNDistinct(rapid.SampledFrom(names), 1, len(names), rapid.ID[string]).Draw(t, "read")
+		found := make([]string, len(read))
+		firstMembers(obj, read, found)
+		for i, n := range read {
+			// Key reads objects only.
+			want := ""
+			if gjson.Parse(obj).IsObject() {
+				want = gjson.Get(obj, n).Raw
+			}
+			if found[i] != want {
+				t.Fatalf("firstMembers(%s) of %s = %q, Key %q", obj, n, found[i], want)
+			}
 		}
 	})
 }
