@@ -138,7 +138,7 @@ func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value
 		return append(edits, occkit.Edit{Path: pathLogging, Raw: values.since(start)})
 	}
 	set := settingsOf(logging)
-	if set[settingRedactSensitive].Exists() {
+	if set[settingRedactSensitive] != "" {
 		edits = append(edits, occkit.Edit{Path: pathRedactSensitive, Delete: true})
 	}
 	for i, e := range [...]struct {
@@ -149,7 +149,7 @@ func stampLogging(edits []occkit.Edit, values *stampValues, logging occkit.Value
 		{pathConsoleLevel, string(level)},
 		{pathConsoleStyle, ConsoleStyle},
 	} {
-		if v := set[settingLevel+i]; v.Type != gjson.String || v.String() != e.value {
+		if v, ok := stringOf(set[settingLevel+i]); !ok || v != e.value {
 			start = len(values.b)
 			edits = append(edits, occkit.Edit{Path: e.path, Raw: values.quoted(e.value).since(start)})
 		}
@@ -170,19 +170,25 @@ const (
 // in settingsOf's order.
 var settingNames = [loggingSettings]string{"redactSensitive", "level", "consoleLevel", "consoleStyle"}
 
-// settingsOf is logging's settings the stamp owns (missing when absent or
-// when logging is not an object): the values Key finds, read in one pass
-// over its members ([firstMembers]). Stamp and CheckStamp read all four,
-// and a lookup of each would scan logging again.
-func settingsOf(logging occkit.Value) (set [loggingSettings]gjson.Result) {
-	var raw [loggingSettings]string
-	firstMembers(logging.Raw(), settingNames[:], raw[:])
-	for i, r := range raw {
-		if r != "" {
-			set[i] = gjson.Parse(r)
-		}
-	}
+// settingsOf is the text of logging's settings the stamp owns ("" when
+// absent or when logging is not an object): the values Key finds, read in
+// one pass over its members ([firstMembers]). Stamp and CheckStamp read
+// all four, and a lookup of each would scan logging again.
+func settingsOf(logging occkit.Value) (set [loggingSettings]string) {
+	firstMembers(logging.Raw(), settingNames[:], set[:])
 	return set
+}
+
+// stringOf is the string the JSON text raw holds, as gjson reads it, and
+// whether raw is a string; raw is a document's value, valid JSON. Its
+// callers compare the settings they read with a few words, which needs no
+// parse of the value.
+func stringOf(raw string) (string, bool) {
+	if raw == "" || raw[0] != '"' {
+		return "", false
+	}
+	_, escaped := jsonwalk.StringEnd(raw, 0)
+	return (jsonwalk.JS{}).Decode(raw, escaped), true
 }
 
 // firstMembers sets found[i] to the text of the value of the first member
@@ -258,10 +264,10 @@ func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	if okLevel && okConsole && level != console {
 		errs = append(errs, broken(pathConsoleLevel, "logging.consoleLevel must equal logging.level"))
 	}
-	if s := set[settingConsoleStyle]; s.Type != gjson.String || s.String() != ConsoleStyle {
+	if s, ok := stringOf(set[settingConsoleStyle]); !ok || s != ConsoleStyle {
 		errs = append(errs, broken(pathConsoleStyle, "logging.consoleStyle must be json"))
 	}
-	if set[settingRedactSensitive].Exists() {
+	if set[settingRedactSensitive] != "" {
 		errs = append(errs, broken(pathRedactSensitive, "logging.redactSensitive is retired and must be absent"))
 	}
 	if !otelLogsOff(diagnostics) {
@@ -290,11 +296,12 @@ func otelLogsOff(diagnostics occkit.Value) bool {
 // The names otelLogsOff reads.
 var otelName, logsName = [1]string{"otel"}, [1]string{"logs"}
 
-func stampedLevel(v gjson.Result) (occkit.LogLevel, bool) {
-	if v.Type != gjson.String {
+func stampedLevel(raw string) (occkit.LogLevel, bool) {
+	s, ok := stringOf(raw)
+	if !ok {
 		return "", false
 	}
-	l := occkit.LogLevel(v.String())
+	l := occkit.LogLevel(s)
 	return l, l.Valid()
 }
 

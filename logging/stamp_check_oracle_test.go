@@ -104,16 +104,17 @@ func genStampedMembers(t *rapid.T, stamped bool, required, others []string, valu
 func TestCheckStampMatchesKeyLookups(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		stamped := rapid.Bool().Draw(t, "stamped")
-		level := quote(string(rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level")))
+		level := string(rapid.SampledFrom(occkit.AllLogLevels()).Draw(t, "level"))
 		// value is the stamp's value of a setting when stamped (but
-		// now and then), else any value, a level more often than not.
+		// now and then), spelled plainly or with an escape, else any
+		// value, a level more often than not.
 		value := func(t *rapid.T, name string) string {
 			if stamped && rapid.IntRange(0, 7).Draw(t, "broken") != 0 {
 				switch name {
 				case "level", "consoleLevel":
-					return level
+					return spelled(t, level)
 				case "consoleStyle":
-					return quote(ConsoleStyle)
+					return spelled(t, ConsoleStyle)
 				case "logs":
 					return "false"
 				}
