@@ -452,8 +452,28 @@ func appendNormalKey(dst []byte, k string) []byte {
 	return dst
 }
 
-// headersKey reports whether k is normalized "headers".
+// headersKey reports whether k, of fewer than 32 bytes, is normalized
+// "headers" (a byte adds at most one to the normal form, so a shorter key
+// is not). The walk asks of the key of every object it meets: a key
+// that starts with an ASCII letter or digit other than h (nearly every
+// key) is told here, inlined, by one look-up, without a call.
 func headersKey(k string) bool {
+	return len(k) >= len("headers") && len(k) < 32 && headersStart[k[0]] && normalHeadersKey(k)
+}
+
+// headersStart are the bytes a key may start with when it is normalized
+// "headers": all but the ASCII letters and digits other than h, which
+// start its normal form.
+var headersStart = func() (t [256]bool) {
+	for c := range t {
+		l := byte(c) | ('a' - 'A')
+		t[c] = l == 'h' || !(l >= 'a' && l <= 'z' || c >= '0' && c <= '9')
+	}
+	return t
+}()
+
+// normalHeadersKey is [headersKey] of a key of its length.
+func normalHeadersKey(k string) bool {
 	// An ASCII byte is its own normal form or drops out of it, so the
 	// first letter or digit before any wider rune starts the normal form.
 	for i := 0; i < len(k) && k[i] < utf8.RuneSelf; i++ {
@@ -466,7 +486,7 @@ func headersKey(k string) bool {
 	}
 	// A rune adds at most one byte to the normal form.
 	var buf [16]byte
-	return len(k) >= len("headers") && len(k) < 32 && string(appendNormalKey(buf[:0], k)) == "headers"
+	return string(appendNormalKey(buf[:0], k)) == "headers"
 }
 
 // refName reports whether s is a name OpenClaw substitutes in ${…}:

@@ -22,6 +22,9 @@ import (
 // under its array's key; and a URL-like string ([urlLike] with that key)
 // is a URL place.
 type placeWalker struct {
+	// base is the scope walked: its map's path and its key. The walk
+	// writes the key of every scope it meets, and only that (not the
+	// whole scope, whose value it leaves unset).
 	base scope
 	// steps are those below the scope. They and known are held in
 	// inline stacks, so that a walker on its caller's stack keeps the
@@ -117,8 +120,9 @@ func (w *placeWalker) at(extra ...string) occkit.Path {
 // models.providers, at parent) as one scope when it is an object, and
 // returns the offset after the value.
 func (w *placeWalker) scopes(parent occkit.Path, raw string, i int) int {
+	w.base.parent = parent
 	if end := jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
-		w.base = scope{parent: parent, key: decode(lit, escaped)}
+		w.base.key = decode(lit, escaped)
 		w.steps.Reset()
 		return w.know(at, w.value(raw, at, w.base.key))
 	}); end >= 0 {
@@ -149,7 +153,19 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 			case mayNameCredential(name) && credentialTail(name):
 				return w.credential(raw, at, name)
 			}
-			end := w.member(raw, at, c, name, entry)
+			// A string or a scalar is read here, without a call of
+			// its own and without a step, which a string takes only to
+			// be visited.
+			var end int
+			switch c {
+			case '{', '[':
+				end = w.member(raw, at, c, name, entry)
+			case '"':
+				id := !w.ids.picker && w.ids.depth == w.steps.Len()+1 && name == "id"
+				end = w.str(raw, at, name, id, true)
+			default:
+				end = jsonwalk.Skip(raw, at)
+			}
 			if w.steps.Len() == 0 {
 				// A member of a scope: a catalog's models array.
 				return w.know(at, end)
@@ -164,68 +180,63 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 			return end
 		})
 	case '"':
-		end, escaped := jsonwalk.StringEnd(raw, i)
 		n := w.steps.Len()
 		id := w.ids.picker && w.ids.depth == n && n > 0 && w.steps.At(n-1).index >= 0
-		if !id && escaped && !escapedMayBeURL(raw[i:end]) {
-			return end
-		}
-		s := decode(raw[i:end], escaped)
-		if id {
-			w.runtime(s)
-		}
-		if mayBeURL(s) && urlLike(key, s) {
-			w.visitURL(raw[i:end], s)
-		}
-		return end
+		return w.str(raw, i, key, id, false)
 	default:
 		return jsonwalk.Skip(raw, i)
 	}
 }
 
-// member walks the value at raw[at], which starts with c, of the member
-// name that holds no place by its name, below the steps of its object
-// (an entry's when entry holds), and returns the offset after it. A
-// string or a scalar is read without a step of its own, which a string
-// takes only to be visited.
+// member walks the object or array at raw[at], which starts with c, of
+// the member name that holds no place by its name, below the steps of
+// its object (an entry's when entry holds), and returns the offset after
+// it.
 func (w *placeWalker) member(raw string, at int, c byte, name string, entry bool) int {
-	switch c {
-	case '{', '[':
-		ids := w.ids
-		if entry {
-			// An entry's runtime ids are the strings of its agentRuntime
-			// object's id and of its pickerRuntimes array, two steps
-			// down, which the walk below meets.
-			switch {
-			case c == '{' && name == "agentRuntime":
-				w.ids.depth, w.ids.picker = w.steps.Len()+2, false
-			case c == '[' && name == "pickerRuntimes":
-				w.ids.depth, w.ids.picker = w.steps.Len()+2, true
-			}
+	ids := w.ids
+	if entry {
+		// An entry's runtime ids are the strings of its agentRuntime
+		// object's id and of its pickerRuntimes array, two steps down,
+		// which the walk below meets.
+		switch {
+		case c == '{' && name == "agentRuntime":
+			w.ids.depth, w.ids.picker = w.steps.Len()+2, false
+		case c == '[' && name == "pickerRuntimes":
+			w.ids.depth, w.ids.picker = w.steps.Len()+2, true
 		}
-		w.steps.Push(step{key: name, index: -1})
-		end := w.value(raw, at, name)
-		w.steps.Pop()
-		w.ids = ids
-		return end
-	case '"':
-		end, escaped := jsonwalk.StringEnd(raw, at)
-		id := !w.ids.picker && w.ids.depth == w.steps.Len()+1 && name == "id"
-		if !id && escaped && !escapedMayBeURL(raw[at:end]) {
-			return end
-		}
-		s := decode(raw[at:end], escaped)
-		if id {
-			w.runtime(s)
-		}
-		if mayBeURL(s) && urlLike(name, s) {
-			w.steps.Push(step{key: name, index: -1})
-			w.visitURL(raw[at:end], s)
-			w.steps.Pop()
-		}
+	}
+	w.steps.Push(step{key: name, index: -1})
+	end := w.value(raw, at, name)
+	w.steps.Pop()
+	w.ids = ids
+	return end
+}
+
+// str walks the string at raw[at], whose key, or whose array's key, is
+// key, collecting it as a runtime id when id holds, and returns the
+// offset after it. A URL-like string is visited below a step of its own
+// when named says it is a member's. A string that may be no URL and no
+// id is not decoded: most of a models map's are short and plain, and
+// told from their literal ([literalMayBeURL]).
+func (w *placeWalker) str(raw string, at int, key string, id, named bool) int {
+	end, escaped := jsonwalk.StringEnd(raw, at)
+	if !id && !literalMayBeURL(raw, at, end, escaped) {
 		return end
 	}
-	return jsonwalk.Skip(raw, at)
+	s := decode(raw[at:end], escaped)
+	if id {
+		w.runtime(s)
+	}
+	if mayBeURL(s) && urlLike(key, s) {
+		if !named {
+			w.visitURL(raw[at:end], s)
+			return end
+		}
+		w.steps.Push(step{key: key, index: -1})
+		w.visitURL(raw[at:end], s)
+		w.steps.Pop()
+	}
+	return end
 }
 
 // headers visits each member of the header map at raw[at], under the
@@ -285,6 +296,46 @@ func mayBeURL(s string) bool {
 		}
 	}
 	return false
+}
+
+// literalMayBeURL is [mayBeURL] of the value of the JSON string literal
+// raw[at:end] (escaped: it holds an escape, [escapedMayBeURL]). A plain
+// one's value is its bytes between the quotes, which are read eight at a
+// time, as words of raw, where raw holds eight bytes from each (the
+// bytes past the value masked off), without a look-up a byte.
+func literalMayBeURL(raw string, at, end int, escaped bool) bool {
+	if escaped {
+		return escapedMayBeURL(raw[at:end])
+	}
+	last := end - 1 // the closing quote
+	if last-(at+1) > 32 {
+		return true
+	}
+	for i := at + 1; i < last; i += 8 {
+		if i+8 > len(raw) {
+			return mayBeURL(raw[i:last])
+		}
+		m := urlWordBytes(raw[i:][:8])
+		if n := last - i; n < 8 {
+			m &= 1<<(8*n) - 1
+		}
+		if m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// urlWordBytes has the high bit set in the lowest byte of the eight of w
+// that is one of [urlBytes] (and maybe in bytes above it, never below:
+// borrows run upwards only), so that a mask of its first bytes tells
+// whether they hold one.
+func urlWordBytes(w string) uint64 {
+	const low, high = 0x0101010101010101, 0x8080808080808080
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	a, b, c, d := x^(low*':'), x^(low*'@'), x^(low*'?'), x^(low*'#')
+	return ((a-low)&^a | (b-low)&^b | (c-low)&^c | (d-low)&^d) & high
 }
 
 // escapedMayBeURL reports whether [urlLike] may hold for the value of

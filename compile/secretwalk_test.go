@@ -248,3 +248,39 @@ func TestEscapesASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralMayBeURL: the test of a plain literal, read in words of the
+// text around it, answers as mayBeURL of its value, whatever its length
+// (a word's worth and more, past 32 bytes too), wherever it ends (a
+// word read whole before the end of the text, or not), and whatever
+// follows its closing quote (bytes the test looks for, which a word
+// read past the value holds and must not count).
+func TestLiteralMayBeURL(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		alphabet := rapid.SampledFrom([]byte("ab :@?#/0é\x80"))
+		value := string(rapid.SliceOfN(alphabet, 0, 40).Draw(t, "value"))
+		before := string(rapid.SliceOfN(alphabet, 0, 9).Draw(t, "before"))
+		after := string(rapid.SliceOfN(rapid.SampledFrom([]byte(`:@?#,}]x `)), 0, 12).Draw(t, "after"))
+		raw := before + `"` + value + `"` + after
+		at, end := len(before), len(before)+len(value)+2
+		if got, want := literalMayBeURL(raw, at, end, false), mayBeURL(value); got != want {
+			t.Fatalf("literalMayBeURL(%q, %d, %d) = %v, mayBeURL(%q) = %v", raw, at, end, got, value, want)
+		}
+	})
+}
+
+// TestHeadersKeyFirstByte: headersKey, which tells most keys from their
+// first byte, answers as the whole normal form for a key starting with
+// any byte (a separator or a space, which drop out of it, a wider
+// rune's, a letter or digit) before the rest of "headers", an "h" or
+// neither.
+func TestHeadersKeyFirstByte(t *testing.T) {
+	for b := range 256 {
+		for _, rest := range []string{"headers", "HEADERS", "eaders", "EADERS", "-headers", "\u0130eaders", "headers-"} {
+			k := string([]byte{byte(b)}) + rest
+			if got, want := headersKey(k), referenceHeadersKey(k); got != want {
+				t.Errorf("headersKey(%q) = %v, want %v", k, got, want)
+			}
+		}
+	}
+}
