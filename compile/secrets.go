@@ -84,7 +84,7 @@ func secretPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Pa
 // scanPlaces is [secretPlaces], and, when settings is not nil, reads into
 // it the document's model settings as [findPlaces] does.
 func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path, v gjson.Result, kind placeKind), settings *modelSettings) {
-	for _, p := range findPlaces(doc, pol, settings) {
+	for _, p := range findPlaces(doc, pol, settings, nil) {
 		visit(p.at, p.v, p.kind)
 	}
 }
@@ -95,8 +95,10 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 // maps and catalogs the walk reads for their places, and those of the
 // shapes it does not enter (a map or a catalog that is an array,
 // agents.entries as an array, agents.list), and each agent scope's
-// model.
-func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) []secretPlace {
+// model, appended to those settings holds. The places of the providers'
+// scopes, which come first of the walk's, are appended to first (the
+// caller's room for a few).
+func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, first []secretPlace) []secretPlace {
 	// The scopes of eachModelScope, read in one pass over the document
 	// (each map by the walker, everything else skipped), and visited in
 	// eachModelScope's order: the providers, the defaults' models, then
@@ -106,9 +108,13 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings) 
 	// The walk goes a few steps down a scope and knows a few large
 	// values: it holds as many itself, on this stack.
 	w := placeWalker{runtimes: settings != nil}
+	w.lists[providers] = first
 	// rt collects the runtime ids, of the whole document's text.
 	rt := &w.rt
 	rt.text = root
+	if settings != nil {
+		rt.out = settings.runtimes
+	}
 	// skip passes over the value at root[at] and returns the offset
 	// after it; the sensitive paths' walk, which meets most of the values
 	// this walk passes over (an agent scope's model, which lists its
@@ -715,6 +721,16 @@ type SecretScan struct {
 	pluginsOnce    sync.Once
 	pluginsRelease string
 	plugins        []Plugin
+	// first holds the first place, runtime id and selection the walk
+	// finds, the arrays of places and settings until they grow: most
+	// documents hold one of each (a provider's baseUrl, the runtime its
+	// entries select, the defaults' model), which then cost the scan no
+	// allocation of their own.
+	first struct {
+		places     [1]secretPlace
+		runtimes   [1]string
+		selections [1]selection
+	}
 }
 
 // secretPlace is one place [secretPlaces] visits.
@@ -727,7 +743,8 @@ type secretPlace struct {
 // ScanSecrets scans doc under pol.
 func ScanSecrets(doc occkit.Document, pol SecretPolicy) *SecretScan {
 	s := &SecretScan{doc: doc, pol: pol}
-	s.places = findPlaces(doc, pol, &s.settings)
+	s.settings = modelSettings{runtimes: s.first.runtimes[:0], selections: s.first.selections[:0]}
+	s.places = findPlaces(doc, pol, &s.settings, s.first.places[:0])
 	s.refs = documentRefs(doc, s.places)
 	s.literals = s.checkLiterals()
 	return s
