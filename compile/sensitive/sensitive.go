@@ -211,7 +211,7 @@ func (f *finder) walk(t *trie, k *knownSpans, at int) int {
 	end := jsonwalk.Members(f.raw, at, func(lit string, escaped bool, vat int) int {
 		key := jsonwalk.JS{}.Decode(lit, escaped)
 		vend := -1
-		for _, st := range [2]*step{t.keys[key], t.any} {
+		for _, st := range [2]*step{t.step(key), t.any} {
 			if st == nil {
 				continue
 			}
@@ -245,7 +245,28 @@ func (f *finder) walk(t *trie, k *knownSpans, at int) int {
 type trie struct {
 	end  bool
 	keys map[string]*step
+	// sigs are the [keySig] bits of the keys: the walk asks of every
+	// key it meets, most of which no pattern names, and a key whose bit
+	// is not set is told without a look-up in keys.
+	sigs uint64
 	any  *step
+}
+
+// step is the step of the key k, or nil.
+func (t *trie) step(k string) *step {
+	if t.sigs&keySig(k) == 0 {
+		return nil
+	}
+	return t.keys[k]
+}
+
+// keySig is one bit of 64 by the length of k and its last byte: keys
+// that differ in either mostly set different bits.
+func keySig(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	return 1 << ((uint(len(k))*7 + uint(k[len(k)-1])*13) & 63)
 }
 
 // step goes on from a key to the value under it (obj) or to every
@@ -271,6 +292,7 @@ func (t *trie) add(segs []seg) {
 		if st = t.keys[s.key]; st == nil {
 			st = &step{}
 			t.keys[s.key] = st
+			t.sigs |= keySig(s.key)
 		}
 	}
 	next := &st.obj
