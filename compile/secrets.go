@@ -371,14 +371,16 @@ func plainCredentialTail(k string) (hit, ok bool) {
 	if w == "" || len(k) < len(w) {
 		return false, true
 	}
-	for i := 3; i <= len(w); i++ {
-		c, ok := lowerAlnum(k[len(k)-i])
-		if !ok {
-			return false, false
+	// The word's bytes are lower-case letters, which a byte is, or is
+	// the upper case of, when it is so or-ed with 0x20: the comparison
+	// asks no more of a byte that matches.
+	t := k[len(k)-len(w):]
+	for i := len(w) - 3; i >= 0; i-- {
+		if t[i]|('a'-'A') == w[i] {
+			continue
 		}
-		if c != w[len(w)-i] {
-			return false, true
-		}
+		_, ok := lowerAlnum(t[i])
+		return false, ok
 	}
 	return true, true
 }

@@ -284,3 +284,23 @@ func TestHeadersKeyFirstByte(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialNameSplitWord: a credential word split anywhere by a
+// byte that drops out of the normal form (a separator, a space, a wider
+// rune that does) still names a credential, and a word whose letters
+// differ there does not, in either case, after any prefix: the tail
+// compared in place must leave such a key to the normal form.
+func TestCredentialNameSplitWord(t *testing.T) {
+	for _, w := range credentialSuffixWords {
+		for i := 1; i < len(w); i++ {
+			for _, sep := range []string{"-", "_", " ", ".", "\u00a0"} {
+				for _, k := range []string{w[:i] + sep + w[i:], "x" + w[:i] + sep + w[i:], strings.ToUpper(w[:i]) + sep + w[i:],
+					"q" + w[1:i] + sep + w[i:], w[:i] + sep + "q" + w[i+1:]} {
+					if got, want := credentialName(k), referenceCredentialName(k); got != want {
+						t.Errorf("credentialName(%q) = %v, want %v", k, got, want)
+					}
+				}
+			}
+		}
+	}
+}
