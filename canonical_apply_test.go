@@ -38,34 +38,14 @@ func TestCanonicalApplyMatchesTheLongWay(t *testing.T) {
 			}
 			edits = append(edits, e)
 		}
-		want, werr := d.Apply(edits...)
-		if werr == nil {
-			want = CanonicalDocument(want)
-		}
-		before := d.String()
-		got, err := CanonicalApply(d, edits...)
-		if d.String() != before {
-			t.Fatalf("CanonicalApply changed its source: %s, was %s", d, before)
-		}
+		got, err, want, werr := bothWays(t, d, edits)
 		draws++
 		if over, ok, _ := rootOverrides(d, edits); ok {
 			if _, _, _, ok := canonicalWith(d, over); ok {
 				fast++
 			}
 		}
-		switch {
-		case (err == nil) != (werr == nil):
-			t.Fatalf("%s with %v: error %v, the long way %v", d, edits, err, werr)
-		case err != nil:
-			if err.Error() != werr.Error() {
-				t.Fatalf("%s with %v: error %q, the long way %q", d, edits, err, werr)
-			}
-			return
-		}
-		if !bytes.Equal(got.bytes(), want.bytes()) {
-			t.Fatalf("%s with %v:\n got %s\nwant %s", d, edits, got, want)
-		}
-		checkIndex(t, got, "CanonicalApply of "+d.String())
+		sameResult(t, d, edits, got, err, want, werr)
 	})
 	t.Logf("%d of %d draws took the one-pass way", fast, draws)
 	if draws > 0 && fast*5 < draws {
@@ -79,12 +59,7 @@ func TestCanonicalApplyMatchesTheLongWay(t *testing.T) {
 func TestCanonicalApplyRepeatedKey(t *testing.T) {
 	d := newDocument([]byte(`{"logging":{"level":"x"},"b":1,"logging":2}`))
 	edits := []Edit{{Path: NewPath("logging", "level"), Raw: []byte(`"info"`)}}
-	want, werr := d.Apply(edits...)
-	if werr == nil {
-		want = CanonicalDocument(want)
-	}
-	got, err := CanonicalApply(d, edits...)
-	if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
+	if got, err, want, werr := bothWays(t, d, edits); !sameOutcome(got, err, want, werr) {
 		t.Fatalf("got %s (%v), want %s (%v)", got, err, want, werr)
 	}
 	if over, ok, _ := rootOverrides(d, edits); ok {
@@ -104,13 +79,7 @@ func TestCanonicalApplyRootEdit(t *testing.T) {
 		{{Path: NewPath("logging", "level"), Raw: []byte(`"info"`)}, {Path: Root(), Raw: []byte(`[1]`)}},
 		{{Path: Root(), Delete: true}},
 	} {
-		want, werr := d.Apply(edits...)
-		if werr == nil {
-			want = CanonicalDocument(want)
-		}
-		got, err := CanonicalApply(d, edits...)
-		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() ||
-			err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
+		if got, err, want, werr := bothWays(t, d, edits); !sameOutcome(got, err, want, werr) {
 			t.Errorf("%v: got %s (%v), want %s (%v)", edits, got, err, want, werr)
 		}
 	}

@@ -128,15 +128,7 @@ func TestCanonicalEditTreeMatchesTheLongWay(t *testing.T) {
 		for n := rapid.IntRange(1, 3).Draw(t, "edits"); len(edits) == 0 && n > 0; n-- {
 			edits = append(edits, genEdit(t, genEditPath(t)))
 		}
-		want, werr := d.Apply(edits...)
-		if werr == nil {
-			want = CanonicalDocument(want)
-		}
-		before := d.String()
-		got, err := CanonicalApply(d, edits...)
-		if d.String() != before {
-			t.Fatalf("CanonicalApply changed its source: %s, was %s", d, before)
-		}
+		got, err, want, werr := bothWays(t, d, edits)
 		draws++
 		if d.top != nil && d.Root().IsObject() {
 			var buf [8]editNode
@@ -176,6 +168,34 @@ func genEdit(t *rapid.T, p Path) Edit {
 		raw = []byte(`"\ud800"`)
 	}
 	return Edit{Path: p, Raw: raw}
+}
+
+// bothWays is CanonicalApply of d and edits, and the long way: Apply,
+// then CanonicalDocument of what it made. It fails t if CanonicalApply
+// wrote its source.
+func bothWays(t interface{ Fatalf(string, ...any) }, d Document, edits []Edit) (got Document, err error, want Document, werr error) {
+	want, werr = d.Apply(edits...)
+	if werr == nil {
+		want = CanonicalDocument(want)
+	}
+	before := d.String()
+	got, err = CanonicalApply(d, edits...)
+	if d.String() != before {
+		t.Fatalf("CanonicalApply changed its source: %s, was %s", d, before)
+	}
+	return got, err, want, werr
+}
+
+// sameOutcome reports whether CanonicalApply's result (got, err) is the
+// long way's (want, werr): the same bytes, or the same error text.
+func sameOutcome(got Document, err error, want Document, werr error) bool {
+	if (err == nil) != (werr == nil) {
+		return false
+	}
+	if err != nil {
+		return err.Error() == werr.Error()
+	}
+	return bytes.Equal(got.bytes(), want.bytes())
 }
 
 // sameResult fails unless CanonicalApply's result (got, err) is the long
@@ -218,13 +238,7 @@ func TestCanonicalApplyEditThenItsMember(t *testing.T) {
 			{{Path: NewPath("a", "b"), Raw: []byte(`"x"`)}, {Path: NewPath("a"), Delete: true}},
 			{{Path: NewPath("a", "b", "c"), Raw: []byte(`"x"`)}, {Path: NewPath("a", "b"), Raw: []byte(`2`)}},
 		} {
-			want, werr := d.Apply(edits...)
-			if werr == nil {
-				want = CanonicalDocument(want)
-			}
-			got, err := CanonicalApply(d, edits...)
-			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() ||
-				err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
+			if got, err, want, werr := bothWays(t, d, edits); !sameOutcome(got, err, want, werr) {
 				t.Errorf("%s with %v: got %s (%v), want %s (%v)", src, edits, got, err, want, werr)
 			}
 		}
@@ -266,16 +280,8 @@ func FuzzCanonicalApplyMatchesTheLongWay(f *testing.F) {
 			}
 			edits = append(edits, Edit{Path: pb.Path(), Raw: []byte(raw), Delete: strings.HasPrefix(line, "-")})
 		}
-		want, werr := d.Apply(edits...)
-		if werr == nil {
-			want = CanonicalDocument(want)
-		}
-		got, err := CanonicalApply(d, edits...)
-		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
-			t.Fatalf("%s with %v: error %v, the long way %v", d, edits, err, werr)
-		}
-		if err == nil && !bytes.Equal(got.bytes(), want.bytes()) {
-			t.Fatalf("%s with %v:\n got %s\nwant %s", d, edits, got, want)
+		if got, err, want, werr := bothWays(t, d, edits); !sameOutcome(got, err, want, werr) {
+			t.Fatalf("%s with %v:\n got %s (%v)\nwant %s (%v)", d, edits, got, err, want, werr)
 		}
 	})
 }

@@ -10,6 +10,21 @@ import (
 	"github.com/occkit/occkit/logging"
 )
 
+// fixedDocs are the documents of the fixed cost's measures: the first
+// four those where it decides (BenchmarkValidFixed), the others larger
+// ones whose validation allocates no more (TestValidFixedCost).
+var fixedDocs = []struct {
+	name string
+	src  []byte
+}{
+	{"empty", []byte(`{}`)},
+	{"bare=1", bench.Bare(1)},
+	{"bare=40", bench.Bare(40)},
+	{"compact=40", bench.Compact(40)},
+	{"indented=40", bench.Configuration(40)},
+	{"compact=1000", bench.Compact(1000)},
+}
+
 // BenchmarkValidFixed measures Valid where its fixed cost decides: on
 // the empty document and a bare one-model document, where the walk and
 // the refinements' setup are most of it, and at 40 models (bare and
@@ -20,15 +35,7 @@ func BenchmarkValidFixed(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, d := range []struct {
-		name string
-		src  []byte
-	}{
-		{"empty", []byte(`{}`)},
-		{"bare=1", bench.Bare(1)},
-		{"bare=40", bench.Bare(40)},
-		{"compact=40", bench.Compact(40)},
-	} {
+	for _, d := range fixedDocs[:4] {
 		doc, err := occkit.ParseDocument(d.src)
 		if err != nil {
 			b.Fatal(err)
@@ -58,17 +65,7 @@ func TestValidFixedCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []struct {
-		name string
-		src  []byte
-	}{
-		{"empty", []byte(`{}`)},
-		{"bare=1", bench.Bare(1)},
-		{"bare=40", bench.Bare(40)},
-		{"compact=40", bench.Compact(40)},
-		{"indented=40", bench.Configuration(40)},
-		{"compact=1000", bench.Compact(1000)},
-	} {
+	for _, d := range fixedDocs {
 		written, err := occkit.ParseDocument(d.src)
 		if err != nil {
 			t.Fatal(err)
