@@ -315,7 +315,10 @@ func literalMayBeURL(raw string, at, end int, escaped bool) bool {
 		if i+8 > len(raw) {
 			return mayBeURL(raw[i:last])
 		}
-		m := urlWordBytes(raw[i:][:8])
+		x := jsonwalk.Word(raw, i)
+		// The high bit of the lowest byte that is one of [urlBytes] (and
+		// maybe of bytes above it, never below).
+		m := jsonwalk.Matches(x, ':') | jsonwalk.Matches(x, '@') | jsonwalk.Matches(x, '?') | jsonwalk.Matches(x, '#')
 		if n := last - i; n < 8 {
 			m &= 1<<(8*n) - 1
 		}
@@ -324,18 +327,6 @@ func literalMayBeURL(raw string, at, end int, escaped bool) bool {
 		}
 	}
 	return false
-}
-
-// urlWordBytes has the high bit set in the lowest byte of the eight of w
-// that is one of [urlBytes] (and maybe in bytes above it, never below:
-// borrows run upwards only), so that a mask of its first bytes tells
-// whether they hold one.
-func urlWordBytes(w string) uint64 {
-	const low, high = 0x0101010101010101, 0x8080808080808080
-	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-	a, b, c, d := x^(low*':'), x^(low*'@'), x^(low*'?'), x^(low*'#')
-	return ((a-low)&^a | (b-low)&^b | (c-low)&^c | (d-low)&^d) & high
 }
 
 // escapedMayBeURL reports whether [urlLike] may hold for the value of

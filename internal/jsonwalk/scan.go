@@ -48,6 +48,15 @@ func word(s string, j int) uint64 {
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
+// Word is the eight bytes of s from j, the first in the lowest byte, and
+// Matches has the high bit set in the lowest byte of x that is b (and
+// maybe in bytes above it, never below): the scanner's way of reading a
+// word at a time, for a walk of its own that looks for bytes as it does.
+func Word(s string, j int) uint64 { return word(s, j) }
+
+// Matches: see [Word].
+func Matches(x uint64, b byte) uint64 { return matches(x, uint64(b)) }
+
 // plainSpan is how far into a literal strPlain tells plain text from the
 // rest: most strings of a configuration are shorter.
 const plainSpan = 64
