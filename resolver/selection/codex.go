@@ -118,6 +118,9 @@ func sanitizeURL(raw string) (string, bool) {
 	if raw == "" {
 		return "", false
 	}
+	if plainURL(raw) {
+		return raw, false
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", true
@@ -125,4 +128,47 @@ func sanitizeURL(raw string) (string, bool) {
 	stripped := u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#")
 	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 	return u.String(), stripped
+}
+
+// plainURL reports whether raw is a URL that url.Parse reads and
+// [url.URL.String] writes back unchanged, with nothing to strip: a scheme
+// of lower-case letters, "://", a host of ASCII letters, digits, dots and
+// hyphens with an optional port of digits, and a path of unreserved
+// characters and slashes (no escape, query, fragment or userinfo).
+// sanitizeURL then returns raw itself, without parsing it: the base URL
+// of almost every provider config. TestPlainURLParses holds it to
+// url.Parse.
+func plainURL(raw string) bool {
+	i := 0
+	for i < len(raw) && 'a' <= raw[i] && raw[i] <= 'z' {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(raw[i:], "://") {
+		return false
+	}
+	i += len("://")
+	host := i
+	for i < len(raw) && (isAlnum(raw[i]) || raw[i] == '.' || raw[i] == '-') {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(raw) && raw[i] == ':' {
+		for i++; i < len(raw) && '0' <= raw[i] && raw[i] <= '9'; i++ {
+		}
+	}
+	if i < len(raw) && raw[i] != '/' {
+		return false
+	}
+	for ; i < len(raw); i++ {
+		if c := raw[i]; !isAlnum(c) && c != '/' && c != '-' && c != '.' && c != '_' && c != '~' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }

@@ -28,18 +28,100 @@ import (
 // An Index is immutable and safe for concurrent use. It holds views of
 // the document's bytes, so it lives as long as the document.
 type Index struct {
-	none     agent             // no agent entry: agents.defaults alone
-	agents   map[string]*agent // normalized agent ID → its scopes
-	implicit string            // the agent a request naming none reads ("" none)
+	none     agent         // no agent entry: agents.defaults alone
+	agents   table[*agent] // normalized agent ID → its scopes
+	implicit string        // the agent a request naming none reads ("" none)
 	// implicitAgent is x.agent(implicit), found once.
 	implicitAgent *agent
-	provs         map[string]*provider
-	// names holds every normalized provider ID the document names, so a
-	// request spelling one in upper case costs no allocation.
-	names map[string]string
+	// provs holds every normalized provider ID the document names, so a
+	// request spelling one in upper case costs no allocation, each with
+	// its chosen config (nil: no config, or one a focus leaves out).
+	provs table[*provider]
 	// noRoute is the route without a provider config: the provider's
 	// default URL and API, which for openai is the official route.
 	noRoute route
+}
+
+// table maps the few names a document gives agents or providers to
+// what is prepared for each. Up to len(few) are held in place and found
+// by comparing names, so most documents make no map for them; past
+// that, a map holds them all.
+type table[V any] struct {
+	n   int
+	few [4]tableEntry[V]
+	m   map[string]tableEntry[V]
+}
+
+type tableEntry[V any] struct {
+	name string
+	v    V
+}
+
+// get is the entry named name.
+func (t *table[V]) get(name string) (tableEntry[V], bool) {
+	if t.m != nil {
+		e, ok := t.m[name]
+		return e, ok
+	}
+	for i := range t.few[:t.n] {
+		if t.few[i].name == name {
+			return t.few[i], true
+		}
+	}
+	return tableEntry[V]{}, false
+}
+
+// getBytes is get of the name b spells, without allocating.
+func (t *table[V]) getBytes(b []byte) (tableEntry[V], bool) {
+	if t.m != nil {
+		e, ok := t.m[string(b)]
+		return e, ok
+	}
+	for i := range t.few[:t.n] {
+		if t.few[i].name == string(b) {
+			return t.few[i], true
+		}
+	}
+	return tableEntry[V]{}, false
+}
+
+// add adds name, with the zero value, unless it is there.
+func (t *table[V]) add(name string) {
+	if _, ok := t.get(name); !ok {
+		t.put(tableEntry[V]{name: name})
+	}
+}
+
+// set sets the value of name, adding it when it is not there.
+func (t *table[V]) set(name string, v V) {
+	if t.m == nil {
+		for i := range t.few[:t.n] {
+			if t.few[i].name == name {
+				t.few[i].v = v
+				return
+			}
+		}
+	}
+	t.put(tableEntry[V]{name, v})
+}
+
+// put puts e, replacing the entry of its name in a map (set and add
+// look for it in place first).
+func (t *table[V]) put(e tableEntry[V]) {
+	switch {
+	case t.m != nil:
+	case t.n < len(t.few):
+		t.few[t.n] = e
+		t.n++
+		return
+	default:
+		t.m = make(map[string]tableEntry[V], 2*len(t.few))
+		for _, f := range t.few {
+			t.m[f.name] = f
+		}
+		t.few, t.n = [len(t.few)]tableEntry[V]{}, 0
+	}
+	t.m[e.name] = e
 }
 
 // agent is what a decision reads for one agent: agents.defaults and, when
@@ -48,8 +130,8 @@ type agent struct {
 	sel2   []resolver.Reason // ignored whole-agent keys, defaults then entry
 	params []occkit.Path     // SEL-6a overrides of the scopes' params, sorted
 	maps   []*modelMap       // the entry's model map, then the defaults'
-	// two holds maps of an entry's agent (scope.with), in the agent's
-	// own allocation.
+	// two holds maps, in the agent's own allocation: an entry's agent's
+	// two (scope.with), the defaults' alone for Index.none.
 	two [2]*modelMap
 }
 
@@ -66,13 +148,12 @@ type modelMap struct {
 	// model ID: under the trimmed key (whole) and under the trimmed part
 	// after the key's first slash. Most model IDs have one key; where
 	// more keys name one (keyRef.more), dups holds them all in author
-	// order. A decision reads a small value in place.
+	// order. A decision reads a small value in place. A key as written
+	// is found under its trimmed spelling too ([modelMap.key]).
 	byModel map[string]keyRef
 	dups    map[string][]keyRef
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
-	// keys holds every key as written (the first of duplicates).
-	keys map[string]*modelKey
 }
 
 type keyRef struct {
@@ -83,20 +164,20 @@ type keyRef struct {
 
 // modelKey is one member of a model map.
 type modelKey struct {
-	key       string // as written
-	provider  string // normalized part before the first slash
-	qualified bool   // the key has a slash
-	policy    bool   // a non-blank agentRuntime.id
-	runtime   string // its normalized runtime (REF-6)
-	// in is the map holding the key: the policy's path is built from it
-	// only when a reason or a refusal names it (policyAt).
-	in        *modelMap
-	hasParams bool // params present and not null
+	key      string // as written
+	provider string // normalized part before the first slash
+	runtime  string // its normalized runtime (REF-6)
 	// params is the text of the key's params value (hasParams) and
 	// overrides whether it holds a SEL-6a override; the override paths
 	// are listed only when a decision names them (paramPaths), so
 	// preparing a catalog builds no path per key.
-	params    string
+	params string
+	// in is the map holding the key: the policy's path is built from it
+	// only when a reason or a refusal names it (policyAt).
+	in        *modelMap
+	qualified bool // the key has a slash
+	policy    bool // a non-blank agentRuntime.id
+	hasParams bool // params present and not null
 	overrides bool
 }
 
@@ -115,10 +196,39 @@ func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
 // provider ID.
 type provider struct {
 	route
-	at    occkit.Path
-	bare  map[string]*row  // trimmed row ID → its first row (the group merged: mergeRows)
-	qual  map[qualKey]*row // "<p>/<id>" rows by folded <p> and trimmed <id>: the first
+	key   string           // the config's key: its path is models.providers.<key> ([provider.path])
+	bare  map[string]*row  // trimmed row ID → its first row (the group merged: mergeRows); nil without rows
+	qual  map[qualKey]*row // "<p>/<id>" rows by folded <p> and trimmed <id>: the first; nil without one
 	other []*row           // "<p>/<id>" rows whose <p> is not ASCII
+}
+
+// path is the path of the provider's member keys, in one allocation.
+func (p *provider) path(keys ...string) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(3 + len(keys))
+	b.Key("models")
+	b.Key("providers")
+	b.Key(p.key)
+	for _, k := range keys {
+		b.Key(k)
+	}
+	return b.Path()
+}
+
+// rowPath is the path of the member keys of the provider's catalog row
+// at idx, in one allocation.
+func (p *provider) rowPath(idx int, keys ...string) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(5 + len(keys))
+	b.Key("models")
+	b.Key("providers")
+	b.Key(p.key)
+	b.Key("models")
+	b.Index(idx)
+	for _, k := range keys {
+		b.Key(k)
+	}
+	return b.Path()
 }
 
 type qualKey struct{ provider, id string }
@@ -133,18 +243,31 @@ type row struct {
 // route is what a provider config or a catalog row contributes to a
 // decision: its policy and its facts.
 type route struct {
-	policy    bool
 	runtime   string
-	policyAt  occkit.Path
 	overrides []occkit.Path // SEL-6, sorted
 	baseURL   string        // sanitized
+	api       string
+	// owner is the provider whose config (policyRow -1) or catalog row
+	// at policyRow holds the policy, whose path ([route.policyPath]) is
+	// built only when a reason or a refusal names it; nil without a
+	// policy.
+	owner     *provider
+	policyRow int
+	policy    bool
 	stripped  bool
 	hasBase   bool
-	api       string
 	hasAPI    bool
 	// official is OfficialOpenAIRoute of the effective base URL and API
 	// (a row's, else its provider's).
 	official bool
+}
+
+// policyPath is the path of the route's policy, its agentRuntime.id.
+func (r *route) policyPath() occkit.Path {
+	if r.policyRow < 0 {
+		return r.owner.path("agentRuntime", "id")
+	}
+	return r.owner.rowPath(r.policyRow, "agentRuntime", "id")
 }
 
 // Prepare prepares doc for any number of [Index.Select] decisions.
@@ -235,10 +358,11 @@ func (f *focus) skipsRow(s string, i int) bool {
 
 func prepare(doc occkit.Document, f *focus) *Index {
 	s := doc.String()
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}, noRoute: route{official: true}}
+	x := &Index{noRoute: route{official: true}}
 	var agents agentsSection
 	var def scope
-	var provs []member
+	var few [4]member // most documents have few provider configs
+	provs := few[:0]
 	var seenAgents, seenModels bool
 	eachMember(s, 0, func(key string, i int) int {
 		switch {
@@ -247,37 +371,40 @@ func prepare(doc occkit.Document, f *focus) *Index {
 			return x.readAgents(s, i, &agents, &def, f)
 		case key == "models" && !seenModels:
 			seenModels = true
-			return readProviders(s, i, &provs, f)
+			var end int
+			provs, end = readProviders(s, i, provs, f)
+			return end
 		}
 		return skip(s, i)
 	})
 	if def.models == nil { // no agents.defaults
-		def, _ = readScope("", 0, defaultsPath, x.names, f)
+		def, _ = readScope("", 0, defaultsPath, &x.provs, f)
 	}
-	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
+	x.none = agent{sel2: def.sel2, params: def.params, two: [2]*modelMap{def.models}}
+	x.none.maps = x.none.two[:1]
 
 	r := readRoster(agents)
 	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
 	for id, i := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
 			m := &r.members[i]
-			e, _ := readScope(m.raw, 0, m.at, x.names, f)
-			x.agents[id] = def.with(e)
+			e, _ := readScope(m.raw, 0, m.at, &x.provs, f)
+			x.agents.set(id, def.with(e))
 		}
 	}
 	x.implicitAgent = x.agent(x.implicit)
 
-	for id, g := range providerGroups(provs) {
-		x.names[id] = id
-		if f != nil && !f.provs[id] {
-			continue
+	eachProviderGroup(provs, func(id string, g providerGroup) {
+		switch {
+		case f != nil && !f.provs[id]:
+			x.provs.add(id)
+		case g.prepared != nil:
+			x.provs.set(id, g.prepared)
+		default:
+			p, _ := newProvider(g.key, g.merged().Raw, 0, id == "openai", f)
+			x.provs.set(id, p)
 		}
-		if p := g.prepared; p != nil {
-			x.provs[id] = p
-		} else {
-			x.provs[id], _ = newProvider(g.key, g.merged().Raw, 0, id == "openai", f)
-		}
-	}
+	})
 	return x
 }
 
@@ -292,7 +419,7 @@ func (x *Index) readAgents(s string, i int, a *agentsSection, def *scope, f *foc
 				return skip(s, i)
 			}
 			var end int
-			*def, end = readScope(s, i, defaultsPath, x.names, f)
+			*def, end = readScope(s, i, defaultsPath, &x.provs, f)
 			return end
 		case "entries":
 			v = &a.entries
@@ -307,20 +434,20 @@ func (x *Index) readAgents(s string, i int, a *agentsSection, def *scope, f *foc
 	return end
 }
 
-// readProviders reads the members of models.providers, the models
-// section being at i of s, into provs (left nil without a providers
-// member) and returns the offset after the section. Each config is
+// readProviders appends the members of models.providers, the models
+// section being at i of s, to provs and returns them and the offset
+// after the section (returned, not appended through a pointer, so a
+// caller's array in place holds them). Each config is
 // prepared as it is read, in case it is the only one of its provider ID
 // (providerGroups): a focus does not know yet which providers it keeps,
 // and preparing a config costs little more than skipping it.
-func readProviders(s string, i int, provs *[]member, f *focus) int {
+func readProviders(s string, i int, provs []member, f *focus) ([]member, int) {
 	seen := false
-	return eachMember(s, i, func(key string, i int) int {
+	end := eachMember(s, i, func(key string, i int) int {
 		if key != "providers" || seen {
 			return skip(s, i)
 		}
 		seen = true
-		*provs = []member{}
 		return eachMember(s, i, func(key string, i int) int {
 			var m member
 			end := 0
@@ -331,10 +458,11 @@ func readProviders(s string, i int, provs *[]member, f *focus) int {
 				m.v, end = value(s, i)
 			}
 			m.key = key
-			*provs = append(*provs, m)
+			provs = append(provs, m)
 			return end
 		})
 	})
+	return provs, end
 }
 
 // first sets *v, unless v is nil or already set, to the value at i of s
@@ -361,7 +489,7 @@ type scope struct {
 
 // readScope prepares the agent scope at i of s (the scope at at) and
 // returns the offset after it; its model map is prepared as it is read.
-func readScope(s string, i int, at occkit.Path, names map[string]string, f *focus) (scope, int) {
+func readScope(s string, i int, at occkit.Path, names *table[*provider], f *focus) (scope, int) {
 	var sc scope
 	var runtime, embedded, params gjson.Result
 	end := eachMember(s, i, func(key string, i int) int {
@@ -378,7 +506,7 @@ func readScope(s string, i int, at occkit.Path, names map[string]string, f *focu
 		case "models":
 			if sc.models == nil {
 				var end int
-				sc.models, end = readModelMap(s, i, at.Key("models"), names, f)
+				sc.models, end = readModelMap(s, i, modelsAt(at), names, f)
 				return end
 			}
 		}
@@ -417,6 +545,14 @@ func (s scope) with(e scope) *agent {
 	a.sel2 = append(append(a.sel2, s.sel2...), e.sel2...)
 	a.params = sortPaths(append(append([]occkit.Path(nil), s.params...), e.params...))
 	return a
+}
+
+// modelsAt is the path of the model map of the scope at at.
+func modelsAt(at occkit.Path) occkit.Path {
+	if at.Equal(defaultsPath) {
+		return defaultsModelsPath
+	}
+	return at.Key("models")
 }
 
 func sortPaths(ps []occkit.Path) []occkit.Path {
@@ -465,14 +601,16 @@ func (ps *paths) extend(p occkit.Path, keys ...string) occkit.Path {
 // readModelMap prepares the model map at i of s (the map at at) and
 // returns the offset after it. Each key's value is read in one pass
 // ([modelKey.read]); a key the focus f cannot reach is skipped unread.
-func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *focus) (*modelMap, int) {
+func readModelMap(s string, i int, at occkit.Path, names *table[*provider], f *focus) (*modelMap, int) {
 	mm := &modelMap{at: at}
 	if !opens(s, i) {
 		return mm, skip(s, i)
 	}
 	// The keys are read first, so the maps are made at their size (no
-	// growing); they are allocated in chunks, never copied.
-	var ks []*modelKey
+	// growing); they are allocated in chunks, never copied, and listed
+	// in place up to len(few).
+	var few [32]*modelKey
+	ks := few[:0]
 	var chunk chunks[modelKey]
 	end := eachMember(s, i, func(key string, i int) int {
 		t := strings.TrimSpace(key)
@@ -495,8 +633,8 @@ func readModelMap(s string, i int, at occkit.Path, names map[string]string, f *f
 
 // index indexes the keys ks of m, in author order; it adds the
 // providers they name to names and to the focus f.
-func (m *modelMap) index(ks []*modelKey, names map[string]string, f *focus) {
-	m.byModel, m.keys = make(map[string]keyRef, 2*len(ks)), make(map[string]*modelKey, len(ks))
+func (m *modelMap) index(ks []*modelKey, names *table[*provider], f *focus) {
+	m.byModel = make(map[string]keyRef, 2*len(ks))
 	// Most model IDs have one key: each is written once, backwards, so
 	// the first key of a spelling is the one kept. When a model ID has
 	// more than one key (the map holds fewer IDs than were written), its
@@ -505,12 +643,9 @@ func (m *modelMap) index(ks []*modelKey, names map[string]string, f *focus) {
 	last := ""
 	for i := len(ks) - 1; i >= 0; i-- {
 		k := ks[i]
-		m.keys[k.key] = k
 		if k.provider != "" && k.provider != last {
 			last = k.provider
-			if _, ok := names[k.provider]; !ok {
-				names[k.provider] = k.provider
-			}
+			names.add(k.provider)
 			if f != nil {
 				f.provs[k.provider] = true
 			}
@@ -571,14 +706,38 @@ func (k *modelKey) read(s string, i int) int {
 
 // chunks hands out zero values of T from slices of a growing size, so
 // many values cost few allocations and none is copied when more come.
+// The first chunk is small (a scope's model map most often has a key or
+// two, a catalog a row or two) and each next one four times larger.
 type chunks[T any] struct{ buf []T }
 
 func (c *chunks[T]) next() *T {
 	if len(c.buf) == cap(c.buf) {
-		c.buf = make([]T, 0, min(max(8, 2*cap(c.buf)), 512))
+		c.buf = make([]T, 0, min(max(4, 4*cap(c.buf)), 512))
 	}
 	c.buf = c.buf[:len(c.buf)+1]
 	return &c.buf[len(c.buf)-1]
+}
+
+// key is the first key of m, in author order, written s. Every key is
+// in byModel under its trimmed spelling, whole.
+func (m *modelMap) key(s string) *modelKey {
+	t := trim(s)
+	r, ok := m.byModel[t]
+	switch {
+	case !ok:
+		return nil
+	case !r.more:
+		if r.whole && r.k.key == s {
+			return r.k
+		}
+		return nil
+	}
+	for _, r := range m.dups[t] {
+		if r.whole && r.k.key == s {
+			return r.k
+		}
+	}
+	return nil
 }
 
 func (m *modelMap) addRef(model string, r keyRef) {
@@ -604,9 +763,12 @@ func (m *modelMap) addRef(model string, r keyRef) {
 // come (readRows); a row's route facts fall back on the config's, which
 // may follow the rows, so they are settled after the pass.
 func newProvider(key string, s string, i int, openai bool, f *focus) (*provider, int) {
-	p := &provider{at: occkit.NewPath("models", "providers", key)}
-	o := object{m: map[string]gjson.Result{}}
+	p := &provider{key: key}
+	o := object{byMember: true}
+	var seen uint16
 	var rows rowsRead
+	var few [32]*row // the rows are listed in place up to len(few)
+	rs := few[:0]
 	seenRows := false
 	end := eachMember(s, i, func(name string, i int) int {
 		if name == "models" {
@@ -617,29 +779,33 @@ func newProvider(key string, s string, i int, openai bool, f *focus) (*provider,
 			if i >= len(s) || s[i] != '[' {
 				return skip(s, i)
 			}
-			return p.readRows(s, i, f, &rows)
+			var end int
+			rs, end = p.readRows(s, i, f, &rows, rs)
+			return end
 		}
-		if _, dup := o.m[name]; dup {
+		j := configKey(name)
+		if j < 0 || seen&(1<<j) != 0 {
 			return skip(s, i)
 		}
-		val, end := value(s, i)
-		o.m[name] = val
+		seen |= 1 << j
+		var end int
+		o.members[j], end = value(s, i)
 		return end
 	})
 	o.v = gjson.Parse(s[i:end])
-	p.config(o, openai)
+	p.config(&o, openai)
 	if rows.catalog == "" { // models is not an array
 		return p, end
 	}
 	facts := rows.facts
-	for _, r := range rows.rows {
+	for _, r := range rs {
 		var base, api gjson.Result
 		if len(facts) > 0 && facts[0].r == r {
 			base, api, facts = gjson.Parse(facts[0].base), gjson.Parse(facts[0].api), facts[1:]
 		}
 		r.rowFacts(base, api, p, openai)
 	}
-	p.index(rows.rows, rows.catalog, openai)
+	p.index(rs, rows.catalog, openai)
 	return p, end
 }
 
@@ -647,7 +813,10 @@ func newProvider(key string, s string, i int, openai bool, f *focus) (*provider,
 // the text of the catalog array, which mergeRows reads again for the
 // rows that share an ID.
 func (p *provider) index(rs []*row, catalog string, openai bool) {
-	p.bare, p.qual = make(map[string]*row, len(rs)), map[qualKey]*row{}
+	if len(rs) == 0 {
+		return
+	}
+	p.bare = make(map[string]*row, len(rs))
 	var dups map[string][]*row // trimmed IDs of more than one row
 	for _, r := range rs {
 		t := strings.TrimSpace(r.id)
@@ -665,6 +834,9 @@ func (p *provider) index(rs []*row, catalog string, openai bool) {
 		if pre, rest, ok := strings.Cut(t, "/"); ok {
 			if isASCII(pre) {
 				q := qualKey{fold(pre), strings.TrimSpace(rest)}
+				if p.qual == nil {
+					p.qual = map[qualKey]*row{}
+				}
 				if _, ok := p.qual[q]; !ok {
 					p.qual[q] = r
 				}
@@ -700,26 +872,27 @@ func (p *provider) index(rs []*row, catalog string, openai bool) {
 
 // config reads p's own members o: its policy, request overrides and
 // route facts.
-func (p *provider) config(o object, openai bool) {
+func (p *provider) config(o *object, openai bool) {
 	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
 		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
-		p.policyAt = extend(p.at, "agentRuntime", "id")
+		p.owner, p.policyRow = p, -1
 	}
-	var scan overrideScan
-	scan.provider(o, p.at)
-	p.overrides = sortPaths(scan.paths)
+	if o.mayOverride() {
+		var scan overrideScan
+		scan.provider(o, p.path())
+		p.overrides = sortPaths(scan.paths)
+	}
 	p.facts(o.get("baseUrl"), o.get("api"))
 	if openai {
 		p.official = OfficialOpenAIRoute(RouteFacts{BaseURL: p.baseURL, BaseURLStripped: p.stripped, API: p.api})
 	}
 }
 
-// rowsRead are the catalog rows a preparation keeps, in array order, and
-// the text of the catalog array; facts holds, in the same order, the
-// text of the baseUrl and api of the rows that have either.
+// rowsRead is what is read of a catalog beside its rows: the text of the
+// catalog array, and facts, which holds, in array order, the text of the
+// baseUrl and api of the rows that have either.
 type rowsRead struct {
 	catalog string
-	rows    []*row
 	facts   []rowFact
 	chunk   chunks[row] // the rows are allocated in chunks, never copied
 }
@@ -729,11 +902,11 @@ type rowFact struct {
 	base, api string // "" when absent
 }
 
-// readRows reads the catalog at i of s (the rows of p) and returns the
-// offset after it: the rows with a string ID that the focus f can
-// reach, each read in one pass, their route facts left to the caller.
-func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
-	rowsAt := p.at.Key("models")
+// readRows reads the catalog at i of s (the rows of p), appends to rs
+// the rows with a string ID that the focus f can reach, in array order,
+// each read in one pass, their route facts left to the caller, and
+// returns them and the offset after the catalog.
+func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead, rs []*row) ([]*row, int) {
 	end := jsonwalk.Elements(s, i, func(idx, i int) int {
 		if !opens(s, i) || f.skipsRow(s, i) {
 			return skip(s, i)
@@ -756,20 +929,19 @@ func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
 		}
 		r := rows.chunk.next()
 		r.idx, r.id = idx, id
-		var at occkit.Path // built only for a row with a policy or a field that can hold an override
-		if m[1] != "" || m[4] != "" || m[5] != "" || m[6] != "" {
-			at = rowsAt.Index(idx)
-		}
 		if raw, ok := runtimeIDOf(gjson.Parse(m[1])); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
-			r.policyAt = extend(at, "agentRuntime", "id")
+			r.owner, r.policyRow = p, idx
 		}
-		var scan overrideScan
-		for j, name := range rowFields {
-			scan.rowField(name, gjson.Parse(m[4+j]), at)
+		if m[4] != "" || m[5] != "" || m[6] != "" { // a field that can hold an override
+			at := p.rowPath(idx)
+			var scan overrideScan
+			for j, name := range rowFields {
+				scan.rowField(name, gjson.Parse(m[4+j]), at)
+			}
+			r.overrides = sortPaths(scan.paths)
 		}
-		r.overrides = sortPaths(scan.paths)
-		rows.rows = append(rows.rows, r)
+		rs = append(rs, r)
 		if m[2] != "" || m[3] != "" {
 			rows.facts = append(rows.facts, rowFact{r, m[2], m[3]})
 		}
@@ -779,7 +951,7 @@ func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead) int {
 		end = skip(s, i)
 	}
 	rows.catalog = s[i:end]
-	return end
+	return rs, end
 }
 
 // rowKeys are the members of a catalog row that selection reads: its ID,
@@ -797,7 +969,7 @@ func (p *provider) mergeRows(group []*row, raws []string, openai bool) {
 	var base, api gjson.Result
 	seen := map[string]bool{}
 	for i, r := range group {
-		at := p.at.Key("models").Index(r.idx)
+		at := p.rowPath(r.idx)
 		gjson.Parse(raws[i]).ForEach(func(k, v gjson.Result) bool {
 			name := k.String()
 			if seen[name] {
@@ -819,7 +991,7 @@ func (p *provider) mergeRows(group []*row, raws []string, openai bool) {
 	m.rowFacts(base, api, p, openai)
 	m.overrides = sortPaths(scan.paths)
 	for _, r := range group {
-		m.policy, m.runtime, m.policyAt = r.policy, r.runtime, r.policyAt
+		m.policy, m.runtime, m.owner, m.policyRow = r.policy, r.runtime, r.owner, r.policyRow
 		r.route = m
 	}
 }
@@ -851,19 +1023,72 @@ func (r *route) facts(base, api gjson.Result) {
 }
 
 // object is an object whose direct members are looked up by key, each
-// the first of its name (as gjson's Get), located in one pass; m is nil
-// when v is not an object.
+// the first of its name (as gjson's Get), located in one pass: with
+// byMember, members holds those of configKeys (the others are not read),
+// else m, when set, all of them.
 type object struct {
-	v gjson.Result
-	m map[string]gjson.Result
+	v        gjson.Result
+	m        map[string]gjson.Result
+	byMember bool
+	members  [len(configKeys)]gjson.Result
+}
+
+// configKeys are the members of a provider config that selection reads
+// beside its catalog: its policy, its route facts and the members that
+// can hold a request override ([overrideScan.provider]).
+var configKeys = [...]string{"agentRuntime", "baseUrl", "api", "headers", "request", "params", "authHeader", "timeoutSeconds", "localService"}
+
+// configKey is the index of name in configKeys, -1 when it is not one.
+func configKey(name string) int {
+	switch name {
+	case "agentRuntime":
+		return 0
+	case "baseUrl":
+		return 1
+	case "api":
+		return 2
+	case "headers":
+		return 3
+	case "request":
+		return 4
+	case "params":
+		return 5
+	case "authHeader":
+		return 6
+	case "timeoutSeconds":
+		return 7
+	case "localService":
+		return 8
+	}
+	return -1
 }
 
 // get is the member k (a plain key, no path syntax).
-func (o object) get(k string) gjson.Result {
+func (o *object) get(k string) gjson.Result {
+	if o.byMember {
+		if j := configKey(k); j >= 0 {
+			return o.members[j]
+		}
+	}
 	if o.m != nil {
 		return o.m[k]
 	}
 	return o.v.Get(k)
+}
+
+// mayOverride reports whether o can hold a request override: it has one
+// of the members that can ([overrideScan.provider]), or o was not read
+// member by member.
+func (o *object) mayOverride() bool {
+	if !o.byMember {
+		return true
+	}
+	for _, v := range o.members[3:] {
+		if v.Exists() {
+			return true
+		}
+	}
+	return false
 }
 
 func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
@@ -880,8 +1105,8 @@ func isASCII(s string) bool {
 // agent is the prepared agent named id (normalized; "" for none).
 func (x *Index) agent(id string) *agent {
 	if id != "" {
-		if a := x.agents[id]; a != nil {
-			return a
+		if e, _ := x.agents.get(id); e.v != nil {
+			return e.v
 		}
 	}
 	return &x.none
@@ -929,8 +1154,8 @@ func (x *Index) lower(s string) string {
 	if !upper {
 		return s
 	}
-	if id, ok := x.names[string(buf[:len(s)])]; ok {
-		return id
+	if e, ok := x.provs.getBytes(buf[:len(s)]); ok {
+		return e.name
 	}
 	return strings.ToLower(s)
 }
@@ -940,7 +1165,8 @@ func (x *Index) provider(id string) *provider {
 	if id == "" {
 		return nil
 	}
-	return x.provs[id]
+	e, _ := x.provs.get(id)
+	return e.v
 }
 
 // routeRow is the catalog row of model's route (SEL-4 facts, SEL-6

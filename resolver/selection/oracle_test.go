@@ -382,7 +382,7 @@ func (st *oState) routeFacts() RouteFacts {
 	pc, pv, hasPC := st.providerConfig()
 	rv, hasRow := st.routeRow()
 	if hasPC {
-		scan.provider(object(pv), pc)
+		scan.provider(&object{v: pv.v, m: pv.m}, pc)
 	}
 	if hasRow {
 		// Rows of one trimmed ID read as one: each member from the
@@ -571,7 +571,8 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 	x.defMap = x.keysOf(x.defaults.get("models"))
 	x.roster = readRoster(readAgents(agents))
 	x.implicit = x.roster.implicitAgent(agents.Get("ownership"), agents.Get("defaults.systemAgent.agentId"))
-	x.groups = providerGroups(gjsonMembers(x.provs))
+	x.groups = map[string]providerGroup{}
+	eachProviderGroup(gjsonMembers(x.provs), func(id string, g providerGroup) { x.groups[id] = g })
 	if !indexed {
 		return x
 	}

@@ -21,7 +21,7 @@ func (s *overrideScan) add(p occkit.Path) { s.paths = append(s.paths, p) }
 // provider checks `models.providers.<p>`: non-empty headers, request and
 // (filtered) params, a boolean authHeader, a numeric timeoutSeconds and a
 // localService.
-func (s *overrideScan) provider(v object, at occkit.Path) {
+func (s *overrideScan) provider(v *object, at occkit.Path) {
 	if !v.v.IsObject() {
 		return
 	}

@@ -18,33 +18,34 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 	var top [2]gjson.Result
 	members(docjson.Root(doc), gjsonRootKeys, top[:])
 	agents := readAgents(top[0])
-	x := &Index{agents: map[string]*agent{}, provs: map[string]*provider{}, names: map[string]string{}, noRoute: route{official: true}}
-	def := gjsonScope(defaultsPath, agents.defaults, x.names, f)
-	x.none = agent{sel2: def.sel2, params: def.params, maps: []*modelMap{def.models}}
+	x := &Index{noRoute: route{official: true}}
+	def := gjsonScope(defaultsPath, agents.defaults, &x.provs, f)
+	x.none = agent{sel2: def.sel2, params: def.params, two: [2]*modelMap{def.models}}
+	x.none.maps = x.none.two[:1]
 
 	r := readRoster(agents)
 	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
 	for id, i := range r.byID {
 		if f == nil || id == f.agent || id == x.implicit {
 			m := r.members[i]
-			x.agents[id] = def.with(gjsonScope(m.at, gjson.Parse(m.raw), x.names, f))
+			x.agents.set(id, def.with(gjsonScope(m.at, gjson.Parse(m.raw), &x.provs, f)))
 		}
 	}
 	x.implicitAgent = x.agent(x.implicit)
 
-	for id, g := range providerGroups(gjsonMembers(top[1].Get("providers"))) {
-		x.names[id] = id
+	eachProviderGroup(gjsonMembers(top[1].Get("providers")), func(id string, g providerGroup) {
+		x.provs.add(id)
 		if f == nil || f.provs[id] {
-			x.provs[id] = gjsonProvider(g.key, g.merged(), id == "openai", f)
+			x.provs.set(id, gjsonProvider(g.key, g.merged(), id == "openai", f))
 		}
-	}
+	})
 	return x
 }
 
 // gjsonRootKeys are the document's members selection reads.
 var gjsonRootKeys = []string{"agents", "models"}
 
-func gjsonScope(at occkit.Path, v gjson.Result, names map[string]string, f *focus) scope {
+func gjsonScope(at occkit.Path, v gjson.Result, names *table[*provider], f *focus) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -81,7 +82,7 @@ func gjsonFirstOf(dst *gjson.Result, v gjson.Result) {
 // gjsonKeyMembers are the members of a model-map key that selection reads.
 var gjsonKeyMembers = []string{"agentRuntime", "params"}
 
-func gjsonModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *focus) *modelMap {
+func gjsonModelMap(at occkit.Path, m gjson.Result, names *table[*provider], f *focus) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
@@ -119,9 +120,9 @@ func gjsonModelMap(at occkit.Path, m gjson.Result, names map[string]string, f *f
 // newProvider prepares the config v at models.providers.<key>; openai
 // marks the provider whose routes SEL-4 tests.
 func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider {
-	p := &provider{at: occkit.NewPath("models", "providers", key)}
+	p := &provider{key: key}
 	o := objectOf(v)
-	p.config(o, openai)
+	p.config(&o, openai)
 
 	rows := o.get("models")
 	if !rows.IsArray() {
@@ -131,7 +132,7 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 	// then indexed in maps made at their size.
 	var rs []*row
 	var chunk chunks[row]
-	rowsAt := p.at.Key("models")
+	rowsAt := occkit.NewPath("models", "providers", key, "models")
 	i := 0
 	rows.ForEach(func(_, v gjson.Result) bool {
 		defer func() { i++ }()
@@ -143,13 +144,10 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 		}
 		r := chunk.next()
 		r.idx, r.id = i, id.String()
-		var at occkit.Path // built only for a row with a policy or a field that can hold an override
-		if m[1].Exists() || m[4].Exists() || m[5].Exists() || m[6].Exists() {
-			at = rowsAt.Index(i)
-		}
+		at := rowsAt.Index(i)
 		if raw, ok := runtimeIDOf(m[1]); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)
-			r.policyAt = extend(at, "agentRuntime", "id")
+			r.owner, r.policyRow = p, i
 		}
 		var scan overrideScan
 		for j, name := range rowFields {

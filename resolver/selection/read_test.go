@@ -16,10 +16,28 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// indexOptions compare two Indexes field by field.
+// indexOptions compare two Indexes field by field, a table as the map
+// of its entries (the order they were added in is not kept).
 var indexOptions = cmp.Options{
 	cmp.AllowUnexported(Index{}, agent{}, modelMap{}, keyRef{}, modelKey{}, provider{}, row{}, route{}, qualKey{}),
 	cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) }),
+	cmp.Transformer("agents", tableMap[*agent]),
+	cmp.Transformer("provs", tableMap[*provider]),
+}
+
+// tableMap is the map of t's entries.
+func tableMap[V any](t table[V]) map[string]V {
+	m := map[string]V{}
+	for _, e := range t.few[:t.n] {
+		m[e.name] = e.v
+	}
+	for name, e := range t.m {
+		if name != e.name {
+			panic("table entry " + e.name + " under " + name)
+		}
+		m[name] = e.v
+	}
+	return m
 }
 
 // samePreparation fails t unless the scanner's preparation of doc equals
@@ -184,8 +202,8 @@ func sameIndented(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
 	for _, path := range []string{"agents.defaults.models", "agents.entries.main.models"} {
 		if m := root.Get(path); m.Exists() {
 			text := indented(m)
-			got, end := readModelMap(text, 1, at, map[string]string{}, nil)
-			if d := cmp.Diff(gjsonModelMap(at, gjson.Parse(text), map[string]string{}, nil), got, indexOptions); d != "" || end != len(text) {
+			got, end := readModelMap(text, 1, at, &table[*provider]{}, nil)
+			if d := cmp.Diff(gjsonModelMap(at, gjson.Parse(text), &table[*provider]{}, nil), got, indexOptions); d != "" || end != len(text) {
 				t.Fatalf("the model map %s is read unlike gjson (-gjson +scanner, end %d of %d):\n%s", text, end, len(text), d)
 			}
 		}
@@ -223,4 +241,53 @@ func FuzzPrepareReadsAsGJSON(f *testing.F) {
 // as gjson read it.
 func TestPrepareZeroDocument(t *testing.T) {
 	samePreparation(t, occkit.Document{}, Request{Provider: "openai", Model: "gpt-5.5"})
+}
+
+// TestConfigKey: configKey is the index of each of configKeys, -1 for any
+// other name.
+func TestConfigKey(t *testing.T) {
+	for j, k := range configKeys {
+		if got := configKey(k); got != j {
+			t.Errorf("configKey(%q) = %d, want %d", k, got, j)
+		}
+	}
+	for _, k := range []string{"models", "id", "", "baseURL", "Api", "agentruntime"} {
+		if got := configKey(k); got != -1 {
+			t.Errorf("configKey(%q) = %d, want -1", k, got)
+		}
+	}
+}
+
+// TestTableIsAMap: a table holds what a map holds, in place and past
+// its few entries.
+func TestTableIsAMap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var tb table[*int]
+		want := map[string]*int{}
+		names := []string{"openai", "vllm", "anthropic", "google", "codex", "acme", "x", "y", "z"}
+		for i := rapid.IntRange(0, 20).Draw(t, "n"); i > 0; i-- {
+			name := rapid.SampledFrom(names).Draw(t, "name")
+			if rapid.Bool().Draw(t, "set") {
+				v := new(int)
+				tb.set(name, v)
+				want[name] = v
+			} else {
+				tb.add(name)
+				if _, ok := want[name]; !ok {
+					want[name] = nil
+				}
+			}
+			if d := cmp.Diff(want, tableMap(tb)); d != "" {
+				t.Fatalf("the table holds unlike a map (-map +table):\n%s", d)
+			}
+			for _, n := range names {
+				e, ok := tb.get(n)
+				eb, okb := tb.getBytes([]byte(n))
+				v, wok := want[n]
+				if ok != wok || okb != wok || e.v != v || eb.v != v || ok && (e.name != n || eb.name != n) {
+					t.Fatalf("get(%q) = %v, %v; getBytes %v, %v; the map holds %v, %v", n, e, ok, eb, okb, v, wok)
+				}
+			}
+		}
+	})
 }

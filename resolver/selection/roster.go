@@ -97,7 +97,7 @@ type roster struct {
 	entries bool // the roster is agents.entries
 	members []rosterMember
 	// byID is the member (an index into members) each normalized name
-	// selects.
+	// selects; nil without members.
 	byID map[string]int32
 }
 
@@ -111,7 +111,6 @@ type agentsSection struct {
 
 func readRoster(a agentsSection) roster {
 	var r roster
-	r.byID = map[string]int32{}
 	if !a.v.IsObject() {
 		return r
 	}
@@ -125,6 +124,9 @@ func readRoster(a agentsSection) roster {
 			}
 			return true
 		})
+		if len(r.members) > 0 {
+			r.byID = make(map[string]int32, len(r.members))
+		}
 		for i, m := range r.members {
 			if cur, ok := r.byID[m.id]; !ok || spellingBefore(m.key, r.members[cur].key, m.id) {
 				r.byID[m.id] = int32(i)
@@ -142,6 +144,9 @@ func readRoster(a agentsSection) roster {
 				m := rosterMember{id: agentKey(id.String()), at: at.Index(i), raw: v.Raw, isDefault: v.Get("default").Type == gjson.True}
 				if id.Type != gjson.String {
 					m.id = "main"
+				}
+				if r.byID == nil {
+					r.byID = map[string]int32{}
 				}
 				if _, dup := r.byID[m.id]; !dup {
 					r.byID[m.id] = int32(len(r.members))
@@ -201,10 +206,11 @@ func (r roster) implicitAgent(ownership, rec gjson.Result) string {
 }
 
 // providerGroup is the merged provider config of one normalized provider
-// ID: its members in merge order.
+// ID: its members in merge order, or its one member.
 type providerGroup struct {
 	key     string // the spelling reasons name
 	members []gjson.Result
+	one     gjson.Result // the member of a group of one (members nil)
 	// prepared is the config prepared as it was read, when the group
 	// has one member (merged is that member).
 	prepared *provider
@@ -218,13 +224,14 @@ type member struct {
 	prepared *provider
 }
 
-// providerGroups groups the object members of models.providers (provs,
-// in author order) by normalized ID and picks, per ID, the members that
-// merge. An ID of one member, the common case, is its own group without a
-// list of its own: the groups of one member share one array.
-func providerGroups(provs []member) map[string]providerGroup {
-	if provs == nil {
-		return nil
+// eachProviderGroup groups the object members of models.providers
+// (provs, in author order) by normalized ID, picks, per ID, the members
+// that merge and calls fn with each ID's group, in the author order of
+// their first members. An ID of one member, the common case, is its own
+// group without a list of its own.
+func eachProviderGroup(provs []member, fn func(id string, g providerGroup)) {
+	if len(provs) == 0 {
+		return
 	}
 	firsts := make(map[string]int, len(provs)) // each ID's first member
 	var shared map[string][]member             // the IDs of more than one member
@@ -249,18 +256,20 @@ func providerGroups(provs []member) map[string]providerGroup {
 		}
 		shared[id] = append(shared[id], m)
 	}
-	out := make(map[string]providerGroup, len(firsts))
-	vals := make([]gjson.Result, len(provs))
-	for id, f := range firsts {
-		if cs, many := shared[id]; many {
-			out[id] = mergeGroup(id, cs)
+	for i, m := range provs {
+		if !m.v.IsObject() {
 			continue
 		}
-		m := provs[f]
-		vals[f] = m.v
-		out[id] = providerGroup{key: m.key, members: vals[f : f+1 : f+1], prepared: m.prepared}
+		id := fold(m.key)
+		if id == "" || firsts[id] != i {
+			continue
+		}
+		if cs, many := shared[id]; many {
+			fn(id, mergeGroup(id, cs))
+			continue
+		}
+		fn(id, providerGroup{key: m.key, one: m.v, prepared: m.prepared})
 	}
-	return out
 }
 
 // mergeGroup is the group of the members cs (in author order) of the
@@ -293,7 +302,8 @@ func mergeGroup(id string, cs []member) providerGroup {
 	}
 	g := providerGroup{key: ms[0].key}
 	if len(ms) == 1 {
-		g.prepared = ms[0].prepared
+		g.one, g.prepared = ms[0].v, ms[0].prepared
+		return g
 	}
 	for _, m := range ms {
 		g.members = append(g.members, m.v)
@@ -305,8 +315,8 @@ func mergeGroup(id string, cs []member) providerGroup {
 // a later member's value winning, except that `models` is taken only
 // from a member where it is present and not null.
 func (g providerGroup) merged() gjson.Result {
-	if len(g.members) == 1 {
-		return g.members[0]
+	if g.members == nil {
+		return g.one
 	}
 	var order []string
 	vals := map[string]string{}

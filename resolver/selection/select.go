@@ -415,7 +415,8 @@ type decision struct {
 
 // Paths every decision names; a Path is immutable and shared.
 var (
-	defaultsPath = occkit.NewPath("agents", "defaults")
+	defaultsPath       = occkit.NewPath("agents", "defaults")
+	defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
 )
 
 // reason records a reason whose note is no site's.
@@ -524,24 +525,29 @@ type policyHit struct {
 }
 
 // policyAt is where a decision's runtime was configured: a path, or a
-// model key's agentRuntime.id, whose path is built only when a reason or
-// a refusal names it, so that Prepare builds no path for each key of a
-// catalog and a decision none for its policy.
+// model key's or a route's agentRuntime.id, whose path is built only
+// when a reason or a refusal names it, so that Prepare builds no path for
+// each key of a catalog nor for a provider's policy, and a decision none
+// for its policy.
 type policyAt struct {
-	path occkit.Path
-	key  *modelKey
+	path  occkit.Path
+	key   *modelKey
+	route *route
 }
 
 // get is the path.
 func (p policyAt) get() occkit.Path {
-	if p.key != nil {
+	switch {
+	case p.key != nil:
 		return extend(p.key.in.at, p.key.key, "agentRuntime", "id")
+	case p.route != nil:
+		return p.route.policyPath()
 	}
 	return p.path
 }
 
 // set reports whether the path is not the root.
-func (p policyAt) set() bool { return p.key != nil || p.path.Len() > 0 }
+func (p policyAt) set() bool { return p.key != nil || p.route != nil || p.path.Len() > 0 }
 
 func (h policyHit) found() bool { return h.key != nil || h.at != nil }
 
@@ -567,7 +573,7 @@ func (h policyHit) place() policyAt {
 	if h.key != nil {
 		return policyAt{key: h.key}
 	}
-	return policyAt{path: h.at.policyAt}
+	return policyAt{route: h.at}
 }
 
 // provider is the provider of the model key found, which names it for a
@@ -797,11 +803,31 @@ func (m *modelMap) paramsKey(provider, model string) *modelKey {
 	full := append(append(append(buf[:0], provider...), '/'), model...)
 	n := len(provider) + 1
 	if len(model) > n && strings.EqualFold(model[:n], string(full[:n])) {
-		if k := m.keys[model]; k != nil && k.hasParams {
+		if k := m.key(model); k != nil && k.hasParams {
 			return k
 		}
 	}
-	return m.keys[string(full)]
+	// m.key(string(full)), without allocating for a full ID that ends
+	// in ASCII other than space at either end (its own trimmed spelling).
+	if c, d := full[0], full[len(full)-1]; c <= ' ' || c >= 0x80 || d <= ' ' || d >= 0x80 {
+		return m.key(string(full))
+	}
+	r, ok := m.byModel[string(full)]
+	switch {
+	case !ok:
+		return nil
+	case !r.more:
+		if r.whole && r.k.key == string(full) {
+			return r.k
+		}
+		return nil
+	}
+	for _, r := range m.dups[string(full)] {
+		if r.whole && r.k.key == string(full) {
+			return r.k
+		}
+	}
+	return nil
 }
 
 // hasOverrides reports an authored request override on the route,
