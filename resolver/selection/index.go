@@ -35,21 +35,22 @@ type Index struct {
 	implicitAgent *agent
 	// provs holds every normalized provider ID the document names, so a
 	// request spelling one in upper case costs no allocation, each with
-	// its chosen config (nil: no config, or one a focus leaves out).
-	provs table[*provider]
+	// its chosen config.
+	provs table[provEntry]
 	// noRoute is the route without a provider config: the provider's
 	// default URL and API, which for openai is the official route.
 	noRoute route
 }
 
-// table maps the few names a document gives agents or providers to
-// what is prepared for each. Up to len(few) are held in place and found
-// by comparing names, so most documents make no map for them; past
-// that, a map holds them all.
+// table maps the few names a document gives agents, providers, the
+// model IDs of a model map or the rows of a catalog to what is prepared
+// for each. Up to len(few) are held in place and found by comparing
+// names, so most documents make no map for them; past that, or when
+// room is reserved for more, a map holds them all.
 type table[V any] struct {
 	n   int
 	few [4]tableEntry[V]
-	m   map[string]tableEntry[V]
+	m   map[string]V
 }
 
 type tableEntry[V any] struct {
@@ -57,71 +58,111 @@ type tableEntry[V any] struct {
 	v    V
 }
 
-// get is the entry named name.
-func (t *table[V]) get(name string) (tableEntry[V], bool) {
+// get is the value of name.
+func (t *table[V]) get(name string) (V, bool) {
 	if t.m != nil {
-		e, ok := t.m[name]
-		return e, ok
+		v, ok := t.m[name]
+		return v, ok
 	}
 	for i := range t.few[:t.n] {
 		if t.few[i].name == name {
-			return t.few[i], true
+			return t.few[i].v, true
 		}
 	}
-	return tableEntry[V]{}, false
+	var zero V
+	return zero, false
 }
 
 // getBytes is get of the name b spells, without allocating.
-func (t *table[V]) getBytes(b []byte) (tableEntry[V], bool) {
+func (t *table[V]) getBytes(b []byte) (V, bool) {
 	if t.m != nil {
-		e, ok := t.m[string(b)]
-		return e, ok
+		v, ok := t.m[string(b)]
+		return v, ok
 	}
 	for i := range t.few[:t.n] {
 		if t.few[i].name == string(b) {
-			return t.few[i], true
+			return t.few[i].v, true
 		}
 	}
-	return tableEntry[V]{}, false
+	var zero V
+	return zero, false
 }
 
-// add adds name, with the zero value, unless it is there.
-func (t *table[V]) add(name string) {
-	if _, ok := t.get(name); !ok {
-		t.put(tableEntry[V]{name: name})
+// len is the number of entries.
+func (t *table[V]) len() int {
+	if t.m != nil {
+		return len(t.m)
 	}
+	return t.n
+}
+
+// reserve makes room for n entries in an empty table: a map at once when
+// they are more than its few.
+func (t *table[V]) reserve(n int) {
+	if t.m == nil && t.n == 0 && n > len(t.few) {
+		t.m = make(map[string]V, n)
+	}
+}
+
+// clear removes every entry, keeping the room made.
+func (t *table[V]) clear() {
+	if t.m != nil {
+		clear(t.m)
+		return
+	}
+	t.few, t.n = [len(t.few)]tableEntry[V]{}, 0
 }
 
 // set sets the value of name, adding it when it is not there.
 func (t *table[V]) set(name string, v V) {
-	if t.m == nil {
-		for i := range t.few[:t.n] {
-			if t.few[i].name == name {
-				t.few[i].v = v
-				return
-			}
+	if t.m != nil {
+		t.m[name] = v
+		return
+	}
+	for i := range t.few[:t.n] {
+		if t.few[i].name == name {
+			t.few[i].v = v
+			return
 		}
 	}
-	t.put(tableEntry[V]{name, v})
-}
-
-// put puts e, replacing the entry of its name in a map (set and add
-// look for it in place first).
-func (t *table[V]) put(e tableEntry[V]) {
-	switch {
-	case t.m != nil:
-	case t.n < len(t.few):
-		t.few[t.n] = e
+	if t.n < len(t.few) {
+		t.few[t.n] = tableEntry[V]{name, v}
 		t.n++
 		return
-	default:
-		t.m = make(map[string]tableEntry[V], 2*len(t.few))
-		for _, f := range t.few {
-			t.m[f.name] = f
-		}
-		t.few, t.n = [len(t.few)]tableEntry[V]{}, 0
 	}
-	t.m[e.name] = e
+	t.m = make(map[string]V, 2*len(t.few))
+	for _, e := range t.few {
+		t.m[e.name] = e.v
+	}
+	t.few, t.n = [len(t.few)]tableEntry[V]{}, 0
+	t.m[name] = v
+}
+
+// each calls fn with each entry, in no order.
+func (t *table[V]) each(fn func(name string, v V)) {
+	for _, e := range t.few[:t.n] {
+		fn(e.name, e.v)
+	}
+	for name, v := range t.m {
+		fn(name, v)
+	}
+}
+
+// provEntry is a provider ID the document names, as the provider table
+// holds it: the ID (so that a request spelling it in upper case is
+// given the document's string) and its chosen config (nil: no config, or
+// one a focus leaves out).
+type provEntry struct {
+	id string
+	p  *provider
+}
+
+// addProvider adds the provider ID id to t, with no config, unless it
+// is there.
+func addProvider(t *table[provEntry], id string) {
+	if _, ok := t.get(id); !ok {
+		t.set(id, provEntry{id: id})
+	}
 }
 
 // agent is what a decision reads for one agent: agents.defaults and, when
@@ -150,10 +191,13 @@ type modelMap struct {
 	// more keys name one (keyRef.more), dups holds them all in author
 	// order. A decision reads a small value in place. A key as written
 	// is found under its trimmed spelling too ([modelMap.key]).
-	byModel map[string]keyRef
+	byModel table[keyRef]
 	dups    map[string][]keyRef
 	// wild holds the `<provider>/*` keys with a policy, in author order.
 	wild []*modelKey
+	// own holds the map's first keys (most maps have a key or two), in
+	// the map's own allocation; the others are in chunks.
+	own [2]modelKey
 }
 
 type keyRef struct {
@@ -197,7 +241,7 @@ func (k *modelKey) paramPaths(at occkit.Path) []occkit.Path {
 type provider struct {
 	route
 	key   string           // the config's key: its path is models.providers.<key> ([provider.path])
-	bare  map[string]*row  // trimmed row ID → its first row (the group merged: mergeRows); nil without rows
+	bare  table[*row]      // trimmed row ID → its first row (the group merged: mergeRows)
 	qual  map[qualKey]*row // "<p>/<id>" rows by folded <p> and trimmed <id>: the first; nil without one
 	other []*row           // "<p>/<id>" rows whose <p> is not ASCII
 }
@@ -378,31 +422,44 @@ func prepare(doc occkit.Document, f *focus) *Index {
 		return skip(s, i)
 	})
 	if def.models == nil { // no agents.defaults
-		def, _ = readScope("", 0, defaultsPath, &x.provs, f)
+		def, _ = readScope("", 0, scopeAt{}, &x.provs, f)
 	}
 	x.none = agent{sel2: def.sel2, params: def.params, two: [2]*modelMap{def.models}}
 	x.none.maps = x.none.two[:1]
 
-	r := readRoster(agents)
-	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
-	for id, i := range r.byID {
-		if f == nil || id == f.agent || id == x.implicit {
-			m := &r.members[i]
-			e, _ := readScope(m.raw, 0, m.at, &x.provs, f)
-			x.agents.set(id, def.with(e))
+	var members [4]rosterMember // most rosters have few agents
+	r, byID := readRoster(agents, members[:])
+	x.implicit = r.implicitAgent(&byID, agents.ownership, def.systemAgent.Get("agentId"))
+	// The agents prepared are allocated together.
+	keep := func(id string) bool { return f == nil || id == f.agent || id == x.implicit }
+	n := 0
+	byID.each(func(id string, _ int32) {
+		if keep(id) {
+			n++
 		}
+	})
+	if n > 0 {
+		as := make([]agent, n)
+		byID.each(func(id string, i int32) {
+			if keep(id) {
+				m := &r.members[i]
+				e, _ := readScope(m.raw, 0, m.at, &x.provs, f)
+				x.agents.set(id, def.with(e, &as[len(as)-n]))
+				n--
+			}
+		})
 	}
 	x.implicitAgent = x.agent(x.implicit)
 
 	eachProviderGroup(provs, func(id string, g providerGroup) {
 		switch {
 		case f != nil && !f.provs[id]:
-			x.provs.add(id)
+			addProvider(&x.provs, id)
 		case g.prepared != nil:
-			x.provs.set(id, g.prepared)
+			x.provs.set(id, provEntry{id, g.prepared})
 		default:
 			p, _ := newProvider(g.key, g.merged().Raw, 0, id == "openai", f)
-			x.provs.set(id, p)
+			x.provs.set(id, provEntry{id, p})
 		}
 	})
 	return x
@@ -419,7 +476,7 @@ func (x *Index) readAgents(s string, i int, a *agentsSection, def *scope, f *foc
 				return skip(s, i)
 			}
 			var end int
-			*def, end = readScope(s, i, defaultsPath, &x.provs, f)
+			*def, end = readScope(s, i, scopeAt{}, &x.provs, f)
 			return end
 		case "entries":
 			v = &a.entries
@@ -489,7 +546,7 @@ type scope struct {
 
 // readScope prepares the agent scope at i of s (the scope at at) and
 // returns the offset after it; its model map is prepared as it is read.
-func readScope(s string, i int, at occkit.Path, names *table[*provider], f *focus) (scope, int) {
+func readScope(s string, i int, at scopeAt, names *table[provEntry], f *focus) (scope, int) {
 	var sc scope
 	var runtime, embedded, params gjson.Result
 	end := eachMember(s, i, func(key string, i int) int {
@@ -506,7 +563,7 @@ func readScope(s string, i int, at occkit.Path, names *table[*provider], f *focu
 		case "models":
 			if sc.models == nil {
 				var end int
-				sc.models, end = readModelMap(s, i, modelsAt(at), names, f)
+				sc.models, end = readModelMap(s, i, at.modelsPath(), names, f)
 				return end
 			}
 		}
@@ -522,37 +579,30 @@ func readScope(s string, i int, at occkit.Path, names *table[*provider], f *focu
 // read records the scope's whole-agent keys (SEL-2) and params
 // overrides (SEL-6a): its members agentRuntime, embeddedHarness and
 // params; the scope is at at.
-func (sc *scope) read(at occkit.Path, runtime, embedded, params gjson.Result) {
+func (sc *scope) read(at scopeAt, runtime, embedded, params gjson.Result) {
 	for _, m := range []struct {
 		key string
 		v   gjson.Result
 	}{{"agentRuntime", runtime}, {"embeddedHarness", embedded}} {
 		if m.v.Exists() {
-			sc.sel2 = append(sc.sel2, resolver.Reason{Rule: "SEL-2", Path: at.Key(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
+			sc.sel2 = append(sc.sel2, resolver.Reason{Rule: "SEL-2", Path: at.path(m.key), Value: runtimeValue(m.v), Note: "whole-agent runtime key is ignored"})
 		}
 	}
 	if present(params) {
 		var scan overrideScan
-		scan.params(params, at.Key("params"))
+		scan.params(params, at.path("params"))
 		sc.params = scan.paths
 	}
 }
 
-// with is the agent made of the defaults scope s and the entry scope e.
-func (s scope) with(e scope) *agent {
-	a := &agent{two: [2]*modelMap{e.models, s.models}}
+// with sets a to the agent made of the defaults scope s and the entry
+// scope e, and returns it.
+func (s scope) with(e scope, a *agent) *agent {
+	*a = agent{two: [2]*modelMap{e.models, s.models}}
 	a.maps = a.two[:]
 	a.sel2 = append(append(a.sel2, s.sel2...), e.sel2...)
 	a.params = sortPaths(append(append([]occkit.Path(nil), s.params...), e.params...))
 	return a
-}
-
-// modelsAt is the path of the model map of the scope at at.
-func modelsAt(at occkit.Path) occkit.Path {
-	if at.Equal(defaultsPath) {
-		return defaultsModelsPath
-	}
-	return at.Key("models")
 }
 
 func sortPaths(ps []occkit.Path) []occkit.Path {
@@ -601,7 +651,7 @@ func (ps *paths) extend(p occkit.Path, keys ...string) occkit.Path {
 // readModelMap prepares the model map at i of s (the map at at) and
 // returns the offset after it. Each key's value is read in one pass
 // ([modelKey.read]); a key the focus f cannot reach is skipped unread.
-func readModelMap(s string, i int, at occkit.Path, names *table[*provider], f *focus) (*modelMap, int) {
+func readModelMap(s string, i int, at occkit.Path, names *table[provEntry], f *focus) (*modelMap, int) {
 	mm := &modelMap{at: at}
 	if !opens(s, i) {
 		return mm, skip(s, i)
@@ -611,7 +661,7 @@ func readModelMap(s string, i int, at occkit.Path, names *table[*provider], f *f
 	// in place up to len(few).
 	var few [32]*modelKey
 	ks := few[:0]
-	var chunk chunks[modelKey]
+	chunk := chunks[modelKey]{buf: mm.own[:0]}
 	end := eachMember(s, i, func(key string, i int) int {
 		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
@@ -633,8 +683,8 @@ func readModelMap(s string, i int, at occkit.Path, names *table[*provider], f *f
 
 // index indexes the keys ks of m, in author order; it adds the
 // providers they name to names and to the focus f.
-func (m *modelMap) index(ks []*modelKey, names *table[*provider], f *focus) {
-	m.byModel = make(map[string]keyRef, 2*len(ks))
+func (m *modelMap) index(ks []*modelKey, names *table[provEntry], f *focus) {
+	m.byModel.reserve(2 * len(ks))
 	// Most model IDs have one key: each is written once, backwards, so
 	// the first key of a spelling is the one kept. When a model ID has
 	// more than one key (the map holds fewer IDs than were written), its
@@ -645,17 +695,17 @@ func (m *modelMap) index(ks []*modelKey, names *table[*provider], f *focus) {
 		k := ks[i]
 		if k.provider != "" && k.provider != last {
 			last = k.provider
-			names.add(k.provider)
+			addProvider(names, k.provider)
 			if f != nil {
 				f.provs[k.provider] = true
 			}
 		}
 		t := strings.TrimSpace(k.key)
-		m.byModel[t] = keyRef{k: k, whole: true}
+		m.byModel.set(t, keyRef{k: k, whole: true})
 		refs++
 		if _, rest, qualified := strings.Cut(t, "/"); qualified {
 			r := strings.TrimSpace(rest)
-			m.byModel[r] = keyRef{k: k}
+			m.byModel.set(r, keyRef{k: k})
 			refs++
 			if r == "*" && k.provider != "" && k.policy {
 				m.wild = append(m.wild, k)
@@ -663,10 +713,10 @@ func (m *modelMap) index(ks []*modelKey, names *table[*provider], f *focus) {
 		}
 	}
 	slices.Reverse(m.wild)
-	if len(m.byModel) == refs {
+	if m.byModel.len() == refs {
 		return
 	}
-	clear(m.byModel)
+	m.byModel.clear()
 	for _, k := range ks {
 		t := strings.TrimSpace(k.key)
 		m.addRef(t, keyRef{k: k, whole: true})
@@ -706,13 +756,18 @@ func (k *modelKey) read(s string, i int) int {
 
 // chunks hands out zero values of T from slices of a growing size, so
 // many values cost few allocations and none is copied when more come.
-// The first chunk is small (a scope's model map most often has a key or
-// two, a catalog a row or two) and each next one four times larger.
-type chunks[T any] struct{ buf []T }
+// The first chunk is buf, when set (room in place), then chunks of 4,
+// 16, 64, 256 and 512 values (a catalog most often has a row or two, a
+// benchmark's 20 or 40).
+type chunks[T any] struct {
+	buf  []T
+	made int // chunks made
+}
 
 func (c *chunks[T]) next() *T {
 	if len(c.buf) == cap(c.buf) {
-		c.buf = make([]T, 0, min(max(4, 4*cap(c.buf)), 512))
+		c.buf = make([]T, 0, min(4<<(2*min(c.made, 4)), 512))
+		c.made++
 	}
 	c.buf = c.buf[:len(c.buf)+1]
 	return &c.buf[len(c.buf)-1]
@@ -722,7 +777,7 @@ func (c *chunks[T]) next() *T {
 // in byModel under its trimmed spelling, whole.
 func (m *modelMap) key(s string) *modelKey {
 	t := trim(s)
-	r, ok := m.byModel[t]
+	r, ok := m.byModel.get(t)
 	switch {
 	case !ok:
 		return nil
@@ -741,13 +796,13 @@ func (m *modelMap) key(s string) *modelKey {
 }
 
 func (m *modelMap) addRef(model string, r keyRef) {
-	first, ok := m.byModel[model]
+	first, ok := m.byModel.get(model)
 	switch {
 	case !ok:
-		m.byModel[model] = r
+		m.byModel.set(model, r)
 	case !first.more:
 		first.more = true
-		m.byModel[model] = first
+		m.byModel.set(model, first)
 		if m.dups == nil {
 			m.dups = map[string][]keyRef{}
 		}
@@ -816,12 +871,12 @@ func (p *provider) index(rs []*row, catalog string, openai bool) {
 	if len(rs) == 0 {
 		return
 	}
-	p.bare = make(map[string]*row, len(rs))
+	p.bare.reserve(len(rs))
 	var dups map[string][]*row // trimmed IDs of more than one row
 	for _, r := range rs {
 		t := strings.TrimSpace(r.id)
-		if first, ok := p.bare[t]; !ok {
-			p.bare[t] = r
+		if first, ok := p.bare.get(t); !ok {
+			p.bare.set(t, r)
 		} else {
 			if dups == nil {
 				dups = map[string][]*row{}
@@ -1105,8 +1160,8 @@ func isASCII(s string) bool {
 // agent is the prepared agent named id (normalized; "" for none).
 func (x *Index) agent(id string) *agent {
 	if id != "" {
-		if e, _ := x.agents.get(id); e.v != nil {
-			return e.v
+		if a, _ := x.agents.get(id); a != nil {
+			return a
 		}
 	}
 	return &x.none
@@ -1155,7 +1210,7 @@ func (x *Index) lower(s string) string {
 		return s
 	}
 	if e, ok := x.provs.getBytes(buf[:len(s)]); ok {
-		return e.name
+		return e.id
 	}
 	return strings.ToLower(s)
 }
@@ -1166,7 +1221,7 @@ func (x *Index) provider(id string) *provider {
 		return nil
 	}
 	e, _ := x.provs.get(id)
-	return e.v
+	return e.p
 }
 
 // routeRow is the catalog row of model's route (SEL-4 facts, SEL-6
@@ -1176,16 +1231,17 @@ func (x *Index) provider(id string) *provider {
 // 2026.9.6 reads a route's base URL, API and request overrides from the
 // exact-ID rows only (measured against its selection; the SPEC is silent).
 func (p *provider) routeRow(model string) *row {
-	if p == nil || model == "" || p.bare == nil {
+	if p == nil || model == "" {
 		return nil
 	}
-	return p.bare[model]
+	r, _ := p.bare.get(model)
+	return r
 }
 
 // row finds the first catalog row, in array order, that names
 // provider/model (REF-4, [resolver.MatchRow]); bare is p.routeRow(model).
 func (p *provider) row(bare *row, provider, model string) *row {
-	if p == nil || model == "" || p.bare == nil {
+	if p == nil || model == "" {
 		return nil
 	}
 	best := bare

@@ -2,6 +2,7 @@ package selection
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,4 +137,85 @@ func TestReasonsAreFresh(t *testing.T) {
 			t.Fatalf("a caller's edit reached the index: %+v", r)
 		}
 	}
+}
+
+// TestModelMapKey: a model map finds a key as written, and the key whose
+// params count for a route (paramsKey), as a map of its keys as written
+// found them (the first of a spelling): on maps of many keys and few,
+// with padded, duplicate, qualified and non-ASCII keys.
+func TestModelMapKey(t *testing.T) {
+	spellings := []string{"q", " q", "q ", "vllm/q", "VLLM/q", " vllm/q ", "vllm / q", "vllm/*", "openai/gpt-5.5", "gpt-5.5",
+		"openai/openai/gpt-5.5", "é/q", "vllm/é", "\u00a0q", "q\u00a0", "moonshotai/kimi", "nvidia/moonshotai/kimi", ""}
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		var written []string
+		b.WriteByte('{')
+		for i := rapid.IntRange(0, 12).Draw(t, "n"); i > 0; i-- {
+			k := rapid.SampledFrom(spellings).Draw(t, "key")
+			if len(written) > 0 {
+				b.WriteByte(',')
+			}
+			params := rapid.SampledFrom([]string{"", `,"params":{"temperature":1}`, `,"params":null`}).Draw(t, "params")
+			fmt.Fprintf(&b, `%q:{"agentRuntime":{"id":"acme"}%s}`, k, params)
+			written = append(written, k)
+		}
+		b.WriteByte('}')
+		m, _ := readModelMap(b.String(), 0, occkit.NewPath("m"), &table[provEntry]{}, nil)
+		// The keys in author order: the map's own, then its chunks'.
+		var ks []*modelKey
+		for _, k := range written {
+			for _, r := range m.refs(strings.TrimSpace(k)) {
+				if r.whole && r.k.key == k && !slices.Contains(ks, r.k) {
+					ks = append(ks, r.k)
+				}
+			}
+		}
+		if len(ks) != len(written) {
+			t.Fatalf("the map holds %d keys of the %d written: %s", len(ks), len(written), b.String())
+		}
+		first := map[string]*modelKey{} // the keys as the map of them found them
+		for _, k := range ks {
+			if _, ok := first[k.key]; !ok {
+				first[k.key] = k
+			}
+		}
+		for _, s := range append(spellings, "x", "vllm/qq") {
+			if got, want := m.key(s), first[s]; got != want {
+				t.Fatalf("key(%q) = %v, want %v in %s", s, got, want, b.String())
+			}
+		}
+		for _, p := range []string{"vllm", "openai", "moonshotai", "nvidia", "é"} {
+			for _, model := range append(spellings, "x") {
+				if model == "" {
+					continue
+				}
+				if got, want := m.paramsKey(p, model), refParamsKey(first, p, model); got != want {
+					t.Fatalf("paramsKey(%q, %q) = %v, want %v in %s", p, model, got, want, b.String())
+				}
+			}
+		}
+	})
+}
+
+// refParamsKey is paramsKey as it read a map of the keys as written.
+func refParamsKey(keys map[string]*modelKey, provider, model string) *modelKey {
+	full := provider + "/" + model
+	if n := len(provider) + 1; len(model) > n && strings.EqualFold(model[:n], full[:n]) {
+		if k := keys[model]; k != nil && k.hasParams {
+			return k
+		}
+	}
+	return keys[full]
+}
+
+// refs are the keys of m indexed under model, in author order.
+func (m *modelMap) refs(model string) []keyRef {
+	r, ok := m.byModel.get(model)
+	switch {
+	case !ok:
+		return nil
+	case !r.more:
+		return []keyRef{r}
+	}
+	return m.dups[model]
 }

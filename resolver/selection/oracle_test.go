@@ -494,6 +494,7 @@ type oIndex struct {
 
 	indexed  bool
 	roster   roster                   // the agents, as OpenClaw reads them (roster.go)
+	byID     table[int32]             // the member each normalized agent ID selects
 	implicit string                   // the agent a request naming none reads
 	groups   map[string]providerGroup // merged provider configs (roster.go)
 	rows     map[string]*oCatalog     // normalized provider → its catalog index
@@ -569,8 +570,8 @@ func oPrepare(doc occkit.Document, indexed bool) *oIndex {
 		indexed:  indexed,
 	}
 	x.defMap = x.keysOf(x.defaults.get("models"))
-	x.roster = readRoster(readAgents(agents))
-	x.implicit = x.roster.implicitAgent(agents.Get("ownership"), agents.Get("defaults.systemAgent.agentId"))
+	x.roster, x.byID = readRoster(readAgents(agents), nil)
+	x.implicit = x.roster.implicitAgent(&x.byID, agents.Get("ownership"), agents.Get("defaults.systemAgent.agentId"))
 	x.groups = map[string]providerGroup{}
 	eachProviderGroup(gjsonMembers(x.provs), func(id string, g providerGroup) { x.groups[id] = g })
 	if !indexed {
@@ -687,13 +688,13 @@ func oHead(a, b, c []oMember, n int) int {
 // entry locates the agent entry named id (normalized): its path, value and
 // model map.
 func (x *oIndex) entry(id string) (occkit.Path, oObject, *oKeyIndex) {
-	i, ok := x.roster.byID[id]
+	i, ok := x.byID.get(id)
 	if id == "" || !ok {
 		return occkit.Root(), oObject{}, nil
 	}
 	m := x.roster.members[i]
 	o := oObjectOf(gjson.Parse(m.raw), x.indexed)
-	return m.at, o, x.keysOf(o.get("models"))
+	return m.at.path(), o, x.keysOf(o.get("models"))
 }
 
 // providerConfig finds the merged `models.providers.<p>` config.

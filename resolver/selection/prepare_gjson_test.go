@@ -19,24 +19,24 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 	members(docjson.Root(doc), gjsonRootKeys, top[:])
 	agents := readAgents(top[0])
 	x := &Index{noRoute: route{official: true}}
-	def := gjsonScope(defaultsPath, agents.defaults, &x.provs, f)
+	def := gjsonScope(scopeAt{}, agents.defaults, &x.provs, f)
 	x.none = agent{sel2: def.sel2, params: def.params, two: [2]*modelMap{def.models}}
 	x.none.maps = x.none.two[:1]
 
-	r := readRoster(agents)
-	x.implicit = r.implicitAgent(agents.ownership, def.systemAgent.Get("agentId"))
-	for id, i := range r.byID {
+	r, byID := readRoster(agents, nil)
+	x.implicit = r.implicitAgent(&byID, agents.ownership, def.systemAgent.Get("agentId"))
+	byID.each(func(id string, i int32) {
 		if f == nil || id == f.agent || id == x.implicit {
 			m := r.members[i]
-			x.agents.set(id, def.with(gjsonScope(m.at, gjson.Parse(m.raw), &x.provs, f)))
+			x.agents.set(id, def.with(gjsonScope(m.at, gjson.Parse(m.raw), &x.provs, f), new(agent)))
 		}
-	}
+	})
 	x.implicitAgent = x.agent(x.implicit)
 
 	eachProviderGroup(gjsonMembers(top[1].Get("providers")), func(id string, g providerGroup) {
-		x.provs.add(id)
+		addProvider(&x.provs, id)
 		if f == nil || f.provs[id] {
-			x.provs.set(id, gjsonProvider(g.key, g.merged(), id == "openai", f))
+			x.provs.set(id, provEntry{id, gjsonProvider(g.key, g.merged(), id == "openai", f)})
 		}
 	})
 	return x
@@ -45,7 +45,7 @@ func gjsonPrepare(doc occkit.Document, f *focus) *Index {
 // gjsonRootKeys are the document's members selection reads.
 var gjsonRootKeys = []string{"agents", "models"}
 
-func gjsonScope(at occkit.Path, v gjson.Result, names *table[*provider], f *focus) scope {
+func gjsonScope(at scopeAt, v gjson.Result, names *table[provEntry], f *focus) scope {
 	var s scope
 	var runtime, embedded, params, models gjson.Result
 	if v.IsObject() {
@@ -68,7 +68,7 @@ func gjsonScope(at occkit.Path, v gjson.Result, names *table[*provider], f *focu
 	s.read(at, runtime, embedded, params)
 	s.models = noModels
 	if models.Exists() {
-		s.models = gjsonModelMap(at.Key("models"), models, names, f)
+		s.models = gjsonModelMap(at.path("models"), models, names, f)
 	}
 	return s
 }
@@ -82,7 +82,7 @@ func gjsonFirstOf(dst *gjson.Result, v gjson.Result) {
 // gjsonKeyMembers are the members of a model-map key that selection reads.
 var gjsonKeyMembers = []string{"agentRuntime", "params"}
 
-func gjsonModelMap(at occkit.Path, m gjson.Result, names *table[*provider], f *focus) *modelMap {
+func gjsonModelMap(at occkit.Path, m gjson.Result, names *table[provEntry], f *focus) *modelMap {
 	mm := &modelMap{at: at}
 	if !m.IsObject() {
 		return mm
@@ -90,7 +90,7 @@ func gjsonModelMap(at occkit.Path, m gjson.Result, names *table[*provider], f *f
 	// The keys are read first, so the maps are made at their size (no
 	// growing); they are allocated in chunks, never copied.
 	var ks []*modelKey
-	var chunk chunks[modelKey]
+	chunk := chunks[modelKey]{buf: mm.own[:0]}
 	m.ForEach(func(key, v gjson.Result) bool {
 		t := strings.TrimSpace(key.String())
 		pre, rest, qualified := strings.Cut(t, "/")

@@ -19,10 +19,12 @@ import (
 // indexOptions compare two Indexes field by field, a table as the map
 // of its entries (the order they were added in is not kept).
 var indexOptions = cmp.Options{
-	cmp.AllowUnexported(Index{}, agent{}, modelMap{}, keyRef{}, modelKey{}, provider{}, row{}, route{}, qualKey{}),
+	cmp.AllowUnexported(Index{}, provEntry{}, agent{}, modelMap{}, keyRef{}, modelKey{}, provider{}, row{}, route{}, qualKey{}),
 	cmp.Comparer(func(a, b occkit.Path) bool { return a.Equal(b) }),
 	cmp.Transformer("agents", tableMap[*agent]),
-	cmp.Transformer("provs", tableMap[*provider]),
+	cmp.Transformer("provs", tableMap[provEntry]),
+	cmp.Transformer("byModel", tableMap[keyRef]),
+	cmp.Transformer("rows", tableMap[*row]),
 }
 
 // tableMap is the map of t's entries.
@@ -31,11 +33,8 @@ func tableMap[V any](t table[V]) map[string]V {
 	for _, e := range t.few[:t.n] {
 		m[e.name] = e.v
 	}
-	for name, e := range t.m {
-		if name != e.name {
-			panic("table entry " + e.name + " under " + name)
-		}
-		m[name] = e.v
+	for name, v := range t.m {
+		m[name] = v
 	}
 	return m
 }
@@ -202,8 +201,8 @@ func sameIndented(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
 	for _, path := range []string{"agents.defaults.models", "agents.entries.main.models"} {
 		if m := root.Get(path); m.Exists() {
 			text := indented(m)
-			got, end := readModelMap(text, 1, at, &table[*provider]{}, nil)
-			if d := cmp.Diff(gjsonModelMap(at, gjson.Parse(text), &table[*provider]{}, nil), got, indexOptions); d != "" || end != len(text) {
+			got, end := readModelMap(text, 1, at, &table[provEntry]{}, nil)
+			if d := cmp.Diff(gjsonModelMap(at, gjson.Parse(text), &table[provEntry]{}, nil), got, indexOptions); d != "" || end != len(text) {
 				t.Fatalf("the model map %s is read unlike gjson (-gjson +scanner, end %d of %d):\n%s", text, end, len(text), d)
 			}
 		}
@@ -259,33 +258,36 @@ func TestConfigKey(t *testing.T) {
 }
 
 // TestTableIsAMap: a table holds what a map holds, in place and past
-// its few entries.
+// its few entries; the provider table holds each ID under itself.
 func TestTableIsAMap(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var tb table[*int]
-		want := map[string]*int{}
+		var tb table[provEntry]
+		want := map[string]provEntry{}
 		names := []string{"openai", "vllm", "anthropic", "google", "codex", "acme", "x", "y", "z"}
 		for i := rapid.IntRange(0, 20).Draw(t, "n"); i > 0; i-- {
 			name := rapid.SampledFrom(names).Draw(t, "name")
 			if rapid.Bool().Draw(t, "set") {
-				v := new(int)
-				tb.set(name, v)
-				want[name] = v
+				e := provEntry{name, &provider{key: name}}
+				tb.set(name, e)
+				want[name] = e
 			} else {
-				tb.add(name)
+				addProvider(&tb, name)
 				if _, ok := want[name]; !ok {
-					want[name] = nil
+					want[name] = provEntry{id: name}
 				}
 			}
-			if d := cmp.Diff(want, tableMap(tb)); d != "" {
+			if d := cmp.Diff(want, tableMap(tb), indexOptions); d != "" {
 				t.Fatalf("the table holds unlike a map (-map +table):\n%s", d)
+			}
+			if tb.len() != len(want) {
+				t.Fatalf("the table holds %d, the map %d", tb.len(), len(want))
 			}
 			for _, n := range names {
 				e, ok := tb.get(n)
 				eb, okb := tb.getBytes([]byte(n))
-				v, wok := want[n]
-				if ok != wok || okb != wok || e.v != v || eb.v != v || ok && (e.name != n || eb.name != n) {
-					t.Fatalf("get(%q) = %v, %v; getBytes %v, %v; the map holds %v, %v", n, e, ok, eb, okb, v, wok)
+				w, wok := want[n]
+				if ok != wok || okb != wok || e != w || eb != w || ok && e.id != n {
+					t.Fatalf("get(%q) = %v, %v; getBytes %v, %v; the map holds %v, %v", n, e, ok, eb, okb, w, wok)
 				}
 			}
 		}

@@ -86,7 +86,7 @@ func agentKey(s string) string {
 type rosterMember struct {
 	id        string // normalized
 	key       string // the entries key ("" for a list item)
-	at        occkit.Path
+	at        scopeAt
 	raw       string // the member's text
 	isDefault bool   // `default: true`
 }
@@ -96,9 +96,53 @@ type roster struct {
 	present bool // agents.entries or agents.list is present
 	entries bool // the roster is agents.entries
 	members []rosterMember
-	// byID is the member (an index into members) each normalized name
-	// selects; nil without members.
-	byID map[string]int32
+}
+
+// scopeAt is where an agent scope is: agents.defaults (the zero
+// scopeAt), the member key of agents.entries or the item idx of
+// agents.list. The paths under it are built, each in one allocation,
+// only when something names them: most entries are read for none.
+type scopeAt struct {
+	kind scopeKind
+	key  string // the entries key
+	idx  int    // the list index
+}
+
+type scopeKind uint8
+
+const (
+	atDefaults scopeKind = iota
+	atEntry
+	atItem
+)
+
+// path is the path of the member keys of the scope.
+func (a scopeAt) path(keys ...string) occkit.Path {
+	var b occkit.PathBuilder
+	b.Grow(3 + len(keys))
+	b.Key("agents")
+	switch a.kind {
+	case atDefaults:
+		b.Key("defaults")
+	case atEntry:
+		b.Key("entries")
+		b.Key(a.key)
+	case atItem:
+		b.Key("list")
+		b.Index(a.idx)
+	}
+	for _, k := range keys {
+		b.Key(k)
+	}
+	return b.Path()
+}
+
+// modelsPath is the path of the scope's model map.
+func (a scopeAt) modelsPath() occkit.Path {
+	if a.kind == atDefaults {
+		return defaultsModelsPath
+	}
+	return a.path("models")
 }
 
 // agentsSection is what selection reads of `agents`, each member the
@@ -109,47 +153,45 @@ type agentsSection struct {
 	defaults, entries, list, ownership gjson.Result
 }
 
-func readRoster(a agentsSection) roster {
-	var r roster
+// readRoster reads the roster of the agents section a, its members
+// appended to members (room a caller can hold in place), and byID, the
+// member (an index into members) each normalized name selects. byID is
+// not a field of the roster: a table's content reaches the heap, and
+// with it, were it a field, the caller's room for members.
+func readRoster(a agentsSection, members []rosterMember) (r roster, byID table[int32]) {
+	r.members = members[:0]
 	if !a.v.IsObject() {
-		return r
+		return r, byID
 	}
 	if entries := a.entries; entries.Exists() {
 		r.present, r.entries = true, true
-		at := occkit.NewPath("agents", "entries")
 		entries.ForEach(func(k, v gjson.Result) bool {
 			if entries.IsObject() && v.IsObject() {
-				r.members = append(r.members, rosterMember{id: agentKey(k.String()), key: k.String(), at: at.Key(k.String()), raw: v.Raw,
-					isDefault: v.Get("default").Type == gjson.True})
+				r.members = append(r.members, rosterMember{id: agentKey(k.String()), key: k.String(), at: scopeAt{kind: atEntry, key: k.String()},
+					raw: v.Raw, isDefault: v.Get("default").Type == gjson.True})
 			}
 			return true
 		})
-		if len(r.members) > 0 {
-			r.byID = make(map[string]int32, len(r.members))
-		}
+		byID.reserve(len(r.members))
 		for i, m := range r.members {
-			if cur, ok := r.byID[m.id]; !ok || spellingBefore(m.key, r.members[cur].key, m.id) {
-				r.byID[m.id] = int32(i)
+			if cur, ok := byID.get(m.id); !ok || spellingBefore(m.key, r.members[cur].key, m.id) {
+				byID.set(m.id, int32(i))
 			}
 		}
-		return r
+		return r, byID
 	}
 	if list := a.list; list.Exists() {
 		r.present = true
-		at := occkit.NewPath("agents", "list")
 		i := 0
 		list.ForEach(func(_, v gjson.Result) bool {
 			if list.IsArray() && (v.IsObject() || v.IsArray()) {
 				id := v.Get("id")
-				m := rosterMember{id: agentKey(id.String()), at: at.Index(i), raw: v.Raw, isDefault: v.Get("default").Type == gjson.True}
+				m := rosterMember{id: agentKey(id.String()), at: scopeAt{kind: atItem, idx: i}, raw: v.Raw, isDefault: v.Get("default").Type == gjson.True}
 				if id.Type != gjson.String {
 					m.id = "main"
 				}
-				if r.byID == nil {
-					r.byID = map[string]int32{}
-				}
-				if _, dup := r.byID[m.id]; !dup {
-					r.byID[m.id] = int32(len(r.members))
+				if _, dup := byID.get(m.id); !dup {
+					byID.set(m.id, int32(len(r.members)))
 				}
 				r.members = append(r.members, m)
 			}
@@ -157,7 +199,7 @@ func readRoster(a agentsSection) roster {
 			return true
 		})
 	}
-	return r
+	return r, byID
 }
 
 // spellingBefore orders two spellings of the normalized name id: the
@@ -176,13 +218,13 @@ func spellingBefore(a, b, id string) bool {
 // implicitAgent is the agent a request naming none reads (OpenClaw's
 // legacy compatibility owner), "" when there is none; ownership is
 // `agents.ownership` and rec `agents.defaults.systemAgent.agentId`.
-func (r roster) implicitAgent(ownership, rec gjson.Result) string {
+func (r roster) implicitAgent(byID *table[int32], ownership, rec gjson.Result) string {
 	if o := ownership; o.Type == gjson.String && o.String() == "explicit" {
 		if rec.Type != gjson.String || strings.TrimSpace(rec.String()) == "" {
 			return ""
 		}
 		id := agentKey(rec.String())
-		if _, ok := r.byID[id]; ok || !r.present && id == "main" {
+		if _, ok := byID.get(id); ok || !r.present && id == "main" {
 			return id
 		}
 		return ""

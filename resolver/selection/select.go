@@ -687,7 +687,7 @@ func (m *modelMap) exact(provider, model string) (*modelKey, bool) {
 	var best *modelKey
 	bestProv := ""
 	mixed := false
-	one, ok := m.byModel[model]
+	one, ok := m.byModel.get(model)
 	switch {
 	case !ok:
 		return nil, false
@@ -812,7 +812,7 @@ func (m *modelMap) paramsKey(provider, model string) *modelKey {
 	if c, d := full[0], full[len(full)-1]; c <= ' ' || c >= 0x80 || d <= ' ' || d >= 0x80 {
 		return m.key(string(full))
 	}
-	r, ok := m.byModel[string(full)]
+	r, ok := m.byModel.getBytes(full)
 	switch {
 	case !ok:
 		return nil
