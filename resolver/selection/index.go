@@ -844,6 +844,10 @@ func newProvider(key string, s string, i int, openai bool, f *focus) (*provider,
 		}
 		seen |= 1 << j
 		var end int
+		if j == 0 { // agentRuntime: its id is read in place
+			o.runtimeID, o.hasRuntimeID, end = runtimeID(s, i)
+			return end
+		}
 		o.members[j], end = value(s, i)
 		return end
 	})
@@ -928,7 +932,11 @@ func (p *provider) index(rs []*row, catalog string, openai bool) {
 // config reads p's own members o: its policy, request overrides and
 // route facts.
 func (p *provider) config(o *object, openai bool) {
-	if raw, ok := runtimeIDOf(o.get("agentRuntime")); ok {
+	raw, ok := o.runtimeID, o.hasRuntimeID
+	if !o.byMember {
+		raw, ok = runtimeIDOf(o.get("agentRuntime"))
+	}
+	if ok {
 		p.policy, p.runtime = true, resolver.NormalizeRuntime(raw)
 		p.owner, p.policyRow = p, -1
 	}
@@ -1079,13 +1087,16 @@ func (r *route) facts(base, api gjson.Result) {
 
 // object is an object whose direct members are looked up by key, each
 // the first of its name (as gjson's Get), located in one pass: with
-// byMember, members holds those of configKeys (the others are not read),
+// byMember, members holds those of configKeys (the others are not read)
+// but agentRuntime, whose non-blank id is runtimeID (hasRuntimeID),
 // else m, when set, all of them.
 type object struct {
-	v        gjson.Result
-	m        map[string]gjson.Result
-	byMember bool
-	members  [len(configKeys)]gjson.Result
+	v            gjson.Result
+	m            map[string]gjson.Result
+	byMember     bool
+	members      [len(configKeys)]gjson.Result
+	runtimeID    string
+	hasRuntimeID bool
 }
 
 // configKeys are the members of a provider config that selection reads
