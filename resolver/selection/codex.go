@@ -97,6 +97,23 @@ const (
 // path, refusing any other scheme, a non-443 port, userinfo, a query or a
 // fragment.
 func httpsHostPath(raw string) (host, path string, ok bool) {
+	if plainURL(raw) { // read as url.Parse reads it, without parsing
+		rest, https := strings.CutPrefix(raw, "https://")
+		if !https {
+			return "", "", false
+		}
+		host, path = rest, ""
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			host, path = rest[:i], rest[i:]
+		}
+		if h, port, ok := strings.Cut(host, ":"); ok {
+			if port != "" && port != "443" {
+				return "", "", false
+			}
+			host = h
+		}
+		return strings.ToLower(host), path, true
+	}
 	u, err := url.Parse(raw)
 	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Opaque != "" {
 		return "", "", false

@@ -1063,14 +1063,19 @@ func (p *provider) mergeRows(group []*row, raws []string, openai bool) {
 // and for openai whether that is the official route (SEL-4).
 func (r *route) rowFacts(base, api gjson.Result, p *provider, openai bool) {
 	r.facts(base, api)
+	own := r.hasBase || r.hasAPI
 	if !r.hasBase {
 		r.baseURL, r.stripped, r.hasBase = p.baseURL, p.stripped, p.hasBase
 	}
 	if !r.hasAPI {
 		r.api, r.hasAPI = p.api, p.hasAPI
 	}
-	if openai {
+	switch {
+	case !openai:
+	case own:
 		r.official = OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
+	default: // the provider's facts, and so its verdict
+		r.official = p.official
 	}
 }
 

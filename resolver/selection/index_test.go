@@ -219,3 +219,39 @@ func (m *modelMap) refs(model string) []keyRef {
 	}
 	return m.dups[model]
 }
+
+// TestRouteOfficial: every prepared route of openai, a provider config's
+// and each catalog row's (its own facts, else its provider's), says
+// whether it is official as OfficialOpenAIRoute says of its facts.
+func TestRouteOfficial(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := genConfig(t)
+		genSpellings(t, cfg)
+		x := Prepare(testDoc(t, cfg, nil))
+		official := func(r *route) bool {
+			return OfficialOpenAIRoute(RouteFacts{BaseURL: r.baseURL, BaseURLStripped: r.stripped, API: r.api})
+		}
+		p := x.provider("openai")
+		if p == nil {
+			return
+		}
+		if p.official != official(&p.route) {
+			t.Fatalf("the openai config's route %+v is official %v", p.route, p.official)
+		}
+		rows := append([]*row(nil), p.other...)
+		for _, e := range p.bare.few[:p.bare.n] {
+			rows = append(rows, e.v)
+		}
+		for _, r := range p.bare.m {
+			rows = append(rows, r)
+		}
+		for _, r := range p.qual {
+			rows = append(rows, r)
+		}
+		for _, r := range rows {
+			if r.official != official(&r.route) {
+				t.Fatalf("the openai row %q's route %+v is official %v", r.id, r.route, r.official)
+			}
+		}
+	})
+}

@@ -70,6 +70,10 @@ func genConfig(t *rapid.T) map[string]any {
 			if maybe("compat") {
 				row["compat"] = map[string]any{rapid.SampledFrom([]string{"supportsReasoningEffort", "supportsStore"}).Draw(t, "ck"): true}
 			}
+			if maybe("rfacts") { // a row's own route facts, else its provider's
+				row[rapid.SampledFrom([]string{"baseUrl", "api"}).Draw(t, "rfk")] = rapid.SampledFrom([]string{"https://api.openai.com/v1",
+					"https://proxy.example", "openai-responses", "openai-completions"}).Draw(t, "rfv")
+			}
 			rows = append(rows, row)
 		}
 		if rows != nil {

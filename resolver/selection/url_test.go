@@ -25,14 +25,35 @@ func parsedURL(raw string) (string, bool) {
 	return u.String(), stripped
 }
 
-// sameAsParsed fails t unless sanitizeURL(raw) is what url.Parse makes
-// of raw, and a URL plainURL accepts is one url.Parse writes back
-// unchanged with nothing stripped.
+// parsedHostPath is httpsHostPath as it was before plainURL: every URL
+// parsed by url.Parse.
+func parsedHostPath(raw string) (host, path string, ok bool) {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Opaque != "" {
+		return "", "", false
+	}
+	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#") {
+		return "", "", false
+	}
+	if p := u.Port(); p != "" && p != "443" {
+		return "", "", false
+	}
+	return strings.ToLower(u.Hostname()), u.EscapedPath(), true
+}
+
+// sameAsParsed fails t unless sanitizeURL(raw) and httpsHostPath(raw) are
+// what url.Parse makes of raw, and a URL plainURL accepts is one
+// url.Parse writes back unchanged with nothing stripped.
 func sameAsParsed(t interface{ Fatalf(string, ...any) }, raw string) {
 	got, stripped := sanitizeURL(raw)
 	want, wantStripped := parsedURL(raw)
 	if got != want || stripped != wantStripped {
 		t.Fatalf("sanitizeURL(%q) = %q, %v; url.Parse reads %q, %v", raw, got, stripped, want, wantStripped)
+	}
+	host, path, ok := httpsHostPath(raw)
+	wantHost, wantPath, wantOK := parsedHostPath(raw)
+	if host != wantHost || path != wantPath || ok != wantOK {
+		t.Fatalf("httpsHostPath(%q) = %q, %q, %v; url.Parse reads %q, %q, %v", raw, host, path, ok, wantHost, wantPath, wantOK)
 	}
 	if plainURL(raw) && (want != raw || wantStripped) {
 		t.Fatalf("plainURL(%q) but url.Parse reads %q, stripped %v", raw, want, wantStripped)
@@ -52,7 +73,8 @@ var urlParts = []string{"https", "http", "HTTPS", "h2c", "a+b", "ws", "1x", "", 
 func TestPlainURLParses(t *testing.T) {
 	for _, raw := range []string{"https://api.anthropic.com", "https://api.openai.com/v1", "http://127.0.0.1:8000/v1",
 		"https://chatgpt.com/backend-api/codex/", "https://h:", "https://h:0443", "https://h//x", "https://h/./../a",
-		"https://H.Example.COM/A_b~c", "x://h", "https://-", "https://.", "https://h:1:2"} {
+		"https://H.Example.COM/A_b~c", "x://h", "https://-", "https://.", "https://h:1:2", "https://API.OpenAI.com:443/v1/",
+		"https://api.openai.com:443", "https://api.openai.com:8443/v1", "https://api.openai.com:/v1", "https://api.openai.com/V1"} {
 		sameAsParsed(t, raw)
 	}
 	rapid.Check(t, func(t *rapid.T) {
@@ -63,7 +85,7 @@ func TestPlainURLParses(t *testing.T) {
 		sameAsParsed(t, b.String())
 	})
 	rapid.Check(t, func(t *rapid.T) {
-		sameAsParsed(t, rapid.SampledFrom([]string{"https", "http", "x"}).Draw(t, "scheme")+"://"+
+		sameAsParsed(t, rapid.SampledFrom([]string{"https", "http", "x", "HTTPS"}).Draw(t, "scheme")+"://"+
 			rapid.StringMatching(`[a-zA-Z0-9.\-_:\[\]@%]{0,12}`).Draw(t, "host")+
 			rapid.StringMatching(`(/[a-zA-Z0-9.\-_~%:@!$&'()*+,;=]{0,6}){0,3}`).Draw(t, "path"))
 	})
