@@ -40,11 +40,11 @@
 // and reason path; per provider config and catalog row, its policy,
 // sanitized base URL and API, whether that is the official OpenAI route
 // (SEL-4), and its request overrides (SEL-6). [Index.Select] then
-// answers any provider/model with a few map lookups keyed by the
-// request's own strings: no walk from the document root, no URL
-// parsing, and no allocation unless a plugin is asked, a session or the
-// plugins add more than two reasons, or it refuses (tested with
-// testing.AllocsPerRun). Its cost is the same at 40 or 10,000 catalog
+// answers any provider/model with a few lookups keyed by the request's
+// own strings (a map's, or a comparison of the few a document names):
+// no walk from the document root, no URL parsing, and no allocation
+// unless a plugin is asked, a session or the plugins add more than two
+// reasons, or it refuses (tested with testing.AllocsPerRun). Its cost is the same at 40 or 10,000 catalog
 // models. [Select] answers once, preparing only what
 // that request can reach: its agent and the implicit one, the model-map
 // keys and catalog rows whose trimmed ID (or part after the first slash)

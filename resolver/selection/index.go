@@ -18,8 +18,9 @@ import (
 // part, its normalized runtime policy and the reason naming it; per
 // provider config and catalog row, its policy, its sanitized base URL and
 // API, whether that is the official OpenAI route (SEL-4) and its request
-// overrides (SEL-6). A decision is then a handful of map lookups keyed by
-// the request's own strings: no walk from the document root, no URL
+// overrides (SEL-6). A decision is then a handful of lookups keyed by
+// the request's own strings (in a map, or among the few names held in
+// place: [table]): no walk from the document root, no URL
 // parsing, and the same cost at 40 or 10,000 catalog models. It allocates
 // nothing unless a plugin is asked, the session and the plugins add more
 // than two reasons, it refuses, or the request spells in upper case a
