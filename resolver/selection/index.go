@@ -663,13 +663,14 @@ func readModelMap(s string, i int, at occkit.Path, names *table[provEntry], f *f
 	var few [32]*modelKey
 	ks := few[:0]
 	chunk := chunks[modelKey]{buf: mm.own[:0]}
+	start := i
 	end := eachMember(s, i, func(key string, i int) int {
 		t := strings.TrimSpace(key)
 		pre, rest, qualified := strings.Cut(t, "/")
 		if !f.key(key, t, rest, qualified) {
 			return skip(s, i)
 		}
-		k := chunk.next()
+		k := chunk.next(left(s, start, i, len(ks)))
 		k.key, k.qualified, k.in = key, qualified, mm
 		if qualified {
 			k.provider = fold(pre)
@@ -758,20 +759,39 @@ func (k *modelKey) read(s string, i int) int {
 // chunks hands out zero values of T from slices of a growing size, so
 // many values cost few allocations and none is copied when more come.
 // The first chunk is buf, when set (room in place), then chunks of 4,
-// 16, 64, 256 and 512 values (a catalog most often has a row or two, a
-// benchmark's 20 or 40).
+// then of at least 8, 16, 32... and at most 16, 64, 256... values, and
+// never more than 512 (a model map or a catalog most often has a key or
+// a row or two, a benchmark's 20 or 40), sized between the two by how
+// many values the rest of the document can hold ([left]): a collection
+// near its end, as a catalog most often is, takes little more room than
+// it needs, and however wrong the estimate, n values take no more
+// chunks than log2(n) and n/512 together, and a few.
 type chunks[T any] struct {
 	buf  []T
 	made int // chunks made
 }
 
-func (c *chunks[T]) next() *T {
+// next is a zero value to fill; left is how many values are still to
+// come, this one included, as far as the caller can tell.
+func (c *chunks[T]) next(left int) *T {
 	if len(c.buf) == cap(c.buf) {
-		c.buf = make([]T, 0, min(4<<(2*min(c.made, 4)), 512))
+		lo, hi := 4<<min(c.made, 7), 4<<min(2*c.made, 7)
+		c.buf = make([]T, 0, min(max(lo, min(hi, left)), 512))
 		c.made++
 	}
 	c.buf = c.buf[:len(c.buf)+1]
 	return &c.buf[len(c.buf)-1]
+}
+
+// left estimates how many values of the collection at start of s are
+// still to come, the one at i included, n having been read before it:
+// as many as the rest of s holds, were it all values of their mean size.
+// It is large when none was read.
+func left(s string, start, i, n int) int {
+	if n == 0 || i <= start {
+		return 512
+	}
+	return (len(s)-i)*n/(i-start) + 1
 }
 
 // key is the first key of m, in author order, written s. Every key is
@@ -971,6 +991,7 @@ type rowFact struct {
 // each read in one pass, their route facts left to the caller, and
 // returns them and the offset after the catalog.
 func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead, rs []*row) ([]*row, int) {
+	start, kept := i, len(rs)
 	end := jsonwalk.Elements(s, i, func(idx, i int) int {
 		if !opens(s, i) || f.skipsRow(s, i) {
 			return skip(s, i)
@@ -991,7 +1012,7 @@ func (p *provider) readRows(s string, i int, f *focus, rows *rowsRead, rs []*row
 		if !f.row(strings.TrimSpace(id)) {
 			return end
 		}
-		r := rows.chunk.next()
+		r := rows.chunk.next(left(s, start, i, len(rs)-kept))
 		r.idx, r.id = idx, id
 		if raw, ok := runtimeIDOf(gjson.Parse(m[1])); ok {
 			r.policy, r.runtime = true, resolver.NormalizeRuntime(raw)

@@ -255,3 +255,33 @@ func TestRouteOfficial(t *testing.T) {
 		}
 	})
 }
+
+// TestChunks: chunks hand out distinct zero values; the k-th chunk made
+// holds at least 4<<k and at most 4<<2k values (never more than 512),
+// and no more than is left beyond the least.
+func TestChunks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var c chunks[[2]int]
+		seen := map[*[2]int]bool{}
+		k := 0
+		for i := rapid.IntRange(0, 3000).Draw(t, "n"); i > 0; i-- {
+			left := rapid.IntRange(1, 5000).Draw(t, "left")
+			before := c.buf
+			v := c.next(left)
+			if *v != [2]int{} || seen[v] {
+				t.Fatalf("next handed out %p again, or not zero: %v", v, *v)
+			}
+			*v = [2]int{1, 1}
+			seen[v] = true
+			if len(before) == cap(before) { // a new chunk
+				n := cap(c.buf)
+				lo := min(4<<min(k, 7), 512)
+				hi := max(lo, min(4<<min(2*k, 7), 512, left))
+				if n < lo || n > hi {
+					t.Fatalf("chunk %d holds %d with %d left; want %d to %d", k, n, left, lo, hi)
+				}
+				k++
+			}
+		}
+	})
+}

@@ -97,7 +97,7 @@ func gjsonModelMap(at occkit.Path, m gjson.Result, names *table[provEntry], f *f
 		if !f.key(key.String(), t, rest, qualified) {
 			return true
 		}
-		k := chunk.next()
+		k := chunk.next(512)
 		k.key, k.qualified, k.in = key.String(), qualified, mm
 		if qualified {
 			k.provider = fold(pre)
@@ -142,7 +142,7 @@ func gjsonProvider(key string, v gjson.Result, openai bool, f *focus) *provider 
 		if !v.IsObject() || id.Type != gjson.String || !f.row(strings.TrimSpace(id.String())) {
 			return true
 		}
-		r := chunk.next()
+		r := chunk.next(512)
 		r.idx, r.id = i, id.String()
 		at := rowsAt.Index(i)
 		if raw, ok := runtimeIDOf(m[1]); ok {
