@@ -113,7 +113,10 @@ func (st *oState) reason(rule string, p occkit.Path, value, note string) {
 	st.reasons = append(st.reasons, resolver.Reason{Rule: rule, Path: p, Value: value, Note: note})
 }
 
-var oDefaultsModels = defaultsPath.Key("models")
+var (
+	defaultsPath    = occkit.NewPath("agents", "defaults")
+	oDefaultsModels = defaultsPath.Key("models")
+)
 
 // oOutcome renders a reference decision like outcome renders a Result.
 func oOutcome(o oResult, err error) string {

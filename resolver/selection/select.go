@@ -413,11 +413,9 @@ type decision struct {
 	routeOf    string
 }
 
-// Paths every decision names; a Path is immutable and shared.
-var (
-	defaultsPath       = occkit.NewPath("agents", "defaults")
-	defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
-)
+// defaultsModelsPath is the path of the defaults' model map, which
+// every preparation names; a Path is immutable and shared.
+var defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
 
 // reason records a reason whose note is no site's.
 func (d *decision) reason(rule string, p occkit.Path, value, note string) {
