@@ -8,8 +8,10 @@ import (
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/admission"
 	"github.com/occkit/occkit/compile"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/drivers"
 	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/resolver"
 )
 
 // benchRevision admits the benchmark document d of n models for the
@@ -89,6 +91,66 @@ func BenchmarkRenderSmall(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Render(rev, benchOptions); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// userRevision admits src for the Kubernetes Compute as the paired
+// benchmarks' user does (internal/bench/paired): the release
+// openclawschema carries, the caller's resolution handed to Admit as
+// Prepared.
+func userRevision(b testing.TB, src []byte) *admission.Revision {
+	b.Helper()
+	a, err := admission.New(admission.Options{
+		Authorizer:      admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
+		HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: openclawschema.Release()},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := compile.Load(src, compile.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	prepared := admission.Prepare(doc)
+	d, err := prepared.Resolve(resolver.Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rev, err := a.Admit(context.Background(), admission.Request{
+		Principal: "user_1",
+		Agent: admission.Agent{ID: "agt_1", ConfigurationID: "cfg_1", ExecutionMode: d.Mode, HarnessAuth: occkit.Binding{Method: occkit.MethodAPIKey,
+			Source: occkit.SourceRef{Kind: occkit.SourceSecret, NamespaceID: "ns_1", ID: "sec_1"}}},
+		Configuration: admission.StaticConfiguration{ID: "cfg_1", Generation: 1, Document: doc},
+		Compute:       admission.ComputeInfo{Kind: occkit.ComputeKubernetes, ID: string(occkit.ComputeKubernetes)},
+		Prepared:      prepared,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rev
+}
+
+// userOptions are the paired benchmarks' render options.
+var userOptions = Options{Namespace: drivers.Namespace{ID: "ns_1", Name: "tenant"}}
+
+// BenchmarkYAMLSmall measures Objects.YAML on the objects of the paired
+// benchmarks' manifests path (internal/bench/paired) for the bare
+// document at one and 40 models, where YAML's fixed cost is most of the
+// path's.
+func BenchmarkYAMLSmall(b *testing.B) {
+	for _, n := range []int{1, 40} {
+		objs, err := Render(userRevision(b, bench.Bare(n)), userOptions)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("bare/models=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := objs.YAML(); err != nil {
 					b.Fatal(err)
 				}
 			}
