@@ -12,32 +12,107 @@ import (
 
 	goyaml "go.yaml.in/yaml/v2"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // YAML renders the objects as one multi-document YAML stream in apply
 // order, as `kubectl apply -f` reads it. The output is deterministic.
 func (o Objects) YAML() ([]byte, error) {
-	list := o.List()
-	// Room for the documents the ConfigMaps hold and a few lines of
-	// every object: the stream grows once, if at all.
-	size := 2048 * len(list)
-	for _, cm := range o.ConfigMaps {
-		for _, s := range cm.Data {
-			size += len(s) + len(s)/16
-		}
-	}
-	out := make([]byte, 0, size)
-	var t yamlTree
-	for i, obj := range list {
-		if i > 0 {
+	out := make([]byte, 0, o.yamlSize())
+	// The tree is made for an object the typed writer does not read,
+	// which no rendered object is: a render's YAML allocates its output
+	// and nothing else.
+	var tree *yamlTree
+	n := 0
+	err := o.inOrder(func(obj Object) error {
+		if n > 0 {
 			out = append(out, "---\n"...)
 		}
+		n++
 		var err error
-		if out, err = t.appendObjectYAML(out, obj); err != nil {
-			return nil, err
-		}
+		out, err = appendObjectYAML(out, obj, &tree)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// yamlSize is room for the YAML of o, from the lengths of what its
+// objects hold: a few lines of every object, a line per label,
+// annotation, environment variable, argument, mount and volume (a few
+// for the longer ones), and the documents its ConfigMaps hold (a
+// character in 16 or so grows where a line folds). The stream grows
+// once, if at all: TestYAMLSize holds it to the output of drawn renders,
+// a little more than it and never less.
+func (o Objects) yamlSize() int {
+	size := 0
+	meta := func(m *metav1.ObjectMeta) {
+		size += 128 + 64*(len(m.Labels)+len(m.Annotations))
+	}
+	for _, x := range o.ServiceAccounts {
+		meta(&x.ObjectMeta)
+	}
+	for _, x := range o.ConfigMaps {
+		meta(&x.ObjectMeta)
+		for _, s := range x.Data {
+			size += 64 + len(s) + len(s)/16
+		}
+	}
+	for _, x := range o.PersistentVolumeClaims {
+		meta(&x.ObjectMeta)
+		size += 64
+	}
+	for _, x := range o.Services {
+		meta(&x.ObjectMeta)
+		size += 64 + 128*len(x.Spec.Ports) + 64*len(x.Spec.Selector)
+	}
+	for _, x := range o.Deployments {
+		meta(&x.ObjectMeta)
+		meta(&x.Spec.Template.ObjectMeta)
+		spec := &x.Spec.Template.Spec
+		size += 640 + 96*len(spec.Volumes)
+		for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+			for i := range cs {
+				c := &cs[i]
+				size += 640 + 112*len(c.Env) + 32*len(c.Args) + 80*len(c.VolumeMounts) + 64*len(c.Ports)
+			}
+		}
+	}
+	return size
+}
+
+// inOrder calls fn for every object of [Objects.List] in its order
+// without making the list, and stops at fn's first error.
+// TestInOrderIsList holds the two to the same order.
+func (o Objects) inOrder(fn func(Object) error) error {
+	for _, x := range o.ServiceAccounts {
+		if err := fn(x); err != nil {
+			return err
+		}
+	}
+	for _, x := range o.ConfigMaps {
+		if err := fn(x); err != nil {
+			return err
+		}
+	}
+	for _, x := range o.PersistentVolumeClaims {
+		if err := fn(x); err != nil {
+			return err
+		}
+	}
+	for _, x := range o.Services {
+		if err := fn(x); err != nil {
+			return err
+		}
+	}
+	for _, x := range o.Deployments {
+		if err := fn(x); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ApplyBody is obj's server-side apply request body: its JSON without
@@ -96,18 +171,22 @@ func validStrings(m map[string]string) bool {
 // appendObjectYAML appends obj's YAML document to dst: its apply body as
 // sigs.k8s.io/yaml.JSONToYAML writes it. The writer of yamlemit.go writes
 // it when it covers every value (straight from obj's fields,
-// [yamlTree.appendTyped], when the typed writer reads all of them, else
-// from the tree of obj's JSON text); else go-yaml's encoder does, as
-// JSONToYAML calls it (appendSigsYAML). t is reused from one object to
-// the next.
-func (t *yamlTree) appendObjectYAML(dst []byte, obj Object) ([]byte, error) {
-	if y, read, written := t.appendTyped(dst, obj); read {
+// [appendTyped], when the typed writer reads all of them, else from the
+// tree of obj's JSON text); else go-yaml's encoder does, as JSONToYAML
+// calls it (appendSigsYAML). *tree is the JSON tree, made the first time
+// an object needs it and reused from one object to the next.
+func appendObjectYAML(dst []byte, obj Object, tree **yamlTree) ([]byte, error) {
+	if y, read, written := appendTyped(dst, obj); read {
 		if written {
 			return y, nil
 		}
 		// A value the writer does not cover, whichever tree holds it.
 		return appendSigsYAML(dst, obj)
 	}
+	if *tree == nil {
+		*tree = new(yamlTree)
+	}
+	t := *tree
 	t.nodes, t.open = t.nodes[:0], t.open[:0]
 	if root, ok := t.readObject(obj); ok {
 		if y, ok := appendYAML(dst, t, root); ok {
@@ -230,17 +309,16 @@ func FileName(i int, obj Object) string {
 // its YAML document (the body of [Objects.YAML], without separators). It
 // stops at and returns fn's first error.
 func (o Objects) Each(fn func(name string, doc []byte) error) error {
-	var t yamlTree
-	for i, obj := range o.List() {
-		y, err := t.appendObjectYAML(nil, obj)
+	var tree *yamlTree
+	i := 0
+	return o.inOrder(func(obj Object) error {
+		y, err := appendObjectYAML(nil, obj, &tree)
 		if err != nil {
 			return err
 		}
-		if err := fn(FileName(i, obj), y); err != nil {
-			return err
-		}
-	}
-	return nil
+		i++
+		return fn(FileName(i-1, obj), y)
+	})
 }
 
 // WriteFiles writes every object to its own file in dir (see [FileName]),

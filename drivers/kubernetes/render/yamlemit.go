@@ -81,9 +81,6 @@ type yamlTree struct {
 	// writes it: one buffer from one object to the next.
 	json bytes.Buffer
 	enc  *json.Encoder
-	// levels is the typed writer's stack ([yamlWriter.levels]), kept
-	// from one object to the next.
-	levels []level
 }
 
 // marshal is json.Marshal(v) into t's buffer, valid until the next call.
@@ -298,9 +295,14 @@ type yamlWriter struct {
 	out    []byte
 	column int // in characters, as go-yaml counts
 	ok     bool
-	// levels are the mappings and sequences the streaming methods
-	// (key, beginMap, …) are in, the document's mapping first.
-	levels []level
+	// levels[:depth] are the mappings and sequences the streaming
+	// methods (key, beginMap, …) are in, the document's mapping first.
+	// An array, not a slice, so that a writer in a call's frame stays
+	// there (a slice of its own array would move it to the heap): the
+	// typed writer's objects are at most 10 deep, a container's
+	// secretKeyRef.
+	levels [16]level
+	depth  int
 }
 
 // level is a mapping or a sequence being written by the streaming
@@ -316,7 +318,7 @@ type level struct {
 
 // key writes the key of the next member of the innermost mapping.
 func (w *yamlWriter) key(k string) {
-	l := &w.levels[len(w.levels)-1]
+	l := &w.levels[w.depth-1]
 	if l.n == 0 && l.inline {
 		w.raw(" ")
 	} else {
@@ -337,7 +339,7 @@ func (w *yamlWriter) key(k string) {
 // stringValue writes a string after a key or a "-".
 func (w *yamlWriter) stringValue(s string) {
 	w.raw(" ")
-	w.scalar(s, w.levels[len(w.levels)-1].indent+2, false)
+	w.scalar(s, w.levels[w.depth-1].indent+2, false)
 }
 
 func (w *yamlWriter) boolValue(b bool) {
@@ -351,23 +353,25 @@ func (w *yamlWriter) boolValue(b bool) {
 // beginMap begins a mapping after a key or a "-"; [yamlWriter.end] ends
 // it.
 func (w *yamlWriter) beginMap() {
-	p := w.levels[len(w.levels)-1]
-	w.levels = append(w.levels, level{indent: p.indent + 2, inline: p.seq})
+	p := w.levels[w.depth-1]
+	w.levels[w.depth] = level{indent: p.indent + 2, inline: p.seq}
+	w.depth++
 }
 
 // beginSeq begins a sequence after a key (not indented: go-yaml's
 // indentless sequence); [yamlWriter.end] ends it.
 func (w *yamlWriter) beginSeq() {
-	p := w.levels[len(w.levels)-1]
+	p := w.levels[w.depth-1]
 	if p.seq { // a sequence in a sequence, which no typed object holds
 		w.ok = false
 	}
-	w.levels = append(w.levels, level{indent: p.indent, seq: true})
+	w.levels[w.depth] = level{indent: p.indent, seq: true}
+	w.depth++
 }
 
 // item writes the "-" of the innermost sequence's next item.
 func (w *yamlWriter) item() {
-	l := &w.levels[len(w.levels)-1]
+	l := &w.levels[w.depth-1]
 	w.newline()
 	w.indent(l.indent)
 	w.raw("-")
@@ -376,8 +380,8 @@ func (w *yamlWriter) item() {
 
 // end ends the innermost mapping or sequence: an empty one is {} or [].
 func (w *yamlWriter) end() {
-	l := w.levels[len(w.levels)-1]
-	w.levels = w.levels[:len(w.levels)-1]
+	w.depth--
+	l := w.levels[w.depth]
 	if l.n == 0 {
 		if l.seq {
 			w.raw(" []")
@@ -946,6 +950,23 @@ func floatSyntax(s string) bool {
 	return i == len(s)
 }
 
+// dotFloatBytes reports whether s, which starts with a dot, may be a
+// float strconv.ParseFloat reads: a digit, and no byte but digits,
+// underscores (ParseFloat takes them between digits), dots, exponent
+// letters and signs. Text it refuses ParseFloat refuses.
+func dotFloatBytes(s string) bool {
+	digit := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c != '_' && c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-':
+			return false
+		}
+	}
+	return digit
+}
+
 // yamlBase60 is YAML 1.1's base-60 float syntax, which go-yaml quotes.
 var yamlBase60 = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 
@@ -970,8 +991,12 @@ func yamlResolvesToString(s string) bool {
 	}
 	switch c := s[0]; {
 	case c == '.':
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			return false
+		// Text ParseFloat cannot read ("." itself, a word after a dot)
+		// is refused without the error it allocates to say so.
+		if dotFloatBytes(s) {
+			if _, err := strconv.ParseFloat(s, 64); err == nil {
+				return false
+			}
 		}
 	case c == '+' || c == '-' || c >= '0' && c <= '9':
 		if yamlTimestamp(s) {
@@ -992,15 +1017,19 @@ func yamlResolvesToString(s string) bool {
 			}
 		}
 		if b, ok := strings.CutPrefix(plain, "0b"); ok {
-			if _, err := strconv.ParseInt(b, 2, 64); err == nil {
-				return false
-			}
-			if _, err := strconv.ParseUint(b, 2, 64); err == nil {
-				return false
+			if binarySyntax(b) {
+				if _, err := strconv.ParseInt(b, 2, 64); err == nil {
+					return false
+				}
+				if _, err := strconv.ParseUint(b, 2, 64); err == nil {
+					return false
+				}
 			}
 		} else if b, ok := strings.CutPrefix(plain, "-0b"); ok {
-			if _, err := strconv.ParseInt("-"+b, 2, 64); err == nil {
-				return false
+			if b != "" && b[0] != '+' && b[0] != '-' && binarySyntax(b) {
+				if _, err := strconv.ParseInt("-"+b, 2, 64); err == nil {
+					return false
+				}
 			}
 		}
 	}
@@ -1009,10 +1038,11 @@ func yamlResolvesToString(s string) bool {
 }
 
 // intSyntax reports whether s may be an integer strconv.ParseInt or
-// ParseUint reads with base 0: a sign, then a 0x, 0o or 0b prefix and hex
-// digits, or decimal digits, underscores anywhere past the sign. Text it
-// refuses both refuse, without the error they allocate to say so (a hash
-// label that starts with a digit is the common case).
+// ParseUint reads with base 0: a sign, then a 0x, 0o or 0b prefix and
+// digits of its base, or a 0 and octal digits, or decimal digits,
+// underscores anywhere past the sign. Text it refuses both refuse,
+// without the error they allocate to say so (a hash label that starts
+// with a digit is the common case, "0b93da7d4af4" one of them).
 func intSyntax(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
@@ -1020,9 +1050,20 @@ func intSyntax(s string) bool {
 	if s == "" {
 		return false
 	}
-	digits := decimalByte
-	if len(s) > 2 && s[0] == '0' && strings.IndexByte("xXoObB", s[1]) >= 0 {
-		s, digits = s[2:], hexByte
+	digits := &decimalByte
+	if s[0] == '0' {
+		// strconv's prefixes: a letter of either case after the 0, and
+		// a digit at least after that; else the 0 is octal's.
+		switch prefix := s[1%len(s)] | 0x20; {
+		case len(s) >= 3 && prefix == 'x':
+			s, digits = s[2:], &hexByte
+		case len(s) >= 3 && prefix == 'o':
+			s, digits = s[2:], &octalByte
+		case len(s) >= 3 && prefix == 'b':
+			s, digits = s[2:], &binaryByte
+		default:
+			s, digits = s[1:], &octalByte
+		}
 	}
 	for i := 0; i < len(s); i++ {
 		if !digits[s[i]] {
@@ -1032,15 +1073,36 @@ func intSyntax(s string) bool {
 	return true
 }
 
-// decimalByte and hexByte mark the digits of [intSyntax]'s integers,
-// underscores included.
-var decimalByte, hexByte = func() (dec, hex [256]bool) {
+// decimalByte, hexByte, octalByte and binaryByte mark the digits of
+// [intSyntax]'s integers, underscores included.
+var decimalByte, hexByte, octalByte, binaryByte = func() (dec, hex, oct, bin [256]bool) {
 	for c := range dec {
 		dec[c] = c >= '0' && c <= '9' || c == '_'
 		hex[c] = dec[c] || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+		oct[c] = c >= '0' && c <= '7' || c == '_'
+		bin[c] = c == '0' || c == '1' || c == '_'
 	}
-	return dec, hex
+	return dec, hex, oct, bin
 }()
+
+// binarySyntax reports whether s may be an integer strconv.ParseInt or
+// ParseUint reads in base 2: a sign, then binary digits (no underscore:
+// the base is given). Text it refuses both refuse, without the error
+// they allocate to say so.
+func binarySyntax(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '0' && s[i] != '1' {
+			return false
+		}
+	}
+	return true
+}
 
 // yamlTimestamp reports whether go-yaml reads s as a timestamp: four
 // digits, a dash, then one of its layouts.

@@ -291,8 +291,8 @@ func TestIntSyntax(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		for n := rapid.IntRange(0, 6).Draw(t, "n"); n > 0; n-- {
-			b.WriteString(rapid.SampledFrom([]string{"0", "1", "7", "9", "_", "+", "-", "x", "X", "o", "O", "b", "B",
-				"a", "f", "F", "g", "0x", "0o", "0b", ".", "e", " ", "é"}).Draw(t, "p"))
+			b.WriteString(rapid.SampledFrom([]string{"0", "1", "2", "7", "8", "9", "_", "+", "-", "x", "X", "o", "O", "b", "B",
+				"a", "d", "f", "F", "g", "0x", "0o", "0b", "0B", "0X", "0O", ".", "e", " ", "é"}).Draw(t, "p"))
 		}
 		s := b.String()
 		if rapid.Bool().Draw(t, "arbitrary") {
@@ -308,9 +308,66 @@ func TestIntSyntax(t *testing.T) {
 			t.Fatalf("intSyntax(%q) is false, ParseUint reads it", s)
 		}
 	})
-	for _, s := range []string{"0", "-12", "+0x1F", "0o17", "0b101", "1_000", "0x_1f", "0755", "18446744073709551615"} {
+	for _, s := range []string{"0", "-12", "+0x1F", "0o17", "0b101", "1_000", "0x_1f", "0755", "18446744073709551615",
+		"0B1", "0O7", "0X1", "-0", "00", "0_7", "0b_1"} {
 		if !intSyntax(s) {
 			t.Errorf("intSyntax(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"0b93da7d4af4", "0o8", "08", "0x", "0b", "0b2", "0xg", "0o", "-", ""} {
+		if intSyntax(s) {
+			t.Errorf("intSyntax(%q) = true", s)
+		}
+	}
+}
+
+// TestBinarySyntax: text binarySyntax refuses is text strconv.ParseInt
+// and ParseUint (base 2) both refuse.
+func TestBinarySyntax(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		for n := rapid.IntRange(0, 5).Draw(t, "n"); n > 0; n-- {
+			b.WriteString(rapid.SampledFrom([]string{"0", "1", "2", "_", "+", "-", "b", "0b", " ", "é"}).Draw(t, "p"))
+		}
+		s := b.String()
+		if rapid.Bool().Draw(t, "arbitrary") {
+			s = rapid.String().Draw(t, "s")
+		}
+		if binarySyntax(s) {
+			return
+		}
+		if _, err := strconv.ParseInt(s, 2, 64); err == nil {
+			t.Fatalf("binarySyntax(%q) is false, ParseInt reads it", s)
+		}
+		if _, err := strconv.ParseUint(s, 2, 64); err == nil {
+			t.Fatalf("binarySyntax(%q) is false, ParseUint reads it", s)
+		}
+	})
+}
+
+// TestDotFloatBytes: text after a dot that dotFloatBytes refuses is
+// text strconv.ParseFloat refuses, so yamlResolvesToString skips it.
+func TestDotFloatBytes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		b.WriteString(".")
+		for n := rapid.IntRange(0, 6).Draw(t, "n"); n > 0; n-- {
+			b.WriteString(rapid.SampledFrom([]string{"0", "5", "9", "_", "+", "-", "e", "E", "x", "p", "inf", "nan", ".", " "}).Draw(t, "p"))
+		}
+		s := b.String()
+		if rapid.Bool().Draw(t, "arbitrary") {
+			s = "." + rapid.String().Draw(t, "s")
+		}
+		if dotFloatBytes(s) {
+			return
+		}
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			t.Fatalf("dotFloatBytes(%q) is false, ParseFloat reads it", s)
+		}
+	})
+	for _, s := range []string{".5", ".0_0", ".5e3", ".5E-3", "._5"} {
+		if !dotFloatBytes(s) {
+			t.Errorf("dotFloatBytes(%q) = false", s)
 		}
 	}
 }

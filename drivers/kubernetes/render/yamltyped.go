@@ -147,25 +147,23 @@ var (
 type typedWriter struct {
 	yamlWriter
 	read bool
-	// members is scratch room for a map's members, put in order before
-	// they are written.
-	members []yamlNode
+	// scratch is room for a map's members, put in order before they are
+	// written: a map of more has its own.
+	scratch [16]member
 }
+
+// member is a member of a map of strings.
+type member struct{ key, text string }
 
 // appendTyped appends obj's YAML document to dst from its fields. read is
 // false when obj is of a kind or holds a field the typed writer does not
 // read, written when the writer does not cover one of its values (a
 // scalar it leaves to appendSigsYAML); either way the output is
-// incomplete.
-func (t *yamlTree) appendTyped(dst []byte, obj Object) (out []byte, read, written bool) {
-	if t.levels == nil {
-		// Room for a Deployment's depth and a map's members: no growth.
-		t.levels, t.open = make([]level, 0, 16), make([]yamlNode, 0, 48)
-	}
-	r := typedWriter{yamlWriter: yamlWriter{out: dst, ok: true, levels: append(t.levels[:0], level{})},
-		read: true, members: t.open[:0]}
+// incomplete. The writer lives in this call's frame: it allocates
+// nothing but the growth of dst.
+func appendTyped(dst []byte, obj Object) (out []byte, read, written bool) {
+	r := typedWriter{yamlWriter: yamlWriter{out: dst, ok: true, depth: 1}, read: true}
 	r.write(obj)
-	t.levels, t.open = r.levels[:0], r.members[:0]
 	if !r.read {
 		return dst, false, false
 	}
@@ -299,9 +297,9 @@ func (r *typedWriter) strMap(key string, m map[string]string) {
 	if len(m) == 0 {
 		return
 	}
-	members := r.members[:0]
+	members := r.scratch[:0]
 	for k, v := range m {
-		members = append(members, yamlNode{key: k, text: v})
+		members = append(members, member{k, v})
 	}
 	r.writeMap(key, members)
 }
@@ -312,27 +310,29 @@ func (r *typedWriter) quantities(key string, m corev1.ResourceList) {
 	if len(m) == 0 {
 		return
 	}
-	members := r.members[:0]
+	members := r.scratch[:0]
 	for k, q := range m {
-		members = append(members, yamlNode{key: string(k), text: q.String()})
+		members = append(members, member{string(k), q.String()})
 	}
 	r.writeMap(key, members)
 }
 
 // writeMap writes the members of a map of strings in go-yaml's key
-// order, from the order encoding/json writes them in, by their keys'
-// bytes, when a key holds a digit or a non-ASCII byte: go-yaml's key
+// order. Where a key holds a digit or a non-ASCII byte, go-yaml's key
 // order compares runs of digits by their value and is not transitive
 // over such keys, and where it is not, the order it ends in depends on
-// the order it starts from, which must be the JSON text's, not the map's.
-func (r *typedWriter) writeMap(key string, members []yamlNode) {
-	for _, m := range members {
-		if strings.IndexFunc(m.key, func(c rune) bool { return c >= '0' && c <= '9' || c >= utf8.RuneSelf }) >= 0 {
-			slices.SortFunc(members, func(a, b yamlNode) int { return strings.Compare(a.key, b.key) })
-			break
-		}
+// the order it starts from, which must be the JSON text's, not the
+// map's: the members are sorted by their keys' bytes first, then by
+// [sortMembers]' algorithm (slices.SortFunc), whose steps the order it
+// ends in depends on. Else the order is total and any sort ends in it:
+// [sortKeys].
+func (r *typedWriter) writeMap(key string, members []member) {
+	if totalKeys(members) {
+		sortKeys(members)
+	} else {
+		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		slices.SortFunc(members, func(a, b member) int { return yamlKeyCompare(a.key, b.key) })
 	}
-	sortMembers(members) // a map's keys are distinct
 	r.key(key)
 	r.beginMap()
 	for _, m := range members {
@@ -340,8 +340,42 @@ func (r *typedWriter) writeMap(key string, members []yamlNode) {
 		r.stringValue(m.text)
 	}
 	r.end()
-	clear(members) // the scratch holds no string past its use
-	r.members = members[:0]
+}
+
+// totalKeys reports whether no key of members holds a digit or a
+// non-ASCII byte: go-yaml's key order over such keys is a total order,
+// the bytes compared one by one, a letter after any other character.
+func totalKeys(members []member) bool {
+	for _, m := range members {
+		for i := 0; i < len(m.key); i++ {
+			if digitOrHigh[m.key[i]] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// digitOrHigh marks the bytes [totalKeys] looks for.
+var digitOrHigh = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= '0' && c <= '9' || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
+// sortKeys sorts members whose keys [totalKeys] holds total, by
+// insertion (a label map has a handful) comparing keys by
+// [yamlKeyLess].
+func sortKeys(members []member) {
+	for i := 1; i < len(members); i++ {
+		m := members[i]
+		j := i
+		for ; j > 0 && yamlKeyLess(m.key, members[j-1].key); j-- {
+			members[j] = members[j-1]
+		}
+		members[j] = m
+	}
 }
 
 // intOrString writes an IntOrString, written even when zero.

@@ -97,8 +97,7 @@ func one(obj Object) Objects {
 // typedYAML is obj's YAML from the typed writer; read is false where it
 // does not read obj, written where it does not cover a value.
 func typedYAML(obj Object) (y []byte, read, written bool) {
-	var tree yamlTree
-	return tree.appendTyped(nil, obj)
+	return appendTyped(nil, obj)
 }
 
 // jsonTreeYAML is obj's YAML from the tree read from its JSON text, the
