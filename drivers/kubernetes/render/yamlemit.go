@@ -318,6 +318,30 @@ type level struct {
 
 // key writes the key of the next member of the innermost mapping.
 func (w *yamlWriter) key(k string) {
+	indent := w.member()
+	if len(k) > 128 { // a complex key
+		w.ok = false
+		return
+	}
+	w.scalar(k, indent, true)
+	w.raw(":")
+}
+
+// field writes the key of the next member of the innermost mapping
+// where the key is the JSON name of a field the typed writer reads: a
+// word go-yaml writes plain as it is ([wordScalar], TestFieldNames), so
+// it goes out without being looked at.
+func (w *yamlWriter) field(k string) {
+	w.member()
+	w.put(k)
+	w.putByte(':')
+	w.column += len(k) + 1
+}
+
+// member starts the next member of the innermost mapping (on its own
+// line, or after its sequence's "-" when it is the first) and returns
+// the mapping's indent.
+func (w *yamlWriter) member() int {
 	l := &w.levels[w.depth-1]
 	if l.n == 0 && l.inline {
 		w.raw(" ")
@@ -328,12 +352,7 @@ func (w *yamlWriter) key(k string) {
 		w.indent(l.indent)
 	}
 	l.n++
-	if len(k) > 128 { // a complex key
-		w.ok = false
-		return
-	}
-	w.scalar(k, l.indent, true)
-	w.raw(":")
+	return l.indent
 }
 
 // stringValue writes a string after a key or a "-".
@@ -404,21 +423,63 @@ func appendYAML(dst []byte, t *yamlTree, root yamlNode) ([]byte, bool) {
 	return w.out, w.ok
 }
 
+// raw writes s, which is ASCII: a character a byte.
 func (w *yamlWriter) raw(s string) {
-	w.out = append(w.out, s...)
-	w.column += utf8.RuneCountInString(s)
+	w.put(s)
+	w.column += len(s)
+}
+
+// put appends s to the output, leaving the column to the caller. Where
+// the output has room (Objects.YAML makes room for the whole stream),
+// only its length changes: `w.out = w.out[:n]` stores no pointer, where
+// `w.out = append(w.out, …)` through the writer's pointer stores one,
+// with a write barrier whenever the collector is marking.
+func (w *yamlWriter) put(s string) {
+	n := len(w.out)
+	if cap(w.out)-n < len(s) {
+		w.out = append(w.out, s...)
+		return
+	}
+	w.out = w.out[:n+len(s)]
+	copy(w.out[n:], s)
+}
+
+// putBytes is [yamlWriter.put] of b.
+func (w *yamlWriter) putBytes(b []byte) {
+	n := len(w.out)
+	if cap(w.out)-n < len(b) {
+		w.out = append(w.out, b...)
+		return
+	}
+	w.out = w.out[:n+len(b)]
+	copy(w.out[n:], b)
+}
+
+// putByte is [yamlWriter.put] of one byte.
+func (w *yamlWriter) putByte(c byte) {
+	n := len(w.out)
+	if n == cap(w.out) {
+		w.out = append(w.out, c)
+		return
+	}
+	w.out = w.out[:n+1]
+	w.out[n] = c
 }
 
 func (w *yamlWriter) newline() {
-	w.out = append(w.out, '\n')
+	w.putByte('\n')
 	w.column = 0
 }
 
+// spaces are the indents of all but an unusually deep tree.
+const spaces = "                                                                "
+
 func (w *yamlWriter) indent(n int) {
-	for i := 0; i < n; i++ {
-		w.out = append(w.out, ' ')
-	}
 	w.column = n
+	for ; n > len(spaces); n -= len(spaces) {
+		w.put(spaces)
+	}
+	w.put(spaces[:n])
 }
 
 // mapping writes the members of a non-empty object at indent. inline:
@@ -510,9 +571,10 @@ func (w *yamlWriter) integer(x int64) {
 		w.ok = false
 		return
 	}
-	n := len(w.out)
-	w.out = strconv.AppendInt(append(w.out, ' '), x, 10)
-	w.column += len(w.out) - n
+	var digits [24]byte
+	d := strconv.AppendInt(append(digits[:0], ' '), x, 10)
+	w.putBytes(d)
+	w.column += len(d)
 }
 
 // scalar writes the string s in the style go-yaml chooses: plain when
@@ -522,8 +584,7 @@ func (w *yamlWriter) integer(x int64) {
 func (w *yamlWriter) scalar(s string, indent int, key bool) {
 	if wordScalar(s) {
 		// Most keys and names: plain, nothing to fold.
-		w.out = append(w.out, s...)
-		w.column += len(s)
+		w.raw(s)
 		return
 	}
 	a, ok := analyzeScalar(s)
@@ -562,7 +623,7 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 		spaces = false
 		if c < utf8.RuneSelf {
 			if quoted && c == '\'' {
-				w.out = append(w.out, '\'', '\'')
+				w.put("''")
 				w.column += 2
 				i++
 				continue
@@ -575,13 +636,13 @@ func (w *yamlWriter) folded(s string, indent int, breaks, quoted bool) {
 			for j < len(s) && !foldStop[s[j]] {
 				j++
 			}
-			w.out = append(w.out, s[i:j]...)
+			w.put(s[i:j])
 			w.column += j - i
 			i = j
 			continue
 		}
 		_, n := utf8.DecodeRuneInString(s[i:])
-		w.out = append(w.out, s[i:i+n]...)
+		w.put(s[i : i+n])
 		w.column++
 		i += n
 	}
@@ -595,7 +656,7 @@ func (w *yamlWriter) space(fold bool, indent int) {
 		w.indent(indent)
 		return
 	}
-	w.out = append(w.out, ' ')
+	w.putByte(' ')
 	w.column++
 }
 
@@ -610,7 +671,7 @@ func (w *yamlWriter) space(fold bool, indent int) {
 // choosing ('\n', U+2028, U+2029) and a leading byte order mark (after
 // which go-yaml escapes every character).
 func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
-	w.out = append(w.out, '"')
+	w.putByte('"')
 	w.column++
 	spaces := false
 	for i := 0; i < len(s); {
@@ -620,7 +681,7 @@ func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
 			fold := breaks && !spaces && w.column > yamlWidth && i > 0 && i < len(s)-1
 			w.space(fold, indent)
 			if fold && s[i+1] == ' ' {
-				w.out = append(w.out, '\\')
+				w.putByte('\\')
 				w.column++
 			}
 			i++
@@ -633,7 +694,7 @@ func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
 			for j < len(s) && dqVerbatim[s[j]] {
 				j++
 			}
-			w.out = append(w.out, s[i:j]...)
+			w.put(s[i:j])
 			w.column += j - i
 			i = j
 		case c < utf8.RuneSelf:
@@ -642,7 +703,7 @@ func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if yamlPrintable(r) {
-				w.out = append(w.out, s[i:i+n]...)
+				w.put(s[i : i+n])
 				w.column++
 			} else {
 				w.escape(r)
@@ -651,7 +712,7 @@ func (w *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
 		}
 		spaces = false
 	}
-	w.out = append(w.out, '"')
+	w.putByte('"')
 	w.column++
 }
 

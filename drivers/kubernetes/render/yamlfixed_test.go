@@ -138,3 +138,26 @@ func TestSortKeys(t *testing.T) {
 		}
 	})
 }
+
+// TestFieldNames: every JSON name of every field of every type the typed
+// writer reads is a word go-yaml writes plain as it is, so that
+// yamlWriter.field writes the names it is given without looking at them.
+// (That it is given those names and no others, the differential tests
+// of the typed writer check.)
+func TestFieldNames(t *testing.T) {
+	for _, u := range allUnread {
+		for i := 0; i < u.typ.NumField(); i++ {
+			f := u.typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if !wordScalar(name) || len(name) > 128 {
+				t.Errorf("%s.%s: the JSON name %q is not a plain word", u.typ, f.Name, name)
+			}
+		}
+	}
+	if len(allUnread) == 0 {
+		t.Fatal("no type the typed writer reads")
+	}
+}

@@ -239,14 +239,14 @@ func (r *typedWriter) str(key, s string) {
 
 // text writes a string that is written even when empty.
 func (r *typedWriter) text(key, s string) {
-	r.key(key)
+	r.field(key)
 	r.stringValue(s)
 }
 
 // boolean writes an omitempty *bool.
 func (r *typedWriter) boolean(key string, b *bool) {
 	if b != nil {
-		r.key(key)
+		r.field(key)
 		r.boolValue(*b)
 	}
 }
@@ -254,14 +254,14 @@ func (r *typedWriter) boolean(key string, b *bool) {
 // flag writes an omitempty bool.
 func (r *typedWriter) flag(key string, b bool) {
 	if b {
-		r.key(key)
+		r.field(key)
 		r.boolValue(true)
 	}
 }
 
 // number writes an integer that is written even when zero.
 func (r *typedWriter) number(key string, x int64) {
-	r.key(key)
+	r.field(key)
 	r.integer(x)
 }
 
@@ -283,7 +283,7 @@ func strs[S ~string](r *typedWriter, key string, list []S) {
 	if len(list) == 0 {
 		return
 	}
-	r.key(key)
+	r.field(key)
 	r.beginSeq()
 	for _, s := range list {
 		r.item()
@@ -333,7 +333,7 @@ func (r *typedWriter) writeMap(key string, members []member) {
 		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
 		slices.SortFunc(members, func(a, b member) int { return yamlKeyCompare(a.key, b.key) })
 	}
-	r.key(key)
+	r.field(key)
 	r.beginMap()
 	for _, m := range members {
 		r.key(m.key)
@@ -392,7 +392,7 @@ func (r *typedWriter) intOrString(key string, v intstr.IntOrString) {
 
 // object writes key's mapping: body writes its members.
 func (r *typedWriter) object(key string, body func()) {
-	r.key(key)
+	r.field(key)
 	r.beginMap()
 	body()
 	r.end()
@@ -404,7 +404,7 @@ func (r *typedWriter) list(key string, n int, item func(i int)) {
 	if n == 0 {
 		return
 	}
-	r.key(key)
+	r.field(key)
 	r.beginSeq()
 	for i := 0; i < n && r.read; i++ {
 		r.item()
@@ -489,7 +489,7 @@ func (r *typedWriter) podSpec(s *corev1.PodSpec) {
 		r.boolean("automountServiceAccountToken", s.AutomountServiceAccountToken)
 		if s.Containers != nil && len(s.Containers) == 0 {
 			// No omitempty: an empty list is written.
-			r.key("containers")
+			r.field("containers")
 			r.beginSeq()
 			r.end()
 		}
