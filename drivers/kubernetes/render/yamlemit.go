@@ -945,6 +945,16 @@ func printable(w uint64) bool {
 	return ((w-swarOnes*0x20)&^w|(w+swarOnes|w))&swarHigh == 0
 }
 
+// digitsOrHigh reports whether a byte of w is a decimal digit or not
+// ASCII ([digitOrHigh]): a high bit, or, of the low seven bits, a byte
+// above '0'-1 and below '9'+1 (the test for a byte between two values of
+// Anderson's bit hacks, exact for bytes below 0x80).
+func digitsOrHigh(w uint64) bool {
+	low := w &^ swarHigh
+	between := (swarOnes*(127+'9'+1) - low) &^ w & (low + swarOnes*(127-('0'-1))) & swarHigh
+	return w&swarHigh != 0 || between != 0
+}
+
 // foldStops reports whether a byte of w is one [foldStop] marks.
 func foldStops(w uint64) bool {
 	return w&swarHigh != 0 || swarZero(w^swarOnes*' ') || swarZero(w^swarOnes*'\'')

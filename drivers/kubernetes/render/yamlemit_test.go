@@ -425,7 +425,7 @@ func TestYAMLKeyCompare(t *testing.T) {
 // loops find in its bytes.
 func TestSWAR(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		b := rapid.SliceOfN(rapid.SampledFrom([]byte{0, 1, 0x1f, ' ', '!', '\'', '"', '0', 'a', '~', 0x7f, 0x80, 0xc3, 0xff}), 8, 8).Draw(t, "bytes")
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte{0, 1, 0x1f, ' ', '!', '\'', '"', '/', '0', '9', ':', 'a', '~', 0x7f, 0x80, 0xaf, 0xb0, 0xb9, 0xba, 0xc3, 0xff}), 8, 8).Draw(t, "bytes")
 		if rapid.Bool().Draw(t, "any") {
 			b = rapid.SliceOfN(rapid.Byte(), 8, 8).Draw(t, "arbitrary")
 		}
@@ -435,8 +435,12 @@ func TestSWAR(t *testing.T) {
 			wantPrintable = wantPrintable && c >= 0x20 && c <= 0x7e
 			wantStop = wantStop || foldStop[c]
 		}
-		if printable(w) != wantPrintable || foldStops(w) != wantStop {
-			t.Fatalf("%q: printable %v, foldStops %v", b, printable(w), foldStops(w))
+		wantDigit := false
+		for _, c := range b {
+			wantDigit = wantDigit || c >= '0' && c <= '9' || c >= 0x80
+		}
+		if printable(w) != wantPrintable || foldStops(w) != wantStop || digitsOrHigh(w) != wantDigit {
+			t.Fatalf("%q: printable %v, foldStops %v, digitsOrHigh %v", b, printable(w), foldStops(w), digitsOrHigh(w))
 		}
 	})
 }

@@ -1,10 +1,12 @@
 package render
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -116,7 +118,7 @@ func yamlValues(y []byte) []string {
 // yamlKeyCompare, whatever the order they start in.
 func TestSortKeys(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		keys := rapid.SliceOfNDistinct(rapid.StringOfN(rapid.SampledFrom([]rune("aAzZ.-_/~ !0é")), 0, 4, -1),
+		keys := rapid.SliceOfNDistinct(rapid.StringOfN(rapid.SampledFrom([]rune("aAzZ.-_/~ !09é")), 0, 12, -1),
 			0, 20, func(s string) string { return s }).Draw(t, "keys")
 		members := make([]member, len(keys))
 		total := true
@@ -159,5 +161,45 @@ func TestFieldNames(t *testing.T) {
 	}
 	if len(allUnread) == 0 {
 		t.Fatal("no type the typed writer reads")
+	}
+}
+
+// TestZeroBytes: the unread fields' bytes of a zero value of every type
+// the typed writer reads are zero, and each unread field set in turn
+// (and what it holds, below it) makes them not zero, as reflection has it.
+// Where the bytes are not zero and the fields are (an empty string that
+// points somewhere), zero asks reflection.
+func TestZeroBytes(t *testing.T) {
+	for _, u := range allUnread {
+		v := reflect.New(u.typ).Elem()
+		if !u.zeroBytes(v.Addr().UnsafePointer()) {
+			t.Errorf("%s: the zero value's bytes are not zero", u.typ)
+		}
+		covered := 0
+		for _, i := range u.fields {
+			if !u.typ.Field(i).IsExported() {
+				continue
+			}
+			setValues(v.Field(i), 3, func(path string) {
+				covered++
+				if u.zeroBytes(v.Addr().UnsafePointer()) || u.zeroFields(v) {
+					t.Errorf("%s%s set: the unread fields are zero", u.typ, path)
+				}
+			}, "."+u.typ.Field(i).Name)
+		}
+		if covered == 0 && len(u.fields) > 0 {
+			t.Errorf("%s: no unread field set", u.typ)
+		}
+	}
+	// An empty string whose pointer is not nil.
+	type named struct {
+		S string `json:"s,omitempty"`
+		T string `json:"t,omitempty"`
+	}
+	u := unreadFields[named]("T")
+	allUnread = allUnread[:len(allUnread)-1]
+	x := named{S: "ab"[:0], T: "t"}
+	if u.zeroBytes(unsafe.Pointer(&x)) || !zero(u, &x) {
+		t.Errorf("an empty string: zeroBytes %v, zero %v", u.zeroBytes(unsafe.Pointer(&x)), zero(u, &x))
 	}
 }

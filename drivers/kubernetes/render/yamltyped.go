@@ -1,10 +1,12 @@
 package render
 
 import (
+	"encoding/binary"
 	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -32,11 +34,19 @@ import (
 type unread struct {
 	typ    reflect.Type
 	fields []int
+	// spans are the bytes the unread fields take, each run of them in
+	// the type's order one span (with the padding between them): where
+	// they are all zero, so is every unread field, a zero value being all
+	// zero bytes.
+	spans []span
 	// never: a field the reader does not read is one encoding/json
 	// writes even when zero (no omitempty, not nullable): no value of the
 	// type is read.
 	never bool
 }
+
+// span is n bytes at offset off of a value.
+type span struct{ off, n uintptr }
 
 // unreadFields are the fields of T that are not named in read. It panics
 // when read names a field T does not have: the reader is then out of date
@@ -56,6 +66,11 @@ func unreadFields[T any](read ...string) *unread {
 			continue
 		}
 		u.fields = append(u.fields, i)
+		if end := f.Offset + f.Type.Size(); len(u.spans) > 0 && i > 0 && u.fields[len(u.fields)-2] == i-1 {
+			u.spans[len(u.spans)-1].n = end - u.spans[len(u.spans)-1].off
+		} else {
+			u.spans = append(u.spans, span{off: f.Offset, n: end - f.Offset})
+		}
 		_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 		opts = "," + opts + ","
 		omitted := strings.Contains(opts, ",omitzero,") || f.Type.Kind() != reflect.Struct && strings.Contains(opts, ",omitempty,")
@@ -82,12 +97,35 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// zero reports whether every unread field of *p is zero.
+// zero reports whether every unread field of *p is zero: at once where
+// their bytes are all zero (the rendered objects' case), else field by
+// field, as reflection tells (a field may be zero without its bytes
+// being: an empty string that points somewhere, padding).
 func zero[T any](u *unread, p *T) bool {
 	if u.never {
 		return false
 	}
-	v := reflect.ValueOf(p).Elem()
+	return u.zeroBytes(unsafe.Pointer(p)) || u.zeroFields(reflect.ValueOf(p).Elem())
+}
+
+// zeroBytes reports whether the unread fields' bytes of the value of
+// u's type at p are all zero.
+func (u *unread) zeroBytes(p unsafe.Pointer) bool {
+	var or uint64
+	for _, s := range u.spans {
+		b := unsafe.Slice((*byte)(unsafe.Add(p, s.off)), s.n)
+		for ; len(b) >= 8; b = b[8:] {
+			or |= binary.LittleEndian.Uint64(b)
+		}
+		for _, c := range b {
+			or |= uint64(c)
+		}
+	}
+	return or == 0
+}
+
+// zeroFields reports whether every unread field of v is zero.
+func (u *unread) zeroFields(v reflect.Value) bool {
 	for _, i := range u.fields {
 		if !v.Field(i).IsZero() {
 			return false
@@ -347,8 +385,14 @@ func (r *typedWriter) writeMap(key string, members []member) {
 // the bytes compared one by one, a letter after any other character.
 func totalKeys(members []member) bool {
 	for _, m := range members {
-		for i := 0; i < len(m.key); i++ {
-			if digitOrHigh[m.key[i]] {
+		k, i := m.key, 0
+		for ; i+8 <= len(k); i += 8 {
+			if digitsOrHigh(word(k, i)) {
+				return false
+			}
+		}
+		for ; i < len(k); i++ {
+			if digitOrHigh[k[i]] {
 				return false
 			}
 		}
