@@ -203,3 +203,27 @@ func TestZeroBytes(t *testing.T) {
 		t.Errorf("an empty string: zeroBytes %v, zero %v", u.zeroBytes(unsafe.Pointer(&x)), zero(u, &x))
 	}
 }
+
+// TestLongMaps: a map of more members than the typed writer holds in its
+// frame (typedWriter.scratch), with keys in a total order or not, is
+// written as the JSON tree and sigs.k8s.io/yaml write it.
+func TestLongMaps(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		objs := drawRendered(t)
+		dep := objs.Deployments[0]
+		digits := rapid.Bool().Draw(t, "digits")
+		n := rapid.IntRange(len(typedWriter{}.scratch)-2, 3*len(typedWriter{}.scratch)).Draw(t, "n")
+		labels := map[string]string{}
+		for len(labels) < n {
+			k := rapid.StringMatching(`[a-z][a-z./-]{0,12}`).Draw(t, "key")
+			if digits {
+				k = rapid.StringMatching(`[a-z0-9][a-z0-9./-]{0,12}`).Draw(t, "key")
+			}
+			labels[k] = rapid.SampledFrom([]string{"x", "1", "yes", "a b"}).Draw(t, "value")
+		}
+		dep.Spec.Template.Labels = labels
+		if !checkTyped(t, dep) {
+			t.Fatal("the typed writer does not read the Deployment")
+		}
+	})
+}
