@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -254,4 +255,46 @@ func TestOutlineSize(t *testing.T) {
 	if size := unsafe.Sizeof(Outline{}); size > 2048 {
 		t.Errorf("an Outline takes %d bytes, more than 2048", size)
 	}
+}
+
+// TestOutlineReset: an outline Reset after a walk records what a new
+// outline of the same settings records of the next walk, whatever the
+// walk before left in it (objects past its room, a refusal), and holds
+// no key of the text the walk before read, not even in its room.
+func TestOutlineReset(t *testing.T) {
+	anyText := NewNode()
+	anyText.Additional, anyText.Rest = anyText, anyText
+	if err := Seal(anyText); err != nil {
+		t.Fatal(err)
+	}
+	reused := &Outline{Depth: 2, Watch: []string{"w"}}
+	rapid.Check(t, func(t *rapid.T) {
+		n := anyText
+		if rapid.Bool().Draw(t, "drawn schema") {
+			n = drawNode(t, 0)
+			if err := Seal(n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var b strings.Builder
+		drawValue(t, 0).render(&b, nil, true, nil)
+		s := b.String()
+		fresh := &Outline{Depth: 2, Watch: []string{"w"}}
+		want := ValidOutline(JS{}, n, s, fresh)
+		reused.Reset()
+		if reused.objects != nil || reused.members != nil || reused.open != nil || reused.met != 0 {
+			t.Fatal("Reset left what the walk before recorded")
+		}
+		for _, m := range reused.room.members {
+			if m != (Member{}) {
+				t.Fatalf("Reset left the member %q of the text before in the room", m.Key)
+			}
+		}
+		if got := ValidOutline(JS{}, n, s, reused); got != want {
+			t.Fatalf("%s: a reset outline's walk says %v, a new one's %v", s, got, want)
+		}
+		if fmt.Sprint(reused.objects, reused.members, reused.met) != fmt.Sprint(fresh.objects, fresh.members, fresh.met) {
+			t.Fatalf("%s: a reset outline records %v %v, a new one %v %v", s, reused.objects, reused.members, fresh.objects, fresh.members)
+		}
+	})
 }
