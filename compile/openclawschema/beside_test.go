@@ -16,7 +16,7 @@ import (
 
 // docSchema is the walker's form of occkit's own DOC-5 schema (package
 // compile's fast check), the schema admission walks beside OpenClaw's.
-func docSchema(t *testing.T) *jsonwalk.Node {
+func docSchema(t testing.TB) *jsonwalk.Node {
 	const id = "https://occkit.dev/schema/openclaw-config.schema.json"
 	raw, err := os.ReadFile("../schema/openclaw-config.schema.json")
 	if err != nil {
@@ -84,6 +84,11 @@ func TestValidBesideIsBoth(t *testing.T) {
 				walks, valid := jsonwalk.Valid(jsonwalk.Exact{}, other, d.String()), v.Valid(d)
 				if got := v.ValidBeside(d, other); got != (walks && valid) {
 					t.Fatalf("%s beside %s: ValidBeside %v, the walk %v, Valid %v", d, name, got, walks, valid)
+				}
+				// Valid and ValidBeside read in a scratch that the
+				// documents before left; Validate, in rooms of its own.
+				if err := v.Validate(d); valid != (err == nil) {
+					t.Fatalf("%s: Valid %v, Validate %v", d, valid, err)
 				}
 				if verdicts[name] == nil {
 					verdicts[name] = map[[2]bool]int{}

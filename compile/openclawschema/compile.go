@@ -183,6 +183,14 @@ func walkTree(n *node) *jsonwalk.Node {
 	for _, c := range n.anyOf {
 		w.AnyOf = append(w.AnyOf, walkTree(c))
 	}
+	if m := stringChoice(n.anyOf); m != nil && w.Check == nil && (w.Types == 0 || w.Types&jsString != 0) {
+		// A choice among strings (zod's union of literals, as the
+		// schema writes an enum): one check of the string against all of
+		// them, where the walker tried each branch in turn, reading the
+		// literal again for each. The branches keep their own forms
+		// (walkSchema's union tries them).
+		w.AnyOf, w.Types, w.Check = nil, jsString, jsCheck{m}
+	}
 	for _, c := range n.oneOf {
 		w.OneOf = append(w.OneOf, walkTree(c))
 	}
@@ -193,6 +201,44 @@ func walkTree(n *node) *jsonwalk.Node {
 	}
 	n.w = w
 	return w
+}
+
+// stringChoice is the node asserting what anyOf of branches does when
+// each branch is only an enum (or a const) of strings, maybe typed
+// string: a string among all of theirs, in one enum. It is nil for any
+// other branches.
+func stringChoice(branches []*node) *node {
+	if len(branches) == 0 {
+		return nil
+	}
+	m := &node{maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
+	for _, c := range branches {
+		if !stringEnum(c) {
+			return nil
+		}
+		m.enum = append(m.enum, c.enum...)
+	}
+	return m
+}
+
+// stringEnum reports whether n asserts only that a value is one of its
+// enum's strings (its type, if named, string).
+func stringEnum(n *node) bool {
+	if n == nil || n.never || n.enum == nil || n.types != 0 && n.types != jsString {
+		return false
+	}
+	for _, e := range n.enum {
+		if !e.isString {
+			return false
+		}
+	}
+	w := n.w
+	return w != nil && w.Types == n.types && w.Check != nil &&
+		w.Props == nil && !w.Closed && w.Additional == nil && len(w.Required) == 0 && w.Keys == nil && w.MaxProps < 0 &&
+		w.Prefix == nil && w.Rest == nil && w.MinItems < 0 && w.MaxItems < 0 &&
+		w.AllOf == nil && w.AnyOf == nil && w.OneOf == nil &&
+		n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && !n.uri &&
+		n.minimum == nil && n.maximum == nil && n.exclMin == nil && n.exclMax == nil
 }
 
 // jsCheck is a node's checks of a value itself: string lengths in UTF-16

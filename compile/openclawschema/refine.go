@@ -79,6 +79,11 @@ type refiner struct {
 	// accepted: the schema walk read the whole document, so its outline
 	// met every key of an object the schema has a shape for.
 	accepted bool
+	// rootKeys has keyBit set of every key of the root's members indexed
+	// (addKid): most of the refinements' patterns start at a
+	// section a small document lacks, told by one bit where a scan of the
+	// root's members compared strings.
+	rootKeys uint64
 	// trail is walkSchema's way from the root to where it is.
 	trail []trailStep
 }
@@ -130,6 +135,9 @@ func (r *refiner) child(x *index, k string) *index {
 	if !x.built {
 		r.build(x)
 	}
+	if x == &r.doc && r.rootKeys&keyBit(k) == 0 {
+		return nil
+	}
 	kids := x.members()
 	if x.byKey != nil {
 		if i, ok := x.byKey[k]; ok {
@@ -143,6 +151,16 @@ func (r *refiner) child(x *index, k string) *index {
 		}
 	}
 	return nil
+}
+
+// keyBit is the bit of the key k in refiner.rootKeys: one of 64 by its
+// length and its first and last bytes.
+func keyBit(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	h := uint64(len(k)) | uint64(k[0])<<8 | uint64(k[len(k)-1])<<16
+	return 1 << (h * 0x9e3779b97f4a7c15 >> 58)
 }
 
 // scanFor is child for x, not indexed, below a wildcard of a pattern
@@ -254,6 +272,9 @@ func (r *refiner) addKid(x *index, key string, start, end int) {
 			}
 		}
 	}
+	if x == &r.doc {
+		r.rootKeys |= keyBit(key)
+	}
 	r.room(x, 1)
 	lo := len(r.kids) - int(x.n)
 	r.kids = append(r.kids, index{at: int32(start), end: int32(end), key: key})
@@ -337,18 +358,23 @@ func (r *refiner) add(at occkit.Path, format string, args ...any) {
 
 // refine runs every refinement on the document the schema walk read.
 func refine(schema *node, w reading, c *Contract) []error {
+	return refineIn(new(refiner), schema, w, c)
+}
+
+// refineIn is refine in r, an empty refiner.
+func refineIn(r *refiner, schema *node, w reading, c *Contract) []error {
 	if len(w.src) > math.MaxInt32 {
 		// The index's offsets are 32 bits. DOC-2 refuses a document of
 		// more than 2 MiB long before; a caller of this package alone is
 		// refused here rather than checked wrongly.
 		return []error{occkit.Invalid(Rule, occkit.Root(), "the document is larger than %d bytes, more than the refinements read", math.MaxInt32)}
 	}
-	r := &refiner{version: c.version, skip: c.skip, schema: schema, src: w.src, outline: w.outline, accepted: w.ok,
-		doc: rootIndex(w.src)}
+	r.version, r.skip, r.schema, r.src, r.outline, r.accepted = c.version, c.skip, schema, w.src, w.outline, w.ok
+	r.doc = rootIndex(w.src)
 	root := r.value(&r.doc)
-	for _, ref := range refinements {
-		if !r.skip[ref.Class] {
-			ref.check(root, r)
+	for i := range refinements {
+		if !c.skipped[i] {
+			refinements[i].check(root, r)
 		}
 	}
 	schemaRefinements(root, r)

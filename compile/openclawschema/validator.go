@@ -3,6 +3,7 @@ package openclawschema
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -107,17 +108,70 @@ func (v *Validator) Contract() *Contract { return v.contract }
 
 // Valid reports whether OpenClaw accepts doc: its schema and, for a
 // carried release, the refinements the check mirrors and its channel ids. The schema walk
-// reads the document bytes once, in place, and allocates only the outline
-// of the top three levels the refinements then read instead of the text.
-func (v *Validator) Valid(doc occkit.Document) bool { return v.passes(v.walk(doc)) }
+// reads the document bytes once, in place, outlining the top three levels
+// the refinements then read instead of the text; the outline and the
+// refinements' index of a configuration without large rosters are reused
+// from one validation to the next (see scratch), so that such a
+// validation allocates nothing.
+func (v *Validator) Valid(doc occkit.Document) bool {
+	s := takeScratch()
+	ok := v.passes(s, v.walkIn(s, doc))
+	s.give()
+	return ok
+}
 
 // passes reports whether OpenClaw accepts the document w read (see
-// Valid).
-func (v *Validator) passes(w reading) bool {
+// Valid), refining it in s (nil: a refiner of its own).
+func (v *Validator) passes(s *scratch, w reading) bool {
 	if !w.ok || v.contract == nil {
 		return w.ok
 	}
-	return len(refine(v.root, w, v.contract)) == 0 && len(v.contract.channelIssues(w)) == 0
+	return len(refineIn(s.refiner(), v.root, w, v.contract)) == 0 && len(v.contract.channelIssues(w)) == 0
+}
+
+// scratch is the room of one verdict (Valid, ValidBeside): the outline
+// of its schema walk and the refiner that reads it, 2.4 KB in all. A
+// verdict keeps nothing of them, so they come from a pool and go back
+// to it, emptied: a validation of a small document allocates nothing.
+// (Allocated for each, they were most of what such a validation cost:
+// their allocation, and the collections they brought about, each of
+// which marks the compiled schemas again.)
+type scratch struct {
+	out jsonwalk.Outline
+	ref refiner
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// takeScratch is an empty scratch from the pool.
+func takeScratch() *scratch { return scratches.Get().(*scratch) }
+
+// give empties s (it holds nothing of the document it read: the pool
+// keeps no document alive) and puts it back in the pool.
+func (s *scratch) give() {
+	s.out.Reset()
+	s.ref = refiner{}
+	scratches.Put(s)
+}
+
+// outline is the outline for a walk that reads the members at the paths
+// omit names as absent (see newOutline): s's, emptied, or a new one when
+// s is nil.
+func (s *scratch) outline(omit [][]string) *jsonwalk.Outline {
+	if s == nil {
+		return newOutline(omit)
+	}
+	s.out.Reset()
+	s.out.Depth, s.out.Watch, s.out.Omit, s.out.Unrecorded = outlineDepth, watched, omit, unrecorded
+	return &s.out
+}
+
+// refiner is s's refiner, empty, or a new one when s is nil.
+func (s *scratch) refiner() *refiner {
+	if s == nil {
+		return new(refiner)
+	}
+	return &s.ref
 }
 
 // ValidBeside reports whether v accepts doc ([Validator.Valid]) and the
@@ -131,14 +185,16 @@ func (v *Validator) ValidBeside(doc occkit.Document, other *jsonwalk.Node) bool 
 	if !v.redactInert {
 		return jsonwalk.Valid(jsonwalk.Exact{}, other, src) && v.Valid(doc)
 	}
-	out := newOutline(omitRedact)
+	s := takeScratch()
+	defer s.give()
+	out := s.outline(omitRedact)
 	r := reading{src: src, ok: jsonwalk.ValidBoth(jsonwalk.Exact{}, other, jsonwalk.JS{}, v.root.w, src, out), outline: out}
 	if !r.ok && !jsonwalk.Valid(jsonwalk.Exact{}, other, src) {
 		return false
 	}
 	// Either both walks accept the text, or OpenClaw's refuses it and
 	// walkFrom reads the view.
-	return v.passes(v.walkFrom(doc, r))
+	return v.passes(s, v.walkFrom(s, doc, r))
 }
 
 // reading is one check's reading of a document: its text as the check
@@ -173,33 +229,37 @@ var watched = []string{watchSource: "source", watchAlsoAllow: "alsoAllow"}
 // agents.list is there; so the view is neither written nor walked unless
 // the document has agents.list or the schema refuses it. Then the view is
 // taken, and walked: a refusal is explained on the view's own text.
-func (v *Validator) walk(doc occkit.Document) reading {
+func (v *Validator) walk(doc occkit.Document) reading { return v.walkIn(nil, doc) }
+
+// walkIn is walk outlining in s (nil: an outline of its own).
+func (v *Validator) walkIn(s *scratch, doc occkit.Document) reading {
 	if !v.redactInert {
-		return v.walkText(specView(doc).String())
+		return v.walkOmitting(s, specView(doc).String(), nil)
 	}
-	return v.walkFrom(doc, v.walkOmitting(doc.String(), omitRedact))
+	return v.walkFrom(s, doc, v.walkOmitting(s, doc.String(), omitRedact))
 }
 
 // walkFrom is walk given r, the walk of doc's own text omitting
 // omitRedact: r itself, or when that does not read the view, the view's
-// walk.
-func (v *Validator) walkFrom(doc occkit.Document, r reading) reading {
+// walk (in s, whose outline r then no longer reads).
+func (v *Validator) walkFrom(s *scratch, doc occkit.Document, r reading) reading {
 	if r.ok && !hasMember(r, "agents", "list") {
 		return r
 	}
-	return v.walkText(specView(doc).String())
+	return v.walkOmitting(s, specView(doc).String(), nil)
 }
 
 // omitRedact is the member specView drops from a document without
 // agents.list.
 var omitRedact = [][]string{{"logging", "redactSensitive"}}
 
-func (v *Validator) walkText(src string) reading { return v.walkOmitting(src, nil) }
+func (v *Validator) walkText(src string) reading { return v.walkOmitting(nil, src, nil) }
 
 // walkOmitting walks src reading the members at the paths omit names as
-// absent (see jsonwalk.Outline).
-func (v *Validator) walkOmitting(src string, omit [][]string) reading {
-	out := newOutline(omit)
+// absent (see jsonwalk.Outline), outlining in s (nil: an outline of its
+// own).
+func (v *Validator) walkOmitting(s *scratch, src string, omit [][]string) reading {
+	out := s.outline(omit)
 	return reading{src: src, ok: jsonwalk.ValidOutline(jsonwalk.JS{}, v.root.w, src, out), outline: out}
 }
 
