@@ -64,11 +64,8 @@ func (n *node) stringOK(s string) bool {
 	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && !n.uri {
 		return true
 	}
-	if n.minLen >= 0 || n.maxLen >= 0 {
-		l := utf16Len(s)
-		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
-			return false
-		}
+	if (n.minLen >= 0 || n.maxLen >= 0) && !lengthWithin(s, n.minLen, n.maxLen) {
+		return false
 	}
 	if n.pattern != nil && !n.pattern.match(s) {
 		return false
@@ -151,6 +148,20 @@ func has(r gjson.Result, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// lengthWithin reports whether the length of s in UTF-16 code units is
+// at least min and at most max (-1: no bound). That length is at most
+// len(s) (a code unit takes one byte or more) and at least a third of it
+// (a character of three bytes is one unit, of four two): bounds a string
+// of len(s) bytes meets either way are told without counting, as most
+// are (a non-empty id, a name of at most 200).
+func lengthWithin(s string, min, max int) bool {
+	if n := len(s); (min < 0 || (n+2)/3 >= min) && (max < 0 || n <= max) {
+		return true
+	}
+	l := utf16Len(s)
+	return (min < 0 || l >= min) && (max < 0 || l <= max)
 }
 
 // utf16Len is the length of s in UTF-16 code units, JavaScript's length.

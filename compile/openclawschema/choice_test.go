@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
 )
 
 // TestStringChoices: a union of string enums, which the walker checks as
@@ -67,4 +68,19 @@ func TestStringChoices(t *testing.T) {
 	if level.w.AnyOf != nil {
 		t.Error("logging.level: its literals are tried one by one")
 	}
+}
+
+// TestLengthWithin: the string length bounds, told without counting
+// where the byte length decides, say what counting the UTF-16 code units
+// says, for any bytes (invalid UTF-8 and characters of every width).
+func TestLengthWithin(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom([]string{"a", "é", "日", "🦞", "\xff", "\xe6\x97", "~"}), 0, 24).Draw(t, "parts")
+		s := strings.Join(parts, "")
+		min, max := rapid.IntRange(-1, 30).Draw(t, "min"), rapid.IntRange(-1, 30).Draw(t, "max")
+		l := utf16Len(s)
+		if got, want := lengthWithin(s, min, max), (min < 0 || l >= min) && (max < 0 || l <= max); got != want {
+			t.Fatalf("%q (%d units) within [%d, %d]: %v, want %v", s, l, min, max, got, want)
+		}
+	})
 }

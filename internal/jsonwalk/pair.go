@@ -172,14 +172,37 @@ func (w *pair[P, Q]) members(a, b *Node, i, depth int, record bool) (int, bool) 
 		if start < 0 {
 			return 0, false
 		}
-		nameA, nameB := w.a.decode(lit, esc, plain), wb.decode(lit, esc, plain)
-		ca, bit, way := w.a.entry(a, i, depth, lit, nameA) // a's walk omits nothing, admits no unknown key
-		if way == refuseMember {
+		// A plain key is the same name under both policies, and is
+		// looked up in both nodes by the same heads.
+		var nameA, nameB string
+		var hA, tlA, hB, tlB uint64
+		if plain {
+			nameA = lit[1 : len(lit)-1]
+			nameB = nameA
+			hA, tlA = heads(nameA)
+			hB, tlB = hA, tlA
+		} else {
+			nameA, nameB = w.a.p.Decode(lit, esc), wb.p.Decode(lit, esc)
+			hA, tlA = heads(nameA)
+			hB, tlB = heads(nameB)
+		}
+		// a's walk records, omits and watches nothing and admits no
+		// unknown key (walker.entry, inline).
+		ca := a.Additional
+		switch m := a.memberAt(nameA, hA, tlA); {
+		case m != nil && m.named:
+			ca = m.node
+			seenA |= m.bit
+		case a.Closed:
+			return 0, false
+		case m != nil:
+			seenA |= m.bit // required, answering to Additional
+		}
+		if a.Keys != nil && !w.a.key(a.Keys, i, depth+1, lit, nameA) {
 			return 0, false
 		}
 		countA++
-		seenA |= bit
-		cb, bit, way := wb.entry(b, i, depth, lit, nameB)
+		cb, bit, way := wb.entry(b, i, depth, lit, nameB, b.memberAt(nameB, hB, tlB))
 		switch way {
 		case refuseMember:
 			return 0, false

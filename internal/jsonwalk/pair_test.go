@@ -204,3 +204,29 @@ func TestValidBothIsBothWalks(t *testing.T) {
 		t.Errorf("%d texts passed both schemas, %d one, %d neither: want some of each", both, one, neither)
 	}
 }
+
+// TestValidBothClosedRequired: a closed object that requires a key it
+// does not name refuses the key as any unknown one (and so every object
+// that has it), in the one walk as in each schema's own, on either side;
+// the drawn pairs of TestValidBothIsBothWalks seldom make one.
+func TestValidBothClosedRequired(t *testing.T) {
+	closed := NewNode()
+	closed.Closed, closed.Required = true, []string{"a"}
+	named := NewNode()
+	named.Props, named.Required = map[string]*Node{"b": nil}, []string{"b"}
+	anyObject := NewNode() // looks at its members: bounds them
+	anyObject.Types, anyObject.MaxProps = Object, 5
+	for _, n := range []*Node{closed, named, anyObject} {
+		if err := Seal(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []string{`{"a":1}`, `{}`, `{"b":1}`, `{"a":1,"b":2}`, `{"\u0061":1}`} {
+		for _, pair := range [][2]*Node{{closed, anyObject}, {anyObject, closed}, {closed, named}, {named, closed}} {
+			want := Valid(Exact{}, pair[0], s) && Valid(JS{}, pair[1], s)
+			if got := ValidBoth(Exact{}, pair[0], JS{}, pair[1], s, &Outline{Depth: 1}); got != want {
+				t.Errorf("%s: ValidBoth %v, the two walks %v", s, got, want)
+			}
+		}
+	}
+}

@@ -728,10 +728,11 @@ const (
 
 // entry is how the member at i of an object n at depth, its key literal
 // lit decoding to name, goes: when walked, the schema its value answers
-// to and its required bit. It notes the key when watched, and as the
+// to and its required bit. m is what n says of the key (memberAt), nil
+// when n does not name it. It notes the key when watched, and as the
 // step to its value when omissions lie below. (members takes the same
 // steps inline: a call per member costs a walk about 3%.)
-func (w *walker[P]) entry(n *Node, i, depth int, lit, name string) (c *Node, bit uint64, way int) {
+func (w *walker[P]) entry(n *Node, i, depth int, lit, name string, m *member) (c *Node, bit uint64, way int) {
 	if depth < w.omitDepth && w.omitted(depth, name) {
 		return nil, 0, omitMember
 	}
@@ -742,15 +743,16 @@ func (w *walker[P]) entry(n *Node, i, depth int, lit, name string) (c *Node, bit
 			}
 		}
 	}
-	m, found := n.member(name)
 	c = n.Additional
 	switch {
-	case found && m.named:
-		c = m.node
+	case m != nil && m.named:
+		c, bit = m.node, m.bit
 	case n.Closed && w.unknownKeysOK:
 		return nil, 0, countMember
 	case n.Closed:
 		return nil, 0, refuseMember
+	case m != nil:
+		bit = m.bit // required, answering to Additional
 	}
 	if depth < w.omitDepth-1 {
 		w.keys[depth], w.indexed[depth] = name, false
@@ -758,7 +760,7 @@ func (w *walker[P]) entry(n *Node, i, depth int, lit, name string) (c *Node, bit
 	if n.Keys != nil && !w.key(n.Keys, i, depth+1, lit, name) {
 		return nil, 0, refuseMember
 	}
-	return c, m.bit, walkMember
+	return c, bit, walkMember
 }
 
 // key reports whether the member key at i, its literal lit (s[i:], as
@@ -790,6 +792,15 @@ func (n *Node) member(name string) (member, bool) {
 		return member{}, false
 	}
 	return n.table.find(name)
+}
+
+// memberAt is member of the key name whose heads are h and tl: a key
+// looked up in two nodes (pair.members) takes its heads once.
+func (n *Node) memberAt(name string, h, tl uint64) *member {
+	if n.members == nil {
+		return nil
+	}
+	return n.table.at(name, h, tl)
 }
 
 // table finds a key among a node's members: the keys sit in buckets by a
@@ -856,14 +867,22 @@ func (t *table) bucket(n int, h, tl uint64) uint32 {
 
 func (t *table) find(k string) (member, bool) {
 	h, tl := heads(k)
+	if m := t.at(k, h, tl); m != nil {
+		return *m, true
+	}
+	return member{}, false
+}
+
+// at is the member of the key k, its heads h and tl, or nil.
+func (t *table) at(k string, h, tl uint64) *member {
 	for j := t.slots[t.bucket(len(k), h, tl)]; j != 0; {
 		e := &t.entries[j-1]
 		if e.is(k, h, tl) {
-			return e.member, true
+			return &e.member
 		}
 		j = e.next
 	}
-	return member{}, false
+	return nil
 }
 
 func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
