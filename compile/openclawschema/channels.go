@@ -40,7 +40,10 @@ func (c *Contract) channelIssues(w reading) []error {
 // channelIDIssues refuses the unknown channel ids of the document's
 // channels and plugins sections (see channelIssues).
 func (c *Contract) channelIDIssues(channels, plugins gjson.Result) []error {
-	if paths := plugins.Get("load.paths"); !channels.IsObject() || paths.IsArray() && len(paths.Array()) > 0 {
+	if !channels.IsObject() {
+		return nil
+	}
+	if paths := plugins.Get("load.paths"); paths.IsArray() && len(paths.Array()) > 0 {
 		return nil
 	}
 	var issues []error
@@ -84,7 +87,7 @@ func rootSections(w reading) (channels, plugins gjson.Result) {
 			}
 		}
 	}
-	at := len(w.src) - len(strings.TrimLeft(w.src, " \t\r\n"))
+	at := rootAt(w.src)
 	if members, ok := w.outline.Members(at); ok {
 		for _, m := range members {
 			take(m.Key, m.Start, m.End)

@@ -70,8 +70,8 @@ type refiner struct {
 	// rosters (the paired benchmarks' documents index 12 members, stamped
 	// as admission checks them), so that a refiner is one allocation; 14
 	// fill its size class (896 bytes, the allocation's header included).
-	// A larger room was most of what a refiner cost a small document,
-	// whose validation is mostly its fixed cost (TestValidFixedCost).
+	// Valid and ValidBeside take theirs from a pool (see scratch), which
+	// then holds no more than that room; Validate allocates its own.
 	kids     []index
 	kidsRoom [14]index
 	// spare holds the members found in objects not indexed (scanFor).
@@ -117,7 +117,7 @@ func (x *index) members() []index {
 // rootIndex is the index of the document src, whose value is
 // gjson.Parse(src).
 func rootIndex(src string) index {
-	return index{at: int32(len(src) - len(strings.TrimLeft(src, " \t\r\n"))), end: int32(len(src))}
+	return index{at: int32(rootAt(src)), end: int32(len(src))}
 }
 
 // value is x's value.

@@ -281,7 +281,7 @@ var unrecorded = []string{"channels"}
 // section a holding the key k: false only when it shows the root and, if
 // a is an object, a's members, without k.
 func hasMember(r reading, a, k string) bool {
-	root, ok := r.outline.Members(len(r.src) - len(strings.TrimLeft(r.src, " \t\r\n")))
+	root, ok := r.outline.Members(rootAt(r.src))
 	if !ok {
 		return true
 	}
@@ -300,6 +300,17 @@ func hasMember(r reading, a, k string) bool {
 		}
 	}
 	return false
+}
+
+// rootAt is the offset of the value of the JSON text src: after the
+// whitespace before it (none in an occkit.Document's own text). A loop,
+// not strings.TrimLeft, which makes a set of its cutset on every call.
+func rootAt(src string) int {
+	i := 0
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 // specView is doc as the check reads it: OpenClaw's own view where it
