@@ -131,7 +131,9 @@ func TestParseBindingRefusesTruncatedJSON(t *testing.T) {
 // computes it without re-canonicalizing the document; whatever the
 // document holds (keys sorting on both sides of the record's own,
 // escapes, non-ASCII), the result is the one a reader of the record gets
-// the plain way.
+// the plain way. A small document is hashed with the record around it in
+// one buffer, a large one (a long value drawn) between the record's two
+// parts: both are taken.
 func TestRecordDigestSplice(t *testing.T) {
 	a, err := admission.New(admission.Options{HarnessVersions: map[occkit.Harness]string{occkit.HarnessOpenClaw: "2026.9.6", occkit.HarnessCodex: "0.171.0"},
 		Authorizer: admission.AuthorizerFunc(func(context.Context, admission.AuthorizeRequest) error { return nil }),
@@ -144,7 +146,9 @@ func TestRecordDigestSplice(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := []string{"a", "configuration", "digest", "zz", `q"uote`, "é", "\u2028", "0", "agents2", "Ω"}
-	values := []string{`1`, `-0.5e3`, `"x"`, `"\u00e9\n"`, `null`, `true`, `[]`, `{}`, `[1,"two",{"b":2,"a":1}]`, `{"configuration":0}`}
+	values := []string{`1`, `-0.5e3`, `"x"`, `"\u00e9\n"`, `null`, `true`, `[]`, `{}`, `[1,"two",{"b":2,"a":1}]`, `{"configuration":0}`,
+		`"` + strings.Repeat("plain words ", 250) + `"`}
+	var small, large int
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		// The drawn keys sit in an open map of OpenClaw's schema
@@ -183,10 +187,19 @@ func TestRecordDigestSplice(t *testing.T) {
 		if got, want := rev.Digest(), occkit.CanonicalDigest(whole); got != want {
 			t.Fatalf("digest of %s = %s, the canonical record's is %s", b.String(), got, want)
 		}
+		switch n := len(rev.Canonical()); {
+		case n < 1024:
+			small++
+		case n > 2048:
+			large++
+		}
 		if err := admission.Verify(context.Background(), rev, admission.VerifyFacts{AgentID: rev.AgentID(), Compute: admission.ComputeInfo{Kind: rev.Compute()}}); err != nil && occkit.First(err).Path.String() == "digest" {
 			t.Fatalf("Verify refused its own digest: %v", err)
 		}
 	})
+	if small == 0 || large == 0 {
+		t.Errorf("%d small documents and %d large ones: the test takes both", small, large)
+	}
 }
 
 // The document digest is hashed on first use: every caller, however many

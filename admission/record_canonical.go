@@ -24,14 +24,6 @@ import (
 //
 // TestCanonicalRecordMatchesMarshal checks it against that computation.
 func (r *Revision) canonicalRecord(dst []byte) (before, after []byte, ok bool) {
-	auth, ok := appendPlainBinding(nil, r.auth)
-	if !ok {
-		doc, err := occkit.ParseDocument(r.auth.JSON())
-		if err != nil {
-			return nil, nil, false
-		}
-		auth = occkit.Canonical(doc)
-	}
 	b := dst
 	b = append(b, '{')
 	if !r.account.IsZero() {
@@ -68,7 +60,15 @@ func (r *Revision) canonicalRecord(dst []byte) (before, after []byte, ok bool) {
 	b = append(b, `,"version":`...)
 	b = appendRecordString(b, r.harness.Version)
 	b = append(b, `},"harnessAuth":`...)
-	b = append(b, auth...)
+	// The binding is written in place; one with a string that is not
+	// plain (appendPlainBinding wrote nothing) takes the long way.
+	if b, ok = appendPlainBinding(b, r.auth); !ok {
+		doc, err := occkit.ParseDocument(r.auth.JSON())
+		if err != nil {
+			return nil, nil, false
+		}
+		b = append(b, occkit.Canonical(doc)...)
+	}
 	b = append(b, `,"logging":{"level":`...)
 	b = appendRecordString(b, string(r.level))
 	b = append(b, `,"ownership":`...)
@@ -169,8 +169,8 @@ func appendEnv(b []byte, vs []occkit.EnvVar) []byte {
 // appendPlainBinding writes the canonical form of x's JSON
 // ([occkit.Binding.JSON], whose keys are in canonical order) when each of
 // its strings is plain (see plainRecordString), and reports whether it
-// did. Any other binding takes the long way: its JSON, parsed and
-// canonicalized.
+// did; when it did not, b is returned as it was, and the binding takes
+// the long way: its JSON, parsed and canonicalized.
 func appendPlainBinding(b []byte, x occkit.Binding) ([]byte, bool) {
 	switch x.Method {
 	case "":

@@ -446,12 +446,25 @@ func (r *Revision) recordDigest() string {
 	if !ok {
 		return ""
 	}
-	h := sha256.New()
-	h.Write(before)
-	_, _ = r.doc.WriteTo(h) // hashes never fail, and the document is not copied
-	h.Write(after)
 	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0]))
+	if doc := r.doc.String(); len(before)+len(doc)+len(after) <= cap(before) {
+		// A small document fits between the two in the buffer they were
+		// written to (after moves up to make room), and the record is
+		// hashed in one call, whose state stays on the stack.
+		whole := before[:len(before)+len(doc)+len(after)]
+		copy(whole[len(before)+len(doc):], after)
+		copy(whole[len(before):], doc)
+		sum = sha256.Sum256(whole)
+	} else {
+		h := sha256.New()
+		h.Write(before)
+		_, _ = r.doc.WriteTo(h) // hashes never fail, and the document is not copied
+		h.Write(after)
+		h.Sum(sum[:0])
+	}
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
 }
 
 // recordSizeHint is about the length of the canonical record without its
