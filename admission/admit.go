@@ -463,7 +463,7 @@ func (a *Admitter) Admit(ctx context.Context, req Request) (_ *Revision, err err
 		compute:        ComputeIdentity{Kind: req.Compute.Kind, ID: req.Compute.ID},
 		account:        req.Account,
 		auth:           req.Agent.HarnessAuth,
-		projection:     proj.Clone(),
+		projection:     ownProjection(proj),
 		primary:        dec.primary,
 		fallbacks:      dec.fallbacks,
 		level:          level,
@@ -579,6 +579,20 @@ func boundSandbox(req Request, mode occkit.Mode) *SandboxInfo {
 	return req.Sandbox
 }
 
+// ownProjection is the revision's projection p, which validateAuth made
+// for this admission (ValidateHarnessAuth builds its lists; validateWith
+// returns a clone of the driver's), so it is not copied a second time: it
+// is kept as [occkit.Projection.Clone] keeps it, an empty list nil.
+func ownProjection(p occkit.Projection) occkit.Projection {
+	if len(p.Gateway) == 0 {
+		p.Gateway = nil
+	}
+	if len(p.Harness) == 0 {
+		p.Harness = nil
+	}
+	return p
+}
+
 // validateAuth runs the Compute's harness-auth validation: the driver's
 // validator when it has one, the built-in rules for a bundled kind
 // without a driver, else 503 (AUTH-7).
@@ -664,13 +678,12 @@ const maxAgentIDLen = 256
 // maxAgentIDLen bytes, invalid UTF-8, or holding control or format (bidi)
 // characters. The request is malformed, so this comes before any work.
 func checkAgentID(id string) error {
-	at := occkit.AgentPath("id")
 	if id == "" || strings.TrimSpace(id) != id || len(id) > maxAgentIDLen || !utf8.ValidString(id) {
-		return occkit.Invalid("ADM-3", at, "the Agent ID must be a non-empty, trimmed UTF-8 string of at most %d bytes", maxAgentIDLen)
+		return occkit.Invalid("ADM-3", occkit.AgentPath("id"), "the Agent ID must be a non-empty, trimmed UTF-8 string of at most %d bytes", maxAgentIDLen)
 	}
 	for _, r := range id {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return occkit.Invalid("ADM-3", at, "the Agent ID must not contain control or formatting characters")
+			return occkit.Invalid("ADM-3", occkit.AgentPath("id"), "the Agent ID must not contain control or formatting characters")
 		}
 	}
 	return nil

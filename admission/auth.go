@@ -24,8 +24,12 @@ const (
 	LoginModeCodexOAuth = "codex_oauth"
 )
 
-// bindingPath is where harnessAuth errors point: the Agent's field.
-var bindingPath = occkit.AgentPath("harnessAuth")
+// bindingPath is where harnessAuth errors point: the Agent's field;
+// methodPath is its method, where most of them point.
+var (
+	bindingPath = occkit.AgentPath("harnessAuth")
+	methodPath  = bindingPath.Key("method")
+)
 
 // BindingPath is the path harnessAuth refusals carry ("harnessAuth").
 func BindingPath() occkit.Path { return bindingPath }
@@ -42,7 +46,7 @@ func checkTopology(f drivers.AuthFacts) error {
 		c = occkit.ComputeKubernetes
 	}
 	t := occkit.Topology{Harness: f.Harness, Mode: f.Mode}
-	if err := occkit.CheckTopology(c, occkit.Supported(c, f.Topologies), t); err != nil {
+	if err := occkit.CheckTopology(c, supportedTopologies(c, f.Topologies), t); err != nil {
 		return err
 	}
 	if c != occkit.ComputeKubernetes || t != (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
@@ -59,6 +63,29 @@ func checkTopology(f drivers.AuthFacts) error {
 			"dedicated openclaw needs a qualifying SandboxDriver (harness provisioning and the networking, filesystem and process facets); missing Driver: SandboxDriver"))
 	}
 	return occkit.Join(errs...)
+}
+
+// bundledTopologies are the RES-11 sets of the bundled Computes
+// ([occkit.Supported]), in the order of [occkit.BundledComputes], made
+// once: checkTopology only reads them.
+var bundledTopologies = func() (sets [3][]occkit.Topology) {
+	for i, c := range occkit.BundledComputes() {
+		sets[i] = occkit.Supported(c, nil)
+	}
+	return sets
+}()
+
+// supportedTopologies is [occkit.Supported] for a reader that neither
+// keeps nor changes the set ([occkit.CheckTopology]): a bundled
+// Compute's set is shared, a custom one's is the one declared, so neither
+// is copied.
+func supportedTopologies(c occkit.Compute, declared []occkit.Topology) []occkit.Topology {
+	for i, b := range occkit.BundledComputes() {
+		if c == b {
+			return bundledTopologies[i]
+		}
+	}
+	return declared
 }
 
 // ValidateHarnessAuth is the bundled Computes' harness-auth validation
@@ -103,12 +130,12 @@ func ValidateHarnessAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	case occkit.ComputeSSH:
 		// AUTH-5: systemd loads operator-provided host credentials.
 		if f.Binding.Method != occkit.MethodRuntime {
-			return occkit.Projection{}, occkit.Conflict("AUTH-5", bindingPath.Key("method"),
+			return occkit.Projection{}, occkit.Conflict("AUTH-5", methodPath,
 				"ssh Compute accepts only the runtime harnessAuth method")
 		}
 		return occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}, HostManaged: true}, nil
 	case occkit.ComputeDocker:
-		return occkit.Projection{}, occkit.Conflict("AUTH-4", bindingPath.Key("method"),
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", methodPath,
 			"docker Compute supports no harnessAuth binding")
 	}
 	return occkit.Projection{}, occkit.New(occkit.CodeDependencyUnavailable, "AUTH-7", occkit.Root(),
@@ -123,7 +150,7 @@ func ValidateHarnessAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 // controller, the deployment check is made before any Compute rule.
 func requireCredentialGateway(f drivers.AuthFacts) error {
 	if f.Binding.Method == occkit.MethodCredentialSource && !f.CredentialGateway {
-		return occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", bindingPath.Key("method"),
+		return occkit.New(occkit.CodeCredentialGatewayNotConfigured, "AUTH-3", methodPath,
 			"credential_source needs a selected Credential Gateway")
 	}
 	return nil
@@ -196,18 +223,17 @@ var defaultModelPath = occkit.NewPath("agents", "defaults", "model")
 
 func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 	b := f.Binding
-	method := bindingPath.Key("method")
 	embedded := f.Mode == occkit.ModeEmbedded
 	codex := f.Harness == occkit.HarnessCodex
 	p := occkit.Projection{Gateway: []occkit.EnvVar{}, Harness: []occkit.EnvVar{}}
 	switch b.Method {
 	case occkit.MethodRuntime:
-		return occkit.Projection{}, occkit.Conflict("AUTH-4", method,
+		return occkit.Projection{}, occkit.Conflict("AUTH-4", methodPath,
 			"kubernetes Compute does not accept the runtime harnessAuth method (the host's own credentials serve SSH only); accepted for %s/%s here: %s",
 			f.Harness, f.Mode, kubernetesMethods(f))
 	case occkit.MethodAPIKey, occkit.MethodCodexPAT:
 		if f.CredentialGateway {
-			return occkit.Projection{}, occkit.Conflict("AUTH-4", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-4", methodPath,
 				"a Credential Gateway is selected: Secret-backed and account harnessAuth methods are refused")
 		}
 	}
@@ -234,7 +260,7 @@ func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 		}
 	case occkit.MethodCodexPAT:
 		if !codex || embedded {
-			return occkit.Projection{}, occkit.Conflict("AUTH-2", method, "codex_pat serves dedicated codex only")
+			return occkit.Projection{}, occkit.Conflict("AUTH-2", methodPath, "codex_pat serves dedicated codex only")
 		}
 		p.Harness = []occkit.EnvVar{
 			{Name: EnvCodexAccessToken, From: b.Source},
@@ -244,11 +270,11 @@ func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 		// AUTH-3, in its order: gateway (requireCredentialGateway), paired
 		// Sandbox, dedicated Harness.
 		if !f.Sandbox.Qualifies() {
-			return occkit.Projection{}, occkit.Conflict("AUTH-3", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-3", methodPath,
 				"credential_source needs the paired SandboxDriver with harness provisioning and all three facets")
 		}
 		if embedded {
-			return occkit.Projection{}, occkit.Conflict("AUTH-3", method,
+			return occkit.Projection{}, occkit.Conflict("AUTH-3", methodPath,
 				"credential_source serves a dedicated Harness, not embedded execution")
 		}
 		p.EgressProxy = true
@@ -270,7 +296,7 @@ func kubernetesAuth(f drivers.AuthFacts) (occkit.Projection, error) {
 			p.Harness = []occkit.EnvVar{{Name: EnvOpenAIAPIKey, Placeholder: true}}
 		}
 	default:
-		return occkit.Projection{}, occkit.Invalid("AUTH-4a", method, "unknown harnessAuth method")
+		return occkit.Projection{}, occkit.Invalid("AUTH-4a", methodPath, "unknown harnessAuth method")
 	}
 	return p, nil
 }

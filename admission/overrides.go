@@ -19,7 +19,7 @@ func renderOverrides(doc occkit.Document, compute occkit.Compute, owner occkit.L
 	warn := func(rule string, at occkit.Path, format string, args ...any) {
 		out = append(out, occkit.Warn(rule, at, format, args...))
 	}
-	gw := occkit.NewPath("gateway")
+	gw := pathGateway
 	if g := doc.Get(gw); g.IsObject() {
 		if g.Key("port").Exists() {
 			warn("CMP-4", gw.Key("port"), "the render runs the gateway with --port %s: gateway.port is not used", renderedPort(compute))
@@ -38,7 +38,7 @@ func renderOverrides(doc occkit.Document, compute occkit.Compute, owner occkit.L
 	if owner != occkit.OwnedByPlatform {
 		return out
 	}
-	lp := occkit.NewPath("logging")
+	lp := pathLogging
 	switch l := doc.Get(lp); {
 	case l.Exists() && !l.IsObject():
 		warn("LOG-1", lp, "the platform stamp replaces logging with an object at level %q, JSON console style", level)
@@ -55,12 +55,20 @@ func renderOverrides(doc occkit.Document, compute occkit.Compute, owner occkit.L
 			warn("LOG-1", lp.Key("redactSensitive"), "the platform stamp removes logging.redactSensitive: redaction stays on (LOG-5)")
 		}
 	}
-	op := occkit.NewPath("diagnostics", "otel", "logs")
+	op := pathOtelLogs
 	if v := doc.Get(op); v.Exists() && !(v.IsBool() && !v.Bool()) {
 		warn("LOG-1", op, "the platform stamp sets diagnostics.otel.logs to false: OTLP log export stays off")
 	}
 	return out
 }
+
+// The settings renderOverrides reads, whose paths every admission asks
+// for and only a warning extends.
+var (
+	pathGateway  = occkit.NewPath("gateway")
+	pathLogging  = occkit.NewPath("logging")
+	pathOtelLogs = occkit.NewPath("diagnostics", "otel", "logs")
+)
 
 // renderedPort is the gateway port the render passes on compute.
 func renderedPort(c occkit.Compute) string {
