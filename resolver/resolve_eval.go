@@ -70,7 +70,9 @@ func (s policySource) what() string {
 // sources gathers the candidate's policies in precedence order: the
 // entry's models[ref], agents.defaults.models[ref], the matching provider
 // rows, the provider (RES-5). bad reports that a policy holder was already
-// refused (RES-1, RES-4), so nothing more should be concluded.
+// refused (RES-1, RES-4), so nothing more should be concluded. The rows
+// it finds are marked used (RES-9): a candidate is a selected model, and
+// checkRows would look them up again for it.
 func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []policySource, bad bool) {
 	fromCat := func(cat *catalogIndex) {
 		if !cat.present || cat.bad {
@@ -93,7 +95,9 @@ func (x *docIndex) sources(c *refAt, e *agentEntry, out []policySource) (_ []pol
 	ref := c.ref()
 	for p := range x.providersNamed(ref.Provider) {
 		for _, i := range p.rowsFor(ref, buf[:0]) {
-			switch r := p.rows.at(int(i)); r.rtSt {
+			r := p.rows.at(int(i))
+			r.used = r.used || rowsMarkedOnce
+			switch r.rtSt {
 			case runtimeBad:
 				bad = true
 			case runtimeOK:
@@ -358,6 +362,7 @@ func prepare(doc occkit.Document) *Prepared {
 			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fb.at,
 				Note: fallbacksAgree(agree)})
 		}
+		s.evaluated = rowsMarkedOnce
 		return h
 	}
 	if haveRef {
@@ -504,13 +509,28 @@ func entryAddsPolicy(e *agentEntry, s *modelSetting) bool {
 	return false
 }
 
+// rowsMarkedOnce is whether the rows a selected ref names are marked
+// while it is evaluated (docIndex.sources), and checkRows looks up only
+// those of the selections prepare did not evaluate; false looks every
+// selection's up in checkRows, as the oracle of the shortcut does
+// (TestRowsMarkedOnce).
+var rowsMarkedOnce = true
+
 // checkRows applies RES-9 to every provider's models array: each row
 // names a selected model (primary or fallback, of any scope), and no two
 // rows name the same model. When the candidate set is not known (an
 // earlier problem), only the row shapes are checked.
+//
+// The rows of a selection prepare evaluated were marked then
+// (modelSetting.evaluated), and are not looked up again, unless two rows
+// of a provider share an ID: only a lookup here refuses those.
 func (x *docIndex) checkRows(complete bool, errs *[]error) {
 	if len(x.provOrder) == 0 {
 		return
+	}
+	shared := false
+	for _, p := range x.provOrder {
+		shared = shared || p.prevs != nil
 	}
 	var buf [4]int32
 	mark := func(r Ref) {
@@ -532,7 +552,7 @@ func (x *docIndex) checkRows(complete bool, errs *[]error) {
 		sels = append(sels, &e.sel)
 	}
 	for _, s := range sels {
-		if !s.ok {
+		if !s.ok || s.evaluated && !shared {
 			continue
 		}
 		mark(s.primary.ref())

@@ -282,7 +282,11 @@ type modelSetting struct {
 	present  bool
 	ok       bool // the primary is known
 	complete bool // every ref parsed
-	primary  refAt
+	// evaluated: prepare evaluated every ref, and so marked the provider
+	// rows each names (docIndex.sources), which checkRows need not look
+	// up again.
+	evaluated bool
+	primary   refAt
 	// fb is the fallbacks member, nil when there is none.
 	fb *fallbackList
 	// primaryAt is where the primary is written: the base of its refAt,
