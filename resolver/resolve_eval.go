@@ -30,13 +30,15 @@ func (s policySource) path() occkit.Path {
 		appendPath(&b, s.cat.path)
 		b.Key(s.cat.keyRaw(int(s.at)))
 	case s.at >= 0:
-		b.Grow(s.prov.path.Len() + 4)
-		appendPath(&b, s.prov.path)
+		b.Grow(pathProviders.Len() + 5)
+		appendPath(&b, pathProviders)
+		b.Key(s.prov.raw)
 		b.Key("models")
 		b.Index(int(s.at))
 	default:
-		b.Grow(s.prov.path.Len() + 2)
-		appendPath(&b, s.prov.path)
+		b.Grow(pathProviders.Len() + 3)
+		appendPath(&b, pathProviders)
+		b.Key(s.prov.raw)
 	}
 	b.Key("agentRuntime")
 	b.Key("id")

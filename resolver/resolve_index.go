@@ -216,8 +216,9 @@ type fallbackRef struct {
 }
 
 // fallbackList is a setting's fallbacks member, kept apart from the
-// setting so that a setting without one (an Agent entry's, most often)
-// holds one pointer for it rather than the list's 152 bytes.
+// setting so that a setting without one (an Agent entry's, most often),
+// or with one that holds no ref, holds one pointer for it rather than
+// the list's 152 bytes.
 type fallbackList struct {
 	refs seq[fallbackRef]
 	// idxs are the fallbacks' elements, when an element that is no ref
@@ -287,7 +288,8 @@ type modelSetting struct {
 	// up again.
 	evaluated bool
 	primary   refAt
-	// fb is the fallbacks member, nil when there is none.
+	// fb is the fallbacks member, nil when there is none or it holds no
+	// ref.
 	fb *fallbackList
 	// primaryAt is where the primary is written: the base of its refAt,
 	// which points here, so a modelSetting is filled in place and never
@@ -339,9 +341,8 @@ func rowAlt(id string) string {
 
 // providerConfig is one models.providers value.
 type providerConfig struct {
-	raw    string // the key as written
+	raw    string // the key as written (its path is built when named: path)
 	name   string // normalized provider name (REF-2)
-	path   occkit.Path
 	rt     harnessID
 	rtSt   runtimeState
 	rowsAt bool     // a models array is present
@@ -358,7 +359,12 @@ type providerConfig struct {
 	prevs map[uint32]int32
 }
 
-func (p *providerConfig) rowPath(i int) occkit.Path { return p.path.Key("models").Index(i) }
+// path is where the provider is written, models.providers[raw]: built
+// for a refusal that names it, not for every provider indexed (a reason
+// builds its own, policySource.path).
+func (p *providerConfig) path() occkit.Path { return pathProviders.Key(p.raw) }
+
+func (p *providerConfig) rowPath(i int) occkit.Path { return p.path().Key("models").Index(i) }
 
 // normProvider normalizes a provider name the way refs are (REF-2).
 func normProvider(s string) string { return strings.ToLower(trimSpace(s)) }
@@ -721,7 +727,8 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 	// The fallbacks are read where they stand, which may be before the
 	// primary; the refusals that need the primary are made after it.
 	var primary string
-	var fp *occkit.Path // set once the fallbacks are met
+	var fbAt occkit.Path
+	var fp *occkit.Path // set once the fallbacks are met (to &fbAt)
 	primaryStr, seenPrimary, fbArray := false, false, false
 	var bad []int32 // fallbacks that are no provider/model ref
 	end := eachMember(s, i, func(k string, v int) int {
@@ -732,8 +739,8 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 			primary, primaryStr, end = stringAt(s, v)
 			return end
 		case k == "fallbacks" && fp == nil:
-			m.fb = &fallbackList{strs: strTable{text: s}, at: settingKey(path, "fallbacks")}
-			fp = &m.fb.at
+			fbAt = settingKey(path, "fallbacks")
+			fp = &fbAt
 			if byteAt(s, v) != '[' {
 				return jsonwalk.Skip(s, v)
 			}
@@ -741,6 +748,11 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 			return jsonwalk.Elements(s, v, func(n, e int) int {
 				str, isStr, end := stringAt(s, e)
 				if r, ok := ParseRef(str); isStr && ok {
+					if m.fb == nil {
+						// Made for the first ref: a list that holds
+						// none (empty, most often) is not kept.
+						m.fb = &fallbackList{strs: strTable{text: s}, at: fbAt}
+					}
 					m.fb.pushFallback(str, r, n)
 				} else {
 					bad = append(bad, int32(n))
@@ -785,10 +797,10 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 
 // buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
 // shapes) and returns the offset after it.
-func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*providerConfig, int) {
-	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: s}}
+func buildProvider(raw, s string, i int, errs *[]error) (*providerConfig, int) {
+	p := &providerConfig{raw: raw, name: normProvider(raw), strs: strTable{text: s}}
 	if byteAt(s, i) != '{' {
-		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
+		*errs = append(*errs, invalid("RES-4", p.path(), "%s must be an object", p.path()))
 		p.rtSt = runtimeBad
 		return p, jsonwalk.Skip(s, i)
 	}
@@ -808,14 +820,14 @@ func buildProvider(raw, s string, i int, path occkit.Path, errs *[]error) (*prov
 	})
 	p.rt, p.rtSt = toHarnessID(rt), st
 	if p.rtSt == runtimeBad {
-		*errs = append(*errs, runtimeErr(path, shape, valueAt(s, i, end)))
+		*errs = append(*errs, runtimeErr(p.path(), shape, valueAt(s, i, end)))
 	}
 	switch {
 	case !seenModels:
 		return p, end
 	case !p.rowsAt:
-		*errs = append(*errs, invalid("RES-9", path.Key("models"),
-			"%s must be an array of model objects", path.Key("models")))
+		*errs = append(*errs, invalid("RES-9", p.path().Key("models"),
+			"%s must be an array of model objects", p.path().Key("models")))
 		return p, end
 	}
 	*errs = append(*errs, rowErrs...)
@@ -1091,7 +1103,7 @@ func (x *docIndex) indexProviders(s string, i int, errs *[]error) int {
 			return jsonwalk.Skip(s, v)
 		}
 		end := eachMember(s, v, func(raw string, v int) int {
-			p, end := buildProvider(raw, s, v, pathProviders.Key(raw), errs)
+			p, end := buildProvider(raw, s, v, errs)
 			x.provOrder = append(x.provOrder, p)
 			return end
 		})

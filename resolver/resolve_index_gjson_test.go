@@ -126,8 +126,8 @@ func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]
 	if !fv.Exists() {
 		return
 	}
-	s.fb = &fallbackList{strs: strTable{text: text}, at: path.Key("fallbacks")}
-	fp := &s.fb.at
+	fbAt := path.Key("fallbacks")
+	fp := &fbAt
 	if !fv.IsArray() {
 		s.complete = false
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
@@ -147,6 +147,9 @@ func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]
 			at := fp.Index(i)
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
+		if s.fb == nil {
+			s.fb = &fallbackList{strs: strTable{text: text}, at: fbAt}
+		}
 		s.fb.pushFallback(e.Str, r, i)
 		return true
 	})
@@ -154,7 +157,7 @@ func gjParseModelSetting(text string, v gjson.Result, path occkit.Path, errs *[]
 
 // gjBuildProvider indexes one provider entry (RES-4, RES-1, RES-9 shapes).
 func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[]error) *providerConfig {
-	p := &providerConfig{raw: raw, name: normProvider(raw), path: path, strs: strTable{text: text}}
+	p := &providerConfig{raw: raw, name: normProvider(raw), strs: strTable{text: text}}
 	if !v.IsObject() {
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object", path))
 		p.rtSt = runtimeBad

@@ -75,7 +75,7 @@ func checkProviderPlain(t *rapid.T, doc occkit.Document, p *providerConfig, quer
 		return
 	}
 	var ids, alts []string
-	docjson.Get(doc, p.path.Key("models")).ForEach(func(_, row gjson.Result) bool {
+	docjson.Get(doc, p.path().Key("models")).ForEach(func(_, row gjson.Result) bool {
 		id := ""
 		if v := objectField(row, "id"); row.IsObject() && v.Type == gjson.String {
 			id = strings.TrimSpace(v.Str)
@@ -88,14 +88,14 @@ func checkProviderPlain(t *rapid.T, doc occkit.Document, p *providerConfig, quer
 		return true
 	})
 	if p.rows.len() != len(ids) {
-		t.Fatalf("%s: %d rows indexed, %d written", p.path, p.rows.len(), len(ids))
+		t.Fatalf("%s: %d rows indexed, %d written", p.path(), p.rows.len(), len(ids))
 	}
 	for i := range ids {
 		if p.rows.at(i).idOK != (ids[i] != "") {
-			t.Fatalf("%s row %d: idOK %v, id %q", p.path, i, p.rows.at(i).idOK, ids[i])
+			t.Fatalf("%s row %d: idOK %v, id %q", p.path(), i, p.rows.at(i).idOK, ids[i])
 		}
 		if ids[i] != "" && (p.id(i) != ids[i] || p.alt(i) != alts[i]) {
-			t.Fatalf("%s row %d: id %q alt %q, want %q %q", p.path, i, p.id(i), p.alt(i), ids[i], alts[i])
+			t.Fatalf("%s row %d: id %q alt %q, want %q %q", p.path(), i, p.id(i), p.alt(i), ids[i], alts[i])
 		}
 	}
 	for _, id := range append(append(slices.Clone(ids), alts...), queries...) {
@@ -110,7 +110,7 @@ func checkProviderPlain(t *rapid.T, doc occkit.Document, p *providerConfig, quer
 			}
 		}
 		if d := cmp.Diff(want, p.rowsFor(ref, nil)); d != "" {
-			t.Fatalf("%s rows for %v (-plain +index):\n%s", p.path, ref, d)
+			t.Fatalf("%s rows for %v (-plain +index):\n%s", p.path(), ref, d)
 		}
 	}
 }

@@ -388,7 +388,7 @@ func TestPolicySourcePath(t *testing.T) {
 			for i := range p.rows.len() {
 				check(policySource{prov: p, at: int32(i)}, p.rowPath(i).Key("agentRuntime").Key("id"))
 			}
-			check(policySource{prov: p, at: -1}, p.path.Key("agentRuntime").Key("id"))
+			check(policySource{prov: p, at: -1}, pathProviders.Key(p.raw).Key("agentRuntime").Key("id"))
 		}
 	})
 }
