@@ -42,14 +42,15 @@ func checkModelsAt(res *resolver.Prepared, release, primary string) (_ []*occkit
 		return nil, primaryAt, nil
 	}
 	// Every ref a resolved Configuration selects has the primary's
-	// provider (RES-3), so the provider's verdict is kept for the next.
+	// provider (RES-3), so the provider's verdict is kept for the next:
+	// whether occkit routes it or the document configures it.
 	var last string
-	var lastConfigured, haveLast bool
-	configured := func(p string) bool {
+	var lastRouted, haveLast bool
+	routed := func(p string) bool {
 		if !haveLast || p != last {
-			last, lastConfigured, haveLast = p, res.ConfiguresProvider(p), true
+			last, lastRouted, haveLast = p, alwaysKnownProviders[p] || res.ConfiguresProvider(p), true
 		}
-		return lastConfigured
+		return lastRouted
 	}
 	var errs []error
 	var warnings []*occkit.Error
@@ -63,7 +64,7 @@ func checkModelsAt(res *resolver.Prepared, release, primary string) (_ []*occkit
 		}
 		p := ref.Provider
 		switch {
-		case alwaysKnownProviders[p] || configured(p):
+		case routed(p):
 			// A configured provider's models are whatever it serves.
 		case !cat.Provider(p):
 			if s := cat.SuggestProvider(p); s != "" {
