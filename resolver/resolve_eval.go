@@ -24,25 +24,39 @@ type policySource struct {
 func (s policySource) path() occkit.Path {
 	// One allocation for the whole path, not one per element.
 	var b occkit.PathBuilder
+	b.Grow(s.pathLen())
+	s.build(&b)
+	return b.Path()
+}
+
+// pathLen is how many elements s's path has.
+func (s policySource) pathLen() int {
 	switch {
 	case s.cat != nil:
-		b.Grow(s.cat.path.Len() + 3)
-		appendPath(&b, s.cat.path)
+		return s.cat.path.Len() + 3
+	case s.at >= 0:
+		return pathProviders.Len() + 5
+	}
+	return pathProviders.Len() + 3
+}
+
+// build appends s's path to b (reset: the path is b.Path() after).
+func (s policySource) build(b *occkit.PathBuilder) {
+	switch {
+	case s.cat != nil:
+		appendPath(b, s.cat.path)
 		b.Key(s.cat.keyRaw(int(s.at)))
 	case s.at >= 0:
-		b.Grow(pathProviders.Len() + 5)
-		appendPath(&b, pathProviders)
+		appendPath(b, pathProviders)
 		b.Key(s.prov.raw)
 		b.Key("models")
 		b.Index(int(s.at))
 	default:
-		b.Grow(pathProviders.Len() + 3)
-		appendPath(&b, pathProviders)
+		appendPath(b, pathProviders)
 		b.Key(s.prov.raw)
 	}
 	b.Key("agentRuntime")
 	b.Key("id")
-	return b.Path()
 }
 
 // appendPath appends the elements of p to b, in p's document.
@@ -170,8 +184,17 @@ func (x *docIndex) evaluate(c *refAt, e *agentEntry, reasons *[]Reason, errs *[]
 		}
 	}
 	if reasons != nil {
+		// The reasons' paths in one allocation.
+		var b occkit.PathBuilder
+		n := 0
 		for _, s := range srcs {
-			*reasons = append(*reasons, Reason{Rule: "RES-5", Path: s.path(), Value: s.id, Note: s.what()})
+			n += s.pathLen()
+		}
+		b.Grow(n)
+		for _, s := range srcs {
+			b.Reset()
+			s.build(&b)
+			*reasons = append(*reasons, Reason{Rule: "RES-5", Path: b.Path(), Value: s.id, Note: s.what()})
 		}
 		if h == occkit.HarnessCodex {
 			*reasons = append(*reasons, x.codexReason(c))

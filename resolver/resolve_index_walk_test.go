@@ -360,7 +360,9 @@ func TestProvidersNamed(t *testing.T) {
 
 // TestPolicySourcePath: the path of a policy, built in one allocation, is
 // the policy holder's path with agentRuntime.id appended key by key, for
-// every catalog key, provider row and provider of drawn documents.
+// every catalog key, provider row and provider of drawn documents; and so
+// is each of the paths of all of them built in turn in one builder, as
+// the reasons' are.
 func TestPolicySourcePath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		doc, err := occkit.ParseDocument([]byte(genIndexJSON(t, "root", 0)))
@@ -368,11 +370,33 @@ func TestPolicySourcePath(t *testing.T) {
 			t.Fatal(err)
 		}
 		x := buildIndex(doc)
+		var srcs []policySource
+		var wants []occkit.Path
 		check := func(s policySource, want occkit.Path) {
 			if got := s.path(); !got.Equal(want) || got.Doc() != want.Doc() {
 				t.Fatalf("%s: path %s, want %s", doc.String(), got, want)
 			}
+			srcs, wants = append(srcs, s), append(wants, want)
 		}
+		defer func() {
+			var b occkit.PathBuilder
+			n := 0
+			for _, s := range srcs {
+				n += s.pathLen()
+			}
+			b.Grow(n)
+			var got []occkit.Path
+			for _, s := range srcs {
+				b.Reset()
+				s.build(&b)
+				got = append(got, b.Path())
+			}
+			for i, want := range wants {
+				if !got[i].Equal(want) || got[i].Doc() != want.Doc() {
+					t.Fatalf("%s: path %d built in one builder %s, want %s", doc.String(), i, got[i], want)
+				}
+			}
+		}()
 		cats := []*catalogIndex{&x.catalog}
 		for _, e := range x.entries {
 			if e.models != nil {
