@@ -2,6 +2,7 @@ package occkit
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -230,9 +231,10 @@ func (b Binding) Validate() error {
 // refusal names a key below it); unlike Validate it refuses the zero
 // Binding, whose method is missing.
 func (b Binding) ValidateAt(at Path) error {
-	mp := at.Key("method")
+	// Every path is built for the refusal that names it: an accepted
+	// binding (every admission's) builds none.
 	if !b.Method.Known() {
-		return suggested(Invalid("AUTH-4a", mp, "harnessAuth.method must be one of %s", methodList()),
+		return suggested(Invalid("AUTH-4a", at.Key("method"), "harnessAuth.method must be one of %s", methodList()),
 			string(b.Method), strings.Split(methodList(), ", "))
 	}
 	usesSource := b.Method == MethodAPIKey || b.Method == MethodCodexPAT
@@ -246,24 +248,22 @@ func (b Binding) ValidateAt(at Path) error {
 	}
 	switch b.Method {
 	case MethodAPIKey, MethodCodexPAT:
-		sp := at.Key("source")
-		kp := sp.Key("kind")
 		switch {
 		case b.Source.Kind == SourceSecret:
 		case b.Source.Kind == SourceServiceAccount && b.Method == MethodCodexPAT:
 		case b.Method == MethodCodexPAT:
-			return suggested(Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret or service_account"),
+			return suggested(Invalid("AUTH-4a", at.Key("source").Key("kind"), "harnessAuth.source.kind must be secret or service_account"),
 				string(b.Source.Kind), []string{string(SourceSecret), string(SourceServiceAccount)})
 		default:
-			return suggested(Invalid("AUTH-4a", kp, "harnessAuth.source.kind must be secret for %s", b.Method),
+			return suggested(Invalid("AUTH-4a", at.Key("source").Key("kind"), "harnessAuth.source.kind must be secret for %s", b.Method),
 				string(b.Source.Kind), []string{string(SourceSecret)})
 		}
-		if err := refString(b.Source.NamespaceID, sp.Key("namespaceId")); err != nil {
+		if err := refString(b.Source.NamespaceID, at, "source", "namespaceId"); err != nil {
 			return err
 		}
-		return refString(b.Source.ID, sp.Key("id"))
+		return refString(b.Source.ID, at, "source", "id")
 	case MethodCredentialSource:
-		if err := refString(b.SourceID, at.Key("sourceId")); err != nil {
+		if err := refString(b.SourceID, at, "sourceId"); err != nil {
 			return err
 		}
 		if b.SourceType != SourceTypeAPIKey && b.SourceType != SourceTypeCodexOAuth {
@@ -286,18 +286,22 @@ func methodList() string {
 // refString checks an opaque reference: a non-blank string of valid UTF-8
 // without control characters, at most maxRefLen bytes. Invalid UTF-8 would
 // not survive the snapshot's JSON encoding, so the frozen reference would
-// name something else than the one admitted.
-func refString(s string, at Path) error {
-	if strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s) {
-		return Invalid("AUTH-4a", at, "%s must be a non-blank, trimmed reference of at most %d bytes", at.String(), maxRefLen)
+// name something else than the one admitted. The reference stands at at's
+// keys, a path built only for a refusal.
+func refString(s string, at Path, keys ...string) error {
+	var problem string
+	switch {
+	case strings.TrimSpace(s) == "" || len(s) > maxRefLen || s != strings.TrimSpace(s):
+		problem = "must be a non-blank, trimmed reference of at most " + strconv.Itoa(maxRefLen) + " bytes"
+	case !utf8.ValidString(s):
+		problem = "must be valid UTF-8"
+	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		problem = "must not contain control characters"
+	default:
+		return nil
 	}
-	if !utf8.ValidString(s) {
-		return Invalid("AUTH-4a", at, "%s must be valid UTF-8", at.String())
+	for _, k := range keys {
+		at = at.Key(k)
 	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return Invalid("AUTH-4a", at, "%s must not contain control characters", at.String())
-		}
-	}
-	return nil
+	return Invalid("AUTH-4a", at, "%s %s", at.String(), problem)
 }
