@@ -58,7 +58,7 @@ func TestScratchReuse(t *testing.T) {
 		}
 	}
 
-	s := v.takeScratch()
+	s := takeScratch()
 	doc := occkit.MustParseDocument(docs[1])
 	if !v.passes(s, v.walkIn(s, doc)) {
 		t.Fatal("the roster is refused")
@@ -66,7 +66,7 @@ func TestScratchReuse(t *testing.T) {
 	if _, ok := s.out.Members(0); !ok || !s.out.Met(watchAlsoAllow) || s.ref.src == "" {
 		t.Fatal("the scratch did not read the document")
 	}
-	v.give(s)
+	s.give()
 	if s.ref.src != "" || s.ref.kids != nil {
 		t.Error("a scratch given back holds the refiner's index of the document it read")
 	}

@@ -52,10 +52,6 @@ type Validator struct {
 	// logging.redactSensitive, so the refinements read a document the
 	// same with or without it (see walk).
 	redactInert bool
-	// scratches holds the emptied rooms of this validator's verdicts
-	// (see scratch): a field, not a package variable, so the package
-	// keeps no mutable state of its own (internal/globals).
-	scratches sync.Pool
 }
 
 // newValidator is the Validator of a compiled schema.
@@ -118,9 +114,9 @@ func (v *Validator) Contract() *Contract { return v.contract }
 // from one validation to the next (see scratch), so that such a
 // validation allocates nothing.
 func (v *Validator) Valid(doc occkit.Document) bool {
-	s := v.takeScratch()
+	s := takeScratch()
 	ok := v.passes(s, v.walkIn(s, doc))
-	v.give(s)
+	s.give()
 	return ok
 }
 
@@ -137,7 +133,6 @@ func (v *Validator) passes(s *scratch, w reading) bool {
 // of its schema walk and the refiner that reads it, 2.4 KB in all. A
 // verdict keeps nothing of them, so they come from a pool and go back
 // to it, emptied: a validation of a small document allocates nothing.
-// Each Validator has its own pool (Validator.scratches).
 // (Allocated for each, they were most of what such a validation cost:
 // their allocation, and the collections they brought about, each of
 // which marks the compiled schemas again.)
@@ -146,20 +141,17 @@ type scratch struct {
 	ref refiner
 }
 
-// takeScratch is an empty scratch from v's pool, or a new one.
-func (v *Validator) takeScratch() *scratch {
-	if s, ok := v.scratches.Get().(*scratch); ok {
-		return s
-	}
-	return new(scratch)
-}
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// takeScratch is an empty scratch from the pool.
+func takeScratch() *scratch { return scratches.Get().(*scratch) }
 
 // give empties s (it holds nothing of the document it read: the pool
-// keeps no document alive) and puts it back in v's pool.
-func (v *Validator) give(s *scratch) {
+// keeps no document alive) and puts it back in the pool.
+func (s *scratch) give() {
 	s.out.Reset()
 	s.ref = refiner{}
-	v.scratches.Put(s)
+	scratches.Put(s)
 }
 
 // outline is the outline for a walk that reads the members at the paths
@@ -193,8 +185,8 @@ func (v *Validator) ValidBeside(doc occkit.Document, other *jsonwalk.Node) bool 
 	if !v.redactInert {
 		return jsonwalk.Valid(jsonwalk.Exact{}, other, src) && v.Valid(doc)
 	}
-	s := v.takeScratch()
-	defer v.give(s)
+	s := takeScratch()
+	defer s.give()
 	out := s.outline(omitRedact)
 	r := reading{src: src, ok: jsonwalk.ValidBoth(jsonwalk.Exact{}, other, jsonwalk.JS{}, v.root.w, src, out), outline: out}
 	if !r.ok && !jsonwalk.Valid(jsonwalk.Exact{}, other, src) {
