@@ -8,8 +8,8 @@ import (
 	"github.com/occkit/occkit"
 )
 
-// FuzzValidate: any document is checked without a panic, Valid (and
-// ValidBeside, with nothing beside) and Validate agree, the byte walker agrees with the gjson oracle, and every
+// FuzzValidate: any document is checked without a panic, Valid and
+// Validate agree, the byte walker agrees with the gjson oracle, and every
 // refusal is a 400 DOC-5.
 func FuzzValidate(f *testing.F) {
 	for _, s := range []string{
@@ -37,9 +37,6 @@ func FuzzValidate(f *testing.F) {
 		}
 		if v.Valid(doc) != (verr == nil) {
 			t.Fatalf("Valid and Validate disagree on %s: %v", s, verr)
-		}
-		if v.ValidBeside(doc, nil) != (verr == nil) {
-			t.Fatalf("ValidBeside (nothing beside) and Validate disagree on %s: %v", s, verr)
 		}
 		for _, e := range occkit.Errors(verr) {
 			if e.Code != occkit.CodeInvalidRequest || e.Rule != Rule {
