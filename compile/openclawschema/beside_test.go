@@ -85,8 +85,8 @@ func TestValidBesideIsBoth(t *testing.T) {
 				if got := v.ValidBeside(d, other); got != (walks && valid) {
 					t.Fatalf("%s beside %s: ValidBeside %v, the walk %v, Valid %v", d, name, got, walks, valid)
 				}
-				// Valid and ValidBeside read in a scratch that the
-				// documents before left; Validate, in rooms of its own.
+				// Valid and ValidBeside read in a scratch;
+				// Validate, in rooms of its own.
 				if err := v.Validate(d); valid != (err == nil) {
 					t.Fatalf("%s: Valid %v, Validate %v", d, valid, err)
 				}

@@ -70,8 +70,8 @@ type refiner struct {
 	// rosters (the paired benchmarks' documents index 12 members, stamped
 	// as admission checks them), so that a refiner is one allocation; 14
 	// fill its size class (896 bytes, the allocation's header included).
-	// Valid and ValidBeside take theirs from a pool (see scratch), which
-	// then holds no more than that room; Validate allocates its own.
+	// Valid and ValidBeside make theirs in their scratch; Validate
+	// allocates its own.
 	kids     []index
 	kidsRoom [14]index
 	// spare holds the members found in objects not indexed (scanFor).

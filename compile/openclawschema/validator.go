@@ -3,7 +3,6 @@ package openclawschema
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -110,14 +109,11 @@ func (v *Validator) Contract() *Contract { return v.contract }
 // carried release, the refinements the check mirrors and its channel ids. The schema walk
 // reads the document bytes once, in place, outlining the top three levels
 // the refinements then read instead of the text; the outline and the
-// refinements' index of a configuration without large rosters are reused
-// from one validation to the next (see scratch), so that such a
-// validation allocates nothing.
+// refinements' index of a configuration without large rosters are one
+// allocation (see scratch).
 func (v *Validator) Valid(doc occkit.Document) bool {
-	s := takeScratch()
-	ok := v.passes(s, v.walkIn(s, doc))
-	s.give()
-	return ok
+	s := new(scratch)
+	return v.passes(s, v.walkIn(s, doc))
 }
 
 // passes reports whether OpenClaw accepts the document w read (see
@@ -130,28 +126,15 @@ func (v *Validator) passes(s *scratch, w reading) bool {
 }
 
 // scratch is the room of one verdict (Valid, ValidBeside): the outline
-// of its schema walk and the refiner that reads it, 2.4 KB in all. A
-// verdict keeps nothing of them, so they come from a pool and go back
-// to it, emptied: a validation of a small document allocates nothing.
-// (Allocated for each, they were most of what such a validation cost:
-// their allocation, and the collections they brought about, each of
-// which marks the compiled schemas again.)
+// of its schema walk and the refiner that reads it, in one allocation.
+// It is made for each verdict, not pooled: a pool would keep its 2.4 KB
+// alive between verdicts, in the peak heap of every admission after
+// (issue 29 measures the peak against the document, which for a small
+// one is about that size), for a saving the paired measure of the
+// user's path does not show.
 type scratch struct {
 	out jsonwalk.Outline
 	ref refiner
-}
-
-var scratches = sync.Pool{New: func() any { return new(scratch) }}
-
-// takeScratch is an empty scratch from the pool.
-func takeScratch() *scratch { return scratches.Get().(*scratch) }
-
-// give empties s (it holds nothing of the document it read: the pool
-// keeps no document alive) and puts it back in the pool.
-func (s *scratch) give() {
-	s.out.Reset()
-	s.ref = refiner{}
-	scratches.Put(s)
 }
 
 // outline is the outline for a walk that reads the members at the paths
@@ -185,8 +168,7 @@ func (v *Validator) ValidBeside(doc occkit.Document, other *jsonwalk.Node) bool 
 	if !v.redactInert {
 		return jsonwalk.Valid(jsonwalk.Exact{}, other, src) && v.Valid(doc)
 	}
-	s := takeScratch()
-	defer s.give()
+	s := new(scratch)
 	out := s.outline(omitRedact)
 	r := reading{src: src, ok: jsonwalk.ValidBoth(jsonwalk.Exact{}, other, jsonwalk.JS{}, v.root.w, src, out), outline: out}
 	if !r.ok && !jsonwalk.Valid(jsonwalk.Exact{}, other, src) {
