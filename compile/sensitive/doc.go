@@ -27,8 +27,12 @@
 // per match); [Set.EachKnown] is Each for a caller that has read some
 // of the document's values already and hands over where they end, so
 // that the walk passes over each in one step rather than reading it
-// again (compile's credential scan walks the model maps first). A [Cursor] that is no longer Live matches nothing below:
-// a walk may copy the rest of that value as it is.
+// again (compile's credential scan walks the model maps first). A small
+// document that holds no member whose key the patterns end with (apiKey,
+// token, headers, …; most hold none) is told so by one pass over its
+// text instead of the walk, whose cost is mostly fixed. A [Cursor] that
+// is no longer Live matches nothing below: a walk may copy the rest of
+// that value as it is.
 //
 // The list is a floor, not a limit: package compile's render plan removes
 // more than these paths (see its package doc, "Credential policy").

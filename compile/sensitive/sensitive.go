@@ -86,7 +86,13 @@ func Find(doc occkit.Document, patterns []Pattern) []occkit.Path {
 
 // Set is a set of patterns compiled for [Set.Find]: make one with
 // [Compile] and share it; it is immutable.
-type Set struct{ root *trie }
+type Set struct {
+	root *trie
+	// anchors are the keys of which a document must hold one for a
+	// pattern to match in it ([Set.mayMatch]), or nil when any document
+	// may match.
+	anchors *anchors
+}
 
 // Compile merges patterns into a Set.
 func Compile(patterns []Pattern) *Set {
@@ -94,7 +100,7 @@ func Compile(patterns []Pattern) *Set {
 	for _, p := range patterns {
 		root.add(p.segs)
 	}
-	return &Set{root: root}
+	return &Set{root: root, anchors: anchorsOf(patterns)}
 }
 
 // Find is [Find] with the set's patterns.
@@ -130,6 +136,11 @@ func (s *Set) EachKnown(doc occkit.Document, known []Span, fn func(at occkit.Pat
 	// the heap) makes neither escape: the finder and its first steps stay
 	// on this stack, and so do the caller's extents.
 	f := finder{raw: doc.String()}
+	if !s.mayMatch(f.raw) {
+		// A small document without a member of the keys the
+		// patterns end with: one pass over its text tells so.
+		return
+	}
 	f.walk(s.root, &knownSpans{spans: known}, 0)
 	for _, m := range f.found {
 		fn(m.at, m.raw)
