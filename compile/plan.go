@@ -503,12 +503,22 @@ func validHost(s string) bool {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		if c := s[i]; !isAlnum(c) && c != '.' && c != '-' {
+		if !hostBytes[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// hostBytes are the bytes of a host name after its first: letters,
+// digits, '.' and '-' (a look-up a byte, where three ranges and two bytes
+// are a branch each: every plan checks three hosts).
+var hostBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isAlnum(byte(c)) || c == '.' || c == '-'
+	}
+	return t
+}()
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -929,11 +939,12 @@ type gatewayWork struct {
 	// variables it defines ([DefinedEnv]), read only when it references
 	// some (nil when refs is empty).
 	doc occkit.Document
-	// section: doc has a gateway section (an object).
-	section    bool
-	refs       []envRef
-	referenced map[string]bool
-	defined    []string
+	// section: doc has a gateway section (an object), sectionValue.
+	section      bool
+	sectionValue gjson.Result
+	refs         []envRef
+	referenced   map[string]bool
+	defined      []string
 	// plugins are the plugins a Compute provides ([RequiredPlugins]) and
 	// enable the edits that trust them ([planner.enablePlugins]), on an
 	// OpenClaw revision; a Codex gateway's read the placed document.
@@ -970,11 +981,11 @@ func (b *planner) gatewayWork() (*gatewayWork, error) {
 	if err := b.checkBindings(w); err != nil {
 		return nil, err
 	}
-	section := docjson.Get(doc, gatewayPath)
+	section := b.scan.gatewayOf(doc)
 	if section.Exists() && !section.IsObject() {
 		return nil, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
-	w.section = section.Exists()
+	w.section, w.sectionValue = section.Exists(), section
 	if b.in.Harness != occkit.HarnessCodex {
 		if doc.Equal(b.scan.doc) {
 			// The gateway section is all the gateway's document adds to
@@ -1040,7 +1051,7 @@ func (b *planner) gateway() ([]ProcessPlan, error) {
 		}
 	}
 	var native File
-	if data, ok := b.withSection(doc, w.section, sets, enable); ok {
+	if data, ok := b.withSection(doc, w.sectionValue, sets, enable); ok {
 		native = File{Role: FileNativeDocument, Name: NativeDocumentName, PathEnv: EnvConfigPath, Data: data}
 	} else {
 		doc, owned, err := b.applyOwned(doc, joinEdits(sets, enable))
@@ -1298,13 +1309,13 @@ func (b *planner) applyOwned(doc occkit.Document, edits []occkit.Edit) (occkit.D
 // they are and added after the others when absent ([sectionHits]); a
 // section or a plugins member doc lacks comes after the root's members,
 // in the edits' order. The bytes are the plan's own, like
-// [planner.applyOwned]'s. ok is false for any other edits, or when b
-// only checks.
-func (b *planner) withSection(doc occkit.Document, section bool, sets, enable []occkit.Edit) (_ []byte, ok bool) {
+// [planner.applyOwned]'s. sec is doc's gateway member, not Exists when
+// it has none. ok is false for any other edits, or when b only checks.
+func (b *planner) withSection(doc occkit.Document, sec gjson.Result, sets, enable []occkit.Edit) (_ []byte, ok bool) {
 	if b.check || b.in.Harness == occkit.HarnessCodex {
 		return nil, false
 	}
-	src, set := doc.String(), 1
+	src, set, section := doc.String(), 1, sec.Exists()
 	if section {
 		set = 3
 	}
@@ -1339,12 +1350,9 @@ func (b *planner) withSection(doc occkit.Document, section bool, sets, enable []
 			n += 2 + len(id) + len(enabled)
 		}
 	}
-	var (
-		sec  gjson.Result
-		hits [3]sectionHit
-	)
+	var hits [3]sectionHit
 	if section {
-		if sec = docjson.Get(doc, gatewayPath); !sec.IsObject() || !sectionHits(sec.Raw, sets, &hits) {
+		if !sec.IsObject() || !sectionHits(sec.Raw, sets, &hits) {
 			return nil, false
 		}
 	}

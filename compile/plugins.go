@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/internal/jsonwalk"
@@ -212,6 +214,12 @@ var (
 type modelSettings struct {
 	runtimes   []string
 	selections []selection
+	// gateway is the root's gateway member (not Exists when it has
+	// none), which a [SecretScan]'s walk reads in passing (its plan reads
+	// it, [SecretScan.gatewayOf]), and rootRead reports that the walk read
+	// every member of the root, an object.
+	gateway  gjson.Result
+	rootRead bool
 }
 
 // readModelSettings reads doc's model settings on their own: the agents

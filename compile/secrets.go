@@ -14,6 +14,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/envpolicy"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/internal/jsonwalk"
@@ -49,6 +50,22 @@ func (p SecretPolicy) eachSensitive(doc occkit.Document, known []sensitive.Span,
 // when the library carries it, else the pinned release's (a floor for a
 // release a caller validates with its own schema).
 func SecretPolicyFor(release string) SecretPolicy {
+	if r, pol := pinnedSecrets(); release == r {
+		return pol
+	}
+	return secretPolicyFor(release)
+}
+
+// pinnedSecrets is the pinned release and its policy, made once: the
+// policy every plan of a revision that runs it asks for (the policy's
+// data is shared, so it is the one secretPolicyFor makes each time, but
+// looking it up reads three maps of releases and the release's name).
+var pinnedSecrets = sync.OnceValues(func() (string, SecretPolicy) {
+	r := openclawschema.Release()
+	return r, secretPolicyFor(r)
+})
+
+func secretPolicyFor(release string) SecretPolicy {
 	pol, ok := envpolicy.For(release)
 	if !ok {
 		pol = envpolicy.Pinned()
@@ -164,8 +181,16 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 	// element reads an agent scope that holds no places: an element of
 	// agents.entries as an array or of agents.list.
 	element := func(at int) int { return agentScope(at, nil, 0) }
-	members(0, func(k string, at int) int {
+	read := members(0, func(k string, at int) int {
 		switch k {
+		case "gateway":
+			if settings != nil && !settings.gateway.Exists() {
+				// The plan reads it: it is read here in passing.
+				end := skip(at)
+				settings.gateway = gjson.Parse(root[at:end])
+				settings.gateway.Index = at
+				return end
+			}
 		case "models":
 			return members(at, func(k string, at int) int {
 				if k != "providers" {
@@ -197,6 +222,7 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 	})
 	if settings != nil {
 		settings.runtimes = rt.out
+		settings.rootRead = read >= 0 && root[0] == '{'
 	}
 	// The sensitive paths come first, found by a walk that passes over
 	// each large value the walk above read in one step, then the
@@ -765,6 +791,15 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 		return s
 	}
 	return ScanSecrets(doc, pol)
+}
+
+// gatewayOf is the gateway member of doc's root, as docjson.Get reads
+// it: the scan's, which its walk read, when doc is the scanned document.
+func (s *SecretScan) gatewayOf(doc occkit.Document) gjson.Result {
+	if s != nil && s.settings.rootRead && s.doc.Equal(doc) {
+		return s.settings.gateway
+	}
+	return docjson.Get(doc, gatewayPath)
 }
 
 // requiredPlugins is [RequiredPlugins] of the scanned document for

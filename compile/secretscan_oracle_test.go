@@ -11,8 +11,10 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/compile/openclawschema"
 	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/bench"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
@@ -401,4 +403,52 @@ func TestScanOracleSeesEveryKind(t *testing.T) {
 			t.Errorf("no drawn document has a %q row (%v)", kind, seen)
 		}
 	}
+}
+
+// TestSecretPolicyForPinned: the pinned release's policy, made once, is
+// the one made for it each time: the same shared data.
+func TestSecretPolicyForPinned(t *testing.T) {
+	r := openclawschema.Release()
+	got, want := SecretPolicyFor(r), secretPolicyFor(r)
+	if got.match != want.match || got.Env != want.Env || len(got.Sensitive) != len(want.Sensitive) ||
+		len(got.Sensitive) == 0 || &got.Sensitive[0] != &want.Sensitive[0] {
+		t.Errorf("SecretPolicyFor(%q) is not the policy made for it", r)
+	}
+	if !ScanSecrets(occkit.MustParseDocument(`{}`), want).of(occkit.MustParseDocument(`{}`), got) {
+		t.Error("a scan under the policy made for the pinned release is not one under SecretPolicyFor's")
+	}
+}
+
+// TestScanGatewayMatchesGet: the gateway member a scan reads in passing
+// is the one docjson.Get reads (its text, offset and type), or absent
+// where Get finds none, in documents whose root holds a gateway member
+// of any kind, written plain or escaped, among others, or holds none, or
+// is no object; and a scan of another document reads it with Get.
+func TestScanGatewayMatchesGet(t *testing.T) {
+	pol := SecretPolicyFor("")
+	values := []string{`{}`, `{"mode":"local","port":1}`, `"x"`, `1`, `[{"a":1}]`, `null`, `{"auth":{"token":"${T}"}}`}
+	rapid.Check(t, func(t *rapid.T) {
+		var members []string
+		for n := rapid.IntRange(0, 5).Draw(t, "members"); n > 0; n-- {
+			key := rapid.SampledFrom([]string{"gateway", `gate\u0077ay`, "models", "agents", "logging", "gateways", "x"}).Draw(t, "key")
+			members = append(members, `"`+key+`":`+rapid.SampledFrom(values).Draw(t, "value"))
+		}
+		src := "{" + strings.Join(members, ",") + "}"
+		if rapid.IntRange(0, 9).Draw(t, "array") == 0 {
+			src = "[" + src + "]"
+		}
+		doc, err := occkit.ParseDocument([]byte(src))
+		if err != nil {
+			t.Skipf("not a document (a repeated key): %v", err)
+		}
+		want := docjson.Get(doc, gatewayPath)
+		other := occkit.MustParseDocument(`{"gateway":{"mode":"other"}}`)
+		for _, s := range []*SecretScan{ScanSecrets(doc, pol), ScanSecrets(other, pol), nil} {
+			got := s.gatewayOf(doc)
+			if got.Raw != want.Raw || got.Index != want.Index || got.Type != want.Type || got.Exists() != want.Exists() {
+				t.Fatalf("%s: gatewayOf is %q at %d (type %v), docjson.Get %q at %d (type %v)",
+					doc, got.Raw, got.Index, got.Type, want.Raw, want.Index, want.Type)
+			}
+		}
+	})
 }
