@@ -391,14 +391,20 @@ open:
 	}
 	if o.RejectDuplicateKeys {
 		// The first sixteen keys of an object while the arena's own
-		// array holds them, compared here as parser.seen would; the
-		// rest through it.
+		// array holds them, compared here as parser.seen would (its
+		// bloom first); the rest through it.
 		f := p.top()
 		if f.table == 0 && p.nkeys < inlineKeys && p.nkeys-f.base < 16 {
-			for _, x := range p.arena0[f.base:p.nkeys] {
-				if x.len() == end-r && string(p.key(x)) == string(s[r:end]) {
-					goto stop
+			// Compared with each only when the bloom says it may
+			// be one of them.
+			if bit := keyBit(s[r:end]); f.bloom&bit != 0 {
+				for _, x := range p.arena0[f.base:p.nkeys] {
+					if x.len() == end-r && string(p.key(x)) == string(s[r:end]) {
+						goto stop
+					}
 				}
+			} else {
+				f.bloom |= bit
 			}
 			p.arena0[p.nkeys] = keyRef{^r, end}
 			p.nkeys++

@@ -2,10 +2,12 @@ package json5
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode"
@@ -350,6 +352,26 @@ type frame struct {
 	// one costs no write barrier.
 	table int32
 	array bool
+	// bloom has the [keyBit] of each of the object's keys set while
+	// they are in the arena (table 0): a key whose bit is not set is
+	// none of them, told without comparing it with each.
+	bloom uint64
+}
+
+// keyBit is the bit of the written key k (quotes included) in an
+// object's frame.bloom: from its length and its first and last eight
+// bytes (a configuration's keys of one length differ mostly near their
+// end: model-12 and model-14). Equal keys have equal bits.
+func keyBit(k []byte) uint64 {
+	var x uint64
+	if n := len(k); n >= 8 {
+		x = binary.LittleEndian.Uint64(k) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[n-8:]), 29)
+	} else {
+		for _, c := range k {
+			x = x<<8 | uint64(c)
+		}
+	}
+	return 1 << ((x ^ uint64(len(k))) * 0x9e3779b97f4a7c15 >> 58)
 }
 
 // keyRef is one key as written to parser.out, the quoted JSON string:
@@ -904,15 +926,19 @@ func (p *parser) seen(f *frame, k keyRef) bool {
 	key := p.key(k)
 	if f.table == 0 {
 		a, b := p.keysFrom(f.base)
-		for _, x := range a {
-			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
-				return true
+		if bit := keyBit(key); f.bloom&bit != 0 {
+			for _, x := range a {
+				if x.len() == len(key) && bytes.Equal(p.key(x), key) {
+					return true
+				}
 			}
-		}
-		for _, x := range b {
-			if x.len() == len(key) && bytes.Equal(p.key(x), key) {
-				return true
+			for _, x := range b {
+				if x.len() == len(key) && bytes.Equal(p.key(x), key) {
+					return true
+				}
 			}
+		} else {
+			f.bloom |= bit
 		}
 		if len(a)+len(b) < 16 || len(p.src) >= maxTableSource {
 			p.addKey(k)

@@ -437,3 +437,41 @@ func fuzzCorpus(f *testing.F, name string) [][]byte {
 	}
 	return out
 }
+
+// TestTranscodeMatchesReferenceKeyBloom compares objects of up to 16 keys,
+// where an object's bloom (keyBit) decides whether a key is compared with
+// the others: keys of one length whose first and last eight bytes are the
+// same (one bit for all, so every key is compared), keys that differ
+// there, short ones, each plain (read by the fast path) or escaped (by
+// the general loop), with a duplicate drawn in either spelling.
+func TestTranscodeMatchesReferenceKeyBloom(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		form := rapid.SampledFrom([]string{"aaaaaaaa%02dzzzzzzzz", "model-%d", "%d", "anthropic/model-%d"}).Draw(t, "keys")
+		n := rapid.IntRange(0, 16).Draw(t, "n")
+		dup := rapid.IntRange(-1, n+2).Draw(t, "duplicate of")
+		key := func(i int) string {
+			k := fmt.Sprintf(form, i)
+			if rapid.IntRange(0, 3).Draw(t, "escaped") == 0 {
+				// Its first byte escaped: the general loop reads it.
+				return fmt.Sprintf(`"\u%04x%s"`, k[0], k[1:])
+			}
+			return `"` + k + `"`
+		}
+		var b bytes.Buffer
+		b.WriteString(`{"x":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, "%s:%d", key(i), i)
+		}
+		if dup >= 0 && dup < n {
+			if n > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, "%s:1", key(dup))
+		}
+		b.WriteString("}}")
+		compareReference(t, b.Bytes(), reference.Options{RejectDuplicateKeys: true}, rapid.Bool().Draw(t, "normalize"))
+	})
+}
