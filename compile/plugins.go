@@ -214,12 +214,13 @@ var (
 type modelSettings struct {
 	runtimes   []string
 	selections []selection
-	// gateway is the root's gateway member (not Exists when it has
-	// none), which a [SecretScan]'s walk reads in passing (its plan reads
-	// it, [SecretScan.gatewayOf]), and rootRead reports that the walk read
+	// gateway and env are the root's gateway and env members (not
+	// Exists when it has none), which a [SecretScan]'s walk reads in
+	// passing (its check reads env, its plan gateway,
+	// [SecretScan.gatewayOf]), and rootRead reports that the walk read
 	// every member of the root, an object.
-	gateway  gjson.Result
-	rootRead bool
+	gateway, env gjson.Result
+	rootRead     bool
 }
 
 // readModelSettings reads doc's model settings on their own: the agents

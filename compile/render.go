@@ -248,7 +248,6 @@ func collectRefs(v gjson.Result, refs map[string]bool) {
 // dropEnv removes the variables of the document's `env` and `env.vars`
 // blocks for which drop is true, rewriting the env block once.
 func dropEnv(doc occkit.Document, drop func(string) bool) (occkit.Document, error) {
-	envPath := occkit.NewPath("env")
 	env := docjson.Get(doc, envPath)
 	if !env.IsObject() {
 		return doc, nil

@@ -183,13 +183,20 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 	element := func(at int) int { return agentScope(at, nil, 0) }
 	read := members(0, func(k string, at int) int {
 		switch k {
-		case "gateway":
-			if settings != nil && !settings.gateway.Exists() {
-				// The plan reads it: it is read here in passing.
-				end := skip(at)
-				settings.gateway = gjson.Parse(root[at:end])
-				settings.gateway.Index = at
-				return end
+		case "gateway", "env":
+			// The scan's check and its plan read them: they are read
+			// here in passing.
+			if settings != nil {
+				v := &settings.gateway
+				if k == "env" {
+					v = &settings.env
+				}
+				if !v.Exists() {
+					end := skip(at)
+					*v = gjson.Parse(root[at:end])
+					v.Index = at
+					return end
+				}
 			}
 		case "models":
 			return members(at, func(k string, at int) int {
@@ -276,7 +283,10 @@ func firstPlaces(places []secretPlace) []secretPlace {
 	return places[:n]
 }
 
-var defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
+var (
+	defaultsModelsPath = occkit.NewPath("agents", "defaults", "models")
+	envPath            = occkit.NewPath("env")
+)
 
 // credentialName reports whether a settings key names a credential value
 // (apiKey, x-api-key, token, clientSecret, password, tls.cert, …): its
@@ -854,7 +864,11 @@ func (s *SecretScan) checkLiterals() error {
 		}
 		return providers[u]
 	}
-	envEntries(doc, func(at occkit.Path, name string, v gjson.Result) {
+	env := s.settings.env
+	if !s.settings.rootRead {
+		env = docjson.Get(doc, envPath)
+	}
+	envEntries(env, func(at occkit.Path, name string, v gjson.Result) {
 		u := strings.ToUpper(name)
 		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
 			return
@@ -899,14 +913,14 @@ func providerKeyNames(doc occkit.Document, out map[string]bool) {
 	})
 }
 
-// envEntries calls fn for every variable the document's env section
-// defines, as OpenClaw collects them (collectConfigEnvVarsByTarget): each
-// member of env.vars, and each member of env itself but shellEnv and vars
-// (which OpenClaw's schema refuses, and applies nonetheless). name is the
-// member's key, trimmed.
-func envEntries(doc occkit.Document, fn func(at occkit.Path, name string, v gjson.Result)) {
-	env := occkit.NewPath("env")
-	docjson.Get(doc, env).ForEach(func(k, v gjson.Result) bool {
+// envEntries calls fn for every variable a document's env section
+// (section, the root's env member) defines, as OpenClaw collects them
+// (collectConfigEnvVarsByTarget): each member of env.vars, and each
+// member of env itself but shellEnv and vars (which OpenClaw's schema
+// refuses, and applies nonetheless). name is the member's key, trimmed.
+func envEntries(section gjson.Result, fn func(at occkit.Path, name string, v gjson.Result)) {
+	env := envPath
+	section.ForEach(func(k, v gjson.Result) bool {
 		switch k.String() {
 		case "shellEnv":
 		case "vars":
