@@ -699,6 +699,9 @@ func urlLiteral(s string) bool {
 	if i := strings.IndexAny(tail, "?#"); i >= 0 {
 		params = tail[i+1:]
 	}
+	if params == "" {
+		return false // most URLs: no parameters to split
+	}
 	for _, kv := range strings.FieldsFunc(params, func(r rune) bool { return r == '&' || r == '#' || r == '?' || r == ';' }) {
 		name, value, _ := strings.Cut(kv, "=")
 		// A server reads %6Bey as key.
@@ -878,6 +881,9 @@ func (s *SecretScan) checkLiterals() error {
 				"the env section holds a literal credential: a revision holds references, never secret bytes; bind the variable with a secretBinding of the same name instead of defining it here"))
 		}
 	})
+	if len(errs) == 0 {
+		return nil // as Join of none, without its sort
+	}
 	return occkit.Join(errs...)
 }
 
