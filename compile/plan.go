@@ -372,6 +372,8 @@ type PreparedPlan struct {
 	gw   *gatewayWork
 	// hw is the dedicated Harness's work; nil for an embedded topology.
 	hw *harnessWork
+	// work holds gw, made with the PreparedPlan.
+	work gatewayWork
 }
 
 // PreparePlan is [CheckPlan] that keeps what it read of in's document:
@@ -975,7 +977,14 @@ func (b *planner) gatewayWork() (*gatewayWork, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &gatewayWork{doc: doc, refs: b.gatewayRefs(doc)}
+	// Kept, it is held in the PreparedPlan: no allocation of its own.
+	var w *gatewayWork
+	if b.keep != nil {
+		w = &b.keep.work
+	} else {
+		w = new(gatewayWork)
+	}
+	w.doc, w.refs = doc, b.gatewayRefs(doc)
 	if len(w.refs) > 0 {
 		w.referenced = make(map[string]bool, len(w.refs))
 		for _, r := range w.refs {
