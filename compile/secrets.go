@@ -229,7 +229,7 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 	})
 	if settings != nil {
 		settings.runtimes = rt.out
-		settings.rootRead = read >= 0 && root[0] == '{'
+		settings.rootRead = read >= 0 && len(root) > 0 && root[0] == '{'
 	}
 	// The sensitive paths come first, found by a walk that passes over
 	// each large value the walk above read in one step, then the
