@@ -994,7 +994,7 @@ func (b *planner) gatewayWork() (*gatewayWork, error) {
 	if err := b.checkBindings(w); err != nil {
 		return nil, err
 	}
-	section := b.scan.gatewayOf(doc)
+	section := b.scan.rootMember(doc, rootGateway)
 	if section.Exists() && !section.IsObject() {
 		return nil, occkit.Invalid("CMP-4", gatewayPath, "gateway must be an object")
 	}
@@ -1356,7 +1356,7 @@ func (b *planner) withSection(doc occkit.Document, sec gjson.Result, sets, enabl
 		n += len(e.Raw) + 10 // ,"mode":
 	}
 	if len(enable) > 0 {
-		if doc.Get(pluginsPath).Exists() {
+		if b.scan.rootMember(doc, rootPlugins).Exists() {
 			return nil, false
 		}
 		n += 1 + len(pluginsKey) + 2

@@ -214,13 +214,12 @@ var (
 type modelSettings struct {
 	runtimes   []string
 	selections []selection
-	// gateway and env are the root's gateway and env members (not
-	// Exists when it has none), which a [SecretScan]'s walk reads in
-	// passing (its check reads env, its plan gateway,
-	// [SecretScan.gatewayOf]), and rootRead reports that the walk read
+	// root are the root's gateway, env and plugins members (not Exists
+	// when it has none), which a [SecretScan]'s walk reads in passing
+	// ([SecretScan.rootMember]), and rootRead reports that the walk read
 	// every member of the root, an object.
-	gateway, env gjson.Result
-	rootRead     bool
+	root     [rootMembers]gjson.Result
+	rootRead bool
 }
 
 // readModelSettings reads doc's model settings on their own: the agents

@@ -183,14 +183,11 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 	element := func(at int) int { return agentScope(at, nil, 0) }
 	read := members(0, func(k string, at int) int {
 		switch k {
-		case "gateway", "env":
+		case "gateway", "env", "plugins":
 			// The scan's check and its plan read them: they are read
 			// here in passing.
 			if settings != nil {
-				v := &settings.gateway
-				if k == "env" {
-					v = &settings.env
-				}
+				v := &settings.root[rootMemberOf(k)]
 				if !v.Exists() {
 					end := skip(at)
 					*v = gjson.Parse(root[at:end])
@@ -806,13 +803,38 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 	return ScanSecrets(doc, pol)
 }
 
-// gatewayOf is the gateway member of doc's root, as docjson.Get reads
-// it: the scan's, which its walk read, when doc is the scanned document.
-func (s *SecretScan) gatewayOf(doc occkit.Document) gjson.Result {
-	if s != nil && s.settings.rootRead && s.doc.Equal(doc) {
-		return s.settings.gateway
+// The root members a scan's walk reads in passing, for its literal check
+// (env) and its plans (gateway, plugins): [SecretScan.rootMember].
+const (
+	rootGateway = iota
+	rootEnv
+	rootPlugins
+	rootMembers
+)
+
+// rootMemberPaths are the paths of the root members a scan reads.
+var rootMemberPaths = [rootMembers]occkit.Path{gatewayPath, envPath, pluginsPath}
+
+// rootMemberOf is the index of the root member named k (one of those a
+// scan reads).
+func rootMemberOf(k string) int {
+	switch k {
+	case "gateway":
+		return rootGateway
+	case "env":
+		return rootEnv
 	}
-	return docjson.Get(doc, gatewayPath)
+	return rootPlugins
+}
+
+// rootMember is the member i (rootGateway, rootEnv or rootPlugins) of
+// doc's root, as docjson.Get reads it: the scan's, which its walk read,
+// when doc is the scanned document.
+func (s *SecretScan) rootMember(doc occkit.Document, i int) gjson.Result {
+	if s != nil && s.settings.rootRead && s.doc.Equal(doc) {
+		return s.settings.root[i]
+	}
+	return docjson.Get(doc, rootMemberPaths[i])
 }
 
 // requiredPlugins is [RequiredPlugins] of the scanned document for
@@ -867,11 +889,7 @@ func (s *SecretScan) checkLiterals() error {
 		}
 		return providers[u]
 	}
-	env := s.settings.env
-	if !s.settings.rootRead {
-		env = docjson.Get(doc, envPath)
-	}
-	envEntries(env, func(at occkit.Path, name string, v gjson.Result) {
+	envEntries(s.rootMember(doc, rootEnv), func(at occkit.Path, name string, v gjson.Result) {
 		u := strings.ToUpper(name)
 		if v.Type != gjson.String || !literalString(v.Str, pol.Env) {
 			return

@@ -419,23 +419,20 @@ func TestSecretPolicyForPinned(t *testing.T) {
 	}
 }
 
-// TestScanRootMembersMatchGet: the gateway and env members a scan reads
-// in passing are those docjson.Get reads (their text, offset and type), or
-// absent where Get finds none, in documents whose root holds such members
-// of any kind, written plain or escaped, among others, or holds none, or
-// is no object; and a scan of another document reads the gateway with
-// Get.
+// TestScanRootMembersMatchGet: the gateway, env and plugins members a
+// scan reads in passing are those docjson.Get reads (their text, offset
+// and type), or absent where Get finds none, in documents whose root
+// holds such members of any kind, written plain or escaped, among others,
+// or holds none, or is no object; and a scan of another document, or no
+// scan, reads them with Get.
 func TestScanRootMembersMatchGet(t *testing.T) {
 	pol := SecretPolicyFor("")
 	values := []string{`{}`, `{"mode":"local","port":1}`, `"x"`, `1`, `[{"a":1}]`, `null`, `{"auth":{"token":"${T}"}}`, `{"vars":{"A":"b"}}`}
-	same := func(got, want gjson.Result) bool {
-		return got.Raw == want.Raw && got.Index == want.Index && got.Type == want.Type && got.Exists() == want.Exists()
-	}
+	keys := []string{"gateway", `gate\u0077ay`, "env", `\u0065nv`, "plugins", `plugin\u0073`, "models", "agents", "logging", "gateways", "x"}
 	rapid.Check(t, func(t *rapid.T) {
 		var members []string
 		for n := rapid.IntRange(0, 6).Draw(t, "members"); n > 0; n-- {
-			key := rapid.SampledFrom([]string{"gateway", `gate\u0077ay`, "env", `\u0065nv`, "models", "agents", "logging", "gateways", "x"}).Draw(t, "key")
-			members = append(members, `"`+key+`":`+rapid.SampledFrom(values).Draw(t, "value"))
+			members = append(members, `"`+rapid.SampledFrom(keys).Draw(t, "key")+`":`+rapid.SampledFrom(values).Draw(t, "value"))
 		}
 		src := "{" + strings.Join(members, ",") + "}"
 		if rapid.IntRange(0, 9).Draw(t, "array") == 0 {
@@ -445,16 +442,15 @@ func TestScanRootMembersMatchGet(t *testing.T) {
 		if err != nil {
 			t.Skipf("not a document (a repeated key): %v", err)
 		}
-		scan := ScanSecrets(doc, pol)
-		if env := docjson.Get(doc, envPath); scan.settings.rootRead && !same(scan.settings.env, env) {
-			t.Fatalf("%s: the scan's env is %q at %d, docjson.Get's %q at %d", doc, scan.settings.env.Raw, scan.settings.env.Index, env.Raw, env.Index)
-		}
-		want := docjson.Get(doc, gatewayPath)
-		other := occkit.MustParseDocument(`{"gateway":{"mode":"other"}}`)
-		for _, s := range []*SecretScan{scan, ScanSecrets(other, pol), nil} {
-			if got := s.gatewayOf(doc); !same(got, want) {
-				t.Fatalf("%s: gatewayOf is %q at %d (type %v), docjson.Get %q at %d (type %v)",
-					doc, got.Raw, got.Index, got.Type, want.Raw, want.Index, want.Type)
+		other := occkit.MustParseDocument(`{"gateway":{"mode":"other"},"env":{},"plugins":{}}`)
+		for i, p := range rootMemberPaths {
+			want := docjson.Get(doc, p)
+			for _, s := range []*SecretScan{ScanSecrets(doc, pol), ScanSecrets(other, pol), nil} {
+				got := s.rootMember(doc, i)
+				if got.Raw != want.Raw || got.Index != want.Index || got.Type != want.Type || got.Exists() != want.Exists() {
+					t.Fatalf("%s: rootMember(%v) is %q at %d (type %v), docjson.Get %q at %d (type %v)",
+						doc, p, got.Raw, got.Index, got.Type, want.Raw, want.Index, want.Type)
+				}
 			}
 		}
 	})
