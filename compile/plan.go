@@ -1634,20 +1634,28 @@ var (
 // read-only document, so the plan writes it into the native document.
 // An entry or ancestor that is not an object is 400.
 func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool) ([]occkit.Edit, error) {
+	if len(plugins) == 0 {
+		return nil, nil
+	}
+	// The entries' ancestors, the same for every plugin, read once (the
+	// root's plugins member, the scan's when doc is the scanned document),
+	// as docjson.Get reads them.
+	section := b.scan.rootMember(doc, rootPlugins)
+	entries := memberOf(section, entriesKey)
 	var edits []occkit.Edit
 	for i, p := range plugins {
 		// The edit's path, and the entry's as its parent: one path made.
 		enabled := occkit.NewPath(pluginsKey, entriesKey, p.ID, enabledKey)
 		entry := enabled.Parent()
-		v := docjson.Get(doc, entry)
+		v := memberOf(entries, p.ID)
 		if v.Exists() && !v.IsObject() {
 			return nil, occkit.Invalid("CMP-4", entry, "%s must be an object", entry.String())
 		}
 		if i == 0 {
-			// The entry's ancestors, the same for every plugin, from
-			// the nearest.
-			for at := pluginEntriesPath; !at.IsRoot(); at = at.Parent() {
-				if v := docjson.Get(doc, at); v.Exists() && !v.IsObject() {
+			// The entry's ancestors, from the nearest.
+			for j, a := range [2]gjson.Result{entries, section} {
+				if a.Exists() && !a.IsObject() {
+					at := [2]occkit.Path{pluginEntriesPath, pluginsPath}[j]
 					return nil, occkit.Invalid("CMP-4", at, "%s must be an object", at.String())
 				}
 			}
@@ -1664,6 +1672,16 @@ func (b planner) enablePlugins(doc occkit.Document, plugins []Plugin, write bool
 		edits = append(edits, occkit.Edit{Path: enabled, Raw: rawTrue})
 	}
 	return edits, nil
+}
+
+// memberOf is what a document's path reads one key further than obj:
+// obj's member key, or, of an array, the element a number names (gjson's
+// path of the key), and nothing in a scalar.
+func memberOf(obj gjson.Result, key string) gjson.Result {
+	if !obj.IsObject() && !obj.IsArray() {
+		return gjson.Result{}
+	}
+	return obj.Get(gjson.Escape(key))
 }
 
 // The keys of the paths [planner.enablePlugins] writes:

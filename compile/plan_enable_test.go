@@ -61,10 +61,12 @@ func refusalText(err error) string {
 }
 
 // enablePlugins makes the edits and the refusals it made before it made
-// one path a plugin, on plugins sections and entries of every shape and
+// one path a plugin, and before it read the plugins section once (the
+// scan's, when it scanned the document), on plugins sections and entries
+// of every shape (arrays among them, which a numeric id indexes) and
 // plugin lists of every length.
 func TestEnablePluginsBefore(t *testing.T) {
-	ids := []string{"codex", "discord", "slack", "a.b", "x y", `q"u`, "msteams"}
+	ids := []string{"codex", "discord", "slack", "a.b", "x y", `q"u`, "msteams", "0", "1", "a:b", "é", "#", "@this", "a*", "b?", "c|d", "!"}
 	rapid.Check(t, func(t *rapid.T) {
 		var entries []string
 		seen := map[string]bool{}
@@ -79,6 +81,7 @@ func TestEnablePluginsBefore(t *testing.T) {
 		}
 		plugins := rapid.SampledFrom([]string{
 			`{"entries":{` + strings.Join(entries, ",") + `}}`, `{}`, `{"entries":[]}`, `[]`, `""`,
+			`{"entries":[{"enabled":true},1]}`, `[{"entries":{}}]`, `{"entries":"x"}`,
 		}).Draw(t, "plugins")
 		src := `{"plugins":` + plugins + `}`
 		if rapid.IntRange(0, 4).Draw(t, "no plugins") == 0 {
@@ -94,7 +97,11 @@ func TestEnablePluginsBefore(t *testing.T) {
 		}
 		write := rapid.Bool().Draw(t, "write")
 		want, wantErr := enablePluginsBefore(doc, list, write)
-		got, err := planner{}.enablePlugins(doc, list, write)
+		b := planner{}
+		if rapid.Bool().Draw(t, "scanned") {
+			b.scan = ScanSecrets(doc, SecretPolicyFor(""))
+		}
+		got, err := b.enablePlugins(doc, list, write)
 		if d := cmp.Diff(editsText(want), editsText(got)); d != "" {
 			t.Fatalf("%s: edits (-before +got):\n%s", src, d)
 		}
