@@ -8,6 +8,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
@@ -54,69 +55,65 @@ func (p Plugin) Spec() string {
 // (openclawschema.Contract.InstalledPlugin); a release the library does
 // not carry lists none.
 func RequiredPlugins(doc occkit.Document, release string) []Plugin {
-	return pluginsOf(doc, release, func() modelSettings { return readModelSettings(doc) })
+	return pluginsOf(docjson.Get(doc, pluginsPath), docjson.Get(doc, channelsPath), release,
+		func() modelSettings { return readModelSettings(doc) })
 }
 
-// pluginsOf is [RequiredPlugins] of doc, whose model settings settings
-// reads when they are needed.
-func pluginsOf(doc occkit.Document, release string, settings func() modelSettings) []Plugin {
+// pluginsOf is [RequiredPlugins] of a document whose plugins and
+// channels members are plugins and channels (read as occkit.Value reads
+// them: not Exists when absent) and whose model settings settings reads
+// when they are needed.
+func pluginsOf(plugins, channels gjson.Result, release string, settings func() modelSettings) []Plugin {
 	c, err := openclawschema.ContractFor(release)
 	if err != nil {
 		return nil
 	}
-	plugins := doc.Get(pluginsPath)
-	if v := plugins.Key("enabled"); v.IsBool() && !v.Bool() {
+	if v := keyOf(plugins, "enabled"); v.IsBool() && !v.Bool() {
 		return nil
 	}
-	disabled := func(v occkit.Value) bool {
-		e := v.Key("enabled")
+	disabled := func(v gjson.Result) bool {
+		e := keyOf(v, "enabled")
 		return e.IsBool() && !e.Bool()
 	}
 	var wantBuf [8]pluginOf
 	var blockedBuf [4]pluginOf
 	want, blocked := pluginSet(wantBuf[:0]), pluginSet(blockedBuf[:0])
-	add := func(v occkit.Value) {
-		if v.IsString() {
+	add := func(v gjson.Result) {
+		if v.Type == gjson.String {
 			want = want.put(c, c.PluginID(v.String()))
 		}
 	}
 	// One pass over the plugins section.
-	plugins.ForEach(func(k, v occkit.Value) bool {
+	eachOf(plugins, func(k, v gjson.Result) {
 		switch k.String() {
 		case "deny":
-			for _, d := range v.Array() {
-				if d.IsString() {
+			for _, d := range elementsOf(v) {
+				if d.Type == gjson.String {
 					blocked = blocked.put(c, c.PluginID(d.String()))
 				}
 			}
 		case "entries":
-			v.ForEach(func(k, e occkit.Value) bool {
+			eachOf(v, func(k, e gjson.Result) {
 				if disabled(e) {
 					blocked = blocked.put(c, c.PluginID(k.String()))
 				} else {
 					add(k)
 				}
-				return true
 			})
 		case "allow":
-			for _, a := range v.Array() {
+			for _, a := range elementsOf(v) {
 				add(a)
 			}
 		case "slots":
-			v.ForEach(func(_, v occkit.Value) bool {
-				add(v)
-				return true
-			})
+			eachOf(v, func(_, v gjson.Result) { add(v) })
 		}
-		return true
 	})
-	doc.Get(channelsPath).ForEach(func(k, v occkit.Value) bool {
+	eachOf(channels, func(k, v gjson.Result) {
 		if v.IsObject() && !disabled(v) {
 			if p, ok := c.ChannelPlugin(strings.TrimSpace(k.String())); ok && p.Package != "" {
 				want = want.put(c, p.ID)
 			}
 		}
-		return true
 	})
 	// The runtimes and the providers of the refs repeat, mostly one
 	// after another (every model of a catalog on the same runtime): an
@@ -138,6 +135,33 @@ func pluginsOf(doc occkit.Document, release string, settings func() modelSetting
 		}
 	})
 	return pluginsOutside(want, blocked)
+}
+
+// The reads of a value [pluginsOf] makes, as occkit.Value makes them:
+// keyOf is Value.Key (nothing but in an object), eachOf Value.ForEach
+// (an array's elements without a key), elementsOf Value.Array (nothing
+// but of an array).
+func keyOf(v gjson.Result, name string) gjson.Result {
+	if !v.IsObject() {
+		return gjson.Result{}
+	}
+	return v.Get(gjson.Escape(name))
+}
+
+func eachOf(v gjson.Result, fn func(k, v gjson.Result)) {
+	switch {
+	case v.IsObject():
+		v.ForEach(func(k, e gjson.Result) bool { fn(k, e); return true })
+	case v.IsArray():
+		v.ForEach(func(_, e gjson.Result) bool { fn(gjson.Result{}, e); return true })
+	}
+}
+
+func elementsOf(v gjson.Result) []gjson.Result {
+	if !v.IsArray() {
+		return nil
+	}
+	return v.Array()
 }
 
 // pluginSet is one of the sets [pluginsOf] collects (the ids the
@@ -214,8 +238,8 @@ var (
 type modelSettings struct {
 	runtimes   []string
 	selections []selection
-	// root are the root's gateway, env and plugins members (not Exists
-	// when it has none), which a [SecretScan]'s walk reads in passing
+	// root are the root's gateway, env, plugins and channels members
+	// (not Exists when it has none), which a [SecretScan]'s walk reads in passing
 	// ([SecretScan.rootMember]), and rootRead reports that the walk read
 	// every member of the root, an object.
 	root     [rootMembers]gjson.Result

@@ -161,15 +161,32 @@ func TestPluginsOfBefore(t *testing.T) {
 				"entries": func() string { return members(entry) },
 				"slots":   func() string { return members(func() string { return quote(id()) }) },
 			}
+			// A field, or the section, is now and then of another kind:
+			// an array (whose elements have no key), a string, a number.
+			odd := func(label string) string {
+				return rapid.SampledFrom([]string{"", "", "", "", "[" + entry() + "," + quote(id()) + "]", quote(id()), "1"}).Draw(t, label)
+			}
 			for _, k := range []string{"deny", "allow", "entries", "slots"} {
 				if rapid.Bool().Draw(t, k) {
-					parts = append(parts, quote(k)+":"+fields[k]())
+					v := odd(k + " kind")
+					if v == "" {
+						v = fields[k]()
+					}
+					parts = append(parts, quote(k)+":"+v)
 				}
 			}
-			sections = append(sections, `"plugins":{`+strings.Join(parts, ",")+"}")
+			section := "{" + strings.Join(parts, ",") + "}"
+			if v := odd("plugins kind"); v != "" {
+				section = v
+			}
+			sections = append(sections, `"plugins":`+section)
 		}
 		if rapid.Bool().Draw(t, "channels") {
-			sections = append(sections, `"channels":`+members(entry))
+			v := rapid.SampledFrom([]string{"", "", "[" + entry() + "]", `"slack"`}).Draw(t, "channels kind")
+			if v == "" {
+				v = members(entry)
+			}
+			sections = append(sections, `"channels":`+v)
 		}
 		var models []string
 		for i := range rapid.IntRange(0, 12).Draw(t, "models") {

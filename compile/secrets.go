@@ -183,7 +183,7 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 	element := func(at int) int { return agentScope(at, nil, 0) }
 	read := members(0, func(k string, at int) int {
 		switch k {
-		case "gateway", "env", "plugins":
+		case "gateway", "env", "plugins", "channels":
 			// The scan's check and its plan read them: they are read
 			// here in passing.
 			if settings != nil {
@@ -804,16 +804,18 @@ func (s *SecretScan) scanOf(doc occkit.Document, pol SecretPolicy) *SecretScan {
 }
 
 // The root members a scan's walk reads in passing, for its literal check
-// (env) and its plans (gateway, plugins): [SecretScan.rootMember].
+// (env), its plugins (plugins, channels) and its plans (gateway,
+// plugins): [SecretScan.rootMember].
 const (
 	rootGateway = iota
 	rootEnv
 	rootPlugins
+	rootChannels
 	rootMembers
 )
 
 // rootMemberPaths are the paths of the root members a scan reads.
-var rootMemberPaths = [rootMembers]occkit.Path{gatewayPath, envPath, pluginsPath}
+var rootMemberPaths = [rootMembers]occkit.Path{gatewayPath, envPath, pluginsPath, channelsPath}
 
 // rootMemberOf is the index of the root member named k (one of those a
 // scan reads).
@@ -823,8 +825,10 @@ func rootMemberOf(k string) int {
 		return rootGateway
 	case "env":
 		return rootEnv
+	case "plugins":
+		return rootPlugins
 	}
-	return rootPlugins
+	return rootChannels
 }
 
 // rootMember is the member i (rootGateway, rootEnv or rootPlugins) of
@@ -855,7 +859,8 @@ func (s *SecretScan) requiredPlugins(release string) []Plugin {
 // pluginsFor is [RequiredPlugins] of the scanned document for release,
 // from the model settings the scan read.
 func (s *SecretScan) pluginsFor(release string) []Plugin {
-	return pluginsOf(s.doc, release, func() modelSettings { return s.settings })
+	return pluginsOf(s.rootMember(s.doc, rootPlugins), s.rootMember(s.doc, rootChannels), release,
+		func() modelSettings { return s.settings })
 }
 
 // CheckLiterals is [CheckSecretLiterals] of the scanned document.

@@ -419,8 +419,8 @@ func TestSecretPolicyForPinned(t *testing.T) {
 	}
 }
 
-// TestScanRootMembersMatchGet: the gateway, env and plugins members a
-// scan reads in passing are those docjson.Get reads (their text, offset
+// TestScanRootMembersMatchGet: the gateway, env, plugins and channels
+// members a scan reads in passing are those docjson.Get reads (their text, offset
 // and type), or absent where Get finds none, in documents whose root
 // holds such members of any kind, written plain or escaped, among others,
 // or holds none, or is no object; and a scan of another document, or no
@@ -428,7 +428,7 @@ func TestSecretPolicyForPinned(t *testing.T) {
 func TestScanRootMembersMatchGet(t *testing.T) {
 	pol := SecretPolicyFor("")
 	values := []string{`{}`, `{"mode":"local","port":1}`, `"x"`, `1`, `[{"a":1}]`, `null`, `{"auth":{"token":"${T}"}}`, `{"vars":{"A":"b"}}`}
-	keys := []string{"gateway", `gate\u0077ay`, "env", `\u0065nv`, "plugins", `plugin\u0073`, "models", "agents", "logging", "gateways", "x"}
+	keys := []string{"gateway", `gate\u0077ay`, "env", `\u0065nv`, "plugins", `plugin\u0073`, "channels", `channel\u0073`, "models", "agents", "logging", "gateways", "x"}
 	rapid.Check(t, func(t *rapid.T) {
 		var members []string
 		for n := rapid.IntRange(0, 6).Draw(t, "members"); n > 0; n-- {
@@ -442,7 +442,7 @@ func TestScanRootMembersMatchGet(t *testing.T) {
 		if err != nil {
 			t.Skipf("not a document (a repeated key): %v", err)
 		}
-		other := occkit.MustParseDocument(`{"gateway":{"mode":"other"},"env":{},"plugins":{}}`)
+		other := occkit.MustParseDocument(`{"gateway":{"mode":"other"},"env":{},"plugins":{},"channels":{}}`)
 		for i, p := range rootMemberPaths {
 			want := docjson.Get(doc, p)
 			for _, s := range []*SecretScan{ScanSecrets(doc, pol), ScanSecrets(other, pol), nil} {
