@@ -915,11 +915,7 @@ func (b *planner) logging(role occkit.Process) (logging.Rendered, error) {
 // envOf is the logging render's variables as literals, with room for
 // more.
 func envOf(lr logging.Rendered, more int) []Env {
-	return appendEnv(make([]Env, 0, len(lr.Env)+more), lr)
-}
-
-// appendEnv appends the logging render's variables to out.
-func appendEnv(out []Env, lr logging.Rendered) []Env {
+	out := make([]Env, 0, len(lr.Env)+more)
 	for _, e := range lr.Env {
 		out = append(out, Env{Name: e.Name, Value: e.Value})
 	}
@@ -1090,15 +1086,7 @@ func (b *planner) gateway() ([]ProcessPlan, error) {
 	if b.in.Mode == occkit.ModeEmbedded {
 		more += len(b.in.Credentials.Harness)
 	}
-	// The lists of a length fixed by the logging render, and the
-	// variables when they are few, in one allocation.
-	lists := &gatewayLists{args: [4]string{"gateway", "run", "--port", portText(b.opts.GatewayPort)}, files: [1]File{native}}
-	var env []Env
-	if n := len(lr.Env) + more; n <= len(lists.env) {
-		env = appendEnv(lists.env[:0:n], lr)
-	} else {
-		env = envOf(lr, more)
-	}
+	env := envOf(lr, more)
 	env = append(env, Env{Name: EnvGatewayToken, GatewayToken: true})
 	if appServerAuth {
 		env = append(env, Env{Name: EnvAppServerToken, AppServerToken: true})
@@ -1106,6 +1094,9 @@ func (b *planner) gateway() ([]ProcessPlan, error) {
 	for _, sb := range b.in.SecretBindings {
 		env = append(env, Env{Name: sb.Env, Secret: sb.Source})
 	}
+	// The lists of a length fixed by the logging render, in one
+	// allocation.
+	lists := &gatewayLists{args: [4]string{"gateway", "run", "--port", portText(b.opts.GatewayPort)}, files: [1]File{native}}
 	p := &lists.process[0]
 	*p = ProcessPlan{
 		Role: occkit.ProcessGateway, Program: ProgramOpenClaw,
@@ -1131,21 +1122,16 @@ func (b *planner) gateway() ([]ProcessPlan, error) {
 	return lists.process[:], nil
 }
 
-// gatewayLists are a gateway plan's Args, Files, (when the logging
-// render removes one variable) Unset and (when they are few) Env, and the
-// list of the one process of an embedded plan (its Processes; a
-// dedicated plan copies it into a list with the Harness's), made in one
-// block: each is a list of its own (no two share an element; a list that
-// outgrows its array is copied out of it by append), so writing one
-// writes no other.
+// gatewayLists are a gateway plan's Args, Files and (when the logging
+// render removes one variable) Unset, and the list of the one process of
+// an embedded plan (its Processes; a dedicated plan copies it into a list
+// with the Harness's), made in one block: each is a list of its own (no
+// two share an element), so writing one writes no other.
 type gatewayLists struct {
 	args    [4]string
 	unset   [1]string
 	files   [1]File
 	process [1]ProcessPlan
-	// env holds the process's variables when they are two at most (the
-	// gateway token and a Harness credential).
-	env [2]Env
 }
 
 // unsetOf is a copy of unset: nil when it is empty, as append makes it.

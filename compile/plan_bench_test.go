@@ -87,23 +87,3 @@ func BenchmarkPreparePlan(b *testing.B) {
 		})
 	}
 }
-
-// TestPreparedPlanAllocations bounds what a plan of a prepared bare
-// document allocates: the gateway's lists (its variables among them,
-// when they are two at most) and its document's bytes.
-func TestPreparedPlanAllocations(t *testing.T) {
-	for _, n := range []int{1, 40} {
-		k, err := compile.PreparePlan(benchPlanInput(t, bench.Bare(n)), compile.PlanOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := testing.AllocsPerRun(20, func() {
-			if _, err := k.Plan(compile.PlanOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		})
-		if got > 2 {
-			t.Errorf("bare/models=%d: Plan allocates %v times, want at most 2", n, got)
-		}
-	}
-}
