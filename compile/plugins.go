@@ -8,6 +8,7 @@ import (
 
 	"github.com/occkit/occkit"
 	"github.com/occkit/occkit/compile/openclawschema"
+	"github.com/occkit/occkit/compile/sensitive"
 	"github.com/occkit/occkit/internal/docjson"
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
@@ -238,11 +239,11 @@ var (
 type modelSettings struct {
 	runtimes   []string
 	selections []selection
-	// root are the root's gateway, env, plugins and channels members
-	// (not Exists when it has none), which a [SecretScan]'s walk reads in passing
-	// ([SecretScan.rootMember]), and rootRead reports that the walk read
-	// every member of the root, an object.
-	root     [rootMembers]gjson.Result
+	// root are where the root's gateway, env, plugins and channels
+	// members are (End 0 when it has none), which a [SecretScan]'s walk
+	// reads in passing ([SecretScan.rootMember]), and rootRead reports
+	// that the walk read every member of the root, an object.
+	root     [rootMembers]sensitive.Span
 	rootRead bool
 }
 

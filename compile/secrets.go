@@ -187,11 +187,9 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 			// The scan's check and its plan read them: they are read
 			// here in passing.
 			if settings != nil {
-				v := &settings.root[rootMemberOf(k)]
-				if !v.Exists() {
+				if v := &settings.root[rootMemberOf(k)]; v.End == 0 {
 					end := skip(at)
-					*v = gjson.Parse(root[at:end])
-					v.Index = at
+					*v = sensitive.Span{Start: at, End: end}
 					return end
 				}
 			}
@@ -835,10 +833,16 @@ func rootMemberOf(k string) int {
 // doc's root, as docjson.Get reads it: the scan's, which its walk read,
 // when doc is the scanned document.
 func (s *SecretScan) rootMember(doc occkit.Document, i int) gjson.Result {
-	if s != nil && s.settings.rootRead && s.doc.Equal(doc) {
-		return s.settings.root[i]
+	if s == nil || !s.settings.rootRead || !s.doc.Equal(doc) {
+		return docjson.Get(doc, rootMemberPaths[i])
 	}
-	return docjson.Get(doc, rootMemberPaths[i])
+	m := s.settings.root[i]
+	if m.End == 0 {
+		return gjson.Result{}
+	}
+	r := gjson.Parse(doc.String()[m.Start:m.End])
+	r.Index = m.Start
+	return r
 }
 
 // requiredPlugins is [RequiredPlugins] of the scanned document for
