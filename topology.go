@@ -118,6 +118,18 @@ func suggested(e *Error, word string, candidates []string) *Error {
 	return e
 }
 
+// CheckSupported is [CheckTopology] of t against [Supported](c,
+// declared), what c runs when a deployment is admitted: the bundled
+// table's rows for a bundled kind, else declared. It reads the set where
+// it is (Supported copies it for a caller that keeps it).
+func CheckSupported(c Compute, declared []Topology, t Topology) error {
+	set := declared
+	if rows, ok := bundledTopologies[c]; ok {
+		set = rows
+	}
+	return CheckTopology(c, set, t)
+}
+
 // CheckTopology decides RES-11 for t on Compute c: [Topology.Check], then
 // t must be one of set, what c runs: [Supported](c, declared) when
 // admitting a deployment, or a driver's own declaration when the driver

@@ -46,7 +46,7 @@ func checkTopology(f drivers.AuthFacts) error {
 		c = occkit.ComputeKubernetes
 	}
 	t := occkit.Topology{Harness: f.Harness, Mode: f.Mode}
-	if err := occkit.CheckTopology(c, supportedTopologies(c, f.Topologies), t); err != nil {
+	if err := occkit.CheckSupported(c, f.Topologies, t); err != nil {
 		return err
 	}
 	if c != occkit.ComputeKubernetes || t != (occkit.Topology{Harness: occkit.HarnessOpenClaw, Mode: occkit.ModeDedicated}) {
@@ -63,29 +63,6 @@ func checkTopology(f drivers.AuthFacts) error {
 			"dedicated openclaw needs a qualifying SandboxDriver (harness provisioning and the networking, filesystem and process facets); missing Driver: SandboxDriver"))
 	}
 	return occkit.Join(errs...)
-}
-
-// bundledTopologies are the RES-11 sets of the bundled Computes
-// ([occkit.Supported]), in the order of [occkit.BundledComputes], made
-// once: checkTopology only reads them.
-var bundledTopologies = func() (sets [3][]occkit.Topology) {
-	for i, c := range occkit.BundledComputes() {
-		sets[i] = occkit.Supported(c, nil)
-	}
-	return sets
-}()
-
-// supportedTopologies is [occkit.Supported] for a reader that neither
-// keeps nor changes the set ([occkit.CheckTopology]): a bundled
-// Compute's set is shared, a custom one's is the one declared, so neither
-// is copied.
-func supportedTopologies(c occkit.Compute, declared []occkit.Topology) []occkit.Topology {
-	for i, b := range occkit.BundledComputes() {
-		if c == b {
-			return bundledTopologies[i]
-		}
-	}
-	return declared
 }
 
 // ValidateHarnessAuth is the bundled Computes' harness-auth validation

@@ -133,7 +133,7 @@ func ValidateDeclaration(d Declaration) error {
 			continue
 		}
 		seen[t] = true
-		if err := occkit.CheckTopology(d.Name, occkit.Supported(d.Name, d.Topologies), t); err != nil {
+		if err := occkit.CheckSupported(d.Name, d.Topologies, t); err != nil {
 			errs = append(errs, declarationRefusal(at, t, err))
 		}
 	}

@@ -18,7 +18,7 @@ func checkTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Re
 	if compute == "" {
 		compute = occkit.ComputeKubernetes
 	}
-	if err := occkit.CheckTopology(compute, supportedTopologies(compute, req.Topologies), occkit.Topology{Harness: h, Mode: mode}); err != nil {
+	if err := occkit.CheckSupported(compute, req.Topologies, occkit.Topology{Harness: h, Mode: mode}); err != nil {
 		return nil, err
 	}
 	reasons = append(reasons, Reason{Rule: "RES-11", Path: occkit.Root(),
@@ -46,29 +46,6 @@ func checkTopology(h occkit.Harness, mode occkit.Mode, req Request, reasons []Re
 		Reason{Rule: "RES-13", Path: occkit.Root(), Value: "SandboxDriver",
 			Note: "a qualifying SandboxDriver provisions the Harness with the networking, filesystem and process facets"})
 	return reasons, nil
-}
-
-// bundledTopologies are the RES-11 sets of the bundled Computes
-// ([occkit.Supported]), in the order of [occkit.BundledComputes], made
-// once: checkTopology only reads them.
-var bundledTopologies = func() (sets [3][]occkit.Topology) {
-	for i, c := range occkit.BundledComputes() {
-		sets[i] = occkit.Supported(c, nil)
-	}
-	return sets
-}()
-
-// supportedTopologies is [occkit.Supported] for a reader that neither
-// keeps nor changes the set ([occkit.CheckTopology]): a bundled
-// Compute's set is shared, a custom one's is the one declared, so neither
-// is copied.
-func supportedTopologies(c occkit.Compute, declared []occkit.Topology) []occkit.Topology {
-	for i, b := range occkit.BundledComputes() {
-		if c == b {
-			return bundledTopologies[i]
-		}
-	}
-	return declared
 }
 
 // topologyReasons is how many reasons checkTopology appends when the
