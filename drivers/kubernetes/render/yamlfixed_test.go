@@ -53,7 +53,9 @@ func TestYAMLSize(t *testing.T) {
 // others allocate as it writes is not the writer's: the text of a
 // quantity ("1.5Ti"), the errors strconv makes of a value that starts
 // like a number and is none ("4e5093061234" out of a float's range) and
-// the value without its underscores go-yaml reads ("-_").
+// the value without its underscores go-yaml reads ("-_"). Under the race
+// detector, whose bookkeeping allocates now and then, the count may move
+// by one (raceSlack).
 func TestYAMLAllocations(t *testing.T) {
 	covered := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -85,7 +87,7 @@ func TestYAMLAllocations(t *testing.T) {
 			if _, err := objs.YAML(); err != nil {
 				t.Fatal(err)
 			}
-		}); n != 1+others {
+		}); n < 1+others-raceSlack || n > 1+others+raceSlack {
 			t.Fatalf("YAML allocates %v times, not once (and %v for others)", n, others)
 		}
 	})
