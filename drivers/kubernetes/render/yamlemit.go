@@ -429,12 +429,19 @@ func (w *yamlWriter) raw(s string) {
 	w.column += len(s)
 }
 
-// put appends s to the output, leaving the column to the caller. Where
-// the output has room (Objects.YAML makes room for the whole stream),
-// only its length changes: `w.out = w.out[:n]` stores no pointer, where
+// put appends s to the output, leaving the column to the caller (see
+// putText).
+func (w *yamlWriter) put(s string) { putText(w, s) }
+
+// putBytes is [yamlWriter.put] of b.
+func (w *yamlWriter) putBytes(b []byte) { putText(w, b) }
+
+// putText appends s to w's output. Where the output has room
+// (Objects.YAML makes room for the whole stream), only its length
+// changes: `w.out = w.out[:n]` stores no pointer, where
 // `w.out = append(w.out, …)` through the writer's pointer stores one,
 // with a write barrier whenever the collector is marking.
-func (w *yamlWriter) put(s string) {
+func putText[T string | []byte](w *yamlWriter, s T) {
 	n := len(w.out)
 	if cap(w.out)-n < len(s) {
 		w.out = append(w.out, s...)
@@ -442,17 +449,6 @@ func (w *yamlWriter) put(s string) {
 	}
 	w.out = w.out[:n+len(s)]
 	copy(w.out[n:], s)
-}
-
-// putBytes is [yamlWriter.put] of b.
-func (w *yamlWriter) putBytes(b []byte) {
-	n := len(w.out)
-	if cap(w.out)-n < len(b) {
-		w.out = append(w.out, b...)
-		return
-	}
-	w.out = w.out[:n+len(b)]
-	copy(w.out[n:], b)
 }
 
 // putByte is [yamlWriter.put] of one byte.
