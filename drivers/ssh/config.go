@@ -183,13 +183,18 @@ var (
 
 func checkPath(at occkit.Path, p string, absolute bool) error {
 	switch {
-	case !pathRE.MatchString(p) || dotDotSegment(p):
+	case !pathChars(p) || dotDotSegment(p):
 		return occkit.Invalid("DRV-6", at, "%s must be a path of letters, digits and _ . / : @ + - without ..", at.String())
 	case absolute && !strings.HasPrefix(p, "/"):
 		return occkit.Invalid("DRV-6", at, "%s must be an absolute path", at.String())
 	}
 	return nil
 }
+
+// pathChars reports whether p is one or more letters, digits and
+// _ . / : @ + - (pathRE, without its matcher: a render checks three
+// paths, issue 29).
+func pathChars(p string) bool { return onlyChars(p, "_./:@+-") }
 
 // dotDotSegment reports whether p has a ".." segment: whether "/"+p+"/"
 // holds "/../", without making that string.
@@ -202,7 +207,7 @@ func dotDotSegment(p string) bool {
 func checkArgs(at occkit.Path, args []string) []error {
 	var errs []error
 	for i, a := range args {
-		if !argRE.MatchString(a) {
+		if !execArg(a) {
 			errs = append(errs, occkit.Invalid("DRV-6", at.Index(i), "an argument may hold only letters, digits and _ . / : @ + = , -"))
 		}
 	}

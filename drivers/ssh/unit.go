@@ -519,13 +519,17 @@ func (u Unit) contentSize(ids int, o RenderOptions) int {
 
 // execArg reports whether a is an ExecStart argument the unit may hold:
 // one or more letters, digits and _ . / : @ + = , - (argRE).
-func execArg(a string) bool {
-	if a == "" {
+func execArg(a string) bool { return onlyChars(a, "_./:@+=,-") }
+
+// onlyChars reports whether s is one or more ASCII letters, digits and
+// bytes of punct.
+func onlyChars(s, punct string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(a); i++ {
-		c := a[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_./:@+=,-", c) >= 0) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(punct, c) >= 0) {
 			return false
 		}
 	}

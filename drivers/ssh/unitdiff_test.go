@@ -159,3 +159,29 @@ func TestContentSize(t *testing.T) {
 		}
 	}
 }
+
+// pathChars and execArg are pathRE and argRE without the matcher: on
+// the characters either admits, their neighbours, line ends, non-ASCII
+// and invalid UTF-8 bytes, they answer as the patterns do.
+func TestCharSetsMatchPatterns(t *testing.T) {
+	for _, s := range []string{"", "a", "/usr/bin/x", "a=b,c", "a b", "a\n", "\n", "a%b", "a$b", "é", "\xff", "-", "Z@1:+._"} {
+		if got, want := pathChars(s), pathRE.MatchString(s); got != want {
+			t.Errorf("pathChars(%q) = %v, pathRE %v", s, got, want)
+		}
+		if got, want := execArg(s), argRE.MatchString(s); got != want {
+			t.Errorf("execArg(%q) = %v, argRE %v", s, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOfN(rapid.SampledFrom([]rune("aZz09_./:@+=,-` \n%$\"\\[{é\x00\x7f")), 0, 12, -1).Draw(t, "s")
+		if rapid.Bool().Draw(t, "invalid") {
+			s += "\xfe"
+		}
+		if got, want := pathChars(s), pathRE.MatchString(s); got != want {
+			t.Fatalf("pathChars(%q) = %v, pathRE %v", s, got, want)
+		}
+		if got, want := execArg(s), argRE.MatchString(s); got != want {
+			t.Fatalf("execArg(%q) = %v, argRE %v", s, got, want)
+		}
+	})
+}
