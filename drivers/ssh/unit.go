@@ -524,12 +524,16 @@ func execArg(a string) bool { return onlyChars(a, "_./:@+=,-") }
 // onlyChars reports whether s is one or more ASCII letters, digits and
 // bytes of punct.
 func onlyChars(s, punct string) bool {
+	// set holds a bit for each byte below 128 that s may hold.
+	set := [2]uint64{0x03FF000000000000, 0x07FFFFFE07FFFFFE} // digits; letters
+	for i := 0; i < len(punct); i++ {
+		set[punct[i]>>6&1] |= 1 << (punct[i] & 63)
+	}
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(punct, c) >= 0) {
+		if c := s[i]; c >= 128 || set[c>>6]>>(c&63)&1 == 0 {
 			return false
 		}
 	}
@@ -553,18 +557,41 @@ func appendJoined(b []byte, words []string) []byte {
 func appendEnvQuote(b []byte, name, value string) ([]byte, error) {
 	b = append(b, '"')
 	for _, s := range [3]string{name, "=", value} {
-		for _, r := range s {
-			switch {
-			case r < 0x20 || r == 0x7f:
-				return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
-			case r == '"' || r == '\\':
-				b = append(b, '\\', byte(r))
-			case r == '%':
-				b = append(b, "%%"...)
-			default:
-				b = utf8.AppendRune(b, r)
-			}
+		var err error
+		if b, err = appendQuoted(b, s); err != nil {
+			return nil, err
 		}
 	}
 	return append(b, '"'), nil
+}
+
+// appendQuoted appends s as [appendEnvQuote] quotes it, rune by rune as
+// `for range s` reads it (a byte that is not UTF-8 is U+FFFD), each run
+// of bytes written as they are appended at once.
+func appendQuoted(b []byte, s string) ([]byte, error) {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(append(b, s[start:i]...), r)
+				start = i + 1
+			}
+			i += size
+			continue
+		}
+		switch {
+		case c < 0x20 || c == 0x7f:
+			return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
+		case c == '"' || c == '\\':
+			b = append(append(b, s[start:i]...), '\\', c)
+			start = i + 1
+		case c == '%':
+			b = append(append(b, s[start:i]...), "%%"...)
+			start = i + 1
+		}
+		i++
+	}
+	return append(b, s[start:]...), nil
 }

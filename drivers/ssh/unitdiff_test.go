@@ -84,7 +84,7 @@ func referenceUnit(u Unit, agentID, digest string, o RenderOptions) ([]byte, err
 // controls), non-ASCII, and bytes that are not UTF-8.
 func unitText(t *rapid.T, label string) string {
 	pieces := []string{"/home/occ", "a", "OPENCLAW_STATE_DIR", "18789", "=", " ", `"`, `\`, "%", "%%", "\n", "\t",
-		"\x7f", "\x00", "é", "日本", "\U0001F600", "\xff", "\xc3", "-", "_", ".", ":", "@", "+", ","}
+		"\x7f", "\x00", "é", "日本", "\U0001F600", "\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\uFFFD", "-", "_", ".", ":", "@", "+", ","}
 	var b strings.Builder
 	for n := rapid.IntRange(0, 6).Draw(t, label+"N"); n > 0; n-- {
 		b.WriteString(rapid.SampledFrom(pieces).Draw(t, label+"P"))
@@ -161,10 +161,15 @@ func TestContentSize(t *testing.T) {
 }
 
 // pathChars and execArg are pathRE and argRE without the matcher: on
+// every byte alone and between two admitted ones, and on drawn strings of
 // the characters either admits, their neighbours, line ends, non-ASCII
 // and invalid UTF-8 bytes, they answer as the patterns do.
 func TestCharSetsMatchPatterns(t *testing.T) {
-	for _, s := range []string{"", "a", "/usr/bin/x", "a=b,c", "a b", "a\n", "\n", "a%b", "a$b", "é", "\xff", "-", "Z@1:+._"} {
+	cases := []string{"", "a", "/usr/bin/x", "a=b,c", "a b", "a\n", "\n", "a%b", "a$b", "é", "\xff", "-", "Z@1:+._"}
+	for c := range 256 {
+		cases = append(cases, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"0")
+	}
+	for _, s := range cases {
 		if got, want := pathChars(s), pathRE.MatchString(s); got != want {
 			t.Errorf("pathChars(%q) = %v, pathRE %v", s, got, want)
 		}
