@@ -833,7 +833,7 @@ type secretRef struct {
 
 // envVar maps one planned variable: a literal, the placeholder, or a
 // reference to the Secret holding the bytes, which refs holds.
-func (r *renderer) envVar(e compile.Env, refs *[]secretRef) corev1.EnvVar {
+func (r *renderer) envVar(e *compile.Env, refs *[]secretRef) corev1.EnvVar {
 	switch {
 	case e.Placeholder:
 		return corev1.EnvVar{Name: e.Name, Value: PlaceholderValue}
@@ -849,7 +849,7 @@ func (r *renderer) envVar(e compile.Env, refs *[]secretRef) corev1.EnvVar {
 
 // readsSecret reports whether [renderer.envVar] maps e to a Secret
 // reference.
-func readsSecret(e compile.Env) bool {
+func readsSecret(e *compile.Env) bool {
 	return !e.Placeholder && (e.GatewayToken || e.AppServerToken || !e.Secret.IsZero())
 }
 
@@ -888,8 +888,9 @@ func (b *securityBlock) restricted() *corev1.SecurityContext {
 	return c
 }
 
-// deploymentBlock is a Deployment with what its pod points at, but for
-// the lists whose length the plan decides.
+// deploymentBlock is a Deployment with what its pod points at and, where
+// they fit, its container's lists ([blockOr]); the other lists whose
+// length the plan decides are made apart.
 type deploymentBlock struct {
 	obj                            appsv1.Deployment
 	replicas                       int32
@@ -913,6 +914,22 @@ type deploymentBlock struct {
 	tokenItems                     [1]corev1.KeyToPath
 	tokenMode                      int32
 	config                         [1]configVolume
+	// The container's lists where they fit, as an embedded gateway's
+	// do (six variables, two read from Secrets, three mounts and five
+	// arguments): each is cut at its length, a list of its own.
+	env    [6]corev1.EnvVar
+	refs   [2]secretRef
+	mounts [3]corev1.VolumeMount
+	args   [5]string
+}
+
+// blockOr is the first n elements of block, where they fit, else a new
+// list of n: the zero list either way, each element the caller's to set.
+func blockOr[T any](block []T, n int) []T {
+	if n <= len(block) {
+		return block[:n:n]
+	}
+	return make([]T, n)
 }
 
 // configVolume is a file's ConfigMap volume source with its mode.
@@ -964,14 +981,14 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		mountN++
 		volumeN++
 	}
-	for _, e := range p.Env {
-		if readsSecret(e) {
+	for i := range p.Env {
+		if readsSecret(&p.Env[i]) {
 			secrets++
 		}
 	}
-	env := make([]corev1.EnvVar, 1, envs)
+	env := blockOr(b.env[:], envs)[:1]
 	env[0] = corev1.EnvVar{Name: "HOME", Value: w.home}
-	mounts := make([]corev1.VolumeMount, 2, mountN)
+	mounts := blockOr(b.mounts[:], mountN)[:2]
 	mounts[0] = corev1.VolumeMount{Name: "data", MountPath: w.home}
 	mounts[1] = corev1.VolumeMount{Name: "tmp", MountPath: "/tmp"}
 	volumes := make([]corev1.Volume, 2, volumeN)
@@ -985,7 +1002,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		// later) then writes nothing beside it (no last-known-good
 		// backup or recovery, no config repair), and keeps its state in
 		// OPENCLAW_STATE_DIR on the data volume.
-		stateDir = w.home + "/" + StateDirName
+		stateDir = joinPath(w.home, StateDirName)
 		env = append(env, corev1.EnvVar{Name: p.StateEnv, Value: stateDir},
 			corev1.EnvVar{Name: EnvConfigReadOnly, Value: "1"})
 	case compile.EnvCodexHome:
@@ -995,7 +1012,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		// only as the parent of config.toml's subPath mount, it would be
 		// created by the container runtime, root-owned, and Codex could
 		// not open its state database there.
-		codexHome = w.home + "/" + CodexHomeDir
+		codexHome = joinPath(w.home, CodexHomeDir)
 		mounts = append(mounts, corev1.VolumeMount{Name: "data", MountPath: codexHome, SubPath: CodexHomeDir})
 	}
 	config := b.config[:0:1]
@@ -1006,13 +1023,13 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		dir := ConfigDir
 		if f.Role == compile.FileCodexConfig {
 			if codexHome == "" {
-				codexHome = w.home + "/" + CodexHomeDir
+				codexHome = joinPath(w.home, CodexHomeDir)
 			}
 			dir = codexHome
 		}
 		var file string
 		if f.PathEnv != "" || f.Role == compile.FileCodexConfig {
-			file = dir + "/" + f.Name
+			file = joinPath(dir, f.Name)
 		}
 		if f.PathEnv != "" {
 			env = append(env, corev1.EnvVar{Name: f.PathEnv, Value: file})
@@ -1046,10 +1063,10 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	}
 	var refs []secretRef
 	if secrets > 0 {
-		refs = make([]secretRef, 0, secrets)
+		refs = blockOr(b.refs[:], secrets)[:0]
 	}
-	for _, e := range p.Env {
-		env = append(env, r.envVar(e, &refs))
+	for i := range p.Env {
+		env = append(env, r.envVar(&p.Env[i], &refs))
 	}
 	var probe *corev1.Probe
 	switch {
@@ -1062,7 +1079,7 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		b.probe = corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &b.tcpSocket}, PeriodSeconds: 5, FailureThreshold: 3}
 		probe = &b.probe
 	}
-	args := make([]string, 1+len(p.Args))
+	args := blockOr(b.args[:], 1+len(p.Args))
 	args[0] = string(p.Program)
 	copy(args[1:], p.Args)
 	c := &b.containers[0]
@@ -1117,6 +1134,23 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 func nextVolume(vs *[]corev1.Volume) *corev1.Volume {
 	*vs = (*vs)[:len(*vs)+1]
 	return &(*vs)[len(*vs)-1]
+}
+
+// joinPath is dir + "/" + name: for the home, state, CODEX_HOME and
+// configuration paths of the default home and [ConfigDir], a constant
+// instead of a new string.
+func joinPath(dir, name string) string {
+	switch {
+	case dir == DefaultHome && name == StateDirName:
+		return DefaultHome + "/" + StateDirName
+	case dir == DefaultHome && name == CodexHomeDir:
+		return DefaultHome + "/" + CodexHomeDir
+	case dir == ConfigDir && name == ConfigFile:
+		return ConfigDir + "/" + ConfigFile
+	case dir == DefaultHome+"/"+CodexHomeDir && name == CodexConfigFile:
+		return DefaultHome + "/" + CodexHomeDir + "/" + CodexConfigFile
+	}
+	return dir + "/" + name
 }
 
 // dirSet reports whether the variable dirEnv is set before p's file i
@@ -1182,7 +1216,7 @@ func (r *renderer) pluginInstalls(w workload, image, stateDir string) []corev1.C
 		return nil
 	}
 	if stateDir == "" {
-		stateDir = w.home + "/" + StateDirName
+		stateDir = joinPath(w.home, StateDirName)
 	}
 	reg := r.opts.Plugins.Registry
 	env := make([]corev1.EnvVar, 3, 4)
