@@ -111,13 +111,113 @@ func setValues(tree []editNode, edits []Edit) error {
 		if e.Delete {
 			continue
 		}
-		raw, err := compactValue(e.Path, e.Raw)
-		if err != nil {
-			return err
+		raw := e.Raw
+		if !plainValue(raw) {
+			var err error
+			if raw, err = compactValue(e.Path, raw); err != nil {
+				return err
+			}
 		}
 		tree[leafOf(tree, e.Path)].raw = raw
 	}
 	return nil
+}
+
+// plainValue reports whether raw is a value compactValue takes as it is,
+// without reading it further: true, false, null, a plain string (see
+// jsonPlainKey), or an object of at most plainMembers members with
+// distinct plain keys and such values, nested at most plainDepth deep.
+// The stamp's values (its levels, "json", false and the objects holding
+// them) are all such, and take no validation of their UTF-8, escapes,
+// numbers or keys. Anything else is for compactValue to judge.
+func plainValue(raw []byte) bool {
+	end, ok := plainValueEnd(raw, 0, 0)
+	return ok && end == len(raw)
+}
+
+// plainMembers and plainDepth bound the objects plainValue takes: its
+// check of repeated keys compares each key with the ones before it.
+const (
+	plainMembers = 8
+	plainDepth   = 4
+)
+
+// plainValueEnd is the end of the plain value (see plainValue) at b[i],
+// depth objects deep, or not ok.
+func plainValueEnd(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return plainStringEnd(b, i)
+	case 't':
+		return literalEnd(b, i, "true")
+	case 'f':
+		return literalEnd(b, i, "false")
+	case 'n':
+		return literalEnd(b, i, "null")
+	case '{':
+		if depth == plainDepth {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	i++
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	var keys [plainMembers][]byte
+	for n := 0; n < len(keys); n++ {
+		end, ok := plainStringEnd(b, i)
+		if !ok || end >= len(b) || b[end] != ':' {
+			return 0, false
+		}
+		keys[n] = b[i+1 : end-1]
+		for _, k := range keys[:n] {
+			if string(k) == string(keys[n]) {
+				return 0, false
+			}
+		}
+		if i, ok = plainValueEnd(b, end+1, depth+1); !ok || i >= len(b) {
+			return 0, false
+		}
+		switch b[i] {
+		case '}':
+			return i + 1, true
+		case ',':
+			i++
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// plainStringEnd is the end of the plain string (see jsonPlainKey)
+// quoted at b[i], or not ok.
+func plainStringEnd(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, true
+		case c < 0x20 || c >= 0x7f || c == '\\':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// literalEnd is the end of the literal w at b[i], or not ok.
+func literalEnd(b []byte, i int, w string) (int, bool) {
+	if len(b)-i < len(w) || string(b[i:i+len(w)]) != w {
+		return 0, false
+	}
+	return i + len(w), true
 }
 
 // leafOf is the node of tree that the path p of one of its edits names.

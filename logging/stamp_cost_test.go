@@ -49,7 +49,8 @@ func BenchmarkStampLoaded(b *testing.B) {
 
 // BenchmarkStampCanonical is what admission freezes of a document loaded
 // by compile.Load: the fixed cost of the stamp's canonical form on the
-// small documents (bare and compact with one model), and its cost per
+// small documents (bare and compact with one model, and bare with 40:
+// the paired run's worst shape), and its cost per
 // byte on the compact catalog. The document is loaded once: its root
 // index, built by the first lookup, is a small part of the cost.
 func BenchmarkStampCanonical(b *testing.B) {
@@ -58,6 +59,7 @@ func BenchmarkStampCanonical(b *testing.B) {
 		src  []byte
 	}{
 		{"bare/models=1", bench.Bare(1)},
+		{"bare/models=40", bench.Bare(40)},
 		{"compact/models=1", bench.Compact(1)},
 		{"compact/models=40", bench.Compact(40)},
 		{"compact/models=1000", bench.Compact(1000)},
