@@ -208,14 +208,43 @@ func appendPlainBinding(b []byte, x occkit.Binding) ([]byte, bool) {
 }
 
 // plainRecordString reports whether s is printable ASCII without a quote
-// or a backslash.
+// or a backslash (DEL included). It reads eight bytes at a time, the last
+// eight of a string of eight or more overlapping the ones before: the
+// record's strings (model IDs, ids, names) are most often that long.
 func plainRecordString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+	if len(s) < 8 {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i+8 < len(s); i += 8 {
+		if !plainWord(load64(s[i : i+8])) {
 			return false
 		}
 	}
-	return true
+	return plainWord(load64(s[len(s)-8:]))
+}
+
+// plainWord reports whether each byte of x is printable ASCII other than
+// a quote or a backslash. Each test sets the top bit of the bytes it
+// finds (and maybe of bytes above them, which only matters when one is
+// found): a top bit set already, a byte below 0x20 (its borrow), a quote
+// or a backslash (the byte that is zero after the xor).
+func plainWord(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q, b := x^(lo*'"'), x^(lo*'\\')
+	return (x|(x-lo*0x20)|(q-lo)&^q|(b-lo)&^b)&hi == 0
+}
+
+// load64 is the eight bytes of s as a little-endian integer, read in
+// one load (the compiler combines the bytes' loads).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // appendRecordInt writes n as ECMAScript writes the double it denotes.

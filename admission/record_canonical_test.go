@@ -138,3 +138,29 @@ func TestPlainBindingIsCanonical(t *testing.T) {
 		t.Fatal("no binding was written directly")
 	}
 }
+
+// TestPlainRecordStringBytewise holds plainRecordString, which reads
+// eight bytes at a time, to its definition read one byte at a time:
+// printable ASCII (DEL included) without a quote or a backslash, over
+// strings of plain bytes with, now and then, one of the bytes next to
+// each class's edges at any place.
+func TestPlainRecordStringBytewise(t *testing.T) {
+	bytewise := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	edges := []byte{0x00, 0x1f, 0x20, 0x21, '"', '#', '[', '\\', ']', 0x7e, 0x7f, 0x80, 0xa0, 0xc3, 0xff}
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.ByteRange('a', 'z'), 0, 40).Draw(t, "plain")
+		for n := rapid.IntRange(0, 2).Draw(t, "edges"); n > 0 && len(b) > 0; n-- {
+			b[rapid.IntRange(0, len(b)-1).Draw(t, "at")] = rapid.SampledFrom(edges).Draw(t, "edge")
+		}
+		if got, want := plainRecordString(string(b)), bytewise(string(b)); got != want {
+			t.Fatalf("plainRecordString(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
