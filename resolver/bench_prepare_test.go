@@ -88,11 +88,13 @@ func BenchmarkPrepareResolveUser(b *testing.B) {
 // BenchmarkPrepareResolveShapes is [BenchmarkPrepareResolveUser] on the
 // shapes whose Prepare differs most: the compact document, the indented
 // one and the agents one (an Agent entry for every other model, each with
-// its own model setting), compacted as compile.Load leaves them, so an
-// A/B of Prepare's indexing reads the entries' cost beside the catalog's.
+// its own model setting) and the bare one (what the rules ask of each
+// model and nothing else, so the per-model cost of the indexing weighs
+// most), compacted as compile.Load leaves them, so an A/B of Prepare's
+// indexing reads the entries' cost beside the catalog's.
 func BenchmarkPrepareResolveShapes(b *testing.B) {
 	req := Request{Mode: occkit.ModeEmbedded, Compute: occkit.ComputeKubernetes}
-	docs := []bench.Document{bench.Documents[0], {Name: "agents", Make: bench.Agents}, bench.Documents[1]}
+	docs := []bench.Document{bench.Documents[0], {Name: "agents", Make: bench.Agents}, bench.Documents[1], {Name: "bare", Make: bench.Bare}}
 	for _, d := range docs {
 		for _, n := range bench.Sizes {
 			// The document is made inside the sub-benchmark, so a run of
