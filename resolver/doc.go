@@ -69,7 +69,14 @@
 // garbage collector's share of a resolution stays small as catalogs grow. The entries of a
 // catalog, a models array or a fallbacks list are stored as they are read,
 // in chunks that double (never copied, at most twice the room they need),
-// so no container is skipped over first to be sized.
+// so no container is skipped over first to be sized; each is walked
+// chunk by chunk after. A ref written as nearly every one is (plain
+// ASCII, lower-case provider, no profile) is scanned, decoded and parsed
+// in one pass over its bytes, a compacted agentRuntime of a supported id
+// is read as one literal, and a selected model whose policies agree
+// (none refused, no conflict) is evaluated without gathering them; any
+// other text or candidate takes the general reading, which decides
+// alike.
 // A Configuration that resolves keeps, of its index, the selections and
 // the provider keys: [Prepared.SelectedModels] lists the selected refs in
 // document order and [Prepared.ConfiguresProvider] answers for a key as

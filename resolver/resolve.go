@@ -147,11 +147,7 @@ func (p *Prepared) Resolve(req Request) (Decision, error) {
 	// Decision, which owns them.
 	var fb []string
 	if p.refSel != nil {
-		fb = make([]string, p.refSel.fallbacks())
-		for i := range fb {
-			f := p.refSel.fallback(i)
-			fb[i] = f.str()
-		}
+		fb = p.refSel.fallbackStrs()
 	} else {
 		fb = []string{}
 	}

@@ -203,6 +203,123 @@ func (x *docIndex) evaluate(c *refAt, e *agentEntry, reasons *[]Reason, errs *[]
 	return h
 }
 
+// quickEvalOn: when false, quickHarness decides nothing, so every
+// fallback takes evaluate (the oracle of TestQuickHarnessMatchesEvaluate
+// and TestFastPathsPrepareAlike).
+var quickEvalOn = true
+
+// quickHarness is evaluate of the candidate whose ref's key is key (its
+// provider the first pl bytes) in the scope of e, without reasons, when
+// that is decided without a problem and as most are: each catalog holds
+// the key at most once, no two rows of a provider share an ID, no policy
+// is refused, all the policies found name one runtime (or none names
+// one, on a provider that needs none), and codex is allowed. Then ok is
+// true and h is what evaluate returns, and it has marked the rows the
+// ref names used, as evaluate does; otherwise ok is false and nothing is
+// decided (some rows may be marked: evaluate marks them again). It reads
+// the same indexes as evaluate, without gathering the policies' sources
+// or making a ref: a setting's fallbacks may name every model.
+func (x *docIndex) quickHarness(key string, pl int, e *agentEntry) (h occkit.Harness, ok bool) {
+	if !quickEvalOn {
+		return "", false
+	}
+	var q quickPolicies
+	if e != nil && e.models != nil && !q.catalog(e.models, key) {
+		return "", false
+	}
+	if !q.catalog(&x.catalog, key) {
+		return "", false
+	}
+	provider, id := key[:pl], key[pl+1:]
+	if x.providers != nil {
+		for _, p := range x.providers[provider] {
+			if !q.provider(p, id) {
+				return "", false
+			}
+		}
+	} else {
+		for _, p := range x.provOrder {
+			if p.name == provider && !q.provider(p, id) {
+				return "", false
+			}
+		}
+	}
+	switch {
+	case q.n == 0:
+		if x.needsPolicy(provider) {
+			return "", false // RES-6: refused by evaluate
+		}
+		return occkit.HarnessOpenClaw, true
+	case q.rt == hidCodex:
+		// RES-7: allowed on codex, and on openai with the Codex plugin.
+		if provider != string(occkit.HarnessCodex) && (provider != "openai" || x.codexRefused) {
+			return "", false
+		}
+		return occkit.HarnessCodex, true
+	}
+	return occkit.HarnessOpenClaw, true
+}
+
+// quickPolicies are the runtime policies quickHarness has found: how
+// many, and the runtime all of them name.
+type quickPolicies struct {
+	n  int
+	rt harnessID
+}
+
+// add counts a policy of state st naming rt, and reports whether the
+// policies are still decided quickly: none refused, all naming one
+// runtime.
+func (q *quickPolicies) add(rt harnessID, st runtimeState) bool {
+	switch st {
+	case runtimeBad:
+		return false
+	case runtimeOK:
+		if q.n > 0 && rt != q.rt {
+			return false // RES-5: a conflict, refused by evaluate
+		}
+		q.n, q.rt = q.n+1, rt
+	}
+	return true
+}
+
+// catalog adds the policy of c's key key, if c holds it once (false when
+// it holds it more than once: evaluate reads those).
+func (q *quickPolicies) catalog(c *catalogIndex, key string) bool {
+	if !c.present || c.bad {
+		return true
+	}
+	u, found := tableGet(c.byKey, key, c, catalogKeyOf)
+	if !found {
+		return true
+	}
+	if _, dup := c.prevs[int32(u)]; dup {
+		return false
+	}
+	k := c.keys.at(int(u))
+	return q.add(k.rt, k.rtSt)
+}
+
+// provider adds the policies of p for the ref whose ID is id: of the
+// row naming it, which it marks used, and p's own (false when two of
+// p's rows share an ID: evaluate reads those).
+func (q *quickPolicies) provider(p *providerConfig, id string) bool {
+	if p.prevs != nil {
+		return false
+	}
+	if u, found := tableGet(p.byID, id, p, rowKeyOf); found {
+		// The row is indexed under id as its own id, or as the ID after
+		// a "<provider>/" prefix of its id on p, so MatchRow would
+		// confirm it (rowsFor asks MatchRow of every row of a chain).
+		r := p.rows.at(int(u >> 1))
+		r.used = r.used || rowsMarkedOnce
+		if !q.add(r.rt, r.rtSt) {
+			return false
+		}
+	}
+	return q.add(p.rt, p.rtSt)
+}
+
 // codexAllowed applies RES-7: the codex runtime needs provider codex, or
 // provider openai with the Codex plugin enabled on the websocket
 // app-server transport.
@@ -231,25 +348,26 @@ func (x *docIndex) codexReason(c *refAt) Reason {
 }
 
 // checkCatalog applies RES-8 (and RES-4 for a catalog without any
-// primary) to one selectable catalog whose selected primary is primary.
-func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) {
+// primary) to one selectable catalog whose selected primary is primary
+// (nil: none is).
+func checkCatalog(c *catalogIndex, primary *refAt, errs *[]error) {
 	if c == nil || !c.present || c.bad || c.keys.len() == 0 {
 		return
 	}
-	if !hasPrimary {
+	if primary == nil {
 		*errs = append(*errs, invalid("RES-4", c.path,
 			"%s lists models but no primary model is configured (agents.defaults.model or an entry's model)", c.path))
 		return
 	}
-	pk := primary.Key()
+	pk, provider := primary.key, primary.provider()
 	prim := -1
 	others := 0
 	// onProvider reports whether the key of a valid ref, key, is on the
 	// primary's provider: its provider is what comes before its first
 	// slash, and the provider holds none.
 	onProvider := func(key string) bool {
-		n := len(primary.Provider)
-		return len(key) > n && key[n] == '/' && key[:n] == primary.Provider
+		n := len(provider)
+		return len(key) > n && key[n] == '/' && key[:n] == provider
 	}
 	// other reports whether key i is on the primary's provider but not the
 	// primary; the keys are visited twice rather than collected.
@@ -260,22 +378,38 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		key := c.key(i)
 		return onProvider(key) && key != pk
 	}
-	for i := range c.keys.len() {
-		if !c.keys.at(i).valid {
-			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
-				"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
-			continue
-		}
-		switch key := c.key(i); {
-		case !onProvider(key):
-			*errs = append(*errs, invalid("RES-8", c.keyPath(i),
-				"%s must keep the selected provider %q", c.keyPath(i), primary.Provider))
-		case key == pk:
-			if prim < 0 {
-				prim = i
+	// The first pass also notes whether the second would refuse any
+	// other model (one without a runtime, or the runtimes they name),
+	// so that a catalog whose models all agree is read once.
+	otherNone := false
+	var otherRts uint8 // 1<<rt for each runtime another model names
+	i := 0
+	for ch := range c.keys.chunks() {
+		for _, k := range c.keys.chunk(ch) {
+			if !k.valid {
+				*errs = append(*errs, invalid("RES-8", c.keyPath(i),
+					"%s must be a provider/model ref on the selected provider", c.keyPath(i)))
+				i++
+				continue
 			}
-		default:
-			others++
+			switch key := c.strs.get(k.key); {
+			case !onProvider(key):
+				*errs = append(*errs, invalid("RES-8", c.keyPath(i),
+					"%s must keep the selected provider %q", c.keyPath(i), provider))
+			case key == pk:
+				if prim < 0 {
+					prim = i
+				}
+			default:
+				others++
+				switch k.rtSt {
+				case runtimeNone:
+					otherNone = true
+				case runtimeOK:
+					otherRts |= 1 << k.rt
+				}
+			}
+			i++
 		}
 	}
 	if others == 0 {
@@ -292,6 +426,9 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 			"%s is required: %s lists other models, which need a runtime matching the primary's on both keys", at, c.path))
 	case c.keys.at(prim).rtSt == runtimeOK:
 		primRt, havePrimRt = c.keys.at(prim).rt, true
+	}
+	if catalogOnceOn && !otherNone && (!havePrimRt || otherRts&^(1<<primRt) == 0) {
+		return // the second pass would refuse nothing
 	}
 	for i := range c.keys.len() {
 		if !other(i) {
@@ -312,6 +449,11 @@ func checkCatalog(c *catalogIndex, primary Ref, hasPrimary bool, errs *[]error) 
 		}
 	}
 }
+
+// catalogOnceOn: when false, checkCatalog reads a catalog's other models
+// a second time whatever the first pass found (the oracle of
+// TestFastPathsPrepareAlike).
+var catalogOnceOn = true
 
 // prepare runs the whole Configuration side of resolution.
 func prepare(doc occkit.Document) *Prepared {
@@ -369,19 +511,29 @@ func prepare(doc occkit.Document) *Prepared {
 		}
 		h := x.evaluate(&s.primary, e, rs, &errs)
 		agree := 0
-		for i := range s.fallbacks() {
-			f := s.fallback(i)
-			fh := x.evaluate(&f, e, nil, &errs)
-			if fh == "" || h == "" {
-				continue
+		// The fallbacks are walked chunk by chunk: a setting's list may
+		// name every model.
+		i := -1
+		for ch := range s.fallbackChunks() {
+			for _, fr := range s.fb.refs.chunk(ch) {
+				i++
+				fh, ok := x.quickHarness(s.fb.strs.get(fr.key), int(fr.pl), e)
+				if !ok {
+					f := s.fallback(i)
+					fh = x.evaluate(&f, e, nil, &errs)
+				}
+				if fh == "" || h == "" {
+					continue
+				}
+				if fh != h {
+					f := s.fallback(i)
+					errs = append(errs, invalid("RES-8", f.loc(),
+						"%s resolves to the %s Harness, but the primary resolves to %s: fallbacks must resolve to the same Harness",
+						f.loc(), fh, h))
+					continue
+				}
+				agree++
 			}
-			if fh != h {
-				errs = append(errs, invalid("RES-8", f.loc(),
-					"%s resolves to the %s Harness, but the primary resolves to %s: fallbacks must resolve to the same Harness",
-					f.loc(), fh, h))
-				continue
-			}
-			agree++
 		}
 		if record && agree > 0 && agree == s.fallbacks() {
 			reasons = append(reasons, Reason{Rule: "RES-8", Path: s.fb.at,
@@ -467,19 +619,19 @@ func prepare(doc occkit.Document) *Prepared {
 	}
 
 	// RES-8 (RES-4): selectable catalogs.
-	var primary Ref
+	var primary *refAt
 	if haveRef {
-		primary = ref.primary.ref()
+		primary = &ref.primary
 	}
 	if haveRef || complete {
-		checkCatalog(&x.catalog, primary, haveRef, &errs)
+		checkCatalog(&x.catalog, primary, &errs)
 	}
 	for _, e := range x.entries {
 		switch {
 		case e.sel.present && e.sel.ok:
-			checkCatalog(e.models, e.sel.primary.ref(), true, &errs)
+			checkCatalog(e.models, &e.sel.primary, &errs)
 		case !e.sel.present && x.defaults.ok:
-			checkCatalog(e.models, x.defaults.primary.ref(), true, &errs)
+			checkCatalog(e.models, &x.defaults.primary, &errs)
 		}
 	}
 

@@ -207,24 +207,30 @@ func newRefAt(raw string, ref Ref, base *occkit.Path, idx int) refAt {
 }
 
 // fallbackRef is one fallback of a setting as the setting stores it:
-// small and pointer-free (one is kept per fallback, 16 bytes), its
-// strings strRefs of the list's strTable (the provider is what comes
-// before the key's first slash), its base the list's path and its
+// small and pointer-free (one is kept per fallback, 16 bytes), its key a
+// strRef of the list's strTable, its provider the key's first pl bytes
+// (what comes before its first slash), its profile, which few have,
+// kept apart (fallbackList.profiles), its base the list's path and its
 // element of fallbacks its place among them (see fallbackList.idxs).
 type fallbackRef struct {
-	key, profile strRef
+	key  strRef
+	pl   int32 // len(ref.Provider)
+	prof int32 // the profile's index in fallbackList.profiles; -1: none
 }
 
 // fallbackList is a setting's fallbacks member, kept apart from the
 // setting so that a setting without one (an Agent entry's, most often),
 // or with one that holds no ref, holds one pointer for it rather than
-// the list's 152 bytes.
+// the list's 176 bytes.
 type fallbackList struct {
 	refs seq[fallbackRef]
 	// idxs are the fallbacks' elements, when an element that is no ref
 	// comes before one that is (nil: fallback i is element i).
 	idxs []int32
 	strs strTable // the fallbacks' strings
+	// profiles are the profiles of the fallbacks that have one
+	// (fallbackRef.prof).
+	profiles []strRef
 	// at is where the fallbacks are written: the base of their refAt.
 	at occkit.Path
 }
@@ -233,6 +239,16 @@ type fallbackList struct {
 // which parses as ref.
 func (l *fallbackList) pushFallback(raw string, ref Ref, idx int) {
 	r := newRefAt(raw, ref, &l.at, idx)
+	f := fallbackRef{key: l.strs.put(r.key), pl: r.pl, prof: -1}
+	if r.profile != "" {
+		f.prof = int32(len(l.profiles))
+		l.profiles = append(l.profiles, l.strs.put(r.profile))
+	}
+	l.push(f, idx)
+}
+
+// push appends the fallback f, written at fallbacks[idx].
+func (l *fallbackList) push(f fallbackRef, idx int) {
 	n := l.refs.len()
 	if l.idxs == nil && idx != n {
 		// An element before this one was no ref: from here on the
@@ -245,7 +261,7 @@ func (l *fallbackList) pushFallback(raw string, ref Ref, idx int) {
 	if l.idxs != nil {
 		l.idxs = append(l.idxs, int32(idx))
 	}
-	l.refs.push(fallbackRef{key: l.strs.put(r.key), profile: l.strs.put(r.profile)})
+	l.refs.push(f)
 }
 
 // fallbacks is how many of m's fallbacks are refs.
@@ -269,12 +285,75 @@ func (m *modelSetting) fallbackKey(i int) string {
 	return m.fb.strs.get(m.fb.refs.at(i).key)
 }
 
+// fallbackChunks is how many chunks of m.fb.refs hold fallbacks (0
+// without a list).
+func (m *modelSetting) fallbackChunks() int {
+	if m.fb == nil {
+		return 0
+	}
+	return m.fb.refs.chunks()
+}
+
 // fallback is fallback i of m.
 func (m *modelSetting) fallback(i int) refAt {
 	f := m.fb.refs.at(i)
-	key := m.fb.strs.get(f.key)
-	return refAt{key: key, profile: m.fb.strs.get(f.profile), base: &m.fb.at,
-		pl: int32(len(keyProvider(key))), idx: m.fallbackIdx(i)}
+	r := refAt{key: m.fb.strs.get(f.key), base: &m.fb.at, pl: f.pl, idx: m.fallbackIdx(i)}
+	if f.prof >= 0 {
+		r.profile = m.fb.strs.get(m.fb.profiles[f.prof])
+	}
+	return r
+}
+
+// fallbackStrs are m's fallbacks, each fallback(i).str(), in a slice
+// of their own: the list is walked chunk by chunk, and a fallback
+// without a profile is its key.
+func (m *modelSetting) fallbackStrs() []string {
+	out := make([]string, m.fallbacks())
+	if m.fb == nil {
+		return out
+	}
+	i := 0
+	for ch := range m.fb.refs.chunks() {
+		for _, f := range m.fb.refs.chunk(ch) {
+			if f.prof < 0 {
+				out[i] = m.fb.strs.get(f.key)
+			} else {
+				r := m.fallback(i)
+				out[i] = r.str()
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// fallbacksOnceOn: when false, parseModelSetting looks for the
+// fallbacks off the primary's provider one by one, among the elements
+// that are no refs, whatever allOn finds (the oracle of
+// TestFastPathsPrepareAlike).
+var fallbacksOnceOn = true
+
+// allOn reports whether every fallback of m is on provider, walking the
+// list chunk by chunk.
+func (m *modelSetting) allOn(provider string) bool {
+	if m.fb == nil {
+		return true
+	}
+	for ch := range m.fb.refs.chunks() {
+		for _, f := range m.fb.refs.chunk(ch) {
+			if int(f.pl) != len(provider) || m.fb.strs.get(f.key)[:f.pl] != provider {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fallbackOn reports whether fallback i of m is on provider, a ref's
+// provider (fallback(i).provider() == provider without the rest).
+func (m *modelSetting) fallbackOn(i int, provider string) bool {
+	f := m.fb.refs.at(i)
+	return int(f.pl) == len(provider) && m.fb.strs.get(f.key)[:f.pl] == provider
 }
 
 // modelSetting is one `model` setting: a string or {primary, fallbacks}
@@ -511,6 +590,17 @@ func codexPluginVerdict(plug gjson.Result) (bool, occkit.Path) {
 // does the walk; a Document names no key twice, so every other member is
 // read as it comes. Problems are collected per setting and joined in the
 // order the settings are evaluated, whatever the document's key order.
+//
+// The loops that run once per model (a catalog's keys and their policy
+// holders, a models array's rows, a fallbacks list) take the scanner's
+// steps themselves (scan.go), not through a closure per member, and read
+// what a compacted document writes for nearly every model in one step
+// each, leaving anything else to the general reading: a ref literal
+// (refLitScan: scanned, decoded and parsed at once, its text its own
+// key), an agentRuntime of a supported id (runtimeLit), and the keys id
+// and agentRuntime (keyLitID, keyLitRuntime). Each such path has its
+// oracle, the general reading of the same text, and Prepare with all of
+// them off prepares alike (TestFastPathsPrepareAlike).
 
 // byteAt is the first byte of the value at s[i], or 0 past the text.
 func byteAt(s string, i int) byte {
@@ -574,20 +664,71 @@ func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end i
 	if byteAt(s, i) != '{' {
 		return "", runtimeBad, true, jsonwalk.Skip(s, i)
 	}
+	if id, end, ok := runtimeLit(s, i); ok {
+		return id, runtimeOK, false, end
+	}
 	st = runtimeBad
 	found := false
-	end = jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		if found || !(lit == `"id"` || escaped && escapedKeyIs(lit, `"id"`)) {
-			return jsonwalk.Skip(s, v)
+	at, done := openAt(s, i, '{', '}')
+	for !done {
+		lit, escaped, v := keyAt(s, at)
+		if v < 0 {
+			return id, st, false, -1
 		}
-		found = true
-		str, ok, end := stringAt(s, v)
-		if ok && (str == string(occkit.HarnessOpenClaw) || str == string(occkit.HarnessCodex)) {
-			id, st = str, runtimeOK
+		var e int
+		if found || !isKey(lit, escaped, `"id"`) {
+			e = jsonwalk.Skip(s, v)
+		} else {
+			found = true
+			var str string
+			var ok bool
+			str, ok, e = stringAt(s, v)
+			if ok && (str == string(occkit.HarnessOpenClaw) || str == string(occkit.HarnessCodex)) {
+				id, st = str, runtimeOK
+			}
 		}
-		return end
-	})
-	return id, st, false, end
+		at, done = nextAt(s, e, '}')
+	}
+	return id, st, false, at
+}
+
+// runtimeLitOn: when false, runtimeLit reads nothing, so every
+// agentRuntime takes the general reading (the oracle of
+// TestRuntimeLitMatchesGeneral and TestFastPathsPrepareAlike).
+var runtimeLitOn = true
+
+// The agentRuntime objects as a compacted document writes nearly every
+// one: an object of one member, the id of a supported runtime.
+const (
+	runtimeLitOpenClaw = `{"id":"` + string(occkit.HarnessOpenClaw) + `"}`
+	runtimeLitCodex    = `{"id":"` + string(occkit.HarnessCodex) + `"}`
+)
+
+// runtimeLit reads the agentRuntime at s[i] when its text is written
+// exactly as runtimeLitOpenClaw or runtimeLitCodex: then it is that
+// runtime's, the object ends there (end), and the general reading would
+// find the same, one member at a time.
+func runtimeLit(s string, i int) (id string, end int, ok bool) {
+	if !runtimeLitOn {
+		return "", 0, false
+	}
+	// The comparisons are of constants of at most 16 bytes, which load
+	// the text in place: runtimeLitOpenClaw is its first 16 bytes and
+	// the closing brace.
+	const ocHead = `{"id":"` + string(occkit.HarnessOpenClaw) + `"`
+	switch t := s[i:]; {
+	case len(t) > len(ocHead) && t[:len(ocHead)] == ocHead && t[len(ocHead)] == '}':
+		return string(occkit.HarnessOpenClaw), i + len(ocHead) + 1, true
+	case len(t) >= len(runtimeLitCodex) && t[:len(runtimeLitCodex)] == runtimeLitCodex:
+		return string(occkit.HarnessCodex), i + len(runtimeLitCodex), true
+	}
+	return "", 0, false
+}
+
+// isKey reports whether the key literal lit (escaped: it holds an
+// escape) is the key whose literal, without escapes, is quoted.
+func isKey(lit string, escaped bool, quoted string) bool {
+	return lit == quoted || escaped && escapedKeyIs(lit, quoted)
 }
 
 // readHolder reads the policy holder (an object) at s[i]: its
@@ -597,20 +738,32 @@ func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end i
 // offset after that value. end is the offset after the holder.
 func readHolder(s string, i int, other string, fn func(v int) int) (id string, st runtimeState, shape bool, end int) {
 	seenRuntime, seenOther := false, false
-	end = jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		switch {
-		case !seenRuntime && (lit == `"agentRuntime"` || escaped && escapedKeyIs(lit, `"agentRuntime"`)):
+	at, done := openAt(s, i, '{', '}')
+	for !done {
+		var e int
+		if v, ok := keyLitRuntime(s, at); ok && !seenRuntime {
 			seenRuntime = true
-			var end int
-			id, st, shape, end = readRuntime(s, v)
-			return end
-		case other != "" && !seenOther && (lit == other || escaped && escapedKeyIs(lit, other)):
-			seenOther = true
-			return fn(v)
+			id, st, shape, e = readRuntime(s, v)
+			at, done = nextAt(s, e, '}')
+			continue
 		}
-		return jsonwalk.Skip(s, v)
-	})
-	return id, st, shape, end
+		lit, escaped, v := keyAt(s, at)
+		if v < 0 {
+			return id, st, shape, -1
+		}
+		switch {
+		case !seenRuntime && isKey(lit, escaped, `"agentRuntime"`):
+			seenRuntime = true
+			id, st, shape, e = readRuntime(s, v)
+		case other != "" && !seenOther && isKey(lit, escaped, other):
+			seenOther = true
+			e = fn(v)
+		default:
+			e = jsonwalk.Skip(s, v)
+		}
+		at, done = nextAt(s, e, '}')
+	}
+	return id, st, shape, at
 }
 
 // buildCatalog indexes the selectable catalog at s[i] (RES-4: it must be
@@ -624,11 +777,29 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 		*errs = append(*errs, invalid("RES-4", path, "%s must be an object keyed by model ref", path))
 		return jsonwalk.Skip(s, i)
 	}
-	// One closure per entry, not eachMember's two: the catalog is the
-	// document's bulk.
-	end := jsonwalk.Members(s, i, func(lit string, escaped bool, v int) int {
-		raw := decodeJS(lit, escaped)
-		ck := c.newKey(raw)
+	// The members are read one at a time, not through a closure: the
+	// catalog is the document's bulk.
+	at, done := openAt(s, i, '{', '}')
+	for !done {
+		var raw string
+		var ck catalogKey
+		v := -1
+		if kend, _ := refLitScan(s, at); kend >= 0 {
+			// A plain ref: it is its own key, a span of the text.
+			_, _, v = colonAt(s, at, kend, false)
+			raw, ck = s[at+1:kend-1], catalogKey{key: c.strs.span(at+1, kend-at-2), valid: true}
+		} else {
+			var lit string
+			var escaped bool
+			if lit, escaped, v = keyAt(s, at); v >= 0 {
+				raw = decodeJS(lit, escaped)
+				ck = c.newKey(raw)
+			}
+		}
+		if v < 0 {
+			at = -1
+			break
+		}
 		var end int
 		if byteAt(s, v) != '{' {
 			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
@@ -643,10 +814,10 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 			}
 		}
 		c.keys.push(ck)
-		return end
-	})
+		at, done = nextAt(s, end, '}')
+	}
 	c.index()
-	return end
+	return at
 }
 
 // newKey is the catalogKey of the key raw, the next of c.keys.
@@ -669,18 +840,23 @@ func (c *catalogIndex) newKey(raw string) catalogKey {
 
 // index makes byKey, once the keys are known, so the table is sized once.
 func (c *catalogIndex) index() {
-	for i := range c.keys.len() {
-		if !c.keys.at(i).valid {
-			continue
-		}
-		if c.byKey == nil {
-			c.byKey = newIndexTable(c.keys.len() - i)
-		}
-		if l, dup := tablePut(c.byKey, c.key(i), uint32(i), c, catalogKeyOf); dup {
-			if c.prevs == nil {
-				c.prevs = map[int32]int32{}
+	i := 0
+	for ch := range c.keys.chunks() {
+		for _, k := range c.keys.chunk(ch) {
+			if !k.valid {
+				i++
+				continue
 			}
-			c.prevs[int32(i)] = int32(l)
+			if c.byKey == nil {
+				c.byKey = newIndexTable(c.keys.len() - i)
+			}
+			if l, dup := tablePut(c.byKey, c.strs.get(k.key), uint32(i), c, catalogKeyOf); dup {
+				if c.prevs == nil {
+					c.prevs = map[int32]int32{}
+				}
+				c.prevs[int32(i)] = int32(l)
+			}
+			i++
 		}
 	}
 }
@@ -745,20 +921,7 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 				return jsonwalk.Skip(s, v)
 			}
 			fbArray = true
-			return jsonwalk.Elements(s, v, func(n, e int) int {
-				str, isStr, end := stringAt(s, e)
-				if r, ok := ParseRef(str); isStr && ok {
-					if m.fb == nil {
-						// Made for the first ref: a list that holds
-						// none (empty, most often) is not kept.
-						m.fb = &fallbackList{strs: strTable{text: s}, at: fbAt}
-					}
-					m.fb.pushFallback(str, r, n)
-				} else {
-					bad = append(bad, int32(n))
-				}
-				return end
-			})
+			return readFallbacks(s, v, m, fbAt, &bad)
 		}
 		return jsonwalk.Skip(s, v)
 	})
@@ -776,6 +939,9 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 		*errs = append(*errs, invalid("RES-3", *fp, "%s must be an array of provider/model refs", *fp))
 		return end
 	}
+	if fallbacksOnceOn && len(bad) == 0 && (!m.ok || m.allOn(m.primary.provider())) {
+		return end // nothing to refuse
+	}
 	// The refusals in element order: the bad elements and the refs off
 	// the primary's provider, merged.
 	for f, b := 0, 0; f < m.fallbacks() || b < len(bad); {
@@ -786,13 +952,51 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 			b++
 			continue
 		}
-		if r := m.fallback(f); m.ok && r.provider() != m.primary.provider() {
-			at := fp.Index(int(r.idx))
+		if m.ok && !m.fallbackOn(f, m.primary.provider()) {
+			at := fp.Index(int(m.fallbackIdx(f)))
 			*errs = append(*errs, invalid("RES-3", at, "%s must keep the primary model's provider", at))
 		}
 		f++
 	}
 	return end
+}
+
+// readFallbacks reads the fallbacks array at s[v], written at fbAt,
+// into m, the elements that are no provider/model ref into bad, and
+// returns the offset after it. The elements are read one at a time, not
+// through a closure: a fallbacks list may name every model.
+func readFallbacks(s string, v int, m *modelSetting, fbAt occkit.Path, bad *[]int32) int {
+	at, done := openAt(s, v, '[', ']')
+	for n := 0; !done; n++ {
+		end, slash := refLitScan(s, at)
+		var r Ref
+		var str string
+		ok := end >= 0
+		if !ok {
+			var isStr bool
+			str, isStr, end = stringAt(s, at)
+			r, ok = ParseRef(str)
+			ok = ok && isStr
+		}
+		if ok {
+			if m.fb == nil {
+				// Made for the first ref: a list that holds none
+				// (empty, most often) is not kept.
+				m.fb = &fallbackList{strs: strTable{text: s}, at: fbAt}
+			}
+			if slash >= 0 {
+				// A plain ref: its text is its key, the provider before
+				// the slash, no profile.
+				m.fb.push(fallbackRef{key: m.fb.strs.span(at+1, end-at-2), pl: int32(slash), prof: -1}, n)
+			} else {
+				m.fb.pushFallback(str, r, n)
+			}
+		} else {
+			*bad = append(*bad, int32(n))
+		}
+		at, done = nextAt(s, end, ']')
+	}
+	return at
 }
 
 // buildProvider indexes the provider entry at s[i] (RES-4, RES-1, RES-9
@@ -806,17 +1010,28 @@ func buildProvider(raw, s string, i int, errs *[]error) (*providerConfig, int) {
 	}
 	seenModels := false
 	var rowErrs []error
+	keys := 0 // the rows' IDs: each row's id, and its alt
 	rt, st, shape, end := readHolder(s, i, `"models"`, func(v int) int {
 		seenModels = true
 		if byteAt(s, v) != '[' {
 			return jsonwalk.Skip(s, v)
 		}
 		p.rowsAt = true
-		return jsonwalk.Elements(s, v, func(n, e int) int {
-			row, end := p.readRow(s, e, n, &rowErrs)
+		// The rows are read one at a time, not through a closure: the
+		// array may list every model.
+		at, done := openAt(s, v, '[', ']')
+		for n := 0; !done; n++ {
+			row, end := p.readRow(s, at, n, &rowErrs)
+			if row.idOK {
+				keys++
+				if row.hasAlt {
+					keys++
+				}
+			}
 			p.rows.push(row)
-			return end
-		})
+			at, done = nextAt(s, end, ']')
+		}
+		return at
 	})
 	p.rt, p.rtSt = toHarnessID(rt), st
 	if p.rtSt == runtimeBad {
@@ -831,33 +1046,29 @@ func buildProvider(raw, s string, i int, errs *[]error) (*providerConfig, int) {
 		return p, end
 	}
 	*errs = append(*errs, rowErrs...)
-	p.index()
+	p.index(keys)
 	return p, end
 }
 
 // index makes byID, once the rows are known, so the table is sized
-// exactly.
-func (p *providerConfig) index() {
-	keys := 0
-	for i := range p.rows.len() {
-		if r := p.rows.at(i); r.idOK {
-			keys++
-			if r.hasAlt {
-				keys++
+// exactly: keys is how many IDs the rows have (readRow counts them).
+func (p *providerConfig) index(keys int) {
+	i := 0
+	for ch := range p.rows.chunks() {
+		for _, row := range p.rows.chunk(ch) {
+			if !row.idOK {
+				i++
+				continue
 			}
-		}
-	}
-	for i := range p.rows.len() {
-		row := p.rows.at(i)
-		if !row.idOK {
-			continue
-		}
-		if p.byID == nil {
-			p.byID = newIndexTable(keys)
-		}
-		p.put(p.id(i), uint32(i)<<1)
-		if row.hasAlt {
-			p.put(p.alt(i), uint32(i)<<1|1)
+			if p.byID == nil {
+				p.byID = newIndexTable(keys)
+			}
+			id := p.strs.get(row.id)
+			p.put(id, uint32(i)<<1)
+			if row.hasAlt {
+				p.put(rowAlt(id), uint32(i)<<1|1)
+			}
+			i++
 		}
 	}
 }
@@ -882,13 +1093,38 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 			"%s must be an object with an id, not a bare string or other value", p.rowPath(n)))
 		return row, jsonwalk.Skip(s, i)
 	}
-	var id string
-	var idStr bool
-	rt, st, shape, end := readHolder(s, i, `"id"`, func(v int) int {
-		var end int
-		id, idStr, end = stringAt(s, v)
-		return end
-	})
+	// The row's members are read one at a time (readHolder's reading,
+	// with the id for its other member), not through a closure.
+	var id, rt string
+	var st runtimeState
+	idStr, shape, seenRuntime, seenID := false, false, false, false
+	at, done := openAt(s, i, '{', '}')
+	if v, ok := keyLitID(s, at); ok && !done {
+		// The id first, as rows are most often written.
+		seenID = true
+		id, idStr, at = stringAt(s, v)
+		at, done = nextAt(s, at, '}')
+	}
+	for !done {
+		var e int
+		lit, escaped, v := keyAt(s, at)
+		if v < 0 {
+			at = -1
+			break
+		}
+		switch {
+		case !seenRuntime && isKey(lit, escaped, `"agentRuntime"`):
+			seenRuntime = true
+			rt, st, shape, e = readRuntime(s, v)
+		case !seenID && isKey(lit, escaped, `"id"`):
+			seenID = true
+			id, idStr, e = stringAt(s, v)
+		default:
+			e = jsonwalk.Skip(s, v)
+		}
+		at, done = nextAt(s, e, '}')
+	}
+	end := at
 	row.rt, row.rtSt = toHarnessID(rt), st
 	if row.rtSt == runtimeBad {
 		*errs = append(*errs, runtimeErr(p.rowPath(n), shape, valueAt(s, i, end)))
@@ -907,7 +1143,7 @@ func (row *catalogRow) setID(id string, p *providerConfig) {
 	row.idOK = true
 	id = trimSpace(id)
 	row.id = p.strs.put(id)
-	if pr, _, ok := strings.Cut(id, "/"); ok && strings.EqualFold(trimSpace(pr), p.name) {
+	if j := strings.IndexByte(id, '/'); j >= 0 && strings.EqualFold(trimSpace(id[:j]), p.name) {
 		// rowAlt is a part of id after its slash, never id itself.
 		row.hasAlt = rowAlt(id) != ""
 	}

@@ -177,6 +177,7 @@ func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[
 		return p
 	}
 	p.rowsAt = true
+	keys := 0 // the rows' IDs, each row's id and its alt (index sizes its table by them)
 	mv.ForEach(func(_, e gjson.Result) bool {
 		i := int32(p.rows.len())
 		var row catalogRow
@@ -196,11 +197,15 @@ func gjBuildProvider(text, raw string, v gjson.Result, path occkit.Path, errs *[
 				break
 			}
 			row.setID(idv.Str, p)
+			keys++
+			if row.hasAlt {
+				keys++
+			}
 		}
 		p.rows.push(row)
 		return true
 	})
-	p.index()
+	p.index(keys)
 	return p
 }
 

@@ -63,3 +63,27 @@ func (q *seq[T]) at(i int) *T {
 
 // len is how many members q holds.
 func (q *seq[T]) len() int { return q.n }
+
+// chunks is how many chunks hold q's members: [seq.chunk] 0 to
+// chunks()-1 hold them in order, for a walk over all of them that does
+// not find each member's chunk anew (at).
+func (q *seq[T]) chunks() int {
+	if q.n == 0 {
+		return 0
+	}
+	k, _ := seqSlot(q.n - 1)
+	return k + 1
+}
+
+// chunk is chunk k's members (0: head), the last chunk cut to those
+// pushed.
+func (q *seq[T]) chunk(k int) []T {
+	c, start := q.head, 0
+	if k > 0 {
+		c, start = q.more[k-1], seqMin<<(k-1)
+	}
+	if rest := q.n - start; rest < len(c) {
+		c = c[:rest]
+	}
+	return c
+}

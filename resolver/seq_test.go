@@ -9,8 +9,9 @@ import (
 )
 
 // TestSeqMatchesSlice: a seq holds what a slice appended to holds, at
-// the same indexes, and its chunks hold at most twice its members
-// (seqMin for up to seqMin members).
+// the same indexes and, walked chunk by chunk, in the same order, and its
+// chunks hold at most twice its members (seqMin for up to seqMin
+// members).
 func TestSeqMatchesSlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 5000).Draw(t, "n")
@@ -29,6 +30,13 @@ func TestSeqMatchesSlice(t *testing.T) {
 		}
 		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("members (-slice +seq):\n%s", d)
+		}
+		var walked []int32
+		for k := range q.chunks() {
+			walked = append(walked, q.chunk(k)...)
+		}
+		if d := cmp.Diff(want, walked, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("members walked chunk by chunk (-slice +seq):\n%s", d)
 		}
 		room := len(q.head)
 		for _, c := range q.more {

@@ -34,6 +34,18 @@ func (t *strTable) put(s string) strRef {
 	return strRef{at: uint32(len(t.spill) - 1), n: -1}
 }
 
+// span is put(t.text[off:off+n]), the strRef of a span of the text
+// told by its place, without comparing pointers.
+func (t *strTable) span(off, n int) strRef {
+	if n == 0 {
+		return strRef{}
+	}
+	if off <= 1<<31 {
+		return strRef{at: uint32(off), n: int32(n)}
+	}
+	return t.put(t.text[off : off+n])
+}
+
 // get is the string r refers to.
 func (t *strTable) get(r strRef) string {
 	if r.n < 0 {
