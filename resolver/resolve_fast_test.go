@@ -16,8 +16,8 @@ import (
 )
 
 // This file holds the oracles of the index's fast paths: each is
-// checked against the general reading it stands for, directly (the
-// scanner's steps against jsonwalk's, a literal read in one pass against
+// checked against the general reading it stands for, directly (a
+// literal read in one pass against
 // StringEnd, decodeJS and ParseRef, …) and through Prepare with every
 // fast path off (TestFastPathsPrepareAlike).
 
@@ -37,116 +37,6 @@ func withFastPaths(on bool, f func()) {
 		}
 	}()
 	f()
-}
-
-// genScanText draws text for the scanner's steps: mostly JSON of the
-// shapes the index reads, with white space now and then, sometimes cut
-// short or with a byte changed (text that is not JSON, which the steps
-// must read as jsonwalk does, never out of bounds).
-func genScanText(t *rapid.T) string {
-	s := genIndexJSON(t, "root", 0)
-	if rapid.Bool().Draw(t, "spaced") {
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; (c == ',' || c == ':' || c == '{' || c == '[') && rapid.IntRange(0, 3).Draw(t, "space") == 0 {
-				b.WriteByte(c)
-				b.WriteString(rapid.SampledFrom([]string{" ", "\n  ", "\t", "\r\n"}).Draw(t, "ws"))
-				continue
-			}
-			b.WriteByte(s[i])
-		}
-		s = b.String()
-	}
-	switch rapid.IntRange(0, 5).Draw(t, "damage") {
-	case 0:
-		s = s[:rapid.IntRange(0, len(s)).Draw(t, "cut")]
-	case 1:
-		if len(s) > 0 {
-			i := rapid.IntRange(0, len(s)-1).Draw(t, "at")
-			b := rapid.SampledFrom([]byte{'"', '\\', '{', '}', '[', ']', ':', ',', ' ', 'x'}).Draw(t, "byte")
-			s = s[:i] + string([]byte{b}) + s[i+1:]
-		}
-	}
-	return s
-}
-
-// stepMembers is jsonwalk.Members written with the index's steps
-// (openAt, keyAt, nextAt), as the per-model loops take them.
-func stepMembers(s string, i int, fn func(key string, escaped bool, at int) int) int {
-	at, done := openAt(s, i, '{', '}')
-	for !done {
-		lit, escaped, v := keyAt(s, at)
-		if v < 0 {
-			return -1
-		}
-		at, done = nextAt(s, fn(lit, escaped, v), '}')
-	}
-	return at
-}
-
-// stepElements is jsonwalk.Elements written with the index's steps.
-func stepElements(s string, i int, fn func(index, at int) int) int {
-	at, done := openAt(s, i, '[', ']')
-	for n := 0; !done; n++ {
-		at, done = nextAt(s, fn(n, at), ']')
-	}
-	return at
-}
-
-// walkSteps records the walk of the value at s[i]: every member and
-// element met, through its containers, with members (jsonwalk's or the
-// steps') and elements; stop, when not negative, is the call after which
-// the walk stops (fn returns -1).
-func walkSteps(s string, i int, members func(string, int, func(string, bool, int) int) int,
-	elements func(string, int, func(int, int) int) int, stop int) []string {
-	var out []string
-	calls := 0
-	var value func(i int) int
-	value = func(i int) int {
-		if calls++; calls == stop {
-			return -1
-		}
-		j := i
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
-			j++
-		}
-		var end int
-		switch {
-		case j < len(s) && s[j] == '{':
-			end = members(s, i, func(key string, escaped bool, at int) int {
-				out = append(out, fmt.Sprintf("member %q %v %d", key, escaped, at))
-				return value(at)
-			})
-		case j < len(s) && s[j] == '[':
-			end = elements(s, i, func(n, at int) int {
-				out = append(out, fmt.Sprintf("element %d %d", n, at))
-				return value(at)
-			})
-		default:
-			end = jsonwalk.Skip(s, i)
-		}
-		out = append(out, fmt.Sprintf("end %d", end))
-		return end
-	}
-	value(i)
-	return out
-}
-
-// TestScanStepsMatchJSONWalk: the index's steps (openAt, keyAt, nextAt)
-// walk any text as jsonwalk.Members and jsonwalk.Elements do: the same
-// members and elements, keys, value offsets and ends, also where a walk
-// stops early and on text that is not JSON.
-func TestScanStepsMatchJSONWalk(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := genScanText(t)
-		i := rapid.IntRange(0, min(len(s), 3)).Draw(t, "from")
-		stop := rapid.IntRange(-1, 40).Draw(t, "stop")
-		want := walkSteps(s, i, jsonwalk.Members, jsonwalk.Elements, stop)
-		got := walkSteps(s, i, stepMembers, stepElements, stop)
-		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("%q from %d: steps (+) differ from jsonwalk (-):\n%s", s, i, d)
-		}
-	})
 }
 
 // genLiteral draws the text of a JSON string literal and what follows
@@ -250,7 +140,7 @@ func TestRuntimeLitMatchesGeneral(t *testing.T) {
 }
 
 // TestKeyLitMatchesKeyAt: a member whose key keyLitID or keyLitRuntime
-// matches is the member keyAt reads there, with the same key and value
+// matches is the member jsonwalk.Key reads there, with the same key and value
 // offset; and each matches its key as a compacted document writes it.
 func TestKeyLitMatchesKeyAt(t *testing.T) {
 	lits := map[string]func(string, int) (int, bool){`"id":`: keyLitID, `"agentRuntime":`: keyLitRuntime}
@@ -267,9 +157,9 @@ func TestKeyLitMatchesKeyAt(t *testing.T) {
 			}
 			return
 		}
-		lit, escaped, wv := keyAt(s, i)
+		lit, escaped, wv := jsonwalk.Key(s, i)
 		if lit != key[:len(key)-1] || escaped || v != wv {
-			t.Fatalf("%q at %d: %s matched, value at %d; keyAt %q %v %d", s, i, key, v, lit, escaped, wv)
+			t.Fatalf("%q at %d: %s matched, value at %d; jsonwalk.Key %q %v %d", s, i, key, v, lit, escaped, wv)
 		}
 	})
 }

@@ -669,9 +669,9 @@ func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end i
 	}
 	st = runtimeBad
 	found := false
-	at, done := openAt(s, i, '{', '}')
+	at, done := jsonwalk.Open(s, i, '{', '}')
 	for !done {
-		lit, escaped, v := keyAt(s, at)
+		lit, escaped, v := jsonwalk.Key(s, at)
 		if v < 0 {
 			return id, st, false, -1
 		}
@@ -687,7 +687,7 @@ func readRuntime(s string, i int) (id string, st runtimeState, shape bool, end i
 				id, st = str, runtimeOK
 			}
 		}
-		at, done = nextAt(s, e, '}')
+		at, done = jsonwalk.Next(s, e, '}')
 	}
 	return id, st, false, at
 }
@@ -738,16 +738,16 @@ func isKey(lit string, escaped bool, quoted string) bool {
 // offset after that value. end is the offset after the holder.
 func readHolder(s string, i int, other string, fn func(v int) int) (id string, st runtimeState, shape bool, end int) {
 	seenRuntime, seenOther := false, false
-	at, done := openAt(s, i, '{', '}')
+	at, done := jsonwalk.Open(s, i, '{', '}')
 	for !done {
 		var e int
 		if v, ok := keyLitRuntime(s, at); ok && !seenRuntime {
 			seenRuntime = true
 			id, st, shape, e = readRuntime(s, v)
-			at, done = nextAt(s, e, '}')
+			at, done = jsonwalk.Next(s, e, '}')
 			continue
 		}
-		lit, escaped, v := keyAt(s, at)
+		lit, escaped, v := jsonwalk.Key(s, at)
 		if v < 0 {
 			return id, st, shape, -1
 		}
@@ -761,7 +761,7 @@ func readHolder(s string, i int, other string, fn func(v int) int) (id string, s
 		default:
 			e = jsonwalk.Skip(s, v)
 		}
-		at, done = nextAt(s, e, '}')
+		at, done = jsonwalk.Next(s, e, '}')
 	}
 	return id, st, shape, at
 }
@@ -779,7 +779,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 	}
 	// The members are read one at a time, not through a closure: the
 	// catalog is the document's bulk.
-	at, done := openAt(s, i, '{', '}')
+	at, done := jsonwalk.Open(s, i, '{', '}')
 	for !done {
 		var raw string
 		var ck catalogKey
@@ -791,7 +791,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 		} else {
 			var lit string
 			var escaped bool
-			if lit, escaped, v = keyAt(s, at); v >= 0 {
+			if lit, escaped, v = jsonwalk.Key(s, at); v >= 0 {
 				raw = decodeJS(lit, escaped)
 				ck = c.newKey(raw)
 			}
@@ -814,7 +814,7 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 			}
 		}
 		c.keys.push(ck)
-		at, done = nextAt(s, end, '}')
+		at, done = jsonwalk.Next(s, end, '}')
 	}
 	c.index()
 	return at
@@ -966,7 +966,7 @@ func parseModelSetting(s string, i int, path, primaryPath occkit.Path, errs *[]e
 // returns the offset after it. The elements are read one at a time, not
 // through a closure: a fallbacks list may name every model.
 func readFallbacks(s string, v int, m *modelSetting, fbAt occkit.Path, bad *[]int32) int {
-	at, done := openAt(s, v, '[', ']')
+	at, done := jsonwalk.Open(s, v, '[', ']')
 	for n := 0; !done; n++ {
 		end, slash := refLitScan(s, at)
 		var r Ref
@@ -994,7 +994,7 @@ func readFallbacks(s string, v int, m *modelSetting, fbAt occkit.Path, bad *[]in
 		} else {
 			*bad = append(*bad, int32(n))
 		}
-		at, done = nextAt(s, end, ']')
+		at, done = jsonwalk.Next(s, end, ']')
 	}
 	return at
 }
@@ -1019,7 +1019,7 @@ func buildProvider(raw, s string, i int, errs *[]error) (*providerConfig, int) {
 		p.rowsAt = true
 		// The rows are read one at a time, not through a closure: the
 		// array may list every model.
-		at, done := openAt(s, v, '[', ']')
+		at, done := jsonwalk.Open(s, v, '[', ']')
 		for n := 0; !done; n++ {
 			row, end := p.readRow(s, at, n, &rowErrs)
 			if row.idOK {
@@ -1029,7 +1029,7 @@ func buildProvider(raw, s string, i int, errs *[]error) (*providerConfig, int) {
 				}
 			}
 			p.rows.push(row)
-			at, done = nextAt(s, end, ']')
+			at, done = jsonwalk.Next(s, end, ']')
 		}
 		return at
 	})
@@ -1098,16 +1098,16 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 	var id, rt string
 	var st runtimeState
 	idStr, shape, seenRuntime, seenID := false, false, false, false
-	at, done := openAt(s, i, '{', '}')
+	at, done := jsonwalk.Open(s, i, '{', '}')
 	if v, ok := keyLitID(s, at); ok && !done {
 		// The id first, as rows are most often written.
 		seenID = true
 		id, idStr, at = stringAt(s, v)
-		at, done = nextAt(s, at, '}')
+		at, done = jsonwalk.Next(s, at, '}')
 	}
 	for !done {
 		var e int
-		lit, escaped, v := keyAt(s, at)
+		lit, escaped, v := jsonwalk.Key(s, at)
 		if v < 0 {
 			at = -1
 			break
@@ -1122,7 +1122,7 @@ func (p *providerConfig) readRow(s string, i, n int, errs *[]error) (catalogRow,
 		default:
 			e = jsonwalk.Skip(s, v)
 		}
-		at, done = nextAt(s, e, '}')
+		at, done = jsonwalk.Next(s, e, '}')
 	}
 	end := at
 	row.rt, row.rtSt = toHarnessID(rt), st

@@ -6,85 +6,21 @@ import (
 	"github.com/occkit/occkit/internal/jsonwalk"
 )
 
-// This file holds the steps of jsonwalk's scanner the index's per-model
-// loops take one at a time (a catalog's members, a policy holder's, a
-// models array's rows, a fallbacks list's elements): written as loops
-// of their own rather than through [jsonwalk.Members] and
-// [jsonwalk.Elements], they make no call through a closure per member.
-// They are jsonwalk's open, next and key (unexported there), step for
-// step (TestScanStepsMatchJSONWalk). It also holds the one-pass reading
-// of a literal that is a plain ref (refLit).
+// This file holds what the index's per-model loops read beside
+// jsonwalk's steps ([jsonwalk.Open], [jsonwalk.Key], [jsonwalk.Next],
+// which they take one at a time rather than through [jsonwalk.Members]
+// and [jsonwalk.Elements], making no call through a closure per member):
+// the one-pass reading of a literal that is a plain ref (refLit) and the
+// keys matched as constants (keyLitID, keyLitRuntime).
 
-// skipWS skips JSON whitespace from i, as jsonwalk's scanner does.
-func skipWS(s string, i int) int {
-	if i < len(s) && s[i] > ' ' {
-		return i
-	}
-	for i < len(s) {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// openAt steps into the object or array at i (s[i] is open or close
-// after any whitespace): the offset of its first member or element, or,
-// when it is empty (done), the offset after it; -1 (done) when s[i] is
-// not open.
-func openAt(s string, i int, open, close byte) (at int, done bool) {
-	i = skipWS(s, i)
-	if i >= len(s) || s[i] != open {
-		return -1, true
-	}
-	i = skipWS(s, i+1)
-	if i < len(s) && s[i] == close {
-		return i + 1, true
-	}
-	return i, false
-}
-
-// nextAt steps from the offset after a member or element to the next
-// one, or, when the container closes (done), to the offset after it; -1
-// (done) when neither follows (end < 0 included).
-func nextAt(s string, end int, close byte) (at int, done bool) {
-	if end < 0 {
-		return -1, true
-	}
-	i := skipWS(s, end)
-	if i >= len(s) {
-		return -1, true
-	}
-	switch s[i] {
-	case ',':
-		return skipWS(s, i+1), false
-	case close:
-		return i + 1, true
-	}
-	return -1, true
-}
-
-// keyAt reads the member key at i: its literal (quotes included),
-// whether it holds an escape, and the offset of the member's value;
-// value is -1 when no key and colon are at i.
-func keyAt(s string, i int) (lit string, escaped bool, value int) {
-	if i < 0 || i >= len(s) || s[i] != '"' {
-		return "", false, -1
-	}
-	end, escaped := jsonwalk.StringEnd(s, i)
-	return colonAt(s, i, end, escaped)
-}
-
-// colonAt is keyAt of the key literal s[i:end]: the colon after it.
+// colonAt is [jsonwalk.Key] of the key literal s[i:end], read already:
+// the colon after it.
 func colonAt(s string, i, end int, escaped bool) (lit string, esc bool, value int) {
-	j := skipWS(s, end)
+	j := jsonwalk.WS(s, end)
 	if j >= len(s) || s[j] != ':' {
 		return "", false, -1
 	}
-	return s[i:end], escaped, skipWS(s, j+1)
+	return s[i:end], escaped, jsonwalk.WS(s, j+1)
 }
 
 // Masks of a word of eight bytes (SWAR), as jsonwalk reads them.
@@ -159,13 +95,13 @@ func refLitScan(s string, i int) (end, slash int) {
 }
 
 // keyLitOn: when false, keyLitID and keyLitRuntime match nothing, so
-// every key takes keyAt's reading (the oracle of TestKeyLitMatchesKeyAt
+// every key takes jsonwalk.Key's reading (the oracle of TestKeyLitMatchesKeyAt
 // and TestFastPathsPrepareAlike).
 var keyLitOn = true
 
 // keyLitID reports whether the member at s[i] has the key "id" written
 // `"id":`, the literal without escapes and the colon right after it,
-// and returns the offset of its value: what keyAt finds of such a member
+// and returns the offset of its value: what jsonwalk.Key finds of such a member
 // (the literal `"id"`, no escape, its value after the colon and any
 // white space), without scanning the literal for its end. The key is a
 // constant of at most 16 bytes, so the comparison loads the text in
@@ -175,7 +111,7 @@ func keyLitID(s string, i int) (value int, ok bool) {
 	if !keyLitOn || i < 0 || len(s)-i < len(k) || s[i:i+len(k)] != k {
 		return -1, false
 	}
-	return skipWS(s, i+len(k)), true
+	return jsonwalk.WS(s, i+len(k)), true
 }
 
 // keyLitRuntime is keyLitID of the key "agentRuntime", written
@@ -185,5 +121,5 @@ func keyLitRuntime(s string, i int) (value int, ok bool) {
 	if !keyLitOn || i < 0 || len(s)-i < len(k) || s[i:i+len(k)] != k {
 		return -1, false
 	}
-	return skipWS(s, i+len(k)), true
+	return jsonwalk.WS(s, i+len(k)), true
 }

@@ -157,7 +157,7 @@ func (w *pair[P, Q]) members(a, b *Node, i, depth int, record bool) (int, bool) 
 	s, wb := w.a.s, &w.b
 	var seenA, seenB uint64
 	countA, countB := 0, 0
-	for i, done := open(s, i, '{', '}'); ; i, done = next(s, i, '}') {
+	for i, done := Open(s, i, '{', '}'); ; i, done = Next(s, i, '}') {
 		if i < 0 {
 			return 0, false
 		}
@@ -239,7 +239,7 @@ func (w *pair[P, Q]) members(a, b *Node, i, depth int, record bool) (int, bool) 
 func (w *pair[P, Q]) array(a, b *Node, i, depth int) (int, bool) {
 	s := w.a.s
 	count := 0
-	for i, done := open(s, i, '[', ']'); ; i, done = next(s, i, ']') {
+	for i, done := Open(s, i, '[', ']'); ; i, done = Next(s, i, ']') {
 		if i < 0 {
 			return 0, false
 		}

@@ -235,14 +235,24 @@ func strEnd(s string, i int) int {
 	return len(s)
 }
 
+// WS is the offset of the first byte from i that is not JSON
+// whitespace (len(s) when none is).
+func WS(s string, i int) int { return ws(s, i) }
+
 // Skip returns the offset after the value at i (leading whitespace
 // skipped), reading each byte once.
 func Skip(s string, i int) int { return skip(s, ws(s, i)) }
 
-// open steps into the object or array at i (s[i] is '{' or '[', after
-// any whitespace): the offset of its first member or element, or, when
-// it is empty (done), the offset after it; -1 when s[i] is not open.
-func open(s string, i int, open, close byte) (at int, done bool) {
+// Open steps into the object or array at i (s[i] is open, '{' or '[',
+// after any whitespace): the offset of its first member or element, or,
+// when it is empty (done), the offset after it; -1 (done) when s[i] is
+// not open. With [Key] and [Next] it is [Members] and [Elements] taken a
+// step at a time, for a loop that would rather not make a call through a
+// closure for each member.
+func Open(s string, i int, open, close byte) (at int, done bool) {
+	if i < 0 {
+		return -1, true
+	}
 	i = ws(s, i)
 	if i >= len(s) || s[i] != open {
 		return -1, true
@@ -254,10 +264,14 @@ func open(s string, i int, open, close byte) (at int, done bool) {
 	return i, false
 }
 
-// next steps from the offset after a member or element to the next one,
-// or, when the container closes (done), to the offset after it; -1 when
+// Next steps from the offset after a member or element (end, or -1 for
+// a value a caller could not read) to the next one, or, when the
+// container closes (done), to the offset after it; -1 (done) when
 // neither follows.
-func next(s string, end int, close byte) (at int, done bool) {
+func Next(s string, end int, close byte) (at int, done bool) {
+	if end < 0 {
+		return -1, true
+	}
 	i := ws(s, end)
 	if i >= len(s) {
 		return -1, true
@@ -271,10 +285,10 @@ func next(s string, end int, close byte) (at int, done bool) {
 	return -1, true
 }
 
-// key reads the member key at i: its literal (quotes included), whether it
-// holds an escape, and the offset of the member's value; value is -1 when
-// no key and colon are at i.
-func key(s string, i int) (lit string, escaped bool, value int) {
+// Key reads the member key at i (-1 included): its literal (quotes
+// included), whether it holds an escape, and the offset of the member's
+// value; value is -1 when no key and colon are at i.
+func Key(s string, i int) (lit string, escaped bool, value int) {
 	lit, escaped, _, value = keyPlain(s, i)
 	return lit, escaped, value
 }
@@ -282,7 +296,7 @@ func key(s string, i int) (lit string, escaped bool, value int) {
 // keyPlain is key that also reports whether the key's literal is plain
 // (see strPlain).
 func keyPlain(s string, i int) (lit string, escaped, plain bool, value int) {
-	if i >= len(s) || s[i] != '"' {
+	if i < 0 || i >= len(s) || s[i] != '"' {
 		return "", false, false, -1
 	}
 	end, escaped, plain := strPlain(s, i)
@@ -299,16 +313,16 @@ func keyPlain(s string, i int) (lit string, escaped, plain bool, value int) {
 // after the value, or -1 to stop. Members returns the offset after the
 // object, or -1 when fn stopped or the text is not an object.
 func Members(s string, i int, fn func(key string, escaped bool, at int) int) int {
-	i, done := open(s, i, '{', '}')
+	i, done := Open(s, i, '{', '}')
 	for !done {
-		lit, esc, at := key(s, i)
+		lit, esc, at := Key(s, i)
 		if at < 0 {
 			return -1
 		}
 		if i = fn(lit, esc, at); i < 0 {
 			return -1
 		}
-		i, done = next(s, i, '}')
+		i, done = Next(s, i, '}')
 	}
 	return i
 }
@@ -318,12 +332,12 @@ func Members(s string, i int, fn func(key string, escaped bool, at int) int) int
 // element, or -1 to stop. Elements returns the offset after the array, or
 // -1 when fn stopped or the text is not an array.
 func Elements(s string, i int, fn func(index, at int) int) int {
-	i, done := open(s, i, '[', ']')
+	i, done := Open(s, i, '[', ']')
 	for n := 0; !done; n++ {
 		if i = fn(n, i); i < 0 {
 			return -1
 		}
-		i, done = next(s, i, ']')
+		i, done = Next(s, i, ']')
 	}
 	return i
 }

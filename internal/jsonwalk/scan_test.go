@@ -68,3 +68,41 @@ func TestWsMatchesBefore(t *testing.T) {
 		}
 	})
 }
+
+// TestStepsTakeNoOffset: the steps a caller takes one at a time read an
+// offset of -1 (a value the caller could not read) and one past the
+// text as the end of the walk, never out of bounds, and WS stops at the
+// first byte that is not JSON whitespace.
+func TestStepsTakeNoOffset(t *testing.T) {
+	const s = `{"a": [1 ,2]}`
+	for _, i := range []int{-1, len(s), len(s) + 1} {
+		if at, done := Open(s, i, '{', '}'); at != -1 || !done {
+			t.Errorf("Open(%d) = %d, %v; want -1, true", i, at, done)
+		}
+		if at, done := Next(s, i, '}'); at != -1 || !done {
+			t.Errorf("Next(%d) = %d, %v; want -1, true", i, at, done)
+		}
+		if lit, _, v := Key(s, i); lit != "" || v != -1 {
+			t.Errorf("Key(%d) = %q, %d; want no key", i, lit, v)
+		}
+	}
+	for _, c := range []struct{ s, want string }{{" \t\r\n x", "x"}, {"x", "x"}, {"  ", ""}, {"\v", "\v"}} {
+		if got := c.s[WS(c.s, 0):]; got != c.want {
+			t.Errorf("WS(%q) leaves %q, want %q", c.s, got, c.want)
+		}
+	}
+	// A member and an element, step by step.
+	at, done := Open(s, 0, '{', '}')
+	lit, esc, v := Key(s, at)
+	if done || lit != `"a"` || esc || s[v] != '[' {
+		t.Fatalf("Open, Key = %d %v, %q %v %d", at, done, lit, esc, v)
+	}
+	el, _ := Open(s, v, '[', ']')
+	el, done = Next(s, Skip(s, el), ']')
+	if done || s[el] != '2' {
+		t.Fatalf("Next to the second element = %d %v", el, done)
+	}
+	if end, done := Next(s, Skip(s, el), ']'); !done || s[end] != '}' {
+		t.Fatalf("Next past the last element = %d %v", end, done)
+	}
+}

@@ -639,7 +639,7 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 	s := w.s
 	var seen uint64
 	count := 0
-	for i, done := open(s, i, '{', '}'); ; i, done = next(s, i, '}') {
+	for i, done := Open(s, i, '{', '}'); ; i, done = Next(s, i, '}') {
 		if i < 0 {
 			return 0, false
 		}
@@ -888,7 +888,7 @@ func (t *table) at(k string, h, tl uint64) *member {
 
 func (w *walker[P]) array(n *Node, i, depth int) (int, bool) {
 	count := 0
-	for i, done := open(w.s, i, '[', ']'); ; i, done = next(w.s, i, ']') {
+	for i, done := Open(w.s, i, '[', ']'); ; i, done = Next(w.s, i, ']') {
 		if i < 0 {
 			return 0, false
 		}
