@@ -567,31 +567,64 @@ func appendEnvQuote(b []byte, name, value string) ([]byte, error) {
 
 // appendQuoted appends s as [appendEnvQuote] quotes it, rune by rune as
 // `for range s` reads it (a byte that is not UTF-8 is U+FFFD), each run
-// of bytes written as they are appended at once.
+// of bytes written as they are appended at once. Eight bytes that are
+// all written as they are ([quotePlainWord]) are passed over at once, and
+// so are the last fewer than eight when the last eight are; the eight
+// after a word that is not are read rune by rune.
 func appendQuoted(b []byte, s string) ([]byte, error) {
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(append(b, s[start:i]...), r)
-				start = i + 1
-			}
-			i += size
+		if i+8 <= len(s) && quotePlainWord(load64(s[i:i+8])) {
+			i += 8
 			continue
 		}
-		switch {
-		case c < 0x20 || c == 0x7f:
-			return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
-		case c == '"' || c == '\\':
-			b = append(append(b, s[start:i]...), '\\', c)
-			start = i + 1
-		case c == '%':
-			b = append(append(b, s[start:i]...), "%%"...)
-			start = i + 1
+		if i+8 > len(s) && len(s) >= 8 && quotePlainWord(load64(s[len(s)-8:])) {
+			break // the last eight, these bytes among them, are plain
 		}
-		i++
+		for end := min(i+8, len(s)); i < end; {
+			c := s[i]
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					b = utf8.AppendRune(append(b, s[start:i]...), r)
+					start = i + 1
+				}
+				i += size
+				continue
+			}
+			switch {
+			case c < 0x20 || c == 0x7f:
+				return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
+			case c == '"' || c == '\\':
+				b = append(append(b, s[start:i]...), '\\', c)
+				start = i + 1
+			case c == '%':
+				b = append(append(b, s[start:i]...), "%%"...)
+				start = i + 1
+			}
+			i++
+		}
 	}
 	return append(b, s[start:]...), nil
+}
+
+// quotePlainWord reports whether each byte of x is one [appendQuoted]
+// writes as it is: printable ASCII other than DEL, a quote, a backslash
+// or a percent sign. Each test sets the top bit of the bytes it finds
+// (and maybe of bytes above them, which only matters when one is found):
+// a top bit set already, a byte below 0x20 (its borrow), or DEL, a
+// quote, a backslash or a percent sign (the byte that is zero after its
+// xor).
+func quotePlainWord(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	d, q, b, p := x^(lo*0x7f), x^(lo*'"'), x^(lo*'\\'), x^(lo*'%')
+	return (x|(x-lo*0x20)|(d-lo)&^d|(q-lo)&^q|(b-lo)&^b|(p-lo)&^p)&hi == 0
+}
+
+// load64 is the eight bytes of s as a little-endian integer, read in
+// one load (the compiler combines the bytes' loads).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }

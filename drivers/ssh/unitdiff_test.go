@@ -35,23 +35,11 @@ func referenceUnit(u Unit, agentID, digest string, o RenderOptions) ([]byte, err
 	}
 	fmt.Fprintf(&b, "WorkingDirectory=%s\n", u.WorkingDirectory)
 	for _, e := range u.Env {
-		var q strings.Builder
-		q.WriteByte('"')
-		for _, r := range e.Name + "=" + e.Value {
-			switch {
-			case r < 0x20 || r == 0x7f:
-				return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
-			case r == '"' || r == '\\':
-				q.WriteByte('\\')
-				q.WriteRune(r)
-			case r == '%':
-				q.WriteString("%%")
-			default:
-				q.WriteRune(r)
-			}
+		q, ok := referenceQuote(e.Name + "=" + e.Value)
+		if !ok {
+			return nil, occkit.Invalid("DRV-6", occkit.Root(), "an environment value may not hold control characters")
 		}
-		q.WriteByte('"')
-		fmt.Fprintf(&b, "Environment=%s\n", q.String())
+		fmt.Fprintf(&b, "Environment=\"%s\"\n", q)
 	}
 	if len(u.Unset) > 0 {
 		fmt.Fprintf(&b, "UnsetEnvironment=%s\n", strings.Join(u.Unset, " "))
@@ -77,6 +65,49 @@ func referenceUnit(u Unit, agentID, digest string, o RenderOptions) ([]byte, err
 		b.WriteString("WantedBy=default.target\n")
 	}
 	return b.Bytes(), nil
+}
+
+// referenceQuote is s quoted rune by rune as the fmt-based writer
+// quoted an assignment, less the quotes around it; false: s holds a
+// control character.
+func referenceQuote(s string) (string, bool) {
+	var q strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			return "", false
+		case r == '"' || r == '\\':
+			q.WriteByte('\\')
+			q.WriteRune(r)
+		case r == '%':
+			q.WriteString("%%")
+		default:
+			q.WriteRune(r)
+		}
+	}
+	return q.String(), true
+}
+
+// TestAppendQuotedMatchesReference: appendQuoted, which passes over
+// eight plain bytes at a time, quotes as referenceQuote does rune by
+// rune, on strings of plain bytes of any length with, now and then, a
+// byte next to an edge of what it passes over (controls, DEL, a quote,
+// a backslash, %, non-ASCII and bytes that are not UTF-8) at any place.
+func TestAppendQuotedMatchesReference(t *testing.T) {
+	edges := []string{"\x00", "\x1f", " ", "!", "\"", "#", "$", "%", "&", "[", "\\", "]", "~", "\x7f", "\x80", "\xff", "\xc3", "é", "日", "\U0001F600", "\xed\xa0\x80"}
+	rapid.Check(t, func(t *rapid.T) {
+		b := []byte(rapid.StringMatching(`[A-Za-z0-9_./=-]{0,40}`).Draw(t, "plain"))
+		for n := rapid.IntRange(0, 3).Draw(t, "edges"); n > 0; n-- {
+			at := rapid.IntRange(0, len(b)).Draw(t, "at")
+			b = append(b[:at:at], append([]byte(rapid.SampledFrom(edges).Draw(t, "edge")), b[at:]...)...)
+		}
+		s := string(b)
+		want, ok := referenceQuote(s)
+		got, err := appendQuoted([]byte("x"), s)
+		if ok != (err == nil) || ok && string(got) != "x"+want {
+			t.Fatalf("appendQuoted(%q) = %q, %v; want %q, %v", s, got, err, "x"+want, ok)
+		}
+	})
 }
 
 // unitText draws the text of a unit's settings: paths and words, the
