@@ -194,7 +194,7 @@ func checkPath(at occkit.Path, p string, absolute bool) error {
 // pathChars reports whether p is one or more letters, digits and
 // _ . / : @ + - (pathRE, without its matcher: a render checks three
 // paths, issue 29).
-func pathChars(p string) bool { return onlyChars(p, "_./:@+-") }
+func pathChars(p string) bool { return onlyChars(p, &pathSet) }
 
 // dotDotSegment reports whether p has a ".." segment: whether "/"+p+"/"
 // holds "/../", without making that string.

@@ -519,16 +519,24 @@ func (u Unit) contentSize(ids int, o RenderOptions) int {
 
 // execArg reports whether a is an ExecStart argument the unit may hold:
 // one or more letters, digits and _ . / : @ + = , - (argRE).
-func execArg(a string) bool { return onlyChars(a, "_./:@+=,-") }
+func execArg(a string) bool { return onlyChars(a, &argSet) }
 
-// onlyChars reports whether s is one or more ASCII letters, digits and
-// bytes of punct.
-func onlyChars(s, punct string) bool {
-	// set holds a bit for each byte below 128 that s may hold.
+// pathSet and argSet are the bytes [pathChars] and [execArg] admit, made
+// once: nothing writes them after.
+var pathSet, argSet = charSet("_./:@+-"), charSet("_./:@+=,-")
+
+// charSet holds a bit for each byte below 128 that is an ASCII letter, a
+// digit or a byte of punct.
+func charSet(punct string) [2]uint64 {
 	set := [2]uint64{0x03FF000000000000, 0x07FFFFFE07FFFFFE} // digits; letters
 	for i := 0; i < len(punct); i++ {
 		set[punct[i]>>6&1] |= 1 << (punct[i] & 63)
 	}
+	return set
+}
+
+// onlyChars reports whether s is one or more bytes of set ([charSet]).
+func onlyChars(s string, set *[2]uint64) bool {
 	if s == "" {
 		return false
 	}
