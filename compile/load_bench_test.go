@@ -83,3 +83,21 @@ func BenchmarkLoadDocuments(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadOthers loads the other shapes of the paired benchmarks
+// (internal/bench.Others), the bare document among them, where the
+// loader's share of the user's path weighs most.
+func BenchmarkLoadOthers(b *testing.B) {
+	for _, d := range bench.Others {
+		src := d.Make(40)
+		b.Run(d.Name+"/models=40", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Load(src, LoadOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
