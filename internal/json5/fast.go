@@ -2,6 +2,7 @@ package json5
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"strconv"
 )
@@ -35,15 +36,11 @@ var strStop = func() (t [256]bool) {
 
 // plainEnd returns the offset of the first byte at or after j that ends
 // the plain run of a double-quoted string, or len(s). It tests eight
-// bytes at a time: a byte of x is flagged in m when it is a quote or a backslash
-// (a zero byte of x^q or x^b) or below 0x20; a borrow can flag a byte
-// above a flagged one, never below, so the lowest flag is exact.
+// bytes at a time ([stopMask]); a borrow can flag a byte above a flagged
+// one, never below, so the lowest flag is exact.
 func plainEnd(s []byte, j int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for ; j+8 <= len(s); j += 8 {
-		x := binary.LittleEndian.Uint64(s[j:])
-		q, b := x^(lo*'"'), x^(lo*'\\')
-		if m := ((q-lo)&^q | (b-lo)&^b | (x-lo*0x20)&^x) & hi; m != 0 {
+		if m := stopMask(binary.LittleEndian.Uint64(s[j:])); m != 0 {
 			return j + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -51,6 +48,33 @@ func plainEnd(s []byte, j int) int {
 		j++
 	}
 	return j
+}
+
+// stopMask flags (in its high bit) each byte of x that ends a plain run,
+// exactly for the lowest one ([plainEnd]). A byte is flagged when it is
+// a quote or a backslash (a zero byte of x^q or x^b: its subtraction
+// borrows) or below 0x20, and its own high bit is clear: the high bit of
+// x^q and x^b is that of x, since '"' and '\\' have none, so one &^x
+// serves the three tests.
+func stopMask(x uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q, b := x^(lo*'"'), x^(lo*'\\')
+	return ((q - lo) | (b - lo) | (x - lo*0x20)) &^ x & hi
+}
+
+// firstStop is [plainEnd] over the first eight bytes from j, small
+// enough to be inlined: most keys and many values of a configuration end
+// within them ("id", "name", "openclaw"), which then cost no call. It
+// returns where the run ends, or, when it goes on past them (or fewer
+// than eight bytes are left), ^k for the k plainEnd goes on from.
+func firstStop(s []byte, j int) int {
+	if len(s)-j < 8 {
+		return ^j
+	}
+	if m := stopMask(binary.LittleEndian.Uint64(s[j:])); m != 0 {
+		return j + bits.TrailingZeros64(m)/8
+	}
+	return ^(j + 8)
 }
 
 // PlainEnd is the offset of the first byte at or after j that is a
@@ -215,6 +239,9 @@ func (p *parser) fast(st int) int {
 		num   [32]byte
 		piece []byte
 	)
+	// The string and key limits, math.MaxInt when unlimited, so that
+	// each is one comparison.
+	maxStr, maxKeys := limitOf(o.MaxStringBytes), limitOf(o.MaxKeys)
 	switch st {
 	case stAfter:
 		goto after
@@ -251,9 +278,11 @@ value:
 		}
 		goto key
 	case '"':
-		j = plainEnd(s, r+1)
+		if j = firstStop(s, r+1); j < 0 {
+			j = plainEnd(s, ^j)
+		}
 		if j < len(s) && s[j] == '"' {
-			if o.MaxStringBytes > 0 && j-r-1 > o.MaxStringBytes {
+			if j-r-1 > maxStr {
 				goto stop
 			}
 			r = j + 1
@@ -376,17 +405,23 @@ open:
 	if c != '"' {
 		goto stop
 	}
-	j = plainEnd(s, r+1)
-	if j >= len(s) || s[j] != '"' || o.MaxStringBytes > 0 && j-r-1 > o.MaxStringBytes {
+	if j = firstStop(s, r+1); j < 0 {
+		j = plainEnd(s, ^j)
+	}
+	if j >= len(s) || s[j] != '"' || j-r-1 > maxStr {
 		goto stop
 	}
 	end = j + 1
-	for k = end; k < len(s) && isJSONSpace(s[k]); k++ {
+	if k = end; k < len(s) && s[k] != ':' {
+		// White space before the colon (an indented document's
+		// rare form): the colon is tested first.
+		for ; k < len(s) && isJSONSpace(s[k]); k++ {
+		}
 	}
 	if k >= len(s) || s[k] != ':' {
 		goto stop
 	}
-	if o.MaxKeys > 0 && p.keys >= o.MaxKeys {
+	if p.keys >= maxKeys {
 		goto stop
 	}
 	if o.RejectDuplicateKeys {
@@ -432,6 +467,14 @@ stop:
 	w.own()
 	p.out, p.pos, p.alias = w.output(), r, false
 	return st
+}
+
+// limitOf is the limit n, or math.MaxInt for none (n <= 0).
+func limitOf(n int) int {
+	if n <= 0 {
+		return math.MaxInt
+	}
+	return n
 }
 
 // jsonNumber reads the strict JSON number at s[r:] and returns its end.

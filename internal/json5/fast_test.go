@@ -7,8 +7,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestPlainEnd: the eight-bytes-at-a-time scan stops where a byte-by-byte
-// one does, whatever the bytes around the stop.
+// TestPlainEnd: the eight-bytes-at-a-time scan, alone and after
+// firstStop, stops where a byte-by-byte one does, whatever the bytes
+// around the stop.
 func TestPlainEnd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		alphabet := []byte{'a', ' ', '"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xe2, 0xff, '\''}
@@ -20,6 +21,15 @@ func TestPlainEnd(t *testing.T) {
 		}
 		if got := plainEnd(s, j); got != want {
 			t.Fatalf("plainEnd(%q, %d) = %d, want %d", s, j, got, want)
+		}
+		// parser.fast's form: the first eight bytes inline, then
+		// plainEnd from where firstStop says.
+		got := firstStop(s, j)
+		if got < 0 {
+			got = plainEnd(s, ^got)
+		}
+		if got != want {
+			t.Fatalf("firstStop(%q, %d), then plainEnd: %d, want %d", s, j, got, want)
 		}
 	})
 }
