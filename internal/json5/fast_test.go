@@ -78,3 +78,30 @@ func TestKeySlot(t *testing.T) {
 		}
 	})
 }
+
+// TestKeyBitIgnoresCapacity: a key's bloom bit is a function of its bytes
+// alone, whatever follows them in the slice's capacity (the fast path
+// reads keys in the source, the general loop in its output) or how much
+// capacity there is, and it is the bit of the key's little-endian number
+// when the key is shorter than eight bytes (written out here byte by
+// byte).
+func TestKeyBitIgnoresCapacity(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		key := rapid.SliceOfN(rapid.Byte(), 0, 20).Draw(t, "key")
+		after := rapid.SliceOfN(rapid.Byte(), 0, 12).Draw(t, "after")
+		in := append(append([]byte{}, key...), after...)[:len(key)]
+		alone := append([]byte(nil), key...)[:len(key):len(key)]
+		if a, b := keyBit(in), keyBit(alone); a != b {
+			t.Fatalf("keyBit(%q) = %#x followed by %q, %#x alone", key, a, after, b)
+		}
+		if len(key) < 8 {
+			var x uint64
+			for i := len(key) - 1; i >= 0; i-- {
+				x = x<<8 | uint64(key[i])
+			}
+			if want := uint64(1) << ((x ^ uint64(len(key))) * 0x9e3779b97f4a7c15 >> 58); keyBit(in) != want {
+				t.Fatalf("keyBit(%q) = %#x, want %#x", key, keyBit(in), want)
+			}
+		}
+	})
+}

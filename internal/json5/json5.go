@@ -361,14 +361,21 @@ type frame struct {
 // keyBit is the bit of the written key k (quotes included) in an
 // object's frame.bloom: from its length and its first and last eight
 // bytes (a configuration's keys of one length differ mostly near their
-// end: model-12 and model-14). Equal keys have equal bits.
+// end: model-12 and model-14). Equal keys have equal bits. A key shorter
+// than eight bytes is read as the little-endian number of its bytes: with
+// one load and a mask when the slice's capacity holds eight bytes (a key
+// in the source, which the fast path reads, nearly always does), else
+// byte by byte.
 func keyBit(k []byte) uint64 {
 	var x uint64
-	if n := len(k); n >= 8 {
+	switch n := len(k); {
+	case n >= 8:
 		x = binary.LittleEndian.Uint64(k) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[n-8:]), 29)
-	} else {
-		for _, c := range k {
-			x = x<<8 | uint64(c)
+	case cap(k) >= 8:
+		x = binary.LittleEndian.Uint64(k[:8]) & (1<<(8*n) - 1)
+	default:
+		for i, c := range k {
+			x |= uint64(c) << (8 * i)
 		}
 	}
 	return 1 << ((x ^ uint64(len(k))) * 0x9e3779b97f4a7c15 >> 58)
