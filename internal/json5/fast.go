@@ -368,7 +368,9 @@ after:
 			p.root.last().End = w.n + r - w.ps
 		}
 		r++
-		p.pop()
+		if !p.popPlain() {
+			p.pop()
+		}
 		goto after
 	}
 	goto stop
@@ -391,7 +393,9 @@ open:
 			goto stop
 		}
 		r++
-		p.pop()
+		if !p.popPlain() {
+			p.pop()
+		}
 		goto after
 	}
 	if st == stElemOrRB {

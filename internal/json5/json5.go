@@ -859,6 +859,19 @@ func (p *parser) pop() {
 	p.depth--
 }
 
+// popPlain is [parser.pop] for a container without a key table (an
+// array, or an object of at most sixteen keys), small enough to be
+// inlined; it reports false, doing nothing, for one with a table.
+func (p *parser) popPlain() bool {
+	top := p.top()
+	if top.table != 0 {
+		return false
+	}
+	p.nkeys = top.base
+	p.depth--
+	return true
+}
+
 // close ends the innermost container, dropping a trailing comma from the
 // output.
 func (p *parser) close(c byte) {
