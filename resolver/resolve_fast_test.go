@@ -23,7 +23,7 @@ import (
 
 // fastPaths are the switches of the fast paths: with all of them off,
 // Prepare takes the general reading everywhere.
-var fastPaths = []*bool{&refLitOn, &runtimeLitOn, &keyLitOn, &quickEvalOn, &catalogOnceOn, &fallbacksOnceOn}
+var fastPaths = []*bool{&refLitOn, &runtimeLitOn, &holderLitOn, &keyLitOn, &quickEvalOn, &catalogOnceOn, &fallbacksOnceOn}
 
 // withFastPaths runs f with every fast path on (on) or off.
 func withFastPaths(on bool, f func()) {
@@ -135,6 +135,47 @@ func TestRuntimeLitMatchesGeneral(t *testing.T) {
 			if !ok {
 				t.Fatalf("%q: not read", s)
 			}
+		}
+	})
+}
+
+// TestHolderLitMatchesReadHolder: a catalog entry holderLit reads is
+// what readHolder makes of it with every fast path off (one member at a
+// time, jsonwalk.Key's reading of each key), on the literals a compacted
+// catalog writes and their near misses, and it reads those literals.
+func TestHolderLitMatchesReadHolder(t *testing.T) {
+	lits := []string{`{"agentRuntime":` + runtimeLitOpenClaw + `}`, `{"agentRuntime":` + runtimeLitCodex + `}`}
+	rapid.Check(t, func(t *rapid.T) {
+		base := rapid.SampledFrom(append([]string{`{"agentRuntime":{"id":"auto"}}`, `{"agentRuntime":{"id":"openclaw"},"x":1}`,
+			`{"x":1,"agentRuntime":{"id":"codex"}}`, `{"agentRuntime":"openclaw"}`}, lits...)).Draw(t, "base")
+		s := base
+		switch rapid.IntRange(0, 3).Draw(t, "edit") {
+		case 0: // a byte changed
+			i := rapid.IntRange(0, len(s)-1).Draw(t, "at")
+			s = s[:i] + rapid.SampledFrom([]string{" ", "\"", "}", "{", "x", "I", "\\u0069", ","}).Draw(t, "byte") + s[i+1:]
+		case 1: // cut short
+			s = s[:rapid.IntRange(1, len(s)).Draw(t, "cut")]
+		}
+		s += rapid.SampledFrom([]string{"", "}", `,"b/c":{}}`, "]", " "}).Draw(t, "rest")
+		i := rapid.IntRange(-1, 1).Draw(t, "at")
+		if i > len(s) {
+			i = len(s)
+		}
+		id, end, ok := holderLit(s, i)
+		var wid string
+		var wst runtimeState
+		var wshape bool
+		wend := -1
+		withFastPaths(false, func() {
+			if i >= 0 && i < len(s) {
+				wid, wst, wshape, wend = readHolder(s, i, "", nil)
+			}
+		})
+		if ok && (id != wid || wst != runtimeOK || wshape || end != wend) {
+			t.Fatalf("%q at %d: holderLit %q %d, readHolder %q %v %v %d", s, i, id, end, wid, wst, wshape, wend)
+		}
+		if i == 0 && slices.Contains(lits, base) && strings.HasPrefix(s, base) && !ok {
+			t.Fatalf("%q: not read", s)
 		}
 	})
 }

@@ -725,6 +725,27 @@ func runtimeLit(s string, i int) (id string, end int, ok bool) {
 	return "", 0, false
 }
 
+// holderLitOn: when false, holderLit reads nothing, so every catalog
+// entry takes readHolder's reading (the oracle of
+// TestHolderLitMatchesReadHolder and TestFastPathsPrepareAlike).
+var holderLitOn = true
+
+// holderLit reads the policy holder at s[i] when its text is written
+// `{"agentRuntime":` and then runtimeLitOpenClaw or runtimeLitCodex and
+// the closing brace, as a compacted catalog entry that names only its
+// runtime is written: then it is that runtime's, the holder ends there
+// (end), and readHolder would find the same, one step at a time.
+func holderLit(s string, i int) (id string, end int, ok bool) {
+	const k = `{"agentRuntime":`
+	if !holderLitOn || i < 0 || len(s)-i < len(k) || s[i:i+len(k)] != k {
+		return "", 0, false
+	}
+	if id, end, ok = runtimeLit(s, i+len(k)); !ok || byteAt(s, end) != '}' {
+		return "", 0, false
+	}
+	return id, end + 1, true
+}
+
 // isKey reports whether the key literal lit (escaped: it holds an
 // escape) is the key whose literal, without escapes, is quoted.
 func isKey(lit string, escaped bool, quoted string) bool {
@@ -804,6 +825,8 @@ func buildCatalog(s string, i int, path occkit.Path, errs *[]error, c *catalogIn
 		if byteAt(s, v) != '{' {
 			*errs = append(*errs, invalid("RES-4", path.Key(raw), "%s must be an object", path.Key(raw)))
 			ck.rtSt, end = runtimeBad, jsonwalk.Skip(s, v)
+		} else if rt, e, ok := holderLit(s, v); ok {
+			ck.rt, ck.rtSt, end = toHarnessID(rt), runtimeOK, e
 		} else {
 			var rt string
 			var shape bool
