@@ -11,6 +11,12 @@ import (
 // custom endpoint's openai-compatible (CMP-1).
 var alwaysKnownProviders = map[string]bool{"codex": true, "openai-compatible": true}
 
+// primariesOnlyOn: when false, checkModelsAt reads every selected ref
+// however its providers are routed (tests write it; the oracle of the
+// primaries-only reading is the walk of the document,
+// TestCheckModelsReadsTheIndex).
+var primariesOnlyOn = true
+
 // checkModelsAt holds the model references a resolved Configuration
 // selects against the built-in model catalog of release (see the package
 // doc, "Warnings"), and finds where the document writes primary, the
@@ -51,6 +57,27 @@ func checkModelsAt(res *resolver.Prepared, release, primary string) (_ []*occkit
 			last, lastRouted, haveLast = p, alwaysKnownProviders[p] || res.ConfiguresProvider(p), true
 		}
 		return lastRouted
+	}
+	if primariesOnlyOn {
+		// Every fallback has its primary's provider: when occkit routes
+		// or the document configures each primary's, no ref is warned
+		// of or refused, and only the primaries need be read.
+		at, still := primaryAt, wanted
+		quiet := true
+		res.SelectedPrimaries(func(m resolver.SelectedModel) bool {
+			ref := m.Ref()
+			if still && ref.Provider == want.Provider && ref.ID == want.ID {
+				at, still = m.Path(), false
+			}
+			if checked && !routed(ref.Provider) {
+				quiet = false
+				return false
+			}
+			return checked || still
+		})
+		if quiet {
+			return nil, at, nil
+		}
 	}
 	var errs []error
 	var warnings []*occkit.Error

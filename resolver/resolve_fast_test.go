@@ -401,3 +401,43 @@ func FuzzFastPathsPrepareAlike(f *testing.F) {
 		}
 	})
 }
+
+// TestSelectedPrimaries: SelectedPrimaries lists what SelectedModels
+// lists of the primaries, in the same order, stopping when told, on
+// drawn documents; and every fallback SelectedModels lists has the
+// provider of the primary before it (RES-3), which is what lets a caller
+// judge a setting by its primary.
+func TestSelectedPrimaries(t *testing.T) {
+	checkDrawnIndexes(t, func(t *rapid.T, doc occkit.Document) {
+		p := Prepare(doc)
+		var want []string
+		provider := ""
+		wantOK := p.SelectedModels(func(m SelectedModel) bool {
+			if m.Primary() {
+				want = append(want, fmt.Sprintf("%v %s", m.Ref(), m.Path()))
+				provider = m.Ref().Provider
+			} else if m.Ref().Provider != provider {
+				t.Fatalf("%s: fallback %v at %s is not on its primary's provider %q", doc.String(), m.Ref(), m.Path(), provider)
+			}
+			return true
+		})
+		var got []string
+		gotOK := p.SelectedPrimaries(func(m SelectedModel) bool {
+			if !m.Primary() {
+				t.Fatalf("%s: SelectedPrimaries lists the fallback %v", doc.String(), m.Ref())
+			}
+			got = append(got, fmt.Sprintf("%v %s", m.Ref(), m.Path()))
+			return true
+		})
+		if gotOK != wantOK || !slices.Equal(got, want) {
+			t.Fatalf("%s: SelectedPrimaries %v %q, SelectedModels' primaries %v %q", doc.String(), gotOK, got, wantOK, want)
+		}
+		if len(want) > 1 {
+			n := 0
+			p.SelectedPrimaries(func(SelectedModel) bool { n++; return false })
+			if n != 1 {
+				t.Fatalf("%s: SelectedPrimaries went on after false (%d calls)", doc.String(), n)
+			}
+		}
+	})
+}

@@ -39,6 +39,21 @@ func (m SelectedModel) Path() occkit.Path { return m.at.loc() }
 // its selections: for any other, SelectedModels calls nothing and
 // reports false.
 func (p *Prepared) SelectedModels(fn func(SelectedModel) bool) bool {
+	return p.selectedRefs(true, fn)
+}
+
+// SelectedPrimaries is [Prepared.SelectedModels] without the fallbacks:
+// it calls fn with each setting's primary, in the same order, until fn
+// returns false. A Configuration without problems keeps every fallback
+// on its primary's provider (RES-3), so a caller that judges a ref by
+// its provider alone, or looks for a primary, need read no fallback.
+func (p *Prepared) SelectedPrimaries(fn func(SelectedModel) bool) bool {
+	return p.selectedRefs(false, fn)
+}
+
+// selectedRefs is SelectedModels, with each setting's fallbacks when
+// fallbacks is true, else SelectedPrimaries.
+func (p *Prepared) selectedRefs(fallbacks bool, fn func(SelectedModel) bool) bool {
 	x := p.selected
 	if x == nil {
 		return false
@@ -49,6 +64,9 @@ func (p *Prepared) SelectedModels(fn func(SelectedModel) bool) bool {
 		}
 		if !fn(SelectedModel{at: s.primary, primary: true}) {
 			return false
+		}
+		if !fallbacks {
+			return true
 		}
 		for i := range s.fallbacks() {
 			if !fn(SelectedModel{at: s.fallback(i)}) {
