@@ -79,7 +79,10 @@
 // alike.
 // A Configuration that resolves keeps, of its index, the selections and
 // the provider keys: [Prepared.SelectedModels] lists the selected refs in
-// document order and [Prepared.ConfiguresProvider] answers for a key as
+// document order ([Prepared.SelectedPrimaries] only each setting's
+// primary, enough for a caller that judges a ref by its provider, since
+// every fallback keeps its primary's) and [Prepared.ConfiguresProvider]
+// answers for a key as
 // written, which is what the admission package holds against a release's
 // built-in model catalog without reading the document again (the
 // catalogs and provider rows are dropped once resolution is decided, so
