@@ -57,8 +57,9 @@
 //     this program started with the collector stopping the world at
 //     precise places: one goroutine runs the path over and over while
 //     another collects hundreds of times in a row, and the highest live
-//     heap read is the measure, a lower bound that comes closer to the
-//     peak with more samples. The earlier measure (bench.PeakLive, the
+//     heap read in three such children is the measure, a lower bound that
+//     comes closer to the peak with more samples (one child's reading of
+//     the bare document at 40 models ranged over 6.2–8.9 documents). The earlier measure (bench.PeakLive, the
 //     collector at GOGC=1) sees no collection inside a run that allocates
 //     less than about a megabyte, and so read what the path keeps rather
 //     than what it held: 3.1 instead of 5.7 at 40 models. At 40 models

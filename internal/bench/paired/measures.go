@@ -66,6 +66,16 @@ var (
 	tScale     = target{limit: 11}
 )
 
+// peakChildren is how many child processes take the peak heap measure;
+// the highest reading is the measure. A reading is a lower bound (a
+// sample lands at the peak or short of it), and at 40 models one child's
+// samples fall well short now and then: bare at 40 read 15.4, 16.3,
+// 21.2 and 21.9 KB in four children of 200 samples, and compact 22.9 to
+// 28.6 KB (29.7 KB with 5,000 samples). With about half the children
+// short, three of them are all short about one time in eight: still a
+// lower bound, less often a low one.
+const peakChildren = 3
+
 // measures lists every measure of the given documents and sizes,
 // document by document and size by size, with the 10,000 / 1,000 scaling
 // measure when both are among them; it checks first that every path
@@ -157,10 +167,16 @@ func measures(docs []bench.Document, sizes []int, peakSamples int) ([]measure, e
 					// still fall at every place in it.
 					samples /= 4
 				}
-				peak, err := peakInChild(d.Name, n, samples)
-				if err != nil {
-					fmt.Fprintln(os.Stderr, "paired:", err)
-					return nan()
+				// Each child's reading can only fall short of the
+				// peak, so the measure is the highest of peakChildren.
+				var peak uint64
+				for range peakChildren {
+					p, err := peakInChild(d.Name, n, samples)
+					if err != nil {
+						fmt.Fprintln(os.Stderr, "paired:", err)
+						return nan()
+					}
+					peak = max(peak, p)
 				}
 				return float64(peak) / float64(len(src))
 			}, nil)
