@@ -41,7 +41,12 @@
 // sanitized base URL and API, whether that is the official OpenAI route
 // (SEL-4), and its request overrides (SEL-6). [Index.Select] then
 // answers any provider/model with a few lookups keyed by the request's
-// own strings (a map's, or a comparison of the few a document names):
+// own strings (a map's, or a comparison of the few a document names),
+// read in place when they are written as nearly every request writes
+// them (a lower-case provider and a model ID with nothing to trim, or a
+// plain "provider/model" ref, tested a word at a time), the commonest
+// outcomes (a policy naming openclaw, an automatic selection without a
+// registry) set in the Result directly:
 // no walk from the document root, no URL parsing, and no allocation
 // unless a plugin is asked, a session or the plugins add more than two
 // reasons, or it refuses (tested with testing.AllocsPerRun). Its cost is the same at 40 or 10,000 catalog

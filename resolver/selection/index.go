@@ -601,6 +601,9 @@ func (sc *scope) read(at scopeAt, runtime, embedded, params gjson.Result) {
 func (s scope) with(e scope, a *agent) *agent {
 	*a = agent{two: [2]*modelMap{e.models, s.models}}
 	a.maps = a.two[:]
+	if e.models == noModels { // an entry without a model map: nothing to look up in it
+		a.maps = a.two[1:]
+	}
 	a.sel2 = append(append(a.sel2, s.sel2...), e.sel2...)
 	a.params = sortPaths(append(append([]occkit.Path(nil), s.params...), e.params...))
 	return a
@@ -1211,7 +1214,7 @@ func (x *Index) agent(id string) *agent {
 // OpenClaw, counts only agents.defaults' params; an agent ID that
 // normalizes to nothing is refused.
 func (x *Index) agentsFor(agentID string) (lookup, params *agent, err error) {
-	if trim(agentID) == "" {
+	if agentID == "" || trim(agentID) == "" {
 		return x.implicitAgent, &x.none, nil
 	}
 	id, ok := agentID, true

@@ -3,6 +3,7 @@ package selection
 import (
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
+	"github.com/occkit/occkit/internal/jsonwalk"
 	"github.com/occkit/occkit/resolver"
 )
 
@@ -153,7 +155,7 @@ func Select(doc occkit.Document, req Request, reg *Registry) (Result, error) {
 // function [Select]. It allocates nothing in the common case (see
 // [Index]): the Result's reasons are rebuilt only by [Result.Reasons].
 func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
-	provider, model, trimmed, err := targetOf(x.lower(req.Provider), req.Model)
+	provider, model, trimmed, err := x.target(req.Provider, req.Model)
 	if err != nil {
 		return Result{}, err
 	}
@@ -168,53 +170,94 @@ func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
 	if provider != "" {
 		d.reqModel = trimmed
 	}
-
 	// A fresh session (the common case) says nothing: its checks are
-	// skipped whole.
-	ses := req.Session
-	fresh := len(ses.ACPBackend)|len(ses.HistoricalHarnessID)|len(ses.LockedOwner)|len(ses.Override) == 0
-	if !fresh {
-		if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
-			d.keep(siteACP, occkit.Root(), b)
-			d.hasNote = true
-			d.done(&res, verdict{runtime: b, source: SourceSession, acp: true, requested: b})
-			return res, nil
-		}
-		if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
-			d.keep(siteHistorical, occkit.Root(), resolver.NormalizeRuntime(h))
-			d.hasNote = true
-		}
+	// skipped whole, out of line.
+	if ses := &req.Session; len(ses.ACPBackend)|len(ses.HistoricalHarnessID)|len(ses.LockedOwner)|len(ses.Override) != 0 {
+		err = d.session(&res, ses)
+		return res, err
 	}
-
 	d.routed, d.bareLookup = true, provider == ""
 	pol := d.lookup(nil)
 	if p := pol.provider(); p != "" && d.provider == "" {
 		d.provider = p
 	}
+	// The commonest decisions, decide's, set in place (the rest of res
+	// is zero): a policy naming openclaw, whose trail holds no reason of
+	// its own, and, without a registry, an automatic one for a route
+	// with a provider other than openai, which no plugin can claim
+	// (auto's last step).
+	rt := resolver.RuntimeAuto
+	if pol.found() {
+		rt = pol.runtime()
+	}
+	switch {
+	case !quickOn:
+		err = d.decide(&res, pol)
+		return res, err
+	case rt == string(occkit.HarnessOpenClaw):
+		res.Runtime, res.Source, res.Requested = rt, pol.source(), rt
+	case rt == resolver.RuntimeAuto && reg == nil && !pol.ambiguous && d.provider != "" && d.provider != "openai":
+		res.Runtime, res.Source, res.Requested = string(occkit.HarnessOpenClaw), SourceImplicit, resolver.RuntimeAuto
+		res.why.n, res.why.tail[0] = 1, keptReason{site: siteNoClaim, value: string(occkit.HarnessOpenClaw)}
+	default:
+		err = d.decide(&res, pol)
+		return res, err
+	}
+	res.Provider, res.Model = d.provider, d.model
+	t := &res.why
+	t.x, t.agent, t.params, t.reqModel, t.routed, t.bareLookup = x, lookup, params, d.reqModel, true, d.bareLookup
+	return res, nil
+}
 
-	if !fresh {
-		lockedAuto := false
-		if o := strings.TrimSpace(ses.LockedOwner); o != "" {
-			rt := resolver.NormalizeRuntime(o)
-			if rt != resolver.RuntimeAuto {
-				d.keep(siteLocked, occkit.Root(), rt)
-				sel, err := d.locked(rt)
-				d.done(&res, sel)
-				return res, err
-			}
-			// As in OpenClaw: a locked owner recorded as automatic pins
-			// nothing, and the session override is not consulted.
-			d.keep(siteLockedAuto, occkit.Root(), rt)
-			lockedAuto = true
-		}
-		if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
-			if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
-				d.done(&res, sel)
-				return res, nil
-			}
-		}
+// quickOn: when false, Select takes every decision of a fresh session
+// by decide (the oracle of TestQuickDecisionsMatchDecide).
+var quickOn = true
+
+// session is Select's decision for a session that says something
+// (SEL-8), set in r.
+func (d *decision) session(r *Result, ses *Session) error {
+	if b := strings.ToLower(strings.TrimSpace(ses.ACPBackend)); b != "" {
+		d.keep(siteACP, occkit.Root(), b)
+		d.hasNote = true
+		d.done(r, verdict{runtime: b, source: SourceSession, acp: true, requested: b})
+		return nil
+	}
+	if h := strings.TrimSpace(ses.HistoricalHarnessID); h != "" {
+		d.keep(siteHistorical, occkit.Root(), resolver.NormalizeRuntime(h))
+		d.hasNote = true
 	}
 
+	d.routed, d.bareLookup = true, d.provider == ""
+	pol := d.lookup(nil)
+	if p := pol.provider(); p != "" && d.provider == "" {
+		d.provider = p
+	}
+
+	lockedAuto := false
+	if o := strings.TrimSpace(ses.LockedOwner); o != "" {
+		rt := resolver.NormalizeRuntime(o)
+		if rt != resolver.RuntimeAuto {
+			d.keep(siteLocked, occkit.Root(), rt)
+			sel, err := d.locked(rt)
+			d.done(r, sel)
+			return err
+		}
+		// As in OpenClaw: a locked owner recorded as automatic pins
+		// nothing, and the session override is not consulted.
+		d.keep(siteLockedAuto, occkit.Root(), rt)
+		lockedAuto = true
+	}
+	if o := strings.TrimSpace(ses.Override); o != "" && !lockedAuto {
+		if sel, ok := d.sessionOverride(resolver.NormalizeRuntime(o)); ok {
+			d.done(r, sel)
+			return nil
+		}
+	}
+	return d.decide(r, pol)
+}
+
+// decide sets r to the decision by the policy pol found (SEL-3..SEL-7).
+func (d *decision) decide(r *Result, pol policyHit) (err error) {
 	rt := resolver.RuntimeAuto
 	if pol.found() {
 		rt = pol.runtime()
@@ -230,8 +273,8 @@ func (x *Index) Select(req Request, reg *Registry) (res Result, err error) {
 	default:
 		sel, err = d.explicit(rt, pol.source(), pol.place(), "")
 	}
-	d.done(&res, sel)
-	return res, err
+	d.done(r, sel)
+	return err
 }
 
 func ruleFor(runtime string) string {
@@ -465,12 +508,147 @@ func target(provider, model string) (string, string, error) {
 	return p, m, err
 }
 
+// plainTargetOn: when false, Index.target takes targetOf's reading of
+// every request (the oracle of TestPlainTargetMatchesTargetOf).
+var plainTargetOn = true
+
+// target is targetOf(x.lower(provider), model), which a request as
+// nearly every one is written skips: a provider that is its own
+// normalized form and a model ID without a slash or anything to trim
+// (plainTarget), or no provider and a model ref as nearly every one is
+// written (plainRef), are read where they are.
+func (x *Index) target(provider, model string) (p, m, trimmed string, err error) {
+	if plainTargetOn {
+		if provider != "" {
+			if plainTarget(provider, model) {
+				return provider, model, model, nil
+			}
+		} else if slash := plainRef(model); slash > 0 {
+			return model[:slash], model[slash+1:], model, nil
+		}
+	}
+	return targetOf(x.lower(provider), model)
+}
+
+// SWAR masks (see jsonwalk.Word).
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// upperBits has the high bit set in each byte of w whose low seven bits
+// are 'A'..'Z' (a byte of a wider rune may be among them).
+func upperBits(w uint64) uint64 {
+	low := w &^ highBits
+	return (low + (0x80-'A')*lowBits) &^ (low + (0x7f-'Z')*lowBits) & highBits
+}
+
+// word4 is the four bytes of s from j, the first in the lowest byte.
+func word4(s string, j int) uint64 {
+	w := s[j:][:4]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24
+}
+
+// plainTarget reports whether the non-empty provider and the model of a
+// request are what targetOf makes of them: the provider its own
+// normalized ID (nothing to trim: printable ASCII other than a space
+// first and last; no upper-case letter, no byte of a wider rune, no
+// slash) and the model its own trimmed form without a slash (empty, or
+// printable ASCII other than a space first and last; a wider rune or an
+// upper-case letter between are its own spelling). Each is read a word
+// at a time when it is 4 to 16 bytes long, as nearly every one is.
+func plainTarget(provider, model string) bool {
+	n, k := len(provider), len(model)
+	if n < 4 || n > 16 || k < 4 || k > 16 {
+		return plainTargetLong(provider, model)
+	}
+	if provider[0] <= ' ' || provider[n-1] <= ' ' || model[0] <= ' ' || model[0] >= 0x80 || model[k-1] <= ' ' || model[k-1] >= 0x80 {
+		return false
+	}
+	// The first eight bytes and the last eight, overlapping; for fewer
+	// than eight the first four and the last four (a zero byte is none
+	// of those looked for).
+	var pa, pb, ma, mb uint64
+	if n >= 8 {
+		pa, pb = jsonwalk.Word(provider, 0), jsonwalk.Word(provider, n-8)
+	} else {
+		pa = word4(provider, 0) | word4(provider, n-4)<<32
+	}
+	if k >= 8 {
+		ma, mb = jsonwalk.Word(model, 0), jsonwalk.Word(model, k-8)
+	} else {
+		ma = word4(model, 0) | word4(model, k-4)<<32
+	}
+	return (pa|pb)&highBits|upperBits(pa)|upperBits(pb)|
+		jsonwalk.Matches(pa, '/')|jsonwalk.Matches(pb, '/')|jsonwalk.Matches(ma, '/')|jsonwalk.Matches(mb, '/') == 0
+}
+
+// plainTargetLong is plainTarget of a provider or a model of another
+// length, byte by byte.
+func plainTargetLong(provider, model string) bool {
+	n, k := len(provider), len(model)
+	if provider[0] <= ' ' || provider[n-1] <= ' ' {
+		return false
+	}
+	if k > 0 && (model[0] <= ' ' || model[0] >= 0x80 || model[k-1] <= ' ' || model[k-1] >= 0x80) {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if c := provider[i]; c >= 0x80 || c == '/' || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return strings.IndexByte(model, '/') < 0
+}
+
+// plainRef is the offset of the first slash of s, a model ref written
+// without a provider, when s is a ref as nearly every one is written
+// (resolver.ParseRef's plain reading): at least eight bytes of printable
+// ASCII without a space or an `@`, a slash, neither first nor last, and
+// no upper-case letter before the slash. Such a ref is its own trimmed
+// form and its provider is lower-case already. Any other s is 0.
+func plainRef(s string) int {
+	n := len(s)
+	if n < 8 || s[0] == '/' || s[n-1] == '/' {
+		return 0
+	}
+	slash := -1
+	for j := 0; ; j += 8 {
+		if j > n-8 {
+			j = n - 8 // the last word overlaps the one before
+		}
+		w := jsonwalk.Word(s, j)
+		low := w &^ highBits
+		// A byte of a wider rune, a space or a control, or an `@`.
+		if (w|^(low+(0x80-0x21)*lowBits))&highBits|jsonwalk.Matches(w, '@') != 0 {
+			return 0
+		}
+		if slash < 0 {
+			// The bytes before the first slash (the word's bytes before
+			// j were read before it, and held none).
+			in := uint64(highBits)
+			if sl := jsonwalk.Matches(w, '/'); sl != 0 {
+				sl &= -sl
+				slash = j + bits.TrailingZeros64(sl)>>3
+				in = (sl - 1) & highBits
+			}
+			if upperBits(w)&in != 0 {
+				return 0
+			}
+		}
+		if j == n-8 {
+			break
+		}
+	}
+	return max(slash, 0)
+}
+
 // targetOf is target of a provider already trimmed and lower-cased; it
 // also returns the model as written, trimmed.
 func targetOf(p, model string) (provider, id, trimmed string, err error) {
 	trimmed = trim(model)
 	m := trimmed
-	if strings.IndexByte(p, '/') >= 0 {
+	if p != "" && strings.IndexByte(p, '/') >= 0 {
 		return "", "", "", occkit.Invalid("SEL-1", occkit.Root(), "provider must not contain a slash")
 	}
 	if p == "" {
@@ -635,11 +813,20 @@ func (d *decision) lookup(rec *[]resolver.Reason) policyHit {
 }
 
 // hitTo records, when rec is set, the reason of the policy found, h.
+// It is small, so that it is made in line: a decision records no reason
+// of its lookup.
 func hitTo(rec *[]resolver.Reason, h policyHit, text string) policyHit {
 	if rec != nil {
-		noteTo(rec, h.path(), h.runtime(), text)
+		hitNote(rec, h, text)
 	}
 	return h
+}
+
+// hitNote is hitTo's note, out of line.
+//
+//go:noinline
+func hitNote(rec *[]resolver.Reason, h policyHit, text string) {
+	noteTo(rec, h.path(), h.runtime(), text)
 }
 
 // noteTo appends a lookup's reason to rec. It is kept out of line: a

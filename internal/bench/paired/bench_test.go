@@ -105,8 +105,20 @@ func BenchmarkPrepare(b *testing.B) {
 // BenchmarkPrepared is occkit's side of the prepared-decision measure:
 // the four decisions on a prepared Index.
 func BenchmarkPrepared(b *testing.B) {
-	for _, d := range bench.Documents {
-		for _, n := range bench.Sizes {
+	benchPreparedOn(b, bench.Documents, bench.Sizes)
+}
+
+// BenchmarkPreparedOthers is the prepared-decision measure on the
+// documents of other shapes at the sizes the -others run measures.
+func BenchmarkPreparedOthers(b *testing.B) {
+	benchPreparedOn(b, bench.Others, []int{40, 1_000})
+}
+
+// benchPreparedOn takes the four decisions on a prepared Index of each
+// of docs at sizes.
+func benchPreparedOn(b *testing.B, docs []bench.Document, sizes []int) {
+	for _, d := range docs {
+		for _, n := range sizes {
 			src := d.Make(n)
 			doc, err := compile.Load(src, compile.LoadOptions{})
 			if err != nil {
