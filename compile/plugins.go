@@ -130,11 +130,7 @@ func pluginsOf(plugins, channels gjson.Result, release string, settings func() m
 	for _, id := range ms.runtimes {
 		wantID(id)
 	}
-	eachModelRef(ms.selections, func(ref string) {
-		if i := strings.IndexByte(ref, '/'); i > 0 {
-			wantID(ref[:i])
-		}
-	})
+	eachRefProvider(ms.selections, wantID)
 	return pluginsOutside(want, blocked)
 }
 
@@ -436,46 +432,60 @@ func (r *runtimeScan) runtime(k string, at int) int {
 	return -1
 }
 
-// modelRefs are the model refs the agents select: agents.defaults.model
-// and each agent's model, a string or {primary, fallbacks} (the first
-// member of each name, as gjson reads them), read with the byte scanner.
-func modelRefs(selections []selection) []string {
-	var out []string
-	eachModelRef(selections, func(ref string) { out = append(out, ref) })
-	return out
-}
-
-// eachModelRef calls fn with each of [modelRefs], in order.
-func eachModelRef(selections []selection, fn func(ref string)) {
+// eachRefProvider calls fn with the provider (a ref up to its first
+// '/', when that is not empty) of each model ref the agents select:
+// agents.defaults.model and each agent's model, a string or {primary,
+// fallbacks}, the first member of each name, as gjson reads them. It
+// calls fn in no set order, maybe more than once for a provider: what
+// pluginsOf reads of the refs is a set. So it reads each selection's
+// text once, where a reading in the refs' order (the primary first,
+// which the canonical form admission plans writes after the fallbacks)
+// passes over the fallbacks twice.
+func eachRefProvider(selections []selection, fn func(provider string)) {
 	for _, s := range selections {
 		r := runtimeScan{text: s.model}
-		if ref, ok := r.str(0); ok {
-			fn(ref)
+		switch r.kind(0) {
+		case '"':
+			refProvider(r.text, 0, fn)
+			continue
+		case '{':
+		default:
 			continue
 		}
-		if r.kind(0) != '{' {
-			continue
-		}
-		primary, fallbacks := -1, -1
+		// The first member of each name, as eachModelRef reads them.
+		primary, fallbacks := false, false
 		jsonwalk.Members(r.text, 0, func(lit string, esc bool, at int) int {
 			switch k := (jsonwalk.JS{}).Decode(lit, esc); {
-			case k == "primary" && primary < 0:
-				primary = at
-			case k == "fallbacks" && fallbacks < 0:
-				fallbacks = at
+			case k == "primary" && !primary:
+				primary = true
+				if r.kind(at) == '"' {
+					return refProvider(r.text, at, fn)
+				}
+			case k == "fallbacks" && !fallbacks:
+				fallbacks = true
+				if r.kind(at) == '[' {
+					if end := jsonwalk.Elements(r.text, at, func(_, at int) int {
+						if r.kind(at) == '"' {
+							return refProvider(r.text, at, fn)
+						}
+						return jsonwalk.Skip(r.text, at)
+					}); end >= 0 {
+						return end
+					}
+				}
 			}
 			return jsonwalk.Skip(r.text, at)
 		})
-		if ref, ok := r.str(primary); ok {
-			fn(ref)
-		}
-		if r.kind(fallbacks) == '[' {
-			jsonwalk.Elements(r.text, fallbacks, func(_, at int) int {
-				if ref, ok := r.str(at); ok {
-					fn(ref)
-				}
-				return jsonwalk.Skip(r.text, at)
-			})
-		}
 	}
+}
+
+// refProvider calls fn with the provider of the ref, the string at
+// text[at], if it has one, and returns the offset after the string.
+func refProvider(text string, at int, fn func(provider string)) int {
+	end, esc := jsonwalk.StringEnd(text, at)
+	ref := jsonwalk.JS{}.Decode(text[at:end], esc)
+	if i := strings.IndexByte(ref, '/'); i > 0 {
+		fn(ref[:i])
+	}
+	return end
 }
