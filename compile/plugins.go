@@ -130,7 +130,9 @@ func pluginsOf(plugins, channels gjson.Result, release string, settings func() m
 	for _, id := range ms.runtimes {
 		wantID(id)
 	}
-	eachRefProvider(ms.selections, wantID)
+	for _, p := range ms.providers {
+		wantID(p)
+	}
 	return pluginsOutside(want, blocked)
 }
 
@@ -229,12 +231,12 @@ var (
 
 // modelSettings is what [RequiredPlugins] reads of the agents' and the
 // providers' model settings: the runtime ids they select ([runtimeIDs])
-// and the agent scopes' selections, of which only model is read
-// ([modelRefs]). Neither order matters: RequiredPlugins makes sets of
-// them.
+// and the providers of the model refs the agent scopes select
+// ([modelProviders] of each scope's model). Neither order matters:
+// RequiredPlugins makes sets of them.
 type modelSettings struct {
-	runtimes   []string
-	selections []selection
+	runtimes  []string
+	providers []string
 	// root are where the root's gateway, env, plugins and channels
 	// members are (End 0 when it has none), which a [SecretScan]'s walk
 	// reads in passing ([SecretScan.rootMember]), and rootRead reports
@@ -248,7 +250,9 @@ type modelSettings struct {
 // [SecretScan] reads them in its walk of the same maps instead.
 func readModelSettings(doc occkit.Document) modelSettings {
 	selections := agentSelections(doc)
-	return modelSettings{runtimes: runtimeIDs(doc, selections), selections: selections}
+	ms := modelSettings{runtimes: runtimeIDs(doc, selections)}
+	eachRefProvider(selections, func(p string) { ms.providers = addProvider(ms.providers, p) })
+	return ms
 }
 
 // selection is an agent scope's model (what it selects) and models (its
@@ -432,51 +436,70 @@ func (r *runtimeScan) runtime(k string, at int) int {
 	return -1
 }
 
-// eachRefProvider calls fn with the provider (a ref up to its first
-// '/', when that is not empty) of each model ref the agents select:
-// agents.defaults.model and each agent's model, a string or {primary,
-// fallbacks}, the first member of each name, as gjson reads them. It
-// calls fn in no set order, maybe more than once for a provider: what
-// pluginsOf reads of the refs is a set. So it reads each selection's
-// text once, where a reading in the refs' order (the primary first,
-// which the canonical form admission plans writes after the fallbacks)
-// passes over the fallbacks twice.
+// eachRefProvider calls fn with the provider of each model ref the
+// selections select ([modelProviders] of each one's model).
 func eachRefProvider(selections []selection, fn func(provider string)) {
 	for _, s := range selections {
-		r := runtimeScan{text: s.model}
-		switch r.kind(0) {
-		case '"':
-			refProvider(r.text, 0, fn)
-			continue
-		case '{':
-		default:
-			continue
-		}
-		// The first member of each name, as eachModelRef reads them.
-		primary, fallbacks := false, false
-		jsonwalk.Members(r.text, 0, func(lit string, esc bool, at int) int {
-			switch k := (jsonwalk.JS{}).Decode(lit, esc); {
-			case k == "primary" && !primary:
-				primary = true
-				if r.kind(at) == '"' {
-					return refProvider(r.text, at, fn)
-				}
-			case k == "fallbacks" && !fallbacks:
-				fallbacks = true
-				if r.kind(at) == '[' {
-					if end := jsonwalk.Elements(r.text, at, func(_, at int) int {
-						if r.kind(at) == '"' {
-							return refProvider(r.text, at, fn)
-						}
-						return jsonwalk.Skip(r.text, at)
-					}); end >= 0 {
-						return end
+		modelProviders(s.model, 0, fn)
+	}
+}
+
+// modelProviders calls fn with the provider (a ref up to its first '/',
+// when that is not empty) of each model ref the model setting at
+// text[at] selects, a string or {primary, fallbacks} (the first member
+// of each name, as gjson reads them), and returns the offset after the
+// value, as jsonwalk.Skip does. It calls fn in no set order, maybe more
+// than once for a provider: what pluginsOf reads of the refs is a set.
+// So the value is read once, where a reading in the refs' order (the
+// primary first, which the canonical form admission plans writes after
+// the fallbacks) passes over the fallbacks twice; a secret scan reads it
+// so in its walk, where it would otherwise skip it.
+func modelProviders(text string, at int, fn func(provider string)) int {
+	r := runtimeScan{text: text}
+	switch r.kind(at) {
+	case '"':
+		return refProvider(text, at, fn)
+	case '{':
+	default:
+		return jsonwalk.Skip(text, at)
+	}
+	// The first member of each name, as gjson reads them.
+	primary, fallbacks := false, false
+	if end := jsonwalk.Members(text, at, func(lit string, esc bool, at int) int {
+		switch k := (jsonwalk.JS{}).Decode(lit, esc); {
+		case k == "primary" && !primary:
+			primary = true
+			if r.kind(at) == '"' {
+				return refProvider(text, at, fn)
+			}
+		case k == "fallbacks" && !fallbacks:
+			fallbacks = true
+			if r.kind(at) == '[' {
+				if end := jsonwalk.Elements(text, at, func(_, at int) int {
+					if r.kind(at) == '"' {
+						return refProvider(text, at, fn)
 					}
+					return jsonwalk.Skip(text, at)
+				}); end >= 0 {
+					return end
 				}
 			}
-			return jsonwalk.Skip(r.text, at)
-		})
+		}
+		return jsonwalk.Skip(text, at)
+	}); end >= 0 {
+		return end
 	}
+	return jsonwalk.Skip(text, at)
+}
+
+// addProvider appends p to providers unless it is the last one (the
+// refs of a fallback list mostly share a provider): what they are read
+// for is a set.
+func addProvider(providers []string, p string) []string {
+	if n := len(providers); n > 0 && providers[n-1] == p {
+		return providers
+	}
+	return append(providers, p)
 }
 
 // refProvider calls fn with the provider of the ref, the string at

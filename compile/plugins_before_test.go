@@ -77,11 +77,13 @@ func pluginsOfBefore(doc occkit.Document, release string, settings func() modelS
 	for _, id := range ms.runtimes {
 		want[c.PluginID(id)] = true
 	}
-	eachModelRef(ms.selections, func(ref string) {
+	// The refs as the Value walks read them (scanning them is the
+	// function under test's, in the settings).
+	for _, ref := range modelRefsValues(agentSelectionsValues(doc)) {
 		if i := strings.IndexByte(ref, '/'); i > 0 {
 			want[c.PluginID(ref[:i])] = true
 		}
-	})
+	}
 	var out []Plugin
 	for id := range want {
 		if blocked[id] {

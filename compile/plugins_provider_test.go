@@ -84,10 +84,24 @@ func refProvidersValues(doc occkit.Document) []string {
 }
 
 // checkRefProviders fails when eachRefProvider and the Value walks read
-// another set of providers from doc.
+// another set of providers from doc, when modelProviders ends a model
+// setting elsewhere than jsonwalk.Skip does, and when the secret scan,
+// which reads them in its walk, holds another set.
 func checkRefProviders(t interface{ Fatalf(string, ...any) }, doc occkit.Document) {
-	if got, want := refProviders(doc), refProvidersValues(doc); !slices.Equal(got, want) {
+	want := refProvidersValues(doc)
+	if got := refProviders(doc); !slices.Equal(got, want) {
 		t.Fatalf("%s: providers\ngot  %q\nwant %q", doc, got, want)
+	}
+	for _, s := range agentSelections(doc) {
+		// Within the document's text, as the scan reads it.
+		text := `{"model":` + s.model + `,"next":1}`
+		if got, skip := modelProviders(text, 9, func(string) {}), jsonwalk.Skip(text, 9); got != skip {
+			t.Fatalf("%s: modelProviders ends %s at %d, Skip at %d", doc, s.model, got, skip)
+		}
+	}
+	scan := ScanSecrets(doc, SecretPolicyFor(""))
+	if got := slices.Compact(slices.Sorted(slices.Values(scan.settings.providers))); !slices.Equal(got, want) {
+		t.Fatalf("%s: the scan's providers\ngot  %q\nwant %q", doc, got, want)
 	}
 }
 

@@ -315,9 +315,13 @@ func TestScanReadsModelSettings(t *testing.T) {
 		if !slices.Equal(g, w) {
 			t.Fatalf("%s: runtime ids\ngot  %q\nwant %q", doc, g, w)
 		}
-		g, w = slices.Sorted(slices.Values(modelRefs(got.selections))), slices.Sorted(slices.Values(modelRefs(want.selections)))
+		// The providers of the refs, a set, as the Value walks read them.
+		g, w = slices.Compact(slices.Sorted(slices.Values(got.providers))), refProvidersValues(doc)
 		if !slices.Equal(g, w) {
-			t.Fatalf("%s: model refs\ngot  %q\nwant %q", doc, g, w)
+			t.Fatalf("%s: model ref providers\ngot  %q\nwant %q", doc, g, w)
+		}
+		if alone := slices.Compact(slices.Sorted(slices.Values(want.providers))); !slices.Equal(alone, w) {
+			t.Fatalf("%s: model ref providers read alone\ngot  %q\nwant %q", doc, alone, w)
 		}
 		release := rapid.SampledFrom([]string{"2026.9.6", ""}).Draw(t, "release")
 		if d := cmp.Diff(RequiredPlugins(doc, release), ScanSecrets(doc, pol).requiredPlugins(release)); d != "" {

@@ -111,8 +111,8 @@ func scanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occkit.Path
 // ([readModelSettings]) in the same walk: the runtime ids of the models
 // maps and catalogs the walk reads for their places, and those of the
 // shapes it does not enter (a map or a catalog that is an array,
-// agents.entries as an array, agents.list), and each agent scope's
-// model, appended to those settings holds. The places of the providers'
+// agents.entries as an array, agents.list), and the providers of each
+// agent scope's model refs, appended to those settings holds. The places of the providers'
 // scopes, which come first of the walk's, are appended to first (the
 // caller's room for a few).
 func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, first []secretPlace) []secretPlace {
@@ -171,9 +171,10 @@ func findPlaces(doc occkit.Document, pol SecretPolicy, settings *modelSettings, 
 			case k == "models" && settings != nil:
 				return rt.each(at, rt.entry)
 			case k == "model" && settings != nil:
-				end := skip(at)
-				settings.selections = append(settings.selections, selection{model: root[at:end]})
-				return end
+				// Its refs' providers are read where it would be skipped.
+				return w.know(at, modelProviders(root, at, func(p string) {
+					settings.providers = addProvider(settings.providers, p)
+				}))
 			}
 			return skip(at)
 		})
@@ -757,15 +758,15 @@ type SecretScan struct {
 	pluginsOnce    sync.Once
 	pluginsRelease string
 	plugins        []Plugin
-	// first holds the first place, runtime id and selection the walk
-	// finds, the arrays of places and settings until they grow: most
-	// documents hold one of each (a provider's baseUrl, the runtime its
-	// entries select, the defaults' model), which then cost the scan no
-	// allocation of their own.
+	// first holds the first place, runtime id and model provider the
+	// walk finds, the arrays of places and settings until they grow:
+	// most documents hold one of each (a provider's baseUrl, the runtime
+	// its entries select, the provider of the defaults' model refs),
+	// which then cost the scan no allocation of their own.
 	first struct {
-		places     [1]secretPlace
-		runtimes   [1]string
-		selections [1]selection
+		places    [1]secretPlace
+		runtimes  [1]string
+		providers [1]string
 	}
 }
 
@@ -779,7 +780,7 @@ type secretPlace struct {
 // ScanSecrets scans doc under pol.
 func ScanSecrets(doc occkit.Document, pol SecretPolicy) *SecretScan {
 	s := &SecretScan{doc: doc, pol: pol}
-	s.settings = modelSettings{runtimes: s.first.runtimes[:0], selections: s.first.selections[:0]}
+	s.settings = modelSettings{runtimes: s.first.runtimes[:0], providers: s.first.providers[:0]}
 	s.places = findPlaces(doc, pol, &s.settings, s.first.places[:0])
 	s.refs = documentRefs(doc, s.places)
 	s.literals = s.checkLiterals()

@@ -178,7 +178,11 @@ func oracleScanPlaces(doc occkit.Document, pol SecretPolicy, visit func(at occki
 				return rt.each(at, rt.entry)
 			case k == "model" && settings != nil:
 				end := jsonwalk.Skip(root, at)
-				settings.selections = append(settings.selections, selection{model: root[at:end]})
+				eachModelRef([]selection{{model: root[at:end]}}, func(ref string) {
+					if p, _, ok := strings.Cut(ref, "/"); ok && p != "" {
+						settings.providers = append(settings.providers, p)
+					}
+				})
 				return end
 			}
 			return jsonwalk.Skip(root, at)
@@ -258,9 +262,8 @@ func scanReport(s *SecretScan) []string {
 	}
 	runtimes := slices.Compact(slices.Sorted(slices.Values(s.settings.runtimes)))
 	out = append(out, fmt.Sprintf("runtimes %q", runtimes))
-	for _, sel := range s.settings.selections {
-		out = append(out, fmt.Sprintf("selection %q %q", sel.model, sel.models))
-	}
+	providers := slices.Compact(slices.Sorted(slices.Values(s.settings.providers)))
+	out = append(out, fmt.Sprintf("providers %q", providers))
 	for _, release := range []string{"2026.9.6", ""} {
 		out = append(out, fmt.Sprintf("plugins %s %v", release, s.requiredPlugins(release)))
 	}
@@ -382,8 +385,8 @@ func FuzzScanSecretsOracle(f *testing.F) {
 }
 
 // TestScanOracleSeesEveryKind: the drawn documents hold places of each
-// kind, references, refusals and runtime ids, so that the oracle's
-// comparison has something to compare.
+// kind, references, refusals, runtime ids and model ref providers, so
+// that the oracle's comparison has something to compare.
 func TestScanOracleSeesEveryKind(t *testing.T) {
 	pol := SecretPolicyFor("")
 	seen := map[string]int{}
@@ -393,12 +396,12 @@ func TestScanOracleSeesEveryKind(t *testing.T) {
 			seen[fmt.Sprint("place ", p.kind)]++
 		}
 		for _, row := range scanReport(s) {
-			if kind, rest, _ := strings.Cut(row, " "); kind != "runtimes" || rest != "[]" {
+			if kind, rest, _ := strings.Cut(row, " "); kind != "runtimes" && kind != "providers" || rest != "[]" {
 				seen[kind]++
 			}
 		}
 	})
-	for _, kind := range []string{"place 0", "place 1", "ref", "refused", "runtimes", "selection"} {
+	for _, kind := range []string{"place 0", "place 1", "ref", "refused", "runtimes", "providers"} {
 		if seen[kind] == 0 {
 			t.Errorf("no drawn document has a %q row (%v)", kind, seen)
 		}
