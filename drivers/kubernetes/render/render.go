@@ -360,6 +360,12 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		}
 	}
 	objs.Tokens[0] = Token{Name: r.gatewayToken(), Key: GatewayTokenSecretKey, Component: occkit.ProcessGateway}
+	// The objects that read the plan (ConfigMaps, Deployments) are made
+	// first; the others need only what rest keeps of each process, so
+	// that the plan is garbage while they are made: the render's peak
+	// heap holds the objects, not the plan beside them.
+	var restBlock [2]restOfProcess
+	rest := blockOr(restBlock[:], n)[:0]
 	for _, p := range plan.Processes {
 		if err := checkPlugins(p); err != nil {
 			return Objects{}, err
@@ -376,17 +382,31 @@ func Render(rev drivers.Revision, opts Options) (Objects, error) {
 		if err != nil {
 			return Objects{}, err
 		}
-		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(w.names, p.Role))
-		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(w.names, p.Role))
-		if p.Port != 0 {
-			objs.Services = append(objs.Services, r.service(w.names, p.Role, portName(p), int32(p.Port)))
-		}
-		if p.TokenFile != "" {
-			objs.Tokens = append(objs.Tokens, Token{Name: r.appServerToken(), Key: AppServerTokenSecretKey, Component: p.Role})
-		}
 		objs.Deployments = append(objs.Deployments, dep)
+		rest = append(rest, restOfProcess{names: w.names, role: p.Role, port: int32(p.Port), portName: portName(p), token: p.TokenFile != ""})
+	}
+	for _, p := range rest {
+		objs.ServiceAccounts = append(objs.ServiceAccounts, r.serviceAccount(p.names, p.role))
+		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, r.claim(p.names, p.role))
+		if p.port != 0 {
+			objs.Services = append(objs.Services, r.service(p.names, p.role, p.portName, p.port))
+		}
+		if p.token {
+			objs.Tokens = append(objs.Tokens, Token{Name: r.appServerToken(), Key: AppServerTokenSecretKey, Component: p.role})
+		}
 	}
 	return objs, nil
+}
+
+// restOfProcess is what [Render] keeps of a planned process for the
+// objects it makes after the plan: its names, role, Service port and
+// whether it reads the app-server token.
+type restOfProcess struct {
+	names    workloadNames
+	role     occkit.Process
+	port     int32
+	portName string
+	token    bool
 }
 
 // objectLists are the lists of the [Objects] of a revision of one
