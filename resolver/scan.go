@@ -70,7 +70,7 @@ func refLitScan(s string, i int) (end, slash int) {
 			// in has the high bit of each byte before the stop.
 			in := (stop - 1) & highBits
 			// The bytes before the first slash hold no upper-case letter.
-			upper := (low + (0x80-'A')*lowBits) &^ (low + (0x7f-'Z')*lowBits) & highBits
+			upper := jsonwalk.Upper(x)
 			if sl := jsonwalk.Matches(x, '/') & in; sl != 0 {
 				sl &= -sl
 				slash = j - i - 1 + bits.TrailingZeros64(sl)>>3

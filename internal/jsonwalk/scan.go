@@ -57,6 +57,15 @@ func Word(s string, j int) uint64 { return word(s, j) }
 // Matches: see [Word].
 func Matches(x uint64, b byte) uint64 { return matches(x, uint64(b)) }
 
+// Upper has the high bit set in each byte of x whose low seven bits are
+// an upper-case ASCII letter, 'A' to 'Z', and in no other: a byte of a
+// wider rune (its high bit set) may be among them, so a caller that reads
+// ASCII tests the high bits apart. No byte carries into the next.
+func Upper(x uint64) uint64 {
+	low := x &^ highBits
+	return (low + (0x80-'A')*lowBits) &^ (low + (0x7f-'Z')*lowBits) & highBits
+}
+
 // plainSpan is how far into a literal strPlain tells plain text from the
 // rest: most strings of a configuration are shorter.
 const plainSpan = 64

@@ -536,13 +536,6 @@ const (
 	highBits = 0x8080808080808080
 )
 
-// upperBits has the high bit set in each byte of w whose low seven bits
-// are 'A'..'Z' (a byte of a wider rune may be among them).
-func upperBits(w uint64) uint64 {
-	low := w &^ highBits
-	return (low + (0x80-'A')*lowBits) &^ (low + (0x7f-'Z')*lowBits) & highBits
-}
-
 // word4 is the four bytes of s from j, the first in the lowest byte.
 func word4(s string, j int) uint64 {
 	w := s[j:][:4]
@@ -579,7 +572,7 @@ func plainTarget(provider, model string) bool {
 	} else {
 		ma = word4(model, 0) | word4(model, k-4)<<32
 	}
-	return (pa|pb)&highBits|upperBits(pa)|upperBits(pb)|
+	return (pa|pb)&highBits|jsonwalk.Upper(pa)|jsonwalk.Upper(pb)|
 		jsonwalk.Matches(pa, '/')|jsonwalk.Matches(pb, '/')|jsonwalk.Matches(ma, '/')|jsonwalk.Matches(mb, '/') == 0
 }
 
@@ -632,7 +625,7 @@ func plainRef(s string) int {
 				slash = j + bits.TrailingZeros64(sl)>>3
 				in = (sl - 1) & highBits
 			}
-			if upperBits(w)&in != 0 {
+			if jsonwalk.Upper(w)&in != 0 {
 				return 0
 			}
 		}
