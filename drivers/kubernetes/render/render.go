@@ -910,30 +910,26 @@ func (b *securityBlock) restricted() *corev1.SecurityContext {
 
 // deploymentBlock is a Deployment with what its pod points at and, where
 // they fit, its container's lists ([blockOr]); the other lists whose
-// length the plan decides are made apart.
+// length the plan decides are made apart. Its small fields sit together,
+// where padding after each would cost a word.
 type deploymentBlock struct {
-	obj                            appsv1.Deployment
-	replicas                       int32
-	selector                       metav1.LabelSelector
-	grace                          int64
-	automount, serviceLinks        bool
-	pod                            corev1.PodSecurityContext
-	podNonRoot                     bool
-	runAsUser, runAsGroup, fsGroup int64
-	seccomp                        corev1.SeccompProfile
-	runtimeClass                   string
-	containers                     [1]corev1.Container
-	security                       securityBlock
-	probe                          corev1.Probe
-	httpGet                        corev1.HTTPGetAction
-	tcpSocket                      corev1.TCPSocketAction
-	ports                          [1]corev1.ContainerPort
-	claim                          corev1.PersistentVolumeClaimVolumeSource
-	emptyDir                       corev1.EmptyDirVolumeSource
-	token                          corev1.SecretVolumeSource
-	tokenItems                     [1]corev1.KeyToPath
-	tokenMode                      int32
-	config                         [1]configVolume
+	obj                                 appsv1.Deployment
+	replicas                            int32
+	automount, serviceLinks, podNonRoot bool
+	selector                            metav1.LabelSelector
+	grace                               int64
+	pod                                 corev1.PodSecurityContext
+	runAsUser, runAsGroup, fsGroup      int64
+	seccomp                             corev1.SeccompProfile
+	runtimeClass                        string
+	containers                          [1]corev1.Container
+	security                            securityBlock
+	probe                               corev1.Probe
+	httpGet                             corev1.HTTPGetAction
+	ports                               [1]corev1.ContainerPort
+	claim                               corev1.PersistentVolumeClaimVolumeSource
+	emptyDir                            corev1.EmptyDirVolumeSource
+	config                              [1]configVolume
 	// The container's lists where they fit, as an embedded gateway's
 	// do (six variables, two read from Secrets, three mounts and five
 	// arguments): each is cut at its length, a list of its own.
@@ -941,6 +937,57 @@ type deploymentBlock struct {
 	refs   [2]secretRef
 	mounts [3]corev1.VolumeMount
 	args   [5]string
+}
+
+// A Deployment is allocated in one of two blocks, each filling the size
+// class it falls in (4,096 and 3,456 bytes with the allocator's header):
+// where the pod's volumes fit (data, tmp and one file's, every process
+// but the Codex app-server), the block holds them; else it holds what
+// only a process reading the app-server token points at, and the
+// volumes are made apart. With both in one block it would take the next
+// class, 4,864 bytes; the volumes apart from a block with room for
+// neither took 3,456 bytes and 896 (issue 29).
+
+// deploymentVolumes is a [deploymentBlock] with room for its volumes.
+type deploymentVolumes struct {
+	deploymentBlock
+	volumes [3]corev1.Volume
+}
+
+// deploymentAppServer is a [deploymentBlock] with the Codex app-server's
+// parts.
+type deploymentAppServer struct {
+	deploymentBlock
+	appServer appServerParts
+}
+
+// appServerParts are what the Codex app-server's pod points at and no
+// other's: its TCP readiness check and its token volume's source.
+type appServerParts struct {
+	tcpSocket  corev1.TCPSocketAction
+	token      corev1.SecretVolumeSource
+	tokenItems [1]corev1.KeyToPath
+	tokenMode  int32
+}
+
+// newDeploymentBlock returns a new block for a Deployment of volumeN
+// volumes, its volume list (of length two, capacity volumeN) and, when
+// the block holds them, its app-server parts (else nil: [orNew]).
+func newDeploymentBlock(volumeN int) (*deploymentBlock, []corev1.Volume, *appServerParts) {
+	if volumeN <= len(deploymentVolumes{}.volumes) {
+		b := new(deploymentVolumes)
+		return &b.deploymentBlock, b.volumes[:2:volumeN], nil
+	}
+	b := new(deploymentAppServer)
+	return &b.deploymentBlock, make([]corev1.Volume, 2, volumeN), &b.appServer
+}
+
+// orNew is *parts, made on first use where the block has none.
+func orNew(parts **appServerParts) *appServerParts {
+	if *parts == nil {
+		*parts = new(appServerParts)
+	}
+	return *parts
 }
 
 // blockOr is the first n elements of block, where they fit, else a new
@@ -977,7 +1024,6 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 	if err := logging.WriteCollectorMetadata(id, podLabels, podAnnotations); err != nil {
 		return nil, err
 	}
-	b := &deploymentBlock{}
 	// The lists are made at their final length: HOME, the state
 	// directory's two variables, a path and a directory per file (a
 	// directory once), then the plan's; the data, tmp, CODEX_HOME, file
@@ -1006,12 +1052,12 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 			secrets++
 		}
 	}
+	b, volumes, appServer := newDeploymentBlock(volumeN)
 	env := blockOr(b.env[:], envs)[:1]
 	env[0] = corev1.EnvVar{Name: "HOME", Value: w.home}
 	mounts := blockOr(b.mounts[:], mountN)[:2]
 	mounts[0] = corev1.VolumeMount{Name: "data", MountPath: w.home}
 	mounts[1] = corev1.VolumeMount{Name: "tmp", MountPath: "/tmp"}
-	volumes := make([]corev1.Volume, 2, volumeN)
 	b.claim.ClaimName = w.names.data
 	volumes[0].Name, volumes[0].PersistentVolumeClaim = "data", &b.claim
 	volumes[1].Name, volumes[1].EmptyDir = "tmp", &b.emptyDir
@@ -1075,11 +1121,12 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		// The app-server's token, read-only, readable by the pod's
 		// group (fsGroup) only.
 		mounts = append(mounts, corev1.VolumeMount{Name: "token", MountPath: path.Dir(p.TokenFile), ReadOnly: true})
-		b.tokenItems[0] = corev1.KeyToPath{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}
-		b.tokenMode = 0o440
-		b.token = corev1.SecretVolumeSource{SecretName: r.appServerToken(), Items: b.tokenItems[:], DefaultMode: &b.tokenMode}
+		t := orNew(&appServer)
+		t.tokenItems[0] = corev1.KeyToPath{Key: AppServerTokenSecretKey, Path: path.Base(p.TokenFile)}
+		t.tokenMode = 0o440
+		t.token = corev1.SecretVolumeSource{SecretName: r.appServerToken(), Items: t.tokenItems[:], DefaultMode: &t.tokenMode}
 		v := nextVolume(&volumes)
-		v.Name, v.Secret = "token", &b.token
+		v.Name, v.Secret = "token", &t.token
 	}
 	var refs []secretRef
 	if secrets > 0 {
@@ -1095,8 +1142,9 @@ func (r *renderer) deployment(w workload) (*appsv1.Deployment, error) {
 		b.probe = corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &b.httpGet}, PeriodSeconds: 5, FailureThreshold: 3}
 		probe = &b.probe
 	case p.Readiness.TCP:
-		b.tcpSocket = corev1.TCPSocketAction{Port: intstr.FromString(portName(p))}
-		b.probe = corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &b.tcpSocket}, PeriodSeconds: 5, FailureThreshold: 3}
+		t := orNew(&appServer)
+		t.tcpSocket = corev1.TCPSocketAction{Port: intstr.FromString(portName(p))}
+		b.probe = corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &t.tcpSocket}, PeriodSeconds: 5, FailureThreshold: 3}
 		probe = &b.probe
 	}
 	args := blockOr(b.args[:], 1+len(p.Args))
