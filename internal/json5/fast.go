@@ -34,13 +34,27 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
-// plainEnd returns the offset of the first byte at or after j that ends
-// the plain run of a double-quoted string, or len(s). It tests eight
-// bytes at a time ([stopMask]); a borrow can flag a byte above a flagged
-// one, never below, so the lowest flag is exact.
-func plainEnd(s []byte, j int) int {
-	for ; j+8 <= len(s); j += 8 {
-		if m := stopMask(binary.LittleEndian.Uint64(s[j:])); m != 0 {
+// PlainEnd is the offset of the first byte at or after j that is a
+// double quote, a backslash or a control character, or len(s): where the
+// plain run of a JSON string's text from j ends. It reads eight bytes at
+// a time ([stopMask]); a borrow can flag a byte above a flagged one,
+// never below, so the lowest flag is exact.
+//
+// The loop is stopMask written out over stopWords, read into registers
+// once: the compiler writes a constant of 64 bits into each step that
+// uses it (five loads of an immediate a word), and the canonical writer
+// calls PlainEnd for every string, besides the loader's fast path. Each
+// word is read as s[j:j+8] below the last full one, which the compiler
+// proves in bounds, rather than as s[j:] (two checks and a re-slice a
+// word).
+func PlainEnd(s []byte, j int) int {
+	if j < 0 || j >= len(s) {
+		return j
+	}
+	q, b, lo, sp, hi := stopWords.quote, stopWords.backslash, stopWords.lo, stopWords.space, stopWords.hi
+	for n := len(s) - 8; j <= n; j += 8 {
+		x := binary.LittleEndian.Uint64(s[j : j+8])
+		if m := (((x ^ q) - lo) | ((x ^ b) - lo) | (x - sp)) &^ x & hi; m != 0 {
 			return j + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -50,38 +64,41 @@ func plainEnd(s []byte, j int) int {
 	return j
 }
 
+// stopWords are the words [stopMask] compares a word of text with, as
+// variables: see [PlainEnd].
+var stopWords = struct{ quote, backslash, lo, space, hi uint64 }{
+	quote: stopLo * '"', backslash: stopLo * '\\', lo: stopLo, space: stopLo * 0x20, hi: stopLo << 7,
+}
+
+// stopLo has the low bit of each byte set.
+const stopLo = 0x0101010101010101
+
 // stopMask flags (in its high bit) each byte of x that ends a plain run,
-// exactly for the lowest one ([plainEnd]). A byte is flagged when it is
+// exactly for the lowest one ([PlainEnd]). A byte is flagged when it is
 // a quote or a backslash (a zero byte of x^q or x^b: its subtraction
 // borrows) or below 0x20, and its own high bit is clear: the high bit of
 // x^q and x^b is that of x, since '"' and '\\' have none, so one &^x
 // serves the three tests.
 func stopMask(x uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const lo, hi = stopLo, stopLo << 7
 	q, b := x^(lo*'"'), x^(lo*'\\')
 	return ((q - lo) | (b - lo) | (x - lo*0x20)) &^ x & hi
 }
 
-// firstStop is [plainEnd] over the first eight bytes from j, small
+// firstStop is [PlainEnd] over the first eight bytes from j, small
 // enough to be inlined: most keys and many values of a configuration end
 // within them ("id", "name", "openclaw"), which then cost no call. It
 // returns where the run ends, or, when it goes on past them (or fewer
-// than eight bytes are left), ^k for the k plainEnd goes on from.
+// than eight bytes are left), ^k for the k PlainEnd goes on from.
 func firstStop(s []byte, j int) int {
 	if len(s)-j < 8 {
 		return ^j
 	}
-	if m := stopMask(binary.LittleEndian.Uint64(s[j:])); m != 0 {
+	if m := stopMask(binary.LittleEndian.Uint64(s[j : j+8])); m != 0 {
 		return j + bits.TrailingZeros64(m)/8
 	}
 	return ^(j + 8)
 }
-
-// PlainEnd is the offset of the first byte at or after j that is a
-// double quote, a backslash or a control character, or len(s): where the
-// plain run of a JSON string's text from j ends. It reads eight bytes at
-// a time.
-func PlainEnd(s []byte, j int) int { return plainEnd(s, j) }
 
 // valueStart marks the bytes that start a value parser.fast reads.
 var valueStart = func() (t [256]bool) {
@@ -279,7 +296,7 @@ value:
 		goto key
 	case '"':
 		if j = firstStop(s, r+1); j < 0 {
-			j = plainEnd(s, ^j)
+			j = PlainEnd(s, ^j)
 		}
 		if j < len(s) && s[j] == '"' {
 			if j-r-1 > maxStr {
@@ -410,7 +427,7 @@ open:
 		goto stop
 	}
 	if j = firstStop(s, r+1); j < 0 {
-		j = plainEnd(s, ^j)
+		j = PlainEnd(s, ^j)
 	}
 	if j >= len(s) || s[j] != '"' || j-r-1 > maxStr {
 		goto stop

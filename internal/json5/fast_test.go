@@ -9,27 +9,31 @@ import (
 
 // TestPlainEnd: the eight-bytes-at-a-time scan, alone and after
 // firstStop, stops where a byte-by-byte one does, whatever the bytes
-// around the stop.
+// around the stop, after runs of plain bytes long enough to take the
+// scan through several words.
 func TestPlainEnd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		alphabet := []byte{'a', ' ', '"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xe2, 0xff, '\''}
-		s := rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 40).Draw(t, "s")
+		plain := []byte{'a', ' ', 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xe2, 0xff, '\''}
+		s := rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 12).Draw(t, "head")
+		s = append(s, rapid.SliceOfN(rapid.SampledFrom(plain), 0, 40).Draw(t, "run")...)
+		s = append(s, rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 12).Draw(t, "tail")...)
 		j := rapid.IntRange(0, len(s)).Draw(t, "from")
 		want := j
 		for want < len(s) && !strStop[s[want]] {
 			want++
 		}
-		if got := plainEnd(s, j); got != want {
-			t.Fatalf("plainEnd(%q, %d) = %d, want %d", s, j, got, want)
+		if got := PlainEnd(s, j); got != want {
+			t.Fatalf("PlainEnd(%q, %d) = %d, want %d", s, j, got, want)
 		}
 		// parser.fast's form: the first eight bytes inline, then
-		// plainEnd from where firstStop says.
+		// PlainEnd from where firstStop says.
 		got := firstStop(s, j)
 		if got < 0 {
-			got = plainEnd(s, ^got)
+			got = PlainEnd(s, ^got)
 		}
 		if got != want {
-			t.Fatalf("firstStop(%q, %d), then plainEnd: %d, want %d", s, j, got, want)
+			t.Fatalf("firstStop(%q, %d), then PlainEnd: %d, want %d", s, j, got, want)
 		}
 	})
 }
