@@ -289,7 +289,7 @@ func (q *quickPolicies) catalog(c *catalogIndex, key string) bool {
 	if !c.present || c.bad {
 		return true
 	}
-	u, found := tableGet(c.byKey, key, c, catalogKeyOf)
+	u, found := c.get(key)
 	if !found {
 		return true
 	}
@@ -307,7 +307,7 @@ func (q *quickPolicies) provider(p *providerConfig, id string) bool {
 	if p.prevs != nil {
 		return false
 	}
-	if u, found := tableGet(p.byID, id, p, rowKeyOf); found {
+	if u, found := p.get(id); found {
 		// The row is indexed under id as its own id, or as the ID after
 		// a "<provider>/" prefix of its id on p, so MatchRow would
 		// confirm it (rowsFor asks MatchRow of every row of a chain).

@@ -101,7 +101,7 @@ type catalogIndex struct {
 
 // lookup calls f for each key whose ref is key, in document order.
 func (c *catalogIndex) lookup(key string, f func(i int32)) {
-	u, ok := tableGet(c.byKey, key, c, catalogKeyOf)
+	u, ok := c.get(key)
 	if !ok {
 		return
 	}
@@ -122,7 +122,7 @@ func (c *catalogIndex) lookup(key string, f func(i int32)) {
 
 // has reports whether the catalog holds key.
 func (c *catalogIndex) has(key string) bool {
-	_, ok := tableGet(c.byKey, key, c, catalogKeyOf)
+	_, ok := c.get(key)
 	return ok
 }
 
@@ -151,8 +151,31 @@ func (c *catalogIndex) keyRaw(i int) string {
 	return c.raws[int32(i)]
 }
 
-// catalogKeyOf is the key of keys[v], for [indexTable].
-func catalogKeyOf(c *catalogIndex, v uint32) string { return c.key(int(v)) }
+// slot returns the slot of byKey holding key's value, or the empty slot
+// where key belongs. byKey must not be empty.
+func (c *catalogIndex) slot(key string) (int, bool) {
+	t := c.byKey
+	for i := firstSlot(t, key); ; {
+		switch s := t[i]; {
+		case s == 0:
+			return i, false
+		case c.key(int(s-1)) == key:
+			return i, true
+		}
+		if i++; i == len(t) {
+			i = 0
+		}
+	}
+}
+
+// get returns the value byKey holds under key.
+func (c *catalogIndex) get(key string) (uint32, bool) {
+	if len(c.byKey) == 0 {
+		return 0, false
+	}
+	i, found := c.slot(key)
+	return c.byKey[i] - 1, found
+}
 
 // refKey is r.Key(), reusing raw when it is already written that way
 // (the common case), so indexing does not allocate per key.
@@ -448,20 +471,46 @@ func (p *providerConfig) rowPath(i int) occkit.Path { return p.path().Key("model
 // normProvider normalizes a provider name the way refs are (REF-2).
 func normProvider(s string) string { return strings.ToLower(trimSpace(s)) }
 
-// rowKeyOf is the key of an entry of byID: the id of row v>>1, or its
+// rowKey is the key of an entry of byID: the id of row v>>1, or its
 // alt when v is odd.
-func rowKeyOf(p *providerConfig, v uint32) string {
+func (p *providerConfig) rowKey(v uint32) string {
 	if v&1 == 0 {
 		return p.id(int(v >> 1))
 	}
 	return p.alt(int(v >> 1))
 }
 
+// slot returns the slot of byID holding id's value, or the empty slot
+// where id belongs. byID must not be empty.
+func (p *providerConfig) slot(id string) (int, bool) {
+	t := p.byID
+	for i := firstSlot(t, id); ; {
+		switch s := t[i]; {
+		case s == 0:
+			return i, false
+		case p.rowKey(s-1) == id:
+			return i, true
+		}
+		if i++; i == len(t) {
+			i = 0
+		}
+	}
+}
+
+// get returns the value byID holds under id.
+func (p *providerConfig) get(id string) (uint32, bool) {
+	if len(p.byID) == 0 {
+		return 0, false
+	}
+	i, found := p.slot(id)
+	return p.byID[i] - 1, found
+}
+
 // rowsFor returns the indexes of the rows that name the candidate ref
 // (REF-4), in row order, each confirmed by [MatchRow].
 func (p *providerConfig) rowsFor(ref Ref, buf []int32) []int32 {
 	out := buf[:0]
-	u, ok := tableGet(p.byID, ref.ID, p, rowKeyOf)
+	u, ok := p.get(ref.ID)
 	for i := int32(u >> 1); ok; {
 		id := p.id(int(i))
 		if MatchRow(ref, id) {
@@ -873,12 +922,14 @@ func (c *catalogIndex) index() {
 			if c.byKey == nil {
 				c.byKey = newIndexTable(c.keys.len() - i)
 			}
-			if l, dup := tablePut(c.byKey, c.strs.get(k.key), uint32(i), c, catalogKeyOf); dup {
+			j, dup := c.slot(c.strs.get(k.key))
+			if dup {
 				if c.prevs == nil {
 					c.prevs = map[int32]int32{}
 				}
-				c.prevs[int32(i)] = int32(l)
+				c.prevs[int32(i)] = int32(c.byKey[j] - 1)
 			}
+			c.byKey[j] = uint32(i) + 1
 			i++
 		}
 	}
@@ -1099,12 +1150,14 @@ func (p *providerConfig) index(keys int) {
 // put indexes the byID entry v (a row, or its alt) under id, chaining the
 // row it replaces.
 func (p *providerConfig) put(id string, v uint32) {
-	if l, dup := tablePut(p.byID, id, v, p, rowKeyOf); dup {
+	j, dup := p.slot(id)
+	if dup {
 		if p.prevs == nil {
 			p.prevs = map[uint32]int32{}
 		}
-		p.prevs[v] = int32(l >> 1)
+		p.prevs[v] = int32((p.byID[j] - 1) >> 1)
 	}
+	p.byID[j] = v + 1
 }
 
 // readRow reads row n of the provider's models array, at s[i] (RES-9,

@@ -1,7 +1,9 @@
 package resolver
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -228,33 +230,94 @@ func genCollisions(t *rapid.T) string {
 	return b.String()
 }
 
-// TestIndexTableMatchesMap: an indexTable holds, for any keys put in any
-// order, what a map holds, at every size.
+// TestIndexTableMatchesMap: a catalog's and a provider's tables hold,
+// for any keys put in any order, what a map holds, at every size: the
+// catalog's lookup finds each key's indexes in order, and a provider's
+// byID the last row of each ID, the rows before it chained.
 func TestIndexTableMatchesMap(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		keys := rapid.SliceOf(rapid.StringMatching(`[ab/]{0,4}`)).Draw(t, "keys")
-		distinct := map[string]bool{}
-		for _, k := range keys {
-			distinct[k] = true
-		}
-		tab := newIndexTable(max(len(distinct), 1))
-		keyOf := func(ks []string, v uint32) string { return ks[v] }
-		want := map[string]uint32{}
+		keys := rapid.SliceOf(rapid.StringMatching(`[ab/]{0,4}|[a-z/-]{0,40}`)).Draw(t, "keys")
+		c := &catalogIndex{present: true}
+		p := &providerConfig{}
+		want := map[string][]int32{}
 		for i, k := range keys {
-			prev, found := tablePut(tab, k, uint32(i), keys, keyOf)
-			if w, ok := want[k]; ok != found || ok && w != prev {
-				t.Fatalf("put %q: replaced %d %v, want %d %v", k, prev, found, w, ok)
-			}
-			want[k] = uint32(i)
+			c.keys.push(catalogKey{key: c.strs.put(k), valid: true})
+			p.rows.push(catalogRow{id: p.strs.put(k), idOK: true})
+			want[k] = append(want[k], int32(i))
 		}
-		for _, k := range append(keys, "zz", "a/b/a/b/") {
-			got, found := tableGet(tab, k, keys, keyOf)
-			if w, ok := want[k]; ok != found || ok && w != got {
-				t.Fatalf("get %q: %d %v, want %d %v", k, got, found, w, ok)
+		c.index()
+		p.index(len(keys))
+		for _, k := range append(keys, "zz", "a/b/a/b/", "anthropic/model-12345678901234567890") {
+			var got []int32
+			c.lookup(k, func(i int32) { got = append(got, i) })
+			if !slices.Equal(got, want[k]) {
+				t.Fatalf("catalog lookup %q: %v, want %v", k, got, want[k])
+			}
+			u, found := p.get(k)
+			if w := want[k]; found != (len(w) > 0) || found && int32(u>>1) != w[len(w)-1] {
+				t.Fatalf("provider get %q: %d %v, want the last of %v", k, u>>1, found, w)
+			}
+			var chain []int32
+			for i, ok := int32(u>>1), found; ok; i, ok = p.prevs[uint32(i)<<1] {
+				chain = append(chain, i)
+			}
+			slices.Reverse(chain)
+			if !slices.Equal(chain, want[k]) {
+				t.Fatalf("provider chain %q: %v, want %v", k, chain, want[k])
 			}
 		}
-		if len(keys) > 0 && 3*len(distinct) > len(tab) {
-			t.Fatalf("%d keys in %d slots: load above one third", len(distinct), len(tab))
+		if n := len(want); n > 0 && 3*n > len(c.byKey) {
+			t.Fatalf("%d keys in %d slots: load above one third", n, len(c.byKey))
+		}
+	})
+}
+
+// TestTableHashMatchesWyhash: tableHash is the runtime's wyhash
+// (runtime.memhashFallback, seeded with tableKeys[0] and keyed with
+// tableKeys[1], one lane of sixteen bytes at a time where the runtime
+// takes three over 48 bytes), here read from a byte slice as the runtime
+// reads memory, on keys of every length up to 80 bytes.
+func TestTableHashMatchesWyhash(t *testing.T) {
+	mix := func(a, b uint64) uint64 {
+		hi, lo := bits.Mul64(a, b)
+		return hi ^ lo
+	}
+	r8 := func(p []byte) uint64 { return binary.LittleEndian.Uint64(p) }
+	r4 := func(p []byte) uint64 { return uint64(binary.LittleEndian.Uint32(p)) }
+	wyhash := func(p []byte) uint64 {
+		const m5 = 0x1d8e4e27c47d124f
+		s := len(p)
+		seed := tableKeys[0]
+		var a, b uint64
+		switch {
+		case s == 0:
+			return seed
+		case s < 4:
+			a = uint64(p[0]) | uint64(p[s>>1])<<8 | uint64(p[s-1])<<16
+		case s == 4:
+			a = r4(p)
+			b = a
+		case s < 8:
+			a, b = r4(p), r4(p[s-4:])
+		case s == 8:
+			a = r8(p)
+			b = a
+		case s <= 16:
+			a, b = r8(p), r8(p[s-8:])
+		default:
+			l, at := s, 0
+			for ; l > 16; l -= 16 {
+				seed = mix(r8(p[at:])^tableKeys[1], r8(p[at+8:])^seed)
+				at += 16
+			}
+			a, b = r8(p[at+l-16:]), r8(p[at+l-8:])
+		}
+		return mix(m5^uint64(s), mix(a^tableKeys[1], b^seed))
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		key := rapid.SliceOfN(rapid.Byte(), 0, 80).Draw(t, "key")
+		if got, want := tableHash(string(key)), wyhash(key); got != want {
+			t.Fatalf("tableHash(%q) = %#x, want %#x", key, got, want)
 		}
 	})
 }
