@@ -398,8 +398,12 @@ func PreparePlan(in PlanInput, opts PlanOptions) (*PreparedPlan, error) {
 func (k *PreparedPlan) Plan(opts PlanOptions) (Plan, error) {
 	opts = opts.withDefaults(k.in.Compute)
 	// The placement PreparePlan checked passes again: the check reads
-	// nothing else.
-	if opts != k.opts {
+	// every option but the tenant namespace (which a render names where
+	// admission most often named none; the credential checks below read
+	// it).
+	placed := opts
+	placed.Namespace = k.opts.Namespace
+	if placed != k.opts {
 		if err := opts.check(); err != nil {
 			return Plan{}, err
 		}
