@@ -67,14 +67,30 @@ func fits(reasons []resolver.Reason) bool {
 	return true
 }
 
+// detach copies what a revision keeps of dec into a block of its own.
+// It takes dec's Fallbacks array, whose strings it replaces with the
+// block's: a Decision owns its fallbacks ([resolver.Prepared.Resolve]
+// spells them for each Decision) and admission's resolve, which made
+// dec, reads nothing of it after, so a second array of as many strings
+// (a catalog's worth) is not made.
 func detach(dec resolver.Decision) detached {
-	size, elems := len(dec.Primary), 0
+	// The block's size, the paths' elements and whether they fit in
+	// steps, in one pass over the reasons.
+	size, elems, fit := len(dec.Primary), 0, true
 	for _, f := range dec.Fallbacks {
 		size += len(f)
 	}
 	for _, r := range dec.Reasons {
-		size += len(r.Value) + keysLen(r.Path)
-		elems += r.Path.Len()
+		size += len(r.Value)
+		n := r.Path.Len()
+		elems += n
+		for j := range n {
+			k, i, isIndex := r.Path.Elem(j)
+			size += len(k)
+			if isIndex && (i < 0 || i > math.MaxInt32) {
+				fit = false
+			}
+		}
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -99,15 +115,15 @@ func detach(dec resolver.Decision) detached {
 
 	d := detached{primary: next(len(dec.Primary))}
 	if dec.Fallbacks != nil {
-		d.fallbacks = make([]string, len(dec.Fallbacks))
-		for i, f := range dec.Fallbacks {
+		d.fallbacks = dec.Fallbacks
+		for i, f := range d.fallbacks {
 			d.fallbacks[i] = next(len(f))
 		}
 	}
 	if dec.Reasons == nil {
 		return d
 	}
-	if !fits(dec.Reasons) || elems > math.MaxInt32 {
+	if !fit || elems > math.MaxInt32 {
 		d.reasons.plain = make([]resolver.Reason, len(dec.Reasons))
 		var pb occkit.PathBuilder
 		pb.Grow(elems)
