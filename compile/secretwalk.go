@@ -200,6 +200,13 @@ func (w *placeWalker) member(raw string, at int, c byte, name string, entry bool
 		// which the walk below meets.
 		switch {
 		case c == '{' && name == "agentRuntime":
+			if end, id := runtimeOnly(raw, at); end > 0 {
+				// {"id":"…"}, as the rules ask of an entry, holds no
+				// place (its id is no URL): its id is all the walk
+				// below would collect, in one step.
+				w.runtime(id)
+				return end
+			}
 			w.ids.depth, w.ids.picker = w.steps.Len()+2, false
 		case c == '[' && name == "pickerRuntimes":
 			w.ids.depth, w.ids.picker = w.steps.Len()+2, true
@@ -210,6 +217,30 @@ func (w *placeWalker) member(raw string, at int, c byte, name string, entry bool
 	w.steps.Pop()
 	w.ids = ids
 	return end
+}
+
+// runtimeOnly reads the agentRuntime object at raw[at] when it is the
+// literal {"id":"…"} with an id that holds no escape and none of
+// urlBytes, without one of which [urlLike] cannot hold: it returns the
+// offset after it and the id, or 0 when it is anything else.
+func runtimeOnly(raw string, at int) (end int, id string) {
+	const head = `{"id":"`
+	if !strings.HasPrefix(raw[at:], head) {
+		return 0, ""
+	}
+	i := at + len(head)
+	for j := i; j < len(raw); j++ {
+		switch c := raw[j]; {
+		case c == '"':
+			if j+1 < len(raw) && raw[j+1] == '}' {
+				return j + 2, raw[i:j]
+			}
+			return 0, ""
+		case c == '\\' || urlBytes[c]:
+			return 0, ""
+		}
+	}
+	return 0, ""
 }
 
 // str walks the string at raw[at], whose key, or whose array's key, is
