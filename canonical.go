@@ -119,7 +119,7 @@ type canon struct {
 	packed  []uint64
 	work    []memberWork
 	scratch []byte
-	small   [1024]byte
+	small   [smallObject]byte
 	// wantPlaces asks for places: those of the root object's members in
 	// out, when the root is an object.
 	wantPlaces bool
@@ -362,8 +362,12 @@ func (c *canon) object(i int, tree []editNode, at int32) int {
 }
 
 // smallObject is how many bytes make an object small enough for reorder
-// to copy it out whole and back in order.
-const smallObject = 512
+// to copy it out whole and back in order: a models map or a provider of
+// a few dozen models (an entry naming its runtime is about 55 bytes),
+// which two copies of its bytes put in order for less than finding its
+// heaviest ordered run does. Its buffer (small) is the canon's, on its
+// caller's stack.
+const smallObject = 2048
 
 // largeObject is how many members make an object whose buffers are let go
 // once it is written.
