@@ -1,6 +1,8 @@
 package logging
 
 import (
+	"strings"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/occkit/occkit"
@@ -251,6 +253,9 @@ func stampedMembers(doc occkit.Document) (logging, diagnostics occkit.Value) {
 // is not stamped and must not be guarded.
 func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 	logging, diagnostics := stampedMembers(doc)
+	if level, ok := stampedLiteral(logging.Raw(), diagnostics.Raw()); ok {
+		return level, nil
+	}
 	set := settingsOf(logging)
 	var errs []error
 	level, okLevel := stampedLevel(set[settingLevel])
@@ -279,6 +284,32 @@ func CheckStamp(doc occkit.Document) (occkit.LogLevel, error) {
 		return "", occkit.Join(errs...)
 	}
 	return level, nil
+}
+
+// stampedLiteral reports the level of an intact stamp whose logging and
+// diagnostics are written exactly as [StampCanonical] writes them where
+// they hold nothing else (most stamped revisions: a document's own
+// logging settings are most often the ones the stamp owns), read as two
+// literals: logging {"consoleLevel":L,"consoleStyle":"json","level":L}
+// with L a level, diagnostics {"otel":{"logs":false}}. ok is false for
+// anything else, which CheckStamp reads setting by setting.
+func stampedLiteral(logging, diagnostics string) (occkit.LogLevel, bool) {
+	const head, mid, tail = `{"consoleLevel":"`, `","consoleStyle":"json","level":"`, `"}`
+	if diagnostics != `{"otel":{"logs":false}}` || !strings.HasPrefix(logging, head) || !strings.HasSuffix(logging, tail) {
+		return "", false
+	}
+	// L, mid, L.
+	levels := logging[len(head) : len(logging)-len(tail)]
+	n := len(levels) - len(mid)
+	if n <= 0 || n%2 != 0 {
+		return "", false
+	}
+	l := levels[:n/2]
+	if levels[n/2:n/2+len(mid)] != mid || levels[n/2+len(mid):] != l {
+		return "", false
+	}
+	level := occkit.LogLevel(l)
+	return level, level.Valid()
 }
 
 // otelLogsOff reports whether diagnostics.otel.logs is false, as
