@@ -390,12 +390,26 @@ func refineIn(r *refiner, schema *node, w reading, c *Contract) []error {
 // on an empty document. For the same reason a pattern whose first key the
 // root lacks ends before the way to a value is set up (its 256 bytes
 // zeroed). The path of a value is worded only for fn.
+//
+// The keys before the pattern's first wildcard are followed here, one
+// lookup each, and the way down starts where they lead: most patterns
+// name a setting of a section the document has (agents.defaults, models)
+// that it lacks, which ends the pattern there, before its trail is set
+// up, where eachFrom looked the first key up again and stepped down key
+// by key through a call each.
 func (r *refiner) eachAt(pattern []string, fn func(v gjson.Result, at occkit.Path)) {
-	if len(pattern) > 0 && pattern[0] != "*" && pattern[0] != "[]" && r.child(&r.doc, pattern[0]) == nil {
-		return
+	x, k := &r.doc, 0
+	for ; k < len(pattern) && pattern[k] != "*" && pattern[k] != "[]"; k++ {
+		if x = r.child(x, pattern[k]); x == nil {
+			return
+		}
 	}
 	var trail [8]trailStep
-	r.eachFrom(&r.doc, pattern, false, trail[:0], fn)
+	steps := trail[:0]
+	for _, key := range pattern[:k] {
+		steps = append(steps, trailStep{key: key})
+	}
+	r.eachFrom(x, pattern[k:], false, steps, fn)
 }
 
 // eachFrom is eachAt from x, where rest is what is left of the pattern
