@@ -202,7 +202,29 @@ func (w *pair[P, Q]) members(a, b *Node, i, depth int, record bool) (int, bool) 
 			return 0, false
 		}
 		countA++
-		cb, bit, way := wb.entry(b, i, depth, lit, nameB, b.memberAt(nameB, hB, tlB))
+		mb := b.memberAt(nameB, hB, tlB)
+		var cb *Node
+		var bit uint64
+		way := walkMember
+		if depth >= wb.omitDepth && wb.watchLens&lenBit(len(nameB)) == 0 && b.Keys == nil {
+			// Where no member is omitted (or its key kept for an
+			// omission below), the key is not watched and b names no
+			// propertyNames, entry's steps come to its switch alone:
+			// taken here, without a call per member.
+			cb = b.Additional
+			switch {
+			case mb != nil && mb.named:
+				cb, bit = mb.node, mb.bit
+			case b.Closed && wb.unknownKeysOK:
+				way = countMember
+			case b.Closed:
+				return 0, false
+			case mb != nil:
+				bit = mb.bit // required, answering to Additional
+			}
+		} else {
+			cb, bit, way = wb.entry(b, i, depth, lit, nameB, mb)
+		}
 		switch way {
 		case refuseMember:
 			return 0, false

@@ -874,8 +874,26 @@ func (t *table) find(k string) (member, bool) {
 	return member{}, false
 }
 
-// at is the member of the key k, its heads h and tl, or nil.
+// at is the member of the key k, its heads h and tl, or nil. A key of
+// up to 16 bytes, most of a schema's, is told by its heads and length
+// alone: its loop calls nothing, so it keeps its arguments in registers,
+// where a loop that may compare strings spills them on every lookup.
 func (t *table) at(k string, h, tl uint64) *member {
+	if len(k) > 16 {
+		return t.atLong(k, h, tl)
+	}
+	for j := t.slots[t.bucket(len(k), h, tl)]; j != 0; {
+		e := &t.entries[j-1]
+		if e.head == h && e.tail == tl && len(e.key) == len(k) {
+			return &e.member
+		}
+		j = e.next
+	}
+	return nil
+}
+
+// atLong is at for a key longer than 16 bytes.
+func (t *table) atLong(k string, h, tl uint64) *member {
 	for j := t.slots[t.bucket(len(k), h, tl)]; j != 0; {
 		e := &t.entries[j-1]
 		if e.is(k, h, tl) {
