@@ -372,8 +372,17 @@ func refineIn(r *refiner, schema *node, w reading, c *Contract) []error {
 	r.version, r.skip, r.schema, r.src, r.outline, r.accepted = c.version, c.skip, schema, w.src, w.outline, w.ok
 	r.doc = rootIndex(w.src)
 	root := r.value(&r.doc)
+	// A refinement reads the document only at its Paths, and so only
+	// under their first keys (Contract.roots): when the root holds none
+	// of them, every lookup it would make ends at the root, and it is
+	// passed over on one test of the root's keys, not run to find
+	// nothing (a small document holds four or five of the sections the
+	// refinements read).
+	if !r.doc.built {
+		r.build(&r.doc)
+	}
 	for i := range refinements {
-		if !c.skipped[i] {
+		if !c.skipped[i] && r.rootKeys&c.roots[i] != 0 {
 			refinements[i].check(root, r)
 		}
 	}

@@ -47,7 +47,10 @@ type Contract struct {
 	skip map[string]bool
 	// skipped[i] is whether refinements[i] is of a class in skip: refine
 	// asks it of each refinement it runs, a map lookup less each.
-	skipped  []bool
+	skipped []bool
+	// roots[i] has keyBit set of the first key of each of refinements[i]'s
+	// Paths: the root's sections it reads (see refineIn).
+	roots    []uint64
 	channels map[string]bool // channels this release validates by name
 	known    map[string]bool // plugin ids of its manifest registry
 	aliases  map[string]string
@@ -206,8 +209,12 @@ func decode(version string, files releasedata.Files) (*Contract, error) {
 		c.skip[class] = true
 	}
 	c.skipped = make([]bool, len(refinements))
+	c.roots = make([]uint64, len(refinements))
 	for i, ref := range refinements {
 		c.skipped[i] = c.skip[ref.Class]
+		for _, p := range ref.Paths {
+			c.roots[i] |= keyBit(p[:strings.IndexAny(p+".", ".[")])
+		}
 	}
 	c.buildPlugins()
 	c.validator = sync.OnceValues(func() (*Validator, error) { return compileContract(c) })
