@@ -291,6 +291,11 @@ func (c *canon) object(i int, tree []editNode, at int32) int {
 	i++
 	mbase, kbase, dbase := c.nm, len(c.keys), len(c.decs)
 	sorted := true
+	// prev is the decoded key of the member last pushed: the source's
+	// bytes, or those canon.keys holds for a key with an escape (which
+	// the objects inside a member only append after, or copy when they
+	// grow it, and never write over).
+	var prev []byte
 	for first := true; c.src[i] != '}'; first = false {
 		if !first {
 			i++ // ','
@@ -317,23 +322,47 @@ func (c *canon) object(i int, tree []editNode, at int32) int {
 			c.put(',')
 		}
 		m := canonMember{start: c.n}
-		end := c.writeKey(i, &m)
+		// A key and a string value without an escape (nearly all of a
+		// configuration's) are their own canonical forms, and the key its
+		// own decoded one: they are told here, by where their plain run
+		// ends, without the calls (writeKey, strEscaped, value, string)
+		// that would read them again to find out.
+		var end int
+		var key []byte
+		if k := json5.PlainEnd(c.src, i+1); c.src[k] == '"' {
+			c.copySrc(i, k+1)
+			m.key, end, key = k-i-1, k+1, c.src[i+1:k]
+		} else {
+			end = c.writeKey(i, &m)
+			key = c.key(&m)
+		}
 		c.put(':')
+		v := end + 1 // skip ':'
 		switch {
-		case edit < 0:
-			i = c.value(end + 1) // skip ':'
-		case c.src[end+1] == '{':
-			i = c.object(end+1, tree, edit)
-		default:
+		case edit >= 0 && c.src[v] == '{':
+			i = c.object(v, tree, edit)
+		case edit >= 0:
 			// Apply makes edits inside a value that is not an object
 			// one at a time, as sjson does: not this way.
 			c.refused = true
-			i = c.value(end + 1)
+			i = c.value(v)
+		case c.src[v] == '"':
+			if j := json5.PlainEnd(c.src, v+1); c.src[j] == '"' {
+				c.copySrc(v, j+1)
+				i = j + 1
+			} else {
+				i = c.string(v)
+			}
+		case c.src[v] == '{':
+			i = c.object(v, nil, -1)
+		default:
+			i = c.value(v)
 		}
 		m.end = c.n
-		if sorted && c.nm > mbase && compareUTF16(c.key(&c.stack()[c.nm-1]), c.key(&m)) > 0 {
+		if sorted && c.nm > mbase && compareUTF16(prev, key) > 0 {
 			sorted = false
 		}
+		prev = key
 		c.push(m)
 	}
 	if at >= 0 {
