@@ -139,6 +139,15 @@ func (w *placeWalker) value(raw string, i int, key string) int {
 	}
 	switch raw[i] {
 	case '{':
+		if n := w.steps.Len(); n > 0 && (w.ids.picker || w.ids.depth != n+1) {
+			// Below a scope (whose members' extents the walk may keep)
+			// and not where it collects an "id" member's string, an
+			// object that holds nothing for the walk (a catalog's
+			// element, most often) is passed over in one read.
+			if end := quietObject(raw, i); end > 0 {
+				return end
+			}
+		}
 		// The steps are those of this object for each of its members.
 		entry := w.runtimes && w.entry()
 		return jsonwalk.Members(raw, i, func(lit string, escaped bool, at int) int {
@@ -242,6 +251,112 @@ func runtimeOnly(raw string, at int) (end int, id string) {
 	}
 	return 0, ""
 }
+
+// quietObject reads the object at raw[at] when nothing in it is a place
+// and it holds no object, written compact: each member a key without
+// an escape that names no credential ([credentialName]) and a string of
+// at most 32 bytes without an escape or a byte of urlBytes (so no URL,
+// [literalMayBeURL]), a number, a literal, or an array of those (but
+// pickerRuntimes, whose strings may be runtime ids). It returns the offset after
+// the object, or 0 when it is anything else, which the walk reads member
+// by member. It reads a byte at a time: the keys and strings it is for
+// ("id", "model-1", "name", "Model 1") are a few bytes long.
+func quietObject(raw string, at int) int {
+	i := at + 1
+	if i < len(raw) && raw[i] == '}' {
+		return i + 1
+	}
+	for i < len(raw) && raw[i] == '"' {
+		k := i + 1
+		for k < len(raw) && raw[k] != '"' && raw[k] != '\\' {
+			k++
+		}
+		if k+2 >= len(raw) || raw[k] != '"' || raw[k+1] != ':' {
+			return 0
+		}
+		name := raw[i+1 : k]
+		if credentialName(name) {
+			return 0
+		}
+		j := k + 2
+		if raw[j] == '[' {
+			// An array of such strings, numbers and literals, unless an
+			// entry's runtime ids may be its strings.
+			if name == "pickerRuntimes" {
+				return 0
+			}
+			j++
+			if j < len(raw) && raw[j] != ']' {
+				for j = quietScalar(raw, j); j < len(raw) && raw[j] == ','; {
+					j = quietScalar(raw, j+1)
+				}
+			}
+			if j >= len(raw) || raw[j] != ']' {
+				return 0
+			}
+			j++
+		} else {
+			j = quietScalar(raw, j)
+		}
+		if j >= len(raw) {
+			return 0
+		}
+		switch raw[j] {
+		case '}':
+			return j + 1
+		case ',':
+			i = j + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// quietScalar is the offset after the string, number or literal at
+// raw[j] that [quietObject] passes over, or len(raw) when it declines
+// it.
+func quietScalar(raw string, j int) int {
+	if j >= len(raw) {
+		return len(raw)
+	}
+	if raw[j] != '"' {
+		for j < len(raw) && scalarByte[raw[j]] {
+			j++
+		}
+		return j
+	}
+	e := j + 1
+	for e < len(raw) && e-j <= 33 && !quietStop[raw[e]] {
+		e++
+	}
+	if e >= len(raw) || raw[e] != '"' || e-j-1 > 32 {
+		return len(raw)
+	}
+	return e + 1
+}
+
+// quietStop are the bytes that end a string [quietObject] passes over:
+// its closing quote, and those it declines, a backslash, a control
+// character and urlBytes.
+var quietStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	for c, u := range urlBytes {
+		t[c] = t[c] || u
+	}
+	return t
+}()
+
+// scalarByte are the bytes of JSON's numbers and literals.
+var scalarByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789+-.eEtruefalsn") {
+		t[c] = true
+	}
+	return t
+}()
 
 // str walks the string at raw[at], whose key, or whose array's key, is
 // key, collecting it as a runtime id when id holds, and returns the
