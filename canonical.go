@@ -194,6 +194,16 @@ func (c *canon) put(b byte) {
 	c.n++
 }
 
+// punct writes src[i], a bracket, a comma or a colon: in out already
+// while out mirrors src up to it.
+func (c *canon) punct(i int) {
+	if c.n == i && c.mirror {
+		c.n++
+		return
+	}
+	c.put(c.src[i])
+}
+
 // write writes b.
 func (c *canon) write(b []byte) {
 	if len(c.out)-c.n < len(b) {
@@ -241,16 +251,16 @@ func (c *canon) value(i int) int {
 	case '{':
 		return c.object(i, nil, -1)
 	case '[':
-		c.put('[')
+		c.punct(i)
 		i++
 		for first := true; c.src[i] != ']'; first = false {
 			if !first {
-				c.put(',')
+				c.punct(i)
 				i++ // ','
 			}
 			i = c.value(i)
 		}
-		c.put(']')
+		c.punct(i)
 		return i + 1
 	case '"':
 		return c.string(i)
@@ -287,7 +297,7 @@ func isDelim(b byte) bool { return b == ',' || b == '}' || b == ']' }
 // c, so that it stays on its maker's stack.
 func (c *canon) object(i int, tree []editNode, at int32) int {
 	base := c.n
-	c.put('{')
+	c.punct(i)
 	i++
 	mbase, kbase, dbase := c.nm, len(c.keys), len(c.decs)
 	sorted := true
@@ -319,7 +329,7 @@ func (c *canon) object(i int, tree []editNode, at int32) int {
 			}
 		}
 		if c.nm > mbase {
-			c.put(',')
+			c.punct(i - 1)
 		}
 		m := canonMember{start: c.n}
 		// A key and a string value without an escape (nearly all of a
@@ -336,7 +346,7 @@ func (c *canon) object(i int, tree []editNode, at int32) int {
 			end = c.writeKey(i, &m)
 			key = c.key(&m)
 		}
-		c.put(':')
+		c.punct(end)
 		v := end + 1 // skip ':'
 		switch {
 		case edit >= 0 && c.src[v] == '{':
@@ -373,20 +383,28 @@ func (c *canon) object(i int, tree []editNode, at int32) int {
 			}
 		}
 	}
-	members := c.stack()[mbase:c.nm]
-	var order []memberRank
-	if !sorted {
-		order = c.reorder(base+1, members)
+	// An object in key order that is not the root (most of them) needs
+	// its members no more.
+	if n := c.nm - mbase; !sorted || base == 0 || n >= largeObject {
+		members := c.stack()[mbase:c.nm]
+		var order []memberRank
+		if !sorted {
+			order = c.reorder(base+1, members)
+		}
+		if base == 0 && c.wantPlaces {
+			// The root object (the only one written at the start of out).
+			c.places = c.rootPlaces(members, order)
+		}
+		c.nm = mbase
+		if n >= largeObject {
+			c.release()
+		}
 	}
-	if base == 0 && c.wantPlaces {
-		// The root object (the only one written at the start of out).
-		c.places = c.rootPlaces(members, order)
+	c.nm = mbase
+	if len(c.decs) > dbase {
+		c.keys, c.decs = c.keys[:kbase], c.decs[:dbase]
 	}
-	c.nm, c.keys, c.decs = mbase, c.keys[:kbase], c.decs[:dbase]
-	if len(members) >= largeObject {
-		c.release()
-	}
-	c.put('}')
+	c.punct(i)
 	return i + 1
 }
 

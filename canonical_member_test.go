@@ -2,6 +2,8 @@ package occkit
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -63,6 +65,7 @@ func TestCanonicalMembersMatchOldWriter(t *testing.T) {
 				check(t, obj)
 				check(t, `{"x":`+obj+`}`)
 				check(t, `{"n":1.50,"x":[`+obj+`,`+obj+`]}`)
+				check(t, `{"z":`+obj+`,"a":`+obj+`}`)
 			}
 		}
 	}
@@ -99,4 +102,28 @@ func TestCanonicalMembersDrawn(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCanonicalPunctuationOutOfLine holds the writer's brackets, commas
+// and colons (canon.punct, which leaves one where it is while out mirrors
+// src at its offset) to the old writer where the output stops lining up
+// with the source (a number written longer or shorter than it was
+// spelled) and lines up again, in documents of every length over a few
+// size classes (one of each fills its copy of the source).
+func TestCanonicalPunctuationOutOfLine(t *testing.T) {
+	for pad := 0; pad < 200; pad++ {
+		for _, shape := range []string{
+			`{"a":1e21,"b":0.10,"c":"%s","d":[1,2,{"e":[]}],"f":{"g":1,"h":[3]}}`,
+			`[1e21,0.10,"%s",{"b":1,"a":[2,3]},[4,{}]]`,
+			`{"z":1e21,"y":0.10,"x":"%s","w":{"v":1,"u":[2]}}`,
+		} {
+			src := fmt.Sprintf(shape, strings.Repeat("p", pad))
+			d := newDocument([]byte(src))
+			got, places, obj := canonical(d, true)
+			want, wplaces, wobj := oldCanonicalForm(d, true)
+			if !bytes.Equal(got, want) || obj != wobj || !samePlaces(places, wplaces) {
+				t.Fatalf("canonical(%s) = %q, the old writer %q", src, got, want)
+			}
+		}
+	}
 }
