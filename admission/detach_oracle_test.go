@@ -88,23 +88,7 @@ func detachBefore(dec resolver.Decision) detached {
 func TestDetachMatchesBefore(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		text := rapid.SampledFrom([]string{"", "agents", "entries", "anthropic/model-1", "模型", "x"})
-		indexes := rapid.OneOf(rapid.IntRange(0, 3), rapid.Just(math.MaxInt32), rapid.Just(math.MaxInt32+1), rapid.Just(-1))
-		path := rapid.Custom(func(t *rapid.T) occkit.Path {
-			var b occkit.PathBuilder
-			b.Doc = rapid.SampledFrom(occkit.AllDocs()).Draw(t, "doc")
-			for range rapid.IntRange(0, 5).Draw(t, "len") {
-				if rapid.Bool().Draw(t, "index") {
-					b.Index(indexes.Draw(t, "i"))
-				} else {
-					b.Key(text.Draw(t, "key"))
-				}
-			}
-			return b.Path()
-		})
-		reason := rapid.Custom(func(t *rapid.T) resolver.Reason {
-			return resolver.Reason{Rule: rapid.SampledFrom([]string{"RES-3", "RES-5", "SEL-9"}).Draw(t, "rule"),
-				Path: path.Draw(t, "path"), Value: text.Draw(t, "value"), Note: text.Draw(t, "note")}
-		})
+		reason := drawnReason(text)
 		// Each string its own copy, so that a view of one is told from
 		// the block's.
 		own := func(s string) string { return string(append([]byte(nil), s...)) }

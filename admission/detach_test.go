@@ -144,23 +144,7 @@ func TestRevisionKeepsNoViewOfTheSource(t *testing.T) {
 func TestReasonListKeepsReasons(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		keys := rapid.SampledFrom([]string{"", "agents", "entries", "a.b", "模型", "x"})
-		indexes := rapid.OneOf(rapid.IntRange(0, 3), rapid.Just(math.MaxInt32), rapid.Just(math.MaxInt32+1), rapid.Just(-1))
-		path := rapid.Custom(func(t *rapid.T) occkit.Path {
-			var b occkit.PathBuilder
-			b.Doc = rapid.SampledFrom(occkit.AllDocs()).Draw(t, "doc")
-			for range rapid.IntRange(0, 5).Draw(t, "len") {
-				if rapid.Bool().Draw(t, "index") {
-					b.Index(indexes.Draw(t, "i"))
-				} else {
-					b.Key(keys.Draw(t, "key"))
-				}
-			}
-			return b.Path()
-		})
-		reason := rapid.Custom(func(t *rapid.T) resolver.Reason {
-			return resolver.Reason{Rule: rapid.SampledFrom([]string{"RES-3", "RES-5", "SEL-9"}).Draw(t, "rule"),
-				Path: path.Draw(t, "path"), Value: keys.Draw(t, "value"), Note: keys.Draw(t, "note")}
-		})
+		reason := drawnReason(keys)
 		dec := resolver.Decision{Primary: "p/m", Fallbacks: []string{"p/f"},
 			Reasons: rapid.SliceOfN(reason, 0, 8).Draw(t, "reasons")}
 		added := rapid.SliceOfN(reason, 0, 3).Draw(t, "added")
@@ -192,5 +176,28 @@ func TestReasonListKeepsReasons(t *testing.T) {
 		if p := d.reasons.decidedPrimaryPath(); !p.Equal(at) {
 			t.Fatalf("primary path %v, want %v", p, at)
 		}
+	})
+}
+
+// drawnReason draws a reason whose path keys, value and note are drawn
+// from text: paths of every document, the root, keys empty or repeated,
+// indexes from 0 to math.MaxInt32 (and past it, or negative).
+func drawnReason(text *rapid.Generator[string]) *rapid.Generator[resolver.Reason] {
+	indexes := rapid.OneOf(rapid.IntRange(0, 3), rapid.Just(math.MaxInt32), rapid.Just(math.MaxInt32+1), rapid.Just(-1))
+	path := rapid.Custom(func(t *rapid.T) occkit.Path {
+		var b occkit.PathBuilder
+		b.Doc = rapid.SampledFrom(occkit.AllDocs()).Draw(t, "doc")
+		for range rapid.IntRange(0, 5).Draw(t, "len") {
+			if rapid.Bool().Draw(t, "index") {
+				b.Index(indexes.Draw(t, "i"))
+			} else {
+				b.Key(text.Draw(t, "key"))
+			}
+		}
+		return b.Path()
+	})
+	return rapid.Custom(func(t *rapid.T) resolver.Reason {
+		return resolver.Reason{Rule: rapid.SampledFrom([]string{"RES-3", "RES-5", "SEL-9"}).Draw(t, "rule"),
+			Path: path.Draw(t, "path"), Value: text.Draw(t, "value"), Note: text.Draw(t, "note")}
 	})
 }
