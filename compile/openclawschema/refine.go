@@ -20,7 +20,9 @@ type Refinement struct {
 	// Class names the refinement in refusals' tests and the differential.
 	Class string
 	// Paths are the settings it judges, in OpenClaw's notation ("*" any
-	// key of a map, "[]" any element of an array).
+	// key of a map, "[]" any element of an array). check reads the
+	// document only under their first keys: refineIn passes a
+	// refinement over when the root holds none of them (rootsOf).
 	Paths []string
 	// Refuses says what OpenClaw refuses there.
 	Refuses string

@@ -59,3 +59,31 @@ func TestRootSkipMatchesBefore(t *testing.T) {
 		t.Error("no drawn document was refused by a refinement")
 	}
 }
+
+// TestRootsOf: a refinement's roots are its Paths' first keys, and one
+// that may read any section (no Paths, a path from a wildcard or an
+// array's element) has every bit, so it is never passed over.
+func TestRootsOf(t *testing.T) {
+	for _, tc := range []struct {
+		paths []string
+		want  uint64
+	}{
+		{[]string{"talk.provider", "talk.realtime.provider"}, keyBit("talk")},
+		{[]string{"tools.exec.mode", "agents.entries.*.tools.exec.mode"}, keyBit("tools") | keyBit("agents")},
+		{[]string{"broadcast.*"}, keyBit("broadcast")},
+		{[]string{"bindings[].agentId"}, keyBit("bindings")},
+		{[]string{"talk"}, keyBit("talk")},
+		{nil, ^uint64(0)},
+		{[]string{"talk.provider", "*.agentId"}, ^uint64(0)},
+		{[]string{"[].id"}, ^uint64(0)},
+	} {
+		if got := rootsOf(tc.paths); got != tc.want {
+			t.Errorf("rootsOf(%q) = %#x, want %#x", tc.paths, got, tc.want)
+		}
+	}
+	for i, ref := range refinements {
+		if rootsOf(ref.Paths) == 0 {
+			t.Errorf("refinement %d (%s) reads no section: refineIn would never run it", i, ref.Class)
+		}
+	}
+}

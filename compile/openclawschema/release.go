@@ -212,9 +212,7 @@ func decode(version string, files releasedata.Files) (*Contract, error) {
 	c.roots = make([]uint64, len(refinements))
 	for i, ref := range refinements {
 		c.skipped[i] = c.skip[ref.Class]
-		for _, p := range ref.Paths {
-			c.roots[i] |= keyBit(p[:strings.IndexAny(p+".", ".[")])
-		}
+		c.roots[i] = rootsOf(ref.Paths)
 	}
 	c.buildPlugins()
 	c.validator = sync.OnceValues(func() (*Validator, error) { return compileContract(c) })
@@ -415,4 +413,23 @@ func (c *Contract) ChannelPlugin(channel string) (Plugin, bool) {
 	p, ok := c.byChannel[channel]
 	p.Channels = slices.Clone(p.Channels)
 	return p, ok
+}
+
+// rootsOf is the keyBit of the first key of each of paths (a
+// refinement's Paths): the root's sections it reads. A refinement with
+// no Paths, or one whose path starts at a wildcard, may read any
+// section, and has every bit, so that refineIn never passes it over.
+func rootsOf(paths []string) uint64 {
+	var roots uint64
+	for _, p := range paths {
+		first := p[:strings.IndexAny(p+".", ".[")]
+		if first == "" || first == "*" {
+			return ^uint64(0)
+		}
+		roots |= keyBit(first)
+	}
+	if len(paths) == 0 {
+		return ^uint64(0)
+	}
+	return roots
 }
