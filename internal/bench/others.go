@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -29,17 +31,26 @@ import (
 //   - bare: only what the rules ask of each model (a runtime policy for a
 //     selectable one, an ID and name for a catalog row): about 60 bytes a
 //     model where compact has 190, so what admission and a render cost
-//     whatever the document's size weighs most.
+//     whatever the document's size weighs most;
+//   - rich: each catalog row carries what OpenClaw's own catalog rows do
+//     (reasoning, two inputs, a cost table of four prices and limits),
+//     numbers and nested objects where compact's rows are short;
+//   - tabbed: compact indented with tabs, its lines ending in CRLF, the
+//     white space a hand-edited file on another platform holds (U pays
+//     for it, as Load does).
 //
-// At 10,000 models prose, escaped and agents exceed the document size
-// limit (DOC-2, 2 MiB: 2.11, 2.65 and 2.76 MB; sections is 1.85 MB and
-// bare 0.60 MB): the -others run measures 40 and 1,000.
+// At 10,000 models prose, escaped, agents, rich and tabbed exceed the
+// document size limit (DOC-2, 2 MiB: 2.11, 2.65, 2.76, 2.30 and 3.04 MB;
+// sections is 1.85 MB and bare 0.60 MB): the -others run measures 40 and
+// 1,000.
 var Others = []Document{
 	{"prose", Prose},
 	{"escaped", Escaped},
 	{"agents", Agents},
 	{"sections", Sections},
 	{"bare", Bare},
+	{"rich", Rich},
+	{"tabbed", Tabbed},
 }
 
 // prose is the note of [Prose].
@@ -135,4 +146,33 @@ func Bare(n int) []byte {
 	}
 	b.WriteString(`]}}}}`)
 	return []byte(b.String())
+}
+
+// Rich is [Compact] whose catalog rows carry what OpenClaw's own
+// catalog does: reasoning, inputs, a cost table and limits.
+func Rich(n int) []byte {
+	src := Compact(n)
+	var b strings.Builder
+	b.Grow(len(src) + 120*n)
+	rest := string(src)
+	for {
+		i := strings.Index(rest, `,"contextWindow":128000,"maxTokens":8192,"input":["text"]}`)
+		if i < 0 {
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(`,"reasoning":true,"input":["text","image"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75},"contextWindow":200000,"maxTokens":64000}`)
+		rest = rest[i+len(`,"contextWindow":128000,"maxTokens":8192,"input":["text"]}`):]
+	}
+	b.WriteString(rest)
+	return []byte(b.String())
+}
+
+// Tabbed is [Compact] indented with tabs, lines ending in CRLF.
+func Tabbed(n int) []byte {
+	var b bytes.Buffer
+	if err := json.Indent(&b, Compact(n), "", "\t"); err != nil {
+		panic(err)
+	}
+	return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n"))
 }

@@ -74,9 +74,9 @@
 // -others runs the same measures against the same targets on documents
 // of other shapes (internal/bench.Others: long prose, escapes and an
 // emoji, an Agent entry for every other model, a gateway's other
-// sections, and a bare catalog of what the rules ask and no more), at 40
-// and 1,000 models:
-// what the two benchmark documents do not hold; -others -short takes
+// sections, a bare catalog of what the rules ask and no more, catalog
+// rows as rich as OpenClaw's own, and tabs with CRLF line ends), at 40
+// and 1,000 models: what the two benchmark documents do not hold; -others -short takes
 // them in the short run's way (collector off in a batch, least cost),
 // still against the targets. It is a report, not a gate: CI runs neither
 // it nor its limits. Its time ratios move more from one full run to the
