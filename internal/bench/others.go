@@ -151,28 +151,19 @@ func Bare(n int) []byte {
 // Rich is [Compact] whose catalog rows carry what OpenClaw's own
 // catalog does: reasoning, inputs, a cost table and limits.
 func Rich(n int) []byte {
-	src := Compact(n)
-	var b strings.Builder
-	b.Grow(len(src) + 120*n)
-	rest := string(src)
-	for {
-		i := strings.Index(rest, `,"contextWindow":128000,"maxTokens":8192,"input":["text"]}`)
-		if i < 0 {
-			break
-		}
-		b.WriteString(rest[:i])
-		b.WriteString(`,"reasoning":true,"input":["text","image"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75},"contextWindow":200000,"maxTokens":64000}`)
-		rest = rest[i+len(`,"contextWindow":128000,"maxTokens":8192,"input":["text"]}`):]
-	}
-	b.WriteString(rest)
-	return []byte(b.String())
+	const (
+		compactRow = `,"contextWindow":128000,"maxTokens":8192,"input":["text"]}`
+		richRow    = `,"reasoning":true,"input":["text","image"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75},` +
+			`"contextWindow":200000,"maxTokens":64000}`
+	)
+	return bytes.ReplaceAll(Compact(n), []byte(compactRow), []byte(richRow))
 }
 
 // Tabbed is [Compact] indented with tabs, lines ending in CRLF.
 func Tabbed(n int) []byte {
 	var b bytes.Buffer
 	if err := json.Indent(&b, Compact(n), "", "\t"); err != nil {
-		panic(err)
+		panic(err) // Compact writes valid JSON: a broken generator
 	}
 	return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n"))
 }
