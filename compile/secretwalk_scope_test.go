@@ -74,14 +74,22 @@ func runtimeOnlyDocument(scopes []string) occkit.Document {
 // alone and all of them together, with every extent kept (minKnown 0 and
 // 1) and the default.
 func TestRuntimeOnlyScopesMatchOracle(t *testing.T) {
+	checkEachAndAll(t, runtimeOnlyScopes, runtimeOnlyDocument)
+}
+
+// checkEachAndAll holds the scan to its oracle on the document doc makes
+// of each part alone and of all of them, with every extent kept
+// (minKnown 0 and 1) and the default.
+func checkEachAndAll(t *testing.T, parts []string, doc func([]string) occkit.Document) {
+	t.Helper()
 	pol := SecretPolicyFor("")
 	defer func(n int) { minKnown = n }(minKnown)
 	for _, known := range []int{0, 1, minKnown} {
 		minKnown = known
-		for _, s := range runtimeOnlyScopes {
-			checkScanOracle(t, runtimeOnlyDocument([]string{s}), pol)
+		for _, p := range parts {
+			checkScanOracle(t, doc([]string{p}), pol)
 		}
-		checkScanOracle(t, runtimeOnlyDocument(runtimeOnlyScopes), pol)
+		checkScanOracle(t, doc(parts), pol)
 	}
 }
 
