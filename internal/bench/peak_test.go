@@ -2,12 +2,15 @@ package bench_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/occkit/occkit/internal/bench"
 )
@@ -70,19 +73,10 @@ func TestPeakLiveCountsOnlyF(t *testing.T) {
 	// on a busy machine); the table this test guards against is counted
 	// by every first call. So the least of three fresh processes is
 	// judged: the table fails all three, a stray allocation one.
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	least := uint64(1<<64 - 1)
 	var outs []byte
 	for range 3 {
-		cmd := exec.Command(exe, "-test.run=^TestPeakLiveCountsOnlyF$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "OCCKIT_PEAK_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
+		out := runChild(t, "TestPeakLiveCountsOnlyF", "OCCKIT_PEAK_CHILD=1")
 		outs = append(outs, out...)
 		for _, line := range strings.Split(string(out), "\n") {
 			var got uint64
@@ -129,16 +123,7 @@ func TestPeakSampledSeesWhatFDrops(t *testing.T) {
 	if _, _, err := bench.PeakSampled(func() any { return nil }, 1); err == nil && !bench.PreciseStops() {
 		t.Fatal("PeakSampled ran without precise stops: its readings would count what is allocated while marking or left in dead stack slots")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestPeakSampledSeesWhatFDrops$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "OCCKIT_PEAK_CHILD=sampled", bench.PreciseStopsEnv)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
+	out := runChild(t, "TestPeakSampledSeesWhatFDrops", "OCCKIT_PEAK_CHILD=sampled", bench.PreciseStopsEnv)
 	var got, runs uint64
 	for _, line := range strings.Split(string(out), "\n") {
 		if _, err := fmt.Sscanf(line, "peak %d runs %d", &got, &runs); err == nil {
@@ -169,4 +154,84 @@ func strideSum(b []byte, i int) int {
 		sum += int(b[j])
 	}
 	return sum
+}
+
+// TestPeakSampledCountsNotTheRuntimes holds PeakSampled to a function
+// that allocates nothing: what it reads is the runtime's own heap. The
+// runtime starts an OS thread, 5 KB of heap it keeps, the first time a
+// collection beside a running goroutine needs one; PeakSampled must have
+// its threads started before the base (without spareThreads, four of six
+// runs of this test failed, the children reading 5.3 KB or a drift).
+// Each child's runtime allocates a few KB of its own now and then, so the
+// median of three children is judged.
+func TestPeakSampledCountsNotTheRuntimes(t *testing.T) {
+	if os.Getenv("OCCKIT_PEAK_CHILD") == "nothing" {
+		got, runs, err := bench.PeakSampled(func() any { return nil }, 2000)
+		fmt.Println("peak", got, "runs", runs, "err", err)
+		return
+	}
+	var got []uint64
+	var outs []byte
+	for range 3 {
+		out := runChild(t, "TestPeakSampledCountsNotTheRuntimes", "OCCKIT_PEAK_CHILD=nothing", bench.PreciseStopsEnv)
+		outs = append(outs, out...)
+		for _, line := range strings.Split(string(out), "\n") {
+			var p uint64
+			var runs int
+			if _, err := fmt.Sscanf(line, "peak %d runs %d err <nil>", &p, &runs); err == nil {
+				got = append(got, p)
+				break
+			}
+		}
+	}
+	if len(got) != 3 {
+		t.Fatalf("children did not each print a measure\n%s", outs)
+	}
+	slices.Sort(got)
+	if got[1] > 4<<10 {
+		t.Fatalf("PeakSampled of a function allocating nothing = %d bytes (median of %v): the runtime's own heap is counted\n%s", got[1], got, outs)
+	}
+}
+
+// TestPeakSampledRefusesADriftingBase holds PeakSampled's drift check to
+// a function that keeps 64 bytes of every run (up to 1 MB), outside its
+// result: the live heap outside f then grows between the base and the
+// end, and the readings would count it as f's peak. Each run also sleeps
+// 50µs, so that the warm-up does not reach the cap.
+func TestPeakSampledRefusesADriftingBase(t *testing.T) {
+	if os.Getenv("OCCKIT_PEAK_CHILD") == "drift" {
+		_, _, err := bench.PeakSampled(func() any {
+			time.Sleep(50 * time.Microsecond)
+			if len(leaked) < 1<<14 {
+				leaked = append(leaked, new([64]byte))
+			}
+			return nil
+		}, 50)
+		fmt.Println("drift", errors.Is(err, bench.ErrDrift), err)
+		return
+	}
+	out := runChild(t, "TestPeakSampledRefusesADriftingBase", "OCCKIT_PEAK_CHILD=drift", bench.PreciseStopsEnv)
+	if !strings.Contains(string(out), "drift true") {
+		t.Fatalf("PeakSampled of a function keeping 16 KB after the base did not report ErrDrift\n%s", out)
+	}
+}
+
+// leaked is what TestPeakSampledRefusesADriftingBase's function keeps.
+var leaked []*[64]byte
+
+// runChild runs test, of this test binary, in a fresh process with env
+// added to the environment, and returns what it printed.
+func runChild(t *testing.T, test string, env ...string) []byte {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	return out
 }

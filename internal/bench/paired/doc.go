@@ -56,27 +56,30 @@
 //     It is sampled (internal/bench.PeakSampled) in a child process of
 //     this program started with the collector stopping the world at
 //     precise places: one goroutine runs the path over and over while
-//     another collects hundreds of times in a row, and the highest live
-//     heap read in three such children is the measure, a lower bound that
-//     comes closer to the peak with more samples (one child's reading of
-//     the bare document at 40 models ranged over 6.2–8.9 documents). The earlier measure (bench.PeakLive, the
-//     collector at GOGC=1) sees no collection inside a run that allocates
-//     less than about a megabyte, and so read what the path keeps rather
-//     than what it held: 3.1 instead of 5.7 at 40 models. At 40 models
-//     the samples miss part of the peak: the compact document read
-//     3.3–4.2 with the full run's 600 samples and about 5 with 20,000
-//     (the rendered objects, 2.9 documents, and the revision, 1.8, alive
-//     together for a moment); at 1,000 models more samples change little.
-//     That moment is a floor no order of the work lowers: at the end of
-//     Render the revision (its canonical document and record) and the
-//     objects (the gateway's document in its ConfigMap and the
-//     Kubernetes objects around it) are both alive, two copies of the
-//     document and about 17 KB whatever its size (13 KB of objects: a
-//     Deployment, its labels and annotations, a Service, a claim, a
-//     ServiceAccount; 5 KB of record). Measured after a collection, each
-//     kept (2026-12-07): compact 4.59 documents at 40 models, 3.54 at 80,
-//     2.27 at 1,000; indented 4.78, 3.23, 1.97. Below about 8 KB of
-//     document the target cannot hold without rendering less.
+//     another collects hundreds of times in a row, and the median of
+//     three such children is the measure. The base a child's readings
+//     are counted from is read once the runtime has started the OS
+//     threads it needs for that: each thread keeps 5 KB of heap, and one
+//     started after the base was counted as the path's (the bare
+//     document at 40 models read 6.1 to 8.8 documents across children
+//     until 2026-12-07; now 6.17 in each). The earlier measure
+//     (bench.PeakLive, the collector at GOGC=1) sees no collection inside
+//     a run that allocates less than about a megabyte, and so reads what
+//     the path keeps rather than what it held.
+//     Where the peak lies, by collections at the boundaries of the stages
+//     (2026-12-07): Render drops the revision once its plan is made, so
+//     the path holds the most either in admission (the loaded document,
+//     its analysis, the canonical document and the revision's record:
+//     compact 2.97 documents at 40 models) or at its end, when the
+//     objects are made (2.94). The sampled measure reads compact 3.0,
+//     indented 3.2 and bare 6.2 at 40 models, compact 2.5 and indented
+//     2.4 at 1,000 (a moment inside a stage: its boundaries hold at most
+//     2.2). Bare at 40 models is over the target by what the caller
+//     keeps: its objects alone are 6.4 documents, 16 KB for 2,478 bytes,
+//     of which a Deployment, a Service, a claim, a ServiceAccount and a
+//     ConfigMap take about 13 KB whatever the document. No order of the
+//     work lowers that; below about 4 KB of document only rendering less
+//     would.
 //     Target 4.
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/occkit/occkit/compile"
 	"github.com/occkit/occkit/internal/bench"
@@ -67,13 +68,12 @@ var (
 )
 
 // peakChildren is how many child processes take the peak heap measure;
-// the highest reading is the measure. A reading is a lower bound (a
-// sample lands at the peak or short of it), and at 40 models one child's
-// samples fall well short now and then: bare at 40 read 15.4, 16.3,
-// 21.2 and 21.9 KB in four children of 200 samples, and compact 22.9 to
-// 28.6 KB (29.7 KB with 5,000 samples). With about half the children
-// short, three of them are all short about one time in eight: still a
-// lower bound, less often a low one.
+// the median reading is the measure. Each child's readings are those of
+// one process's own runtime: one child in about ten reads a few KB over
+// the others (indented at 40 models: eleven of twelve children read
+// 18.4-20.0 KB and one 31.0 KB), a runtime allocation of its own that
+// lived while a sample was taken. So a child's reading is judged beside
+// two others, and one that is off either way is not the measure.
 const peakChildren = 3
 
 // measures lists every measure of the given documents and sizes,
@@ -167,18 +167,17 @@ func measures(docs []bench.Document, sizes []int, peakSamples int) ([]measure, e
 					// still fall at every place in it.
 					samples /= 4
 				}
-				// Each child's reading can only fall short of the
-				// peak, so the measure is the highest of peakChildren.
-				var peak uint64
-				for range peakChildren {
+				var peaks [peakChildren]uint64
+				for i := range peaks {
 					p, err := peakInChild(d.Name, n, samples)
 					if err != nil {
 						fmt.Fprintln(os.Stderr, "paired:", err)
 						return nan()
 					}
-					peak = max(peak, p)
+					peaks[i] = p
 				}
-				return float64(peak) / float64(len(src))
+				slices.Sort(peaks[:])
+				return float64(peaks[peakChildren/2]) / float64(len(src))
 			}, nil)
 		}
 		big, mid := srcs[10_000], srcs[1_000]
