@@ -75,11 +75,12 @@
 //     indented 3.2 and bare 6.2 at 40 models, compact 2.5 and indented
 //     2.4 at 1,000 (a moment inside a stage: its boundaries hold at most
 //     2.2). Bare at 40 models is over the target by what the caller
-//     keeps: its objects alone are 6.4 documents, 16 KB for 2,478 bytes,
-//     of which a Deployment, a Service, a claim, a ServiceAccount and a
-//     ConfigMap take about 13 KB whatever the document. No order of the
-//     work lowers that; below about 4 KB of document only rendering less
-//     would.
+//     keeps: its objects alone are 6.2 documents, 15.3 KB for 2,478
+//     bytes (a heap profile of a thousand renders kept), of which the
+//     Deployment, Service, claim, ServiceAccount and ConfigMap around the
+//     gateway's document take about 12 KB whatever the document. No
+//     order of the work lowers that; below about 4 KB of document only
+//     rendering less would.
 //     Target 4.
 //   - objects 10k/1k: the objects path at 10,000 models paired with it at
 //     1,000 (full run only). Target 11.
