@@ -90,7 +90,7 @@ func rootSections(w reading) (channels, plugins gjson.Result) {
 	at := rootAt(w.src)
 	if members, ok := w.outline.Members(at); ok {
 		for _, m := range members {
-			take(m.Key, m.Start, m.End)
+			take(m.Key, int(m.Start), int(m.End))
 		}
 		return channels, plugins
 	}

@@ -46,7 +46,7 @@ func (r *lookupBefore) child(x *indexBefore, k string) *indexBefore {
 			}
 			if members, ok := r.outline.Members(x.at); ok {
 				for _, m := range members {
-					add(m.Key, m.Start, m.End)
+					add(m.Key, int(m.Start), int(m.End))
 				}
 			} else {
 				jsonwalk.Members(r.src, x.at, func(key string, escaped bool, at int) int {

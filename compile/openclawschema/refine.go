@@ -241,7 +241,7 @@ func (r *refiner) build(x *index) {
 	if members, ok := r.outline.Members(int(x.at)); ok {
 		r.room(x, len(members))
 		for _, m := range members {
-			r.addKid(x, m.Key, m.Start, m.End)
+			r.addKid(x, m.Key, int(m.Start), int(m.End))
 		}
 		return
 	}

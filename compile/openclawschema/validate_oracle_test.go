@@ -40,7 +40,7 @@ func mayRewrite(src string, out *jsonwalk.Outline) bool {
 		if key == "" || src[m.Start] != '{' {
 			continue
 		}
-		members, ok := out.Members(m.Start)
+		members, ok := out.Members(int(m.Start))
 		if !ok {
 			return true
 		}

@@ -127,7 +127,7 @@ func (v *Validator) passes(s *scratch, w reading) bool {
 
 // scratch is the room of one verdict (Valid, ValidBeside): the outline
 // of its schema walk and the refiner that reads it, in one allocation.
-// It is made for each verdict, not pooled: a pool would keep its 2.4 KB
+// It is made for each verdict, not pooled: a pool would keep its 2 KB
 // alive between verdicts, in the peak heap of every admission after
 // (issue 29 measures the peak against the document, which for a small
 // one is about that size), for a saving the paired measure of the
@@ -271,7 +271,7 @@ func hasMember(r reading, a, k string) bool {
 		if m.Key != a || r.src[m.Start] != '{' {
 			continue
 		}
-		members, ok := r.outline.Members(m.Start)
+		members, ok := r.outline.Members(int(m.Start))
 		if !ok {
 			return true
 		}

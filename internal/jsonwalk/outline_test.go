@@ -2,6 +2,7 @@ package jsonwalk
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -67,8 +68,8 @@ func TestOutlineHoldsTheText(t *testing.T) {
 		}
 		if ok {
 			for _, x := range all.objects {
-				_, kept := out.Members(x.at)
-				if kept == inside(x.at) {
+				_, kept := out.Members(int(x.at))
+				if kept == inside(int(x.at)) {
 					t.Fatalf("%s: Unrecorded %q: the object at %d recorded %v", s, unrecorded, x.at, kept)
 				}
 				if !kept {
@@ -84,17 +85,17 @@ func TestOutlineHoldsTheText(t *testing.T) {
 			if k > 0 && out.objects[k-1].at >= x.at {
 				t.Fatalf("%s: objects out of order: %v", s, out.objects)
 			}
-			o, ok := objs[x.at]
+			o, ok := objs[int(x.at)]
 			if !ok || o.depth > out.Depth {
 				t.Fatalf("%s: recorded %d, an object at depth %d (%v), outline depth %d", s, x.at, o.depth, ok, out.Depth)
 			}
 			var want []Member
 			o.v.ForEach(func(k, v gjson.Result) bool {
 				start := v.Index
-				want = append(want, Member{Key: k.String(), Start: start, End: start + len(v.Raw)})
+				want = append(want, Member{Key: k.String(), Start: int32(start), End: int32(start + len(v.Raw))})
 				return true
 			})
-			got, ok := out.Members(x.at)
+			got, ok := out.Members(int(x.at))
 			if !ok || !equalMembers(got, want) {
 				t.Fatalf("%s: members at %d %v, want %v", s, x.at, got, want)
 			}
@@ -252,8 +253,37 @@ func drawKeyed(t *rapid.T, keys []string, depth int) string {
 // TestOutlineSize: an Outline, its room included, is one allocation of at
 // most 2 KB (the size class a validation allocates it in).
 func TestOutlineSize(t *testing.T) {
-	if size := unsafe.Sizeof(Outline{}); size > 2048 {
-		t.Errorf("an Outline takes %d bytes, more than 2048", size)
+	// 1,152 bytes is the allocator's size class an Outline of 32-bit
+	// offsets fills with its header; with int offsets it took 1,472.
+	if size := unsafe.Sizeof(Outline{}) + 8; size > 1152 {
+		t.Errorf("an Outline takes %d bytes with its allocation header, more than 1,152", size)
+	}
+	if size := unsafe.Sizeof(Member{}); size != 24 {
+		t.Errorf("a Member takes %d bytes, not 24", size)
+	}
+}
+
+// TestOutlineMembersPastItsOffsets: an offset no 32-bit Member offset
+// holds finds no object, where its low 32 bits would name one.
+func TestOutlineMembersPastItsOffsets(t *testing.T) {
+	all := NewNode()
+	all.Additional, all.Rest = all, all
+	if err := Seal(all); err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"a":{"b":1}}`
+	out := &Outline{Depth: 1}
+	if !ValidOutline(JS{}, all, doc, out) {
+		t.Fatalf("%s refused", doc)
+	}
+	at := strings.IndexByte(doc[1:], '{') + 1
+	if _, ok := out.Members(at); !ok {
+		t.Fatalf("the object at %d is not in the outline", at)
+	}
+	for _, past := range []int{at + 1<<32, at - 1<<32, -1, math.MaxInt32 + 1} {
+		if m, ok := out.Members(past); ok {
+			t.Errorf("Members(%d) = %v: an offset past 32 bits found an object", past, m)
+		}
 	}
 }
 

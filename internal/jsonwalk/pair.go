@@ -250,7 +250,7 @@ func (w *pair[P, Q]) members(a, b *Node, i, depth int, record bool) (int, bool) 
 			return 0, false
 		}
 		if record {
-			wb.out.open = append(wb.out.open, Member{Key: nameB, Start: start, End: end})
+			wb.out.open = append(wb.out.open, Member{Key: nameB, Start: int32(start), End: int32(end)})
 		}
 		i = end
 	}

@@ -2,6 +2,7 @@ package jsonwalk
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -308,8 +309,8 @@ type Outline struct {
 // members of the objects open around one: enough for a configuration's
 // top sections (compile/openclawschema's outline of the paired
 // benchmarks' documents, stamped as admission checks them, holds 20
-// members of 9 objects, at most 6 open at once), an Outline of 1,472
-// bytes, in the allocator's 1,536-byte size class with its header. A
+// members of 9 objects, at most 6 open at once), an Outline of 1,072
+// bytes, in the allocator's 1,152-byte size class with its header. A
 // validation that allocates one pays for its room as a fixed cost: the
 // room before (2 KB) was most of what the validation of a small document
 // allocated, and collecting it most of the rest of its time
@@ -330,24 +331,27 @@ func (o *Outline) Reset() {
 
 // span is one recorded object: its offset and where its members sit
 // in Outline.members.
-type span struct{ at, lo, hi int }
+type span struct{ at, lo, hi int32 }
 
 // find is the index in o.objects of the object at offset at, or where it
 // would go, and whether it is there.
 func (o *Outline) find(at int) (int, bool) {
+	objects := o.objects
+	if at < 0 || at > maxOutlined {
+		return len(objects), false // no object recorded is there
+	}
 	// A search of its own: slices.BinarySearchFunc's call of a comparison
 	// per step was a tenth of a small document's walk.
-	objects := o.objects
-	lo, hi := 0, len(objects)
+	lo, hi, at32 := 0, len(objects), int32(at)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if objects[m].at < at {
+		if objects[m].at < at32 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(objects) && objects[lo].at == at
+	return lo, lo < len(objects) && objects[lo].at == at32
 }
 
 // reserve starts objects, members and open in o.room: an outline grows
@@ -367,10 +371,10 @@ func (o *Outline) record(at, base int) {
 	// The objects recorded after at are most often only those inside it
 	// (they close first), a few: it moves past them from the end, without
 	// a search (a union's branch may have recorded more, further on).
-	x := span{at: at, lo: lo, hi: len(o.members)}
+	x := span{at: int32(at), lo: int32(lo), hi: int32(len(o.members))}
 	o.objects = append(o.objects, x)
 	k := len(o.objects) - 1
-	for ; k > 0 && o.objects[k-1].at > at; k-- {
+	for ; k > 0 && o.objects[k-1].at > x.at; k-- {
 		o.objects[k] = o.objects[k-1]
 	}
 	o.objects[k] = x
@@ -380,11 +384,19 @@ func (o *Outline) record(at, base int) {
 func (o *Outline) Met(i int) bool { return o.met&(1<<i) != 0 }
 
 // Member is one member of an object: its key decoded as the walk's
-// policy decodes it, and the offsets of its value in the text.
+// policy decodes it, and the offsets of its value in the text. The
+// offsets are 32 bits, so that an outline of a configuration's sections
+// is a quarter smaller (a member is 24 bytes): a walk records nothing of
+// a text longer than maxOutlined.
 type Member struct {
 	Key        string
-	Start, End int
+	Start, End int32
 }
+
+// maxOutlined is the longest text a walk records an outline of: its
+// offsets fit a Member's. (compile.Load refuses a document over 2 MiB;
+// a longer text is walked all the same, its outline left empty.)
+const maxOutlined = math.MaxInt32
 
 // Members is the members of the object at offset at (its '{'), in
 // document order, repeated keys included, and whether the outline holds
@@ -607,7 +619,7 @@ func (w *walker[P]) object(n *Node, i, depth int) (int, bool) {
 // opening reports whether the walk records the members of the object at
 // i, at depth, and where they start among the outline's open members.
 func (w *walker[P]) opening(i, depth int) (record bool, base int) {
-	if w.out == nil || depth > w.out.Depth || w.hush {
+	if w.out == nil || depth > w.out.Depth || w.hush || len(w.s) > maxOutlined {
 		return false, 0
 	}
 	if _, done := w.out.find(i); done {
@@ -697,7 +709,7 @@ func (w *walker[P]) members(n *Node, i, depth int, record bool) (int, bool) {
 			return 0, false
 		}
 		if record {
-			w.out.open = append(w.out.open, Member{Key: name, Start: start, End: end})
+			w.out.open = append(w.out.open, Member{Key: name, Start: int32(start), End: int32(end)})
 		}
 		i = end
 	}
