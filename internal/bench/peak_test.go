@@ -78,12 +78,9 @@ func TestPeakLiveCountsOnlyF(t *testing.T) {
 	for range 3 {
 		out := runChild(t, "TestPeakLiveCountsOnlyF", "OCCKIT_PEAK_CHILD=1")
 		outs = append(outs, out...)
-		for _, line := range strings.Split(string(out), "\n") {
-			var got uint64
-			if _, err := fmt.Sscanf(line, "peak %d", &got); err == nil {
-				least = min(least, got)
-				break
-			}
+		var got uint64
+		if scanned(out, "peak %d", &got) {
+			least = min(least, got)
 		}
 	}
 	// The block, plus what PeakLive itself allocates (two channels and a
@@ -125,11 +122,7 @@ func TestPeakSampledSeesWhatFDrops(t *testing.T) {
 	}
 	out := runChild(t, "TestPeakSampledSeesWhatFDrops", "OCCKIT_PEAK_CHILD=sampled", bench.PreciseStopsEnv)
 	var got, runs uint64
-	for _, line := range strings.Split(string(out), "\n") {
-		if _, err := fmt.Sscanf(line, "peak %d runs %d", &got, &runs); err == nil {
-			break
-		}
-	}
+	scanned(out, "peak %d runs %d", &got, &runs)
 	if runs == 0 {
 		t.Fatalf("the samples fell across no run of f\n%s", out)
 	}
@@ -175,13 +168,10 @@ func TestPeakSampledCountsNotTheRuntimes(t *testing.T) {
 	for range 3 {
 		out := runChild(t, "TestPeakSampledCountsNotTheRuntimes", "OCCKIT_PEAK_CHILD=nothing", bench.PreciseStopsEnv)
 		outs = append(outs, out...)
-		for _, line := range strings.Split(string(out), "\n") {
-			var p uint64
-			var runs int
-			if _, err := fmt.Sscanf(line, "peak %d runs %d err <nil>", &p, &runs); err == nil {
-				got = append(got, p)
-				break
-			}
+		var p uint64
+		var runs int
+		if scanned(out, "peak %d runs %d err <nil>", &p, &runs) {
+			got = append(got, p)
 		}
 	}
 	if len(got) != 3 {
@@ -212,7 +202,7 @@ func TestPeakSampledRefusesADriftingBase(t *testing.T) {
 	}
 	out := runChild(t, "TestPeakSampledRefusesADriftingBase", "OCCKIT_PEAK_CHILD=drift", bench.PreciseStopsEnv)
 	if !strings.Contains(string(out), "drift true") {
-		t.Fatalf("PeakSampled of a function keeping 16 KB after the base did not report ErrDrift\n%s", out)
+		t.Fatalf("PeakSampled of a function keeping 64 bytes of every run did not report ErrDrift\n%s", out)
 	}
 }
 
@@ -234,4 +224,15 @@ func runChild(t *testing.T, test string, env ...string) []byte {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 	return out
+}
+
+// scanned reads the first line of out that format matches into args,
+// and reports whether there was one.
+func scanned(out []byte, format string, args ...any) bool {
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, err := fmt.Sscanf(line, format, args...); err == nil {
+			return true
+		}
+	}
+	return false
 }
