@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -95,16 +94,7 @@ func peakChild(spec string) error {
 		return objs
 	}
 	objects() // every lazy table of the first run, before the base
-	// The runtime's own heap moves now and then while a child samples
-	// (bench.ErrDrift): that child's readings are taken again.
-	var peak uint64
-	var runs int
-	for try := 0; ; try++ {
-		peak, runs, err = bench.PeakSampled(objects, samples)
-		if err == nil || !errors.Is(err, bench.ErrDrift) || try == driftRetries {
-			break
-		}
-	}
+	peak, runs, err := bench.PeakSettled(objects, samples, driftRetries)
 	if err != nil {
 		return err
 	}
